@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// The one entry point: `hamlet start | keys | migrate`.
+import { ConfigError, loadConfig, parseArgs, SERVICE_NAMES, type ServiceName } from './config.js';
+import { migrate } from './platform/db.js';
+import { createLogger } from './platform/logger.js';
+import { closePlatform, loadDefinitions, openPlatform, startHamlet } from './server.js';
+
+const USAGE = `Usage:
+  hamlet start [--services blog,mail,...] [--pretty]   run the services (Ctrl-C stops)
+  hamlet keys create <service> [--name N]              print one new API key (mail, home, workflow)
+  hamlet keys list <service>                           list a service's keys (never the keys themselves)
+  hamlet keys revoke <service> <key-id>                revoke a key
+  hamlet migrate                                       create or upgrade the tables, then exit
+
+Configuration comes from the environment (see README.md); flags override it.`;
+
+async function main(argv: string[]): Promise<number> {
+  const { flags, positional } = parseArgs(argv);
+  const [command, ...rest] = positional;
+  if (!command || command === 'help' || flags['help']) {
+    console.log(USAGE);
+    return command ? 0 : 1;
+  }
+  const config = loadConfig(process.env, flags);
+
+  switch (command) {
+    case 'start':
+      return start(config);
+    case 'migrate': {
+      const platform = await openPlatform(config, { logger: createLogger({ level: 'warn', pretty: false }) });
+      for (const def of await loadDefinitions(config.services)) await migrate(platform.db, def.name, def.migrations);
+      await closePlatform(platform);
+      console.error('migrations done');
+      return 0;
+    }
+    case 'keys':
+      return keys(config, rest, flags);
+    default:
+      console.error(`unknown command: ${command}\n\n${USAGE}`);
+      return 1;
+  }
+}
+
+async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
+  const hamlet = await startHamlet(config);
+  for (const [name, svc] of Object.entries(hamlet.services)) {
+    for (const [label, url] of Object.entries(svc!.urls)) console.log(`${name.padEnd(10)} ${label.padEnd(6)} ${url}`);
+  }
+  if (!config.smtpRelay) console.log('note: HAMLET_SMTP_RELAY is not set; mail to outside domains stays queued');
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      console.log('stopping…');
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await hamlet.stop();
+  return 0;
+}
+
+async function keys(config: ReturnType<typeof loadConfig>, args: string[], flags: Record<string, string>): Promise<number> {
+  const [action, service, id] = args;
+  if (!service || !(SERVICE_NAMES as readonly string[]).includes(service)) {
+    console.error(`keys ${action ?? ''}: name a service (${SERVICE_NAMES.join(', ')})`);
+    return 1;
+  }
+  const defs = await loadDefinitions([service as ServiceName]);
+  const def = defs[0];
+  const platform = await openPlatform(config, { logger: createLogger({ level: 'warn', pretty: false }) });
+  try {
+    if (action === 'create') {
+      if (def && !def.adminKeys) {
+        console.error(`${service} keys are issued to its own users (by registration), not by an admin`);
+        return 1;
+      }
+      const { key } = await platform.keys.create(service, { name: flags['name'] });
+      process.stdout.write(key + '\n');
+      return 0;
+    }
+    if (action === 'list') {
+      for (const k of await platform.keys.list(service)) {
+        console.log(`${k.id}  …${k.hint}  ${k.createdAt}  ${k.revokedAt ? 'revoked ' + k.revokedAt : 'live'}  ${k.name ?? ''}`);
+      }
+      return 0;
+    }
+    if (action === 'revoke' && id) {
+      const n = await platform.keys.revoke({ service, id });
+      console.error(n ? 'revoked' : 'no live key with that id');
+      return n ? 0 : 1;
+    }
+    console.error(USAGE);
+    return 1;
+  } finally {
+    await closePlatform(platform);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    if (err instanceof ConfigError) console.error(err.message);
+    else console.error(err?.stack ?? err);
+    process.exitCode = 1;
+  },
+);

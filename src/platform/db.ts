@@ -1,0 +1,122 @@
+// Storage: Kysely over better-sqlite3 (the embedded default) or PostgreSQL (DATABASE_URL).
+//
+// Portability rules every service follows so one set of SQL runs on both:
+// - timestamps are ISO 8601 UTC strings in text columns (they sort correctly as text);
+// - booleans are integers 0/1; JSON is text the service parses;
+// - counters are `integer` (pg returns int4 as a number; bigint counts are parsed below).
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type Migration,
+  type MigrationProvider,
+} from 'kysely';
+
+// count(*) and bigserial come back from pg as strings; numbers are what the code expects.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  // Each service narrows this to its own table types (see a service's store.ts).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  kysely: Kysely<any>;
+  dialect: Dialect;
+  /** The raw better-sqlite3 handle in embedded mode, for the few hot paths that want prepared statements. */
+  sqlite?: Database.Database;
+  close(): Promise<void>;
+}
+
+export interface OpenDbOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  /** SQLite file name inside dataDir; tests use their own. */
+  fileName?: string;
+}
+
+export function openDb(opts: OpenDbOptions): Db {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+  mkdirSync(opts.dataDir, { recursive: true });
+  const file = path.join(opts.dataDir, opts.fileName ?? 'hamlet.sqlite');
+  const sqlite = new Database(file);
+  // WAL lets readers run beside the writer and makes commits cheap. synchronous=NORMAL in WAL
+  // mode keeps every committed transaction across a process crash (kill -9); only a power loss
+  // can lose the last commits, which is the trade SQLite itself recommends for WAL.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  // A CLI process (e.g. `hamlet keys create`) may write while the server runs.
+  sqlite.pragma('busy_timeout = 5000');
+  const kysely = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    kysely,
+    dialect: 'sqlite',
+    sqlite,
+    close: async () => {
+      await kysely.destroy();
+    },
+  };
+}
+
+function openPostgres(databaseUrl: string): Db {
+  // A `schema` query parameter selects a schema (tests give each suite its own).
+  const url = new URL(databaseUrl);
+  const schema = url.searchParams.get('schema');
+  url.searchParams.delete('schema');
+  const pool = new pg.Pool({
+    connectionString: url.toString(),
+    max: Number(process.env.HAMLET_PG_POOL ?? 10),
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client losing its connection must not crash the process.
+  pool.on('error', () => {});
+  const kysely = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kysely,
+    dialect: 'postgres',
+    close: async () => {
+      await kysely.destroy();
+    },
+  };
+}
+
+export type Migrations = Record<string, Migration>;
+
+/**
+ * Runs one owner's migrations (the platform's or a service's), recorded in its own table
+ * so services migrate independently and a subset of services can run on one database.
+ */
+export async function migrate(db: Db, owner: string, migrations: Migrations): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider,
+    migrationTableName: `${owner}_migrations`,
+    migrationLockTableName: `${owner}_migrations_lock`,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`migration ${owner}/${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? error}`);
+  }
+}
+
+/** True when an error is a unique-constraint violation, on either database. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** A column type for auto-incrementing integer keys on both databases. */
+export function serialType(db: Db) {
+  return db.dialect === 'postgres' ? 'bigserial' : 'integer';
+}
+
+export { sql };

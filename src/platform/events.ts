@@ -1,0 +1,97 @@
+// The platform event bus: services meet here only where real services meet (a new mail,
+// a state change, a new post), and caches invalidate through it so that the same code
+// works across instances. In-process by default; Redis pub/sub when REDIS_URL is set.
+import { EventEmitter } from 'node:events';
+import { Redis } from 'ioredis';
+import type { Logger } from './logger.js';
+
+export type EventHandler<T = any> = (payload: T) => void | Promise<void>;
+
+export interface EventBus {
+  publish<T>(topic: string, payload: T): Promise<void>;
+  /** Returns an unsubscribe function. Handlers must not throw; errors are logged. */
+  subscribe<T>(topic: string, handler: EventHandler<T>): () => void;
+  close(): Promise<void>;
+}
+
+function safeInvoke(handler: EventHandler, payload: unknown, logger?: Logger) {
+  try {
+    const r = handler(payload);
+    if (r && typeof (r as Promise<void>).catch === 'function') {
+      (r as Promise<void>).catch((err) => logger?.error({ err }, 'event handler failed'));
+    }
+  } catch (err) {
+    logger?.error({ err }, 'event handler failed');
+  }
+}
+
+export class LocalEventBus implements EventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor(private readonly logger?: Logger) {
+    this.emitter.setMaxListeners(0);
+  }
+
+  async publish<T>(topic: string, payload: T): Promise<void> {
+    for (const handler of this.emitter.listeners(topic)) safeInvoke(handler as EventHandler, payload, this.logger);
+  }
+
+  subscribe<T>(topic: string, handler: EventHandler<T>): () => void {
+    this.emitter.on(topic, handler);
+    return () => this.emitter.off(topic, handler);
+  }
+
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}
+
+/** Redis pub/sub: every instance, this one included, hears every publish. */
+export class RedisEventBus implements EventBus {
+  private readonly pub: Redis;
+  private readonly sub: Redis;
+  private readonly local = new EventEmitter();
+  private readonly channelPrefix: string;
+
+  constructor(url: string, private readonly logger?: Logger, prefix = 'hamlet:') {
+    this.pub = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    this.sub = new Redis(url, { lazyConnect: false });
+    this.channelPrefix = prefix;
+    this.local.setMaxListeners(0);
+    this.sub.on('message', (channel: string, message: string) => {
+      const topic = channel.slice(this.channelPrefix.length);
+      let payload: unknown;
+      try {
+        payload = JSON.parse(message);
+      } catch {
+        return;
+      }
+      for (const handler of this.local.listeners(topic)) safeInvoke(handler as EventHandler, payload, this.logger);
+    });
+    this.pub.on('error', (err) => logger?.warn({ err }, 'redis publisher error'));
+    this.sub.on('error', (err) => logger?.warn({ err }, 'redis subscriber error'));
+  }
+
+  async publish<T>(topic: string, payload: T): Promise<void> {
+    await this.pub.publish(this.channelPrefix + topic, JSON.stringify(payload));
+  }
+
+  subscribe<T>(topic: string, handler: EventHandler<T>): () => void {
+    if (this.local.listenerCount(topic) === 0) void this.sub.subscribe(this.channelPrefix + topic);
+    this.local.on(topic, handler);
+    return () => {
+      this.local.off(topic, handler);
+      if (this.local.listenerCount(topic) === 0) void this.sub.unsubscribe(this.channelPrefix + topic);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.local.removeAllListeners();
+    this.pub.disconnect();
+    this.sub.disconnect();
+  }
+}
+
+export function createEventBus(redisUrl: string | undefined, logger?: Logger): EventBus {
+  return redisUrl ? new RedisEventBus(redisUrl, logger) : new LocalEventBus(logger);
+}

@@ -1,0 +1,168 @@
+// The Fastify app factory every service builds on: one request log line, a tolerant JSON
+// parser, errors mapped to the service's own envelope (never a 500 for bad input),
+// 404s in the envelope, /healthz, and OpenAPI generated from the route schemas.
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from './logger.js';
+import { HttpError } from './errors.js';
+
+export type App = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  Logger,
+  TypeBoxTypeProvider
+>;
+
+export interface ErrorInfo {
+  statusCode: number;
+  message: string;
+  code: string;
+  details?: Record<string, unknown>;
+}
+
+/** Builds a service's error body from a status, message and code. */
+export type ErrorEnvelope = (err: ErrorInfo, request: FastifyRequest) => unknown;
+
+export interface CreateAppOptions {
+  service: string;
+  logger: Logger;
+  envelope: ErrorEnvelope;
+  /** Largest request body accepted, in bytes. */
+  bodyLimit?: number;
+  openapi?: { title: string; version: string; description?: string };
+  /** Fastify's trustProxy, so rate limits behind a load balancer key on the real client. */
+  trustProxy?: boolean;
+}
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable_entity',
+  429: 'rate_limited',
+};
+
+/** Turns a validation error into a sentence that names the field, e.g. "body/title must NOT have fewer than 1 characters". */
+function validationMessage(err: FastifyError): string {
+  const first = err.validation?.[0];
+  if (!first) return err.message;
+  const where = err.validationContext ?? 'request';
+  const missing = (first.params as { missingProperty?: string })?.missingProperty;
+  const additional = (first.params as { additionalProperty?: string })?.additionalProperty;
+  const field = (first.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
+  if (missing) return `${where}${field ? `.${field}` : ''}.${missing} is required`;
+  if (additional) return `${where}${field ? `.${field}` : ''}.${additional} is not allowed`;
+  const allowed = (first.params as { allowedValues?: unknown[] })?.allowedValues;
+  const suffix = allowed ? `: ${allowed.map(String).join(', ')}` : '';
+  return `${where}${field ? `.${field}` : ''} ${first.message ?? 'is invalid'}${suffix}`;
+}
+
+export function toErrorInfo(error: unknown): ErrorInfo {
+  if (error instanceof HttpError) {
+    return { statusCode: error.statusCode, message: error.message, code: error.code ?? STATUS_CODES[error.statusCode] ?? 'error', details: error.details };
+  }
+  const err = error as FastifyError & { statusCode?: number };
+  if (err?.validation) {
+    return { statusCode: 400, message: validationMessage(err), code: 'validation_error' };
+  }
+  const status = err?.statusCode;
+  if (status && status >= 400 && status < 500) {
+    let message = err.message;
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) message = 'Request body is not valid JSON';
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = 'Request body is too large';
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = 'Unsupported Content-Type';
+    return { statusCode: status, message, code: STATUS_CODES[status] ?? 'error' };
+  }
+  return { statusCode: 500, message: 'Internal server error', code: 'internal_error' };
+}
+
+export function createApp(opts: CreateAppOptions): App {
+  const app = Fastify({
+    loggerInstance: opts.logger.child({ service: opts.service }),
+    disableRequestLogging: true,
+    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    trustProxy: opts.trustProxy ?? false,
+    // Path traversal and odd encodings are routed like any other unknown path (404).
+    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+    ajv: {
+      customOptions: {
+        // Query strings arrive as text: coerce "5" to 5, but never drop unknown fields silently in bodies.
+        coerceTypes: 'array',
+        removeAdditional: false,
+        allErrors: false,
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  // One log line per request.
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      'request',
+    );
+    done();
+  });
+
+  // JSON parsing that tolerates an empty body (the AgentMail SDK sends one with a JSON
+  // content type) and reports malformed JSON as a 400 in the service's envelope.
+  app.removeContentTypeParser(['application/json']);
+  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json/, { parseAs: 'string' }, (_req, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new HttpError(400, 'Request body is not valid JSON', 'invalid_json'), undefined);
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const info = toErrorInfo(error);
+    if (info.statusCode >= 500) request.log.error({ err: error }, 'unhandled error');
+    if (error instanceof HttpError && error.headers) reply.headers(error.headers);
+    return sendError(reply, request, opts.envelope, info);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, request, opts.envelope, { statusCode: 404, message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' }),
+  );
+
+  app.register(swagger, {
+    openapi: {
+      info: { title: opts.openapi?.title ?? `Hamlet ${opts.service}`, version: opts.openapi?.version ?? '1.0.0', description: opts.openapi?.description },
+    },
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', service: opts.service }));
+  app.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
+
+  return app;
+}
+
+function sendError(reply: FastifyReply, request: FastifyRequest, envelope: ErrorEnvelope, info: ErrorInfo) {
+  return reply.code(info.statusCode).type('application/json; charset=utf-8').send(JSON.stringify(envelope(info, request)));
+}
+
+/** Listens and returns the base URL with the real port (port 0 picks a free one). */
+export async function listen(app: { listen: FastifyInstance['listen']; server: FastifyInstance['server'] }, host: string, port: number): Promise<string> {
+  await app.listen({ host, port });
+  const addr = app.server.address();
+  const realPort = typeof addr === 'object' && addr ? addr.port : port;
+  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return `http://${shownHost}:${realPort}`;
+}
+
+/** The bearer token of a request, or undefined. Case-insensitive scheme, as RFC 6750 allows. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1];
+}

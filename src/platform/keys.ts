@@ -1,0 +1,124 @@
+// API keys: random, prefixed per service so secret scanners recognise them
+// (`hamlet_blog_…`), shown once, stored only as SHA-256 digests and looked up by digest.
+// High-entropy keys need no slow password hash: nobody can brute-force 190 random bits.
+import { createHash } from 'node:crypto';
+import type { Db } from './db.js';
+import type { Clock } from './clock.js';
+import type { EventBus } from './events.js';
+import { randomBase62, uuid } from './ids.js';
+
+export interface ApiKeyRecord {
+  id: string;
+  service: string;
+  name: string | null;
+  ownerId: string | null;
+  createdAt: string;
+}
+
+export const hashKey = (plaintext: string): string => createHash('sha256').update(plaintext).digest('hex');
+
+export const keyPrefix = (service: string): string => `hamlet_${service}_`;
+
+const REVOKED_TOPIC = 'platform.key.revoked';
+
+export class Keys {
+  // digest -> record; keys are looked up on every authenticated request.
+  private readonly cache = new Map<string, ApiKeyRecord>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    events?: EventBus,
+  ) {
+    // Revocation on any instance drops the cached record everywhere.
+    events?.subscribe(REVOKED_TOPIC, (msg: { hash: string }) => {
+      this.cache.delete(msg.hash);
+    });
+    this.events = events;
+  }
+
+  private readonly events?: EventBus;
+
+  /** Creates a key and returns the plaintext, which is never stored. */
+  async create(
+    service: string,
+    opts: { name?: string; ownerId?: string } = {},
+    trx = this.db.kysely,
+  ): Promise<{ key: string; record: ApiKeyRecord }> {
+    const key = keyPrefix(service) + randomBase62(32);
+    const record: ApiKeyRecord = {
+      id: uuid(),
+      service,
+      name: opts.name ?? null,
+      ownerId: opts.ownerId ?? null,
+      createdAt: this.clock.now().toISOString(),
+    };
+    await trx
+      .insertInto('platform_keys')
+      .values({
+        id: record.id,
+        service,
+        name: record.name,
+        owner_id: record.ownerId,
+        hash: hashKey(key),
+        hint: key.slice(-4),
+        created_at: record.createdAt,
+        revoked_at: null,
+      })
+      .execute();
+    return { key, record };
+  }
+
+  /** The live key record for a plaintext key of this service, or undefined. */
+  async verify(service: string, plaintext: string | undefined): Promise<ApiKeyRecord | undefined> {
+    if (!plaintext || plaintext.length > 200) return undefined;
+    const hash = hashKey(plaintext);
+    const cached = this.cache.get(hash);
+    if (cached) return cached.service === service ? cached : undefined;
+    const row = await this.db.kysely
+      .selectFrom('platform_keys')
+      .select(['id', 'service', 'name', 'owner_id', 'created_at'])
+      .where('hash', '=', hash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const record: ApiKeyRecord = { id: row.id, service: row.service, name: row.name, ownerId: row.owner_id, createdAt: row.created_at };
+    if (this.cache.size > 50_000) this.cache.clear();
+    this.cache.set(hash, record);
+    return record.service === service ? record : undefined;
+  }
+
+  async list(service: string): Promise<Array<ApiKeyRecord & { hint: string; revokedAt: string | null }>> {
+    const rows = await this.db.kysely
+      .selectFrom('platform_keys')
+      .selectAll()
+      .where('service', '=', service)
+      .orderBy('created_at')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      service: r.service,
+      name: r.name,
+      ownerId: r.owner_id,
+      createdAt: r.created_at,
+      hint: r.hint,
+      revokedAt: r.revoked_at,
+    }));
+  }
+
+  /** Revokes keys by id, or every live key of an owner. Returns how many were revoked. */
+  async revoke(where: { id?: string; ownerId?: string; service: string }, trx = this.db.kysely): Promise<number> {
+    let q = trx.selectFrom('platform_keys').select(['hash']).where('service', '=', where.service).where('revoked_at', 'is', null);
+    if (where.id) q = q.where('id', '=', where.id);
+    if (where.ownerId) q = q.where('owner_id', '=', where.ownerId);
+    const rows = await q.execute();
+    if (!rows.length) return 0;
+    const hashes = rows.map((r) => r.hash as string);
+    await trx.updateTable('platform_keys').set({ revoked_at: this.clock.now().toISOString() }).where('hash', 'in', hashes).execute();
+    for (const hash of hashes) {
+      this.cache.delete(hash);
+      await this.events?.publish(REVOKED_TOPIC, { hash });
+    }
+    return rows.length;
+  }
+}

@@ -1,0 +1,147 @@
+// The platform mailer: every service hands its outgoing mail here. Each message is composed
+// once as a real RFC 5322 message (so its Message-ID is fixed before the first attempt) and
+// queued in the durable job table, one job per route:
+// - recipients in the mail service's own domains go to our own SMTP port, whatever the relay;
+// - everyone else goes to HAMLET_SMTP_RELAY; with no relay the job waits, and the log says why.
+import nodemailer, { type Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import type Mail from 'nodemailer/lib/mailer/index.js';
+import type { Kysely } from 'kysely';
+import type { HamletConfig } from '../config.js';
+import type { EventBus } from './events.js';
+import type { Jobs } from './jobs.js';
+import { RetryLater } from './jobs.js';
+import { PermanentError } from './errors.js';
+import type { Logger } from './logger.js';
+
+export type OutgoingMail = Mail.Options;
+
+export interface MailJob {
+  route: 'local' | 'relay';
+  envelope: { from: string; to: string[] };
+  /** The whole message, base64. */
+  raw: string;
+  /** Opaque data of the sender, echoed in the mailer's sent/failed events (e.g. a message id). */
+  meta?: unknown;
+}
+
+export const MAIL_QUEUE = 'platform.mail';
+export const MAIL_SENT_TOPIC = 'platform.mail.sent';
+export const MAIL_FAILED_TOPIC = 'platform.mail.failed';
+
+export interface MailOutcome {
+  route: MailJob['route'];
+  envelope: MailJob['envelope'];
+  meta?: unknown;
+  error?: string;
+  responseCode?: number;
+}
+
+const NO_RELAY_RETRY_MS = 60_000;
+
+export const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase().replace(/>$/, '');
+
+export class Mailer {
+  private readonly localDomains: Set<string>;
+  private localTransport?: Transporter;
+  private relayTransport?: Transporter;
+
+  constructor(
+    private readonly config: HamletConfig,
+    private readonly jobs: Jobs,
+    private readonly events: EventBus,
+    private readonly logger: Logger,
+  ) {
+    this.localDomains = new Set(config.mail.domains);
+  }
+
+  /** The mail service adds the domains it creates at run time. */
+  addLocalDomain(domain: string): void {
+    this.localDomains.add(domain.toLowerCase());
+  }
+
+  isLocal(address: string): boolean {
+    return this.localDomains.has(domainOf(address));
+  }
+
+  /** Composes a message and queues it. Returns its Message-ID. Pass the caller's transaction to send only if it commits. */
+  async send(mail: OutgoingMail, opts: { meta?: unknown; trx?: Kysely<any> } = {}): Promise<{ messageId: string; raw: Buffer }> {
+    const composer = new MailComposer(mail);
+    const node = composer.compile();
+    const raw = await node.build();
+    const envelope = node.getEnvelope();
+    const messageId = node.messageId();
+    await this.sendRaw({ from: envelope.from || '', to: envelope.to }, raw, opts);
+    return { messageId, raw };
+  }
+
+  /** Queues an already composed message for the given envelope. */
+  async sendRaw(envelope: { from: string; to: string[] }, raw: Buffer, opts: { meta?: unknown; trx?: Kysely<any> } = {}): Promise<void> {
+    const local = envelope.to.filter((a) => this.isLocal(a));
+    const remote = envelope.to.filter((a) => !this.isLocal(a));
+    const base64 = raw.toString('base64');
+    for (const [route, to] of [['local', local], ['relay', remote]] as const) {
+      if (!to.length) continue;
+      const job: MailJob = { route, envelope: { from: envelope.from, to }, raw: base64, meta: opts.meta };
+      await this.jobs.enqueue(MAIL_QUEUE, job, {}, opts.trx);
+    }
+  }
+
+  /** Registers the delivery worker. */
+  registerWorker(): void {
+    this.jobs.register<MailJob>(MAIL_QUEUE, (job) => this.deliver(job), {
+      concurrency: 8,
+      maxAttempts: 8,
+      onFailed: async (job, error) => {
+        const outcome: MailOutcome = { route: job.route, envelope: job.envelope, meta: job.meta, error: error.message, responseCode: (error as { responseCode?: number }).responseCode };
+        await this.events.publish(MAIL_FAILED_TOPIC, outcome);
+      },
+    });
+  }
+
+  private transportFor(route: MailJob['route']): Transporter | undefined {
+    if (route === 'local') {
+      const host = this.config.host === '0.0.0.0' || this.config.host === '::' ? '127.0.0.1' : this.config.host;
+      this.localTransport ??= nodemailer.createTransport({ host, port: this.config.ports.smtp, secure: false, ignoreTLS: true });
+      return this.localTransport;
+    }
+    const relay = this.config.smtpRelay;
+    if (!relay) return undefined;
+    this.relayTransport ??= nodemailer.createTransport({
+      host: relay.host,
+      port: relay.port,
+      secure: relay.secure,
+      auth: relay.user ? { user: relay.user, pass: relay.pass ?? '' } : undefined,
+      // A relay on a private network often has a self-signed certificate; it is the operator's own.
+      tls: { rejectUnauthorized: false },
+    });
+    return this.relayTransport;
+  }
+
+  private async deliver(job: MailJob): Promise<void> {
+    const transport = this.transportFor(job.route);
+    if (!transport) {
+      this.logger.warn({ to: job.envelope.to }, 'outgoing mail stays queued: HAMLET_SMTP_RELAY is not set, so mail to other domains cannot leave');
+      throw new RetryLater(NO_RELAY_RETRY_MS, 'HAMLET_SMTP_RELAY is not set');
+    }
+    try {
+      await transport.sendMail({ envelope: job.envelope, raw: Buffer.from(job.raw, 'base64') });
+    } catch (e) {
+      const err = e as Error & { responseCode?: number };
+      // A 5xx answer is the receiving server's final word: retrying cannot change it.
+      if (err.responseCode && err.responseCode >= 500) {
+        const permanent = new PermanentError(err.message);
+        (permanent as PermanentError & { responseCode?: number }).responseCode = err.responseCode;
+        throw permanent;
+      }
+      throw err;
+    }
+    const outcome: MailOutcome = { route: job.route, envelope: job.envelope, meta: job.meta };
+    await this.events.publish(MAIL_SENT_TOPIC, outcome);
+  }
+
+  close(): void {
+    this.localTransport?.close();
+    this.relayTransport?.close();
+  }
+}

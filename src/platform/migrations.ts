@@ -1,0 +1,38 @@
+// The platform's own tables: API keys and the durable job table.
+import type { Kysely } from 'kysely';
+import type { Migrations } from './db.js';
+
+export const platformMigrations: Migrations = {
+  '001_keys_and_jobs': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('platform_keys')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('service', 'text', (c) => c.notNull())
+        .addColumn('name', 'text')
+        .addColumn('owner_id', 'text')
+        .addColumn('hash', 'text', (c) => c.notNull().unique())
+        .addColumn('hint', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await db.schema.createIndex('platform_keys_owner').on('platform_keys').columns(['service', 'owner_id']).execute();
+
+      await db.schema
+        .createTable('platform_jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('queue', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('max_attempts', 'integer', (c) => c.notNull())
+        .addColumn('run_at', 'text', (c) => c.notNull())
+        .addColumn('locked_until', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('platform_jobs_due').on('platform_jobs').columns(['queue', 'status', 'run_at']).execute();
+    },
+  },
+};

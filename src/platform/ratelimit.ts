@@ -1,0 +1,107 @@
+// Rate limits: every limit has a name and a default ("100/1h"); the operator overrides it with
+// HAMLET_RATE_<NAME>=<max>/<window>, and HAMLET_RATE_LIMITS=off turns them all off (benchmarks,
+// load tests). Counting is @fastify/rate-limit's, in memory or in Redis when REDIS_URL is set,
+// so instances behind a load balancer share one count.
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import { createHash } from 'node:crypto';
+import { parseRateLimit, type HamletConfig, type RateLimitSetting } from '../config.js';
+import { HttpError } from './errors.js';
+import type { App } from './http.js';
+import { bearerToken } from './http.js';
+
+export interface LimitDeclaration {
+  name: string;
+  default: string;
+  description: string;
+}
+
+/** Every limit any service declared in this process, for `hamlet rate-limits` and the docs. */
+export const declaredLimits = new Map<string, LimitDeclaration>();
+
+export type KeyGenerator = (request: FastifyRequest) => string;
+
+/** Extra fields a service wants in its 429 body (e.g. Moltbook's retry_after_minutes). */
+export type LimitDetails = (ctx: { ttlMs: number; max: number }) => Record<string, unknown>;
+
+export class RateLimits {
+  private redis?: Redis;
+
+  constructor(private readonly config: HamletConfig) {}
+
+  get enabled(): boolean {
+    return this.config.rateLimits.enabled;
+  }
+
+  /** The limit in force for a name, or undefined when limits are off. */
+  setting(name: string, fallback: string, description = ''): RateLimitSetting | undefined {
+    declaredLimits.set(name, { name, default: fallback, description });
+    if (!this.enabled) return undefined;
+    return this.config.rateLimits.overrides[name] ?? parseRateLimit(fallback)!;
+  }
+
+  /** Registers the counting plugin on an app; routes opt in with `config: limits.route(...)`. */
+  async register(app: App): Promise<void> {
+    if (!this.enabled) return;
+    if (this.config.redisUrl && !this.redis) this.redis = new Redis(this.config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
+    await app.register(rateLimit, {
+      global: false,
+      ...(this.redis ? { redis: this.redis, nameSpace: 'hamlet-rl:' } : {}),
+      errorResponseBuilder: (_request, context) => {
+        const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+        return new HttpError(429, `Rate limit exceeded: ${context.max} requests per ${context.after} window; retry in ${seconds} s`, 'rate_limited', {
+          retry_after_seconds: seconds,
+          limit: context.max,
+        });
+      },
+    });
+  }
+
+  /**
+   * Route config for a named limit. `group` makes several routes share one count (e.g. all
+   * "other requests" of a key). Returns {} when limits are off.
+   */
+  route(name: string, fallback: string, opts: { key?: KeyGenerator; description?: string; details?: LimitDetails } = {}) {
+    const s = this.setting(name, fallback, opts.description);
+    if (!s) return {};
+    const details = opts.details;
+    return {
+      rateLimit: {
+        max: s.max,
+        timeWindow: s.windowMs,
+        groupId: name,
+        keyGenerator: opts.key ?? byClientAddress,
+        ...(details
+          ? {
+              errorResponseBuilder: (_r: FastifyRequest, ctx: { ttl: number; max: number; after: string }) => {
+                const seconds = Math.max(1, Math.ceil(ctx.ttl / 1000));
+                return new HttpError(429, `Rate limit exceeded; retry in ${seconds} s`, 'rate_limited', details({ ttlMs: ctx.ttl, max: ctx.max }));
+              },
+            }
+          : {}),
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.redis?.disconnect();
+  }
+}
+
+export const byClientAddress: KeyGenerator = (request) => request.ip;
+
+/** Counts per API key (its digest, never the key itself); requests without a key count per address. */
+export const byBearerKey: KeyGenerator = (request) => {
+  const token = bearerToken(request);
+  return token ? 'k:' + createHash('sha256').update(token).digest('base64url').slice(0, 22) : 'ip:' + request.ip;
+};
+
+/** Same as byBearerKey for services whose key arrives in a named header. */
+export const byHeaderKey =
+  (header: string): KeyGenerator =>
+  (request) => {
+    const v = request.headers[header.toLowerCase()];
+    const token = Array.isArray(v) ? v[0] : v;
+    return token ? 'k:' + createHash('sha256').update(token).digest('base64url').slice(0, 22) : 'ip:' + request.ip;
+  };

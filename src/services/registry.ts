@@ -1,0 +1,14 @@
+// The services Hamlet knows, loaded on demand so `--services blog` loads only the blog.
+// Adding a service is adding one line here.
+import type { ServiceName } from '../config.js';
+import type { ServiceDefinition } from '../platform/service.js';
+
+const loaders: Partial<Record<ServiceName, () => Promise<ServiceDefinition>>> = {
+  // blog: async () => (await import('./blog/index.js')).default,
+};
+
+export const availableServices = (): ServiceName[] => Object.keys(loaders) as ServiceName[];
+
+export async function loadService(name: ServiceName): Promise<ServiceDefinition | undefined> {
+  return loaders[name]?.();
+}

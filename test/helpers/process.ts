@@ -1,0 +1,57 @@
+// Runs Hamlet as a real child process (for crash tests: SIGKILL, then restart on the same storage).
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface HamletProcess {
+  child: ChildProcess;
+  /** `urls['blog api']` etc., parsed from the start banner. */
+  urls: Record<string, string>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  output(): string;
+}
+
+export async function spawnHamlet(env: Record<string, string>, timeoutMs = 30_000): Promise<HamletProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'start'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const services = (env.HAMLET_SERVICES ?? '').split(',').filter(Boolean);
+  const urls: Record<string, string> = {};
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`hamlet did not start in time:\n${out}\n${err}`)), timeoutMs);
+    const check = () => {
+      for (const line of out.split('\n')) {
+        const m = /^(\w+)\s+(\w+)\s+(\S+)$/.exec(line.trim());
+        if (m) urls[`${m[1]} ${m[2]}`] = m[3]!;
+      }
+      if (services.every((s) => Object.keys(urls).some((k) => k.startsWith(s + ' ')))) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`hamlet exited with ${code}:\n${out}\n${err}`));
+    });
+  });
+  return {
+    child,
+    urls,
+    output: () => out + err,
+    kill: (signal = 'SIGKILL') =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
