@@ -1,0 +1,93 @@
+// Markdown and HTML that users write, made safe to show: rendered on the server and cleaned
+// against an allow-list (no script, no event handlers, no javascript: URLs, no style, no
+// iframes/forms/SVG). Shared by every service that shows user text as HTML.
+import hljs from 'highlight.js';
+import MarkdownIt from 'markdown-it';
+import sanitizeHtml from 'sanitize-html';
+
+const md = new MarkdownIt({
+  html: true, // raw HTML is allowed in, then the sanitizer decides what survives
+  linkify: true,
+  typographer: false,
+  highlight(code, lang) {
+    if (lang && hljs.getLanguage(lang)) {
+      try {
+        return `<pre><code class="hljs language-${lang}">${hljs.highlight(code, { language: lang, ignoreIllegals: true }).value}</code></pre>`;
+      } catch {
+        /* fall through to plain */
+      }
+    }
+    return '';
+  },
+});
+
+const ALLOWED: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'span',
+    'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'strong', 'b', 'em', 'i', 's', 'del', 'ins', 'sub', 'sup', 'mark', 'kbd', 'abbr',
+    'a', 'img', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'figure', 'figcaption', 'details', 'summary',
+  ],
+  allowedAttributes: {
+    a: ['href', 'title', 'rel', 'target'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    code: ['class'],
+    span: ['class'],
+    pre: ['class'],
+    th: ['align', 'colspan', 'rowspan'],
+    td: ['align', 'colspan', 'rowspan'],
+    ol: ['start'],
+    abbr: ['title'],
+  },
+  allowedClasses: { code: ['hljs', /^language-[\w-]+$/], span: [/^hljs-[\w-]+$/], pre: ['hljs'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https', 'data'] },
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  transformTags: {
+    a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow ugc noopener' }),
+  },
+};
+
+/** Sanitized HTML for a markdown source. */
+export function renderMarkdown(source: string): string {
+  return sanitizeHtml(md.render(source), ALLOWED);
+}
+
+/** Cleans HTML from outside (e.g. a received e-mail) with the same allow-list. */
+export function sanitize(html: string): string {
+  return sanitizeHtml(html, ALLOWED);
+}
+
+/** Plain text of markdown or HTML: tags dropped, entities decoded, whitespace folded. */
+export function plainText(markdownSource: string): string {
+  const html = md.render(markdownSource);
+  const text = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} });
+  return decodeEntities(text).replace(/\s+/g, ' ').trim();
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
+function decodeEntities(s: string): string {
+  return s.replace(/&(#\d+|#x[0-9a-f]+|\w+);/gi, (m, e: string) => {
+    if (e[0] === '#') {
+      const cp = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return Number.isFinite(cp) && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
+    }
+    return ENTITIES[e.toLowerCase()] ?? m;
+  });
+}
+
+/** Escapes text for HTML element content and quoted attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** The first `n` characters by code point (never splits an emoji or other astral character). */
+export function firstChars(text: string, n: number): string {
+  let out = '';
+  let count = 0;
+  for (const ch of text) {
+    if (count++ === n) break;
+    out += ch;
+  }
+  return out;
+}

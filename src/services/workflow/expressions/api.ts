@@ -1,0 +1,82 @@
+// The contract between the workflow engine and the expression/code sandbox.
+// The engine knows items, nodes and runs; the sandbox knows how to evaluate n8n expressions
+// (`={{ … }}`) and Code/Function nodes in QuickJS, never in the server's own V8 context.
+// Both sides code against this file; change it only together.
+
+/** n8n's item: one record flowing between nodes. */
+export interface Item {
+  json: Record<string, unknown>;
+  binary?: Record<string, unknown>;
+  pairedItem?: { item: number; input?: number } | Array<{ item: number; input?: number }> | number;
+  /** Set on items that a node produced on its error output / with continueOnFail. */
+  error?: unknown;
+}
+
+/** What an expression or Code node may see. Everything is read lazily so unused data costs nothing. */
+export interface ExpressionData {
+  /** The node being executed. */
+  nodeName: string;
+  /** Items on the current node's first input: $input, $json, $binary. */
+  inputItems: Item[];
+  itemIndex: number;
+  runIndex: number;
+  /** Output items of a node that has run (output `outputIndex`, default 0; last run unless runIndex is given). */
+  nodeOutput(nodeName: string, outputIndex?: number, runIndex?: number): Item[] | undefined;
+  /** Whether a node with that name has run in this execution ($('X').isExecuted). */
+  nodeExecuted(nodeName: string): boolean;
+  /** A node's parameters as written in the workflow ($node["X"].parameter). */
+  nodeParameters(nodeName: string): Record<string, unknown> | undefined;
+  /** The item of `nodeName` that the current input item derives from, following pairedItem ($('X').item). */
+  pairedItem(nodeName: string, itemIndex: number): Item | undefined;
+  /** The node that fed the current node ($prevNode). */
+  prevNode?: { name: string; outputIndex: number; runIndex: number };
+  workflow: { id: string; name: string; active: boolean };
+  execution: { id: string; mode: string; resumeUrl: string; customData?: Record<string, string> };
+  /** Only the variables the operator allowed (WORKFLOW_ENV_ALLOW). */
+  env: Record<string, string>;
+  /** Workflow static data ($getWorkflowStaticData). Mutations by Code nodes are written back by the engine. */
+  staticData?: { global: Record<string, unknown>; node: Record<string, unknown> };
+  /** From the injectable clock: $now, $today, Date.now() inside the sandbox. */
+  now: Date;
+  /** IANA zone for $now/$today (workflow settings.timezone, else the server's default). */
+  timezone: string;
+}
+
+export class ExpressionError extends Error {
+  constructor(
+    message: string,
+    /** The expression text that failed, for the execution's error record. */
+    public readonly expression?: string,
+    public readonly description?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface CodeRun {
+  code: string;
+  mode: 'runOnceForAllItems' | 'runOnceForEachItem';
+  data: ExpressionData;
+}
+
+export interface Expressions {
+  /** True when a parameter value is an expression (a string starting with '='). */
+  isExpression(value: unknown): boolean;
+  /**
+   * Resolves a parameter value: expression strings are evaluated, objects and arrays are
+   * resolved deeply, anything else is returned as is. Throws ExpressionError.
+   */
+  resolve(value: unknown, data: ExpressionData): unknown;
+  /** Runs a Code node's JavaScript with n8n's semantics; returns the node's output items. Throws ExpressionError. */
+  runCode(run: CodeRun): Promise<Item[]>;
+  /** Runs a legacy Function node (`items` in, items out) or FunctionItem (`item` in). */
+  runFunction(run: { code: string; perItem: boolean; data: ExpressionData }): Promise<Item[]>;
+  close(): void;
+}
+
+export interface SandboxLimits {
+  /** Wall-clock limit per evaluation or code run, ms. */
+  timeoutMs: number;
+  /** Memory limit of one sandbox runtime, bytes. */
+  memoryBytes: number;
+}
