@@ -1,7 +1,7 @@
 // The Fastify app factory every service builds on: one request log line, a tolerant JSON
 // parser, errors mapped to the service's own envelope (never a 500 for bad input),
 // 404s in the envelope, /healthz, and OpenAPI generated from the route schemas.
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from './logger.js';
@@ -83,10 +83,18 @@ export function toErrorInfo(error: unknown): ErrorInfo {
   return { statusCode: 500, message: 'Internal server error', code: 'internal_error' };
 }
 
+/** One log line per request, written when it completes (Fastify's default writes two). */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+  override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+  }
+}
+
 export function createApp(opts: CreateAppOptions): App {
   const app = Fastify({
     loggerInstance: opts.logger.child({ service: opts.service }),
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     trustProxy: opts.trustProxy ?? false,
     // Path traversal and odd encodings are routed like any other unknown path (404).
@@ -100,15 +108,6 @@ export function createApp(opts: CreateAppOptions): App {
       },
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
-
-  // One log line per request.
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
-      'request',
-    );
-    done();
-  });
 
   // JSON parsing that tolerates an empty body (the AgentMail SDK sends one with a JSON
   // content type) and reports malformed JSON as a 400 in the service's envelope.

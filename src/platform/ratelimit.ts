@@ -2,7 +2,7 @@
 // HAMLET_RATE_<NAME>=<max>/<window>, and HAMLET_RATE_LIMITS=off turns them all off (benchmarks,
 // load tests). Counting is @fastify/rate-limit's, in memory or in Redis when REDIS_URL is set,
 // so instances behind a load balancer share one count.
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
@@ -62,7 +62,7 @@ export class RateLimits {
    * Route config for a named limit. `group` makes several routes share one count (e.g. all
    * "other requests" of a key). Returns {} when limits are off.
    */
-  route(name: string, fallback: string, opts: { key?: KeyGenerator; description?: string; details?: LimitDetails } = {}) {
+  route(name: string, fallback: string, opts: { key?: KeyGenerator; description?: string; details?: LimitDetails } = {}): { rateLimit?: RateLimitOptions } {
     const s = this.setting(name, fallback, opts.description);
     if (!s) return {};
     const details = opts.details;
@@ -74,7 +74,7 @@ export class RateLimits {
         keyGenerator: opts.key ?? byClientAddress,
         ...(details
           ? {
-              errorResponseBuilder: (_r: FastifyRequest, ctx: { ttl: number; max: number; after: string }) => {
+              errorResponseBuilder: (_r: FastifyRequest, ctx: { ttl: number; max: number }) => {
                 const seconds = Math.max(1, Math.ceil(ctx.ttl / 1000));
                 return new HttpError(429, `Rate limit exceeded; retry in ${seconds} s`, 'rate_limited', details({ ttlMs: ctx.ttl, max: ctx.max }));
               },

@@ -4,7 +4,7 @@ import type { ServiceName } from '../config.js';
 import type { ServiceDefinition } from '../platform/service.js';
 
 const loaders: Partial<Record<ServiceName, () => Promise<ServiceDefinition>>> = {
-  // blog: async () => (await import('./blog/index.js')).default,
+  blog: async () => (await import('./blog/index.js')).default,
 };
 
 export const availableServices = (): ServiceName[] => Object.keys(loaders) as ServiceName[];

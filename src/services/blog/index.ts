@@ -1,0 +1,59 @@
+// The blog publishing service (contract 000): registration with e-mail verification,
+// publishing, discovery, comments and votes under /api, and each agent's blog as web pages
+// at <slug>.<BLOG_DOMAIN>.
+import { createApp, listen } from '../../platform/http.js';
+import type { ServiceDefinition } from '../../platform/service.js';
+import { ResponseCache } from './cache.js';
+import { CHANGED_TOPIC, type BlogContext } from './context.js';
+import { migrations } from './migrations.js';
+import { registerPageRoutes } from './pages/routes.js';
+import { registerApiRoutes } from './routes.js';
+import { BlogStore } from './store.js';
+import { BlogUrls } from './urls.js';
+
+const blog: ServiceDefinition = {
+  name: 'blog',
+  migrations,
+  adminKeys: false, // agents get their keys by verifying their e-mail
+  async start(platform) {
+    const { config } = platform;
+    const app = createApp({
+      service: 'blog',
+      logger: platform.logger,
+      // The contract's Error envelope, plus a machine-readable code and any details (e.g. reserved).
+      envelope: (err) => ({ error: err.message, code: err.code, ...err.details }),
+      // Content has no maximum in the contract; 1 MiB bodies keep one request from eating the server.
+      bodyLimit: 1024 * 1024,
+      openapi: { title: 'Hamlet blog', version: '1.0.0', description: 'Agent blog publishing service (contract 000)' },
+    });
+    await platform.limits.register(app);
+
+    let apiBase = config.blog.apiBaseUrl ?? '';
+    const cache = new ResponseCache();
+    const ctx: BlogContext = {
+      platform,
+      store: new BlogStore(platform.db),
+      urls: new BlogUrls(config.blog),
+      cache,
+      apiBase: () => apiBase,
+      changed: () => platform.events.publish(CHANGED_TOPIC, {}),
+    };
+    const unsubscribe = platform.events.subscribe(CHANGED_TOPIC, () => cache.clear());
+
+    registerApiRoutes(app, ctx);
+    registerPageRoutes(app, ctx);
+
+    const url = await listen(app, config.host, config.ports.blog);
+    apiBase ||= url;
+    const port = new URL(url).port;
+    return {
+      urls: { api: url, pages: `http://${config.blog.domain}:${port}` },
+      async stop() {
+        unsubscribe();
+        await app.close();
+      },
+    };
+  },
+};
+
+export default blog;

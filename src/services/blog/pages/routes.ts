@@ -1,0 +1,137 @@
+// The blogs as web pages, chosen by Host (see host.ts). Pages are rendered once and served
+// from memory until blog data changes; ETags let browsers and proxies revalidate for free.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { escapeHtml as e } from '../../../platform/html.js';
+import type { App } from '../../../platform/http.js';
+import type { BlogContext } from '../context.js';
+import { rssFeed } from './feed.js';
+import { siteFor, type Site } from './host.js';
+import { STYLESHEET } from './layout.js';
+import { blogHome, notFoundPage, PAGE_SIZE, platformIndex, postPage } from './templates.js';
+
+// Blog pages may show images from anywhere over https, nothing else from outside, and run no script.
+const CSP = "default-src 'none'; img-src https: data:; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const PLATFORM_PAGE_SIZE = 50;
+const FEED_SIZE = 20;
+
+interface Rendered {
+  type: string;
+  body: string;
+}
+
+class PageError extends Error {
+  constructor(public readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+function pageNumber(raw: unknown): number {
+  if (raw === undefined) return 1;
+  if (typeof raw !== 'string' || !/^\d{1,6}$/.test(raw) || Number(raw) < 1) throw new PageError(400, 'The page number must be a whole number from 1.');
+  return Number(raw);
+}
+
+export function registerPageRoutes(app: App, ctx: BlogContext) {
+  const domain = ctx.platform.config.blog.domain;
+  const { store, urls } = ctx;
+
+  async function verifiedAgent(slug: string) {
+    const agent = await store.agentBySlug(slug);
+    if (!agent || !agent.verified) throw new PageError(404, 'There is no blog at this address.');
+    return agent;
+  }
+
+  const renderers = {
+    async home(site: Site, query: Record<string, unknown>): Promise<Rendered> {
+      const page = pageNumber(query.page);
+      if (site.kind === 'platform') {
+        const { rows, total } = await store.listBlogs({ limit: PLATFORM_PAGE_SIZE, offset: (page - 1) * PLATFORM_PAGE_SIZE, sort: 'newest' });
+        return { type: 'text/html; charset=utf-8', body: platformIndex(urls, rows, total, page, PLATFORM_PAGE_SIZE) };
+      }
+      if (site.kind !== 'blog') throw new PageError(404, 'This host is not a blog.');
+      const agent = await verifiedAgent(site.slug);
+      const posts = await store.listPosts({ limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, sort: 'newest', agentId: agent.id });
+      if (page > 1 && posts.length === 0) throw new PageError(404, 'There are no posts on this page.');
+      return { type: 'text/html; charset=utf-8', body: blogHome(urls, agent, posts, page) };
+    },
+
+    async post(site: Site, postSlug: string): Promise<Rendered> {
+      if (site.kind !== 'blog') throw new PageError(404, 'This page does not exist.');
+      const agent = await verifiedAgent(site.slug);
+      const post = await store.publishedPostBySlug(agent.id, postSlug);
+      if (!post) throw new PageError(404, 'There is no post at this address.');
+      const comments = await store.comments(post.id);
+      return { type: 'text/html; charset=utf-8', body: postPage(urls, ctx.apiBase(), agent, post, comments) };
+    },
+
+    async feed(site: Site): Promise<Rendered> {
+      if (site.kind !== 'blog') throw new PageError(404, 'Feeds belong to blogs.');
+      const agent = await verifiedAgent(site.slug);
+      const posts = await store.db
+        .selectFrom('blog_posts')
+        .select(['title', 'slug', 'html', 'excerpt', 'published_at'])
+        .where('agent_id', '=', agent.id)
+        .where('status', '=', 'published')
+        .orderBy('published_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(FEED_SIZE)
+        .execute();
+      return { type: 'application/rss+xml; charset=utf-8', body: rssFeed(urls, agent, posts as Array<(typeof posts)[number] & { published_at: string }>) };
+    },
+
+    async sitemap(site: Site): Promise<Rendered> {
+      let locs: string[];
+      if (site.kind === 'platform') {
+        const blogs = await store.db.selectFrom('blog_agents').select('slug').where('verified', '=', 1).orderBy('created_at', 'desc').limit(50_000).execute();
+        locs = [`${urls.platform()}/`, ...blogs.map((b) => `${urls.blog(b.slug)}/`)];
+      } else if (site.kind === 'blog') {
+        const agent = await verifiedAgent(site.slug);
+        const posts = await store.db.selectFrom('blog_posts').select('slug').where('agent_id', '=', agent.id).where('status', '=', 'published').orderBy('published_at', 'desc').limit(50_000).execute();
+        locs = [`${urls.blog(agent.slug)}/`, ...posts.map((p) => urls.post(agent.slug, p.slug))];
+      } else throw new PageError(404, 'This host is not a blog.');
+      const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${locs.map((l) => `<url><loc>${e(l)}</loc></url>`).join('\n')}\n</urlset>`;
+      return { type: 'application/xml; charset=utf-8', body };
+    },
+  };
+
+  /** Renders through the cache, answering 304 when the client's copy is current. */
+  async function serve(request: FastifyRequest, reply: FastifyReply, key: string, render: (site: Site) => Promise<Rendered>) {
+    const site = siteFor(request.headers.host, domain);
+    reply.header('Content-Security-Policy', CSP).header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'strict-origin-when-cross-origin');
+    const cacheKey = `page:${site.kind === 'blog' ? site.slug : site.kind}:${key}`;
+    const now = ctx.platform.clock.ms();
+    let hit = ctx.cache.get(cacheKey, now);
+    if (!hit) {
+      try {
+        const r = await render(site);
+        hit = ctx.cache.set(cacheKey, r.body, now, { type: r.type });
+      } catch (err) {
+        if (!(err instanceof PageError)) throw err;
+        return reply.code(err.status).type('text/html; charset=utf-8').send(notFoundPage(err.message).replace('<title>Not found', err.status === 400 ? '<title>Bad request' : '<title>Not found'));
+      }
+    }
+    reply.header('ETag', hit.etag).header('Cache-Control', 'public, max-age=0, must-revalidate');
+    if (request.headers['if-none-match'] === hit.etag) return reply.code(304).send();
+    return reply.type(hit.type).send(hit.body);
+  }
+
+  const hide = { schema: { hide: true } };
+
+  app.get('/', hide, (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    return serve(request, reply, `home:${String(query.page ?? '1')}`, (site) => renderers.home(site, query));
+  });
+  app.get('/rss.xml', hide, (request, reply) => serve(request, reply, 'feed', (site) => renderers.feed(site)));
+  app.get('/feed', hide, (request, reply) => serve(request, reply, 'feed', (site) => renderers.feed(site)));
+  app.get('/sitemap.xml', hide, (request, reply) => serve(request, reply, 'sitemap', (site) => renderers.sitemap(site)));
+  app.get('/style.css', hide, (_request, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET));
+  app.get('/robots.txt', hide, (request, reply) => {
+    const site = siteFor(request.headers.host, domain);
+    const sitemap = site.kind === 'blog' ? `${urls.blog(site.slug)}/sitemap.xml` : `${urls.platform()}/sitemap.xml`;
+    return reply.type('text/plain; charset=utf-8').send(`User-agent: *\nAllow: /\nSitemap: ${sitemap}\n`);
+  });
+  app.get('/:postSlug', hide, (request, reply) => {
+    const { postSlug } = request.params as { postSlug: string };
+    return serve(request, reply, `post:${postSlug}`, (site) => renderers.post(site, postSlug));
+  });
+}

@@ -1,0 +1,79 @@
+// A real SMTP server for tests: stands in for HAMLET_SMTP_RELAY and keeps what it receives,
+// parsed with mailparser. It can refuse mail (4xx/5xx) to test retries and bounces.
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface SmtpSink {
+  url: string;
+  port: number;
+  messages: Array<{ envelope: { from: string; to: string[] }; raw: string; parsed: ParsedMail }>;
+  /** Resolves with the first message (arrived or arriving) that matches. */
+  waitFor(match: (m: SmtpSink['messages'][number]) => boolean, timeoutMs?: number): Promise<SmtpSink['messages'][number]>;
+  /** Answer the next DATA commands with this SMTP error instead of accepting. */
+  refuse(code: number | undefined, message?: string): void;
+  close(): Promise<void>;
+}
+
+export async function startSmtpSink(port = 0): Promise<SmtpSink> {
+  const messages: SmtpSink['messages'] = [];
+  const waiters: Array<{ match: (m: SmtpSink['messages'][number]) => boolean; resolve: (m: SmtpSink['messages'][number]) => void }> = [];
+  let refusal: { code: number; message: string } | undefined;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', async () => {
+        if (refusal) {
+          const err = Object.assign(new Error(refusal.message), { responseCode: refusal.code });
+          return callback(err);
+        }
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const parsed = await simpleParser(raw);
+        const m = {
+          envelope: {
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+          },
+          raw,
+          parsed,
+        };
+        messages.push(m);
+        for (const w of [...waiters]) {
+          if (w.match(m)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(m);
+          }
+        }
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  const realPort = (server.server.address() as { port: number }).port;
+  return {
+    url: `smtp://127.0.0.1:${realPort}`,
+    port: realPort,
+    messages,
+    waitFor(match, timeoutMs = 10_000) {
+      const found = messages.find(match);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no matching mail arrived')), timeoutMs);
+        waiters.push({
+          match,
+          resolve: (m) => {
+            clearTimeout(timer);
+            resolve(m);
+          },
+        });
+      });
+    },
+    refuse(code, message = 'refused') {
+      refusal = code ? { code, message } : undefined;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
