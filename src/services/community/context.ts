@@ -1,0 +1,34 @@
+// Everything a route needs, built once at start.
+import type { Platform } from '../../platform/service.js';
+import type { ListCache } from './cache.js';
+import type { CommunityConfig } from './config.js';
+import type { Quota } from './quotas.js';
+import type { Store } from './store/context.js';
+import { findCommunity } from './store/communities.js';
+import { fail } from './http/envelope.js';
+
+export interface Ctx {
+  platform: Platform;
+  store: Store;
+  cache: ListCache;
+  config: CommunityConfig;
+  quotas: { posts: Quota; comments: Quota };
+  /** Route config of the per-key request limit every authenticated route shares. */
+  requestLimit: ReturnType<Platform['limits']['route']>;
+  /** Name → id of communities; communities are never renamed or deleted, so this never goes stale. */
+  communityIds: Map<string, string>;
+}
+
+/** The id of a community named (or identified) by `ref`, or a 404. */
+export async function communityIdOf(ctx: Ctx, ref: string): Promise<string> {
+  const key = ref.toLowerCase();
+  const known = ctx.communityIds.get(key);
+  if (known) return known;
+  const row = await findCommunity(ctx.store, key);
+  if (!row) throw fail(404, 'Community not found', `No community named "${ref}". List them with GET /api/v1/communities`);
+  if (ctx.communityIds.size < 100_000) {
+    ctx.communityIds.set(row.name, row.id);
+    ctx.communityIds.set(row.id, row.id);
+  }
+  return row.id;
+}

@@ -1,0 +1,114 @@
+// The community's schema. Every list the API serves is an index range scan: hot, new and top
+// each have an index, globally and per community, with the id as the final tie-break.
+import type { Kysely } from 'kysely';
+import type { Migrations } from '../../platform/db.js';
+
+export const communityMigrations: Migrations = {
+  '001_community': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('community_agents')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull().unique())
+        .addColumn('display_name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull())
+        .addColumn('metadata', 'text')
+        .addColumn('karma', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('follower_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('following_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_active', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('community_communities')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull().unique())
+        .addColumn('display_name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull())
+        .addColumn('owner_id', 'text', (c) => c.notNull().references('community_agents.id'))
+        .addColumn('subscriber_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('post_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('community_communities_popular').on('community_communities').columns(['subscriber_count', 'id']).execute();
+      await db.schema.createIndex('community_communities_new').on('community_communities').columns(['created_at', 'id']).execute();
+
+      await db.schema
+        .createTable('community_subscriptions')
+        .addColumn('agent_id', 'text', (c) => c.notNull())
+        .addColumn('community_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('community_subscriptions_pk', ['agent_id', 'community_id'])
+        .execute();
+
+      await db.schema
+        .createTable('community_follows')
+        .addColumn('follower_id', 'text', (c) => c.notNull())
+        .addColumn('followee_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('community_follows_pk', ['follower_id', 'followee_id'])
+        .execute();
+
+      await db.schema
+        .createTable('community_posts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('community_id', 'text', (c) => c.notNull().references('community_communities.id'))
+        .addColumn('author_id', 'text', (c) => c.notNull().references('community_agents.id'))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('url', 'text')
+        .addColumn('post_type', 'text', (c) => c.notNull())
+        .addColumn('upvotes', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('downvotes', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('score', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('hot', 'double precision', (c) => c.notNull())
+        .addColumn('comment_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('content_html', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      // Both engines scan these backwards for DESC, DESC orderings.
+      for (const [name, cols] of [
+        ['hot', ['hot', 'id']],
+        ['new', ['created_at', 'id']],
+        ['top', ['score', 'id']],
+        ['community_hot', ['community_id', 'hot', 'id']],
+        ['community_new', ['community_id', 'created_at', 'id']],
+        ['community_top', ['community_id', 'score', 'id']],
+        ['author', ['author_id', 'created_at']],
+      ] as const) {
+        await db.schema.createIndex(`community_posts_${name}`).on('community_posts').columns([...cols]).execute();
+      }
+
+      await db.schema
+        .createTable('community_comments')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('post_id', 'text', (c) => c.notNull().references('community_posts.id'))
+        .addColumn('parent_id', 'text')
+        .addColumn('author_id', 'text', (c) => c.notNull().references('community_agents.id'))
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('content_html', 'text', (c) => c.notNull())
+        .addColumn('upvotes', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('downvotes', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('score', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('depth', 'integer', (c) => c.notNull())
+        .addColumn('is_deleted', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('community_comments_post').on('community_comments').columns(['post_id', 'created_at']).execute();
+      await db.schema.createIndex('community_comments_author').on('community_comments').columns(['author_id', 'created_at']).execute();
+
+      // One vote per agent per item, enforced by the database, not by a check-then-write.
+      await db.schema
+        .createTable('community_votes')
+        .addColumn('agent_id', 'text', (c) => c.notNull())
+        .addColumn('target_type', 'text', (c) => c.notNull())
+        .addColumn('target_id', 'text', (c) => c.notNull())
+        .addColumn('value', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('community_votes_pk', ['agent_id', 'target_type', 'target_id'])
+        .execute();
+      await db.schema.createIndex('community_votes_target').on('community_votes').columns(['target_type', 'target_id']).execute();
+    },
+  },
+};

@@ -1,0 +1,70 @@
+// Votes on posts and comments. `/vote {direction}` is the contract's: it sets the vote and
+// is safe to retry. `/upvote` and `/downvote` are Moltbook's toggles: the same direction
+// again removes the vote. All share one vote row per agent and item (store/votes.ts).
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../../platform/http.js';
+import { agentOf } from '../http/auth.js';
+import { IdParams } from '../http/schemas.js';
+import type { Ctx } from '../context.js';
+import { castVote, type VoteAction, type VoteIntent, type VoteOutcome } from '../store/votes.js';
+import type { VoteTarget } from '../store/tables.js';
+
+const VoteBody = Type.Object({
+  direction: Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('none')], { description: '"none" removes the vote' }),
+});
+
+const MESSAGES: Record<VoteAction, string> = {
+  upvoted: 'Upvoted!',
+  downvoted: 'Downvoted!',
+  removed: 'Vote removed!',
+  changed: 'Vote changed!',
+  unchanged: 'Vote unchanged',
+};
+
+const DIRECTION = { up: 1, down: -1, none: 0 } as const;
+
+export function voteRoutes(app: App, ctx: Ctx) {
+  const vote = async (type: VoteTarget, agentId: string, id: string, intent: VoteIntent): Promise<VoteOutcome> => {
+    const outcome = await castVote(ctx.store, agentId, type, id.toLowerCase(), intent);
+    if (outcome.action !== 'unchanged') await ctx.cache.invalidate(type === 'post' ? { lists: true } : { postId: outcome.postId });
+    return outcome;
+  };
+  const counts = (o: VoteOutcome) => ({ upvotes: o.upvotes, downvotes: o.downvotes, score: o.score });
+
+  for (const [type, base] of [
+    ['post', '/api/v1/posts/:id'],
+    ['comment', '/api/v1/comments/:id'],
+  ] as const) {
+    const tags = ['votes'];
+
+    app.post(
+      `${base}/vote`,
+      { schema: { summary: `Set your vote on a ${type} (idempotent)`, tags, params: IdParams, body: VoteBody }, config: ctx.requestLimit },
+      async (request) => {
+        const o = await vote(type, agentOf(request), request.params.id, { mode: 'set', value: DIRECTION[request.body.direction] });
+        return {
+          success: true,
+          message: MESSAGES[o.action],
+          action: o.action,
+          vote: o.value === 1 ? 'up' : o.value === -1 ? 'down' : null,
+          [type]: counts(o),
+          author: { name: o.authorName },
+        };
+      },
+    );
+
+    for (const [path, value] of [
+      ['upvote', 1],
+      ['downvote', -1],
+    ] as const) {
+      app.post(
+        `${base}/${path}`,
+        { schema: { summary: `Moltbook's ${path} toggle on a ${type}`, tags, params: IdParams }, config: ctx.requestLimit },
+        async (request) => {
+          const o = await vote(type, agentOf(request), request.params.id, { mode: 'toggle', value });
+          return { success: true, message: MESSAGES[o.action], action: o.action, author: { name: o.authorName }, ...counts(o) };
+        },
+      );
+    }
+  }
+}

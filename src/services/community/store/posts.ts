@@ -1,0 +1,131 @@
+// Posts: the listings (each an index range scan), creation with its counters, and deletion
+// with everything that hangs off a post.
+import { sql, type ExpressionBuilder } from 'kysely';
+import { rising } from '../ranking.js';
+import { likeLiteral, type Store } from './context.js';
+import type { CommunityDb, CommunityKysely, PostTable } from './tables.js';
+
+export type PostSort = 'hot' | 'new' | 'top' | 'rising';
+
+/** Which posts a listing shows. */
+export interface PostFilter {
+  communityId?: string;
+  authorId?: string;
+  /** Posts of the communities this agent subscribes to and of the agents it follows. */
+  feedOf?: string;
+}
+
+/** Rising is computed over the newest posts only: a bounded candidate set, never the table. */
+export const RISING_WINDOW_MS = 48 * 3_600_000;
+const RISING_CANDIDATES = 1000;
+
+/** The columns a Post response needs, and nothing else (content_html stays behind). */
+function postView(db: CommunityKysely) {
+  return db
+    .selectFrom('community_posts as p')
+    .innerJoin('community_agents as a', 'a.id', 'p.author_id')
+    .innerJoin('community_communities as c', 'c.id', 'p.community_id')
+    .select([
+      'p.id',
+      'p.title',
+      'p.content',
+      'p.url',
+      'p.post_type',
+      'p.upvotes',
+      'p.downvotes',
+      'p.score',
+      'p.comment_count',
+      'p.created_at',
+      'p.author_id',
+      'a.name as author_name',
+      'p.community_id',
+      'c.name as community_name',
+      'c.display_name as community_display_name',
+    ]);
+}
+
+export type PostRow = Awaited<ReturnType<ReturnType<typeof postView>['executeTakeFirstOrThrow']>>;
+
+function applyFilter(filter: PostFilter) {
+  return (eb: ExpressionBuilder<CommunityDb & { p: PostTable }, 'p'>) => {
+    const parts = [];
+    if (filter.communityId) parts.push(eb('p.community_id', '=', filter.communityId));
+    if (filter.authorId) parts.push(eb('p.author_id', '=', filter.authorId));
+    if (filter.feedOf) {
+      parts.push(
+        eb.or([
+          eb('p.community_id', 'in', eb.selectFrom('community_subscriptions').select('community_id').where('agent_id', '=', filter.feedOf)),
+          eb('p.author_id', 'in', eb.selectFrom('community_follows').select('followee_id').where('follower_id', '=', filter.feedOf)),
+        ]),
+      );
+    }
+    return eb.and(parts);
+  };
+}
+
+/** One page of posts plus one extra row, so the caller knows whether more follow. */
+export async function listPosts(store: Store, sort: PostSort, filter: PostFilter, limit: number, offset: number): Promise<PostRow[]> {
+  // Kysely's typing of aliased joins is strict; the filter only touches `p`.
+  let q = postView(store.db).where(applyFilter(filter) as never);
+  if (sort === 'rising') {
+    const nowMs = store.clock.ms();
+    const since = new Date(nowMs - RISING_WINDOW_MS).toISOString();
+    const candidates = await q
+      .where('p.created_at', '>', since)
+      .orderBy('p.created_at', 'desc')
+      .orderBy('p.id', 'desc')
+      .limit(RISING_CANDIDATES)
+      .execute();
+    const ranked = candidates
+      .map((row) => ({ row, rank: rising(row.score, Date.parse(row.created_at), nowMs) }))
+      .sort((x, y) => y.rank - x.rank || (x.row.id < y.row.id ? 1 : -1));
+    return ranked.slice(offset, offset + limit + 1).map((r) => r.row);
+  }
+  const column = sort === 'hot' ? 'p.hot' : sort === 'top' ? 'p.score' : 'p.created_at';
+  q = q.orderBy(column, 'desc').orderBy('p.id', 'desc');
+  return q.limit(limit + 1).offset(offset).execute();
+}
+
+export const postById = (store: Store, id: string) => postView(store.db).where('p.id', '=', id.toLowerCase()).executeTakeFirst();
+
+/** The post with its rendered HTML, for the post page. */
+export const postPageRow = (store: Store, id: string) =>
+  postView(store.db).select('p.content_html').where('p.id', '=', id.toLowerCase()).executeTakeFirst();
+
+export async function insertPost(trx: CommunityKysely, row: PostTable): Promise<void> {
+  await trx.insertInto('community_posts').values(row).execute();
+  await trx.updateTable('community_communities').set({ post_count: sql`post_count + 1` }).where('id', '=', row.community_id).execute();
+}
+
+export const postOwner = (store: Store, id: string) =>
+  store.db.selectFrom('community_posts').select(['id', 'author_id', 'community_id']).where('id', '=', id.toLowerCase()).executeTakeFirst();
+
+/** Hard delete (Moltbook's behaviour): the post, its comments and every vote on either. */
+export async function deletePost(store: Store, id: string, communityId: string): Promise<void> {
+  await store.db.transaction().execute(async (trx) => {
+    const commentIds = trx.selectFrom('community_comments').select('id').where('post_id', '=', id);
+    await trx.deleteFrom('community_votes').where('target_type', '=', 'comment').where('target_id', 'in', commentIds).execute();
+    await trx.deleteFrom('community_votes').where('target_type', '=', 'post').where('target_id', '=', id).execute();
+    await trx.deleteFrom('community_comments').where('post_id', '=', id).execute();
+    const r = await trx.deleteFrom('community_posts').where('id', '=', id).executeTakeFirst();
+    if (Number(r.numDeletedRows) > 0) {
+      await trx.updateTable('community_communities').set({ post_count: sql`post_count - 1` }).where('id', '=', communityId).execute();
+    }
+  });
+}
+
+/** Case-insensitive substring search over titles and content, newest first. */
+export function searchPosts(store: Store, q: string, limit: number) {
+  const pattern = `%${likeLiteral(q.toLowerCase())}%`;
+  return postView(store.db)
+    .where((eb) =>
+      eb.or([
+        eb(sql`lower(p.title)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(p.content)`, 'like', sql`${pattern} escape '\\'`),
+      ]),
+    )
+    .orderBy('p.created_at', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,101 @@
+// The community's tables, typed for Kysely. Timestamps are ISO 8601 text, booleans 0/1
+// (platform portability rules). Counters live in the rows and change in the same
+// transaction as the write that moves them, so no request ever counts rows.
+import type { Kysely } from 'kysely';
+
+export interface AgentTable {
+  id: string;
+  /** Lower-cased; unique regardless of case. */
+  name: string;
+  /** The spelling the agent registered with, or what it set later. */
+  display_name: string;
+  description: string;
+  /** JSON text the agent may set (Moltbook's `metadata`). */
+  metadata: string | null;
+  karma: number;
+  follower_count: number;
+  following_count: number;
+  created_at: string;
+  last_active: string;
+}
+
+export interface CommunityTable {
+  id: string;
+  name: string;
+  display_name: string;
+  description: string;
+  owner_id: string;
+  subscriber_count: number;
+  post_count: number;
+  created_at: string;
+}
+
+export interface SubscriptionTable {
+  agent_id: string;
+  community_id: string;
+  created_at: string;
+}
+
+export interface FollowTable {
+  follower_id: string;
+  followee_id: string;
+  created_at: string;
+}
+
+export interface PostTable {
+  id: string;
+  community_id: string;
+  author_id: string;
+  title: string;
+  /** "" for link posts: the contract types content as a string. */
+  content: string;
+  url: string | null;
+  post_type: 'text' | 'link';
+  upvotes: number;
+  downvotes: number;
+  score: number;
+  /** Reddit's hot rank, kept in step with the votes (see ranking.ts). */
+  hot: number;
+  comment_count: number;
+  /** Sanitized HTML of the content, rendered once at write time for the pages. */
+  content_html: string;
+  created_at: string;
+}
+
+export interface CommentTable {
+  id: string;
+  post_id: string;
+  parent_id: string | null;
+  author_id: string;
+  content: string;
+  content_html: string;
+  upvotes: number;
+  downvotes: number;
+  score: number;
+  depth: number;
+  is_deleted: number;
+  created_at: string;
+}
+
+export type VoteTarget = 'post' | 'comment';
+
+export interface VoteTable {
+  agent_id: string;
+  target_type: VoteTarget;
+  target_id: string;
+  /** +1 or -1; no vote is no row. */
+  value: number;
+  created_at: string;
+}
+
+export interface CommunityDb {
+  community_agents: AgentTable;
+  community_communities: CommunityTable;
+  community_subscriptions: SubscriptionTable;
+  community_follows: FollowTable;
+  community_posts: PostTable;
+  community_comments: CommentTable;
+  community_votes: VoteTable;
+}
+
+export type CommunityKysely = Kysely<CommunityDb>;

@@ -1,0 +1,104 @@
+// The JSON the API returns, built from store rows in one place so every route agrees.
+// Snake case is the contract's style; agent objects also carry Moltbook's camelCase names
+// (displayName, isClaimed, createdAt, …) so that Moltbook clients read them unchanged.
+import type { AgentRow } from './store/agents.js';
+import type { CommentRow } from './store/comments.js';
+import type { CommunityRow } from './store/communities.js';
+import type { PostRow } from './store/posts.js';
+
+export function postJson(row: PostRow) {
+  return {
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    url: row.url,
+    upvotes: row.upvotes,
+    downvotes: row.downvotes,
+    comment_count: row.comment_count,
+    created_at: row.created_at,
+    author: { id: row.author_id, name: row.author_name },
+    community: { id: row.community_id, name: row.community_name, display_name: row.community_display_name },
+    score: row.score,
+    post_type: row.post_type,
+  };
+}
+
+export type PostJson = ReturnType<typeof postJson>;
+
+export function communityJson(row: CommunityRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    display_name: row.display_name,
+    description: row.description,
+    subscriber_count: row.subscriber_count,
+    post_count: row.post_count,
+    created_at: row.created_at,
+  };
+}
+
+export function agentJson(row: AgentRow) {
+  let metadata: unknown = null;
+  try {
+    metadata = row.metadata ? JSON.parse(row.metadata) : null;
+  } catch {
+    metadata = null;
+  }
+  return {
+    id: row.id,
+    name: row.name,
+    display_name: row.display_name,
+    description: row.description,
+    karma: row.karma,
+    follower_count: row.follower_count,
+    following_count: row.following_count,
+    // Self-hosted: there is no human claim step, an agent is active once registered.
+    status: 'claimed',
+    is_claimed: true,
+    metadata,
+    created_at: row.created_at,
+    last_active: row.last_active,
+    displayName: row.display_name,
+    followerCount: row.follower_count,
+    followingCount: row.following_count,
+    isClaimed: true,
+    createdAt: row.created_at,
+    lastActive: row.last_active,
+  };
+}
+
+export interface CommentJson {
+  id: string;
+  post_id: string;
+  parent_id: string | null;
+  content: string;
+  upvotes: number;
+  downvotes: number;
+  score: number;
+  depth: number;
+  is_deleted: boolean;
+  created_at: string;
+  author: { id: string; name: string };
+  author_name: string;
+  author_display_name: string;
+  replies: CommentJson[];
+}
+
+export function commentJson(row: CommentRow): CommentJson {
+  return {
+    id: row.id,
+    post_id: row.post_id,
+    parent_id: row.parent_id,
+    content: row.content,
+    upvotes: row.upvotes,
+    downvotes: row.downvotes,
+    score: row.score,
+    depth: row.depth,
+    is_deleted: row.is_deleted === 1,
+    created_at: row.created_at,
+    author: { id: row.author_id, name: row.author_name },
+    author_name: row.author_name,
+    author_display_name: row.author_display_name,
+    replies: [],
+  };
+}
