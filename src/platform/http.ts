@@ -6,6 +6,16 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from './logger.js';
 import { HttpError } from './errors.js';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+
+function makeAjv(coerceTypes: false | 'array') {
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  (addFormats as unknown as (a: Ajv) => void)(ajv);
+  return ajv;
+}
+const strictAjv = makeAjv(false);
+const coercingAjv = makeAjv('array');
 
 export type App = FastifyInstance<
   import('node:http').Server,
@@ -99,15 +109,11 @@ export function createApp(opts: CreateAppOptions): App {
     trustProxy: opts.trustProxy ?? false,
     // Path traversal and odd encodings are routed like any other unknown path (404).
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
-    ajv: {
-      customOptions: {
-        // Query strings arrive as text: coerce "5" to 5, but never drop unknown fields silently in bodies.
-        coerceTypes: 'array',
-        removeAdditional: false,
-        allErrors: false,
-      },
-    },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  // Query strings, params and headers arrive as text, so "5" must become 5 there; a JSON body
+  // already has types, and `{"vote": "1"}` or `{"name": 7}` is wrong input, not something to coerce.
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema));
 
   // JSON parsing that tolerates an empty body (the AgentMail SDK sends one with a JSON
   // content type) and reports malformed JSON as a 400 in the service's envelope.
