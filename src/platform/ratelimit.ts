@@ -47,7 +47,7 @@ export class RateLimits {
     if (this.config.redisUrl && !this.redis) this.redis = new Redis(this.config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
     await app.register(rateLimit, {
       global: false,
-      ...(this.redis ? { redis: this.redis, nameSpace: 'hamlet-rl:' } : {}),
+      ...(this.redis ? { redis: this.redis, nameSpace: 'hamlet-rl:' } : { store: SharedWindowStore as never }),
       errorResponseBuilder: (_request, context) => {
         const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
         return new HttpError(429, `Rate limit exceeded: ${context.max} requests per ${context.after} window; retry in ${seconds} s`, 'rate_limited', {
@@ -86,6 +86,44 @@ export class RateLimits {
 
   async close(): Promise<void> {
     this.redis?.disconnect();
+  }
+}
+
+/**
+ * In-memory counting that honours `groupId` across routes. The plugin's own memory store
+ * gives every route a separate map, so a group such as "all other requests of a key" would
+ * be counted per route; its Redis store shares by key and needs nothing like this.
+ */
+class SharedWindowStore {
+  private static readonly MAX_KEYS = 100_000;
+  private windows: Map<string, { current: number; ttl: number; start: number }>;
+
+  constructor(_options?: unknown, shared?: SharedWindowStore['windows']) {
+    this.windows = shared ?? new Map();
+  }
+
+  incr(key: string, cb: (err: Error | null, res: { current: number; ttl: number }) => void, timeWindow: number): void {
+    const now = Date.now();
+    let w = this.windows.get(key);
+    if (!w || w.start + timeWindow <= now) {
+      if (!w && this.windows.size >= SharedWindowStore.MAX_KEYS) this.windows.clear();
+      w = { current: 0, ttl: timeWindow, start: now };
+      this.windows.set(key, w);
+    }
+    w.current++;
+    w.ttl = timeWindow - (now - w.start);
+    cb(null, { current: w.current, ttl: w.ttl });
+  }
+
+  read(key: string, cb: (err: Error | null, res: { current: number; ttl: number }) => void, timeWindow: number): void {
+    const now = Date.now();
+    const w = this.windows.get(key);
+    if (!w || w.start + timeWindow <= now) return cb(null, { current: 0, ttl: 0 });
+    cb(null, { current: w.current, ttl: timeWindow - (now - w.start) });
+  }
+
+  child(): SharedWindowStore {
+    return new SharedWindowStore(undefined, this.windows);
   }
 }
 
