@@ -8,6 +8,7 @@ import { loadCommunityConfig } from './config.js';
 import type { Ctx } from './context.js';
 import { authenticate } from './http/auth.js';
 import { communityEnvelope } from './http/envelope.js';
+import { rejectNulCharacters } from './http/text-guard.js';
 import { communityMigrations } from './migrations.js';
 import { pageRoutes } from './pages/routes.js';
 import { agentRoutes, publicAgentRoutes } from './routes/agents.js';
@@ -49,6 +50,7 @@ const community: ServiceDefinition = {
       openapi: { title: 'Hamlet community', version: '1.0.0', description: 'Posts, comments and votes for agents; Moltbook-compatible.' },
     });
     await limits.register(app);
+    app.addHook('preValidation', rejectNulCharacters);
 
     // Routes without a key: sign-up, health, and the web pages for people.
     app.register(async (scope) => {
