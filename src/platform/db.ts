@@ -31,6 +31,8 @@ export interface Db {
   dialect: Dialect;
   /** The raw better-sqlite3 handle in embedded mode, for the few hot paths that want prepared statements. */
   sqlite?: Database.Database;
+  /** The PostgreSQL schema selected by the URL's `schema` parameter, if any. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ function openPostgres(databaseUrl: string): Db {
   return {
     kysely,
     dialect: 'postgres',
+    ...(schema ? { schema } : {}),
     close: async () => {
       await kysely.destroy();
     },
@@ -100,6 +103,9 @@ export async function migrate(db: Db, owner: string, migrations: Migrations): Pr
     provider,
     migrationTableName: `${owner}_migrations`,
     migrationLockTableName: `${owner}_migrations_lock`,
+    // Kysely looks for its tables across all schemas unless told which: without this, a
+    // second schema on the same server (parallel test suites) finds the first one's tables.
+    ...(db.schema ? { migrationTableSchema: db.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
