@@ -27,8 +27,10 @@ export const GENEROUS = {
   HAMLET_RATE_COMMUNITY_COMMENTS: '1000000/1m',
 };
 
-export async function startCommunity(opts: { env?: Record<string, string>; clock?: Clock } = {}): Promise<Community> {
-  const t = await startTestHamlet({ services: ['community'], env: { ...GENEROUS, ...opts.env }, clock: opts.clock });
+/** `defaults` names limits (e.g. HAMLET_RATE_COMMUNITY_POSTS) left at their defaults. */
+export async function startCommunity(opts: { env?: Record<string, string>; clock?: Clock; defaults?: string[] } = {}): Promise<Community> {
+  const generous = Object.fromEntries(Object.entries(GENEROUS).filter(([k]) => !opts.defaults?.includes(k)));
+  const t = await startTestHamlet({ services: ['community'], env: { ...generous, ...opts.env }, clock: opts.clock });
   return wrap(t);
 }
 
