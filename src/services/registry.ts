@@ -6,6 +6,7 @@ import type { ServiceDefinition } from '../platform/service.js';
 const loaders: Partial<Record<ServiceName, () => Promise<ServiceDefinition>>> = {
   blog: async () => (await import('./blog/index.js')).default,
   community: async () => (await import('./community/index.js')).default,
+  home: async () => (await import('./home/index.js')).default,
 };
 
 export const availableServices = (): ServiceName[] => Object.keys(loaders) as ServiceName[];

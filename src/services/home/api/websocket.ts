@@ -1,0 +1,333 @@
+// The WebSocket API at /api/websocket: HA's auth phase, then commands with strictly
+// increasing ids, answered as results, pongs and events. Outgoing messages are queued per
+// connection and sent once per event-loop turn (as one JSON array when the client enabled
+// coalesce_messages); a client whose socket buffers more than the bound is cut off, so a
+// slow consumer cannot grow the server's memory without bound.
+import type { WebSocket, RawData } from 'ws';
+import type { Platform } from '../../../platform/service.js';
+import { eventJson, MATCH_ALL } from '../core/bus.js';
+import { userIdOf, type Context } from '../core/context.js';
+import { HomeError } from '../core/errors.js';
+import { HA_VERSION, type Home } from '../core/home.js';
+import type { State } from '../core/state.js';
+import { attachTriggers, normalizeTriggers } from '../automations/triggers/index.js';
+import type { Automations } from '../automations/engine.js';
+import type { Persister } from '../persist.js';
+import { compressState, entityMessage, eventBody } from './compressed.js';
+
+export interface WsDeps {
+  home: Home;
+  platform: Platform;
+  persist: Persister;
+  automations: Automations;
+  maxBufferedBytes: number;
+}
+
+const AUTH_TIMEOUT_MS = 10_000;
+/** Messages queued in one turn beyond which a client is considered stuck (HA: 4096). */
+const MAX_QUEUED = 4096;
+
+type Msg = Record<string, unknown> & { id: number; type: string };
+
+class CommandError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const formatError = (detail: string) => new CommandError('invalid_format', `Message incorrectly formatted: ${detail}`);
+
+function expectStr(msg: Msg, key: string, required: boolean): string | undefined {
+  const v = msg[key];
+  if (v === undefined && !required) return undefined;
+  if (v === undefined) throw formatError(`required key not provided @ data['${key}']`);
+  if (typeof v !== 'string') throw formatError(`expected str for dictionary value @ data['${key}']. Got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function expectObj(msg: Msg, key: string): Record<string, unknown> | undefined {
+  const v = msg[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw formatError(`expected dict for dictionary value @ data['${key}']. Got ${JSON.stringify(v)}`);
+  return v as Record<string, unknown>;
+}
+
+export class WsConnection {
+  private authed = false;
+  private authing = false;
+  private readonly early: RawData[] = [];
+  private userId: string | null = null;
+  private lastId = 0;
+  private coalesce = false;
+  private readonly subs = new Map<number, () => void>();
+  private outbox: string[] = [];
+  private flushScheduled = false;
+  private closed = false;
+  private readonly authTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly deps: WsDeps,
+  ) {
+    socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
+    socket.on('close', () => this.cleanup());
+    socket.on('error', () => this.cleanup());
+    this.authTimer = setTimeout(() => this.close(), AUTH_TIMEOUT_MS);
+    this.authTimer.unref();
+    this.sendNow(JSON.stringify({ type: 'auth_required', ha_version: HA_VERSION }));
+  }
+
+  private sendNow(text: string) {
+    if (!this.closed) this.socket.send(text);
+  }
+
+  /** Queues a message; all messages of one event-loop turn leave together. */
+  private send(text: string) {
+    if (this.closed) return;
+    this.outbox.push(text);
+    if (this.outbox.length > MAX_QUEUED) return this.cutOff('too many queued messages');
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private flush() {
+    this.flushScheduled = false;
+    if (this.closed || this.outbox.length === 0) return;
+    if (this.socket.bufferedAmount > this.deps.maxBufferedBytes) return this.cutOff('client is not reading fast enough');
+    const out = this.outbox;
+    this.outbox = [];
+    if (this.coalesce && out.length > 1) this.socket.send(`[${out.join(',')}]`);
+    else for (const m of out) this.socket.send(m);
+  }
+
+  private cutOff(reason: string) {
+    this.deps.home.logger.warn({ reason }, 'home websocket: closing a slow client');
+    this.outbox = [];
+    this.socket.terminate();
+    this.cleanup();
+  }
+
+  private close() {
+    if (this.closed) return;
+    this.socket.close();
+    this.cleanup();
+  }
+
+  private cleanup() {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.authTimer);
+    for (const stop of this.subs.values()) stop();
+    this.subs.clear();
+    this.outbox = [];
+  }
+
+  private result(id: number, result: unknown) {
+    this.send(`{"id":${id},"type":"result","success":true,"result":${result === undefined ? 'null' : JSON.stringify(result)}}`);
+  }
+
+  private error(id: number, code: string, message: string) {
+    this.send(JSON.stringify({ id, type: 'result', success: false, error: { code, message } }));
+  }
+
+  private onFrame(data: RawData, isBinary: boolean) {
+    if (this.closed) return;
+    if (isBinary) return this.close();
+    if (!this.authed) {
+      if (this.authing) return void this.early.push(data);
+      return void this.authenticate(data);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data.toString());
+    } catch {
+      return this.close();
+    }
+    for (const m of Array.isArray(parsed) ? parsed : [parsed]) this.handle(m);
+  }
+
+  private async authenticate(data: RawData) {
+    let msg: Record<string, unknown>;
+    try {
+      msg = JSON.parse(data.toString());
+    } catch {
+      return this.close();
+    }
+    const fail = (message: string) => {
+      this.sendNow(JSON.stringify({ type: 'auth_invalid', message }));
+      this.close();
+    };
+    if (typeof msg !== 'object' || msg === null || msg.type !== 'auth') return fail(`Auth message incorrectly formatted: value must be auth for dictionary value @ data['type']`);
+    const token = msg.access_token ?? msg.api_password;
+    if (typeof token !== 'string') return fail(`Auth message incorrectly formatted: required key not provided @ data['access_token']`);
+    this.authing = true;
+    const key = await this.deps.platform.keys.verify('home', token).catch(() => undefined);
+    this.authing = false;
+    if (this.closed) return;
+    if (!key) return fail('Invalid access token or password');
+    this.authed = true;
+    this.userId = userIdOf(key.id);
+    clearTimeout(this.authTimer);
+    this.sendNow(JSON.stringify({ type: 'auth_ok', ha_version: HA_VERSION }));
+    for (const d of this.early.splice(0)) this.onFrame(d, false);
+  }
+
+  private handle(raw: unknown) {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return this.error(0, 'invalid_format', 'Message incorrectly formatted.');
+    const msg = raw as Msg;
+    const id = msg.id;
+    if (typeof id !== 'number' || !Number.isInteger(id) || id <= 0 || typeof msg.type !== 'string') {
+      return this.error(typeof id === 'number' && Number.isInteger(id) ? id : 0, 'invalid_format', 'Message incorrectly formatted.');
+    }
+    if (id <= this.lastId) return this.error(id, 'id_reuse', 'Identifier values have to increase.');
+    this.lastId = id;
+    const command = COMMANDS[msg.type];
+    if (!command) return this.error(id, 'unknown_command', 'Unknown command.');
+    try {
+      const r = command.call(this, msg);
+      if (r instanceof Promise) r.catch((err) => this.fail(id, err));
+    } catch (err) {
+      this.fail(id, err);
+    }
+  }
+
+  private fail(id: number, err: unknown) {
+    if (err instanceof CommandError || err instanceof HomeError) return this.error(id, err.code, err.message);
+    this.deps.home.logger.error({ err }, 'home websocket command failed');
+    this.error(id, 'unknown_error', 'Unknown error');
+  }
+
+  private context(): Context {
+    return this.deps.home.context(this.userId);
+  }
+
+  private subscribe(id: number, stop: () => void) {
+    this.subs.set(id, stop);
+  }
+
+  // ---- commands --------------------------------------------------------------------------
+
+  supported_features(msg: Msg) {
+    const f = expectObj(msg, 'features') ?? {};
+    this.coalesce = f.coalesce_messages === 1 || f.coalesce_messages === true;
+    this.result(msg.id, null);
+  }
+
+  ping(msg: Msg) {
+    this.send(`{"id":${msg.id},"type":"pong"}`);
+  }
+
+  get_states(msg: Msg) {
+    const parts: string[] = [];
+    for (const s of this.deps.home.states.all()) parts.push(s.json());
+    this.send(`{"id":${msg.id},"type":"result","success":true,"result":[${parts.join(',')}]}`);
+  }
+
+  get_config(msg: Msg) {
+    this.result(msg.id, this.deps.home.configObject());
+  }
+
+  get_services(msg: Msg) {
+    this.result(msg.id, this.deps.home.describeServices());
+  }
+
+  subscribe_events(msg: Msg) {
+    const type = expectStr(msg, 'event_type', false) ?? MATCH_ALL;
+    const id = msg.id;
+    this.subscribe(id, this.deps.home.bus.listen(type, (e) => this.send(`{"id":${id},"type":"event","event":${eventJson(e)}}`)));
+    this.result(id, null);
+  }
+
+  unsubscribe_events(msg: Msg) {
+    const sub = msg.subscription;
+    if (typeof sub !== 'number') throw formatError(`expected int for dictionary value @ data['subscription']. Got ${JSON.stringify(sub)}`);
+    const stop = this.subs.get(sub);
+    if (!stop) throw new CommandError('not_found', 'Subscription not found.');
+    stop();
+    this.subs.delete(sub);
+    this.result(msg.id, null);
+  }
+
+  subscribe_entities(msg: Msg) {
+    const id = msg.id;
+    let filter: Set<string> | undefined;
+    if (msg.entity_ids !== undefined) {
+      if (!Array.isArray(msg.entity_ids) || msg.entity_ids.some((x) => typeof x !== 'string')) throw formatError(`expected a list for dictionary value @ data['entity_ids']`);
+      filter = new Set((msg.entity_ids as string[]).map((x) => x.toLowerCase()));
+    }
+    this.subscribe(
+      id,
+      this.deps.home.bus.listen('state_changed', (e) => {
+        const m = entityMessage(e);
+        if (filter && !filter.has(m.entityId)) return;
+        this.send(`{"id":${id},"type":"event","event":${eventBody(m)}}`);
+      }),
+    );
+    this.result(id, null);
+    const snapshot: Record<string, unknown> = {};
+    for (const s of this.deps.home.states.all()) if (!filter || filter.has(s.entity_id)) snapshot[s.entity_id] = compressState(s);
+    this.send(`{"id":${id},"type":"event","event":${JSON.stringify({ a: snapshot })}}`);
+  }
+
+  fire_event(msg: Msg) {
+    const type = expectStr(msg, 'event_type', true)!;
+    const data = expectObj(msg, 'event_data') ?? {};
+    const context = this.context();
+    this.deps.home.fire(type, data, context, 'LOCAL');
+    return this.deps.persist.commit().then(() => this.result(msg.id, { context }));
+  }
+
+  async call_service(msg: Msg) {
+    const domain = expectStr(msg, 'domain', true)!;
+    const service = expectStr(msg, 'service', true)!;
+    const data = expectObj(msg, 'service_data') ?? {};
+    const returnResponse = msg.return_response === true;
+    const context = this.context();
+    const r = await this.deps.home.callService(domain, service, data, { target: msg.target, context, returnResponse });
+    await this.deps.persist.commit();
+    this.result(msg.id, returnResponse ? { context, response: r.response } : { context });
+  }
+
+  subscribe_trigger(msg: Msg) {
+    const id = msg.id;
+    if (msg.trigger === undefined) throw formatError(`required key not provided @ data['trigger']`);
+    let triggers;
+    try {
+      triggers = normalizeTriggers(msg.trigger);
+    } catch (err) {
+      throw formatError((err as Error).message);
+    }
+    const variables = expectObj(msg, 'variables') ?? {};
+    const stop = attachTriggers(this.deps.home, triggers, (vars, context) =>
+      this.send(JSON.stringify({ id, type: 'event', event: { variables: { ...variables, trigger: vars }, context: context ?? this.context() } })),
+    );
+    this.subscribe(id, stop);
+    this.result(id, null);
+  }
+
+  validate_config(msg: Msg) {
+    this.result(msg.id, this.deps.automations.validateParts(msg));
+  }
+
+  'webhook/list'(msg: Msg) {
+    this.result(
+      msg.id,
+      [...this.deps.home.webhooks].map(([webhook_id, h]) => ({ webhook_id, domain: 'automation', name: webhook_id, local_only: h.localOnly, allowed_methods: h.allowedMethods })),
+    );
+  }
+}
+
+/** The command table: a method of WsConnection per command type. */
+const COMMANDS: Record<string, (this: WsConnection, msg: Msg) => unknown> = Object.fromEntries(
+  ['supported_features', 'ping', 'get_states', 'get_config', 'get_services', 'subscribe_events', 'unsubscribe_events', 'subscribe_entities', 'fire_event', 'call_service', 'subscribe_trigger', 'validate_config', 'webhook/list'].map((name) => [
+    name,
+    (WsConnection.prototype as unknown as Record<string, (this: WsConnection, msg: Msg) => unknown>)[name]!,
+  ]),
+);
+
+export type { State };

@@ -1,0 +1,37 @@
+// Every condition type by name (plus and/or/not). Adding one: write its file, add one line here.
+import { ConfigProblem } from '../triggers/types.js';
+import { numericStateCondition } from './numeric_state.js';
+import { stateCondition } from './state.js';
+import { timeCondition } from './time.js';
+import type { ConditionType, Test } from './types.js';
+
+const logic = (combine: 'and' | 'or' | 'not'): ConditionType => ({
+  compile(c, compileList) {
+    const tests = compileList(c.conditions);
+    if (combine === 'and') return (h, v) => tests.every((t) => t(h, v));
+    if (combine === 'or') return (h, v) => tests.some((t) => t(h, v));
+    return (h, v) => !tests.some((t) => t(h, v));
+  },
+});
+
+export const CONDITIONS: Record<string, ConditionType> = {
+  state: stateCondition,
+  numeric_state: numericStateCondition,
+  time: timeCondition,
+  and: logic('and'),
+  or: logic('or'),
+  not: logic('not'),
+};
+
+export function compileConditions(raw: unknown): Test[] {
+  const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
+  return list.map((c, i) => {
+    if (typeof c !== 'object' || c === null) throw new ConfigProblem(`expected a dictionary for conditions[${i}]`);
+    const cfg = c as Record<string, unknown>;
+    const type = CONDITIONS[String(cfg.condition)];
+    if (!type) throw new ConfigProblem(`Unexpected value for condition: '${String(cfg.condition)}'. Expected ${Object.keys(CONDITIONS).join(', ')} @ data[${i}] (templates are not supported)`);
+    return type.compile(cfg, compileConditions);
+  });
+}
+
+export type { Test };

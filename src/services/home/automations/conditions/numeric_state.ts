@@ -1,0 +1,21 @@
+// numeric_state condition: every listed entity's value is above/below the given numbers.
+import { ConfigProblem, idList, need } from '../triggers/types.js';
+import type { ConditionType } from './types.js';
+
+export const numericStateCondition: ConditionType = {
+  compile(c) {
+    const ids = idList(need(c, 'entity_id'), 'entity_id');
+    for (const k of ['above', 'below']) if (c[k] !== undefined && typeof c[k] !== 'number') throw new ConfigProblem(`expected float for dictionary value @ data['${k}']`);
+    const above = c.above as number | undefined;
+    const below = c.below as number | undefined;
+    if (above === undefined && below === undefined) throw new ConfigProblem('must contain at least one of below, above.');
+    const attribute = typeof c.attribute === 'string' ? c.attribute : undefined;
+    return (home) =>
+      ids.every((id) => {
+        const s = home.states.get(id);
+        const raw = s ? (attribute ? s.attributes[attribute] : s.state) : undefined;
+        const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+        return Number.isFinite(n) && (above === undefined || n > above) && (below === undefined || n < below);
+      });
+  },
+};

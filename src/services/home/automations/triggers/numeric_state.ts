@@ -1,0 +1,56 @@
+// numeric_state trigger: fires when an entity's value (state or attribute) enters the range
+// above < value < below, i.e. it was outside the range (or not numeric) before.
+import type { State } from '../../core/state.js';
+import { ConfigProblem, idList, need, parseDuration, type TriggerType } from './types.js';
+
+const numberOrNone = (v: unknown, key: string): number | undefined => {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ConfigProblem(`expected float for dictionary value @ data['${key}']`);
+  return v;
+};
+
+export const numericStateTrigger: TriggerType = {
+  validate(c) {
+    const above = numberOrNone(c.above, 'above');
+    const below = numberOrNone(c.below, 'below');
+    if (above === undefined && below === undefined) throw new ConfigProblem("must contain at least one of below, above.");
+    return { ...c, entity_id: idList(need(c, 'entity_id'), 'entity_id'), above, below, for: c.for === undefined ? undefined : parseDuration(c.for, 'for') };
+  },
+  describe: (c) => `numeric state of ${(c.entity_id as string[]).join(', ')}`,
+  attach(c, home, fire) {
+    const ids = new Set(c.entity_id as string[]);
+    const above = c.above as number | undefined;
+    const below = c.below as number | undefined;
+    const attribute = typeof c.attribute === 'string' ? c.attribute : undefined;
+    const forMs = c.for as number | undefined;
+    const inRange = (s: State | null): boolean => {
+      if (!s) return false;
+      const raw = attribute ? s.attributes[attribute] : s.state;
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+      if (!Number.isFinite(n)) return false;
+      return (above === undefined || n > above) && (below === undefined || n < below);
+    };
+    const pending = new Map<string, () => void>();
+    const stop = home.bus.listen('state_changed', (e) => {
+      const id = e.data.entity_id as string;
+      if (!ids.has(id)) return;
+      const next = e.data.new_state as State | null;
+      if (!inRange(next)) {
+        pending.get(id)?.();
+        pending.delete(id);
+        return;
+      }
+      if (inRange(e.data.old_state as State | null)) return;
+      const vars = { platform: 'numeric_state', entity_id: id, below: below ?? null, above: above ?? null, from_state: e.data.old_state, to_state: next, for: forMs === undefined ? null : forMs / 1000, description: `numeric state of ${id}` };
+      if (forMs === undefined) return fire(vars, e.context);
+      pending.set(id, home.scheduler.after(forMs, () => {
+        pending.delete(id);
+        fire(vars, e.context);
+      }));
+    });
+    return () => {
+      stop();
+      for (const cancel of pending.values()) cancel();
+    };
+  },
+};

@@ -1,0 +1,252 @@
+// The home: HA's `hass` object. It holds the event bus, the state machine, the service
+// registry and the location config, and runs service calls with HA's check order:
+// service exists → fields → every target exists → plan all → apply all.
+import type { Clock } from '../../../platform/clock.js';
+import type { Logger } from '../../../platform/logger.js';
+import { HomeBus, type HomeEvent } from './bus.js';
+import { newContext, type Context } from './context.js';
+import { notFound, validation, invalid } from './errors.js';
+import { describeFields, parseFields } from './fields.js';
+import { Scheduler } from './scheduler.js';
+import type { EntityDriver, Planned, ServiceContext, ServiceSpec } from './services.js';
+import type { State } from './state.js';
+import { StateMachine } from './states.js';
+import { nowUs } from './time.js';
+
+export interface LocationConfig {
+  location_name: string;
+  latitude: number;
+  longitude: number;
+  elevation: number;
+  time_zone: string;
+  currency: string;
+  country: string | null;
+  language: string;
+  unit_system: 'metric' | 'us_customary';
+}
+
+export const HA_VERSION = '2026.1.0';
+
+export interface CallOptions {
+  target?: unknown;
+  context: Context;
+  returnResponse?: boolean;
+}
+
+export interface CallResult {
+  changed: State[];
+  response?: unknown;
+}
+
+export interface WebhookRequest {
+  method: string;
+  json: unknown;
+  data: Record<string, string>;
+  query: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  local: boolean;
+}
+
+export interface WebhookHandler {
+  allowedMethods: string[];
+  localOnly: boolean;
+  handle(request: WebhookRequest): void;
+}
+
+const TARGET_KEYS = ['entity_id', 'device_id', 'area_id', 'floor_id', 'label_id'];
+
+export class Home {
+  readonly bus: HomeBus;
+  readonly states: StateMachine;
+  readonly scheduler: Scheduler;
+  readonly components = new Set<string>(['api', 'websocket_api', 'history', 'logbook', 'recorder', 'webhook', 'automation']);
+  private readonly services = new Map<string, Map<string, ServiceSpec & { domain: string }>>();
+  private readonly drivers = new Map<string, EntityDriver>();
+  /** Inbound webhooks by id (registered by webhook triggers, served at /api/webhook/<id>). */
+  readonly webhooks = new Map<string, WebhookHandler>();
+  /** Per-entity settings from the house config that are not attributes (e.g. a cover's speed). */
+  readonly entityOptions = new Map<string, Record<string, unknown>>();
+
+  constructor(
+    readonly clock: Clock,
+    readonly logger: Logger,
+    public location: LocationConfig,
+  ) {
+    this.bus = new HomeBus(logger);
+    this.states = new StateMachine(this.bus, clock);
+    this.scheduler = new Scheduler(clock);
+  }
+
+  nowUs(): number {
+    return nowUs(this.clock);
+  }
+
+  context(userId: string | null = null, parentId: string | null = null): Context {
+    return newContext(this.clock, userId, parentId);
+  }
+
+  fire(eventType: string, data: Record<string, unknown>, context: Context, origin: 'LOCAL' | 'REMOTE' = 'LOCAL'): HomeEvent {
+    return this.bus.fire(eventType, data, context, this.nowUs(), origin);
+  }
+
+  registerService(domain: string, spec: ServiceSpec): void {
+    let d = this.services.get(domain);
+    if (!d) this.services.set(domain, (d = new Map()));
+    const isNew = !d.has(spec.service);
+    d.set(spec.service, { ...spec, domain });
+    if (isNew) this.fire('service_registered', { domain, service: spec.service }, this.context());
+    if (!this.components.has(domain)) {
+      this.components.add(domain);
+      this.fire('component_loaded', { component: domain }, this.context());
+    }
+  }
+
+  removeService(domain: string, service: string): void {
+    if (this.services.get(domain)?.delete(service)) this.fire('service_removed', { domain, service }, this.context());
+  }
+
+  hasService(domain: string, service: string): boolean {
+    return !!this.services.get(domain)?.has(service);
+  }
+
+  setDriver(entityId: string, driver: EntityDriver | undefined): void {
+    if (driver) this.drivers.set(entityId, driver);
+    else this.drivers.delete(entityId);
+  }
+
+  /** `get_services` shape: {domain: {service: {name, description, fields, target?, response?}}}. */
+  describeServices(): Record<string, Record<string, unknown>> {
+    const out: Record<string, Record<string, unknown>> = {};
+    for (const [domain, map] of this.services) {
+      out[domain] = Object.fromEntries(
+        [...map.values()].map((s) => [
+          s.service,
+          {
+            name: s.name ?? s.service.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()),
+            description: s.description ?? '',
+            fields: describeFields(s.fields),
+            ...(s.plan ? { target: { entity: [{ domain: [domain] }] } } : {}),
+            ...(s.response ? { response: { optional: s.response === 'optional' } } : {}),
+          },
+        ]),
+      );
+    }
+    return out;
+  }
+
+  /** Runs a service call; throws a HomeError (see errors.ts) before changing anything when the call is bad. */
+  async callService(domain: string, service: string, rawData: Record<string, unknown>, opts: CallOptions): Promise<CallResult> {
+    const spec = this.services.get(domain)?.get(service);
+    if (!spec) throw notFound(`Service ${domain}.${service} not found.`);
+    if (opts.returnResponse && !spec.response) throw validation('Service does not support responses. Remove return_response from request.');
+    if (!opts.returnResponse && spec.response === 'only') {
+      throw validation('Service call requires responses but caller did not ask for responses. Add ?return_response to query parameters.');
+    }
+
+    // Target keys select entities for entity services; other services declare what they take.
+    const data = spec.plan ? Object.fromEntries(Object.entries(rawData).filter(([k]) => !TARGET_KEYS.includes(k))) : rawData;
+    const parsed = parseFields(spec.fields, data);
+    spec.check?.(parsed);
+
+    const ctx: ServiceContext = { home: this, context: opts.context, domain, service };
+    const changed: State[] = [];
+    const stop = this.bus.listen('state_changed', (e) => {
+      if (e.context.id === opts.context.id && e.data.new_state) changed.push(e.data.new_state as State);
+    });
+    try {
+      let response: unknown;
+      if (spec.plan) {
+        const targets = this.resolveTargets(domain, rawData, opts.target);
+        const plans: Array<[State, Planned]> = [];
+        for (const entity of targets) {
+          if (spec.feature && !(Number(entity.attributes.supported_features ?? 0) & spec.feature)) {
+            throw validation(`Entity ${entity.entity_id} does not support action ${domain}.${service}.`);
+          }
+          const p = spec.plan(entity, parsed, ctx);
+          if (p) plans.push([entity, p]);
+        }
+        this.fire('call_service', { domain, service, service_data: rawData }, opts.context);
+        for (const [entity, p] of plans) {
+          const driver = this.drivers.get(entity.entity_id);
+          const show = p.state === undefined ? false : driver ? driver.command(service, parsed, p, entity) : true;
+          if (show) this.states.set(entity.entity_id, p.state!, p.attributes ?? entity.attributes, opts.context);
+          p.then?.();
+        }
+      } else {
+        this.fire('call_service', { domain, service, service_data: rawData }, opts.context);
+        response = await spec.run!(parsed, ctx);
+      }
+      return { changed, ...(opts.returnResponse ? { response: response ?? {} } : {}) };
+    } finally {
+      stop();
+    }
+  }
+
+  /** Entity ids from `target` and from the data's entity_id, merged; every one must exist in this domain. */
+  private resolveTargets(domain: string, data: Record<string, unknown>, target: unknown): State[] {
+    const ids: string[] = [];
+    const add = (value: unknown, field: string) => {
+      if (value === undefined || value === null) return;
+      const list = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined;
+      if (!list || list.some((x) => typeof x !== 'string')) throw invalid(field, 'expected a list of entity ids');
+      for (const raw of list as string[]) {
+        const id = raw.trim().toLowerCase();
+        if (id === 'all' || id === '*') ids.push(...this.states.entityIds(domain));
+        else if (id) ids.push(id);
+      }
+    };
+    add(data.entity_id, 'entity_id');
+    if (target !== undefined && target !== null) {
+      if (typeof target !== 'object' || Array.isArray(target)) throw invalid('target', 'expected dict');
+      add((target as Record<string, unknown>).entity_id, 'target.entity_id');
+    }
+    const out: State[] = [];
+    const seen = new Set<string>();
+    for (const id of ids) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const s = this.states.get(id);
+      // An entity of another domain is as unknown to this service as a missing one (§13).
+      if (!s || s.domain !== domain) throw notFound(`Entity ${id} not found.`);
+      out.push(s);
+    }
+    return out;
+  }
+
+  /** HA's `/api/config` and `get_config`. */
+  configObject(): Record<string, unknown> {
+    const l = this.location;
+    const metric = l.unit_system === 'metric';
+    return {
+      allowlist_external_dirs: [],
+      allowlist_external_urls: [],
+      components: [...this.components].sort(),
+      config_dir: '/config',
+      config_source: 'storage',
+      country: l.country,
+      currency: l.currency,
+      debug: false,
+      elevation: l.elevation,
+      external_url: null,
+      internal_url: null,
+      language: l.language,
+      latitude: l.latitude,
+      location_name: l.location_name,
+      longitude: l.longitude,
+      radius: 100,
+      recovery_mode: false,
+      safe_mode: false,
+      state: 'RUNNING',
+      time_zone: l.time_zone,
+      unit_system: metric
+        ? { length: 'km', accumulated_precipitation: 'mm', area: 'm²', mass: 'g', pressure: 'Pa', temperature: '°C', volume: 'L', wind_speed: 'm/s' }
+        : { length: 'mi', accumulated_precipitation: 'in', area: 'ft²', mass: 'lb', pressure: 'psi', temperature: '°F', volume: 'gal', wind_speed: 'mph' },
+      version: HA_VERSION,
+      whitelist_external_dirs: [],
+    };
+  }
+
+  stop(): void {
+    this.scheduler.stop();
+  }
+}

@@ -1,0 +1,99 @@
+// The home automation service (contract 002 part A): a Home Assistant-compatible home.
+// The state machine lives in memory; the database is its durable record and the recorder.
+import websocket from '@fastify/websocket';
+import { createApp, listen } from '../../platform/http.js';
+import type { Platform, ServiceDefinition } from '../../platform/service.js';
+import { registerRest } from './api/rest.js';
+import { WsConnection } from './api/websocket.js';
+import { Automations } from './automations/engine.js';
+import { loadHomeSettings } from './config.js';
+import { Home } from './core/home.js';
+import { State } from './core/state.js';
+import { parseIsoUs } from './core/time.js';
+import { DOMAINS } from './entities/index.js';
+import { loadHouse } from './house.js';
+import { migrations } from './migrations.js';
+import { startMqtt } from './mqtt/bridge.js';
+import { Persister } from './persist.js';
+import { startPurging } from './recorder/purge.js';
+import { HomeStore } from './store.js';
+
+/** A stored state JSON back into a State (times to microseconds). */
+function restoreState(json: string): State | undefined {
+  try {
+    const o = JSON.parse(json);
+    const us = (t: string) => parseIsoUs(t) ?? 0;
+    return new State(o.entity_id, o.state, Object.freeze(o.attributes ?? {}), us(o.last_changed), us(o.last_updated), us(o.last_reported ?? o.last_updated), o.context);
+  } catch {
+    return undefined;
+  }
+}
+
+async function start(platform: Platform) {
+  const { config, logger } = platform;
+  const settings = loadHomeSettings(config.env, config.dataDir);
+  const explicit = !!config.env.HOME_CONFIG;
+  const knownDomains = DOMAINS.map((d) => d.domain);
+  const house = loadHouse(settings.configFile, explicit, knownDomains);
+
+  const home = new Home(platform.clock, logger.child({ service: 'home' }), house.location);
+  const store = new HomeStore(platform.db);
+  const persist = new Persister(store, logger);
+
+  for (const d of DOMAINS) for (const s of d.services) home.registerService(d.domain, s);
+  home.states.restore((await store.loadEntities()).map(restoreState).filter((s): s is State => !!s));
+  persist.attach(home.states, home.bus);
+
+  // Devices of the house config; a device already stored keeps its stored state.
+  for (const device of house.devices) {
+    const module = DOMAINS.find((d) => d.domain === device.domain)!;
+    const initial = module.setup?.(device, home);
+    const entityId = `${device.domain}.${device.id}`;
+    if (initial && !home.states.get(entityId)) home.states.set(entityId, initial.state, initial.attributes, home.context());
+  }
+
+  const automations = new Automations(home, store, () => loadHouse(settings.configFile, explicit, knownDomains).automations);
+  await automations.start();
+  const stopPurging = startPurging(home, store, settings.keepDays);
+
+  // Other services (workflow triggers) hear state changes on the platform bus.
+  const stopPublishing = home.bus.listen('state_changed', (e) => {
+    const old = e.data.old_state as State | null;
+    const next = e.data.new_state as State | null;
+    void platform.events
+      .publish('home.state_changed', { entity_id: e.data.entity_id, old_state: old?.toJSON() ?? null, new_state: next?.toJSON() ?? null, context: e.context })
+      .catch((err) => logger.warn({ err }, 'home: publishing a state change failed'));
+  });
+
+  const mqtt = settings.mqtt ? await startMqtt(home, settings.mqtt) : undefined;
+
+  const app = createApp({ service: 'home', logger, envelope: (e) => ({ message: e.message }), openapi: { title: 'Hamlet home (Home Assistant API)', version: '1.0.0' } });
+  await platform.limits.register(app);
+  await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
+  registerRest(app, { home, platform, persist, store, automations });
+  app.get('/api/websocket', { websocket: true }, (socket) => {
+    new WsConnection(socket, { home, platform, persist, automations, maxBufferedBytes: settings.wsMaxBufferedBytes });
+  });
+
+  const url = await listen(app, config.host, config.ports.home);
+  home.fire('homeassistant_started', {}, home.context());
+  await persist.commit();
+
+  return {
+    urls: { api: url, websocket: `${url.replace(/^http/, 'ws')}/api/websocket` },
+    async stop() {
+      home.fire('homeassistant_stop', {}, home.context());
+      for (const client of app.websocketServer?.clients ?? []) client.terminate();
+      await app.close();
+      await mqtt?.stop();
+      automations.stop();
+      stopPurging();
+      stopPublishing();
+      home.stop();
+      await persist.close();
+    },
+  };
+}
+
+const service: ServiceDefinition = { name: 'home', migrations, adminKeys: true, start };
+export default service;

@@ -1,0 +1,78 @@
+// Shared setup for the home tests: a Hamlet with the home service, a token, and small REST helpers.
+import WebSocket from 'ws';
+import type { Clock } from '../../src/platform/clock.js';
+import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
+
+export interface HomeTest {
+  t: TestHamlet;
+  url: string;
+  token: string;
+  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers; text: string }>;
+}
+
+export async function startHome(opts: { env?: Record<string, string>; clock?: Clock } = {}): Promise<HomeTest> {
+  const t = await startTestHamlet({ services: ['home'], env: opts.env, clock: opts.clock });
+  const { key } = await t.hamlet.platform.keys.create('home', { name: 'test' });
+  return withToken(t, key);
+}
+
+export function withToken(t: TestHamlet, token: string): HomeTest {
+  const url = t.url('home');
+  return {
+    t,
+    url,
+    token,
+    async api(method, path, body, headers = {}) {
+      const res = await fetch(url + path, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = text;
+      }
+      return { status: res.status, body: parsed, headers: res.headers, text };
+    },
+  };
+}
+
+/** A raw WebSocket that collects every message (arrays unpacked). */
+export async function rawSocket(url: string): Promise<{ ws: WebSocket; messages: any[]; next(pred?: (m: any) => boolean, ms?: number): Promise<any>; send(m: unknown): void; closed: Promise<void> }> {
+  const ws = new WebSocket(url.replace(/^http/, 'ws') + '/api/websocket');
+  const messages: any[] = [];
+  const waiters: Array<{ pred: (m: any) => boolean; resolve(m: any): void }> = [];
+  let seen = 0;
+  ws.on('message', (d) => {
+    const parsed = JSON.parse(d.toString());
+    for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+      messages.push(m);
+      for (const w of [...waiters]) if (w.pred(m)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(m));
+    }
+  });
+  const closed = new Promise<void>((r) => ws.on('close', () => r()));
+  await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
+  return {
+    ws,
+    messages,
+    closed,
+    send: (m) => ws.send(typeof m === 'string' ? m : JSON.stringify(m)),
+    next(pred = () => true, ms = 5000) {
+      const found = messages.slice(seen).find(pred);
+      if (found) {
+        seen = messages.indexOf(found) + 1;
+        return Promise.resolve(found);
+      }
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no matching message in time')), ms);
+        waiters.push({ pred, resolve: (m) => (clearTimeout(timer), (seen = messages.indexOf(m) + 1), resolve(m)) });
+      });
+    },
+  };
+}
+
+export const ISO_US = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
+export const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
