@@ -1,0 +1,135 @@
+// The pure parts: ranking formulas, the comment tree, and the list cache's invalidation.
+import { describe, expect, it } from 'vitest';
+import { LocalEventBus } from '../../src/platform/events.js';
+import { ListCache } from '../../src/services/community/cache.js';
+import { commentTree } from '../../src/services/community/comment-tree.js';
+import { controversy, hotRank, rising } from '../../src/services/community/ranking.js';
+import type { CommentRow } from '../../src/services/community/store/comments.js';
+import { loadCommunityConfig } from '../../src/services/community/config.js';
+import { ConfigError } from '../../src/config.js';
+
+describe('ranking', () => {
+  it("matches Reddit's hot", () => {
+    const t = Date.parse('2026-01-01T00:00:00Z');
+    const seconds = t / 1000 - 1134028003;
+    expect(hotRank(0, t)).toBeCloseTo(seconds / 45000, 7);
+    expect(hotRank(10, t)).toBeCloseTo(1 + seconds / 45000, 7);
+    expect(hotRank(-10, t)).toBeCloseTo(-1 + seconds / 45000, 7);
+    expect(hotRank(1, t)).toBe(hotRank(0, t));
+    // Ten times the score is worth 45,000 seconds.
+    expect(hotRank(100, t)).toBeCloseTo(hotRank(10, t + 45_000_000), 6);
+    expect(Number.isInteger(hotRank(7, t) * 1e7)).toBe(true);
+  });
+
+  it("matches Reddit's controversial and Moltbook's rising", () => {
+    expect(controversy(10, 0)).toBe(0);
+    expect(controversy(0, 3)).toBe(0);
+    expect(controversy(5, 5)).toBe(10);
+    expect(controversy(8, 2)).toBeCloseTo(10 ** 0.25, 10);
+    expect(controversy(50, 50)).toBeGreaterThan(controversy(60, 10));
+    expect(rising(0, 0, 0)).toBeCloseTo(1 / 2 ** 1.5, 10);
+    expect(rising(5, 0, 3_600_000 * 2)).toBeCloseTo(6 / 4 ** 1.5, 10);
+  });
+});
+
+function row(id: string, parent: string | null, opts: Partial<CommentRow> = {}): CommentRow {
+  return {
+    id,
+    post_id: 'p',
+    parent_id: parent,
+    content: id,
+    upvotes: 0,
+    downvotes: 0,
+    score: 0,
+    depth: 0,
+    is_deleted: 0,
+    created_at: `2026-01-01T00:00:0${id.length}.000Z`,
+    author_id: 'a',
+    author_name: 'a',
+    author_display_name: 'A',
+    ...opts,
+  };
+}
+
+describe('comment tree', () => {
+  const rows = [
+    row('a', null, { score: 1, upvotes: 1 }),
+    row('b', null, { score: 5, upvotes: 5 }),
+    row('c', null, { upvotes: 4, downvotes: 4 }),
+    row('aa', 'a'),
+    row('aaa', 'aa'),
+    row('orphan', 'gone'),
+  ];
+
+  it('orders siblings by the sort and nests replies', () => {
+    const { comments, count } = commentTree(rows, 'top', 100);
+    expect(comments.map((c) => c.id)).toEqual(['b', 'a', 'c', 'orphan']);
+    expect(comments[1]!.replies[0]!.id).toBe('aa');
+    expect(comments[1]!.replies[0]!.replies[0]!.id).toBe('aaa');
+    expect(count).toBe(6);
+    expect(commentTree(rows, 'controversial', 100).comments[0]!.id).toBe('c');
+    expect(commentTree(rows, 'new', 100).comments[0]!.id).toBe('orphan');
+  });
+
+  it('applies the limit depth-first so no reply loses its parent', () => {
+    const { comments, count } = commentTree(rows, 'top', 3);
+    expect(count).toBe(3);
+    expect(comments.map((c) => c.id)).toEqual(['b', 'a']);
+    expect(comments[1]!.replies.map((c) => c.id)).toEqual(['aa']);
+    expect(comments[1]!.replies[0]!.replies).toEqual([]);
+  });
+});
+
+describe('list cache', () => {
+  it('serves from memory until a write on any instance invalidates it', async () => {
+    const bus = new LocalEventBus();
+    const here = new ListCache(bus, 100);
+    const there = new ListCache(bus, 100);
+    let computed = 0;
+    const page = () => here.list('hot', async () => `v${++computed}`);
+    expect(await page()).toBe('v1');
+    expect(await page()).toBe('v1');
+    await there.invalidate({ lists: true });
+    expect(await page()).toBe('v2');
+    // A comment tree is dropped only for its own post.
+    const tree = (post: string) => here.commentTree(post, 'top', async () => `${post}${++computed}`);
+    const p1 = await tree('p1');
+    const p2 = await tree('p2');
+    await there.invalidate({ postId: 'p1' });
+    expect(await tree('p1')).not.toBe(p1);
+    expect(await tree('p2')).toBe(p2);
+    here.close();
+    there.close();
+  });
+
+  it('drops a page computed before an invalidation that landed while it was computed', async () => {
+    const cache = new ListCache(new LocalEventBus(), 100);
+    let release!: () => void;
+    const slow = cache.list('k', () => new Promise<string>((r) => (release = () => r('stale'))));
+    await cache.invalidate({ lists: true });
+    release();
+    expect(await slow).toBe('stale');
+    expect(await cache.list('k', async () => 'fresh')).toBe('fresh');
+  });
+
+  it('can be turned off', async () => {
+    const cache = new ListCache(new LocalEventBus(), 0);
+    let n = 0;
+    await cache.list('k', async () => String(++n));
+    expect(await cache.list('k', async () => String(++n))).toBe('2');
+  });
+});
+
+describe('config', () => {
+  it('has defaults and reports bad values', () => {
+    expect(loadCommunityConfig({})).toEqual({ maxCommentDepth: 10, listCacheEntries: 5000 });
+    expect(loadCommunityConfig({ COMMUNITY_MAX_COMMENT_DEPTH: '3', COMMUNITY_LIST_CACHE_ENTRIES: '0' })).toEqual({ maxCommentDepth: 3, listCacheEntries: 0 });
+    try {
+      loadCommunityConfig({ COMMUNITY_MAX_COMMENT_DEPTH: 'deep', COMMUNITY_LIST_CACHE_ENTRIES: '-1' });
+      expect.fail('should throw');
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      expect((e as ConfigError).problems).toHaveLength(2);
+    }
+  });
+});
