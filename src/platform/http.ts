@@ -121,11 +121,19 @@ export function createApp(opts: CreateAppOptions): App {
   app.addContentTypeParser(/^application\/([\w.+-]+\+)?json/, { parseAs: 'string' }, (_req, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
-      done(new HttpError(400, 'Request body is not valid JSON', 'invalid_json'), undefined);
+      return done(new HttpError(400, 'Request body is not valid JSON', 'invalid_json'), undefined);
     }
+    // PostgreSQL cannot store U+0000 in text; refuse it the same way on every database.
+    if (text.includes('\\u0000') && containsNul(parsed)) return done(new HttpError(400, 'Request body contains a NUL character (\\u0000), which is not allowed', 'invalid_character'), undefined);
+    done(null, parsed);
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (/%00/.test(request.url)) throw new HttpError(400, 'NUL characters (%00) are not allowed in URLs', 'invalid_character');
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -149,6 +157,12 @@ export function createApp(opts: CreateAppOptions): App {
   app.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
 
   return app;
+}
+
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\0') || containsNul(v));
+  return false;
 }
 
 function sendError(reply: FastifyReply, request: FastifyRequest, envelope: ErrorEnvelope, info: ErrorInfo) {
