@@ -1,0 +1,66 @@
+// The `hamlet` command: keys printed alone on stdout (so scripts can capture them), usable by
+// a running server on the same storage; bad configuration reported value by value.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/platform/logger.js';
+import { closePlatform, openPlatform } from '../src/server.js';
+import { testEnv, testStorage } from './helpers/hamlet.js';
+import { spawnHamlet } from './helpers/process.js';
+
+const run = promisify(execFile);
+const CLI = [process.execPath, ['--import', 'tsx', path.resolve('src/cli.ts')]] as const;
+const cleanups: Array<() => Promise<unknown>> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => {});
+});
+
+async function hamlet(args: string[], env: Record<string, string>) {
+  try {
+    const r = await run(CLI[0], [...CLI[1], ...args], { env: { ...process.env, ...env } });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+it('`keys create` prints exactly one key, which a running server on the same storage accepts', async () => {
+  const storage = await testStorage();
+  cleanups.push(() => storage.drop());
+  const env = testEnv(storage, ['blog']);
+  const server = await spawnHamlet(env);
+  cleanups.push(() => server.kill());
+
+  const r = await hamlet(['keys', 'create', 'workflow', '--name', 'ci'], env);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/^hamlet_workflow_[0-9A-Za-z]{32}\n$/);
+  const key = r.stdout.trim();
+
+  const platform = await openPlatform(loadConfig(env), { logger: createLogger({ level: 'silent', pretty: false }) });
+  try {
+    const record = await platform.keys.verify('workflow', key);
+    expect(record?.name).toBe('ci');
+  } finally {
+    await closePlatform(platform);
+  }
+  const list = await hamlet(['keys', 'list', 'workflow'], env);
+  expect(list.stdout).toContain(`…${key.slice(-4)}`);
+  expect(list.stdout).not.toContain(key);
+
+  // Blog keys belong to verified agents, not to an admin.
+  const blog = await hamlet(['keys', 'create', 'blog'], env);
+  expect(blog.code).toBe(1);
+  expect(blog.stdout).toBe('');
+}, 60_000);
+
+it('reports each bad setting with its own message and exits non-zero', async () => {
+  const r = await hamlet(['start'], { BLOG_PORT: 'x', HAMLET_SMTP_RELAY: 'http://nope', HAMLET_DATA_DIR: '/tmp/unused' });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('BLOG_PORT=x');
+  expect(r.stderr).toContain('HAMLET_SMTP_RELAY=http://nope');
+  const svc = await hamlet(['start', '--services', 'blog,bogus'], {});
+  expect(svc.stderr).toContain('unknown service bogus');
+}, 60_000);
