@@ -23,11 +23,13 @@ export function withToken(t: TestHamlet, token: string): HomeTest {
     url,
     token,
     async api(method, path, body, headers = {}) {
-      const res = await fetch(url + path, {
+      const init = {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      });
+      };
+      // After a server restart the pool may hold a connection the old server closed: retry once.
+      const res = await fetch(url + path, init).catch(() => fetch(url + path, init));
       const text = await res.text();
       let parsed: unknown = undefined;
       try {
