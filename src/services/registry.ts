@@ -5,6 +5,7 @@ import type { ServiceDefinition } from '../platform/service.js';
 
 const loaders: Partial<Record<ServiceName, () => Promise<ServiceDefinition>>> = {
   blog: async () => (await import('./blog/index.js')).default,
+  mail: async () => (await import('./mail/index.js')).default,
   community: async () => (await import('./community/index.js')).default,
   home: async () => (await import('./home/index.js')).default,
 };

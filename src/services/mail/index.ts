@@ -1,0 +1,101 @@
+// The inbox mail service (contract 001 part A, AgentMail-compatible): inboxes, messages,
+// threads and webhooks over HTTP under /v0, and real mail over SMTP.
+import { randomBytes } from 'node:crypto';
+import { createApp, listen } from '../../platform/http.js';
+import { allowInternalFrom } from '../../platform/outbound.js';
+import type { Platform, ServiceDefinition } from '../../platform/service.js';
+import { loadMailConfig } from './config.js';
+import { installAuth, installLimits, type MailContext } from './context.js';
+import { DownloadLinks } from './downloads.js';
+import { mailEnvelope } from './errors.js';
+import { Filing } from './filing.js';
+import { migrations } from './migrations.js';
+import { subscribeRelayOutcomes } from './relay-outcomes.js';
+import { inboxRoutes } from './routes/inboxes.js';
+import { messageRoutes } from './routes/messages.js';
+import { threadRoutes } from './routes/threads.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { Sending } from './sending.js';
+import { createSmtpServer } from './smtp.js';
+import { Store } from './store.js';
+import { deliveryHandler } from './webhooks/deliver.js';
+import { MailEvents, WEBHOOK_QUEUE, type DeliveryJob } from './webhooks/events.js';
+
+const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+async function start(platform: Platform) {
+  const config = loadMailConfig(platform.config.env);
+  const store = new Store(platform.db);
+  const events = new MailEvents(store, platform.jobs);
+  const filing = new Filing(store, events, platform.clock);
+  const sending = new Sending(platform, store, filing, events, config);
+  const domains = () => platform.config.mail.domains;
+  for (const d of domains()) platform.mailer.addLocalDomain(d);
+
+  // JSON bodies carry attachments as base64: a 6 MB message is a little over 6 MB of JSON.
+  const app = createApp({
+    service: 'mail',
+    logger: platform.logger,
+    envelope: mailEnvelope,
+    bodyLimit: config.maxMessageBytes,
+    openapi: { title: 'Hamlet mail', version: '1.0.0', description: 'AgentMail-compatible inboxes, messages, threads and webhooks' },
+  });
+  installAuth(app, platform);
+  const sendLimit = await installLimits(app, platform);
+
+  let apiUrl = '';
+  const secret = await store.secret('download_links', () => randomBytes(32).toString('base64url'));
+  const links = new DownloadLinks(secret, () => config.publicUrl ?? apiUrl);
+  const ctx: MailContext = { platform, store, filing, sending, events, config, links, domains, sendLimit };
+  inboxRoutes(app, ctx);
+  messageRoutes(app, ctx);
+  threadRoutes(app, ctx);
+  webhookRoutes(app, ctx);
+
+  const schedule = config.webhookRetryScheduleMs;
+  platform.jobs.register<DeliveryJob>(
+    WEBHOOK_QUEUE,
+    deliveryHandler(store, platform.clock, platform.logger, { allowInternal: allowInternalFrom(platform.config.env), timeoutMs: config.webhookTimeoutMs }),
+    { concurrency: 16, maxAttempts: schedule.length + 1, backoffMs: (attempt) => schedule[Math.min(attempt, schedule.length) - 1] ?? schedule[schedule.length - 1]! },
+  );
+  const unsubscribe = subscribeRelayOutcomes(platform, store, filing, events);
+
+  const smtp = createSmtpServer({
+    store,
+    filing,
+    config,
+    logger: platform.logger.child({ service: 'mail', part: 'smtp' }),
+    isLocalDomain: (address) => platform.mailer.isLocal(address),
+  });
+  smtp.on('error', (err) => platform.logger.error({ err }, 'smtp server error'));
+  await new Promise<void>((resolve, reject) => {
+    smtp.server.once('error', reject);
+    smtp.listen(platform.config.ports.smtp, platform.config.host, () => resolve());
+  });
+  const address = smtp.server.address();
+  const smtpPort = typeof address === 'object' && address ? address.port : platform.config.ports.smtp;
+  // With port 0 (tests) the platform mailer must learn the real port to deliver local mail.
+  platform.config.ports.smtp = smtpPort;
+
+  apiUrl = await listen(app, platform.config.host, platform.config.ports.mail);
+  const smtpHost = apiUrl.replace(/^http:\/\//, '').replace(/:\d+$/, '');
+
+  // Idempotency keys expire 24 h after use.
+  const pruneTimer = setInterval(() => {
+    store.pruneIdempotency(new Date(platform.clock.ms() - IDEMPOTENCY_TTL_MS).toISOString()).catch(() => {});
+  }, 3_600_000);
+  pruneTimer.unref();
+
+  return {
+    urls: { api: apiUrl, smtp: `smtp://${smtpHost}:${smtpPort}` },
+    async stop() {
+      clearInterval(pruneTimer);
+      unsubscribe();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await app.close();
+    },
+  };
+}
+
+const mail: ServiceDefinition = { name: 'mail', migrations, adminKeys: true, start };
+export default mail;

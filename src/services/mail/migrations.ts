@@ -1,0 +1,120 @@
+// The mail service's tables. Timestamps are ISO text, booleans 0/1, JSON arrays and objects
+// text (see src/platform/db.ts); labels are a JSON array so a label filter is a substring test.
+import type { Kysely } from 'kysely';
+import type { Migrations } from '../../platform/db.js';
+
+
+export const migrations: Migrations = {
+  '001_mail': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('mail_inboxes')
+        .addColumn('inbox_id', 'text', (c) => c.primaryKey())
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('pod_id', 'text', (c) => c.notNull())
+        .addColumn('display_name', 'text')
+        .addColumn('client_id', 'text')
+        .addColumn('metadata', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('mail_inboxes_org').on('mail_inboxes').columns(['org_id', 'created_at', 'inbox_id']).execute();
+      await db.schema.createIndex('mail_inboxes_client').on('mail_inboxes').columns(['org_id', 'client_id']).unique().execute();
+
+      await db.schema
+        .createTable('mail_threads')
+        .addColumn('thread_id', 'text', (c) => c.primaryKey())
+        .addColumn('inbox_id', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text')
+        .addColumn('preview', 'text')
+        .addColumn('labels', 'text', (c) => c.notNull())
+        .addColumn('senders', 'text', (c) => c.notNull())
+        .addColumn('recipients', 'text', (c) => c.notNull())
+        .addColumn('attachments', 'text')
+        .addColumn('last_message_id', 'text', (c) => c.notNull())
+        .addColumn('message_count', 'integer', (c) => c.notNull())
+        .addColumn('size', 'integer', (c) => c.notNull())
+        .addColumn('timestamp', 'text', (c) => c.notNull())
+        .addColumn('received_timestamp', 'text')
+        .addColumn('sent_timestamp', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('mail_threads_inbox').on('mail_threads').columns(['inbox_id', 'timestamp', 'thread_id']).execute();
+      await db.schema.createIndex('mail_threads_time').on('mail_threads').columns(['timestamp', 'thread_id']).execute();
+
+      await db.schema
+        .createTable('mail_messages')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('inbox_id', 'text', (c) => c.notNull())
+        .addColumn('message_id', 'text', (c) => c.notNull())
+        .addColumn('thread_id', 'text', (c) => c.notNull())
+        .addColumn('labels', 'text', (c) => c.notNull())
+        .addColumn('timestamp', 'text', (c) => c.notNull())
+        .addColumn('from_addr', 'text', (c) => c.notNull())
+        .addColumn('to_addrs', 'text', (c) => c.notNull())
+        .addColumn('cc_addrs', 'text')
+        .addColumn('bcc_addrs', 'text')
+        .addColumn('reply_to', 'text')
+        .addColumn('subject', 'text')
+        .addColumn('preview', 'text')
+        .addColumn('text_body', 'text')
+        .addColumn('html_body', 'text')
+        .addColumn('extracted_text', 'text')
+        .addColumn('extracted_html', 'text')
+        .addColumn('attachments', 'text')
+        .addColumn('in_reply_to', 'text')
+        .addColumn('refs', 'text')
+        .addColumn('headers', 'text')
+        .addColumn('size', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('mail_messages_rfc').on('mail_messages').columns(['inbox_id', 'message_id']).unique().execute();
+      await db.schema.createIndex('mail_messages_inbox').on('mail_messages').columns(['inbox_id', 'timestamp', 'id']).execute();
+      await db.schema.createIndex('mail_messages_thread').on('mail_messages').columns(['thread_id', 'timestamp', 'id']).execute();
+
+      await db.schema
+        .createTable('mail_raw')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        // base64: one text type on both databases, and never a NUL byte PostgreSQL would refuse.
+        .addColumn('raw', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('mail_webhooks')
+        .addColumn('webhook_id', 'text', (c) => c.primaryKey())
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('event_types', 'text', (c) => c.notNull())
+        .addColumn('inbox_ids', 'text')
+        .addColumn('pod_ids', 'text')
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addColumn('client_id', 'text')
+        .addColumn('headers', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('mail_webhooks_org').on('mail_webhooks').columns(['org_id', 'created_at', 'webhook_id']).execute();
+      await db.schema.createIndex('mail_webhooks_client').on('mail_webhooks').columns(['org_id', 'client_id']).unique().execute();
+
+      await db.schema
+        .createTable('mail_idempotency')
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('request_hash', 'text', (c) => c.notNull())
+        .addColumn('response', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('mail_idempotency_pk', ['org_id', 'key'])
+        .execute();
+
+      // One row: the secret that signs attachment and raw download URLs (shared by every instance).
+      await db.schema
+        .createTable('mail_secrets')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+};

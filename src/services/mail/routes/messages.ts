@@ -1,0 +1,225 @@
+// /v0/inboxes/{id}/messages: send (both the contract's and the SDK's route), list with
+// filters, get, labels, delete, reply / reply-all / forward, attachments and raw downloads.
+import { createHash } from 'node:crypto';
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { isUniqueViolation } from '../../../platform/db.js';
+import { conflict } from '../../../platform/errors.js';
+import type { App } from '../../../platform/http.js';
+import { ownInbox, type MailContext } from '../context.js';
+import { DOWNLOAD_TTL_MS } from '../downloads.js';
+import { invalid, notFoundError } from '../errors.js';
+import { attachmentContent } from '../parse.js';
+import { boolOf, cursorOf, dateOf, excludedLabels, limitOf, listOf, pageOf, type Query } from '../query.js';
+import { messageItem, messageRecord } from '../records.js';
+import type { SendBody, SendResult } from '../sending.js';
+import type { InboxRow, MessageRow, Tx } from '../store.js';
+
+const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
+const Addresses = nullable(Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 })]));
+const Label = Type.String({ minLength: 1, maxLength: 256 });
+const Attachment = Type.Object({
+  filename: nullable(Type.String({ maxLength: 1000 })),
+  content_type: nullable(Type.String({ maxLength: 255 })),
+  content_disposition: nullable(Type.Union([Type.Literal('inline'), Type.Literal('attachment')])),
+  content_id: nullable(Type.String({ maxLength: 255 })),
+  content: nullable(Type.String()),
+  url: nullable(Type.String({ maxLength: 4000 })),
+});
+const common = {
+  reply_to: Addresses,
+  text: nullable(Type.String()),
+  html: nullable(Type.String()),
+  labels: nullable(Type.Array(Label, { maxItems: 50 })),
+  attachments: nullable(Type.Array(Attachment, { maxItems: 100 })),
+  headers: nullable(Type.Record(Type.String({ minLength: 1, maxLength: 200 }), Type.String({ maxLength: 4000 }), { maxProperties: 100 })),
+  track_opens: nullable(Type.Boolean()),
+};
+const SendSchema = Type.Object({ to: Addresses, cc: Addresses, bcc: Addresses, subject: nullable(Type.String({ maxLength: 4000 })), ...common });
+const ReplySchema = Type.Object({ to: Addresses, cc: Addresses, bcc: Addresses, reply_all: nullable(Type.Boolean()), ...common });
+const ReplyAllSchema = Type.Object({ ...common });
+const UpdateLabels = Type.Object({
+  add_labels: nullable(Type.Union([Label, Type.Array(Label, { maxItems: 100 })])),
+  remove_labels: nullable(Type.Union([Label, Type.Array(Label, { maxItems: 100 })])),
+});
+const BatchGet = Type.Object({ message_ids: Type.Array(Type.String(), { maxItems: 500 }) });
+
+const InboxParams = Type.Object({ inbox_id: Type.String() });
+const MessageParams = Type.Object({ inbox_id: Type.String(), message_id: Type.String() });
+const AttachmentParams = Type.Object({ inbox_id: Type.String(), message_id: Type.String(), attachment_id: Type.String() });
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9\-._~]{1,256}$/;
+
+/** JSON null means "not given" for every send field: the SDK and curl users send either. */
+function dropNulls<T extends object>(body: T | null | undefined): SendBody {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body ?? {})) if (v !== null && v !== undefined) out[k] = v;
+  return out as SendBody;
+}
+
+export function messageRoutes(app: App, ctx: MailContext): void {
+  const { store, sending, filing, platform, links } = ctx;
+
+  /**
+   * Runs a send once per Idempotency-Key: a repeat with the same request gets the first
+   * answer; the same key with another request (body, inbox or route) gets 409.
+   */
+  async function idempotent(request: FastifyRequest, inbox: InboxRow, route: string, body: SendBody, run: (trx: Tx) => Promise<SendResult>): Promise<SendResult> {
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) {
+      await ctx.sendLimit.check(request);
+      const result = await store.transaction(run);
+      await ctx.sendLimit.count(request);
+      return result;
+    }
+    const key = Array.isArray(header) ? header[0]! : header;
+    if (!IDEMPOTENCY_KEY.test(key)) throw invalid('Idempotency-Key', 'must be 1 to 256 characters from A-Z a-z 0-9 - . _ ~', 'INVALID_IDEMPOTENCY_KEY');
+    const hash = createHash('sha256').update(JSON.stringify([inbox.inbox_id, route, body])).digest('hex');
+    const replay = async (): Promise<SendResult | undefined> => {
+      const rec = await store.idempotencyRecord(request.mailOrgId, key);
+      if (!rec) return undefined;
+      if (rec.request_hash !== hash) throw conflict('Idempotency-Key was already used with a different request', 'conflict', { field: 'Idempotency-Key', code: 'IDEMPOTENCY_CONFLICT' });
+      return JSON.parse(rec.response) as SendResult;
+    };
+    const earlier = await replay();
+    if (earlier) return earlier;
+    await ctx.sendLimit.check(request);
+    try {
+      const result = await store.transaction(async (trx) => {
+        const r = await run(trx);
+        await store.insertIdempotency(request.mailOrgId, key, hash, r, platform.clock.now().toISOString(), trx);
+        return r;
+      });
+      await ctx.sendLimit.count(request);
+      return result;
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // A concurrent request with the same key committed first.
+      const winner = await replay();
+      if (winner) return winner;
+      throw err;
+    }
+  }
+
+  async function ownMessage(request: FastifyRequest, inboxId: string, messageId: string): Promise<{ inbox: InboxRow; message: MessageRow }> {
+    const inbox = await ownInbox(ctx, request, inboxId);
+    const message = await store.message(inbox.inbox_id, messageId);
+    if (!message) throw notFoundError('Message');
+    return { inbox, message };
+  }
+
+  const sendHandler = async (request: FastifyRequest<{ Params: { inbox_id: string }; Body: unknown }>) => {
+    const inbox = await ownInbox(ctx, request, request.params.inbox_id);
+    const body = dropNulls(request.body as SendBody);
+    sending.validate(body);
+    return idempotent(request, inbox, 'send', body, (trx) => sending.send(inbox, body, trx));
+  };
+  app.post('/v0/inboxes/:inbox_id/messages', { schema: { params: InboxParams, body: SendSchema } }, sendHandler);
+  app.post('/v0/inboxes/:inbox_id/messages/send', { schema: { params: InboxParams, body: SendSchema } }, sendHandler);
+
+  app.post('/v0/inboxes/:inbox_id/messages/:message_id/reply', { schema: { params: MessageParams, body: ReplySchema } }, async (request) => {
+    const { inbox, message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
+    const body = dropNulls(request.body);
+    return idempotent(request, inbox, `reply:${message.message_id}`, body, (trx) => sending.reply(inbox, message, body, body.reply_all === true, trx));
+  });
+
+  app.post('/v0/inboxes/:inbox_id/messages/:message_id/reply-all', { schema: { params: MessageParams, body: ReplyAllSchema } }, async (request) => {
+    const { inbox, message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
+    const body = dropNulls(request.body);
+    return idempotent(request, inbox, `reply-all:${message.message_id}`, body, (trx) => sending.reply(inbox, message, body, true, trx));
+  });
+
+  app.post('/v0/inboxes/:inbox_id/messages/:message_id/forward', { schema: { params: MessageParams, body: SendSchema } }, async (request) => {
+    const { inbox, message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
+    const body = dropNulls(request.body);
+    sending.validate(body);
+    return idempotent(request, inbox, `forward:${message.message_id}`, body, (trx) => sending.forward(inbox, message, body, trx));
+  });
+
+  app.get('/v0/inboxes/:inbox_id/messages', { schema: { params: InboxParams } }, async (request) => {
+    const inbox = await ownInbox(ctx, request, request.params.inbox_id);
+    const q = request.query as Query;
+    const limit = limitOf(q);
+    const rows = await store.listMessages(
+      inbox.inbox_id,
+      {
+        labels: listOf(q, 'labels', true),
+        before: dateOf(q, 'before'),
+        after: dateOf(q, 'after'),
+        ascending: boolOf(q, 'ascending'),
+        exclude: excludedLabels(q),
+        from: listOf(q, 'from'),
+        to: listOf(q, 'to'),
+        subject: listOf(q, 'subject'),
+      },
+      { limit, cursor: cursorOf(q) },
+    );
+    const { items, next_page_token } = pageOf(rows, limit, (r) => [r.timestamp, r.id]);
+    return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), messages: items.map(messageItem) };
+  });
+
+  app.post('/v0/inboxes/:inbox_id/messages/batch-get', { schema: { params: InboxParams, body: BatchGet } }, async (request) => {
+    const inbox = await ownInbox(ctx, request, request.params.inbox_id);
+    const rows = await store.messagesByIds(inbox.inbox_id, request.body.message_ids);
+    return { limit: 500, count: rows.length, messages: rows.map(messageItem) };
+  });
+
+  app.get('/v0/inboxes/:inbox_id/messages/:message_id', { schema: { params: MessageParams } }, async (request) => {
+    const { message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
+    return messageRecord(message);
+  });
+
+  app.patch('/v0/inboxes/:inbox_id/messages/:message_id', { schema: { params: MessageParams, body: UpdateLabels } }, async (request) => {
+    const { message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
+    const asList = (v: string | string[] | null | undefined) => (v == null ? [] : Array.isArray(v) ? v : [v]);
+    const add = asList(request.body?.add_labels);
+    const remove = asList(request.body?.remove_labels);
+    const labels = await store.transaction(async (trx) => {
+      const fresh = (await store.messageById(message.id, trx)) ?? message;
+      return filing.relabel(trx, fresh, add, remove);
+    });
+    return { message_id: message.message_id, labels };
+  });
+
+  app.delete('/v0/inboxes/:inbox_id/messages/:message_id', { schema: { params: MessageParams } }, async (request) => {
+    const { message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
+    await store.transaction(async (trx) => {
+      await store.deleteMessage(message.id, trx);
+      await filing.recountThread(message.thread_id, trx);
+    });
+    return { deleted: true, message_id: message.message_id };
+  });
+
+  app.get('/v0/inboxes/:inbox_id/messages/:message_id/attachments/:attachment_id', { schema: { params: AttachmentParams } }, async (request) => {
+    const { message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
+    const meta = (message.attachments ? (JSON.parse(message.attachments) as Array<{ attachment_id: string }>) : []).find(
+      (a) => a.attachment_id === request.params.attachment_id,
+    );
+    if (!meta) throw notFoundError('Attachment');
+    const exp = platform.clock.ms() + DOWNLOAD_TTL_MS;
+    return { ...meta, download_url: links.url({ id: message.id, attachment: meta.attachment_id, exp }), expires_at: new Date(exp).toISOString() };
+  });
+
+  app.get('/v0/inboxes/:inbox_id/messages/:message_id/raw', { schema: { params: MessageParams } }, async (request) => {
+    const { message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
+    const exp = platform.clock.ms() + DOWNLOAD_TTL_MS;
+    return { message_id: message.message_id, size: message.size, download_url: links.url({ id: message.id, exp }), expires_at: new Date(exp).toISOString() };
+  });
+
+  app.get('/v0/downloads/:token', { schema: { params: Type.Object({ token: Type.String() }), hide: true } }, async (request, reply) => {
+    const target = links.verify(request.params.token, platform.clock.ms());
+    if (!target) throw notFoundError('Download link (it may have expired)');
+    const raw = await store.raw(target.id);
+    if (!raw) throw notFoundError('Message');
+    if (!target.attachment) return reply.type('message/rfc822').header('content-disposition', 'attachment; filename="message.eml"').send(raw);
+    const found = await attachmentContent(raw, target.attachment);
+    if (!found) throw notFoundError('Attachment');
+    const name = found.meta.filename ?? 'attachment';
+    const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+    return reply
+      .type(found.meta.content_type ?? 'application/octet-stream')
+      .header('content-disposition', `${found.meta.content_disposition ?? 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`)
+      .header('x-content-type-options', 'nosniff')
+      .send(found.content);
+  });
+}

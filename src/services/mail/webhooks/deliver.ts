@@ -1,0 +1,70 @@
+// Delivering one event to one webhook: signed the Svix / Standard Webhooks way, POSTed
+// through the SSRF-guarded fetch, retried on the Svix schedule by the durable job table.
+import { Webhook } from 'standardwebhooks';
+import type { Clock } from '../../../platform/clock.js';
+import { PermanentError } from '../../../platform/errors.js';
+import type { Logger } from '../../../platform/logger.js';
+import { outboundFetch } from '../../../platform/outbound.js';
+import type { Store } from '../store.js';
+import type { DeliveryJob } from './events.js';
+
+/** Svix's schedule after each failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const SVIX_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+export interface DeliveryOptions {
+  allowInternal: boolean;
+  timeoutMs: number;
+}
+
+export function deliveryHandler(store: Store, clock: Clock, logger: Logger, opts: DeliveryOptions) {
+  return async (job: DeliveryJob): Promise<void> => {
+    const hook = await store.webhook(job.webhook_id);
+    // Deleted or disabled since the event: nothing to deliver, and nothing to retry.
+    if (!hook || hook.enabled !== 1) return;
+    const now = clock.now();
+    const signature = new Webhook(hook.secret).sign(job.event_id, now, job.body);
+    const timestamp = String(Math.floor(now.getTime() / 1000));
+    const custom = hook.headers ? (JSON.parse(hook.headers) as Record<string, string>) : {};
+    let res;
+    try {
+      res = await outboundFetch(
+        hook.url,
+        {
+          method: 'POST',
+          redirect: 'manual', // a 3xx is a failed delivery, as with Svix
+          headers: {
+            ...custom,
+            'content-type': 'application/json',
+            'user-agent': 'Hamlet-Mail-Webhooks/1.0',
+            'svix-id': job.event_id,
+            'svix-timestamp': timestamp,
+            'svix-signature': signature,
+            'webhook-id': job.event_id,
+            'webhook-timestamp': timestamp,
+            'webhook-signature': signature,
+          },
+          body: job.body,
+        },
+        { allowInternal: opts.allowInternal, timeoutMs: opts.timeoutMs },
+      );
+    } catch (err) {
+      const e = err as Error & { code?: string };
+      if (e.code === 'EBLOCKED') throw new PermanentError(e.message);
+      throw new Error(`delivery to ${hook.url} failed: ${e.message}`);
+    }
+    // The body is not needed; drain it so the connection is reused.
+    await res.body?.cancel().catch(() => {});
+    if (res.status >= 200 && res.status < 300) return;
+    if (res.headers.get('webhook-delivery') === 'abort-message') {
+      logger.info({ webhook: hook.webhook_id, event: job.event_id }, 'receiver aborted the delivery');
+      return;
+    }
+    throw new Error(`delivery to ${hook.url} answered ${res.status}`);
+  };
+}
+
+/** Parses "5s,5m,30m" into milliseconds; undefined when malformed. */
+export function parseSchedule(text: string, parse: (s: string) => number | undefined): number[] | undefined {
+  const parts = text.split(',').map((s) => parse(s.trim()));
+  return parts.length && parts.every((n) => n !== undefined && n >= 0) ? (parts as number[]) : undefined;
+}

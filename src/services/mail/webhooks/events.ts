@@ -1,0 +1,72 @@
+// Mail events: AgentMail's event types and payload envelopes. An event is recorded in the
+// transaction of the change that causes it, as one durable delivery job per matching webhook,
+// so it survives a crash together with that change and keeps one event id across retries.
+import type { Jobs } from '../../../platform/jobs.js';
+import { randomBase62 } from '../../../platform/ids.js';
+import type { Store, Tx } from '../store.js';
+
+export const EVENT_TYPES = [
+  'message.received',
+  'message.received.spam',
+  'message.received.blocked',
+  'message.received.unauthenticated',
+  'message.sent',
+  'message.delivered',
+  'message.bounced',
+  'message.complained',
+  'message.rejected',
+  'message.opened',
+  'domain.verified',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+
+export const WEBHOOK_QUEUE = 'mail.webhook';
+
+export interface DeliveryJob {
+  webhook_id: string;
+  event_id: string;
+  /** The exact JSON body, fixed when the event happened. */
+  body: string;
+}
+
+/** Payloads above this lose their text and html bodies (AgentMail's 1 MB cap). */
+const MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+export interface EventScope {
+  orgId: string;
+  inboxId: string;
+  podId: string;
+}
+
+export class MailEvents {
+  constructor(
+    private readonly store: Store,
+    private readonly jobs: Jobs,
+  ) {}
+
+  /** Records an event: one delivery job per enabled webhook that wants it, in `trx`. */
+  async emit(trx: Tx, scope: EventScope, eventType: EventType, objects: Record<string, unknown>): Promise<string> {
+    const eventId = `evt_${randomBase62(24)}`;
+    const payload: Record<string, unknown> = { type: 'event', event_type: eventType, event_id: eventId, ...objects };
+    let body = JSON.stringify(payload);
+    if (Buffer.byteLength(body) > MAX_PAYLOAD_BYTES && payload.message && typeof payload.message === 'object') {
+      const { text: _t, html: _h, extracted_text: _et, extracted_html: _eh, ...rest } = payload.message as Record<string, unknown>;
+      body = JSON.stringify({ ...payload, message: rest });
+    }
+    for (const hook of await this.store.enabledWebhooks(scope.orgId, trx)) {
+      const types = JSON.parse(hook.event_types) as string[];
+      if (!types.includes(eventType)) continue;
+      const inboxes = hook.inbox_ids ? (JSON.parse(hook.inbox_ids) as string[]) : [];
+      if (inboxes.length && !inboxes.includes(scope.inboxId)) continue;
+      const pods = hook.pod_ids ? (JSON.parse(hook.pod_ids) as string[]) : [];
+      if (pods.length && !pods.includes(scope.podId)) continue;
+      const job: DeliveryJob = { webhook_id: hook.webhook_id, event_id: eventId, body };
+      await this.jobs.enqueue(WEBHOOK_QUEUE, job, {}, trx);
+    }
+    return eventId;
+  }
+}
+
+/** A webhook created without a list gets every type (the project's decision), stored explicitly. */
+export const defaultEventTypes = (): string[] => [...EVENT_TYPES];
