@@ -1,0 +1,408 @@
+// QuickJS runtimes for expressions and Code, pooled and reused.
+//
+// A fresh context costs ~0.5 ms and Luxon ~90 ms to load (DESIGN.md), so contexts are kept and
+// reused. What a run may change is reset or contained: built-ins are frozen (harden.ts),
+// globals a run adds are deleted after it, per-run values are memoised by a generation
+// number the host bumps, and Luxon's settings are re-applied before every run. A context that
+// hit a limit (time, memory, stack) is thrown away rather than trusted again.
+//
+// Everything runs synchronously in the server's thread; the only way out of the sandbox is
+// the one host function, whose arguments are strings and numbers and whose answers are JSON.
+
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { getQuickJS, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten';
+import { ExpressionError, type ExpressionData, type SandboxLimits } from './api.js';
+import { inputItem, itemForSandbox, nodeItem, nodeItems, nodeMustExist } from './host-data.js';
+import { DATETIME_EXTENSIONS_JS, EXTENSIONS_JS } from './extensions/index.js';
+import { FREEZE_GRAPH_JS, HARDEN_JS } from './sandbox/harden.js';
+import { INTL_JS, intlCall } from './sandbox/intl.js';
+import { PRELUDE_JS } from './sandbox/prelude.js';
+import { hostCodec } from './extensions/host-helpers.js';
+
+const QuickJS = await getQuickJS();
+
+const require = createRequire(import.meta.url);
+const LUXON_JS = readFileSync(require.resolve('luxon/package.json').replace(/package\.json$/, 'build/global/luxon.min.js'), 'utf8');
+// Evaluated on first use of a date: most expressions never need Luxon.
+// The n8n DateTime extension methods are added before Luxon is frozen.
+const LUXON_LOADER_JS = `(function () {
+const luxon = (function () {
+${LUXON_JS}
+;return luxon; })();
+(${DATETIME_EXTENSIONS_JS})(luxon);
+(${FREEZE_GRAPH_JS})([luxon]);
+Object.defineProperty(globalThis, '__luxon', { value: luxon, configurable: true });
+})();`;
+
+/** Why a run was stopped by the sandbox itself rather than by the user's code. */
+export type LimitKind = 'timeout' | 'memory' | 'stack';
+
+export class SandboxLimitError extends ExpressionError {
+  constructor(
+    public readonly kind: LimitKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What a value looked like in the sandbox, decoded from prelude's `encode`. */
+export type Decoded = { kind: 'value'; value: unknown } | { kind: 'function'; name: string };
+
+export function decode(encoded: string): Decoded {
+  const tag = encoded[0];
+  const body = encoded.slice(1);
+  switch (tag) {
+    case 'u':
+      return { kind: 'value', value: undefined };
+    case 'j':
+      return { kind: 'value', value: JSON.parse(body) };
+    case 'n':
+      return { kind: 'value', value: Number(body) };
+    case 't':
+      return { kind: 'value', value: body };
+    case 'f':
+      return { kind: 'function', name: body };
+    default:
+      throw new Error(`Unexpected sandbox answer ${encoded.slice(0, 20)}`);
+  }
+}
+
+/** An error thrown inside the sandbox, as plain data. */
+export interface GuestError {
+  name: string;
+  message: string;
+  stack: string;
+  description?: string;
+  verbatim?: boolean;
+}
+
+const MAX_COMPILED = 500;
+const STACK_BYTES = 512 * 1024;
+
+export class Sandbox {
+  readonly runtime: QuickJSRuntime;
+  readonly context: QuickJSContext;
+  private readonly api: QuickJSHandle;
+  private readonly compiled = new Map<string, QuickJSHandle>();
+  /** The data of the run in progress; host operations read it. */
+  private data: ExpressionData | undefined;
+  private deadline = Infinity;
+  private runStartedAt = 0;
+  private pausedMs = 0;
+  /** Set when a limit was hit: the pool disposes the sandbox instead of reusing it. */
+  broken = false;
+  hostCalls = 0;
+
+  constructor(private readonly limits: SandboxLimits) {
+    this.runtime = QuickJS.newRuntime();
+    this.runtime.setMaxStackSize(STACK_BYTES);
+    this.runtime.setInterruptHandler(() => performance.now() > this.deadline);
+    this.context = this.runtime.newContext();
+    const host = this.context.newFunction('__hamletHost', (...args) => this.hostCall(args));
+    this.context.setProp(this.context.global, '__hamletHost', host);
+    host.dispose();
+    this.evalSetup(INTL_JS, 'intl');
+    this.evalSetup(PRELUDE_JS, 'prelude');
+    this.evalSetup(EXTENSIONS_JS, 'extensions');
+    this.evalSetup(HARDEN_JS, 'harden');
+    this.api = this.context.getProp(this.context.global, '__hamlet');
+    this.callApi('finishBaseline');
+    // The limit applies from here on: setup itself is trusted code.
+    this.runtime.setMemoryLimit(limits.memoryBytes);
+  }
+
+  private evalSetup(code: string, name: string): void {
+    const result = this.context.evalCode(code, name, { type: 'global' });
+    if (result.error) {
+      const error = this.context.dump(result.error) as unknown;
+      result.error.dispose();
+      throw new Error(`sandbox setup (${name}) failed: ${JSON.stringify(error)}`);
+    }
+    result.value.dispose();
+  }
+
+  dispose(): void {
+    for (const handle of this.compiled.values()) handle.dispose();
+    this.compiled.clear();
+    this.api.dispose();
+    this.context.dispose();
+    this.runtime.dispose();
+  }
+
+  /** Starts a run: the host answers from `data` until `end()`; time counts from now. */
+  begin(data: ExpressionData): void {
+    this.data = data;
+    this.runStartedAt = performance.now();
+    this.pausedMs = 0;
+    this.deadline = this.runStartedAt + this.limits.timeoutMs;
+  }
+
+  end(): void {
+    this.data = undefined;
+    this.deadline = Infinity;
+  }
+
+  /** Compiles (once per sandbox) a piece of source whose value is a function. */
+  compile(key: string, source: string, filename: string): QuickJSHandle {
+    const cached = this.compiled.get(key);
+    if (cached) {
+      this.compiled.delete(key);
+      this.compiled.set(key, cached);
+      return cached;
+    }
+    const result = this.context.evalCode(source, filename, { type: 'global' });
+    if (result.error) {
+      const error = this.guestError(result.error);
+      result.error.dispose();
+      this.checkLimits(error);
+      throw Object.assign(new ExpressionError('invalid syntax'), { guest: error });
+    }
+    this.compiled.set(key, result.value);
+    if (this.compiled.size > MAX_COMPILED) {
+      const [oldestKey, oldest] = this.compiled.entries().next().value as [string, QuickJSHandle];
+      this.compiled.delete(oldestKey);
+      oldest.dispose();
+    }
+    return result.value;
+  }
+
+  /** Calls `__hamlet[name](...args)`; numbers and strings become guest values, handles pass as is. */
+  callApi(name: string, ...args: Array<string | number | boolean | QuickJSHandle | undefined>): QuickJSHandle {
+    const ctx = this.context;
+    const fn = ctx.getProp(this.api, name);
+    const owned: QuickJSHandle[] = [];
+    const handles = args.map((arg) => {
+      if (arg === undefined) return ctx.undefined;
+      if (typeof arg === 'string') return track(ctx.newString(arg));
+      if (typeof arg === 'number') return track(ctx.newNumber(arg));
+      if (typeof arg === 'boolean') return arg ? ctx.true : ctx.false;
+      return arg;
+    });
+    function track(h: QuickJSHandle): QuickJSHandle {
+      owned.push(h);
+      return h;
+    }
+    try {
+      const result = ctx.callFunction(fn, this.api, ...handles);
+      if (result.error) {
+        const error = this.guestError(result.error);
+        result.error.dispose();
+        this.checkLimits(error);
+        throw new GuestThrow(error);
+      }
+      return result.value;
+    } finally {
+      fn.dispose();
+      for (const h of owned) h.dispose();
+    }
+  }
+
+  /** Like callApi, for calls whose answer is a string. */
+  callApiString(name: string, ...args: Array<string | number | boolean | QuickJSHandle | undefined>): string {
+    const handle = this.callApi(name, ...args);
+    try {
+      return this.context.getString(handle);
+    } finally {
+      handle.dispose();
+    }
+  }
+
+  /** Runs pending promise jobs until `promise` settles; returns its state. */
+  settle(promise: QuickJSHandle): { ok: true; value: QuickJSHandle } | { ok: false; error: GuestError } {
+    for (;;) {
+      const state = this.context.getPromiseState(promise);
+      if (state.type === 'fulfilled') return { ok: true, value: state.value };
+      if (state.type === 'rejected') {
+        const error = this.guestError(state.error);
+        state.error.dispose();
+        this.checkLimits(error);
+        return { ok: false, error };
+      }
+      if (!this.runtime.hasPendingJob()) {
+        return { ok: false, error: { name: 'Error', message: 'The code awaits a promise that never settles', stack: '' } };
+      }
+      this.drainJobs();
+    }
+  }
+
+  /** Runs queued promise jobs (all of them, within the deadline). */
+  drainJobs(): void {
+    const result = this.runtime.executePendingJobs();
+    if (result.error) {
+      const error = this.guestError(result.error);
+      result.error.dispose();
+      this.checkLimits(error);
+    }
+  }
+
+  guestError(handle: QuickJSHandle): GuestError {
+    const dumped = this.context.dump(handle) as unknown;
+    if (dumped && typeof dumped === 'object') {
+      const e = dumped as Record<string, unknown>;
+      return {
+        name: typeof e.name === 'string' ? e.name : 'Error',
+        message: typeof e.message === 'string' ? e.message : String(e.message ?? ''),
+        stack: typeof e.stack === 'string' ? e.stack : '',
+        description: typeof e.description === 'string' ? e.description : undefined,
+        verbatim: e.verbatim === true,
+      };
+    }
+    return { name: 'Error', message: String(dumped), stack: '', verbatim: false };
+  }
+
+  /** Turns an error caused by a limit into SandboxLimitError and marks the sandbox broken. */
+  private checkLimits(error: GuestError): void {
+    const message = error.message;
+    let kind: LimitKind | undefined;
+    if (performance.now() > this.deadline || (error.name === 'InternalError' && message === 'interrupted')) kind = 'timeout';
+    else if (message === 'out of memory' || (error.name === 'InternalError' && /memory/i.test(message))) kind = 'memory';
+    else if (error.name === 'InternalError' && message === 'stack overflow') kind = 'stack';
+    if (!kind) return;
+    this.broken = true;
+    const text =
+      kind === 'timeout'
+        ? `Execution timed out after ${this.limits.timeoutMs} ms`
+        : kind === 'memory'
+          ? `Execution ran out of memory (limit ${Math.round(this.limits.memoryBytes / 1048576)} MB)`
+          : 'Maximum call stack size exceeded';
+    throw new SandboxLimitError(kind, text);
+  }
+
+  // ------------------------------------------------------------------ host operations
+
+  private hostCall(args: QuickJSHandle[]): QuickJSHandle | undefined {
+    this.hostCalls++;
+    const ctx = this.context;
+    const op = ctx.getString(args[0]!);
+    const arg = (i: number): string | number | undefined => {
+      const h = args[i];
+      if (!h) return undefined;
+      const type = ctx.typeof(h);
+      if (type === 'string') return ctx.getString(h);
+      if (type === 'number') return ctx.getNumber(h);
+      return undefined;
+    };
+    try {
+      const answer = this.answer(op, arg);
+      if (answer === undefined) return undefined;
+      return typeof answer === 'number' ? ctx.newNumber(answer) : ctx.newString(answer);
+    } catch (error) {
+      if (error instanceof SandboxLimitError) throw error;
+      const kind = error instanceof ExpressionError ? 'ExpressionError' : error instanceof RangeError ? 'RangeError' : 'TypeError';
+      const payload = {
+        kind,
+        message: error instanceof Error ? error.message : String(error),
+        description: error instanceof ExpressionError ? error.description : undefined,
+      };
+      return ctx.newString('!' + JSON.stringify(payload));
+    }
+  }
+
+  private answer(op: string, arg: (i: number) => string | number | undefined): string | number | undefined {
+    if (op === 'elapsed') return Math.floor(performance.now() - this.runStartedAt - this.pausedMs);
+    if (op === 'loadLuxon') return this.loadLuxon();
+    if (op === 'codec') return JSON.stringify(hostCodec(String(arg(1)), String(arg(2)), arg(3) === undefined ? undefined : String(arg(3))));
+    const data = this.data;
+    if (!data) throw new ExpressionError('No run in progress');
+    if (op === 'intl') return intlCall(String(arg(1)), String(arg(2)), String(arg(3)), arg(4) as string | undefined, data.timezone);
+    const json = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
+    const name = String(arg(1) ?? '');
+    switch (op) {
+      case 'inputCount':
+        return JSON.stringify(data.inputItems.length);
+      case 'inputItem':
+        return json(itemForSandbox(inputItem(data, 'index', Number(arg(1)))));
+      case 'nodeExists':
+        nodeMustExist(data, name);
+        return undefined;
+      case 'nodeAll': {
+        const run = Number(arg(3));
+        return json(nodeItems(data, name, Number(arg(2)), run < 0 ? undefined : run).map(itemForSandbox));
+      }
+      case 'nodePaired':
+        return json(itemForSandbox(nodeItem(data, name, 'paired', Number(arg(2)))));
+      case 'nodeLegacy': {
+        const index = Number(arg(2));
+        const items = nodeItems(data, name);
+        return json(itemForSandbox(items[index] ?? nodeItem(data, name, 'index', index)));
+      }
+      case 'nodeExecuted':
+        return JSON.stringify(data.nodeExecuted(name));
+      case 'nodeParams':
+        return json(data.nodeParameters(name === '' ? data.nodeName : name) ?? {});
+      case 'context':
+        return JSON.stringify({
+          workflow: data.workflow,
+          execution: { customData: {}, ...data.execution },
+          prevNode: data.prevNode,
+        });
+      case 'env':
+        return Object.keys(data.env).length === 0 ? 'null' : JSON.stringify(data.env);
+      case 'staticData':
+        return json(name === 'node' ? data.staticData?.node : data.staticData?.global);
+      default:
+        throw new ExpressionError(`Unknown host operation ${op}`);
+    }
+  }
+
+  private luxonLoaded = false;
+  private loadLuxon(): undefined {
+    if (this.luxonLoaded) return undefined;
+    // Loading a library is not the user's time: pause the deadline while it loads.
+    // Nor is its memory: the limit is lifted while it loads.
+    const started = performance.now();
+    const deadline = this.deadline;
+    this.deadline = Infinity;
+    this.runtime.setMemoryLimit(-1);
+    try {
+      this.evalSetup(LUXON_LOADER_JS, 'luxon');
+      this.luxonLoaded = true;
+    } finally {
+      this.runtime.setMemoryLimit(this.limits.memoryBytes);
+      const took = performance.now() - started;
+      this.pausedMs += took;
+      this.deadline = deadline + took;
+    }
+    return undefined;
+  }
+}
+
+/** An exception the guest code threw (not a limit). */
+export class GuestThrow extends Error {
+  constructor(readonly guest: GuestError) {
+    super(guest.message);
+  }
+}
+
+/**
+ * A small pool: evaluation is synchronous, so one sandbox serves nearly everything; a second
+ * is created only when a run re-enters (a host operation that evaluates again).
+ */
+export class SandboxPool {
+  private readonly idle: Sandbox[] = [];
+  created = 0;
+  constructor(
+    private readonly limits: SandboxLimits,
+    private readonly maxIdle = 2,
+  ) {}
+
+  acquire(): Sandbox {
+    const sandbox = this.idle.pop();
+    if (sandbox) return sandbox;
+    this.created++;
+    return new Sandbox(this.limits);
+  }
+
+  release(sandbox: Sandbox): void {
+    sandbox.end();
+    if (sandbox.broken || this.idle.length >= this.maxIdle) sandbox.dispose();
+    else this.idle.push(sandbox);
+  }
+
+  close(): void {
+    for (const sandbox of this.idle.splice(0)) sandbox.dispose();
+  }
+}

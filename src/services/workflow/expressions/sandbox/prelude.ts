@@ -1,0 +1,366 @@
+// JavaScript that runs INSIDE each QuickJS context once, when the context is created.
+// It builds n8n's variables ($json, $input, $('Node'), $node, $now …) on top of one host
+// function, `__hamletHost(op, a, b, c)`, which answers with JSON text, undefined, or '!'
+// followed by the JSON of an error — nothing else: no host object ever enters the sandbox.
+//
+// Per-run state lives in closure variables that the host resets through `__hamlet.begin`
+// before every evaluation; values read from the host are memoised for the current run
+// (a "generation"), so an expression that reads $json five times fetches it once.
+
+export const PRELUDE_JS = String.raw`
+(function () {
+  'use strict';
+  const G = globalThis;
+  const host = G.__hamletHost;
+  delete G.__hamletHost;
+
+  const hasOwn = Object.prototype.hasOwnProperty;
+  const RealDate = Date;
+  const jsonParse = JSON.parse;
+  const jsonStringify = JSON.stringify;
+
+  // ---------------------------------------------------------------- errors
+  class ExpressionError extends Error {
+    constructor(message, description) {
+      super(message);
+      Object.defineProperty(this, 'description', { value: description, enumerable: false, writable: true, configurable: true });
+    }
+  }
+  Object.defineProperty(ExpressionError.prototype, 'name', { value: 'ExpressionError', writable: true, configurable: true });
+
+  // ---------------------------------------------------------------- run state
+  const state = {
+    gen: -1,
+    itemIndex: 0,
+    runIndex: 0,
+    nowMs: 0,
+    startedAt: 0,
+    timezone: 'UTC',
+    mode: 'expression',
+    items: undefined,
+    item: undefined,
+  };
+  let memo = new Map();
+  const logs = [];
+  let logBytes = 0;
+  const LOG_LIMIT_BYTES = 64 * 1024;
+  const LOG_LIMIT_LINES = 200;
+
+  function call(op, a, b, c, d) {
+    const answer = host(op, a, b, c, d);
+    if (answer === undefined) return undefined;
+    if (answer.charCodeAt(0) === 33) {
+      const error = jsonParse(answer.slice(1));
+      if (error.kind === 'RangeError') throw new RangeError(error.message);
+      if (error.kind === 'TypeError') throw new TypeError(error.message);
+      throw new ExpressionError(error.message, error.description);
+    }
+    return jsonParse(answer);
+  }
+  function remember(key, compute) {
+    if (memo.has(key)) return memo.get(key);
+    const value = compute();
+    memo.set(key, value);
+    return value;
+  }
+
+  // ---------------------------------------------------------------- items
+  function inputAt(index) {
+    return remember('in:' + index, () => call('inputItem', index));
+  }
+  function inputAll() {
+    return remember('in:all', () => {
+      const count = call('inputCount');
+      const all = [];
+      for (let i = 0; i < count; i++) all.push(inputAt(i));
+      return all;
+    });
+  }
+  const $input = Object.freeze({
+    get item() { return inputAt(state.itemIndex); },
+    first() { const all = inputAll(); return all[0]; },
+    last() { const all = inputAll(); return all[all.length - 1]; },
+    all() { return inputAll(); },
+    get params() { return remember('params:self', () => call('nodeParams', '')); },
+    get context() { return {}; },
+  });
+
+  function nodeAll(name, branch, run) {
+    const b = branch === undefined ? 0 : Number(branch);
+    const r = run === undefined ? -1 : Number(run);
+    return remember('node:' + name + ':' + b + ':' + r, () => call('nodeAll', name, b, r));
+  }
+  function nodeAccessor(name) {
+    name = String(name);
+    return remember('acc:' + name, () => {
+      call('nodeExists', name);
+      return Object.freeze({
+        get item() {
+          return remember('pair:' + name + ':' + state.itemIndex, () => call('nodePaired', name, state.itemIndex));
+        },
+        itemMatching(index) {
+          return remember('pair:' + name + ':' + Number(index), () => call('nodePaired', name, Number(index)));
+        },
+        pairedItem(index) { return this.itemMatching(index === undefined ? state.itemIndex : index); },
+        first(branch, run) { return nodeAll(name, branch, run)[0]; },
+        last(branch, run) { const all = nodeAll(name, branch, run); return all[all.length - 1]; },
+        all(branch, run) { return nodeAll(name, branch, run); },
+        get isExecuted() { return remember('ran:' + name, () => call('nodeExecuted', name)); },
+        get params() { return remember('params:' + name, () => call('nodeParams', name)); },
+        get context() { return {}; },
+        get runIndex() { return state.runIndex; },
+      });
+    });
+  }
+  function $(name) { return nodeAccessor(name); }
+
+  // $node["X"]: the legacy form, the item at the same index.
+  function legacyNode(name) {
+    return Object.freeze({
+      get json() { const item = legacyItem(name); return item && item.json; },
+      get binary() { const item = legacyItem(name); return item && item.binary; },
+      get parameter() { return remember('params:' + name, () => call('nodeParams', name)); },
+      get context() { return {}; },
+      get runIndex() { return state.runIndex; },
+    });
+  }
+  function legacyItem(name) {
+    return remember('legacy:' + name + ':' + state.itemIndex, () => call('nodeLegacy', name, state.itemIndex));
+  }
+  const $node = new Proxy(Object.freeze({}), {
+    get(target, key) { return typeof key === 'string' ? legacyNode(key) : undefined; },
+    has() { return true; },
+    set() { return false; },
+    defineProperty() { return false; },
+    deleteProperty() { return false; },
+  });
+  function $items(name, branch, run) {
+    if (name === undefined) return inputAll();
+    return nodeAll(name, branch, run);
+  }
+
+  // ---------------------------------------------------------------- context variables
+  function ctx() { return remember('ctx', () => call('context')); }
+  const ENV_DENIED = "Cannot assign to read only property 'name' of object 'Error: access to env vars denied'";
+  function env() {
+    const value = remember('env', () => call('env'));
+    if (value === null) {
+      // n8n 2.x blocks $env by default; in Code its runner fails with exactly this text.
+      if (state.mode === 'code') { const e = new TypeError(ENV_DENIED); e.verbatim = true; throw e; }
+      throw new ExpressionError('access to env vars denied', 'If you need access please contact the administrator to remove the environment variable N8N_BLOCK_ENV_ACCESS_IN_NODE');
+    }
+    return value;
+  }
+
+  // ---------------------------------------------------------------- helpers
+  function isEmptyValue(v) {
+    if (v === undefined || v === null || v === '') return true;
+    if (Array.isArray(v)) return v.length === 0;
+    if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return Object.keys(v).length === 0;
+    return false;
+  }
+  function $ifEmpty(value, fallback) {
+    if (arguments.length !== 2) throw new ExpressionError('expected two arguments (value, defaultValue) for this function');
+    return isEmptyValue(value) ? fallback : value;
+  }
+  function $if(condition, whenTrue, whenFalse) {
+    if (arguments.length < 2 || arguments.length > 3) throw new ExpressionError('expected two or three arguments (condition, valueIfTrue, valueIfFalse) for this function');
+    return condition ? whenTrue : whenFalse;
+  }
+  function $min() { return Math.min.apply(null, arguments); }
+  function $max() { return Math.max.apply(null, arguments); }
+
+  // ---------------------------------------------------------------- clock
+  // The injectable clock: Date and Date.now() read the run's "now" (plus the time the run has
+  // taken so far, so that loops waiting on the clock still end).
+  function clockNow() { return state.nowMs + (host('elapsed') | 0); }
+  function HamletDate(...args) {
+    if (!new.target) return new RealDate(clockNow()).toString();
+    return Reflect.construct(RealDate, args.length === 0 ? [clockNow()] : args, new.target);
+  }
+  Object.setPrototypeOf(HamletDate, RealDate);
+  HamletDate.prototype = RealDate.prototype;
+  Object.defineProperty(RealDate.prototype, 'constructor', { value: HamletDate, writable: true, configurable: true });
+  HamletDate.now = function now() { return clockNow(); };
+  HamletDate.parse = RealDate.parse;
+  HamletDate.UTC = RealDate.UTC;
+  Object.defineProperty(G, 'Date', { value: HamletDate, writable: true, configurable: true });
+
+  // ---------------------------------------------------------------- Luxon (loaded lazily)
+  let luxon;
+  function lux() {
+    if (!luxon) {
+      call('loadLuxon');
+      luxon = G.__luxon;
+      delete G.__luxon;
+      configureLuxon();
+    }
+    return luxon;
+  }
+  function configureLuxon() {
+    const S = luxon.Settings;
+    S.defaultLocale = 'en-US';
+    S.defaultZone = state.timezone;
+    S.now = () => clockNow();
+    S.throwOnInvalid = false;
+  }
+  function isDateTime(v) { return !!luxon && luxon.DateTime.isDateTime(v); }
+
+  // ---------------------------------------------------------------- console (captured, bounded)
+  function formatLog(args) {
+    return args.map((a) => {
+      if (typeof a === 'string') return a;
+      try { return jsonStringify(a) === undefined ? String(a) : jsonStringify(a); } catch (e) { return String(a); }
+    }).join(' ');
+  }
+  function log(level) {
+    return function () {
+      if (logs.length >= LOG_LIMIT_LINES || logBytes >= LOG_LIMIT_BYTES) return;
+      let line = formatLog(Array.prototype.slice.call(arguments));
+      if (line.length > 4096) line = line.slice(0, 4096) + '…';
+      logBytes += line.length;
+      logs.push(level + ' ' + line);
+    };
+  }
+  const hamletConsole = Object.freeze({
+    log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug'),
+  });
+
+  function requireModule(name) {
+    const e = new Error("Module '" + String(name) + "' is disallowed");
+    throw e;
+  }
+
+  // ---------------------------------------------------------------- static data
+  function $getWorkflowStaticData(type) {
+    if (type !== 'global' && type !== 'node') throw new Error('The type "' + type + '" is not valid for static data. Use "global" or "node".');
+    return remember('static:' + type, () => {
+      const data = call('staticData', type) || {};
+      memo.set('static:dirty', true);
+      return data;
+    });
+  }
+
+  // ---------------------------------------------------------------- globals
+  const accessors = {
+    $json: () => { const item = inputAt(state.itemIndex); return item && item.json; },
+    $binary: () => { const item = inputAt(state.itemIndex); return item && item.binary; },
+    $input: () => $input,
+    $node: () => $node,
+    $itemIndex: () => state.itemIndex,
+    $runIndex: () => state.runIndex,
+    $workflow: () => ctx().workflow,
+    $execution: () => ctx().execution,
+    $prevNode: () => ctx().prevNode,
+    $env: () => env(),
+    $vars: () => ({}),
+    $secrets: () => ({}),
+    $parameter: () => remember('params:self', () => call('nodeParams', '')),
+    $mode: () => ctx().execution.mode,
+    $now: () => remember('now', () => lux().DateTime.fromMillis(state.nowMs)),
+    $today: () => remember('today', () => lux().DateTime.fromMillis(state.nowMs).startOf('day')),
+    DateTime: () => lux().DateTime,
+    Duration: () => lux().Duration,
+    Interval: () => lux().Interval,
+    items: () => state.items === undefined ? undefined : state.items(),
+    item: () => state.item === undefined ? undefined : state.item(),
+  };
+  for (const name of Object.keys(accessors)) {
+    Object.defineProperty(G, name, { get: accessors[name], set() {}, enumerable: false, configurable: false });
+  }
+  const functions = {
+    $, $items, $ifEmpty, $if, $min, $max, $getWorkflowStaticData,
+    require: requireModule,
+    $jmespath: function () { throw new ExpressionError('$jmespath is not supported'); },
+  };
+  for (const name of Object.keys(functions)) {
+    Object.defineProperty(G, name, { value: functions[name], writable: false, enumerable: false, configurable: false });
+  }
+  Object.defineProperty(G, 'console', { value: hamletConsole, writable: true, enumerable: false, configurable: true });
+
+  // ---------------------------------------------------------------- results
+  // How a value leaves the sandbox: one string, tagged by its first character.
+  function encode(v) {
+    if (v === undefined) return 'u';
+    if (typeof v === 'number') return Number.isFinite(v) ? 'j' + jsonStringify(v) : 'n' + String(v);
+    if (typeof v === 'function') return 'f' + (isDateTimeClass(v) ? 'DateTime' : v.name || '');
+    if (typeof v === 'bigint' || typeof v === 'symbol') return 'j' + jsonStringify(String(v));
+    if (isDateTime(v)) return 'j' + jsonStringify(v.toISO());
+    const text = jsonStringify(v);
+    return text === undefined ? 'u' : 'j' + text;
+  }
+  function isDateTimeClass(v) { return !!luxon && v === luxon.DateTime; }
+  // One segment of a template with text around it, as n8n's interpolation renders it.
+  function toText(v) {
+    if (v === undefined || v === null) return '';
+    if (typeof v === 'object' && !Array.isArray(v) && !isDateTime(v) && !(v instanceof RealDate)) {
+      try { return jsonStringify(v); } catch (e) { return String(v); }
+    }
+    return String(v);
+  }
+  // A segment that throws yields no value, as in n8n, unless the error is one of ours.
+  function segment(fn) {
+    try { return fn(); } catch (e) {
+      if (e instanceof ExpressionError) throw e;
+      if (e instanceof InternalError) throw e;
+      return undefined;
+    }
+  }
+
+  // Globals a run added (sloppy-mode assignments) are removed so runs cannot see each other.
+  let baseline;
+  function cleanGlobals() {
+    const names = Object.getOwnPropertyNames(G);
+    if (names.length === baseline.size) return;
+    for (const name of names) if (!baseline.has(name)) delete G[name];
+  }
+
+  const api = {
+    begin(gen, itemIndex, runIndex, nowMs, timezone, mode) {
+      if (gen !== state.gen) { memo = new Map(); state.gen = gen; }
+      state.itemIndex = itemIndex;
+      state.runIndex = runIndex;
+      state.nowMs = nowMs;
+      state.mode = mode;
+      state.items = undefined;
+      state.item = undefined;
+      if (timezone !== state.timezone || luxon) {
+        state.timezone = timezone;
+        if (luxon) configureLuxon();
+      }
+    },
+    // Evaluates a compiled template function; single: keep the type, else join as text.
+    template(fn, single) {
+      try {
+        const parts = fn(segment);
+        if (single) return encode(parts[0]);
+        let text = '';
+        for (const part of parts) text += typeof part === 'string' ? part : toText(part.v);
+        // As JSON: strings cross as C strings, and a raw NUL would cut them short.
+        return 'j' + jsonStringify(text);
+      } finally { cleanGlobals(); }
+    },
+    encode,
+    call(fn) { return fn(); },
+    cleanGlobals,
+    logs() { const out = logs.splice(0, logs.length); logBytes = 0; return jsonStringify(out); },
+    setItems(kind) {
+      if (kind === 'all') state.items = () => inputAll();
+      if (kind === 'item') state.item = () => { const it = inputAt(state.itemIndex); return it && it.json; };
+    },
+    inputAt,
+    inputAll,
+    staticData() {
+      if (!memo.get('static:dirty')) return 'u';
+      return 'j' + jsonStringify({ global: memo.get('static:global'), node: memo.get('static:node') });
+    },
+    ExpressionError,
+    codec(operation, text, option) { return call('codec', operation, text, option); },
+    lux,
+    isDateTime,
+    isEmptyValue,
+    finishBaseline() { baseline = new Set(Object.getOwnPropertyNames(G)); },
+  };
+  Object.defineProperty(G, '__hamlet', { value: Object.freeze(api), writable: false, enumerable: false, configurable: false });
+})();
+`;
