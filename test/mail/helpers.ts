@@ -55,6 +55,8 @@ export function captureWarnings(): { warnings: string[]; restore(): void } {
 }
 
 export interface Received {
+  /** Path and query the delivery was posted to (tells webhooks sharing a receiver apart). */
+  url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
 }
@@ -68,7 +70,7 @@ export async function webhookReceiver(respond: (n: number, req: Received) => num
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      const r = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const r = { url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       const status = respond(n++, r);
       if (status >= 200 && status < 300) received.push(r);
       res.writeHead(status, status >= 300 && status < 400 ? { location: 'http://127.0.0.1:1/' } : {}).end('ok');
