@@ -8,6 +8,7 @@ const loaders: Partial<Record<ServiceName, () => Promise<ServiceDefinition>>> = 
   mail: async () => (await import('./mail/index.js')).default,
   community: async () => (await import('./community/index.js')).default,
   home: async () => (await import('./home/index.js')).default,
+  workflow: async () => (await import('./workflow/index.js')).default,
 };
 
 export const availableServices = (): ServiceName[] => Object.keys(loaders) as ServiceName[];

@@ -1,0 +1,51 @@
+// Shared pieces of the /api/v1 surface: n8n's cursors, limits and error wording.
+import { HttpError, badRequest } from '../../../platform/errors.js';
+
+export const notFoundError = () => new HttpError(404, 'Not Found', 'not_found');
+
+export const MAX_LIMIT = 250;
+export const DEFAULT_LIMIT = 100;
+
+export function parseLimit(raw: unknown): number {
+  if (raw === undefined || raw === '') return DEFAULT_LIMIT;
+  const n = Number(raw);
+  if (!/^-?\d+$/.test(String(raw))) throw badRequest('request/query/limit must be integer');
+  if (n < 1) throw badRequest('request/query/limit must be >= 1');
+  if (n > MAX_LIMIT) throw badRequest(`request/query/limit must be <= ${MAX_LIMIT}`);
+  return n;
+}
+
+export function encodeCursor(value: Record<string, unknown>): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64');
+}
+
+export function decodeCursor<T extends Record<string, unknown>>(raw: unknown, check: (v: Record<string, unknown>) => boolean): T {
+  const invalid = () => badRequest('An invalid cursor was provided');
+  if (typeof raw !== 'string' || raw.length > 2000) throw invalid();
+  try {
+    const v = JSON.parse(Buffer.from(raw, 'base64').toString('utf8'));
+    if (!v || typeof v !== 'object' || !check(v)) throw invalid();
+    return v as T;
+  } catch {
+    throw invalid();
+  }
+}
+
+export function parseBool(name: string, raw: unknown): boolean | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'true' || raw === true) return true;
+  if (raw === 'false' || raw === false) return false;
+  throw badRequest(`request/query/${name} must be boolean`);
+}
+
+/** n8n reports the first problem of a body, e.g. "request/body must have required property 'nodes'". */
+export function requireObjectBody(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) {
+    throw badRequest('request/body must be object');
+  }
+  return body as Record<string, unknown>;
+}
+
+export function requireProps(body: Record<string, unknown>, props: string[]): void {
+  for (const p of props) if (body[p] === undefined) throw badRequest(`request/body must have required property '${p}'`);
+}

@@ -1,0 +1,60 @@
+// /api/v1/executions: list (keyset cursor, newest first), get, delete, retry.
+import type { App } from '../../../platform/http.js';
+import { HttpError, badRequest } from '../../../platform/errors.js';
+import type { Runner } from '../executions/runner.js';
+import { executionToApi } from '../executions/format.js';
+import type { ExecutionRow, WorkflowStore } from '../store.js';
+import type { WorkflowCache } from '../workflows/model.js';
+import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit } from './common.js';
+
+const FILTERABLE = ['canceled', 'error', 'running', 'success', 'waiting'];
+
+export function executionRoutes(app: App, d: { store: WorkflowStore; runner: Runner; cache: WorkflowCache }): void {
+  app.get('/executions', { schema: { summary: 'List executions, newest first', tags: ['executions'] } }, async (req) => {
+    const q = req.query as Record<string, string | undefined>;
+    let limit = parseLimit(q.limit);
+    let lastId: number | undefined;
+    if (q.cursor) {
+      const c = decodeCursor<{ lastId: string; limit: number }>(q.cursor, (v) => /^\d{1,15}$/.test(String(v.lastId)) && Number.isInteger(v.limit) && (v.limit as number) > 0);
+      limit = Math.min(c.limit, 250);
+      lastId = Number(c.lastId);
+    }
+    if (q.status !== undefined && !FILTERABLE.includes(q.status)) {
+      throw badRequest(`request/query/status must be equal to one of the allowed values: ${FILTERABLE.join(', ')}`);
+    }
+    const includeData = parseBool('includeData', q.includeData) ?? false;
+    const rows = await d.store.listExecutions({ workflowId: q.workflowId, status: q.status, lastId, limit: limit + 1, withData: includeData });
+    const page = rows.slice(0, limit);
+    return {
+      data: page.map((r) => executionToApi(r, includeData)),
+      nextCursor: rows.length > limit ? encodeCursor({ lastId: String(page[page.length - 1]!.id), limit }) : null,
+    };
+  });
+
+  app.get<{ Params: { id: string } }>('/executions/:id', { schema: { summary: 'Get an execution', tags: ['executions'] } }, async (req) => {
+    const includeData = parseBool('includeData', (req.query as Record<string, string>).includeData) ?? false;
+    const row = await d.store.getExecution(req.params.id, includeData);
+    if (!row) throw notFoundError();
+    return executionToApi(row, includeData);
+  });
+
+  app.delete<{ Params: { id: string } }>('/executions/:id', { schema: { summary: 'Delete an execution', tags: ['executions'] } }, async (req) => {
+    const row = await d.store.getExecution(req.params.id, false);
+    if (!row) throw notFoundError();
+    if (row.status === 'running' || row.status === 'new') d.runner.cancel(String(row.id));
+    await d.store.deleteExecution(req.params.id);
+    return executionToApi(row, false);
+  });
+
+  // n8n retries a failed execution from the node that failed, with the data it had then.
+  app.post<{ Params: { id: string } }>('/executions/:id/retry', { schema: { summary: 'Retry a failed execution', tags: ['executions'] } }, async (req) => {
+    const row = (await d.store.getExecution(req.params.id, true)) as ExecutionRow | undefined;
+    if (!row) throw notFoundError();
+    if (row.status === 'success') throw new HttpError(409, 'The execution succeeded, so it cannot be retried.', 'conflict');
+    if (!['error', 'crashed', 'canceled'].includes(row.status)) throw new HttpError(409, `The execution is ${row.status}, so it cannot be retried.`, 'conflict');
+    const body = (req.body ?? {}) as { loadWorkflow?: unknown };
+    if (body.loadWorkflow !== undefined && typeof body.loadWorkflow !== 'boolean') throw badRequest('request/body/loadWorkflow must be boolean');
+    const exec = await d.runner.retry(row, body.loadWorkflow === true);
+    return executionToApi(exec, false);
+  });
+}

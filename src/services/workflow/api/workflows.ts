@@ -1,0 +1,125 @@
+// /api/v1/workflows: the contract's CRUD, PATCH and /execute, plus n8n's activate,
+// deactivate, PUT and tags.
+import type { App } from '../../../platform/http.js';
+import { badRequest } from '../../../platform/errors.js';
+import type { Item } from '../expressions/api.js';
+import type { Runner } from '../executions/runner.js';
+import { executionToApi } from '../executions/format.js';
+import type { WorkflowStore, WorkflowRow } from '../store.js';
+import { workflowToApi, tagToApi, type WorkflowCache } from '../workflows/model.js';
+import type { WorkflowWrites } from '../workflows/service.js';
+import { findStartNode, triggerKind } from '../workflows/triggers.js';
+import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody } from './common.js';
+
+export interface WorkflowRoutesDeps {
+  store: WorkflowStore;
+  writes: WorkflowWrites;
+  cache: WorkflowCache;
+  runner: Runner;
+  baseUrl(): string;
+}
+
+type Params = { id: string };
+
+export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
+  const load = async (id: string): Promise<WorkflowRow> => {
+    const row = await d.store.getWorkflow(id);
+    if (!row) throw notFoundError();
+    return row;
+  };
+  const show = async (row: WorkflowRow) => workflowToApi(row, (await d.store.tagsOf([row.id])).get(row.id) ?? []);
+
+  app.get('/workflows', { schema: { summary: 'List workflows', tags: ['workflows'] } }, async (req) => {
+    const q = req.query as Record<string, string | undefined>;
+    let limit = parseLimit(q.limit);
+    let offset = 0;
+    if (q.cursor) {
+      const c = decodeCursor<{ limit: number; offset: number }>(q.cursor, (v) => Number.isInteger(v.limit) && Number.isInteger(v.offset) && (v.limit as number) > 0 && (v.offset as number) >= 0);
+      limit = Math.min(c.limit, 250);
+      offset = c.offset;
+    }
+    const active = parseBool('active', q.active);
+    const tagNames = q.tags ? q.tags.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
+    const rows = await d.store.listWorkflows({ active, name: q.name, tagNames, limit: limit + 1, offset });
+    const page = rows.slice(0, limit);
+    const tags = await d.store.tagsOf(page.map((r) => r.id));
+    const excludePinned = parseBool('excludePinnedData', q.excludePinnedData);
+    return {
+      data: page.map((r) => {
+        const w = workflowToApi(r, tags.get(r.id) ?? []);
+        if (excludePinned) delete w.pinData;
+        return w;
+      }),
+      nextCursor: rows.length > limit ? encodeCursor({ limit, offset: offset + limit }) : null,
+    };
+  });
+
+  app.post('/workflows', { schema: { summary: 'Create a workflow (an n8n export imports unchanged)', tags: ['workflows'] } }, async (req) => {
+    const row = await d.writes.create(requireObjectBody(req.body));
+    return show(row);
+  });
+
+  app.get<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Get a workflow', tags: ['workflows'] } }, async (req) => show(await load(req.params.id)));
+
+  app.patch<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Change part of a workflow, or activate/deactivate it', tags: ['workflows'] } }, async (req) => {
+    const body = requireObjectBody(req.body);
+    return show(await d.writes.patch(await load(req.params.id), body));
+  });
+
+  app.put<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Replace a workflow', tags: ['workflows'] } }, async (req) => {
+    const body = requireObjectBody(req.body);
+    return show(await d.writes.replace(await load(req.params.id), body));
+  });
+
+  app.delete<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Delete a workflow', tags: ['workflows'] } }, async (req) => {
+    const row = await load(req.params.id);
+    const shown = await show(row);
+    await d.writes.remove(row);
+    return shown;
+  });
+
+  app.post<{ Params: Params }>('/workflows/:id/activate', { schema: { summary: 'Activate', tags: ['workflows'] } }, async (req) =>
+    show(await d.writes.activate(await load(req.params.id))),
+  );
+  app.post<{ Params: Params }>('/workflows/:id/deactivate', { schema: { summary: 'Deactivate', tags: ['workflows'] } }, async (req) =>
+    show(await d.writes.deactivate(await load(req.params.id))),
+  );
+
+  app.get<{ Params: Params }>('/workflows/:id/tags', { schema: { summary: "A workflow's tags", tags: ['workflows'] } }, async (req) => {
+    const row = await load(req.params.id);
+    return ((await d.store.tagsOf([row.id])).get(row.id) ?? []).map(tagToApi);
+  });
+
+  app.put<{ Params: Params }>('/workflows/:id/tags', { schema: { summary: "Set a workflow's tags", tags: ['workflows'] } }, async (req) => {
+    const row = await load(req.params.id);
+    if (!Array.isArray(req.body)) throw badRequest('request/body must be array');
+    const ids: string[] = [];
+    for (const [i, t] of (req.body as unknown[]).entries()) {
+      const id = (t as { id?: unknown })?.id;
+      if (typeof id !== 'string') throw badRequest(`request/body/${i} must have required property 'id'`);
+      if (!(await d.store.getTag(id))) throw notFoundError();
+      if (!ids.includes(id)) ids.push(id);
+    }
+    await d.store.setWorkflowTags(row.id, ids);
+    return ((await d.store.tagsOf([row.id])).get(row.id) ?? []).map(tagToApi);
+  });
+
+  // The contract's manual run: starts at the Manual Trigger (else the first trigger) with
+  // one item whose json is `data`, waits for the end, answers with the execution and its data.
+  app.post<{ Params: Params }>('/workflows/:id/execute', { schema: { summary: 'Run a workflow now and return the execution', tags: ['workflows'] } }, async (req) => {
+    const row = await load(req.params.id);
+    const body = req.body === undefined ? {} : requireObjectBody(req.body);
+    const data = body.data === undefined ? {} : body.data;
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) throw badRequest('request/body/data must be object');
+    const prepared = d.cache.get(row);
+    const start = findStartNode(prepared.definition, 'manual');
+    if (!start) throw badRequest('Workflow has no trigger node to start from: add a Manual Trigger');
+    const node = prepared.graph.nodes.get(start)!;
+    const item: Item =
+      triggerKind(node) === 'webhook'
+        ? { json: { headers: {}, params: {}, query: {}, body: data, webhookUrl: `${d.baseUrl()}/webhook-test/${String(node.parameters?.path ?? '')}`, executionMode: 'test' } }
+        : { json: data as Record<string, unknown> };
+    const { row: exec } = await d.runner.run({ prepared, mode: 'manual', start: { node: start, items: [item] } });
+    return executionToApi(exec, true);
+  });
+}

@@ -1,0 +1,358 @@
+// The engine: runs a workflow's nodes in n8n's order and records every node run.
+//
+// The state (runData, the stack of nodes to run, multi-input nodes collecting inputs) is
+// plain JSON, so a run parked by a Wait node is stored and resumed later, maybe in another
+// process. Order follows n8n:
+// - v1: depth first. A node's children go to the FRONT of the stack, sorted in canvas order
+//   (top to bottom, then left to right), so one branch finishes before the next starts.
+// - v0 (legacy, and what a workflow without the setting gets): breadth first. Children join
+//   the END of the stack in connection order; a child on input index ≥ 1 is queued even when
+//   its parent's output is empty; a multi-input node lacking an input makes the engine run
+//   that input's parents to obtain it.
+import type { ExpressionData, Expressions, Item } from '../expressions/api.js';
+import { RunExpressionData, type RunInfo } from './expression-data.js';
+import { canvasCompare, type Graph } from './graph.js';
+import { NodeOperationError, type NodeContext, type NodeServices, type NodeType, type WebhookResponse } from './node-type.js';
+import type { ExecutionMode, ExecutionState, NodeErrorInfo, SourceData, StackEntry, TaskData, WorkflowDefinition, WorkflowNode } from './types.js';
+
+export interface NodeRegistry {
+  get(type: string): NodeType | undefined;
+}
+
+export interface RunOptions {
+  workflow: WorkflowDefinition;
+  graph: Graph;
+  registry: NodeRegistry;
+  expressions: Expressions;
+  services: NodeServices;
+  executionId: string;
+  mode: ExecutionMode;
+  now(): Date;
+  env: Record<string, string>;
+  timezone: string;
+  resumeUrl: string;
+  /** Webhook executions: where Respond to Webhook sends its answer. */
+  respond?(response: WebhookResponse): void;
+  signal?: AbortSignal;
+  /** Use the workflow's pinData (manual runs only, as n8n does). */
+  usePinData?: boolean;
+  /** Data a resumed Wait node continues with (the resume webhook's item). */
+  resumeItems?: Item[];
+}
+
+export type RunOutcome =
+  | { status: 'success' | 'error' | 'canceled'; state: ExecutionState }
+  | { status: 'waiting'; state: ExecutionState; waitTill?: Date; webhook: boolean };
+
+/** Waits shorter than this stay in memory; longer ones park the execution (n8n uses 65 s). */
+export const IN_MEMORY_WAIT_MS = 65_000;
+
+export function newState(): ExecutionState {
+  return { runData: {}, stack: [], waiting: {}, executionIndex: 0, nodeContext: {} };
+}
+
+/** Starts a run at `start`, whose output is given (a trigger's item: the webhook request, the manual data). */
+export function startState(graph: Graph, v1: boolean, start: { node: string; items: Item[] }, now: number): ExecutionState {
+  const state = newState();
+  const output = [start.items];
+  state.runData[start.node] = [
+    { startTime: now, executionIndex: state.executionIndex++, executionTime: 0, executionStatus: 'success', source: [], data: { main: output } },
+  ];
+  state.lastNodeExecuted = start.node;
+  enqueueChildren(state, graph, v1, start.node, output, 0);
+  return state;
+}
+
+export async function runWorkflow(opts: RunOptions, state: ExecutionState): Promise<RunOutcome> {
+  const { workflow, graph } = opts;
+  const v1 = workflow.settings?.executionOrder === 'v1';
+  const info: RunInfo = {
+    workflow,
+    executionId: opts.executionId,
+    mode: opts.mode,
+    resumeUrl: opts.resumeUrl,
+    env: opts.env,
+    timezone: opts.timezone,
+    runData: state.runData,
+    now: opts.now,
+    staticData: undefined,
+  };
+  for (;;) {
+    if (opts.signal?.aborted) return { status: 'canceled', state };
+    let entry = state.stack.shift();
+    if (!entry) {
+      // v1: nothing else can run; multi-input nodes still missing an input run with what they have.
+      if (!v1) break;
+      const name = Object.keys(state.waiting)[0];
+      if (!name) break;
+      const pending = state.waiting[name]!.shift()!;
+      if (!state.waiting[name]!.length) delete state.waiting[name];
+      entry = { node: name, inputs: pending.inputs, source: pending.source };
+    }
+    const node = graph.nodes.get(entry.node);
+    if (!node) continue;
+    const runIndex = state.runData[node.name]?.length ?? 0;
+    const startTime = opts.now().getTime();
+    const t0 = performance.now();
+    const task: TaskData = {
+      startTime,
+      executionIndex: state.executionIndex++,
+      executionTime: 0,
+      executionStatus: 'success',
+      source: entry.source ?? [],
+    };
+    const resumed = entry.resumed ? { data: opts.resumeItems } : undefined;
+    let result: Awaited<ReturnType<typeof runNode>>;
+    try {
+      result = await runNode(opts, info, state, node, entry, runIndex, resumed);
+    } catch (err) {
+      result = { error: toErrorInfo(err, node) };
+    }
+    state.lastNodeExecuted = node.name;
+    if ('wait' in result) {
+      // Parked: the same stack entry runs again on resume.
+      state.executionIndex--;
+      state.stack.unshift({ ...entry, resumed: true });
+      return { status: 'waiting', state, waitTill: result.wait.until, webhook: !!result.wait.webhook };
+    }
+    task.executionTime = Math.round(performance.now() - t0);
+    (state.runData[node.name] ??= []).push(task);
+    if ('error' in result) {
+      task.executionStatus = 'error';
+      task.error = result.error;
+      state.error = result.error;
+      return { status: 'error', state };
+    }
+    task.data = { main: result.outputs };
+    enqueueChildren(state, graph, v1, node.name, result.outputs, runIndex);
+  }
+  return { status: 'success', state };
+}
+
+type NodeRun = { outputs: Item[][] } | { error: NodeErrorInfo } | { wait: { until?: Date; webhook?: boolean } };
+
+async function runNode(
+  opts: RunOptions,
+  info: RunInfo,
+  state: ExecutionState,
+  node: WorkflowNode,
+  entry: StackEntry,
+  runIndex: number,
+  resumed: { data?: Item[] } | undefined,
+): Promise<NodeRun> {
+  let inputs = entry.inputs.map((i) => i ?? null);
+  if (node.disabled) return { outputs: [inputs[0] ?? []] };
+  if (opts.usePinData) {
+    const pinned = opts.workflow.pinData?.[node.name];
+    if (Array.isArray(pinned) && pinned.length) {
+      return { outputs: [pinned.map((p, i) => ({ json: ('json' in p && p.json ? p.json : p) as Record<string, unknown>, pairedItem: { item: i } }))] };
+    }
+  }
+  const type = opts.registry.get(node.type);
+  if (!type) {
+    throw new NodeOperationError(`Node "${node.name}" has unknown type "${node.type}" (typeVersion ${node.typeVersion ?? 1})`);
+  }
+  if (node.executeOnce) inputs = inputs.map((i) => (i ? i.slice(0, 1) : i));
+  const onError = node.onError ?? (node.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow');
+  const ctx = makeContext(opts, info, state, node, inputs, entry.source, runIndex, onError !== 'stopWorkflow', resumed);
+  const tries = node.retryOnFail ? Math.min(5, Math.max(2, Number(node.maxTries ?? 3))) : 1;
+  const pause = Math.min(5000, Math.max(0, Number(node.waitBetweenTries ?? 1000)));
+  let lastError: unknown;
+  for (let attempt = 0; attempt < tries; attempt++) {
+    try {
+      const out = await type.execute(ctx);
+      if (!Array.isArray(out)) return out;
+      const count = type.outputs?.(node) ?? Math.max(1, out.length);
+      const outputs: Item[][] = [];
+      for (let o = 0; o < count; o++) outputs.push(normalise(out[o] ?? [], ctx.items));
+      if (onError === 'continueErrorOutput') outputs.push([]);
+      if (node.alwaysOutputData && outputs.every((o) => o.length === 0)) outputs[0] = [{ json: {}, pairedItem: { item: 0 } }];
+      return { outputs };
+    } catch (err) {
+      lastError = err;
+      if (attempt + 1 < tries && pause > 0) await new Promise((r) => setTimeout(r, pause));
+    }
+  }
+  const error = toErrorInfo(lastError, node);
+  if (onError === 'continueRegularOutput') {
+    const count = type.outputs?.(node) ?? 1;
+    const outputs: Item[][] = Array.from({ length: count }, () => []);
+    outputs[0] = [{ json: { error: error.message }, pairedItem: { item: 0 } }];
+    return { outputs };
+  }
+  if (onError === 'continueErrorOutput') {
+    const count = type.outputs?.(node) ?? 1;
+    const outputs: Item[][] = Array.from({ length: count }, () => []);
+    const failed = (ctx.items.length ? ctx.items : [{ json: {} }]).map((it, i) => ({
+      json: { ...it.json, error: error.message },
+      pairedItem: { item: i },
+    }));
+    outputs.push(failed);
+    return { outputs };
+  }
+  return { error };
+}
+
+/** Wraps plain objects as items and pairs unpaired items with their input (same index, or the only input). */
+function normalise(items: unknown[], input: Item[]): Item[] {
+  const out: Item[] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    let it = items[i] as Item;
+    if (!it || typeof it !== 'object' || typeof it.json !== 'object' || it.json === null || Array.isArray(it.json)) {
+      it = { json: (it && typeof it === 'object' && !Array.isArray(it) ? it : { data: it }) as Record<string, unknown> };
+    }
+    if (it.pairedItem === undefined) it = { ...it, pairedItem: { item: input.length === 1 ? 0 : Math.min(i, Math.max(0, input.length - 1)) } };
+    out[i] = it;
+  }
+  return out;
+}
+
+export function toErrorInfo(err: unknown, node?: WorkflowNode): NodeErrorInfo {
+  const e = err as { message?: unknown; description?: unknown; name?: unknown; expression?: unknown };
+  const info: NodeErrorInfo = {
+    message: typeof e?.message === 'string' ? e.message : String(err),
+    name: err instanceof NodeOperationError ? 'NodeOperationError' : typeof e?.name === 'string' ? e.name : 'Error',
+  };
+  if (typeof e?.description === 'string') info.description = e.description;
+  if (node) info.node = { name: node.name, type: node.type, typeVersion: node.typeVersion };
+  return info;
+}
+
+function makeContext(
+  opts: RunOptions,
+  info: RunInfo,
+  state: ExecutionState,
+  node: WorkflowNode,
+  inputs: Array<Item[] | null>,
+  source: Array<SourceData | null> | null,
+  runIndex: number,
+  continueOnFail: boolean,
+  resumed: { data?: Item[] } | undefined,
+): NodeContext {
+  const items = inputs[0] ?? [];
+  const params = node.parameters ?? {};
+  let data: RunExpressionData | undefined;
+  const expressionData = (itemIndex: number): ExpressionData => {
+    data ??= new RunExpressionData(info, node.name, items, runIndex, source);
+    data.itemIndex = itemIndex;
+    return data;
+  };
+  const staticData = (opts.workflow.staticData ??= {}) as Record<string, Record<string, unknown>>;
+  const ctx: NodeContext = {
+    node,
+    typeVersion: Number(node.typeVersion ?? 1),
+    workflow: opts.workflow,
+    executionId: opts.executionId,
+    mode: opts.mode,
+    inputs,
+    items,
+    runIndex,
+    raw: <T>(path: string, fallback?: T) => (getPath(params, path) ?? fallback) as T,
+    param: <T>(path: string, itemIndex: number, fallback?: T): T => {
+      const value = getPath(params, path);
+      if (value === undefined) return fallback as T;
+      if (!needsResolve(value, opts.expressions)) return value as T;
+      return opts.expressions.resolve(value, expressionData(itemIndex)) as T;
+    },
+    expressionData,
+    expressions: opts.expressions,
+    context: (state.nodeContext[node.name] ??= {}),
+    staticData: {
+      global: (staticData['global'] ??= {}),
+      node: (staticData[`node:${node.name}`] ??= {}),
+    },
+    continueOnFail,
+    now: opts.now,
+    services: opts.services,
+    resumed,
+    respond: (r) => opts.respond?.(r),
+    signal: opts.signal ?? new AbortController().signal,
+  };
+  return ctx;
+}
+
+/** Cheap check so plain literal parameters never reach the expression engine. */
+function needsResolve(value: unknown, ex: Expressions): boolean {
+  if (typeof value === 'string') return ex.isExpression(value);
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((v) => needsResolve(v, ex));
+  for (const v of Object.values(value)) if (needsResolve(v, ex)) return true;
+  return false;
+}
+
+export function getPath(obj: unknown, path: string): unknown {
+  if (!path) return obj;
+  let cur: unknown = obj;
+  for (const key of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+function enqueueChildren(state: ExecutionState, graph: Graph, v1: boolean, parent: string, outputs: Array<Item[] | null>, runIndex: number): void {
+  const outs = graph.children.get(parent);
+  if (!outs) return;
+  const adds: Array<{ node: string; input: number; output: number }> = [];
+  outs.forEach((targets, output) => {
+    const data = outputs[output];
+    if (!data) return;
+    for (const t of targets) {
+      if (data.length > 0 || (!v1 && t.index > 0)) adds.push({ node: t.node, input: t.index, output });
+    }
+  });
+  if (v1) {
+    adds.sort((a, b) => canvasCompare(graph.nodes.get(a.node), graph.nodes.get(b.node)));
+    adds.reverse();
+  }
+  for (const a of adds) {
+    addNode(state, graph, v1, a.node, a.input, { previousNode: parent, previousNodeOutput: a.output, previousNodeRun: runIndex }, outputs[a.output] ?? []);
+  }
+}
+
+function addNode(state: ExecutionState, graph: Graph, v1: boolean, node: string, input: number, src: SourceData, data: Item[]): void {
+  const put = (e: StackEntry) => (v1 ? state.stack.unshift(e) : state.stack.push(e));
+  const count = graph.inputCount(node);
+  if (count <= 1) {
+    const inputs: Array<Item[] | null> = [];
+    const source: Array<SourceData | null> = [];
+    inputs[input] = data;
+    source[input] = src;
+    for (let i = 0; i < input; i++) {
+      inputs[i] ??= null;
+      source[i] ??= null;
+    }
+    put({ node, inputs, source });
+    return;
+  }
+  const list = (state.waiting[node] ??= []);
+  let pending = list.find((p) => p.inputs[input] === null);
+  if (!pending) {
+    pending = { inputs: new Array(count).fill(null), source: new Array(count).fill(null) };
+    list.push(pending);
+  }
+  pending.inputs[input] = data;
+  pending.source[input] = src;
+  if (pending.inputs.every((i) => i !== null)) {
+    list.splice(list.indexOf(pending), 1);
+    if (!list.length) delete state.waiting[node];
+    put({ node, inputs: pending.inputs, source: pending.source });
+    return;
+  }
+  if (v1) return;
+  // v0: make sure every missing input will get data, running its parents if nothing on the
+  // stack will feed them (n8n then runs even an idle trigger, which emits an empty item).
+  const onStack = new Set(state.stack.map((e) => e.node));
+  pending.inputs.forEach((inp, i) => {
+    if (inp !== null) return;
+    for (const p of graph.parents.get(node)?.[i] ?? []) {
+      if (onStack.has(p.node) || state.runData[p.node]) continue;
+      if (graph.ancestors(p.node).some((a) => onStack.has(a))) continue;
+      // The highest ancestor that has not run starts the missing branch.
+      const chain = [p.node, ...graph.ancestors(p.node)].filter((n) => !state.runData[n]);
+      const startNode = chain.find((n) => (graph.parents.get(n) ?? []).every((l) => !l?.length || l.every((x) => state.runData[x.node]))) ?? p.node;
+      state.stack.push({ node: startNode, inputs: [[{ json: {} }]], source: null });
+      onStack.add(startNode);
+    }
+  });
+}

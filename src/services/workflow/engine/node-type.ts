@@ -1,0 +1,87 @@
+// What a node type is: one file under nodes/, registered by its n8n type name.
+import type { ExpressionData, Expressions, Item } from '../expressions/api.js';
+import type { ExecutionMode, WorkflowDefinition, WorkflowNode } from './types.js';
+
+/** How a trigger node starts executions; the engine and activation read this. */
+export type TriggerKind = 'manual' | 'webhook' | 'schedule' | 'event' | 'workflow' | 'error' | 'other';
+
+export interface WebhookResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** A string or Buffer is sent as is; anything else as JSON. undefined sends an empty body. */
+  body: unknown;
+}
+
+/** Thrown by a node to fail with n8n's message (and optional description). */
+export class NodeOperationError extends Error {
+  constructor(
+    message: string,
+    public readonly description?: string,
+    /** The failing item, for continueOnFail / error output routing. */
+    public readonly itemIndex?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A node that parks the execution (Wait) returns this instead of items. */
+export interface WaitRequest {
+  wait: { until?: Date; webhook?: boolean };
+}
+
+export type NodeResult = Array<Item[] | null> | WaitRequest;
+
+/** The services a node may use, given by the workflow service (never imported by node files). */
+export interface NodeServices {
+  fetch(url: string, init: import('undici').RequestInit, timeoutMs?: number): Promise<import('undici').Response>;
+  /** Runs another workflow to completion and returns its last node's output. */
+  runSubWorkflow(workflowId: string, items: Item[], parent: { executionId: string; workflowId: string }): Promise<Item[]>;
+  /** Base URLs of the sibling Hamlet services this process knows (blog, mail, community, home). */
+  serviceUrl(service: string): string | undefined;
+  /** A key for a sibling service's API, from the node's parameters or the operator's environment. */
+  env: Record<string, string | undefined>;
+}
+
+export interface NodeContext {
+  node: WorkflowNode;
+  typeVersion: number;
+  workflow: WorkflowDefinition;
+  executionId: string;
+  mode: ExecutionMode;
+  /** Input items per input index (null: that input got no data). */
+  inputs: Array<Item[] | null>;
+  /** Items on the first input. */
+  items: Item[];
+  runIndex: number;
+  /** A parameter evaluated for one item (expressions resolved); `fallback` when absent. */
+  param<T = unknown>(path: string, itemIndex: number, fallback?: NoInfer<T>): T;
+  /** A parameter as written, unevaluated. */
+  raw<T = unknown>(path: string, fallback?: NoInfer<T>): T;
+  expressionData(itemIndex: number): ExpressionData;
+  expressions: Expressions;
+  /** State of this node kept across its runs in one execution (Loop Over Items). */
+  context: Record<string, unknown>;
+  /** Workflow static data, written back after the run. */
+  staticData: { global: Record<string, unknown>; node: Record<string, unknown> };
+  /** Whether failures should become items instead of failing the node. */
+  continueOnFail: boolean;
+  now(): Date;
+  services: NodeServices;
+  /** Set on runs that resume a parked node, with the data it resumed with (Wait until webhook). */
+  resumed?: { data?: Item[] };
+  /** For webhook executions: sends the HTTP response (Respond to Webhook). */
+  respond(response: WebhookResponse): void;
+  signal: AbortSignal;
+}
+
+export interface NodeType {
+  /** n8n type names this file implements, e.g. ['n8n-nodes-base.set']. */
+  types: string[];
+  trigger?: TriggerKind;
+  /** Number of main outputs for this node's parameters (default 1). */
+  outputs?(node: WorkflowNode): number;
+  /** Schedule triggers: the cron patterns (with seconds) the node fires on. */
+  schedules?(node: WorkflowNode): string[];
+  /** Produces the node's output per output index. Triggers started by the engine are not executed; their first output is given. */
+  execute(ctx: NodeContext): Promise<NodeResult> | NodeResult;
+}

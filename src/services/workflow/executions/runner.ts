@@ -1,0 +1,348 @@
+// Runs executions and saves them.
+//
+// Two ways in:
+// - inline (`run`): webhook calls that answer with the workflow's result, /execute, sub-
+//   workflows. The run happens in this process and the execution is saved with ONE insert
+//   when it ends (the caller has not been answered before that, so a crash loses nothing
+//   acknowledged).
+// - durable (`enqueue`): schedules, events, `onReceived` webhooks, retries, error workflows,
+//   resumes. The execution row (status `new`) and its job are written in one transaction;
+//   a job worker — this process, or `hamlet worker` processes in queue mode — runs it. A job
+//   that finds its execution already `running` was interrupted by a crash: it becomes `crashed`.
+import type { Platform } from '../../../platform/service.js';
+import { allowInternalFrom, outboundFetch } from '../../../platform/outbound.js';
+import type { Expressions, Item } from '../expressions/api.js';
+import { runWorkflow, startState, toErrorInfo, type RunOutcome } from '../engine/execute.js';
+import { NodeOperationError, type NodeServices, type WebhookResponse } from '../engine/node-type.js';
+import type { ExecutionMode, ExecutionState, WorkflowDefinition } from '../engine/types.js';
+import type { WorkflowConfig } from '../config.js';
+import { nodeRegistry } from '../nodes/registry.js';
+import type { ExecutionRow, WorkflowStore } from '../store.js';
+import { findStartNode } from '../workflows/triggers.js';
+import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
+import { stateFromStored, toStoredData, type StoredExecutionData } from './format.js';
+
+export const EXECUTE_QUEUE = 'workflow.execute';
+
+export interface RunRequest {
+  prepared: PreparedWorkflow;
+  mode: ExecutionMode;
+  start: { node: string; items: Item[] };
+  respond?(r: WebhookResponse): void;
+  retryOf?: string;
+  /** Continue from this state instead of starting fresh (retries). */
+  state?: ExecutionState;
+  parent?: { executionId: string; workflowId: string };
+}
+
+export interface RunResult {
+  row: ExecutionRow;
+  outcome: RunOutcome;
+  saved: boolean;
+}
+
+interface JobPayload {
+  executionId: string;
+  /** Items a resume webhook delivered. */
+  resumeItems?: Item[];
+}
+
+export class Runner {
+  private readonly allowInternal: boolean;
+  private readonly envForExpressions: Record<string, string>;
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly platform: Platform,
+    private readonly store: WorkflowStore,
+    private readonly cache: WorkflowCache,
+    private readonly config: WorkflowConfig,
+    private readonly expressions: Expressions,
+    private readonly baseUrl: () => string,
+  ) {
+    this.allowInternal = allowInternalFrom(platform.config.env);
+    this.envForExpressions = Object.fromEntries(
+      config.envAllow.filter((k) => platform.config.env[k] !== undefined).map((k) => [k, platform.config.env[k]!]),
+    );
+  }
+
+  /** Registers the job handler (every process that runs executions: main or `hamlet worker`). */
+  registerWorker(): void {
+    this.platform.jobs.register<JobPayload>(EXECUTE_QUEUE, (p) => this.processJob(p), {
+      concurrency: this.config.concurrency,
+      maxAttempts: 3,
+    });
+  }
+
+  /** Runs now, in this process, and saves the execution when it ends. */
+  async run(req: RunRequest): Promise<RunResult> {
+    const id = await this.store.nextExecutionId();
+    const startedAt = this.platform.clock.now().toISOString();
+    const wf = req.prepared.definition;
+    const progress = wf.settings?.saveExecutionProgress === true;
+    const baseRow: ExecutionRow = {
+      id,
+      workflow_id: wf.id,
+      mode: req.mode,
+      status: 'running',
+      retry_of: req.retryOf ?? null,
+      retry_success_id: null,
+      started_at: startedAt,
+      stopped_at: null,
+      wait_till: null,
+      created_at: startedAt,
+      data: null,
+      workflow_data: req.prepared.snapshot,
+      custom_data: null,
+    };
+    if (progress) await this.store.insertExecution(baseRow);
+    const state = req.state ?? startState(req.prepared.graph, wf.settings?.executionOrder === 'v1', req.start, this.platform.clock.ms());
+    const outcome = await this.execute(req.prepared, id, req.mode, state, req.respond, undefined);
+    const row = this.finish(baseRow, req.prepared, outcome, req.start.node);
+    const saved = this.shouldSave(wf, req.mode, outcome.status);
+    if (progress) {
+      if (saved) await this.store.updateExecution(id, row);
+      else await this.store.deleteExecution(id);
+    } else if (saved) {
+      await this.store.insertExecution(row);
+    }
+    await this.after(req.prepared, row, outcome);
+    return { row, outcome, saved };
+  }
+
+  /** Writes an execution (status `new`) and its job in one transaction; a worker runs it. */
+  async enqueue(req: Omit<RunRequest, 'respond'>): Promise<string> {
+    const id = await this.store.nextExecutionId();
+    const now = this.platform.clock.now().toISOString();
+    const row: ExecutionRow = {
+      id,
+      workflow_id: req.prepared.definition.id,
+      mode: req.mode,
+      status: 'new',
+      retry_of: req.retryOf ?? null,
+      retry_success_id: null,
+      started_at: null,
+      stopped_at: null,
+      wait_till: null,
+      created_at: now,
+      data: JSON.stringify({ version: 1, startData: { startNode: req.start.node, items: req.start.items }, resultData: { runData: {} } }),
+      workflow_data: req.prepared.snapshot,
+      custom_data: null,
+    };
+    await this.platform.db.kysely.transaction().execute(async (trx) => {
+      await this.store.insertExecution(row, trx);
+      await this.platform.jobs.enqueue<JobPayload>(EXECUTE_QUEUE, { executionId: id }, {}, trx);
+    });
+    return id;
+  }
+
+  /** Resumes a waiting execution (its Wait node's time came, or its resume webhook was called). */
+  async resume(executionId: string, resumeItems?: Item[], runAt?: Date): Promise<void> {
+    await this.platform.jobs.enqueue<JobPayload>(EXECUTE_QUEUE, { executionId, resumeItems }, runAt ? { runAt } : {});
+  }
+
+  /** Retries a failed execution from the node that failed, with the input it had (n8n's retry). */
+  async retry(row: ExecutionRow, loadWorkflow: boolean): Promise<ExecutionRow> {
+    let prepared: PreparedWorkflow;
+    if (loadWorkflow) {
+      const current = await this.store.getWorkflow(row.workflow_id);
+      if (!current) throw new NodeOperationError('The workflow of this execution no longer exists');
+      prepared = this.cache.get(current);
+    } else prepared = await this.preparedFor(JSON.parse(row.workflow_data ?? '{}'));
+    const stored = JSON.parse(row.data ?? '{}') as StoredExecutionData & { startData: { startNode?: string; items?: Item[] } };
+    const startNode = stored.startData?.startNode ?? (stored.executionData?.runtimeData as { triggerNode?: { name?: string } } | undefined)?.triggerNode?.name ?? '';
+    let state: ExecutionState | undefined;
+    const failed = stored.resultData?.lastNodeExecuted;
+    const runs = failed ? stored.resultData.runData?.[failed] : undefined;
+    const lastRun = runs?.[runs.length - 1];
+    if (failed && lastRun?.executionStatus === 'error') {
+      state = stateFromStored(stored);
+      state.runData[failed]!.pop();
+      if (!state.runData[failed]!.length) delete state.runData[failed];
+      const inputs = (lastRun.source ?? []).map((s) => (s ? state!.runData[s.previousNode]?.[s.previousNodeRun]?.data?.main[s.previousNodeOutput] ?? [] : null));
+      state.stack.unshift({ node: failed, inputs: inputs.length ? inputs : [[{ json: {} }]], source: lastRun.source ?? null });
+    }
+    const first = startNode ? stored.resultData?.runData?.[startNode]?.[0]?.data?.main[0] : undefined;
+    const { row: exec } = await this.run({
+      prepared,
+      mode: 'retry',
+      retryOf: String(row.id),
+      start: { node: startNode, items: first ?? stored.startData?.items ?? [{ json: {} }] },
+      state,
+    });
+    return exec;
+  }
+
+  cancel(executionId: string): boolean {
+    const c = this.running.get(executionId);
+    c?.abort();
+    return !!c;
+  }
+
+  private async processJob(p: JobPayload): Promise<void> {
+    const row = (await this.store.getExecution(p.executionId, true)) as ExecutionRow | undefined;
+    if (!row) return;
+    if (row.status === 'running') {
+      // A previous attempt died mid-run (crash or kill): n8n marks such executions crashed.
+      await this.store.updateExecution(p.executionId, { status: 'crashed', stopped_at: this.platform.clock.now().toISOString() });
+      return;
+    }
+    if (row.status !== 'new' && row.status !== 'waiting') return;
+    const snapshot = JSON.parse(row.workflow_data ?? '{}') as WorkflowDefinition;
+    const prepared = await this.preparedFor(snapshot);
+    const stored = JSON.parse(row.data ?? '{}') as StoredExecutionData & { startData: { startNode?: string; items?: Item[] } };
+    let state: ExecutionState;
+    if (row.status === 'new') {
+      state = startState(prepared.graph, prepared.definition.settings?.executionOrder === 'v1', { node: stored.startData.startNode ?? '', items: stored.startData.items ?? [{ json: {} }] }, this.platform.clock.ms());
+    } else {
+      if (row.wait_till && !p.resumeItems && new Date(row.wait_till).getTime() > this.platform.clock.ms()) return; // not due (a stale job)
+      state = stateFromStored(stored);
+    }
+    const startedAt = row.started_at ?? this.platform.clock.now().toISOString();
+    await this.store.updateExecution(p.executionId, { status: 'running', started_at: startedAt, wait_till: null });
+    const outcome = await this.execute(prepared, p.executionId, row.mode as ExecutionMode, state, undefined, p.resumeItems);
+    const done = this.finish({ ...row, started_at: startedAt }, prepared, outcome, stored.startData.startNode ?? '');
+    if (this.shouldSave(prepared.definition, row.mode, outcome.status)) await this.store.updateExecution(p.executionId, done);
+    else await this.store.deleteExecution(p.executionId);
+    await this.after(prepared, done, outcome);
+  }
+
+  private async preparedFor(snapshot: WorkflowDefinition): Promise<PreparedWorkflow> {
+    const { prepareDefinition } = await import('../workflows/model.js');
+    return prepareDefinition({ ...snapshot, settings: snapshot.settings ?? {}, nodes: snapshot.nodes ?? [], connections: snapshot.connections ?? {} });
+  }
+
+  private async execute(
+    prepared: PreparedWorkflow,
+    executionId: string,
+    mode: ExecutionMode,
+    state: ExecutionState,
+    respond: ((r: WebhookResponse) => void) | undefined,
+    resumeItems: Item[] | undefined,
+  ): Promise<RunOutcome> {
+    const wf = prepared.definition;
+    const controller = new AbortController();
+    const timeoutS = Number(wf.settings?.executionTimeout ?? -1);
+    const timer = timeoutS > 0 ? setTimeout(() => controller.abort(), timeoutS * 1000) : undefined;
+    this.running.set(executionId, controller);
+    const staticBefore = JSON.stringify(wf.staticData ?? null);
+    try {
+      const outcome = await runWorkflow(
+        {
+          workflow: wf,
+          graph: prepared.graph,
+          registry: nodeRegistry,
+          expressions: this.expressions,
+          services: this.services(),
+          executionId,
+          mode,
+          now: () => this.platform.clock.now(),
+          env: this.envForExpressions,
+          timezone: String(wf.settings?.timezone ?? this.config.timezone),
+          resumeUrl: `${this.baseUrl()}/webhook-waiting/${executionId}`,
+          respond,
+          signal: controller.signal,
+          usePinData: mode === 'manual',
+          resumeItems,
+        },
+        state,
+      );
+      const staticAfter = JSON.stringify(wf.staticData ?? null);
+      if (staticAfter !== staticBefore) {
+        await this.store.updateWorkflow(wf.id, { static_data: staticAfter }).catch(() => {});
+      }
+      return outcome;
+    } catch (err) {
+      // The engine itself failed (a bug, not the workflow's fault): the execution is an error, never a 500.
+      this.platform.logger.error({ err, executionId }, 'workflow engine failed');
+      state.error = toErrorInfo(err);
+      return { status: 'error', state };
+    } finally {
+      if (timer) clearTimeout(timer);
+      this.running.delete(executionId);
+    }
+  }
+
+  private finish(base: ExecutionRow, prepared: PreparedWorkflow, outcome: RunOutcome, startNode: string): ExecutionRow {
+    const now = this.platform.clock.now().toISOString();
+    const trigger = prepared.graph.nodes.get(startNode);
+    const runtime = { source: base.mode, triggerNode: trigger ? { name: trigger.name, type: trigger.type } : undefined };
+    const waiting = outcome.status === 'waiting';
+    const waitTill = waiting ? (outcome.waitTill ?? new Date('3000-01-01T00:00:00.000Z')).toISOString() : null;
+    return {
+      ...base,
+      status: outcome.status,
+      stopped_at: waiting ? null : now,
+      wait_till: waitTill,
+      data: JSON.stringify(toStoredData(outcome.state, prepared.definition, runtime, base.data ? (JSON.parse(base.data).startData ?? {}) : {})),
+    };
+  }
+
+  private shouldSave(wf: WorkflowDefinition, mode: string, status: string): boolean {
+    const s = wf.settings ?? {};
+    if (status === 'waiting') return true;
+    if (mode === 'manual' && s.saveManualExecutions === false) return false;
+    if (status === 'success' && s.saveDataSuccessExecution === 'none') return false;
+    if (status === 'error' && s.saveDataErrorExecution === 'none') return false;
+    return true;
+  }
+
+  /** After a run: schedule a parked execution's resume, note successful retries, start the error workflow. */
+  private async after(prepared: PreparedWorkflow, row: ExecutionRow, outcome: RunOutcome): Promise<void> {
+    if (outcome.status === 'waiting' && outcome.waitTill) await this.resume(String(row.id), undefined, outcome.waitTill);
+    if (outcome.status === 'success' && row.retry_of) await this.store.updateExecution(row.retry_of, { retry_success_id: String(row.id) });
+    const errorWorkflow = prepared.definition.settings?.errorWorkflow;
+    if (outcome.status === 'error' && errorWorkflow && errorWorkflow !== prepared.definition.id && row.mode !== 'error') {
+      const target = await this.store.getWorkflow(String(errorWorkflow));
+      if (!target) return;
+      const p = this.cache.get(target);
+      const start = findStartNode(p.definition, 'error');
+      if (!start) return;
+      const error = outcome.state.error;
+      await this.enqueue({
+        prepared: p,
+        mode: 'error',
+        start: {
+          node: start,
+          items: [
+            {
+              json: {
+                execution: {
+                  id: String(row.id),
+                  url: `${this.baseUrl()}/workflow/${prepared.definition.id}/executions/${row.id}`,
+                  error: { message: error?.message, ...(error?.description ? { description: error.description } : {}), node: error?.node },
+                  lastNodeExecuted: outcome.state.lastNodeExecuted,
+                  mode: row.mode,
+                },
+                workflow: { id: prepared.definition.id, name: prepared.definition.name },
+              },
+            },
+          ],
+        },
+      });
+    }
+  }
+
+  private services(): NodeServices {
+    return {
+      fetch: (url, init, timeoutMs) => outboundFetch(url, init, { allowInternal: this.allowInternal, timeoutMs }),
+      runSubWorkflow: (id, items, parent) => this.runSub(id, items, parent),
+      serviceUrl: (service) => this.platform.config.env[`HAMLET_${service.toUpperCase()}_URL`],
+      env: this.platform.config.env,
+    };
+  }
+
+  private async runSub(id: string, items: Item[], parent: { executionId: string; workflowId: string }, depth = 0): Promise<Item[]> {
+    const row = await this.store.getWorkflow(id);
+    if (!row) throw new NodeOperationError(`Workflow with ID "${id}" does not exist`);
+    const prepared = this.cache.get(row);
+    const start = findStartNode(prepared.definition, 'workflow');
+    if (!start) throw new NodeOperationError(`Workflow "${prepared.definition.name}" has no Execute Workflow Trigger`);
+    void depth;
+    const { row: done, outcome } = await this.run({ prepared, mode: 'integrated', start: { node: start, items: items.map((i) => ({ json: i.json, ...(i.binary ? { binary: i.binary } : {}) })) }, parent });
+    if (outcome.status === 'error') throw new NodeOperationError(outcome.state.error?.message ?? 'Sub-workflow failed', `execution ${done.id}`);
+    const last = outcome.state.lastNodeExecuted;
+    const runs = last ? outcome.state.runData[last] : undefined;
+    return runs?.[runs.length - 1]?.data?.main[0] ?? [];
+  }
+}

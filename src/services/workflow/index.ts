@@ -1,0 +1,86 @@
+// The workflow automation service (contract 002 part B): n8n's public API and workflow
+// format, an engine that runs n8n workflows with n8n's semantics, webhooks and schedules.
+import { createApp, listen, type App } from '../../platform/http.js';
+import type { Platform, ServiceDefinition } from '../../platform/service.js';
+import { authHook } from './api/auth.js';
+import { executionRoutes } from './api/executions.js';
+import { tagRoutes } from './api/tags.js';
+import { workflowRoutes } from './api/workflows.js';
+import { loadWorkflowConfig } from './config.js';
+import { Runner } from './executions/runner.js';
+import { createExpressions } from './expressions/index.js';
+import { migrations } from './migrations.js';
+import { WorkflowStore } from './store.js';
+import { Activation } from './triggers/activation.js';
+import { webhookRoutesPlugin } from './webhooks/routes.js';
+import { addBodyParsers } from './webhooks/body.js';
+import { WorkflowCache } from './workflows/model.js';
+import { WorkflowWrites } from './workflows/service.js';
+
+/** Everything a process that runs executions needs (the server, or `hamlet worker`). */
+export function createEngine(platform: Platform, opts: { baseUrl: () => string; ownsTriggers: boolean }) {
+  const config = loadWorkflowConfig(platform.config.env);
+  const expressions = createExpressions(config.sandbox);
+  const store = new WorkflowStore(platform.db);
+  const cache = new WorkflowCache();
+  const runner = new Runner(platform, store, cache, config, expressions, opts.baseUrl);
+  const activation = new Activation(platform, store, cache, runner, config.timezone, opts.ownsTriggers);
+  return { config, expressions, store, cache, runner, activation };
+}
+
+const service: ServiceDefinition = {
+  name: 'workflow',
+  migrations,
+  adminKeys: true,
+  async start(platform: Platform) {
+    let baseUrl = '';
+    const engine = createEngine(platform, { baseUrl: () => engine.config.publicUrl ?? baseUrl, ownsTriggers: true });
+    const { config, store, cache, runner, activation } = engine;
+    const writes = new WorkflowWrites(store, cache, activation, platform.clock);
+
+    const app: App = createApp({
+      service: 'workflow',
+      logger: platform.logger,
+      envelope: (e) => ({ message: e.message }),
+      bodyLimit: 16 * 1024 * 1024,
+      openapi: { title: 'Hamlet workflow automation (n8n-compatible)', version: '1.0.0' },
+    });
+    addBodyParsers(app);
+    await app.register(
+      async (api) => {
+        api.addHook('onRequest', authHook(platform.keys));
+        workflowRoutes(api as unknown as App, { store, writes, cache, runner, baseUrl: () => config.publicUrl ?? baseUrl });
+        executionRoutes(api as unknown as App, { store, runner, cache });
+        tagRoutes(api as unknown as App, { store, clock: platform.clock });
+      },
+      { prefix: '/api/v1' },
+    );
+    webhookRoutesPlugin(app, { activation, runner, store, cache, baseUrl: () => config.publicUrl ?? baseUrl });
+
+    // Embedded SQLite belongs to this process: whatever was running when it died was interrupted.
+    if (platform.db.dialect === 'sqlite') {
+      await store.k.updateTable('workflow_executions').set({ status: 'crashed', stopped_at: platform.clock.now().toISOString() }).where('status', '=', 'running').execute();
+    }
+    runner.registerWorker();
+    await activation.start();
+
+    const pruneTimer = setInterval(() => {
+      const before = config.pruneMaxAgeMs ? new Date(platform.clock.ms() - config.pruneMaxAgeMs).toISOString() : undefined;
+      store.prune(before, config.pruneMaxCount || undefined).catch((err) => platform.logger.warn({ err }, 'execution pruning failed'));
+    }, 60 * 60_000);
+    pruneTimer.unref();
+
+    baseUrl = await listen(app, platform.config.host, platform.config.ports.workflow);
+    return {
+      urls: { api: baseUrl },
+      async stop() {
+        clearInterval(pruneTimer);
+        activation.stop();
+        await app.close();
+        engine.expressions.close();
+      },
+    };
+  },
+};
+
+export default service;

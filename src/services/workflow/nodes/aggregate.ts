@@ -1,0 +1,54 @@
+// Aggregate: many items into one, by individual fields or as a list of whole items.
+import type { NodeType } from '../engine/node-type.js';
+import { clone, fieldList, readPath } from './util.js';
+
+interface FieldSpec {
+  fieldToAggregate?: string;
+  renameField?: boolean;
+  outputFieldName?: string;
+}
+
+export default {
+  types: ['n8n-nodes-base.aggregate'],
+  execute(ctx) {
+    const items = ctx.items;
+    const pairedItem = items.map((_, i) => ({ item: i }));
+    if (ctx.raw('aggregate', 'aggregateIndividualFields') === 'aggregateAllItemData') {
+      const dest = ctx.param<string>('destinationFieldName', 0, 'data');
+      const include = ctx.raw<string>('include', 'allFields');
+      const fields = fieldList(ctx.param(include === 'specifiedFields' ? 'fieldsToInclude' : 'fieldsToExclude', 0, ''));
+      const list = items.map((it) => {
+        if (include === 'specifiedFields') {
+          const o: Record<string, unknown> = {};
+          for (const f of fields) if (f in it.json) o[f] = clone(it.json[f]);
+          return o;
+        }
+        if (include === 'allFieldsExcept') {
+          const o = clone(it.json);
+          for (const f of fields) delete o[f];
+          return o;
+        }
+        return clone(it.json);
+      });
+      return [[{ json: { [dest]: list }, pairedItem }]];
+    }
+    const specs = ctx.param<FieldSpec[]>('fieldsToAggregate.fieldToAggregate', 0, []);
+    const mergeLists = ctx.param<boolean>('options.mergeLists', 0, false);
+    const keepMissing = ctx.param<boolean>('options.keepMissing', 0, false);
+    const json: Record<string, unknown> = {};
+    for (const spec of specs) {
+      const field = spec.fieldToAggregate ?? '';
+      if (!field) continue;
+      const name = spec.renameField && spec.outputFieldName ? spec.outputFieldName : field;
+      const values: unknown[] = [];
+      for (const it of items) {
+        const v = field.includes('.') && !(field in it.json) ? readPath(it.json, field) : it.json[field];
+        if (v === undefined && !keepMissing) continue;
+        if (Array.isArray(v) && mergeLists) values.push(...clone(v));
+        else values.push(v === undefined ? null : clone(v));
+      }
+      json[name] = values;
+    }
+    return [[{ json, pairedItem }]];
+  },
+} satisfies NodeType;

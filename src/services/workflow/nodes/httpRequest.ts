@@ -1,0 +1,151 @@
+// HTTP Request, in the v1–v2 parameter format (requestMethod, jsonParameters, …ParametersUi)
+// and the v3–v4 format (method, sendQuery/sendHeaders/sendBody, options.response). Every
+// request goes through the service's guarded fetch (SSRF guard, timeout).
+import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
+import type { Item } from '../expressions/api.js';
+
+interface Request {
+  method: string;
+  url: string;
+  query: Array<[string, string]>;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs?: number;
+  format: 'autodetect' | 'json' | 'text' | 'file';
+  fullResponse: boolean;
+  neverError: boolean;
+}
+
+const pairs = (list: unknown): Array<[string, string]> =>
+  (Array.isArray(list) ? list : []).filter((p) => p && p.name).map((p) => [String(p.name), typeof p.value === 'object' ? JSON.stringify(p.value) : String(p.value ?? '')]);
+
+const jsonish = (v: unknown): Record<string, unknown> => {
+  if (v && typeof v === 'object') return v as Record<string, unknown>;
+  if (typeof v === 'string' && v.trim()) {
+    try {
+      return JSON.parse(v);
+    } catch {
+      throw new NodeOperationError('JSON parameter needs to be valid JSON');
+    }
+  }
+  return {};
+};
+
+function v4(ctx: NodeContext, i: number): Request {
+  const p = <T = unknown>(path: string, d?: NoInfer<T>): T => ctx.param<T>(path, i, d);
+  const req: Request = {
+    method: String(p('method', 'GET')).toUpperCase(),
+    url: String(p('url', '')),
+    query: [],
+    headers: {},
+    format: p('options.response.response.responseFormat', 'autodetect'),
+    fullResponse: p('options.response.response.fullResponse', false),
+    neverError: p('options.response.response.neverError', false),
+    timeoutMs: p<number | undefined>('options.timeout', undefined),
+  };
+  if (p('sendQuery', false)) {
+    req.query = p('specifyQuery', 'keypair') === 'json' ? Object.entries(jsonish(p('jsonQuery', '{}'))).map(([k, v]) => [k, String(v)]) : pairs(p('queryParameters.parameters', []));
+  }
+  if (p('sendHeaders', false)) {
+    const hs = p('specifyHeaders', 'keypair') === 'json' ? Object.entries(jsonish(p('jsonHeaders', '{}'))).map(([k, v]) => [k, String(v)] as [string, string]) : pairs(p('headerParameters.parameters', []));
+    for (const [k, v] of hs) req.headers[k.toLowerCase()] = v;
+  }
+  if (p('sendBody', false)) {
+    const type = p<string>('contentType', 'json');
+    if (type === 'raw') {
+      req.headers['content-type'] ??= String(p('rawContentType', 'text/plain'));
+      req.body = String(p('body', ''));
+    } else if (type === 'form-urlencoded') {
+      req.headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      req.body = new URLSearchParams(pairs(p('bodyParameters.parameters', []))).toString();
+    } else if (type === 'json') {
+      req.headers['content-type'] ??= 'application/json';
+      const body = p('specifyBody', 'keypair') === 'json' ? jsonish(p('jsonBody', '{}')) : Object.fromEntries(pairs(p('bodyParameters.parameters', [])));
+      req.body = JSON.stringify(body);
+    } else throw new NodeOperationError(`Body content type "${type}" is not supported`);
+  }
+  return req;
+}
+
+function v1(ctx: NodeContext, i: number): Request {
+  const p = <T = unknown>(path: string, d?: NoInfer<T>): T => ctx.param<T>(path, i, d);
+  const asJson = p('jsonParameters', false);
+  const req: Request = {
+    method: String(p('requestMethod', 'GET')).toUpperCase(),
+    url: String(p('url', '')),
+    query: asJson ? Object.entries(jsonish(p('queryParametersJson', '{}'))).map(([k, v]) => [k, String(v)]) : pairs(p('queryParametersUi.parameter', [])),
+    headers: {},
+    format: p('responseFormat', 'json') === 'string' ? 'text' : p('responseFormat', 'json') === 'file' ? 'file' : 'json',
+    fullResponse: p('options.fullResponse', false),
+    neverError: p('options.ignoreResponseCode', false),
+    timeoutMs: p<number | undefined>('options.timeout', undefined),
+  };
+  const hs = asJson ? Object.entries(jsonish(p('headerParametersJson', '{}'))).map(([k, v]) => [k, String(v)] as [string, string]) : pairs(p('headerParametersUi.parameter', []));
+  for (const [k, v] of hs) req.headers[k.toLowerCase()] = v;
+  if (!['GET', 'HEAD'].includes(req.method)) {
+    const body = asJson ? jsonish(p('bodyParametersJson', '{}')) : Object.fromEntries(pairs(p('bodyParametersUi.parameter', [])));
+    if (Object.keys(body).length) {
+      if (p('options.bodyContentType', 'json') === 'form-urlencoded') {
+        req.headers['content-type'] ??= 'application/x-www-form-urlencoded';
+        req.body = new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString();
+      } else {
+        req.headers['content-type'] ??= 'application/json';
+        req.body = JSON.stringify(body);
+      }
+    }
+  }
+  return req;
+}
+
+async function send(ctx: NodeContext, req: Request): Promise<Array<Record<string, unknown>>> {
+  let url: URL;
+  try {
+    url = new URL(req.url);
+  } catch {
+    throw new NodeOperationError(`Invalid URL: ${req.url}. URL must start with "http" or "https".`);
+  }
+  for (const [k, v] of req.query) url.searchParams.append(k, v);
+  let res;
+  try {
+    res = await ctx.services.fetch(url.toString(), { method: req.method, headers: req.headers, body: req.body }, req.timeoutMs);
+  } catch (err) {
+    throw new NodeOperationError((err as Error).message, (err as { cause?: { message?: string } }).cause?.message);
+  }
+  const text = await res.text();
+  const type = res.headers.get('content-type') ?? '';
+  let body: unknown = text;
+  if (req.format === 'json' || (req.format === 'autodetect' && /json/i.test(type))) {
+    try {
+      body = text === '' ? {} : JSON.parse(text);
+    } catch {
+      if (req.format === 'json') throw new NodeOperationError('Response body is not valid JSON. Change "Response Format" to "Text"');
+    }
+  }
+  if (!req.neverError && (res.status < 200 || res.status >= 300)) {
+    const detail = typeof body === 'string' ? body : JSON.stringify(body);
+    throw new NodeOperationError(`Request failed with status code ${res.status}`, detail.slice(0, 1000));
+  }
+  if (req.fullResponse) {
+    return [{ body, headers: Object.fromEntries(res.headers), statusCode: res.status, statusMessage: res.statusText }];
+  }
+  if (Array.isArray(body)) return body.map((b) => (b && typeof b === 'object' && !Array.isArray(b) ? b : { data: b }));
+  if (body && typeof body === 'object') return [body as Record<string, unknown>];
+  return [{ data: body }];
+}
+
+export default {
+  types: ['n8n-nodes-base.httpRequest'],
+  async execute(ctx) {
+    const out: Item[] = [];
+    for (let i = 0; i < ctx.items.length; i++) {
+      try {
+        const req = ctx.typeVersion >= 3 ? v4(ctx, i) : v1(ctx, i);
+        for (const json of await send(ctx, req)) out.push({ json, pairedItem: { item: i } });
+      } catch (err) {
+        if (!ctx.continueOnFail) throw err;
+        out.push({ json: { error: (err as Error).message }, pairedItem: { item: i } });
+      }
+    }
+    return [out];
+  },
+} satisfies NodeType;

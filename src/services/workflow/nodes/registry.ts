@@ -1,0 +1,43 @@
+// Every node type Hamlet runs. Adding a node type is one file in this folder and one line here.
+import type { NodeType } from '../engine/node-type.js';
+import aggregate from './aggregate.js';
+import code from './code.js';
+import cron from './cron.js';
+import errorTrigger from './errorTrigger.js';
+import executeWorkflow from './executeWorkflow.js';
+import executeWorkflowTrigger from './executeWorkflowTrigger.js';
+import filter from './filter.js';
+import fn from './function.js';
+import functionItem from './functionItem.js';
+import httpRequest from './httpRequest.js';
+import ifNode from './if.js';
+import limit from './limit.js';
+import manualTrigger from './manualTrigger.js';
+import markdown from './markdown.js';
+import merge from './merge.js';
+import noOp from './noOp.js';
+import respondToWebhook from './respondToWebhook.js';
+import scheduleTrigger from './scheduleTrigger.js';
+import set from './set.js';
+import splitInBatches from './splitInBatches.js';
+import splitOut from './splitOut.js';
+import stopAndError from './stopAndError.js';
+import switchNode from './switch.js';
+import wait from './wait.js';
+import webhook from './webhook.js';
+
+const ALL: NodeType[] = [
+  aggregate, code, cron, errorTrigger, executeWorkflow, executeWorkflowTrigger, filter, fn, functionItem, httpRequest, ifNode, limit,
+  manualTrigger, markdown, merge, noOp, respondToWebhook, scheduleTrigger, set, splitInBatches, splitOut, stopAndError, switchNode, wait,
+  webhook,
+];
+
+const byType = new Map<string, NodeType>();
+for (const t of ALL) for (const name of t.types) byType.set(name, t);
+
+export const nodeRegistry = {
+  get: (type: string): NodeType | undefined => byType.get(type),
+};
+
+/** Canvas-only nodes: stored, never run, never count as anything. */
+export const isStickyNote = (type: string): boolean => type === 'n8n-nodes-base.stickyNote';

@@ -1,0 +1,55 @@
+// Respond to Webhook: answers the webhook call of a `responseNode` workflow; items pass through.
+import { NodeOperationError, type NodeType } from '../engine/node-type.js';
+
+export default {
+  types: ['n8n-nodes-base.respondToWebhook'],
+  execute(ctx) {
+    const items = ctx.items;
+    const respondWith = ctx.raw<string>('respondWith', ctx.typeVersion >= 1.1 ? 'firstIncomingItem' : 'firstIncomingItem');
+    const status = Number(ctx.param('options.responseCode', 0, 200));
+    const headers: Record<string, string> = {};
+    for (const e of ctx.param<Array<{ name?: string; value?: unknown }>>('options.responseHeaders.entries', 0, [])) {
+      if (e?.name) headers[String(e.name).toLowerCase()] = String(e.value ?? '');
+    }
+    let body: unknown;
+    switch (respondWith) {
+      case 'allIncomingItems':
+        body = items.map((i) => i.json);
+        break;
+      case 'firstIncomingItem':
+        body = items[0]?.json ?? {};
+        break;
+      case 'json': {
+        let b = ctx.param<unknown>('responseBody', 0, '');
+        if (typeof b === 'string') {
+          const text = b.trim();
+          if (text === '') b = {};
+          else {
+            try {
+              b = JSON.parse(text);
+            } catch {
+              throw new NodeOperationError("Invalid JSON in 'Response Body' field");
+            }
+          }
+        }
+        body = b;
+        break;
+      }
+      case 'text':
+        headers['content-type'] ??= 'text/html; charset=utf-8';
+        body = String(ctx.param('responseBody', 0, '') ?? '');
+        break;
+      case 'noData':
+        body = undefined;
+        break;
+      case 'redirect':
+        headers['location'] = String(ctx.param('redirectURL', 0, ''));
+        ctx.respond({ status: status === 200 ? 307 : status, headers, body: undefined });
+        return [items];
+      default:
+        throw new NodeOperationError(`Respond with "${respondWith}" is not supported`);
+    }
+    ctx.respond({ status, headers, body });
+    return [items];
+  },
+} satisfies NodeType;

@@ -1,0 +1,137 @@
+// Set / Edit Fields. v1–v2: typed value lists and keepOnlySet. v3.x: typed assignments or
+// raw JSON, with other fields kept per `include` (3.0–3.2 keep all by default, 3.3+ none).
+import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
+import type { Item } from '../expressions/api.js';
+import { clone, deletePath, fieldList, isPlainObject, readPath, writePath } from './util.js';
+
+interface Assignment {
+  name?: string;
+  type?: string;
+  value?: unknown;
+}
+
+function convert(name: string, type: string, value: unknown, itemIndex: number, ignoreErrors: boolean): unknown {
+  if (value === null || value === undefined) return value;
+  const fail = (): never => {
+    const shown = typeof value === 'object' ? JSON.stringify(value) : String(value);
+    throw new NodeOperationError(`'${name}' expects a ${type} but we got '${shown}' [item ${itemIndex}]`);
+  };
+  try {
+    switch (type) {
+      case 'string':
+        return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+      case 'number': {
+        const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : typeof value === 'boolean' ? NaN : NaN;
+        if (Number.isNaN(n)) fail();
+        return n;
+      }
+      case 'boolean':
+        if (typeof value === 'boolean') return value;
+        if (value === 'true' || value === '1' || value === 1) return true;
+        if (value === 'false' || value === '0' || value === 0) return false;
+        return fail();
+      case 'array':
+      case 'object': {
+        let v = value;
+        if (typeof v === 'string') {
+          try {
+            v = JSON.parse(v);
+          } catch {
+            return fail();
+          }
+        }
+        if (type === 'array' ? !Array.isArray(v) : !isPlainObject(v)) fail();
+        return v;
+      }
+      default:
+        return value;
+    }
+  } catch (err) {
+    if (ignoreErrors) return value;
+    throw err;
+  }
+}
+
+/** Which of the input's fields v3 keeps beside the assigned ones. */
+function baseFields(ctx: NodeContext, json: Record<string, unknown>, i: number): Record<string, unknown> {
+  let include: string;
+  if (ctx.typeVersion >= 3.3) include = ctx.raw('includeOtherFields', false) ? ctx.raw('include', 'all') : 'none';
+  else include = ctx.raw('include', 'all');
+  if (include === 'all') return clone(json);
+  if (include === 'selected') {
+    const out: Record<string, unknown> = {};
+    for (const f of fieldList(ctx.param('includeFields', i, ''))) {
+      const v = readPath(json, f);
+      if (v !== undefined) writePath(out, f, clone(v));
+    }
+    return out;
+  }
+  if (include === 'except') {
+    const out = clone(json);
+    for (const f of fieldList(ctx.param('excludeFields', i, ''))) deletePath(out, f);
+    return out;
+  }
+  return {};
+}
+
+function v3(ctx: NodeContext): Item[] {
+  const out: Item[] = [];
+  const mode = ctx.raw<string>('mode', 'manual');
+  for (let i = 0; i < ctx.items.length; i++) {
+    const item = ctx.items[i]!;
+    const dot = ctx.param<boolean>('options.dotNotation', i, true);
+    const ignoreErrors = ctx.param<boolean>('options.ignoreConversionErrors', i, false);
+    const json = baseFields(ctx, item.json, i);
+    const put = (name: string, value: unknown) => (dot ? writePath(json, name, value) : (json[name] = value));
+    if (mode === 'raw') {
+      let raw = ctx.param<unknown>('jsonOutput', i, '{}');
+      if (typeof raw === 'string') {
+        try {
+          raw = JSON.parse(raw);
+        } catch (err) {
+          throw new NodeOperationError(`The 'JSON Output' in item ${i} contains invalid JSON`, (err as Error).message);
+        }
+      }
+      if (!isPlainObject(raw)) throw new NodeOperationError(`The 'JSON Output' in item ${i} does not contain a valid JSON object`);
+      for (const [k, v] of Object.entries(raw)) json[k] = v;
+    } else {
+      const assignments = ctx.raw<Assignment[]>('assignments.assignments', []);
+      for (let a = 0; a < assignments.length; a++) {
+        const name = String(ctx.param(`assignments.assignments.${a}.name`, i, '') ?? '');
+        const value = ctx.param<unknown>(`assignments.assignments.${a}.value`, i, undefined);
+        put(name, convert(name, assignments[a]?.type ?? 'string', value, i, ignoreErrors));
+      }
+    }
+    const out1: Item = { json, pairedItem: { item: i } };
+    if (item.binary && !ctx.param('options.stripBinary', i, false)) out1.binary = item.binary;
+    out.push(out1);
+  }
+  return out;
+}
+
+function v1(ctx: NodeContext): Item[] {
+  const out: Item[] = [];
+  const keepOnlySet = ctx.raw('keepOnlySet', false);
+  for (let i = 0; i < ctx.items.length; i++) {
+    const item = ctx.items[i]!;
+    const dot = ctx.param<boolean>('options.dotNotation', i, true);
+    const json: Record<string, unknown> = keepOnlySet ? {} : clone(item.json);
+    for (const type of ['boolean', 'number', 'string'] as const) {
+      const list = ctx.raw<Array<{ name?: string }>>(`values.${type}`, []);
+      for (let v = 0; v < list.length; v++) {
+        const name = String(ctx.param(`values.${type}.${v}.name`, i, 'propertyName'));
+        let value = ctx.param<unknown>(`values.${type}.${v}.value`, i, type === 'boolean' ? false : type === 'number' ? 0 : '');
+        if (type === 'boolean' && typeof value !== 'boolean') value = !!value && value !== 'false';
+        if (dot) writePath(json, name, value);
+        else json[name] = value;
+      }
+    }
+    out.push({ json, pairedItem: { item: i }, ...(item.binary ? { binary: item.binary } : {}) });
+  }
+  return out;
+}
+
+export default {
+  types: ['n8n-nodes-base.set'],
+  execute: (ctx) => [ctx.typeVersion >= 3 ? v3(ctx) : v1(ctx)],
+} satisfies NodeType;

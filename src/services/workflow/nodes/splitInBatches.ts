@@ -1,0 +1,35 @@
+// Loop Over Items (Split in Batches). Each run hands out the next batch; the loop body feeds
+// back into this node; when nothing is left, everything processed leaves on the done output.
+// v3 outputs are [done, loop]; v2 [loop, done]; v1 has only the batch output.
+import type { NodeType } from '../engine/node-type.js';
+import type { Item } from '../expressions/api.js';
+
+interface LoopState {
+  items?: Item[];
+  processed: Item[];
+  done?: boolean;
+}
+
+export default {
+  types: ['n8n-nodes-base.splitInBatches'],
+  outputs: (node) => (Number(node.typeVersion ?? 1) >= 2 ? 2 : 1),
+  execute(ctx) {
+    const size = Math.max(1, Number(ctx.param('batchSize', 0, ctx.typeVersion >= 3 ? 1 : 10)));
+    const state = ctx.context as unknown as LoopState;
+    const reset = ctx.param<boolean>('options.reset', 0, false);
+    let batch: Item[];
+    if (state.items === undefined || reset) {
+      const all = ctx.items.map((it, i) => ({ ...it, pairedItem: { item: i } }));
+      batch = all.slice(0, size);
+      state.items = all.slice(size);
+      state.processed = [];
+    } else {
+      state.processed.push(...ctx.items);
+      batch = state.items.splice(0, size);
+    }
+    state.done = batch.length === 0;
+    if (ctx.typeVersion < 2) return [batch];
+    const done = state.done ? state.processed : [];
+    return ctx.typeVersion >= 3 ? [done, batch] : [batch, done];
+  },
+} satisfies NodeType;

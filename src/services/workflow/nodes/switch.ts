@@ -1,0 +1,85 @@
+// Switch: routes items by rules. v3.x: one output per rule (filter format), optional fallback
+// output, first or all matching rules; or an expression giving the output index. v1/v2:
+// rules on one value with an operation each.
+import { evaluateFilter, type FilterValue } from '../engine/filter.js';
+import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
+import type { Item } from '../expressions/api.js';
+import type { WorkflowNode } from '../engine/types.js';
+
+function outputCount(node: WorkflowNode): number {
+  const p = (node.parameters ?? {}) as Record<string, any>;
+  const version = Number(node.typeVersion ?? 1);
+  if (version < 3) {
+    if (version < 2) return 4;
+    return p.mode === 'expression' ? Number(p.outputsAmount ?? 4) : Math.max(1, (p.rules?.rules ?? []).reduce((m: number, r: any) => Math.max(m, Number(r.output ?? 0) + 1), 0));
+  }
+  if (p.mode === 'expression') return Number(p.numberOutputs ?? 4);
+  const rules = p.rules?.values?.length ?? 0;
+  return rules + (p.options?.fallbackOutput === 'extra' ? 1 : 0);
+}
+
+const LEGACY: Record<string, (a: any, b: any) => boolean> = {
+  equal: (a, b) => a === b,
+  notEqual: (a, b) => a !== b,
+  smaller: (a, b) => a < b,
+  smallerEqual: (a, b) => a <= b,
+  larger: (a, b) => a > b,
+  largerEqual: (a, b) => a >= b,
+  contains: (a, b) => String(a).includes(String(b)),
+  notContains: (a, b) => !String(a).includes(String(b)),
+  startsWith: (a, b) => String(a).startsWith(String(b)),
+  endsWith: (a, b) => String(a).endsWith(String(b)),
+  regex: (a, b) => new RegExp(String(b).replace(/^\/(.*)\/\w*$/, '$1')).test(String(a)),
+};
+
+function routeV3(ctx: NodeContext, i: number, outputs: number): number[] {
+  if (ctx.raw('mode', 'rules') === 'expression') {
+    const o = Number(ctx.param('output', i, 0));
+    if (!Number.isInteger(o) || o < 0 || o >= outputs) throw new NodeOperationError(`The output ${o} is not allowed. It has to be between 0 and ${outputs - 1}!`);
+    return [o];
+  }
+  const rules = ctx.raw<Array<unknown>>('rules.values', []);
+  const all = ctx.param<boolean>('options.allMatchingOutputs', i, false);
+  const loose = ctx.raw<boolean>('looseTypeValidation', false) || ctx.raw<boolean>('options.looseTypeValidation', false);
+  const ignoreCase = ctx.raw<boolean>('options.ignoreCase', false);
+  const hits: number[] = [];
+  for (let r = 0; r < rules.length; r++) {
+    const filter = ctx.param<FilterValue>(`rules.values.${r}.conditions`, i, {});
+    if (evaluateFilter(filter, { loose, ignoreCase, itemIndex: i })) {
+      hits.push(r);
+      if (!all) break;
+    }
+  }
+  if (hits.length) return hits;
+  const fallback = ctx.raw<unknown>('options.fallbackOutput', 'none');
+  if (fallback === 'extra') return [rules.length];
+  if (fallback !== 'none' && fallback !== undefined && fallback !== '' && Number(fallback) >= 0) return [Number(fallback)];
+  return [];
+}
+
+function routeLegacy(ctx: NodeContext, i: number): number[] {
+  if (ctx.raw('mode', 'rules') === 'expression') return [Number(ctx.param('output', i, 0))];
+  const value1 = ctx.param<unknown>('value1', i, undefined);
+  const rules = ctx.raw<Array<unknown>>('rules.rules', []);
+  for (let r = 0; r < rules.length; r++) {
+    const rule = ctx.param<{ operation?: string; value2?: unknown; output?: number }>(`rules.rules.${r}`, i, {});
+    const cmp = LEGACY[rule.operation ?? 'equal'];
+    if (cmp?.(value1, rule.value2)) return [Number(rule.output ?? 0)];
+  }
+  const fb = Number(ctx.raw('fallbackOutput', -1));
+  return fb >= 0 ? [fb] : [];
+}
+
+export default {
+  types: ['n8n-nodes-base.switch'],
+  outputs: outputCount,
+  execute(ctx) {
+    const count = outputCount(ctx.node);
+    const outs: Item[][] = Array.from({ length: count }, () => []);
+    for (let i = 0; i < ctx.items.length; i++) {
+      const targets = ctx.typeVersion >= 3 ? routeV3(ctx, i, count) : routeLegacy(ctx, i);
+      for (const t of targets) outs[t]?.push({ ...ctx.items[i]!, pairedItem: { item: i } });
+    }
+    return outs;
+  },
+} satisfies NodeType;

@@ -1,0 +1,71 @@
+// Small helpers node files share: dotted paths, cloning, n8n's value conversions.
+import type { Item } from '../expressions/api.js';
+
+export const clone = <T>(v: T): T => (v === undefined ? v : structuredClone(v));
+
+/** Reads `a.b[0].c` style paths. */
+export function readPath(obj: unknown, path: string): unknown {
+  if (path === '') return obj;
+  let cur: unknown = obj;
+  for (const key of splitPath(path)) {
+    if (cur === null || cur === undefined || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+/** Writes a dotted path, creating objects on the way (n8n's dotNotation). */
+export function writePath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = splitPath(path);
+  let cur: Record<string, unknown> = obj;
+  for (let i = 0; i < keys.length - 1; i++) {
+    const k = keys[i]!;
+    const next = cur[k];
+    if (next === null || typeof next !== 'object') cur[k] = /^\d+$/.test(keys[i + 1]!) ? [] : {};
+    cur = cur[k] as Record<string, unknown>;
+  }
+  cur[keys[keys.length - 1]!] = value;
+}
+
+export function deletePath(obj: Record<string, unknown>, path: string): void {
+  const keys = splitPath(path);
+  let cur: unknown = obj;
+  for (let i = 0; i < keys.length - 1; i++) {
+    if (cur === null || typeof cur !== 'object') return;
+    cur = (cur as Record<string, unknown>)[keys[i]!];
+  }
+  if (cur && typeof cur === 'object') delete (cur as Record<string, unknown>)[keys[keys.length - 1]!];
+}
+
+function splitPath(path: string): string[] {
+  const out: string[] = [];
+  for (const part of path.split('.')) {
+    const re = /([^[\]]+)|\[(\d+)\]|\["([^"]*)"\]|\['([^']*)'\]/g;
+    let m: RegExpExecArray | null;
+    let any = false;
+    while ((m = re.exec(part))) {
+      any = true;
+      out.push(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '');
+    }
+    if (!any) out.push(part);
+  }
+  return out;
+}
+
+/** Comma-separated field lists as n8n reads them ("a, b,c"). */
+export const fieldList = (v: unknown): string[] =>
+  Array.isArray(v) ? v.map(String) : typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : [];
+
+export const paired = (i: number) => ({ item: i });
+
+export const itemsOf = (jsons: Array<Record<string, unknown>>, pairedTo?: number): Item[] =>
+  jsons.map((json, i) => ({ json, pairedItem: { item: pairedTo ?? i } }));
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** n8n's type name for a value, as used in its conversion error messages. */
+export function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}

@@ -1,0 +1,112 @@
+// What "active" means at run time: a workflow's webhooks are in the webhook table and its
+// schedules are armed. Every instance keeps its own copy, refreshed through the event bus
+// whenever a workflow is saved, activated or deactivated anywhere.
+import type { Platform } from '../../../platform/service.js';
+import { badRequest } from '../../../platform/errors.js';
+import { nodeRegistry } from '../nodes/registry.js';
+import type { WorkflowStore } from '../store.js';
+import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
+import { activatableTriggers, triggerKind } from '../workflows/triggers.js';
+import { scheduleItem } from '../nodes/schedule-item.js';
+import type { Runner } from '../executions/runner.js';
+import { Schedules } from './schedules.js';
+import { WebhookTable } from './webhooks.js';
+
+export const CHANGED_TOPIC = 'workflow.workflow.changed';
+
+export const NO_TRIGGER_MESSAGE =
+  'Workflow cannot be activated because it has no trigger node. At least one trigger, webhook, or polling node is required.';
+
+export class Activation {
+  readonly webhooks = new WebhookTable();
+  private readonly schedules: Schedules;
+  private readonly active = new Map<string, PreparedWorkflow>();
+  private unsubscribe?: () => void;
+
+  constructor(
+    private readonly platform: Platform,
+    private readonly store: WorkflowStore,
+    private readonly cache: WorkflowCache,
+    private readonly runner: Runner,
+    private readonly defaultTimezone: string,
+    /** Whether this process fires schedules (the main process; not `hamlet worker`). */
+    private readonly ownsTriggers: boolean,
+  ) {
+    this.schedules = new Schedules(platform.clock, platform.logger, (id, node, at) => this.fireSchedule(id, node, at));
+  }
+
+  async start(): Promise<void> {
+    for (const row of await this.store.activeWorkflows()) {
+      try {
+        this.register(this.cache.get(row));
+      } catch (err) {
+        this.platform.logger.warn({ err, workflowId: row.id }, 'could not register an active workflow');
+      }
+    }
+    this.unsubscribe = this.platform.events.subscribe<{ id: string }>(CHANGED_TOPIC, (m) => this.reload(m.id));
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.schedules.stop();
+  }
+
+  /** The active version of a workflow, as this instance registered it. */
+  get(id: string): PreparedWorkflow | undefined {
+    return this.active.get(id);
+  }
+
+  /** Throws a 400 in n8n's words if the workflow cannot be activated. */
+  validate(p: PreparedWorkflow): void {
+    const triggers = activatableTriggers(p.definition);
+    if (!triggers.length) throw badRequest(NO_TRIGGER_MESSAGE);
+    const tz = String(p.definition.settings?.timezone ?? this.defaultTimezone);
+    for (const node of triggers) {
+      for (const pattern of nodeRegistry.get(node.type)?.schedules?.(node) ?? []) {
+        const problem = Schedules.check(pattern, tz);
+        if (problem) throw badRequest(`Node "${node.name}": ${problem}`);
+      }
+    }
+    const conflict = this.webhooks.conflicts(p, triggers.filter((n) => triggerKind(n) === 'webhook'));
+    if (conflict) throw badRequest(`The URL path that the webhook "${conflict}" uses is already taken by another active workflow`);
+  }
+
+  register(p: PreparedWorkflow): void {
+    const id = p.definition.id;
+    const triggers = activatableTriggers(p.definition);
+    this.active.set(id, p);
+    this.webhooks.add(id, triggers.filter((n) => triggerKind(n) === 'webhook'));
+    if (this.ownsTriggers) {
+      const schedules = triggers.flatMap((n) => (nodeRegistry.get(n.type)?.schedules?.(n) ?? []).map((pattern) => ({ node: n.name, pattern })));
+      this.schedules.set(id, schedules, String(p.definition.settings?.timezone ?? this.defaultTimezone));
+    }
+  }
+
+  unregister(id: string): void {
+    this.active.delete(id);
+    this.webhooks.remove(id);
+    this.schedules.remove(id);
+  }
+
+  /** Tells every instance (this one included) to re-read a workflow. */
+  async changed(id: string): Promise<void> {
+    await this.reload(id);
+    await this.platform.events.publish(CHANGED_TOPIC, { id });
+  }
+
+  private async reload(id: string): Promise<void> {
+    const row = await this.store.getWorkflow(id);
+    this.cache.drop(id);
+    if (!row || row.active !== 1) return this.unregister(id);
+    const current = this.active.get(id);
+    if (current && current.definition.versionId === row.version_id) return;
+    this.register(this.cache.get(row));
+  }
+
+  private async fireSchedule(id: string, node: string, at: Date): Promise<void> {
+    const p = this.active.get(id);
+    if (!p) return;
+    const tz = String(p.definition.settings?.timezone ?? this.defaultTimezone);
+    await this.runner.enqueue({ prepared: p, mode: 'trigger', start: { node, items: [scheduleItem(at, tz)] } });
+  }
+}

@@ -1,0 +1,158 @@
+// Webhook endpoints: production `/webhook/<path>` of active workflows, `/webhook-test/<path>`
+// of any stored workflow (n8n's editor test URL; runs in mode manual), and
+// `/webhook-waiting/<executionId>` that resumes an execution parked by Wait.
+//
+// Response modes of the Webhook node: `onReceived` answers at once (after the execution and
+// its job are durably written); `lastNode` answers with the last node's data when the run
+// ends; `responseNode` answers when Respond to Webhook runs (or 200 with an empty body if
+// the run ends without reaching it, as n8n does).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../../../platform/http.js';
+import type { Item } from '../expressions/api.js';
+import type { WebhookResponse } from '../engine/node-type.js';
+import type { WorkflowNode } from '../engine/types.js';
+import type { Runner } from '../executions/runner.js';
+import type { WorkflowStore } from '../store.js';
+import type { Activation } from '../triggers/activation.js';
+import { matchDynamic, normalisePath, webhookRoutes, type WebhookTarget } from '../triggers/webhooks.js';
+import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
+
+export interface WebhookDeps {
+  activation: Activation;
+  runner: Runner;
+  store: WorkflowStore;
+  cache: WorkflowCache;
+  baseUrl(): string;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+
+function sendResponse(reply: FastifyReply, r: WebhookResponse) {
+  reply.code(r.status);
+  for (const [k, v] of Object.entries(r.headers)) reply.header(k, v);
+  if (r.body === undefined || r.body === null) {
+    if (!reply.getHeader('content-type')) reply.type('application/json; charset=utf-8');
+    return reply.send('');
+  }
+  if (typeof r.body === 'string' || Buffer.isBuffer(r.body)) {
+    if (!reply.getHeader('content-type')) reply.type('text/plain; charset=utf-8');
+    return reply.send(r.body);
+  }
+  if (!reply.getHeader('content-type')) reply.type('application/json; charset=utf-8');
+  return reply.send(JSON.stringify(r.body));
+}
+
+function headerEntries(node: WorkflowNode): Record<string, string> {
+  const entries = ((node.parameters as any)?.options?.responseHeaders?.entries ?? []) as Array<{ name?: string; value?: string }>;
+  const out: Record<string, string> = {};
+  for (const e of entries) if (e?.name) out[e.name.toLowerCase()] = String(e.value ?? '');
+  return out;
+}
+
+export function webhookRoutesPlugin(app: App, d: WebhookDeps): void {
+  const handle = async (req: FastifyRequest, reply: FastifyReply, test: boolean) => {
+    const path = normalisePath(decodeURIComponent((req.params as { '*': string })['*'] ?? ''));
+    const method = req.method.toUpperCase();
+    let hit: { target: WebhookTarget; params: Record<string, string>; prepared: PreparedWorkflow } | undefined;
+    if (test) hit = await findTestWebhook(d, method, path);
+    else {
+      const found = d.activation.webhooks.find(method, path);
+      const prepared = found && d.activation.get(found.target.workflowId);
+      if (found && prepared) hit = { ...found, prepared };
+    }
+    if (!hit) {
+      const other = test ? [] : d.activation.webhooks.methodsFor(path);
+      const message = other.length
+        ? `This webhook is not registered for ${method} requests. Did you mean to make a ${other[0]} request?`
+        : `The requested webhook "${method} ${path}" is not registered.`;
+      return reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify({ code: 404, message, hint: test ? 'Click the \'Execute workflow\' button on the canvas, then try again.' : "The workflow must be active for a production URL to run successfully. You can activate the workflow using the toggle in the top-right of the editor. Note that unlike test URL calls, production URL calls aren't shown on the canvas (only in the executions list)" }));
+    }
+    const { target, params, prepared } = hit;
+    const node = target.node;
+    const item: Item = {
+      json: {
+        headers: req.headers,
+        params,
+        query: { ...(req.query as Record<string, unknown>) },
+        body: req.body === undefined ? {} : req.body,
+        webhookUrl: `${d.baseUrl()}/${test ? 'webhook-test' : 'webhook'}/${path}`,
+        executionMode: test ? 'test' : 'production',
+      },
+    };
+    const p = (node.parameters ?? {}) as { responseMode?: string; responseData?: string; options?: { responseCode?: number; responseData?: string } };
+    const responseMode = p.responseMode ?? 'onReceived';
+    const mode = test ? 'manual' : 'webhook';
+    const start = { node: node.name, items: [item] };
+    const code = Number(p.options?.responseCode ?? 200);
+
+    if (responseMode === 'onReceived') {
+      await d.runner.enqueue({ prepared, mode, start });
+      const noData = p.responseData === 'noData' || p.options?.responseData === 'noData';
+      return sendResponse(reply, { status: code, headers: headerEntries(node), body: noData ? undefined : { message: 'Workflow was started' } });
+    }
+
+    let answer: ((r: WebhookResponse) => void) | undefined;
+    const responded = new Promise<WebhookResponse>((resolve) => (answer = resolve));
+    let sent = false;
+    const respond = (r: WebhookResponse) => {
+      if (sent) return;
+      sent = true;
+      answer!(r);
+    };
+    const run = d.runner.run({ prepared, mode, start, respond: responseMode === 'responseNode' ? respond : undefined });
+    if (responseMode === 'responseNode') {
+      const first = await Promise.race([responded, run.then(() => undefined)]);
+      if (first) return sendResponse(reply, first);
+      return sendResponse(reply, { status: 200, headers: {}, body: undefined });
+    }
+    // lastNode: the last node's data, as `responseData` says.
+    const { outcome } = await run;
+    if (outcome.status !== 'success') {
+      return sendResponse(reply, { status: 200, headers: {}, body: { message: 'Error in workflow' } });
+    }
+    const last = outcome.state.lastNodeExecuted;
+    const runs = last ? outcome.state.runData[last] : undefined;
+    const items = runs?.[runs.length - 1]?.data?.main[0] ?? [];
+    const how = p.responseData ?? 'firstEntryJson';
+    const body = how === 'noData' ? undefined : how === 'allEntries' ? items.map((i) => i.json) : (items[0]?.json ?? {});
+    return sendResponse(reply, { status: code, headers: headerEntries(node), body });
+  };
+
+  app.route({ method: [...METHODS], url: '/webhook/*', handler: (req, reply) => handle(req, reply, false) });
+  app.route({ method: [...METHODS], url: '/webhook-test/*', handler: (req, reply) => handle(req, reply, true) });
+
+  app.route({
+    method: [...METHODS],
+    url: '/webhook-waiting/:executionId',
+    handler: async (req, reply) => {
+      const id = (req.params as { executionId: string }).executionId;
+      const row = await d.store.getExecution(id, false);
+      if (!row || row.status !== 'waiting') {
+        return reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify({ code: 404, message: `The execution "${id}" is not waiting for a webhook call.` }));
+      }
+      const item: Item = { json: { headers: req.headers, params: {}, query: { ...(req.query as Record<string, unknown>) }, body: req.body ?? {} } };
+      await d.runner.resume(id, [item]);
+      return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ message: 'Workflow was resumed' }));
+    },
+  });
+}
+
+/** Test URLs work for any stored workflow (there is no editor to "listen"): the first match wins. */
+async function findTestWebhook(d: WebhookDeps, method: string, path: string) {
+  for (let offset = 0; ; offset += 200) {
+    const rows = await d.store.listWorkflows({ limit: 200, offset });
+    for (const row of rows) {
+      const prepared = d.cache.get(row);
+      for (const node of prepared.definition.nodes) {
+        if (node.disabled || node.type !== 'n8n-nodes-base.webhook') continue;
+        for (const r of webhookRoutes(node)) {
+          if (r.method !== method) continue;
+          const target: WebhookTarget = { workflowId: row.id, node, outputIndex: r.outputIndex, pattern: r.path.split('/') };
+          const m = r.path === path ? { target, params: {} } : matchDynamic([target], path);
+          if (m) return { ...m, prepared };
+        }
+      }
+    }
+    if (rows.length < 200) return undefined;
+  }
+}

@@ -1,0 +1,145 @@
+// Workflow writes: create, replace, patch, activate, deactivate, delete. Each write bumps
+// versionId (so caches of the parsed workflow refresh) and tells every instance.
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../../platform/clock.js';
+import { badRequest } from '../../../platform/errors.js';
+import { randomBase62 } from '../../../platform/ids.js';
+import type { WorkflowNode } from '../engine/types.js';
+import type { WorkflowRow, WorkflowStore } from '../store.js';
+import type { Activation } from '../triggers/activation.js';
+import { normaliseNodes, type WorkflowCache } from './model.js';
+
+/** The keys a workflow body may set; everything else in an export is ignored on create. */
+export const WRITABLE = ['name', 'nodes', 'connections', 'settings', 'staticData', 'pinData', 'nodeGroups', 'description'] as const;
+export const READ_ONLY = ['id', 'active', 'createdAt', 'updatedAt', 'tags', 'isArchived', 'versionId', 'triggerCount', 'meta', 'activeVersion', 'activeVersionId', 'versionCounter', 'shared', 'parentFolder', 'homeProject'];
+
+const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+
+function checkDefinition(body: Record<string, unknown>): void {
+  if ('name' in body && (typeof body.name !== 'string' || body.name.trim() === '')) throw badRequest('request/body/name must be string');
+  if ('name' in body && (body.name as string).length > 128) throw badRequest('request/body/name must NOT have more than 128 characters');
+  if ('nodes' in body) {
+    if (!Array.isArray(body.nodes)) throw badRequest('request/body/nodes must be array');
+    const names = new Set<string>();
+    (body.nodes as unknown[]).forEach((n, i) => {
+      if (!n || typeof n !== 'object' || Array.isArray(n)) throw badRequest(`request/body/nodes/${i} must be object`);
+      const node = n as WorkflowNode;
+      if (typeof node.name !== 'string' || !node.name) throw badRequest(`request/body/nodes/${i} must have required property 'name'`);
+      if (typeof node.type !== 'string' || !node.type) throw badRequest(`request/body/nodes/${i} must have required property 'type'`);
+      if (names.has(node.name)) throw badRequest(`request/body/nodes/${i}/name "${node.name}" is used by two nodes; node names must be unique`);
+      names.add(node.name);
+    });
+  }
+  if ('connections' in body && (!body.connections || typeof body.connections !== 'object' || Array.isArray(body.connections))) {
+    throw badRequest('request/body/connections must be object');
+  }
+  for (const k of ['settings', 'staticData', 'pinData'] as const) {
+    if (k in body && body[k] !== null && (typeof body[k] !== 'object' || Array.isArray(body[k]))) throw badRequest(`request/body/${k} must be object`);
+  }
+}
+
+export class WorkflowWrites {
+  constructor(
+    private readonly store: WorkflowStore,
+    private readonly cache: WorkflowCache,
+    private readonly activation: Activation,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(body: Record<string, unknown>): Promise<WorkflowRow> {
+    for (const p of ['name', 'nodes', 'connections']) if (body[p] === undefined) throw badRequest(`request/body must have required property '${p}'`);
+    checkDefinition(body);
+    const now = this.clock.now().toISOString();
+    const row: WorkflowRow = {
+      id: randomBase62(16),
+      name: body.name as string,
+      active: 0,
+      nodes: JSON.stringify(normaliseNodes(body.nodes as WorkflowNode[])),
+      connections: JSON.stringify(body.connections),
+      // Stored as given: an import without executionOrder keeps running as v0, like n8n.
+      settings: JSON.stringify(body.settings ?? {}),
+      static_data: json(body.staticData),
+      pin_data: json(body.pinData),
+      meta: json(body.meta),
+      description: typeof body.description === 'string' ? body.description : null,
+      version_id: randomUUID(),
+      active_version_id: null,
+      version_counter: 1,
+      trigger_count: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.store.insertWorkflow(row);
+    return row;
+  }
+
+  /** PATCH: only the given keys change; `active` (de)activates after the definition is applied. */
+  async patch(row: WorkflowRow, body: Record<string, unknown>): Promise<WorkflowRow> {
+    if ('active' in body && typeof body.active !== 'boolean') throw badRequest('request/body/active must be boolean');
+    checkDefinition(body);
+    const patch: Partial<WorkflowRow> = {};
+    if ('name' in body) patch.name = body.name as string;
+    if ('nodes' in body) patch.nodes = JSON.stringify(normaliseNodes(body.nodes as WorkflowNode[]));
+    if ('connections' in body) patch.connections = JSON.stringify(body.connections);
+    if ('settings' in body) patch.settings = JSON.stringify(body.settings ?? {});
+    if ('staticData' in body) patch.static_data = json(body.staticData);
+    if ('pinData' in body) patch.pin_data = json(body.pinData);
+    if ('description' in body) patch.description = typeof body.description === 'string' ? body.description : null;
+    let next = row;
+    if (Object.keys(patch).length) next = await this.write(row, patch);
+    if (body.active === true) return this.activate(next);
+    if (body.active === false) return this.deactivate(next);
+    return next;
+  }
+
+  /** PUT: a full replace of name, nodes, connections and settings. */
+  async replace(row: WorkflowRow, body: Record<string, unknown>): Promise<WorkflowRow> {
+    for (const p of ['name', 'nodes', 'connections', 'settings']) if (body[p] === undefined) throw badRequest(`request/body must have required property '${p}'`);
+    for (const k of Object.keys(body)) {
+      if (!(WRITABLE as readonly string[]).includes(k) && !READ_ONLY.includes(k)) throw badRequest('request/body must NOT have additional properties');
+    }
+    checkDefinition(body);
+    return this.write(row, {
+      name: body.name as string,
+      nodes: JSON.stringify(normaliseNodes(body.nodes as WorkflowNode[])),
+      connections: JSON.stringify(body.connections),
+      settings: JSON.stringify(body.settings ?? {}),
+      static_data: 'staticData' in body ? json(body.staticData) : row.static_data,
+      pin_data: 'pinData' in body ? json(body.pinData) : row.pin_data,
+    });
+  }
+
+  async activate(row: WorkflowRow): Promise<WorkflowRow> {
+    const candidate = { ...row, active: 1 };
+    this.activation.validate(this.cache.get(candidate));
+    return this.write(row, { active: 1, active_version_id: row.version_id }, false);
+  }
+
+  async deactivate(row: WorkflowRow): Promise<WorkflowRow> {
+    return this.write(row, { active: 0, active_version_id: null }, false);
+  }
+
+  async remove(row: WorkflowRow): Promise<void> {
+    await this.store.deleteWorkflow(row.id);
+    this.cache.drop(row.id);
+    await this.activation.changed(row.id);
+  }
+
+  private async write(row: WorkflowRow, patch: Partial<WorkflowRow>, newVersion = true): Promise<WorkflowRow> {
+    const now = this.clock.now().toISOString();
+    const next: WorkflowRow = { ...row, ...patch, updated_at: now };
+    if (newVersion) {
+      next.version_id = randomUUID();
+      next.version_counter = row.version_counter + 1;
+    }
+    // Saving an active workflow re-validates and re-registers its triggers (n8n republishes).
+    if (next.active === 1 && newVersion) {
+      this.activation.validate(this.cache.get(next));
+      next.active_version_id = next.version_id;
+    }
+    const { id: _id, ...rest } = next;
+    await this.store.updateWorkflow(row.id, rest);
+    if (row.active === 1 || next.active === 1) await this.activation.changed(row.id);
+    return next;
+  }
+}
