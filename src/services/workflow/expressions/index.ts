@@ -63,8 +63,10 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
     constructor(readonly data: ExpressionData) {}
     get(): Sandbox {
       if (!this.sandbox) {
+        const data = this.data;
         this.sandbox = pool.acquire();
-        this.sandbox.begin(this.data);
+        this.sandbox.begin(data);
+        this.sandbox.callApi('begin', this.gen, data.itemIndex, data.runIndex, data.now.getTime(), data.timezone, 'expression').dispose();
       }
       return this.sandbox;
     }
@@ -101,10 +103,8 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
 
   function inSandbox(template: Template, session: Session): unknown {
     const sandbox = session.get();
-    const data = session.data;
     stats.sandbox++;
     const fn = sandbox.compile(`tpl:${template.source}`, templateSource(template), 'expression');
-    sandbox.callApi('begin', session.gen, data.itemIndex, data.runIndex, data.now.getTime(), data.timezone, 'expression').dispose();
     let encoded: string;
     try {
       encoded = sandbox.callApiString('template', fn, template.single);

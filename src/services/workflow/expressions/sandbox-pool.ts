@@ -87,6 +87,8 @@ export class Sandbox {
   readonly context: QuickJSContext;
   private readonly api: QuickJSHandle;
   private readonly compiled = new Map<string, QuickJSHandle>();
+  /** Handles of `__hamlet`'s functions, looked up once. */
+  private readonly apiFunctions = new Map<string, QuickJSHandle>();
   /** The data of the run in progress; host operations read it. */
   private data: ExpressionData | undefined;
   private deadline = Infinity;
@@ -127,6 +129,8 @@ export class Sandbox {
   dispose(): void {
     for (const handle of this.compiled.values()) handle.dispose();
     this.compiled.clear();
+    for (const handle of this.apiFunctions.values()) handle.dispose();
+    this.apiFunctions.clear();
     this.api.dispose();
     this.context.dispose();
     this.runtime.dispose();
@@ -172,7 +176,11 @@ export class Sandbox {
   /** Calls `__hamlet[name](...args)`; numbers and strings become guest values, handles pass as is. */
   callApi(name: string, ...args: Array<string | number | boolean | QuickJSHandle | undefined>): QuickJSHandle {
     const ctx = this.context;
-    const fn = ctx.getProp(this.api, name);
+    let fn = this.apiFunctions.get(name);
+    if (!fn) {
+      fn = ctx.getProp(this.api, name);
+      this.apiFunctions.set(name, fn);
+    }
     const owned: QuickJSHandle[] = [];
     const handles = args.map((arg) => {
       if (arg === undefined) return ctx.undefined;
@@ -195,7 +203,6 @@ export class Sandbox {
       }
       return result.value;
     } finally {
-      fn.dispose();
       for (const h of owned) h.dispose();
     }
   }
