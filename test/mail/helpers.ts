@@ -62,7 +62,7 @@ export interface Received {
 }
 
 /** A local HTTP server that records every webhook delivery; `respond` picks the status. */
-export async function webhookReceiver(respond: (n: number, req: Received) => number = () => 200) {
+export async function webhookReceiver(respond: (n: number, req: Received) => number = () => 200, port = 0) {
   const received: Received[] = [];
   let n = 0;
   const waiters: Array<() => void> = [];
@@ -77,10 +77,9 @@ export async function webhookReceiver(respond: (n: number, req: Received) => num
       waiters.splice(0).forEach((w) => w());
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook`,
     received,
     attempts: () => n,
     /** Resolves when a delivery matches, or rejects after the timeout. */
