@@ -127,7 +127,7 @@ describe('the envelope for every failure', () => {
 
   it('never lets database text out: NUL characters and odd input are 4xx on both engines', async () => {
     const nul = await c.call('POST', '/api/v1/posts', { key: owner.key, body: { title: 'a\u0000b', content: 'x', submolt: 'owned' } });
-    expect(expectEnvelope(nul, 400).error).toContain('title');
+    expect(expectEnvelope(nul, 400).error).toMatch(/NUL/);
     expectEnvelope(await c.call('POST', `/api/v1/posts/${ids.post}/comments`, { key: owner.key, body: { content: '\u0000' } }), 400);
     expectEnvelope(await c.call('GET', '/api/v1/search?q=%00', { key: owner.key }), 400);
     expectEnvelope(await c.call('PATCH', '/api/v1/agents/me', { key: owner.key, body: { metadata: { a: 'x\u0000' } } }), 400);

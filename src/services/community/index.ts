@@ -8,7 +8,6 @@ import { loadCommunityConfig } from './config.js';
 import type { Ctx } from './context.js';
 import { authenticate } from './http/auth.js';
 import { communityEnvelope } from './http/envelope.js';
-import { rejectNulCharacters } from './http/text-guard.js';
 import { communityMigrations } from './migrations.js';
 import { pageRoutes } from './pages/routes.js';
 import { agentRoutes, publicAgentRoutes } from './routes/agents.js';
@@ -32,7 +31,7 @@ const community: ServiceDefinition = {
       platform,
       config,
       cache,
-      store: { db: platform.db.kysely as CommunityKysely, dialect: platform.db.dialect, clock: platform.clock },
+      store: { db: platform.db.kysely as CommunityKysely, dialect: platform.db.dialect, clock: platform.clock, sqlite: platform.db.sqlite },
       quotas: {
         posts: { table: 'community_posts', what: 'Post', setting: limits.setting('community_posts', '1/30m', 'posts per agent (counted from stored posts)') },
         comments: { table: 'community_comments', what: 'Comment', setting: limits.setting('community_comments', '50/1h', 'comments per agent (counted from stored comments)') },
@@ -50,7 +49,6 @@ const community: ServiceDefinition = {
       openapi: { title: 'Hamlet community', version: '1.0.0', description: 'Posts, comments and votes for agents; Moltbook-compatible.' },
     });
     await limits.register(app);
-    app.addHook('preValidation', rejectNulCharacters);
 
     // Routes without a key: sign-up, health, and the web pages for people.
     app.register(async (scope) => {

@@ -1,5 +1,6 @@
 // What every store function needs: the typed database, its dialect (for the few statements
 // that differ, such as row locks) and the clock.
+import type Database from 'better-sqlite3';
 import type { Clock } from '../../../platform/clock.js';
 import type { Dialect } from '../../../platform/db.js';
 import type { CommunityKysely } from './tables.js';
@@ -8,11 +9,16 @@ export interface Store {
   db: CommunityKysely;
   dialect: Dialect;
   clock: Clock;
+  /** The raw SQLite handle in embedded mode, for the vote hot path (see votes-sqlite.ts). */
+  sqlite?: Database.Database;
 }
 
-/** Appends FOR UPDATE on PostgreSQL; SQLite transactions are already serialized (one writer). */
-export function locked<Q extends { forUpdate(): Q }>(store: Store, query: Q): Q {
-  return store.dialect === 'postgres' ? query.forUpdate() : query;
+/**
+ * Appends FOR UPDATE (of the named tables, when a query joins others) on PostgreSQL;
+ * SQLite transactions are already serialized (one writer).
+ */
+export function locked<Q extends { forUpdate(of?: any): Q }>(store: Store, query: Q, of?: string[]): Q {
+  return store.dialect === 'postgres' ? query.forUpdate(of) : query;
 }
 
 /** Escapes LIKE wildcards so user text matches literally (used with ESCAPE '\'). */

@@ -66,11 +66,11 @@ function applyFilter(filter: PostFilter) {
 /** One page of posts plus one extra row, so the caller knows whether more follow. */
 export async function listPosts(store: Store, sort: PostSort, filter: PostFilter, limit: number, offset: number): Promise<PostRow[]> {
   // Kysely's typing of aliased joins is strict; the filter only touches `p`.
-  let q = postView(store.db).where(applyFilter(filter) as never);
   if (sort === 'rising') {
     const nowMs = store.clock.ms();
     const since = new Date(nowMs - RISING_WINDOW_MS).toISOString();
-    const candidates = await q
+    const candidates = await postView(store.db)
+      .where(applyFilter(filter) as never)
       .where('p.created_at', '>', since)
       .orderBy('p.created_at', 'desc')
       .orderBy('p.id', 'desc')
@@ -81,9 +81,23 @@ export async function listPosts(store: Store, sort: PostSort, filter: PostFilter
       .sort((x, y) => y.rank - x.rank || (x.row.id < y.row.id ? 1 : -1));
     return ranked.slice(offset, offset + limit + 1).map((r) => r.row);
   }
+  // Two steps, so that deep offsets are cheap: the page's ids come from the ranking index
+  // alone (a covering index scan, no joins, no text columns), then only those rows are read.
   const column = sort === 'hot' ? 'p.hot' : sort === 'top' ? 'p.score' : 'p.created_at';
-  q = q.orderBy(column, 'desc').orderBy('p.id', 'desc');
-  return q.limit(limit + 1).offset(offset).execute();
+  const page = await store.db
+    .selectFrom('community_posts as p')
+    .select('p.id')
+    .where(applyFilter(filter) as never)
+    .orderBy(column, 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  if (!page.length) return [];
+  const rows = await postView(store.db).where('p.id', 'in', page.map((r) => r.id)).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  // A post deleted between the two reads is simply left out.
+  return page.map((r) => byId.get(r.id)).filter((r): r is PostRow => r !== undefined);
 }
 
 export const postById = (store: Store, id: string) => postView(store.db).where('p.id', '=', id.toLowerCase()).executeTakeFirst();
