@@ -65,7 +65,8 @@ async function start(platform: Platform) {
       .catch((err) => logger.warn({ err }, 'home: publishing a state change failed'));
   });
 
-  const mqtt = settings.mqtt ? await startMqtt(home, settings.mqtt) : undefined;
+  const reserved = new Set([...house.devices.map((d) => `${d.domain}.${d.id}`), ...home.states.entityIds('automation')]);
+  const mqtt = settings.mqtt ? await startMqtt(home, settings.mqtt, reserved) : undefined;
 
   const app = createApp({ service: 'home', logger, envelope: (e) => ({ message: e.message }), openapi: { title: 'Hamlet home (Home Assistant API)', version: '1.0.0' } });
   await platform.limits.register(app);
