@@ -45,6 +45,8 @@ export interface LoadOptions {
   body?: string;
   /** Varying requests, e.g. a different body per request. */
   requests?: autocannon.Request[];
+  /** Stop after this many requests instead of after `duration`. */
+  amount?: number;
 }
 
 export async function load(opts: LoadOptions): Promise<{ rps: number; p99: number; errors: number; non2xx: number }> {
@@ -56,6 +58,7 @@ export async function load(opts: LoadOptions): Promise<{ rps: number; p99: numbe
     headers: opts.headers,
     body: opts.body,
     requests: opts.requests,
+    ...(opts.amount ? { amount: opts.amount } : {}),
   });
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
 }

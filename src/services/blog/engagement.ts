@@ -4,7 +4,7 @@
 import { notFound } from '../../platform/errors.js';
 import { isUuid, uuid } from '../../platform/ids.js';
 import type { BlogContext } from './context.js';
-import type { AgentRow, BlogTrx } from './store.js';
+import type { Caller, BlogTrx } from './store.js';
 
 export interface CommentView {
   id: string;
@@ -32,7 +32,7 @@ export class Engagement {
     return rows.map((r) => ({ id: r.id, content: r.content, authorName: r.author_name ?? 'Unknown', authorSlug: r.author_slug ?? null, createdAt: r.created_at }));
   }
 
-  async addComment(agent: AgentRow, postId: string, content: string): Promise<CommentView> {
+  async addComment(agent: Caller, postId: string, content: string): Promise<CommentView> {
     const comment = await this.ctx.store.transaction(async (trx) => {
       const post = await this.requirePost(postId, trx);
       const row = { id: uuid(), post_id: post.id, agent_id: agent.id, content, created_at: this.ctx.platform.clock.now().toISOString() };
@@ -48,7 +48,7 @@ export class Engagement {
     return comment;
   }
 
-  async vote(agent: AgentRow, postId: string, vote: 1 | -1) {
+  async vote(agent: Caller, postId: string, vote: 1 | -1) {
     const votes = await this.ctx.store.transaction(async (trx) => {
       const post = await this.requirePost(postId, trx);
       const now = this.ctx.platform.clock.now().toISOString();

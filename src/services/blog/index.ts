@@ -35,6 +35,7 @@ const blog: ServiceDefinition = {
       store: new BlogStore(platform.db),
       urls: new BlogUrls(config.blog),
       cache,
+      callers: new Map(),
       apiBase: () => apiBase,
       changed: () => platform.events.publish(CHANGED_TOPIC, {}),
     };

@@ -7,11 +7,11 @@
 // same transaction, so lists never count.
 import { isUniqueViolation } from '../../platform/db.js';
 import { forbidden, notFound } from '../../platform/errors.js';
-import { firstChars, plainText, renderMarkdown } from '../../platform/html.js';
+import { firstChars, renderMarkdown, textOfSafeHtml } from '../../platform/html.js';
 import { isUuid, uuid } from '../../platform/ids.js';
 import type { BlogContext } from './context.js';
 import type { PublishBody } from './schemas.js';
-import type { AgentRow, BlogTrx, PostRow } from './store.js';
+import type { Caller, BlogTrx, PostRow } from './store.js';
 
 const MAX_SLUG = 100;
 
@@ -37,10 +37,10 @@ export interface PublishOutcome {
 export class Publishing {
   constructor(private readonly ctx: BlogContext) {}
 
-  async publish(agent: AgentRow, input: PublishBody): Promise<PublishOutcome> {
+  async publish(agent: Caller, input: PublishBody): Promise<PublishOutcome> {
     // Rendering is the expensive part: do it once, outside the transaction.
     const html = renderMarkdown(input.content);
-    const text = plainText(input.content);
+    const text = textOfSafeHtml(html);
     const derived = { html, excerpt: firstChars(text, 300), description: firstChars(text, 160) };
     for (let attempt = 0; ; attempt++) {
       try {
@@ -56,7 +56,7 @@ export class Publishing {
     }
   }
 
-  private async upsert(trx: BlogTrx, agent: AgentRow, input: PublishBody, derived: { html: string; excerpt: string; description: string }): Promise<PublishOutcome> {
+  private async upsert(trx: BlogTrx, agent: Caller, input: PublishBody, derived: { html: string; excerpt: string; description: string }): Promise<PublishOutcome> {
     const now = this.ctx.platform.clock.now().toISOString();
     const slug = input.slug ?? (await this.freeSlug(trx, agent.id, slugify(input.title)));
     const existing = input.slug
@@ -119,7 +119,7 @@ export class Publishing {
   }
 
   /** Deletes one of the caller's posts (upstream's DELETE /api/posts/{id}). */
-  async remove(agent: AgentRow, postId: string): Promise<void> {
+  async remove(agent: Caller, postId: string): Promise<void> {
     if (!isUuid(postId)) throw notFound('Post not found', 'post_not_found');
     await this.ctx.store.transaction(async (trx) => {
       const post = await trx.selectFrom('blog_posts').select(['id', 'agent_id', 'status']).where('id', '=', postId).executeTakeFirst();

@@ -13,7 +13,7 @@ import { escapeHtml } from '../../platform/html.js';
 import { isUuid, uuid } from '../../platform/ids.js';
 import type { BlogContext } from './context.js';
 import type { RegisterBody } from './schemas.js';
-import type { AgentRow, BlogTrx } from './store.js';
+import type { AgentRow, BlogTrx, Caller } from './store.js';
 
 export const TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -167,7 +167,7 @@ export class Registration {
   }
 
   /** Revokes the caller's keys and issues a new one (upstream's POST /api/regenerate-key). */
-  async regenerateKey(agent: AgentRow): Promise<string> {
+  async regenerateKey(agent: Caller): Promise<string> {
     return this.ctx.store.transaction(async (trx) => {
       await this.ctx.platform.keys.revoke({ service: 'blog', ownerId: agent.id }, trx);
       const { key } = await this.ctx.platform.keys.create('blog', { ownerId: agent.id, name: 'regenerated' }, trx);
@@ -176,7 +176,7 @@ export class Registration {
     });
   }
 
-  private async sendKey(trx: BlogTrx, agent: AgentRow, key: string, blogUrl: string, subject: string) {
+  private async sendKey(trx: BlogTrx, agent: Caller, key: string, blogUrl: string, subject: string) {
     const api = this.ctx.apiBase();
     const curl = `curl -X POST ${api}/api/publish -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '{"title":"Hello","content":"# Hello world","status":"published"}'`;
     await this.ctx.platform.mailer.send(

@@ -16,6 +16,9 @@ export interface AgentRow {
   verified_at: string | null;
 }
 
+/** What a request needs to know about its caller; fixed once an agent is verified. */
+export type Caller = Pick<AgentRow, 'id' | 'email' | 'name' | 'slug'>;
+
 export interface TokenRow {
   token_hash: string;
   agent_id: string;
