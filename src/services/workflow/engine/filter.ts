@@ -27,9 +27,12 @@ export interface FilterOptions {
 export function evaluateFilter(filter: FilterValue | undefined, opts: FilterOptions): boolean {
   const conditions = filter?.conditions ?? [];
   if (!conditions.length) return true;
+  // Observed in n8n 2.8.4: a filter value without a combinator is not evaluated at all and
+  // counts as passing (a Switch v3 rule written that way matches every item).
+  if (filter?.combinator === undefined) return true;
   const caseSensitive = opts.ignoreCase ? false : filter?.options?.caseSensitive ?? true;
   const loose = opts.loose || filter?.options?.typeValidation === 'loose';
-  const and = (filter?.combinator ?? 'and') === 'and';
+  const and = filter?.combinator === 'and';
   for (let i = 0; i < conditions.length; i++) {
     const ok = evaluateCondition(conditions[i]!, { caseSensitive, loose, itemIndex: opts.itemIndex, index: i });
     if (and && !ok) return false;

@@ -1,6 +1,6 @@
 // Aggregate: many items into one, by individual fields or as a list of whole items.
 import type { NodeType } from '../engine/node-type.js';
-import { clone, fieldList, readPath } from './util.js';
+import { clone, fieldList, readPath, writePath } from './util.js';
 
 interface FieldSpec {
   fieldToAggregate?: string;
@@ -40,14 +40,17 @@ export default {
       const field = spec.fieldToAggregate ?? '';
       if (!field) continue;
       const name = spec.renameField && spec.outputFieldName ? spec.outputFieldName : field;
+      const noDots = ctx.param<boolean>('options.disableDotNotation', 0, false);
       const values: unknown[] = [];
       for (const it of items) {
-        const v = field.includes('.') && !(field in it.json) ? readPath(it.json, field) : it.json[field];
+        const v = noDots ? it.json[field] : readPath(it.json, field);
         if (v === undefined && !keepMissing) continue;
         if (Array.isArray(v) && mergeLists) values.push(...clone(v));
         else values.push(v === undefined ? null : clone(v));
       }
-      json[name] = values;
+      // Field names are paths (`a.b`, `['with space']`), for the output name too.
+      if (noDots) json[name] = values;
+      else writePath(json, name, values);
     }
     return [[{ json, pairedItem }]];
   },

@@ -1,24 +1,19 @@
-// Markdown: Markdown to HTML (markdown-it) or HTML to Markdown (a small converter for the
-// common tags). The result goes to `destinationKey` (default "data").
-import MarkdownIt from 'markdown-it';
+// Markdown: Markdown → HTML with showdown and HTML → Markdown with node-html-markdown, the
+// libraries n8n's node uses, so the output matches (showdown adds header ids, for example).
+// The result goes to `destinationKey` (default "data").
+import { NodeHtmlMarkdown } from 'node-html-markdown';
+import showdown from 'showdown';
 import type { NodeType } from '../engine/node-type.js';
 import { clone, writePath } from './util.js';
 
-const md = new MarkdownIt({ html: true, linkify: false });
-
-function htmlToMarkdown(html: string): string {
-  return html
-    .replace(/<h([1-6])[^>]*>([\s\S]*?)<\/h\1>/gi, (_, n, t) => `${'#'.repeat(Number(n))} ${t.trim()}\n\n`)
-    .replace(/<(strong|b)>([\s\S]*?)<\/\1>/gi, '**$2**')
-    .replace(/<(em|i)>([\s\S]*?)<\/\1>/gi, '_$2_')
-    .replace(/<a [^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi, '[$2]($1)')
-    .replace(/<li[^>]*>([\s\S]*?)<\/li>/gi, '* $1\n')
-    .replace(/<br\s*\/?>/gi, '  \n')
-    .replace(/<\/p>/gi, '\n\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}
+// Node options that map one to one onto showdown's converter options.
+const SHOWDOWN_OPTIONS = [
+  'noHeaderId', 'ghCompatibleHeaderId', 'prefixHeaderId', 'headerLevelStart', 'parseImgDimensions', 'simplifiedAutoLink',
+  'excludeTrailingPunctuationFromURLs', 'literalMidWordUnderscores', 'strikethrough', 'tables', 'tablesHeaderId',
+  'ghCodeBlocks', 'tasklists', 'smoothLivePreview', 'smartIndentationFix', 'disableForced4SpacesIndentedSublists',
+  'simpleLineBreaks', 'requireSpaceBeforeHeadingText', 'ghMentions', 'ghMentionsLink', 'openLinksInNewWindow',
+  'backslashEscapesHTMLTags', 'emoji', 'underline', 'completeHTMLDocument', 'metadata', 'splitAdjacentBlockquotes',
+] as const;
 
 export default {
   types: ['n8n-nodes-base.markdown'],
@@ -28,8 +23,17 @@ export default {
       ctx.items.map((item, i) => {
         const input = String(ctx.param(mode === 'markdownToHtml' ? 'markdown' : 'html', i, '') ?? '');
         const key = ctx.param<string>('destinationKey', i, 'data');
+        const options = ctx.param<Record<string, unknown>>('options', i, {}) ?? {};
+        let out: string;
+        if (mode === 'markdownToHtml') {
+          const converter = new showdown.Converter();
+          for (const name of SHOWDOWN_OPTIONS) if (options[name] !== undefined) converter.setOption(name, options[name]);
+          out = converter.makeHtml(input);
+        } else {
+          out = NodeHtmlMarkdown.translate(input);
+        }
         const json = clone(item.json);
-        writePath(json, key, mode === 'markdownToHtml' ? md.render(input).trimEnd() : htmlToMarkdown(input));
+        writePath(json, key, out);
         return { json, pairedItem: { item: i } };
       }),
     ];
