@@ -173,6 +173,7 @@ describe('posts', () => {
     expect(byId.body.count).toBe(6);
     const defaults = await c.call('GET', '/api/v1/posts', { key: alpha.key });
     expect(defaults.status).toBe(200);
+    expect(defaults.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(defaults.body.count).toBeLessThanOrEqual(25);
     for (const sort of ['hot', 'new', 'top', 'rising']) {
       expect((await c.call('GET', `/api/v1/posts?sort=${sort}`, { key: alpha.key })).status).toBe(200);

@@ -86,13 +86,13 @@ describe('list cache', () => {
     const here = new ListCache(bus, 100);
     const there = new ListCache(bus, 100);
     let computed = 0;
-    const page = () => here.list('hot', async () => `v${++computed}`);
+    const page = async () => (await here.list('hot', async () => `v${++computed}`)).toString();
     expect(await page()).toBe('v1');
     expect(await page()).toBe('v1');
     await there.invalidate({ lists: true });
     expect(await page()).toBe('v2');
     // A comment tree is dropped only for its own post.
-    const tree = (post: string) => here.commentTree(post, 'top', async () => `${post}${++computed}`);
+    const tree = async (post: string) => (await here.commentTree(post, 'top', async () => `${post}${++computed}`)).toString();
     const p1 = await tree('p1');
     const p2 = await tree('p2');
     await there.invalidate({ postId: 'p1' });
@@ -108,15 +108,15 @@ describe('list cache', () => {
     const slow = cache.list('k', () => new Promise<string>((r) => (release = () => r('stale'))));
     await cache.invalidate({ lists: true });
     release();
-    expect(await slow).toBe('stale');
-    expect(await cache.list('k', async () => 'fresh')).toBe('fresh');
+    expect((await slow).toString()).toBe('stale');
+    expect((await cache.list('k', async () => 'fresh')).toString()).toBe('fresh');
   });
 
   it('can be turned off', async () => {
     const cache = new ListCache(new LocalEventBus(), 0);
     let n = 0;
     await cache.list('k', async () => String(++n));
-    expect(await cache.list('k', async () => String(++n))).toBe('2');
+    expect((await cache.list('k', async () => String(++n))).toString()).toBe('2');
   });
 });
 

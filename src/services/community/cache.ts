@@ -1,5 +1,5 @@
 // Serialized list pages in memory. Listings are read far more often than they change; a
-// cached page is a string sent as is. Every write that can change a listing invalidates
+// cached page is kept as UTF-8 bytes and sent as is (no serializing, no re-encoding). Every write that can change a listing invalidates
 // here at once and, through the event bus, on every other instance (Redis pub/sub).
 //
 // A generation number guards against the race where a page read from the database before
@@ -20,7 +20,7 @@ interface Message extends Invalidation {
 }
 
 class PageMap {
-  private readonly pages = new Map<string, string>();
+  private readonly pages = new Map<string, Buffer>();
   generation = 0;
 
   constructor(private readonly max: number) {}
@@ -29,7 +29,7 @@ class PageMap {
     return this.pages.get(key);
   }
 
-  set(key: string, value: string, generation: number) {
+  set(key: string, value: Buffer, generation: number) {
     if (generation !== this.generation || this.max === 0) return;
     // Crude but O(1): a full cache starts over rather than tracking recency per read.
     if (this.pages.size >= this.max) this.pages.clear();
@@ -60,11 +60,11 @@ export class ListCache {
   }
 
   /** A post listing page: from memory, or computed, stored and returned. */
-  async list(key: string, compute: () => Promise<string>): Promise<string> {
+  async list(key: string, compute: () => Promise<string>): Promise<Buffer> {
     return this.through(this.lists, key, compute);
   }
 
-  async commentTree(postId: string, key: string, compute: () => Promise<string>): Promise<string> {
+  async commentTree(postId: string, key: string, compute: () => Promise<string>): Promise<Buffer> {
     let map = this.comments.get(postId);
     if (!map) {
       if (this.comments.size >= this.maxEntries) this.comments.clear();
@@ -84,11 +84,11 @@ export class ListCache {
     this.unsubscribe();
   }
 
-  private async through(map: PageMap, key: string, compute: () => Promise<string>): Promise<string> {
+  private async through(map: PageMap, key: string, compute: () => Promise<string>): Promise<Buffer> {
     const hit = map.get(key);
     if (hit !== undefined) return hit;
     const generation = map.generation;
-    const value = await compute();
+    const value = Buffer.from(await compute());
     map.set(key, value, generation);
     return value;
   }

@@ -16,6 +16,6 @@ export async function sendPostList(ctx: Ctx, reply: FastifyReply, sort: PostSort
   const shared = sort !== 'rising' && !filter.feedOf && !filter.authorId;
   const body = shared
     ? await ctx.cache.list(`${sort}|${filter.communityId ?? ''}|${limit}|${offset}`, () => render(ctx, sort, filter, limit, offset))
-    : await render(ctx, sort, filter, limit, offset);
+    : Buffer.from(await render(ctx, sort, filter, limit, offset));
   return reply.type('application/json; charset=utf-8').send(body);
 }
