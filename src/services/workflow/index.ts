@@ -3,6 +3,7 @@
 import { createApp, listen, type App } from '../../platform/http.js';
 import type { Platform, ServiceDefinition } from '../../platform/service.js';
 import { authHook } from './api/auth.js';
+import { methodNotAllowed } from './api/common.js';
 import { executionRoutes } from './api/executions.js';
 import { tagRoutes } from './api/tags.js';
 import { workflowRoutes } from './api/workflows.js';
@@ -52,6 +53,19 @@ const service: ServiceDefinition = {
         workflowRoutes(api as unknown as App, { store, writes, cache, runner, baseUrl: () => config.publicUrl ?? baseUrl });
         executionRoutes(api as unknown as App, { store, runner, cache });
         tagRoutes(api as unknown as App, { store, clock: platform.clock });
+        methodNotAllowed(api as unknown as App, {
+          '/workflows': ['GET', 'POST'],
+          '/workflows/:id': ['GET', 'PUT', 'PATCH', 'DELETE'],
+          '/workflows/:id/activate': ['POST'],
+          '/workflows/:id/deactivate': ['POST'],
+          '/workflows/:id/execute': ['POST'],
+          '/workflows/:id/tags': ['GET', 'PUT'],
+          '/executions': ['GET'],
+          '/executions/:id': ['GET', 'DELETE'],
+          '/executions/:id/retry': ['POST'],
+          '/tags': ['GET', 'POST'],
+          '/tags/:id': ['GET', 'PUT', 'DELETE'],
+        });
       },
       { prefix: '/api/v1' },
     );

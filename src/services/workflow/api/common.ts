@@ -49,3 +49,21 @@ export function requireObjectBody(body: unknown): Record<string, unknown> {
 export function requireProps(body: Record<string, unknown>, props: string[]): void {
   for (const p of props) if (body[p] === undefined) throw badRequest(`request/body must have required property '${p}'`);
 }
+
+const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** n8n answers 405 "<METHOD> method not allowed" for a method an existing path does not define. */
+export function methodNotAllowed(app: import('../../../platform/http.js').App, routes: Record<string, string[]>): void {
+  for (const [url, defined] of Object.entries(routes)) {
+    const missing = ALL_METHODS.filter((m) => !defined.includes(m));
+    if (!missing.length) continue;
+    app.route({
+      method: missing,
+      url,
+      schema: { hide: true },
+      handler: async (req) => {
+        throw new HttpError(405, `${req.method} method not allowed`, 'method_not_allowed');
+      },
+    });
+  }
+}
