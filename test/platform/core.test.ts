@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig, ConfigError, parseArgs } from '../src/config.js';
-import { ManualClock } from '../src/platform/clock.js';
-import { migrate, openDb, type Db } from '../src/platform/db.js';
-import { PermanentError } from '../src/platform/errors.js';
-import { Jobs } from '../src/platform/jobs.js';
-import { Keys, hashKey } from '../src/platform/keys.js';
-import { createLogger } from '../src/platform/logger.js';
-import { platformMigrations } from '../src/platform/migrations.js';
-import { testStorage } from './helpers/hamlet.js';
+import { loadConfig, ConfigError, parseArgs } from '../../src/config.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { migrate, openDb, type Db } from '../../src/platform/db.js';
+import { PermanentError } from '../../src/platform/errors.js';
+import { Jobs } from '../../src/platform/jobs.js';
+import { Keys, hashKey } from '../../src/platform/keys.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { platformMigrations } from '../../src/platform/migrations.js';
+import { testStorage } from '../helpers/hamlet.js';
 
 const logger = createLogger({ level: 'silent', pretty: false });
 
@@ -132,5 +132,33 @@ describe('keys and jobs', () => {
     const rows = await db.kysely.selectFrom('platform_jobs').select(['status', 'attempts']).execute();
     expect(rows).toEqual([{ status: 'failed', attempts: 1 }]);
     await jobs.stop();
+  });
+});
+
+describe('event bus', () => {
+  it('delivers in process', async () => {
+    const { LocalEventBus } = await import('../../src/platform/events.js');
+    const bus = new LocalEventBus();
+    const got: unknown[] = [];
+    const off = bus.subscribe('t', (p) => void got.push(p));
+    await bus.publish('t', { a: 1 });
+    off();
+    await bus.publish('t', { a: 2 });
+    expect(got).toEqual([{ a: 1 }]);
+  });
+
+  it.runIf(process.env.TEST_REDIS_URL)('fans out across instances through Redis', async () => {
+    const { RedisEventBus } = await import('../../src/platform/events.js');
+    const prefix = `hamlet-test-${Date.now()}:`;
+    const a = new RedisEventBus(process.env.TEST_REDIS_URL!, undefined, prefix);
+    const b = new RedisEventBus(process.env.TEST_REDIS_URL!, undefined, prefix);
+    const got: unknown[] = [];
+    b.subscribe('changed', (p) => void got.push(p));
+    await new Promise((r) => setTimeout(r, 200));
+    await a.publish('changed', { slug: 'x' });
+    for (let i = 0; i < 40 && !got.length; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(got).toEqual([{ slug: 'x' }]);
+    await a.close();
+    await b.close();
   });
 });
