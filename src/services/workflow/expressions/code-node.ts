@@ -25,6 +25,7 @@ export class CodeRunner {
   constructor(private readonly pool: SandboxPool) {}
 
   async run(code: string, mode: CodeMode, data: ExpressionData): Promise<CodeOutcome> {
+    await this.pool.ready();
     const sandbox = this.pool.acquire();
     try {
       sandbox.begin(data);
@@ -48,8 +49,10 @@ export class CodeRunner {
       throw error;
     } finally {
       try {
-        sandbox.callApi('cleanGlobals').dispose();
+        // Jobs the code left queued run now (within the deadline), before globals are swept,
+        // so nothing of this run executes during the next one.
         sandbox.drainJobs();
+        sandbox.callApi('cleanGlobals').dispose();
       } catch {
         sandbox.broken = true;
       }

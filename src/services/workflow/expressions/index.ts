@@ -114,7 +114,11 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
       }
       throw error;
     } finally {
-      if (sandbox.runtime.hasPendingJob()) sandbox.drainJobs();
+      // An expression may queue promise jobs; they run now, not during someone else's run.
+      if (sandbox.runtime.hasPendingJob()) {
+        sandbox.drainJobs();
+        sandbox.callApi('cleanGlobals').dispose();
+      }
     }
     const decoded = decode(encoded);
     if (decoded.kind === 'function') {

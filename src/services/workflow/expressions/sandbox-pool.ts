@@ -12,32 +12,32 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { getQuickJS, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { ExpressionError, type ExpressionData, type SandboxLimits } from './api.js';
 import { inputItem, itemForSandbox, nodeItem, nodeItems, nodeMustExist } from './host-data.js';
 import { DATETIME_EXTENSIONS_JS, EXTENSIONS_JS } from './extensions/index.js';
 import { FREEZE_GRAPH_JS, HARDEN_JS } from './sandbox/harden.js';
 import { INTL_JS, intlCall } from './sandbox/intl.js';
 import { PRELUDE_JS } from './sandbox/prelude.js';
+import { modulesReady, returnModule, takeModule } from './sandbox/modules.js';
 import { hostCodec } from './extensions/host-helpers.js';
-
-const QuickJS = await getQuickJS();
 
 const require = createRequire(import.meta.url);
 const LUXON_JS = readFileSync(require.resolve('luxon/package.json').replace(/package\.json$/, 'build/global/luxon.min.js'), 'utf8');
 // Evaluated on first use of a date: most expressions never need Luxon.
-// The n8n DateTime extension methods are added before Luxon is frozen.
-const LUXON_LOADER_JS = `(function () {
+// A function that builds Luxon inside the sandbox, adds the n8n DateTime extension methods
+// and freezes it; the prelude's installLuxon calls it with the prelude's API.
+const LUXON_LOADER_JS = `(function (H) {
 const luxon = (function () {
 ${LUXON_JS}
 ;return luxon; })();
-(${DATETIME_EXTENSIONS_JS})(luxon);
+(${DATETIME_EXTENSIONS_JS})(luxon, H);
 (${FREEZE_GRAPH_JS})([luxon]);
-Object.defineProperty(globalThis, '__luxon', { value: luxon, configurable: true });
-})();`;
+return luxon;
+})`;
 
 /** Why a run was stopped by the sandbox itself rather than by the user's code. */
-export type LimitKind = 'timeout' | 'memory' | 'stack';
+export type LimitKind = 'timeout' | 'memory' | 'stack' | 'crash';
 
 export class SandboxLimitError extends ExpressionError {
   constructor(
@@ -58,7 +58,7 @@ export function decode(encoded: string): Decoded {
     case 'u':
       return { kind: 'value', value: undefined };
     case 'j':
-      return { kind: 'value', value: JSON.parse(body) };
+      return { kind: 'value', value: parseGuestJson(body) };
     case 'n':
       return { kind: 'value', value: Number(body) };
     case 't':
@@ -68,6 +68,17 @@ export function decode(encoded: string): Decoded {
     default:
       throw new Error(`Unexpected sandbox answer ${encoded.slice(0, 20)}`);
   }
+}
+
+/**
+ * JSON from the sandbox. JSON.parse makes `"__proto__"` an own key, harmless by itself, but a
+ * later Object.assign or `obj[key] = …` on the host would treat it as the prototype setter;
+ * such keys are dropped (checked cheaply first: they almost never occur).
+ */
+export function parseGuestJson(text: string): unknown {
+  // A \u escape could spell the key too, so text with escapes takes the careful path.
+  if (!text.includes('__proto__') && !text.includes('\\u')) return JSON.parse(text);
+  return JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value));
 }
 
 /** An error thrown inside the sandbox, as plain data. */
@@ -80,7 +91,9 @@ export interface GuestError {
 }
 
 const MAX_COMPILED = 500;
-const STACK_BYTES = 512 * 1024;
+// QuickJS's stack limit. Its frames also use the server's native stack (WebAssembly), so the
+// limit is kept well below what Node's ~1 MB stack can hold.
+const STACK_BYTES = 256 * 1024;
 
 export class Sandbox {
   readonly runtime: QuickJSRuntime;
@@ -96,10 +109,15 @@ export class Sandbox {
   private pausedMs = 0;
   /** Set when a limit was hit: the pool disposes the sandbox instead of reusing it. */
   broken = false;
+  /** Set when a host exception crossed the WASM frames: the instance is dropped, not even disposed. */
+  corrupt = false;
   hostCalls = 0;
 
-  constructor(private readonly limits: SandboxLimits) {
-    this.runtime = QuickJS.newRuntime();
+  constructor(
+    private readonly limits: SandboxLimits,
+    readonly module: QuickJSWASMModule,
+  ) {
+    this.runtime = module.newRuntime();
     this.runtime.setMaxStackSize(STACK_BYTES);
     this.runtime.setInterruptHandler(() => performance.now() > this.deadline);
     this.context = this.runtime.newContext();
@@ -109,15 +127,32 @@ export class Sandbox {
     this.evalSetup(INTL_JS, 'intl');
     this.evalSetup(PRELUDE_JS, 'prelude');
     this.evalSetup(EXTENSIONS_JS, 'extensions');
-    this.evalSetup(HARDEN_JS, 'harden');
     this.api = this.context.getProp(this.context.global, '__hamlet');
+    this.evalSetup('delete globalThis.__hamlet;', 'setup');
+    this.evalSetup(HARDEN_JS, 'harden');
     this.callApi('finishBaseline');
     // The limit applies from here on: setup itself is trusted code.
     this.runtime.setMemoryLimit(limits.memoryBytes);
   }
 
+  /**
+   * Runs a call into QuickJS. An exception that is not a guest error (a host RangeError from
+   * the native stack, a WASM trap) means the instance can no longer be trusted.
+   */
+  private guard<T>(call: () => T): T {
+    try {
+      return call();
+    } catch (error) {
+      if (error instanceof GuestThrow || error instanceof ExpressionError) throw error;
+      this.corrupt = true;
+      this.broken = true;
+      if (error instanceof RangeError) throw new SandboxLimitError('stack', 'Maximum call stack size exceeded');
+      throw new SandboxLimitError('crash', `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   private evalSetup(code: string, name: string): void {
-    const result = this.context.evalCode(code, name, { type: 'global' });
+    const result = this.guard(() => this.context.evalCode(code, name, { type: 'global' }));
     if (result.error) {
       const error = this.context.dump(result.error) as unknown;
       result.error.dispose();
@@ -157,7 +192,7 @@ export class Sandbox {
       this.compiled.set(key, cached);
       return cached;
     }
-    const result = this.context.evalCode(source, filename, { type: 'global' });
+    const result = this.guard(() => this.context.evalCode(source, filename, { type: 'global' }));
     if (result.error) {
       const error = this.guestError(result.error);
       result.error.dispose();
@@ -194,7 +229,7 @@ export class Sandbox {
       return h;
     }
     try {
-      const result = ctx.callFunction(fn, this.api, ...handles);
+      const result = this.guard(() => ctx.callFunction(fn!, this.api, ...handles));
       if (result.error) {
         const error = this.guestError(result.error);
         result.error.dispose();
@@ -237,7 +272,7 @@ export class Sandbox {
 
   /** Runs queued promise jobs (all of them, within the deadline). */
   drainJobs(): void {
-    const result = this.runtime.executePendingJobs();
+    const result = this.guard(() => this.runtime.executePendingJobs());
     if (result.error) {
       const error = this.guestError(result.error);
       result.error.dispose();
@@ -365,7 +400,17 @@ export class Sandbox {
     this.deadline = Infinity;
     this.runtime.setMemoryLimit(-1);
     try {
-      this.evalSetup(LUXON_LOADER_JS, 'luxon');
+      const loader = this.guard(() => this.context.evalCode(LUXON_LOADER_JS, 'luxon', { type: 'global' }));
+      if (loader.error) {
+        const error = this.guestError(loader.error);
+        loader.error.dispose();
+        throw new Error(`Luxon failed to load: ${error.message}`);
+      }
+      try {
+        this.callApi('installLuxon', loader.value).dispose();
+      } finally {
+        loader.value.dispose();
+      }
       this.luxonLoaded = true;
     } finally {
       this.runtime.setMemoryLimit(this.limits.memoryBytes);
@@ -399,17 +444,39 @@ export class SandboxPool {
   acquire(): Sandbox {
     const sandbox = this.idle.pop();
     if (sandbox) return sandbox;
+    const module = takeModule();
+    if (!module) {
+      throw new ExpressionError('The expression sandbox is restarting after a failure; try again in a moment');
+    }
     this.created++;
-    return new Sandbox(this.limits);
+    try {
+      return new Sandbox(this.limits, module);
+    } catch (error) {
+      returnModule(module);
+      throw error;
+    }
+  }
+
+  /** For async callers: waits until a sandbox can be had without failing. */
+  async ready(): Promise<void> {
+    if (this.idle.length === 0) await modulesReady();
   }
 
   release(sandbox: Sandbox): void {
     sandbox.end();
-    if (sandbox.broken || this.idle.length >= this.maxIdle) sandbox.dispose();
-    else this.idle.push(sandbox);
+    if (sandbox.corrupt) return; // dropped whole: the garbage collector takes the instance
+    if (sandbox.broken || this.idle.length >= this.maxIdle) {
+      sandbox.dispose();
+      returnModule(sandbox.module);
+    } else {
+      this.idle.push(sandbox);
+    }
   }
 
   close(): void {
-    for (const sandbox of this.idle.splice(0)) sandbox.dispose();
+    for (const sandbox of this.idle.splice(0)) {
+      sandbox.dispose();
+      returnModule(sandbox.module);
+    }
   }
 }

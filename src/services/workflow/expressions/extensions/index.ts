@@ -64,8 +64,8 @@ ${HELPERS_JS}
 })();`;
 
 /** A function (as source) that adds the DateTime and Date extensions once Luxon has loaded. */
-export const DATETIME_EXTENSIONS_JS = `function (luxon) {
+export const DATETIME_EXTENSIONS_JS = `function (luxon, H) {
 'use strict';
-${HELPERS_JS}
+${HELPERS_JS.replace('const H = globalThis.__hamlet;', '')}
 ${DATETIME_JS}
 }`;

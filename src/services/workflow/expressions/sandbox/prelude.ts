@@ -189,13 +189,15 @@ export const PRELUDE_JS = String.raw`
   // ---------------------------------------------------------------- Luxon (loaded lazily)
   let luxon;
   function lux() {
-    if (!luxon) {
-      call('loadLuxon');
-      luxon = G.__luxon;
-      delete G.__luxon;
-      configureLuxon();
-    }
+    // The host evaluates Luxon's loader and hands it to installLuxon below.
+    if (!luxon) call('loadLuxon');
+    if (!luxon) throw new ExpressionError('Luxon failed to load');
     return luxon;
+  }
+  function installLuxon(loader) {
+    if (luxon) return;
+    luxon = loader(api);
+    configureLuxon();
   }
   function configureLuxon() {
     const S = luxon.Settings;
@@ -357,10 +359,12 @@ export const PRELUDE_JS = String.raw`
     ExpressionError,
     codec(operation, text, option) { return call('codec', operation, text, option); },
     lux,
+    installLuxon,
     isDateTime,
     isEmptyValue,
     finishBaseline() { baseline = new Set(Object.getOwnPropertyNames(G)); },
   };
-  Object.defineProperty(G, '__hamlet', { value: Object.freeze(api), writable: false, enumerable: false, configurable: false });
+  // The host takes a handle to this and removes the global before user code runs.
+  Object.defineProperty(G, '__hamlet', { value: Object.freeze(api), writable: false, enumerable: false, configurable: true });
 })();
 `;
