@@ -3,10 +3,21 @@
 // count of microseconds since the epoch: exact, and still below 2^53.
 import type { Clock } from '../../../platform/clock.js';
 
-/** Microseconds now: the clock's milliseconds plus a sub-millisecond part from the monotonic timer. */
+let lastUs = 0;
+
+/**
+ * Microseconds now: the clock's milliseconds plus a sub-millisecond part from the monotonic
+ * timer. Within one millisecond of the clock, successive calls strictly increase, so changes
+ * keep their order even under a manual clock that stands still.
+ */
 export function nowUs(clock: Clock): number {
+  const ms = clock.ms();
   const sub = Math.floor(((performance.timeOrigin + performance.now()) * 1000) % 1000);
-  return clock.ms() * 1000 + sub;
+  let us = ms * 1000 + sub;
+  // (A clock set back by more than a second starts over.)
+  if (us <= lastUs && lastUs < ms * 1000 + 1_000_000) us = lastUs + 1;
+  lastUs = us;
+  return us;
 }
 
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
