@@ -6,6 +6,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDb } from '../../src/platform/db.js';
+import { MAIL_QUEUE } from '../../src/platform/mailer.js';
 import { testStorage } from '../helpers/hamlet.js';
 import { spawnHamlet, type HamletProcess } from '../helpers/process.js';
 import { webhookReceiver } from './helpers.js';
@@ -70,7 +72,20 @@ describe('crash safety', () => {
       local.push((await call('POST', `/v0/inboxes/${a}/messages`, { to: b, subject: `local ${i}`, text: 'x' })).message_id);
       outside.push((await call('POST', `/v0/inboxes/${a}/messages`, { to: `friend${i}@outside.test`, subject: `outside ${i}`, text: 'y' })).message_id);
     }
+    // On PostgreSQL a job killed mid-attempt waits for its lease (minutes for the platform mailer)
+    // before another worker may take it: kill between relay attempts so the test measures the
+    // restart, not the lease. Webhook deliveries are in flight every 300 ms either way.
+    const db = openDb({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
+    cleanup.push(() => db.close());
+    for (let i = 0; i < 100; i++) {
+      const running = await db.kysely.selectFrom('platform_jobs').select('id').where('queue', '=', MAIL_QUEUE).where('status', '=', 'running').execute();
+      if (!running.length) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await proc.kill('SIGKILL');
+    const pending = await db.kysely.selectFrom('platform_jobs').select(['queue']).execute();
+    expect(pending.filter((j) => j.queue === MAIL_QUEUE).length).toBe(3);
+    expect(pending.filter((j) => j.queue === 'mail.webhook').length).toBeGreaterThan(0);
 
     const hooks = await webhookReceiver(undefined, hookPort);
     cleanup.push(() => hooks.close());
@@ -103,7 +118,12 @@ describe('crash safety', () => {
       local.every((id) => has('message.sent', id) && has('message.delivered', id) && has('message.received', id)) &&
       outside.every((id) => has('message.sent', id) && has('message.delivered', id) && relayed.some((raw) => raw.includes(id)));
     while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    expect(done()).toBe(true);
+    const missing = [
+      ...local.flatMap((id) => ['message.sent', 'message.delivered', 'message.received'].filter((t) => !has(t, id)).map((t) => `${t} ${id}`)),
+      ...outside.flatMap((id) => ['message.sent', 'message.delivered'].filter((t) => !has(t, id)).map((t) => `${t} ${id}`)),
+      ...outside.filter((id) => !relayed.some((raw) => raw.includes(id))).map((id) => `relay ${id}`),
+    ];
+    expect(missing).toEqual([]);
     // At least once, never as different events: duplicates carry the same event id.
     const byId = new Map<string, string>();
     for (const r of hooks.received) {

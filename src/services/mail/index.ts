@@ -56,7 +56,7 @@ async function start(platform: Platform) {
   platform.jobs.register<DeliveryJob>(
     WEBHOOK_QUEUE,
     deliveryHandler(store, platform.clock, platform.logger, { allowInternal: allowInternalFrom(platform.config.env), timeoutMs: config.webhookTimeoutMs }),
-    { concurrency: 16, maxAttempts: schedule.length + 1, backoffMs: (attempt) => schedule[Math.min(attempt, schedule.length) - 1] ?? schedule[schedule.length - 1]! },
+    { concurrency: 16, leaseMs: config.webhookTimeoutMs + 15_000, maxAttempts: schedule.length + 1, backoffMs: (attempt) => schedule[Math.min(attempt, schedule.length) - 1] ?? schedule[schedule.length - 1]! },
   );
   const unsubscribe = subscribeRelayOutcomes(platform, store, filing, events);
 
