@@ -75,3 +75,16 @@ export function webhookWorkflow(path: string, name = 'Webhook echo') {
     settings: { executionOrder: 'v1' },
   };
 }
+
+/** Retries an assertion until it passes (for work that finishes after the HTTP answer). */
+export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}

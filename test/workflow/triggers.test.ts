@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
 import { spawnHamlet } from '../helpers/process.js';
-import { startWorkflowServer, wrap, type WorkflowTestServer } from './helpers.js';
+import { eventually, startWorkflowServer, wrap, type WorkflowTestServer } from './helpers.js';
 
 const clock = new ManualClock('2026-03-02T10:00:30.000Z');
 let s: WorkflowTestServer;
@@ -40,14 +40,19 @@ describe('schedules', () => {
     expect((await s.api('POST', `/workflows/${c.body.id}/activate`)).status).toBe(200);
     expect(await executions(s, c.body.id)).toEqual([]);
     clock.advance(30_000); // 10:01:00 UTC
-    await s.t.hamlet.platform.jobs.idle();
-    const [first] = await executions(s, c.body.id);
-    expect(first).toMatchObject({ mode: 'trigger', status: 'success' });
+    const first = await eventually(async () => {
+      await s.t.hamlet.platform.jobs.idle();
+      const [e] = await executions(s, c.body.id);
+      expect(e).toMatchObject({ mode: 'trigger', status: 'success' });
+      return e;
+    });
     const item = first.data.resultData.runData['Every minute'][0].data.main[0][0].json;
     expect(item).toMatchObject({ timestamp: '2026-03-02T11:01:00.000+01:00', Hour: '11', Minute: '01', Second: '00', 'Day of week': 'Monday', Timezone: 'Europe/Berlin (UTC+01:00)' });
     clock.advance(60_000);
-    await s.t.hamlet.platform.jobs.idle();
-    expect((await executions(s, c.body.id)).length).toBe(2);
+    await eventually(async () => {
+      await s.t.hamlet.platform.jobs.idle();
+      expect((await executions(s, c.body.id)).filter((e) => e.status === 'success').length).toBe(2);
+    });
     await s.api('POST', `/workflows/${c.body.id}/deactivate`);
     clock.advance(5 * 60_000);
     await s.t.hamlet.platform.jobs.idle();

@@ -91,6 +91,7 @@ const service: ServiceDefinition = {
         clearInterval(pruneTimer);
         activation.stop();
         await app.close();
+        await runner.drain();
         engine.expressions.close();
       },
     };

@@ -74,8 +74,23 @@ export class Runner {
     });
   }
 
+  private readonly inline = new Set<Promise<unknown>>();
+
   /** Runs now, in this process, and saves the execution when it ends. */
-  async run(req: RunRequest): Promise<RunResult> {
+  run(req: RunRequest): Promise<RunResult> {
+    const p = this.runInline(req);
+    this.inline.add(p);
+    const forget = () => this.inline.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  /** Waits for inline runs still going (a webhook may have been answered before its run ended). */
+  async drain(timeoutMs = 10_000): Promise<void> {
+    await Promise.race([Promise.allSettled([...this.inline]), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+  }
+
+  private async runInline(req: RunRequest): Promise<RunResult> {
     const id = await this.store.nextExecutionId();
     const startedAt = this.platform.clock.now().toISOString();
     const wf = req.prepared.definition;
