@@ -9,32 +9,17 @@
 // Everything runs synchronously in the server's thread; the only way out of the sandbox is
 // the one host function, whose arguments are strings and numbers and whose answers are JSON.
 
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { ExpressionError, type ExpressionData, type SandboxLimits } from './api.js';
 import { inputItem, itemForSandbox, nodeItem, nodeItems, nodeMustExist } from './host-data.js';
-import { DATETIME_EXTENSIONS_JS, EXTENSIONS_JS } from './extensions/index.js';
-import { FREEZE_GRAPH_JS, HARDEN_JS } from './sandbox/harden.js';
+import { EXTENSIONS_JS } from './extensions/index.js';
+import { HARDEN_JS } from './sandbox/harden.js';
+import { isLibraryName, LIBRARY_LOADERS, type LibraryName } from './sandbox/libraries.js';
 import { INTL_JS, intlCall } from './sandbox/intl.js';
 import { PRELUDE_JS } from './sandbox/prelude.js';
 import { modulesReady, returnModule, takeModule } from './sandbox/modules.js';
 import { hostCodec } from './extensions/host-helpers.js';
-
-const require = createRequire(import.meta.url);
-const LUXON_JS = readFileSync(require.resolve('luxon/package.json').replace(/package\.json$/, 'build/global/luxon.min.js'), 'utf8');
-// Evaluated on first use of a date: most expressions never need Luxon.
-// A function that builds Luxon inside the sandbox, adds the n8n DateTime extension methods
-// and freezes it; the prelude's installLuxon calls it with the prelude's API.
-const LUXON_LOADER_JS = `(function (H) {
-const luxon = (function () {
-${LUXON_JS}
-;return luxon; })();
-(${DATETIME_EXTENSIONS_JS})(luxon, H);
-(${FREEZE_GRAPH_JS})([luxon]);
-return luxon;
-})`;
 
 /** Why a run was stopped by the sandbox itself rather than by the user's code. */
 export type LimitKind = 'timeout' | 'memory' | 'stack' | 'crash';
@@ -345,7 +330,7 @@ export class Sandbox {
 
   private answer(op: string, arg: (i: number) => string | number | undefined): string | number | undefined {
     if (op === 'elapsed') return Math.floor(performance.now() - this.runStartedAt - this.pausedMs);
-    if (op === 'loadLuxon') return this.loadLuxon();
+    if (op === 'loadLibrary') return this.loadLibrary(String(arg(1)));
     if (op === 'codec') return JSON.stringify(hostCodec(String(arg(1)), String(arg(2)), arg(3) === undefined ? undefined : String(arg(3))));
     const data = this.data;
     if (!data) throw new ExpressionError('No run in progress');
@@ -390,28 +375,29 @@ export class Sandbox {
     }
   }
 
-  private luxonLoaded = false;
-  private loadLuxon(): undefined {
-    if (this.luxonLoaded) return undefined;
-    // Loading a library is not the user's time: pause the deadline while it loads.
-    // Nor is its memory: the limit is lifted while it loads.
+  private readonly librariesLoaded = new Set<LibraryName>();
+  private loadLibrary(name: string): undefined {
+    if (!isLibraryName(name)) throw new TypeError(`Unknown library ${name}`);
+    if (this.librariesLoaded.has(name)) return undefined;
+    // Loading a library is not the user's time nor the user's memory: the deadline pauses and
+    // the memory limit is lifted while it loads.
     const started = performance.now();
     const deadline = this.deadline;
     this.deadline = Infinity;
     this.runtime.setMemoryLimit(-1);
     try {
-      const loader = this.guard(() => this.context.evalCode(LUXON_LOADER_JS, 'luxon', { type: 'global' }));
+      const loader = this.guard(() => this.context.evalCode(LIBRARY_LOADERS[name], name, { type: 'global' }));
       if (loader.error) {
         const error = this.guestError(loader.error);
         loader.error.dispose();
-        throw new Error(`Luxon failed to load: ${error.message}`);
+        throw new Error(`${name} failed to load: ${error.message}`);
       }
       try {
-        this.callApi('installLuxon', loader.value).dispose();
+        this.callApi('installLibrary', name, loader.value).dispose();
       } finally {
         loader.value.dispose();
       }
-      this.luxonLoaded = true;
+      this.librariesLoaded.add(name);
     } finally {
       this.runtime.setMemoryLimit(this.limits.memoryBytes);
       const took = performance.now() - started;

@@ -39,7 +39,8 @@ export const DATETIME_JS = String.raw`
   define(P, 'beginningOf', function beginningOf(unit) { return this.startOf(unitOf('beginningOf', unit, 'week').replace(/s$/, '')); });
   define(P, 'endOfMonth', function endOfMonth() { return this.endOf('month'); });
   define(P, 'isDst', function isDst() { return this.isInDST; });
-  define(P, 'isWeekend', function isWeekend() { return this.weekday >= 6; });
+  // Luxon 3.4+ has an isWeekend getter; n8n's is a method (Saturday and Sunday).
+  define(P, 'isWeekend', function isWeekend() { return this.weekday >= 6; }, true);
   define(P, 'isBetween', function isBetween(a, b) {
     const start = toDT(a, 'isBetween'), end = toDT(b, 'isBetween');
     const [lo, hi] = start <= end ? [start, end] : [end, start];

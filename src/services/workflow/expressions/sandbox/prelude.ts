@@ -186,18 +186,27 @@ export const PRELUDE_JS = String.raw`
   HamletDate.UTC = RealDate.UTC;
   Object.defineProperty(G, 'Date', { value: HamletDate, writable: true, configurable: true });
 
-  // ---------------------------------------------------------------- Luxon (loaded lazily)
+  // ---------------------------------------------------------------- libraries (loaded lazily)
+  // The host evaluates a library's loader and hands it to installLibrary below.
+  const libraries = Object.create(null);
   let luxon;
-  function lux() {
-    // The host evaluates Luxon's loader and hands it to installLuxon below.
-    if (!luxon) call('loadLuxon');
-    if (!luxon) throw new ExpressionError('Luxon failed to load');
-    return luxon;
+  function library(name) {
+    if (!libraries[name]) call('loadLibrary', name);
+    if (!libraries[name]) throw new ExpressionError(name + ' failed to load');
+    return libraries[name];
   }
-  function installLuxon(loader) {
-    if (luxon) return;
-    luxon = loader(api);
-    configureLuxon();
+  function installLibrary(name, loader) {
+    if (libraries[name]) return;
+    libraries[name] = loader(api);
+    if (name === 'luxon') {
+      luxon = libraries[name];
+      configureLuxon();
+    }
+  }
+  function lux() { return luxon || library('luxon'); }
+  function $jmespath(data, expression) {
+    if (typeof expression !== 'string') throw new ExpressionError('$jmespath expects (object, searchString)');
+    return library('jmespath').search(data, expression);
   }
   function configureLuxon() {
     const S = luxon.Settings;
@@ -273,7 +282,7 @@ export const PRELUDE_JS = String.raw`
   const functions = {
     $, $items, $ifEmpty, $if, $min, $max, $getWorkflowStaticData,
     require: requireModule,
-    $jmespath: function () { throw new ExpressionError('$jmespath is not supported'); },
+    $jmespath,
   };
   for (const name of Object.keys(functions)) {
     Object.defineProperty(G, name, { value: functions[name], writable: false, enumerable: false, configurable: false });
@@ -359,7 +368,7 @@ export const PRELUDE_JS = String.raw`
     ExpressionError,
     codec(operation, text, option) { return call('codec', operation, text, option); },
     lux,
-    installLuxon,
+    installLibrary,
     isDateTime,
     isEmptyValue,
     finishBaseline() { baseline = new Set(Object.getOwnPropertyNames(G)); },
