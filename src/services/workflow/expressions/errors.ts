@@ -41,6 +41,8 @@ export function codeError(error: GuestError, filename: string, itemIndex?: numbe
   if (error.verbatim) return new ExpressionError(error.message);
   if (error.name === 'ExpressionError') return new ExpressionError(error.message, undefined, error.description);
   const line = lineOf(error.stack, filename);
+  // A thrown string or plain object has no "Name: message" row for n8n to read.
+  if (!error.isError) return new ExpressionError('Unknown error');
   const where = line === undefined ? '' : itemIndex === undefined ? `[line ${line}]` : `[line ${line}, for item ${itemIndex}]`;
   const messageRow = `${error.name}: ${v8Message(error.message)}`.split('\n')[0]!;
   if (!messageRow.includes('Error:')) return new ExpressionError(`Unknown error ${where}`.trim());

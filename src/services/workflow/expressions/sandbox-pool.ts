@@ -73,6 +73,8 @@ export interface GuestError {
   stack: string;
   description?: string;
   verbatim?: boolean;
+  /** False when the code threw something that is not an Error (a string, a plain object). */
+  isError: boolean;
 }
 
 const MAX_COMPILED = 500;
@@ -248,10 +250,17 @@ export class Sandbox {
         this.checkLimits(error);
         return { ok: false, error };
       }
-      if (!this.runtime.hasPendingJob()) {
-        return { ok: false, error: { name: 'Error', message: 'The code awaits a promise that never settles', stack: '' } };
+      if (this.runtime.hasPendingJob()) {
+        this.drainJobs();
+        continue;
       }
-      this.drainJobs();
+      // Nothing left but timers: let the next one fire (see the prelude's virtual clock).
+      const ranTimer = this.callApi('runTimer');
+      const ran = this.context.typeof(ranTimer) === 'boolean' && this.context.dump(ranTimer) === true;
+      ranTimer.dispose();
+      if (!ran) {
+        return { ok: false, error: { name: 'Error', message: 'The code awaits a promise that never settles', stack: '', isError: true } };
+      }
     }
   }
 
@@ -275,9 +284,10 @@ export class Sandbox {
         stack: typeof e.stack === 'string' ? e.stack : '',
         description: typeof e.description === 'string' ? e.description : undefined,
         verbatim: e.verbatim === true,
+        isError: typeof e.stack === 'string',
       };
     }
-    return { name: 'Error', message: String(dumped), stack: '', verbatim: false };
+    return { name: 'Error', message: String(dumped), stack: '', verbatim: false, isError: false };
   }
 
   /** Turns an error caused by a limit into SandboxLimitError and marks the sandbox broken. */

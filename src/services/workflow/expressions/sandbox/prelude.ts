@@ -34,7 +34,8 @@ export const PRELUDE_JS = String.raw`
     itemIndex: 0,
     runIndex: 0,
     nowMs: 0,
-    startedAt: 0,
+    /** How far timers moved the clock ahead of real time in this run. */
+    skippedMs: 0,
     timezone: 'UTC',
     mode: 'expression',
     items: undefined,
@@ -173,7 +174,7 @@ export const PRELUDE_JS = String.raw`
   // ---------------------------------------------------------------- clock
   // The injectable clock: Date and Date.now() read the run's "now" (plus the time the run has
   // taken so far, so that loops waiting on the clock still end).
-  function clockNow() { return state.nowMs + (host('elapsed') | 0); }
+  function clockNow() { return state.nowMs + (host('elapsed') | 0) + state.skippedMs; }
   function HamletDate(...args) {
     if (!new.target) return new RealDate(clockNow()).toString();
     return Reflect.construct(RealDate, args.length === 0 ? [clockNow()] : args, new.target);
@@ -216,6 +217,37 @@ export const PRELUDE_JS = String.raw`
     S.throwOnInvalid = false;
   }
   function isDateTime(v) { return !!luxon && luxon.DateTime.isDateTime(v); }
+
+  // ---------------------------------------------------------------- timers
+  // Timers run on a virtual clock: when the code has nothing else to do but wait for one,
+  // the clock jumps to it (the run is limited in time, so a real wait could only fail). The
+  // code sees the time pass: Date.now() moves by the skipped interval. Timers still pending
+  // when the run ends are dropped, like the run's other leftovers.
+  let timers = [];
+  let timerSeq = 0;
+  function addTimer(fn, ms, args, repeat) {
+    if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
+    const delay = Math.max(0, Number(ms) || 0);
+    const id = ++timerSeq;
+    timers.push({ id, due: clockNow() + delay, delay, fn, args, repeat });
+    return id;
+  }
+  function setTimeout(fn, ms, ...args) { return addTimer(fn, ms, args, false); }
+  function setInterval(fn, ms, ...args) { return addTimer(fn, ms, args, true); }
+  function clearTimer(id) { timers = timers.filter((t) => t.id !== id); }
+  function queueMicrotask(fn) { Promise.resolve().then(fn); }
+  // Runs the earliest timer; false when there is none.
+  function runTimer() {
+    if (timers.length === 0) return false;
+    let next = timers[0];
+    for (const t of timers) if (t.due < next.due || (t.due === next.due && t.id < next.id)) next = t;
+    const now = clockNow();
+    if (next.due > now) state.skippedMs += next.due - now;
+    if (next.repeat) next.due = clockNow() + Math.max(1, next.delay);
+    else clearTimer(next.id);
+    next.fn.apply(undefined, next.args);
+    return true;
+  }
 
   // ---------------------------------------------------------------- console (captured, bounded)
   function formatLog(args) {
@@ -281,6 +313,7 @@ export const PRELUDE_JS = String.raw`
   }
   const functions = {
     $, $items, $ifEmpty, $if, $min, $max, $getWorkflowStaticData,
+    setTimeout, setInterval, clearTimeout: clearTimer, clearInterval: clearTimer, queueMicrotask,
     require: requireModule,
     $jmespath,
   };
@@ -333,6 +366,8 @@ export const PRELUDE_JS = String.raw`
       state.runIndex = runIndex;
       state.nowMs = nowMs;
       state.mode = mode;
+      state.skippedMs = 0;
+      timers = [];
       state.items = undefined;
       state.item = undefined;
       if (timezone !== state.timezone || luxon) {
@@ -353,6 +388,7 @@ export const PRELUDE_JS = String.raw`
     },
     encode,
     call(fn) { return fn(); },
+    runTimer,
     cleanGlobals,
     logs() { const out = logs.splice(0, logs.length); logBytes = 0; return jsonStringify(out); },
     setItems(kind) {
