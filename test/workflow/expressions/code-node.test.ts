@@ -13,7 +13,14 @@ afterAll(() => ex.close());
 const input = items({ n: 1, name: 'a' }, { n: 2, name: 'b' }, { n: 3, name: 'c' });
 const data = makeData({ nodeName: 'Code', input, outputs: { Start: items({ base: 10 }) } });
 const all = (code: string, d = data) => ex.runCode({ code, mode: 'runOnceForAllItems', data: d });
-const each = (code: string, d = data) => ex.runCode({ code, mode: 'runOnceForEachItem', data: d });
+/** Per-item mode, called once per item as the engine's Code node does. */
+async function each(code: string, d = data) {
+  const out = [];
+  for (let i = 0; i < d.inputItems.length; i++) {
+    out.push(...(await ex.runCode({ code, mode: 'runOnceForEachItem', data: { ...d, itemIndex: i } })));
+  }
+  return out;
+}
 
 describe('Run Once for All Items', () => {
   it('returns items, or plain objects wrapped as {json}', async () => {
@@ -126,7 +133,10 @@ describe('legacy Function and Function Item', () => {
   });
 
   it("Function Item gets each item's json as `item` and returns it", async () => {
-    const out = await ex.runFunction({ code: "item.tag = '#' + item.name;\nreturn item;", perItem: true, data });
+    const out = [];
+    for (let i = 0; i < data.inputItems.length; i++) {
+      out.push(...(await ex.runFunction({ code: "item.tag = '#' + item.name;\nreturn item;", perItem: true, data: { ...data, itemIndex: i } })));
+    }
     expect(out).toEqual([
       { json: { n: 1, name: 'a', tag: '#a' }, pairedItem: { item: 0 } },
       { json: { n: 2, name: 'b', tag: '#b' }, pairedItem: { item: 1 } },

@@ -123,14 +123,19 @@ describe.skipIf(!existsSync(corpus))('corpus Code and Function nodes', () => {
         staticData: { global: {}, node: {} },
       });
       const p = c.node.parameters;
-      const run =
+      const perItem = p.mode === 'runOnceForEachItem' || c.node.type === 'n8n-nodes-base.functionItem';
+      const once = (d: typeof data) =>
         c.node.type === 'n8n-nodes-base.code'
-          ? ex.runCode({
-              code: String(p.jsCode),
-              mode: p.mode === 'runOnceForEachItem' ? 'runOnceForEachItem' : 'runOnceForAllItems',
-              data,
-            })
-          : ex.runFunction({ code: String(p.functionCode), perItem: c.node.type === 'n8n-nodes-base.functionItem', data });
+          ? ex.runCode({ code: String(p.jsCode), mode: perItem ? 'runOnceForEachItem' : 'runOnceForAllItems', data: d })
+          : ex.runFunction({ code: String(p.functionCode), perItem, data: d });
+      // Per-item modes are called once per item, as the engine does.
+      const run = perItem
+        ? (async () => {
+            const out: Item[] = [];
+            for (let i = 0; i < c.input.length; i++) out.push(...(await once({ ...data, itemIndex: i })));
+            return out;
+          })()
+        : once(data);
       if (c.expected.error !== undefined) {
         await expect(run).rejects.toThrow(c.expected.error);
         await run.catch((error: Error) => expect(error.message).toBe(c.expected.error));

@@ -67,9 +67,13 @@ export interface Expressions {
    * resolved deeply, anything else is returned as is. Throws ExpressionError.
    */
   resolve(value: unknown, data: ExpressionData): unknown;
-  /** Runs a Code node's JavaScript with n8n's semantics; returns the node's output items. Throws ExpressionError. */
+  /**
+   * Runs a Code node's JavaScript with n8n's semantics; returns the node's output items. Throws ExpressionError.
+   * runOnceForEachItem runs the code once, for the item `data.itemIndex` (the caller loops over items),
+   * and returns [] or [item] (paired to that item).
+   */
   runCode(run: CodeRun): Promise<Item[]>;
-  /** Runs a legacy Function node (`items` in, items out) or FunctionItem (`item` in). */
+  /** Runs a legacy Function node (`items` in, items out) or FunctionItem (`item` in: the item `data.itemIndex`, once per call). */
   runFunction(run: { code: string; perItem: boolean; data: ExpressionData }): Promise<Item[]>;
   close(): void;
 }

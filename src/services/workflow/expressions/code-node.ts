@@ -4,6 +4,8 @@
 //   {json}); a single object counts as a one-item array;
 // - each item: one object (item or plain json); returning nothing drops the item;
 // - Function Item: the item's json, returned (possibly changed).
+// The per-item modes run the code for the single item `data.itemIndex`; the caller calls once
+// per item (as the engine's Code and Function Item nodes do).
 // The user's code becomes the body of an async function whose first line is the code's first
 // line, so "[line N]" in errors counts lines of the user's code.
 
@@ -31,15 +33,14 @@ export class CodeRunner {
       sandbox.begin(data);
       const gen = ++this.generation;
       const fn = sandbox.compile(`code:${code}`, `(async function () {${code}\n})`, FILENAME);
+      // Per-item modes run for the one item data.itemIndex names; the engine loops over items.
       const perItem = mode === 'runOnceForEachItem' || mode === 'functionItem';
-      const indexes = perItem ? data.inputItems.map((_, i) => i) : [0];
-      const items: Item[] = [];
-      for (const index of indexes) {
-        sandbox.callApi('begin', gen, index, data.runIndex, data.now.getTime(), data.timezone, 'code').dispose();
-        sandbox.callApi('setItems', mode === 'functionItem' ? 'item' : 'all').dispose();
-        const value = this.invoke(sandbox, fn, perItem ? index : undefined);
-        items.push(...normalize(value, mode, index, data.inputItems.length));
-      }
+      const index = perItem ? data.itemIndex : 0;
+      if (perItem && !data.inputItems[index]) return { items: [], logs: [] };
+      sandbox.callApi('begin', gen, index, data.runIndex, data.now.getTime(), data.timezone, 'code').dispose();
+      sandbox.callApi('setItems', mode === 'functionItem' ? 'item' : 'all').dispose();
+      const value = this.invoke(sandbox, fn, perItem ? index : undefined);
+      const items = normalize(value, mode, index, data.inputItems.length);
       writeBackStaticData(sandbox, data);
       const logs = JSON.parse(sandbox.callApiString('logs')) as string[];
       return { items, logs };
