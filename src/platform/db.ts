@@ -56,13 +56,36 @@ export function openDb(opts: OpenDbOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   // A CLI process (e.g. `hamlet keys create`) may write while the server runs.
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     kysely,
     dialect: 'sqlite',
     sqlite,
     close: async () => {
       await kysely.destroy();
+    },
+  };
+}
+
+/**
+ * Kysely prepares every query anew; on SQLite preparing costs as much as running a small
+ * query. The same SQL text always prepares to the same statement, so keep them (bounded).
+ * A statement still being iterated (a streamed query) is busy and cannot be reused: those
+ * get a fresh one.
+ */
+function withStatementCache(db: Database.Database) {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    close: () => db.close(),
+    prepare(sql: string) {
+      const hit = cache.get(sql);
+      if (hit && !hit.busy) return hit;
+      const stmt = db.prepare(sql);
+      if (!hit) {
+        if (cache.size >= 2000) cache.clear();
+        cache.set(sql, stmt);
+      }
+      return stmt;
     },
   };
 }
