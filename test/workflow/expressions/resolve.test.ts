@@ -40,7 +40,10 @@ describe('templates', () => {
     // Observed in the corpus (url-to-markdown-loop): an array in text joins with commas.
     expect(ex.resolve('={{ $json.list }} ', data)).toBe('1,2,3 ');
     expect(ex.resolve('=x{{ $json.missing }}y{{ null }}z', data)).toBe('xyz');
-    expect(ex.resolve('=obj: {{ $json.obj }}', data)).toBe('obj: {"x":1}');
+    // An object in text is String()ed, as in n8n (issue #15828: "[object Object]").
+    expect(ex.resolve('=obj: {{ $json.obj }}', data)).toBe('obj: [object Object]');
+    expect(ex.resolve('=obj: {{ JSON.stringify($json.obj) }}', data)).toBe('obj: {"x":1}');
+    expect(ex.resolve('={{ [{ a: 1 }] }} ', data)).toBe('[object Object] ');
     expect(ex.resolve('=n8n', data)).toBe('n8n');
   });
 

@@ -87,12 +87,12 @@ export class TemplateCache {
 }
 
 /**
- * Turns one segment's value into text the way n8n's interpolation does: null and undefined
- * vanish, arrays join with commas (the corpus shows `{{ $json.links }} ` giving "a,b "),
- * everything else goes through String(). DateTimes arrive already converted to ISO text.
+ * Turns one segment's value into text the way n8n's interpolation does (the sandbox's toText
+ * does the same there): null and undefined vanish, everything else goes through String() — so
+ * `{{ $json.links }} ` gives "a,b " (observed in the corpus) and an object gives
+ * "[object Object]" (n8n issue #15828). Nodes that embed objects as JSON text, like Set's raw
+ * JSON mode, resolve each `{{ }}` on its own and stringify the raw value themselves.
  */
 export function segmentToText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'object' && !Array.isArray(value)) return JSON.stringify(value);
-  return String(value);
+  return value === null || value === undefined ? '' : String(value);
 }

@@ -334,13 +334,11 @@ export const PRELUDE_JS = String.raw`
     return text === undefined ? 'u' : 'j' + text;
   }
   function isDateTimeClass(v) { return !!luxon && v === luxon.DateTime; }
-  // One segment of a template with text around it, as n8n's interpolation renders it.
+  // One segment of a template with text around it, as n8n's interpolation renders it:
+  // String() of the value, nothing for null and undefined (so an array joins with commas and
+  // an object is "[object Object]", as n8n users see; a DateTime is its ISO text).
   function toText(v) {
-    if (v === undefined || v === null) return '';
-    if (typeof v === 'object' && !Array.isArray(v) && !isDateTime(v) && !(v instanceof RealDate)) {
-      try { return jsonStringify(v); } catch (e) { return String(v); }
-    }
-    return String(v);
+    return v === undefined || v === null ? '' : String(v);
   }
   // A segment that throws yields no value, as in n8n, unless the error is one of ours.
   function segment(fn) {
