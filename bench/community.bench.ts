@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { hotRank } from '../src/services/community/ranking.js';
+import { spawnHamlet, type HamletProcess } from '../test/helpers/process.js';
 import { load, startHamletForBench, type BenchContext } from './lib.js';
 
 const POSTS = Number(process.env.BENCH_COMMUNITY_POSTS ?? 100_000);
@@ -22,7 +23,7 @@ interface Seeded {
 }
 
 /** Seeds agents, communities, posts with consistent counters and hot ranks, votes and one 200-comment thread. */
-function seed(file: string, nowMs: number): Seeded {
+export function seed(file: string, nowMs: number): Seeded {
   const db = new Database(file);
   db.pragma('busy_timeout = 10000');
   db.pragma('synchronous = OFF');
@@ -109,6 +110,7 @@ function seed(file: string, nowMs: number): Seeded {
 
 export default async function communityBench(ctx: BenchContext) {
   const hamlet = await startHamletForBench(['community']);
+  let uncached: HamletProcess | undefined;
   try {
     const base = hamlet.urls['community api']!;
     const started = Date.now();
@@ -139,19 +141,6 @@ export default async function communityBench(ctx: BenchContext) {
       target,
     );
 
-    // The database path: random pages, nearly all cache misses.
-    let page = 0;
-    ctx.row(
-      'GET /api/v1/posts?sort=hot, random offsets',
-      await load({
-        url: base,
-        headers,
-        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/v1/posts?sort=hot&offset=${(page++ * 7919) % 20_000}` }) }],
-      }),
-      undefined,
-      'uncached',
-    );
-
     const voters = await Promise.all(Array.from({ length: 20 }, (_, i) => register(`bench_voter_${i}`)));
     let n = 0;
     ctx.row(
@@ -177,7 +166,29 @@ export default async function communityBench(ctx: BenchContext) {
       undefined,
       'votes/s, each invalidating the list cache',
     );
+
+    // The same data with the list cache off (a second process on the same files): what a
+    // listing costs when the cache has just been invalidated.
+    await hamlet.kill('SIGTERM');
+    uncached = await spawnHamlet({
+      HAMLET_DATA_DIR: hamlet.dataDir,
+      HAMLET_SERVICES: 'community',
+      HAMLET_RATE_LIMITS: 'off',
+      HAMLET_LOG_LEVEL: 'warn',
+      COMMUNITY_PORT: '0',
+      COMMUNITY_LIST_CACHE_ENTRIES: '0',
+    });
+    const cold = uncached.urls['community api']!;
+    for (const [name, p] of [
+      ['GET /api/v1/posts?sort=hot', '/api/v1/posts?sort=hot'],
+      ['GET /api/v1/posts?sort=new', '/api/v1/posts?sort=new'],
+      ['GET /api/v1/communities/bench_7/feed?sort=hot', '/api/v1/communities/bench_7/feed?sort=hot'],
+      ['GET /api/v1/posts/:id/comments (200 comments)', `/api/v1/posts/${seeded.threadId}/comments?limit=500`],
+    ] as const) {
+      ctx.row(name, await load({ url: cold + p, headers }), undefined, 'list cache off');
+    }
   } finally {
+    await uncached?.kill('SIGTERM');
     await hamlet.stopAndClean();
   }
 }

@@ -117,6 +117,8 @@ describe('list cache', () => {
     let n = 0;
     await cache.list('k', async () => String(++n));
     expect((await cache.list('k', async () => String(++n))).toString()).toBe('2');
+    await cache.commentTree('p', 'k', async () => String(++n));
+    expect((await cache.commentTree('p', 'k', async () => String(++n))).toString()).toBe('4');
   });
 });
 

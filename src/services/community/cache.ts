@@ -68,7 +68,7 @@ export class ListCache {
     let map = this.comments.get(postId);
     if (!map) {
       if (this.comments.size >= this.maxEntries) this.comments.clear();
-      map = new PageMap(64);
+      map = new PageMap(Math.min(64, this.maxEntries));
       this.comments.set(postId, map);
     }
     return this.through(map, key, compute);
