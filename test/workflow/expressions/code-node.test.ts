@@ -213,3 +213,64 @@ describe('console and static data', () => {
     expect(staticData.global).toEqual({ count: 1 });
   });
 });
+
+describe('web globals that n8n Code (on Node) has', () => {
+  it('URL parses with the WHATWG rules and is editable', async () => {
+    const out = await all(`
+      const u = new URL('HTTPS://User:pw@Example.com:8443/a/../b?x=1&y=two words#frag');
+      u.searchParams.append('z', 'a&b');
+      const rel = new URL('../c?q', 'https://n8n.io/docs/x/y');
+      let invalid;
+      try { new URL('not a url'); } catch (e) { invalid = e.message; }
+      u.hostname = 'other.org';
+      return [{ json: { host: u.host, path: u.pathname, x: u.searchParams.get('x'), y: u.searchParams.get('y'), href: u.href,
+        rel: String(rel), origin: rel.origin, invalid, can: URL.canParse('mailto:a@b.c') } }];`);
+    expect(out[0]!.json).toEqual({
+      host: 'other.org:8443',
+      path: '/b',
+      x: '1',
+      y: 'two words',
+      href: 'https://User:pw@other.org:8443/b?x=1&y=two+words&z=a%26b#frag',
+      rel: 'https://n8n.io/docs/c?q',
+      origin: 'https://n8n.io',
+      invalid: 'Invalid URL',
+      can: true,
+    });
+  });
+
+  it('the corpus consent check (transcribe-ptbr-apify) validates a URL when consent is given', async () => {
+    const d = makeData({
+      input: items({ confirmRightsAndConsent: true, mediaUrl: 'https://cdn.example.com/a.mp3', language: 'PT', maxDurationMinutes: 5 }),
+    });
+    const code = `const cfg = $json;
+let parsed;
+try { parsed = new URL(String(cfg.mediaUrl || '')); } catch { throw new Error('Use one valid public HTTPS media URL'); }
+const host = parsed.hostname.toLowerCase();
+if (parsed.protocol !== 'https:' || parsed.username || !host.includes('.')) throw new Error('bad');
+return [{ json: { sources: [parsed.toString()], language: String(cfg.language).toLowerCase() } }];`;
+    expect((await all(code, d))[0]!.json).toEqual({ sources: ['https://cdn.example.com/a.mp3'], language: 'pt' });
+  });
+
+  it('URLSearchParams, btoa/atob and structuredClone', async () => {
+    const out = await all(`
+      const p = new URLSearchParams({ a: '1', b: 'x y!' });
+      p.append('a', '2');
+      const q = new URLSearchParams('?k=v%26w&k=2&e');
+      const original = { d: new Date(0), list: [1, { n: 2 }] };
+      const copy = structuredClone(original);
+      copy.list[1].n = 3;
+      return [{ json: { p: p.toString(), all: p.getAll('a'), k: q.getAll('k'), e: q.has('e'), entries: [...q].length,
+        b64: btoa('hello'), back: atob('aGVsbG8='), n: original.list[1].n, copied: copy.d instanceof Date } }];`);
+    expect(out[0]!.json).toEqual({
+      p: 'a=1&b=x+y%21&a=2',
+      all: ['1', '2'],
+      k: ['v&w', '2'],
+      e: true,
+      entries: 3,
+      b64: 'aGVsbG8=',
+      back: 'hello',
+      n: 2,
+      copied: true,
+    });
+  });
+});

@@ -17,6 +17,7 @@ import { EXTENSIONS_JS } from './extensions/index.js';
 import { HARDEN_JS } from './sandbox/harden.js';
 import { isLibraryName, LIBRARY_LOADERS, type LibraryName } from './sandbox/libraries.js';
 import { INTL_JS, intlCall } from './sandbox/intl.js';
+import { hostParseUrl, WEB_JS } from './sandbox/web.js';
 import { PRELUDE_JS } from './sandbox/prelude.js';
 import { modulesReady, returnModule, takeModule } from './sandbox/modules.js';
 import { hostCodec } from './extensions/host-helpers.js';
@@ -112,6 +113,7 @@ export class Sandbox {
     this.context.setProp(this.context.global, '__hamletHost', host);
     host.dispose();
     this.evalSetup(INTL_JS, 'intl');
+    this.evalSetup(WEB_JS, 'web');
     this.evalSetup(PRELUDE_JS, 'prelude');
     this.evalSetup(EXTENSIONS_JS, 'extensions');
     this.api = this.context.getProp(this.context.global, '__hamlet');
@@ -341,6 +343,7 @@ export class Sandbox {
   private answer(op: string, arg: (i: number) => string | number | undefined): string | number | undefined {
     if (op === 'elapsed') return Math.floor(performance.now() - this.runStartedAt - this.pausedMs);
     if (op === 'loadLibrary') return this.loadLibrary(String(arg(1)));
+    if (op === 'url') return hostParseUrl(String(arg(1)), arg(2) === undefined ? undefined : String(arg(2)));
     if (op === 'codec') return JSON.stringify(hostCodec(String(arg(1)), String(arg(2)), arg(3) === undefined ? undefined : String(arg(3))));
     const data = this.data;
     if (!data) throw new ExpressionError('No run in progress');
