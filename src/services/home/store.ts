@@ -1,6 +1,7 @@
 // The home's SQL, nothing else touches its tables. Writes come in batches from persist.ts;
 // on SQLite they run as prepared statements in one transaction, on PostgreSQL as multi-row
 // inserts in one transaction.
+import type { Statement } from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../platform/db.js';
 
@@ -46,6 +47,8 @@ const CHUNK = 500;
 export class HomeStore {
   readonly k: Kysely<Tables>;
   private sqliteWrite?: (b: Batch) => void;
+  /** History's two queries as prepared statements on SQLite (the hot read path). */
+  private sqliteHistory?: { at: Statement; between: Statement; betweenChanges: Statement };
 
   constructor(private readonly db: Db) {
     this.k = db.kysely as Kysely<Tables>;
@@ -55,6 +58,12 @@ export class HomeStore {
       const del = s.prepare('DELETE FROM home_entities WHERE entity_id = ?');
       const insState = s.prepare(`INSERT INTO home_states (${STATE_COLS.join(', ')}) VALUES (${STATE_COLS.map(() => '?').join(', ')})`);
       const insEvent = s.prepare(`INSERT INTO home_events (${EVENT_COLS.join(', ')}) VALUES (${EVENT_COLS.map(() => '?').join(', ')})`);
+      const range = 'SELECT * FROM home_states WHERE entity_id = ? AND last_updated_ts > ? AND last_updated_ts < ?';
+      this.sqliteHistory = {
+        at: s.prepare('SELECT * FROM home_states WHERE entity_id = ? AND last_updated_ts <= ? ORDER BY last_updated_ts DESC LIMIT 1'),
+        between: s.prepare(`${range} ORDER BY last_updated_ts`),
+        betweenChanges: s.prepare(`${range} AND last_changed_ts = last_updated_ts ORDER BY last_updated_ts`),
+      };
       this.sqliteWrite = s.transaction((b: Batch) => {
         for (const [id, json] of b.entities) json === null ? del.run(id) : upsert.run(id, json);
         for (const r of b.states) insState.run(STATE_COLS.map((c) => r[c]));
@@ -88,6 +97,7 @@ export class HomeStore {
 
   /** The last recorded row of an entity at or before `ts` (the state in force then). */
   async stateAt(entityId: string, ts: number): Promise<StateRow | undefined> {
+    if (this.sqliteHistory) return this.sqliteHistory.at.get(entityId, ts) as StateRow | undefined;
     return this.k
       .selectFrom('home_states')
       .selectAll()
@@ -100,6 +110,7 @@ export class HomeStore {
 
   /** Rows of an entity after `start` up to `end`, ascending; only state-string changes when asked. */
   async statesBetween(entityId: string, start: number, end: number, stateChangesOnly: boolean): Promise<StateRow[]> {
+    if (this.sqliteHistory) return (stateChangesOnly ? this.sqliteHistory.betweenChanges : this.sqliteHistory.between).all(entityId, start, end) as StateRow[];
     let q = this.k
       .selectFrom('home_states')
       .selectAll()

@@ -159,7 +159,7 @@ export function registerRest(app: App, deps: RestDeps): void {
     return { message: `Event ${type} fired.` };
   });
 
-  const historyHandler = async (request: FastifyRequest<{ Params: { timestamp?: string }; Querystring: Record<string, string> }>) => {
+  const historyHandler = async (request: FastifyRequest<{ Params: { timestamp?: string }; Querystring: Record<string, string> }>, reply: FastifyReply) => {
     const q = request.query ?? {};
     const nowUs = home.nowUs();
     let startUs = nowUs - DAY_US;
@@ -168,7 +168,7 @@ export function registerRest(app: App, deps: RestDeps): void {
       if (t === undefined) throw bad('Invalid datetime');
       startUs = t;
     }
-    if (startUs > nowUs) return [];
+    if (startUs > nowUs) return reply.type(JSON_TYPE).send('[]');
     let endUs = startUs + DAY_US;
     if (q.end_time !== undefined) {
       const t = parseIsoUs(q.end_time);
@@ -178,7 +178,7 @@ export function registerRest(app: App, deps: RestDeps): void {
     if (!q.filter_entity_id) throw bad('filter_entity_id is missing');
     const ids = q.filter_entity_id.split(',').map((x) => x.trim().toLowerCase());
     if (ids.some((x) => !isValidEntityId(x))) throw bad('Invalid filter_entity_id');
-    return history(store, {
+    const body = await history(store, {
       entityIds: ids,
       startUs,
       endUs,
@@ -187,6 +187,7 @@ export function registerRest(app: App, deps: RestDeps): void {
       skipInitialState: 'skip_initial_state' in q,
       significantChangesOnly: q.significant_changes_only !== '0',
     });
+    return reply.type(JSON_TYPE).send(body);
   };
   app.get('/api/history/period', historyHandler);
   app.get('/api/history/period/:timestamp', historyHandler);

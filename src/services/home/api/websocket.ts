@@ -24,8 +24,14 @@ export interface WsDeps {
 }
 
 const AUTH_TIMEOUT_MS = 10_000;
-/** Messages queued in one turn beyond which a client is considered stuck (HA: 4096). */
+/** Messages queued beyond which a client is considered stuck (HA: 4096). */
 const MAX_QUEUED = 4096;
+/**
+ * For clients that enabled coalesce_messages, events wait up to this long to leave together
+ * in one frame: with many subscribers and many changes, frames (not bytes) are the cost.
+ * Results and pongs leave on the next turn, taking any queued events with them in order.
+ */
+const COALESCE_MS = 10;
 
 type Msg = Record<string, unknown> & { id: number; type: string };
 
@@ -65,6 +71,7 @@ export class WsConnection {
   private readonly subs = new Map<number, () => void>();
   private outbox: string[] = [];
   private flushScheduled = false;
+  private flushTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly authTimer: NodeJS.Timeout;
 
@@ -84,19 +91,31 @@ export class WsConnection {
     if (!this.closed) this.socket.send(text);
   }
 
-  /** Queues a message; all messages of one event-loop turn leave together. */
-  private send(text: string) {
+  /** Queues a message; queued messages leave together (see COALESCE_MS). */
+  private send(text: string, urgent = true) {
     if (this.closed) return;
     this.outbox.push(text);
     if (this.outbox.length > MAX_QUEUED) return this.cutOff('too many queued messages');
-    if (!this.flushScheduled) {
+    if (this.flushScheduled) return;
+    if (urgent || !this.coalesce) {
       this.flushScheduled = true;
+      clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
       setImmediate(() => this.flush());
+    } else if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => this.flush(), COALESCE_MS);
     }
+  }
+
+  /** Queues an event (may wait for the coalescing window). */
+  private sendEvent(text: string) {
+    this.send(text, false);
   }
 
   private flush() {
     this.flushScheduled = false;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     if (this.closed || this.outbox.length === 0) return;
     if (this.socket.bufferedAmount > this.deps.maxBufferedBytes) return this.cutOff('client is not reading fast enough');
     const out = this.outbox;
@@ -122,6 +141,7 @@ export class WsConnection {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.authTimer);
+    clearTimeout(this.flushTimer);
     for (const stop of this.subs.values()) stop();
     this.subs.clear();
     this.outbox = [];
@@ -239,7 +259,7 @@ export class WsConnection {
   subscribe_events(msg: Msg) {
     const type = expectStr(msg, 'event_type', false) ?? MATCH_ALL;
     const id = msg.id;
-    this.subscribe(id, this.deps.home.bus.listen(type, (e) => this.send(`{"id":${id},"type":"event","event":${eventJson(e)}}`)));
+    this.subscribe(id, this.deps.home.bus.listen(type, (e) => this.sendEvent(`{"id":${id},"type":"event","event":${eventJson(e)}}`)));
     this.result(id, null);
   }
 
@@ -265,7 +285,7 @@ export class WsConnection {
       this.deps.home.bus.listen('state_changed', (e) => {
         const m = entityMessage(e);
         if (filter && !filter.has(m.entityId)) return;
-        this.send(`{"id":${id},"type":"event","event":${eventBody(m)}}`);
+        this.sendEvent(`{"id":${id},"type":"event","event":${eventBody(m)}}`);
       }),
     );
     this.result(id, null);
@@ -304,7 +324,7 @@ export class WsConnection {
     }
     const variables = expectObj(msg, 'variables') ?? {};
     const stop = attachTriggers(this.deps.home, triggers, (vars, context) =>
-      this.send(JSON.stringify({ id, type: 'event', event: { variables: { ...variables, trigger: vars }, context: context ?? this.context() } })),
+      this.sendEvent(JSON.stringify({ id, type: 'event', event: { variables: { ...variables, trigger: vars }, context: context ?? this.context() } })),
     );
     this.subscribe(id, stop);
     this.result(id, null);

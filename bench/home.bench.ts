@@ -1,0 +1,222 @@
+// Home benchmark (issue 5): state writes/s through REST; service calls/s over the WebSocket;
+// 100 WebSocket clients on subscribe_entities while 1000 state changes/s are made, with p99
+// delivery latency (target < 50 ms, no client dropped); and a history query for one entity
+// over 1M recorded states (target < 100 ms), the rows seeded straight into SQLite.
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { load, ROOT, startHamletForBench, type BenchContext } from './lib.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CLIENTS = Number(process.env.BENCH_HOME_CLIENTS ?? 100);
+const RATE = Number(process.env.BENCH_HOME_RATE ?? 1000);
+const ROWS = Number(process.env.BENCH_HOME_ROWS ?? 1_000_000);
+const SEED_ENTITIES = 100;
+const SEED_DAYS = 10;
+/** Which parts to run (rest, ws, fanout, history); all by default. */
+const PARTS = new Set((process.env.BENCH_HOME_PARTS ?? 'rest,ws,fanout,history').split(','));
+
+function createKey(dataDir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'keys', 'create', 'home'], {
+      cwd: ROOT,
+      env: { ...process.env, HAMLET_DATA_DIR: dataDir, HAMLET_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', () => {
+      const m = /(hamlet_home_\S+)/.exec(out);
+      m ? resolve(m[1]!) : reject(new Error(`no key in: ${out}`));
+    });
+  });
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0);
+
+/** An authenticated WebSocket with coalesced messages, handing every message to `onMessage`. */
+async function client(wsUrl: string, token: string, onMessage: (m: any) => void): Promise<WebSocket> {
+  const ws = new WebSocket(wsUrl);
+  await new Promise<void>((resolve, reject) => {
+    ws.on('message', (d) => {
+      const parsed = JSON.parse(d.toString());
+      for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+        if (m.type === 'auth_ok') {
+          ws.send(JSON.stringify({ id: 1, type: 'supported_features', features: { coalesce_messages: 1 } }));
+          resolve();
+        } else if (m.type === 'auth_invalid') reject(new Error(m.message));
+        else onMessage(m);
+      }
+    });
+    ws.once('open', () => ws.send(JSON.stringify({ type: 'auth', access_token: token })));
+    ws.once('error', reject);
+  });
+  return ws;
+}
+
+/** Service calls over N sockets, each keeping `window` calls in flight. */
+async function wsServiceCalls(wsUrl: string, token: string): Promise<{ rps: number; p99: number }> {
+  const sockets = 10;
+  const window = 16;
+  const latencies: number[] = [];
+  let done = 0;
+  const deadline = Date.now() + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: sockets }, async (_, s) => {
+      const sent = new Map<number, number>();
+      let id = 1;
+      let ws!: WebSocket;
+      const finished = new Promise<void>((resolve) => {
+        const send = () => {
+          if (Date.now() > deadline) {
+            if (sent.size === 0) resolve();
+            return;
+          }
+          const n = ++id;
+          sent.set(n, performance.now());
+          ws.send(JSON.stringify({ id: n, type: 'call_service', domain: 'light', service: 'turn_on', target: { entity_id: s % 2 ? 'light.kitchen' : 'light.hall' }, service_data: { brightness: (n % 255) + 1 } }));
+        };
+        void client(wsUrl, token, (m) => {
+          if (m.type !== 'result' || !sent.has(m.id)) return;
+          latencies.push(performance.now() - sent.get(m.id)!);
+          sent.delete(m.id);
+          done++;
+          send();
+        }).then((w) => {
+          ws = w;
+          for (let i = 0; i < window; i++) send();
+        });
+      });
+      await finished;
+      ws.close();
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return { rps: done / SECONDS, p99: Math.round(percentile(latencies, 0.99) * 10) / 10 };
+}
+
+/** CLIENTS sockets on subscribe_entities; RATE state changes/s through REST; delivery latency from the state value. */
+async function fanOut(base: string, wsUrl: string, token: string): Promise<{ rps: number; p99: number; dropped: number; delivered: number; expected: number }> {
+  const latencies: number[] = [];
+  let dropped = 0;
+  const sockets: WebSocket[] = [];
+  for (let i = 0; i < CLIENTS; i++) {
+    const ws = await client(wsUrl, token, (m) => {
+      if (m.type !== 'event' || !m.event.c) return;
+      const now = Date.now();
+      for (const [id, diff] of Object.entries(m.event.c as Record<string, { '+': { s?: string } }>)) {
+        if (id.startsWith('sensor.fan_') && diff['+'].s) latencies.push(now - Number(diff['+'].s.split(':')[0]));
+      }
+    });
+    ws.send(JSON.stringify({ id: 2, type: 'subscribe_entities' }));
+    ws.on('close', () => dropped++);
+    sockets.push(ws);
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  let n = 0;
+  const tickMs = 10;
+  const perTick = Math.max(1, Math.round((RATE * tickMs) / 1000));
+  const start = Date.now();
+  const inflight = new Set<Promise<unknown>>();
+  while (Date.now() - start < SECONDS * 1000) {
+    const tickStart = Date.now();
+    for (let i = 0; i < perTick; i++) {
+      const k = n++;
+      // The state carries the send time (plus a counter, so every write is a change).
+      const p = fetch(`${base}/api/states/sensor.fan_${k % 50}`, { method: 'POST', headers: { ...headers }, body: JSON.stringify({ state: `${Date.now()}:${k}` }) }).then((r) => r.arrayBuffer());
+      inflight.add(p);
+      void p.finally(() => inflight.delete(p));
+    }
+    await new Promise((r) => setTimeout(r, Math.max(0, tickMs - (Date.now() - tickStart))));
+  }
+  await Promise.all(inflight);
+  await new Promise((r) => setTimeout(r, 500));
+  const elapsed = (Date.now() - start) / 1000;
+  for (const ws of sockets) ws.removeAllListeners('close'), ws.close();
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / elapsed, p99: percentile(latencies, 0.99), dropped, delivered: latencies.length, expected: n * CLIENTS };
+}
+
+/** 1M recorder rows over SEED_DAYS days for SEED_ENTITIES entities, written in big transactions. */
+function seedHistory(file: string, nowS: number): void {
+  const db = new Database(file);
+  db.pragma('busy_timeout = 10000');
+  const ins = db.prepare(
+    'INSERT INTO home_states (entity_id, state, attributes, last_changed_ts, last_updated_ts, context_id, context_user_id, context_parent_id) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL)',
+  );
+  const span = SEED_DAYS * 86_400;
+  const perEntity = Math.floor(ROWS / SEED_ENTITIES);
+  const chunk = 100_000;
+  for (let done = 0; done < ROWS; done += chunk) {
+    db.transaction(() => {
+      for (let i = done; i < Math.min(ROWS, done + chunk); i++) {
+        const e = i % SEED_ENTITIES;
+        const k = Math.floor(i / SEED_ENTITIES);
+        const ts = nowS - span + (k / perEntity) * span + e / 1000;
+        ins.run(`sensor.seed_${e}`, String(k % 30), `{"unit_of_measurement":"W","friendly_name":"Seed ${e}"}`, ts, ts, `01SEED${String(i).padStart(20, '0')}`);
+      }
+    })();
+  }
+  db.exec('ANALYZE');
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+}
+
+export default async function homeBench(ctx: BenchContext) {
+  const hamlet = await startHamletForBench(['home']);
+  try {
+    const base = hamlet.urls['home api']!;
+    const wsUrl = base.replace(/^http/, 'ws') + '/api/websocket';
+    const token = await createKey(hamlet.dataDir);
+    const auth = { authorization: `Bearer ${token}` };
+    const headers = { ...auth, 'content-type': 'application/json' };
+    const warm = async (url: string) => {
+      for (let w = 0; w < 20; w++) await Promise.all(Array.from({ length: 4 }, () => fetch(url, { headers: auth }).then((r) => r.arrayBuffer())));
+    };
+
+    let i = 0;
+    if (PARTS.has('rest')) {
+    ctx.row(
+      'POST /api/states (state writes)',
+      await load({
+        url: base,
+        method: 'POST',
+        requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, path: `/api/states/sensor.bench_${i % 100}`, headers, body: JSON.stringify({ state: String(i++) }) }) }],
+      }),
+      undefined,
+      'each a change, committed before the answer',
+    );
+    ctx.row('GET /api/states', await load({ url: `${base}/api/states`, headers: auth }), undefined, `${100 + 20} entities`);
+    }
+    if (PARTS.has('ws')) ctx.row('WS call_service (light.turn_on)', await wsServiceCalls(wsUrl, token), undefined, 'calls/s, 10 sockets × 16 in flight');
+
+    if (PARTS.has('fanout')) {
+    const fan = await fanOut(base, wsUrl, token);
+    ctx.row(
+      `subscribe_entities fan-out, ${CLIENTS} clients, ${RATE} changes/s`,
+      { rps: fan.rps, p99: fan.p99 },
+      undefined,
+      `messages/s delivered; ${fan.delivered}/${fan.expected} delivered, ${fan.dropped} clients dropped; target p99 < 50 ms`,
+    );
+    }
+    if (!PARTS.has('history')) return;
+
+    const started = Date.now();
+    const nowS = Date.now() / 1000;
+    seedHistory(path.join(hamlet.dataDir, 'hamlet.sqlite'), nowS);
+    console.error(`  seeded ${ROWS} recorder rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const dayStart = new Date((nowS - 3 * 86_400) * 1000).toISOString();
+    const dayEnd = new Date((nowS - 2 * 86_400) * 1000).toISOString();
+    const url = `${base}/api/history/period/${encodeURIComponent(dayStart)}?filter_entity_id=sensor.seed_7&end_time=${encodeURIComponent(dayEnd)}`;
+    const probe = (await (await fetch(url, { headers: auth })).json()) as unknown[][];
+    await warm(url);
+    ctx.row('GET /api/history/period (1 entity, 1 day, of 1M rows)', await load({ url, headers: auth, connections: 4 }), undefined, `${probe[0]?.length ?? 0} rows per answer; target p99 < 100 ms`);
+    const minimal = `${url}&minimal_response&no_attributes`;
+    await warm(minimal);
+    ctx.row('… with minimal_response&no_attributes', await load({ url: minimal, headers: auth, connections: 4 }));
+  } finally {
+    await hamlet.stopAndClean();
+  }
+}
