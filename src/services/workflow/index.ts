@@ -17,6 +17,7 @@ import { webhookRoutesPlugin } from './webhooks/routes.js';
 import { addBodyParsers } from './webhooks/body.js';
 import { WorkflowCache } from './workflows/model.js';
 import { WorkflowWrites } from './workflows/service.js';
+import { ListCache } from './workflows/list-cache.js';
 
 /** Everything a process that runs executions needs (the server, or `hamlet worker`). */
 export function createEngine(platform: Platform, opts: { baseUrl: () => string; ownsTriggers: boolean }) {
@@ -38,6 +39,7 @@ const service: ServiceDefinition = {
     const engine = createEngine(platform, { baseUrl: () => engine.config.publicUrl ?? baseUrl, ownsTriggers: true });
     const { config, store, cache, runner, activation } = engine;
     const writes = new WorkflowWrites(store, cache, activation, platform.clock);
+    const lists = new ListCache(platform.events);
 
     const app: App = createApp({
       service: 'workflow',
@@ -50,9 +52,9 @@ const service: ServiceDefinition = {
     await app.register(
       async (api) => {
         api.addHook('onRequest', authHook(platform.keys));
-        workflowRoutes(api as unknown as App, { store, writes, cache, runner, baseUrl: () => config.publicUrl ?? baseUrl });
+        workflowRoutes(api as unknown as App, { store, writes, cache, runner, lists, baseUrl: () => config.publicUrl ?? baseUrl });
         executionRoutes(api as unknown as App, { store, runner, cache });
-        tagRoutes(api as unknown as App, { store, clock: platform.clock });
+        tagRoutes(api as unknown as App, { store, clock: platform.clock, lists });
         methodNotAllowed(api as unknown as App, {
           '/workflows': ['GET', 'POST'],
           '/workflows/:id': ['GET', 'PUT', 'PATCH', 'DELETE'],
@@ -90,6 +92,7 @@ const service: ServiceDefinition = {
       async stop() {
         clearInterval(pruneTimer);
         activation.stop();
+        lists.close();
         await app.close();
         await runner.drain();
         engine.expressions.close();

@@ -191,7 +191,20 @@ export class WorkflowStore {
     return withData ? q.selectAll().executeTakeFirst() : q.select(LIGHT_EXECUTION_COLUMNS).executeTakeFirst();
   }
 
+  private readonly listStatements = new Map<string, import('better-sqlite3').Statement>();
+
   listExecutions(q: { workflowId?: string; status?: string; lastId?: number; limit: number; withData: boolean }): Promise<Array<ExecutionRow | LightExecutionRow>> {
+    if (this.db.sqlite && !q.withData) {
+      // The list a dashboard polls: a prepared statement per filter combination skips the query builder.
+      const where = [q.workflowId !== undefined && 'workflow_id = @workflowId', q.status !== undefined && 'status = @status', q.lastId !== undefined && 'id < @lastId'].filter(Boolean);
+      const key = where.join(' and ');
+      let stmt = this.listStatements.get(key);
+      if (!stmt) {
+        stmt = this.db.sqlite.prepare(`select ${LIGHT_EXECUTION_COLUMNS.join(', ')} from workflow_executions ${where.length ? 'where ' + key : ''} order by id desc limit @limit`);
+        this.listStatements.set(key, stmt);
+      }
+      return Promise.resolve(stmt.all({ workflowId: q.workflowId, status: q.status, lastId: q.lastId, limit: q.limit }) as LightExecutionRow[]);
+    }
     let query = this.k.selectFrom('workflow_executions');
     if (q.workflowId !== undefined) query = query.where('workflow_id', '=', q.workflowId);
     if (q.status !== undefined) query = query.where('status', '=', q.status);

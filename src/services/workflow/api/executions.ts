@@ -9,8 +9,33 @@ import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit } from
 
 const FILTERABLE = ['canceled', 'error', 'running', 'success', 'waiting'];
 
+const nullableString = { type: ['string', 'null'] } as const;
+/** The execution shape, so Fastify serializes lists with its compiled serializer (data rides along with includeData). */
+const executionSchema = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    id: { type: 'string' },
+    finished: { type: 'boolean' },
+    mode: { type: 'string' },
+    retryOf: nullableString,
+    retrySuccessId: nullableString,
+    status: { type: 'string' },
+    startedAt: nullableString,
+    stoppedAt: nullableString,
+    workflowId: { type: 'string' },
+    waitTill: nullableString,
+  },
+} as const;
+
 export function executionRoutes(app: App, d: { store: WorkflowStore; runner: Runner; cache: WorkflowCache }): void {
-  app.get('/executions', { schema: { summary: 'List executions, newest first', tags: ['executions'] } }, async (req) => {
+  app.get('/executions', {
+    schema: {
+      summary: 'List executions, newest first',
+      tags: ['executions'],
+      response: { 200: { type: 'object', properties: { data: { type: 'array', items: executionSchema }, nextCursor: nullableString } } },
+    },
+  }, async (req) => {
     const q = req.query as Record<string, string | undefined>;
     let limit = parseLimit(q.limit);
     let lastId: number | undefined;

@@ -6,6 +6,7 @@ import type { Clock } from '../../../platform/clock.js';
 import { randomBase62 } from '../../../platform/ids.js';
 import type { WorkflowStore } from '../store.js';
 import { tagToApi } from '../workflows/model.js';
+import type { ListCache } from '../workflows/list-cache.js';
 import { decodeCursor, encodeCursor, notFoundError, parseLimit, requireObjectBody } from './common.js';
 
 const exists = () => new HttpError(409, 'Tag already exists', 'conflict');
@@ -18,7 +19,7 @@ function tagName(body: unknown): string {
   return b.name.trim();
 }
 
-export function tagRoutes(app: App, d: { store: WorkflowStore; clock: Clock }): void {
+export function tagRoutes(app: App, d: { store: WorkflowStore; clock: Clock; lists: ListCache }): void {
   app.post('/tags', { schema: { summary: 'Create a tag', tags: ['tags'] } }, async (req, reply) => {
     const name = tagName(req.body);
     const now = d.clock.now().toISOString();
@@ -63,12 +64,14 @@ export function tagRoutes(app: App, d: { store: WorkflowStore; clock: Clock }): 
       if (isUniqueViolation(err)) throw exists();
       throw err;
     }
+    d.lists.invalidate();
     return tagToApi({ ...tag, name, updated_at: now });
   });
 
   app.delete<{ Params: { id: string } }>('/tags/:id', { schema: { summary: 'Delete a tag', tags: ['tags'] } }, async (req) => {
     const tag = await load(req.params.id);
     await d.store.deleteTag(tag.id);
+    d.lists.invalidate();
     return tagToApi(tag);
   });
 }

@@ -7,6 +7,7 @@ import type { Runner } from '../executions/runner.js';
 import { executionToApi } from '../executions/format.js';
 import type { WorkflowStore, WorkflowRow } from '../store.js';
 import { workflowToApi, tagToApi, type WorkflowCache } from '../workflows/model.js';
+import type { ListCache } from '../workflows/list-cache.js';
 import type { WorkflowWrites } from '../workflows/service.js';
 import { findStartNode, triggerKind } from '../workflows/triggers.js';
 import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody } from './common.js';
@@ -16,6 +17,7 @@ export interface WorkflowRoutesDeps {
   writes: WorkflowWrites;
   cache: WorkflowCache;
   runner: Runner;
+  lists: ListCache;
   baseUrl(): string;
 }
 
@@ -29,7 +31,11 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
   };
   const show = async (row: WorkflowRow) => workflowToApi(row, (await d.store.tagsOf([row.id])).get(row.id) ?? []);
 
-  app.get('/workflows', { schema: { summary: 'List workflows', tags: ['workflows'] } }, async (req) => {
+  app.get('/workflows', { schema: { summary: 'List workflows', tags: ['workflows'] } }, async (req, reply) => {
+    const key = req.url.slice(req.url.indexOf('?') + 1);
+    const cached = d.lists.get(key);
+    reply.type('application/json; charset=utf-8');
+    if (cached) return reply.send(cached);
     const q = req.query as Record<string, string | undefined>;
     let limit = parseLimit(q.limit);
     let offset = 0;
@@ -44,18 +50,21 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     const page = rows.slice(0, limit);
     const tags = await d.store.tagsOf(page.map((r) => r.id));
     const excludePinned = parseBool('excludePinnedData', q.excludePinnedData);
-    return {
+    const body = JSON.stringify({
       data: page.map((r) => {
         const w = workflowToApi(r, tags.get(r.id) ?? []);
         if (excludePinned) delete w.pinData;
         return w;
       }),
       nextCursor: rows.length > limit ? encodeCursor({ limit, offset: offset + limit }) : null,
-    };
+    });
+    d.lists.set(key, body);
+    return reply.send(body);
   });
 
   app.post('/workflows', { schema: { summary: 'Create a workflow (an n8n export imports unchanged)', tags: ['workflows'] } }, async (req) => {
     const row = await d.writes.create(requireObjectBody(req.body));
+    d.lists.invalidate();
     return show(row);
   });
 
@@ -63,27 +72,36 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
 
   app.patch<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Change part of a workflow, or activate/deactivate it', tags: ['workflows'] } }, async (req) => {
     const body = requireObjectBody(req.body);
-    return show(await d.writes.patch(await load(req.params.id), body));
+    const row = await d.writes.patch(await load(req.params.id), body);
+    d.lists.invalidate();
+    return show(row);
   });
 
   app.put<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Replace a workflow', tags: ['workflows'] } }, async (req) => {
     const body = requireObjectBody(req.body);
-    return show(await d.writes.replace(await load(req.params.id), body));
+    const row = await d.writes.replace(await load(req.params.id), body);
+    d.lists.invalidate();
+    return show(row);
   });
 
   app.delete<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Delete a workflow', tags: ['workflows'] } }, async (req) => {
     const row = await load(req.params.id);
     const shown = await show(row);
     await d.writes.remove(row);
+    d.lists.invalidate();
     return shown;
   });
 
-  app.post<{ Params: Params }>('/workflows/:id/activate', { schema: { summary: 'Activate', tags: ['workflows'] } }, async (req) =>
-    show(await d.writes.activate(await load(req.params.id))),
-  );
-  app.post<{ Params: Params }>('/workflows/:id/deactivate', { schema: { summary: 'Deactivate', tags: ['workflows'] } }, async (req) =>
-    show(await d.writes.deactivate(await load(req.params.id))),
-  );
+  app.post<{ Params: Params }>('/workflows/:id/activate', { schema: { summary: 'Activate', tags: ['workflows'] } }, async (req) => {
+    const row = await d.writes.activate(await load(req.params.id));
+    d.lists.invalidate();
+    return show(row);
+  });
+  app.post<{ Params: Params }>('/workflows/:id/deactivate', { schema: { summary: 'Deactivate', tags: ['workflows'] } }, async (req) => {
+    const row = await d.writes.deactivate(await load(req.params.id));
+    d.lists.invalidate();
+    return show(row);
+  });
 
   app.get<{ Params: Params }>('/workflows/:id/tags', { schema: { summary: "A workflow's tags", tags: ['workflows'] } }, async (req) => {
     const row = await load(req.params.id);
@@ -101,6 +119,7 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
       if (!ids.includes(id)) ids.push(id);
     }
     await d.store.setWorkflowTags(row.id, ids);
+    d.lists.invalidate();
     return ((await d.store.tagsOf([row.id])).get(row.id) ?? []).map(tagToApi);
   });
 

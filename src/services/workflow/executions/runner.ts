@@ -19,6 +19,7 @@ import type { WorkflowConfig } from '../config.js';
 import { nodeRegistry } from '../nodes/registry.js';
 import type { ExecutionRow, WorkflowStore } from '../store.js';
 import { findStartNode } from '../workflows/triggers.js';
+import { LIST_CHANGED_TOPIC } from '../workflows/list-cache.js';
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
 import { stateFromStored, toStoredData, type StoredExecutionData } from './format.js';
 
@@ -265,6 +266,7 @@ export class Runner {
       const staticAfter = JSON.stringify(wf.staticData ?? null);
       if (staticAfter !== staticBefore) {
         await this.store.updateWorkflow(wf.id, { static_data: staticAfter }).catch(() => {});
+        await this.platform.events.publish(LIST_CHANGED_TOPIC, {}).catch(() => {});
       }
       return outcome;
     } catch (err) {
