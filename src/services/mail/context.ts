@@ -1,10 +1,11 @@
 // What every route module of the mail service needs, built once in index.ts.
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, unauthorized } from '../../platform/errors.js';
 import { bearerToken, type App } from '../../platform/http.js';
 import { byBearerKey } from '../../platform/ratelimit.js';
 import type { Platform } from '../../platform/service.js';
+import type { MailCache } from './cache.js';
 import type { MailConfig } from './config.js';
 import type { DownloadLinks } from './downloads.js';
 import { notFoundError } from './errors.js';
@@ -24,6 +25,7 @@ export interface MailContext {
   /** The service's mail domains, the configured ones first. */
   domains(): string[];
   sendLimit: SendLimit;
+  cache: MailCache;
 }
 
 declare module 'fastify' {
@@ -55,7 +57,12 @@ export function installAuth(app: App, platform: Platform): void {
 
 /** The inbox named in a path if it belongs to the caller's organization; 404 otherwise. */
 export async function ownInbox(ctx: MailContext, request: FastifyRequest, inboxId: string): Promise<InboxRow> {
-  const inbox = await ctx.store.inbox(inboxId.toLowerCase());
+  const id = inboxId.toLowerCase();
+  let inbox = ctx.cache.inbox(id);
+  if (!inbox) {
+    inbox = await ctx.store.inbox(id);
+    if (inbox) ctx.cache.setInbox(inbox);
+  }
   if (!inbox || inbox.org_id !== request.mailOrgId) throw notFoundError('Inbox');
   return inbox;
 }
@@ -97,4 +104,17 @@ export async function installLimits(app: App, platform: Platform): Promise<SendL
     if (!r.isAllowed && r.isExceeded) throw tooMany(r.ttlInSeconds ?? 60, r.max, 'requests per minute');
   });
   return new SendLimit(app.createRateLimit({ max: sends.max, timeWindow: sends.windowMs, keyGenerator: keyed('mail-send:') }) as unknown as Limiter);
+}
+
+/**
+ * Answers a list of one inbox from the cache when it can; otherwise builds it, caches the JSON
+ * and answers. Keyed by the whole URL, so every filter and page has its own entry.
+ */
+export async function cachedList(ctx: MailContext, inboxId: string, request: FastifyRequest, reply: FastifyReply, build: () => Promise<unknown>) {
+  let body = ctx.cache.list(inboxId, request.url);
+  if (body === undefined) {
+    body = JSON.stringify(await build());
+    ctx.cache.setList(inboxId, request.url, body);
+  }
+  return reply.type('application/json; charset=utf-8').send(body);
 }

@@ -43,17 +43,16 @@ export class Filing {
     if (existing) {
       const labels = union(JSON.parse(existing.labels) as string[], opts.labels);
       if (labels.length !== (JSON.parse(existing.labels) as string[]).length) {
-        await this.store.setMessageLabels(existing.id, labels, now, trx);
+        await this.store.setMessageLabels(existing, labels, now, trx);
         await this.refreshThreadLabels(existing.thread_id, now, trx);
       }
       const thread = (await this.store.thread(existing.thread_id, trx))!;
       return { row: { ...existing, labels: JSON.stringify(labels) }, thread, created: false };
     }
 
-    const threadId =
-      opts.threadId ??
-      (await this.store.threadOfAny(inbox.inbox_id, [msg.inReplyTo, ...[...msg.references].reverse()].filter((x): x is string => !!x), trx)) ??
-      uuid();
+    const joined =
+      opts.threadId ?? (await this.store.threadOfAny(inbox.inbox_id, [msg.inReplyTo, ...[...msg.references].reverse()].filter((x): x is string => !!x), trx));
+    const threadId = joined ?? uuid();
     const bcc = opts.bcc ?? msg.bcc;
     const row: MessageRow = {
       id: this.nextId(this.clock.ms()),
@@ -86,7 +85,8 @@ export class Filing {
     const recipients = [...msg.to, ...msg.cc, ...bcc];
     const sent = opts.labels.includes('sent');
     const received = opts.labels.includes('received');
-    const current = await this.store.threadForUpdate(threadId, trx);
+    // A thread id made up just now has no row yet: no need to look.
+    const current = joined ? await this.store.threadForUpdate(threadId, trx) : undefined;
     let thread: ThreadRow;
     if (!current) {
       thread = {
@@ -145,7 +145,7 @@ export class Filing {
     const labels = union(before, add).filter((l) => !remove.includes(l));
     if (labels.length === before.length && labels.every((l, i) => l === before[i])) return labels;
     const now = this.clock.now().toISOString();
-    await this.store.setMessageLabels(row.id, labels, now, trx);
+    await this.store.setMessageLabels(row, labels, now, trx);
     await this.refreshThreadLabels(row.thread_id, now, trx);
     return labels;
   }

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createApp, listen } from '../../platform/http.js';
 import { allowInternalFrom } from '../../platform/outbound.js';
 import type { Platform, ServiceDefinition } from '../../platform/service.js';
+import { MailCache } from './cache.js';
 import { loadMailConfig } from './config.js';
 import { installAuth, installLimits, type MailContext } from './context.js';
 import { DownloadLinks } from './downloads.js';
@@ -26,7 +27,9 @@ const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 async function start(platform: Platform) {
   const config = loadMailConfig(platform.config.env);
   const store = new Store(platform.db);
-  const events = new MailEvents(store, platform.jobs);
+  const cache = new MailCache(platform.events);
+  store.onChange = (inboxIds) => cache.changed(inboxIds);
+  const events = new MailEvents(store, platform.jobs, platform.events);
   const filing = new Filing(store, events, platform.clock);
   const sending = new Sending(platform, store, filing, events, config);
   const domains = () => platform.config.mail.domains;
@@ -46,7 +49,7 @@ async function start(platform: Platform) {
   let apiUrl = '';
   const secret = await store.secret('download_links', () => randomBytes(32).toString('base64url'));
   const links = new DownloadLinks(secret, () => config.publicUrl ?? apiUrl);
-  const ctx: MailContext = { platform, store, filing, sending, events, config, links, domains, sendLimit };
+  const ctx: MailContext = { platform, store, filing, sending, events, config, links, domains, sendLimit, cache };
   inboxRoutes(app, ctx);
   messageRoutes(app, ctx);
   threadRoutes(app, ctx);
@@ -91,6 +94,8 @@ async function start(platform: Platform) {
     async stop() {
       clearInterval(pruneTimer);
       unsubscribe();
+      cache.close();
+      events.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await app.close();
     },

@@ -85,6 +85,8 @@ export function extractText(text: string): string {
 
 /** HTML without quoted history (blockquotes, Gmail/Outlook quote blocks), then sanitized. */
 export function extractHtml(html: string): string {
+  // Most mail quotes nothing: then one sanitizing pass is all it needs.
+  if (!/<blockquote|gmail_quote|moz-cite-prefix|OutlookMessageHeader/i.test(html)) return sanitize(html);
   const withoutQuotes = sanitizeHtml(html, {
     // Everything stays in this first pass (sanitize() below decides what is safe); only quotes go.
     allowedTags: false,

@@ -124,8 +124,25 @@ export class Store {
     return this.platformDb.dialect;
   }
 
-  transaction<T>(fn: (trx: Tx) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(fn);
+  /** Called after a commit with the inboxes whose messages or threads it changed (caches listen). */
+  onChange: (inboxIds: string[]) => Promise<void> = async () => {};
+  private readonly touched = new WeakMap<object, Set<string>>();
+
+  async transaction<T>(fn: (trx: Tx) => Promise<T>): Promise<T> {
+    const inboxes = new Set<string>();
+    const result = await this.db.transaction().execute((trx) => {
+      this.touched.set(trx, inboxes);
+      return fn(trx);
+    });
+    if (inboxes.size) await this.onChange([...inboxes]);
+    return result;
+  }
+
+  /** Notes that a write in `trx` changed an inbox's contents (reported once it commits). */
+  private touch(trx: Tx, inboxId: string): void {
+    const set = this.touched.get(trx);
+    if (set) set.add(inboxId);
+    else void this.onChange([inboxId]);
   }
 
   /** Case-sensitive substring test that needs no LIKE escaping (labels as JSON text). */
@@ -174,6 +191,7 @@ export class Store {
 
   async updateInbox(inboxId: string, set: Partial<InboxRow>): Promise<void> {
     await this.db.updateTable('mail_inboxes').set(set).where('inbox_id', '=', inboxId).execute();
+    await this.onChange([inboxId]);
   }
 
   /** Deletes an inbox with its messages, threads and raw copies. */
@@ -183,6 +201,7 @@ export class Store {
       await trx.deleteFrom('mail_messages').where('inbox_id', '=', inboxId).execute();
       await trx.deleteFrom('mail_threads').where('inbox_id', '=', inboxId).execute();
       await trx.deleteFrom('mail_inboxes').where('inbox_id', '=', inboxId).execute();
+      this.touch(trx, inboxId);
     });
   }
 
@@ -224,17 +243,20 @@ export class Store {
   }
 
   async insertMessage(row: MessageRow, raw: Buffer, trx: Tx): Promise<void> {
+    this.touch(trx, row.inbox_id);
     await trx.insertInto('mail_messages').values(row).execute();
     await trx.insertInto('mail_raw').values({ id: row.id, raw: raw.toString('base64') }).execute();
   }
 
-  async setMessageLabels(id: string, labels: string[], now: string, trx: Tx): Promise<void> {
-    await trx.updateTable('mail_messages').set({ labels: JSON.stringify(labels), updated_at: now }).where('id', '=', id).execute();
+  async setMessageLabels(row: Pick<MessageRow, 'id' | 'inbox_id'>, labels: string[], now: string, trx: Tx): Promise<void> {
+    this.touch(trx, row.inbox_id);
+    await trx.updateTable('mail_messages').set({ labels: JSON.stringify(labels), updated_at: now }).where('id', '=', row.id).execute();
   }
 
-  async deleteMessage(id: string, trx: Tx): Promise<void> {
-    await trx.deleteFrom('mail_raw').where('id', '=', id).execute();
-    await trx.deleteFrom('mail_messages').where('id', '=', id).execute();
+  async deleteMessage(row: Pick<MessageRow, 'id' | 'inbox_id'>, trx: Tx): Promise<void> {
+    this.touch(trx, row.inbox_id);
+    await trx.deleteFrom('mail_raw').where('id', '=', row.id).execute();
+    await trx.deleteFrom('mail_messages').where('id', '=', row.id).execute();
   }
 
   async raw(id: string, trx: Tx = this.db): Promise<Buffer | undefined> {
@@ -286,8 +308,9 @@ export class Store {
     await trx.updateTable('mail_threads').set(set).where('thread_id', '=', threadId).execute();
   }
 
-  async deleteThread(threadId: string): Promise<void> {
+  async deleteThread(threadId: string, inboxId: string): Promise<void> {
     await this.transaction(async (trx) => {
+      this.touch(trx, inboxId);
       await trx.deleteFrom('mail_raw').where('id', 'in', trx.selectFrom('mail_messages').select('id').where('thread_id', '=', threadId)).execute();
       await trx.deleteFrom('mail_messages').where('thread_id', '=', threadId).execute();
       await trx.deleteFrom('mail_threads').where('thread_id', '=', threadId).execute();

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { isUniqueViolation } from '../../../platform/db.js';
 import { conflict } from '../../../platform/errors.js';
 import type { App } from '../../../platform/http.js';
-import { ownInbox, type MailContext } from '../context.js';
+import { cachedList, ownInbox, type MailContext } from '../context.js';
 import { DOWNLOAD_TTL_MS } from '../downloads.js';
 import { invalid, notFoundError } from '../errors.js';
 import { attachmentContent } from '../parse.js';
@@ -136,26 +136,28 @@ export function messageRoutes(app: App, ctx: MailContext): void {
     return idempotent(request, inbox, `forward:${message.message_id}`, body, (trx) => sending.forward(inbox, message, body, trx));
   });
 
-  app.get('/v0/inboxes/:inbox_id/messages', { schema: { params: InboxParams } }, async (request) => {
+  app.get('/v0/inboxes/:inbox_id/messages', { schema: { params: InboxParams } }, async (request, reply) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
-    const q = request.query as Query;
-    const limit = limitOf(q);
-    const rows = await store.listMessages(
-      inbox.inbox_id,
-      {
-        labels: listOf(q, 'labels', true),
-        before: dateOf(q, 'before'),
-        after: dateOf(q, 'after'),
-        ascending: boolOf(q, 'ascending'),
-        exclude: excludedLabels(q),
-        from: listOf(q, 'from'),
-        to: listOf(q, 'to'),
-        subject: listOf(q, 'subject'),
-      },
-      { limit, cursor: cursorOf(q) },
-    );
-    const { items, next_page_token } = pageOf(rows, limit, (r) => [r.timestamp, r.id]);
-    return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), messages: items.map(messageItem) };
+    return cachedList(ctx, inbox.inbox_id, request, reply, async () => {
+      const q = request.query as Query;
+      const limit = limitOf(q);
+      const rows = await store.listMessages(
+        inbox.inbox_id,
+        {
+          labels: listOf(q, 'labels', true),
+          before: dateOf(q, 'before'),
+          after: dateOf(q, 'after'),
+          ascending: boolOf(q, 'ascending'),
+          exclude: excludedLabels(q),
+          from: listOf(q, 'from'),
+          to: listOf(q, 'to'),
+          subject: listOf(q, 'subject'),
+        },
+        { limit, cursor: cursorOf(q) },
+      );
+      const { items, next_page_token } = pageOf(rows, limit, (r) => [r.timestamp, r.id]);
+      return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), messages: items.map(messageItem) };
+    });
   });
 
   app.post('/v0/inboxes/:inbox_id/messages/batch-get', { schema: { params: InboxParams, body: BatchGet } }, async (request) => {
@@ -184,7 +186,7 @@ export function messageRoutes(app: App, ctx: MailContext): void {
   app.delete('/v0/inboxes/:inbox_id/messages/:message_id', { schema: { params: MessageParams } }, async (request) => {
     const { message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
     await store.transaction(async (trx) => {
-      await store.deleteMessage(message.id, trx);
+      await store.deleteMessage(message, trx);
       await filing.recountThread(message.thread_id, trx);
     });
     return { deleted: true, message_id: message.message_id };

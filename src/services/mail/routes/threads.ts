@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
-import { ownInbox, type MailContext } from '../context.js';
+import { cachedList, ownInbox, type MailContext } from '../context.js';
 import { notFoundError } from '../errors.js';
 import { boolOf, cursorOf, dateOf, excludedLabels, limitOf, listOf, pageOf, type Query } from '../query.js';
 import { messageRecord, threadItem } from '../records.js';
@@ -61,9 +61,9 @@ export function threadRoutes(app: App, ctx: MailContext): void {
     return thread;
   }
 
-  app.get('/v0/inboxes/:inbox_id/threads', { schema: { params: InboxParams } }, async (request) => {
+  app.get('/v0/inboxes/:inbox_id/threads', { schema: { params: InboxParams } }, async (request, reply) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
-    return listing(inbox.inbox_id, request.query as Query);
+    return cachedList(ctx, inbox.inbox_id, request, reply, () => listing(inbox.inbox_id, request.query as Query));
   });
 
   app.get('/v0/inboxes/:inbox_id/threads/:thread_id', { schema: { params: ThreadParams } }, async (request) =>
@@ -72,7 +72,7 @@ export function threadRoutes(app: App, ctx: MailContext): void {
 
   app.delete('/v0/inboxes/:inbox_id/threads/:thread_id', { schema: { params: ThreadParams } }, async (request) => {
     const thread = await inboxThread(request, request.params);
-    await store.deleteThread(thread.thread_id);
+    await store.deleteThread(thread.thread_id, thread.inbox_id);
     return { deleted: true, thread_id: thread.thread_id };
   });
 
@@ -84,7 +84,7 @@ export function threadRoutes(app: App, ctx: MailContext): void {
 
   app.delete('/v0/threads/:thread_id', { schema: { params: OrgThreadParams } }, async (request) => {
     const thread = await orgThread(request, request.params.thread_id);
-    await store.deleteThread(thread.thread_id);
+    await store.deleteThread(thread.thread_id, thread.inbox_id);
     return { deleted: true, thread_id: thread.thread_id };
   });
 }

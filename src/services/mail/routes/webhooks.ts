@@ -107,6 +107,7 @@ export function webhookRoutes(app: App, ctx: MailContext): void {
     };
     try {
       await store.insertWebhook(row);
+      await ctx.events.webhooksChanged(orgId);
     } catch (err) {
       if (!isUniqueViolation(err) || body.client_id == null) throw err;
       const winner = await store.webhookByClientId(orgId, body.client_id);
@@ -147,6 +148,7 @@ export function webhookRoutes(app: App, ctx: MailContext): void {
     set.pod_ids = listOut(pods);
     try {
       await store.updateWebhook(hook.webhook_id, set);
+      await ctx.events.webhooksChanged(hook.org_id);
     } catch (err) {
       if (isUniqueViolation(err)) throw invalid('client_id', 'is already used by another webhook', 'ALREADY_EXISTS');
       throw err;
@@ -159,6 +161,7 @@ export function webhookRoutes(app: App, ctx: MailContext): void {
   app.delete('/v0/webhooks/:webhook_id', { schema: { params: Params } }, async (request) => {
     const hook = await own(request, request.params.webhook_id);
     await store.deleteWebhook(hook.webhook_id);
+    await ctx.events.webhooksChanged(hook.org_id);
     return { deleted: true, webhook_id: hook.webhook_id };
   });
 
@@ -173,6 +176,7 @@ export function webhookRoutes(app: App, ctx: MailContext): void {
     Object.assign(headers, checkHeaders(request.body?.headers ?? {}));
     for (const name of request.body?.remove_headers ?? []) delete headers[name];
     await store.updateWebhook(hook.webhook_id, { headers: Object.keys(headers).length ? JSON.stringify(headers) : null, updated_at: platform.clock.now().toISOString() });
+    await ctx.events.webhooksChanged(hook.org_id);
     return { header_names: Object.keys(headers) };
   });
 }

@@ -1,9 +1,10 @@
 // Mail events: AgentMail's event types and payload envelopes. An event is recorded in the
 // transaction of the change that causes it, as one durable delivery job per matching webhook,
 // so it survives a crash together with that change and keeps one event id across retries.
+import type { EventBus } from '../../../platform/events.js';
 import type { Jobs } from '../../../platform/jobs.js';
 import { randomBase62 } from '../../../platform/ids.js';
-import type { Store, Tx } from '../store.js';
+import type { Store, Tx, WebhookRow } from '../store.js';
 
 export const EVENT_TYPES = [
   'message.received',
@@ -22,6 +23,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 
 export const WEBHOOK_QUEUE = 'mail.webhook';
+const WEBHOOKS_CHANGED_TOPIC = 'mail.webhooks.changed';
 
 export interface DeliveryJob {
   webhook_id: string;
@@ -40,10 +42,35 @@ export interface EventScope {
 }
 
 export class MailEvents {
+  // Enabled webhooks per organization: every event reads them, few requests change them.
+  private readonly hooks = new Map<string, WebhookRow[]>();
+  readonly close: () => void;
+
   constructor(
     private readonly store: Store,
     private readonly jobs: Jobs,
-  ) {}
+    private readonly bus: EventBus,
+  ) {
+    this.close = bus.subscribe<{ orgId: string }>(WEBHOOKS_CHANGED_TOPIC, (m) => {
+      this.hooks.delete(m.orgId);
+    });
+  }
+
+  /** Call after a webhook of the organization was created, changed or deleted. */
+  async webhooksChanged(orgId: string): Promise<void> {
+    this.hooks.delete(orgId);
+    await this.bus.publish(WEBHOOKS_CHANGED_TOPIC, { orgId });
+  }
+
+  private async webhooksOf(orgId: string, trx: Tx): Promise<WebhookRow[]> {
+    let list = this.hooks.get(orgId);
+    if (!list) {
+      list = await this.store.enabledWebhooks(orgId, trx);
+      if (this.hooks.size > 10_000) this.hooks.clear();
+      this.hooks.set(orgId, list);
+    }
+    return list;
+  }
 
   /** Records an event: one delivery job per enabled webhook that wants it, in `trx`. */
   async emit(trx: Tx, scope: EventScope, eventType: EventType, objects: Record<string, unknown>): Promise<string> {
@@ -54,7 +81,7 @@ export class MailEvents {
       const { text: _t, html: _h, extracted_text: _et, extracted_html: _eh, ...rest } = payload.message as Record<string, unknown>;
       body = JSON.stringify({ ...payload, message: rest });
     }
-    for (const hook of await this.store.enabledWebhooks(scope.orgId, trx)) {
+    for (const hook of await this.webhooksOf(scope.orgId, trx)) {
       const types = JSON.parse(hook.event_types) as string[];
       if (!types.includes(eventType)) continue;
       const inboxes = hook.inbox_ids ? (JSON.parse(hook.inbox_ids) as string[]) : [];

@@ -1,0 +1,64 @@
+// Serialized list responses per inbox, kept in memory and dropped when the inbox changes.
+// Changes arrive over the event bus (after the write commits), so with several instances
+// each drops its own copy. Inboxes are cached too: every /v0/inboxes/{id}/… request reads one.
+import type { EventBus } from '../../platform/events.js';
+import type { InboxRow } from './store.js';
+
+export const INBOX_CHANGED_TOPIC = 'mail.inbox.changed';
+const MAX_ENTRIES = 5000;
+
+export class MailCache {
+  private readonly lists = new Map<string, Map<string, string>>();
+  private readonly inboxes = new Map<string, InboxRow>();
+  private entries = 0;
+  /** Stops listening to the bus (service stop). */
+  readonly close: () => void;
+
+  constructor(private readonly bus: EventBus) {
+    this.close = bus.subscribe<{ inboxes: string[] }>(INBOX_CHANGED_TOPIC, (msg) => {
+      for (const id of msg.inboxes) this.drop(id);
+    });
+  }
+
+  /** Tells every instance (this one at once) that these inboxes changed. */
+  async changed(inboxIds: string[]): Promise<void> {
+    if (!inboxIds.length) return;
+    for (const id of inboxIds) this.drop(id);
+    await this.bus.publish(INBOX_CHANGED_TOPIC, { inboxes: inboxIds });
+  }
+
+  list(inboxId: string, key: string): string | undefined {
+    return this.lists.get(inboxId)?.get(key);
+  }
+
+  setList(inboxId: string, key: string, body: string): void {
+    if (this.entries >= MAX_ENTRIES) this.clear();
+    let m = this.lists.get(inboxId);
+    if (!m) this.lists.set(inboxId, (m = new Map()));
+    if (!m.has(key)) this.entries++;
+    m.set(key, body);
+  }
+
+  inbox(inboxId: string): InboxRow | undefined {
+    return this.inboxes.get(inboxId);
+  }
+
+  setInbox(row: InboxRow): void {
+    if (this.inboxes.size >= MAX_ENTRIES) this.inboxes.clear();
+    this.inboxes.set(row.inbox_id, row);
+  }
+
+  private drop(inboxId: string): void {
+    const m = this.lists.get(inboxId);
+    if (m) {
+      this.entries -= m.size;
+      this.lists.delete(inboxId);
+    }
+    this.inboxes.delete(inboxId);
+  }
+
+  private clear(): void {
+    this.lists.clear();
+    this.entries = 0;
+  }
+}
