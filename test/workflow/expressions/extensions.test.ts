@@ -231,3 +231,11 @@ describe('$jmespath', () => {
     expect(ex.resolve("={{ $jmespath($json.people, '[*].age') }}", d)).toEqual([30, 20]);
   });
 });
+
+describe('calling an extension method on a missing value', () => {
+  it("fails as n8n does, while a native method on a missing value just gives nothing", () => {
+    expect(() => r('$json.nothing.isEmpty()')).toThrow('isEmpty() could not be called on "undefined" type');
+    expect(() => r('$json.nothing.toDateTime()')).toThrow(ExpressionError);
+    expect(r('$json.nothing.toUpperCase()')).toBeUndefined();
+  });
+});

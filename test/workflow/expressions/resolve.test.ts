@@ -52,6 +52,12 @@ describe('templates', () => {
     expect(ex.resolve(value, data)).toEqual({ a: 'Ann', list: [8, 'plain', 3], nested: { b: false } });
   });
 
+  it('treats an empty {{ }} as no value and an unclosed {{ as text', () => {
+    expect(ex.resolve('={{ }}', data)).toBeUndefined();
+    expect(ex.resolve('=a{{}}b', data)).toBe('ab');
+    expect(ex.resolve('=a {{ $json.name', data)).toBe('a {{ $json.name');
+  });
+
   it('splits on the first }} as n8n does', () => {
     expect(ex.resolve("={{ { data: JSON.stringify({ r: $json.name }) } }}", data)).toEqual({ data: '{"r":"Ann"}' });
   });

@@ -95,6 +95,8 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
   function templateSource(template: Template): string {
     const parts = template.chunks.map((chunk) => {
       if (chunk.kind === 'text') return JSON.stringify(chunk.text);
+      // An empty `{{ }}` has no value, as in n8n.
+      if (chunk.code.trim() === '') return template.single ? 'undefined' : '{ v: undefined }';
       const call = `seg(() => (\n${chunk.code}\n))`;
       return template.single ? call : `{ v: ${call} }`;
     });

@@ -21,6 +21,7 @@ const HELPERS_JS = String.raw`
   // so the setter defines it on the object itself.
   function define(proto, name, fn, force) {
     if (!force && name in proto) return;
+    H.registerExtension(name);
     Object.defineProperty(proto, name, {
       get() { return fn; },
       set(value) {

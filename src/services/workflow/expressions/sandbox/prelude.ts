@@ -341,10 +341,18 @@ export const PRELUDE_JS = String.raw`
     return v === undefined || v === null ? '' : String(v);
   }
   // A segment that throws yields no value, as in n8n, unless the error is one of ours.
+  // Calling an extension method on a missing value is the exception: n8n reports it.
+  const extensionNames = new Set();
+  const MISSING_RECEIVER = /^cannot read property '([^']+)' of (undefined|null)$/;
   function segment(fn) {
     try { return fn(); } catch (e) {
       if (e instanceof ExpressionError) throw e;
       if (e instanceof InternalError) throw e;
+      const missing = e instanceof TypeError && MISSING_RECEIVER.exec(e.message);
+      if (missing && extensionNames.has(missing[1])) {
+        throw new ExpressionError(missing[1] + '() could not be called on "' + missing[2] + '" type',
+          'You are trying to access a field that does not exist, modify your expression or set a default value');
+      }
       return undefined;
     }
   }
@@ -403,6 +411,7 @@ export const PRELUDE_JS = String.raw`
     codec(operation, text, option) { return call('codec', operation, text, option); },
     lux,
     installLibrary,
+    registerExtension(name) { extensionNames.add(name); },
     isDateTime,
     isEmptyValue,
     finishBaseline() { baseline = new Set(Object.getOwnPropertyNames(G)); },
