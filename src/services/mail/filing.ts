@@ -1,7 +1,7 @@
 // Filing a message into an inbox: thread it (In-Reply-To, then References newest first, in
 // that inbox), keep the thread's counters and unions in its row in the same transaction, and
 // record the events. Every way a message arrives (SMTP, a local send, our own sent copy) ends here.
-import { monotonicFactory } from 'ulid';
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
 import { uuid } from '../../platform/ids.js';
 import { bareAddress, distinct } from './addresses.js';
@@ -27,9 +27,18 @@ export interface Filed {
 
 const union = (a: string[], b: string[]) => [...a, ...b.filter((x) => !a.includes(x))];
 
+let sequence = 0;
+/**
+ * Message ids sort by time, then by arrival within this process (a stable order for equal
+ * timestamps); the random tail keeps them unique across instances. (ulid draws 16 random
+ * bytes one by one per id, which showed up in the ingest profile.)
+ */
+export function messageKey(ms: number): string {
+  sequence = (sequence + 1) % 1_679_616; // 36^4
+  return ms.toString(36).padStart(9, '0') + sequence.toString(36).padStart(4, '0') + randomUUID().slice(0, 8);
+}
+
 export class Filing {
-  // Ids sort by time, then by arrival within a millisecond: a stable order for equal timestamps.
-  private readonly nextId = monotonicFactory();
 
   constructor(
     private readonly store: Store,
@@ -55,7 +64,7 @@ export class Filing {
     const threadId = joined ?? uuid();
     const bcc = opts.bcc ?? msg.bcc;
     const row: MessageRow = {
-      id: this.nextId(this.clock.ms()),
+      id: messageKey(this.clock.ms()),
       inbox_id: inbox.inbox_id,
       message_id: msg.messageId,
       thread_id: threadId,
