@@ -122,6 +122,14 @@ describe('variables', () => {
     expect(() => ex.resolve('={{ $node["Webhook"].json.body }}', data)).toThrow('No data found for item-index: "1"');
   });
 
+  it('legacy $item(i), $items() and $data', () => {
+    expect(ex.resolve('={{ $item(0).$node["Parse Classification"].json.route }}', data)).toBe('sales');
+    expect(ex.resolve('={{ $item(0).$json.text }}', data)).toBe('first');
+    expect(ex.resolve('={{ $items("Parse Classification").length }}', data)).toBe(2);
+    expect(ex.resolve('={{ $items().map(i => i.json.i) }}', data)).toEqual([0, 1]);
+    expect(ex.resolve('={{ $data.text }}', data)).toBe('second');
+  });
+
   it('$itemIndex, $runIndex, $workflow, $execution, $prevNode, $parameter', () => {
     expect(ex.resolve('={{ $itemIndex }}', data)).toBe(1);
     expect(ex.resolve('={{ $runIndex }}', data)).toBe(2);

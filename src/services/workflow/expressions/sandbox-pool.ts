@@ -261,6 +261,8 @@ export class Sandbox {
       const ran = this.context.typeof(ranTimer) === 'boolean' && this.context.dump(ranTimer) === true;
       ranTimer.dispose();
       if (!ran) {
+        // An interrupted job can leave its promise pending with nothing queued: that is the timeout.
+        if (performance.now() > this.deadline) this.checkLimits({ name: 'InternalError', message: 'interrupted', stack: '', isError: true });
         return { ok: false, error: { name: 'Error', message: 'The code awaits a promise that never settles', stack: '', isError: true } };
       }
     }

@@ -116,25 +116,40 @@ export const PRELUDE_JS = String.raw`
   function $(name) { return nodeAccessor(name); }
 
   // $node["X"]: the legacy form, the item at the same index.
-  function legacyNode(name) {
+  // index: the item index to read (the current one unless $item(i) chose another).
+  function legacyNode(name, index) {
+    const at = () => (index === undefined ? state.itemIndex : index);
     return Object.freeze({
-      get json() { const item = legacyItem(name); return item && item.json; },
-      get binary() { const item = legacyItem(name); return item && item.binary; },
+      get json() { const item = legacyItem(name, at()); return item && item.json; },
+      get binary() { const item = legacyItem(name, at()); return item && item.binary; },
       get parameter() { return remember('params:' + name, () => call('nodeParams', name)); },
       get context() { return {}; },
       get runIndex() { return state.runIndex; },
     });
   }
-  function legacyItem(name) {
-    return remember('legacy:' + name + ':' + state.itemIndex, () => call('nodeLegacy', name, state.itemIndex));
+  function legacyItem(name, index) {
+    return remember('legacy:' + name + ':' + index, () => call('nodeLegacy', name, index));
   }
-  const $node = new Proxy(Object.freeze({}), {
-    get(target, key) { return typeof key === 'string' ? legacyNode(key) : undefined; },
-    has() { return true; },
-    set() { return false; },
-    defineProperty() { return false; },
-    deleteProperty() { return false; },
-  });
+  function nodeProxy(index) {
+    return new Proxy(Object.freeze({}), {
+      get(target, key) { return typeof key === 'string' ? legacyNode(key, index) : undefined; },
+      has() { return true; },
+      set() { return false; },
+      defineProperty() { return false; },
+      deleteProperty() { return false; },
+    });
+  }
+  const $node = nodeProxy(undefined);
+  // $item(i): the legacy way to read another item index, e.g. $item(0).$node["X"].json.
+  function $item(index) {
+    const i = Number(index);
+    return Object.freeze({
+      get $json() { const item = inputAt(i); return item && item.json; },
+      get $binary() { const item = inputAt(i); return item && item.binary; },
+      get $node() { return nodeProxy(i); },
+      get $itemIndex() { return i; },
+    });
+  }
   function $items(name, branch, run) {
     if (name === undefined) return inputAll();
     return nodeAll(name, branch, run);
@@ -287,6 +302,7 @@ export const PRELUDE_JS = String.raw`
   // ---------------------------------------------------------------- globals
   const accessors = {
     $json: () => { const item = inputAt(state.itemIndex); return item && item.json; },
+    $data: () => { const item = inputAt(state.itemIndex); return item && item.json; },
     $binary: () => { const item = inputAt(state.itemIndex); return item && item.binary; },
     $input: () => $input,
     $node: () => $node,
@@ -312,7 +328,7 @@ export const PRELUDE_JS = String.raw`
     Object.defineProperty(G, name, { get: accessors[name], set() {}, enumerable: false, configurable: false });
   }
   const functions = {
-    $, $items, $ifEmpty, $if, $min, $max, $getWorkflowStaticData,
+    $, $items, $item, $ifEmpty, $if, $min, $max, $getWorkflowStaticData,
     setTimeout, setInterval, clearTimeout: clearTimer, clearInterval: clearTimer, queueMicrotask,
     require: requireModule,
     $jmespath,
