@@ -17,6 +17,13 @@ afterAll(async () => {
   await c.t.destroy();
 });
 
+describe('health', () => {
+  it('answers without a key', async () => {
+    const r = await c.call('GET', '/api/v1/health');
+    expect(r.body).toMatchObject({ success: true, status: 'healthy' });
+  });
+});
+
 describe('agents', () => {
   it('registers with the key shown once, stored only as a hash, and usable at once', async () => {
     const r = await c.call('POST', '/api/v1/agents/register', { body: { name: 'Gamma_1', description: 'hi' } });
@@ -169,6 +176,10 @@ describe('posts', () => {
     expect(offset).toBe(3);
     const byCommunity = await c.call('GET', `/api/v1/communities/paging/feed?sort=new&limit=2`, { key: alpha.key });
     expect(byCommunity.body.posts.map((p: any) => p.title)).toEqual(['p5', 'p4']);
+    const bySubmolt = await c.call('GET', `/api/v1/submolts/paging/feed?sort=new&limit=2&offset=4`, { key: alpha.key });
+    expect(bySubmolt.body).toMatchObject({ count: 2, has_more: false, next_offset: 6 });
+    expect(bySubmolt.body.posts.map((p: any) => p.title)).toEqual(['p1', 'p0']);
+    expectEnvelope(await c.call('GET', `/api/v1/submolts/nowhere/feed`, { key: alpha.key }), 404);
     const byId = await c.call('GET', `/api/v1/posts?community_id=${com.id}&limit=100`, { key: alpha.key });
     expect(byId.body.count).toBe(6);
     const defaults = await c.call('GET', '/api/v1/posts', { key: alpha.key });

@@ -6,6 +6,7 @@
 // a write commits is stored after that write's invalidation: such a page is dropped.
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '../../platform/events.js';
+import type { Logger } from '../../platform/logger.js';
 
 export const INVALIDATE_TOPIC = 'community.cache.invalidate';
 
@@ -52,6 +53,7 @@ export class ListCache {
   constructor(
     private readonly events: EventBus,
     private readonly maxEntries: number,
+    private readonly logger?: Logger,
   ) {
     this.lists = new PageMap(maxEntries);
     this.unsubscribe = events.subscribe<Message>(INVALIDATE_TOPIC, (msg) => {
@@ -74,10 +76,18 @@ export class ListCache {
     return this.through(map, key, compute);
   }
 
-  /** Drops what a committed write changed, here and on every other instance. */
+  /**
+   * Drops what a committed write changed, here and on every other instance. The write is
+   * already committed, so a failure to reach the bus (Redis down) is logged, not thrown:
+   * the request that made the write must still succeed.
+   */
   async invalidate(what: Invalidation): Promise<void> {
     this.apply(what);
-    await this.events.publish<Message>(INVALIDATE_TOPIC, { ...what, origin: this.origin });
+    try {
+      await this.events.publish<Message>(INVALIDATE_TOPIC, { ...what, origin: this.origin });
+    } catch (err) {
+      this.logger?.error({ err }, 'community cache invalidation could not be published');
+    }
   }
 
   close() {

@@ -26,7 +26,7 @@ const community: ServiceDefinition = {
   async start(platform) {
     const config = loadCommunityConfig(platform.config.env);
     const limits = platform.limits;
-    const cache = new ListCache(platform.events, config.listCacheEntries);
+    const cache = new ListCache(platform.events, config.listCacheEntries, platform.logger);
     const ctx: Ctx = {
       platform,
       config,

@@ -97,7 +97,8 @@ export function postRoutes(app: App, ctx: Ctx) {
     const row = await postById(ctx.store, id);
     if (!row) throw fail(404, 'Post not found'); // deleted in the meantime
     const post = postJson(row);
-    await ctx.platform.events.publish(POST_CREATED_TOPIC, post);
+    // Committed already: a bus failure is logged, never turned into an error for the author.
+    await ctx.platform.events.publish(POST_CREATED_TOPIC, post).catch((err) => request.log.error({ err }, 'community.post.created not published'));
     return reply.code(201).send({ success: true, post });
   });
 

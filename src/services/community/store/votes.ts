@@ -73,13 +73,18 @@ export async function castVote(store: Store, agentId: string, type: VoteTarget, 
     const d = decideVote(target, type, agentId, intent);
     if (d.write === 'none') return d.outcome;
     const now = store.clock.now().toISOString();
-    const mine = (q: { where: any }) => q.where('agent_id', '=', agentId).where('target_type', '=', type).where('target_id', '=', targetId);
     if (d.write === 'insert') {
       await trx.insertInto('community_votes').values({ agent_id: agentId, target_type: type, target_id: targetId, value: d.outcome.value, created_at: now }).execute();
     } else if (d.write === 'delete') {
-      await mine(trx.deleteFrom('community_votes')).execute();
+      await trx.deleteFrom('community_votes').where('agent_id', '=', agentId).where('target_type', '=', type).where('target_id', '=', targetId).execute();
     } else {
-      await mine(trx.updateTable('community_votes').set({ value: d.outcome.value, created_at: now })).execute();
+      await trx
+        .updateTable('community_votes')
+        .set({ value: d.outcome.value, created_at: now })
+        .where('agent_id', '=', agentId)
+        .where('target_type', '=', type)
+        .where('target_id', '=', targetId)
+        .execute();
     }
     const counters = { upvotes: d.outcome.upvotes, downvotes: d.outcome.downvotes, score: d.outcome.score };
     if (type === 'post') {
