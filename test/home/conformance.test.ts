@@ -74,6 +74,12 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     await raw.closed;
   });
 
+  it('a base URL with a trailing slash works too', async () => {
+    const c = await connect(h.url + '/', h.token);
+    await c.ping();
+    c.close();
+  });
+
   it('4: ping', async () => {
     await conn.ping();
   });

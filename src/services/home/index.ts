@@ -72,9 +72,12 @@ async function start(platform: Platform) {
   await platform.limits.register(app);
   await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
   registerRest(app, { home, platform, persist, store, automations });
-  app.get('/api/websocket', { websocket: true }, (socket) => {
+  const onSocket = (socket: import('ws').WebSocket) => {
     new WsConnection(socket, { home, platform, persist, automations, maxBufferedBytes: settings.wsMaxBufferedBytes });
-  });
+  };
+  app.get('/api/websocket', { websocket: true }, onSocket);
+  // hajs builds "<hassUrl>/api/websocket": a base URL given with a trailing slash yields "//api/websocket".
+  app.get('//api/websocket', { websocket: true, schema: { hide: true } }, onSocket);
 
   const url = await listen(app, config.host, config.ports.home);
   home.fire('homeassistant_started', {}, home.context());

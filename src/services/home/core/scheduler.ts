@@ -1,7 +1,7 @@
 // Timers on the injectable clock. Each entry is due at a clock time; a real timer is armed
 // for the wait (unref'd), and a manual clock's advance re-checks what is due, so delays,
 // cover movement and time triggers run the same under the system clock and in tests.
-import type { Clock } from '../../../platform/clock.js';
+import { systemClock, type Clock } from '../../../platform/clock.js';
 
 interface Entry {
   due: number;
@@ -66,8 +66,9 @@ export class Scheduler {
     entry.fn();
   }
 
+  /** Real time moves by itself (a timer that fired early is re-armed); a manual clock waits for advances. */
   private isSystemTime(): boolean {
-    return Math.abs(this.clock.ms() - Date.now()) < 1000;
+    return this.clock === systemClock;
   }
 
   private runDue() {
