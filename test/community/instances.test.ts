@@ -1,0 +1,42 @@
+// Two instances on one storage, their events through Redis: a write on one drops the
+// other's cached list pages. Runs when TEST_REDIS_URL is set (the default suite needs no Redis).
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { startHamlet, type Hamlet } from '../../src/server.js';
+import { testEnv } from '../helpers/hamlet.js';
+import { GENEROUS, startCommunity, wrap, type Community } from './helpers.js';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+const cleanup: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const f of cleanup.reverse()) await f();
+});
+
+describe.skipIf(!redisUrl)('across instances', () => {
+  it("a post on one instance invalidates the other's cached lists", async () => {
+    const one = await startCommunity({ env: { REDIS_URL: redisUrl! } });
+    cleanup.push(() => one.t.destroy());
+    const config = loadConfig(testEnv({ dataDir: one.t.dataDir, databaseUrl: one.t.config.databaseUrl }, ['community'], { ...GENEROUS, REDIS_URL: redisUrl! }));
+    const second: Hamlet = await startHamlet(config, { logger: createLogger({ level: 'silent', pretty: false }) });
+    cleanup.push(() => second.stop());
+    const two: Community = wrap({ ...one.t, hamlet: second, url: () => second.services.community!.urls.api! });
+
+    const a = await one.register('inst_a');
+    const com = await one.createCommunity(a.key, 'shared');
+    await one.createPost(a.key, com.id, 'before');
+    // Instance two caches the page...
+    expect((await two.call('GET', '/api/v1/posts?sort=new', { key: a.key })).body.count).toBe(1);
+    await new Promise((r) => setTimeout(r, 200)); // Redis subscriptions are established asynchronously
+    // ...instance one writes...
+    await one.createPost(a.key, com.id, 'after');
+    // ...and instance two serves the new page once the message arrives.
+    let titles: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      titles = (await two.call('GET', '/api/v1/posts?sort=new', { key: a.key })).body.posts.map((p: any) => p.title);
+      if (titles.length === 2) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(titles).toEqual(['after', 'before']);
+  });
+});
