@@ -211,6 +211,14 @@ describe('logbook', () => {
     expect(sensors.body.map((e: any) => e.state)).toEqual(['11']);
   });
 
+  it('logbook.log adds a custom entry, found by its entity and by its context', async () => {
+    expect(await h.api('POST', '/api/services/logbook/log', { name: 'Agent', message: 'checked the doors', entity_id: 'cover.garage_door' })).toMatchObject({ status: 200, body: [] });
+    expect(await h.api('POST', '/api/services/logbook/log', { name: 'Agent' })).toMatchObject({ status: 400, body: { message: 'message: required key not provided' } });
+    const lb = (await h.api('GET', `/api/logbook/${encodeURIComponent(t0)}?entity=cover.garage_door`)).body;
+    const e = lb.find((x: any) => x.message === 'checked the doors');
+    expect(e).toMatchObject({ when: expect.stringMatching(ISO_US), name: 'Agent', domain: 'cover', entity_id: 'cover.garage_door', context_event_type: 'call_service', context_domain: 'logbook', context_service: 'log' });
+  });
+
   it('errors', async () => {
     expect(await h.api('GET', `/api/logbook/${encodeURIComponent(t0)}?entity=light.kitchen&context_id=01ABC`)).toMatchObject({ status: 400, body: { message: "Can't combine entity with context_id" } });
     expect(await h.api('GET', '/api/logbook/yesterday')).toMatchObject({ status: 400, body: { message: 'Invalid datetime' } });

@@ -15,6 +15,7 @@ import { loadHouse } from './house.js';
 import { migrations } from './migrations.js';
 import { startMqtt } from './mqtt/bridge.js';
 import { Persister } from './persist.js';
+import { registerLogbookService } from './recorder/logbook.js';
 import { startPurging } from './recorder/purge.js';
 import { HomeStore } from './store.js';
 
@@ -55,6 +56,7 @@ async function start(platform: Platform) {
   const automations = new Automations(home, store, () => loadHouse(settings.configFile, explicit, knownDomains).automations);
   await automations.start();
   const stopPurging = startPurging(home, store, settings.keepDays);
+  registerLogbookService(home);
 
   // Other services (workflow triggers) hear state changes on the platform bus.
   const stopPublishing = home.bus.listen('state_changed', (e) => {

@@ -2,6 +2,8 @@
 // and logbook entries, ascending, each with what caused it (a service call, an automation,
 // a user) resolved from the context's originating event.
 import type { HomeStore, EventRow, StateRow } from '../store.js';
+import { required, str } from '../core/fields.js';
+import type { Home } from '../core/home.js';
 import { isoUs } from '../core/time.js';
 
 export interface LogbookOptions {
@@ -108,4 +110,17 @@ async function addCauses(store: HomeStore, entries: Entry[]) {
       }
     }
   }
+}
+
+/** `logbook.log {name, message, entity_id?, domain?}`: a custom logbook entry (HA's service). */
+export function registerLogbookService(home: Home): void {
+  home.registerService('logbook', {
+    service: 'log',
+    name: 'Log',
+    description: 'Creates a custom entry in the logbook.',
+    fields: { name: required(str()), message: required(str()), entity_id: str(), domain: str() },
+    run: (d, ctx) => {
+      home.fire('logbook_entry', { name: d.name, message: d.message, domain: d.domain ?? (typeof d.entity_id === 'string' ? d.entity_id.split('.')[0] : null), entity_id: d.entity_id ?? null }, ctx.context);
+    },
+  });
 }
