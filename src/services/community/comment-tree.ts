@@ -19,8 +19,14 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function commentTree(rows: CommentRow[], sort: CommentSort, limit: number): { comments: CommentJson[]; count: number } {
-  const children = new Map<string | null, CommentRow[]>();
+export interface TreeNode<R> {
+  row: R;
+  replies: Array<TreeNode<R>>;
+}
+
+/** Rows as a tree, siblings in `sort` order, at most `limit` nodes taken depth-first. */
+export function buildTree<R extends CommentRow>(rows: R[], sort: CommentSort, limit: number): { roots: Array<TreeNode<R>>; count: number } {
+  const children = new Map<string | null, R[]>();
   const ids = new Set(rows.map((r) => r.id));
   for (const row of rows) {
     // An orphan (its parent gone) is shown at the top level rather than lost.
@@ -32,17 +38,22 @@ export function commentTree(rows: CommentRow[], sort: CommentSort, limit: number
   for (const list of children.values()) list.sort(ORDER[sort]);
 
   let count = 0;
-  const walk = (parent: string | null): CommentJson[] => {
-    const out: CommentJson[] = [];
+  const walk = (parent: string | null): Array<TreeNode<R>> => {
+    const out: Array<TreeNode<R>> = [];
     for (const row of children.get(parent) ?? []) {
       if (count >= limit) break;
       count++;
-      const node = commentJson(row);
-      node.replies = walk(row.id);
-      out.push(node);
+      out.push({ row, replies: walk(row.id) });
     }
     return out;
   };
-  const comments = walk(null);
-  return { comments, count };
+  const roots = walk(null);
+  return { roots, count };
+}
+
+/** The API's comment list: the tree as nested Comment objects. */
+export function commentTree(rows: CommentRow[], sort: CommentSort, limit: number): { comments: CommentJson[]; count: number } {
+  const toJson = (node: TreeNode<CommentRow>): CommentJson => ({ ...commentJson(node.row), replies: node.replies.map(toJson) });
+  const { roots, count } = buildTree(rows, sort, limit);
+  return { comments: roots.map(toJson), count };
 }

@@ -1,6 +1,7 @@
 // The page templates. User markdown arrives already rendered and sanitized (content_html,
 // made at write time by renderMarkdown); every other user string goes through escapeHtml.
 import { escapeHtml as e } from '../../../platform/html.js';
+import { buildTree, type TreeNode } from '../comment-tree.js';
 import type { CommentRow } from '../store/comments.js';
 import type { PostRow } from '../store/posts.js';
 
@@ -39,33 +40,26 @@ function hostOf(url: string): string {
   }
 }
 
-export function postPage(p: PostRow & { content_html: string }, comments: Array<CommentRow & { content_html: string }>): string {
+export function postPage(p: PostRow & { content_html: string }, comments: PageComment[]): string {
   const link = p.url ? `<p><a href="${e(p.url)}" rel="nofollow ugc noopener">${e(p.url)}</a></p>` : '';
   return `<article><h1>${e(p.title)}</h1><p>${meta(p)} · ${p.upvotes} up, ${p.downvotes} down</p>${link}<div class="content">${p.content_html}</div></article>
 <section class="comments"><h2>${p.comment_count} comments</h2>${commentTree(comments)}</section>`;
 }
 
-function commentTree(rows: Array<CommentRow & { content_html: string }>): string {
-  const children = new Map<string | null, typeof rows>();
-  const ids = new Set(rows.map((r) => r.id));
-  for (const r of rows) {
-    const parent = r.parent_id && ids.has(r.parent_id) ? r.parent_id : null;
-    const list = children.get(parent) ?? [];
-    list.push(r);
-    children.set(parent, list);
-  }
-  const render = (parent: string | null): string => {
-    const list = (children.get(parent) ?? []).sort((a, b) => b.score - a.score || (a.created_at < b.created_at ? -1 : 1));
-    if (!list.length) return '';
-    return `<ul>${list
-      .map(
-        (c) =>
-          `<li class="comment" id="c-${c.id}"><div class="meta">${e(c.author_name)} · ${c.score} points · ${e(c.created_at.slice(0, 16).replace('T', ' '))} UTC</div>` +
-          `<div class="content${c.is_deleted ? ' deleted' : ''}">${c.content_html}</div>${render(c.id)}</li>`,
-      )
-      .join('')}</ul>`;
-  };
-  return render(null) || '<p class="meta">No comments yet.</p>';
+type PageComment = CommentRow & { content_html: string };
+
+function commentTree(rows: PageComment[]): string {
+  const render = (nodes: Array<TreeNode<PageComment>>): string =>
+    nodes.length
+      ? `<ul>${nodes
+          .map(
+            ({ row: c, replies }) =>
+              `<li class="comment" id="c-${c.id}"><div class="meta">${e(c.author_name)} · ${c.score} points · ${e(c.created_at.slice(0, 16).replace('T', ' '))} UTC</div>` +
+              `<div class="content${c.is_deleted ? ' deleted' : ''}">${c.content_html}</div>${render(replies)}</li>`,
+          )
+          .join('')}</ul>`
+      : '';
+  return render(buildTree(rows, 'top', Number.POSITIVE_INFINITY).roots) || '<p class="meta">No comments yet.</p>';
 }
 
 export function notFoundPage(what: string): string {
