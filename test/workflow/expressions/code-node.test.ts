@@ -180,8 +180,11 @@ describe('errors', () => {
     });
   });
 
-  it('a syntax error names the problem', async () => {
-    await expect(all('return [{ json: { a: 1 }];')).rejects.toThrow(ExpressionError);
+  it('a syntax error names the problem and the line', async () => {
+    const e = await message('const a = 1;\nreturn [{ json: { a: 1 }];');
+    expect(e).toBeInstanceOf(ExpressionError);
+    expect(e.message).toMatch(/ \[line 2\]$/);
+    expect((e as ExpressionError).description).toBe('SyntaxError');
   });
 });
 

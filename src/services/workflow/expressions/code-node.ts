@@ -11,7 +11,7 @@
 
 import { ExpressionError, type ExpressionData, type Item } from './api.js';
 import { codeError } from './errors.js';
-import { decode, GuestThrow, type Sandbox, type SandboxPool } from './sandbox-pool.js';
+import { CompileError, decode, GuestThrow, type Sandbox, type SandboxPool } from './sandbox-pool.js';
 
 const FILENAME = 'Code';
 
@@ -32,7 +32,14 @@ export class CodeRunner {
     try {
       sandbox.begin(data);
       const gen = ++this.generation;
-      const fn = sandbox.compile(`code:${code}`, `(async function () {${code}\n})`, FILENAME);
+      let fn;
+      try {
+        fn = sandbox.compile(`code:${code}`, `(async function () {${code}\n})`, FILENAME);
+      } catch (error) {
+        // A syntax error reads like any other: the message and the line.
+        if (error instanceof CompileError) throw codeError(error.guest, FILENAME);
+        throw error;
+      }
       // Per-item modes run for the one item data.itemIndex names; the engine loops over items.
       const perItem = mode === 'runOnceForEachItem' || mode === 'functionItem';
       const index = perItem ? data.itemIndex : 0;

@@ -29,6 +29,8 @@ export interface ExpressionStats {
 export interface ExpressionOptions {
   /** Receives what Code nodes print with console.* (bounded per run). Dropped when absent. */
   onConsole?: (nodeName: string, line: string) => void;
+  /** Evaluate plain property paths in TypeScript (default true; tests turn it off to compare). */
+  fastPath?: boolean;
 }
 
 export interface HamletExpressions extends Expressions {
@@ -137,7 +139,7 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
       return template.chunks.map((chunk) => (chunk.kind === 'text' ? chunk.text : '')).join('');
     }
     try {
-      const fast = tryFastPath(template, session.data);
+      const fast = options.fastPath === false ? undefined : tryFastPath(template, session.data);
       if (fast) {
         stats.fastPath++;
         return fast.value;

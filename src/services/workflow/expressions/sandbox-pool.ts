@@ -186,7 +186,7 @@ export class Sandbox {
       const error = this.guestError(result.error);
       result.error.dispose();
       this.checkLimits(error);
-      throw Object.assign(new ExpressionError('invalid syntax'), { guest: error });
+      throw new CompileError(error);
     }
     this.compiled.set(key, result.value);
     if (this.compiled.size > MAX_COMPILED) {
@@ -420,6 +420,13 @@ export class Sandbox {
       this.deadline = deadline + took;
     }
     return undefined;
+  }
+}
+
+/** Source that did not compile; `guest` holds QuickJS's SyntaxError. */
+export class CompileError extends ExpressionError {
+  constructor(readonly guest: GuestError) {
+    super('invalid syntax');
   }
 }
 
