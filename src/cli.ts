@@ -11,6 +11,7 @@ const USAGE = `Usage:
   hamlet keys list <service>                           list a service's keys (never the keys themselves)
   hamlet keys revoke <service> <key-id>                revoke a key
   hamlet migrate                                       create or upgrade the tables, then exit
+  hamlet worker [--concurrency N]                      run queued jobs (workflow executions) in queue mode (REDIS_URL)
 
 Configuration comes from the environment (see README.md); flags override it.`;
 
@@ -35,6 +36,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'keys':
       return keys(config, rest, flags);
+    case 'worker':
+      return worker(config, flags);
     default:
       console.error(`unknown command: ${command}\n\n${USAGE}`);
       return 1;
@@ -56,6 +59,33 @@ async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
     process.once('SIGTERM', stop);
   });
   await hamlet.stop();
+  return 0;
+}
+
+// Queue mode's worker process: runs queued jobs (workflow executions, outbound mail) from
+// BullMQ against the shared database; serves no HTTP.
+async function worker(config: ReturnType<typeof loadConfig>, flags: Record<string, string>): Promise<number> {
+  if (!config.redisUrl) {
+    console.error('hamlet worker runs queued jobs from Redis: set REDIS_URL (and DATABASE_URL for a database the server shares)');
+    return 1;
+  }
+  if (flags['concurrency']) config.env.WORKFLOW_CONCURRENCY = flags['concurrency'];
+  const platform = await openPlatform(config);
+  for (const def of await loadDefinitions(config.services)) await migrate(platform.db, def.name, def.migrations);
+  const stops: Array<() => Promise<void>> = [];
+  if (config.services.includes('workflow')) {
+    const { startWorkflowWorker } = await import('./services/workflow/worker.js');
+    stops.push(await startWorkflowWorker(platform));
+  }
+  platform.mailer.registerWorker();
+  await platform.jobs.start();
+  console.log('worker ready');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  for (const stop of stops) await stop();
+  await closePlatform(platform);
   return 0;
 }
 

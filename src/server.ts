@@ -5,6 +5,7 @@ import { systemClock, type Clock } from './platform/clock.js';
 import { migrate, openDb, type Db } from './platform/db.js';
 import { createEventBus } from './platform/events.js';
 import { Jobs } from './platform/jobs.js';
+import { BullJobs } from './platform/jobs-bullmq.js';
 import { Keys } from './platform/keys.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { Mailer } from './platform/mailer.js';
@@ -40,7 +41,10 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
     throw err;
   }
   const events = createEventBus(config.redisUrl, logger);
-  const jobs = new Jobs(db, clock, logger);
+  // Queue mode: with REDIS_URL, jobs run on BullMQ across processes (`hamlet worker`).
+  const jobs = config.redisUrl
+    ? new BullJobs(db, clock, logger, config.redisUrl, { runWorkers: config.env.HAMLET_WORKERS !== 'off', prefix: config.env.HAMLET_QUEUE_PREFIX })
+    : new Jobs(db, clock, logger);
   const keys = new Keys(db, clock, events);
   const mailer = new Mailer(config, jobs, events, logger);
   const limits = new RateLimits(config);

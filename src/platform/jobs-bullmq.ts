@@ -1,0 +1,192 @@
+// Durable jobs on BullMQ (Redis), for scale-out: `REDIS_URL` set, several `hamlet` processes.
+//
+// Same contract as the table-backed Jobs (it extends it, so every service codes against one
+// type): `enqueue` may join the caller's SQL transaction, so a job is first written to the
+// platform_jobs table as an outbox row; a relay moves committed rows into BullMQ (job id =
+// row id, so a relay that dies between the two steps cannot run a job twice while BullMQ
+// remembers it) and deletes them. Workers — in any process that calls start() with workers
+// on, including `hamlet worker` — run the registered handlers with BullMQ's retries, using
+// the queue's own backoff, RetryLater and PermanentError as the table-backed Jobs do.
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import type { Clock } from './clock.js';
+import type { Db } from './db.js';
+import { PermanentError } from './errors.js';
+import { exponentialBackoff, Jobs, RetryLater, type EnqueueOptions, type JobHandler, type JobInfo, type QueueOptions } from './jobs.js';
+import type { Logger } from './logger.js';
+
+interface Registration {
+  handler: JobHandler<any>;
+  opts: QueueOptions<any>;
+}
+
+export interface BullJobsOptions {
+  /** Run handlers in this process (false: only enqueue, e.g. an API-only instance). */
+  runWorkers?: boolean;
+  /** Redis key prefix, so several deployments (or test runs) can share one Redis. */
+  prefix?: string;
+  relayMs?: number;
+}
+
+export class BullJobs extends Jobs {
+  private readonly registrations = new Map<string, Registration>();
+  private readonly bullQueues = new Map<string, Queue>();
+  private readonly workers: Worker[] = [];
+  /** BullMQ leaves connections it was given open, so we close the workers' ourselves. */
+  private readonly workerConnections: Redis[] = [];
+  private readonly connection: Redis;
+  private relayTimer?: NodeJS.Timeout;
+  private relaying?: Promise<void>;
+  private relayAgain = false;
+  private running = false;
+
+  constructor(
+    private readonly database: Db,
+    private readonly time: Clock,
+    private readonly log: Logger,
+    private readonly redisUrl: string,
+    private readonly options: BullJobsOptions = {},
+  ) {
+    super(database, time, log);
+    this.connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    this.connection.on('error', (err) => log.warn({ err }, 'redis (jobs) error'));
+  }
+
+  override register<T>(queue: string, handler: JobHandler<T>, opts: QueueOptions<T> = {}): void {
+    this.registrations.set(queue, { handler, opts });
+    if (this.running && this.options.runWorkers !== false) this.startWorker(queue);
+  }
+
+  override async enqueue<T>(queue: string, payload: T, opts: EnqueueOptions = {}, trx: Kysely<any> = this.database.kysely): Promise<string> {
+    const id = await super.enqueue(queue, payload, { ...opts, maxAttempts: opts.maxAttempts ?? this.registrations.get(queue)?.opts.maxAttempts ?? 10 }, trx);
+    // Outside a transaction the row is committed now; inside one, the relay picks it up after the commit.
+    if (trx === this.database.kysely) await this.relay();
+    else setTimeout(() => this.wake(), 0);
+    return id;
+  }
+
+  override async start(): Promise<void> {
+    this.running = true;
+    if (this.options.runWorkers !== false) for (const queue of this.registrations.keys()) this.startWorker(queue);
+    this.relayTimer = setInterval(() => this.wake(), this.options.relayMs ?? 250);
+    this.relayTimer.unref();
+    this.wake();
+  }
+
+  override async stop(): Promise<void> {
+    this.running = false;
+    if (this.relayTimer) clearInterval(this.relayTimer);
+    await this.relaying?.catch(() => {});
+    await Promise.allSettled(this.workers.map((w) => w.close()));
+    await Promise.allSettled([...this.bullQueues.values()].map((q) => q.close()));
+    for (const c of this.workerConnections) c.disconnect();
+    this.connection.disconnect();
+  }
+
+  override wake(): void {
+    if (this.relaying) {
+      this.relayAgain = true;
+      return;
+    }
+    void this.relay().catch((err) => this.log.error({ err }, 'job relay failed'));
+  }
+
+  /** Resolves when no job of the given queues is waiting, due or running anywhere. */
+  override async idle(queues = [...this.registrations.keys()], timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const outbox = await this.database.kysely.selectFrom('platform_jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('queue', 'in', queues).executeTakeFirst();
+      let busy = Number(outbox?.n ?? 0);
+      for (const name of queues) {
+        const counts = await this.queue(name).getJobCounts('wait', 'active', 'prioritized');
+        busy += (counts.wait ?? 0) + (counts.active ?? 0) + (counts.prioritized ?? 0);
+      }
+      if (busy === 0) return;
+      if (Date.now() > deadline) throw new Error('jobs did not become idle in time');
+      this.wake();
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  private queue(name: string): Queue {
+    let q = this.bullQueues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection: this.connection, prefix: this.options.prefix ?? 'hamlet' });
+      this.bullQueues.set(name, q);
+    }
+    return q;
+  }
+
+  /** Moves committed outbox rows into BullMQ. */
+  private relay(): Promise<void> {
+    if (this.relaying) return this.relaying;
+    this.relaying = (async () => {
+      do {
+        this.relayAgain = false;
+        let rows: Array<{ id: string; queue: string; payload: string; run_at: string; max_attempts: number }>;
+        const pick = (db: Kysely<any>) => {
+          let q = db.selectFrom('platform_jobs').select(['id', 'queue', 'payload', 'run_at', 'max_attempts']).where('status', '=', 'pending').orderBy('created_at').limit(200);
+          if (this.database.dialect === 'postgres') q = q.forUpdate().skipLocked();
+          return q.execute();
+        };
+        await this.database.kysely.transaction().execute(async (trx) => {
+          rows = await pick(trx);
+          for (const row of rows) {
+            const delay = Math.max(0, new Date(row.run_at).getTime() - this.time.ms());
+            await this.queue(row.queue).add(row.queue, JSON.parse(row.payload), {
+              jobId: row.id,
+              delay,
+              attempts: row.max_attempts,
+              backoff: { type: 'custom' },
+              removeOnComplete: { age: 3600 },
+              removeOnFail: { age: 7 * 86_400 },
+            });
+          }
+          if (rows.length) await trx.deleteFrom('platform_jobs').where('id', 'in', rows.map((r) => r.id)).execute();
+        });
+      } while (this.relayAgain);
+    })().finally(() => {
+      this.relaying = undefined;
+    });
+    return this.relaying;
+  }
+
+  private startWorker(queue: string): void {
+    const reg = this.registrations.get(queue)!;
+    const backoff = reg.opts.backoffMs ?? exponentialBackoff;
+    const connection = this.connection.duplicate();
+    this.workerConnections.push(connection);
+    const worker = new Worker(
+      queue,
+      async (job: Job, token?: string) => {
+        const info: JobInfo = { id: job.id ?? '', queue, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, createdAt: new Date(job.timestamp).toISOString() };
+        try {
+          await reg.handler(job.data, info);
+        } catch (err) {
+          if (err instanceof RetryLater) {
+            await job.moveToDelayed(Date.now() + err.delayMs, token);
+            throw new DelayedError();
+          }
+          if (err instanceof PermanentError) throw new UnrecoverableError(err.message);
+          throw err;
+        }
+      },
+      {
+        connection,
+        prefix: this.options.prefix ?? 'hamlet',
+        concurrency: reg.opts.concurrency ?? 4,
+        settings: { backoffStrategy: (attemptsMade: number) => backoff(attemptsMade) },
+      },
+    );
+    worker.on('failed', (job, err) => {
+      if (!job || !reg.opts.onFailed) return;
+      const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+      if (!final) return;
+      const info: JobInfo = { id: job.id ?? '', queue, attempt: job.attemptsMade, maxAttempts: job.opts.attempts ?? 1, createdAt: new Date(job.timestamp).toISOString() };
+      reg.opts.onFailed(job.data, err, info).catch((e) => this.log.error({ err: e, queue }, 'onFailed handler failed'));
+    });
+    worker.on('error', (err) => this.log.warn({ err, queue }, 'job worker error'));
+    this.workers.push(worker);
+  }
+}
