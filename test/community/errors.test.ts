@@ -139,4 +139,21 @@ describe('the envelope for every failure', () => {
     expect(emoji.status).toBe(201);
     expect(emoji.body.post.content).toBe("Robert'); DROP TABLE community_posts;--");
   });
+
+  it('answers no request with a 500: every route, odd bodies and queries', async () => {
+    const bodies = ['null', '"text"', '[]', '42', '{}', '{"title":{},"content":[],"community_id":7}', '{"direction":null,"name":["x"]}', '{"parent_id":"not-a-uuid","content":"x"}', '{"metadata":"x","display_name":""}'];
+    const queries = ['', '?limit=1e9', '?offset=9999999999', '?sort[]=hot', '?limit=&offset=', '?q=%FF', '?name=', '?submolt=' + 'x'.repeat(70)];
+    const statuses = new Set<number>();
+    for (const { method, path } of await apiRoutes()) {
+      for (const q of queries) {
+        for (const raw of method === 'GET' || method === 'DELETE' ? [undefined] : bodies) {
+          const r = await c.call(method, path + q, { key: other.key, raw });
+          statuses.add(r.status);
+          expect(r.status, `${method} ${path}${q} ${raw}`).toBeLessThan(500);
+          if (r.status >= 400) expectEnvelope(r, r.status);
+        }
+      }
+    }
+    expect([...statuses].some((s) => s >= 400)).toBe(true);
+  });
 });
