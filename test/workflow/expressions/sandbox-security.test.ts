@@ -130,6 +130,11 @@ describe('prototype pollution', () => {
     });
     ex.resolve("={{ (globalThis.fromExpression = 1) }}", data);
     expect(ex.resolve('={{ typeof fromExpression }}', data)).toBe('undefined');
+    // A global that cannot be deleted makes the context go away instead.
+    await runAll("Object.defineProperty(globalThis, 'stuck', { value: 'forever' }); return [];");
+    expect(ex.resolve('={{ typeof stuck }}', data)).toBe('undefined');
+    expect(ex.resolve("={{ Object.defineProperty(globalThis, 'stuck2', { value: 1 }) && 1 }}", data)).toBe(1);
+    expect(await json('return [{ json: { t: typeof stuck2 } }];')).toEqual({ t: 'undefined' });
   });
 
   it('cannot touch the host objects the data came from', async () => {

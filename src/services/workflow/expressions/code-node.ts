@@ -60,7 +60,7 @@ export class CodeRunner {
         // Jobs the code left queued run now (within the deadline), before globals are swept,
         // so nothing of this run executes during the next one.
         sandbox.drainJobs();
-        sandbox.callApi('cleanGlobals').dispose();
+        if (!sandbox.cleanGlobals()) sandbox.broken = true;
       } catch {
         sandbox.broken = true;
       }

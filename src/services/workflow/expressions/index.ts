@@ -112,6 +112,10 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
     let encoded: string;
     try {
       encoded = sandbox.callApiString('template', fn, template.single);
+      if (encoded.startsWith('~')) {
+        sandbox.broken = true;
+        encoded = encoded.slice(1);
+      }
     } catch (error) {
       if (error instanceof GuestThrow) {
         throw new ExpressionError(v8Message(error.guest.message), undefined, error.guest.description);
@@ -121,7 +125,7 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
       // An expression may queue promise jobs; they run now, not during someone else's run.
       if (sandbox.runtime.hasPendingJob()) {
         sandbox.drainJobs();
-        sandbox.callApi('cleanGlobals').dispose();
+        if (!sandbox.cleanGlobals()) sandbox.broken = true;
       }
     }
     const decoded = decode(encoded);

@@ -241,6 +241,16 @@ export class Sandbox {
     }
   }
 
+  /** Removes globals the run added; false when that was impossible (the sandbox is then broken). */
+  cleanGlobals(): boolean {
+    const handle = this.callApi('cleanGlobals');
+    try {
+      return this.context.dump(handle) === true;
+    } finally {
+      handle.dispose();
+    }
+  }
+
   /** Runs pending promise jobs until `promise` settles; returns its state. */
   settle(promise: QuickJSHandle): { ok: true; value: QuickJSHandle } | { ok: false; error: GuestError } {
     for (;;) {

@@ -14,7 +14,6 @@ export const PRELUDE_JS = String.raw`
   const host = G.__hamletHost;
   delete G.__hamletHost;
 
-  const hasOwn = Object.prototype.hasOwnProperty;
   const RealDate = Date;
   const jsonParse = JSON.parse;
   const jsonStringify = JSON.stringify;
@@ -374,11 +373,18 @@ export const PRELUDE_JS = String.raw`
   }
 
   // Globals a run added (sloppy-mode assignments) are removed so runs cannot see each other.
+  // False when one cannot be removed (defined non-configurable): the host then discards the
+  // whole context after this run.
   let baseline;
   function cleanGlobals() {
     const names = Object.getOwnPropertyNames(G);
-    if (names.length === baseline.size) return;
-    for (const name of names) if (!baseline.has(name)) delete G[name];
+    if (names.length === baseline.size) return true;
+    let clean = true;
+    for (const name of names) {
+      if (baseline.has(name)) continue;
+      try { delete G[name]; } catch (e) { clean = false; }
+    }
+    return clean;
   }
 
   const api = {
@@ -389,6 +395,8 @@ export const PRELUDE_JS = String.raw`
       state.nowMs = nowMs;
       state.mode = mode;
       state.skippedMs = 0;
+      logs.length = 0;
+      logBytes = 0;
       timers = [];
       state.items = undefined;
       state.item = undefined;
@@ -398,15 +406,22 @@ export const PRELUDE_JS = String.raw`
       }
     },
     // Evaluates a compiled template function; single: keep the type, else join as text.
+    // A leading '~' tells the host that globals could not be cleaned (see cleanGlobals).
     template(fn, single) {
+      let encoded;
       try {
         const parts = fn(segment);
-        if (single) return encode(parts[0]);
-        let text = '';
-        for (const part of parts) text += typeof part === 'string' ? part : toText(part.v);
-        // As JSON: strings cross as C strings, and a raw NUL would cut them short.
-        return 'j' + jsonStringify(text);
-      } finally { cleanGlobals(); }
+        if (single) encoded = encode(parts[0]);
+        else {
+          let text = '';
+          for (const part of parts) text += typeof part === 'string' ? part : toText(part.v);
+          // As JSON: strings cross as C strings, and a raw NUL would cut them short.
+          encoded = 'j' + jsonStringify(text);
+        }
+      } finally {
+        if (!cleanGlobals()) encoded = '~' + (encoded === undefined ? 'u' : encoded);
+      }
+      return encoded;
     },
     encode,
     call(fn) { return fn(); },
