@@ -142,10 +142,10 @@ export class Filing {
 
   /** Records message.received for a filed message. */
   async received(trx: Tx, inbox: InboxRow, filed: Filed): Promise<void> {
-    await this.events.emit(trx, scopeOf(inbox), 'message.received', {
+    await this.events.emit(trx, scopeOf(inbox), 'message.received', () => ({
       message: messageRecord(filed.row),
       thread: threadItem(filed.thread, false),
-    });
+    }));
   }
 
   /** Adds and removes labels of a message; the thread's label union follows. */

@@ -25,16 +25,16 @@ export function subscribeRelayOutcomes(platform: Platform, store: Store, filing:
       const ref = { inbox_id: row.inbox_id, thread_id: row.thread_id, message_id: row.message_id, timestamp: platform.clock.now().toISOString() };
       if (failed) {
         const permanent = (outcome.responseCode ?? 0) >= 500;
-        await events.emit(trx, scopeOf(inbox), 'message.bounced', {
+        await events.emit(trx, scopeOf(inbox), 'message.bounced', () => ({
           bounce: {
             ...ref,
             type: permanent ? 'Permanent' : 'Transient',
             sub_type: 'General',
             recipients: outcome.envelope.to.map((address) => ({ address, status: 'bounced' })),
           },
-        });
+        }));
       } else {
-        await events.emit(trx, scopeOf(inbox), 'message.delivered', { delivery: { ...ref, recipients: outcome.envelope.to } });
+        await events.emit(trx, scopeOf(inbox), 'message.delivered', () => ({ delivery: { ...ref, recipients: outcome.envelope.to } }));
       }
     });
   };

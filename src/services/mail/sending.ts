@@ -191,21 +191,21 @@ export class Sending {
     const own = await this.filing.file(trx, inbox, parsed, raw, { labels, threadId: thread.threadId, bcc });
     const ref = { inbox_id: inbox.inbox_id, thread_id: own.row.thread_id, message_id: messageId, timestamp: own.row.timestamp };
     const scope = scopeOf(inbox);
-    await this.events.emit(trx, scope, 'message.sent', { send: { ...ref, recipients: all } });
+    await this.events.emit(trx, scope, 'message.sent', () => ({ send: { ...ref, recipients: all } }));
 
     for (const target of targets) {
       const filed = await this.filing.file(trx, target, parsed, raw, { labels: ['received', 'unread'] });
       await this.filing.received(trx, target, filed);
     }
-    if (deliveredLocally.length) await this.events.emit(trx, scope, 'message.delivered', { delivery: { ...ref, recipients: deliveredLocally } });
+    if (deliveredLocally.length) await this.events.emit(trx, scope, 'message.delivered', () => ({ delivery: { ...ref, recipients: deliveredLocally } }));
     if (remote.length && relay) {
       const meta: RelayMeta = { service: 'mail', id: own.row.id };
       await this.platform.mailer.sendRaw({ from: inbox.inbox_id, to: remote }, raw, { meta, trx });
     }
     if (bounced.length) {
-      await this.events.emit(trx, scope, 'message.bounced', {
+      await this.events.emit(trx, scope, 'message.bounced', () => ({
         bounce: { ...ref, type: 'Permanent', sub_type: 'General', recipients: bounced.map((address) => ({ address, status: 'bounced' })) },
-      });
+      }));
     }
     return { message_id: messageId, thread_id: own.row.thread_id };
   }

@@ -72,26 +72,30 @@ export class MailEvents {
     return list;
   }
 
-  /** Records an event: one delivery job per enabled webhook that wants it, in `trx`. */
-  async emit(trx: Tx, scope: EventScope, eventType: EventType, objects: Record<string, unknown>): Promise<string> {
+  /**
+   * Records an event: one delivery job per enabled webhook that wants it, in `trx`. The payload
+   * is built only when some webhook wants the event (most mail has no listener).
+   */
+  async emit(trx: Tx, scope: EventScope, eventType: EventType, objects: () => Record<string, unknown>): Promise<void> {
+    const targets = (await this.webhooksOf(scope.orgId, trx)).filter((hook) => {
+      if (!(JSON.parse(hook.event_types) as string[]).includes(eventType)) return false;
+      const inboxes = hook.inbox_ids ? (JSON.parse(hook.inbox_ids) as string[]) : [];
+      if (inboxes.length && !inboxes.includes(scope.inboxId)) return false;
+      const pods = hook.pod_ids ? (JSON.parse(hook.pod_ids) as string[]) : [];
+      return !pods.length || pods.includes(scope.podId);
+    });
+    if (!targets.length) return;
     const eventId = `evt_${randomBase62(24)}`;
-    const payload: Record<string, unknown> = { type: 'event', event_type: eventType, event_id: eventId, ...objects };
+    const payload: Record<string, unknown> = { type: 'event', event_type: eventType, event_id: eventId, ...objects() };
     let body = JSON.stringify(payload);
     if (Buffer.byteLength(body) > MAX_PAYLOAD_BYTES && payload.message && typeof payload.message === 'object') {
       const { text: _t, html: _h, extracted_text: _et, extracted_html: _eh, ...rest } = payload.message as Record<string, unknown>;
       body = JSON.stringify({ ...payload, message: rest });
     }
-    for (const hook of await this.webhooksOf(scope.orgId, trx)) {
-      const types = JSON.parse(hook.event_types) as string[];
-      if (!types.includes(eventType)) continue;
-      const inboxes = hook.inbox_ids ? (JSON.parse(hook.inbox_ids) as string[]) : [];
-      if (inboxes.length && !inboxes.includes(scope.inboxId)) continue;
-      const pods = hook.pod_ids ? (JSON.parse(hook.pod_ids) as string[]) : [];
-      if (pods.length && !pods.includes(scope.podId)) continue;
+    for (const hook of targets) {
       const job: DeliveryJob = { webhook_id: hook.webhook_id, event_id: eventId, body };
       await this.jobs.enqueue(WEBHOOK_QUEUE, job, {}, trx);
     }
-    return eventId;
   }
 }
 
