@@ -144,6 +144,16 @@ describe('prototype pollution', () => {
     expect(input[0]!.json).toEqual({ nested: { v: 1 } });
   });
 
+  it("Luxon's cached zones and locales changed by one run are not what the next run gets", () => {
+    expect(ex.resolve("={{ $now.toFormat('MMMM ZZZZ') }}", data)).toBe('November UTC');
+    ex.resolve("={{ (() => { try { $now.zone.fixed = 120; } catch (e) {} return 1; })() }}", data);
+    ex.resolve("={{ (() => { const l = $now.loc; l.intl = 'fr-FR'; l.locale = 'fr-FR'; l.monthsCache.format.long = ['x']; return 1; })() }}", data);
+    const berlin = makeData({ timezone: 'Europe/Berlin' });
+    ex.resolve("={{ (() => { $now.zone.zoneName = 'Asia/Tokyo'; return 1; })() }}", berlin);
+    expect(ex.resolve("={{ $now.toFormat('MMMM ZZZZ') + ' ' + $now.toISO() }}", data)).toBe('November UTC 2026-11-25T21:46:23.460Z');
+    expect(ex.resolve('={{ $now.toISO() }}', berlin)).toBe('2026-11-25T22:46:23.460+01:00');
+  });
+
   it('state set in one run (even through the injected clock or Luxon settings) does not leak into the next', async () => {
     ex.resolve("={{ (() => { try { DateTime; luxonSettings = 1; } catch (e) {} return 1; })() }}", data);
     await runAll("const { Settings } = { Settings: DateTime.now().constructor }; try { luxon.Settings.defaultZone = 'Asia/Tokyo'; } catch (e) {} return [];");

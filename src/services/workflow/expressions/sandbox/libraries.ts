@@ -24,7 +24,9 @@ const luxon = (function () {
 ${LUXON_JS}
 ;return luxon; })();
 (${DATETIME_EXTENSIONS_JS})(luxon, H);
-(${FREEZE_GRAPH_JS})([luxon]);
+// The zone singletons outlive a run; Luxon's other cached objects are dropped after each run
+// that used Luxon (the prelude calls Settings.resetCaches).
+(${FREEZE_GRAPH_JS})([luxon, luxon.FixedOffsetZone.utcInstance, luxon.SystemZone.instance]);
 return luxon;
 })`,
   // The UMD build writes to an \`exports\` it finds in scope.

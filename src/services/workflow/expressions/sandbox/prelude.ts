@@ -218,7 +218,13 @@ export const PRELUDE_JS = String.raw`
       configureLuxon();
     }
   }
-  function lux() { return luxon || library('luxon'); }
+  // Luxon keeps caches of mutable objects (locales, zones) that a run could tamper with; after
+  // a run that touched Luxon they are dropped, so the next run builds its own.
+  let luxonUsed = false;
+  function lux() {
+    luxonUsed = true;
+    return luxon || library('luxon');
+  }
   function $jmespath(data, expression) {
     if (typeof expression !== 'string') throw new ExpressionError('$jmespath expects (object, searchString)');
     return library('jmespath').search(data, expression);
@@ -400,9 +406,11 @@ export const PRELUDE_JS = String.raw`
       timers = [];
       state.items = undefined;
       state.item = undefined;
-      if (timezone !== state.timezone || luxon) {
-        state.timezone = timezone;
-        if (luxon) configureLuxon();
+      state.timezone = timezone;
+      if (luxon) {
+        if (luxonUsed) luxon.Settings.resetCaches();
+        luxonUsed = false;
+        configureLuxon();
       }
     },
     // Evaluates a compiled template function; single: keep the type, else join as text.
