@@ -46,6 +46,11 @@ describe('bad input', () => {
     ['update a webhook with a bad url', 'PATCH', () => `/v0/webhooks/${webhookId}`, { url: 'javascript:alert(1)' }, 400, 'url'],
     ['a webhook header that spoofs the signature', 'PATCH', () => `/v0/webhooks/${webhookId}/headers`, { headers: { 'svix-signature': 'x' } }, 400],
     ['an unknown webhook', 'DELETE', () => '/v0/webhooks/ep_nope', undefined, 404],
+    // NUL characters are refused by the platform for every service (PostgreSQL cannot store them).
+    ['a NUL in a display name', 'POST', () => '/v0/inboxes', { display_name: 'a\u0000b' }, 400],
+    ['a NUL in a webhook client_id', 'POST', () => '/v0/webhooks', { url: 'http://x.test/', client_id: 'a\u0000' }, 400],
+    ['a NUL in a path', 'GET', () => '/v0/inboxes/a%00b', undefined, 400],
+    ['a NUL in a filter', 'GET', () => `/v0/inboxes/${enc(inbox)}/messages?subject=%00`, undefined, 400],
     ['an unknown route', 'GET', () => '/v0/nothing-here', undefined, 404],
   ];
 

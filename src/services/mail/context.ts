@@ -118,3 +118,4 @@ export async function cachedList(ctx: MailContext, inboxId: string, request: Fas
   }
   return reply.type('application/json; charset=utf-8').send(body);
 }
+
