@@ -100,12 +100,33 @@ export const INTL_JS = String.raw`
   const host = globalThis.__hamletHost;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
-  function call(kind, locales, options, method, arg) {
+  function ask(kind, locales, options, method, arg) {
     const spec = stringify([locales === undefined ? null : locales, options === undefined ? null : options]);
     const answer = host('intl', kind, spec, method, arg === undefined ? undefined : stringify(arg));
     if (answer.charCodeAt(0) === 33) {
       const e = parse(answer.slice(1));
       throw e.kind === 'TypeError' ? new TypeError(e.message) : new RangeError(e.message);
+    }
+    return answer;
+  }
+  function call(kind, locales, options, method, arg) {
+    return parse(ask(kind, locales, options, method, arg));
+  }
+  // Luxon asks a time-zone formatter for the same instant several times per operation; each
+  // formatter remembers its last answers (as text, so every caller gets its own copy).
+  const REMEMBERED = 16;
+  function cached(self, kind, method, arg) {
+    const key = method + ':' + stringify(arg);
+    let answers = self.__answers;
+    if (!answers) {
+      answers = new Map();
+      Object.defineProperty(self, '__answers', { value: answers });
+    }
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      answer = ask(kind, self.__l, self.__o, method, arg);
+      if (answers.size >= REMEMBERED) answers.delete(answers.keys().next().value);
+      answers.set(key, answer);
     }
     return parse(answer);
   }
@@ -129,12 +150,12 @@ export const INTL_JS = String.raw`
     return C;
   }
   const DateTimeFormat = define('DateTimeFormat', {
-    format(date) { return call('DateTimeFormat', this.__l, this.__o, 'format', toMs(date)); },
-    formatToParts(date) { return call('DateTimeFormat', this.__l, this.__o, 'formatToParts', toMs(date)); },
+    format(date) { return cached(this, 'DateTimeFormat', 'format', toMs(date)); },
+    formatToParts(date) { return cached(this, 'DateTimeFormat', 'formatToParts', toMs(date)); },
   });
   const NumberFormat = define('NumberFormat', {
-    format(n) { return call('NumberFormat', this.__l, this.__o, 'format', Number(n)); },
-    formatToParts(n) { return call('NumberFormat', this.__l, this.__o, 'formatToParts', Number(n)); },
+    format(n) { return cached(this, 'NumberFormat', 'format', Number(n)); },
+    formatToParts(n) { return cached(this, 'NumberFormat', 'formatToParts', Number(n)); },
   });
   const RelativeTimeFormat = define('RelativeTimeFormat', {
     format(value, unit) { return call('RelativeTimeFormat', this.__l, this.__o, 'format', [Number(value), String(unit)]); },
