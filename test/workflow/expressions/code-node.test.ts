@@ -25,11 +25,17 @@ async function each(code: string, d = data) {
 describe('Run Once for All Items', () => {
   it('returns items, or plain objects wrapped as {json}', async () => {
     expect(await all('return $input.all().map(i => ({ json: { m: i.json.n * 2 } }));')).toEqual([
-      { json: { m: 2 } },
-      { json: { m: 4 } },
-      { json: { m: 6 } },
+      { json: { m: 2 }, pairedItem: { item: 0 } },
+      { json: { m: 4 }, pairedItem: { item: 1 } },
+      { json: { m: 6 }, pairedItem: { item: 2 } },
     ]);
-    expect(await all('return items.map(i => ({ m: i.json.n }));')).toEqual([{ json: { m: 1 } }, { json: { m: 2 } }, { json: { m: 3 } }]);
+    expect(await all('return items.map(i => ({ m: i.json.n }));')).toEqual([
+      { json: { m: 1 }, pairedItem: { item: 0 } },
+      { json: { m: 2 }, pairedItem: { item: 1 } },
+      { json: { m: 3 }, pairedItem: { item: 2 } },
+    ]);
+    // Fewer outputs than inputs: which input each came from is unknown.
+    expect(await all('return items.filter(i => i.json.n > 1).map(i => i.json);')).toEqual([{ json: { n: 2, name: 'b' } }, { json: { n: 3, name: 'c' } }]);
     expect(await all('return [];')).toEqual([]);
   });
 

@@ -152,9 +152,10 @@ function normalize(value: unknown, mode: CodeMode, index: number, inputCount: nu
         );
       }
       const list = Array.isArray(value) ? value : [value];
-      // With one input item, every output item derives from it.
-      const pairedTo = inputCount === 1 ? 0 : undefined;
-      return list.map((entry, position) => toItem(entry, position, pairedTo));
+      // Items without pairedItem are paired when it is unambiguous: with one input item every
+      // output derives from it; with as many outputs as inputs (a map), by position.
+      const pairedTo = (position: number) => (inputCount === 1 ? 0 : list.length === inputCount ? position : undefined);
+      return list.map((entry, position) => toItem(entry, position, pairedTo(position)));
     }
     case 'runOnceForEachItem': {
       if (value === undefined || value === null) return [];
