@@ -97,6 +97,8 @@ export type MessageItemRow = Pick<MessageRow, (typeof MESSAGE_ITEM_COLUMNS)[numb
 export type Cursor = [sortKey: string, id: string];
 
 export interface MessageFilters {
+  /** Search terms: each must occur (any case) in the sender, recipients, subject or text. */
+  terms?: string[];
   labels?: string[];
   before?: string;
   after?: string;
@@ -108,7 +110,9 @@ export interface MessageFilters {
   subject?: string[];
 }
 
-export interface ThreadFilters extends Omit<MessageFilters, 'from' | 'to'> {
+export interface ThreadFilters extends Omit<MessageFilters, 'from' | 'to' | 'terms'> {
+  /** Search terms: each must occur (any case) in the senders, recipients, subject or preview. */
+  terms?: string[];
   senders?: string[];
   recipients?: string[];
 }
@@ -265,7 +269,8 @@ export class Store {
   }
 
   listMessages(inboxIds: string | string[], f: MessageFilters, opts: { limit: number; cursor?: Cursor }) {
-    let q = this.db.selectFrom('mail_messages').select(MESSAGE_ITEM_COLUMNS);
+    let q = this.db.selectFrom('mail_messages').select([...MESSAGE_ITEM_COLUMNS, ...(f.terms ? (['text_body'] as const) : [])]);
+    for (const t of f.terms ?? []) q = q.where(this.containsFolded(['from_addr', 'to_addrs', 'cc_addrs', 'bcc_addrs', 'subject', 'text_body'], t));
     q = typeof inboxIds === 'string' ? q.where('inbox_id', '=', inboxIds) : q.where('inbox_id', 'in', inboxIds.length ? inboxIds : ['']);
     for (const l of f.labels ?? []) q = q.where(this.contains('labels', JSON.stringify(l)));
     for (const l of f.exclude) q = q.where(sql<boolean>`not ${this.contains('labels', JSON.stringify(l))}`);
@@ -281,6 +286,10 @@ export class Store {
   threadMessages(threadId: string, opts: { limit: number; cursor?: Cursor }) {
     const q = this.db.selectFrom('mail_messages').selectAll().where('thread_id', '=', threadId);
     return this.page(q, 'timestamp', 'id', opts).execute();
+  }
+
+  threadMessageRows(threadId: string, trx: Tx) {
+    return trx.selectFrom('mail_messages').selectAll().where('thread_id', '=', threadId).execute();
   }
 
   threadLabelSets(threadId: string, trx: Tx) {
@@ -319,6 +328,7 @@ export class Store {
 
   listThreads(inboxIds: string | string[], f: ThreadFilters, opts: { limit: number; cursor?: Cursor }) {
     let q = this.db.selectFrom('mail_threads').selectAll();
+    for (const t of f.terms ?? []) q = q.where(this.containsFolded(['senders', 'recipients', 'subject', 'preview'], t));
     q = typeof inboxIds === 'string' ? q.where('inbox_id', '=', inboxIds) : q.where('inbox_id', 'in', inboxIds.length ? inboxIds : ['']);
     for (const l of f.labels ?? []) q = q.where(this.contains('labels', JSON.stringify(l)));
     for (const l of f.exclude) q = q.where(sql<boolean>`not ${this.contains('labels', JSON.stringify(l))}`);

@@ -12,6 +12,7 @@ import { invalid, notFoundError } from '../errors.js';
 import { attachmentContent } from '../parse.js';
 import { boolOf, cursorOf, dateOf, excludedLabels, limitOf, listOf, pageOf, type Query } from '../query.js';
 import { messageItem, messageRecord } from '../records.js';
+import { highlights, termsOf } from '../search.js';
 import type { SendBody, SendResult } from '../sending.js';
 import type { InboxRow, MessageRow, Tx } from '../store.js';
 
@@ -43,6 +44,12 @@ const UpdateLabels = Type.Object({
   remove_labels: nullable(Type.Union([Label, Type.Array(Label, { maxItems: 100 })])),
 });
 const BatchGet = Type.Object({ message_ids: Type.Array(Type.String(), { maxItems: 500 }) });
+const BatchUpdate = Type.Object({
+  message_ids: Type.Array(Type.String(), { minItems: 1, maxItems: 50 }),
+  add_labels: nullable(Type.Union([Label, Type.Array(Label, { maxItems: 100 })])),
+  remove_labels: nullable(Type.Union([Label, Type.Array(Label, { maxItems: 100 })])),
+});
+const asList = (v: string | string[] | null | undefined) => (v == null ? [] : Array.isArray(v) ? v : [v]);
 
 const InboxParams = Type.Object({ inbox_id: Type.String() });
 const MessageParams = Type.Object({ inbox_id: Type.String(), message_id: Type.String() });
@@ -160,6 +167,46 @@ export function messageRoutes(app: App, ctx: MailContext): void {
     });
   });
 
+  app.get('/v0/inboxes/:inbox_id/messages/search', { schema: { params: InboxParams } }, async (request) => {
+    const inbox = await ownInbox(ctx, request, request.params.inbox_id);
+    const q = request.query as Query;
+    const terms = termsOf(q);
+    const limit = limitOf(q);
+    const rows = await store.listMessages(
+      inbox.inbox_id,
+      { terms, before: dateOf(q, 'before'), after: dateOf(q, 'after'), exclude: ['spam', 'blocked', 'unauthenticated', 'trash'] },
+      { limit, cursor: cursorOf(q) },
+    );
+    const { items, next_page_token } = pageOf(rows, limit, (r) => [r.timestamp, r.id]);
+    return {
+      count: items.length,
+      limit,
+      ...(next_page_token ? { next_page_token } : {}),
+      messages: items.map((r) => {
+        const item = messageItem(r);
+        const h = highlights(terms, { from: [item.from], recipients: [...item.to, ...(item.cc ?? []), ...(item.bcc ?? [])], subject: item.subject, text: (r as { text_body?: string | null }).text_body });
+        return Object.keys(h).length ? { ...item, highlights: h } : item;
+      }),
+    };
+  });
+
+  app.post('/v0/inboxes/:inbox_id/messages/batch-update', { schema: { params: InboxParams, body: BatchUpdate } }, async (request) => {
+    const inbox = await ownInbox(ctx, request, request.params.inbox_id);
+    const add = asList(request.body.add_labels);
+    const remove = asList(request.body.remove_labels);
+    // All or nothing: an unknown id fails the whole batch before anything changes.
+    const updates = await store.transaction(async (trx) => {
+      const out: Array<{ message_id: string; labels: string[] }> = [];
+      for (const id of [...new Set(request.body.message_ids)]) {
+        const row = await store.message(inbox.inbox_id, id, trx);
+        if (!row) throw notFoundError(`Message ${id}`);
+        out.push({ message_id: row.message_id, labels: await filing.relabel(trx, row, add, remove) });
+      }
+      return out;
+    });
+    return { limit: 50, count: updates.length, updates };
+  });
+
   app.post('/v0/inboxes/:inbox_id/messages/batch-get', { schema: { params: InboxParams, body: BatchGet } }, async (request) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     const rows = await store.messagesByIds(inbox.inbox_id, request.body.message_ids);
@@ -173,7 +220,6 @@ export function messageRoutes(app: App, ctx: MailContext): void {
 
   app.patch('/v0/inboxes/:inbox_id/messages/:message_id', { schema: { params: MessageParams, body: UpdateLabels } }, async (request) => {
     const { message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
-    const asList = (v: string | string[] | null | undefined) => (v == null ? [] : Array.isArray(v) ? v : [v]);
     const add = asList(request.body?.add_labels);
     const remove = asList(request.body?.remove_labels);
     const labels = await store.transaction(async (trx) => {

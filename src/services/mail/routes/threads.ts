@@ -4,7 +4,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
 import { cachedList, ownInbox, type MailContext } from '../context.js';
+import { HttpError } from '../../../platform/errors.js';
 import { notFoundError } from '../errors.js';
+import { highlights, termsOf } from '../search.js';
 import { boolOf, cursorOf, dateOf, excludedLabels, limitOf, listOf, pageOf, type Query } from '../query.js';
 import { messageRecord, threadItem } from '../records.js';
 import type { ThreadRow } from '../store.js';
@@ -12,6 +14,13 @@ import type { ThreadRow } from '../store.js';
 const InboxParams = Type.Object({ inbox_id: Type.String() });
 const ThreadParams = Type.Object({ inbox_id: Type.String(), thread_id: Type.String() });
 const OrgThreadParams = Type.Object({ thread_id: Type.String() });
+const UpdateThread = Type.Object({
+  add_labels: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 }), Type.Null()])),
+  remove_labels: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 }), Type.Null()])),
+});
+/** Labels the service sets; a thread update may not add or remove them (AgentMail: 422). */
+const SYSTEM_LABELS = new Set(['sent', 'received', 'bounced', 'delivered', 'spam', 'blocked', 'unauthenticated', 'scheduled', 'opened', 'complained', 'rejected']);
+const MAX_THREAD_UPDATE = 100;
 
 export function threadRoutes(app: App, ctx: MailContext): void {
   const { store } = ctx;
@@ -47,6 +56,41 @@ export function threadRoutes(app: App, ctx: MailContext): void {
     };
   }
 
+  async function search(inboxIds: string | string[], q: Query) {
+    const terms = termsOf(q);
+    const limit = limitOf(q);
+    const rows = await store.listThreads(
+      inboxIds,
+      { terms, before: dateOf(q, 'before'), after: dateOf(q, 'after'), exclude: ['spam', 'blocked', 'unauthenticated', 'trash'] },
+      { limit, cursor: cursorOf(q) },
+    );
+    const { items, next_page_token } = pageOf(rows, limit, (r) => [r.timestamp, r.thread_id]);
+    return {
+      count: items.length,
+      limit,
+      ...(next_page_token ? { next_page_token } : {}),
+      threads: items.map((t) => {
+        const item = threadItem(t, true);
+        const h = highlights(terms, { from: item.senders, recipients: item.recipients, subject: item.subject, text: item.preview });
+        return Object.keys(h).length ? { ...item, highlights: h } : item;
+      }),
+    };
+  }
+
+  /** Adds and removes user labels on every message of a thread. */
+  async function relabelThread(thread: ThreadRow, body: { add_labels?: string[] | null; remove_labels?: string[] | null }) {
+    const add = body.add_labels ?? [];
+    const remove = body.remove_labels ?? [];
+    const system = [...add, ...remove].find((l) => SYSTEM_LABELS.has(l));
+    if (system) throw new HttpError(422, `The label "${system}" is set by the service and cannot be changed on a thread`, 'unprocessable', { field: 'add_labels', code: 'SYSTEM_LABEL' });
+    if (thread.message_count >= MAX_THREAD_UPDATE) throw new HttpError(422, `Threads of ${MAX_THREAD_UPDATE} or more messages cannot be relabelled at once`, 'unprocessable', { field: 'thread_id', code: 'THREAD_TOO_LARGE' });
+    return store.transaction(async (trx) => {
+      for (const row of await store.threadMessageRows(thread.thread_id, trx)) await ctx.filing.relabel(trx, row, add, remove);
+      const fresh = await store.thread(thread.thread_id, trx);
+      return { thread_id: thread.thread_id, labels: JSON.parse(fresh?.labels ?? '[]') as string[] };
+    });
+  }
+
   async function orgThread(request: FastifyRequest, threadId: string): Promise<ThreadRow> {
     const thread = await store.thread(threadId);
     const inbox = thread && (await store.inbox(thread.inbox_id));
@@ -66,6 +110,15 @@ export function threadRoutes(app: App, ctx: MailContext): void {
     return cachedList(ctx, inbox.inbox_id, request, reply, () => listing(inbox.inbox_id, request.query as Query));
   });
 
+  app.get('/v0/inboxes/:inbox_id/threads/search', { schema: { params: InboxParams } }, async (request) => {
+    const inbox = await ownInbox(ctx, request, request.params.inbox_id);
+    return search(inbox.inbox_id, request.query as Query);
+  });
+
+  app.patch('/v0/inboxes/:inbox_id/threads/:thread_id', { schema: { params: ThreadParams, body: UpdateThread } }, async (request) =>
+    relabelThread(await inboxThread(request, request.params), request.body ?? {}),
+  );
+
   app.get('/v0/inboxes/:inbox_id/threads/:thread_id', { schema: { params: ThreadParams } }, async (request) =>
     withMessages(await inboxThread(request, request.params), request.query as Query),
   );
@@ -77,6 +130,12 @@ export function threadRoutes(app: App, ctx: MailContext): void {
   });
 
   app.get('/v0/threads', async (request) => listing(await store.orgInboxIds(request.mailOrgId), request.query as Query));
+
+  app.get('/v0/threads/search', async (request) => search(await store.orgInboxIds(request.mailOrgId), request.query as Query));
+
+  app.patch('/v0/threads/:thread_id', { schema: { params: OrgThreadParams, body: UpdateThread } }, async (request) =>
+    relabelThread(await orgThread(request, request.params.thread_id), request.body ?? {}),
+  );
 
   app.get('/v0/threads/:thread_id', { schema: { params: OrgThreadParams } }, async (request) =>
     withMessages(await orgThread(request, request.params.thread_id), request.query as Query),
