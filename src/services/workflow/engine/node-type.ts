@@ -34,6 +34,8 @@ export type NodeResult = Array<Item[] | null> | WaitRequest;
 /** The services a node may use, given by the workflow service (never imported by node files). */
 export interface NodeServices {
   fetch(url: string, init: import('undici').RequestInit, timeoutMs?: number): Promise<import('undici').Response>;
+  /** fetch() for URLs the operator configured (sibling services), allowed to reach this machine. */
+  fetchTrusted(url: string, init: import('undici').RequestInit, timeoutMs?: number): Promise<import('undici').Response>;
   /** Runs another workflow to completion and returns its last node's output. */
   runSubWorkflow(workflowId: string, items: Item[], parent: { executionId: string; workflowId: string }): Promise<Item[]>;
   /** Base URLs of the sibling Hamlet services this process knows (blog, mail, community, home). */
@@ -80,6 +82,14 @@ export interface NodeType {
   trigger?: TriggerKind;
   /** Number of main outputs for this node's parameters (default 1). */
   outputs?(node: WorkflowNode): number;
+  /** Webhook triggers other than the Webhook node: the method they listen on when the node does not say. */
+  webhookMethod?: string;
+  /** Webhook triggers: turns the request item ({headers, params, query, body, …}) into the trigger's output; none → ignored. */
+  fromWebhook?(item: Item, node: WorkflowNode): Item[];
+  /** Event triggers: the platform event bus topic they listen to. */
+  topic?: string;
+  /** Event triggers: the items an event starts a run with, or none when the node's filters reject it. */
+  fromEvent?(payload: unknown, node: WorkflowNode): Item[];
   /** Schedule triggers: the cron patterns (with seconds) the node fires on. */
   schedules?(node: WorkflowNode): string[];
   /** Produces the node's output per output index. Triggers started by the engine are not executed; their first output is given. */

@@ -343,8 +343,16 @@ export class Runner {
   private services(): NodeServices {
     return {
       fetch: (url, init, timeoutMs) => outboundFetch(url, init, { allowInternal: this.allowInternal, timeoutMs }),
+      fetchTrusted: (url, init, timeoutMs) => outboundFetch(url, init, { allowInternal: true, timeoutMs }),
       runSubWorkflow: (id, items, parent) => this.runSub(id, items, parent),
-      serviceUrl: (service) => this.platform.config.env[`HAMLET_${service.toUpperCase()}_URL`],
+      serviceUrl: (service) => {
+        const fromEnv = this.platform.config.env[`HAMLET_${service.toUpperCase()}_URL`];
+        if (fromEnv) return fromEnv;
+        // Same machine, configured port (not when it is 0, i.e. picked at start).
+        const port = (this.platform.config.ports as Record<string, number>)[service];
+        const host = this.platform.config.host === '0.0.0.0' ? '127.0.0.1' : this.platform.config.host;
+        return port ? `http://${host.includes(':') ? `[${host}]` : host}:${port}` : undefined;
+      },
       env: this.platform.config.env,
     };
   }

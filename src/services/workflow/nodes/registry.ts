@@ -9,6 +9,13 @@ import executeWorkflowTrigger from './executeWorkflowTrigger.js';
 import filter from './filter.js';
 import fn from './function.js';
 import functionItem from './functionItem.js';
+import hamletBlog from './hamletBlog.js';
+import hamletCommunity from './hamletCommunity.js';
+import hamletCommunityTrigger from './hamletCommunityTrigger.js';
+import hamletHome from './hamletHome.js';
+import hamletHomeTrigger from './hamletHomeTrigger.js';
+import hamletMail from './hamletMail.js';
+import hamletMailTrigger from './hamletMailTrigger.js';
 import httpRequest from './httpRequest.js';
 import ifNode from './if.js';
 import limit from './limit.js';
@@ -30,6 +37,8 @@ const ALL: NodeType[] = [
   aggregate, code, cron, errorTrigger, executeWorkflow, executeWorkflowTrigger, filter, fn, functionItem, httpRequest, ifNode, limit,
   manualTrigger, markdown, merge, noOp, respondToWebhook, scheduleTrigger, set, splitInBatches, splitOut, stopAndError, switchNode, wait,
   webhook,
+  // Hamlet's sibling services, over their HTTP APIs and the platform event bus.
+  hamletBlog, hamletCommunity, hamletCommunityTrigger, hamletHome, hamletHomeTrigger, hamletMail, hamletMailTrigger,
 ];
 
 const byType = new Map<string, NodeType>();

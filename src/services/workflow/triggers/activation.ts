@@ -9,6 +9,7 @@ import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
 import { activatableTriggers, triggerKind } from '../workflows/triggers.js';
 import { scheduleItem } from '../nodes/schedule-item.js';
 import type { Runner } from '../executions/runner.js';
+import type { WorkflowNode } from '../engine/types.js';
 import { Schedules } from './schedules.js';
 import { WebhookTable } from './webhooks.js';
 
@@ -21,6 +22,7 @@ export class Activation {
   readonly webhooks = new WebhookTable();
   private readonly schedules: Schedules;
   private readonly active = new Map<string, PreparedWorkflow>();
+  private readonly subscriptions = new Map<string, Array<() => void>>();
   private unsubscribe?: () => void;
 
   constructor(
@@ -48,6 +50,8 @@ export class Activation {
 
   stop(): void {
     this.unsubscribe?.();
+    for (const offs of this.subscriptions.values()) for (const off of offs) off();
+    this.subscriptions.clear();
     this.schedules.stop();
   }
 
@@ -79,11 +83,33 @@ export class Activation {
     if (this.ownsTriggers) {
       const schedules = triggers.flatMap((n) => (nodeRegistry.get(n.type)?.schedules?.(n) ?? []).map((pattern) => ({ node: n.name, pattern })));
       this.schedules.set(id, schedules, String(p.definition.settings?.timezone ?? this.defaultTimezone));
+      this.subscribeEvents(id, triggers.filter((n) => triggerKind(n) === 'event'));
     }
+  }
+
+  /** Event triggers listen on the platform bus (a new community post, a home state change). */
+  private subscribeEvents(id: string, nodes: WorkflowNode[]): void {
+    for (const off of this.subscriptions.get(id) ?? []) off();
+    const offs: Array<() => void> = [];
+    for (const node of nodes) {
+      const type = nodeRegistry.get(node.type);
+      if (!type?.topic || !type.fromEvent) continue;
+      offs.push(
+        this.platform.events.subscribe(type.topic, async (payload) => {
+          const p = this.active.get(id);
+          if (!p) return;
+          const items = type.fromEvent!(payload, node);
+          if (items.length) await this.runner.enqueue({ prepared: p, mode: 'trigger', start: { node: node.name, items } });
+        }),
+      );
+    }
+    this.subscriptions.set(id, offs);
   }
 
   unregister(id: string): void {
     this.active.delete(id);
+    for (const off of this.subscriptions.get(id) ?? []) off();
+    this.subscriptions.delete(id);
     this.webhooks.remove(id);
     this.schedules.remove(id);
   }

@@ -1,6 +1,7 @@
 // The production webhooks of active workflows, in memory: `METHOD path` → workflow and node.
 // Static paths are one map lookup; paths with `:param` segments are matched in a short list.
 import type { WorkflowNode } from '../engine/types.js';
+import { nodeRegistry } from '../nodes/registry.js';
 import type { PreparedWorkflow } from '../workflows/model.js';
 
 export interface WebhookTarget {
@@ -18,7 +19,8 @@ export function webhookRoutes(node: WorkflowNode): Array<{ method: string; path:
   const p = (node.parameters ?? {}) as { path?: unknown; httpMethod?: unknown; multipleMethods?: boolean };
   const path = normalisePath(String(p.path ?? node.webhookId ?? ''));
   if (!path) return [];
-  const methods = p.multipleMethods && Array.isArray(p.httpMethod) ? (p.httpMethod as string[]) : [String(p.httpMethod ?? 'GET')];
+  const fallback = nodeRegistry.get(node.type)?.webhookMethod ?? 'GET';
+  const methods = p.multipleMethods && Array.isArray(p.httpMethod) ? (p.httpMethod as string[]) : [String(p.httpMethod ?? fallback)];
   const out = methods.map((m, i) => ({ method: m.toUpperCase(), path, outputIndex: p.multipleMethods ? i : 0 }));
   // n8n also serves dynamic paths under the node's webhookId.
   if (path.includes(':') && node.webhookId) for (const r of [...out]) out.push({ ...r, path: `${node.webhookId}/${path}` });

@@ -16,6 +16,8 @@ import type { WorkflowStore } from '../store.js';
 import type { Activation } from '../triggers/activation.js';
 import { matchDynamic, normalisePath, webhookRoutes, type WebhookTarget } from '../triggers/webhooks.js';
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
+import { nodeRegistry } from '../nodes/registry.js';
+import { triggerKind } from '../workflows/triggers.js';
 
 export interface WebhookDeps {
   activation: Activation;
@@ -82,7 +84,11 @@ export function webhookRoutesPlugin(app: App, d: WebhookDeps): void {
     const p = (node.parameters ?? {}) as { responseMode?: string; responseData?: string; options?: { responseCode?: number; responseData?: string } };
     const responseMode = p.responseMode ?? 'onReceived';
     const mode = test ? 'manual' : 'webhook';
-    const start = { node: node.name, items: [item] };
+    // Service triggers (e.g. a new mail) shape the request into their own items, or ignore it.
+    const shape = nodeRegistry.get(node.type)?.fromWebhook;
+    const startItems = shape ? shape(item, node) : [item];
+    if (!startItems.length) return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ message: 'Ignored' }));
+    const start = { node: node.name, items: startItems };
     const code = Number(p.options?.responseCode ?? 200);
 
     if (responseMode === 'onReceived') {
@@ -144,7 +150,7 @@ async function findTestWebhook(d: WebhookDeps, method: string, path: string) {
     for (const row of rows) {
       const prepared = d.cache.get(row);
       for (const node of prepared.definition.nodes) {
-        if (node.disabled || node.type !== 'n8n-nodes-base.webhook') continue;
+        if (node.disabled || triggerKind(node) !== 'webhook') continue;
         for (const r of webhookRoutes(node)) {
           if (r.method !== method) continue;
           const target: WebhookTarget = { workflowId: row.id, node, outputIndex: r.outputIndex, pattern: r.path.split('/') };
