@@ -1,4 +1,4 @@
-// Serialized list responses per inbox, kept in memory and dropped when the inbox changes.
+// Serialized list responses per inbox (as bytes, ready to write), kept in memory and dropped when the inbox changes.
 // Changes arrive over the event bus (after the write commits), so with several instances
 // each drops its own copy. Inboxes are cached too: every /v0/inboxes/{id}/… request reads one.
 import type { EventBus } from '../../platform/events.js';
@@ -8,7 +8,7 @@ export const INBOX_CHANGED_TOPIC = 'mail.inbox.changed';
 const MAX_ENTRIES = 5000;
 
 export class MailCache {
-  private readonly lists = new Map<string, Map<string, string>>();
+  private readonly lists = new Map<string, Map<string, Buffer>>();
   private readonly inboxes = new Map<string, InboxRow>();
   private entries = 0;
   /** Stops listening to the bus (service stop). */
@@ -27,11 +27,11 @@ export class MailCache {
     await this.bus.publish(INBOX_CHANGED_TOPIC, { inboxes: inboxIds });
   }
 
-  list(inboxId: string, key: string): string | undefined {
+  list(inboxId: string, key: string): Buffer | undefined {
     return this.lists.get(inboxId)?.get(key);
   }
 
-  setList(inboxId: string, key: string, body: string): void {
+  setList(inboxId: string, key: string, body: Buffer): void {
     if (this.entries >= MAX_ENTRIES) this.clear();
     let m = this.lists.get(inboxId);
     if (!m) this.lists.set(inboxId, (m = new Map()));

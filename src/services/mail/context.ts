@@ -113,7 +113,7 @@ export async function installLimits(app: App, platform: Platform): Promise<SendL
 export async function cachedList(ctx: MailContext, inboxId: string, request: FastifyRequest, reply: FastifyReply, build: () => Promise<unknown>) {
   let body = ctx.cache.list(inboxId, request.url);
   if (body === undefined) {
-    body = JSON.stringify(await build());
+    body = Buffer.from(JSON.stringify(await build()));
     ctx.cache.setList(inboxId, request.url, body);
   }
   return reply.type('application/json; charset=utf-8').send(body);
