@@ -9,7 +9,7 @@
 // "not a plain path" and the expression goes to the sandbox, which decides.
 
 import type { ExpressionData } from './api.js';
-import { inputItem, nodeItem, nodeItems } from './host-data.js';
+import { inputItem, legacyNodeItem, nodeItem } from './host-data.js';
 
 type Root =
   | { kind: 'json' | 'binary' }
@@ -194,10 +194,4 @@ export function evaluatePlainPath(path: PlainPath, data: ExpressionData): unknow
     value = (value as Record<string, unknown>)[key];
   }
   return value;
-}
-
-/** `$node["X"]`: that node's output item at the current item index (output 0, last run). */
-function legacyNodeItem(data: ExpressionData, name: string): unknown {
-  const items = nodeItems(data, name);
-  return items[data.itemIndex] ?? nodeItem(data, name, 'index');
 }

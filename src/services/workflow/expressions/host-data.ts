@@ -63,6 +63,11 @@ export function nodeItem(
   return item;
 }
 
+/** `$node["X"]` (legacy): that node's output item at `index` (output 0, last run). */
+export function legacyNodeItem(data: ExpressionData, name: string, index = data.itemIndex): Item | undefined {
+  return nodeItems(data, name)[index] ?? nodeItem(data, name, 'index', index);
+}
+
 export function inputItem(data: ExpressionData, pick: 'first' | 'last' | 'index', index = data.itemIndex): Item | undefined {
   const items = data.inputItems;
   if (pick === 'first') return items[0];

@@ -12,15 +12,14 @@
 import { performance } from 'node:perf_hooks';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { ExpressionError, type ExpressionData, type SandboxLimits } from './api.js';
-import { inputItem, itemForSandbox, nodeItem, nodeItems, nodeMustExist } from './host-data.js';
 import { EXTENSIONS_JS } from './extensions/index.js';
 import { HARDEN_JS } from './sandbox/harden.js';
 import { isLibraryName, LIBRARY_LOADERS, type LibraryName } from './sandbox/libraries.js';
-import { INTL_JS, intlCall } from './sandbox/intl.js';
-import { hostParseUrl, WEB_JS } from './sandbox/web.js';
+import { hostOperation, type HostContext } from './sandbox/host-ops.js';
+import { INTL_JS } from './sandbox/intl.js';
+import { WEB_JS } from './sandbox/web.js';
 import { PRELUDE_JS } from './sandbox/prelude.js';
 import { modulesReady, returnModule, takeModule } from './sandbox/modules.js';
-import { hostCodec } from './extensions/host-helpers.js';
 
 /** Why a run was stopped by the sandbox itself rather than by the user's code. */
 export type LimitKind = 'timeout' | 'memory' | 'stack' | 'crash';
@@ -324,6 +323,12 @@ export class Sandbox {
 
   // ------------------------------------------------------------------ host operations
 
+  private readonly hostContext: HostContext = {
+    data: () => this.data,
+    elapsedMs: () => Math.floor(performance.now() - this.runStartedAt - this.pausedMs),
+    loadLibrary: (name) => this.loadLibrary(name),
+  };
+
   private hostCall(args: QuickJSHandle[]): QuickJSHandle | undefined {
     this.hostCalls++;
     const ctx = this.context;
@@ -337,7 +342,7 @@ export class Sandbox {
       return undefined;
     };
     try {
-      const answer = this.answer(op, arg);
+      const answer = hostOperation(op, arg, this.hostContext);
       if (answer === undefined) return undefined;
       return typeof answer === 'number' ? ctx.newNumber(answer) : ctx.newString(answer);
     } catch (error) {
@@ -352,58 +357,10 @@ export class Sandbox {
     }
   }
 
-  private answer(op: string, arg: (i: number) => string | number | undefined): string | number | undefined {
-    if (op === 'elapsed') return Math.floor(performance.now() - this.runStartedAt - this.pausedMs);
-    if (op === 'loadLibrary') return this.loadLibrary(String(arg(1)));
-    if (op === 'url') return hostParseUrl(String(arg(1)), arg(2) === undefined ? undefined : String(arg(2)));
-    if (op === 'codec') return JSON.stringify(hostCodec(String(arg(1)), String(arg(2)), arg(3) === undefined ? undefined : String(arg(3))));
-    const data = this.data;
-    if (!data) throw new ExpressionError('No run in progress');
-    if (op === 'intl') return intlCall(String(arg(1)), String(arg(2)), String(arg(3)), arg(4) as string | undefined, data.timezone);
-    const json = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
-    const name = String(arg(1) ?? '');
-    switch (op) {
-      case 'inputCount':
-        return JSON.stringify(data.inputItems.length);
-      case 'inputItem':
-        return json(itemForSandbox(inputItem(data, 'index', Number(arg(1)))));
-      case 'nodeExists':
-        nodeMustExist(data, name);
-        return undefined;
-      case 'nodeAll': {
-        const run = Number(arg(3));
-        return json(nodeItems(data, name, Number(arg(2)), run < 0 ? undefined : run).map(itemForSandbox));
-      }
-      case 'nodePaired':
-        return json(itemForSandbox(nodeItem(data, name, 'paired', Number(arg(2)))));
-      case 'nodeLegacy': {
-        const index = Number(arg(2));
-        const items = nodeItems(data, name);
-        return json(itemForSandbox(items[index] ?? nodeItem(data, name, 'index', index)));
-      }
-      case 'nodeExecuted':
-        return JSON.stringify(data.nodeExecuted(name));
-      case 'nodeParams':
-        return json(data.nodeParameters(name === '' ? data.nodeName : name) ?? {});
-      case 'context':
-        return JSON.stringify({
-          workflow: data.workflow,
-          execution: { customData: {}, ...data.execution },
-          prevNode: data.prevNode,
-        });
-      case 'env':
-        return Object.keys(data.env).length === 0 ? 'null' : JSON.stringify(data.env);
-      case 'staticData':
-        return json(name === 'node' ? data.staticData?.node : data.staticData?.global);
-      default:
-        throw new ExpressionError(`Unknown host operation ${op}`);
-    }
-  }
-
   private readonly librariesLoaded = new Set<LibraryName>();
-  private loadLibrary(name: string): undefined {
+  private loadLibrary(name: string): void {
     if (!isLibraryName(name)) throw new TypeError(`Unknown library ${name}`);
-    if (this.librariesLoaded.has(name)) return undefined;
+    if (this.librariesLoaded.has(name)) return;
     // Loading a library is not the user's time nor the user's memory: the deadline pauses and
     // the memory limit is lifted while it loads.
     const started = performance.now();
@@ -429,7 +386,6 @@ export class Sandbox {
       this.pausedMs += took;
       this.deadline = deadline + took;
     }
-    return undefined;
   }
 }
 
