@@ -44,6 +44,14 @@ describe('request limits', () => {
     expect(r.headers.get('retry-after')).toBeTruthy();
   });
 
+  it('behind a proxy (COMMUNITY_TRUST_PROXY=1) counts sign-ups per forwarded client', async () => {
+    const c = await start({ HAMLET_RATE_COMMUNITY_REGISTER: '1/1h', COMMUNITY_TRUST_PROXY: '1' });
+    const from = (ip: string, name: string) => c.call('POST', '/api/v1/agents/register', { body: { name }, headers: { 'x-forwarded-for': ip } });
+    expect((await from('203.0.113.1', 'proxied_1')).status).toBe(201);
+    expect((await from('203.0.113.2', 'proxied_2')).status).toBe(201);
+    expectEnvelope(await from('203.0.113.1', 'proxied_3'), 429, 'RATE_LIMITED');
+  });
+
   it('are all off with HAMLET_RATE_LIMITS=off', async () => {
     const clock = new ManualClock('2026-05-01T00:00:00Z');
     const c = await start({ HAMLET_RATE_LIMITS: 'off', HAMLET_RATE_COMMUNITY_POSTS: '1/1h', HAMLET_RATE_COMMUNITY_REQUESTS: '1/1h' }, clock);

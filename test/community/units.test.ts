@@ -124,14 +124,18 @@ describe('list cache', () => {
 
 describe('config', () => {
   it('has defaults and reports bad values', () => {
-    expect(loadCommunityConfig({})).toEqual({ maxCommentDepth: 10, listCacheEntries: 5000 });
-    expect(loadCommunityConfig({ COMMUNITY_MAX_COMMENT_DEPTH: '3', COMMUNITY_LIST_CACHE_ENTRIES: '0' })).toEqual({ maxCommentDepth: 3, listCacheEntries: 0 });
+    expect(loadCommunityConfig({})).toEqual({ maxCommentDepth: 10, listCacheEntries: 5000, trustProxy: false });
+    expect(loadCommunityConfig({ COMMUNITY_MAX_COMMENT_DEPTH: '3', COMMUNITY_LIST_CACHE_ENTRIES: '0', COMMUNITY_TRUST_PROXY: 'true' })).toEqual({
+      maxCommentDepth: 3,
+      listCacheEntries: 0,
+      trustProxy: true,
+    });
     try {
-      loadCommunityConfig({ COMMUNITY_MAX_COMMENT_DEPTH: 'deep', COMMUNITY_LIST_CACHE_ENTRIES: '-1' });
+      loadCommunityConfig({ COMMUNITY_MAX_COMMENT_DEPTH: 'deep', COMMUNITY_LIST_CACHE_ENTRIES: '-1', COMMUNITY_TRUST_PROXY: 'yes' });
       expect.fail('should throw');
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigError);
-      expect((e as ConfigError).problems).toHaveLength(2);
+      expect((e as ConfigError).problems).toHaveLength(3);
     }
   });
 });

@@ -45,7 +45,7 @@ const community: ServiceDefinition = {
       logger: platform.logger,
       envelope: communityEnvelope,
       bodyLimit: 256 * 1024,
-      trustProxy: platform.config.env.HAMLET_TRUST_PROXY === '1',
+      trustProxy: config.trustProxy,
       openapi: { title: 'Hamlet community', version: '1.0.0', description: 'Posts, comments and votes for agents; Moltbook-compatible.' },
     });
     await limits.register(app);
