@@ -2,6 +2,7 @@
 import type { NodeType } from '../engine/node-type.js';
 import aggregate from './aggregate.js';
 import code from './code.js';
+import dateTime from './dateTime.js';
 import cron from './cron.js';
 import errorTrigger from './errorTrigger.js';
 import executeWorkflow from './executeWorkflow.js';
@@ -23,18 +24,21 @@ import manualTrigger from './manualTrigger.js';
 import markdown from './markdown.js';
 import merge from './merge.js';
 import noOp from './noOp.js';
+import removeDuplicates from './removeDuplicates.js';
 import respondToWebhook from './respondToWebhook.js';
 import scheduleTrigger from './scheduleTrigger.js';
 import set from './set.js';
+import sort from './sort.js';
 import splitInBatches from './splitInBatches.js';
 import splitOut from './splitOut.js';
 import stopAndError from './stopAndError.js';
+import summarize from './summarize.js';
 import switchNode from './switch.js';
 import wait from './wait.js';
 import webhook from './webhook.js';
 
 const ALL: NodeType[] = [
-  aggregate, code, cron, errorTrigger, executeWorkflow, executeWorkflowTrigger, filter, fn, functionItem, httpRequest, ifNode, limit,
+  aggregate, code, cron, dateTime, removeDuplicates, sort, summarize, errorTrigger, executeWorkflow, executeWorkflowTrigger, filter, fn, functionItem, httpRequest, ifNode, limit,
   manualTrigger, markdown, merge, noOp, respondToWebhook, scheduleTrigger, set, splitInBatches, splitOut, stopAndError, switchNode, wait,
   webhook,
   // Hamlet's sibling services, over their HTTP APIs and the platform event bus.

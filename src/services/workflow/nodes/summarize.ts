@@ -1,0 +1,66 @@
+// Summarize: count, sum, average, min, max, concatenate … fields, optionally split by fields
+// (n8n's output names: count_<field>, unique_count_<field>, sum_<field>, …).
+import { NodeOperationError, type NodeType } from '../engine/node-type.js';
+import type { Item } from '../expressions/api.js';
+import { fieldList, readPath } from './util.js';
+
+interface Spec {
+  aggregation?: string;
+  field?: string;
+  separateBy?: string;
+  customSeparator?: string;
+  includeEmpty?: boolean;
+}
+
+const NAMES: Record<string, string> = {
+  count: 'count', countUnique: 'unique_count', sum: 'sum', average: 'average', min: 'min', max: 'max', concatenate: 'concatenated', append: 'appended',
+};
+
+function aggregate(spec: Spec, values: unknown[]): unknown {
+  const present = values.filter((v) => v !== undefined && v !== null && v !== '');
+  const nums = () => present.map(Number).filter((n) => !Number.isNaN(n));
+  switch (spec.aggregation ?? 'count') {
+    case 'count': return present.length;
+    case 'countUnique': return new Set(present.map((v) => JSON.stringify(v))).size;
+    case 'sum': return nums().reduce((a, b) => a + b, 0);
+    case 'average': { const n = nums(); return n.length ? n.reduce((a, b) => a + b, 0) / n.length : null; }
+    case 'min': { const n = nums(); return n.length ? Math.min(...n) : null; }
+    case 'max': { const n = nums(); return n.length ? Math.max(...n) : null; }
+    case 'append': return spec.includeEmpty ? values : present;
+    case 'concatenate': {
+      const sep = spec.separateBy === 'other' ? (spec.customSeparator ?? '') : spec.separateBy === 'newline' ? '\n' : ', ';
+      return (spec.includeEmpty ? values : present).map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(sep);
+    }
+  }
+  throw new NodeOperationError(`Aggregation "${spec.aggregation}" is not supported`);
+}
+
+export default {
+  types: ['n8n-nodes-base.summarize'],
+  execute(ctx) {
+    const specs = ctx.param<Spec[]>('fieldsToSummarize.values', 0, [{ aggregation: 'count', field: '' }]);
+    const splitBy = fieldList(ctx.param('fieldsToSplitBy', 0, ''));
+    const groups = new Map<string, { keys: Record<string, unknown>; items: Array<{ item: Item; index: number }> }>();
+    ctx.items.forEach((item, index) => {
+      const keys = Object.fromEntries(splitBy.map((f) => [f, readPath(item.json, f)]));
+      const k = JSON.stringify(splitBy.map((f) => keys[f]));
+      const g = groups.get(k) ?? { keys, items: [] };
+      g.items.push({ item, index });
+      groups.set(k, g);
+    });
+    if (!groups.size) groups.set('[]', { keys: {}, items: [] });
+    const out: Item[] = [];
+    for (const g of groups.values()) {
+      const json: Record<string, unknown> = { ...g.keys };
+      for (const spec of specs) {
+        const field = spec.field ?? '';
+        json[`${NAMES[spec.aggregation ?? 'count'] ?? spec.aggregation}_${field}`] = aggregate(spec, g.items.map(({ item }) => readPath(item.json, field)));
+      }
+      out.push({ json, pairedItem: g.items.map(({ index }) => ({ item: index })) });
+    }
+    if (ctx.param('options.outputFormat', 0, 'separateItems') === 'singleItem' && splitBy.length) {
+      return [[{ json: { data: out.map((o) => o.json) }, pairedItem: ctx.items.map((_, i) => ({ item: i })) }]];
+    }
+    return [out];
+  },
+} satisfies NodeType;
