@@ -80,10 +80,13 @@ const service: ServiceDefinition = {
     runner.registerWorker();
     await activation.start();
 
-    const pruneTimer = setInterval(() => {
+    // Old executions go: at start, then hourly (WORKFLOW_EXECUTIONS_MAX_AGE / _MAX_COUNT).
+    const prune = () => {
       const before = config.pruneMaxAgeMs ? new Date(platform.clock.ms() - config.pruneMaxAgeMs).toISOString() : undefined;
-      store.prune(before, config.pruneMaxCount || undefined).catch((err) => platform.logger.warn({ err }, 'execution pruning failed'));
-    }, 60 * 60_000);
+      return store.prune(before, config.pruneMaxCount || undefined).catch((err) => platform.logger.warn({ err }, 'execution pruning failed'));
+    };
+    await prune();
+    const pruneTimer = setInterval(prune, 60 * 60_000);
     pruneTimer.unref();
 
     baseUrl = await listen(app, platform.config.host, platform.config.ports.workflow);

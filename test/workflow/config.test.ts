@@ -1,0 +1,41 @@
+// The service's settings: bad values stop the start with a message naming them; executions
+// beyond WORKFLOW_EXECUTIONS_MAX_COUNT are pruned; $env shows only allowed variables.
+import { expect, test } from 'vitest';
+import { ConfigError } from '../../src/config.js';
+import { loadWorkflowConfig } from '../../src/services/workflow/config.js';
+import { manualSetWorkflow, startWorkflowServer, wrap } from './helpers.js';
+
+test('bad settings are reported together, each naming its variable', () => {
+  expect(() => loadWorkflowConfig({ WORKFLOW_SANDBOX_TIMEOUT_MS: 'soon', WORKFLOW_EXECUTIONS_MAX_AGE: 'forever', WORKFLOW_TIMEZONE: 'Mars/Base' })).toThrow(ConfigError);
+  try {
+    loadWorkflowConfig({ WORKFLOW_SANDBOX_TIMEOUT_MS: 'soon', WORKFLOW_EXECUTIONS_MAX_AGE: 'forever', WORKFLOW_TIMEZONE: 'Mars/Base' });
+  } catch (err) {
+    const problems = (err as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/WORKFLOW_SANDBOX_TIMEOUT_MS=soon/);
+    expect(problems).toMatch(/WORKFLOW_EXECUTIONS_MAX_AGE=forever/);
+    expect(problems).toMatch(/WORKFLOW_TIMEZONE=Mars\/Base/);
+  }
+  expect(loadWorkflowConfig({})).toMatchObject({ envAllow: [], pruneMaxCount: 10_000, timezone: 'UTC', concurrency: 4 });
+});
+
+test('executions beyond the maximum count are pruned; $env shows only allowed variables', async () => {
+  const s = await startWorkflowServer({ env: { WORKFLOW_ENV_ALLOW: 'GREETING', GREETING: 'hi', SECRET_TOKEN: 'nope' } });
+  try {
+    const c = await s.api('POST', '/workflows', manualSetWorkflow('env', [
+      { name: 'greeting', type: 'string', value: '={{ $env.GREETING }}' },
+      { name: 'secret', type: 'string', value: '={{ $env.SECRET_TOKEN ?? "hidden" }}' },
+    ]));
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const e = await s.api('POST', `/workflows/${c.body.id}/execute`, {});
+      ids.push(e.body.id);
+      if (i === 0) expect(e.body.data.resultData.runData.Set[0].data.main[0][0].json).toEqual({ greeting: 'hi', secret: 'hidden' });
+    }
+    const restarted = await wrap(await s.t.restart({ WORKFLOW_EXECUTIONS_MAX_COUNT: '2' }), s.key);
+    s.t = restarted.t;
+    const left = (await restarted.api('GET', `/executions?workflowId=${c.body.id}`)).body.data.map((e: any) => e.id);
+    expect(left).toEqual([ids[3], ids[2]]);
+  } finally {
+    await s.stop();
+  }
+});
