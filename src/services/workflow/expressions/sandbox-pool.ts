@@ -1,13 +1,16 @@
-// QuickJS runtimes for expressions and Code, pooled and reused.
+// QuickJS sandboxes for expressions and Code, pooled and reused.
 //
-// A fresh context costs ~0.5 ms and Luxon ~90 ms to load (DESIGN.md), so contexts are kept and
-// reused. What a run may change is reset or contained: built-ins are frozen (harden.ts),
-// globals a run adds are deleted after it, per-run values are memoised by a generation
-// number the host bumps, and Luxon's settings are re-applied before every run. A context that
-// hit a limit (time, memory, stack) is thrown away rather than trusted again.
+// Creating a context and loading the prelude costs milliseconds (and Luxon tens more, on first
+// use), so sandboxes are kept and reused. What a run may change is reset or contained:
+// built-ins are frozen (sandbox/harden.ts), globals a run adds are deleted after it, per-run
+// values are memoised under a generation number the host bumps, timers and queued jobs do not
+// outlive a run, and Luxon is re-configured (its caches dropped) before the next run. A
+// sandbox that hit a limit (time, memory, stack) is disposed rather than trusted again; one
+// whose WebAssembly instance saw a host exception is dropped whole (sandbox/modules.ts).
 //
 // Everything runs synchronously in the server's thread; the only way out of the sandbox is
-// the one host function, whose arguments are strings and numbers and whose answers are JSON.
+// the one host function (sandbox/host-ops.ts), whose arguments are strings and numbers and
+// whose answers are JSON text.
 
 import { performance } from 'node:perf_hooks';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
@@ -46,8 +49,6 @@ export function decode(encoded: string): Decoded {
       return { kind: 'value', value: parseGuestJson(body) };
     case 'n':
       return { kind: 'value', value: Number(body) };
-    case 't':
-      return { kind: 'value', value: body };
     case 'f':
       return { kind: 'function', name: body };
     default:
@@ -98,7 +99,6 @@ export class Sandbox {
   broken = false;
   /** Set when a host exception crossed the WASM frames: the instance is dropped, not even disposed. */
   corrupt = false;
-  hostCalls = 0;
 
   constructor(
     private readonly limits: SandboxLimits,
@@ -118,7 +118,7 @@ export class Sandbox {
     this.api = this.context.getProp(this.context.global, '__hamlet');
     this.evalSetup('delete globalThis.__hamlet;', 'setup');
     this.evalSetup(HARDEN_JS, 'harden');
-    this.callApi('finishBaseline');
+    this.callApi('finishBaseline').dispose();
     // The limit applies from here on: setup itself is trusted code.
     this.runtime.setMemoryLimit(limits.memoryBytes);
   }
@@ -330,7 +330,6 @@ export class Sandbox {
   };
 
   private hostCall(args: QuickJSHandle[]): QuickJSHandle | undefined {
-    this.hostCalls++;
     const ctx = this.context;
     const op = ctx.getString(args[0]!);
     const arg = (i: number): string | number | undefined => {
@@ -440,17 +439,23 @@ export class SandboxPool {
     sandbox.end();
     if (sandbox.corrupt) return; // dropped whole: the garbage collector takes the instance
     if (sandbox.broken || this.idle.length >= this.maxIdle) {
-      sandbox.dispose();
-      returnModule(sandbox.module);
+      retire(sandbox);
     } else {
       this.idle.push(sandbox);
     }
   }
 
   close(): void {
-    for (const sandbox of this.idle.splice(0)) {
-      sandbox.dispose();
-      returnModule(sandbox.module);
-    }
+    for (const sandbox of this.idle.splice(0)) retire(sandbox);
   }
+}
+
+/** Disposes a sandbox and hands its instance back; if disposing fails, the instance is dropped. */
+function retire(sandbox: Sandbox): void {
+  try {
+    sandbox.dispose();
+  } catch {
+    return;
+  }
+  returnModule(sandbox.module);
 }
