@@ -203,6 +203,19 @@ describe('console and static data', () => {
     expect(logged.length).toBe(200);
   });
 
+  it('keeps the console output of a run that fails, a timed-out one included', async () => {
+    logged.length = 0;
+    await expect(all("console.log('before the error'); throw new Error('boom');")).rejects.toThrow('boom');
+    expect(logged).toEqual([['Code', 'log before the error']]);
+    logged.length = 0;
+    const quick = createExpressions({ timeoutMs: 100, memoryBytes: 32 * 1024 * 1024 }, { onConsole: (n, l) => logged.push([n, l]) });
+    await expect(quick.runCode({ code: "console.log('spinning'); while (true) {}", mode: 'runOnceForAllItems', data })).rejects.toThrow(
+      'Execution timed out after 100 ms',
+    );
+    quick.close();
+    expect(logged).toEqual([['Code', 'log spinning']]);
+  });
+
   it('$getWorkflowStaticData reads and writes back the workflow static data', async () => {
     const staticData = { global: { count: 1 } as Record<string, unknown>, node: {} as Record<string, unknown> };
     const d = makeData({ input, staticData });

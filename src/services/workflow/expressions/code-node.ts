@@ -17,16 +17,13 @@ const FILENAME = 'Code';
 
 export type CodeMode = 'runOnceForAllItems' | 'runOnceForEachItem' | 'functionAllItems' | 'functionItem';
 
-export interface CodeOutcome {
-  items: Item[];
-  logs: string[];
-}
 
 export class CodeRunner {
   private generation = 0;
   constructor(private readonly pool: SandboxPool) {}
 
-  async run(code: string, mode: CodeMode, data: ExpressionData): Promise<CodeOutcome> {
+  /** Runs the code; `onLogs` receives its console output, also when the run fails. */
+  async run(code: string, mode: CodeMode, data: ExpressionData, onLogs?: (lines: string[]) => void): Promise<Item[]> {
     await this.pool.ready();
     const sandbox = this.pool.acquire();
     try {
@@ -43,19 +40,26 @@ export class CodeRunner {
       // Per-item modes run for the one item data.itemIndex names; the engine loops over items.
       const perItem = mode === 'runOnceForEachItem' || mode === 'functionItem';
       const index = perItem ? data.itemIndex : 0;
-      if (perItem && !data.inputItems[index]) return { items: [], logs: [] };
+      if (perItem && !data.inputItems[index]) return [];
       sandbox.callApi('begin', gen, index, data.runIndex, data.now.getTime(), data.timezone, 'code').dispose();
       sandbox.callApi('setItems', mode === 'functionItem' ? 'item' : 'all').dispose();
       const value = this.invoke(sandbox, fn, perItem ? index : undefined);
       const items = normalize(value, mode, index, data.inputItems.length);
       writeBackStaticData(sandbox, data);
-      const logs = JSON.parse(sandbox.callApiString('logs')) as string[];
-      return { items, logs };
+      return items;
     } catch (error) {
-      // The run's console output is dropped with it; the context may hold half-done state.
+      // An error of ours (not the user's) may have left the context half-way: retire it.
       sandbox.broken = sandbox.broken || !(error instanceof ExpressionError);
       throw error;
     } finally {
+      if (onLogs && !sandbox.corrupt) {
+        try {
+          // Our own bounded read, so it may run past the deadline of a run that timed out.
+          onLogs(JSON.parse(sandbox.withoutDeadline(() => sandbox.callApiString('logs'))) as string[]);
+        } catch {
+          // Output lost with a broken context is not worth failing the run over.
+        }
+      }
       try {
         // Jobs the code left queued run now (within the deadline), before globals are swept,
         // so nothing of this run executes during the next one.

@@ -169,9 +169,9 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
 
   async function runCodeMode(codeText: string, mode: Parameters<CodeRunner['run']>[1], data: ExpressionData): Promise<Item[]> {
     if (closed) throw new Error('expressions are closed');
-    const outcome = await code.run(codeText, mode, data);
-    if (options.onConsole) for (const line of outcome.logs) options.onConsole(data.nodeName, line);
-    return outcome.items;
+    const onConsole = options.onConsole;
+    const onLogs = onConsole && ((lines: string[]) => lines.forEach((line) => onConsole(data.nodeName, line)));
+    return code.run(codeText, mode, data, onLogs);
   }
 
   return {
