@@ -99,6 +99,7 @@ test('a home state change starts a workflow through the event bus', async () => 
     await t.hamlet.platform.jobs.idle();
     const list = (await s.api('GET', `/executions?workflowId=${wf.body.id}&includeData=true`)).body.data;
     expect(list.length).toBe(1);
+    expect(list[0].status).toBe('success');
     return list[0];
   });
   expect(e.mode).toBe('trigger');
