@@ -64,6 +64,8 @@ export class Jobs {
   private timer?: NodeJS.Timeout;
   private stopped = true;
   private polling = false;
+  /** The poll in progress, so stop() can wait for the jobs it is about to claim. */
+  private currentPoll?: Promise<void>;
   private pollAgain = false;
   private readonly inFlight = new Set<Promise<void>>();
   private unlistenClock?: () => void;
@@ -134,6 +136,7 @@ export class Jobs {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.unlistenClock?.();
+    await this.currentPoll; // a poll under way may still claim jobs; wait for them too
     const all = Promise.allSettled([...this.inFlight]);
     await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
   }
@@ -146,7 +149,7 @@ export class Jobs {
       return;
     }
     this.polling = true;
-    void this.poll()
+    this.currentPoll = this.poll()
       .catch((err) => this.logger.error({ err }, 'job poll failed'))
       .finally(() => {
         this.polling = false;
