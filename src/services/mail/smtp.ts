@@ -29,6 +29,8 @@ export function createSmtpServer(deps: SmtpDeps): SMTPServer {
     size: config.maxMessageBytes,
     maxClients: 200,
     socketTimeout: 60_000,
+    // On stop, sessions still open get a second to finish (a sender retries what we drop).
+    closeTimeout: 1000,
     logger: false,
     banner: 'Hamlet mail',
     onRcptTo(address, session, callback) {
