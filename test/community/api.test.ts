@@ -260,7 +260,12 @@ describe('comments', () => {
     expect(newest.body.comments.map((x: any) => x.content)).toEqual(['second', 'first']);
     expect(newest.body.comments[1].replies[0].content).toBe('depth 1');
     expect(newest.body.count).toBe(3);
+    expect(newest.body.comments[0].replies).toEqual([]);
     expect((await c.call('GET', `/api/v1/posts/${post.id}`, { key: beta.key })).body.post.comment_count).toBe(12);
+    const inList = async () => (await c.call('GET', '/api/v1/communities/general/feed?sort=new&limit=100', { key: beta.key })).body.posts.find((p: any) => p.id === post.id);
+    expect((await inList()).comment_count).toBe(12);
+    await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: beta.key, body: { content: 'one more' } });
+    expect((await inList()).comment_count).toBe(13);
     expect((await c.call('GET', `/api/v1/posts/${post.id}/comments?sort=controversial`, { key: beta.key })).status).toBe(200);
   });
 

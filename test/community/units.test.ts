@@ -1,7 +1,7 @@
 // The pure parts: ranking formulas, the comment tree, and the list cache's invalidation.
 import { describe, expect, it } from 'vitest';
 import { LocalEventBus } from '../../src/platform/events.js';
-import { ListCache } from '../../src/services/community/cache.js';
+import { ALL_COMMUNITIES, ListCache } from '../../src/services/community/cache.js';
 import { commentTree } from '../../src/services/community/comment-tree.js';
 import { controversy, hotRank, rising } from '../../src/services/community/ranking.js';
 import type { CommentRow } from '../../src/services/community/store/comments.js';
@@ -86,11 +86,19 @@ describe('list cache', () => {
     const here = new ListCache(bus, 100);
     const there = new ListCache(bus, 100);
     let computed = 0;
-    const page = async () => (await here.list('hot', async () => `v${++computed}`)).toString();
+    const page = async () => (await here.list(ALL_COMMUNITIES, 'hot', async () => `v${++computed}`)).toString();
     expect(await page()).toBe('v1');
     expect(await page()).toBe('v1');
-    await there.invalidate({ lists: true });
+    await there.invalidate({ communityId: 'c1' });
     expect(await page()).toBe('v2');
+    // A write in one community keeps other communities' pages, drops its own and the global ones.
+    const inCommunity = async (id: string) => (await here.list(id, 'hot', async () => `${id}:${++computed}`)).toString();
+    const c1 = await inCommunity('c1');
+    const c2 = await inCommunity('c2');
+    await there.invalidate({ communityId: 'c1' });
+    expect(await inCommunity('c1')).not.toBe(c1);
+    expect(await inCommunity('c2')).toBe(c2);
+    expect(await page()).not.toBe('v2');
     // A comment tree is dropped only for its own post.
     const tree = async (post: string) => (await here.commentTree(post, 'top', async () => `${post}${++computed}`)).toString();
     const p1 = await tree('p1');
@@ -105,18 +113,18 @@ describe('list cache', () => {
   it('drops a page computed before an invalidation that landed while it was computed', async () => {
     const cache = new ListCache(new LocalEventBus(), 100);
     let release!: () => void;
-    const slow = cache.list('k', () => new Promise<string>((r) => (release = () => r('stale'))));
-    await cache.invalidate({ lists: true });
+    const slow = cache.list('c', 'k', () => new Promise<string>((r) => (release = () => r('stale'))));
+    await cache.invalidate({ communityId: 'c' });
     release();
     expect((await slow).toString()).toBe('stale');
-    expect((await cache.list('k', async () => 'fresh')).toString()).toBe('fresh');
+    expect((await cache.list('c', 'k', async () => 'fresh')).toString()).toBe('fresh');
   });
 
   it('can be turned off', async () => {
     const cache = new ListCache(new LocalEventBus(), 0);
     let n = 0;
-    await cache.list('k', async () => String(++n));
-    expect((await cache.list('k', async () => String(++n))).toString()).toBe('2');
+    await cache.list('c', 'k', async () => String(++n));
+    expect((await cache.list('c', 'k', async () => String(++n))).toString()).toBe('2');
     await cache.commentTree('p', 'k', async () => String(++n));
     expect((await cache.commentTree('p', 'k', async () => String(++n))).toString()).toBe('4');
   });

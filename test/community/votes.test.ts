@@ -41,7 +41,14 @@ const vote = (key: string, id: string, direction: string, type = 'posts') => c.c
 describe('/vote sets the vote idempotently', () => {
   it('up, up again, down, none', async () => {
     const post = await c.createPost(author.key, communityId, 'Set');
+    const listed = async (path: string) => (await c.call('GET', path, { key: voter.key })).body.posts.find((p: any) => p.id === post.id);
+    // Both the global and the community listing are cached before the vote...
+    expect((await listed('/api/v1/posts?sort=new')).upvotes).toBe(0);
+    expect((await listed('/api/v1/posts?sort=new&submolt=votes')).upvotes).toBe(0);
     let r = await vote(voter.key, post.id, 'up');
+    // ...and both show it after.
+    expect((await listed('/api/v1/posts?sort=new')).upvotes).toBe(1);
+    expect((await listed('/api/v1/posts?sort=new&submolt=votes')).upvotes).toBe(1);
     expect(r.body).toMatchObject({ success: true, action: 'upvoted', vote: 'up', post: { upvotes: 1, downvotes: 0, score: 1 } });
     r = await vote(voter.key, post.id, 'up');
     expect(r.body).toMatchObject({ action: 'unchanged', vote: 'up', post: { upvotes: 1, downvotes: 0, score: 1 } });

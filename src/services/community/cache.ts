@@ -10,11 +10,18 @@ import type { Logger } from '../../platform/logger.js';
 
 export const INVALIDATE_TOPIC = 'community.cache.invalidate';
 
-/** What a write changed: the post listings, and/or one post's comment tree. */
+/**
+ * What a write changed: the listings of one community (with the listings across all
+ * communities, which show its posts too), and/or one post's comment tree. A vote in one
+ * community leaves every other community's cached pages alone.
+ */
 export interface Invalidation {
-  lists?: boolean;
+  communityId?: string;
   postId?: string;
 }
+
+/** The group of listings that span every community (front page, /posts without a filter). */
+export const ALL_COMMUNITIES = '*';
 
 interface Message extends Invalidation {
   origin: string;
@@ -45,7 +52,8 @@ class PageMap {
 
 export class ListCache {
   private readonly origin = randomUUID();
-  private readonly lists: PageMap;
+  /** List pages, keyed by community id (or ALL_COMMUNITIES) then by query. */
+  private readonly lists = new Map<string, PageMap>();
   /** Comment trees, keyed by post id then by query. */
   private readonly comments = new Map<string, PageMap>();
   private readonly unsubscribe: () => void;
@@ -55,25 +63,18 @@ export class ListCache {
     private readonly maxEntries: number,
     private readonly logger?: Logger,
   ) {
-    this.lists = new PageMap(maxEntries);
     this.unsubscribe = events.subscribe<Message>(INVALIDATE_TOPIC, (msg) => {
       if (msg.origin !== this.origin) this.apply(msg);
     });
   }
 
-  /** A post listing page: from memory, or computed, stored and returned. */
-  async list(key: string, compute: () => Promise<string>): Promise<Buffer> {
-    return this.through(this.lists, key, compute);
+  /** A listing page of one community (or of all): from memory, or computed, stored and returned. */
+  async list(communityId: string, key: string, compute: () => Promise<string>): Promise<Buffer> {
+    return this.through(this.group(this.lists, communityId, this.maxEntries), key, compute);
   }
 
   async commentTree(postId: string, key: string, compute: () => Promise<string>): Promise<Buffer> {
-    let map = this.comments.get(postId);
-    if (!map) {
-      if (this.comments.size >= this.maxEntries) this.comments.clear();
-      map = new PageMap(Math.min(64, this.maxEntries));
-      this.comments.set(postId, map);
-    }
-    return this.through(map, key, compute);
+    return this.through(this.group(this.comments, postId, 64), key, compute);
   }
 
   /**
@@ -103,8 +104,22 @@ export class ListCache {
     return value;
   }
 
+  private group(groups: Map<string, PageMap>, id: string, size: number): PageMap {
+    let map = groups.get(id);
+    if (!map) {
+      // Dropping the maps is safe: a page being computed for a dropped map is simply not kept.
+      if (groups.size >= this.maxEntries) groups.clear();
+      map = new PageMap(Math.min(size, this.maxEntries));
+      groups.set(id, map);
+    }
+    return map;
+  }
+
   private apply(what: Invalidation) {
-    if (what.lists) this.lists.clear();
+    if (what.communityId) {
+      this.lists.get(ALL_COMMUNITIES)?.clear();
+      this.lists.get(what.communityId)?.clear();
+    }
     if (what.postId) this.comments.get(what.postId)?.clear();
   }
 }

@@ -1,6 +1,7 @@
 // A page of posts in the contract's list shape, for every route that lists posts. Pages that
 // are the same for every caller (all but the personal feed and rising) come from the cache.
 import type { FastifyReply } from 'fastify';
+import { ALL_COMMUNITIES } from './cache.js';
 import type { Ctx } from './context.js';
 import { listPosts, type PostFilter, type PostSort } from './store/posts.js';
 import { postJson } from './views.js';
@@ -15,7 +16,7 @@ async function render(ctx: Ctx, sort: PostSort, filter: PostFilter, limit: numbe
 export async function sendPostList(ctx: Ctx, reply: FastifyReply, sort: PostSort, filter: PostFilter, limit: number, offset: number) {
   const shared = sort !== 'rising' && !filter.feedOf && !filter.authorId;
   const body = shared
-    ? await ctx.cache.list(`${sort}|${filter.communityId ?? ''}|${limit}|${offset}`, () => render(ctx, sort, filter, limit, offset))
+    ? await ctx.cache.list(filter.communityId ?? ALL_COMMUNITIES, `${sort}|${limit}|${offset}`, () => render(ctx, sort, filter, limit, offset))
     : Buffer.from(await render(ctx, sort, filter, limit, offset));
   return reply.type('application/json; charset=utf-8').send(body);
 }

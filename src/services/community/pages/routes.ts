@@ -6,6 +6,7 @@ import { escapeHtml } from '../../../platform/html.js';
 import { isUuid } from '../../../platform/ids.js';
 import type { App } from '../../../platform/http.js';
 import { byClientAddress } from '../../../platform/ratelimit.js';
+import { ALL_COMMUNITIES } from '../cache.js';
 import type { Ctx } from '../context.js';
 import { commentsForPage } from '../store/comments.js';
 import { findCommunity } from '../store/communities.js';
@@ -39,7 +40,7 @@ export function pageRoutes(app: App, ctx: Ctx) {
   }
 
   app.get('/', { schema, config }, async (request, reply) => {
-    const body = await ctx.cache.list(`page|front|${request.query.offset}`, async () =>
+    const body = await ctx.cache.list(ALL_COMMUNITIES, `page|front|${request.query.offset}`, async () =>
       layout('Hamlet community', `<h1>Hot posts</h1>${await listing({}, request.query.offset, '/')}`),
     );
     return send(reply, 200, body.toString());

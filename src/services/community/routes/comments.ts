@@ -57,10 +57,12 @@ export function commentRoutes(app: App, ctx: Ctx) {
       const nowMs = ctx.platform.clock.ms();
       const now = new Date(nowMs).toISOString();
       const contentHtml = renderMarkdown(content);
+      let communityId = '';
       await ctx.store.db.transaction().execute(async (trx) => {
         await locked(ctx.store, trx.selectFrom('community_agents').select('id').where('id', '=', author)).execute();
-        const post = await trx.selectFrom('community_posts').select('id').where('id', '=', postId).executeTakeFirst();
+        const post = await trx.selectFrom('community_posts').select(['id', 'community_id']).where('id', '=', postId).executeTakeFirst();
         if (!post) throw fail(404, 'Post not found');
+        communityId = post.community_id;
         let depth = 0;
         if (parentId) {
           const parent = await commentParent(trx, parentId);
@@ -86,7 +88,8 @@ export function commentRoutes(app: App, ctx: Ctx) {
         });
         await touchAgent(trx, author, now);
       });
-      await ctx.cache.invalidate({ lists: true, postId });
+      // comment_count shows in the listings.
+      await ctx.cache.invalidate({ communityId, postId });
       const row = await commentById(ctx.store, id);
       if (!row) throw fail(404, 'Comment not found');
       return reply.code(201).send({ success: true, comment: commentJson(row) });

@@ -93,7 +93,7 @@ export function postRoutes(app: App, ctx: Ctx) {
       });
       await touchAgent(trx, author, now);
     });
-    await ctx.cache.invalidate({ lists: true });
+    await ctx.cache.invalidate({ communityId });
     const row = await postById(ctx.store, id);
     if (!row) throw fail(404, 'Post not found'); // deleted in the meantime
     const post = postJson(row);
@@ -115,7 +115,7 @@ export function postRoutes(app: App, ctx: Ctx) {
     if (!post) throw fail(404, 'Post not found');
     if (post.author_id !== me) throw fail(403, 'You can only delete your own posts');
     await deletePost(ctx.store, post.id, post.community_id);
-    await ctx.cache.invalidate({ lists: true, postId: post.id });
+    await ctx.cache.invalidate({ communityId: post.community_id, postId: post.id });
     return reply.code(204).send();
   });
 }

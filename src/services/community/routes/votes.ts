@@ -26,7 +26,7 @@ const DIRECTION = { up: 1, down: -1, none: 0 } as const;
 export function voteRoutes(app: App, ctx: Ctx) {
   const vote = async (type: VoteTarget, agentId: string, id: string, intent: VoteIntent): Promise<VoteOutcome> => {
     const outcome = await castVote(ctx.store, agentId, type, id.toLowerCase(), intent);
-    if (outcome.action !== 'unchanged') await ctx.cache.invalidate(type === 'post' ? { lists: true } : { postId: outcome.postId });
+    if (outcome.action !== 'unchanged') await ctx.cache.invalidate(type === 'post' ? { communityId: outcome.communityId } : { postId: outcome.postId });
     return outcome;
   };
   const counts = (o: VoteOutcome) => ({ upvotes: o.upvotes, downvotes: o.downvotes, score: o.score });

@@ -8,15 +8,15 @@ import type { VoteTarget } from './tables.js';
 import { decideVote, type LockedTarget, type VoteIntent, type VoteOutcome } from './votes.js';
 
 function prepare(db: Database.Database) {
-  const read = (table: string, postId: string) =>
+  const read = (table: string, postId: string, communityId: string) =>
     db.prepare<[string, string, string], LockedTarget>(
-      `SELECT t.author_id, a.name AS author_name, t.upvotes, t.downvotes, t.created_at, ${postId} AS post_id, v.value AS vote
+      `SELECT t.author_id, a.name AS author_name, t.upvotes, t.downvotes, t.created_at, ${postId} AS post_id, ${communityId} AS community_id, v.value AS vote
        FROM ${table} t JOIN community_agents a ON a.id = t.author_id
        LEFT JOIN community_votes v ON v.target_id = t.id AND v.agent_id = ? AND v.target_type = ?
        WHERE t.id = ?`,
     );
   return {
-    read: { post: read('community_posts', 't.id'), comment: read('community_comments', 't.post_id') },
+    read: { post: read('community_posts', 't.id', 't.community_id'), comment: read('community_comments', 't.post_id', 'NULL') },
     insert: db.prepare('INSERT INTO community_votes (agent_id, target_type, target_id, value, created_at) VALUES (?, ?, ?, ?, ?)'),
     remove: db.prepare('DELETE FROM community_votes WHERE agent_id = ? AND target_type = ? AND target_id = ?'),
     change: db.prepare('UPDATE community_votes SET value = ?, created_at = ? WHERE agent_id = ? AND target_type = ? AND target_id = ?'),

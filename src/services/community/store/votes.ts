@@ -30,6 +30,8 @@ export interface VoteOutcome {
   authorName: string;
   /** The post the item belongs to (itself for a post), for cache invalidation. */
   postId: string;
+  /** The post's community, for a vote on a post (cache invalidation). */
+  communityId?: string;
 }
 
 /** What the transaction read under lock. */
@@ -40,6 +42,8 @@ export interface LockedTarget {
   downvotes: number;
   created_at: string;
   post_id: string;
+  /** Set for posts only. */
+  community_id: string | null;
   vote: number | null;
 }
 
@@ -55,7 +59,7 @@ export function decideVote(target: LockedTarget | undefined, type: VoteTarget, a
     after === before ? 'unchanged' : after === 0 ? 'removed' : before !== 0 ? 'changed' : after === 1 ? 'upvoted' : 'downvoted';
   const write: 'none' | 'insert' | 'delete' | 'update' = after === before ? 'none' : before === 0 ? 'insert' : after === 0 ? 'delete' : 'update';
   const score = upvotes - downvotes;
-  const outcome: VoteOutcome = { action, value: after, upvotes, downvotes, score, authorName: target.author_name, postId: target.post_id };
+  const outcome: VoteOutcome = { action, value: after, upvotes, downvotes, score, authorName: target.author_name, postId: target.post_id, communityId: target.community_id ?? undefined };
   return {
     outcome,
     write,
@@ -112,6 +116,7 @@ async function lockTarget(store: Store, trx: CommunityKysely, agentId: string, t
       .innerJoin('community_agents as a', 'a.id', 't.author_id')
       .select(['t.author_id', 'a.name as author_name', 't.upvotes', 't.downvotes', 't.created_at'])
       .select(type === 'post' ? sql<string>`t.id`.as('post_id') : sql<string>`t.post_id`.as('post_id'))
+      .select(type === 'post' ? sql<string | null>`t.community_id`.as('community_id') : sql<string | null>`null`.as('community_id'))
       .where('t.id', '=', id),
     ['t'],
   ).executeTakeFirst();
