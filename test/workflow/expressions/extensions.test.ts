@@ -14,6 +14,8 @@ const r = (expr: string, d = data) => ex.resolve(`={{ ${expr} }}`, d);
 describe('string extensions', () => {
   it.each([
     ["'hello world'.toTitleCase()", 'Hello World'],
+    ["'the lord of the rings and a hobbit'.toTitleCase()", 'The Lord of the Rings and a Hobbit'],
+    ["'iPhone deals-today'.toTitleCase()", 'iPhone Deals-Today'],
     ["'quick BROWN fox. and more'.toSentenceCase()", 'Quick brown fox. And more'],
     ["'Hello World-again'.toSnakeCase()", 'hello_world_again'],
     ["'hello big world'.toCamelCase()", 'helloBigWorld'],

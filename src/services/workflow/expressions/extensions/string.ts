@@ -69,8 +69,18 @@ export const STRING_JS = String.raw`
     if (!dt.isValid) fail('toDateTime', 'cannot convert "' + text + '" to a date', 'The string must be a date in ISO 8601, HTTP, RFC 2822 or SQL format, or match the format you give');
     return dt;
   });
+  // Title case as n8n documents it: each word's first letter capitalised, the rest left as
+  // is, short prepositions, articles and conjunctions kept small unless they start the text.
+  const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'because', 'but', 'by', 'en', 'for', 'if', 'in', 'neither', 'nor',
+    'of', 'on', 'only', 'or', 'over', 'per', 'so', 'some', 'than', 'that', 'the', 'to', 'up', 'upon', 'v', 'vs', 'versus', 'via',
+    'when', 'with', 'without', 'yet']);
   define(S, 'toTitleCase', function toTitleCase() {
-    return String(this).replace(/(^|[\s\-/([{"'])(\p{L})/gu, (m, sep, ch) => sep + ch.toUpperCase());
+    let first = true;
+    return String(this).replace(/[\p{L}\p{N}'’]+/gu, (word) => {
+      const keep = (!first && SMALL_WORDS.has(word.toLowerCase())) || /\p{Lu}/u.test(word.slice(1)); // "iPhone" stays
+      first = false;
+      return keep ? word : word[0].toUpperCase() + word.slice(1);
+    });
   });
   define(S, 'toSentenceCase', function toSentenceCase() {
     return String(this).toLowerCase().replace(/(^\s*|[.!?]\s+)(\p{L})/gu, (m, sep, ch) => sep + ch.toUpperCase());
