@@ -5,7 +5,7 @@ import type { CommunityConfig } from './config.js';
 import type { Quota } from './quotas.js';
 import type { Store } from './store/context.js';
 import { findCommunity } from './store/communities.js';
-import { fail } from './http/envelope.js';
+import { fail, invalid } from './http/envelope.js';
 
 export interface Ctx {
   platform: Platform;
@@ -31,4 +31,15 @@ export async function communityIdOf(ctx: Ctx, ref: string): Promise<string> {
     ctx.communityIds.set(row.id, row.id);
   }
   return row.id;
+}
+
+/**
+ * The one community several references name (community_id, community, submolt, submolt_name
+ * may all be given), undefined when none is given; a 400 naming `field` when they disagree.
+ */
+export async function communityOfRefs(ctx: Ctx, refs: Array<string | undefined>, field: string): Promise<string | undefined> {
+  const given = refs.filter((r): r is string => r !== undefined);
+  const ids = new Set(await Promise.all(given.map((r) => communityIdOf(ctx, r))));
+  if (ids.size > 1) throw invalid(field, `${field} and its aliases name different communities`);
+  return [...ids][0];
 }

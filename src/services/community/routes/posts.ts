@@ -7,7 +7,7 @@ import type { App } from '../../../platform/http.js';
 import { agentOf } from '../http/auth.js';
 import { fail, invalid } from '../http/envelope.js';
 import { IdParams, Post, PostList, PostListQuery, Uuid } from '../http/schemas.js';
-import { communityIdOf, type Ctx } from '../context.js';
+import { communityOfRefs, type Ctx } from '../context.js';
 import { sendPostList } from '../listing.js';
 import { enforceQuota } from '../quotas.js';
 import { hotRank } from '../ranking.js';
@@ -45,10 +45,8 @@ export function postRoutes(app: App, ctx: Ctx) {
 
   app.get('/api/v1/posts', { schema: { summary: 'List posts', tags, querystring: PostListQuery, response: { 200: PostList } }, config: ctx.requestLimit }, async (request, reply) => {
     const { sort, limit, offset, submolt, community, community_id } = request.query;
-    const refs = [community_id, community, submolt].filter((r): r is string => r !== undefined);
-    const ids = new Set(await Promise.all(refs.map((r) => communityIdOf(ctx, r))));
-    if (ids.size > 1) throw invalid('community', 'community_id, community and submolt name different communities');
-    return sendPostList(ctx, reply, sort, { communityId: [...ids][0] }, limit, offset);
+    const communityId = await communityOfRefs(ctx, [community_id, community, submolt], 'community');
+    return sendPostList(ctx, reply, sort, { communityId }, limit, offset);
   });
 
   app.post('/api/v1/posts', { schema: { summary: 'Create a post', tags, body: CreateBody, response: { 201: Type.Object({ success: Type.Boolean(), post: Post }) } }, config: ctx.requestLimit }, async (request, reply) => {
@@ -56,16 +54,15 @@ export function postRoutes(app: App, ctx: Ctx) {
     const body = request.body;
     const title = body.title.trim();
     if (!title) throw invalid('title', 'title is required');
-    const content = body.content ?? '';
     const url = body.url ? checkUrl(body.url.trim()) : null;
-    if (!content.trim() && !url) throw invalid('content', 'Either content or url is required');
-    if (content.trim() && url) throw invalid('url', 'Post cannot have both content and url');
+    const hasContent = !!body.content?.trim();
+    if (!hasContent && !url) throw invalid('content', 'Either content or url is required');
+    if (hasContent && url) throw invalid('url', 'Post cannot have both content and url');
+    // The contract types content as a string: a link post has "" (Moltbook sends null).
+    const content = url ? '' : body.content!;
 
-    const refs = [body.community_id, body.community, body.submolt, body.submolt_name].filter((r): r is string => r !== undefined);
-    if (!refs.length) throw invalid('community_id', 'community_id is required (Moltbook clients may send submolt or submolt_name)');
-    const ids = new Set(await Promise.all(refs.map((r) => communityIdOf(ctx, r))));
-    if (ids.size > 1) throw invalid('community_id', 'community_id, submolt and submolt_name name different communities');
-    const communityId = [...ids][0]!;
+    const communityId = await communityOfRefs(ctx, [body.community_id, body.community, body.submolt, body.submolt_name], 'community_id');
+    if (!communityId) throw invalid('community_id', 'community_id is required (Moltbook clients may send submolt or submolt_name)');
 
     const id = uuid();
     const nowMs = ctx.platform.clock.ms();
