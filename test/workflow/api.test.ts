@@ -242,6 +242,21 @@ describe('executions', () => {
     expect((await s.api('GET', '/executions?limit=20')).status).toBe(200);
   });
 
+  test('lists served from memory change as soon as an execution or workflow is written', async () => {
+    const c = await s.api('POST', '/workflows', manualSetWorkflow('fresh lists'));
+    const before = (await s.api('GET', '/executions?limit=5')).body.data.map((e: any) => e.id);
+    const e = await s.api('POST', `/workflows/${c.body.id}/execute`, {});
+    const after = (await s.api('GET', '/executions?limit=5')).body.data.map((x: any) => x.id);
+    expect(after[0]).toBe(e.body.id);
+    expect(after).not.toEqual(before);
+    await s.api('DELETE', `/executions/${e.body.id}`);
+    expect((await s.api('GET', '/executions?limit=5')).body.data.map((x: any) => x.id)).not.toContain(e.body.id);
+    const names = async () => (await s.api('GET', '/workflows?limit=250')).body.data.map((w: any) => w.name);
+    expect(await names()).toContain('fresh lists');
+    await s.api('PATCH', `/workflows/${c.body.id}`, { name: 'renamed list' });
+    expect(await names()).toContain('renamed list');
+  });
+
   test('delete returns the execution; then 404', async () => {
     const c = await s.api('POST', '/workflows', manualSetWorkflow('del-exec'));
     const e = await s.api('POST', `/workflows/${c.body.id}/execute`, {});

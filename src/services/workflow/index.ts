@@ -17,13 +17,15 @@ import { webhookRoutesPlugin } from './webhooks/routes.js';
 import { addBodyParsers } from './webhooks/body.js';
 import { WorkflowCache } from './workflows/model.js';
 import { WorkflowWrites } from './workflows/service.js';
-import { ListCache } from './workflows/list-cache.js';
+import { EXECUTIONS_CHANGED_TOPIC, ListCache } from './workflows/list-cache.js';
 
 /** Everything a process that runs executions needs (the server, or `hamlet worker`). */
 export function createEngine(platform: Platform, opts: { baseUrl: () => string; ownsTriggers: boolean }) {
   const config = loadWorkflowConfig(platform.config.env);
   const expressions = createExpressions(config.sandbox);
   const store = new WorkflowStore(platform.db);
+  // Execution writes (here or in a `hamlet worker`) tell list caches on every instance.
+  store.onExecutionsChanged = () => void platform.events.publish(EXECUTIONS_CHANGED_TOPIC, {}).catch(() => {});
   const cache = new WorkflowCache();
   const runner = new Runner(platform, store, cache, config, expressions, opts.baseUrl);
   const activation = new Activation(platform, store, cache, runner, config.timezone, opts.ownsTriggers);
@@ -40,6 +42,8 @@ const service: ServiceDefinition = {
     const { config, store, cache, runner, activation } = engine;
     const writes = new WorkflowWrites(store, cache, activation, platform.clock);
     const lists = new ListCache(platform.events);
+    const executionLists = new ListCache(platform.events, EXECUTIONS_CHANGED_TOPIC);
+    store.onExecutionsChanged = () => executionLists.invalidate();
 
     const app: App = createApp({
       service: 'workflow',
@@ -53,7 +57,7 @@ const service: ServiceDefinition = {
       async (api) => {
         api.addHook('onRequest', authHook(platform.keys));
         workflowRoutes(api as unknown as App, { store, writes, cache, runner, lists, baseUrl: () => config.publicUrl ?? baseUrl });
-        executionRoutes(api as unknown as App, { store, runner, cache });
+        executionRoutes(api as unknown as App, { store, runner, cache, lists: executionLists });
         tagRoutes(api as unknown as App, { store, clock: platform.clock, lists });
         methodNotAllowed(api as unknown as App, {
           '/workflows': ['GET', 'POST'],
@@ -96,6 +100,7 @@ const service: ServiceDefinition = {
         clearInterval(pruneTimer);
         activation.stop();
         lists.close();
+        executionLists.close();
         await app.close();
         await runner.drain();
         engine.expressions.close();

@@ -58,6 +58,8 @@ export type LightExecutionRow = Pick<ExecutionRow, (typeof LIGHT_EXECUTION_COLUM
 export class WorkflowStore {
   readonly k: Kysely<Tables>;
   private nextId?: number;
+  /** Told about every execution write (list caches drop their pages). */
+  onExecutionsChanged: () => void = () => {};
   private readonly insertStmt?: import('better-sqlite3').Statement;
 
   constructor(private readonly db: Db) {
@@ -174,15 +176,14 @@ export class WorkflowStore {
   }
 
   async insertExecution(row: ExecutionRow, trx?: Kysely<any>): Promise<void> {
-    if (this.insertStmt && !trx) {
-      this.insertStmt.run({ ...row, id: Number(row.id) });
-      return;
-    }
-    await ((trx ?? this.k) as Kysely<Tables>).insertInto('workflow_executions').values({ ...row, id: Number(row.id) }).execute();
+    if (this.insertStmt && !trx) this.insertStmt.run({ ...row, id: Number(row.id) });
+    else await ((trx ?? this.k) as Kysely<Tables>).insertInto('workflow_executions').values({ ...row, id: Number(row.id) }).execute();
+    this.onExecutionsChanged();
   }
 
   async updateExecution(id: string, patch: Partial<ExecutionRow>): Promise<void> {
     await this.k.updateTable('workflow_executions').set(patch).where('id', '=', Number(id)).execute();
+    this.onExecutionsChanged();
   }
 
   getExecution(id: string, withData: boolean): Promise<ExecutionRow | LightExecutionRow | undefined> {
@@ -215,6 +216,7 @@ export class WorkflowStore {
 
   async deleteExecution(id: string): Promise<void> {
     await this.k.deleteFrom('workflow_executions').where('id', '=', Number(id)).execute();
+    this.onExecutionsChanged();
   }
 
   executionsWithStatus(status: string): Promise<LightExecutionRow[]> {
@@ -236,6 +238,7 @@ export class WorkflowStore {
         n += Number(r.numDeletedRows ?? 0);
       }
     }
+    if (n) this.onExecutionsChanged();
     return n;
   }
 }

@@ -5,6 +5,7 @@ import type { Runner } from '../executions/runner.js';
 import { executionToApi } from '../executions/format.js';
 import type { ExecutionRow, WorkflowStore } from '../store.js';
 import type { WorkflowCache } from '../workflows/model.js';
+import type { ListCache } from '../workflows/list-cache.js';
 import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit } from './common.js';
 
 const FILTERABLE = ['canceled', 'error', 'running', 'success', 'waiting'];
@@ -28,14 +29,18 @@ const executionSchema = {
   },
 } as const;
 
-export function executionRoutes(app: App, d: { store: WorkflowStore; runner: Runner; cache: WorkflowCache }): void {
+export function executionRoutes(app: App, d: { store: WorkflowStore; runner: Runner; cache: WorkflowCache; lists: ListCache }): void {
   app.get('/executions', {
     schema: {
       summary: 'List executions, newest first',
       tags: ['executions'],
       response: { 200: { type: 'object', properties: { data: { type: 'array', items: executionSchema }, nextCursor: nullableString } } },
     },
-  }, async (req) => {
+  }, async (req, reply) => {
+    // Pages without run data are served from memory until an execution is written.
+    const key = req.url.slice(req.url.indexOf('?') + 1);
+    const cached = d.lists.get(key);
+    if (cached) return reply.type('application/json; charset=utf-8').serializer((p: unknown) => p as string).send(cached);
     const q = req.query as Record<string, string | undefined>;
     let limit = parseLimit(q.limit);
     let lastId: number | undefined;
@@ -50,10 +55,14 @@ export function executionRoutes(app: App, d: { store: WorkflowStore; runner: Run
     const includeData = parseBool('includeData', q.includeData) ?? false;
     const rows = await d.store.listExecutions({ workflowId: q.workflowId, status: q.status, lastId, limit: limit + 1, withData: includeData });
     const page = rows.slice(0, limit);
-    return {
+    const body = {
       data: page.map((r) => executionToApi(r, includeData)),
       nextCursor: rows.length > limit ? encodeCursor({ lastId: String(page[page.length - 1]!.id), limit }) : null,
     };
+    if (includeData) return body;
+    const text = JSON.stringify(body);
+    d.lists.set(key, text);
+    return reply.type('application/json; charset=utf-8').serializer((p: unknown) => p as string).send(text);
   });
 
   app.get<{ Params: { id: string } }>('/executions/:id', { schema: { summary: 'Get an execution', tags: ['executions'] } }, async (req) => {

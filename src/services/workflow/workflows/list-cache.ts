@@ -1,16 +1,19 @@
-// GET /workflows answers from memory: the serialized page per query, dropped by any write to
-// workflows or tags here, and on other instances through the event bus.
+// List endpoints answer from memory: the serialized page per query, dropped by any write that
+// changes what the list shows, here and (through the event bus) on other instances.
 import type { EventBus } from '../../../platform/events.js';
 
 export const LIST_CHANGED_TOPIC = 'workflow.list.changed';
-const TOPIC = LIST_CHANGED_TOPIC;
+export const EXECUTIONS_CHANGED_TOPIC = 'workflow.executions.changed';
 
 export class ListCache {
   private readonly pages = new Map<string, string>();
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly events: EventBus) {
-    this.unsubscribe = events.subscribe(TOPIC, () => this.pages.clear());
+  constructor(
+    private readonly events: EventBus,
+    private readonly topic = LIST_CHANGED_TOPIC,
+  ) {
+    this.unsubscribe = events.subscribe(topic, () => this.pages.clear());
   }
 
   get(key: string): string | undefined {
@@ -25,7 +28,7 @@ export class ListCache {
   /** Call after any write that changes what a list shows. */
   invalidate(): void {
     this.pages.clear();
-    void this.events.publish(TOPIC, {}).catch(() => {});
+    void this.events.publish(this.topic, {}).catch(() => {});
   }
 
   close(): void {
