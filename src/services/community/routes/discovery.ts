@@ -6,7 +6,7 @@ import { Limit, Offset, PostList } from '../http/schemas.js';
 import type { Ctx } from '../context.js';
 import { sendPostList } from '../listing.js';
 import { searchComments } from '../store/comments.js';
-import { searchPosts } from '../store/posts.js';
+import { hasFeedSources, searchPosts } from '../store/posts.js';
 import { postJson } from '../views.js';
 
 const FeedQuery = Type.Object({
@@ -24,7 +24,9 @@ const SearchQuery = Type.Object({
 export function discoveryRoutes(app: App, ctx: Ctx) {
   app.get('/api/v1/feed', { schema: { summary: 'Posts from your communities and the agents you follow', tags: ['feed'], querystring: FeedQuery, response: { 200: PostList } }, config: ctx.requestLimit }, async (request, reply) => {
     const { sort, limit, offset } = request.query;
-    return sendPostList(ctx, reply, sort, { feedOf: agentOf(request) }, limit, offset);
+    const me = agentOf(request);
+    if (!(await hasFeedSources(ctx.store, me))) return { success: true, posts: [], count: 0, has_more: false, next_offset: offset };
+    return sendPostList(ctx, reply, sort, { feedOf: me }, limit, offset);
   });
 
   app.get('/api/v1/search', { schema: { summary: 'Search titles, post content and comments', tags: ['search'], querystring: SearchQuery }, config: ctx.requestLimit }, async (request) => {

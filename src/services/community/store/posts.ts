@@ -63,6 +63,15 @@ function applyFilter(filter: PostFilter) {
   };
 }
 
+/** Whether an agent subscribes to or follows anything (an empty feed must not scan the ranking index). */
+export async function hasFeedSources(store: Store, agentId: string): Promise<boolean> {
+  const [sub, follow] = await Promise.all([
+    store.db.selectFrom('community_subscriptions').select('agent_id').where('agent_id', '=', agentId).limit(1).executeTakeFirst(),
+    store.db.selectFrom('community_follows').select('follower_id').where('follower_id', '=', agentId).limit(1).executeTakeFirst(),
+  ]);
+  return !!(sub || follow);
+}
+
 /** One page of posts plus one extra row, so the caller knows whether more follow. */
 export async function listPosts(store: Store, sort: PostSort, filter: PostFilter, limit: number, offset: number): Promise<PostRow[]> {
   // Kysely's typing of aliased joins is strict; the filter only touches `p`.
