@@ -295,3 +295,31 @@ describe('executions', () => {
     expect((await s.api('GET', `/executions/${e.body.id}`)).status).toBe(404);
   });
 });
+
+test('an n8n client flow: list with cursor, GET, PUT of the body minus read-only fields, activate, deactivate', async () => {
+  const n8n = (method: string, path: string, body?: unknown) => s.api(method, path, body, { 'x-n8n-api-key': s.key, 'x-workflow-api-key': '' });
+  const hook = {
+    name: 'client flow',
+    nodes: [{ name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path: 'client-flow', httpMethod: 'POST', responseMode: 'lastNode' } }],
+    connections: {},
+    settings: { executionOrder: 'v1' },
+  };
+  const created = (await n8n('POST', '/workflows', hook)).body;
+  const ids: string[] = [];
+  let cursor: string | null | undefined;
+  do {
+    const page = (await n8n('GET', `/workflows?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).body;
+    ids.push(...page.data.map((w: any) => w.id));
+    cursor = page.nextCursor;
+  } while (cursor);
+  expect(ids).toContain(created.id);
+  const got = (await n8n('GET', `/workflows/${created.id}`)).body;
+  const { id, active, createdAt, updatedAt, tags, isArchived, versionId, triggerCount, meta, activeVersion, activeVersionId, versionCounter, shared, ...writable } = got;
+  const put = await n8n('PUT', `/workflows/${created.id}`, { ...writable, name: 'client flow v2' });
+  expect(put.status).toBe(200);
+  expect(put.body.name).toBe('client flow v2');
+  expect((await n8n('POST', `/workflows/${created.id}/activate`)).body.active).toBe(true);
+  expect((await s.call('POST', '/webhook/client-flow', { body: '{"a":1}', headers: { 'content-type': 'application/json' } })).body.body).toEqual({ a: 1 });
+  expect((await n8n('POST', `/workflows/${created.id}/deactivate`)).body.active).toBe(false);
+  expect((await s.call('POST', '/webhook/client-flow', { body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(404);
+});

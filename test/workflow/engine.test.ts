@@ -195,6 +195,17 @@ describe('nodes', () => {
     expect(out(runData, 'Call sub')).toEqual([{ n: 21, double: '42' }]);
   });
 
+  test('a workflow calling itself stops at the nesting limit with an error, not a crash', async () => {
+    const c = await s.api('POST', '/workflows', { name: 'self', nodes: [node('In', 'executeWorkflowTrigger')], connections: {}, settings: { executionOrder: 'v1' } });
+    await s.api('PATCH', `/workflows/${c.body.id}`, {
+      nodes: [node('In', 'executeWorkflowTrigger'), node('Again', 'executeWorkflow', { workflowId: { __rl: true, mode: 'id', value: c.body.id } }, [200, 0])],
+      connections: link(['In', 'Again']),
+    });
+    const e = await s.api('POST', `/workflows/${c.body.id}/execute`, { data: {} });
+    expect(e.body.status).toBe('error');
+    expect(e.body.data.resultData.error.message).toMatch(/nest deeper than 20 levels/);
+  }, 30_000);
+
   test('an error workflow runs with the Error Trigger when a workflow fails', async () => {
     const handler = await s.api('POST', '/workflows', {
       name: 'on error',

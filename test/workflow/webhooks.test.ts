@@ -138,6 +138,20 @@ describe('production webhooks', () => {
     expect((await s.call('POST', '/webhook-test/nothing-here', json({}))).status).toBe(404);
   });
 
+  test('a Webhook listening on several methods emits on one output per method', async () => {
+    await create(
+      hookWith('multi', { multipleMethods: true, httpMethod: ['GET', 'POST'], responseMode: 'lastNode' }, {
+        nodes: [
+          { name: 'On GET', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: { assignments: { assignments: [{ id: '1', name: 'via', type: 'string', value: 'get' }] } } },
+          { name: 'On POST', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 200], parameters: { assignments: { assignments: [{ id: '1', name: 'via', type: 'string', value: 'post' }] } } },
+        ],
+        connections: { Hook: { main: [[{ node: 'On GET', type: 'main', index: 0 }], [{ node: 'On POST', type: 'main', index: 0 }]] } },
+      }),
+    );
+    expect((await s.call('GET', '/webhook/multi')).body).toEqual({ via: 'get' });
+    expect((await s.call('POST', '/webhook/multi', json({}))).body).toEqual({ via: 'post' });
+  });
+
   test('two active workflows cannot take the same path', async () => {
     await create(webhookWorkflow('taken'));
     const c = await s.api('POST', '/workflows', webhookWorkflow('taken', 'second'));

@@ -5,8 +5,8 @@ import type { Keys } from '../../../platform/keys.js';
 
 export function authHook(keys: Keys) {
   return async (request: FastifyRequest) => {
-    const raw = request.headers['x-workflow-api-key'] ?? request.headers['x-n8n-api-key'];
-    const key = Array.isArray(raw) ? raw[0] : raw;
+    const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+    const key = first(request.headers['x-workflow-api-key']) ?? first(request.headers['x-n8n-api-key']);
     if (!key) throw new HttpError(401, "'X-WORKFLOW-API-KEY' header required", 'unauthorized');
     const record = await keys.verify('workflow', key);
     if (!record) throw new HttpError(401, 'unauthorized', 'unauthorized');

@@ -52,9 +52,11 @@ export function newState(): ExecutionState {
 }
 
 /** Starts a run at `start`, whose output is given (a trigger's item: the webhook request, the manual data). */
-export function startState(graph: Graph, v1: boolean, start: { node: string; items: Item[] }, now: number): ExecutionState {
+export function startState(graph: Graph, v1: boolean, start: { node: string; items: Item[]; outputIndex?: number }, now: number): ExecutionState {
   const state = newState();
-  const output = [start.items];
+  // A Webhook listening on several methods has one output per method.
+  const output: Item[][] = Array.from({ length: (start.outputIndex ?? 0) + 1 }, () => []);
+  output[start.outputIndex ?? 0] = start.items;
   state.runData[start.node] = [
     { startTime: now, executionIndex: state.executionIndex++, executionTime: 0, executionStatus: 'success', source: [], data: { main: output } },
   ];

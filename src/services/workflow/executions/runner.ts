@@ -24,13 +24,16 @@ import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
 import { stateFromStored, toStoredData, type StoredExecutionData } from './format.js';
 
 export const EXECUTE_QUEUE = 'workflow.execute';
+const MAX_SUB_WORKFLOW_DEPTH = 20;
 
 export interface RunRequest {
   prepared: PreparedWorkflow;
   mode: ExecutionMode;
-  start: { node: string; items: Item[] };
+  start: { node: string; items: Item[]; outputIndex?: number };
   respond?(r: WebhookResponse): void;
   retryOf?: string;
+  /** Nesting level of a sub-workflow run. */
+  depth?: number;
   /** Continue from this state instead of starting fresh (retries). */
   state?: ExecutionState;
   parent?: { executionId: string; workflowId: string };
@@ -112,8 +115,9 @@ export class Runner {
       custom_data: null,
     };
     if (progress) await this.store.insertExecution(baseRow);
+    if (req.depth) this.subDepth.set(id, req.depth);
     const state = req.state ?? startState(req.prepared.graph, wf.settings?.executionOrder === 'v1', req.start, this.platform.clock.ms());
-    const outcome = await this.execute(req.prepared, id, req.mode, state, req.respond, undefined);
+    const outcome = await this.execute(req.prepared, id, req.mode, state, req.respond, undefined).finally(() => this.subDepth.delete(id));
     const row = this.finish(baseRow, req.prepared, outcome, req.start.node);
     const saved = this.shouldSave(wf, req.mode, outcome.status);
     if (progress) {
@@ -141,7 +145,7 @@ export class Runner {
       stopped_at: null,
       wait_till: null,
       created_at: now,
-      data: JSON.stringify({ version: 1, startData: { startNode: req.start.node, items: req.start.items }, resultData: { runData: {} } }),
+      data: JSON.stringify({ version: 1, startData: { startNode: req.start.node, items: req.start.items, outputIndex: req.start.outputIndex }, resultData: { runData: {} } }),
       workflow_data: req.prepared.snapshot,
       custom_data: null,
     };
@@ -206,10 +210,10 @@ export class Runner {
     if (row.status !== 'new' && row.status !== 'waiting') return;
     const snapshot = JSON.parse(row.workflow_data ?? '{}') as WorkflowDefinition;
     const prepared = await this.preparedFor(snapshot);
-    const stored = JSON.parse(row.data ?? '{}') as StoredExecutionData & { startData: { startNode?: string; items?: Item[] } };
+    const stored = JSON.parse(row.data ?? '{}') as StoredExecutionData & { startData: { startNode?: string; items?: Item[]; outputIndex?: number } };
     let state: ExecutionState;
     if (row.status === 'new') {
-      state = startState(prepared.graph, prepared.definition.settings?.executionOrder === 'v1', { node: stored.startData.startNode ?? '', items: stored.startData.items ?? [{ json: {} }] }, this.platform.clock.ms());
+      state = startState(prepared.graph, prepared.definition.settings?.executionOrder === 'v1', { node: stored.startData.startNode ?? '', items: stored.startData.items ?? [{ json: {} }], outputIndex: stored.startData.outputIndex }, this.platform.clock.ms());
     } else {
       if (row.wait_till && !p.resumeItems && new Date(row.wait_till).getTime() > this.platform.clock.ms()) return; // not due (a stale job)
       state = stateFromStored(stored);
@@ -357,14 +361,24 @@ export class Runner {
     };
   }
 
-  private async runSub(id: string, items: Item[], parent: { executionId: string; workflowId: string }, depth = 0): Promise<Item[]> {
+  /** How deep each running sub-workflow execution is nested, so a workflow calling itself stops. */
+  private readonly subDepth = new Map<string, number>();
+
+  private async runSub(id: string, items: Item[], parent: { executionId: string; workflowId: string }): Promise<Item[]> {
+    const depth = (this.subDepth.get(parent.executionId) ?? 0) + 1;
+    if (depth > MAX_SUB_WORKFLOW_DEPTH) throw new NodeOperationError(`Sub-workflows nest deeper than ${MAX_SUB_WORKFLOW_DEPTH} levels; is a workflow calling itself?`);
     const row = await this.store.getWorkflow(id);
     if (!row) throw new NodeOperationError(`Workflow with ID "${id}" does not exist`);
     const prepared = this.cache.get(row);
     const start = findStartNode(prepared.definition, 'workflow');
     if (!start) throw new NodeOperationError(`Workflow "${prepared.definition.name}" has no Execute Workflow Trigger`);
-    void depth;
-    const { row: done, outcome } = await this.run({ prepared, mode: 'integrated', start: { node: start, items: items.map((i) => ({ json: i.json, ...(i.binary ? { binary: i.binary } : {}) })) }, parent });
+    const { row: done, outcome } = await this.run({
+      prepared,
+      mode: 'integrated',
+      start: { node: start, items: items.map((i) => ({ json: i.json, ...(i.binary ? { binary: i.binary } : {}) })) },
+      parent,
+      depth,
+    });
     if (outcome.status === 'error') throw new NodeOperationError(outcome.state.error?.message ?? 'Sub-workflow failed', `execution ${done.id}`);
     const last = outcome.state.lastNodeExecuted;
     const runs = last ? outcome.state.runData[last] : undefined;

@@ -88,7 +88,7 @@ export function webhookRoutesPlugin(app: App, d: WebhookDeps): void {
     const shape = nodeRegistry.get(node.type)?.fromWebhook;
     const startItems = shape ? shape(item, node) : [item];
     if (!startItems.length) return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ message: 'Ignored' }));
-    const start = { node: node.name, items: startItems };
+    const start = { node: node.name, items: startItems, outputIndex: target.outputIndex };
     const code = Number(p.options?.responseCode ?? 200);
 
     if (responseMode === 'onReceived') {
