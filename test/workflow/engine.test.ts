@@ -159,6 +159,18 @@ describe('node options', () => {
     expect(once.exec.data.resultData.error.message).toBe('Request failed with status code 503');
   });
 
+  test('settings.executionTimeout cancels a run that takes too long', async () => {
+    const started = Date.now();
+    const { exec, runData } = await run(
+      [node('Start', 'manualTrigger'), node('Slow', 'wait', { amount: 20, unit: 'seconds' }, [200, 0], { typeVersion: 1.1 }), setField('After', 'x', 1, [400, 0])],
+      link(['Start', 'Slow'], ['Slow', 'After']),
+      { executionOrder: 'v1', executionTimeout: 1 },
+    );
+    expect(exec.status).toBe('canceled');
+    expect(runData.After).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 20_000);
+
   test('pinData replaces a node output in manual runs', async () => {
     const { runData } = await run([node('Start', 'manualTrigger'), setField('Fetch', 'x', 1, [200, 0])], link(['Start', 'Fetch']), undefined, {}, { pinData: { Fetch: [{ json: { pinned: true } }] } });
     expect(out(runData, 'Fetch')).toEqual([{ pinned: true }]);
