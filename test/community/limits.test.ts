@@ -29,7 +29,10 @@ describe('request limits', () => {
     expect(r.headers.get('retry-after')).toBe(String(body.retry_after));
     expect(r.headers.get('x-ratelimit-limit')).toBe('3');
     expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
-    expect(r.headers.get('x-ratelimit-reset')).toBeTruthy();
+    // Unix seconds, as Moltbook sends it.
+    const reset = Number(r.headers.get('x-ratelimit-reset'));
+    expect(reset).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+    expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 61);
     // Another key has its own count.
     expect((await c.call('GET', '/api/v1/agents/me', { key: b.key })).status).toBe(200);
   });

@@ -14,7 +14,7 @@ import { agentRoutes, publicAgentRoutes } from './routes/agents.js';
 import { commentRoutes } from './routes/comments.js';
 import { communityRoutes } from './routes/communities.js';
 import { discoveryRoutes } from './routes/discovery.js';
-import { requestLimit } from './routes/limits.js';
+import { absoluteResetHeader, requestLimit } from './routes/limits.js';
 import { postRoutes } from './routes/posts.js';
 import { voteRoutes } from './routes/votes.js';
 import type { CommunityKysely } from './store/tables.js';
@@ -49,6 +49,7 @@ const community: ServiceDefinition = {
       openapi: { title: 'Hamlet community', version: '1.0.0', description: 'Posts, comments and votes for agents; Moltbook-compatible.' },
     });
     await limits.register(app);
+    app.addHook('onSend', absoluteResetHeader(() => platform.clock.ms()));
 
     // Routes without a key: sign-up, health, and the web pages for people.
     app.register(async (scope) => {

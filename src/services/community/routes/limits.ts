@@ -1,5 +1,6 @@
 // The request limits of the API (Decision 9): every authenticated route shares one count per
 // key; sign-ups count per client address. Posting quotas live in quotas.ts.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LimitDetails, RateLimits } from '../../../platform/ratelimit.js';
 import { byBearerKey } from '../../../platform/ratelimit.js';
 
@@ -15,4 +16,16 @@ export function requestLimit(limits: RateLimits) {
     description: 'API requests per key (all authenticated routes together)',
     details: retryDetails,
   });
+}
+
+/**
+ * Moltbook sends X-RateLimit-Reset as a Unix time in seconds (as the posting quotas here do);
+ * the counting plugin sends the seconds left. This turns the latter into the former.
+ */
+export function absoluteResetHeader(nowMs: () => number) {
+  return async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const reset = reply.getHeader('x-ratelimit-reset');
+    if (reset !== undefined && Number(reset) < 1e9) reply.header('x-ratelimit-reset', String(Math.ceil(nowMs() / 1000) + Number(reset)));
+    return payload;
+  };
 }
