@@ -6,6 +6,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExpressions, SandboxLimitError } from '../../../src/services/workflow/expressions/index.js';
+import { Sandbox } from '../../../src/services/workflow/expressions/sandbox-pool.js';
+import { takeModule } from '../../../src/services/workflow/expressions/sandbox/modules.js';
 import { ExpressionError } from '../../../src/services/workflow/expressions/api.js';
 import { items, makeData } from './helpers.js';
 
@@ -163,6 +165,9 @@ describe('prototype pollution', () => {
 });
 
 describe('limits', () => {
+  const roomy = createExpressions({ timeoutMs: 20_000, memoryBytes: 32 * 1024 * 1024 });
+  afterAll(() => roomy.close());
+
   it('an endless loop in an expression is stopped by the time limit', () => {
     expect(() => ex.resolve('={{ (() => { while (true) {} })() }}', data)).toThrow(SandboxLimitError);
     try {
@@ -190,20 +195,37 @@ describe('limits', () => {
   it('memory bombs are stopped by the memory limit', async () => {
     for (const bomb of [
       "const s = 'x'.repeat(2 ** 27); return [{ json: { n: s.length } }];",
-      "const a = []; while (true) a.push('y'.repeat(1e5) + a.length); return [];",
+      "const a = []; while (true) a.push(new Array(1e5).fill(a.length)); return [];",
       'const a = []; for (let i = 0; ; i++) a.push({ i, s: [i, i, i] }); return [];',
       'const m = new Map(); for (let i = 0; ; i++) m.set(i, new Array(1000).fill(i)); return [];',
     ]) {
-      const error = await runAll(bomb).then(
+      // A generous clock, so that memory is what stops them.
+      const error = await roomy.runCode({ code: bomb, mode: 'runOnceForAllItems', data }).then(
         () => undefined,
         (e: unknown) => e,
       );
       expect(error, bomb).toBeInstanceOf(SandboxLimitError);
-      expect((error as SandboxLimitError).kind, bomb).toMatch(/memory|timeout/);
+      // The memory limit, not the clock, stops them (QuickJS's own count misses small blocks).
+      expect((error as SandboxLimitError).kind, bomb).toBe('memory');
     }
     expect(() => ex.resolve("={{ 'z'.repeat(2 ** 26).length }}", data)).toThrow(SandboxLimitError);
     // QuickJS refuses strings over 2^30 characters before memory runs out: a plain error.
     await expect(runAll('let s = "ab"; while (true) s = s + s; return [];')).rejects.toThrow(ExpressionError);
+  });
+
+  it("bounds the instance's real memory, which QuickJS's own accounting underestimates", () => {
+    const module = takeModule()!;
+    const sandbox = new Sandbox({ timeoutMs: 10_000, memoryBytes: 32 * 1024 * 1024 }, module);
+    const before = module.getWasmMemory().buffer.byteLength;
+    sandbox.begin(data);
+    const bomb = sandbox.compile('bomb', '(function () { const a = []; for (let i = 0; ; i++) a.push({ i, s: [i, i, i] }); })', 'x');
+    expect(() => sandbox.callApi('call', bomb)).toThrow('Execution ran out of memory (limit 32 MB)');
+    const grown = module.getWasmMemory().buffer.byteLength - before;
+    // Without the check this loop takes ~300 MB before QuickJS notices (2 GB with strings).
+    expect(grown).toBeLessThan(2 * 32 * 1024 * 1024);
+    expect(sandbox.broken).toBe(true);
+    expect(sandbox.oversized).toBe(true);
+    sandbox.dispose();
   });
 
   it('structures nested too deep for the native stack are contained too', async () => {

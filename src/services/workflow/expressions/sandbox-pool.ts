@@ -99,14 +99,32 @@ export class Sandbox {
   broken = false;
   /** Set when a host exception crossed the WASM frames: the instance is dropped, not even disposed. */
   corrupt = false;
+  /**
+   * QuickJS's own memory limit undercounts many small allocations in this WebAssembly build
+   * (measured: 64 MB "limit", 300 MB to 2 GB actually used), so the real bound is the size of
+   * the instance's linear memory, checked by the interrupt handler. WebAssembly memory never
+   * shrinks: an instance that grew past half the limit is not reused (see SandboxPool.release).
+   */
+  private readonly wasmMemory: WebAssembly.Memory;
+  private memoryCeiling: number;
+  private memoryExceeded = false;
 
   constructor(
     private readonly limits: SandboxLimits,
     readonly module: QuickJSWASMModule,
   ) {
+    this.wasmMemory = module.getWasmMemory();
+    this.memoryCeiling = Infinity;
     this.runtime = module.newRuntime();
     this.runtime.setMaxStackSize(STACK_BYTES);
-    this.runtime.setInterruptHandler(() => performance.now() > this.deadline);
+    this.runtime.setInterruptHandler(() => {
+      if (performance.now() > this.deadline) return true;
+      if (this.wasmMemory.buffer.byteLength > this.memoryCeiling) {
+        this.memoryExceeded = true;
+        return true;
+      }
+      return false;
+    });
     this.context = this.runtime.newContext();
     const host = this.context.newFunction('__hamletHost', (...args) => this.hostCall(args));
     this.context.setProp(this.context.global, '__hamletHost', host);
@@ -119,8 +137,14 @@ export class Sandbox {
     this.evalSetup('delete globalThis.__hamlet;', 'setup');
     this.evalSetup(HARDEN_JS, 'harden');
     this.callApi('finishBaseline').dispose();
-    // The limit applies from here on: setup itself is trusted code.
+    // The limits apply from here on: setup itself is trusted code.
     this.runtime.setMemoryLimit(limits.memoryBytes);
+    this.memoryCeiling = this.wasmMemory.buffer.byteLength + limits.memoryBytes;
+  }
+
+  /** Whether the instance's memory grew so much that it should not serve another sandbox. */
+  get oversized(): boolean {
+    return this.wasmMemory.buffer.byteLength > this.memoryCeiling - this.limits.memoryBytes / 2;
   }
 
   /**
@@ -318,7 +342,8 @@ export class Sandbox {
   private checkLimits(error: GuestError): void {
     const message = error.message;
     let kind: LimitKind | undefined;
-    if (performance.now() > this.deadline || (error.name === 'InternalError' && message === 'interrupted')) kind = 'timeout';
+    if (this.memoryExceeded) kind = 'memory';
+    else if (performance.now() > this.deadline || (error.name === 'InternalError' && message === 'interrupted')) kind = 'timeout';
     else if (message === 'out of memory' || (error.name === 'InternalError' && /memory/i.test(message))) kind = 'memory';
     else if (error.name === 'InternalError' && message === 'stack overflow') kind = 'stack';
     if (!kind) return;
@@ -375,7 +400,9 @@ export class Sandbox {
     // the memory limit is lifted while it loads.
     const started = performance.now();
     const deadline = this.deadline;
+    const ceiling = this.memoryCeiling;
     this.deadline = Infinity;
+    this.memoryCeiling = Infinity;
     this.runtime.setMemoryLimit(-1);
     try {
       const loader = this.guard(() => this.context.evalCode(LIBRARY_LOADERS[name], name, { type: 'global' }));
@@ -392,6 +419,7 @@ export class Sandbox {
       this.librariesLoaded.add(name);
     } finally {
       this.runtime.setMemoryLimit(this.limits.memoryBytes);
+      this.memoryCeiling = ceiling;
       const took = performance.now() - started;
       this.pausedMs += took;
       this.deadline = deadline + took;
@@ -449,7 +477,7 @@ export class SandboxPool {
   release(sandbox: Sandbox): void {
     sandbox.end();
     if (sandbox.corrupt) return; // dropped whole: the garbage collector takes the instance
-    if (sandbox.broken || this.idle.length >= this.maxIdle) {
+    if (sandbox.broken || sandbox.oversized || this.idle.length >= this.maxIdle) {
       retire(sandbox);
     } else {
       this.idle.push(sandbox);
@@ -468,5 +496,6 @@ function retire(sandbox: Sandbox): void {
   } catch {
     return;
   }
-  returnModule(sandbox.module);
+  // An instance whose memory grew large is left to the garbage collector: its memory cannot shrink.
+  if (!sandbox.oversized) returnModule(sandbox.module);
 }

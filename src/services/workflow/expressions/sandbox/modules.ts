@@ -40,7 +40,7 @@ export function takeModule(): QuickJSWASMModule | undefined {
 
 /** Returns a healthy instance whose runtimes are all disposed. */
 export function returnModule(module: QuickJSWASMModule): void {
-  if (spares.length < SPARES * 2) spares.push(module);
+  if (spares.length < SPARES) spares.push(module);
 }
 
 /** Resolves when spares are available again (for callers that can wait). */
