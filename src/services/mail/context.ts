@@ -49,8 +49,11 @@ export function installAuth(app: App, platform: Platform): void {
   app.decorateRequest('mailOrgId', '');
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/v0') || request.url.startsWith('/v0/downloads/')) return;
-    const key = await platform.keys.verify('mail', bearerToken(request));
-    if (!key) throw unauthorized(bearerToken(request) ? 'Invalid API key' : 'Missing API key: send Authorization: Bearer <key>');
+    // The WebSocket stream also takes the key as ?api_key= (browsers cannot set headers).
+    const queryKey = request.url.startsWith('/v0?') ? (request.query as { api_key?: string }).api_key : undefined;
+    const token = bearerToken(request) ?? (typeof queryKey === 'string' ? queryKey : undefined);
+    const key = await platform.keys.verify('mail', token);
+    if (!key) throw unauthorized(token ? 'Invalid API key' : 'Missing API key: send Authorization: Bearer <key>');
     request.mailOrgId = orgOfKey(key);
   });
 }

@@ -10,6 +10,7 @@ import { installAuth, installLimits, type MailContext } from './context.js';
 import { DownloadLinks } from './downloads.js';
 import { mailEnvelope } from './errors.js';
 import { Filing } from './filing.js';
+import { LiveStream } from './live.js';
 import { migrations } from './migrations.js';
 import { subscribeRelayOutcomes } from './relay-outcomes.js';
 import { inboxRoutes } from './routes/inboxes.js';
@@ -45,6 +46,9 @@ async function start(platform: Platform) {
   });
   installAuth(app, platform);
   const sendLimit = await installLimits(app, platform);
+  const live = new LiveStream(platform.events, platform.clock);
+  events.live = live;
+  await live.register(app);
 
   let apiUrl = '';
   const secret = await store.secret('download_links', () => randomBytes(32).toString('base64url'));
@@ -96,6 +100,7 @@ async function start(platform: Platform) {
       unsubscribe();
       cache.close();
       events.close();
+      live.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await app.close();
     },

@@ -131,15 +131,26 @@ export class Store {
   /** Called after a commit with the inboxes whose messages or threads it changed (caches listen). */
   onChange: (inboxIds: string[]) => Promise<void> = async () => {};
   private readonly touched = new WeakMap<object, Set<string>>();
+  private readonly commitHooks = new WeakMap<object, Array<() => Promise<void>>>();
 
   async transaction<T>(fn: (trx: Tx) => Promise<T>): Promise<T> {
     const inboxes = new Set<string>();
+    const hooks: Array<() => Promise<void>> = [];
     const result = await this.db.transaction().execute((trx) => {
       this.touched.set(trx, inboxes);
+      this.commitHooks.set(trx, hooks);
       return fn(trx);
     });
     if (inboxes.size) await this.onChange([...inboxes]);
+    for (const hook of hooks) await hook().catch(() => {});
     return result;
+  }
+
+  /** Runs `fn` once `trx` has committed (at once outside a transaction); never if it rolls back. */
+  afterCommit(trx: Tx, fn: () => Promise<void>): void {
+    const hooks = this.commitHooks.get(trx);
+    if (hooks) hooks.push(fn);
+    else void fn().catch(() => {});
   }
 
   /** Notes that a write in `trx` changed an inbox's contents (reported once it commits). */

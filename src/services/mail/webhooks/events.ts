@@ -45,6 +45,8 @@ export class MailEvents {
   // Enabled webhooks per organization: every event reads them, few requests change them.
   private readonly hooks = new Map<string, WebhookRow[]>();
   readonly close: () => void;
+  /** Live WebSocket subscribers (set once the stream exists). */
+  live?: { wants(orgId: string): boolean; publish(e: { orgId: string; inboxId: string; podId: string; eventType: string; body: string }): Promise<void> };
 
   constructor(
     private readonly store: Store,
@@ -84,7 +86,8 @@ export class MailEvents {
       const pods = hook.pod_ids ? (JSON.parse(hook.pod_ids) as string[]) : [];
       return !pods.length || pods.includes(scope.podId);
     });
-    if (!targets.length) return;
+    const live = this.live?.wants(scope.orgId) ? this.live : undefined;
+    if (!targets.length && !live) return;
     const eventId = `evt_${randomBase62(24)}`;
     const payload: Record<string, unknown> = { type: 'event', event_type: eventType, event_id: eventId, ...objects() };
     let body = JSON.stringify(payload);
@@ -96,6 +99,8 @@ export class MailEvents {
       const job: DeliveryJob = { webhook_id: hook.webhook_id, event_id: eventId, body };
       await this.jobs.enqueue(WEBHOOK_QUEUE, job, {}, trx);
     }
+    // The live stream is best effort and real time: it hears the event once it is committed.
+    if (live) this.store.afterCommit(trx, () => live.publish({ ...scope, eventType, body }));
   }
 }
 
