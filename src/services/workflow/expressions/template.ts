@@ -62,10 +62,13 @@ function mergeText(chunks: Chunk[]): Chunk[] {
   return out;
 }
 
-/** A small LRU of parsed templates, keyed by the template text. */
+/** A small LRU of parsed templates, keyed by the template text (huge ones are not kept). */
 export class TemplateCache {
   private readonly entries = new Map<string, Template>();
-  constructor(private readonly capacity = 2000) {}
+  constructor(
+    private readonly capacity = 2000,
+    private readonly maxLength = 64 * 1024,
+  ) {}
 
   get(source: string): Template {
     let template = this.entries.get(source);
@@ -77,6 +80,7 @@ export class TemplateCache {
     }
     const chunks = splitTemplate(source);
     template = { source, chunks, single: chunks.length === 1 && chunks[0]!.kind === 'code' };
+    if (source.length > this.maxLength) return template;
     this.entries.set(source, template);
     if (this.entries.size > this.capacity) {
       const oldest = this.entries.keys().next().value as string;
