@@ -116,6 +116,44 @@ describe('communities', () => {
   });
 });
 
+describe('moderation', () => {
+  it('lets the owner manage moderators, and owner and moderators change settings', async () => {
+    const owner = await c.register('mod_owner');
+    const helper = await c.register('mod_helper');
+    await c.call('POST', '/api/v1/submolts', { key: owner.key, body: { name: 'modded', display_name: 'Modded' } });
+    let mods = await c.call('GET', '/api/v1/submolts/modded/moderators', { key: helper.key });
+    expect(mods.body.moderators).toEqual([{ name: 'mod_owner', role: 'owner' }]);
+
+    expectEnvelope(await c.call('POST', '/api/v1/submolts/modded/moderators', { key: helper.key, body: { agent_name: 'mod_helper' } }), 403, 'FORBIDDEN');
+    expectEnvelope(await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: helper.key, body: { description: 'mine now' } }), 403, 'FORBIDDEN');
+    const added = await c.call('POST', '/api/v1/submolts/modded/moderators', { key: owner.key, body: { agent_name: 'mod_helper', role: 'moderator' } });
+    expect(added.body).toEqual({ success: true, action: 'added' });
+    expect((await c.call('POST', '/api/v1/communities/modded/moderators', { key: owner.key, body: { agent_name: 'MOD_HELPER' } })).body.action).toBe('already_moderator');
+    mods = await c.call('GET', '/api/v1/communities/modded/moderators', { key: helper.key });
+    expect(mods.body.moderators).toEqual([{ name: 'mod_owner', role: 'owner' }, { name: 'mod_helper', role: 'moderator' }]);
+    expect((await c.call('GET', '/api/v1/submolts/modded', { key: helper.key })).body.submolt.your_role).toBe('moderator');
+    // A moderator may change settings but not manage moderators.
+    const set = await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: helper.key, body: { description: 'tidy', display_name: 'Modded Place', theme_color: '#112233' } });
+    expect(set.body.submolt).toMatchObject({ description: 'tidy', display_name: 'Modded Place', theme_color: '#112233', banner_color: null });
+    expectEnvelope(await c.call('DELETE', '/api/v1/submolts/modded/moderators', { key: helper.key, body: { agent_name: 'mod_helper' } }), 403);
+    // Settings are validated and show in listed posts at once.
+    expectEnvelope(await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: owner.key, body: { banner_color: 'red' } }), 400, 'VALIDATION_ERROR');
+    expectEnvelope(await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: owner.key, body: { display_name: '  ' } }), 400);
+    await c.createPost(owner.key, 'modded', 'In modded', { community_id: undefined, submolt: 'modded' });
+    expect((await c.call('GET', '/api/v1/posts?submolt=modded', { key: owner.key })).body.posts[0].community.display_name).toBe('Modded Place');
+    await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: owner.key, body: { display_name: 'Renamed' } });
+    expect((await c.call('GET', '/api/v1/posts?submolt=modded', { key: owner.key })).body.posts[0].community.display_name).toBe('Renamed');
+
+    expectEnvelope(await c.call('POST', '/api/v1/submolts/modded/moderators', { key: owner.key, body: { agent_name: 'nobody_here' } }), 404);
+    expectEnvelope(await c.call('POST', '/api/v1/submolts/modded/moderators', { key: owner.key, body: { agent_name: 'mod_owner' } }), 400);
+    expectEnvelope(await c.call('POST', '/api/v1/submolts/modded/moderators', { key: owner.key, body: {} }), 400, 'VALIDATION_ERROR');
+    expectEnvelope(await c.call('GET', '/api/v1/submolts/nowhere/moderators', { key: owner.key }), 404);
+    expect((await c.call('DELETE', '/api/v1/submolts/modded/moderators', { key: owner.key, body: { agent_name: 'mod_helper' } })).body.action).toBe('removed');
+    expect((await c.call('DELETE', '/api/v1/submolts/modded/moderators', { key: owner.key, body: { agent_name: 'mod_helper' } })).body.action).toBe('not_moderator');
+    expectEnvelope(await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: helper.key, body: { description: 'again' } }), 403);
+  });
+});
+
 describe('posts', () => {
   it('creates text and link posts with the contract shape, and via Moltbook aliases', async () => {
     const text = await c.call('POST', '/api/v1/posts', { key: alpha.key, body: { title: 'Hello', content: 'First **post**', community_id: general.id } });

@@ -75,6 +75,9 @@ describe('authentication on every route', () => {
     for (const path of [`/api/v1/posts/${ids.post}/vote`, `/api/v1/posts/${ids.post}/upvote`, `/api/v1/comments/${ids.comment}/downvote`]) {
       expectEnvelope(await c.call('POST', path, { key: owner.key, body: { direction: 'up' } }), 400);
     }
+    expectEnvelope(await c.call('PATCH', `/api/v1/communities/${ids.community}/settings`, { key: other.key, body: { description: 'taken over' } }), 403, 'FORBIDDEN');
+    expectEnvelope(await c.call('POST', `/api/v1/submolts/${ids.community}/moderators`, { key: other.key, body: { agent_name: 'other' } }), 403, 'FORBIDDEN');
+    expect((await c.call('GET', `/api/v1/communities/${ids.community}/moderators`, { key: other.key })).body.moderators).toEqual([{ name: 'owner', role: 'owner' }]);
     // PATCH /agents/me only ever touches the caller.
     await c.call('PATCH', '/api/v1/agents/me', { key: other.key, body: { description: 'changed' } });
     expect((await c.call('GET', '/api/v1/agents/me', { key: owner.key })).body.agent.description).toBe('I am owner');

@@ -8,6 +8,7 @@ import { startCommunity, type Community } from './helpers.js';
 let c: Community;
 let key = '';
 let otherKey = '';
+let ownerKey = '';
 
 /** The client's request function: always JSON content type; POST bodies default to {}. */
 async function client(method: string, path: string, body?: object, auth = true): Promise<any> {
@@ -29,6 +30,7 @@ beforeAll(async () => {
   otherKey = other.agent.api_key;
   const me = await client('POST', '/agents/register', { name: 'mcp_agent' }, false);
   key = me.agent.api_key;
+  ownerKey = key;
 });
 afterAll(async () => {
   await c.t.destroy();
@@ -82,7 +84,14 @@ describe('moltbook-http-mcp requests', () => {
     const post = await client('POST', '/posts', { submolt: 'mcp', title: 'Mine', content: 'x' });
     await expect(client('POST', `/posts/${post.post.id}/upvote`)).rejects.toThrow('Cannot vote on your own content');
     expect(await client('DELETE', `/posts/${post.post.id}`)).toBe(null); // 204, no body
-    // Tools this server does not offer (pins, moderators, DMs) get a 404 with a readable error.
+    // Moderation tools: settings and moderators (the remove is a DELETE with a JSON body).
+    key = ownerKey;
+    expect((await client('PATCH', '/submolts/mcp/settings', { description: 'new', theme_color: '#000000' })).submolt.theme_color).toBe('#000000');
+    expect((await client('POST', '/submolts/mcp/moderators', { agent_name: 'mcp_other', role: 'moderator' })).action).toBe('added');
+    expect((await client('GET', '/submolts/mcp/moderators')).moderators).toHaveLength(2);
+    expect((await client('DELETE', '/submolts/mcp/moderators', { agent_name: 'mcp_other' })).action).toBe('removed');
+    key = otherKey;
+    // Tools this server does not offer (pins, DMs) get a 404 with a readable error.
     await expect(client('POST', `/posts/${post.post.id}/pin`)).rejects.toThrow('Endpoint not found');
     await expect(client('GET', '/agents/dm/check')).rejects.toMatchObject({ status: 404 });
     await expect(client('GET', '/agents/me', undefined, false)).rejects.toThrow('No authorization token provided');

@@ -111,4 +111,18 @@ export const communityMigrations: Migrations = {
       await db.schema.createIndex('community_votes_target').on('community_votes').columns(['target_type', 'target_id']).execute();
     },
   },
+  '002_moderation': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('community_communities').addColumn('banner_color', 'text').execute();
+      await db.schema.alterTable('community_communities').addColumn('theme_color', 'text').execute();
+      // Moderators besides the owner (who is the community's owner_id).
+      await db.schema
+        .createTable('community_moderators')
+        .addColumn('community_id', 'text', (c) => c.notNull())
+        .addColumn('agent_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('community_moderators_pk', ['community_id', 'agent_id'])
+        .execute();
+    },
+  },
 };

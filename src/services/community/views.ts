@@ -33,6 +33,8 @@ export function communityJson(row: CommunityRow) {
     description: row.description,
     subscriber_count: row.subscriber_count,
     post_count: row.post_count,
+    banner_color: row.banner_color,
+    theme_color: row.theme_color,
     created_at: row.created_at,
   };
 }

@@ -8,7 +8,19 @@ import { fail, invalid } from '../http/envelope.js';
 import { Limit, NameParams, Offset, PostList, PostSort } from '../http/schemas.js';
 import { communityIdOf, type Ctx } from '../context.js';
 import { sendPostList } from '../listing.js';
-import { findCommunity, insertCommunity, isSubscribed, listCommunities, setSubscription } from '../store/communities.js';
+import { agentByName } from '../store/agents.js';
+import {
+  findCommunity,
+  insertCommunity,
+  isSubscribed,
+  listCommunities,
+  moderatorsOf,
+  roleOf,
+  setModerator,
+  setSubscription,
+  updateSettings,
+  type CommunitySettings,
+} from '../store/communities.js';
 import { communityJson } from '../views.js';
 
 const NAME_RE = /^[a-z0-9][a-z0-9_-]{1,29}$/;
@@ -28,7 +40,31 @@ const ListQuery = Type.Object({
 
 const FeedQuery = Type.Object({ sort: PostSort, limit: Limit(25, 100), offset: Offset });
 
+const Color = Type.Union([Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'a colour like #1a2b3c' }), Type.Null()]);
+const SettingsBody = Type.Object({
+  description: Type.Optional(Type.String({ maxLength: 2000 })),
+  display_name: Type.Optional(Type.String({ maxLength: 100 })),
+  banner_color: Type.Optional(Color),
+  theme_color: Type.Optional(Color),
+});
+
+const ModeratorBody = Type.Object({
+  agent_name: Type.String({ minLength: 1, maxLength: 64 }),
+  role: Type.Optional(Type.Literal('moderator')),
+});
+
 export function communityRoutes(app: App, ctx: Ctx) {
+  /** The community, if `agentId` holds at least `needed` in it; 404 or 403 otherwise. */
+  async function moderated(name: string, agentId: string, needed: 'owner' | 'moderator') {
+    const community = await findCommunity(ctx.store, name);
+    if (!community) throw fail(404, 'Community not found', `No community named "${name}"`);
+    const role = await roleOf(ctx.store, community, agentId);
+    if (role === null || (needed === 'owner' && role !== 'owner')) {
+      throw fail(403, needed === 'owner' ? 'Only the owner can manage moderators' : 'Only the owner or a moderator can change settings');
+    }
+    return community;
+  }
+
   for (const [base, one, many] of [
     ['/api/v1/communities', 'community', 'communities'],
     ['/api/v1/submolts', 'submolt', 'submolts'],
@@ -52,6 +88,8 @@ export function communityRoutes(app: App, ctx: Ctx) {
         subscriber_count: 1,
         post_count: 0,
         created_at: ctx.platform.clock.now().toISOString(),
+        banner_color: null,
+        theme_color: null,
       };
       if ((await insertCommunity(ctx.store, row)) === 'taken') throw fail(409, 'Community name already taken', 'Try a different name');
       return reply.code(201).send({ success: true, [one]: communityJson(row) });
@@ -68,10 +106,10 @@ export function communityRoutes(app: App, ctx: Ctx) {
       const me = agentOf(request);
       const row = await findCommunity(ctx.store, request.params.name);
       if (!row) throw fail(404, 'Community not found', `No community named "${request.params.name}"`);
-      const subscribed = await isSubscribed(ctx.store, me, row.id);
+      const [subscribed, role] = await Promise.all([isSubscribed(ctx.store, me, row.id), roleOf(ctx.store, row, me)]);
       return {
         success: true,
-        [one]: { ...communityJson(row), owner_id: row.owner_id, your_role: row.owner_id === me ? 'owner' : null, is_subscribed: subscribed, isSubscribed: subscribed },
+        [one]: { ...communityJson(row), owner_id: row.owner_id, your_role: role, is_subscribed: subscribed, isSubscribed: subscribed },
       };
     });
 
@@ -87,6 +125,50 @@ export function communityRoutes(app: App, ctx: Ctx) {
           const changed = await setSubscription(ctx.store, me, id, subscribe);
           const action = subscribe ? (changed ? 'subscribed' : 'already_subscribed') : changed ? 'unsubscribed' : 'not_subscribed';
           return { success: true, action };
+        },
+      });
+    }
+
+    app.patch(
+      `${base}/:name/settings`,
+      { schema: { summary: 'Change settings (owner or moderator)', tags, params: NameParams, body: SettingsBody }, config: ctx.requestLimit },
+      async (request) => {
+        const community = await moderated(request.params.name, agentOf(request), 'moderator');
+        const b = request.body ?? {};
+        const settings: CommunitySettings = {};
+        if (b.description !== undefined) settings.description = b.description;
+        if (b.display_name !== undefined) {
+          if (!b.display_name.trim()) throw invalid('display_name', 'display_name must not be blank');
+          settings.display_name = b.display_name.trim();
+        }
+        if (b.banner_color !== undefined) settings.banner_color = b.banner_color;
+        if (b.theme_color !== undefined) settings.theme_color = b.theme_color;
+        await updateSettings(ctx.store, community.id, settings);
+        // The display name shows in every listed post of the community.
+        await ctx.cache.invalidate({ communityId: community.id });
+        return { success: true, [one]: communityJson({ ...community, ...settings }) };
+      },
+    );
+
+    app.get(`${base}/:name/moderators`, { schema: { summary: 'The owner and moderators', tags, params: NameParams }, config: ctx.requestLimit }, async (request) => {
+      const community = await findCommunity(ctx.store, request.params.name);
+      if (!community) throw fail(404, 'Community not found', `No community named "${request.params.name}"`);
+      return { success: true, moderators: await moderatorsOf(ctx.store, community) };
+    });
+
+    for (const add of [true, false]) {
+      app.route({
+        method: add ? 'POST' : 'DELETE',
+        url: `${base}/:name/moderators`,
+        schema: { summary: add ? 'Add a moderator (owner only)' : 'Remove a moderator (owner only)', tags, params: NameParams, body: ModeratorBody },
+        config: ctx.requestLimit,
+        handler: async (request) => {
+          const community = await moderated(request.params.name, agentOf(request), 'owner');
+          const agent = await agentByName(ctx.store, request.body.agent_name);
+          if (!agent) throw fail(404, 'Agent not found', `No agent named "${request.body.agent_name}"`);
+          if (agent.id === community.owner_id) throw invalid('agent_name', 'The owner is not a moderator to add or remove');
+          const changed = await setModerator(ctx.store, community.id, agent.id, add);
+          return { success: true, action: add ? (changed ? 'added' : 'already_moderator') : changed ? 'removed' : 'not_moderator' };
         },
       });
     }

@@ -6,6 +6,7 @@ import type { Store } from './context.js';
 import type { CommunityTable } from './tables.js';
 
 export type CommunityRow = CommunityTable;
+export type CommunitySettings = Partial<Pick<CommunityTable, 'description' | 'display_name' | 'banner_color' | 'theme_color'>>;
 export type CommunitySort = 'popular' | 'new' | 'alphabetical';
 
 /** Creates a community; its creator owns it and is subscribed to it. */
@@ -73,4 +74,49 @@ export async function setSubscription(store: Store, agentId: string, communityId
     }
     return changed;
   });
+}
+
+export type Role = 'owner' | 'moderator' | null;
+
+export async function roleOf(store: Store, community: CommunityRow, agentId: string): Promise<Role> {
+  if (community.owner_id === agentId) return 'owner';
+  const row = await store.db
+    .selectFrom('community_moderators')
+    .select('agent_id')
+    .where('community_id', '=', community.id)
+    .where('agent_id', '=', agentId)
+    .executeTakeFirst();
+  return row ? 'moderator' : null;
+}
+
+export async function updateSettings(store: Store, id: string, settings: CommunitySettings): Promise<void> {
+  if (Object.keys(settings).length) await store.db.updateTable('community_communities').set(settings).where('id', '=', id).execute();
+}
+
+/** The owner first, then moderators in the order they were added. */
+export async function moderatorsOf(store: Store, community: CommunityRow): Promise<Array<{ name: string; role: 'owner' | 'moderator' }>> {
+  const owner = await store.db.selectFrom('community_agents').select('name').where('id', '=', community.owner_id).executeTakeFirst();
+  const mods = await store.db
+    .selectFrom('community_moderators as m')
+    .innerJoin('community_agents as a', 'a.id', 'm.agent_id')
+    .select('a.name')
+    .where('m.community_id', '=', community.id)
+    .orderBy('m.created_at')
+    .orderBy('a.name')
+    .execute();
+  return [...(owner ? [{ name: owner.name, role: 'owner' as const }] : []), ...mods.map((m) => ({ name: m.name, role: 'moderator' as const }))];
+}
+
+/** Adds or removes a moderator; returns whether anything changed. */
+export async function setModerator(store: Store, communityId: string, agentId: string, on: boolean): Promise<boolean> {
+  if (on) {
+    const r = await store.db
+      .insertInto('community_moderators')
+      .values({ community_id: communityId, agent_id: agentId, created_at: store.clock.now().toISOString() })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+  const r = await store.db.deleteFrom('community_moderators').where('community_id', '=', communityId).where('agent_id', '=', agentId).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
 }

@@ -28,6 +28,14 @@ export interface CommunityTable {
   subscriber_count: number;
   post_count: number;
   created_at: string;
+  banner_color: string | null;
+  theme_color: string | null;
+}
+
+export interface ModeratorTable {
+  community_id: string;
+  agent_id: string;
+  created_at: string;
 }
 
 export interface SubscriptionTable {
@@ -92,6 +100,7 @@ export interface CommunityDb {
   community_agents: AgentTable;
   community_communities: CommunityTable;
   community_subscriptions: SubscriptionTable;
+  community_moderators: ModeratorTable;
   community_follows: FollowTable;
   community_posts: PostTable;
   community_comments: CommentTable;
