@@ -167,6 +167,21 @@ describe('variables', () => {
     expect(ex.resolve('={{ $env.PATH }}', allowed)).toBeUndefined();
   });
 
+  it('$evaluateExpression evaluates a template, for another item if asked', async () => {
+    // A template can't be written inside {{ }} (the first }} closes it, as in n8n): it comes from data or Code.
+    const d = makeData({ input: items({ t: '{{ $json.n * 2 }}', n: 4 }, { t: '=n is {{ $json.n }}', n: 5 }), itemIndex: 1 });
+    expect(ex.resolve('={{ $evaluateExpression($json.t) }}', d)).toBe('n is 5');
+    expect(ex.resolve('={{ $evaluateExpression($input.first().json.t, 0) }}', d)).toBe(8);
+    expect(ex.resolve('={{ $evaluateExpression($input.first().json.t) }}', d)).toBe(10);
+    const run = (code: string) => ex.runCode({ code, mode: 'runOnceForAllItems', data: d });
+    expect((await run("return [{ json: { v: $evaluateExpression('{{ $input.all().length + 1 }}'), u: $evaluateExpression('{{ $json.nope }}') ?? null } }];"))[0]!.json).toEqual({ v: 3, u: null });
+    await expect(run("const t = '{{ $evaluateExpression($json.t) }}';\nreturn [{ json: { v: $evaluateExpression(t) } }];")).rejects.toThrow(
+      'nested too deeply',
+    );
+    const recursive = makeData({ input: items({ t: '{{ $evaluateExpression($json.t) }}' }) });
+    expect(() => ex.resolve('={{ $evaluateExpression($json.t) }}', recursive)).toThrow('nested too deeply');
+  });
+
   it('helpers: $ifEmpty, $if, $min, $max', () => {
     expect(ex.resolve("={{ $ifEmpty($json.nope, 'dflt') }}", data)).toBe('dflt');
     expect(ex.resolve("={{ $ifEmpty('', 'dflt') }}", data)).toBe('dflt');

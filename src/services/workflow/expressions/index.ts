@@ -42,7 +42,19 @@ const MAX_PLAIN_PATHS = 5000;
 export function createExpressions(limits: SandboxLimits, options: ExpressionOptions = {}): HamletExpressions {
   const templates = new TemplateCache();
   const plainPaths = new Map<string, PlainPath | null>();
-  const pool = new SandboxPool(limits);
+  // $evaluateExpression re-enters resolve() from inside a run, in a second sandbox; one level
+  // only, since every level holds a sandbox (and its WebAssembly instance) while it waits.
+  let nesting = 0;
+  const evaluateNested = (expression: string, data: ExpressionData): unknown => {
+    if (nesting >= 1) throw new ExpressionError('$evaluateExpression is nested too deeply');
+    nesting++;
+    try {
+      return resolveValue(expression, data);
+    } finally {
+      nesting--;
+    }
+  };
+  const pool = new SandboxPool(limits, evaluateNested);
   const code = new CodeRunner(pool);
   const stats = { fastPath: 0, sandbox: 0 };
   let generation = 0;
@@ -167,6 +179,16 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
     return value;
   }
 
+  function resolveValue(value: unknown, data: ExpressionData): unknown {
+    if (closed) throw new Error('expressions are closed');
+    const session = new Session(data);
+    try {
+      return resolveDeep(value, session);
+    } finally {
+      session.close();
+    }
+  }
+
   async function runCodeMode(codeText: string, mode: Parameters<CodeRunner['run']>[1], data: ExpressionData): Promise<Item[]> {
     if (closed) throw new Error('expressions are closed');
     const onConsole = options.onConsole;
@@ -179,15 +201,7 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
       return typeof value === 'string' && value.startsWith('=');
     },
 
-    resolve(value: unknown, data: ExpressionData): unknown {
-      if (closed) throw new Error('expressions are closed');
-      const session = new Session(data);
-      try {
-        return resolveDeep(value, session);
-      } finally {
-        session.close();
-      }
-    },
+    resolve: resolveValue,
 
     runCode(run: CodeRun): Promise<Item[]> {
       return runCodeMode(run.code, run.mode, run.data);

@@ -112,6 +112,7 @@ export class Sandbox {
   constructor(
     private readonly limits: SandboxLimits,
     readonly module: QuickJSWASMModule,
+    private readonly evaluator?: Evaluator,
   ) {
     this.wasmMemory = module.getWasmMemory();
     this.memoryCeiling = Infinity;
@@ -361,6 +362,10 @@ export class Sandbox {
 
   private readonly hostContext: HostContext = {
     data: () => this.data,
+    evaluate: (expression, data) => {
+      if (!this.evaluator) throw new ExpressionError('$evaluateExpression is not available here');
+      return this.evaluator(expression, data);
+    },
     elapsedMs: () => Math.floor(performance.now() - this.runStartedAt - this.pausedMs),
     loadLibrary: (name) => this.loadLibrary(name),
   };
@@ -445,11 +450,15 @@ export class GuestThrow extends Error {
  * A small pool: evaluation is synchronous, so one sandbox serves nearly everything; a second
  * is created only when a run re-enters (a host operation that evaluates again).
  */
+/** Evaluates a template for $evaluateExpression (in another sandbox: this one is busy). */
+export type Evaluator = (expression: string, data: ExpressionData) => unknown;
+
 export class SandboxPool {
   private readonly idle: Sandbox[] = [];
   created = 0;
   constructor(
     private readonly limits: SandboxLimits,
+    private readonly evaluator?: Evaluator,
     private readonly maxIdle = 2,
   ) {}
 
@@ -462,7 +471,7 @@ export class SandboxPool {
     }
     this.created++;
     try {
-      return new Sandbox(this.limits, module);
+      return new Sandbox(this.limits, module, this.evaluator);
     } catch (error) {
       returnModule(module);
       throw error;

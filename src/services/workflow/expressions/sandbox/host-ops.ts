@@ -13,6 +13,8 @@ import { hostParseUrl } from './web.js';
 export interface HostContext {
   /** The data of the run in progress, if any. */
   data(): ExpressionData | undefined;
+  /** $evaluateExpression: resolves a template against (a view of) the run's data. */
+  evaluate(expression: string, data: ExpressionData): unknown;
   /** Milliseconds the run has taken (library loading excluded). */
   elapsedMs(): number;
   loadLibrary(name: string): void;
@@ -38,6 +40,13 @@ export function hostOperation(op: string, arg: HostArg, host: HostContext): stri
   }
   const data = host.data();
   if (!data) throw new ExpressionError('No run in progress');
+  if (op === 'evaluate') {
+    const expression = String(arg(1));
+    // The same run seen from another item: everything else is read through `data`.
+    const view = Object.create(data, { itemIndex: { value: Number(arg(2)) } }) as ExpressionData;
+    // Wrapped so that undefined survives the trip.
+    return JSON.stringify({ v: host.evaluate(expression.startsWith('=') ? expression : `=${expression}`, view) });
+  }
   return dataOperation(op, arg, data);
 }
 

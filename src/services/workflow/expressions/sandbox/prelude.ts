@@ -182,6 +182,9 @@ export const PRELUDE_JS = String.raw`
     if (arguments.length < 2 || arguments.length > 3) throw new ExpressionError('expected two or three arguments (condition, valueIfTrue, valueIfFalse) for this function');
     return condition ? whenTrue : whenFalse;
   }
+  function $evaluateExpression(expression, itemIndex) {
+    return call('evaluate', String(expression), itemIndex === undefined ? state.itemIndex : Number(itemIndex)).v;
+  }
   function $min() { return Math.min.apply(null, arguments); }
   function $max() { return Math.max.apply(null, arguments); }
 
@@ -333,7 +336,7 @@ export const PRELUDE_JS = String.raw`
     Object.defineProperty(G, name, { get: accessors[name], set() {}, enumerable: false, configurable: false });
   }
   const functions = {
-    $, $items, $item, $ifEmpty, $if, $min, $max, $getWorkflowStaticData,
+    $, $items, $item, $ifEmpty, $if, $min, $max, $getWorkflowStaticData, $evaluateExpression,
     setTimeout, setInterval, clearTimeout: clearTimer, clearInterval: clearTimer, queueMicrotask,
     require: requireModule,
     $jmespath,
