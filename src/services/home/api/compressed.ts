@@ -69,7 +69,3 @@ export function entityMessage(event: HomeEvent): EntityMessage {
   cache.set(event, m);
   return m;
 }
-
-export function eventBody(m: EntityMessage): string {
-  return m.kind === 'r' ? `{"r":[${m.text}]}` : `{"${m.kind}":{${m.text}}}`;
-}

@@ -13,7 +13,7 @@ import type { State } from '../core/state.js';
 import { attachTriggers, normalizeTriggers } from '../automations/triggers/index.js';
 import type { Automations } from '../automations/engine.js';
 import type { Persister } from '../persist.js';
-import { compressState, entityMessage, eventBody } from './compressed.js';
+import { compressState, entityMessage, type EntityMessage } from './compressed.js';
 
 export interface WsDeps {
   home: Home;
@@ -72,6 +72,12 @@ export class WsConnection {
   private outbox: string[] = [];
   private flushScheduled = false;
   private flushTimer: NodeJS.Timeout | undefined;
+  /**
+   * subscribe_entities changes waiting to leave, per subscription: changes of different
+   * entities share one event (HA's format allows it), so a burst costs one message per
+   * client instead of one per change.
+   */
+  private readonly entityBatches = new Map<number, { a: string[]; c: string[]; r: string[]; ids: Set<string> }>();
   private closed = false;
   private readonly authTimer: NodeJS.Timeout;
 
@@ -94,8 +100,14 @@ export class WsConnection {
   /** Queues a message; queued messages leave together (see COALESCE_MS). */
   private send(text: string, urgent = true) {
     if (this.closed) return;
+    // Messages leave in the order they were made: pending entity batches go first.
+    if (this.entityBatches.size) this.closeEntityBatches();
     this.outbox.push(text);
     if (this.outbox.length > MAX_QUEUED) return this.cutOff('too many queued messages');
+    this.scheduleFlush(urgent);
+  }
+
+  private scheduleFlush(urgent: boolean) {
     if (this.flushScheduled) return;
     if (urgent || !this.coalesce) {
       this.flushScheduled = true;
@@ -112,10 +124,37 @@ export class WsConnection {
     this.send(text, false);
   }
 
+  /** Adds a state change to its subscription's pending event, starting a new event when the entity repeats. */
+  private queueEntity(subscription: number, m: EntityMessage) {
+    if (this.closed) return;
+    let b = this.entityBatches.get(subscription);
+    if (b?.ids.has(m.entityId)) {
+      this.closeEntityBatches();
+      b = undefined;
+    }
+    if (!b) this.entityBatches.set(subscription, (b = { a: [], c: [], r: [], ids: new Set() }));
+    b.ids.add(m.entityId);
+    b[m.kind].push(m.text);
+    this.scheduleFlush(false);
+  }
+
+  private closeEntityBatches() {
+    for (const [id, b] of this.entityBatches) {
+      const parts: string[] = [];
+      if (b.a.length) parts.push(`"a":{${b.a.join(',')}}`);
+      if (b.r.length) parts.push(`"r":[${b.r.join(',')}]`);
+      if (b.c.length) parts.push(`"c":{${b.c.join(',')}}`);
+      this.outbox.push(`{"id":${id},"type":"event","event":{${parts.join(',')}}}`);
+    }
+    this.entityBatches.clear();
+    if (this.outbox.length > MAX_QUEUED) this.cutOff('too many queued messages');
+  }
+
   private flush() {
     this.flushScheduled = false;
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
+    if (this.entityBatches.size) this.closeEntityBatches();
     if (this.closed || this.outbox.length === 0) return;
     if (this.socket.bufferedAmount > this.deps.maxBufferedBytes) return this.cutOff('client is not reading fast enough');
     const out = this.outbox;
@@ -145,6 +184,7 @@ export class WsConnection {
     for (const stop of this.subs.values()) stop();
     this.subs.clear();
     this.outbox = [];
+    this.entityBatches.clear();
   }
 
   private result(id: number, result: unknown) {
@@ -270,6 +310,7 @@ export class WsConnection {
     if (!stop) throw new CommandError('not_found', 'Subscription not found.');
     stop();
     this.subs.delete(sub);
+    this.entityBatches.delete(sub);
     this.result(msg.id, null);
   }
 
@@ -285,7 +326,7 @@ export class WsConnection {
       this.deps.home.bus.listen('state_changed', (e) => {
         const m = entityMessage(e);
         if (filter && !filter.has(m.entityId)) return;
-        this.sendEvent(`{"id":${id},"type":"event","event":${eventBody(m)}}`);
+        this.queueEntity(id, m);
       }),
     );
     this.result(id, null);
