@@ -386,7 +386,8 @@ export class Sandbox {
       if (answer === undefined) return undefined;
       return typeof answer === 'number' ? ctx.newNumber(answer) : ctx.newString(answer);
     } catch (error) {
-      if (error instanceof SandboxLimitError) throw error;
+      // Never thrown through the WASM frames: every failure goes back as the guest's error.
+      // (A limit hit here has already marked this sandbox broken or corrupt.)
       const kind = error instanceof ExpressionError ? 'ExpressionError' : error instanceof RangeError ? 'RangeError' : 'TypeError';
       const payload = {
         kind,
