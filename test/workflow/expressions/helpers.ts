@@ -15,6 +15,8 @@ export interface FakeRun {
   paired?: Record<string, (itemIndex: number) => number | undefined>;
   env?: Record<string, string>;
   staticData?: { global: Record<string, unknown>; node: Record<string, unknown> };
+  /** Node context data ($node["X"].context). */
+  contexts?: Record<string, Record<string, unknown>>;
   now?: Date;
   timezone?: string;
 }
@@ -41,6 +43,7 @@ export function makeData(run: FakeRun = {}): ExpressionData {
     runIndex: run.runIndex ?? 0,
     nodeOutput: (name, outputIndex) => outputOf(name, outputIndex ?? 0),
     nodeExecuted: (name) => name in outputs,
+    nodeContext: (name) => run.contexts?.[name],
     nodeParameters: (name) =>
       run.parameters?.[name] ?? (name in outputs || name === nodeName ? {} : undefined),
     pairedItem: (name, itemIndex) => {

@@ -122,6 +122,14 @@ describe('variables', () => {
     expect(() => ex.resolve('={{ $node["Webhook"].json.body }}', data)).toThrow('No data found for item-index: "1"');
   });
 
+  it("a node's context: Split In Batches v1 loops end on $node['Loop'].context['noItemsLeft']", () => {
+    const d = makeData({ outputs: { Loop: items({ a: 1 }) }, contexts: { Loop: { noItemsLeft: true, currentRunIndex: 2 } } });
+    expect(ex.resolve('={{$node["Loop"].context["noItemsLeft"]}}', d)).toBe(true);
+    expect(ex.resolve("={{ $('Loop').context.currentRunIndex }}", d)).toBe(2);
+    expect(ex.resolve('={{ $input.context }}', d)).toEqual({});
+    expect(ex.resolve('={{ $node["Webhook"].context }}', data)).toEqual({});
+  });
+
   it('legacy $item(i), $items() and $data', () => {
     expect(ex.resolve('={{ $item(0).$node["Parse Classification"].json.route }}', data)).toBe('sales');
     expect(ex.resolve('={{ $item(0).$json.text }}', data)).toBe('first');

@@ -26,6 +26,11 @@ export interface ExpressionData {
   nodeExecuted(nodeName: string): boolean;
   /** A node's parameters as written in the workflow ($node["X"].parameter). */
   nodeParameters(nodeName: string): Record<string, unknown> | undefined;
+  /**
+   * A node's context data, for `$node["X"].context` / `$('X').context` (e.g. Split In Batches v1's
+   * `noItemsLeft`). Optional: without it, context reads as {}.
+   */
+  nodeContext?(nodeName: string): Record<string, unknown> | undefined;
   /** The item of `nodeName` that the current input item derives from, following pairedItem ($('X').item). */
   pairedItem(nodeName: string, itemIndex: number): Item | undefined;
   /** The node that fed the current node ($prevNode). */

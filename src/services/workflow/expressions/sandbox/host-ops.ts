@@ -71,6 +71,8 @@ function dataOperation(op: string, arg: HostArg, data: ExpressionData): string |
       return json(itemForSandbox(nodeItem(data, name, 'paired', Number(arg(2)))));
     case 'nodeLegacy':
       return json(itemForSandbox(legacyNodeItem(data, name, Number(arg(2)))));
+    case 'nodeContext':
+      return json(data.nodeContext?.(name === '' ? data.nodeName : name) ?? {});
     case 'nodeExecuted':
       return JSON.stringify(data.nodeExecuted(name));
     case 'nodeParams':

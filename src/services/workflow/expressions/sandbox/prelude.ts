@@ -82,9 +82,13 @@ export const PRELUDE_JS = String.raw`
     last() { const all = inputAll(); return all[all.length - 1]; },
     all() { return inputAll(); },
     get params() { return remember('params:self', () => call('nodeParams', '')); },
-    get context() { return {}; },
+    get context() { return nodeContext(''); },
   });
 
+  // '' is the current node.
+  function nodeContext(name) {
+    return remember('context:' + name, () => call('nodeContext', name));
+  }
   function nodeAll(name, branch, run) {
     const b = branch === undefined ? 0 : Number(branch);
     const r = run === undefined ? -1 : Number(run);
@@ -107,7 +111,7 @@ export const PRELUDE_JS = String.raw`
         all(branch, run) { return nodeAll(name, branch, run); },
         get isExecuted() { return remember('ran:' + name, () => call('nodeExecuted', name)); },
         get params() { return remember('params:' + name, () => call('nodeParams', name)); },
-        get context() { return {}; },
+        get context() { return nodeContext(name); },
         get runIndex() { return state.runIndex; },
       });
     });
@@ -122,7 +126,7 @@ export const PRELUDE_JS = String.raw`
       get json() { const item = legacyItem(name, at()); return item && item.json; },
       get binary() { const item = legacyItem(name, at()); return item && item.binary; },
       get parameter() { return remember('params:' + name, () => call('nodeParams', name)); },
-      get context() { return {}; },
+      get context() { return nodeContext(name); },
       get runIndex() { return state.runIndex; },
     });
   }
