@@ -107,7 +107,8 @@ describe('crash safety', () => {
     cleanup.push(() => new Promise((r) => relay.close(() => r(undefined))));
 
     proc = await spawnHamlet(env);
-    const deadline = Date.now() + 45_000;
+    // On PostgreSQL a delivery killed mid-attempt waits out its lease (webhooks: timeout + 15 s).
+    const deadline = Date.now() + 80_000;
     const has = (type: string, id: string) =>
       hooks.received.some((r) => {
         const e = JSON.parse(r.body);
@@ -133,5 +134,5 @@ describe('crash safety', () => {
     }
     const list = await call('GET', `/v0/inboxes/${b}/messages`);
     expect(list.count).toBe(3);
-  }, 90_000);
+  }, 150_000);
 });
