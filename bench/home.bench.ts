@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { Pool } from 'undici';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { load, ROOT, startHamletForBench, type BenchContext } from './lib.js';
@@ -33,6 +34,16 @@ function createKey(dataDir: string): Promise<string> {
       m ? resolve(m[1]!) : reject(new Error(`no key in: ${out}`));
     });
   });
+}
+
+/** CPU seconds a process has used (Linux /proc), to tell the server's own cost from a busy machine. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0);
@@ -232,12 +243,16 @@ export default async function homeBench(ctx: BenchContext) {
     if (PARTS.has('ws')) ctx.row('WS call_service (light.turn_on)', await wsServiceCalls(wsUrl, token), undefined, 'calls/s, 10 sockets × 16 in flight');
 
     if (PARTS.has('fanout')) {
+    const cpuBefore = cpuSeconds(hamlet.child.pid);
+    const fanStarted = Date.now();
     const fan = await fanOut(base, wsUrl, token);
+    const cpuAfter = cpuSeconds(hamlet.child.pid);
+    const serverCpu = cpuBefore === undefined || cpuAfter === undefined ? '' : `; server used ${Math.round(((cpuAfter - cpuBefore) / ((Date.now() - fanStarted) / 1000)) * 100)}% of one core`;
     ctx.row(
       `subscribe_entities fan-out, ${CLIENTS} clients, ${Math.round(fan.rate)} changes/s made (asked ${RATE})`,
       { rps: fan.rps, p99: fan.p99 },
       undefined,
-      `messages/s delivered; ${fan.delivered}/${fan.expected} delivered, ${fan.dropped} clients dropped; target p99 < 50 ms`,
+      `messages/s delivered; ${fan.delivered}/${fan.expected} delivered, ${fan.dropped} clients dropped${serverCpu}; target p99 < 50 ms`,
     );
     }
     if (!PARTS.has('history')) return;
@@ -251,10 +266,12 @@ export default async function homeBench(ctx: BenchContext) {
     const url = `${base}/api/history/period/${encodeURIComponent(dayStart)}?filter_entity_id=sensor.seed_7&end_time=${encodeURIComponent(dayEnd)}`;
     const probe = (await (await fetch(url, { headers: auth })).json()) as unknown[][];
     await warm(url);
-    ctx.row('GET /api/history/period (1 entity, 1 day, of 1M rows)', await load({ url, headers: auth, connections: 4 }), undefined, `${probe[0]?.length ?? 0} rows per answer; target p99 < 100 ms`);
+    // One connection: the p99 is the latency of a query, not of a queue of them.
+    ctx.row('GET /api/history/period (1 entity, 1 day, of 1M rows)', await load({ url, headers: auth, connections: 1 }), undefined, `${probe[0]?.length ?? 0} rows per answer, 1 connection; target p99 < 100 ms`);
+    ctx.row('… same, 4 connections', await load({ url, headers: auth, connections: 4 }));
     const minimal = `${url}&minimal_response&no_attributes`;
     await warm(minimal);
-    ctx.row('… with minimal_response&no_attributes', await load({ url: minimal, headers: auth, connections: 4 }));
+    ctx.row('… with minimal_response&no_attributes, 1 connection', await load({ url: minimal, headers: auth, connections: 1 }));
   } finally {
     await hamlet.stopAndClean();
   }
