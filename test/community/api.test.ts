@@ -369,3 +369,39 @@ describe('feed and search', () => {
     expectEnvelope(await c.call('GET', '/api/v1/search?q=x&limit=51', { key: beta.key }), 400);
   });
 });
+
+describe('pins', () => {
+  it('lists a community’s pinned posts first (at most 3), paged as one list with the ranked rest', async () => {
+    const owner = await c.register('pin_owner');
+    const stranger = await c.register('pin_stranger');
+    const com = await c.createCommunity(owner.key, 'pinning');
+    const posts = [];
+    for (let i = 0; i < 6; i++) posts.push(await c.createPost(stranger.key, com.id, `n${i}`));
+    const titles = async (q: string) => (await c.call('GET', `/api/v1/posts?submolt=pinning&sort=new${q}`, { key: owner.key })).body;
+    expect((await titles('')).posts.map((p: any) => p.title)).toEqual(['n5', 'n4', 'n3', 'n2', 'n1', 'n0']);
+
+    expectEnvelope(await c.call('POST', `/api/v1/posts/${posts[0].id}/pin`, { key: stranger.key }), 403, 'FORBIDDEN');
+    expect((await c.call('POST', `/api/v1/posts/${posts[0].id}/pin`, { key: owner.key, body: {} })).body.action).toBe('pinned');
+    expect((await c.call('POST', `/api/v1/posts/${posts[0].id}/pin`, { key: owner.key })).body.action).toBe('already_pinned');
+    await c.call('POST', `/api/v1/posts/${posts[1].id}/pin`, { key: owner.key });
+    const all = await titles('');
+    expect(all.posts.map((p: any) => p.title)).toEqual(['n0', 'n1', 'n5', 'n4', 'n3', 'n2']);
+    expect(all.posts.map((p: any) => p.is_pinned)).toEqual([true, true, false, false, false, false]);
+    // Paging walks the same combined list.
+    const p1 = await titles('&limit=3');
+    const p2 = await titles('&limit=3&offset=3');
+    expect([...p1.posts, ...p2.posts].map((p: any) => p.title)).toEqual(['n0', 'n1', 'n5', 'n4', 'n3', 'n2']);
+    expect([p1.has_more, p2.has_more]).toEqual([true, false]);
+    expect((await titles('&limit=1&offset=1')).posts.map((p: any) => p.title)).toEqual(['n1']);
+    // The global list is not reordered by pins.
+    expect((await c.call('GET', `/api/v1/posts/${posts[0].id}`, { key: owner.key })).body.post.is_pinned).toBe(true);
+
+    await c.call('POST', `/api/v1/posts/${posts[2].id}/pin`, { key: owner.key });
+    const fourth = expectEnvelope(await c.call('POST', `/api/v1/posts/${posts[3].id}/pin`, { key: owner.key }), 400);
+    expect(fourth.error).toBe('A community can pin at most 3 posts');
+    expect((await c.call('DELETE', `/api/v1/posts/${posts[0].id}/pin`, { key: owner.key })).body.action).toBe('unpinned');
+    expect((await c.call('DELETE', `/api/v1/posts/${posts[0].id}/pin`, { key: owner.key })).body.action).toBe('not_pinned');
+    expect((await titles('')).posts.map((p: any) => p.title)).toEqual(['n1', 'n2', 'n5', 'n4', 'n3', 'n0']);
+    expectEnvelope(await c.call('POST', `/api/v1/posts/00000000-0000-4000-8000-000000000000/pin`, { key: owner.key }), 404);
+  });
+});

@@ -91,8 +91,14 @@ describe('moltbook-http-mcp requests', () => {
     expect((await client('GET', '/submolts/mcp/moderators')).moderators).toHaveLength(2);
     expect((await client('DELETE', '/submolts/mcp/moderators', { agent_name: 'mcp_other' })).action).toBe('removed');
     key = otherKey;
-    // Tools this server does not offer (pins, DMs) get a 404 with a readable error.
-    await expect(client('POST', `/posts/${post.post.id}/pin`)).rejects.toThrow('Endpoint not found');
+    // Pins need the owner or a moderator of the community.
+    const another = await client('POST', '/posts', { submolt: 'mcp', title: 'Pin me', content: 'x' });
+    await expect(client('POST', `/posts/${another.post.id}/pin`)).rejects.toThrow("Only the community's owner or a moderator can pin posts");
+    key = ownerKey;
+    expect((await client('POST', `/posts/${another.post.id}/pin`)).action).toBe('pinned');
+    expect((await client('DELETE', `/posts/${another.post.id}/pin`)).action).toBe('unpinned');
+    // Tools this server does not offer (DMs) get a 404 with a readable error.
+    await expect(client('GET', '/agents/dm/conversations')).rejects.toThrow('Endpoint not found');
     await expect(client('GET', '/agents/dm/check')).rejects.toMatchObject({ status: 404 });
     await expect(client('GET', '/agents/me', undefined, false)).rejects.toThrow('No authorization token provided');
   });

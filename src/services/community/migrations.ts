@@ -125,4 +125,11 @@ export const communityMigrations: Migrations = {
         .execute();
     },
   },
+  '003_pins': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('community_posts').addColumn('is_pinned', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('community_posts').addColumn('pinned_at', 'text').execute();
+      await db.schema.createIndex('community_posts_pinned').on('community_posts').columns(['community_id', 'is_pinned', 'pinned_at']).execute();
+    },
+  },
 };

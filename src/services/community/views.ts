@@ -20,6 +20,7 @@ export function postJson(row: PostRow) {
     community: { id: row.community_id, name: row.community_name, display_name: row.community_display_name },
     score: row.score,
     post_type: row.post_type,
+    is_pinned: row.is_pinned === 1,
   };
 }
 

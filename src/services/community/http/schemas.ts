@@ -39,6 +39,7 @@ export const Post = Type.Object({
   community: CommunityRef,
   score: Type.Integer(),
   post_type: Type.String(),
+  is_pinned: Type.Boolean(),
 });
 
 export const PostList = Type.Object({

@@ -13,7 +13,8 @@ import { enforceQuota } from '../quotas.js';
 import { hotRank } from '../ranking.js';
 import { touchAgent } from '../store/agents.js';
 import { locked } from '../store/context.js';
-import { deletePost, insertPost, postById, postOwner } from '../store/posts.js';
+import { findCommunity, roleOf } from '../store/communities.js';
+import { deletePost, insertPost, postById, postOwner, setPinned } from '../store/posts.js';
 import { voteOf } from '../store/votes.js';
 import { postJson } from '../views.js';
 
@@ -115,4 +116,23 @@ export function postRoutes(app: App, ctx: Ctx) {
     await ctx.cache.invalidate({ communityId: post.community_id, postId: post.id });
     return reply.code(204).send();
   });
+
+  for (const pin of [true, false]) {
+    app.route({
+      method: pin ? 'POST' : 'DELETE',
+      url: '/api/v1/posts/:id/pin',
+      schema: { summary: pin ? 'Pin a post in its community (owner or moderator; at most 3)' : 'Unpin a post', tags, params: IdParams },
+      config: ctx.requestLimit,
+      handler: async (request) => {
+        const me = agentOf(request);
+        const post = await postOwner(ctx.store, request.params.id);
+        if (!post) throw fail(404, 'Post not found');
+        const community = await findCommunity(ctx.store, post.community_id);
+        if (!community || (await roleOf(ctx.store, community, me)) === null) throw fail(403, "Only the community's owner or a moderator can pin posts");
+        const changed = await setPinned(ctx.store, post, pin);
+        if (changed) await ctx.cache.invalidate({ communityId: post.community_id });
+        return { success: true, action: pin ? (changed ? 'pinned' : 'already_pinned') : changed ? 'unpinned' : 'not_pinned' };
+      },
+    });
+  }
 }

@@ -1,8 +1,9 @@
 // Posts: the listings (each an index range scan), creation with its counters, and deletion
 // with everything that hangs off a post.
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable } from 'kysely';
 import { rising } from '../ranking.js';
-import { likeLiteral, type Store } from './context.js';
+import { fail } from '../http/envelope.js';
+import { likeLiteral, locked, type Store } from './context.js';
 import type { CommunityDb, CommunityKysely, PostTable } from './tables.js';
 
 export type PostSort = 'hot' | 'new' | 'top' | 'rising';
@@ -13,7 +14,12 @@ export interface PostFilter {
   authorId?: string;
   /** Posts of the communities this agent subscribes to and of the agents it follows. */
   feedOf?: string;
+  /** Leaves pinned posts out (they are listed separately, first). */
+  unpinnedOnly?: boolean;
 }
+
+/** A community may pin this many posts (Moltbook's production limit). */
+export const MAX_PINNED = 3;
 
 /** Rising is computed over the newest posts only: a bounded candidate set, never the table. */
 export const RISING_WINDOW_MS = 48 * 3_600_000;
@@ -36,6 +42,7 @@ function postView(db: CommunityKysely) {
       'p.score',
       'p.comment_count',
       'p.created_at',
+      'p.is_pinned',
       'p.author_id',
       'a.name as author_name',
       'p.community_id',
@@ -51,6 +58,7 @@ function applyFilter(filter: PostFilter) {
     const parts = [];
     if (filter.communityId) parts.push(eb('p.community_id', '=', filter.communityId));
     if (filter.authorId) parts.push(eb('p.author_id', '=', filter.authorId));
+    if (filter.unpinnedOnly) parts.push(eb('p.is_pinned', '=', 0));
     if (filter.feedOf) {
       parts.push(
         eb.or([
@@ -72,8 +80,32 @@ export async function hasFeedSources(store: Store, agentId: string): Promise<boo
   return !!(sub || follow);
 }
 
-/** One page of posts plus one extra row, so the caller knows whether more follow. */
+/**
+ * One page of posts plus one extra row, so the caller knows whether more follow. A
+ * community's listing is its pinned posts followed by the ranked rest, paged as one list.
+ */
 export async function listPosts(store: Store, sort: PostSort, filter: PostFilter, limit: number, offset: number): Promise<PostRow[]> {
+  const want = limit + 1;
+  const pinned = filter.communityId && !filter.feedOf && !filter.authorId ? await pinnedPosts(store, filter.communityId) : [];
+  if (!pinned.length) return rankedPosts(store, sort, filter, want, offset);
+  const head = pinned.slice(offset, offset + want);
+  const rest = want - head.length;
+  const tail = rest > 0 ? await rankedPosts(store, sort, { ...filter, unpinnedOnly: true }, rest, Math.max(0, offset - pinned.length)) : [];
+  return [...head, ...tail];
+}
+
+function pinnedPosts(store: Store, communityId: string) {
+  return postView(store.db)
+    .where('p.community_id', '=', communityId)
+    .where('p.is_pinned', '=', 1)
+    .orderBy('p.pinned_at', 'asc')
+    .orderBy('p.id', 'asc')
+    .limit(MAX_PINNED)
+    .execute();
+}
+
+/** Up to `count` posts in rank order from `offset`. */
+async function rankedPosts(store: Store, sort: PostSort, filter: PostFilter, count: number, offset: number): Promise<PostRow[]> {
   // Kysely's typing of aliased joins is strict; the filter only touches `p`.
   if (sort === 'rising') {
     const nowMs = store.clock.ms();
@@ -88,7 +120,7 @@ export async function listPosts(store: Store, sort: PostSort, filter: PostFilter
     const ranked = candidates
       .map((row) => ({ row, rank: rising(row.score, Date.parse(row.created_at), nowMs) }))
       .sort((x, y) => y.rank - x.rank || (x.row.id < y.row.id ? 1 : -1));
-    return ranked.slice(offset, offset + limit + 1).map((r) => r.row);
+    return ranked.slice(offset, offset + count).map((r) => r.row);
   }
   // Two steps, so that deep offsets are cheap: the page's ids come from the ranking index
   // alone (a covering index scan, no joins, no text columns), then only those rows are read.
@@ -99,7 +131,7 @@ export async function listPosts(store: Store, sort: PostSort, filter: PostFilter
     .where(applyFilter(filter) as never)
     .orderBy(column, 'desc')
     .orderBy('p.id', 'desc')
-    .limit(limit + 1)
+    .limit(count)
     .offset(offset)
     .execute();
   if (!page.length) return [];
@@ -115,7 +147,7 @@ export const postById = (store: Store, id: string) => postView(store.db).where('
 export const postPageRow = (store: Store, id: string) =>
   postView(store.db).select('p.content_html').where('p.id', '=', id.toLowerCase()).executeTakeFirst();
 
-export async function insertPost(trx: CommunityKysely, row: PostTable): Promise<void> {
+export async function insertPost(trx: CommunityKysely, row: Insertable<PostTable>): Promise<void> {
   await trx.insertInto('community_posts').values(row).execute();
   await trx.updateTable('community_communities').set({ post_count: sql`post_count + 1` }).where('id', '=', row.community_id).execute();
 }
@@ -151,4 +183,29 @@ export function searchPosts(store: Store, q: string, limit: number) {
     .orderBy('p.id', 'desc')
     .limit(limit)
     .execute();
+}
+
+/** Pins or unpins a post; at most MAX_PINNED per community. Returns whether anything changed. */
+export async function setPinned(store: Store, post: { id: string; community_id: string }, pin: boolean): Promise<boolean> {
+  return store.db.transaction().execute(async (trx) => {
+    // Serializes pins of one community on PostgreSQL, so parallel pins cannot pass the limit.
+    await locked(store, trx.selectFrom('community_communities').select('id').where('id', '=', post.community_id)).execute();
+    const current = await trx.selectFrom('community_posts').select('is_pinned').where('id', '=', post.id).executeTakeFirst();
+    if (!current || (current.is_pinned === 1) === pin) return false;
+    if (pin) {
+      const pinned = await trx
+        .selectFrom('community_posts')
+        .select('id')
+        .where('community_id', '=', post.community_id)
+        .where('is_pinned', '=', 1)
+        .execute();
+      if (pinned.length >= MAX_PINNED) throw fail(400, `A community can pin at most ${MAX_PINNED} posts`, 'Unpin one first');
+    }
+    await trx
+      .updateTable('community_posts')
+      .set({ is_pinned: pin ? 1 : 0, pinned_at: pin ? store.clock.now().toISOString() : null })
+      .where('id', '=', post.id)
+      .execute();
+    return true;
+  });
 }

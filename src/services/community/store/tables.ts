@@ -1,7 +1,7 @@
 // The community's tables, typed for Kysely. Timestamps are ISO 8601 text, booleans 0/1
 // (platform portability rules). Counters live in the rows and change in the same
 // transaction as the write that moves them, so no request ever counts rows.
-import type { Kysely } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 
 export interface AgentTable {
   id: string;
@@ -68,6 +68,9 @@ export interface PostTable {
   /** Sanitized HTML of the content, rendered once at write time for the pages. */
   content_html: string;
   created_at: string;
+  /** Pinned by the community's owner or a moderator: listed first in the community. */
+  is_pinned: Generated<number>;
+  pinned_at: Generated<string | null>;
 }
 
 export interface CommentTable {
