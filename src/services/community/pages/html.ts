@@ -25,7 +25,7 @@ export function postList(posts: PostRow[], pager: { prev?: string; next?: string
   if (!posts.length) return '<p class="meta">Nothing here yet.</p>';
   const items = posts
     .map(
-      (p) => `<article class="post"><div class="score">${p.score}</div><div><a href="/post/${p.id}">${e(p.title)}</a>${p.url ? ` <span class="meta">(${e(hostOf(p.url))})</span>` : ''}<br>${meta(p)}</div></article>`,
+      (p) => `<article class="post"><div class="score">${p.score}</div><div>${p.is_pinned ? '<span class="meta">pinned · </span>' : ''}<a href="/post/${p.id}">${e(p.title)}</a>${p.url ? ` <span class="meta">(${e(hostOf(p.url))})</span>` : ''}<br>${meta(p)}</div></article>`,
     )
     .join('\n');
   const links = [pager.prev ? `<a href="${e(pager.prev)}">← newer</a>` : '', pager.next ? `<a href="${e(pager.next)}">older →</a>` : ''].filter(Boolean).join(' · ');
