@@ -228,6 +228,22 @@ describe('console and static data', () => {
     expect(staticData.global).toEqual({ count: 3, last: 'a' });
   });
 
+  it('$execution.customData: set, get, setAll, getAll, written back to the execution', async () => {
+    const d = makeData({ input });
+    const customData: Record<string, string> = { existing: 'yes' };
+    const withCustom = { ...d, execution: { ...d.execution, customData } };
+    const out = await all(
+      "$execution.customData.set('orderId', 42); $execution.customData.setAll({ a: 'x' }); return [{ json: { got: $execution.customData.get('orderId'), all: $execution.customData.getAll(), plain: $execution.customData } }];",
+      withCustom,
+    );
+    expect(out[0]!.json).toEqual({ got: '42', all: { existing: 'yes', orderId: '42', a: 'x' }, plain: { existing: 'yes', orderId: '42', a: 'x' } });
+    expect(customData).toEqual({ existing: 'yes', orderId: '42', a: 'x' });
+    await expect(all("for (let i = 0; i < 11; i++) $execution.customData.set('k' + i, i); return [];", withCustom)).rejects.toThrow(
+      'Custom data can hold at most 10 items',
+    );
+    expect(ex.resolve("={{ $execution.customData.get('existing') }}", withCustom)).toBe('yes');
+  });
+
   it('static data is left alone when the code fails', async () => {
     const staticData = { global: { count: 1 } as Record<string, unknown>, node: {} };
     const d = makeData({ input, staticData });

@@ -46,6 +46,7 @@ export class CodeRunner {
       const value = this.invoke(sandbox, fn, perItem ? index : undefined);
       const items = normalize(value, mode, index, data.inputItems.length);
       writeBackStaticData(sandbox, data);
+      writeBackCustomData(sandbox, data);
       return items;
     } catch (error) {
       // An error of ours (not the user's) may have left the context half-way: retire it.
@@ -192,4 +193,13 @@ function writeBackStaticData(sandbox: Sandbox, data: ExpressionData): void {
     for (const key of Object.keys(target)) delete target[key];
     Object.assign(target, next);
   }
+}
+
+/** $execution.customData.set(…): into data.execution.customData, when the engine provides one. */
+function writeBackCustomData(sandbox: Sandbox, data: ExpressionData): void {
+  const decoded = decode(sandbox.callApiString('customData'));
+  const target = data.execution.customData;
+  if (decoded.kind !== 'value' || decoded.value === undefined || !target) return;
+  for (const key of Object.keys(target)) delete target[key];
+  Object.assign(target, decoded.value as Record<string, string>);
 }

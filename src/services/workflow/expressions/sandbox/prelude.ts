@@ -171,6 +171,31 @@ export const PRELUDE_JS = String.raw`
     return value;
   }
 
+  // $execution, with n8n's customData API (set/get/setAll/getAll); changes go back to the host
+  // after a Code run, like static data. The data itself reads as a plain record.
+  function execution() {
+    const base = ctx().execution;
+    const custom = Object.assign({}, base.customData || {});
+    const setOne = (key, value) => {
+      const k = String(key);
+      if (k.length > 50) throw new ExpressionError('Custom data key is longer than 50 characters: ' + k);
+      if (!(k in custom) && Object.keys(custom).length >= 10) throw new ExpressionError('Custom data can hold at most 10 items');
+      const v = String(value);
+      if (v.length > 255) throw new ExpressionError('Custom data value for "' + k + '" is longer than 255 characters');
+      custom[k] = v;
+      memo.set('customData:dirty', true);
+    };
+    const methods = {
+      set(key, value) { setOne(key, value); },
+      get(key) { return custom[String(key)]; },
+      setAll(values) { for (const k of Object.keys(values || {})) setOne(k, values[k]); },
+      getAll() { return Object.assign({}, custom); },
+    };
+    for (const name of Object.keys(methods)) Object.defineProperty(custom, name, { value: methods[name], enumerable: false });
+    memo.set('customData', custom);
+    return Object.assign({}, base, { customData: custom });
+  }
+
   // ---------------------------------------------------------------- helpers
   function isEmptyValue(v) {
     if (v === undefined || v === null || v === '') return true;
@@ -321,7 +346,7 @@ export const PRELUDE_JS = String.raw`
     $itemIndex: () => state.itemIndex,
     $runIndex: () => state.runIndex,
     $workflow: () => ctx().workflow,
-    $execution: () => ctx().execution,
+    $execution: () => remember('execution', execution),
     $prevNode: () => ctx().prevNode,
     $env: () => env(),
     $vars: () => ({}),
@@ -449,6 +474,10 @@ export const PRELUDE_JS = String.raw`
     },
     inputAt,
     inputAll,
+    customData() {
+      if (!memo.get('customData:dirty')) return 'u';
+      return 'j' + jsonStringify(memo.get('customData'));
+    },
     staticData() {
       if (!memo.get('static:dirty')) return 'u';
       return 'j' + jsonStringify({ global: memo.get('static:global'), node: memo.get('static:node') });
