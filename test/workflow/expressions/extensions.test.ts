@@ -219,6 +219,10 @@ describe('date extensions and Luxon', () => {
     expect(r('DateTime.now().year', earlier)).toBe(2020);
   });
 
+  it('falls back to UTC when the workflow names a zone that does not exist', () => {
+    expect(r('$now.toISO()', makeData({ timezone: 'Mars/Olympus_Mons' }))).toBe('2026-11-25T21:46:23.460Z');
+  });
+
   it("refers to the workflow's zone for $today", () => {
     const tokyo = makeData({ timezone: 'Asia/Tokyo' });
     expect(r('$today.toISO()', tokyo)).toBe('2026-11-26T00:00:00.000+09:00');

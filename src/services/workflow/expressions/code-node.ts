@@ -11,6 +11,7 @@
 
 import { ExpressionError, type ExpressionData, type Item } from './api.js';
 import { codeError } from './errors.js';
+import { timezoneOf } from './host-data.js';
 import { CompileError, decode, GuestThrow, type Sandbox, type SandboxPool } from './sandbox-pool.js';
 
 const FILENAME = 'Code';
@@ -41,7 +42,7 @@ export class CodeRunner {
       const perItem = mode === 'runOnceForEachItem' || mode === 'functionItem';
       const index = perItem ? data.itemIndex : 0;
       if (perItem && !data.inputItems[index]) return [];
-      sandbox.callApi('begin', gen, index, data.runIndex, data.now.getTime(), data.timezone, 'code').dispose();
+      sandbox.callApi('begin', gen, index, data.runIndex, data.now.getTime(), timezoneOf(data), 'code').dispose();
       sandbox.callApi('setItems', mode === 'functionItem' ? 'item' : 'all').dispose();
       const value = this.invoke(sandbox, fn, perItem ? index : undefined);
       const items = normalize(value, mode, index, data.inputItems.length);

@@ -80,3 +80,22 @@ export function itemForSandbox(item: Item | undefined): { json: unknown; binary?
   if (!item) return undefined;
   return item.binary === undefined ? { json: item.json } : { json: item.json, binary: item.binary };
 }
+
+const zoneChecks = new Map<string, boolean>();
+
+/** The run's time zone, or UTC when the workflow names one that does not exist (Luxon would give invalid dates). */
+export function timezoneOf(data: ExpressionData): string {
+  const zone = data.timezone;
+  let valid = zoneChecks.get(zone);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    if (zoneChecks.size > 1000) zoneChecks.clear();
+    zoneChecks.set(zone, valid);
+  }
+  return valid ? zone : 'UTC';
+}

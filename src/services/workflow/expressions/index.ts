@@ -10,6 +10,7 @@ import { ExpressionError, type CodeRun, type ExpressionData, type Expressions, t
 import { CodeRunner } from './code-node.js';
 import { v8Message } from './errors.js';
 import { evaluatePlainPath, NOT_PLAIN, parsePlainPath, type PlainPath } from './fast-path.js';
+import { timezoneOf } from './host-data.js';
 import { decode, GuestThrow, SandboxLimitError, type Sandbox, SandboxPool } from './sandbox-pool.js';
 import { segmentToText, TemplateCache, type Template } from './template.js';
 
@@ -80,7 +81,7 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
         const data = this.data;
         this.sandbox = pool.acquire();
         this.sandbox.begin(data);
-        this.sandbox.callApi('begin', this.gen, data.itemIndex, data.runIndex, data.now.getTime(), data.timezone, 'expression').dispose();
+        this.sandbox.callApi('begin', this.gen, data.itemIndex, data.runIndex, data.now.getTime(), timezoneOf(data), 'expression').dispose();
       }
       return this.sandbox;
     }

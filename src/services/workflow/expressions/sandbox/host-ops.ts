@@ -6,7 +6,7 @@
 
 import { ExpressionError, type ExpressionData } from '../api.js';
 import { hostCodec } from '../extensions/host-helpers.js';
-import { inputItem, itemForSandbox, legacyNodeItem, nodeItem, nodeItems, nodeMustExist } from '../host-data.js';
+import { inputItem, itemForSandbox, legacyNodeItem, nodeItem, nodeItems, nodeMustExist, timezoneOf } from '../host-data.js';
 import { intlCall } from './intl.js';
 import { hostParseUrl } from './web.js';
 
@@ -55,7 +55,7 @@ function dataOperation(op: string, arg: HostArg, data: ExpressionData): string |
   const name = String(arg(1) ?? '');
   switch (op) {
     case 'intl':
-      return intlCall(String(arg(1)), String(arg(2)), String(arg(3)), arg(4) as string | undefined, data.timezone);
+      return intlCall(String(arg(1)), String(arg(2)), String(arg(3)), arg(4) as string | undefined, timezoneOf(data));
     case 'inputCount':
       return JSON.stringify(data.inputItems.length);
     case 'inputItem':
