@@ -164,7 +164,7 @@ export default async function communityBench(ctx: BenchContext) {
         ],
       }),
       undefined,
-      'votes/s, each invalidating the list cache',
+      'votes/s; each drops its community’s and the global cached pages',
     );
 
     // The same data with the list cache off (a second process on the same files): what a
