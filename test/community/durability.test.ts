@@ -26,7 +26,7 @@ it('keeps every acknowledged write across kill -9', async () => {
     COMMUNITY_PORT: '0',
     ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
   };
-  let proc = await spawnHamlet(env);
+  let proc = await spawnHamlet(env, 120_000);
   cleanup.push(() => proc.kill());
   let base = proc.urls['community api']!;
   const call = async (method: string, p: string, key?: string, body?: unknown) => {
@@ -50,7 +50,7 @@ it('keeps every acknowledged write across kill -9', async () => {
   }
   await proc.kill('SIGKILL');
 
-  proc = await spawnHamlet(env);
+  proc = await spawnHamlet(env, 120_000);
   base = proc.urls['community api']!;
   const list = await call('GET', `/api/v1/posts?submolt=crashes&sort=new&limit=100`, b.api_key);
   expect(list.body.posts.map((p: any) => p.id).sort()).toEqual([...acknowledged].sort());
@@ -58,4 +58,4 @@ it('keeps every acknowledged write across kill -9', async () => {
   // The key issued before the crash still works.
   expect((await call('GET', '/api/v1/agents/me', a.api_key)).body.agent.karma).toBe(20);
   await proc.kill('SIGTERM');
-});
+}, 180_000); // two process starts under tsx: slow on a busy machine

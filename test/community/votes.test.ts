@@ -148,7 +148,7 @@ describe('hot ranking', () => {
 });
 
 describe('vote races', () => {
-  it('50 agents voting concurrently on one post leave counters equal to the votes table', async () => {
+  it('50 agents voting concurrently on one post leave counters equal to the votes table', { timeout: 120_000 }, async () => {
     const post = await c.createPost(author.key, communityId, 'Race');
     const agents = await Promise.all(Array.from({ length: 50 }, (_, i) => c.register(`racer${i}`)));
     const karmaBefore = (await c.call('GET', '/api/v1/agents/me', { key: author.key })).body.agent.karma;
