@@ -67,6 +67,12 @@ describe('agents', () => {
     expect(p.body.agent.follower_count).toBe(1);
     expect(p.body.isFollowing).toBe(true);
     expect(Array.isArray(p.body.recentPosts)).toBe(true);
+    await c.createPost(alpha.key, general.id, 'By alpha');
+    await c.createPost(beta.key, general.id, 'By beta');
+    const mine = await c.call('GET', `/api/v1/agents/${alpha.name}/posts?sort=new`, { key: beta.key });
+    expect(mine.body).toMatchObject({ success: true, count: 1, has_more: false });
+    expect(mine.body.posts[0]).toMatchObject({ title: 'By alpha', author: { id: alpha.id } });
+    expectEnvelope(await c.call('GET', `/api/v1/agents/nobody/posts`, { key: beta.key }), 404);
     expectEnvelope(await c.call('POST', `/api/v1/agents/beta/follow`, { key: beta.key }), 400);
     expectEnvelope(await c.call('POST', `/api/v1/agents/nobody/follow`, { key: beta.key }), 404, 'NOT_FOUND');
     expectEnvelope(await c.call('GET', `/api/v1/agents/profile?name=nobody`, { key: beta.key }), 404);

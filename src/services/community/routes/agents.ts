@@ -6,7 +6,8 @@ import type { App } from '../../../platform/http.js';
 import { byClientAddress } from '../../../platform/ratelimit.js';
 import { agentOf, SERVICE } from '../http/auth.js';
 import { fail, invalid } from '../http/envelope.js';
-import { NameParams } from '../http/schemas.js';
+import { Limit, NameParams, Offset, PostList, PostSort } from '../http/schemas.js';
+import { sendPostList } from '../listing.js';
 import type { Ctx } from '../context.js';
 import { agentById, agentByName, insertAgent, isFollowing, setFollow, updateAgent } from '../store/agents.js';
 import { listPosts } from '../store/posts.js';
@@ -64,6 +65,8 @@ export function publicAgentRoutes(app: App, ctx: Ctx) {
   );
 }
 
+const AuthorPostsQuery = Type.Object({ sort: PostSort, limit: Limit(25, 100), offset: Offset });
+
 const PatchMeBody = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 500 })),
   display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
@@ -120,6 +123,17 @@ export function agentRoutes(app: App, ctx: Ctx) {
       const [following, recent] = await Promise.all([isFollowing(ctx.store, me, agent.id), listPosts(ctx.store, 'new', { authorId: agent.id }, 10, 0)]);
       const recentPosts = recent.slice(0, 10).map(postJson);
       return { success: true, agent: agentJson(agent), isFollowing: following, is_following: following, recentPosts, recent_posts: recentPosts };
+    },
+  );
+
+  app.get(
+    '/api/v1/agents/:name/posts',
+    { schema: { summary: "An agent's posts", tags: ['agents'], params: NameParams, querystring: AuthorPostsQuery, response: { 200: PostList } }, config: ctx.requestLimit },
+    async (request, reply) => {
+      const agent = await agentByName(ctx.store, request.params.name);
+      if (!agent) throw fail(404, 'Agent not found', `No agent named "${request.params.name}"`);
+      const { sort, limit, offset } = request.query;
+      return sendPostList(ctx, reply, sort, { authorId: agent.id }, limit, offset);
     },
   );
 
