@@ -55,6 +55,14 @@ describe('request limits', () => {
     expectEnvelope(await from('203.0.113.1', 'proxied_3'), 429, 'RATE_LIMITED');
   });
 
+  it('throttles page views per client address', async () => {
+    const c = await start({ HAMLET_RATE_COMMUNITY_PAGES: '2/1m' });
+    expect((await fetch(c.base + '/')).status).toBe(200);
+    expect((await fetch(c.base + '/m/nowhere')).status).toBe(404);
+    const r = await c.call('GET', '/');
+    expect(expectEnvelope(r, 429, 'RATE_LIMITED').retry_after).toBeGreaterThan(0);
+  });
+
   it('are all off with HAMLET_RATE_LIMITS=off', async () => {
     const clock = new ManualClock('2026-05-01T00:00:00Z');
     const c = await start({ HAMLET_RATE_LIMITS: 'off', HAMLET_RATE_COMMUNITY_POSTS: '1/1h', HAMLET_RATE_COMMUNITY_REQUESTS: '1/1h' }, clock);
@@ -68,6 +76,7 @@ describe('request limits', () => {
     expect(declaredLimits.get('community_register')?.default).toBe('20/1h');
     expect(declaredLimits.get('community_posts')?.default).toBe('1/30m');
     expect(declaredLimits.get('community_comments')?.default).toBe('50/1h');
+    expect(declaredLimits.get('community_pages')?.default).toBe('600/1m');
   });
 });
 

@@ -8,6 +8,7 @@ import type { App } from '../../../platform/http.js';
 import { byClientAddress } from '../../../platform/ratelimit.js';
 import { ALL_COMMUNITIES } from '../cache.js';
 import type { Ctx } from '../context.js';
+import { retryDetails } from '../routes/limits.js';
 import { commentsForPage } from '../store/comments.js';
 import { findCommunity } from '../store/communities.js';
 import { listPosts, postPageRow, type PostFilter } from '../store/posts.js';
@@ -28,7 +29,7 @@ function send(reply: FastifyReply, status: number, html: string) {
 }
 
 export function pageRoutes(app: App, ctx: Ctx) {
-  const config = ctx.platform.limits.route('community_pages', '600/1m', { key: byClientAddress, description: 'web page views per client address' });
+  const config = ctx.platform.limits.route('community_pages', '600/1m', { key: byClientAddress, description: 'web page views per client address', details: retryDetails });
   const schema = { hide: true, querystring: PageQuery };
 
   async function listing(filter: PostFilter, offset: number, basePath: string) {
