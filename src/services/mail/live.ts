@@ -60,11 +60,18 @@ export class LiveStream {
 
   async register(app: App): Promise<void> {
     await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-    // A refused upgrade (bad key) is answered over HTTP; then its socket must go, or it lingers.
-    app.addHook('onResponse', async (request, reply) => {
-      if (request.raw.headers.upgrade && reply.statusCode >= 400) request.raw.socket.destroy();
-    });
-    app.get('/v0', { websocket: true, schema: { hide: true } }, (socket, request) => this.accept(socket, request.mailOrgId));
+    app.get(
+      '/v0',
+      {
+        websocket: true,
+        schema: { hide: true },
+        // A refused upgrade (bad key) is answered over HTTP; then its socket must go, or it lingers.
+        onResponse: async (request, reply) => {
+          if (request.raw.headers.upgrade && reply.statusCode >= 400) request.raw.socket.destroy();
+        },
+      },
+      (socket, request) => this.accept(socket, request.mailOrgId),
+    );
   }
 
   private accept(socket: WebSocket, orgId: string): void {
