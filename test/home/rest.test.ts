@@ -124,6 +124,14 @@ describe('services', () => {
     expect((await h.api('GET', '/api/states/light.kitchen')).body.state).toBe('off');
   });
 
+  it('every target is checked before any changes: one bad target leaves the others as they were', async () => {
+    const before = (await h.api('GET', '/api/states/climate.hvac')).body.state;
+    const r = await h.api('POST', '/api/services/climate/set_hvac_mode', { entity_id: ['climate.hvac', 'climate.bedroom'], hvac_mode: before === 'cool' ? 'auto' : 'cool' });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/^HVAC mode \w+ is not valid/);
+    expect((await h.api('GET', '/api/states/climate.hvac')).body.state).toBe(before);
+  });
+
   it('?return_response: {changed_states, service_response} for a service with a response', async () => {
     const r = await h.api('POST', '/api/services/recorder/purge?return_response', { keep_days: 10 });
     expect(r.status).toBe(200);

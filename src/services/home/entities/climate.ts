@@ -3,7 +3,7 @@
 // unknown presets are HA ServiceValidationErrors (400 / service_validation_error).
 import { validation, invalid } from '../core/errors.js';
 import { float, oneOf, required, str } from '../core/fields.js';
-import type { Planned, ServiceSpec } from '../core/services.js';
+import type { Planned, ServiceContext, ServiceSpec } from '../core/services.js';
 import type { Attributes, State } from '../core/state.js';
 import { featureMask, memory, num, type DomainModule } from './domain.js';
 
@@ -99,22 +99,21 @@ const services: ServiceSpec[] = [
     name: 'Turn off',
     feature: FEATURES.turn_off,
     fields: {},
-    plan(s, _d, ctx) {
-      if (s.state !== 'off') memory(ctx.home, s.entity_id).lastMode = s.state;
-      return withMode(s, 'off');
-    },
+    plan: (s, _d, ctx) => off(s, ctx),
   },
   {
     service: 'toggle',
     name: 'Toggle',
     fields: {},
-    plan(s, _d, ctx) {
-      if (s.state === 'off') return withMode(s, (memory(ctx.home, s.entity_id).lastMode as string) ?? firstOn(s));
-      memory(ctx.home, s.entity_id).lastMode = s.state;
-      return withMode(s, 'off');
-    },
+    plan: (s, _d, ctx) => (s.state === 'off' ? withMode(s, (memory(ctx.home, s.entity_id).lastMode as string) ?? firstOn(s)) : off(s, ctx)),
   },
 ];
+
+/** Turning off remembers the mode, for turn_on — once the call is applied. */
+function off(s: State, ctx: ServiceContext): Planned {
+  const mode = s.state;
+  return { ...withMode(s, 'off'), then: () => void (mode !== 'off' && (memory(ctx.home, s.entity_id).lastMode = mode)) };
+}
 
 const firstOn = (s: State) => ((s.attributes.hvac_modes as string[]) ?? []).find((m) => m !== 'off') ?? 'heat';
 

@@ -35,15 +35,20 @@ function move(home: Home, entityId: string, target: number, context: Context) {
   memory(home, entityId).cancelMotion = home.scheduler.after(STEP_MS, step);
 }
 
+/** Plans a movement; the cover starts moving (and any earlier movement stops) once the call is applied. */
 function planMove(s: State, target: number, ctx: ServiceContext): Planned {
-  stopMotion(ctx.home, s.entity_id);
   const pos = position(s);
   const speed = num(ctx.home.entityOptions.get(s.entity_id)?.speed, 10);
-  if (pos === target || speed >= 100) return { state: restingState(target), attributes: { ...s.attributes, current_position: target } };
+  if (pos === target || speed >= 100) {
+    return { state: restingState(target), attributes: { ...s.attributes, current_position: target }, then: () => stopMotion(ctx.home, s.entity_id) };
+  }
   return {
     state: target > pos ? 'opening' : 'closing',
     attributes: s.attributes,
-    then: () => move(ctx.home, s.entity_id, target, ctx.context),
+    then: () => {
+      stopMotion(ctx.home, s.entity_id);
+      move(ctx.home, s.entity_id, target, ctx.context);
+    },
   };
 }
 
@@ -62,10 +67,7 @@ const services: ServiceSpec[] = [
     name: 'Stop',
     feature: F.stop,
     fields: {},
-    plan(s, _d, ctx) {
-      stopMotion(ctx.home, s.entity_id);
-      return { state: restingState(position(s)), attributes: s.attributes };
-    },
+    plan: (s, _d, ctx) => ({ state: restingState(position(s)), attributes: s.attributes, then: () => stopMotion(ctx.home, s.entity_id) }),
   },
   {
     service: 'toggle',

@@ -2,7 +2,7 @@
 // ruling §1.3), hs/rgb/xy colours, effects. The state jumps at once; transition is accepted.
 import { invalid, validation } from '../core/errors.js';
 import { float, int, oneOf, str, tuple } from '../core/fields.js';
-import type { Planned, ServiceSpec } from '../core/services.js';
+import type { Planned, ServiceContext, ServiceSpec } from '../core/services.js';
 import type { Attributes, State } from '../core/state.js';
 import { hsToRgb, kelvinToMired, kelvinToRgb, miredToKelvin, rgbToHs, rgbToXy, xyToRgb } from './color.js';
 import { featureMask, memory, num, type DomainModule } from './domain.js';
@@ -168,13 +168,16 @@ function checkExclusive(data: Record<string, unknown>) {
   }
 }
 
-function rememberAndPlan(plan: (s: State, remembered?: Attributes) => Planned) {
-  return (s: State, _d: Record<string, unknown>, ctx: import('../core/services.js').ServiceContext): Planned => {
-    const mem = memory(ctx.home, s.entity_id);
-    const p = plan(s, mem.lastOn as Attributes | undefined);
-    if (s.state === 'on' && p.state === 'off') mem.lastOn = { ...s.attributes };
-    return p;
-  };
+/**
+ * Plans with what the light showed before it last went off (so turn_on restores it), and
+ * remembers the current look when this call turns it off — once the call is applied.
+ */
+function withMemory(s: State, ctx: ServiceContext, plan: (remembered?: Attributes) => Planned): Planned {
+  const mem = memory(ctx.home, s.entity_id);
+  const p = plan(mem.lastOn as Attributes | undefined);
+  if (s.state !== 'on' || p.state !== 'off') return p;
+  const look = { ...s.attributes };
+  return { ...p, then: () => void (mem.lastOn = look) };
 }
 
 const services: ServiceSpec[] = [
@@ -184,14 +187,14 @@ const services: ServiceSpec[] = [
     description: 'Turns on one or more lights and adjusts their properties.',
     fields: onFields,
     check: checkExclusive,
-    plan: (s, data, ctx) => rememberAndPlan((st, mem) => planOn(st, data, mem))(s, data, ctx),
+    plan: (s, data, ctx) => withMemory(s, ctx, (mem) => planOn(s, data, mem)),
   },
   {
     service: 'turn_off',
     name: 'Turn off',
     description: 'Turns off one or more lights.',
     fields: { transition: onFields.transition, flash: onFields.flash },
-    plan: (s, data, ctx) => rememberAndPlan((st) => planOff(st))(s, data, ctx),
+    plan: (s, _data, ctx) => withMemory(s, ctx, () => planOff(s)),
   },
   {
     service: 'toggle',
@@ -199,7 +202,7 @@ const services: ServiceSpec[] = [
     description: 'Toggles one or more lights.',
     fields: onFields,
     check: checkExclusive,
-    plan: (s, data, ctx) => rememberAndPlan((st, mem) => (st.state === 'on' ? planOff(st) : planOn(st, data, mem)))(s, data, ctx),
+    plan: (s, data, ctx) => withMemory(s, ctx, (mem) => (s.state === 'on' ? planOff(s) : planOn(s, data, mem))),
   },
 ];
 

@@ -21,8 +21,8 @@ function staticAttrs(s: State): Attributes {
 function to(s: State, state: string, ctx: ServiceContext, changes: Attributes = {}): Planned {
   const mem = memory(ctx.home, s.entity_id);
   if (state === 'off') {
-    if (s.state !== 'off') mem.lastOn = { ...s.attributes };
-    return { state, attributes: staticAttrs(s) };
+    const look = { ...s.attributes };
+    return { state, attributes: staticAttrs(s), then: () => void (s.state !== 'off' && (mem.lastOn = look)) };
   }
   const base: Attributes = s.state === 'off' ? { volume_level: 0.5, is_volume_muted: false, ...((mem.lastOn as Attributes) ?? {}) } : { ...s.attributes };
   const { source_list, friendly_name, supported_features, ...rest } = { ...base, ...changes };
