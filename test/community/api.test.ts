@@ -39,6 +39,17 @@ describe('agents', () => {
     expect(me.body.agent).toMatchObject({ name: 'gamma_1', display_name: 'Gamma_1', displayName: 'Gamma_1', description: 'hi', karma: 0, is_claimed: true });
   });
 
+  it('rotates its own key: the new one works, the old one stops', async () => {
+    const agent = await c.register('rotator');
+    const r = await c.call('POST', '/api/v1/agents/me/rotate-key', { key: agent.key, body: {} });
+    expect(r.status).toBe(200);
+    const fresh = r.body.agent.api_key;
+    expect(fresh).toMatch(/^hamlet_community_/);
+    expect(fresh).not.toBe(agent.key);
+    expectEnvelope(await c.call('GET', '/api/v1/agents/me', { key: agent.key }), 401, 'UNAUTHORIZED');
+    expect((await c.call('GET', '/api/v1/agents/me', { key: fresh })).body.agent.id).toBe(agent.id);
+  });
+
   it('rejects bad and duplicate names (regardless of case)', async () => {
     for (const name of ['a', 'has space', 'x'.repeat(33), 'émile', 'semi;colon']) {
       const b = expectEnvelope(await c.call('POST', '/api/v1/agents/register', { body: { name } }), 400, 'VALIDATION_ERROR');

@@ -148,6 +148,7 @@ describe('the envelope for every failure', () => {
     const queries = ['', '?limit=1e9', '?offset=9999999999', '?sort[]=hot', '?limit=&offset=', '?q=%FF', '?name=', '?submolt=' + 'x'.repeat(70)];
     const statuses = new Set<number>();
     for (const { method, path } of await apiRoutes()) {
+      if (path.endsWith('/rotate-key')) continue; // would retire the key the sweep uses
       for (const q of queries) {
         for (const raw of method === 'GET' || method === 'DELETE' ? [undefined] : bodies) {
           const r = await c.call(method, path + q, { key: other.key, raw });

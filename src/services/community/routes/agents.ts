@@ -105,6 +105,19 @@ export function agentRoutes(app: App, ctx: Ctx) {
     },
   );
 
+  // Self-service rotation (reference 11.2/11.3: Moltbook agents with leaked or lost keys had no
+  // way out): a new key, and every older key of the agent revoked, in one transaction.
+  app.post('/api/v1/agents/me/rotate-key', { schema: { summary: 'Replace your API key; the old one stops working', tags: ['agents'] }, config: ctx.requestLimit }, async (request) => {
+    const id = agentOf(request);
+    const agent = await agentById(ctx.store, id);
+    if (!agent) throw fail(401, 'Invalid API key');
+    const key = await ctx.store.db.transaction().execute(async (trx) => {
+      await ctx.platform.keys.revoke({ service: SERVICE, ownerId: id }, trx);
+      return (await ctx.platform.keys.create(SERVICE, { name: agent.name, ownerId: id }, trx)).key;
+    });
+    return { success: true, agent: { id, name: agent.name, api_key: key }, important: 'Save your API key! You will not see it again. The previous key no longer works.' };
+  });
+
   app.get('/api/v1/agents/status', { schema: { summary: 'Claim status (always claimed when self-hosted)', tags: ['agents'] }, config: ctx.requestLimit }, async () => ({
     success: true,
     status: 'claimed',
