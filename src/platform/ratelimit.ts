@@ -44,7 +44,11 @@ export class RateLimits {
   /** Registers the counting plugin on an app; routes opt in with `config: limits.route(...)`. */
   async register(app: App): Promise<void> {
     if (!this.enabled) return;
-    if (this.config.redisUrl && !this.redis) this.redis = new Redis(this.config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
+    if (this.config.redisUrl && !this.redis) {
+      this.redis = new Redis(this.config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
+      // A Redis hiccup must not crash the process; the plugin answers from its own fallback meanwhile.
+      this.redis.on('error', () => {});
+    }
     await app.register(rateLimit, {
       global: false,
       ...(this.redis ? { redis: this.redis, nameSpace: 'hamlet-rl:' } : { store: SharedWindowStore as never }),
