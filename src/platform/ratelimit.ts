@@ -46,12 +46,12 @@ export class RateLimits {
     if (!this.enabled) return;
     if (this.config.redisUrl && !this.redis) {
       this.redis = new Redis(this.config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
-      // A Redis hiccup must not crash the process; the plugin answers from its own fallback meanwhile.
+      // A Redis hiccup must not crash the process; requests pass unlimited meanwhile (skipOnError).
       this.redis.on('error', () => {});
     }
     await app.register(rateLimit, {
       global: false,
-      ...(this.redis ? { redis: this.redis, nameSpace: 'hamlet-rl:' } : { store: SharedWindowStore as never }),
+      ...(this.redis ? { redis: this.redis, nameSpace: 'hamlet-rl:', skipOnError: true } : { store: SharedWindowStore as never }),
       errorResponseBuilder: (_request, context) => {
         const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
         return new HttpError(429, `Rate limit exceeded: ${context.max} requests per ${context.after} window; retry in ${seconds} s`, 'rate_limited', {
