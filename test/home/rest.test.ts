@@ -37,6 +37,12 @@ describe('auth and routing', () => {
     expect(nf.body.message).toBeTypeOf('string');
   });
 
+  it('OpenAPI at /docs/json describes the routes', async () => {
+    const spec = (await (await fetch(`${h.url}/docs/json`)).json()) as { paths: Record<string, Record<string, { summary?: string }>> };
+    expect(spec.paths['/api/states/{entity_id}']!.post!.summary).toMatch(/Set what an entity reports/);
+    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/api/services/{domain}/{service}', '/api/history/period/{timestamp}', '/api/webhook/{webhook_id}']));
+  });
+
   it('GET /api/ and /api/config', async () => {
     expect(await h.api('GET', '/api/')).toMatchObject({ status: 200, body: { message: 'API running.' } });
     const c = (await h.api('GET', '/api/config')).body;

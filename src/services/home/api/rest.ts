@@ -1,5 +1,6 @@
 // HA's REST API under /api: states, services, events, history, logbook, webhooks and the
 // automation config API. Errors are always JSON {"message"} with HA's status codes.
+import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../../platform/errors.js';
 import { bearerToken, type App } from '../../../platform/http.js';
@@ -28,6 +29,18 @@ export interface RestDeps {
 export const INVALID_JSON = Symbol('invalid json');
 
 const DAY_US = 86_400_000_000;
+
+/**
+ * OpenAPI descriptions. Bodies and query values are checked by the handlers themselves, with
+ * Home Assistant's own error messages, so these schemas only describe (strings always pass).
+ */
+const doc = (summary: string, query: string[] = []) => ({
+  tags: ['home'],
+  summary,
+  ...(query.length ? { querystring: Type.Object(Object.fromEntries(query.map((q) => [q, Type.Optional(Type.String())])), { additionalProperties: true }) } : {}),
+});
+const HISTORY_QUERY = ['filter_entity_id', 'end_time', 'minimal_response', 'no_attributes', 'significant_changes_only', 'skip_initial_state'];
+const LOGBOOK_QUERY = ['period', 'end_time', 'entity', 'context_id'];
 const bad = (message: string) => new HttpError(400, message);
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -95,22 +108,22 @@ export function registerRest(app: App, deps: RestDeps): void {
 
   const ctx = (request: FastifyRequest) => home.context(request.homeUserId);
 
-  app.get('/api/', async () => ({ message: 'API running.' }));
-  app.get('/api/config', async () => home.configObject());
+  app.get('/api/', { schema: doc('API status') }, async () => ({ message: 'API running.' }));
+  app.get('/api/config', { schema: doc('The home configuration (location, units, components, version)') }, async () => home.configObject());
 
-  app.get('/api/states', async (_req, reply) => {
+  app.get('/api/states', { schema: doc('Every entity state') }, async (_req, reply) => {
     const parts: string[] = [];
     for (const s of home.states.all()) parts.push(s.json());
     return reply.type(JSON_TYPE).send(`[${parts.join(',')}]`);
   });
 
-  app.get<{ Params: { entity_id: string } }>('/api/states/:entity_id', async (request, reply) => {
+  app.get<{ Params: { entity_id: string } }>('/api/states/:entity_id', { schema: doc('One entity state') }, async (request, reply) => {
     const s = home.states.get(request.params.entity_id.toLowerCase());
     if (!s) throw new HttpError(404, 'Entity not found.');
     return reply.type(JSON_TYPE).send(s.json());
   });
 
-  app.post<{ Params: { entity_id: string } }>('/api/states/:entity_id', async (request, reply) => {
+  app.post<{ Params: { entity_id: string } }>('/api/states/:entity_id', { schema: doc('Set what an entity reports: {state, attributes?, force_update?}') }, async (request, reply) => {
     const body = request.body;
     if (body === INVALID_JSON) throw bad('Invalid JSON specified.');
     if (!isObject(body)) throw bad('State data should be a JSON object');
@@ -126,15 +139,15 @@ export function registerRest(app: App, deps: RestDeps): void {
     return reply.code(r.created ? 201 : 200).header('Location', `/api/states/${entityId}`).type(JSON_TYPE).send(r.state.json());
   });
 
-  app.delete<{ Params: { entity_id: string } }>('/api/states/:entity_id', async (request) => {
+  app.delete<{ Params: { entity_id: string } }>('/api/states/:entity_id', { schema: doc('Remove an entity') }, async (request) => {
     if (!home.states.remove(request.params.entity_id.toLowerCase(), ctx(request))) throw new HttpError(404, 'Entity not found.');
     await persist.commit();
     return { message: 'Entity removed.' };
   });
 
-  app.get('/api/services', async () => Object.entries(home.describeServices()).map(([domain, services]) => ({ domain, services })));
+  app.get('/api/services', { schema: doc('Every service with its fields') }, async () => Object.entries(home.describeServices()).map(([domain, services]) => ({ domain, services })));
 
-  app.post<{ Params: { domain: string; service: string }; Querystring: Record<string, string> }>('/api/services/:domain/:service', async (request, reply) => {
+  app.post<{ Params: { domain: string; service: string }; Querystring: Record<string, string> }>('/api/services/:domain/:service', { schema: doc('Call a service; answers with the states it changed', ['return_response']) }, async (request, reply) => {
     const body = request.body ?? {};
     if (body === INVALID_JSON || !isObject(body)) throw bad('Data should be valid JSON.');
     const returnResponse = 'return_response' in (request.query ?? {});
@@ -145,9 +158,9 @@ export function registerRest(app: App, deps: RestDeps): void {
     return reply.type(JSON_TYPE).send(returnResponse ? `{"changed_states":${changed},"service_response":${JSON.stringify(result.response ?? {})}}` : changed);
   });
 
-  app.get('/api/events', async () => home.bus.listenerCounts());
+  app.get('/api/events', { schema: doc('Event types and their listener counts') }, async () => home.bus.listenerCounts());
 
-  app.post<{ Params: { event_type: string } }>('/api/events/:event_type', async (request) => {
+  app.post<{ Params: { event_type: string } }>('/api/events/:event_type', { schema: doc('Fire an event with the body as its data') }, async (request) => {
     const body = request.body ?? {};
     if (body === INVALID_JSON) throw bad('Event data should be valid JSON.');
     if (!isObject(body)) throw bad('Event data should be a JSON object');
@@ -189,8 +202,8 @@ export function registerRest(app: App, deps: RestDeps): void {
     });
     return reply.type(JSON_TYPE).send(body);
   };
-  app.get('/api/history/period', historyHandler);
-  app.get('/api/history/period/:timestamp', historyHandler);
+  app.get('/api/history/period', { schema: doc('State history since a day ago', HISTORY_QUERY) }, historyHandler);
+  app.get('/api/history/period/:timestamp', { schema: doc('State history from a time', HISTORY_QUERY) }, historyHandler);
 
   const logbookHandler = async (request: FastifyRequest<{ Params: { timestamp?: string }; Querystring: Record<string, string> }>) => {
     const q = request.query ?? {};
@@ -218,8 +231,8 @@ export function registerRest(app: App, deps: RestDeps): void {
     if (entityIds && q.context_id) throw bad("Can't combine entity with context_id");
     return logbook(store, { startUs, endUs, entityIds, contextId: q.context_id });
   };
-  app.get('/api/logbook', logbookHandler);
-  app.get('/api/logbook/:timestamp', logbookHandler);
+  app.get('/api/logbook', { schema: doc('Logbook since the start of today', LOGBOOK_QUERY) }, logbookHandler);
+  app.get('/api/logbook/:timestamp', { schema: doc('Logbook from a time', LOGBOOK_QUERY) }, logbookHandler);
 
   // Webhooks: no auth; an unknown id also answers 200 so ids cannot be probed.
   const webhook = async (request: FastifyRequest<{ Params: { webhook_id: string }; Querystring: Record<string, unknown> }>, reply: FastifyReply) => {
@@ -248,15 +261,15 @@ export function registerRest(app: App, deps: RestDeps): void {
     }
     return reply.code(200).send();
   };
-  app.route({ method: ['GET', 'POST', 'PUT'], url: '/api/webhook/:webhook_id', handler: webhook });
+  app.route({ method: ['GET', 'POST', 'PUT'], url: '/api/webhook/:webhook_id', schema: { tags: ['home'], summary: 'Inbound webhook (no auth): triggers the automations that listen on it' }, handler: webhook });
 
   // HA's automation config API.
-  app.get<{ Params: { id: string } }>('/api/config/automation/config/:id', async (request) => {
+  app.get<{ Params: { id: string } }>('/api/config/automation/config/:id', { schema: doc('An automation config') }, async (request) => {
     const c = automations.getConfig(request.params.id);
     if (!c) throw new HttpError(404, 'Resource not found');
     return c;
   });
-  app.post<{ Params: { id: string } }>('/api/config/automation/config/:id', async (request) => {
+  app.post<{ Params: { id: string } }>('/api/config/automation/config/:id', { schema: doc('Create or replace an automation') }, async (request) => {
     const body = request.body;
     if (body === INVALID_JSON) throw bad('Invalid JSON specified.');
     if (!isObject(body)) throw bad('Message malformed: expected a dictionary');
@@ -264,7 +277,7 @@ export function registerRest(app: App, deps: RestDeps): void {
     if (problem) throw bad(`Message malformed: ${problem}`);
     return { result: 'ok' };
   });
-  app.delete<{ Params: { id: string } }>('/api/config/automation/config/:id', async (request) => {
+  app.delete<{ Params: { id: string } }>('/api/config/automation/config/:id', { schema: doc('Delete an automation') }, async (request) => {
     if (!(await automations.remove(request.params.id))) throw new HttpError(404, 'Resource not found');
     return { result: 'ok' };
   });
