@@ -80,6 +80,25 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     c.close();
   });
 
+  it('3: without auth the socket closes after 10 s; a binary or non-JSON frame closes it at once', async () => {
+    const idle = await rawSocket(h.url);
+    const started = Date.now();
+    await idle.closed;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(9_500);
+
+    const binary = await rawSocket(h.url);
+    await binary.next();
+    binary.send({ type: 'auth', access_token: h.token });
+    await binary.next((m) => m.type === 'auth_ok');
+    binary.ws.send(Buffer.from([1, 2, 3]), { binary: true });
+    await binary.closed;
+
+    const text = await rawSocket(h.url);
+    await text.next();
+    text.send('{"type": "auth", "access_token"');
+    await text.closed;
+  }, 15_000);
+
   it('4: ping', async () => {
     await conn.ping();
   });
