@@ -8,6 +8,7 @@ import type { Platform } from '../../platform/service.js';
 import type { MailCache } from './cache.js';
 import type { MailConfig } from './config.js';
 import type { DownloadLinks } from './downloads.js';
+import type { Drafts } from './drafts.js';
 import { notFoundError } from './errors.js';
 import type { Filing } from './filing.js';
 import type { Sending } from './sending.js';
@@ -26,6 +27,7 @@ export interface MailContext {
   domains(): string[];
   sendLimit: SendLimit;
   cache: MailCache;
+  drafts: Drafts;
 }
 
 declare module 'fastify' {

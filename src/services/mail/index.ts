@@ -8,11 +8,13 @@ import { MailCache } from './cache.js';
 import { loadMailConfig } from './config.js';
 import { installAuth, installLimits, type MailContext } from './context.js';
 import { DownloadLinks } from './downloads.js';
+import { DRAFT_SEND_QUEUE, Drafts, type DraftJob } from './drafts.js';
 import { mailEnvelope } from './errors.js';
 import { Filing } from './filing.js';
 import { LiveStream } from './live.js';
 import { migrations } from './migrations.js';
 import { subscribeRelayOutcomes } from './relay-outcomes.js';
+import { draftRoutes } from './routes/drafts.js';
 import { inboxRoutes } from './routes/inboxes.js';
 import { messageRoutes } from './routes/messages.js';
 import { threadRoutes } from './routes/threads.js';
@@ -53,11 +55,13 @@ async function start(platform: Platform) {
   let apiUrl = '';
   const secret = await store.secret('download_links', () => randomBytes(32).toString('base64url'));
   const links = new DownloadLinks(secret, () => config.publicUrl ?? apiUrl);
-  const ctx: MailContext = { platform, store, filing, sending, events, config, links, domains, sendLimit, cache };
+  const drafts = new Drafts(store, sending, platform.jobs, () => platform.clock.now());
+  const ctx: MailContext = { platform, store, filing, sending, events, config, links, domains, sendLimit, cache, drafts };
   inboxRoutes(app, ctx);
   messageRoutes(app, ctx);
   threadRoutes(app, ctx);
   webhookRoutes(app, ctx);
+  draftRoutes(app, ctx);
 
   const schedule = config.webhookRetryScheduleMs;
   platform.jobs.register<DeliveryJob>(
@@ -65,6 +69,7 @@ async function start(platform: Platform) {
     deliveryHandler(store, platform.clock, platform.logger, { allowInternal: allowInternalFrom(platform.config.env), timeoutMs: config.webhookTimeoutMs }),
     { concurrency: 16, leaseMs: config.webhookTimeoutMs + 15_000, maxAttempts: schedule.length + 1, backoffMs: (attempt) => schedule[Math.min(attempt, schedule.length) - 1] ?? schedule[schedule.length - 1]! },
   );
+  platform.jobs.register<DraftJob>(DRAFT_SEND_QUEUE, (job) => drafts.runScheduled(job), { concurrency: 4, maxAttempts: 5 });
   const unsubscribe = subscribeRelayOutcomes(platform, store, filing, events);
 
   const smtp = createSmtpServer({

@@ -120,4 +120,25 @@ export const migrations: Migrations = {
         .execute();
     },
   },
+  '002_drafts': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('mail_drafts')
+        .addColumn('draft_id', 'text', (c) => c.primaryKey())
+        .addColumn('inbox_id', 'text', (c) => c.notNull())
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('client_id', 'text')
+        // The draft's fields (recipients, subject, bodies, attachments with their bytes) as JSON.
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('labels', 'text', (c) => c.notNull())
+        .addColumn('send_at', 'text')
+        .addColumn('send_status', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('mail_drafts_inbox').on('mail_drafts').columns(['inbox_id', 'updated_at', 'draft_id']).execute();
+      await db.schema.createIndex('mail_drafts_org').on('mail_drafts').columns(['org_id', 'updated_at', 'draft_id']).execute();
+      await db.schema.createIndex('mail_drafts_client').on('mail_drafts').columns(['org_id', 'client_id']).unique().execute();
+    },
+  },
 };

@@ -41,6 +41,14 @@ const RESERVED_HEADERS = new Set([
 const HEADER_NAME = /^[!-9;-~]+$/; // printable ASCII without the colon (RFC 5322 field-name)
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
+/** Where a message joins a conversation, and what it carries along (a forward's attachments). */
+export interface Threading {
+  inReplyTo?: string;
+  references?: string[];
+  threadId?: string;
+  extraAttachments?: Mail.Attachment[];
+}
+
 /** What a relay job carries back in the mailer's sent/failed events. */
 export interface RelayMeta {
   service: 'mail';
@@ -58,10 +66,11 @@ export class Sending {
 
   /** A plain send. */
   async send(inbox: InboxRow, body: SendBody, trx: Tx): Promise<SendResult> {
-    return this.compose(inbox, body, {}, trx);
+    return this.deliver(inbox, body, {}, trx);
   }
 
-  async reply(inbox: InboxRow, source: MessageRow, body: SendBody, all: boolean, trx: Tx): Promise<SendResult> {
+  /** Recipients, subject and threading of a reply (to all, with `all`) to `source`. */
+  replyFields(inbox: InboxRow, source: MessageRow, all: boolean) {
     const own = inbox.inbox_id;
     const replyTo = source.reply_to ? (JSON.parse(source.reply_to) as string[]) : [];
     const sourceTo = JSON.parse(source.to_addrs) as string[];
@@ -77,16 +86,20 @@ export class Sending {
       // Replying to our own sent message goes to its recipients, not back to ourselves.
       if (to.every((a) => bareAddress(a) === own)) to = sourceTo;
     }
-    // Fields the caller gives override the derived recipients one by one.
-    const merged: SendBody = { ...body, to: body.to ?? to, cc: body.cc ?? (cc.length ? cc : undefined) };
     const subject = source.subject ?? '';
     const refs = source.refs ? (JSON.parse(source.refs) as string[]) : [];
-    return this.compose(
-      inbox,
-      { ...merged, subject: /^re:/i.test(subject) ? subject : `Re: ${subject}`.trim() },
-      { inReplyTo: source.message_id, references: [...refs, source.message_id], threadId: source.thread_id },
-      trx,
-    );
+    return {
+      to,
+      cc,
+      subject: /^re:/i.test(subject) ? subject : `Re: ${subject}`.trim(),
+      threading: { inReplyTo: source.message_id, references: [...refs, source.message_id], threadId: source.thread_id } as Threading,
+    };
+  }
+
+  async reply(inbox: InboxRow, source: MessageRow, body: SendBody, all: boolean, trx: Tx): Promise<SendResult> {
+    const f = this.replyFields(inbox, source, all);
+    // Fields the caller gives override the derived recipients one by one.
+    return this.deliver(inbox, { ...body, to: body.to ?? f.to, cc: body.cc ?? (f.cc.length ? f.cc : undefined), subject: f.subject }, f.threading, trx);
   }
 
   async forward(inbox: InboxRow, source: MessageRow, body: SendBody, trx: Tx): Promise<SendResult> {
@@ -105,7 +118,7 @@ export class Sending {
         : undefined;
     const raw = await this.store.raw(source.id, trx);
     const original = raw ? await allAttachments(raw) : [];
-    return this.compose(
+    return this.deliver(
       inbox,
       { ...body, subject: /^fwd?:/i.test(subject) ? subject : `Fwd: ${subject}`.trim(), text, html },
       {
@@ -138,12 +151,8 @@ export class Sending {
     return { to, cc, bcc, replyTo };
   }
 
-  private async compose(
-    inbox: InboxRow,
-    body: SendBody,
-    thread: { inReplyTo?: string; references?: string[]; threadId?: string; extraAttachments?: Mail.Attachment[] },
-    trx: Tx,
-  ): Promise<SendResult> {
+  /** Composes the message, files the sender's copy and delivers it (see the top of this file). */
+  async deliver(inbox: InboxRow, body: SendBody, thread: Threading, trx: Tx): Promise<SendResult> {
     const { to, cc, bcc, replyTo } = this.validate(body);
     const domain = domainOf(inbox.inbox_id);
     const messageId = `<${uuid()}@${domain}>`;

@@ -75,7 +75,21 @@ export interface WebhookRow {
   updated_at: string;
 }
 
+export interface DraftRow {
+  draft_id: string;
+  inbox_id: string;
+  org_id: string;
+  client_id: string | null;
+  body: string;
+  labels: string;
+  send_at: string | null;
+  send_status: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface MailTables {
+  mail_drafts: DraftRow;
   mail_inboxes: InboxRow;
   mail_messages: MessageRow;
   mail_threads: ThreadRow;
@@ -391,6 +405,35 @@ export class Store {
   listWebhooks(orgId: string, opts: { limit: number; cursor?: Cursor; ascending?: boolean }) {
     const q = this.db.selectFrom('mail_webhooks').selectAll().where('org_id', '=', orgId);
     return this.page(q, 'created_at', 'webhook_id', opts).execute();
+  }
+
+  // ---- drafts
+
+  draft(draftId: string, trx: Tx = this.db) {
+    return trx.selectFrom('mail_drafts').selectAll().where('draft_id', '=', draftId).executeTakeFirst();
+  }
+
+  draftByClientId(orgId: string, clientId: string) {
+    return this.db.selectFrom('mail_drafts').selectAll().where('org_id', '=', orgId).where('client_id', '=', clientId).executeTakeFirst();
+  }
+
+  async insertDraft(row: DraftRow, trx: Tx = this.db): Promise<void> {
+    await trx.insertInto('mail_drafts').values(row).execute();
+  }
+
+  async updateDraft(draftId: string, set: Partial<DraftRow>, trx: Tx = this.db): Promise<void> {
+    await trx.updateTable('mail_drafts').set(set).where('draft_id', '=', draftId).execute();
+  }
+
+  async deleteDraft(draftId: string, trx: Tx = this.db): Promise<void> {
+    await trx.deleteFrom('mail_drafts').where('draft_id', '=', draftId).execute();
+  }
+
+  listDrafts(where: { inboxId?: string; orgId?: string }, opts: { limit: number; cursor?: Cursor; ascending?: boolean }) {
+    let q = this.db.selectFrom('mail_drafts').selectAll();
+    if (where.inboxId) q = q.where('inbox_id', '=', where.inboxId);
+    if (where.orgId) q = q.where('org_id', '=', where.orgId);
+    return this.page(q, 'updated_at', 'draft_id', opts).execute();
   }
 
   // ---- idempotency

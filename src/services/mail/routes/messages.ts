@@ -1,10 +1,7 @@
 // /v0/inboxes/{id}/messages: send (both the contract's and the SDK's route), list with
 // filters, get, labels, delete, reply / reply-all / forward, attachments and raw downloads.
-import { createHash } from 'node:crypto';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { isUniqueViolation } from '../../../platform/db.js';
-import { conflict } from '../../../platform/errors.js';
 import type { App } from '../../../platform/http.js';
 import { cachedList, ownInbox, type MailContext } from '../context.js';
 import { DOWNLOAD_TTL_MS } from '../downloads.js';
@@ -13,8 +10,9 @@ import { attachmentContent } from '../parse.js';
 import { boolOf, cursorOf, dateOf, excludedLabels, limitOf, listOf, pageOf, type Query } from '../query.js';
 import { messageItem, messageRecord } from '../records.js';
 import { highlights, termsOf } from '../search.js';
-import type { SendBody, SendResult } from '../sending.js';
-import type { InboxRow, MessageRow, Tx } from '../store.js';
+import { idempotent } from '../idempotency.js';
+import type { SendBody } from '../sending.js';
+import type { InboxRow, MessageRow } from '../store.js';
 
 const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 const Addresses = nullable(Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 })]));
@@ -55,8 +53,6 @@ const InboxParams = Type.Object({ inbox_id: Type.String() });
 const MessageParams = Type.Object({ inbox_id: Type.String(), message_id: Type.String() });
 const AttachmentParams = Type.Object({ inbox_id: Type.String(), message_id: Type.String(), attachment_id: Type.String() });
 
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9\-._~]{1,256}$/;
-
 /** JSON null means "not given" for every send field: the SDK and curl users send either. */
 function dropNulls<T extends object>(body: T | null | undefined): SendBody {
   const out: Record<string, unknown> = {};
@@ -66,47 +62,6 @@ function dropNulls<T extends object>(body: T | null | undefined): SendBody {
 
 export function messageRoutes(app: App, ctx: MailContext): void {
   const { store, sending, filing, platform, links } = ctx;
-
-  /**
-   * Runs a send once per Idempotency-Key: a repeat with the same request gets the first
-   * answer; the same key with another request (body, inbox or route) gets 409.
-   */
-  async function idempotent(request: FastifyRequest, inbox: InboxRow, route: string, body: SendBody, run: (trx: Tx) => Promise<SendResult>): Promise<SendResult> {
-    const header = request.headers['idempotency-key'];
-    if (header === undefined) {
-      await ctx.sendLimit.check(request);
-      const result = await store.transaction(run);
-      await ctx.sendLimit.count(request);
-      return result;
-    }
-    const key = Array.isArray(header) ? header[0]! : header;
-    if (!IDEMPOTENCY_KEY.test(key)) throw invalid('Idempotency-Key', 'must be 1 to 256 characters from A-Z a-z 0-9 - . _ ~', 'INVALID_IDEMPOTENCY_KEY');
-    const hash = createHash('sha256').update(JSON.stringify([inbox.inbox_id, route, body])).digest('hex');
-    const replay = async (): Promise<SendResult | undefined> => {
-      const rec = await store.idempotencyRecord(request.mailOrgId, key);
-      if (!rec) return undefined;
-      if (rec.request_hash !== hash) throw conflict('Idempotency-Key was already used with a different request', 'conflict', { field: 'Idempotency-Key', code: 'IDEMPOTENCY_CONFLICT' });
-      return JSON.parse(rec.response) as SendResult;
-    };
-    const earlier = await replay();
-    if (earlier) return earlier;
-    await ctx.sendLimit.check(request);
-    try {
-      const result = await store.transaction(async (trx) => {
-        const r = await run(trx);
-        await store.insertIdempotency(request.mailOrgId, key, hash, r, platform.clock.now().toISOString(), trx);
-        return r;
-      });
-      await ctx.sendLimit.count(request);
-      return result;
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
-      // A concurrent request with the same key committed first.
-      const winner = await replay();
-      if (winner) return winner;
-      throw err;
-    }
-  }
 
   async function ownMessage(request: FastifyRequest, inboxId: string, messageId: string): Promise<{ inbox: InboxRow; message: MessageRow }> {
     const inbox = await ownInbox(ctx, request, inboxId);
@@ -119,7 +74,7 @@ export function messageRoutes(app: App, ctx: MailContext): void {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     const body = dropNulls(request.body as SendBody);
     sending.validate(body);
-    return idempotent(request, inbox, 'send', body, (trx) => sending.send(inbox, body, trx));
+    return idempotent(ctx, request, inbox, 'send', body, (trx) => sending.send(inbox, body, trx));
   };
   app.post('/v0/inboxes/:inbox_id/messages', { schema: { params: InboxParams, body: SendSchema } }, sendHandler);
   app.post('/v0/inboxes/:inbox_id/messages/send', { schema: { params: InboxParams, body: SendSchema } }, sendHandler);
@@ -127,20 +82,20 @@ export function messageRoutes(app: App, ctx: MailContext): void {
   app.post('/v0/inboxes/:inbox_id/messages/:message_id/reply', { schema: { params: MessageParams, body: ReplySchema } }, async (request) => {
     const { inbox, message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
     const body = dropNulls(request.body);
-    return idempotent(request, inbox, `reply:${message.message_id}`, body, (trx) => sending.reply(inbox, message, body, body.reply_all === true, trx));
+    return idempotent(ctx, request, inbox, `reply:${message.message_id}`, body, (trx) => sending.reply(inbox, message, body, body.reply_all === true, trx));
   });
 
   app.post('/v0/inboxes/:inbox_id/messages/:message_id/reply-all', { schema: { params: MessageParams, body: ReplyAllSchema } }, async (request) => {
     const { inbox, message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
     const body = dropNulls(request.body);
-    return idempotent(request, inbox, `reply-all:${message.message_id}`, body, (trx) => sending.reply(inbox, message, body, true, trx));
+    return idempotent(ctx, request, inbox, `reply-all:${message.message_id}`, body, (trx) => sending.reply(inbox, message, body, true, trx));
   });
 
   app.post('/v0/inboxes/:inbox_id/messages/:message_id/forward', { schema: { params: MessageParams, body: SendSchema } }, async (request) => {
     const { inbox, message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
     const body = dropNulls(request.body);
     sending.validate(body);
-    return idempotent(request, inbox, `forward:${message.message_id}`, body, (trx) => sending.forward(inbox, message, body, trx));
+    return idempotent(ctx, request, inbox, `forward:${message.message_id}`, body, (trx) => sending.forward(inbox, message, body, trx));
   });
 
   app.get('/v0/inboxes/:inbox_id/messages', { schema: { params: InboxParams } }, async (request, reply) => {
