@@ -26,12 +26,7 @@ export interface WsDeps {
 const AUTH_TIMEOUT_MS = 10_000;
 /** Messages queued beyond which a client is considered stuck (HA: 4096). */
 const MAX_QUEUED = 4096;
-/**
- * For clients that enabled coalesce_messages, events wait up to this long to leave together
- * in one frame: with many subscribers and many changes, frames (not bytes) are the cost.
- * Results and pongs leave on the next turn, taking any queued events with them in order.
- */
-const COALESCE_MS = 10;
+
 
 type Msg = Record<string, unknown> & { id: number; type: string };
 
@@ -71,7 +66,6 @@ export class WsConnection {
   private readonly subs = new Map<number, () => void>();
   private outbox: string[] = [];
   private flushScheduled = false;
-  private flushTimer: NodeJS.Timeout | undefined;
   /**
    * subscribe_entities changes waiting to leave, per subscription: changes of different
    * entities share one event (HA's format allows it), so a burst costs one message per
@@ -97,31 +91,24 @@ export class WsConnection {
     if (!this.closed) this.socket.send(text);
   }
 
-  /** Queues a message; queued messages leave together (see COALESCE_MS). */
-  private send(text: string, urgent = true) {
+  /**
+   * Queues a message; everything queued in one event-loop turn leaves together, in one frame
+   * for clients that enabled coalesce_messages. (Holding events back longer, e.g. 10 ms, to
+   * make fewer frames was measured: it made the fan-out's latency worse, not better.)
+   */
+  private send(text: string) {
     if (this.closed) return;
     // Messages leave in the order they were made: pending entity batches go first.
     if (this.entityBatches.size) this.closeEntityBatches();
     this.outbox.push(text);
     if (this.outbox.length > MAX_QUEUED) return this.cutOff('too many queued messages');
-    this.scheduleFlush(urgent);
+    this.scheduleFlush();
   }
 
-  private scheduleFlush(urgent: boolean) {
+  private scheduleFlush() {
     if (this.flushScheduled) return;
-    if (urgent || !this.coalesce) {
-      this.flushScheduled = true;
-      clearTimeout(this.flushTimer);
-      this.flushTimer = undefined;
-      setImmediate(() => this.flush());
-    } else if (!this.flushTimer) {
-      this.flushTimer = setTimeout(() => this.flush(), COALESCE_MS);
-    }
-  }
-
-  /** Queues an event (may wait for the coalescing window). */
-  private sendEvent(text: string) {
-    this.send(text, false);
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
   }
 
   /** Adds a state change to its subscription's pending event, starting a new event when the entity repeats. */
@@ -135,7 +122,7 @@ export class WsConnection {
     if (!b) this.entityBatches.set(subscription, (b = { a: [], c: [], r: [], ids: new Set() }));
     b.ids.add(m.entityId);
     b[m.kind].push(m.text);
-    this.scheduleFlush(false);
+    this.scheduleFlush();
   }
 
   private closeEntityBatches() {
@@ -152,8 +139,6 @@ export class WsConnection {
 
   private flush() {
     this.flushScheduled = false;
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
     if (this.entityBatches.size) this.closeEntityBatches();
     if (this.closed || this.outbox.length === 0) return;
     if (this.socket.bufferedAmount > this.deps.maxBufferedBytes) return this.cutOff('client is not reading fast enough');
@@ -180,7 +165,6 @@ export class WsConnection {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.authTimer);
-    clearTimeout(this.flushTimer);
     for (const stop of this.subs.values()) stop();
     this.subs.clear();
     this.outbox = [];
@@ -299,7 +283,7 @@ export class WsConnection {
   subscribe_events(msg: Msg) {
     const type = expectStr(msg, 'event_type', false) ?? MATCH_ALL;
     const id = msg.id;
-    this.subscribe(id, this.deps.home.bus.listen(type, (e) => this.sendEvent(`{"id":${id},"type":"event","event":${eventJson(e)}}`)));
+    this.subscribe(id, this.deps.home.bus.listen(type, (e) => this.send(`{"id":${id},"type":"event","event":${eventJson(e)}}`)));
     this.result(id, null);
   }
 
@@ -365,7 +349,7 @@ export class WsConnection {
     }
     const variables = expectObj(msg, 'variables') ?? {};
     const stop = attachTriggers(this.deps.home, triggers, (vars, context) =>
-      this.sendEvent(JSON.stringify({ id, type: 'event', event: { variables: { ...variables, trigger: vars }, context: context ?? this.context() } })),
+      this.send(JSON.stringify({ id, type: 'event', event: { variables: { ...variables, trigger: vars }, context: context ?? this.context() } })),
     );
     this.subscribe(id, stop);
     this.result(id, null);
