@@ -77,10 +77,17 @@ describe('crash safety', () => {
     // restart, not the lease. Webhook deliveries are in flight every 300 ms either way.
     const db = openDb({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
     cleanup.push(() => db.close());
-    for (let i = 0; i < 100; i++) {
-      const running = await db.kysely.selectFrom('platform_jobs').select('id').where('queue', '=', MAIL_QUEUE).where('status', '=', 'running').execute();
-      if (!running.length) break;
-      await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200; i++) {
+      // None running, and none due within the next half second (the time the kill takes).
+      const soon = new Date(Date.now() + 500).toISOString();
+      const busy = await db.kysely
+        .selectFrom('platform_jobs')
+        .select('id')
+        .where('queue', '=', MAIL_QUEUE)
+        .where((eb) => eb.or([eb('status', '=', 'running'), eb('run_at', '<', soon)]))
+        .execute();
+      if (!busy.length) break;
+      await new Promise((r) => setTimeout(r, 25));
     }
     await proc.kill('SIGKILL');
     const pending = await db.kysely.selectFrom('platform_jobs').select(['queue']).execute();
