@@ -21,7 +21,7 @@ export interface SmtpDeps {
 }
 
 export function createSmtpServer(deps: SmtpDeps): SMTPServer {
-  const { store, filing, config, logger } = deps;
+  const { store, config, logger } = deps;
   return new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
 import { cachedList, ownInbox, type MailContext } from '../context.js';
 import { DOWNLOAD_TTL_MS } from '../downloads.js';
-import { invalid, notFoundError } from '../errors.js';
+import { notFoundError } from '../errors.js';
 import { attachmentContent } from '../parse.js';
 import { boolOf, cursorOf, dateOf, excludedLabels, limitOf, listOf, pageOf, type Query } from '../query.js';
 import { messageItem, messageRecord } from '../records.js';
