@@ -74,6 +74,13 @@ async function start(platform: Platform) {
 
   const smtp = createSmtpServer({
     store,
+    inbox: async (id, trx) => {
+      const hit = cache.inbox(id);
+      if (hit) return hit;
+      const row = await store.inbox(id, trx);
+      if (row) cache.setInbox(row);
+      return row;
+    },
     filing,
     config,
     logger: platform.logger.child({ service: 'mail', part: 'smtp' }),

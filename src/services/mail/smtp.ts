@@ -7,13 +7,15 @@ import { isAddress } from './addresses.js';
 import type { MailConfig } from './config.js';
 import type { Filing } from './filing.js';
 import { MalformedMessageError, parseMessage } from './parse.js';
-import type { Store } from './store.js';
+import type { InboxRow, Store, Tx } from './store.js';
 
 type SmtpError = Error & { responseCode?: number };
 const smtpError = (code: number, message: string): SmtpError => Object.assign(new Error(message), { responseCode: code });
 
 export interface SmtpDeps {
   store: Store;
+  /** An inbox by address (cached: every RCPT and every message asks). */
+  inbox(inboxId: string, trx?: Tx): Promise<InboxRow | undefined>;
   filing: Filing;
   config: MailConfig;
   logger: Logger;
@@ -21,7 +23,7 @@ export interface SmtpDeps {
 }
 
 export function createSmtpServer(deps: SmtpDeps): SMTPServer {
-  const { store, config, logger } = deps;
+  const { config, logger } = deps;
   return new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
@@ -39,7 +41,7 @@ export function createSmtpServer(deps: SmtpDeps): SMTPServer {
         return callback(smtpError(452, `4.5.3 Too many recipients (at most ${config.maxRecipients} per message)`));
       }
       if (!isAddress(addr) || !deps.isLocalDomain(addr)) return callback(smtpError(550, `5.7.1 Relaying denied: ${addr} is not a domain of this server`));
-      store.inbox(addr).then(
+      deps.inbox(addr).then(
         (inbox) => callback(inbox ? undefined : smtpError(550, `5.1.1 No such mailbox: ${addr}`)),
         (err) => {
           logger.error({ err }, 'smtp rcpt lookup failed');
@@ -76,10 +78,12 @@ export function createSmtpServer(deps: SmtpDeps): SMTPServer {
 }
 
 /** Files one received message into each recipient inbox, in one transaction. */
-export async function ingest(deps: Pick<SmtpDeps, 'store' | 'filing'>, raw: Buffer, inboxIds: string[]): Promise<void> {
+export async function ingest(deps: Pick<SmtpDeps, 'store' | 'filing' | 'inbox'>, raw: Buffer, inboxIds: string[]): Promise<void> {
   const parsed = await parseMessage(raw, 'hamlet.invalid');
   await deps.store.transaction(async (trx) => {
-    for (const inbox of await deps.store.inboxesByIds(inboxIds, trx)) {
+    for (const id of inboxIds) {
+      const inbox = await deps.inbox(id, trx);
+      if (!inbox) continue; // deleted since RCPT
       const filed = await deps.filing.file(trx, inbox, parsed, raw, { labels: ['received', 'unread'] });
       if (filed.created) await deps.filing.received(trx, inbox, filed);
     }
