@@ -48,6 +48,14 @@ describe('workflows', () => {
     expect((await s.api('GET', `/workflows/${c.body.id}`)).body).toEqual({ message: 'Not Found' });
   });
 
+  test('a workflow created without settings gets executionOrder v1 written; given settings are kept as they are', async () => {
+    const { settings: _drop, ...bare } = manualSetWorkflow('fresh') as Record<string, unknown>;
+    const fresh = await s.api('POST', '/workflows', bare);
+    expect(fresh.body.settings).toEqual({ executionOrder: 'v1' });
+    const imported = await s.api('POST', '/workflows', { ...bare, name: 'imported', settings: { saveManualExecutions: true } });
+    expect(imported.body.settings).toEqual({ saveManualExecutions: true });
+  });
+
   test('an n8n export imports unchanged: unknown nodes, sticky notes, credentials, meta and extra keys', async () => {
     const exported = {
       id: 'abc',

@@ -56,8 +56,10 @@ export class WorkflowWrites {
       active: 0,
       nodes: JSON.stringify(normaliseNodes(body.nodes as WorkflowNode[])),
       connections: JSON.stringify(body.connections),
-      // Stored as given: an import without executionOrder keeps running as v0, like n8n.
-      settings: JSON.stringify(body.settings ?? {}),
+      // A workflow created here without any settings is a new workflow: it gets v1 written
+      // explicitly, as n8n's editor does. Settings that are given are stored as given, so an
+      // n8n import whose settings lack executionOrder keeps running as v0, like n8n.
+      settings: JSON.stringify(body.settings === undefined || body.settings === null ? { executionOrder: 'v1' } : body.settings),
       static_data: json(body.staticData),
       pin_data: json(body.pinData),
       meta: json(body.meta),
