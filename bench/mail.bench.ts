@@ -8,7 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { load, ROOT, startHamletForBench, type BenchContext } from './lib.js';
+import { load, loadWithWrk, ROOT, startHamletForBench, type BenchContext } from './lib.js';
 
 const INGEST = Number(process.env.BENCH_MAIL_INGEST ?? 10_000);
 const LIST_SIZE = Number(process.env.BENCH_MAIL_LIST ?? 100_000);
@@ -156,6 +156,13 @@ export default async function mailBench(ctx: BenchContext) {
     ctx.row(`GET message list, 50 of ${LIST_SIZE / 1000}k messages`, list, { ratio: 0.25 }, list.non2xx ? `${list.non2xx} non-2xx` : undefined);
     const unread = await load({ url: `${api}/v0/inboxes/${ingestInbox}/messages?limit=50&labels=%5B%22unread%22%5D`, headers });
     ctx.row(`GET message list labels=["unread"], ${LIST_SIZE / 1000}k messages`, unread, { ratio: 0.25 });
+    // The page holds non-ASCII text (the subjects), on which autocannon's parser is the
+    // bottleneck (see loadWithWrk): measure the same page and the bare handler with wrk too.
+    const wrkBase = await loadWithWrk({ url: ctx.baselineUrl });
+    const wrkList = await loadWithWrk({ url: `${api}/v0/inboxes/${ingestInbox}/messages?limit=50`, headers: { authorization: headers.authorization } });
+    if (wrkBase && wrkList) {
+      ctx.row(`GET message list, 50 of ${LIST_SIZE / 1000}k messages, measured with wrk`, wrkList, { ratio: 0.25 }, `bare Fastify with wrk in the same run: ${Math.round(wrkBase.rps)} req/s`, wrkBase.rps);
+    }
 
     // 4. Webhook deliveries: one signed POST per received message to a local receiver. The
     //    receiver holds every request until all messages are in, so the rate measured after

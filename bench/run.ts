@@ -17,8 +17,9 @@ for (const name of selected) {
   const rows: Row[] = [];
   const ctx: BenchContext = {
     baselineRps: before,
-    row: (n, r, target, note) => {
-      rows.push({ name: n, rps: r.rps, p99: r.p99, target, note });
+    baselineUrl: baseline.url,
+    row: (n, r, target, note, base) => {
+      rows.push({ name: n, rps: r.rps, p99: r.p99, target, note, baseline: base });
       console.error(`  ${n}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms`);
     },
   };
