@@ -1,6 +1,7 @@
 // The `hamlet` command: keys printed alone on stdout (so scripts can capture them), usable by
 // a running server on the same storage; bad configuration reported value by value.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
@@ -63,4 +64,21 @@ it('reports each bad setting with its own message and exits non-zero', async () 
   expect(r.stderr).toContain('HAMLET_SMTP_RELAY=http://nope');
   const svc = await hamlet(['start', '--services', 'blog,bogus'], {});
   expect(svc.stderr).toContain('unknown service bogus');
+}, 60_000);
+
+// `npm start` runs the built CLI (dist/, made by `npm ci`'s prepare step), not the sources:
+// files besides the compiled code, such as the demo house, must be there too.
+it.runIf(existsSync(path.resolve('dist/cli.js')))('the built `hamlet start` starts every service and stops on SIGTERM', async () => {
+  const storage = await testStorage();
+  cleanups.push(() => storage.drop());
+  const env = testEnv(storage, ['blog', 'mail', 'community', 'home', 'workflow']);
+  const child = spawn(process.execPath, [path.resolve('dist/cli.js'), 'start'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  for (let i = 0; i < 300 && !/^workflow\s+api\s+http/m.test(out) && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
+  for (const service of ['blog', 'mail', 'community', 'home', 'workflow']) expect(out).toMatch(new RegExp(`^${service}\\s+api\\s+http://`, 'm'));
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
 }, 60_000);

@@ -1,0 +1,15 @@
+// tsc compiles only TypeScript: copy the files services read at run time (e.g. the demo
+// house) from src/ to the same place under dist/.
+import { cpSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const ASSET = /\.(ya?ml|json|css|html|txt)$/;
+
+function copy(dir) {
+  for (const name of readdirSync(dir)) {
+    const from = path.join(dir, name);
+    if (statSync(from).isDirectory()) copy(from);
+    else if (ASSET.test(name)) cpSync(from, path.join('dist', path.relative('src', from)));
+  }
+}
+copy('src');
