@@ -14,6 +14,7 @@ import {
   PostgresDialect,
   SqliteDialect,
   sql,
+  type DatabaseIntrospector,
   type Migration,
   type MigrationProvider,
 } from 'kysely';
@@ -90,6 +91,39 @@ function withStatementCache(db: Database.Database) {
   };
 }
 
+/**
+ * Kysely's PostgreSQL introspection (which its Migrator uses to see whether its own tables
+ * exist) scans every schema and calls has_schema_privilege() on each: a schema dropped by
+ * another process during that scan makes the query fail with 'schema "…" does not exist'.
+ * Several schemas coming and going on one server is exactly what the test suites do, so with
+ * a schema selected, introspection looks at that schema only, straight from the catalog.
+ */
+class SchemaScopedPostgresDialect extends PostgresDialect {
+  constructor(config: ConstructorParameters<typeof PostgresDialect>[0], private readonly schema: string) {
+    super(config);
+  }
+
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    const schema = this.schema;
+    return {
+      async getSchemas() {
+        const r = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+        return r.rows;
+      },
+      async getTables() {
+        const r = await sql<{ name: string; kind: string }>`
+          select c.relname as name, c.relkind as kind
+          from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v')`.execute(db);
+        return r.rows.map((t) => ({ name: t.name, schema, isView: t.kind === 'v', columns: [] }));
+      },
+      async getMetadata() {
+        return { tables: await this.getTables() };
+      },
+    };
+  }
+}
+
 function openPostgres(databaseUrl: string): Db {
   // A `schema` query parameter selects a schema (tests give each suite its own).
   const url = new URL(databaseUrl);
@@ -102,7 +136,7 @@ function openPostgres(databaseUrl: string): Db {
   });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
-  const kysely = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely({ dialect: schema ? new SchemaScopedPostgresDialect({ pool }, schema) : new PostgresDialect({ pool }) });
   return {
     kysely,
     dialect: 'postgres',
