@@ -46,18 +46,18 @@ async function main(argv: string[]): Promise<number> {
 
 async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
   const hamlet = await startHamlet(config);
+  // Listen for Ctrl-C and SIGTERM before printing the URLs: whoever waits for them (a script,
+  // a supervisor, a test) may signal the moment it reads them.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
   for (const [name, svc] of Object.entries(hamlet.services)) {
     for (const [label, url] of Object.entries(svc!.urls)) console.log(`${name.padEnd(10)} ${label.padEnd(6)} ${url}`);
   }
   if (!config.smtpRelay) console.log('note: HAMLET_SMTP_RELAY is not set; mail to outside domains stays queued');
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      console.log('stopping…');
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopRequested;
+  console.log('stopping…');
   await hamlet.stop();
   return 0;
 }
@@ -79,11 +79,12 @@ async function worker(config: ReturnType<typeof loadConfig>, flags: Record<strin
   }
   platform.mailer.registerWorker();
   await platform.jobs.start();
-  console.log('worker ready');
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
   });
+  console.log('worker ready');
+  await stopRequested;
   for (const stop of stops) await stop();
   await closePlatform(platform);
   return 0;
