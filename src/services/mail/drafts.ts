@@ -8,17 +8,12 @@ import { firstChars } from '../../platform/html.js';
 import { recipients } from './addresses.js';
 import { invalid } from './errors.js';
 import type { SendBody, SendResult, Sending, Threading } from './sending.js';
+import type { AttachmentMeta } from './parse.js';
 import type { DraftRow, InboxRow, Store, Tx } from './store.js';
 
 export const DRAFT_SEND_QUEUE = 'mail.draft.send';
 
-interface StoredAttachment {
-  attachment_id: string;
-  size: number;
-  filename?: string;
-  content_type?: string;
-  content_disposition?: 'inline' | 'attachment';
-  content_id?: string;
+interface StoredAttachment extends AttachmentMeta {
   content: string;
 }
 

@@ -1,5 +1,5 @@
 // /v0/inboxes/{id}/drafts (create, list, get, PATCH, DELETE, send) and org-wide /v0/drafts.
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { isUniqueViolation } from '../../../platform/db.js';
 import type { App } from '../../../platform/http.js';
@@ -9,23 +9,10 @@ import { notFoundError } from '../errors.js';
 import { idempotent } from '../idempotency.js';
 import { boolOf, cursorOf, limitOf, pageOf, type Query } from '../query.js';
 import type { DraftRow } from '../store.js';
+import { Addresses, Attachment, Label, nullable } from './schemas.js';
 
-const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
-const Addresses = nullable(Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 })]));
-const Labels = nullable(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 50 }));
-const Attachments = nullable(
-  Type.Array(
-    Type.Object({
-      filename: nullable(Type.String({ maxLength: 1000 })),
-      content_type: nullable(Type.String({ maxLength: 255 })),
-      content_disposition: nullable(Type.Union([Type.Literal('inline'), Type.Literal('attachment')])),
-      content_id: nullable(Type.String({ maxLength: 255 })),
-      content: nullable(Type.String()),
-      url: nullable(Type.String({ maxLength: 4000 })),
-    }),
-    { maxItems: 100 },
-  ),
-);
+const Labels = nullable(Type.Array(Label, { maxItems: 50 }));
+const Attachments = nullable(Type.Array(Attachment, { maxItems: 100 }));
 const fields = {
   to: Addresses,
   cc: Addresses,

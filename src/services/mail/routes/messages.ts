@@ -1,6 +1,6 @@
 // /v0/inboxes/{id}/messages: send (both the contract's and the SDK's route), list with
 // filters, get, labels, delete, reply / reply-all / forward, attachments and raw downloads.
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
 import { cachedList, ownInbox, type MailContext } from '../context.js';
@@ -13,18 +13,8 @@ import { highlights, termsOf } from '../search.js';
 import { idempotent } from '../idempotency.js';
 import type { SendBody } from '../sending.js';
 import type { InboxRow, MessageRow } from '../store.js';
+import { Addresses, Attachment, Label, nullable } from './schemas.js';
 
-const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
-const Addresses = nullable(Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 })]));
-const Label = Type.String({ minLength: 1, maxLength: 256 });
-const Attachment = Type.Object({
-  filename: nullable(Type.String({ maxLength: 1000 })),
-  content_type: nullable(Type.String({ maxLength: 255 })),
-  content_disposition: nullable(Type.Union([Type.Literal('inline'), Type.Literal('attachment')])),
-  content_id: nullable(Type.String({ maxLength: 255 })),
-  content: nullable(Type.String()),
-  url: nullable(Type.String({ maxLength: 4000 })),
-});
 const common = {
   reply_to: Addresses,
   text: nullable(Type.String()),
