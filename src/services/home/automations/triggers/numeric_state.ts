@@ -1,7 +1,7 @@
 // numeric_state trigger: fires when an entity's value (state or attribute) enters the range
 // above < value < below, i.e. it was outside the range (or not numeric) before.
 import type { State } from '../../core/state.js';
-import { ConfigProblem, idList, need, parseDuration, type TriggerType } from './types.js';
+import { ConfigProblem, HoldTimers, idList, need, parseDuration, type TriggerType } from './types.js';
 
 const numberOrNone = (v: unknown, key: string): number | undefined => {
   if (v === undefined) return undefined;
@@ -30,27 +30,22 @@ export const numericStateTrigger: TriggerType = {
       if (!Number.isFinite(n)) return false;
       return (above === undefined || n > above) && (below === undefined || n < below);
     };
-    const pending = new Map<string, () => void>();
+    const holds = new HoldTimers(home);
     const stop = home.bus.listen('state_changed', (e) => {
       const id = e.data.entity_id as string;
       if (!ids.has(id)) return;
       const next = e.data.new_state as State | null;
       if (!inRange(next)) {
-        pending.get(id)?.();
-        pending.delete(id);
+        holds.cancel(id);
         return;
       }
       if (inRange(e.data.old_state as State | null)) return;
       const vars = { platform: 'numeric_state', entity_id: id, below: below ?? null, above: above ?? null, from_state: e.data.old_state, to_state: next, for: forMs === undefined ? null : forMs / 1000, description: `numeric state of ${id}` };
-      if (forMs === undefined) return fire(vars, e.context);
-      pending.set(id, home.scheduler.after(forMs, () => {
-        pending.delete(id);
-        fire(vars, e.context);
-      }));
+      holds.fireAfter(id, forMs, () => fire(vars, e.context));
     });
     return () => {
       stop();
-      for (const cancel of pending.values()) cancel();
+      holds.clear();
     };
   },
 };

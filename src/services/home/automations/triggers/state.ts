@@ -1,7 +1,7 @@
 // state trigger: an entity's state (or one attribute) changes, optionally from/to given
 // values, optionally staying there for a duration.
 import type { State } from '../../core/state.js';
-import { ConfigProblem, idList, need, parseDuration, type TriggerType } from './types.js';
+import { ConfigProblem, HoldTimers, idList, need, parseDuration, type TriggerType } from './types.js';
 
 const values = (v: unknown, key: string): Array<string | null> | undefined => {
   if (v === undefined) return undefined;
@@ -41,7 +41,7 @@ export const stateTrigger: TriggerType = {
     // null in a list means "any" (HA: `to: ~` matches every state change).
     const inList = (list: Array<string | null> | undefined, v: string | null) => !list || list.includes(null) || list.includes(v);
     const matchesTo = (v: string | null) => inList(to, v) && !(notTo && v !== null && notTo.includes(v));
-    const pending = new Map<string, () => void>();
+    const holds = new HoldTimers(home);
 
     const stop = home.bus.listen('state_changed', (e) => {
       const id = e.data.entity_id as string;
@@ -51,10 +51,7 @@ export const stateTrigger: TriggerType = {
       const ov = valueOf(old);
       const nv = valueOf(next);
       // Leaving the target state during a `for` wait cancels it.
-      if (pending.has(id) && !matchesTo(nv)) {
-        pending.get(id)!();
-        pending.delete(id);
-      }
+      if (holds.has(id) && !matchesTo(nv)) holds.cancel(id);
       if (!next) return;
       if (constrained && ov === nv) return;
       if (!inList(from, ov) || (notFrom && ov !== null && notFrom.includes(ov)) || !matchesTo(nv)) return;
@@ -67,16 +64,11 @@ export const stateTrigger: TriggerType = {
         attribute: attribute ?? null,
         description: `state of ${id}`,
       };
-      if (forMs === undefined) return fire(vars, e.context);
-      pending.get(id)?.();
-      pending.set(id, home.scheduler.after(forMs, () => {
-        pending.delete(id);
-        fire(vars, e.context);
-      }));
+      holds.fireAfter(id, forMs, () => fire(vars, e.context));
     });
     return () => {
       stop();
-      for (const cancel of pending.values()) cancel();
+      holds.clear();
     };
   },
 };

@@ -49,3 +49,36 @@ export function parseDuration(value: unknown, key: string): number {
   }
   throw new ConfigProblem(`offset ${JSON.stringify(value)} should be format 'HH:MM', 'HH:MM:SS' or a mapping of days/hours/minutes/seconds for dictionary value @ data['${key}']`);
 }
+
+/**
+ * The `for:` wait of state-like triggers: fire at once, or after the entity has held for
+ * `forMs`; one wait per entity, cancelled when the entity stops qualifying or the trigger detaches.
+ */
+export class HoldTimers {
+  private readonly pending = new Map<string, () => void>();
+
+  constructor(private readonly home: Home) {}
+
+  has(id: string): boolean {
+    return this.pending.has(id);
+  }
+
+  cancel(id: string): void {
+    this.pending.get(id)?.();
+    this.pending.delete(id);
+  }
+
+  fireAfter(id: string, forMs: number | undefined, run: () => void): void {
+    if (forMs === undefined) return run();
+    this.cancel(id);
+    this.pending.set(id, this.home.scheduler.after(forMs, () => {
+      this.pending.delete(id);
+      run();
+    }));
+  }
+
+  clear(): void {
+    for (const cancel of this.pending.values()) cancel();
+    this.pending.clear();
+  }
+}
