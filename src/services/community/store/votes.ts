@@ -121,19 +121,12 @@ async function lockTarget(store: Store, trx: CommunityKysely, agentId: string, t
     ['t'],
   ).executeTakeFirst();
   if (!row) return undefined;
-  const vote = await trx
-    .selectFrom('community_votes')
-    .select('value')
-    .where('agent_id', '=', agentId)
-    .where('target_type', '=', type)
-    .where('target_id', '=', id)
-    .executeTakeFirst();
-  return { ...row, vote: vote?.value ?? null };
+  return { ...row, vote: await voteOf(store, agentId, type, id, trx) };
 }
 
-/** The agent's current vote on an item: 1, -1 or null. */
-export async function voteOf(store: Store, agentId: string, type: VoteTarget, targetId: string): Promise<1 | -1 | null> {
-  const row = await store.db
+/** The agent's current vote on an item: 1, -1 or null (read in `db`, a transaction if given). */
+export async function voteOf(store: Store, agentId: string, type: VoteTarget, targetId: string, db: CommunityKysely = store.db): Promise<1 | -1 | null> {
+  const row = await db
     .selectFrom('community_votes')
     .select('value')
     .where('agent_id', '=', agentId)
