@@ -1,45 +1,21 @@
 // Outbound HTTP for webhooks and workflow HTTP nodes, guarded against internal addresses.
 //
-// A URL naming a public host can still resolve to 127.0.0.1, a cloud metadata address or a
-// private network (SSRF). The check must happen on the address actually connected to, not
-// on the name, or DNS rebinding slips past it: so the guard sits in the socket's DNS lookup.
+// A URL naming a public host can still lead to 127.0.0.1, a cloud metadata address or a
+// private network (SSRF), directly or through a redirect. So every hop is checked:
+// - redirects are followed here, one request at a time, never by undici; each new URL is
+//   checked before it is requested (literal IPs never reach a DNS lookup, so the lookup hook
+//   alone would let `Location: http://127.0.0.1/` through);
+// - host names are checked in the socket's DNS lookup, on the address actually connected to,
+//   so a name that resolves differently the second time (DNS rebinding) cannot slip past.
 // Operators who want webhooks to their own network set HAMLET_ALLOW_INTERNAL_REQUESTS=1.
 import dns from 'node:dns';
 import net from 'node:net';
-import { Agent, fetch, type RequestInit, type Response } from 'undici';
+import { Agent, fetch, Headers, type RequestInit, type Response } from 'undici';
+import { isInternalAddress, isLocalHostName } from './internal-address.js';
+import { DEFAULT_MAX_REDIRECTS, nextHop, REDIRECT_STATUSES, RedirectError, type Hop } from './redirects.js';
 
-const blocked = new net.BlockList();
-for (const [addr, prefix] of [
-  ['0.0.0.0', 8], // "this" network
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, incl. cloud metadata 169.254.169.254
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) blocked.addSubnet(addr, prefix, 'ipv4');
-for (const [addr, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-] as const) blocked.addSubnet(addr, prefix, 'ipv6');
-
-/** True for loopback, private, link-local, multicast and other non-public addresses. */
-export function isInternalAddress(ip: string): boolean {
-  if (net.isIPv4(ip)) return blocked.check(ip, 'ipv4');
-  if (net.isIPv6(ip)) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-    if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-    return blocked.check(ip, 'ipv6');
-  }
-  return true; // not an address at all: refuse
-}
+export { isInternalAddress } from './internal-address.js';
+export { DEFAULT_MAX_REDIRECTS } from './redirects.js';
 
 export class BlockedAddressError extends Error {
   readonly code = 'EBLOCKED';
@@ -48,39 +24,117 @@ export class BlockedAddressError extends Error {
   }
 }
 
-const guardedLookup: net.LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return (callback as (e: Error | null, a?: unknown, f?: number) => void)(err);
-    const list = addresses as dns.LookupAddress[];
-    const bad = list.find((a) => isInternalAddress(a.address));
-    if (bad) return (callback as (e: Error) => void)(new BlockedAddressError(hostname, bad.address));
-    if ((options as dns.LookupOptions).all) return (callback as (e: null, a: dns.LookupAddress[]) => void)(null, list);
-    (callback as (e: null, a: string, f: number) => void)(null, list[0]!.address, list[0]!.family);
-  });
+/** How host names are resolved and which addresses count as internal. */
+export interface AddressPolicy {
+  isInternal(ip: string): boolean;
+  /** Every address of a name, as the socket would connect to it (family 0: any). */
+  lookup(hostname: string, family: 0 | 4 | 6): Promise<dns.LookupAddress[]>;
+}
+
+const systemPolicy: AddressPolicy = {
+  isInternal: isInternalAddress,
+  lookup: (hostname, family) => dns.promises.lookup(hostname, { all: true, family }),
 };
+let policy = systemPolicy;
+
+/**
+ * Replaces the address policy; returns a function that puts the previous one back. For tests
+ * that must simulate a public host without leaving the machine (a redirector on 127.0.0.2
+ * judged public, names resolved by a table).
+ */
+export function replaceAddressPolicy(replacement: Partial<AddressPolicy>): () => void {
+  const previous = policy;
+  policy = { ...systemPolicy, ...replacement };
+  return () => {
+    policy = previous;
+  };
+}
+
+type LookupCallback = (err: Error | null, address?: string | dns.LookupAddress[], family?: number) => void;
+
+const guardedLookup = ((hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
+  const family = options.family === 4 || options.family === 6 ? options.family : 0;
+  policy.lookup(hostname, family).then(
+    (list) => {
+      const bad = list.find((a) => policy.isInternal(a.address));
+      if (bad) return callback(new BlockedAddressError(hostname, bad.address));
+      if (!list.length) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
+      if (options.all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    },
+    (err: Error) => callback(err),
+  );
+}) as unknown as net.LookupFunction;
 
 const guardedAgent = new Agent({ connect: { lookup: guardedLookup } });
 const openAgent = new Agent();
 
 export interface OutboundOptions {
+  /** The operator's HAMLET_ALLOW_INTERNAL_REQUESTS: no guard at all. */
   allowInternal: boolean;
+  /**
+   * The URL is the operator's own configuration (a sibling service's HAMLET_<SERVICE>_URL): its
+   * origin may be internal. A redirect to any other origin is guarded like user input.
+   */
+  trustOrigin?: boolean;
+  /** For the whole chain of redirects. */
   timeoutMs?: number;
 }
+
+/** fetch() options plus how many redirects to follow (`redirect: 'manual'` follows none). */
+export type OutboundInit = RequestInit & { maxRedirects?: number };
 
 /** The operator's choice, read from the environment. */
 export const allowInternalFrom = (env: Record<string, string | undefined>): boolean =>
   env.HAMLET_ALLOW_INTERNAL_REQUESTS === '1' || env.HAMLET_ALLOW_INTERNAL_REQUESTS === 'true';
 
+/** The limit asked for (from a node's parameters, so maybe a string or nonsense), else n8n's default. */
+function redirectLimit(wanted: unknown): number {
+  const n = typeof wanted === 'number' || (typeof wanted === 'string' && wanted.trim() !== '') ? Number(wanted) : NaN;
+  return Number.isFinite(n) && n >= 0 ? Math.floor(n) : DEFAULT_MAX_REDIRECTS;
+}
+
+/** Refuses a hop the guard applies to, before any connection: scheme, local names, literal IPs. */
+function checkHop(url: URL, guarded: boolean): void {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported URL scheme ${url.protocol}`);
+  if (!guarded) return;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isLocalHostName(host)) throw new BlockedAddressError(host, 'this machine');
+  // The URL parser already turned 2130706433, 0x7f.1 and 017700000001 into 127.0.0.1.
+  if (net.isIP(host) && policy.isInternal(host)) throw new BlockedAddressError(host, host);
+}
+
+async function send(hop: Hop, init: RequestInit, guarded: boolean, signal: AbortSignal): Promise<Response> {
+  try {
+    return await fetch(hop.url, { ...init, method: hop.method, headers: hop.headers, body: hop.body, redirect: 'manual', signal, dispatcher: guarded ? guardedAgent : openAgent });
+  } catch (err) {
+    // undici reports a refused lookup as "fetch failed"; the caller should read why.
+    const cause = (err as { cause?: unknown }).cause;
+    throw cause instanceof BlockedAddressError ? cause : err;
+  }
+}
+
 /**
- * fetch() that refuses internal addresses (unless allowed), including literal IPs in the URL
- * (which skip DNS), and times out. Redirects are followed by undici through the same agent,
- * so a redirect to an internal address is refused too.
+ * fetch() that refuses internal addresses (unless allowed) on every hop, follows redirects
+ * itself (at most `maxRedirects`, default 21) and times out.
  */
-export async function outboundFetch(url: string | URL, init: RequestInit, opts: OutboundOptions): Promise<Response> {
-  const u = new URL(url);
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`unsupported URL scheme ${u.protocol}`);
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  if (!opts.allowInternal && net.isIP(host) && isInternalAddress(host)) throw new BlockedAddressError(host, host);
-  const signal = AbortSignal.timeout(opts.timeoutMs ?? 30_000);
-  return fetch(u, { ...init, signal: init.signal ?? signal, dispatcher: opts.allowInternal ? openAgent : guardedAgent });
+export async function outboundFetch(url: string | URL, init: OutboundInit, opts: OutboundOptions): Promise<Response> {
+  const { maxRedirects: wanted, redirect = 'follow', ...rest } = init;
+  const maxRedirects = redirectLimit(wanted);
+  const first = new URL(url);
+  const trusted = opts.trustOrigin ? first.origin : undefined;
+  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 30_000);
+  const signal = rest.signal ? AbortSignal.any([rest.signal, timeout]) : timeout;
+  let hop: Hop = { url: first, method: (rest.method ?? 'GET').toUpperCase(), headers: new Headers(rest.headers), body: rest.body };
+  for (let followed = 0; ; followed++) {
+    const guarded = !opts.allowInternal && hop.url.origin !== trusted;
+    checkHop(hop.url, guarded);
+    const res = await send(hop, rest, guarded, signal);
+    const location = res.headers.get('location');
+    if (!REDIRECT_STATUSES.has(res.status) || location === null || redirect === 'manual') return res;
+    await res.body?.cancel().catch(() => {});
+    if (redirect === 'error') throw new RedirectError(`${hop.url.origin} answered a redirect (${res.status}) and redirects are not followed`);
+    if (followed >= maxRedirects) throw new RedirectError(`Maximum number of redirects exceeded (${maxRedirects})`);
+    hop = nextHop(hop, res.status, location);
+  }
 }

@@ -1,6 +1,7 @@
 // What a node type is: one file under nodes/, registered by its n8n type name.
 import type { ExpressionData, Expressions, Item } from '../expressions/api.js';
 import type { ExecutionMode, WorkflowDefinition, WorkflowNode } from './types.js';
+import type { OutboundInit } from '../../../platform/outbound.js';
 
 /** How a trigger node starts executions; the engine and activation read this. */
 export type TriggerKind = 'manual' | 'webhook' | 'schedule' | 'event' | 'workflow' | 'error' | 'other';
@@ -33,9 +34,10 @@ export type NodeResult = Array<Item[] | null> | WaitRequest;
 
 /** The services a node may use, given by the workflow service (never imported by node files). */
 export interface NodeServices {
-  fetch(url: string, init: import('undici').RequestInit, timeoutMs?: number): Promise<import('undici').Response>;
-  /** fetch() for URLs the operator configured (sibling services), allowed to reach this machine. */
-  fetchTrusted(url: string, init: import('undici').RequestInit, timeoutMs?: number): Promise<import('undici').Response>;
+  /** fetch() through the SSRF guard, every redirect hop checked (`init.maxRedirects`, default 21). */
+  fetch(url: string, init: OutboundInit, timeoutMs?: number): Promise<import('undici').Response>;
+  /** fetch() for URLs the operator configured (sibling services): that origin may be this machine, a redirect elsewhere is guarded. */
+  fetchTrusted(url: string, init: OutboundInit, timeoutMs?: number): Promise<import('undici').Response>;
   /** Runs another workflow to completion and returns its last node's output. */
   runSubWorkflow(workflowId: string, items: Item[], parent: { executionId: string; workflowId: string }): Promise<Item[]>;
   /** Base URLs of the sibling Hamlet services this process knows (blog, mail, community, home). */

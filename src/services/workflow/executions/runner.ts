@@ -347,7 +347,7 @@ export class Runner {
   private services(): NodeServices {
     return {
       fetch: (url, init, timeoutMs) => outboundFetch(url, init, { allowInternal: this.allowInternal, timeoutMs }),
-      fetchTrusted: (url, init, timeoutMs) => outboundFetch(url, init, { allowInternal: true, timeoutMs }),
+      fetchTrusted: (url, init, timeoutMs) => outboundFetch(url, init, { allowInternal: this.allowInternal, trustOrigin: true, timeoutMs }),
       runSubWorkflow: (id, items, parent) => this.runSub(id, items, parent),
       serviceUrl: (service) => {
         const fromEnv = this.platform.config.env[`HAMLET_${service.toUpperCase()}_URL`];

@@ -11,6 +11,9 @@ interface Request {
   headers: Record<string, string>;
   body?: string;
   timeoutMs?: number;
+  /** n8n: v3+ `options.redirect.redirect.{followRedirects, maxRedirects}`, v1–v2 `options.followRedirect`. */
+  followRedirects: boolean;
+  maxRedirects?: number;
   format: 'autodetect' | 'json' | 'text' | 'file';
   fullResponse: boolean;
   neverError: boolean;
@@ -42,6 +45,8 @@ function v4(ctx: NodeContext, i: number): Request {
     fullResponse: p('options.response.response.fullResponse', false),
     neverError: p('options.response.response.neverError', false),
     timeoutMs: p<number | undefined>('options.timeout', undefined),
+    followRedirects: p('options.redirect.redirect.followRedirects', true),
+    maxRedirects: p<number | undefined>('options.redirect.redirect.maxRedirects', undefined),
   };
   if (p('sendQuery', false)) {
     req.query = p('specifyQuery', 'keypair') === 'json' ? Object.entries(jsonish(p('jsonQuery', '{}'))).map(([k, v]) => [k, String(v)]) : pairs(p('queryParameters.parameters', []));
@@ -79,6 +84,7 @@ function v1(ctx: NodeContext, i: number): Request {
     fullResponse: p('options.fullResponse', false),
     neverError: p('options.ignoreResponseCode', false),
     timeoutMs: p<number | undefined>('options.timeout', undefined),
+    followRedirects: p('options.followRedirect', true),
   };
   const hs = asJson ? Object.entries(jsonish(p('headerParametersJson', '{}'))).map(([k, v]) => [k, String(v)] as [string, string]) : pairs(p('headerParametersUi.parameter', []));
   for (const [k, v] of hs) req.headers[k.toLowerCase()] = v;
@@ -107,7 +113,8 @@ async function send(ctx: NodeContext, req: Request): Promise<Array<Record<string
   for (const [k, v] of req.query) url.searchParams.append(k, v);
   let res;
   try {
-    res = await ctx.services.fetch(url.toString(), { method: req.method, headers: req.headers, body: req.body }, req.timeoutMs);
+    const redirects = { redirect: req.followRedirects ? 'follow' : 'manual', maxRedirects: req.maxRedirects } as const;
+    res = await ctx.services.fetch(url.toString(), { method: req.method, headers: req.headers, body: req.body, ...redirects }, req.timeoutMs);
   } catch (err) {
     throw new NodeOperationError((err as Error).message, (err as { cause?: { message?: string } }).cause?.message);
   }
