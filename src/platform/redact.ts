@@ -32,9 +32,12 @@ export function redactUrl(url: string): string {
   return `${head}?${query}`;
 }
 
-/** "postgres://user:pw@host/db" → "postgres://user:****@host/db", even when the URL does not parse. */
-export function maskUrlPassword(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#:@]*):[^/?#@]*@/i, '$1:****@');
+/**
+ * "postgres://user:pw@host/db" → "postgres://user:****@host/db", even when the URL does not
+ * parse; works on any text (an error message) holding such URLs.
+ */
+export function maskUrlPassword(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/[^/?#:@\s]*):[^/?#@\s]*@/gi, '$1:****@');
 }
 
 /**
