@@ -141,6 +141,8 @@ describe('client address behind proxies', () => {
     for (let i = 0; i < 21; i++) statuses.push((await register(`198.51.100.${i}, 203.0.113.9, 10.1.2.3, 127.0.0.5`, `listed_${i}`)).status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(20);
     expect(statuses[20]).toBe(429);
+    // Another real client through the same two proxies has its own count.
+    expect((await register('198.51.100.1, 203.0.113.10, 10.1.2.3, 127.0.0.5', 'listed_other')).status).toBe(201);
   }, 60_000);
 
   it('validates HAMLET_TRUST_PROXY and its alias', () => {
@@ -188,7 +190,6 @@ describe('slow and excess HTTP connections', () => {
 
   it('cuts off a client that trickles its headers (HAMLET_HTTP_HEADERS_TIMEOUT)', async () => {
     const { hostname, port, t } = await blog({ HAMLET_HTTP_HEADERS_TIMEOUT: '1s' });
-    expect(t.config.http.headersTimeoutMs).toBe(1000);
     const sockets = await Promise.all(Array.from({ length: 20 }, () => connect(hostname, port)));
     const trickle = setInterval(() => {
       for (const s of sockets) if (!s.destroyed) s.write(`X-Slow-${Math.random().toString(36).slice(2)}: 1\r\n`);
