@@ -127,7 +127,7 @@ export function createApp(opts: CreateAppOptions): App {
     http: {
       headersTimeout: edge.headersTimeoutMs,
       requestTimeout: edge.requestTimeoutMs,
-      connectionsCheckingInterval: Math.min(5000, Math.max(100, Math.floor(edge.headersTimeoutMs / 4))),
+      connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(edge.headersTimeoutMs / 4))),
     },
     // Path traversal and odd encodings are routed like any other unknown path (404).
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
