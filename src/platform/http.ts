@@ -1,6 +1,12 @@
-// The Fastify app factory every service builds on: one request log line, a tolerant JSON
-// parser, errors mapped to the service's own envelope (never a 500 for bad input),
-// 404s in the envelope, /healthz, and OpenAPI generated from the route schemas.
+// The Fastify app factory every service builds on: one request log line (credentials
+// masked), a tolerant JSON parser, errors mapped to the service's own envelope (never a 500
+// for bad input), 404s in the envelope, /healthz, and OpenAPI generated from the route schemas.
+//
+// It is also the edge every request crosses, configured once for all services
+// (HamletConfig.http): trusted proxies for the client address, header/request/keep-alive
+// timeouts, a connection cap, and the JSON shape limit. Limits per route class: body size is
+// the app's `bodyLimit` (per service) or a route's own `bodyLimit`; JSON depth is
+// HAMLET_JSON_MAX_DEPTH or a route's `config.jsonMaxDepth`.
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

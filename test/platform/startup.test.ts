@@ -3,7 +3,7 @@
 // names the setting and its value with passwords masked, and exit code 1; the stack trace
 // only with --log-level debug.
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,9 +14,22 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'hamlet-startup-'));
 chmodSync(tmp, 0o755);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+/**
+ * Root ignores file permissions, so the permission cases run the CLI as `nobody` when we are
+ * root; that needs the checkout readable by everyone (it is not when it lives under /root).
+ */
+const isRoot = process.getuid?.() === 0;
+const worldCanRead = (dir: string): boolean => {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if ((statSync(d).mode & 0o005) !== 0o005) return false;
+    if (d === path.dirname(d)) return true;
+  }
+};
+const permissionsApply = !isRoot || (worldCanRead(process.cwd()) && worldCanRead(tmp));
+
 /** Runs `hamlet <args>` as a child; `asNobody` drops root so file permissions apply. */
 function hamlet(args: string[], env: Record<string, string>, opts: { asNobody?: boolean } = {}) {
-  const drop = opts.asNobody && process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const drop = opts.asNobody && isRoot ? { uid: 65534, gid: 65534 } : {};
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
@@ -60,7 +73,7 @@ describe('start-up errors', () => {
     expectOneLine(await hamlet(['start'], { HAMLET_DATA_DIR: path.join(file, 'sub') }), `HAMLET_DATA_DIR=${path.join(file, 'sub')}`);
   }, 60_000);
 
-  it('a data directory that cannot be written', async () => {
+  it.runIf(permissionsApply)('a data directory that cannot be written', async () => {
     const locked = path.join(tmp, 'locked');
     mkdirSync(locked);
     chmodSync(locked, 0o555);
@@ -68,7 +81,7 @@ describe('start-up errors', () => {
     expectOneLine(r, `HAMLET_DATA_DIR=${path.join(locked, 'data')}`, 'permission');
   }, 60_000);
 
-  it('a read-only database file', async () => {
+  it.runIf(permissionsApply)('a read-only database file', async () => {
     const dir = path.join(tmp, 'readonly');
     mkdirSync(dir);
     expect((await hamlet(['migrate'], { HAMLET_DATA_DIR: dir })).code).toBe(0);
