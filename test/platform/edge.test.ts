@@ -2,6 +2,7 @@
 // with each service's own 400, the client address behind proxies (right-most untrusted
 // X-Forwarded-For entry), and HTTP timeouts and a connection cap against slow clients.
 import net from 'node:net';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type ServiceName } from '../../src/config.js';
 import { jsonShapeProblem } from '../../src/platform/json-limits.js';
@@ -222,6 +223,27 @@ describe('slow and excess HTTP connections', () => {
     }
     expect(ok).toBe(1);
     for (let i = 0; i < 20; i++) expect((await fetch(t.url('blog') + '/api/blogs')).status).toBe(200);
+  }, 30_000);
+
+  it('leaves an open WebSocket alone: the timeouts cover receiving a request only', async () => {
+    const t = await startTestHamlet({ services: ['home'], env: { HAMLET_HTTP_HEADERS_TIMEOUT: '300ms', HAMLET_HTTP_REQUEST_TIMEOUT: '600ms', HAMLET_HTTP_KEEPALIVE_TIMEOUT: '600ms' } });
+    started.push(t);
+    const { key } = await t.hamlet.platform.keys.create('home');
+    const ws = new WebSocket(t.url('home').replace('http', 'ws') + '/api/websocket');
+    const received: Array<{ type: string; id?: number }> = [];
+    ws.on('message', (d) => received.push(JSON.parse(String(d))));
+    let closed = false;
+    ws.on('close', () => (closed = true));
+    await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+    ws.send(JSON.stringify({ type: 'auth', access_token: key }));
+    // The server's own timers decide here (no injectable clock): let several timeouts and
+    // connection checks pass, then the socket must still answer.
+    await new Promise((r) => setTimeout(r, 2000));
+    ws.send(JSON.stringify({ id: 1, type: 'ping' }));
+    for (let i = 0; i < 50 && !received.some((m) => m.id === 1); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(closed).toBe(false);
+    expect(received.find((m) => m.id === 1)?.type).toBe('pong');
+    ws.close();
   }, 30_000);
 
   it('validates the HTTP settings', () => {
