@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The one entry point: `hamlet start | keys | migrate`.
-import { ConfigError, loadConfig, parseArgs, SERVICE_NAMES, type ServiceName } from './config.js';
+import { ConfigError, loadConfig, parseArgs, SERVICE_NAMES, type HamletConfig, type ServiceName } from './config.js';
 import { migrate } from './platform/db.js';
 import { createLogger } from './platform/logger.js';
+import { describeStartupError } from './platform/startup-errors.js';
 import { closePlatform, loadDefinitions, openPlatform, startHamlet } from './server.js';
 
 const USAGE = `Usage:
@@ -15,6 +16,9 @@ const USAGE = `Usage:
 
 Configuration comes from the environment (see README.md); flags override it.`;
 
+/** The configuration once loaded, so a failure can name the setting behind it. */
+let loadedConfig: HamletConfig | undefined;
+
 async function main(argv: string[]): Promise<number> {
   const { flags, positional } = parseArgs(argv);
   const [command, ...rest] = positional;
@@ -23,6 +27,7 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 1;
   }
   const config = loadConfig(process.env, flags);
+  loadedConfig = config;
 
   switch (command) {
     case 'start':
@@ -132,8 +137,11 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err) => {
+    // One line an operator can act on; the stack is for whoever debugs Hamlet itself.
     if (err instanceof ConfigError) console.error(err.message);
-    else console.error(err?.stack ?? err);
+    else console.error(describeStartupError(err, loadedConfig));
+    const level = parseArgs(process.argv.slice(2)).flags['log-level'] ?? process.env.HAMLET_LOG_LEVEL;
+    if (!(err instanceof ConfigError) && (level === 'debug' || level === 'trace')) console.error(err?.stack ?? err);
     process.exitCode = 1;
   },
 );

@@ -1,6 +1,9 @@
 // One typed configuration, read from flags and the environment and validated at start.
 // Every bad value is reported at once, each with its own message, so an operator fixes
 // a misconfiguration in one go instead of one restart per mistake.
+import { parseTrustProxy, type TrustProxySetting } from './platform/client-address.js';
+import { DEFAULT_JSON_MAX_DEPTH } from './platform/json-limits.js';
+import { maskUrlPassword } from './platform/redact.js';
 
 export const SERVICE_NAMES = ['blog', 'mail', 'community', 'home', 'workflow'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -47,9 +50,34 @@ export interface HamletConfig {
     /** Overrides by limit name, from HAMLET_RATE_<NAME>=<max>/<window>. */
     overrides: Record<string, RateLimitSetting>;
   };
+  /** The HTTP edge every service shares (see platform/http.ts). */
+  http: HttpSettings;
   /** Everything else in the environment, for service-specific settings read through `env`. */
   env: Record<string, string | undefined>;
 }
+
+export interface HttpSettings {
+  /** HAMLET_TRUST_PROXY (alias COMMUNITY_TRUST_PROXY): proxies whose X-Forwarded-For entries are believed. */
+  trustProxy?: TrustProxySetting;
+  /** A request's headers must arrive within this (slow-header clients are cut off). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Open connections per listening port; more are closed as they arrive. */
+  maxConnections: number;
+  /** Deepest JSON body (and home WebSocket message) accepted, in nested objects/arrays. */
+  jsonMaxDepth: number;
+}
+
+export const HTTP_DEFAULTS: HttpSettings = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 72_000,
+  maxConnections: 1024,
+  jsonMaxDepth: DEFAULT_JSON_MAX_DEPTH,
+};
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -123,15 +151,16 @@ export function loadConfig(
   const url = (name: string, protocols: string[]): URL | undefined => {
     const raw = get(name);
     if (raw === undefined) return undefined;
+    const shown = maskUrlPassword(raw);
     try {
       const u = new URL(raw);
       if (!protocols.includes(u.protocol)) {
-        problems.push(`${name}=${raw}: expected a ${protocols.join(' or ')} URL`);
+        problems.push(`${name}=${shown}: expected a ${protocols.join(' or ')} URL`);
         return undefined;
       }
       return u;
     } catch {
-      problems.push(`${name}=${raw}: not a valid URL`);
+      problems.push(`${name}=${shown}: not a valid URL`);
       return undefined;
     }
   };
@@ -211,6 +240,8 @@ export function loadConfig(
     problems.push(`HAMLET_LOG_LEVEL=${logLevel}: must be one of fatal, error, warn, info, debug, trace, silent`);
   }
 
+  const http = httpSettings(get, problems);
+
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -232,6 +263,57 @@ export function loadConfig(
     mail: { domains: mailDomains },
     smtpRelay,
     rateLimits: { enabled: rateRaw === 'on', overrides },
+    http,
     env,
+  };
+}
+
+function httpSettings(get: (name: string) => string | undefined, problems: string[]): HttpSettings {
+  const duration = (name: string, fallback: number): number => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    const ms = parseDuration(raw);
+    if (!ms) {
+      problems.push(`${name}=${raw}: expected a duration above zero, e.g. 500ms, 20s or 2m`);
+      return fallback;
+    }
+    return ms;
+  };
+  const count = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || n < min || n > max) {
+      problems.push(`${name}=${raw}: must be a whole number from ${min} to ${max}`);
+      return fallback;
+    }
+    return n;
+  };
+
+  // COMMUNITY_TRUST_PROXY was a switch; its "1" meant one proxy in front, so it is one hop.
+  let trustProxy: TrustProxySetting | undefined;
+  const trustRaw = get('HAMLET_TRUST_PROXY');
+  const aliasRaw = get('COMMUNITY_TRUST_PROXY');
+  if (trustRaw !== undefined) {
+    const parsed = parseTrustProxy(trustRaw);
+    if (typeof parsed === 'string') problems.push(`HAMLET_TRUST_PROXY=${trustRaw}: ${parsed}`);
+    else trustProxy = parsed;
+  } else if (aliasRaw !== undefined) {
+    const flag = aliasRaw.toLowerCase();
+    if (flag === '1' || flag === 'true') trustProxy = { hops: 1 };
+    else if (flag !== '0' && flag !== 'false') problems.push(`COMMUNITY_TRUST_PROXY=${aliasRaw}: must be 1 or 0 (or use HAMLET_TRUST_PROXY)`);
+  }
+
+  const headersTimeoutMs = duration('HAMLET_HTTP_HEADERS_TIMEOUT', HTTP_DEFAULTS.headersTimeoutMs);
+  const requestTimeoutMs = duration('HAMLET_HTTP_REQUEST_TIMEOUT', HTTP_DEFAULTS.requestTimeoutMs);
+  // Node refuses a headers timeout longer than the whole-request one.
+  if (headersTimeoutMs > requestTimeoutMs) problems.push(`HAMLET_HTTP_HEADERS_TIMEOUT=${get('HAMLET_HTTP_HEADERS_TIMEOUT') ?? headersTimeoutMs + 'ms'}: must not exceed HAMLET_HTTP_REQUEST_TIMEOUT (${requestTimeoutMs} ms)`);
+  return {
+    trustProxy,
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: duration('HAMLET_HTTP_KEEPALIVE_TIMEOUT', HTTP_DEFAULTS.keepAliveTimeoutMs),
+    maxConnections: count('HAMLET_HTTP_MAX_CONNECTIONS', HTTP_DEFAULTS.maxConnections, 1, 1_000_000),
+    jsonMaxDepth: count('HAMLET_JSON_MAX_DEPTH', HTTP_DEFAULTS.jsonMaxDepth, 2, 10_000),
   };
 }

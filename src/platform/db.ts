@@ -167,7 +167,7 @@ export async function migrate(db: Db, owner: string, migrations: Migrations): Pr
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`migration ${owner}/${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? error}`);
+    throw new Error(`migration ${owner}/${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? error}`, { cause: error });
   }
 }
 

@@ -1,11 +1,21 @@
-// The Fastify app factory every service builds on: one request log line, a tolerant JSON
-// parser, errors mapped to the service's own envelope (never a 500 for bad input),
-// 404s in the envelope, /healthz, and OpenAPI generated from the route schemas.
+// The Fastify app factory every service builds on: one request log line (credentials
+// masked), a tolerant JSON parser, errors mapped to the service's own envelope (never a 500
+// for bad input), 404s in the envelope, /healthz, and OpenAPI generated from the route schemas.
+//
+// It is also the edge every request crosses, configured once for all services
+// (HamletConfig.http): trusted proxies for the client address, header/request/keep-alive
+// timeouts, a connection cap, and the JSON shape limit. Limits per route class: body size is
+// the app's `bodyLimit` (per service) or a route's own `bodyLimit`; JSON depth is
+// HAMLET_JSON_MAX_DEPTH or a route's `config.jsonMaxDepth`.
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { HTTP_DEFAULTS, type HttpSettings } from '../config.js';
 import type { Logger } from './logger.js';
+import { trustProxyFunction } from './client-address.js';
 import { HttpError } from './errors.js';
+import { jsonShapeProblem } from './json-limits.js';
+import { loggableUrl } from './redact.js';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 
@@ -42,8 +52,15 @@ export interface CreateAppOptions {
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
   openapi?: { title: string; version: string; description?: string };
-  /** Fastify's trustProxy, so rate limits behind a load balancer key on the real client. */
-  trustProxy?: boolean;
+  /** The shared edge settings (platform.config.http): trusted proxies, timeouts, caps, JSON depth. */
+  http?: HttpSettings;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route class deeper or shallower than HAMLET_JSON_MAX_DEPTH (e.g. stored definitions). */
+    jsonMaxDepth?: number;
+  }
 }
 
 const STATUS_CODES: Record<number, string> = {
@@ -97,19 +114,32 @@ export function toErrorInfo(error: unknown): ErrorInfo {
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
   override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    request.log.info({ method: request.method, url: loggableUrl(request), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
   }
 }
 
 export function createApp(opts: CreateAppOptions): App {
+  const edge = opts.http ?? HTTP_DEFAULTS;
   const app = Fastify({
     loggerInstance: opts.logger.child({ service: opts.service }),
     logController: new OneLinePerRequest(),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
-    trustProxy: opts.trustProxy ?? false,
+    // request.ip is the right-most X-Forwarded-For entry not written by a trusted proxy.
+    trustProxy: trustProxyFunction(edge.trustProxy),
+    // Slow clients (headers or body trickled a byte at a time) are cut off, and Node checks
+    // for them often enough that the cut comes soon after the timeout, not up to 30 s later.
+    requestTimeout: edge.requestTimeoutMs,
+    keepAliveTimeout: edge.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: edge.headersTimeoutMs,
+      requestTimeout: edge.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(edge.headersTimeoutMs / 4))),
+    },
     // Path traversal and odd encodings are routed like any other unknown path (404).
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+  // Beyond the cap Node closes new connections at once; those already open are served.
+  app.server.maxConnections = edge.maxConnections;
 
   // Query strings, params and headers arrive as text, so "5" must become 5 there; a JSON body
   // already has types, and `{"vote": "1"}` or `{"name": 7}` is wrong input, not something to coerce.
@@ -127,9 +157,21 @@ export function createApp(opts: CreateAppOptions): App {
     } catch {
       return done(new HttpError(400, 'Request body is not valid JSON', 'invalid_json'), undefined);
     }
-    // PostgreSQL cannot store U+0000 in text; refuse it the same way on every database.
-    if (text.includes('\\u0000') && containsNul(parsed)) return done(new HttpError(400, 'Request body contains a NUL character (\\u0000), which is not allowed', 'invalid_character'), undefined);
     done(null, parsed);
+  });
+
+  // Every parsed body, whichever parser made it (services add their own), is checked once
+  // here before any code walks it: depth bounded (a recursive walk over 20,000 levels
+  // overflows the stack), and no U+0000 (PostgreSQL cannot store it in text; refused the
+  // same way on every database). Checked without recursion; see json-limits.ts.
+  app.addHook('preValidation', async (request) => {
+    const body = request.body;
+    const isJsonText = typeof body === 'string' && /json/i.test(String(request.headers['content-type'] ?? ''));
+    if ((body === null || typeof body !== 'object' || Buffer.isBuffer(body)) && !isJsonText) return;
+    const maxDepth = request.routeOptions.config?.jsonMaxDepth ?? edge.jsonMaxDepth;
+    const problem = jsonShapeProblem(body, { maxDepth });
+    if (problem?.kind === 'nul') throw new HttpError(400, 'Request body contains a NUL character (\\u0000), which is not allowed', 'invalid_character');
+    if (problem) throw new HttpError(400, `Request body is nested deeper than ${maxDepth} levels`, 'too_deep');
   });
 
   app.addHook('onRequest', async (request) => {
@@ -157,12 +199,6 @@ export function createApp(opts: CreateAppOptions): App {
   app.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
 
   return app;
-}
-
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\0');
-  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\0') || containsNul(v));
-  return false;
 }
 
 function sendError(reply: FastifyReply, request: FastifyRequest, envelope: ErrorEnvelope, info: ErrorInfo) {

@@ -24,6 +24,7 @@ const blog: ServiceDefinition = {
       envelope: (err) => ({ error: err.message, code: err.code, ...err.details }),
       // Content has no maximum in the contract; 1 MiB bodies keep one request from eating the server.
       bodyLimit: 1024 * 1024,
+      http: platform.config.http,
       openapi: { title: 'Hamlet blog', version: '1.0.0', description: 'Agent blog publishing service (contract 000)' },
     });
     await platform.limits.register(app);

@@ -1,5 +1,6 @@
 // The community's own settings, read from the environment and validated at start.
-// (Rate limits are the platform's: HAMLET_RATE_COMMUNITY_<NAME>=<max>/<window>.)
+// (Rate limits are the platform's: HAMLET_RATE_COMMUNITY_<NAME>=<max>/<window>; the client
+// address behind proxies too: COMMUNITY_TRUST_PROXY is an alias of HAMLET_TRUST_PROXY.)
 import { ConfigError } from '../../config.js';
 
 export interface CommunityConfig {
@@ -7,8 +8,6 @@ export interface CommunityConfig {
   maxCommentDepth: number;
   /** Serialized list pages kept in memory; 0 turns the cache off. */
   listCacheEntries: number;
-  /** Behind a load balancer: take the client address from X-Forwarded-For (per-address limits). */
-  trustProxy: boolean;
 }
 
 export function loadCommunityConfig(env: Record<string, string | undefined>): CommunityConfig {
@@ -23,17 +22,9 @@ export function loadCommunityConfig(env: Record<string, string | undefined>): Co
     }
     return n;
   };
-  const flag = (name: string): boolean => {
-    const raw = (env[name] ?? '').toLowerCase();
-    if (raw === '' || raw === '0' || raw === 'false') return false;
-    if (raw === '1' || raw === 'true') return true;
-    problems.push(`${name}=${env[name]}: must be 1 or 0 (true or false)`);
-    return false;
-  };
   const config: CommunityConfig = {
     maxCommentDepth: int('COMMUNITY_MAX_COMMENT_DEPTH', 10, 0, 100),
     listCacheEntries: int('COMMUNITY_LIST_CACHE_ENTRIES', 5000, 0, 1_000_000),
-    trustProxy: flag('COMMUNITY_TRUST_PROXY'),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -45,7 +45,7 @@ const community: ServiceDefinition = {
       logger: platform.logger,
       envelope: communityEnvelope,
       bodyLimit: 256 * 1024,
-      trustProxy: config.trustProxy,
+      http: platform.config.http,
       openapi: { title: 'Hamlet community', version: '1.0.0', description: 'Posts, comments and votes for agents; Moltbook-compatible.' },
     });
     await limits.register(app);

@@ -1,6 +1,7 @@
 // The home's settings from the environment, validated at start (ConfigError lists every problem).
 import path from 'node:path';
 import { ConfigError } from '../../config.js';
+import { DEFAULT_ATTRIBUTE_LIMITS } from './core/states.js';
 
 export interface HomeSettings {
   /** The house config file (devices, location, automations); copied from the demo house on first start. */
@@ -9,6 +10,8 @@ export interface HomeSettings {
   keepDays: number;
   /** Outgoing bytes a WebSocket client may have queued before it is cut off. */
   wsMaxBufferedBytes: number;
+  /** Limits on one entity's attributes, so one oversized state cannot break every reader. */
+  attributeLimits: { maxDepth: number; maxBytes: number };
   mqtt?: { url: string; discoveryPrefix: string; username?: string; password?: string };
 }
 
@@ -26,6 +29,10 @@ export function loadHomeSettings(env: Record<string, string | undefined>, dataDi
   };
   const keepDays = positive('HOME_RECORDER_KEEP_DAYS', 10);
   const wsMaxBufferedBytes = positive('HOME_WS_MAX_BUFFER', 16 * 1024 * 1024, true);
+  const attributeLimits = {
+    maxDepth: positive('HOME_MAX_ATTRIBUTE_DEPTH', DEFAULT_ATTRIBUTE_LIMITS.maxDepth, true),
+    maxBytes: positive('HOME_MAX_ATTRIBUTES_BYTES', DEFAULT_ATTRIBUTE_LIMITS.maxBytes, true),
+  };
   let mqtt: HomeSettings['mqtt'];
   const mqttUrl = env.MQTT_URL;
   if (mqttUrl) {
@@ -47,6 +54,7 @@ export function loadHomeSettings(env: Record<string, string | undefined>, dataDi
     configFile: env.HOME_CONFIG ? path.resolve(env.HOME_CONFIG) : path.join(dataDir, 'home.yaml'),
     keepDays,
     wsMaxBufferedBytes,
+    attributeLimits,
     mqtt,
   };
 }

@@ -44,6 +44,7 @@ async function start(platform: Platform) {
   for (const d of DOMAINS) for (const s of d.services) home.registerService(d.domain, s);
   home.states.restore((await store.loadEntities()).map(restoreState).filter((s): s is State => !!s));
   persist.attach(home.states, home.bus);
+  home.states.attributeLimits = settings.attributeLimits;
 
   // Devices of the house config; a device already stored keeps its stored state.
   for (const device of house.devices) {
@@ -70,7 +71,7 @@ async function start(platform: Platform) {
   const reserved = new Set([...house.devices.map((d) => `${d.domain}.${d.id}`), ...home.states.entityIds('automation')]);
   const mqtt = settings.mqtt ? await startMqtt(home, settings.mqtt, reserved) : undefined;
 
-  const app = createApp({ service: 'home', logger, envelope: (e) => ({ message: e.message }), openapi: { title: 'Hamlet home (Home Assistant API)', version: '1.0.0' } });
+  const app = createApp({ service: 'home', logger, envelope: (e) => ({ message: e.message }), http: platform.config.http, openapi: { title: 'Hamlet home (Home Assistant API)', version: '1.0.0' } });
   await platform.limits.register(app);
   await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
   registerRest(app, { home, platform, persist, store, automations });

@@ -44,6 +44,7 @@ async function start(platform: Platform) {
     logger: platform.logger,
     envelope: mailEnvelope,
     bodyLimit: config.maxMessageBytes,
+    http: platform.config.http,
     openapi: { title: 'Hamlet mail', version: '1.0.0', description: 'AgentMail-compatible inboxes, messages, threads and webhooks' },
   });
   installAuth(app, platform);

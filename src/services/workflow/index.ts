@@ -50,6 +50,7 @@ const service: ServiceDefinition = {
       logger: platform.logger,
       envelope: (e) => ({ message: e.message }),
       bodyLimit: 16 * 1024 * 1024,
+      http: platform.config.http,
       openapi: { title: 'Hamlet workflow automation (n8n-compatible)', version: '1.0.0' },
     });
     addBodyParsers(app);

@@ -134,7 +134,12 @@ export function registerRest(app: App, deps: RestDeps): void {
     const state = String(body.state);
     if (state.length > 255) throw bad('Invalid state specified.');
     if (body.attributes !== undefined && body.attributes !== null && !isObject(body.attributes)) throw bad('attributes: expected dict');
-    const r = home.states.set(entityId, state, (body.attributes as Record<string, unknown>) ?? {}, ctx(request), body.force_update === true);
+    let r: ReturnType<typeof home.states.set>;
+    try {
+      r = home.states.set(entityId, state, (body.attributes as Record<string, unknown>) ?? {}, ctx(request), body.force_update === true);
+    } catch (err) {
+      homeErrorToHttp(err);
+    }
     await persist.commit();
     return reply.code(r.created ? 201 : 200).header('Location', `/api/states/${entityId}`).type(JSON_TYPE).send(r.state.json());
   });

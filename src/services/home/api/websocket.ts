@@ -4,6 +4,7 @@
 // coalesce_messages); a client whose socket buffers more than the bound is cut off, so a
 // slow consumer cannot grow the server's memory without bound.
 import type { WebSocket, RawData } from 'ws';
+import { jsonShapeProblem } from '../../../platform/json-limits.js';
 import type { Platform } from '../../../platform/service.js';
 import { eventJson, MATCH_ALL } from '../core/bus.js';
 import { userIdOf, type Context } from '../core/context.js';
@@ -192,7 +193,12 @@ export class WsConnection {
     } catch {
       return this.close();
     }
-    for (const m of Array.isArray(parsed) ? parsed : [parsed]) this.handle(m);
+    for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+      // Shape checked once, without recursion, before any command walks or stores the message.
+      const problem = jsonShapeProblem(m, { maxDepth: this.deps.platform.config.http.jsonMaxDepth });
+      if (!problem) this.handle(m);
+      else this.error(idOf(m), 'invalid_format', `Message ${problem.message}.`);
+    }
   }
 
   private async authenticate(data: RawData) {
@@ -376,3 +382,9 @@ const COMMANDS: Record<string, (this: WsConnection, msg: Msg) => unknown> = Obje
 );
 
 export type { State };
+
+/** The id of a message, for an error answer, or 0 when it has none usable. */
+function idOf(m: unknown): number {
+  const id = (m as { id?: unknown } | null)?.id;
+  return typeof id === 'number' && Number.isInteger(id) && id > 0 ? id : 0;
+}

@@ -1,8 +1,10 @@
 // The state machine (HA's `hass.states`): the current state of every entity, in memory.
 // The database is its durable record (see persist.ts, which hears every write).
 import type { Clock } from '../../../platform/clock.js';
+import { jsonShapeProblem } from '../../../platform/json-limits.js';
 import type { HomeBus } from './bus.js';
 import type { Context } from './context.js';
+import { invalid } from './errors.js';
 import { State, deepEqual, type Attributes } from './state.js';
 import { nowUs } from './time.js';
 
@@ -18,9 +20,17 @@ export interface StateWriteListener {
   (entityId: string, state: State | undefined, changed: boolean): void;
 }
 
+/**
+ * Far above real integrations (a weather forecast nests 5 deep and stays under 20 KiB; HA's
+ * recorder warns at 16 KiB), far below what breaks serialization or the WebSocket snapshot.
+ */
+export const DEFAULT_ATTRIBUTE_LIMITS = { maxDepth: 32, maxBytes: 256 * 1024 };
+
 export class StateMachine {
   private readonly states = new Map<string, State>();
   private readonly writeListeners = new Set<StateWriteListener>();
+  /** HOME_MAX_ATTRIBUTE_DEPTH / HOME_MAX_ATTRIBUTES_BYTES; the attributes object itself is level 1. */
+  attributeLimits = DEFAULT_ATTRIBUTE_LIMITS;
 
   constructor(
     private readonly bus: HomeBus,
@@ -55,6 +65,9 @@ export class StateMachine {
   }
 
   set(entityId: string, newState: string, attributes: Attributes, context: Context, forceUpdate = false): WriteResult {
+    // Checked before anything is stored or published: every reader serializes every state.
+    const problem = jsonShapeProblem(attributes, this.attributeLimits);
+    if (problem) throw invalid('attributes', problem.message);
     const old = this.states.get(entityId);
     const now = nowUs(this.clock);
     if (old && !forceUpdate && old.state === newState && deepEqual(old.attributes, attributes)) {
