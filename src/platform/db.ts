@@ -12,12 +12,16 @@ import {
   Kysely,
   Migrator,
   PostgresDialect,
-  SqliteDialect,
   sql,
+  type DatabaseConnection,
   type DatabaseIntrospector,
+  type Driver,
   type Migration,
   type MigrationProvider,
+  type TransactionSettings,
 } from 'kysely';
+import { gatedSqlite, type SqliteAccess } from './sqlite.js';
+import { TransactionWatch, type WatchedTransaction } from './transactions.js';
 
 // count(*) and bigserial come back from pg as strings; numbers are what the code expects.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -30,8 +34,14 @@ export interface Db {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   kysely: Kysely<any>;
   dialect: Dialect;
-  /** The raw better-sqlite3 handle in embedded mode, for the few hot paths that want prepared statements. */
-  sqlite?: Database.Database;
+  /**
+   * Embedded mode: synchronous work on the raw better-sqlite3 handle, for the few hot paths
+   * that want prepared statements. It takes its turn with Kysely's queries and transactions
+   * (see sqlite.ts), so it can never run inside another's open transaction.
+   */
+  sqlite?: SqliteAccess;
+  /** Revokes transactions that wait on anything but their statements (see transactions.ts). */
+  watch: TransactionWatch;
   /** The PostgreSQL schema selected by the URL's `schema` parameter, if any. */
   schema?: string;
   close(): Promise<void>;
@@ -57,36 +67,15 @@ export function openDb(opts: OpenDbOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   // A CLI process (e.g. `hamlet keys create`) may write while the server runs.
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const gated = gatedSqlite(sqlite);
+  const kysely = new Kysely({ dialect: gated.dialect });
   return {
     kysely,
     dialect: 'sqlite',
-    sqlite,
+    sqlite: gated.access,
+    watch: gated.watch,
     close: async () => {
       await kysely.destroy();
-    },
-  };
-}
-
-/**
- * Kysely prepares every query anew; on SQLite preparing costs as much as running a small
- * query. The same SQL text always prepares to the same statement, so keep them (bounded).
- * A statement still being iterated (a streamed query) is busy and cannot be reused: those
- * get a fresh one.
- */
-function withStatementCache(db: Database.Database) {
-  const cache = new Map<string, Database.Statement>();
-  return {
-    close: () => db.close(),
-    prepare(sql: string) {
-      const hit = cache.get(sql);
-      if (hit && !hit.busy) return hit;
-      const stmt = db.prepare(sql);
-      if (!hit) {
-        if (cache.size >= 2000) cache.clear();
-        cache.set(sql, stmt);
-      }
-      return stmt;
     },
   };
 }
@@ -136,15 +125,82 @@ function openPostgres(databaseUrl: string): Db {
   });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
-  const kysely = new Kysely({ dialect: schema ? new SchemaScopedPostgresDialect({ pool }, schema) : new PostgresDialect({ pool }) });
+  const watch = new TransactionWatch();
+  const kysely = new Kysely({ dialect: watched(schema ? new SchemaScopedPostgresDialect({ pool }, schema) : new PostgresDialect({ pool }), watch) });
   return {
     kysely,
     dialect: 'postgres',
+    watch,
     ...(schema ? { schema } : {}),
     close: async () => {
       await kysely.destroy();
     },
   };
+}
+
+/**
+ * PostgreSQL keeps its pool; each transaction is watched (transactions.ts): idle, with no
+ * statement in flight, when the event loop turns means it waits on something else.
+ */
+function watched(dialect: PostgresDialect, watch: TransactionWatch): PostgresDialect {
+  const createDriver = dialect.createDriver.bind(dialect);
+  dialect.createDriver = () => new WatchedDriver(createDriver(), watch);
+  return dialect;
+}
+
+class WatchedConnection implements DatabaseConnection, WatchedTransaction {
+  inFlight = 0;
+  revoked = false;
+  inTransaction = false;
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly watch: TransactionWatch,
+  ) {}
+  executeQuery<R>(q: Parameters<DatabaseConnection['executeQuery']>[0]) {
+    return this.inTransaction ? this.watch.statement(this, () => this.inner.executeQuery<R>(q)) : this.inner.executeQuery<R>(q);
+  }
+  streamQuery<R>(q: Parameters<DatabaseConnection['streamQuery']>[0], chunkSize?: number) {
+    return this.inner.streamQuery<R>(q, chunkSize);
+  }
+  /** Its next statement or commit throws; Kysely then rolls it back on its connection. */
+  onRevoke(): void {}
+}
+
+class WatchedDriver implements Driver {
+  constructor(
+    private readonly inner: Driver,
+    private readonly watch: TransactionWatch,
+  ) {}
+  init() {
+    return this.inner.init();
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new WatchedConnection(await this.inner.acquireConnection(), this.watch);
+  }
+  async beginTransaction(c: DatabaseConnection, settings: TransactionSettings) {
+    const w = c as WatchedConnection;
+    w.inTransaction = true;
+    this.watch.begin(w);
+    await this.watch.statement(w, () => this.inner.beginTransaction(w.inner, settings));
+  }
+  async commitTransaction(c: DatabaseConnection) {
+    const w = c as WatchedConnection;
+    await this.watch.statement(w, () => this.inner.commitTransaction(w.inner));
+    w.inTransaction = false;
+    this.watch.end(w);
+  }
+  async rollbackTransaction(c: DatabaseConnection) {
+    const w = c as WatchedConnection;
+    w.inTransaction = false;
+    this.watch.end(w);
+    await this.inner.rollbackTransaction(w.inner);
+  }
+  releaseConnection(c: DatabaseConnection) {
+    return this.inner.releaseConnection((c as WatchedConnection).inner);
+  }
+  destroy() {
+    return this.inner.destroy();
+  }
 }
 
 export type Migrations = Record<string, Migration>;

@@ -1,0 +1,83 @@
+// The transaction rule, enforced for every service on both databases:
+//
+//   A transaction awaits nothing but its own statements. Prepare outside, write inside.
+//
+// Why: on SQLite there is one connection and one writer. A transaction held open across an
+// await on anything else (building a MIME message, an HTTP call, a timer) holds that writer
+// for as long as the other thing takes, and while it is open every other statement on the
+// connection would run inside it (the lost writes of issue 10). On PostgreSQL it holds a pool
+// connection and its row locks for as long.
+//
+// How it is enforced: a transaction's statements come back within the same turn of the event
+// loop on SQLite (better-sqlite3 is synchronous), and while a statement is in flight on
+// PostgreSQL. So a transaction that is open, with no statement in flight, when the event loop
+// turns (a setImmediate fires) is waiting for something else. It is revoked: on SQLite it is
+// rolled back at once and the connection goes to the next in line; every later statement of
+// it, and its commit, throw TransactionHeldOpenError. The check costs one setImmediate per
+// loop turn while transactions are open and cannot misfire on a transaction that only awaits
+// its statements, so it is on everywhere, not only in tests: a service breaking the rule
+// fails the first time the code path runs, in its own tests.
+
+export class TransactionHeldOpenError extends Error {
+  constructor() {
+    super(
+      'a database transaction was held open across an await on something other than its own statements and was rolled back; ' +
+        'prepare outside the transaction (compose, parse, render, call out), then write inside it',
+    );
+    this.name = 'TransactionHeldOpenError';
+  }
+}
+
+/** One open transaction as the watch sees it. */
+export interface WatchedTransaction {
+  /** Statements of the transaction under way (only ever non-zero across a turn on PostgreSQL). */
+  inFlight: number;
+  revoked: boolean;
+  /** Called once when the transaction is revoked (e.g. to roll back and hand the connection on). */
+  onRevoke(): void;
+}
+
+export class TransactionWatch {
+  private readonly open = new Set<WatchedTransaction>();
+  private scheduled = false;
+  /** Revocations so far (tests and logs read it). */
+  revocations = 0;
+
+  begin(tx: WatchedTransaction): void {
+    this.open.add(tx);
+    this.schedule();
+  }
+
+  end(tx: WatchedTransaction): void {
+    this.open.delete(tx);
+  }
+
+  /** Wraps one statement of `tx`: throws if it was revoked, counts it as in flight meanwhile. */
+  async statement<T>(tx: WatchedTransaction, run: () => Promise<T>): Promise<T> {
+    if (tx.revoked) throw new TransactionHeldOpenError();
+    tx.inFlight++;
+    try {
+      return await run();
+    } finally {
+      tx.inFlight--;
+    }
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.check);
+  }
+
+  private readonly check = (): void => {
+    this.scheduled = false;
+    for (const tx of this.open) {
+      if (tx.inFlight > 0) continue;
+      this.open.delete(tx);
+      tx.revoked = true;
+      this.revocations++;
+      tx.onRevoke();
+    }
+    if (this.open.size) this.schedule();
+  };
+}
