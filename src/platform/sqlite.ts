@@ -195,6 +195,7 @@ class GatedSqliteDriver implements Driver {
     // Whoever holds the connection finishes first (a shutdown must not cut a transaction).
     await this.gate.acquire();
     this.db.close();
+    this.gate.release(); // anything still queued now fails on the closed handle instead of waiting forever
   }
 
   readonly access: SqliteAccess = {
