@@ -201,7 +201,7 @@ it('loses no acknowledged write and keeps every counter equal to its rows across
     await load;
     expect(proc.child.signalCode).toBe('SIGKILL');
 
-    const lost = await lostWrites(db, acked, inboxA, inboxB);
+    const lost = await lostWrites(db, acked, inboxA, inboxB, hooks.received.map((r) => r.body));
     const counts = Object.fromEntries(Object.entries(acked).map(([k, v]) => [k, v.length]));
     console.info(`round ${round}: acknowledged so far ${JSON.stringify(counts)}`);
     expect({ round, counts, lost }).toEqual({ round, counts, lost: {} });
@@ -221,7 +221,7 @@ it('loses no acknowledged write and keeps every counter equal to its rows across
 }, 240_000);
 
 /** The acknowledged writes missing from the storage, by kind (empty kinds left out). */
-async function lostWrites(db: Db, acked: Acked, inboxA: string, inboxB: string): Promise<Record<string, unknown[]>> {
+async function lostWrites(db: Db, acked: Acked, inboxA: string, inboxB: string, delivered: string[]): Promise<Record<string, unknown[]>> {
   const k = db.kysely;
   const lost: Record<string, unknown[]> = {};
   const note = (kind: string, missing: unknown[]) => {
@@ -234,6 +234,10 @@ async function lostWrites(db: Db, acked: Acked, inboxA: string, inboxB: string):
   const received = inInbox(inboxB);
   note('mail sent copy', acked.mail.filter((id) => !sent.has(id)));
   note('mail received copy', acked.mail.filter((id) => !received.has(id)));
+  // Each send's message.sent event was recorded with it: delivered already, or still queued.
+  const queued = (await k.selectFrom('platform_jobs').select('payload').where('queue', '=', 'mail.webhook').execute()).map((r) => r.payload as string);
+  const sentEvent = (id: string) => (body: string) => body.includes('message.sent') && body.includes(id);
+  note('mail message.sent event', acked.mail.filter((id) => !delivered.some(sentEvent(id)) && !queued.some(sentEvent(id))));
 
   const recorded = new Set((await k.selectFrom('home_states').select(['entity_id', 'state']).execute()).map((r) => `${r.entity_id}=${r.state}`));
   note('home recorder', acked.states.filter((s) => !recorded.has(`${s.entity}=${s.n}`)));
@@ -275,6 +279,11 @@ async function counterMismatches(db: Db): Promise<string[]> {
       (select count(*) from community_comments c where c.post_id = p.id) as comments
     from community_posts p`)) {
     if (Number(r.upvotes) !== Number(r.ups) || Number(r.downvotes) !== Number(r.downs) || Number(r.comment_count) !== Number(r.comments)) bad.push(`community post ${JSON.stringify(r)}`);
+  }
+  for (const r of await rows(sql`
+    select c.name, c.post_count, (select count(*) from community_posts p where p.community_id = c.id) as posts
+    from community_communities c`)) {
+    if (Number(r.post_count) !== Number(r.posts)) bad.push(`community ${JSON.stringify(r)}`);
   }
   for (const r of await rows(sql`
     select a.slug, a.post_count, (select count(*) from blog_posts p where p.agent_id = a.id and p.status = 'published') as published
