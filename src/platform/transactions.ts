@@ -13,10 +13,11 @@
 // PostgreSQL. So a transaction that is open, with no statement in flight, when the event loop
 // turns (a setImmediate fires) is waiting for something else. It is revoked: on SQLite it is
 // rolled back at once and the connection goes to the next in line; every later statement of
-// it, and its commit, throw TransactionHeldOpenError. The check costs one setImmediate per
-// loop turn while transactions are open and cannot misfire on a transaction that only awaits
+// it, and its commit, throw TransactionHeldOpenError. The check costs at most one
+// setImmediate per loop turn and cannot misfire on a transaction that only awaits
 // its statements, so it is on everywhere, not only in tests: a service breaking the rule
-// fails the first time the code path runs, in its own tests.
+// fails the first time the code path runs, in its own tests. (It looks when a transaction
+// begins and whenever its last statement in flight ends, so it never spins the loop.)
 
 export class TransactionHeldOpenError extends Error {
   constructor() {
@@ -60,6 +61,9 @@ export class TransactionWatch {
       return await run();
     } finally {
       tx.inFlight--;
+      // Idle again: look at the next turn. (Not re-checking while a statement is in flight
+      // keeps the loop from spinning on setImmediate while PostgreSQL works.)
+      if (tx.inFlight === 0 && this.open.has(tx)) this.schedule();
     }
   }
 
@@ -72,12 +76,11 @@ export class TransactionWatch {
   private readonly check = (): void => {
     this.scheduled = false;
     for (const tx of this.open) {
-      if (tx.inFlight > 0) continue;
+      if (tx.inFlight > 0) continue; // its statement's end schedules the next look
       this.open.delete(tx);
       tx.revoked = true;
       this.revocations++;
       tx.onRevoke();
     }
-    if (this.open.size) this.schedule();
   };
 }
