@@ -13,15 +13,12 @@ import {
   Migrator,
   PostgresDialect,
   sql,
-  type DatabaseConnection,
   type DatabaseIntrospector,
-  type Driver,
   type Migration,
   type MigrationProvider,
-  type TransactionSettings,
 } from 'kysely';
 import { gatedSqlite, type SqliteAccess } from './sqlite.js';
-import { TransactionWatch, type WatchedTransaction } from './transactions.js';
+import { TransactionWatch, watchedDriver } from './transactions.js';
 
 // count(*) and bigserial come back from pg as strings; numbers are what the code expects.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -125,8 +122,12 @@ function openPostgres(databaseUrl: string): Db {
   });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
+  // PostgreSQL keeps its pool; each transaction is watched all the same (transactions.ts).
   const watch = new TransactionWatch();
-  const kysely = new Kysely({ dialect: watched(schema ? new SchemaScopedPostgresDialect({ pool }, schema) : new PostgresDialect({ pool }), watch) });
+  const dialect = schema ? new SchemaScopedPostgresDialect({ pool }, schema) : new PostgresDialect({ pool });
+  const createDriver = dialect.createDriver.bind(dialect);
+  dialect.createDriver = () => watchedDriver(createDriver(), watch);
+  const kysely = new Kysely({ dialect });
   return {
     kysely,
     dialect: 'postgres',
@@ -136,71 +137,6 @@ function openPostgres(databaseUrl: string): Db {
       await kysely.destroy();
     },
   };
-}
-
-/**
- * PostgreSQL keeps its pool; each transaction is watched (transactions.ts): idle, with no
- * statement in flight, when the event loop turns means it waits on something else.
- */
-function watched(dialect: PostgresDialect, watch: TransactionWatch): PostgresDialect {
-  const createDriver = dialect.createDriver.bind(dialect);
-  dialect.createDriver = () => new WatchedDriver(createDriver(), watch);
-  return dialect;
-}
-
-class WatchedConnection implements DatabaseConnection, WatchedTransaction {
-  inFlight = 0;
-  revoked = false;
-  inTransaction = false;
-  constructor(
-    readonly inner: DatabaseConnection,
-    private readonly watch: TransactionWatch,
-  ) {}
-  executeQuery<R>(q: Parameters<DatabaseConnection['executeQuery']>[0]) {
-    return this.inTransaction ? this.watch.statement(this, () => this.inner.executeQuery<R>(q)) : this.inner.executeQuery<R>(q);
-  }
-  streamQuery<R>(q: Parameters<DatabaseConnection['streamQuery']>[0], chunkSize?: number) {
-    return this.inner.streamQuery<R>(q, chunkSize);
-  }
-  /** Its next statement or commit throws; Kysely then rolls it back on its connection. */
-  onRevoke(): void {}
-}
-
-class WatchedDriver implements Driver {
-  constructor(
-    private readonly inner: Driver,
-    private readonly watch: TransactionWatch,
-  ) {}
-  init() {
-    return this.inner.init();
-  }
-  async acquireConnection(): Promise<DatabaseConnection> {
-    return new WatchedConnection(await this.inner.acquireConnection(), this.watch);
-  }
-  async beginTransaction(c: DatabaseConnection, settings: TransactionSettings) {
-    const w = c as WatchedConnection;
-    w.inTransaction = true;
-    this.watch.begin(w);
-    await this.watch.statement(w, () => this.inner.beginTransaction(w.inner, settings));
-  }
-  async commitTransaction(c: DatabaseConnection) {
-    const w = c as WatchedConnection;
-    await this.watch.statement(w, () => this.inner.commitTransaction(w.inner));
-    w.inTransaction = false;
-    this.watch.end(w);
-  }
-  async rollbackTransaction(c: DatabaseConnection) {
-    const w = c as WatchedConnection;
-    w.inTransaction = false;
-    this.watch.end(w);
-    await this.inner.rollbackTransaction(w.inner);
-  }
-  releaseConnection(c: DatabaseConnection) {
-    return this.inner.releaseConnection((c as WatchedConnection).inner);
-  }
-  destroy() {
-    return this.inner.destroy();
-  }
 }
 
 export type Migrations = Record<string, Migration>;

@@ -19,6 +19,8 @@
 // fails the first time the code path runs, in its own tests. (It looks when a transaction
 // begins and whenever its last statement in flight ends, so it never spins the loop.)
 
+import { CompiledQuery, type DatabaseConnection, type Driver, type TransactionSettings } from 'kysely';
+
 export class TransactionHeldOpenError extends Error {
   constructor() {
     super(
@@ -82,5 +84,56 @@ export class TransactionWatch {
       this.revocations++;
       tx.onRevoke();
     }
+  };
+}
+
+/** A connection of a watched driver: statements of its transaction are counted in flight. */
+class WatchedConnection implements DatabaseConnection, WatchedTransaction {
+  inFlight = 0;
+  revoked = false;
+  inTransaction = false;
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly watch: TransactionWatch,
+  ) {}
+  executeQuery<R>(q: CompiledQuery) {
+    return this.inTransaction ? this.watch.statement(this, () => this.inner.executeQuery<R>(q)) : this.inner.executeQuery<R>(q);
+  }
+  streamQuery<R>(q: CompiledQuery, chunkSize?: number) {
+    return this.inner.streamQuery<R>(q, chunkSize);
+  }
+  /** Roll back now, releasing its locks (the callback is suspended: no statement is in flight). */
+  onRevoke(): void {
+    this.inner.executeQuery(CompiledQuery.raw('rollback')).catch(() => {});
+  }
+}
+
+/** Wraps a pooled driver (PostgreSQL) so that its transactions are watched; the pool is unchanged. */
+export function watchedDriver(inner: Driver, watch: TransactionWatch): Driver {
+  const end = (w: WatchedConnection) => {
+    w.inTransaction = false;
+    watch.end(w);
+  };
+  return {
+    init: () => inner.init(),
+    acquireConnection: async () => new WatchedConnection(await inner.acquireConnection(), watch),
+    async beginTransaction(c: DatabaseConnection, settings: TransactionSettings) {
+      const w = c as WatchedConnection;
+      w.inTransaction = true;
+      watch.begin(w);
+      await watch.statement(w, () => inner.beginTransaction(w.inner, settings));
+    },
+    async commitTransaction(c: DatabaseConnection) {
+      const w = c as WatchedConnection;
+      await watch.statement(w, () => inner.commitTransaction(w.inner));
+      end(w);
+    },
+    async rollbackTransaction(c: DatabaseConnection) {
+      const w = c as WatchedConnection;
+      end(w);
+      if (!w.revoked) await inner.rollbackTransaction(w.inner);
+    },
+    releaseConnection: (c: DatabaseConnection) => inner.releaseConnection((c as WatchedConnection).inner),
+    destroy: () => inner.destroy(),
   };
 }
