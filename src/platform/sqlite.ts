@@ -117,9 +117,14 @@ class Lease implements DatabaseConnection, WatchedTransaction {
   }
 
   async begin(): Promise<void> {
-    this.owner.watch.begin(this);
     this.inTransaction = true;
-    await this.executeQuery(CompiledQuery.raw('begin'));
+    this.owner.watch.begin(this);
+    try {
+      await this.executeQuery(CompiledQuery.raw('begin'));
+    } catch (err) {
+      this.endTransaction(); // Kysely releases the connection without a rollback: stop watching it
+      throw err;
+    }
   }
 
   async commit(): Promise<void> {
@@ -140,8 +145,8 @@ class Lease implements DatabaseConnection, WatchedTransaction {
 
   /** The watch found the transaction waiting on something else: undo it and let the next one in. */
   onRevoke(): void {
+    if (this.released) return; // never while watched; this only guards the rollback below
     if (this.db.inTransaction) this.db.exec('rollback');
-    this.owner.revoked(this);
     this.release();
   }
 
@@ -157,10 +162,7 @@ class GatedSqliteDriver implements Driver {
   readonly watch = new TransactionWatch();
   private readonly prepare: (sql: string) => Database.Statement;
 
-  constructor(
-    readonly db: Database.Database,
-    readonly onRevoked: () => void,
-  ) {
+  constructor(readonly db: Database.Database) {
     this.prepare = statementCache(db);
   }
 
@@ -185,10 +187,6 @@ class GatedSqliteDriver implements Driver {
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     (connection as Lease).release();
-  }
-
-  revoked(_lease: Lease): void {
-    this.onRevoked();
   }
 
   async destroy(): Promise<void> {
@@ -236,7 +234,7 @@ class GatedSqliteDialect implements Dialect {
 }
 
 /** The dialect for Kysely and the gated raw access over one better-sqlite3 handle. */
-export function gatedSqlite(db: Database.Database, onRevoked: () => void = () => {}): { dialect: Dialect; access: SqliteAccess; watch: TransactionWatch } {
-  const driver = new GatedSqliteDriver(db, onRevoked);
+export function gatedSqlite(db: Database.Database): { dialect: Dialect; access: SqliteAccess; watch: TransactionWatch } {
+  const driver = new GatedSqliteDriver(db);
   return { dialect: new GatedSqliteDialect(driver), access: driver.access, watch: driver.watch };
 }

@@ -121,7 +121,12 @@ export function watchedDriver(inner: Driver, watch: TransactionWatch): Driver {
       const w = c as WatchedConnection;
       w.inTransaction = true;
       watch.begin(w);
-      await watch.statement(w, () => inner.beginTransaction(w.inner, settings));
+      try {
+        await watch.statement(w, () => inner.beginTransaction(w.inner, settings));
+      } catch (err) {
+        end(w); // Kysely releases the connection without a rollback: stop watching it
+        throw err;
+      }
     },
     async commitTransaction(c: DatabaseConnection) {
       const w = c as WatchedConnection;
