@@ -98,8 +98,14 @@ class Lease implements DatabaseConnection, WatchedTransaction {
   ) {}
 
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    if (!this.inTransaction) return Promise.resolve(this.execute<R>(compiled));
-    return this.owner.watch.statement(this, async () => this.execute<R>(compiled));
+    // Statements here are synchronous, so none is ever in flight when the watch looks: a
+    // transaction is revoked if it is still open at the next turn, and nothing needs counting.
+    if (this.revoked) return Promise.reject(new TransactionHeldOpenError());
+    try {
+      return Promise.resolve(this.execute<R>(compiled));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   private execute<R>(compiled: CompiledQuery): QueryResult<R> {
