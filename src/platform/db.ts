@@ -12,12 +12,13 @@ import {
   Kysely,
   Migrator,
   PostgresDialect,
-  SqliteDialect,
   sql,
   type DatabaseIntrospector,
   type Migration,
   type MigrationProvider,
 } from 'kysely';
+import { gatedSqlite, type SqliteAccess } from './sqlite.js';
+import { TransactionWatch, watchedDriver } from './transactions.js';
 
 // count(*) and bigserial come back from pg as strings; numbers are what the code expects.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -30,8 +31,14 @@ export interface Db {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   kysely: Kysely<any>;
   dialect: Dialect;
-  /** The raw better-sqlite3 handle in embedded mode, for the few hot paths that want prepared statements. */
-  sqlite?: Database.Database;
+  /**
+   * Embedded mode: synchronous work on the raw better-sqlite3 handle, for the few hot paths
+   * that want prepared statements. It takes its turn with Kysely's queries and transactions
+   * (see sqlite.ts), so it can never run inside another's open transaction.
+   */
+  sqlite?: SqliteAccess;
+  /** Revokes transactions that wait on anything but their statements (see transactions.ts). */
+  watch: TransactionWatch;
   /** The PostgreSQL schema selected by the URL's `schema` parameter, if any. */
   schema?: string;
   close(): Promise<void>;
@@ -57,36 +64,15 @@ export function openDb(opts: OpenDbOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   // A CLI process (e.g. `hamlet keys create`) may write while the server runs.
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const gated = gatedSqlite(sqlite);
+  const kysely = new Kysely({ dialect: gated.dialect });
   return {
     kysely,
     dialect: 'sqlite',
-    sqlite,
+    sqlite: gated.access,
+    watch: gated.watch,
     close: async () => {
       await kysely.destroy();
-    },
-  };
-}
-
-/**
- * Kysely prepares every query anew; on SQLite preparing costs as much as running a small
- * query. The same SQL text always prepares to the same statement, so keep them (bounded).
- * A statement still being iterated (a streamed query) is busy and cannot be reused: those
- * get a fresh one.
- */
-function withStatementCache(db: Database.Database) {
-  const cache = new Map<string, Database.Statement>();
-  return {
-    close: () => db.close(),
-    prepare(sql: string) {
-      const hit = cache.get(sql);
-      if (hit && !hit.busy) return hit;
-      const stmt = db.prepare(sql);
-      if (!hit) {
-        if (cache.size >= 2000) cache.clear();
-        cache.set(sql, stmt);
-      }
-      return stmt;
     },
   };
 }
@@ -136,10 +122,16 @@ function openPostgres(databaseUrl: string): Db {
   });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
-  const kysely = new Kysely({ dialect: schema ? new SchemaScopedPostgresDialect({ pool }, schema) : new PostgresDialect({ pool }) });
+  // PostgreSQL keeps its pool; each transaction is watched all the same (transactions.ts).
+  const watch = new TransactionWatch();
+  const dialect = schema ? new SchemaScopedPostgresDialect({ pool }, schema) : new PostgresDialect({ pool });
+  const createDriver = dialect.createDriver.bind(dialect);
+  dialect.createDriver = () => watchedDriver(createDriver(), watch);
+  const kysely = new Kysely({ dialect });
   return {
     kysely,
     dialect: 'postgres',
+    watch,
     ...(schema ? { schema } : {}),
     close: async () => {
       await kysely.destroy();

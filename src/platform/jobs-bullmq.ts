@@ -124,27 +124,29 @@ export class BullJobs extends Jobs {
     this.relaying = (async () => {
       do {
         this.relayAgain = false;
-        let rows: Array<{ id: string; queue: string; payload: string; run_at: string; max_attempts: number }>;
-        const pick = (db: Kysely<any>) => {
-          let q = db.selectFrom('platform_jobs').select(['id', 'queue', 'payload', 'run_at', 'max_attempts']).where('status', '=', 'pending').orderBy('created_at').limit(200);
-          if (this.database.dialect === 'postgres') q = q.forUpdate().skipLocked();
-          return q.execute();
-        };
-        await this.database.kysely.transaction().execute(async (trx) => {
-          rows = await pick(trx);
-          for (const row of rows) {
-            const delay = Math.max(0, new Date(row.run_at).getTime() - this.time.ms());
-            await this.queue(row.queue).add(row.queue, JSON.parse(row.payload), {
-              jobId: row.id,
-              delay,
-              attempts: row.max_attempts,
-              backoff: { type: 'custom' },
-              removeOnComplete: { age: 3600 },
-              removeOnFail: { age: 7 * 86_400 },
-            });
-          }
-          if (rows.length) await trx.deleteFrom('platform_jobs').where('id', 'in', rows.map((r) => r.id)).execute();
-        });
+        // No transaction around the Redis calls (a transaction awaits only its statements):
+        // read committed rows, add them to BullMQ under their own ids, then delete them. A
+        // crash or a second instance in between adds a row twice, which BullMQ ignores while
+        // it holds that jobId (an hour after completion), so a job still runs once.
+        const rows = await this.database.kysely
+          .selectFrom('platform_jobs')
+          .select(['id', 'queue', 'payload', 'run_at', 'max_attempts'])
+          .where('status', '=', 'pending')
+          .orderBy('created_at')
+          .limit(200)
+          .execute();
+        for (const row of rows) {
+          const delay = Math.max(0, new Date(row.run_at).getTime() - this.time.ms());
+          await this.queue(row.queue).add(row.queue, JSON.parse(row.payload), {
+            jobId: row.id,
+            delay,
+            attempts: row.max_attempts,
+            backoff: { type: 'custom' },
+            removeOnComplete: { age: 3600 },
+            removeOnFail: { age: 7 * 86_400 },
+          });
+        }
+        if (rows.length) await this.database.kysely.deleteFrom('platform_jobs').where('id', 'in', rows.map((r) => r.id)).execute();
       } while (this.relayAgain);
     })().finally(() => {
       this.relaying = undefined;

@@ -19,6 +19,9 @@ export const hashKey = (plaintext: string): string => createHash('sha256').updat
 
 export const keyPrefix = (service: string): string => `hamlet_${service}_`;
 
+/** A new plaintext key, for a caller that must write it into a mail before the transaction that stores it. */
+export const mintKey = (service: string): string => keyPrefix(service) + randomBase62(32);
+
 const REVOKED_TOPIC = 'platform.key.revoked';
 
 export class Keys {
@@ -42,10 +45,11 @@ export class Keys {
   /** Creates a key and returns the plaintext, which is never stored. */
   async create(
     service: string,
-    opts: { name?: string; ownerId?: string } = {},
+    opts: { name?: string; ownerId?: string; /** From mintKey; a new one by default. */ key?: string } = {},
     trx = this.db.kysely,
   ): Promise<{ key: string; record: ApiKeyRecord }> {
-    const key = keyPrefix(service) + randomBase62(32);
+    const key = opts.key ?? mintKey(service);
+    if (!key.startsWith(keyPrefix(service))) throw new Error(`a ${service} key must start with ${keyPrefix(service)}`);
     const record: ApiKeyRecord = {
       id: uuid(),
       service,

@@ -25,6 +25,13 @@ export interface MailJob {
   meta?: unknown;
 }
 
+/** A message composed by `Mailer.compose`, ready to queue. */
+export interface ComposedMail {
+  envelope: { from: string; to: string[] };
+  raw: Buffer;
+  messageId: string;
+}
+
 export const MAIL_QUEUE = 'platform.mail';
 export const MAIL_SENT_TOPIC = 'platform.mail.sent';
 export const MAIL_FAILED_TOPIC = 'platform.mail.failed';
@@ -64,15 +71,27 @@ export class Mailer {
     return this.localDomains.has(domainOf(address));
   }
 
-  /** Composes a message and queues it. Returns its Message-ID. Pass the caller's transaction to send only if it commits. */
-  async send(mail: OutgoingMail, opts: { meta?: unknown; trx?: Kysely<any> } = {}): Promise<{ messageId: string; raw: Buffer }> {
-    const composer = new MailComposer(mail);
-    const node = composer.compile();
+  /**
+   * Composes a message as it will be sent. Building MIME awaits streams, so compose before a
+   * transaction and queue inside it (a transaction awaits only its statements).
+   */
+  async compose(mail: OutgoingMail): Promise<ComposedMail> {
+    const node = new MailComposer(mail).compile();
     const raw = await node.build();
     const envelope = node.getEnvelope();
-    const messageId = node.messageId();
-    await this.sendRaw({ from: envelope.from || '', to: envelope.to }, raw, opts);
-    return { messageId, raw };
+    return { envelope: { from: envelope.from || '', to: envelope.to }, raw, messageId: node.messageId() };
+  }
+
+  /** Composes a message and queues it at once. Returns its Message-ID. */
+  async send(mail: OutgoingMail, opts: { meta?: unknown } = {}): Promise<{ messageId: string; raw: Buffer }> {
+    const composed = await this.compose(mail);
+    await this.queue(composed, opts);
+    return { messageId: composed.messageId, raw: composed.raw };
+  }
+
+  /** Queues a composed message. Pass the caller's transaction to send only if it commits. */
+  queue(composed: ComposedMail, opts: { meta?: unknown; trx?: Kysely<any> } = {}): Promise<void> {
+    return this.sendRaw(composed.envelope, composed.raw, opts);
   }
 
   /** Queues an already composed message for the given envelope. */

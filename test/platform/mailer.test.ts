@@ -81,8 +81,12 @@ it('retries a temporary refusal and reports a permanent one', async () => {
 
   relay.refuse(451, 'try again later');
   await platform.mailer.send({ from: 'a@blog.localhost', to: 'temp@example.org', subject: 'temp', text: 'x' }, { meta: { id: 1 } });
-  await new Promise((r) => setTimeout(r, 300));
-  const row = await platform.db.kysely.selectFrom('platform_jobs').selectAll().executeTakeFirstOrThrow();
+  // The first attempt is refused: wait until the job is back to pending (attempts made: 1).
+  let row = await platform.db.kysely.selectFrom('platform_jobs').selectAll().executeTakeFirstOrThrow();
+  for (let i = 0; i < 200 && !(row.status === 'pending' && row.attempts === 1); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    row = await platform.db.kysely.selectFrom('platform_jobs').selectAll().executeTakeFirstOrThrow();
+  }
   expect(row).toMatchObject({ status: 'pending', attempts: 1 });
   expect(row.last_error).toMatch(/451/);
   relay.refuse(undefined);

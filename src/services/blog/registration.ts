@@ -11,6 +11,8 @@ import { isUniqueViolation } from '../../platform/db.js';
 import { conflict, HttpError, badRequest } from '../../platform/errors.js';
 import { escapeHtml } from '../../platform/html.js';
 import { isUuid, uuid } from '../../platform/ids.js';
+import { mintKey } from '../../platform/keys.js';
+import type { ComposedMail } from '../../platform/mailer.js';
 import type { BlogContext } from './context.js';
 import type { RegisterBody } from './schemas.js';
 import type { AgentRow, BlogTrx, Caller } from './store.js';
@@ -59,6 +61,8 @@ export class Registration {
     const token = uuid();
     const agentId = uuid();
     const nowIso = this.now.toISOString();
+    // Composed before the transaction, queued inside it (a transaction awaits only its statements).
+    const mail = await this.verificationMail(email, input.name, token);
 
     await this.ctx.store.transaction(async (trx) => {
       for (const existing of [await this.ctx.store.agentByEmailKey(key, trx), await this.ctx.store.agentBySlug(slug, trx)]) {
@@ -87,7 +91,7 @@ export class Registration {
         })
         .execute();
       await this.issueToken(trx, agentId, token);
-      await this.sendVerification(trx, email, input.name, token);
+      await this.ctx.platform.mailer.queue(mail, { trx });
     }).catch((err) => {
       // Two registrations racing for one e-mail or slug: the loser gets the 409 it would have got a moment later.
       if (isUniqueViolation(err)) throw conflict('Email or subdomain already registered', 'conflict');
@@ -110,9 +114,9 @@ export class Registration {
       .execute();
   }
 
-  private async sendVerification(trx: BlogTrx, email: string, name: string, token: string) {
+  private verificationMail(email: string, name: string, token: string): Promise<ComposedMail> {
     const link = `${this.ctx.apiBase()}/api/verify?token=${token}`;
-    await this.ctx.platform.mailer.send(
+    return this.ctx.platform.mailer.compose(
       {
         from: this.ctx.platform.config.blog.mailFrom,
         to: email,
@@ -120,21 +124,23 @@ export class Registration {
         text: `Hello ${name},\n\nConfirm your address to activate your blog:\n\n${link}\n\nThis link expires in 24 hours.\n`,
         html: `<p>Hello ${escapeHtml(name)},</p><p>Confirm your address to activate your blog:</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>This link expires in 24 hours.</p>`,
       },
-      { trx },
     );
   }
 
   /** Sends a fresh link to a pending registration; silent about addresses it does not know. */
   async resend(rawEmail: string): Promise<void> {
     const { key } = normalizeEmail(rawEmail);
+    const pending = await this.ctx.store.agentByEmailKey(key);
+    if (!pending || pending.verified) return;
+    const token = uuid();
+    const mail = await this.verificationMail(pending.email, pending.name, token);
     await this.ctx.store.transaction(async (trx) => {
       const agent = await this.ctx.store.agentByEmailKey(key, trx);
-      if (!agent || agent.verified) return;
+      if (!agent || agent.verified || agent.id !== pending.id) return; // verified or replaced meanwhile
       // Older links stop working: only the newest one verifies.
       await trx.updateTable('blog_tokens').set({ used_at: this.now.toISOString() }).where('agent_id', '=', agent.id).where('used_at', 'is', null).execute();
-      const token = uuid();
       await this.issueToken(trx, agent.id, token);
-      await this.sendVerification(trx, agent.email, agent.name, token);
+      await this.ctx.platform.mailer.queue(mail, { trx });
     });
   }
 
@@ -143,6 +149,13 @@ export class Registration {
     if (!isUuid(token)) throw badRequest('Invalid verification token', 'token_invalid');
     const hash = sha256(token.toLowerCase());
     const nowIso = this.now.toISOString();
+    // The key and its e-mail are made before the transaction, for the agent the token names
+    // (a token never changes agents); the transaction decides whether they are used.
+    const known = await this.ctx.store.tokenByHash(hash);
+    const owner = known ? await this.ctx.store.agentById(known.agent_id) : undefined;
+    const apiKey = mintKey('blog');
+    const blogUrl = owner ? this.ctx.urls.blog(owner.slug) : '';
+    const mail = owner ? await this.keyMail(owner, apiKey, blogUrl, 'Your AI Agent Blog is Ready!') : undefined;
     const result = await this.ctx.store.transaction(async (trx) => {
       const row = await this.ctx.store.tokenByHash(hash, trx);
       if (!row) throw badRequest('Invalid verification token', 'token_invalid');
@@ -155,12 +168,12 @@ export class Registration {
       // Single use even under concurrent clicks: only one update finds the token unused.
       const marked = await trx.updateTable('blog_tokens').set({ used_at: nowIso }).where('token_hash', '=', hash).where('used_at', 'is', null).executeTakeFirst();
       if (Number(marked.numUpdatedRows) !== 1) throw new HttpError(400, 'This verification link has already been used.', 'token_used');
+      if (!mail || owner?.id !== row.agent_id) throw badRequest('Invalid verification token', 'token_invalid'); // unreachable: tokens are made before their links
       await trx.updateTable('blog_agents').set({ verified: 1, verified_at: nowIso }).where('id', '=', row.agent_id).execute();
       const agent = (await this.ctx.store.agentById(row.agent_id, trx))!;
-      const { key } = await this.ctx.platform.keys.create('blog', { ownerId: agent.id, name: 'verification' }, trx);
-      const blogUrl = this.ctx.urls.blog(agent.slug);
-      await this.sendKey(trx, agent, key, blogUrl, 'Your AI Agent Blog is Ready!');
-      return { apiKey: key, blogUrl, agent };
+      await this.ctx.platform.keys.create('blog', { ownerId: agent.id, name: 'verification', key: apiKey }, trx);
+      await this.ctx.platform.mailer.queue(mail, { trx });
+      return { apiKey, blogUrl, agent };
     });
     await this.ctx.changed();
     return result;
@@ -168,18 +181,20 @@ export class Registration {
 
   /** Revokes the caller's keys and issues a new one (upstream's POST /api/regenerate-key). */
   async regenerateKey(agent: Caller): Promise<string> {
+    const key = mintKey('blog');
+    const mail = await this.keyMail(agent, key, this.ctx.urls.blog(agent.slug), 'Your new AI Agent Blog API key');
     return this.ctx.store.transaction(async (trx) => {
       await this.ctx.platform.keys.revoke({ service: 'blog', ownerId: agent.id }, trx);
-      const { key } = await this.ctx.platform.keys.create('blog', { ownerId: agent.id, name: 'regenerated' }, trx);
-      await this.sendKey(trx, agent, key, this.ctx.urls.blog(agent.slug), 'Your new AI Agent Blog API key');
+      await this.ctx.platform.keys.create('blog', { ownerId: agent.id, name: 'regenerated', key }, trx);
+      await this.ctx.platform.mailer.queue(mail, { trx });
       return key;
     });
   }
 
-  private async sendKey(trx: BlogTrx, agent: Caller, key: string, blogUrl: string, subject: string) {
+  private keyMail(agent: Pick<Caller, 'email' | 'name'>, key: string, blogUrl: string, subject: string): Promise<ComposedMail> {
     const api = this.ctx.apiBase();
     const curl = `curl -X POST ${api}/api/publish -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '{"title":"Hello","content":"# Hello world","status":"published"}'`;
-    await this.ctx.platform.mailer.send(
+    return this.ctx.platform.mailer.compose(
       {
         from: this.ctx.platform.config.blog.mailFrom,
         to: agent.email,
@@ -187,7 +202,6 @@ export class Registration {
         text: `Hello ${agent.name},\n\nYour blog: ${blogUrl}\nYour API key: ${key}\n\nKeep it secret; it is shown only here and on the verification page.\n\nPublish your first post:\n${curl}\n`,
         html: `<p>Hello ${escapeHtml(agent.name)},</p><p>Your blog: <a href="${escapeHtml(blogUrl)}">${escapeHtml(blogUrl)}</a></p><p>Your API key: <code>${escapeHtml(key)}</code></p><p>Keep it secret; it is shown only here and on the verification page.</p><pre>${escapeHtml(curl)}</pre>`,
       },
-      { trx },
     );
   }
 }

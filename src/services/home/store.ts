@@ -1,7 +1,7 @@
 // The home's SQL, nothing else touches its tables. Writes come in batches from persist.ts;
 // on SQLite they run as prepared statements in one transaction, on PostgreSQL as multi-row
 // inserts in one transaction.
-import type { Statement } from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../platform/db.js';
 
@@ -44,36 +44,42 @@ const STATE_COLS = ['entity_id', 'state', 'attributes', 'last_changed_ts', 'last
 const EVENT_COLS = ['event_type', 'data', 'origin', 'time_fired_ts', 'context_id', 'context_user_id', 'context_parent_id'] as const;
 const CHUNK = 500;
 
+/** The home's prepared statements on the embedded handle (prepared once, run only inside `SqliteAccess.run`). */
+function prepareStatements(s: Database.Database) {
+  const upsert = s.prepare('INSERT INTO home_entities (entity_id, data) VALUES (?, ?) ON CONFLICT(entity_id) DO UPDATE SET data = excluded.data');
+  const del = s.prepare('DELETE FROM home_entities WHERE entity_id = ?');
+  const insState = s.prepare(`INSERT INTO home_states (${STATE_COLS.join(', ')}) VALUES (${STATE_COLS.map(() => '?').join(', ')})`);
+  const insEvent = s.prepare(`INSERT INTO home_events (${EVENT_COLS.join(', ')}) VALUES (${EVENT_COLS.map(() => '?').join(', ')})`);
+  const range = 'SELECT * FROM home_states WHERE entity_id = ? AND last_updated_ts > ? AND last_updated_ts < ?';
+  return {
+    write: s.transaction((b: Batch) => {
+      for (const [id, json] of b.entities) json === null ? del.run(id) : upsert.run(id, json);
+      for (const r of b.states) insState.run(STATE_COLS.map((c) => r[c]));
+      for (const e of b.events) insEvent.run(EVENT_COLS.map((c) => e[c]));
+    }),
+    // History's two queries (the hot read path).
+    at: s.prepare('SELECT * FROM home_states WHERE entity_id = ? AND last_updated_ts <= ? ORDER BY last_updated_ts DESC LIMIT 1'),
+    between: s.prepare(`${range} ORDER BY last_updated_ts`),
+    betweenChanges: s.prepare(`${range} AND last_changed_ts = last_updated_ts ORDER BY last_updated_ts`),
+  };
+}
+
 export class HomeStore {
   readonly k: Kysely<Tables>;
-  private sqliteWrite?: (b: Batch) => void;
-  /** History's two queries as prepared statements on SQLite (the hot read path). */
-  private sqliteHistory?: { at: Statement; between: Statement; betweenChanges: Statement };
+  private statements?: ReturnType<typeof prepareStatements>;
 
   constructor(private readonly db: Db) {
     this.k = db.kysely as Kysely<Tables>;
-    const s = db.sqlite;
-    if (s) {
-      const upsert = s.prepare('INSERT INTO home_entities (entity_id, data) VALUES (?, ?) ON CONFLICT(entity_id) DO UPDATE SET data = excluded.data');
-      const del = s.prepare('DELETE FROM home_entities WHERE entity_id = ?');
-      const insState = s.prepare(`INSERT INTO home_states (${STATE_COLS.join(', ')}) VALUES (${STATE_COLS.map(() => '?').join(', ')})`);
-      const insEvent = s.prepare(`INSERT INTO home_events (${EVENT_COLS.join(', ')}) VALUES (${EVENT_COLS.map(() => '?').join(', ')})`);
-      const range = 'SELECT * FROM home_states WHERE entity_id = ? AND last_updated_ts > ? AND last_updated_ts < ?';
-      this.sqliteHistory = {
-        at: s.prepare('SELECT * FROM home_states WHERE entity_id = ? AND last_updated_ts <= ? ORDER BY last_updated_ts DESC LIMIT 1'),
-        between: s.prepare(`${range} ORDER BY last_updated_ts`),
-        betweenChanges: s.prepare(`${range} AND last_changed_ts = last_updated_ts ORDER BY last_updated_ts`),
-      };
-      this.sqliteWrite = s.transaction((b: Batch) => {
-        for (const [id, json] of b.entities) json === null ? del.run(id) : upsert.run(id, json);
-        for (const r of b.states) insState.run(STATE_COLS.map((c) => r[c]));
-        for (const e of b.events) insEvent.run(EVENT_COLS.map((c) => e[c]));
-      });
-    }
+  }
+
+  /** Runs `work` with the prepared statements when the embedded handle is free; undefined on PostgreSQL. */
+  private sqlite<T>(work: (st: ReturnType<typeof prepareStatements>) => T): Promise<T> | undefined {
+    return this.db.sqlite?.run((s) => work((this.statements ??= prepareStatements(s))));
   }
 
   async write(b: Batch): Promise<void> {
-    if (this.sqliteWrite) return this.sqliteWrite(b);
+    const embedded = this.sqlite((st) => st.write(b));
+    if (embedded) return embedded;
     await this.k.transaction().execute(async (trx) => {
       const upserts = [...b.entities].filter(([, j]) => j !== null).map(([entity_id, data]) => ({ entity_id, data: data! }));
       const deletes = [...b.entities].filter(([, j]) => j === null).map(([id]) => id);
@@ -97,7 +103,8 @@ export class HomeStore {
 
   /** The last recorded row of an entity at or before `ts` (the state in force then). */
   async stateAt(entityId: string, ts: number): Promise<StateRow | undefined> {
-    if (this.sqliteHistory) return this.sqliteHistory.at.get(entityId, ts) as StateRow | undefined;
+    const embedded = this.sqlite((st) => st.at.get(entityId, ts) as StateRow | undefined);
+    if (embedded) return embedded;
     return this.k
       .selectFrom('home_states')
       .selectAll()
@@ -110,7 +117,8 @@ export class HomeStore {
 
   /** Rows of an entity after `start` up to `end`, ascending; only state-string changes when asked. */
   async statesBetween(entityId: string, start: number, end: number, stateChangesOnly: boolean): Promise<StateRow[]> {
-    if (this.sqliteHistory) return (stateChangesOnly ? this.sqliteHistory.betweenChanges : this.sqliteHistory.between).all(entityId, start, end) as StateRow[];
+    const embedded = this.sqlite((st) => (stateChangesOnly ? st.betweenChanges : st.between).all(entityId, start, end) as StateRow[]);
+    if (embedded) return embedded;
     let q = this.k
       .selectFrom('home_states')
       .selectAll()

@@ -1,13 +1,13 @@
 // Drafts: a message being written, stored with its attachments until it is sent (then it is
 // deleted) or scheduled (`send_at`: a durable job sends it then). A draft replying to or
 // forwarding a message takes recipients, subject and threading from it.
-import { HttpError } from '../../platform/errors.js';
+import { conflict, HttpError } from '../../platform/errors.js';
 import { randomBase62 } from '../../platform/ids.js';
 import type { Jobs } from '../../platform/jobs.js';
 import { firstChars } from '../../platform/html.js';
 import { recipients } from './addresses.js';
-import { invalid } from './errors.js';
-import type { SendBody, SendResult, Sending, Threading } from './sending.js';
+import { invalid, notFoundError } from './errors.js';
+import type { PreparedSend, SendBody, SendResult, Sending, Threading } from './sending.js';
 import type { AttachmentMeta } from './parse.js';
 import type { DraftRow, InboxRow, Store, Tx } from './store.js';
 
@@ -178,8 +178,12 @@ export class Drafts {
     await this.jobs.enqueue(DRAFT_SEND_QUEUE, job, { runAt: new Date(sendAt) }, trx);
   }
 
-  /** Sends a draft and deletes it, in `trx`. */
-  async send(inbox: InboxRow, draft: DraftRow, labels: { add?: string[]; remove?: string[] }, trx: Tx): Promise<SendResult> {
+  /**
+   * Composes a draft's message (outside any transaction) and returns the write that sends it
+   * and deletes the draft, in a transaction. The write re-reads the draft there: gone or moved
+   * is a 404, changed since it was composed is a 409 (send again).
+   */
+  async prepareSend(inbox: InboxRow, draft: DraftRow, labels: { add?: string[]; remove?: string[] }): Promise<(trx: Tx) => Promise<SendResult>> {
     const f = JSON.parse(draft.body) as DraftFields;
     const userLabels = (JSON.parse(draft.labels) as string[]).filter((l) => l !== 'scheduled');
     const body: SendBody = {
@@ -194,35 +198,49 @@ export class Drafts {
       attachments: (f.attachments ?? []).map((a) => ({ filename: a.filename, content_type: a.content_type, content_disposition: a.content_disposition, content_id: a.content_id, content: a.content })),
     };
     this.sending.validate(body);
-    let result: SendResult;
-    const source = f.in_reply_to ?? f.forward_of ? await this.store.message(inbox.inbox_id, (f.in_reply_to ?? f.forward_of)!, trx) : undefined;
+    const source = f.in_reply_to ?? f.forward_of ? await this.store.message(inbox.inbox_id, (f.in_reply_to ?? f.forward_of)!) : undefined;
+    let prepared: PreparedSend;
     if (f.forward_of && source) {
-      result = await this.sending.forward(inbox, source, body, trx);
+      prepared = await this.sending.prepareForward(inbox, source, body);
     } else {
       const threading: Threading = f.in_reply_to ? { inReplyTo: f.in_reply_to, references: f.references, threadId: source?.thread_id } : {};
-      result = await this.sending.deliver(inbox, body, threading, trx);
+      prepared = await this.sending.prepare(inbox, body, threading);
     }
-    await this.store.deleteDraft(draft.draft_id, trx);
-    return result;
+    return async (trx) => {
+      const fresh = await this.store.draft(draft.draft_id, trx);
+      if (!fresh || fresh.inbox_id !== inbox.inbox_id) throw notFoundError('Draft');
+      if (fresh.updated_at !== draft.updated_at || fresh.body !== draft.body || fresh.labels !== draft.labels) {
+        throw conflict('The draft changed while it was being sent; send it again', 'conflict', { code: 'DRAFT_CHANGED' });
+      }
+      const result = await this.sending.write(prepared, trx);
+      await this.store.deleteDraft(draft.draft_id, trx);
+      return result;
+    };
   }
 
   /** The scheduled-send job: sends the draft if it is still scheduled for this time. */
   async runScheduled(job: DraftJob): Promise<void> {
+    const draft = await this.store.draft(job.draft_id);
+    if (!draft || draft.send_at !== job.send_at) return; // sent, deleted or rescheduled since
+    const inbox = await this.store.inbox(draft.inbox_id);
+    if (!inbox) return;
+    let write: (trx: Tx) => Promise<SendResult>;
+    try {
+      write = await this.prepareSend(inbox, draft, {});
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      // The draft cannot be sent as it is (e.g. no recipients): say so on the draft, unless it changed meanwhile.
+      await this.store.transaction(async (trx) => {
+        const fresh = await this.store.draft(job.draft_id, trx);
+        if (fresh?.updated_at === draft.updated_at) await this.store.updateDraft(draft.draft_id, { send_status: 'failed', updated_at: this.now().toISOString() }, trx);
+      });
+      return;
+    }
     await this.store.transaction(async (trx) => {
-      const draft = await this.store.draft(job.draft_id, trx);
-      if (!draft || draft.send_at !== job.send_at) return; // sent, deleted or rescheduled since
-      const inbox = await this.store.inbox(draft.inbox_id, trx);
-      if (!inbox) return;
-      try {
-        await this.send(inbox, draft, {}, trx);
-      } catch (err) {
-        if (err instanceof HttpError) {
-          // The draft cannot be sent as it is (e.g. no recipients): say so on the draft.
-          await this.store.updateDraft(draft.draft_id, { send_status: 'failed', updated_at: this.now().toISOString() }, trx);
-          return;
-        }
-        throw err;
-      }
+      const fresh = await this.store.draft(job.draft_id, trx);
+      if (!fresh || fresh.send_at !== job.send_at) return; // sent, deleted or rescheduled while composing
+      // Edited while composing (still due now): the job runs again and composes the new version.
+      await write(trx);
     });
   }
 }

@@ -2,6 +2,10 @@
 // deliver at once to inboxes of this service, hand the rest to the platform mailer (durable,
 // relayed to HAMLET_SMTP_RELAY), and bounce visibly what cannot be delivered. Replies and
 // forwards are sends with recipients, subject and threading taken from a source message.
+//
+// Two steps, because a transaction awaits nothing but its statements (platform/transactions.ts):
+// `prepare*` composes and parses the message outside any transaction; `write` files and
+// delivers it inside the caller's transaction, with database work only.
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Platform } from '../../platform/service.js';
@@ -10,7 +14,7 @@ import { bareAddress, distinct, domainOf, recipients } from './addresses.js';
 import type { MailConfig } from './config.js';
 import { invalid } from './errors.js';
 import { bareList, scopeOf, type Filing } from './filing.js';
-import { allAttachments, parseMessage } from './parse.js';
+import { allAttachments, parseMessage, type ParsedMessage } from './parse.js';
 import type { InboxRow, MessageRow, Store, Tx } from './store.js';
 import type { MailEvents } from './webhooks/events.js';
 
@@ -55,6 +59,20 @@ export interface RelayMeta {
   id: string;
 }
 
+/** A message composed outside any transaction, ready to be written (see `Sending.write`). */
+export interface PreparedSend {
+  inbox: InboxRow;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  messageId: string;
+  raw: Buffer;
+  parsed: ParsedMessage;
+  /** Labels the caller asked for besides `sent`. */
+  labels: string[];
+  threadId?: string;
+}
+
 export class Sending {
   constructor(
     private readonly platform: Platform,
@@ -65,8 +83,8 @@ export class Sending {
   ) {}
 
   /** A plain send. */
-  async send(inbox: InboxRow, body: SendBody, trx: Tx): Promise<SendResult> {
-    return this.deliver(inbox, body, {}, trx);
+  prepareSend(inbox: InboxRow, body: SendBody): Promise<PreparedSend> {
+    return this.prepare(inbox, body, {});
   }
 
   /** Recipients, subject and threading of a reply (to all, with `all`) to `source`. */
@@ -96,13 +114,13 @@ export class Sending {
     };
   }
 
-  async reply(inbox: InboxRow, source: MessageRow, body: SendBody, all: boolean, trx: Tx): Promise<SendResult> {
+  prepareReply(inbox: InboxRow, source: MessageRow, body: SendBody, all: boolean): Promise<PreparedSend> {
     const f = this.replyFields(inbox, source, all);
     // Fields the caller gives override the derived recipients one by one.
-    return this.deliver(inbox, { ...body, to: body.to ?? f.to, cc: body.cc ?? (f.cc.length ? f.cc : undefined), subject: f.subject }, f.threading, trx);
+    return this.prepare(inbox, { ...body, to: body.to ?? f.to, cc: body.cc ?? (f.cc.length ? f.cc : undefined), subject: f.subject }, f.threading);
   }
 
-  async forward(inbox: InboxRow, source: MessageRow, body: SendBody, trx: Tx): Promise<SendResult> {
+  async prepareForward(inbox: InboxRow, source: MessageRow, body: SendBody): Promise<PreparedSend> {
     const subject = source.subject ?? '';
     const header = [
       '---------- Forwarded message ---------',
@@ -116,16 +134,16 @@ export class Sending {
       body.html !== undefined || source.html_body
         ? `${body.html ?? ''}<div class="forwarded"><pre>${header.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)}</pre>${source.html_body ?? ''}</div>`
         : undefined;
-    const raw = await this.store.raw(source.id, trx);
+    // The source's raw copy is read before the transaction: a stored message never changes its bytes.
+    const raw = await this.store.raw(source.id);
     const original = raw ? await allAttachments(raw) : [];
-    return this.deliver(
+    return this.prepare(
       inbox,
       { ...body, subject: /^fwd?:/i.test(subject) ? subject : `Fwd: ${subject}`.trim(), text, html },
       {
         threadId: source.thread_id,
         extraAttachments: original.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType, cid: a.cid, contentDisposition: a.contentDisposition as 'inline' | 'attachment' })),
       },
-      trx,
     );
   }
 
@@ -151,8 +169,8 @@ export class Sending {
     return { to, cc, bcc, replyTo };
   }
 
-  /** Composes the message, files the sender's copy and delivers it (see the top of this file). */
-  async deliver(inbox: InboxRow, body: SendBody, thread: Threading, trx: Tx): Promise<SendResult> {
+  /** Validates and composes the message, and parses it as it will be filed: no database. */
+  async prepare(inbox: InboxRow, body: SendBody, thread: Threading): Promise<PreparedSend> {
     const { to, cc, bcc, replyTo } = this.validate(body);
     const domain = domainOf(inbox.inbox_id);
     const messageId = `<${uuid()}@${domain}>`;
@@ -184,7 +202,17 @@ export class Sending {
     const node = new MailComposer(options).compile();
     const raw = await node.build();
     const parsed = await parseMessage(raw, domain);
+    return { inbox, to, cc, bcc, messageId, raw, parsed, labels: body.labels ?? [], threadId: thread.threadId };
+  }
 
+  /** The write of a prepared message, for a caller that opens the transaction later. */
+  writer(p: PreparedSend): (trx: Tx) => Promise<SendResult> {
+    return (trx) => this.write(p, trx);
+  }
+
+  /** Files the sender's copy and delivers a prepared message, in `trx` (see the top of this file). */
+  async write(p: PreparedSend, trx: Tx): Promise<SendResult> {
+    const { inbox, to, cc, bcc, messageId, raw, parsed } = p;
     const all = bareList([...to, ...cc, ...bcc]);
     const local = all.filter((a) => this.platform.mailer.isLocal(a));
     const remote = all.filter((a) => !this.platform.mailer.isLocal(a));
@@ -194,10 +222,10 @@ export class Sending {
     const bounced = [...unknownLocal, ...(relay ? [] : remote)];
     const deliveredLocally = targets.map((t) => t.inbox_id);
 
-    const labels = ['sent', ...(body.labels ?? []).filter((l) => l !== 'sent')];
+    const labels = ['sent', ...p.labels.filter((l) => l !== 'sent')];
     if (deliveredLocally.length && !remote.length && !unknownLocal.length) labels.push('delivered');
     if (bounced.length) labels.push('bounced');
-    const own = await this.filing.file(trx, inbox, parsed, raw, { labels, threadId: thread.threadId, bcc });
+    const own = await this.filing.file(trx, inbox, parsed, raw, { labels, threadId: p.threadId, bcc });
     const ref = { inbox_id: inbox.inbox_id, thread_id: own.row.thread_id, message_id: messageId, timestamp: own.row.timestamp };
     const scope = scopeOf(inbox);
     await this.events.emit(trx, scope, 'message.sent', () => ({ send: { ...ref, recipients: all } }));

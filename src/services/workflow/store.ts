@@ -60,17 +60,10 @@ export class WorkflowStore {
   private nextId?: number;
   /** Told about every execution write (list caches drop their pages). */
   onExecutionsChanged: () => void = () => {};
-  private readonly insertStmt?: import('better-sqlite3').Statement;
+  private insertStmt?: import('better-sqlite3').Statement;
 
   constructor(private readonly db: Db) {
     this.k = db.kysely as unknown as Kysely<Tables>;
-    if (db.sqlite) {
-      // The hot path (one insert per webhook execution) skips the query builder.
-      this.insertStmt = db.sqlite.prepare(
-        `insert into workflow_executions (id, workflow_id, mode, status, retry_of, retry_success_id, started_at, stopped_at, wait_till, created_at, data, workflow_data, custom_data)
-         values (@id, @workflow_id, @mode, @status, @retry_of, @retry_success_id, @started_at, @stopped_at, @wait_till, @created_at, @data, @workflow_data, @custom_data)`,
-      );
-    }
   }
 
   // ---- workflows
@@ -176,8 +169,16 @@ export class WorkflowStore {
   }
 
   async insertExecution(row: ExecutionRow, trx?: Kysely<any>): Promise<void> {
-    if (this.insertStmt && !trx) this.insertStmt.run({ ...row, id: Number(row.id) });
-    else await ((trx ?? this.k) as Kysely<Tables>).insertInto('workflow_executions').values({ ...row, id: Number(row.id) }).execute();
+    if (this.db.sqlite && !trx) {
+      // The hot path (one insert per webhook execution) skips the query builder.
+      await this.db.sqlite.run((s) => {
+        this.insertStmt ??= s.prepare(
+          `insert into workflow_executions (id, workflow_id, mode, status, retry_of, retry_success_id, started_at, stopped_at, wait_till, created_at, data, workflow_data, custom_data)
+           values (@id, @workflow_id, @mode, @status, @retry_of, @retry_success_id, @started_at, @stopped_at, @wait_till, @created_at, @data, @workflow_data, @custom_data)`,
+        );
+        this.insertStmt.run({ ...row, id: Number(row.id) });
+      });
+    } else await ((trx ?? this.k) as Kysely<Tables>).insertInto('workflow_executions').values({ ...row, id: Number(row.id) }).execute();
     this.onExecutionsChanged();
   }
 
@@ -199,12 +200,14 @@ export class WorkflowStore {
       // The list a dashboard polls: a prepared statement per filter combination skips the query builder.
       const where = [q.workflowId !== undefined && 'workflow_id = @workflowId', q.status !== undefined && 'status = @status', q.lastId !== undefined && 'id < @lastId'].filter(Boolean);
       const key = where.join(' and ');
-      let stmt = this.listStatements.get(key);
-      if (!stmt) {
-        stmt = this.db.sqlite.prepare(`select ${LIGHT_EXECUTION_COLUMNS.join(', ')} from workflow_executions ${where.length ? 'where ' + key : ''} order by id desc limit @limit`);
-        this.listStatements.set(key, stmt);
-      }
-      return Promise.resolve(stmt.all({ workflowId: q.workflowId, status: q.status, lastId: q.lastId, limit: q.limit }) as LightExecutionRow[]);
+      return this.db.sqlite.run((s) => {
+        let stmt = this.listStatements.get(key);
+        if (!stmt) {
+          stmt = s.prepare(`select ${LIGHT_EXECUTION_COLUMNS.join(', ')} from workflow_executions ${where.length ? 'where ' + key : ''} order by id desc limit @limit`);
+          this.listStatements.set(key, stmt);
+        }
+        return stmt.all({ workflowId: q.workflowId, status: q.status, lastId: q.lastId, limit: q.limit }) as LightExecutionRow[];
+      });
     }
     let query = this.k.selectFrom('workflow_executions');
     if (q.workflowId !== undefined) query = query.where('workflow_id', '=', q.workflowId);

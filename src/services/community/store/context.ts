@@ -1,6 +1,6 @@
 // What every store function needs: the typed database, its dialect (for the few statements
 // that differ, such as row locks) and the clock.
-import type Database from 'better-sqlite3';
+import type { SqliteAccess } from '../../../platform/sqlite.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { Dialect } from '../../../platform/db.js';
 import type { CommunityKysely } from './tables.js';
@@ -10,7 +10,7 @@ export interface Store {
   dialect: Dialect;
   clock: Clock;
   /** The raw SQLite handle in embedded mode, for the vote hot path (see votes-sqlite.ts). */
-  sqlite?: Database.Database;
+  sqlite?: SqliteAccess;
 }
 
 /**

@@ -69,9 +69,9 @@ export function decideVote(target: LockedTarget | undefined, type: VoteTarget, a
 }
 
 export async function castVote(store: Store, agentId: string, type: VoteTarget, targetId: string, intent: VoteIntent): Promise<VoteOutcome> {
-  // The embedded handle is shared with Kysely: use it only when no Kysely transaction is
-  // open on it, so the synchronous transaction can never interleave with another.
-  if (store.sqlite && !store.sqlite.inTransaction) return castVoteSqlite(store.sqlite, store.clock, agentId, type, targetId, intent);
+  // The embedded handle is shared with Kysely: `run` waits for any transaction open on it,
+  // so the synchronous transaction can never interleave with another.
+  if (store.sqlite) return store.sqlite.run((db) => castVoteSqlite(db, store.clock, agentId, type, targetId, intent));
   return store.db.transaction().execute(async (trx) => {
     const target = await lockTarget(store, trx, agentId, type, targetId);
     const d = decideVote(target, type, agentId, intent);

@@ -109,12 +109,12 @@ export function draftRoutes(app: App, ctx: MailContext): void {
   app.post('/v0/inboxes/:inbox_id/drafts/:draft_id/send', { schema: { params: DraftParams, body: SendDraft } }, async (request) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     const labels = { add: request.body?.add_labels ?? undefined, remove: request.body?.remove_labels ?? undefined };
-    // The draft is looked up inside: a repeat with the same Idempotency-Key finds it gone
-    // (sending deletes it) and gets the first answer instead of a 404.
-    return idempotent(ctx, request, inbox, `draft:${request.params.draft_id}`, labels, async (trx) => {
-      const fresh = await store.draft(request.params.draft_id, trx);
-      if (!fresh || fresh.inbox_id !== inbox.inbox_id) throw notFoundError('Draft');
-      return drafts.send(inbox, fresh, labels, trx);
+    // The draft is looked up after the idempotency check: a repeat with the same
+    // Idempotency-Key finds it gone (sending deletes it) and gets the first answer instead of a 404.
+    return idempotent(ctx, request, inbox, `draft:${request.params.draft_id}`, labels, async () => {
+      const draft = await store.draft(request.params.draft_id);
+      if (!draft || draft.inbox_id !== inbox.inbox_id) throw notFoundError('Draft');
+      return drafts.prepareSend(inbox, draft, labels);
     });
   });
 }

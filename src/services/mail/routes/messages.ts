@@ -64,7 +64,7 @@ export function messageRoutes(app: App, ctx: MailContext): void {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     const body = dropNulls(request.body as SendBody);
     sending.validate(body);
-    return idempotent(ctx, request, inbox, 'send', body, (trx) => sending.send(inbox, body, trx));
+    return idempotent(ctx, request, inbox, 'send', body, async () => sending.writer(await sending.prepareSend(inbox, body)));
   };
   app.post('/v0/inboxes/:inbox_id/messages', { schema: { params: InboxParams, body: SendSchema } }, sendHandler);
   app.post('/v0/inboxes/:inbox_id/messages/send', { schema: { params: InboxParams, body: SendSchema } }, sendHandler);
@@ -72,20 +72,20 @@ export function messageRoutes(app: App, ctx: MailContext): void {
   app.post('/v0/inboxes/:inbox_id/messages/:message_id/reply', { schema: { params: MessageParams, body: ReplySchema } }, async (request) => {
     const { inbox, message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
     const body = dropNulls(request.body);
-    return idempotent(ctx, request, inbox, `reply:${message.message_id}`, body, (trx) => sending.reply(inbox, message, body, body.reply_all === true, trx));
+    return idempotent(ctx, request, inbox, `reply:${message.message_id}`, body, async () => sending.writer(await sending.prepareReply(inbox, message, body, body.reply_all === true)));
   });
 
   app.post('/v0/inboxes/:inbox_id/messages/:message_id/reply-all', { schema: { params: MessageParams, body: ReplyAllSchema } }, async (request) => {
     const { inbox, message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
     const body = dropNulls(request.body);
-    return idempotent(ctx, request, inbox, `reply-all:${message.message_id}`, body, (trx) => sending.reply(inbox, message, body, true, trx));
+    return idempotent(ctx, request, inbox, `reply-all:${message.message_id}`, body, async () => sending.writer(await sending.prepareReply(inbox, message, body, true)));
   });
 
   app.post('/v0/inboxes/:inbox_id/messages/:message_id/forward', { schema: { params: MessageParams, body: SendSchema } }, async (request) => {
     const { inbox, message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
     const body = dropNulls(request.body);
     sending.validate(body);
-    return idempotent(ctx, request, inbox, `forward:${message.message_id}`, body, (trx) => sending.forward(inbox, message, body, trx));
+    return idempotent(ctx, request, inbox, `forward:${message.message_id}`, body, async () => sending.writer(await sending.prepareForward(inbox, message, body)));
   });
 
   app.get('/v0/inboxes/:inbox_id/messages', { schema: { params: InboxParams } }, async (request, reply) => {
