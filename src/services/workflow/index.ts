@@ -13,7 +13,7 @@ import { createExpressions } from './expressions/index.js';
 import { migrations } from './migrations.js';
 import { WorkflowStore } from './store.js';
 import { Activation } from './triggers/activation.js';
-import { webhookRoutesPlugin } from './webhooks/routes.js';
+import { badUrlNotFound, webhookRoutesPlugin } from './webhooks/routes.js';
 import { addBodyParsers } from './webhooks/body.js';
 import { WorkflowCache } from './workflows/model.js';
 import { WorkflowWrites } from './workflows/service.js';
@@ -51,6 +51,7 @@ const service: ServiceDefinition = {
       envelope: (e) => ({ message: e.message }),
       bodyLimit: 16 * 1024 * 1024,
       openapi: { title: 'Hamlet workflow automation (n8n-compatible)', version: '1.0.0' },
+      onBadUrl: badUrlNotFound,
     });
     addBodyParsers(app);
     await app.register(
