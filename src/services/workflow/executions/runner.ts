@@ -14,6 +14,7 @@ import { allowInternalFrom, outboundFetch } from '../../../platform/outbound.js'
 import type { Expressions, Item } from '../expressions/api.js';
 import { runWorkflow, startState, toErrorInfo, type RunOutcome } from '../engine/execute.js';
 import { NodeOperationError, type NodeServices, type WebhookResponse } from '../engine/node-type.js';
+import { effectiveTimeoutS, ExecutionCancelledError } from '../engine/limits.js';
 import type { ExecutionMode, ExecutionState, WorkflowDefinition } from '../engine/types.js';
 import type { WorkflowConfig } from '../config.js';
 import { nodeRegistry } from '../nodes/registry.js';
@@ -242,8 +243,12 @@ export class Runner {
   ): Promise<RunOutcome> {
     const wf = prepared.definition;
     const controller = new AbortController();
-    const timeoutS = Number(wf.settings?.executionTimeout ?? -1);
-    const timer = timeoutS > 0 ? setTimeout(() => controller.abort(), timeoutS * 1000) : undefined;
+    // Aborting the signal ends the run at once and abandons in-flight Code runs.
+    const timeoutS = effectiveTimeoutS(wf.settings?.executionTimeout, this.config.execution);
+    const timer =
+      timeoutS !== undefined
+        ? setTimeout(() => controller.abort(new ExecutionCancelledError('timeout', `The execution ran longer than its timeout of ${timeoutS} s (settings.executionTimeout, capped by WORKFLOW_EXECUTION_TIMEOUT_MAX; default WORKFLOW_EXECUTION_TIMEOUT)`)), timeoutS * 1000)
+        : undefined;
     this.running.set(executionId, controller);
     const staticBefore = JSON.stringify(wf.staticData ?? null);
     try {
@@ -264,6 +269,7 @@ export class Runner {
           signal: controller.signal,
           usePinData: mode === 'manual',
           resumeItems,
+          maxRunDataBytes: this.config.execution.maxRunDataBytes,
         },
         state,
       );
