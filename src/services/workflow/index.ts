@@ -9,6 +9,7 @@ import { tagRoutes } from './api/tags.js';
 import { workflowRoutes } from './api/workflows.js';
 import { loadWorkflowConfig } from './config.js';
 import { Runner } from './executions/runner.js';
+import { ExecutionStopper } from './executions/stop.js';
 import { createExpressions } from './expressions/index.js';
 import { migrations } from './migrations.js';
 import { WorkflowStore } from './store.js';
@@ -58,7 +59,7 @@ const service: ServiceDefinition = {
       async (api) => {
         api.addHook('onRequest', authHook(platform.keys));
         workflowRoutes(api as unknown as App, { store, writes, cache, runner, lists, baseUrl: () => config.publicUrl ?? baseUrl });
-        executionRoutes(api as unknown as App, { store, runner, cache, lists: executionLists });
+        executionRoutes(api as unknown as App, { store, runner, stopper: new ExecutionStopper(platform, store, runner), cache, lists: executionLists });
         tagRoutes(api as unknown as App, { store, clock: platform.clock, lists });
         methodNotAllowed(api as unknown as App, {
           '/workflows': ['GET', 'POST'],
@@ -70,6 +71,7 @@ const service: ServiceDefinition = {
           '/executions': ['GET'],
           '/executions/:id': ['GET', 'DELETE'],
           '/executions/:id/retry': ['POST'],
+          '/executions/:id/stop': ['POST'],
           '/tags': ['GET', 'POST'],
           '/tags/:id': ['GET', 'PUT', 'DELETE'],
         });
