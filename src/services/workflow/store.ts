@@ -42,6 +42,8 @@ export interface ExecutionRow {
   data: string | null;
   workflow_data: string | null;
   custom_data: string | null;
+  /** Advisory-lock key of the process running it (PostgreSQL; see executions/interrupted.ts). */
+  owner?: number | null;
 }
 
 interface Tables {

@@ -75,6 +75,8 @@ export class Runner {
     private readonly config: WorkflowConfig,
     private readonly expressions: Expressions,
     private readonly baseUrl: () => string,
+    /** This process's key, stamped on the executions it sets running (PostgreSQL). */
+    private readonly ownerKey?: number,
   ) {
     this.allowInternal = allowInternalFrom(platform.config.env);
     this.envForExpressions = Object.fromEntries(
@@ -154,6 +156,7 @@ export class Runner {
       data: null,
       workflow_data: req.prepared.snapshot,
       custom_data: null,
+      ...(this.ownerKey !== undefined ? { owner: this.ownerKey } : {}),
     };
     let final: ExecutionRow | undefined;
     try {
@@ -274,7 +277,7 @@ export class Runner {
     }
     const startedAt = row.started_at ?? this.platform.clock.now().toISOString();
     // Only if nobody stopped it meanwhile (a stop marks a `new` or `waiting` row canceled).
-    if (!(await this.store.updateExecutionIf(p.executionId, row.status, { status: 'running', started_at: startedAt, wait_till: null }))) return undefined;
+    if (!(await this.store.updateExecutionIf(p.executionId, row.status, { status: 'running', started_at: startedAt, wait_till: null, ...(this.ownerKey !== undefined ? { owner: this.ownerKey } : {}) }))) return undefined;
     const outcome = await this.execute(prepared, p.executionId, row.mode as ExecutionMode, state, undefined, p.resumeItems, startedAt);
     const done = this.finish({ ...row, started_at: startedAt }, prepared, outcome, stored.startData.startNode ?? '');
     const saved = this.shouldSave(prepared.definition, row.mode, outcome.status);
