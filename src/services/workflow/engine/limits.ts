@@ -61,7 +61,7 @@ export function effectiveTimeoutS(setting: unknown, limits: ExecutionLimitSettin
  * instead of growing the heap with millions of small objects.
  */
 const TASK_OVERHEAD_BYTES = 1024;
-/** Serialized size per item object; items passed through unchanged (a loop of No-ops) are measured once. */
+/** Serialized size per item object, remembered: items passed along unchanged (a loop of No-ops) are serialized once. */
 const itemSizes = new WeakMap<object, number>();
 
 function itemSize(item: unknown): number {
