@@ -54,7 +54,7 @@ export async function probeWhile(urls: string[], until: Promise<unknown>, deadli
       failures.push(`${url}: ${(err as Error).message}`);
     }
     latencies.push(performance.now() - t0);
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 2));
   }
   return { latencies, failures };
 }

@@ -116,7 +116,7 @@ export function keepLastRuns(runData: Record<string, unknown[]>, keep = RUNS_KEP
 }
 
 /** How long the engine may hold the event loop before it lets other work run. */
-const SLICE_MS = 2;
+const SLICE_MS = 1;
 
 // One budget for all executions of the process, not one per execution: however many runs
 // loop at once, the engine holds the event loop for at most one slice per turn, and the runs
