@@ -119,18 +119,21 @@ export function keepLastRuns(runData: Record<string, unknown[]>, keep = RUNS_KEP
 const SLICE_MS = 1;
 
 // One budget for all executions of the process, not one per execution: however many runs
-// loop at once, the engine holds the event loop for at most one slice per turn, and the runs
-// waiting for a slice take turns in order (round robin), so none starves another.
+// loop at once, the engine holds the event loop for about one slice per turn. At each turn
+// every waiting run resumes, in the order they yielded, and runs at least one node before
+// it checks the budget again, so none starves, and many short runs (webhook traffic) are not
+// held to one step per turn.
 let sliceStart = 0;
 let lastCheck = 0;
-const waiting: Array<() => void> = [];
+let waiting: Array<() => void> = [];
 let turnQueued = false;
 
 function nextTurn(): void {
   turnQueued = false;
   sliceStart = performance.now();
-  waiting.shift()?.();
-  if (waiting.length) queueTurn();
+  const resume = waiting;
+  waiting = [];
+  for (const go of resume) go();
 }
 
 function queueTurn(): void {
