@@ -54,6 +54,11 @@ export interface CreateAppOptions {
   openapi?: { title: string; version: string; description?: string };
   /** The shared edge settings (platform.config.http): trusted proxies, timeouts, caps, JSON depth. */
   http?: HttpSettings;
+  /**
+   * Answers a URL the router cannot percent-decode (e.g. `/webhook/%`), instead of Fastify's
+   * own 400 that bypasses the service's envelope.
+   */
+  onBadUrl?: (request: FastifyRequest, reply: FastifyReply) => unknown;
 }
 
 declare module 'fastify' {
@@ -137,6 +142,14 @@ export function createApp(opts: CreateAppOptions): App {
     },
     // Path traversal and odd encodings are routed like any other unknown path (404).
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+    ...(opts.onBadUrl
+      ? {
+          frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+            if (error.code === 'FST_ERR_BAD_URL') return opts.onBadUrl!(request, reply);
+            return sendError(reply, request, opts.envelope, toErrorInfo(error));
+          },
+        }
+      : {}),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   // Beyond the cap Node closes new connections at once; those already open are served.
   app.server.maxConnections = edge.maxConnections;

@@ -12,6 +12,7 @@
 import type { ExpressionData, Expressions, Item } from '../expressions/api.js';
 import { RunExpressionData, type RunInfo } from './expression-data.js';
 import { canvasCompare, type Graph } from './graph.js';
+import { ExecutionCancelledError, keepLastRuns, maybeYield, RunDataLimitError, RunDataMeter } from './limits.js';
 import { NodeOperationError, type NodeContext, type NodeServices, type NodeType, type WebhookResponse } from './node-type.js';
 import type { ExecutionMode, ExecutionState, NodeErrorInfo, SourceData, StackEntry, TaskData, WorkflowDefinition, WorkflowNode } from './types.js';
 
@@ -38,6 +39,8 @@ export interface RunOptions {
   usePinData?: boolean;
   /** Data a resumed Wait node continues with (the resume webhook's item). */
   resumeItems?: Item[];
+  /** Cap on the run data this execution records (WORKFLOW_MAX_RUN_DATA_MB); none when absent. */
+  maxRunDataBytes?: number;
 }
 
 export type RunOutcome =
@@ -79,8 +82,16 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
     now: opts.now,
     staticData: undefined,
   };
+  const signal = opts.signal;
+  // One abort listener per execution (not one per node run: EventTarget listeners are costly).
+  const interruptible = new Interruptible(signal);
+  const meter = opts.maxRunDataBytes ? new RunDataMeter(opts.maxRunDataBytes) : undefined;
+  if (meter) for (const tasks of Object.values(state.runData)) for (const t of tasks) meter.add(t.data?.main);
   for (;;) {
-    if (opts.signal?.aborted) return { status: 'canceled', state };
+    // A loop in the graph never holds the event loop: other requests run between slices.
+    const pause = maybeYield(performance.now());
+    if (pause) await pause;
+    if (signal?.aborted) return cancelled(state, signal);
     let entry = state.stack.shift();
     if (!entry) {
       // v1: nothing else can run; multi-input nodes still missing an input run with what they have.
@@ -104,12 +115,14 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
       source: entry.source ?? [],
     };
     const resumed = entry.resumed ? { data: opts.resumeItems } : undefined;
-    let result: Awaited<ReturnType<typeof runNode>>;
+    let result: Awaited<ReturnType<typeof runNode>> | typeof ABORTED;
     try {
-      result = await runNode(opts, info, state, node, entry, runIndex, resumed);
+      // A node that ignores the signal (a slow request, a sub-workflow) does not hold the run.
+      result = await interruptible.run(runNode(opts, info, state, node, entry, runIndex, resumed));
     } catch (err) {
       result = { error: toErrorInfo(err, node) };
     }
+    if (result === ABORTED) return cancelled(state, signal!);
     state.lastNodeExecuted = node.name;
     if ('wait' in result) {
       // Parked: the same stack entry runs again on resume.
@@ -126,9 +139,41 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
       return { status: 'error', state };
     }
     task.data = { main: result.outputs };
+    if (meter?.add(result.outputs)) {
+      state.error = toErrorInfo(new RunDataLimitError(opts.maxRunDataBytes!));
+      keepLastRuns(state.runData);
+      return { status: 'error', state };
+    }
     enqueueChildren(state, graph, v1, node.name, result.outputs, runIndex);
   }
   return { status: 'success', state };
+}
+
+const ABORTED = Symbol('aborted');
+
+/** Runs node after node; each resolves to its result, or to ABORTED as soon as the signal fires (the node may go on, unheard). */
+class Interruptible {
+  private interrupt: ((value: typeof ABORTED) => void) | undefined;
+
+  constructor(private readonly signal: AbortSignal | undefined) {
+    signal?.addEventListener('abort', () => this.interrupt?.(ABORTED), { once: true });
+  }
+
+  run<T>(work: Promise<T>): Promise<T | typeof ABORTED> {
+    if (!this.signal) return work;
+    return new Promise<T | typeof ABORTED>((resolve, reject) => {
+      this.interrupt = resolve;
+      work.then(resolve, reject);
+    }).finally(() => (this.interrupt = undefined));
+  }
+}
+
+/** Ends a run whose signal fired, recording why (n8n's cancellation wording) as its error. */
+function cancelled(state: ExecutionState, signal: AbortSignal): RunOutcome {
+  const reason = signal.reason instanceof ExecutionCancelledError ? signal.reason : new ExecutionCancelledError('manual');
+  state.error = toErrorInfo(reason);
+  if (reason.reason === 'timeout') keepLastRuns(state.runData);
+  return { status: 'canceled', state };
 }
 
 type NodeRun = { outputs: Item[][] } | { error: NodeErrorInfo } | { wait: { until?: Date; webhook?: boolean } };
@@ -240,6 +285,7 @@ function makeContext(
     return data;
   };
   const staticData = (opts.workflow.staticData ??= {}) as Record<string, Record<string, unknown>>;
+  const signal = opts.signal ?? new AbortController().signal;
   const ctx: NodeContext = {
     node,
     typeVersion: Number(node.typeVersion ?? 1),
@@ -250,11 +296,11 @@ function makeContext(
     items,
     runIndex,
     raw: <T>(path: string, fallback?: T) => (getPath(params, path) ?? fallback) as T,
-    param: <T>(path: string, itemIndex: number, fallback?: T): T => {
+    param: <T>(path: string, itemIndex: number, fallback?: T): Promise<T> => {
       const value = getPath(params, path);
-      if (value === undefined) return fallback as T;
-      if (!needsResolve(value, opts.expressions)) return value as T;
-      return opts.expressions.resolve(value, expressionData(itemIndex)) as T;
+      if (value === undefined) return Promise.resolve(fallback as T);
+      if (!needsResolve(value, opts.expressions)) return Promise.resolve(value as T);
+      return opts.expressions.resolve(value, expressionData(itemIndex), signal) as Promise<T>;
     },
     expressionData,
     expressions: opts.expressions,
@@ -268,7 +314,7 @@ function makeContext(
     services: opts.services,
     resumed,
     respond: (r) => opts.respond?.(r),
-    signal: opts.signal ?? new AbortController().signal,
+    signal,
   };
   return ctx;
 }
