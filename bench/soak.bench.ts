@@ -302,6 +302,17 @@ export default async function soak(_ctx: BenchContext): Promise<void> {
     const peak = memoryMb(pid).peak;
     const rssMax = Math.max(peak, ...rssSamples);
 
+    // Were the stalled subscribers cut? Let each read again (discarding) and count the ends.
+    let cut = 0;
+    for (const ws of stalled) {
+      const socket = (ws as unknown as { _socket: net.Socket })._socket;
+      socket.removeAllListeners('data');
+      socket.once('close', () => cut++);
+      socket.on('data', () => {});
+      socket.resume();
+    }
+    for (let i = 0; i < 100 && cut < stalled.length; i++) await sleep(100);
+
     const rows: string[][] = [];
     const met = (ok: boolean) => (ok ? 'yes' : 'no');
     rows.push(['server RSS, max (VmHWM)', `${Math.round(rssMax)} MB (after setup ${Math.round(afterSetup)} MB, at end ${Math.round(rssSamples.at(-1) ?? NaN)} MB)`, '< 1024 MB', met(rssMax < 1024)]);
@@ -309,6 +320,7 @@ export default async function soak(_ctx: BenchContext): Promise<void> {
       const p99 = percentile(r.ms, 0.99);
       rows.push([`${service}: p99 of ${r.path}`, `${p99.toFixed(1)} ms (${r.ms.length} reads, ${r.errors} non-200; writes ${writes[service]!.ok} ok / ${writes[service]!.failed} failed)`, '< 50 ms', met(p99 < 50 && r.errors === 0)]);
     }
+    rows.push(['stalled WebSocket subscribers cut (100 home, 100 mail)', `${cut} / ${stalled.length}`, '', '']);
     rows.push(['legitimate SMTP sessions served (from 127.0.0.2)', `${legit.served} / ${legit.tried}`, '100 %', met(legit.tried > 0 && legit.served === legit.tried)]);
     rows.push(['blog verification mail (platform mailer, under attack)', `delivered and verified in ${(verification.ms / 1000).toFixed(1)} s`, 'delivered', 'yes']);
     const s = holder.stats;

@@ -93,6 +93,8 @@ export class LiveStream {
 
   /** Takes a slot of the caller's address and key for as long as the upgraded socket lives. */
   private admit(request: FastifyRequest): void {
+    // Only an upgrade holds a connection; a plain GET here takes no slot.
+    if (request.raw.headers.upgrade?.toLowerCase() !== 'websocket') return;
     const budget = this.limits.budget;
     const address = budget.claimAddress('mail', request.ip);
     if (!address) throw new HttpError(429, `Too many WebSocket connections from your address (at most ${budget.limits.maxPerAddress})`, 'rate_limit_exceeded');

@@ -82,6 +82,8 @@ function expectObj(msg: Msg, key: string): Record<string, unknown> | undefined {
 export function registerWebSocket(app: App, deps: WsDeps): void {
   const budget = deps.platform.websockets;
   const admit = async (request: FastifyRequest) => {
+    // Only an upgrade holds a connection; a plain GET here takes no slot.
+    if (request.raw.headers.upgrade?.toLowerCase() !== 'websocket') return;
     const release = budget.claimAddress('home', request.ip);
     if (!release) throw new HttpError(429, `Too many WebSocket connections from your address (at most ${budget.limits.maxPerAddress})`);
     // The upgraded socket is this one: its slot is held until it closes.
