@@ -107,9 +107,9 @@ describe('200 subscribers that never read', () => {
     const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'keys', 'create', 'home'], { env: { ...process.env, ...env } }).toString();
     token = /(hamlet_home_\S+)/.exec(out)![1]!;
     // A separate process, so its RSS is the server's alone.
-    proc = await spawnHamlet(env);
+    proc = await spawnHamlet(env, 90_000);
     base = proc.urls['home api']!;
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await proc?.kill('SIGKILL');
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
