@@ -271,6 +271,7 @@ export default async function soak(_ctx: BenchContext): Promise<void> {
     let n = 0;
     const legit = { tried: 0, served: 0 };
     const big = 'z'.repeat(2000);
+    const homePayload = 'h'.repeat(8000);
     const post = (u: string, body: unknown, headers: Record<string, string> = {}) => fetch(u, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
     const verification = await Promise.all([
@@ -288,7 +289,9 @@ export default async function soak(_ctx: BenchContext): Promise<void> {
       })(),
       every(500, end, write('mail', () => post(`${url('mail')}/v0/inboxes/${inboxA}/messages/send`, { to: inboxB, subject: `soak ${n++}`, text: big }, bearer(mailA)))),
       every(200, end, write('community', () => post(`${url('community')}/api/v1/posts/${postIds[n % postIds.length]}/vote`, { direction: n % 3 ? 'up' : 'down' }, bearer(voters[n++ % voters.length]!)))),
-      every(50, end, write('home', () => post(`${url('home')}/api/states/sensor.soak_${n % 10}`, { state: String(n++), attributes: { payload: big } }, bearer(homeA)))),
+      // 8 KB states at 20/s: about 19 MB per home subscriber over two minutes, more than the
+      // kernel's socket buffers hold, so the stalled ones' queues grow on the server.
+      every(50, end, write('home', () => post(`${url('home')}/api/states/sensor.soak_${n % 10}`, { state: String(n++), attributes: { payload: homePayload } }, bearer(homeA)))),
       every(200, end, write('workflow', () => post(`${url('workflow')}/webhook/soak`, { n: n++ }))),
       // Legitimate SMTP sessions from another address, 2/s.
       every(500, end, async () => {
