@@ -145,7 +145,7 @@ async function stalledSubscriber(url: string, setup: (ws: WebSocket, reply: (pre
   return ws;
 }
 
-export default async function soak(_ctx: BenchContext): Promise<void> {
+export default async function soak(ctx: BenchContext): Promise<void> {
   const proc = await startHamletForBench(['blog', 'mail', 'community', 'home', 'workflow'], { MAIL_DOMAIN: 'mail.soak', HAMLET_ALLOW_INTERNAL_REQUESTS: '1', BLOG_PUBLIC_SCHEME: 'http' });
   const pid = proc.child.pid!;
   const url = (service: string) => proc.urls[`${service} api`]!;
@@ -254,13 +254,17 @@ export default async function soak(_ctx: BenchContext): Promise<void> {
       home: { path: 'GET /api/states', ms: [], errors: 0 },
       workflow: { path: 'GET /api/v1/executions?limit=20', ms: [], errors: 0 },
     };
+    // The control: a bare Fastify handler in another process, read the same way at the same
+    // time. When its p99 is as high as the services', the machine is what is slow.
+    const control = { path: 'GET / of a bare Fastify handler (control)', ms: [] as number[], errors: 0 };
     const writes: Record<string, { ok: number; failed: number }> = Object.fromEntries(Object.keys(reads).map((s) => [s, { ok: 0, failed: 0 }]));
     const read = (service: string, u: string, headers: Record<string, string>) => async () => {
       const started = performance.now();
       const res = await fetch(u, { headers });
       await res.arrayBuffer();
-      if (res.status !== 200) reads[service]!.errors++;
-      else reads[service]!.ms.push(performance.now() - started);
+      const into = reads[service] ?? control;
+      if (res.status !== 200) into.errors++;
+      else into.ms.push(performance.now() - started);
     };
     const write = (service: string, fn: () => Promise<Response>) => async () => {
       const res = await fn().catch(() => undefined);
@@ -282,6 +286,7 @@ export default async function soak(_ctx: BenchContext): Promise<void> {
       every(50, end, read('community', `${url('community')}/api/v1/posts?sort=hot`, bearer(voters[0]!))),
       every(50, end, read('home', `${url('home')}/api/states`, bearer(homeA))),
       every(50, end, read('workflow', `${url('workflow')}/api/v1/executions?limit=20`, wfHeaders)),
+      every(50, end, read('control', ctx.baselineUrl, {})),
       // Writes on each service.
       (async () => {
         const { key } = await blogKey;
@@ -323,6 +328,7 @@ export default async function soak(_ctx: BenchContext): Promise<void> {
       const p99 = percentile(r.ms, 0.99);
       rows.push([`${service}: p99 of ${r.path}`, `${p99.toFixed(1)} ms (${r.ms.length} reads, ${r.errors} non-200; writes ${writes[service]!.ok} ok / ${writes[service]!.failed} failed)`, '< 50 ms', met(p99 < 50 && r.errors === 0)]);
     }
+    rows.push([`control: p99 of ${control.path}`, `${percentile(control.ms, 0.99).toFixed(1)} ms (${control.ms.length} reads)`, '', '']);
     rows.push(['stalled WebSocket subscribers cut (100 home, 100 mail)', `${cut} / ${stalled.length}`, '', '']);
     rows.push(['legitimate SMTP sessions served (from 127.0.0.2)', `${legit.served} / ${legit.tried}`, '100 %', met(legit.tried > 0 && legit.served === legit.tried)]);
     rows.push(['blog verification mail (platform mailer, under attack)', `delivered and verified in ${(verification.ms / 1000).toFixed(1)} s`, 'delivered', 'yes']);
