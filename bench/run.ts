@@ -1,5 +1,6 @@
-// `npm run bench [-- blog mail …]`: runs each service's benchmark next to a bare Fastify
-// handler measured in the same run, and prints one markdown table per service.
+// `npm run bench [-- blog mail … soak]`: runs each service's benchmark next to a bare Fastify
+// handler measured in the same run, and prints one markdown table per service; `soak` is the
+// two-minute mixed-load scenario of all services under hostile clients (bench/soak.bench.ts).
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { formatTable, load, ROOT, startBaseline, type BenchContext, type Row } from './lib.js';
@@ -30,5 +31,7 @@ for (const name of selected) {
   const after = await measureBaseline();
   baseline.stop();
   const mean = (before + after) / 2;
-  console.log(`\n## ${name}\n\nBaseline before/after: ${Math.round(before)} / ${Math.round(after)} req/s.\n\n${formatTable(mean, rows)}\n`);
+  // A scenario with no throughput rows (the soak) prints its own table.
+  if (rows.length) console.log(`\n## ${name}\n\nBaseline before/after: ${Math.round(before)} / ${Math.round(after)} req/s.\n\n${formatTable(mean, rows)}\n`);
+  else console.log(`Baseline before/after the ${name} run: ${Math.round(before)} / ${Math.round(after)} req/s (how busy the machine was).\n`);
 }

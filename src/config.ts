@@ -52,6 +52,8 @@ export interface HamletConfig {
   };
   /** The HTTP edge every service shares (see platform/http.ts). */
   http: HttpSettings;
+  /** Fair shares of the WebSocket clients of all services (platform/ws-budget.ts). */
+  websockets: { maxPerKey: number; maxPerAddress: number; memoryBudgetBytes: number };
   /** Everything else in the environment, for service-specific settings read through `env`. */
   env: Record<string, string | undefined>;
 }
@@ -235,6 +237,21 @@ export function loadConfig(
     overrides[name.slice('HAMLET_RATE_'.length).toLowerCase()] = parsed;
   }
 
+  const count = (name: string, fallback: number, min: number): number => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min) {
+      problems.push(`${name}=${raw}: expected a whole number of at least ${min}`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const websockets = {
+    maxPerKey: count('HAMLET_WS_MAX_PER_KEY', 50, 1),
+    maxPerAddress: count('HAMLET_WS_MAX_PER_ADDRESS', 200, 1),
+    memoryBudgetBytes: count('HAMLET_WS_MEMORY_BUDGET', 64 * 1024 * 1024, 1024 * 1024),
+  };
+
   const logLevel = get('HAMLET_LOG_LEVEL', 'log-level') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`HAMLET_LOG_LEVEL=${logLevel}: must be one of fatal, error, warn, info, debug, trace, silent`);
@@ -264,6 +281,7 @@ export function loadConfig(
     smtpRelay,
     rateLimits: { enabled: rateRaw === 'on', overrides },
     http,
+    websockets,
     env,
   };
 }

@@ -11,6 +11,7 @@ import { createLogger, type Logger } from './platform/logger.js';
 import { Mailer } from './platform/mailer.js';
 import { platformMigrations } from './platform/migrations.js';
 import { RateLimits } from './platform/ratelimit.js';
+import { WsBudget } from './platform/ws-budget.js';
 import type { Platform, RunningService, ServiceDefinition } from './platform/service.js';
 import { loadService } from './services/registry.js';
 
@@ -48,7 +49,7 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
   const keys = new Keys(db, clock, events);
   const mailer = new Mailer(config, jobs, events, logger);
   const limits = new RateLimits(config);
-  return { config, db, clock, events, jobs, keys, mailer, limits, logger };
+  return { config, db, clock, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets) };
 }
 
 export async function closePlatform(p: Platform): Promise<void> {

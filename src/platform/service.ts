@@ -8,6 +8,7 @@ import type { Keys } from './keys.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mailer.js';
 import type { RateLimits } from './ratelimit.js';
+import type { WsBudget } from './ws-budget.js';
 
 export interface Platform {
   config: HamletConfig;
@@ -19,6 +20,8 @@ export interface Platform {
   mailer: Mailer;
   limits: RateLimits;
   logger: Logger;
+  /** Connection shares and the memory budget of all WebSocket clients. */
+  websockets: WsBudget;
 }
 
 export interface RunningService {

@@ -103,8 +103,9 @@ export async function webhookReceiver(respond: (n: number, req: Received) => num
  * A minimal SMTP client over a raw socket: the real protocol, one command at a time, so a
  * test sees every reply code (nodemailer hides them behind its own retries).
  */
-export async function smtpSession(port: number, host = '127.0.0.1') {
-  const socket = net.connect(port, host);
+export async function smtpSession(port: number, host = '127.0.0.1', localAddress?: string) {
+  // All of 127/8 is loopback: binding 127.0.0.2 makes a client from "another address".
+  const socket = net.connect({ port, host, localAddress });
   let buffer = '';
   const pending: Array<(line: string) => void> = [];
   socket.on('data', (d) => {
@@ -143,8 +144,8 @@ export async function smtpSession(port: number, host = '127.0.0.1') {
 }
 
 /** Sends one message over SMTP; returns the final reply line. */
-export async function smtpSend(port: number, from: string, to: string[], raw: string | Buffer): Promise<string> {
-  const s = await smtpSession(port);
+export async function smtpSend(port: number, from: string, to: string[], raw: string | Buffer, localAddress?: string): Promise<string> {
+  const s = await smtpSession(port, '127.0.0.1', localAddress);
   await s.cmd('EHLO test.local');
   await s.cmd(`MAIL FROM:<${from}>`);
   for (const r of to) {

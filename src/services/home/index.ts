@@ -4,7 +4,7 @@ import websocket from '@fastify/websocket';
 import { createApp, listen } from '../../platform/http.js';
 import type { Platform, ServiceDefinition } from '../../platform/service.js';
 import { registerRest } from './api/rest.js';
-import { WsConnection } from './api/websocket.js';
+import { registerWebSocket } from './api/websocket.js';
 import { Automations } from './automations/engine.js';
 import { loadHomeSettings } from './config.js';
 import { Home } from './core/home.js';
@@ -75,12 +75,7 @@ async function start(platform: Platform) {
   await platform.limits.register(app);
   await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
   registerRest(app, { home, platform, persist, store, automations });
-  const onSocket = (socket: import('ws').WebSocket) => {
-    new WsConnection(socket, { home, platform, persist, automations, maxBufferedBytes: settings.wsMaxBufferedBytes });
-  };
-  app.get('/api/websocket', { websocket: true }, onSocket);
-  // hajs builds "<hassUrl>/api/websocket": a base URL given with a trailing slash yields "//api/websocket".
-  app.get('//api/websocket', { websocket: true, schema: { hide: true } }, onSocket);
+  registerWebSocket(app, { home, platform, persist, automations, maxBufferedBytes: settings.wsMaxBufferedBytes });
 
   const url = await listen(app, config.host, config.ports.home);
   home.fire('homeassistant_started', {}, home.context());

@@ -34,6 +34,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The organization of the request's API key (set by the mail service's auth hook). */
     mailOrgId: string;
+    /** The id of the request's API key (the WebSocket stream counts connections per key). */
+    mailKeyId: string;
   }
 }
 
@@ -49,6 +51,7 @@ export function podIdOf(orgId: string): string {
 /** Checks the bearer key on every /v0 route but download links (their URL is the credential). */
 export function installAuth(app: App, platform: Platform): void {
   app.decorateRequest('mailOrgId', '');
+  app.decorateRequest('mailKeyId', '');
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/v0') || request.url.startsWith('/v0/downloads/')) return;
     // The WebSocket stream also takes the key as ?api_key= (browsers cannot set headers).
@@ -57,6 +60,7 @@ export function installAuth(app: App, platform: Platform): void {
     const key = await platform.keys.verify('mail', token);
     if (!key) throw unauthorized(token ? 'Invalid API key' : 'Missing API key: send Authorization: Bearer <key>');
     request.mailOrgId = orgOfKey(key);
+    request.mailKeyId = key.id;
   });
 }
 

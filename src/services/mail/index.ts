@@ -49,7 +49,7 @@ async function start(platform: Platform) {
   });
   installAuth(app, platform);
   const sendLimit = await installLimits(app, platform);
-  const live = new LiveStream(platform.events, platform.clock);
+  const live = new LiveStream(platform.events, platform.clock, { budget: platform.websockets, maxBufferedBytes: config.wsMaxBufferedBytes, logger: platform.logger.child({ service: 'mail' }) });
   events.live = live;
   await live.register(app);
 

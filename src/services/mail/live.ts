@@ -2,11 +2,19 @@
 // {"type":"subscribe", event_types?, inbox_ids?, pod_ids?} and then receives the same event
 // objects webhooks carry. Events cross instances on the platform bus, after their commit;
 // payloads are built only while some instance has a live subscriber for the organization.
+// Fair shares: an address or a key past its share of connections is refused at the upgrade with
+// a 429 in the mail envelope; each event is encoded once for all its subscribers; a subscriber
+// whose queue passes MAIL_WS_MAX_BUFFER is cut, and every queue counts against the platform's
+// WebSocket memory budget.
 import websocket from '@fastify/websocket';
+import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
+import type { Clock } from '../../platform/clock.js';
+import { HttpError } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import type { App } from '../../platform/http.js';
-import type { Clock } from '../../platform/clock.js';
+import type { Logger } from '../../platform/logger.js';
+import type { BudgetedClient, WsBudget } from '../../platform/ws-budget.js';
 import { EVENT_TYPES } from './webhooks/events.js';
 
 const LIVE_TOPIC = 'mail.live';
@@ -23,12 +31,19 @@ export interface LiveEvent {
   body: string;
 }
 
-interface Subscriber {
+interface Subscriber extends BudgetedClient {
   socket: WebSocket;
   orgId: string;
   eventTypes?: Set<string>;
   inboxIds?: Set<string>;
   podIds?: Set<string>;
+}
+
+export interface LiveLimits {
+  budget: WsBudget;
+  /** Bytes one subscriber may have queued before it is cut off. */
+  maxBufferedBytes: number;
+  logger: Logger;
 }
 
 export class LiveStream {
@@ -41,6 +56,7 @@ export class LiveStream {
   constructor(
     private readonly bus: EventBus,
     private readonly clock: Clock,
+    private readonly limits: LiveLimits,
   ) {
     this.offs.push(bus.subscribe<LiveEvent>(LIVE_TOPIC, (e) => this.dispatch(e)));
     this.offs.push(bus.subscribe<{ orgId: string }>(HELLO_TOPIC, (m) => void this.listened.set(m.orgId, this.clock.ms() + PRESENCE_MS)));
@@ -65,7 +81,8 @@ export class LiveStream {
       {
         websocket: true,
         schema: { hide: true },
-        // A refused upgrade (bad key) is answered over HTTP; then its socket must go, or it lingers.
+        preHandler: async (request) => this.admit(request),
+        // A refused upgrade (bad key, no slot) is answered over HTTP; then its socket must go, or it lingers.
         onResponse: async (request, reply) => {
           if (request.raw.headers.upgrade && reply.statusCode >= 400) request.raw.socket.destroy();
         },
@@ -74,8 +91,33 @@ export class LiveStream {
     );
   }
 
+  /** Takes a slot of the caller's address and key for as long as the upgraded socket lives. */
+  private admit(request: FastifyRequest): void {
+    // Only an upgrade holds a connection; a plain GET here takes no slot.
+    if (request.raw.headers.upgrade?.toLowerCase() !== 'websocket') return;
+    const budget = this.limits.budget;
+    const address = budget.claimAddress('mail', request.ip);
+    if (!address) throw new HttpError(429, `Too many WebSocket connections from your address (at most ${budget.limits.maxPerAddress})`, 'rate_limit_exceeded');
+    const key = budget.claimKey('mail', request.mailKeyId);
+    if (!key) {
+      address();
+      throw new HttpError(429, `Too many WebSocket connections with this API key (at most ${budget.limits.maxPerKey})`, 'rate_limit_exceeded');
+    }
+    request.raw.socket.once('close', () => (address(), key()));
+  }
+
   private accept(socket: WebSocket, orgId: string): void {
-    const sub: Subscriber = { socket, orgId };
+    const sub: Subscriber = {
+      socket,
+      orgId,
+      queuedBytes: () => socket.bufferedAmount,
+      cutOff: (reason) => {
+        this.limits.logger.warn({ reason }, 'mail websocket: closing a slow client');
+        this.subscribers.delete(sub);
+        socket.terminate();
+      },
+    };
+    const untrack = this.limits.budget.track(sub);
     socket.on('message', (data) => {
       let msg: { type?: unknown; event_types?: unknown; inbox_ids?: unknown; pod_ids?: unknown };
       try {
@@ -106,8 +148,12 @@ export class LiveStream {
       this.send(socket, { type: 'subscribed', ...(eventTypes ? { event_types: eventTypes } : {}), ...(inboxIds ? { inbox_ids: inboxIds } : {}), ...(podIds ? { pod_ids: podIds } : {}) });
       if (first) this.hello(orgId);
     });
-    socket.on('close', () => this.subscribers.delete(sub));
-    socket.on('error', () => this.subscribers.delete(sub));
+    const gone = () => {
+      this.subscribers.delete(sub);
+      untrack();
+    };
+    socket.on('close', gone);
+    socket.on('error', gone);
   }
 
   private send(socket: WebSocket, msg: unknown): void {
@@ -115,12 +161,17 @@ export class LiveStream {
   }
 
   private dispatch(e: LiveEvent): void {
-    for (const s of this.subscribers) {
+    // Encoded once: every subscriber's queue holds the same buffer, not its own copy.
+    let frame: Buffer | undefined;
+    for (const s of [...this.subscribers]) {
       if (s.orgId !== e.orgId) continue;
       if (s.eventTypes && !s.eventTypes.has(e.eventType)) continue;
       if (s.inboxIds && !s.inboxIds.has(e.inboxId)) continue;
       if (s.podIds && !s.podIds.has(e.podId)) continue;
-      if (s.socket.readyState === s.socket.OPEN) s.socket.send(e.body);
+      if (s.socket.readyState !== s.socket.OPEN) continue;
+      s.socket.send((frame ??= Buffer.from(e.body)), { binary: false });
+      if (s.socket.bufferedAmount > this.limits.maxBufferedBytes) s.cutOff('client is not reading fast enough');
+      else this.limits.budget.report(s);
     }
   }
 

@@ -7,6 +7,7 @@ import { isAddress } from './addresses.js';
 import type { MailConfig } from './config.js';
 import type { Filing } from './filing.js';
 import { MalformedMessageError, parseMessage } from './parse.js';
+import { SmtpFairShare } from './smtp-limits.js';
 import type { InboxRow, Store, Tx } from './store.js';
 
 type SmtpError = Error & { responseCode?: number };
@@ -24,17 +25,24 @@ export interface SmtpDeps {
 
 export function createSmtpServer(deps: SmtpDeps): SMTPServer {
   const { config, logger } = deps;
-  return new SMTPServer({
+  const fair = new SmtpFairShare(config, () => server);
+  const server: SMTPServer = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
     disableReverseLookup: true,
     size: config.maxMessageBytes,
-    maxClients: 200,
-    socketTimeout: 60_000,
+    maxClients: config.smtpMaxConnections,
+    socketTimeout: config.smtpIdleTimeoutMs,
     // On stop, sessions still open get a second to finish (a sender retries what we drop).
     closeTimeout: 1000,
     logger: false,
     banner: 'Hamlet mail',
+    onConnect(session, callback) {
+      callback(fair.admit(session));
+    },
+    onClose(session) {
+      fair.release(session);
+    },
     onRcptTo(address, session, callback) {
       const addr = address.address.toLowerCase();
       if (session.envelope.rcptTo.length >= config.maxRecipients) {
@@ -50,6 +58,7 @@ export function createSmtpServer(deps: SmtpDeps): SMTPServer {
       );
     },
     onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
+      fair.receiving(session);
       const chunks: Buffer[] = [];
       let length = 0;
       stream.on('data', (c: Buffer) => {
@@ -59,6 +68,7 @@ export function createSmtpServer(deps: SmtpDeps): SMTPServer {
       });
       stream.on('error', (err) => callback(err));
       stream.on('end', () => {
+        fair.progressed(session);
         if (stream.sizeExceeded || length > config.maxMessageBytes) {
           return callback(smtpError(552, `5.3.4 Message too big (at most ${config.maxMessageBytes} bytes)`));
         }
@@ -75,6 +85,7 @@ export function createSmtpServer(deps: SmtpDeps): SMTPServer {
       });
     },
   });
+  return server;
 }
 
 /** Files one received message into each recipient inbox, in one transaction. */

@@ -2,11 +2,18 @@
 // increasing ids, answered as results, pongs and events. Outgoing messages are queued per
 // connection and sent once per event-loop turn (as one JSON array when the client enabled
 // coalesce_messages); a client whose socket buffers more than the bound is cut off, so a
-// slow consumer cannot grow the server's memory without bound.
+// slow consumer cannot grow the server's memory without bound, and every client's queue counts
+// against the platform's WebSocket memory budget, so many slow consumers cannot either. An
+// address past its share of connections is refused at the upgrade (HTTP 429 in the home's
+// envelope); a key past its share gets HA's auth_invalid with the reason.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket, RawData } from 'ws';
 import { jsonShapeProblem } from '../../../platform/json-limits.js';
+import { HttpError } from '../../../platform/errors.js';
+import type { App } from '../../../platform/http.js';
 import type { Platform } from '../../../platform/service.js';
-import { eventJson, MATCH_ALL } from '../core/bus.js';
+import type { BudgetedClient } from '../../../platform/ws-budget.js';
+import { eventJson, MATCH_ALL, type HomeEvent } from '../core/bus.js';
 import { userIdOf, type Context } from '../core/context.js';
 import { HomeError } from '../core/errors.js';
 import { HA_VERSION, type Home } from '../core/home.js';
@@ -30,6 +37,21 @@ const MAX_QUEUED = 4096;
 
 
 type Msg = Record<string, unknown> & { id: number; type: string };
+
+/**
+ * subscribe_events messages, encoded once per event and subscription id. Clients of one
+ * library number their subscriptions alike, so most subscribers of an event share one buffer
+ * and every socket queue holds a reference to it instead of its own copy (200 slow readers of
+ * a 20 KB event queued 4 MB of copies per event before).
+ */
+const eventFrames = new WeakMap<HomeEvent, Map<number, Buffer>>();
+function eventFrame(e: HomeEvent, subscription: number): Buffer {
+  let frames = eventFrames.get(e);
+  if (!frames) eventFrames.set(e, (frames = new Map()));
+  let frame = frames.get(subscription);
+  if (!frame) frames.set(subscription, (frame = Buffer.from(`{"id":${subscription},"type":"event","event":${eventJson(e)}}`)));
+  return frame;
+}
 
 class CommandError extends Error {
   constructor(
@@ -57,7 +79,40 @@ function expectObj(msg: Msg, key: string): Record<string, unknown> | undefined {
   return v as Record<string, unknown>;
 }
 
-export class WsConnection {
+/** The WebSocket routes (hajs with a trailing-slash base URL asks for "//api/websocket"). */
+export function registerWebSocket(app: App, deps: WsDeps): void {
+  const budget = deps.platform.websockets;
+  const admit = async (request: FastifyRequest) => {
+    // Only an upgrade holds a connection; a plain GET here takes no slot.
+    if (request.raw.headers.upgrade?.toLowerCase() !== 'websocket') return;
+    const release = budget.claimAddress('home', request.ip);
+    if (!release) throw new HttpError(429, `Too many WebSocket connections from your address (at most ${budget.limits.maxPerAddress})`);
+    // The upgraded socket is this one: its slot is held until it closes.
+    request.raw.socket.once('close', release);
+  };
+  // A refused upgrade is answered over HTTP; then its socket must go, or it lingers.
+  const dropRefused = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.raw.headers.upgrade && reply.statusCode >= 400) request.raw.socket.destroy();
+  };
+  const onSocket = (socket: WebSocket) => void new WsConnection(socket, deps);
+  app.get('/api/websocket', { websocket: true, preHandler: admit, onResponse: dropRefused }, onSocket);
+  app.get('//api/websocket', { websocket: true, preHandler: admit, onResponse: dropRefused, schema: { hide: true } }, onSocket);
+}
+
+/** subscribe_entities events of a single change, shared the same way as eventFrame. */
+const entityFrames = new WeakMap<EntityMessage, Map<number, Buffer>>();
+function entityFrame(m: EntityMessage, subscription: number): Buffer {
+  let frames = entityFrames.get(m);
+  if (!frames) entityFrames.set(m, (frames = new Map()));
+  let frame = frames.get(subscription);
+  if (!frame) {
+    const body = m.kind === 'r' ? `[${m.text}]` : `{${m.text}}`;
+    frames.set(subscription, (frame = Buffer.from(`{"id":${subscription},"type":"event","event":{"${m.kind}":${body}}}`)));
+  }
+  return frame;
+}
+
+export class WsConnection implements BudgetedClient {
   private authed = false;
   private authing = false;
   private readonly early: RawData[] = [];
@@ -65,16 +120,19 @@ export class WsConnection {
   private lastId = 0;
   private coalesce = false;
   private readonly subs = new Map<number, () => void>();
-  private outbox: string[] = [];
+  /** Messages waiting for this turn's flush: text, or a shared encoded frame (eventFrame). */
+  private outbox: Array<string | Buffer> = [];
   private flushScheduled = false;
   /**
    * subscribe_entities changes waiting to leave, per subscription: changes of different
    * entities share one event (HA's format allows it), so a burst costs one message per
    * client instead of one per change.
    */
-  private readonly entityBatches = new Map<number, { a: string[]; c: string[]; r: string[]; ids: Set<string> }>();
+  private readonly entityBatches = new Map<number, { a: string[]; c: string[]; r: string[]; ids: Set<string>; only?: EntityMessage }>();
   private closed = false;
   private readonly authTimer: NodeJS.Timeout;
+  private readonly untrack: () => void;
+  private releaseKeySlot?: () => void;
 
   constructor(
     private readonly socket: WebSocket,
@@ -85,7 +143,12 @@ export class WsConnection {
     socket.on('error', () => this.cleanup());
     this.authTimer = setTimeout(() => this.close(), AUTH_TIMEOUT_MS);
     this.authTimer.unref();
+    this.untrack = deps.platform.websockets.track(this);
     this.sendNow(JSON.stringify({ type: 'auth_required', ha_version: HA_VERSION }));
+  }
+
+  queuedBytes(): number {
+    return this.socket.bufferedAmount;
   }
 
   private sendNow(text: string) {
@@ -97,7 +160,7 @@ export class WsConnection {
    * for clients that enabled coalesce_messages. (Holding events back longer, e.g. 10 ms, to
    * make fewer frames was measured: it made the fan-out's latency worse, not better.)
    */
-  private send(text: string) {
+  private send(text: string | Buffer) {
     if (this.closed) return;
     // Messages leave in the order they were made: pending entity batches go first.
     if (this.entityBatches.size) this.closeEntityBatches();
@@ -120,7 +183,8 @@ export class WsConnection {
       this.closeEntityBatches();
       b = undefined;
     }
-    if (!b) this.entityBatches.set(subscription, (b = { a: [], c: [], r: [], ids: new Set() }));
+    if (!b) this.entityBatches.set(subscription, (b = { a: [], c: [], r: [], ids: new Set(), only: m }));
+    else b.only = undefined;
     b.ids.add(m.entityId);
     b[m.kind].push(m.text);
     this.scheduleFlush();
@@ -128,6 +192,11 @@ export class WsConnection {
 
   private closeEntityBatches() {
     for (const [id, b] of this.entityBatches) {
+      // A batch of one change is what every subscriber of that change gets: share its frame.
+      if (b.only) {
+        this.outbox.push(entityFrame(b.only, id));
+        continue;
+      }
       const parts: string[] = [];
       if (b.a.length) parts.push(`"a":{${b.a.join(',')}}`);
       if (b.r.length) parts.push(`"r":[${b.r.join(',')}]`);
@@ -145,11 +214,33 @@ export class WsConnection {
     if (this.socket.bufferedAmount > this.deps.maxBufferedBytes) return this.cutOff('client is not reading fast enough');
     const out = this.outbox;
     this.outbox = [];
-    if (this.coalesce && out.length > 1) this.socket.send(`[${out.join(',')}]`);
-    else for (const m of out) this.socket.send(m);
+    if (this.coalesce && out.length > 1) this.sendCoalesced(out);
+    else for (const m of out) this.socket.send(m, { binary: false });
+    this.deps.platform.websockets.report(this);
   }
 
-  private cutOff(reason: string) {
+  /**
+   * Runs of text messages leave as one JSON array each; a shared event frame leaves on its
+   * own, since copying it into this client's array would undo the sharing.
+   */
+  private sendCoalesced(out: Array<string | Buffer>) {
+    let run: string[] = [];
+    const sendRun = () => {
+      if (run.length > 1) this.socket.send(`[${run.join(',')}]`);
+      else if (run.length === 1) this.socket.send(run[0]!);
+      run = [];
+    };
+    for (const m of out) {
+      if (typeof m === 'string') run.push(m);
+      else {
+        sendRun();
+        this.socket.send(m, { binary: false });
+      }
+    }
+    sendRun();
+  }
+
+  cutOff(reason: string) {
     this.deps.home.logger.warn({ reason }, 'home websocket: closing a slow client');
     this.outbox = [];
     this.socket.terminate();
@@ -166,6 +257,8 @@ export class WsConnection {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.authTimer);
+    this.untrack();
+    this.releaseKeySlot?.();
     for (const stop of this.subs.values()) stop();
     this.subs.clear();
     this.outbox = [];
@@ -220,6 +313,9 @@ export class WsConnection {
     this.authing = false;
     if (this.closed) return;
     if (!key) return fail('Invalid access token or password');
+    const budget = this.deps.platform.websockets;
+    this.releaseKeySlot = budget.claimKey('home', key.id);
+    if (!this.releaseKeySlot) return fail(`Too many connections with this access token (at most ${budget.limits.maxPerKey})`);
     this.authed = true;
     this.userId = userIdOf(key.id);
     clearTimeout(this.authTimer);
@@ -289,7 +385,7 @@ export class WsConnection {
   subscribe_events(msg: Msg) {
     const type = expectStr(msg, 'event_type', false) ?? MATCH_ALL;
     const id = msg.id;
-    this.subscribe(id, this.deps.home.bus.listen(type, (e) => this.send(`{"id":${id},"type":"event","event":${eventJson(e)}}`)));
+    this.subscribe(id, this.deps.home.bus.listen(type, (e) => this.send(eventFrame(e, id))));
     this.result(id, null);
   }
 
