@@ -62,6 +62,8 @@ export interface CodeRun {
   code: string;
   mode: 'runOnceForAllItems' | 'runOnceForEachItem';
   data: ExpressionData;
+  /** The execution's signal: once aborted (stop, timeout), the run is abandoned. */
+  signal?: AbortSignal;
 }
 
 export interface Expressions {
@@ -69,9 +71,11 @@ export interface Expressions {
   isExpression(value: unknown): boolean;
   /**
    * Resolves a parameter value: expression strings are evaluated, objects and arrays are
-   * resolved deeply, anything else is returned as is. Throws ExpressionError.
+   * resolved deeply, anything else is returned as is. Rejects with ExpressionError.
+   * Asynchronous because evaluation may happen off the event loop; `signal` (the execution's)
+   * abandons it once aborted.
    */
-  resolve(value: unknown, data: ExpressionData): unknown;
+  resolve(value: unknown, data: ExpressionData, signal?: AbortSignal): Promise<unknown>;
   /**
    * Runs a Code node's JavaScript with n8n's semantics; returns the node's output items. Throws ExpressionError.
    * runOnceForEachItem runs the code once, for the item `data.itemIndex` (the caller loops over items),
@@ -79,7 +83,7 @@ export interface Expressions {
    */
   runCode(run: CodeRun): Promise<Item[]>;
   /** Runs a legacy Function node (`items` in, items out) or FunctionItem (`item` in: the item `data.itemIndex`, once per call). */
-  runFunction(run: { code: string; perItem: boolean; data: ExpressionData }): Promise<Item[]>;
+  runFunction(run: { code: string; perItem: boolean; data: ExpressionData; signal?: AbortSignal }): Promise<Item[]>;
   close(): void;
 }
 
@@ -88,4 +92,6 @@ export interface SandboxLimits {
   timeoutMs: number;
   /** Memory limit of one sandbox runtime, bytes. */
   memoryBytes: number;
+  /** Worker threads running sandboxes (WORKFLOW_SANDBOX_WORKERS); default: the number of cores. */
+  workers?: number;
 }

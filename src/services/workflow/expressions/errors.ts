@@ -38,7 +38,6 @@ export function lineOf(stack: string, filename: string): number | undefined {
 }
 
 export function codeError(error: GuestError, filename: string, itemIndex?: number): ExpressionError {
-  if (error.verbatim) return new ExpressionError(error.message);
   if (error.name === 'ExpressionError') return new ExpressionError(error.message, undefined, error.description);
   const line = lineOf(error.stack, filename);
   // A thrown string or plain object has no "Name: message" row for n8n to read.
