@@ -249,7 +249,7 @@ describe('console and static data', () => {
     await expect(all("for (let i = 0; i < 11; i++) $execution.customData.set('k' + i, i); return [];", withCustom)).rejects.toThrow(
       'Custom data can hold at most 10 items',
     );
-    expect(ex.resolve("={{ $execution.customData.get('existing') }}", withCustom)).toBe('yes');
+    expect(await ex.resolve("={{ $execution.customData.get('existing') }}", withCustom)).toBe('yes');
   });
 
   it('static data is left alone when the code fails', async () => {

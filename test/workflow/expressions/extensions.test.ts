@@ -54,28 +54,28 @@ describe('string extensions', () => {
     ["'x'.toJsonString()", '"x"'],
     // Native methods are not replaced.
     ["'abc'.includes('b')", true],
-  ])('%s', (expr, expected) => {
-    expect(r(expr)).toEqual(expected);
+  ])('%s', async (expr, expected) => {
+    expect(await r(expr)).toEqual(expected);
   });
 
-  it('hashes like the host crypto does', () => {
-    expect(r("'hello'.hash()")).toBe(createHash('md5').update('hello').digest('hex'));
-    expect(r("'hello'.hash('sha256')")).toBe(createHash('sha256').update('hello').digest('hex'));
-    expect(r("'hello'.hash('SHA512')")).toBe(createHash('sha512').update('hello').digest('hex'));
+  it('hashes like the host crypto does', async () => {
+    expect(await r("'hello'.hash()")).toBe(createHash('md5').update('hello').digest('hex'));
+    expect(await r("'hello'.hash('sha256')")).toBe(createHash('sha256').update('hello').digest('hex'));
+    expect(await r("'hello'.hash('SHA512')")).toBe(createHash('sha512').update('hello').digest('hex'));
   });
 
-  it('reports a failed conversion as an ExpressionError', () => {
-    expect(() => r("'abc'.toNumber()")).toThrow(ExpressionError);
-    expect(() => r("'abc'.toNumber()")).toThrow('toNumber(): cannot convert to number');
-    expect(() => r("'not json'.parseJson()")).toThrow("parseJson(): the string isn't valid JSON");
+  it('reports a failed conversion as an ExpressionError', async () => {
+    await expect(r("'abc'.toNumber()")).rejects.toThrow(ExpressionError);
+    await expect(r("'abc'.toNumber()")).rejects.toThrow('toNumber(): cannot convert to number');
+    await expect(r("'not json'.parseJson()")).rejects.toThrow("parseJson(): the string isn't valid JSON");
   });
 
-  it('converts strings to DateTimes', () => {
-    expect(r("'2026-01-05'.toDateTime().toISO()")).toBe('2026-01-05T00:00:00.000Z');
-    expect(r("'2026-01-05T10:00:00+02:00'.toDateTime().toISO()")).toBe('2026-01-05T08:00:00.000Z');
-    expect(r("'Mon, 05 Jan 2026 10:00:00 GMT'.toDateTime().toISO()")).toBe('2026-01-05T10:00:00.000Z');
-    expect(r("'05/01/2026'.toDateTime('dd/MM/yyyy').toFormat('yyyy-MM-dd')")).toBe('2026-01-05');
-    expect(() => r("'someday'.toDateTime()")).toThrow('toDateTime(): cannot convert "someday" to a date');
+  it('converts strings to DateTimes', async () => {
+    expect(await r("'2026-01-05'.toDateTime().toISO()")).toBe('2026-01-05T00:00:00.000Z');
+    expect(await r("'2026-01-05T10:00:00+02:00'.toDateTime().toISO()")).toBe('2026-01-05T08:00:00.000Z');
+    expect(await r("'Mon, 05 Jan 2026 10:00:00 GMT'.toDateTime().toISO()")).toBe('2026-01-05T10:00:00.000Z');
+    expect(await r("'05/01/2026'.toDateTime('dd/MM/yyyy').toFormat('yyyy-MM-dd')")).toBe('2026-01-05');
+    await expect(r("'someday'.toDateTime()")).rejects.toThrow('toDateTime(): cannot convert "someday" to a date');
   });
 });
 
@@ -99,12 +99,12 @@ describe('number and boolean extensions', () => {
     ['true.toNumber()', 1],
     ['(5).isEmpty()', false],
     ["(1234.5).toLocaleString('de-DE')", '1.234,5'],
-  ])('%s', (expr, expected) => {
-    expect(r(expr)).toEqual(expected);
+  ])('%s', async (expr, expected) => {
+    expect(await r(expr)).toEqual(expected);
   });
 
-  it('refuses isEven on a fraction', () => {
-    expect(() => r('(2.5).isEven()')).toThrow('isEven(): only callable on integers');
+  it('refuses isEven on a fraction', async () => {
+    await expect(r('(2.5).isEven()')).rejects.toThrow('isEven(): only callable on integers');
   });
 });
 
@@ -136,12 +136,12 @@ describe('array extensions', () => {
     ['[1, 2].includes(2)', true],
     ['[5, 6, 7].randomItem() >= 5', true],
     ["['1', 2].sum()", 3],
-  ])('%s', (expr, expected) => {
-    expect(r(expr)).toEqual(expected);
+  ])('%s', async (expr, expected) => {
+    expect(await r(expr)).toEqual(expected);
   });
 
-  it('refuses to sum what is not a number', () => {
-    expect(() => r("[1, 'a'].sum()")).toThrow('sum(): all array elements must be numbers');
+  it('refuses to sum what is not a number', async () => {
+    await expect(r("[1, 'a'].sum()")).rejects.toThrow('sum(): all array elements must be numbers');
   });
 });
 
@@ -160,20 +160,20 @@ describe('object extensions', () => {
     ['({ a: 1 }).merge({ a: 2, b: 3 })', { a: 1, b: 3 }],
     ['({ a: [1] }).toJsonString()', '{"a":[1]}'],
     ["({ a: 1, b: 'x y' }).urlEncode()", 'a=1&b=x%20y'],
-  ])('%s', (expr, expected) => {
-    expect(r(expr)).toEqual(expected);
+  ])('%s', async (expr, expected) => {
+    expect(await r(expr)).toEqual(expected);
   });
 
-  it('an own field of the same name wins over the extension', () => {
-    expect(r('({ keys: 5 }).keys')).toBe(5);
+  it('an own field of the same name wins over the extension', async () => {
+    expect(await r('({ keys: 5 }).keys')).toBe(5);
     const d = makeData({ input: items({ isEmpty: 'own' }) });
-    expect(ex.resolve('={{ $json.isEmpty }}', d)).toBe('own');
+    expect(await ex.resolve('={{ $json.isEmpty }}', d)).toBe('own');
   });
 
-  it('extension methods do not show up in the data', () => {
-    expect(r('Object.keys({ a: 1 })')).toEqual(['a']);
-    expect(r('JSON.stringify([1])')).toBe('[1]');
-    expect(r('(() => { const k = []; for (const x in { a: 1 }) k.push(x); return k; })()')).toEqual(['a']);
+  it('extension methods do not show up in the data', async () => {
+    expect(await r('Object.keys({ a: 1 })')).toEqual(['a']);
+    expect(await r('JSON.stringify([1])')).toBe('[1]');
+    expect(await r('(() => { const k = []; for (const x in { a: 1 }) k.push(x); return k; })()')).toEqual(['a']);
   });
 });
 
@@ -204,44 +204,44 @@ describe('date extensions and Luxon', () => {
     ["$now.toRelative({ base: $now.plus(2, 'days') })", '2 days ago'],
     ["new Date('2026-01-05T00:00:00Z').format('yyyy/MM/dd')", '2026/01/05'],
     ["new Date('2026-01-05T00:00:00Z').toDateTime().plus(1, 'day').toISODate()", '2026-01-06'],
-  ])('%s', (expr, expected) => {
-    expect(r(expr)).toEqual(expected);
+  ])('%s', async (expr, expected) => {
+    expect(await r(expr)).toEqual(expected);
   });
 
-  it('a DateTime leaves the sandbox as ISO text, inside objects too', () => {
-    expect(r('{ at: $now, list: [$today] }')).toEqual({ at: '2026-11-25T21:46:23.460Z', list: ['2026-11-25T00:00:00.000Z'] });
+  it('a DateTime leaves the sandbox as ISO text, inside objects too', async () => {
+    expect(await r('{ at: $now, list: [$today] }')).toEqual({ at: '2026-11-25T21:46:23.460Z', list: ['2026-11-25T00:00:00.000Z'] });
   });
 
-  it('Date and Date.now() follow the injected clock', () => {
+  it('Date and Date.now() follow the injected clock', async () => {
     const earlier = makeData({ now: new Date('2020-02-02T02:02:02.000Z') });
-    expect(r('new Date().toISOString().slice(0, 10)', earlier)).toBe('2020-02-02');
-    expect(r('Math.floor(Date.now() / 1000)', earlier)).toBe(Math.floor(Date.parse('2020-02-02T02:02:02.000Z') / 1000));
-    expect(r('DateTime.now().year', earlier)).toBe(2020);
+    expect(await r('new Date().toISOString().slice(0, 10)', earlier)).toBe('2020-02-02');
+    expect(await r('Math.floor(Date.now() / 1000)', earlier)).toBe(Math.floor(Date.parse('2020-02-02T02:02:02.000Z') / 1000));
+    expect(await r('DateTime.now().year', earlier)).toBe(2020);
   });
 
-  it('falls back to UTC when the workflow names a zone that does not exist', () => {
-    expect(r('$now.toISO()', makeData({ timezone: 'Mars/Olympus_Mons' }))).toBe('2026-11-25T21:46:23.460Z');
+  it('falls back to UTC when the workflow names a zone that does not exist', async () => {
+    expect(await r('$now.toISO()', makeData({ timezone: 'Mars/Olympus_Mons' }))).toBe('2026-11-25T21:46:23.460Z');
   });
 
-  it("refers to the workflow's zone for $today", () => {
+  it("refers to the workflow's zone for $today", async () => {
     const tokyo = makeData({ timezone: 'Asia/Tokyo' });
-    expect(r('$today.toISO()', tokyo)).toBe('2026-11-26T00:00:00.000+09:00');
-    expect(r("$now.toFormat('HH:mm')", tokyo)).toBe('06:46');
+    expect(await r('$today.toISO()', tokyo)).toBe('2026-11-26T00:00:00.000+09:00');
+    expect(await r("$now.toFormat('HH:mm')", tokyo)).toBe('06:46');
   });
 });
 
 describe('$jmespath', () => {
-  it('searches with JMESPath', () => {
+  it('searches with JMESPath', async () => {
     const d = makeData({ input: items({ people: [{ name: 'a', age: 30 }, { name: 'b', age: 20 }] }) });
-    expect(ex.resolve("={{ $jmespath($json, 'people[?age > `25`].name') }}", d)).toEqual(['a']);
-    expect(ex.resolve("={{ $jmespath($json.people, '[*].age') }}", d)).toEqual([30, 20]);
+    expect(await ex.resolve("={{ $jmespath($json, 'people[?age > `25`].name') }}", d)).toEqual(['a']);
+    expect(await ex.resolve("={{ $jmespath($json.people, '[*].age') }}", d)).toEqual([30, 20]);
   });
 });
 
 describe('calling an extension method on a missing value', () => {
-  it("fails as n8n does, while a native method on a missing value just gives nothing", () => {
-    expect(() => r('$json.nothing.isEmpty()')).toThrow('isEmpty() could not be called on "undefined" type');
-    expect(() => r('$json.nothing.toDateTime()')).toThrow(ExpressionError);
-    expect(r('$json.nothing.toUpperCase()')).toBeUndefined();
+  it("fails as n8n does, while a native method on a missing value just gives nothing", async () => {
+    await expect(r('$json.nothing.isEmpty()')).rejects.toThrow('isEmpty() could not be called on "undefined" type');
+    await expect(r('$json.nothing.toDateTime()')).rejects.toThrow(ExpressionError);
+    expect(await r('$json.nothing.toUpperCase()')).toBeUndefined();
   });
 });

@@ -46,27 +46,27 @@ const paths = [
 ];
 
 describe('fast path and sandbox agree', () => {
-  it('every path here is one the fast path parses', () => {
+  it('every path here is one the fast path parses', async () => {
     const notPlain = paths.filter((p) => !parsePlainPath(p));
     expect(notPlain).toEqual([]);
   });
 
   for (const path of paths) {
     for (const template of [`={{ ${path} }}`, `=[{{ ${path} }}]`]) {
-      it(template, () => {
-        const outcome = (ex: typeof fast) => {
+      it(template, async () => {
+        const outcome = async (ex: typeof fast) => {
           try {
-            return { value: ex.resolve(template, data) };
+            return { value: await ex.resolve(template, data) };
           } catch (error) {
             return { error: (error as Error).message };
           }
         };
-        expect(outcome(fast)).toEqual(outcome(slow));
+        expect(await outcome(fast)).toEqual(await outcome(slow));
       });
     }
   }
 
-  it('does not take calls, operators or unusual syntax', () => {
+  it('does not take calls, operators or unusual syntax', async () => {
     for (const code of ['$json.s.toUpperCase()', '$json.n + 1', '$json[`s`]', '$json.s ?? 1', "$json['a\\'b']", '$json[0 + 1]', 'json.s', '$jsonx', '$("Source")']) {
       expect(parsePlainPath(code), code).toBeUndefined();
     }

@@ -35,15 +35,15 @@ describe('constructor-chain escapes (CVE-2025-68613, CVE-2026-25049, CVE-2026-14
     "={{ $input.all.call.call(Function.prototype.constructor, null, 'return process')() }}",
   ];
   for (const payload of payloads) {
-    it(payload, () => {
-      expect(ex.resolve(payload, data)).toBeUndefined();
+    it(payload, async () => {
+      expect(await ex.resolve(payload, data)).toBeUndefined();
     });
   }
 
-  it('the sandbox global has no host capability at all', () => {
+  it('the sandbox global has no host capability at all', async () => {
     const probe =
       "={{ ['process','require','module','Buffer','fetch','XMLHttpRequest','WebAssembly','setImmediate','__hamletHost','__hamlet','std','os'].map(n => n + ':' + typeof globalThis[n]).join(',') }}";
-    expect(ex.resolve(probe, data)).toBe(
+    expect(await ex.resolve(probe, data)).toBe(
       'process:undefined,require:function,module:undefined,Buffer:undefined,fetch:undefined,XMLHttpRequest:undefined,WebAssembly:undefined,setImmediate:undefined,__hamletHost:undefined,__hamlet:undefined,std:undefined,os:undefined',
     );
   });
@@ -68,7 +68,7 @@ describe('constructor-chain escapes (CVE-2025-68613, CVE-2026-25049, CVE-2026-14
     expect(out).toEqual({ reached: 'no', sym: 'symbol', proc: 'undefined' });
   });
 
-  it('the host code never evaluates strings: no eval, new Function or vm in the expressions module', () => {
+  it('the host code never evaluates strings: no eval, new Function or vm in the expressions module', async () => {
     const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../src/services/workflow/expressions');
     const files: string[] = [];
     const walk = (dir: string) => {
@@ -97,7 +97,7 @@ describe('prototype pollution', () => {
     expect((target as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(target)).toBe(Object.prototype);
     expect(out[0]!.json).toEqual({ a: 1 });
-    const viaExpression = ex.resolve(`={{ JSON.parse('{"__pro\\\\u0074o__": {"polluted": 1}, "b": 2}') }}`, data);
+    const viaExpression = await ex.resolve(`={{ JSON.parse('{"__pro\\\\u0074o__": {"polluted": 1}, "b": 2}') }}`, data);
     expect(Object.getPrototypeOf(Object.assign({}, viaExpression))).toBe(Object.prototype);
     expect(viaExpression).toEqual({ b: 2 });
   });
@@ -116,7 +116,7 @@ describe('prototype pollution', () => {
       "return [{ json: { p: ({}).polluted, p2: ({}).polluted2, first: [1, 2].first(), map: [1].map(x => x + 1), parse: JSON.parse('3'), up: 'a'.toUpperCase(), n: $input.all().length } }];",
     );
     expect(out).toEqual({ first: 1, map: [2], parse: 3, up: 'A', n: 1 });
-    expect(ex.resolve('={{ [5, 6].first() + "".toUpperCase() }}', data)).toBe('5');
+    expect(await ex.resolve('={{ [5, 6].first() + "".toUpperCase() }}', data)).toBe('5');
   });
 
   it('globals a run creates are gone in the next run, queued jobs included', async () => {
@@ -130,12 +130,12 @@ describe('prototype pollution', () => {
       b: 'undefined',
       c: 'undefined',
     });
-    ex.resolve("={{ (globalThis.fromExpression = 1) }}", data);
-    expect(ex.resolve('={{ typeof fromExpression }}', data)).toBe('undefined');
+    await ex.resolve("={{ (globalThis.fromExpression = 1) }}", data);
+    expect(await ex.resolve('={{ typeof fromExpression }}', data)).toBe('undefined');
     // A global that cannot be deleted makes the context go away instead.
     await runAll("Object.defineProperty(globalThis, 'stuck', { value: 'forever' }); return [];");
-    expect(ex.resolve('={{ typeof stuck }}', data)).toBe('undefined');
-    expect(ex.resolve("={{ Object.defineProperty(globalThis, 'stuck2', { value: 1 }) && 1 }}", data)).toBe(1);
+    expect(await ex.resolve('={{ typeof stuck }}', data)).toBe('undefined');
+    expect(await ex.resolve("={{ Object.defineProperty(globalThis, 'stuck2', { value: 1 }) && 1 }}", data)).toBe(1);
     expect(await json('return [{ json: { t: typeof stuck2 } }];')).toEqual({ t: 'undefined' });
   });
 
@@ -146,21 +146,21 @@ describe('prototype pollution', () => {
     expect(input[0]!.json).toEqual({ nested: { v: 1 } });
   });
 
-  it("Luxon's cached zones and locales changed by one run are not what the next run gets", () => {
-    expect(ex.resolve("={{ $now.toFormat('MMMM ZZZZ') }}", data)).toBe('November UTC');
-    ex.resolve("={{ (() => { try { $now.zone.fixed = 120; } catch (e) {} return 1; })() }}", data);
-    ex.resolve("={{ (() => { const l = $now.loc; l.intl = 'fr-FR'; l.locale = 'fr-FR'; l.monthsCache.format.long = ['x']; return 1; })() }}", data);
+  it("Luxon's cached zones and locales changed by one run are not what the next run gets", async () => {
+    expect(await ex.resolve("={{ $now.toFormat('MMMM ZZZZ') }}", data)).toBe('November UTC');
+    await ex.resolve("={{ (() => { try { $now.zone.fixed = 120; } catch (e) {} return 1; })() }}", data);
+    await ex.resolve("={{ (() => { const l = $now.loc; l.intl = 'fr-FR'; l.locale = 'fr-FR'; l.monthsCache.format.long = ['x']; return 1; })() }}", data);
     const berlin = makeData({ timezone: 'Europe/Berlin' });
-    ex.resolve("={{ (() => { $now.zone.zoneName = 'Asia/Tokyo'; return 1; })() }}", berlin);
-    expect(ex.resolve("={{ $now.toFormat('MMMM ZZZZ') + ' ' + $now.toISO() }}", data)).toBe('November UTC 2026-11-25T21:46:23.460Z');
-    expect(ex.resolve('={{ $now.toISO() }}', berlin)).toBe('2026-11-25T22:46:23.460+01:00');
+    await ex.resolve("={{ (() => { $now.zone.zoneName = 'Asia/Tokyo'; return 1; })() }}", berlin);
+    expect(await ex.resolve("={{ $now.toFormat('MMMM ZZZZ') + ' ' + $now.toISO() }}", data)).toBe('November UTC 2026-11-25T21:46:23.460Z');
+    expect(await ex.resolve('={{ $now.toISO() }}', berlin)).toBe('2026-11-25T22:46:23.460+01:00');
   });
 
   it('state set in one run (even through the injected clock or Luxon settings) does not leak into the next', async () => {
-    ex.resolve("={{ (() => { try { DateTime; luxonSettings = 1; } catch (e) {} return 1; })() }}", data);
+    await ex.resolve("={{ (() => { try { DateTime; luxonSettings = 1; } catch (e) {} return 1; })() }}", data);
     await runAll("const { Settings } = { Settings: DateTime.now().constructor }; try { luxon.Settings.defaultZone = 'Asia/Tokyo'; } catch (e) {} return [];");
     await runAll("try { Object.getPrototypeOf(DateTime.now()).constructor; } catch (e) {} return [];");
-    expect(ex.resolve('={{ $now.zoneName }}', data)).toBe('UTC');
+    expect(await ex.resolve('={{ $now.zoneName }}', data)).toBe('UTC');
   });
 });
 
@@ -168,10 +168,10 @@ describe('limits', () => {
   const roomy = createExpressions({ timeoutMs: 20_000, memoryBytes: 32 * 1024 * 1024 });
   afterAll(() => roomy.close());
 
-  it('an endless loop in an expression is stopped by the time limit', () => {
-    expect(() => ex.resolve('={{ (() => { while (true) {} })() }}', data)).toThrow(SandboxLimitError);
+  it('an endless loop in an expression is stopped by the time limit', async () => {
+    await expect(ex.resolve('={{ (() => { while (true) {} })() }}', data)).rejects.toThrow(SandboxLimitError);
     try {
-      ex.resolve('={{ (() => { for (;;) {} })() }}', data);
+      await ex.resolve('={{ (() => { for (;;) {} })() }}', data);
     } catch (error) {
       expect((error as SandboxLimitError).kind).toBe('timeout');
       expect((error as Error).message).toBe('Execution timed out after 300 ms');
@@ -208,12 +208,12 @@ describe('limits', () => {
       // The memory limit, not the clock, stops them (QuickJS's own count misses small blocks).
       expect((error as SandboxLimitError).kind, bomb).toBe('memory');
     }
-    expect(() => ex.resolve("={{ 'z'.repeat(2 ** 26).length }}", data)).toThrow(SandboxLimitError);
+    await expect(ex.resolve("={{ 'z'.repeat(2 ** 26).length }}", data)).rejects.toThrow(SandboxLimitError);
     // QuickJS refuses strings over 2^30 characters before memory runs out: a plain error.
     await expect(runAll('let s = "ab"; while (true) s = s + s; return [];')).rejects.toThrow(ExpressionError);
   });
 
-  it("bounds the instance's real memory, which QuickJS's own accounting underestimates", () => {
+  it("bounds the instance's real memory, which QuickJS's own accounting underestimates", async () => {
     const module = takeModule()!;
     const sandbox = new Sandbox({ timeoutMs: 10_000, memoryBytes: 32 * 1024 * 1024 }, module);
     const before = module.getWasmMemory().buffer.byteLength;
@@ -250,7 +250,7 @@ describe('limits', () => {
     const created = ex.stats().sandboxesCreated;
     await expect(runAll('while (true) {}')).rejects.toThrow(SandboxLimitError);
     expect(await json('return [{ json: { ok: 1 + 1 } }];')).toEqual({ ok: 2 });
-    expect(ex.resolve('={{ $json.name.toUpperCase() }}', data)).toBe('X');
+    expect(await ex.resolve('={{ $json.name.toUpperCase() }}', data)).toBe('X');
     expect(ex.stats().sandboxesCreated).toBe(created + 1);
   });
 });

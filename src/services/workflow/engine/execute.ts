@@ -240,6 +240,7 @@ function makeContext(
     return data;
   };
   const staticData = (opts.workflow.staticData ??= {}) as Record<string, Record<string, unknown>>;
+  const signal = opts.signal ?? new AbortController().signal;
   const ctx: NodeContext = {
     node,
     typeVersion: Number(node.typeVersion ?? 1),
@@ -250,11 +251,11 @@ function makeContext(
     items,
     runIndex,
     raw: <T>(path: string, fallback?: T) => (getPath(params, path) ?? fallback) as T,
-    param: <T>(path: string, itemIndex: number, fallback?: T): T => {
+    param: <T>(path: string, itemIndex: number, fallback?: T): Promise<T> => {
       const value = getPath(params, path);
-      if (value === undefined) return fallback as T;
-      if (!needsResolve(value, opts.expressions)) return value as T;
-      return opts.expressions.resolve(value, expressionData(itemIndex)) as T;
+      if (value === undefined) return Promise.resolve(fallback as T);
+      if (!needsResolve(value, opts.expressions)) return Promise.resolve(value as T);
+      return opts.expressions.resolve(value, expressionData(itemIndex), signal) as Promise<T>;
     },
     expressionData,
     expressions: opts.expressions,
@@ -268,7 +269,7 @@ function makeContext(
     services: opts.services,
     resumed,
     respond: (r) => opts.respond?.(r),
-    signal: opts.signal ?? new AbortController().signal,
+    signal,
   };
   return ctx;
 }

@@ -56,7 +56,7 @@ export interface NodeContext {
   items: Item[];
   runIndex: number;
   /** A parameter evaluated for one item (expressions resolved); `fallback` when absent. */
-  param<T = unknown>(path: string, itemIndex: number, fallback?: NoInfer<T>): T;
+  param<T = unknown>(path: string, itemIndex: number, fallback?: NoInfer<T>): Promise<T>;
   /** A parameter as written, unevaluated. */
   raw<T = unknown>(path: string, fallback?: NoInfer<T>): T;
   expressionData(itemIndex: number): ExpressionData;

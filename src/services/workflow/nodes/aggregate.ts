@@ -10,13 +10,13 @@ interface FieldSpec {
 
 export default {
   types: ['n8n-nodes-base.aggregate'],
-  execute(ctx) {
+  async execute(ctx) {
     const items = ctx.items;
     const pairedItem = items.map((_, i) => ({ item: i }));
     if (ctx.raw('aggregate', 'aggregateIndividualFields') === 'aggregateAllItemData') {
-      const dest = ctx.param<string>('destinationFieldName', 0, 'data');
+      const dest = await ctx.param<string>('destinationFieldName', 0, 'data');
       const include = ctx.raw<string>('include', 'allFields');
-      const fields = fieldList(ctx.param(include === 'specifiedFields' ? 'fieldsToInclude' : 'fieldsToExclude', 0, ''));
+      const fields = fieldList(await ctx.param(include === 'specifiedFields' ? 'fieldsToInclude' : 'fieldsToExclude', 0, ''));
       const list = items.map((it) => {
         if (include === 'specifiedFields') {
           const o: Record<string, unknown> = {};
@@ -32,15 +32,15 @@ export default {
       });
       return [[{ json: { [dest]: list }, pairedItem }]];
     }
-    const specs = ctx.param<FieldSpec[]>('fieldsToAggregate.fieldToAggregate', 0, []);
-    const mergeLists = ctx.param<boolean>('options.mergeLists', 0, false);
-    const keepMissing = ctx.param<boolean>('options.keepMissing', 0, false);
+    const specs = await ctx.param<FieldSpec[]>('fieldsToAggregate.fieldToAggregate', 0, []);
+    const mergeLists = await ctx.param<boolean>('options.mergeLists', 0, false);
+    const keepMissing = await ctx.param<boolean>('options.keepMissing', 0, false);
     const json: Record<string, unknown> = {};
     for (const spec of specs) {
       const field = spec.fieldToAggregate ?? '';
       if (!field) continue;
       const name = spec.renameField && spec.outputFieldName ? spec.outputFieldName : field;
-      const noDots = ctx.param<boolean>('options.disableDotNotation', 0, false);
+      const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
       const values: unknown[] = [];
       for (const it of items) {
         const v = noDots ? it.json[field] : readPath(it.json, field);

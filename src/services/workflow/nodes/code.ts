@@ -11,11 +11,11 @@ export default {
     if (mode === 'runOnceForEachItem') {
       const out = [];
       for (let i = 0; i < ctx.items.length; i++) {
-        const items = await ctx.expressions.runCode({ code, mode, data: ctx.expressionData(i) });
+        const items = await ctx.expressions.runCode({ code, mode, data: ctx.expressionData(i), signal: ctx.signal });
         for (const it of items) out.push({ ...it, pairedItem: it.pairedItem ?? { item: i } });
       }
       return [out];
     }
-    return [await ctx.expressions.runCode({ code, mode, data: ctx.expressionData(0) })];
+    return [await ctx.expressions.runCode({ code, mode, data: ctx.expressionData(0), signal: ctx.signal })];
   },
 } satisfies NodeType;

@@ -23,45 +23,45 @@ function toDate(v: unknown, zone: string): DateTime {
   return d.setZone(zone);
 }
 
-function run(ctx: NodeContext, i: number, zone: string): { field: string; value: unknown } {
+async function run(ctx: NodeContext, i: number, zone: string): Promise<{ field: string; value: unknown }> {
   const op = ctx.raw<string>('operation', 'getCurrentDate');
   const unit = (u: string) => u.replace(/s$/, '') as keyof DurationLikeObject;
   switch (op) {
     case 'getCurrentDate': {
       const now = DateTime.fromJSDate(ctx.now()).setZone(zone);
-      return { field: ctx.param('outputFieldName', i, 'currentDate'), value: (ctx.param('includeTime', i, true) ? now : now.startOf('day')).toISO() };
+      return { field: await ctx.param('outputFieldName', i, 'currentDate'), value: (await ctx.param('includeTime', i, true) ? now : now.startOf('day')).toISO() };
     }
     case 'addToDate':
     case 'subtractFromDate': {
-      const d = toDate(ctx.param(op === 'addToDate' ? 'magnitude' : 'magnitude', i, ''), zone);
-      const amount = Number(ctx.param('duration', i, 0)) * (op === 'addToDate' ? 1 : -1);
-      const u = unit(ctx.param<string>('timeUnit', i, 'days'));
-      return { field: ctx.param('outputFieldName', i, 'newDate'), value: d.plus({ [u]: amount }).toISO() };
+      const d = toDate(await ctx.param(op === 'addToDate' ? 'magnitude' : 'magnitude', i, ''), zone);
+      const amount = Number(await ctx.param('duration', i, 0)) * (op === 'addToDate' ? 1 : -1);
+      const u = unit(await ctx.param<string>('timeUnit', i, 'days'));
+      return { field: await ctx.param('outputFieldName', i, 'newDate'), value: d.plus({ [u]: amount }).toISO() };
     }
     case 'formatDate': {
-      const d = toDate(ctx.param('date', i, ''), zone);
-      const format = ctx.param<string>('format', i, 'MM/dd/yyyy');
-      const pattern = format === 'custom' ? ctx.param<string>('customFormat', i, 'yyyy-MM-dd') : PRESETS[format] ?? format;
-      return { field: ctx.param('outputFieldName', i, 'formattedDate'), value: d.toFormat(pattern) };
+      const d = toDate(await ctx.param('date', i, ''), zone);
+      const format = await ctx.param<string>('format', i, 'MM/dd/yyyy');
+      const pattern = format === 'custom' ? await ctx.param<string>('customFormat', i, 'yyyy-MM-dd') : PRESETS[format] ?? format;
+      return { field: await ctx.param('outputFieldName', i, 'formattedDate'), value: d.toFormat(pattern) };
     }
     case 'roundDate': {
-      const d = toDate(ctx.param('date', i, ''), zone);
-      const to = unit(ctx.param<string>('toNearest', i, 'day')) as 'day';
-      const rounded = ctx.param('mode', i, 'roundDown') === 'roundUp' ? d.endOf(to).plus({ milliseconds: 1 }) : d.startOf(to);
-      return { field: ctx.param('outputFieldName', i, 'roundedDate'), value: rounded.toISO() };
+      const d = toDate(await ctx.param('date', i, ''), zone);
+      const to = unit(await ctx.param<string>('toNearest', i, 'day')) as 'day';
+      const rounded = await ctx.param('mode', i, 'roundDown') === 'roundUp' ? d.endOf(to).plus({ milliseconds: 1 }) : d.startOf(to);
+      return { field: await ctx.param('outputFieldName', i, 'roundedDate'), value: rounded.toISO() };
     }
     case 'getTimeBetweenDates': {
-      const a = toDate(ctx.param('startDate', i, ''), zone);
-      const b = toDate(ctx.param('endDate', i, ''), zone);
-      const units = ctx.param<string[]>('units', i, ['day']).map(unit) as Array<keyof DurationLikeObject>;
-      return { field: ctx.param('outputFieldName', i, 'timeDifference'), value: b.diff(a, units as any).toObject() };
+      const a = toDate(await ctx.param('startDate', i, ''), zone);
+      const b = toDate(await ctx.param('endDate', i, ''), zone);
+      const units = (await ctx.param<string[]>('units', i, ['day'])).map(unit) as Array<keyof DurationLikeObject>;
+      return { field: await ctx.param('outputFieldName', i, 'timeDifference'), value: b.diff(a, units as any).toObject() };
     }
     case 'extractDate': {
-      const d = toDate(ctx.param('date', i, ''), zone);
-      const part = ctx.param<string>('part', i, 'month');
+      const d = toDate(await ctx.param('date', i, ''), zone);
+      const part = await ctx.param<string>('part', i, 'month');
       const parts: Record<string, number> = { year: d.year, month: d.month, week: d.weekNumber, day: d.day, hour: d.hour, minute: d.minute, second: d.second };
       if (!(part in parts)) throw new NodeOperationError(`Part "${part}" is not supported`);
-      return { field: ctx.param('outputFieldName', i, 'datePart'), value: parts[part] };
+      return { field: await ctx.param('outputFieldName', i, 'datePart'), value: parts[part] };
     }
   }
   throw new NodeOperationError(`Operation "${op}" is not supported`);
@@ -69,15 +69,16 @@ function run(ctx: NodeContext, i: number, zone: string): { field: string; value:
 
 export default {
   types: ['n8n-nodes-base.dateTime'],
-  execute(ctx) {
+  async execute(ctx) {
     if (ctx.typeVersion < 2) throw new NodeOperationError('Date & Time v1 is not supported; use v2');
-    const zone = String(ctx.param('options.timezone', 0, '') || ctx.workflow.settings?.timezone || 'UTC');
-    const out: Item[] = ctx.items.map((item, i) => {
-      const { field, value } = run(ctx, i, zone);
-      const json = ctx.param('options.includeInputFields', i, true) ? clone(item.json) : {};
+    const zone = String((await ctx.param('options.timezone', 0, '')) || ctx.workflow.settings?.timezone || 'UTC');
+    const out: Item[] = [];
+    for (let i = 0; i < ctx.items.length; i++) {
+      const { field, value } = await run(ctx, i, zone);
+      const json = (await ctx.param('options.includeInputFields', i, true)) ? clone(ctx.items[i]!.json) : {};
       writePath(json, field, value);
-      return { json, pairedItem: { item: i } };
-    });
+      out.push({ json, pairedItem: { item: i } });
+    }
     return [out];
   },
 } satisfies NodeType;

@@ -8,7 +8,7 @@ export default {
   async execute(ctx) {
     const source = ctx.raw<string>('source', 'database');
     if (source !== 'database') throw new NodeOperationError(`Execute Workflow source "${source}" is not supported; use a stored workflow`);
-    const ref = ctx.param<unknown>('workflowId', 0, '');
+    const ref = await ctx.param<unknown>('workflowId', 0, '');
     const id = String(ref && typeof ref === 'object' ? (ref as { value?: unknown }).value ?? '' : ref).trim();
     if (!id) throw new NodeOperationError('No workflow ID given');
     const parent = { executionId: ctx.executionId, workflowId: ctx.workflow.id };

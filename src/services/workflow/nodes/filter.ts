@@ -6,13 +6,13 @@ import { itemMatchesFilter } from './if.js';
 export default {
   types: ['n8n-nodes-base.filter'],
   outputs: (node) => (Number(node.typeVersion ?? 1) >= 2 ? 2 : 1),
-  execute(ctx) {
+  async execute(ctx) {
     const kept: Item[] = [];
     const dropped: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {
       let ok: boolean;
       try {
-        ok = itemMatchesFilter(ctx, i);
+        ok = await itemMatchesFilter(ctx, i);
       } catch (err) {
         if (!ctx.continueOnFail) throw err;
         ok = false;

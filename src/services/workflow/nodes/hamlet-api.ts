@@ -16,10 +16,10 @@ export async function callService(ctx: NodeContext, call: ServiceCall): Promise<
   const upper = call.service.toUpperCase();
   // A URL from the workflow is user input and goes through the SSRF guard; the operator's own
   // configuration (HAMLET_<SERVICE>_URL, the configured port) may name this machine.
-  const fromNode = String(ctx.param('baseUrl', call.itemIndex, '') ?? '');
+  const fromNode = String(await ctx.param('baseUrl', call.itemIndex, '') ?? '');
   const base = (fromNode || ctx.services.serviceUrl(call.service) || '').replace(/\/$/, '');
   if (!base) throw new NodeOperationError(`No URL for the ${call.service} service: set the node's Base URL or HAMLET_${upper}_URL`);
-  const key = String(ctx.param('apiKey', call.itemIndex, '') || ctx.services.env[`HAMLET_${upper}_API_KEY`] || '');
+  const key = String(await ctx.param('apiKey', call.itemIndex, '') || ctx.services.env[`HAMLET_${upper}_API_KEY`] || '');
   if (!key) throw new NodeOperationError(`No API key for the ${call.service} service: set the node's API Key or HAMLET_${upper}_API_KEY`);
   const send = fromNode ? ctx.services.fetch : ctx.services.fetchTrusted;
   const res = await send(base + call.path, {

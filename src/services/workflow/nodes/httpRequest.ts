@@ -31,61 +31,61 @@ const jsonish = (v: unknown): Record<string, unknown> => {
   return {};
 };
 
-function v4(ctx: NodeContext, i: number): Request {
-  const p = <T = unknown>(path: string, d?: NoInfer<T>): T => ctx.param<T>(path, i, d);
+async function v4(ctx: NodeContext, i: number): Promise<Request> {
+  const p = <T = unknown>(path: string, d?: NoInfer<T>): Promise<T> => ctx.param<T>(path, i, d);
   const req: Request = {
-    method: String(p('method', 'GET')).toUpperCase(),
-    url: String(p('url', '')),
+    method: String(await p('method', 'GET')).toUpperCase(),
+    url: String(await p('url', '')),
     query: [],
     headers: {},
-    format: p('options.response.response.responseFormat', 'autodetect'),
-    fullResponse: p('options.response.response.fullResponse', false),
-    neverError: p('options.response.response.neverError', false),
-    timeoutMs: p<number | undefined>('options.timeout', undefined),
+    format: await p('options.response.response.responseFormat', 'autodetect'),
+    fullResponse: await p('options.response.response.fullResponse', false),
+    neverError: await p('options.response.response.neverError', false),
+    timeoutMs: await p<number | undefined>('options.timeout', undefined),
   };
-  if (p('sendQuery', false)) {
-    req.query = p('specifyQuery', 'keypair') === 'json' ? Object.entries(jsonish(p('jsonQuery', '{}'))).map(([k, v]) => [k, String(v)]) : pairs(p('queryParameters.parameters', []));
+  if (await p('sendQuery', false)) {
+    req.query = await p('specifyQuery', 'keypair') === 'json' ? Object.entries(jsonish(await p('jsonQuery', '{}'))).map(([k, v]) => [k, String(v)]) : pairs(await p('queryParameters.parameters', []));
   }
-  if (p('sendHeaders', false)) {
-    const hs = p('specifyHeaders', 'keypair') === 'json' ? Object.entries(jsonish(p('jsonHeaders', '{}'))).map(([k, v]) => [k, String(v)] as [string, string]) : pairs(p('headerParameters.parameters', []));
+  if (await p('sendHeaders', false)) {
+    const hs = await p('specifyHeaders', 'keypair') === 'json' ? Object.entries(jsonish(await p('jsonHeaders', '{}'))).map(([k, v]) => [k, String(v)] as [string, string]) : pairs(await p('headerParameters.parameters', []));
     for (const [k, v] of hs) req.headers[k.toLowerCase()] = v;
   }
-  if (p('sendBody', false)) {
-    const type = p<string>('contentType', 'json');
+  if (await p('sendBody', false)) {
+    const type = await p<string>('contentType', 'json');
     if (type === 'raw') {
-      req.headers['content-type'] ??= String(p('rawContentType', 'text/plain'));
-      req.body = String(p('body', ''));
+      req.headers['content-type'] ??= String(await p('rawContentType', 'text/plain'));
+      req.body = String(await p('body', ''));
     } else if (type === 'form-urlencoded') {
       req.headers['content-type'] ??= 'application/x-www-form-urlencoded';
-      req.body = new URLSearchParams(pairs(p('bodyParameters.parameters', []))).toString();
+      req.body = new URLSearchParams(pairs(await p('bodyParameters.parameters', []))).toString();
     } else if (type === 'json') {
       req.headers['content-type'] ??= 'application/json';
-      const body = p('specifyBody', 'keypair') === 'json' ? jsonish(p('jsonBody', '{}')) : Object.fromEntries(pairs(p('bodyParameters.parameters', [])));
+      const body = await p('specifyBody', 'keypair') === 'json' ? jsonish(await p('jsonBody', '{}')) : Object.fromEntries(pairs(await p('bodyParameters.parameters', [])));
       req.body = JSON.stringify(body);
     } else throw new NodeOperationError(`Body content type "${type}" is not supported`);
   }
   return req;
 }
 
-function v1(ctx: NodeContext, i: number): Request {
-  const p = <T = unknown>(path: string, d?: NoInfer<T>): T => ctx.param<T>(path, i, d);
-  const asJson = p('jsonParameters', false);
+async function v1(ctx: NodeContext, i: number): Promise<Request> {
+  const p = <T = unknown>(path: string, d?: NoInfer<T>): Promise<T> => ctx.param<T>(path, i, d);
+  const asJson = await p('jsonParameters', false);
   const req: Request = {
-    method: String(p('requestMethod', 'GET')).toUpperCase(),
-    url: String(p('url', '')),
-    query: asJson ? Object.entries(jsonish(p('queryParametersJson', '{}'))).map(([k, v]) => [k, String(v)]) : pairs(p('queryParametersUi.parameter', [])),
+    method: String(await p('requestMethod', 'GET')).toUpperCase(),
+    url: String(await p('url', '')),
+    query: asJson ? Object.entries(jsonish(await p('queryParametersJson', '{}'))).map(([k, v]) => [k, String(v)]) : pairs(await p('queryParametersUi.parameter', [])),
     headers: {},
-    format: p('responseFormat', 'json') === 'string' ? 'text' : p('responseFormat', 'json') === 'file' ? 'file' : 'json',
-    fullResponse: p('options.fullResponse', false),
-    neverError: p('options.ignoreResponseCode', false),
-    timeoutMs: p<number | undefined>('options.timeout', undefined),
+    format: await p('responseFormat', 'json') === 'string' ? 'text' : await p('responseFormat', 'json') === 'file' ? 'file' : 'json',
+    fullResponse: await p('options.fullResponse', false),
+    neverError: await p('options.ignoreResponseCode', false),
+    timeoutMs: await p<number | undefined>('options.timeout', undefined),
   };
-  const hs = asJson ? Object.entries(jsonish(p('headerParametersJson', '{}'))).map(([k, v]) => [k, String(v)] as [string, string]) : pairs(p('headerParametersUi.parameter', []));
+  const hs = asJson ? Object.entries(jsonish(await p('headerParametersJson', '{}'))).map(([k, v]) => [k, String(v)] as [string, string]) : pairs(await p('headerParametersUi.parameter', []));
   for (const [k, v] of hs) req.headers[k.toLowerCase()] = v;
   if (!['GET', 'HEAD'].includes(req.method)) {
-    const body = asJson ? jsonish(p('bodyParametersJson', '{}')) : Object.fromEntries(pairs(p('bodyParametersUi.parameter', [])));
+    const body = asJson ? jsonish(await p('bodyParametersJson', '{}')) : Object.fromEntries(pairs(await p('bodyParametersUi.parameter', [])));
     if (Object.keys(body).length) {
-      if (p('options.bodyContentType', 'json') === 'form-urlencoded') {
+      if (await p('options.bodyContentType', 'json') === 'form-urlencoded') {
         req.headers['content-type'] ??= 'application/x-www-form-urlencoded';
         req.body = new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString();
       } else {
@@ -139,7 +139,7 @@ export default {
     const out: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {
       try {
-        const req = ctx.typeVersion >= 3 ? v4(ctx, i) : v1(ctx, i);
+        const req = await (ctx.typeVersion >= 3 ? v4(ctx, i) : v1(ctx, i));
         for (const json of await send(ctx, req)) out.push({ json, pairedItem: { item: i } });
       } catch (err) {
         if (!ctx.continueOnFail) throw err;

@@ -51,7 +51,7 @@ function compareV1(type: string, op: string, a: unknown, b: unknown): boolean {
   throw new NodeOperationError(`Unknown ${type} operation "${op}"`);
 }
 
-function matchV1(ctx: NodeContext, i: number): boolean {
+async function matchV1(ctx: NodeContext, i: number): Promise<boolean> {
   const any = ctx.raw('combineOperation', 'all') === 'any';
   const all = ctx.raw<Record<string, V1Condition[]>>('conditions', {});
   let seen = 0;
@@ -59,7 +59,7 @@ function matchV1(ctx: NodeContext, i: number): boolean {
     const list = all[type] ?? [];
     for (let c = 0; c < list.length; c++) {
       seen++;
-      const cond = ctx.param<V1Condition>(`conditions.${type}.${c}`, i, {});
+      const cond = await ctx.param<V1Condition>(`conditions.${type}.${c}`, i, {});
       const d = V1_DEFAULTS[type]!;
       const ok = compareV1(type, cond.operation ?? d.operation, cond.value1, 'value2' in cond ? cond.value2 : d.value2);
       if (any && ok) return true;
@@ -69,8 +69,8 @@ function matchV1(ctx: NodeContext, i: number): boolean {
   return seen === 0 ? true : !any;
 }
 
-export function itemMatchesFilter(ctx: NodeContext, i: number, path = 'conditions'): boolean {
-  const filter = ctx.param<FilterValue>(path, i, {});
+export async function itemMatchesFilter(ctx: NodeContext, i: number, path = 'conditions'): Promise<boolean> {
+  const filter = await ctx.param<FilterValue>(path, i, {});
   const loose = ctx.raw<boolean>('looseTypeValidation', false) || ctx.raw<boolean>('options.looseTypeValidation', false);
   return evaluateFilter(filter, { loose, ignoreCase: ctx.raw<boolean>('options.ignoreCase', false), itemIndex: i });
 }
@@ -78,14 +78,14 @@ export function itemMatchesFilter(ctx: NodeContext, i: number, path = 'condition
 export default {
   types: ['n8n-nodes-base.if'],
   outputs: () => 2,
-  execute(ctx) {
+  async execute(ctx) {
     const yes: Item[] = [];
     const no: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {
       const item = ctx.items[i]!;
       let ok: boolean;
       try {
-        ok = ctx.typeVersion >= 2 ? itemMatchesFilter(ctx, i) : matchV1(ctx, i);
+        ok = await (ctx.typeVersion >= 2 ? itemMatchesFilter(ctx, i) : matchV1(ctx, i));
       } catch (err) {
         if (!ctx.continueOnFail) throw err;
         ok = false;

@@ -3,8 +3,8 @@ import type { NodeType } from '../engine/node-type.js';
 
 export default {
   types: ['n8n-nodes-base.limit'],
-  execute(ctx) {
-    const max = Number(ctx.param('maxItems', 0, 1));
+  async execute(ctx) {
+    const max = Number(await ctx.param('maxItems', 0, 1));
     const keep = ctx.raw<string>('keep', 'firstItems');
     const items = ctx.items;
     if (items.length <= max) return [items];

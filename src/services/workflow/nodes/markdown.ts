@@ -17,25 +17,26 @@ const SHOWDOWN_OPTIONS = [
 
 export default {
   types: ['n8n-nodes-base.markdown'],
-  execute(ctx) {
+  async execute(ctx) {
     const mode = ctx.raw<string>('mode', 'htmlToMarkdown');
-    return [
-      ctx.items.map((item, i) => {
-        const input = String(ctx.param(mode === 'markdownToHtml' ? 'markdown' : 'html', i, '') ?? '');
-        const key = ctx.param<string>('destinationKey', i, 'data');
-        const options = ctx.param<Record<string, unknown>>('options', i, {}) ?? {};
-        let out: string;
-        if (mode === 'markdownToHtml') {
-          const converter = new showdown.Converter();
-          for (const name of SHOWDOWN_OPTIONS) if (options[name] !== undefined) converter.setOption(name, options[name]);
-          out = converter.makeHtml(input);
-        } else {
-          out = NodeHtmlMarkdown.translate(input);
-        }
-        const json = clone(item.json);
-        writePath(json, key, out);
-        return { json, pairedItem: { item: i } };
-      }),
-    ];
+    const results = [];
+    for (let i = 0; i < ctx.items.length; i++) {
+      const item = ctx.items[i]!;
+      const input = String(await ctx.param(mode === 'markdownToHtml' ? 'markdown' : 'html', i, '') ?? '');
+      const key = await ctx.param<string>('destinationKey', i, 'data');
+      const options = await ctx.param<Record<string, unknown>>('options', i, {}) ?? {};
+      let out: string;
+      if (mode === 'markdownToHtml') {
+        const converter = new showdown.Converter();
+        for (const name of SHOWDOWN_OPTIONS) if (options[name] !== undefined) converter.setOption(name, options[name]);
+        out = converter.makeHtml(input);
+      } else {
+        out = NodeHtmlMarkdown.translate(input);
+      }
+      const json = clone(item.json);
+      writePath(json, key, out);
+      results.push({ json, pairedItem: { item: i } });
+    }
+    return [results];
   },
 } satisfies NodeType;

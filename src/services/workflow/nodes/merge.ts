@@ -10,16 +10,16 @@ const merged = (a: Item | undefined, b: Item | undefined, ia: number, ib: number
   pairedItem: [...(a ? [{ item: ia, input: 0 }] : []), ...(b ? [{ item: ib, input: 1 }] : [])],
 });
 
-function byFields(ctx: NodeContext, in1: Item[], in2: Item[]): Item[] {
+async function byFields(ctx: NodeContext, in1: Item[], in2: Item[]): Promise<Item[]> {
   let pairs: Array<{ field1: string; field2: string }>;
   if (ctx.typeVersion >= 3) {
     const adv = ctx.raw<boolean>('advanced', false);
-    if (adv) pairs = ctx.param('mergeByFields.values', 0, []);
+    if (adv) pairs = await ctx.param('mergeByFields.values', 0, []);
     else {
-      const fields = String(ctx.param('fieldsToMatchString', 0, '')).split(',').map((s) => s.trim()).filter(Boolean);
+      const fields = String(await ctx.param('fieldsToMatchString', 0, '')).split(',').map((s) => s.trim()).filter(Boolean);
       pairs = fields.map((f) => ({ field1: f, field2: f }));
     }
-  } else pairs = ctx.param('mergeByFields.values', 0, []);
+  } else pairs = await ctx.param('mergeByFields.values', 0, []);
   const join = ctx.raw<string>('joinMode', 'keepMatches');
   const key = (it: Item, side: 'field1' | 'field2') => JSON.stringify(pairs.map((p) => readPath(it.json, p[side])));
   const index = new Map<string, number[]>();
@@ -48,7 +48,7 @@ function byFields(ctx: NodeContext, in1: Item[], in2: Item[]): Item[] {
 
 export default {
   types: ['n8n-nodes-base.merge'],
-  execute(ctx) {
+  async execute(ctx) {
     const inputs = ctx.inputs.map((i) => i ?? []);
     const in1 = inputs[0] ?? [];
     const in2 = inputs[1] ?? [];
@@ -65,7 +65,7 @@ export default {
     if (mode === 'combine' || v < 2) {
       const how = v >= 3 ? ctx.raw<string>('combineBy', 'combineByFields') : ctx.raw<string>('combinationMode', v < 2 ? mode : 'mergeByFields');
       if (how === 'mergeByPosition' || how === 'combineByPosition' || how === 'mergeByIndex') {
-        const includeUnpaired = ctx.param<boolean>('options.includeUnpaired', 0, false);
+        const includeUnpaired = await ctx.param<boolean>('options.includeUnpaired', 0, false);
         const n = includeUnpaired ? Math.max(in1.length, in2.length) : Math.min(in1.length, in2.length);
         return [Array.from({ length: n }, (_, i) => merged(in1[i], in2[i], i, i))];
       }
@@ -74,7 +74,7 @@ export default {
         in1.forEach((a, ia) => in2.forEach((b, ib) => out.push(merged(a, b, ia, ib))));
         return [out];
       }
-      if (how === 'mergeByFields' || how === 'combineByFields' || how === 'mergeByKey') return [byFields(ctx, in1, in2)];
+      if (how === 'mergeByFields' || how === 'combineByFields' || how === 'mergeByKey') return [await byFields(ctx, in1, in2)];
     }
     throw new NodeOperationError(`Merge mode "${mode}" is not supported`);
   },

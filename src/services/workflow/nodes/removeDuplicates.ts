@@ -12,30 +12,30 @@ function stable(v: unknown): string {
 
 export default {
   types: ['n8n-nodes-base.removeDuplicates'],
-  execute(ctx) {
+  async execute(ctx) {
     const operation = ctx.typeVersion >= 2 ? ctx.raw<string>('operation', 'removeDuplicateInputItems') : 'removeDuplicateInputItems';
     if (operation === 'clearDeduplicationHistory') {
       ctx.staticData.node.seen = [];
       return [ctx.items];
     }
     if (operation === 'removeItemsSeenInPreviousExecutions') {
-      const limit = Number(ctx.param('options.historySize', 0, 10000));
+      const limit = Number(await ctx.param('options.historySize', 0, 10000));
       const seen = new Set<string>((ctx.staticData.node.seen as string[] | undefined) ?? []);
       const out: Item[] = [];
       const added: string[] = [];
-      ctx.items.forEach((it, i) => {
-        const key = stable(ctx.param('dedupeValue', i, ''));
-        if (seen.has(key)) return;
+      for (let i = 0; i < ctx.items.length; i++) {
+        const key = stable(await ctx.param('dedupeValue', i, ''));
+        if (seen.has(key)) continue;
         seen.add(key);
         added.push(key);
-        out.push({ ...it, pairedItem: { item: i } });
-      });
+        out.push({ ...ctx.items[i]!, pairedItem: { item: i } });
+      }
       ctx.staticData.node.seen = [...seen].slice(-limit);
       return [out];
     }
     if (operation !== 'removeDuplicateInputItems') throw new NodeOperationError(`Operation "${operation}" is not supported`);
     const compare = ctx.raw<string>('compare', 'allFields');
-    const fields = fieldList(ctx.param(compare === 'selectedFields' ? 'fieldsToCompare' : 'fieldsToExclude', 0, ''));
+    const fields = fieldList(await ctx.param(compare === 'selectedFields' ? 'fieldsToCompare' : 'fieldsToExclude', 0, ''));
     const keyOf = (json: Record<string, unknown>) => {
       if (compare === 'selectedFields') return stable(fields.map((f) => readPath(json, f)));
       if (compare === 'allFieldsExcept') return stable(Object.fromEntries(Object.entries(json).filter(([k]) => !fields.includes(k))));

@@ -3,12 +3,12 @@ import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 
 export default {
   types: ['n8n-nodes-base.respondToWebhook'],
-  execute(ctx) {
+  async execute(ctx) {
     const items = ctx.items;
     const respondWith = ctx.raw<string>('respondWith', ctx.typeVersion >= 1.1 ? 'firstIncomingItem' : 'firstIncomingItem');
-    const status = Number(ctx.param('options.responseCode', 0, 200));
+    const status = Number(await ctx.param('options.responseCode', 0, 200));
     const headers: Record<string, string> = {};
-    for (const e of ctx.param<Array<{ name?: string; value?: unknown }>>('options.responseHeaders.entries', 0, [])) {
+    for (const e of await ctx.param<Array<{ name?: string; value?: unknown }>>('options.responseHeaders.entries', 0, [])) {
       if (e?.name) headers[String(e.name).toLowerCase()] = String(e.value ?? '');
     }
     let body: unknown;
@@ -20,7 +20,7 @@ export default {
         body = items[0]?.json ?? {};
         break;
       case 'json': {
-        let b = ctx.param<unknown>('responseBody', 0, '');
+        let b = await ctx.param<unknown>('responseBody', 0, '');
         if (typeof b === 'string') {
           const text = b.trim();
           if (text === '') b = {};
@@ -37,13 +37,13 @@ export default {
       }
       case 'text':
         headers['content-type'] ??= 'text/html; charset=utf-8';
-        body = String(ctx.param('responseBody', 0, '') ?? '');
+        body = String(await ctx.param('responseBody', 0, '') ?? '');
         break;
       case 'noData':
         body = undefined;
         break;
       case 'redirect':
-        headers['location'] = String(ctx.param('redirectURL', 0, ''));
+        headers['location'] = String(await ctx.param('redirectURL', 0, ''));
         ctx.respond({ status: status === 200 ? 307 : status, headers, body: undefined });
         return [items];
       default:

@@ -53,14 +53,14 @@ function convert(name: string, type: string, value: unknown, itemIndex: number, 
 }
 
 /** Which of the input's fields v3 keeps beside the assigned ones. */
-function baseFields(ctx: NodeContext, json: Record<string, unknown>, i: number): Record<string, unknown> {
+async function baseFields(ctx: NodeContext, json: Record<string, unknown>, i: number): Promise<Record<string, unknown>> {
   let include: string;
   if (ctx.typeVersion >= 3.3) include = ctx.raw('includeOtherFields', false) ? ctx.raw('include', 'all') : 'none';
   else include = ctx.raw('include', 'all');
   if (include === 'all') return clone(json);
   if (include === 'selected') {
     const out: Record<string, unknown> = {};
-    for (const f of fieldList(ctx.param('includeFields', i, ''))) {
+    for (const f of fieldList(await ctx.param('includeFields', i, ''))) {
       const v = readPath(json, f);
       if (v !== undefined) writePath(out, f, clone(v));
     }
@@ -68,23 +68,23 @@ function baseFields(ctx: NodeContext, json: Record<string, unknown>, i: number):
   }
   if (include === 'except') {
     const out = clone(json);
-    for (const f of fieldList(ctx.param('excludeFields', i, ''))) deletePath(out, f);
+    for (const f of fieldList(await ctx.param('excludeFields', i, ''))) deletePath(out, f);
     return out;
   }
   return {};
 }
 
-function v3(ctx: NodeContext): Item[] {
+async function v3(ctx: NodeContext): Promise<Item[]> {
   const out: Item[] = [];
   const mode = ctx.raw<string>('mode', 'manual');
   for (let i = 0; i < ctx.items.length; i++) {
     const item = ctx.items[i]!;
-    const dot = ctx.param<boolean>('options.dotNotation', i, true);
-    const ignoreErrors = ctx.param<boolean>('options.ignoreConversionErrors', i, false);
-    const json = baseFields(ctx, item.json, i);
+    const dot = await ctx.param<boolean>('options.dotNotation', i, true);
+    const ignoreErrors = await ctx.param<boolean>('options.ignoreConversionErrors', i, false);
+    const json = await baseFields(ctx, item.json, i);
     const put = (name: string, value: unknown) => (dot ? writePath(json, name, value) : (json[name] = value));
     if (mode === 'raw') {
-      let raw = ctx.param<unknown>('jsonOutput', i, '{}');
+      let raw = await ctx.param<unknown>('jsonOutput', i, '{}');
       if (typeof raw === 'string') {
         try {
           raw = JSON.parse(raw);
@@ -97,30 +97,30 @@ function v3(ctx: NodeContext): Item[] {
     } else {
       const assignments = ctx.raw<Assignment[]>('assignments.assignments', []);
       for (let a = 0; a < assignments.length; a++) {
-        const name = String(ctx.param(`assignments.assignments.${a}.name`, i, '') ?? '');
-        const value = ctx.param<unknown>(`assignments.assignments.${a}.value`, i, undefined);
+        const name = String(await ctx.param(`assignments.assignments.${a}.name`, i, '') ?? '');
+        const value = await ctx.param<unknown>(`assignments.assignments.${a}.value`, i, undefined);
         put(name, convert(name, assignments[a]?.type ?? 'string', value, i, ignoreErrors));
       }
     }
     const out1: Item = { json, pairedItem: { item: i } };
-    if (item.binary && !ctx.param('options.stripBinary', i, false)) out1.binary = item.binary;
+    if (item.binary && !await ctx.param('options.stripBinary', i, false)) out1.binary = item.binary;
     out.push(out1);
   }
   return out;
 }
 
-function v1(ctx: NodeContext): Item[] {
+async function v1(ctx: NodeContext): Promise<Item[]> {
   const out: Item[] = [];
   const keepOnlySet = ctx.raw('keepOnlySet', false);
   for (let i = 0; i < ctx.items.length; i++) {
     const item = ctx.items[i]!;
-    const dot = ctx.param<boolean>('options.dotNotation', i, true);
+    const dot = await ctx.param<boolean>('options.dotNotation', i, true);
     const json: Record<string, unknown> = keepOnlySet ? {} : clone(item.json);
     for (const type of ['boolean', 'number', 'string'] as const) {
       const list = ctx.raw<Array<{ name?: string }>>(`values.${type}`, []);
       for (let v = 0; v < list.length; v++) {
-        const name = String(ctx.param(`values.${type}.${v}.name`, i, 'propertyName'));
-        let value = ctx.param<unknown>(`values.${type}.${v}.value`, i, type === 'boolean' ? false : type === 'number' ? 0 : '');
+        const name = String(await ctx.param(`values.${type}.${v}.name`, i, 'propertyName'));
+        let value = await ctx.param<unknown>(`values.${type}.${v}.value`, i, type === 'boolean' ? false : type === 'number' ? 0 : '');
         if (type === 'boolean' && typeof value !== 'boolean') value = !!value && value !== 'false';
         if (dot) writePath(json, name, value);
         else json[name] = value;
@@ -133,5 +133,5 @@ function v1(ctx: NodeContext): Item[] {
 
 export default {
   types: ['n8n-nodes-base.set'],
-  execute: (ctx) => [ctx.typeVersion >= 3 ? v3(ctx) : v1(ctx)],
+  execute: async (ctx) => [await (ctx.typeVersion >= 3 ? v3(ctx) : v1(ctx))],
 } satisfies NodeType;

@@ -12,7 +12,7 @@ function compare(a: unknown, b: unknown): number {
 
 export default {
   types: ['n8n-nodes-base.sort'],
-  execute(ctx) {
+  async execute(ctx) {
     const items = ctx.items.map((it, i) => ({ ...it, pairedItem: { item: i } }));
     const type = ctx.raw<string>('type', 'simple');
     if (type === 'random') {
@@ -23,8 +23,8 @@ export default {
       return [items];
     }
     if (type !== 'simple') throw new NodeOperationError(`Sort type "${type}" is not supported`);
-    const fields = ctx.param<Array<{ fieldName?: string; order?: string }>>('sortFieldsUi.sortField', 0, []);
-    const noDots = ctx.param<boolean>('options.disableDotNotation', 0, false);
+    const fields = await ctx.param<Array<{ fieldName?: string; order?: string }>>('sortFieldsUi.sortField', 0, []);
+    const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
     const read = (json: Record<string, unknown>, f: string) => (noDots ? json[f] : readPath(json, f));
     items.sort((x, y) => {
       for (const f of fields) {

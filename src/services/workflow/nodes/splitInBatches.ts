@@ -13,10 +13,10 @@ interface LoopState {
 export default {
   types: ['n8n-nodes-base.splitInBatches'],
   outputs: (node) => (Number(node.typeVersion ?? 1) >= 2 ? 2 : 1),
-  execute(ctx) {
-    const size = Math.max(1, Number(ctx.param('batchSize', 0, ctx.typeVersion >= 3 ? 1 : 10)));
+  async execute(ctx) {
+    const size = Math.max(1, Number(await ctx.param('batchSize', 0, ctx.typeVersion >= 3 ? 1 : 10)));
     const state = ctx.context as unknown as LoopState;
-    const reset = ctx.param<boolean>('options.reset', 0, false);
+    const reset = await ctx.param<boolean>('options.reset', 0, false);
     let batch: Item[];
     if (state.items === undefined || reset) {
       const all = ctx.items.map((it, i) => ({ ...it, pairedItem: { item: i } }));

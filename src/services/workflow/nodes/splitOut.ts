@@ -5,16 +5,16 @@ import { clone, deletePath, fieldList, isPlainObject, readPath, writePath } from
 
 export default {
   types: ['n8n-nodes-base.splitOut'],
-  execute(ctx) {
+  async execute(ctx) {
     const out: Item[] = [];
     let found = false;
-    const fieldsRaw = ctx.param<string>('fieldToSplitOut', 0, '');
+    const fieldsRaw = await ctx.param<string>('fieldToSplitOut', 0, '');
     for (let i = 0; i < ctx.items.length; i++) {
       const json = ctx.items[i]!.json;
-      const fields = fieldList(i === 0 ? fieldsRaw : ctx.param<string>('fieldToSplitOut', i, ''));
+      const fields = fieldList(i === 0 ? fieldsRaw : await ctx.param<string>('fieldToSplitOut', i, ''));
       const include = ctx.raw<string>('include', 'noOtherFields');
-      const dest = ctx.param<string>('options.destinationFieldName', i, '');
-      const noDots = ctx.param<boolean>('options.disableDotNotation', i, false);
+      const dest = await ctx.param<string>('options.destinationFieldName', i, '');
+      const noDots = await ctx.param<boolean>('options.disableDotNotation', i, false);
       const read = (f: string) => (noDots ? json[f] : readPath(json, f));
       for (const field of fields) {
         let value = read(field);
@@ -28,7 +28,7 @@ export default {
             if (noDots) delete base[field];
             else deletePath(base, field);
           } else if (include === 'selectedOtherFields') {
-            for (const f of fieldList(ctx.param('fieldsToInclude', i, ''))) {
+            for (const f of fieldList(await ctx.param('fieldsToInclude', i, ''))) {
               const v = noDots ? json[f] : readPath(json, f);
               if (v !== undefined) writePath(base, f, clone(v));
             }

@@ -3,10 +3,10 @@ import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 
 export default {
   types: ['n8n-nodes-base.stopAndError'],
-  execute(ctx) {
+  async execute(ctx) {
     const type = ctx.raw<string>('errorType', 'errorMessage');
     if (type === 'errorObject') {
-      let obj = ctx.param<unknown>('errorObject', 0, {});
+      let obj = await ctx.param<unknown>('errorObject', 0, {});
       if (typeof obj === 'string') {
         try {
           obj = JSON.parse(obj);
@@ -18,6 +18,6 @@ export default {
       const message = typeof o.message === 'string' ? o.message : typeof o.description === 'string' ? o.description : JSON.stringify(obj);
       throw new NodeOperationError(message, typeof o.description === 'string' ? o.description : undefined);
     }
-    throw new NodeOperationError(String(ctx.param('errorMessage', 0, '')));
+    throw new NodeOperationError(String(await ctx.param('errorMessage', 0, '')));
   },
 } satisfies NodeType;

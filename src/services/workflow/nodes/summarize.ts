@@ -37,9 +37,9 @@ function aggregate(spec: Spec, values: unknown[]): unknown {
 
 export default {
   types: ['n8n-nodes-base.summarize'],
-  execute(ctx) {
-    const specs = ctx.param<Spec[]>('fieldsToSummarize.values', 0, [{ aggregation: 'count', field: '' }]);
-    const splitBy = fieldList(ctx.param('fieldsToSplitBy', 0, ''));
+  async execute(ctx) {
+    const specs = await ctx.param<Spec[]>('fieldsToSummarize.values', 0, [{ aggregation: 'count', field: '' }]);
+    const splitBy = fieldList(await ctx.param('fieldsToSplitBy', 0, ''));
     const groups = new Map<string, { keys: Record<string, unknown>; items: Array<{ item: Item; index: number }> }>();
     ctx.items.forEach((item, index) => {
       const keys = Object.fromEntries(splitBy.map((f) => [f, readPath(item.json, f)]));
@@ -58,7 +58,7 @@ export default {
       }
       out.push({ json, pairedItem: g.items.map(({ index }) => ({ item: index })) });
     }
-    if (ctx.param('options.outputFormat', 0, 'separateItems') === 'singleItem' && splitBy.length) {
+    if (await ctx.param('options.outputFormat', 0, 'separateItems') === 'singleItem' && splitBy.length) {
       return [[{ json: { data: out.map((o) => o.json) }, pairedItem: ctx.items.map((_, i) => ({ item: i })) }]];
     }
     return [out];

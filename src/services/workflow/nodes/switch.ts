@@ -32,19 +32,19 @@ const LEGACY: Record<string, (a: any, b: any) => boolean> = {
   regex: (a, b) => new RegExp(String(b).replace(/^\/(.*)\/\w*$/, '$1')).test(String(a)),
 };
 
-function routeV3(ctx: NodeContext, i: number, outputs: number): number[] {
+async function routeV3(ctx: NodeContext, i: number, outputs: number): Promise<number[]> {
   if (ctx.raw('mode', 'rules') === 'expression') {
-    const o = Number(ctx.param('output', i, 0));
+    const o = Number(await ctx.param('output', i, 0));
     if (!Number.isInteger(o) || o < 0 || o >= outputs) throw new NodeOperationError(`The output ${o} is not allowed. It has to be between 0 and ${outputs - 1}!`);
     return [o];
   }
   const rules = ctx.raw<Array<unknown>>('rules.values', []);
-  const all = ctx.param<boolean>('options.allMatchingOutputs', i, false);
+  const all = await ctx.param<boolean>('options.allMatchingOutputs', i, false);
   const loose = ctx.raw<boolean>('looseTypeValidation', false) || ctx.raw<boolean>('options.looseTypeValidation', false);
   const ignoreCase = ctx.raw<boolean>('options.ignoreCase', false);
   const hits: number[] = [];
   for (let r = 0; r < rules.length; r++) {
-    const filter = ctx.param<FilterValue>(`rules.values.${r}.conditions`, i, {});
+    const filter = await ctx.param<FilterValue>(`rules.values.${r}.conditions`, i, {});
     if (evaluateFilter(filter, { loose, ignoreCase, itemIndex: i })) {
       hits.push(r);
       if (!all) break;
@@ -57,12 +57,12 @@ function routeV3(ctx: NodeContext, i: number, outputs: number): number[] {
   return [];
 }
 
-function routeLegacy(ctx: NodeContext, i: number): number[] {
-  if (ctx.raw('mode', 'rules') === 'expression') return [Number(ctx.param('output', i, 0))];
-  const value1 = ctx.param<unknown>('value1', i, undefined);
+async function routeLegacy(ctx: NodeContext, i: number): Promise<number[]> {
+  if (ctx.raw('mode', 'rules') === 'expression') return [Number(await ctx.param('output', i, 0))];
+  const value1 = await ctx.param<unknown>('value1', i, undefined);
   const rules = ctx.raw<Array<unknown>>('rules.rules', []);
   for (let r = 0; r < rules.length; r++) {
-    const rule = ctx.param<{ operation?: string; value2?: unknown; output?: number }>(`rules.rules.${r}`, i, {});
+    const rule = await ctx.param<{ operation?: string; value2?: unknown; output?: number }>(`rules.rules.${r}`, i, {});
     const cmp = LEGACY[rule.operation ?? 'equal'];
     if (cmp?.(value1, rule.value2)) return [Number(rule.output ?? 0)];
   }
@@ -73,11 +73,11 @@ function routeLegacy(ctx: NodeContext, i: number): number[] {
 export default {
   types: ['n8n-nodes-base.switch'],
   outputs: outputCount,
-  execute(ctx) {
+  async execute(ctx) {
     const count = outputCount(ctx.node);
     const outs: Item[][] = Array.from({ length: count }, () => []);
     for (let i = 0; i < ctx.items.length; i++) {
-      const targets = ctx.typeVersion >= 3 ? routeV3(ctx, i, count) : routeLegacy(ctx, i);
+      const targets = await (ctx.typeVersion >= 3 ? routeV3(ctx, i, count) : routeLegacy(ctx, i));
       for (const t of targets) outs[t]?.push({ ...ctx.items[i]!, pairedItem: { item: i } });
     }
     return outs;

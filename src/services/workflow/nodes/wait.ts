@@ -18,19 +18,19 @@ export default {
         const type = ctx.raw<string>('limitType', 'afterTimeInterval');
         until =
           type === 'atSpecifiedTime'
-            ? new Date(String(ctx.param('maxDateAndTime', 0, '')))
-            : new Date(ctx.now().getTime() + Number(ctx.param('resumeAmount', 0, 1)) * (UNIT_MS[ctx.raw<string>('resumeUnit', 'hours')] ?? 3_600_000));
+            ? new Date(String(await ctx.param('maxDateAndTime', 0, '')))
+            : new Date(ctx.now().getTime() + Number(await ctx.param('resumeAmount', 0, 1)) * (UNIT_MS[ctx.raw<string>('resumeUnit', 'hours')] ?? 3_600_000));
       }
       return { wait: { webhook: true, until } };
     }
     let waitMs: number;
     if (resume === 'specificTime') {
-      const at = new Date(String(ctx.param('dateTime', 0, '')));
+      const at = new Date(String(await ctx.param('dateTime', 0, '')));
       if (Number.isNaN(at.getTime())) throw new NodeOperationError('[Wait node] invalid date and time');
       waitMs = at.getTime() - ctx.now().getTime();
     } else {
       // v1.1 counts in seconds by default; v1 in hours.
-      const amount = Number(ctx.param('amount', 0, 1));
+      const amount = Number(await ctx.param('amount', 0, 1));
       const unit = ctx.raw<string>('unit', ctx.typeVersion >= 1.1 ? 'seconds' : 'hours');
       if (!Number.isFinite(amount) || amount < 0) throw new NodeOperationError('[Wait node] invalid amount');
       waitMs = amount * (UNIT_MS[unit] ?? 1000);
