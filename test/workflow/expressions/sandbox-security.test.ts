@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createExpressions, SandboxLimitError } from '../../../src/services/workflow/expressions/index.js';
 import { Sandbox } from '../../../src/services/workflow/expressions/sandbox-pool.js';
 import { takeModule } from '../../../src/services/workflow/expressions/sandbox/modules.js';
+import { answerDataOperation } from '../../../src/services/workflow/expressions/sandbox/host-ops.js';
 import { ExpressionError } from '../../../src/services/workflow/expressions/api.js';
 import { items, makeData } from './helpers.js';
 
@@ -217,7 +218,7 @@ describe('limits', () => {
     const module = takeModule()!;
     const sandbox = new Sandbox({ timeoutMs: 10_000, memoryBytes: 32 * 1024 * 1024 }, module);
     const before = module.getWasmMemory().buffer.byteLength;
-    sandbox.begin(data);
+    sandbox.begin({ data: (op, args) => answerDataOperation(op, args, data), timezone: 'UTC', evaluate: () => undefined });
     const bomb = sandbox.compile('bomb', '(function () { const a = []; for (let i = 0; ; i++) a.push({ i, s: [i, i, i] }); })', 'x');
     expect(() => sandbox.callApi('call', bomb)).toThrow('Execution ran out of memory (limit 32 MB)');
     const grown = module.getWasmMemory().buffer.byteLength - before;

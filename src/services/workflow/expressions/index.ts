@@ -162,8 +162,7 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
       return typeof value === 'string' && value.startsWith('=');
     },
 
-    // Synchronous today; the contract is asynchronous so evaluation can move off the event loop.
-    resolve: async (value: unknown, data: ExpressionData): Promise<unknown> => resolveValue(value, data),
+    resolve: resolveValue,
 
     runCode(run: CodeRun): Promise<Item[]> {
       return runCodeMode(run.code, run.mode, run.data, run.signal);

@@ -462,6 +462,10 @@ export class SandboxPool {
     }
   }
 
+  get idleCount(): number {
+    return this.idle.length;
+  }
+
   /** For async callers: waits until a sandbox can be had without failing. */
   async ready(): Promise<void> {
     if (this.idle.length === 0) await modulesReady();

@@ -20,7 +20,7 @@ import { answerDataOperation, encodeHostError } from '../sandbox/host-ops.js';
 import type { HostAnswer, HostRequest, Ready, Task, TaskBody, TaskResult, WorkerSetup } from './protocol.js';
 
 /** Time past the sandbox's own deadline before the worker is presumed stuck (sandbox setup and library loading are not the user's time). */
-const OUTER_GRACE_MS = 1000;
+const OUTER_GRACE_MS = 1500;
 
 interface Job {
   task: Task;
@@ -36,6 +36,8 @@ interface Slot {
   port: MessagePort;
   flag: Int32Array;
   ready: boolean;
+  /** Sandboxes the worker had created at its last answer. */
+  sandboxesCreated: number;
   job?: Job;
   timer?: NodeJS.Timeout;
 }
@@ -135,7 +137,7 @@ export class SandboxWorkers {
       resourceLimits: { maxOldGenerationSizeMb: 128 + 2 * memoryMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
     });
     this.workersStarted++;
-    const slot: Slot = { worker, port: port1, flag: new Int32Array(signal), ready: false };
+    const slot: Slot = { worker, port: port1, flag: new Int32Array(signal), ready: false, sandboxesCreated: 0 };
     this.slots.add(slot);
     // Idle workers do not keep the process alive; a running task does (its deadline timer).
     worker.unref();
@@ -151,7 +153,8 @@ export class SandboxWorkers {
       if (!job || job.task.id !== message.id) return;
       clearTimeout(slot.timer);
       slot.job = undefined;
-      this.sandboxesCreated += message.created;
+      this.sandboxesCreated += message.created - slot.sandboxesCreated;
+      slot.sandboxesCreated = message.created;
       settle(job, () => job.resolve(message));
       this.pump();
     });

@@ -51,7 +51,7 @@ export type WireError =
 
 export type TaskResult = {
   id: number;
-  /** Sandboxes the worker created during the task (statistics). */
+  /** Sandboxes this worker has created so far (statistics). */
   created: number;
   logs?: string[];
 } & (
