@@ -13,11 +13,28 @@
 // in ways the prelude does not expect). The items a run nearly always reads are sent along
 // with the task (Prefetched), so the common run makes no call at all.
 
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { SandboxPool } from '../sandbox-pool.js';
 import type { HostArgs } from '../sandbox/host-ops.js';
 import { toWire, type HostAnswer, type HostRequest, type Task, type TaskResult, type WorkerSetup } from './protocol.js';
 import { SandboxRuns, TemplateFailure, type DataChannel } from './sandbox-runs.js';
+
+/**
+ * User code runs at a lower CPU priority than the server: with every core busy running
+ * runaway code, the services' event loops still get the CPU when they need it. (Linux: the
+ * nice value of a thread id applies to that thread only; elsewhere this does nothing.)
+ */
+function lowerPriority(): void {
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (threadId > 0) setPriority(threadId, 10);
+  } catch {
+    // Not Linux, or not allowed: the thread keeps the process's priority.
+  }
+}
+lowerPriority();
 
 const setup = workerData as WorkerSetup;
 const flag = new Int32Array(setup.signal);
