@@ -116,6 +116,13 @@ export class SandboxWorkers {
       this.limits.timeoutMs + OUTER_GRACE_MS,
     );
     slot.worker.postMessage(job.task);
+    this.keepAliveWhileBusy(slot);
+  }
+
+  /** A worker keeps the process alive while it starts or runs something, never while idle. */
+  private keepAliveWhileBusy(slot: Slot): void {
+    if (slot.job || !slot.ready) slot.worker.ref();
+    else slot.worker.unref();
   }
 
   private spawn(): void {
@@ -139,14 +146,12 @@ export class SandboxWorkers {
     this.workersStarted++;
     const slot: Slot = { worker, port: port1, flag: new Int32Array(signal), ready: false, sandboxesCreated: 0 };
     this.slots.add(slot);
-    // Idle workers do not keep the process alive; a running task does (its deadline timer).
-    worker.unref();
-    port1.unref();
     port1.on('message', (request: HostRequest) => this.answer(slot, request));
     worker.on('message', (message: TaskResult | Ready) => {
       if ('ready' in message) {
         slot.ready = true;
         this.pump();
+        this.keepAliveWhileBusy(slot);
         return;
       }
       const job = slot.job;
@@ -157,6 +162,7 @@ export class SandboxWorkers {
       slot.sandboxesCreated = message.created;
       settle(job, () => job.resolve(message));
       this.pump();
+      this.keepAliveWhileBusy(slot);
     });
     worker.on('error', (error: Error & { code?: string }) => {
       const failure =
@@ -166,6 +172,9 @@ export class SandboxWorkers {
       this.retire(slot, failure, !slot.ready);
     });
     worker.on('exit', () => this.retire(slot, new SandboxLimitError('crash', 'The sandbox stopped unexpectedly'), !slot.ready));
+    // The host port never keeps the process alive by itself (listening refs it: unref after).
+    port1.unref();
+    this.keepAliveWhileBusy(slot);
   }
 
   /** Answers a worker's data read from the data of the run it is doing (never another run's). */
