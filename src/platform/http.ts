@@ -44,6 +44,11 @@ export interface CreateAppOptions {
   openapi?: { title: string; version: string; description?: string };
   /** Fastify's trustProxy, so rate limits behind a load balancer key on the real client. */
   trustProxy?: boolean;
+  /**
+   * Answers a URL the router cannot percent-decode (e.g. `/webhook/%`), instead of Fastify's
+   * own 400 that bypasses the service's envelope.
+   */
+  onBadUrl?: (request: FastifyRequest, reply: FastifyReply) => unknown;
 }
 
 const STATUS_CODES: Record<number, string> = {
@@ -109,6 +114,14 @@ export function createApp(opts: CreateAppOptions): App {
     trustProxy: opts.trustProxy ?? false,
     // Path traversal and odd encodings are routed like any other unknown path (404).
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+    ...(opts.onBadUrl
+      ? {
+          frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+            if (error.code === 'FST_ERR_BAD_URL') return opts.onBadUrl!(request, reply);
+            return sendError(reply, request, opts.envelope, toErrorInfo(error));
+          },
+        }
+      : {}),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   // Query strings, params and headers arrive as text, so "5" must become 5 there; a JSON body

@@ -2,6 +2,7 @@
 import os from 'node:os';
 import { ConfigError, parseDuration } from '../../config.js';
 import type { SandboxLimits } from './expressions/api.js';
+import type { ExecutionLimitSettings } from './engine/limits.js';
 
 export interface WorkflowConfig {
   /** Environment variables expressions may read as $env (none by default, as n8n 2.x). */
@@ -17,6 +18,8 @@ export interface WorkflowConfig {
   concurrency: number;
   /** Default time zone for schedules and $now. */
   timezone: string;
+  /** Bounds of one execution: time (as n8n's EXECUTIONS_TIMEOUT / _MAX) and stored run data. */
+  execution: ExecutionLimitSettings;
 }
 
 export function loadWorkflowConfig(env: Record<string, string | undefined>): WorkflowConfig {
@@ -28,6 +31,17 @@ export function loadWorkflowConfig(env: Record<string, string | undefined>): Wor
     const n = Number(raw);
     if (!/^\d+$/.test(raw) || n < min || n > max) {
       problems.push(`${name}=${raw}: must be a whole number from ${min} to ${max}`);
+      return fallback;
+    }
+    return n;
+  };
+  // n8n's EXECUTIONS_TIMEOUT counts seconds and takes -1 for "no limit".
+  const seconds = (name: string, fallback: number, allowNone: boolean): number => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!/^-?\d+$/.test(raw) || (allowNone ? n < -1 : n < 1) || n > 31_536_000) {
+      problems.push(`${name}=${raw}: must be a whole number of seconds${allowNone ? ' (-1 for no limit)' : ''}, at most 31536000`);
       return fallback;
     }
     return n;
@@ -71,6 +85,11 @@ export function loadWorkflowConfig(env: Record<string, string | undefined>): Wor
     publicUrl,
     concurrency: int('WORKFLOW_CONCURRENCY', 4, 1, 256),
     timezone,
+    execution: {
+      timeoutS: seconds('WORKFLOW_EXECUTION_TIMEOUT', -1, true),
+      maxTimeoutS: seconds('WORKFLOW_EXECUTION_TIMEOUT_MAX', 3600, false),
+      maxRunDataBytes: int('WORKFLOW_MAX_RUN_DATA_MB', 64, 1, 4096) * 1024 * 1024,
+    },
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -9,11 +9,13 @@ import { tagRoutes } from './api/tags.js';
 import { workflowRoutes } from './api/workflows.js';
 import { loadWorkflowConfig } from './config.js';
 import { Runner } from './executions/runner.js';
+import { ExecutionStopper } from './executions/stop.js';
+import { ExecutionOwnership } from './executions/interrupted.js';
 import { createExpressions } from './expressions/index.js';
 import { migrations } from './migrations.js';
 import { WorkflowStore } from './store.js';
 import { Activation } from './triggers/activation.js';
-import { webhookRoutesPlugin } from './webhooks/routes.js';
+import { badUrlNotFound, webhookRoutesPlugin } from './webhooks/routes.js';
 import { addBodyParsers } from './webhooks/body.js';
 import { WorkflowCache } from './workflows/model.js';
 import { WorkflowWrites } from './workflows/service.js';
@@ -27,9 +29,10 @@ export function createEngine(platform: Platform, opts: { baseUrl: () => string; 
   // Execution writes (here or in a `hamlet worker`) tell list caches on every instance.
   store.onExecutionsChanged = () => void platform.events.publish(EXECUTIONS_CHANGED_TOPIC, {}).catch(() => {});
   const cache = new WorkflowCache();
-  const runner = new Runner(platform, store, cache, config, expressions, opts.baseUrl);
+  const ownership = new ExecutionOwnership(platform.db);
+  const runner = new Runner(platform, store, cache, config, expressions, opts.baseUrl, ownership.key);
   const activation = new Activation(platform, store, cache, runner, config.timezone, opts.ownsTriggers);
-  return { config, expressions, store, cache, runner, activation };
+  return { config, expressions, store, cache, runner, activation, ownership };
 }
 
 const service: ServiceDefinition = {
@@ -51,13 +54,14 @@ const service: ServiceDefinition = {
       envelope: (e) => ({ message: e.message }),
       bodyLimit: 16 * 1024 * 1024,
       openapi: { title: 'Hamlet workflow automation (n8n-compatible)', version: '1.0.0' },
+      onBadUrl: badUrlNotFound,
     });
     addBodyParsers(app);
     await app.register(
       async (api) => {
         api.addHook('onRequest', authHook(platform.keys));
         workflowRoutes(api as unknown as App, { store, writes, cache, runner, lists, baseUrl: () => config.publicUrl ?? baseUrl });
-        executionRoutes(api as unknown as App, { store, runner, cache, lists: executionLists });
+        executionRoutes(api as unknown as App, { store, runner, stopper: new ExecutionStopper(platform, store, runner), cache, lists: executionLists });
         tagRoutes(api as unknown as App, { store, clock: platform.clock, lists });
         methodNotAllowed(api as unknown as App, {
           '/workflows': ['GET', 'POST'],
@@ -69,6 +73,7 @@ const service: ServiceDefinition = {
           '/executions': ['GET'],
           '/executions/:id': ['GET', 'DELETE'],
           '/executions/:id/retry': ['POST'],
+          '/executions/:id/stop': ['POST'],
           '/tags': ['GET', 'POST'],
           '/tags/:id': ['GET', 'PUT', 'DELETE'],
         });
@@ -77,10 +82,9 @@ const service: ServiceDefinition = {
     );
     webhookRoutesPlugin(app, { activation, runner, store, cache, baseUrl: () => config.publicUrl ?? baseUrl });
 
-    // Embedded SQLite belongs to this process: whatever was running when it died was interrupted.
-    if (platform.db.dialect === 'sqlite') {
-      await store.k.updateTable('workflow_executions').set({ status: 'crashed', stopped_at: platform.clock.now().toISOString() }).where('status', '=', 'running').execute();
-    }
+    // Executions a dead process left `running` are `crashed` now (both databases; see interrupted.ts).
+    await engine.ownership.start();
+    await engine.ownership.markInterrupted(platform.clock.now().toISOString());
     runner.registerWorker();
     await activation.start();
 
@@ -103,6 +107,7 @@ const service: ServiceDefinition = {
         executionLists.close();
         await app.close();
         await runner.drain();
+        await engine.ownership.stop();
         engine.expressions.close();
       },
     };

@@ -63,4 +63,11 @@ export const migrations: Migrations = {
       await db.schema.createIndex('workflow_executions_created').on('workflow_executions').columns(['created_at']).execute();
     },
   },
+  // The process running an execution (its advisory-lock key, PostgreSQL), so a restarted
+  // process can tell the executions of a dead process from those of a live one.
+  '002_execution_owner': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('workflow_executions').addColumn('owner', 'integer').execute();
+    },
+  },
 };

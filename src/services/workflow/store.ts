@@ -42,6 +42,8 @@ export interface ExecutionRow {
   data: string | null;
   workflow_data: string | null;
   custom_data: string | null;
+  /** Advisory-lock key of the process running it (PostgreSQL; see executions/interrupted.ts). */
+  owner?: number | null;
 }
 
 interface Tables {
@@ -186,6 +188,14 @@ export class WorkflowStore {
     this.onExecutionsChanged();
   }
 
+  /** Updates an execution only while it still has `status`; false when it no longer has (someone else moved it). */
+  async updateExecutionIf(id: string, status: string, patch: Partial<ExecutionRow>): Promise<boolean> {
+    const r = await this.k.updateTable('workflow_executions').set(patch).where('id', '=', Number(id)).where('status', '=', status).executeTakeFirst();
+    const changed = Number(r.numUpdatedRows ?? 0) > 0;
+    if (changed) this.onExecutionsChanged();
+    return changed;
+  }
+
   getExecution(id: string, withData: boolean): Promise<ExecutionRow | LightExecutionRow | undefined> {
     if (!/^\d{1,15}$/.test(id)) return Promise.resolve(undefined);
     const q = this.k.selectFrom('workflow_executions').where('id', '=', Number(id));
@@ -217,6 +227,13 @@ export class WorkflowStore {
   async deleteExecution(id: string): Promise<void> {
     await this.k.deleteFrom('workflow_executions').where('id', '=', Number(id)).execute();
     this.onExecutionsChanged();
+  }
+
+  executionsWithStatuses(statuses: string[], workflowId?: string): Promise<LightExecutionRow[]> {
+    if (!statuses.length) return Promise.resolve([]);
+    let q = this.k.selectFrom('workflow_executions').select(LIGHT_EXECUTION_COLUMNS).where('status', 'in', statuses);
+    if (workflowId !== undefined) q = q.where('workflow_id', '=', workflowId);
+    return q.execute();
   }
 
   executionsWithStatus(status: string): Promise<LightExecutionRow[]> {

@@ -1,12 +1,13 @@
-// /api/v1/executions: list (keyset cursor, newest first), get, delete, retry.
+// /api/v1/executions: list (keyset cursor, newest first), get, delete, retry, stop.
 import type { App } from '../../../platform/http.js';
 import { HttpError, badRequest } from '../../../platform/errors.js';
 import type { Runner } from '../executions/runner.js';
+import type { ExecutionStopper, StopFilter } from '../executions/stop.js';
 import { executionToApi } from '../executions/format.js';
 import type { ExecutionRow, WorkflowStore } from '../store.js';
 import type { WorkflowCache } from '../workflows/model.js';
 import type { ListCache } from '../workflows/list-cache.js';
-import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit } from './common.js';
+import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody, requireProps } from './common.js';
 
 const FILTERABLE = ['canceled', 'error', 'running', 'success', 'waiting'];
 
@@ -29,7 +30,34 @@ const executionSchema = {
   },
 } as const;
 
-export function executionRoutes(app: App, d: { store: WorkflowStore; runner: Runner; cache: WorkflowCache; lists: ListCache }): void {
+/** n8n's bulk stop statuses, and the stored status each stands for. */
+const STOP_STATUSES: Record<string, string> = { queued: 'new', running: 'running', waiting: 'waiting' };
+
+function parseStopFilter(raw: unknown): StopFilter {
+  const body = requireObjectBody(raw);
+  requireProps(body, ['status']);
+  if (!Array.isArray(body.status)) throw badRequest('request/body/status must be array');
+  if (!body.status.length) throw badRequest('request/body/status must NOT have fewer than 1 items');
+  body.status.forEach((s, i) => {
+    if (typeof s !== 'string' || !(s in STOP_STATUSES)) throw badRequest(`request/body/status/${i} must be equal to one of the allowed values: ${Object.keys(STOP_STATUSES).join(', ')}`);
+  });
+  if (body.workflowId !== undefined && typeof body.workflowId !== 'string') throw badRequest('request/body/workflowId must be string');
+  const date = (name: 'startedAfter' | 'startedBefore') => {
+    const v = body[name];
+    if (v === undefined) return undefined;
+    const d = typeof v === 'string' ? new Date(v) : undefined;
+    if (!d || Number.isNaN(d.getTime())) throw badRequest(`request/body/${name} must match format "date-time"`);
+    return d;
+  };
+  return {
+    statuses: [...new Set((body.status as string[]).map((s) => STOP_STATUSES[s]!))],
+    workflowId: body.workflowId as string | undefined,
+    startedAfter: date('startedAfter'),
+    startedBefore: date('startedBefore'),
+  };
+}
+
+export function executionRoutes(app: App, d: { store: WorkflowStore; runner: Runner; stopper: ExecutionStopper; cache: WorkflowCache; lists: ListCache }): void {
   app.get('/executions', {
     schema: {
       summary: 'List executions, newest first',
@@ -78,6 +106,18 @@ export function executionRoutes(app: App, d: { store: WorkflowStore; runner: Run
     if (row.status === 'running' || row.status === 'new') d.runner.cancel(String(row.id));
     await d.store.deleteExecution(req.params.id);
     return executionToApi(row, false);
+  });
+
+  // n8n's stop: the execution as it ended (status canceled); running and waiting ones only.
+  app.post<{ Params: { id: string } }>('/executions/:id/stop', { schema: { summary: 'Stop a running or waiting execution', tags: ['executions'] } }, async (req) => {
+    const outcome = await d.stopper.stop(req.params.id);
+    if ('notFound' in outcome) throw notFoundError();
+    if ('conflict' in outcome) throw new HttpError(409, outcome.conflict, 'conflict');
+    return executionToApi(outcome.row, false);
+  });
+
+  app.post('/executions/stop', { schema: { summary: 'Stop the executions matching a filter', tags: ['executions'] } }, async (req) => {
+    return { stopped: await d.stopper.stopMany(parseStopFilter(req.body)) };
   });
 
   // n8n retries a failed execution from the node that failed, with the data it had then.

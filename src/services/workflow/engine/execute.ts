@@ -12,6 +12,7 @@
 import type { ExpressionData, Expressions, Item } from '../expressions/api.js';
 import { RunExpressionData, type RunInfo } from './expression-data.js';
 import { canvasCompare, type Graph } from './graph.js';
+import { ExecutionCancelledError, LoopYielder, RunDataLimitError, RunDataMeter } from './limits.js';
 import { NodeOperationError, type NodeContext, type NodeServices, type NodeType, type WebhookResponse } from './node-type.js';
 import type { ExecutionMode, ExecutionState, NodeErrorInfo, SourceData, StackEntry, TaskData, WorkflowDefinition, WorkflowNode } from './types.js';
 
@@ -38,6 +39,8 @@ export interface RunOptions {
   usePinData?: boolean;
   /** Data a resumed Wait node continues with (the resume webhook's item). */
   resumeItems?: Item[];
+  /** Cap on the run data this execution records (WORKFLOW_MAX_RUN_DATA_MB); none when absent. */
+  maxRunDataBytes?: number;
 }
 
 export type RunOutcome =
@@ -79,8 +82,15 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
     now: opts.now,
     staticData: undefined,
   };
+  const signal = opts.signal;
+  const meter = opts.maxRunDataBytes ? new RunDataMeter(opts.maxRunDataBytes) : undefined;
+  if (meter) for (const tasks of Object.values(state.runData)) for (const t of tasks) meter.add(t.data?.main);
+  const yielder = new LoopYielder();
   for (;;) {
-    if (opts.signal?.aborted) return { status: 'canceled', state };
+    // A loop in the graph never holds the event loop: other requests run between slices.
+    const pause = yielder.maybeYield(performance.now());
+    if (pause) await pause;
+    if (signal?.aborted) return cancelled(state, signal);
     let entry = state.stack.shift();
     if (!entry) {
       // v1: nothing else can run; multi-input nodes still missing an input run with what they have.
@@ -104,12 +114,14 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
       source: entry.source ?? [],
     };
     const resumed = entry.resumed ? { data: opts.resumeItems } : undefined;
-    let result: Awaited<ReturnType<typeof runNode>>;
+    let result: Awaited<ReturnType<typeof runNode>> | typeof ABORTED;
     try {
-      result = await runNode(opts, info, state, node, entry, runIndex, resumed);
+      // A node that ignores the signal (a slow request, a sub-workflow) does not hold the run.
+      result = await untilAborted(runNode(opts, info, state, node, entry, runIndex, resumed), signal);
     } catch (err) {
       result = { error: toErrorInfo(err, node) };
     }
+    if (result === ABORTED) return cancelled(state, signal!);
     state.lastNodeExecuted = node.name;
     if ('wait' in result) {
       // Parked: the same stack entry runs again on resume.
@@ -126,9 +138,41 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
       return { status: 'error', state };
     }
     task.data = { main: result.outputs };
+    if (meter?.add(result.outputs)) {
+      state.error = toErrorInfo(new RunDataLimitError(opts.maxRunDataBytes!));
+      return { status: 'error', state };
+    }
     enqueueChildren(state, graph, v1, node.name, result.outputs, runIndex);
   }
   return { status: 'success', state };
+}
+
+const ABORTED = Symbol('aborted');
+
+/** The node's result, or ABORTED as soon as the signal fires (the node may go on, unheard). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
+  if (!signal) return work;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+/** Ends a run whose signal fired, recording why (n8n's cancellation wording) as its error. */
+function cancelled(state: ExecutionState, signal: AbortSignal): RunOutcome {
+  const reason = signal.reason instanceof ExecutionCancelledError ? signal.reason : new ExecutionCancelledError('manual');
+  state.error = toErrorInfo(reason);
+  return { status: 'canceled', state };
 }
 
 type NodeRun = { outputs: Item[][] } | { error: NodeErrorInfo } | { wait: { until?: Date; webhook?: boolean } };

@@ -14,6 +14,7 @@ import { allowInternalFrom, outboundFetch } from '../../../platform/outbound.js'
 import type { Expressions, Item } from '../expressions/api.js';
 import { runWorkflow, startState, toErrorInfo, type RunOutcome } from '../engine/execute.js';
 import { NodeOperationError, type NodeServices, type WebhookResponse } from '../engine/node-type.js';
+import { effectiveTimeoutS, ExecutionCancelledError } from '../engine/limits.js';
 import type { ExecutionMode, ExecutionState, WorkflowDefinition } from '../engine/types.js';
 import type { WorkflowConfig } from '../config.js';
 import { nodeRegistry } from '../nodes/registry.js';
@@ -24,6 +25,8 @@ import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
 import { stateFromStored, toStoredData, type StoredExecutionData } from './format.js';
 
 export const EXECUTE_QUEUE = 'workflow.execute';
+/** Asks whichever process runs an execution to stop it (queue mode: a `hamlet worker`). */
+export const STOP_TOPIC = 'workflow.execution.stop';
 const MAX_SUB_WORKFLOW_DEPTH = 20;
 
 export interface RunRequest {
@@ -51,10 +54,19 @@ interface JobPayload {
   resumeItems?: Item[];
 }
 
+/** An execution this process is running right now. */
+interface RunningExecution {
+  controller: AbortController;
+  workflowId: string;
+  startedAt: string;
+}
+
 export class Runner {
   private readonly allowInternal: boolean;
   private readonly envForExpressions: Record<string, string>;
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, RunningExecution>();
+  /** Callers waiting for an execution's final row (stop answers with it). */
+  private readonly endWaiters = new Map<string, Array<(row: ExecutionRow | undefined) => void>>();
 
   constructor(
     private readonly platform: Platform,
@@ -63,6 +75,8 @@ export class Runner {
     private readonly config: WorkflowConfig,
     private readonly expressions: Expressions,
     private readonly baseUrl: () => string,
+    /** This process's key, stamped on the executions it sets running (PostgreSQL). */
+    private readonly ownerKey?: number,
   ) {
     this.allowInternal = allowInternalFrom(platform.config.env);
     this.envForExpressions = Object.fromEntries(
@@ -76,6 +90,35 @@ export class Runner {
       concurrency: this.config.concurrency,
       maxAttempts: 3,
     });
+    this.platform.events.subscribe<{ executionId: string }>(STOP_TOPIC, ({ executionId }) => void this.abortHere(String(executionId)));
+  }
+
+  /** Executions running in this process (inline runs are not in the database until they end). */
+  runningHere(): Array<{ id: string; workflowId: string; startedAt: string }> {
+    return [...this.running].map(([id, r]) => ({ id, workflowId: r.workflowId, startedAt: r.startedAt }));
+  }
+
+  /**
+   * Cancels an execution running in this process and resolves with its final row once saved
+   * (undefined when its workflow does not save it); false when it is not running here.
+   */
+  abortHere(executionId: string): Promise<ExecutionRow | undefined> | false {
+    const run = this.running.get(executionId);
+    if (!run) return false;
+    const ended = new Promise<ExecutionRow | undefined>((resolve) => {
+      const list = this.endWaiters.get(executionId) ?? [];
+      list.push(resolve);
+      this.endWaiters.set(executionId, list);
+    });
+    run.controller.abort(new ExecutionCancelledError('manual'));
+    return ended;
+  }
+
+  private ended(executionId: string, row: ExecutionRow | undefined): void {
+    const list = this.endWaiters.get(executionId);
+    if (!list) return;
+    this.endWaiters.delete(executionId);
+    for (const resolve of list) resolve(row);
   }
 
   private readonly inline = new Set<Promise<unknown>>();
@@ -113,21 +156,28 @@ export class Runner {
       data: null,
       workflow_data: req.prepared.snapshot,
       custom_data: null,
+      ...(this.ownerKey !== undefined ? { owner: this.ownerKey } : {}),
     };
-    if (progress) await this.store.insertExecution(baseRow);
-    if (req.depth) this.subDepth.set(id, req.depth);
-    const state = req.state ?? startState(req.prepared.graph, wf.settings?.executionOrder === 'v1', req.start, this.platform.clock.ms());
-    const outcome = await this.execute(req.prepared, id, req.mode, state, req.respond, undefined).finally(() => this.subDepth.delete(id));
-    const row = this.finish(baseRow, req.prepared, outcome, req.start.node);
-    const saved = this.shouldSave(wf, req.mode, outcome.status);
-    if (progress) {
-      if (saved) await this.store.updateExecution(id, row);
-      else await this.store.deleteExecution(id);
-    } else if (saved) {
-      await this.store.insertExecution(row);
+    let final: ExecutionRow | undefined;
+    try {
+      if (progress) await this.store.insertExecution(baseRow);
+      if (req.depth) this.subDepth.set(id, req.depth);
+      const state = req.state ?? startState(req.prepared.graph, wf.settings?.executionOrder === 'v1', req.start, this.platform.clock.ms());
+      const outcome = await this.execute(req.prepared, id, req.mode, state, req.respond, undefined, startedAt).finally(() => this.subDepth.delete(id));
+      const row = this.finish(baseRow, req.prepared, outcome, req.start.node);
+      const saved = this.shouldSave(wf, req.mode, outcome.status);
+      if (progress) {
+        if (saved) await this.store.updateExecution(id, row);
+        else await this.store.deleteExecution(id);
+      } else if (saved) {
+        await this.store.insertExecution(row);
+      }
+      final = row;
+      await this.after(req.prepared, row, outcome);
+      return { row, outcome, saved };
+    } finally {
+      this.ended(id, final);
     }
-    await this.after(req.prepared, row, outcome);
-    return { row, outcome, saved };
   }
 
   /** Writes an execution (status `new`) and its job in one transaction; a worker runs it. */
@@ -194,20 +244,27 @@ export class Runner {
   }
 
   cancel(executionId: string): boolean {
-    const c = this.running.get(executionId);
-    c?.abort();
-    return !!c;
+    return this.abortHere(executionId) !== false;
   }
 
   private async processJob(p: JobPayload): Promise<void> {
+    let final: ExecutionRow | undefined;
+    try {
+      final = await this.runJob(p);
+    } finally {
+      this.ended(p.executionId, final);
+    }
+  }
+
+  private async runJob(p: JobPayload): Promise<ExecutionRow | undefined> {
     const row = (await this.store.getExecution(p.executionId, true)) as ExecutionRow | undefined;
-    if (!row) return;
+    if (!row) return undefined;
     if (row.status === 'running') {
       // A previous attempt died mid-run (crash or kill): n8n marks such executions crashed.
       await this.store.updateExecution(p.executionId, { status: 'crashed', stopped_at: this.platform.clock.now().toISOString() });
-      return;
+      return undefined;
     }
-    if (row.status !== 'new' && row.status !== 'waiting') return;
+    if (row.status !== 'new' && row.status !== 'waiting') return undefined;
     const snapshot = JSON.parse(row.workflow_data ?? '{}') as WorkflowDefinition;
     const prepared = await this.preparedFor(snapshot);
     const stored = JSON.parse(row.data ?? '{}') as StoredExecutionData & { startData: { startNode?: string; items?: Item[]; outputIndex?: number } };
@@ -215,16 +272,19 @@ export class Runner {
     if (row.status === 'new') {
       state = startState(prepared.graph, prepared.definition.settings?.executionOrder === 'v1', { node: stored.startData.startNode ?? '', items: stored.startData.items ?? [{ json: {} }], outputIndex: stored.startData.outputIndex }, this.platform.clock.ms());
     } else {
-      if (row.wait_till && !p.resumeItems && new Date(row.wait_till).getTime() > this.platform.clock.ms()) return; // not due (a stale job)
+      if (row.wait_till && !p.resumeItems && new Date(row.wait_till).getTime() > this.platform.clock.ms()) return undefined; // not due (a stale job)
       state = stateFromStored(stored);
     }
     const startedAt = row.started_at ?? this.platform.clock.now().toISOString();
-    await this.store.updateExecution(p.executionId, { status: 'running', started_at: startedAt, wait_till: null });
-    const outcome = await this.execute(prepared, p.executionId, row.mode as ExecutionMode, state, undefined, p.resumeItems);
+    // Only if nobody stopped it meanwhile (a stop marks a `new` or `waiting` row canceled).
+    if (!(await this.store.updateExecutionIf(p.executionId, row.status, { status: 'running', started_at: startedAt, wait_till: null, ...(this.ownerKey !== undefined ? { owner: this.ownerKey } : {}) }))) return undefined;
+    const outcome = await this.execute(prepared, p.executionId, row.mode as ExecutionMode, state, undefined, p.resumeItems, startedAt);
     const done = this.finish({ ...row, started_at: startedAt }, prepared, outcome, stored.startData.startNode ?? '');
-    if (this.shouldSave(prepared.definition, row.mode, outcome.status)) await this.store.updateExecution(p.executionId, done);
+    const saved = this.shouldSave(prepared.definition, row.mode, outcome.status);
+    if (saved) await this.store.updateExecution(p.executionId, done);
     else await this.store.deleteExecution(p.executionId);
     await this.after(prepared, done, outcome);
+    return saved ? done : undefined;
   }
 
   private async preparedFor(snapshot: WorkflowDefinition): Promise<PreparedWorkflow> {
@@ -239,12 +299,17 @@ export class Runner {
     state: ExecutionState,
     respond: ((r: WebhookResponse) => void) | undefined,
     resumeItems: Item[] | undefined,
+    startedAt: string,
   ): Promise<RunOutcome> {
     const wf = prepared.definition;
     const controller = new AbortController();
-    const timeoutS = Number(wf.settings?.executionTimeout ?? -1);
-    const timer = timeoutS > 0 ? setTimeout(() => controller.abort(), timeoutS * 1000) : undefined;
-    this.running.set(executionId, controller);
+    // Aborting the signal ends the run at once and abandons in-flight Code runs.
+    const timeoutS = effectiveTimeoutS(wf.settings?.executionTimeout, this.config.execution);
+    const timer =
+      timeoutS !== undefined
+        ? setTimeout(() => controller.abort(new ExecutionCancelledError('timeout', `The execution ran longer than its timeout of ${timeoutS} s (settings.executionTimeout, capped by WORKFLOW_EXECUTION_TIMEOUT_MAX; default WORKFLOW_EXECUTION_TIMEOUT)`)), timeoutS * 1000)
+        : undefined;
+    this.running.set(executionId, { controller, workflowId: wf.id, startedAt });
     const staticBefore = JSON.stringify(wf.staticData ?? null);
     try {
       const outcome = await runWorkflow(
@@ -264,6 +329,7 @@ export class Runner {
           signal: controller.signal,
           usePinData: mode === 'manual',
           resumeItems,
+          maxRunDataBytes: this.config.execution.maxRunDataBytes,
         },
         state,
       );

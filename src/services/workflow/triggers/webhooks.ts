@@ -93,7 +93,9 @@ export function matchDynamic(targets: WebhookTarget[], path: string): { target: 
     let ok = true;
     for (let i = 0; i < parts.length; i++) {
       const seg = target.pattern[i]!;
-      if (seg.startsWith(':')) params[seg.slice(1)] = decodeURIComponent(parts[i]!);
+      // The path was percent-decoded once already (webhooks/routes.ts); decoding again would
+      // turn `%2525` into `%` and throw on a literal `%`.
+      if (seg.startsWith(':')) params[seg.slice(1)] = parts[i]!;
       else if (seg !== parts[i]) {
         ok = false;
         break;

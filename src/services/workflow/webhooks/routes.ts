@@ -51,10 +51,38 @@ function headerEntries(node: WorkflowNode): Record<string, string> {
   return out;
 }
 
+/**
+ * The path after `/<prefix>/`, percent-decoded once, from the raw URL (the router's own decoding
+ * of a wildcard differs by version). A path that does not decode names no webhook: undefined.
+ */
+function pathAfter(req: FastifyRequest, prefix: string): string | undefined {
+  const raw = req.url.slice(prefix.length + 2).split('?', 1)[0]!;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+const notFound = (reply: FastifyReply, message: string, hint?: string) =>
+  reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify({ code: 404, message, ...(hint ? { hint } : {}) }));
+
+/**
+ * For the app's `onBadUrl`: a URL the router cannot percent-decode names no webhook and no
+ * route, so it is a 404 (in the webhook envelope under the webhook prefixes), never a 500.
+ */
+export function badUrlNotFound(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?', 1)[0]!;
+  if (/^\/webhook(-test|-waiting)?\//.test(path)) return notFound(reply, `The requested webhook "${request.method} ${path}" is not registered.`);
+  return reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify({ message: `Route ${request.method} ${path} not found` }));
+}
+
 export function webhookRoutesPlugin(app: App, d: WebhookDeps): void {
   const handle = async (req: FastifyRequest, reply: FastifyReply, test: boolean) => {
-    const path = normalisePath(decodeURIComponent((req.params as { '*': string })['*'] ?? ''));
+    const decoded = pathAfter(req, test ? 'webhook-test' : 'webhook');
     const method = req.method.toUpperCase();
+    if (decoded === undefined) return notFound(reply, `The requested webhook "${method} ${req.url.split('?', 1)[0]}" is not registered.`);
+    const path = normalisePath(decoded);
     let hit: { target: WebhookTarget; params: Record<string, string>; prepared: PreparedWorkflow } | undefined;
     if (test) hit = await findTestWebhook(d, method, path);
     else {
@@ -67,7 +95,7 @@ export function webhookRoutesPlugin(app: App, d: WebhookDeps): void {
       const message = other.length
         ? `This webhook is not registered for ${method} requests. Did you mean to make a ${other[0]} request?`
         : `The requested webhook "${method} ${path}" is not registered.`;
-      return reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify({ code: 404, message, hint: test ? 'Click the \'Execute workflow\' button on the canvas, then try again.' : "The workflow must be active for a production URL to run successfully. You can activate the workflow using the toggle in the top-right of the editor. Note that unlike test URL calls, production URL calls aren't shown on the canvas (only in the executions list)" }));
+      return notFound(reply, message, test ? 'Click the \'Execute workflow\' button on the canvas, then try again.' : "The workflow must be active for a production URL to run successfully. You can activate the workflow using the toggle in the top-right of the editor. Note that unlike test URL calls, production URL calls aren't shown on the canvas (only in the executions list)");
     }
     const { target, params, prepared } = hit;
     const node = target.node;
@@ -129,13 +157,13 @@ export function webhookRoutesPlugin(app: App, d: WebhookDeps): void {
 
   app.route({
     method: [...METHODS],
-    url: '/webhook-waiting/:executionId',
+    // A wildcard, not `:executionId`: the router rejects a badly encoded parameter with 400
+    // before the handler runs; here it is just an id that names no waiting execution.
+    url: '/webhook-waiting/*',
     handler: async (req, reply) => {
-      const id = (req.params as { executionId: string }).executionId;
+      const id = pathAfter(req, 'webhook-waiting') ?? req.url.slice('/webhook-waiting/'.length).split('?', 1)[0]!;
       const row = await d.store.getExecution(id, false);
-      if (!row || row.status !== 'waiting') {
-        return reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify({ code: 404, message: `The execution "${id}" is not waiting for a webhook call.` }));
-      }
+      if (!row || row.status !== 'waiting') return notFound(reply, `The execution "${id}" is not waiting for a webhook call.`);
       const item: Item = { json: { headers: req.headers, params: {}, query: { ...(req.query as Record<string, unknown>) }, body: req.body ?? {} } };
       await d.runner.resume(id, [item]);
       return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ message: 'Workflow was resumed' }));
