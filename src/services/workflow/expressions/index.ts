@@ -10,7 +10,7 @@
 import { ExpressionError, type CodeRun, type ExpressionData, type Expressions, type Item, type SandboxLimits } from './api.js';
 import { runCode, type CodeMode } from './code-node.js';
 import { evaluatePlainPath, NOT_PLAIN, parsePlainPath, type PlainPath } from './fast-path.js';
-import { SandboxLimitError } from './sandbox-pool.js';
+import { SandboxLimitError } from './errors.js';
 import { segmentToText, TemplateCache, type Template } from './template.js';
 import { SandboxWorkers } from './worker/pool.js';
 import { fromWire } from './worker/protocol.js';
@@ -18,7 +18,7 @@ import { prefetch, runInfo } from './worker/task-data.js';
 
 export { ExpressionError } from './api.js';
 export type { Expressions, ExpressionData, Item, SandboxLimits } from './api.js';
-export { SandboxLimitError } from './sandbox-pool.js';
+export { SandboxLimitError } from './errors.js';
 
 export interface ExpressionStats {
   /** Template evaluations answered without entering QuickJS. */

@@ -15,6 +15,7 @@
 import { performance } from 'node:perf_hooks';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { ExpressionError, type SandboxLimits } from './api.js';
+import { SandboxLimitError, type LimitKind } from './errors.js';
 import { EXTENSIONS_JS } from './extensions/index.js';
 import { HARDEN_JS } from './sandbox/harden.js';
 import { isLibraryName, LIBRARY_LOADERS, type LibraryName } from './sandbox/libraries.js';
@@ -24,17 +25,7 @@ import { WEB_JS } from './sandbox/web.js';
 import { PRELUDE_JS } from './sandbox/prelude.js';
 import { modulesReady, returnModule, takeModule } from './sandbox/modules.js';
 
-/** Why a run was stopped by the sandbox itself rather than by the user's code. */
-export type LimitKind = 'timeout' | 'memory' | 'stack' | 'crash';
-
-export class SandboxLimitError extends ExpressionError {
-  constructor(
-    public readonly kind: LimitKind,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { SandboxLimitError, type LimitKind } from './errors.js';
 
 /** What a value looked like in the sandbox, decoded from prelude's `encode`. */
 export type Decoded = { kind: 'value'; value: unknown } | { kind: 'function'; name: string };

@@ -4,7 +4,7 @@
 // Limits, from the inside out: QuickJS's interrupt deadline and memory checks stop most runaway
 // code cleanly inside the worker (sandbox-pool.ts). What they cannot stop (a catastrophic
 // regular expression runs in QuickJS's C code without interrupts), the pool stops from outside:
-// a worker that has not answered `timeoutMs + OUTER_GRACE_MS` after it got the task is
+// a worker that has not answered well after the deadline (outerGraceMs) is
 // terminated and replaced, and the run fails with the time limit. Each worker's V8 heap is
 // capped by resourceLimits (a worker that exceeds it dies; the run fails with the memory
 // limit). An AbortSignal abandons a run the same way (the engine's execution timeout, a stop).
@@ -15,12 +15,19 @@
 import os from 'node:os';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { ExpressionError, type ExpressionData, type SandboxLimits } from '../api.js';
-import { SandboxLimitError } from '../sandbox-pool.js';
+import { SandboxLimitError } from '../errors.js';
 import { answerDataOperation, encodeHostError } from '../sandbox/host-ops.js';
 import type { HostAnswer, HostRequest, Ready, Task, TaskBody, TaskResult, WorkerSetup } from './protocol.js';
 
-/** Time past the sandbox's own deadline before the worker is presumed stuck (sandbox setup and library loading are not the user's time). */
-const OUTER_GRACE_MS = 1500;
+/**
+ * How long past the sandbox's own deadline a worker may stay silent before it is presumed stuck:
+ * the time limit again, at least 5 s. Generous on purpose: this is the backstop for what QuickJS
+ * cannot interrupt, and it must not fire on a merely slow machine (the worker runs at a lower
+ * priority; library loading is not the user's time either).
+ */
+function outerGraceMs(timeoutMs: number): number {
+  return Math.max(5000, timeoutMs);
+}
 
 interface Job {
   task: Task;
@@ -113,7 +120,7 @@ export class SandboxWorkers {
     slot.job = job;
     slot.timer = setTimeout(
       () => this.retire(slot, new SandboxLimitError('timeout', `Execution timed out after ${this.limits.timeoutMs} ms`)),
-      this.limits.timeoutMs + OUTER_GRACE_MS,
+      this.limits.timeoutMs + outerGraceMs(this.limits.timeoutMs),
     );
     slot.worker.postMessage(job.task);
     this.keepAliveWhileBusy(slot);
@@ -155,7 +162,8 @@ export class SandboxWorkers {
         return;
       }
       const job = slot.job;
-      if (!job || job.task.id !== message.id) return;
+      // (A worker already retired may still deliver: its run was settled when it was retired.)
+      if (!this.slots.has(slot) || !job || job.task.id !== message.id) return;
       clearTimeout(slot.timer);
       slot.job = undefined;
       this.sandboxesCreated += message.created - slot.sandboxesCreated;

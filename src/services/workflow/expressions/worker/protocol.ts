@@ -3,7 +3,7 @@
 
 import type { MessagePort } from 'node:worker_threads';
 import { ExpressionError, type SandboxLimits } from '../api.js';
-import { SandboxLimitError, type LimitKind } from '../sandbox-pool.js';
+import { SandboxLimitError, type LimitKind } from '../errors.js';
 import type { HostArgs } from '../sandbox/host-ops.js';
 
 export type CodeMode = 'runOnceForAllItems' | 'runOnceForEachItem' | 'functionAllItems' | 'functionItem';
