@@ -209,6 +209,8 @@ export class SandboxWorkers {
     void slot.worker.terminate();
     const job = slot.job ?? (failedToStart ? this.queue.shift() : undefined);
     if (job) settle(job, () => job.reject(error));
+    // A worker that was up is replaced at once, so the next run does not wait for a start.
+    if (!failedToStart && !this.closed) this.spawn();
     this.pump();
   }
 
