@@ -1,8 +1,11 @@
 // Shared pieces of the tests that attack the engine: a workflow whose graph loops forever,
 // and a prober that keeps asking other services' /healthz while an attack runs.
 
-/** `start → A → B → A`: two No-ops feeding each other, after a Manual Trigger or a Webhook. */
-export function cycleWorkflow(opts: { name: string; webhookPath?: string; executionTimeout?: number }) {
+/**
+ * `start → A → B → A`: two No-ops feeding each other, after a Manual Trigger or a Webhook.
+ * `pausing`: A waits 10 ms each time, so the loop stays small and only the timeout can end it.
+ */
+export function cycleWorkflow(opts: { name: string; webhookPath?: string; executionTimeout?: number; pausing?: boolean }) {
   const start = opts.webhookPath
     ? { name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path: opts.webhookPath, httpMethod: 'POST', responseMode: 'lastNode' } }
     : { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -10,7 +13,9 @@ export function cycleWorkflow(opts: { name: string; webhookPath?: string; execut
     name: opts.name,
     nodes: [
       start,
-      { name: 'A', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [200, 0], parameters: {} },
+      opts.pausing
+        ? { name: 'A', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [200, 0], parameters: { amount: 0.01, unit: 'seconds' } }
+        : { name: 'A', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [200, 0], parameters: {} },
       { name: 'B', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [400, 0], parameters: {} },
     ],
     connections: {
@@ -49,7 +54,7 @@ export async function probeWhile(urls: string[], until: Promise<unknown>, deadli
       failures.push(`${url}: ${(err as Error).message}`);
     }
     latencies.push(performance.now() - t0);
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 2));
   }
   return { latencies, failures };
 }

@@ -26,7 +26,7 @@ async function create(wf: unknown, activate = false): Promise<string> {
 
 describe('a loop in the graph', () => {
   test('run by /execute with executionTimeout: other services answer meanwhile; it ends canceled with n8n\'s timeout message', async () => {
-    const id = await create(cycleWorkflow({ name: 'cycle with timeout', executionTimeout: 1 }));
+    const id = await create(cycleWorkflow({ name: 'cycle with timeout', executionTimeout: 1, pausing: true }));
     const run = s.api('POST', `/workflows/${id}/execute`, {});
     const probes = await probeWhile(others, run);
     const r = await run;
@@ -37,7 +37,7 @@ describe('a loop in the graph', () => {
     expect(r.body.data.resultData.error.message).toBe(TIMEOUT_MESSAGE);
     expect(r.body.data.resultData.error.description).toMatch(/timeout of 1 s/);
     // The loop did run (A and B alternated) until the limit stopped it.
-    expect(r.body.data.resultData.runData.A.length).toBeGreaterThan(10);
+    expect(r.body.data.resultData.runData.A.length).toBeGreaterThan(5);
   }, 60_000);
 
   test('run by /execute without a timeout: bounded by the run data cap, it ends as an error naming WORKFLOW_MAX_RUN_DATA_MB', async () => {

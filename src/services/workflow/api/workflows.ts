@@ -4,7 +4,7 @@ import type { App } from '../../../platform/http.js';
 import { badRequest } from '../../../platform/errors.js';
 import type { Item } from '../expressions/api.js';
 import type { Runner } from '../executions/runner.js';
-import { executionToApi } from '../executions/format.js';
+import { executionWithDataText } from '../executions/format.js';
 import type { WorkflowStore, WorkflowRow } from '../store.js';
 import { workflowToApi, tagToApi, type WorkflowCache } from '../workflows/model.js';
 import type { ListCache } from '../workflows/list-cache.js';
@@ -125,7 +125,7 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
 
   // The contract's manual run: starts at the Manual Trigger (else the first trigger) with
   // one item whose json is `data`, waits for the end, answers with the execution and its data.
-  app.post<{ Params: Params }>('/workflows/:id/execute', { schema: { summary: 'Run a workflow now and return the execution', tags: ['workflows'] } }, async (req) => {
+  app.post<{ Params: Params }>('/workflows/:id/execute', { schema: { summary: 'Run a workflow now and return the execution', tags: ['workflows'] } }, async (req, reply) => {
     const row = await load(req.params.id);
     const body = req.body === undefined ? {} : requireObjectBody(req.body);
     const data = body.data === undefined ? {} : body.data;
@@ -139,6 +139,6 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
         ? { json: { headers: {}, params: {}, query: {}, body: data, webhookUrl: `${d.baseUrl()}/webhook-test/${String(node.parameters?.path ?? '')}`, executionMode: 'test' } }
         : { json: data as Record<string, unknown> };
     const { row: exec } = await d.runner.run({ prepared, mode: 'manual', start: { node: start, items: [item] } });
-    return executionToApi(exec, true);
+    return reply.type('application/json; charset=utf-8').serializer((p: unknown) => p as string).send(executionWithDataText(exec));
   });
 }

@@ -12,7 +12,7 @@
 import type { ExpressionData, Expressions, Item } from '../expressions/api.js';
 import { RunExpressionData, type RunInfo } from './expression-data.js';
 import { canvasCompare, type Graph } from './graph.js';
-import { ExecutionCancelledError, LoopYielder, RunDataLimitError, RunDataMeter } from './limits.js';
+import { ExecutionCancelledError, keepLastRuns, maybeYield, RunDataLimitError, RunDataMeter } from './limits.js';
 import { NodeOperationError, type NodeContext, type NodeServices, type NodeType, type WebhookResponse } from './node-type.js';
 import type { ExecutionMode, ExecutionState, NodeErrorInfo, SourceData, StackEntry, TaskData, WorkflowDefinition, WorkflowNode } from './types.js';
 
@@ -83,12 +83,13 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
     staticData: undefined,
   };
   const signal = opts.signal;
+  // One abort listener per execution (not one per node run: EventTarget listeners are costly).
+  const interruptible = new Interruptible(signal);
   const meter = opts.maxRunDataBytes ? new RunDataMeter(opts.maxRunDataBytes) : undefined;
   if (meter) for (const tasks of Object.values(state.runData)) for (const t of tasks) meter.add(t.data?.main);
-  const yielder = new LoopYielder();
   for (;;) {
     // A loop in the graph never holds the event loop: other requests run between slices.
-    const pause = yielder.maybeYield(performance.now());
+    const pause = maybeYield(performance.now());
     if (pause) await pause;
     if (signal?.aborted) return cancelled(state, signal);
     let entry = state.stack.shift();
@@ -117,7 +118,7 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
     let result: Awaited<ReturnType<typeof runNode>> | typeof ABORTED;
     try {
       // A node that ignores the signal (a slow request, a sub-workflow) does not hold the run.
-      result = await untilAborted(runNode(opts, info, state, node, entry, runIndex, resumed), signal);
+      result = await interruptible.run(runNode(opts, info, state, node, entry, runIndex, resumed));
     } catch (err) {
       result = { error: toErrorInfo(err, node) };
     }
@@ -140,6 +141,7 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
     task.data = { main: result.outputs };
     if (meter?.add(result.outputs)) {
       state.error = toErrorInfo(new RunDataLimitError(opts.maxRunDataBytes!));
+      keepLastRuns(state.runData);
       return { status: 'error', state };
     }
     enqueueChildren(state, graph, v1, node.name, result.outputs, runIndex);
@@ -149,29 +151,28 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
 
 const ABORTED = Symbol('aborted');
 
-/** The node's result, or ABORTED as soon as the signal fires (the node may go on, unheard). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
-  if (!signal) return work;
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
+/** Runs node after node; each resolves to its result, or to ABORTED as soon as the signal fires (the node may go on, unheard). */
+class Interruptible {
+  private interrupt: ((value: typeof ABORTED) => void) | undefined;
+
+  constructor(private readonly signal: AbortSignal | undefined) {
+    signal?.addEventListener('abort', () => this.interrupt?.(ABORTED), { once: true });
+  }
+
+  run<T>(work: Promise<T>): Promise<T | typeof ABORTED> {
+    if (!this.signal) return work;
+    return new Promise<T | typeof ABORTED>((resolve, reject) => {
+      this.interrupt = resolve;
+      work.then(resolve, reject);
+    }).finally(() => (this.interrupt = undefined));
+  }
 }
 
 /** Ends a run whose signal fired, recording why (n8n's cancellation wording) as its error. */
 function cancelled(state: ExecutionState, signal: AbortSignal): RunOutcome {
   const reason = signal.reason instanceof ExecutionCancelledError ? signal.reason : new ExecutionCancelledError('manual');
   state.error = toErrorInfo(reason);
+  if (reason.reason === 'timeout') keepLastRuns(state.runData);
   return { status: 'canceled', state };
 }
 

@@ -54,9 +54,14 @@ export function effectiveTimeoutS(setting: unknown, limits: ExecutionLimitSettin
   return limits.timeoutS > 0 ? Math.min(limits.timeoutS, limits.maxTimeoutS) : undefined;
 }
 
-/** Bytes a task record adds besides its items (times, status, source), serialized. */
-const TASK_OVERHEAD_BYTES = 200;
-/** Serialized size per item object; items passed through unchanged (a loop of No-ops) are measured once. */
+/**
+ * What one node run is charged besides its items. Its stored record is ~200 bytes, but in
+ * memory it is a handful of objects (task, source, outputs, a stack entry on the way), about
+ * a kilobyte; charging that makes a loop of tiny items hit the cap after ~1000 runs per MB
+ * instead of growing the heap with millions of small objects.
+ */
+const TASK_OVERHEAD_BYTES = 1024;
+/** Serialized size per item object, remembered: items passed along unchanged (a loop of No-ops) are serialized once. */
 const itemSizes = new WeakMap<object, number>();
 
 function itemSize(item: unknown): number {
@@ -97,23 +102,57 @@ export class RunDataMeter {
   }
 }
 
-/** How long the engine may hold the event loop before it lets other work run. */
-const SLICE_MS = 2;
+/** Runs of each node an execution ended by a limit keeps (see keepLastRuns). */
+export const RUNS_KEPT_AFTER_LIMIT = 100;
 
 /**
- * Yields to the event loop (setImmediate: after pending I/O, without a timer) once the engine
- * has run for a slice. Cheap when called often: one clock read per call, a yield per slice.
+ * Keeps only the last `keep` runs of each node. For an execution a limit ended (a runaway
+ * loop, typically thousands of runs of the same nodes), the last runs show what it was doing
+ * and are what a retry continues from; storing all of them would stall the server while the
+ * record is written, exactly when it is already under attack.
  */
-export class LoopYielder {
-  private sliceStart = performance.now();
+export function keepLastRuns(runData: Record<string, unknown[]>, keep = RUNS_KEPT_AFTER_LIMIT): void {
+  for (const tasks of Object.values(runData)) if (tasks.length > keep) tasks.splice(0, tasks.length - keep);
+}
 
-  maybeYield(now: number): Promise<void> | undefined {
-    if (now - this.sliceStart < SLICE_MS) return undefined;
-    return new Promise<void>((resolve) =>
-      setImmediate(() => {
-        this.sliceStart = performance.now();
-        resolve();
-      }),
-    );
-  }
+/** How long the engine may hold the event loop before it lets other work run. */
+const SLICE_MS = 1;
+
+// One budget for all executions of the process, not one per execution: however many runs
+// loop at once, the engine holds the event loop for about one slice per turn. At each turn
+// every waiting run resumes, in the order they yielded, and runs at least one node before
+// it checks the budget again, so none starves, and many short runs (webhook traffic) are not
+// held to one step per turn.
+let sliceStart = 0;
+let lastCheck = 0;
+let waiting: Array<() => void> = [];
+let turnQueued = false;
+
+function nextTurn(): void {
+  turnQueued = false;
+  sliceStart = performance.now();
+  const resume = waiting;
+  waiting = [];
+  for (const go of resume) go();
+}
+
+function queueTurn(): void {
+  if (turnQueued) return;
+  turnQueued = true;
+  setImmediate(nextTurn); // after pending I/O, without a timer
+}
+
+/**
+ * Undefined while the engine's slice lasts; otherwise a promise that resolves at the caller's
+ * next turn. Cheap when called often: a clock comparison, and a yield once per slice.
+ */
+export function maybeYield(now: number): Promise<void> | undefined {
+  // Nobody checked for a while and nobody waits: the loop was free, a new slice starts.
+  if (now - lastCheck > SLICE_MS && !waiting.length) sliceStart = now;
+  lastCheck = now;
+  if (now - sliceStart < SLICE_MS) return undefined;
+  return new Promise<void>((resolve) => {
+    waiting.push(resolve);
+    queueTurn();
+  });
 }

@@ -45,6 +45,47 @@ export function toStoredData(state: ExecutionState, wf: WorkflowDefinition, runt
   };
 }
 
+/**
+ * toStoredData as JSON text, built a node run at a time with pauses (`pause` yields to the
+ * event loop when it returns a promise), so saving a large execution never stalls the server
+ * for the length of one big JSON.stringify.
+ */
+export async function storedDataText(
+  state: ExecutionState,
+  wf: WorkflowDefinition,
+  runtime: Record<string, unknown>,
+  startData: Record<string, unknown>,
+  pause: () => Promise<void> | undefined,
+): Promise<string> {
+  const data = toStoredData(state, wf, runtime, startData);
+  const token = `__runData_${Math.random().toString(36).slice(2)}__`;
+  (data.resultData as { runData: unknown }).runData = token;
+  const [before, after] = JSON.stringify(data).split(`"${token}"`) as [string, string];
+  const parts: string[] = [before, '{'];
+  let firstNode = true;
+  for (const [name, tasks] of Object.entries(state.runData)) {
+    parts.push(`${firstNode ? '' : ','}${JSON.stringify(name)}:[`);
+    firstNode = false;
+    for (let i = 0; i < tasks.length; i++) {
+      parts.push((i ? ',' : '') + JSON.stringify(tasks[i]));
+      const p = pause();
+      if (p) await p;
+    }
+    parts.push(']');
+  }
+  parts.push('}', after);
+  return parts.join('');
+}
+
+/**
+ * An execution with its data as JSON text, the stored data spliced in as is: a large
+ * execution is not parsed only to be serialized again.
+ */
+export function executionWithDataText(row: ExecutionRow): string {
+  const head = JSON.stringify({ ...executionToApi(row, false), customData: row.custom_data ? JSON.parse(row.custom_data) : {}, createdAt: row.created_at, deletedAt: null, storedAt: 'db' });
+  return `${head.slice(0, -1)},"data":${row.data ?? 'null'},"workflowData":${row.workflow_data ?? 'null'}}`;
+}
+
 export function stateFromStored(d: StoredExecutionData): ExecutionState {
   return {
     runData: d.resultData.runData ?? {},

@@ -22,9 +22,15 @@ import type { ExecutionRow, WorkflowStore } from '../store.js';
 import { findStartNode } from '../workflows/triggers.js';
 import { LIST_CHANGED_TOPIC } from '../workflows/list-cache.js';
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
-import { stateFromStored, toStoredData, type StoredExecutionData } from './format.js';
+import { stateFromStored, storedDataText, type StoredExecutionData } from './format.js';
+import { maybeYield } from '../engine/limits.js';
 
 export const EXECUTE_QUEUE = 'workflow.execute';
+
+/** A pause function for storedDataText: yields once per slice of the event loop. */
+function yieldEverySlice(): () => Promise<void> | undefined {
+  return () => maybeYield(performance.now());
+}
 /** Asks whichever process runs an execution to stop it (queue mode: a `hamlet worker`). */
 export const STOP_TOPIC = 'workflow.execution.stop';
 const MAX_SUB_WORKFLOW_DEPTH = 20;
@@ -164,7 +170,7 @@ export class Runner {
       if (req.depth) this.subDepth.set(id, req.depth);
       const state = req.state ?? startState(req.prepared.graph, wf.settings?.executionOrder === 'v1', req.start, this.platform.clock.ms());
       const outcome = await this.execute(req.prepared, id, req.mode, state, req.respond, undefined, startedAt).finally(() => this.subDepth.delete(id));
-      const row = this.finish(baseRow, req.prepared, outcome, req.start.node);
+      const row = await this.finish(baseRow, req.prepared, outcome, req.start.node);
       const saved = this.shouldSave(wf, req.mode, outcome.status);
       if (progress) {
         if (saved) await this.store.updateExecution(id, row);
@@ -279,7 +285,7 @@ export class Runner {
     // Only if nobody stopped it meanwhile (a stop marks a `new` or `waiting` row canceled).
     if (!(await this.store.updateExecutionIf(p.executionId, row.status, { status: 'running', started_at: startedAt, wait_till: null, ...(this.ownerKey !== undefined ? { owner: this.ownerKey } : {}) }))) return undefined;
     const outcome = await this.execute(prepared, p.executionId, row.mode as ExecutionMode, state, undefined, p.resumeItems, startedAt);
-    const done = this.finish({ ...row, started_at: startedAt }, prepared, outcome, stored.startData.startNode ?? '');
+    const done = await this.finish({ ...row, started_at: startedAt }, prepared, outcome, stored.startData.startNode ?? '');
     const saved = this.shouldSave(prepared.definition, row.mode, outcome.status);
     if (saved) await this.store.updateExecution(p.executionId, done);
     else await this.store.deleteExecution(p.executionId);
@@ -350,7 +356,7 @@ export class Runner {
     }
   }
 
-  private finish(base: ExecutionRow, prepared: PreparedWorkflow, outcome: RunOutcome, startNode: string): ExecutionRow {
+  private async finish(base: ExecutionRow, prepared: PreparedWorkflow, outcome: RunOutcome, startNode: string): Promise<ExecutionRow> {
     const now = this.platform.clock.now().toISOString();
     const trigger = prepared.graph.nodes.get(startNode);
     const runtime = { source: base.mode, triggerNode: trigger ? { name: trigger.name, type: trigger.type } : undefined };
@@ -361,7 +367,7 @@ export class Runner {
       status: outcome.status,
       stopped_at: waiting ? null : now,
       wait_till: waitTill,
-      data: JSON.stringify(toStoredData(outcome.state, prepared.definition, runtime, base.data ? (JSON.parse(base.data).startData ?? {}) : {})),
+      data: await storedDataText(outcome.state, prepared.definition, runtime, base.data ? (JSON.parse(base.data).startData ?? {}) : {}, yieldEverySlice()),
     };
   }
 
