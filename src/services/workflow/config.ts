@@ -1,4 +1,5 @@
 // The workflow service's settings, read from the environment and validated at start.
+import os from 'node:os';
 import { ConfigError, parseDuration } from '../../config.js';
 import type { SandboxLimits } from './expressions/api.js';
 import type { ExecutionLimitSettings } from './engine/limits.js';
@@ -76,6 +77,8 @@ export function loadWorkflowConfig(env: Record<string, string | undefined>): Wor
     sandbox: {
       timeoutMs: int('WORKFLOW_SANDBOX_TIMEOUT_MS', 5000, 10, 600_000),
       memoryBytes: int('WORKFLOW_SANDBOX_MEMORY_MB', 64, 8, 4096) * 1024 * 1024,
+      // Worker threads that run expressions and Code (user code never runs on the event loop).
+      workers: int('WORKFLOW_SANDBOX_WORKERS', os.availableParallelism(), 1, 256),
     },
     pruneMaxAgeMs: duration('WORKFLOW_EXECUTIONS_MAX_AGE', '14d'),
     pruneMaxCount: int('WORKFLOW_EXECUTIONS_MAX_COUNT', 10_000, 0, 100_000_000),

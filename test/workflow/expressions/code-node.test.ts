@@ -175,10 +175,18 @@ describe('errors', () => {
     expect((await message("throw 'just a string';")).message).toBe('Unknown error');
   });
 
-  it('report $env access when it is blocked exactly as n8n 2.8.4 does (corpus: leadpilot-cold-email)', async () => {
-    expect((await message('const v = $env.SECRET;\nreturn [];')).message).toBe(
-      "Cannot assign to read only property 'name' of object 'Error: access to env vars denied'",
-    );
+  it("report $env access when it is blocked with n8n's message, not the runner's garbled one (issue 9, observation 7)", async () => {
+    // n8n 2.8.4's runner reports "Cannot assign to read only property 'name' of object 'Error:
+    // access to env vars denied'" (corpus: leadpilot-cold-email); the message it means is this.
+    for (const mode of ['runOnceForAllItems', 'runOnceForEachItem'] as const) {
+      const e = await ex.runCode({ code: 'const v = $env.SECRET;\nreturn [];', mode, data: makeData({ input }) }).then(
+        () => undefined,
+        (error: unknown) => error as ExpressionError,
+      );
+      expect(e).toBeInstanceOf(ExpressionError);
+      expect(e!.message).toBe('access to env vars denied');
+      expect(e!.description).toBe('If you need access please contact the administrator to remove the environment variable N8N_BLOCK_ENV_ACCESS_IN_NODE');
+    }
     const allowed = makeData({ input, env: { GREETING: 'hi' } });
     expect((await all('return [{ json: { g: $env.GREETING, other: $env.HOME ?? null } }];', allowed))[0]!.json).toEqual({
       g: 'hi',

@@ -92,4 +92,6 @@ export interface SandboxLimits {
   timeoutMs: number;
   /** Memory limit of one sandbox runtime, bytes. */
   memoryBytes: number;
+  /** Worker threads running sandboxes (WORKFLOW_SANDBOX_WORKERS); default: the number of cores. */
+  workers?: number;
 }

@@ -6,101 +6,42 @@
 // - Function Item: the item's json, returned (possibly changed).
 // The per-item modes run the code for the single item `data.itemIndex`; the caller calls once
 // per item (as the engine's Code and Function Item nodes do).
-// The user's code becomes the body of an async function whose first line is the code's first
-// line, so "[line N]" in errors counts lines of the user's code.
+// The code itself runs in a sandbox worker (worker/sandbox-runs.ts: the user's code becomes the
+// body of an async function whose first line is the code's first line, so "[line N]" in errors
+// counts lines of the user's code); this side applies n8n's rules to what it returned.
 
 import { ExpressionError, type ExpressionData, type Item } from './api.js';
-import { codeError } from './errors.js';
-import { timezoneOf } from './host-data.js';
-import { CompileError, decode, GuestThrow, type Sandbox, type SandboxPool } from './sandbox-pool.js';
+import { fromWire, type CodeMode } from './worker/protocol.js';
+import type { SandboxWorkers } from './worker/pool.js';
+import { prefetch, runInfo } from './worker/task-data.js';
 
-const FILENAME = 'Code';
+export type { CodeMode } from './worker/protocol.js';
 
-export type CodeMode = 'runOnceForAllItems' | 'runOnceForEachItem' | 'functionAllItems' | 'functionItem';
-
-
-export class CodeRunner {
-  private generation = 0;
-  constructor(private readonly pool: SandboxPool) {}
-
-  /** Runs the code; `onLogs` receives its console output, also when the run fails. */
-  async run(code: string, mode: CodeMode, data: ExpressionData, onLogs?: (lines: string[]) => void): Promise<Item[]> {
-    await this.pool.ready();
-    const sandbox = this.pool.acquire();
-    try {
-      sandbox.begin(data);
-      const gen = ++this.generation;
-      let fn;
-      try {
-        fn = sandbox.compile(`code:${code}`, `(async function () {${code}\n})`, FILENAME);
-      } catch (error) {
-        // A syntax error reads like any other: the message and the line.
-        if (error instanceof CompileError) throw codeError(error.guest, FILENAME);
-        throw error;
-      }
-      // Per-item modes run for the one item data.itemIndex names; the engine loops over items.
-      const perItem = mode === 'runOnceForEachItem' || mode === 'functionItem';
-      const index = perItem ? data.itemIndex : 0;
-      if (perItem && !data.inputItems[index]) return [];
-      sandbox.callApi('begin', gen, index, data.runIndex, data.now.getTime(), timezoneOf(data), 'code').dispose();
-      sandbox.callApi('setItems', mode === 'functionItem' ? 'item' : 'all').dispose();
-      const value = this.invoke(sandbox, fn, perItem ? index : undefined);
-      const items = normalize(value, mode, index, data.inputItems.length);
-      writeBackStaticData(sandbox, data);
-      writeBackCustomData(sandbox, data);
-      return items;
-    } catch (error) {
-      // An error of ours (not the user's) may have left the context half-way: retire it.
-      sandbox.broken = sandbox.broken || !(error instanceof ExpressionError);
-      throw error;
-    } finally {
-      if (onLogs && !sandbox.corrupt) {
-        try {
-          // Our own bounded read, so it may run past the deadline of a run that timed out.
-          onLogs(JSON.parse(sandbox.withoutDeadline(() => sandbox.callApiString('logs'))) as string[]);
-        } catch {
-          // Output lost with a broken context is not worth failing the run over.
-        }
-      }
-      try {
-        // Jobs the code left queued run now (within the deadline), before globals are swept,
-        // so nothing of this run executes during the next one.
-        sandbox.drainJobs();
-        if (!sandbox.cleanGlobals()) sandbox.broken = true;
-      } catch {
-        sandbox.broken = true;
-      }
-      this.pool.release(sandbox);
-    }
-  }
-
-  /** Calls the compiled code, waits for its promise, and returns what it resolved to. */
-  private invoke(sandbox: Sandbox, fn: ReturnType<Sandbox['compile']>, itemIndex: number | undefined): unknown {
-    let promise;
-    try {
-      promise = sandbox.callApi('call', fn);
-    } catch (error) {
-      if (error instanceof GuestThrow) throw codeError(error.guest, FILENAME, itemIndex);
-      throw error;
-    }
-    try {
-      const settled = sandbox.settle(promise);
-      if (!settled.ok) throw codeError(settled.error, FILENAME, itemIndex);
-      try {
-        const encoded = sandbox.callApiString('encode', settled.value);
-        const decoded = decode(encoded);
-        if (decoded.kind === 'function') throw new ExpressionError("Code doesn't return items properly", undefined, 'The code returned a function.');
-        return decoded.value;
-      } catch (error) {
-        if (error instanceof GuestThrow) throw new ExpressionError(`Code returned data that can't be converted to JSON: ${error.guest.message}`);
-        throw error;
-      } finally {
-        settled.value.dispose();
-      }
-    } finally {
-      promise.dispose();
-    }
-  }
+/** Runs code in a worker; `onLogs` receives its console output, also when the run fails. */
+export async function runCode(
+  workers: SandboxWorkers,
+  code: string,
+  mode: CodeMode,
+  data: ExpressionData,
+  signal?: AbortSignal,
+  onLogs?: (lines: string[]) => void,
+): Promise<Item[]> {
+  // Per-item modes run for the one item data.itemIndex names; the engine loops over items.
+  const perItem = mode === 'runOnceForEachItem' || mode === 'functionItem';
+  const index = perItem ? data.itemIndex : 0;
+  if (perItem && !data.inputItems[index]) return [];
+  const result = await workers.run(
+    { kind: 'code', code, mode, info: runInfo(data, index), prefetched: prefetch(data, perItem ? index : 'all') },
+    data,
+    signal,
+  );
+  if (result.logs && onLogs) onLogs(result.logs);
+  if (!result.ok) throw fromWire(result.error);
+  const outcome = result.code!;
+  const items = normalize(outcome.value, mode, index, data.inputItems.length);
+  writeBackStaticData(outcome.staticData, data);
+  writeBackCustomData(outcome.customData, data);
+  return items;
 }
 
 const ITEM_KEYS = new Set(['json', 'binary', 'pairedItem', 'error', 'index']);
@@ -183,24 +124,22 @@ function normalize(value: unknown, mode: CodeMode, index: number, inputCount: nu
   }
 }
 
-function writeBackStaticData(sandbox: Sandbox, data: ExpressionData): void {
-  const decoded = decode(sandbox.callApiString('staticData'));
-  if (decoded.kind !== 'value' || decoded.value === undefined || !data.staticData) return;
-  const changed = decoded.value as { global?: Record<string, unknown>; node?: Record<string, unknown> };
+function writeBackStaticData(changed: unknown, data: ExpressionData): void {
+  if (!changed || !data.staticData) return;
+  const next = changed as { global?: Record<string, unknown>; node?: Record<string, unknown> };
   for (const type of ['global', 'node'] as const) {
-    const next = changed[type];
-    if (!next) continue;
+    const values = next[type];
+    if (!values) continue;
     const target = data.staticData[type];
     for (const key of Object.keys(target)) delete target[key];
-    Object.assign(target, next);
+    Object.assign(target, values);
   }
 }
 
 /** $execution.customData.set(…): into data.execution.customData, when the engine provides one. */
-function writeBackCustomData(sandbox: Sandbox, data: ExpressionData): void {
-  const decoded = decode(sandbox.callApiString('customData'));
+function writeBackCustomData(changed: unknown, data: ExpressionData): void {
   const target = data.execution.customData;
-  if (decoded.kind !== 'value' || decoded.value === undefined || !target) return;
+  if (!changed || !target) return;
   for (const key of Object.keys(target)) delete target[key];
-  Object.assign(target, decoded.value as Record<string, string>);
+  Object.assign(target, changed as Record<string, string>);
 }

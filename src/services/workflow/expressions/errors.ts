@@ -13,6 +13,22 @@
 import { ExpressionError } from './api.js';
 import type { GuestError } from './sandbox-pool.js';
 
+/** Why a run was stopped by the sandbox itself rather than by the user's code. */
+export type LimitKind = 'timeout' | 'memory' | 'stack' | 'crash';
+
+/**
+ * A run stopped by a limit (time, memory, stack) or by the sandbox failing. Defined here, not
+ * with the sandboxes, so the main thread can name it without loading QuickJS.
+ */
+export class SandboxLimitError extends ExpressionError {
+  constructor(
+    public readonly kind: LimitKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 const REWRITES: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^cannot read property '(.*)' of (undefined|null)$/, (key, what) => `Cannot read properties of ${what} (reading '${key}')`],
   [/^cannot set property '(.*)' of (undefined|null)$/, (key, what) => `Cannot set properties of ${what} (setting '${key}')`],
@@ -38,7 +54,6 @@ export function lineOf(stack: string, filename: string): number | undefined {
 }
 
 export function codeError(error: GuestError, filename: string, itemIndex?: number): ExpressionError {
-  if (error.verbatim) return new ExpressionError(error.message);
   if (error.name === 'ExpressionError') return new ExpressionError(error.message, undefined, error.description);
   const line = lineOf(error.stack, filename);
   // A thrown string or plain object has no "Name: message" row for n8n to read.

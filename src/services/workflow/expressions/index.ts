@@ -1,22 +1,24 @@
 // The workflow service's expression and code sandbox (contract: ./api.ts).
 //
 // resolve() walks a parameter value; each `=…` string is a template (template.ts). When every
-// `{{ }}` in it is a plain property path, it is answered in TypeScript (fast-path.ts);
-// otherwise the whole template is compiled once per pooled QuickJS context into one function
-// and evaluated there (sandbox-pool.ts). Code and Function nodes run in the same pool
-// (code-node.ts). Nothing a workflow author writes runs in the server's own V8 context.
+// `{{ }}` in it is a plain property path, it is answered here, in TypeScript, on the main
+// thread (fast-path.ts); the templates that need more are sent together, as one run, to a
+// sandbox worker thread (worker/pool.ts), where QuickJS evaluates them (worker/sandbox-runs.ts).
+// Code and Function nodes run in the same workers (code-node.ts). Nothing a workflow author
+// writes runs in the server's own V8 context, nor on its event loop.
 
 import { ExpressionError, type CodeRun, type ExpressionData, type Expressions, type Item, type SandboxLimits } from './api.js';
-import { CodeRunner } from './code-node.js';
-import { v8Message } from './errors.js';
+import { runCode, type CodeMode } from './code-node.js';
 import { evaluatePlainPath, NOT_PLAIN, parsePlainPath, type PlainPath } from './fast-path.js';
-import { timezoneOf } from './host-data.js';
-import { decode, GuestThrow, SandboxLimitError, type Sandbox, SandboxPool } from './sandbox-pool.js';
+import { SandboxLimitError } from './errors.js';
 import { segmentToText, TemplateCache, type Template } from './template.js';
+import { SandboxWorkers } from './worker/pool.js';
+import { fromWire } from './worker/protocol.js';
+import { prefetch, runInfo } from './worker/task-data.js';
 
 export { ExpressionError } from './api.js';
 export type { Expressions, ExpressionData, Item, SandboxLimits } from './api.js';
-export { SandboxLimitError } from './sandbox-pool.js';
+export { SandboxLimitError } from './errors.js';
 
 export interface ExpressionStats {
   /** Template evaluations answered without entering QuickJS. */
@@ -25,6 +27,8 @@ export interface ExpressionStats {
   sandbox: number;
   /** QuickJS contexts created so far (each loads the prelude; Luxon on first date use). */
   sandboxesCreated: number;
+  /** Sandbox worker threads started so far, replacements of terminated ones included. */
+  workersStarted: number;
 }
 
 export interface ExpressionOptions {
@@ -40,25 +44,17 @@ export interface HamletExpressions extends Expressions {
 
 const MAX_PLAIN_PATHS = 5000;
 
+/** A template that has to go to the sandbox; filled in when its run comes back. */
+class Pending {
+  value: unknown;
+  constructor(readonly source: string) {}
+}
+
 export function createExpressions(limits: SandboxLimits, options: ExpressionOptions = {}): HamletExpressions {
   const templates = new TemplateCache();
   const plainPaths = new Map<string, PlainPath | null>();
-  // $evaluateExpression re-enters resolve() from inside a run, in a second sandbox; one level
-  // only, since every level holds a sandbox (and its WebAssembly instance) while it waits.
-  let nesting = 0;
-  const evaluateNested = (expression: string, data: ExpressionData): unknown => {
-    if (nesting >= 1) throw new ExpressionError('$evaluateExpression is nested too deeply');
-    nesting++;
-    try {
-      return resolveValue(expression, data);
-    } finally {
-      nesting--;
-    }
-  };
-  const pool = new SandboxPool(limits, evaluateNested);
-  const code = new CodeRunner(pool);
+  const workers = new SandboxWorkers(limits);
   const stats = { fastPath: 0, sandbox: 0 };
-  let generation = 0;
   let closed = false;
 
   function plainPathOf(text: string): PlainPath | null {
@@ -71,26 +67,8 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
     return path;
   }
 
-  /** One resolve() call: a generation for the sandbox's memo, and a sandbox taken on first need. */
-  class Session {
-    readonly gen = ++generation;
-    sandbox: Sandbox | undefined;
-    constructor(readonly data: ExpressionData) {}
-    get(): Sandbox {
-      if (!this.sandbox) {
-        const data = this.data;
-        this.sandbox = pool.acquire();
-        this.sandbox.begin(data);
-        this.sandbox.callApi('begin', this.gen, data.itemIndex, data.runIndex, data.now.getTime(), timezoneOf(data), 'expression').dispose();
-      }
-      return this.sandbox;
-    }
-    close(): void {
-      if (this.sandbox) pool.release(this.sandbox);
-    }
-  }
-
   function tryFastPath(template: Template, data: ExpressionData): { value: unknown } | undefined {
+    if (options.fastPath === false) return undefined;
     const values: unknown[] = [];
     for (const chunk of template.chunks) {
       if (chunk.kind === 'text') continue;
@@ -107,94 +85,76 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
     return { value: text };
   }
 
-  function templateSource(template: Template): string {
-    const parts = template.chunks.map((chunk) => {
-      if (chunk.kind === 'text') return JSON.stringify(chunk.text);
-      // An empty `{{ }}` has no value, as in n8n.
-      if (chunk.code.trim() === '') return template.single ? 'undefined' : '{ v: undefined }';
-      const call = `seg(() => (\n${chunk.code}\n))`;
-      return template.single ? call : `{ v: ${call} }`;
-    });
-    return `(function (seg) { return [${parts.join(', ')}]; })`;
-  }
+  /**
+   * One resolve() call. Templates are answered in order: by the fast path at once, or as
+   * Pending for the sandbox. A fast-path error stops the walk; it is thrown unless a template
+   * before it fails in the sandbox first (so the first failing template is the one reported).
+   */
+  class Resolution {
+    readonly pending: Pending[] = [];
+    failure: { error: unknown } | undefined;
+    constructor(readonly data: ExpressionData) {}
 
-  function inSandbox(template: Template, session: Session): unknown {
-    const sandbox = session.get();
-    stats.sandbox++;
-    const fn = sandbox.compile(`tpl:${template.source}`, templateSource(template), 'expression');
-    let encoded: string;
-    try {
-      encoded = sandbox.callApiString('template', fn, template.single);
-      if (encoded.startsWith('~')) {
-        sandbox.broken = true;
-        encoded = encoded.slice(1);
+    walk(value: unknown): unknown {
+      if (this.failure) return undefined;
+      if (typeof value === 'string') return value.startsWith('=') ? this.template(value) : value;
+      if (Array.isArray(value)) return value.map((entry) => this.walk(entry));
+      if (value !== null && typeof value === 'object') {
+        const out: Record<string, unknown> = {};
+        for (const [key, entry] of Object.entries(value)) out[key] = this.walk(entry);
+        return out;
       }
-    } catch (error) {
-      if (error instanceof GuestThrow) {
-        throw new ExpressionError(v8Message(error.guest.message), undefined, error.guest.description);
-      }
-      throw error;
-    } finally {
-      // An expression may queue promise jobs; they run now, not during someone else's run.
-      if (sandbox.runtime.hasPendingJob()) {
-        sandbox.drainJobs();
-        if (!sandbox.cleanGlobals()) sandbox.broken = true;
-      }
+      return value;
     }
-    const decoded = decode(encoded);
-    if (decoded.kind === 'function') {
-      if (decoded.name === '$') throw new ExpressionError('invalid syntax');
-      if (decoded.name === 'DateTime') throw new ExpressionError('this is a DateTime, please access its methods');
-      throw new ExpressionError('this is a function, please add ()');
-    }
-    return decoded.value;
-  }
 
-  function evaluate(source: string, session: Session): unknown {
-    const template = templates.get(source.slice(1));
-    if (!template.chunks.some((chunk) => chunk.kind === 'code')) {
-      return template.chunks.map((chunk) => (chunk.kind === 'text' ? chunk.text : '')).join('');
-    }
-    try {
-      const fast = options.fastPath === false ? undefined : tryFastPath(template, session.data);
-      if (fast) {
-        stats.fastPath++;
-        return fast.value;
+    private template(source: string): unknown {
+      const template = templates.get(source.slice(1));
+      if (!template.chunks.some((chunk) => chunk.kind === 'code')) {
+        return template.chunks.map((chunk) => (chunk.kind === 'text' ? chunk.text : '')).join('');
       }
-      return inSandbox(template, session);
-    } catch (error) {
-      if (error instanceof SandboxLimitError) throw error;
-      if (error instanceof ExpressionError) throw withExpression(error, source);
-      throw error;
+      try {
+        const fast = tryFastPath(template, this.data);
+        if (fast) {
+          stats.fastPath++;
+          return fast.value;
+        }
+      } catch (error) {
+        this.failure = { error: error instanceof ExpressionError ? withExpression(error, source) : error };
+        return undefined;
+      }
+      const pending = new Pending(source);
+      this.pending.push(pending);
+      return pending;
     }
   }
 
-  function resolveDeep(value: unknown, session: Session): unknown {
-    if (typeof value === 'string') return value.startsWith('=') ? evaluate(value, session) : value;
-    if (Array.isArray(value)) return value.map((entry) => resolveDeep(entry, session));
-    if (value !== null && typeof value === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [key, entry] of Object.entries(value)) out[key] = resolveDeep(entry, session);
-      return out;
-    }
-    return value;
-  }
-
-  function resolveValue(value: unknown, data: ExpressionData): unknown {
+  async function resolveValue(value: unknown, data: ExpressionData, signal?: AbortSignal): Promise<unknown> {
     if (closed) throw new Error('expressions are closed');
-    const session = new Session(data);
-    try {
-      return resolveDeep(value, session);
-    } finally {
-      session.close();
+    const resolution = new Resolution(data);
+    const walked = resolution.walk(value);
+    const { pending } = resolution;
+    if (pending.length > 0) {
+      stats.sandbox += pending.length;
+      const sources = pending.map((p) => p.source);
+      const result = await workers.run({ kind: 'templates', sources, info: runInfo(data), prefetched: prefetch(data, data.itemIndex) }, data, signal);
+      if (!result.ok) {
+        const error = fromWire(result.error);
+        if (error instanceof ExpressionError && !(error instanceof SandboxLimitError) && result.failedAt !== undefined) {
+          throw withExpression(error, sources[result.failedAt]!);
+        }
+        throw error;
+      }
+      result.values!.forEach((v, i) => (pending[i]!.value = v));
     }
+    if (resolution.failure) throw resolution.failure.error;
+    return pending.length > 0 ? fill(walked) : walked;
   }
 
-  async function runCodeMode(codeText: string, mode: Parameters<CodeRunner['run']>[1], data: ExpressionData): Promise<Item[]> {
+  async function runCodeMode(codeText: string, mode: CodeMode, data: ExpressionData, signal?: AbortSignal): Promise<Item[]> {
     if (closed) throw new Error('expressions are closed');
     const onConsole = options.onConsole;
     const onLogs = onConsole && ((lines: string[]) => lines.forEach((line) => onConsole(data.nodeName, line)));
-    return code.run(codeText, mode, data, onLogs);
+    return runCode(workers, codeText, mode, data, signal, onLogs);
   }
 
   return {
@@ -202,26 +162,37 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
       return typeof value === 'string' && value.startsWith('=');
     },
 
-    // Synchronous today; the contract is asynchronous so evaluation can move off the event loop.
-    resolve: async (value: unknown, data: ExpressionData): Promise<unknown> => resolveValue(value, data),
+    resolve: resolveValue,
 
     runCode(run: CodeRun): Promise<Item[]> {
-      return runCodeMode(run.code, run.mode, run.data);
+      return runCodeMode(run.code, run.mode, run.data, run.signal);
     },
 
-    runFunction(run: { code: string; perItem: boolean; data: ExpressionData }): Promise<Item[]> {
-      return runCodeMode(run.code, run.perItem ? 'functionItem' : 'functionAllItems', run.data);
+    runFunction(run: { code: string; perItem: boolean; data: ExpressionData; signal?: AbortSignal }): Promise<Item[]> {
+      return runCodeMode(run.code, run.perItem ? 'functionItem' : 'functionAllItems', run.data, run.signal);
     },
 
     close(): void {
       closed = true;
-      pool.close();
+      workers.close();
     },
 
     stats(): ExpressionStats {
-      return { ...stats, sandboxesCreated: pool.created };
+      return { ...stats, sandboxesCreated: workers.sandboxesCreated, workersStarted: workers.workersStarted };
     },
   };
+}
+
+/** The walked value with each Pending replaced by its value. */
+function fill(value: unknown): unknown {
+  if (value instanceof Pending) return value.value;
+  if (Array.isArray(value)) return value.map(fill);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, entry] of Object.entries(value)) out[key] = fill(entry);
+    return out;
+  }
+  return value;
 }
 
 function withExpression(error: ExpressionError, source: string): ExpressionError {

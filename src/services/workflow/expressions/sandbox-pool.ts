@@ -3,38 +3,29 @@
 // Creating a context and loading the prelude costs milliseconds (and Luxon tens more, on first
 // use), so sandboxes are kept and reused. What a run may change is reset or contained:
 // built-ins are frozen (sandbox/harden.ts), globals a run adds are deleted after it, per-run
-// values are memoised under a generation number the host bumps, timers and queued jobs do not
-// outlive a run, and Luxon is re-configured (its caches dropped) before the next run. A
+// values live in a memo that each run's begin creates afresh (the run owns it: see RunHost in
+// sandbox/host-ops.ts), timers and queued jobs do not outlive a run, and Luxon is re-configured (its caches dropped) before the next run. A
 // sandbox that hit a limit (time, memory, stack) is disposed rather than trusted again; one
 // whose WebAssembly instance saw a host exception is dropped whole (sandbox/modules.ts).
 //
-// Everything runs synchronously in the server's thread; the only way out of the sandbox is
-// the one host function (sandbox/host-ops.ts), whose arguments are strings and numbers and
-// whose answers are JSON text.
+// Sandboxes live in worker threads (worker/sandbox-worker.ts); a run is synchronous inside its
+// worker. The only way out of the sandbox is the one host function (sandbox/host-ops.ts),
+// whose arguments are strings and numbers and whose answers are JSON text.
 
 import { performance } from 'node:perf_hooks';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
-import { ExpressionError, type ExpressionData, type SandboxLimits } from './api.js';
+import { ExpressionError, type SandboxLimits } from './api.js';
+import { SandboxLimitError, type LimitKind } from './errors.js';
 import { EXTENSIONS_JS } from './extensions/index.js';
 import { HARDEN_JS } from './sandbox/harden.js';
 import { isLibraryName, LIBRARY_LOADERS, type LibraryName } from './sandbox/libraries.js';
-import { hostOperation, type HostContext } from './sandbox/host-ops.js';
+import { encodeHostError, hostOperation, type HostContext, type RunHost } from './sandbox/host-ops.js';
 import { INTL_JS } from './sandbox/intl.js';
 import { WEB_JS } from './sandbox/web.js';
 import { PRELUDE_JS } from './sandbox/prelude.js';
 import { modulesReady, returnModule, takeModule } from './sandbox/modules.js';
 
-/** Why a run was stopped by the sandbox itself rather than by the user's code. */
-export type LimitKind = 'timeout' | 'memory' | 'stack' | 'crash';
-
-export class SandboxLimitError extends ExpressionError {
-  constructor(
-    public readonly kind: LimitKind,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { SandboxLimitError, type LimitKind } from './errors.js';
 
 /** What a value looked like in the sandbox, decoded from prelude's `encode`. */
 export type Decoded = { kind: 'value'; value: unknown } | { kind: 'function'; name: string };
@@ -73,7 +64,6 @@ export interface GuestError {
   message: string;
   stack: string;
   description?: string;
-  verbatim?: boolean;
   /** False when the code threw something that is not an Error (a string, a plain object). */
   isError: boolean;
 }
@@ -90,8 +80,8 @@ export class Sandbox {
   private readonly compiled = new Map<string, QuickJSHandle>();
   /** Handles of `__hamlet`'s functions, looked up once. */
   private readonly apiFunctions = new Map<string, QuickJSHandle>();
-  /** The data of the run in progress; host operations read it. */
-  private data: ExpressionData | undefined;
+  /** The run in progress; host operations answer from it. */
+  private run: RunHost | undefined;
   private deadline = Infinity;
   private runStartedAt = 0;
   private pausedMs = 0;
@@ -112,7 +102,6 @@ export class Sandbox {
   constructor(
     private readonly limits: SandboxLimits,
     readonly module: QuickJSWASMModule,
-    private readonly evaluator?: Evaluator,
   ) {
     this.wasmMemory = module.getWasmMemory();
     this.memoryCeiling = Infinity;
@@ -184,9 +173,9 @@ export class Sandbox {
     this.runtime.dispose();
   }
 
-  /** Starts a run: the host answers from `data` until `end()`; time counts from now. */
-  begin(data: ExpressionData): void {
-    this.data = data;
+  /** Starts a run: the host answers from `run` until `end()`; time counts from now. */
+  begin(run: RunHost): void {
+    this.run = run;
     this.runStartedAt = performance.now();
     this.pausedMs = 0;
     this.deadline = this.runStartedAt + this.limits.timeoutMs;
@@ -204,7 +193,7 @@ export class Sandbox {
   }
 
   end(): void {
-    this.data = undefined;
+    this.run = undefined;
     this.deadline = Infinity;
   }
 
@@ -332,11 +321,10 @@ export class Sandbox {
         message: typeof e.message === 'string' ? e.message : String(e.message ?? ''),
         stack: typeof e.stack === 'string' ? e.stack : '',
         description: typeof e.description === 'string' ? e.description : undefined,
-        verbatim: e.verbatim === true,
         isError: typeof e.stack === 'string',
       };
     }
-    return { name: 'Error', message: String(dumped), stack: '', verbatim: false, isError: false };
+    return { name: 'Error', message: String(dumped), stack: '', isError: false };
   }
 
   /** Turns an error caused by a limit into SandboxLimitError and marks the sandbox broken. */
@@ -361,11 +349,7 @@ export class Sandbox {
   // ------------------------------------------------------------------ host operations
 
   private readonly hostContext: HostContext = {
-    data: () => this.data,
-    evaluate: (expression, data) => {
-      if (!this.evaluator) throw new ExpressionError('$evaluateExpression is not available here');
-      return this.evaluator(expression, data);
-    },
+    run: () => this.run,
     elapsedMs: () => Math.floor(performance.now() - this.runStartedAt - this.pausedMs),
     loadLibrary: (name) => this.loadLibrary(name),
   };
@@ -388,13 +372,7 @@ export class Sandbox {
     } catch (error) {
       // Never thrown through the WASM frames: every failure goes back as the guest's error.
       // (A limit hit here has already marked this sandbox broken or corrupt.)
-      const kind = error instanceof ExpressionError ? 'ExpressionError' : error instanceof RangeError ? 'RangeError' : 'TypeError';
-      const payload = {
-        kind,
-        message: error instanceof Error ? error.message : String(error),
-        description: error instanceof ExpressionError ? error.description : undefined,
-      };
-      return ctx.newString('!' + JSON.stringify(payload));
+      return ctx.newString(encodeHostError(error));
     }
   }
 
@@ -448,18 +426,14 @@ export class GuestThrow extends Error {
 }
 
 /**
- * A small pool: evaluation is synchronous, so one sandbox serves nearly everything; a second
- * is created only when a run re-enters (a host operation that evaluates again).
+ * The sandboxes of one thread. A run is synchronous, so one sandbox serves nearly everything;
+ * a second is created only when a run re-enters ($evaluateExpression evaluates again).
  */
-/** Evaluates a template for $evaluateExpression (in another sandbox: this one is busy). */
-export type Evaluator = (expression: string, data: ExpressionData) => unknown;
-
 export class SandboxPool {
   private readonly idle: Sandbox[] = [];
   created = 0;
   constructor(
     private readonly limits: SandboxLimits,
-    private readonly evaluator?: Evaluator,
     private readonly maxIdle = 2,
   ) {}
 
@@ -472,11 +446,15 @@ export class SandboxPool {
     }
     this.created++;
     try {
-      return new Sandbox(this.limits, module, this.evaluator);
+      return new Sandbox(this.limits, module);
     } catch (error) {
       returnModule(module);
       throw error;
     }
+  }
+
+  get idleCount(): number {
+    return this.idle.length;
   }
 
   /** For async callers: waits until a sandbox can be had without failing. */

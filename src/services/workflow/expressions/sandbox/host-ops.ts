@@ -3,18 +3,38 @@
 // These are the only things code in the sandbox can ask of the server: the current run's
 // data (read through host-data.ts, as the fast path reads it), Intl formatting, URL parsing,
 // hashing/base64, the clock and the libraries it may load.
+//
+// The sandbox lives in a worker thread while the run's data (ExpressionData, with its
+// functions) stays in the main thread. So the operations split in two: those the worker
+// answers itself (clock, libraries, URL, codecs, Intl, nested evaluation) and the data
+// operations, which the run forwards to wherever its data is (`RunHost.data`) and which
+// `answerDataOperation` answers there.
 
 import { ExpressionError, type ExpressionData } from '../api.js';
 import { hostCodec } from '../extensions/host-helpers.js';
-import { inputItem, itemForSandbox, legacyNodeItem, nodeItem, nodeItems, nodeMustExist, timezoneOf } from '../host-data.js';
+import { inputItem, itemForSandbox, legacyNodeItem, nodeItem, nodeItems, nodeMustExist } from '../host-data.js';
 import { intlCall } from './intl.js';
 import { hostParseUrl } from './web.js';
 
+export type HostArgs = Array<string | number | undefined>;
+
+/**
+ * One run as the sandbox sees it: created by whoever starts the run, handed to
+ * `Sandbox.begin`, dropped at `end`. Everything a run reads goes through its own RunHost,
+ * so no run can be answered with another run's data.
+ */
+export interface RunHost {
+  /** A data operation (see DATA_OPERATIONS), answered from the run's data: JSON text, undefined or '!'+error. */
+  data(op: string, args: HostArgs): string | undefined;
+  /** The run's time zone, already checked (host-data.ts timezoneOf). */
+  readonly timezone: string;
+  /** $evaluateExpression: evaluates a template for the item `itemIndex` of the same run. */
+  evaluate(expression: string, itemIndex: number): unknown;
+}
+
 export interface HostContext {
-  /** The data of the run in progress, if any. */
-  data(): ExpressionData | undefined;
-  /** $evaluateExpression: resolves a template against (a view of) the run's data. */
-  evaluate(expression: string, data: ExpressionData): unknown;
+  /** The run in progress, if any. */
+  run(): RunHost | undefined;
   /** Milliseconds the run has taken (library loading excluded). */
   elapsedMs(): number;
   loadLibrary(name: string): void;
@@ -38,39 +58,68 @@ export function hostOperation(op: string, arg: HostArg, host: HostContext): stri
     case 'codec':
       return JSON.stringify(hostCodec(String(arg(1)), String(arg(2)), text(3)));
   }
-  const data = host.data();
-  if (!data) throw new ExpressionError('No run in progress');
-  if (op === 'evaluate') {
-    const expression = String(arg(1));
-    // The same run seen from another item: everything else is read through `data`.
-    const view = Object.create(data, { itemIndex: { value: Number(arg(2)) } }) as ExpressionData;
-    // Wrapped so that undefined survives the trip.
-    return JSON.stringify({ v: host.evaluate(expression.startsWith('=') ? expression : `=${expression}`, view) });
-  }
-  return dataOperation(op, arg, data);
-}
-
-function dataOperation(op: string, arg: HostArg, data: ExpressionData): string | undefined {
-  const json = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
-  const name = String(arg(1) ?? '');
+  const run = host.run();
+  if (!run) throw new ExpressionError('No run in progress');
   switch (op) {
     case 'intl':
-      return intlCall(String(arg(1)), String(arg(2)), String(arg(3)), arg(4) as string | undefined, timezoneOf(data));
+      return intlCall(String(arg(1)), String(arg(2)), String(arg(3)), arg(4) as string | undefined, run.timezone);
+    case 'evaluate': {
+      const expression = String(arg(1));
+      // Wrapped so that undefined survives the trip.
+      return JSON.stringify({ v: run.evaluate(expression.startsWith('=') ? expression : `=${expression}`, Number(arg(2))) });
+    }
+  }
+  if (!DATA_OPERATIONS.has(op)) throw new ExpressionError(`Unknown host operation ${op}`);
+  return run.data(op, [arg(1), arg(2), arg(3)]);
+}
+
+/** Operations that read the run's ExpressionData. */
+export const DATA_OPERATIONS = new Set([
+  'inputCount', 'inputItem', 'nodeExists', 'nodeAll', 'nodePaired', 'nodeLegacy', 'nodeContext', 'nodeExecuted', 'nodeParams', 'context', 'env', 'staticData',
+]);
+
+/** Answers a data operation where the data is; errors are encoded for the guest, never thrown. */
+export function answerDataOperation(op: string, args: HostArgs, data: ExpressionData): string | undefined {
+  try {
+    if (!DATA_OPERATIONS.has(op)) throw new ExpressionError(`Unknown host operation ${op}`);
+    return dataOperation(op, args, data);
+  } catch (error) {
+    return encodeHostError(error);
+  }
+}
+
+/** How a failed host operation reaches the guest: '!' and the error as JSON (the prelude rethrows it). */
+export function encodeHostError(error: unknown): string {
+  const kind = error instanceof ExpressionError ? 'ExpressionError' : error instanceof RangeError ? 'RangeError' : 'TypeError';
+  return (
+    '!' +
+    JSON.stringify({
+      kind,
+      message: error instanceof Error ? error.message : String(error),
+      description: error instanceof ExpressionError ? error.description : undefined,
+    })
+  );
+}
+
+function dataOperation(op: string, args: HostArgs, data: ExpressionData): string | undefined {
+  const json = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
+  const name = String(args[0] ?? '');
+  switch (op) {
     case 'inputCount':
       return JSON.stringify(data.inputItems.length);
     case 'inputItem':
-      return json(itemForSandbox(inputItem(data, 'index', Number(arg(1)))));
+      return json(itemForSandbox(inputItem(data, 'index', Number(args[0]))));
     case 'nodeExists':
       nodeMustExist(data, name);
       return undefined;
     case 'nodeAll': {
-      const run = Number(arg(3));
-      return json(nodeItems(data, name, Number(arg(2)), run < 0 ? undefined : run).map(itemForSandbox));
+      const run = Number(args[2]);
+      return json(nodeItems(data, name, Number(args[1]), run < 0 ? undefined : run).map(itemForSandbox));
     }
     case 'nodePaired':
-      return json(itemForSandbox(nodeItem(data, name, 'paired', Number(arg(2)))));
+      return json(itemForSandbox(nodeItem(data, name, 'paired', Number(args[1]))));
     case 'nodeLegacy':
-      return json(itemForSandbox(legacyNodeItem(data, name, Number(arg(2)))));
+      return json(itemForSandbox(legacyNodeItem(data, name, Number(args[1]))));
     case 'nodeContext':
       return json(data.nodeContext?.(name === '' ? data.nodeName : name) ?? {});
     case 'nodeExecuted':

@@ -3,9 +3,11 @@
 // function, `__hamletHost(op, a, b, c)`, which answers with JSON text, undefined, or '!'
 // followed by the JSON of an error — nothing else: no host object ever enters the sandbox.
 //
-// Per-run state lives in closure variables that the host resets through `__hamlet.begin`
-// before every evaluation; values read from the host are memoised for the current run
-// (a "generation"), so an expression that reads $json five times fetches it once.
+// Per-run state lives in closure variables that `__hamlet.begin` creates afresh at the start
+// of every run (one resolve() call, one Code run, one nested evaluation): values read from
+// the host are memoised in the run's own memo, so an expression that reads $json five times
+// fetches it once, and no run can ever be handed another run's memo (there is no key to
+// collide: a run's state is created by its begin and dropped by the next begin).
 
 export const PRELUDE_JS = String.raw`
 (function () {
@@ -22,14 +24,15 @@ export const PRELUDE_JS = String.raw`
   class ExpressionError extends Error {
     constructor(message, description) {
       super(message);
-      Object.defineProperty(this, 'description', { value: description, enumerable: false, writable: true, configurable: true });
+      // Enumerable, so that it survives the trip out of the sandbox (QuickJS dumps an error's
+      // name, message, stack and enumerable own properties), as on n8n's ExpressionError.
+      if (description !== undefined) this.description = description;
     }
   }
   Object.defineProperty(ExpressionError.prototype, 'name', { value: 'ExpressionError', writable: true, configurable: true });
 
   // ---------------------------------------------------------------- run state
   const state = {
-    gen: -1,
     itemIndex: 0,
     runIndex: 0,
     nowMs: 0,
@@ -160,12 +163,13 @@ export const PRELUDE_JS = String.raw`
 
   // ---------------------------------------------------------------- context variables
   function ctx() { return remember('ctx', () => call('context')); }
-  const ENV_DENIED = "Cannot assign to read only property 'name' of object 'Error: access to env vars denied'";
   function env() {
     const value = remember('env', () => call('env'));
     if (value === null) {
-      // n8n 2.x blocks $env by default; in Code its runner fails with exactly this text.
-      if (state.mode === 'code') { const e = new TypeError(ENV_DENIED); e.verbatim = true; throw e; }
+      // n8n 2.x blocks $env by default, with this message in expressions and Code alike. (n8n
+      // 2.8.4's task runner garbles it in Code, "Cannot assign to read only property 'name' of
+      // object 'Error: access to env vars denied'", while setting the error's name: a bug, not
+      // the message it means to give; issue 9 asks for the message.)
       throw new ExpressionError('access to env vars denied', 'If you need access please contact the administrator to remove the environment variable N8N_BLOCK_ENV_ACCESS_IN_NODE');
     }
     return value;
@@ -426,8 +430,8 @@ export const PRELUDE_JS = String.raw`
   }
 
   const api = {
-    begin(gen, itemIndex, runIndex, nowMs, timezone, mode) {
-      if (gen !== state.gen) { memo = new Map(); state.gen = gen; }
+    begin(itemIndex, runIndex, nowMs, timezone, mode) {
+      memo = new Map();
       state.itemIndex = itemIndex;
       state.runIndex = runIndex;
       state.nowMs = nowMs;
