@@ -175,16 +175,16 @@ describe('errors', () => {
     expect((await message("throw 'just a string';")).message).toBe('Unknown error');
   });
 
-  it("report $env access when it is blocked with n8n's message, not the runner's garbled one (issue 9, observation 7)", async () => {
-    // n8n 2.8.4's runner reports "Cannot assign to read only property 'name' of object 'Error:
-    // access to env vars denied'" (corpus: leadpilot-cold-email); the message it means is this.
+  it('report $env access when it is blocked with the text real n8n 2.8.4 gives, and its guidance (issue 9, observation 7)', async () => {
+    // Recorded from real n8n 2.8.4 (corpus: leadpilot-cold-email): its task runner reports the
+    // denial in this form. The issue took it for our own garbling; the oracle says it is n8n's.
     for (const mode of ['runOnceForAllItems', 'runOnceForEachItem'] as const) {
       const e = await ex.runCode({ code: 'const v = $env.SECRET;\nreturn [];', mode, data: makeData({ input }) }).then(
         () => undefined,
         (error: unknown) => error as ExpressionError,
       );
       expect(e).toBeInstanceOf(ExpressionError);
-      expect(e!.message).toBe('access to env vars denied');
+      expect(e!.message).toBe("Cannot assign to read only property 'name' of object 'Error: access to env vars denied'");
       expect(e!.description).toBe('If you need access please contact the administrator to remove the environment variable N8N_BLOCK_ENV_ACCESS_IN_NODE');
     }
     const allowed = makeData({ input, env: { GREETING: 'hi' } });

@@ -163,14 +163,16 @@ export const PRELUDE_JS = String.raw`
 
   // ---------------------------------------------------------------- context variables
   function ctx() { return remember('ctx', () => call('context')); }
+  // n8n 2.x blocks $env by default. Expressions fail with "access to env vars denied"; in a Code
+  // node n8n 2.8.4's task runner fails while renaming that error and reports this text instead
+  // (recorded from real n8n: corpus case leadpilot-cold-email). We give the text n8n gives, so a
+  // client comparing with n8n sees the same, and put n8n's guidance in the description.
+  const ENV_DENIED_IN_CODE = "Cannot assign to read only property 'name' of object 'Error: access to env vars denied'";
+  const ENV_DENIED_HINT = 'If you need access please contact the administrator to remove the environment variable N8N_BLOCK_ENV_ACCESS_IN_NODE';
   function env() {
     const value = remember('env', () => call('env'));
     if (value === null) {
-      // n8n 2.x blocks $env by default, with this message in expressions and Code alike. (n8n
-      // 2.8.4's task runner garbles it in Code, "Cannot assign to read only property 'name' of
-      // object 'Error: access to env vars denied'", while setting the error's name: a bug, not
-      // the message it means to give; issue 9 asks for the message.)
-      throw new ExpressionError('access to env vars denied', 'If you need access please contact the administrator to remove the environment variable N8N_BLOCK_ENV_ACCESS_IN_NODE');
+      throw new ExpressionError(state.mode === 'code' ? ENV_DENIED_IN_CODE : 'access to env vars denied', ENV_DENIED_HINT);
     }
     return value;
   }
