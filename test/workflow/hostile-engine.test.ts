@@ -15,9 +15,9 @@ const RSS_GROWTH_LIMIT = 1536 * 1024 * 1024;
 let s: WorkflowTestServer;
 let others: string[];
 /**
- * p99 of the same probes with no attack, measured in this process just before: on a shared
- * machine other processes' load shows in every probe. The bound is 100 ms over that (on a quiet
- * machine the baseline is a few ms, so this is the issue's "p99 < 100 ms"); it is reported.
+ * p99 of the same probes with no attack, measured in this process just before and reported next
+ * to each attack's, so a failure shows whether the machine or the attack was slow. The bound is
+ * the issue's own, p99 < 100 ms: this file runs alone (vitest.config.ts, ALONE).
  */
 let baselineP99 = 0;
 beforeAll(async () => {
@@ -55,7 +55,7 @@ async function underAttack(attack: () => Promise<unknown>) {
   console.log(`${probes.latencies.length} probes, p50 ${percentile(probes.latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...probes.latencies).toFixed(1)} ms; ${((performance.now() - started) / 1000).toFixed(1)} s; RSS ${(rssBefore / 2 ** 20).toFixed(0)} → peak ${(rssPeak / 2 ** 20).toFixed(0)} MB`);
   expect(probes.failures).toEqual([]);
   expect(probes.latencies.length).toBeGreaterThan(20);
-  expect(p99).toBeLessThan(100 + baselineP99);
+  expect(p99).toBeLessThan(100);
   expect(rssPeak - rssBefore).toBeLessThan(RSS_GROWTH_LIMIT);
   return runs;
 }
