@@ -88,3 +88,14 @@ export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 10_000): P
     }
   }
 }
+
+/** Creates a workflow (and activates it when asked); fails the test on any non-200 answer. */
+export async function createWorkflow(s: WorkflowTestServer, wf: unknown, activate = false): Promise<string> {
+  const created = await s.api('POST', '/workflows', wf);
+  if (created.status !== 200) throw new Error(`creating the workflow answered ${created.status}: ${created.text}`);
+  if (activate) {
+    const on = await s.api('POST', `/workflows/${created.body.id}/activate`);
+    if (on.status !== 200) throw new Error(`activating the workflow answered ${on.status}: ${on.text}`);
+  }
+  return created.body.id;
+}

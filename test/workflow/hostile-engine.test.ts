@@ -4,7 +4,7 @@
 // every run ends as an execution that names the limit that stopped it; RSS stays bounded; the
 // server is healthy afterwards. Limits are the defaults except the timeout under test.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startWorkflowServer, manualSetWorkflow, type WorkflowTestServer } from './helpers.js';
+import { createWorkflow, startWorkflowServer, manualSetWorkflow, type WorkflowTestServer } from './helpers.js';
 import { cycleWorkflow, percentile, probeWhile } from './hostile-helpers.js';
 
 const CALLERS = 4;
@@ -34,12 +34,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s?.stop());
 
-async function create(wf: unknown, activate = false): Promise<string> {
-  const c = await s.api('POST', '/workflows', wf);
-  expect(c.status).toBe(200);
-  if (activate) expect((await s.api('POST', `/workflows/${c.body.id}/activate`)).status).toBe(200);
-  return c.body.id;
-}
+const create = (wf: unknown, activate = false) => createWorkflow(s, wf, activate);
 
 /** Runs `attack` CALLERS times at once while probing the other services; returns what the probes and RSS saw. */
 async function underAttack(attack: () => Promise<unknown>) {

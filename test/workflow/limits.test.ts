@@ -3,7 +3,7 @@
 // V8 aborted, and did so again after a restart. Now the run is bounded (executionTimeout, the
 // run data cap), other services keep answering while it runs, and it ends naming the limit.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startWorkflowServer, wrap, type WorkflowTestServer } from './helpers.js';
+import { createWorkflow, startWorkflowServer, wrap, type WorkflowTestServer } from './helpers.js';
 import { cycleWorkflow, probeWhile } from './hostile-helpers.js';
 
 const TIMEOUT_MESSAGE = 'The execution was cancelled because it timed out';
@@ -17,12 +17,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s?.stop());
 
-async function create(wf: unknown, activate = false): Promise<string> {
-  const c = await s.api('POST', '/workflows', wf);
-  expect(c.status).toBe(200);
-  if (activate) expect((await s.api('POST', `/workflows/${c.body.id}/activate`)).status).toBe(200);
-  return c.body.id;
-}
+const create = (wf: unknown, activate = false) => createWorkflow(s, wf, activate);
 
 describe('a loop in the graph', () => {
   test('run by /execute with executionTimeout: other services answer meanwhile; it ends canceled with n8n\'s timeout message', async () => {
