@@ -1,4 +1,4 @@
-// The n8n conformance corpus: every case in ../shared/corpus/n8n, imported unchanged, run,
+// The n8n conformance corpus: every case in test/fixtures/n8n-corpus (copied from the project's shared corpus, with its attribution README), imported unchanged, run,
 // and compared with what n8n 2.8.4 produced (the corpus README's rule, in corpus-compare.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { compareCase, type CaseExpectation } from './corpus-compare.js';
 import { startWorkflowServer, type WorkflowTestServer } from './helpers.js';
 
-const CORPUS = process.env.N8N_CORPUS_DIR ?? path.resolve(import.meta.dirname, '../../../shared/corpus/n8n');
+const CORPUS = process.env.N8N_CORPUS_DIR ?? path.resolve(import.meta.dirname, '../fixtures/n8n-corpus');
 
 const files = readdirSync(path.join(CORPUS, 'expected')).filter((f) => f.endsWith('.json')).sort();
 const results: Array<{ name: string; ok: boolean; problems: string[]; warnings: string[] }> = [];

@@ -11,7 +11,7 @@ import { createExpressions } from '../../../src/services/workflow/expressions/in
 import type { Item } from '../../../src/services/workflow/expressions/api.js';
 import { makeData } from './helpers.js';
 
-const corpus = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/corpus/n8n');
+const corpus = resolve(dirname(fileURLToPath(import.meta.url)), '../../fixtures/n8n-corpus');
 
 interface WorkflowNode {
   name: string;
