@@ -9,6 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { load, loadWithWrk, ROOT, startHamletForBench, type BenchContext } from './lib.js';
+import { smtpSocket } from './smtp-socket.js';
 
 const INGEST = Number(process.env.BENCH_MAIL_INGEST ?? 10_000);
 const LIST_SIZE = Number(process.env.BENCH_MAIL_LIST ?? 100_000);
@@ -22,20 +23,7 @@ const percentile = (xs: number[], p: number) => {
 
 /** One SMTP connection speaking the protocol by hand: a command, then its reply. */
 async function smtpConnection(port: number) {
-  const socket = net.connect(port, '127.0.0.1');
-  socket.setNoDelay(true);
-  let buf = '';
-  const waiting: Array<(l: string) => void> = [];
-  socket.on('data', (d) => {
-    buf += d.toString('latin1');
-    for (;;) {
-      const m = /^(?:\d{3}-[^\n]*\n)*\d{3} [^\n]*\n/.exec(buf);
-      if (!m) break;
-      buf = buf.slice(m[0].length);
-      waiting.shift()?.(m[0]);
-    }
-  });
-  const reply = () => new Promise<string>((r) => waiting.push(r));
+  const { socket, reply } = smtpSocket(port);
   await reply();
   const cmd = (s: string) => {
     const p = reply();

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import WebSocket from 'ws';
 import { ROOT, startHamletForBench, type BenchContext } from './lib.js';
+import { smtpSocket } from './smtp-socket.js';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 120);
 const SLOW_READERS = 200;
@@ -55,25 +56,7 @@ async function every(intervalMs: number, end: number, fn: () => Promise<void>): 
 
 /** One SMTP session over a raw socket: the greeting, then commands one at a time. */
 function smtpClient(port: number, localAddress: string) {
-  const socket = net.connect({ port, host: '127.0.0.1', localAddress });
-  socket.setNoDelay(true);
-  let buffer = '';
-  const waiting: Array<(line: string) => void> = [];
-  const closed = new Promise<void>((r) => socket.once('close', () => r()));
-  socket.on('error', () => {});
-  socket.on('data', (d) => {
-    buffer += d.toString('latin1');
-    for (;;) {
-      const m = /^(?:\d{3}-[^\n]*\n)*\d{3} [^\n]*\n/.exec(buffer);
-      if (!m) break;
-      buffer = buffer.slice(m[0].length);
-      waiting.shift()?.(m[0].trim());
-    }
-  });
-  socket.once('close', () => {
-    for (const w of waiting.splice(0)) w('closed');
-  });
-  const reply = () => new Promise<string>((r) => waiting.push(r));
+  const { socket, reply, closed } = smtpSocket(port, localAddress);
   const greeting = reply();
   const cmd = (line: string) => {
     const p = reply();
