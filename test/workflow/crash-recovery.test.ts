@@ -51,7 +51,8 @@ async function startRunning(s: Awaited<ReturnType<typeof start>>, path: string):
   const wf = await s.api('POST', '/workflows', slowWorkflow(path));
   expect((await s.api('POST', `/workflows/${wf.body.id}/activate`)).status).toBe(200);
   expect((await fetch(`${s.base}/webhook/${path}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(200);
-  for (let i = 0; i < 200; i++) {
+  // Up to 30 s: on a loaded machine under PostgreSQL, 10 s was seen not to be enough.
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
     const [e] = (await s.api('GET', `/executions?workflowId=${wf.body.id}`)).body.data;
     if (e?.status === 'running') return { workflowId: wf.body.id, executionId: e.id };
     await new Promise((r) => setTimeout(r, 50));
