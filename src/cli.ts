@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The one entry point: `hamlet start | keys | migrate`.
-import { ConfigError, loadConfig, parseArgs, SERVICE_NAMES, type HamletConfig, type ServiceName } from './config.js';
+import { ConfigError, configure, parseArgs, SERVICE_NAMES, type ConfiguredService, type HamletConfig, type ServiceName } from './config.js';
 import { migrate } from './platform/db.js';
 import { createLogger } from './platform/logger.js';
+import type { PortSetting } from './platform/settings.js';
 import { describeStartupError } from './platform/startup-errors.js';
-import { closePlatform, loadDefinitions, openPlatform, startHamlet } from './server.js';
+import { loadService } from './services/registry.js';
+import { closePlatform, openPlatform, prepareServices, startHamlet } from './server.js';
 
 const USAGE = `Usage:
   hamlet start [--services blog,mail,...] [--pretty]   run the services (Ctrl-C stops)
@@ -17,7 +19,7 @@ const USAGE = `Usage:
 Configuration comes from the environment (see README.md); flags override it.`;
 
 /** The configuration once loaded, so a failure can name the setting behind it. */
-let loadedConfig: HamletConfig | undefined;
+let loaded: { config: HamletConfig; ports: PortSetting[] } | undefined;
 
 async function main(argv: string[]): Promise<number> {
   const { flags, positional } = parseArgs(argv);
@@ -26,15 +28,17 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command ? 0 : 1;
   }
-  const config = loadConfig(process.env, flags);
-  loadedConfig = config;
+  // `--concurrency N` of `hamlet worker` is the workflow's WORKFLOW_CONCURRENCY for this process.
+  const env = command === 'worker' && flags['concurrency'] ? { ...process.env, WORKFLOW_CONCURRENCY: flags['concurrency'] } : process.env;
+  const { config, services, ports } = await configure(env, flags);
+  loaded = { config, ports };
 
   switch (command) {
     case 'start':
-      return start(config);
+      return start(config, services);
     case 'migrate': {
       const platform = await openPlatform(config, { logger: createLogger({ level: 'warn', pretty: false }) });
-      for (const def of await loadDefinitions(config.services)) await migrate(platform.db, def.name, def.migrations);
+      for (const { definition } of services) await migrate(platform.db, definition.name, definition.migrations);
       await closePlatform(platform);
       console.error('migrations done');
       return 0;
@@ -42,15 +46,15 @@ async function main(argv: string[]): Promise<number> {
     case 'keys':
       return keys(config, rest, flags);
     case 'worker':
-      return worker(config, flags);
+      return worker(config, services);
     default:
       console.error(`unknown command: ${command}\n\n${USAGE}`);
       return 1;
   }
 }
 
-async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
-  const hamlet = await startHamlet(config);
+async function start(config: HamletConfig, services: ConfiguredService[]): Promise<number> {
+  const hamlet = await startHamlet(config, { services });
   // Listen for Ctrl-C and SIGTERM before printing the URLs: whoever waits for them (a script,
   // a supervisor, a test) may signal the moment it reads them.
   const stopRequested = new Promise<void>((resolve) => {
@@ -67,22 +71,16 @@ async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
   return 0;
 }
 
-// Queue mode's worker process: runs queued jobs (workflow executions, outbound mail) from
-// BullMQ against the shared database; serves no HTTP.
-async function worker(config: ReturnType<typeof loadConfig>, flags: Record<string, string>): Promise<number> {
+// Queue mode's worker process: registers every selected service's queues (mail deliveries,
+// webhooks, scheduled drafts, workflow executions…) and runs their jobs from BullMQ against the
+// shared database; serves no HTTP.
+async function worker(config: HamletConfig, services: ConfiguredService[]): Promise<number> {
   if (!config.redisUrl) {
     console.error('hamlet worker runs queued jobs from Redis: set REDIS_URL (and DATABASE_URL for a database the server shares)');
     return 1;
   }
-  if (flags['concurrency']) config.env.WORKFLOW_CONCURRENCY = flags['concurrency'];
   const platform = await openPlatform(config);
-  for (const def of await loadDefinitions(config.services)) await migrate(platform.db, def.name, def.migrations);
-  const stops: Array<() => Promise<void>> = [];
-  if (config.services.includes('workflow')) {
-    const { startWorkflowWorker } = await import('./services/workflow/worker.js');
-    stops.push(await startWorkflowWorker(platform));
-  }
-  platform.mailer.registerWorker();
+  const prepared = await prepareServices(platform, services);
   await platform.jobs.start();
   const stopRequested = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
@@ -90,23 +88,22 @@ async function worker(config: ReturnType<typeof loadConfig>, flags: Record<strin
   });
   console.log('worker ready');
   await stopRequested;
-  for (const stop of stops) await stop();
+  for (const { jobs } of prepared.reverse()) await jobs.stop();
   await closePlatform(platform);
   return 0;
 }
 
-async function keys(config: ReturnType<typeof loadConfig>, args: string[], flags: Record<string, string>): Promise<number> {
+async function keys(config: HamletConfig, args: string[], flags: Record<string, string>): Promise<number> {
   const [action, service, id] = args;
   if (!service || !(SERVICE_NAMES as readonly string[]).includes(service)) {
     console.error(`keys ${action ?? ''}: name a service (${SERVICE_NAMES.join(', ')})`);
     return 1;
   }
-  const defs = await loadDefinitions([service as ServiceName]);
-  const def = defs[0];
+  const def = await loadService(service as ServiceName);
   const platform = await openPlatform(config, { logger: createLogger({ level: 'warn', pretty: false }) });
   try {
     if (action === 'create') {
-      if (def && !def.adminKeys) {
+      if (!def.adminKeys) {
         console.error(`${service} keys are issued to its own users (by registration), not by an admin`);
         return 1;
       }
@@ -139,7 +136,7 @@ main(process.argv.slice(2)).then(
   (err) => {
     // One line an operator can act on; the stack is for whoever debugs Hamlet itself.
     if (err instanceof ConfigError) console.error(err.message);
-    else console.error(describeStartupError(err, loadedConfig));
+    else console.error(describeStartupError(err, loaded?.config, loaded?.ports));
     const level = parseArgs(process.argv.slice(2)).flags['log-level'] ?? process.env.HAMLET_LOG_LEVEL;
     if (!(err instanceof ConfigError) && (level === 'debug' || level === 'trace')) console.error(err?.stack ?? err);
     process.exitCode = 1;

@@ -1,10 +1,12 @@
-// Starting and stopping Hamlet: open storage, migrate, build the platform, start each
-// selected service, then the job workers. Used by `hamlet start` and by the tests.
-import type { HamletConfig, ServiceName } from './config.js';
+// Starting and stopping Hamlet: open storage, migrate, build the platform, then for each
+// selected service register its queues and start it, then the job workers. Used by
+// `hamlet start`, `hamlet worker` (queues only) and the tests.
+import { configureServices, type ConfiguredService, type HamletConfig, type ServiceName } from './config.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { migrate, openDb, type Db } from './platform/db.js';
+import { Directory } from './platform/directory.js';
 import { createEventBus } from './platform/events.js';
-import { Jobs } from './platform/jobs.js';
+import { TableJobs } from './platform/jobs.js';
 import { BullJobs } from './platform/jobs-bullmq.js';
 import { Keys } from './platform/keys.js';
 import { createLogger, type Logger } from './platform/logger.js';
@@ -12,8 +14,7 @@ import { Mailer } from './platform/mailer.js';
 import { platformMigrations } from './platform/migrations.js';
 import { RateLimits } from './platform/ratelimit.js';
 import { WsBudget } from './platform/ws-budget.js';
-import type { Platform, RunningService, ServiceDefinition } from './platform/service.js';
-import { loadService } from './services/registry.js';
+import type { Platform, RunningService, ServiceJobs } from './platform/service.js';
 
 export interface StartOptions {
   clock?: Clock;
@@ -44,12 +45,13 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
   const events = createEventBus(config.redisUrl, logger);
   // Queue mode: with REDIS_URL, jobs run on BullMQ across processes (`hamlet worker`).
   const jobs = config.redisUrl
-    ? new BullJobs(db, clock, logger, config.redisUrl, { runWorkers: config.env.HAMLET_WORKERS !== 'off', prefix: config.env.HAMLET_QUEUE_PREFIX })
-    : new Jobs(db, clock, logger);
+    ? new BullJobs(db, clock, logger, config.redisUrl, { runWorkers: config.queue.workers, prefix: config.queue.prefix })
+    : new TableJobs(db, clock, logger);
   const keys = new Keys(db, clock, events);
-  const mailer = new Mailer(config, jobs, events, logger);
+  const mailer = new Mailer({ host: config.host, relay: config.smtpRelay }, jobs, events, logger);
   const limits = new RateLimits(config);
-  return { config, db, clock, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets) };
+  const directory = new Directory(config.serviceUrls);
+  return { config, db, clock, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory };
 }
 
 export async function closePlatform(p: Platform): Promise<void> {
@@ -60,31 +62,36 @@ export async function closePlatform(p: Platform): Promise<void> {
   await p.db.close();
 }
 
-export async function loadDefinitions(names: ServiceName[]): Promise<ServiceDefinition[]> {
-  const defs: ServiceDefinition[] = [];
-  for (const name of names) {
-    const def = await loadService(name);
-    if (def) defs.push(def);
+/** Migrates each service's tables and registers its queues: what both `hamlet start` and `hamlet worker` do. */
+export async function prepareServices(platform: Platform, services: ConfiguredService[]): Promise<Array<{ service: ConfiguredService; jobs: ServiceJobs<unknown> }>> {
+  const host = platform.config.host === '0.0.0.0' || platform.config.host === '::' ? '127.0.0.1' : platform.config.host;
+  for (const { definition } of services) await migrate(platform.db, definition.name, definition.migrations);
+  platform.mailer.registerWorker();
+  const prepared = [];
+  for (const service of services) {
+    const { port } = service.settings;
+    if (port) platform.directory.expect(service.definition.name, `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+    prepared.push({ service, jobs: await service.definition.queues(platform, service.settings) });
   }
-  return defs;
+  return prepared;
 }
 
-export async function startHamlet(config: HamletConfig, opts: StartOptions = {}): Promise<Hamlet> {
+export async function startHamlet(config: HamletConfig, opts: StartOptions & { services?: ConfiguredService[] } = {}): Promise<Hamlet> {
+  const selected = opts.services ?? (await configureServices(config));
   const platform = await openPlatform(config, opts);
   const services: Hamlet['services'] = {};
-  const started: RunningService[] = [];
+  const stops: Array<() => Promise<void>> = [];
   try {
-    const defs = await loadDefinitions(config.services);
-    for (const def of defs) await migrate(platform.db, def.name, def.migrations);
-    platform.mailer.registerWorker();
-    for (const def of defs) {
-      const running = await def.start(platform);
-      services[def.name] = running;
-      started.push(running);
+    for (const { service, jobs } of await prepareServices(platform, selected)) {
+      stops.push(() => jobs.stop());
+      const running = await service.definition.start(platform, service.settings, jobs.core);
+      if (running.urls.api) platform.directory.listening(service.definition.name, running.urls.api);
+      services[service.definition.name as ServiceName] = running;
+      stops.push(() => running.stop());
     }
     if (opts.workers !== false) await platform.jobs.start();
   } catch (err) {
-    for (const s of started.reverse()) await s.stop().catch(() => {});
+    for (const stop of stops.reverse()) await stop().catch((e) => platform.logger.error({ err: e }, 'stopping after a failed start failed'));
     await closePlatform(platform);
     throw err;
   }
@@ -94,7 +101,7 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions = {})
     services,
     stop: () =>
       (stopping ??= (async () => {
-        for (const s of [...started].reverse()) await s.stop().catch((err) => platform.logger.error({ err }, 'service stop failed'));
+        for (const stop of [...stops].reverse()) await stop().catch((err) => platform.logger.error({ err }, 'service stop failed'));
         await closePlatform(platform);
       })()),
   };

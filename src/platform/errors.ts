@@ -21,5 +21,36 @@ export const notFound = (message = 'Not found', code = 'not_found') => new HttpE
 export const conflict = (message: string, code = 'conflict', details?: Record<string, unknown>) =>
   new HttpError(409, message, code, details);
 
+/** The kinds of refusal a service's domain code (its store, its rules) can state without knowing HTTP. */
+export type DomainErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'limited';
+
+/** The status each kind is answered with over HTTP (platform/http.ts). */
+export const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  limited: 429,
+};
+
+/**
+ * A refusal in a service's own terms, thrown by stores and domain code ("no such inbox",
+ * "that name is taken"). The HTTP layer answers it with the status of its kind in the
+ * service's envelope; code outside HTTP (jobs, SMTP) can handle it without HTTP knowledge.
+ */
+export class DomainError extends Error {
+  constructor(
+    public readonly kind: DomainErrorKind,
+    message: string,
+    /** A machine-readable reason (defaults to the kind). */
+    public readonly code?: string,
+    public readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
 /** A failure that retrying cannot fix (jobs stop retrying on it). */
 export class PermanentError extends Error {}

@@ -4,13 +4,14 @@
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Logger } from './logger.js';
+import type { Topic } from './topics.js';
 
 export type EventHandler<T = any> = (payload: T) => void | Promise<void>;
 
 export interface EventBus {
-  publish<T>(topic: string, payload: T): Promise<void>;
+  publish<T>(topic: Topic<T>, payload: T): Promise<void>;
   /** Returns an unsubscribe function. Handlers must not throw; errors are logged. */
-  subscribe<T>(topic: string, handler: EventHandler<T>): () => void;
+  subscribe<T>(topic: Topic<T>, handler: EventHandler<T>): () => void;
   close(): Promise<void>;
 }
 

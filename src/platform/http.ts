@@ -7,13 +7,13 @@
 // timeouts, a connection cap, and the JSON shape limit. Limits per route class: body size is
 // the app's `bodyLimit` (per service) or a route's own `bodyLimit`; JSON depth is
 // HAMLET_JSON_MAX_DEPTH or a route's `config.jsonMaxDepth`.
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HTTP_DEFAULTS, type HttpSettings } from '../config.js';
 import type { Logger } from './logger.js';
 import { trustProxyFunction } from './client-address.js';
-import { HttpError } from './errors.js';
+import { DOMAIN_ERROR_STATUS, DomainError, HttpError } from './errors.js';
 import { jsonShapeProblem } from './json-limits.js';
 import { loggableUrl } from './redact.js';
 import { Ajv } from 'ajv';
@@ -59,6 +59,12 @@ export interface CreateAppOptions {
    * own 400 that bypasses the service's envelope.
    */
   onBadUrl?: (request: FastifyRequest, reply: FastifyReply) => unknown;
+  /**
+   * Refuse (at start) any API route that does not declare its response schemas, so /docs/json
+   * documents every route completely. Routes for people (pages) and catch-alls opt out with
+   * `schema: { hide: true }`. (Transitional switch while services gain their schemas.)
+   */
+  strictSchemas?: boolean;
 }
 
 declare module 'fastify' {
@@ -97,6 +103,9 @@ function validationMessage(err: FastifyError): string {
 }
 
 export function toErrorInfo(error: unknown): ErrorInfo {
+  if (error instanceof DomainError) {
+    return { statusCode: DOMAIN_ERROR_STATUS[error.kind], message: error.message, code: error.code ?? error.kind, details: error.details };
+  }
   if (error instanceof HttpError) {
     return { statusCode: error.statusCode, message: error.message, code: error.code ?? STATUS_CODES[error.statusCode] ?? 'error', details: error.details };
   }
@@ -123,7 +132,22 @@ class OneLinePerRequest extends LogController {
   }
 }
 
-export function createApp(opts: CreateAppOptions): App {
+/** Throws for an API route that documents no response (see CreateAppOptions.strictSchemas). */
+function requireDocumented(service: string, route: RouteOptions): void {
+  const schema = route.schema as { hide?: boolean; response?: Record<string, unknown> } | undefined;
+  const methods = ([] as string[]).concat(route.method);
+  if (schema?.hide || methods.every((m) => m === 'HEAD')) return;
+  if (!schema?.response || Object.keys(schema.response).length === 0) {
+    throw new Error(`${service}: route ${methods.join(',')} ${route.url} declares no response schema (add schema.response, or schema.hide for a page)`);
+  }
+}
+
+/**
+ * Builds a service's Fastify app. Async because the OpenAPI plugin must be loaded before the
+ * first route is added: routes added earlier are missing from /docs/json (the blog's document
+ * was empty whenever nothing else awaited a plugin, e.g. with HAMLET_RATE_LIMITS=off).
+ */
+export async function createApp(opts: CreateAppOptions): Promise<App> {
   const edge = opts.http ?? HTTP_DEFAULTS;
   const app = Fastify({
     loggerInstance: opts.logger.child({ service: opts.service }),
@@ -202,7 +226,9 @@ export function createApp(opts: CreateAppOptions): App {
     sendError(reply, request, opts.envelope, { statusCode: 404, message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' }),
   );
 
-  app.register(swagger, {
+  if (opts.strictSchemas) app.addHook('onRoute', (route) => requireDocumented(opts.service, route));
+
+  await app.register(swagger, {
     openapi: {
       info: { title: opts.openapi?.title ?? `Hamlet ${opts.service}`, version: opts.openapi?.version ?? '1.0.0', description: opts.openapi?.description },
     },

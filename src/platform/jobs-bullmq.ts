@@ -1,7 +1,6 @@
 // Durable jobs on BullMQ (Redis), for scale-out: `REDIS_URL` set, several `hamlet` processes.
 //
-// Same contract as the table-backed Jobs (it extends it, so every service codes against one
-// type): `enqueue` may join the caller's SQL transaction, so a job is first written to the
+// Same contract as the table-backed jobs (both implement `Jobs`): `enqueue` may join the caller's SQL transaction, so a job is first written to the
 // platform_jobs table as an outbox row; a relay moves committed rows into BullMQ (job id =
 // row id, so a relay that dies between the two steps cannot run a job twice while BullMQ
 // remembers it) and deletes them. Workers — in any process that calls start() with workers
@@ -13,7 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from './clock.js';
 import type { Db } from './db.js';
 import { PermanentError } from './errors.js';
-import { exponentialBackoff, Jobs, RetryLater, type EnqueueOptions, type JobHandler, type JobInfo, type QueueOptions } from './jobs.js';
+import { exponentialBackoff, insertJobRow, RetryLater, type Jobs, type EnqueueOptions, type JobHandler, type JobInfo, type QueueOptions } from './jobs.js';
 import type { Logger } from './logger.js';
 
 interface Registration {
@@ -29,7 +28,7 @@ export interface BullJobsOptions {
   relayMs?: number;
 }
 
-export class BullJobs extends Jobs {
+export class BullJobs implements Jobs {
   private readonly registrations = new Map<string, Registration>();
   private readonly bullQueues = new Map<string, Queue>();
   private readonly workers: Worker[] = [];
@@ -48,25 +47,24 @@ export class BullJobs extends Jobs {
     private readonly redisUrl: string,
     private readonly options: BullJobsOptions = {},
   ) {
-    super(database, time, log);
     this.connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
     this.connection.on('error', (err) => log.warn({ err }, 'redis (jobs) error'));
   }
 
-  override register<T>(queue: string, handler: JobHandler<T>, opts: QueueOptions<T> = {}): void {
+  register<T>(queue: string, handler: JobHandler<T>, opts: QueueOptions<T> = {}): void {
     this.registrations.set(queue, { handler, opts });
     if (this.running && this.options.runWorkers !== false) this.startWorker(queue);
   }
 
-  override async enqueue<T>(queue: string, payload: T, opts: EnqueueOptions = {}, trx: Kysely<any> = this.database.kysely): Promise<string> {
-    const id = await super.enqueue(queue, payload, { ...opts, maxAttempts: opts.maxAttempts ?? this.registrations.get(queue)?.opts.maxAttempts ?? 10 }, trx);
+  async enqueue<T>(queue: string, payload: T, opts: EnqueueOptions = {}, trx: Kysely<any> = this.database.kysely): Promise<string> {
+    const id = await insertJobRow(trx, this.time, queue, payload, opts, this.registrations.get(queue)?.opts.maxAttempts ?? 10);
     // Outside a transaction the row is committed now; inside one, the relay picks it up after the commit.
     if (trx === this.database.kysely) await this.relay();
     else setTimeout(() => this.wake(), 0);
     return id;
   }
 
-  override async start(): Promise<void> {
+  async start(): Promise<void> {
     this.running = true;
     if (this.options.runWorkers !== false) for (const queue of this.registrations.keys()) this.startWorker(queue);
     this.relayTimer = setInterval(() => this.wake(), this.options.relayMs ?? 250);
@@ -74,7 +72,7 @@ export class BullJobs extends Jobs {
     this.wake();
   }
 
-  override async stop(): Promise<void> {
+  async stop(): Promise<void> {
     this.running = false;
     if (this.relayTimer) clearInterval(this.relayTimer);
     await this.relaying?.catch(() => {});
@@ -84,7 +82,7 @@ export class BullJobs extends Jobs {
     this.connection.disconnect();
   }
 
-  override wake(): void {
+  wake(): void {
     if (this.relaying) {
       this.relayAgain = true;
       return;
@@ -93,7 +91,7 @@ export class BullJobs extends Jobs {
   }
 
   /** Resolves when no job of the given queues is waiting, due or running anywhere. */
-  override async idle(queues = [...this.registrations.keys()], timeoutMs = 10_000): Promise<void> {
+  async idle(queues = [...this.registrations.keys()], timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const outbox = await this.database.kysely.selectFrom('platform_jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('queue', 'in', queues).executeTakeFirst();

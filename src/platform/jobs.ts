@@ -59,7 +59,49 @@ interface Registered {
   running: number;
 }
 
-export class Jobs {
+/**
+ * Durable queues. Two backends implement this: `TableJobs` (the platform_jobs table, polled;
+ * the default) and `BullJobs` (BullMQ on Redis, queue mode). Services code against this alone.
+ */
+export interface Jobs {
+  /** Registers a queue's handler; in queue mode only processes that run workers call it. */
+  register<T>(queue: string, handler: JobHandler<T>, opts?: QueueOptions<T>): void;
+  /** Adds a job. Pass the transaction of the write that causes it, so both commit or neither. */
+  enqueue<T>(queue: string, payload: T, opts?: EnqueueOptions, trx?: Kysely<any>): Promise<string>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Looks for due jobs now instead of at the next poll. */
+  wake(): void;
+  /** Resolves when no job of the given queues (default: all registered) is due or running. For tests and shutdown. */
+  idle(queues?: string[], timeoutMs?: number): Promise<void>;
+}
+
+/** Writes a job row: the table backend's queue, and the BullMQ backend's transactional outbox. */
+export async function insertJobRow<T>(trx: Kysely<any>, clock: Clock, queue: string, payload: T, opts: EnqueueOptions, maxAttempts: number): Promise<string> {
+  const id = uuid();
+  const now = clock.ms();
+  const runAt = opts.runAt?.getTime() ?? now + (opts.delayMs ?? 0);
+  const iso = new Date(now).toISOString();
+  await trx
+    .insertInto('platform_jobs')
+    .values({
+      id,
+      queue,
+      payload: JSON.stringify(payload),
+      status: 'pending',
+      attempts: 0,
+      max_attempts: opts.maxAttempts ?? maxAttempts,
+      run_at: new Date(runAt).toISOString(),
+      locked_until: null,
+      last_error: null,
+      created_at: iso,
+      updated_at: iso,
+    })
+    .execute();
+  return id;
+}
+
+export class TableJobs implements Jobs {
   private readonly queues = new Map<string, Registered>();
   private timer?: NodeJS.Timeout;
   private stopped = true;
@@ -92,28 +134,8 @@ export class Jobs {
     this.wake();
   }
 
-  /** Adds a job. Pass the transaction of the write that causes it, so both commit or neither. */
   async enqueue<T>(queue: string, payload: T, opts: EnqueueOptions = {}, trx: Kysely<any> = this.db.kysely): Promise<string> {
-    const id = uuid();
-    const now = this.clock.ms();
-    const runAt = opts.runAt?.getTime() ?? now + (opts.delayMs ?? 0);
-    const iso = new Date(now).toISOString();
-    await trx
-      .insertInto('platform_jobs')
-      .values({
-        id,
-        queue,
-        payload: JSON.stringify(payload),
-        status: 'pending',
-        attempts: 0,
-        max_attempts: opts.maxAttempts ?? this.queues.get(queue)?.opts.maxAttempts ?? 10,
-        run_at: new Date(runAt).toISOString(),
-        locked_until: null,
-        last_error: null,
-        created_at: iso,
-        updated_at: iso,
-      })
-      .execute();
+    const id = await insertJobRow(trx, this.clock, queue, payload, opts, this.queues.get(queue)?.opts.maxAttempts ?? 10);
     if (trx === this.db.kysely) this.wake();
     else setTimeout(() => this.wake(), 0); // after the surrounding transaction commits
     return id;
@@ -141,7 +163,6 @@ export class Jobs {
     await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
   }
 
-  /** Looks for due jobs now instead of at the next poll. */
   wake(): void {
     if (this.stopped) return;
     if (this.polling) {
@@ -160,7 +181,6 @@ export class Jobs {
       });
   }
 
-  /** Resolves when no job of the given queues (default: all registered) is due or running. For tests and shutdown. */
   async idle(queues = [...this.queues.keys()], timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -6,6 +6,7 @@ import type { Db } from './db.js';
 import type { Clock } from './clock.js';
 import type { EventBus } from './events.js';
 import { randomBase62, uuid } from './ids.js';
+import { KEY_REVOKED } from './topics.js';
 
 export interface ApiKeyRecord {
   id: string;
@@ -22,7 +23,6 @@ export const keyPrefix = (service: string): string => `hamlet_${service}_`;
 /** A new plaintext key, for a caller that must write it into a mail before the transaction that stores it. */
 export const mintKey = (service: string): string => keyPrefix(service) + randomBase62(32);
 
-const REVOKED_TOPIC = 'platform.key.revoked';
 
 export class Keys {
   // digest -> record; keys are looked up on every authenticated request.
@@ -34,7 +34,7 @@ export class Keys {
     events?: EventBus,
   ) {
     // Revocation on any instance drops the cached record everywhere.
-    events?.subscribe(REVOKED_TOPIC, (msg: { hash: string }) => {
+    events?.subscribe(KEY_REVOKED, (msg: { hash: string }) => {
       this.cache.delete(msg.hash);
     });
     this.events = events;
@@ -121,7 +121,7 @@ export class Keys {
     await trx.updateTable('platform_keys').set({ revoked_at: this.clock.now().toISOString() }).where('hash', 'in', hashes).execute();
     for (const hash of hashes) {
       this.cache.delete(hash);
-      await this.events?.publish(REVOKED_TOPIC, { hash });
+      await this.events?.publish(KEY_REVOKED, { hash });
     }
     return rows.length;
   }

@@ -4,32 +4,24 @@ import { redactUrl } from './redact.js';
 
 export type { Logger };
 
+/** Fields of logged objects that hold credentials. */
+const SECRET_FIELDS = ['apiKey', 'api_key', 'token', 'access_token', 'password', 'secret'];
+
+/** A header or field name that carries a credential. */
+function isSecretName(name: string): boolean {
+  return /^(authorization|proxy-authorization|cookie|set-cookie)$|api[-_]?key|token|secret|password/i.test(name);
+}
+
 export function createLogger(opts: { level: string; pretty: boolean; destination?: DestinationStream }): Logger {
   const options: pino.LoggerOptions = {
     level: opts.level,
     // Credentials never reach the logs: auth headers wherever a request or response is logged,
     // key-like fields of logged objects, and secret query values of any `url` (redact.ts).
     redact: {
-      paths: [
-        '*.headers.authorization',
-        '*.headers.cookie',
-        '*.headers["set-cookie"]',
-        '*.headers["x-api-key"]',
-        '*.headers["x-workflow-api-key"]',
-        '*.headers["x-n8n-api-key"]',
-        'apiKey',
-        'api_key',
-        'token',
-        'access_token',
-        'password',
-        '*.apiKey',
-        '*.api_key',
-        '*.token',
-        '*.access_token',
-        '*.password',
-        '*.secret',
-      ],
-      censor: '[redacted]',
+      // Header names are not listed per service: any header that looks like a credential is
+      // censored, whichever service invented it (`x-api-key`, `x-n8n-api-key`, `x-auth-token`…).
+      paths: ['headers.*', '*.headers.*', ...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `*.${f}`)],
+      censor: (value, path) => (isSecretName(path[path.length - 1] ?? '') ? '[redacted]' : value),
     },
     serializers: {
       url: (url: unknown) => (typeof url === 'string' ? redactUrl(url) : url),

@@ -1,18 +1,19 @@
 // The platform mailer: every service hands its outgoing mail here. Each message is composed
 // once as a real RFC 5322 message (so its Message-ID is fixed before the first attempt) and
 // queued in the durable job table, one job per route:
-// - recipients in the mail service's own domains go to our own SMTP port, whatever the relay;
+// - recipients in the domains a local mail server claims (the mail service, at start, with its
+//   SMTP port) go to that server, whatever the relay;
 // - everyone else goes to HAMLET_SMTP_RELAY; with no relay the job waits, and the log says why.
 import nodemailer, { type Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Kysely } from 'kysely';
-import type { HamletConfig } from '../config.js';
 import type { EventBus } from './events.js';
 import type { Jobs } from './jobs.js';
 import { RetryLater } from './jobs.js';
 import { PermanentError } from './errors.js';
 import type { Logger } from './logger.js';
+import { MAIL_FAILED, MAIL_SENT, type MailOutcome } from './topics.js';
 
 export type OutgoingMail = Mail.Options;
 
@@ -33,33 +34,41 @@ export interface ComposedMail {
 }
 
 export const MAIL_QUEUE = 'platform.mail';
-export const MAIL_SENT_TOPIC = 'platform.mail.sent';
-export const MAIL_FAILED_TOPIC = 'platform.mail.failed';
-
-export interface MailOutcome {
-  route: MailJob['route'];
-  envelope: MailJob['envelope'];
-  meta?: unknown;
-  error?: string;
-  responseCode?: number;
-}
 
 const NO_RELAY_RETRY_MS = 60_000;
 
 export const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase().replace(/>$/, '');
 
+export interface MailerSettings {
+  /** The address local servers listen on (HAMLET_HOST). */
+  host: string;
+  relay?: { host: string; port: number; secure: boolean; user?: string; pass?: string };
+}
+
 export class Mailer {
-  private readonly localDomains: Set<string>;
+  private readonly localDomains = new Set<string>();
+  private localPort?: number;
   private localTransport?: Transporter;
   private relayTransport?: Transporter;
 
   constructor(
-    private readonly config: HamletConfig,
+    private readonly settings: MailerSettings,
     private readonly jobs: Jobs,
     private readonly events: EventBus,
     private readonly logger: Logger,
-  ) {
-    this.localDomains = new Set(config.mail.domains);
+  ) {}
+
+  /**
+   * A local mail server (the mail service) claims its domains and says where it listens; its
+   * port may change once it has started (port 0 picks a free one).
+   */
+  deliverLocally(server: { domains?: string[]; port: number }): void {
+    for (const d of server.domains ?? []) this.localDomains.add(d.toLowerCase());
+    if (server.port !== this.localPort) {
+      this.localPort = server.port;
+      this.localTransport?.close();
+      this.localTransport = undefined;
+    }
   }
 
   /** The mail service adds the domains it creates at run time. */
@@ -113,18 +122,19 @@ export class Mailer {
       maxAttempts: 8,
       onFailed: async (job, error) => {
         const outcome: MailOutcome = { route: job.route, envelope: job.envelope, meta: job.meta, error: error.message, responseCode: (error as { responseCode?: number }).responseCode };
-        await this.events.publish(MAIL_FAILED_TOPIC, outcome);
+        await this.events.publish(MAIL_FAILED, outcome);
       },
     });
   }
 
   private transportFor(route: MailJob['route']): Transporter | undefined {
     if (route === 'local') {
-      const host = this.config.host === '0.0.0.0' || this.config.host === '::' ? '127.0.0.1' : this.config.host;
-      this.localTransport ??= nodemailer.createTransport({ host, port: this.config.ports.smtp, secure: false, ignoreTLS: true });
+      if (this.localPort === undefined) return undefined;
+      const host = this.settings.host === '0.0.0.0' || this.settings.host === '::' ? '127.0.0.1' : this.settings.host;
+      this.localTransport ??= nodemailer.createTransport({ host, port: this.localPort, secure: false, ignoreTLS: true });
       return this.localTransport;
     }
-    const relay = this.config.smtpRelay;
+    const relay = this.settings.relay;
     if (!relay) return undefined;
     this.relayTransport ??= nodemailer.createTransport({
       host: relay.host,
@@ -139,6 +149,10 @@ export class Mailer {
 
   private async deliver(job: MailJob): Promise<void> {
     const transport = this.transportFor(job.route);
+    if (!transport && job.route === 'local') {
+      // Queued by a process whose mail server is not up yet (or runs elsewhere): try again soon.
+      throw new RetryLater(NO_RELAY_RETRY_MS, 'no local mail server has said where it listens yet');
+    }
     if (!transport) {
       this.logger.warn({ to: job.envelope.to }, 'outgoing mail stays queued: HAMLET_SMTP_RELAY is not set, so mail to other domains cannot leave');
       throw new RetryLater(NO_RELAY_RETRY_MS, 'HAMLET_SMTP_RELAY is not set');
@@ -156,7 +170,7 @@ export class Mailer {
       throw err;
     }
     const outcome: MailOutcome = { route: job.route, envelope: job.envelope, meta: job.meta };
-    await this.events.publish(MAIL_SENT_TOPIC, outcome);
+    await this.events.publish(MAIL_SENT, outcome);
   }
 
   close(): void {

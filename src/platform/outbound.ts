@@ -84,10 +84,6 @@ export interface OutboundOptions {
 /** fetch() options plus how many redirects to follow (`redirect: 'manual'` follows none). */
 export type OutboundInit = RequestInit & { maxRedirects?: number };
 
-/** The operator's choice, read from the environment. */
-export const allowInternalFrom = (env: Record<string, string | undefined>): boolean =>
-  env.HAMLET_ALLOW_INTERNAL_REQUESTS === '1' || env.HAMLET_ALLOW_INTERNAL_REQUESTS === 'true';
-
 /** The limit asked for (from a node's parameters, so maybe a string or nonsense), else n8n's default. */
 function redirectLimit(wanted: unknown): number {
   const n = typeof wanted === 'number' || (typeof wanted === 'string' && wanted.trim() !== '') ? Number(wanted) : NaN;

@@ -1,13 +1,15 @@
-// What the platform hands each service, and what a service gives back.
-import type { HamletConfig, ServiceName } from '../config.js';
+// What the platform hands each service, and what a service declares about itself.
+import type { HamletConfig } from '../config.js';
 import type { Clock } from './clock.js';
 import type { Db, Migrations } from './db.js';
+import type { Directory } from './directory.js';
 import type { EventBus } from './events.js';
 import type { Jobs } from './jobs.js';
 import type { Keys } from './keys.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mailer.js';
 import type { RateLimits } from './ratelimit.js';
+import type { SettingsKit } from './settings.js';
 import type { WsBudget } from './ws-budget.js';
 
 export interface Platform {
@@ -22,6 +24,13 @@ export interface Platform {
   logger: Logger;
   /** Connection shares and the memory budget of all WebSocket clients. */
   websockets: WsBudget;
+  /** Where each service's HTTP API is reached (for services that call another over HTTP). */
+  directory: Directory;
+}
+
+/** Every service listens on one HTTP port of its own. */
+export interface ServiceSettings {
+  port: number;
 }
 
 export interface RunningService {
@@ -30,11 +39,32 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-export interface ServiceDefinition {
-  name: ServiceName;
+/**
+ * The part of a service that runs jobs, built by `queues()` in every process that runs them
+ * (`hamlet start`, and `hamlet worker` in queue mode). `core` is what the HTTP side shares with
+ * the job handlers (stores, senders, the engine), handed to `start()` so one process builds it once.
+ */
+export interface ServiceJobs<Core> {
+  core: Core;
+  stop(): Promise<void>;
+}
+
+export interface ServiceDefinition<S extends ServiceSettings = any, Core = any> {
+  name: string;
   /** Migrations for the tables this service owns (all prefixed with its name). */
   migrations: Migrations;
   /** Whether `hamlet keys create <service>` issues keys for it (an admin hands them out). */
   adminKeys: boolean;
-  start(platform: Platform): Promise<RunningService>;
+  /** Reads the service's own variables with the shared kit (problems are collected, not thrown). */
+  settings(kit: SettingsKit, platform: HamletConfig): S;
+  /** Registers the service's job handlers and builds what they run with. */
+  queues(platform: Platform, settings: S): Promise<ServiceJobs<Core>>;
+  /** Serves the service (HTTP, SMTP, WebSockets…) with the core its queues built. */
+  start(platform: Platform, settings: S, core: Core): Promise<RunningService>;
 }
+
+/** Declares a service; only the types are checked, so each definition keeps its own settings type. */
+export const defineService = <S extends ServiceSettings, Core>(definition: ServiceDefinition<S, Core>): ServiceDefinition<S, Core> => definition;
+
+/** For services whose jobs need nothing built (no queues of their own). */
+export const noJobs = async (): Promise<ServiceJobs<undefined>> => ({ core: undefined, stop: async () => {} });

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { HamletConfig } from '../config.js';
 import { maskUrlPassword } from './redact.js';
+import type { PortSetting } from './settings.js';
 
 interface SystemError extends Error {
   code?: string;
@@ -13,15 +14,6 @@ interface SystemError extends Error {
   port?: number;
   address?: string;
 }
-
-const PORT_SETTINGS: Record<keyof HamletConfig['ports'], string> = {
-  blog: 'BLOG_PORT',
-  mail: 'MAIL_PORT',
-  smtp: 'SMTP_PORT',
-  community: 'COMMUNITY_PORT',
-  home: 'HOME_PORT',
-  workflow: 'WORKFLOW_PORT',
-};
 
 const CONNECT_FAILURES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -43,20 +35,23 @@ const PG_FAILURES: Record<string, string> = {
   '53300': 'too many connections on the server',
 };
 
-/** One line for a start-up failure; `config` is absent when the configuration itself failed. */
-export function describeStartupError(error: unknown, config: HamletConfig | undefined): string {
+/**
+ * One line for a start-up failure; `config` is absent when the configuration itself failed.
+ * `ports` are the port settings read (platform/settings.ts), so a port taken names its variable.
+ */
+export function describeStartupError(error: unknown, config: HamletConfig | undefined, ports: PortSetting[] = []): string {
   const err = rootCause(error);
-  const known = config ? describeKnown(err, config) : undefined;
+  const known = config ? describeKnown(err, config, ports) : undefined;
   const line = known ?? `hamlet: ${firstLine(err.message ?? String(err))}`;
   return maskUrlPassword(line);
 }
 
-function describeKnown(err: SystemError, config: HamletConfig): string | undefined {
+function describeKnown(err: SystemError, config: HamletConfig, ports: PortSetting[]): string | undefined {
   // Listening: a port taken, a privileged port, an address this machine does not have.
   if (err.syscall === 'listen' || err.code === 'EADDRINUSE') {
     const where = `${err.address ?? config.host}:${err.port ?? '?'}`;
     if (err.code === 'EADDRNOTAVAIL') return `HAMLET_HOST=${config.host}: this machine has no such address to listen on (${where})`;
-    const names = (Object.keys(PORT_SETTINGS) as Array<keyof HamletConfig['ports']>).filter((s) => config.ports[s] === err.port).map((s) => `${PORT_SETTINGS[s]}=${err.port}`);
+    const names = ports.filter((p) => p.port === err.port).map((p) => `${p.setting}=${err.port}`);
     const setting = names.length ? names.join(', ') : `port ${err.port}`;
     if (err.code === 'EADDRINUSE') return `${setting}: ${where} is already in use by another program; choose another port`;
     if (err.code === 'EACCES') return `${setting}: permission denied listening on ${where} (ports below 1024 need privileges)`;

@@ -1,9 +1,11 @@
 // The services Hamlet knows, loaded on demand so `--services blog` loads only the blog.
-// Adding a service is adding one line here.
-import type { ServiceName } from '../config.js';
+// Adding a service is adding one line here (and its name to SERVICE_NAMES).
 import type { ServiceDefinition } from '../platform/service.js';
 
-const loaders: Partial<Record<ServiceName, () => Promise<ServiceDefinition>>> = {
+export const SERVICE_NAMES = ['blog', 'mail', 'community', 'home', 'workflow'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+const loaders: Record<ServiceName, () => Promise<ServiceDefinition>> = {
   blog: async () => (await import('./blog/index.js')).default,
   mail: async () => (await import('./mail/index.js')).default,
   community: async () => (await import('./community/index.js')).default,
@@ -11,8 +13,6 @@ const loaders: Partial<Record<ServiceName, () => Promise<ServiceDefinition>>> = 
   workflow: async () => (await import('./workflow/index.js')).default,
 };
 
-export const availableServices = (): ServiceName[] => Object.keys(loaders) as ServiceName[];
-
-export async function loadService(name: ServiceName): Promise<ServiceDefinition | undefined> {
-  return loaders[name]?.();
+export async function loadService(name: ServiceName): Promise<ServiceDefinition> {
+  return loaders[name]();
 }

@@ -5,7 +5,8 @@ import { ALL_COMMUNITIES, ListCache } from '../../src/services/community/cache.j
 import { commentTree } from '../../src/services/community/comment-tree.js';
 import { controversy, hotRank, rising } from '../../src/services/community/ranking.js';
 import type { CommentRow } from '../../src/services/community/store/comments.js';
-import { loadCommunityConfig } from '../../src/services/community/config.js';
+import { readSettings } from '../../src/platform/settings.js';
+import { readCommunitySettings } from '../../src/services/community/settings.js';
 import { ConfigError } from '../../src/config.js';
 
 describe('ranking', () => {
@@ -133,13 +134,13 @@ describe('list cache', () => {
 describe('config', () => {
   it('has defaults and reports bad values', () => {
     // COMMUNITY_TRUST_PROXY is the platform's now (an alias of HAMLET_TRUST_PROXY; see test/platform/edge.test.ts).
-    expect(loadCommunityConfig({})).toEqual({ maxCommentDepth: 10, listCacheEntries: 5000 });
-    expect(loadCommunityConfig({ COMMUNITY_MAX_COMMENT_DEPTH: '3', COMMUNITY_LIST_CACHE_ENTRIES: '0' })).toEqual({
+    expect(readSettings(readCommunitySettings, {})).toEqual({ port: 4200, maxCommentDepth: 10, listCacheEntries: 5000 });
+    expect(readSettings(readCommunitySettings, { COMMUNITY_MAX_COMMENT_DEPTH: '3', COMMUNITY_LIST_CACHE_ENTRIES: '0' })).toMatchObject({
       maxCommentDepth: 3,
       listCacheEntries: 0,
     });
     try {
-      loadCommunityConfig({ COMMUNITY_MAX_COMMENT_DEPTH: 'deep', COMMUNITY_LIST_CACHE_ENTRIES: '-1' });
+      readSettings(readCommunitySettings, { COMMUNITY_MAX_COMMENT_DEPTH: 'deep', COMMUNITY_LIST_CACHE_ENTRIES: '-1' });
       expect.fail('should throw');
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigError);

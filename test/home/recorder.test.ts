@@ -6,7 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
 import { ManualClock } from '../../src/platform/clock.js';
-import { loadHomeSettings } from '../../src/services/home/config.js';
+import { readSettings } from '../../src/platform/settings.js';
+import { readHomeSettings } from '../../src/services/home/settings.js';
 import { startTestHamlet } from '../helpers/hamlet.js';
 import { rawSocket, startHome, type HomeTest } from './helpers.js';
 
@@ -114,13 +115,13 @@ describe('slow consumers', () => {
 
 describe('configuration', () => {
   it('bad settings are reported together', () => {
-    expect(() => loadHomeSettings({ HOME_RECORDER_KEEP_DAYS: 'ten', MQTT_URL: 'http://x', HOME_WS_MAX_BUFFER: '-1' }, '/tmp')).toThrow(ConfigError);
+    expect(() => readSettings((kit) => readHomeSettings(kit, { dataDir: '/tmp' }), { HOME_RECORDER_KEEP_DAYS: 'ten', MQTT_URL: 'http://x', HOME_WS_MAX_BUFFER: '-1' })).toThrow(ConfigError);
     try {
-      loadHomeSettings({ HOME_RECORDER_KEEP_DAYS: 'ten', MQTT_URL: 'http://x' }, '/tmp');
+      readSettings((kit) => readHomeSettings(kit, { dataDir: '/tmp' }), { HOME_RECORDER_KEEP_DAYS: 'ten', MQTT_URL: 'http://x' });
     } catch (e) {
       expect((e as ConfigError).problems).toHaveLength(2);
     }
-    expect(loadHomeSettings({}, '/data')).toMatchObject({ configFile: '/data/home.yaml', keepDays: 10 });
+    expect(readSettings((kit) => readHomeSettings(kit, { dataDir: '/data' }), {})).toMatchObject({ configFile: '/data/home.yaml', keepDays: 10 });
   });
 
   it('a missing or broken house file stops the start with a clear message', async () => {

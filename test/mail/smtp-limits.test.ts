@@ -4,7 +4,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
-import { loadMailConfig } from '../../src/services/mail/config.js';
+import { readSettings } from '../../src/platform/settings.js';
+import { readMailSettings } from '../../src/services/mail/settings.js';
 import { smtpSend, smtpSession, startMail, type MailTestEnv } from './helpers.js';
 
 /** A raw connection that reads the greeting and then just holds its slot. */
@@ -46,7 +47,7 @@ describe('one address cannot starve the others', () => {
   });
 
   it('refuses one address past its share, while other addresses and the platform mailer are served', async () => {
-    const defaults = loadMailConfig({});
+    const defaults = readSettings(readMailSettings, {});
     // The observed attack: 200 connections from one address, each greeted and then held with NOOPs.
     holders.push(...(await Promise.all(Array.from({ length: 200 }, () => hold(env.smtpPort, '127.0.0.3')))));
     const accepted = holders.filter((h) => h.greeting.startsWith('220'));
@@ -149,20 +150,20 @@ describe('idle and chattering sessions are closed', () => {
 
 describe('SMTP limit settings', () => {
   it('parses and validates them', () => {
-    expect(loadMailConfig({ MAIL_SMTP_MAX_CONNECTIONS: '50', MAIL_SMTP_MAX_PER_ADDRESS: '5', MAIL_SMTP_IDLE_TIMEOUT: '45s', MAIL_SMTP_MAX_NOOPS: '7' })).toMatchObject({
+    expect(readSettings(readMailSettings, { MAIL_SMTP_MAX_CONNECTIONS: '50', MAIL_SMTP_MAX_PER_ADDRESS: '5', MAIL_SMTP_IDLE_TIMEOUT: '45s', MAIL_SMTP_MAX_NOOPS: '7' })).toMatchObject({
       smtpMaxConnections: 50,
       smtpMaxPerAddress: 5,
       smtpIdleTimeoutMs: 45_000,
       smtpMaxNoops: 7,
     });
     try {
-      loadMailConfig({ MAIL_SMTP_MAX_CONNECTIONS: '0', MAIL_SMTP_MAX_PER_ADDRESS: 'many', MAIL_SMTP_IDLE_TIMEOUT: 'soon', MAIL_SMTP_MAX_NOOPS: '-1' });
+      readSettings(readMailSettings, { MAIL_SMTP_MAX_CONNECTIONS: '0', MAIL_SMTP_MAX_PER_ADDRESS: 'many', MAIL_SMTP_IDLE_TIMEOUT: 'soon', MAIL_SMTP_MAX_NOOPS: '-1' });
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigError);
       expect((e as ConfigError).problems).toHaveLength(4);
     }
     // A per-address share larger than the whole is reported, not silently accepted.
-    expect(() => loadMailConfig({ MAIL_SMTP_MAX_CONNECTIONS: '10', MAIL_SMTP_MAX_PER_ADDRESS: '20' })).toThrow(ConfigError);
+    expect(() => readSettings(readMailSettings, { MAIL_SMTP_MAX_CONNECTIONS: '10', MAIL_SMTP_MAX_PER_ADDRESS: '20' })).toThrow(ConfigError);
   });
 });

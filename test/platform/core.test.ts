@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig, ConfigError, parseArgs } from '../../src/config.js';
+import { configure, loadConfig, ConfigError, parseArgs } from '../../src/config.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { migrate, openDb, type Db } from '../../src/platform/db.js';
 import { PermanentError } from '../../src/platform/errors.js';
-import { Jobs } from '../../src/platform/jobs.js';
+import { TableJobs } from '../../src/platform/jobs.js';
 import { Keys, hashKey } from '../../src/platform/keys.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { platformMigrations } from '../../src/platform/migrations.js';
@@ -12,19 +12,19 @@ import { testStorage } from '../helpers/hamlet.js';
 const logger = createLogger({ level: 'silent', pretty: false });
 
 describe('config', () => {
-  it('has the documented defaults', () => {
-    const c = loadConfig({});
+  it('has the documented defaults', async () => {
+    const { config: c, services, ports } = await configure({}, {});
     expect(c.dataDir).toBe('./data');
     expect(c.host).toBe('127.0.0.1');
-    expect(c.ports).toEqual({ blog: 4000, mail: 4100, smtp: 2525, community: 4200, home: 8123, workflow: 5678 });
-    expect(c.blog.domain).toBe('blog.localhost');
+    expect(Object.fromEntries(ports.map((p) => [p.setting, p.port]))).toEqual({ BLOG_PORT: 4000, MAIL_PORT: 4100, SMTP_PORT: 2525, COMMUNITY_PORT: 4200, HOME_PORT: 8123, WORKFLOW_PORT: 5678 });
+    expect(services.find((s) => s.definition.name === 'blog')!.settings).toMatchObject({ domain: 'blog.localhost' });
     expect(c.rateLimits.enabled).toBe(true);
     expect(c.services).toEqual(['blog', 'mail', 'community', 'home', 'workflow']);
   });
 
-  it('reports every bad value at once, each with its own message', () => {
+  it('reports every bad value of the platform and of every service at once, each with its own message', async () => {
     try {
-      loadConfig({ BLOG_PORT: 'abc', SMTP_PORT: '70000', DATABASE_URL: 'mysql://x', HAMLET_SMTP_RELAY: 'nope', HAMLET_RATE_LIMITS: 'maybe', HAMLET_RATE_BLOG_PUBLISH: 'lots' });
+      await configure({ BLOG_PORT: 'abc', SMTP_PORT: '70000', DATABASE_URL: 'mysql://x', HAMLET_SMTP_RELAY: 'nope', HAMLET_RATE_LIMITS: 'maybe', HAMLET_RATE_BLOG_PUBLISH: 'lots' }, {});
       expect.fail('should throw');
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigError);
@@ -85,7 +85,7 @@ describe('keys and jobs', () => {
     await open();
     const seen: number[] = [];
     const failed: string[] = [];
-    let jobs = new Jobs(db, clock, logger, 20);
+    let jobs = new TableJobs(db, clock, logger, 20);
     jobs.register<{ n: number }>('t', async (p, info) => {
       seen.push(info.attempt);
       throw new Error('boom ' + p.n);
@@ -101,7 +101,7 @@ describe('keys and jobs', () => {
     await jobs.stop();
 
     // A new worker on the same table (a restart) picks the job up where it was.
-    jobs = new Jobs(db, clock, logger, 20);
+    jobs = new TableJobs(db, clock, logger, 20);
     jobs.register<{ n: number }>('t', async (_p, info) => {
       seen.push(info.attempt);
       throw new Error('still broken');
@@ -118,7 +118,7 @@ describe('keys and jobs', () => {
 
   it('stops at once on a permanent error and deletes finished jobs', async () => {
     await open();
-    const jobs = new Jobs(db, clock, logger, 20);
+    const jobs = new TableJobs(db, clock, logger, 20);
     const done: number[] = [];
     jobs.register<{ n: number }>('p', async (p) => {
       if (p.n === 2) throw new PermanentError('no such mailbox');

@@ -5,7 +5,8 @@ import { Writable } from 'node:stream';
 import { afterAll, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
-import { MAIL_FAILED_TOPIC, MAIL_QUEUE } from '../../src/platform/mailer.js';
+import { MAIL_QUEUE } from '../../src/platform/mailer.js';
+import { MAIL_FAILED } from '../../src/platform/topics.js';
 import { closePlatform, openPlatform } from '../../src/server.js';
 import { testEnv, testStorage } from '../helpers/hamlet.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
@@ -37,7 +38,9 @@ it('routes own-domain mail to our SMTP port and the rest to the relay', async ()
   const local = await startSmtpSink();
   const relay = await startSmtpSink();
   cleanups.push(() => local.close(), () => relay.close());
-  const { platform } = await platformWith({ SMTP_PORT: String(local.port), HAMLET_SMTP_RELAY: relay.url, MAIL_DOMAIN: 'agents.test' });
+  const { platform } = await platformWith({ HAMLET_SMTP_RELAY: relay.url });
+  // What the mail service does at start: claim its domains, say where its SMTP server listens.
+  platform.mailer.deliverLocally({ domains: ['agents.test'], port: local.port });
   const { messageId } = await platform.mailer.send({ from: 'a@blog.localhost', to: ['inbox@agents.test', 'person@elsewhere.org'], subject: 'Grüße ✓', text: 'hello' });
   const atLocal = await local.waitFor(() => true);
   const atRelay = await relay.waitFor(() => true);
@@ -77,7 +80,7 @@ it('retries a temporary refusal and reports a permanent one', async () => {
   cleanups.push(() => relay.close());
   const { platform } = await platformWith({ HAMLET_SMTP_RELAY: relay.url });
   const failed: unknown[] = [];
-  platform.events.subscribe(MAIL_FAILED_TOPIC, (o) => void failed.push(o));
+  platform.events.subscribe(MAIL_FAILED, (o) => void failed.push(o));
 
   relay.refuse(451, 'try again later');
   await platform.mailer.send({ from: 'a@blog.localhost', to: 'temp@example.org', subject: 'temp', text: 'x' }, { meta: { id: 1 } });

@@ -2,20 +2,21 @@
 // beyond WORKFLOW_EXECUTIONS_MAX_COUNT are pruned; $env shows only allowed variables.
 import { expect, test } from 'vitest';
 import { ConfigError } from '../../src/config.js';
-import { loadWorkflowConfig } from '../../src/services/workflow/config.js';
+import { readSettings } from '../../src/platform/settings.js';
+import { readWorkflowSettings } from '../../src/services/workflow/settings.js';
 import { manualSetWorkflow, startWorkflowServer, wrap } from './helpers.js';
 
 test('bad settings are reported together, each naming its variable', () => {
-  expect(() => loadWorkflowConfig({ WORKFLOW_SANDBOX_TIMEOUT_MS: 'soon', WORKFLOW_EXECUTIONS_MAX_AGE: 'forever', WORKFLOW_TIMEZONE: 'Mars/Base' })).toThrow(ConfigError);
+  expect(() => readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_TIMEOUT_MS: 'soon', WORKFLOW_EXECUTIONS_MAX_AGE: 'forever', WORKFLOW_TIMEZONE: 'Mars/Base' })).toThrow(ConfigError);
   try {
-    loadWorkflowConfig({ WORKFLOW_SANDBOX_TIMEOUT_MS: 'soon', WORKFLOW_EXECUTIONS_MAX_AGE: 'forever', WORKFLOW_TIMEZONE: 'Mars/Base' });
+    readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_TIMEOUT_MS: 'soon', WORKFLOW_EXECUTIONS_MAX_AGE: 'forever', WORKFLOW_TIMEZONE: 'Mars/Base' });
   } catch (err) {
     const problems = (err as ConfigError).problems.join('\n');
     expect(problems).toMatch(/WORKFLOW_SANDBOX_TIMEOUT_MS=soon/);
     expect(problems).toMatch(/WORKFLOW_EXECUTIONS_MAX_AGE=forever/);
     expect(problems).toMatch(/WORKFLOW_TIMEZONE=Mars\/Base/);
   }
-  expect(loadWorkflowConfig({})).toMatchObject({ envAllow: [], pruneMaxCount: 10_000, timezone: 'UTC', concurrency: 4 });
+  expect(readSettings(readWorkflowSettings, {})).toMatchObject({ envAllow: [], pruneMaxCount: 10_000, timezone: 'UTC', concurrency: 4 });
 });
 
 test('executions beyond the maximum count are pruned; $env shows only allowed variables', async () => {

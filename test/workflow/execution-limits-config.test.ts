@@ -1,19 +1,20 @@
 // The execution limit settings: n8n's EXECUTIONS_TIMEOUT / _MAX semantics and the run data cap.
 import { expect, test } from 'vitest';
 import { ConfigError } from '../../src/config.js';
-import { loadWorkflowConfig } from '../../src/services/workflow/config.js';
+import { readSettings } from '../../src/platform/settings.js';
+import { readWorkflowSettings } from '../../src/services/workflow/settings.js';
 import { effectiveTimeoutS, RunDataMeter } from '../../src/services/workflow/engine/limits.js';
 
 test('defaults: no server timeout, a 3600 s cap, 64 MB of run data', () => {
-  expect(loadWorkflowConfig({}).execution).toEqual({ timeoutS: -1, maxTimeoutS: 3600, maxRunDataBytes: 64 * 1024 * 1024 });
-  expect(loadWorkflowConfig({ WORKFLOW_EXECUTION_TIMEOUT: '30', WORKFLOW_EXECUTION_TIMEOUT_MAX: '60', WORKFLOW_MAX_RUN_DATA_MB: '8' }).execution).toEqual({ timeoutS: 30, maxTimeoutS: 60, maxRunDataBytes: 8 * 1024 * 1024 });
+  expect(readSettings(readWorkflowSettings, {}).execution).toEqual({ timeoutS: -1, maxTimeoutS: 3600, maxRunDataBytes: 64 * 1024 * 1024 });
+  expect(readSettings(readWorkflowSettings, { WORKFLOW_EXECUTION_TIMEOUT: '30', WORKFLOW_EXECUTION_TIMEOUT_MAX: '60', WORKFLOW_MAX_RUN_DATA_MB: '8' }).execution).toEqual({ timeoutS: 30, maxTimeoutS: 60, maxRunDataBytes: 8 * 1024 * 1024 });
 });
 
 test('bad values are refused at start, naming the variable', () => {
   for (const [name, value] of [['WORKFLOW_EXECUTION_TIMEOUT', '-2'], ['WORKFLOW_EXECUTION_TIMEOUT', '1.5'], ['WORKFLOW_EXECUTION_TIMEOUT_MAX', '0'], ['WORKFLOW_EXECUTION_TIMEOUT_MAX', 'soon'], ['WORKFLOW_MAX_RUN_DATA_MB', '0']]) {
-    expect(() => loadWorkflowConfig({ [name!]: value! }), `${name}=${value}`).toThrow(ConfigError);
+    expect(() => readSettings(readWorkflowSettings, { [name!]: value! }), `${name}=${value}`).toThrow(ConfigError);
     try {
-      loadWorkflowConfig({ [name!]: value! });
+      readSettings(readWorkflowSettings, { [name!]: value! });
     } catch (err) {
       expect((err as ConfigError).problems.join('\n')).toContain(`${name}=${value}`);
     }

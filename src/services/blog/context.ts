@@ -1,11 +1,13 @@
 // What every part of the blog shares: its store, the platform, URL builders, the cache.
 import type { Platform } from '../../platform/service.js';
 import type { ResponseCache } from './cache.js';
+import type { BlogSettings } from './settings.js';
 import type { BlogStore, Caller } from './store.js';
 import type { BlogUrls } from './urls.js';
 
 export interface BlogContext {
   platform: Platform;
+  settings: BlogSettings;
   store: BlogStore;
   urls: BlogUrls;
   cache: ResponseCache;

@@ -2,22 +2,25 @@
 // publishing, discovery, comments and votes under /api, and each agent's blog as web pages
 // at <slug>.<BLOG_DOMAIN>.
 import { createApp, listen } from '../../platform/http.js';
-import type { ServiceDefinition } from '../../platform/service.js';
+import { defineService, noJobs } from '../../platform/service.js';
 import { ResponseCache } from './cache.js';
 import { CHANGED_TOPIC, type BlogContext } from './context.js';
 import { migrations } from './migrations.js';
+import { readBlogSettings } from './settings.js';
 import { registerPageRoutes } from './pages/routes.js';
 import { registerApiRoutes } from './routes.js';
 import { BlogStore } from './store.js';
 import { BlogUrls } from './urls.js';
 
-const blog: ServiceDefinition = {
+export default defineService({
   name: 'blog',
   migrations,
   adminKeys: false, // agents get their keys by verifying their e-mail
-  async start(platform) {
+  settings: readBlogSettings,
+  queues: noJobs,
+  async start(platform, settings) {
     const { config } = platform;
-    const app = createApp({
+    const app = await createApp({
       service: 'blog',
       logger: platform.logger,
       // The contract's Error envelope, plus a machine-readable code and any details (e.g. reserved).
@@ -29,12 +32,13 @@ const blog: ServiceDefinition = {
     });
     await platform.limits.register(app);
 
-    let apiBase = config.blog.apiBaseUrl ?? '';
+    let apiBase = settings.apiBaseUrl ?? '';
     const cache = new ResponseCache();
     const ctx: BlogContext = {
       platform,
+      settings,
       store: new BlogStore(platform.db),
-      urls: new BlogUrls(config.blog),
+      urls: new BlogUrls(settings),
       cache,
       callers: new Map(),
       apiBase: () => apiBase,
@@ -45,17 +49,15 @@ const blog: ServiceDefinition = {
     registerApiRoutes(app, ctx);
     registerPageRoutes(app, ctx);
 
-    const url = await listen(app, config.host, config.ports.blog);
+    const url = await listen(app, config.host, settings.port);
     apiBase ||= url;
     const port = new URL(url).port;
     return {
-      urls: { api: url, pages: `http://${config.blog.domain}:${port}` },
+      urls: { api: url, pages: `http://${settings.domain}:${port}` },
       async stop() {
         unsubscribe();
         await app.close();
       },
     };
   },
-};
-
-export default blog;
+});

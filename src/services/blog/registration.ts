@@ -118,7 +118,7 @@ export class Registration {
     const link = `${this.ctx.apiBase()}/api/verify?token=${token}`;
     return this.ctx.platform.mailer.compose(
       {
-        from: this.ctx.platform.config.blog.mailFrom,
+        from: this.ctx.settings.mailFrom,
         to: email,
         subject: 'Verify your AI Agent Blog',
         text: `Hello ${name},\n\nConfirm your address to activate your blog:\n\n${link}\n\nThis link expires in 24 hours.\n`,
@@ -196,7 +196,7 @@ export class Registration {
     const curl = `curl -X POST ${api}/api/publish -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '{"title":"Hello","content":"# Hello world","status":"published"}'`;
     return this.ctx.platform.mailer.compose(
       {
-        from: this.ctx.platform.config.blog.mailFrom,
+        from: this.ctx.settings.mailFrom,
         to: agent.email,
         subject,
         text: `Hello ${agent.name},\n\nYour blog: ${blogUrl}\nYour API key: ${key}\n\nKeep it secret; it is shown only here and on the verification page.\n\nPublish your first post:\n${curl}\n`,

@@ -1,8 +1,8 @@
 // Absolute URLs are built only from configuration, never from a request's Host header.
-import type { HamletConfig } from '../../config.js';
+import type { BlogSettings } from './settings.js';
 
 export class BlogUrls {
-  constructor(private readonly config: HamletConfig['blog']) {}
+  constructor(private readonly config: BlogSettings) {}
 
   /** `https://<slug>.<blog_domain>` (scheme and an optional port are configurable for local use). */
   blog(slug: string): string {

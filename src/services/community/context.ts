@@ -1,7 +1,7 @@
 // Everything a route needs, built once at start.
 import type { Platform } from '../../platform/service.js';
 import type { ListCache } from './cache.js';
-import type { CommunityConfig } from './config.js';
+import type { CommunitySettings } from './settings.js';
 import type { Quota } from './quotas.js';
 import type { Store } from './store/context.js';
 import { findCommunity } from './store/communities.js';
@@ -11,7 +11,7 @@ export interface Ctx {
   platform: Platform;
   store: Store;
   cache: ListCache;
-  config: CommunityConfig;
+  config: CommunitySettings;
   quotas: { posts: Quota; comments: Quota };
   /** Route config of the per-key request limit every authenticated route shares. */
   requestLimit: ReturnType<Platform['limits']['route']>;

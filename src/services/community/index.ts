@@ -2,9 +2,9 @@
 // themselves, post in communities, comment in trees and vote; lists are ranked by stored,
 // indexed ranks and served from an in-memory page cache invalidated through the event bus.
 import { createApp, listen, type App } from '../../platform/http.js';
-import type { ServiceDefinition } from '../../platform/service.js';
+import { defineService, noJobs } from '../../platform/service.js';
 import { ListCache } from './cache.js';
-import { loadCommunityConfig } from './config.js';
+import { readCommunitySettings } from './settings.js';
 import type { Ctx } from './context.js';
 import { authenticate } from './http/auth.js';
 import { communityEnvelope } from './http/envelope.js';
@@ -19,12 +19,13 @@ import { postRoutes } from './routes/posts.js';
 import { voteRoutes } from './routes/votes.js';
 import type { CommunityKysely } from './store/tables.js';
 
-const community: ServiceDefinition = {
+export default defineService({
   name: 'community',
   migrations: communityMigrations,
   adminKeys: false,
-  async start(platform) {
-    const config = loadCommunityConfig(platform.config.env);
+  settings: readCommunitySettings,
+  queues: noJobs,
+  async start(platform, config) {
     const limits = platform.limits;
     const cache = new ListCache(platform.events, config.listCacheEntries, platform.logger);
     const ctx: Ctx = {
@@ -40,7 +41,7 @@ const community: ServiceDefinition = {
       communityIds: new Map(),
     };
 
-    const app = createApp({
+    const app = await createApp({
       service: 'community',
       logger: platform.logger,
       envelope: communityEnvelope,
@@ -70,7 +71,7 @@ const community: ServiceDefinition = {
       discoveryRoutes(api, ctx);
     });
 
-    const url = await listen(app, platform.config.host, platform.config.ports.community);
+    const url = await listen(app, platform.config.host, config.port);
     return {
       urls: { api: url },
       async stop() {
@@ -79,6 +80,4 @@ const community: ServiceDefinition = {
       },
     };
   },
-};
-
-export default community;
+});

@@ -2,11 +2,12 @@
 // The state machine lives in memory; the database is its durable record and the recorder.
 import websocket from '@fastify/websocket';
 import { createApp, listen } from '../../platform/http.js';
-import type { Platform, ServiceDefinition } from '../../platform/service.js';
+import { defineService, noJobs, type Platform } from '../../platform/service.js';
+import { ENTITY_STATE_CHANGED } from '../../platform/topics.js';
 import { registerRest } from './api/rest.js';
 import { registerWebSocket } from './api/websocket.js';
 import { Automations } from './automations/engine.js';
-import { loadHomeSettings } from './config.js';
+import { readHomeSettings, type HomeSettings } from './settings.js';
 import { Home } from './core/home.js';
 import { State } from './core/state.js';
 import { parseIsoUs } from './core/time.js';
@@ -30,10 +31,9 @@ function restoreState(json: string): State | undefined {
   }
 }
 
-async function start(platform: Platform) {
+async function start(platform: Platform, settings: HomeSettings) {
   const { config, logger } = platform;
-  const settings = loadHomeSettings(config.env, config.dataDir);
-  const explicit = !!config.env.HOME_CONFIG;
+  const explicit = settings.configExplicit;
   const knownDomains = DOMAINS.map((d) => d.domain);
   const house = loadHouse(settings.configFile, explicit, knownDomains);
 
@@ -64,20 +64,20 @@ async function start(platform: Platform) {
     const old = e.data.old_state as State | null;
     const next = e.data.new_state as State | null;
     void platform.events
-      .publish('home.state_changed', { entity_id: e.data.entity_id, old_state: old?.toJSON() ?? null, new_state: next?.toJSON() ?? null, context: e.context })
+      .publish(ENTITY_STATE_CHANGED, { entity_id: String(e.data.entity_id), old_state: old?.toJSON() ?? null, new_state: next?.toJSON() ?? null, context: e.context })
       .catch((err) => logger.warn({ err }, 'home: publishing a state change failed'));
   });
 
   const reserved = new Set([...house.devices.map((d) => `${d.domain}.${d.id}`), ...home.states.entityIds('automation')]);
   const mqtt = settings.mqtt ? await startMqtt(home, settings.mqtt, reserved) : undefined;
 
-  const app = createApp({ service: 'home', logger, envelope: (e) => ({ message: e.message }), http: platform.config.http, openapi: { title: 'Hamlet home (Home Assistant API)', version: '1.0.0' } });
+  const app = await createApp({ service: 'home', logger, envelope: (e) => ({ message: e.message }), http: platform.config.http, openapi: { title: 'Hamlet home (Home Assistant API)', version: '1.0.0' } });
   await platform.limits.register(app);
   await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
   registerRest(app, { home, platform, persist, store, automations });
   registerWebSocket(app, { home, platform, persist, automations, maxBufferedBytes: settings.wsMaxBufferedBytes });
 
-  const url = await listen(app, config.host, config.ports.home);
+  const url = await listen(app, config.host, settings.port);
   home.fire('homeassistant_started', {}, home.context());
   await persist.commit();
 
@@ -97,5 +97,4 @@ async function start(platform: Platform) {
   };
 }
 
-const service: ServiceDefinition = { name: 'home', migrations, adminKeys: true, start };
-export default service;
+export default defineService({ name: 'home', migrations, adminKeys: true, settings: readHomeSettings, queues: noJobs, start });

@@ -6,7 +6,7 @@ import { bearerToken, type App } from '../../platform/http.js';
 import { byBearerKey } from '../../platform/ratelimit.js';
 import type { Platform } from '../../platform/service.js';
 import type { MailCache } from './cache.js';
-import type { MailConfig } from './config.js';
+import type { MailSettings } from './settings.js';
 import type { DownloadLinks } from './downloads.js';
 import type { Drafts } from './drafts.js';
 import { notFoundError } from './errors.js';
@@ -21,7 +21,7 @@ export interface MailContext {
   filing: Filing;
   sending: Sending;
   events: MailEvents;
-  config: MailConfig;
+  config: MailSettings;
   links: DownloadLinks;
   /** The service's mail domains, the configured ones first. */
   domains(): string[];

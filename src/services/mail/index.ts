@@ -2,10 +2,9 @@
 // threads and webhooks over HTTP under /v0, and real mail over SMTP.
 import { randomBytes } from 'node:crypto';
 import { createApp, listen } from '../../platform/http.js';
-import { allowInternalFrom } from '../../platform/outbound.js';
-import type { Platform, ServiceDefinition } from '../../platform/service.js';
+import { defineService, type Platform } from '../../platform/service.js';
 import { MailCache } from './cache.js';
-import { loadMailConfig } from './config.js';
+import { readMailSettings, type MailSettings } from './settings.js';
 import { installAuth, installLimits, type MailContext } from './context.js';
 import { DownloadLinks } from './downloads.js';
 import { DRAFT_SEND_QUEUE, Drafts, type DraftJob } from './drafts.js';
@@ -27,19 +26,47 @@ import { MailEvents, WEBHOOK_QUEUE, type DeliveryJob } from './webhooks/events.j
 
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
-async function start(platform: Platform) {
-  const config = loadMailConfig(platform.config.env);
+/** What the job handlers and the HTTP side share; built once per process by `queues`. */
+function createCore(platform: Platform, config: MailSettings) {
   const store = new Store(platform.db);
   const cache = new MailCache(platform.events);
   store.onChange = (inboxIds) => cache.changed(inboxIds);
   const events = new MailEvents(store, platform.jobs, platform.events);
   const filing = new Filing(store, events, platform.clock);
   const sending = new Sending(platform, store, filing, events, config);
-  const domains = () => platform.config.mail.domains;
-  for (const d of domains()) platform.mailer.addLocalDomain(d);
+  const drafts = new Drafts(store, sending, platform.jobs, () => platform.clock.now());
+  return { config, store, cache, events, filing, sending, drafts };
+}
+type MailCore = ReturnType<typeof createCore>;
+
+/** Webhook deliveries and scheduled draft sends, in every process that runs jobs. */
+async function queues(platform: Platform, config: MailSettings) {
+  const core = createCore(platform, config);
+  const { store, drafts } = core;
+  // Mail to our own domains goes to our own SMTP server (its real port is known after listen).
+  platform.mailer.deliverLocally({ domains: config.domains, port: config.smtpPort });
+  const schedule = config.webhookRetryScheduleMs;
+  platform.jobs.register<DeliveryJob>(
+    WEBHOOK_QUEUE,
+    deliveryHandler(store, platform.clock, platform.logger, { allowInternal: platform.config.allowInternalRequests, timeoutMs: config.webhookTimeoutMs }),
+    { concurrency: 16, leaseMs: config.webhookTimeoutMs + 15_000, maxAttempts: schedule.length + 1, backoffMs: (attempt) => schedule[Math.min(attempt, schedule.length) - 1] ?? schedule[schedule.length - 1]! },
+  );
+  platform.jobs.register<DraftJob>(DRAFT_SEND_QUEUE, (job) => drafts.runScheduled(job), { concurrency: 4, maxAttempts: 5 });
+  return {
+    core,
+    async stop() {
+      core.cache.close();
+      core.events.close();
+    },
+  };
+}
+
+async function start(platform: Platform, config: MailSettings, core: MailCore) {
+  const { store, cache, events, filing, sending, drafts } = core;
+  const domains = () => config.domains;
 
   // JSON bodies carry attachments as base64: a 6 MB message is a little over 6 MB of JSON.
-  const app = createApp({
+  const app = await createApp({
     service: 'mail',
     logger: platform.logger,
     envelope: mailEnvelope,
@@ -56,7 +83,6 @@ async function start(platform: Platform) {
   let apiUrl = '';
   const secret = await store.secret('download_links', () => randomBytes(32).toString('base64url'));
   const links = new DownloadLinks(secret, () => config.publicUrl ?? apiUrl);
-  const drafts = new Drafts(store, sending, platform.jobs, () => platform.clock.now());
   const ctx: MailContext = { platform, store, filing, sending, events, config, links, domains, sendLimit, cache, drafts };
   inboxRoutes(app, ctx);
   messageRoutes(app, ctx);
@@ -64,13 +90,6 @@ async function start(platform: Platform) {
   webhookRoutes(app, ctx);
   draftRoutes(app, ctx);
 
-  const schedule = config.webhookRetryScheduleMs;
-  platform.jobs.register<DeliveryJob>(
-    WEBHOOK_QUEUE,
-    deliveryHandler(store, platform.clock, platform.logger, { allowInternal: allowInternalFrom(platform.config.env), timeoutMs: config.webhookTimeoutMs }),
-    { concurrency: 16, leaseMs: config.webhookTimeoutMs + 15_000, maxAttempts: schedule.length + 1, backoffMs: (attempt) => schedule[Math.min(attempt, schedule.length) - 1] ?? schedule[schedule.length - 1]! },
-  );
-  platform.jobs.register<DraftJob>(DRAFT_SEND_QUEUE, (job) => drafts.runScheduled(job), { concurrency: 4, maxAttempts: 5 });
   const unsubscribe = subscribeRelayOutcomes(platform, store, filing, events);
 
   const smtp = createSmtpServer({
@@ -90,19 +109,19 @@ async function start(platform: Platform) {
   smtp.on('error', (err) => platform.logger.error({ err }, 'smtp server error'));
   await new Promise<void>((resolve, reject) => {
     smtp.server.once('error', reject);
-    smtp.listen(platform.config.ports.smtp, platform.config.host, () => resolve());
+    smtp.listen(config.smtpPort, platform.config.host, () => resolve());
   });
   const address = smtp.server.address();
-  const smtpPort = typeof address === 'object' && address ? address.port : platform.config.ports.smtp;
+  const smtpPort = typeof address === 'object' && address ? address.port : config.smtpPort;
   // With port 0 (tests) the platform mailer must learn the real port to deliver local mail.
-  platform.config.ports.smtp = smtpPort;
+  platform.mailer.deliverLocally({ port: smtpPort });
 
-  apiUrl = await listen(app, platform.config.host, platform.config.ports.mail);
+  apiUrl = await listen(app, platform.config.host, config.port);
   const smtpHost = apiUrl.replace(/^http:\/\//, '').replace(/:\d+$/, '');
 
   // Idempotency keys expire 24 h after use.
   const pruneTimer = setInterval(() => {
-    store.pruneIdempotency(new Date(platform.clock.ms() - IDEMPOTENCY_TTL_MS).toISOString()).catch(() => {});
+    store.pruneIdempotency(new Date(platform.clock.ms() - IDEMPOTENCY_TTL_MS).toISOString()).catch((err) => platform.logger.warn({ err }, 'mail: pruning expired idempotency keys failed'));
   }, 3_600_000);
   pruneTimer.unref();
 
@@ -111,8 +130,6 @@ async function start(platform: Platform) {
     async stop() {
       clearInterval(pruneTimer);
       unsubscribe();
-      cache.close();
-      events.close();
       live.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await app.close();
@@ -120,5 +137,4 @@ async function start(platform: Platform) {
   };
 }
 
-const mail: ServiceDefinition = { name: 'mail', migrations, adminKeys: true, start };
-export default mail;
+export default defineService({ name: 'mail', migrations, adminKeys: true, settings: readMailSettings, queues, start });

@@ -1,7 +1,7 @@
 // What the relay said about mail we handed to the platform mailer: accepted → `delivered`
 // label and message.delivered; refused for good → `bounced` label and message.bounced.
 // The label is the guard: an outcome heard twice (several instances on Redis) records one event.
-import { MAIL_FAILED_TOPIC, MAIL_SENT_TOPIC, type MailOutcome } from '../../platform/mailer.js';
+import { MAIL_FAILED, MAIL_SENT, type MailOutcome } from '../../platform/topics.js';
 import type { Platform } from '../../platform/service.js';
 import { scopeOf, type Filing } from './filing.js';
 import type { RelayMeta } from './sending.js';
@@ -39,8 +39,8 @@ export function subscribeRelayOutcomes(platform: Platform, store: Store, filing:
     });
   };
   const log = (err: unknown) => platform.logger.error({ err }, 'recording a relay outcome failed');
-  const offSent = platform.events.subscribe<MailOutcome>(MAIL_SENT_TOPIC, (o) => record(o, false).catch(log));
-  const offFailed = platform.events.subscribe<MailOutcome>(MAIL_FAILED_TOPIC, (o) => record(o, true).catch(log));
+  const offSent = platform.events.subscribe<MailOutcome>(MAIL_SENT, (o) => record(o, false).catch(log));
+  const offFailed = platform.events.subscribe<MailOutcome>(MAIL_FAILED, (o) => record(o, true).catch(log));
   return () => {
     offSent();
     offFailed();

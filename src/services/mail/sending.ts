@@ -11,7 +11,7 @@ import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Platform } from '../../platform/service.js';
 import { uuid } from '../../platform/ids.js';
 import { bareAddress, distinct, domainOf, recipients } from './addresses.js';
-import type { MailConfig } from './config.js';
+import type { MailSettings } from './settings.js';
 import { invalid } from './errors.js';
 import { bareList, scopeOf, type Filing } from './filing.js';
 import { allAttachments, parseMessage, type ParsedMessage } from './parse.js';
@@ -79,7 +79,7 @@ export class Sending {
     private readonly store: Store,
     private readonly filing: Filing,
     private readonly events: MailEvents,
-    private readonly config: MailConfig,
+    private readonly config: MailSettings,
   ) {}
 
   /** A plain send. */

@@ -9,9 +9,9 @@
 // - a count of NOOP, RSET, HELP and VRFY between two messages, which a real client needs a
 //   handful of, so a chattering session is closed without waiting for the timeout.
 import type { SMTPServer, SMTPServerSession } from 'smtp-server';
-import type { MailConfig } from './config.js';
+import type { MailSettings } from './settings.js';
 
-export type SmtpLimits = Pick<MailConfig, 'smtpMaxPerAddress' | 'smtpIdleTimeoutMs' | 'smtpMaxNoops'>;
+export type SmtpLimits = Pick<MailSettings, 'smtpMaxPerAddress' | 'smtpIdleTimeoutMs' | 'smtpMaxNoops'>;
 
 /** Commands that do nothing for delivery; a session may send a few between messages. */
 const CHATTER = ['NOOP', 'RSET', 'HELP', 'VRFY'] as const;

@@ -4,7 +4,7 @@
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from '../../platform/logger.js';
 import { isAddress } from './addresses.js';
-import type { MailConfig } from './config.js';
+import type { MailSettings } from './settings.js';
 import type { Filing } from './filing.js';
 import { MalformedMessageError, parseMessage } from './parse.js';
 import { SmtpFairShare } from './smtp-limits.js';
@@ -18,7 +18,7 @@ export interface SmtpDeps {
   /** An inbox by address (cached: every RCPT and every message asks). */
   inbox(inboxId: string, trx?: Tx): Promise<InboxRow | undefined>;
   filing: Filing;
-  config: MailConfig;
+  config: MailSettings;
   logger: Logger;
   isLocalDomain(address: string): boolean;
 }

@@ -3,7 +3,8 @@
 // worker is terminated and replaced); an AbortSignal abandons a run; the pool size is a setting.
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config.js';
-import { loadWorkflowConfig } from '../../../src/services/workflow/config.js';
+import { readSettings } from '../../../src/platform/settings.js';
+import { readWorkflowSettings } from '../../../src/services/workflow/settings.js';
 import { createExpressions, SandboxLimitError } from '../../../src/services/workflow/expressions/index.js';
 import { items, makeData } from './helpers.js';
 
@@ -113,10 +114,10 @@ describe('pool size', () => {
 
   it('WORKFLOW_SANDBOX_WORKERS is read and checked; the default is the number of cores', async () => {
     const { availableParallelism } = await import('node:os');
-    expect(loadWorkflowConfig({}).sandbox.workers).toBe(availableParallelism());
-    expect(loadWorkflowConfig({ WORKFLOW_SANDBOX_WORKERS: '3' }).sandbox.workers).toBe(3);
+    expect(readSettings(readWorkflowSettings, {}).sandbox.workers).toBe(availableParallelism());
+    expect(readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_WORKERS: '3' }).sandbox.workers).toBe(3);
     for (const bad of ['0', 'many', '-1']) {
-      expect(() => loadWorkflowConfig({ WORKFLOW_SANDBOX_WORKERS: bad })).toThrow(ConfigError);
+      expect(() => readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_WORKERS: bad })).toThrow(ConfigError);
     }
   });
 });

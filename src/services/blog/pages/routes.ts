@@ -32,7 +32,7 @@ function pageNumber(raw: unknown): number {
 }
 
 export function registerPageRoutes(app: App, ctx: BlogContext) {
-  const domain = ctx.platform.config.blog.domain;
+  const domain = ctx.settings.domain;
   const { store, urls } = ctx;
 
   async function verifiedAgent(slug: string) {

@@ -1,5 +1,6 @@
 // Posts: the contract's list, get and create, plus Moltbook's delete, link posts and the
 // submolt/submolt_name aliases for the community.
+import { COMMUNITY_POST_CREATED } from '../../../platform/topics.js';
 import { Type } from '@sinclair/typebox';
 import { renderMarkdown } from '../../../platform/html.js';
 import { uuid } from '../../../platform/ids.js';
@@ -18,7 +19,6 @@ import { deletePost, insertPost, postById, postOwner, setPinned } from '../store
 import { voteOf } from '../store/votes.js';
 import { postJson } from '../views.js';
 
-export const POST_CREATED_TOPIC = 'community.post.created';
 
 const CreateBody = Type.Object({
   title: Type.String({ maxLength: 300 }),
@@ -96,7 +96,7 @@ export function postRoutes(app: App, ctx: Ctx) {
     if (!row) throw fail(404, 'Post not found'); // deleted in the meantime
     const post = postJson(row);
     // Committed already: a bus failure is logged, never turned into an error for the author.
-    await ctx.platform.events.publish(POST_CREATED_TOPIC, post).catch((err) => request.log.error({ err }, 'community.post.created not published'));
+    await ctx.platform.events.publish(COMMUNITY_POST_CREATED, post).catch((err) => request.log.error({ err }, 'community.post.created not published'));
     return reply.code(201).send({ success: true, post });
   });
 

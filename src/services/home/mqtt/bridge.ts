@@ -4,7 +4,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Home } from '../core/home.js';
 import { slugify } from '../core/state.js';
-import type { HomeSettings } from '../config.js';
+import type { HomeSettings } from '../settings.js';
 import { mqttBinarySensor } from './components/binary_sensor.js';
 import { mqttLight } from './components/light.js';
 import { mqttSensor } from './components/sensor.js';

@@ -10,13 +10,13 @@
 //   a job worker — this process, or `hamlet worker` processes in queue mode — runs it. A job
 //   that finds its execution already `running` was interrupted by a crash: it becomes `crashed`.
 import type { Platform } from '../../../platform/service.js';
-import { allowInternalFrom, outboundFetch } from '../../../platform/outbound.js';
+import { outboundFetch } from '../../../platform/outbound.js';
 import type { Expressions, Item } from '../expressions/api.js';
 import { runWorkflow, startState, toErrorInfo, type RunOutcome } from '../engine/execute.js';
 import { NodeOperationError, type NodeServices, type WebhookResponse } from '../engine/node-type.js';
 import { effectiveTimeoutS, ExecutionCancelledError } from '../engine/limits.js';
 import type { ExecutionMode, ExecutionState, WorkflowDefinition } from '../engine/types.js';
-import type { WorkflowConfig } from '../config.js';
+import type { WorkflowSettings } from '../settings.js';
 import { nodeRegistry } from '../nodes/registry.js';
 import type { ExecutionRow, WorkflowStore } from '../store.js';
 import { findStartNode } from '../workflows/triggers.js';
@@ -78,16 +78,14 @@ export class Runner {
     private readonly platform: Platform,
     private readonly store: WorkflowStore,
     private readonly cache: WorkflowCache,
-    private readonly config: WorkflowConfig,
+    private readonly config: WorkflowSettings,
     private readonly expressions: Expressions,
     private readonly baseUrl: () => string,
     /** This process's key, stamped on the executions it sets running (PostgreSQL). */
     private readonly ownerKey?: number,
   ) {
-    this.allowInternal = allowInternalFrom(platform.config.env);
-    this.envForExpressions = Object.fromEntries(
-      config.envAllow.filter((k) => platform.config.env[k] !== undefined).map((k) => [k, platform.config.env[k]!]),
-    );
+    this.allowInternal = platform.config.allowInternalRequests;
+    this.envForExpressions = config.envForExpressions;
   }
 
   /** Registers the job handler (every process that runs executions: main or `hamlet worker`). */
@@ -421,15 +419,8 @@ export class Runner {
       fetch: (url, init, timeoutMs) => outboundFetch(url, init, { allowInternal: this.allowInternal, timeoutMs }),
       fetchTrusted: (url, init, timeoutMs) => outboundFetch(url, init, { allowInternal: this.allowInternal, trustOrigin: true, timeoutMs }),
       runSubWorkflow: (id, items, parent) => this.runSub(id, items, parent),
-      serviceUrl: (service) => {
-        const fromEnv = this.platform.config.env[`HAMLET_${service.toUpperCase()}_URL`];
-        if (fromEnv) return fromEnv;
-        // Same machine, configured port (not when it is 0, i.e. picked at start).
-        const port = (this.platform.config.ports as Record<string, number>)[service];
-        const host = this.platform.config.host === '0.0.0.0' ? '127.0.0.1' : this.platform.config.host;
-        return port ? `http://${host.includes(':') ? `[${host}]` : host}:${port}` : undefined;
-      },
-      env: this.platform.config.env,
+      serviceUrl: (service) => this.platform.directory.url(service),
+      env: this.config.hamletApiKeys,
     };
   }
 

@@ -1,5 +1,6 @@
 // Hamlet Home Trigger: starts a run when a home entity changes state (platform event
 // `home.state_changed`), optionally only for one entity and/or one new state.
+import { ENTITY_STATE_CHANGED } from '../../../platform/topics.js';
 import type { NodeType } from '../engine/node-type.js';
 
 interface StateChanged {
@@ -11,7 +12,7 @@ interface StateChanged {
 export default {
   types: ['hamlet.homeTrigger'],
   trigger: 'event',
-  topic: 'home.state_changed',
+  topic: ENTITY_STATE_CHANGED,
   fromEvent(payload, node) {
     const e = payload as StateChanged;
     const p = (node.parameters ?? {}) as { entityId?: string; to?: string };

@@ -1,0 +1,24 @@
+// Where each service's HTTP API is reached, for code that calls a service over HTTP (the
+// workflow's Hamlet nodes). The operator's HAMLET_<SERVICE>_URL wins; otherwise the address a
+// running service reported, or the one its settings ask for (a `hamlet worker` serves nothing
+// itself but reaches the API processes there).
+export class Directory {
+  private readonly running = new Map<string, string>();
+  private readonly configured = new Map<string, string>();
+
+  constructor(private readonly overrides: Record<string, string>) {}
+
+  /** The address a service's settings ask for (before, or without, starting it here). */
+  expect(service: string, url: string): void {
+    this.configured.set(service, url);
+  }
+
+  /** The address a service listens on now (its port may have been 0). */
+  listening(service: string, url: string): void {
+    this.running.set(service, url);
+  }
+
+  url(service: string): string | undefined {
+    return this.overrides[service] ?? this.running.get(service) ?? this.configured.get(service);
+  }
+}

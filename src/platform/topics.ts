@@ -1,0 +1,38 @@
+// The events that cross service boundaries, named for what happened, with their payloads.
+// A service publishes or hears these constants and never another service's module, so the
+// services stay independent and the wire names (Redis channels in queue mode) live in one place.
+// Topics a service uses only internally (cache invalidation, its own live streams) stay with it.
+
+/** A topic name that carries its payload type, so publish and subscribe agree on the shape. */
+export type Topic<T> = string & { readonly __payload?: T };
+
+/** A stored state in Home Assistant's JSON shape. */
+export interface EntityStateJson {
+  entity_id: string;
+  state: string;
+  attributes: Record<string, unknown>;
+  last_changed: string;
+  last_updated: string;
+  [key: string]: unknown;
+}
+
+/** An entity's state changed (or it appeared, or was removed). */
+export const ENTITY_STATE_CHANGED: Topic<{ entity_id: string; old_state: EntityStateJson | null; new_state: EntityStateJson | null; context: unknown }> = 'home.state_changed';
+
+/** Someone posted in a community; the payload is the post as the API answers it. */
+export const COMMUNITY_POST_CREATED: Topic<Record<string, unknown>> = 'community.post.created';
+
+/** What became of one message the platform mailer queued (see platform/mailer.ts). */
+export interface MailOutcome {
+  route: 'local' | 'relay';
+  envelope: { from: string; to: string[] };
+  /** The sender's own data, echoed back (e.g. a message id). */
+  meta?: unknown;
+  error?: string;
+  responseCode?: number;
+}
+export const MAIL_SENT: Topic<MailOutcome> = 'platform.mail.sent';
+export const MAIL_FAILED: Topic<MailOutcome> = 'platform.mail.failed';
+
+/** A key was revoked: every instance drops it from its cache. */
+export const KEY_REVOKED: Topic<{ hash: string }> = 'platform.key.revoked';

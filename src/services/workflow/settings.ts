@@ -1,0 +1,70 @@
+// The workflow service's settings (WORKFLOW_*, and n8n's own names where it has them), read
+// with the platform's kit.
+import os from 'node:os';
+import type { SettingsKit } from '../../platform/settings.js';
+import type { SandboxLimits } from './expressions/api.js';
+import type { ExecutionLimitSettings } from './engine/limits.js';
+
+export interface WorkflowSettings {
+  port: number;
+  /** Environment variables expressions may read as $env (none by default, as n8n 2.x). */
+  envAllow: string[];
+  /** Their values, read once at start. */
+  envForExpressions: Record<string, string>;
+  /** HAMLET_<SERVICE>_API_KEY variables: the keys Hamlet nodes use when a node names none. */
+  hamletApiKeys: Record<string, string>;
+  sandbox: SandboxLimits;
+  /** Executions older than this are pruned (ms); 0 keeps them. */
+  pruneMaxAgeMs: number;
+  /** At most this many executions are kept; 0 means no limit. */
+  pruneMaxCount: number;
+  /** Base URL used in webhookUrl and resume URLs; the listen address when unset. */
+  publicUrl?: string;
+  /** Executions run at once by this process's job worker. */
+  concurrency: number;
+  /** Default time zone for schedules and $now. */
+  timezone: string;
+  /** Bounds of one execution: time (as n8n's EXECUTIONS_TIMEOUT / _MAX) and stored run data. */
+  execution: ExecutionLimitSettings;
+}
+
+/** n8n's EXECUTIONS_TIMEOUT counts seconds and takes -1 for "no limit". */
+function seconds(kit: SettingsKit, name: string, fallback: number, allowNone: boolean): number {
+  return kit.parsed(
+    name,
+    fallback,
+    (raw) => {
+      const n = Number(raw);
+      return /^-?\d+$/.test(raw) && (allowNone ? n >= -1 : n >= 1) && n <= 31_536_000 ? n : undefined;
+    },
+    `must be a whole number of seconds${allowNone ? ' (-1 for no limit)' : ''}, at most 31536000`,
+  );
+}
+
+export function readWorkflowSettings(kit: SettingsKit): WorkflowSettings {
+  const envAllow = kit.list('WORKFLOW_ENV_ALLOW');
+  const envForExpressions = Object.fromEntries(envAllow.filter((k) => kit.env[k] !== undefined).map((k) => [k, kit.env[k]!]));
+  const hamletApiKeys = Object.fromEntries(Object.entries(kit.env).filter(([k, v]) => /^HAMLET_[A-Z]+_API_KEY$/.test(k) && v) as Array<[string, string]>);
+  return {
+    port: kit.port('WORKFLOW_PORT', 5678, 'workflow-port'),
+    envAllow,
+    envForExpressions,
+    hamletApiKeys,
+    sandbox: {
+      timeoutMs: kit.count('WORKFLOW_SANDBOX_TIMEOUT_MS', 5000, 10, 600_000),
+      memoryBytes: kit.count('WORKFLOW_SANDBOX_MEMORY_MB', 64, 8, 4096) * 1024 * 1024,
+      // Worker threads that run expressions and Code (user code never runs on the event loop).
+      workers: kit.count('WORKFLOW_SANDBOX_WORKERS', os.availableParallelism(), 1, 256),
+    },
+    pruneMaxAgeMs: kit.duration('WORKFLOW_EXECUTIONS_MAX_AGE', 14 * 86_400_000, 0),
+    pruneMaxCount: kit.count('WORKFLOW_EXECUTIONS_MAX_COUNT', 10_000, 0, 100_000_000),
+    publicUrl: kit.baseUrl('WORKFLOW_PUBLIC_URL'),
+    concurrency: kit.count('WORKFLOW_CONCURRENCY', 4, 1, 256),
+    timezone: kit.timezone('WORKFLOW_TIMEZONE', 'UTC', 'GENERIC_TIMEZONE'),
+    execution: {
+      timeoutS: seconds(kit, 'WORKFLOW_EXECUTION_TIMEOUT', -1, true),
+      maxTimeoutS: seconds(kit, 'WORKFLOW_EXECUTION_TIMEOUT_MAX', 3600, false),
+      maxRunDataBytes: kit.count('WORKFLOW_MAX_RUN_DATA_MB', 64, 1, 4096) * 1024 * 1024,
+    },
+  };
+}
