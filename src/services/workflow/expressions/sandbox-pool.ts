@@ -2,7 +2,7 @@
 //
 // Creating a context and loading the prelude costs milliseconds (and Luxon tens more, on first
 // use), so sandboxes are kept and reused. What a run may change is reset or contained:
-// built-ins are frozen (sandbox/harden.ts), globals a run adds are deleted after it, per-run
+// built-ins are frozen (guest/harden.js), globals a run adds are deleted after it, per-run
 // values live in a memo that each run's begin creates afresh (the run owns it: see RunHost in
 // sandbox/host-ops.ts), timers and queued jobs do not outlive a run, and Luxon is re-configured (its caches dropped) before the next run. A
 // sandbox that hit a limit (time, memory, stack) is disposed rather than trusted again; one
@@ -16,13 +16,9 @@ import { performance } from 'node:perf_hooks';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { ExpressionError, type SandboxLimits } from './api.js';
 import { SandboxLimitError, type LimitKind } from './errors.js';
-import { EXTENSIONS_JS } from './extensions/index.js';
-import { HARDEN_JS } from './sandbox/harden.js';
 import { isLibraryName, LIBRARY_LOADERS, type LibraryName } from './sandbox/libraries.js';
 import { encodeHostError, hostOperation, type HostContext, type RunHost } from './sandbox/host-ops.js';
-import { INTL_JS } from './sandbox/intl.js';
-import { WEB_JS } from './sandbox/web.js';
-import { PRELUDE_JS } from './sandbox/prelude.js';
+import { EXTENSIONS_JS, HARDEN_JS, INTL_JS, PRELUDE_JS, WEB_JS } from './sandbox/guest-scripts.js';
 import { modulesReady, returnModule, takeModule } from './sandbox/modules.js';
 
 export { SandboxLimitError, type LimitKind } from './errors.js';

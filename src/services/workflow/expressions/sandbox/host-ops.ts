@@ -11,7 +11,7 @@
 // `answerDataOperation` answers there.
 
 import { ExpressionError, type ExpressionData } from '../api.js';
-import { hostCodec } from '../extensions/host-helpers.js';
+import { hostCodec } from './codec.js';
 import { inputItem, itemForSandbox, legacyNodeItem, nodeItem, nodeItems, nodeMustExist } from '../host-data.js';
 import { intlCall } from './intl.js';
 import { hostParseUrl } from './web.js';

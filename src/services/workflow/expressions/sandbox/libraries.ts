@@ -5,8 +5,7 @@
 
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { DATETIME_EXTENSIONS_JS } from '../extensions/index.js';
-import { FREEZE_GRAPH_JS } from './harden.js';
+import { DATETIME_EXTENSIONS_JS, FREEZE_GRAPH_JS } from './guest-scripts.js';
 
 const require = createRequire(import.meta.url);
 const packageFile = (name: string, file: string) =>

@@ -1,4 +1,5 @@
-// JavaScript that runs INSIDE each QuickJS context once, when the context is created.
+// The prelude: JavaScript that runs INSIDE each QuickJS context once, when the context is
+// created (after intl.js and web.js, before the extensions and harden.js).
 // It builds n8n's variables ($json, $input, $('Node'), $node, $now …) on top of one host
 // function, `__hamletHost(op, a, b, c)`, which answers with JSON text, undefined, or '!'
 // followed by the JSON of an error — nothing else: no host object ever enters the sandbox.
@@ -9,7 +10,6 @@
 // fetches it once, and no run can ever be handed another run's memo (there is no key to
 // collide: a run's state is created by its begin and dropped by the next begin).
 
-export const PRELUDE_JS = String.raw`
 (function () {
   'use strict';
   const G = globalThis;
@@ -431,6 +431,7 @@ export const PRELUDE_JS = String.raw`
     return clean;
   }
 
+  /** @type {HamletApi} */
   const api = {
     begin(itemIndex, runIndex, nowMs, timezone, mode) {
       memo = new Map();
@@ -500,4 +501,3 @@ export const PRELUDE_JS = String.raw`
   // The host takes a handle to this and removes the global before user code runs.
   Object.defineProperty(G, '__hamlet', { value: Object.freeze(api), writable: false, enumerable: false, configurable: true });
 })();
-`;

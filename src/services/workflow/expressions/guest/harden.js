@@ -1,42 +1,18 @@
-// JavaScript that runs inside each QuickJS context after the prelude and the extension
-// methods: it freezes every built-in reachable from the global object, so that one run cannot
-// change what the next run sees (pooled contexts are reused) — no prototype pollution of
-// Array.prototype, no replaced JSON.parse, no patched $input.
+// JavaScript that runs inside each QuickJS context last, after the prelude and the extension
+// methods (guest-scripts.ts puts freeze-graph.js in scope): it freezes every built-in
+// reachable from the global object, so that one run cannot change what the next run sees
+// (pooled contexts are reused) — no prototype pollution of Array.prototype, no replaced
+// JSON.parse, no patched $input.
 //
 // Freezing makes inherited data properties read-only, which breaks ordinary code such as
 // `this.name = 'MyError'` in an Error subclass or `obj.toString = …` (the "override
 // mistake"). For the handful of properties code really assigns, the frozen prototype gets an
 // accessor whose setter defines the property on the instance instead.
 
-/** A function (as source text) that deep-freezes everything reachable from `roots`, except globalThis. */
-export const FREEZE_GRAPH_JS = String.raw`function freezeGraph(roots) {
-  const seen = new Set();
-  const queue = [];
-  function add(v) {
-    if ((typeof v === 'object' && v !== null) || typeof v === 'function') {
-      if (v === globalThis || seen.has(v)) return;
-      seen.add(v);
-      queue.push(v);
-    }
-  }
-  for (const root of roots) add(root);
-  while (queue.length) {
-    const obj = queue.pop();
-    add(Object.getPrototypeOf(obj));
-    for (const key of Reflect.ownKeys(obj)) {
-      const desc = Object.getOwnPropertyDescriptor(obj, key);
-      if (!desc) continue;
-      if ('value' in desc) add(desc.value);
-      else { add(desc.get); add(desc.set); }
-    }
-    Object.freeze(obj);
-  }
-}`;
-
-export const HARDEN_JS = String.raw`
 (function () {
   'use strict';
   const G = globalThis;
+  /** @type {Array<[object, string[]]>} */
   const overridable = [
     [Object.prototype, ['toString', 'valueOf', 'toLocaleString', 'constructor', 'hasOwnProperty']],
     [Function.prototype, ['toString', 'constructor']],
@@ -75,7 +51,7 @@ export const HARDEN_JS = String.raw`
     Object.getPrototypeOf(''[Symbol.iterator]()),
     Object.getPrototypeOf(/x/[Symbol.matchAll]('')),
   );
-  (${FREEZE_GRAPH_JS})(roots);
+  freezeGraph(roots);
   // The global object itself stays extensible (sloppy code may assign globals; they are removed
   // after each run), but the names defined so far cannot be replaced.
   for (const name of Object.getOwnPropertyNames(G)) {
@@ -87,4 +63,3 @@ export const HARDEN_JS = String.raw`
     }
   }
 })();
-`;

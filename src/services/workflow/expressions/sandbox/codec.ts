@@ -1,4 +1,4 @@
-// The few extension methods whose work QuickJS cannot do itself (no crypto, no Buffer):
+// The host side of the few extension methods whose work QuickJS cannot do itself (no crypto, no Buffer):
 // hashing and base64. They take and return strings only.
 
 import { createHash } from 'node:crypto';
