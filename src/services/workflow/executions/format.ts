@@ -1,7 +1,7 @@
 // Execution rows ↔ n8n's API shapes, and the stored `data` object that also carries the
 // engine state a waiting execution resumes from.
 import type { ExecutionState, NodeErrorInfo, WorkflowDefinition } from '../engine/types.js';
-import type { ExecutionRow, LightExecutionRow } from '../store.js';
+import type { ExecutionRow, LightExecutionRow } from '../store/workflow-store.js';
 
 export interface StoredExecutionData {
   version: 1;
@@ -97,8 +97,28 @@ export function stateFromStored(d: StoredExecutionData): ExecutionState {
   };
 }
 
-export function executionToApi(row: ExecutionRow | LightExecutionRow, includeData: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+/** An execution as the API shows it (http/schemas.ts Execution); the run data only when asked for. */
+export interface ExecutionJson {
+  id: string;
+  finished: boolean;
+  mode: string;
+  retryOf: string | null;
+  retrySuccessId: string | null;
+  status: string;
+  startedAt: string | null;
+  stoppedAt: string | null;
+  workflowId: string;
+  waitTill: string | null;
+  data?: unknown;
+  workflowData?: unknown;
+  customData?: unknown;
+  createdAt?: string;
+  deletedAt?: null;
+  storedAt?: string;
+}
+
+export function executionToApi(row: ExecutionRow | LightExecutionRow, includeData: boolean): ExecutionJson {
+  const out: ExecutionJson = {
     id: String(row.id),
     finished: row.status === 'success',
     mode: row.mode,

@@ -10,8 +10,9 @@
 //   ends, so "can I take the owner's lock?" is exactly "is the owner's process gone?", with
 //   no clocks or heartbeats: a killed process's rows are marked at once, a live worker's are
 //   left alone. Rows without an owner (written before this existed) are left to the lease.
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../../platform/db.js';
+import type { WorkflowStore } from '../store/workflow-store.js';
 
 /** First key of the two-key advisory locks, so ours never meet another feature's ("Hmlt"). */
 const LOCK_NAMESPACE = 0x486d6c74;
@@ -22,7 +23,10 @@ export class ExecutionOwnership {
   private release?: () => void;
   private held?: Promise<void>;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly store: WorkflowStore,
+  ) {
     this.key = db.dialect === 'postgres' ? 1 + Math.floor(Math.random() * 0x7ffffffe) : undefined;
   }
 
@@ -54,22 +58,16 @@ export class ExecutionOwnership {
 
   /** Marks the interrupted executions `crashed`; resolves with how many. */
   async markInterrupted(stoppedAt: string): Promise<number> {
-    const k = this.db.kysely as Kysely<any>;
-    if (this.db.dialect === 'sqlite') {
-      const r = await k.updateTable('workflow_executions').set({ status: 'crashed', stopped_at: stoppedAt }).where('status', '=', 'running').executeTakeFirst();
-      return Number(r.numUpdatedRows ?? 0);
-    }
-    const owners = await k.selectFrom('workflow_executions').select('owner').distinct().where('status', '=', 'running').where('owner', 'is not', null).execute();
+    if (this.db.dialect === 'sqlite') return this.store.crashAllRunning(stoppedAt);
     let marked = 0;
-    for (const { owner } of owners as Array<{ owner: number }>) {
+    for (const owner of await this.store.runningOwners()) {
       if (owner === this.key) continue;
       // Lock and unlock on one connection: the lock belongs to the session that took it.
-      marked += await k.connection().execute(async (conn) => {
+      marked += await this.db.kysely.connection().execute(async (conn) => {
         const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_lock(${LOCK_NAMESPACE}::int, ${owner}::int) as free`.execute(conn);
         if (!rows[0]?.free) return 0; // its process is alive
         try {
-          const r = await conn.updateTable('workflow_executions').set({ status: 'crashed', stopped_at: stoppedAt }).where('status', '=', 'running').where('owner', '=', owner).executeTakeFirst();
-          return Number(r.numUpdatedRows ?? 0);
+          return await this.store.crashRunningOf(owner, stoppedAt);
         } finally {
           await sql`select pg_advisory_unlock(${LOCK_NAMESPACE}::int, ${owner}::int)`.execute(conn);
         }

@@ -18,9 +18,9 @@ import { effectiveTimeoutS, ExecutionCancelledError } from '../engine/limits.js'
 import type { ExecutionMode, ExecutionState, WorkflowDefinition } from '../engine/types.js';
 import type { WorkflowSettings } from '../settings.js';
 import { nodeRegistry } from '../nodes/registry.js';
-import type { ExecutionRow, WorkflowStore } from '../store.js';
+import type { ExecutionRow, WorkflowStore } from '../store/workflow-store.js';
 import { findStartNode } from '../workflows/triggers.js';
-import { LIST_CHANGED_TOPIC } from '../workflows/list-cache.js';
+import type { ListCache } from '../workflows/list-cache.js';
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
 import { stateFromStored, storedDataText, type StoredExecutionData } from './format.js';
 import { maybeYield } from '../engine/limits.js';
@@ -81,6 +81,8 @@ export class Runner {
     private readonly config: WorkflowSettings,
     private readonly expressions: Expressions,
     private readonly baseUrl: () => string,
+    /** Workflow lists show static data: a run that changes it drops their cached pages. */
+    private readonly workflowLists: ListCache,
     /** This process's key, stamped on the executions it sets running (PostgreSQL). */
     private readonly ownerKey?: number,
   ) {
@@ -203,10 +205,7 @@ export class Runner {
       workflow_data: req.prepared.snapshot,
       custom_data: null,
     };
-    await this.platform.db.kysely.transaction().execute(async (trx) => {
-      await this.store.insertExecution(row, trx);
-      await this.platform.jobs.enqueue<JobPayload>(EXECUTE_QUEUE, { executionId: id }, {}, trx);
-    });
+    await this.store.insertExecutionWith(row, (trx) => this.platform.jobs.enqueue<JobPayload>(EXECUTE_QUEUE, { executionId: id }, {}, trx));
     return id;
   }
 
@@ -338,10 +337,7 @@ export class Runner {
         state,
       );
       const staticAfter = JSON.stringify(wf.staticData ?? null);
-      if (staticAfter !== staticBefore) {
-        await this.store.updateWorkflow(wf.id, { static_data: staticAfter }).catch(() => {});
-        await this.platform.events.publish(LIST_CHANGED_TOPIC, {}).catch(() => {});
-      }
+      if (staticAfter !== staticBefore) await this.saveStaticData(wf.id, executionId, staticAfter);
       return outcome;
     } catch (err) {
       // The engine itself failed (a bug, not the workflow's fault): the execution is an error, never a 500.
@@ -352,6 +348,21 @@ export class Runner {
       if (timer) clearTimeout(timer);
       this.running.delete(executionId);
     }
+  }
+
+  /**
+   * Keeps what the run wrote to $getWorkflowStaticData. The run's own outcome stands if this
+   * fails, but the loss is logged with the ids: the next run would see the old static data
+   * (e.g. a poller's "last seen" marker) and could repeat work.
+   */
+  private async saveStaticData(workflowId: string, executionId: string, staticData: string): Promise<void> {
+    try {
+      await this.store.updateWorkflow(workflowId, { static_data: staticData });
+    } catch (err) {
+      this.platform.logger.error({ err, service: 'workflow', workflowId, executionId }, 'workflow: saving static data after a run failed; the next run sees the previous static data');
+      return;
+    }
+    this.workflowLists.invalidate();
   }
 
   private async finish(base: ExecutionRow, prepared: PreparedWorkflow, outcome: RunOutcome, startNode: string): Promise<ExecutionRow> {

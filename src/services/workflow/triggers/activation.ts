@@ -2,9 +2,9 @@
 // schedules are armed. Every instance keeps its own copy, refreshed through the event bus
 // whenever a workflow is saved, activated or deactivated anywhere.
 import type { Platform } from '../../../platform/service.js';
-import { badRequest } from '../../../platform/errors.js';
+import { DomainError } from '../../../platform/errors.js';
 import { nodeRegistry } from '../nodes/registry.js';
-import type { WorkflowStore } from '../store.js';
+import type { WorkflowStore } from '../store/workflow-store.js';
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
 import { activatableTriggers, triggerKind } from '../workflows/triggers.js';
 import { scheduleItem } from '../nodes/schedule-item.js';
@@ -12,6 +12,9 @@ import type { Runner } from '../executions/runner.js';
 import type { WorkflowNode } from '../engine/types.js';
 import { Schedules } from './schedules.js';
 import { WebhookTable } from './webhooks.js';
+
+/** A refusal in n8n's words, answered 400 with `{ message }`. */
+const invalid = (message: string) => new DomainError('invalid', message);
 
 export const CHANGED_TOPIC = 'workflow.workflow.changed';
 
@@ -60,19 +63,19 @@ export class Activation {
     return this.active.get(id);
   }
 
-  /** Throws a 400 in n8n's words if the workflow cannot be activated. */
+  /** Throws DomainError invalid (n8n's words) if the workflow cannot be activated. */
   validate(p: PreparedWorkflow): void {
     const triggers = activatableTriggers(p.definition);
-    if (!triggers.length) throw badRequest(NO_TRIGGER_MESSAGE);
+    if (!triggers.length) throw invalid(NO_TRIGGER_MESSAGE);
     const tz = String(p.definition.settings?.timezone ?? this.defaultTimezone);
     for (const node of triggers) {
       for (const pattern of nodeRegistry.get(node.type)?.schedules?.(node) ?? []) {
         const problem = Schedules.check(pattern, tz);
-        if (problem) throw badRequest(`Node "${node.name}": ${problem}`);
+        if (problem) throw invalid(`Node "${node.name}": ${problem}`);
       }
     }
     const conflict = this.webhooks.conflicts(p, triggers.filter((n) => triggerKind(n) === 'webhook'));
-    if (conflict) throw badRequest(`The URL path that the webhook "${conflict}" uses is already taken by another active workflow`);
+    if (conflict) throw invalid(`The URL path that the webhook "${conflict}" uses is already taken by another active workflow`);
   }
 
   register(p: PreparedWorkflow): void {

@@ -1,9 +1,10 @@
 // List endpoints answer from memory: the serialized page per query, dropped by any write that
 // changes what the list shows, here and (through the event bus) on other instances.
 import type { EventBus } from '../../../platform/events.js';
+import type { Logger } from '../../../platform/logger.js';
 
-export const LIST_CHANGED_TOPIC = 'workflow.list.changed';
-export const EXECUTIONS_CHANGED_TOPIC = 'workflow.executions.changed';
+const WORKFLOWS_CHANGED_TOPIC = 'workflow.list.changed';
+const EXECUTIONS_CHANGED_TOPIC = 'workflow.executions.changed';
 
 export class ListCache {
   private readonly pages = new Map<string, string>();
@@ -11,7 +12,8 @@ export class ListCache {
 
   constructor(
     private readonly events: EventBus,
-    private readonly topic = LIST_CHANGED_TOPIC,
+    private readonly logger: Logger,
+    private readonly topic: string,
   ) {
     this.unsubscribe = events.subscribe(topic, () => this.pages.clear());
   }
@@ -28,10 +30,31 @@ export class ListCache {
   /** Call after any write that changes what a list shows. */
   invalidate(): void {
     this.pages.clear();
-    void this.events.publish(this.topic, {}).catch(() => {});
+    // This instance's pages are gone already; other instances keep theirs until the next write.
+    this.events.publish(this.topic, {}).catch((err) => this.logger.warn({ err, service: 'workflow', topic: this.topic }, 'workflow: announcing a list change failed; other instances may serve stale list pages'));
   }
 
   close(): void {
     this.unsubscribe();
   }
+}
+
+/** The cached pages of the workflow (and tag) lists and of the execution lists. */
+export interface ListCaches {
+  workflows: ListCache;
+  executions: ListCache;
+  close(): void;
+}
+
+export function createListCaches(events: EventBus, logger: Logger): ListCaches {
+  const workflows = new ListCache(events, logger, WORKFLOWS_CHANGED_TOPIC);
+  const executions = new ListCache(events, logger, EXECUTIONS_CHANGED_TOPIC);
+  return {
+    workflows,
+    executions,
+    close() {
+      workflows.close();
+      executions.close();
+    },
+  };
 }

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { buildGraph, type Graph } from '../engine/graph.js';
 import type { Connections, WorkflowDefinition, WorkflowNode, WorkflowSettings } from '../engine/types.js';
-import type { TagRow, WorkflowRow } from '../store.js';
+import type { TagRow, WorkflowRow } from '../store/workflow-store.js';
 
 const parse = <T>(text: string | null, fallback: T): T => {
   if (text === null || text === undefined) return fallback;
@@ -27,11 +27,43 @@ export function rowToDefinition(row: WorkflowRow): WorkflowDefinition {
   };
 }
 
-export function tagToApi(t: TagRow) {
+/** A tag as the API shows it (http/schemas.ts Tag). */
+export interface TagJson {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A workflow as the API shows it (http/schemas.ts Workflow); the JSON parts are the user's own. */
+export interface WorkflowJson {
+  id: string;
+  name: string;
+  active: boolean;
+  isArchived: boolean;
+  createdAt: string;
+  updatedAt: string;
+  nodes: WorkflowNode[];
+  connections: Connections;
+  settings: unknown;
+  staticData: unknown;
+  meta: unknown;
+  pinData: unknown;
+  description: string | null;
+  versionId: string;
+  activeVersionId: string | null;
+  versionCounter: number;
+  triggerCount: number;
+  tags: TagJson[];
+  shared: unknown[];
+  activeVersion: Record<string, unknown> | null;
+}
+
+export function tagToApi(t: TagRow): TagJson {
   return { id: t.id, name: t.name, createdAt: t.created_at, updatedAt: t.updated_at };
 }
 
-export function workflowToApi(row: WorkflowRow, tags: TagRow[] = []): Record<string, unknown> {
+export function workflowToApi(row: WorkflowRow, tags: TagRow[] = []): WorkflowJson {
   const nodes = parse<WorkflowNode[]>(row.nodes, []);
   const connections = parse<Connections>(row.connections, {});
   const active = row.active === 1;

@@ -2,12 +2,15 @@
 // versionId (so caches of the parsed workflow refresh) and tells every instance.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../../platform/clock.js';
-import { badRequest } from '../../../platform/errors.js';
+import { DomainError } from '../../../platform/errors.js';
 import { randomBase62 } from '../../../platform/ids.js';
 import type { WorkflowNode } from '../engine/types.js';
-import type { WorkflowRow, WorkflowStore } from '../store.js';
+import type { WorkflowRow, WorkflowStore } from '../store/workflow-store.js';
 import type { Activation } from '../triggers/activation.js';
 import { normaliseNodes, type WorkflowCache } from './model.js';
+
+/** A refusal in n8n's words, answered 400 with `{ message }`. */
+const invalid = (message: string) => new DomainError('invalid', message);
 
 /** The keys a workflow body may set; everything else in an export is ignored on create. */
 export const WRITABLE = ['name', 'nodes', 'connections', 'settings', 'staticData', 'pinData', 'nodeGroups', 'description'] as const;
@@ -16,25 +19,25 @@ export const READ_ONLY = ['id', 'active', 'createdAt', 'updatedAt', 'tags', 'isA
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
 function checkDefinition(body: Record<string, unknown>): void {
-  if ('name' in body && (typeof body.name !== 'string' || body.name.trim() === '')) throw badRequest('request/body/name must be string');
-  if ('name' in body && (body.name as string).length > 128) throw badRequest('request/body/name must NOT have more than 128 characters');
+  if ('name' in body && (typeof body.name !== 'string' || body.name.trim() === '')) throw invalid('request/body/name must be string');
+  if ('name' in body && (body.name as string).length > 128) throw invalid('request/body/name must NOT have more than 128 characters');
   if ('nodes' in body) {
-    if (!Array.isArray(body.nodes)) throw badRequest('request/body/nodes must be array');
+    if (!Array.isArray(body.nodes)) throw invalid('request/body/nodes must be array');
     const names = new Set<string>();
     (body.nodes as unknown[]).forEach((n, i) => {
-      if (!n || typeof n !== 'object' || Array.isArray(n)) throw badRequest(`request/body/nodes/${i} must be object`);
+      if (!n || typeof n !== 'object' || Array.isArray(n)) throw invalid(`request/body/nodes/${i} must be object`);
       const node = n as WorkflowNode;
-      if (typeof node.name !== 'string' || !node.name) throw badRequest(`request/body/nodes/${i} must have required property 'name'`);
-      if (typeof node.type !== 'string' || !node.type) throw badRequest(`request/body/nodes/${i} must have required property 'type'`);
-      if (names.has(node.name)) throw badRequest(`request/body/nodes/${i}/name "${node.name}" is used by two nodes; node names must be unique`);
+      if (typeof node.name !== 'string' || !node.name) throw invalid(`request/body/nodes/${i} must have required property 'name'`);
+      if (typeof node.type !== 'string' || !node.type) throw invalid(`request/body/nodes/${i} must have required property 'type'`);
+      if (names.has(node.name)) throw invalid(`request/body/nodes/${i}/name "${node.name}" is used by two nodes; node names must be unique`);
       names.add(node.name);
     });
   }
   if ('connections' in body && (!body.connections || typeof body.connections !== 'object' || Array.isArray(body.connections))) {
-    throw badRequest('request/body/connections must be object');
+    throw invalid('request/body/connections must be object');
   }
   for (const k of ['settings', 'staticData', 'pinData'] as const) {
-    if (k in body && body[k] !== null && (typeof body[k] !== 'object' || Array.isArray(body[k]))) throw badRequest(`request/body/${k} must be object`);
+    if (k in body && body[k] !== null && (typeof body[k] !== 'object' || Array.isArray(body[k]))) throw invalid(`request/body/${k} must be object`);
   }
 }
 
@@ -47,7 +50,7 @@ export class WorkflowWrites {
   ) {}
 
   async create(body: Record<string, unknown>): Promise<WorkflowRow> {
-    for (const p of ['name', 'nodes', 'connections']) if (body[p] === undefined) throw badRequest(`request/body must have required property '${p}'`);
+    for (const p of ['name', 'nodes', 'connections']) if (body[p] === undefined) throw invalid(`request/body must have required property '${p}'`);
     checkDefinition(body);
     const now = this.clock.now().toISOString();
     const row: WorkflowRow = {
@@ -77,7 +80,7 @@ export class WorkflowWrites {
 
   /** PATCH: only the given keys change; `active` (de)activates after the definition is applied. */
   async patch(row: WorkflowRow, body: Record<string, unknown>): Promise<WorkflowRow> {
-    if ('active' in body && typeof body.active !== 'boolean') throw badRequest('request/body/active must be boolean');
+    if ('active' in body && typeof body.active !== 'boolean') throw invalid('request/body/active must be boolean');
     checkDefinition(body);
     const patch: Partial<WorkflowRow> = {};
     if ('name' in body) patch.name = body.name as string;
@@ -96,9 +99,9 @@ export class WorkflowWrites {
 
   /** PUT: a full replace of name, nodes, connections and settings. */
   async replace(row: WorkflowRow, body: Record<string, unknown>): Promise<WorkflowRow> {
-    for (const p of ['name', 'nodes', 'connections', 'settings']) if (body[p] === undefined) throw badRequest(`request/body must have required property '${p}'`);
+    for (const p of ['name', 'nodes', 'connections', 'settings']) if (body[p] === undefined) throw invalid(`request/body must have required property '${p}'`);
     for (const k of Object.keys(body)) {
-      if (!(WRITABLE as readonly string[]).includes(k) && !READ_ONLY.includes(k)) throw badRequest('request/body must NOT have additional properties');
+      if (!(WRITABLE as readonly string[]).includes(k) && !READ_ONLY.includes(k)) throw invalid('request/body must NOT have additional properties');
     }
     checkDefinition(body);
     return this.write(row, {

@@ -12,7 +12,7 @@ import type { Item } from '../expressions/api.js';
 import type { WebhookResponse } from '../engine/node-type.js';
 import type { WorkflowNode } from '../engine/types.js';
 import type { Runner } from '../executions/runner.js';
-import type { WorkflowStore } from '../store.js';
+import type { WorkflowStore } from '../store/workflow-store.js';
 import type { Activation } from '../triggers/activation.js';
 import { matchDynamic, normalisePath, webhookRoutes, type WebhookTarget } from '../triggers/webhooks.js';
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
@@ -77,7 +77,8 @@ export function badUrlNotFound(request: FastifyRequest, reply: FastifyReply) {
   return reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify({ message: `Route ${request.method} ${path} not found` }));
 }
 
-export function webhookRoutesPlugin(app: App, d: WebhookDeps): void {
+/** Catch-alls under paths the workflows choose: hidden from /docs/json (no fixed shape to document). */
+export function webhookEndpoints(app: App, d: WebhookDeps): void {
   const handle = async (req: FastifyRequest, reply: FastifyReply, test: boolean) => {
     const decoded = pathAfter(req, test ? 'webhook-test' : 'webhook');
     const method = req.method.toUpperCase();
@@ -152,14 +153,15 @@ export function webhookRoutesPlugin(app: App, d: WebhookDeps): void {
     return sendResponse(reply, { status: code, headers: headerEntries(node), body });
   };
 
-  app.route({ method: [...METHODS], url: '/webhook/*', handler: (req, reply) => handle(req, reply, false) });
-  app.route({ method: [...METHODS], url: '/webhook-test/*', handler: (req, reply) => handle(req, reply, true) });
+  app.route({ method: [...METHODS], url: '/webhook/*', schema: { hide: true }, handler: (req, reply) => handle(req, reply, false) });
+  app.route({ method: [...METHODS], url: '/webhook-test/*', schema: { hide: true }, handler: (req, reply) => handle(req, reply, true) });
 
   app.route({
     method: [...METHODS],
     // A wildcard, not `:executionId`: the router rejects a badly encoded parameter with 400
     // before the handler runs; here it is just an id that names no waiting execution.
     url: '/webhook-waiting/*',
+    schema: { hide: true },
     handler: async (req, reply) => {
       const id = pathAfter(req, 'webhook-waiting') ?? req.url.slice('/webhook-waiting/'.length).split('?', 1)[0]!;
       const row = await d.store.getExecution(id, false);

@@ -1,15 +1,13 @@
 // /api/v1/tags: n8n's tag CRUD.
 import type { App } from '../../../platform/http.js';
-import { isUniqueViolation } from '../../../platform/db.js';
-import { HttpError, badRequest } from '../../../platform/errors.js';
+import { badRequest } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/clock.js';
 import { randomBase62 } from '../../../platform/ids.js';
-import type { WorkflowStore } from '../store.js';
+import type { WorkflowStore } from '../store/workflow-store.js';
 import { tagToApi } from '../workflows/model.js';
 import type { ListCache } from '../workflows/list-cache.js';
 import { decodeCursor, encodeCursor, notFoundError, parseLimit, requireObjectBody } from './common.js';
-
-const exists = () => new HttpError(409, 'Tag already exists', 'conflict');
+import { errors, IdParams, Page, Tag, TagBody, TagListQuery } from './schemas.js';
 
 function tagName(body: unknown): string {
   const b = requireObjectBody(body);
@@ -20,20 +18,15 @@ function tagName(body: unknown): string {
 }
 
 export function tagRoutes(app: App, d: { store: WorkflowStore; clock: Clock; lists: ListCache }): void {
-  app.post('/tags', { schema: { summary: 'Create a tag', tags: ['tags'] } }, async (req, reply) => {
+  app.post('/tags', { schema: { summary: 'Create a tag', tags: ['tags'], body: TagBody, response: { 201: Tag, ...errors(400, 409) } } }, async (req, reply) => {
     const name = tagName(req.body);
     const now = d.clock.now().toISOString();
     const row = { id: randomBase62(16), name, created_at: now, updated_at: now };
-    try {
-      await d.store.insertTag(row);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw exists();
-      throw err;
-    }
+    await d.store.insertTag(row);
     return reply.code(201).send(tagToApi(row));
   });
 
-  app.get('/tags', { schema: { summary: 'List tags', tags: ['tags'] } }, async (req) => {
+  app.get('/tags', { schema: { summary: 'List tags', tags: ['tags'], querystring: TagListQuery, response: { 200: Page(Tag), ...errors(400) } } }, async (req) => {
     const q = req.query as Record<string, string | undefined>;
     let limit = parseLimit(q.limit);
     let offset = 0;
@@ -52,23 +45,18 @@ export function tagRoutes(app: App, d: { store: WorkflowStore; clock: Clock; lis
     return t;
   };
 
-  app.get<{ Params: { id: string } }>('/tags/:id', { schema: { summary: 'Get a tag', tags: ['tags'] } }, async (req) => tagToApi(await load(req.params.id)));
+  app.get<{ Params: { id: string } }>('/tags/:id', { schema: { summary: 'Get a tag', tags: ['tags'], params: IdParams, response: { 200: Tag, ...errors(404) } } }, async (req) => tagToApi(await load(req.params.id)));
 
-  app.put<{ Params: { id: string } }>('/tags/:id', { schema: { summary: 'Rename a tag', tags: ['tags'] } }, async (req) => {
+  app.put<{ Params: { id: string } }>('/tags/:id', { schema: { summary: 'Rename a tag', tags: ['tags'], params: IdParams, body: TagBody, response: { 200: Tag, ...errors(400, 404, 409) } } }, async (req) => {
     const tag = await load(req.params.id);
     const name = tagName(req.body);
     const now = d.clock.now().toISOString();
-    try {
-      await d.store.updateTag(tag.id, name, now);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw exists();
-      throw err;
-    }
+    await d.store.updateTag(tag.id, name, now);
     d.lists.invalidate();
     return tagToApi({ ...tag, name, updated_at: now });
   });
 
-  app.delete<{ Params: { id: string } }>('/tags/:id', { schema: { summary: 'Delete a tag', tags: ['tags'] } }, async (req) => {
+  app.delete<{ Params: { id: string } }>('/tags/:id', { schema: { summary: 'Delete a tag', tags: ['tags'], params: IdParams, response: { 200: Tag, ...errors(404) } } }, async (req) => {
     const tag = await load(req.params.id);
     await d.store.deleteTag(tag.id);
     d.lists.invalidate();

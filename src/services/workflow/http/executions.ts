@@ -4,31 +4,12 @@ import { HttpError, badRequest } from '../../../platform/errors.js';
 import type { Runner } from '../executions/runner.js';
 import type { ExecutionStopper, StopFilter } from '../executions/stop.js';
 import { executionToApi } from '../executions/format.js';
-import type { ExecutionRow, WorkflowStore } from '../store.js';
-import type { WorkflowCache } from '../workflows/model.js';
+import type { ExecutionRow, WorkflowStore } from '../store/workflow-store.js';
 import type { ListCache } from '../workflows/list-cache.js';
-import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody, requireProps } from './common.js';
+import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody, requireProps, sendJsonText } from './common.js';
+import { errors, Execution, ExecutionListQuery, IdParams, IncludeDataQuery, Page, RetryBody, StopManyAnswer, StopManyBody } from './schemas.js';
 
 const FILTERABLE = ['canceled', 'error', 'running', 'success', 'waiting'];
-
-const nullableString = { type: ['string', 'null'] } as const;
-/** The execution shape, so Fastify serializes lists with its compiled serializer (data rides along with includeData). */
-const executionSchema = {
-  type: 'object',
-  additionalProperties: true,
-  properties: {
-    id: { type: 'string' },
-    finished: { type: 'boolean' },
-    mode: { type: 'string' },
-    retryOf: nullableString,
-    retrySuccessId: nullableString,
-    status: { type: 'string' },
-    startedAt: nullableString,
-    stoppedAt: nullableString,
-    workflowId: { type: 'string' },
-    waitTill: nullableString,
-  },
-} as const;
 
 /** n8n's bulk stop statuses, and the stored status each stands for. */
 const STOP_STATUSES: Record<string, string> = { queued: 'new', running: 'running', waiting: 'waiting' };
@@ -57,18 +38,14 @@ function parseStopFilter(raw: unknown): StopFilter {
   };
 }
 
-export function executionRoutes(app: App, d: { store: WorkflowStore; runner: Runner; stopper: ExecutionStopper; cache: WorkflowCache; lists: ListCache }): void {
+export function executionRoutes(app: App, d: { store: WorkflowStore; runner: Runner; stopper: ExecutionStopper; lists: ListCache }): void {
   app.get('/executions', {
-    schema: {
-      summary: 'List executions, newest first',
-      tags: ['executions'],
-      response: { 200: { type: 'object', properties: { data: { type: 'array', items: executionSchema }, nextCursor: nullableString } } },
-    },
+    schema: { summary: 'List executions, newest first', tags: ['executions'], querystring: ExecutionListQuery, response: { 200: Page(Execution), ...errors(400) } },
   }, async (req, reply) => {
     // Pages without run data are served from memory until an execution is written.
     const key = req.url.slice(req.url.indexOf('?') + 1);
     const cached = d.lists.get(key);
-    if (cached) return reply.type('application/json; charset=utf-8').serializer((p: unknown) => p as string).send(cached);
+    if (cached) return sendJsonText(reply, cached);
     const q = req.query as Record<string, string | undefined>;
     let limit = parseLimit(q.limit);
     let lastId: number | undefined;
@@ -90,17 +67,17 @@ export function executionRoutes(app: App, d: { store: WorkflowStore; runner: Run
     if (includeData) return body;
     const text = JSON.stringify(body);
     d.lists.set(key, text);
-    return reply.type('application/json; charset=utf-8').serializer((p: unknown) => p as string).send(text);
+    return sendJsonText(reply, text);
   });
 
-  app.get<{ Params: { id: string } }>('/executions/:id', { schema: { summary: 'Get an execution', tags: ['executions'] } }, async (req) => {
+  app.get<{ Params: { id: string } }>('/executions/:id', { schema: { summary: 'Get an execution', tags: ['executions'], params: IdParams, querystring: IncludeDataQuery, response: { 200: Execution, ...errors(400, 404) } } }, async (req) => {
     const includeData = parseBool('includeData', (req.query as Record<string, string>).includeData) ?? false;
     const row = await d.store.getExecution(req.params.id, includeData);
     if (!row) throw notFoundError();
     return executionToApi(row, includeData);
   });
 
-  app.delete<{ Params: { id: string } }>('/executions/:id', { schema: { summary: 'Delete an execution', tags: ['executions'] } }, async (req) => {
+  app.delete<{ Params: { id: string } }>('/executions/:id', { schema: { summary: 'Delete an execution', tags: ['executions'], params: IdParams, response: { 200: Execution, ...errors(404) } } }, async (req) => {
     const row = await d.store.getExecution(req.params.id, false);
     if (!row) throw notFoundError();
     if (row.status === 'running' || row.status === 'new') d.runner.cancel(String(row.id));
@@ -109,19 +86,19 @@ export function executionRoutes(app: App, d: { store: WorkflowStore; runner: Run
   });
 
   // n8n's stop: the execution as it ended (status canceled); running and waiting ones only.
-  app.post<{ Params: { id: string } }>('/executions/:id/stop', { schema: { summary: 'Stop a running or waiting execution', tags: ['executions'] } }, async (req) => {
+  app.post<{ Params: { id: string } }>('/executions/:id/stop', { schema: { summary: 'Stop a running or waiting execution', tags: ['executions'], params: IdParams, response: { 200: Execution, ...errors(404, 409) } } }, async (req) => {
     const outcome = await d.stopper.stop(req.params.id);
     if ('notFound' in outcome) throw notFoundError();
     if ('conflict' in outcome) throw new HttpError(409, outcome.conflict, 'conflict');
     return executionToApi(outcome.row, false);
   });
 
-  app.post('/executions/stop', { schema: { summary: 'Stop the executions matching a filter', tags: ['executions'] } }, async (req) => {
+  app.post('/executions/stop', { schema: { summary: 'Stop the executions matching a filter', tags: ['executions'], body: StopManyBody, response: { 200: StopManyAnswer, ...errors(400) } } }, async (req) => {
     return { stopped: await d.stopper.stopMany(parseStopFilter(req.body)) };
   });
 
   // n8n retries a failed execution from the node that failed, with the data it had then.
-  app.post<{ Params: { id: string } }>('/executions/:id/retry', { schema: { summary: 'Retry a failed execution', tags: ['executions'] } }, async (req) => {
+  app.post<{ Params: { id: string } }>('/executions/:id/retry', { schema: { summary: 'Retry a failed execution', tags: ['executions'], params: IdParams, body: RetryBody, response: { 200: Execution, ...errors(400, 404, 409) } } }, async (req) => {
     const row = (await d.store.getExecution(req.params.id, true)) as ExecutionRow | undefined;
     if (!row) throw notFoundError();
     if (row.status === 'success') throw new HttpError(409, 'The execution succeeded, so it cannot be retried.', 'conflict');

@@ -1,4 +1,5 @@
 // Shared pieces of the /api/v1 surface: n8n's cursors, limits and error wording.
+import type { FastifyReply } from 'fastify';
 import { HttpError, badRequest } from '../../../platform/errors.js';
 
 export const notFoundError = () => new HttpError(404, 'Not Found', 'not_found');
@@ -66,4 +67,12 @@ export function methodNotAllowed(app: import('../../../platform/http.js').App, r
       },
     });
   }
+}
+
+/**
+ * Answers with JSON already serialized (a cached list page, an execution with its stored data
+ * spliced in): sent as is, past the response schema's serializer, which it already matches.
+ */
+export function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').serializer((p: unknown) => p as string).send(text);
 }

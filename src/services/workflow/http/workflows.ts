@@ -1,16 +1,18 @@
 // /api/v1/workflows: the contract's CRUD, PATCH and /execute, plus n8n's activate,
 // deactivate, PUT and tags.
+import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
 import { badRequest } from '../../../platform/errors.js';
 import type { Item } from '../expressions/api.js';
 import type { Runner } from '../executions/runner.js';
 import { executionWithDataText } from '../executions/format.js';
-import type { WorkflowStore, WorkflowRow } from '../store.js';
+import type { WorkflowStore, WorkflowRow } from '../store/workflow-store.js';
 import { workflowToApi, tagToApi, type WorkflowCache } from '../workflows/model.js';
 import type { ListCache } from '../workflows/list-cache.js';
 import type { WorkflowWrites } from '../workflows/service.js';
 import { findStartNode, triggerKind } from '../workflows/triggers.js';
-import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody } from './common.js';
+import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody, sendJsonText } from './common.js';
+import { errors, ExecuteBody, Execution, IdParams, Page, Tag, TagRefs, Workflow, WorkflowBody, WorkflowListQuery, WorkflowPatch } from './schemas.js';
 
 export interface WorkflowRoutesDeps {
   store: WorkflowStore;
@@ -31,11 +33,10 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
   };
   const show = async (row: WorkflowRow) => workflowToApi(row, (await d.store.tagsOf([row.id])).get(row.id) ?? []);
 
-  app.get('/workflows', { schema: { summary: 'List workflows', tags: ['workflows'] } }, async (req, reply) => {
+  app.get('/workflows', { schema: { summary: 'List workflows', tags: ['workflows'], querystring: WorkflowListQuery, response: { 200: Page(Workflow), ...errors(400) } } }, async (req, reply) => {
     const key = req.url.slice(req.url.indexOf('?') + 1);
     const cached = d.lists.get(key);
-    reply.type('application/json; charset=utf-8');
-    if (cached) return reply.send(cached);
+    if (cached) return sendJsonText(reply, cached);
     const q = req.query as Record<string, string | undefined>;
     let limit = parseLimit(q.limit);
     let offset = 0;
@@ -53,38 +54,39 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     const body = JSON.stringify({
       data: page.map((r) => {
         const w = workflowToApi(r, tags.get(r.id) ?? []);
-        if (excludePinned) delete w.pinData;
-        return w;
+        if (!excludePinned) return w;
+        const { pinData: _pinData, ...withoutPinData } = w;
+        return withoutPinData;
       }),
       nextCursor: rows.length > limit ? encodeCursor({ limit, offset: offset + limit }) : null,
     });
     d.lists.set(key, body);
-    return reply.send(body);
+    return sendJsonText(reply, body);
   });
 
-  app.post('/workflows', { schema: { summary: 'Create a workflow (an n8n export imports unchanged)', tags: ['workflows'] } }, async (req) => {
+  app.post('/workflows', { schema: { summary: 'Create a workflow (an n8n export imports unchanged)', tags: ['workflows'], body: WorkflowBody, response: { 200: Workflow, ...errors(400) } } }, async (req) => {
     const row = await d.writes.create(requireObjectBody(req.body));
     d.lists.invalidate();
     return show(row);
   });
 
-  app.get<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Get a workflow', tags: ['workflows'] } }, async (req) => show(await load(req.params.id)));
+  app.get<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Get a workflow', tags: ['workflows'], params: IdParams, response: { 200: Workflow, ...errors(404) } } }, async (req) => show(await load(req.params.id)));
 
-  app.patch<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Change part of a workflow, or activate/deactivate it', tags: ['workflows'] } }, async (req) => {
+  app.patch<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Change part of a workflow, or activate/deactivate it', tags: ['workflows'], params: IdParams, body: WorkflowPatch, response: { 200: Workflow, ...errors(400, 404) } } }, async (req) => {
     const body = requireObjectBody(req.body);
     const row = await d.writes.patch(await load(req.params.id), body);
     d.lists.invalidate();
     return show(row);
   });
 
-  app.put<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Replace a workflow', tags: ['workflows'] } }, async (req) => {
+  app.put<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Replace a workflow', tags: ['workflows'], params: IdParams, body: WorkflowBody, response: { 200: Workflow, ...errors(400, 404) } } }, async (req) => {
     const body = requireObjectBody(req.body);
     const row = await d.writes.replace(await load(req.params.id), body);
     d.lists.invalidate();
     return show(row);
   });
 
-  app.delete<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Delete a workflow', tags: ['workflows'] } }, async (req) => {
+  app.delete<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Delete a workflow', tags: ['workflows'], params: IdParams, response: { 200: Workflow, ...errors(404) } } }, async (req) => {
     const row = await load(req.params.id);
     const shown = await show(row);
     await d.writes.remove(row);
@@ -92,23 +94,23 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     return shown;
   });
 
-  app.post<{ Params: Params }>('/workflows/:id/activate', { schema: { summary: 'Activate', tags: ['workflows'] } }, async (req) => {
+  app.post<{ Params: Params }>('/workflows/:id/activate', { schema: { summary: 'Activate (registers its webhooks, schedules and event triggers)', tags: ['workflows'], params: IdParams, response: { 200: Workflow, ...errors(400, 404) } } }, async (req) => {
     const row = await d.writes.activate(await load(req.params.id));
     d.lists.invalidate();
     return show(row);
   });
-  app.post<{ Params: Params }>('/workflows/:id/deactivate', { schema: { summary: 'Deactivate', tags: ['workflows'] } }, async (req) => {
+  app.post<{ Params: Params }>('/workflows/:id/deactivate', { schema: { summary: 'Deactivate', tags: ['workflows'], params: IdParams, response: { 200: Workflow, ...errors(404) } } }, async (req) => {
     const row = await d.writes.deactivate(await load(req.params.id));
     d.lists.invalidate();
     return show(row);
   });
 
-  app.get<{ Params: Params }>('/workflows/:id/tags', { schema: { summary: "A workflow's tags", tags: ['workflows'] } }, async (req) => {
+  app.get<{ Params: Params }>('/workflows/:id/tags', { schema: { summary: "A workflow's tags", tags: ['workflows'], params: IdParams, response: { 200: Type.Array(Tag), ...errors(404) } } }, async (req) => {
     const row = await load(req.params.id);
     return ((await d.store.tagsOf([row.id])).get(row.id) ?? []).map(tagToApi);
   });
 
-  app.put<{ Params: Params }>('/workflows/:id/tags', { schema: { summary: "Set a workflow's tags", tags: ['workflows'] } }, async (req) => {
+  app.put<{ Params: Params }>('/workflows/:id/tags', { schema: { summary: "Set a workflow's tags", tags: ['workflows'], params: IdParams, body: TagRefs, response: { 200: Type.Array(Tag), ...errors(400, 404) } } }, async (req) => {
     const row = await load(req.params.id);
     if (!Array.isArray(req.body)) throw badRequest('request/body must be array');
     const ids: string[] = [];
@@ -125,7 +127,7 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
 
   // The contract's manual run: starts at the Manual Trigger (else the first trigger) with
   // one item whose json is `data`, waits for the end, answers with the execution and its data.
-  app.post<{ Params: Params }>('/workflows/:id/execute', { schema: { summary: 'Run a workflow now and return the execution', tags: ['workflows'] } }, async (req, reply) => {
+  app.post<{ Params: Params }>('/workflows/:id/execute', { schema: { summary: 'Run a workflow now and return the execution', tags: ['workflows'], params: IdParams, body: ExecuteBody, response: { 200: Execution, ...errors(400, 404) } } }, async (req, reply) => {
     const row = await load(req.params.id);
     const body = req.body === undefined ? {} : requireObjectBody(req.body);
     const data = body.data === undefined ? {} : body.data;
@@ -139,6 +141,6 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
         ? { json: { headers: {}, params: {}, query: {}, body: data, webhookUrl: `${d.baseUrl()}/webhook-test/${String(node.parameters?.path ?? '')}`, executionMode: 'test' } }
         : { json: data as Record<string, unknown> };
     const { row: exec } = await d.runner.run({ prepared, mode: 'manual', start: { node: start, items: [item] } });
-    return reply.type('application/json; charset=utf-8').serializer((p: unknown) => p as string).send(executionWithDataText(exec));
+    return sendJsonText(reply, executionWithDataText(exec));
   });
 }

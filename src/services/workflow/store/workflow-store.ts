@@ -1,6 +1,7 @@
 // All SQL of the workflow service. Nothing else touches the workflow_* tables.
-import { sql, type Kysely } from 'kysely';
-import type { Db } from '../../platform/db.js';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { isUniqueViolation, type Db } from '../../../platform/db.js';
+import { DomainError } from '../../../platform/errors.js';
 
 export interface WorkflowRow {
   id: string;
@@ -57,15 +58,37 @@ const LIGHT_EXECUTION_COLUMNS = ['id', 'workflow_id', 'mode', 'status', 'retry_o
 
 export type LightExecutionRow = Pick<ExecutionRow, (typeof LIGHT_EXECUTION_COLUMNS)[number]>;
 
+/** Told about every execution write, so pages of execution lists cached anywhere are dropped. */
+export interface ExecutionsChanged {
+  invalidate(): void;
+}
+
+const TAG_EXISTS = () => new DomainError('conflict', 'Tag already exists');
+
+/** A unique-name violation on a tag write is the domain's "that tag exists". */
+async function uniqueTagName(write: Promise<unknown>): Promise<void> {
+  try {
+    await write;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw TAG_EXISTS();
+    throw err;
+  }
+}
+
 export class WorkflowStore {
-  readonly k: Kysely<Tables>;
+  private readonly k: Kysely<Tables>;
   private nextId?: number;
-  /** Told about every execution write (list caches drop their pages). */
-  onExecutionsChanged: () => void = () => {};
   private insertStmt?: import('better-sqlite3').Statement;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly executionsChanged: ExecutionsChanged,
+  ) {
     this.k = db.kysely as unknown as Kysely<Tables>;
+  }
+
+  private onExecutionsChanged(): void {
+    this.executionsChanged.invalidate();
   }
 
   // ---- workflows
@@ -98,8 +121,8 @@ export class WorkflowStore {
     return this.k.selectFrom('workflow_workflows').selectAll().where('active', '=', 1).execute();
   }
 
-  async updateWorkflow(id: string, patch: Partial<WorkflowRow>, trx: Kysely<Tables> = this.k): Promise<void> {
-    await trx.updateTable('workflow_workflows').set(patch).where('id', '=', id).execute();
+  async updateWorkflow(id: string, patch: Partial<WorkflowRow>): Promise<void> {
+    await this.k.updateTable('workflow_workflows').set(patch).where('id', '=', id).execute();
   }
 
   async deleteWorkflow(id: string): Promise<void> {
@@ -109,8 +132,9 @@ export class WorkflowStore {
 
   // ---- tags
 
+  /** Throws DomainError conflict when the name is taken. */
   async insertTag(row: TagRow): Promise<void> {
-    await this.k.insertInto('workflow_tags').values(row).execute();
+    await uniqueTagName(this.k.insertInto('workflow_tags').values(row).execute());
   }
 
   getTag(id: string): Promise<TagRow | undefined> {
@@ -121,8 +145,9 @@ export class WorkflowStore {
     return this.k.selectFrom('workflow_tags').selectAll().orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
   }
 
+  /** Throws DomainError conflict when the name is taken. */
   async updateTag(id: string, name: string, now: string): Promise<void> {
-    await this.k.updateTable('workflow_tags').set({ name, updated_at: now }).where('id', '=', id).execute();
+    await uniqueTagName(this.k.updateTable('workflow_tags').set({ name, updated_at: now }).where('id', '=', id).execute());
   }
 
   async deleteTag(id: string): Promise<void> {
@@ -168,6 +193,17 @@ export class WorkflowStore {
       this.nextId = Number(row?.max ?? 0) + 1;
     }
     return String(this.nextId++);
+  }
+
+  /**
+   * Writes an execution and, in the same transaction, whatever `alongside` writes (its job),
+   * so neither exists without the other.
+   */
+  async insertExecutionWith(row: ExecutionRow, alongside: (trx: Transaction<any>) => Promise<unknown>): Promise<void> {
+    await this.k.transaction().execute(async (trx) => {
+      await this.insertExecution(row, trx);
+      await alongside(trx);
+    });
   }
 
   async insertExecution(row: ExecutionRow, trx?: Kysely<any>): Promise<void> {
@@ -258,6 +294,30 @@ export class WorkflowStore {
         n += Number(r.numDeletedRows ?? 0);
       }
     }
+    if (n) this.onExecutionsChanged();
+    return n;
+  }
+
+  // ---- interrupted executions (see executions/interrupted.ts)
+
+  /** Marks every `running` execution `crashed` (SQLite: the file has one process). */
+  async crashAllRunning(stoppedAt: string): Promise<number> {
+    const r = await this.k.updateTable('workflow_executions').set({ status: 'crashed', stopped_at: stoppedAt }).where('status', '=', 'running').executeTakeFirst();
+    const n = Number(r.numUpdatedRows ?? 0);
+    if (n) this.onExecutionsChanged();
+    return n;
+  }
+
+  /** The owner keys of `running` executions (PostgreSQL). */
+  async runningOwners(): Promise<number[]> {
+    const rows = await this.k.selectFrom('workflow_executions').select('owner').distinct().where('status', '=', 'running').where('owner', 'is not', null).execute();
+    return rows.map((r) => Number(r.owner));
+  }
+
+  /** Marks the `running` executions of one owner `crashed`. */
+  async crashRunningOf(owner: number, stoppedAt: string): Promise<number> {
+    const r = await this.k.updateTable('workflow_executions').set({ status: 'crashed', stopped_at: stoppedAt }).where('status', '=', 'running').where('owner', '=', owner).executeTakeFirst();
+    const n = Number(r.numUpdatedRows ?? 0);
     if (n) this.onExecutionsChanged();
     return n;
   }

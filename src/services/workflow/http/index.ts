@@ -1,0 +1,73 @@
+// The service's HTTP side: n8n's public API under /api/v1 (key-checked, documented in
+// /docs/json with request and response schemas) and the webhook endpoints, whose paths the
+// workflows define (catch-alls, so hidden from the document).
+import type { Platform } from '../../../platform/service.js';
+import { createApp, type App } from '../../../platform/http.js';
+import type { ExecutionStopper } from '../executions/stop.js';
+import type { Runner } from '../executions/runner.js';
+import type { WorkflowStore } from '../store/workflow-store.js';
+import type { Activation } from '../triggers/activation.js';
+import type { ListCaches } from '../workflows/list-cache.js';
+import type { WorkflowCache } from '../workflows/model.js';
+import type { WorkflowWrites } from '../workflows/service.js';
+import { authHook } from './auth.js';
+import { addBodyParsers } from './body-parsers.js';
+import { methodNotAllowed } from './common.js';
+import { envelope } from './envelope.js';
+import { executionRoutes } from './executions.js';
+import { tagRoutes } from './tags.js';
+import { badUrlNotFound, webhookEndpoints } from './webhooks.js';
+import { workflowRoutes } from './workflows.js';
+
+export interface WorkflowHttpDeps {
+  store: WorkflowStore;
+  cache: WorkflowCache;
+  runner: Runner;
+  lists: ListCaches;
+  writes: WorkflowWrites;
+  stopper: ExecutionStopper;
+  activation: Activation;
+  baseUrl(): string;
+}
+
+export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps): Promise<App> {
+  const app: App = await createApp({
+    service: 'workflow',
+    logger: platform.logger,
+    envelope,
+    bodyLimit: 16 * 1024 * 1024,
+    http: platform.config.http,
+    openapi: { title: 'Hamlet workflow automation (n8n-compatible)', version: '1.0.0' },
+    onBadUrl: badUrlNotFound,
+    strictSchemas: true,
+  });
+  addBodyParsers(app);
+  await app.register(
+    async (api) => {
+      // The handlers check requests themselves, in n8n's order and words ("request/query/limit
+      // must be <= 250", a 404 before a bad body); the request schemas document what they accept.
+      api.setValidatorCompiler(() => () => true);
+      api.addHook('onRequest', authHook(platform.keys));
+      workflowRoutes(api as unknown as App, { store: d.store, writes: d.writes, cache: d.cache, runner: d.runner, lists: d.lists.workflows, baseUrl: d.baseUrl });
+      executionRoutes(api as unknown as App, { store: d.store, runner: d.runner, stopper: d.stopper, lists: d.lists.executions });
+      tagRoutes(api as unknown as App, { store: d.store, clock: platform.clock, lists: d.lists.workflows });
+      methodNotAllowed(api as unknown as App, {
+        '/workflows': ['GET', 'POST'],
+        '/workflows/:id': ['GET', 'PUT', 'PATCH', 'DELETE'],
+        '/workflows/:id/activate': ['POST'],
+        '/workflows/:id/deactivate': ['POST'],
+        '/workflows/:id/execute': ['POST'],
+        '/workflows/:id/tags': ['GET', 'PUT'],
+        '/executions': ['GET'],
+        '/executions/:id': ['GET', 'DELETE'],
+        '/executions/:id/retry': ['POST'],
+        '/executions/:id/stop': ['POST'],
+        '/tags': ['GET', 'POST'],
+        '/tags/:id': ['GET', 'PUT', 'DELETE'],
+      });
+    },
+    { prefix: '/api/v1' },
+  );
+  webhookEndpoints(app, { activation: d.activation, runner: d.runner, store: d.store, cache: d.cache, baseUrl: d.baseUrl });
+  return app;
+}
