@@ -331,3 +331,25 @@ test('an n8n client flow: list with cursor, GET, PUT of the body minus read-only
   expect((await n8n('POST', `/workflows/${created.id}/deactivate`)).body.active).toBe(false);
   expect((await s.call('POST', '/webhook/client-flow', { body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(404);
 });
+
+test('/docs/json documents every /api/v1 route with its request and its success and error answers; webhook catch-alls are hidden', async () => {
+  const doc = (await s.call('GET', '/docs/json')).body;
+  const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, op })));
+  expect(operations.map((o) => o.route).sort()).toEqual(
+    [
+      'GET /api/v1/workflows', 'POST /api/v1/workflows', 'GET /api/v1/workflows/{id}', 'PATCH /api/v1/workflows/{id}', 'PUT /api/v1/workflows/{id}', 'DELETE /api/v1/workflows/{id}',
+      'POST /api/v1/workflows/{id}/activate', 'POST /api/v1/workflows/{id}/deactivate', 'POST /api/v1/workflows/{id}/execute', 'GET /api/v1/workflows/{id}/tags', 'PUT /api/v1/workflows/{id}/tags',
+      'GET /api/v1/executions', 'GET /api/v1/executions/{id}', 'DELETE /api/v1/executions/{id}', 'POST /api/v1/executions/{id}/stop', 'POST /api/v1/executions/stop', 'POST /api/v1/executions/{id}/retry',
+      'GET /api/v1/tags', 'POST /api/v1/tags', 'GET /api/v1/tags/{id}', 'PUT /api/v1/tags/{id}', 'DELETE /api/v1/tags/{id}',
+    ].sort(),
+  );
+  for (const { route, op } of operations) {
+    const statuses = Object.keys(op.responses ?? {});
+    expect(statuses.some((c) => c.startsWith('2')), route).toBe(true);
+    expect(statuses, route).toContain('401');
+    if (route.includes('{id}')) expect(op.parameters?.some((p: any) => p.in === 'path' && p.name === 'id'), route).toBe(true);
+    const bodiless = /^(GET|DELETE) |\/(activate|deactivate)$|\/executions\/\{id\}\/stop$/;
+    if (!bodiless.test(route)) expect(op.requestBody, route).toBeDefined();
+    if (/^GET \/api\/v1\/(workflows|executions|tags)$/.test(route)) expect(op.parameters?.map((p: any) => p.name), route).toEqual(expect.arrayContaining(['limit', 'cursor']));
+  }
+});

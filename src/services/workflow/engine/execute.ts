@@ -328,7 +328,7 @@ function needsResolve(value: unknown, ex: Expressions): boolean {
   return false;
 }
 
-export function getPath(obj: unknown, path: string): unknown {
+function getPath(obj: unknown, path: string): unknown {
   if (!path) return obj;
   let cur: unknown = obj;
   for (const key of path.split('.')) {

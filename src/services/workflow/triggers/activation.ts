@@ -18,7 +18,7 @@ const invalid = (message: string) => new DomainError('invalid', message);
 
 export const CHANGED_TOPIC = 'workflow.workflow.changed';
 
-export const NO_TRIGGER_MESSAGE =
+const NO_TRIGGER_MESSAGE =
   'Workflow cannot be activated because it has no trigger node. At least one trigger, webhook, or polling node is required.';
 
 export class Activation {

@@ -13,7 +13,7 @@ const parse = <T>(text: string | null, fallback: T): T => {
   }
 };
 
-export function rowToDefinition(row: WorkflowRow): WorkflowDefinition {
+function rowToDefinition(row: WorkflowRow): WorkflowDefinition {
   return {
     id: row.id,
     name: row.name,
