@@ -1,8 +1,9 @@
 // The request limits of the API (Decision 9): every authenticated route shares one count per
-// key; sign-ups count per client address. Posting quotas live in quotas.ts.
+// key; sign-ups count per client address. Posting quotas are counted in store/quotas.ts.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LimitDetails, RateLimits } from '../../../platform/ratelimit.js';
 import { byBearerKey } from '../../../platform/ratelimit.js';
+import { QuotaExceeded } from '../store/quotas.js';
 
 /** Moltbook's 429 fields beside the envelope: retry_after in seconds, and the production names. */
 export const retryDetails: LimitDetails = ({ ttlMs }) => {
@@ -28,4 +29,15 @@ export function absoluteResetHeader(nowMs: () => number) {
     if (reset !== undefined && Number(reset) < 1e9) reply.header('x-ratelimit-reset', String(Math.ceil(nowMs() / 1000) + Number(reset)));
     return payload;
   };
+}
+
+/** Moltbook's rate-limit headers on a refused post or comment (a used-up posting quota). */
+export async function quotaHeaders(_request: FastifyRequest, reply: FastifyReply, error: Error): Promise<void> {
+  if (!(error instanceof QuotaExceeded)) return;
+  reply.headers({
+    'retry-after': String(error.retryAfterSeconds),
+    'x-ratelimit-limit': String(error.max),
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': String(error.resetAtSeconds),
+  });
 }
