@@ -5,7 +5,7 @@ import { listen } from '../../platform/http.js';
 import { defineService, noJobs } from '../../platform/service.js';
 import { ListCache } from './cache.js';
 import { communityApp } from './http/app.js';
-import { requestLimit } from './http/limits.js';
+import { postingQuotas, requestLimit } from './http/limits.js';
 import { communityMigrations } from './migrations.js';
 import { readCommunitySettings } from './settings.js';
 import { Stores } from './store/index.js';
@@ -18,9 +18,10 @@ export default defineService({
   queues: noJobs,
   async start(platform, config) {
     const { limits } = platform;
+    const quotas = postingQuotas(limits);
     const store = new Stores(platform.db, platform.clock, platform.keys, {
-      postQuota: limits.setting('community_posts', '1/30m', 'posts per agent (counted from stored posts)'),
-      commentQuota: limits.setting('community_comments', '50/1h', 'comments per agent (counted from stored comments)'),
+      postQuota: quotas.posts,
+      commentQuota: quotas.comments,
       maxCommentDepth: config.maxCommentDepth,
     });
     const cache = new ListCache(platform.events, config.listCacheEntries, platform.logger);

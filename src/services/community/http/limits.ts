@@ -20,6 +20,16 @@ export function requestLimit(limits: RateLimits) {
 }
 
 /**
+ * The posting quotas' numbers (HAMLET_RATE_COMMUNITY_POSTS / _COMMENTS): declared as platform
+ * rate limits so they are configured like every other, but counted by the stores from the
+ * stored rows (store/quotas.ts).
+ */
+export function postingQuotas(limits: RateLimits) {
+  const quota = (what: 'posts' | 'comments', fallback: string) => limits.setting(`community_${what}`, fallback, `${what} per agent (counted from stored ${what})`);
+  return { posts: quota('posts', '1/30m'), comments: quota('comments', '50/1h') };
+}
+
+/**
  * Moltbook sends X-RateLimit-Reset as a Unix time in seconds (as the posting quotas here do);
  * the counting plugin sends the seconds left. This turns the latter into the former.
  */
