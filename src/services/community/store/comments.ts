@@ -34,7 +34,7 @@ function commentView(db: CommunityKysely) {
 
 export type CommentRow = Awaited<ReturnType<ReturnType<typeof commentView>['executeTakeFirstOrThrow']>>;
 
-export interface NewComment {
+interface NewComment {
   postId: string;
   authorId: string;
   /** null for a top-level comment. */

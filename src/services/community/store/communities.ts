@@ -9,7 +9,7 @@ import type { CommunityKysely, CommunityTable } from './tables.js';
 
 export type CommunityRow = CommunityTable;
 export type CommunityChanges = Partial<Pick<CommunityTable, 'description' | 'display_name' | 'banner_color' | 'theme_color'>>;
-export type CommunitySort = 'popular' | 'new' | 'alphabetical';
+type CommunitySort = 'popular' | 'new' | 'alphabetical';
 export type Role = 'owner' | 'moderator' | null;
 
 /** Name → id entries kept; communities are never renamed or deleted, so none goes stale. */

@@ -10,7 +10,7 @@ import { CommunityStore } from './communities.js';
 import { PostStore } from './posts.js';
 import { VoteStore } from './votes.js';
 
-export interface StoreOptions {
+interface StoreOptions {
   /** Posts per agent per window (undefined: no quota); counted from stored posts. */
   postQuota: RateLimitSetting | undefined;
   /** Comments per agent per window (undefined: no quota); counted from stored comments. */

@@ -22,7 +22,7 @@ export type VoteIntent = { mode: 'set'; value: -1 | 0 | 1 } | { mode: 'toggle'; 
 
 export type VoteAction = 'upvoted' | 'downvoted' | 'removed' | 'changed' | 'unchanged';
 
-export type VoteValue = -1 | 0 | 1;
+type VoteValue = -1 | 0 | 1;
 
 export interface VoteOutcome {
   action: VoteAction;
