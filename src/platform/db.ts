@@ -28,7 +28,6 @@ export type Dialect = 'sqlite' | 'postgres';
 
 export interface Db {
   // Each service narrows this to its own table types (see a service's store.ts).
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   kysely: Kysely<any>;
   dialect: Dialect;
   /**

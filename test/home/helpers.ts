@@ -31,7 +31,7 @@ export function withToken(t: TestHamlet, token: string): HomeTest {
       // After a server restart the pool may hold a connection the old server closed: retry once.
       const res = await fetch(url + path, init).catch(() => fetch(url + path, init));
       const text = await res.text();
-      let parsed: unknown = undefined;
+      let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {

@@ -95,7 +95,7 @@ const service: ServiceDefinition = {
       return store.prune(before, config.pruneMaxCount || undefined).catch((err) => platform.logger.warn({ err }, 'execution pruning failed'));
     };
     await prune();
-    const pruneTimer = setInterval(prune, 60 * 60_000);
+    const pruneTimer = setInterval(() => void prune(), 60 * 60_000);
     pruneTimer.unref();
 
     baseUrl = await listen(app, platform.config.host, platform.config.ports.workflow);
