@@ -168,9 +168,4 @@ export function isUniqueViolation(err: unknown): boolean {
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
-/** A column type for auto-incrementing integer keys on both databases. */
-export function serialType(db: Db) {
-  return db.dialect === 'postgres' ? 'bigserial' : 'integer';
-}
-
 export { sql };

@@ -46,7 +46,7 @@ export interface MailOutcome {
 
 const NO_RELAY_RETRY_MS = 60_000;
 
-export const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase().replace(/>$/, '');
+const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase().replace(/>$/, '');
 
 export class Mailer {
   private readonly localDomains: Set<string>;

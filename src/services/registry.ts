@@ -11,8 +11,6 @@ const loaders: Partial<Record<ServiceName, () => Promise<ServiceDefinition>>> = 
   workflow: async () => (await import('./workflow/index.js')).default,
 };
 
-export const availableServices = (): ServiceName[] => Object.keys(loaders) as ServiceName[];
-
 export async function loadService(name: ServiceName): Promise<ServiceDefinition | undefined> {
   return loaders[name]?.();
 }

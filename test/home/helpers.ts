@@ -52,7 +52,11 @@ export async function rawSocket(url: string): Promise<{ ws: WebSocket; messages:
     const parsed = JSON.parse(d.toString());
     for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
       messages.push(m);
-      for (const w of [...waiters]) if (w.pred(m)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(m));
+      for (const w of [...waiters]) {
+        if (!w.pred(m)) continue;
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
     }
   });
   const closed = new Promise<void>((r) => ws.on('close', () => r()));

@@ -24,8 +24,6 @@ export function postJson(row: PostRow) {
   };
 }
 
-export type PostJson = ReturnType<typeof postJson>;
-
 export function communityJson(row: CommunityRow) {
   return {
     id: row.id,

@@ -18,7 +18,7 @@ import { deletePost, insertPost, postById, postOwner, setPinned } from '../store
 import { voteOf } from '../store/votes.js';
 import { postJson } from '../views.js';
 
-export const POST_CREATED_TOPIC = 'community.post.created';
+const POST_CREATED_TOPIC = 'community.post.created';
 
 const CreateBody = Type.Object({
   title: Type.String({ maxLength: 300 }),
