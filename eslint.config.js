@@ -27,6 +27,8 @@ export default tseslint.config(
       // The bugs this linter is here for: errors.
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
+      // The TypeScript version below covers plain JavaScript too, with the same `_` exemption.
+      'no-unused-vars': 'off',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
