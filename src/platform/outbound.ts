@@ -17,7 +17,7 @@ import { DEFAULT_MAX_REDIRECTS, nextHop, REDIRECT_STATUSES, RedirectError, type 
 export { isInternalAddress } from './internal-address.js';
 export { DEFAULT_MAX_REDIRECTS } from './redirects.js';
 
-export class BlockedAddressError extends Error {
+class BlockedAddressError extends Error {
   readonly code = 'EBLOCKED';
   constructor(host: string, address: string) {
     super(`refusing to connect to ${host} (${address}): internal addresses are blocked; set HAMLET_ALLOW_INTERNAL_REQUESTS=1 to allow them`);
