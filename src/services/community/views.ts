@@ -39,7 +39,7 @@ export function communityJson(row: CommunityRow) {
 }
 
 export function agentJson(row: AgentRow) {
-  let metadata: unknown = null;
+  let metadata: unknown;
   try {
     metadata = row.metadata ? JSON.parse(row.metadata) : null;
   } catch {
