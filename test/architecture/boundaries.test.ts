@@ -26,10 +26,6 @@ const TABLES_OUTSIDE_STORE_YET: readonly string[] = [
   'src/services/blog/pages/routes.ts',
   'src/services/blog/publishing.ts',
   'src/services/blog/registration.ts',
-  'src/services/community/index.ts',
-  'src/services/community/quotas.ts',
-  'src/services/community/routes/comments.ts',
-  'src/services/community/routes/posts.ts',
   'src/services/mail/filing.ts',
   'src/services/workflow/executions/interrupted.ts',
 ];

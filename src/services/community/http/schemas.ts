@@ -110,7 +110,7 @@ export const Action = (...actions: string[]) =>
   Type.Object({ success: Type.Boolean(), action: Type.Union(actions.map((a) => Type.Literal(a))) });
 
 /** Moltbook's error body; limits and validation add fields beside these (retry_after, field…). */
-export const ErrorBody = Type.Object(
+const ErrorBody = Type.Object(
   {
     success: Type.Boolean({ description: 'always false' }),
     error: Type.String(),
