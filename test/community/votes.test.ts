@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
 import { hotRank } from '../../src/services/community/ranking.js';
-import { castVote } from '../../src/services/community/store/votes.js';
+import { VoteStore } from '../../src/services/community/store/votes.js';
 import { expectEnvelope, startCommunity, type Community } from './helpers.js';
 
 const clock = new ManualClock('2026-03-01T12:00:00.000Z');
@@ -113,7 +113,7 @@ describe('hot ranking', () => {
     const com = await c.createCommunity(author.key, 'hotness');
     const old = await c.createPost(author.key, com.id, 'old');
     clock.advance(12.5 * 3_600_000); // 45,000 s: worth one order of magnitude of score
-    const fresh = await c.createPost(author.key, com.id, 'fresh');
+    await c.createPost(author.key, com.id, 'fresh');
     const list = async () => (await c.call('GET', `/api/v1/posts?sort=hot&submolt=hotness`, { key: voter.key })).body.posts.map((p: any) => p.title);
     expect(await list()).toEqual(['fresh', 'old']);
     // Ten upvotes on the old post outweigh 12.5 hours exactly; eleven put it ahead.
@@ -184,16 +184,16 @@ describe('vote races', () => {
     const post = await c.createPost(author.key, communityId, 'Kysely path');
     const platform = c.t.hamlet.platform;
     // No raw handle: every vote goes through Kysely's transaction, as on PostgreSQL.
-    const store = { db: platform.db.kysely, dialect: platform.db.dialect, clock: platform.clock };
+    const votes = new VoteStore({ ...platform.db, sqlite: undefined }, platform.clock);
     const agents = await Promise.all(Array.from({ length: 20 }, (_, i) => c.register(`ky${i}`)));
     const outcomes = await Promise.all([
-      ...agents.map((a, i) => castVote(store, a.id, 'post', post.id, { mode: 'set', value: i % 4 === 0 ? -1 : 1 })),
-      ...Array.from({ length: 20 }, () => castVote(store, voter.id, 'post', post.id, { mode: 'toggle', value: 1 })),
+      ...agents.map((a, i) => votes.cast(a.id, 'post', post.id, { mode: 'set', value: i % 4 === 0 ? -1 : 1 })),
+      ...Array.from({ length: 20 }, () => votes.cast(voter.id, 'post', post.id, { mode: 'toggle', value: 1 })),
     ]);
     expect(outcomes).toHaveLength(40);
     const t = await truth('post', post.id);
     expect(t.row).toEqual(t.table);
     expect(t.table.downvotes).toBe(5);
-    await expect(castVote(store, author.id, 'post', post.id, { mode: 'set', value: 1 })).rejects.toThrow('Cannot vote on your own content');
+    await expect(votes.cast(author.id, 'post', post.id, { mode: 'set', value: 1 })).rejects.toThrow('Cannot vote on your own content');
   });
 });

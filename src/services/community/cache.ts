@@ -8,14 +8,14 @@ import { randomUUID } from 'node:crypto';
 import type { EventBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
 
-export const INVALIDATE_TOPIC = 'community.cache.invalidate';
+const INVALIDATE_TOPIC = 'community.cache.invalidate';
 
 /**
  * What a write changed: the listings of one community (with the listings across all
  * communities, which show its posts too), and/or one post's comment tree. A vote in one
  * community leaves every other community's cached pages alone.
  */
-export interface Invalidation {
+interface Invalidation {
   communityId?: string;
   postId?: string;
 }

@@ -4,9 +4,8 @@
 import type { FastifyRequest } from 'fastify';
 import { bearerToken } from '../../../platform/http.js';
 import type { Keys } from '../../../platform/keys.js';
+import { KEY_SERVICE } from '../store/agents.js';
 import { fail } from './envelope.js';
-
-export const SERVICE = 'community';
 
 const agents = new WeakMap<FastifyRequest, string>();
 
@@ -17,7 +16,7 @@ export function authenticate(keys: Keys) {
     }
     const token = bearerToken(request);
     if (!token) throw fail(401, 'Invalid token format', "Use 'Authorization: Bearer YOUR_API_KEY'");
-    const record = await keys.verify(SERVICE, token);
+    const record = await keys.verify(KEY_SERVICE, token);
     if (!record?.ownerId) throw fail(401, 'Invalid API key', 'Register with POST /api/v1/agents/register to get a key');
     agents.set(request, record.ownerId);
   };

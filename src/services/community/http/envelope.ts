@@ -1,5 +1,6 @@
 // Moltbook's error body, `{success:false, error, code, hint}`, for every failure the app
-// produces: our own HttpErrors, schema validation, malformed JSON, unknown routes, 429s.
+// produces: the stores' DomainErrors, the routes' HttpErrors, schema validation, malformed JSON,
+// unknown routes, 429s.
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../../../platform/errors.js';
 import type { ErrorInfo } from '../../../platform/http.js';
@@ -36,9 +37,9 @@ export function communityEnvelope(info: ErrorInfo, request: FastifyRequest): Rec
   return { success: false, error, code, hint: advice, ...extra };
 }
 
-/** An error in this service's words: a status, the message, an optional hint and extra body fields. */
-export function fail(status: number, error: string, hint?: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>): HttpError {
-  return new HttpError(status, error, CODES[status] ?? 'INTERNAL_ERROR', { ...(hint ? { hint } : {}), ...extra }, headers);
+/** An error in this service's words: a status, the message and an optional hint. */
+export function fail(status: number, error: string, hint?: string): HttpError {
+  return new HttpError(status, error, CODES[status] ?? 'INTERNAL_ERROR', hint ? { hint } : {});
 }
 
 export const invalid = (field: string, error: string, hint?: string) => new HttpError(400, error, 'VALIDATION_ERROR', { field, ...(hint ? { hint } : {}) });

@@ -8,10 +8,8 @@ import type { App } from '../../../platform/http.js';
 import { byClientAddress } from '../../../platform/ratelimit.js';
 import { ALL_COMMUNITIES } from '../cache.js';
 import type { Ctx } from '../context.js';
-import { retryDetails } from '../routes/limits.js';
-import { commentsForPage } from '../store/comments.js';
-import { findCommunity } from '../store/communities.js';
-import { listPosts, postPageRow, type PostFilter } from '../store/posts.js';
+import { retryDetails } from '../http/limits.js';
+import type { PostFilter } from '../store/posts.js';
 import { layout, notFoundPage, postList, postPage } from './html.js';
 
 const PAGE_SIZE = 25;
@@ -33,7 +31,7 @@ export function pageRoutes(app: App, ctx: Ctx) {
   const schema = { hide: true, querystring: PageQuery };
 
   async function listing(filter: PostFilter, offset: number, basePath: string) {
-    const rows = await listPosts(ctx.store, 'hot', filter, PAGE_SIZE, offset);
+    const rows = await ctx.store.posts.list('hot', filter, PAGE_SIZE, offset);
     return postList(rows.slice(0, PAGE_SIZE), {
       prev: offset > 0 ? `${basePath}?offset=${Math.max(0, offset - PAGE_SIZE)}` : undefined,
       next: rows.length > PAGE_SIZE ? `${basePath}?offset=${offset + PAGE_SIZE}` : undefined,
@@ -48,7 +46,7 @@ export function pageRoutes(app: App, ctx: Ctx) {
   });
 
   app.get('/m/:name', { schema: { ...schema, params: Type.Object({ name: Type.String({ maxLength: 64 }) }) }, config }, async (request, reply) => {
-    const community = await findCommunity(ctx.store, request.params.name);
+    const community = await ctx.store.communities.find(request.params.name);
     if (!community) return send(reply, 404, notFoundPage(`There is no community called "${request.params.name}".`));
     const list = await listing({ communityId: community.id }, request.query.offset, `/m/${encodeURIComponent(community.name)}`);
     const about = community.description ? `<p>${escapeHtml(community.description)}</p>` : '';
@@ -57,9 +55,9 @@ export function pageRoutes(app: App, ctx: Ctx) {
 
   app.get('/post/:id', { schema: { hide: true, params: Type.Object({ id: Type.String({ maxLength: 64 }) }) }, config }, async (request, reply) => {
     const id = request.params.id;
-    const post = isUuid(id) ? await postPageRow(ctx.store, id) : undefined;
+    const post = isUuid(id) ? await ctx.store.posts.pageRow(id) : undefined;
     if (!post) return send(reply, 404, notFoundPage('This post does not exist or was deleted.'));
-    const comments = await commentsForPage(ctx.store, post.id);
+    const comments = await ctx.store.comments.forPage(post.id);
     return send(reply, 200, layout(post.title, postPage(post, comments)));
   });
 }

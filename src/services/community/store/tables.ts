@@ -32,19 +32,19 @@ export interface CommunityTable {
   theme_color: string | null;
 }
 
-export interface ModeratorTable {
+interface ModeratorTable {
   community_id: string;
   agent_id: string;
   created_at: string;
 }
 
-export interface SubscriptionTable {
+interface SubscriptionTable {
   agent_id: string;
   community_id: string;
   created_at: string;
 }
 
-export interface FollowTable {
+interface FollowTable {
   follower_id: string;
   followee_id: string;
   created_at: string;
@@ -73,7 +73,7 @@ export interface PostTable {
   pinned_at: Generated<string | null>;
 }
 
-export interface CommentTable {
+interface CommentTable {
   id: string;
   post_id: string;
   parent_id: string | null;
@@ -90,7 +90,7 @@ export interface CommentTable {
 
 export type VoteTarget = 'post' | 'comment';
 
-export interface VoteTable {
+interface VoteTable {
   agent_id: string;
   target_type: VoteTarget;
   target_id: string;

@@ -8,9 +8,12 @@
 // SQLite when the connection is busy) and synchronous prepared statements on the embedded
 // SQLite handle, which are several times faster (votes-sqlite.ts).
 import { sql } from 'kysely';
-import { fail } from '../http/envelope.js';
+import type { Clock } from '../../../platform/clock.js';
+import type { Db, Dialect } from '../../../platform/db.js';
+import type { SqliteAccess } from '../../../platform/sqlite.js';
 import { hotRank } from '../ranking.js';
-import { locked, type Store } from './context.js';
+import { refusal } from './errors.js';
+import { locked } from './sql.js';
 import type { CommunityKysely, VoteTarget } from './tables.js';
 import { castVoteSqlite } from './votes-sqlite.js';
 
@@ -19,7 +22,7 @@ export type VoteIntent = { mode: 'set'; value: -1 | 0 | 1 } | { mode: 'toggle'; 
 
 export type VoteAction = 'upvoted' | 'downvoted' | 'removed' | 'changed' | 'unchanged';
 
-export type VoteValue = -1 | 0 | 1;
+type VoteValue = -1 | 0 | 1;
 
 export interface VoteOutcome {
   action: VoteAction;
@@ -49,8 +52,8 @@ export interface LockedTarget {
 
 /** The whole decision: the new vote, what to call it, the new counters, and the writes needed. */
 export function decideVote(target: LockedTarget | undefined, type: VoteTarget, agentId: string, intent: VoteIntent) {
-  if (!target) throw fail(404, type === 'post' ? 'Post not found' : 'Comment not found');
-  if (target.author_id === agentId) throw fail(400, 'Cannot vote on your own content');
+  if (!target) throw refusal('not_found', type === 'post' ? 'Post not found' : 'Comment not found');
+  if (target.author_id === agentId) throw refusal('invalid', 'Cannot vote on your own content');
   const before = (target.vote ?? 0) as VoteValue;
   const after: VoteValue = intent.mode === 'toggle' && before === intent.value ? 0 : intent.value;
   const upvotes = target.upvotes + (after === 1 ? 1 : 0) - (before === 1 ? 1 : 0);
@@ -68,70 +71,86 @@ export function decideVote(target: LockedTarget | undefined, type: VoteTarget, a
   };
 }
 
-export async function castVote(store: Store, agentId: string, type: VoteTarget, targetId: string, intent: VoteIntent): Promise<VoteOutcome> {
-  // The embedded handle is shared with Kysely: `run` waits for any transaction open on it,
-  // so the synchronous transaction can never interleave with another.
-  if (store.sqlite) return store.sqlite.run((db) => castVoteSqlite(db, store.clock, agentId, type, targetId, intent));
-  return store.db.transaction().execute(async (trx) => {
-    const target = await lockTarget(store, trx, agentId, type, targetId);
-    const d = decideVote(target, type, agentId, intent);
-    if (d.write === 'none') return d.outcome;
-    const now = store.clock.now().toISOString();
-    if (d.write === 'insert') {
-      await trx.insertInto('community_votes').values({ agent_id: agentId, target_type: type, target_id: targetId, value: d.outcome.value, created_at: now }).execute();
-    } else if (d.write === 'delete') {
-      await trx.deleteFrom('community_votes').where('agent_id', '=', agentId).where('target_type', '=', type).where('target_id', '=', targetId).execute();
-    } else {
-      await trx
-        .updateTable('community_votes')
-        .set({ value: d.outcome.value, created_at: now })
-        .where('agent_id', '=', agentId)
-        .where('target_type', '=', type)
-        .where('target_id', '=', targetId)
-        .execute();
-    }
-    const counters = { upvotes: d.outcome.upvotes, downvotes: d.outcome.downvotes, score: d.outcome.score };
-    if (type === 'post') {
-      await trx.updateTable('community_posts').set({ ...counters, hot: d.hot! }).where('id', '=', targetId).execute();
-    } else {
-      await trx.updateTable('community_comments').set(counters).where('id', '=', targetId).execute();
-    }
-    await trx.updateTable('community_agents').set({ karma: sql`karma + ${d.karmaDelta}` }).where('id', '=', target!.author_id).execute();
-    return d.outcome;
-  });
-}
+export class VoteStore {
+  private readonly db: CommunityKysely;
+  private readonly dialect: Dialect;
+  /** The raw SQLite handle in embedded mode, for the vote hot path (see votes-sqlite.ts). */
+  private readonly sqlite?: SqliteAccess;
 
-/**
- * The item's counters, locked against concurrent voters, then the agent's current vote.
- * The vote is read in its own statement on purpose: under READ COMMITTED a statement that
- * waited for the row lock re-checks the locked row but not rows it joined, so a vote joined
- * into the locking statement could be stale (and the insert would then collide).
- */
-async function lockTarget(store: Store, trx: CommunityKysely, agentId: string, type: VoteTarget, id: string): Promise<LockedTarget | undefined> {
-  const table = type === 'post' ? 'community_posts' : 'community_comments';
-  const row = await locked(
-    store,
-    trx
-      .selectFrom(`${table} as t` as 'community_posts as t')
-      .innerJoin('community_agents as a', 'a.id', 't.author_id')
-      .select(['t.author_id', 'a.name as author_name', 't.upvotes', 't.downvotes', 't.created_at'])
-      .select(type === 'post' ? sql<string>`t.id`.as('post_id') : sql<string>`t.post_id`.as('post_id'))
-      .select(type === 'post' ? sql<string | null>`t.community_id`.as('community_id') : sql<string | null>`null`.as('community_id'))
-      .where('t.id', '=', id),
-    ['t'],
-  ).executeTakeFirst();
-  if (!row) return undefined;
-  return { ...row, vote: await voteOf(store, agentId, type, id, trx) };
-}
+  constructor(
+    db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.db = db.kysely as CommunityKysely;
+    this.dialect = db.dialect;
+    this.sqlite = db.sqlite;
+  }
 
-/** The agent's current vote on an item: 1, -1 or null (read in `db`, a transaction if given). */
-export async function voteOf(store: Store, agentId: string, type: VoteTarget, targetId: string, db: CommunityKysely = store.db): Promise<1 | -1 | null> {
-  const row = await db
-    .selectFrom('community_votes')
-    .select('value')
-    .where('agent_id', '=', agentId)
-    .where('target_type', '=', type)
-    .where('target_id', '=', targetId)
-    .executeTakeFirst();
-  return row ? (row.value as 1 | -1) : null;
+  async cast(agentId: string, type: VoteTarget, targetId: string, intent: VoteIntent): Promise<VoteOutcome> {
+    // The embedded handle is shared with Kysely: `run` waits for any transaction open on it,
+    // so the synchronous transaction can never interleave with another.
+    if (this.sqlite) return this.sqlite.run((db) => castVoteSqlite(db, this.clock, agentId, type, targetId, intent));
+    return this.db.transaction().execute(async (trx) => {
+      const target = await this.lockTarget(trx, agentId, type, targetId);
+      const d = decideVote(target, type, agentId, intent);
+      if (d.write === 'none') return d.outcome;
+      const now = this.clock.now().toISOString();
+      if (d.write === 'insert') {
+        await trx.insertInto('community_votes').values({ agent_id: agentId, target_type: type, target_id: targetId, value: d.outcome.value, created_at: now }).execute();
+      } else if (d.write === 'delete') {
+        await trx.deleteFrom('community_votes').where('agent_id', '=', agentId).where('target_type', '=', type).where('target_id', '=', targetId).execute();
+      } else {
+        await trx
+          .updateTable('community_votes')
+          .set({ value: d.outcome.value, created_at: now })
+          .where('agent_id', '=', agentId)
+          .where('target_type', '=', type)
+          .where('target_id', '=', targetId)
+          .execute();
+      }
+      const counters = { upvotes: d.outcome.upvotes, downvotes: d.outcome.downvotes, score: d.outcome.score };
+      if (type === 'post') {
+        await trx.updateTable('community_posts').set({ ...counters, hot: d.hot! }).where('id', '=', targetId).execute();
+      } else {
+        await trx.updateTable('community_comments').set(counters).where('id', '=', targetId).execute();
+      }
+      await trx.updateTable('community_agents').set({ karma: sql`karma + ${d.karmaDelta}` }).where('id', '=', target!.author_id).execute();
+      return d.outcome;
+    });
+  }
+
+  /** The agent's current vote on an item: 1, -1 or null (read in `db`, a transaction if given). */
+  async voteOf(agentId: string, type: VoteTarget, targetId: string, db: CommunityKysely = this.db): Promise<1 | -1 | null> {
+    const row = await db
+      .selectFrom('community_votes')
+      .select('value')
+      .where('agent_id', '=', agentId)
+      .where('target_type', '=', type)
+      .where('target_id', '=', targetId)
+      .executeTakeFirst();
+    return row ? (row.value as 1 | -1) : null;
+  }
+
+  /**
+   * The item's counters, locked against concurrent voters, then the agent's current vote.
+   * The vote is read in its own statement on purpose: under READ COMMITTED a statement that
+   * waited for the row lock re-checks the locked row but not rows it joined, so a vote joined
+   * into the locking statement could be stale (and the insert would then collide).
+   */
+  private async lockTarget(trx: CommunityKysely, agentId: string, type: VoteTarget, id: string): Promise<LockedTarget | undefined> {
+    const table = type === 'post' ? 'community_posts' : 'community_comments';
+    const row = await locked(
+      this.dialect,
+      trx
+        .selectFrom(`${table} as t` as 'community_posts as t')
+        .innerJoin('community_agents as a', 'a.id', 't.author_id')
+        .select(['t.author_id', 'a.name as author_name', 't.upvotes', 't.downvotes', 't.created_at'])
+        .select(type === 'post' ? sql<string>`t.id`.as('post_id') : sql<string>`t.post_id`.as('post_id'))
+        .select(type === 'post' ? sql<string | null>`t.community_id`.as('community_id') : sql<string | null>`null`.as('community_id'))
+        .where('t.id', '=', id),
+      ['t'],
+    ).executeTakeFirst();
+    if (!row) return undefined;
+    return { ...row, vote: await this.voteOf(agentId, type, id, trx) };
+  }
 }

@@ -50,7 +50,7 @@ export type RunOutcome =
 /** Waits shorter than this stay in memory; longer ones park the execution (n8n uses 65 s). */
 export const IN_MEMORY_WAIT_MS = 65_000;
 
-export function newState(): ExecutionState {
+function newState(): ExecutionState {
   return { runData: {}, stack: [], waiting: {}, executionIndex: 0, nodeContext: {} };
 }
 

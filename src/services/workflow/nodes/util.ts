@@ -55,7 +55,4 @@ function splitPath(path: string): string[] {
 export const fieldList = (v: unknown): string[] =>
   Array.isArray(v) ? v.map(String) : typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : [];
 
-export const paired = (i: number) => ({ item: i });
-
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-

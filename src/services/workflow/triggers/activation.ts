@@ -16,7 +16,7 @@ import { WebhookTable } from './webhooks.js';
 /** A refusal in n8n's words, answered 400 with `{ message }`. */
 const invalid = (message: string) => new DomainError('invalid', message);
 
-export const CHANGED_TOPIC = 'workflow.workflow.changed';
+const CHANGED_TOPIC = 'workflow.workflow.changed';
 
 const NO_TRIGGER_MESSAGE =
   'Workflow cannot be activated because it has no trigger node. At least one trigger, webhook, or polling node is required.';

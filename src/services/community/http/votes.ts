@@ -3,11 +3,11 @@
 // again removes the vote. All share one vote row per agent and item (store/votes.ts).
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
-import { agentOf } from '../http/auth.js';
-import { IdParams } from '../http/schemas.js';
 import type { Ctx } from '../context.js';
-import { castVote, type VoteAction, type VoteIntent, type VoteOutcome } from '../store/votes.js';
 import type { VoteTarget } from '../store/tables.js';
+import type { VoteAction, VoteIntent, VoteOutcome } from '../store/votes.js';
+import { agentOf } from './auth.js';
+import { authed, IdParams, Nullable } from './schemas.js';
 
 const VoteBody = Type.Object({
   direction: Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('none')], { description: '"none" removes the vote' }),
@@ -23,23 +23,32 @@ const MESSAGES: Record<VoteAction, string> = {
 
 const DIRECTION = { up: 1, down: -1, none: 0 } as const;
 
+// Fields in the order they are sent (the serializer writes them in schema order).
+const Counts = { upvotes: Type.Integer(), downvotes: Type.Integer(), score: Type.Integer() };
+const Said = { success: Type.Boolean(), message: Type.String(), action: Type.Union(Object.keys(MESSAGES).map((a) => Type.Literal(a))) };
+const Author = Type.Object({ name: Type.String() });
+/** The contract's answer: the vote now held, and the item's counters under `post` or `comment`. */
+const VoteSet = (type: VoteTarget) =>
+  Type.Object({ ...Said, vote: Nullable(Type.Union([Type.Literal('up'), Type.Literal('down')])), [type]: Type.Object(Counts), author: Author });
+/** Moltbook's answer: the counters at the top level. */
+const VoteToggled = Type.Object({ ...Said, author: Author, ...Counts });
+
 export function voteRoutes(app: App, ctx: Ctx) {
   const vote = async (type: VoteTarget, agentId: string, id: string, intent: VoteIntent): Promise<VoteOutcome> => {
-    const outcome = await castVote(ctx.store, agentId, type, id.toLowerCase(), intent);
+    const outcome = await ctx.store.votes.cast(agentId, type, id.toLowerCase(), intent);
     if (outcome.action !== 'unchanged') await ctx.cache.invalidate(type === 'post' ? { communityId: outcome.communityId } : { postId: outcome.postId });
     return outcome;
   };
   const counts = (o: VoteOutcome) => ({ upvotes: o.upvotes, downvotes: o.downvotes, score: o.score });
+  const tags = ['votes'];
 
   for (const [type, base] of [
     ['post', '/api/v1/posts/:id'],
     ['comment', '/api/v1/comments/:id'],
   ] as const) {
-    const tags = ['votes'];
-
     app.post(
       `${base}/vote`,
-      { schema: { summary: `Set your vote on a ${type} (idempotent)`, tags, params: IdParams, body: VoteBody }, config: ctx.requestLimit },
+      { schema: { summary: `Set your vote on a ${type} (idempotent)`, tags, params: IdParams, body: VoteBody, response: authed({ 200: VoteSet(type) }, 404) }, config: ctx.requestLimit },
       async (request) => {
         const o = await vote(type, agentOf(request), request.params.id, { mode: 'set', value: DIRECTION[request.body.direction] });
         return {
@@ -59,7 +68,7 @@ export function voteRoutes(app: App, ctx: Ctx) {
     ] as const) {
       app.post(
         `${base}/${path}`,
-        { schema: { summary: `Moltbook's ${path} toggle on a ${type}`, tags, params: IdParams }, config: ctx.requestLimit },
+        { schema: { summary: `Moltbook's ${path} toggle on a ${type}`, tags, params: IdParams, response: authed({ 200: VoteToggled }, 404) }, config: ctx.requestLimit },
         async (request) => {
           const o = await vote(type, agentOf(request), request.params.id, { mode: 'toggle', value });
           return { success: true, message: MESSAGES[o.action], action: o.action, author: { name: o.authorName }, ...counts(o) };

@@ -4,17 +4,39 @@
 // nothing, unlike Moltbook's server); counts survive restarts and are shared by every
 // instance; and the manual clock of the tests moves them. The numbers are platform rate
 // limits, overridable with HAMLET_RATE_COMMUNITY_POSTS / HAMLET_RATE_COMMUNITY_COMMENTS.
-import type { RateLimitSetting } from '../../config.js';
-import { fail } from './http/envelope.js';
-import type { CommunityKysely } from './store/tables.js';
+import type { RateLimitSetting } from '../../../config.js';
+import { DomainError } from '../../../platform/errors.js';
+import type { CommunityKysely } from './tables.js';
 
 export interface Quota {
   table: 'community_posts' | 'community_comments';
+  /** undefined: no quota. */
   setting: RateLimitSetting | undefined;
   what: string;
 }
 
-/** Throws a 429 in Moltbook's form when the agent has used up the quota at `nowMs`. */
+/** A quota used up; the HTTP layer adds Moltbook's rate-limit headers from its fields. */
+export class QuotaExceeded extends DomainError {
+  constructor(
+    what: string,
+    readonly max: number,
+    windowMs: number,
+    /** Seconds until a slot frees. */
+    readonly retryAfterSeconds: number,
+    /** When a slot frees, in Unix seconds. */
+    readonly resetAtSeconds: number,
+  ) {
+    const seconds = retryAfterSeconds;
+    super('limited', `${what} limit reached: ${max} per ${describeWindow(windowMs)}`, undefined, {
+      hint: `Try again in ${seconds} seconds`,
+      retry_after: seconds,
+      retry_after_seconds: seconds,
+      retry_after_minutes: Math.ceil(seconds / 60),
+    });
+  }
+}
+
+/** Throws QuotaExceeded when the agent has used up the quota at `nowMs`. */
 export async function enforceQuota(trx: CommunityKysely, quota: Quota, authorId: string, nowMs: number): Promise<void> {
   const s = quota.setting;
   if (!s) return;
@@ -31,18 +53,7 @@ export async function enforceQuota(trx: CommunityKysely, quota: Quota, authorId:
   // The window frees a slot when the oldest counted item leaves it.
   const freeAtMs = Date.parse(recent[recent.length - 1]!.created_at) + s.windowMs;
   const seconds = Math.max(1, Math.ceil((freeAtMs - nowMs) / 1000));
-  throw fail(
-    429,
-    `${quota.what} limit reached: ${s.max} per ${describeWindow(s.windowMs)}`,
-    `Try again in ${seconds} seconds`,
-    { retry_after: seconds, retry_after_seconds: seconds, retry_after_minutes: Math.ceil(seconds / 60) },
-    {
-      'retry-after': String(seconds),
-      'x-ratelimit-limit': String(s.max),
-      'x-ratelimit-remaining': '0',
-      'x-ratelimit-reset': String(Math.ceil(freeAtMs / 1000)),
-    },
-  );
+  throw new QuotaExceeded(quota.what, s.max, s.windowMs, seconds, Math.ceil(freeAtMs / 1000));
 }
 
 function describeWindow(ms: number): string {

@@ -1,13 +1,13 @@
 // A page of posts in the contract's list shape, for every route that lists posts. Pages that
 // are the same for every caller (all but the personal feed and rising) come from the cache.
 import type { FastifyReply } from 'fastify';
-import { ALL_COMMUNITIES } from './cache.js';
-import type { Ctx } from './context.js';
-import { listPosts, type PostFilter, type PostSort } from './store/posts.js';
-import { postJson } from './views.js';
+import { ALL_COMMUNITIES } from '../cache.js';
+import type { Ctx } from '../context.js';
+import type { PostFilter, PostSort } from '../store/posts.js';
+import { postJson } from '../views.js';
 
 async function render(ctx: Ctx, sort: PostSort, filter: PostFilter, limit: number, offset: number): Promise<string> {
-  const rows = await listPosts(ctx.store, sort, filter, limit, offset);
+  const rows = await ctx.store.posts.list(sort, filter, limit, offset);
   const posts = rows.slice(0, limit).map(postJson);
   // has_more from the extra row, not from a guess on count == limit.
   return JSON.stringify({ success: true, posts, count: posts.length, has_more: rows.length > limit, next_offset: offset + posts.length });

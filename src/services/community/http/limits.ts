@@ -1,8 +1,9 @@
 // The request limits of the API (Decision 9): every authenticated route shares one count per
-// key; sign-ups count per client address. Posting quotas live in quotas.ts.
+// key; sign-ups count per client address. Posting quotas are counted in store/quotas.ts.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LimitDetails, RateLimits } from '../../../platform/ratelimit.js';
 import { byBearerKey } from '../../../platform/ratelimit.js';
+import { QuotaExceeded } from '../store/quotas.js';
 
 /** Moltbook's 429 fields beside the envelope: retry_after in seconds, and the production names. */
 export const retryDetails: LimitDetails = ({ ttlMs }) => {
@@ -19,6 +20,16 @@ export function requestLimit(limits: RateLimits) {
 }
 
 /**
+ * The posting quotas' numbers (HAMLET_RATE_COMMUNITY_POSTS / _COMMENTS): declared as platform
+ * rate limits so they are configured like every other, but counted by the stores from the
+ * stored rows (store/quotas.ts).
+ */
+export function postingQuotas(limits: RateLimits) {
+  const quota = (what: 'posts' | 'comments', fallback: string) => limits.setting(`community_${what}`, fallback, `${what} per agent (counted from stored ${what})`);
+  return { posts: quota('posts', '1/30m'), comments: quota('comments', '50/1h') };
+}
+
+/**
  * Moltbook sends X-RateLimit-Reset as a Unix time in seconds (as the posting quotas here do);
  * the counting plugin sends the seconds left. This turns the latter into the former.
  */
@@ -28,4 +39,15 @@ export function absoluteResetHeader(nowMs: () => number) {
     if (reset !== undefined && Number(reset) < 1e9) reply.header('x-ratelimit-reset', String(Math.ceil(nowMs() / 1000) + Number(reset)));
     return payload;
   };
+}
+
+/** Moltbook's rate-limit headers on a refused post or comment (a used-up posting quota). */
+export async function quotaHeaders(_request: FastifyRequest, reply: FastifyReply, error: Error): Promise<void> {
+  if (!(error instanceof QuotaExceeded)) return;
+  reply.headers({
+    'retry-after': String(error.retryAfterSeconds),
+    'x-ratelimit-limit': String(error.max),
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': String(error.resetAtSeconds),
+  });
 }

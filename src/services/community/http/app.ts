@@ -1,0 +1,51 @@
+// The community's HTTP app: the error envelope, the limits, the routes without a key (sign-up,
+// health, the pages for people) and, behind one authentication hook, everything else.
+import { createApp, type App } from '../../../platform/http.js';
+import type { Ctx } from '../context.js';
+import { pageRoutes } from '../pages/routes.js';
+import { agentRoutes, publicAgentRoutes } from './agents.js';
+import { authenticate } from './auth.js';
+import { commentRoutes } from './comments.js';
+import { communityRoutes } from './communities.js';
+import { discoveryRoutes } from './discovery.js';
+import { communityEnvelope } from './envelope.js';
+import { healthRoutes } from './health.js';
+import { absoluteResetHeader, quotaHeaders } from './limits.js';
+import { postRoutes } from './posts.js';
+import { voteRoutes } from './votes.js';
+
+export async function communityApp(ctx: Ctx): Promise<App> {
+  const { platform } = ctx;
+  const app = await createApp({
+    service: 'community',
+    logger: platform.logger,
+    envelope: communityEnvelope,
+    bodyLimit: 256 * 1024,
+    http: platform.config.http,
+    strictSchemas: true,
+    openapi: { title: 'Hamlet community', version: '1.0.0', description: 'Posts, comments and votes for agents; Moltbook-compatible.' },
+  });
+  await platform.limits.register(app);
+  app.addHook('onSend', absoluteResetHeader(() => platform.clock.ms()));
+  app.addHook('onError', quotaHeaders);
+
+  // Routes without a key: sign-up, health, and the web pages for people.
+  app.register(async (scope) => {
+    const open = scope as unknown as App;
+    publicAgentRoutes(open, ctx);
+    healthRoutes(open, ctx);
+    pageRoutes(open, ctx);
+  });
+  // Everything else: one authentication hook for every route.
+  app.register(async (scope) => {
+    const api = scope as unknown as App;
+    api.addHook('onRequest', authenticate(platform.keys));
+    agentRoutes(api, ctx);
+    communityRoutes(api, ctx);
+    postRoutes(api, ctx);
+    commentRoutes(api, ctx);
+    voteRoutes(api, ctx);
+    discoveryRoutes(api, ctx);
+  });
+  return app;
+}

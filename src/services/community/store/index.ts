@@ -1,0 +1,36 @@
+// The community's stores, one per table group, built once with the database, the clock and
+// what each needs beside them. Only these classes touch the community's tables.
+import type { RateLimitSetting } from '../../../config.js';
+import type { Clock } from '../../../platform/clock.js';
+import type { Db } from '../../../platform/db.js';
+import type { Keys } from '../../../platform/keys.js';
+import { AgentStore } from './agents.js';
+import { CommentStore } from './comments.js';
+import { CommunityStore } from './communities.js';
+import { PostStore } from './posts.js';
+import { VoteStore } from './votes.js';
+
+interface StoreOptions {
+  /** Posts per agent per window (undefined: no quota); counted from stored posts. */
+  postQuota: RateLimitSetting | undefined;
+  /** Comments per agent per window (undefined: no quota); counted from stored comments. */
+  commentQuota: RateLimitSetting | undefined;
+  /** Deepest reply allowed; a top-level comment has depth 0. */
+  maxCommentDepth: number;
+}
+
+export class Stores {
+  readonly agents: AgentStore;
+  readonly communities: CommunityStore;
+  readonly posts: PostStore;
+  readonly comments: CommentStore;
+  readonly votes: VoteStore;
+
+  constructor(db: Db, clock: Clock, keys: Keys, options: StoreOptions) {
+    this.agents = new AgentStore(db, clock, keys);
+    this.communities = new CommunityStore(db, clock);
+    this.posts = new PostStore(db, clock, { table: 'community_posts', what: 'Post', setting: options.postQuota });
+    this.comments = new CommentStore(db, clock, { table: 'community_comments', what: 'Comment', setting: options.commentQuota }, options.maxCommentDepth);
+    this.votes = new VoteStore(db, clock);
+  }
+}
