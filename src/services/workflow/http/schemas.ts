@@ -11,7 +11,7 @@ const open = { additionalProperties: true };
 const json = (description: string) => Type.Unknown({ description });
 
 /** n8n's error body; the webhook 404s add `code` and `hint`. */
-export const ErrorBody = Type.Object({ message: Type.String() }, open);
+const ErrorBody = Type.Object({ message: Type.String() }, open);
 
 /** The error answers a route gives, all in n8n's `{ message }` envelope. */
 export function errors(...statuses: Array<400 | 401 | 404 | 409>): Record<number, typeof ErrorBody> {
