@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
 import type { Reading } from '../reading/reading.js';
-import { NotModified, sendCached } from './cached.js';
+import { sendCached } from './cached.js';
 import { Limit, Offset, tags } from './common.js';
 import { errorResponses } from './envelope.js';
 
@@ -25,7 +25,7 @@ const Blog = Type.Object({
 const BlogsList = Type.Object({ blogs: Type.Array(Blog), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() });
 
 export function blogRoutes(app: App, reading: Reading) {
-  app.get('/api/blogs', { schema: { tags, querystring: BlogsQuery, response: { 200: BlogsList, 304: NotModified, ...errorResponses(400) } } }, async (request, reply) =>
+  app.get('/api/blogs', { schema: { tags, querystring: BlogsQuery, response: { 200: BlogsList, ...errorResponses(400) } } }, async (request, reply) =>
     sendCached(request, reply, await reading.blogs(request.query)),
   );
 }

@@ -6,7 +6,7 @@ import type { Reading } from '../reading/reading.js';
 import type { PostStore } from '../store/posts.js';
 import type { BlogUrls } from '../urls.js';
 import type { BlogAuth } from './auth.js';
-import { NotModified, sendCached } from './cached.js';
+import { sendCached } from './cached.js';
 import { Limit, Offset, PostIdParams, Success, tags, Votes, type BlogLimits } from './common.js';
 import { errorResponses } from './envelope.js';
 
@@ -87,11 +87,11 @@ export function postRoutes(app: App, { publishing, reading, posts, urls, auth, l
     },
   );
 
-  app.get('/api/posts', { schema: { tags, querystring: PostsQuery, response: { 200: PostsList, 304: NotModified, ...errorResponses(400) } } }, async (request, reply) =>
+  app.get('/api/posts', { schema: { tags, querystring: PostsQuery, response: { 200: PostsList, ...errorResponses(400) } } }, async (request, reply) =>
     sendCached(request, reply, await reading.posts(request.query)),
   );
 
-  app.get('/api/posts/featured', { schema: { tags, querystring: FeaturedQuery, response: { 200: PostsList, 304: NotModified, ...errorResponses(400) } } }, async (request, reply) =>
+  app.get('/api/posts/featured', { schema: { tags, querystring: FeaturedQuery, response: { 200: PostsList, ...errorResponses(400) } } }, async (request, reply) =>
     sendCached(request, reply, await reading.featured(request.query)),
   );
 
