@@ -5,7 +5,7 @@ import type { ErrorEnvelope } from '../../../platform/http.js';
 
 export const blogEnvelope: ErrorEnvelope = (err) => ({ error: err.message, code: err.code, ...err.details });
 
-export const ErrorBody = Type.Object(
+const ErrorBody = Type.Object(
   { error: Type.String(), code: Type.Optional(Type.String()) },
   { additionalProperties: true, description: 'Error envelope: the message, a machine-readable code and any details' },
 );

@@ -35,7 +35,6 @@ export class RegistrationMails {
   }
 
   /** Queues a composed mail in the transaction that decides whether it is sent. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   queue(mail: ComposedMail, trx: Kysely<any>): Promise<void> {
     return this.mailer.queue(mail, { trx });
   }

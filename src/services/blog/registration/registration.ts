@@ -12,7 +12,6 @@ import type { Db } from '../../../platform/db.js';
 import { DomainError } from '../../../platform/errors.js';
 import { isUuid, uuid } from '../../../platform/ids.js';
 import { mintKey, type Keys } from '../../../platform/keys.js';
-import type { Mailer } from '../../../platform/mailer.js';
 import type { BlogChanges } from '../changes.js';
 import type { AgentStore } from '../store/agents.js';
 import type { AgentRow, Caller, TokenRow } from '../store/tables.js';

@@ -75,5 +75,4 @@ export type BlogTrx = Transaction<BlogTables>;
  * Writes outside the blog's tables that must commit or roll back with a blog write (the
  * platform's mail outbox, its keys); they get the open transaction and run only SQL in it.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AlongsideWrites<A extends unknown[] = []> = (trx: Kysely<any>, ...args: A) => Promise<void>;
