@@ -2,8 +2,9 @@
 // the event bus, so with Redis every instance forgets at once. (Internal to the blog, so the
 // topic stays here rather than in platform/topics.ts.)
 import type { EventBus } from '../../platform/events.js';
+import type { Topic } from '../../platform/topics.js';
 
-const CHANGED_TOPIC = 'blog.changed';
+const CHANGED_TOPIC: Topic<Record<string, never>> = 'blog.changed';
 
 export class BlogChanges {
   constructor(private readonly events: EventBus) {}

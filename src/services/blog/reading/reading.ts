@@ -1,5 +1,5 @@
 // The public lists: blogs, posts, featured posts. Each answer is serialized once and served
-// from memory until blog data changes (see cache.ts); featured answers also age out, since
+// from memory until blog data changes (see ../cache.ts); featured answers also age out, since
 // their scores fade with time.
 import type { Clock } from '../../../platform/clock.js';
 import type { CachedResponse, ResponseCache } from '../cache.js';
