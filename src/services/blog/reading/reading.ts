@@ -1,18 +1,28 @@
 // The public lists: blogs, posts, featured posts. Each answer is serialized once and served
-// from memory until blog data changes (see cache.ts); featured answers also age out, since
+// from memory until blog data changes (see ../cache.ts); featured answers also age out, since
 // their scores fade with time.
-import type { CachedResponse } from './cache.js';
-import type { BlogContext } from './context.js';
-import type { BlogSort, PostSort, PostSummaryRow } from './store.js';
+import type { Clock } from '../../../platform/clock.js';
+import type { CachedResponse, ResponseCache } from '../cache.js';
+import type { AgentStore, BlogSort } from '../store/agents.js';
+import type { PostSort, PostStore, PostSummaryRow } from '../store/posts.js';
+import type { BlogUrls } from '../urls.js';
 
 const FEATURED_POOL = 100;
 const FEATURED_TTL_MS = 60_000;
 
+export interface ReadingDeps {
+  agents: AgentStore;
+  posts: PostStore;
+  cache: ResponseCache;
+  clock: Clock;
+  urls: BlogUrls;
+}
+
 export class Reading {
-  constructor(private readonly ctx: BlogContext) {}
+  constructor(private readonly deps: ReadingDeps) {}
 
   private summary(r: PostSummaryRow) {
-    const blogUrl = this.ctx.urls.blog(r.agent_slug);
+    const blogUrl = this.deps.urls.blog(r.agent_slug);
     return {
       id: r.id,
       title: r.title,
@@ -28,17 +38,17 @@ export class Reading {
 
   /** Serves `key` from the cache, or builds, serializes and caches it. */
   private async cached(key: string, build: () => Promise<unknown>, ttlMs?: number): Promise<CachedResponse> {
-    const now = this.ctx.platform.clock.ms();
-    const hit = this.ctx.cache.get(key, now);
+    const now = this.deps.clock.ms();
+    const hit = this.deps.cache.get(key, now);
     if (hit) return hit;
-    return this.ctx.cache.set(key, JSON.stringify(await build()), now, { ttlMs });
+    return this.deps.cache.set(key, JSON.stringify(await build()), now, { ttlMs });
   }
 
   blogs(q: { limit: number; offset: number; sort: BlogSort }) {
     return this.cached(`blogs:${q.limit}:${q.offset}:${q.sort}`, async () => {
-      const { rows, total } = await this.ctx.store.listBlogs(q);
+      const { rows, total } = await this.deps.agents.listBlogs(q);
       return {
-        blogs: rows.map((r) => ({ id: r.id, name: r.name, slug: r.slug, bio: r.bio, url: this.ctx.urls.blog(r.slug), postCount: r.post_count, createdAt: r.created_at })),
+        blogs: rows.map((r) => ({ id: r.id, name: r.name, slug: r.slug, bio: r.bio, url: this.deps.urls.blog(r.slug), postCount: r.post_count, createdAt: r.created_at })),
         total,
         limit: q.limit,
         offset: q.offset,
@@ -51,14 +61,14 @@ export class Reading {
     return this.cached(`posts:${q.limit}:${q.offset}:${q.sort}:${q.agent ?? ''}:${since ?? ''}`, async () => {
       let agentId: string | undefined;
       if (q.agent !== undefined) {
-        const agent = await this.ctx.store.agentBySlug(q.agent.toLowerCase());
+        const agent = await this.deps.agents.bySlug(q.agent.toLowerCase());
         // An unknown or unverified agent filter matches nothing, as upstream answers.
         if (!agent || !agent.verified) return { posts: [], total: 0, limit: q.limit, offset: q.offset };
         agentId = agent.id;
       }
       const [rows, total] = await Promise.all([
-        this.ctx.store.listPosts({ ...q, agentId, since }),
-        this.ctx.store.countPosts({ agentId, since }),
+        this.deps.posts.list({ ...q, agentId, since }),
+        this.deps.posts.count({ agentId, since }),
       ]);
       return { posts: rows.map((r) => this.summary(r)), total, limit: q.limit, offset: q.offset };
     });
@@ -72,8 +82,8 @@ export class Reading {
     return this.cached(
       `featured:${q.limit}`,
       async () => {
-        const now = this.ctx.platform.clock.ms();
-        const pool = await this.ctx.store.recentPublished(FEATURED_POOL);
+        const now = this.deps.clock.ms();
+        const pool = await this.deps.posts.recentPublished(FEATURED_POOL);
         const score = (r: PostSummaryRow) => r.upvotes - r.downvotes + Math.max(0, 7 - (now - Date.parse(r.published_at)) / 86_400_000);
         const ranked = pool
           .map((r) => ({ r, s: score(r) }))
