@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestHamlet } from '../helpers/hamlet.js';
-import { eventually, wrap, type WorkflowTestServer } from './helpers.js';
+import { wrap, type WorkflowTestServer } from './helpers.js';
+import { waitFor, withDeadline } from '../helpers/wait.js';
 
 const REDIS = process.env.TEST_REDIS_URL;
 const enabled = !!REDIS && !!process.env.TEST_DATABASE_URL;
@@ -29,17 +30,16 @@ beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start: ${out}`)), 30_000);
+  const ready = new Promise<void>((resolve, reject) => {
     worker!.stdout!.on('data', (d) => {
       out += d;
-      if (out.includes('worker ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
+      if (out.includes('worker ready')) resolve();
     });
     worker!.stderr!.on('data', (d) => (out += d));
     worker!.once('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
+  });
+  await withDeadline(ready, 30_000, 'the worker to report ready').catch((err: Error) => {
+    throw new Error(`${err.message}: ${out}`);
   });
 }, 60_000);
 
@@ -68,11 +68,9 @@ test.skipIf(!enabled)('a webhook execution queued by the API process is run by a
     const r = await s.call('POST', '/webhook/queued', { body: JSON.stringify({ n }), headers: { 'content-type': 'application/json' } });
     expect(r.body).toEqual({ message: 'Workflow was started' });
   }
-  const done = await eventually(async () => {
+  const done = await waitFor(async () => {
     const list = (await s.api('GET', `/executions?workflowId=${c.body.id}&includeData=true`)).body.data as any[];
-    expect(list.length).toBe(5);
-    expect(list.every((e) => e.status === 'success')).toBe(true);
-    return list;
-  }, 20_000);
+    return list.length === 5 && list.every((e) => e.status === 'success') && list;
+  }, { timeoutMs: 20_000, message: 'five successful executions' });
   expect(done.map((e) => e.data.resultData.runData.Set[0].data.main[0][0].json.pid).sort()).toEqual(['0-done', '1-done', '2-done', '3-done', '4-done']);
 }, 60_000);
