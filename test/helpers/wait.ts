@@ -10,8 +10,11 @@ export interface WaitOptions {
   timeoutMs?: number;
   /** Pause between two checks (default 20 ms). */
   intervalMs?: number;
-  /** What is awaited, in words: the failure reads "timed out after … waiting for <message>". */
-  message?: string;
+  /**
+   * What is awaited, in words: the failure reads "timed out after … waiting for <message>". A
+   * function is called at the timeout, so it can describe what had arrived by then.
+   */
+  message?: string | (() => string);
 }
 
 type Falsy = false | 0 | '' | null | undefined;
@@ -38,7 +41,7 @@ export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitO
       last = { error };
     }
     if (Date.now() >= deadline) {
-      const what = message ?? condition.toString().replace(/\s+/g, ' ').slice(0, 200);
+      const what = (typeof message === 'function' ? message() : message) ?? condition.toString().replace(/\s+/g, ' ').slice(0, 200);
       const seen = !last ? 'nothing' : 'error' in last ? `error: ${last.error instanceof Error ? last.error.message : show(last.error)}` : `value: ${show(last.value)}`;
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last ${seen}`, { cause: 'error' in (last ?? {}) ? (last as { error: unknown }).error : undefined });
     }
