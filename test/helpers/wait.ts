@@ -1,8 +1,7 @@
-// The one place where tests wait. Tests wait on the condition they depend on (`waitFor`), on
-// an event (`nextEvent`), or on the injectable clock (src/platform/clock.ts), never on a fixed
-// sleep. `settle` is the single exception, for asserting that something does NOT happen when
-// the code under test offers no signal to wait for; see its comment.
-import type { EventEmitter } from 'node:events';
+// The one place where tests wait. Tests wait on the condition they depend on (`waitFor`), bound
+// an event-driven wait (`withDeadline`), or move the injectable clock (src/platform/clock.ts),
+// never sleep a fixed time. `settle` is the single exception, for asserting that something does
+// NOT happen when the code under test offers no signal to wait for; see its comment.
 import { inspect } from 'node:util';
 
 export interface WaitOptions {
@@ -31,8 +30,8 @@ const show = (value: unknown) => inspect(value, { depth: 3, breakLength: Infinit
 export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitOptions = {}): Promise<Exclude<T, Falsy>> {
   const { timeoutMs = 10_000, intervalMs = 20, message } = options;
   const deadline = Date.now() + timeoutMs;
-  let last: { value: unknown } | { error: unknown } | undefined;
   for (;;) {
+    let last: Last;
     try {
       const value = await condition();
       if (value) return value as Exclude<T, Falsy>;
@@ -42,11 +41,19 @@ export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitO
     }
     if (Date.now() >= deadline) {
       const what = (typeof message === 'function' ? message() : message) ?? condition.toString().replace(/\s+/g, ' ').slice(0, 200);
-      const seen = !last ? 'nothing' : 'error' in last ? `error: ${last.error instanceof Error ? last.error.message : show(last.error)}` : `value: ${show(last.value)}`;
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last ${seen}`, { cause: 'error' in (last ?? {}) ? (last as { error: unknown }).error : undefined });
+      throw timedOut(timeoutMs, what, last);
     }
     await pause(Math.min(intervalMs, Math.max(0, deadline - Date.now())));
   }
+}
+
+/** What the condition's last check gave: a falsy value, or an error. */
+type Last = { value: unknown } | { error: unknown };
+
+function timedOut(timeoutMs: number, what: string, last: Last): Error {
+  if ('value' in last) return new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${show(last.value)}`);
+  const reason = last.error instanceof Error ? last.error.message : show(last.error);
+  return new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last error: ${reason}`, { cause: last.error });
 }
 
 /**
@@ -62,23 +69,6 @@ export function withDeadline<T>(promise: Promise<T>, timeoutMs: number, message:
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
-/** Resolves with the first `event` from `emitter` whose arguments pass `filter` (default: any). */
-export function nextEvent<A extends unknown[] = unknown[]>(
-  emitter: EventEmitter,
-  event: string,
-  options: { filter?: (...args: A) => boolean; timeoutMs?: number } = {},
-): Promise<A> {
-  const { filter = () => true, timeoutMs = 10_000 } = options;
-  let listener!: (...args: A) => void;
-  const seen = new Promise<A>((resolve) => {
-    listener = (...args: A) => {
-      if (filter(...args)) resolve(args);
-    };
-    emitter.on(event, listener as (...args: unknown[]) => void);
-  });
-  return withDeadline(seen, timeoutMs, `event '${event}'`).finally(() => emitter.off(event, listener as (...args: unknown[]) => void));
-}
-
 /**
  * Lets `ms` of real time pass. Only for asserting that something does NOT happen (no second
  * delivery, no run while disabled) where the code under test offers no signal that it is done
@@ -86,6 +76,6 @@ export function nextEvent<A extends unknown[] = unknown[]>(
  * event, a job queue's `idle()` or the manual clock whenever one exists; name the reason at
  * the call site.
  */
-export function settle(ms = 50): Promise<void> {
+export function settle(ms: number): Promise<void> {
   return pause(ms);
 }
