@@ -5,7 +5,7 @@ import type { Clock } from '../../../platform/clock.js';
 import { PermanentError } from '../../../platform/errors.js';
 import type { Logger } from '../../../platform/logger.js';
 import { outboundFetch } from '../../../platform/outbound.js';
-import type { Store } from '../store.js';
+import type { MailStore } from '../store/index.js';
 import type { DeliveryJob } from './events.js';
 
 /** Svix's schedule after each failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -16,9 +16,9 @@ export interface DeliveryOptions {
   timeoutMs: number;
 }
 
-export function deliveryHandler(store: Store, clock: Clock, logger: Logger, opts: DeliveryOptions) {
+export function deliveryHandler(store: MailStore, clock: Clock, logger: Logger, opts: DeliveryOptions) {
   return async (job: DeliveryJob): Promise<void> => {
-    const hook = await store.webhook(job.webhook_id);
+    const hook = await store.webhooks.get(job.webhook_id);
     // Deleted or disabled since the event: nothing to deliver, and nothing to retry.
     if (!hook || hook.enabled !== 1) return;
     const now = clock.now();

@@ -9,13 +9,13 @@
 import websocket from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { Clock } from '../../platform/clock.js';
-import { HttpError } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
-import type { App } from '../../platform/http.js';
-import type { Logger } from '../../platform/logger.js';
-import type { BudgetedClient, WsBudget } from '../../platform/ws-budget.js';
-import { EVENT_TYPES } from './webhooks/events.js';
+import type { Clock } from '../../../platform/clock.js';
+import { HttpError } from '../../../platform/errors.js';
+import type { EventBus } from '../../../platform/events.js';
+import type { App } from '../../../platform/http.js';
+import type { Logger } from '../../../platform/logger.js';
+import type { BudgetedClient, WsBudget } from '../../../platform/ws-budget.js';
+import { EVENT_TYPES, type EventScope, type LiveFeed } from '../webhooks/events.js';
 
 const LIVE_TOPIC = 'mail.live';
 const HELLO_TOPIC = 'mail.live.hello';
@@ -23,13 +23,7 @@ const HELLO_TOPIC = 'mail.live.hello';
 const PRESENCE_MS = 60_000;
 const ANNOUNCE_MS = 20_000;
 
-export interface LiveEvent {
-  orgId: string;
-  inboxId: string;
-  podId: string;
-  eventType: string;
-  body: string;
-}
+type LiveEvent = EventScope & { eventType: string; body: string };
 
 interface Subscriber extends BudgetedClient {
   socket: WebSocket;
@@ -46,7 +40,11 @@ export interface LiveLimits {
   logger: Logger;
 }
 
-export class LiveStream {
+/**
+ * Built with the service's core (job handlers publish events too, in `hamlet worker` as well);
+ * `register` adds the WebSocket route when the process serves HTTP.
+ */
+export class LiveStream implements LiveFeed {
   private readonly subscribers = new Set<Subscriber>();
   /** Organizations with a subscriber on any instance, until the given time (ms). */
   private readonly listened = new Map<string, number>();
@@ -177,17 +175,24 @@ export class LiveStream {
 
   private hello(orgId: string): void {
     this.listened.set(orgId, this.clock.ms() + PRESENCE_MS);
-    void this.bus.publish(HELLO_TOPIC, { orgId }).catch(() => {});
+    // A lost announcement only delays other instances' publishing until the next one (ANNOUNCE_MS).
+    void this.bus.publish(HELLO_TOPIC, { orgId }).catch((err) => this.limits.logger.warn({ err, service: 'mail', orgId }, 'mail websocket: announcing a subscriber failed'));
   }
 
   private announce(): void {
     for (const org of new Set([...this.subscribers].map((s) => s.orgId))) this.hello(org);
   }
 
+  /** Closes every subscriber's socket (the HTTP side stops). */
+  disconnectAll(): void {
+    for (const s of this.subscribers) s.socket.close();
+    this.subscribers.clear();
+  }
+
+  /** Stops announcing and listening on the bus (the service stops). */
   close(): void {
     clearInterval(this.timer);
     for (const off of this.offs) off();
-    for (const s of this.subscribers) s.socket.close();
-    this.subscribers.clear();
+    this.disconnectAll();
   }
 }

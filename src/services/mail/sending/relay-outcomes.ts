@@ -1,26 +1,26 @@
 // What the relay said about mail we handed to the platform mailer: accepted → `delivered`
 // label and message.delivered; refused for good → `bounced` label and message.bounced.
 // The label is the guard: an outcome heard twice (several instances on Redis) records one event.
-import { MAIL_FAILED, MAIL_SENT, type MailOutcome } from '../../platform/topics.js';
-import type { Platform } from '../../platform/service.js';
-import { scopeOf, type Filing } from './filing.js';
+import { MAIL_FAILED, MAIL_SENT, type MailOutcome } from '../../../platform/topics.js';
+import type { Platform } from '../../../platform/service.js';
+import { scopeOf, type Filing } from '../messages/filing.js';
 import type { RelayMeta } from './sending.js';
-import type { Store } from './store.js';
-import type { MailEvents } from './webhooks/events.js';
+import type { MailStore } from '../store/index.js';
+import type { MailEvents } from '../webhooks/events.js';
 
 const isOurs = (meta: unknown): meta is RelayMeta => (meta as RelayMeta | undefined)?.service === 'mail' && typeof (meta as RelayMeta).id === 'string';
 
-export function subscribeRelayOutcomes(platform: Platform, store: Store, filing: Filing, events: MailEvents): () => void {
+export function subscribeRelayOutcomes(platform: Platform, store: MailStore, filing: Filing, events: MailEvents): () => void {
   const record = async (outcome: MailOutcome, failed: boolean) => {
     if (!isOurs(outcome.meta)) return;
     const id = outcome.meta.id;
     await store.transaction(async (trx) => {
-      const row = await store.messageById(id, trx);
+      const row = await store.messages.byId(id, trx);
       if (!row) return;
       const label = failed ? 'bounced' : 'delivered';
       if ((JSON.parse(row.labels) as string[]).includes(label)) return;
       await filing.relabel(trx, row, [label], []);
-      const inbox = await store.inbox(row.inbox_id, trx);
+      const inbox = await store.inboxes.get(row.inbox_id, trx);
       if (!inbox) return;
       const ref = { inbox_id: row.inbox_id, thread_id: row.thread_id, message_id: row.message_id, timestamp: platform.clock.now().toISOString() };
       if (failed) {

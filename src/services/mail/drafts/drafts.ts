@@ -1,15 +1,15 @@
 // Drafts: a message being written, stored with its attachments until it is sent (then it is
 // deleted) or scheduled (`send_at`: a durable job sends it then). A draft replying to or
 // forwarding a message takes recipients, subject and threading from it.
-import { conflict, HttpError } from '../../platform/errors.js';
-import { randomBase62 } from '../../platform/ids.js';
-import type { Jobs } from '../../platform/jobs.js';
-import { firstChars } from '../../platform/html.js';
-import { recipients } from './addresses.js';
-import { invalid, notFoundError } from './errors.js';
-import type { PreparedSend, SendBody, SendResult, Sending, Threading } from './sending.js';
-import type { AttachmentMeta } from './parse.js';
-import type { DraftRow, InboxRow, Store, Tx } from './store.js';
+import { DomainError } from '../../../platform/errors.js';
+import { randomBase62 } from '../../../platform/ids.js';
+import type { Jobs } from '../../../platform/jobs.js';
+import { firstChars } from '../../../platform/html.js';
+import { recipients } from '../messages/addresses.js';
+import { invalid, notFoundError } from '../errors.js';
+import type { PreparedSend, SendBody, SendResult, Sending, Threading } from '../sending/sending.js';
+import type { AttachmentMeta } from '../messages/parse.js';
+import type { DraftRow, InboxRow, MailStore, Tx } from '../store/index.js';
 
 export const DRAFT_SEND_QUEUE = 'mail.draft.send';
 
@@ -74,7 +74,7 @@ function storedAttachments(list: DraftInput['attachments'], field: string, start
 
 export class Drafts {
   constructor(
-    private readonly store: Store,
+    private readonly store: MailStore,
     private readonly sending: Sending,
     private readonly jobs: Jobs,
     private readonly now: () => Date,
@@ -104,7 +104,7 @@ export class Drafts {
     };
     if (input.in_reply_to || input.forward_of) {
       const id = (input.in_reply_to ?? input.forward_of)!;
-      const source = await this.store.message(inbox.inbox_id, id);
+      const source = await this.store.messages.get(inbox.inbox_id, id);
       if (!source) throw invalid(input.in_reply_to ? 'in_reply_to' : 'forward_of', `no message ${id} in this inbox`, 'NOT_FOUND');
       if (input.in_reply_to) {
         const f = this.sending.replyFields(inbox, source, input.reply_all === true);
@@ -135,7 +135,7 @@ export class Drafts {
       updated_at: now,
     };
     await this.store.transaction(async (trx) => {
-      await this.store.insertDraft(row, trx);
+      await this.store.drafts.insert(row, trx);
       if (sendAt) await this.schedule(row.draft_id, sendAt, trx);
     });
     return row;
@@ -167,7 +167,7 @@ export class Drafts {
     }
     set.labels = JSON.stringify(labels);
     await this.store.transaction(async (trx) => {
-      await this.store.updateDraft(draft.draft_id, set, trx);
+      await this.store.drafts.update(draft.draft_id, set, trx);
       if (schedule) await this.schedule(draft.draft_id, schedule, trx);
     });
     return { ...draft, ...set };
@@ -198,7 +198,7 @@ export class Drafts {
       attachments: (f.attachments ?? []).map((a) => ({ filename: a.filename, content_type: a.content_type, content_disposition: a.content_disposition, content_id: a.content_id, content: a.content })),
     };
     this.sending.validate(body);
-    const source = f.in_reply_to ?? f.forward_of ? await this.store.message(inbox.inbox_id, (f.in_reply_to ?? f.forward_of)!) : undefined;
+    const source = f.in_reply_to ?? f.forward_of ? await this.store.messages.get(inbox.inbox_id, (f.in_reply_to ?? f.forward_of)!) : undefined;
     let prepared: PreparedSend;
     if (f.forward_of && source) {
       prepared = await this.sending.prepareForward(inbox, source, body);
@@ -207,37 +207,37 @@ export class Drafts {
       prepared = await this.sending.prepare(inbox, body, threading);
     }
     return async (trx) => {
-      const fresh = await this.store.draft(draft.draft_id, trx);
+      const fresh = await this.store.drafts.get(draft.draft_id, trx);
       if (!fresh || fresh.inbox_id !== inbox.inbox_id) throw notFoundError('Draft');
       if (fresh.updated_at !== draft.updated_at || fresh.body !== draft.body || fresh.labels !== draft.labels) {
-        throw conflict('The draft changed while it was being sent; send it again', 'conflict', { code: 'DRAFT_CHANGED' });
+        throw new DomainError('conflict', 'The draft changed while it was being sent; send it again', 'conflict', { code: 'DRAFT_CHANGED' });
       }
       const result = await this.sending.write(prepared, trx);
-      await this.store.deleteDraft(draft.draft_id, trx);
+      await this.store.drafts.delete(draft.draft_id, trx);
       return result;
     };
   }
 
   /** The scheduled-send job: sends the draft if it is still scheduled for this time. */
   async runScheduled(job: DraftJob): Promise<void> {
-    const draft = await this.store.draft(job.draft_id);
+    const draft = await this.store.drafts.get(job.draft_id);
     if (!draft || draft.send_at !== job.send_at) return; // sent, deleted or rescheduled since
-    const inbox = await this.store.inbox(draft.inbox_id);
+    const inbox = await this.store.inboxes.get(draft.inbox_id);
     if (!inbox) return;
     let write: (trx: Tx) => Promise<SendResult>;
     try {
       write = await this.prepareSend(inbox, draft, {});
     } catch (err) {
-      if (!(err instanceof HttpError)) throw err;
+      if (!(err instanceof DomainError)) throw err;
       // The draft cannot be sent as it is (e.g. no recipients): say so on the draft, unless it changed meanwhile.
       await this.store.transaction(async (trx) => {
-        const fresh = await this.store.draft(job.draft_id, trx);
-        if (fresh?.updated_at === draft.updated_at) await this.store.updateDraft(draft.draft_id, { send_status: 'failed', updated_at: this.now().toISOString() }, trx);
+        const fresh = await this.store.drafts.get(job.draft_id, trx);
+        if (fresh?.updated_at === draft.updated_at) await this.store.drafts.update(draft.draft_id, { send_status: 'failed', updated_at: this.now().toISOString() }, trx);
       });
       return;
     }
     await this.store.transaction(async (trx) => {
-      const fresh = await this.store.draft(job.draft_id, trx);
+      const fresh = await this.store.drafts.get(job.draft_id, trx);
       if (!fresh || fresh.send_at !== job.send_at) return; // sent, deleted or rescheduled while composing
       // Edited while composing (still due now): the job runs again and composes the new version.
       await write(trx);

@@ -2,19 +2,21 @@
 // (550 at RCPT for anyone else: no open relay), enforces size and recipient limits, and files
 // each message into every recipient inbox, labelled received + unread, before answering 250.
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
-import type { Logger } from '../../platform/logger.js';
-import { isAddress } from './addresses.js';
-import type { MailSettings } from './settings.js';
-import type { Filing } from './filing.js';
-import { MalformedMessageError, parseMessage } from './parse.js';
-import { SmtpFairShare } from './smtp-limits.js';
-import type { InboxRow, Store, Tx } from './store.js';
+import type { Logger } from '../../../platform/logger.js';
+import type { Platform } from '../../../platform/service.js';
+import type { MailCore } from '../core.js';
+import { isAddress } from '../messages/addresses.js';
+import type { MailSettings } from '../settings.js';
+import type { Filing } from '../messages/filing.js';
+import { MalformedMessageError, parseMessage } from '../messages/parse.js';
+import { SmtpFairShare } from './fair-share.js';
+import type { InboxRow, MailStore, Tx } from '../store/index.js';
 
 type SmtpError = Error & { responseCode?: number };
 const smtpError = (code: number, message: string): SmtpError => Object.assign(new Error(message), { responseCode: code });
 
 export interface SmtpDeps {
-  store: Store;
+  store: MailStore;
   /** An inbox by address (cached: every RCPT and every message asks). */
   inbox(inboxId: string, trx?: Tx): Promise<InboxRow | undefined>;
   filing: Filing;
@@ -23,7 +25,7 @@ export interface SmtpDeps {
   isLocalDomain(address: string): boolean;
 }
 
-export function createSmtpServer(deps: SmtpDeps): SMTPServer {
+function createSmtpServer(deps: SmtpDeps): SMTPServer {
   const { config, logger } = deps;
   const fair = new SmtpFairShare(config, () => server);
   const server: SMTPServer = new SMTPServer({
@@ -89,7 +91,7 @@ export function createSmtpServer(deps: SmtpDeps): SMTPServer {
 }
 
 /** Files one received message into each recipient inbox, in one transaction. */
-export async function ingest(deps: Pick<SmtpDeps, 'store' | 'filing' | 'inbox'>, raw: Buffer, inboxIds: string[]): Promise<void> {
+async function ingest(deps: Pick<SmtpDeps, 'store' | 'filing' | 'inbox'>, raw: Buffer, inboxIds: string[]): Promise<void> {
   const parsed = await parseMessage(raw, 'hamlet.invalid');
   await deps.store.transaction(async (trx) => {
     for (const id of inboxIds) {
@@ -99,4 +101,28 @@ export async function ingest(deps: Pick<SmtpDeps, 'store' | 'filing' | 'inbox'>,
       if (filed.created) await deps.filing.received(trx, inbox, filed);
     }
   });
+}
+
+/**
+ * Listens on the SMTP port and tells the platform mailer the real port (with port 0, in tests,
+ * it is known only now), so local mail reaches it.
+ */
+export async function startSmtp(core: MailCore, platform: Platform): Promise<{ port: number; close(): Promise<void> }> {
+  const smtp = createSmtpServer({
+    store: core.store,
+    inbox: core.inbox,
+    filing: core.filing,
+    config: core.config,
+    logger: core.logger.child({ part: 'smtp' }),
+    isLocalDomain: (address) => platform.mailer.isLocal(address),
+  });
+  smtp.on('error', (err) => core.logger.error({ err }, 'smtp server error'));
+  await new Promise<void>((resolve, reject) => {
+    smtp.server.once('error', reject);
+    smtp.listen(core.config.smtpPort, platform.config.host, () => resolve());
+  });
+  const address = smtp.server.address();
+  const port = typeof address === 'object' && address ? address.port : core.config.smtpPort;
+  platform.mailer.deliverLocally({ port });
+  return { port, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
 }

@@ -3,13 +3,15 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
-import { cachedList, ownInbox, type MailContext } from '../context.js';
+import { cachedList, ownInbox, type MailContext } from './context.js';
 import { HttpError } from '../../../platform/errors.js';
 import { notFoundError } from '../errors.js';
-import { highlights, termsOf } from '../search.js';
-import { boolOf, cursorOf, dateOf, excludedLabels, limitOf, listOf, pageOf, type Query } from '../query.js';
-import { messageRecord, threadItem } from '../records.js';
-import type { ThreadRow } from '../store.js';
+import { highlights, termsOf } from './search.js';
+import { boolOf, cursorOf, dateOf, excludedLabels, limitOf, listOf, pageOf, type Query } from './query.js';
+import { messageRecord, threadItem } from '../messages/records.js';
+import type { ThreadRow } from '../store/index.js';
+import { answers, Deleted, ThreadLabels, ThreadList, ThreadWithMessages } from './responses.js';
+import { PageQuery, SearchQuery, ThreadQuery } from './schemas.js';
 
 const InboxParams = Type.Object({ inbox_id: Type.String() });
 const ThreadParams = Type.Object({ inbox_id: Type.String(), thread_id: Type.String() });
@@ -38,14 +40,14 @@ export function threadRoutes(app: App, ctx: MailContext): void {
 
   async function listing(inboxIds: string | string[], q: Query) {
     const limit = limitOf(q);
-    const rows = await store.listThreads(inboxIds, filters(q), { limit, cursor: cursorOf(q) });
+    const rows = await store.threads.list(inboxIds, filters(q), { limit, cursor: cursorOf(q) });
     const { items, next_page_token } = pageOf(rows, limit, (r) => [r.timestamp, r.thread_id]);
     return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), threads: items.map((t) => threadItem(t, true)) };
   }
 
   async function withMessages(thread: ThreadRow, q: Query) {
     const limit = limitOf(q);
-    const rows = await store.threadMessages(thread.thread_id, { limit, cursor: cursorOf(q) });
+    const rows = await store.messages.pageOfThread(thread.thread_id, { limit, cursor: cursorOf(q) });
     const { items, next_page_token } = pageOf(rows, limit, (r) => [r.timestamp, r.id]);
     return {
       ...threadItem(thread, true),
@@ -59,7 +61,7 @@ export function threadRoutes(app: App, ctx: MailContext): void {
   async function search(inboxIds: string | string[], q: Query) {
     const terms = termsOf(q);
     const limit = limitOf(q);
-    const rows = await store.listThreads(
+    const rows = await store.threads.list(
       inboxIds,
       { terms, before: dateOf(q, 'before'), after: dateOf(q, 'after'), exclude: ['spam', 'blocked', 'unauthenticated', 'trash'] },
       { limit, cursor: cursorOf(q) },
@@ -84,66 +86,62 @@ export function threadRoutes(app: App, ctx: MailContext): void {
     const system = [...add, ...remove].find((l) => SYSTEM_LABELS.has(l));
     if (system) throw new HttpError(422, `The label "${system}" is set by the service and cannot be changed on a thread`, 'unprocessable', { field: 'add_labels', code: 'SYSTEM_LABEL' });
     if (thread.message_count >= MAX_THREAD_UPDATE) throw new HttpError(422, `Threads of ${MAX_THREAD_UPDATE} or more messages cannot be relabelled at once`, 'unprocessable', { field: 'thread_id', code: 'THREAD_TOO_LARGE' });
-    return store.transaction(async (trx) => {
-      for (const row of await store.threadMessageRows(thread.thread_id, trx)) await ctx.filing.relabel(trx, row, add, remove);
-      const fresh = await store.thread(thread.thread_id, trx);
-      return { thread_id: thread.thread_id, labels: JSON.parse(fresh?.labels ?? '[]') as string[] };
-    });
+    return { thread_id: thread.thread_id, labels: await ctx.changes.relabelThread(thread.thread_id, add, remove) };
   }
 
   async function orgThread(request: FastifyRequest, threadId: string): Promise<ThreadRow> {
-    const thread = await store.thread(threadId);
-    const inbox = thread && (await store.inbox(thread.inbox_id));
+    const thread = await store.threads.get(threadId);
+    const inbox = thread && (await store.inboxes.get(thread.inbox_id));
     if (!thread || !inbox || inbox.org_id !== request.mailOrgId) throw notFoundError('Thread');
     return thread;
   }
 
   async function inboxThread(request: FastifyRequest, params: { inbox_id: string; thread_id: string }): Promise<ThreadRow> {
     const inbox = await ownInbox(ctx, request, params.inbox_id);
-    const thread = await store.thread(params.thread_id);
+    const thread = await store.threads.get(params.thread_id);
     if (!thread || thread.inbox_id !== inbox.inbox_id) throw notFoundError('Thread');
     return thread;
   }
 
-  app.get('/v0/inboxes/:inbox_id/threads', { schema: { params: InboxParams } }, async (request, reply) => {
+  app.get('/v0/inboxes/:inbox_id/threads', { schema: { params: InboxParams, querystring: ThreadQuery, response: answers(ThreadList, 404) } }, async (request, reply) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     return cachedList(ctx, inbox.inbox_id, request, reply, () => listing(inbox.inbox_id, request.query as Query));
   });
 
-  app.get('/v0/inboxes/:inbox_id/threads/search', { schema: { params: InboxParams } }, async (request) => {
+  app.get('/v0/inboxes/:inbox_id/threads/search', { schema: { params: InboxParams, querystring: SearchQuery, response: answers(ThreadList, 404) } }, async (request) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     return search(inbox.inbox_id, request.query as Query);
   });
 
-  app.patch('/v0/inboxes/:inbox_id/threads/:thread_id', { schema: { params: ThreadParams, body: UpdateThread } }, async (request) =>
+  app.patch('/v0/inboxes/:inbox_id/threads/:thread_id', { schema: { params: ThreadParams, body: UpdateThread, response: answers(ThreadLabels, 404, 422) } }, async (request) =>
     relabelThread(await inboxThread(request, request.params), request.body ?? {}),
   );
 
-  app.get('/v0/inboxes/:inbox_id/threads/:thread_id', { schema: { params: ThreadParams } }, async (request) =>
+  app.get('/v0/inboxes/:inbox_id/threads/:thread_id', { schema: { params: ThreadParams, querystring: PageQuery, response: answers(ThreadWithMessages, 404) } }, async (request) =>
     withMessages(await inboxThread(request, request.params), request.query as Query),
   );
 
-  app.delete('/v0/inboxes/:inbox_id/threads/:thread_id', { schema: { params: ThreadParams } }, async (request) => {
+  app.delete('/v0/inboxes/:inbox_id/threads/:thread_id', { schema: { params: ThreadParams, response: answers(Deleted('thread_id'), 404) } }, async (request) => {
     const thread = await inboxThread(request, request.params);
-    await store.deleteThread(thread.thread_id, thread.inbox_id);
+    await store.threads.delete(thread.thread_id, thread.inbox_id);
     return { deleted: true, thread_id: thread.thread_id };
   });
 
-  app.get('/v0/threads', async (request) => listing(await store.orgInboxIds(request.mailOrgId), request.query as Query));
+  app.get('/v0/threads', { schema: { querystring: ThreadQuery, response: answers(ThreadList) } }, async (request) => listing(await store.inboxes.idsOfOrg(request.mailOrgId), request.query as Query));
 
-  app.get('/v0/threads/search', async (request) => search(await store.orgInboxIds(request.mailOrgId), request.query as Query));
+  app.get('/v0/threads/search', { schema: { querystring: SearchQuery, response: answers(ThreadList) } }, async (request) => search(await store.inboxes.idsOfOrg(request.mailOrgId), request.query as Query));
 
-  app.patch('/v0/threads/:thread_id', { schema: { params: OrgThreadParams, body: UpdateThread } }, async (request) =>
+  app.patch('/v0/threads/:thread_id', { schema: { params: OrgThreadParams, body: UpdateThread, response: answers(ThreadLabels, 404, 422) } }, async (request) =>
     relabelThread(await orgThread(request, request.params.thread_id), request.body ?? {}),
   );
 
-  app.get('/v0/threads/:thread_id', { schema: { params: OrgThreadParams } }, async (request) =>
+  app.get('/v0/threads/:thread_id', { schema: { params: OrgThreadParams, querystring: PageQuery, response: answers(ThreadWithMessages, 404) } }, async (request) =>
     withMessages(await orgThread(request, request.params.thread_id), request.query as Query),
   );
 
-  app.delete('/v0/threads/:thread_id', { schema: { params: OrgThreadParams } }, async (request) => {
+  app.delete('/v0/threads/:thread_id', { schema: { params: OrgThreadParams, response: answers(Deleted('thread_id'), 404) } }, async (request) => {
     const thread = await orgThread(request, request.params.thread_id);
-    await store.deleteThread(thread.thread_id, thread.inbox_id);
+    await store.threads.delete(thread.thread_id, thread.inbox_id);
     return { deleted: true, thread_id: thread.thread_id };
   });
 }

@@ -3,17 +3,18 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
-import { cachedList, ownInbox, type MailContext } from '../context.js';
-import { DOWNLOAD_TTL_MS } from '../downloads.js';
+import { cachedList, ownInbox, type MailContext } from './context.js';
+import { DOWNLOAD_TTL_MS } from './downloads.js';
 import { notFoundError } from '../errors.js';
-import { attachmentContent } from '../parse.js';
-import { boolOf, cursorOf, dateOf, excludedLabels, limitOf, listOf, pageOf, type Query } from '../query.js';
-import { messageItem, messageRecord } from '../records.js';
-import { highlights, termsOf } from '../search.js';
-import { idempotent } from '../idempotency.js';
-import type { SendBody } from '../sending.js';
-import type { InboxRow, MessageRow } from '../store.js';
-import { Addresses, Attachment, Label, nullable } from './schemas.js';
+import { attachmentContent } from '../messages/parse.js';
+import { boolOf, cursorOf, dateOf, excludedLabels, limitOf, listOf, pageOf, type Query } from './query.js';
+import { messageItem, messageRecord } from '../messages/records.js';
+import { highlights, termsOf } from './search.js';
+import { idempotent } from './idempotency.js';
+import type { SendBody } from '../sending/sending.js';
+import type { InboxRow, MessageRow } from '../store/index.js';
+import { Addresses, Attachment, Label, nullable, MessageQuery, SearchQuery } from './schemas.js';
+import { answers, AttachmentLink, BatchGot, BatchUpdated, Deleted, Message, MessageLabels, MessageList, RawLink, SendResult } from './responses.js';
 
 const common = {
   reply_to: Addresses,
@@ -51,11 +52,11 @@ function dropNulls<T extends object>(body: T | null | undefined): SendBody {
 }
 
 export function messageRoutes(app: App, ctx: MailContext): void {
-  const { store, sending, filing, platform, links } = ctx;
+  const { store, sending, changes, platform, links } = ctx;
 
   async function ownMessage(request: FastifyRequest, inboxId: string, messageId: string): Promise<{ inbox: InboxRow; message: MessageRow }> {
     const inbox = await ownInbox(ctx, request, inboxId);
-    const message = await store.message(inbox.inbox_id, messageId);
+    const message = await store.messages.get(inbox.inbox_id, messageId);
     if (!message) throw notFoundError('Message');
     return { inbox, message };
   }
@@ -66,34 +67,34 @@ export function messageRoutes(app: App, ctx: MailContext): void {
     sending.validate(body);
     return idempotent(ctx, request, inbox, 'send', body, async () => sending.writer(await sending.prepareSend(inbox, body)));
   };
-  app.post('/v0/inboxes/:inbox_id/messages', { schema: { params: InboxParams, body: SendSchema } }, sendHandler);
-  app.post('/v0/inboxes/:inbox_id/messages/send', { schema: { params: InboxParams, body: SendSchema } }, sendHandler);
+  app.post('/v0/inboxes/:inbox_id/messages', { schema: { params: InboxParams, body: SendSchema, response: answers(SendResult, 404, 409, 413) } }, sendHandler);
+  app.post('/v0/inboxes/:inbox_id/messages/send', { schema: { params: InboxParams, body: SendSchema, response: answers(SendResult, 404, 409, 413) } }, sendHandler);
 
-  app.post('/v0/inboxes/:inbox_id/messages/:message_id/reply', { schema: { params: MessageParams, body: ReplySchema } }, async (request) => {
+  app.post('/v0/inboxes/:inbox_id/messages/:message_id/reply', { schema: { params: MessageParams, body: ReplySchema, response: answers(SendResult, 404, 409, 413) } }, async (request) => {
     const { inbox, message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
     const body = dropNulls(request.body);
     return idempotent(ctx, request, inbox, `reply:${message.message_id}`, body, async () => sending.writer(await sending.prepareReply(inbox, message, body, body.reply_all === true)));
   });
 
-  app.post('/v0/inboxes/:inbox_id/messages/:message_id/reply-all', { schema: { params: MessageParams, body: ReplyAllSchema } }, async (request) => {
+  app.post('/v0/inboxes/:inbox_id/messages/:message_id/reply-all', { schema: { params: MessageParams, body: ReplyAllSchema, response: answers(SendResult, 404, 409, 413) } }, async (request) => {
     const { inbox, message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
     const body = dropNulls(request.body);
     return idempotent(ctx, request, inbox, `reply-all:${message.message_id}`, body, async () => sending.writer(await sending.prepareReply(inbox, message, body, true)));
   });
 
-  app.post('/v0/inboxes/:inbox_id/messages/:message_id/forward', { schema: { params: MessageParams, body: SendSchema } }, async (request) => {
+  app.post('/v0/inboxes/:inbox_id/messages/:message_id/forward', { schema: { params: MessageParams, body: SendSchema, response: answers(SendResult, 404, 409, 413) } }, async (request) => {
     const { inbox, message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
     const body = dropNulls(request.body);
     sending.validate(body);
     return idempotent(ctx, request, inbox, `forward:${message.message_id}`, body, async () => sending.writer(await sending.prepareForward(inbox, message, body)));
   });
 
-  app.get('/v0/inboxes/:inbox_id/messages', { schema: { params: InboxParams } }, async (request, reply) => {
+  app.get('/v0/inboxes/:inbox_id/messages', { schema: { params: InboxParams, querystring: MessageQuery, response: answers(MessageList, 404) } }, async (request, reply) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     return cachedList(ctx, inbox.inbox_id, request, reply, async () => {
       const q = request.query as Query;
       const limit = limitOf(q);
-      const rows = await store.listMessages(
+      const rows = await store.messages.list(
         inbox.inbox_id,
         {
           labels: listOf(q, 'labels', true),
@@ -112,12 +113,12 @@ export function messageRoutes(app: App, ctx: MailContext): void {
     });
   });
 
-  app.get('/v0/inboxes/:inbox_id/messages/search', { schema: { params: InboxParams } }, async (request) => {
+  app.get('/v0/inboxes/:inbox_id/messages/search', { schema: { params: InboxParams, querystring: SearchQuery, response: answers(MessageList, 404) } }, async (request) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     const q = request.query as Query;
     const terms = termsOf(q);
     const limit = limitOf(q);
-    const rows = await store.listMessages(
+    const rows = await store.messages.list(
       inbox.inbox_id,
       { terms, before: dateOf(q, 'before'), after: dateOf(q, 'after'), exclude: ['spam', 'blocked', 'unauthenticated', 'trash'] },
       { limit, cursor: cursorOf(q) },
@@ -135,55 +136,40 @@ export function messageRoutes(app: App, ctx: MailContext): void {
     };
   });
 
-  app.post('/v0/inboxes/:inbox_id/messages/batch-update', { schema: { params: InboxParams, body: BatchUpdate } }, async (request) => {
+  app.post('/v0/inboxes/:inbox_id/messages/batch-update', { schema: { params: InboxParams, body: BatchUpdate, response: answers(BatchUpdated, 404) } }, async (request) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     const add = asList(request.body.add_labels);
     const remove = asList(request.body.remove_labels);
-    // All or nothing: an unknown id fails the whole batch before anything changes.
-    const updates = await store.transaction(async (trx) => {
-      const out: Array<{ message_id: string; labels: string[] }> = [];
-      for (const id of [...new Set(request.body.message_ids)]) {
-        const row = await store.message(inbox.inbox_id, id, trx);
-        if (!row) throw notFoundError(`Message ${id}`);
-        out.push({ message_id: row.message_id, labels: await filing.relabel(trx, row, add, remove) });
-      }
-      return out;
-    });
+    const updates = await changes.relabelBatch(inbox.inbox_id, request.body.message_ids, add, remove);
     return { limit: 50, count: updates.length, updates };
   });
 
-  app.post('/v0/inboxes/:inbox_id/messages/batch-get', { schema: { params: InboxParams, body: BatchGet } }, async (request) => {
+  app.post('/v0/inboxes/:inbox_id/messages/batch-get', { schema: { params: InboxParams, body: BatchGet, response: answers(BatchGot, 404) } }, async (request) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
-    const rows = await store.messagesByIds(inbox.inbox_id, request.body.message_ids);
+    const rows = await store.messages.byMessageIds(inbox.inbox_id, request.body.message_ids);
     return { limit: 500, count: rows.length, messages: rows.map(messageItem) };
   });
 
-  app.get('/v0/inboxes/:inbox_id/messages/:message_id', { schema: { params: MessageParams } }, async (request) => {
+  app.get('/v0/inboxes/:inbox_id/messages/:message_id', { schema: { params: MessageParams, response: answers(Message, 404) } }, async (request) => {
     const { message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
     return messageRecord(message);
   });
 
-  app.patch('/v0/inboxes/:inbox_id/messages/:message_id', { schema: { params: MessageParams, body: UpdateLabels } }, async (request) => {
+  app.patch('/v0/inboxes/:inbox_id/messages/:message_id', { schema: { params: MessageParams, body: UpdateLabels, response: answers(MessageLabels, 404) } }, async (request) => {
     const { message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
     const add = asList(request.body?.add_labels);
     const remove = asList(request.body?.remove_labels);
-    const labels = await store.transaction(async (trx) => {
-      const fresh = (await store.messageById(message.id, trx)) ?? message;
-      return filing.relabel(trx, fresh, add, remove);
-    });
+    const labels = await changes.relabel(message, add, remove);
     return { message_id: message.message_id, labels };
   });
 
-  app.delete('/v0/inboxes/:inbox_id/messages/:message_id', { schema: { params: MessageParams } }, async (request) => {
+  app.delete('/v0/inboxes/:inbox_id/messages/:message_id', { schema: { params: MessageParams, response: answers(Deleted('message_id'), 404) } }, async (request) => {
     const { message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
-    await store.transaction(async (trx) => {
-      await store.deleteMessage(message, trx);
-      await filing.recountThread(message.thread_id, trx);
-    });
+    await changes.delete(message);
     return { deleted: true, message_id: message.message_id };
   });
 
-  app.get('/v0/inboxes/:inbox_id/messages/:message_id/attachments/:attachment_id', { schema: { params: AttachmentParams } }, async (request) => {
+  app.get('/v0/inboxes/:inbox_id/messages/:message_id/attachments/:attachment_id', { schema: { params: AttachmentParams, response: answers(AttachmentLink, 404) } }, async (request) => {
     const { message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
     const meta = (message.attachments ? (JSON.parse(message.attachments) as Array<{ attachment_id: string }>) : []).find(
       (a) => a.attachment_id === request.params.attachment_id,
@@ -193,7 +179,7 @@ export function messageRoutes(app: App, ctx: MailContext): void {
     return { ...meta, download_url: links.url({ id: message.id, attachment: meta.attachment_id, exp }), expires_at: new Date(exp).toISOString() };
   });
 
-  app.get('/v0/inboxes/:inbox_id/messages/:message_id/raw', { schema: { params: MessageParams } }, async (request) => {
+  app.get('/v0/inboxes/:inbox_id/messages/:message_id/raw', { schema: { params: MessageParams, response: answers(RawLink, 404) } }, async (request) => {
     const { message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
     const exp = platform.clock.ms() + DOWNLOAD_TTL_MS;
     return { message_id: message.message_id, size: message.size, download_url: links.url({ id: message.id, exp }), expires_at: new Date(exp).toISOString() };
@@ -202,7 +188,7 @@ export function messageRoutes(app: App, ctx: MailContext): void {
   app.get('/v0/downloads/:token', { schema: { params: Type.Object({ token: Type.String() }), hide: true } }, async (request, reply) => {
     const target = links.verify(request.params.token, platform.clock.ms());
     if (!target) throw notFoundError('Download link (it may have expired)');
-    const raw = await store.raw(target.id);
+    const raw = await store.messages.raw(target.id);
     if (!raw) throw notFoundError('Message');
     if (!target.attachment) return reply.type('message/rfc822').header('content-disposition', 'attachment; filename="message.eml"').send(raw);
     const found = await attachmentContent(raw, target.attachment);

@@ -3,8 +3,8 @@
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import EmailReplyParser from 'email-reply-parser';
 import sanitizeHtml from 'sanitize-html';
-import { firstChars, sanitize } from '../../platform/html.js';
-import { uuid } from '../../platform/ids.js';
+import { firstChars, sanitize } from '../../../platform/html.js';
+import { uuid } from '../../../platform/ids.js';
 
 export interface AttachmentMeta {
   attachment_id: string;
@@ -36,7 +36,7 @@ export interface ParsedMessage {
 }
 
 /** Largest header block accepted: real mail stays far below; anything bigger is abuse. */
-export const MAX_HEADER_BYTES = 256 * 1024;
+const MAX_HEADER_BYTES = 256 * 1024;
 const MAX_HEADERS_KEPT = 200;
 const PREVIEW_CHARS = 200;
 
@@ -75,7 +75,7 @@ function headerLength(raw: Buffer): number {
 }
 
 /** Text without the quoted history a reply carries. */
-export function extractText(text: string): string {
+function extractText(text: string): string {
   try {
     return new EmailReplyParser().parseReply(text).trim();
   } catch {
@@ -84,7 +84,7 @@ export function extractText(text: string): string {
 }
 
 /** HTML without quoted history (blockquotes, Gmail/Outlook quote blocks), then sanitized. */
-export function extractHtml(html: string): string {
+function extractHtml(html: string): string {
   // Most mail quotes nothing: then one sanitizing pass is all it needs.
   if (!/<blockquote|gmail_quote|moz-cite-prefix|OutlookMessageHeader/i.test(html)) return sanitize(html);
   const withoutQuotes = sanitizeHtml(html, {

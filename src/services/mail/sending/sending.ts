@@ -8,15 +8,15 @@
 // delivers it inside the caller's transaction, with database work only.
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
-import type { Platform } from '../../platform/service.js';
-import { uuid } from '../../platform/ids.js';
-import { bareAddress, distinct, domainOf, recipients } from './addresses.js';
-import type { MailSettings } from './settings.js';
-import { invalid } from './errors.js';
-import { bareList, scopeOf, type Filing } from './filing.js';
-import { allAttachments, parseMessage, type ParsedMessage } from './parse.js';
-import type { InboxRow, MessageRow, Store, Tx } from './store.js';
-import type { MailEvents } from './webhooks/events.js';
+import type { Platform } from '../../../platform/service.js';
+import { uuid } from '../../../platform/ids.js';
+import { bareAddress, distinct, domainOf, recipients } from '../messages/addresses.js';
+import type { MailSettings } from '../settings.js';
+import { invalid } from '../errors.js';
+import { bareList, scopeOf, type Filing } from '../messages/filing.js';
+import { allAttachments, parseMessage, type ParsedMessage } from '../messages/parse.js';
+import type { InboxRow, MessageRow, MailStore, Tx } from '../store/index.js';
+import type { MailEvents } from '../webhooks/events.js';
 
 export interface SendBody {
   to?: string | string[];
@@ -76,7 +76,7 @@ export interface PreparedSend {
 export class Sending {
   constructor(
     private readonly platform: Platform,
-    private readonly store: Store,
+    private readonly store: MailStore,
     private readonly filing: Filing,
     private readonly events: MailEvents,
     private readonly config: MailSettings,
@@ -135,7 +135,7 @@ export class Sending {
         ? `${body.html ?? ''}<div class="forwarded"><pre>${header.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)}</pre>${source.html_body ?? ''}</div>`
         : undefined;
     // The source's raw copy is read before the transaction: a stored message never changes its bytes.
-    const raw = await this.store.raw(source.id);
+    const raw = await this.store.messages.raw(source.id);
     const original = raw ? await allAttachments(raw) : [];
     return this.prepare(
       inbox,
@@ -216,7 +216,7 @@ export class Sending {
     const all = bareList([...to, ...cc, ...bcc]);
     const local = all.filter((a) => this.platform.mailer.isLocal(a));
     const remote = all.filter((a) => !this.platform.mailer.isLocal(a));
-    const targets = await this.store.inboxesByIds(local, trx);
+    const targets = await this.store.inboxes.byIds(local, trx);
     const unknownLocal = local.filter((a) => !targets.some((t) => t.inbox_id === a));
     const relay = !!this.platform.config.smtpRelay;
     const bounced = [...unknownLocal, ...(relay ? [] : remote)];

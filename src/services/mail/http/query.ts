@@ -1,8 +1,8 @@
 // List query parameters as the SDK and curl users send them: limit, opaque page tokens, and
 // array filters given as a JSON-encoded array, repeated parameters, one plain value or (for
 // labels) a comma list; dates as ISO strings; booleans as true/false.
-import { invalid } from './errors.js';
-import type { Cursor } from './store.js';
+import { invalid } from '../errors.js';
+import type { Cursor } from '../store/index.js';
 
 export type Query = Record<string, unknown>;
 

@@ -2,13 +2,13 @@
 // that inbox), keep the thread's counters and unions in its row in the same transaction, and
 // record the events. Every way a message arrives (SMTP, a local send, our own sent copy) ends here.
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../../platform/clock.js';
-import { uuid } from '../../platform/ids.js';
+import type { Clock } from '../../../platform/clock.js';
+import { uuid } from '../../../platform/ids.js';
 import { bareAddress, distinct } from './addresses.js';
 import type { ParsedMessage } from './parse.js';
 import { messageRecord, threadItem } from './records.js';
-import type { InboxRow, MessageRow, Store, ThreadRow, Tx } from './store.js';
-import type { MailEvents } from './webhooks/events.js';
+import type { InboxRow, MessageRow, MailStore, ThreadRow, Tx } from '../store/index.js';
+import type { MailEvents } from '../webhooks/events.js';
 
 export interface FileOptions {
   labels: string[];
@@ -33,7 +33,7 @@ let sequence = 0;
  * timestamps); the random tail keeps them unique across instances. (ulid draws 16 random
  * bytes one by one per id, which showed up in the ingest profile.)
  */
-export function messageKey(ms: number): string {
+function messageKey(ms: number): string {
   sequence = (sequence + 1) % 1_679_616; // 36^4
   return ms.toString(36).padStart(9, '0') + sequence.toString(36).padStart(4, '0') + randomUUID().slice(0, 8);
 }
@@ -41,26 +41,26 @@ export function messageKey(ms: number): string {
 export class Filing {
 
   constructor(
-    private readonly store: Store,
+    private readonly store: MailStore,
     private readonly events: MailEvents,
     private readonly clock: Clock,
   ) {}
 
   async file(trx: Tx, inbox: InboxRow, msg: ParsedMessage, raw: Buffer, opts: FileOptions): Promise<Filed> {
     const now = this.clock.now().toISOString();
-    const existing = await this.store.message(inbox.inbox_id, msg.messageId, trx);
+    const existing = await this.store.messages.get(inbox.inbox_id, msg.messageId, trx);
     if (existing) {
       const labels = union(JSON.parse(existing.labels) as string[], opts.labels);
       if (labels.length !== (JSON.parse(existing.labels) as string[]).length) {
-        await this.store.setMessageLabels(existing, labels, now, trx);
+        await this.store.messages.setLabels(existing, labels, now, trx);
         await this.refreshThreadLabels(existing.thread_id, now, trx);
       }
-      const thread = (await this.store.thread(existing.thread_id, trx))!;
+      const thread = (await this.store.threads.get(existing.thread_id, trx))!;
       return { row: { ...existing, labels: JSON.stringify(labels) }, thread, created: false };
     }
 
     const joined =
-      opts.threadId ?? (await this.store.threadOfAny(inbox.inbox_id, [msg.inReplyTo, ...[...msg.references].reverse()].filter((x): x is string => !!x), trx));
+      opts.threadId ?? (await this.store.messages.threadOfAny(inbox.inbox_id, [msg.inReplyTo, ...[...msg.references].reverse()].filter((x): x is string => !!x), trx));
     const threadId = joined ?? uuid();
     const bcc = opts.bcc ?? msg.bcc;
     const row: MessageRow = {
@@ -89,13 +89,13 @@ export class Filing {
       created_at: now,
       updated_at: now,
     };
-    await this.store.insertMessage(row, raw, trx);
+    await this.store.messages.insert(row, raw, trx);
 
     const recipients = [...msg.to, ...msg.cc, ...bcc];
     const sent = opts.labels.includes('sent');
     const received = opts.labels.includes('received');
     // A thread id made up just now has no row yet: no need to look.
-    const current = joined ? await this.store.threadForUpdate(threadId, trx) : undefined;
+    const current = joined ? await this.store.threads.forUpdate(threadId, trx) : undefined;
     let thread: ThreadRow;
     if (!current) {
       thread = {
@@ -116,7 +116,7 @@ export class Filing {
         created_at: now,
         updated_at: now,
       };
-      await this.store.insertThread(thread, trx);
+      await this.store.threads.insert(thread, trx);
     } else {
       const set: Partial<ThreadRow> = {
         preview: row.preview,
@@ -134,7 +134,7 @@ export class Filing {
         ...(received ? { received_timestamp: now } : {}),
         ...(sent ? { sent_timestamp: now } : {}),
       };
-      await this.store.updateThread(threadId, set, trx);
+      await this.store.threads.update(threadId, set, trx);
       thread = { ...current, ...set };
     }
     return { row, thread, created: true };
@@ -154,34 +154,28 @@ export class Filing {
     const labels = union(before, add).filter((l) => !remove.includes(l));
     if (labels.length === before.length && labels.every((l, i) => l === before[i])) return labels;
     const now = this.clock.now().toISOString();
-    await this.store.setMessageLabels(row, labels, now, trx);
+    await this.store.messages.setLabels(row, labels, now, trx);
     await this.refreshThreadLabels(row.thread_id, now, trx);
     return labels;
   }
 
   async refreshThreadLabels(threadId: string, now: string, trx: Tx): Promise<void> {
-    await this.store.threadForUpdate(threadId, trx);
-    const sets = await this.store.threadLabelSets(threadId, trx);
+    await this.store.threads.forUpdate(threadId, trx);
+    const sets = await this.store.messages.labelSetsOfThread(threadId, trx);
     const labels = sets.reduce<string[]>((acc, r) => union(acc, JSON.parse(r.labels)), []);
-    await this.store.updateThread(threadId, { labels: JSON.stringify(labels), updated_at: now }, trx);
+    await this.store.threads.update(threadId, { labels: JSON.stringify(labels), updated_at: now }, trx);
   }
 
   /** Re-derives a thread's counters after messages left it; deletes it when none is left. */
   async recountThread(threadId: string, trx: Tx): Promise<void> {
-    const rows = await trx
-      .selectFrom('mail_messages')
-      .select(['message_id', 'labels', 'from_addr', 'to_addrs', 'cc_addrs', 'bcc_addrs', 'size', 'timestamp', 'preview'])
-      .where('thread_id', '=', threadId)
-      .orderBy('timestamp')
-      .orderBy('id')
-      .execute();
+    const rows = await this.store.messages.summariesOfThread(threadId, trx);
     if (!rows.length) {
-      await trx.deleteFrom('mail_threads').where('thread_id', '=', threadId).execute();
+      await this.store.threads.deleteEmpty(threadId, trx);
       return;
     }
     const last = rows[rows.length - 1]!;
     const recipients = rows.flatMap((r) => [r.to_addrs, r.cc_addrs, r.bcc_addrs].flatMap((j) => (j ? (JSON.parse(j) as string[]) : [])));
-    await this.store.updateThread(
+    await this.store.threads.update(
       threadId,
       {
         labels: JSON.stringify(rows.reduce<string[]>((acc, r) => union(acc, JSON.parse(r.labels)), [])),

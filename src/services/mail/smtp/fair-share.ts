@@ -9,7 +9,7 @@
 // - a count of NOOP, RSET, HELP and VRFY between two messages, which a real client needs a
 //   handful of, so a chattering session is closed without waiting for the timeout.
 import type { SMTPServer, SMTPServerSession } from 'smtp-server';
-import type { MailSettings } from './settings.js';
+import type { MailSettings } from '../settings.js';
 
 export type SmtpLimits = Pick<MailSettings, 'smtpMaxPerAddress' | 'smtpIdleTimeoutMs' | 'smtpMaxNoops'>;
 

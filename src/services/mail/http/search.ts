@@ -1,7 +1,7 @@
 // Search over messages and threads: every term must occur (any case) in one of the searched
 // fields; results come newest first (AgentMail ranks by relevance; substring search has no
 // score to rank by). Highlights wrap the matched terms in ** as AgentMail does.
-import { invalid } from './errors.js';
+import { invalid } from '../errors.js';
 import type { Query } from './query.js';
 
 const MAX_TERMS = 10;

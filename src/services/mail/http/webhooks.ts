@@ -3,15 +3,16 @@
 import { randomBytes } from 'node:crypto';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { isUniqueViolation } from '../../../platform/db.js';
 import type { App } from '../../../platform/http.js';
 import { randomBase62 } from '../../../platform/ids.js';
-import type { MailContext } from '../context.js';
+import type { MailContext } from './context.js';
 import { invalid, notFoundError } from '../errors.js';
-import { boolOf, cursorOf, limitOf, pageOf, type Query } from '../query.js';
-import { webhookRecord } from '../records.js';
-import type { WebhookRow } from '../store.js';
+import { boolOf, cursorOf, limitOf, pageOf, type Query } from './query.js';
+import { webhookRecord } from '../messages/records.js';
+import { isDuplicate, type WebhookRow } from '../store/index.js';
 import { defaultEventTypes, EVENT_TYPES } from '../webhooks/events.js';
+import { answers, Deleted, HeaderNames, Webhook, WebhookList } from './responses.js';
+import { ListQuery } from './schemas.js';
 
 const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 const Ids = nullable(Type.Array(Type.String({ minLength: 1, maxLength: 320 }), { maxItems: 10 }));
@@ -77,16 +78,16 @@ export function webhookRoutes(app: App, ctx: MailContext): void {
   const { store, platform } = ctx;
 
   async function own(request: FastifyRequest, webhookId: string): Promise<WebhookRow> {
-    const hook = await store.webhook(webhookId);
+    const hook = await store.webhooks.get(webhookId);
     if (!hook || hook.org_id !== request.mailOrgId) throw notFoundError('Webhook');
     return hook;
   }
 
-  app.post('/v0/webhooks', { schema: { body: CreateWebhook } }, async (request) => {
+  app.post('/v0/webhooks', { schema: { body: CreateWebhook, response: answers(Webhook) } }, async (request) => {
     const body = request.body;
     const orgId = request.mailOrgId;
     if (body.client_id != null) {
-      const existing = await store.webhookByClientId(orgId, body.client_id);
+      const existing = await store.webhooks.byClientId(orgId, body.client_id);
       if (existing) return webhookRecord(existing);
     }
     const now = platform.clock.now().toISOString();
@@ -106,26 +107,26 @@ export function webhookRoutes(app: App, ctx: MailContext): void {
       updated_at: now,
     };
     try {
-      await store.insertWebhook(row);
+      await store.webhooks.insert(row);
       await ctx.events.webhooksChanged(orgId);
     } catch (err) {
-      if (!isUniqueViolation(err) || body.client_id == null) throw err;
-      const winner = await store.webhookByClientId(orgId, body.client_id);
+      if (!isDuplicate(err) || body.client_id == null) throw err;
+      const winner = await store.webhooks.byClientId(orgId, body.client_id);
       if (winner) return webhookRecord(winner);
       throw err;
     }
     return webhookRecord(row);
   });
 
-  app.get('/v0/webhooks', async (request) => {
+  app.get('/v0/webhooks', { schema: { querystring: ListQuery, response: answers(WebhookList) } }, async (request) => {
     const q = request.query as Query;
     const limit = limitOf(q);
-    const rows = await store.listWebhooks(request.mailOrgId, { limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending') });
+    const rows = await store.webhooks.list(request.mailOrgId, { limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending') });
     const { items, next_page_token } = pageOf(rows, limit, (r) => [r.created_at, r.webhook_id]);
     return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), webhooks: items.map(webhookRecord) };
   });
 
-  app.get('/v0/webhooks/:webhook_id', { schema: { params: Params } }, async (request) => webhookRecord(await own(request, request.params.webhook_id)));
+  app.get('/v0/webhooks/:webhook_id', { schema: { params: Params, response: answers(Webhook, 404) } }, async (request) => webhookRecord(await own(request, request.params.webhook_id)));
 
   const update = async (request: FastifyRequest<{ Params: { webhook_id: string }; Body: typeof UpdateWebhook.static }>) => {
     const hook = await own(request, request.params.webhook_id);
@@ -147,35 +148,35 @@ export function webhookRoutes(app: App, ctx: MailContext): void {
     set.inbox_ids = listOut(inboxes);
     set.pod_ids = listOut(pods);
     try {
-      await store.updateWebhook(hook.webhook_id, set);
+      await store.webhooks.update(hook.webhook_id, set);
       await ctx.events.webhooksChanged(hook.org_id);
     } catch (err) {
-      if (isUniqueViolation(err)) throw invalid('client_id', 'is already used by another webhook', 'ALREADY_EXISTS');
+      if (isDuplicate(err)) throw invalid('client_id', 'is already used by another webhook', 'ALREADY_EXISTS');
       throw err;
     }
     return webhookRecord({ ...hook, ...set });
   };
-  app.put('/v0/webhooks/:webhook_id', { schema: { params: Params, body: UpdateWebhook } }, update);
-  app.patch('/v0/webhooks/:webhook_id', { schema: { params: Params, body: UpdateWebhook } }, update);
+  app.put('/v0/webhooks/:webhook_id', { schema: { params: Params, body: UpdateWebhook, response: answers(Webhook, 404) } }, update);
+  app.patch('/v0/webhooks/:webhook_id', { schema: { params: Params, body: UpdateWebhook, response: answers(Webhook, 404) } }, update);
 
-  app.delete('/v0/webhooks/:webhook_id', { schema: { params: Params } }, async (request) => {
+  app.delete('/v0/webhooks/:webhook_id', { schema: { params: Params, response: answers(Deleted('webhook_id'), 404) } }, async (request) => {
     const hook = await own(request, request.params.webhook_id);
-    await store.deleteWebhook(hook.webhook_id);
+    await store.webhooks.delete(hook.webhook_id);
     await ctx.events.webhooksChanged(hook.org_id);
     return { deleted: true, webhook_id: hook.webhook_id };
   });
 
-  app.get('/v0/webhooks/:webhook_id/headers', { schema: { params: Params } }, async (request) => {
+  app.get('/v0/webhooks/:webhook_id/headers', { schema: { params: Params, response: answers(HeaderNames, 404) } }, async (request) => {
     const hook = await own(request, request.params.webhook_id);
     return { header_names: Object.keys(hook.headers ? JSON.parse(hook.headers) : {}) };
   });
 
-  app.patch('/v0/webhooks/:webhook_id/headers', { schema: { params: Params, body: UpdateHeaders } }, async (request) => {
+  app.patch('/v0/webhooks/:webhook_id/headers', { schema: { params: Params, body: UpdateHeaders, response: answers(HeaderNames, 404) } }, async (request) => {
     const hook = await own(request, request.params.webhook_id);
     const headers: Record<string, string> = hook.headers ? JSON.parse(hook.headers) : {};
     Object.assign(headers, checkHeaders(request.body?.headers ?? {}));
     for (const name of request.body?.remove_headers ?? []) delete headers[name];
-    await store.updateWebhook(hook.webhook_id, { headers: Object.keys(headers).length ? JSON.stringify(headers) : null, updated_at: platform.clock.now().toISOString() });
+    await store.webhooks.update(hook.webhook_id, { headers: Object.keys(headers).length ? JSON.stringify(headers) : null, updated_at: platform.clock.now().toISOString() });
     await ctx.events.webhooksChanged(hook.org_id);
     return { header_names: Object.keys(headers) };
   });

@@ -2,7 +2,7 @@
 // must be exactly the SDK's shapes (its strict parsers reject unknown keys), so the thread
 // serializer takes a flag and optional fields are omitted rather than sent as null.
 import { bareAddress, distinct } from './addresses.js';
-import type { InboxRow, MessageItemRow, MessageRow, ThreadRow, WebhookRow } from './store.js';
+import type { InboxRow, MessageItemRow, MessageRow, ThreadRow, WebhookRow } from '../store/index.js';
 
 const list = (json: string | null): string[] | undefined => (json ? (JSON.parse(json) as string[]) : undefined);
 const nonEmpty = <T>(a: T[] | undefined): T[] | undefined => (a && a.length ? a : undefined);
@@ -47,8 +47,6 @@ export function messageItem(r: MessageItemRow) {
     updated_at: r.updated_at,
   });
 }
-
-export type MessageRecord = ReturnType<typeof messageRecord>;
 
 export function messageRecord(r: MessageRow) {
   return compact({

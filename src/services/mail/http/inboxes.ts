@@ -1,13 +1,15 @@
 // /v0/inboxes: create (idempotent by client_id), list, search, get, update, delete.
 import { Type } from '@sinclair/typebox';
-import { HttpError } from '../../../platform/errors.js';
 import type { App } from '../../../platform/http.js';
 import { randomBase62 } from '../../../platform/ids.js';
-import { isUniqueViolation } from '../../../platform/db.js';
-import { ownInbox, podIdOf, type MailContext } from '../context.js';
+import { podIdOf } from './auth.js';
+import { ownInbox, type MailContext } from './context.js';
 import { invalid } from '../errors.js';
-import { cursorOf, limitOf, boolOf, pageOf, type Query } from '../query.js';
-import { inboxRecord } from '../records.js';
+import { isDuplicate } from '../store/index.js';
+import { cursorOf, limitOf, boolOf, pageOf, type Query } from './query.js';
+import { inboxRecord } from '../messages/records.js';
+import { answers, Deleted, Inbox, InboxList } from './responses.js';
+import { ListQuery, SearchQuery } from './schemas.js';
 
 const nullable = <T extends import('@sinclair/typebox').TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 const MetadataValue = Type.Union([Type.String({ maxLength: 256 }), Type.Number(), Type.Boolean()]);
@@ -34,12 +36,12 @@ const USERNAME = /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/;
 export function inboxRoutes(app: App, ctx: MailContext): void {
   const { store, platform } = ctx;
 
-  app.post('/v0/inboxes', { schema: { body: CreateInbox } }, async (request) => {
+  app.post('/v0/inboxes', { schema: { body: CreateInbox, response: answers(Inbox, 409) } }, async (request) => {
     const body = request.body ?? {};
     const orgId = request.mailOrgId;
     if (body.client_id != null) {
       if (body.client_id.includes('@')) throw invalid('client_id', 'must not contain @');
-      const existing = await store.inboxByClientId(orgId, body.client_id);
+      const existing = await store.inboxes.byClientId(orgId, body.client_id);
       if (existing) return inboxRecord(existing);
     }
     const domains = ctx.domains();
@@ -59,42 +61,42 @@ export function inboxRoutes(app: App, ctx: MailContext): void {
       updated_at: now,
     };
     try {
-      await store.insertInbox(row);
+      await store.inboxes.insert(row);
     } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
+      if (!isDuplicate(err)) throw err;
       // The same client_id raced us: answer with the winner, as a repeat would get.
       if (body.client_id != null) {
-        const winner = await store.inboxByClientId(orgId, body.client_id);
+        const winner = await store.inboxes.byClientId(orgId, body.client_id);
         if (winner) return inboxRecord(winner);
       }
-      throw new HttpError(409, `Inbox ${row.inbox_id} already exists`, 'already_exists', { field: 'username', code: 'ALREADY_EXISTS' });
+      throw err;
     }
     return inboxRecord(row);
   });
 
-  app.get('/v0/inboxes', async (request) => {
+  app.get('/v0/inboxes', { schema: { querystring: ListQuery, response: answers(InboxList) } }, async (request) => {
     const q = request.query as Query;
     const limit = limitOf(q);
-    const rows = await store.listInboxes(request.mailOrgId, { limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending') });
+    const rows = await store.inboxes.list(request.mailOrgId, { limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending') });
     const { items, next_page_token } = pageOf(rows, limit, (r) => [r.created_at, r.inbox_id]);
     return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), inboxes: items.map(inboxRecord) };
   });
 
-  app.get('/v0/inboxes/search', async (request) => {
+  app.get('/v0/inboxes/search', { schema: { querystring: SearchQuery, response: answers(InboxList) } }, async (request) => {
     const q = request.query as Query;
     const text = typeof q.q === 'string' ? q.q : '';
     if (!text) throw invalid('q', 'is required');
     const limit = limitOf(q);
-    const rows = await store.listInboxes(request.mailOrgId, { limit, cursor: cursorOf(q), q: text });
+    const rows = await store.inboxes.list(request.mailOrgId, { limit, cursor: cursorOf(q), q: text });
     const { items, next_page_token } = pageOf(rows, limit, (r) => [r.created_at, r.inbox_id]);
     return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), inboxes: items.map(inboxRecord) };
   });
 
-  app.get('/v0/inboxes/:inbox_id', { schema: { params: InboxParams } }, async (request) =>
+  app.get('/v0/inboxes/:inbox_id', { schema: { params: InboxParams, response: answers(Inbox, 404) } }, async (request) =>
     inboxRecord(await ownInbox(ctx, request, request.params.inbox_id)),
   );
 
-  app.patch('/v0/inboxes/:inbox_id', { schema: { params: InboxParams, body: UpdateInbox } }, async (request) => {
+  app.patch('/v0/inboxes/:inbox_id', { schema: { params: InboxParams, body: UpdateInbox, response: answers(Inbox, 404) } }, async (request) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     const body = request.body ?? {};
     if (body.display_name === undefined && body.metadata === undefined) throw invalid('display_name', 'give display_name or metadata to update');
@@ -112,13 +114,13 @@ export function inboxRoutes(app: App, ctx: MailContext): void {
       if (Object.keys(merged).length > 256) throw invalid('metadata', 'holds at most 256 keys');
       set.metadata = Object.keys(merged).length ? JSON.stringify(merged) : null;
     }
-    await store.updateInbox(inbox.inbox_id, set);
+    await store.inboxes.update(inbox.inbox_id, set);
     return inboxRecord({ ...inbox, ...set });
   });
 
-  app.delete('/v0/inboxes/:inbox_id', { schema: { params: InboxParams } }, async (request) => {
+  app.delete('/v0/inboxes/:inbox_id', { schema: { params: InboxParams, response: answers(Deleted('inbox_id'), 404) } }, async (request) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
-    await store.deleteInbox(inbox.inbox_id);
+    await store.inboxes.delete(inbox.inbox_id);
     return { deleted: true, inbox_id: inbox.inbox_id };
   });
 }

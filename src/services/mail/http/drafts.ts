@@ -1,15 +1,15 @@
 // /v0/inboxes/{id}/drafts (create, list, get, PATCH, DELETE, send) and org-wide /v0/drafts.
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { isUniqueViolation } from '../../../platform/db.js';
 import type { App } from '../../../platform/http.js';
-import { ownInbox, type MailContext } from '../context.js';
-import { draftRecord } from '../drafts.js';
+import { ownInbox, type MailContext } from './context.js';
+import { draftRecord } from '../drafts/drafts.js';
 import { notFoundError } from '../errors.js';
-import { idempotent } from '../idempotency.js';
-import { boolOf, cursorOf, limitOf, pageOf, type Query } from '../query.js';
-import type { DraftRow } from '../store.js';
-import { Addresses, Attachment, Label, nullable } from './schemas.js';
+import { idempotent } from './idempotency.js';
+import { boolOf, cursorOf, limitOf, pageOf, type Query } from './query.js';
+import { isDuplicate, type DraftRow } from '../store/index.js';
+import { Addresses, Attachment, Label, nullable, ListQuery } from './schemas.js';
+import { answers, Deleted, Draft, DraftList, SendResult } from './responses.js';
 
 const Labels = nullable(Type.Array(Label, { maxItems: 50 }));
 const Attachments = nullable(Type.Array(Attachment, { maxItems: 100 }));
@@ -51,68 +51,68 @@ export function draftRoutes(app: App, ctx: MailContext): void {
 
   async function ownDraft(request: FastifyRequest, params: { inbox_id: string; draft_id: string }): Promise<DraftRow> {
     const inbox = await ownInbox(ctx, request, params.inbox_id);
-    const draft = await store.draft(params.draft_id);
+    const draft = await store.drafts.get(params.draft_id);
     if (!draft || draft.inbox_id !== inbox.inbox_id) throw notFoundError('Draft');
     return draft;
   }
 
   const list = async (where: { inboxId?: string; orgId?: string }, q: Query) => {
     const limit = limitOf(q);
-    const rows = await store.listDrafts(where, { limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending') });
+    const rows = await store.drafts.list(where, { limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending') });
     const { items, next_page_token } = pageOf(rows, limit, (r) => [r.updated_at, r.draft_id]);
     return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), drafts: items.map((d) => draftRecord(d, false)) };
   };
 
-  app.post('/v0/inboxes/:inbox_id/drafts', { schema: { params: InboxParams, body: CreateDraft } }, async (request) => {
+  app.post('/v0/inboxes/:inbox_id/drafts', { schema: { params: InboxParams, body: CreateDraft, response: answers(Draft, 404, 409, 413) } }, async (request) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     const body = request.body ?? {};
     if (body.client_id != null) {
-      const existing = await store.draftByClientId(inbox.org_id, body.client_id);
+      const existing = await store.drafts.byClientId(inbox.org_id, body.client_id);
       if (existing) return draftRecord(existing, true);
     }
     try {
       return draftRecord(await drafts.create(inbox, body), true);
     } catch (err) {
-      if (!isUniqueViolation(err) || body.client_id == null) throw err;
-      const winner = await store.draftByClientId(inbox.org_id, body.client_id);
+      if (!isDuplicate(err) || body.client_id == null) throw err;
+      const winner = await store.drafts.byClientId(inbox.org_id, body.client_id);
       if (winner) return draftRecord(winner, true);
       throw err;
     }
   });
 
-  app.get('/v0/inboxes/:inbox_id/drafts', { schema: { params: InboxParams } }, async (request) => {
+  app.get('/v0/inboxes/:inbox_id/drafts', { schema: { params: InboxParams, querystring: ListQuery, response: answers(DraftList, 404) } }, async (request) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     return list({ inboxId: inbox.inbox_id }, request.query as Query);
   });
 
-  app.get('/v0/drafts', async (request) => list({ orgId: request.mailOrgId }, request.query as Query));
+  app.get('/v0/drafts', { schema: { querystring: ListQuery, response: answers(DraftList) } }, async (request) => list({ orgId: request.mailOrgId }, request.query as Query));
 
-  app.get('/v0/drafts/:draft_id', { schema: { params: Type.Object({ draft_id: Type.String() }) } }, async (request) => {
-    const draft = await store.draft(request.params.draft_id);
+  app.get('/v0/drafts/:draft_id', { schema: { params: Type.Object({ draft_id: Type.String() }), response: answers(Draft, 404) } }, async (request) => {
+    const draft = await store.drafts.get(request.params.draft_id);
     if (!draft || draft.org_id !== request.mailOrgId) throw notFoundError('Draft');
     return draftRecord(draft, true);
   });
 
-  app.get('/v0/inboxes/:inbox_id/drafts/:draft_id', { schema: { params: DraftParams } }, async (request) => draftRecord(await ownDraft(request, request.params), true));
+  app.get('/v0/inboxes/:inbox_id/drafts/:draft_id', { schema: { params: DraftParams, response: answers(Draft, 404) } }, async (request) => draftRecord(await ownDraft(request, request.params), true));
 
-  app.patch('/v0/inboxes/:inbox_id/drafts/:draft_id', { schema: { params: DraftParams, body: UpdateDraft } }, async (request) => {
+  app.patch('/v0/inboxes/:inbox_id/drafts/:draft_id', { schema: { params: DraftParams, body: UpdateDraft, response: answers(Draft, 404, 413) } }, async (request) => {
     const draft = await ownDraft(request, request.params);
     return draftRecord(await drafts.update(draft, request.body ?? {}), true);
   });
 
-  app.delete('/v0/inboxes/:inbox_id/drafts/:draft_id', { schema: { params: DraftParams } }, async (request) => {
+  app.delete('/v0/inboxes/:inbox_id/drafts/:draft_id', { schema: { params: DraftParams, response: answers(Deleted('draft_id'), 404) } }, async (request) => {
     const draft = await ownDraft(request, request.params);
-    await store.deleteDraft(draft.draft_id);
+    await store.drafts.delete(draft.draft_id);
     return { deleted: true, draft_id: draft.draft_id };
   });
 
-  app.post('/v0/inboxes/:inbox_id/drafts/:draft_id/send', { schema: { params: DraftParams, body: SendDraft } }, async (request) => {
+  app.post('/v0/inboxes/:inbox_id/drafts/:draft_id/send', { schema: { params: DraftParams, body: SendDraft, response: answers(SendResult, 404, 409) } }, async (request) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     const labels = { add: request.body?.add_labels ?? undefined, remove: request.body?.remove_labels ?? undefined };
     // The draft is looked up after the idempotency check: a repeat with the same
     // Idempotency-Key finds it gone (sending deletes it) and gets the first answer instead of a 404.
     return idempotent(ctx, request, inbox, `draft:${request.params.draft_id}`, labels, async () => {
-      const draft = await store.draft(request.params.draft_id);
+      const draft = await store.drafts.get(request.params.draft_id);
       if (!draft || draft.inbox_id !== inbox.inbox_id) throw notFoundError('Draft');
       return drafts.prepareSend(inbox, draft, labels);
     });
