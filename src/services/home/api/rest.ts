@@ -26,7 +26,7 @@ export interface RestDeps {
 }
 
 /** A body that was sent but is not JSON (routes answer with their own HA message). */
-export const INVALID_JSON = Symbol('invalid json');
+const INVALID_JSON = Symbol('invalid json');
 
 const DAY_US = 86_400_000_000;
 

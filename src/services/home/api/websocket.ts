@@ -112,7 +112,7 @@ function entityFrame(m: EntityMessage, subscription: number): Buffer {
   return frame;
 }
 
-export class WsConnection implements BudgetedClient {
+class WsConnection implements BudgetedClient {
   private authed = false;
   private authing = false;
   private readonly early: RawData[] = [];

@@ -43,7 +43,7 @@ const PREVIEW_CHARS = 200;
 export class MalformedMessageError extends Error {}
 
 // PostgreSQL text cannot hold NUL, and 8-bit garbage may decode to it: drop it everywhere.
-const clean = (s: string | undefined): string | undefined => (s === undefined ? undefined : s.replace(/\u0000/g, ''));
+const clean = (s: string | undefined): string | undefined => (s === undefined ? undefined : s.replaceAll('\u0000', ''));
 
 const formatAddress = (a: { name?: string; address?: string }): string | undefined => {
   if (!a.address) return undefined;

@@ -50,9 +50,10 @@ export function deliveryHandler(store: MailStore, clock: Clock, logger: Logger, 
     } catch (err) {
       const e = err as Error & { code?: string };
       if (e.code === 'EBLOCKED') throw new PermanentError(e.message);
-      throw new Error(`delivery to ${hook.url} failed: ${e.message}`);
+      throw new Error(`delivery to ${hook.url} failed: ${e.message}`, { cause: err });
     }
-    // The body is not needed; drain it so the connection is reused.
+    // The body is not needed; drain it so the connection is reused. Not a write: a body that
+    // cannot be cancelled changes nothing about the delivery, which the status decides.
     await res.body?.cancel().catch(() => {});
     if (res.status >= 200 && res.status < 300) return;
     if (res.headers.get('webhook-delivery') === 'abort-message') {
