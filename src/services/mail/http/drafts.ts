@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
 import { ownInbox, type MailContext } from './context.js';
-import { draftRecord } from '../drafts/drafts.js';
+import { draftRecord } from '../drafts/record.js';
 import { notFoundError } from '../errors.js';
 import { idempotent } from './idempotency.js';
 import { boolOf, cursorOf, limitOf, pageOf, type Query } from './query.js';
