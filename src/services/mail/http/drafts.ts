@@ -8,7 +8,7 @@ import { notFoundError } from '../errors.js';
 import { idempotent } from './idempotency.js';
 import { boolOf, cursorOf, limitOf, pageOf, type Query } from './query.js';
 import { isDuplicate, type DraftRow } from '../store/index.js';
-import { Addresses, Attachment, Label, nullable, ListQuery } from './schemas.js';
+import { Addresses, Attachment, InboxParams, Label, ListQuery, nullable } from './schemas.js';
 import { answers, Deleted, Draft, DraftList, SendResult } from './responses.js';
 
 const Labels = nullable(Type.Array(Label, { maxItems: 50 }));
@@ -43,7 +43,6 @@ const UpdateDraft = Type.Object({
   remove_labels: Labels,
 });
 const SendDraft = Type.Union([Type.Object({ add_labels: Labels, remove_labels: Labels }), Type.Null()]);
-const InboxParams = Type.Object({ inbox_id: Type.String() });
 const DraftParams = Type.Object({ inbox_id: Type.String(), draft_id: Type.String() });
 
 export function draftRoutes(app: App, ctx: MailContext): void {

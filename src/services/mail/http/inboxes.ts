@@ -9,9 +9,8 @@ import { isDuplicate } from '../store/index.js';
 import { cursorOf, limitOf, boolOf, pageOf, type Query } from './query.js';
 import { inboxRecord } from '../messages/records.js';
 import { answers, Deleted, Inbox, InboxList } from './responses.js';
-import { ListQuery, SearchQuery } from './schemas.js';
+import { InboxParams, ListQuery, nullable, SearchQuery } from './schemas.js';
 
-const nullable = <T extends import('@sinclair/typebox').TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 const MetadataValue = Type.Union([Type.String({ maxLength: 256 }), Type.Number(), Type.Boolean()]);
 
 const CreateInbox = Type.Union([
@@ -30,7 +29,6 @@ const UpdateInbox = Type.Object({
   metadata: Type.Optional(Type.Union([Type.Record(Type.String({ maxLength: 256 }), Type.Union([MetadataValue, Type.Null()]), { maxProperties: 256 }), Type.Null()])),
 });
 
-const InboxParams = Type.Object({ inbox_id: Type.String() });
 const USERNAME = /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/;
 
 export function inboxRoutes(app: App, ctx: MailContext): void {

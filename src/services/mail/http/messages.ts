@@ -13,7 +13,7 @@ import { highlights, termsOf } from './search.js';
 import { idempotent } from './idempotency.js';
 import type { SendBody } from '../sending/sending.js';
 import type { InboxRow, MessageRow } from '../store/index.js';
-import { Addresses, Attachment, Label, nullable, MessageQuery, SearchQuery } from './schemas.js';
+import { Addresses, Attachment, InboxParams, Label, MessageQuery, nullable, SearchQuery } from './schemas.js';
 import { answers, AttachmentLink, BatchGot, BatchUpdated, Deleted, Message, MessageLabels, MessageList, RawLink, SendResult } from './responses.js';
 
 const common = {
@@ -40,7 +40,6 @@ const BatchUpdate = Type.Object({
 });
 const asList = (v: string | string[] | null | undefined) => (v == null ? [] : Array.isArray(v) ? v : [v]);
 
-const InboxParams = Type.Object({ inbox_id: Type.String() });
 const MessageParams = Type.Object({ inbox_id: Type.String(), message_id: Type.String() });
 const AttachmentParams = Type.Object({ inbox_id: Type.String(), message_id: Type.String(), attachment_id: Type.String() });
 

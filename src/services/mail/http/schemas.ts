@@ -1,6 +1,9 @@
 // Request pieces shared by the mail routes: bodies of the message and draft routes, list queries.
 import { Type, type TSchema } from '@sinclair/typebox';
 
+/** The path parameter of every route under /v0/inboxes/{inbox_id}. */
+export const InboxParams = Type.Object({ inbox_id: Type.String() });
+
 export const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 export const Addresses = nullable(Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 })]));
 export const Label = Type.String({ minLength: 1, maxLength: 256 });

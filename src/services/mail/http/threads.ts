@@ -11,9 +11,8 @@ import { boolOf, cursorOf, dateOf, excludedLabels, limitOf, listOf, pageOf, type
 import { messageRecord, threadItem } from '../messages/records.js';
 import type { ThreadRow } from '../store/index.js';
 import { answers, Deleted, ThreadLabels, ThreadList, ThreadWithMessages } from './responses.js';
-import { PageQuery, SearchQuery, ThreadQuery } from './schemas.js';
+import { InboxParams, PageQuery, SearchQuery, ThreadQuery } from './schemas.js';
 
-const InboxParams = Type.Object({ inbox_id: Type.String() });
 const ThreadParams = Type.Object({ inbox_id: Type.String(), thread_id: Type.String() });
 const OrgThreadParams = Type.Object({ thread_id: Type.String() });
 const UpdateThread = Type.Object({

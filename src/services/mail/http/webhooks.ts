@@ -1,7 +1,7 @@
 // /v0/webhooks: create (idempotent by client_id), list, get, update (PUT as the contract,
 // PATCH as the SDK), delete, and the write-only custom delivery headers.
 import { randomBytes } from 'node:crypto';
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
 import { randomBase62 } from '../../../platform/ids.js';
@@ -12,9 +12,8 @@ import { webhookRecord } from '../messages/records.js';
 import { isDuplicate, type WebhookRow } from '../store/index.js';
 import { defaultEventTypes, EVENT_TYPES } from '../webhooks/events.js';
 import { answers, Deleted, HeaderNames, Webhook, WebhookList } from './responses.js';
-import { ListQuery } from './schemas.js';
+import { ListQuery, nullable } from './schemas.js';
 
-const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 const Ids = nullable(Type.Array(Type.String({ minLength: 1, maxLength: 320 }), { maxItems: 10 }));
 const EventTypes = nullable(Type.Array(Type.String(), { maxItems: 20 }));
 const Headers = nullable(Type.Record(Type.String({ minLength: 1, maxLength: 200 }), Type.String({ maxLength: 4000 }), { maxProperties: 50 }));
