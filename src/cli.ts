@@ -14,7 +14,7 @@ const USAGE = `Usage:
   hamlet keys list <service>                           list a service's keys (never the keys themselves)
   hamlet keys revoke <service> <key-id>                revoke a key
   hamlet migrate                                       create or upgrade the tables, then exit
-  hamlet worker [--concurrency N]                      run queued jobs (workflow executions) in queue mode (REDIS_URL)
+  hamlet worker [--concurrency N]                      run every service's queued jobs in queue mode (REDIS_URL)
 
 Configuration comes from the environment (see README.md); flags override it.`;
 

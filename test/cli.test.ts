@@ -10,6 +10,7 @@ import { createLogger } from '../src/platform/logger.js';
 import { closePlatform, openPlatform } from '../src/server.js';
 import { testEnv, testStorage } from './helpers/hamlet.js';
 import { spawnHamlet } from './helpers/process.js';
+import { waitFor } from './helpers/wait.js';
 
 const run = promisify(execFile);
 const CLI = [process.execPath, ['--import', 'tsx', path.resolve('src/cli.ts')]] as const;
@@ -77,7 +78,8 @@ it.runIf(existsSync(path.resolve('dist/cli.js')))('the built `hamlet start` star
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  for (let i = 0; i < 300 && !/^workflow\s+api\s+http/m.test(out) && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
+  // Started (the last service prints its URLs), or exited early: the assertions below say which.
+  await waitFor(() => /^workflow\s+api\s+http/m.test(out) || child.exitCode !== null, { timeoutMs: 30_000, intervalMs: 100, message: 'the workflow API URL on stdout' });
   for (const service of ['blog', 'mail', 'community', 'home', 'workflow']) expect(out).toMatch(new RegExp(`^${service}\\s+api\\s+http://`, 'm'));
   child.kill('SIGTERM');
   expect(await exited).toBe(0);

@@ -74,7 +74,8 @@ it('renders a post from markdown, and the XSS payloads do not run', async () => 
   expect(await page.locator('.post-body .hljs-keyword').first().textContent()).toBe('const');
   // The stylesheet loaded (CSP allows 'self').
   expect(await page.evaluate(() => getComputedStyle(document.querySelector('main')!).maxWidth)).not.toBe('none');
-  await page.waitForTimeout(200);
+  // After the load event every image has loaded or failed, so any onload/onerror handler has run.
+  await page.waitForLoadState('load');
   expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();
   expect(await page.locator('.post-body script').count()).toBe(0);
   expect(await page.locator('.post-body [onerror], .post-body [onload]').count()).toBe(0);

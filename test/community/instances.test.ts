@@ -4,7 +4,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { startHamlet, type Hamlet } from '../../src/server.js';
+import { busLinked } from '../helpers/bus.js';
 import { testEnv } from '../helpers/hamlet.js';
+import { waitFor } from '../helpers/wait.js';
 import { GENEROUS, startCommunity, wrap, type Community } from './helpers.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -27,16 +29,13 @@ describe.skipIf(!redisUrl)('across instances', () => {
     await one.createPost(a.key, com.id, 'before');
     // Instance two caches the page...
     expect((await two.call('GET', '/api/v1/posts?sort=new', { key: a.key })).body.count).toBe(1);
-    await new Promise((r) => setTimeout(r, 200)); // Redis subscriptions are established asynchronously
+    // Redis subscriptions are established asynchronously: wait until instance two's are live.
+    await busLinked(one.t.hamlet.platform.events, second.platform.events);
     // ...instance one writes...
     await one.createPost(a.key, com.id, 'after');
     // ...and instance two serves the new page once the message arrives.
-    let titles: string[] = [];
-    for (let i = 0; i < 40; i++) {
-      titles = (await two.call('GET', '/api/v1/posts?sort=new', { key: a.key })).body.posts.map((p: any) => p.title);
-      if (titles.length === 2) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(titles).toEqual(['after', 'before']);
+    const titlesOnTwo = async () => (await two.call('GET', '/api/v1/posts?sort=new', { key: a.key })).body.posts.map((p: any) => p.title) as string[];
+    await waitFor(async () => (await titlesOnTwo()).length === 2, { message: 'the new post on instance two' });
+    expect(await titlesOnTwo()).toEqual(['after', 'before']);
   });
 });

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withDeadline } from './wait.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -25,23 +26,19 @@ export async function spawnHamlet(env: Record<string, string>, timeoutMs = 30_00
   child.stderr!.on('data', (d) => (err += d));
   const services = (env.HAMLET_SERVICES ?? '').split(',').filter(Boolean);
   const urls: Record<string, string> = {};
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`hamlet did not start in time:\n${out}\n${err}`)), timeoutMs);
+  const started = new Promise<void>((resolve, reject) => {
     const check = () => {
       for (const line of out.split('\n')) {
         const m = /^(\w+)\s+(\w+)\s+(\S+)$/.exec(line.trim());
         if (m) urls[`${m[1]} ${m[2]}`] = m[3]!;
       }
-      if (services.every((s) => Object.keys(urls).some((k) => k.startsWith(s + ' ')))) {
-        clearTimeout(timer);
-        resolve();
-      }
+      if (services.every((s) => Object.keys(urls).some((k) => k.startsWith(s + ' ')))) resolve();
     };
     child.stdout!.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`hamlet exited with ${code}:\n${out}\n${err}`));
-    });
+    child.once('exit', (code) => reject(new Error(`hamlet exited with ${code}:\n${out}\n${err}`)));
+  });
+  await withDeadline(started, timeoutMs, 'hamlet to print its URLs').catch((e: Error) => {
+    throw new Error(`${e.message}:\n${out}\n${err}`);
   });
   return {
     child,

@@ -2,6 +2,7 @@
 // parsed with mailparser. It can refuse mail (4xx/5xx) to test retries and bounces.
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { withDeadline } from './wait.js';
 
 export interface SmtpSink {
   url: string;
@@ -61,15 +62,13 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
     waitFor(match, timeoutMs = 10_000) {
       const found = messages.find(match);
       if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no matching mail arrived')), timeoutMs);
-        waiters.push({
-          match,
-          resolve: (m) => {
-            clearTimeout(timer);
-            resolve(m);
-          },
-        });
+      const waiter = { match, resolve: (_: SmtpSink['messages'][number]) => {} };
+      const arrived = new Promise<SmtpSink['messages'][number]>((resolve) => {
+        waiter.resolve = resolve;
+        waiters.push(waiter);
+      });
+      return withDeadline(arrived, timeoutMs, `a mail matching ${match.toString()}`).finally(() => {
+        if (waiters.includes(waiter)) waiters.splice(waiters.indexOf(waiter), 1);
       });
     },
     refuse(code, message = 'refused') {

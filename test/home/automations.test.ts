@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
+import { waitFor } from '../helpers/wait.js';
 import { rawSocket, startHome, type HomeTest } from './helpers.js';
 
 // 2026-01-05 is a Monday; 09:00 UTC is 10:00 in Amsterdam.
@@ -77,7 +78,13 @@ async function events(types: string[]) {
 }
 
 const state = async (id: string) => (await h.api('GET', `/api/states/${id}`)).body;
-const settle = () => new Promise((r) => setTimeout(r, 30));
+/**
+ * An automation's last_triggered. Triggers fire synchronously (on the clock's advance, or inside
+ * the request that changed a state or fired an event) and a run stamps last_triggered as it
+ * starts, so an unchanged value right after is proof that no run started: no sleep needed.
+ */
+const lastTriggered = async (automation: string) => (await state(automation)).attributes.last_triggered;
+const stateIs = (id: string, expected: string) => waitFor(async () => (await state(id)).state === expected, { message: `${id} to be ${expected}` });
 
 beforeAll(async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'home-auto-'));
@@ -115,24 +122,21 @@ describe('automations', () => {
   it('time_pattern fires under the manual clock', async () => {
     expect((await state('switch.pump')).state).toBe('off');
     clock.advance(4 * 60_000);
-    await settle();
+    expect(await lastTriggered('automation.pump_every_5_minutes')).toBeNull();
     expect((await state('switch.pump')).state).toBe('off');
     clock.advance(60_000); // 09:05:00
-    await settle();
-    expect((await state('switch.pump')).state).toBe('on');
+    await stateIs('switch.pump', 'on');
     clock.advance(5 * 60_000); // 09:10:00
-    await settle();
-    expect((await state('switch.pump')).state).toBe('off');
+    await stateIs('switch.pump', 'off');
   });
 
   it('time trigger with a time condition, then a delay on the clock, then an event', async () => {
     const raw = await events(['porch_done']);
     clock.set('2026-01-05T09:29:59.000Z');
-    await settle();
+    expect(await lastTriggered('automation.porch_at_10_30')).toBeNull();
     expect((await state('light.porch')).state).toBe('off');
     clock.set('2026-01-05T09:30:00.000Z'); // 10:30 in Amsterdam
-    await settle();
-    expect((await state('light.porch')).state).toBe('on');
+    await stateIs('light.porch', 'on');
     expect(raw.messages.some((m) => m.event?.event_type === 'porch_done')).toBe(false);
     clock.advance(60_000);
     const e = await raw.next((m) => m.event?.event_type === 'porch_done');
@@ -142,8 +146,9 @@ describe('automations', () => {
 
   it('the time condition blocks the run on a day not listed', async () => {
     await h.api('POST', '/api/services/light/turn_off', { entity_id: 'light.porch' });
+    const before = await lastTriggered('automation.porch_at_10_30');
     clock.set('2026-01-07T09:30:00.000Z'); // Wednesday 10:30
-    await settle();
+    expect(await lastTriggered('automation.porch_at_10_30')).toBe(before);
     expect((await state('light.porch')).state).toBe('off');
   });
 
@@ -153,7 +158,7 @@ describe('automations', () => {
     clock.advance(10_000);
     await h.api('POST', '/api/states/binary_sensor.motion', { state: 'off' });
     clock.advance(30_000);
-    await settle();
+    expect(await lastTriggered('automation.motion_held')).toBeNull();
     expect(raw.messages.some((m) => m.event?.event_type === 'motion_held')).toBe(false);
     await h.api('POST', '/api/states/binary_sensor.motion', { state: 'on' });
     clock.advance(30_000);
@@ -170,14 +175,15 @@ describe('automations', () => {
     await h.api('POST', '/api/states/sensor.temp', { state: '27' }); // still in range: no new run
     await h.api('POST', '/api/states/sensor.temp', { state: '20' });
     await h.api('POST', '/api/states/sensor.temp', { state: '31' });
+    // Runs are queued in order: a run for 27 would have sent its `warm` before this `very_hot`.
     await raw.next((m) => m.event?.event_type === 'very_hot');
-    await settle();
     expect(raw.messages.filter((m) => m.event?.event_type === 'warm')).toHaveLength(1);
     // With the hall light off, the condition blocks the run.
     await h.api('POST', '/api/services/light/turn_off', { entity_id: 'light.hall' });
+    const before = await lastTriggered('automation.hot');
     await h.api('POST', '/api/states/sensor.temp', { state: '20' });
     await h.api('POST', '/api/states/sensor.temp', { state: '35' });
-    await settle();
+    expect(await lastTriggered('automation.hot')).toBe(before);
     expect(raw.messages.filter((m) => m.event?.event_type === 'very_hot')).toHaveLength(1);
     raw.ws.close();
   });
@@ -185,8 +191,10 @@ describe('automations', () => {
   it('event trigger with event_data; wait_for_trigger waits for its trigger, or its timeout', async () => {
     const raw = await events(['wait_over']);
     await h.api('POST', '/api/events/start_wait', { go: false });
+    expect(await lastTriggered('automation.waiter')).toBeNull();
     await h.api('POST', '/api/events/start_wait', { go: true });
-    await settle();
+    // The run started and is waiting (its wait_for_trigger is its first step).
+    expect((await state('automation.waiter')).attributes.current).toBe(1);
     expect(raw.messages.some((m) => m.event?.event_type === 'wait_over')).toBe(false);
     await h.api('POST', '/api/events/continue', {});
     await raw.next((m) => m.event?.event_type === 'wait_over');
@@ -199,12 +207,12 @@ describe('automations', () => {
   it('automation services: turn_off stops triggers, trigger runs the actions', async () => {
     await h.api('POST', '/api/services/automation/turn_off', { entity_id: 'automation.hall_light_on_webhook' });
     await h.api('POST', '/api/services/light/turn_off', { entity_id: 'light.hall' });
+    const before = await lastTriggered('automation.hall_light_on_webhook');
     await fetch(`${h.url}/api/webhook/hall_hook`, { method: 'POST' });
-    await settle();
+    expect(await lastTriggered('automation.hall_light_on_webhook')).toBe(before);
     expect((await state('light.hall')).state).toBe('off');
     await h.api('POST', '/api/services/automation/trigger', { entity_id: 'automation.hall_light_on_webhook' });
-    await settle();
-    expect((await state('light.hall')).state).toBe('on');
+    await stateIs('light.hall', 'on');
     await h.api('POST', '/api/services/automation/turn_on', { entity_id: 'automation.hall_light_on_webhook' });
     expect((await state('automation.hall_light_on_webhook')).state).toBe('on');
   });

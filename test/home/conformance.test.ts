@@ -18,24 +18,22 @@ import {
   type HassEntities,
 } from 'home-assistant-js-websocket';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/platform/clock.js';
+import { waitFor } from '../helpers/wait.js';
 import { ISO_US, rawSocket, startHome, withToken, ULID, type HomeTest } from './helpers.js';
 
 let h: HomeTest;
 let conn: Connection;
 let entities: HassEntities = {};
 let entityUpdates = 0;
-const t0 = new Date(Date.now() - 60_000).toISOString();
+// A manual clock from the real time of day: the cover moves when the test moves the clock.
+const clock = new ManualClock(Date.now());
+const t0 = new Date(clock.ms() - 60_000).toISOString();
 
 const connect = (url: string, token: string) => createConnection({ auth: createLongLivedTokenAuth(url, token) });
 
 /** Waits until the subscribeEntities view satisfies a predicate. */
-async function until(pred: () => boolean, ms = 6000): Promise<void> {
-  const start = Date.now();
-  while (!pred()) {
-    if (Date.now() - start > ms) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (pred: () => boolean, timeoutMs = 6000) => waitFor(pred, { timeoutMs, message: `the entities view to satisfy ${pred.toString()}` });
 
 async function rejects(p: Promise<unknown>): Promise<{ code: string | number; message: string }> {
   try {
@@ -47,7 +45,7 @@ async function rejects(p: Promise<unknown>): Promise<{ code: string | number; me
 }
 
 beforeAll(async () => {
-  h = await startHome();
+  h = await startHome({ clock });
   conn = await connect(h.url, h.token);
   subscribeEntities(conn, (e) => {
     entities = e;
@@ -81,10 +79,18 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
   });
 
   it('3: without auth the socket closes after 10 s; a binary or non-JSON frame closes it at once', async () => {
+    // Two sockets opened at the same clock time: one proves the server still takes an auth just
+    // before the 10 s, the other that it closes at 10 s. The auth timeout runs on the home's clock.
+    const late = await rawSocket(h.url);
+    await late.next();
     const idle = await rawSocket(h.url);
-    const started = Date.now();
+    await idle.next();
+    clock.advance(9_999);
+    late.send({ type: 'auth', access_token: h.token });
+    await late.next((m) => m.type === 'auth_ok');
+    late.ws.close();
+    clock.advance(1);
     await idle.closed;
-    expect(Date.now() - started).toBeGreaterThanOrEqual(9_500);
 
     const binary = await rawSocket(h.url);
     await binary.next();
@@ -97,7 +103,7 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     await text.next();
     text.send('{"type": "auth", "access_token"');
     await text.closed;
-  }, 15_000);
+  });
 
   it('4: ping', async () => {
     await conn.ping();
@@ -153,6 +159,7 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
 
   it('9-10: callService with a target or with entity_id in the data', async () => {
     const before = entities['light.kitchen']!;
+    clock.advance(1000); // so that last_changed can move on
     const r = (await callService(conn, 'light', 'turn_on', { brightness: 128 }, { entity_id: 'light.kitchen' })) as { context: { id: string; parent_id: null; user_id: string } };
     expect(r.context.id).toMatch(ULID);
     expect(r.context.parent_id).toBeNull();
@@ -229,14 +236,28 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     const c = { entity_id: 'cover.garage_door' };
     expect((await rejects(callService(conn, 'cover', 'set_cover_position', { position: 150 }, c))).code).toBe('invalid_format');
     expect((await h.api('POST', '/api/services/cover/set_cover_position', { ...c, position: 150 })).status).toBe(400);
+    const position = () => entities[c.entity_id]!.attributes.current_position;
+    /** One second of clock time: the cover takes its next step (10 % at the demo's speed). */
+    const step = async () => {
+      const before = position();
+      clock.advance(1000);
+      await until(() => position() !== before);
+    };
     await callService(conn, 'cover', 'set_cover_position', { position: 30 }, c);
-    await until(() => entities[c.entity_id]!.state === 'opening');
-    await until(() => entities[c.entity_id]!.attributes.current_position === 30, 6000);
+    await step();
+    expect(entities[c.entity_id]!.state).toBe('opening');
+    expect(position()).toBe(10);
+    await step();
+    await step();
+    expect(position()).toBe(30);
     expect(entities[c.entity_id]!.state).toBe('open');
     await callService(conn, 'cover', 'close_cover', undefined, c);
-    await until(() => entities[c.entity_id]!.state === 'closed', 6000);
-    expect(entities[c.entity_id]!.attributes.current_position).toBe(0);
-  }, 20_000);
+    for (const expected of [20, 10, 0]) {
+      await step();
+      expect(position()).toBe(expected);
+    }
+    expect(entities[c.entity_id]!.state).toBe('closed');
+  });
 
   it('16: notify', async () => {
     const r = await callService(conn, 'notify', 'mobile_app_phone', { message: 'hi', title: 't', data: { image: '/media/local/a.jpg' } });
@@ -278,10 +299,14 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     expect(e.context.id).toMatch(ULID);
     await unsub();
     const n = got.length;
+    // A second subscription on the same connection is the marker: events reach subscriptions
+    // in order, so once it has the toggle's event, the unsubscribed one would have had it too.
+    const marker: any[] = [];
+    const unsubMarker = await conn.subscribeEvents((m) => marker.push(m), 'state_changed');
     await callService(conn, 'light', 'toggle', undefined, { entity_id: 'light.hall' });
-    await conn.ping();
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => marker.some((m) => m.data.entity_id === 'light.hall'), { message: 'the toggle event at the marker subscription' });
     expect(got.length).toBe(n);
+    await unsubMarker();
   });
 
   it('20: fire_event reaches subscribeEvents with origin LOCAL', async () => {

@@ -2,6 +2,7 @@
 import WebSocket from 'ws';
 import type { Clock } from '../../src/platform/clock.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
+import { withDeadline } from '../helpers/wait.js';
 
 export interface HomeTest {
   t: TestHamlet;
@@ -72,9 +73,13 @@ export async function rawSocket(url: string): Promise<{ ws: WebSocket; messages:
         seen = messages.indexOf(found) + 1;
         return Promise.resolve(found);
       }
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no matching message in time')), ms);
-        waiters.push({ pred, resolve: (m) => (clearTimeout(timer), (seen = messages.indexOf(m) + 1), resolve(m)) });
+      const waiter = { pred, resolve: (_: any) => {} };
+      const matched = new Promise<any>((resolve) => {
+        waiter.resolve = (m) => ((seen = messages.indexOf(m) + 1), resolve(m));
+        waiters.push(waiter);
+      });
+      return withDeadline(matched, ms, `a WebSocket message matching ${pred.toString()}`).finally(() => {
+        if (waiters.includes(waiter)) waiters.splice(waiters.indexOf(waiter), 1);
       });
     },
   };

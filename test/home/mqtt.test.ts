@@ -6,6 +6,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHome, type HomeTest } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
 
 interface Broker {
   url: string;
@@ -44,13 +45,6 @@ describe.each(variants)('MQTT discovery against the %s', (_name, makeBroker) => 
     return device.publishAsync(topic, JSON.stringify(config), { retain: true });
   };
   const state = async (id: string) => (await h.api('GET', `/api/states/${id}`)).body;
-  const waitFor = async (pred: () => boolean | Promise<boolean>, ms = 5000) => {
-    const start = Date.now();
-    while (!(await pred())) {
-      if (Date.now() - start > ms) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
   const commandsOn = (topic: string) => received.filter((m) => m.topic === topic).map((m) => m.payload);
 
   beforeAll(async () => {

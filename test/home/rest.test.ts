@@ -1,17 +1,20 @@
 // REST: every endpoint of the contract and reference §5, its success shapes and its error paths.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/platform/clock.js';
 import { ISO_US, startHome, type HomeTest } from './helpers.js';
 
 let h: HomeTest;
-const t0 = new Date(Date.now() - 60_000).toISOString();
+// A manual clock from the real time of day: t1 is moved to, not slept to.
+const clock = new ManualClock(Date.now());
+const t0 = new Date(clock.ms() - 60_000).toISOString();
 /** A moment after the demo house was created. */
 let t1: string;
 
 beforeAll(async () => {
-  h = await startHome();
-  await new Promise((r) => setTimeout(r, 5));
-  t1 = new Date().toISOString();
-  await new Promise((r) => setTimeout(r, 5));
+  h = await startHome({ clock });
+  clock.advance(5);
+  t1 = clock.now().toISOString();
+  clock.advance(5);
 });
 afterAll(async () => {
   await h?.t.destroy();

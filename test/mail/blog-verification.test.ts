@@ -1,6 +1,7 @@
 // The platform's own mail lands in Hamlet inboxes: a blog registered with the address of a
 // Hamlet inbox is verified by reading the token out of that inbox through the mail API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait.js';
 import { startMail, type MailTestEnv } from './helpers.js';
 
 describe('blog verification into a Hamlet inbox', () => {
@@ -21,15 +22,17 @@ describe('blog verification into a Hamlet inbox', () => {
     expect(reg.status).toBeLessThan(300);
 
     // The platform mailer delivers over SMTP to the mail service; poll the inbox as an agent would.
-    let token: string | undefined;
-    for (let i = 0; i < 100 && !token; i++) {
-      const list = await env.client.inboxes.messages.list(inbox.inboxId, { labels: ['unread'] });
-      for (const item of list.messages) {
-        const m = await env.client.inboxes.messages.get(inbox.inboxId, item.messageId);
-        token = /\/api\/verify\?token=([0-9a-f-]{36})/.exec(`${m.text ?? ''} ${m.html ?? ''}`)?.[1];
-      }
-      if (!token) await new Promise((r) => setTimeout(r, 100));
-    }
+    const token = await waitFor(
+      async () => {
+        for (const item of (await env.client.inboxes.messages.list(inbox.inboxId, { labels: ['unread'] })).messages) {
+          const m = await env.client.inboxes.messages.get(inbox.inboxId, item.messageId);
+          const found = /\/api\/verify\?token=([0-9a-f-]{36})/.exec(`${m.text ?? ''} ${m.html ?? ''}`)?.[1];
+          if (found) return found;
+        }
+        return undefined;
+      },
+      { intervalMs: 100, message: 'the verification mail in the inbox' },
+    );
     expect(token).toBeTruthy();
 
     const verified = await fetch(`${blog}/api/verify?token=${token}`, { headers: { accept: 'application/json' } });

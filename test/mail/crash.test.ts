@@ -10,6 +10,7 @@ import { openDb } from '../../src/platform/db.js';
 import { MAIL_QUEUE } from '../../src/platform/mailer.js';
 import { testStorage } from '../helpers/hamlet.js';
 import { spawnHamlet, type HamletProcess } from '../helpers/process.js';
+import { waitFor } from '../helpers/wait.js';
 import { webhookReceiver } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -77,8 +78,8 @@ describe('crash safety', () => {
     // restart, not the lease. Webhook deliveries are in flight every 300 ms either way.
     const db = openDb({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
     cleanup.push(() => db.close());
-    for (let i = 0; i < 200; i++) {
-      // None running, and none due within the next half second (the time the kill takes).
+    // None running, and none due within the next half second (the time the kill takes).
+    const between = async () => {
       const soon = new Date(Date.now() + 500).toISOString();
       const busy = await db.kysely
         .selectFrom('platform_jobs')
@@ -86,9 +87,9 @@ describe('crash safety', () => {
         .where('queue', '=', MAIL_QUEUE)
         .where((eb) => eb.or([eb('status', '=', 'running'), eb('run_at', '<', soon)]))
         .execute();
-      if (!busy.length) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+      return busy.length === 0;
+    };
+    await waitFor(between, { timeoutMs: 10_000, intervalMs: 25, message: 'a moment between relay attempts' });
     await proc.kill('SIGKILL');
     const pending = await db.kysely.selectFrom('platform_jobs').select(['queue']).execute();
     expect(pending.filter((j) => j.queue === MAIL_QUEUE).length).toBe(3);
@@ -115,23 +116,18 @@ describe('crash safety', () => {
 
     proc = await spawnHamlet(env);
     // On PostgreSQL a delivery killed mid-attempt waits out its lease (webhooks: timeout + 15 s).
-    const deadline = Date.now() + 80_000;
     const has = (type: string, id: string) =>
       hooks.received.some((r) => {
         const e = JSON.parse(r.body);
         const obj = e.message ?? e.send ?? e.delivery ?? e.bounce;
         return e.event_type === type && obj?.message_id === id;
       });
-    const done = () =>
-      local.every((id) => has('message.sent', id) && has('message.delivered', id) && has('message.received', id)) &&
-      outside.every((id) => has('message.sent', id) && has('message.delivered', id) && relayed.some((raw) => raw.includes(id)));
-    while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    const missing = [
+    const missing = () => [
       ...local.flatMap((id) => ['message.sent', 'message.delivered', 'message.received'].filter((t) => !has(t, id)).map((t) => `${t} ${id}`)),
       ...outside.flatMap((id) => ['message.sent', 'message.delivered'].filter((t) => !has(t, id)).map((t) => `${t} ${id}`)),
       ...outside.filter((id) => !relayed.some((raw) => raw.includes(id))).map((id) => `relay ${id}`),
     ];
-    expect(missing).toEqual([]);
+    await waitFor(() => missing().length === 0, { timeoutMs: 80_000, intervalMs: 200, message: () => `every event and relayed mail; missing ${missing().join(', ')}` });
     // At least once, never as different events: duplicates carry the same event id.
     const byId = new Map<string, string>();
     for (const r of hooks.received) {

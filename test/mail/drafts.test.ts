@@ -2,16 +2,19 @@
 // drafts that join the thread, and scheduled sends run by a durable job (or unscheduled).
 import { serialization } from 'agentmail';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureWarnings, sleep, startMail, type MailTestEnv } from './helpers.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { captureWarnings, startMail, type MailTestEnv } from './helpers.js';
 
 describe('drafts', () => {
   let env: MailTestEnv;
   let warn: ReturnType<typeof captureWarnings>;
   let a: string;
   let b: string;
+  // Scheduled sends are jobs due at a clock time: the test moves the clock instead of waiting.
+  const clock = new ManualClock(Date.now());
   beforeAll(async () => {
     warn = captureWarnings();
-    env = await startMail();
+    env = await startMail({ clock });
     a = (await env.client.inboxes.create({ username: 'draft-a' })).inboxId;
     b = (await env.client.inboxes.create({ username: 'draft-b' })).inboxId;
   });
@@ -70,7 +73,7 @@ describe('drafts', () => {
   });
 
   it('sends a scheduled draft when its time comes, and not once unscheduled', async () => {
-    const soon = new Date(Date.now() + 1200).toISOString();
+    const soon = new Date(clock.ms() + 3_600_000).toISOString();
     const scheduled = await env.client.inboxes.drafts.create(a, { to: [b], subject: 'Scheduled', text: 'later', sendAt: new Date(soon) });
     expect(scheduled.sendStatus).toBe('scheduled');
     expect(scheduled.labels).toContain('scheduled');
@@ -79,11 +82,9 @@ describe('drafts', () => {
     const past = await env.call('POST', `/v0/inboxes/${encodeURIComponent(a)}/drafts`, { to: [b], send_at: '2001-01-01T00:00:00Z' });
     expect(past.status).toBe(400);
 
-    for (let i = 0; i < 60; i++) {
-      const list = await env.client.inboxes.messages.list(b, { subject: ['Scheduled'] });
-      if (list.count) break;
-      await sleep(100);
-    }
+    await env.t.hamlet.platform.jobs.idle();
+    expect((await env.client.inboxes.messages.list(b, { subject: ['Scheduled'] })).count).toBe(0);
+    clock.advance(3_600_000);
     await env.t.hamlet.platform.jobs.idle();
     expect((await env.client.inboxes.messages.list(b, { subject: ['Scheduled'] })).count).toBe(1);
     expect((await env.client.inboxes.messages.list(b, { subject: ['Cancelled'] })).count).toBe(0);

@@ -4,7 +4,9 @@ import http from 'node:http';
 import net from 'node:net';
 import { AgentMailClient } from 'agentmail';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
+import { waitFor } from '../helpers/wait.js';
 import type { ServiceName } from '../../src/config.js';
+import type { Clock } from '../../src/platform/clock.js';
 
 export interface MailTestEnv {
   t: TestHamlet;
@@ -16,9 +18,10 @@ export interface MailTestEnv {
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
-export async function startMail(opts: { services?: ServiceName[]; env?: Record<string, string> } = {}): Promise<MailTestEnv> {
+export async function startMail(opts: { services?: ServiceName[]; env?: Record<string, string>; clock?: Clock } = {}): Promise<MailTestEnv> {
   const t = await startTestHamlet({
     services: opts.services ?? ['mail'],
+    clock: opts.clock,
     env: { HAMLET_ALLOW_INTERNAL_REQUESTS: '1', MAIL_DOMAIN: 'mail.test', MAIL_WEBHOOK_RETRY_SCHEDULE: '200ms,400ms,1s', ...opts.env },
   });
   const { key } = await t.hamlet.platform.keys.create('mail', { name: 'test' });
@@ -65,7 +68,6 @@ export interface Received {
 export async function webhookReceiver(respond: (n: number, req: Received) => number = () => 200, port = 0) {
   const received: Received[] = [];
   let n = 0;
-  const waiters: Array<() => void> = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
@@ -74,7 +76,6 @@ export async function webhookReceiver(respond: (n: number, req: Received) => num
       const status = respond(n++, r);
       if (status >= 200 && status < 300) received.push(r);
       res.writeHead(status, status >= 300 && status < 400 ? { location: 'http://127.0.0.1:1/' } : {}).end('ok');
-      waiters.splice(0).forEach((w) => w());
     });
   });
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
@@ -84,16 +85,11 @@ export async function webhookReceiver(respond: (n: number, req: Received) => num
     attempts: () => n,
     /** Resolves when a delivery matches, or rejects after the timeout. */
     async waitFor(pred: (event: any, r: Received) => boolean, timeoutMs = 10_000): Promise<{ event: any; r: Received }> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const hit = received.find((r) => pred(JSON.parse(r.body), r));
-        if (hit) return { event: JSON.parse(hit.body), r: hit };
-        if (Date.now() > deadline) throw new Error(`no matching webhook delivery within ${timeoutMs} ms; got ${received.map((r) => JSON.parse(r.body).event_type).join(', ')}`);
-        await new Promise<void>((res) => {
-          waiters.push(res);
-          setTimeout(res, 100);
-        });
-      }
+      const hit = await waitFor(() => received.find((r) => pred(JSON.parse(r.body), r)), {
+        timeoutMs,
+        message: () => `a webhook delivery matching ${pred.toString()} (got ${received.length}: ${received.map((r) => JSON.parse(r.body).event_type).join(', ')})`,
+      });
+      return { event: JSON.parse(hit.body), r: hit };
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
@@ -159,5 +155,3 @@ export async function smtpSend(port: number, from: string, to: string[], raw: st
   await s.close();
   return reply;
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -2,7 +2,8 @@
 // pub/sub: a list read before a write shows the write after it, and the WebSocket stream
 // still carries events. Runs when TEST_REDIS_URL names a Redis server.
 import { afterAll, describe, expect, it } from 'vitest';
-import { startMail, sleep, type MailTestEnv } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
+import { startMail, type MailTestEnv } from './helpers.js';
 
 describe.runIf(process.env.TEST_REDIS_URL)('mail over Redis pub/sub', () => {
   let env: MailTestEnv;
@@ -18,13 +19,13 @@ describe.runIf(process.env.TEST_REDIS_URL)('mail over Redis pub/sub', () => {
     await socket.waitForOpen();
     (socket.socket as unknown as { addEventListener(t: string, f: (e: { data: string }) => void): void }).addEventListener('message', (e) => raw.push(String(e.data)));
     socket.sendSubscribe({ type: 'subscribe', inboxIds: [b] });
-    for (let i = 0; i < 50 && !raw.some((r) => r.includes('subscribed')); i++) await sleep(50);
-    await sleep(200); // the hello reaches every instance's presence table over Redis
+    // The instance marks the organization as listened to before it answers `subscribed` (one
+    // instance here: no other presence table to reach over Redis).
+    await waitFor(() => raw.some((r) => r.includes('subscribed')), { message: 'the subscribed answer' });
 
     const sent = await env.client.inboxes.messages.send(a, { to: b, subject: 'Via Redis', text: 'x' });
     expect((await env.client.inboxes.messages.list(b)).messages.map((m) => m.messageId)).toEqual([sent.messageId]);
-    for (let i = 0; i < 100 && !raw.some((r) => r.includes(sent.messageId)); i++) await sleep(50);
-    expect(raw.some((r) => r.includes('"message.received"') && r.includes(sent.messageId))).toBe(true);
+    await waitFor(() => raw.some((r) => r.includes('"message.received"') && r.includes(sent.messageId)), { message: 'the message.received event over the socket' });
     socket.close();
   });
 });

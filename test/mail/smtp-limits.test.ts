@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
 import { readSettings } from '../../src/platform/settings.js';
 import { readMailSettings } from '../../src/services/mail/settings.js';
+import { waitFor, withDeadline } from '../helpers/wait.js';
 import { smtpSend, smtpSession, startMail, type MailTestEnv } from './helpers.js';
 
 /** A raw connection that reads the greeting and then just holds its slot. */
@@ -16,7 +17,7 @@ interface Holder {
 }
 
 function hold(port: number, localAddress: string): Promise<Holder> {
-  return new Promise((resolve, reject) => {
+  const greeted = new Promise<Holder>((resolve) => {
     const socket = net.connect({ port, host: '127.0.0.1', localAddress });
     const closed = new Promise<void>((r) => socket.once('close', () => r()));
     let text = '';
@@ -28,8 +29,8 @@ function hold(port: number, localAddress: string): Promise<Holder> {
     });
     socket.once('close', () => resolve({ socket, greeting: text.trim() || '(closed without a reply)', closed }));
     socket.once('connect', () => {});
-    setTimeout(() => reject(new Error('no greeting in time')), 10_000).unref();
   });
+  return withDeadline(greeted, 10_000, `the SMTP greeting for ${localAddress}`);
 }
 
 const message = (to: string, subject: string) => [`From: someone@outside.test`, `To: ${to}`, `Subject: ${subject}`, `Message-ID: <${subject.replace(/\W/g, '')}@outside.test>`, '', 'Hello.', ''].join('\r\n');
@@ -69,15 +70,17 @@ describe('one address cannot starve the others', () => {
       body: JSON.stringify({ email: inbox, name: 'Fair Agent', slug: 'fair-agent' }),
     });
     expect(reg.status).toBeLessThan(300);
-    let token: string | undefined;
-    for (let i = 0; i < 150 && !token; i++) {
-      const list = await env.client.inboxes.messages.list(inbox);
-      for (const item of list.messages) {
-        const m = await env.client.inboxes.messages.get(inbox, item.messageId);
-        token ??= /\/api\/verify\?token=([0-9a-f-]{36})/.exec(`${m.text ?? ''} ${m.html ?? ''}`)?.[1];
-      }
-      if (!token) await new Promise((r) => setTimeout(r, 100));
-    }
+    const token = await waitFor(
+      async () => {
+        for (const item of (await env.client.inboxes.messages.list(inbox)).messages) {
+          const m = await env.client.inboxes.messages.get(inbox, item.messageId);
+          const found = /\/api\/verify\?token=([0-9a-f-]{36})/.exec(`${m.text ?? ''} ${m.html ?? ''}`)?.[1];
+          if (found) return found;
+        }
+        return undefined;
+      },
+      { timeoutMs: 15_000, intervalMs: 100, message: 'the verification mail in the inbox' },
+    );
     expect(token).toBeTruthy();
 
     // The holders still have their slots (the limit refuses newcomers, it does not evict).
@@ -111,7 +114,7 @@ describe('idle and chattering sessions are closed', () => {
       const started = Date.now();
       // smtpSession keeps its socket private; a reply that never comes is the close.
       const noop = async () => {
-        const reply = await Promise.race([s.cmd('NOOP'), new Promise<string>((r) => setTimeout(() => r('none'), 2000))]);
+        const reply = await withDeadline(s.cmd('NOOP'), 2000, 'a NOOP reply').catch(() => 'none');
         if (!reply.startsWith('250')) {
           clearInterval(tick);
           resolve(Date.now() - started);
@@ -148,7 +151,7 @@ describe('idle and chattering sessions are closed', () => {
       expect(await s.cmd('MAIL FROM:<worker@outside.test>')).toMatch(/^250/);
       expect(await s.cmd(`RCPT TO:<${inbox}>`)).toMatch(/^250/);
       expect(await s.data(message(inbox, `steady ${i}`))).toMatch(/^250/);
-      await new Promise((r) => setTimeout(r, 400));
+      await new Promise((r) => setTimeout(r, 400)); // the subject: a slow but steady client
     }
     await s.close();
   });

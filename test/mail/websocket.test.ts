@@ -3,6 +3,7 @@
 import { serialization } from 'agentmail';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait.js';
 import { captureWarnings, startMail, type MailTestEnv } from './helpers.js';
 
 describe('WebSocket event stream', () => {
@@ -27,16 +28,12 @@ describe('WebSocket event stream', () => {
     await socket.waitForOpen();
     (socket.socket as unknown as { addEventListener(t: string, f: (e: { data: string }) => void): void }).addEventListener('message', (e) => raw.push(String(e.data)));
     socket.sendSubscribe({ type: 'subscribe', eventTypes: ['message.received'], inboxIds: [b] });
-    const until = async (pred: () => boolean) => {
-      for (let i = 0; i < 100 && !pred(); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(pred()).toBe(true);
-    };
-    await until(() => messages.some((m) => m.type === 'subscribed'));
+    await waitFor(() => messages.some((m) => m.type === 'subscribed'), { message: 'the subscribed answer' });
     expect(messages[0]).toMatchObject({ type: 'subscribed', eventTypes: ['message.received'], inboxIds: [b] });
 
     await env.client.inboxes.messages.send(b, { to: a, subject: 'not for the stream', text: 'x' });
     const sent = await env.client.inboxes.messages.send(a, { to: b, subject: 'Live', text: 'over the socket' });
-    await until(() => raw.some((r) => r.includes(sent.messageId)));
+    await waitFor(() => raw.some((r) => r.includes(sent.messageId)), { message: 'the event of the message sent to b' });
     const events = raw.map((r) => JSON.parse(r)).filter((e) => e.type === 'event');
     expect(events.map((e) => e.event_type)).toEqual(['message.received']);
     expect(events[0].message.inbox_id).toBe(b);

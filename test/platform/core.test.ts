@@ -7,7 +7,9 @@ import { TableJobs } from '../../src/platform/jobs.js';
 import { Keys, hashKey } from '../../src/platform/keys.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { platformMigrations } from '../../src/platform/migrations.js';
+import { busLinked } from '../helpers/bus.js';
 import { testStorage } from '../helpers/hamlet.js';
+import { waitFor } from '../helpers/wait.js';
 
 const logger = createLogger({ level: 'silent', pretty: false });
 
@@ -154,9 +156,9 @@ describe('event bus', () => {
     const b = new RedisEventBus(process.env.TEST_REDIS_URL!, undefined, prefix);
     const got: unknown[] = [];
     b.subscribe('changed', (p) => void got.push(p));
-    await new Promise((r) => setTimeout(r, 200));
+    await busLinked(a, b);
     await a.publish('changed', { slug: 'x' });
-    for (let i = 0; i < 40 && !got.length; i++) await new Promise((r) => setTimeout(r, 25));
+    await waitFor(() => got.length > 0, { message: "the 'changed' message at the other instance" });
     expect(got).toEqual([{ slug: 'x' }]);
     await a.close();
     await b.close();

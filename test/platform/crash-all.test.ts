@@ -14,6 +14,7 @@ import { systemClock } from '../../src/platform/clock.js';
 import { testEnv, testStorage } from '../helpers/hamlet.js';
 import { spawnHamlet, type HamletProcess } from '../helpers/process.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
+import { waitFor } from '../helpers/wait.js';
 import { webhookReceiver } from '../mail/helpers.js';
 
 const ROUNDS = 3;
@@ -170,7 +171,8 @@ it('loses no acknowledged write and keeps every counter equal to its rows across
       // community: each voter votes once on each of this round's posts, and comments
       loop(async () => {
         const pair = pairs.shift();
-        if (!pair) return void (await new Promise((r) => setTimeout(r, 20)));
+        // Every vote of the round is cast: nothing left to do until the kill.
+        if (!pair) return void (await waitFor(() => stop, { timeoutMs: 2 * MAX_LOAD_MS, message: 'the kill' }));
         const r = await call(u['community api']!, 'POST', `/api/v1/posts/${pair.p}/upvote`, undefined, { authorization: `Bearer ${pair.v.api_key}` });
         if (ok(r.status, r.body)) acked.votes.push({ agent: pair.v.name, post: pair.p });
       }),
@@ -192,9 +194,11 @@ it('loses no acknowledged write and keeps every counter equal to its rows across
     const load = Promise.all(workers.map((w) => w()));
     // Kill in the middle of the load, once every kind of write got going: requests of every
     // kind are in flight then.
+    // (At the latest after MAX_LOAD_MS: then the kill finds what it finds.)
     const deadline = Date.now() + MAX_LOAD_MS;
     const going = () => Object.entries(acked).every(([k, v]) => k === 'posts' || v.length - start[k]! >= Math.min(PER_ROUND, k === 'votes' ? pairsTotal / 2 : PER_ROUND));
-    while (!going() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => going() || Date.now() >= deadline, { timeoutMs: MAX_LOAD_MS + 1000, message: 'every kind of write to get going' });
+    // The subject, not a wait: a kill at a random moment of the load.
     await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
     await proc.kill('SIGKILL');
     stop = true;
@@ -307,13 +311,13 @@ async function expectJobsRun(db: Db, restartedAt: string): Promise<void> {
       .where('status', '=', 'pending')
       .where('run_at', '<=', restartedAt)
       .execute();
-  const deadline = Date.now() + 15_000;
-  let left = await due();
-  while (left.length && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    left = await due();
-  }
-  expect(left).toEqual([]);
+  await waitFor(
+    async () => {
+      expect(await due()).toEqual([]); // on timeout, the failure shows the jobs left
+      return true;
+    },
+    { timeoutMs: 15_000, intervalMs: 100, message: 'every job due at the restart to be taken up' },
+  );
   // On SQLite a killed process's running jobs are redone at start; on PostgreSQL they wait for
   // their lease, which must lie in the future (a lease in the past would be taken at once).
   const stale = await db.kysely.selectFrom('platform_jobs').select(['id', 'queue', 'locked_until']).where('status', '=', 'running').where('locked_until', '<', new Date(Date.now() - 5_000).toISOString()).execute();

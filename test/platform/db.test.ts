@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { openDb, type Db } from '../../src/platform/db.js';
 import { TransactionHeldOpenError } from '../../src/platform/transactions.js';
 import { testStorage } from '../helpers/hamlet.js';
+import { waitFor } from '../helpers/wait.js';
 
 let db: Db;
 let drop: () => Promise<void>;
@@ -22,7 +23,8 @@ afterAll(async () => {
 
 const ids = async () => (await db.kysely.selectFrom('t').select('id').orderBy('id').execute()).map((r) => r.id as string);
 const insert = (k: typeof db.kysely, id: string) => k.insertInto('t').values({ id, v: 1 }).execute();
-const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The subject, not a wait: a timer inside a transaction is an await that is not a statement. */
+const nonDatabaseAwait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('transactions that cannot interleave', () => {
   it('keeps a transaction that awaits only its statements (many, concurrently) and commits all of them', async () => {
@@ -45,7 +47,7 @@ describe('transactions that cannot interleave', () => {
   it('rolls back a transaction held open across a non-database await, and its commit fails', async () => {
     const run = db.kysely.transaction().execute(async (trx) => {
       await insert(trx, 'held-1');
-      await later(30); // e.g. building a MIME message or calling out: not allowed inside
+      await nonDatabaseAwait(30); // e.g. building a MIME message or calling out: not allowed inside
       await insert(trx, 'held-2');
     });
     await expect(run).rejects.toBeInstanceOf(TransactionHeldOpenError);
@@ -54,17 +56,19 @@ describe('transactions that cannot interleave', () => {
 
   it('does not make others wait for a transaction that waits on something else (the connection, and row locks, are let go)', async () => {
     await insert(db.kysely, 'shared');
+    const revoked = db.watch.revocations;
     let done = false;
     const slow = db.kysely
       .transaction()
       .execute(async (trx) => {
         await insert(trx, 'slow-1');
         await trx.updateTable('t').set({ v: 2 }).where('id', '=', 'shared').execute(); // locks the row on PostgreSQL
-        await later(1000);
+        await nonDatabaseAwait(1000);
         done = true;
       })
       .catch((e: unknown) => e);
-    await later(20);
+    // The slow one has written, locked the row and let its connection go.
+    await waitFor(() => db.watch.revocations > revoked, { message: 'the slow transaction to be revoked' });
     await insert(db.kysely, 'other-1');
     await db.kysely.transaction().execute((trx) => trx.updateTable('t').set({ v: 3 }).where('id', '=', 'shared').execute());
     expect(done).toBe(false); // the others did not wait for the slow one

@@ -10,6 +10,7 @@ import { MAIL_FAILED } from '../../src/platform/topics.js';
 import { closePlatform, openPlatform } from '../../src/server.js';
 import { testEnv, testStorage } from '../helpers/hamlet.js';
 import { startSmtpSink } from '../helpers/smtp-sink.js';
+import { waitFor } from '../helpers/wait.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
@@ -56,8 +57,12 @@ it('routes own-domain mail to our SMTP port and the rest to the relay', async ()
 it('keeps mail queued without a relay, says why in the log, and sends it once a relay exists', async () => {
   const { platform, lines, storage } = await platformWith({});
   await platform.mailer.send({ from: 'a@blog.localhost', to: 'someone@example.org', subject: 'waiting', text: 'x' });
-  await new Promise((r) => setTimeout(r, 300));
-  const rows = await platform.db.kysely.selectFrom('platform_jobs').select(['status', 'attempts', 'last_error']).where('queue', '=', MAIL_QUEUE).execute();
+  const mailJobs = () => platform.db.kysely.selectFrom('platform_jobs').select(['status', 'attempts', 'last_error']).where('queue', '=', MAIL_QUEUE).execute();
+  // The worker has looked at the job once it wrote down (in the job and the log) why it could not send.
+  const rows = await waitFor(async () => {
+    const found = await mailJobs();
+    return found.some((r) => r.last_error) && lines.join('').includes('HAMLET_SMTP_RELAY is not set') && found;
+  }, { message: 'the mail job and the log to say why it waits' });
   expect(rows).toEqual([{ status: 'pending', attempts: 0, last_error: 'HAMLET_SMTP_RELAY is not set' }]);
   expect(lines.join('')).toContain('HAMLET_SMTP_RELAY is not set');
   await closePlatform(platform);
@@ -85,11 +90,10 @@ it('retries a temporary refusal and reports a permanent one', async () => {
   relay.refuse(451, 'try again later');
   await platform.mailer.send({ from: 'a@blog.localhost', to: 'temp@example.org', subject: 'temp', text: 'x' }, { meta: { id: 1 } });
   // The first attempt is refused: wait until the job is back to pending (attempts made: 1).
-  let row = await platform.db.kysely.selectFrom('platform_jobs').selectAll().executeTakeFirstOrThrow();
-  for (let i = 0; i < 200 && !(row.status === 'pending' && row.attempts === 1); i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    row = await platform.db.kysely.selectFrom('platform_jobs').selectAll().executeTakeFirstOrThrow();
-  }
+  const row = await waitFor(async () => {
+    const job = await platform.db.kysely.selectFrom('platform_jobs').selectAll().executeTakeFirstOrThrow();
+    return job.status === 'pending' && job.attempts === 1 && job;
+  }, { intervalMs: 50, message: 'the refused job back to pending after one attempt' });
   expect(row).toMatchObject({ status: 'pending', attempts: 1 });
   expect(row.last_error).toMatch(/451/);
   relay.refuse(undefined);
@@ -99,6 +103,6 @@ it('retries a temporary refusal and reports a permanent one', async () => {
 
   relay.refuse(550, 'no such user');
   await platform.mailer.send({ from: 'a@blog.localhost', to: 'gone@example.org', subject: 'perm', text: 'x' }, { meta: { id: 2 } });
-  for (let i = 0; i < 50 && failed.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => failed.length > 0, { message: 'the permanent failure event' });
   expect(failed).toEqual([expect.objectContaining({ meta: { id: 2 }, responseCode: 550, envelope: { from: 'a@blog.localhost', to: ['gone@example.org'] } })]);
 });

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { webhookReceiver } from '../mail/helpers.js';
-import { eventually, wrap, type WorkflowTestServer } from '../workflow/helpers.js';
+import { wrap, type WorkflowTestServer } from '../workflow/helpers.js';
+import { waitFor } from '../helpers/wait.js';
 
 const REDIS = process.env.TEST_REDIS_URL;
 const enabled = !!REDIS && !!process.env.TEST_DATABASE_URL;
@@ -70,14 +71,14 @@ beforeAll(async () => {
     env: { ...process.env, ...shared, DATABASE_URL: api.config.databaseUrl!, HAMLET_SERVICES: 'mail,workflow', HAMLET_DATA_DIR: workerDir, HAMLET_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  await new Promise<void>((resolve, reject) => {
-    worker!.stdout!.on('data', (d) => {
-      workerOutput += d;
-      if (workerOutput.includes('worker ready')) resolve();
-    });
-    worker!.stderr!.on('data', (d) => (workerOutput += d));
-    worker!.once('exit', (code) => reject(new Error(`worker exited ${code}: ${workerOutput}`)));
-  });
+  worker.stdout!.on('data', (d) => (workerOutput += d));
+  worker.stderr!.on('data', (d) => (workerOutput += d));
+  let exited: number | null = null;
+  worker.once('exit', (code) => (exited = code));
+  await waitFor(() => {
+    if (exited !== null) throw new Error(`worker exited ${exited}: ${workerOutput}`);
+    return workerOutput.includes('worker ready');
+  }, { timeoutMs: 30_000, message: 'the worker to say it is ready' });
 }, 60_000);
 
 afterAll(async () => {
@@ -127,11 +128,11 @@ test.skipIf(!enabled)('workflow: webhook executions queued by the API process ar
     const r = await workflows.call('POST', '/webhook/queued', { body: JSON.stringify({ n }), headers: { 'content-type': 'application/json' } });
     expect(r.body).toEqual({ message: 'Workflow was started' });
   }
-  const done = await eventually(async () => {
+  const done = await waitFor(async () => {
     const list = (await workflows.api('GET', `/executions?workflowId=${c.body.id}&includeData=true`)).body.data as any[];
     expect(list.length).toBe(5);
     expect(list.every((e) => e.status === 'success')).toBe(true);
     return list;
-  }, 30_000);
+  }, { timeoutMs: 30_000, message: 'five successful executions' });
   expect(done.map((e) => e.data.resultData.runData.Set[0].data.main[0][0].json.pid).sort()).toEqual(['0-done', '1-done', '2-done', '3-done', '4-done']);
 }, 90_000);

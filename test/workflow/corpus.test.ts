@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { compareCase, type CaseExpectation } from './corpus-compare.js';
 import { startWorkflowServer, type WorkflowTestServer } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
 
 const CORPUS = process.env.N8N_CORPUS_DIR ?? path.resolve(import.meta.dirname, '../fixtures/n8n-corpus');
 
@@ -24,15 +25,10 @@ afterAll(async () => {
   for (const r of results) for (const w of r.warnings) console.log(`  warning ${r.name}: ${w}`);
 });
 
-async function waitForExecution(workflowId: string, after: Set<string>): Promise<any> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const list = await s.api('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=5`);
-    const fresh = (list.body.data as any[]).find((e) => !after.has(e.id) && !['new', 'running'].includes(e.status));
-    if (fresh) return fresh;
-    if (Date.now() > deadline) throw new Error(`no finished execution for workflow ${workflowId}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** The first finished execution of the workflow that is not in `after`. */
+async function finishedExecution(workflowId: string, after: Set<string>): Promise<any> {
+  const list = await s.api('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=5`);
+  return (list.body.data as any[]).find((e) => !after.has(e.id) && !['new', 'running'].includes(e.status));
 }
 
 describe('n8n corpus', () => {
@@ -65,7 +61,7 @@ describe('n8n corpus', () => {
             const body = c.trigger.raw ?? (c.trigger.body === undefined ? undefined : JSON.stringify(c.trigger.body));
             const res = await s.call(c.trigger.method ?? 'GET', `/webhook/${c.trigger.path}`, { body, headers: c.trigger.headers ?? {} });
             response = { status: res.status, contentType: res.headers.get('content-type') ?? '', body: res.body };
-            exec = await waitForExecution(id, seen);
+            exec = await waitFor(() => finishedExecution(id, seen), { timeoutMs: 20_000, message: `a finished execution of workflow ${id}` });
           } else {
             const res = await s.api('POST', `/workflows/${id}/execute`, {});
             expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { testEnv, testStorage } from '../helpers/hamlet.js';
 import { spawnHamlet, type HamletProcess } from '../helpers/process.js';
+import { waitFor } from '../helpers/wait.js';
 
 const onPostgres = !!process.env.TEST_DATABASE_URL;
 let storage: Awaited<ReturnType<typeof testStorage>>;
@@ -52,12 +53,14 @@ async function startRunning(s: Awaited<ReturnType<typeof start>>, path: string):
   expect((await s.api('POST', `/workflows/${wf.body.id}/activate`)).status).toBe(200);
   expect((await fetch(`${s.base}/webhook/${path}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(200);
   // Up to 30 s: on a loaded machine under PostgreSQL, 10 s was seen not to be enough.
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-    const [e] = (await s.api('GET', `/executions?workflowId=${wf.body.id}`)).body.data;
-    if (e?.status === 'running') return { workflowId: wf.body.id, executionId: e.id };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the execution never started running');
+  const running = await waitFor(
+    async () => {
+      const [e] = (await s.api('GET', `/executions?workflowId=${wf.body.id}`)).body.data;
+      return e?.status === 'running' && (e as { id: string });
+    },
+    { timeoutMs: 30_000, intervalMs: 50, message: 'the execution to start running' },
+  );
+  return { workflowId: wf.body.id, executionId: running.id };
 }
 
 const statusOf = async (s: Awaited<ReturnType<typeof start>>, id: string) => (await s.api('GET', `/executions/${id}`)).body.status;

@@ -4,7 +4,8 @@
 // publish API and the home's service-call API. Also: a community post and a home state
 // change start workflows through the platform event bus.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { eventually, wrap, type WorkflowTestServer } from './helpers.js';
+import { wrap, type WorkflowTestServer } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 
 let t: TestHamlet;
@@ -27,15 +28,15 @@ async function blogKey(mailKey: string): Promise<string> {
   const inbox = (await mailApi(mailKey, 'POST', '/v0/inboxes', { username: 'blogger' })).body.inbox_id as string;
   const reg = await fetch(`${t.url('blog')}/api/register`, { method: 'POST', headers: json, body: JSON.stringify({ email: inbox, name: 'Workflow Agent', slug: 'workflow-agent' }) });
   expect(reg.status).toBeLessThan(300);
-  const token = await eventually(async () => {
+  const token = await waitFor(async () => {
     const list = (await mailApi(mailKey, 'GET', `/v0/inboxes/${encodeURIComponent(inbox)}/messages`)).body.messages as any[];
     for (const m of list) {
       const full = (await mailApi(mailKey, 'GET', `/v0/inboxes/${encodeURIComponent(inbox)}/messages/${encodeURIComponent(m.message_id)}`)).body;
       const found = /\/api\/verify\?token=([0-9a-f-]{36})/.exec(`${full.text ?? ''} ${full.html ?? ''}`)?.[1];
       if (found) return found;
     }
-    throw new Error('no verification mail yet');
-  }, 15_000);
+    return undefined;
+  }, { timeoutMs: 15_000, message: 'the verification mail in the inbox' });
   const verified = await fetch(`${t.url('blog')}/api/verify?token=${token}`, { headers: { accept: 'application/json' } });
   return ((await verified.json()) as { apiKey: string }).apiKey;
 }
@@ -68,12 +69,12 @@ test('a new mail publishes a blog post with its subject and turns on a light', a
   const sent = await mailApi(mailKey, 'POST', `/v0/inboxes/${encodeURIComponent(sender)}/messages/send`, { to: [inbox], subject: 'Quarterly garden report', text: 'Tomatoes are up.' });
   expect(sent.status).toBeLessThan(300);
 
-  const exec = await eventually(async () => {
+  const exec = await waitFor(async () => {
     await t.hamlet.platform.jobs.idle();
     const [e] = (await s.api('GET', `/executions?workflowId=${wf.body.id}&includeData=true`)).body.data;
     expect(e?.status).toBe('success');
     return e;
-  }, 20_000);
+  }, { timeoutMs: 20_000, message: 'the webhook run to succeed' });
   expect(exec.mode).toBe('webhook');
   const post = exec.data.resultData.runData.Publish[0].data.main[0][0].json.post;
   expect(post).toMatchObject({ title: 'Quarterly garden report', status: 'published' });
@@ -95,13 +96,13 @@ test('a home state change starts a workflow through the event bus', async () => 
   const set = (state: string) => fetch(`${t.url('home')}/api/states/sensor.workflow_test`, { method: 'POST', headers: { authorization: `Bearer ${homeKey}`, ...json }, body: JSON.stringify({ state }) });
   await set('cold');
   await set('hot');
-  const e = await eventually(async () => {
+  const e = await waitFor(async () => {
     await t.hamlet.platform.jobs.idle();
     const list = (await s.api('GET', `/executions?workflowId=${wf.body.id}&includeData=true`)).body.data;
     expect(list.length).toBe(1);
     expect(list[0].status).toBe('success');
     return list[0];
-  });
+  }, { message: 'one successful trigger run' });
   expect(e.mode).toBe('trigger');
   expect(e.data.resultData.runData['Light changed'][0].data.main[0][0].json).toMatchObject({ entity_id: 'sensor.workflow_test', new_state: { state: 'hot' }, old_state: { state: 'cold' } });
 }, 30_000);
@@ -123,11 +124,11 @@ test('a new community post starts a workflow that comments on it', async () => {
   });
   expect((await s.api('POST', `/workflows/${wf.body.id}/activate`)).status).toBe(200);
   const post = (await (await fetch(`${c}/api/v1/posts`, { method: 'POST', headers: auth, body: JSON.stringify({ submolt: 'gardens', title: 'First sprouts', content: 'Look!' }) })).json()) as any;
-  await eventually(async () => {
+  await waitFor(async () => {
     await t.hamlet.platform.jobs.idle();
     const [e] = (await s.api('GET', `/executions?workflowId=${wf.body.id}`)).body.data;
-    expect(e?.status).toBe('success');
-  });
+    return e?.status === 'success';
+  }, { message: 'the comment run to succeed' });
   const comments = (await (await fetch(`${c}/api/v1/posts/${post.post.id}/comments`, { headers: auth })).json()) as any;
   expect(JSON.stringify(comments)).toContain('Welcome, First sprouts!');
 }, 30_000);

@@ -76,19 +76,6 @@ export function webhookWorkflow(path: string, name = 'Webhook echo') {
   };
 }
 
-/** Retries an assertion until it passes (for work that finishes after the HTTP answer). */
-export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}
-
 /** Creates a workflow (and activates it when asked); fails the test on any non-200 answer. */
 export async function createWorkflow(s: WorkflowTestServer, wf: unknown, activate = false): Promise<string> {
   const created = await s.api('POST', '/workflows', wf);

@@ -3,7 +3,8 @@
 // terminates the worker (which is replaced), instead of letting the run go on for the whole
 // sandbox time limit.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { eventually, startWorkflowServer, type WorkflowTestServer } from './helpers.js';
+import { startWorkflowServer, type WorkflowTestServer } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
 
 let s: WorkflowTestServer;
 beforeAll(async () => {
@@ -52,11 +53,10 @@ test('executionTimeout ends an endless Code run and an endless expression; the s
 test('stopping an execution abandons its Code run at once', async () => {
   const wf = await s.api('POST', '/workflows', endless('stop code', 'code', { saveExecutionProgress: true }));
   const run = s.api('POST', `/workflows/${wf.body.id}/execute`, {});
-  const [running] = await eventually(async () => {
+  const [running] = await waitFor(async () => {
     const list = await s.api('GET', `/executions?workflowId=${wf.body.id}&status=running`);
-    expect(list.body.data.length).toBeGreaterThan(0);
-    return list.body.data as Array<{ id: string }>;
-  });
+    return list.body.data.length > 0 && (list.body.data as Array<{ id: string }>);
+  }, { message: 'a running execution' });
   expect((await s.api('POST', `/executions/${running!.id}/stop`)).body.status).toBe('canceled');
   const done = await run;
   expect(done.body.status).toBe('canceled');

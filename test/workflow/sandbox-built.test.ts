@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
 import { testEnv, testStorage } from '../helpers/hamlet.js';
+import { waitFor } from '../helpers/wait.js';
 
 const CLI = path.resolve('dist/cli.js');
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -26,7 +27,8 @@ it.runIf(existsSync(CLI))('the built `hamlet start` runs Code and expressions in
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
-  for (let i = 0; i < 300 && !/^workflow\s+api\s+http/m.test(out) && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
+  // Started (the last service prints its URLs), or exited early: the assertions below say which.
+  await waitFor(() => /^workflow\s+api\s+http/m.test(out) || child.exitCode !== null, { timeoutMs: 30_000, intervalMs: 100, message: 'the workflow API URL on stdout' });
   const base = /^workflow\s+api\s+(http:\/\/\S+)/m.exec(out)![1]!;
   const headers = { 'x-workflow-api-key': key, 'content-type': 'application/json' };
   const created = await (

@@ -6,7 +6,8 @@
 // seeing a request.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startInternal, startRedirector, usePublicLoopbackPolicy } from '../helpers/outbound-servers.js';
-import { eventually, startWorkflowServer, type WorkflowTestServer } from './helpers.js';
+import { startWorkflowServer, type WorkflowTestServer } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
 
 let s: WorkflowTestServer;
 let internal: Awaited<ReturnType<typeof startInternal>>;
@@ -173,8 +174,8 @@ describe('mail webhook deliveries', () => {
     await call('POST', `/v0/inboxes/${encodeURIComponent(inbox)}/messages/send`, { to: [inbox], subject: 'ping', text: 'ping' });
 
     // The control endpoint got the event; every delivery has been attempted at least once.
-    await eventually(async () => expect(pub.seen.filter((r) => r.url === '/control' && r.method === 'POST')).toHaveLength(1));
-    await eventually(async () => expect(pub.seen.filter((r) => r.url.startsWith('/to?') && r.method === 'POST').length).toBeGreaterThanOrEqual(2));
+    await waitFor(() => pub.seen.filter((r) => r.url === '/control' && r.method === 'POST').length === 1, { message: 'one POST /control' });
+    await waitFor(() => pub.seen.filter((r) => r.url.startsWith('/to?') && r.method === 'POST').length >= 2, { message: 'two POSTs to /to' });
     await s.t.hamlet.platform.jobs.idle();
     expect(internal.hits()).toBe(before);
 

@@ -1,7 +1,8 @@
 // Stopping executions, in n8n's public API shape: POST /executions/{id}/stop answers with the
 // execution, now `canceled`; POST /executions/stop stops every match and counts them.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { eventually, startWorkflowServer, type WorkflowTestServer } from './helpers.js';
+import { startWorkflowServer, type WorkflowTestServer } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
 
 const MANUAL_STOP = 'The execution was cancelled manually';
 
@@ -33,11 +34,10 @@ async function create(wf: unknown, activate = false): Promise<string> {
 }
 
 const runningOf = (workflowId: string) =>
-  eventually(async () => {
+  waitFor(async () => {
     const list = await s.api('GET', `/executions?workflowId=${workflowId}&status=running`);
-    expect(list.body.data.length).toBeGreaterThan(0);
-    return list.body.data as Array<{ id: string }>;
-  });
+    return list.body.data.length > 0 && (list.body.data as Array<{ id: string }>);
+  }, { message: `a running execution of workflow ${workflowId}` });
 
 describe('POST /executions/{id}/stop', () => {
   test('a running queued execution (webhook, onReceived) ends canceled with n8n\'s message', async () => {
@@ -107,7 +107,7 @@ describe('POST /executions/stop', () => {
     for (const path of ['stop-many', 'stop-many', 'keep-running']) {
       expect((await s.call('POST', `/webhook/${path}`, { body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(200);
     }
-    await eventually(async () => expect((await runningOf(wf)).length).toBe(2));
+    await waitFor(async () => (await runningOf(wf)).length === 2, { message: 'two running executions' });
     await runningOf(other);
     const r = await s.api('POST', '/executions/stop', { status: ['running', 'queued'], workflowId: wf });
     expect(r.status).toBe(200);

@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
 import { spawnHamlet } from '../helpers/process.js';
-import { eventually, startWorkflowServer, wrap, type WorkflowTestServer } from './helpers.js';
+import { startWorkflowServer, wrap, type WorkflowTestServer } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
 
 const clock = new ManualClock('2026-03-02T10:00:30.000Z');
 let s: WorkflowTestServer;
@@ -40,19 +41,19 @@ describe('schedules', () => {
     expect((await s.api('POST', `/workflows/${c.body.id}/activate`)).status).toBe(200);
     expect(await executions(s, c.body.id)).toEqual([]);
     clock.advance(30_000); // 10:01:00 UTC
-    const first = await eventually(async () => {
+    const first = await waitFor(async () => {
       await s.t.hamlet.platform.jobs.idle();
       const [e] = await executions(s, c.body.id);
       expect(e).toMatchObject({ mode: 'trigger', status: 'success' });
       return e;
-    });
+    }, { message: 'the first scheduled run to succeed' });
     const item = first.data.resultData.runData['Every minute'][0].data.main[0][0].json;
     expect(item).toMatchObject({ timestamp: '2026-03-02T11:01:00.000+01:00', Hour: '11', Minute: '01', Second: '00', 'Day of week': 'Monday', Timezone: 'Europe/Berlin (UTC+01:00)' });
     clock.advance(60_000);
-    await eventually(async () => {
+    await waitFor(async () => {
       await s.t.hamlet.platform.jobs.idle();
-      expect((await executions(s, c.body.id)).filter((e) => e.status === 'success').length).toBe(2);
-    });
+      return (await executions(s, c.body.id)).filter((e) => e.status === 'success').length === 2;
+    }, { message: 'two successful scheduled runs' });
     await s.api('POST', `/workflows/${c.body.id}/deactivate`);
     clock.advance(5 * 60_000);
     await s.t.hamlet.platform.jobs.idle();
@@ -140,11 +141,7 @@ test.skipIf(!!process.env.TEST_DATABASE_URL)('an execution interrupted by kill -
     await api('POST', `/workflows/${wf.id}/activate`);
     const ack = await fetch(base + '/webhook/slow', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
     expect(ack.status).toBe(200);
-    for (let i = 0; i < 100; i++) {
-      const [e] = (await api('GET', `/executions?workflowId=${wf.id}`)).data;
-      if (e?.status === 'running') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(async () => (await api('GET', `/executions?workflowId=${wf.id}`)).data[0]?.status === 'running', { message: 'the slow execution to be running' });
     await proc.kill('SIGKILL');
     proc = await spawnHamlet(env);
     const base2 = proc.urls['workflow api']!;

@@ -1,7 +1,8 @@
 // Webhook triggers: production and test URLs, methods, path parameters, response modes,
 // and deactivation removing the route at once.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { eventually, startWorkflowServer, webhookWorkflow, type WorkflowTestServer } from './helpers.js';
+import { startWorkflowServer, webhookWorkflow, type WorkflowTestServer } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
 
 let s: WorkflowTestServer;
 beforeAll(async () => {
@@ -37,11 +38,11 @@ describe('production webhooks', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ processed: true, echo: 'hi' });
     // The answer goes out when Respond to Webhook runs; the execution is saved when the run ends.
-    const e = await eventually(async () => {
+    const e = await waitFor(async () => {
       const list = await s.api('GET', `/executions?workflowId=${id}&includeData=true`);
       expect(list.body.data[0]).toMatchObject({ mode: 'webhook', status: 'success', finished: true });
       return list.body.data[0];
-    });
+    }, { message: 'the webhook run to finish' });
     const item = e.data.resultData.runData.Webhook[0].data.main[0][0].json;
     expect(item).toMatchObject({ params: {}, query: { x: '1' }, body: { msg: 'hi' }, executionMode: 'production', webhookUrl: `${s.url}/webhook/echo` });
     expect(item.headers['content-type']).toBe('application/json');
@@ -81,12 +82,12 @@ describe('production webhooks', () => {
     const r = await s.call('POST', '/webhook/fire', json({ v: 'x' }));
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ message: 'Workflow was started' });
-    const e = await eventually(async () => {
+    const e = await waitFor(async () => {
       await s.t.hamlet.platform.jobs.idle();
       const first = (await s.api('GET', `/executions?workflowId=${id}&includeData=true`)).body.data[0];
       expect(first.status).toBe('success');
       return first;
-    });
+    }, { message: 'the run to succeed' });
     expect(e.data.resultData.runData.Set[0].data.main[0][0].json).toEqual({ got: 'x' });
   });
 
@@ -133,7 +134,7 @@ describe('production webhooks', () => {
     const r = await s.call('POST', '/webhook-test/testing', json({ a: 1 }));
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ executionMode: 'test', webhookUrl: `${s.url}/webhook-test/testing` });
-    await eventually(async () => expect((await s.api('GET', `/executions?workflowId=${id}`)).body.data[0].mode).toBe('manual'));
+    await waitFor(async () => (await s.api('GET', `/executions?workflowId=${id}`)).body.data[0]?.mode === 'manual', { message: 'a manual execution' });
     expect((await s.call('POST', '/webhook/testing', json({}))).status).toBe(404);
     expect((await s.call('POST', '/webhook-test/nothing-here', json({}))).status).toBe(404);
   });

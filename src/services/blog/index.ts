@@ -4,12 +4,19 @@
 import { createApp, listen } from '../../platform/http.js';
 import { defineService, noJobs } from '../../platform/service.js';
 import { ResponseCache } from './cache.js';
-import { CHANGED_TOPIC, type BlogContext } from './context.js';
+import { BlogChanges } from './changes.js';
+import { Engagement } from './engagement/engagement.js';
+import { BlogAuth } from './http/auth.js';
+import { blogEnvelope } from './http/envelope.js';
+import { registerApiRoutes } from './http/routes.js';
 import { migrations } from './migrations.js';
-import { readBlogSettings } from './settings.js';
 import { registerPageRoutes } from './pages/routes.js';
-import { registerApiRoutes } from './routes.js';
-import { BlogStore } from './store.js';
+import { Publishing } from './publishing/publishing.js';
+import { Reading } from './reading/reading.js';
+import { RegistrationMails } from './registration/mails.js';
+import { Registration } from './registration/registration.js';
+import { readBlogSettings } from './settings.js';
+import { BlogStore } from './store/index.js';
 import { BlogUrls } from './urls.js';
 
 export default defineService({
@@ -19,38 +26,51 @@ export default defineService({
   settings: readBlogSettings,
   queues: noJobs,
   async start(platform, settings) {
-    const { config } = platform;
+    const { clock } = platform;
     const app = await createApp({
       service: 'blog',
       logger: platform.logger,
-      // The contract's Error envelope, plus a machine-readable code and any details (e.g. reserved).
-      envelope: (err) => ({ error: err.message, code: err.code, ...err.details }),
+      envelope: blogEnvelope,
       // Content has no maximum in the contract; 1 MiB bodies keep one request from eating the server.
       bodyLimit: 1024 * 1024,
       http: platform.config.http,
       openapi: { title: 'Hamlet blog', version: '1.0.0', description: 'Agent blog publishing service (contract 000)' },
+      strictSchemas: true,
     });
     await platform.limits.register(app);
 
-    let apiBase = settings.apiBaseUrl ?? '';
+    // Links in e-mails and pages point at the API as reachable from outside: configured, or the listen address.
+    let apiBaseUrl = settings.apiBaseUrl ?? '';
+    const apiBase = () => apiBaseUrl;
+    const store = new BlogStore(platform.db);
+    const urls = new BlogUrls(settings);
     const cache = new ResponseCache();
-    const ctx: BlogContext = {
-      platform,
-      settings,
-      store: new BlogStore(platform.db),
-      urls: new BlogUrls(settings),
-      cache,
-      callers: new Map(),
-      apiBase: () => apiBase,
-      changed: () => platform.events.publish(CHANGED_TOPIC, {}),
-    };
-    const unsubscribe = platform.events.subscribe(CHANGED_TOPIC, () => cache.clear());
+    const changes = new BlogChanges(platform.events);
+    const unsubscribe = changes.onChange(() => cache.clear());
 
-    registerApiRoutes(app, ctx);
-    registerPageRoutes(app, ctx);
+    registerApiRoutes(app, {
+      registration: new Registration({
+        agents: store.agents,
+        mails: new RegistrationMails(platform.mailer, settings.mailFrom, apiBase),
+        keys: platform.keys,
+        clock,
+        urls,
+        changes,
+        db: platform.db,
+      }),
+      publishing: new Publishing(store.posts, clock, changes),
+      reading: new Reading({ agents: store.agents, posts: store.posts, cache, clock, urls }),
+      engagement: new Engagement({ posts: store.posts, engagement: store.engagement, clock, changes }),
+      posts: store.posts,
+      auth: new BlogAuth(platform.keys, store.agents),
+      urls,
+      limits: platform.limits,
+      apiBase,
+    });
+    registerPageRoutes(app, { agents: store.agents, posts: store.posts, engagement: store.engagement, cache, clock, urls, domain: settings.domain, apiBase });
 
-    const url = await listen(app, config.host, settings.port);
-    apiBase ||= url;
+    const url = await listen(app, platform.config.host, settings.port);
+    apiBaseUrl ||= url;
     const port = new URL(url).port;
     return {
       urls: { api: url, pages: `http://${settings.domain}:${port}` },

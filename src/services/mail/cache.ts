@@ -2,7 +2,7 @@
 // Changes arrive over the event bus (after the write commits), so with several instances
 // each drops its own copy. Inboxes are cached too: every /v0/inboxes/{id}/… request reads one.
 import type { EventBus } from '../../platform/events.js';
-import type { InboxRow } from './store.js';
+import type { InboxRow } from './store/index.js';
 
 const INBOX_CHANGED_TOPIC = 'mail.inbox.changed';
 const MAX_ENTRIES = 5000;

@@ -1,39 +1,9 @@
-// The mail service's error body: the contract's {error:{type,message,details}} plus
-// AgentMail's top-level name/message/code, so both the contract and the SDK read it.
-import type { ErrorInfo } from '../../platform/http.js';
-import { HttpError } from '../../platform/errors.js';
+// The mail service's refusals in its own terms (DomainError): the HTTP layer answers them in
+// the mail envelope (http/envelope.ts); jobs and SMTP handle them without knowing HTTP.
+import { DomainError } from '../../platform/errors.js';
 
-const NAMES: Record<number, [type: string, name: string]> = {
-  400: ['validation_error', 'ValidationError'],
-  401: ['unauthorized', 'UnauthorizedError'],
-  403: ['forbidden', 'ForbiddenError'],
-  404: ['not_found', 'NotFoundError'],
-  409: ['conflict', 'ConflictError'],
-  413: ['payload_too_large', 'PayloadTooLargeError'],
-  415: ['validation_error', 'ValidationError'],
-  422: ['unprocessable', 'UnprocessableError'],
-  429: ['rate_limit_exceeded', 'RateLimitError'],
-};
-
-export function mailEnvelope(info: ErrorInfo) {
-  const [type, name] = NAMES[info.statusCode] ?? (info.statusCode >= 500 ? ['internal_error', 'InternalServerError'] : ['error', 'Error']);
-  const details: Record<string, unknown> = { ...(info.details ?? {}) };
-  // Validation errors from a schema name the field in the message ("body.to …"): expose it.
-  if (info.statusCode === 400 && details.field === undefined) {
-    const m = /^(?:body|querystring|params|headers)\.([\w.[\]-]+)/.exec(info.message);
-    if (m) details.field = m[1];
-  }
-  if (details.code === undefined && info.statusCode === 400) details.code = 'INVALID_VALUE';
-  return {
-    error: { type, message: info.message, details },
-    name,
-    message: info.message,
-    code: type,
-  };
-}
-
-/** A 400 validation error naming the offending field. */
+/** A refused value (400 over HTTP), naming the offending field. */
 export const invalid = (field: string, message: string, code = 'INVALID_VALUE') =>
-  new HttpError(400, `${field}: ${message}`, 'validation_error', { field, code });
+  new DomainError('invalid', `${field}: ${message}`, 'validation_error', { field, code });
 
-export const notFoundError = (what: string) => new HttpError(404, `${what} not found`, 'not_found');
+export const notFoundError = (what: string) => new DomainError('not_found', `${what} not found`);

@@ -78,6 +78,7 @@ describe('abandoning a run', () => {
       // Queued behind it (one worker): abandoned without ever running.
       const queued = slow.resolve('={{ 1 + 1 }}', data, controller.signal);
       const reason = new Error('stopped by the test');
+      // The subject: an abort while the run loops (no signal tells when it entered its worker).
       setTimeout(() => controller.abort(reason), 200);
       await expect(running).rejects.toBe(reason);
       await expect(queued).rejects.toBe(reason);
@@ -93,6 +94,7 @@ describe('abandoning a run', () => {
   it('close() ends runs in progress', async () => {
     const closing = createExpressions({ timeoutMs: 60_000, memoryBytes: 32 * 1024 * 1024, workers: 1 });
     const running = closing.runCode({ code: 'while (true) {}', mode: 'runOnceForAllItems', data });
+    // No signal tells when the run entered its worker: give it a moment to, then close.
     await new Promise((resolve) => setTimeout(resolve, 100));
     closing.close();
     await expect(running).rejects.toThrow('expressions are closed');

@@ -1,20 +1,13 @@
 // Each blog's RSS 2.0 feed, with full sanitized HTML in content:encoded.
 import { escapeHtml as e } from '../../../platform/html.js';
-import type { AgentRow } from '../store.js';
+import type { FeedPostRow } from '../store/posts.js';
+import type { AgentRow } from '../store/tables.js';
 import type { BlogUrls } from '../urls.js';
-
-export interface FeedPost {
-  title: string;
-  slug: string;
-  html: string;
-  excerpt: string;
-  published_at: string;
-}
 
 /** CDATA cannot contain "]]>": split it across two sections. */
 const cdata = (s: string) => `<![CDATA[${s.replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
 
-export function rssFeed(urls: BlogUrls, agent: AgentRow, posts: FeedPost[]): string {
+export function rssFeed(urls: BlogUrls, agent: AgentRow, posts: FeedPostRow[]): string {
   const blogUrl = urls.blog(agent.slug);
   const items = posts
     .map(

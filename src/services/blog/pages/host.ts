@@ -1,7 +1,7 @@
 // Which site a request is for, from its Host header (decision 11): exactly the blog domain
 // (or www.) is the platform; exactly `<slug>.<blog_domain>` with a valid slug is that blog;
 // anything else is not ours and gets a 404. Case-insensitive, port ignored.
-import { REGISTRATION_SLUG } from '../schemas.js';
+import { REGISTRATION_SLUG } from '../registration/registration.js';
 
 export type Site = { kind: 'platform' } | { kind: 'blog'; slug: string } | { kind: 'unknown' };
 

@@ -2,8 +2,13 @@
 // from memory until blog data changes; ETags let browsers and proxies revalidate for free.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { escapeHtml as e } from '../../../platform/html.js';
+import type { Clock } from '../../../platform/clock.js';
 import type { App } from '../../../platform/http.js';
-import type { BlogContext } from '../context.js';
+import type { ResponseCache } from '../cache.js';
+import type { AgentStore } from '../store/agents.js';
+import type { EngagementStore } from '../store/engagement.js';
+import type { PostStore } from '../store/posts.js';
+import type { BlogUrls } from '../urls.js';
 import { rssFeed } from './feed.js';
 import { siteFor, type Site } from './host.js';
 import { STYLESHEET } from './layout.js';
@@ -13,6 +18,7 @@ import { blogHome, notFoundPage, PAGE_SIZE, platformIndex, postPage } from './te
 const CSP = "default-src 'none'; img-src https: data:; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const PLATFORM_PAGE_SIZE = 50;
 const FEED_SIZE = 20;
+const SITEMAP_SIZE = 50_000;
 
 interface Rendered {
   type: string;
@@ -31,12 +37,24 @@ function pageNumber(raw: unknown): number {
   return Number(raw);
 }
 
-export function registerPageRoutes(app: App, ctx: BlogContext) {
-  const domain = ctx.settings.domain;
-  const { store, urls } = ctx;
+export interface PageDeps {
+  agents: AgentStore;
+  posts: PostStore;
+  engagement: EngagementStore;
+  cache: ResponseCache;
+  clock: Clock;
+  urls: BlogUrls;
+  /** The blog domain: blogs are its subdomains. */
+  domain: string;
+  /** Base URL of the API as reachable from outside; known after listen. */
+  apiBase: () => string;
+}
+
+export function registerPageRoutes(app: App, deps: PageDeps) {
+  const { agents, posts, engagement, cache, clock, urls, domain } = deps;
 
   async function verifiedAgent(slug: string) {
-    const agent = await store.agentBySlug(slug);
+    const agent = await agents.bySlug(slug);
     if (!agent || !agent.verified) throw new PageError(404, 'There is no blog at this address.');
     return agent;
   }
@@ -45,49 +63,40 @@ export function registerPageRoutes(app: App, ctx: BlogContext) {
     async home(site: Site, query: Record<string, unknown>): Promise<Rendered> {
       const page = pageNumber(query.page);
       if (site.kind === 'platform') {
-        const { rows, total } = await store.listBlogs({ limit: PLATFORM_PAGE_SIZE, offset: (page - 1) * PLATFORM_PAGE_SIZE, sort: 'newest' });
+        const { rows, total } = await agents.listBlogs({ limit: PLATFORM_PAGE_SIZE, offset: (page - 1) * PLATFORM_PAGE_SIZE, sort: 'newest' });
         return { type: 'text/html; charset=utf-8', body: platformIndex(urls, rows, total, page, PLATFORM_PAGE_SIZE) };
       }
       if (site.kind !== 'blog') throw new PageError(404, 'This host is not a blog.');
       const agent = await verifiedAgent(site.slug);
-      const posts = await store.listPosts({ limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, sort: 'newest', agentId: agent.id });
-      if (page > 1 && posts.length === 0) throw new PageError(404, 'There are no posts on this page.');
-      return { type: 'text/html; charset=utf-8', body: blogHome(urls, agent, posts, page) };
+      const list = await posts.list({ limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, sort: 'newest', agentId: agent.id });
+      if (page > 1 && list.length === 0) throw new PageError(404, 'There are no posts on this page.');
+      return { type: 'text/html; charset=utf-8', body: blogHome(urls, agent, list, page) };
     },
 
     async post(site: Site, postSlug: string): Promise<Rendered> {
       if (site.kind !== 'blog') throw new PageError(404, 'This page does not exist.');
       const agent = await verifiedAgent(site.slug);
-      const post = await store.publishedPostBySlug(agent.id, postSlug);
+      const post = await posts.publishedBySlug(agent.id, postSlug);
       if (!post) throw new PageError(404, 'There is no post at this address.');
-      const comments = await store.comments(post.id);
-      return { type: 'text/html; charset=utf-8', body: postPage(urls, ctx.apiBase(), agent, post, comments) };
+      const comments = await engagement.comments(post.id);
+      return { type: 'text/html; charset=utf-8', body: postPage(urls, deps.apiBase(), agent, post, comments) };
     },
 
     async feed(site: Site): Promise<Rendered> {
       if (site.kind !== 'blog') throw new PageError(404, 'Feeds belong to blogs.');
       const agent = await verifiedAgent(site.slug);
-      const posts = await store.db
-        .selectFrom('blog_posts')
-        .select(['title', 'slug', 'html', 'excerpt', 'published_at'])
-        .where('agent_id', '=', agent.id)
-        .where('status', '=', 'published')
-        .orderBy('published_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(FEED_SIZE)
-        .execute();
-      return { type: 'application/rss+xml; charset=utf-8', body: rssFeed(urls, agent, posts as Array<(typeof posts)[number] & { published_at: string }>) };
+      return { type: 'application/rss+xml; charset=utf-8', body: rssFeed(urls, agent, await posts.feed(agent.id, FEED_SIZE)) };
     },
 
     async sitemap(site: Site): Promise<Rendered> {
       let locs: string[];
       if (site.kind === 'platform') {
-        const blogs = await store.db.selectFrom('blog_agents').select('slug').where('verified', '=', 1).orderBy('created_at', 'desc').limit(50_000).execute();
-        locs = [`${urls.platform()}/`, ...blogs.map((b) => `${urls.blog(b.slug)}/`)];
+        const slugs = await agents.verifiedSlugs(SITEMAP_SIZE);
+        locs = [`${urls.platform()}/`, ...slugs.map((slug) => `${urls.blog(slug)}/`)];
       } else if (site.kind === 'blog') {
         const agent = await verifiedAgent(site.slug);
-        const posts = await store.db.selectFrom('blog_posts').select('slug').where('agent_id', '=', agent.id).where('status', '=', 'published').orderBy('published_at', 'desc').limit(50_000).execute();
-        locs = [`${urls.blog(agent.slug)}/`, ...posts.map((p) => urls.post(agent.slug, p.slug))];
+        const slugs = await posts.publishedSlugs(agent.id, SITEMAP_SIZE);
+        locs = [`${urls.blog(agent.slug)}/`, ...slugs.map((slug) => urls.post(agent.slug, slug))];
       } else throw new PageError(404, 'This host is not a blog.');
       const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${locs.map((l) => `<url><loc>${e(l)}</loc></url>`).join('\n')}\n</urlset>`;
       return { type: 'application/xml; charset=utf-8', body };
@@ -99,12 +108,12 @@ export function registerPageRoutes(app: App, ctx: BlogContext) {
     const site = siteFor(request.headers.host, domain);
     reply.header('Content-Security-Policy', CSP).header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'strict-origin-when-cross-origin');
     const cacheKey = `page:${site.kind === 'blog' ? site.slug : site.kind}:${key}`;
-    const now = ctx.platform.clock.ms();
-    let hit = ctx.cache.get(cacheKey, now);
+    const now = clock.ms();
+    let hit = cache.get(cacheKey, now);
     if (!hit) {
       try {
         const r = await render(site);
-        hit = ctx.cache.set(cacheKey, r.body, now, { type: r.type });
+        hit = cache.set(cacheKey, r.body, now, { type: r.type });
       } catch (err) {
         if (!(err instanceof PageError)) throw err;
         return reply.code(err.status).type('text/html; charset=utf-8').send(notFoundPage(err.message).replace('<title>Not found', err.status === 400 ? '<title>Bad request' : '<title>Not found'));

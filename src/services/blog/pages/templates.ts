@@ -1,7 +1,9 @@
 // The blog's pages as plain server-rendered HTML. Every user string is escaped here; post
 // bodies are HTML that was sanitized when the post was published.
 import { escapeHtml as e } from '../../../platform/html.js';
-import type { AgentRow, PostRow, PostSummaryRow } from '../store.js';
+import type { CommentWithAuthor } from '../store/engagement.js';
+import type { PostSummaryRow } from '../store/posts.js';
+import type { AgentRow, PostRow } from '../store/tables.js';
 import type { BlogUrls } from '../urls.js';
 import { pageShell } from './layout.js';
 
@@ -47,14 +49,7 @@ ${pager(page, agent.post_count > page * PAGE_SIZE)}`,
   });
 }
 
-export interface CommentForPage {
-  content: string;
-  created_at: string;
-  author_name: string | null;
-  author_slug: string | null;
-}
-
-export function postPage(urls: BlogUrls, apiBase: string, agent: AgentRow, post: PostRow, comments: CommentForPage[]): string {
+export function postPage(urls: BlogUrls, apiBase: string, agent: AgentRow, post: PostRow, comments: CommentWithAuthor[]): string {
   const blogUrl = urls.blog(agent.slug);
   const list = comments.length
     ? `<ul>${comments

@@ -130,7 +130,8 @@ class WsConnection implements BudgetedClient {
    */
   private readonly entityBatches = new Map<number, { a: string[]; c: string[]; r: string[]; ids: Set<string>; only?: EntityMessage }>();
   private closed = false;
-  private readonly authTimer: NodeJS.Timeout;
+  /** Cancels the auth timeout; on the home's clock, so tests under a manual clock move it. */
+  private readonly cancelAuthTimeout: () => void;
   private readonly untrack: () => void;
   private releaseKeySlot?: () => void;
 
@@ -141,8 +142,7 @@ class WsConnection implements BudgetedClient {
     socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
     socket.on('close', () => this.cleanup());
     socket.on('error', () => this.cleanup());
-    this.authTimer = setTimeout(() => this.close(), AUTH_TIMEOUT_MS);
-    this.authTimer.unref();
+    this.cancelAuthTimeout = deps.home.scheduler.after(AUTH_TIMEOUT_MS, () => this.close());
     this.untrack = deps.platform.websockets.track(this);
     this.sendNow(JSON.stringify({ type: 'auth_required', ha_version: HA_VERSION }));
   }
@@ -256,7 +256,7 @@ class WsConnection implements BudgetedClient {
   private cleanup() {
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.authTimer);
+    this.cancelAuthTimeout();
     this.untrack();
     this.releaseKeySlot?.();
     for (const stop of this.subs.values()) stop();
@@ -318,7 +318,7 @@ class WsConnection implements BudgetedClient {
     if (!this.releaseKeySlot) return fail(`Too many connections with this access token (at most ${budget.limits.maxPerKey})`);
     this.authed = true;
     this.userId = userIdOf(key.id);
-    clearTimeout(this.authTimer);
+    this.cancelAuthTimeout();
     this.sendNow(JSON.stringify({ type: 'auth_ok', ha_version: HA_VERSION }));
     for (const d of this.early.splice(0)) this.onFrame(d, false);
   }

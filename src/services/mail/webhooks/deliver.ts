@@ -5,7 +5,7 @@ import type { Clock } from '../../../platform/clock.js';
 import { PermanentError } from '../../../platform/errors.js';
 import type { Logger } from '../../../platform/logger.js';
 import { outboundFetch } from '../../../platform/outbound.js';
-import type { Store } from '../store.js';
+import type { MailStore } from '../store/index.js';
 import type { DeliveryJob } from './events.js';
 
 /** Svix's schedule after each failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -16,9 +16,9 @@ export interface DeliveryOptions {
   timeoutMs: number;
 }
 
-export function deliveryHandler(store: Store, clock: Clock, logger: Logger, opts: DeliveryOptions) {
+export function deliveryHandler(store: MailStore, clock: Clock, logger: Logger, opts: DeliveryOptions) {
   return async (job: DeliveryJob): Promise<void> => {
-    const hook = await store.webhook(job.webhook_id);
+    const hook = await store.webhooks.get(job.webhook_id);
     // Deleted or disabled since the event: nothing to deliver, and nothing to retry.
     if (!hook || hook.enabled !== 1) return;
     const now = clock.now();
@@ -52,7 +52,8 @@ export function deliveryHandler(store: Store, clock: Clock, logger: Logger, opts
       if (e.code === 'EBLOCKED') throw new PermanentError(e.message);
       throw new Error(`delivery to ${hook.url} failed: ${e.message}`, { cause: err });
     }
-    // The body is not needed; drain it so the connection is reused.
+    // The body is not needed; drain it so the connection is reused. Not a write: a body that
+    // cannot be cancelled changes nothing about the delivery, which the status decides.
     await res.body?.cancel().catch(() => {});
     if (res.status >= 200 && res.status < 300) return;
     if (res.headers.get('webhook-delivery') === 'abort-message') {

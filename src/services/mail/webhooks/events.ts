@@ -4,7 +4,7 @@
 import type { EventBus } from '../../../platform/events.js';
 import type { Jobs } from '../../../platform/jobs.js';
 import { randomBase62 } from '../../../platform/ids.js';
-import type { Store, Tx, WebhookRow } from '../store.js';
+import type { MailStore, Tx, WebhookRow } from '../store/index.js';
 
 export const EVENT_TYPES = [
   'message.received',
@@ -21,7 +21,6 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-
 export const WEBHOOK_QUEUE = 'mail.webhook';
 const WEBHOOKS_CHANGED_TOPIC = 'mail.webhooks.changed';
 
@@ -35,6 +34,13 @@ export interface DeliveryJob {
 /** Payloads above this lose their text and html bodies (AgentMail's 1 MB cap). */
 const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
+/** Where events go in real time besides webhooks (live/stream.ts). */
+export interface LiveFeed {
+  /** Whether some instance has a live subscriber for the organization. */
+  wants(orgId: string): boolean;
+  publish(e: EventScope & { eventType: string; body: string }): Promise<void>;
+}
+
 export interface EventScope {
   orgId: string;
   inboxId: string;
@@ -45,13 +51,13 @@ export class MailEvents {
   // Enabled webhooks per organization: every event reads them, few requests change them.
   private readonly hooks = new Map<string, WebhookRow[]>();
   readonly close: () => void;
-  /** Live WebSocket subscribers (set once the stream exists). */
-  live?: { wants(orgId: string): boolean; publish(e: { orgId: string; inboxId: string; podId: string; eventType: string; body: string }): Promise<void> };
 
   constructor(
-    private readonly store: Store,
+    private readonly store: MailStore,
     private readonly jobs: Jobs,
     private readonly bus: EventBus,
+    /** The live WebSocket stream: hears events of organizations someone is subscribed to. */
+    private readonly live: LiveFeed,
   ) {
     this.close = bus.subscribe<{ orgId: string }>(WEBHOOKS_CHANGED_TOPIC, (m) => {
       this.hooks.delete(m.orgId);
@@ -67,7 +73,7 @@ export class MailEvents {
   private async webhooksOf(orgId: string, trx: Tx): Promise<WebhookRow[]> {
     let list = this.hooks.get(orgId);
     if (!list) {
-      list = await this.store.enabledWebhooks(orgId, trx);
+      list = await this.store.webhooks.enabledOfOrg(orgId, trx);
       if (this.hooks.size > 10_000) this.hooks.clear();
       this.hooks.set(orgId, list);
     }
@@ -86,7 +92,7 @@ export class MailEvents {
       const pods = hook.pod_ids ? (JSON.parse(hook.pod_ids) as string[]) : [];
       return !pods.length || pods.includes(scope.podId);
     });
-    const live = this.live?.wants(scope.orgId) ? this.live : undefined;
+    const live = this.live.wants(scope.orgId) ? this.live : undefined;
     if (!targets.length && !live) return;
     const eventId = `evt_${randomBase62(24)}`;
     const payload: Record<string, unknown> = { type: 'event', event_type: eventType, event_id: eventId, ...objects() };

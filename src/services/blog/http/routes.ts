@@ -1,0 +1,39 @@
+// The blog's HTTP API under /api (contract 000), plus upstream's extras: resend-verification,
+// regenerate-key, GET and DELETE /posts/{id}.
+import type { App } from '../../../platform/http.js';
+import type { RateLimits } from '../../../platform/ratelimit.js';
+import type { Engagement } from '../engagement/engagement.js';
+import type { Publishing } from '../publishing/publishing.js';
+import type { Reading } from '../reading/reading.js';
+import type { Registration } from '../registration/registration.js';
+import type { PostStore } from '../store/posts.js';
+import type { BlogUrls } from '../urls.js';
+import type { BlogAuth } from './auth.js';
+import { blogRoutes } from './blogs.js';
+import { commentRoutes } from './comments.js';
+import { blogLimits } from './common.js';
+import { postRoutes } from './posts.js';
+import { registrationRoutes } from './registration.js';
+import { voteRoutes } from './votes.js';
+
+export interface ApiDeps {
+  registration: Registration;
+  publishing: Publishing;
+  reading: Reading;
+  engagement: Engagement;
+  posts: PostStore;
+  auth: BlogAuth;
+  urls: BlogUrls;
+  limits: RateLimits;
+  /** Base URL of the API as reachable from outside; known after listen. */
+  apiBase: () => string;
+}
+
+export function registerApiRoutes(app: App, deps: ApiDeps) {
+  const limits = blogLimits(deps.limits);
+  registrationRoutes(app, deps.registration, deps.auth, limits, deps.apiBase);
+  postRoutes(app, { ...deps, limits });
+  blogRoutes(app, deps.reading);
+  commentRoutes(app, deps.engagement, deps.auth, limits);
+  voteRoutes(app, deps.engagement, deps.auth, limits);
+}

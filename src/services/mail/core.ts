@@ -1,0 +1,45 @@
+// What the mail service's job handlers and its HTTP and SMTP sides share, built once per process
+// by `queues` (index.ts). Every object gets its collaborators through its constructor.
+import type { Platform } from '../../platform/service.js';
+import { MailCache } from './cache.js';
+import { Drafts } from './drafts/drafts.js';
+import { LiveStream } from './live/stream.js';
+import { MessageChanges } from './messages/changes.js';
+import { Filing } from './messages/filing.js';
+import { Sending } from './sending/sending.js';
+import type { MailSettings } from './settings.js';
+import { MailStore, type InboxRow, type Tx } from './store/index.js';
+import { MailEvents } from './webhooks/events.js';
+
+export function createCore(platform: Platform, config: MailSettings) {
+  const logger = platform.logger.child({ service: 'mail' });
+  const cache = new MailCache(platform.events);
+  const store = new MailStore(platform.db, { onChange: (inboxIds) => cache.changed(inboxIds), logger });
+  // Job handlers publish events too (a scheduled draft's message.sent), so the live stream's
+  // publishing side lives here; `start` adds its WebSocket route.
+  const live = new LiveStream(platform.events, platform.clock, { budget: platform.websockets, maxBufferedBytes: config.wsMaxBufferedBytes, logger });
+  const events = new MailEvents(store, platform.jobs, platform.events, live);
+  const filing = new Filing(store, events, platform.clock);
+  const changes = new MessageChanges(store, filing);
+  const sending = new Sending(platform, store, filing, events, config);
+  const drafts = new Drafts(store, sending, platform.jobs, () => platform.clock.now());
+
+  /** An inbox by address, from the cache when it holds it (every API request and every RCPT asks). */
+  async function inbox(inboxId: string, trx?: Tx): Promise<InboxRow | undefined> {
+    const hit = cache.inbox(inboxId);
+    if (hit) return hit;
+    const row = await store.inboxes.get(inboxId, trx);
+    if (row) cache.setInbox(row);
+    return row;
+  }
+
+  function close(): void {
+    live.close();
+    events.close();
+    cache.close();
+  }
+
+  return { config, logger, store, cache, live, events, filing, changes, sending, drafts, inbox, close };
+}
+
+export type MailCore = ReturnType<typeof createCore>;

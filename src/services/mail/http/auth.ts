@@ -1,0 +1,40 @@
+// The mail API's credential: a bearer key (or ?api_key= on the WebSocket stream) on every /v0
+// route but download links; the key's organization scopes everything the request sees.
+import { createHash } from 'node:crypto';
+import { unauthorized } from '../../../platform/errors.js';
+import { bearerToken, type App } from '../../../platform/http.js';
+import type { Platform } from '../../../platform/service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The organization of the request's API key (set by the mail service's auth hook). */
+    mailOrgId: string;
+    /** The id of the request's API key (the WebSocket stream counts connections per key). */
+    mailKeyId: string;
+  }
+}
+
+/** A key's organization: its owner when it has one, else the key itself. */
+const orgOfKey = (key: { id: string; ownerId: string | null }) => key.ownerId ?? key.id;
+
+/** Every organization has one default pod; its id is derived, so it needs no table. */
+export function podIdOf(orgId: string): string {
+  const h = createHash('sha256').update(`pod:${orgId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Checks the bearer key on every /v0 route but download links (their URL is the credential). */
+export function installAuth(app: App, platform: Platform): void {
+  app.decorateRequest('mailOrgId', '');
+  app.decorateRequest('mailKeyId', '');
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/v0') || request.url.startsWith('/v0/downloads/')) return;
+    // The WebSocket stream also takes the key as ?api_key= (browsers cannot set headers).
+    const queryKey = request.url.startsWith('/v0?') ? (request.query as { api_key?: string }).api_key : undefined;
+    const token = bearerToken(request) ?? (typeof queryKey === 'string' ? queryKey : undefined);
+    const key = await platform.keys.verify('mail', token);
+    if (!key) throw unauthorized(token ? 'Invalid API key' : 'Missing API key: send Authorization: Bearer <key>');
+    request.mailOrgId = orgOfKey(key);
+    request.mailKeyId = key.id;
+  });
+}

@@ -1,0 +1,131 @@
+// The mail service's tables as Kysely sees them, and the shapes the store hands out.
+import type { Kysely } from 'kysely';
+
+export interface InboxRow {
+  inbox_id: string;
+  org_id: string;
+  pod_id: string;
+  display_name: string | null;
+  client_id: string | null;
+  metadata: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MessageRow {
+  id: string;
+  inbox_id: string;
+  message_id: string;
+  thread_id: string;
+  labels: string;
+  timestamp: string;
+  from_addr: string;
+  to_addrs: string;
+  cc_addrs: string | null;
+  bcc_addrs: string | null;
+  reply_to: string | null;
+  subject: string | null;
+  preview: string | null;
+  text_body: string | null;
+  html_body: string | null;
+  extracted_text: string | null;
+  extracted_html: string | null;
+  attachments: string | null;
+  in_reply_to: string | null;
+  refs: string | null;
+  headers: string | null;
+  size: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ThreadRow {
+  thread_id: string;
+  inbox_id: string;
+  subject: string | null;
+  preview: string | null;
+  labels: string;
+  senders: string;
+  recipients: string;
+  attachments: string | null;
+  last_message_id: string;
+  message_count: number;
+  size: number;
+  timestamp: string;
+  received_timestamp: string | null;
+  sent_timestamp: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookRow {
+  webhook_id: string;
+  org_id: string;
+  url: string;
+  event_types: string;
+  inbox_ids: string | null;
+  pod_ids: string | null;
+  secret: string;
+  enabled: number;
+  client_id: string | null;
+  headers: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DraftRow {
+  draft_id: string;
+  inbox_id: string;
+  org_id: string;
+  client_id: string | null;
+  body: string;
+  labels: string;
+  send_at: string | null;
+  send_status: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MailTables {
+  mail_drafts: DraftRow;
+  mail_inboxes: InboxRow;
+  mail_messages: MessageRow;
+  mail_threads: ThreadRow;
+  mail_raw: { id: string; raw: Buffer };
+  mail_webhooks: WebhookRow;
+  mail_idempotency: { org_id: string; key: string; request_hash: string; response: string; created_at: string };
+  mail_secrets: { name: string; value: string };
+}
+
+export type Tx = Kysely<MailTables>;
+
+/** Columns of a message list row (MessageItem): no bodies. */
+export const MESSAGE_ITEM_COLUMNS = [
+  'id', 'inbox_id', 'thread_id', 'message_id', 'labels', 'timestamp', 'from_addr', 'to_addrs', 'cc_addrs', 'bcc_addrs',
+  'subject', 'preview', 'attachments', 'in_reply_to', 'refs', 'size', 'created_at', 'updated_at',
+] as const;
+export type MessageItemRow = Pick<MessageRow, (typeof MESSAGE_ITEM_COLUMNS)[number]>;
+
+/** A keyset cursor position: the sort value and the id that breaks ties. */
+export type Cursor = [sortKey: string, id: string];
+
+export interface MessageFilters {
+  /** Search terms: each must occur (any case) in the sender, recipients, subject or text. */
+  terms?: string[];
+  labels?: string[];
+  before?: string;
+  after?: string;
+  ascending?: boolean;
+  /** Labels that hide a message unless asked for (trash, spam, blocked, unauthenticated). */
+  exclude: string[];
+  from?: string[];
+  to?: string[];
+  subject?: string[];
+}
+
+export interface ThreadFilters extends Omit<MessageFilters, 'from' | 'to' | 'terms'> {
+  /** Search terms: each must occur (any case) in the senders, recipients, subject or preview. */
+  terms?: string[];
+  senders?: string[];
+  recipients?: string[];
+}

@@ -1,0 +1,39 @@
+// mail_webhooks: an organization's delivery endpoints.
+import { refusingDuplicates } from './duplicates.js';
+import { page, type MailDb } from './mail-db.js';
+import type { Cursor, Tx, WebhookRow } from './tables.js';
+
+export class WebhookStore {
+  constructor(private readonly m: MailDb) {}
+
+  get(webhookId: string) {
+    return this.m.db.selectFrom('mail_webhooks').selectAll().where('webhook_id', '=', webhookId).executeTakeFirst();
+  }
+
+  byClientId(orgId: string, clientId: string) {
+    return this.m.db.selectFrom('mail_webhooks').selectAll().where('org_id', '=', orgId).where('client_id', '=', clientId).executeTakeFirst();
+  }
+
+  enabledOfOrg(orgId: string, trx: Tx = this.m.db) {
+    return trx.selectFrom('mail_webhooks').selectAll().where('org_id', '=', orgId).where('enabled', '=', 1).execute();
+  }
+
+  /** Throws DomainError('conflict', code 'duplicate') when the client_id is taken. */
+  async insert(row: WebhookRow): Promise<void> {
+    await refusingDuplicates(() => this.m.db.insertInto('mail_webhooks').values(row).execute(), 'A webhook with this client_id already exists', { field: 'client_id', code: 'ALREADY_EXISTS' });
+  }
+
+  /** Throws DomainError('conflict', code 'duplicate') when a new client_id is taken. */
+  async update(webhookId: string, set: Partial<WebhookRow>): Promise<void> {
+    await refusingDuplicates(() => this.m.db.updateTable('mail_webhooks').set(set).where('webhook_id', '=', webhookId).execute(), 'A webhook with this client_id already exists', { field: 'client_id', code: 'ALREADY_EXISTS' });
+  }
+
+  async delete(webhookId: string): Promise<void> {
+    await this.m.db.deleteFrom('mail_webhooks').where('webhook_id', '=', webhookId).execute();
+  }
+
+  list(orgId: string, opts: { limit: number; cursor?: Cursor; ascending?: boolean }) {
+    const q = this.m.db.selectFrom('mail_webhooks').selectAll().where('org_id', '=', orgId);
+    return page(q, 'created_at', 'webhook_id', opts).execute();
+  }
+}

@@ -1,0 +1,62 @@
+// The blog's OpenAPI document lists every API route with its request and response schemas,
+// whether rate limits are on or off (it used to be empty with HAMLET_RATE_LIMITS=off), and
+// no page or catch-all route.
+import { afterAll, expect, it } from 'vitest';
+import { startBlog, type BlogRig } from './helpers.js';
+
+const rigs: BlogRig[] = [];
+afterAll(async () => {
+  for (const r of rigs) await r.close();
+});
+
+const API_ROUTES = [
+  'post /api/register',
+  'post /api/resend-verification',
+  'get /api/verify',
+  'post /api/regenerate-key',
+  'post /api/publish',
+  'get /api/blogs',
+  'get /api/posts',
+  'get /api/posts/featured',
+  'get /api/posts/{postId}',
+  'delete /api/posts/{postId}',
+  'get /api/posts/{postId}/comments',
+  'post /api/posts/{postId}/comments',
+  'post /api/posts/{postId}/vote',
+];
+
+interface Operation {
+  parameters?: Array<{ in: string; name: string }>;
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+}
+
+async function operations(env: Record<string, string>): Promise<Map<string, Operation>> {
+  const rig = await startBlog({ env });
+  rigs.push(rig);
+  const docs = await rig.call('GET', '/docs/json');
+  expect(docs.status).toBe(200);
+  const ops = new Map<string, Operation>();
+  for (const [path, methods] of Object.entries(docs.body.paths as Record<string, Record<string, Operation>>)) {
+    for (const [method, op] of Object.entries(methods)) ops.set(`${method} ${path}`, op);
+  }
+  return ops;
+}
+
+it.each([['off'], ['on']])('lists every API route with request and response schemas (rate limits %s)', async (limits) => {
+  const ops = await operations({ HAMLET_RATE_LIMITS: limits });
+  expect([...ops.keys()].sort()).toEqual([...API_ROUTES].sort());
+  for (const [name, op] of ops) {
+    const statuses = Object.keys(op.responses);
+    expect(statuses.some((s) => s.startsWith('2')), `${name} documents a success`).toBe(true);
+    expect(statuses, `${name} documents its validation error`).toContain('400');
+    for (const status of statuses) {
+      const content = op.responses[status]!.content;
+      expect(content && Object.values(content).every((c) => c.schema), `${name} ${status} has a schema`).toBeTruthy();
+    }
+  }
+  expect(ops.get('post /api/publish')!.requestBody?.content['application/json']?.schema).toBeTruthy();
+  expect(ops.get('post /api/posts/{postId}/vote')!.parameters?.map((p) => p.name)).toEqual(['postId']);
+  expect(ops.get('get /api/posts')!.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['limit', 'offset', 'sort', 'agent', 'since']));
+  expect(Object.keys(ops.get('get /api/verify')!.responses['200']!.content!)).toEqual(['application/json', 'text/html']);
+});
