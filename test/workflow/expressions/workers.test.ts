@@ -2,6 +2,7 @@
 // worker, never the event loop; what QuickJS cannot interrupt is stopped from outside (the
 // worker is terminated and replaced); an AbortSignal abandons a run; the pool size is a setting.
 import { afterAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../helpers/wait.js';
 import { ConfigError } from '../../../src/config.js';
 import { readSettings } from '../../../src/platform/settings.js';
 import { readWorkflowSettings } from '../../../src/services/workflow/settings.js';
@@ -78,8 +79,9 @@ describe('abandoning a run', () => {
       // Queued behind it (one worker): abandoned without ever running.
       const queued = slow.resolve('={{ 1 + 1 }}', data, controller.signal);
       const reason = new Error('stopped by the test');
-      // The subject: an abort while the run loops (no signal tells when it entered its worker).
-      setTimeout(() => controller.abort(reason), 200);
+      // The subject: an abort while the run is in its worker.
+      await waitFor(() => slow.stats().inWorkers === 1, { message: 'the endless run to reach its worker' });
+      controller.abort(reason);
       await expect(running).rejects.toBe(reason);
       await expect(queued).rejects.toBe(reason);
       // Already aborted: never starts.
@@ -94,8 +96,7 @@ describe('abandoning a run', () => {
   it('close() ends runs in progress', async () => {
     const closing = createExpressions({ timeoutMs: 60_000, memoryBytes: 32 * 1024 * 1024, workers: 1 });
     const running = closing.runCode({ code: 'while (true) {}', mode: 'runOnceForAllItems', data });
-    // No signal tells when the run entered its worker: give it a moment to, then close.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitFor(() => closing.stats().inWorkers === 1, { message: 'the endless run to reach its worker' });
     closing.close();
     await expect(running).rejects.toThrow('expressions are closed');
   });

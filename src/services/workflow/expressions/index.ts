@@ -29,6 +29,8 @@ export interface ExpressionStats {
   sandboxesCreated: number;
   /** Sandbox worker threads started so far, replacements of terminated ones included. */
   workersStarted: number;
+  /** Runs handed to a worker and not yet answered (a run in here can only be stopped by ending its worker). */
+  inWorkers: number;
 }
 
 export interface ExpressionOptions {
@@ -178,7 +180,7 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
     },
 
     stats(): ExpressionStats {
-      return { ...stats, sandboxesCreated: workers.sandboxesCreated, workersStarted: workers.workersStarted };
+      return { ...stats, sandboxesCreated: workers.sandboxesCreated, workersStarted: workers.workersStarted, inWorkers: workers.busy };
     },
   };
 }

@@ -99,6 +99,13 @@ export class SandboxWorkers {
     });
   }
 
+  /** Runs handed to a worker and not yet answered. */
+  get busy(): number {
+    let n = 0;
+    for (const slot of this.slots) if (slot.job) n++;
+    return n;
+  }
+
   close(): void {
     this.closed = true;
     for (const job of this.queue.splice(0)) settle(job, () => job.reject(new Error('expressions are closed')));
