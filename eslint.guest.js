@@ -19,6 +19,9 @@ export default [
       ...js.configs.recommended.rules,
       // helpers.js and freeze-graph.js declare, at their top level, names that the files they are
       // put together with use (sandbox/guest-scripts.ts).
+      '@typescript-eslint/no-unused-vars': 'off',
+      // Methods written as plain functions keep their object in a local (`const self = this`).
+      '@typescript-eslint/no-this-alias': 'off',
       'no-unused-vars': ['error', { vars: 'local', args: 'none', caughtErrors: 'none' }],
     },
   },
@@ -34,5 +37,7 @@ export default [
       globals: { ExpressionError: 'readonly', define: 'readonly', fail: 'readonly', codec: 'readonly', isPlainObject: 'readonly', deepEqual: 'readonly' },
     },
   },
+  // Globals of a script are declared with `declare var` (let/const would not be on globalThis).
+  { files: [`${GUEST}/globals.d.ts`], rules: { 'no-var': 'off' } },
   { files: [`${GUEST}/harden.js`], languageOptions: { globals: { freezeGraph: 'readonly' } } },
 ];

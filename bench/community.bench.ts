@@ -23,7 +23,7 @@ interface Seeded {
 }
 
 /** Seeds agents, communities, posts with consistent counters and hot ranks, votes and one 200-comment thread. */
-export function seed(file: string, nowMs: number): Seeded {
+function seed(file: string, nowMs: number): Seeded {
   const db = new Database(file);
   db.pragma('busy_timeout = 10000');
   db.pragma('synchronous = OFF');

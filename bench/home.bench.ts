@@ -137,7 +137,10 @@ async function subscriberProcess(): Promise<void> {
   }
   process.send!({ ready: true });
   process.once('message', () => {
-    for (const ws of sockets) ws.removeAllListeners('close'), ws.close();
+    for (const ws of sockets) {
+      ws.removeAllListeners('close');
+      ws.close();
+    }
     process.send!({ latencies, sentAt, dropped }, () => process.exit(0));
   });
 }

@@ -118,7 +118,11 @@ async function stalledSubscriber(url: string, setup: (ws: WebSocket, reply: (pre
     const parsed = JSON.parse(d.toString());
     for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
       seen.push(m);
-      for (const w of [...waiters]) if (w.pred(m)) (waiters.splice(waiters.indexOf(w), 1), w.done());
+      for (const w of [...waiters]) {
+        if (!w.pred(m)) continue;
+        waiters.splice(waiters.indexOf(w), 1);
+        w.done();
+      }
     }
   });
   await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));

@@ -28,7 +28,6 @@ export type Dialect = 'sqlite' | 'postgres';
 
 export interface Db {
   // Each service narrows this to its own table types (see a service's store.ts).
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   kysely: Kysely<any>;
   dialect: Dialect;
   /**
@@ -167,11 +166,6 @@ export async function migrate(db: Db, owner: string, migrations: Migrations): Pr
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
-/** A column type for auto-incrementing integer keys on both databases. */
-export function serialType(db: Db) {
-  return db.dialect === 'postgres' ? 'bigserial' : 'integer';
 }
 
 export { sql };

@@ -26,6 +26,11 @@ function safeInvoke(handler: EventHandler, payload: unknown, logger?: Logger) {
   }
 }
 
+// The emitters below only hold the handlers: publish calls them through safeInvoke, which
+// catches a rejected promise. The cast (same function, so `off` still finds it) fits the
+// emitter's void-returning listener type.
+const asListener = (handler: EventHandler) => handler as (payload: unknown) => void;
+
 export class LocalEventBus implements EventBus {
   private readonly emitter = new EventEmitter();
 
@@ -38,8 +43,8 @@ export class LocalEventBus implements EventBus {
   }
 
   subscribe<T>(topic: string, handler: EventHandler<T>): () => void {
-    this.emitter.on(topic, handler);
-    return () => this.emitter.off(topic, handler);
+    this.emitter.on(topic, asListener(handler));
+    return () => this.emitter.off(topic, asListener(handler));
   }
 
   async close(): Promise<void> {
@@ -79,9 +84,9 @@ export class RedisEventBus implements EventBus {
 
   subscribe<T>(topic: string, handler: EventHandler<T>): () => void {
     if (this.local.listenerCount(topic) === 0) void this.sub.subscribe(this.channelPrefix + topic);
-    this.local.on(topic, handler);
+    this.local.on(topic, asListener(handler));
     return () => {
-      this.local.off(topic, handler);
+      this.local.off(topic, asListener(handler));
       if (this.local.listenerCount(topic) === 0) void this.sub.unsubscribe(this.channelPrefix + topic);
     };
   }

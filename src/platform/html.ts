@@ -58,11 +58,6 @@ export function sanitize(html: string): string {
   return sanitizeHtml(html, ALLOWED);
 }
 
-/** Plain text of markdown: tags dropped, entities decoded, whitespace folded. */
-export function plainText(markdownSource: string): string {
-  return textOfSafeHtml(renderMarkdown(markdownSource));
-}
-
 /**
  * Plain text of HTML that came out of renderMarkdown/sanitize. Only for such HTML: its tags
  * are well-formed, so dropping them is a regex away (a full parse costs 30 times more).

@@ -75,7 +75,7 @@ export class BullJobs implements Jobs {
   async stop(): Promise<void> {
     this.running = false;
     if (this.relayTimer) clearInterval(this.relayTimer);
-    await this.relaying?.catch(() => {});
+    await this.relaying?.catch(() => {}); // its failure was logged by wake(); stopping only waits for it
     await Promise.allSettled(this.workers.map((w) => w.close()));
     await Promise.allSettled([...this.bullQueues.values()].map((q) => q.close()));
     for (const c of this.workerConnections) c.disconnect();

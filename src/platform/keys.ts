@@ -18,7 +18,7 @@ export interface ApiKeyRecord {
 
 export const hashKey = (plaintext: string): string => createHash('sha256').update(plaintext).digest('hex');
 
-export const keyPrefix = (service: string): string => `hamlet_${service}_`;
+const keyPrefix = (service: string): string => `hamlet_${service}_`;
 
 /** A new plaintext key, for a caller that must write it into a mail before the transaction that stores it. */
 export const mintKey = (service: string): string => keyPrefix(service) + randomBase62(32);

@@ -37,7 +37,7 @@ export const MAIL_QUEUE = 'platform.mail';
 
 const NO_RELAY_RETRY_MS = 60_000;
 
-export const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase().replace(/>$/, '');
+const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase().replace(/>$/, '');
 
 export interface MailerSettings {
   /** The address local servers listen on (HAMLET_HOST). */

@@ -17,7 +17,7 @@ import { DEFAULT_MAX_REDIRECTS, nextHop, REDIRECT_STATUSES, RedirectError, type 
 export { isInternalAddress } from './internal-address.js';
 export { DEFAULT_MAX_REDIRECTS } from './redirects.js';
 
-export class BlockedAddressError extends Error {
+class BlockedAddressError extends Error {
   readonly code = 'EBLOCKED';
   constructor(host: string, address: string) {
     super(`refusing to connect to ${host} (${address}): internal addresses are blocked; set HAMLET_ALLOW_INTERNAL_REQUESTS=1 to allow them`);
@@ -128,7 +128,7 @@ export async function outboundFetch(url: string | URL, init: OutboundInit, opts:
     const res = await send(hop, rest, guarded, signal);
     const location = res.headers.get('location');
     if (!REDIRECT_STATUSES.has(res.status) || location === null || redirect === 'manual') return res;
-    await res.body?.cancel().catch(() => {});
+    await res.body?.cancel().catch(() => {}); // a redirect's body is discarded; a failed cancel loses nothing
     if (redirect === 'error') throw new RedirectError(`${hop.url.origin} answered a redirect (${res.status}) and redirects are not followed`);
     if (followed >= maxRedirects) throw new RedirectError(`Maximum number of redirects exceeded (${maxRedirects})`);
     hop = nextHop(hop, res.status, location);

@@ -138,12 +138,3 @@ export const byBearerKey: KeyGenerator = (request) => {
   const token = bearerToken(request);
   return token ? 'k:' + createHash('sha256').update(token).digest('base64url').slice(0, 22) : 'ip:' + request.ip;
 };
-
-/** Same as byBearerKey for services whose key arrives in a named header. */
-export const byHeaderKey =
-  (header: string): KeyGenerator =>
-  (request) => {
-    const v = request.headers[header.toLowerCase()];
-    const token = Array.isArray(v) ? v[0] : v;
-    return token ? 'k:' + createHash('sha256').update(token).digest('base64url').slice(0, 22) : 'ip:' + request.ip;
-  };

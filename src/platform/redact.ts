@@ -4,13 +4,13 @@
 // The request log line and every `url` a log call passes go through here (see logger.ts).
 import type { FastifyRequest } from 'fastify';
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** Names whose values are credentials, compared lower-case with separators removed. */
 const SECRET_WORDS = ['token', 'apikey', 'secret', 'passw', 'signature', 'credential', 'accesskey', 'webhookid'];
 const SECRET_NAMES = new Set(['key', 'sig', 'code', 'auth', 'authorization', 'session', 'jwt', 'pwd']);
 
-export function isSecretName(name: string): boolean {
+function isSecretName(name: string): boolean {
   const plain = name.toLowerCase().replace(/[-_.\s]/g, '');
   return SECRET_NAMES.has(plain) || SECRET_WORDS.some((w) => plain.includes(w));
 }

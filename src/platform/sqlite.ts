@@ -233,7 +233,6 @@ class GatedSqliteDialect implements Dialect {
   createAdapter(): DialectAdapter {
     return new SqliteAdapter();
   }
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new SqliteIntrospector(db);
   }

@@ -104,6 +104,8 @@ class WatchedConnection implements DatabaseConnection, WatchedTransaction {
   }
   /** Roll back now, releasing its locks (the callback is suspended: no statement is in flight). */
   onRevoke(): void {
+    // A failed rollback means the connection already ended the transaction (or died): either
+    // way nothing of it commits, and the revoked callback's next statement throws.
     this.inner.executeQuery(CompiledQuery.raw('rollback')).catch(() => {});
   }
 }

@@ -47,7 +47,7 @@ export function wrap(t: TestHamlet): Community {
       if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
       const res = await fetch(base + path, { method, headers, body });
       const text = await res.text();
-      let parsed: any = undefined;
+      let parsed: any;
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {

@@ -25,7 +25,7 @@ describe('request limits', () => {
     const body = expectEnvelope(r, 429, 'RATE_LIMITED');
     expect(body.retry_after).toBeGreaterThan(0);
     expect(body.retry_after).toBeLessThanOrEqual(60);
-    expect(body.hint).toBe(`Try again in ${body.retry_after} seconds`);
+    expect(body.hint).toBe(`Try again in ${String(body.retry_after)} seconds`);
     expect(r.headers.get('retry-after')).toBe(String(body.retry_after));
     expect(r.headers.get('x-ratelimit-limit')).toBe('3');
     expect(r.headers.get('x-ratelimit-remaining')).toBe('0');

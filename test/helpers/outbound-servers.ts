@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { isInternalAddress, replaceAddressPolicy } from '../../src/platform/outbound.js';
 
 /** The address the test policy treats as a public host. */
-export const PUBLIC_IP = '127.0.0.2';
+const PUBLIC_IP = '127.0.0.2';
 
 export interface Seen {
   method: string;

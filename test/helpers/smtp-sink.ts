@@ -25,7 +25,8 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', async () => {
+      // A message the parser cannot read is refused, not left without a reply.
+      stream.on('end', () => void (async () => {
         if (refusal) {
           const err = Object.assign(new Error(refusal.message), { responseCode: refusal.code });
           return callback(err);
@@ -48,7 +49,7 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
           }
         }
         callback();
-      });
+      })().catch((err: Error) => callback(err)));
     },
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));

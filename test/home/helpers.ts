@@ -31,7 +31,7 @@ export function withToken(t: TestHamlet, token: string): HomeTest {
       // After a server restart the pool may hold a connection the old server closed: retry once.
       const res = await fetch(url + path, init).catch(() => fetch(url + path, init));
       const text = await res.text();
-      let parsed: unknown = undefined;
+      let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {
@@ -52,7 +52,11 @@ export async function rawSocket(url: string): Promise<{ ws: WebSocket; messages:
     const parsed = JSON.parse(d.toString());
     for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
       messages.push(m);
-      for (const w of [...waiters]) if (w.pred(m)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(m));
+      for (const w of [...waiters]) {
+        if (!w.pred(m)) continue;
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
     }
   });
   const closed = new Promise<void>((r) => ws.on('close', () => r()));

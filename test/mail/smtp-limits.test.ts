@@ -107,15 +107,21 @@ describe('idle and chattering sessions are closed', () => {
   it('closes a session that keeps itself alive with NOOPs but sends no message', async () => {
     // One NOOP every 400 ms stays under the NOOP count within the 1 s, so only the time bound can end it.
     const s = await smtpSession(env.smtpPort);
-    const closed = new Promise<number>((resolve) => {
+    const closed = new Promise<number>((resolve, reject) => {
       const started = Date.now();
       // smtpSession keeps its socket private; a reply that never comes is the close.
-      const tick = setInterval(async () => {
+      const noop = async () => {
         const reply = await Promise.race([s.cmd('NOOP'), new Promise<string>((r) => setTimeout(() => r('none'), 2000))]);
         if (!reply.startsWith('250')) {
           clearInterval(tick);
           resolve(Date.now() - started);
         }
+      };
+      const tick = setInterval(() => {
+        noop().catch((err: unknown) => {
+          clearInterval(tick);
+          reject(err);
+        });
       }, 400);
     });
     await s.cmd('EHLO idler.test');

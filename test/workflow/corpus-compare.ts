@@ -17,7 +17,7 @@ export interface Outcome {
 }
 
 /** Deep equality by the corpus rule: dropped paths only need to exist, `headers` objects compare as subsets, numbers by value. */
-export function compareValue(expected: unknown, actual: unknown, path: string, dropped: Set<string>, out: string[]): void {
+function compareValue(expected: unknown, actual: unknown, path: string, dropped: Set<string>, out: string[]): void {
   if (dropped.has(path)) return;
   if (typeof expected === 'number' && typeof actual === 'number') {
     if (expected !== actual && !(Number.isNaN(expected) && Number.isNaN(actual))) out.push(`${path}: expected ${expected}, got ${actual}`);
@@ -50,7 +50,7 @@ export function compareValue(expected: unknown, actual: unknown, path: string, d
   if (!subset) for (const k of Object.keys(a)) if (!(k in e) && a[k] !== undefined && !dropped.has(`${path}/${k}`)) out.push(`${path}/${k}: unexpected key (value ${JSON.stringify(a[k])?.slice(0, 120)})`);
 }
 
-export function substituteBaseUrl<T>(value: T, baseUrl: string): T {
+function substituteBaseUrl<T>(value: T, baseUrl: string): T {
   return JSON.parse(JSON.stringify(value).split('{BASE_URL}').join(baseUrl));
 }
 

@@ -5,9 +5,9 @@ import { bearerToken } from '../../platform/http.js';
 import type { BlogContext } from './context.js';
 import type { Caller } from './store.js';
 
-export const UNAUTHORIZED = 'Unauthorized. Provide a valid API key in the Authorization header.';
+const UNAUTHORIZED = 'Unauthorized. Provide a valid API key in the Authorization header.';
 
-export async function requireAgent(ctx: BlogContext, request: FastifyRequest): Promise<Caller> {
+async function requireAgent(ctx: BlogContext, request: FastifyRequest): Promise<Caller> {
   const token = bearerToken(request);
   const key = token ? await ctx.platform.keys.verify('blog', token) : undefined;
   // Verified agents never change name, slug or e-mail, so who owns a key is worth remembering;

@@ -14,7 +14,7 @@ export interface CommentView {
   createdAt: string;
 }
 
-export const POST_NOT_FOUND = 'Post not found';
+const POST_NOT_FOUND = 'Post not found';
 
 export class Engagement {
   constructor(private readonly ctx: BlogContext) {}

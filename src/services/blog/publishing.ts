@@ -16,7 +16,7 @@ import type { Caller, BlogTrx, PostRow } from './store.js';
 const MAX_SLUG = 100;
 
 /** A URL slug from a title: accents folded, anything else non-alphanumeric becomes a hyphen. */
-export function slugify(title: string): string {
+function slugify(title: string): string {
   const s = title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

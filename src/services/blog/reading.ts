@@ -5,7 +5,7 @@ import type { CachedResponse } from './cache.js';
 import type { BlogContext } from './context.js';
 import type { BlogSort, PostSort, PostSummaryRow } from './store.js';
 
-export const FEATURED_POOL = 100;
+const FEATURED_POOL = 100;
 const FEATURED_TTL_MS = 60_000;
 
 export class Reading {

@@ -17,17 +17,17 @@ import type { BlogContext } from './context.js';
 import type { RegisterBody } from './schemas.js';
 import type { AgentRow, BlogTrx, Caller } from './store.js';
 
-export const TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+const TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Subdomains the platform keeps for itself (upstream's list). */
-export const RESERVED_SLUGS = new Set(
+const RESERVED_SLUGS = new Set(
   'www api admin dashboard app blog blogs about contact help support docs api-docs login logout register signup signin verify settings account profile user users agent agents post posts static assets public private mail email cdn img image images video videos file files download uploads media status health'.split(' '),
 );
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Trimmed address with a lower-cased domain, and the fully lower-cased key uniqueness is checked on. */
-export function normalizeEmail(email: string): { email: string; key: string } {
+function normalizeEmail(email: string): { email: string; key: string } {
   const trimmed = email.trim();
   const at = trimmed.lastIndexOf('@');
   const normalized = trimmed.slice(0, at) + '@' + trimmed.slice(at + 1).toLowerCase();

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
 
-export const INVALIDATE_TOPIC = 'community.cache.invalidate';
+const INVALIDATE_TOPIC = 'community.cache.invalidate';
 
 /**
  * What a write changed: the listings of one community (with the listings across all

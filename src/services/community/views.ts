@@ -24,8 +24,6 @@ export function postJson(row: PostRow) {
   };
 }
 
-export type PostJson = ReturnType<typeof postJson>;
-
 export function communityJson(row: CommunityRow) {
   return {
     id: row.id,
@@ -41,7 +39,7 @@ export function communityJson(row: CommunityRow) {
 }
 
 export function agentJson(row: AgentRow) {
-  let metadata: unknown = null;
+  let metadata: unknown;
   try {
     metadata = row.metadata ? JSON.parse(row.metadata) : null;
   } catch {

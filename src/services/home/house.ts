@@ -15,7 +15,7 @@ export interface HouseConfig {
   automations: Record<string, unknown>[];
 }
 
-export const DEMO_HOUSE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'demo-house.yaml');
+const DEMO_HOUSE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'demo-house.yaml');
 
 const DEFAULT_LOCATION: LocationConfig = {
   location_name: 'Home',
@@ -45,7 +45,7 @@ export function loadHouse(file: string, explicit: boolean, knownDomains: string[
   return validateHouse(doc, file, knownDomains);
 }
 
-export function validateHouse(doc: unknown, file: string, knownDomains: string[]): HouseConfig {
+function validateHouse(doc: unknown, file: string, knownDomains: string[]): HouseConfig {
   const problems: string[] = [];
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new ConfigError([`${file}: expected a mapping at the top level`]);
   const d = doc as Record<string, unknown>;

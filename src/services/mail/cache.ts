@@ -4,7 +4,7 @@
 import type { EventBus } from '../../platform/events.js';
 import type { InboxRow } from './store.js';
 
-export const INBOX_CHANGED_TOPIC = 'mail.inbox.changed';
+const INBOX_CHANGED_TOPIC = 'mail.inbox.changed';
 const MAX_ENTRIES = 5000;
 
 export class MailCache {

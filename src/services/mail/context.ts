@@ -40,7 +40,7 @@ declare module 'fastify' {
 }
 
 /** A key's organization: its owner when it has one, else the key itself. */
-export const orgOfKey = (key: { id: string; ownerId: string | null }) => key.ownerId ?? key.id;
+const orgOfKey = (key: { id: string; ownerId: string | null }) => key.ownerId ?? key.id;
 
 /** Every organization has one default pod; its id is derived, so it needs no table. */
 export function podIdOf(orgId: string): string {
@@ -82,7 +82,7 @@ type Limiter = (req: FastifyRequest, opts?: { increment?: boolean }) => Promise<
  * The contract's two limits, each counted per key across all routes: requests per minute
  * (every /v0 request) and sends per day (accepted sends only; idempotent replays are free).
  */
-export class SendLimit {
+class SendLimit {
   constructor(private readonly limiter?: Limiter) {}
 
   async check(request: FastifyRequest): Promise<void> {

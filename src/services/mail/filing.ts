@@ -33,7 +33,7 @@ let sequence = 0;
  * timestamps); the random tail keeps them unique across instances. (ulid draws 16 random
  * bytes one by one per id, which showed up in the ingest profile.)
  */
-export function messageKey(ms: number): string {
+function messageKey(ms: number): string {
   sequence = (sequence + 1) % 1_679_616; // 36^4
   return ms.toString(36).padStart(9, '0') + sequence.toString(36).padStart(4, '0') + randomUUID().slice(0, 8);
 }

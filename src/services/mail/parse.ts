@@ -36,14 +36,14 @@ export interface ParsedMessage {
 }
 
 /** Largest header block accepted: real mail stays far below; anything bigger is abuse. */
-export const MAX_HEADER_BYTES = 256 * 1024;
+const MAX_HEADER_BYTES = 256 * 1024;
 const MAX_HEADERS_KEPT = 200;
 const PREVIEW_CHARS = 200;
 
 export class MalformedMessageError extends Error {}
 
 // PostgreSQL text cannot hold NUL, and 8-bit garbage may decode to it: drop it everywhere.
-const clean = (s: string | undefined): string | undefined => (s === undefined ? undefined : s.replace(/\u0000/g, ''));
+const clean = (s: string | undefined): string | undefined => (s === undefined ? undefined : s.replaceAll('\u0000', ''));
 
 const formatAddress = (a: { name?: string; address?: string }): string | undefined => {
   if (!a.address) return undefined;
@@ -75,7 +75,7 @@ function headerLength(raw: Buffer): number {
 }
 
 /** Text without the quoted history a reply carries. */
-export function extractText(text: string): string {
+function extractText(text: string): string {
   try {
     return new EmailReplyParser().parseReply(text).trim();
   } catch {
@@ -84,7 +84,7 @@ export function extractText(text: string): string {
 }
 
 /** HTML without quoted history (blockquotes, Gmail/Outlook quote blocks), then sanitized. */
-export function extractHtml(html: string): string {
+function extractHtml(html: string): string {
   // Most mail quotes nothing: then one sanitizing pass is all it needs.
   if (!/<blockquote|gmail_quote|moz-cite-prefix|OutlookMessageHeader/i.test(html)) return sanitize(html);
   const withoutQuotes = sanitizeHtml(html, {

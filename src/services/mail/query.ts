@@ -6,8 +6,8 @@ import type { Cursor } from './store.js';
 
 export type Query = Record<string, unknown>;
 
-export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 100;
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 100;
 
 export function limitOf(q: Query): number {
   const raw = q.limit;
@@ -17,7 +17,7 @@ export function limitOf(q: Query): number {
   return Math.min(Number(s), MAX_LIMIT);
 }
 
-export function encodeCursor(c: Cursor): string {
+function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify(c)).toString('base64url');
 }
 

@@ -48,8 +48,6 @@ export function messageItem(r: MessageItemRow) {
   });
 }
 
-export type MessageRecord = ReturnType<typeof messageRecord>;
-
 export function messageRecord(r: MessageRow) {
   return compact({
     ...messageItem(r),

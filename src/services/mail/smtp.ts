@@ -89,7 +89,7 @@ export function createSmtpServer(deps: SmtpDeps): SMTPServer {
 }
 
 /** Files one received message into each recipient inbox, in one transaction. */
-export async function ingest(deps: Pick<SmtpDeps, 'store' | 'filing' | 'inbox'>, raw: Buffer, inboxIds: string[]): Promise<void> {
+async function ingest(deps: Pick<SmtpDeps, 'store' | 'filing' | 'inbox'>, raw: Buffer, inboxIds: string[]): Promise<void> {
   const parsed = await parseMessage(raw, 'hamlet.invalid');
   await deps.store.transaction(async (trx) => {
     for (const id of inboxIds) {

@@ -108,7 +108,7 @@ async function start(platform: Platform, config: WorkflowSettings, engine: Engin
     return store.prune(before, config.pruneMaxCount || undefined).catch((err) => platform.logger.warn({ err }, 'execution pruning failed'));
   };
   await prune();
-  const pruneTimer = setInterval(prune, 60 * 60_000);
+  const pruneTimer = setInterval(() => void prune(), 60 * 60_000);
   pruneTimer.unref();
 
   const url = await listen(app, platform.config.host, config.port);

@@ -21,7 +21,7 @@ export interface FakeRun {
   timezone?: string;
 }
 
-export const NOW = new Date('2026-11-25T21:46:23.460Z');
+const NOW = new Date('2026-11-25T21:46:23.460Z');
 
 export function items(...jsons: Array<Record<string, unknown>>): Item[] {
   return jsons.map((json, i) => ({ json, pairedItem: { item: i } }));

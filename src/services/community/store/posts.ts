@@ -19,10 +19,10 @@ export interface PostFilter {
 }
 
 /** A community may pin this many posts (Moltbook's production limit). */
-export const MAX_PINNED = 3;
+const MAX_PINNED = 3;
 
 /** Rising is computed over the newest posts only: a bounded candidate set, never the table. */
-export const RISING_WINDOW_MS = 48 * 3_600_000;
+const RISING_WINDOW_MS = 48 * 3_600_000;
 const RISING_CANDIDATES = 1000;
 
 /** The columns a Post response needs, and nothing else (content_html stays behind). */

@@ -38,7 +38,7 @@ interface Automation {
 }
 
 /** Either spelling: triggers/trigger, conditions/condition, actions/action. */
-export function compileAutomation(c: Record<string, unknown>): Compiled {
+function compileAutomation(c: Record<string, unknown>): Compiled {
   const mode = c.mode === undefined ? 'single' : String(c.mode);
   if (!MODES.includes(mode)) throw new ConfigProblem(`value must be one of ${MODES.join(', ')} for dictionary value @ data['mode']`);
   const triggersRaw = c.triggers ?? c.trigger;

@@ -32,7 +32,7 @@ export interface ServiceSpec {
   /** An entity service: returns the new state of one target, or null for no change. May throw a HomeError. */
   plan?(entity: State, data: Record<string, unknown>, ctx: ServiceContext): Planned | null;
   /** A service that is not about entities of its domain (notify, automation.reload, ...). */
-  run?(data: Record<string, unknown>, ctx: ServiceContext): unknown | Promise<unknown>;
+  run?(data: Record<string, unknown>, ctx: ServiceContext): unknown; // a value, or a Promise of one
   /** Whether the service can return a response (HA's SupportsResponse). */
   response?: 'optional' | 'only';
 }

@@ -50,7 +50,7 @@ export function deliveryHandler(store: Store, clock: Clock, logger: Logger, opts
     } catch (err) {
       const e = err as Error & { code?: string };
       if (e.code === 'EBLOCKED') throw new PermanentError(e.message);
-      throw new Error(`delivery to ${hook.url} failed: ${e.message}`);
+      throw new Error(`delivery to ${hook.url} failed: ${e.message}`, { cause: err });
     }
     // The body is not needed; drain it so the connection is reused.
     await res.body?.cancel().catch(() => {});

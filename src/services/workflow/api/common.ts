@@ -3,8 +3,8 @@ import { HttpError, badRequest } from '../../../platform/errors.js';
 
 export const notFoundError = () => new HttpError(404, 'Not Found', 'not_found');
 
-export const MAX_LIMIT = 250;
-export const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 250;
+const DEFAULT_LIMIT = 100;
 
 export function parseLimit(raw: unknown): number {
   if (raw === undefined || raw === '') return DEFAULT_LIMIT;

@@ -50,7 +50,7 @@ export type RunOutcome =
 /** Waits shorter than this stay in memory; longer ones park the execution (n8n uses 65 s). */
 export const IN_MEMORY_WAIT_MS = 65_000;
 
-export function newState(): ExecutionState {
+function newState(): ExecutionState {
   return { runData: {}, stack: [], waiting: {}, executionIndex: 0, nodeContext: {} };
 }
 
@@ -328,7 +328,7 @@ function needsResolve(value: unknown, ex: Expressions): boolean {
   return false;
 }
 
-export function getPath(obj: unknown, path: string): unknown {
+function getPath(obj: unknown, path: string): unknown {
   if (!path) return obj;
   let cur: unknown = obj;
   for (const key of path.split('.')) {

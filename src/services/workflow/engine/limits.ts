@@ -103,7 +103,7 @@ export class RunDataMeter {
 }
 
 /** Runs of each node an execution ended by a limit keeps (see keepLastRuns). */
-export const RUNS_KEPT_AFTER_LIMIT = 100;
+const RUNS_KEPT_AFTER_LIMIT = 100;
 
 /**
  * Keeps only the last `keep` runs of each node. For an execution a limit ended (a runaway

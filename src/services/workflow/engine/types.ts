@@ -110,5 +110,4 @@ export interface ExecutionState {
   nodeContext: Record<string, Record<string, unknown>>;
 }
 
-export type ExecutionStatus = 'new' | 'running' | 'success' | 'error' | 'waiting' | 'canceled' | 'crashed' | 'unknown';
 export type ExecutionMode = 'manual' | 'trigger' | 'webhook' | 'retry' | 'error' | 'integrated' | 'internal';

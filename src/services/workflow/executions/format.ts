@@ -23,7 +23,7 @@ export interface StoredExecutionData {
   };
 }
 
-export function toStoredData(state: ExecutionState, wf: WorkflowDefinition, runtime: Record<string, unknown>, startData: Record<string, unknown> = {}): StoredExecutionData {
+function toStoredData(state: ExecutionState, wf: WorkflowDefinition, runtime: Record<string, unknown>, startData: Record<string, unknown> = {}): StoredExecutionData {
   return {
     version: 1,
     startData,

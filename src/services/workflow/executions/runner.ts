@@ -25,7 +25,7 @@ import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
 import { stateFromStored, storedDataText, type StoredExecutionData } from './format.js';
 import { maybeYield } from '../engine/limits.js';
 
-export const EXECUTE_QUEUE = 'workflow.execute';
+const EXECUTE_QUEUE = 'workflow.execute';
 
 /** A pause function for storedDataText: yields once per slice of the event loop. */
 function yieldEverySlice(): () => Promise<void> | undefined {

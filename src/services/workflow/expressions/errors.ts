@@ -48,7 +48,7 @@ export function v8Message(message: string): string {
 }
 
 /** The 1-based line of user code an error comes from, read from the QuickJS stack. */
-export function lineOf(stack: string, filename: string): number | undefined {
+function lineOf(stack: string, filename: string): number | undefined {
   const match = new RegExp(`\\(${filename}:(\\d+)(?::\\d+)?\\)`).exec(stack) ?? new RegExp(`${filename}:(\\d+)`).exec(stack);
   return match ? Number(match[1]) : undefined;
 }

@@ -48,7 +48,7 @@ export function decode(encoded: string): Decoded {
  * later Object.assign or `obj[key] = …` on the host would treat it as the prototype setter;
  * such keys are dropped (checked cheaply first: they almost never occur).
  */
-export function parseGuestJson(text: string): unknown {
+function parseGuestJson(text: string): unknown {
   // A \u escape could spell the key too, so text with escapes takes the careful path.
   if (!text.includes('__proto__') && !text.includes('\\u')) return JSON.parse(text);
   return JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value));

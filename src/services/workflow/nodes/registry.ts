@@ -51,6 +51,3 @@ for (const t of ALL) for (const name of t.types) byType.set(name, t);
 export const nodeRegistry = {
   get: (type: string): NodeType | undefined => byType.get(type),
 };
-
-/** Canvas-only nodes: stored, never run, never count as anything. */
-export const isStickyNote = (type: string): boolean => type === 'n8n-nodes-base.stickyNote';

@@ -7,7 +7,7 @@ type Rule = Record<string, unknown> & { field?: string };
 
 const num = (v: unknown, d: number) => (v === undefined || v === '' || Number.isNaN(Number(v)) ? d : Number(v));
 
-export function ruleToCron(r: Rule): string | undefined {
+function ruleToCron(r: Rule): string | undefined {
   const m = num(r.triggerAtMinute, 0);
   const h = num(r.triggerAtHour, 0);
   switch (r.field ?? 'days') {

@@ -1,5 +1,4 @@
 // Small helpers node files share: dotted paths, cloning, n8n's value conversions.
-import type { Item } from '../expressions/api.js';
 
 export const clone = <T>(v: T): T => (v === undefined ? v : structuredClone(v));
 
@@ -56,16 +55,4 @@ function splitPath(path: string): string[] {
 export const fieldList = (v: unknown): string[] =>
   Array.isArray(v) ? v.map(String) : typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : [];
 
-export const paired = (i: number) => ({ item: i });
-
-export const itemsOf = (jsons: Array<Record<string, unknown>>, pairedTo?: number): Item[] =>
-  jsons.map((json, i) => ({ json, pairedItem: { item: pairedTo ?? i } }));
-
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** n8n's type name for a value, as used in its conversion error messages. */
-export function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  return typeof v;
-}

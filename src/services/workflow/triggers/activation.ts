@@ -13,9 +13,9 @@ import type { WorkflowNode } from '../engine/types.js';
 import { Schedules } from './schedules.js';
 import { WebhookTable } from './webhooks.js';
 
-export const CHANGED_TOPIC = 'workflow.workflow.changed';
+const CHANGED_TOPIC = 'workflow.workflow.changed';
 
-export const NO_TRIGGER_MESSAGE =
+const NO_TRIGGER_MESSAGE =
   'Workflow cannot be activated because it has no trigger node. At least one trigger, webhook, or polling node is required.';
 
 export class Activation {

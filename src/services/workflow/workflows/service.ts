@@ -10,8 +10,8 @@ import type { Activation } from '../triggers/activation.js';
 import { normaliseNodes, type WorkflowCache } from './model.js';
 
 /** The keys a workflow body may set; everything else in an export is ignored on create. */
-export const WRITABLE = ['name', 'nodes', 'connections', 'settings', 'staticData', 'pinData', 'nodeGroups', 'description'] as const;
-export const READ_ONLY = ['id', 'active', 'createdAt', 'updatedAt', 'tags', 'isArchived', 'versionId', 'triggerCount', 'meta', 'activeVersion', 'activeVersionId', 'versionCounter', 'shared', 'parentFolder', 'homeProject'];
+const WRITABLE = ['name', 'nodes', 'connections', 'settings', 'staticData', 'pinData', 'nodeGroups', 'description'] as const;
+const READ_ONLY = ['id', 'active', 'createdAt', 'updatedAt', 'tags', 'isArchived', 'versionId', 'triggerCount', 'meta', 'activeVersion', 'activeVersionId', 'versionCounter', 'shared', 'parentFolder', 'homeProject'];
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 

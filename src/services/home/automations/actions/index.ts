@@ -8,7 +8,7 @@ import { serviceAction } from './service.js';
 import type { ActionType, Step } from './types.js';
 import { waitForTriggerAction } from './wait_for_trigger.js';
 
-export const ACTIONS: ActionType[] = [serviceAction, delayAction, waitForTriggerAction, chooseAction, eventAction, conditionAction];
+const ACTIONS: ActionType[] = [serviceAction, delayAction, waitForTriggerAction, chooseAction, eventAction, conditionAction];
 
 /** Compiles an action list into one step that runs them in order. */
 export function compileSequence(raw: unknown): Step {
@@ -29,4 +29,4 @@ export function compileSequence(raw: unknown): Step {
   };
 }
 
-export { StopRun, type Run, type Step } from './types.js';
+export { StopRun, type Step } from './types.js';

@@ -14,7 +14,7 @@ const logic = (combine: 'and' | 'or' | 'not'): ConditionType => ({
   },
 });
 
-export const CONDITIONS: Record<string, ConditionType> = {
+const CONDITIONS: Record<string, ConditionType> = {
   state: stateCondition,
   numeric_state: numericStateCondition,
   time: timeCondition,

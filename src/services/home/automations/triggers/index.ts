@@ -9,7 +9,7 @@ import { timePatternTrigger } from './time_pattern.js';
 import { ConfigProblem, type TriggerType, type TriggerVars } from './types.js';
 import { webhookTrigger } from './webhook.js';
 
-export const TRIGGERS: Record<string, TriggerType> = {
+const TRIGGERS: Record<string, TriggerType> = {
   state: stateTrigger,
   numeric_state: numericStateTrigger,
   event: eventTrigger,

@@ -13,7 +13,7 @@ function field(v: unknown, key: string, max: number): string | undefined {
   throw new ConfigProblem(`invalid time_pattern value for dictionary value @ data['${key}']`);
 }
 
-export function patternOf(c: Record<string, unknown>): string {
+function patternOf(c: Record<string, unknown>): string {
   let hours = field(c.hours, 'hours', 23);
   let minutes = field(c.minutes, 'minutes', 59);
   let seconds = field(c.seconds, 'seconds', 59);

@@ -74,7 +74,7 @@ export function hostOperation(op: string, arg: HostArg, host: HostContext): stri
 }
 
 /** Operations that read the run's ExpressionData. */
-export const DATA_OPERATIONS = new Set([
+const DATA_OPERATIONS = new Set([
   'inputCount', 'inputItem', 'nodeExists', 'nodeAll', 'nodePaired', 'nodeLegacy', 'nodeContext', 'nodeExecuted', 'nodeParams', 'context', 'env', 'staticData',
 ]);
 
