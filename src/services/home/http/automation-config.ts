@@ -25,7 +25,7 @@ export function registerAutomationConfigRoutes(app: App, { automations }: HttpDe
   app.post(
     '/api/config/automation/config/:id',
     {
-      ...bodyCheckedByHandler,
+      ...bodyCheckedByHandler(app),
       schema: {
         tags: TAGS,
         summary: 'Create or replace an automation',

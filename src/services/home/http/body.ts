@@ -2,7 +2,7 @@
 // body that was sent but is not JSON as INVALID_JSON (each route answers it with its own HA
 // message; webhooks take any body). Routes with a body check it themselves, with HA's
 // messages, so their body schema documents the request but does not refuse it.
-import type { FastifyRequest } from 'fastify';
+import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { App } from '../../../platform/http.js';
 
 /** A body that was sent but is not JSON. */
@@ -26,14 +26,11 @@ export function parseBodiesLikeHa(app: App): void {
 }
 
 /**
- * Route options for a route that checks its own body: a body that does not match the schema
- * reaches the handler (which answers with HA's message), while params and query strings are
- * still refused as on every other route.
+ * Route options for a route that checks its own body, with HA's messages: its body schema
+ * documents the request (OpenAPI) and is not compiled into a check, while params and query
+ * strings are checked by the app's own compiler as on every other route.
  */
-export const bodyCheckedByHandler = {
-  attachValidation: true,
-  preHandler: async (request: FastifyRequest) => {
-    const error = request.validationError as (Error & { validationContext?: string }) | undefined;
-    if (error && error.validationContext !== 'body') throw error;
-  },
-};
+export function bodyCheckedByHandler(app: App): { validatorCompiler: FastifySchemaCompiler<FastifySchema> } {
+  const compile = app.validatorCompiler!;
+  return { validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : compile(route)) };
+}

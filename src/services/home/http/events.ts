@@ -17,7 +17,7 @@ export function registerEventRoutes(app: App, { home, persist }: HttpDeps): void
   app.post(
     '/api/events/:event_type',
     {
-      ...bodyCheckedByHandler,
+      ...bodyCheckedByHandler(app),
       schema: {
         tags: TAGS,
         summary: 'Fire an event with the body as its data (not state_changed)',

@@ -21,7 +21,7 @@ export function registerServiceRoutes(app: App, { home, persist }: HttpDeps): vo
   app.post(
     '/api/services/:domain/:service',
     {
-      ...bodyCheckedByHandler,
+      ...bodyCheckedByHandler(app),
       schema: {
         tags: TAGS,
         summary: 'Call a service; answers with the states it changed',

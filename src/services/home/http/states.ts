@@ -43,7 +43,7 @@ export function registerStateRoutes(app: App, { home, persist }: HttpDeps): void
   app.post(
     '/api/states/:entity_id',
     {
-      ...bodyCheckedByHandler,
+      ...bodyCheckedByHandler(app),
       schema: {
         tags: TAGS,
         summary: 'Set what an entity reports (201 when it is new)',

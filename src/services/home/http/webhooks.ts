@@ -40,7 +40,7 @@ export function registerWebhookRoutes(app: App, home: Home): void {
   app.route({
     method: ['POST', 'PUT'],
     url: '/api/webhook/:webhook_id',
-    ...bodyCheckedByHandler,
+    ...bodyCheckedByHandler(app),
     schema: {
       tags: TAGS,
       summary,
