@@ -5,25 +5,25 @@
 import { eventJson, type HomeEvent } from '../core/bus.js';
 import type { EntityMessage } from './compressed.js';
 
-function shared<K extends object>(cache: WeakMap<K, Map<number, Buffer>>, key: K, subscription: number, encode: () => string): Buffer {
+function shared<K extends object>(cache: WeakMap<K, Map<number, Buffer>>, key: K, subscription: number, encode: (key: K, subscription: number) => string): Buffer {
   let frames = cache.get(key);
   if (!frames) cache.set(key, (frames = new Map()));
   let frame = frames.get(subscription);
-  if (!frame) frames.set(subscription, (frame = Buffer.from(encode())));
+  if (!frame) frames.set(subscription, (frame = Buffer.from(encode(key, subscription))));
   return frame;
 }
 
 const eventFrames = new WeakMap<HomeEvent, Map<number, Buffer>>();
+const encodeEvent = (e: HomeEvent, subscription: number) => `{"id":${subscription},"type":"event","event":${eventJson(e)}}`;
 
 /** A subscribe_events message. */
-export const eventFrame = (e: HomeEvent, subscription: number): Buffer =>
-  shared(eventFrames, e, subscription, () => `{"id":${subscription},"type":"event","event":${eventJson(e)}}`);
+export const eventFrame = (e: HomeEvent, subscription: number): Buffer => shared(eventFrames, e, subscription, encodeEvent);
 
 const entityFrames = new WeakMap<EntityMessage, Map<number, Buffer>>();
+function encodeEntity(m: EntityMessage, subscription: number): string {
+  const body = m.kind === 'r' ? `[${m.text}]` : `{${m.text}}`;
+  return `{"id":${subscription},"type":"event","event":{"${m.kind}":${body}}}`;
+}
 
 /** A subscribe_entities message of a single change. */
-export const entityFrame = (m: EntityMessage, subscription: number): Buffer =>
-  shared(entityFrames, m, subscription, () => {
-    const body = m.kind === 'r' ? `[${m.text}]` : `{${m.text}}`;
-    return `{"id":${subscription},"type":"event","event":{"${m.kind}":${body}}}`;
-  });
+export const entityFrame = (m: EntityMessage, subscription: number): Buffer => shared(entityFrames, m, subscription, encodeEntity);
