@@ -9,17 +9,6 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/**
- * Files that name their service's tables outside `src/services/<s>/store/` today. The services
- * are being given one inner shape (issue 12); as each one moves its queries into store/, its
- * files leave this list, and the list ends empty. An entry that no longer names a table fails
- * the test, so the list cannot go stale.
- */
-const TABLES_OUTSIDE_STORE_YET: readonly string[] = [
-  // Stores that are one file beside the service's other code rather than a store/ folder.
-  'src/services/home/store.ts',
-];
-
 type Owner = string; // a service's folder name, or 'platform'
 
 interface SourceFacts {
@@ -131,12 +120,8 @@ describe('architecture boundaries', () => {
   });
 
   it("only a service's store/ and migrations.ts name its tables; only the platform names the platform's", () => {
-    const outside = [...found].filter(([, lines]) => lines.some((l) => l.includes(': names table ')));
-    const unexpected = outside.filter(([file]) => !TABLES_OUTSIDE_STORE_YET.includes(file)).flatMap(([, lines]) => lines);
-    expect(unexpected).toEqual([]);
-    // Keeps the list honest: a file that has been cleaned up leaves it.
-    const cleaned = TABLES_OUTSIDE_STORE_YET.filter((file) => !outside.some(([f]) => f === file));
-    expect(cleaned, 'no longer names tables outside store/: remove from TABLES_OUTSIDE_STORE_YET').toEqual([]);
+    const outside = [...found].flatMap(([, lines]) => lines.filter((l) => l.includes(': names table ')));
+    expect(outside).toEqual([]);
   });
 
   it('the scanner sees each kind of crossing in a synthetic file', () => {

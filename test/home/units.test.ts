@@ -1,6 +1,6 @@
 // Small pure pieces: the compressed subscribe_entities format, timestamps, MQTT discovery parsing.
 import { describe, expect, it } from 'vitest';
-import { compressState, stateDiff } from '../../src/services/home/api/compressed.js';
+import { compressState, stateDiff } from '../../src/services/home/websocket/compressed.js';
 import { State } from '../../src/services/home/core/state.js';
 import { isoUs, parseIsoUs } from '../../src/services/home/core/time.js';
 import { expand, parseTopic, readValue } from '../../src/services/home/mqtt/discovery.js';

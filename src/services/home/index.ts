@@ -4,32 +4,21 @@ import websocket from '@fastify/websocket';
 import { createApp, listen } from '../../platform/http.js';
 import { defineService, noJobs, type Platform } from '../../platform/service.js';
 import { ENTITY_STATE_CHANGED } from '../../platform/topics.js';
-import { registerRest } from './api/rest.js';
-import { registerWebSocket } from './api/websocket.js';
 import { Automations } from './automations/engine.js';
-import { readHomeSettings, type HomeSettings } from './settings.js';
 import { Home } from './core/home.js';
-import { State } from './core/state.js';
-import { parseIsoUs } from './core/time.js';
+import { stateFromJson, type State } from './core/state.js';
 import { DOMAINS } from './entities/index.js';
 import { loadHouse } from './house.js';
+import { homeEnvelope } from './http/envelope.js';
+import { registerHomeHttp } from './http/index.js';
 import { migrations } from './migrations.js';
 import { startMqtt } from './mqtt/bridge.js';
-import { Persister } from './persist.js';
 import { registerLogbookService } from './recorder/logbook.js';
+import { Persister } from './recorder/persister.js';
 import { startPurging } from './recorder/purge.js';
-import { HomeStore } from './store.js';
-
-/** A stored state JSON back into a State (times to microseconds). */
-function restoreState(json: string): State | undefined {
-  try {
-    const o = JSON.parse(json);
-    const us = (t: string) => parseIsoUs(t) ?? 0;
-    return new State(o.entity_id, o.state, Object.freeze(o.attributes ?? {}), us(o.last_changed), us(o.last_updated), us(o.last_reported ?? o.last_updated), o.context);
-  } catch {
-    return undefined;
-  }
-}
+import { readHomeSettings, type HomeSettings } from './settings.js';
+import { AutomationStore } from './store/automation-store.js';
+import { HomeStore } from './store/home-store.js';
 
 async function start(platform: Platform, settings: HomeSettings) {
   const { config, logger } = platform;
@@ -37,14 +26,16 @@ async function start(platform: Platform, settings: HomeSettings) {
   const knownDomains = DOMAINS.map((d) => d.domain);
   const house = loadHouse(settings.configFile, explicit, knownDomains);
 
-  const home = new Home(platform.clock, logger.child({ service: 'home' }), house.location);
+  const home = new Home(platform.clock, logger.child({ service: 'home' }), house.location, { attributeLimits: settings.attributeLimits });
   const store = new HomeStore(platform.db);
-  const persist = new Persister(store, logger);
 
   for (const d of DOMAINS) for (const s of d.services) home.registerService(d.domain, s);
-  home.states.restore((await store.loadEntities()).map(restoreState).filter((s): s is State => !!s));
-  persist.attach(home.states, home.bus);
-  home.states.attributeLimits = settings.attributeLimits;
+  const stored = await store.loadEntities();
+  const restored = stored.map(stateFromJson).filter((s): s is State => !!s);
+  if (restored.length < stored.length) home.logger.warn({ unreadable: stored.length - restored.length }, 'home: stored entity states that do not parse were left out');
+  home.states.restore(restored);
+  // From here on every state write and recorded event is persisted.
+  const persist = new Persister(store, home, logger);
 
   // Devices of the house config; a device already stored keeps its stored state.
   for (const device of house.devices) {
@@ -54,7 +45,7 @@ async function start(platform: Platform, settings: HomeSettings) {
     if (initial && !home.states.get(entityId)) home.states.set(entityId, initial.state, initial.attributes, home.context());
   }
 
-  const automations = new Automations(home, store, () => loadHouse(settings.configFile, explicit, knownDomains).automations);
+  const automations = new Automations(home, new AutomationStore(platform.db), () => loadHouse(settings.configFile, explicit, knownDomains).automations);
   await automations.start();
   const stopPurging = startPurging(home, store, settings.keepDays);
   registerLogbookService(home);
@@ -65,17 +56,23 @@ async function start(platform: Platform, settings: HomeSettings) {
     const next = e.data.new_state as State | null;
     void platform.events
       .publish(ENTITY_STATE_CHANGED, { entity_id: String(e.data.entity_id), old_state: old?.toJSON() ?? null, new_state: next?.toJSON() ?? null, context: e.context })
-      .catch((err) => logger.warn({ err }, 'home: publishing a state change failed'));
+      .catch((err) => logger.warn({ err, service: 'home', entity_id: e.data.entity_id }, 'home: publishing a state change failed'));
   });
 
   const reserved = new Set([...house.devices.map((d) => `${d.domain}.${d.id}`), ...home.states.entityIds('automation')]);
   const mqtt = settings.mqtt ? await startMqtt(home, settings.mqtt, reserved) : undefined;
 
-  const app = await createApp({ service: 'home', logger, envelope: (e) => ({ message: e.message }), http: platform.config.http, openapi: { title: 'Hamlet home (Home Assistant API)', version: '1.0.0' } });
+  const app = await createApp({
+    service: 'home',
+    logger,
+    envelope: homeEnvelope,
+    http: platform.config.http,
+    openapi: { title: 'Hamlet home (Home Assistant API)', version: '1.0.0' },
+    strictSchemas: true,
+  });
   await platform.limits.register(app);
   await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
-  registerRest(app, { home, platform, persist, store, automations });
-  registerWebSocket(app, { home, platform, persist, automations, maxBufferedBytes: settings.wsMaxBufferedBytes });
+  registerHomeHttp(app, { home, keys: platform.keys, persist, store, automations, websocket: { platform, maxBufferedBytes: settings.wsMaxBufferedBytes } });
 
   const url = await listen(app, config.host, settings.port);
   home.fire('homeassistant_started', {}, home.context());

@@ -9,7 +9,7 @@ import { slugify, type State } from '../core/state.js';
 import { isoUs } from '../core/time.js';
 import { bool, type Fields } from '../core/fields.js';
 import type { ServiceSpec } from '../core/services.js';
-import type { HomeStore } from '../store.js';
+import type { AutomationStore } from '../store/automation-store.js';
 import { compileSequence, StopRun, type Step } from './actions/index.js';
 import { compileConditions, type Test } from './conditions/index.js';
 import { attachTriggers, ConfigProblem, normalizeTriggers, type NormalizedTrigger } from './triggers/index.js';
@@ -60,7 +60,7 @@ export class Automations {
 
   constructor(
     private readonly home: Home,
-    private readonly store: HomeStore,
+    private readonly store: AutomationStore,
     private readonly loadFile: () => Record<string, unknown>[],
   ) {}
 
@@ -77,7 +77,7 @@ export class Automations {
       configs.set(id, { ...c, id });
       this.fileIds.add(id);
     }
-    for (const o of await this.store.automationOverrides()) {
+    for (const o of await this.store.overrides()) {
       if (o.config === null) configs.delete(o.id);
       else configs.set(o.id, JSON.parse(o.config));
     }
@@ -186,7 +186,7 @@ export class Automations {
     } catch (err) {
       return (err as Error).message;
     }
-    await this.store.putAutomation(id, JSON.stringify(c), new Date(this.home.clock.ms()).toISOString());
+    await this.store.put(id, JSON.stringify(c), new Date(this.home.clock.ms()).toISOString());
     this.uninstall(id, false);
     this.install(id, c);
     return undefined;
@@ -194,7 +194,7 @@ export class Automations {
 
   async remove(id: string): Promise<boolean> {
     if (!this.byId.has(id)) return false;
-    await this.store.putAutomation(id, null, new Date(this.home.clock.ms()).toISOString());
+    await this.store.put(id, null, new Date(this.home.clock.ms()).toISOString());
     this.uninstall(id, true);
     return true;
   }

@@ -10,7 +10,7 @@ import { describeFields, parseFields } from './fields.js';
 import { Scheduler } from './scheduler.js';
 import type { EntityDriver, Planned, ServiceContext, ServiceSpec } from './services.js';
 import type { State } from './state.js';
-import { StateMachine } from './states.js';
+import { StateMachine, type AttributeLimits } from './states.js';
 import { nowUs } from './time.js';
 
 export interface LocationConfig {
@@ -70,10 +70,11 @@ export class Home {
   constructor(
     readonly clock: Clock,
     readonly logger: Logger,
-    public location: LocationConfig,
+    readonly location: LocationConfig,
+    options: { attributeLimits?: AttributeLimits } = {},
   ) {
     this.bus = new HomeBus(logger);
-    this.states = new StateMachine(this.bus, clock);
+    this.states = new StateMachine(this.bus, clock, options.attributeLimits);
     this.scheduler = new Scheduler(clock);
   }
 

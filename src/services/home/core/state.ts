@@ -1,7 +1,7 @@
 // HA's state object. Immutable: every write makes a new one, so the JSON of a state is
 // computed at most once and shared by every REST answer, WS event and subscriber.
 import type { Context } from './context.js';
-import { isoUs } from './time.js';
+import { isoUs, parseIsoUs } from './time.js';
 
 export type Attributes = Record<string, unknown>;
 
@@ -43,6 +43,17 @@ export class State {
 
   json(): string {
     return (this.cachedJson ??= JSON.stringify(this.toJSON()));
+  }
+}
+
+/** A state back from the JSON it was stored as (State.json()), or undefined when it does not parse. */
+export function stateFromJson(json: string): State | undefined {
+  try {
+    const o = JSON.parse(json);
+    const us = (t: string) => parseIsoUs(t) ?? 0;
+    return new State(o.entity_id, o.state, Object.freeze(o.attributes ?? {}), us(o.last_changed), us(o.last_updated), us(o.last_reported ?? o.last_updated), o.context);
+  } catch {
+    return undefined;
   }
 }
 

@@ -24,17 +24,22 @@ export interface StateWriteListener {
  * Far above real integrations (a weather forecast nests 5 deep and stays under 20 KiB; HA's
  * recorder warns at 16 KiB), far below what breaks serialization or the WebSocket snapshot.
  */
-export const DEFAULT_ATTRIBUTE_LIMITS = { maxDepth: 32, maxBytes: 256 * 1024 };
+export const DEFAULT_ATTRIBUTE_LIMITS: AttributeLimits = { maxDepth: 32, maxBytes: 256 * 1024 };
+
+/** HOME_MAX_ATTRIBUTE_DEPTH / HOME_MAX_ATTRIBUTES_BYTES; the attributes object itself is level 1. */
+export interface AttributeLimits {
+  maxDepth: number;
+  maxBytes: number;
+}
 
 export class StateMachine {
   private readonly states = new Map<string, State>();
   private readonly writeListeners = new Set<StateWriteListener>();
-  /** HOME_MAX_ATTRIBUTE_DEPTH / HOME_MAX_ATTRIBUTES_BYTES; the attributes object itself is level 1. */
-  attributeLimits = DEFAULT_ATTRIBUTE_LIMITS;
 
   constructor(
     private readonly bus: HomeBus,
     private readonly clock: Clock,
+    private readonly attributeLimits: AttributeLimits = DEFAULT_ATTRIBUTE_LIMITS,
   ) {}
 
   get(entityId: string): State | undefined {

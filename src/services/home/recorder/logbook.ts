@@ -1,7 +1,8 @@
 // `/api/logbook/<start>`: state-string changes (continuous sensors left out), automation runs
 // and logbook entries, ascending, each with what caused it (a service call, an automation,
 // a user) resolved from the context's originating event.
-import type { HomeStore, EventRow, StateRow } from '../store.js';
+import type { HomeStore } from '../store/home-store.js';
+import type { EventRow, StateRow } from '../store/tables.js';
 import { required, str } from '../core/fields.js';
 import type { Home } from '../core/home.js';
 import { isoUs } from '../core/time.js';

@@ -2,7 +2,7 @@
 // purges nightly); `recorder.purge {keep_days}` purges on demand.
 import { float } from '../core/fields.js';
 import type { Home } from '../core/home.js';
-import type { HomeStore } from '../store.js';
+import type { HomeStore } from '../store/home-store.js';
 
 const DAY_MS = 86_400_000;
 
@@ -15,7 +15,7 @@ export function startPurging(home: Home, store: HomeStore, keepDays: number): ()
   };
   let cancel = () => {};
   const daily = () => {
-    void purge(keepDays).catch((err) => home.logger.error({ err }, 'home recorder purge failed'));
+    void purge(keepDays).catch((err) => home.logger.error({ err, keepDays }, 'home recorder purge failed'));
     cancel = home.scheduler.after(DAY_MS, daily);
   };
   daily();

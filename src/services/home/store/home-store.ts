@@ -1,37 +1,10 @@
-// The home's SQL, nothing else touches its tables. Writes come in batches from persist.ts;
-// on SQLite they run as prepared statements in one transaction, on PostgreSQL as multi-row
-// inserts in one transaction.
-import type Database from 'better-sqlite3';
+// The durable copy of the state machine (home_entities) and the recorder (home_states,
+// home_events). Writes come in batches from the recorder's persister: on SQLite they run as
+// prepared statements in one transaction, on PostgreSQL as multi-row inserts in one transaction.
 import type { Kysely } from 'kysely';
-import type { Db } from '../../platform/db.js';
-
-export interface StateRow {
-  entity_id: string;
-  state: string | null;
-  attributes: string;
-  last_changed_ts: number;
-  last_updated_ts: number;
-  context_id: string | null;
-  context_user_id: string | null;
-  context_parent_id: string | null;
-}
-
-export interface EventRow {
-  event_type: string;
-  data: string;
-  origin: string;
-  time_fired_ts: number;
-  context_id: string | null;
-  context_user_id: string | null;
-  context_parent_id: string | null;
-}
-
-interface Tables {
-  home_entities: { entity_id: string; data: string };
-  home_states: StateRow;
-  home_events: EventRow;
-  home_automations: { id: string; config: string | null; updated_at: string };
-}
+import type { Db } from '../../../platform/db.js';
+import { prepareStatements, type Statements } from './statements.js';
+import type { EventRow, HomeTables, StateRow } from './tables.js';
 
 export interface Batch {
   /** entity_id -> state JSON, or null to delete. Last write wins within a batch. */
@@ -40,40 +13,18 @@ export interface Batch {
   events: EventRow[];
 }
 
-const STATE_COLS = ['entity_id', 'state', 'attributes', 'last_changed_ts', 'last_updated_ts', 'context_id', 'context_user_id', 'context_parent_id'] as const;
-const EVENT_COLS = ['event_type', 'data', 'origin', 'time_fired_ts', 'context_id', 'context_user_id', 'context_parent_id'] as const;
 const CHUNK = 500;
 
-/** The home's prepared statements on the embedded handle (prepared once, run only inside `SqliteAccess.run`). */
-function prepareStatements(s: Database.Database) {
-  const upsert = s.prepare('INSERT INTO home_entities (entity_id, data) VALUES (?, ?) ON CONFLICT(entity_id) DO UPDATE SET data = excluded.data');
-  const del = s.prepare('DELETE FROM home_entities WHERE entity_id = ?');
-  const insState = s.prepare(`INSERT INTO home_states (${STATE_COLS.join(', ')}) VALUES (${STATE_COLS.map(() => '?').join(', ')})`);
-  const insEvent = s.prepare(`INSERT INTO home_events (${EVENT_COLS.join(', ')}) VALUES (${EVENT_COLS.map(() => '?').join(', ')})`);
-  const range = 'SELECT * FROM home_states WHERE entity_id = ? AND last_updated_ts > ? AND last_updated_ts < ?';
-  return {
-    write: s.transaction((b: Batch) => {
-      for (const [id, json] of b.entities) json === null ? del.run(id) : upsert.run(id, json);
-      for (const r of b.states) insState.run(STATE_COLS.map((c) => r[c]));
-      for (const e of b.events) insEvent.run(EVENT_COLS.map((c) => e[c]));
-    }),
-    // History's two queries (the hot read path).
-    at: s.prepare('SELECT * FROM home_states WHERE entity_id = ? AND last_updated_ts <= ? ORDER BY last_updated_ts DESC LIMIT 1'),
-    between: s.prepare(`${range} ORDER BY last_updated_ts`),
-    betweenChanges: s.prepare(`${range} AND last_changed_ts = last_updated_ts ORDER BY last_updated_ts`),
-  };
-}
-
 export class HomeStore {
-  readonly k: Kysely<Tables>;
-  private statements?: ReturnType<typeof prepareStatements>;
+  private readonly k: Kysely<HomeTables>;
+  private statements?: Statements;
 
   constructor(private readonly db: Db) {
-    this.k = db.kysely as Kysely<Tables>;
+    this.k = db.kysely as Kysely<HomeTables>;
   }
 
   /** Runs `work` with the prepared statements when the embedded handle is free; undefined on PostgreSQL. */
-  private sqlite<T>(work: (st: ReturnType<typeof prepareStatements>) => T): Promise<T> | undefined {
+  private sqlite<T>(work: (st: Statements) => T): Promise<T> | undefined {
     return this.db.sqlite?.run((s) => work((this.statements ??= prepareStatements(s))));
   }
 
@@ -96,6 +47,7 @@ export class HomeStore {
     });
   }
 
+  /** Every stored entity state, as the JSON it was written with. */
   async loadEntities(): Promise<string[]> {
     const rows = await this.k.selectFrom('home_entities').select('data').execute();
     return rows.map((r) => r.data);
@@ -175,17 +127,5 @@ export class HomeStore {
     const a = await this.k.deleteFrom('home_states').where('last_updated_ts', '<', before).executeTakeFirst();
     const b = await this.k.deleteFrom('home_events').where('time_fired_ts', '<', before).executeTakeFirst();
     return Number(a.numDeletedRows ?? 0) + Number(b.numDeletedRows ?? 0);
-  }
-
-  async automationOverrides(): Promise<Array<{ id: string; config: string | null }>> {
-    return this.k.selectFrom('home_automations').select(['id', 'config']).execute();
-  }
-
-  async putAutomation(id: string, config: string | null, now: string): Promise<void> {
-    await this.k
-      .insertInto('home_automations')
-      .values({ id, config, updated_at: now })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ config, updated_at: now }))
-      .execute();
   }
 }

@@ -3,11 +3,12 @@
 // A request that acknowledges a change awaits `commit()`: it answers only once its write
 // is durable (DESIGN: nothing acknowledged is lost), while writes that arrive during a flush
 // simply join the next one.
-import type { Logger } from '../../platform/logger.js';
-import type { HomeBus, HomeEvent } from './core/bus.js';
-import type { State } from './core/state.js';
-import type { StateMachine } from './core/states.js';
-import type { Batch, HomeStore } from './store.js';
+import type { Logger } from '../../../platform/logger.js';
+import type { HomeBus } from '../core/bus.js';
+import type { State } from '../core/state.js';
+import type { StateMachine } from '../core/states.js';
+import type { Batch, HomeStore } from '../store/home-store.js';
+import { eventRow, stateRow } from '../store/rows.js';
 
 /** Events the recorder does not keep (state changes are kept as state rows instead). */
 const NOT_RECORDED = new Set(['state_changed', 'state_reported', 'time_changed', 'service_registered', 'component_loaded']);
@@ -22,11 +23,11 @@ function deferred(): Deferred {
   let resolve!: () => void;
   let reject!: (e: unknown) => void;
   const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  // Not a swallowed error: flush() logs the failure, and every commit() caller gets the
+  // rejection. This only keeps a batch nobody waited on from being an unhandled rejection.
   promise.catch(() => {});
   return { promise, resolve, reject };
 }
-
-const ts = (us: number) => us / 1_000_000;
 
 export class Persister {
   private batch: Batch = { entities: new Map(), states: [], events: [] };
@@ -35,43 +36,26 @@ export class Persister {
   private scheduled = false;
   private readonly unsubscribe: Array<() => void> = [];
 
+  /** Starts listening at once: every write and recorded event from here on is persisted. */
   constructor(
     private readonly store: HomeStore,
+    source: { states: StateMachine; bus: HomeBus },
     private readonly logger: Logger,
-  ) {}
-
-  attach(states: StateMachine, bus: HomeBus): void {
+  ) {
     this.unsubscribe.push(
-      states.onWrite((entityId, state) => {
+      source.states.onWrite((entityId, state) => {
         this.batch.entities.set(entityId, state ? state.json() : null);
         this.schedule();
       }),
-      bus.listen('state_changed', (e) => {
+      source.bus.listen('state_changed', (e) => {
         const s = e.data.new_state as State | null;
         if (!s) return;
-        this.batch.states.push({
-          entity_id: s.entity_id,
-          state: s.state,
-          attributes: JSON.stringify(s.attributes),
-          last_changed_ts: ts(s.lastChangedUs),
-          last_updated_ts: ts(s.lastUpdatedUs),
-          context_id: s.context.id,
-          context_user_id: s.context.user_id,
-          context_parent_id: s.context.parent_id,
-        });
+        this.batch.states.push(stateRow(s));
         this.schedule();
       }),
-      bus.listen('*', (e: HomeEvent) => {
+      source.bus.listen('*', (e) => {
         if (NOT_RECORDED.has(e.event_type)) return;
-        this.batch.events.push({
-          event_type: e.event_type,
-          data: JSON.stringify(e.data),
-          origin: e.origin,
-          time_fired_ts: ts(e.timeUs),
-          context_id: e.context.id,
-          context_user_id: e.context.user_id,
-          context_parent_id: e.context.parent_id,
-        });
+        this.batch.events.push(eventRow(e));
         this.schedule();
       }),
     );
@@ -102,7 +86,7 @@ export class Persister {
         await this.store.write(batch);
         done.resolve();
       } catch (err) {
-        this.logger.error({ err }, 'home: writing to the database failed');
+        this.logger.error({ err, service: 'home', entities: batch.entities.size, states: batch.states.length, events: batch.events.length }, 'home: writing to the database failed');
         done.reject(err);
       }
     })();

@@ -1,0 +1,19 @@
+// What the home's routes work with, handed over once by the service's composition.
+import type { Keys } from '../../../platform/keys.js';
+import type { Platform } from '../../../platform/service.js';
+import type { Automations } from '../automations/engine.js';
+import type { Home } from '../core/home.js';
+import type { Persister } from '../recorder/persister.js';
+import type { HomeStore } from '../store/home-store.js';
+
+export interface HttpDeps {
+  home: Home;
+  keys: Keys;
+  persist: Persister;
+  store: HomeStore;
+  automations: Automations;
+  /** The WebSocket side: the platform's connection budget and edge limits, and this home's buffer bound. */
+  websocket: { platform: Platform; maxBufferedBytes: number };
+}
+
+export const TAGS = ['home'];
