@@ -59,12 +59,6 @@ export interface CreateAppOptions {
    * own 400 that bypasses the service's envelope.
    */
   onBadUrl?: (request: FastifyRequest, reply: FastifyReply) => unknown;
-  /**
-   * Refuse (at start) any API route that does not declare its response schemas, so /docs/json
-   * documents every route completely. Routes for people (pages) and catch-alls opt out with
-   * `schema: { hide: true }`. (Transitional switch while services gain their schemas.)
-   */
-  strictSchemas?: boolean;
 }
 
 declare module 'fastify' {
@@ -132,7 +126,11 @@ class OneLinePerRequest extends LogController {
   }
 }
 
-/** Throws for an API route that documents no response (see CreateAppOptions.strictSchemas). */
+/**
+ * Refuses (at start) an API route that declares no response schema, so every service's
+ * /docs/json documents its whole API and a schema-driven client or fuzzer can check answers.
+ * Routes for people (pages) and catch-alls opt out with `schema: { hide: true }`.
+ */
 function requireDocumented(service: string, route: RouteOptions): void {
   const schema = route.schema as { hide?: boolean; response?: Record<string, unknown> } | undefined;
   const methods = ([] as string[]).concat(route.method);
@@ -226,7 +224,7 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
     sendError(reply, request, opts.envelope, { statusCode: 404, message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' }),
   );
 
-  if (opts.strictSchemas) app.addHook('onRoute', (route) => requireDocumented(opts.service, route));
+  app.addHook('onRoute', (route) => requireDocumented(opts.service, route));
 
   await app.register(swagger, {
     openapi: {

@@ -5,6 +5,8 @@
 // client (or a schema-driven fuzzer) would.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SERVICE_NAMES } from '../../src/config.js';
+import { createApp } from '../../src/platform/http.js';
+import { createLogger } from '../../src/platform/logger.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 
 let t: TestHamlet;
@@ -29,10 +31,20 @@ it.each(SERVICE_NAMES)('%s: /docs/json documents every operation with its respon
     const success = responses.filter(([status]) => /^2/.test(status));
     if (!success.length) undocumented.push(`${method.toUpperCase()} ${p}: no success response`);
     for (const [status, r] of responses) {
-      // 204 has no body; every other answer says what its body looks like.
-      if (status !== '204' && !r.content) undocumented.push(`${method.toUpperCase()} ${p}: ${status} without a body schema`);
+      // 204 has no body, nor does an answer documented as empty (Home Assistant's webhooks
+      // answer 200 with nothing); every other answer says what its body looks like.
+      const empty = status === '204' || /^No body/.test(r.description ?? '');
+      if (!empty && !r.content) undocumented.push(`${method.toUpperCase()} ${p}: ${status} without a body schema`);
     }
     if (BODY_METHODS.has(method) && op.requestBody && !op.requestBody.content) undocumented.push(`${method.toUpperCase()} ${p}: request body without a schema`);
   }
   expect(undocumented).toEqual([]);
+});
+
+it('the platform refuses an API route without a response schema, and lets a hidden page through', async () => {
+  const app = await createApp({ service: 'probe', logger: createLogger({ level: 'silent', pretty: false }), envelope: (e) => ({ message: e.message }) });
+  expect(() => app.get('/undocumented', async () => ({ ok: true }))).toThrow(/probe: route GET \/undocumented declares no response schema/);
+  expect(() => app.get('/page', { schema: { hide: true } }, async () => 'html')).not.toThrow();
+  expect(() => app.get('/documented', { schema: { response: { 200: { type: 'object', properties: { ok: { type: 'boolean' } } } } } }, async () => ({ ok: true }))).not.toThrow();
+  await app.close();
 });

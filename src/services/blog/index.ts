@@ -35,7 +35,6 @@ export default defineService({
       bodyLimit: 1024 * 1024,
       http: platform.config.http,
       openapi: { title: 'Hamlet blog', version: '1.0.0', description: 'Agent blog publishing service (contract 000)' },
-      strictSchemas: true,
     });
     await platform.limits.register(app);
 

@@ -68,7 +68,6 @@ async function start(platform: Platform, settings: HomeSettings) {
     envelope: homeEnvelope,
     http: platform.config.http,
     openapi: { title: 'Hamlet home (Home Assistant API)', version: '1.0.0' },
-    strictSchemas: true,
   });
   await platform.limits.register(app);
   await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });

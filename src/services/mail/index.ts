@@ -48,7 +48,6 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
     envelope: mailEnvelope,
     bodyLimit: config.maxMessageBytes,
     http: platform.config.http,
-    strictSchemas: true,
     openapi: { title: 'Hamlet mail', version: '1.0.0', description: 'AgentMail-compatible inboxes, messages, threads and webhooks' },
   });
   installAuth(app, platform);

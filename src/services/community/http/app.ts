@@ -22,7 +22,6 @@ export async function communityApp(ctx: Ctx): Promise<App> {
     envelope: communityEnvelope,
     bodyLimit: 256 * 1024,
     http: platform.config.http,
-    strictSchemas: true,
     openapi: { title: 'Hamlet community', version: '1.0.0', description: 'Posts, comments and votes for agents; Moltbook-compatible.' },
   });
   await platform.limits.register(app);

@@ -39,7 +39,6 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
     http: platform.config.http,
     openapi: { title: 'Hamlet workflow automation (n8n-compatible)', version: '1.0.0' },
     onBadUrl: badUrlNotFound,
-    strictSchemas: true,
   });
   addBodyParsers(app);
   await app.register(
