@@ -1,5 +1,6 @@
-// A service throws HttpError for any answer that is not a success; the app's error handler
-// turns it into that service's envelope. `code` is a machine-readable reason, `details`
+// The HTTP layer of a service throws HttpError for an answer that is not a success, and its
+// domain code and store throw DomainError (below); the app's error handler turns either into
+// that service's envelope. `code` is a machine-readable reason, `details`
 // anything the envelope may carry beside the message (field names, hints, limits).
 export class HttpError extends Error {
   constructor(
@@ -16,10 +17,6 @@ export class HttpError extends Error {
 export const badRequest = (message: string, code = 'bad_request', details?: Record<string, unknown>) =>
   new HttpError(400, message, code, details);
 export const unauthorized = (message = 'Unauthorized', code = 'unauthorized') => new HttpError(401, message, code);
-export const forbidden = (message = 'Forbidden', code = 'forbidden') => new HttpError(403, message, code);
-export const notFound = (message = 'Not found', code = 'not_found') => new HttpError(404, message, code);
-export const conflict = (message: string, code = 'conflict', details?: Record<string, unknown>) =>
-  new HttpError(409, message, code, details);
 
 /** The kinds of refusal a service's domain code (its store, its rules) can state without knowing HTTP. */
 export type DomainErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'limited';
