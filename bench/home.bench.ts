@@ -241,7 +241,8 @@ function seedHistory(file: string, nowS: number): void {
 }
 
 export default async function homeBench(ctx: BenchContext) {
-  const hamlet = await startHamletForBench(['home']);
+  // The fan-out's 100 subscribers share one token: above the per-key share of WebSocket clients.
+  const hamlet = await startHamletForBench(['home'], { HAMLET_WS_MAX_PER_KEY: '200' });
   try {
     const base = hamlet.urls['home api']!;
     const wsUrl = base.replace(/^http/, 'ws') + '/api/websocket';
