@@ -67,11 +67,17 @@ export async function prepareServices(platform: Platform, services: ConfiguredSe
   const host = platform.config.host === '0.0.0.0' || platform.config.host === '::' ? '127.0.0.1' : platform.config.host;
   for (const { definition } of services) await migrate(platform.db, definition.name, definition.migrations);
   platform.mailer.registerWorker();
-  const prepared = [];
-  for (const service of services) {
-    const { port } = service.settings;
-    if (port) platform.directory.expect(service.definition.name, `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
-    prepared.push({ service, jobs: await service.definition.queues(platform, service.settings) });
+  const prepared: Array<{ service: ConfiguredService; jobs: ServiceJobs<unknown> }> = [];
+  try {
+    for (const service of services) {
+      const { port } = service.settings;
+      if (port) platform.directory.expect(service.definition.name, `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+      prepared.push({ service, jobs: await service.definition.queues(platform, service.settings) });
+    }
+  } catch (err) {
+    // What the earlier services built (sandbox workers, caches subscribed to the bus) must not outlive a failed start.
+    for (const { jobs } of prepared.reverse()) await jobs.stop().catch((e) => platform.logger.error({ err: e }, 'stopping after a failed start failed'));
+    throw err;
   }
   return prepared;
 }
