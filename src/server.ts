@@ -107,8 +107,29 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
     services,
     stop: () =>
       (stopping ??= (async () => {
-        for (const stop of [...stops].reverse()) await stop().catch((err) => platform.logger.error({ err }, 'service stop failed'));
+        for (const stop of [...stops].reverse()) await withinGrace(stop, platform.logger);
         await closePlatform(platform);
       })()),
   };
+}
+
+/** How long one part may take to stop before shutdown goes on without it. */
+const STOP_GRACE_MS = 20_000;
+
+/**
+ * Runs one part's stop, bounded: a part that hangs (a request that never ends, a run that
+ * ignores its abort) is logged as an error, and shutdown continues, so SIGTERM always ends
+ * the process and the storage is closed.
+ */
+async function withinGrace(stop: () => Promise<void>, logger: Platform['logger']): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_GRACE_MS)));
+  try {
+    const outcome = await Promise.race([stop().then(() => 'stopped' as const), late]);
+    if (outcome === 'late') logger.error({ graceMs: STOP_GRACE_MS }, 'a service did not stop within its grace period; shutting down without waiting for it');
+  } catch (err) {
+    logger.error({ err }, 'service stop failed');
+  } finally {
+    clearTimeout(timer);
+  }
 }
