@@ -23,6 +23,8 @@ export interface StartOptions {
   dbFileName?: string;
   /** Start job workers (default true); `false` for processes that only serve HTTP. */
   workers?: boolean;
+  /** How long one service part may take to stop before shutdown goes on without it (default 20 s). */
+  stopGraceMs?: number;
 }
 
 export interface Hamlet {
@@ -107,13 +109,12 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
     services,
     stop: () =>
       (stopping ??= (async () => {
-        for (const stop of [...stops].reverse()) await withinGrace(stop, platform.logger);
+        for (const stop of [...stops].reverse()) await withinGrace(stop, opts.stopGraceMs ?? STOP_GRACE_MS, platform.logger);
         await closePlatform(platform);
       })()),
   };
 }
 
-/** How long one part may take to stop before shutdown goes on without it. */
 const STOP_GRACE_MS = 20_000;
 
 /**
@@ -121,12 +122,12 @@ const STOP_GRACE_MS = 20_000;
  * ignores its abort) is logged as an error, and shutdown continues, so SIGTERM always ends
  * the process and the storage is closed.
  */
-async function withinGrace(stop: () => Promise<void>, logger: Platform['logger']): Promise<void> {
+async function withinGrace(stop: () => Promise<void>, graceMs: number, logger: Platform['logger']): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_GRACE_MS)));
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
   try {
     const outcome = await Promise.race([stop().then(() => 'stopped' as const), late]);
-    if (outcome === 'late') logger.error({ graceMs: STOP_GRACE_MS }, 'a service did not stop within its grace period; shutting down without waiting for it');
+    if (outcome === 'late') logger.error({ graceMs }, 'a service did not stop within its grace period; shutting down without waiting for it');
   } catch (err) {
     logger.error({ err }, 'service stop failed');
   } finally {
