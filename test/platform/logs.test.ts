@@ -106,3 +106,18 @@ describe('the request log of a full run', () => {
     }
   }, 90_000);
 });
+
+describe('credential headers in logged objects', () => {
+  it('are censored by what their name says, whichever service invented them; other headers stay', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', pretty: false, destination: { write: (line: string) => void lines.push(line) } });
+    const headers = { authorization: 'Bearer a', 'x-n8n-api-key': 'b', 'x-workflow-api-key': 'c', 'x-auth-token': 'd', cookie: 'e', accept: 'application/json' };
+    logger.info({ req: { headers }, headers, apiKey: 'f', nested: { password: 'g' } }, 'probe');
+    const logged = JSON.parse(lines[0]!);
+    for (const h of [logged.headers, logged.req.headers]) {
+      expect(h).toEqual({ authorization: '[redacted]', 'x-n8n-api-key': '[redacted]', 'x-workflow-api-key': '[redacted]', 'x-auth-token': '[redacted]', cookie: '[redacted]', accept: 'application/json' });
+    }
+    expect(logged.apiKey).toBe('[redacted]');
+    expect(logged.nested.password).toBe('[redacted]');
+  });
+});
