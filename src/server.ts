@@ -4,7 +4,7 @@
 import { configureServices, type ConfiguredService, type HamletConfig, type ServiceName } from './config.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { migrate, openDb, type Db } from './platform/db.js';
-import { Directory } from './platform/directory.js';
+import { Directory, reachableUrl } from './platform/directory.js';
 import { createEventBus } from './platform/events.js';
 import { TableJobs } from './platform/jobs.js';
 import { BullJobs } from './platform/jobs-bullmq.js';
@@ -66,14 +66,13 @@ export async function closePlatform(p: Platform): Promise<void> {
 
 /** Migrates each service's tables and registers its queues: what both `hamlet start` and `hamlet worker` do. */
 export async function prepareServices(platform: Platform, services: ConfiguredService[]): Promise<Array<{ service: ConfiguredService; jobs: ServiceJobs<unknown> }>> {
-  const host = platform.config.host === '0.0.0.0' || platform.config.host === '::' ? '127.0.0.1' : platform.config.host;
   for (const { definition } of services) await migrate(platform.db, definition.name, definition.migrations);
   platform.mailer.registerWorker();
   const prepared: Array<{ service: ConfiguredService; jobs: ServiceJobs<unknown> }> = [];
   try {
     for (const service of services) {
       const { port } = service.settings;
-      if (port) platform.directory.expect(service.definition.name, `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+      if (port) platform.directory.expect(service.definition.name, reachableUrl(platform.config.host, port));
       prepared.push({ service, jobs: await service.definition.queues(platform, service.settings) });
     }
   } catch (err) {

@@ -22,3 +22,14 @@ export class Directory {
     return this.overrides[service] ?? this.running.get(service) ?? this.configured.get(service);
   }
 }
+
+/** The host to reach a server listening on `host` from this machine: a wildcard address means loopback. */
+export function reachableHost(host: string): string {
+  return host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+}
+
+/** `http://host:port` for a server listening on `host` (IPv6 literals in brackets). */
+export function reachableUrl(host: string, port: number): string {
+  const h = reachableHost(host);
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
+}

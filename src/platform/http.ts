@@ -13,6 +13,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HTTP_DEFAULTS, type HttpSettings } from '../config.js';
 import type { Logger } from './logger.js';
 import { trustProxyFunction } from './client-address.js';
+import { reachableUrl } from './directory.js';
 import { DOMAIN_ERROR_STATUS, DomainError, HttpError } from './errors.js';
 import { jsonShapeProblem } from './json-limits.js';
 import { loggableUrl } from './redact.js';
@@ -247,8 +248,7 @@ export async function listen(app: { listen: FastifyInstance['listen']; server: F
   await app.listen({ host, port });
   const addr = app.server.address();
   const realPort = typeof addr === 'object' && addr ? addr.port : port;
-  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  return `http://${shownHost}:${realPort}`;
+  return reachableUrl(host, realPort);
 }
 
 /** The bearer token of a request, or undefined. Case-insensitive scheme, as RFC 6750 allows. */

@@ -8,6 +8,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Kysely } from 'kysely';
+import { reachableHost } from './directory.js';
 import type { EventBus } from './events.js';
 import type { Jobs } from './jobs.js';
 import { RetryLater } from './jobs.js';
@@ -130,8 +131,7 @@ export class Mailer {
   private transportFor(route: MailJob['route']): Transporter | undefined {
     if (route === 'local') {
       if (this.localPort === undefined) return undefined;
-      const host = this.settings.host === '0.0.0.0' || this.settings.host === '::' ? '127.0.0.1' : this.settings.host;
-      this.localTransport ??= nodemailer.createTransport({ host, port: this.localPort, secure: false, ignoreTLS: true });
+      this.localTransport ??= nodemailer.createTransport({ host: reachableHost(this.settings.host), port: this.localPort, secure: false, ignoreTLS: true });
       return this.localTransport;
     }
     const relay = this.settings.relay;

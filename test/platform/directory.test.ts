@@ -3,7 +3,7 @@
 // settings say it listens (a `hamlet worker` serves nothing but reaches the API processes).
 import { expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { Directory } from '../../src/platform/directory.js';
+import { Directory, reachableUrl } from '../../src/platform/directory.js';
 
 it('prefers the operator, then the running service, then its configured port', () => {
   const d = new Directory({ blog: 'https://blog.example.org' });
@@ -19,4 +19,11 @@ it('prefers the operator, then the running service, then its configured port', (
 it('reads HAMLET_<SERVICE>_URL as a platform setting, without its trailing slash, and refuses a bad one', () => {
   expect(loadConfig({ HAMLET_BLOG_URL: 'https://blog.example.org/' }).serviceUrls).toEqual({ blog: 'https://blog.example.org' });
   expect(() => loadConfig({ HAMLET_HOME_URL: 'not a url' })).toThrow(/HAMLET_HOME_URL/);
+});
+
+it('a wildcard listen address is reached over loopback; IPv6 literals get brackets', () => {
+  expect(reachableUrl('0.0.0.0', 4000)).toBe('http://127.0.0.1:4000');
+  expect(reachableUrl('::', 4000)).toBe('http://127.0.0.1:4000');
+  expect(reachableUrl('::1', 4000)).toBe('http://[::1]:4000');
+  expect(reachableUrl('10.0.0.5', 4000)).toBe('http://10.0.0.5:4000');
 });
