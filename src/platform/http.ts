@@ -82,19 +82,40 @@ const STATUS_CODES: Record<number, string> = {
   429: 'rate_limited',
 };
 
-/** Turns a validation error into a sentence that names the field, e.g. "body/title must NOT have fewer than 1 characters". */
+/**
+ * Turns a validation error into a sentence that names the field, e.g. "body.title must NOT have
+ * fewer than 1 characters". A value limited to a set (an enum, a const, or a union of consts, which
+ * Ajv reports as one "must be equal to constant" per branch) is answered with the whole set:
+ * "querystring.sort must be one of: hot, new, top, rising", so the caller learns what is allowed.
+ */
 function validationMessage(err: FastifyError): string {
-  const first = err.validation?.[0];
+  const errors = err.validation ?? [];
+  const first = errors[0];
   if (!first) return err.message;
   const where = err.validationContext ?? 'request';
-  const missing = (first.params as { missingProperty?: string })?.missingProperty;
-  const additional = (first.params as { additionalProperty?: string })?.additionalProperty;
+  const params = first.params as { missingProperty?: string; additionalProperty?: string };
   const field = (first.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
-  if (missing) return `${where}${field ? `.${field}` : ''}.${missing} is required`;
-  if (additional) return `${where}${field ? `.${field}` : ''}.${additional} is not allowed`;
-  const allowed = (first.params as { allowedValues?: unknown[] })?.allowedValues;
-  const suffix = allowed ? `: ${allowed.map(String).join(', ')}` : '';
-  return `${where}${field ? `.${field}` : ''} ${first.message ?? 'is invalid'}${suffix}`;
+  const path = `${where}${field ? `.${field}` : ''}`;
+  if (params.missingProperty) return `${path}.${params.missingProperty} is required`;
+  if (params.additionalProperty) return `${path}.${params.additionalProperty} is not allowed`;
+  const allowed = allowedValues(errors.filter((e) => e.instancePath === first.instancePath));
+  if (allowed && allowed.length > 0) return `${path} must be one of: ${allowed.join(', ')}`;
+  return `${path} ${first.message ?? 'is invalid'}`;
+}
+
+/**
+ * The values an enum, a const or a union of consts accepts, from the errors Ajv gave for one place;
+ * undefined when that place also accepts something else (a union of a const and a number, say).
+ */
+function allowedValues(errors: NonNullable<FastifyError['validation']>): string[] | undefined {
+  const values: string[] = [];
+  for (const e of errors) {
+    if (e.keyword !== 'const' && e.keyword !== 'enum' && e.keyword !== 'anyOf') return undefined;
+    const p = e.params as { allowedValue?: unknown; allowedValues?: unknown[] };
+    if (e.keyword === 'const' && 'allowedValue' in p) values.push(String(p.allowedValue));
+    if (e.keyword === 'enum' && Array.isArray(p.allowedValues)) values.push(...p.allowedValues.map(String));
+  }
+  return [...new Set(values)];
 }
 
 export function toErrorInfo(error: unknown): ErrorInfo {
