@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The one entry point: `hamlet start | keys | migrate`.
+// The one entry point: `hamlet start | keys | migrate | worker`.
+import { readFileSync } from 'node:fs';
 import { ConfigError, configure, parseArgs, SERVICE_NAMES, type ConfiguredService, type HamletConfig, type ServiceName } from './config.js';
 import { migrate } from './platform/db.js';
 import { createLogger } from './platform/logger.js';
@@ -9,6 +10,7 @@ import { loadService } from './services/registry.js';
 import { closePlatform, openPlatform, prepareServices, startHamlet } from './server.js';
 
 const USAGE = `Usage:
+  hamlet --help | --version
   hamlet start [--services blog,mail,...] [--pretty]   run the services (Ctrl-C stops)
   hamlet keys create <service> [--name N]              print one new API key (mail, home, workflow)
   hamlet keys list <service>                           list a service's keys (never the keys themselves)
@@ -24,9 +26,14 @@ let loaded: { config: HamletConfig; ports: PortSetting[] } | undefined;
 async function main(argv: string[]): Promise<number> {
   const { flags, positional } = parseArgs(argv);
   const [command, ...rest] = positional;
+  if (flags['version'] || command === 'version') {
+    console.log(`hamlet ${packageVersion()}`);
+    return 0;
+  }
+  // Asking for help succeeds; running with no command at all is a mistake worth a non-zero exit.
   if (!command || command === 'help' || flags['help']) {
-    console.log(USAGE);
-    return command ? 0 : 1;
+    (command || flags['help'] ? console.log : console.error)(USAGE);
+    return command || flags['help'] ? 0 : 1;
   }
   // `--concurrency N` of `hamlet worker` is the workflow's WORKFLOW_CONCURRENCY for this process.
   const env = command === 'worker' && flags['concurrency'] ? { ...process.env, WORKFLOW_CONCURRENCY: flags['concurrency'] } : process.env;
@@ -61,14 +68,23 @@ async function start(config: HamletConfig, services: ConfiguredService[]): Promi
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
-  for (const [name, svc] of Object.entries(hamlet.services)) {
-    for (const [label, url] of Object.entries(svc!.urls)) console.log(`${name.padEnd(10)} ${label.padEnd(6)} ${url}`);
-  }
+  printUrls(hamlet.services);
   if (!config.smtpRelay) console.log('note: HAMLET_SMTP_RELAY is not set; mail to outside domains stays queued');
   await stopRequested;
   console.log('stopping…');
   await hamlet.stop();
   return 0;
+}
+
+/** The URL table, set apart from the log lines above it. */
+function printUrls(services: Awaited<ReturnType<typeof startHamlet>>['services']): void {
+  const rows = Object.entries(services).flatMap(([name, svc]) => Object.entries(svc!.urls).map(([label, url]) => `  ${name.padEnd(10)} ${label.padEnd(6)} ${url}`));
+  console.log(`\nHamlet ${packageVersion()} is running:\n${rows.join('\n')}\n`);
+}
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
 }
 
 // Queue mode's worker process: registers every selected service's queues (mail deliveries,

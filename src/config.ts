@@ -63,7 +63,9 @@ export const HTTP_DEFAULTS: HttpSettings = {
   jsonMaxDepth: DEFAULT_JSON_MAX_DEPTH,
 };
 
-const BOOLEAN_FLAGS = new Set(['pretty', 'help']);
+const BOOLEAN_FLAGS = new Set(['pretty', 'help', 'version']);
+/** The short forms people type first. */
+const SHORT_FLAGS: Record<string, string> = { '-h': 'help', '-v': 'version', '-V': 'version' };
 
 /** Splits argv into `--name value` / `--name=value` / `--flag` flags and positional words. */
 export function parseArgs(argv: string[]): { flags: Record<string, string>; positional: string[] } {
@@ -71,6 +73,10 @@ export function parseArgs(argv: string[]): { flags: Record<string, string>; posi
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    if (SHORT_FLAGS[arg]) {
+      flags[SHORT_FLAGS[arg]] = 'true';
+      continue;
+    }
     if (!arg.startsWith('--')) {
       positional.push(arg);
       continue;

@@ -84,3 +84,20 @@ it.runIf(existsSync(path.resolve('dist/cli.js')))('the built `hamlet start` star
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
 }, 60_000);
+
+it('--help and help succeed, --version prints the package version, no command at all is an error', async () => {
+  const version = (JSON.parse(await (await import('node:fs/promises')).readFile('package.json', 'utf8')) as { version: string }).version;
+  for (const args of [['--help'], ['-h'], ['help']]) {
+    const r = await hamlet(args, {});
+    expect(r.code, args.join(' ')).toBe(0);
+    expect(r.stdout).toContain('hamlet start');
+  }
+  for (const args of [['--version'], ['-v']]) {
+    const r = await hamlet(args, {});
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`hamlet ${version}\n`);
+  }
+  const none = await hamlet([], {});
+  expect(none.code).toBe(1);
+  expect(none.stderr).toContain('Usage:');
+}, 60_000);

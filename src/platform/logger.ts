@@ -1,5 +1,6 @@
 // pino JSON logs, one line per request (see http.ts); `--pretty` for people.
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 import { redactUrl } from './redact.js';
 
 export type { Logger };
@@ -27,6 +28,21 @@ export function createLogger(opts: { level: string; pretty: boolean; destination
       url: (url: unknown) => (typeof url === 'string' ? redactUrl(url) : url),
     },
   };
-  if (opts.pretty) return pino({ ...options, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss' } } });
+  if (opts.pretty) return pino(options, prettyStream(opts.destination));
   return opts.destination ? pino(options, opts.destination) : pino(options);
+}
+
+/**
+ * `--pretty`: one line per entry ("10:15:02 INFO (blog): request {method, url, status, ms}"),
+ * written synchronously in this thread, so start-up lines come before the URL table the CLI
+ * prints after them instead of racing it from a transport's worker thread.
+ */
+function prettyStream(destination?: DestinationStream): DestinationStream {
+  return PinoPretty({
+    translateTime: 'SYS:HH:MM:ss',
+    singleLine: true,
+    ignore: 'pid,hostname,reqId',
+    sync: true,
+    ...(destination ? { destination } : {}),
+  });
 }

@@ -121,3 +121,18 @@ describe('credential headers in logged objects', () => {
     expect(logged.nested.password).toBe('[redacted]');
   });
 });
+
+describe('--pretty', () => {
+  it('writes one line per entry, credentials still censored', async () => {
+    const chunks: string[] = [];
+    const destination = new Writable({ write: (chunk: Buffer, _enc, done) => (chunks.push(chunk.toString()), done()) });
+    const logger = createLogger({ level: 'info', pretty: true, destination });
+    logger.info({ method: 'GET', url: '/api/states?api_key=secret-value', status: 200, ms: 1.5, headers: { authorization: 'Bearer x' } }, 'request');
+    logger.info('second');
+    const lines = chunks.join('').split('\n').filter(Boolean);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/INFO.*request.*GET.*\/api\/states.*200/);
+    expect(lines[0]).not.toContain('secret-value');
+    expect(lines[0]).not.toContain('Bearer x');
+  });
+});
