@@ -9,6 +9,7 @@
 // HAMLET_JSON_MAX_DEPTH or a route's `config.jsonMaxDepth`.
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
+import { registerServiceIndex, type ServiceIndex } from './service-index.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HTTP_DEFAULTS, type HttpSettings } from '../config.js';
 import type { Logger } from './logger.js';
@@ -60,6 +61,8 @@ export interface CreateAppOptions {
    * own 400 that bypasses the service's envelope.
    */
   onBadUrl?: (request: FastifyRequest, reply: FastifyReply) => unknown;
+  /** A small page (or JSON) at `/` saying what the service is; for services whose `/` is otherwise free. */
+  index?: ServiceIndex;
 }
 
 declare module 'fastify' {
@@ -256,6 +259,7 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', service: opts.service }));
   app.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
+  if (opts.index) registerServiceIndex(app as unknown as FastifyInstance, opts.index);
 
   return app;
 }

@@ -68,6 +68,7 @@ async function start(platform: Platform, settings: HomeSettings) {
     envelope: homeEnvelope,
     http: platform.config.http,
     openapi: { title: 'Hamlet home (Home Assistant API)', version: '1.0.0' },
+    index: { title: 'Hamlet home', summary: 'A smart home speaking Home Assistant\'s REST API under /api and its WebSocket API at /api/websocket (Bearer token from `npx hamlet keys create home`).', docs: 'docs/home.md', links: { 'REST API root (needs a token)': '/api/' } },
   });
   await platform.limits.register(app);
   await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });

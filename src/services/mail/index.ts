@@ -49,6 +49,7 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
     bodyLimit: config.maxMessageBytes,
     http: platform.config.http,
     openapi: { title: 'Hamlet mail', version: '1.0.0', description: 'AgentMail-compatible inboxes, messages, threads and webhooks' },
+    index: { title: 'Hamlet mail', summary: 'Inboxes, messages, threads, drafts and webhooks under /v0, speaking AgentMail\'s API (the agentmail SDKs work with this URL as their base URL), with real SMTP in and out.', docs: 'docs/mail.md' },
   });
   installAuth(app, platform);
   const sendLimit = await installLimits(app, platform);

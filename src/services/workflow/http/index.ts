@@ -38,6 +38,7 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
     bodyLimit: 16 * 1024 * 1024,
     http: platform.config.http,
     openapi: { title: 'Hamlet workflow automation (n8n-compatible)', version: '1.0.0' },
+    index: { title: 'Hamlet workflow', summary: 'A workflow engine that runs n8n\'s workflow JSON, with n8n\'s public API under /api/v1 (X-N8N-API-KEY) and webhooks under /webhook.', docs: 'docs/workflow.md' },
     onBadUrl: badUrlNotFound,
   });
   addBodyParsers(app);
