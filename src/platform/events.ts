@@ -83,15 +83,27 @@ export class RedisEventBus implements EventBus {
   }
 
   subscribe<T>(topic: string, handler: EventHandler<T>): () => void {
-    if (this.local.listenerCount(topic) === 0) void this.sub.subscribe(this.channelPrefix + topic);
+    if (this.local.listenerCount(topic) === 0) this.sub.subscribe(this.channelPrefix + topic).catch((err: unknown) => this.commandFailed('subscribe', topic, err));
     this.local.on(topic, asListener(handler));
     return () => {
       this.local.off(topic, asListener(handler));
-      if (this.local.listenerCount(topic) === 0) void this.sub.unsubscribe(this.channelPrefix + topic);
+      if (this.local.listenerCount(topic) === 0) this.sub.unsubscribe(this.channelPrefix + topic).catch((err: unknown) => this.commandFailed('unsubscribe', topic, err));
     };
   }
 
+  /**
+   * A (un)subscribe still waiting for the connection when the bus closes is refused with
+   * "Connection is closed": expected then (a short CLI command closes right after opening,
+   * before Redis answered), worth a warning otherwise. Never an unhandled rejection.
+   */
+  private commandFailed(command: string, topic: string, err: unknown): void {
+    if (!this.closed) this.logger?.warn({ err, topic }, `redis ${command} failed`);
+  }
+
+  private closed = false;
+
   async close(): Promise<void> {
+    this.closed = true;
     this.local.removeAllListeners();
     this.pub.disconnect();
     this.sub.disconnect();
