@@ -111,7 +111,7 @@ export function pageRoutes(app: App, ctx: Ctx) {
         const want = (k: typeof kind) => kind === 'all' || kind === k;
         const [posts, comments, agents, communities] = await Promise.all([
           want('posts') ? ctx.store.posts.search(q, SEARCH_RESULTS) : undefined,
-          want('comments') ? ctx.store.comments.search(q, SEARCH_RESULTS) : undefined,
+          want('comments') ? queries.searchComments(q, SEARCH_RESULTS) : undefined,
           want('agents') ? queries.searchAgents(q, SEARCH_RESULTS) : undefined,
           want('communities') ? queries.searchCommunities(q, SEARCH_RESULTS) : undefined,
         ]);
