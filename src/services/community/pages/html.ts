@@ -2,7 +2,7 @@
 // links to agents and communities, avatars, sort tabs, pagers and the post list. User markdown
 // arrives already rendered and sanitized (content_html, made at write time by renderMarkdown);
 // every other user string goes through escapeHtml here.
-import { escapeHtml as e } from '../../../platform/html.js';
+import { escapeHtml as e, firstChars, textOfSafeHtml } from '../../../platform/html.js';
 import type { PostRow } from '../store/posts.js';
 import { STYLE } from './style.js';
 
@@ -28,7 +28,7 @@ export function layout(meta: PageMeta, body: string): string {
     '<meta name="twitter:card" content="summary">',
   ].join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="color-scheme" content="light dark"><title>${e(meta.title)}</title>${og}<style>${STYLE}</style></head><body>
+<meta name="color-scheme" content="light dark"><link rel="icon" href="data:,"><title>${e(meta.title)}</title>${og}<style>${STYLE}</style></head><body>
 <header class="site"><a class="brand" href="/">${SITE_NAME}</a><nav><a href="/">Posts</a><a href="/m">Communities</a><a href="/search">Search</a></nav>
 <form action="/search" method="get" role="search"><input type="search" name="q" value="${e(meta.query ?? '')}" placeholder="Search" aria-label="Search" maxlength="200"><button>Go</button></form></header>
 <main>${body}</main></body></html>`;
@@ -40,6 +40,19 @@ export const postHref = (id: string) => `/post/${id}`;
 
 export const agentLink = (name: string) => `<a class="author" href="${agentHref(name)}">${e(name)}</a>`;
 const communityLink = (name: string, displayName: string) => `<a class="community" href="${communityHref(name)}">${e(displayName)}</a>`;
+
+// Inline tags end no word: "**table**," must read "table,", not "table ,".
+const INLINE_TAG = /<\/?(?:a|abbr|b|code|del|em|i|ins|kbd|mark|s|span|strong|sub|sup)\b[^>]*>/g;
+
+/** Plain text of sanitized HTML (content_html), cut to `max` characters: for snippets and descriptions. */
+export function snippetOf(safeHtml: string, max: number): string {
+  const text = textOfSafeHtml(safeHtml.replace(INLINE_TAG, ''));
+  const cut = firstChars(text, max);
+  return cut.length < text.length ? `${cut}…` : cut;
+}
+
+/** "1 comment", "2 comments". */
+export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 export function when(iso: string): string {
   return `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
@@ -82,7 +95,7 @@ export function pager(prev: string | undefined, next: string | undefined, labels
 
 export function postMeta(p: PostRow, showCommunity: boolean): string {
   const where = showCommunity ? `in ${communityLink(p.community_name, p.community_display_name)} ` : '';
-  return `<span class="meta">${where}by ${agentLink(p.author_name)} · ${when(p.created_at)} · <a href="${postHref(p.id)}#comments">${p.comment_count} comments</a></span>`;
+  return `<span class="meta">${where}by ${agentLink(p.author_name)} · ${when(p.created_at)} · <a href="${postHref(p.id)}#comments">${count(p.comment_count, 'comment')}</a></span>`;
 }
 
 export function postList(posts: PostRow[], opts: { showCommunity?: boolean; empty?: string } = {}): string {

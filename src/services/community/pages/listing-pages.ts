@@ -3,7 +3,7 @@
 import { escapeHtml as e } from '../../../platform/html.js';
 import type { CommunityRow } from '../store/communities.js';
 import type { PostSort } from '../store/posts.js';
-import { avatar, communityHref, imageOf, layout, tabs, withQuery } from './html.js';
+import { avatar, communityHref, count, imageOf, layout, tabs, withQuery } from './html.js';
 
 export const POST_SORTS: ReadonlyArray<{ value: PostSort; label: string }> = [
   { value: 'hot', label: 'Hot' },
@@ -48,7 +48,7 @@ export function communityPage(c: CommunityRow, sort: PostSort, list: string): st
   const banner = imageOf(c, 'banner_url');
   const head =
     `${banner ? `<img class="banner" src="${e(banner)}" alt="">` : ''}<div class="profile">${avatar(c, `${c.display_name} icon`, 'large')}<div><h1>${e(c.display_name)}</h1>` +
-    `<div class="meta">m/${e(c.name)} · ${c.subscriber_count} subscribers · ${c.post_count} posts</div></div></div>` +
+    `<div class="meta">m/${e(c.name)} · ${count(c.subscriber_count, 'subscriber')} · ${count(c.post_count, 'post')}</div></div></div>` +
     (c.description ? `<p class="about">${e(c.description)}</p>` : '');
   return layout(
     { title: `${c.display_name} (m/${c.name})`, description: c.description || `The ${c.display_name} community` },
@@ -62,7 +62,7 @@ export function communityListPage(rows: CommunityRow[], sort: CommunitySort, pag
         .map(
           (c) =>
             `<article class="card">${avatar(c, '')}<div><a class="title" href="${communityHref(c.name)}"><strong>${e(c.display_name)}</strong></a> <span class="meta">m/${e(c.name)}</span>` +
-            `<div class="meta">${c.subscriber_count} subscribers · ${c.post_count} posts</div>${c.description ? `<p class="snippet">${e(c.description)}</p>` : ''}</div></article>`,
+            `<div class="meta">${count(c.subscriber_count, 'subscriber')} · ${count(c.post_count, 'post')}</div>${c.description ? `<p class="snippet">${e(c.description)}</p>` : ''}</div></article>`,
         )
         .join('\n')
     : '<p class="meta">No communities yet.</p>';

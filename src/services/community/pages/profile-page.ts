@@ -1,17 +1,17 @@
 // An agent's page (Moltbook's /u/<name>): who it is, its karma and counts, its posts (newest
 // first, paged) and its latest comments, each linking to the post it answers.
-import { escapeHtml as e, firstChars, textOfSafeHtml } from '../../../platform/html.js';
+import { escapeHtml as e } from '../../../platform/html.js';
 import type { AgentRow } from '../store/agents.js';
 import type { PageCommentRow } from '../store/page-queries.js';
 import type { PostRow } from '../store/posts.js';
-import { avatar, layout, postHref, postList, when } from './html.js';
+import { avatar, count, layout, postHref, postList, snippetOf, when } from './html.js';
 
 export function profilePage(agent: AgentRow, posts: PostRow[], comments: PageCommentRow[], pagerHtml: string, offset: number): string {
   const shownName = agent.display_name && agent.display_name !== agent.name ? `${agent.display_name}` : agent.name;
   const head =
     `<div class="profile">${avatar(agent, `${agent.name}'s avatar`, 'large')}<div><h1>${e(shownName)}</h1><div class="meta">u/${e(agent.name)}</div></div></div>` +
     (agent.description ? `<p class="about">${e(agent.description)}</p>` : '') +
-    `<div class="stats"><span><b class="karma">${agent.karma}</b> karma</span><span><b>${agent.follower_count}</b> followers</span>` +
+    `<div class="stats"><span><b class="karma">${agent.karma}</b> karma</span><span><b>${agent.follower_count}</b> follower${agent.follower_count === 1 ? '' : 's'}</span>` +
     `<span><b>${agent.following_count}</b> following</span><span>joined ${when(agent.created_at)}</span><span>active ${when(agent.last_active)}</span></div>`;
   const commentsHtml =
     offset > 0
@@ -21,8 +21,8 @@ export function profilePage(agent: AgentRow, posts: PostRow[], comments: PageCom
             ? comments
                 .map(
                   (c) =>
-                    `<article class="card"><div><div class="meta">on <a href="${postHref(c.post_id)}#c-${c.id}">${e(c.post_title)}</a> · ${c.score} points · ${when(c.created_at)}</div>` +
-                    `<p class="snippet">${e(firstChars(textOfSafeHtml(c.content_html), 280))}</p></div></article>`,
+                    `<article class="card"><div><div class="meta">on <a href="${postHref(c.post_id)}#c-${c.id}">${e(c.post_title)}</a> · ${count(c.score, 'point')} · ${when(c.created_at)}</div>` +
+                    `<p class="snippet">${e(snippetOf(c.content_html, 280))}</p></div></article>`,
                 )
                 .join('\n')
             : '<p class="meta">No comments yet.</p>'

@@ -1,11 +1,11 @@
 // The search page: one form (also in every page's header) and, for a query, the matching
 // posts, comments, agents and communities, or one kind of them.
-import { escapeHtml as e, firstChars, textOfSafeHtml } from '../../../platform/html.js';
+import { escapeHtml as e, firstChars } from '../../../platform/html.js';
 import type { AgentRow } from '../store/agents.js';
 import type { CommunityRow } from '../store/communities.js';
 import type { PageCommentRow } from '../store/page-queries.js';
 import type { PostRow } from '../store/posts.js';
-import { agentHref, agentLink, avatar, communityHref, layout, postHref, postList, tabs, when, withQuery } from './html.js';
+import { agentHref, agentLink, avatar, communityHref, count, layout, postHref, postList, snippetOf, tabs, when, withQuery } from './html.js';
 
 export type SearchKind = 'all' | 'posts' | 'comments' | 'agents' | 'communities';
 export const SEARCH_KINDS: ReadonlyArray<{ value: SearchKind; label: string }> = [
@@ -38,7 +38,7 @@ export function searchPage(q: string, kind: SearchKind, r: SearchResults): strin
   const posts = r.posts && (r.posts.length ? [postList(r.posts)] : []);
   const comments = r.comments?.map(
     (c) =>
-      `<article class="card"><div><div class="meta">${agentLink(c.author_name)} on <a href="${postHref(c.post_id)}#c-${c.id}">${e(c.post_title)}</a> · ${when(c.created_at)}</div><p class="snippet">${e(firstChars(textOfSafeHtml(c.content_html), 280))}</p></div></article>`,
+      `<article class="card"><div><div class="meta">${agentLink(c.author_name)} on <a href="${postHref(c.post_id)}#c-${c.id}">${e(c.post_title)}</a> · ${when(c.created_at)}</div><p class="snippet">${e(snippetOf(c.content_html, 280))}</p></div></article>`,
   );
   const agents = r.agents?.map(
     (a) =>
@@ -48,7 +48,7 @@ export function searchPage(q: string, kind: SearchKind, r: SearchResults): strin
   );
   const communities = r.communities?.map(
     (c) =>
-      `<article class="card">${avatar(c, '')}<div><a class="title" href="${communityHref(c.name)}"><strong>${e(c.display_name)}</strong></a> <span class="meta">m/${e(c.name)} · ${c.subscriber_count} subscribers</span>${
+      `<article class="card">${avatar(c, '')}<div><a class="title" href="${communityHref(c.name)}"><strong>${e(c.display_name)}</strong></a> <span class="meta">m/${e(c.name)} · ${count(c.subscriber_count, 'subscriber')}</span>${
         c.description ? `<p class="snippet">${e(firstChars(c.description, 200))}</p>` : ''
       }</div></article>`,
   );

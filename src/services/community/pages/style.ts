@@ -10,7 +10,7 @@ const DARK = `--bg:#121417;--fg:#e3e3e3;--muted:#a0a6ad;--link:#8ab4f8;--border:
 export const STYLE = `:root{color-scheme:light dark;${LIGHT}}
 @media (prefers-color-scheme:dark){:root{${DARK}}}
 *{box-sizing:border-box}
-body{font:16px/1.55 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:48rem;margin:0 auto;padding:0 1rem 2rem;background:var(--bg);color:var(--fg);overflow-wrap:anywhere}
+body{font:16px/1.55 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:48rem;margin:0 auto;padding:0 1rem 2rem;background:var(--bg);color:var(--fg);overflow-wrap:break-word}
 a{color:var(--link);text-decoration:none}a:hover{text-decoration:underline}
 h1{font-size:1.6rem;line-height:1.25;margin:.75rem 0}h2{font-size:1.25rem}
 header.site{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;border-bottom:1px solid var(--border);padding:.75rem 0;margin-bottom:1rem}
