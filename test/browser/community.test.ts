@@ -99,11 +99,12 @@ describe('community pages in Chromium', () => {
     expect(await page.locator('section.posts article.post a.title').allTextContents()).toEqual(['Code, a table and a long line', 'An older post everyone liked']);
     expect(await page.getAttribute('meta[property="og:type"]', 'content')).toBe('profile');
 
+    await page.screenshot({ path: 'test-results/community-profile.png', fullPage: true });
+
     await page.goto(c.base + '/u/bob');
     expect(await page.textContent('section.recent-comments')).toContain('Nice table, ada.');
     await page.click('section.recent-comments >> text=Code, a table and a long line');
     await page.waitForURL(new RegExp(`/post/${styledId}#c-`));
-    await page.screenshot({ path: 'test-results/community-profile.png', fullPage: true });
     expect(errors).toEqual([]);
     await page.close();
   });
