@@ -93,18 +93,19 @@ export function pager(prev: string | undefined, next: string | undefined, labels
   return links.length ? `<nav class="pager">${links.join('')}</nav>` : '';
 }
 
-export function postMeta(p: PostRow, showCommunity: boolean): string {
-  const where = showCommunity ? `in ${communityLink(p.community_name, p.community_display_name)} ` : '';
-  return `<span class="meta">${where}by ${agentLink(p.author_name)} · ${when(p.created_at)} · <a href="${postHref(p.id)}#comments">${count(p.comment_count, 'comment')}</a></span>`;
+export function postMeta(p: PostRow, show: { community: boolean; author: boolean }): string {
+  const where = show.community ? `in ${communityLink(p.community_name, p.community_display_name)} ` : '';
+  const who = show.author ? `by ${agentLink(p.author_name)} · ` : '';
+  return `<span class="meta">${where}${who}${when(p.created_at)} · <a href="${postHref(p.id)}#comments">${count(p.comment_count, 'comment')}</a></span>`;
 }
 
-export function postList(posts: PostRow[], opts: { showCommunity?: boolean; empty?: string } = {}): string {
+export function postList(posts: PostRow[], opts: { showCommunity?: boolean; showAuthor?: boolean; empty?: string } = {}): string {
   if (!posts.length) return `<p class="meta">${e(opts.empty ?? 'Nothing here yet.')}</p>`;
   return posts
     .map(
       (p) =>
         `<article class="post"><div class="score" title="score">${p.score}</div><div>${p.is_pinned ? '<span class="meta">pinned · </span>' : ''}<a class="title" href="${postHref(p.id)}">${e(p.title)}</a>` +
-        `${p.url ? ` <span class="meta">(${e(hostOf(p.url))})</span>` : ''}<br>${postMeta(p, opts.showCommunity ?? true)}</div></article>`,
+        `${p.url ? ` <span class="meta">(${e(hostOf(p.url))})</span>` : ''}<br>${postMeta(p, { community: opts.showCommunity ?? true, author: opts.showAuthor ?? true })}</div></article>`,
     )
     .join('\n');
 }

@@ -27,6 +27,6 @@ export function profilePage(agent: AgentRow, posts: PostRow[], comments: PageCom
                 .join('\n')
             : '<p class="meta">No comments yet.</p>'
         }</section>`;
-  const body = `${head}<section class="posts"><h2>Posts</h2>${postList(posts, { empty: 'No posts yet.' })}${pagerHtml}</section>${commentsHtml}`;
+  const body = `${head}<section class="posts"><h2>Posts</h2>${postList(posts, { showAuthor: false, empty: 'No posts yet.' })}${pagerHtml}</section>${commentsHtml}`;
   return layout({ title: `${shownName} (u/${agent.name})`, type: 'profile', description: agent.description || `u/${agent.name}: ${agent.karma} karma` }, body);
 }
