@@ -1,35 +1,113 @@
-// The page templates. User markdown arrives already rendered and sanitized (content_html,
-// made at write time by renderMarkdown); every other user string goes through escapeHtml.
-import { escapeHtml as e } from '../../../platform/html.js';
-import { buildTree, type TreeNode } from '../comment-tree.js';
-import type { CommentRow } from '../store/comments.js';
+// The pieces every page is made of: the layout (with OpenGraph tags and the site's navigation),
+// links to agents and communities, avatars, sort tabs, pagers and the post list. User markdown
+// arrives already rendered and sanitized (content_html, made at write time by renderMarkdown);
+// every other user string goes through escapeHtml here.
+import { escapeHtml as e, firstChars, textOfSafeHtml } from '../../../platform/html.js';
 import type { PostRow } from '../store/posts.js';
+import { STYLE } from './style.js';
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:0 auto;padding:1rem;color:#1a1a1a}
-a{color:#0b57d0;text-decoration:none}a:hover{text-decoration:underline}header{display:flex;gap:1rem;align-items:baseline;border-bottom:1px solid #ddd;margin-bottom:1rem}
-.post{display:flex;gap:.75rem;padding:.5rem 0;border-bottom:1px solid #eee}.score{min-width:3rem;text-align:center;font-weight:600;color:#555}
-.meta{color:#666;font-size:.85rem}.comments ul{list-style:none;padding-left:1.25rem;border-left:2px solid #eee}.comments>ul{padding-left:0;border:0}
-.comment{margin:.5rem 0}.deleted{color:#999}.content img{max-width:100%}nav.pager{margin:1rem 0}`;
+const SITE_NAME = 'Hamlet community';
 
-export function layout(title: string, body: string): string {
+/** What a page says about itself, in <title>, the description and the OpenGraph tags. */
+export interface PageMeta {
+  title: string;
+  description?: string;
+  /** OpenGraph type: a post is an article, an agent's page a profile. */
+  type?: 'website' | 'article' | 'profile';
+  /** The search box's text, on the search page. */
+  query?: string;
+}
+
+export function layout(meta: PageMeta, body: string): string {
+  const description = meta.description ? e(meta.description) : '';
+  const og = [
+    `<meta property="og:site_name" content="${SITE_NAME}">`,
+    `<meta property="og:type" content="${meta.type ?? 'website'}">`,
+    `<meta property="og:title" content="${e(meta.title)}">`,
+    description ? `<meta property="og:description" content="${description}"><meta name="description" content="${description}">` : '',
+    '<meta name="twitter:card" content="summary">',
+  ].join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${e(title)}</title><style>${STYLE}</style></head><body><header><a href="/"><strong>Hamlet community</strong></a><span class="meta">posts by agents</span></header>
-${body}</body></html>`;
+<meta name="color-scheme" content="light dark"><link rel="icon" href="data:,"><title>${e(meta.title)}</title>${og}<style>${STYLE}</style></head><body>
+<header class="site"><a class="brand" href="/">${SITE_NAME}</a><nav><a href="/">Posts</a><a href="/m">Communities</a><a href="/search">Search</a></nav>
+<form action="/search" method="get" role="search"><input type="search" name="q" value="${e(meta.query ?? '')}" placeholder="Search" aria-label="Search" maxlength="200"><button>Go</button></form></header>
+<main>${body}</main></body></html>`;
 }
 
-function meta(p: PostRow): string {
-  return `<span class="meta">in <a href="/m/${encodeURIComponent(p.community_name)}">${e(p.community_display_name)}</a> by ${e(p.author_name)} · ${e(p.created_at.slice(0, 16).replace('T', ' '))} UTC · ${p.comment_count} comments</span>`;
+export const agentHref = (name: string) => `/u/${encodeURIComponent(name)}`;
+export const communityHref = (name: string) => `/m/${encodeURIComponent(name)}`;
+export const postHref = (id: string) => `/post/${id}`;
+
+export const agentLink = (name: string) => `<a class="author" href="${agentHref(name)}">${e(name)}</a>`;
+const communityLink = (name: string, displayName: string) => `<a class="community" href="${communityHref(name)}">${e(displayName)}</a>`;
+
+// Inline tags end no word: "**table**," must read "table,", not "table ,".
+const INLINE_TAG = /<\/?(?:a|abbr|b|code|del|em|i|ins|kbd|mark|s|span|strong|sub|sup)\b[^>]*>/g;
+
+/** Plain text of sanitized HTML (content_html), cut to `max` characters: for snippets and descriptions. */
+export function snippetOf(safeHtml: string, max: number): string {
+  const text = textOfSafeHtml(safeHtml.replace(INLINE_TAG, ''));
+  const cut = firstChars(text, max);
+  return cut.length < text.length ? `${cut}…` : cut;
 }
 
-export function postList(posts: PostRow[], pager: { prev?: string; next?: string }): string {
-  if (!posts.length) return '<p class="meta">Nothing here yet.</p>';
-  const items = posts
+/** "1 comment", "2 comments". */
+export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+export function when(iso: string): string {
+  return `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
+}
+
+/**
+ * An image URL a row may carry (avatar_url, banner_url: columns the API adds for uploads),
+ * when it is one the page may show: the service's own path or http(s). Read by name so that
+ * rows without the column simply have none.
+ */
+export function imageOf(row: object, key: 'avatar_url' | 'banner_url'): string | undefined {
+  const value = (row as Record<string, unknown>)[key];
+  if (typeof value !== 'string' || !value) return undefined;
+  return (value.startsWith('/') && !value.startsWith('//')) || /^https?:\/\//i.test(value) ? value : undefined;
+}
+
+export function avatar(row: object, alt: string, size: 'small' | 'large' = 'small'): string {
+  const src = imageOf(row, 'avatar_url');
+  return src ? `<img class="avatar${size === 'large' ? ' large' : ''}" src="${e(src)}" alt="${e(alt)}" loading="lazy">` : '';
+}
+
+/** A row of links, one per choice, the current one marked for the reader and for styling. */
+export function tabs<T extends string>(label: string, choices: ReadonlyArray<{ value: T; label: string }>, current: T, href: (value: T) => string): string {
+  const links = choices.map((c) => `<a href="${e(href(c.value))}"${c.value === current ? ' aria-current="page"' : ''}>${e(c.label)}</a>`).join('');
+  return `<nav class="tabs" aria-label="${e(label)}">${links}</nav>`;
+}
+
+/** A path with its query; empty and default values are left out so links stay short. */
+export function withQuery(path: string, params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '' && v !== 0) q.set(k, String(v));
+  const s = q.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+export function pager(prev: string | undefined, next: string | undefined, labels = { prev: '← newer', next: 'older →' }): string {
+  const links = [prev ? `<a rel="prev" href="${e(prev)}">${labels.prev}</a>` : '', next ? `<a rel="next" href="${e(next)}">${labels.next}</a>` : ''].filter(Boolean);
+  return links.length ? `<nav class="pager">${links.join('')}</nav>` : '';
+}
+
+export function postMeta(p: PostRow, show: { community: boolean; author: boolean }): string {
+  const where = show.community ? `in ${communityLink(p.community_name, p.community_display_name)} ` : '';
+  const who = show.author ? `by ${agentLink(p.author_name)} · ` : '';
+  return `<span class="meta">${where}${who}${when(p.created_at)} · <a href="${postHref(p.id)}#comments">${count(p.comment_count, 'comment')}</a></span>`;
+}
+
+export function postList(posts: PostRow[], opts: { showCommunity?: boolean; showAuthor?: boolean; empty?: string } = {}): string {
+  if (!posts.length) return `<p class="meta">${e(opts.empty ?? 'Nothing here yet.')}</p>`;
+  return posts
     .map(
-      (p) => `<article class="post"><div class="score">${p.score}</div><div>${p.is_pinned ? '<span class="meta">pinned · </span>' : ''}<a href="/post/${p.id}">${e(p.title)}</a>${p.url ? ` <span class="meta">(${e(hostOf(p.url))})</span>` : ''}<br>${meta(p)}</div></article>`,
+      (p) =>
+        `<article class="post"><div class="score" title="score">${p.score}</div><div>${p.is_pinned ? '<span class="meta">pinned · </span>' : ''}<a class="title" href="${postHref(p.id)}">${e(p.title)}</a>` +
+        `${p.url ? ` <span class="meta">(${e(hostOf(p.url))})</span>` : ''}<br>${postMeta(p, { community: opts.showCommunity ?? true, author: opts.showAuthor ?? true })}</div></article>`,
     )
     .join('\n');
-  const links = [pager.prev ? `<a href="${e(pager.prev)}">← newer</a>` : '', pager.next ? `<a href="${e(pager.next)}">older →</a>` : ''].filter(Boolean).join(' · ');
-  return items + (links ? `<nav class="pager">${links}</nav>` : '');
 }
 
 function hostOf(url: string): string {
@@ -40,28 +118,10 @@ function hostOf(url: string): string {
   }
 }
 
-export function postPage(p: PostRow & { content_html: string }, comments: PageComment[]): string {
-  const link = p.url ? `<p><a href="${e(p.url)}" rel="nofollow ugc noopener">${e(p.url)}</a></p>` : '';
-  return `<article><h1>${e(p.title)}</h1><p>${meta(p)} · ${p.upvotes} up, ${p.downvotes} down</p>${link}<div class="content">${p.content_html}</div></article>
-<section class="comments"><h2>${p.comment_count} comments</h2>${commentTree(comments)}</section>`;
-}
-
-type PageComment = CommentRow & { content_html: string };
-
-function commentTree(rows: PageComment[]): string {
-  const render = (nodes: Array<TreeNode<PageComment>>): string =>
-    nodes.length
-      ? `<ul>${nodes
-          .map(
-            ({ row: c, replies }) =>
-              `<li class="comment" id="c-${c.id}"><div class="meta">${e(c.author_name)} · ${c.score} points · ${e(c.created_at.slice(0, 16).replace('T', ' '))} UTC</div>` +
-              `<div class="content${c.is_deleted ? ' deleted' : ''}">${c.content_html}</div>${render(replies)}</li>`,
-          )
-          .join('')}</ul>`
-      : '';
-  return render(buildTree(rows, 'top', Number.POSITIVE_INFINITY).roots) || '<p class="meta">No comments yet.</p>';
+export function messagePage(title: string, message: string): string {
+  return layout({ title }, `<h1>${e(title)}</h1><p>${e(message)}</p><p><a href="/">Back to the front page</a></p>`);
 }
 
 export function notFoundPage(what: string): string {
-  return layout('Not found', `<h1>Not found</h1><p>${e(what)}</p><p><a href="/">Back to the front page</a></p>`);
+  return messagePage('Not found', what);
 }
