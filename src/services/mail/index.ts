@@ -94,7 +94,7 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
   pruneTimer.unref();
 
   return {
-    urls: { api: apiUrl, smtp: `smtp://${smtpHost}:${smtp.port}` },
+    urls: { api: apiUrl, smtp: `smtp://${smtpHost}:${smtp.port}`, submission: `smtp://${smtpHost}:${smtp.submissionPort}` },
     async stop() {
       clearInterval(pruneTimer);
       unsubscribe();
