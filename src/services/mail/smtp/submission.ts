@@ -27,7 +27,7 @@ export interface SubmissionDeps {
 const BAD_CREDENTIALS = '5.7.8 Authentication credentials invalid (user name: the inbox address; password: a mail API key of its organization)';
 
 /** Adds the Message-ID and Date a submission client may leave to the server (RFC 6409 §8). */
-export function completeHeaders(raw: Buffer, domain: string, now: Date): Buffer {
+function completeHeaders(raw: Buffer, domain: string, now: Date): Buffer {
   const end = raw.indexOf('\r\n\r\n');
   const head = raw.subarray(0, end < 0 ? raw.length : end).toString('latin1');
   const missing: string[] = [];

@@ -8,7 +8,7 @@ import type { MailSettings } from '../settings.js';
 import { selfSignedCertificate, type Pem } from './self-signed.js';
 
 /** Where the generated pair lives, under the data directory. */
-export const GENERATED_DIR = 'mail-tls';
+const GENERATED_DIR = 'mail-tls';
 
 function readPair(certFile: string, keyFile: string): Pem {
   return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
