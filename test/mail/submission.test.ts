@@ -116,3 +116,26 @@ describe('SMTP submission with STARTTLS and AUTH', () => {
     expect(await smtpSend(env.smtpPort, 'someone@outside.test', [b], `From: someone@outside.test\r\nTo: ${b}\r\nSubject: plain\r\n\r\nhi\r\n`)).toMatch(/^250/);
   });
 });
+
+describe('the submission port\'s connection limits', () => {
+  let env: MailTestEnv;
+  beforeAll(async () => {
+    env = await startMail({ env: { MAIL_SMTP_MAX_PER_ADDRESS: '2', MAIL_SMTP_MAX_CONNECTIONS: '3' } });
+  });
+  afterAll(async () => env?.t.destroy());
+
+  it('gives one address its share and no more, and caps all addresses together', async () => {
+    const port = Number(new URL(env.t.url('mail', 'submission')).port);
+    const held = [await smtpSession(port), await smtpSession(port)];
+    for (const s of held) expect(s.greeting).toMatch(/^220/);
+    const third = await smtpSession(port);
+    expect(third.greeting).toMatch(/^421 .*Too many connections from your address/);
+    // Another address (all of 127/8 is loopback) is still served, up to the total.
+    const other = await smtpSession(port, '127.0.0.1', '127.0.0.2');
+    expect(other.greeting).toMatch(/^220/);
+    const overTotal = await smtpSession(port, '127.0.0.1', '127.0.0.3');
+    expect(overTotal.greeting).toMatch(/^421/);
+    // The refused ones were closed by the server with their 421.
+    for (const s of [...held, other]) await s.close();
+  });
+});
