@@ -6,6 +6,7 @@
 //   (Mailer.holdOutsideMail) when its relay job finds no relay.
 // One way out: started with a relay, Hamlet hands every held message to the platform mailer
 // (`release`), which relays it; the relay's answer then labels it delivered or bounced.
+import { createHash } from 'node:crypto';
 import type { Logger } from '../../../platform/logger.js';
 import type { HeldMail, Mailer } from '../../../platform/mailer.js';
 import type { Clock } from '../../../platform/clock.js';
@@ -67,10 +68,16 @@ export class Outbox {
     this.logger.info({ inbox: sent.inbox.inbox_id, to: sent.to }, 'mail to other domains held in the outbox: HAMLET_SMTP_RELAY is not set (GET /v0/outbox, `hamlet mail outbox`); it is sent when Hamlet starts with a relay');
   }
 
-  /** Holds the platform's own mail (Mailer.holdOutsideMail): it has no inbox and no organization. */
+  /**
+   * Holds the platform's own mail (Mailer.holdOutsideMail): it has no inbox and no
+   * organization. Its id is derived from the message and its recipients, so a mailer job run
+   * again after a crash between this insert and the job's end holds it once.
+   */
   async holdPlatformMail(mail: HeldMail): Promise<void> {
     const parsed = await parseMessage(mail.raw, 'hamlet.invalid');
-    await this.store.outbox.insert(this.row({ org_id: null, inbox_id: null, message_row_id: null, mail_from: mail.envelope.from, to: mail.envelope.to, raw: mail.raw, meta: mail.meta }, parsed));
+    const row = this.row({ org_id: null, inbox_id: null, message_row_id: null, mail_from: mail.envelope.from, to: mail.envelope.to, raw: mail.raw, meta: mail.meta }, parsed);
+    row.outbox_id = createHash('sha256').update(`${parsed.messageId}\n${mail.envelope.to.join(',')}`).digest('base64url').slice(0, 32);
+    await this.store.outbox.insert(row);
   }
 
   /**

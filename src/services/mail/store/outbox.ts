@@ -9,8 +9,9 @@ export type OutboxItemRow = Pick<OutboxRow, (typeof ITEM_COLUMNS)[number]>;
 export class OutboxStore {
   constructor(private readonly m: MailDb) {}
 
+  /** Inserts a held message; one with the same id already held is left as it is. */
   async insert(row: OutboxRow, trx: Tx = this.m.db): Promise<void> {
-    await trx.insertInto('mail_outbox').values(row).execute();
+    await trx.insertInto('mail_outbox').values(row).onConflict((oc) => oc.column('outbox_id').doNothing()).execute();
   }
 
   /**
