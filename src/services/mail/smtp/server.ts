@@ -17,7 +17,6 @@ import type { Pem } from './self-signed.js';
 import { createSubmissionServer } from './submission.js';
 import { smtpCertificate } from './tls.js';
 
-
 export interface SmtpDeps {
   store: MailStore;
   /** An inbox by address (cached: every RCPT and every message asks). */
