@@ -1,8 +1,13 @@
 // Webhooks that cannot be delivered are said so: a URL of an internal address is refused at
 // create and update (naming HAMLET_ALLOW_INTERNAL_REQUESTS) unless the operator allows them,
 // and failed deliveries show on the webhook (status, attempts, last error).
-import { AgentMail, serialization } from 'agentmail';
+import { Writable } from 'node:stream';
+import { AgentMail, AgentMailClient, serialization } from 'agentmail';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { startHamlet, type Hamlet } from '../../src/server.js';
+import { testEnv, testStorage } from '../helpers/hamlet.js';
 import { waitFor } from '../helpers/wait.js';
 import { startMail, webhookReceiver, type MailTestEnv } from './helpers.js';
 
@@ -112,5 +117,43 @@ describe('webhook delivery status, internal requests allowed', () => {
       return r.last_delivery_status === 'succeeded' ? r : undefined;
     }, { message: 'a succeeded status' });
     expect(ok.last_delivery_attempts).toBe(1);
+  });
+});
+
+describe('failed deliveries and held mail in the log', () => {
+  let hamlet: Hamlet | undefined;
+  let storage: Awaited<ReturnType<typeof testStorage>> | undefined;
+  let failing: Awaited<ReturnType<typeof webhookReceiver>> | undefined;
+  afterAll(async () => {
+    await hamlet?.stop();
+    await failing?.close();
+    await storage?.drop();
+  });
+
+  it('logs each failed attempt (webhook, URL, attempt, error) and each message held for a relay', async () => {
+    storage = await testStorage();
+    failing = await webhookReceiver(() => 500);
+    const lines: Array<Record<string, unknown>> = [];
+    const destination = new Writable({
+      write(chunk, _enc, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    const config = loadConfig(testEnv(storage, ['mail'], { HAMLET_ALLOW_INTERNAL_REQUESTS: '1', MAIL_DOMAIN: 'mail.test', MAIL_WEBHOOK_RETRY_SCHEDULE: '100ms' }));
+    hamlet = await startHamlet(config, { logger: createLogger({ level: 'info', pretty: false, destination }) });
+    const { key } = await hamlet.platform.keys.create('mail', { name: 'log test' });
+    const client = new AgentMailClient({ apiKey: key, baseUrl: hamlet.services.mail!.urls.api!, maxRetries: 0 });
+    const inbox = (await client.inboxes.create({ username: 'logged' })).inboxId;
+    const hook = await client.webhooks.create({ url: failing.url, eventTypes: ['message.received'], inboxIds: [inbox] });
+    await client.inboxes.messages.send(inbox, { to: [inbox, 'far@outside.test'], subject: 'Log me', text: 'x' });
+
+    const final = await waitFor(() => lines.find((l) => l.msg === 'webhook delivery failed for good'), { message: 'the final failure in the log' });
+    const retry = lines.find((l) => l.msg === 'webhook delivery failed, will retry');
+    expect(retry).toMatchObject({ level: 40, webhook: hook.webhookId, url: failing.url, attempt: 1, final: false, err: `delivery to ${failing.url} answered 500` });
+    expect(final).toMatchObject({ webhook: hook.webhookId, attempt: 2, final: true });
+    const held = lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('mail to other domains held in the outbox'));
+    expect(held).toMatchObject({ level: 30, inbox, to: ['far@outside.test'] });
+    expect(held!.msg).toContain('HAMLET_SMTP_RELAY');
   });
 });
