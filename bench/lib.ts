@@ -77,6 +77,7 @@ export async function startHamletForBench(services: string[], env: Record<string
     BLOG_PORT: '0',
     MAIL_PORT: '0',
     SMTP_PORT: '0',
+    MAIL_SUBMISSION_PORT: '0',
     COMMUNITY_PORT: '0',
     HOME_PORT: '0',
     WORKFLOW_PORT: '0',

@@ -16,6 +16,7 @@ const USAGE = `Usage:
   hamlet keys list <service>                           list a service's keys (never the keys themselves)
   hamlet keys revoke <service> <key-id>                revoke a key
   hamlet migrate                                       create or upgrade the tables, then exit
+  hamlet mail outbox                                   print the mail to other domains held while no relay is set
   hamlet worker [--concurrency N]                      run every service's queued jobs in queue mode (REDIS_URL)
 
 Configuration comes from the environment (see README.md); flags override it.`;
@@ -52,6 +53,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'keys':
       return keys(config, rest, flags);
+    case 'mail':
+      return mail(config, rest);
     case 'worker':
       return worker(config, services);
     default:
@@ -69,7 +72,13 @@ async function start(config: HamletConfig, services: ConfiguredService[]): Promi
     process.once('SIGTERM', () => resolve());
   });
   printUrls(hamlet.services);
-  if (!config.smtpRelay) console.log('note: HAMLET_SMTP_RELAY is not set; mail to outside domains stays queued');
+  if (!config.smtpRelay) {
+    console.log(
+      hamlet.services.mail
+        ? 'note: HAMLET_SMTP_RELAY is not set: mail to other domains is held in the mail outbox (GET /v0/outbox, `npx hamlet mail outbox`) and sent when Hamlet starts with a relay'
+        : 'note: HAMLET_SMTP_RELAY is not set: mail to other domains waits in the job queue until Hamlet runs with the mail service (its outbox) or a relay',
+    );
+  }
   await stopRequested;
   console.log('stopping…');
   await hamlet.stop();
@@ -107,6 +116,24 @@ async function worker(config: HamletConfig, services: ConfiguredService[]): Prom
   for (const { jobs } of prepared.reverse()) await jobs.stop();
   await closePlatform(platform);
   return 0;
+}
+
+/** `hamlet mail outbox`: what the mail service holds for a relay (src/services/mail/outbox). */
+async function mail(config: HamletConfig, args: string[]): Promise<number> {
+  if (args[0] !== 'outbox') {
+    console.error(USAGE);
+    return 1;
+  }
+  const def = await loadService('mail');
+  const platform = await openPlatform(config, { logger: createLogger({ level: 'warn', pretty: false }) });
+  try {
+    await migrate(platform.db, def.name, def.migrations);
+    const { printOutbox } = await import('./services/mail/outbox/print.js');
+    await printOutbox(platform, (line) => console.log(line));
+    return 0;
+  } finally {
+    await closePlatform(platform);
+  }
 }
 
 async function keys(config: HamletConfig, args: string[], flags: Record<string, string>): Promise<number> {

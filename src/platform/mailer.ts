@@ -3,7 +3,9 @@
 // queued in the durable job table, one job per route:
 // - recipients in the domains a local mail server claims (the mail service, at start, with its
 //   SMTP port) go to that server, whatever the relay;
-// - everyone else goes to HAMLET_SMTP_RELAY; with no relay the job waits, and the log says why.
+// - everyone else goes to HAMLET_SMTP_RELAY; with no relay it is handed to the holder the mail
+//   service registers (its outbox, a development catch-all the API lists), or, in a process
+//   without one, the job waits and the log says why.
 import nodemailer, { type Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
@@ -24,6 +26,13 @@ export interface MailJob {
   /** The whole message, base64. */
   raw: string;
   /** Opaque data of the sender, echoed in the mailer's sent/failed events (e.g. a message id). */
+  meta?: unknown;
+}
+
+/** Mail to other domains that cannot leave (no relay), as the mailer hands it to a holder. */
+export interface HeldMail {
+  envelope: { from: string; to: string[] };
+  raw: Buffer;
   meta?: unknown;
 }
 
@@ -51,6 +60,7 @@ export class Mailer {
   private localPort?: number;
   private localTransport?: Transporter;
   private relayTransport?: Transporter;
+  private holder?: (mail: HeldMail) => Promise<void>;
 
   constructor(
     private readonly settings: MailerSettings,
@@ -75,6 +85,19 @@ export class Mailer {
   /** The mail service adds the domains it creates at run time. */
   addLocalDomain(domain: string): void {
     this.localDomains.add(domain.toLowerCase());
+  }
+
+  /** Whether mail to other domains can leave (HAMLET_SMTP_RELAY is set). */
+  get hasRelay(): boolean {
+    return !!this.settings.relay;
+  }
+
+  /**
+   * Who keeps mail to other domains while no relay is set (the mail service's outbox); it must
+   * store the message durably before returning, since the job then ends.
+   */
+  holdOutsideMail(holder: ((mail: HeldMail) => Promise<void>) | undefined): void {
+    this.holder = holder;
   }
 
   isLocal(address: string): boolean {
@@ -152,6 +175,11 @@ export class Mailer {
     if (!transport && job.route === 'local') {
       // Queued by a process whose mail server is not up yet (or runs elsewhere): try again soon.
       throw new RetryLater(NO_RELAY_RETRY_MS, 'no local mail server has said where it listens yet');
+    }
+    if (!transport && this.holder) {
+      await this.holder({ envelope: job.envelope, raw: Buffer.from(job.raw, 'base64'), meta: job.meta });
+      this.logger.info({ to: job.envelope.to }, 'outgoing mail held in the mail outbox: HAMLET_SMTP_RELAY is not set (read it with GET /v0/outbox or `hamlet mail outbox`)');
+      return;
     }
     if (!transport) {
       this.logger.warn({ to: job.envelope.to }, 'outgoing mail stays queued: HAMLET_SMTP_RELAY is not set, so mail to other domains cannot leave');

@@ -81,6 +81,24 @@ export interface OutboundOptions {
   timeoutMs?: number;
 }
 
+const LOOKUP_BUDGET_MS = 3_000;
+
+/**
+ * Why a URL stored now and called later (a webhook) leads to an internal address, or
+ * undefined: the same judgement as the guard's, given at configuration time so the caller can
+ * refuse it at once instead of every delivery failing later. A name that does not resolve
+ * (yet, or within a few seconds) is not refused here; each request is guarded anyway.
+ */
+export async function internalDestination(url: URL): Promise<string | undefined> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isLocalHostName(host)) return `${host} is this machine`;
+  if (net.isIP(host)) return policy.isInternal(host) ? `${host} is an internal address` : undefined;
+  const timeout = new Promise<dns.LookupAddress[]>((resolve) => setTimeout(() => resolve([]), LOOKUP_BUDGET_MS).unref());
+  const list = await Promise.race([policy.lookup(host, 0).catch(() => []), timeout]);
+  const bad = list.find((a) => policy.isInternal(a.address));
+  return bad ? `${host} resolves to the internal address ${bad.address}` : undefined;
+}
+
 /** fetch() options plus how many redirects to follow (`redirect: 'manual'` follows none). */
 export type OutboundInit = RequestInit & { maxRedirects?: number };
 

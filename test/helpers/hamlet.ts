@@ -29,7 +29,7 @@ export interface TestOptions {
   clock?: Clock;
 }
 
-const PORT_VARS = ['BLOG_PORT', 'MAIL_PORT', 'SMTP_PORT', 'COMMUNITY_PORT', 'HOME_PORT', 'WORKFLOW_PORT'];
+const PORT_VARS = ['BLOG_PORT', 'MAIL_PORT', 'SMTP_PORT', 'MAIL_SUBMISSION_PORT', 'COMMUNITY_PORT', 'HOME_PORT', 'WORKFLOW_PORT'];
 
 /** A storage location: a temp dir for SQLite, plus a schema when testing on PostgreSQL. */
 export async function testStorage(): Promise<{ dataDir: string; databaseUrl?: string; drop(): Promise<void> }> {

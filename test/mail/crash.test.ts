@@ -41,6 +41,7 @@ describe('crash safety', () => {
       HAMLET_LOG_LEVEL: 'warn',
       MAIL_PORT: '0',
       SMTP_PORT: '0',
+      MAIL_SUBMISSION_PORT: '0',
       MAIL_DOMAIN: 'mail.test',
       HAMLET_SMTP_RELAY: `smtp://127.0.0.1:${relayPort}`,
       HAMLET_ALLOW_INTERNAL_REQUESTS: '1',

@@ -60,7 +60,8 @@ describe('webhooks without a relay', () => {
     const disabled = await env.call('POST', '/v0/webhooks', { url: hooks.url + '?disabled', enabled: false });
     const sentOnly = await env.client.webhooks.create({ url: hooks.url + '?sent', eventTypes: ['message.sent'] });
 
-    const sent = await env.client.inboxes.messages.send(a, { to: [b, 'someone@external.test'], subject: 'Events', text: 'hi', html: '<p>hi</p>' });
+    // nobody@mail.test is of our domain with no inbox: bounced. Outside mail, with no relay, is held (queued).
+    const sent = await env.client.inboxes.messages.send(a, { to: [b, 'nobody@mail.test', 'someone@external.test'], subject: 'Events', text: 'hi', html: '<p>hi</p>' });
     const kinds = ['message.sent', 'message.delivered', 'message.received', 'message.bounced'];
     for (const kind of kinds) {
       const { event, r } = await hooks.waitFor((e, rr) => e.event_type === kind && rr.url === '/hook' && rr.body.includes(sent.messageId));
@@ -69,9 +70,9 @@ describe('webhooks without a relay', () => {
       expect(event.event_id).toBe(r.headers['svix-id']);
     }
     const { event: bounce } = await hooks.waitFor((e) => e.event_type === 'message.bounced');
-    expect(bounce.bounce.recipients).toEqual([{ address: 'someone@external.test', status: 'bounced' }]);
+    expect(bounce.bounce.recipients).toEqual([{ address: 'nobody@mail.test', status: 'bounced' }]);
     expect(bounce.bounce.type).toBe('Permanent');
-    expect((await env.client.inboxes.messages.get(a, sent.messageId)).labels).toEqual(expect.arrayContaining(['sent', 'bounced']));
+    expect((await env.client.inboxes.messages.get(a, sent.messageId)).labels).toEqual(expect.arrayContaining(['sent', 'bounced', 'queued']));
 
     await env.t.hamlet.platform.jobs.idle();
     const seen = () => hooks.received.map((r) => `${r.url} ${JSON.parse(r.body).event_type}`).sort();

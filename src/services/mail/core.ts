@@ -5,6 +5,7 @@ import { MailCache } from './cache.js';
 import { Drafts } from './drafts/drafts.js';
 import { LiveStream } from './live/stream.js';
 import { MessageChanges } from './messages/changes.js';
+import { Outbox } from './outbox/outbox.js';
 import { Filing } from './messages/filing.js';
 import { Sending } from './sending/sending.js';
 import type { MailSettings } from './settings.js';
@@ -21,7 +22,8 @@ export function createCore(platform: Platform, config: MailSettings) {
   const events = new MailEvents(store, platform.jobs, platform.events, live);
   const filing = new Filing(store, events, platform.clock);
   const changes = new MessageChanges(store, filing);
-  const sending = new Sending(platform, store, filing, events, config);
+  const outbox = new Outbox(store, filing, platform.mailer, platform.clock, logger);
+  const sending = new Sending(platform, store, filing, events, config, outbox);
   const drafts = new Drafts(store, sending, platform.jobs, () => platform.clock.now());
 
   /** An inbox by address, from the cache when it holds it (every API request and every RCPT asks). */
@@ -39,7 +41,7 @@ export function createCore(platform: Platform, config: MailSettings) {
     cache.close();
   }
 
-  return { config, logger, store, cache, live, events, filing, changes, sending, drafts, inbox, close };
+  return { config, logger, store, cache, live, events, filing, changes, sending, outbox, drafts, inbox, close };
 }
 
 export type MailCore = ReturnType<typeof createCore>;

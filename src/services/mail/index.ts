@@ -13,6 +13,7 @@ import { mailEnvelope } from './http/envelope.js';
 import { inboxRoutes } from './http/inboxes.js';
 import { installLimits } from './http/limits.js';
 import { messageRoutes } from './http/messages.js';
+import { outboxRoutes } from './http/outbox.js';
 import { threadRoutes } from './http/threads.js';
 import { webhookRoutes } from './http/webhooks.js';
 import { migrations } from './migrations.js';
@@ -30,6 +31,8 @@ async function queues(platform: Platform, config: MailSettings) {
   const core = createCore(platform, config);
   // Mail to our own domains goes to our own SMTP server (its real port is known after listen).
   platform.mailer.deliverLocally({ domains: config.domains, port: config.smtpPort });
+  // Mail to other domains with no relay: held in the outbox, where the API and the CLI show it.
+  platform.mailer.holdOutsideMail((mail) => core.outbox.holdPlatformMail(mail));
   const schedule = config.webhookRetryScheduleMs;
   platform.jobs.register<DeliveryJob>(
     WEBHOOK_QUEUE,
@@ -37,7 +40,13 @@ async function queues(platform: Platform, config: MailSettings) {
     { concurrency: 16, leaseMs: config.webhookTimeoutMs + 15_000, maxAttempts: schedule.length + 1, backoffMs: (attempt) => schedule[Math.min(attempt, schedule.length) - 1] ?? schedule[schedule.length - 1]! },
   );
   platform.jobs.register<DraftJob>(DRAFT_SEND_QUEUE, (job) => core.drafts.runScheduled(job), { concurrency: 4, maxAttempts: 5 });
-  return { core, stop: async () => core.close() };
+  return {
+    core,
+    stop: async () => {
+      platform.mailer.holdOutsideMail(undefined);
+      core.close();
+    },
+  };
 }
 
 async function start(platform: Platform, config: MailSettings, core: MailCore) {
@@ -70,10 +79,13 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
   threadRoutes(app, ctx);
   webhookRoutes(app, ctx);
   draftRoutes(app, ctx);
+  outboxRoutes(app, ctx);
 
   const unsubscribe = subscribeRelayOutcomes(platform, core.store, core.filing, core.events);
   const smtp = await startSmtp(core, platform);
   apiUrl = await listen(app, platform.config.host, config.port);
+  // Started with a relay: what was held while there was none leaves now.
+  await core.outbox.release().catch((err) => core.logger.error({ err }, 'mail: handing held mail to the relay failed; it stays in the outbox'));
   const smtpHost = apiUrl.replace(/^http:\/\//, '').replace(/:\d+$/, '');
 
   // Idempotency keys expire 24 h after use.
@@ -83,7 +95,7 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
   pruneTimer.unref();
 
   return {
-    urls: { api: apiUrl, smtp: `smtp://${smtpHost}:${smtp.port}` },
+    urls: { api: apiUrl, smtp: `smtp://${smtpHost}:${smtp.port}`, submission: `smtp://${smtpHost}:${smtp.submissionPort}` },
     async stop() {
       clearInterval(pruneTimer);
       unsubscribe();

@@ -141,4 +141,34 @@ export const migrations: Migrations = {
       await db.schema.createIndex('mail_drafts_client').on('mail_drafts').columns(['org_id', 'client_id']).unique().execute();
     },
   },
+  // The development catch-all (mail to other domains held while no relay is set) and what a
+  // webhook's deliveries last did. Named mail_smtp_… so they sort after the others.
+  mail_smtp_001_outbox: {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('mail_outbox')
+        .addColumn('outbox_id', 'text', (c) => c.primaryKey())
+        // Null for the platform's own mail (the blog's verification mail): it has no organization.
+        .addColumn('org_id', 'text')
+        .addColumn('inbox_id', 'text')
+        // The sender's copy in mail_messages (its `queued` label goes when the mail leaves).
+        .addColumn('message_row_id', 'text')
+        .addColumn('message_id', 'text', (c) => c.notNull())
+        .addColumn('mail_from', 'text', (c) => c.notNull())
+        .addColumn('rcpt_to', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text')
+        .addColumn('text_body', 'text')
+        .addColumn('html_body', 'text')
+        .addColumn('raw', bytesType(db), (c) => c.notNull())
+        // What the platform mailer echoes in its sent/failed events, kept for the relay.
+        .addColumn('meta', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('mail_outbox_time').on('mail_outbox').columns(['created_at', 'outbox_id']).execute();
+      for (const column of ['last_delivery_status', 'last_delivery_error', 'last_error_at']) {
+        await db.schema.alterTable('mail_webhooks').addColumn(column, 'text').execute();
+      }
+      await db.schema.alterTable('mail_webhooks').addColumn('last_delivery_attempts', 'integer').execute();
+    },
+  },
 };

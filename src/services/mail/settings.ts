@@ -5,8 +5,13 @@ import { parseSchedule, SVIX_SCHEDULE_MS } from './webhooks/deliver.js';
 export interface MailSettings {
   /** The HTTP API's port. */
   port: number;
-  /** The SMTP server's port. */
+  /** The SMTP server's port (mail to our inboxes; STARTTLS offered, no AUTH). */
   smtpPort: number;
+  /** The submission port (587-style): STARTTLS, then AUTH with a mail key, then send as an inbox. */
+  submissionPort: number;
+  /** PEM certificate and key files for STARTTLS; both unset: a self-signed pair in the data dir. */
+  tlsCertFile?: string;
+  tlsKeyFile?: string;
   /** The mail service's own domains: mail to them is delivered to our own SMTP port. */
   domains: string[];
   /** Largest message accepted, over SMTP and as a send request body (bytes). */
@@ -38,6 +43,8 @@ export function readMailSettings(kit: SettingsKit): MailSettings {
   return {
     port: kit.port('MAIL_PORT', 4100, 'mail-port'),
     smtpPort: kit.port('SMTP_PORT', 2525, 'smtp-port'),
+    submissionPort: kit.port('MAIL_SUBMISSION_PORT', 2587, 'submission-port'),
+    ...tlsFiles(kit),
     domains: kit.hostnames('MAIL_DOMAIN', 'mail.localhost', 'mail-domain'),
     maxMessageBytes: kit.count('MAIL_MAX_MESSAGE_BYTES', 6 * 1024 * 1024, 1024),
     maxRecipients: kit.count('MAIL_MAX_RECIPIENTS', 50, 1),
@@ -50,4 +57,12 @@ export function readMailSettings(kit: SettingsKit): MailSettings {
     smtpMaxNoops: kit.count('MAIL_SMTP_MAX_NOOPS', 20, 1),
     wsMaxBufferedBytes: kit.count('MAIL_WS_MAX_BUFFER', 4 * 1024 * 1024, 1024),
   };
+}
+
+/** MAIL_SMTP_TLS_CERT and MAIL_SMTP_TLS_KEY go together: a certificate without its key is a mistake. */
+function tlsFiles(kit: SettingsKit): Pick<MailSettings, 'tlsCertFile' | 'tlsKeyFile'> {
+  const cert = kit.raw('MAIL_SMTP_TLS_CERT');
+  const key = kit.raw('MAIL_SMTP_TLS_KEY');
+  if (!cert !== !key) kit.problem(`MAIL_SMTP_TLS_CERT and MAIL_SMTP_TLS_KEY: set both (PEM files) or neither (a self-signed certificate is made in the data directory)`);
+  return cert && key ? { tlsCertFile: cert, tlsKeyFile: key } : {};
 }

@@ -15,7 +15,7 @@ declare module 'fastify' {
 }
 
 /** A key's organization: its owner when it has one, else the key itself. */
-const orgOfKey = (key: { id: string; ownerId: string | null }) => key.ownerId ?? key.id;
+export const orgOfKey = (key: { id: string; ownerId: string | null }) => key.ownerId ?? key.id;
 
 /** Every organization has one default pod; its id is derived, so it needs no table. */
 export function podIdOf(orgId: string): string {

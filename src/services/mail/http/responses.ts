@@ -154,6 +154,10 @@ export const Webhook = Open({
   client_id: opt(Str),
   created_at: Str,
   updated_at: Str,
+  last_delivery_status: opt(Type.String({ description: 'Hamlet: succeeded, retrying or failed (attempts exhausted); absent before the first delivery' })),
+  last_delivery_attempts: opt(Type.Integer({ description: 'Hamlet: attempts the latest recorded delivery took' })),
+  last_delivery_error: opt(Type.String({ description: 'Hamlet: why the latest failed attempt failed' })),
+  last_error_at: opt(Type.String({ description: 'Hamlet: when the latest failed attempt failed' })),
 });
 export const WebhookList = Open({ ...Page, webhooks: Type.Array(Webhook) });
 export const HeaderNames = Open({ header_names: Strs });

@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
 import { randomBase62 } from '../../../platform/ids.js';
+import { internalDestination } from '../../../platform/outbound.js';
 import type { MailContext } from './context.js';
 import { invalid, notFoundError } from '../errors.js';
 import { boolOf, cursorOf, limitOf, pageOf, type Query } from './query.js';
@@ -56,6 +57,20 @@ function checkUrl(url: string): string {
   return u.toString();
 }
 
+/**
+ * Refuses a URL the SSRF guard would block on every delivery (loopback, private, link-local…),
+ * unless the operator allows internal requests: a webhook that can never be delivered is
+ * better refused at once than accepted and silently failing.
+ */
+async function checkDestination(url: string, allowInternal: boolean): Promise<string> {
+  if (allowInternal) return url;
+  const why = await internalDestination(new URL(url));
+  if (why) {
+    throw invalid('url', `${why}: webhooks to internal addresses (loopback, private, link-local) are refused; the operator can allow them by setting HAMLET_ALLOW_INTERNAL_REQUESTS=1`, 'INTERNAL_URL');
+  }
+  return url;
+}
+
 function checkEventTypes(types: string[]): string[] {
   for (const t of types) if (!(EVENT_TYPES as readonly string[]).includes(t)) throw invalid('event_types', `unknown event type "${t}"; known: ${EVENT_TYPES.join(', ')}`, 'INVALID_EVENT_TYPE');
   return [...new Set(types)];
@@ -90,10 +105,11 @@ export function webhookRoutes(app: App, ctx: MailContext): void {
       if (existing) return webhookRecord(existing);
     }
     const now = platform.clock.now().toISOString();
+    const url = await checkDestination(checkUrl(body.url), platform.config.allowInternalRequests);
     const row: WebhookRow = {
       webhook_id: `ep_${randomBase62(24)}`,
       org_id: orgId,
-      url: checkUrl(body.url),
+      url,
       // Without event_types: every event (the project's decision), stored and echoed in full.
       event_types: JSON.stringify(body.event_types?.length ? checkEventTypes(body.event_types) : defaultEventTypes()),
       inbox_ids: listOut((body.inbox_ids ?? []).map((i) => i.toLowerCase())),
@@ -131,7 +147,11 @@ export function webhookRoutes(app: App, ctx: MailContext): void {
     const hook = await own(request, request.params.webhook_id);
     const body = request.body ?? {};
     const set: Partial<WebhookRow> = { updated_at: platform.clock.now().toISOString() };
-    if (body.url != null) set.url = checkUrl(body.url);
+    if (body.url != null) {
+      set.url = await checkDestination(checkUrl(body.url), platform.config.allowInternalRequests);
+      // Another receiver: what the old one did says nothing about it.
+      if (set.url !== hook.url) Object.assign(set, { last_delivery_status: null, last_delivery_attempts: null, last_delivery_error: null, last_error_at: null });
+    }
     // A non-empty list replaces the set; an empty or missing one leaves it as it is.
     if (body.event_types?.length) set.event_types = JSON.stringify(checkEventTypes(body.event_types));
     if (body.enabled != null) set.enabled = body.enabled ? 1 : 0;

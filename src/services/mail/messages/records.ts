@@ -97,5 +97,10 @@ export function webhookRecord(r: WebhookRow) {
     client_id: r.client_id,
     created_at: r.created_at,
     updated_at: r.updated_at,
+    // Hamlet's additions (the SDK passes unknown fields through): failed deliveries made visible.
+    last_delivery_status: r.last_delivery_status,
+    last_delivery_attempts: r.last_delivery_attempts,
+    last_delivery_error: r.last_delivery_error,
+    last_error_at: r.last_error_at,
   });
 }

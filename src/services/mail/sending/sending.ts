@@ -1,6 +1,7 @@
 // Sending from an inbox: compose a real RFC 5322 message, file the sender's copy (`sent`),
 // deliver at once to inboxes of this service, hand the rest to the platform mailer (durable,
-// relayed to HAMLET_SMTP_RELAY), and bounce visibly what cannot be delivered. Replies and
+// relayed to HAMLET_SMTP_RELAY) or, with no relay, hold it in the outbox (`queued`), and
+// bounce visibly what cannot be delivered (addresses of our domains with no inbox). Replies and
 // forwards are sends with recipients, subject and threading taken from a source message.
 //
 // Two steps, because a transaction awaits nothing but its statements (platform/transactions.ts):
@@ -17,6 +18,7 @@ import { bareList, scopeOf, type Filing } from '../messages/filing.js';
 import { allAttachments, parseMessage, type ParsedMessage } from '../messages/parse.js';
 import type { InboxRow, MessageRow, MailStore, Tx } from '../store/index.js';
 import type { MailEvents } from '../webhooks/events.js';
+import { QUEUED_LABEL, type Outbox } from '../outbox/outbox.js';
 
 export interface SendBody {
   to?: string | string[];
@@ -80,6 +82,7 @@ export class Sending {
     private readonly filing: Filing,
     private readonly events: MailEvents,
     private readonly config: MailSettings,
+    private readonly outbox: Outbox,
   ) {}
 
   /** A plain send. */
@@ -218,13 +221,14 @@ export class Sending {
     const remote = all.filter((a) => !this.platform.mailer.isLocal(a));
     const targets = await this.store.inboxes.byIds(local, trx);
     const unknownLocal = local.filter((a) => !targets.some((t) => t.inbox_id === a));
-    const relay = !!this.platform.config.smtpRelay;
-    const bounced = [...unknownLocal, ...(relay ? [] : remote)];
+    const relay = this.platform.mailer.hasRelay;
+    const bounced = unknownLocal;
     const deliveredLocally = targets.map((t) => t.inbox_id);
 
     const labels = ['sent', ...p.labels.filter((l) => l !== 'sent')];
     if (deliveredLocally.length && !remote.length && !unknownLocal.length) labels.push('delivered');
     if (bounced.length) labels.push('bounced');
+    if (remote.length && !relay) labels.push(QUEUED_LABEL);
     const own = await this.filing.file(trx, inbox, parsed, raw, { labels, threadId: p.threadId, bcc });
     const ref = { inbox_id: inbox.inbox_id, thread_id: own.row.thread_id, message_id: messageId, timestamp: own.row.timestamp };
     const scope = scopeOf(inbox);
@@ -235,9 +239,10 @@ export class Sending {
       await this.filing.received(trx, target, filed);
     }
     if (deliveredLocally.length) await this.events.emit(trx, scope, 'message.delivered', () => ({ delivery: { ...ref, recipients: deliveredLocally } }));
-    if (remote.length && relay) {
+    if (remote.length) {
       const meta: RelayMeta = { service: 'mail', id: own.row.id };
-      await this.platform.mailer.sendRaw({ from: inbox.inbox_id, to: remote }, raw, { meta, trx });
+      if (relay) await this.platform.mailer.sendRaw({ from: inbox.inbox_id, to: remote }, raw, { meta, trx });
+      else await this.outbox.holdSent(trx, { inbox, messageRowId: own.row.id, parsed, raw, to: remote, meta });
     }
     if (bounced.length) {
       await this.events.emit(trx, scope, 'message.bounced', () => ({

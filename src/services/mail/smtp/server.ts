@@ -1,6 +1,7 @@
 // The inbound SMTP server: accepts mail for existing inboxes of the service's domains only
 // (550 at RCPT for anyone else: no open relay), enforces size and recipient limits, and files
 // each message into every recipient inbox, labelled received + unread, before answering 250.
+// It offers STARTTLS (no AUTH: sending as an inbox is the submission port's, submission.ts).
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from '../../../platform/logger.js';
 import type { Platform } from '../../../platform/service.js';
@@ -10,10 +11,11 @@ import type { MailSettings } from '../settings.js';
 import type { Filing } from '../messages/filing.js';
 import { MalformedMessageError, parseMessage } from '../messages/parse.js';
 import { SmtpFairShare } from './fair-share.js';
+import { readMessage, smtpError, type SmtpError } from './message-data.js';
 import type { InboxRow, MailStore, Tx } from '../store/index.js';
-
-type SmtpError = Error & { responseCode?: number };
-const smtpError = (code: number, message: string): SmtpError => Object.assign(new Error(message), { responseCode: code });
+import type { Pem } from './self-signed.js';
+import { createSubmissionServer } from './submission.js';
+import { smtpCertificate } from './tls.js';
 
 export interface SmtpDeps {
   store: MailStore;
@@ -25,12 +27,15 @@ export interface SmtpDeps {
   isLocalDomain(address: string): boolean;
 }
 
-function createSmtpServer(deps: SmtpDeps): SMTPServer {
+function createSmtpServer(deps: SmtpDeps, tls: Pem): SMTPServer {
   const { config, logger } = deps;
   const fair = new SmtpFairShare(config, () => server);
   const server: SMTPServer = new SMTPServer({
     authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
+    disabledCommands: ['AUTH'],
+    secure: false,
+    key: tls.key,
+    cert: tls.cert,
     disableReverseLookup: true,
     size: config.maxMessageBytes,
     maxClients: config.smtpMaxConnections,
@@ -61,30 +66,18 @@ function createSmtpServer(deps: SmtpDeps): SMTPServer {
     },
     onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
       fair.receiving(session);
-      const chunks: Buffer[] = [];
-      let length = 0;
-      stream.on('data', (c: Buffer) => {
-        // Past the limit keep reading (the client is still sending) but stop keeping it.
-        if (length <= config.maxMessageBytes) chunks.push(c);
-        length += c.length;
-      });
-      stream.on('error', (err) => callback(err));
-      stream.on('end', () => {
-        fair.progressed(session);
-        if (stream.sizeExceeded || length > config.maxMessageBytes) {
-          return callback(smtpError(552, `5.3.4 Message too big (at most ${config.maxMessageBytes} bytes)`));
-        }
-        const raw = Buffer.concat(chunks, length);
-        const rcpts = [...new Set(session.envelope.rcptTo.map((r) => r.address.toLowerCase()))];
-        ingest(deps, raw, rcpts).then(
+      readMessage(stream, config.maxMessageBytes)
+        .finally(() => fair.progressed(session))
+        .then((raw) => ingest(deps, raw, [...new Set(session.envelope.rcptTo.map((r) => r.address.toLowerCase()))]))
+        .then(
           () => callback(null, 'Message accepted'),
-          (err) => {
+          (err: SmtpError) => {
+            if (err.responseCode) return callback(err);
             if (err instanceof MalformedMessageError) return callback(smtpError(550, `5.6.0 ${err.message}`));
             logger.error({ err }, 'smtp ingest failed');
             callback(smtpError(451, '4.3.0 Temporary failure, try again'));
           },
         );
-      });
     },
   });
   return server;
@@ -103,26 +96,47 @@ async function ingest(deps: Pick<SmtpDeps, 'store' | 'filing' | 'inbox'>, raw: B
   });
 }
 
+function listenOn(server: SMTPServer, port: number, host: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(port, host, () => {
+      server.server.off('error', reject);
+      const address = server.server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+const closeServer = (server: SMTPServer) => new Promise<void>((resolve) => server.close(() => resolve()));
+
 /**
- * Listens on the SMTP port and tells the platform mailer the real port (with port 0, in tests,
- * it is known only now), so local mail reaches it.
+ * Listens on the SMTP port and the submission port, and tells the platform mailer the SMTP
+ * port's real number (with port 0, in tests, it is known only now), so local mail reaches it.
  */
-export async function startSmtp(core: MailCore, platform: Platform): Promise<{ port: number; close(): Promise<void> }> {
-  const smtp = createSmtpServer({
-    store: core.store,
-    inbox: core.inbox,
-    filing: core.filing,
-    config: core.config,
-    logger: core.logger.child({ part: 'smtp' }),
-    isLocalDomain: (address) => platform.mailer.isLocal(address),
-  });
-  smtp.on('error', (err) => core.logger.error({ err }, 'smtp server error'));
-  await new Promise<void>((resolve, reject) => {
-    smtp.server.once('error', reject);
-    smtp.listen(core.config.smtpPort, platform.config.host, () => resolve());
-  });
-  const address = smtp.server.address();
-  const port = typeof address === 'object' && address ? address.port : core.config.smtpPort;
+export async function startSmtp(core: MailCore, platform: Platform): Promise<{ port: number; submissionPort: number; close(): Promise<void> }> {
+  const logger = core.logger.child({ part: 'smtp' });
+  const tls = smtpCertificate(core.config, platform.config.dataDir, platform.clock.now(), logger);
+  const smtp = createSmtpServer(
+    {
+      store: core.store,
+      inbox: core.inbox,
+      filing: core.filing,
+      config: core.config,
+      logger,
+      isLocalDomain: (address) => platform.mailer.isLocal(address),
+    },
+    tls,
+  );
+  const submission = createSubmissionServer({ core, keys: platform.keys, logger: logger.child({ port: 'submission' }), now: () => platform.clock.now() }, tls);
+  for (const server of [smtp, submission]) server.on('error', (err) => logger.error({ err }, 'smtp server error'));
+  const port = await listenOn(smtp, core.config.smtpPort, platform.config.host);
+  let submissionPort: number;
+  try {
+    submissionPort = await listenOn(submission, core.config.submissionPort, platform.config.host);
+  } catch (err) {
+    await closeServer(smtp);
+    throw err;
+  }
   platform.mailer.deliverLocally({ port });
-  return { port, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
+  return { port, submissionPort, close: async () => void (await Promise.all([closeServer(smtp), closeServer(submission)])) };
 }

@@ -7,6 +7,7 @@ import { InboxStore } from './inboxes.js';
 import { IdempotencyStore, SecretStore } from './keys.js';
 import { MailDb, type StoreHooks } from './mail-db.js';
 import { MessageStore } from './messages.js';
+import { OutboxStore } from './outbox.js';
 import { ThreadStore } from './threads.js';
 import type { Tx } from './tables.js';
 import { WebhookStore } from './webhooks.js';
@@ -14,6 +15,7 @@ import { WebhookStore } from './webhooks.js';
 export { isDuplicate } from './duplicates.js';
 export type { StoreHooks } from './mail-db.js';
 export type * from './tables.js';
+export type { OutboxItemRow } from './outbox.js';
 
 export class MailStore {
   readonly inboxes: InboxStore;
@@ -23,6 +25,7 @@ export class MailStore {
   readonly drafts: DraftStore;
   readonly idempotency: IdempotencyStore;
   readonly secrets: SecretStore;
+  readonly outbox: OutboxStore;
   private readonly m: MailDb;
 
   constructor(db: Db, hooks: StoreHooks) {
@@ -34,6 +37,7 @@ export class MailStore {
     this.drafts = new DraftStore(this.m);
     this.idempotency = new IdempotencyStore(this.m);
     this.secrets = new SecretStore(this.m);
+    this.outbox = new OutboxStore(this.m);
   }
 
   /** Runs `fn` in one transaction; the caches hear the inboxes it changed once it commits. */

@@ -71,6 +71,30 @@ export interface WebhookRow {
   headers: string | null;
   created_at: string;
   updated_at: string;
+  /** How the latest delivery went (webhooks/deliver.ts); null until the first. */
+  last_delivery_status?: 'succeeded' | 'retrying' | 'failed' | null;
+  /** Attempts the latest recorded delivery took. */
+  last_delivery_attempts?: number | null;
+  /** The latest failed attempt's error and time (kept after a later success). */
+  last_delivery_error?: string | null;
+  last_error_at?: string | null;
+}
+
+/** Mail to other domains held while no relay is set (outbox/outbox.ts). */
+export interface OutboxRow {
+  outbox_id: string;
+  org_id: string | null;
+  inbox_id: string | null;
+  message_row_id: string | null;
+  message_id: string;
+  mail_from: string;
+  rcpt_to: string;
+  subject: string | null;
+  text_body: string | null;
+  html_body: string | null;
+  raw: Buffer;
+  meta: string | null;
+  created_at: string;
 }
 
 export interface DraftRow {
@@ -93,6 +117,7 @@ export interface MailTables {
   mail_threads: ThreadRow;
   mail_raw: { id: string; raw: Buffer };
   mail_webhooks: WebhookRow;
+  mail_outbox: OutboxRow;
   mail_idempotency: { org_id: string; key: string; request_hash: string; response: string; created_at: string };
   mail_secrets: { name: string; value: string };
 }

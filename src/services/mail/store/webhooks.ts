@@ -28,6 +28,11 @@ export class WebhookStore {
     await refusingDuplicates(() => this.m.db.updateTable('mail_webhooks').set(set).where('webhook_id', '=', webhookId).execute(), 'A webhook with this client_id already exists', { field: 'client_id', code: 'ALREADY_EXISTS' });
   }
 
+  /** Records how a delivery went (its status, attempts and, for a failure, the error). */
+  async recordDelivery(webhookId: string, set: Pick<WebhookRow, 'last_delivery_status' | 'last_delivery_attempts'> & Partial<Pick<WebhookRow, 'last_delivery_error' | 'last_error_at'>>): Promise<void> {
+    await this.m.db.updateTable('mail_webhooks').set(set).where('webhook_id', '=', webhookId).execute();
+  }
+
   async delete(webhookId: string): Promise<void> {
     await this.m.db.deleteFrom('mail_webhooks').where('webhook_id', '=', webhookId).execute();
   }

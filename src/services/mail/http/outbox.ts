@@ -1,0 +1,50 @@
+// GET /v0/outbox (a Hamlet extension, not AgentMail's): mail to other domains held while no
+// relay is set, newest first, as a development mail catch-all (see outbox/outbox.ts). A key
+// sees its organization's inboxes' mail and the platform's own (blog verification mail), which
+// belongs to no organization: mail keys are issued by the operator.
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../../platform/http.js';
+import type { MailContext } from './context.js';
+import { notFoundError } from '../errors.js';
+import { outboxItem } from '../outbox/outbox.js';
+import { boolOf, cursorOf, limitOf, pageOf, type Query } from './query.js';
+import { answers } from './responses.js';
+import { ListQuery } from './schemas.js';
+
+const Str = Type.String();
+const OutboxItem = Type.Object(
+  {
+    outbox_id: Str,
+    status: Type.Literal('queued', { description: 'Waiting for a relay (HAMLET_SMTP_RELAY); sent when Hamlet starts with one' }),
+    source: Type.Union([Type.Literal('inbox'), Type.Literal('platform')], { description: 'inbox: sent from a Hamlet inbox; platform: Hamlet\'s own mail (blog verification)' }),
+    inbox_id: Type.Optional(Str),
+    message_id: Str,
+    from: Str,
+    to: Type.Array(Str),
+    subject: Type.Optional(Str),
+    text: Type.Optional(Str),
+    html: Type.Optional(Str),
+    created_at: Str,
+  },
+  { additionalProperties: true, description: 'A message held in the outbox' },
+);
+const OutboxList = Type.Object({ count: Type.Integer(), limit: Type.Integer(), next_page_token: Type.Optional(Str), messages: Type.Array(OutboxItem) }, { additionalProperties: true });
+const Params = Type.Object({ outbox_id: Type.String() });
+
+export function outboxRoutes(app: App, ctx: MailContext): void {
+  const { store } = ctx;
+
+  app.get('/v0/outbox', { schema: { querystring: ListQuery, response: answers(OutboxList) } }, async (request) => {
+    const q = request.query as Query;
+    const limit = limitOf(q);
+    const rows = await store.outbox.list({ orgId: request.mailOrgId, limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending') });
+    const { items, next_page_token } = pageOf(rows, limit, (r) => [r.created_at, r.outbox_id]);
+    return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), messages: items.map(outboxItem) };
+  });
+
+  app.get('/v0/outbox/:outbox_id', { schema: { params: Params, response: answers(OutboxItem, 404) } }, async (request) => {
+    const row = await store.outbox.get(request.params.outbox_id);
+    if (!row || (row.org_id !== null && row.org_id !== request.mailOrgId)) throw notFoundError('Outbox message');
+    return outboxItem(row);
+  });
+}
