@@ -9,6 +9,8 @@ import type { Persister } from '../recorder/persister.js';
 import { compressState, entityMessage, type EntityMessage } from './compressed.js';
 import { eventFrame } from './frames.js';
 import { CommandError, expectObj, expectStr, formatError, type Msg } from './messages.js';
+import { notificationCommands } from './notification-commands.js';
+import { registryCommands } from './registry-commands.js';
 
 /** What a command may do on its connection. */
 export interface Session {
@@ -29,7 +31,7 @@ export interface Session {
   coalesce(on: boolean): void;
 }
 
-type Command = (session: Session, msg: Msg) => unknown;
+export type Command = (session: Session, msg: Msg) => unknown;
 
 const table: Record<string, Command> = {
   supported_features(s, msg) {
@@ -140,4 +142,4 @@ const table: Record<string, Command> = {
 };
 
 /** The commands by type (a Map, so a type such as "constructor" is simply unknown). */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map(Object.entries(table));
+export const COMMANDS: ReadonlyMap<string, Command> = new Map(Object.entries({ ...table, ...registryCommands, ...notificationCommands }));
