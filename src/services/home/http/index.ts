@@ -28,5 +28,5 @@ export function registerHomeHttp(app: App, deps: HttpDeps): void {
   registerLogbookRoutes(app, deps);
   registerWebhookRoutes(app, deps.home);
   registerAutomationConfigRoutes(app, deps);
-  registerWebSocketRoute(app, { home: deps.home, persist: deps.persist, automations: deps.automations, ...deps.websocket });
+  registerWebSocketRoute(app, { home: deps.home, persist: deps.persist, store: deps.store, automations: deps.automations, ...deps.websocket });
 }
