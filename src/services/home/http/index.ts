@@ -5,6 +5,7 @@ import type { App } from '../../../platform/http.js';
 import { requireToken } from './auth.js';
 import { registerAutomationConfigRoutes } from './automation-config.js';
 import { parseBodiesLikeHa } from './body.js';
+import { registerConversationRoutes } from './conversation.js';
 import type { HttpDeps } from './deps.js';
 import { registerEventRoutes } from './events.js';
 import { registerHistoryRoutes } from './history.js';
@@ -28,5 +29,6 @@ export function registerHomeHttp(app: App, deps: HttpDeps): void {
   registerLogbookRoutes(app, deps);
   registerWebhookRoutes(app, deps.home);
   registerAutomationConfigRoutes(app, deps);
+  registerConversationRoutes(app, deps);
   registerWebSocketRoute(app, { home: deps.home, persist: deps.persist, store: deps.store, automations: deps.automations, ...deps.websocket });
 }

@@ -10,6 +10,7 @@ import type { HomeStore } from '../store/home-store.js';
 import { compressState, entityMessage, type EntityMessage } from './compressed.js';
 import { eventFrame } from './frames.js';
 import { CommandError, expectObj, expectStr, formatError, type Msg } from './messages.js';
+import { conversationCommands } from './conversation-commands.js';
 import { historyCommands } from './history-commands.js';
 import { notificationCommands } from './notification-commands.js';
 import { registryCommands } from './registry-commands.js';
@@ -146,4 +147,4 @@ const table: Record<string, Command> = {
 };
 
 /** The commands by type (a Map, so a type such as "constructor" is simply unknown). */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map(Object.entries({ ...table, ...registryCommands, ...notificationCommands, ...historyCommands }));
+export const COMMANDS: ReadonlyMap<string, Command> = new Map(Object.entries({ ...table, ...registryCommands, ...notificationCommands, ...historyCommands, ...conversationCommands }));
