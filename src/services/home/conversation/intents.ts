@@ -92,8 +92,9 @@ const lightSet: Handler = async (home, slots, context) => {
   const data: Record<string, unknown> = {};
   let speech = 'Set';
   if (slots.brightness !== undefined) {
-    data.brightness_pct = Math.round(requireNumber(slots, 'brightness', 0, 100));
-    speech = `Brightness set to ${data.brightness_pct}%`;
+    const pct = Math.round(requireNumber(slots, 'brightness', 0, 100));
+    data.brightness_pct = pct;
+    speech = `Brightness set to ${pct}%`;
   }
   if (slots.color !== undefined) {
     const rgb = COLORS[slots.color.toLowerCase().trim()];
@@ -143,7 +144,7 @@ const getState: Handler = async (home, slots) => {
   return answer('query_answer', text, entities.map(entityTarget), m.targets);
 };
 
-export const INTENTS: Record<string, Handler> = {
+const INTENTS: Record<string, Handler> = {
   HassTurnOn: onOff('turn_on'),
   HassTurnOff: onOff('turn_off'),
   HassToggle: onOff('toggle'),

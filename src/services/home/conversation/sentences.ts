@@ -29,7 +29,7 @@ const isArea = (home: Home, text: string) => !!findArea(home.registry, text);
 const floorOf = (home: Home, text: string) => [...home.registry.floors.values()].find((f) => normalize(f.name) === text || f.aliases.some((a) => normalize(a) === text));
 
 /** A spoken target → slots: an entity name, or [area] [kind], or a kind "in the" area/floor. */
-export function parseTarget(home: Home, phrase: string): IntentSlots {
+function parseTarget(home: Home, phrase: string): IntentSlots {
   let p = normalize(phrase)
     .replace(/ please$/, '')
     .replace(/^(?:all (?:of )?(?:the )?|every )/, '')

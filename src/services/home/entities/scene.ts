@@ -42,7 +42,7 @@ function callsFor(domain: string, wanted: Wanted): Array<[string, Record<string,
 }
 
 /** `{entity_id: "on" | {state, ...attributes}}` → every entity brought to its state; checked before anything changes. */
-export async function applyStates(home: Home, entities: Record<string, unknown>, context: Context): Promise<void> {
+async function applyStates(home: Home, entities: Record<string, unknown>, context: Context): Promise<void> {
   const plan: Array<[string, string, Record<string, unknown>]> = [];
   for (const [entityId, raw] of Object.entries(entities)) {
     if (!home.states.get(entityId)) throw notFound(`Entity ${entityId} not found.`);

@@ -18,7 +18,7 @@ interface ScriptMemory {
 const mem = (home: Home, entityId: string) => memory(home, entityId) as ScriptMemory;
 
 /** Runs a script to its end; the states it changes carry `context` (the caller's, as in HA). */
-export async function runScript(home: Home, entityId: string, variables: Record<string, unknown>, context: Context): Promise<void> {
+async function runScript(home: Home, entityId: string, variables: Record<string, unknown>, context: Context): Promise<void> {
   const m = mem(home, entityId);
   const s = home.states.get(entityId);
   if (!m.sequence || !s) return;

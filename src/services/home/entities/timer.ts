@@ -11,7 +11,7 @@ import { memory, type DomainModule } from './domain.js';
 import { helperAttributes } from './helper.js';
 
 /** HA's cv.time_period: seconds, "HH:MM", "HH:MM:SS" or {hours, minutes, seconds}; in ms. */
-export function parseDuration(v: unknown): number | undefined {
+function parseDuration(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v * 1000;
   if (typeof v === 'string') {
     const m = /^(-)?(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d+)?))?$/.exec(v.trim());
@@ -27,7 +27,7 @@ export function parseDuration(v: unknown): number | undefined {
 }
 
 /** Python's str(timedelta) for under a day: "1:00:00", "0:00:30". */
-export function showDuration(ms: number): string {
+function showDuration(ms: number): string {
   const total = Math.max(0, Math.round(ms / 1000));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);

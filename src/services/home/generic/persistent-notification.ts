@@ -17,7 +17,7 @@ export interface Notification {
 type ChangeType = 'added' | 'removed' | 'updated' | 'current';
 type Listener = (type: ChangeType, notifications: Record<string, Notification>) => void;
 
-export class Notifications {
+class Notifications {
   readonly all = new Map<string, Notification>();
   private readonly listeners = new Set<Listener>();
 

@@ -10,6 +10,7 @@ import type { HttpDeps } from './deps.js';
 import { registerEventRoutes } from './events.js';
 import { registerHistoryRoutes } from './history.js';
 import { registerLogbookRoutes } from './logbook.js';
+import { registerMcpRoutes } from './mcp.js';
 import { refuseOtherMethods } from './methods.js';
 import { registerServiceRoutes } from './services.js';
 import { registerStateRoutes } from './states.js';
@@ -30,5 +31,6 @@ export function registerHomeHttp(app: App, deps: HttpDeps): void {
   registerWebhookRoutes(app, deps.home);
   registerAutomationConfigRoutes(app, deps);
   registerConversationRoutes(app, deps);
+  registerMcpRoutes(app, deps);
   registerWebSocketRoute(app, { home: deps.home, persist: deps.persist, store: deps.store, automations: deps.automations, ...deps.websocket });
 }

@@ -21,7 +21,7 @@ export type CompressedRow = { s: string; a?: Record<string, unknown>; lu: number
 const domainOf = (id: string) => id.slice(0, id.indexOf('.'));
 
 /** Whether only state-string changes of this entity are wanted. */
-export const stateChangesOnly = (entityId: string, o: Pick<CompressedHistoryOptions, 'significantChangesOnly' | 'minimalResponse'>) =>
+const stateChangesOnly = (entityId: string, o: Pick<CompressedHistoryOptions, 'significantChangesOnly' | 'minimalResponse'>) =>
   (o.significantChangesOnly && !SIGNIFICANT_DOMAINS.has(domainOf(entityId))) || (o.minimalResponse && !FULL_ROW_DOMAINS.has(domainOf(entityId)));
 
 const minimalFor = (entityId: string, o: Pick<CompressedHistoryOptions, 'minimalResponse'>) => o.minimalResponse && !FULL_ROW_DOMAINS.has(domainOf(entityId));

@@ -53,8 +53,3 @@ export function deviceAttr(registry: Registry, deviceOrEntityId: string, attr: s
   if (!device || !(attr in device)) return null;
   return device[attr as keyof DeviceEntry];
 }
-
-/** `device_entities(device_id)`. */
-export function deviceEntities(registry: Registry, id: string): string[] {
-  return registry.entitiesOfDevice(id);
-}
