@@ -88,4 +88,18 @@ describe('MCP server at /api/mcp', () => {
     const raw = await fetch(`${h.url}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(raw.status).toBe(401);
   });
+
+  it('answers bad requests in JSON-RPC or HA JSON, never hanging: invalid JSON 400, a form 415, GET/DELETE 405', async () => {
+    const headers = { authorization: `Bearer ${h.token}`, accept: 'application/json, text/event-stream' };
+    const invalid = await fetch(`${h.url}/api/mcp`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{nope' });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+    const form = await fetch(`${h.url}/api/mcp`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    expect(form.status).toBe(415);
+    for (const method of ['GET', 'DELETE']) {
+      const r = await fetch(`${h.url}/api/mcp`, { method, headers, signal: AbortSignal.timeout(3000) });
+      expect(r.status).toBe(405);
+      expect(await r.json()).toEqual({ message: 'Method not allowed' });
+    }
+  });
 });

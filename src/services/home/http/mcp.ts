@@ -5,6 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../../../platform/errors.js';
 import type { App } from '../../../platform/http.js';
 import { HA_VERSION } from '../core/home.js';
 import { registerHomeTools } from '../mcp/tools.js';
@@ -35,6 +36,12 @@ export function registerMcpRoutes(app: App, { home, persist }: HttpDeps): void {
   };
   const schema = { tags: TAGS, response: { 200: JsonRpc, ...errorResponses(400, 401, 405) } };
   app.post('/api/mcp', { ...bodyCheckedByHandler(app), schema: { ...schema, summary: 'MCP (streamable HTTP): JSON-RPC requests to the Assist tools', body: JsonRpc } }, handle);
-  app.get('/api/mcp', { schema: { ...schema, summary: 'MCP (streamable HTTP): no server-sent stream in stateless mode (405)' } }, handle);
-  app.delete('/api/mcp', { schema: { ...schema, summary: 'MCP (streamable HTTP): no sessions to end in stateless mode (405)' } }, handle);
+  // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE); the
+  // transport would hold a GET open forever, so these answer 405 as the MCP spec allows.
+  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => {
+    void reply.header('allow', 'POST');
+    throw new HttpError(405, 'Method not allowed');
+  };
+  app.get('/api/mcp', { schema: { ...schema, summary: 'MCP (streamable HTTP): no server-sent stream in stateless mode (405)' } }, notAllowed);
+  app.delete('/api/mcp', { schema: { ...schema, summary: 'MCP (streamable HTTP): no sessions to end in stateless mode (405)' } }, notAllowed);
 }
