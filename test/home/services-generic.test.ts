@@ -129,7 +129,7 @@ describe('helpers', () => {
     expect((await state('input_select.house_mode')).state).toBe('Away');
     await call('input_select', 'select_next', { entity_id: 'input_select.house_mode' });
     await call('input_select', 'select_next', { entity_id: 'input_select.house_mode' });
-    expect((await state('input_select.house_mode')).state).toBe('Home');
+    expect((await state('input_select.house_mode')).state).toBe('Away');
     expect((await call('input_select', 'select_option', { entity_id: 'input_select.house_mode', option: 'Party' })).status).toBe(400);
 
     await callService(conn, 'input_text', 'set_value', { value: 'Hello' }, { entity_id: 'input_text.welcome_message' });
@@ -179,5 +179,23 @@ describe('helpers', () => {
     expect((await state('timer.laundry')).state).toBe('idle');
     expect((await call('timer', 'start', { entity_id: 'timer.laundry', duration: 'soon' })).status).toBe(400);
     await unsub();
+  });
+});
+
+describe('after a restart', () => {
+  it('a running timer without restore is idle again (as HA), a running script is off', async () => {
+    await call('timer', 'start', { entity_id: 'timer.laundry', duration: 600 });
+    expect((await state('timer.laundry')).state).toBe('active');
+    await call('input_select', 'select_option', { entity_id: 'input_select.house_mode', option: 'Away' });
+    conn.close();
+    const t2 = await h.t.restart();
+    h = { ...h, t: t2, url: t2.url('home'), api: (await import('./helpers.js')).withToken(t2, h.token).api };
+    conn = await createConnection({ auth: createLongLivedTokenAuth(h.url, h.token) });
+    const t = await state('timer.laundry');
+    expect(t.state).toBe('idle');
+    expect(t.attributes.finishes_at).toBeUndefined();
+    expect((await state('script.movie_time')).state).toBe('off');
+    // The helpers keep their values across the restart.
+    expect((await state('input_select.house_mode')).state).toBe('Away');
   });
 });

@@ -92,6 +92,9 @@ export const script: DomainModule = {
       run: (d, ctx) => runScript(ctx.home, entityId, d, ctx.context),
     });
     const mode = typeof device.mode === 'string' ? device.mode : 'single';
+    // A run cut short by a stop or a crash does not go on after a restart (HA's scripts neither).
+    const stored = home.states.get(entityId);
+    if (stored?.state === 'on') home.states.set(entityId, 'off', { ...stored.attributes, current: 0 }, home.context());
     return { state: 'off', attributes: { last_triggered: null, mode, current: 0, ...(typeof device.icon === 'string' ? { icon: device.icon } : {}), friendly_name: device.name } };
   },
 };

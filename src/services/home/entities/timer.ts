@@ -97,6 +97,28 @@ function expire(home: Home, entityId: string) {
   home.fire('timer.finished', { entity_id: entityId, finished_at: isoUs(home.nowUs()) }, context);
 }
 
+/**
+ * A timer that was active or paused when the server stopped: HA resets it to idle unless the
+ * timer has `restore: true`, which resumes the countdown to the stored finishes_at (a timer
+ * past due finishes at once) and keeps a paused one paused.
+ */
+function resumeAfterRestart(home: Home, entityId: string, restore: boolean, attributes: Attributes) {
+  const stored = home.states.get(entityId);
+  if (!stored || stored.state === 'idle') return;
+  const endsAtMs = typeof stored.attributes.finishes_at === 'string' ? Date.parse(stored.attributes.finishes_at) : NaN;
+  if (restore && stored.state === 'active' && Number.isFinite(endsAtMs)) {
+    const m = mem(home, entityId);
+    m.endsAt = endsAtMs;
+    m.cancel = home.scheduler.at(endsAtMs, () => expire(home, entityId));
+    return;
+  }
+  if (restore && stored.state === 'paused') {
+    mem(home, entityId).remainingMs = parseDuration(stored.attributes.remaining) ?? 0;
+    return;
+  }
+  home.states.set(entityId, 'idle', attributes, home.context());
+}
+
 export const timer: DomainModule = {
   domain: 'timer',
   services: [
@@ -144,8 +166,10 @@ export const timer: DomainModule = {
       },
     },
   ],
-  setup(device) {
+  setup(device, home) {
     const ms = parseDuration(device.duration ?? 0) ?? 0;
-    return { state: 'idle', attributes: helperAttributes(device, { duration: showDuration(ms) }) };
+    const attributes = helperAttributes(device, { duration: showDuration(ms), ...(device.restore === true ? { restore: true } : {}) });
+    resumeAfterRestart(home, `timer.${device.id}`, device.restore === true, attributes);
+    return { state: 'idle', attributes };
   },
 };

@@ -80,10 +80,10 @@ export const historyCommands: Record<string, Command> = {
     let queued: Record<string, unknown[]> | undefined = {};
     const live = explicitEnd && o.endUs <= now;
     const seen = new Set<string>();
+    // Reading the past is async: a client that unsubscribes meanwhile gets nothing more.
+    let open = true;
     if (!live) {
-      s.subscribe(
-        id,
-        s.home.bus.listen('state_changed', (e) => {
+      const stop = s.home.bus.listen('state_changed', (e) => {
           const next = e.data.new_state as State | null;
           if (!next || !wanted.has(next.entity_id)) return;
           const row = liveHistoryRow(e.data.old_state as State | null, next, o, !seen.has(next.entity_id));
@@ -91,12 +91,13 @@ export const historyCommands: Record<string, Command> = {
           seen.add(next.entity_id);
           if (queued) (queued[next.entity_id] ??= []).push(row);
           else send({ states: { [next.entity_id]: [row] } });
-        }),
-      );
-    } else s.subscribe(id, () => {});
+        });
+      s.subscribe(id, () => ((open = false), stop()));
+    } else s.subscribe(id, () => (open = false));
     s.result(id, null);
     await s.persist.commit();
     const past = await compressedHistory(s.store, { ...o, endUs: live ? o.endUs : now });
+    if (!open) return;
     for (const entityId of Object.keys(past)) seen.add(entityId);
     send({ states: past, start_time: sec(o.startUs), end_time: sec(live ? o.endUs : now) });
     const pending = queued;
@@ -124,22 +125,22 @@ export const historyCommands: Record<string, Command> = {
     const calls = new RecentCalls();
     let queued: Record<string, unknown>[] | undefined = [];
     const pastOnly = endUs !== undefined && endUs <= now;
+    let open = true;
     if (!pastOnly) {
-      s.subscribe(
-        id,
-        s.home.bus.listen(MATCH_ALL, (e) => {
-          if (e.event_type === 'call_service') return calls.note(e);
-          const entry = liveLogbookEntry(e, calls, filter);
-          if (!entry) return;
-          if (queued) queued.push(entry);
-          else send({ events: [entry] });
-        }),
-      );
-    } else s.subscribe(id, () => {});
+      const stop = s.home.bus.listen(MATCH_ALL, (e) => {
+        if (e.event_type === 'call_service') return calls.note(e);
+        const entry = liveLogbookEntry(e, calls, filter);
+        if (!entry) return;
+        if (queued) queued.push(entry);
+        else send({ events: [entry] });
+      });
+      s.subscribe(id, () => ((open = false), stop()));
+    } else s.subscribe(id, () => (open = false));
     s.result(id, null);
     await s.persist.commit();
     const until = pastOnly ? endUs : now;
     const past = epochWhen(await logbook(s.store, { startUs, endUs: until + 1, entityIds }));
+    if (!open) return;
     send({ events: past, start_time: sec(startUs), end_time: sec(until) });
     const pending = queued.filter((e) => (e.when as number) > sec(until));
     queued = undefined;
