@@ -129,7 +129,7 @@ describe('helpers', () => {
     expect((await state('input_select.house_mode')).state).toBe('Away');
     await call('input_select', 'select_next', { entity_id: 'input_select.house_mode' });
     await call('input_select', 'select_next', { entity_id: 'input_select.house_mode' });
-    expect((await state('input_select.house_mode')).state).toBe('Away');
+    expect((await state('input_select.house_mode')).state).toBe('Home');
     expect((await call('input_select', 'select_option', { entity_id: 'input_select.house_mode', option: 'Party' })).status).toBe(400);
 
     await callService(conn, 'input_text', 'set_value', { value: 'Hello' }, { entity_id: 'input_text.welcome_message' });
