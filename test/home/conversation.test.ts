@@ -128,6 +128,9 @@ describe('POST /api/conversation/process', () => {
     expect(nothing.response).toMatchObject({ response_type: 'error', data: { code: 'no_valid_targets' } });
     const out = await say('set the brightness of the kitchen to 300%');
     expect(out.response).toMatchObject({ response_type: 'error', data: { code: 'failed_to_handle' } });
+    // A runaway text is simply not understood (the matcher is bounded), and quickly.
+    const long = await say(`turn on ${'the lights in '.repeat(20_000)}kitchen`);
+    expect(long.response.data).toEqual({ code: 'no_intent_match' });
     expect((await h.api('POST', '/api/conversation/process', { language: 'en' })).status).toBe(400);
     expect((await h.api('POST', '/api/conversation/process', '[1]')).status).toBe(400);
   });

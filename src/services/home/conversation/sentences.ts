@@ -108,7 +108,11 @@ const RULES: Rule[] = [
   [/^previous(?: (?:track|song))?(?: on (?:the )?(.+))?$/, (h, m) => ({ intent: 'HassMediaPrevious', slots: m[1] ? parseTarget(h, m[1]) : {} })],
 ];
 
+/** Longer than anything said to a home; the rules' lazy groups are quadratic in the worst case. */
+const MAX_SENTENCE = 500;
+
 export function matchSentence(home: Home, text: string): MatchedSentence | undefined {
+  if (text.length > MAX_SENTENCE) return undefined;
   const t = normalize(text.replace(/[?!.]+$/, '')).replace(/^(?:please |hey |ok )/, '').replace(/ please$/, '');
   for (const [re, build] of RULES) {
     const m = re.exec(t);
