@@ -31,6 +31,11 @@ const EXPECTED = [
   'get /api/config/automation/config/{id}',
   'post /api/config/automation/config/{id}',
   'delete /api/config/automation/config/{id}',
+  'post /api/conversation/process',
+  'post /api/intent/handle',
+  'post /api/mcp',
+  'get /api/mcp',
+  'delete /api/mcp',
 ];
 
 it('lists every route with its response schemas, and request schemas where a request has parts', async () => {

@@ -6,14 +6,21 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { ConfigError } from '../../config.js';
 import type { LocationConfig } from './core/home.js';
-import { isValidEntityId } from './core/state.js';
+import { isValidEntityId, slugify } from './core/state.js';
 import type { DeviceConfig } from './entities/index.js';
+import { readRegistry } from './registry/config.js';
+import type { Registry } from './registry/registry.js';
 
 export interface HouseConfig {
   location: LocationConfig;
   devices: DeviceConfig[];
   automations: Record<string, unknown>[];
+  /** Floors, areas, labels, devices and entities (registry/config.ts). */
+  registry: Registry;
 }
+
+/** HA's top-level helper and script keys, each a mapping of object id to options. */
+const KEYED_DOMAINS = ['input_boolean', 'input_number', 'input_select', 'input_text', 'counter', 'timer', 'script'];
 
 const DEMO_HOUSE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'demo-house.yaml');
 
@@ -61,7 +68,7 @@ function validateHouse(doc: unknown, file: string, knownDomains: string[]): Hous
   const rawDevices = d.devices ?? [];
   if (!Array.isArray(rawDevices)) problems.push(`${file}: devices must be a list`);
   else
-    rawDevices.forEach((raw, i) => {
+    [...rawDevices, ...haStyleEntities(d, file, problems)].forEach((raw, i) => {
       const dev = raw as DeviceConfig;
       if (typeof dev !== 'object' || dev === null) return problems.push(`${file}: devices[${i}] must be a mapping`);
       if (!knownDomains.includes(dev.domain)) return problems.push(`${file}: devices[${i}].domain ${String(dev.domain)} is not one of ${knownDomains.join(', ')}`);
@@ -71,6 +78,38 @@ function validateHouse(doc: unknown, file: string, knownDomains: string[]): Hous
 
   const rawAutos = d.automation ?? d.automations ?? [];
   if (!Array.isArray(rawAutos)) problems.push(`${file}: automation must be a list`);
+  const registry = readRegistry(d, devices, file, problems);
   if (problems.length) throw new ConfigError(problems);
-  return { location, devices, automations: (rawAutos as Record<string, unknown>[]).filter((a) => typeof a === 'object' && a !== null) };
+  return { location, devices, registry, automations: (rawAutos as Record<string, unknown>[]).filter((a) => typeof a === 'object' && a !== null) };
+}
+
+/**
+ * Helpers, scripts and scenes written as HA writes them (`input_boolean: {guest_mode: {name: ...}}`,
+ * `script: {morning: {alias, sequence}}`, `scene: [{name, entities}]`), as device entries.
+ */
+function haStyleEntities(d: Record<string, unknown>, file: string, problems: string[]): DeviceConfig[] {
+  const out: DeviceConfig[] = [];
+  for (const domain of KEYED_DOMAINS) {
+    const section = d[domain];
+    if (section === undefined || section === null) continue;
+    if (typeof section !== 'object' || Array.isArray(section)) {
+      problems.push(`${file}: ${domain} must be a mapping of id to options`);
+      continue;
+    }
+    for (const [id, options] of Object.entries(section as Record<string, unknown>)) {
+      const o = (options ?? {}) as Record<string, unknown>;
+      out.push({ ...o, domain, id, name: typeof o.name === 'string' ? o.name : typeof o.alias === 'string' ? o.alias : undefined } as DeviceConfig);
+    }
+  }
+  const scenes = d.scene ?? [];
+  if (!Array.isArray(scenes)) problems.push(`${file}: scene must be a list`);
+  else
+    for (const sc of scenes as Record<string, unknown>[]) {
+      if (typeof sc !== 'object' || sc === null || typeof sc.name !== 'string') {
+        problems.push(`${file}: every scene needs a name`);
+        continue;
+      }
+      out.push({ ...sc, domain: 'scene', id: typeof sc.id === 'string' ? sc.id : slugify(sc.name), name: sc.name });
+    }
+  return out;
 }

@@ -8,6 +8,8 @@ import { Automations } from './automations/engine.js';
 import { Home } from './core/home.js';
 import { stateFromJson, type State } from './core/state.js';
 import { DOMAINS } from './entities/index.js';
+import { registerHomeassistantServices } from './generic/homeassistant.js';
+import { registerPersistentNotificationServices } from './generic/persistent-notification.js';
 import { loadHouse } from './house.js';
 import { homeEnvelope } from './http/envelope.js';
 import { registerHomeHttp } from './http/index.js';
@@ -29,6 +31,7 @@ async function start(platform: Platform, settings: HomeSettings) {
   const home = new Home(platform.clock, logger.child({ service: 'home' }), house.location, { attributeLimits: settings.attributeLimits });
   const store = new HomeStore(platform.db);
 
+  home.registry.replace({ ...house.registry, loadedAt: platform.clock.ms() / 1000 });
   for (const d of DOMAINS) for (const s of d.services) home.registerService(d.domain, s);
   const stored = await store.loadEntities();
   const restored = stored.map(stateFromJson).filter((s): s is State => !!s);
@@ -49,6 +52,8 @@ async function start(platform: Platform, settings: HomeSettings) {
   await automations.start();
   const stopPurging = startPurging(home, store, settings.keepDays);
   registerLogbookService(home);
+  registerHomeassistantServices(home, { readLocation: () => loadHouse(settings.configFile, explicit, knownDomains).location });
+  registerPersistentNotificationServices(home);
 
   // Other services (workflow triggers) hear state changes on the platform bus.
   const stopPublishing = home.bus.listen('state_changed', (e) => {

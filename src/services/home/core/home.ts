@@ -7,6 +7,7 @@ import { HomeBus, type HomeEvent } from './bus.js';
 import { newContext, type Context } from './context.js';
 import { notFound, validation, invalid } from './errors.js';
 import { describeFields, parseFields } from './fields.js';
+import { Registry } from '../registry/registry.js';
 import { Scheduler } from './scheduler.js';
 import type { EntityDriver, Planned, ServiceContext, ServiceSpec } from './services.js';
 import type { State } from './state.js';
@@ -66,6 +67,8 @@ export class Home {
   readonly webhooks = new Map<string, WebhookHandler>();
   /** Per-entity settings from the house config that are not attributes (e.g. a cover's speed). */
   readonly entityOptions = new Map<string, Record<string, unknown>>();
+  /** Floors, areas, labels, devices and entities of the house file (filled at start). */
+  readonly registry = new Registry();
 
   constructor(
     readonly clock: Clock,
@@ -126,7 +129,7 @@ export class Home {
             name: s.name ?? s.service.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()),
             description: s.description ?? '',
             fields: describeFields(s.fields),
-            ...(s.plan ? { target: { entity: [{ domain: [domain] }] } } : {}),
+            ...(s.plan ? { target: { entity: [{ domain: [domain] }] } } : s.targets ? { target: { entity: [{}] } } : {}),
             ...(s.response ? { response: { optional: s.response === 'optional' } } : {}),
           },
         ]),
@@ -145,11 +148,13 @@ export class Home {
     }
 
     // Target keys select entities for entity services; other services declare what they take.
-    const data = spec.plan ? Object.fromEntries(Object.entries(rawData).filter(([k]) => !TARGET_KEYS.includes(k))) : rawData;
-    const parsed = parseFields(spec.fields, data);
+    const takesTargets = !!spec.plan || !!spec.targets;
+    const data = takesTargets ? Object.fromEntries(Object.entries(rawData).filter(([k]) => !TARGET_KEYS.includes(k))) : rawData;
+    const parsed = spec.allowExtra ? { ...data, ...parseFields(spec.fields, Object.fromEntries(Object.entries(data).filter(([k]) => k in spec.fields))) } : parseFields(spec.fields, data);
     spec.check?.(parsed);
 
     const ctx: ServiceContext = { home: this, context: opts.context, domain, service };
+    if (spec.targets) ctx.entityIds = this.resolveTargetIds(rawData, opts.target).map((s) => s.entity_id);
     const changed: State[] = [];
     const stop = this.bus.listen('state_changed', (e) => {
       if (e.context.id === opts.context.id && e.data.new_state) changed.push(e.data.new_state as State);
@@ -157,7 +162,7 @@ export class Home {
     try {
       let response: unknown;
       if (spec.plan) {
-        const targets = this.resolveTargets(domain, rawData, opts.target);
+        const targets = this.resolveTargetIds(rawData, opts.target, domain);
         const plans: Array<[State, Planned]> = [];
         for (const entity of targets) {
           if (spec.feature && !(Number(entity.attributes.supported_features ?? 0) & spec.feature)) {
@@ -183,35 +188,61 @@ export class Home {
     }
   }
 
-  /** Entity ids from `target` and from the data's entity_id, merged; every one must exist in this domain. */
-  private resolveTargets(domain: string, data: Record<string, unknown>, target: unknown): State[] {
-    const ids: string[] = [];
-    const add = (value: unknown, field: string) => {
-      if (value === undefined || value === null) return;
+  /**
+   * The entities a call targets: entity ids from `target` and from the data, merged (every one
+   * must exist, in `domain` when given), plus the entities of the named areas, devices, floors
+   * and labels (those of `domain` when given; an unknown area, device, floor or label is a 404).
+   */
+  resolveTargetIds(data: Record<string, unknown>, target: unknown, domain?: string): State[] {
+    const explicit: string[] = [];
+    const expanded: string[] = [];
+    const t = target === undefined || target === null ? {} : target;
+    if (typeof t !== 'object' || Array.isArray(t)) throw invalid('target', 'expected dict');
+    const listOf = (value: unknown, field: string): string[] => {
+      if (value === undefined || value === null) return [];
       const list = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined;
-      if (!list || list.some((x) => typeof x !== 'string')) throw invalid(field, 'expected a list of entity ids');
-      for (const raw of list as string[]) {
-        const id = raw.trim().toLowerCase();
-        if (id === 'all' || id === '*') ids.push(...this.states.entityIds(domain));
-        else if (id) ids.push(id);
-      }
+      if (!list || list.some((x) => typeof x !== 'string')) throw invalid(field, `expected a list of ${field.replace(/^target\./, '').replace(/_id$/, '')} ids`);
+      return (list as string[]).map((x) => x.trim()).filter(Boolean);
     };
-    add(data.entity_id, 'entity_id');
-    if (target !== undefined && target !== null) {
-      if (typeof target !== 'object' || Array.isArray(target)) throw invalid('target', 'expected dict');
-      add((target as Record<string, unknown>).entity_id, 'target.entity_id');
+    for (const [source, prefix] of [[data, ''], [t as Record<string, unknown>, 'target.']] as const) {
+      for (const raw of listOf(source.entity_id, `${prefix}entity_id`)) {
+        const id = raw.toLowerCase();
+        if (id === 'all' || id === '*') expanded.push(...(domain ? this.states.entityIds(domain) : [...this.states.all()].map((s) => s.entity_id)));
+        else explicit.push(id);
+      }
+      for (const key of ['area_id', 'device_id', 'floor_id', 'label_id'] as const) {
+        for (const id of listOf(source[key], `${prefix}${key}`)) expanded.push(...this.expandTarget(key, id));
+      }
     }
     const out: State[] = [];
     const seen = new Set<string>();
-    for (const id of ids) {
+    for (const id of explicit) {
       if (seen.has(id)) continue;
       seen.add(id);
       const s = this.states.get(id);
       // An entity of another domain is as unknown to this service as a missing one (§13).
-      if (!s || s.domain !== domain) throw notFound(`Entity ${id} not found.`);
+      if (!s || (domain && s.domain !== domain)) throw notFound(`Entity ${id} not found.`);
       out.push(s);
     }
+    for (const id of expanded) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const s = this.states.get(id);
+      if (s && (!domain || s.domain === domain)) out.push(s);
+    }
     return out;
+  }
+
+  private expandTarget(key: 'area_id' | 'device_id' | 'floor_id' | 'label_id', id: string): string[] {
+    const r = this.registry;
+    const [has, expand, what] = {
+      area_id: [r.areas.has(id), () => r.entitiesOfArea(id), 'Area'],
+      device_id: [r.devices.has(id), () => r.entitiesOfDevice(id), 'Device'],
+      floor_id: [r.floors.has(id), () => r.entitiesOfFloor(id), 'Floor'],
+      label_id: [r.labels.has(id), () => r.entitiesOfLabel(id), 'Label'],
+    }[key] as [boolean, () => string[], string];
+    if (!has) throw notFound(`${what} ${id} not found.`);
+    return expand();
   }
 
   /** HA's `/api/config` and `get_config`. */

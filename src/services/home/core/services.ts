@@ -10,6 +10,8 @@ export interface ServiceContext {
   context: Context;
   domain: string;
   service: string;
+  /** For a service with `targets`: the entities the call targets (any domain). */
+  entityIds?: string[];
 }
 
 /** The state an entity should take, and what to do once it has taken it (e.g. start moving). */
@@ -33,6 +35,10 @@ export interface ServiceSpec {
   plan?(entity: State, data: Record<string, unknown>, ctx: ServiceContext): Planned | null;
   /** A service that is not about entities of its domain (notify, automation.reload, ...). */
   run?(data: Record<string, unknown>, ctx: ServiceContext): unknown; // a value, or a Promise of one
+  /** Keys beyond `fields` are passed through unchecked (a script's variables). */
+  allowExtra?: boolean;
+  /** A `run` service that takes entity/area/device/floor/label targets of any domain (homeassistant.turn_on). */
+  targets?: boolean;
   /** Whether the service can return a response (HA's SupportsResponse). */
   response?: 'optional' | 'only';
 }

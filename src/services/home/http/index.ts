@@ -5,10 +5,12 @@ import type { App } from '../../../platform/http.js';
 import { requireToken } from './auth.js';
 import { registerAutomationConfigRoutes } from './automation-config.js';
 import { parseBodiesLikeHa } from './body.js';
+import { registerConversationRoutes } from './conversation.js';
 import type { HttpDeps } from './deps.js';
 import { registerEventRoutes } from './events.js';
 import { registerHistoryRoutes } from './history.js';
 import { registerLogbookRoutes } from './logbook.js';
+import { registerMcpRoutes } from './mcp.js';
 import { refuseOtherMethods } from './methods.js';
 import { registerServiceRoutes } from './services.js';
 import { registerStateRoutes } from './states.js';
@@ -28,5 +30,7 @@ export function registerHomeHttp(app: App, deps: HttpDeps): void {
   registerLogbookRoutes(app, deps);
   registerWebhookRoutes(app, deps.home);
   registerAutomationConfigRoutes(app, deps);
-  registerWebSocketRoute(app, { home: deps.home, persist: deps.persist, automations: deps.automations, ...deps.websocket });
+  registerConversationRoutes(app, deps);
+  registerMcpRoutes(app, deps);
+  registerWebSocketRoute(app, { home: deps.home, persist: deps.persist, store: deps.store, automations: deps.automations, ...deps.websocket });
 }

@@ -16,8 +16,8 @@ export interface HistoryOptions {
 }
 
 /** Domains whose attribute changes are significant and always get full rows (HA's list). */
-const SIGNIFICANT_DOMAINS = new Set(['climate', 'device_tracker', 'humidifier', 'thermostat', 'water_heater']);
-const FULL_ROW_DOMAINS = new Set(['climate', 'humidifier', 'input_datetime', 'thermostat', 'water_heater']);
+export const SIGNIFICANT_DOMAINS = new Set(['climate', 'device_tracker', 'humidifier', 'thermostat', 'water_heater']);
+export const FULL_ROW_DOMAINS = new Set(['climate', 'humidifier', 'input_datetime', 'thermostat', 'water_heater']);
 
 const iso = (seconds: number) => isoUs(Math.round(seconds * 1_000_000));
 const domainOf = (id: string) => id.slice(0, id.indexOf('.'));

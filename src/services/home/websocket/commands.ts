@@ -6,15 +6,22 @@ import type { Home } from '../core/home.js';
 import { attachTriggers, normalizeTriggers } from '../automations/triggers/index.js';
 import type { Automations } from '../automations/engine.js';
 import type { Persister } from '../recorder/persister.js';
+import type { HomeStore } from '../store/home-store.js';
 import { compressState, entityMessage, type EntityMessage } from './compressed.js';
 import { eventFrame } from './frames.js';
 import { CommandError, expectObj, expectStr, formatError, type Msg } from './messages.js';
+import { conversationCommands } from './conversation-commands.js';
+import { historyCommands } from './history-commands.js';
+import { notificationCommands } from './notification-commands.js';
+import { registryCommands } from './registry-commands.js';
 
 /** What a command may do on its connection. */
 export interface Session {
   readonly home: Home;
   readonly automations: Automations;
   readonly persist: Persister;
+  /** The recorder's tables (history, logbook). */
+  readonly store: HomeStore;
   /** A new context caused by this connection's user. */
   context(): Context;
   /** Queues a message (text, or a shared encoded frame). */
@@ -29,7 +36,7 @@ export interface Session {
   coalesce(on: boolean): void;
 }
 
-type Command = (session: Session, msg: Msg) => unknown;
+export type Command = (session: Session, msg: Msg) => unknown;
 
 const table: Record<string, Command> = {
   supported_features(s, msg) {
@@ -140,4 +147,4 @@ const table: Record<string, Command> = {
 };
 
 /** The commands by type (a Map, so a type such as "constructor" is simply unknown). */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map(Object.entries(table));
+export const COMMANDS: ReadonlyMap<string, Command> = new Map(Object.entries({ ...table, ...registryCommands, ...notificationCommands, ...historyCommands, ...conversationCommands }));

@@ -14,6 +14,7 @@ import { userIdOf, type Context } from '../core/context.js';
 import { HomeError } from '../core/errors.js';
 import { HA_VERSION, type Home } from '../core/home.js';
 import type { Persister } from '../recorder/persister.js';
+import type { HomeStore } from '../store/home-store.js';
 import { COMMANDS, type Session } from './commands.js';
 import type { EntityMessage } from './compressed.js';
 import { entityFrame } from './frames.js';
@@ -23,6 +24,7 @@ export interface ConnectionDeps {
   home: Home;
   platform: Platform;
   persist: Persister;
+  store: HomeStore;
   automations: Automations;
   /** Outgoing bytes a client may have buffered before it is cut off (HOME_WS_MAX_BUFFER). */
   maxBufferedBytes: number;
@@ -36,6 +38,7 @@ export class WsConnection implements BudgetedClient, Session {
   readonly home: Home;
   readonly automations: Automations;
   readonly persist: Persister;
+  readonly store: HomeStore;
   private authed = false;
   private authing = false;
   private readonly early: RawData[] = [];
@@ -65,6 +68,7 @@ export class WsConnection implements BudgetedClient, Session {
     this.home = deps.home;
     this.automations = deps.automations;
     this.persist = deps.persist;
+    this.store = deps.store;
     socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
     socket.on('close', () => this.cleanup());
     socket.on('error', () => this.cleanup());

@@ -1,0 +1,20 @@
+// Colour names an agent or a speaker says, as RGB (a subset of the CSS colours HA accepts as color_name).
+export const COLORS: Record<string, [number, number, number]> = {
+  red: [255, 0, 0],
+  green: [0, 128, 0],
+  blue: [0, 0, 255],
+  yellow: [255, 255, 0],
+  orange: [255, 165, 0],
+  purple: [128, 0, 128],
+  pink: [255, 192, 203],
+  white: [255, 255, 255],
+  cyan: [0, 255, 255],
+  magenta: [255, 0, 255],
+  violet: [238, 130, 238],
+  indigo: [75, 0, 130],
+  turquoise: [64, 224, 208],
+  brown: [165, 42, 42],
+  gold: [255, 215, 0],
+  lime: [0, 255, 0],
+  teal: [0, 128, 128],
+};
