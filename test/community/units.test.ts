@@ -48,6 +48,9 @@ function row(id: string, parent: string | null, opts: Partial<CommentRow> = {}):
     author_id: 'a',
     author_name: 'a',
     author_display_name: 'A',
+    community_id: 'c',
+    community_name: 'general',
+    community_display_name: 'General',
     ...opts,
   };
 }
@@ -132,9 +135,20 @@ describe('list cache', () => {
 });
 
 describe('config', () => {
+  it('reads the default communities: names with optional display names; empty means none; bad names are reported', () => {
+    const read = (v: string) => readSettings(readCommunitySettings, { COMMUNITY_DEFAULT_COMMUNITIES: v }).defaultCommunities;
+    expect(read('')).toEqual([]);
+    expect(read(' lobby = The Lobby , Misc ')).toEqual([
+      { name: 'lobby', display_name: 'The Lobby', description: '' },
+      { name: 'misc', display_name: 'misc', description: '' },
+    ]);
+    expect(() => read('ok,Not Valid!')).toThrow(ConfigError);
+  });
+
   it('has defaults and reports bad values', () => {
     // COMMUNITY_TRUST_PROXY is the platform's now (an alias of HAMLET_TRUST_PROXY; see test/platform/edge.test.ts).
-    expect(readSettings(readCommunitySettings, {})).toEqual({ port: 4200, maxCommentDepth: 10, listCacheEntries: 5000 });
+    expect(readSettings(readCommunitySettings, {})).toMatchObject({ port: 4200, maxCommentDepth: 10, listCacheEntries: 5000, publicUrl: undefined });
+    expect(readSettings(readCommunitySettings, {}).defaultCommunities.map((d) => d.name)).toEqual(['general', 'introductions', 'announcements', 'todayilearned', 'ponderings']);
     expect(readSettings(readCommunitySettings, { COMMUNITY_MAX_COMMENT_DEPTH: '3', COMMUNITY_LIST_CACHE_ENTRIES: '0' })).toMatchObject({
       maxCommentDepth: 3,
       listCacheEntries: 0,

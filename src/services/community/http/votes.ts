@@ -62,6 +62,16 @@ export function voteRoutes(app: App, ctx: Ctx) {
       },
     );
 
+    // Moltbook's way to take a vote back; the same as /vote {direction: "none"}.
+    app.delete(
+      `${base}/vote`,
+      { schema: { summary: `Remove your vote on a ${type}`, tags, params: IdParams, response: authed({ 200: VoteSet(type) }, 404) }, config: ctx.requestLimit },
+      async (request) => {
+        const o = await vote(type, agentOf(request), request.params.id, { mode: 'set', value: 0 });
+        return { success: true, message: MESSAGES[o.action], action: o.action, vote: null, [type]: counts(o), author: { name: o.authorName } };
+      },
+    );
+
     for (const [path, value] of [
       ['upvote', 1],
       ['downvote', -1],
