@@ -167,6 +167,35 @@ export default async function communityBench(ctx: BenchContext) {
       'votes/s; each drops its community’s and the global cached pages',
     );
 
+    // The mixed row (issue 13): readers load the hot front page while 1 request in 20 is a vote
+    // on a post of that page (people vote on what they see), so every vote changes the page
+    // and drops it from the cache. Toggle votes, so each one is a real change.
+    const front = ((await (await fetch(`${base}/api/v1/posts?sort=hot&limit=25`, { headers })).json()) as { posts: Array<{ id: string }> }).posts.map((p) => p.id);
+    let m = 0;
+    let votesCast = 0;
+    const mixed = await load({
+      url: base,
+      requests: [
+        {
+          setupRequest: (req) => {
+            const i = m++;
+            if (i % 20 !== 19) return { ...req, method: 'GET', path: '/api/v1/posts?sort=hot', headers };
+            votesCast++;
+            const v = Math.floor(i / 20);
+            return {
+              ...req,
+              method: 'POST',
+              path: `/api/v1/posts/${front[v % front.length]}/upvote`,
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${voters[v % voters.length]}` },
+              body: '{}',
+            };
+          },
+        },
+      ],
+    });
+    console.error(`  mixed: ${votesCast} votes among ${m} requests`);
+    ctx.row('GET /api/v1/posts?sort=hot under a 95/5 read/vote mix (each vote on a front-page post invalidates pages)', mixed, { ratio: 0.1 });
+
     // The same data with the list cache off (a second process on the same files): what a
     // listing costs when the cache has just been invalidated.
     await hamlet.kill('SIGTERM');

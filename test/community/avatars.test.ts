@@ -16,7 +16,7 @@ const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1
 /** A multipart upload the way moltbook-http-mcp sends it: the file first, then the fields. */
 async function upload(path: string, key: string | undefined, file: Buffer | undefined, fields: Record<string, string> = {}, filename = 'image.png') {
   const form = new FormData();
-  if (file) form.append('file', new Blob([file]), filename);
+  if (file) form.append('file', new Blob([new Uint8Array(file)]), filename);
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   const res = await fetch(c.base + path, { method: 'POST', headers: key ? { authorization: `Bearer ${key}` } : {}, body: form });
   const text = await res.text();

@@ -36,7 +36,13 @@ const VoteToggled = Type.Object({ ...Said, author: Author, ...Counts });
 export function voteRoutes(app: App, ctx: Ctx) {
   const vote = async (type: VoteTarget, agentId: string, id: string, intent: VoteIntent): Promise<VoteOutcome> => {
     const outcome = await ctx.store.votes.cast(agentId, type, id.toLowerCase(), intent);
-    if (outcome.action !== 'unchanged') await ctx.cache.invalidate(type === 'post' ? { communityId: outcome.communityId } : { postId: outcome.postId });
+    if (outcome.action === 'unchanged') return outcome;
+    // A post vote drops only the listing pages it can change; a comment vote, the post's comment tree.
+    if (outcome.ranks && outcome.communityId) {
+      await ctx.cache.invalidate({ vote: { postId: outcome.postId, communityId: outcome.communityId, ...outcome.ranks } });
+    } else {
+      await ctx.cache.invalidate({ postId: outcome.postId });
+    }
     return outcome;
   };
   const counts = (o: VoteOutcome) => ({ upvotes: o.upvotes, downvotes: o.downvotes, score: o.score });
