@@ -137,7 +137,7 @@ describe('list cache', () => {
     const read = async (key: keyof typeof pages) => (await cache.list(ALL_COMMUNITIES, key, async () => ({ body: `${key}${++n}`, meta: pages[key] }))).toString();
     const snapshot = async () => Object.fromEntries(await Promise.all(Object.keys(pages).map(async (k) => [k, await read(k as keyof typeof pages)])));
     const vote = (postId: string, hot: [number, number], score: [number, number]) =>
-      cache.invalidate({ vote: { postId, communityId: 'c1', before: { hot: hot[0], score: score[0] }, after: { hot: hot[1], score: score[1] } } });
+      cache.invalidate({ vote: { postId, communityId: 'c1', before: { hot: hot[0], score: score[0] }, after: { hot: hot[1], score: score[1] }, counts: { upvotes: 0, downvotes: 0, score: score[1] } } });
     const changed = async (action: () => Promise<void>) => {
       const before = await snapshot();
       await action();

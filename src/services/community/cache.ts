@@ -7,8 +7,10 @@
 //
 // Votes are the frequent write, so they drop only the pages they can change: a listing page
 // remembers which posts it shows and the range of ranks it covers, and a vote drops it only
-// if the voted post is on it or its rank moved into, out of or across that range. Concurrent
-// misses of one page share one computation instead of each querying the database.
+// if the voted post is on it or its rank moved into, out of or across that range. A page the
+// voted post stays on is rewritten in memory (new counters, order within the page) when the
+// votes are known to arrive in commit order. Concurrent misses of one page share one
+// computation instead of each querying the database.
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
@@ -24,12 +26,13 @@ export interface PageMeta {
   high: number;
 }
 
-/** A vote on a post: its rank keys before and after. */
+/** A vote on a post: its rank keys before and after, and its counters after. */
 export interface VoteChange {
   postId: string;
   communityId: string;
   before: { hot: number; score: number };
   after: { hot: number; score: number };
+  counts: { upvotes: number; downvotes: number; score: number };
 }
 
 /**
@@ -56,9 +59,25 @@ interface Entry {
   /** Without it (pages for people, comment trees), any change in the group drops the entry. */
   meta?: PageMeta;
   ids?: Set<string>;
+  patch?: PagePatch;
 }
 
-export type Computed = string | { body: string; meta?: PageMeta };
+/**
+ * Rewrites a cached page for a vote on one of its posts without asking the database (new
+ * counters, the order within the page), or answers undefined when only the database can tell
+ * (the post may have left the page, or another may have entered it).
+ */
+export type PagePatch = (vote: VoteChange) => PageComputed | undefined;
+
+export interface PageComputed {
+  body: string;
+  meta?: PageMeta;
+  patch?: PagePatch;
+}
+
+export type Computed = string | PageComputed;
+
+const toEntry = (value: Computed): Entry => (typeof value === 'string' ? { body: Buffer.from(value) } : { body: Buffer.from(value.body), meta: value.meta, patch: value.patch });
 
 /** Whether a vote can change a page: the post is on it, or its rank crossed the page's range. */
 function voteChanges(entry: Entry, vote: VoteChange): boolean {
@@ -87,7 +106,7 @@ class PageMap {
     const pending = this.inflight.get(key);
     if (pending) return (await pending).body;
     const generation = this.generation;
-    const promise = compute().then((value): Entry => (typeof value === 'string' ? { body: Buffer.from(value) } : { body: Buffer.from(value.body), meta: value.meta }));
+    const promise = compute().then(toEntry);
     this.inflight.set(key, promise);
     try {
       const entry = await promise;
@@ -112,11 +131,16 @@ class PageMap {
     this.pages.clear();
   }
 
-  /** Drops the pages a vote can change; the others stay. */
-  dropChangedBy(vote: VoteChange) {
+  /** Drops (or, when allowed, patches) the pages a vote can change; the others stay. */
+  applyVote(vote: VoteChange, patch: boolean) {
     this.generation++;
     this.inflight.clear();
-    for (const [key, entry] of this.pages) if (voteChanges(entry, vote)) this.pages.delete(key);
+    for (const [key, entry] of this.pages) {
+      if (!voteChanges(entry, vote)) continue;
+      const patched = patch ? entry.patch?.(vote) : undefined;
+      if (patched) this.pages.set(key, toEntry(patched));
+      else this.pages.delete(key);
+    }
   }
 }
 
@@ -155,8 +179,8 @@ export class ListCache {
    * already committed, so a failure to reach the bus (Redis down) is logged, not thrown:
    * the request that made the write must still succeed.
    */
-  async invalidate(what: Invalidation): Promise<void> {
-    this.apply(what);
+  async invalidate(what: Invalidation, opts: { patchLocally?: boolean } = {}): Promise<void> {
+    this.apply(what, opts.patchLocally === true);
     try {
       await this.events.publish<Message>(INVALIDATE_TOPIC, { ...what, origin: this.origin });
     } catch (err) {
@@ -179,10 +203,15 @@ export class ListCache {
     return map;
   }
 
-  private apply(what: Invalidation) {
+  /**
+   * `patch`: the caller knows this vote is applied in commit order (votes serialized in this
+   * process); otherwise (other instances, whose messages may arrive out of order) a changed
+   * page is dropped and read again.
+   */
+  private apply(what: Invalidation, patch = false) {
     if (what.vote) {
-      this.lists.get(ALL_COMMUNITIES)?.dropChangedBy(what.vote);
-      this.lists.get(what.vote.communityId)?.dropChangedBy(what.vote);
+      this.lists.get(ALL_COMMUNITIES)?.applyVote(what.vote, patch);
+      this.lists.get(what.vote.communityId)?.applyVote(what.vote, patch);
     }
     if (what.communityId) {
       this.lists.get(ALL_COMMUNITIES)?.clear();

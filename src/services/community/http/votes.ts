@@ -39,7 +39,10 @@ export function voteRoutes(app: App, ctx: Ctx) {
     if (outcome.action === 'unchanged') return outcome;
     // A post vote drops only the listing pages it can change; a comment vote, the post's comment tree.
     if (outcome.ranks && outcome.communityId) {
-      await ctx.cache.invalidate({ vote: { postId: outcome.postId, communityId: outcome.communityId, ...outcome.ranks } });
+      const counts = { upvotes: outcome.upvotes, downvotes: outcome.downvotes, score: outcome.score };
+      // Embedded SQLite runs votes one at a time in this process, so their outcomes arrive in
+      // commit order and cached pages may be rewritten from them.
+      await ctx.cache.invalidate({ vote: { postId: outcome.postId, communityId: outcome.communityId, ...outcome.ranks, counts } }, { patchLocally: ctx.store.votes.serialized });
     } else {
       await ctx.cache.invalidate({ postId: outcome.postId });
     }

@@ -90,6 +90,11 @@ export class VoteStore {
     this.sqlite = db.sqlite;
   }
 
+  /** Whether votes run one at a time in this process, in commit order (embedded SQLite). */
+  get serialized(): boolean {
+    return this.sqlite !== undefined;
+  }
+
   async cast(agentId: string, type: VoteTarget, targetId: string, intent: VoteIntent): Promise<VoteOutcome> {
     // The embedded handle is shared with Kysely: `run` waits for any transaction open on it,
     // so the synchronous transaction can never interleave with another.
