@@ -8,7 +8,8 @@ let beta: { key: string; id: string; name: string };
 let general: { id: string; name: string };
 
 beforeAll(async () => {
-  c = await startCommunity();
+  // No seeded communities here: these tests own `general` (the seeding has its own suite).
+  c = await startCommunity({ env: { COMMUNITY_DEFAULT_COMMUNITIES: '' } });
   alpha = await c.register('Alpha_Bot');
   beta = await c.register('beta');
   general = await c.createCommunity(alpha.key, 'general');
@@ -36,7 +37,7 @@ describe('agents', () => {
     expect(stored).toHaveLength(1);
     expect(stored[0].hash).not.toContain(r.body.agent.api_key);
     const me = await c.call('GET', '/api/v1/agents/me', { key: r.body.agent.api_key });
-    expect(me.body.agent).toMatchObject({ name: 'gamma_1', display_name: 'Gamma_1', displayName: 'Gamma_1', description: 'hi', karma: 0, is_claimed: true });
+    expect(me.body.agent).toMatchObject({ name: 'gamma_1', display_name: 'Gamma_1', displayName: 'Gamma_1', description: 'hi', karma: 0, is_claimed: false, status: 'pending_claim' });
   });
 
   it('rotates its own key: the new one works, the old one stops', async () => {
@@ -67,7 +68,8 @@ describe('agents', () => {
     expectEnvelope(await c.call('PATCH', '/api/v1/agents/me', { key: beta.key, body: { display_name: 'a', displayName: 'b' } }), 400);
     expectEnvelope(await c.call('PATCH', '/api/v1/agents/me', { key: beta.key, body: { description: { a: 1 } } }), 400, 'VALIDATION_ERROR');
     const s = await c.call('GET', '/api/v1/agents/status', { key: beta.key });
-    expect(s.body).toEqual({ success: true, status: 'claimed' });
+    expect(s.body).toMatchObject({ success: true, status: 'pending_claim', claimed_at: null });
+    expect(s.body.message).toMatch(/claim/);
   });
 
   it('shows profiles and follows, with counters', async () => {
@@ -335,7 +337,7 @@ describe('comments', () => {
     expectEnvelope(await c.call('POST', `/api/v1/posts/${p2.id}/comments`, { key: beta.key, body: { content: 'x'.repeat(10_001) } }), 400);
     expectEnvelope(await c.call('POST', `/api/v1/posts/00000000-0000-4000-8000-000000000000/comments`, { key: beta.key, body: { content: 'x' } }), 404);
     expectEnvelope(await c.call('GET', `/api/v1/posts/00000000-0000-4000-8000-000000000000/comments`, { key: beta.key }), 404);
-    expectEnvelope(await c.call('GET', `/api/v1/posts/${p1.id}/comments?sort=old`, { key: beta.key }), 400, 'VALIDATION_ERROR');
+    expectEnvelope(await c.call('GET', `/api/v1/posts/${p1.id}/comments?sort=oldest`, { key: beta.key }), 400, 'VALIDATION_ERROR');
     expectEnvelope(await c.call('GET', `/api/v1/posts/${p1.id}/comments?limit=501`, { key: beta.key }), 400);
   });
 

@@ -37,5 +37,14 @@ describe.skipIf(!redisUrl)('across instances', () => {
     const titlesOnTwo = async () => (await two.call('GET', '/api/v1/posts?sort=new', { key: a.key })).body.posts.map((p: any) => p.title) as string[];
     await waitFor(async () => (await titlesOnTwo()).length === 2, { message: 'the new post on instance two' });
     expect(await titlesOnTwo()).toEqual(['after', 'before']);
+
+    // A vote on instance one drops instance two's cached page that shows the post (instance
+    // two cannot rewrite it: messages from other instances may arrive out of order).
+    const b = await one.register('inst_b');
+    const [newest] = (await two.call('GET', '/api/v1/posts?sort=new', { key: a.key })).body.posts;
+    expect(newest.upvotes).toBe(0);
+    await one.call('POST', `/api/v1/posts/${newest.id}/upvote`, { key: b.key });
+    const upvotesOnTwo = async () => (await two.call('GET', '/api/v1/posts?sort=new', { key: a.key })).body.posts[0].upvotes as number;
+    await waitFor(async () => (await upvotesOnTwo()) === 1, { message: 'the vote on instance two' });
   });
 });

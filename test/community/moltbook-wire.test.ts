@@ -38,7 +38,7 @@ afterAll(async () => {
 
 describe('moltbook-http-mcp requests', () => {
   it('agent tools: status, me, profile, update, follow, unfollow', async () => {
-    expect((await client('GET', '/agents/status')).status).toBe('claimed');
+    expect((await client('GET', '/agents/status')).status).toBe('pending_claim');
     expect((await client('GET', '/agents/me')).agent.name).toBe('mcp_agent');
     expect((await client('GET', `/agents/profile?name=${encodeURIComponent('mcp_other')}`)).agent.description).toBe('second');
     const updated = await client('PATCH', '/agents/me', { description: 'updated', metadata: { via: 'mcp' } });
@@ -97,9 +97,10 @@ describe('moltbook-http-mcp requests', () => {
     key = ownerKey;
     expect((await client('POST', `/posts/${another.post.id}/pin`)).action).toBe('pinned');
     expect((await client('DELETE', `/posts/${another.post.id}/pin`)).action).toBe('unpinned');
-    // Tools this server does not offer (DMs) get a 404 with a readable error.
-    await expect(client('GET', '/agents/dm/conversations')).rejects.toThrow('Endpoint not found');
-    await expect(client('GET', '/agents/dm/check')).rejects.toMatchObject({ status: 404 });
+    // A path this server does not offer gets a 404 with a readable error.
+    await expect(client('GET', '/agents/dm/inbox/everything')).rejects.toThrow('Endpoint not found');
+    // Another agent's conversation id is "not found", exactly like one that does not exist.
+    await expect(client('GET', '/agents/dm/conversations/00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ status: 404 });
     await expect(client('GET', '/agents/me', undefined, false)).rejects.toThrow('No authorization token provided');
   });
 });

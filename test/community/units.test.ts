@@ -48,6 +48,9 @@ function row(id: string, parent: string | null, opts: Partial<CommentRow> = {}):
     author_id: 'a',
     author_name: 'a',
     author_display_name: 'A',
+    community_id: 'c',
+    community_name: 'general',
+    community_display_name: 'General',
     ...opts,
   };
 }
@@ -121,6 +124,64 @@ describe('list cache', () => {
     expect((await cache.list('c', 'k', async () => 'fresh')).toString()).toBe('fresh');
   });
 
+  it('a vote drops only the pages it can change: the voted post on them, or its rank crossing their range', async () => {
+    const cache = new ListCache(new LocalEventBus(), 100);
+    let n = 0;
+    // Front page: posts a, b with hot 10 and 9; second page: c, d with hot 8 and 7; a "new" page with a, c.
+    const pages = {
+      front: { sort: 'hot' as const, ids: ['a', 'b'], low: 9, high: 10 },
+      second: { sort: 'hot' as const, ids: ['c', 'd'], low: 7, high: 8 },
+      newest: { sort: 'new' as const, ids: ['a', 'c'], low: 0, high: 0 },
+      top: { sort: 'top' as const, ids: ['a', 'b'], low: 5, high: 9 },
+    };
+    const read = async (key: keyof typeof pages) => (await cache.list(ALL_COMMUNITIES, key, async () => ({ body: `${key}${++n}`, meta: pages[key] }))).toString();
+    const snapshot = async () => Object.fromEntries(await Promise.all(Object.keys(pages).map(async (k) => [k, await read(k as keyof typeof pages)])));
+    const vote = (postId: string, hot: [number, number], score: [number, number]) =>
+      cache.invalidate({ vote: { postId, communityId: 'c1', before: { hot: hot[0], score: score[0] }, after: { hot: hot[1], score: score[1] }, counts: { upvotes: 0, downvotes: 0, score: score[1] } } });
+    const changed = async (action: () => Promise<void>) => {
+      const before = await snapshot();
+      await action();
+      const after = await snapshot();
+      return Object.keys(pages).filter((k) => before[k] !== after[k]).sort();
+    };
+    // A post far below every page, staying there: nothing changes.
+    expect(await changed(() => vote('z', [1, 1.3], [0, 1]))).toEqual([]);
+    // A post on the front page: its pages (front, new, top) change; the second page stays.
+    expect(await changed(() => vote('a', [10, 10.3], [5, 6]))).toEqual(['front', 'newest', 'top']);
+    // A post from below climbing into the second page's range: that page only.
+    expect(await changed(() => vote('z', [6.9, 7.2], [1, 2]))).toEqual(['second']);
+    // A post leaving the front page for below the second page crosses both ranges.
+    expect(await changed(() => vote('b', [9, 6], [1, 0]))).toEqual(['front', 'second', 'top']);
+    // Pages without a description (pages for people) are dropped by any vote in their group.
+    const html = async () => (await cache.list(ALL_COMMUNITIES, 'page|front', async () => `html${++n}`)).toString();
+    const h = await html();
+    await vote('z', [1, 1], [0, 1]);
+    expect(await html()).not.toBe(h);
+    // Other communities' pages are untouched by a vote in c1.
+    const other = async () => (await cache.list('c2', 'hot', async () => ({ body: `c2-${++n}`, meta: pages.front }))).toString();
+    const o = await other();
+    await vote('a', [10, 11], [6, 7]);
+    expect(await other()).toBe(o);
+    cache.close();
+  });
+
+  it('concurrent misses of one page share one computation', async () => {
+    const cache = new ListCache(new LocalEventBus(), 100);
+    let computations = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const compute = async () => {
+      computations++;
+      await gate;
+      return 'page';
+    };
+    const readers = Array.from({ length: 10 }, () => cache.list(ALL_COMMUNITIES, 'hot', compute));
+    release();
+    expect((await Promise.all(readers)).map(String)).toEqual(Array(10).fill('page'));
+    expect(computations).toBe(1);
+    cache.close();
+  });
+
   it('can be turned off', async () => {
     const cache = new ListCache(new LocalEventBus(), 0);
     let n = 0;
@@ -132,9 +193,20 @@ describe('list cache', () => {
 });
 
 describe('config', () => {
+  it('reads the default communities: names with optional display names; empty means none; bad names are reported', () => {
+    const read = (v: string) => readSettings(readCommunitySettings, { COMMUNITY_DEFAULT_COMMUNITIES: v }).defaultCommunities;
+    expect(read('')).toEqual([]);
+    expect(read(' lobby = The Lobby , Misc ')).toEqual([
+      { name: 'lobby', display_name: 'The Lobby', description: '' },
+      { name: 'misc', display_name: 'misc', description: '' },
+    ]);
+    expect(() => read('ok,Not Valid!')).toThrow(ConfigError);
+  });
+
   it('has defaults and reports bad values', () => {
     // COMMUNITY_TRUST_PROXY is the platform's now (an alias of HAMLET_TRUST_PROXY; see test/platform/edge.test.ts).
-    expect(readSettings(readCommunitySettings, {})).toEqual({ port: 4200, maxCommentDepth: 10, listCacheEntries: 5000 });
+    expect(readSettings(readCommunitySettings, {})).toMatchObject({ port: 4200, maxCommentDepth: 10, listCacheEntries: 5000, publicUrl: undefined });
+    expect(readSettings(readCommunitySettings, {}).defaultCommunities.map((d) => d.name)).toEqual(['general', 'introductions', 'announcements', 'todayilearned', 'ponderings']);
     expect(readSettings(readCommunitySettings, { COMMUNITY_MAX_COMMENT_DEPTH: '3', COMMUNITY_LIST_CACHE_ENTRIES: '0' })).toMatchObject({
       maxCommentDepth: 3,
       listCacheEntries: 0,

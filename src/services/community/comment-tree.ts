@@ -6,11 +6,12 @@ import { controversy } from './ranking.js';
 import type { CommentRow } from './store/comments.js';
 import { commentJson, type CommentJson } from './views.js';
 
-export type CommentSort = 'top' | 'new' | 'controversial';
+export type CommentSort = 'top' | 'new' | 'old' | 'controversial';
 
 const ORDER: Record<CommentSort, (a: CommentRow, b: CommentRow) => number> = {
   top: (a, b) => b.score - a.score || cmp(a.created_at, b.created_at) || cmp(a.id, b.id),
   new: (a, b) => cmp(b.created_at, a.created_at) || cmp(b.id, a.id),
+  old: (a, b) => cmp(a.created_at, b.created_at) || cmp(a.id, b.id),
   controversial: (a, b) =>
     controversy(b.upvotes, b.downvotes) - controversy(a.upvotes, a.downvotes) || cmp(b.created_at, a.created_at) || cmp(b.id, a.id),
 };

@@ -1,6 +1,7 @@
 // Everything a route or page needs, built once at start.
 import type { Platform } from '../../platform/service.js';
 import type { ListCache } from './cache.js';
+import type { Links } from './links.js';
 import type { CommunitySettings } from './settings.js';
 import type { Stores } from './store/index.js';
 
@@ -9,6 +10,8 @@ export interface Ctx {
   store: Stores;
   cache: ListCache;
   config: CommunitySettings;
+  /** Absolute URLs of claim pages, profiles and images. */
+  links: Links;
   /** Route config of the per-key request limit every authenticated route shares. */
   requestLimit: ReturnType<Platform['limits']['route']>;
 }

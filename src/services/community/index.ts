@@ -6,7 +6,9 @@ import { defineService, noJobs } from '../../platform/service.js';
 import { ListCache } from './cache.js';
 import { communityApp } from './http/app.js';
 import { postingQuotas, requestLimit } from './http/limits.js';
+import { Links } from './links.js';
 import { communityMigrations } from './migrations.js';
+import { seedCommunities } from './seed.js';
 import { readCommunitySettings } from './settings.js';
 import { Stores } from './store/index.js';
 
@@ -23,11 +25,16 @@ export default defineService({
       postQuota: quotas.posts,
       commentQuota: quotas.comments,
       maxCommentDepth: config.maxCommentDepth,
+      dmRequestQuota: quotas.dmRequests,
+      dmMessageQuota: quotas.dmMessages,
     });
     const cache = new ListCache(platform.events, config.listCacheEntries, platform.logger);
-    const app = await communityApp({ platform, config, cache, store, requestLimit: requestLimit(limits) });
+    await seedCommunities(store, config, platform.logger);
+    let url = '';
+    const links = new Links(() => config.publicUrl ?? (url || platform.directory.url('community') || ''));
+    const app = await communityApp({ platform, config, cache, store, links, requestLimit: requestLimit(limits) });
 
-    const url = await listen(app, platform.config.host, config.port);
+    url = await listen(app, platform.config.host, config.port);
     return {
       urls: { api: url },
       async stop() {

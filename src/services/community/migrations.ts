@@ -1,7 +1,10 @@
 // The community's schema. Every list the API serves is an index range scan: hot, new and top
 // each have an index, globally and per community, with the id as the final tie-break.
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Migrations } from '../../platform/db.js';
+
+/** Image bytes: bytea on PostgreSQL, a blob in SQLite (both drivers give a Buffer back). */
+const bytesType = (db: Kysely<any>) => (db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob');
 
 export const communityMigrations: Migrations = {
   '001_community': {
@@ -130,6 +133,63 @@ export const communityMigrations: Migrations = {
       await db.schema.alterTable('community_posts').addColumn('is_pinned', 'integer', (c) => c.notNull().defaultTo(0)).execute();
       await db.schema.alterTable('community_posts').addColumn('pinned_at', 'text').execute();
       await db.schema.createIndex('community_posts_pinned').on('community_posts').columns(['community_id', 'is_pinned', 'pinned_at']).execute();
+    },
+  },
+  '004_moltbook_extras': {
+    async up(db: Kysely<any>) {
+      // The claim flow: the claim token is stored as its SHA-256 only (like the API keys);
+      // agents that existed before it counted as claimed, and stay so.
+      for (const column of ['claim_token_hash', 'verification_code', 'claimed_at', 'owner_handle', 'avatar_etag']) {
+        await db.schema.alterTable('community_agents').addColumn(column, 'text').execute();
+      }
+      await db.schema.alterTable('community_agents').addColumn('dm_policy', 'text', (c) => c.notNull().defaultTo('open')).execute();
+      await db.updateTable('community_agents').set({ claimed_at: sql`created_at` }).execute();
+      await db.schema.createIndex('community_agents_claim').on('community_agents').column('claim_token_hash').execute();
+      await db.schema.createIndex('community_agents_owner').on('community_agents').column('owner_handle').execute();
+      for (const column of ['avatar_etag', 'banner_etag']) {
+        await db.schema.alterTable('community_communities').addColumn(column, 'text').execute();
+      }
+
+      // Avatars and banners, in the database (backed up and replicated with everything else).
+      await db.schema
+        .createTable('community_images')
+        .addColumn('owner_type', 'text', (c) => c.notNull())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('content_type', 'text', (c) => c.notNull())
+        .addColumn('etag', 'text', (c) => c.notNull())
+        .addColumn('data', bytesType(db), (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('community_images_pk', ['owner_type', 'owner_id', 'kind'])
+        .execute();
+
+      // Direct messages: one conversation per pair of agents (pair_key = the two ids, sorted).
+      await db.schema
+        .createTable('community_dm_conversations')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('pair_key', 'text', (c) => c.notNull().unique())
+        .addColumn('requester_id', 'text', (c) => c.notNull())
+        .addColumn('recipient_id', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('requester_read_at', 'text')
+        .addColumn('recipient_read_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('last_message_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('community_dm_conversations_requester').on('community_dm_conversations').columns(['requester_id', 'created_at']).execute();
+      await db.schema.createIndex('community_dm_conversations_recipient').on('community_dm_conversations').columns(['recipient_id', 'status']).execute();
+      await db.schema
+        .createTable('community_dm_messages')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('conversation_id', 'text', (c) => c.notNull().references('community_dm_conversations.id'))
+        .addColumn('sender_id', 'text', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('needs_human_input', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('community_dm_messages_conversation').on('community_dm_messages').columns(['conversation_id', 'created_at']).execute();
+      await db.schema.createIndex('community_dm_messages_sender').on('community_dm_messages').columns(['sender_id', 'created_at']).execute();
     },
   },
 };

@@ -4,12 +4,16 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
 import { byClientAddress } from '../../../platform/ratelimit.js';
 import type { Ctx } from '../context.js';
+import { claimStatus, type AgentRow } from '../store/agents.js';
 import { agentJson, postJson } from '../views.js';
 import { agentOf } from './auth.js';
 import { fail, invalid } from './envelope.js';
 import { retryDetails } from './limits.js';
 import { sendPostList } from './listing.js';
-import { Action, Agent, answers, authed, Limit, NameParams, Offset, Post, PostList, PostSort } from './schemas.js';
+import { Action, Agent, answers, authed, Limit, NameParams, Nullable, Offset, Post, PostList, PostSort } from './schemas.js';
+
+/** Who may send the agent DM requests: anyone, only agents it follows, or nobody. */
+const DmPolicy = Type.Union([Type.Literal('open'), Type.Literal('following'), Type.Literal('closed')]);
 
 const NAME_RE = /^[A-Za-z0-9_]{2,32}$/;
 
@@ -18,6 +22,9 @@ const RegisterBody = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 500 })),
 });
 
+const ClaimStatus = Type.Union([Type.Literal('pending_claim'), Type.Literal('claimed')]);
+
+/** Moltbook's registration answer: the key (shown once) and what the owner needs to claim the agent. */
 const Registered = Type.Object({
   success: Type.Boolean(),
   agent: Type.Object({
@@ -25,9 +32,14 @@ const Registered = Type.Object({
     name: Type.String(),
     display_name: Type.String(),
     api_key: Type.String(),
-    claim_url: Type.Null(),
-    verification_code: Type.Null(),
+    claim_url: Type.String({ description: 'the page the owner opens to claim the agent' }),
+    verification_code: Type.String({ description: 'the code the owner types there' }),
+    profile_url: Type.String(),
+    created_at: Type.String(),
   }),
+  message: Type.String(),
+  status: ClaimStatus,
+  tweet_template: Type.String(),
   important: Type.String(),
 });
 
@@ -48,10 +60,24 @@ export function publicAgentRoutes(app: App, ctx: Ctx) {
       if (!NAME_RE.test(name)) {
         throw invalid('name', 'Name can only contain letters, numbers, and underscores (2 to 32 characters)', 'Try something like "my_agent_42"');
       }
-      const { agent, key } = await ctx.store.agents.register(name, description);
+      const { agent, key, claimToken } = await ctx.store.agents.register(name, description);
+      const claimUrl = ctx.links.claim(claimToken);
+      const code = agent.verification_code!;
       return reply.code(201).send({
         success: true,
-        agent: { id: agent.id, name: agent.name, display_name: agent.display_name, api_key: key, claim_url: null, verification_code: null },
+        agent: {
+          id: agent.id,
+          name: agent.name,
+          display_name: agent.display_name,
+          api_key: key,
+          claim_url: claimUrl,
+          verification_code: code,
+          profile_url: ctx.links.profile(agent.name),
+          created_at: agent.created_at,
+        },
+        message: `Welcome, ${agent.display_name}! Send your human the claim URL and the verification code; once they claim you, your status becomes "claimed".`,
+        status: 'pending_claim' as const,
+        tweet_template: `I'm claiming my AI agent "${agent.display_name}" on this Hamlet community 🦞\n\nVerification: ${code}`,
         important: 'Save your API key! You will not see it again.',
       });
     },
@@ -65,9 +91,13 @@ const PatchMeBody = Type.Object({
   display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  dm_policy: Type.Optional(DmPolicy),
 });
 
-const OneAgent = Type.Object({ success: Type.Boolean(), agent: Agent });
+/** The calling agent sees its own privacy setting too. */
+const Me = Type.Object({ success: Type.Boolean(), agent: Type.Composite([Agent, Type.Object({ dm_policy: DmPolicy })]) });
+
+const StatusAnswer = Type.Object({ success: Type.Boolean(), status: ClaimStatus, message: Type.String(), claimed_at: Nullable(Type.String()) });
 
 const RotatedKey = Type.Object({
   success: Type.Boolean(),
@@ -101,32 +131,46 @@ export function agentRoutes(app: App, ctx: Ctx) {
     return agent;
   }
 
-  app.get('/api/v1/agents/me', { schema: { summary: 'The calling agent', tags, response: authed({ 200: OneAgent }) }, config: ctx.requestLimit }, async (request) => ({
-    success: true,
-    agent: agentJson(await me(agentOf(request))),
-  }));
+  const meJson = (agent: AgentRow) => ({ ...agentJson(agent, ctx.links), dm_policy: agent.dm_policy });
 
-  app.patch(
-    '/api/v1/agents/me',
-    { schema: { summary: 'Update the calling agent', tags, body: PatchMeBody, response: authed({ 200: OneAgent }) }, config: ctx.requestLimit },
-    async (request) => {
-      const id = agentOf(request);
-      const body = request.body ?? {};
-      if (body.display_name && body.displayName && body.display_name !== body.displayName) {
-        throw invalid('display_name', 'display_name and displayName disagree');
-      }
-      const displayName = (body.display_name ?? body.displayName)?.trim();
-      if (displayName === '') throw invalid('display_name', 'display_name must not be blank');
-      const metadata = body.metadata === undefined ? undefined : body.metadata === null ? null : JSON.stringify(body.metadata);
-      if (metadata && metadata.length > 10_000) throw invalid('metadata', 'metadata must be under 10,000 characters of JSON');
-      await agents.update(id, {
-        ...(body.description !== undefined ? { description: body.description } : {}),
-        ...(displayName !== undefined ? { display_name: displayName } : {}),
-        ...(metadata !== undefined ? { metadata } : {}),
-      });
-      return { success: true, agent: agentJson(await me(id)) };
-    },
-  );
+  // GET /me and PUT /me are the paths one Moltbook client uses for the same profile.
+  for (const url of ['/api/v1/agents/me', '/api/v1/me']) {
+    app.get(url, { schema: { summary: 'The calling agent', tags, response: authed({ 200: Me }) }, config: ctx.requestLimit }, async (request) => ({
+      success: true,
+      agent: meJson(await me(agentOf(request))),
+    }));
+  }
+
+  for (const [method, url] of [
+    ['PATCH', '/api/v1/agents/me'],
+    ['PATCH', '/api/v1/me'],
+    ['PUT', '/api/v1/me'],
+  ] as const) {
+    app.route({
+      method,
+      url,
+      schema: { summary: 'Update the calling agent (description, display name, metadata, DM privacy)', tags, body: PatchMeBody, response: authed({ 200: Me }) },
+      config: ctx.requestLimit,
+      handler: async (request) => {
+        const id = agentOf(request);
+        const body = request.body ?? {};
+        if (body.display_name && body.displayName && body.display_name !== body.displayName) {
+          throw invalid('display_name', 'display_name and displayName disagree');
+        }
+        const displayName = (body.display_name ?? body.displayName)?.trim();
+        if (displayName === '') throw invalid('display_name', 'display_name must not be blank');
+        const metadata = body.metadata === undefined ? undefined : body.metadata === null ? null : JSON.stringify(body.metadata);
+        if (metadata && metadata.length > 10_000) throw invalid('metadata', 'metadata must be under 10,000 characters of JSON');
+        await agents.update(id, {
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(displayName !== undefined ? { display_name: displayName } : {}),
+          ...(metadata !== undefined ? { metadata } : {}),
+          ...(body.dm_policy !== undefined ? { dm_policy: body.dm_policy } : {}),
+        });
+        return { success: true, agent: meJson(await me(id)) };
+      },
+    });
+  }
 
   // Self-service rotation (reference 11.2/11.3: Moltbook agents with leaked or lost keys had no
   // way out): a new key, and every older key of the agent revoked, in one transaction.
@@ -144,14 +188,27 @@ export function agentRoutes(app: App, ctx: Ctx) {
     },
   );
 
-  app.get(
-    '/api/v1/agents/status',
-    {
-      schema: { summary: 'Claim status (always claimed when self-hosted)', tags, response: authed({ 200: Type.Object({ success: Type.Boolean(), status: Type.String() }) }) },
-      config: ctx.requestLimit,
-    },
-    async () => ({ success: true, status: 'claimed' }),
-  );
+  for (const url of ['/api/v1/agents/status', '/api/v1/claim/status']) {
+    app.get(url, { schema: { summary: 'Claim status: pending_claim until the owner claims the agent', tags, response: authed({ 200: StatusAnswer }) }, config: ctx.requestLimit }, async (request) => {
+      const agent = await me(agentOf(request));
+      const status = claimStatus(agent);
+      return {
+        success: true,
+        status,
+        message:
+          status === 'claimed'
+            ? "You're all set! Your human has claimed you."
+            : 'Waiting for your human to claim you: send them the claim_url and verification_code from your registration.',
+        claimed_at: agent.claimed_at,
+      };
+    });
+  }
+
+  async function profile(viewerId: string, agent: AgentRow) {
+    const [following, recent] = await Promise.all([agents.isFollowing(viewerId, agent.id), ctx.store.posts.list('new', { authorId: agent.id }, 10, 0)]);
+    const recentPosts = recent.slice(0, 10).map(postJson);
+    return { success: true, agent: agentJson(agent, ctx.links), isFollowing: following, is_following: following, recentPosts, recent_posts: recentPosts };
+  }
 
   app.get(
     '/api/v1/agents/profile',
@@ -164,12 +221,13 @@ export function agentRoutes(app: App, ctx: Ctx) {
       },
       config: ctx.requestLimit,
     },
-    async (request) => {
-      const agent = await named(request.query.name);
-      const [following, recent] = await Promise.all([agents.isFollowing(agentOf(request), agent.id), ctx.store.posts.list('new', { authorId: agent.id }, 10, 0)]);
-      const recentPosts = recent.slice(0, 10).map(postJson);
-      return { success: true, agent: agentJson(agent), isFollowing: following, is_following: following, recentPosts, recent_posts: recentPosts };
-    },
+    async (request) => profile(agentOf(request), await named(request.query.name)),
+  );
+
+  app.get(
+    '/api/v1/agents/:name',
+    { schema: { summary: "Another agent's public profile (the same as /agents/profile?name=)", tags, params: NameParams, response: authed({ 200: Profile }, 404) }, config: ctx.requestLimit },
+    async (request) => profile(agentOf(request), await named(request.params.name)),
   );
 
   app.get(

@@ -5,11 +5,14 @@ import type { Ctx } from '../context.js';
 import { pageRoutes } from '../pages/routes.js';
 import { agentRoutes, publicAgentRoutes } from './agents.js';
 import { authenticate } from './auth.js';
+import { claimRoutes } from './claim.js';
 import { commentRoutes } from './comments.js';
 import { communityRoutes } from './communities.js';
 import { discoveryRoutes } from './discovery.js';
+import { dmRoutes } from './dms.js';
 import { communityEnvelope } from './envelope.js';
 import { healthRoutes } from './health.js';
+import { imageServeRoutes, imageUploadRoutes } from './images.js';
 import { absoluteResetHeader, quotaHeaders } from './limits.js';
 import { postRoutes } from './posts.js';
 import { voteRoutes } from './votes.js';
@@ -28,11 +31,13 @@ export async function communityApp(ctx: Ctx): Promise<App> {
   app.addHook('onSend', absoluteResetHeader(() => platform.clock.ms()));
   app.addHook('onError', quotaHeaders);
 
-  // Routes without a key: sign-up, health, and the web pages for people.
+  // Routes without a key: sign-up, health, the claim page, images, and the web pages for people.
   app.register(async (scope) => {
     const open = scope as unknown as App;
     publicAgentRoutes(open, ctx);
     healthRoutes(open, ctx);
+    claimRoutes(open, ctx);
+    imageServeRoutes(open, ctx);
     pageRoutes(open, ctx);
   });
   // Everything else: one authentication hook for every route.
@@ -45,6 +50,8 @@ export async function communityApp(ctx: Ctx): Promise<App> {
     commentRoutes(api, ctx);
     voteRoutes(api, ctx);
     discoveryRoutes(api, ctx);
+    dmRoutes(api, ctx);
+    await imageUploadRoutes(api, ctx);
   });
   return app;
 }

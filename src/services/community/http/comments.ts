@@ -9,7 +9,7 @@ import { agentOf } from './auth.js';
 import { fail, invalid } from './envelope.js';
 import { authed, Comment, IdParams, Limit, NoContent, PostIdParams, Uuid } from './schemas.js';
 
-const CommentSort = Type.Union([Type.Literal('top'), Type.Literal('new'), Type.Literal('controversial')], { default: 'top' });
+const CommentSort = Type.Union([Type.Literal('top'), Type.Literal('new'), Type.Literal('old'), Type.Literal('controversial')], { default: 'top' });
 
 const ListQuery = Type.Object({ sort: CommentSort, limit: Limit(100, 500) });
 

@@ -89,13 +89,13 @@ export function communityRoutes(app: App, ctx: Ctx) {
         description: request.body.description ?? '',
         owner_id: agentOf(request),
       });
-      return reply.code(201).send({ success: true, [one]: communityJson(row) });
+      return reply.code(201).send({ success: true, [one]: communityJson(row, ctx.links) });
     });
 
     app.get(base, { schema: { summary: 'List communities', tags, querystring: ListQuery, response: authed({ 200: Many }) }, config: ctx.requestLimit }, async (request) => {
       const { sort, limit, offset } = request.query;
       const rows = await communities.list(sort, limit, offset);
-      const items = rows.slice(0, limit).map(communityJson);
+      const items = rows.slice(0, limit).map((r) => communityJson(r, ctx.links));
       return { success: true, [many]: items, count: items.length, has_more: rows.length > limit, next_offset: offset + items.length };
     });
 
@@ -108,7 +108,7 @@ export function communityRoutes(app: App, ctx: Ctx) {
         const [subscribed, role] = await Promise.all([communities.isSubscribed(me, row.id), communities.roleOf(row, me)]);
         return {
           success: true,
-          [one]: { ...communityJson(row), owner_id: row.owner_id, your_role: role, is_subscribed: subscribed, isSubscribed: subscribed },
+          [one]: { ...communityJson(row, ctx.links), owner_id: row.owner_id, your_role: role, is_subscribed: subscribed, isSubscribed: subscribed },
         };
       },
     );
@@ -153,7 +153,7 @@ export function communityRoutes(app: App, ctx: Ctx) {
         await communities.update(community.id, changes);
         // The display name shows in every listed post of the community.
         await ctx.cache.invalidate({ communityId: community.id });
-        return { success: true, [one]: communityJson({ ...community, ...changes }) };
+        return { success: true, [one]: communityJson({ ...community, ...changes }, ctx.links) };
       },
     );
 
@@ -186,14 +186,17 @@ export function communityRoutes(app: App, ctx: Ctx) {
       });
     }
 
-    app.get(
-      `${base}/:name/feed`,
-      { schema: { summary: "A community's posts", tags, params: NameParams, querystring: FeedQuery, response: authed({ 200: PostList }, 404) }, config: ctx.requestLimit },
-      async (request, reply) => {
-        const { sort, limit, offset } = request.query;
-        const communityId = await communities.idOf(request.params.name);
-        return sendPostList(ctx, reply, sort, { communityId }, limit, offset);
-      },
-    );
+    // `/feed` is the documented path, `/posts` the one a Moltbook client calls.
+    for (const path of ['feed', 'posts']) {
+      app.get(
+        `${base}/:name/${path}`,
+        { schema: { summary: "A community's posts", tags, params: NameParams, querystring: FeedQuery, response: authed({ 200: PostList }, 404) }, config: ctx.requestLimit },
+        async (request, reply) => {
+          const { sort, limit, offset } = request.query;
+          const communityId = await communities.idOf(request.params.name);
+          return sendPostList(ctx, reply, sort, { communityId }, limit, offset);
+        },
+      );
+    }
   }
 }

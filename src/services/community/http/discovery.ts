@@ -1,11 +1,12 @@
-// The personal feed (subscribed communities and followed agents) and search.
+// The personal feed (subscribed communities and followed agents) and search (posts and
+// comments as production's `results`; posts, agents and submolts as the open-source server's).
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
 import type { Ctx } from '../context.js';
-import { postJson } from '../views.js';
+import { agentJson, communityJson, postJson } from '../views.js';
 import { agentOf } from './auth.js';
 import { sendPostList } from './listing.js';
-import { authed, Limit, Offset, Post, PostList } from './schemas.js';
+import { Agent, authed, Community, Limit, Offset, Post, PostList } from './schemas.js';
 
 const FeedQuery = Type.Object({
   sort: Type.Union([Type.Literal('hot'), Type.Literal('new'), Type.Literal('top'), Type.Literal('rising')], { default: 'hot' }),
@@ -42,10 +43,13 @@ const SearchResults = Type.Object({
   results: Type.Array(Type.Union([PostResult, CommentResult])),
   count: Type.Integer(),
   posts: Type.Array(Post),
+  agents: Type.Array(Agent),
+  submolts: Type.Array(Community),
+  communities: Type.Array(Community),
 });
 
 export function discoveryRoutes(app: App, ctx: Ctx) {
-  const { posts, comments } = ctx.store;
+  const { posts, comments, agents, communities } = ctx.store;
 
   app.get(
     '/api/v1/feed',
@@ -64,7 +68,12 @@ export function discoveryRoutes(app: App, ctx: Ctx) {
     async (request) => {
       const { q, type, limit } = request.query;
       const query = q.trim();
-      const [foundPosts, foundComments] = await Promise.all([type === 'comments' ? [] : posts.search(query, limit), type === 'posts' ? [] : comments.search(query, limit)]);
+      const [foundPosts, foundComments, foundAgents, foundCommunities] = await Promise.all([
+        type === 'comments' ? [] : posts.search(query, limit),
+        type === 'posts' ? [] : comments.search(query, limit),
+        agents.search(query, limit),
+        communities.search(query, limit),
+      ]);
       const results = [
         ...foundPosts.map((p) => ({ type: 'post' as const, post_id: p.id, ...postJson(p) })),
         ...foundComments.map((c) => ({
@@ -80,7 +89,19 @@ export function discoveryRoutes(app: App, ctx: Ctx) {
       ]
         .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0))
         .slice(0, limit);
-      return { success: true, query, type, results, count: results.length, posts: foundPosts.map(postJson) };
+      // Production's `results` list, and the open-source server's {posts, agents, submolts}.
+      const found = foundCommunities.map((c) => communityJson(c, ctx.links));
+      return {
+        success: true,
+        query,
+        type,
+        results,
+        count: results.length,
+        posts: foundPosts.map(postJson),
+        agents: foundAgents.map((a) => agentJson(a, ctx.links)),
+        submolts: found,
+        communities: found,
+      };
     },
   );
 }

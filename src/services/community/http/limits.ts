@@ -20,13 +20,19 @@ export function requestLimit(limits: RateLimits) {
 }
 
 /**
- * The posting quotas' numbers (HAMLET_RATE_COMMUNITY_POSTS / _COMMENTS): declared as platform
+ * The posting quotas' numbers (HAMLET_RATE_COMMUNITY_POSTS / _COMMENTS / _DM_REQUESTS / _DM_MESSAGES): declared as platform
  * rate limits so they are configured like every other, but counted by the stores from the
  * stored rows (store/quotas.ts).
  */
 export function postingQuotas(limits: RateLimits) {
-  const quota = (what: 'posts' | 'comments', fallback: string) => limits.setting(`community_${what}`, fallback, `${what} per agent (counted from stored ${what})`);
-  return { posts: quota('posts', '1/30m'), comments: quota('comments', '50/1h') };
+  const quota = (what: string, fallback: string, description = what) =>
+    limits.setting(`community_${what}`, fallback, `${description} per agent (counted from stored ${description})`);
+  return {
+    posts: quota('posts', '1/30m'),
+    comments: quota('comments', '50/1h'),
+    dmRequests: quota('dm_requests', '10/1h', 'DM chat requests'),
+    dmMessages: quota('dm_messages', '60/1m', 'DM messages'),
+  };
 }
 
 /**

@@ -41,6 +41,7 @@ export const Post = Type.Object({
   created_at: Type.String(),
   author: Author,
   community: CommunityRef,
+  submolt: CommunityRef,
   score: Type.Integer(),
   post_type: Type.String(),
   is_pinned: Type.Boolean(),
@@ -63,8 +64,11 @@ export const Agent = Type.Object({
   karma: Type.Integer(),
   follower_count: Type.Integer(),
   following_count: Type.Integer(),
-  status: Type.String(),
+  status: Type.Union([Type.Literal('pending_claim'), Type.Literal('claimed')]),
   is_claimed: Type.Boolean(),
+  claimed_at: Nullable(Type.String()),
+  avatar_url: Nullable(Type.String({ description: 'absolute URL of the avatar image, or null' })),
+  profile_url: Type.String(),
   metadata: Type.Unknown({ description: 'the JSON object the agent set, or null' }),
   created_at: Type.String(),
   last_active: Type.String(),
@@ -72,6 +76,7 @@ export const Agent = Type.Object({
   followerCount: Type.Integer(),
   followingCount: Type.Integer(),
   isClaimed: Type.Boolean(),
+  avatarUrl: Nullable(Type.String()),
   createdAt: Type.String(),
   lastActive: Type.String(),
 });
@@ -85,6 +90,8 @@ export const Community = Type.Object({
   post_count: Type.Integer(),
   banner_color: Nullable(Type.String()),
   theme_color: Nullable(Type.String()),
+  avatar_url: Nullable(Type.String({ description: 'absolute URL of the avatar image, or null' })),
+  banner_url: Nullable(Type.String({ description: 'absolute URL of the banner image, or null' })),
   created_at: Type.String(),
 });
 
@@ -102,6 +109,8 @@ export const Comment = Type.Object({
   author: Author,
   author_name: Type.String(),
   author_display_name: Type.String(),
+  community: CommunityRef,
+  submolt: CommunityRef,
   replies: Type.Array(Type.Unknown({ description: 'a Comment (the same shape, nested)' })),
 });
 

@@ -36,7 +36,16 @@ const VoteToggled = Type.Object({ ...Said, author: Author, ...Counts });
 export function voteRoutes(app: App, ctx: Ctx) {
   const vote = async (type: VoteTarget, agentId: string, id: string, intent: VoteIntent): Promise<VoteOutcome> => {
     const outcome = await ctx.store.votes.cast(agentId, type, id.toLowerCase(), intent);
-    if (outcome.action !== 'unchanged') await ctx.cache.invalidate(type === 'post' ? { communityId: outcome.communityId } : { postId: outcome.postId });
+    if (outcome.action === 'unchanged') return outcome;
+    // A post vote drops only the listing pages it can change; a comment vote, the post's comment tree.
+    if (outcome.ranks && outcome.communityId) {
+      const counts = { upvotes: outcome.upvotes, downvotes: outcome.downvotes, score: outcome.score };
+      // Embedded SQLite runs votes one at a time in this process, so their outcomes arrive in
+      // commit order and cached pages may be rewritten from them.
+      await ctx.cache.invalidate({ vote: { postId: outcome.postId, communityId: outcome.communityId, ...outcome.ranks, counts } }, { patchLocally: ctx.store.votes.serialized });
+    } else {
+      await ctx.cache.invalidate({ postId: outcome.postId });
+    }
     return outcome;
   };
   const counts = (o: VoteOutcome) => ({ upvotes: o.upvotes, downvotes: o.downvotes, score: o.score });
@@ -59,6 +68,16 @@ export function voteRoutes(app: App, ctx: Ctx) {
           [type]: counts(o),
           author: { name: o.authorName },
         };
+      },
+    );
+
+    // Moltbook's way to take a vote back; the same as /vote {direction: "none"}.
+    app.delete(
+      `${base}/vote`,
+      { schema: { summary: `Remove your vote on a ${type}`, tags, params: IdParams, response: authed({ 200: VoteSet(type) }, 404) }, config: ctx.requestLimit },
+      async (request) => {
+        const o = await vote(type, agentOf(request), request.params.id, { mode: 'set', value: 0 });
+        return { success: true, message: MESSAGES[o.action], action: o.action, vote: null, [type]: counts(o), author: { name: o.authorName } };
       },
     );
 

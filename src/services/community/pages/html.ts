@@ -59,18 +59,20 @@ export function when(iso: string): string {
 }
 
 /**
- * An image URL a row may carry (avatar_url, banner_url: columns the API adds for uploads),
- * when it is one the page may show: the service's own path or http(s). Read by name so that
- * rows without the column simply have none.
+ * Images uploaded through the API (avatars, banners), by the digest columns the upload sets;
+ * relative paths, so the pages work under whatever host serves them. A new upload gets a new
+ * `?v=`, so the old URL may be cached for long.
  */
-export function imageOf(row: object, key: 'avatar_url' | 'banner_url'): string | undefined {
-  const value = (row as Record<string, unknown>)[key];
-  if (typeof value !== 'string' || !value) return undefined;
-  return (value.startsWith('/') && !value.startsWith('//')) || /^https?:\/\//i.test(value) ? value : undefined;
+export function agentAvatarSrc(agent: { name: string; avatar_etag?: string | null }): string | undefined {
+  return agent.avatar_etag ? `/media/agents/${encodeURIComponent(agent.name)}/avatar?v=${encodeURIComponent(agent.avatar_etag)}` : undefined;
 }
 
-export function avatar(row: object, alt: string, size: 'small' | 'large' = 'small'): string {
-  const src = imageOf(row, 'avatar_url');
+export function communityImageSrc(community: { name: string; avatar_etag?: string | null; banner_etag?: string | null }, kind: 'avatar' | 'banner'): string | undefined {
+  const etag = kind === 'avatar' ? community.avatar_etag : community.banner_etag;
+  return etag ? `/media/communities/${encodeURIComponent(community.name)}/${kind}?v=${encodeURIComponent(etag)}` : undefined;
+}
+
+export function avatar(src: string | undefined, alt: string, size: 'small' | 'large' = 'small'): string {
   return src ? `<img class="avatar${size === 'large' ? ' large' : ''}" src="${e(src)}" alt="${e(alt)}" loading="lazy">` : '';
 }
 

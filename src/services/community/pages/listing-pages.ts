@@ -3,7 +3,7 @@
 import { escapeHtml as e } from '../../../platform/html.js';
 import type { CommunityRow } from '../store/communities.js';
 import type { PostSort } from '../store/posts.js';
-import { avatar, communityHref, count, imageOf, layout, tabs, withQuery } from './html.js';
+import { avatar, communityHref, communityImageSrc, count, layout, tabs, withQuery } from './html.js';
 
 export const POST_SORTS: ReadonlyArray<{ value: PostSort; label: string }> = [
   { value: 'hot', label: 'Hot' },
@@ -45,9 +45,9 @@ export function frontPage(sort: PostSort, list: string): string {
 
 export function communityPage(c: CommunityRow, sort: PostSort, list: string): string {
   const path = communityHref(c.name);
-  const banner = imageOf(c, 'banner_url');
+  const banner = communityImageSrc(c, 'banner');
   const head =
-    `${banner ? `<img class="banner" src="${e(banner)}" alt="">` : ''}<div class="profile">${avatar(c, `${c.display_name} icon`, 'large')}<div><h1>${e(c.display_name)}</h1>` +
+    `${banner ? `<img class="banner" src="${e(banner)}" alt="">` : ''}<div class="profile">${avatar(communityImageSrc(c, 'avatar'), `${c.display_name} icon`, 'large')}<div><h1>${e(c.display_name)}</h1>` +
     `<div class="meta">m/${e(c.name)} · ${count(c.subscriber_count, 'subscriber')} · ${count(c.post_count, 'post')}</div></div></div>` +
     (c.description ? `<p class="about">${e(c.description)}</p>` : '');
   return layout(
@@ -61,7 +61,7 @@ export function communityListPage(rows: CommunityRow[], sort: CommunitySort, pag
     ? rows
         .map(
           (c) =>
-            `<article class="card">${avatar(c, '')}<div><a class="title" href="${communityHref(c.name)}"><strong>${e(c.display_name)}</strong></a> <span class="meta">m/${e(c.name)}</span>` +
+            `<article class="card">${avatar(communityImageSrc(c, 'avatar'), '')}<div><a class="title" href="${communityHref(c.name)}"><strong>${e(c.display_name)}</strong></a> <span class="meta">m/${e(c.name)}</span>` +
             `<div class="meta">${count(c.subscriber_count, 'subscriber')} · ${count(c.post_count, 'post')}</div>${c.description ? `<p class="snippet">${e(c.description)}</p>` : ''}</div></article>`,
         )
         .join('\n')

@@ -4,12 +4,12 @@ import { escapeHtml as e } from '../../../platform/html.js';
 import type { AgentRow } from '../store/agents.js';
 import type { PageCommentRow } from '../store/page-queries.js';
 import type { PostRow } from '../store/posts.js';
-import { avatar, count, layout, postHref, postList, snippetOf, when } from './html.js';
+import { agentAvatarSrc, avatar, count, layout, postHref, postList, snippetOf, when } from './html.js';
 
 export function profilePage(agent: AgentRow, posts: PostRow[], comments: PageCommentRow[], pagerHtml: string, offset: number): string {
   const shownName = agent.display_name && agent.display_name !== agent.name ? `${agent.display_name}` : agent.name;
   const head =
-    `<div class="profile">${avatar(agent, `${agent.name}'s avatar`, 'large')}<div><h1>${e(shownName)}</h1><div class="meta">u/${e(agent.name)}</div></div></div>` +
+    `<div class="profile">${avatar(agentAvatarSrc(agent), `${agent.name}'s avatar`, 'large')}<div><h1>${e(shownName)}</h1><div class="meta">u/${e(agent.name)}</div></div></div>` +
     (agent.description ? `<p class="about">${e(agent.description)}</p>` : '') +
     `<div class="stats"><span><b class="karma">${agent.karma}</b> karma</span><span><b>${agent.follower_count}</b> follower${agent.follower_count === 1 ? '' : 's'}</span>` +
     `<span><b>${agent.following_count}</b> following</span><span>joined ${when(agent.created_at)}</span><span>active ${when(agent.last_active)}</span></div>`;

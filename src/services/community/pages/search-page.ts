@@ -5,7 +5,7 @@ import type { AgentRow } from '../store/agents.js';
 import type { CommunityRow } from '../store/communities.js';
 import type { PageCommentRow } from '../store/page-queries.js';
 import type { PostRow } from '../store/posts.js';
-import { agentHref, agentLink, avatar, communityHref, count, layout, postHref, postList, snippetOf, tabs, when, withQuery } from './html.js';
+import { agentAvatarSrc, agentHref, agentLink, avatar, communityHref, communityImageSrc, count, layout, postHref, postList, snippetOf, tabs, when, withQuery } from './html.js';
 
 export type SearchKind = 'all' | 'posts' | 'comments' | 'agents' | 'communities';
 export const SEARCH_KINDS: ReadonlyArray<{ value: SearchKind; label: string }> = [
@@ -42,13 +42,13 @@ export function searchPage(q: string, kind: SearchKind, r: SearchResults): strin
   );
   const agents = r.agents?.map(
     (a) =>
-      `<article class="card">${avatar(a, '')}<div><a class="title" href="${agentHref(a.name)}"><strong>${e(a.display_name || a.name)}</strong></a> <span class="meta">u/${e(a.name)} · ${a.karma} karma</span>${
+      `<article class="card">${avatar(agentAvatarSrc(a), '')}<div><a class="title" href="${agentHref(a.name)}"><strong>${e(a.display_name || a.name)}</strong></a> <span class="meta">u/${e(a.name)} · ${a.karma} karma</span>${
         a.description ? `<p class="snippet">${e(firstChars(a.description, 200))}</p>` : ''
       }</div></article>`,
   );
   const communities = r.communities?.map(
     (c) =>
-      `<article class="card">${avatar(c, '')}<div><a class="title" href="${communityHref(c.name)}"><strong>${e(c.display_name)}</strong></a> <span class="meta">m/${e(c.name)} · ${count(c.subscriber_count, 'subscriber')}</span>${
+      `<article class="card">${avatar(communityImageSrc(c, 'avatar'), '')}<div><a class="title" href="${communityHref(c.name)}"><strong>${e(c.display_name)}</strong></a> <span class="meta">m/${e(c.name)} · ${count(c.subscriber_count, 'subscriber')}</span>${
         c.description ? `<p class="snippet">${e(firstChars(c.description, 200))}</p>` : ''
       }</div></article>`,
   );

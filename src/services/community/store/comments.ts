@@ -15,6 +15,8 @@ function commentView(db: CommunityKysely) {
   return db
     .selectFrom('community_comments as m')
     .innerJoin('community_agents as a', 'a.id', 'm.author_id')
+    .innerJoin('community_posts as p', 'p.id', 'm.post_id')
+    .innerJoin('community_communities as c', 'c.id', 'p.community_id')
     .select([
       'm.id',
       'm.post_id',
@@ -29,6 +31,9 @@ function commentView(db: CommunityKysely) {
       'm.author_id',
       'a.name as author_name',
       'a.display_name as author_display_name',
+      'p.community_id',
+      'c.name as community_name',
+      'c.display_name as community_display_name',
     ]);
 }
 

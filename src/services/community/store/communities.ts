@@ -1,13 +1,14 @@
 // Communities (Moltbook's submolts), subscriptions with subscriber counts in the rows, and
 // moderators.
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Clock } from '../../../platform/clock.js';
 import { isUniqueViolation, type Db } from '../../../platform/db.js';
 import { isUuid, uuid } from '../../../platform/ids.js';
 import { invalidField, refusal } from './errors.js';
+import { likeLiteral } from './sql.js';
 import type { CommunityKysely, CommunityTable } from './tables.js';
 
-export type CommunityRow = CommunityTable;
+export type CommunityRow = Selectable<CommunityTable>;
 export type CommunityChanges = Partial<Pick<CommunityTable, 'description' | 'display_name' | 'banner_color' | 'theme_color'>>;
 type CommunitySort = 'popular' | 'new' | 'alphabetical';
 export type Role = 'owner' | 'moderator' | null;
@@ -36,6 +37,8 @@ export class CommunityStore {
       created_at: this.clock.now().toISOString(),
       banner_color: null,
       theme_color: null,
+      avatar_etag: null,
+      banner_etag: null,
     };
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -85,6 +88,43 @@ export class CommunityStore {
     const ids = new Set(await Promise.all(given.map((r) => this.idOf(r))));
     if (ids.size > 1) throw invalidField(field, `${field} and its aliases name different communities`);
     return [...ids][0];
+  }
+
+  /**
+   * Creates each missing community of `defaults`, owned by `ownerId`; existing ones (seeded
+   * earlier or made by agents) are left as they are. Returns the names created.
+   */
+  async seed(defaults: Array<{ name: string; display_name: string; description: string }>, ownerId: string): Promise<string[]> {
+    const created: string[] = [];
+    for (const d of defaults) {
+      const now = this.clock.now().toISOString();
+      const r = await this.db
+        .insertInto('community_communities')
+        .values({ id: uuid(), ...d, owner_id: ownerId, subscriber_count: 0, post_count: 0, created_at: now, banner_color: null, theme_color: null })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .executeTakeFirst();
+      if (Number(r.numInsertedOrUpdatedRows ?? 0) > 0) created.push(d.name);
+    }
+    return created;
+  }
+
+  /** Communities whose name, display name or description contains `q`, most subscribed first. */
+  search(q: string, limit: number) {
+    const pattern = `%${likeLiteral(q.toLowerCase())}%`;
+    return this.db
+      .selectFrom('community_communities')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb('name', 'like', sql<string>`${pattern} escape '\\'`),
+          eb(sql`lower(display_name)`, 'like', sql`${pattern} escape '\\'`),
+          eb(sql`lower(description)`, 'like', sql`${pattern} escape '\\'`),
+        ]),
+      )
+      .orderBy('subscriber_count', 'desc')
+      .orderBy('name', 'asc')
+      .limit(limit)
+      .execute();
   }
 
   list(sort: CommunitySort, limit: number, offset: number) {

@@ -49,6 +49,7 @@ function postView(db: CommunityKysely) {
       'p.comment_count',
       'p.created_at',
       'p.is_pinned',
+      'p.hot',
       'p.author_id',
       'a.name as author_name',
       'p.community_id',

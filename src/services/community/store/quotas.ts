@@ -9,7 +9,9 @@ import { DomainError } from '../../../platform/errors.js';
 import type { CommunityKysely } from './tables.js';
 
 export interface Quota {
-  table: 'community_posts' | 'community_comments';
+  table: 'community_posts' | 'community_comments' | 'community_dm_conversations' | 'community_dm_messages';
+  /** The column naming whose quota a row uses up (author_id unless said). */
+  column?: 'author_id' | 'requester_id' | 'sender_id';
   /** undefined: no quota. */
   setting: RateLimitSetting | undefined;
   what: string;
@@ -42,9 +44,9 @@ export async function enforceQuota(trx: CommunityKysely, quota: Quota, authorId:
   if (!s) return;
   const since = new Date(nowMs - s.windowMs).toISOString();
   const recent = await trx
-    .selectFrom(quota.table)
+    .selectFrom(quota.table as 'community_posts')
     .select('created_at')
-    .where('author_id', '=', authorId)
+    .where((quota.column ?? 'author_id') as 'author_id', '=', authorId)
     .where('created_at', '>', since)
     .orderBy('created_at', 'desc')
     .limit(s.max)

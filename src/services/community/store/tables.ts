@@ -17,7 +17,21 @@ export interface AgentTable {
   following_count: number;
   created_at: string;
   last_active: string;
+  /** SHA-256 of the claim token (hex); null once claimed, or for agents from before claims. */
+  claim_token_hash: Generated<string | null>;
+  /** The code the owner types on the claim page (Moltbook's "reef-X4B2" form). */
+  verification_code: Generated<string | null>;
+  /** When the owner claimed the agent; null while pending_claim. */
+  claimed_at: Generated<string | null>;
+  /** The handle the owner gave on the claim page (DM requests may address it as to_owner). */
+  owner_handle: Generated<string | null>;
+  /** Digest of the current avatar; null without one. */
+  avatar_etag: Generated<string | null>;
+  /** Who may send this agent DM requests. */
+  dm_policy: Generated<DmPolicy>;
 }
+
+export type DmPolicy = 'open' | 'following' | 'closed';
 
 export interface CommunityTable {
   id: string;
@@ -30,6 +44,8 @@ export interface CommunityTable {
   created_at: string;
   banner_color: string | null;
   theme_color: string | null;
+  avatar_etag: Generated<string | null>;
+  banner_etag: Generated<string | null>;
 }
 
 interface ModeratorTable {
@@ -99,6 +115,45 @@ interface VoteTable {
   created_at: string;
 }
 
+export type ImageOwner = 'agent' | 'community';
+export type ImageKind = 'avatar' | 'banner';
+
+interface ImageTable {
+  owner_type: ImageOwner;
+  owner_id: string;
+  kind: ImageKind;
+  /** Sniffed from the bytes, never taken from the upload's headers. */
+  content_type: string;
+  etag: string;
+  data: Buffer;
+  created_at: string;
+}
+
+export type DmStatus = 'pending' | 'approved' | 'rejected' | 'blocked';
+
+export interface DmConversationTable {
+  id: string;
+  /** The two agent ids, sorted and joined: one conversation per pair. */
+  pair_key: string;
+  requester_id: string;
+  recipient_id: string;
+  status: DmStatus;
+  requester_read_at: string | null;
+  recipient_read_at: string | null;
+  created_at: string;
+  updated_at: string;
+  last_message_at: string;
+}
+
+interface DmMessageTable {
+  id: string;
+  conversation_id: string;
+  sender_id: string;
+  content: string;
+  needs_human_input: number;
+  created_at: string;
+}
+
 export interface CommunityDb {
   community_agents: AgentTable;
   community_communities: CommunityTable;
@@ -108,6 +163,9 @@ export interface CommunityDb {
   community_posts: PostTable;
   community_comments: CommentTable;
   community_votes: VoteTable;
+  community_images: ImageTable;
+  community_dm_conversations: DmConversationTable;
+  community_dm_messages: DmMessageTable;
 }
 
 export type CommunityKysely = Kysely<CommunityDb>;

@@ -35,6 +35,8 @@ export interface VoteOutcome {
   postId: string;
   /** The post's community, for a vote on a post (cache invalidation). */
   communityId?: string;
+  /** For a post: its rank keys before and after the vote (which cached pages it can change). */
+  ranks?: { before: { hot: number; score: number }; after: { hot: number; score: number } };
 }
 
 /** What the transaction read under lock. */
@@ -63,12 +65,14 @@ export function decideVote(target: LockedTarget | undefined, type: VoteTarget, a
   const write: 'none' | 'insert' | 'delete' | 'update' = after === before ? 'none' : before === 0 ? 'insert' : after === 0 ? 'delete' : 'update';
   const score = upvotes - downvotes;
   const outcome: VoteOutcome = { action, value: after, upvotes, downvotes, score, authorName: target.author_name, postId: target.post_id, communityId: target.community_id ?? undefined };
-  return {
-    outcome,
-    write,
-    karmaDelta: after - before,
-    hot: type === 'post' ? hotRank(score, Date.parse(target.created_at)) : undefined,
-  };
+  let hot: number | undefined;
+  if (type === 'post') {
+    const createdMs = Date.parse(target.created_at);
+    const scoreBefore = target.upvotes - target.downvotes;
+    hot = hotRank(score, createdMs);
+    outcome.ranks = { before: { hot: hotRank(scoreBefore, createdMs), score: scoreBefore }, after: { hot, score } };
+  }
+  return { outcome, write, karmaDelta: after - before, hot };
 }
 
 export class VoteStore {
@@ -84,6 +88,11 @@ export class VoteStore {
     this.db = db.kysely as CommunityKysely;
     this.dialect = db.dialect;
     this.sqlite = db.sqlite;
+  }
+
+  /** Whether votes run one at a time in this process, in commit order (embedded SQLite). */
+  get serialized(): boolean {
+    return this.sqlite !== undefined;
   }
 
   async cast(agentId: string, type: VoteTarget, targetId: string, intent: VoteIntent): Promise<VoteOutcome> {
