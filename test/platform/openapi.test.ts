@@ -31,9 +31,9 @@ it.each(SERVICE_NAMES)('%s: /docs/json documents every operation with its respon
     const success = responses.filter(([status]) => /^2/.test(status));
     if (!success.length) undocumented.push(`${method.toUpperCase()} ${p}: no success response`);
     for (const [status, r] of responses) {
-      // 204 has no body, nor does an answer documented as empty (Home Assistant's webhooks
-      // answer 200 with nothing); every other answer says what its body looks like.
-      const empty = status === '204' || /^No body/.test(r.description ?? '');
+      // 204 and 304 have no body by definition, nor does an answer documented as empty (Home
+      // Assistant's webhooks answer 200 with nothing); every other answer says what its body looks like.
+      const empty = status === '204' || status === '304' || /^No body/.test(r.description ?? '');
       if (!empty && !r.content) undocumented.push(`${method.toUpperCase()} ${p}: ${status} without a body schema`);
     }
     if (BODY_METHODS.has(method) && op.requestBody && !op.requestBody.content) undocumented.push(`${method.toUpperCase()} ${p}: request body without a schema`);
