@@ -30,11 +30,12 @@ const OutboxItem = Type.Object(
 );
 const OutboxList = Type.Object({ count: Type.Integer(), limit: Type.Integer(), next_page_token: Type.Optional(Str), messages: Type.Array(OutboxItem) }, { additionalProperties: true });
 const Params = Type.Object({ outbox_id: Type.String() });
+const EXTENSION = 'Hamlet extension (not in AgentMail): mail to other domains held while HAMLET_SMTP_RELAY is not set';
 
 export function outboxRoutes(app: App, ctx: MailContext): void {
   const { store } = ctx;
 
-  app.get('/v0/outbox', { schema: { querystring: ListQuery, response: answers(OutboxList) } }, async (request) => {
+  app.get('/v0/outbox', { schema: { summary: EXTENSION, querystring: ListQuery, response: answers(OutboxList) } }, async (request) => {
     const q = request.query as Query;
     const limit = limitOf(q);
     const rows = await store.outbox.list({ orgId: request.mailOrgId, limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending') });
@@ -42,7 +43,7 @@ export function outboxRoutes(app: App, ctx: MailContext): void {
     return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), messages: items.map(outboxItem) };
   });
 
-  app.get('/v0/outbox/:outbox_id', { schema: { params: Params, response: answers(OutboxItem, 404) } }, async (request) => {
+  app.get('/v0/outbox/:outbox_id', { schema: { summary: EXTENSION, params: Params, response: answers(OutboxItem, 404) } }, async (request) => {
     const row = await store.outbox.get(request.params.outbox_id);
     if (!row || (row.org_id !== null && row.org_id !== request.mailOrgId)) throw notFoundError('Outbox message');
     return outboxItem(row);
