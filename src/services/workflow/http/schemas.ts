@@ -78,7 +78,17 @@ export const WorkflowListQuery = Type.Object({
   cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page' })),
 });
 
-export const ExecuteBody = Type.Object({ data: Type.Optional(Type.Object({}, { ...open, description: 'the json of the one start item' })) }, open);
+export const ExecuteBody = Type.Object(
+  {
+    data: Type.Optional(Type.Object({}, { ...open, description: 'the json of the one start item' })),
+    inputData: Type.Optional(
+      Type.Union([Type.Object({}, open), Type.Array(Type.Object({}, open), { minItems: 1 })], {
+        description: "the start items: an object (one item's json) or an array of objects or n8n items ({json, binary?}); not with data",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const TagRefs = Type.Array(Type.Object({ id: Type.String() }, open));
 

@@ -11,6 +11,7 @@ import { workflowToApi, tagToApi, type WorkflowCache } from '../workflows/model.
 import type { ListCache } from '../workflows/list-cache.js';
 import type { WorkflowWrites } from '../workflows/service.js';
 import { findStartNode, triggerKind } from '../workflows/triggers.js';
+import { executeInput } from './execute-input.js';
 import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody, sendJsonText } from './common.js';
 import { errors, ExecuteBody, Execution, IdParams, Page, Tag, TagRefs, Workflow, WorkflowBody, WorkflowListQuery, WorkflowPatch } from './schemas.js';
 
@@ -30,6 +31,18 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     const row = await d.store.getWorkflow(id);
     if (!row) throw notFoundError();
     return row;
+  };
+  /** Tag references `[{id}]` (PATCH also takes plain ids); an unknown id is 404 on /tags, 400 in a PATCH body. */
+  const checkTagRefs = async (refs: unknown, where: string, unknownTag?: () => Error): Promise<string[]> => {
+    if (!Array.isArray(refs)) throw badRequest(`${where} must be array`);
+    const ids: string[] = [];
+    for (const [i, t] of (refs as unknown[]).entries()) {
+      const id = typeof t === 'string' && where !== 'request/body' ? t : (t as { id?: unknown })?.id;
+      if (typeof id !== 'string') throw badRequest(`${where}/${i} must have required property 'id'`);
+      if (!(await d.store.getTag(id))) throw unknownTag ? unknownTag() : badRequest(`${where}/${i}: no tag has the id '${id}'`);
+      if (!ids.includes(id)) ids.push(id);
+    }
+    return ids;
   };
   const show = async (row: WorkflowRow) => workflowToApi(row, (await d.store.tagsOf([row.id])).get(row.id) ?? []);
 
@@ -74,7 +87,10 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
 
   app.patch<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Change part of a workflow, or activate/deactivate it', tags: ['workflows'], params: IdParams, body: WorkflowPatch, response: { 200: Workflow, ...errors(400, 404) } } }, async (req) => {
     const body = requireObjectBody(req.body);
-    const row = await d.writes.patch(await load(req.params.id), body);
+    const current = await load(req.params.id);
+    const tagIds = body.tags === undefined ? undefined : await checkTagRefs(body.tags, 'request/body/tags');
+    const row = await d.writes.patch(current, body);
+    if (tagIds) await d.store.setWorkflowTags(row.id, tagIds);
     d.lists.invalidate();
     return show(row);
   });
@@ -112,35 +128,27 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
 
   app.put<{ Params: Params }>('/workflows/:id/tags', { schema: { summary: "Set a workflow's tags", tags: ['workflows'], params: IdParams, body: TagRefs, response: { 200: Type.Array(Tag), ...errors(400, 404) } } }, async (req) => {
     const row = await load(req.params.id);
-    if (!Array.isArray(req.body)) throw badRequest('request/body must be array');
-    const ids: string[] = [];
-    for (const [i, t] of (req.body as unknown[]).entries()) {
-      const id = (t as { id?: unknown })?.id;
-      if (typeof id !== 'string') throw badRequest(`request/body/${i} must have required property 'id'`);
-      if (!(await d.store.getTag(id))) throw notFoundError();
-      if (!ids.includes(id)) ids.push(id);
-    }
+    const ids = await checkTagRefs(req.body, 'request/body', notFoundError);
     await d.store.setWorkflowTags(row.id, ids);
     d.lists.invalidate();
     return ((await d.store.tagsOf([row.id])).get(row.id) ?? []).map(tagToApi);
   });
 
-  // The contract's manual run: starts at the Manual Trigger (else the first trigger) with
-  // one item whose json is `data`, waits for the end, answers with the execution and its data.
+  // The contract's manual run: starts at the Manual Trigger (else the first trigger) with the
+  // request's items (execute-input.ts), waits for the end, answers with the execution and its data.
   app.post<{ Params: Params }>('/workflows/:id/execute', { schema: { summary: 'Run a workflow now and return the execution', tags: ['workflows'], params: IdParams, body: ExecuteBody, response: { 200: Execution, ...errors(400, 404) } } }, async (req, reply) => {
     const row = await load(req.params.id);
-    const body = req.body === undefined ? {} : requireObjectBody(req.body);
-    const data = body.data === undefined ? {} : body.data;
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) throw badRequest('request/body/data must be object');
+    const inputs = executeInput(req.body);
     const prepared = d.cache.get(row);
     const start = findStartNode(prepared.definition, 'manual');
     if (!start) throw badRequest('Workflow has no trigger node to start from: add a Manual Trigger');
     const node = prepared.graph.nodes.get(start)!;
-    const item: Item =
+    // A Webhook start gets webhook-shaped items, each request body being one input.
+    const items: Item[] =
       triggerKind(node) === 'webhook'
-        ? { json: { headers: {}, params: {}, query: {}, body: data, webhookUrl: `${d.baseUrl()}/webhook-test/${String(node.parameters?.path ?? '')}`, executionMode: 'test' } }
-        : { json: data as Record<string, unknown> };
-    const { row: exec } = await d.runner.run({ prepared, mode: 'manual', start: { node: start, items: [item] } });
+        ? inputs.map((i) => ({ ...i, json: { headers: {}, params: {}, query: {}, body: i.json, webhookUrl: `${d.baseUrl()}/webhook-test/${String(node.parameters?.path ?? '')}`, executionMode: 'test' } }))
+        : inputs;
+    const { row: exec } = await d.runner.run({ prepared, mode: 'manual', start: { node: start, items } });
     return sendJsonText(reply, executionWithDataText(exec));
   });
 }

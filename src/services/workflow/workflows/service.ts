@@ -16,6 +16,19 @@ const invalid = (message: string) => new DomainError('invalid', message);
 const WRITABLE = ['name', 'nodes', 'connections', 'settings', 'staticData', 'pinData', 'nodeGroups', 'description'] as const;
 const READ_ONLY = ['id', 'active', 'createdAt', 'updatedAt', 'tags', 'isArchived', 'versionId', 'triggerCount', 'meta', 'activeVersion', 'activeVersionId', 'versionCounter', 'shared', 'parentFolder', 'homeProject'];
 
+/**
+ * n8n's answer to a body that names a read-only key (`request/body/active is read-only`) or
+ * an unknown one: refused, never ignored, since a client that sends `active: false` in a PUT
+ * expects the workflow to stop.
+ */
+function checkKeys(body: Record<string, unknown>, alsoWritable: string[]): void {
+  for (const k of Object.keys(body)) {
+    if ((WRITABLE as readonly string[]).includes(k) || alsoWritable.includes(k)) continue;
+    if (READ_ONLY.includes(k)) throw invalid(`request/body/${k} is read-only`);
+    throw invalid('request/body must NOT have additional properties');
+  }
+}
+
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
 function checkDefinition(body: Record<string, unknown>): void {
@@ -80,6 +93,8 @@ export class WorkflowWrites {
 
   /** PATCH: only the given keys change; `active` (de)activates after the definition is applied. */
   async patch(row: WorkflowRow, body: Record<string, unknown>): Promise<WorkflowRow> {
+    // PATCH is the contract's: `active` and `tags` (set by the route) are writable here.
+    checkKeys(body, ['active', 'tags']);
     if ('active' in body && typeof body.active !== 'boolean') throw invalid('request/body/active must be boolean');
     checkDefinition(body);
     const patch: Partial<WorkflowRow> = {};
@@ -100,9 +115,7 @@ export class WorkflowWrites {
   /** PUT: a full replace of name, nodes, connections and settings. */
   async replace(row: WorkflowRow, body: Record<string, unknown>): Promise<WorkflowRow> {
     for (const p of ['name', 'nodes', 'connections', 'settings']) if (body[p] === undefined) throw invalid(`request/body must have required property '${p}'`);
-    for (const k of Object.keys(body)) {
-      if (!(WRITABLE as readonly string[]).includes(k) && !READ_ONLY.includes(k)) throw invalid('request/body must NOT have additional properties');
-    }
+    checkKeys(body, []);
     checkDefinition(body);
     return this.write(row, {
       name: body.name as string,
@@ -111,6 +124,7 @@ export class WorkflowWrites {
       settings: JSON.stringify(body.settings ?? {}),
       static_data: 'staticData' in body ? json(body.staticData) : row.static_data,
       pin_data: 'pinData' in body ? json(body.pinData) : row.pin_data,
+      description: 'description' in body ? (typeof body.description === 'string' ? body.description : null) : row.description,
     });
   }
 
