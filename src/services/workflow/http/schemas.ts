@@ -47,7 +47,7 @@ export const Workflow = Type.Object(
     versionCounter: Type.Integer(),
     triggerCount: Type.Integer(),
     tags: Type.Array(Tag),
-    shared: json('always [] (no projects)'),
+    shared: json("n8n's ownership: [{role: 'workflow:owner', projectId, project: {id, name, type: 'personal'}, createdAt, updatedAt, workflowId}]"),
     activeVersion: json('the active version (versionId, nodes, connections, …), or null when inactive'),
   },
   open,
@@ -69,7 +69,10 @@ export const WorkflowBody = Type.Object(
 
 export const WorkflowPatch = Type.Partial(Type.Composite([WorkflowBody, Type.Object({ active: Type.Boolean() })]), open);
 
+export const TransferBody = Type.Object({ destinationProjectId: Type.String() }, open);
+
 export const WorkflowListQuery = Type.Object({
+  projectId: Type.Optional(Type.String({ description: 'only workflows of this project (there is one: the owner\'s personal project)' })),
   active: Type.Optional(Type.Boolean()),
   name: Type.Optional(Type.String()),
   tags: Type.Optional(Type.String({ description: 'comma-separated tag names' })),
@@ -120,6 +123,7 @@ export const Execution = Type.Object(
 );
 
 export const ExecutionListQuery = Type.Object({
+  projectId: Type.Optional(Type.String({ description: 'only executions of workflows of this project' })),
   workflowId: Type.Optional(Type.String()),
   status: Type.Optional(Type.Union(['canceled', 'error', 'running', 'success', 'waiting'].map((s) => Type.Literal(s)))),
   includeData: Type.Optional(Type.Boolean()),

@@ -10,10 +10,11 @@ import type { WorkflowStore, WorkflowRow } from '../store/workflow-store.js';
 import { workflowToApi, tagToApi, type WorkflowCache } from '../workflows/model.js';
 import type { ListCache } from '../workflows/list-cache.js';
 import type { WorkflowWrites } from '../workflows/service.js';
+import type { InstanceOwner } from '../projects/owner.js';
 import { findStartNode, triggerKind } from '../workflows/triggers.js';
 import { executeInput } from './execute-input.js';
-import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody, sendJsonText } from './common.js';
-import { errors, ExecuteBody, Execution, IdParams, Page, Tag, TagRefs, Workflow, WorkflowBody, WorkflowListQuery, WorkflowPatch } from './schemas.js';
+import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody, requireProps, sendJsonText } from './common.js';
+import { errors, ExecuteBody, Execution, IdParams, Page, Tag, TagRefs, TransferBody, Workflow, WorkflowBody, WorkflowListQuery, WorkflowPatch } from './schemas.js';
 
 export interface WorkflowRoutesDeps {
   store: WorkflowStore;
@@ -21,6 +22,7 @@ export interface WorkflowRoutesDeps {
   cache: WorkflowCache;
   runner: Runner;
   lists: ListCache;
+  owner: InstanceOwner;
   baseUrl(): string;
 }
 
@@ -44,7 +46,8 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     }
     return ids;
   };
-  const show = async (row: WorkflowRow) => workflowToApi(row, (await d.store.tagsOf([row.id])).get(row.id) ?? []);
+  const sharedOf = (row: WorkflowRow) => d.owner.shared('workflow', row.id, row.created_at, row.updated_at);
+  const show = async (row: WorkflowRow) => workflowToApi(row, (await d.store.tagsOf([row.id])).get(row.id) ?? [], sharedOf(row));
 
   app.get('/workflows', { schema: { summary: 'List workflows', tags: ['workflows'], querystring: WorkflowListQuery, response: { 200: Page(Workflow), ...errors(400) } } }, async (req, reply) => {
     const key = req.url.slice(req.url.indexOf('?') + 1);
@@ -60,13 +63,14 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     }
     const active = parseBool('active', q.active);
     const tagNames = q.tags ? q.tags.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
-    const rows = await d.store.listWorkflows({ active, name: q.name, tagNames, limit: limit + 1, offset });
+    // One project owns every workflow: its id filters nothing out, any other id everything.
+    const rows = d.owner.matchesProject(q.projectId) ? await d.store.listWorkflows({ active, name: q.name, tagNames, limit: limit + 1, offset }) : [];
     const page = rows.slice(0, limit);
     const tags = await d.store.tagsOf(page.map((r) => r.id));
     const excludePinned = parseBool('excludePinnedData', q.excludePinnedData);
     const body = JSON.stringify({
       data: page.map((r) => {
-        const w = workflowToApi(r, tags.get(r.id) ?? []);
+        const w = workflowToApi(r, tags.get(r.id) ?? [], sharedOf(r));
         if (!excludePinned) return w;
         const { pinData: _pinData, ...withoutPinData } = w;
         return withoutPinData;
@@ -119,6 +123,17 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     const row = await d.writes.deactivate(await load(req.params.id));
     d.lists.invalidate();
     return show(row);
+  });
+
+  // n8n moves a workflow to another project; this instance has one project, so a transfer is
+  // either to the project that already owns it (n8n's 400) or to one that does not exist (404).
+  app.put<{ Params: Params }>('/workflows/:id/transfer', { schema: { summary: 'Transfer a workflow to another project', tags: ['workflows'], params: IdParams, body: TransferBody, response: { 204: Type.Null(), ...errors(400, 404) } } }, async (req) => {
+    await load(req.params.id);
+    const body = requireObjectBody(req.body);
+    requireProps(body, ['destinationProjectId']);
+    if (typeof body.destinationProjectId !== 'string') throw badRequest('request/body/destinationProjectId must be string');
+    if (body.destinationProjectId !== d.owner.projectId) throw notFoundError();
+    throw badRequest("You can't transfer a workflow into the project that's already owning it.");
   });
 
   app.get<{ Params: Params }>('/workflows/:id/tags', { schema: { summary: "A workflow's tags", tags: ['workflows'], params: IdParams, response: { 200: Type.Array(Tag), ...errors(404) } } }, async (req) => {
