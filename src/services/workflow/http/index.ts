@@ -16,6 +16,10 @@ import type { InstanceOwner } from '../projects/owner.js';
 import type { ApiStore } from '../store/api-store.js';
 import { healthRoutes } from './health.js';
 import { projectRoutes } from './projects.js';
+import type { Credentials } from '../credentials/credentials.js';
+import type { Variables } from '../variables/variables.js';
+import { credentialRoutes } from './credentials.js';
+import { variableRoutes } from './variables.js';
 import { methodNotAllowed } from './common.js';
 import { envelope } from './envelope.js';
 import { executionRoutes } from './executions.js';
@@ -33,6 +37,8 @@ export interface WorkflowHttpDeps {
   activation: Activation;
   owner: InstanceOwner;
   apiStore: ApiStore;
+  variables: Variables;
+  credentials: Credentials;
   baseUrl(): string;
 }
 
@@ -58,6 +64,8 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
       workflowRoutes(api as unknown as App, { store: d.store, writes: d.writes, cache: d.cache, runner: d.runner, lists: d.lists.workflows, owner: d.owner, baseUrl: d.baseUrl });
       executionRoutes(api as unknown as App, { store: d.store, runner: d.runner, stopper: d.stopper, lists: d.lists.executions, matchesProject: (id) => d.owner.matchesProject(id) });
       projectRoutes(api as unknown as App, { owner: d.owner });
+      variableRoutes(api as unknown as App, { store: d.apiStore, variables: d.variables, owner: d.owner, clock: platform.clock });
+      credentialRoutes(api as unknown as App, { credentials: d.credentials, store: d.apiStore, owner: d.owner });
       tagRoutes(api as unknown as App, { store: d.store, clock: platform.clock, lists: d.lists.workflows });
       methodNotAllowed(api as unknown as App, {
         '/workflows': ['GET', 'POST'],
@@ -70,6 +78,11 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
         '/projects': ['GET'],
         '/users': ['GET'],
         '/users/:id': ['GET'],
+        '/variables': ['GET', 'POST'],
+        '/variables/:id': ['PUT', 'PATCH', 'DELETE'],
+        '/credentials': ['GET', 'POST'],
+        '/credentials/:id': ['GET', 'PATCH', 'DELETE'],
+        '/credentials/schema/:type': ['GET'],
         '/executions': ['GET'],
         '/executions/:id': ['GET', 'DELETE'],
         '/executions/:id/retry': ['POST'],

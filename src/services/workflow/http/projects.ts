@@ -32,7 +32,7 @@ const ListQuery = Type.Object({
 const UserListQuery = Type.Composite([ListQuery, Type.Object({ includeRole: Type.Optional(Type.Boolean()), projectId: Type.Optional(Type.String()) })]);
 
 /** One page of a list that lives in memory, with n8n's `{limit, offset}` cursor. */
-export function offsetPage<T>(all: T[], rawLimit: unknown, rawCursor: unknown): { data: T[]; nextCursor: string | null } {
+function offsetPage<T>(all: T[], rawLimit: unknown, rawCursor: unknown): { data: T[]; nextCursor: string | null } {
   let limit = parseLimit(rawLimit);
   let offset = 0;
   if (rawCursor) {

@@ -110,8 +110,11 @@ export class ApiStore {
     return this.k.selectFrom('workflow_variables').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  listVariables(limit: number, offset: number): Promise<VariableRow[]> {
-    return this.k.selectFrom('workflow_variables').selectAll().orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
+  /** A page of variables; `emptyOnly`: those whose value is empty (n8n's state=empty). */
+  listVariables(limit: number, offset: number, emptyOnly = false): Promise<VariableRow[]> {
+    let q = this.k.selectFrom('workflow_variables').selectAll();
+    if (emptyOnly) q = q.where('value', '=', '');
+    return q.orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
   }
 
   allVariables(): Promise<Array<Pick<VariableRow, 'key' | 'value'>>> {
@@ -140,6 +143,10 @@ export class ApiStore {
 
   getCredential(id: string): Promise<CredentialRow | undefined> {
     return this.k.selectFrom('workflow_credentials').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  credentialByName(type: string, name: string): Promise<CredentialRow | undefined> {
+    return this.k.selectFrom('workflow_credentials').selectAll().where('type', '=', type).where('name', '=', name).orderBy('created_at').limit(1).executeTakeFirst();
   }
 
   /** Credentials without their data (lists, the audit). */

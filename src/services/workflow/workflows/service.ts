@@ -60,6 +60,8 @@ export class WorkflowWrites {
     private readonly cache: WorkflowCache,
     private readonly activation: Activation,
     private readonly clock: Clock,
+    /** n8n's refusal to activate a workflow whose nodes lack their credentials (credentials/credentials.ts). */
+    private readonly credentialProblem: (wf: { nodes: WorkflowNode[] }) => Promise<string | undefined> = async () => undefined,
   ) {}
 
   async create(body: Record<string, unknown>): Promise<WorkflowRow> {
@@ -130,6 +132,7 @@ export class WorkflowWrites {
 
   async activate(row: WorkflowRow): Promise<WorkflowRow> {
     const candidate = { ...row, active: 1 };
+    await this.checkCredentials(candidate);
     this.activation.validate(this.cache.get(candidate));
     return this.write(row, { active: 1, active_version_id: row.version_id }, false);
   }
@@ -144,6 +147,11 @@ export class WorkflowWrites {
     await this.activation.changed(row.id);
   }
 
+  private async checkCredentials(row: WorkflowRow): Promise<void> {
+    const problem = await this.credentialProblem(this.cache.get(row).definition);
+    if (problem) throw invalid(problem);
+  }
+
   private async write(row: WorkflowRow, patch: Partial<WorkflowRow>, newVersion = true): Promise<WorkflowRow> {
     const now = this.clock.now().toISOString();
     const next: WorkflowRow = { ...row, ...patch, updated_at: now };
@@ -153,6 +161,7 @@ export class WorkflowWrites {
     }
     // Saving an active workflow re-validates and re-registers its triggers (n8n republishes).
     if (next.active === 1 && newVersion) {
+      await this.checkCredentials(next);
       this.activation.validate(this.cache.get(next));
       next.active_version_id = next.version_id;
     }
