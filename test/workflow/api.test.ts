@@ -343,7 +343,7 @@ test('/docs/json documents every /api/v1 route with its request and its success 
       'GET /api/v1/tags', 'POST /api/v1/tags', 'GET /api/v1/tags/{id}', 'PUT /api/v1/tags/{id}', 'DELETE /api/v1/tags/{id}',
       'PUT /api/v1/workflows/{id}/transfer', 'GET /api/v1/projects', 'GET /api/v1/users', 'GET /api/v1/users/{id}', 'GET /healthz/readiness',
       'GET /api/v1/variables', 'POST /api/v1/variables', 'PUT /api/v1/variables/{id}', 'PATCH /api/v1/variables/{id}', 'DELETE /api/v1/variables/{id}',
-      'GET /api/v1/credentials', 'POST /api/v1/credentials', 'GET /api/v1/credentials/{id}', 'PATCH /api/v1/credentials/{id}', 'DELETE /api/v1/credentials/{id}', 'GET /api/v1/credentials/schema/{type}',
+      'GET /api/v1/credentials', 'POST /api/v1/credentials', 'GET /api/v1/credentials/{id}', 'PATCH /api/v1/credentials/{id}', 'DELETE /api/v1/credentials/{id}', 'GET /api/v1/credentials/schema/{type}', 'POST /api/v1/audit',
     ].sort(),
   );
   for (const { route, op } of operations) {

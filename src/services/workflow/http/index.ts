@@ -20,6 +20,7 @@ import type { Credentials } from '../credentials/credentials.js';
 import type { Variables } from '../variables/variables.js';
 import { credentialRoutes } from './credentials.js';
 import { variableRoutes } from './variables.js';
+import { auditRoutes } from './audit.js';
 import { methodNotAllowed } from './common.js';
 import { envelope } from './envelope.js';
 import { executionRoutes } from './executions.js';
@@ -66,6 +67,7 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
       projectRoutes(api as unknown as App, { owner: d.owner });
       variableRoutes(api as unknown as App, { store: d.apiStore, variables: d.variables, owner: d.owner, clock: platform.clock });
       credentialRoutes(api as unknown as App, { credentials: d.credentials, store: d.apiStore, owner: d.owner });
+      auditRoutes(api as unknown as App, { store: d.store, apiStore: d.apiStore, cache: d.cache, clock: platform.clock });
       tagRoutes(api as unknown as App, { store: d.store, clock: platform.clock, lists: d.lists.workflows });
       methodNotAllowed(api as unknown as App, {
         '/workflows': ['GET', 'POST'],
@@ -83,6 +85,7 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
         '/credentials': ['GET', 'POST'],
         '/credentials/:id': ['GET', 'PATCH', 'DELETE'],
         '/credentials/schema/:type': ['GET'],
+        '/audit': ['POST'],
         '/executions': ['GET'],
         '/executions/:id': ['GET', 'DELETE'],
         '/executions/:id/retry': ['POST'],
