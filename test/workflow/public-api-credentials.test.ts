@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createHmac } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { startWorkflowServer, wrap, type WorkflowTestServer } from './helpers.js';
@@ -163,6 +164,66 @@ describe('activation', () => {
     expect(on.body.active).toBe(true);
     const webhook = await s.call('POST', '/webhook/cred-ok', { body: '{}', headers: { 'content-type': 'application/json' } });
     expect(webhook.status).toBe(200);
+  });
+});
+
+describe('Webhook authentication', () => {
+  const guarded = async (path: string, authentication: string, credentials: Record<string, unknown>) => {
+    const wf = {
+      name: `guarded ${path}`,
+      nodes: [{ id: 'w', name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path, httpMethod: 'POST', responseMode: 'lastNode', authentication }, credentials }],
+      connections: {},
+      settings: { executionOrder: 'v1' },
+    };
+    const { body } = await s.api('POST', '/workflows', wf);
+    expect((await s.api('POST', `/workflows/${body.id}/activate`)).status).toBe(200);
+  };
+  const post = (path: string, headers: Record<string, string> = {}) => s.call('POST', `/webhook/${path}`, { body: '{"a":1}', headers: { 'content-type': 'application/json', ...headers } });
+  const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
+
+  test('basicAuth: none is 401 with a Basic challenge, wrong is 403, right runs', async () => {
+    const c = await create('hook basic', 'httpBasicAuth', { user: 'hook', password: 'pw' });
+    await guarded('auth-basic', 'basicAuth', { httpBasicAuth: { id: c.body.id, name: 'hook basic' } });
+    const none = await post('auth-basic');
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Basic realm="Webhook"');
+    expect(none.body.message).toBe('Authorization is required!');
+    const wrong = await post('auth-basic', { authorization: basic('hook', 'nope') });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.message).toBe('Authorization data is wrong!');
+    const right = await post('auth-basic', { authorization: basic('hook', 'pw') });
+    expect(right.status).toBe(200);
+    expect(right.body.body).toEqual({ a: 1 });
+  });
+
+  test('headerAuth and jwtAuth (HS256, expiry checked)', async () => {
+    const h = await create('hook header', 'httpHeaderAuth', { name: 'X-Hook-Key', value: 'k1' });
+    await guarded('auth-header', 'headerAuth', { httpHeaderAuth: { id: h.body.id, name: 'hook header' } });
+    expect((await post('auth-header')).status).toBe(403);
+    expect((await post('auth-header', { 'x-hook-key': 'k2' })).status).toBe(403);
+    expect((await post('auth-header', { 'x-hook-key': 'k1' })).status).toBe(200);
+
+    const j = await create('hook jwt', 'jwtAuth', { keyType: 'passphrase', secret: 'jwt-secret', algorithm: 'HS256' });
+    await guarded('auth-jwt', 'jwtAuth', { jwtAuth: { id: j.body.id, name: 'hook jwt' } });
+    const token = (claims: Record<string, unknown>, secret = 'jwt-secret') => {
+      const head = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+      const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
+      return `${head}.${body}.${createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url')}`;
+    };
+    const now = Math.floor(Date.now() / 1000);
+    expect((await post('auth-jwt')).status).toBe(401);
+    expect((await post('auth-jwt', { authorization: `Bearer ${token({ sub: 'a' }, 'other')}` })).status).toBe(403);
+    expect((await post('auth-jwt', { authorization: `Bearer ${token({ sub: 'a', exp: now - 10 })}` })).status).toBe(403);
+    expect((await post('auth-jwt', { authorization: `Bearer ${token({ sub: 'a', exp: now + 600 })}` })).status).toBe(200);
+  });
+
+  test('a guarded webhook whose credential was deleted lets nobody in', async () => {
+    const c = await create('hook doomed', 'httpBasicAuth', { user: 'u', password: 'p' });
+    await guarded('auth-doomed', 'basicAuth', { httpBasicAuth: { id: c.body.id, name: 'hook doomed' } });
+    await s.api('DELETE', `/credentials/${c.body.id}`);
+    const r = await post('auth-doomed', { authorization: basic('u', 'p') });
+    expect(r.status).toBe(500);
+    expect(r.body.message).toBe('No authentication data defined on node!');
   });
 });
 

@@ -25,7 +25,8 @@ export const CREDENTIAL_TYPES: Record<string, { displayName: string; fields: Fie
     fields: [
       { name: 'keyType', type: 'string', options: ['passphrase', 'pemKey'] },
       { name: 'secret', type: 'string' },
-      { name: 'algorithm', type: 'string' },
+      { name: 'publicKey', type: 'string' },
+      { name: 'algorithm', type: 'string', options: ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512'] },
     ],
   },
   oAuth2Api: {

@@ -96,6 +96,14 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
     },
     { prefix: '/api/v1' },
   );
-  webhookEndpoints(app, { activation: d.activation, runner: d.runner, store: d.store, cache: d.cache, baseUrl: d.baseUrl });
+  webhookEndpoints(app, {
+    activation: d.activation,
+    runner: d.runner,
+    store: d.store,
+    cache: d.cache,
+    credential: (node, type) => d.credentials.resolve(node, type),
+    nowS: () => Math.floor(platform.clock.ms() / 1000),
+    baseUrl: d.baseUrl,
+  });
   return app;
 }
