@@ -51,6 +51,15 @@ describe('projects and users', () => {
     expect((await s.api('GET', '/executions?projectId=another')).body.data).toEqual([]);
   });
 
+  test('create takes the owner\'s projectId; another project is 404, a folder 400', async () => {
+    const project = (await s.api('GET', '/projects')).body.data[0];
+    const ok = await s.api('POST', '/workflows', { ...manualSetWorkflow('placed'), projectId: project.id });
+    expect(ok.status).toBe(200);
+    expect(ok.body.shared[0].projectId).toBe(project.id);
+    expect((await s.api('POST', '/workflows', { ...manualSetWorkflow('elsewhere'), projectId: 'another' })).status).toBe(404);
+    expect((await s.api('POST', '/workflows', { ...manualSetWorkflow('foldered'), parentFolderId: 'f1' })).body).toEqual({ message: 'request/body/parentFolderId: this instance has no folders' });
+  });
+
   test('a transfer to the owning project is n8n\'s 400, to an unknown project 404', async () => {
     const project = (await s.api('GET', '/projects')).body.data[0];
     const c = await s.api('POST', '/workflows', manualSetWorkflow('transfer'));

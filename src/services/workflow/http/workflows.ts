@@ -82,7 +82,11 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
   });
 
   app.post('/workflows', { schema: { summary: 'Create a workflow (an n8n export imports unchanged)', tags: ['workflows'], body: WorkflowBody, response: { 200: Workflow, ...errors(400) } } }, async (req) => {
-    const row = await d.writes.create(requireObjectBody(req.body));
+    const body = requireObjectBody(req.body);
+    // Placement asked by n8n clients (n8n-mcp sends both): the one project, and no folders.
+    if (body.projectId !== undefined && body.projectId !== null && !d.owner.matchesProject(String(body.projectId))) throw notFoundError();
+    if (body.parentFolderId !== undefined && body.parentFolderId !== null) throw badRequest('request/body/parentFolderId: this instance has no folders');
+    const row = await d.writes.create(body);
     d.lists.invalidate();
     return show(row);
   });
