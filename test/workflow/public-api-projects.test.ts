@@ -2,6 +2,9 @@
 // GET /users, GET /users/{id|email}, `shared` on workflows, the projectId filter, the
 // transfer answers, and n8n's /healthz/readiness (issue 11, item 5).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApp } from '../../src/platform/http.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { healthRoutes } from '../../src/services/workflow/http/health.js';
 import { manualSetWorkflow, startWorkflowServer, wrap, type WorkflowTestServer } from './helpers.js';
 
 let s: WorkflowTestServer;
@@ -92,5 +95,17 @@ describe('health', () => {
     const ready = await s.call('GET', '/healthz/readiness');
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({ status: 'ok' });
+  });
+
+  test('readiness is 503 {"status":"error"} while the database does not answer', async () => {
+    const app = await createApp({ service: 'workflow', logger: createLogger({ level: 'silent', pretty: false }), envelope: (e) => ({ message: e.message }) });
+    let up = false;
+    healthRoutes(app, { ping: async () => { if (!up) throw new Error('connection refused'); return true; } });
+    const down = await app.inject({ method: 'GET', url: '/healthz/readiness' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ status: 'error' });
+    up = true;
+    expect((await app.inject({ method: 'GET', url: '/healthz/readiness' })).json()).toEqual({ status: 'ok' });
+    await app.close();
   });
 });
