@@ -14,6 +14,11 @@ import { createExpressions } from './expressions/index.js';
 import { createWorkflowApp } from './http/index.js';
 import { migrations } from './migrations.js';
 import { WorkflowStore } from './store/workflow-store.js';
+import { ApiStore } from './store/api-store.js';
+import { InstanceOwner } from './projects/owner.js';
+import { CredentialCipher } from './credentials/cipher.js';
+import { Credentials } from './credentials/credentials.js';
+import { Variables } from './variables/variables.js';
 import { Activation } from './triggers/activation.js';
 import { WorkflowCache } from './workflows/model.js';
 import { WorkflowWrites } from './workflows/service.js';
@@ -25,13 +30,19 @@ function createEngine(platform: Platform, config: WorkflowSettings) {
   // Execution writes (here or in a `hamlet worker`) drop cached execution lists on every instance.
   const lists = createListCaches(platform.events, platform.logger);
   const store = new WorkflowStore(platform.db, lists.executions);
+  const apiStore = new ApiStore(platform.db);
+  const variables = new Variables(apiStore, platform.events, platform.logger);
+  const credentials = new Credentials(apiStore, CredentialCipher.load(config.encryptionKey, platform.config.dataDir), platform.clock);
   const cache = new WorkflowCache();
   const ownership = new ExecutionOwnership(platform.db, store);
   // Until the HTTP side listens, links in executions use WORKFLOW_PUBLIC_URL or the directory.
   let listenUrl = '';
   const baseUrl = () => config.publicUrl ?? (listenUrl || platform.directory.url('workflow') || '');
-  const runner = new Runner(platform, store, cache, config, expressions, baseUrl, lists.workflows, ownership.key);
-  return { expressions, store, cache, lists, runner, ownership, baseUrl, listening: (url: string) => (listenUrl = url) };
+  const runner = new Runner(platform, store, cache, config, expressions, baseUrl, lists.workflows, ownership.key, {
+    vars: () => variables.snapshot(),
+    credential: (node, type) => credentials.resolve(node, type),
+  });
+  return { expressions, store, apiStore, variables, credentials, cache, lists, runner, ownership, baseUrl, listening: (url: string) => (listenUrl = url) };
 }
 type Engine = ReturnType<typeof createEngine>;
 
@@ -50,17 +61,20 @@ async function queues(platform: Platform, config: WorkflowSettings) {
       await engine.runner.drain();
       await engine.ownership.stop();
       engine.lists.close();
+      engine.variables.close();
       engine.expressions.close();
     },
   };
 }
 
 async function start(platform: Platform, config: WorkflowSettings, engine: Engine) {
-  const { store, cache, runner, lists, baseUrl } = engine;
+  const { store, apiStore, variables, credentials, cache, runner, lists, baseUrl } = engine;
+  const owner = new InstanceOwner(apiStore, platform.clock);
+  await owner.start(config.owner);
   const activation = new Activation(platform, store, cache, runner, config.timezone, true);
-  const writes = new WorkflowWrites(store, cache, activation, platform.clock);
+  const writes = new WorkflowWrites(store, cache, activation, platform.clock, (wf) => credentials.activationProblem(wf));
   const stopper = new ExecutionStopper(platform, store, runner);
-  const app = await createWorkflowApp(platform, { store, cache, runner, lists, writes, stopper, activation, baseUrl });
+  const app = await createWorkflowApp(platform, { store, cache, runner, lists, writes, stopper, activation, owner, apiStore, variables, credentials, baseUrl });
 
   if (platform.db.dialect === 'sqlite') await engine.ownership.markInterrupted(platform.clock.now().toISOString());
   await activation.start();

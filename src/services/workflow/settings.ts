@@ -26,6 +26,13 @@ export interface WorkflowSettings {
   timezone: string;
   /** Bounds of one execution: time (as n8n's EXECUTIONS_TIMEOUT / _MAX) and stored run data. */
   execution: ExecutionLimitSettings;
+  /** The instance owner the public API shows (GET /users, the personal project). */
+  owner: { email: string; firstName: string; lastName: string };
+  /**
+   * Key that encrypts credentials (WORKFLOW_ENCRYPTION_KEY, or n8n's N8N_ENCRYPTION_KEY);
+   * unset, one is generated into the data directory on first start.
+   */
+  encryptionKey?: string;
 }
 
 /** n8n's EXECUTIONS_TIMEOUT counts seconds and takes -1 for "no limit". */
@@ -66,5 +73,11 @@ export function readWorkflowSettings(kit: SettingsKit): WorkflowSettings {
       maxTimeoutS: seconds(kit, 'WORKFLOW_EXECUTION_TIMEOUT_MAX', 3600, false),
       maxRunDataBytes: kit.count('WORKFLOW_MAX_RUN_DATA_MB', 64, 1, 4096) * 1024 * 1024,
     },
+    owner: {
+      email: kit.text('WORKFLOW_OWNER_EMAIL', 'owner@hamlet.local'),
+      firstName: kit.text('WORKFLOW_OWNER_FIRST_NAME', 'Hamlet'),
+      lastName: kit.text('WORKFLOW_OWNER_LAST_NAME', 'Owner'),
+    },
+    encryptionKey: kit.raw('WORKFLOW_ENCRYPTION_KEY') ?? kit.raw('N8N_ENCRYPTION_KEY'),
   };
 }

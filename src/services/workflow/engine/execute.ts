@@ -30,6 +30,8 @@ export interface RunOptions {
   mode: ExecutionMode;
   now(): Date;
   env: Record<string, string>;
+  /** The instance's variables, read as $vars (variables/variables.ts). */
+  vars?: Record<string, string>;
   timezone: string;
   resumeUrl: string;
   /** Webhook executions: where Respond to Webhook sends its answer. */
@@ -77,6 +79,7 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
     mode: opts.mode,
     resumeUrl: opts.resumeUrl,
     env: opts.env,
+    vars: opts.vars,
     timezone: opts.timezone,
     runData: state.runData,
     now: opts.now,

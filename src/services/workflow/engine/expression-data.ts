@@ -9,6 +9,7 @@ export interface RunInfo {
   mode: string;
   resumeUrl: string;
   env: Record<string, string>;
+  vars?: Record<string, string>;
   timezone: string;
   runData: RunData;
   now(): Date;
@@ -81,6 +82,10 @@ export class RunExpressionData implements ExpressionData {
 
   get env() {
     return this.info.env;
+  }
+
+  get vars() {
+    return this.info.vars ?? {};
   }
 
   get staticData() {

@@ -44,6 +44,11 @@ export interface NodeServices {
   serviceUrl(service: string): string | undefined;
   /** A key for a sibling service's API, from the node's parameters or the operator's environment. */
   env: Record<string, string | undefined>;
+  /**
+   * The clear data of the credential of `type` the node references (`node.credentials[type]`);
+   * throws NodeOperationError when it is missing. Absent where no credentials are kept.
+   */
+  credential?(node: WorkflowNode, type: string): Promise<Record<string, unknown>>;
 }
 
 export interface NodeContext {

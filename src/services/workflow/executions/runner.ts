@@ -15,7 +15,7 @@ import type { Expressions, Item } from '../expressions/api.js';
 import { runWorkflow, startState, toErrorInfo, type RunOutcome } from '../engine/execute.js';
 import { NodeOperationError, type NodeServices, type WebhookResponse } from '../engine/node-type.js';
 import { effectiveTimeoutS, ExecutionCancelledError } from '../engine/limits.js';
-import type { ExecutionMode, ExecutionState, WorkflowDefinition } from '../engine/types.js';
+import type { ExecutionMode, ExecutionState, WorkflowDefinition, WorkflowNode } from '../engine/types.js';
 import type { WorkflowSettings } from '../settings.js';
 import { nodeRegistry } from '../nodes/registry.js';
 import type { ExecutionRow, WorkflowStore } from '../store/workflow-store.js';
@@ -67,6 +67,14 @@ interface RunningExecution {
   startedAt: string;
 }
 
+/** What a run reads from the instance beside its workflow (variables/, credentials/). */
+export interface RunResources {
+  /** The variables, as $vars shows them. */
+  vars(): Promise<Record<string, string>>;
+  /** The clear data of the credential of `type` that a node references (credentials/resolve.ts). */
+  credential(node: WorkflowNode, type: string): Promise<Record<string, unknown>>;
+}
+
 export class Runner {
   private readonly allowInternal: boolean;
   private readonly envForExpressions: Record<string, string>;
@@ -85,6 +93,8 @@ export class Runner {
     private readonly workflowLists: ListCache,
     /** This process's key, stamped on the executions it sets running (PostgreSQL). */
     private readonly ownerKey?: number,
+    /** The public API's resources runs read: $vars and node credentials. */
+    private readonly resources?: RunResources,
   ) {
     this.allowInternal = platform.config.allowInternalRequests;
     this.envForExpressions = config.envForExpressions;
@@ -326,6 +336,7 @@ export class Runner {
           mode,
           now: () => this.platform.clock.now(),
           env: this.envForExpressions,
+          vars: await this.resources?.vars(),
           timezone: String(wf.settings?.timezone ?? this.config.timezone),
           resumeUrl: `${this.baseUrl()}/webhook-waiting/${executionId}`,
           respond,
@@ -432,6 +443,7 @@ export class Runner {
       runSubWorkflow: (id, items, parent) => this.runSub(id, items, parent),
       serviceUrl: (service) => this.platform.directory.url(service),
       env: this.config.hamletApiKeys,
+      credential: this.resources ? (node, type) => this.resources!.credential(node, type) : undefined,
     };
   }
 

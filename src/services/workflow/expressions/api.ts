@@ -39,6 +39,8 @@ export interface ExpressionData {
   execution: { id: string; mode: string; resumeUrl: string; customData?: Record<string, string> };
   /** Only the variables the operator allowed (WORKFLOW_ENV_ALLOW). */
   env: Record<string, string>;
+  /** The instance's variables ($vars); none when absent. */
+  vars?: Record<string, string>;
   /** Workflow static data ($getWorkflowStaticData). Mutations by Code nodes are written back by the engine. */
   staticData?: { global: Record<string, unknown>; node: Record<string, unknown> };
   /** From the injectable clock: $now, $today, Date.now() inside the sandbox. */

@@ -38,7 +38,16 @@ function parseStopFilter(raw: unknown): StopFilter {
   };
 }
 
-export function executionRoutes(app: App, d: { store: WorkflowStore; runner: Runner; stopper: ExecutionStopper; lists: ListCache }): void {
+export interface ExecutionRoutesDeps {
+  store: WorkflowStore;
+  runner: Runner;
+  stopper: ExecutionStopper;
+  lists: ListCache;
+  /** Whether a `projectId` filter names the one project (projects/owner.ts). */
+  matchesProject(projectId: string | undefined): boolean;
+}
+
+export function executionRoutes(app: App, d: ExecutionRoutesDeps): void {
   app.get('/executions', {
     schema: { summary: 'List executions, newest first', tags: ['executions'], querystring: ExecutionListQuery, response: { 200: Page(Execution), ...errors(400) } },
   }, async (req, reply) => {
@@ -58,7 +67,7 @@ export function executionRoutes(app: App, d: { store: WorkflowStore; runner: Run
       throw badRequest(`request/query/status must be equal to one of the allowed values: ${FILTERABLE.join(', ')}`);
     }
     const includeData = parseBool('includeData', q.includeData) ?? false;
-    const rows = await d.store.listExecutions({ workflowId: q.workflowId, status: q.status, lastId, limit: limit + 1, withData: includeData });
+    const rows = d.matchesProject(q.projectId) ? await d.store.listExecutions({ workflowId: q.workflowId, status: q.status, lastId, limit: limit + 1, withData: includeData }) : [];
     const page = rows.slice(0, limit);
     const body = {
       data: page.map((r) => executionToApi(r, includeData)),

@@ -12,6 +12,15 @@ import type { WorkflowCache } from '../workflows/model.js';
 import type { WorkflowWrites } from '../workflows/service.js';
 import { authHook } from './auth.js';
 import { addBodyParsers } from './body-parsers.js';
+import type { InstanceOwner } from '../projects/owner.js';
+import type { ApiStore } from '../store/api-store.js';
+import { healthRoutes } from './health.js';
+import { projectRoutes } from './projects.js';
+import type { Credentials } from '../credentials/credentials.js';
+import type { Variables } from '../variables/variables.js';
+import { credentialRoutes } from './credentials.js';
+import { variableRoutes } from './variables.js';
+import { auditRoutes } from './audit.js';
 import { methodNotAllowed } from './common.js';
 import { envelope } from './envelope.js';
 import { executionRoutes } from './executions.js';
@@ -27,6 +36,10 @@ export interface WorkflowHttpDeps {
   writes: WorkflowWrites;
   stopper: ExecutionStopper;
   activation: Activation;
+  owner: InstanceOwner;
+  apiStore: ApiStore;
+  variables: Variables;
+  credentials: Credentials;
   baseUrl(): string;
 }
 
@@ -42,14 +55,19 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
     onBadUrl: badUrlNotFound,
   });
   addBodyParsers(app);
+  healthRoutes(app, { ping: () => d.apiStore.ping() });
   await app.register(
     async (api) => {
       // The handlers check requests themselves, in n8n's order and words ("request/query/limit
       // must be <= 250", a 404 before a bad body); the request schemas document what they accept.
       api.setValidatorCompiler(() => () => true);
       api.addHook('onRequest', authHook(platform.keys));
-      workflowRoutes(api as unknown as App, { store: d.store, writes: d.writes, cache: d.cache, runner: d.runner, lists: d.lists.workflows, baseUrl: d.baseUrl });
-      executionRoutes(api as unknown as App, { store: d.store, runner: d.runner, stopper: d.stopper, lists: d.lists.executions });
+      workflowRoutes(api as unknown as App, { store: d.store, writes: d.writes, cache: d.cache, runner: d.runner, lists: d.lists.workflows, owner: d.owner, baseUrl: d.baseUrl });
+      executionRoutes(api as unknown as App, { store: d.store, runner: d.runner, stopper: d.stopper, lists: d.lists.executions, matchesProject: (id) => d.owner.matchesProject(id) });
+      projectRoutes(api as unknown as App, { owner: d.owner });
+      variableRoutes(api as unknown as App, { store: d.apiStore, variables: d.variables, owner: d.owner, clock: platform.clock });
+      credentialRoutes(api as unknown as App, { credentials: d.credentials, store: d.apiStore, owner: d.owner });
+      auditRoutes(api as unknown as App, { store: d.store, apiStore: d.apiStore, cache: d.cache, clock: platform.clock });
       tagRoutes(api as unknown as App, { store: d.store, clock: platform.clock, lists: d.lists.workflows });
       methodNotAllowed(api as unknown as App, {
         '/workflows': ['GET', 'POST'],
@@ -58,6 +76,16 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
         '/workflows/:id/deactivate': ['POST'],
         '/workflows/:id/execute': ['POST'],
         '/workflows/:id/tags': ['GET', 'PUT'],
+        '/workflows/:id/transfer': ['PUT'],
+        '/projects': ['GET'],
+        '/users': ['GET'],
+        '/users/:id': ['GET'],
+        '/variables': ['GET', 'POST'],
+        '/variables/:id': ['PUT', 'PATCH', 'DELETE'],
+        '/credentials': ['GET', 'POST'],
+        '/credentials/:id': ['GET', 'PATCH', 'DELETE'],
+        '/credentials/schema/:type': ['GET'],
+        '/audit': ['POST'],
         '/executions': ['GET'],
         '/executions/:id': ['GET', 'DELETE'],
         '/executions/:id/retry': ['POST'],
@@ -68,6 +96,14 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
     },
     { prefix: '/api/v1' },
   );
-  webhookEndpoints(app, { activation: d.activation, runner: d.runner, store: d.store, cache: d.cache, baseUrl: d.baseUrl });
+  webhookEndpoints(app, {
+    activation: d.activation,
+    runner: d.runner,
+    store: d.store,
+    cache: d.cache,
+    credential: (node, type) => d.credentials.resolve(node, type),
+    nowS: () => Math.floor(platform.clock.ms() / 1000),
+    baseUrl: d.baseUrl,
+  });
   return app;
 }

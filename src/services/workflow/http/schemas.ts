@@ -47,7 +47,7 @@ export const Workflow = Type.Object(
     versionCounter: Type.Integer(),
     triggerCount: Type.Integer(),
     tags: Type.Array(Tag),
-    shared: json('always [] (no projects)'),
+    shared: json("n8n's ownership: [{role: 'workflow:owner', projectId, project: {id, name, type: 'personal'}, createdAt, updatedAt, workflowId}]"),
     activeVersion: json('the active version (versionId, nodes, connections, …), or null when inactive'),
   },
   open,
@@ -69,7 +69,10 @@ export const WorkflowBody = Type.Object(
 
 export const WorkflowPatch = Type.Partial(Type.Composite([WorkflowBody, Type.Object({ active: Type.Boolean() })]), open);
 
+export const TransferBody = Type.Object({ destinationProjectId: Type.String() }, open);
+
 export const WorkflowListQuery = Type.Object({
+  projectId: Type.Optional(Type.String({ description: 'only workflows of this project (there is one: the owner\'s personal project)' })),
   active: Type.Optional(Type.Boolean()),
   name: Type.Optional(Type.String()),
   tags: Type.Optional(Type.String({ description: 'comma-separated tag names' })),
@@ -78,7 +81,17 @@ export const WorkflowListQuery = Type.Object({
   cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page' })),
 });
 
-export const ExecuteBody = Type.Object({ data: Type.Optional(Type.Object({}, { ...open, description: 'the json of the one start item' })) }, open);
+export const ExecuteBody = Type.Object(
+  {
+    data: Type.Optional(Type.Object({}, { ...open, description: 'the json of the one start item' })),
+    inputData: Type.Optional(
+      Type.Union([Type.Object({}, open), Type.Array(Type.Object({}, open), { minItems: 1 })], {
+        description: "the start items: an object (one item's json) or an array of objects or n8n items ({json, binary?}); not with data",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const TagRefs = Type.Array(Type.Object({ id: Type.String() }, open));
 
@@ -110,6 +123,7 @@ export const Execution = Type.Object(
 );
 
 export const ExecutionListQuery = Type.Object({
+  projectId: Type.Optional(Type.String({ description: 'only executions of workflows of this project' })),
   workflowId: Type.Optional(Type.String()),
   status: Type.Optional(Type.Union(['canceled', 'error', 'running', 'success', 'waiting'].map((s) => Type.Literal(s)))),
   includeData: Type.Optional(Type.Boolean()),

@@ -18,12 +18,16 @@ import { matchDynamic, normalisePath, webhookRoutes, type WebhookTarget } from '
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
 import { nodeRegistry } from '../nodes/registry.js';
 import { triggerKind } from '../workflows/triggers.js';
+import { checkWebhookAuth } from './webhook-auth.js';
 
 export interface WebhookDeps {
   activation: Activation;
   runner: Runner;
   store: WorkflowStore;
   cache: WorkflowCache;
+  /** Resolves a node's credential (the Webhook node's authentication). */
+  credential?(node: WorkflowNode, type: string): Promise<Record<string, unknown>>;
+  nowS(): number;
   baseUrl(): string;
 }
 
@@ -100,6 +104,11 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
     }
     const { target, params, prepared } = hit;
     const node = target.node;
+    const denied = await checkWebhookAuth(node, req.headers, d.credential, d.nowS());
+    if (denied) {
+      for (const [k, v] of Object.entries(denied.headers)) reply.header(k, v);
+      return reply.code(denied.status).type('application/json; charset=utf-8').send(JSON.stringify({ code: denied.status, message: denied.message }));
+    }
     const item: Item = {
       json: {
         headers: req.headers,

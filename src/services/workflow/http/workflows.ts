@@ -10,9 +10,11 @@ import type { WorkflowStore, WorkflowRow } from '../store/workflow-store.js';
 import { workflowToApi, tagToApi, type WorkflowCache } from '../workflows/model.js';
 import type { ListCache } from '../workflows/list-cache.js';
 import type { WorkflowWrites } from '../workflows/service.js';
+import type { InstanceOwner } from '../projects/owner.js';
 import { findStartNode, triggerKind } from '../workflows/triggers.js';
-import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody, sendJsonText } from './common.js';
-import { errors, ExecuteBody, Execution, IdParams, Page, Tag, TagRefs, Workflow, WorkflowBody, WorkflowListQuery, WorkflowPatch } from './schemas.js';
+import { executeInput } from './execute-input.js';
+import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody, requireProps, sendJsonText } from './common.js';
+import { errors, ExecuteBody, Execution, IdParams, Page, Tag, TagRefs, TransferBody, Workflow, WorkflowBody, WorkflowListQuery, WorkflowPatch } from './schemas.js';
 
 export interface WorkflowRoutesDeps {
   store: WorkflowStore;
@@ -20,6 +22,7 @@ export interface WorkflowRoutesDeps {
   cache: WorkflowCache;
   runner: Runner;
   lists: ListCache;
+  owner: InstanceOwner;
   baseUrl(): string;
 }
 
@@ -31,7 +34,20 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     if (!row) throw notFoundError();
     return row;
   };
-  const show = async (row: WorkflowRow) => workflowToApi(row, (await d.store.tagsOf([row.id])).get(row.id) ?? []);
+  /** Tag references `[{id}]` (PATCH also takes plain ids); an unknown id is 404 on /tags, 400 in a PATCH body. */
+  const checkTagRefs = async (refs: unknown, where: string, unknownTag?: () => Error): Promise<string[]> => {
+    if (!Array.isArray(refs)) throw badRequest(`${where} must be array`);
+    const ids: string[] = [];
+    for (const [i, t] of (refs as unknown[]).entries()) {
+      const id = typeof t === 'string' && where !== 'request/body' ? t : (t as { id?: unknown })?.id;
+      if (typeof id !== 'string') throw badRequest(`${where}/${i} must have required property 'id'`);
+      if (!(await d.store.getTag(id))) throw unknownTag ? unknownTag() : badRequest(`${where}/${i}: no tag has the id '${id}'`);
+      if (!ids.includes(id)) ids.push(id);
+    }
+    return ids;
+  };
+  const sharedOf = (row: WorkflowRow) => d.owner.shared('workflow', row.id, row.created_at, row.updated_at);
+  const show = async (row: WorkflowRow) => workflowToApi(row, (await d.store.tagsOf([row.id])).get(row.id) ?? [], sharedOf(row));
 
   app.get('/workflows', { schema: { summary: 'List workflows', tags: ['workflows'], querystring: WorkflowListQuery, response: { 200: Page(Workflow), ...errors(400) } } }, async (req, reply) => {
     const key = req.url.slice(req.url.indexOf('?') + 1);
@@ -47,13 +63,14 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     }
     const active = parseBool('active', q.active);
     const tagNames = q.tags ? q.tags.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
-    const rows = await d.store.listWorkflows({ active, name: q.name, tagNames, limit: limit + 1, offset });
+    // One project owns every workflow: its id filters nothing out, any other id everything.
+    const rows = d.owner.matchesProject(q.projectId) ? await d.store.listWorkflows({ active, name: q.name, tagNames, limit: limit + 1, offset }) : [];
     const page = rows.slice(0, limit);
     const tags = await d.store.tagsOf(page.map((r) => r.id));
     const excludePinned = parseBool('excludePinnedData', q.excludePinnedData);
     const body = JSON.stringify({
       data: page.map((r) => {
-        const w = workflowToApi(r, tags.get(r.id) ?? []);
+        const w = workflowToApi(r, tags.get(r.id) ?? [], sharedOf(r));
         if (!excludePinned) return w;
         const { pinData: _pinData, ...withoutPinData } = w;
         return withoutPinData;
@@ -65,7 +82,11 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
   });
 
   app.post('/workflows', { schema: { summary: 'Create a workflow (an n8n export imports unchanged)', tags: ['workflows'], body: WorkflowBody, response: { 200: Workflow, ...errors(400) } } }, async (req) => {
-    const row = await d.writes.create(requireObjectBody(req.body));
+    const body = requireObjectBody(req.body);
+    // Placement asked by n8n clients (n8n-mcp sends both): the one project, and no folders.
+    if (body.projectId !== undefined && body.projectId !== null && !d.owner.matchesProject(String(body.projectId))) throw notFoundError();
+    if (body.parentFolderId !== undefined && body.parentFolderId !== null) throw badRequest('request/body/parentFolderId: this instance has no folders');
+    const row = await d.writes.create(body);
     d.lists.invalidate();
     return show(row);
   });
@@ -74,7 +95,10 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
 
   app.patch<{ Params: Params }>('/workflows/:id', { schema: { summary: 'Change part of a workflow, or activate/deactivate it', tags: ['workflows'], params: IdParams, body: WorkflowPatch, response: { 200: Workflow, ...errors(400, 404) } } }, async (req) => {
     const body = requireObjectBody(req.body);
-    const row = await d.writes.patch(await load(req.params.id), body);
+    const current = await load(req.params.id);
+    const tagIds = body.tags === undefined ? undefined : await checkTagRefs(body.tags, 'request/body/tags');
+    const row = await d.writes.patch(current, body);
+    if (tagIds) await d.store.setWorkflowTags(row.id, tagIds);
     d.lists.invalidate();
     return show(row);
   });
@@ -105,6 +129,17 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     return show(row);
   });
 
+  // n8n moves a workflow to another project; this instance has one project, so a transfer is
+  // either to the project that already owns it (n8n's 400) or to one that does not exist (404).
+  app.put<{ Params: Params }>('/workflows/:id/transfer', { schema: { summary: 'Transfer a workflow to another project', tags: ['workflows'], params: IdParams, body: TransferBody, response: { 204: Type.Null(), ...errors(400, 404) } } }, async (req) => {
+    await load(req.params.id);
+    const body = requireObjectBody(req.body);
+    requireProps(body, ['destinationProjectId']);
+    if (typeof body.destinationProjectId !== 'string') throw badRequest('request/body/destinationProjectId must be string');
+    if (body.destinationProjectId !== d.owner.projectId) throw notFoundError();
+    throw badRequest("You can't transfer a workflow into the project that's already owning it.");
+  });
+
   app.get<{ Params: Params }>('/workflows/:id/tags', { schema: { summary: "A workflow's tags", tags: ['workflows'], params: IdParams, response: { 200: Type.Array(Tag), ...errors(404) } } }, async (req) => {
     const row = await load(req.params.id);
     return ((await d.store.tagsOf([row.id])).get(row.id) ?? []).map(tagToApi);
@@ -112,35 +147,27 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
 
   app.put<{ Params: Params }>('/workflows/:id/tags', { schema: { summary: "Set a workflow's tags", tags: ['workflows'], params: IdParams, body: TagRefs, response: { 200: Type.Array(Tag), ...errors(400, 404) } } }, async (req) => {
     const row = await load(req.params.id);
-    if (!Array.isArray(req.body)) throw badRequest('request/body must be array');
-    const ids: string[] = [];
-    for (const [i, t] of (req.body as unknown[]).entries()) {
-      const id = (t as { id?: unknown })?.id;
-      if (typeof id !== 'string') throw badRequest(`request/body/${i} must have required property 'id'`);
-      if (!(await d.store.getTag(id))) throw notFoundError();
-      if (!ids.includes(id)) ids.push(id);
-    }
+    const ids = await checkTagRefs(req.body, 'request/body', notFoundError);
     await d.store.setWorkflowTags(row.id, ids);
     d.lists.invalidate();
     return ((await d.store.tagsOf([row.id])).get(row.id) ?? []).map(tagToApi);
   });
 
-  // The contract's manual run: starts at the Manual Trigger (else the first trigger) with
-  // one item whose json is `data`, waits for the end, answers with the execution and its data.
+  // The contract's manual run: starts at the Manual Trigger (else the first trigger) with the
+  // request's items (execute-input.ts), waits for the end, answers with the execution and its data.
   app.post<{ Params: Params }>('/workflows/:id/execute', { schema: { summary: 'Run a workflow now and return the execution', tags: ['workflows'], params: IdParams, body: ExecuteBody, response: { 200: Execution, ...errors(400, 404) } } }, async (req, reply) => {
     const row = await load(req.params.id);
-    const body = req.body === undefined ? {} : requireObjectBody(req.body);
-    const data = body.data === undefined ? {} : body.data;
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) throw badRequest('request/body/data must be object');
+    const inputs = executeInput(req.body);
     const prepared = d.cache.get(row);
     const start = findStartNode(prepared.definition, 'manual');
     if (!start) throw badRequest('Workflow has no trigger node to start from: add a Manual Trigger');
     const node = prepared.graph.nodes.get(start)!;
-    const item: Item =
+    // A Webhook start gets webhook-shaped items, each request body being one input.
+    const items: Item[] =
       triggerKind(node) === 'webhook'
-        ? { json: { headers: {}, params: {}, query: {}, body: data, webhookUrl: `${d.baseUrl()}/webhook-test/${String(node.parameters?.path ?? '')}`, executionMode: 'test' } }
-        : { json: data as Record<string, unknown> };
-    const { row: exec } = await d.runner.run({ prepared, mode: 'manual', start: { node: start, items: [item] } });
+        ? inputs.map((i) => ({ ...i, json: { headers: {}, params: {}, query: {}, body: i.json, webhookUrl: `${d.baseUrl()}/webhook-test/${String(node.parameters?.path ?? '')}`, executionMode: 'test' } }))
+        : inputs;
+    const { row: exec } = await d.runner.run({ prepared, mode: 'manual', start: { node: start, items } });
     return sendJsonText(reply, executionWithDataText(exec));
   });
 }

@@ -3,6 +3,7 @@
 // request goes through the service's guarded fetch (SSRF guard, timeout).
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
+import { authenticate } from '../credentials/http-auth.js';
 
 interface Request {
   method: string;
@@ -147,6 +148,7 @@ export default {
     for (let i = 0; i < ctx.items.length; i++) {
       try {
         const req = await (ctx.typeVersion >= 3 ? v4(ctx, i) : v1(ctx, i));
+        await authenticate(ctx, i, req);
         for (const json of await send(ctx, req)) out.push({ json, pairedItem: { item: i } });
       } catch (err) {
         if (!ctx.continueOnFail) throw err;

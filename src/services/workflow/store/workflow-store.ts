@@ -275,6 +275,12 @@ export class WorkflowStore {
     return q.execute();
   }
 
+  /** Ids of the workflows with an execution started at or after `since` (the audit's "recently executed"). */
+  async workflowIdsExecutedSince(since: string): Promise<Set<string>> {
+    const rows = await this.k.selectFrom('workflow_executions').select('workflow_id').distinct().where('started_at', '>=', since).execute();
+    return new Set(rows.map((r) => r.workflow_id));
+  }
+
   executionsWithStatus(status: string): Promise<LightExecutionRow[]> {
     return this.k.selectFrom('workflow_executions').select(LIGHT_EXECUTION_COLUMNS).where('status', '=', status).execute();
   }

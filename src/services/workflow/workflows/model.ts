@@ -63,7 +63,8 @@ export function tagToApi(t: TagRow): TagJson {
   return { id: t.id, name: t.name, createdAt: t.created_at, updatedAt: t.updated_at };
 }
 
-export function workflowToApi(row: WorkflowRow, tags: TagRow[] = []): WorkflowJson {
+/** `shared` is n8n's ownership list (projects/owner.ts); the engine's own uses pass none. */
+export function workflowToApi(row: WorkflowRow, tags: TagRow[] = [], shared: unknown[] = []): WorkflowJson {
   const nodes = parse<WorkflowNode[]>(row.nodes, []);
   const connections = parse<Connections>(row.connections, {});
   const active = row.active === 1;
@@ -86,7 +87,7 @@ export function workflowToApi(row: WorkflowRow, tags: TagRow[] = []): WorkflowJs
     versionCounter: row.version_counter,
     triggerCount: row.trigger_count,
     tags: tags.map(tagToApi),
-    shared: [],
+    shared,
     activeVersion: active
       ? { versionId: row.active_version_id, workflowId: row.id, nodes, connections, name: row.name, authors: '', createdAt: row.updated_at, updatedAt: row.updated_at, workflowPublishHistory: [] }
       : null,

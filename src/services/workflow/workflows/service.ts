@@ -16,6 +16,19 @@ const invalid = (message: string) => new DomainError('invalid', message);
 const WRITABLE = ['name', 'nodes', 'connections', 'settings', 'staticData', 'pinData', 'nodeGroups', 'description'] as const;
 const READ_ONLY = ['id', 'active', 'createdAt', 'updatedAt', 'tags', 'isArchived', 'versionId', 'triggerCount', 'meta', 'activeVersion', 'activeVersionId', 'versionCounter', 'shared', 'parentFolder', 'homeProject'];
 
+/**
+ * n8n's answer to a body that names a read-only key (`request/body/active is read-only`) or
+ * an unknown one: refused, never ignored, since a client that sends `active: false` in a PUT
+ * expects the workflow to stop.
+ */
+function checkKeys(body: Record<string, unknown>, alsoWritable: string[]): void {
+  for (const k of Object.keys(body)) {
+    if ((WRITABLE as readonly string[]).includes(k) || alsoWritable.includes(k)) continue;
+    if (READ_ONLY.includes(k)) throw invalid(`request/body/${k} is read-only`);
+    throw invalid('request/body must NOT have additional properties');
+  }
+}
+
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
 function checkDefinition(body: Record<string, unknown>): void {
@@ -47,6 +60,8 @@ export class WorkflowWrites {
     private readonly cache: WorkflowCache,
     private readonly activation: Activation,
     private readonly clock: Clock,
+    /** n8n's refusal to activate a workflow whose nodes lack their credentials (credentials/credentials.ts). */
+    private readonly credentialProblem: (wf: { nodes: WorkflowNode[] }) => Promise<string | undefined> = async () => undefined,
   ) {}
 
   async create(body: Record<string, unknown>): Promise<WorkflowRow> {
@@ -80,6 +95,8 @@ export class WorkflowWrites {
 
   /** PATCH: only the given keys change; `active` (de)activates after the definition is applied. */
   async patch(row: WorkflowRow, body: Record<string, unknown>): Promise<WorkflowRow> {
+    // PATCH is the contract's: `active` and `tags` (set by the route) are writable here.
+    checkKeys(body, ['active', 'tags']);
     if ('active' in body && typeof body.active !== 'boolean') throw invalid('request/body/active must be boolean');
     checkDefinition(body);
     const patch: Partial<WorkflowRow> = {};
@@ -100,9 +117,7 @@ export class WorkflowWrites {
   /** PUT: a full replace of name, nodes, connections and settings. */
   async replace(row: WorkflowRow, body: Record<string, unknown>): Promise<WorkflowRow> {
     for (const p of ['name', 'nodes', 'connections', 'settings']) if (body[p] === undefined) throw invalid(`request/body must have required property '${p}'`);
-    for (const k of Object.keys(body)) {
-      if (!(WRITABLE as readonly string[]).includes(k) && !READ_ONLY.includes(k)) throw invalid('request/body must NOT have additional properties');
-    }
+    checkKeys(body, []);
     checkDefinition(body);
     return this.write(row, {
       name: body.name as string,
@@ -111,11 +126,13 @@ export class WorkflowWrites {
       settings: JSON.stringify(body.settings ?? {}),
       static_data: 'staticData' in body ? json(body.staticData) : row.static_data,
       pin_data: 'pinData' in body ? json(body.pinData) : row.pin_data,
+      description: 'description' in body ? (typeof body.description === 'string' ? body.description : null) : row.description,
     });
   }
 
   async activate(row: WorkflowRow): Promise<WorkflowRow> {
     const candidate = { ...row, active: 1 };
+    await this.checkCredentials(candidate);
     this.activation.validate(this.cache.get(candidate));
     return this.write(row, { active: 1, active_version_id: row.version_id }, false);
   }
@@ -130,6 +147,11 @@ export class WorkflowWrites {
     await this.activation.changed(row.id);
   }
 
+  private async checkCredentials(row: WorkflowRow): Promise<void> {
+    const problem = await this.credentialProblem(this.cache.get(row).definition);
+    if (problem) throw invalid(problem);
+  }
+
   private async write(row: WorkflowRow, patch: Partial<WorkflowRow>, newVersion = true): Promise<WorkflowRow> {
     const now = this.clock.now().toISOString();
     const next: WorkflowRow = { ...row, ...patch, updated_at: now };
@@ -139,6 +161,7 @@ export class WorkflowWrites {
     }
     // Saving an active workflow re-validates and re-registers its triggers (n8n republishes).
     if (next.active === 1 && newVersion) {
+      await this.checkCredentials(next);
       this.activation.validate(this.cache.get(next));
       next.active_version_id = next.version_id;
     }

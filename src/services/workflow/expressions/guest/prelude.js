@@ -355,7 +355,7 @@
     $execution: () => remember('execution', execution),
     $prevNode: () => ctx().prevNode,
     $env: () => env(),
-    $vars: () => ({}),
+    $vars: () => remember('vars', () => Object.freeze(call('vars'))),
     $secrets: () => ({}),
     $parameter: () => remember('params:self', () => call('nodeParams', '')),
     $mode: () => ctx().execution.mode,

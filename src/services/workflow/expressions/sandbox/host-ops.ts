@@ -75,7 +75,7 @@ export function hostOperation(op: string, arg: HostArg, host: HostContext): stri
 
 /** Operations that read the run's ExpressionData. */
 const DATA_OPERATIONS = new Set([
-  'inputCount', 'inputItem', 'nodeExists', 'nodeAll', 'nodePaired', 'nodeLegacy', 'nodeContext', 'nodeExecuted', 'nodeParams', 'context', 'env', 'staticData',
+  'inputCount', 'inputItem', 'nodeExists', 'nodeAll', 'nodePaired', 'nodeLegacy', 'nodeContext', 'nodeExecuted', 'nodeParams', 'context', 'env', 'vars', 'staticData',
 ]);
 
 /** Answers a data operation where the data is; errors are encoded for the guest, never thrown. */
@@ -135,6 +135,8 @@ function dataOperation(op: string, args: HostArgs, data: ExpressionData): string
     case 'env':
       // null: blocked (no variable allowed), which $env reports as n8n does.
       return Object.keys(data.env).length === 0 ? 'null' : JSON.stringify(data.env);
+    case 'vars':
+      return JSON.stringify(data.vars ?? {});
     case 'staticData':
       return json(name === 'node' ? data.staticData?.node : data.staticData?.global);
     default:
