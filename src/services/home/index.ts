@@ -10,6 +10,7 @@ import { stateFromJson, type State } from './core/state.js';
 import { DOMAINS } from './entities/index.js';
 import { loadHouse } from './house.js';
 import { homeEnvelope } from './http/envelope.js';
+import { ErrorLog } from './core/error-log.js';
 import { registerHomeHttp } from './http/index.js';
 import { migrations } from './migrations.js';
 import { startMqtt } from './mqtt/bridge.js';
@@ -26,7 +27,8 @@ async function start(platform: Platform, settings: HomeSettings) {
   const knownDomains = DOMAINS.map((d) => d.domain);
   const house = loadHouse(settings.configFile, explicit, knownDomains);
 
-  const home = new Home(platform.clock, logger.child({ service: 'home' }), house.location, { attributeLimits: settings.attributeLimits });
+  const errorLog = new ErrorLog();
+  const home = new Home(platform.clock, errorLog.recording(logger.child({ service: 'home' })), house.location, { attributeLimits: settings.attributeLimits });
   const store = new HomeStore(platform.db);
 
   for (const d of DOMAINS) for (const s of d.services) home.registerService(d.domain, s);
@@ -71,7 +73,15 @@ async function start(platform: Platform, settings: HomeSettings) {
   });
   await platform.limits.register(app);
   await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
-  registerHomeHttp(app, { home, keys: platform.keys, persist, store, automations, websocket: { platform, maxBufferedBytes: settings.wsMaxBufferedBytes } });
+  const checkConfig = () => {
+    try {
+      loadHouse(settings.configFile, explicit, knownDomains);
+      return null;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+  registerHomeHttp(app, { home, keys: platform.keys, persist, store, automations, errorLog, checkConfig, websocket: { platform, maxBufferedBytes: settings.wsMaxBufferedBytes } });
 
   const url = await listen(app, config.host, settings.port);
   home.fire('homeassistant_started', {}, home.context());

@@ -13,6 +13,8 @@ import { refuseOtherMethods } from './methods.js';
 import { registerServiceRoutes } from './services.js';
 import { registerStateRoutes } from './states.js';
 import { registerStatusRoutes } from './status.js';
+import { registerSystemRoutes } from './system.js';
+import { registerTemplateRoutes } from './template.js';
 import { registerWebhookRoutes } from './webhooks.js';
 import { registerWebSocketRoute } from './websocket.js';
 
@@ -28,5 +30,7 @@ export function registerHomeHttp(app: App, deps: HttpDeps): void {
   registerLogbookRoutes(app, deps);
   registerWebhookRoutes(app, deps.home);
   registerAutomationConfigRoutes(app, deps);
+  registerTemplateRoutes(app, deps);
+  registerSystemRoutes(app, deps);
   registerWebSocketRoute(app, { home: deps.home, persist: deps.persist, automations: deps.automations, ...deps.websocket });
 }

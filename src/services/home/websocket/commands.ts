@@ -7,6 +7,7 @@ import { attachTriggers, normalizeTriggers } from '../automations/triggers/index
 import type { Automations } from '../automations/engine.js';
 import type { Persister } from '../recorder/persister.js';
 import { compressState, entityMessage, type EntityMessage } from './compressed.js';
+import { renderTemplateCommand } from './render-template.js';
 import { eventFrame } from './frames.js';
 import { CommandError, expectObj, expectStr, formatError, type Msg } from './messages.js';
 
@@ -126,6 +127,8 @@ const table: Record<string, Command> = {
     s.subscribe(id, stop);
     s.result(id, null);
   },
+
+  render_template: renderTemplateCommand,
 
   validate_config(s, msg) {
     s.result(msg.id, s.automations.validateParts(msg));

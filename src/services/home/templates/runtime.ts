@@ -1,0 +1,199 @@
+// The template engine's values (@huggingface/jinja's runtime values) as this module uses them.
+// The package exports its interpreter but not its value classes, so they are taken from values
+// it makes (Environment.set converts a JS value) — stable for the pinned version, and checked by
+// test/home/templates.test.ts. Values in templates are only ever these wrappers, never JS
+// objects, which is what keeps user templates away from Node's globals (no `constructor` path).
+import { Environment } from '@huggingface/jinja';
+
+/** A runtime value of the engine (structural: the package does not export its classes' types). */
+export interface RV {
+  type: string;
+  value: any;
+  builtins: Map<string, RV>;
+  __bool__(): { value: boolean };
+  toString(): string;
+}
+type RVClass = new (value?: any) => RV;
+
+const classOf = (v: unknown) => new Environment().set('probe', v).constructor as RVClass;
+
+export const StringValue = classOf('');
+export const IntegerValue = classOf(1);
+export const FloatValue = classOf(1.5);
+export const BooleanValue = classOf(true);
+export const NullValue = classOf(null);
+export const UndefinedValue = classOf(undefined);
+export const ObjectValue = classOf({});
+export const ArrayValue = classOf([]);
+export const FunctionValue = classOf(() => null);
+
+export type Kwargs = Map<string, RV>;
+/** A function callable from templates: positional and keyword arguments, already evaluated. */
+export type TemplateFunction = (args: RV[], kwargs: Kwargs) => RV;
+
+export const str = (s: string): RV => new StringValue(s);
+export const num = (n: number, float = !Number.isInteger(n)): RV => (float ? new FloatValue(n) : new IntegerValue(n));
+export const bool = (b: boolean): RV => new BooleanValue(b);
+export const NONE: RV = new NullValue(null);
+export const undef = (): RV => new UndefinedValue();
+export const list = (items: RV[]): RV => new ArrayValue(items);
+
+export const isStr = (v: RV) => v.type === 'StringValue';
+export const isNum = (v: RV) => v.type === 'IntegerValue' || v.type === 'FloatValue';
+export const isBool = (v: RV) => v.type === 'BooleanValue';
+export const isNone = (v: RV) => v.type === 'NullValue';
+export const isUndef = (v: RV) => v.type === 'UndefinedValue';
+export const isList = (v: RV) => v.type === 'ArrayValue' || v.type === 'TupleValue';
+/** Objects with attributes (dicts, namespaces, states, datetimes). */
+export const isMapping = (v: RV): boolean => v.type === 'NamespaceValue' || v instanceof ObjectValue;
+
+/** A value with its own meaning of iteration (states, a domain of states): its items. */
+export interface Iterable {
+  items(): RV[];
+}
+const hasItems = (v: RV): v is RV & Iterable => typeof (v as unknown as Partial<Iterable>).items === 'function' && (v as { iterableItems?: boolean }).iterableItems === true;
+
+/** The items of a sequence as Jinja iterates it: a list's items, a dict's keys, a string's characters. */
+export function iterate(v: RV): RV[] {
+  if (isList(v)) return v.value as RV[];
+  if (hasItems(v)) return v.items();
+  if (isMapping(v)) return [...(v.value as Map<string, RV>).keys()].map(str);
+  if (isStr(v)) return Array.from(v.value as string).map(str);
+  if (isUndef(v) || isNone(v)) return [];
+  throw new TemplateTypeError(`'${typeName(v)}' object is not iterable`);
+}
+
+export class TemplateTypeError extends Error {
+  override name = 'TypeError';
+}
+
+/** Python's name of a value's type, for error messages. */
+export function typeName(v: RV): string {
+  switch (v.type) {
+    case 'StringValue':
+      return 'str';
+    case 'IntegerValue':
+      return 'int';
+    case 'FloatValue':
+      return 'float';
+    case 'BooleanValue':
+      return 'bool';
+    case 'NullValue':
+      return 'NoneType';
+    case 'ArrayValue':
+      return 'list';
+    case 'TupleValue':
+      return 'tuple';
+    case 'FunctionValue':
+      return 'function';
+    case 'UndefinedValue':
+      return 'Undefined';
+    default:
+      return (v as { pyType?: string }).pyType ?? 'dict';
+  }
+}
+
+/** A JS value (JSON-like: what states, attributes and variables hold) as a runtime value. */
+export function toRuntime(v: unknown): RV {
+  switch (typeof v) {
+    case 'string':
+      return str(v);
+    case 'number':
+      return num(v);
+    case 'boolean':
+      return bool(v);
+    case 'undefined':
+      return undef();
+    case 'object': {
+      if (v === null) return NONE;
+      if (Array.isArray(v)) return list(v.map(toRuntime));
+      const m = new Map<string, RV>();
+      for (const [k, x] of Object.entries(v)) m.set(k, toRuntime(x));
+      return new ObjectValue(m);
+    }
+    default:
+      // Functions and other host values never enter a template.
+      return NONE;
+  }
+}
+
+/** A runtime value back as JSON-like JS (service data, MQTT payloads, WS results). */
+export function toJs(v: RV): unknown {
+  const custom = (v as { toJs?: () => unknown }).toJs;
+  if (custom) return custom.call(v);
+  switch (v.type) {
+    case 'StringValue':
+    case 'IntegerValue':
+    case 'FloatValue':
+    case 'BooleanValue':
+      return v.value;
+    case 'NullValue':
+    case 'UndefinedValue':
+    case 'FunctionValue':
+      return null;
+    case 'ArrayValue':
+    case 'TupleValue':
+      return (v.value as RV[]).map(toJs);
+    default:
+      if (isMapping(v)) return Object.fromEntries([...(v.value as Map<string, RV>)].map(([k, x]) => [k, toJs(x)]));
+      return null;
+  }
+}
+
+const pyFloat = (n: number) => (Number.isInteger(n) && Math.abs(n) < 1e16 ? n.toFixed(1) : Number.isNaN(n) ? 'nan' : !Number.isFinite(n) ? (n > 0 ? 'inf' : '-inf') : String(n));
+
+/** Python's repr(): how a value shows inside a list or dict. */
+export function pyRepr(v: RV): string {
+  if (isStr(v)) {
+    const s = v.value as string;
+    const q = s.includes("'") && !s.includes('"') ? '"' : "'";
+    return q + s.replace(/\\/g, '\\\\').replace(new RegExp(q, 'g'), `\\${q}`).replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t') + q;
+  }
+  return pyStr(v);
+}
+
+/** Python's str(): how a value renders in a template's output. */
+export function pyStr(v: RV): string {
+  const custom = (v as { pyStr?: () => string }).pyStr;
+  if (custom) return custom.call(v);
+  switch (v.type) {
+    case 'StringValue':
+      return v.value as string;
+    case 'IntegerValue':
+      return String(v.value);
+    case 'FloatValue':
+      return pyFloat(v.value as number);
+    case 'BooleanValue':
+      return v.value ? 'True' : 'False';
+    case 'NullValue':
+      return 'None';
+    case 'UndefinedValue':
+      return '';
+    case 'ArrayValue':
+      return `[${(v.value as RV[]).map(pyRepr).join(', ')}]`;
+    case 'TupleValue': {
+      const items = (v.value as RV[]).map(pyRepr);
+      return `(${items.join(', ')}${items.length === 1 ? ',' : ''})`;
+    }
+    case 'FunctionValue':
+      return '<function>';
+    default:
+      if (isMapping(v)) return `{${[...(v.value as Map<string, RV>)].map(([k, x]) => `${pyRepr(str(k))}: ${pyRepr(x)}`).join(', ')}}`;
+      return String(v.value);
+  }
+}
+
+/** A number from a runtime value as Python's float() reads it; undefined when it is not one. */
+export function toNumber(v: RV): number | undefined {
+  if (isNum(v)) return v.value as number;
+  if (isBool(v)) return v.value ? 1 : 0;
+  if (isStr(v)) {
+    const t = (v.value as string).trim();
+    if (!/^[+-]?(\d+\.?\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?|inf(inity)?|nan)$/i.test(t)) return undefined;
+    const lower = t.toLowerCase().replace(/^\+/, '');
+    if (lower.endsWith('inf') || lower.endsWith('infinity')) return lower.startsWith('-') ? -Infinity : Infinity;
+    if (lower.endsWith('nan')) return NaN;
+    return Number(t);
+  }
+  return undefined;
+}

@@ -1,0 +1,65 @@
+// A template kept rendered (HA's async_track_template_result): it re-renders when a state it
+// looked at changes — an entity it read, a domain it iterated, any state if it iterated all —
+// and at the start of each minute if it used now(). Changes that land in one turn of the event
+// loop cause one render. What it looked at is taken anew from every render, as in HA.
+import type { Home } from '../core/home.js';
+import { renderTemplate, TemplateError } from './engine.js';
+import { parseResult } from './result.js';
+import type { RenderInfo } from './states.js';
+import { worldOf } from './world.js';
+
+/** HA's `listeners` of a render_template event. */
+export interface Listeners {
+  all: boolean;
+  domains: string[];
+  entities: string[];
+  time: boolean;
+}
+
+export type TrackedResult = { result: unknown; listeners: Listeners } | { error: string };
+
+export const listenersOf = (info: RenderInfo): Listeners => ({ all: info.all, domains: [...info.domains].sort(), entities: [...info.entities].sort(), time: info.time });
+
+export function trackTemplate(home: Home, source: string, variables: Record<string, unknown>, deliver: (r: TrackedResult) => void): () => void {
+  const world = worldOf(home);
+  let info: RenderInfo | undefined;
+  let pending = false;
+  let stopped = false;
+  let cancelMinute: (() => void) | undefined;
+
+  const render = () => {
+    pending = false;
+    if (stopped) return;
+    try {
+      const r = renderTemplate(source, world, variables);
+      info = r.info;
+      deliver({ result: parseResult(r.text), listeners: listenersOf(r.info) });
+    } catch (err) {
+      if (!(err instanceof TemplateError)) throw err;
+      deliver({ error: err.message });
+    }
+    cancelMinute?.();
+    cancelMinute = undefined;
+    if (info?.time) {
+      const next = (Math.floor(home.clock.ms() / 60_000) + 1) * 60_000;
+      cancelMinute = home.scheduler.at(next, render);
+    }
+  };
+  const schedule = () => {
+    if (pending || stopped) return;
+    pending = true;
+    setImmediate(render);
+  };
+
+  const stopListening = home.bus.listen('state_changed', (e) => {
+    if (!info) return;
+    const id = String(e.data.entity_id);
+    if (info.all || info.entities.has(id) || info.domains.has(id.slice(0, id.indexOf('.')))) schedule();
+  });
+  render();
+  return () => {
+    stopped = true;
+    stopListening();
+    cancelMinute?.();
+  };
+}
