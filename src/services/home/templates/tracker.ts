@@ -2,6 +2,7 @@
 // looked at changes — an entity it read, a domain it iterated, any state if it iterated all —
 // and at the start of each minute if it used now(). Changes that land in one turn of the event
 // loop cause one render. What it looked at is taken anew from every render, as in HA.
+import type { HomeEvent } from '../core/bus.js';
 import type { Home } from '../core/home.js';
 import { renderTemplate, TemplateError } from './engine.js';
 import { parseResult } from './result.js';
@@ -20,23 +21,30 @@ export type TrackedResult = { result: unknown; listeners: Listeners } | { error:
 
 export const listenersOf = (info: RenderInfo): Listeners => ({ all: info.all, domains: [...info.domains].sort(), entities: [...info.entities].sort(), time: info.time });
 
-export function trackTemplate(home: Home, source: string, variables: Record<string, unknown>, deliver: (r: TrackedResult) => void): () => void {
+/** `deliver` also gets the state_changed event that caused a re-render (the last, when several landed together). */
+export function trackTemplate(home: Home, source: string, variables: Record<string, unknown>, deliver: (r: TrackedResult, cause?: HomeEvent) => void): () => void {
   const world = worldOf(home);
   let info: RenderInfo | undefined;
   let pending = false;
   let stopped = false;
   let cancelMinute: (() => void) | undefined;
+  let cause: HomeEvent | undefined;
 
   const render = () => {
     pending = false;
     if (stopped) return;
+    const why = cause;
+    cause = undefined;
+    let r;
     try {
-      const r = renderTemplate(source, world, variables);
-      info = r.info;
-      deliver({ result: parseResult(r.text), listeners: listenersOf(r.info) });
+      r = renderTemplate(source, world, variables);
     } catch (err) {
       if (!(err instanceof TemplateError)) throw err;
-      deliver({ error: err.message });
+      deliver({ error: err.message }, why);
+    }
+    if (r) {
+      info = r.info;
+      deliver({ result: parseResult(r.text), listeners: listenersOf(r.info) }, why);
     }
     cancelMinute?.();
     cancelMinute = undefined;
@@ -54,7 +62,10 @@ export function trackTemplate(home: Home, source: string, variables: Record<stri
   const stopListening = home.bus.listen('state_changed', (e) => {
     if (!info) return;
     const id = String(e.data.entity_id);
-    if (info.all || info.entities.has(id) || info.domains.has(id.slice(0, id.indexOf('.')))) schedule();
+    if (info.all || info.entities.has(id) || info.domains.has(id.slice(0, id.indexOf('.')))) {
+      cause = e;
+      schedule();
+    }
   });
   render();
   return () => {
