@@ -58,7 +58,7 @@ async function runBlock(block: string): Promise<string> {
     return r.stdout;
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`the example failed:\n${block}\n--- stdout\n${err.stdout}\n--- stderr\n${err.stderr ?? err.message}`);
+    throw new Error(`the example failed:\n${block}\n--- stdout\n${err.stdout}\n--- stderr\n${err.stderr ?? err.message}`, { cause: e });
   }
 }
 

@@ -31,6 +31,11 @@ const EXPECTED = [
   'get /api/config/automation/config/{id}',
   'post /api/config/automation/config/{id}',
   'delete /api/config/automation/config/{id}',
+  'post /api/template',
+  'get /api/components',
+  'get /api/error_log',
+  'get /api/core/state',
+  'post /api/config/core/check_config',
 ];
 
 it('lists every route with its response schemas, and request schemas where a request has parts', async () => {

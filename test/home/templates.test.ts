@@ -7,6 +7,9 @@ import WebSocket from 'ws';
 import { createConnection, createLongLivedTokenAuth, type Connection } from 'home-assistant-js-websocket';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { Home } from '../../src/services/home/core/home.js';
+import { renderText, setTemplateRegistry, type TemplateRegistry } from '../../src/services/home/templates/index.js';
 import { waitFor } from '../helpers/wait.js';
 import { startHome, type HomeTest } from './helpers.js';
 
@@ -239,5 +242,25 @@ describe('WebSocket render_template (home-assistant-js-websocket)', () => {
     expect(got[0].error).toMatch(/^ValueError: Template error: float got invalid input 'x'/);
     await unsub();
     await expect(conn.subscribeMessage(() => {}, { type: 'render_template' })).rejects.toMatchObject({ code: 'invalid_format' });
+  });
+});
+
+describe('the registry hook (areas and devices from a registry, when the house has one)', () => {
+  it('area_entities, area_name and device_attr ask the registry set for the home', () => {
+    const home = new Home(new ManualClock(), createLogger({ level: 'silent', pretty: false }), {
+      location_name: 'Home', latitude: 0, longitude: 0, elevation: 0, time_zone: 'UTC', currency: 'EUR', country: null, language: 'en', unit_system: 'metric',
+    });
+    home.states.set('light.desk', 'on', { area: 'Attic' }, home.context());
+    // Without a registry: the `area` attribute.
+    expect(renderText(home, "{{ area_entities('attic') }} {{ area_name('light.desk') }} {{ device_attr('light.desk', 'model') }}")).toBe("['light.desk'] Attic None");
+    const registry: TemplateRegistry = {
+      areaEntities: (area) => (area === 'study' ? ['light.desk'] : []),
+      areaName: (lookup) => (lookup === 'light.desk' || lookup === 'study' ? 'Study' : null),
+      deviceAttr: (id, attr) => (id === 'light.desk' && attr === 'model' ? 'LD-1' : undefined),
+    };
+    setTemplateRegistry(home, registry);
+    expect(renderText(home, "{{ area_entities('study') }} {{ area_entities('attic') }} {{ area_name('light.desk') }} {{ device_attr('light.desk', 'model') }}")).toBe(
+      "['light.desk'] [] Study LD-1",
+    );
   });
 });

@@ -2,6 +2,7 @@
 // the configuration (the house file) without applying it.
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
+import { bodyCheckedByHandler } from './body.js';
 import { TAGS, type HttpDeps } from './deps.js';
 import { errorResponses } from './envelope.js';
 
@@ -39,7 +40,15 @@ export function registerSystemRoutes(app: App, { home, errorLog, checkConfig }: 
 
   app.post(
     '/api/config/core/check_config',
-    { schema: { tags: TAGS, summary: 'Check the house file (devices, automations) without applying it', response: { 200: CheckResult, ...errorResponses(401) } } },
+    {
+      ...bodyCheckedByHandler(app),
+      schema: {
+        tags: TAGS,
+        summary: 'Check the house file (devices, automations) without applying it',
+        body: Type.Object({}, { additionalProperties: true, description: 'Nothing: any body is ignored' }),
+        response: { 200: CheckResult, ...errorResponses(401) },
+      },
+    },
     async () => {
       const problem = checkConfig();
       return { result: problem ? ('invalid' as const) : ('valid' as const), errors: problem, warnings: null };

@@ -9,7 +9,7 @@ export class TemplateValueError extends Error {
 }
 
 /** A template-callable function value from (positional, keyword) arguments. */
-export function fnValue(f: (args: RV[], kwargs: Kwargs) => RV): RV {
+function fnValue(f: (args: RV[], kwargs: Kwargs) => RV): RV {
   return new FunctionValue((raw: RV[]) => {
     const last = raw[raw.length - 1];
     if (last && last.type === 'KeywordArgumentsValue') return f(raw.slice(0, -1), last.value as Kwargs);

@@ -13,7 +13,7 @@
 import { Environment, Interpreter, parse, tokenize } from '@huggingface/jinja';
 import { FUNCTIONS, type RenderScope, TemplateLimitError } from './functions.js';
 import { dateArithmetic } from './datetime.js';
-import { bool, FunctionValue, isList, isNone, isStr, isUndef, iterate, type Kwargs, list, pyStr, type RV, str, TemplateTypeError, toJs, typeName, undef } from './runtime.js';
+import { bool, FunctionValue, isList, num, isNone, isStr, isUndef, iterate, type Kwargs, list, pyStr, type RV, str, TemplateTypeError, toJs, typeName, undef } from './runtime.js';
 import { newRenderInfo, type RenderInfo, StatesNamespace, toTemplateValue } from './states.js';
 import type { TemplateWorld } from './world.js';
 
@@ -31,7 +31,7 @@ export class TemplateError extends Error {
   override name = 'TemplateError';
 }
 
-export class UndefinedError extends Error {
+class UndefinedError extends Error {
   override name = 'UndefinedError';
 }
 
@@ -100,7 +100,8 @@ export function renderTemplate(source: string, world: TemplateWorld, variables: 
   const program = compileTemplate(source);
   const info = newRenderInfo();
   const statesNs = new StatesNamespace(world, info);
-  const env = new Environment();
+  // The render's own scope under the shared globals (HA's functions, true/false/none).
+  const env = new Environment(globals);
   const interp = new Interpreter(env) as unknown as Internals;
 
   let steps = 0;
@@ -131,17 +132,7 @@ export function renderTemplate(source: string, world: TemplateWorld, variables: 
   };
   const scope: RenderScope = { world, info, states: statesNs, source, maxItems: limits.maxItems, applyTest, applyFilter };
 
-  env.set('true', true);
-  env.set('false', false);
-  env.set('none', null);
-  env.set('True', true);
-  env.set('False', false);
-  env.set('None', null);
   env.variables.set('states', statesNs);
-  for (const [name, entry] of Object.entries(FUNCTIONS)) {
-    if (!entry.global) continue;
-    env.variables.set(name, fnValueFor(entry.impl, scope));
-  }
   for (const [k, v] of Object.entries(variables)) env.variables.set(k, toTemplateValue(v));
 
   const check = (v: RV): RV => {
@@ -156,6 +147,13 @@ export function renderTemplate(source: string, world: TemplateWorld, variables: 
     if (++steps > limits.maxSteps) throw overLimit(`more than ${limits.maxSteps} steps`);
     if ((steps & 63) === 0 && performance.now() > deadline) throw overLimit(`ran longer than ${limits.maxMs} ms`);
     switch (node.type) {
+      // Literals are made once per parsed template and shared (template values cannot change).
+      case 'StringLiteral':
+        return (node.cached ??= check(str(node.value)));
+      case 'IntegerLiteral':
+        return (node.cached ??= num(node.value, false));
+      case 'FloatLiteral':
+        return (node.cached ??= num(node.value, true));
       case 'MemberExpression': {
         const object = interp.evaluate(node.object, e);
         if (isUndef(object)) throw new UndefinedError(`'${describe(node.object)}' is undefined`);
@@ -214,20 +212,34 @@ export function renderTemplate(source: string, world: TemplateWorld, variables: 
     return str(out);
   };
 
+  const outer = active;
+  active = scope;
   try {
     const result = interp.run(program);
     return { text: pyStr(result), info };
   } catch (err) {
     throw asTemplateError(err);
+  } finally {
+    active = outer;
   }
 }
 
-function fnValueFor(impl: (args: RV[], kw: Kwargs, scope: RenderScope) => RV, scope: RenderScope): RV {
-  return new FunctionValue((raw: RV[]) => {
-    const last = raw[raw.length - 1];
-    if (last && last.type === 'KeywordArgumentsValue') return impl(raw.slice(0, -1), last.value as Kwargs, scope);
-    return impl(raw, new Map(), scope);
-  });
+/** The scope of the render under way (renders are synchronous; a nested one restores it). */
+let active: RenderScope | undefined;
+
+/** HA's global functions, made once: they act on the render under way. */
+const globals = new Environment();
+for (const [k, v] of [['true', true], ['false', false], ['none', null], ['True', true], ['False', false], ['None', null]] as const) globals.set(k, v);
+for (const [name, entry] of Object.entries(FUNCTIONS)) {
+  if (!entry.global) continue;
+  globals.variables.set(
+    name,
+    new FunctionValue((raw: RV[]) => {
+      const last = raw[raw.length - 1];
+      if (last && last.type === 'KeywordArgumentsValue') return entry.impl(raw.slice(0, -1), last.value as Kwargs, active!);
+      return entry.impl(raw, new Map(), active!);
+    }),
+  );
 }
 
 /** Any failure of a render as HA words it: "<ErrorType>: <detail>". */

@@ -30,7 +30,7 @@ import {
   typeName,
   undef,
 } from './runtime.js';
-import { StateValue, type RenderInfo, type StatesNamespace } from './states.js';
+import { StateValue, stateValue, type RenderInfo, type StatesNamespace } from './states.js';
 import type { TemplateWorld } from './world.js';
 
 export interface RenderScope {
@@ -121,7 +121,7 @@ function expand(args: RV[], _kw: Kwargs, scope: RenderScope): RV {
         if (s.domain === 'group') continue;
       }
     }
-    found.set(s.entity_id, new StateValue(s));
+    found.set(s.entity_id, stateValue(s));
   }
   return list([...found.values()].sort((a, b) => (a.state.entity_id < b.state.entity_id ? -1 : 1)));
 }

@@ -4,7 +4,7 @@
 // and the subject's length is capped. Anything else runs in linear-ish time.
 import { TemplateValueError } from './datetime.js';
 
-export const MAX_REGEX_SUBJECT = 100_000;
+const MAX_REGEX_SUBJECT = 100_000;
 const MAX_PATTERN = 1_000;
 
 const cache = new Map<string, RegExp>();

@@ -11,7 +11,7 @@ export function renderText(home: Home, source: string, variables: Record<string,
 }
 
 /** A template's result as a native value (HA's parse_result). */
-export function renderValue(home: Home, source: string, variables: Record<string, unknown> = {}): unknown {
+function renderValue(home: Home, source: string, variables: Record<string, unknown> = {}): unknown {
   return parseResult(renderText(home, source, variables));
 }
 

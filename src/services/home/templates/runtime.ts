@@ -17,19 +17,17 @@ type RVClass = new (value?: any) => RV;
 
 const classOf = (v: unknown) => new Environment().set('probe', v).constructor as RVClass;
 
-export const StringValue = classOf('');
-export const IntegerValue = classOf(1);
-export const FloatValue = classOf(1.5);
-export const BooleanValue = classOf(true);
-export const NullValue = classOf(null);
-export const UndefinedValue = classOf(undefined);
+const StringValue = classOf('');
+const IntegerValue = classOf(1);
+const FloatValue = classOf(1.5);
+const BooleanValue = classOf(true);
+const NullValue = classOf(null);
+const UndefinedValue = classOf(undefined);
 export const ObjectValue = classOf({});
-export const ArrayValue = classOf([]);
+const ArrayValue = classOf([]);
 export const FunctionValue = classOf(() => null);
 
 export type Kwargs = Map<string, RV>;
-/** A function callable from templates: positional and keyword arguments, already evaluated. */
-export type TemplateFunction = (args: RV[], kwargs: Kwargs) => RV;
 
 export const str = (s: string): RV => new StringValue(s);
 export const num = (n: number, float = !Number.isInteger(n)): RV => (float ? new FloatValue(n) : new IntegerValue(n));
@@ -143,7 +141,7 @@ export function toJs(v: RV): unknown {
 const pyFloat = (n: number) => (Number.isInteger(n) && Math.abs(n) < 1e16 ? n.toFixed(1) : Number.isNaN(n) ? 'nan' : !Number.isFinite(n) ? (n > 0 ? 'inf' : '-inf') : String(n));
 
 /** Python's repr(): how a value shows inside a list or dict. */
-export function pyRepr(v: RV): string {
+function pyRepr(v: RV): string {
   if (isStr(v)) {
     const s = v.value as string;
     const q = s.includes("'") && !s.includes('"') ? '"' : "'";

@@ -49,32 +49,80 @@ class LazyMap extends Map<string, RV> {
   }
 }
 
+const STATE_FIELDS = ['entity_id', 'state', 'domain', 'object_id', 'name', 'attributes', 'last_changed', 'last_updated', 'last_reported', 'context', 'state_with_unit'];
+
+/** A state object's fields, computed on first use and kept (a State never changes). */
+class StateFields extends Map<string, RV> {
+  constructor(private readonly s: State) {
+    super();
+  }
+  override get(key: string): RV | undefined {
+    let v = super.get(key);
+    if (v === undefined && STATE_FIELDS.includes(key)) super.set(key, (v = this.compute(key)));
+    return v;
+  }
+  override has(key: string): boolean {
+    return STATE_FIELDS.includes(key);
+  }
+  override get size(): number {
+    return STATE_FIELDS.length;
+  }
+  override entries(): MapIterator<[string, RV]> {
+    return STATE_FIELDS.map((k): [string, RV] => [k, this.get(k)!])[Symbol.iterator]();
+  }
+  override keys(): MapIterator<string> {
+    return STATE_FIELDS[Symbol.iterator]();
+  }
+  override values(): MapIterator<RV> {
+    return STATE_FIELDS.map((k) => this.get(k)!)[Symbol.iterator]();
+  }
+  override [Symbol.iterator](): MapIterator<[string, RV]> {
+    return this.entries();
+  }
+  private compute(key: string): RV {
+    const s = this.s;
+    switch (key) {
+      case 'entity_id':
+        return str(s.entity_id);
+      case 'state':
+        return str(s.state);
+      case 'domain':
+        return str(s.domain);
+      case 'object_id':
+        return str(s.entity_id.slice(s.domain.length + 1));
+      case 'name':
+        return str(s.name);
+      case 'attributes':
+        return toRuntime(s.attributes);
+      // HA's state times are UTC datetimes.
+      case 'last_changed':
+        return new DateTimeValue(s.lastChangedUs, 'UTC');
+      case 'last_updated':
+        return new DateTimeValue(s.lastUpdatedUs, 'UTC');
+      case 'last_reported':
+        return new DateTimeValue(s.lastReportedUs, 'UTC');
+      case 'context':
+        return toRuntime(s.context);
+      default:
+        return str(typeof s.attributes.unit_of_measurement === 'string' ? `${s.state} ${s.attributes.unit_of_measurement}` : s.state);
+    }
+  }
+}
+
+const stateValues = new WeakMap<State, StateValue>();
+
+/** The template value of a state, shared by every render (template values cannot be changed). */
+export function stateValue(s: State): StateValue {
+  let v = stateValues.get(s);
+  if (!v) stateValues.set(s, (v = new StateValue(s)));
+  return v;
+}
+
 export class StateValue extends ObjectValue {
   readonly pyType = 'TemplateState';
 
   constructor(readonly state: State) {
-    let attributes: RV | undefined;
-    // HA's state times are UTC datetimes.
-    const dt = (us: number) => new DateTimeValue(us, 'UTC');
-    const fields: Record<string, () => RV> = {
-      entity_id: () => str(state.entity_id),
-      state: () => str(state.state),
-      domain: () => str(state.domain),
-      object_id: () => str(state.entity_id.slice(state.domain.length + 1)),
-      name: () => str(state.name),
-      attributes: () => (attributes ??= toRuntime(state.attributes)),
-      last_changed: () => dt(state.lastChangedUs),
-      last_updated: () => dt(state.lastUpdatedUs),
-      last_reported: () => dt(state.lastReportedUs),
-      context: () => toRuntime(state.context),
-      state_with_unit: () => str(typeof state.attributes.unit_of_measurement === 'string' ? `${state.state} ${state.attributes.unit_of_measurement}` : state.state),
-    };
-    super(
-      new LazyMap(
-        (k) => fields[k]?.(),
-        () => Object.keys(fields).map((k) => [k, fields[k]!()]),
-      ),
-    );
+    super(new StateFields(state));
   }
 
   pyStr(): string {
@@ -106,7 +154,7 @@ class DomainStates extends ObjectValue {
           const id = `${domain}.${objectId}`;
           info.entities.add(id);
           const s = world.states.get(id);
-          return s ? new StateValue(s) : undefined;
+          return s ? stateValue(s) : undefined;
         },
         () => this.items().map((v) => [(v as StateValue).state.entity_id.slice(domain.length + 1), v]),
       ),
@@ -127,7 +175,7 @@ class DomainStates extends ObjectValue {
     return this.world.states
       .entityIds(this.domain)
       .sort()
-      .map((id) => new StateValue(this.world.states.get(id)!));
+      .map((id) => stateValue(this.world.states.get(id)!));
   }
 }
 
@@ -158,7 +206,7 @@ export class StatesNamespace extends ObjectValue {
 
   items(): RV[] {
     this.info.all = true;
-    return [...this.world.states.all()].sort((a, b) => (a.entity_id < b.entity_id ? -1 : 1)).map((s) => new StateValue(s));
+    return [...this.world.states.all()].sort((a, b) => (a.entity_id < b.entity_id ? -1 : 1)).map((s) => stateValue(s));
   }
 
   /** states(entity_id, rounded=False, with_unit=False) */
@@ -173,7 +221,7 @@ export class StatesNamespace extends ObjectValue {
 
 /** A variable's value in a template: JSON-like data, where State objects (trigger.to_state) become state objects. */
 export function toTemplateValue(v: unknown): RV {
-  if (v instanceof State) return new StateValue(v);
+  if (v instanceof State) return stateValue(v);
   if (Array.isArray(v)) return list(v.map(toTemplateValue));
   if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
     const m = new Map<string, RV>();

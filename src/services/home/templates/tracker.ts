@@ -19,7 +19,7 @@ export interface Listeners {
 
 export type TrackedResult = { result: unknown; listeners: Listeners } | { error: string };
 
-export const listenersOf = (info: RenderInfo): Listeners => ({ all: info.all, domains: [...info.domains].sort(), entities: [...info.entities].sort(), time: info.time });
+const listenersOf = (info: RenderInfo): Listeners => ({ all: info.all, domains: [...info.domains].sort(), entities: [...info.entities].sort(), time: info.time });
 
 /** `deliver` also gets the state_changed event that caused a re-render (the last, when several landed together). */
 export function trackTemplate(home: Home, source: string, variables: Record<string, unknown>, deliver: (r: TrackedResult, cause?: HomeEvent) => void): () => void {

@@ -22,7 +22,7 @@ export interface TemplateWorld {
 }
 
 /** Areas as entities name them in an `area` (or `area_id`) attribute: the stand-in until a registry exists. */
-export function attributeRegistry(states: TemplateWorld['states']): TemplateRegistry {
+function attributeRegistry(states: TemplateWorld['states']): TemplateRegistry {
   const areaOf = (s: State | undefined) => {
     const a = s?.attributes.area ?? s?.attributes.area_id;
     return typeof a === 'string' && a ? a : null;

@@ -2,11 +2,10 @@
 // events carry the template's result ({result, listeners}) now and whenever a state it read
 // changes. `strict` and `timeout` render once first and refuse with `template_error`;
 // `report_errors` sends render failures as {error, level} events (otherwise they are only logged).
-import { compileTemplate, renderTemplate, TemplateError, trackTemplate, worldOf } from '../templates/index.js';
+import { compileTemplate, DEFAULT_LIMITS, renderTemplate, TemplateError, trackTemplate, worldOf } from '../templates/index.js';
 import type { Session } from './commands.js';
 import { CommandError, expectObj, expectStr, formatError, type Msg } from './messages.js';
 
-const DEFAULT_TIMEOUT_MS = 250;
 
 export function renderTemplateCommand(s: Session, msg: Msg): void {
   const id = msg.id;
@@ -17,9 +16,9 @@ export function renderTemplateCommand(s: Session, msg: Msg): void {
   try {
     compileTemplate(source);
     if (msg.strict === true || typeof msg.timeout === 'number') {
-      const maxMs = typeof msg.timeout === 'number' ? Math.min(msg.timeout * 1000, DEFAULT_TIMEOUT_MS) : DEFAULT_TIMEOUT_MS;
+      const maxMs = typeof msg.timeout === 'number' ? Math.min(msg.timeout * 1000, DEFAULT_LIMITS.maxMs) : DEFAULT_LIMITS.maxMs;
       try {
-        renderTemplate(source, worldOf(s.home), variables, { maxSteps: 250_000, maxMs, maxOutput: 256 * 1024, maxItems: 10_000 });
+        renderTemplate(source, worldOf(s.home), variables, { ...DEFAULT_LIMITS, maxMs });
       } catch (err) {
         if (typeof msg.timeout === 'number' && err instanceof TemplateError && /ran longer than/.test(err.message)) throw new TemplateError(`Exceeded maximum execution time of ${msg.timeout}s`);
         if (msg.strict === true) throw err;
