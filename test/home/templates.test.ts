@@ -242,6 +242,17 @@ describe('WebSocket render_template (home-assistant-js-websocket)', () => {
     expect(got[0].error).toMatch(/^ValueError: Template error: float got invalid input 'x'/);
     await unsub();
     await expect(conn.subscribeMessage(() => {}, { type: 'render_template' })).rejects.toMatchObject({ code: 'invalid_format' });
+
+    // A render that failed still listens to what it read, and recovers.
+    await h.api('POST', '/api/states/sensor.flaky', { state: 'unavailable' });
+    const flaky: any[] = [];
+    const unsubFlaky = await conn.subscribeMessage((e) => void flaky.push(e), { type: 'render_template', template: "{{ states('sensor.flaky') | float * 2 }}", report_errors: true });
+    await waitFor(() => flaky.length >= 1);
+    expect(flaky[0].error).toMatch(/float got invalid input 'unavailable'/);
+    await h.api('POST', '/api/states/sensor.flaky', { state: '4' });
+    await waitFor(() => flaky.length >= 2);
+    expect(flaky[1]).toEqual({ result: 8.0, listeners: { all: false, domains: [], entities: ['sensor.flaky'], time: false } });
+    await unsubFlaky();
   });
 });
 

@@ -29,6 +29,8 @@ export const DEFAULT_LIMITS: TemplateLimits = { maxSteps: 250_000, maxMs: 250, m
 /** A template that does not compile or render. Its message is HA's: "<ErrorType>: <detail>". */
 export class TemplateError extends Error {
   override name = 'TemplateError';
+  /** What the failed render had looked at before it failed (a tracker re-renders on those). */
+  info?: RenderInfo;
 }
 
 class UndefinedError extends Error {
@@ -218,7 +220,9 @@ export function renderTemplate(source: string, world: TemplateWorld, variables: 
     const result = interp.run(program);
     return { text: pyStr(result), info };
   } catch (err) {
-    throw asTemplateError(err);
+    const e = asTemplateError(err);
+    e.info = info;
+    throw e;
   } finally {
     active = outer;
   }

@@ -40,6 +40,8 @@ export function trackTemplate(home: Home, source: string, variables: Record<stri
       r = renderTemplate(source, world, variables);
     } catch (err) {
       if (!(err instanceof TemplateError)) throw err;
+      // A failed render still listens to what it read: `states('x') | float` recovers when x does.
+      if (err.info) info = err.info;
       deliver({ error: err.message }, why);
     }
     if (r) {
