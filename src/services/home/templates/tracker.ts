@@ -1,7 +1,8 @@
 // A template kept rendered (HA's async_track_template_result): it re-renders when a state it
 // looked at changes — an entity it read, a domain it iterated, any state if it iterated all —
-// and at the start of each minute if it used now(). Changes that land in one turn of the event
-// loop cause one render. What it looked at is taken anew from every render, as in HA.
+// and at the start of each minute if it used now(). Changes made by one task (a service call
+// that changes several entities) cause one render, right after that task (a microtask, so no
+// turn of the event loop is waited for). What it looked at is taken anew from every render, as in HA.
 import type { HomeEvent } from '../core/bus.js';
 import type { Home } from '../core/home.js';
 import { renderTemplate, TemplateError } from './engine.js';
@@ -39,10 +40,10 @@ export function trackTemplate(home: Home, source: string, variables: Record<stri
     try {
       r = renderTemplate(source, world, variables);
     } catch (err) {
-      if (!(err instanceof TemplateError)) throw err;
       // A failed render still listens to what it read: `states('x') | float` recovers when x does.
-      if (err.info) info = err.info;
-      deliver({ error: err.message }, why);
+      if (err instanceof TemplateError && err.info) info = err.info;
+      if (!(err instanceof TemplateError)) home.logger.error({ err, template: source }, 'home: template render crashed');
+      deliver({ error: err instanceof TemplateError ? err.message : `TemplateError: ${(err as Error).message}` }, why);
     }
     if (r) {
       info = r.info;
@@ -58,7 +59,7 @@ export function trackTemplate(home: Home, source: string, variables: Record<stri
   const schedule = () => {
     if (pending || stopped) return;
     pending = true;
-    setImmediate(render);
+    queueMicrotask(render);
   };
 
   const stopListening = home.bus.listen('state_changed', (e) => {
