@@ -222,6 +222,16 @@ describe('WebSocket render_template (home-assistant-js-websocket)', () => {
     expect(seen[1].result).toBe(before + 1);
     await unsub();
 
+    // A template that used now() renders again at the start of each minute.
+    const timed: any[] = [];
+    const unsubTimed = await conn.subscribeMessage((e) => void timed.push(e), { type: 'render_template', template: '{{ now().strftime("%H:%M") }}' });
+    await waitFor(() => timed.length >= 1);
+    expect(timed[0]).toEqual({ result: '11:00', listeners: { all: false, domains: [], entities: [], time: true } });
+    clock.advance(60_000);
+    await waitFor(() => timed.length >= 2);
+    expect(timed[1].result).toBe('11:01');
+    await unsubTimed();
+
     const all: any[] = [];
     const unsubAll = await conn.subscribeMessage((e) => void all.push(e), { type: 'render_template', template: '{{ states | count }} {{ now().year }}' });
     await waitFor(() => all.length >= 1);
