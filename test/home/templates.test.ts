@@ -156,6 +156,13 @@ describe('bounds and sandbox', () => {
     expect(await renderError("{% set s = namespace(t='ab') %}{% for i in range(64) %}{% set s.t = s.t ~ s.t %}{% endfor %}{{ s.t }}")).toMatch(/TemplateLimitError: template stopped: a text longer than/);
     expect(await renderError("{{ 'x' * 100000000 }}")).toMatch(/TemplateLimitError/);
     expect(await renderError("{{ 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!' | regex_match('(a+)+$') }}")).toMatch(/ValueError: regular expression .* nests quantifiers/);
+    // Values that share items, and replacements, cannot write out an unbounded text.
+    const shared = '{% set a = range(5000) | list %}{% set n = namespace(l=[]) %}{% for i in range(5000) %}{% set n.l = n.l + [a] %}{% endfor %}';
+    expect(await renderError(`${shared}{{ n.l | to_json }}`)).toMatch(/TemplateLimitError: template stopped: /);
+    expect(await renderError(`${shared}{{ n.l }}`)).toMatch(/TemplateLimitError: template stopped: /);
+    expect(await renderError("{{ ('x' * 100000) | replace('x', 'yyyyyyyyyy') }}")).toMatch(/TemplateLimitError: template stopped: replace would make a text longer/);
+    expect(await renderError("{{ ('x' * 100000).replace('x', 'yyyyyyyyyy') }}")).toMatch(/TemplateLimitError/);
+    expect(await render("{{ 'a-b-c'.replace('-', '+') }} {{ 'a-b-c' | replace('-', '+', 1) }} {{ ['x'] * 0 if false else ['a', 'b'] | join('/') }}")).toBe('a+b+c a+b-c a/b');
     expect(await render("{{ states('light.kitchen') }}")).toBe('on');
   });
 

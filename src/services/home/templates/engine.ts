@@ -11,9 +11,9 @@
 // The interpreter evaluates its own value wrappers, never JS objects: no template can reach
 // `constructor`, prototypes or Node's globals (a test tries the known escapes).
 import { Environment, Interpreter, parse, tokenize } from '@huggingface/jinja';
-import { FUNCTIONS, type RenderScope, TemplateLimitError } from './functions.js';
+import { boundedReplace, FUNCTIONS, type RenderScope } from './functions.js';
 import { dateArithmetic } from './datetime.js';
-import { bool, FunctionValue, isList, num, isNone, isStr, isUndef, iterate, type Kwargs, list, pyStr, type RV, str, TemplateTypeError, toJs, typeName, undef } from './runtime.js';
+import { bool, FunctionValue, isList, num, TemplateLimitError, isNone, isStr, isUndef, iterate, type Kwargs, list, pyStr, type RV, str, TemplateTypeError, toJs, typeName, undef } from './runtime.js';
 import { newRenderInfo, type RenderInfo, StatesNamespace, toTemplateValue } from './states.js';
 import type { TemplateWorld } from './world.js';
 
@@ -163,6 +163,15 @@ export function renderTemplate(source: string, world: TemplateWorld, variables: 
         return check(base.evaluateMemberExpression.call(interp, { ...node, object: valueNode(object) }, e));
       }
       case 'CallExpression': {
+        // 'text'.replace(old, new): bounded like the replace filter (a replacement can multiply a text).
+        if (node.callee.type === 'MemberExpression' && !node.callee.computed && node.callee.property.value === 'replace') {
+          const object = interp.evaluate(node.callee.object, e);
+          if (isStr(object)) {
+            const [args] = interp.evaluateArguments(node.args, e);
+            return str(boundedReplace(object.value as string, pyStr(args[0] ?? undef()), pyStr(args[1] ?? undef()), args[2]));
+          }
+          return check(base.evaluateCallExpression.call(interp, { ...node, callee: { ...node.callee, object: valueNode(object) } }, e));
+        }
         const fn = interp.evaluate(node.callee, e);
         if (fn instanceof StatesNamespace) return fn.call(interp.evaluateArguments(node.args, e)[0]);
         if (fn.type !== 'FunctionValue') throw new TemplateTypeError(`'${typeName(fn)}' object is not callable`);

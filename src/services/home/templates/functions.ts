@@ -23,6 +23,8 @@ import {
   pyStr,
   type RV,
   str,
+  MAX_TEXT,
+  TemplateLimitError,
   TemplateTypeError,
   toJs,
   toNumber,
@@ -302,7 +304,10 @@ function regexMatch(anchored: boolean): Impl {
 function regexReplace(args: RV[], kw: Kwargs): RV {
   const subject = regexSubject(text(args[0]));
   const re = compileRegex(text(arg(args, kw, 1, 'find')), truthy(arg(args, kw, 3, 'ignorecase')), 'g');
-  return str(subject.replace(re, translateReplacement(text(arg(args, kw, 2, 'replace')))));
+  const replacement = translateReplacement(text(arg(args, kw, 2, 'replace')));
+  const matches = subject.match(re)?.length ?? 0;
+  if (subject.length + matches * replacement.length > MAX_TEXT) throw new TemplateLimitError(`template stopped: regex_replace would make a text longer than ${MAX_TEXT} characters`);
+  return str(subject.replace(re, replacement));
 }
 
 function findAll(args: RV[], kw: Kwargs, ignoreCaseAt: number): RV[] {
@@ -335,11 +340,26 @@ function rangeFn(args: RV[], _kw: Kwargs, scope: RenderScope): RV {
   return list(Array.from({ length: count }, (_x, i) => num(start + i * step)));
 }
 
-export class TemplateLimitError extends Error {
-  override name = 'TemplateLimitError';
-}
 
 const registry = (scope: RenderScope) => scope.world.registry;
+
+/** str.replace(old, new[, count]) without building a text past MAX_TEXT (a replacement can multiply a text). */
+export function boundedReplace(subject: string, find: string, replacement: string, count?: RV): string {
+  const max = count && isNum(count) && (count.value as number) >= 0 ? (count.value as number) : Infinity;
+  const occurrences = find === '' ? subject.length + 1 : subject.split(find).length - 1;
+  const n = Math.min(max, occurrences);
+  if (subject.length + n * (replacement.length - find.length) > MAX_TEXT) throw new TemplateLimitError(`template stopped: replace would make a text longer than ${MAX_TEXT} characters`);
+  if (n === occurrences) return find === '' ? replacement + Array.from(subject).join(replacement) + (subject ? replacement : '') : subject.split(find).join(replacement);
+  let out = subject;
+  let from = 0;
+  for (let i = 0; i < n; i++) {
+    const at = out.indexOf(find, from);
+    if (at < 0) break;
+    out = out.slice(0, at) + replacement + out.slice(at + find.length);
+    from = at + replacement.length;
+  }
+  return out;
+}
 
 export const FUNCTIONS: Record<string, Entry> = {
   states: { filter: true, impl: (args, _kw, scope) => scope.states.call(args) },
@@ -425,7 +445,9 @@ export const FUNCTIONS: Record<string, Entry> = {
     filter: true,
     impl: (args, kw, scope) => {
       const attribute = kw.get('attribute');
-      return str(iterate(args[0] ?? undef()).map((v) => text(attribute ? attributeOf(v, text(attribute), scope) : v)).join(text(arg(args, kw, 1, 'd'))));
+      const budget = { left: MAX_TEXT };
+      const sep = text(arg(args, kw, 1, 'd'));
+      return str(iterate(args[0] ?? undef()).map((v) => (budget.left -= sep.length, pyStr(attribute ? attributeOf(v, text(attribute), scope) : v, budget))).join(sep));
     },
   },
   unique: {
@@ -455,6 +477,7 @@ export const FUNCTIONS: Record<string, Entry> = {
       return v;
     },
   },
+  replace: { filter: true, impl: (args, kw) => str(boundedReplace(text(args[0]), text(args[1]), text(args[2]), arg(args, kw, 3, 'count'))) },
   to_json: { filter: true, impl: toJson },
   from_json: { filter: true, impl: fromJson },
   slugify: { filter: true, global: true, impl: (args) => str(slugify(text(args[0]))) },

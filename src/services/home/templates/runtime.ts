@@ -65,6 +65,20 @@ export class TemplateTypeError extends Error {
   override name = 'TypeError';
 }
 
+/** A template went past one of its bounds (steps, time, size). */
+export class TemplateLimitError extends Error {
+  override name = 'TemplateLimitError';
+}
+
+/**
+ * Bounds for turning a value into text or JSON: lists may share items, so a value of bounded
+ * lists can still stand for an unbounded text (a list of 10,000 references to one list of
+ * 10,000 items). Writing stops once past the bound.
+ */
+export const MAX_TEXT = 256 * 1024;
+const MAX_NODES = 1_000_000;
+const tooLarge = () => new TemplateLimitError(`template stopped: a value too large to write out (over ${MAX_TEXT} characters or ${MAX_NODES} items)`);
+
 /** Python's name of a value's type, for error messages. */
 export function typeName(v: RV): string {
   switch (v.type) {
@@ -116,7 +130,8 @@ export function toRuntime(v: unknown): RV {
 }
 
 /** A runtime value back as JSON-like JS (service data, MQTT payloads, WS results). */
-export function toJs(v: RV): unknown {
+export function toJs(v: RV, budget = { left: MAX_NODES }): unknown {
+  if (--budget.left < 0) throw tooLarge();
   const custom = (v as { toJs?: () => unknown }).toJs;
   if (custom) return custom.call(v);
   switch (v.type) {
@@ -131,53 +146,59 @@ export function toJs(v: RV): unknown {
       return null;
     case 'ArrayValue':
     case 'TupleValue':
-      return (v.value as RV[]).map(toJs);
+      return (v.value as RV[]).map((x) => toJs(x, budget));
     default:
-      if (isMapping(v)) return Object.fromEntries([...(v.value as Map<string, RV>)].map(([k, x]) => [k, toJs(x)]));
+      if (isMapping(v)) return Object.fromEntries([...(v.value as Map<string, RV>)].map(([k, x]) => [k, toJs(x, budget)]));
       return null;
   }
 }
 
 const pyFloat = (n: number) => (Number.isInteger(n) && Math.abs(n) < 1e16 ? n.toFixed(1) : Number.isNaN(n) ? 'nan' : !Number.isFinite(n) ? (n > 0 ? 'inf' : '-inf') : String(n));
 
+export type TextBudget = { left: number };
+const spend = (budget: TextBudget, text: string) => {
+  budget.left -= text.length;
+  if (budget.left < 0) throw tooLarge();
+  return text;
+};
+
 /** Python's repr(): how a value shows inside a list or dict. */
-function pyRepr(v: RV): string {
-  if (isStr(v)) {
-    const s = v.value as string;
-    const q = s.includes("'") && !s.includes('"') ? '"' : "'";
-    return q + s.replace(/\\/g, '\\\\').replace(new RegExp(q, 'g'), `\\${q}`).replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t') + q;
-  }
-  return pyStr(v);
+function pyRepr(v: RV, budget: TextBudget): string {
+  if (!isStr(v)) return pyStr(v, budget);
+  const s = v.value as string;
+  const q = s.includes("'") && !s.includes('"') ? '"' : "'";
+  const escaped = s.replace(/\\/g, '\\\\').replace(new RegExp(q, 'g'), `\\${q}`).replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
+  return spend(budget, q + escaped + q);
 }
 
-/** Python's str(): how a value renders in a template's output. */
-export function pyStr(v: RV): string {
+/** Python's str(): how a value renders in a template's output (at most MAX_TEXT characters). */
+export function pyStr(v: RV, budget: TextBudget = { left: MAX_TEXT }): string {
   const custom = (v as { pyStr?: () => string }).pyStr;
-  if (custom) return custom.call(v);
+  if (custom) return spend(budget, custom.call(v));
   switch (v.type) {
     case 'StringValue':
-      return v.value as string;
+      return spend(budget, v.value as string);
     case 'IntegerValue':
-      return String(v.value);
+      return spend(budget, String(v.value));
     case 'FloatValue':
-      return pyFloat(v.value as number);
+      return spend(budget, pyFloat(v.value as number));
     case 'BooleanValue':
-      return v.value ? 'True' : 'False';
+      return spend(budget, v.value ? 'True' : 'False');
     case 'NullValue':
-      return 'None';
+      return spend(budget, 'None');
     case 'UndefinedValue':
       return '';
     case 'ArrayValue':
-      return `[${(v.value as RV[]).map(pyRepr).join(', ')}]`;
+      return `[${(v.value as RV[]).map((x) => pyRepr(x, budget)).join(', ')}]`;
     case 'TupleValue': {
-      const items = (v.value as RV[]).map(pyRepr);
+      const items = (v.value as RV[]).map((x) => pyRepr(x, budget));
       return `(${items.join(', ')}${items.length === 1 ? ',' : ''})`;
     }
     case 'FunctionValue':
       return '<function>';
     default:
-      if (isMapping(v)) return `{${[...(v.value as Map<string, RV>)].map(([k, x]) => `${pyRepr(str(k))}: ${pyRepr(x)}`).join(', ')}}`;
-      return String(v.value);
+      if (isMapping(v)) return `{${[...(v.value as Map<string, RV>)].map(([k, x]) => `${pyRepr(str(k), budget)}: ${pyRepr(x, budget)}`).join(', ')}}`;
+      return spend(budget, String(v.value));
   }
 }
 
