@@ -149,6 +149,34 @@ describe.each(variants)('MQTT discovery against the %s', (_name, makeBroker) => 
     await waitFor(() => commandsOn(`${base}/pump/set`).includes('ON'));
   });
 
+  it('value templates are rendered (filters, conditionals) and command templates shape payloads', async () => {
+    await announce(`${prefix}/sensor/node1/power/config`, { name: 'Power', stat_t: `${base}/power`, val_tpl: "{{ (value_json.mw | float / 1000) | round(1) }}", unit_of_meas: 'W' });
+    await announce(`${prefix}/switch/fan/config`, {
+      name: 'Fan',
+      cmd_t: `${base}/fan/set`,
+      stat_t: `${base}/fan/state`,
+      val_tpl: "{{ 'ON' if value_json.running else 'OFF' }}",
+      cmd_tpl: '{"power": "{{ value | lower }}"}',
+    });
+    await announce(`${prefix}/light/desk/config`, {
+      name: 'Desk',
+      cmd_t: `${base}/desk/set`,
+      bri_cmd_t: `${base}/desk/brightness`,
+      bri_cmd_tpl: '{{ (value / 255 * 100) | round }}%',
+      rgb_cmd_t: `${base}/desk/rgb`,
+      rgb_cmd_tpl: '#{{ [red, green, blue] | join("-") }}',
+    });
+    await waitFor(async () => (await h.api('GET', '/api/states/light.desk')).status === 200 && (await h.api('GET', '/api/states/switch.fan')).status === 200);
+    await device.publishAsync(`${base}/power`, JSON.stringify({ mw: 12345 }));
+    await waitFor(async () => (await state('sensor.power')).state === '12.3');
+    await device.publishAsync(`${base}/fan/state`, JSON.stringify({ running: true }));
+    await waitFor(async () => (await state('switch.fan')).state === 'on');
+    await h.api('POST', '/api/services/switch/turn_off', { entity_id: 'switch.fan' });
+    await waitFor(() => commandsOn(`${base}/fan/set`).includes('{"power": "off"}'));
+    await h.api('POST', '/api/services/light/turn_on', { entity_id: 'light.desk', brightness: 128, rgb_color: [255, 0, 10] });
+    await waitFor(() => commandsOn(`${base}/desk/brightness`).includes('50%') && commandsOn(`${base}/desk/rgb`).includes('#255-0-10'));
+  });
+
   it('an empty retained config removes the entity', async () => {
     await device.publishAsync(`${prefix}/switch/pump/config`, '', { retain: true });
     await waitFor(async () => (await h.api('GET', '/api/states/switch.pump')).status === 404);

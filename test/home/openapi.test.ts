@@ -36,6 +36,11 @@ const EXPECTED = [
   'post /api/mcp',
   'get /api/mcp',
   'delete /api/mcp',
+  'post /api/template',
+  'get /api/components',
+  'get /api/error_log',
+  'get /api/core/state',
+  'post /api/config/core/check_config',
 ];
 
 it('lists every route with its response schemas, and request schemas where a request has parts', async () => {

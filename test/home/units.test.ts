@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { compressState, stateDiff } from '../../src/services/home/websocket/compressed.js';
 import { State } from '../../src/services/home/core/state.js';
 import { isoUs, parseIsoUs } from '../../src/services/home/core/time.js';
-import { expand, parseTopic, readValue } from '../../src/services/home/mqtt/discovery.js';
+import { expand, parseTopic } from '../../src/services/home/mqtt/discovery.js';
+import { readValue as readWith } from '../../src/services/home/mqtt/templates.js';
+import { Home } from '../../src/services/home/core/home.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { createLogger } from '../../src/platform/logger.js';
+
+const home = new Home(new ManualClock(), createLogger({ level: 'silent', pretty: false }), {
+  location_name: 'Home', latitude: 0, longitude: 0, elevation: 0, time_zone: 'UTC', currency: 'EUR', country: null, language: 'en', unit_system: 'metric',
+});
+const readValue = (template: unknown, payload: string) => readWith(home, template, payload);
 
 const ctx = (id: string, user: string | null = null) => ({ id, parent_id: null, user_id: user });
 
@@ -49,12 +58,15 @@ describe('MQTT discovery', () => {
       unique_id: 'u',
     });
   });
-  it('reads value_json paths without evaluating anything', () => {
+  it('renders value templates with value and value_json; a failing one ignores the message', () => {
     expect(readValue('{{ value_json.a.b }}', '{"a":{"b":3}}')).toBe('3');
     expect(readValue("{{ value_json['x y'] }}", '{"x y":"ok"}')).toBe('ok');
     expect(readValue('{{ value }}', 'raw')).toBe('raw');
     expect(readValue(undefined, 'raw')).toBe('raw');
-    expect(readValue('{{ value_json.a | float * 2 }}', '{"a":1}')).toBeUndefined();
-    expect(readValue("{{ ''.__class__ }}", '{}')).toBeUndefined();
+    expect(readValue('{{ value_json.a | float * 2 }}', '{"a":1}')).toBe('2.0');
+    expect(readValue("{{ 'on' if value_json.on else 'off' }}", '{"on":true}')).toBe('on');
+    expect(readValue('{{ value_json.missing.deeper }}', '{}')).toBeUndefined();
+    expect(readValue('{{ value_json.x }}', 'not json')).toBeUndefined();
+    expect(readValue("{{ ''.__class__ }}", '{}')).toBe('');
   });
 });

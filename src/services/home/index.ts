@@ -12,6 +12,7 @@ import { registerHomeassistantServices } from './generic/homeassistant.js';
 import { registerPersistentNotificationServices } from './generic/persistent-notification.js';
 import { loadHouse } from './house.js';
 import { homeEnvelope } from './http/envelope.js';
+import { ErrorLog } from './core/error-log.js';
 import { registerHomeHttp } from './http/index.js';
 import { migrations } from './migrations.js';
 import { startMqtt } from './mqtt/bridge.js';
@@ -28,7 +29,8 @@ async function start(platform: Platform, settings: HomeSettings) {
   const knownDomains = DOMAINS.map((d) => d.domain);
   const house = loadHouse(settings.configFile, explicit, knownDomains);
 
-  const home = new Home(platform.clock, logger.child({ service: 'home' }), house.location, { attributeLimits: settings.attributeLimits });
+  const errorLog = new ErrorLog();
+  const home = new Home(platform.clock, errorLog.recording(logger.child({ service: 'home' })), house.location, { attributeLimits: settings.attributeLimits });
   const store = new HomeStore(platform.db);
 
   home.registry.replace({ ...house.registry, loadedAt: platform.clock.ms() / 1000 });
@@ -77,7 +79,15 @@ async function start(platform: Platform, settings: HomeSettings) {
   });
   await platform.limits.register(app);
   await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
-  registerHomeHttp(app, { home, keys: platform.keys, persist, store, automations, websocket: { platform, maxBufferedBytes: settings.wsMaxBufferedBytes } });
+  const checkConfig = () => {
+    try {
+      loadHouse(settings.configFile, explicit, knownDomains);
+      return null;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+  registerHomeHttp(app, { home, keys: platform.keys, persist, store, automations, errorLog, checkConfig, websocket: { platform, maxBufferedBytes: settings.wsMaxBufferedBytes } });
 
   const url = await listen(app, config.host, settings.port);
   home.fire('homeassistant_started', {}, home.context());

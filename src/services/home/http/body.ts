@@ -1,8 +1,10 @@
-// Request bodies as Home Assistant reads them: JSON when it parses, a form as {__form}, and a
-// body that was sent but is not JSON as INVALID_JSON (each route answers it with its own HA
-// message; webhooks take any body). Routes with a body check it themselves, with HA's
-// messages, so their body schema documents the request but does not refuse it.
-import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+// Request bodies as Home Assistant reads them: HA calls `json.loads` on the body whatever its
+// Content-Type (curl -d sends application/x-www-form-urlencoded), so every body is parsed as
+// JSON, and a body that was sent but is not JSON becomes INVALID_JSON (each route answers it
+// with its own HA message). Only webhooks read a form body, as HA's webhook trigger does: they
+// get the raw text (rawBodyOf). Routes with a body check it themselves, with HA's messages, so
+// their body schema documents the request but does not refuse it.
+import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { App } from '../../../platform/http.js';
 
 /** A body that was sent but is not JSON. */
@@ -10,13 +12,17 @@ export const INVALID_JSON = Symbol('invalid json');
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const rawBodies = new WeakMap<object, string>();
+
+/** The body's text as it was sent ('' when there was none). */
+export const rawBodyOf = (request: FastifyRequest): string => rawBodies.get(request.raw) ?? '';
+
 export function parseBodiesLikeHa(app: App): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
     const text = (body as string).trim();
-    const type = String(req.headers['content-type'] ?? '');
+    rawBodies.set(req.raw, body as string);
     if (text === '') return done(null, undefined);
-    if (type.includes('x-www-form-urlencoded')) return done(null, { __form: Object.fromEntries(new URLSearchParams(text)) });
     try {
       done(null, JSON.parse(text));
     } catch {

@@ -15,6 +15,8 @@ import { refuseOtherMethods } from './methods.js';
 import { registerServiceRoutes } from './services.js';
 import { registerStateRoutes } from './states.js';
 import { registerStatusRoutes } from './status.js';
+import { registerSystemRoutes } from './system.js';
+import { registerTemplateRoutes } from './template.js';
 import { registerWebhookRoutes } from './webhooks.js';
 import { registerWebSocketRoute } from './websocket.js';
 
@@ -32,5 +34,7 @@ export function registerHomeHttp(app: App, deps: HttpDeps): void {
   registerAutomationConfigRoutes(app, deps);
   registerConversationRoutes(app, deps);
   registerMcpRoutes(app, deps);
+  registerTemplateRoutes(app, deps);
+  registerSystemRoutes(app, deps);
   registerWebSocketRoute(app, { home: deps.home, persist: deps.persist, store: deps.store, automations: deps.automations, ...deps.websocket });
 }

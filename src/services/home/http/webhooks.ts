@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../../platform/errors.js';
 import type { App } from '../../../platform/http.js';
 import type { Home } from '../core/home.js';
-import { bodyCheckedByHandler, INVALID_JSON, isObject } from './body.js';
+import { bodyCheckedByHandler, INVALID_JSON, rawBodyOf } from './body.js';
 import { TAGS } from './deps.js';
 import { errorResponses } from './envelope.js';
 import { isLocalAddress } from './local-address.js';
@@ -21,7 +21,8 @@ export function registerWebhookRoutes(app: App, home: Home): void {
       const local = isLocalAddress(request.ip);
       const body = request.body;
       const isJson = String(request.headers['content-type'] ?? '').includes('json');
-      const form = isObject(body) && isObject(body.__form) ? (body.__form as Record<string, string>) : {};
+      // HA's webhook trigger: a JSON content type gives `json`, anything else is read as a form (`data`).
+      const form = isJson ? {} : Object.fromEntries(new URLSearchParams(rawBodyOf(request).trim()));
       if (!(isJson && body === INVALID_JSON) && (local || !webhook.localOnly) && request.method !== 'HEAD') {
         try {
           webhook.handle({ method: request.method, json: isJson ? (body ?? {}) : {}, data: form, query: request.query ?? {}, headers: request.headers as Record<string, unknown>, local });

@@ -96,7 +96,7 @@ export async function startMqtt(home: Home, settings: NonNullable<HomeSettings['
       subscribeState(entityId, sub);
       topics.push(sub.topic);
     }
-    if (component.driver) home.setDriver(entityId, component.driver(cfg, publish));
+    if (component.driver) home.setDriver(entityId, component.driver(cfg, publish, home));
     discovered.set(key, { entityId, topics });
     log.info({ entityId }, 'mqtt discovery: entity added');
   };

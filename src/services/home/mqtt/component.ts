@@ -20,7 +20,7 @@ export interface MqttComponent {
   setup(cfg: DiscoveryConfig, name: string, home: Home): { state: string; attributes: Attributes };
   subscriptions(cfg: DiscoveryConfig, home: Home): StateSubscription[];
   /** Sends service calls to the device; absent for read-only components. */
-  driver?(cfg: DiscoveryConfig, publish: Publish): EntityDriver;
+  driver?(cfg: DiscoveryConfig, publish: Publish, home: Home): EntityDriver;
 }
 
 export const str = (v: unknown, fallback: string): string => (typeof v === 'string' ? v : fallback);

@@ -1,15 +1,14 @@
-// MQTT discovery payloads: topic parsing, HA's abbreviations, `~` base-topic expansion, and
-// the one kind of value template devices commonly send (`{{ value_json.a.b }}`), read as a
-// JSON path: templates are never evaluated as code.
+// MQTT discovery payloads: topic parsing, HA's abbreviations and `~` base-topic expansion.
+// (Value and command templates are rendered by templates.ts.)
 
 const ABBREVIATIONS: Record<string, string> = {
   avty: 'availability', avty_t: 'availability_topic', avty_mode: 'availability_mode',
-  bri_cmd_t: 'brightness_command_topic', bri_scl: 'brightness_scale', bri_stat_t: 'brightness_state_topic', bri_val_tpl: 'brightness_value_template',
-  clr_temp_cmd_t: 'color_temp_command_topic', clr_temp_stat_t: 'color_temp_state_topic', clr_temp_val_tpl: 'color_temp_value_template', clr_temp_k: 'color_temp_kelvin',
+  bri_cmd_t: 'brightness_command_topic', bri_scl: 'brightness_scale', bri_stat_t: 'brightness_state_topic', bri_val_tpl: 'brightness_value_template', bri_cmd_tpl: 'brightness_command_template',
+  clr_temp_cmd_t: 'color_temp_command_topic', clr_temp_stat_t: 'color_temp_state_topic', clr_temp_val_tpl: 'color_temp_value_template', clr_temp_k: 'color_temp_kelvin', clr_temp_cmd_tpl: 'color_temp_command_template', cmd_tpl: 'command_template',
   cmd_t: 'command_topic', cmps: 'components', dev: 'device', dev_cla: 'device_class', fx_cmd_t: 'effect_command_topic', fx_list: 'effect_list',
   ic: 'icon', json_attr_t: 'json_attributes_topic', max_kvn: 'max_kelvin', min_kvn: 'min_kelvin', max_mirs: 'max_mireds', min_mirs: 'min_mireds',
   obj_id: 'object_id', o: 'origin', opt: 'optimistic', p: 'platform', pl_avail: 'payload_available', pl_not_avail: 'payload_not_available',
-  pl_off: 'payload_off', pl_on: 'payload_on', ret: 'retain', rgb_cmd_t: 'rgb_command_topic', rgb_stat_t: 'rgb_state_topic', rgb_val_tpl: 'rgb_value_template',
+  pl_off: 'payload_off', pl_on: 'payload_on', ret: 'retain', rgb_cmd_t: 'rgb_command_topic', rgb_stat_t: 'rgb_state_topic', rgb_val_tpl: 'rgb_value_template', rgb_cmd_tpl: 'rgb_command_template',
   stat_cla: 'state_class', stat_off: 'state_off', stat_on: 'state_on', stat_t: 'state_topic', stat_val_tpl: 'state_value_template',
   sup_clrm: 'supported_color_modes', t: 'topic', uniq_id: 'unique_id', unit_of_meas: 'unit_of_measurement', val_tpl: 'value_template',
   ids: 'identifiers', mf: 'manufacturer', mdl: 'model', sw: 'sw_version', cns: 'connections', frc_upd: 'force_update', exp_aft: 'expire_after',
@@ -50,29 +49,4 @@ export function expand(raw: DiscoveryConfig): DiscoveryConfig {
     }
   }
   return out;
-}
-
-/**
- * Reads a payload through a value template of the form `{{ value }}` or `{{ value_json.a.b }}`
- * (with `['key']` segments). Returns undefined for any other template.
- */
-export function readValue(template: unknown, payload: string): string | undefined {
-  if (template === undefined || template === null) return payload;
-  const m = /^\{\{\s*(value(?:_json(?:\.[A-Za-z_][\w]*|\[\s*'[^']*'\s*\]|\[\s*"[^"]*"\s*\]|\[\d+\])*)?)\s*\}\}$/.exec(String(template).trim());
-  if (!m) return undefined;
-  if (m[1] === 'value') return payload;
-  let v: unknown;
-  try {
-    v = JSON.parse(payload);
-  } catch {
-    return undefined;
-  }
-  const path = m[1]!.slice('value_json'.length);
-  for (const seg of path.matchAll(/\.([A-Za-z_]\w*)|\[\s*'([^']*)'\s*\]|\[\s*"([^"]*)"\s*\]|\[(\d+)\]/g)) {
-    const key = seg[1] ?? seg[2] ?? seg[3] ?? seg[4]!;
-    if (typeof v !== 'object' || v === null) return undefined;
-    v = (v as Record<string, unknown>)[key];
-  }
-  if (v === undefined || v === null) return undefined;
-  return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }

@@ -8,6 +8,7 @@ import type { Automations } from '../automations/engine.js';
 import type { Persister } from '../recorder/persister.js';
 import type { HomeStore } from '../store/home-store.js';
 import { compressState, entityMessage, type EntityMessage } from './compressed.js';
+import { renderTemplateCommand } from './render-template.js';
 import { eventFrame } from './frames.js';
 import { CommandError, expectObj, expectStr, formatError, type Msg } from './messages.js';
 import { conversationCommands } from './conversation-commands.js';
@@ -133,6 +134,8 @@ const table: Record<string, Command> = {
     s.subscribe(id, stop);
     s.result(id, null);
   },
+
+  render_template: renderTemplateCommand,
 
   validate_config(s, msg) {
     s.result(msg.id, s.automations.validateParts(msg));

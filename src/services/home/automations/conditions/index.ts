@@ -1,7 +1,9 @@
 // Every condition type by name (plus and/or/not). Adding one: write its file, add one line here.
+import { isTemplate } from '../../templates/index.js';
 import { ConfigProblem } from '../triggers/types.js';
 import { numericStateCondition } from './numeric_state.js';
 import { stateCondition } from './state.js';
+import { templateCondition } from './template.js';
 import { timeCondition } from './time.js';
 import type { ConditionType, Test } from './types.js';
 
@@ -18,6 +20,7 @@ const CONDITIONS: Record<string, ConditionType> = {
   state: stateCondition,
   numeric_state: numericStateCondition,
   time: timeCondition,
+  template: templateCondition,
   and: logic('and'),
   or: logic('or'),
   not: logic('not'),
@@ -26,10 +29,12 @@ const CONDITIONS: Record<string, ConditionType> = {
 export function compileConditions(raw: unknown): Test[] {
   const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
   return list.map((c, i) => {
+    // HA's shorthand: a condition that is just a template.
+    if (typeof c === 'string' && isTemplate(c)) return templateCondition.compile({ condition: 'template', value_template: c }, compileConditions);
     if (typeof c !== 'object' || c === null) throw new ConfigProblem(`expected a dictionary for conditions[${i}]`);
     const cfg = c as Record<string, unknown>;
     const type = CONDITIONS[String(cfg.condition)];
-    if (!type) throw new ConfigProblem(`Unexpected value for condition: '${String(cfg.condition)}'. Expected ${Object.keys(CONDITIONS).join(', ')} @ data[${i}] (templates are not supported)`);
+    if (!type) throw new ConfigProblem(`Unexpected value for condition: '${String(cfg.condition)}'. Expected ${Object.keys(CONDITIONS).join(', ')} @ data[${i}]`);
     return type.compile(cfg, compileConditions);
   });
 }

@@ -1,5 +1,7 @@
-// numeric_state condition: every listed entity's value is above/below the given numbers.
+// numeric_state condition: every listed entity's value (its state, an attribute, or what
+// value_template makes of the state) is above/below the given numbers.
 import { ConfigProblem, idList, need } from '../triggers/types.js';
+import { numericValue, templateOf } from '../templating.js';
 import type { ConditionType } from './types.js';
 
 export const numericStateCondition: ConditionType = {
@@ -10,11 +12,10 @@ export const numericStateCondition: ConditionType = {
     const below = c.below as number | undefined;
     if (above === undefined && below === undefined) throw new ConfigProblem('must contain at least one of below, above.');
     const attribute = typeof c.attribute === 'string' ? c.attribute : undefined;
+    const valueTemplate = c.value_template === undefined ? undefined : templateOf(c.value_template, 'value_template');
     return (home) =>
       ids.every((id) => {
-        const s = home.states.get(id);
-        const raw = s ? (attribute ? s.attributes[attribute] : s.state) : undefined;
-        const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+        const n = numericValue(home, home.states.get(id), attribute, valueTemplate);
         return Number.isFinite(n) && (above === undefined || n > above) && (below === undefined || n < below);
       });
   },

@@ -4,6 +4,7 @@ import type { Home } from '../../core/home.js';
 import { eventTrigger } from './event.js';
 import { numericStateTrigger } from './numeric_state.js';
 import { stateTrigger } from './state.js';
+import { templateTrigger } from './template.js';
 import { timeTrigger } from './time.js';
 import { timePatternTrigger } from './time_pattern.js';
 import { ConfigProblem, type TriggerType, type TriggerVars } from './types.js';
@@ -16,6 +17,7 @@ const TRIGGERS: Record<string, TriggerType> = {
   webhook: webhookTrigger,
   time: timeTrigger,
   time_pattern: timePatternTrigger,
+  template: templateTrigger,
 };
 
 export interface NormalizedTrigger {

@@ -1,6 +1,7 @@
-// numeric_state trigger: fires when an entity's value (state or attribute) enters the range
+// numeric_state trigger: fires when an entity's value (state, attribute, or value_template of the state) enters the range
 // above < value < below, i.e. it was outside the range (or not numeric) before.
 import type { State } from '../../core/state.js';
+import { numericValue, templateOf } from '../templating.js';
 import { ConfigProblem, HoldTimers, idList, need, parseDuration, type TriggerType } from './types.js';
 
 const numberOrNone = (v: unknown, key: string): number | undefined => {
@@ -14,7 +15,8 @@ export const numericStateTrigger: TriggerType = {
     const above = numberOrNone(c.above, 'above');
     const below = numberOrNone(c.below, 'below');
     if (above === undefined && below === undefined) throw new ConfigProblem("must contain at least one of below, above.");
-    return { ...c, entity_id: idList(need(c, 'entity_id'), 'entity_id'), above, below, for: c.for === undefined ? undefined : parseDuration(c.for, 'for') };
+    const valueTemplate = c.value_template === undefined ? undefined : templateOf(c.value_template, 'value_template');
+    return { ...c, entity_id: idList(need(c, 'entity_id'), 'entity_id'), above, below, value_template: valueTemplate, for: c.for === undefined ? undefined : parseDuration(c.for, 'for') };
   },
   describe: (c) => `numeric state of ${(c.entity_id as string[]).join(', ')}`,
   attach(c, home, fire) {
@@ -23,10 +25,15 @@ export const numericStateTrigger: TriggerType = {
     const below = c.below as number | undefined;
     const attribute = typeof c.attribute === 'string' ? c.attribute : undefined;
     const forMs = c.for as number | undefined;
+    const valueTemplate = c.value_template as string | undefined;
     const inRange = (s: State | null): boolean => {
-      if (!s) return false;
-      const raw = attribute ? s.attributes[attribute] : s.state;
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+      let n: number;
+      try {
+        n = numericValue(home, s, attribute, valueTemplate);
+      } catch (err) {
+        home.logger.warn({ err: (err as Error).message, template: valueTemplate }, 'home: numeric_state value_template failed');
+        return false;
+      }
       if (!Number.isFinite(n)) return false;
       return (above === undefined || n > above) && (below === undefined || n < below);
     };

@@ -5,7 +5,7 @@ import type { Home } from '../../core/home.js';
 import type { Planned } from '../../core/services.js';
 import type { Attributes, State } from '../../core/state.js';
 import { light } from '../../entities/light.js';
-import { readValue } from '../discovery.js';
+import { commandPayload, readValue } from '../templates.js';
 import { str, type MqttComponent, type StateSubscription } from '../component.js';
 
 const turnOn = light.services.find((s) => s.service === 'turn_on')!;
@@ -47,7 +47,7 @@ function defaultSubscriptions(cfg: Record<string, unknown>, home: Home): StateSu
     subs.push({
       topic: cfg.state_topic,
       apply: (payload, cur) => {
-        const v = readValue(cfg.state_value_template, payload);
+        const v = readValue(home, cfg.state_value_template, payload);
         return v === on ? planned(home, cur, true) : v === off ? planned(home, cur, false) : undefined;
       },
     });
@@ -57,7 +57,7 @@ function defaultSubscriptions(cfg: Record<string, unknown>, home: Home): StateSu
     subs.push({
       topic,
       apply: (payload, cur) => {
-        const v = readValue(template, payload);
+        const v = readValue(home, template, payload);
         const data = v === undefined ? undefined : toData(v);
         return data && cur.state === 'on' ? planned(home, cur, true, data) : undefined;
       },
@@ -113,7 +113,7 @@ export const mqttLight: MqttComponent = {
     return { state: 'unknown', attributes: s.attributes };
   },
   subscriptions: (cfg, home) => (isJson(cfg) ? jsonSubscriptions(cfg, home) : defaultSubscriptions(cfg, home)),
-  driver(cfg, publish) {
+  driver(cfg, publish, home) {
     const retain = cfg.retain === true;
     const optimistic = typeof cfg.state_topic !== 'string' || cfg.optimistic === true;
     return {
@@ -134,9 +134,17 @@ export const mqttLight: MqttComponent = {
           return optimistic;
         }
         if (on) {
-          if (typeof cfg.brightness_command_topic === 'string' && has(data, BRIGHTNESS_KEYS)) publish(cfg.brightness_command_topic, String(Math.round(((attrs.brightness as number) * scaleOf(cfg)) / 255)), retain);
-          if (typeof cfg.rgb_command_topic === 'string' && has(data, COLOR_KEYS)) publish(cfg.rgb_command_topic, (attrs.rgb_color as number[]).join(','), retain);
-          if (typeof cfg.color_temp_command_topic === 'string' && has(data, TEMP_KEYS)) publish(cfg.color_temp_command_topic, String(cfg.color_temp_kelvin === true ? attrs.color_temp_kelvin : attrs.color_temp), retain);
+          // The *_command_template of each topic (HA's default schema) shapes its payload.
+          if (typeof cfg.brightness_command_topic === 'string' && has(data, BRIGHTNESS_KEYS)) {
+            publish(cfg.brightness_command_topic, commandPayload(home, cfg.brightness_command_template, Math.round(((attrs.brightness as number) * scaleOf(cfg)) / 255)), retain);
+          }
+          if (typeof cfg.rgb_command_topic === 'string' && has(data, COLOR_KEYS)) {
+            const [red, green, blue] = attrs.rgb_color as number[];
+            publish(cfg.rgb_command_topic, commandPayload(home, cfg.rgb_command_template, (attrs.rgb_color as number[]).join(','), { red, green, blue }), retain);
+          }
+          if (typeof cfg.color_temp_command_topic === 'string' && has(data, TEMP_KEYS)) {
+            publish(cfg.color_temp_command_topic, commandPayload(home, cfg.color_temp_command_template, (cfg.color_temp_kelvin === true ? attrs.color_temp_kelvin : attrs.color_temp) as number), retain);
+          }
         }
         // HA's default on_command_type "last": the power command goes after the others.
         if (typeof cfg.command_topic === 'string') publish(cfg.command_topic, on ? str(cfg.payload_on, 'ON') : str(cfg.payload_off, 'OFF'), retain);
