@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 
 import { createConnection, createLongLivedTokenAuth, type Connection } from 'home-assistant-js-websocket';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/platform/clock.js';
 import { waitFor } from '../helpers/wait.js';
 import { startHome, type HomeTest } from './helpers.js';
 
