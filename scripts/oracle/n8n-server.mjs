@@ -48,7 +48,12 @@ export async function startN8n(dir, port) {
     await new Promise((r) => setTimeout(r, 1000));
   }
   const n8n = new N8nClient(base, child);
-  await n8n.setupOwner();
+  try {
+    await n8n.setupOwner(deadline);
+  } catch (e) {
+    n8n.stop();
+    throw e;
+  }
   return n8n;
 }
 
@@ -94,8 +99,13 @@ export class N8nClient {
     return { status: res.status, body: json };
   }
 
-  async setupOwner() {
-    const setup = await this.rest('POST', '/owner/setup', OWNER);
+  async setupOwner(deadline) {
+    // Readiness answers before the /rest routes are mounted: wait for them.
+    let setup = await this.rest('POST', '/owner/setup', OWNER);
+    while (setup.status === 404 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 1000));
+      setup = await this.rest('POST', '/owner/setup', OWNER);
+    }
     if (setup.status !== 200) {
       const login = await this.rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
       if (login.status !== 200) throw new Error(`owner setup failed: ${JSON.stringify(setup.body)}`);
