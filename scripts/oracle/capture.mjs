@@ -46,7 +46,11 @@ export function captureCase(spec, exec, response, base) {
     nodes: trimHeaders(nodes, sent),
   };
   if (result.error) out.error = { message: result.error.message, node: result.error.node?.name ?? null };
-  if (response) out.response = trimHeaders(response, sent);
+  if (response) {
+    out.response = trimHeaders(response, sent);
+    // n8n's error answers carry its own stack trace (paths of this machine): not behaviour.
+    if (out.response.body && typeof out.response.body === 'object') delete out.response.body.stacktrace;
+  }
   return replaceBase(out, base);
 }
 

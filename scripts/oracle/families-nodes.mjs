@@ -110,13 +110,15 @@ add('function-item-basic', node('functionItem', 1, { functionCode: 'item.name2 =
 add('function-item-reassign', node('functionItem', 1, { functionCode: 'item = { only: true };\nreturn item;' }));
 
 // ---- Date & Time ------------------------------------------------------------------------------
+// An absent date means "now" for extract and difference: only inputs that have one, so the recording stays valid.
+const DATED = ['ordinary', 'unicode', 'numStrings', 'mixed', 'nulls'];
 add('datetime-2-format', node('dateTime', 2, { operation: 'formatDate', date: '={{ $json.when }}', format: 'custom', customFormat: 'yyyy-MM-dd HH:mm', options: {} }));
 add('datetime-2-format-tz', node('dateTime', 2, { operation: 'formatDate', date: '={{ $json.when }}', format: 'MM/dd/yyyy', outputFieldName: 'out', options: { timezone: 'America/New_York', includeInputFields: true } }));
 add('datetime-2-add', node('dateTime', 2, { operation: 'addToDate', magnitude: '={{ $json.when }}', timeUnit: 'days', duration: 2, options: {} }));
 add('datetime-2-subtract', node('dateTime', 2, { operation: 'subtractFromDate', magnitude: '={{ $json.when }}', timeUnit: 'hours', duration: 5, outputFieldName: 'earlier', options: { includeInputFields: true } }));
-add('datetime-2-extract', node('dateTime', 2, { operation: 'extractDate', date: '={{ $json.when }}', part: 'month', options: {} }));
+add('datetime-2-extract', node('dateTime', 2, { operation: 'extractDate', date: '={{ $json.when }}', part: 'month', options: {} }), { inputs: DATED });
 add('datetime-2-round', node('dateTime', 2, { operation: 'roundDate', date: '={{ $json.when }}', mode: 'roundDown', toNearest: 'day', options: {} }));
-add('datetime-2-between', node('dateTime', 2, { operation: 'getTimeBetweenDates', startDate: '={{ $json.when }}', endDate: '2025-01-01T00:00:00Z', units: ['day', 'hour'], options: {} }));
+add('datetime-2-between', node('dateTime', 2, { operation: 'getTimeBetweenDates', startDate: '={{ $json.when }}', endDate: '2025-01-01T00:00:00Z', units: ['day', 'hour'], options: {} }), { inputs: DATED });
 add('datetime-1-format', node('dateTime', 1, { value: '={{ $json.when }}', dataPropertyName: 'formatted', custom: true, toFormat: 'YYYY-MM-DD', options: {} }));
 add('datetime-1-format-tz', node('dateTime', 1, { value: '={{ $json.when }}', dataPropertyName: 'when', toFormat: 'MMMM Do YYYY, h:mm a', options: { toTimezone: 'Europe/Paris' } }));
 add('datetime-1-calculate', node('dateTime', 1, { action: 'calculate', value: '={{ $json.when }}', operation: 'add', duration: 3, timeUnit: 'days', dataPropertyName: 'later', options: {} }));

@@ -100,6 +100,8 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
       if (!name) break;
       const pending = state.waiting[name]!.shift()!;
       if (!state.waiting[name]!.length) delete state.waiting[name];
+      const waitingNode = graph.nodes.get(name);
+      if (waitingNode && opts.registry.get(waitingNode.type)?.requiresAllInputs?.(waitingNode)) continue;
       entry = { node: name, inputs: pending.inputs, source: pending.source };
     }
     const node = graph.nodes.get(entry.node);
@@ -209,7 +211,8 @@ async function runNode(
     try {
       const out = await type.execute(ctx);
       if (!Array.isArray(out)) return out;
-      const count = type.outputs?.(node) ?? Math.max(1, out.length);
+      // A node may answer no outputs at all (n8n's Merge v3 joining an empty input records `main: []`).
+      const count = type.outputs?.(node) ?? (out.length === 0 && !node.alwaysOutputData ? 0 : Math.max(1, out.length));
       const outputs: Item[][] = [];
       for (let o = 0; o < count; o++) outputs.push(normalise(out[o] ?? [], ctx.items));
       if (onError === 'continueErrorOutput') outputs.push([]);

@@ -82,6 +82,8 @@ export interface NodeType {
   /** n8n type names this file implements, e.g. ['n8n-nodes-base.set']. */
   types: string[];
   trigger?: TriggerKind;
+  /** Multi-input nodes that n8n (v1 order) does not run while any input lacks data. */
+  requiresAllInputs?(node: WorkflowNode): boolean;
   /** Number of main outputs for this node's parameters (default 1). */
   outputs?(node: WorkflowNode): number;
   /** Webhook triggers other than the Webhook node: the method they listen on when the node does not say. */

@@ -21,6 +21,7 @@ import hamletMailTrigger from './hamletMailTrigger.js';
 import html from './html.js';
 import httpRequest from './httpRequest.js';
 import ifNode from './if.js';
+import itemLists from './itemLists.js';
 import limit from './limit.js';
 import manualTrigger from './manualTrigger.js';
 import markdown from './markdown.js';
@@ -42,7 +43,7 @@ import webhook from './webhook.js';
 import xml from './xml.js';
 
 const ALL: NodeType[] = [
-  aggregate, code, crypto, cron, dateTime, removeDuplicates, sort, summarize, errorTrigger, executeWorkflow, executeWorkflowTrigger, filter, fn, functionItem, html, httpRequest, ifNode, limit,
+  aggregate, code, crypto, cron, dateTime, removeDuplicates, sort, summarize, errorTrigger, executeWorkflow, executeWorkflowTrigger, filter, fn, functionItem, html, httpRequest, ifNode, itemLists, limit,
   manualTrigger, markdown, merge, noOp, renameKeys, respondToWebhook, scheduleTrigger, set, splitInBatches, splitOut, stopAndError, switchNode, wait,
   webhook, xml,
   // Hamlet's sibling services, over their HTTP APIs and the platform event bus.
