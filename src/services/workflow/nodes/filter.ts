@@ -1,11 +1,11 @@
-// Filter: keeps the items that match. v2+ also records the dropped ones on a second output.
+// Filter: keeps the items that match; the dropped ones go to a second output (every version, observed).
 import type { NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { itemMatchesFilter } from './if.js';
 
 export default {
   types: ['n8n-nodes-base.filter'],
-  outputs: (node) => (Number(node.typeVersion ?? 1) >= 2 ? 2 : 1),
+  outputs: () => 2,
   async execute(ctx) {
     const kept: Item[] = [];
     const dropped: Item[] = [];
@@ -19,6 +19,6 @@ export default {
       }
       (ok ? kept : dropped).push({ ...ctx.items[i]!, pairedItem: { item: i } });
     }
-    return ctx.typeVersion >= 2 ? [kept, dropped] : [kept];
+    return [kept, dropped];
   },
 } satisfies NodeType;
