@@ -36,11 +36,16 @@ export default {
       else if (action === 'sign') throw new NodeOperationError('Signing needs a private key credential, which this server does not store', undefined, i);
       else {
         const type = await ctx.param<string>('type', i, 'MD5');
-        const value = String(await ctx.param('value', i, '') ?? '');
+        // Handed to Node's crypto as is: a value that is no string fails with its TypeError, as in n8n.
+        const value = (await ctx.param('value', i, undefined)) as string;
         const encoding = (await ctx.param<string>('encoding', i, 'hex')) as 'hex' | 'base64';
-        result = action === 'hmac'
-          ? createHmac(algorithm(type), String(await ctx.param('secret', i, ''))).update(value).digest(encoding)
-          : createHash(algorithm(type)).update(value).digest(encoding);
+        try {
+          result = action === 'hmac'
+            ? createHmac(algorithm(type), String(await ctx.param('secret', i, ''))).update(value).digest(encoding)
+            : createHash(algorithm(type)).update(value).digest(encoding);
+        } catch (e) {
+          throw new NodeOperationError((e as Error).message, undefined, i);
+        }
       }
       const json = clone(item.json);
       writePath(json, property, result);

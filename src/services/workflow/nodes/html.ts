@@ -50,6 +50,7 @@ export default {
       const property = await ctx.param<string>('dataPropertyName', i, 'data');
       const source = readPath(ctx.items[i]!.json, property);
       if (source === undefined) throw new NodeOperationError(`No property named "${property}" exists!`, undefined, i);
+      if (typeof source !== 'string') throw new NodeOperationError('cheerio.load() expects a string', undefined, i);
       const root = parse(String(source));
       const trim = await ctx.param<boolean>('options.trimValues', i, true);
       const clean = await ctx.param<boolean>('options.cleanUpText', i, true);
