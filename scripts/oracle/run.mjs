@@ -40,7 +40,9 @@ async function newExecution(n8n, workflowId, seen) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const r = await n8n.api('GET', `/executions?workflowId=${workflowId}&limit=20`);
-    const fresh = (r.body.data ?? []).find((e) => !seen.has(e.id));
+    // The oldest new execution is the case's own: an inline sub-workflow records its run under
+    // the same workflow, later (newest first in the list).
+    const fresh = (r.body.data ?? []).filter((e) => !seen.has(e.id)).at(-1);
     if (fresh && !['new', 'running'].includes(fresh.status)) {
       const full = await n8n.api('GET', `/executions/${fresh.id}?includeData=true`);
       return full.body;

@@ -43,10 +43,11 @@ export function defineCorpusSuite(opts: {
     if (process.env.CORPUS_VERBOSE) for (const r of results) for (const w of r.warnings) console.log(`  warning ${r.name}: ${w}`);
   });
 
-  /** The first finished execution of the workflow that is not in `after`. */
+  /** The case's execution: the oldest one not in `after` (an inline sub-workflow records a later one under the same workflow), once finished. */
   async function finishedExecution(workflowId: string, after: Set<string>): Promise<any> {
     const list = await s.api('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=5`);
-    return (list.body.data as any[]).find((e) => !after.has(e.id) && !['new', 'running'].includes(e.status));
+    const own = (list.body.data as any[]).filter((e) => !after.has(e.id)).at(-1);
+    return own && !['new', 'running'].includes(own.status) ? own : undefined;
   }
 
   function settle(name: string, outcome: { problems: string[]; warnings: string[] }): void {

@@ -80,6 +80,19 @@ async function v3(ctx: NodeContext): Promise<Item[]> {
   const out: Item[] = [];
   const mode = ctx.raw<string>('mode', 'manual');
   for (let i = 0; i < ctx.items.length; i++) {
+    try {
+      out.push(await v3Item(ctx, mode, i));
+    } catch (err) {
+      // Under continueOnFail the item fails alone; the engine routes it (regular or error output).
+      if (!ctx.continueOnFail) throw err;
+      out.push({ json: clone(ctx.items[i]!.json), error: err, pairedItem: { item: i } });
+    }
+  }
+  return out;
+}
+
+async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> {
+  {
     const item = ctx.items[i]!;
     const dot = await ctx.param<boolean>('options.dotNotation', i, true);
     const ignoreErrors = await ctx.param<boolean>('options.ignoreConversionErrors', i, false);
@@ -117,9 +130,8 @@ async function v3(ctx: NodeContext): Promise<Item[]> {
     }
     const out1: Item = { json, pairedItem: { item: i } };
     if (item.binary && !await ctx.param('options.stripBinary', i, false)) out1.binary = item.binary;
-    out.push(out1);
+    return out1;
   }
-  return out;
 }
 
 async function v1(ctx: NodeContext): Promise<Item[]> {

@@ -94,7 +94,8 @@
     return remember('context:' + name, () => call('nodeContext', name));
   }
   function nodeAll(name, branch, run) {
-    const b = branch === undefined ? 0 : Number(branch);
+    // -1: the branch this node descends from (the host works it out), as n8n defaults it.
+    const b = branch === undefined ? -1 : Number(branch);
     const r = run === undefined ? -1 : Number(run);
     return remember('node:' + name + ':' + b + ':' + r, () => call('nodeAll', name, b, r));
   }
