@@ -58,7 +58,7 @@ function compareV1(type: string, op: string, a: unknown, b: unknown): boolean {
   throw new NodeOperationError(`Unknown ${type} operation "${op}"`);
 }
 
-async function matchV1(ctx: NodeContext, i: number): Promise<boolean> {
+export async function matchV1(ctx: NodeContext, i: number): Promise<boolean> {
   const any = ctx.raw('combineOperation', 'all') === 'any';
   const all = ctx.raw<Record<string, V1Condition[]>>('conditions', {});
   let seen = 0;

@@ -2,6 +2,7 @@
 import type { NodeType } from '../engine/node-type.js';
 import aggregate from './aggregate.js';
 import code from './code.js';
+import compareDatasets from './compareDatasets.js';
 import crypto from './crypto.js';
 import dateTime from './dateTime.js';
 import cron from './cron.js';
@@ -43,7 +44,7 @@ import webhook from './webhook.js';
 import xml from './xml.js';
 
 const ALL: NodeType[] = [
-  aggregate, code, crypto, cron, dateTime, removeDuplicates, sort, summarize, errorTrigger, executeWorkflow, executeWorkflowTrigger, filter, fn, functionItem, html, httpRequest, ifNode, itemLists, limit,
+  aggregate, code, compareDatasets, crypto, cron, dateTime, removeDuplicates, sort, summarize, errorTrigger, executeWorkflow, executeWorkflowTrigger, filter, fn, functionItem, html, httpRequest, ifNode, itemLists, limit,
   manualTrigger, markdown, merge, noOp, renameKeys, respondToWebhook, scheduleTrigger, set, splitInBatches, splitOut, stopAndError, switchNode, wait,
   webhook, xml,
   // Hamlet's sibling services, over their HTTP APIs and the platform event bus.

@@ -10,7 +10,9 @@ interface Assignment {
   value?: unknown;
 }
 
-function convert(name: string, type: string, value: unknown, itemIndex: number, ignoreErrors: boolean): unknown {
+function convert(name: string, type: string, value: unknown, itemIndex: number, ignoreErrors: boolean, typeVersion: number): unknown {
+  // 3.0–3.2 write an absent value as text ("undefined", "null") into a string field (observed).
+  if (typeVersion < 3.3 && type === 'string' && (value === null || value === undefined)) return String(value);
   // An expression that yields nothing sets the field to null, whatever its type (observed).
   if (value === null || value === undefined) return null;
   const fail = (): never => {
@@ -22,8 +24,8 @@ function convert(name: string, type: string, value: unknown, itemIndex: number, 
       case 'string':
         return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
       case 'number': {
-        // As JavaScript's Number(): "31" and [1] convert, "", "x" and objects do not.
-        const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() === '' ? NaN : isPlainObject(value) ? NaN : Number(value);
+        // As JavaScript's Number(): "31", "" (0) and [1] convert, "x" and objects do not.
+        const n = typeof value === 'number' ? value : isPlainObject(value) ? NaN : Number(value);
         if (Number.isNaN(n)) fail();
         return n;
       }
@@ -115,7 +117,7 @@ async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> 
         for (let a = 0; a < assignments.length; a++) {
           const name = String(await ctx.param(`assignments.assignments.${a}.name`, i, '') ?? '');
           const value = await ctx.param<unknown>(`assignments.assignments.${a}.value`, i, undefined);
-          put(name, convert(name, assignments[a]?.type ?? 'string', value, i, ignoreErrors));
+          put(name, convert(name, assignments[a]?.type ?? 'string', value, i, ignoreErrors, ctx.typeVersion));
         }
       } else {
         // 3.0–3.2: `fields.values[]` = {name, type: stringValue|numberValue|…, <type>: value}.
@@ -124,7 +126,7 @@ async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> 
           const kind = fields[f]?.type ?? 'stringValue';
           const name = String(await ctx.param(`fields.values.${f}.name`, i, '') ?? '');
           const value = await ctx.param<unknown>(`fields.values.${f}.${kind}`, i, undefined);
-          put(name, convert(name, kind.replace(/Value$/, ''), value, i, ignoreErrors));
+          put(name, convert(name, kind.replace(/Value$/, ''), value, i, ignoreErrors, ctx.typeVersion));
         }
       }
     }

@@ -23,7 +23,7 @@ function aggregate(spec: Spec, values: unknown[]): unknown {
   const nums = () => present.filter((v): v is number => typeof v === 'number');
   switch (spec.aggregation ?? 'count') {
     case 'count': return present.length;
-    case 'countUnique': return new Set(present.map((v) => JSON.stringify(v))).size;
+    case 'countUnique': return new Set(present.filter((v) => v !== '').map((v) => JSON.stringify(v))).size;
     case 'sum': return nums().reduce((a, b) => a + b, 0);
     case 'average': { const n = nums(); return n.length ? n.reduce((a, b) => a + b, 0) / n.length : null; }
     case 'min': return present.length ? present.reduce((a, b) => ((b as number) < (a as number) ? b : a)) : null;
