@@ -20,7 +20,7 @@ function ordinal(n: number): string {
 }
 
 /** Formats with moment.js tokens. */
-export function formatMoment(d: DateTime, format: string): string {
+function formatMoment(d: DateTime, format: string): string {
   return (format.match(TOKEN) ?? []).map((t) => {
     if (t.startsWith('[')) return t.slice(1, -1);
     if (t === 'Do') return ordinal(d.day);

@@ -38,7 +38,7 @@ async function dateParam(ctx: NodeContext, name: string, i: number, zone: string
   return toDate(v, zone);
 }
 
-async function run(ctx: NodeContext, i: number, zone: string, tzOption: string): Promise<{ field: string; value: unknown }> {
+async function run(ctx: NodeContext, i: number, zone: string): Promise<{ field: string; value: unknown }> {
   const op = ctx.raw<string>('operation', 'getCurrentDate');
   const unit = (u: string) => u.replace(/s$/, '') as keyof DurationLikeObject;
   switch (op) {
@@ -101,7 +101,7 @@ export default {
     const zone = tzOption || String(ctx.workflow.settings?.timezone || 'UTC');
     const out: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {
-      const { field, value } = await run(ctx, i, zone, tzOption);
+      const { field, value } = await run(ctx, i, zone);
       const json = (await ctx.param('options.includeInputFields', i, false)) ? clone(ctx.items[i]!.json) : {};
       if (value !== undefined) writePath(json, field, value);
       out.push({ json, pairedItem: { item: i } });
