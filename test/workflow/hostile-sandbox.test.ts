@@ -109,7 +109,8 @@ test('runaway user code in every place, 4 callers each: the other services stay 
       `p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms; ` +
       `RSS +${Math.round((rssPeak - rssBefore) / 1048576)} MB`,
   );
-  expect(statuses.every((status) => status === 200)).toBe(true);
+  // Every call is answered: 200, or 500 "Error in workflow" for a run that failed on its limit (as n8n answers).
+  expect(statuses.filter((status) => status !== 200 && status !== 500)).toEqual([]);
 
   // The other services answered while 60 hostile runs went on (each used to stall them all).
   expect(latencies.length).toBeGreaterThan(20);

@@ -54,8 +54,8 @@ test('Summarize with split by', async () => {
     parameters: { fieldsToSummarize: { values: [{ aggregation: 'sum', field: 'score' }, { aggregation: 'count', field: 'name' }, { aggregation: 'concatenate', field: 'name' }] }, fieldsToSplitBy: 'team' },
   });
   expect((await run())[0]).toEqual([
-    { team: 'x', sum_score: 4, count_name: 2, concatenated_name: 'b, c' },
-    { team: 'y', sum_score: 10, count_name: 2, concatenated_name: 'a, a' },
+    { team: 'x', sum_score: 4, count_name: 2, concatenated_name: 'b,c' },
+    { team: 'y', sum_score: 10, count_name: 2, concatenated_name: 'a,a' },
   ]);
 });
 

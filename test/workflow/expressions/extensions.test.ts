@@ -72,7 +72,8 @@ describe('string extensions', () => {
 
   it('converts strings to DateTimes', async () => {
     expect(await r("'2026-01-05'.toDateTime().toISO()")).toBe('2026-01-05T00:00:00.000Z');
-    expect(await r("'2026-01-05T10:00:00+02:00'.toDateTime().toISO()")).toBe('2026-01-05T08:00:00.000Z');
+    // The offset in the text is kept, as n8n does (observed with the oracle).
+    expect(await r("'2026-01-05T10:00:00+02:00'.toDateTime().toISO()")).toBe('2026-01-05T10:00:00.000+02:00');
     expect(await r("'Mon, 05 Jan 2026 10:00:00 GMT'.toDateTime().toISO()")).toBe('2026-01-05T10:00:00.000Z');
     expect(await r("'05/01/2026'.toDateTime('dd/MM/yyyy').toFormat('yyyy-MM-dd')")).toBe('2026-01-05');
     await expect(r("'someday'.toDateTime()")).rejects.toThrow('toDateTime(): cannot convert "someday" to a date');

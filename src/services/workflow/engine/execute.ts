@@ -103,6 +103,8 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
       if (!name) break;
       const pending = state.waiting[name]!.shift()!;
       if (!state.waiting[name]!.length) delete state.waiting[name];
+      const waitingNode = graph.nodes.get(name);
+      if (waitingNode && opts.registry.get(waitingNode.type)?.requiresAllInputs?.(waitingNode)) continue;
       entry = { node: name, inputs: pending.inputs, source: pending.source };
     }
     const node = graph.nodes.get(entry.node);
@@ -212,11 +214,15 @@ async function runNode(
     try {
       const out = await type.execute(ctx);
       if (!Array.isArray(out)) return out;
-      const count = type.outputs?.(node) ?? Math.max(1, out.length);
+      // A node may answer no outputs at all (n8n's Merge v3 joining an empty input records `main: []`).
+      const count = type.outputs?.(node) ?? (out.length === 0 && !node.alwaysOutputData ? 0 : Math.max(1, out.length));
       const outputs: Item[][] = [];
       for (let o = 0; o < count; o++) outputs.push(normalise(out[o] ?? [], ctx.items));
       if (onError === 'continueErrorOutput') outputs.push([]);
-      if (node.alwaysOutputData && outputs.every((o) => o.length === 0)) outputs[0] = [{ json: {}, pairedItem: { item: 0 } }];
+      routeFailedItems(outputs, onError);
+      // alwaysOutputData looks at the first output only (observed: a Filter whose items all went
+      // to "discarded" still emits one empty item on "kept").
+      if (node.alwaysOutputData && !outputs[0]?.length) outputs[0] = [{ json: {}, pairedItem: { item: 0 } }];
       return { outputs };
     } catch (err) {
       lastError = err;
@@ -241,6 +247,24 @@ async function runNode(
     return { outputs };
   }
   return { error };
+}
+
+/**
+ * Items a node marked as failed (`item.error`, per-item failures under continueOnFail): with
+ * continueRegularOutput each becomes `{error}` in place; with continueErrorOutput each moves,
+ * with its fields and the error, to the extra last output (as n8n does, item by item).
+ */
+function routeFailedItems(outputs: Item[][], onError: string): void {
+  const main = outputs[0];
+  if (!main?.some((it) => it.error !== undefined)) return;
+  const message = (it: Item) => (it.error as { message?: string })?.message ?? String(it.error);
+  if (onError === 'continueErrorOutput') {
+    const failed = main.filter((it) => it.error !== undefined);
+    outputs[0] = main.filter((it) => it.error === undefined);
+    outputs[outputs.length - 1]!.push(...failed.map((it) => ({ json: { ...it.json, error: message(it) }, pairedItem: it.pairedItem })));
+    return;
+  }
+  outputs[0] = main.map((it) => (it.error === undefined ? it : { json: { error: message(it) }, pairedItem: it.pairedItem }));
 }
 
 /** Wraps plain objects as items and pairs unpaired items with their input (same index, or the only input). */

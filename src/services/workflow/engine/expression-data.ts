@@ -34,11 +34,24 @@ export class RunExpressionData implements ExpressionData {
     private readonly source: Array<SourceData | null> | null,
   ) {}
 
-  nodeOutput(nodeName: string, outputIndex = 0, runIndex?: number): Item[] | undefined {
+  nodeOutput(nodeName: string, outputIndex?: number, runIndex?: number): Item[] | undefined {
     const runs = this.info.runData[nodeName];
     if (!runs?.length) return undefined;
     const run = runs[runIndex ?? runs.length - 1];
-    return run?.data?.main[outputIndex] ?? undefined;
+    return run?.data?.main[outputIndex ?? this.branchFrom(nodeName)] ?? undefined;
+  }
+
+  /**
+   * The output of `nodeName` this run descends from (n8n's default branch for `$('X').first()`):
+   * a Loop Over Items body reads the "loop" output, not output 0. Output 0 when not an ancestor.
+   */
+  private branchFrom(nodeName: string): number {
+    let src: SourceData | null | undefined = this.source?.[0];
+    for (let hops = 0; src && hops < 10_000; hops++) {
+      if (src.previousNode === nodeName) return src.previousNodeOutput ?? 0;
+      src = this.info.runData[src.previousNode]?.[src.previousNodeRun]?.source?.[0];
+    }
+    return 0;
   }
 
   nodeExecuted(nodeName: string): boolean {

@@ -49,15 +49,18 @@ function isEmptyValue(v: unknown): boolean {
   return false;
 }
 
-const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const isPlain = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function coerce(value: unknown, type: string, loose: boolean, side: string, ctx: { itemIndex: number; index: number }): unknown {
   if (value === undefined || value === null) return value;
+  // n8n's wording (observed): the value as text, its JavaScript type (arrays are "an object"),
+  // and the condition and item in the message itself.
+  const suffix = `[condition ${ctx.index}, item ${ctx.itemIndex}]`;
   const wrong = () =>
     new NodeOperationError(
-      `Wrong type: '${typeof value === 'object' ? JSON.stringify(value) : String(value)}' is ${article(typeOf(value))} but was expecting ${article(type)}`,
-      `[condition ${ctx.index}, item ${ctx.itemIndex}]`,
+      `Wrong type: '${isPlain(value) ? JSON.stringify(value) : String(value)}' is ${article(typeof value)} but was expecting ${article(type)} ${suffix}`,
     );
+  const conversion = () => new NodeOperationError(`Conversion error: the string '${String(value)}' can't be converted to ${article(type)} ${suffix}`);
   switch (type) {
     case 'string':
       if (typeof value === 'string') return value;
@@ -67,16 +70,18 @@ function coerce(value: unknown, type: string, loose: boolean, side: string, ctx:
       if (typeof value === 'number') return value;
       if (loose) {
         if (typeof value === 'boolean') return value ? 1 : 0;
-        const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+        if (typeof value !== 'string') return Number(value);
+        const n = value.trim() !== '' ? Number(value) : NaN;
         if (!Number.isNaN(n)) return n;
+        throw conversion();
       }
       throw wrong();
     }
     case 'boolean': {
       if (typeof value === 'boolean') return value;
       if (loose) {
-        if (value === 'true' || value === 1 || value === '1') return true;
-        if (value === 'false' || value === 0 || value === '0') return false;
+        if (typeof value === 'string') return !['false', '0', ''].includes(value.trim().toLowerCase());
+        return Boolean(value);
       }
       throw wrong();
     }
@@ -126,7 +131,10 @@ const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
 function evaluateCondition(c: FilterCondition, o: { caseSensitive: boolean; loose: boolean; itemIndex: number; index: number }): boolean {
   const type = c.operator?.type ?? 'string';
   const op = c.operator?.operation ?? 'equals';
+  // The left value is type-checked first, even for exists/empty (observed: a number under a
+  // string "exists" fails in strict mode); null and missing values pass.
   const rawLeft = c.leftValue;
+  if (rawLeft !== undefined && rawLeft !== null && rawLeft !== '') coerce(rawLeft, type, o.loose, 'left', o);
   switch (op) {
     case 'exists':
       return rawLeft !== undefined && rawLeft !== null && !(typeof rawLeft === 'number' && Number.isNaN(rawLeft));
@@ -141,7 +149,9 @@ function evaluateCondition(c: FilterCondition, o: { caseSensitive: boolean; loos
   const leftIn = rawLeft === '' && type !== 'string' ? null : rawLeft;
   let left = coerce(leftIn, type, o.loose, 'left', o);
   if (type === 'boolean' && (op === 'true' || op === 'false')) return op === 'true' ? left === true : left === false;
-  const rightType = c.operator?.rightType ?? (['lengthEquals', 'lengthNotEquals', 'lengthGt', 'lengthLt', 'lengthGte', 'lengthLte'].includes(op) ? 'number' : type === 'array' && (op === 'contains' || op === 'notContains') ? 'any' : type);
+  // Without `rightType` the right value is checked against the operator's type (observed: an
+  // array "contains 'a'" written without rightType fails), as n8n's editor always writes it.
+  const rightType = c.operator?.rightType ?? type;
   const rightIn = c.rightValue === '' && rightType !== 'string' ? null : c.rightValue;
   let right = rightType === 'any' ? rightIn : coerce(rightIn, rightType, o.loose, 'right', o);
   if (type === 'string' && !o.caseSensitive) {

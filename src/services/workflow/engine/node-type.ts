@@ -40,6 +40,8 @@ export interface NodeServices {
   fetchTrusted(url: string, init: OutboundInit, timeoutMs?: number): Promise<import('undici').Response>;
   /** Runs another workflow to completion and returns its last node's output. */
   runSubWorkflow(workflowId: string, items: Item[], parent: { executionId: string; workflowId: string }): Promise<Item[]>;
+  /** Runs a workflow given as JSON in the node (Execute Workflow `source: "parameter"`). */
+  runInlineWorkflow(definition: Record<string, unknown>, items: Item[], parent: { executionId: string; workflowId: string }): Promise<Item[]>;
   /** Base URLs of the sibling Hamlet services this process knows (blog, mail, community, home). */
   serviceUrl(service: string): string | undefined;
   /** A key for a sibling service's API, from the node's parameters or the operator's environment. */
@@ -87,6 +89,8 @@ export interface NodeType {
   /** n8n type names this file implements, e.g. ['n8n-nodes-base.set']. */
   types: string[];
   trigger?: TriggerKind;
+  /** Multi-input nodes that n8n (v1 order) does not run while any input lacks data. */
+  requiresAllInputs?(node: WorkflowNode): boolean;
   /** Number of main outputs for this node's parameters (default 1). */
   outputs?(node: WorkflowNode): number;
   /** Webhook triggers other than the Webhook node: the method they listen on when the node does not say. */

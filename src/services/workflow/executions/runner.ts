@@ -441,6 +441,7 @@ export class Runner {
       fetch: (url, init, timeoutMs) => outboundFetch(url, init, { allowInternal: this.allowInternal, timeoutMs }),
       fetchTrusted: (url, init, timeoutMs) => outboundFetch(url, init, { allowInternal: this.allowInternal, trustOrigin: true, timeoutMs }),
       runSubWorkflow: (id, items, parent) => this.runSub(id, items, parent),
+      runInlineWorkflow: (definition, items, parent) => this.runSubFromJson(definition, items, parent),
       serviceUrl: (service) => this.platform.directory.url(service),
       env: this.config.hamletApiKeys,
       credential: this.resources ? (node, type) => this.resources!.credential(node, type) : undefined,
@@ -451,11 +452,34 @@ export class Runner {
   private readonly subDepth = new Map<string, number>();
 
   private async runSub(id: string, items: Item[], parent: { executionId: string; workflowId: string }): Promise<Item[]> {
-    const depth = (this.subDepth.get(parent.executionId) ?? 0) + 1;
-    if (depth > MAX_SUB_WORKFLOW_DEPTH) throw new NodeOperationError(`Sub-workflows nest deeper than ${MAX_SUB_WORKFLOW_DEPTH} levels; is a workflow calling itself?`);
+    this.checkSubDepth(parent);
     const row = await this.store.getWorkflow(id);
     if (!row) throw new NodeOperationError(`Workflow with ID "${id}" does not exist`);
-    const prepared = this.cache.get(row);
+    return this.runSubPrepared(this.cache.get(row), items, parent);
+  }
+
+  /** Execute Workflow with `source: "parameter"`: the JSON in the node, recorded under the calling workflow (as n8n does). */
+  private async runSubFromJson(definition: Record<string, unknown>, items: Item[], parent: { executionId: string; workflowId: string }): Promise<Item[]> {
+    this.checkSubDepth(parent);
+    const { prepareDefinition } = await import('../workflows/model.js');
+    const prepared = prepareDefinition({
+      ...(definition as Partial<WorkflowDefinition>),
+      id: parent.workflowId,
+      name: String(definition.name ?? 'Inline sub-workflow'),
+      nodes: (definition.nodes as WorkflowDefinition['nodes']) ?? [],
+      connections: (definition.connections as WorkflowDefinition['connections']) ?? {},
+      settings: (definition.settings as WorkflowDefinition['settings']) ?? { executionOrder: 'v1' },
+    } as WorkflowDefinition);
+    return this.runSubPrepared(prepared, items, parent);
+  }
+
+  private checkSubDepth(parent: { executionId: string }): void {
+    const depth = (this.subDepth.get(parent.executionId) ?? 0) + 1;
+    if (depth > MAX_SUB_WORKFLOW_DEPTH) throw new NodeOperationError(`Sub-workflows nest deeper than ${MAX_SUB_WORKFLOW_DEPTH} levels; is a workflow calling itself?`);
+  }
+
+  private async runSubPrepared(prepared: PreparedWorkflow, items: Item[], parent: { executionId: string; workflowId: string }): Promise<Item[]> {
+    const depth = (this.subDepth.get(parent.executionId) ?? 0) + 1;
     const start = findStartNode(prepared.definition, 'workflow');
     if (!start) throw new NodeOperationError(`Workflow "${prepared.definition.name}" has no Execute Workflow Trigger`);
     const { row: done, outcome } = await this.run({

@@ -50,7 +50,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function toItem(value: unknown, position: number, pairedTo: number | undefined): Item {
+function toItem(value: unknown, position: number, pairedTo: number | undefined, asItems = false): Item {
   if (!isObject(value)) {
     throw new ExpressionError(
       `Code doesn't return an object [item ${position}]`,
@@ -59,7 +59,8 @@ function toItem(value: unknown, position: number, pairedTo: number | undefined):
     );
   }
   let item: Item;
-  if ('json' in value) {
+  // Once any returned entry is an item ({json}), n8n reads every entry as one.
+  if ('json' in value || asItems) {
     for (const key of Object.keys(value)) {
       if (!ITEM_KEYS.has(key)) {
         throw new ExpressionError(
@@ -91,7 +92,9 @@ function normalize(value: unknown, mode: CodeMode, index: number, inputCount: nu
   switch (mode) {
     case 'runOnceForAllItems':
     case 'functionAllItems': {
-      if (value === undefined || value === null || (typeof value !== 'object')) {
+      // `return null` (or nothing) is an empty output in n8n, not an error.
+      if (value === undefined || value === null) return [];
+      if (typeof value !== 'object') {
         throw new ExpressionError(
           "Code doesn't return items properly",
           undefined,
@@ -102,15 +105,17 @@ function normalize(value: unknown, mode: CodeMode, index: number, inputCount: nu
       // Items without pairedItem are paired when it is unambiguous: with one input item every
       // output derives from it; with as many outputs as inputs (a map), by position.
       const pairedTo = (position: number) => (inputCount === 1 ? 0 : list.length === inputCount ? position : undefined);
-      return list.map((entry, position) => toItem(entry, position, pairedTo(position)));
+      const asItems = list.some((entry) => isObject(entry) && 'json' in entry);
+      return list.map((entry, position) => toItem(entry, position, pairedTo(position), asItems));
     }
     case 'runOnceForEachItem': {
       if (value === undefined || value === null) return [];
       if (Array.isArray(value)) {
+        // n8n wraps the array as the item's json, then refuses it (observed with the oracle).
         throw new ExpressionError(
-          `Code doesn't return a single object [item ${index}]`,
+          `A 'json' property isn't an object [item ${index}]`,
           undefined,
-          "An array of objects was returned. If you need to output multiple items, please use the 'Run Once for All Items' mode instead.",
+          "In the returned data, every key named 'json' must point to an object.",
         );
       }
       return [toItem(value, index, index)];

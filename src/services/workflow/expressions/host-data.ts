@@ -29,7 +29,7 @@ function nodeMustHaveRun(data: ExpressionData, name: string): void {
 }
 
 /** All items of a node's output (`$('X').all(branch, run)`). */
-export function nodeItems(data: ExpressionData, name: string, branch = 0, run?: number): Item[] {
+export function nodeItems(data: ExpressionData, name: string, branch?: number, run?: number): Item[] {
   nodeMustHaveRun(data, name);
   return data.nodeOutput(name, branch, run) ?? [];
 }
@@ -40,7 +40,7 @@ export function nodeItem(
   name: string,
   pick: ItemPick,
   index = data.itemIndex,
-  branch = 0,
+  branch?: number,
   run?: number,
 ): Item | undefined {
   if (pick === 'paired') {

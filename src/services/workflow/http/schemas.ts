@@ -56,7 +56,7 @@ export const Workflow = Type.Object(
 /** Workflow bodies are n8n exports: only the listed keys are read, others are ignored (PUT refuses unknown ones). */
 export const WorkflowBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 128 }),
+    name: Type.String({ minLength: 1, maxLength: 4096 }),
     nodes: Type.Array(Type.Object({ name: Type.String(), type: Type.String() }, open)),
     connections: Type.Object({}, open),
     settings: Type.Optional(nullable(Type.Object({}, open))),

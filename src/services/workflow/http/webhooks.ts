@@ -151,13 +151,17 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
     }
     // lastNode: the last node's data, as `responseData` says.
     const { outcome } = await run;
+    // n8n answers a failed run with 500 (observed with the oracle).
     if (outcome.status !== 'success') {
-      return sendResponse(reply, { status: 200, headers: {}, body: { message: 'Error in workflow' } });
+      return sendResponse(reply, { status: 500, headers: {}, body: { message: 'Error in workflow' } });
     }
     const last = outcome.state.lastNodeExecuted;
     const runs = last ? outcome.state.runData[last] : undefined;
     const items = runs?.[runs.length - 1]?.data?.main[0] ?? [];
     const how = p.responseData ?? 'firstEntryJson';
+    if (how === 'firstEntryJson' && items.length === 0) {
+      return sendResponse(reply, { status: 500, headers: {}, body: { code: 0, message: 'No item to return was found' } });
+    }
     const body = how === 'noData' ? undefined : how === 'allEntries' ? items.map((i) => i.json) : (items[0]?.json ?? {});
     return sendResponse(reply, { status: code, headers: headerEntries(node), body });
   };

@@ -30,7 +30,9 @@ export default {
         }
         return clone(it.json);
       });
-      return [[{ json: { [dest]: list }, pairedItem }]];
+      // With a field selection, items left with no fields are not listed (observed: [{}] gives []).
+      const kept = include === 'allFields' ? list : list.filter((o) => Object.keys(o).length > 0);
+      return [[{ json: { [dest]: kept }, pairedItem }]];
     }
     const specs = await ctx.param<FieldSpec[]>('fieldsToAggregate.fieldToAggregate', 0, []);
     const mergeLists = await ctx.param<boolean>('options.mergeLists', 0, false);
@@ -44,7 +46,8 @@ export default {
       const values: unknown[] = [];
       for (const it of items) {
         const v = noDots ? it.json[field] : readPath(it.json, field);
-        if (v === undefined && !keepMissing) continue;
+        // Missing and null values are skipped unless keepMissing (then both become null).
+        if ((v === undefined || v === null) && !keepMissing) continue;
         if (Array.isArray(v) && mergeLists) values.push(...clone(v));
         else values.push(v === undefined ? null : clone(v));
       }

@@ -18,6 +18,13 @@ const V1_DEFAULTS: Record<string, { operation: string; value2: unknown }> = {
   dateTime: { operation: 'after', value2: '' },
 };
 
+/** v1 calls value1.startsWith/endsWith directly: what JavaScript says for a value that is no string (observed). */
+function stringOnly(a: unknown, method: string): string {
+  if (typeof a === 'string') return a;
+  if (a === undefined || a === null) throw new NodeOperationError(`Cannot read properties of ${a} (reading '${method}')`);
+  throw new NodeOperationError(`value1.${method} is not a function`);
+}
+
 function compareV1(type: string, op: string, a: unknown, b: unknown): boolean {
   const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (typeof v === 'number' && Number.isNaN(v));
   switch (op) {
@@ -29,10 +36,10 @@ function compareV1(type: string, op: string, a: unknown, b: unknown): boolean {
     case 'largerEqual': return (a as number) >= (b as number);
     case 'contains': return String(a ?? '').includes(String(b ?? ''));
     case 'notContains': return !String(a ?? '').includes(String(b ?? ''));
-    case 'startsWith': return String(a ?? '').startsWith(String(b ?? ''));
-    case 'notStartsWith': return !String(a ?? '').startsWith(String(b ?? ''));
-    case 'endsWith': return String(a ?? '').endsWith(String(b ?? ''));
-    case 'notEndsWith': return !String(a ?? '').endsWith(String(b ?? ''));
+    case 'startsWith': return stringOnly(a, 'startsWith').startsWith(String(b ?? ''));
+    case 'notStartsWith': return !stringOnly(a, 'startsWith').startsWith(String(b ?? ''));
+    case 'endsWith': return stringOnly(a, 'endsWith').endsWith(String(b ?? ''));
+    case 'notEndsWith': return !stringOnly(a, 'endsWith').endsWith(String(b ?? ''));
     case 'isEmpty': return isEmpty(a);
     case 'isNotEmpty': return !isEmpty(a);
     case 'regex':
@@ -51,7 +58,7 @@ function compareV1(type: string, op: string, a: unknown, b: unknown): boolean {
   throw new NodeOperationError(`Unknown ${type} operation "${op}"`);
 }
 
-async function matchV1(ctx: NodeContext, i: number): Promise<boolean> {
+export async function matchV1(ctx: NodeContext, i: number): Promise<boolean> {
   const any = ctx.raw('combineOperation', 'all') === 'any';
   const all = ctx.raw<Record<string, V1Condition[]>>('conditions', {});
   let seen = 0;

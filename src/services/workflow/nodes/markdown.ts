@@ -3,7 +3,7 @@
 // The result goes to `destinationKey` (default "data").
 import { NodeHtmlMarkdown } from 'node-html-markdown';
 import showdown from 'showdown';
-import type { NodeType } from '../engine/node-type.js';
+import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import { clone, writePath } from './util.js';
 
 // Node options that map one to one onto showdown's converter options.
@@ -22,7 +22,10 @@ export default {
     const results = [];
     for (let i = 0; i < ctx.items.length; i++) {
       const item = ctx.items[i]!;
-      const input = String(await ctx.param(mode === 'markdownToHtml' ? 'markdown' : 'html', i, '') ?? '');
+      const rawInput = await ctx.param(mode === 'markdownToHtml' ? 'markdown' : 'html', i, undefined);
+      // n8n's converter fails on an absent value with JavaScript's own words (observed).
+      if (mode !== 'markdownToHtml' && (rawInput === undefined || rawInput === null)) throw new NodeOperationError('Cannot convert undefined or null to object', undefined, i);
+      const input = String(rawInput ?? '');
       const key = await ctx.param<string>('destinationKey', i, 'data');
       const options = await ctx.param<Record<string, unknown>>('options', i, {}) ?? {};
       let out: string;

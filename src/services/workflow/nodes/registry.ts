@@ -2,6 +2,8 @@
 import type { NodeType } from '../engine/node-type.js';
 import aggregate from './aggregate.js';
 import code from './code.js';
+import compareDatasets from './compareDatasets.js';
+import crypto from './crypto.js';
 import dateTime from './dateTime.js';
 import cron from './cron.js';
 import errorTrigger from './errorTrigger.js';
@@ -17,14 +19,17 @@ import hamletHome from './hamletHome.js';
 import hamletHomeTrigger from './hamletHomeTrigger.js';
 import hamletMail from './hamletMail.js';
 import hamletMailTrigger from './hamletMailTrigger.js';
+import html from './html.js';
 import httpRequest from './httpRequest.js';
 import ifNode from './if.js';
+import itemLists from './itemLists.js';
 import limit from './limit.js';
 import manualTrigger from './manualTrigger.js';
 import markdown from './markdown.js';
 import merge from './merge.js';
 import noOp from './noOp.js';
 import removeDuplicates from './removeDuplicates.js';
+import renameKeys from './renameKeys.js';
 import respondToWebhook from './respondToWebhook.js';
 import scheduleTrigger from './scheduleTrigger.js';
 import set from './set.js';
@@ -36,11 +41,12 @@ import summarize from './summarize.js';
 import switchNode from './switch.js';
 import wait from './wait.js';
 import webhook from './webhook.js';
+import xml from './xml.js';
 
 const ALL: NodeType[] = [
-  aggregate, code, cron, dateTime, removeDuplicates, sort, summarize, errorTrigger, executeWorkflow, executeWorkflowTrigger, filter, fn, functionItem, httpRequest, ifNode, limit,
-  manualTrigger, markdown, merge, noOp, respondToWebhook, scheduleTrigger, set, splitInBatches, splitOut, stopAndError, switchNode, wait,
-  webhook,
+  aggregate, code, compareDatasets, crypto, cron, dateTime, removeDuplicates, sort, summarize, errorTrigger, executeWorkflow, executeWorkflowTrigger, filter, fn, functionItem, html, httpRequest, ifNode, itemLists, limit,
+  manualTrigger, markdown, merge, noOp, renameKeys, respondToWebhook, scheduleTrigger, set, splitInBatches, splitOut, stopAndError, switchNode, wait,
+  webhook, xml,
   // Hamlet's sibling services, over their HTTP APIs and the platform event bus.
   hamletBlog, hamletCommunity, hamletCommunityTrigger, hamletHome, hamletHomeTrigger, hamletMail, hamletMailTrigger,
 ];

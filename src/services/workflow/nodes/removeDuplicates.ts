@@ -2,12 +2,23 @@
 // against values seen in earlier executions (kept in the workflow's static data).
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { fieldList, readPath } from './util.js';
+import { fieldList, isPlainObject, readPath } from './util.js';
 
 function stable(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'undefined';
   if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
   return `{${Object.keys(v as object).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+/** Leaf values by dotted path; an empty array or object is a leaf. */
+function flatten(value: unknown, prefix = '', out = new Map<string, unknown>()): Map<string, unknown> {
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : isPlainObject(value) ? Object.entries(value) : null;
+  if (!entries || (entries.length === 0 && prefix)) {
+    if (prefix) out.set(prefix, value);
+    return out;
+  }
+  for (const [k, v] of entries) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  return out;
 }
 
 export default {
@@ -35,16 +46,31 @@ export default {
     }
     if (operation !== 'removeDuplicateInputItems') throw new NodeOperationError(`Operation "${operation}" is not supported`);
     const compare = ctx.raw<string>('compare', 'allFields');
-    const fields = fieldList(await ctx.param(compare === 'selectedFields' ? 'fieldsToCompare' : 'fieldsToExclude', 0, ''));
-    const keyOf = (json: Record<string, unknown>) => {
-      if (compare === 'selectedFields') return stable(fields.map((f) => readPath(json, f)));
-      if (compare === 'allFieldsExcept') return stable(Object.fromEntries(Object.entries(json).filter(([k]) => !fields.includes(k))));
-      return stable(json);
-    };
+    const rawFields = await ctx.param(compare === 'selectedFields' ? 'fieldsToCompare' : 'fieldsToExclude', 0, '');
+    // The older {fields: [{fieldName}]} form is Item Lists' only; this node refuses it (observed).
+    if (isPlainObject(rawFields) && ctx.node.type === 'n8n-nodes-base.removeDuplicates') {
+      throw new NodeOperationError(`The '${compare === 'selectedFields' ? 'Fields To Compare' : 'Fields To Exclude'}' parameter must be a string of fields separated by commas or an array of strings.`);
+    }
+    const fields = fieldList(rawFields);
+    const missing = (key: string) => new NodeOperationError(`'${key}' field is missing from some input items`);
+    let keyOf: (json: Record<string, unknown>, i: number) => string;
+    if (compare === 'selectedFields') {
+      for (const f of fields) if (ctx.items.some((it) => readPath(it.json, f) === undefined)) throw missing(f);
+      keyOf = (json) => stable(fields.map((f) => readPath(json, f)));
+    } else {
+      // Items compare by their flattened paths (tags.0, a.b): every path of any item (all
+      // fields) or of the first item less the excluded ones, each required in every item.
+      const flats = ctx.items.map((it) => flatten(it.json));
+      const keys = compare === 'allFieldsExcept'
+        ? [...(flats[0]?.keys() ?? [])].filter((k) => !fields.includes(k))
+        : [...new Set(flats.flatMap((f) => [...f.keys()]))];
+      for (const k of keys) if (flats.some((f) => !f.has(k))) throw missing(k);
+      keyOf = (_json, i) => stable(keys.map((k) => flats[i]!.get(k)));
+    }
     const seen = new Set<string>();
     const out: Item[] = [];
     ctx.items.forEach((it, i) => {
-      const k = keyOf(it.json);
+      const k = keyOf(it.json, i);
       if (seen.has(k)) return;
       seen.add(k);
       out.push({ ...it, pairedItem: { item: i } });

@@ -10,8 +10,11 @@ interface Assignment {
   value?: unknown;
 }
 
-function convert(name: string, type: string, value: unknown, itemIndex: number, ignoreErrors: boolean): unknown {
-  if (value === null || value === undefined) return value;
+function convert(name: string, type: string, value: unknown, itemIndex: number, ignoreErrors: boolean, typeVersion: number): unknown {
+  // 3.0–3.2 write an absent value as text ("undefined", "null") into a string field (observed).
+  if (typeVersion < 3.3 && type === 'string' && (value === null || value === undefined)) return String(value);
+  // An expression that yields nothing sets the field to null, whatever its type (observed).
+  if (value === null || value === undefined) return null;
   const fail = (): never => {
     const shown = typeof value === 'object' ? JSON.stringify(value) : String(value);
     throw new NodeOperationError(`'${name}' expects a ${type} but we got '${shown}' [item ${itemIndex}]`);
@@ -21,7 +24,8 @@ function convert(name: string, type: string, value: unknown, itemIndex: number, 
       case 'string':
         return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
       case 'number': {
-        const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : typeof value === 'boolean' ? NaN : NaN;
+        // As JavaScript's Number(): "31", "" (0) and [1] convert, "x" and objects do not.
+        const n = typeof value === 'number' ? value : isPlainObject(value) ? NaN : Number(value);
         if (Number.isNaN(n)) fail();
         return n;
       }
@@ -78,6 +82,19 @@ async function v3(ctx: NodeContext): Promise<Item[]> {
   const out: Item[] = [];
   const mode = ctx.raw<string>('mode', 'manual');
   for (let i = 0; i < ctx.items.length; i++) {
+    try {
+      out.push(await v3Item(ctx, mode, i));
+    } catch (err) {
+      // Under continueOnFail the item fails alone; the engine routes it (regular or error output).
+      if (!ctx.continueOnFail) throw err;
+      out.push({ json: clone(ctx.items[i]!.json), error: err, pairedItem: { item: i } });
+    }
+  }
+  return out;
+}
+
+async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> {
+  {
     const item = ctx.items[i]!;
     const dot = await ctx.param<boolean>('options.dotNotation', i, true);
     const ignoreErrors = await ctx.param<boolean>('options.ignoreConversionErrors', i, false);
@@ -95,18 +112,28 @@ async function v3(ctx: NodeContext): Promise<Item[]> {
       if (!isPlainObject(raw)) throw new NodeOperationError(`The 'JSON Output' in item ${i} does not contain a valid JSON object`);
       for (const [k, v] of Object.entries(raw)) json[k] = v;
     } else {
-      const assignments = ctx.raw<Assignment[]>('assignments.assignments', []);
-      for (let a = 0; a < assignments.length; a++) {
-        const name = String(await ctx.param(`assignments.assignments.${a}.name`, i, '') ?? '');
-        const value = await ctx.param<unknown>(`assignments.assignments.${a}.value`, i, undefined);
-        put(name, convert(name, assignments[a]?.type ?? 'string', value, i, ignoreErrors));
+      if (ctx.typeVersion >= 3.3) {
+        const assignments = ctx.raw<Assignment[]>('assignments.assignments', []);
+        for (let a = 0; a < assignments.length; a++) {
+          const name = String(await ctx.param(`assignments.assignments.${a}.name`, i, '') ?? '');
+          const value = await ctx.param<unknown>(`assignments.assignments.${a}.value`, i, undefined);
+          put(name, convert(name, assignments[a]?.type ?? 'string', value, i, ignoreErrors, ctx.typeVersion));
+        }
+      } else {
+        // 3.0–3.2: `fields.values[]` = {name, type: stringValue|numberValue|…, <type>: value}.
+        const fields = ctx.raw<Array<{ type?: string }>>('fields.values', []);
+        for (let f = 0; f < fields.length; f++) {
+          const kind = fields[f]?.type ?? 'stringValue';
+          const name = String(await ctx.param(`fields.values.${f}.name`, i, '') ?? '');
+          const value = await ctx.param<unknown>(`fields.values.${f}.${kind}`, i, undefined);
+          put(name, convert(name, kind.replace(/Value$/, ''), value, i, ignoreErrors, ctx.typeVersion));
+        }
       }
     }
     const out1: Item = { json, pairedItem: { item: i } };
     if (item.binary && !await ctx.param('options.stripBinary', i, false)) out1.binary = item.binary;
-    out.push(out1);
+    return out1;
   }
-  return out;
 }
 
 async function v1(ctx: NodeContext): Promise<Item[]> {
@@ -121,7 +148,10 @@ async function v1(ctx: NodeContext): Promise<Item[]> {
       for (let v = 0; v < list.length; v++) {
         const name = String(await ctx.param(`values.${type}.${v}.name`, i, 'propertyName'));
         let value = await ctx.param<unknown>(`values.${type}.${v}.value`, i, type === 'boolean' ? false : type === 'number' ? 0 : '');
-        if (type === 'boolean' && typeof value !== 'boolean') value = !!value && value !== 'false';
+        // v1/v2 convert loosely (observed): truthiness for booleans ("false" is true), numeric
+        // strings to numbers, anything else left as it is.
+        if (type === 'boolean' && typeof value !== 'boolean') value = !!value;
+        if (type === 'number' && typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) value = Number(value);
         if (dot) writePath(json, name, value);
         else json[name] = value;
       }

@@ -2,12 +2,17 @@
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import { readPath } from './util.js';
 
+// n8n's comparison (observed): equal values keep their order, otherwise "less than" as lodash's
+// lt says (numbers unless both are strings; undefined is never less). The comparator is not
+// consistent for missing values, so the result is whatever V8's sort makes of it, as in n8n.
+const toNumber = (v: unknown): number => (typeof v === 'symbol' ? NaN : Number(v));
+function lessThan(a: unknown, b: unknown): boolean {
+  if (typeof a === 'string' && typeof b === 'string') return a < b;
+  return toNumber(a) < toNumber(b);
+}
 function compare(a: unknown, b: unknown): number {
-  if (a === b) return 0;
-  if (a === undefined || a === null) return 1;
-  if (b === undefined || b === null) return -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a).localeCompare(String(b));
+  if (a === b || JSON.stringify(a) === JSON.stringify(b)) return 0;
+  return lessThan(a, b) ? -1 : 1;
 }
 
 export default {
@@ -22,10 +27,20 @@ export default {
       }
       return [items];
     }
+    if (type === 'code') {
+      // The user's comparator runs in the sandbox, over the items as n8n passes them (a, b).
+      const body = ctx.raw<string>('code', 'return 0;');
+      const code = `const __compare = (a, b) => {\n${body}\n};\nreturn $input.all().slice().sort(__compare);`;
+      return [await ctx.expressions.runCode({ code, mode: 'runOnceForAllItems', data: ctx.expressionData(0), signal: ctx.signal })];
+    }
     if (type !== 'simple') throw new NodeOperationError(`Sort type "${type}" is not supported`);
     const fields = await ctx.param<Array<{ fieldName?: string; order?: string }>>('sortFieldsUi.sortField', 0, []);
     const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
     const read = (json: Record<string, unknown>, f: string) => (noDots ? json[f] : readPath(json, f));
+    for (const f of fields) {
+      const name = f.fieldName ?? '';
+      if (items.length && items.every((it) => read(it.json, name) === undefined)) throw new NodeOperationError(`Couldn't find the field '${name}' in the input data`);
+    }
     items.sort((x, y) => {
       for (const f of fields) {
         const c = compare(read(x.json, f.fieldName ?? ''), read(y.json, f.fieldName ?? ''));

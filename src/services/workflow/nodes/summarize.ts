@@ -16,20 +16,22 @@ const NAMES: Record<string, string> = {
   count: 'count', countUnique: 'unique_count', sum: 'sum', average: 'average', min: 'min', max: 'max', concatenate: 'concatenated', append: 'appended',
 };
 
+// Observed with the oracle: sum and average take only real numbers (numeric strings are
+// skipped); min and max compare any values with < and >; null and missing values are skipped.
 function aggregate(spec: Spec, values: unknown[]): unknown {
-  const present = values.filter((v) => v !== undefined && v !== null && v !== '');
-  const nums = () => present.map(Number).filter((n) => !Number.isNaN(n));
+  const present = values.filter((v) => v !== undefined && v !== null);
+  const nums = () => present.filter((v): v is number => typeof v === 'number');
   switch (spec.aggregation ?? 'count') {
     case 'count': return present.length;
-    case 'countUnique': return new Set(present.map((v) => JSON.stringify(v))).size;
+    case 'countUnique': return new Set(present.filter((v) => v !== '').map((v) => JSON.stringify(v))).size;
     case 'sum': return nums().reduce((a, b) => a + b, 0);
     case 'average': { const n = nums(); return n.length ? n.reduce((a, b) => a + b, 0) / n.length : null; }
-    case 'min': { const n = nums(); return n.length ? Math.min(...n) : null; }
-    case 'max': { const n = nums(); return n.length ? Math.max(...n) : null; }
-    case 'append': return spec.includeEmpty ? values : present;
+    case 'min': return present.length ? present.reduce((a, b) => ((b as number) < (a as number) ? b : a)) : null;
+    case 'max': return present.length ? present.reduce((a, b) => ((b as number) > (a as number) ? b : a)) : null;
+    case 'append': return spec.includeEmpty ? values.map((v) => (v === undefined ? null : v)) : present;
     case 'concatenate': {
-      const sep = spec.separateBy === 'other' ? (spec.customSeparator ?? '') : spec.separateBy === 'newline' ? '\n' : ', ';
-      return (spec.includeEmpty ? values : present).map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(sep);
+      const sep = spec.separateBy === 'other' ? (spec.customSeparator ?? '') : spec.separateBy === 'newline' ? '\n' : spec.separateBy === ', ' ? ', ' : ',';
+      return (spec.includeEmpty ? values : present.filter((v) => v !== '')).map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(sep);
     }
   }
   throw new NodeOperationError(`Aggregation "${spec.aggregation}" is not supported`);
@@ -40,9 +42,17 @@ export default {
   async execute(ctx) {
     const specs = await ctx.param<Spec[]>('fieldsToSummarize.values', 0, [{ aggregation: 'count', field: '' }]);
     const splitBy = fieldList(await ctx.param('fieldsToSplitBy', 0, ''));
+    const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
+    const read = (json: Record<string, unknown>, f: string) => (noDots ? json[f] : readPath(json, f));
+    for (const spec of specs) {
+      const field = spec.field ?? '';
+      if (ctx.items.length && !ctx.items.some((it) => read(it.json, field) !== undefined)) throw new NodeOperationError(`The field '${field}' does not exist in any items`);
+    }
+    // Groups are named by their values as text: missing → "undefined", objects as JSON.
+    const asText = (v: unknown) => (v === undefined ? 'undefined' : v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
     const groups = new Map<string, { keys: Record<string, unknown>; items: Array<{ item: Item; index: number }> }>();
     ctx.items.forEach((item, index) => {
-      const keys = Object.fromEntries(splitBy.map((f) => [f, readPath(item.json, f)]));
+      const keys = Object.fromEntries(splitBy.map((f) => [f, asText(read(item.json, f))]));
       const k = JSON.stringify(splitBy.map((f) => keys[f]));
       const g = groups.get(k) ?? { keys, items: [] };
       g.items.push({ item, index });
@@ -54,7 +64,7 @@ export default {
       const json: Record<string, unknown> = { ...g.keys };
       for (const spec of specs) {
         const field = spec.field ?? '';
-        json[`${NAMES[spec.aggregation ?? 'count'] ?? spec.aggregation}_${field}`] = aggregate(spec, g.items.map(({ item }) => readPath(item.json, field)));
+        json[`${NAMES[spec.aggregation ?? 'count'] ?? spec.aggregation}_${field}`] = aggregate(spec, g.items.map(({ item }) => read(item.json, field)));
       }
       out.push({ json, pairedItem: g.items.map(({ index }) => ({ item: index })) });
     }

@@ -40,7 +40,8 @@ async function routeV3(ctx: NodeContext, i: number, outputs: number): Promise<nu
   }
   const rules = ctx.raw<Array<unknown>>('rules.values', []);
   const all = await ctx.param<boolean>('options.allMatchingOutputs', i, false);
-  const loose = ctx.raw<boolean>('looseTypeValidation', false) || ctx.raw<boolean>('options.looseTypeValidation', false);
+  // Switch reads its loose validation from the options only (a top-level key is ignored, observed).
+  const loose = ctx.raw<boolean>('options.looseTypeValidation', false);
   const ignoreCase = ctx.raw<boolean>('options.ignoreCase', false);
   const hits: number[] = [];
   for (let r = 0; r < rules.length; r++) {
@@ -57,9 +58,20 @@ async function routeV3(ctx: NodeContext, i: number, outputs: number): Promise<nu
   return [];
 }
 
+const LEGACY_DEFAULTS: Record<string, unknown> = { number: 0, string: '', boolean: false };
+
 async function routeLegacy(ctx: NodeContext, i: number): Promise<number[]> {
+  const routes = await routeLegacyRaw(ctx, i);
+  // v2 has as many outputs as its rules name; n8n's message (with its spelling) for any other.
+  const count = outputCount(ctx.node);
+  if (ctx.typeVersion >= 2) for (const o of routes) if (o >= count) throw new NodeOperationError(`The ouput ${o} is not allowed. It has to be between 0 and ${count - 1}!`);
+  return routes;
+}
+
+async function routeLegacyRaw(ctx: NodeContext, i: number): Promise<number[]> {
   if (ctx.raw('mode', 'rules') === 'expression') return [Number(await ctx.param('output', i, 0))];
-  const value1 = await ctx.param<unknown>('value1', i, undefined);
+  // A missing value is the data type's default (observed: an absent number routes as 0).
+  const value1 = (await ctx.param<unknown>('value1', i, undefined)) ?? LEGACY_DEFAULTS[ctx.raw<string>('dataType', 'number')];
   const rules = ctx.raw<Array<unknown>>('rules.rules', []);
   for (let r = 0; r < rules.length; r++) {
     const rule = await ctx.param<{ operation?: string; value2?: unknown; output?: number }>(`rules.rules.${r}`, i, {});

@@ -33,7 +33,8 @@ const json = (v: unknown) => (v === undefined || v === null ? null : JSON.string
 
 function checkDefinition(body: Record<string, unknown>): void {
   if ('name' in body && (typeof body.name !== 'string' || body.name.trim() === '')) throw invalid('request/body/name must be string');
-  if ('name' in body && (body.name as string).length > 128) throw invalid('request/body/name must NOT have more than 128 characters');
+  // n8n's public API takes names longer than its editor's 128 characters (observed: 140); a bound stays.
+  if ('name' in body && (body.name as string).length > 4096) throw invalid('request/body/name must NOT have more than 4096 characters');
   if ('nodes' in body) {
     if (!Array.isArray(body.nodes)) throw invalid('request/body/nodes must be array');
     const names = new Set<string>();

@@ -41,6 +41,7 @@
     timezone: 'UTC',
     mode: 'expression',
     items: undefined,
+    assigned: {},
     item: undefined,
   };
   let memo = new Map();
@@ -93,7 +94,8 @@
     return remember('context:' + name, () => call('nodeContext', name));
   }
   function nodeAll(name, branch, run) {
-    const b = branch === undefined ? 0 : Number(branch);
+    // -1: the branch this node descends from (the host works it out), as n8n defaults it.
+    const b = branch === undefined ? -1 : Number(branch);
     const r = run === undefined ? -1 : Number(run);
     return remember('node:' + name + ':' + b + ':' + r, () => call('nodeAll', name, b, r));
   }
@@ -364,11 +366,15 @@
     DateTime: () => lux().DateTime,
     Duration: () => lux().Duration,
     Interval: () => lux().Interval,
-    items: () => state.items === undefined ? undefined : state.items(),
-    item: () => state.item === undefined ? undefined : state.item(),
+    items: () => ('items' in state.assigned ? state.assigned.items : state.items === undefined ? undefined : state.items()),
+    item: () => ('item' in state.assigned ? state.assigned.item : state.item === undefined ? undefined : state.item()),
   };
+  // Code may reassign `items` (Function, Code v1) or `item` (Function Item) and return it, as in
+  // n8n where they are plain variables; the other names ignore assignment.
+  const assignable = new Set(['items', 'item']);
   for (const name of Object.keys(accessors)) {
-    Object.defineProperty(G, name, { get: accessors[name], set() {}, enumerable: false, configurable: false });
+    const set = assignable.has(name) ? (value) => { state.assigned[name] = value; } : () => {};
+    Object.defineProperty(G, name, { get: accessors[name], set, enumerable: false, configurable: false });
   }
   const functions = {
     $, $items, $item, $ifEmpty, $if, $min, $max, $getWorkflowStaticData, $evaluateExpression,
@@ -445,6 +451,7 @@
       timers = [];
       state.items = undefined;
       state.item = undefined;
+      state.assigned = {};
       state.timezone = timezone;
       if (luxon) {
         if (luxonUsed) luxon.Settings.resetCaches();

@@ -114,7 +114,8 @@ function dataOperation(op: string, args: HostArgs, data: ExpressionData): string
       return undefined;
     case 'nodeAll': {
       const run = Number(args[2]);
-      return json(nodeItems(data, name, Number(args[1]), run < 0 ? undefined : run).map(itemForSandbox));
+      const branch = Number(args[1]);
+      return json(nodeItems(data, name, branch < 0 ? undefined : branch, run < 0 ? undefined : run).map(itemForSandbox));
     }
     case 'nodePaired':
       return json(itemForSandbox(nodeItem(data, name, 'paired', Number(args[1]))));

@@ -58,8 +58,9 @@ define(S, 'toDateTime', function toDateTime(format) {
   let dt;
   if (format !== undefined) dt = DateTime.fromFormat(text, String(format));
   else {
+    // An offset in the text is kept, as n8n does ('…+05:00'.toDateTime().toString() keeps +05:00).
     for (const parse of [DateTime.fromISO, DateTime.fromHTTP, DateTime.fromRFC2822, DateTime.fromSQL]) {
-      dt = parse.call(DateTime, text);
+      dt = parse.call(DateTime, text, { setZone: true });
       if (dt.isValid) break;
     }
     if (!dt.isValid) {

@@ -1,0 +1,80 @@
+// Writes the hand-made oracle workflows and their cases (test/fixtures/n8n-oracle/workflows and
+// cases). The JSON it writes is committed; `npm run oracle` then records n8n's outputs for them.
+//   node scripts/oracle/generate-cases.mjs
+// Each workflow: Webhook (POST, answers with all items of the last node) → "Input" (a Code node that
+// turns body.items into items) → the node(s) under test. Cases differ only in the items sent.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ALL_INPUTS, INPUTS } from './inputs.mjs';
+import { NODE_FAMILIES } from './families-nodes.mjs';
+import { ENGINE_FAMILIES } from './families-engine.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const OUT = join(ROOT, 'test/fixtures/n8n-oracle');
+
+let uuid = 0;
+const id = () => `00000000-0000-4000-8000-${String(++uuid).padStart(12, '0')}`;
+
+function webhookNode(path, responseData = 'allEntries') {
+  return {
+    id: id(), name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: id(),
+    parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData, options: {} },
+  };
+}
+
+function inputNode(name = 'Input', field = 'items', y = 0) {
+  return {
+    id: id(), name, type: 'n8n-nodes-base.code', typeVersion: 2, position: [220, y],
+    parameters: { jsCode: `return ($json.body.${field} ?? []).map((j) => ({ json: j }));` },
+  };
+}
+
+function withDefaults(n, i) {
+  return { id: id(), position: [440 + 220 * i, 0], parameters: {}, ...n };
+}
+
+/** A family entry → workflow JSON + case file. */
+function build(entry) {
+  const path = `oracle-${entry.name}`;
+  let nodes;
+  let connections;
+  if (entry.graph) {
+    // Custom graphs name their own nodes; the Webhook is added and connected to `entry.graph.from`.
+    const g = entry.graph;
+    const hook = g.from.length ? [webhookNode(path, entry.responseData)] : [];
+    nodes = [...hook, ...g.nodes.map(withDefaults)];
+    connections = { ...(hook.length ? { Webhook: { main: [g.from.map((n) => ({ node: n, type: 'main', index: 0 }))] } } : {}), ...g.connections };
+  } else {
+    const chain = entry.nodes.map(withDefaults);
+    nodes = [webhookNode(path, entry.responseData), inputNode(), ...chain];
+    const names = ['Webhook', 'Input', ...chain.map((n) => n.name)];
+    connections = {};
+    for (let i = 0; i < names.length - 1; i++) connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+  }
+  const workflow = { name: entry.workflowName ?? `oracle ${entry.name}`, nodes, connections, settings: entry.settings ?? { executionOrder: 'v1' } };
+  const bodies = entry.bodies ?? Object.fromEntries((entry.inputs ?? ALL_INPUTS).map((k) => [k, { items: INPUTS[k] }]));
+  const cases = Object.entries(bodies).map(([name, body]) => ({
+    name,
+    trigger: { kind: 'webhook', method: 'POST', path, body, headers: { 'content-type': 'application/json' } },
+  }));
+  if (entry.manual) cases.push({ name: 'manual', trigger: { kind: 'manual', trigger: entry.manual } });
+  return { workflow, cases: { workflow: `${entry.name}.json`, ...(entry.volatileKeys ? { volatileKeys: entry.volatileKeys } : {}), cases } };
+}
+
+rmSync(join(OUT, 'workflows'), { recursive: true, force: true });
+rmSync(join(OUT, 'cases'), { recursive: true, force: true });
+mkdirSync(join(OUT, 'workflows'), { recursive: true });
+mkdirSync(join(OUT, 'cases'), { recursive: true });
+let count = 0;
+const seen = new Set();
+for (const entry of [...NODE_FAMILIES, ...ENGINE_FAMILIES]) {
+  if (seen.has(entry.name)) throw new Error(`duplicate case name ${entry.name}`);
+  seen.add(entry.name);
+  const { workflow, cases } = build(entry);
+  writeFileSync(join(OUT, 'workflows', `${entry.name}.json`), JSON.stringify(workflow, null, 2) + '\n');
+  writeFileSync(join(OUT, 'cases', `${entry.name}.json`), JSON.stringify(cases, null, 2) + '\n');
+  count += cases.cases.length;
+}
+console.log(`${seen.size} workflows, ${count} cases`);
+export { inputNode };

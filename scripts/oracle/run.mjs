@@ -1,0 +1,149 @@
+// `npm run oracle`: installs n8n 2.8.4 outside the repository (once), starts it on loopback,
+// imports every workflow of the oracle fixture folder, runs each case twice and writes the
+// expected outputs in the corpus format. Never part of `npm test` or .ci/run.
+//
+//   npm run oracle                      every case file
+//   npm run oracle -- merge set-3.4     only case files whose name contains one of these words
+//
+// Fixture layout (test/fixtures/n8n-oracle): workflows/<name>.json (n8n export format),
+// cases/<name>.json ({workflow, volatileKeys?, cases:[{name, trigger}]}), expected/<name>.json (written here).
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureInstalled, N8N_VERSION } from './install.mjs';
+import { startN8n } from './n8n-server.mjs';
+import { captureCase, dropPaths, volatilePaths } from './capture.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const FIXTURES = process.env.ORACLE_FIXTURES ?? join(ROOT, 'test/fixtures/n8n-oracle');
+const PORT = Number(process.env.ORACLE_PORT ?? 5688);
+
+// The public API accepts only these keys on create (others get 400).
+const WORKFLOW_KEYS = ['name', 'nodes', 'connections', 'settings', 'staticData', 'pinData'];
+const NODE_KEYS = ['id', 'name', 'type', 'typeVersion', 'position', 'parameters', 'credentials', 'disabled', 'notes', 'notesInFlow', 'executeOnce', 'alwaysOutputData', 'retryOnFail', 'maxTries', 'waitBetweenTries', 'onError', 'continueOnFail', 'webhookId'];
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function forUpload(wf) {
+  const body = Object.fromEntries(WORKFLOW_KEYS.filter((k) => wf[k] !== undefined).map((k) => [k, wf[k]]));
+  body.settings ??= {};
+  body.nodes = wf.nodes.map((n) => Object.fromEntries(NODE_KEYS.filter((k) => n[k] !== undefined).map((k) => [k, n[k]])));
+  return body;
+}
+
+async function executionIds(n8n, workflowId) {
+  const r = await n8n.api('GET', `/executions?workflowId=${workflowId}&limit=250`);
+  return new Set((r.body.data ?? []).map((e) => e.id));
+}
+
+async function newExecution(n8n, workflowId, seen) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const r = await n8n.api('GET', `/executions?workflowId=${workflowId}&limit=20`);
+    // The oldest new execution is the case's own: an inline sub-workflow records its run under
+    // the same workflow, later (newest first in the list).
+    const fresh = (r.body.data ?? []).filter((e) => !seen.has(e.id)).at(-1);
+    if (fresh && !['new', 'running'].includes(fresh.status)) {
+      const full = await n8n.api('GET', `/executions/${fresh.id}?includeData=true`);
+      return full.body;
+    }
+    await sleep(200);
+  }
+  throw new Error(`no finished execution for workflow ${workflowId}`);
+}
+
+async function runOnce(n8n, wf, id, spec) {
+  const seen = await executionIds(n8n, id);
+  let response;
+  if (spec.trigger.kind === 'webhook') {
+    const t = spec.trigger;
+    const body = t.raw ?? (t.body === undefined ? undefined : JSON.stringify(t.body));
+    const res = await fetch(`${n8n.base}/webhook/${t.path}`, { method: t.method ?? 'GET', headers: t.headers ?? {}, body });
+    const text = await res.text();
+    const contentType = res.headers.get('content-type') ?? '';
+    let parsed = text;
+    if (contentType.includes('json')) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        /* keep the text */
+      }
+    }
+    response = { status: res.status, contentType, body: parsed };
+  } else {
+    const full = await n8n.api('GET', `/workflows/${id}`);
+    const r = await n8n.rest('POST', `/workflows/${id}/run`, { workflowData: full.body, triggerToStartFrom: { name: spec.trigger.trigger } });
+    if (r.status !== 200) throw new Error(`manual run failed: ${JSON.stringify(r.body)}`);
+  }
+  const exec = await newExecution(n8n, id, seen);
+  return captureCase(spec, exec, response, n8n.base);
+}
+
+async function recordFile(n8n, file) {
+  const caseFile = JSON.parse(readFileSync(join(FIXTURES, 'cases', file), 'utf8'));
+  const wf = JSON.parse(readFileSync(join(FIXTURES, 'workflows', caseFile.workflow), 'utf8'));
+  const out = { workflow: caseFile.workflow, producedBy: `n8n ${n8n.versionCli}`, cases: [] };
+  const created = await n8n.api('POST', '/workflows', forUpload(wf));
+  if (created.status !== 200) {
+    // A refused import is a recorded outcome too (the engine must refuse it the same way).
+    out.import = { status: created.status, body: created.body };
+    writeFileSync(join(FIXTURES, 'expected', file), JSON.stringify(out, null, 2) + '\n');
+    return out;
+  }
+  const id = created.body.id;
+  try {
+    const act = await n8n.api('POST', `/workflows/${id}/activate`);
+    if (act.status !== 200) out.activation = { status: act.status, body: act.body };
+    const specs = caseFile.cases.filter((spec) => !(out.activation && spec.trigger.kind === 'webhook'));
+    // Two passes at least a second apart, so clock readings and random values show as volatile.
+    const started = Date.now();
+    const firsts = [];
+    for (const spec of specs) firsts.push(await runOnce(n8n, wf, id, spec));
+    await sleep(Math.max(0, 1100 - (Date.now() - started)));
+    for (const [i, spec] of specs.entries()) {
+      const second = await runOnce(n8n, wf, id, spec);
+      const paths = volatilePaths(firsts[i], second, caseFile.volatileKeys);
+      const c = dropPaths(firsts[i], paths);
+      if (paths.length) c.droppedVolatilePaths = paths;
+      out.cases.push(c);
+    }
+  } finally {
+    await n8n.api('POST', `/workflows/${id}/deactivate`);
+    await n8n.api('DELETE', `/workflows/${id}`);
+  }
+  writeFileSync(join(FIXTURES, 'expected', file), JSON.stringify(out, null, 2) + '\n');
+  return out;
+}
+
+async function main() {
+  const filters = process.argv.slice(2);
+  const dir = ensureInstalled();
+  const files = readdirSync(join(FIXTURES, 'cases'))
+    .filter((f) => f.endsWith('.json'))
+    .filter((f) => filters.length === 0 || filters.some((w) => f.includes(w)))
+    .sort();
+  if (!existsSync(join(FIXTURES, 'expected'))) mkdirSync(join(FIXTURES, 'expected'));
+  console.log(`[oracle] starting n8n ${N8N_VERSION} on 127.0.0.1:${PORT}…`);
+  const n8n = await startN8n(dir, PORT);
+  n8n.versionCli = await n8n.version();
+  let cases = 0;
+  const failures = [];
+  try {
+    for (const file of files) {
+      try {
+        const out = await recordFile(n8n, file);
+        cases += out.cases.length;
+        console.log(`[oracle] ${file}: ${out.cases.length} cases${out.activation ? ` (activation ${out.activation.status})` : ''}`);
+      } catch (e) {
+        failures.push(`${file}: ${e.message}`);
+        console.log(`[oracle] ${file}: FAILED ${e.message}`);
+      }
+    }
+  } finally {
+    n8n.stop();
+  }
+  console.log(`[oracle] recorded ${cases} cases from ${files.length - failures.length}/${files.length} files with n8n ${n8n.versionCli}`);
+  if (failures.length) process.exitCode = 1;
+}
+
+await main();

@@ -1,0 +1,115 @@
+// Runs a folder of recorded n8n cases (corpus format: workflows/, expected/) against the engine,
+// with the corpus README's comparison rule (corpus-compare.ts). Used by the shared corpus and by
+// the oracle's own cases. A case listed in `knownDifferences` is expected to differ: it passes
+// while it differs and fails once it matches, so the list only ever shrinks honestly.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { compareCase, type CaseExpectation } from './corpus-compare.js';
+import { startWorkflowServer, type WorkflowTestServer } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
+
+interface ExpectedFile {
+  workflow: string;
+  producedBy?: string;
+  /** n8n refused the import: its status (the engine must refuse too). */
+  import?: { status: number; body: unknown };
+  /** n8n refused activation: its status and body. */
+  activation?: { status: number; body: { message?: string } };
+  cases: CaseExpectation[];
+}
+
+export function defineCorpusSuite(opts: {
+  title: string;
+  dir: string;
+  knownDifferences?: Record<string, string>;
+  /** The expected files record import and activation outcomes (the oracle's do; the corpus's do not). */
+  checkImport?: boolean;
+}): void {
+  const known = opts.knownDifferences ?? {};
+  const files = readdirSync(path.join(opts.dir, 'expected')).filter((f) => f.endsWith('.json')).sort();
+  const results: Array<{ name: string; ok: boolean; known: boolean; problems: string[]; warnings: string[] }> = [];
+  let s: WorkflowTestServer;
+
+  beforeAll(async () => {
+    s = await startWorkflowServer({ env: { HAMLET_ALLOW_INTERNAL_REQUESTS: '1' } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await s?.stop();
+    const passed = results.filter((r) => r.ok).length;
+    console.log(`\n${opts.title}: ${passed}/${results.length} cases match n8n (${results.filter((r) => r.known && !r.ok).length} known differences)`);
+    for (const r of results) if (!r.ok && !r.known) console.log(`  FAIL ${r.name}\n    ${r.problems.slice(0, 8).join('\n    ')}`);
+    if (process.env.CORPUS_VERBOSE) for (const r of results) for (const w of r.warnings) console.log(`  warning ${r.name}: ${w}`);
+  });
+
+  /** The case's execution: the oldest one not in `after` (an inline sub-workflow records a later one under the same workflow), once finished. */
+  async function finishedExecution(workflowId: string, after: Set<string>): Promise<any> {
+    const list = await s.api('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=5`);
+    const own = (list.body.data as any[]).filter((e) => !after.has(e.id)).at(-1);
+    return own && !['new', 'running'].includes(own.status) ? own : undefined;
+  }
+
+  function settle(name: string, outcome: { problems: string[]; warnings: string[] }): void {
+    const isKnown = name in known;
+    results.push({ name, ok: outcome.problems.length === 0, known: isKnown, ...outcome });
+    if (isKnown) expect(outcome.problems.length, `${name} now matches n8n: remove it from the known differences`).toBeGreaterThan(0);
+    else expect(outcome.problems, name).toEqual([]);
+  }
+
+  describe(opts.title, () => {
+    for (const file of files) {
+      const expected = JSON.parse(readFileSync(path.join(opts.dir, 'expected', file), 'utf8')) as ExpectedFile;
+      const workflowPath = path.join(opts.dir, 'workflows', expected.workflow);
+      const workflowJson = existsSync(workflowPath) ? readFileSync(workflowPath, 'utf8') : '{}';
+      const base = file.replace(/\.json$/, '');
+      describe(base, () => {
+        let id: string | undefined;
+        let created: { status: number; body: any };
+        let activated: { status: number; body: any } | undefined;
+        beforeAll(async () => {
+          // As the files were uploaded to n8n: its public API requires `settings`, so a file
+          // without them went up with empty settings (and ran as v0).
+          const wf = JSON.parse(workflowJson) as Record<string, unknown>;
+          created = await s.api('POST', '/workflows', JSON.stringify({ ...wf, settings: wf.settings ?? {} }));
+          if (created.status === 200) id = created.body.id;
+          if (id && (opts.checkImport || expected.cases.some((c) => c.trigger.kind === 'webhook'))) activated = await s.api('POST', `/workflows/${id}/activate`);
+        });
+        afterAll(async () => {
+          if (id) await s.api('POST', `/workflows/${id}/deactivate`);
+        });
+        if (opts.checkImport) test('import and activation', () => {
+          const problems: string[] = [];
+          const wantImport = expected.import?.status ?? 200;
+          if (created.status !== wantImport) problems.push(`import: expected ${wantImport}, got ${created.status} ${JSON.stringify(created.body).slice(0, 200)}`);
+          const act = activated;
+          if (act) {
+            const wantAct = expected.activation?.status ?? 200;
+            if (act.status !== wantAct) problems.push(`activation: expected ${wantAct}, got ${act.status} ${JSON.stringify(act.body).slice(0, 200)}`);
+            else if (expected.activation?.body.message && act.body.message !== expected.activation.body.message) problems.push(`activation message: expected "${expected.activation.body.message}", got "${act.body.message}"`);
+          }
+          settle(`${base}/(import)`, { problems, warnings: [] });
+        });
+        for (const c of expected.cases) {
+          test(c.name, async () => {
+            expect(id, 'the workflow imported').toBeDefined();
+            const seen = new Set<string>(((await s.api('GET', `/executions?workflowId=${id}`)).body.data as any[]).map((e) => e.id));
+            let response: { status: number; contentType: string; body: unknown } | undefined;
+            let exec: any;
+            if (c.trigger.kind === 'webhook') {
+              const body = c.trigger.raw ?? (c.trigger.body === undefined ? undefined : JSON.stringify(c.trigger.body));
+              const res = await s.call(c.trigger.method ?? 'GET', `/webhook/${c.trigger.path}`, { body, headers: c.trigger.headers ?? {} });
+              response = { status: res.status, contentType: res.headers.get('content-type') ?? '', body: res.body };
+              exec = await waitFor(() => finishedExecution(id!, seen), { timeoutMs: 20_000, message: `a finished execution of workflow ${id}` });
+            } else {
+              const res = await s.api('POST', `/workflows/${id}/execute`, {});
+              expect(res.status, JSON.stringify(res.body)).toBe(200);
+              exec = res.body;
+            }
+            settle(`${base}/${c.name}`, compareCase(c, exec, response, s.url));
+          }, 30_000);
+        }
+      });
+    }
+  });
+}
