@@ -10,6 +10,9 @@ import { Sending } from './sending/sending.js';
 import type { MailSettings } from './settings.js';
 import { MailStore, type InboxRow, type Tx } from './store/index.js';
 import { MailEvents } from './webhooks/events.js';
+import { Trash } from './trash/trash.js';
+import { ReceiveLists } from './lists/check.js';
+import { Domains } from './domains/domains.js';
 
 export function createCore(platform: Platform, config: MailSettings) {
   const logger = platform.logger.child({ service: 'mail' });
@@ -19,10 +22,13 @@ export function createCore(platform: Platform, config: MailSettings) {
   // publishing side lives here; `start` adds its WebSocket route.
   const live = new LiveStream(platform.events, platform.clock, { budget: platform.websockets, maxBufferedBytes: config.wsMaxBufferedBytes, logger });
   const events = new MailEvents(store, platform.jobs, platform.events, live);
-  const filing = new Filing(store, events, platform.clock);
+  const receiveLists = new ReceiveLists(store, platform.events);
+  const filing = new Filing(store, events, platform.clock, receiveLists);
   const changes = new MessageChanges(store, filing);
-  const sending = new Sending(platform, store, filing, events, config);
+  const customDomains = new Domains(store, platform, config);
+  const sending = new Sending(platform, store, filing, events, config, customDomains);
   const drafts = new Drafts(store, sending, platform.jobs, () => platform.clock.now());
+  const trash = new Trash(store, changes, drafts);
 
   /** An inbox by address, from the cache when it holds it (every API request and every RCPT asks). */
   async function inbox(inboxId: string, trx?: Tx): Promise<InboxRow | undefined> {
@@ -36,10 +42,11 @@ export function createCore(platform: Platform, config: MailSettings) {
   function close(): void {
     live.close();
     events.close();
+    receiveLists.close();
     cache.close();
   }
 
-  return { config, logger, store, cache, live, events, filing, changes, sending, drafts, inbox, close };
+  return { config, logger, store, cache, live, events, filing, changes, sending, drafts, trash, receiveLists, customDomains, inbox, close };
 }
 
 export type MailCore = ReturnType<typeof createCore>;

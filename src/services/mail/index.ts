@@ -9,6 +9,15 @@ import { installAuth } from './http/auth.js';
 import type { MailContext } from './http/context.js';
 import { DownloadLinks } from './http/downloads.js';
 import { draftRoutes } from './http/drafts.js';
+import { apiKeyRoutes } from './http/api-keys.js';
+import { attachmentRoutes } from './http/attachments.js';
+import { domainRoutes } from './http/domains.js';
+import { identityRoutes } from './http/identity.js';
+import { listRoutes } from './http/lists.js';
+import { metricRoutes } from './http/metrics.js';
+import { podRoutes } from './http/pods.js';
+import { MailApiKeys } from './api-keys/keys.js';
+import { Pods } from './pods/pods.js';
 import { mailEnvelope } from './http/envelope.js';
 import { inboxRoutes } from './http/inboxes.js';
 import { installLimits } from './http/limits.js';
@@ -30,6 +39,8 @@ async function queues(platform: Platform, config: MailSettings) {
   const core = createCore(platform, config);
   // Mail to our own domains goes to our own SMTP server (its real port is known after listen).
   platform.mailer.deliverLocally({ domains: config.domains, port: config.smtpPort });
+  // Verified custom domains take mail too (domains/domains.ts).
+  await core.customDomains.load();
   const schedule = config.webhookRetryScheduleMs;
   platform.jobs.register<DeliveryJob>(
     WEBHOOK_QUEUE,
@@ -50,7 +61,8 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
     http: platform.config.http,
     openapi: { title: 'Hamlet mail', version: '1.0.0', description: 'AgentMail-compatible inboxes, messages, threads and webhooks' },
   });
-  installAuth(app, platform);
+  const apiKeys = new MailApiKeys(core.store, platform);
+  installAuth(app, platform, (keyId) => apiKeys.scopeOf(keyId));
   const sendLimit = await installLimits(app, platform);
   await core.live.register(app);
 
@@ -63,12 +75,22 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
     domains: () => config.domains,
     sendLimit,
     sends: new IdempotentSends(core.store, platform.clock),
+    pods: new Pods(core.store, platform.clock),
+    apiKeys,
   };
+  // First: its hook checks the pod of every /v0/pods/{pod_id}/… route.
+  podRoutes(app, ctx);
   inboxRoutes(app, ctx);
   messageRoutes(app, ctx);
   threadRoutes(app, ctx);
   webhookRoutes(app, ctx);
   draftRoutes(app, ctx);
+  attachmentRoutes(app, ctx);
+  domainRoutes(app, ctx);
+  listRoutes(app, ctx);
+  metricRoutes(app, ctx);
+  apiKeyRoutes(app, ctx);
+  identityRoutes(app, ctx);
 
   const unsubscribe = subscribeRelayOutcomes(platform, core.store, core.filing, core.events);
   const smtp = await startSmtp(core, platform);
