@@ -74,6 +74,10 @@ export async function startDnsServer() {
       const key = name.toLowerCase().replace(/\.$/, '');
       zone.set(key, [...(zone.get(key) ?? []), record]);
     },
+    /** Takes every record of a name down. */
+    unpublish(name: string) {
+      zone.delete(name.toLowerCase().replace(/\.$/, ''));
+    },
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   };
 }

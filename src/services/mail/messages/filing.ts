@@ -29,13 +29,17 @@ export interface Filed {
 
 const union = (a: string[], b: string[]) => [...a, ...b.filter((x) => !a.includes(x))];
 
+/** Labels that hide mail from lists unless asked for (include_trash, include_blocked…). */
+const HIDING = [TRASH, BLOCKED, 'spam', 'unauthenticated'];
+
 /**
- * A thread's labels: the union of its messages', except `trash`, which a thread carries only
- * when every message does (one trashed message must not hide the rest of the conversation).
+ * A thread's labels: the union of its messages', except the hiding labels (trash, blocked…),
+ * which a thread carries only when every message does: one trashed or blocked message must
+ * not hide the rest of the conversation from thread lists.
  */
 function threadLabelsOf(messageLabels: string[][]): string[] {
   const all = messageLabels.reduce<string[]>((acc, l) => union(acc, l), []);
-  return messageLabels.every((l) => l.includes(TRASH)) ? all : all.filter((l) => l !== TRASH);
+  return all.filter((label) => !HIDING.includes(label) || messageLabels.every((l) => l.includes(label)));
 }
 
 let sequence = 0;
@@ -136,7 +140,7 @@ export class Filing {
     } else {
       const set: Partial<ThreadRow> = {
         preview: row.preview,
-        // A new message that is not trash brings a trashed thread back.
+        // A new message that is not trash (or blocked…) brings a hidden thread back.
         labels: JSON.stringify(threadLabelsOf([JSON.parse(current.labels), opts.labels])),
         senders: JSON.stringify(distinct([...JSON.parse(current.senders), msg.from])),
         recipients: JSON.stringify(distinct([...JSON.parse(current.recipients), ...recipients])),
