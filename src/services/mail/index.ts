@@ -108,6 +108,7 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
     async stop() {
       clearInterval(pruneTimer);
       unsubscribe();
+      apiKeys.close();
       core.live.disconnectAll();
       await smtp.close();
       await app.close();

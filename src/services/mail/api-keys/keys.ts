@@ -4,34 +4,50 @@
 import type { Platform } from '../../../platform/service.js';
 import { DomainError } from '../../../platform/errors.js';
 import { notFoundError } from '../errors.js';
+import { grantable } from './permissions.js';
 import type { KeyScope, RequestScope } from '../http/scope.js';
 import type { ApiKeyRow, MailStore } from '../store/index.js';
 
 /** AgentMail's ApiKeyPermissions: absent means every permission; otherwise only those set true. */
 export type Permissions = Record<string, boolean>;
 
+const KEYS_CHANGED_TOPIC = 'mail.api_keys.changed';
+
 export class MailApiKeys {
   // key id -> scope; a key's scope never changes, so the cache needs no invalidation but on revoke.
   private readonly scopes = new Map<string, KeyScope>();
 
+  readonly close: () => void;
+
   constructor(
     private readonly store: MailStore,
     private readonly platform: Platform,
-  ) {}
+  ) {
+    // Permissions can change: every instance forgets a changed key's cached scope.
+    this.close = platform.events.subscribe<{ keyId: string }>(KEYS_CHANGED_TOPIC, (m) => {
+      this.scopes.delete(m.keyId);
+    });
+  }
 
   /** The scope of a verified key: its pod or inbox for keys minted here, none for operators' keys. */
   async scopeOf(keyId: string): Promise<KeyScope> {
     const hit = this.scopes.get(keyId);
     if (hit) return hit;
     const row = await this.store.apiKeys.get(keyId);
-    const scope: KeyScope = row ? { ...(row.pod_id ? { podId: row.pod_id } : {}), ...(row.inbox_id ? { inboxId: row.inbox_id } : {}) } : {};
+    const scope: KeyScope = row
+      ? { ...(row.pod_id ? { podId: row.pod_id } : {}), ...(row.inbox_id ? { inboxId: row.inbox_id } : {}), ...(row.permissions ? { permissions: JSON.parse(row.permissions) as Permissions } : {}) }
+      : {};
     if (this.scopes.size > 50_000) this.scopes.clear();
     this.scopes.set(keyId, scope);
     return scope;
   }
 
-  /** Mints a key in `scope` (an inbox scope also names the inbox's pod). Answers the plaintext once. */
-  async create(scope: RequestScope & { podOfInbox?: string }, input: { name?: string | null; permissions?: Permissions | null }): Promise<{ row: ApiKeyRow; key: string }> {
+  /**
+   * Mints a key in `scope` (an inbox scope also names the inbox's pod). Answers the plaintext
+   * once. A key with limited permissions (`own`) grants at most those.
+   */
+  async create(scope: RequestScope & { podOfInbox?: string }, input: { name?: string | null; permissions?: Permissions | null }, own?: Permissions): Promise<{ row: ApiKeyRow; key: string }> {
+    const permissions = grantable(own, input.permissions ?? undefined);
     const { key, record } = await this.platform.keys.create('mail', { name: input.name ?? undefined, ownerId: scope.orgId });
     const now = record.createdAt;
     const row: ApiKeyRow = {
@@ -42,7 +58,7 @@ export class MailApiKeys {
       name: input.name ?? 'API key',
       // Enough of the key to recognise it; the rest is never stored.
       prefix: key.slice(0, 'hamlet_mail_'.length + 4),
-      permissions: input.permissions ? JSON.stringify(input.permissions) : null,
+      permissions: permissions ? JSON.stringify(permissions) : null,
       used_at: null,
       created_at: now,
       updated_at: now,
@@ -64,6 +80,8 @@ export class MailApiKeys {
     if (input.name != null) set.name = input.name;
     if (input.permissions !== undefined) set.permissions = input.permissions ? JSON.stringify(input.permissions) : null;
     await this.store.apiKeys.update(row.api_key_id, set);
+    this.scopes.delete(row.api_key_id);
+    await this.platform.events.publish(KEYS_CHANGED_TOPIC, { keyId: row.api_key_id });
     return { ...row, ...set };
   }
 

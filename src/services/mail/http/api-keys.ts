@@ -44,10 +44,10 @@ export function apiKeyRoutes(app: App, ctx: MailContext): void {
       return { count: items.length, ...(next_page_token ? { next_page_token } : {}), api_keys: items.map(apiKeyRecord) };
     });
 
-    app.post(`${base}/api-keys`, { schema: { body: CreateKey, response: answers(CreatedKey, 404) } }, async (request) => {
+    app.post(`${base}/api-keys`, { schema: { body: CreateKey, response: answers(CreatedKey, 403, 404) } }, async (request) => {
       const body = request.body ?? {};
       if (body.public_key !== undefined) throw invalid('public_key', 'public-key credentials are not supported here; omit public_key to mint a bearer key', 'UNSUPPORTED');
-      const { row, key } = await apiKeys.create(await scope(request), body);
+      const { row, key } = await apiKeys.create(await scope(request), body, request.mailKeyScope?.permissions);
       return createdKeyRecord(row, key);
     });
 

@@ -1,7 +1,8 @@
 // The mail API's credential: a bearer key (or ?api_key= on the WebSocket stream) on every /v0
 // route but download links; the key's organization scopes everything the request sees.
 import { createHash } from 'node:crypto';
-import { unauthorized } from '../../../platform/errors.js';
+import { DomainError, unauthorized } from '../../../platform/errors.js';
+import { missingPermissions } from '../api-keys/permissions.js';
 import { bearerToken, type App } from '../../../platform/http.js';
 import type { Platform } from '../../../platform/service.js';
 import type { KeyScope } from './scope.js';
@@ -39,5 +40,7 @@ export function installAuth(app: App, platform: Platform, keyScope: (keyId: stri
     request.mailOrgId = orgOfKey(key);
     request.mailKeyId = key.id;
     request.mailKeyScope = await keyScope(key.id);
+    const missing = missingPermissions(request.mailKeyScope.permissions, request.method, request.routeOptions.url ?? '', (request.query ?? {}) as Record<string, unknown>);
+    if (missing.length) throw new DomainError('forbidden', `This API key lacks the permission ${missing.join(', ')}`, 'forbidden', { field: 'permissions', code: 'MISSING_PERMISSION' });
   });
 }

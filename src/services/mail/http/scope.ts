@@ -7,6 +7,8 @@ import type { InboxRow } from '../store/index.js';
 export interface KeyScope {
   podId?: string;
   inboxId?: string;
+  /** AgentMail's permissions of a key minted with them (api-keys/permissions.ts); absent: every permission. */
+  permissions?: Record<string, boolean>;
 }
 
 declare module 'fastify' {
