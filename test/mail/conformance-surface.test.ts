@@ -19,7 +19,7 @@ interface Seen {
 /** The SDK areas this file must cover, method by method. */
 const AREAS = [
   'pods', 'pods.inboxes', 'pods.threads', 'pods.drafts', 'pods.domains', 'pods.lists', 'pods.metrics', 'pods.apiKeys', 'pods.webhooks',
-  'domains', 'lists', 'inboxes.lists', 'metrics', 'inboxes.metrics', 'apiKeys', 'inboxes.apiKeys', 'auth', 'organizations', 'drafts',
+  'inboxes.webhooks', 'domains', 'lists', 'inboxes.lists', 'metrics', 'inboxes.metrics', 'apiKeys', 'inboxes.apiKeys', 'auth', 'organizations', 'drafts',
 ];
 const EXTRA = ['threads.getAttachment', 'inboxes.threads.getAttachment', 'inboxes.drafts.getAttachment', 'inboxes.threads.delete', 'threads.delete', 'inboxes.messages.delete', 'inboxes.drafts.delete'];
 
@@ -355,6 +355,19 @@ describe('agentmail SDK conformance: pods, attachments, domains, lists, metrics,
     // An organization webhook is not one of the pod's.
     const orgHook = await c.webhooks.create({ url: 'https://example.com/org', eventTypes: ['message.sent'] });
     await expect(c.pods.webhooks.get(podId, orgHook.webhookId)).rejects.toBeInstanceOf(AgentMail.NotFoundError);
+  });
+
+  it('webhooks of an inbox: create, list, get, headers, update, delete', async () => {
+    const hook = await sdk('inboxes.webhooks.create', serialization.webhooks.Webhook, () => c.inboxes.webhooks.create(otherInbox, { url: 'https://example.com/inbox-hook', eventTypes: ['message.received'] }));
+    expect(hook.inboxIds).toEqual([otherInbox]);
+    expect((await sdk('inboxes.webhooks.list', serialization.webhooks.ListWebhooksResponse, () => c.inboxes.webhooks.list(otherInbox))).webhooks.map((w) => w.webhookId)).toEqual([hook.webhookId]);
+    expect((await c.inboxes.webhooks.list(podInbox)).webhooks).toEqual([]);
+    expect((await sdk('inboxes.webhooks.get', serialization.webhooks.Webhook, () => c.inboxes.webhooks.get(otherInbox, hook.webhookId))).url).toBe('https://example.com/inbox-hook');
+    await expect(c.inboxes.webhooks.get(podInbox, hook.webhookId)).rejects.toBeInstanceOf(AgentMail.NotFoundError);
+    await sdk('inboxes.webhooks.updateHeaders', serialization.webhooks.WebhookHeaderNamesResponse, () => c.inboxes.webhooks.updateHeaders(otherInbox, hook.webhookId, { headers: { 'x-inbox': '1' } }));
+    expect((await sdk('inboxes.webhooks.getHeaders', serialization.webhooks.WebhookHeaderNamesResponse, () => c.inboxes.webhooks.getHeaders(otherInbox, hook.webhookId))).headerNames).toEqual(['x-inbox']);
+    expect((await sdk('inboxes.webhooks.update', serialization.webhooks.Webhook, () => c.inboxes.webhooks.update(otherInbox, hook.webhookId, { eventTypes: ['message.sent'] }))).eventTypes).toEqual(['message.sent']);
+    await sdk('inboxes.webhooks.delete', undefined, () => c.inboxes.webhooks.delete(otherInbox, hook.webhookId));
   });
 
   it('deletes an empty pod', async () => {
