@@ -375,6 +375,8 @@ describe('agentmail SDK conformance: pods, attachments, domains, lists, metrics,
     called.add('pods.inboxes.delete');
     await sdk('pods.delete', undefined, () => c.pods.delete(podId));
     await expect(c.pods.get(podId)).rejects.toBeInstanceOf(AgentMail.NotFoundError);
+    // Left: plain-bot and sales@example-corp.test; both domains were deleted.
+    expect(await c.organizations.get()).toMatchObject({ inboxCount: 2, domainCount: 0 });
   });
 
   it('called every method of these SDK areas, and the SDK printed no "Failed to validate" warning', () => {

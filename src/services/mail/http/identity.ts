@@ -28,7 +28,8 @@ export function identityRoutes(app: App, ctx: MailContext): void {
     const orgId = request.mailOrgId;
     // The organization's default pod is written the first time it is needed: its times are the organization's.
     const pod = await ctx.pods.defaultPod(orgId);
-    const end = new Date(8.64e15).toISOString();
+    // Times are ISO text: any year-9999 bound is after them all (a +275760 date would sort first).
+    const end = '9999-12-31T23:59:59.999Z';
     const [inboxes, domains] = await Promise.all([ctx.store.metrics.inboxTimes({ orgId }, end), ctx.store.metrics.domainTimes({ orgId }, end)]);
     return { organization_id: orgId, inbox_count: inboxes.length, domain_count: domains.length, created_at: pod.created_at, updated_at: pod.updated_at };
   });
