@@ -3,23 +3,28 @@
 // and mail sent from the verified domain carries a DKIM signature that mailauth's verifier
 // accepts against the published key, and rejects once the message is altered.
 import { Resolver } from 'node:dns/promises';
+import { serialization } from 'agentmail';
 import { dkimVerify } from 'mailauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer } from './dns-server.js';
-import { startMail, type MailTestEnv } from './helpers.js';
+import { startMail, webhookReceiver, type MailTestEnv } from './helpers.js';
 
 describe('mail custom domains and DKIM', () => {
   let env: MailTestEnv;
   let dns: Awaited<ReturnType<typeof startDnsServer>>;
   let resolver: Resolver;
+  let hooks: Awaited<ReturnType<typeof webhookReceiver>>;
 
   beforeAll(async () => {
     dns = await startDnsServer();
     resolver = new Resolver();
     resolver.setServers([dns.address]);
     env = await startMail({ env: { MAIL_DNS_RESOLVER: dns.address, MAIL_MX_HOST: 'mx.hamlet.test' } });
+    hooks = await webhookReceiver();
+    await env.client.webhooks.create({ url: hooks.url, eventTypes: ['domain.verified'] });
   });
   afterAll(async () => {
+    await hooks?.close();
     await env?.t.destroy();
     await dns?.close();
   });
@@ -56,6 +61,12 @@ describe('mail custom domains and DKIM', () => {
     for (const r of records) dns.publish(r.name, r.type === 'MX' ? { type: 'MX', value: r.value, priority: r.priority! } : { type: 'TXT', value: r.value });
     await c.domains.verify('acme.test');
     expect((await c.domains.get('acme.test')).status).toBe('VERIFIED');
+    // Webhooks hear it once, in AgentMail's shape (the SDK's strict parser accepts it).
+    const { event } = await hooks.waitFor((e) => e.event_type === 'domain.verified' && e.domain.domain === 'acme.test');
+    expect(serialization.events.DomainVerifiedEvent.parse(event)).toMatchObject({ ok: true });
+    expect(event.domain.status).toBe('VERIFIED');
+    await c.domains.verify('acme.test');
+    expect(hooks.received.filter((r) => JSON.parse(r.body).domain?.domain === 'acme.test')).toHaveLength(1);
 
     const ceo = (await c.inboxes.create({ username: 'ceo', domain: 'acme.test', displayName: 'The CEO' })).inboxId;
     const reader = (await c.inboxes.create({ username: 'reader' })).inboxId;

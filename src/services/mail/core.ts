@@ -25,7 +25,7 @@ export function createCore(platform: Platform, config: MailSettings) {
   const receiveLists = new ReceiveLists(store, platform.events);
   const filing = new Filing(store, events, platform.clock, receiveLists);
   const changes = new MessageChanges(store, filing);
-  const customDomains = new Domains(store, platform, config);
+  const customDomains = new Domains(store, platform, config, events);
   const sending = new Sending(platform, store, filing, events, config, customDomains);
   const drafts = new Drafts(store, sending, platform.jobs, () => platform.clock.now());
   const trash = new Trash(store, changes, drafts);

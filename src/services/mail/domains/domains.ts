@@ -8,6 +8,8 @@ import { invalid, notFoundError } from '../errors.js';
 import type { RequestScope } from '../http/scope.js';
 import type { MailSettings } from '../settings.js';
 import type { DomainRow, MailStore } from '../store/index.js';
+import type { MailEvents } from '../webhooks/events.js';
+import { podIdOf } from '../http/auth.js';
 import { dkimSign, generateDkimKey } from './dkim.js';
 import { checkRecord, expectedRecords, type CheckedRecord, type DnsLookups } from './records.js';
 
@@ -32,6 +34,7 @@ export class Domains {
     private readonly store: MailStore,
     private readonly platform: Platform,
     private readonly config: MailSettings,
+    private readonly events: MailEvents,
     /** The DNS the verification asks; by default node:dns with the configured resolvers. */
     private readonly dns: DnsLookups = systemResolver(config.dnsResolvers),
   ) {}
@@ -110,8 +113,16 @@ export class Domains {
   private async setStatus(row: DomainRow, status: DomainStatus, checked: Record<string, CheckedRecord>): Promise<DomainRow> {
     const now = this.platform.clock.now().toISOString();
     const set: Partial<DomainRow> = { status, record_status: JSON.stringify(checked), updated_at: now };
+    const becomesVerified = status === 'VERIFIED' && row.status !== 'VERIFIED';
     if (status === 'VERIFIED' && !row.verified_at) set.verified_at = now;
-    await this.store.domains.update(row.domain_id, set);
+    await this.store.transaction(async (trx) => {
+      await this.store.domains.update(row.domain_id, set, trx);
+      // Webhooks hear domain.verified with the domain (no inbox: webhooks limited to inboxes do not).
+      if (becomesVerified) {
+        const scope = { orgId: row.org_id, podId: row.pod_id ?? podIdOf(row.org_id), inboxId: '' };
+        await this.events.emit(trx, scope, 'domain.verified', () => ({ domain: this.record({ ...row, ...set }) }));
+      }
+    });
     this.signing.delete(row.domain);
     if (status === 'VERIFIED') this.platform.mailer.addLocalDomain(row.domain);
     return { ...row, ...set };

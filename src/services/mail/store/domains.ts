@@ -1,7 +1,7 @@
 // mail_domains: custom domains with their DKIM keys and verification state.
 import { refusingDuplicates } from './duplicates.js';
 import { page, type MailDb } from './mail-db.js';
-import type { Cursor, DomainRow } from './tables.js';
+import type { Cursor, DomainRow, Tx } from './tables.js';
 
 export class DomainStore {
   constructor(private readonly m: MailDb) {}
@@ -24,8 +24,8 @@ export class DomainStore {
     await refusingDuplicates(() => this.m.db.insertInto('mail_domains').values(row).execute(), `Domain ${row.domain} is already added`, { field: 'domain', code: 'ALREADY_EXISTS' });
   }
 
-  async update(domainId: string, set: Partial<DomainRow>): Promise<void> {
-    await this.m.db.updateTable('mail_domains').set(set).where('domain_id', '=', domainId).execute();
+  async update(domainId: string, set: Partial<DomainRow>, trx: Tx = this.m.db): Promise<void> {
+    await trx.updateTable('mail_domains').set(set).where('domain_id', '=', domainId).execute();
   }
 
   async delete(domainId: string): Promise<void> {
