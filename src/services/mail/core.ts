@@ -11,6 +11,9 @@ import { Sending } from './sending/sending.js';
 import type { MailSettings } from './settings.js';
 import { MailStore, type InboxRow, type Tx } from './store/index.js';
 import { MailEvents } from './webhooks/events.js';
+import { Trash } from './trash/trash.js';
+import { ReceiveLists } from './lists/check.js';
+import { Domains } from './domains/domains.js';
 
 export function createCore(platform: Platform, config: MailSettings) {
   const logger = platform.logger.child({ service: 'mail' });
@@ -20,11 +23,14 @@ export function createCore(platform: Platform, config: MailSettings) {
   // publishing side lives here; `start` adds its WebSocket route.
   const live = new LiveStream(platform.events, platform.clock, { budget: platform.websockets, maxBufferedBytes: config.wsMaxBufferedBytes, logger });
   const events = new MailEvents(store, platform.jobs, platform.events, live);
-  const filing = new Filing(store, events, platform.clock);
+  const receiveLists = new ReceiveLists(store, platform.events);
+  const filing = new Filing(store, events, platform.clock, receiveLists);
   const changes = new MessageChanges(store, filing);
   const outbox = new Outbox(store, filing, platform.mailer, platform.clock, logger);
-  const sending = new Sending(platform, store, filing, events, config, outbox);
+  const customDomains = new Domains(store, platform, config, events);
+  const sending = new Sending(platform, store, filing, events, config, outbox, customDomains);
   const drafts = new Drafts(store, sending, platform.jobs, () => platform.clock.now());
+  const trash = new Trash(store, changes, drafts);
 
   /** An inbox by address, from the cache when it holds it (every API request and every RCPT asks). */
   async function inbox(inboxId: string, trx?: Tx): Promise<InboxRow | undefined> {
@@ -38,10 +44,11 @@ export function createCore(platform: Platform, config: MailSettings) {
   function close(): void {
     live.close();
     events.close();
+    receiveLists.close();
     cache.close();
   }
 
-  return { config, logger, store, cache, live, events, filing, changes, sending, outbox, drafts, inbox, close };
+  return { config, logger, store, cache, live, events, filing, changes, sending, outbox, drafts, trash, receiveLists, customDomains, inbox, close };
 }
 
 export type MailCore = ReturnType<typeof createCore>;

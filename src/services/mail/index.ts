@@ -9,6 +9,15 @@ import { installAuth } from './http/auth.js';
 import type { MailContext } from './http/context.js';
 import { DownloadLinks } from './http/downloads.js';
 import { draftRoutes } from './http/drafts.js';
+import { apiKeyRoutes } from './http/api-keys.js';
+import { attachmentRoutes } from './http/attachments.js';
+import { domainRoutes } from './http/domains.js';
+import { identityRoutes } from './http/identity.js';
+import { listRoutes } from './http/lists.js';
+import { metricRoutes } from './http/metrics.js';
+import { podRoutes } from './http/pods.js';
+import { MailApiKeys } from './api-keys/keys.js';
+import { Pods } from './pods/pods.js';
 import { mailEnvelope } from './http/envelope.js';
 import { inboxRoutes } from './http/inboxes.js';
 import { installLimits } from './http/limits.js';
@@ -33,6 +42,8 @@ async function queues(platform: Platform, config: MailSettings) {
   platform.mailer.deliverLocally({ domains: config.domains, port: config.smtpPort });
   // Mail to other domains with no relay: held in the outbox, where the API and the CLI show it.
   platform.mailer.holdOutsideMail((mail) => core.outbox.holdPlatformMail(mail));
+  // Verified custom domains take mail too (domains/domains.ts).
+  await core.customDomains.load();
   const schedule = config.webhookRetryScheduleMs;
   platform.jobs.register<DeliveryJob>(
     WEBHOOK_QUEUE,
@@ -60,7 +71,8 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
     openapi: { title: 'Hamlet mail', version: '1.0.0', description: 'AgentMail-compatible inboxes, messages, threads and webhooks' },
     index: { title: 'Hamlet mail', summary: 'Inboxes, messages, threads, drafts and webhooks under /v0, speaking AgentMail\'s API (the agentmail SDKs work with this URL as their base URL), with real SMTP in and out.', docs: 'docs/mail.md' },
   });
-  installAuth(app, platform);
+  const apiKeys = new MailApiKeys(core.store, platform);
+  installAuth(app, platform, (keyId) => apiKeys.scopeOf(keyId));
   const sendLimit = await installLimits(app, platform);
   await core.live.register(app);
 
@@ -73,13 +85,23 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
     domains: () => config.domains,
     sendLimit,
     sends: new IdempotentSends(core.store, platform.clock),
+    pods: new Pods(core.store, platform.clock),
+    apiKeys,
   };
+  // First: its hook checks the pod of every /v0/pods/{pod_id}/… route.
+  podRoutes(app, ctx);
   inboxRoutes(app, ctx);
   messageRoutes(app, ctx);
   threadRoutes(app, ctx);
   webhookRoutes(app, ctx);
   draftRoutes(app, ctx);
   outboxRoutes(app, ctx);
+  attachmentRoutes(app, ctx);
+  domainRoutes(app, ctx);
+  listRoutes(app, ctx);
+  metricRoutes(app, ctx);
+  apiKeyRoutes(app, ctx);
+  identityRoutes(app, ctx);
 
   const unsubscribe = subscribeRelayOutcomes(platform, core.store, core.filing, core.events);
   const smtp = await startSmtp(core, platform);
@@ -99,6 +121,7 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
     async stop() {
       clearInterval(pruneTimer);
       unsubscribe();
+      apiKeys.close();
       core.live.disconnectAll();
       await smtp.close();
       await app.close();

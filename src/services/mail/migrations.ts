@@ -171,4 +171,78 @@ export const migrations: Migrations = {
       await db.schema.alterTable('mail_webhooks').addColumn('last_delivery_attempts', 'integer').execute();
     },
   },
+  // Pods, domains, allow/block lists and scoped API keys (the AgentMail surface beyond the core).
+  mail_surface_001: {
+    async up(db: Kysely<any>) {
+      // Pods an organization created; its default pod (podIdOf in http/auth.ts) gets a row too,
+      // written the first time pods are listed or read.
+      await db.schema
+        .createTable('mail_pods')
+        .addColumn('pod_id', 'text', (c) => c.primaryKey())
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('client_id', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('mail_pods_org').on('mail_pods').columns(['org_id', 'created_at', 'pod_id']).execute();
+      await db.schema.createIndex('mail_pods_client').on('mail_pods').columns(['org_id', 'client_id']).unique().execute();
+
+      // Custom sending and receiving domains, with the DKIM key generated for each.
+      await db.schema
+        .createTable('mail_domains')
+        .addColumn('domain_id', 'text', (c) => c.primaryKey())
+        .addColumn('domain', 'text', (c) => c.notNull().unique())
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('pod_id', 'text')
+        .addColumn('client_id', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('feedback_enabled', 'integer', (c) => c.notNull())
+        .addColumn('subdomains_enabled', 'integer', (c) => c.notNull())
+        .addColumn('tracking_enabled', 'integer', (c) => c.notNull())
+        .addColumn('dkim_selector', 'text', (c) => c.notNull())
+        .addColumn('dkim_private_key', 'text', (c) => c.notNull())
+        .addColumn('dkim_public_key', 'text', (c) => c.notNull())
+        // The last verification's record statuses, JSON (type:name -> status).
+        .addColumn('record_status', 'text')
+        .addColumn('verified_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('mail_domains_org').on('mail_domains').columns(['org_id', 'created_at', 'domain_id']).execute();
+
+      // Allow and block lists, per organization, pod or inbox, by direction.
+      await db.schema
+        .createTable('mail_list_entries')
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        // '' for an organization-wide entry (a key column cannot be NULL in a primary key).
+        .addColumn('pod_id', 'text', (c) => c.notNull())
+        .addColumn('inbox_id', 'text', (c) => c.notNull())
+        .addColumn('direction', 'text', (c) => c.notNull())
+        .addColumn('list_type', 'text', (c) => c.notNull())
+        .addColumn('entry', 'text', (c) => c.notNull())
+        .addColumn('entry_type', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('mail_list_entries_pk', ['org_id', 'pod_id', 'inbox_id', 'direction', 'list_type', 'entry'])
+        .execute();
+
+      // What the mail service adds to a platform key it minted: scope, name and permissions.
+      // The key itself (its SHA-256 digest) lives in platform_keys.
+      await db.schema
+        .createTable('mail_api_keys')
+        .addColumn('api_key_id', 'text', (c) => c.primaryKey())
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('pod_id', 'text')
+        .addColumn('inbox_id', 'text')
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('prefix', 'text', (c) => c.notNull())
+        .addColumn('permissions', 'text')
+        .addColumn('used_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('mail_api_keys_org').on('mail_api_keys').columns(['org_id', 'created_at', 'api_key_id']).execute();
+    },
+  },
 };

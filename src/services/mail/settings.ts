@@ -34,6 +34,19 @@ export interface MailSettings {
   smtpMaxNoops: number;
   /** Outgoing bytes a WebSocket client may have queued before it is cut off. */
   wsMaxBufferedBytes: number;
+  /** The host name custom domains must point their MX record at (this server's SMTP side). */
+  mxHost: string;
+  /** DNS servers that domain verification asks (`host` or `host:port`); the system's when empty. */
+  dnsResolvers: string[];
+}
+
+/** `host`, `host:port`, `[v6]:port` or a bare IPv6 address, as node:dns setServers takes them. */
+const RESOLVER = /^(?:\[[0-9a-f:.]+\](?::\d{1,5})?|[0-9a-f:]+:[0-9a-f:]*|[a-z0-9.-]+(?::\d{1,5})?)$/i;
+
+function dnsResolvers(kit: SettingsKit): string[] {
+  const list = kit.list('MAIL_DNS_RESOLVER');
+  for (const r of list) if (!RESOLVER.test(r)) kit.problem(`MAIL_DNS_RESOLVER=${r}: expected host or host:port (comma-separated for several)`);
+  return list.filter((r) => RESOLVER.test(r));
 }
 
 export function readMailSettings(kit: SettingsKit): MailSettings {
@@ -56,6 +69,8 @@ export function readMailSettings(kit: SettingsKit): MailSettings {
     smtpIdleTimeoutMs: kit.duration('MAIL_SMTP_IDLE_TIMEOUT', 60_000, 100),
     smtpMaxNoops: kit.count('MAIL_SMTP_MAX_NOOPS', 20, 1),
     wsMaxBufferedBytes: kit.count('MAIL_WS_MAX_BUFFER', 4 * 1024 * 1024, 1024),
+    mxHost: kit.hostname('MAIL_MX_HOST', kit.hostnames('MAIL_DOMAIN', 'mail.localhost')[0]!),
+    dnsResolvers: dnsResolvers(kit),
   };
 }
 

@@ -1,9 +1,11 @@
 // The mail API's credential: a bearer key (or ?api_key= on the WebSocket stream) on every /v0
 // route but download links; the key's organization scopes everything the request sees.
 import { createHash } from 'node:crypto';
-import { unauthorized } from '../../../platform/errors.js';
+import { DomainError, unauthorized } from '../../../platform/errors.js';
+import { missingPermissions } from '../api-keys/permissions.js';
 import { bearerToken, type App } from '../../../platform/http.js';
 import type { Platform } from '../../../platform/service.js';
+import type { KeyScope } from './scope.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,9 +26,10 @@ export function podIdOf(orgId: string): string {
 }
 
 /** Checks the bearer key on every /v0 route but download links (their URL is the credential). */
-export function installAuth(app: App, platform: Platform): void {
+export function installAuth(app: App, platform: Platform, keyScope: (keyId: string) => Promise<KeyScope>): void {
   app.decorateRequest('mailOrgId', '');
   app.decorateRequest('mailKeyId', '');
+  app.decorateRequest('mailKeyScope', null as unknown as KeyScope);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/v0') || request.url.startsWith('/v0/downloads/')) return;
     // The WebSocket stream also takes the key as ?api_key= (browsers cannot set headers).
@@ -36,5 +39,8 @@ export function installAuth(app: App, platform: Platform): void {
     if (!key) throw unauthorized(token ? 'Invalid API key' : 'Missing API key: send Authorization: Bearer <key>');
     request.mailOrgId = orgOfKey(key);
     request.mailKeyId = key.id;
+    request.mailKeyScope = await keyScope(key.id);
+    const missing = missingPermissions(request.mailKeyScope.permissions, request.method, request.routeOptions.url ?? '', (request.query ?? {}) as Record<string, unknown>);
+    if (missing.length) throw new DomainError('forbidden', `This API key lacks the permission ${missing.join(', ')}`, 'forbidden', { field: 'permissions', code: 'MISSING_PERMISSION' });
   });
 }

@@ -7,6 +7,9 @@ import { notFoundError } from '../errors.js';
 import type { IdempotentSends } from '../sending/idempotency.js';
 import type { InboxRow } from '../store/index.js';
 import type { DownloadLinks } from './downloads.js';
+import type { Pods } from '../pods/pods.js';
+import type { MailApiKeys } from '../api-keys/keys.js';
+import { inScope } from './scope.js';
 import type { SendLimit } from './limits.js';
 
 export interface MailContext extends MailCore {
@@ -16,12 +19,14 @@ export interface MailContext extends MailCore {
   domains(): string[];
   sendLimit: SendLimit;
   sends: IdempotentSends;
+  pods: Pods;
+  apiKeys: MailApiKeys;
 }
 
-/** The inbox named in a path if it belongs to the caller's organization; 404 otherwise. */
+/** The inbox named in a path if the caller may see it (its organization, key scope and route pod); 404 otherwise. */
 export async function ownInbox(ctx: MailContext, request: FastifyRequest, inboxId: string): Promise<InboxRow> {
   const inbox = await ctx.inbox(inboxId.toLowerCase());
-  if (!inbox || inbox.org_id !== request.mailOrgId) throw notFoundError('Inbox');
+  if (!inbox || !inScope(request, inbox)) throw notFoundError('Inbox');
   return inbox;
 }
 

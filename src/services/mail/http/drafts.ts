@@ -3,13 +3,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
 import { ownInbox, type MailContext } from './context.js';
+import { inScope, ORG_AND_POD, scopeOf } from './scope.js';
 import { draftRecord } from '../drafts/record.js';
 import { notFoundError } from '../errors.js';
 import { idempotent } from './idempotency.js';
 import { boolOf, cursorOf, limitOf, pageOf, type Query } from './query.js';
 import { isDuplicate, type DraftRow } from '../store/index.js';
-import { Addresses, Attachment, InboxParams, Label, ListQuery, nullable } from './schemas.js';
-import { answers, Deleted, Draft, DraftList, SendResult } from './responses.js';
+import { Addresses, Attachment, DeleteQuery, DraftQuery, InboxParams, Label, nullable } from './schemas.js';
+import { answers, DeletedOrTrashed, Draft, DraftList, SendResult } from './responses.js';
 
 const Labels = nullable(Type.Array(Label, { maxItems: 50 }));
 const Attachments = nullable(Type.Array(Attachment, { maxItems: 100 }));
@@ -55,9 +56,9 @@ export function draftRoutes(app: App, ctx: MailContext): void {
     return draft;
   }
 
-  const list = async (where: { inboxId?: string; orgId?: string }, q: Query) => {
+  const list = async (where: { inboxId?: string; orgId?: string; inboxIds?: string[] }, q: Query) => {
     const limit = limitOf(q);
-    const rows = await store.drafts.list(where, { limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending') });
+    const rows = await store.drafts.list(where, { limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending'), includeTrash: boolOf(q, 'include_trash') === true });
     const { items, next_page_token } = pageOf(rows, limit, (r) => [r.updated_at, r.draft_id]);
     return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), drafts: items.map((d) => draftRecord(d, false)) };
   };
@@ -79,18 +80,25 @@ export function draftRoutes(app: App, ctx: MailContext): void {
     }
   });
 
-  app.get('/v0/inboxes/:inbox_id/drafts', { schema: { params: InboxParams, querystring: ListQuery, response: answers(DraftList, 404) } }, async (request) => {
+  app.get('/v0/inboxes/:inbox_id/drafts', { schema: { params: InboxParams, querystring: DraftQuery, response: answers(DraftList, 404) } }, async (request) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     return list({ inboxId: inbox.inbox_id }, request.query as Query);
   });
 
-  app.get('/v0/drafts', { schema: { querystring: ListQuery, response: answers(DraftList) } }, async (request) => list({ orgId: request.mailOrgId }, request.query as Query));
+  // Organization-wide, and one pod's (/v0/pods/{pod_id}/drafts); a scoped key sees its pod's or inbox's.
+  for (const base of ORG_AND_POD) {
+    app.get(`${base}/drafts`, { schema: { querystring: DraftQuery, response: answers(DraftList, 404) } }, async (request) => {
+      const s = scopeOf(request);
+      return list(s.podId || s.inboxId ? { inboxIds: await store.inboxes.idsOfScope(s) } : { orgId: request.mailOrgId }, request.query as Query);
+    });
 
-  app.get('/v0/drafts/:draft_id', { schema: { params: Type.Object({ draft_id: Type.String() }), response: answers(Draft, 404) } }, async (request) => {
-    const draft = await store.drafts.get(request.params.draft_id);
-    if (!draft || draft.org_id !== request.mailOrgId) throw notFoundError('Draft');
-    return draftRecord(draft, true);
-  });
+    app.get(`${base}/drafts/:draft_id`, { schema: { params: Type.Object({ draft_id: Type.String() }), response: answers(Draft, 404) } }, async (request) => {
+      const draft = await store.drafts.get(request.params.draft_id);
+      const inbox = draft && (await ctx.inbox(draft.inbox_id));
+      if (!draft || !inbox || !inScope(request, inbox)) throw notFoundError('Draft');
+      return draftRecord(draft, true);
+    });
+  }
 
   app.get('/v0/inboxes/:inbox_id/drafts/:draft_id', { schema: { params: DraftParams, response: answers(Draft, 404) } }, async (request) => draftRecord(await ownDraft(request, request.params), true));
 
@@ -99,10 +107,9 @@ export function draftRoutes(app: App, ctx: MailContext): void {
     return draftRecord(await drafts.update(draft, request.body ?? {}), true);
   });
 
-  app.delete('/v0/inboxes/:inbox_id/drafts/:draft_id', { schema: { params: DraftParams, response: answers(Deleted('draft_id'), 404) } }, async (request) => {
+  app.delete('/v0/inboxes/:inbox_id/drafts/:draft_id', { schema: { params: DraftParams, querystring: DeleteQuery, response: answers(DeletedOrTrashed('draft_id'), 404) } }, async (request) => {
     const draft = await ownDraft(request, request.params);
-    await store.drafts.delete(draft.draft_id);
-    return { deleted: true, draft_id: draft.draft_id };
+    return { ...(await ctx.trash.draft(draft, boolOf(request.query as Query, 'permanent') === true)), draft_id: draft.draft_id };
   });
 
   app.post('/v0/inboxes/:inbox_id/drafts/:draft_id/send', { schema: { params: DraftParams, body: SendDraft, response: answers(SendResult, 404, 409) } }, async (request) => {

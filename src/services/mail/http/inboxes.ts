@@ -2,7 +2,9 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
 import { randomBase62 } from '../../../platform/ids.js';
+import { DomainError } from '../../../platform/errors.js';
 import { podIdOf } from './auth.js';
+import { scopeOf } from './scope.js';
 import { ownInbox, type MailContext } from './context.js';
 import { invalid } from '../errors.js';
 import { isDuplicate } from '../store/index.js';
@@ -32,11 +34,18 @@ const UpdateInbox = Type.Object({
 const USERNAME = /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/;
 
 export function inboxRoutes(app: App, ctx: MailContext): void {
+  for (const base of ['/v0/inboxes', '/v0/pods/:pod_id/inboxes']) inboxRoutesAt(app, ctx, base);
+}
+
+/** The inbox routes under `base`: organization-wide, or one pod's (AgentMail's /v0/pods/{pod_id}/inboxes). */
+function inboxRoutesAt(app: App, ctx: MailContext, base: string): void {
   const { store, platform } = ctx;
 
-  app.post('/v0/inboxes', { schema: { body: CreateInbox, response: answers(Inbox, 409) } }, async (request) => {
+  app.post(base, { schema: { body: CreateInbox, response: answers(Inbox, 403, 409) } }, async (request) => {
     const body = request.body ?? {};
     const orgId = request.mailOrgId;
+    const scope = scopeOf(request);
+    if (request.mailKeyScope?.inboxId) throw new DomainError('forbidden', 'A key limited to one inbox cannot create inboxes', 'forbidden');
     if (body.client_id != null) {
       if (body.client_id.includes('@')) throw invalid('client_id', 'must not contain @');
       const existing = await store.inboxes.byClientId(orgId, body.client_id);
@@ -44,14 +53,14 @@ export function inboxRoutes(app: App, ctx: MailContext): void {
     }
     const domains = ctx.domains();
     const domain = (body.domain ?? domains[0]!).toLowerCase();
-    if (!domains.includes(domain)) throw invalid('domain', `must be one of this server's mail domains: ${domains.join(', ')}`, 'INVALID_DOMAIN');
+    if (!domains.includes(domain) && !(await ctx.customDomains.ownsVerified(orgId, domain))) throw invalid('domain', `must be one of this server's mail domains (${domains.join(', ')}) or a verified domain of yours`, 'INVALID_DOMAIN');
     const username = body.username != null ? body.username.toLowerCase() : `agent-${randomBase62(10).toLowerCase()}`;
     if (!USERNAME.test(username)) throw invalid('username', 'may hold letters, digits, dot, dash, underscore and plus, and must start and end with a letter or digit', 'INVALID_EMAIL');
     const now = platform.clock.now().toISOString();
     const row = {
       inbox_id: `${username}@${domain}`,
       org_id: orgId,
-      pod_id: podIdOf(orgId),
+      pod_id: scope.podId ?? podIdOf(orgId),
       display_name: body.display_name ?? null,
       client_id: body.client_id ?? null,
       metadata: body.metadata ? JSON.stringify(body.metadata) : null,
@@ -72,29 +81,31 @@ export function inboxRoutes(app: App, ctx: MailContext): void {
     return inboxRecord(row);
   });
 
-  app.get('/v0/inboxes', { schema: { querystring: ListQuery, response: answers(InboxList) } }, async (request) => {
+  app.get(base, { schema: { querystring: ListQuery, response: answers(InboxList) } }, async (request) => {
     const q = request.query as Query;
     const limit = limitOf(q);
-    const rows = await store.inboxes.list(request.mailOrgId, { limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending') });
+    const { podId, inboxId } = scopeOf(request);
+    const rows = await store.inboxes.list(request.mailOrgId, { limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending'), podId, inboxId });
     const { items, next_page_token } = pageOf(rows, limit, (r) => [r.created_at, r.inbox_id]);
     return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), inboxes: items.map(inboxRecord) };
   });
 
-  app.get('/v0/inboxes/search', { schema: { querystring: SearchQuery, response: answers(InboxList) } }, async (request) => {
+  app.get(`${base}/search`, { schema: { querystring: SearchQuery, response: answers(InboxList) } }, async (request) => {
     const q = request.query as Query;
     const text = typeof q.q === 'string' ? q.q : '';
     if (!text) throw invalid('q', 'is required');
     const limit = limitOf(q);
-    const rows = await store.inboxes.list(request.mailOrgId, { limit, cursor: cursorOf(q), q: text });
+    const { podId, inboxId } = scopeOf(request);
+    const rows = await store.inboxes.list(request.mailOrgId, { limit, cursor: cursorOf(q), q: text, podId, inboxId });
     const { items, next_page_token } = pageOf(rows, limit, (r) => [r.created_at, r.inbox_id]);
     return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), inboxes: items.map(inboxRecord) };
   });
 
-  app.get('/v0/inboxes/:inbox_id', { schema: { params: InboxParams, response: answers(Inbox, 404) } }, async (request) =>
+  app.get(`${base}/:inbox_id`, { schema: { params: InboxParams, response: answers(Inbox, 404) } }, async (request) =>
     inboxRecord(await ownInbox(ctx, request, request.params.inbox_id)),
   );
 
-  app.patch('/v0/inboxes/:inbox_id', { schema: { params: InboxParams, body: UpdateInbox, response: answers(Inbox, 404) } }, async (request) => {
+  app.patch(`${base}/:inbox_id`, { schema: { params: InboxParams, body: UpdateInbox, response: answers(Inbox, 404) } }, async (request) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     const body = request.body ?? {};
     if (body.display_name === undefined && body.metadata === undefined) throw invalid('display_name', 'give display_name or metadata to update');
@@ -116,7 +127,7 @@ export function inboxRoutes(app: App, ctx: MailContext): void {
     return inboxRecord({ ...inbox, ...set });
   });
 
-  app.delete('/v0/inboxes/:inbox_id', { schema: { params: InboxParams, response: answers(Deleted('inbox_id'), 404) } }, async (request) => {
+  app.delete(`${base}/:inbox_id`, { schema: { params: InboxParams, response: answers(Deleted('inbox_id'), 404) } }, async (request) => {
     const inbox = await ownInbox(ctx, request, request.params.inbox_id);
     await store.inboxes.delete(inbox.inbox_id);
     return { deleted: true, inbox_id: inbox.inbox_id };

@@ -6,15 +6,16 @@ import type { App } from '../../../platform/http.js';
 import { cachedList, ownInbox, type MailContext } from './context.js';
 import { DOWNLOAD_TTL_MS } from './downloads.js';
 import { notFoundError } from '../errors.js';
-import { attachmentContent } from '../messages/parse.js';
+import { attachmentContent, type AttachmentMeta } from '../messages/parse.js';
+import { DRAFT_LINK_PREFIX, draftAttachment } from '../attachments/find.js';
 import { boolOf, cursorOf, dateOf, excludedLabels, limitOf, listOf, pageOf, type Query } from './query.js';
 import { messageItem, messageRecord } from '../messages/records.js';
 import { highlights, termsOf } from './search.js';
 import { idempotent } from './idempotency.js';
 import type { SendBody } from '../sending/sending.js';
 import type { InboxRow, MessageRow } from '../store/index.js';
-import { Addresses, Attachment, InboxParams, Label, MessageQuery, nullable, SearchQuery } from './schemas.js';
-import { answers, AttachmentLink, BatchGot, BatchUpdated, Deleted, Message, MessageLabels, MessageList, RawLink, SendResult } from './responses.js';
+import { Addresses, Attachment, DeleteQuery, InboxParams, Label, MessageQuery, nullable, SearchQuery } from './schemas.js';
+import { answers, AttachmentLink, BatchGot, BatchUpdated, DeletedOrTrashed, Message, MessageLabels, MessageList, RawLink, SendResult } from './responses.js';
 
 const common = {
   reply_to: Addresses,
@@ -162,10 +163,9 @@ export function messageRoutes(app: App, ctx: MailContext): void {
     return { message_id: message.message_id, labels };
   });
 
-  app.delete('/v0/inboxes/:inbox_id/messages/:message_id', { schema: { params: MessageParams, response: answers(Deleted('message_id'), 404) } }, async (request) => {
+  app.delete('/v0/inboxes/:inbox_id/messages/:message_id', { schema: { params: MessageParams, querystring: DeleteQuery, response: answers(DeletedOrTrashed('message_id'), 404) } }, async (request) => {
     const { message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
-    await changes.delete(message);
-    return { deleted: true, message_id: message.message_id };
+    return { ...(await ctx.trash.message(message, boolOf(request.query as Query, 'permanent') === true)), message_id: message.message_id };
   });
 
   app.get('/v0/inboxes/:inbox_id/messages/:message_id/attachments/:attachment_id', { schema: { params: AttachmentParams, response: answers(AttachmentLink, 404) } }, async (request) => {
@@ -187,10 +187,17 @@ export function messageRoutes(app: App, ctx: MailContext): void {
   app.get('/v0/downloads/:token', { schema: { params: Type.Object({ token: Type.String() }), hide: true } }, async (request, reply) => {
     const target = links.verify(request.params.token, platform.clock.ms());
     if (!target) throw notFoundError('Download link (it may have expired)');
-    const raw = await store.messages.raw(target.id);
-    if (!raw) throw notFoundError('Message');
-    if (!target.attachment) return reply.type('message/rfc822').header('content-disposition', 'attachment; filename="message.eml"').send(raw);
-    const found = await attachmentContent(raw, target.attachment);
+    let found: { meta: AttachmentMeta; content: Buffer } | undefined;
+    if (target.id.startsWith(DRAFT_LINK_PREFIX)) {
+      // A draft's attachment: its bytes are in the draft (attachments/find.ts).
+      const draft = await store.drafts.get(target.id.slice(DRAFT_LINK_PREFIX.length));
+      found = draft && target.attachment ? draftAttachment(draft, target.attachment) : undefined;
+    } else {
+      const raw = await store.messages.raw(target.id);
+      if (!raw) throw notFoundError('Message');
+      if (!target.attachment) return reply.type('message/rfc822').header('content-disposition', 'attachment; filename="message.eml"').send(raw);
+      found = await attachmentContent(raw, target.attachment);
+    }
     if (!found) throw notFoundError('Attachment');
     const name = found.meta.filename ?? 'attachment';
     const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');

@@ -5,11 +5,11 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 
 /** An object whose listed properties are documented and whose others pass through unchanged. */
-const Open = <T extends TProperties>(properties: T, description?: string) => Type.Object(properties, { additionalProperties: true, ...(description ? { description } : {}) });
-const Str = Type.String();
+export const Open = <T extends TProperties>(properties: T, description?: string) => Type.Object(properties, { additionalProperties: true, ...(description ? { description } : {}) });
+export const Str = Type.String();
 const Strs = Type.Array(Type.String());
-const Int = Type.Integer();
-const opt = <T extends TSchema>(t: T) => Type.Optional(t);
+export const Int = Type.Integer();
+export const opt = <T extends TSchema>(t: T) => Type.Optional(t);
 /** A free-form map (metadata, headers, highlights): written as it is. */
 const FreeMap = (description: string) => Type.Object({}, { additionalProperties: true, description });
 
@@ -48,7 +48,7 @@ export const Inbox = Open({
 });
 export const InboxList = Open({ ...Page, inboxes: Type.Array(Inbox) });
 
-const Attachment = Open({
+const AttachmentMeta = Open({
   attachment_id: Str,
   size: Int,
   filename: opt(Str),
@@ -69,7 +69,7 @@ const messageItemFields = {
   bcc: opt(Strs),
   subject: opt(Str),
   preview: opt(Str),
-  attachments: opt(Type.Array(Attachment)),
+  attachments: opt(Type.Array(AttachmentMeta)),
   in_reply_to: opt(Str),
   references: opt(Strs),
   size: Int,
@@ -91,7 +91,7 @@ export const SendResult = Open({ message_id: Str, thread_id: Str });
 export const MessageLabels = Open({ message_id: Str, labels: Strs });
 export const BatchUpdated = Open({ limit: Int, count: Int, updates: Type.Array(MessageLabels) });
 export const BatchGot = Open({ limit: Int, count: Int, messages: Type.Array(MessageItem) });
-export const AttachmentLink = Open({ ...Attachment.properties, download_url: Str, expires_at: Str });
+export const AttachmentLink = Open({ ...AttachmentMeta.properties, download_url: Str, expires_at: Str });
 export const RawLink = Open({ message_id: Str, size: Int, download_url: Str, expires_at: Str });
 
 const threadFields = {
@@ -105,7 +105,7 @@ const threadFields = {
   recipients: Strs,
   subject: opt(Str),
   preview: opt(Str),
-  attachments: opt(Type.Array(Attachment)),
+  attachments: opt(Type.Array(AttachmentMeta)),
   last_message_id: Str,
   message_count: Int,
   size: Int,
@@ -132,7 +132,7 @@ export const Draft = Open({
   preview: opt(Str),
   text: opt(Str),
   html: opt(Str),
-  attachments: opt(Type.Array(Attachment)),
+  attachments: opt(Type.Array(AttachmentMeta)),
   in_reply_to: opt(Str),
   forward_of: opt(Str),
   references: opt(Strs),
@@ -164,3 +164,5 @@ export const HeaderNames = Open({ header_names: Strs });
 
 /** What a DELETE answers: `deleted: true` and the id of what went (`idField`). */
 export const Deleted = (idField: string) => Open({ deleted: Type.Boolean(), [idField]: Str });
+/** What a DELETE of mail answers: deleted for good, or moved to the trash. */
+export const DeletedOrTrashed = (idField: string) => Open({ deleted: Type.Boolean(), trashed: Type.Boolean(), [idField]: Str });

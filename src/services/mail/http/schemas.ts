@@ -35,6 +35,9 @@ const hidden = {
   include_trash: param('true to include trash'),
 };
 export const PageQuery = Type.Object(paging);
+/** DELETE of a thread, message or draft: to the trash, or for good with permanent=true. */
+export const DeleteQuery = Type.Object({ permanent: param('true deletes for good; otherwise the item moves to the trash') });
+export const DraftQuery = Type.Object({ ...paging, ascending: param('true for oldest first'), include_trash: hidden.include_trash });
 export const ListQuery = Type.Object({ ...paging, ascending: param('true for oldest first') });
 export const SearchQuery = Type.Object({ q: param('Search terms; each must occur'), ...paging, ...range });
 export const MessageQuery = Type.Object({

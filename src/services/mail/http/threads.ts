@@ -4,14 +4,15 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
 import { cachedList, ownInbox, type MailContext } from './context.js';
+import { inScope, ORG_AND_POD, scopeOf } from './scope.js';
 import { HttpError } from '../../../platform/errors.js';
 import { notFoundError } from '../errors.js';
 import { highlights, termsOf } from './search.js';
 import { boolOf, cursorOf, dateOf, excludedLabels, limitOf, listOf, pageOf, type Query } from './query.js';
 import { messageRecord, threadItem } from '../messages/records.js';
 import type { ThreadRow } from '../store/index.js';
-import { answers, Deleted, ThreadLabels, ThreadList, ThreadWithMessages } from './responses.js';
-import { InboxParams, PageQuery, SearchQuery, ThreadQuery } from './schemas.js';
+import { answers, DeletedOrTrashed, ThreadLabels, ThreadList, ThreadWithMessages } from './responses.js';
+import { DeleteQuery, InboxParams, PageQuery, SearchQuery, ThreadQuery } from './schemas.js';
 
 const ThreadParams = Type.Object({ inbox_id: Type.String(), thread_id: Type.String() });
 const OrgThreadParams = Type.Object({ thread_id: Type.String() });
@@ -20,7 +21,7 @@ const UpdateThread = Type.Object({
   remove_labels: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 }), Type.Null()])),
 });
 /** Labels the service sets; a thread update may not add or remove them (AgentMail: 422). */
-const SYSTEM_LABELS = new Set(['sent', 'received', 'bounced', 'delivered', 'spam', 'blocked', 'unauthenticated', 'scheduled', 'opened', 'complained', 'rejected']);
+const SYSTEM_LABELS = new Set(['sent', 'received', 'bounced', 'delivered', 'spam', 'blocked', 'unauthenticated', 'scheduled', 'queued', 'opened', 'complained', 'rejected']);
 const MAX_THREAD_UPDATE = 100;
 
 export function threadRoutes(app: App, ctx: MailContext): void {
@@ -90,8 +91,8 @@ export function threadRoutes(app: App, ctx: MailContext): void {
 
   async function orgThread(request: FastifyRequest, threadId: string): Promise<ThreadRow> {
     const thread = await store.threads.get(threadId);
-    const inbox = thread && (await store.inboxes.get(thread.inbox_id));
-    if (!thread || !inbox || inbox.org_id !== request.mailOrgId) throw notFoundError('Thread');
+    const inbox = thread && (await ctx.inbox(thread.inbox_id));
+    if (!thread || !inbox || !inScope(request, inbox)) throw notFoundError('Thread');
     return thread;
   }
 
@@ -120,27 +121,30 @@ export function threadRoutes(app: App, ctx: MailContext): void {
     withMessages(await inboxThread(request, request.params), request.query as Query),
   );
 
-  app.delete('/v0/inboxes/:inbox_id/threads/:thread_id', { schema: { params: ThreadParams, response: answers(Deleted('thread_id'), 404) } }, async (request) => {
+  app.delete('/v0/inboxes/:inbox_id/threads/:thread_id', { schema: { params: ThreadParams, querystring: DeleteQuery, response: answers(DeletedOrTrashed('thread_id'), 404) } }, async (request) => {
     const thread = await inboxThread(request, request.params);
-    await store.threads.delete(thread.thread_id, thread.inbox_id);
-    return { deleted: true, thread_id: thread.thread_id };
+    return { ...(await ctx.trash.thread(thread, boolOf(request.query as Query, 'permanent') === true)), thread_id: thread.thread_id };
   });
 
-  app.get('/v0/threads', { schema: { querystring: ThreadQuery, response: answers(ThreadList) } }, async (request) => listing(await store.inboxes.idsOfOrg(request.mailOrgId), request.query as Query));
+  // Organization-wide, and one pod's (/v0/pods/{pod_id}/threads); a scoped key sees its pod's or inbox's.
+  for (const base of ORG_AND_POD) orgThreadRoutes(base);
 
-  app.get('/v0/threads/search', { schema: { querystring: SearchQuery, response: answers(ThreadList) } }, async (request) => search(await store.inboxes.idsOfOrg(request.mailOrgId), request.query as Query));
+  function orgThreadRoutes(base: string) {
+    app.get(`${base}/threads`, { schema: { querystring: ThreadQuery, response: answers(ThreadList, 404) } }, async (request) => listing(await store.inboxes.idsOfScope(scopeOf(request)), request.query as Query));
 
-  app.patch('/v0/threads/:thread_id', { schema: { params: OrgThreadParams, body: UpdateThread, response: answers(ThreadLabels, 404, 422) } }, async (request) =>
-    relabelThread(await orgThread(request, request.params.thread_id), request.body ?? {}),
-  );
+    app.get(`${base}/threads/search`, { schema: { querystring: SearchQuery, response: answers(ThreadList, 404) } }, async (request) => search(await store.inboxes.idsOfScope(scopeOf(request)), request.query as Query));
 
-  app.get('/v0/threads/:thread_id', { schema: { params: OrgThreadParams, querystring: PageQuery, response: answers(ThreadWithMessages, 404) } }, async (request) =>
-    withMessages(await orgThread(request, request.params.thread_id), request.query as Query),
-  );
+    app.patch(`${base}/threads/:thread_id`, { schema: { params: OrgThreadParams, body: UpdateThread, response: answers(ThreadLabels, 404, 422) } }, async (request) =>
+      relabelThread(await orgThread(request, request.params.thread_id), request.body ?? {}),
+    );
 
-  app.delete('/v0/threads/:thread_id', { schema: { params: OrgThreadParams, response: answers(Deleted('thread_id'), 404) } }, async (request) => {
-    const thread = await orgThread(request, request.params.thread_id);
-    await store.threads.delete(thread.thread_id, thread.inbox_id);
-    return { deleted: true, thread_id: thread.thread_id };
-  });
+    app.get(`${base}/threads/:thread_id`, { schema: { params: OrgThreadParams, querystring: PageQuery, response: answers(ThreadWithMessages, 404) } }, async (request) =>
+      withMessages(await orgThread(request, request.params.thread_id), request.query as Query),
+    );
+
+    app.delete(`${base}/threads/:thread_id`, { schema: { params: OrgThreadParams, querystring: DeleteQuery, response: answers(DeletedOrTrashed('thread_id'), 404) } }, async (request) => {
+      const thread = await orgThread(request, request.params.thread_id);
+      return { ...(await ctx.trash.thread(thread, boolOf(request.query as Query, 'permanent') === true)), thread_id: thread.thread_id };
+    });
+  }
 }

@@ -1,12 +1,13 @@
-// /v0/webhooks: create (idempotent by client_id), list, get, update (PUT as the contract,
-// PATCH as the SDK), delete, and the write-only custom delivery headers.
+// /v0/webhooks (also under a pod and an inbox): create (idempotent by client_id), list, get,
+// update (PUT as the contract, PATCH as the SDK), delete, and the write-only custom delivery headers.
 import { randomBytes } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
 import { randomBase62 } from '../../../platform/ids.js';
 import { internalDestination } from '../../../platform/outbound.js';
-import type { MailContext } from './context.js';
+import { ownInbox, type MailContext } from './context.js';
+import { ALL_SCOPES } from './scope.js';
 import { invalid, notFoundError } from '../errors.js';
 import { boolOf, cursorOf, limitOf, pageOf, type Query } from './query.js';
 import { webhookRecord } from '../messages/records.js';
@@ -89,16 +90,35 @@ const listIn = (json: string | null) => (json ? (JSON.parse(json) as string[]) :
 const listOut = (ids: string[]) => (ids.length ? JSON.stringify(ids) : null);
 
 export function webhookRoutes(app: App, ctx: MailContext): void {
+  for (const base of ALL_SCOPES) webhookRoutesAt(app, ctx, base);
+}
+
+/**
+ * The webhook routes under `base`: the organization's, or a pod's or an inbox's (AgentMail's
+ * /v0/pods/{pod_id}/webhooks, /v0/inboxes/{inbox_id}/webhooks): there a webhook is created
+ * for that pod or inbox, and only webhooks that name it are listed and reached.
+ */
+function webhookRoutesAt(app: App, ctx: MailContext, base: string): void {
   const { store, platform } = ctx;
+
+  /** The pod or inbox of the path (checked: the pod by the pods hook, the inbox here). */
+  async function pathScope(request: FastifyRequest): Promise<{ podId?: string; inboxId?: string }> {
+    const params = request.params as { pod_id?: string; inbox_id?: string };
+    if (params.inbox_id) return { inboxId: (await ownInbox(ctx, request, params.inbox_id)).inbox_id };
+    return params.pod_id ? { podId: params.pod_id } : {};
+  }
 
   async function own(request: FastifyRequest, webhookId: string): Promise<WebhookRow> {
     const hook = await store.webhooks.get(webhookId);
+    const within = await pathScope(request);
     if (!hook || hook.org_id !== request.mailOrgId) throw notFoundError('Webhook');
+    if ((within.podId && !listIn(hook.pod_ids).includes(within.podId)) || (within.inboxId && !listIn(hook.inbox_ids).includes(within.inboxId))) throw notFoundError('Webhook');
     return hook;
   }
 
-  app.post('/v0/webhooks', { schema: { body: CreateWebhook, response: answers(Webhook) } }, async (request) => {
-    const body = request.body;
+  app.post(`${base}/webhooks`, { schema: { body: CreateWebhook, response: answers(Webhook, 404) } }, async (request) => {
+    const within = await pathScope(request);
+    const body = { ...request.body, ...(within.podId ? { pod_ids: [within.podId] } : {}), ...(within.inboxId ? { inbox_ids: [within.inboxId] } : {}) };
     const orgId = request.mailOrgId;
     if (body.client_id != null) {
       const existing = await store.webhooks.byClientId(orgId, body.client_id);
@@ -133,15 +153,15 @@ export function webhookRoutes(app: App, ctx: MailContext): void {
     return webhookRecord(row);
   });
 
-  app.get('/v0/webhooks', { schema: { querystring: ListQuery, response: answers(WebhookList) } }, async (request) => {
+  app.get(`${base}/webhooks`, { schema: { querystring: ListQuery, response: answers(WebhookList, 404) } }, async (request) => {
     const q = request.query as Query;
     const limit = limitOf(q);
-    const rows = await store.webhooks.list(request.mailOrgId, { limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending') });
+    const rows = await store.webhooks.list(request.mailOrgId, { limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending') }, await pathScope(request));
     const { items, next_page_token } = pageOf(rows, limit, (r) => [r.created_at, r.webhook_id]);
     return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), webhooks: items.map(webhookRecord) };
   });
 
-  app.get('/v0/webhooks/:webhook_id', { schema: { params: Params, response: answers(Webhook, 404) } }, async (request) => webhookRecord(await own(request, request.params.webhook_id)));
+  app.get(`${base}/webhooks/:webhook_id`, { schema: { params: Params, response: answers(Webhook, 404) } }, async (request) => webhookRecord(await own(request, request.params.webhook_id)));
 
   const update = async (request: FastifyRequest<{ Params: { webhook_id: string }; Body: typeof UpdateWebhook.static }>) => {
     const hook = await own(request, request.params.webhook_id);
@@ -175,22 +195,22 @@ export function webhookRoutes(app: App, ctx: MailContext): void {
     }
     return webhookRecord({ ...hook, ...set });
   };
-  app.put('/v0/webhooks/:webhook_id', { schema: { params: Params, body: UpdateWebhook, response: answers(Webhook, 404) } }, update);
-  app.patch('/v0/webhooks/:webhook_id', { schema: { params: Params, body: UpdateWebhook, response: answers(Webhook, 404) } }, update);
+  app.put(`${base}/webhooks/:webhook_id`, { schema: { params: Params, body: UpdateWebhook, response: answers(Webhook, 404) } }, update);
+  app.patch(`${base}/webhooks/:webhook_id`, { schema: { params: Params, body: UpdateWebhook, response: answers(Webhook, 404) } }, update);
 
-  app.delete('/v0/webhooks/:webhook_id', { schema: { params: Params, response: answers(Deleted('webhook_id'), 404) } }, async (request) => {
+  app.delete(`${base}/webhooks/:webhook_id`, { schema: { params: Params, response: answers(Deleted('webhook_id'), 404) } }, async (request) => {
     const hook = await own(request, request.params.webhook_id);
     await store.webhooks.delete(hook.webhook_id);
     await ctx.events.webhooksChanged(hook.org_id);
     return { deleted: true, webhook_id: hook.webhook_id };
   });
 
-  app.get('/v0/webhooks/:webhook_id/headers', { schema: { params: Params, response: answers(HeaderNames, 404) } }, async (request) => {
+  app.get(`${base}/webhooks/:webhook_id/headers`, { schema: { params: Params, response: answers(HeaderNames, 404) } }, async (request) => {
     const hook = await own(request, request.params.webhook_id);
     return { header_names: Object.keys(hook.headers ? JSON.parse(hook.headers) : {}) };
   });
 
-  app.patch('/v0/webhooks/:webhook_id/headers', { schema: { params: Params, body: UpdateHeaders, response: answers(HeaderNames, 404) } }, async (request) => {
+  app.patch(`${base}/webhooks/:webhook_id/headers`, { schema: { params: Params, body: UpdateHeaders, response: answers(HeaderNames, 404) } }, async (request) => {
     const hook = await own(request, request.params.webhook_id);
     const headers: Record<string, string> = hook.headers ? JSON.parse(hook.headers) : {};
     Object.assign(headers, checkHeaders(request.body?.headers ?? {}));

@@ -9,6 +9,8 @@ import type { ParsedMessage } from './parse.js';
 import { messageRecord, threadItem } from './records.js';
 import type { InboxRow, MessageRow, MailStore, ThreadRow, Tx } from '../store/index.js';
 import type { MailEvents } from '../webhooks/events.js';
+import { TRASH } from '../trash/label.js';
+import { BLOCKED } from '../lists/check.js';
 
 export interface FileOptions {
   labels: string[];
@@ -27,6 +29,19 @@ export interface Filed {
 
 const union = (a: string[], b: string[]) => [...a, ...b.filter((x) => !a.includes(x))];
 
+/** Labels that hide mail from lists unless asked for (include_trash, include_blocked…). */
+const HIDING = [TRASH, BLOCKED, 'spam', 'unauthenticated'];
+
+/**
+ * A thread's labels: the union of its messages', except the hiding labels (trash, blocked…),
+ * which a thread carries only when every message does: one trashed or blocked message must
+ * not hide the rest of the conversation from thread lists.
+ */
+function threadLabelsOf(messageLabels: string[][]): string[] {
+  const all = messageLabels.reduce<string[]>((acc, l) => union(acc, l), []);
+  return all.filter((label) => !HIDING.includes(label) || messageLabels.every((l) => l.includes(label)));
+}
+
 let sequence = 0;
 /**
  * Message ids sort by time, then by arrival within this process (a stable order for equal
@@ -44,10 +59,15 @@ export class Filing {
     private readonly store: MailStore,
     private readonly events: MailEvents,
     private readonly clock: Clock,
+    /** Allow and block lists (lists/check.ts): received mail from a refused sender is labelled blocked. */
+    private readonly lists?: { verdict(inbox: InboxRow, from: string, trx: Tx): Promise<'allow' | 'block'> },
   ) {}
 
   async file(trx: Tx, inbox: InboxRow, msg: ParsedMessage, raw: Buffer, opts: FileOptions): Promise<Filed> {
     const now = this.clock.now().toISOString();
+    if (this.lists && opts.labels.includes('received') && !opts.labels.includes(BLOCKED) && (await this.lists.verdict(inbox, msg.from, trx)) === 'block') {
+      opts = { ...opts, labels: [...opts.labels, BLOCKED] };
+    }
     const existing = await this.store.messages.get(inbox.inbox_id, msg.messageId, trx);
     if (existing) {
       const labels = union(JSON.parse(existing.labels) as string[], opts.labels);
@@ -120,7 +140,8 @@ export class Filing {
     } else {
       const set: Partial<ThreadRow> = {
         preview: row.preview,
-        labels: JSON.stringify(union(JSON.parse(current.labels), opts.labels)),
+        // A new message that is not trash (or blocked…) brings a hidden thread back.
+        labels: JSON.stringify(threadLabelsOf([JSON.parse(current.labels), opts.labels])),
         senders: JSON.stringify(distinct([...JSON.parse(current.senders), msg.from])),
         recipients: JSON.stringify(distinct([...JSON.parse(current.recipients), ...recipients])),
         attachments: msg.attachments.length
@@ -142,7 +163,9 @@ export class Filing {
 
   /** Records message.received for a filed message. */
   async received(trx: Tx, inbox: InboxRow, filed: Filed): Promise<void> {
-    await this.events.emit(trx, scopeOf(inbox), 'message.received', () => ({
+    // Mail from a blocked sender is announced only to those who listen for it (AgentMail).
+    const type = (JSON.parse(filed.row.labels) as string[]).includes(BLOCKED) ? 'message.received.blocked' : 'message.received';
+    await this.events.emit(trx, scopeOf(inbox), type, () => ({
       message: messageRecord(filed.row),
       thread: threadItem(filed.thread, false),
     }));
@@ -162,7 +185,7 @@ export class Filing {
   async refreshThreadLabels(threadId: string, now: string, trx: Tx): Promise<void> {
     await this.store.threads.forUpdate(threadId, trx);
     const sets = await this.store.messages.labelSetsOfThread(threadId, trx);
-    const labels = sets.reduce<string[]>((acc, r) => union(acc, JSON.parse(r.labels)), []);
+    const labels = threadLabelsOf(sets.map((r) => JSON.parse(r.labels) as string[]));
     await this.store.threads.update(threadId, { labels: JSON.stringify(labels), updated_at: now }, trx);
   }
 
@@ -178,7 +201,7 @@ export class Filing {
     await this.store.threads.update(
       threadId,
       {
-        labels: JSON.stringify(rows.reduce<string[]>((acc, r) => union(acc, JSON.parse(r.labels)), [])),
+        labels: JSON.stringify(threadLabelsOf(rows.map((r) => JSON.parse(r.labels) as string[]))),
         senders: JSON.stringify(distinct(rows.map((r) => r.from_addr))),
         recipients: JSON.stringify(distinct(recipients)),
         message_count: rows.length,

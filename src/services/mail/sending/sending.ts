@@ -83,6 +83,8 @@ export class Sending {
     private readonly events: MailEvents,
     private readonly config: MailSettings,
     private readonly outbox: Outbox,
+    /** DKIM-signs mail from verified custom domains (domains/domains.ts). */
+    private readonly signer?: { sign(raw: Buffer, domain: string): Promise<Buffer> },
   ) {}
 
   /** A plain send. */
@@ -203,7 +205,8 @@ export class Sending {
       ],
     };
     const node = new MailComposer(options).compile();
-    const raw = await node.build();
+    const built = await node.build();
+    const raw = this.signer ? await this.signer.sign(built, domain) : built;
     const parsed = await parseMessage(raw, domain);
     return { inbox, to, cc, bcc, messageId, raw, parsed, labels: body.labels ?? [], threadId: thread.threadId };
   }

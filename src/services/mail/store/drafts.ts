@@ -2,6 +2,7 @@
 import { refusingDuplicates } from './duplicates.js';
 import { page, type MailDb } from './mail-db.js';
 import type { Cursor, DraftRow, Tx } from './tables.js';
+import { TRASH } from '../trash/label.js';
 
 export class DraftStore {
   constructor(private readonly m: MailDb) {}
@@ -27,8 +28,10 @@ export class DraftStore {
     await trx.deleteFrom('mail_drafts').where('draft_id', '=', draftId).execute();
   }
 
-  list(where: { inboxId?: string; orgId?: string }, opts: { limit: number; cursor?: Cursor; ascending?: boolean }) {
+  list(where: { inboxId?: string; orgId?: string; inboxIds?: string[] }, opts: { limit: number; cursor?: Cursor; ascending?: boolean; includeTrash?: boolean }) {
     let q = this.m.db.selectFrom('mail_drafts').selectAll();
+    if (where.inboxIds) q = q.where('inbox_id', 'in', where.inboxIds.length ? where.inboxIds : ['']);
+    if (!opts.includeTrash) q = q.where(this.m.hasLabel(TRASH, true));
     if (where.inboxId) q = q.where('inbox_id', '=', where.inboxId);
     if (where.orgId) q = q.where('org_id', '=', where.orgId);
     return page(q, 'updated_at', 'draft_id', opts).execute();

@@ -40,8 +40,10 @@ export class InboxStore {
     });
   }
 
-  list(orgId: string, opts: { limit: number; cursor?: Cursor; ascending?: boolean; q?: string }) {
+  list(orgId: string, opts: { limit: number; cursor?: Cursor; ascending?: boolean; q?: string; podId?: string; inboxId?: string }) {
     let q = this.m.db.selectFrom('mail_inboxes').selectAll().where('org_id', '=', orgId);
+    if (opts.podId) q = q.where('pod_id', '=', opts.podId);
+    if (opts.inboxId) q = q.where('inbox_id', '=', opts.inboxId);
     if (opts.q) q = q.where(this.m.containsFolded(['inbox_id', 'display_name'], opts.q));
     return page(q, 'created_at', 'inbox_id', opts).execute();
   }
@@ -49,5 +51,18 @@ export class InboxStore {
   async idsOfOrg(orgId: string): Promise<string[]> {
     const rows = await this.m.db.selectFrom('mail_inboxes').select('inbox_id').where('org_id', '=', orgId).execute();
     return rows.map((r) => r.inbox_id);
+  }
+
+  /** The inboxes of an organization, of one of its pods, or one inbox (a scoped key or route). */
+  async idsOfScope(scope: { orgId: string; podId?: string; inboxId?: string }): Promise<string[]> {
+    let q = this.m.db.selectFrom('mail_inboxes').select('inbox_id').where('org_id', '=', scope.orgId);
+    if (scope.podId) q = q.where('pod_id', '=', scope.podId);
+    if (scope.inboxId) q = q.where('inbox_id', '=', scope.inboxId);
+    return (await q.execute()).map((r) => r.inbox_id);
+  }
+
+  async countOfPod(podId: string): Promise<number> {
+    const row = await this.m.db.selectFrom('mail_inboxes').select((eb) => eb.fn.countAll<number>().as('n')).where('pod_id', '=', podId).executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 }

@@ -2,7 +2,12 @@
 // group, sharing one MailDb (transactions, change reports, after-commit work). It states
 // refusals as DomainError (platform/errors.ts), never in HTTP terms.
 import type { Db } from '../../../platform/db.js';
+import { ApiKeyStore } from './api-keys.js';
+import { DomainStore } from './domains.js';
 import { DraftStore } from './drafts.js';
+import { ListStore } from './lists.js';
+import { MetricsStore } from './metrics.js';
+import { PodStore } from './pods.js';
 import { InboxStore } from './inboxes.js';
 import { IdempotencyStore, SecretStore } from './keys.js';
 import { MailDb, type StoreHooks } from './mail-db.js';
@@ -14,6 +19,7 @@ import { WebhookStore } from './webhooks.js';
 
 export { isDuplicate } from './duplicates.js';
 export type { StoreHooks } from './mail-db.js';
+export type { ListKey } from './lists.js';
 export type * from './tables.js';
 export type { OutboxItemRow } from './outbox.js';
 
@@ -26,6 +32,11 @@ export class MailStore {
   readonly idempotency: IdempotencyStore;
   readonly secrets: SecretStore;
   readonly outbox: OutboxStore;
+  readonly pods: PodStore;
+  readonly domains: DomainStore;
+  readonly lists: ListStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly metrics: MetricsStore;
   private readonly m: MailDb;
 
   constructor(db: Db, hooks: StoreHooks) {
@@ -38,6 +49,16 @@ export class MailStore {
     this.idempotency = new IdempotencyStore(this.m);
     this.secrets = new SecretStore(this.m);
     this.outbox = new OutboxStore(this.m);
+    this.pods = new PodStore(this.m);
+    this.domains = new DomainStore(this.m);
+    this.lists = new ListStore(this.m);
+    this.apiKeys = new ApiKeyStore(this.m);
+    this.metrics = new MetricsStore(this.m);
+  }
+
+  /** The database outside any transaction, for reads that take a Tx argument. */
+  readOnly(): Tx {
+    return this.m.db;
   }
 
   /** Runs `fn` in one transaction; the caches hear the inboxes it changed once it commits. */

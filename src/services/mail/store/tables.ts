@@ -110,7 +110,66 @@ export interface DraftRow {
   updated_at: string;
 }
 
+export interface PodRow {
+  pod_id: string;
+  org_id: string;
+  name: string;
+  client_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DomainRow {
+  domain_id: string;
+  domain: string;
+  org_id: string;
+  pod_id: string | null;
+  client_id: string | null;
+  status: string;
+  feedback_enabled: number;
+  subdomains_enabled: number;
+  tracking_enabled: number;
+  dkim_selector: string;
+  dkim_private_key: string;
+  dkim_public_key: string;
+  record_status: string | null;
+  verified_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ListEntryRow {
+  org_id: string;
+  /** '' when the entry is organization-wide. */
+  pod_id: string;
+  /** '' unless the entry is for one inbox. */
+  inbox_id: string;
+  direction: string;
+  list_type: string;
+  entry: string;
+  entry_type: string;
+  reason: string | null;
+  created_at: string;
+}
+
+export interface ApiKeyRow {
+  api_key_id: string;
+  org_id: string;
+  pod_id: string | null;
+  inbox_id: string | null;
+  name: string;
+  prefix: string;
+  permissions: string | null;
+  used_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface MailTables {
+  mail_pods: PodRow;
+  mail_domains: DomainRow;
+  mail_list_entries: ListEntryRow;
+  mail_api_keys: ApiKeyRow;
   mail_drafts: DraftRow;
   mail_inboxes: InboxRow;
   mail_messages: MessageRow;

@@ -37,8 +37,11 @@ export class WebhookStore {
     await this.m.db.deleteFrom('mail_webhooks').where('webhook_id', '=', webhookId).execute();
   }
 
-  list(orgId: string, opts: { limit: number; cursor?: Cursor; ascending?: boolean }) {
-    const q = this.m.db.selectFrom('mail_webhooks').selectAll().where('org_id', '=', orgId);
+  /** `within` keeps the webhooks that name that pod or inbox in their filters (the pod's and inbox's webhook routes). */
+  list(orgId: string, opts: { limit: number; cursor?: Cursor; ascending?: boolean }, within: { podId?: string; inboxId?: string } = {}) {
+    let q = this.m.db.selectFrom('mail_webhooks').selectAll().where('org_id', '=', orgId);
+    if (within.podId) q = q.where(this.m.contains('pod_ids', JSON.stringify(within.podId)));
+    if (within.inboxId) q = q.where(this.m.contains('inbox_ids', JSON.stringify(within.inboxId)));
     return page(q, 'created_at', 'webhook_id', opts).execute();
   }
 }
