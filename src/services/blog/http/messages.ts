@@ -50,7 +50,8 @@ interface SchemaError {
 /** The plain sentence for a failed check, or undefined to keep the platform's message. */
 function plainSentence(route: string, part: string, error: SchemaError): string | undefined {
   if (error.keyword === 'required' && !error.instancePath) return REQUIRED[route] ?? `${String(error.params.missingProperty)} is required`;
-  if (error.keyword === 'additionalProperties') return undefined;
+  if (error.keyword === 'additionalProperties') return route === 'PATCH /api/profile' ? `Only name, bio and avatarUrl can be changed (not ${String(error.params.additionalProperty)})` : undefined;
+  if (error.keyword === 'minProperties') return route === 'PATCH /api/profile' ? 'Send at least one of name, bio and avatarUrl' : undefined;
   const field = error.instancePath.split('/')[1];
   if (!field) return part === 'body' ? 'The request body must be a JSON object' : undefined;
   const key = `${part}.${decodeURIComponent(field)}`;

@@ -16,7 +16,8 @@ const ProfileBody = Type.Object(
     bio: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
     avatarUrl: Type.Optional(AvatarUrl),
   },
-  { minProperties: 1 },
+  // Anything else (slug, email) cannot change: said, rather than ignored.
+  { minProperties: 1, additionalProperties: false },
 );
 
 const Profile = Type.Object({
