@@ -54,6 +54,7 @@ export default async function blogBench(ctx: BenchContext) {
     ctx.row('GET /api/blogs', await load({ url: `${api}/api/blogs` }), { ratio: 0.25 });
     ctx.row('blog home page (Host: bench-7.…)', await load({ url: `${api}/`, headers: host('bench-7') }), { ratio: 0.15 });
     ctx.row('post page (Host: bench-7.…)', await load({ url: `${api}/post-7`, headers: host('bench-7') }), { ratio: 0.15 });
+    ctx.row('front page (Host: blog.…: featured, recent, counts, directory)', await load({ url: `${api}/`, headers: { host: `blog.localhost:${port}` } }), { ratio: 0.15 });
     ctx.row('RSS feed', await load({ url: `${api}/rss.xml`, headers: host('bench-7') }));
   } finally {
     await proc.stopAndClean();
