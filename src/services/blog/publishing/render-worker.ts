@@ -1,5 +1,7 @@
 // A worker thread that renders posts (see renderer.ts): markdown, highlighting and sanitizing
 // are the costliest part of a publish, and here they leave the event loop that answers requests.
+// Tasks come in batches (all that arrived in one turn of the main loop) and go back as one
+// message: a message costs about as much as rendering a short post.
 import { parentPort } from 'node:worker_threads';
 import { derivePost } from './derive.js';
 
@@ -10,11 +12,12 @@ export interface RenderTask {
 }
 export type RenderAnswer = { id: number; html: string; summary: string } | { id: number; error: string };
 
-parentPort!.on('message', (task: RenderTask) => {
+function renderOne(task: RenderTask): RenderAnswer {
   try {
-    parentPort!.postMessage({ id: task.id, ...derivePost(task.content, task.title) } satisfies RenderAnswer);
+    return { id: task.id, ...derivePost(task.content, task.title) };
   } catch (err) {
-    parentPort!.postMessage({ id: task.id, error: String((err as Error)?.message ?? err) } satisfies RenderAnswer);
+    return { id: task.id, error: String((err as Error)?.message ?? err) };
   }
-});
-parentPort!.postMessage({ ready: true });
+}
+
+parentPort!.on('message', (tasks: RenderTask[]) => parentPort!.postMessage(tasks.map(renderOne)));

@@ -17,6 +17,8 @@ interface Pending {
 interface Slot {
   worker: Worker;
   pending: Map<number, Pending>;
+  /** Tasks not posted yet: sent together at the end of this turn of the event loop. */
+  outbox: RenderTask[];
 }
 
 /** The build's .js next to this file, or (source mode: this file is .ts) the .ts source through tsx-entry.mjs. */
@@ -42,8 +44,14 @@ export class PostRenderer {
     const task: RenderTask = { id: this.nextId++, content, title };
     return new Promise((resolve, reject) => {
       slot.pending.set(task.id, { task, resolve, reject });
-      slot.worker.postMessage(task);
+      if (slot.outbox.push(task) === 1) setImmediate(() => this.post(slot));
     });
+  }
+
+  private post(slot: Slot): void {
+    const tasks = slot.outbox.splice(0);
+    // A slot retired meanwhile has handed its tasks to inline rendering already.
+    if (tasks.length && this.slots.includes(slot)) slot.worker.postMessage(tasks);
   }
 
   private spawn(): Slot {
@@ -51,15 +59,16 @@ export class PostRenderer {
     const worker = new Worker(entry.url, { workerData: { sourceEntry: entry.sourceEntry } });
     // An idle render worker must not keep the process alive.
     worker.unref();
-    const slot: Slot = { worker, pending: new Map() };
-    worker.on('message', (answer: RenderAnswer | { ready: true }) => {
-      if (!('id' in answer)) return;
-      const job = slot.pending.get(answer.id);
-      if (!job) return;
-      slot.pending.delete(answer.id);
-      // A render error inline throws to the caller as it always did (no worker-only failure mode).
-      if ('error' in answer) this.renderInline(job);
-      else job.resolve({ html: answer.html, summary: answer.summary });
+    const slot: Slot = { worker, pending: new Map(), outbox: [] };
+    worker.on('message', (answers: RenderAnswer[]) => {
+      for (const answer of answers) {
+        const job = slot.pending.get(answer.id);
+        if (!job) continue;
+        slot.pending.delete(answer.id);
+        // A render error inline throws to the caller as it always did (no worker-only failure mode).
+        if ('error' in answer) this.renderInline(job);
+        else job.resolve({ html: answer.html, summary: answer.summary });
+      }
     });
     const retire = (why: unknown) => {
       const at = this.slots.indexOf(slot);
@@ -67,6 +76,7 @@ export class PostRenderer {
       if (!this.stopped) this.logger.warn({ err: why }, 'blog render worker stopped; its posts render inline');
       for (const job of slot.pending.values()) this.renderInline(job);
       slot.pending.clear();
+      slot.outbox.length = 0;
     };
     worker.on('error', retire);
     worker.on('exit', (code) => retire(new Error(`exit ${code}`)));
