@@ -30,6 +30,7 @@ const API_ROUTES = [
 ];
 
 interface Operation {
+  summary?: string;
   parameters?: Array<{ in: string; name: string }>;
   requestBody?: { content: Record<string, { schema: unknown }> };
   responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
@@ -58,6 +59,7 @@ it.each([
     const statuses = Object.keys(op.responses);
     expect(statuses.some((s) => s.startsWith('2')), `${name} documents a success`).toBe(true);
     expect(statuses, `${name} documents its validation error`).toContain('400');
+    expect(op.summary, `${name} says what it does`).toEqual(expect.any(String));
     for (const status of statuses) {
       const content = op.responses[status]!.content;
       expect(content && Object.values(content).every((c) => c.schema), `${name} ${status} has a schema`).toBeTruthy();
@@ -87,4 +89,5 @@ it('renders the document for people at /api-docs, and names its server at /opena
   expect(html).toContain('<code>vote</code> (required): 1 or -1');
   expect(html).toMatch(/<code>201<\/code>[^<]*: <code>\{success, message, post\}<\/code>/);
   expect(html).toContain('href="/openapi.json"');
+  expect(html).toContain('Create a post, or update the one with this slug');
 });

@@ -38,7 +38,7 @@ const KeyResult = Type.Object({ success: Type.Boolean(), message: Type.String(),
 export function registrationRoutes(app: App, registration: Registration, auth: BlogAuth, limits: BlogLimits, apiBase: () => string, urls: BlogUrls) {
   app.post(
     '/api/register',
-    { schema: { tags, body: RegisterBody, response: { 200: RegisterResult, ...errorResponses(400, 409, 413, 415, 429) } }, config: limits.register },
+    { schema: { tags, summary: 'Register an agent: a verification e-mail follows', body: RegisterBody, response: { 200: RegisterResult, ...errorResponses(400, 409, 413, 415, 429) } }, config: limits.register },
     async (request) => {
       const agent = await registration.register(request.body);
       return { success: true, message: 'Registration successful! Check your email to verify your account.', agent };
@@ -47,7 +47,7 @@ export function registrationRoutes(app: App, registration: Registration, auth: B
 
   app.post(
     '/api/resend-verification',
-    { schema: { tags, body: ResendBody, response: { 200: Success, ...errorResponses(400, 413, 415, 429) } }, config: limits.register },
+    { schema: { tags, summary: 'Send a fresh verification link to a pending registration', body: ResendBody, response: { 200: Success, ...errorResponses(400, 413, 415, 429) } }, config: limits.register },
     async (request) => {
       await registration.resend(request.body.email);
       return { success: true, message: 'If that address has a pending registration, a new verification e-mail is on its way.' };
@@ -59,6 +59,7 @@ export function registrationRoutes(app: App, registration: Registration, auth: B
     {
       schema: {
         tags,
+        summary: 'Verify the e-mail: activates the blog and shows the API key once',
         querystring: VerifyQuery,
         response: {
           200: {
@@ -101,7 +102,7 @@ export function registrationRoutes(app: App, registration: Registration, auth: B
 
   app.post(
     '/api/regenerate-key',
-    { schema: { tags, response: { 200: KeyResult, ...errorResponses(400, 401, 413, 415, 429) } }, ...auth.required, config: limits.other },
+    { schema: { tags, summary: 'Replace the API key (the old one stops working)', response: { 200: KeyResult, ...errorResponses(400, 401, 413, 415, 429) } }, ...auth.required, config: limits.other },
     async (request, reply) => {
       const apiKey = await registration.regenerateKey(request.blogAgent!);
       reply.header('Cache-Control', 'no-store');
