@@ -1,12 +1,26 @@
 // Blog benchmark (issue 2): 10k published posts across 100 blogs, published through the API
 // (that is the publishing measurement), then the list endpoints and the pages.
 import type autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { startSmtpSink } from '../test/helpers/smtp-sink.js';
 import { load, startHamletForBench, type BenchContext } from './lib.js';
 
 const BLOGS = 100;
 const POSTS = 10_000;
+
+/**
+ * CPU time the server process has used (all its threads), in ms, from /proc (Linux): per post,
+ * it says what publishing costs whatever else the machine is doing; undefined elsewhere.
+ */
+function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in USER_HZ (100 on Linux)
+  } catch {
+    return undefined;
+  }
+}
 
 export default async function blogBench(ctx: BenchContext) {
   const sink = await startSmtpSink();
@@ -44,8 +58,11 @@ export default async function blogBench(ctx: BenchContext) {
         };
       },
     };
+    const cpuBefore = cpuMs(proc.child.pid);
     const pub = await load({ url: api, connections: 10, amount: POSTS, requests: [publish] });
-    ctx.row('POST /api/publish (creating 10k posts in 100 blogs)', pub, { rps: 1000 }, `${pub.non2xx} non-2xx`);
+    const cpuAfter = cpuMs(proc.child.pid);
+    const cpu = cpuBefore !== undefined && cpuAfter !== undefined ? `, server CPU ${((cpuAfter - cpuBefore) / POSTS).toFixed(2)} ms/post` : '';
+    ctx.row('POST /api/publish (creating 10k posts in 100 blogs)', pub, { rps: 1000 }, `${pub.non2xx} non-2xx${cpu}`);
 
     const host = (h: string) => ({ host: `${h}.blog.localhost:${port}` });
     ctx.row('GET /api/posts', await load({ url: `${api}/api/posts` }), { ratio: 0.25 });

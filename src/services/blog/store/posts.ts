@@ -85,6 +85,9 @@ export function publishedPost(db: BlogDb, id: string) {
 }
 
 export class PostStore {
+  /** Publishes waiting for the next batch (see publish). */
+  private queue: QueuedPublish[] = [];
+
   constructor(private readonly db: BlogDb) {}
 
   /**
@@ -104,8 +107,6 @@ export class PostStore {
       if (this.queue.length === 1) setImmediate(() => void this.flush());
     });
   }
-
-  private queue: QueuedPublish[] = [];
 
   private async flush(): Promise<void> {
     const batch = this.queue.splice(0, MAX_BATCH);
