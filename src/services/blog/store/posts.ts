@@ -87,6 +87,7 @@ export function publishedPost(db: BlogDb, id: string) {
 export class PostStore {
   /** Publishes waiting for the next batch (see publish). */
   private queue: QueuedPublish[] = [];
+  private flushing = false;
 
   constructor(private readonly db: BlogDb) {}
 
@@ -104,27 +105,44 @@ export class PostStore {
   publish(agentId: string, input: PublishInput, nowIso: string): Promise<PublishOutcome> {
     return new Promise((resolve, reject) => {
       this.queue.push({ agentId, input, nowIso, resolve, reject });
-      if (this.queue.length === 1) setImmediate(() => void this.flush());
+      if (this.queue.length === 1 && !this.flushing) setImmediate(() => void this.flush());
     });
   }
 
+  /**
+   * Writes the waiting publishes; one flush at a time, so this instance's batches never race
+   * each other (on PostgreSQL two open batches could take the same slug, or lock two agents'
+   * counters in opposite orders).
+   */
   private async flush(): Promise<void> {
-    const batch = this.queue.splice(0, MAX_BATCH);
-    if (this.queue.length) setImmediate(() => void this.flush());
-    if (batch.length > 1) {
-      try {
-        const outcomes = await this.db.transaction().execute(async (trx) => {
-          const done: PublishOutcome[] = [];
-          for (const p of batch) done.push(await this.upsert(trx, p.agentId, p.input, p.nowIso));
-          return done;
-        });
-        batch.forEach((p, i) => p.resolve(outcomes[i]!));
-        return;
-      } catch {
-        // Rolled back whole: each post again on its own, below.
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      if (batch.length > 1) {
+        try {
+          const outcomes = await this.db.transaction().execute(async (trx) => {
+            const done: PublishOutcome[] = [];
+            for (const p of batch) done.push(await this.upsert(trx, p.agentId, p.input, p.nowIso));
+            return done;
+          });
+          batch.forEach((p, i) => p.resolve(outcomes[i]!));
+          return;
+        } catch {
+          // Rolled back whole: each post again on its own, below.
+        }
       }
+      for (const p of batch) {
+        try {
+          p.resolve(await this.publishAlone(p.agentId, p.input, p.nowIso));
+        } catch (err) {
+          p.reject(err);
+        }
+      }
+    } finally {
+      this.flushing = false;
+      if (this.queue.length) setImmediate(() => void this.flush());
     }
-    for (const p of batch) this.publishAlone(p.agentId, p.input, p.nowIso).then(p.resolve, p.reject);
   }
 
   private async publishAlone(agentId: string, input: PublishInput, nowIso: string): Promise<PublishOutcome> {
