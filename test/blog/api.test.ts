@@ -29,20 +29,20 @@ describe('POST /api/register', () => {
   });
 
   it.each([
-    [{ name: 'X', slug: 'abc' }, /email/],
-    [{ email: 'not-an-email', name: 'X', slug: 'abc' }, /email/],
-    [{ email: 'a@b.org', slug: 'abc' }, /name/],
-    [{ email: 'a@b.org', name: '', slug: 'abc' }, /name/],
-    [{ email: 'a@b.org', name: 'x'.repeat(101), slug: 'abc' }, /name/],
-    [{ email: 'a@b.org', name: 'X' }, /slug/],
-    [{ email: 'a@b.org', name: 'X', slug: 'ab' }, /slug/],
-    [{ email: 'a@b.org', name: 'X', slug: 'a'.repeat(64) }, /slug/],
-    [{ email: 'a@b.org', name: 'X', slug: 'Upper' }, /slug/],
-    [{ email: 'a@b.org', name: 'X', slug: '-abc' }, /slug/],
-    [{ email: 'a@b.org', name: 'X', slug: 'abc-' }, /slug/],
-    [{ email: 'a@b.org', name: 'X', slug: 'a_b_c' }, /slug/],
-    [{ email: 'a@b.org', name: 'X', slug: 'abc', bio: 'b'.repeat(501) }, /bio/],
-    [{ email: 'a@b.org', name: 7, slug: 'abc' }, /name/],
+    [{ name: 'X', slug: 'abc' }, /email/i],
+    [{ email: 'not-an-email', name: 'X', slug: 'abc' }, /email/i],
+    [{ email: 'a@b.org', slug: 'abc' }, /name/i],
+    [{ email: 'a@b.org', name: '', slug: 'abc' }, /name/i],
+    [{ email: 'a@b.org', name: 'x'.repeat(101), slug: 'abc' }, /name/i],
+    [{ email: 'a@b.org', name: 'X' }, /slug/i],
+    [{ email: 'a@b.org', name: 'X', slug: 'ab' }, /slug/i],
+    [{ email: 'a@b.org', name: 'X', slug: 'a'.repeat(64) }, /slug/i],
+    [{ email: 'a@b.org', name: 'X', slug: 'Upper' }, /slug/i],
+    [{ email: 'a@b.org', name: 'X', slug: '-abc' }, /slug/i],
+    [{ email: 'a@b.org', name: 'X', slug: 'abc-' }, /slug/i],
+    [{ email: 'a@b.org', name: 'X', slug: 'a_b_c' }, /slug/i],
+    [{ email: 'a@b.org', name: 'X', slug: 'abc', bio: 'b'.repeat(501) }, /bio/i],
+    [{ email: 'a@b.org', name: 7, slug: 'abc' }, /name/i],
   ])('rejects invalid input %j with 400 naming the field', async (body, field) => {
     const r = await rig.call('POST', '/api/register', body);
     expect(r.status).toBe(400);
@@ -68,10 +68,28 @@ describe('POST /api/register', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('lets an unverified registration be retried: the same e-mail and slug replace the pending one (older link dead)', async () => {
+    await rig.call('POST', '/api/register', { email: 'retry@example.org', name: 'Typo Nmae', slug: 'retry-me' });
+    const first = await rig.tokenFor('retry@example.org');
+    const again = await rig.call('POST', '/api/register', { email: 'retry@example.org', name: 'Right Name', slug: 'retry-me' });
+    expect(again.status).toBe(200);
+    expect(again.body.agent.name).toBe('Right Name');
+    const second = await rig.tokenFor('retry@example.org');
+    expect((await rig.call('GET', `/api/verify?token=${first}`, undefined, { accept: 'application/json' })).status).toBe(400);
+    const v = await rig.call('GET', `/api/verify?token=${second}`, undefined, { accept: 'application/json' });
+    expect(v.status).toBe(200);
+    expect((await rig.call('GET', '/api/blogs?limit=100')).body.blogs.filter((b: { slug: string }) => b.slug === 'retry-me').map((b: { name: string }) => b.name)).toEqual(['Right Name']);
+    // Verified, the e-mail and slug are taken for good.
+    expect((await rig.call('POST', '/api/register', { email: 'retry@example.org', name: 'Again', slug: 'retry-me' })).status).toBe(409);
+  });
+
   it('does not let an expired, unverified registration hold its e-mail and slug', async () => {
     await rig.call('POST', '/api/register', { email: 'stale@example.org', name: 'Stale', slug: 'stale' });
-    const pending = await rig.call('POST', '/api/register', { email: 'stale@example.org', name: 'Stale', slug: 'stale' });
-    expect(pending.status).toBe(409);
+    // While its link is live, a pending registration holds its e-mail (with another slug) and its slug (for another e-mail).
+    const otherSlug = await rig.call('POST', '/api/register', { email: 'stale@example.org', name: 'Stale', slug: 'stale-two' });
+    expect(otherSlug.status).toBe(409);
+    const otherEmail = await rig.call('POST', '/api/register', { email: 'someone-else@example.org', name: 'Stale', slug: 'stale' });
+    expect(otherEmail.status).toBe(409);
     clock.advance(24 * 3600_000 + 1);
     const again = await rig.call('POST', '/api/register', { email: 'stale@example.org', name: 'Stale Again', slug: 'stale' });
     expect(again.status).toBe(200);
@@ -107,7 +125,7 @@ describe('GET /api/verify', () => {
     const token = await rig.tokenFor('json@example.org');
     const r = await rig.call('GET', `/api/verify?token=${token}`, undefined, { accept: 'application/json' });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true, message: expect.any(String), apiKey: expect.stringMatching(/^hamlet_blog_/), blogUrl: 'https://json-agent.blog.localhost', subdomainCreated: true });
+    expect(r.body).toEqual({ success: true, message: expect.any(String), apiKey: expect.stringMatching(/^hamlet_blog_/), blogUrl: `${rig.origin('json-agent')}`, subdomainCreated: true });
   });
 
   it('tells missing, malformed, unknown, used and expired tokens apart, with 400', async () => {
@@ -165,14 +183,14 @@ describe('POST /api/publish', () => {
   });
 
   it.each([
-    [{ content: 'c' }, /title/],
-    [{ title: '', content: 'c' }, /title/],
-    [{ title: 'x'.repeat(201), content: 'c' }, /title/],
-    [{ title: 'T' }, /content/],
-    [{ title: 'T', content: 'c', slug: 'Bad_Slug' }, /slug/],
-    [{ title: 'T', content: 'c', slug: '-x' }, /slug/],
-    [{ title: 'T', content: 'c', slug: 'x' }, /slug/],
-    [{ title: 'T', content: 'c', status: 'archived' }, /status/],
+    [{ content: 'c' }, /title/i],
+    [{ title: '', content: 'c' }, /title/i],
+    [{ title: 'x'.repeat(201), content: 'c' }, /title/i],
+    [{ title: 'T' }, /content/i],
+    [{ title: 'T', content: 'c', slug: 'Bad_Slug' }, /slug/i],
+    [{ title: 'T', content: 'c', slug: '-x' }, /slug/i],
+    [{ title: 'T', content: 'c', slug: 'x' }, /slug/i],
+    [{ title: 'T', content: 'c', status: 'archived' }, /status/i],
   ])('rejects %j with 400', async (body, field) => {
     const r = await rig.call('POST', '/api/publish', body, bearer(key));
     expect(r.status).toBe(400);
@@ -185,7 +203,7 @@ describe('POST /api/publish', () => {
     expect(created.body).toEqual({
       success: true,
       message: 'Post created successfully',
-      post: { id: expect.stringMatching(UUID), title: 'My First Post', slug: 'first', status: 'draft', url: 'https://writer.blog.localhost/first', publishedAt: null },
+      post: { id: expect.stringMatching(UUID), title: 'My First Post', slug: 'first', status: 'draft', url: `${rig.origin('writer')}/first`, publishedAt: null },
     });
     const id = created.body.post.id;
 
@@ -259,14 +277,14 @@ describe('lists', () => {
       title: 'A2',
       slug: 'a2',
       excerpt: expect.any(String),
-      url: 'https://list-a.blog.localhost/a2',
+      url: `${rig.origin('list-a')}/a2`,
       publishedAt: expect.any(String),
-      agent: { name: 'Agent list-a', slug: 'list-a', url: 'https://list-a.blog.localhost' },
+      agent: { name: 'Agent list-a', slug: 'list-a', url: `${rig.origin('list-a')}` },
       comments: 0,
       votes: { upvotes: 0, downvotes: 0, score: 0 },
     });
-    expect([...p.excerpt].length).toBe(300);
-    expect(p.excerpt.startsWith('A2 word word')).toBe(true);
+    // The contract's excerpt: the first 300 characters of the content as written (markdown and all).
+    expect(p.excerpt).toBe(`# A2\n\n${'word '.repeat(100)}`.slice(0, 300));
     const oldest = await rig.call('GET', '/api/posts?agent=list-a&sort=oldest');
     expect(oldest.body.posts.map((x: { title: string }) => x.title)).toEqual(['A1', 'A2']);
     const paged = await rig.call('GET', '/api/posts?agent=list-a&limit=1&offset=1');
@@ -296,7 +314,7 @@ describe('lists', () => {
     const created = newest.body.blogs.map((b: { createdAt: string }) => b.createdAt);
     expect(created).toEqual([...created].sort().reverse());
     expect(newest.body.total).toBe(newest.body.blogs.length);
-    expect(newest.body.blogs[0]).toEqual({ id: expect.stringMatching(UUID), name: expect.any(String), slug: expect.any(String), bio: null, url: expect.stringMatching(/^https:\/\/[a-z0-9-]+\.blog\.localhost$/), postCount: expect.any(Number), createdAt: expect.any(String) });
+    expect(newest.body.blogs[0]).toEqual({ id: expect.stringMatching(UUID), name: expect.any(String), slug: expect.any(String), bio: null, url: expect.stringMatching(/^http:\/\/[a-z0-9-]+\.blog\.localhost:\d+$/), postCount: expect.any(Number), createdAt: expect.any(String) });
     const byName = await rig.call('GET', '/api/blogs?sort=name&limit=100');
     const names = byName.body.blogs.map((b: { name: string }) => b.name);
     expect(names).toEqual([...names].sort());

@@ -13,6 +13,8 @@ export interface BlogRig {
   /** A page request with a chosen Host header (fetch() will not send one). */
   page(path: string, host: string, headers?: Record<string, string>): Promise<{ status: number; text: string; headers: Record<string, string | string[] | undefined> }>;
   register(slug: string, extra?: Record<string, unknown>): Promise<{ key: string; email: string }>;
+  /** Where a blog (or, without a slug, the front page) is on a loopback start: http and the real port. */
+  origin(slug?: string): string;
   tokenFor(email: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -62,6 +64,9 @@ export async function startBlog(opts: { env?: Record<string, string>; clock?: Ma
       const v = await rig.call('GET', `/api/verify?token=${token}`, undefined, { accept: 'application/json' });
       if (v.status !== 200) throw new Error(`verify ${slug}: ${v.status} ${JSON.stringify(v.body)}`);
       return { key: v.body.apiKey as string, email };
+    },
+    origin(slug) {
+      return `http://${slug ? `${slug}.` : ''}blog.localhost:${new URL(api).port}`;
     },
     async close() {
       await t.destroy();

@@ -43,20 +43,30 @@ describe('host routing', () => {
     }
   });
 
-  it.each(['evil.com', 'pager.evil.com', 'pager.blog.localhost.evil.com', 'a.pager.blog.localhost', 'unknown-blog.blog.localhost', 'pending-one.blog.localhost', 'pa_ger.blog.localhost', '127.0.0.1'])(
-    'answers 404 for host %s',
+  it.each(['a.pager.blog.localhost', 'unknown-blog.blog.localhost', 'pending-one.blog.localhost', 'pa_ger.blog.localhost'])(
+    'answers 404, with a way home, for host %s under the blog domain',
     async (host) => {
       const r = await rig.page('/', host);
       expect(r.status).toBe(404);
       expect(r.text).not.toContain('Agent pager');
+      expect(r.text).toContain(`<a href="${rig.origin()}/">`);
     },
   );
+
+  it.each(['127.0.0.1', 'evil.com', 'pager.evil.com', 'pager.blog.localhost.evil.com'])('shows only the API index at / for host %s outside the blog domain', async (host) => {
+    const r = await rig.page('/', host);
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('<h1>Hamlet blog API</h1>');
+    expect(r.text).toContain('href="/api-docs"');
+    expect(r.text).not.toContain('Agent pager');
+    expect((await rig.page('/danger', host)).status).toBe(404);
+  });
 
   it('lists blogs on the platform host', async () => {
     for (const host of ['blog.localhost', 'www.blog.localhost:4000']) {
       const r = await rig.page('/', host);
       expect(r.status).toBe(200);
-      expect(r.text).toContain('https://pager.blog.localhost/');
+      expect(r.text).toContain(`${rig.origin('pager')}/`);
       expect(r.text).not.toContain('pending-one');
     }
     expect((await rig.page('/danger', 'blog.localhost')).status).toBe(404);
@@ -71,7 +81,7 @@ describe('pages', () => {
     expect(r.text).toContain('I write &lt;em&gt;pages&lt;/em&gt; &amp; things');
     expect(r.text).toContain('href="/danger"');
     expect(r.text).not.toContain('Secret draft');
-    expect(r.text).toContain('<link rel="canonical" href="https://pager.blog.localhost/">');
+    expect(r.text).toContain(`<link rel="canonical" href="${rig.origin('pager')}/">`);
     expect(r.text).toContain('type="application/rss+xml"');
   });
 
@@ -86,7 +96,7 @@ describe('pages', () => {
     expect(body).toContain('rel="nofollow ugc noopener"');
     expect(body).toContain('<span class="hljs-keyword">const</span>');
     expect(r.text).toContain('<meta property="og:type" content="article">');
-    expect(r.text).toContain('<link rel="canonical" href="https://pager.blog.localhost/danger">');
+    expect(r.text).toContain(`<link rel="canonical" href="${rig.origin('pager')}/danger">`);
     expect(r.text).toMatch(/Score: 0/);
   });
 
@@ -126,13 +136,13 @@ describe('pages', () => {
     const r = await rig.page('/rss.xml', 'pager.blog.localhost');
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toMatch(/application\/rss\+xml/);
-    expect(r.text).toContain('<link>https://pager.blog.localhost/danger</link>');
+    expect(r.text).toContain(`<link>${rig.origin('pager')}/danger</link>`);
     expect(r.text).toContain('<content:encoded><![CDATA[');
     expect(r.text).not.toContain('<script');
     expect((await rig.page('/feed', 'pager.blog.localhost')).text).toBe(r.text);
     const sm = await rig.page('/sitemap.xml', 'pager.blog.localhost');
-    expect(sm.text).toContain('<loc>https://pager.blog.localhost/danger</loc>');
-    expect((await rig.page('/robots.txt', 'pager.blog.localhost')).text).toContain('Sitemap: https://pager.blog.localhost/sitemap.xml');
+    expect(sm.text).toContain(`<loc>${rig.origin('pager')}/danger</loc>`);
+    expect((await rig.page('/robots.txt', 'pager.blog.localhost')).text).toContain(`Sitemap: ${rig.origin('pager')}/sitemap.xml`);
   });
 
   it('answers 304 to a matching ETag and refreshes after a publish', async () => {

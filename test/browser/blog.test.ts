@@ -1,7 +1,9 @@
-// A real browser (Debian's chromium, headless, driven by playwright-core) opens a blog home
-// and a post through the subdomain, checks what a reader sees, that an XSS payload in the
-// markdown did not run, and saves screenshots under test-results/.
+// A real browser (Debian's chromium, headless, driven by playwright-core) opens the front page,
+// a blog home and a post through the subdomain, checks what a reader sees (the avatar loaded,
+// the title shown once when the content opens with it, a way home from every page), that an
+// XSS payload in the markdown did not run, and saves screenshots under test-results/.
 import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { bearer, startBlog, type BlogRig } from '../blog/helpers.js';
@@ -9,11 +11,22 @@ import { bearer, startBlog, type BlogRig } from '../blog/helpers.js';
 let rig: BlogRig;
 let browser: Browser;
 let port: string;
+let images: Server;
+let avatarUrl: string;
+
+// A 2×2 PNG (red, green, blue, white), served over http like an avatar elsewhere on the web.
+const AVATAR_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAAMIM/4EAAB/uBfsL2WiLAAAAAElFTkSuQmCC', 'base64');
 
 beforeAll(async () => {
+  images = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(AVATAR_PNG));
+  await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+  avatarUrl = `http://127.0.0.1:${(images.address() as { port: number }).port}/avatar.png`;
   rig = await startBlog({ env: { HAMLET_RATE_LIMITS: 'off' } });
   port = new URL(rig.api).port;
-  const { key } = await rig.register('browsed', { bio: 'A blog read by a real browser.' });
+  const { key } = await rig.register('browsed', { bio: 'A blog read by a real browser.', avatarUrl });
+  await rig.call('POST', '/api/publish', { title: 'Said once', slug: 'said-once', status: 'published', content: '# Said once\n\nThe opening heading repeats the title, so the page shows it only once.' }, bearer(key));
+  const { key: second } = await rig.register('second-voice', { bio: 'No avatar: an initial instead.' });
+  await rig.call('POST', '/api/publish', { title: 'Another voice', slug: 'another', status: 'published', content: 'A post from a blog without an avatar.' }, bearer(second));
   await rig.call('POST', '/api/publish', {
     title: 'Rendered in Chromium',
     slug: 'rendered',
@@ -44,6 +57,48 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await rig?.close();
+  images?.close();
+});
+
+/** True once the image has loaded with real pixels (not a broken-image icon). */
+const loadedImage = (page: import('playwright-core').Page, selector: string) =>
+  page.locator(selector).first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 2);
+
+it('shows the front page at the bare blog domain: counts, featured and recent posts, the directory', async () => {
+  const page = await browser.newPage();
+  const res = await page.goto(`http://blog.localhost:${port}/`);
+  expect(res?.status()).toBe(200);
+  expect(await page.title()).toBe('Agent blogs');
+  expect(await page.textContent('.stats')).toMatch(/2\s*blogs.*3\s*published posts/s);
+  expect(await page.locator('section.featured article.card').count()).toBe(3);
+  expect(await page.locator('section.recent article.card h2 a').allTextContents()).toEqual(['Rendered in Chromium', 'Another voice', 'Said once']);
+  expect(await page.locator('ul.directory li a').allTextContents()).toEqual(['Agent browsed', 'Agent second-voice']);
+  await page.waitForLoadState('load');
+  expect(await loadedImage(page, 'ul.directory img.avatar')).toBe(true);
+  expect(await page.locator('ul.directory span.avatar').first().textContent()).toBe('A');
+  await page.screenshot({ path: 'test-results/blog-front-page.png', fullPage: true });
+  // From the front page to a blog, by its directory link.
+  await page.click('ul.directory >> text=Agent browsed');
+  await page.waitForURL(`http://browsed.blog.localhost:${port}/`);
+  await page.close();
+});
+
+it('shows the avatar on the blog home and the post page, and the title only once', async () => {
+  const page = await browser.newPage();
+  await page.goto(`http://browsed.blog.localhost:${port}/`);
+  await page.waitForLoadState('load');
+  expect(await loadedImage(page, 'header.blog img.avatar')).toBe(true);
+  await page.click('text=Said once');
+  await page.waitForURL(`http://browsed.blog.localhost:${port}/said-once`);
+  await page.waitForLoadState('load');
+  expect(await page.locator('h1').allTextContents()).toEqual(['Said once']);
+  expect(await page.textContent('.post-body')).toContain('The opening heading repeats the title');
+  expect(await loadedImage(page, 'article .meta img.avatar')).toBe(true);
+  await page.screenshot({ path: 'test-results/blog-avatar-heading.png', fullPage: true });
+  // Home from the post page.
+  await page.click('nav.site a');
+  await page.waitForURL(`http://blog.localhost:${port}/`);
+  await page.close();
 });
 
 it('shows the blog home at <slug>.blog.localhost', async () => {
@@ -89,5 +144,8 @@ it('shows a 404 page for drafts and unknown blogs', async () => {
   expect((await page.goto(`http://browsed.blog.localhost:${port}/no-such-post`))?.status()).toBe(404);
   expect((await page.goto(`http://nobody-here.blog.localhost:${port}/`))?.status()).toBe(404);
   expect(await page.textContent('h1')).toBe('Not found');
+  // The 404 page has a way home.
+  await page.click('text=Go to the front page');
+  await page.waitForURL(`http://blog.localhost:${port}/`);
   await page.close();
 });

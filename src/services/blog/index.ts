@@ -12,6 +12,7 @@ import { registerApiRoutes } from './http/routes.js';
 import { migrations } from './migrations.js';
 import { registerPageRoutes } from './pages/routes.js';
 import { Publishing } from './publishing/publishing.js';
+import { PostRenderer } from './publishing/renderer.js';
 import { Reading } from './reading/reading.js';
 import { RegistrationMails } from './registration/mails.js';
 import { Registration } from './registration/registration.js';
@@ -44,9 +45,15 @@ export default defineService({
     const store = new BlogStore(platform.db);
     const urls = new BlogUrls(settings);
     const cache = new ResponseCache();
+    const renderer = new PostRenderer(settings.renderThreads, platform.logger);
     const changes = new BlogChanges(platform.events);
-    const unsubscribe = changes.onChange(() => cache.clear());
+    const auth = new BlogAuth(platform.keys, store.agents);
+    const unsubscribe = changes.onChange((change) => {
+      cache.clear();
+      if (change.agentId) auth.forget(change.agentId);
+    });
 
+    const reading = new Reading({ agents: store.agents, posts: store.posts, cache, clock, urls });
     registerApiRoutes(app, {
       registration: new Registration({
         agents: store.agents,
@@ -56,26 +63,36 @@ export default defineService({
         urls,
         changes,
         db: platform.db,
+        // Local mode (no relay): mail to an outside address has nowhere to go, so the link is
+        // logged for the developer (README). Off whenever a relay is set.
+        onVerificationLink: platform.config.smtpRelay
+          ? undefined
+          : (email, link) => {
+              if (!platform.mailer.isLocal(email)) platform.logger.info({ service: 'blog' }, `Verification link for ${email} (no mail relay is set, so it is shown here): ${link}`);
+            },
       }),
-      publishing: new Publishing(store.posts, clock, changes),
-      reading: new Reading({ agents: store.agents, posts: store.posts, cache, clock, urls }),
+      publishing: new Publishing(store.posts, clock, changes, renderer),
+      reading,
       engagement: new Engagement({ posts: store.posts, engagement: store.engagement, clock, changes }),
       posts: store.posts,
-      auth: new BlogAuth(platform.keys, store.agents),
+      agents: store.agents,
+      auth,
       urls,
       limits: platform.limits,
       apiBase,
     });
-    registerPageRoutes(app, { agents: store.agents, posts: store.posts, engagement: store.engagement, cache, clock, urls, domain: settings.domain, apiBase });
+    registerPageRoutes(app, { agents: store.agents, reading, posts: store.posts, engagement: store.engagement, cache, clock, urls, domain: settings.domain, apiBase });
 
     const url = await listen(app, platform.config.host, settings.port);
     apiBaseUrl ||= url;
     const port = new URL(url).port;
+    urls.listening(platform.config.host, Number(port));
     return {
       urls: { api: url, pages: `http://${settings.domain}:${port}` },
       async stop() {
         unsubscribe();
         await app.close();
+        await renderer.stop();
       },
     };
   },

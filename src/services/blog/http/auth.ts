@@ -17,7 +17,7 @@ declare module 'fastify' {
 }
 
 export class BlogAuth {
-  /** Verified agents by id: they never change name, slug or e-mail, so who owns a key is worth remembering. */
+  /** Verified agents by id: slug and e-mail never change and a name change is announced (forget), so who owns a key is worth remembering. */
   private readonly callers = new Map<string, Caller>();
 
   constructor(
@@ -42,6 +42,11 @@ export class BlogAuth {
       throw new HttpError(401, UNAUTHORIZED, token ? 'invalid_api_key' : 'missing_api_key', undefined, { 'WWW-Authenticate': 'Bearer' });
     }
     return agent;
+  }
+
+  /** Drops what is remembered of an agent whose profile changed. */
+  forget(agentId: string): void {
+    this.callers.delete(agentId);
   }
 
   /** Route options: authenticate in onRequest, before body validation. */

@@ -25,7 +25,7 @@ const Blog = Type.Object({
 const BlogsList = Type.Object({ blogs: Type.Array(Blog), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() });
 
 export function blogRoutes(app: App, reading: Reading) {
-  app.get('/api/blogs', { schema: { tags, querystring: BlogsQuery, response: { 200: BlogsList, ...errorResponses(400) } } }, async (request, reply) =>
+  app.get('/api/blogs', { schema: { tags, summary: 'Verified blogs', querystring: BlogsQuery, response: { 200: BlogsList, ...errorResponses(400) } } }, async (request, reply) =>
     sendCached(request, reply, await reading.blogs(request.query)),
   );
 }

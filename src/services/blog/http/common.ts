@@ -11,6 +11,9 @@ export const PostIdParams = Type.Object({ postId: Type.String({ maxLength: 100 }
 export const Limit = (max: number, dflt: number) => Type.Integer({ minimum: 1, maximum: max, default: dflt });
 export const Offset = Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 });
 
+/** An avatar address: http(s) only (checked again, and normalized, by registration/avatar.ts); null removes it. */
+export const AvatarUrl = Type.Union([Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000 }), Type.Null()]);
+
 export const Success = Type.Object({ success: Type.Boolean(), message: Type.String() });
 export const Votes = Type.Object({ upvotes: Type.Integer(), downvotes: Type.Integer(), score: Type.Integer() });
 

@@ -74,7 +74,7 @@ export interface PostRouteDeps {
 export function postRoutes(app: App, { publishing, reading, posts, urls, auth, limits }: PostRouteDeps) {
   app.post(
     '/api/publish',
-    { schema: { tags, body: PublishBody, response: { 200: PublishResult, 201: PublishResult, ...errorResponses(400, 401, 413, 415, 429) } }, ...auth.required, config: limits.publish },
+    { schema: { tags, summary: 'Create a post, or update the one with this slug', body: PublishBody, response: { 200: PublishResult, 201: PublishResult, ...errorResponses(400, 401, 413, 415, 429) } }, ...auth.required, config: limits.publish },
     async (request, reply) => {
       const agent = request.blogAgent!;
       const { created, post } = await publishing.publish(agent, request.body);
@@ -87,15 +87,15 @@ export function postRoutes(app: App, { publishing, reading, posts, urls, auth, l
     },
   );
 
-  app.get('/api/posts', { schema: { tags, querystring: PostsQuery, response: { 200: PostsList, ...errorResponses(400) } } }, async (request, reply) =>
+  app.get('/api/posts', { schema: { tags, summary: 'Published posts, newest first', querystring: PostsQuery, response: { 200: PostsList, ...errorResponses(400) } } }, async (request, reply) =>
     sendCached(request, reply, await reading.posts(request.query)),
   );
 
-  app.get('/api/posts/featured', { schema: { tags, querystring: FeaturedQuery, response: { 200: PostsList, ...errorResponses(400) } } }, async (request, reply) =>
+  app.get('/api/posts/featured', { schema: { tags, summary: 'Featured posts: votes plus a recency bonus fading over a week', querystring: FeaturedQuery, response: { 200: PostsList, ...errorResponses(400) } } }, async (request, reply) =>
     sendCached(request, reply, await reading.featured(request.query)),
   );
 
-  app.get('/api/posts/:postId', { schema: { tags, params: PostIdParams, response: { 200: PostDetail, ...errorResponses(400, 404) } } }, async (request) => {
+  app.get('/api/posts/:postId', { schema: { tags, summary: 'One published post', params: PostIdParams, response: { 200: PostDetail, ...errorResponses(400, 404) } } }, async (request) => {
     const post = await posts.requirePublished(request.params.postId);
     return {
       id: post.id,
@@ -116,7 +116,7 @@ export function postRoutes(app: App, { publishing, reading, posts, urls, auth, l
 
   app.delete(
     '/api/posts/:postId',
-    { schema: { tags, params: PostIdParams, response: { 200: Success, ...errorResponses(400, 401, 403, 404, 413, 415, 429) } }, ...auth.required, config: limits.other },
+    { schema: { tags, summary: 'Delete one of your posts', params: PostIdParams, response: { 200: Success, ...errorResponses(400, 401, 403, 404, 413, 415, 429) } }, ...auth.required, config: limits.other },
     async (request) => {
       await publishing.remove(request.blogAgent!, request.params.postId);
       return { success: true, message: 'Post deleted' };

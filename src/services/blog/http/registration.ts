@@ -4,9 +4,11 @@ import { Type } from '@sinclair/typebox';
 import { escapeHtml } from '../../../platform/html.js';
 import type { App } from '../../../platform/http.js';
 import { pageShell } from '../pages/layout.js';
+import { FIRST_POST_JSON } from '../registration/mails.js';
 import { REGISTRATION_SLUG, type Registration } from '../registration/registration.js';
+import type { BlogUrls } from '../urls.js';
 import type { BlogAuth } from './auth.js';
-import { Success, tags, type BlogLimits } from './common.js';
+import { AvatarUrl, Success, tags, type BlogLimits } from './common.js';
 import { errorResponses } from './envelope.js';
 
 const RegisterBody = Type.Object({
@@ -14,7 +16,7 @@ const RegisterBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   slug: Type.String({ pattern: REGISTRATION_SLUG, minLength: 3, maxLength: 63 }),
   bio: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
-  avatarUrl: Type.Optional(Type.Union([Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000 }), Type.Null()])),
+  avatarUrl: Type.Optional(AvatarUrl),
 });
 const ResendBody = Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }) });
 const VerifyQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
@@ -33,10 +35,10 @@ const VerifyResult = Type.Object({
 });
 const KeyResult = Type.Object({ success: Type.Boolean(), message: Type.String(), apiKey: Type.String() });
 
-export function registrationRoutes(app: App, registration: Registration, auth: BlogAuth, limits: BlogLimits, apiBase: () => string) {
+export function registrationRoutes(app: App, registration: Registration, auth: BlogAuth, limits: BlogLimits, apiBase: () => string, urls: BlogUrls) {
   app.post(
     '/api/register',
-    { schema: { tags, body: RegisterBody, response: { 200: RegisterResult, ...errorResponses(400, 409, 413, 415, 429) } }, config: limits.register },
+    { schema: { tags, summary: 'Register an agent: a verification e-mail follows', body: RegisterBody, response: { 200: RegisterResult, ...errorResponses(400, 409, 413, 415, 429) } }, config: limits.register },
     async (request) => {
       const agent = await registration.register(request.body);
       return { success: true, message: 'Registration successful! Check your email to verify your account.', agent };
@@ -45,7 +47,7 @@ export function registrationRoutes(app: App, registration: Registration, auth: B
 
   app.post(
     '/api/resend-verification',
-    { schema: { tags, body: ResendBody, response: { 200: Success, ...errorResponses(400, 413, 415, 429) } }, config: limits.register },
+    { schema: { tags, summary: 'Send a fresh verification link to a pending registration', body: ResendBody, response: { 200: Success, ...errorResponses(400, 413, 415, 429) } }, config: limits.register },
     async (request) => {
       await registration.resend(request.body.email);
       return { success: true, message: 'If that address has a pending registration, a new verification e-mail is on its way.' };
@@ -57,6 +59,7 @@ export function registrationRoutes(app: App, registration: Registration, auth: B
     {
       schema: {
         tags,
+        summary: 'Verify the e-mail: activates the blog and shows the API key once',
         querystring: VerifyQuery,
         response: {
           200: {
@@ -84,6 +87,7 @@ export function registrationRoutes(app: App, registration: Registration, auth: B
       return pageShell({
         title: 'Your blog is live',
         inlineStyle: true,
+        home: urls.platform(),
         body: `<h1>Your blog is live</h1>
 <p>Welcome, ${escapeHtml(result.agent.name)}. Your blog: <a href="${escapeHtml(result.blogUrl)}">${escapeHtml(result.blogUrl)}</a></p>
 <p>Your API key — shown only this once, and also e-mailed to you:</p>
@@ -91,14 +95,14 @@ export function registrationRoutes(app: App, registration: Registration, auth: B
 <p>Publish with <code>Authorization: Bearer &lt;key&gt;</code>:</p>
 <pre>curl -X POST ${escapeHtml(apiBase())}/api/publish \\
   -H "Authorization: Bearer ${escapeHtml(result.apiKey)}" -H "Content-Type: application/json" \\
-  -d '{"title":"Hello","content":"# Hello world","status":"published"}'</pre>`,
+  -d '${escapeHtml(FIRST_POST_JSON)}'</pre>`,
       });
     },
   );
 
   app.post(
     '/api/regenerate-key',
-    { schema: { tags, response: { 200: KeyResult, ...errorResponses(400, 401, 413, 415, 429) } }, ...auth.required, config: limits.other },
+    { schema: { tags, summary: 'Replace the API key (the old one stops working)', response: { 200: KeyResult, ...errorResponses(400, 401, 413, 415, 429) } }, ...auth.required, config: limits.other },
     async (request, reply) => {
       const apiKey = await registration.regenerateKey(request.blogAgent!);
       reply.header('Cache-Control', 'no-store');

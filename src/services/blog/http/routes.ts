@@ -6,13 +6,17 @@ import type { Engagement } from '../engagement/engagement.js';
 import type { Publishing } from '../publishing/publishing.js';
 import type { Reading } from '../reading/reading.js';
 import type { Registration } from '../registration/registration.js';
+import type { AgentStore } from '../store/agents.js';
 import type { PostStore } from '../store/posts.js';
 import type { BlogUrls } from '../urls.js';
 import type { BlogAuth } from './auth.js';
 import { blogRoutes } from './blogs.js';
 import { commentRoutes } from './comments.js';
 import { blogLimits } from './common.js';
+import { acceptUndeclaredJson } from './json-body.js';
+import { plainValidationMessages } from './messages.js';
 import { postRoutes } from './posts.js';
+import { profileRoutes } from './profile.js';
 import { registrationRoutes } from './registration.js';
 import { voteRoutes } from './votes.js';
 
@@ -22,6 +26,7 @@ export interface ApiDeps {
   reading: Reading;
   engagement: Engagement;
   posts: PostStore;
+  agents: AgentStore;
   auth: BlogAuth;
   urls: BlogUrls;
   limits: RateLimits;
@@ -31,7 +36,10 @@ export interface ApiDeps {
 
 export function registerApiRoutes(app: App, deps: ApiDeps) {
   const limits = blogLimits(deps.limits);
-  registrationRoutes(app, deps.registration, deps.auth, limits, deps.apiBase);
+  acceptUndeclaredJson(app);
+  plainValidationMessages(app);
+  registrationRoutes(app, deps.registration, deps.auth, limits, deps.apiBase, deps.urls);
+  profileRoutes(app, { ...deps, limits });
   postRoutes(app, { ...deps, limits });
   blogRoutes(app, deps.reading);
   commentRoutes(app, deps.engagement, deps.auth, limits);

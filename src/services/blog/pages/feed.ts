@@ -16,7 +16,7 @@ export function rssFeed(urls: BlogUrls, agent: AgentRow, posts: FeedPostRow[]): 
 <link>${e(`${blogUrl}/${p.slug}`)}</link>
 <guid isPermaLink="true">${e(`${blogUrl}/${p.slug}`)}</guid>
 <pubDate>${new Date(p.published_at).toUTCString()}</pubDate>
-<description>${e(p.excerpt)}</description>
+<description>${e(p.description)}</description>
 <content:encoded>${cdata(p.html)}</content:encoded>
 </item>`,
     )

@@ -13,6 +13,8 @@ export interface PageMeta {
   publishedAt?: string | null;
   /** Inline the stylesheet (for pages served from the API host, which has no /style.css). */
   inlineStyle?: boolean;
+  /** The front page (all blogs): every page links to it. */
+  home?: string;
 }
 
 export function pageShell(m: PageMeta): string {
@@ -43,10 +45,10 @@ ${metas}
 ${style}
 </head>
 <body>
-<main>
+${m.home ? `<nav class="site"><a href="${e(m.home)}/">← All blogs</a></nav>\n` : ''}<main>
 ${m.body}
 </main>
-<footer>Powered by Hamlet blogs</footer>
+<footer>${m.home ? `<a href="${e(m.home)}/">Agent blogs</a> · ` : ''}Powered by Hamlet blogs</footer>
 </body>
 </html>`;
 }
@@ -79,6 +81,18 @@ th,td{border:1px solid var(--line);padding:.3rem .6rem}
 .comment-text{white-space:pre-wrap;overflow-wrap:anywhere}
 nav.pager{display:flex;justify-content:space-between;margin-top:1.5rem}
 pre.key{font-size:1rem;user-select:all}
+nav.site{max-width:46rem;margin:0 auto;padding:.6rem 1rem 0;font-size:.9rem}
+.avatar{width:64px;height:64px;border-radius:50%;object-fit:cover;flex:none;display:inline-flex;align-items:center;justify-content:center;background:linear-gradient(135deg,#6b8cff,#b06bff);color:#fff;font-weight:700;font-size:1.6rem}
+.avatar.small{width:28px;height:28px;font-size:.8rem;vertical-align:middle;margin-right:.4rem}
+.who{display:flex;gap:1rem;align-items:center}
+.stats{display:flex;gap:1.5rem;flex-wrap:wrap;margin:.5rem 0 1rem}
+.stats strong{font-size:1.4rem;display:block}
+section h2{font-size:1.2rem;margin-top:2rem}
+ul.directory{padding:0}
+ul.directory li{list-style:none;display:flex;gap:.8rem;align-items:center;border-top:1px solid var(--line);padding:.6rem 0}
+ul.directory li p{margin:.1rem 0 0}
+dl.api dt{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;margin-top:1rem}
+dl.api dd{margin:.2rem 0 .2rem 1rem}
 .hljs-keyword,.hljs-selector-tag,.hljs-built_in{color:#a626a4}
 .hljs-string,.hljs-attr{color:#50a14f}
 .hljs-number,.hljs-literal{color:#986801}

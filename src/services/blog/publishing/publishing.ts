@@ -3,29 +3,19 @@
 // Rules (reference/blog.md decisions 5 and 6, and the issue): an update without `status`
 // keeps the current status; `publishedAt` is set the first time a post is published and
 // kept from then on; a slug generated from the title is made unique per agent (an explicit
-// slug updates the post that has it). The store applies them in one transaction per call.
+// slug updates the post that has it). The store commits each post before it is answered.
+// `excerpt` is the first 300 characters of the markdown as written (the contract's rule and
+// upstream's); cards and meta descriptions use a plain-text summary of the rendered body.
 import type { Clock } from '../../../platform/clock.js';
-import { firstChars, renderMarkdown, textOfSafeHtml } from '../../../platform/html.js';
+import { firstChars } from '../../../platform/html.js';
 import { isUuid } from '../../../platform/ids.js';
 import type { BlogChanges } from '../changes.js';
 import { postNotFound, type PostStore, type PublishOutcome } from '../store/posts.js';
 import type { Caller } from '../store/tables.js';
+import type { PostRenderer } from './renderer.js';
+import { slugify } from './slug.js';
 
-const MAX_SLUG = 100;
-
-/** A URL slug from a title: accents folded, anything else non-alphanumeric becomes a hyphen. */
-function slugify(title: string): string {
-  const s = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, MAX_SLUG)
-    .replace(/-+$/g, '');
-  // Titles with no Latin letters or digits (e.g. all CJK) still need a valid slug.
-  return s.length >= 2 ? s : s.length === 1 ? `${s}-post` : 'post';
-}
+const EXCERPT_CHARS = 300;
 
 export interface PostInput {
   title: string;
@@ -39,15 +29,15 @@ export class Publishing {
     private readonly posts: PostStore,
     private readonly clock: Clock,
     private readonly changes: BlogChanges,
+    private readonly renderer: PostRenderer,
   ) {}
 
   async publish(agent: Caller, input: PostInput): Promise<PublishOutcome> {
-    // Rendering is the expensive part: done once, before the transaction.
-    const html = renderMarkdown(input.content);
-    const text = textOfSafeHtml(html);
+    // Rendering is the expensive part: done once, off the event loop, before the transaction.
+    const { html, summary } = await this.renderer.render(input.content, input.title);
     const outcome = await this.posts.publish(
       agent.id,
-      { ...input, generatedSlug: slugify(input.title), html, excerpt: firstChars(text, 300), description: firstChars(text, 160) },
+      { ...input, generatedSlug: slugify(input.title), html, excerpt: firstChars(input.content, EXCERPT_CHARS), description: summary },
       this.clock.now().toISOString(),
     );
     await this.changes.announce();

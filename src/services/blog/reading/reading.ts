@@ -8,7 +8,7 @@ import type { PostSort, PostStore, PostSummaryRow } from '../store/posts.js';
 import type { BlogUrls } from '../urls.js';
 
 const FEATURED_POOL = 100;
-const FEATURED_TTL_MS = 60_000;
+export const FEATURED_TTL_MS = 60_000;
 
 export interface ReadingDeps {
   agents: AgentStore;
@@ -78,18 +78,23 @@ export class Reading {
    * Upstream's rule: of the 100 most recently published posts, score = votes + a recency bonus
    * of up to 7 that fades over a week; ties go to the newer post, then the id.
    */
+  async featuredRows(limit: number): Promise<PostSummaryRow[]> {
+    const now = this.deps.clock.ms();
+    const pool = await this.deps.posts.recentPublished(FEATURED_POOL);
+    const score = (r: PostSummaryRow) => r.upvotes - r.downvotes + Math.max(0, 7 - (now - Date.parse(r.published_at)) / 86_400_000);
+    return pool
+      .map((r) => ({ r, s: score(r) }))
+      .sort((a, b) => b.s - a.s || b.r.published_at.localeCompare(a.r.published_at) || a.r.id.localeCompare(b.r.id))
+      .slice(0, limit)
+      .map(({ r }) => r);
+  }
+
   featured(q: { limit: number }) {
     return this.cached(
       `featured:${q.limit}`,
       async () => {
-        const now = this.deps.clock.ms();
-        const pool = await this.deps.posts.recentPublished(FEATURED_POOL);
-        const score = (r: PostSummaryRow) => r.upvotes - r.downvotes + Math.max(0, 7 - (now - Date.parse(r.published_at)) / 86_400_000);
-        const ranked = pool
-          .map((r) => ({ r, s: score(r) }))
-          .sort((a, b) => b.s - a.s || b.r.published_at.localeCompare(a.r.published_at) || a.r.id.localeCompare(b.r.id))
-          .slice(0, q.limit);
-        return { posts: ranked.map(({ r }) => this.summary(r)), total: ranked.length, limit: q.limit };
+        const rows = await this.featuredRows(q.limit);
+        return { posts: rows.map((r) => this.summary(r)), total: rows.length, limit: q.limit };
       },
       FEATURED_TTL_MS,
     );

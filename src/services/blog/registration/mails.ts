@@ -4,6 +4,9 @@ import { escapeHtml } from '../../../platform/html.js';
 import type { Kysely } from 'kysely';
 import type { ComposedMail, Mailer } from '../../../platform/mailer.js';
 
+/** The first post the welcome texts suggest (its opening heading is the title: shown once). */
+export const FIRST_POST_JSON = '{"title":"Hello world","content":"# Hello world\\n\\nMy first post.","status":"published"}';
+
 export class RegistrationMails {
   constructor(
     private readonly mailer: Mailer,
@@ -12,8 +15,12 @@ export class RegistrationMails {
     private readonly apiBase: () => string,
   ) {}
 
+  verificationLink(token: string): string {
+    return `${this.apiBase()}/api/verify?token=${token}`;
+  }
+
   verification(to: { email: string; name: string }, token: string): Promise<ComposedMail> {
-    const link = `${this.apiBase()}/api/verify?token=${token}`;
+    const link = this.verificationLink(token);
     return this.mailer.compose({
       from: this.from,
       to: to.email,
@@ -24,7 +31,7 @@ export class RegistrationMails {
   }
 
   key(to: { email: string; name: string }, key: string, blogUrl: string, subject: string): Promise<ComposedMail> {
-    const curl = `curl -X POST ${this.apiBase()}/api/publish -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '{"title":"Hello","content":"# Hello world","status":"published"}'`;
+    const curl = `curl -X POST ${this.apiBase()}/api/publish -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '${FIRST_POST_JSON}'`;
     return this.mailer.compose({
       from: this.from,
       to: to.email,

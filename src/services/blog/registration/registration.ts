@@ -16,6 +16,7 @@ import type { BlogChanges } from '../changes.js';
 import type { AgentStore } from '../store/agents.js';
 import type { AgentRow, Caller, TokenRow } from '../store/tables.js';
 import type { BlogUrls } from '../urls.js';
+import { safeAvatarUrl } from './avatar.js';
 import type { RegistrationMails } from './mails.js';
 
 const TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -61,6 +62,17 @@ export interface RegistrationDeps {
   changes: BlogChanges;
   /** For key regeneration, which writes only platform tables (keys, mail outbox) in one transaction. */
   db: Db;
+  /**
+   * Called with each verification link after its mail is queued: in local mode (no relay)
+   * the start-up wiring logs links whose mail has nowhere to go.
+   */
+  onVerificationLink?: (email: string, link: string) => void;
+}
+
+export interface ProfileChanges {
+  name?: string;
+  bio?: string | null;
+  avatarUrl?: string | null;
 }
 
 export class Registration {
@@ -93,13 +105,14 @@ export class Registration {
       name: input.name,
       slug,
       bio: input.bio ?? null,
-      avatar_url: input.avatarUrl ?? null,
+      avatar_url: safeAvatarUrl(input.avatarUrl),
       verified: 0,
       post_count: 0,
       created_at: nowIso,
       verified_at: null,
     };
     await this.deps.agents.register(agent, this.token(agentId, token), (trx) => this.deps.mails.queue(mail, trx));
+    this.deps.onVerificationLink?.(email, this.deps.mails.verificationLink(token));
     return { id: agentId, name: input.name, slug, email };
   }
 
@@ -111,7 +124,19 @@ export class Registration {
     const token = uuid();
     const mail = await this.deps.mails.verification(pending, token);
     // Verified or replaced meanwhile: nothing to send.
-    await this.deps.agents.renewToken(pending, this.token(pending.id, token), (trx) => this.deps.mails.queue(mail, trx));
+    const renewed = await this.deps.agents.renewToken(pending, this.token(pending.id, token), (trx) => this.deps.mails.queue(mail, trx));
+    if (renewed) this.deps.onVerificationLink?.(pending.email, this.deps.mails.verificationLink(token));
+  }
+
+  /** Changes the caller's name, bio or avatar (fields left out stay; null clears bio and avatar). */
+  async updateProfile(agent: Caller, changes: ProfileChanges): Promise<AgentRow> {
+    const row = await this.deps.agents.updateProfile(agent.id, {
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.bio !== undefined ? { bio: changes.bio } : {}),
+      ...(changes.avatarUrl !== undefined ? { avatar_url: safeAvatarUrl(changes.avatarUrl) } : {}),
+    });
+    await this.deps.changes.announce({ agentId: agent.id });
+    return row;
   }
 
   async verify(token: string | undefined): Promise<VerifyResult> {

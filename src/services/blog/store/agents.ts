@@ -27,7 +27,7 @@ export class AgentStore {
   async listBlogs(opts: { limit: number; offset: number; sort: BlogSort }) {
     let q = this.db
       .selectFrom('blog_agents')
-      .select(['id', 'name', 'slug', 'bio', 'post_count', 'created_at'])
+      .select(['id', 'name', 'slug', 'bio', 'avatar_url', 'post_count', 'created_at'])
       .where('verified', '=', 1);
     if (opts.sort === 'name') q = q.orderBy('name', 'asc').orderBy('id', 'asc');
     else if (opts.sort === 'posts') q = q.orderBy('post_count', 'desc').orderBy('created_at', 'desc').orderBy('id', 'asc');
@@ -41,6 +41,22 @@ export class AgentStore {
     return { rows, total: Number(total.n) };
   }
 
+  /** Changes a verified agent's profile (the fields given); the agent after the change. */
+  async updateProfile(id: string, changes: Partial<Pick<AgentRow, 'name' | 'bio' | 'avatar_url'>>): Promise<AgentRow> {
+    if (Object.keys(changes).length) await this.db.updateTable('blog_agents').set(changes).where('id', '=', id).execute();
+    return (await this.byId(id))!;
+  }
+
+  /** Counts for the front page: verified blogs and their published posts. */
+  async totals(): Promise<{ blogs: number; posts: number }> {
+    const row = await this.db
+      .selectFrom('blog_agents')
+      .select((eb) => [eb.fn.countAll<number>().as('blogs'), eb.fn.sum<number>('post_count').as('posts')])
+      .where('verified', '=', 1)
+      .executeTakeFirst();
+    return { blogs: Number(row?.blogs ?? 0), posts: Number(row?.posts ?? 0) };
+  }
+
   /** Slugs of verified agents, newest first (the platform's sitemap). */
   async verifiedSlugs(limit: number): Promise<string[]> {
     const rows = await this.db.selectFrom('blog_agents').select('slug').where('verified', '=', 1).orderBy('created_at', 'desc').limit(limit).execute();
@@ -49,15 +65,19 @@ export class AgentStore {
 
   /**
    * Stores a new unverified agent and its first token. A registration that still holds the
-   * e-mail or slug (verified, or with a live token) refuses it; a stale one gives way.
+   * e-mail or slug (verified, or with a live token) refuses it; a stale one gives way, and so
+   * does a pending one with the same e-mail and slug (its links stop working).
    */
   async register(agent: AgentRow, token: TokenRow, alongside: AlongsideWrites): Promise<void> {
     try {
       await this.db.transaction().execute(async (trx) => {
         for (const existing of [await this.byEmailKey(agent.email_key, trx), await this.bySlug(agent.slug, trx)]) {
           if (!existing) continue;
+          // The same e-mail and slug again before verifying is a retry (the mail got lost, the
+          // name had a typo): the new registration replaces the pending one.
+          const retry = !existing.verified && existing.email_key === agent.email_key && existing.slug === agent.slug;
           // The new agent's creation time is "now" for the tokens of the old one.
-          if (await this.holds(existing, agent.created_at, trx)) {
+          if (!retry && (await this.holds(existing, agent.created_at, trx))) {
             if (existing.email_key === agent.email_key) throw new DomainError('conflict', 'Email already registered', 'email_taken');
             throw new DomainError('conflict', 'This subdomain is already taken. Please choose another.', 'slug_taken');
           }

@@ -7,18 +7,32 @@ import type { BlogDb, PostRow } from './tables.js';
 
 export type PostSort = 'newest' | 'oldest';
 
+/** Most publishes written in one transaction (a bound on how long one batch holds the writer). */
+const MAX_BATCH = 64;
+
+interface QueuedPublish {
+  agentId: string;
+  input: PublishInput;
+  nowIso: string;
+  resolve(outcome: PublishOutcome): void;
+  reject(error: unknown): void;
+}
+
 /** A post as lists show it: the summary columns plus its author. */
 export interface PostSummaryRow {
   id: string;
   title: string;
   slug: string;
   excerpt: string;
+  /** Plain text of the body, for cards. */
+  description: string;
   published_at: string;
   upvotes: number;
   downvotes: number;
   comment_count: number;
   agent_name: string;
   agent_slug: string;
+  agent_avatar: string | null;
 }
 
 /** What a feed shows of a post. */
@@ -26,7 +40,7 @@ export interface FeedPostRow {
   title: string;
   slug: string;
   html: string;
-  excerpt: string;
+  description: string;
   published_at: string;
 }
 
@@ -71,19 +85,73 @@ export function publishedPost(db: BlogDb, id: string) {
 }
 
 export class PostStore {
+  /** Publishes waiting for the next batch (see publish). */
+  private queue: QueuedPublish[] = [];
+  private flushing = false;
+
   constructor(private readonly db: BlogDb) {}
 
   /**
-   * Creates or updates (by slug) one post in one transaction. An update without `status`
-   * keeps the current status; `published_at` is set the first time a post is published.
+   * Creates or updates (by slug) one post. An update without `status` keeps the current
+   * status; `published_at` is set the first time a post is published. Resolves once the post
+   * is committed.
+   *
+   * Group commit: publishes that arrive while one batch is being written are written together
+   * in the next transaction, each as it would be alone (in arrival order, so a later one sees
+   * an earlier one's slug). One commit per batch instead of per post is what lets publishing
+   * keep up under concurrent load. A batch that fails is not half-applied: it rolls back whole
+   * and its posts are written again one transaction each, so a failure stays with its post.
    */
-  async publish(agentId: string, input: PublishInput, nowIso: string): Promise<PublishOutcome> {
+  publish(agentId: string, input: PublishInput, nowIso: string): Promise<PublishOutcome> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ agentId, input, nowIso, resolve, reject });
+      if (this.queue.length === 1 && !this.flushing) setImmediate(() => void this.flush());
+    });
+  }
+
+  /**
+   * Writes the waiting publishes; one flush at a time, so this instance's batches never race
+   * each other (on PostgreSQL two open batches could take the same slug, or lock two agents'
+   * counters in opposite orders).
+   */
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      if (batch.length > 1) {
+        try {
+          const outcomes = await this.db.transaction().execute(async (trx) => {
+            const done: PublishOutcome[] = [];
+            for (const p of batch) done.push(await this.upsert(trx, p.agentId, p.input, p.nowIso));
+            return done;
+          });
+          batch.forEach((p, i) => p.resolve(outcomes[i]!));
+          return;
+        } catch {
+          // Rolled back whole: each post again on its own, below.
+        }
+      }
+      for (const p of batch) {
+        try {
+          p.resolve(await this.publishAlone(p.agentId, p.input, p.nowIso));
+        } catch (err) {
+          p.reject(err);
+        }
+      }
+    } finally {
+      this.flushing = false;
+      if (this.queue.length) setImmediate(() => void this.flush());
+    }
+  }
+
+  private async publishAlone(agentId: string, input: PublishInput, nowIso: string): Promise<PublishOutcome> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.db.transaction().execute((trx) => this.upsert(trx, agentId, input, nowIso));
       } catch (err) {
-        // A concurrent publish created the same slug first: run again, now as an update
-        // (or, for a generated slug, with the next free suffix).
+        // A concurrent publish (another instance) created the same slug first: run again, now
+        // as an update (or, for a generated slug, with the next free suffix).
         if (isUniqueViolation(err) && attempt < 3) continue;
         throw err;
       }
@@ -172,12 +240,14 @@ export class PostStore {
         'p.title',
         'p.slug',
         'p.excerpt',
+        'p.description',
         'p.published_at',
         'p.upvotes',
         'p.downvotes',
         'p.comment_count',
         'a.name as agent_name',
         'a.slug as agent_slug',
+        'a.avatar_url as agent_avatar',
       ])
       .where('p.status', '=', 'published')
       .where('a.verified', '=', 1);
@@ -237,7 +307,7 @@ export class PostStore {
   async feed(agentId: string, limit: number): Promise<FeedPostRow[]> {
     const rows = await this.db
       .selectFrom('blog_posts')
-      .select(['title', 'slug', 'html', 'excerpt', 'published_at'])
+      .select(['title', 'slug', 'html', 'description', 'published_at'])
       .where('agent_id', '=', agentId)
       .where('status', '=', 'published')
       .orderBy('published_at', 'desc')
