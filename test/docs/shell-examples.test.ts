@@ -1,7 +1,7 @@
 // The README and docs/*.md are tested as a newcomer would use them: every fenced shell block
-// (```sh, ```bash, ```shell) of one file runs, in order, in one bash session, against a
-// started Hamlet with every service; any command that exits non-zero, and any curl answer that
-// is not 2xx, fails the file's test with the line that failed.
+// (```sh, ```bash, ```shell) of one file runs, in order, in one bash session, against a fresh
+// Hamlet with every service (each file is read on its own, as a newcomer would); any command that
+// exits non-zero, and any curl answer that is not 2xx, fails the file's test with the line that failed.
 //
 // What the harness changes, and only this:
 // - the default ports in the text (localhost:4000, 127.0.0.1:8123, …) become the ports the test
@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SERVICE_NAMES } from '../../src/config.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 
@@ -49,20 +49,20 @@ function shellBlocks(markdown: string): Array<{ line: number; text: string }> {
   return blocks;
 }
 
-let t: TestHamlet;
-let work: string;
+let t: TestHamlet | undefined;
+const work = mkdtempSync(path.join(os.tmpdir(), 'hamlet-docs-'));
 
-beforeAll(async () => {
+beforeEach(async () => {
   t = await startTestHamlet({ services: [...SERVICE_NAMES] });
-  work = mkdtempSync(path.join(os.tmpdir(), 'hamlet-docs-'));
 }, 60_000);
 
-afterAll(async () => {
+afterEach(async () => {
   await t?.destroy();
+  t = undefined;
 });
 
 function portOf(service: (typeof SERVICE_NAMES)[number], label: string): string {
-  return new URL(t.url(service, label)).port;
+  return new URL(t!.url(service, label)).port;
 }
 
 /** The bash script for one file: the harness's prelude, then every block, each line numbered back to the markdown. */
@@ -79,7 +79,7 @@ function script(file: string): string {
       return `__block=${line}\n${shell}`;
     })
     .join('\n');
-  return `set -euo pipefail
+  return `set -Eeuo pipefail
 __block=0
 trap 'echo "FAILED (${file}, block at line $__block): $BASH_COMMAND" >&2' ERR
 trap 'rc=$?; [ $rc -eq 0 ] || echo "exit $rc in ${file}, the block at line $__block" >&2' EXIT
@@ -93,7 +93,7 @@ ${body}
 function run(file: string): Promise<{ code: number | null; out: string }> {
   const scriptFile = path.join(work, file.replace(/\W/g, '_') + '.sh');
   writeFileSync(scriptFile, script(file));
-  const env = { ...process.env, HAMLET_DATA_DIR: t.dataDir, HAMLET_LOG_LEVEL: 'warn', ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
+  const env = { ...process.env, HAMLET_DATA_DIR: t!.dataDir, HAMLET_LOG_LEVEL: 'warn', ...(t!.config.databaseUrl ? { DATABASE_URL: t!.config.databaseUrl } : {}) };
   return new Promise((resolve) => {
     const child = spawn('bash', [scriptFile], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
