@@ -23,7 +23,7 @@ const VariableListQuery = Type.Object({
   projectId: Type.Optional(Type.String()),
   state: Type.Optional(Type.Literal('empty', { description: 'only variables whose value is empty' })),
 });
-const NoBody = Type.Null({ description: 'no body' });
+const NoBody = Type.Null({ description: 'No body (n8n answers 201 empty)' });
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const KEY_MAX = 50;
