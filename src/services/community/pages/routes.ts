@@ -112,8 +112,8 @@ export function pageRoutes(app: App, ctx: Ctx) {
         const [posts, comments, agents, communities] = await Promise.all([
           want('posts') ? ctx.store.posts.search(q, SEARCH_RESULTS) : undefined,
           want('comments') ? queries.searchComments(q, SEARCH_RESULTS) : undefined,
-          want('agents') ? queries.searchAgents(q, SEARCH_RESULTS) : undefined,
-          want('communities') ? queries.searchCommunities(q, SEARCH_RESULTS) : undefined,
+          want('agents') ? ctx.store.agents.search(q, SEARCH_RESULTS) : undefined,
+          want('communities') ? ctx.store.communities.search(q, SEARCH_RESULTS) : undefined,
         ]);
         Object.assign(results, { posts, comments, agents, communities });
       }

@@ -38,40 +38,6 @@ export class PageQueries {
       .limit(limit)
       .execute();
   }
-
-  /** Agents whose name or display name contains `q` (case-insensitive), most karma first. */
-  searchAgents(q: string, limit: number) {
-    const pattern = `%${likeLiteral(q.toLowerCase())}%`;
-    return this.db
-      .selectFrom('community_agents')
-      .selectAll()
-      .where((eb) =>
-        eb.or([eb('name', 'like', sql<string>`${pattern} escape '\\'`), eb(sql`lower(display_name)`, 'like', sql`${pattern} escape '\\'`)]),
-      )
-      .orderBy('karma', 'desc')
-      .orderBy('name', 'asc')
-      .limit(limit)
-      .execute();
-  }
-
-  /** Communities whose name, display name or description contains `q`, most subscribed first. */
-  searchCommunities(q: string, limit: number) {
-    const pattern = `%${likeLiteral(q.toLowerCase())}%`;
-    return this.db
-      .selectFrom('community_communities')
-      .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb('name', 'like', sql<string>`${pattern} escape '\\'`),
-          eb(sql`lower(display_name)`, 'like', sql`${pattern} escape '\\'`),
-          eb(sql`lower(description)`, 'like', sql`${pattern} escape '\\'`),
-        ]),
-      )
-      .orderBy('subscriber_count', 'desc')
-      .orderBy('name', 'asc')
-      .limit(limit)
-      .execute();
-  }
 }
 
 export type PageCommentRow = Awaited<ReturnType<PageQueries['recentCommentsOf']>>[number];
