@@ -32,6 +32,18 @@ export function decodeCursor<T extends Record<string, unknown>>(raw: unknown, ch
   }
 }
 
+/**
+ * The `{limit, offset}` a list request asks for: its `limit`, or n8n's offset cursor
+ * (base64 JSON `{"limit":1,"offset":1}`) from the previous page, which wins when given.
+ * Workflows, tags, users, variables and credentials page this way (executions use a keyset).
+ */
+export function offsetWindow(rawLimit: unknown, rawCursor: unknown): { limit: number; offset: number } {
+  const limit = parseLimit(rawLimit);
+  if (!rawCursor) return { limit, offset: 0 };
+  const c = decodeCursor<{ limit: number; offset: number }>(rawCursor, (v) => Number.isInteger(v.limit) && Number.isInteger(v.offset) && (v.limit as number) > 0 && (v.offset as number) >= 0);
+  return { limit: Math.min(c.limit, MAX_LIMIT), offset: c.offset };
+}
+
 export function parseBool(name: string, raw: unknown): boolean | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (raw === 'true' || raw === true) return true;

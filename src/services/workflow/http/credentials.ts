@@ -7,7 +7,7 @@ import type { Credentials } from '../credentials/credentials.js';
 import { CREDENTIAL_TYPES, credentialDataProblem, credentialSchema, knownCredentialType } from '../credentials/types.js';
 import type { InstanceOwner } from '../projects/owner.js';
 import type { ApiStore, CredentialRow } from '../store/api-store.js';
-import { decodeCursor, encodeCursor, notFoundError, parseLimit, requireObjectBody, requireProps } from './common.js';
+import { encodeCursor, notFoundError, requireObjectBody, requireProps, offsetWindow } from './common.js';
 import { errors, IdParams, Page } from './schemas.js';
 
 const open = { additionalProperties: true };
@@ -92,13 +92,7 @@ export function credentialRoutes(app: App, d: { credentials: Credentials; store:
 
   app.get('/credentials', { schema: { summary: 'List credentials (without their data)', tags: ['credentials'], querystring: ListQuery, response: { 200: Page(Credential), ...errors(400) } } }, async (req) => {
     const q = req.query as Record<string, string | undefined>;
-    let limit = parseLimit(q.limit);
-    let offset = 0;
-    if (q.cursor) {
-      const c = decodeCursor<{ limit: number; offset: number }>(q.cursor, (v) => Number.isInteger(v.limit) && Number.isInteger(v.offset) && (v.limit as number) > 0 && (v.offset as number) >= 0);
-      limit = Math.min(c.limit, 250);
-      offset = c.offset;
-    }
+    const { limit, offset } = offsetWindow(q.limit, q.cursor);
     const rows = await d.store.listCredentials(limit + 1, offset);
     return { data: rows.slice(0, limit).map(toApi), nextCursor: rows.length > limit ? encodeCursor({ limit, offset: offset + limit }) : null };
   });

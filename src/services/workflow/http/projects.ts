@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
 import type { InstanceOwner } from '../projects/owner.js';
-import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit } from './common.js';
+import { encodeCursor, notFoundError, parseBool, offsetWindow } from './common.js';
 import { errors, Page } from './schemas.js';
 
 const open = { additionalProperties: true };
@@ -33,13 +33,7 @@ const UserListQuery = Type.Composite([ListQuery, Type.Object({ includeRole: Type
 
 /** One page of a list that lives in memory, with n8n's `{limit, offset}` cursor. */
 function offsetPage<T>(all: T[], rawLimit: unknown, rawCursor: unknown): { data: T[]; nextCursor: string | null } {
-  let limit = parseLimit(rawLimit);
-  let offset = 0;
-  if (rawCursor) {
-    const c = decodeCursor<{ limit: number; offset: number }>(rawCursor, (v) => Number.isInteger(v.limit) && Number.isInteger(v.offset) && (v.limit as number) > 0 && (v.offset as number) >= 0);
-    limit = Math.min(c.limit, 250);
-    offset = c.offset;
-  }
+  const { limit, offset } = offsetWindow(rawLimit, rawCursor);
   return { data: all.slice(offset, offset + limit), nextCursor: all.length > offset + limit ? encodeCursor({ limit, offset: offset + limit }) : null };
 }
 

@@ -6,7 +6,7 @@ import { randomBase62 } from '../../../platform/ids.js';
 import type { WorkflowStore } from '../store/workflow-store.js';
 import { tagToApi } from '../workflows/model.js';
 import type { ListCache } from '../workflows/list-cache.js';
-import { decodeCursor, encodeCursor, notFoundError, parseLimit, requireObjectBody } from './common.js';
+import { encodeCursor, notFoundError, requireObjectBody, offsetWindow } from './common.js';
 import { errors, IdParams, Page, Tag, TagBody, TagListQuery } from './schemas.js';
 
 function tagName(body: unknown): string {
@@ -28,13 +28,7 @@ export function tagRoutes(app: App, d: { store: WorkflowStore; clock: Clock; lis
 
   app.get('/tags', { schema: { summary: 'List tags', tags: ['tags'], querystring: TagListQuery, response: { 200: Page(Tag), ...errors(400) } } }, async (req) => {
     const q = req.query as Record<string, string | undefined>;
-    let limit = parseLimit(q.limit);
-    let offset = 0;
-    if (q.cursor) {
-      const c = decodeCursor<{ limit: number; offset: number }>(q.cursor, (v) => Number.isInteger(v.limit) && Number.isInteger(v.offset) && (v.limit as number) > 0);
-      limit = Math.min(c.limit, 250);
-      offset = c.offset;
-    }
+    const { limit, offset } = offsetWindow(q.limit, q.cursor);
     const rows = await d.store.listTags(limit + 1, offset);
     return { data: rows.slice(0, limit).map(tagToApi), nextCursor: rows.length > limit ? encodeCursor({ limit, offset: offset + limit }) : null };
   });

@@ -8,7 +8,7 @@ import { randomBase62 } from '../../../platform/ids.js';
 import type { InstanceOwner } from '../projects/owner.js';
 import type { ApiStore, VariableRow } from '../store/api-store.js';
 import type { Variables } from '../variables/variables.js';
-import { decodeCursor, encodeCursor, notFoundError, parseLimit, requireObjectBody } from './common.js';
+import { encodeCursor, notFoundError, requireObjectBody, offsetWindow } from './common.js';
 import { errors, IdParams, Page } from './schemas.js';
 
 const open = { additionalProperties: true };
@@ -56,13 +56,7 @@ function readBody(raw: unknown, owner: InstanceOwner, partial: boolean): { key?:
 export function variableRoutes(app: App, d: { store: ApiStore; variables: Variables; owner: InstanceOwner; clock: Clock }): void {
   app.get('/variables', { schema: { summary: 'List variables', tags: ['variables'], querystring: VariableListQuery, response: { 200: Page(Variable), ...errors(400) } } }, async (req) => {
     const q = req.query as Record<string, string | undefined>;
-    let limit = parseLimit(q.limit);
-    let offset = 0;
-    if (q.cursor) {
-      const c = decodeCursor<{ limit: number; offset: number }>(q.cursor, (v) => Number.isInteger(v.limit) && Number.isInteger(v.offset) && (v.limit as number) > 0 && (v.offset as number) >= 0);
-      limit = Math.min(c.limit, 250);
-      offset = c.offset;
-    }
+    const { limit, offset } = offsetWindow(q.limit, q.cursor);
     if (q.state !== undefined && q.state !== 'empty') throw badRequest('request/query/state must be equal to one of the allowed values: empty');
     if (!d.owner.matchesProject(q.projectId)) return { data: [], nextCursor: null };
     const rows = await d.store.listVariables(limit + 1, offset, q.state === 'empty');

@@ -13,7 +13,7 @@ import type { WorkflowWrites } from '../workflows/service.js';
 import type { InstanceOwner } from '../projects/owner.js';
 import { findStartNode, triggerKind } from '../workflows/triggers.js';
 import { executeInput } from './execute-input.js';
-import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody, requireProps, sendJsonText } from './common.js';
+import { encodeCursor, notFoundError, parseBool, requireObjectBody, requireProps, sendJsonText, offsetWindow } from './common.js';
 import { errors, ExecuteBody, Execution, IdParams, Page, Tag, TagRefs, TransferBody, Workflow, WorkflowBody, WorkflowListQuery, WorkflowPatch } from './schemas.js';
 
 export interface WorkflowRoutesDeps {
@@ -54,13 +54,7 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     const cached = d.lists.get(key);
     if (cached) return sendJsonText(reply, cached);
     const q = req.query as Record<string, string | undefined>;
-    let limit = parseLimit(q.limit);
-    let offset = 0;
-    if (q.cursor) {
-      const c = decodeCursor<{ limit: number; offset: number }>(q.cursor, (v) => Number.isInteger(v.limit) && Number.isInteger(v.offset) && (v.limit as number) > 0 && (v.offset as number) >= 0);
-      limit = Math.min(c.limit, 250);
-      offset = c.offset;
-    }
+    const { limit, offset } = offsetWindow(q.limit, q.cursor);
     const active = parseBool('active', q.active);
     const tagNames = q.tags ? q.tags.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
     // One project owns every workflow: its id filters nothing out, any other id everything.
