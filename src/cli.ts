@@ -87,7 +87,7 @@ async function start(config: HamletConfig, services: ConfiguredService[]): Promi
 
 /** The URL table, set apart from the log lines above it. */
 function printUrls(services: Awaited<ReturnType<typeof startHamlet>>['services']): void {
-  const rows = Object.entries(services).flatMap(([name, svc]) => Object.entries(svc!.urls).map(([label, url]) => `  ${name.padEnd(10)} ${label.padEnd(6)} ${url}`));
+  const rows = Object.entries(services).flatMap(([name, svc]) => Object.entries(svc!.urls).map(([label, url]) => `${name.padEnd(10)} ${label.padEnd(10)} ${url}`));
   console.log(`\nHamlet ${packageVersion()} is running:\n${rows.join('\n')}\n`);
 }
 
