@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { ALL_INPUTS, INPUTS } from './inputs.mjs';
 import { NODE_FAMILIES } from './families-nodes.mjs';
 import { ENGINE_FAMILIES } from './families-engine.mjs';
+import { HTTP_FAMILIES } from './families-http.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const OUT = join(ROOT, 'test/fixtures/n8n-oracle');
@@ -68,7 +69,7 @@ mkdirSync(join(OUT, 'workflows'), { recursive: true });
 mkdirSync(join(OUT, 'cases'), { recursive: true });
 let count = 0;
 const seen = new Set();
-for (const entry of [...NODE_FAMILIES, ...ENGINE_FAMILIES]) {
+for (const entry of [...NODE_FAMILIES, ...ENGINE_FAMILIES, ...HTTP_FAMILIES]) {
   if (seen.has(entry.name)) throw new Error(`duplicate case name ${entry.name}`);
   seen.add(entry.name);
   const { workflow, cases } = build(entry);
