@@ -24,7 +24,7 @@ add('http-4.2-response-text-of-json', http(4.2, { url: `${ECHO_BASE}/echo/json-a
 add('http-4.2-response-list', http(4.2, { url: `${ECHO_BASE}/list` }), ONE);
 add('http-4.2-full-response', http(4.2, { url: `${ECHO_BASE}/echo/full`, options: { response: { response: { fullResponse: true } } } }), ONE);
 add('http-4.2-pagination-off', http(4.2, { url: `${ECHO_BASE}/echo/pages`, ...query, options: { pagination: { pagination: { paginationMode: 'off' } } } }), ONE);
-add('http-4.2-error-404', http(4.2, { url: `${ECHO_BASE}/status/404` }), ONE);
+for (const code of [400, 401, 403, 404, 429, 500, 503]) add(`http-4.2-error-${code}`, http(4.2, { url: `${ECHO_BASE}/status/${code}` }), ONE);
 add('http-4.2-error-500-never-error', http(4.2, { url: `${ECHO_BASE}/status/500`, options: { response: { response: { neverError: true } } } }), ONE);
 add('http-4.2-error-500-never-error-full', http(4.2, { url: `${ECHO_BASE}/status/500`, options: { response: { response: { neverError: true, fullResponse: true } } } }), ONE);
 // n8n puts the client's error object in the item; its stack names files of the machine that ran it.

@@ -20,7 +20,20 @@ interface Request {
   textField: string;
   fullResponse: boolean;
   neverError: boolean;
+  /** v3+: a failed status is worded as n8n words it (STATUS_WORDING). */
+  statusWording: boolean;
 }
+
+/** n8n's messages for these statuses (recorded by the oracle: http-4.2-error-<code>); other statuses keep the client's wording. */
+const STATUS_WORDING: Record<number, string> = {
+  400: 'Bad request - please check your parameters',
+  401: 'Authorization failed - please check your credentials',
+  403: 'Forbidden - perhaps check your credentials?',
+  404: 'The resource you are requesting could not be found',
+  429: 'The service is receiving too many requests from you',
+  500: 'The service was not able to process your request',
+  503: 'Service unavailable - try again later or consider setting this node to retry automatically (in the node settings)',
+};
 
 /**
  * Name/value rows as text, as n8n sends them in a query, form or header: a value that is
@@ -58,6 +71,7 @@ async function v4(ctx: NodeContext, i: number): Promise<Request> {
     fullResponse: await p('options.response.response.fullResponse', false),
     neverError: await p('options.response.response.neverError', false),
     textField: String(await p('options.response.response.outputPropertyName', 'data') || 'data'),
+    statusWording: true,
     timeoutMs: await p<number | undefined>('options.timeout', undefined),
     followRedirects: await p('options.redirect.redirect.followRedirects', true),
     maxRedirects: await p<number | undefined>('options.redirect.redirect.maxRedirects', undefined),
@@ -98,6 +112,7 @@ async function v1(ctx: NodeContext, i: number): Promise<Request> {
     fullResponse: await p('options.fullResponse', false),
     neverError: await p('options.ignoreResponseCode', false),
     textField: 'data',
+    statusWording: false,
     timeoutMs: await p<number | undefined>('options.timeout', undefined),
     followRedirects: await p('options.followRedirect', true),
   };
@@ -120,8 +135,8 @@ async function v1(ctx: NodeContext, i: number): Promise<Request> {
 
 /** An answer outside 2xx (without `neverError`). */
 class HttpStatusError extends NodeOperationError {
-  constructor(readonly status: number, readonly text: string, detail: string) {
-    super(`Request failed with status code ${status}`, detail);
+  constructor(readonly status: number, readonly text: string, detail: string, wording?: string) {
+    super(wording ?? `Request failed with status code ${status}`, detail);
   }
 
   /**
@@ -133,7 +148,7 @@ class HttpStatusError extends NodeOperationError {
     return {
       message: `${this.status} - ${JSON.stringify(this.text)}`,
       name: 'AxiosError',
-      stack: `AxiosError: ${this.message}\n    at HTTP Request (hamlet)`,
+      stack: `AxiosError: Request failed with status code ${this.status}\n    at HTTP Request (hamlet)`,
       code: this.status >= 500 ? 'ERR_BAD_RESPONSE' : 'ERR_BAD_REQUEST',
       status: this.status,
     };
@@ -167,7 +182,7 @@ async function send(ctx: NodeContext, req: Request): Promise<Array<Record<string
   }
   if (!req.neverError && (res.status < 200 || res.status >= 300)) {
     const detail = typeof body === 'string' ? body : JSON.stringify(body);
-    throw new HttpStatusError(res.status, text, detail.slice(0, 1000));
+    throw new HttpStatusError(res.status, text, detail.slice(0, 1000), req.statusWording ? STATUS_WORDING[res.status] : undefined);
   }
   if (req.fullResponse) {
     return [{ body, headers: Object.fromEntries(res.headers), statusCode: res.status, statusMessage: res.statusText }];
