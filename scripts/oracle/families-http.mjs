@@ -30,4 +30,13 @@ add('http-4.2-error-500-never-error-full', http(4.2, { url: `${ECHO_BASE}/status
 // n8n puts the client's error object in the item; its stack names files of the machine that ran it.
 add('http-4.2-error-404-continue', http(4.2, { url: `${ECHO_BASE}/status/404` }, { onError: 'continueRegularOutput' }), ONE, { volatileKeys: ['stack'] });
 
+// ---- Respond to Webhook (the Webhook answers with `responseNode`) --------------------------------
+const respond = (name, parameters, inputs = ['ordinary', 'unicode', 'none']) =>
+  families.push({ name, responseMode: 'responseNode', inputs, nodes: [{ name: 'Respond', type: 'n8n-nodes-base.respondToWebhook', typeVersion: 1.1, parameters: { options: {}, ...parameters } }] });
+respond('respond-1.1-first-item', {});
+respond('respond-1.1-all-items', { respondWith: 'allIncomingItems', options: { responseCode: 201 } });
+respond('respond-1.1-json', { respondWith: 'json', responseBody: '={\n  "count": {{ $input.all().length }},\n  "first": {{ JSON.stringify($json.name ?? null) }}\n}', options: { responseCode: 202, responseHeaders: { entries: [{ name: 'X-Case', value: 'json' }] } } });
+respond('respond-1.1-text', { respondWith: 'text', responseBody: '=Hello {{ $json.name }}' });
+respond('respond-1.1-no-data', { respondWith: 'noData', options: { responseCode: 204 } });
+
 export const HTTP_FAMILIES = families;
