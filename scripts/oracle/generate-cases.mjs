@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { ALL_INPUTS, INPUTS } from './inputs.mjs';
 import { NODE_FAMILIES } from './families-nodes.mjs';
 import { ENGINE_FAMILIES } from './families-engine.mjs';
+import { HTTP_FAMILIES } from './families-http.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const OUT = join(ROOT, 'test/fixtures/n8n-oracle');
@@ -16,10 +17,10 @@ const OUT = join(ROOT, 'test/fixtures/n8n-oracle');
 let uuid = 0;
 const id = () => `00000000-0000-4000-8000-${String(++uuid).padStart(12, '0')}`;
 
-function webhookNode(path, responseData = 'allEntries') {
+function webhookNode(path, responseData = 'allEntries', responseMode = 'lastNode') {
   return {
     id: id(), name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: id(),
-    parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData, options: {} },
+    parameters: { httpMethod: 'POST', path, responseMode, ...(responseMode === 'lastNode' ? { responseData } : {}), options: {} },
   };
 }
 
@@ -47,7 +48,7 @@ function build(entry) {
     connections = { ...(hook.length ? { Webhook: { main: [g.from.map((n) => ({ node: n, type: 'main', index: 0 }))] } } : {}), ...g.connections };
   } else {
     const chain = entry.nodes.map(withDefaults);
-    nodes = [webhookNode(path, entry.responseData), inputNode(), ...chain];
+    nodes = [webhookNode(path, entry.responseData, entry.responseMode), inputNode(), ...chain];
     const names = ['Webhook', 'Input', ...chain.map((n) => n.name)];
     connections = {};
     for (let i = 0; i < names.length - 1; i++) connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
@@ -68,7 +69,7 @@ mkdirSync(join(OUT, 'workflows'), { recursive: true });
 mkdirSync(join(OUT, 'cases'), { recursive: true });
 let count = 0;
 const seen = new Set();
-for (const entry of [...NODE_FAMILIES, ...ENGINE_FAMILIES]) {
+for (const entry of [...NODE_FAMILIES, ...ENGINE_FAMILIES, ...HTTP_FAMILIES]) {
   if (seen.has(entry.name)) throw new Error(`duplicate case name ${entry.name}`);
   seen.add(entry.name);
   const { workflow, cases } = build(entry);

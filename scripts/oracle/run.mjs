@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureInstalled, N8N_VERSION } from './install.mjs';
 import { startN8n } from './n8n-server.mjs';
 import { captureCase, dropPaths, volatilePaths } from './capture.mjs';
+import { ECHO_BASE, startEchoServer } from '../../test/fixtures/n8n-oracle/echo-server.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURES = process.env.ORACLE_FIXTURES ?? join(ROOT, 'test/fixtures/n8n-oracle');
@@ -124,6 +125,9 @@ async function main() {
     .sort();
   if (!existsSync(join(FIXTURES, 'expected'))) mkdirSync(join(FIXTURES, 'expected'));
   console.log(`[oracle] starting n8n ${N8N_VERSION} on 127.0.0.1:${PORT}…`);
+  // The HTTP Request cases call it; the test starts the same server at the same address.
+  const stopEcho = await startEchoServer();
+  console.log(`[oracle] echo server on ${ECHO_BASE}`);
   const n8n = await startN8n(dir, PORT);
   n8n.versionCli = await n8n.version();
   let cases = 0;
@@ -141,6 +145,7 @@ async function main() {
     }
   } finally {
     n8n.stop();
+    await stopEcho();
   }
   console.log(`[oracle] recorded ${cases} cases from ${files.length - failures.length}/${files.length} files with n8n ${n8n.versionCli}`);
   if (failures.length) process.exitCode = 1;

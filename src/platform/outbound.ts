@@ -10,7 +10,8 @@
 // Operators who want webhooks to their own network set HAMLET_ALLOW_INTERNAL_REQUESTS=1.
 import dns from 'node:dns';
 import net from 'node:net';
-import { Agent, fetch, Headers, type RequestInit, type Response } from 'undici';
+import { STATUS_CODES } from 'node:http';
+import { Agent, fetch, Headers, request, Response, type RequestInit } from 'undici';
 import { isInternalAddress, isLocalHostName } from './internal-address.js';
 import { DEFAULT_MAX_REDIRECTS, nextHop, REDIRECT_STATUSES, RedirectError, type Hop } from './redirects.js';
 
@@ -118,8 +119,23 @@ function checkHop(url: URL, guarded: boolean): void {
   if (net.isIP(host) && policy.isInternal(host)) throw new BlockedAddressError(host, host);
 }
 
+/**
+ * fetch() refuses a body on GET and HEAD, but n8n's HTTP Request node sends one when the
+ * workflow asks for it (HTTP allows it): such a request goes through undici's lower-level
+ * request(), on the same agents (so the same guard), and comes back as a fetch Response.
+ */
+async function sendBodyWithoutFetch(hop: Hop, guarded: boolean, signal: AbortSignal): Promise<Response> {
+  const r = await request(hop.url, { method: hop.method as 'GET' | 'HEAD', headers: Object.fromEntries(hop.headers), body: hop.body as string | Buffer, signal, dispatcher: guarded ? guardedAgent : openAgent });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(r.headers)) for (const one of [value ?? []].flat()) headers.append(name, one);
+  const noBody = hop.method === 'HEAD' || [101, 204, 205, 304].includes(r.statusCode);
+  const body = noBody ? (await r.body.dump(), null) : Buffer.from(await r.body.arrayBuffer());
+  return new Response(body, { status: r.statusCode, statusText: STATUS_CODES[r.statusCode] ?? '', headers });
+}
+
 async function send(hop: Hop, init: RequestInit, guarded: boolean, signal: AbortSignal): Promise<Response> {
   try {
+    if ((hop.method === 'GET' || hop.method === 'HEAD') && (typeof hop.body === 'string' || hop.body instanceof Uint8Array)) return await sendBodyWithoutFetch(hop, guarded, signal);
     return await fetch(hop.url, { ...init, method: hop.method, headers: hop.headers, body: hop.body, redirect: 'manual', signal, dispatcher: guarded ? guardedAgent : openAgent });
   } catch (err) {
     // undici reports a refused lookup as "fetch failed"; the caller should read why.

@@ -137,6 +137,17 @@ describe('outboundFetch', () => {
     expect(await see(pub.to(`${other.url}/echo`, 308))).toMatchObject({ method: 'POST', body: '{"a":1}', authorization: null, cookie: null });
   });
 
+  test('a body on GET (fetch() refuses one; n8n\'s HTTP Request node sends it) is sent, through the same guard', async () => {
+    const get = { method: 'GET', body: '{"a":1}', headers: { 'content-type': 'application/json' } };
+    const res = await outboundFetch(pub.to('/echo', 307), get, guarded);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ method: 'GET', body: '{"a":1}', contentType: 'application/json' });
+    for (const url of Object.values(forms())) {
+      await expectRefused(url, get);
+      await expectRefused(pub.to(url, 307), get);
+    }
+  });
+
   test('at most maxRedirects redirects (default 21) are followed; manual returns the redirect', async () => {
     const chain = (n: number) => {
       let url = `${other.url}/end`;

@@ -156,7 +156,8 @@ describe('node options', () => {
     calls = 1; // the next two calls fail, and there is no retry
     const once = await run([node('Start', 'manualTrigger'), { ...http1, retryOnFail: false }], link(['Start', 'Call']));
     expect(once.exec.status).toBe('error');
-    expect(once.exec.data.resultData.error.message).toBe('Request failed with status code 503');
+    // n8n's wording for a 503 (recorded by the oracle: http-4.2-error-503)
+    expect(once.exec.data.resultData.error.message).toBe('Service unavailable - try again later or consider setting this node to retry automatically (in the node settings)');
   });
 
   test('settings.executionTimeout cancels a run that takes too long', async () => {

@@ -16,12 +16,37 @@ interface Request {
   followRedirects: boolean;
   maxRedirects?: number;
   format: 'autodetect' | 'json' | 'text' | 'file';
+  /** v3+ `options.response.response.outputPropertyName`: where a text answer goes (default `data`). */
+  textField: string;
   fullResponse: boolean;
   neverError: boolean;
+  /** v3+: a failed status is worded as n8n words it (STATUS_WORDING). */
+  statusWording: boolean;
 }
 
+/** n8n's messages for these statuses (recorded by the oracle: http-4.2-error-<code>); other statuses keep the client's wording. */
+const STATUS_WORDING: Record<number, string> = {
+  400: 'Bad request - please check your parameters',
+  401: 'Authorization failed - please check your credentials',
+  403: 'Forbidden - perhaps check your credentials?',
+  404: 'The resource you are requesting could not be found',
+  429: 'The service is receiving too many requests from you',
+  500: 'The service was not able to process your request',
+  503: 'Service unavailable - try again later or consider setting this node to retry automatically (in the node settings)',
+};
+
+/**
+ * Name/value rows as text, as n8n sends them in a query, form or header: a value that is
+ * undefined (an expression on a missing field) leaves its row out, null becomes "" (the oracle's
+ * http-*-get-query and http-4.2-post-form cases).
+ */
 const pairs = (list: unknown): Array<[string, string]> =>
-  (Array.isArray(list) ? list : []).filter((p) => p && p.name).map((p) => [String(p.name), typeof p.value === 'object' ? JSON.stringify(p.value) : String(p.value ?? '')]);
+  rows(list).filter(([, v]) => v !== undefined).map(([k, v]) => [k, v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)]);
+
+const rows = (list: unknown): Array<[string, unknown]> => (Array.isArray(list) ? list : []).filter((p) => p && p.name).map((p) => [String(p.name), p.value]);
+
+/** v3+ JSON body from name/value rows: values keep their type (31 stays a number, null stays null); undefined ones are left out. */
+const typedObject = (list: unknown): Record<string, unknown> => Object.fromEntries(rows(list).filter(([, v]) => v !== undefined));
 
 const jsonish = (v: unknown): Record<string, unknown> => {
   if (v && typeof v === 'object') return v as Record<string, unknown>;
@@ -45,6 +70,8 @@ async function v4(ctx: NodeContext, i: number): Promise<Request> {
     format: await p('options.response.response.responseFormat', 'autodetect'),
     fullResponse: await p('options.response.response.fullResponse', false),
     neverError: await p('options.response.response.neverError', false),
+    textField: String(await p('options.response.response.outputPropertyName', 'data') || 'data'),
+    statusWording: true,
     timeoutMs: await p<number | undefined>('options.timeout', undefined),
     followRedirects: await p('options.redirect.redirect.followRedirects', true),
     maxRedirects: await p<number | undefined>('options.redirect.redirect.maxRedirects', undefined),
@@ -66,7 +93,7 @@ async function v4(ctx: NodeContext, i: number): Promise<Request> {
       req.body = new URLSearchParams(pairs(await p('bodyParameters.parameters', []))).toString();
     } else if (type === 'json') {
       req.headers['content-type'] ??= 'application/json';
-      const body = await p('specifyBody', 'keypair') === 'json' ? jsonish(await p('jsonBody', '{}')) : Object.fromEntries(pairs(await p('bodyParameters.parameters', [])));
+      const body = await p('specifyBody', 'keypair') === 'json' ? jsonish(await p('jsonBody', '{}')) : typedObject(await p('bodyParameters.parameters', []));
       req.body = JSON.stringify(body);
     } else throw new NodeOperationError(`Body content type "${type}" is not supported`);
   }
@@ -84,6 +111,8 @@ async function v1(ctx: NodeContext, i: number): Promise<Request> {
     format: await p('responseFormat', 'json') === 'string' ? 'text' : await p('responseFormat', 'json') === 'file' ? 'file' : 'json',
     fullResponse: await p('options.fullResponse', false),
     neverError: await p('options.ignoreResponseCode', false),
+    textField: 'data',
+    statusWording: false,
     timeoutMs: await p<number | undefined>('options.timeout', undefined),
     followRedirects: await p('options.followRedirect', true),
   };
@@ -102,6 +131,28 @@ async function v1(ctx: NodeContext, i: number): Promise<Request> {
     }
   }
   return req;
+}
+
+/** An answer outside 2xx (without `neverError`). */
+class HttpStatusError extends NodeOperationError {
+  constructor(readonly status: number, readonly text: string, detail: string, wording?: string) {
+    super(wording ?? `Request failed with status code ${status}`, detail);
+  }
+
+  /**
+   * What v3+ puts in the item when the node continues on this error: n8n passes on its HTTP
+   * client's error object (message "<status> - <body as a JSON string>", the client's name and
+   * code, the status). The stack is the client's and differs by machine; ours names this node.
+   */
+  asItem(): Record<string, unknown> {
+    return {
+      message: `${this.status} - ${JSON.stringify(this.text)}`,
+      name: 'AxiosError',
+      stack: `AxiosError: Request failed with status code ${this.status}\n    at HTTP Request (hamlet)`,
+      code: this.status >= 500 ? 'ERR_BAD_RESPONSE' : 'ERR_BAD_REQUEST',
+      status: this.status,
+    };
+  }
 }
 
 async function send(ctx: NodeContext, req: Request): Promise<Array<Record<string, unknown>>> {
@@ -131,14 +182,14 @@ async function send(ctx: NodeContext, req: Request): Promise<Array<Record<string
   }
   if (!req.neverError && (res.status < 200 || res.status >= 300)) {
     const detail = typeof body === 'string' ? body : JSON.stringify(body);
-    throw new NodeOperationError(`Request failed with status code ${res.status}`, detail.slice(0, 1000));
+    throw new HttpStatusError(res.status, text, detail.slice(0, 1000), req.statusWording ? STATUS_WORDING[res.status] : undefined);
   }
   if (req.fullResponse) {
     return [{ body, headers: Object.fromEntries(res.headers), statusCode: res.status, statusMessage: res.statusText }];
   }
   if (Array.isArray(body)) return body.map((b) => (b && typeof b === 'object' && !Array.isArray(b) ? b : { data: b }));
   if (body && typeof body === 'object') return [body as Record<string, unknown>];
-  return [{ data: body }];
+  return [{ [req.textField]: body }];
 }
 
 export default {
@@ -152,7 +203,8 @@ export default {
         for (const json of await send(ctx, req)) out.push({ json, pairedItem: { item: i } });
       } catch (err) {
         if (!ctx.continueOnFail) throw err;
-        out.push({ json: { error: (err as Error).message }, pairedItem: { item: i } });
+        const error = err instanceof HttpStatusError && ctx.typeVersion >= 3 ? err.asItem() : (err as Error).message;
+        out.push({ json: { error }, pairedItem: { item: i } });
       }
     }
     return [out];
