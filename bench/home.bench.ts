@@ -323,6 +323,9 @@ export default async function homeBench(ctx: BenchContext) {
     );
     }
     if (PARTS.has('template')) {
+      // Fresh headers: autocannon writes a content-length into the headers object it is given,
+      // so the object the REST part loaded with would carry that part's length here.
+      const headers = { ...auth, 'content-type': 'application/json' };
       await fetch(`${base}/api/states/sensor.bench_power`, { method: 'POST', headers, body: JSON.stringify({ state: '1234.5', attributes: { unit_of_measurement: 'W' } }) });
       const template = "{{ (states('sensor.bench_power') | float / 1000) | round(2) }} kW, {{ states.light | selectattr('state', 'eq', 'on') | list | count }} lights on, kitchen {{ iif(is_state('light.kitchen', 'on'), 'lit', 'dark') }}";
       const body = JSON.stringify({ template });
