@@ -28,7 +28,9 @@ describe('audit', () => {
     const hooked = webhookWorkflow('audit-open', 'open hook');
     hooked.nodes.push(http('Fetch', active) as any, node('Run code', 'code', { typeVersion: 2, parameters: { jsCode: 'return items;' } }) as any);
     const live = await s.api('POST', '/workflows', hooked);
-    expect((await s.api('POST', `/workflows/${live.body.id}/activate`)).status).toBe(200);
+    // The answer's body in the message: a CI run on PostgreSQL once saw a 400 here that no other run showed.
+    const activated = await s.api('POST', `/workflows/${live.body.id}/activate`);
+    expect(activated.status, JSON.stringify({ credentials: [unused, inactiveOnly, active], answer: activated.body })).toBe(200);
     const guarded = await s.api('POST', '/workflows', {
       name: 'guarded hook',
       nodes: [node('Hook', 'webhook', { typeVersion: 2, parameters: { path: 'audit-guarded', httpMethod: 'POST' } }), node('Check', 'if', { typeVersion: 2 })],
