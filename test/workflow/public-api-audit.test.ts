@@ -1,5 +1,6 @@
 // POST /audit: n8n's risk-report shape with real findings about this instance (issue 11, item 5).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { waitFor } from '../helpers/wait.js';
 import { startWorkflowServer, webhookWorkflow, type WorkflowTestServer } from './helpers.js';
 
 let s: WorkflowTestServer;
@@ -63,6 +64,8 @@ describe('audit', () => {
 
     // A run of the live workflow makes its credential "recently executed".
     await s.call('POST', '/webhook/audit-open', { body: '{"msg":"x"}', headers: { 'content-type': 'application/json' } });
+    // The webhook may answer before its execution is stored (responseMode onReceived): wait for it.
+    await waitFor(async () => ((await s.api('GET', `/executions?workflowId=${live.body.id}`)).body.data ?? []).some((e: any) => e.stoppedAt), { message: 'the webhook run to be stored' });
     const after = (await s.api('POST', '/audit', { additionalOptions: { categories: ['credentials'], daysAbandonedWorkflow: 30 } })).body;
     expect(Object.keys(after)).toEqual(['Credentials Risk Report']);
     expect(after['Credentials Risk Report'].sections.find((x: any) => x.title === 'Credentials not used in recently executed workflows').location.map((l: any) => l.id).sort()).toEqual([unused, inactiveOnly].sort());
