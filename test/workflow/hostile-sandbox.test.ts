@@ -20,7 +20,8 @@ beforeAll(async () => {
     // shared 2-core test machine (other suites run in parallel) a core stays free for event loops.
     env: { WORKFLOW_SANDBOX_TIMEOUT_MS: String(TIMEOUT_MS), WORKFLOW_SANDBOX_MEMORY_MB: String(MEMORY_MB), WORKFLOW_SANDBOX_WORKERS: '1' },
   });
-});
+  // All five services on PostgreSQL under CI's parallel load once took over the default 60 s to start.
+}, 120_000);
 afterAll(() => s?.stop());
 
 const PAYLOADS = {
