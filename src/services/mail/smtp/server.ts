@@ -10,7 +10,7 @@ import { isAddress } from '../messages/addresses.js';
 import type { MailSettings } from '../settings.js';
 import type { Filing } from '../messages/filing.js';
 import { MalformedMessageError, parseMessage } from '../messages/parse.js';
-import { SmtpFairShare } from './fair-share.js';
+import { sharedSmtpOptions } from './shared-options.js';
 import { readMessage, smtpError, type SmtpError } from './message-data.js';
 import type { InboxRow, MailStore, Tx } from '../store/index.js';
 import type { Pem } from './self-signed.js';
@@ -29,27 +29,11 @@ export interface SmtpDeps {
 
 function createSmtpServer(deps: SmtpDeps, tls: Pem): SMTPServer {
   const { config, logger } = deps;
-  const fair = new SmtpFairShare(config, () => server);
+  const { options, fair } = sharedSmtpOptions(config, tls, 'Hamlet mail', () => server);
   const server: SMTPServer = new SMTPServer({
+    ...options,
     authOptional: true,
     disabledCommands: ['AUTH'],
-    secure: false,
-    key: tls.key,
-    cert: tls.cert,
-    disableReverseLookup: true,
-    size: config.maxMessageBytes,
-    maxClients: config.smtpMaxConnections,
-    socketTimeout: config.smtpIdleTimeoutMs,
-    // On stop, sessions still open get a second to finish (a sender retries what we drop).
-    closeTimeout: 1000,
-    logger: false,
-    banner: 'Hamlet mail',
-    onConnect(session, callback) {
-      callback(fair.admit(session));
-    },
-    onClose(session) {
-      fair.release(session);
-    },
     onRcptTo(address, session, callback) {
       const addr = address.address.toLowerCase();
       if (session.envelope.rcptTo.length >= config.maxRecipients) {

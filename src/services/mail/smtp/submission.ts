@@ -14,7 +14,7 @@ import { orgOfKey } from '../http/auth.js';
 import { bareAddress, domainOf, isAddress } from '../messages/addresses.js';
 import { MalformedMessageError, parseMessage } from '../messages/parse.js';
 import type { Pem } from './self-signed.js';
-import { SmtpFairShare } from './fair-share.js';
+import { sharedSmtpOptions } from './shared-options.js';
 import { readMessage, smtpError, type SmtpError } from './message-data.js';
 
 export interface SubmissionDeps {
@@ -39,7 +39,6 @@ function completeHeaders(raw: Buffer, domain: string, now: Date): Buffer {
 export function createSubmissionServer(deps: SubmissionDeps, tls: Pem): SMTPServer {
   const { core, logger } = deps;
   const { config } = core;
-  const fair = new SmtpFairShare(config, () => server);
 
   async function authenticate(auth: SMTPServerAuthentication): Promise<string | undefined> {
     const inboxId = (auth.username ?? '').trim().toLowerCase();
@@ -68,26 +67,12 @@ export function createSubmissionServer(deps: SubmissionDeps, tls: Pem): SMTPServ
     return parsed.messageId;
   }
 
+  const { options, fair } = sharedSmtpOptions(config, tls, 'Hamlet mail submission', () => server);
   const server: SMTPServer = new SMTPServer({
-    secure: false,
-    key: tls.key,
-    cert: tls.cert,
+    ...options,
     authMethods: ['PLAIN', 'LOGIN'],
     allowInsecureAuth: false,
     authOptional: false,
-    disableReverseLookup: true,
-    size: config.maxMessageBytes,
-    maxClients: config.smtpMaxConnections,
-    socketTimeout: config.smtpIdleTimeoutMs,
-    closeTimeout: 1000,
-    logger: false,
-    banner: 'Hamlet mail submission',
-    onConnect(session, callback) {
-      callback(fair.admit(session));
-    },
-    onClose(session) {
-      fair.release(session);
-    },
     onAuth(auth, _session, callback) {
       authenticate(auth).then(
         (user) => (user ? callback(null, { user }) : callback(smtpError(535, BAD_CREDENTIALS))),
