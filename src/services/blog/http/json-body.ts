@@ -4,20 +4,14 @@
 // handles declared JSON; this catch-all takes everything else (no header, text/plain, form
 // encoding…) and answers 415 only when the body is not JSON at all.
 import { HttpError } from '../../../platform/errors.js';
-import type { App } from '../../../platform/http.js';
+import { jsonOfText, NOT_JSON, type App } from '../../../platform/http.js';
 
 export function acceptUndeclaredJson(app: App): void {
   // Fastify's own text/plain parser would hand the handler a string: JSON sent as text/plain is JSON here too.
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
-    const text = (body as string).trim();
-    if (text === '') return done(null, undefined);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return done(new HttpError(415, 'The request body must be JSON (send it with Content-Type: application/json).', 'unsupported_media_type'), undefined);
-    }
+    const parsed = jsonOfText(body as string);
+    if (parsed === NOT_JSON) return done(new HttpError(415, 'The request body must be JSON (send it with Content-Type: application/json).', 'unsupported_media_type'), undefined);
     done(null, parsed);
   });
 }

@@ -5,10 +5,10 @@
 // get the raw text (rawBodyOf). Routes with a body check it themselves, with HA's messages, so
 // their body schema documents the request but does not refuse it.
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
-import type { App } from '../../../platform/http.js';
+import { jsonOfText, NOT_JSON, type App } from '../../../platform/http.js';
 
-/** A body that was sent but is not JSON. */
-export const INVALID_JSON = Symbol('invalid json');
+/** A body that was sent but is not JSON (the platform's reading of body text: jsonOfText). */
+export const INVALID_JSON = NOT_JSON;
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -20,14 +20,8 @@ export const rawBodyOf = (request: FastifyRequest): string => rawBodies.get(requ
 export function parseBodiesLikeHa(app: App): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
-    const text = (body as string).trim();
     rawBodies.set(req.raw, body as string);
-    if (text === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(null, INVALID_JSON);
-    }
+    done(null, jsonOfText(body as string));
   });
 }
 
