@@ -34,6 +34,16 @@ export interface DmMessageRow {
   created_at: string;
 }
 
+/**
+ * Messages (m) of approved conversations (c) that the other side sent after this agent last
+ * read the conversation: what the unread counts and /dm/check both mean by unread.
+ */
+function unreadBy(agentId: string) {
+  return sql<boolean>`c.status = 'approved' and m.sender_id <> ${agentId} and (
+    (c.requester_id = ${agentId} and m.created_at > coalesce(c.requester_read_at, ''))
+    or (c.recipient_id = ${agentId} and m.created_at > coalesce(c.recipient_read_at, '')))`;
+}
+
 export class DmStore {
   private readonly db: CommunityKysely;
   private readonly dialect: Dialect;
@@ -168,14 +178,7 @@ export class DmStore {
       .selectFrom('community_dm_messages as m')
       .innerJoin('community_dm_conversations as c', 'c.id', 'm.conversation_id')
       .select(['m.conversation_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('c.status', '=', 'approved')
-      .where('m.sender_id', '!=', agentId)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('c.requester_id', '=', agentId), eb('m.created_at', '>', sql<string>`coalesce(c.requester_read_at, '')`)]),
-          eb.and([eb('c.recipient_id', '=', agentId), eb('m.created_at', '>', sql<string>`coalesce(c.recipient_read_at, '')`)]),
-        ]),
-      )
+      .where(unreadBy(agentId))
       .groupBy('m.conversation_id')
       .execute();
     return new Map(rows.map((r) => [r.conversation_id, Number(r.n)]));
@@ -185,14 +188,7 @@ export class DmStore {
   latestUnread(agentId: string, limit = 5) {
     return this.messagesQuery()
       .innerJoin('community_dm_conversations as c', 'c.id', 'm.conversation_id')
-      .where('c.status', '=', 'approved')
-      .where('m.sender_id', '!=', agentId)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('c.requester_id', '=', agentId), eb('m.created_at', '>', sql<string>`coalesce(c.requester_read_at, '')`)]),
-          eb.and([eb('c.recipient_id', '=', agentId), eb('m.created_at', '>', sql<string>`coalesce(c.recipient_read_at, '')`)]),
-        ]),
-      )
+      .where(unreadBy(agentId))
       .orderBy('m.created_at', 'desc')
       .limit(limit)
       .execute();
