@@ -6,13 +6,14 @@ import { migrate } from './platform/db.js';
 import { createLogger } from './platform/logger.js';
 import type { PortSetting } from './platform/settings.js';
 import { describeStartupError } from './platform/startup-errors.js';
+import { ADMIN_KEYS } from './console/auth.js';
 import { loadService } from './services/registry.js';
 import { closePlatform, openPlatform, prepareServices, startHamlet } from './server.js';
 
 const USAGE = `Usage:
   hamlet --help | --version
   hamlet start [--services blog,mail,...] [--pretty]   run the services (Ctrl-C stops)
-  hamlet keys create <service> [--name N]              print one new API key (mail, home, workflow)
+  hamlet keys create <service> [--name N]              print one new API key (mail, home, workflow; admin: the console)
   hamlet keys list <service>                           list a service's keys (never the keys themselves)
   hamlet keys revoke <service> <key-id>                revoke a key
   hamlet migrate                                       create or upgrade the tables, then exit
@@ -71,7 +72,7 @@ async function start(config: HamletConfig, services: ConfiguredService[]): Promi
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
-  printUrls(hamlet.services);
+  printUrls({ ...hamlet.services, ...(hamlet.console ? { console: hamlet.console } : {}) });
   if (!config.smtpRelay) {
     console.log(
       hamlet.services.mail
@@ -86,7 +87,7 @@ async function start(config: HamletConfig, services: ConfiguredService[]): Promi
 }
 
 /** The URL table, set apart from the log lines above it. */
-function printUrls(services: Awaited<ReturnType<typeof startHamlet>>['services']): void {
+function printUrls(services: Record<string, { urls: Record<string, string> } | undefined>): void {
   const rows = Object.entries(services).flatMap(([name, svc]) => Object.entries(svc!.urls).map(([label, url]) => `${name.padEnd(10)} ${label.padEnd(10)} ${url}`));
   console.log(`\nHamlet ${packageVersion()} is running:\n${rows.join('\n')}\n`);
 }
@@ -138,11 +139,12 @@ async function mail(config: HamletConfig, args: string[]): Promise<number> {
 
 async function keys(config: HamletConfig, args: string[], flags: Record<string, string>): Promise<number> {
   const [action, service, id] = args;
-  if (!service || !(SERVICE_NAMES as readonly string[]).includes(service)) {
-    console.error(`keys ${action ?? ''}: name a service (${SERVICE_NAMES.join(', ')})`);
+  if (!service || !(service === ADMIN_KEYS || (SERVICE_NAMES as readonly string[]).includes(service))) {
+    console.error(`keys ${action ?? ''}: name a service (${SERVICE_NAMES.join(', ')}) or ${ADMIN_KEYS} (the console)`);
     return 1;
   }
-  const def = await loadService(service as ServiceName);
+  // Admin keys open the console; they belong to no service.
+  const def = service === ADMIN_KEYS ? { adminKeys: true } : await loadService(service as ServiceName);
   const platform = await openPlatform(config, { logger: createLogger({ level: 'warn', pretty: false }) });
   try {
     if (action === 'create') {

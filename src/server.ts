@@ -15,6 +15,7 @@ import { platformMigrations } from './platform/migrations.js';
 import { RateLimits } from './platform/ratelimit.js';
 import { WsBudget } from './platform/ws-budget.js';
 import type { Platform, RunningService, ServiceJobs } from './platform/service.js';
+import type { RunningConsole } from './console/index.js';
 
 export interface StartOptions {
   clock?: Clock;
@@ -30,6 +31,8 @@ export interface StartOptions {
 export interface Hamlet {
   platform: Platform;
   services: Partial<Record<ServiceName, RunningService>>;
+  /** The web console and admin API, unless HAMLET_CONSOLE=off. */
+  console?: RunningConsole;
   stop(): Promise<void>;
 }
 
@@ -88,12 +91,19 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
   const platform = await openPlatform(config, opts);
   const services: Hamlet['services'] = {};
   const stops: Array<() => Promise<void>> = [];
+  let consoleService: RunningConsole | undefined;
   try {
     for (const { service, jobs } of await prepareServices(platform, selected)) {
       stops.push(() => jobs.stop());
       const running = await service.definition.start(platform, service.settings, jobs.core);
       if (running.urls.api) platform.directory.listening(service.definition.name, running.urls.api);
       services[service.definition.name as ServiceName] = running;
+      stops.push(() => running.stop());
+    }
+    if (platform.config.console.enabled) {
+      const { startConsole } = await import('./console/index.js');
+      consoleService = await startConsole(platform, services, selected);
+      const running = consoleService;
       stops.push(() => running.stop());
     }
     if (opts.workers !== false) await platform.jobs.start();
@@ -106,6 +116,7 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
   return {
     platform,
     services,
+    console: consoleService,
     stop: () =>
       (stopping ??= (async () => {
         for (const stop of [...stops].reverse()) await withinGrace(stop, opts.stopGraceMs ?? STOP_GRACE_MS, platform.logger);

@@ -62,6 +62,9 @@ export function testEnv(storage: { dataDir: string; databaseUrl?: string }, serv
     HAMLET_SERVICES: services.join(','),
     HAMLET_LOG_LEVEL: process.env.HAMLET_TEST_LOG_LEVEL ?? 'silent',
     ...Object.fromEntries(PORT_VARS.map((v) => [v, '0'])),
+    // The console mints keys and serves pages: only the tests that use it turn it on.
+    HAMLET_CONSOLE: 'off',
+    HAMLET_CONSOLE_PORT: '0',
     ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
     ...extra,
   };

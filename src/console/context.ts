@@ -1,0 +1,21 @@
+// What every part of the console (pages, the admin API, the MCP endpoint) is handed. The
+// console reaches services only through their public HTTP APIs (`client`), the platform's
+// event bus and each service definition's declared hooks, never through their tables.
+import type { ConfiguredService } from '../config.js';
+import type { App } from '../platform/http.js';
+import type { Platform, RunningService } from '../platform/service.js';
+import type { ServiceName } from '../services/registry.js';
+import type { ServiceClient } from './service-client.js';
+
+export interface ConsoleContext {
+  platform: Platform;
+  /** The services this process runs (their URLs), by name. */
+  running: Partial<Record<ServiceName, RunningService>>;
+  /** The selected services' definitions and settings (for their declared hooks). */
+  selected: ConfiguredService[];
+  /** Calls a service's public HTTP API with a console-held key of that service. */
+  client: ServiceClient;
+}
+
+/** One part of the console: registers its routes (pages under /, APIs under /admin/api or /api). */
+export type ConsoleModule = (app: App, ctx: ConsoleContext) => Promise<void> | void;

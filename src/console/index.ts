@@ -1,0 +1,46 @@
+// The web console and admin API: one Fastify app on its own port (HAMLET_CONSOLE_PORT, 4900),
+// behind the admin key. It starts after the services, so it can reach their APIs.
+import type { ConfiguredService } from '../config.js';
+import { createApp, listen } from '../platform/http.js';
+import type { Platform, RunningService } from '../platform/service.js';
+import type { ServiceName } from '../services/registry.js';
+import { registerAuth } from './auth.js';
+import type { ConsoleContext } from './context.js';
+import { CONSOLE_MODULES } from './modules.js';
+import { ServiceClient } from './service-client.js';
+import { registerStaticFiles } from './static-files.js';
+
+export interface RunningConsole extends RunningService {
+  /** Every route the console serves (the authorization test walks them all). */
+  routes: Array<{ method: string; url: string }>;
+}
+
+export async function startConsole(platform: Platform, running: Partial<Record<ServiceName, RunningService>>, selected: ConfiguredService[]): Promise<RunningConsole> {
+  const { config } = platform;
+  const client = new ServiceClient(platform);
+  await client.prepare(selected.filter((s) => s.definition.adminKeys).map((s) => s.definition.name));
+  const ctx: ConsoleContext = { platform, running, selected, client };
+
+  const app = await createApp({
+    service: 'console',
+    logger: platform.logger,
+    http: config.http,
+    bodyLimit: 16 * 1024 * 1024, // n8n export files dropped on the workflow page
+    envelope: (err) => ({ message: err.message, code: err.code }),
+    openapi: { title: 'Hamlet console admin API', version: '1.0.0' },
+  });
+  // Login and other plain HTML forms.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  const routes: RunningConsole['routes'] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of ([] as string[]).concat(route.method)) if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
+  registerAuth(app, platform.keys);
+  registerStaticFiles(app);
+  for (const register of CONSOLE_MODULES) await register(app, ctx);
+
+  const url = await listen(app, config.host, config.console.port);
+  return { urls: { web: url }, routes, stop: () => app.close() };
+}

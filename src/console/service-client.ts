@@ -1,0 +1,64 @@
+// The console's way to a service: its public HTTP API at the address the directory knows,
+// authenticated with a key the console holds for that service. Keys of admin-keyed services
+// (mail, home, workflow) are minted at start under the name `hamlet-console` and the previous
+// start's are revoked, so the plaintext lives only in this process's memory.
+import type { Platform } from '../platform/service.js';
+
+const CONSOLE_KEY_NAME = 'hamlet-console';
+
+export interface ServiceResponse<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class ServiceClient {
+  private readonly keys = new Map<string, string>();
+
+  constructor(private readonly platform: Platform) {}
+
+  /** Mints this process's key for each admin-keyed service (revoking the keys earlier starts left). */
+  async prepare(adminKeyed: string[]): Promise<void> {
+    for (const service of adminKeyed) {
+      const stale = (await this.platform.keys.list(service)).filter((k) => k.name === CONSOLE_KEY_NAME && !k.revokedAt);
+      for (const k of stale) await this.platform.keys.revoke({ service, id: k.id });
+      const { key } = await this.platform.keys.create(service, { name: CONSOLE_KEY_NAME });
+      this.keys.set(service, key);
+    }
+  }
+
+  /** The key the console holds for a service, for callers that speak another protocol (the home WebSocket). */
+  keyFor(service: string): string | undefined {
+    return this.keys.get(service);
+  }
+
+  /** The base URL of a service's HTTP API, or undefined when it runs nowhere this process knows. */
+  baseUrl(service: string): string | undefined {
+    return this.platform.directory.url(service);
+  }
+
+  /**
+   * Calls `path` on a service. JSON bodies are sent and read as JSON; the key goes in the header
+   * each real service expects (n8n's X-N8N-API-KEY for workflow, a bearer token elsewhere).
+   */
+  async request<T = unknown>(service: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; auth?: string } = {}): Promise<ServiceResponse<T>> {
+    const base = this.baseUrl(service);
+    if (!base) throw new Error(`the ${service} service is not reachable from this process (not started, and no HAMLET_${service.toUpperCase()}_URL)`);
+    const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
+    const key = init.auth ?? this.keys.get(service);
+    if (key) {
+      if (service === 'workflow') headers['x-n8n-api-key'] = key;
+      else headers.authorization = `Bearer ${key}`;
+    }
+    let body: string | undefined;
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers['content-type'] = 'application/json';
+    }
+    const res = await fetch(base + path, { method: init.method ?? 'GET', headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if (/json/.test(res.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text) as unknown;
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+}
