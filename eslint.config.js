@@ -5,6 +5,9 @@ import tseslint from 'typescript-eslint';
 import noUnusedExports from './eslint-rules/no-unused-exports.js';
 import guest from './eslint.guest.js';
 
+// The browser globals the console's scripts use.
+const BROWSER_GLOBALS = ['window', 'document', 'EventSource', 'WebSocket', 'fetch', 'console', 'setTimeout', 'clearTimeout', 'URL', 'URLSearchParams', 'FormData', 'HTMLElement', 'CustomEvent', 'navigator', 'location', 'history', 'localStorage', 'requestAnimationFrame'];
+
 // The few Node globals the plain .js/.mjs scripts use (TypeScript files get them from @types/node).
 const NODE_GLOBALS = Object.fromEntries(
   [
@@ -68,6 +71,11 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { globals: NODE_GLOBALS },
     rules: { 'hamlet/no-unused-exports': 'off' },
+  },
+  {
+    // The console's browser scripts: the browser's globals, not Node's.
+    files: ['src/console/static/**/*.js'],
+    languageOptions: { globals: Object.fromEntries(BROWSER_GLOBALS.map((g) => [g, 'readonly'])) },
   },
   // The workflow sandbox's guest scripts (QuickJS, not Node): their own globals and rules.
   ...guest,

@@ -13,7 +13,7 @@ import { escapeHtml } from '../platform/html.js';
 
 /** The key namespace of console administrators (keys look like `hamlet_admin_…`). */
 export const ADMIN_KEYS = 'admin';
-export const SESSION_COOKIE = 'hamlet_console';
+const SESSION_COOKIE = 'hamlet_console';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,9 +27,9 @@ const PUBLIC = [/^\/login(\?|$)/, /^\/static\//, /^\/healthz(\/|\?|$)/];
 /** Paths for programs: refused with 401 JSON, never redirected to a page. */
 const API = /^\/(admin\/api|api|mcp)(\/|\?|$)/;
 
-export const csrfTokenOf = (key: string): string => createHmac('sha256', key).update('hamlet-console-csrf').digest('hex').slice(0, 40);
+const csrfTokenOf = (key: string): string => createHmac('sha256', key).update('hamlet-console-csrf').digest('hex').slice(0, 40);
 
-export function readCookie(header: string | undefined, name: string): string | undefined {
+function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const eq = part.indexOf('=');
     if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());

@@ -3,7 +3,7 @@
 // strings put into HTML go through escapeHtml (or `html` below), never raw.
 import { escapeHtml } from '../../platform/html.js';
 
-export const NAV: Array<{ href: string; label: string }> = [
+const NAV: Array<{ href: string; label: string }> = [
   { href: '/', label: 'Overview' },
   { href: '/activity', label: 'Activity' },
   { href: '/mail', label: 'Mail' },
