@@ -2,7 +2,8 @@
 // selected service register its queues and start it, then the job workers. Used by
 // `hamlet start`, `hamlet worker` (queues only) and the tests.
 import { configureServices, type ConfiguredService, type HamletConfig, type ServiceName } from './config.js';
-import { systemClock, type Clock } from './platform/clock.js';
+import { ControllableClock, type Clock } from './platform/clock.js';
+import { shareClock } from './platform/clock-sync.js';
 import { migrate, openDb, type Db } from './platform/db.js';
 import { Directory, reachableUrl } from './platform/directory.js';
 import { createEventBus } from './platform/events.js';
@@ -13,11 +14,13 @@ import { createLogger, type Logger } from './platform/logger.js';
 import { Mailer } from './platform/mailer.js';
 import { platformMigrations } from './platform/migrations.js';
 import { RateLimits } from './platform/ratelimit.js';
+import { timersFor } from './platform/timers.js';
 import { WsBudget } from './platform/ws-budget.js';
 import type { Platform, RunningService, ServiceJobs } from './platform/service.js';
 import type { RunningConsole } from './console/index.js';
 
 export interface StartOptions {
+  /** Default: a controllable clock that follows system time until the operator freezes or moves it. */
   clock?: Clock;
   logger?: Logger;
   /** SQLite file name inside the data directory. */
@@ -39,7 +42,9 @@ export interface Hamlet {
 /** Opens storage and builds the platform without starting any service (CLI commands use this). */
 export async function openPlatform(config: HamletConfig, opts: StartOptions = {}): Promise<Platform> {
   const logger = opts.logger ?? createLogger({ level: config.logLevel, pretty: config.prettyLogs });
-  const clock = opts.clock ?? systemClock;
+  const clock = opts.clock ?? new ControllableClock();
+  const timers = timersFor(clock);
+  timers.logger ??= logger;
   const db: Db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, fileName: opts.dbFileName });
   try {
     await migrate(db, 'platform', platformMigrations);
@@ -54,9 +59,9 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
     : new TableJobs(db, clock, logger);
   const keys = new Keys(db, clock, events);
   const mailer = new Mailer({ host: config.host, relay: config.smtpRelay }, jobs, events, logger);
-  const limits = new RateLimits(config);
+  const limits = new RateLimits(config, clock);
   const directory = new Directory(config.serviceUrls);
-  return { config, db, clock, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory };
+  return { config, db, clock, timers, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory };
 }
 
 export async function closePlatform(p: Platform): Promise<void> {
@@ -93,6 +98,10 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
   const stops: Array<() => Promise<void>> = [];
   let consoleService: RunningConsole | undefined;
   try {
+    if (platform.clock instanceof ControllableClock) {
+      const unshare = shareClock(platform.clock, platform.events, platform.logger);
+      stops.push(async () => unshare());
+    }
     for (const { service, jobs } of await prepareServices(platform, selected)) {
       stops.push(() => jobs.stop());
       const running = await service.definition.start(platform, service.settings, jobs.core);
@@ -106,7 +115,13 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
       const running = consoleService;
       stops.push(() => running.stop());
     }
-    if (opts.workers !== false) await platform.jobs.start();
+    if (opts.workers !== false) {
+      await platform.jobs.start();
+      // Advancing the clock runs the jobs that fall due on the way, in time order with the timers.
+      const { jobs } = platform;
+      const removeSource = platform.timers.addSource({ nextDue: () => jobs.nextDue(), settle: () => jobs.idle(undefined, 60_000) });
+      stops.push(async () => removeSource());
+    }
   } catch (err) {
     for (const stop of stops.reverse()) await stop().catch((e) => platform.logger.error({ err: e }, 'stopping after a failed start failed'));
     await closePlatform(platform);

@@ -74,6 +74,20 @@ export interface Jobs {
   wake(): void;
   /** Resolves when no job of the given queues (default: all registered) is due or running. For tests and shutdown. */
   idle(queues?: string[], timeoutMs?: number): Promise<void>;
+  /** The earliest clock time a pending job of a registered queue is due (for the clock's advance). */
+  nextDue(): Promise<number | undefined>;
+}
+
+/** The earliest run_at of the pending rows of some queues: the table backend's queue, the BullMQ backend's outbox. */
+export async function earliestPending(db: Db, queues: string[]): Promise<number | undefined> {
+  if (queues.length === 0) return undefined;
+  const row = await db.kysely
+    .selectFrom('platform_jobs')
+    .select((eb) => eb.fn.min<string>('run_at').as('due'))
+    .where('queue', 'in', queues)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return row?.due ? new Date(row.due).getTime() : undefined;
 }
 
 /** Writes a job row: the table backend's queue, and the BullMQ backend's transactional outbox. */
@@ -181,7 +195,12 @@ export class TableJobs implements Jobs {
       });
   }
 
+  nextDue(): Promise<number | undefined> {
+    return earliestPending(this.db, [...this.queues.keys()]);
+  }
+
   async idle(queues = [...this.queues.keys()], timeoutMs = 10_000): Promise<void> {
+    if (queues.length === 0) return;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const row = await this.db.kysely

@@ -10,12 +10,15 @@ import type { Logger } from './logger.js';
 import type { Mailer } from './mailer.js';
 import type { RateLimits } from './ratelimit.js';
 import type { SettingsKit } from './settings.js';
+import type { Timers } from './timers.js';
 import type { WsBudget } from './ws-budget.js';
 
 export interface Platform {
   config: HamletConfig;
   db: Db;
   clock: Clock;
+  /** The clock's timer queue: wait for clock times here, never with setTimeout. */
+  timers: Timers;
   events: EventBus;
   jobs: Jobs;
   keys: Keys;

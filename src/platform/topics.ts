@@ -36,3 +36,10 @@ export const MAIL_FAILED: Topic<MailOutcome> = 'platform.mail.failed';
 
 /** A key was revoked: every instance drops it from its cache. */
 export const KEY_REVOKED: Topic<{ hash: string }> = 'platform.key.revoked';
+
+/**
+ * The operator moved, froze or unfroze the clock (or a world was restored): every instance applies
+ * it. `now` is the clock time when sent and `sentAt` the sender's real time, so a running clock
+ * keeps its offset across instances (their system clocks are assumed synchronised).
+ */
+export const CLOCK_CHANGED: Topic<{ origin: string; frozen: boolean; now: number; sentAt: number }> = 'platform.clock.changed';

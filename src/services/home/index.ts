@@ -29,7 +29,7 @@ async function start(platform: Platform, settings: HomeSettings) {
   const knownDomains = DOMAINS.map((d) => d.domain);
   const house = loadHouse(settings.configFile, explicit, knownDomains);
 
-  const errorLog = new ErrorLog();
+  const errorLog = new ErrorLog(platform.clock);
   const home = new Home(platform.clock, errorLog.recording(logger.child({ service: 'home' })), house.location, { attributeLimits: settings.attributeLimits });
   const store = new HomeStore(platform.db);
 

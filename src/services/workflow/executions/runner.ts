@@ -335,6 +335,7 @@ export class Runner {
           executionId,
           mode,
           now: () => this.platform.clock.now(),
+          sleep: (ms, signal) => this.platform.timers.sleep(ms, signal),
           env: this.envForExpressions,
           vars: await this.resources?.vars(),
           timezone: String(wf.settings?.timezone ?? this.config.timezone),
