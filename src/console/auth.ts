@@ -53,10 +53,11 @@ export function registerAuth(app: App, keys: Keys): void {
     // A cookie-authenticated write: the header is checked here; a form's `_csrf` field after parsing.
     const header = request.headers['x-csrf-token'];
     if (typeof header === 'string' && sameText(header, request.consoleCsrf)) return;
-    if (/^application\/x-www-form-urlencoded/.test(request.headers['content-type'] ?? '')) return; // checked in preHandler
+    if (/^application\/x-www-form-urlencoded/.test(request.headers['content-type'] ?? '')) return; // checked once parsed, before validation
     return reply.code(403).send({ message: 'This write needs the CSRF token (x-csrf-token header or _csrf form field) of your console session', code: 'csrf' });
   });
-  app.addHook('preHandler', async (request, reply) => {
+  // preValidation, not preHandler: a forged form must get its 403 before a route's body schema answers 400.
+  app.addHook('preValidation', async (request, reply) => {
     if (!request.consoleCsrf || ['GET', 'HEAD', 'OPTIONS'].includes(request.method) || bearerToken(request)) return;
     if (!/^application\/x-www-form-urlencoded/.test(request.headers['content-type'] ?? '')) return;
     if (typeof request.headers['x-csrf-token'] === 'string' && sameText(request.headers['x-csrf-token'], request.consoleCsrf)) return;
