@@ -8,8 +8,11 @@ export interface Clock {
   now(): Date;
   /** Milliseconds since the epoch; cheaper than now() on hot paths. */
   ms(): number;
-  /** Fires after the clock is moved or frozen/unfrozen; schedulers listen to re-check what is due. */
-  onAdvance(listener: (now: Date) => void): () => void;
+  /**
+   * Fires after the clock is moved or frozen/unfrozen; schedulers listen to re-check what is due.
+   * `previous` is the clock time just before the change (a rewind when later than `now`).
+   */
+  onAdvance(listener: (now: Date, previous: number) => void): () => void;
   /** True while time stands still until someone moves it (real timers must not re-arm then). */
   readonly frozen?: boolean;
 }
@@ -70,9 +73,10 @@ export class ControllableClock implements Clock {
   /** Stops time at the current instant (a no-op when already frozen). */
   freeze(): void {
     if (this.isFrozen) return;
-    this.standing = this.ms();
+    const previous = this.ms();
+    this.standing = previous;
     this.isFrozen = true;
-    this.changed();
+    this.changed(previous);
   }
 
   /** Lets time run again from the instant it stood at (no jump). */
@@ -80,15 +84,16 @@ export class ControllableClock implements Clock {
     if (!this.isFrozen) return;
     this.offset = this.standing - Date.now();
     this.isFrozen = false;
-    this.changed();
+    this.changed(this.standing);
   }
 
   /** Jumps to a time, frozen or not. Jumping skips: nothing due in between runs once per interval. */
   set(to: Date | string | number): void {
     const ms = toMs(to);
+    const previous = this.ms();
     if (this.isFrozen) this.standing = ms;
     else this.offset = ms - Date.now();
-    this.changed();
+    this.changed(previous);
   }
 
   /** Jumps ahead by `ms` (tests). To run what falls due in between in order, use Timers.advance. */
@@ -102,19 +107,20 @@ export class ControllableClock implements Clock {
 
   restore(state: ClockState): void {
     const ms = toMs(state.now);
+    const previous = this.ms();
     this.isFrozen = state.frozen;
     if (state.frozen) this.standing = ms;
     else this.offset = ms - Date.now();
-    this.changed();
+    this.changed(previous);
   }
 
-  onAdvance(listener: (now: Date) => void): () => void {
+  onAdvance(listener: (now: Date, previous: number) => void): () => void {
     this.emitter.on('advance', listener);
     return () => this.emitter.off('advance', listener);
   }
 
-  private changed(): void {
-    this.emitter.emit('advance', this.now());
+  private changed(previous: number): void {
+    this.emitter.emit('advance', this.now(), previous);
   }
 }
 

@@ -41,11 +41,25 @@ export class Timers {
   /** Set while an async timer function runs; the queue continues after it. */
   private pumping?: Promise<void>;
   private readonly sources = new Set<DueSource>();
+  private readonly rewinds = new Set<() => void>();
   private advancing: Promise<unknown> = Promise.resolve();
   logger?: Logger;
 
   constructor(readonly clock: Clock) {
-    clock.onAdvance(() => this.pump());
+    clock.onAdvance((now, previous) => {
+      if (now.getTime() < previous) for (const rearm of [...this.rewinds]) rearm();
+      this.pump();
+    });
+  }
+
+  /**
+   * Called when the clock is set back (a jump into the past, a world restored): repeating
+   * schedules re-arm from the new time, or their next run would wait for the time they had
+   * reached. One-off timers keep their absolute due time.
+   */
+  onRewind(rearm: () => void): () => void {
+    this.rewinds.add(rearm);
+    return () => this.rewinds.delete(rearm);
   }
 
   /** Runs fn when the clock reaches `due` (ms). Returns a cancel function. */
@@ -72,7 +86,14 @@ export class Timers {
       return fn();
     };
     cancel = this.after(ms, tick);
-    return () => cancel();
+    const stopRewinds = this.onRewind(() => {
+      cancel();
+      cancel = this.after(ms, tick);
+    });
+    return () => {
+      stopRewinds();
+      cancel();
+    };
   }
 
   /** A promise that resolves after `ms` of clock time, or rejects when the signal aborts. */

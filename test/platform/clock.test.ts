@@ -126,6 +126,20 @@ describe('Timers', () => {
     expect(fired.at(-1)).toBe('hourly 09:00:00');
   });
 
+  it('a clock set back (a restored world) re-arms repeating timers from the new time', async () => {
+    const clock = new ManualClock(T0);
+    const timers = new Timers(clock);
+    const fired: string[] = [];
+    timers.every(HOUR, () => fired.push(iso(clock.ms())));
+    const saved = clock.state();
+    await timers.advance(5 * HOUR);
+    expect(fired).toEqual(['10:00:00', '11:00:00', '12:00:00', '13:00:00', '14:00:00']);
+    fired.length = 0;
+    clock.restore(saved);
+    await timers.advance(2 * HOUR);
+    expect(fired).toEqual(['10:00:00', '11:00:00']);
+  });
+
   it('advance leaves a running clock running, from the target time', async () => {
     vi.useFakeTimers({ now: T0 });
     const clock = new ControllableClock();

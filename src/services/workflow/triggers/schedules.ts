@@ -23,6 +23,7 @@ export type FireHandler = (workflowId: string, node: string, at: Date) => Promis
 export class Schedules {
   private entries: Entry[] = [];
   private readonly timers: Timers;
+  private readonly stopRewinds: () => void;
 
   constructor(
     private readonly clock: Clock,
@@ -30,6 +31,13 @@ export class Schedules {
     private readonly fire: FireHandler,
   ) {
     this.timers = timersFor(clock);
+    // Set back (a restored world): the next fire is counted again from the new time.
+    this.stopRewinds = this.timers.onRewind(() => {
+      for (const e of this.entries) {
+        e.cancel();
+        this.arm(e);
+      }
+    });
   }
 
   /** Validates patterns without registering them; returns the first problem. */
@@ -57,6 +65,7 @@ export class Schedules {
   }
 
   stop(): void {
+    this.stopRewinds();
     for (const e of this.entries) e.cancel();
     this.entries = [];
   }
