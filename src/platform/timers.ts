@@ -27,8 +27,12 @@ interface Timer {
 
 /** setTimeout's longest delay (~24.8 days); longer waits re-arm. */
 const MAX_REAL_DELAY = 2 ** 31 - 1;
-/** A safety net against a source that reports work it never runs, or a timer that re-adds itself forever. */
-const MAX_STEPS = 1_000_000;
+/**
+ * Due times one advance walks at most (a minute schedule for two weeks; an hourly one for two
+ * years); past them the rest of the window is jumped, so a job that retries every minute
+ * forever (mail with no relay) cannot turn a year's advance into hours of stepping.
+ */
+const MAX_STEPS = 20_000;
 
 export class Timers {
   /** Sorted by due time, then by the order they were added. */
@@ -161,7 +165,11 @@ export class Timers {
     clock.freeze();
     try {
       let stuckAt = Number.NaN;
-      for (let step = 0; step < MAX_STEPS; step++) {
+      for (let step = 0; ; step++) {
+        if (step === MAX_STEPS) {
+          this.logger?.warn({ steps: MAX_STEPS, from: clock.now().toISOString(), to: new Date(target).toISOString() }, 'clock advance: too many due times on the way; jumping the rest of the window');
+          break;
+        }
         await this.settle();
         const next = await this.nextDue();
         if (next === undefined || next > target) break;
