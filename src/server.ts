@@ -7,7 +7,7 @@ import { shareClock } from './platform/clock-sync.js';
 import { migrate, openDb, type Db } from './platform/db.js';
 import { Directory, reachableUrl } from './platform/directory.js';
 import { createEventBus } from './platform/events.js';
-import { TableJobs } from './platform/jobs.js';
+import { jobsAsDueSource, TableJobs } from './platform/jobs.js';
 import { BullJobs } from './platform/jobs-bullmq.js';
 import { Keys } from './platform/keys.js';
 import { createLogger, type Logger } from './platform/logger.js';
@@ -118,8 +118,7 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
     if (opts.workers !== false) {
       await platform.jobs.start();
       // Advancing the clock runs the jobs that fall due on the way, in time order with the timers.
-      const { jobs } = platform;
-      const removeSource = platform.timers.addSource({ nextDue: () => jobs.nextDue(), settle: () => jobs.idle(undefined, 60_000) });
+      const removeSource = platform.timers.addSource(jobsAsDueSource(platform.jobs, platform.timers));
       stops.push(async () => removeSource());
     }
   } catch (err) {

@@ -97,6 +97,25 @@ export class BullJobs implements Jobs {
     return earliestPending(this.database, [...this.registrations.keys()]);
   }
 
+  async busy(): Promise<{ due: number; running: number }> {
+    const queues = [...this.registrations.keys()];
+    if (queues.length === 0) return { due: 0, running: 0 };
+    const outbox = await this.database.kysely
+      .selectFrom('platform_jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('queue', 'in', queues)
+      .where('run_at', '<=', this.time.now().toISOString())
+      .executeTakeFirst();
+    let due = Number(outbox?.n ?? 0);
+    let running = 0;
+    for (const name of queues) {
+      const counts = await this.queue(name).getJobCounts('wait', 'active', 'prioritized');
+      due += (counts.wait ?? 0) + (counts.prioritized ?? 0);
+      running += counts.active ?? 0;
+    }
+    return { due, running };
+  }
+
   /** Resolves when no job of the given queues is waiting, due or running anywhere. */
   async idle(queues = [...this.registrations.keys()], timeoutMs = 10_000): Promise<void> {
     if (queues.length === 0) return;

@@ -40,6 +40,7 @@ export class Timers {
   private seq = 0;
   /** Timers run so far (settle() repeats until a pass runs none). */
   private ran = 0;
+  private sleepers = 0;
   private real?: NodeJS.Timeout;
   private realFor = Number.NaN;
   /** Set while an async timer function runs; the queue continues after it. */
@@ -102,7 +103,7 @@ export class Timers {
 
   /** A promise that resolves after `ms` of clock time, or rejects when the signal aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       const onAbort = () => {
         cancel();
@@ -113,7 +114,16 @@ export class Timers {
         resolve();
       });
       signal?.addEventListener('abort', onAbort, { once: true });
-    });
+      this.sleepers++;
+    }).finally(() => this.sleepers--);
+  }
+
+  /**
+   * Work parked in sleep() until the clock moves (a short Wait node inside a running job). Settling
+   * does not wait for such work, which only an advance can finish.
+   */
+  get sleeping(): number {
+    return this.sleepers;
   }
 
   addSource(source: DueSource): () => void {

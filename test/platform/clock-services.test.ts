@@ -1,6 +1,6 @@
 // Everything time-based follows the clock, across services: with the clock frozen nothing
 // fires; advancing three hours runs, each at its own time and in time order, an hourly workflow
-// schedule (three ticks), a workflow's Wait resuming, a mail draft's scheduled send (seen by
+// schedule (three ticks), a workflow's long Wait resuming and a short (in-memory) one waking, a mail draft's scheduled send (seen by
 // its webhook), and home automations (time triggers and a `for:` hold). A recorder notes the
 // clock time of every arrival in arrival order, so the order asserted is the order things ran.
 import { once } from 'node:events';
@@ -99,6 +99,19 @@ beforeAll(async () => {
   });
   await call(wf, 'POST', `/api/v1/workflows/${waiting.id}/activate`, wfHeaders);
   await call(wf, 'POST', '/webhook/start-wait', {}, {});
+  // A short Wait sleeps in memory inside its running job, on the clock's timer queue.
+  const short = await call(wf, 'POST', '/api/v1/workflows', wfHeaders, {
+    name: 'short wait',
+    nodes: [
+      { name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path: 'start-short', httpMethod: 'POST' } },
+      { name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [200, 0], parameters: { amount: 45, unit: 'seconds' } },
+      get('Tell', 'short'),
+    ],
+    connections: { Hook: { main: [[{ node: 'Wait', type: 'main', index: 0 }]] }, Wait: { main: [[{ node: 'Tell', type: 'main', index: 0 }]] } },
+    settings: { executionOrder: 'v1' },
+  });
+  await call(wf, 'POST', `/api/v1/workflows/${short.id}/activate`, wfHeaders);
+  await call(wf, 'POST', '/webhook/start-short', {}, {});
 
   // Mail: a draft scheduled for 10:15, and a webhook that tells the recorder when it was sent.
   const mail = t.url('mail');
@@ -126,6 +139,7 @@ describe('a controllable clock across services', () => {
     expect(end.toISOString()).toBe('2026-01-05T11:59:30.000Z');
     expect(arrivals).toEqual([
       '09:00:00 schedule',
+      '09:00:15 short',
       '09:30:00 switch.pump on',
       '09:50:00 switch.fan on',
       '10:00:00 schedule',
