@@ -22,10 +22,13 @@ declare module 'fastify' {
   }
 }
 
-/** Paths anyone may open: the login page, static assets, health. */
-const PUBLIC = [/^\/login(\?|$)/, /^\/static\//, /^\/healthz(\/|\?|$)/];
+/**
+ * Paths outside the admin door: the login page, static assets, health, and the MCP endpoint,
+ * whose tools act with the calling agent's own service keys (mcp/keyring.ts), not an admin's.
+ */
+const PUBLIC = [/^\/login(\?|$)/, /^\/static\//, /^\/healthz(\/|\?|$)/, /^\/mcp(\?|$)/];
 /** Paths for programs: refused with 401 JSON, never redirected to a page. */
-const API = /^\/(admin\/api|api|mcp)(\/|\?|$)/;
+const API = /^\/(admin\/api|api)(\/|\?|$)/;
 
 const csrfTokenOf = (key: string): string => createHmac('sha256', key).update('hamlet-console-csrf').digest('hex').slice(0, 40);
 

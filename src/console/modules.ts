@@ -1,6 +1,10 @@
 // The parts of the console, in the order they register. Adding a view or an admin API is adding
 // one file and one line here.
 import type { ConsoleModule } from './context.js';
+import { mcpEndpoint } from './mcp/http.js';
 import { overviewPages } from './pages/overview.js';
 
-export const CONSOLE_MODULES: ConsoleModule[] = [overviewPages];
+export const CONSOLE_MODULES: ConsoleModule[] = [
+  overviewPages,
+  mcpEndpoint,
+];
