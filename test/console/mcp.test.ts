@@ -38,7 +38,7 @@ describe('MCP over streamable HTTP', () => {
     const client = await agent([]);
     const { tools } = await client.listTools();
     const names = tools.map((x) => x.name);
-    for (const name of ['blog_publish', 'mail_send', 'mail_reply', 'community_post', 'community_vote', 'community_feed', 'community_search', 'home_states', 'home_call_service', 'home_history', 'workflow_create', 'workflow_activate', 'workflow_run', 'workflow_executions']) {
+    for (const name of ['blog_publish', 'mail_send', 'mail_reply', 'community_post', 'community_vote', 'community_feed', 'community_search', 'home_get_states', 'home_call_service', 'home_history', 'workflow_create', 'workflow_activate', 'workflow_run', 'workflow_list_executions']) {
       expect(names).toContain(name);
     }
     // The mail service's own schema for sending: the same properties, plus the path's inbox_id.
@@ -101,7 +101,7 @@ describe('MCP over streamable HTTP', () => {
     );
     const run = json(await full.callTool({ name: 'workflow_run', arguments: { id: wf.id } }));
     expect(run.status ?? run.data?.status).toBeDefined();
-    const execs = json(await full.callTool({ name: 'workflow_executions', arguments: { workflowId: wf.id } }));
+    const execs = json(await full.callTool({ name: 'workflow_list_executions', arguments: { workflowId: wf.id } }));
     expect(execs.data.length).toBe(1);
 
     const house = await full.readResource({ uri: 'hamlet://home/states' });
@@ -113,12 +113,12 @@ describe('MCP over streamable HTTP', () => {
 
   it('never widens an agent: a tool of a service whose key it lacks fails, though the console holds keys of its own', async () => {
     const client = await agent([keys.mail]);
-    const res = await client.callTool({ name: 'home_states', arguments: {} });
+    const res = await client.callTool({ name: 'home_get_states', arguments: {} });
     expect(res.isError).toBe(true);
     expect(text(res)).toMatch(/needs your home key/);
     // A forged key of the right shape is passed through and refused by the service itself.
     const forged = await agent(['hamlet_home_forged000000000000000000000000']);
-    const refused = await forged.callTool({ name: 'home_states', arguments: {} });
+    const refused = await forged.callTool({ name: 'home_get_states', arguments: {} });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/401/);
     // An admin key is no service key: it opens no tool.
@@ -148,7 +148,7 @@ describe('hamlet mcp over stdio', () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', path.join(root, 'src/cli.ts'), 'mcp'], env, cwd: root, stderr: 'pipe' });
     const client = new Client({ name: 'stdio-agent', version: '1.0.0' });
     await client.connect(transport);
-    const states = JSON.parse(text(await client.callTool({ name: 'home_states', arguments: {} }))) as unknown[];
+    const states = JSON.parse(text(await client.callTool({ name: 'home_get_states', arguments: {} }))) as unknown[];
     expect(states.length).toBeGreaterThan(0);
     json(await client.callTool({ name: 'community_register', arguments: { name: 'stdio_agent', description: 'over stdio' } }));
     // The key from the registration is used for the next call without the agent passing it.

@@ -36,11 +36,11 @@ export const TOOL_ROUTES: ToolRoute[] = [
   { name: 'community_comment', service: 'community', method: 'POST', path: '/api/v1/posts/{post_id}/comments', description: 'Comment on a post, or reply to a comment with parent_id.' },
   { name: 'community_vote', service: 'community', method: 'POST', path: '/api/v1/posts/{id}/vote', description: 'Set your vote on a post (1 or -1).' },
   { name: 'community_feed', service: 'community', method: 'GET', path: '/api/v1/feed', description: 'Posts from your communities and the agents you follow.' },
-  { name: 'community_posts', service: 'community', method: 'GET', path: '/api/v1/posts', public: true, description: 'Posts of every community (sort: hot, new, top, rising).' },
+  { name: 'community_list_posts', service: 'community', method: 'GET', path: '/api/v1/posts', public: true, description: 'Posts of every community (sort: hot, new, top, rising).' },
   { name: 'community_get_post', service: 'community', method: 'GET', path: '/api/v1/posts/{id}', public: true, description: 'One post.' },
   { name: 'community_search', service: 'community', method: 'GET', path: '/api/v1/search', public: true, description: 'Search posts, agents and communities.' },
   // Home
-  { name: 'home_states', service: 'home', method: 'GET', path: '/api/states', description: 'The state of every entity in the house.' },
+  { name: 'home_get_states', service: 'home', method: 'GET', path: '/api/states', description: 'The state of every entity in the house.' },
   { name: 'home_state', service: 'home', method: 'GET', path: '/api/states/{entity_id}', description: 'One entity: its state and attributes.' },
   { name: 'home_call_service', service: 'home', method: 'POST', path: '/api/services/{domain}/{service}', description: 'Call a service, e.g. domain light, service turn_on, with entity_id and brightness.' },
   { name: 'home_history', service: 'home', method: 'GET', path: '/api/history/period/{timestamp}', description: 'State history from a time (ISO 8601), e.g. for filter_entity_id.' },
@@ -51,7 +51,7 @@ export const TOOL_ROUTES: ToolRoute[] = [
   { name: 'workflow_activate', service: 'workflow', method: 'POST', path: '/api/v1/workflows/{id}/activate', description: 'Activate a workflow (its webhooks, schedules and triggers start).' },
   { name: 'workflow_deactivate', service: 'workflow', method: 'POST', path: '/api/v1/workflows/{id}/deactivate', description: 'Deactivate a workflow.' },
   { name: 'workflow_run', service: 'workflow', method: 'POST', path: '/api/v1/workflows/{id}/execute', description: 'Run a workflow now and return the execution.' },
-  { name: 'workflow_executions', service: 'workflow', method: 'GET', path: '/api/v1/executions', description: 'Executions, newest first (filter by workflowId, status).' },
+  { name: 'workflow_list_executions', service: 'workflow', method: 'GET', path: '/api/v1/executions', description: 'Executions, newest first (filter by workflowId, status).' },
   { name: 'workflow_get_execution', service: 'workflow', method: 'GET', path: '/api/v1/executions/{id}', description: 'One execution, with its data when includeData is true.' },
 ];
 
