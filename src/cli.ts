@@ -7,7 +7,7 @@ import { Directory, reachableUrl } from './platform/directory.js';
 import { createLogger } from './platform/logger.js';
 import type { PortSetting } from './platform/settings.js';
 import { describeStartupError } from './platform/startup-errors.js';
-import { ADMIN_KEYS } from './console/auth.js';
+import { ADMIN_KEYS } from './console/admin-keys.js';
 import { loadService } from './services/registry.js';
 import { closePlatform, openPlatform, prepareServices, startHamlet } from './server.js';
 

@@ -8,11 +8,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, type App } from '../platform/http.js';
 import type { Keys } from '../platform/keys.js';
+import { ADMIN_KEYS } from './admin-keys.js';
 import { layout } from './pages/layout.js';
 import { escapeHtml } from '../platform/html.js';
 
-/** The key namespace of console administrators (keys look like `hamlet_admin_…`). */
-export const ADMIN_KEYS = 'admin';
 const SESSION_COOKIE = 'hamlet_console';
 
 declare module 'fastify' {
