@@ -55,6 +55,8 @@ export interface HttpSettings {
   maxConnections: number;
   /** Deepest JSON body (and home WebSocket message) accepted, in nested objects/arrays. */
   jsonMaxDepth: number;
+  /** HAMLET_HTTP_EAGER_SCHEMAS: compile every route's validators and serializers at start, not on first use. */
+  eagerSchemas?: boolean;
 }
 
 export const HTTP_DEFAULTS: HttpSettings = {
@@ -216,5 +218,6 @@ function httpSettings(kit: SettingsKit): HttpSettings {
     keepAliveTimeoutMs: kit.duration('HAMLET_HTTP_KEEPALIVE_TIMEOUT', HTTP_DEFAULTS.keepAliveTimeoutMs),
     maxConnections: kit.count('HAMLET_HTTP_MAX_CONNECTIONS', HTTP_DEFAULTS.maxConnections, 1, 1_000_000),
     jsonMaxDepth: kit.count('HAMLET_JSON_MAX_DEPTH', HTTP_DEFAULTS.jsonMaxDepth, 2, 10_000),
+    eagerSchemas: kit.flag('HAMLET_HTTP_EAGER_SCHEMAS', false),
   };
 }

@@ -8,11 +8,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, type App } from '../platform/http.js';
 import type { Keys } from '../platform/keys.js';
+import { ADMIN_KEYS } from './admin-keys.js';
 import { layout } from './pages/layout.js';
 import { escapeHtml } from '../platform/html.js';
 
-/** The key namespace of console administrators (keys look like `hamlet_admin_…`). */
-export const ADMIN_KEYS = 'admin';
 const SESSION_COOKIE = 'hamlet_console';
 
 declare module 'fastify' {
@@ -22,10 +21,13 @@ declare module 'fastify' {
   }
 }
 
-/** Paths anyone may open: the login page, static assets, health. */
-const PUBLIC = [/^\/login(\?|$)/, /^\/static\//, /^\/healthz(\/|\?|$)/];
+/**
+ * Paths outside the admin door: the login page, static assets, health, and the MCP endpoint,
+ * whose tools act with the calling agent's own service keys (mcp/keyring.ts), not an admin's.
+ */
+const PUBLIC = [/^\/login(\?|$)/, /^\/static\//, /^\/healthz(\/|\?|$)/, /^\/mcp(\?|$)/];
 /** Paths for programs: refused with 401 JSON, never redirected to a page. */
-const API = /^\/(admin\/api|api|mcp)(\/|\?|$)/;
+const API = /^\/(admin\/api|api)(\/|\?|$)/;
 
 const csrfTokenOf = (key: string): string => createHmac('sha256', key).update('hamlet-console-csrf').digest('hex').slice(0, 40);
 

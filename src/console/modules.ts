@@ -2,6 +2,11 @@
 // one file and one line here.
 import type { ConsoleModule } from './context.js';
 import { clockAdmin } from './admin/clock.js';
+import { mcpEndpoint } from './mcp/http.js';
 import { overviewPages } from './pages/overview.js';
 
-export const CONSOLE_MODULES: ConsoleModule[] = [overviewPages, clockAdmin];
+export const CONSOLE_MODULES: ConsoleModule[] = [
+  overviewPages,
+  mcpEndpoint,
+  clockAdmin,
+];
