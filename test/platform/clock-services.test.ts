@@ -1,8 +1,10 @@
 // Everything time-based follows the clock, across services: with the clock frozen nothing
 // fires; advancing three hours runs, each at its own time and in time order, an hourly workflow
-// schedule (three ticks), a workflow's long Wait resuming and a short (in-memory) one waking, a mail draft's scheduled send (seen by
-// its webhook), and home automations (time triggers and a `for:` hold). A recorder notes the
-// clock time of every arrival in arrival order, so the order asserted is the order things ran.
+// schedule (three ticks), a workflow's long Wait resuming and a short (in-memory) one waking, a
+// mail draft's scheduled send seen by its webhook (whose endpoint refuses the first deliveries,
+// so the retries show), and home automations (time triggers and a `for:` hold). A recorder
+// notes the clock time of every arrival in arrival order: the order asserted is the order
+// things ran.
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -42,6 +44,7 @@ let recorder: Server;
 let recorderUrl: string;
 /** What arrived, in arrival order, with the clock time it arrived at. */
 const arrivals: string[] = [];
+let mailDeliveries = 0;
 
 async function call(base: string, method: string, p: string, headers: Record<string, string>, body?: unknown) {
   const res = await fetch(base + p, { method, headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -57,7 +60,10 @@ beforeAll(async () => {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const event = req.url === '/mail' ? (JSON.parse(body) as { event_type?: string }).event_type : '';
-      arrivals.push(`${hhmmss()} ${req.url?.slice(1)}${event ? ` ${event}` : ''}`);
+      // The mail webhook's endpoint refuses its first three deliveries: the retries follow the clock.
+      const refuse = req.url === '/mail' && ++mailDeliveries <= 3;
+      arrivals.push(`${hhmmss()} ${req.url?.slice(1)}${event ? ` ${event}` : ''}${refuse ? ' (refused)' : ''}`);
+      res.statusCode = refuse ? 500 : 200;
       res.end('{}');
     });
   });
@@ -143,9 +149,12 @@ describe('a controllable clock across services', () => {
       '09:30:00 switch.pump on',
       '09:50:00 switch.fan on',
       '10:00:00 schedule',
-      '10:15:00 mail message.sent',
+      '10:15:00 mail message.sent (refused)',
+      '10:15:05 mail message.sent (refused)', // Svix's schedule: 5 s, 5 min, 30 min, …
+      '10:20:05 mail message.sent (refused)',
       '10:29:30 wait',
       '10:45:00 switch.pump off',
+      '10:50:05 mail message.sent',
       '11:00:00 schedule',
     ]);
   });
