@@ -1,6 +1,8 @@
 // The parts of the console, in the order they register. Adding a view or an admin API is adding
 // one file and one line here.
 import type { ConsoleModule } from './context.js';
+import { homePages } from './pages/home.js';
 import { overviewPages } from './pages/overview.js';
+import { workflowPages } from './pages/workflow.js';
 
-export const CONSOLE_MODULES: ConsoleModule[] = [overviewPages];
+export const CONSOLE_MODULES: ConsoleModule[] = [overviewPages, homePages, workflowPages];

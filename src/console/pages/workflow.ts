@@ -1,0 +1,2 @@
+import type { ConsoleModule } from '../context.js';
+export const workflowPages: ConsoleModule = () => {};
