@@ -180,7 +180,7 @@ ${raw(controls.join('\n'))}
 }
 
 /** Whether the entity counts as on (covers: open) for its toggle. */
-export function isOn(s: HassState): boolean {
+function isOn(s: HassState): boolean {
   if (s.entity_id.startsWith('cover.')) return s.state !== 'closed';
   if (s.entity_id.startsWith('climate.') || s.entity_id.startsWith('media_player.')) return s.state !== 'off' && s.state !== 'unavailable';
   return s.state === 'on';

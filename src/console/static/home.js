@@ -23,7 +23,7 @@
     old.replaceWith(fresh);
     if (window.htmx) window.htmx.process(fresh);
     if (focusKey) {
-      const again = document.getElementById(focusKey) || fresh.querySelector(`form[action="${CSS.escape(focusKey)}"] button, form[action="${CSS.escape(focusKey)}"] input:not([type=hidden])`);
+      const again = document.getElementById(focusKey) || fresh.querySelector(`form[action="${window.CSS.escape(focusKey)}"] button, form[action="${window.CSS.escape(focusKey)}"] input:not([type=hidden])`);
       if (again) again.focus();
     }
   }
@@ -46,8 +46,8 @@
 
   document.addEventListener('input', (e) => {
     const input = e.target;
-    if (!(input instanceof HTMLInputElement) || input.type !== 'range') return;
-    const out = input.form && input.form.querySelector(`output[for="${CSS.escape(input.id)}"]`);
+    if (input.tagName !== 'INPUT' || input.type !== 'range') return;
+    const out = input.form && input.form.querySelector(`output[for="${window.CSS.escape(input.id)}"]`);
     if (out) out.textContent = input.value;
   });
 })();
