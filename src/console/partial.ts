@@ -1,6 +1,7 @@
-// How a console form answers: htmx asked for a fragment to swap in (the HX-Request header), a
-// plain browser form gets a redirect back to the page it came from (so it works without
-// script), and a refused write is a 4xx either way with the reason shown where it happened.
+// What the home and workflow pages share. How a console form answers: htmx asked for a
+// fragment to swap in (the HX-Request header), a plain browser form gets a redirect back to the
+// page it came from (so it works without script), and a refused write is a 4xx either way with
+// the reason shown where it happened. And one way to show a time.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const isHtmx = (request: FastifyRequest): boolean => request.headers['hx-request'] === 'true';
@@ -27,4 +28,11 @@ export function serviceMessage(body: unknown, status: number): string {
   }
   if (typeof body === 'string' && body) return body.slice(0, 300);
   return `the service answered ${status}`;
+}
+
+/** 2026-11-26 14:03 UTC: short, unambiguous, the same for every reader. */
+export function shortTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 }

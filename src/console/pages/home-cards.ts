@@ -3,6 +3,7 @@
 // /home/entities/<id>/<action>; htmx swaps the card the console answers with, and without
 // script the form posts and comes back. The same card is what the live stream pushes.
 import type { HassState } from '../home-live.js';
+import { shortTime } from '../partial.js';
 import { html, raw } from './layout.js';
 
 /** How a form field becomes a value of the service call's data. */
@@ -184,11 +185,4 @@ function isOn(s: HassState): boolean {
   if (s.entity_id.startsWith('cover.')) return s.state !== 'closed';
   if (s.entity_id.startsWith('climate.') || s.entity_id.startsWith('media_player.')) return s.state !== 'off' && s.state !== 'unavailable';
   return s.state === 'on';
-}
-
-/** 2026-11-26 14:03 UTC: short, unambiguous, the same for every reader. */
-export function shortTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 }

@@ -3,7 +3,7 @@
 // levels, one per state seen. A table with the same changes follows for screen readers and
 // for copying. And the logbook as a list.
 import { html, raw } from './layout.js';
-import { shortTime } from './home-cards.js';
+import { shortTime } from '../partial.js';
 
 export interface HistoryPoint {
   state: string;
