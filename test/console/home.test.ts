@@ -42,7 +42,7 @@ describe('home dashboard', () => {
     expect(kitchen).not.toContain('id="card-light.living_room"');
     const living = text.slice(text.indexOf('<h2 id="area-living_room">'));
     expect(living).toMatch(/id="card-light\.living_room"[\s\S]*type="color"/);
-    expect(text).toMatch(/id="card-climate\.hvac"[\s\S]*name="temperature"/);
+    expect(text).toMatch(/id="card-climate\.hvac"[\s\S]*name="temperature"[\s\S]*<option selected>heat<\/option>/);
     expect(text).toMatch(/id="card-cover\.garage_door"[\s\S]*name="position"/);
     expect(text).toMatch(/id="card-media_player\.living_room"[\s\S]*aria-label="Next track"/);
     const states = (await (await fetch(`${home}/api/states`, { headers: homeAuth })).json()) as unknown[];

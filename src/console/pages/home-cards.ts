@@ -145,7 +145,7 @@ export function renderCard(s: HassState, o: CardOptions): string {
     const modes = attr<string[]>(s, 'hvac_modes') ?? [];
     if (modes.length) {
       const mid = `${id}-hvac`;
-      controls.push(form('hvac_mode', html`<label for="${mid}">Mode</label><span class="row"><select id="${mid}" name="hvac_mode">${modes.map((m) => html`<option${raw(m === s.state ? ' selected' : '')}>${m}</option>`)}</select><button type="submit" class="apply">Set</button></span>`, { live: true }));
+      controls.push(form('hvac_mode', html`<label for="${mid}">Mode</label><span class="row"><select id="${mid}" name="hvac_mode">${modes.map((m) => raw(html`<option${raw(m === s.state ? ' selected' : '')}>${m}</option>`))}</select><button type="submit" class="apply">Set</button></span>`, { live: true }));
     }
   }
   if (domain === 'cover') {
@@ -154,9 +154,9 @@ export function renderCard(s: HassState, o: CardOptions): string {
   }
   if (domain === 'media_player' && s.state !== 'off') {
     controls.push(
-      html`<div class="media-keys" role="group" aria-label="${name} playback">${raw(form('previous', html`<button type="submit" aria-label="Previous track">⏮</button>`))}${raw(
-        form('play_pause', html`<button type="submit" aria-label="${s.state === 'playing' ? 'Pause' : 'Play'}">${s.state === 'playing' ? '⏸' : '▶'}</button>`),
-      )}${raw(form('next', html`<button type="submit" aria-label="Next track">⏭</button>`))}</div>`,
+      html`<div class="media-keys" role="group" aria-label="${name} playback">${raw(form('previous', html`<button type="submit" aria-label="Previous track">◀◀</button>`))}${raw(
+        form('play_pause', html`<button type="submit" aria-label="${s.state === 'playing' ? 'Pause' : 'Play'}">${s.state === 'playing' ? '❚❚' : '▶'}</button>`),
+      )}${raw(form('next', html`<button type="submit" aria-label="Next track">▶▶</button>`))}</div>`,
     );
     controls.push(slider('volume', 'volume', 'Volume %', 0, 100, Math.round((attr<number>(s, 'volume_level') ?? 0) * 100)));
   }
@@ -164,7 +164,7 @@ export function renderCard(s: HassState, o: CardOptions): string {
   if (domain === 'input_select') {
     const fid = `${id}-option`;
     const options = attr<string[]>(s, 'options') ?? [];
-    controls.push(form('select_option', html`<label for="${fid}">Option</label><span class="row"><select id="${fid}" name="option">${options.map((m) => html`<option${raw(m === s.state ? ' selected' : '')}>${m}</option>`)}</select><button type="submit" class="apply">Set</button></span>`, { live: true }));
+    controls.push(form('select_option', html`<label for="${fid}">Option</label><span class="row"><select id="${fid}" name="option">${options.map((m) => raw(html`<option${raw(m === s.state ? ' selected' : '')}>${m}</option>`))}</select><button type="submit" class="apply">Set</button></span>`, { live: true }));
   }
   if (domain === 'counter') controls.push(form('increment', html`<button type="submit">+1</button>`));
   if (domain === 'scene' || domain === 'script') controls.push(form('activate', html`<button type="submit">${domain === 'scene' ? 'Activate' : 'Run'}</button>`));
