@@ -3,6 +3,7 @@
 // page it came from (so it works without script), and a refused write is a 4xx either way with
 // the reason shown where it happened. And one way to show a time.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceClient, ServiceResponse } from './service-client.js';
 
 export const isHtmx = (request: FastifyRequest): boolean => request.headers['hx-request'] === 'true';
 
@@ -36,3 +37,15 @@ export function shortTime(iso: string): string {
   if (Number.isNaN(d.getTime())) return iso;
   return d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 }
+
+/**
+ * A call to a service's API that answers 503 with the reason, rather than throwing, when the
+ * service runs nowhere this console knows (a console started with --services that leave it out).
+ */
+export async function callService<T>(client: ServiceClient, service: string, path: string, init: { method?: string; body?: unknown } = {}): Promise<ServiceResponse<T>> {
+  if (!client.baseUrl(service)) return { status: 503, body: { message: `The ${service} service does not run here.` } as T, headers: new Headers() };
+  return client.request<T>(service, path, init);
+}
+
+/** The status to answer with for a service's refusal: its own 4xx or 503, else 502 (it failed, not us). */
+export const relayStatus = (status: number): number => (status >= 500 && status !== 503 ? 502 : status);

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { ConsoleContext, ConsoleModule } from '../context.js';
 import { HomeLink, type HassState } from '../home-live.js';
-import { backTo, field, isHtmx, sendHtml, serviceMessage } from '../partial.js';
+import { backTo, callService, field, isHtmx, relayStatus, sendHtml, serviceMessage } from '../partial.js';
 import { ACTIONS, BadField, cardId, nameOf, renderCard, serviceCall } from './home-cards.js';
 import { historySvg, logbookList, type HistoryPoint, type LogbookEntry } from './home-history.js';
 import { html, layout, raw } from './layout.js';
@@ -67,8 +67,8 @@ ${automations.length ? '' : raw('<p class="muted">The home has no automations.</
     const hours = hoursOf(request);
     const end = new Date();
     const start = new Date(end.getTime() - hours * 3600_000);
-    const res = await ctx.client.request<LogbookEntry[]>('home', `/api/logbook/${encodeURIComponent(start.toISOString())}?end_time=${encodeURIComponent(end.toISOString())}`);
-    if (res.status !== 200) return page(request, reply, 'Logbook', html`<h1>Logbook</h1><p class="error" role="alert">${serviceMessage(res.body, res.status)}</p>`, 502);
+    const res = await callService<LogbookEntry[]>(ctx.client, 'home', `/api/logbook/${encodeURIComponent(start.toISOString())}?end_time=${encodeURIComponent(end.toISOString())}`);
+    if (res.status !== 200) return page(request, reply, 'Logbook', html`<h1>Logbook</h1><p class="error" role="alert">${serviceMessage(res.body, res.status)}</p>`, relayStatus(res.status));
     return page(request, reply, 'Logbook', html`${raw(homeNav('/home/logbook'))}<h1>Logbook</h1>${raw(periodPicker('/home/logbook', hours))}${raw(logbookList(res.body))}`);
   });
 
@@ -83,8 +83,8 @@ ${automations.length ? '' : raw('<p class="muted">The home has no automations.</
     const start = new Date(end.getTime() - hours * 3600_000);
     const range = `${encodeURIComponent(start.toISOString())}?end_time=${encodeURIComponent(end.toISOString())}`;
     const [history, logbook] = await Promise.all([
-      ctx.client.request<HistoryPoint[][]>('home', `/api/history/period/${range}&filter_entity_id=${id}&minimal_response&no_attributes`),
-      ctx.client.request<LogbookEntry[]>('home', `/api/logbook/${range}&entity=${id}`),
+      callService<HistoryPoint[][]>(ctx.client, 'home', `/api/history/period/${range}&filter_entity_id=${id}&minimal_response&no_attributes`),
+      callService<LogbookEntry[]>(ctx.client, 'home', `/api/logbook/${range}&entity=${id}`),
     ]);
     const points = history.status === 200 ? (history.body[0] ?? []) : [];
     const name = nameOf(state);
@@ -109,8 +109,8 @@ ${history.status === 200 ? raw(historySvg(id, name, points, start, end)) : raw(h
       return answer(request, reply, id, back, err.message, 400);
     }
     const [domain, service] = call.service.split('.') as [string, string];
-    const res = await ctx.client.request<HassState[]>('home', `/api/services/${domain}/${service}`, { method: 'POST', body: call.data });
-    if (res.status >= 400) return answer(request, reply, id, back, serviceMessage(res.body, res.status), res.status >= 500 ? 502 : res.status);
+    const res = await callService<HassState[]>(ctx.client, 'home', `/api/services/${domain}/${service}`, { method: 'POST', body: call.data });
+    if (res.status >= 400) return answer(request, reply, id, back, serviceMessage(res.body, res.status), relayStatus(res.status));
     const changed = Array.isArray(res.body) ? res.body.find((s) => s.entity_id === id) : undefined;
     return answer(request, reply, id, back, undefined, 200, changed);
   });
@@ -155,7 +155,7 @@ ${history.status === 200 ? raw(historySvg(id, name, points, start, end)) : raw(h
 };
 
 async function restState(ctx: ConsoleContext, id: string): Promise<HassState | undefined> {
-  const res = await ctx.client.request<HassState>('home', `/api/states/${id}`);
+  const res = await callService<HassState>(ctx.client, 'home', `/api/states/${id}`);
   return res.status === 200 ? res.body : undefined;
 }
 

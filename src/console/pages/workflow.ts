@@ -4,7 +4,7 @@
 // input and output items, and run, re-run and retry.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleContext, ConsoleModule } from '../context.js';
-import { backTo, field, isHtmx, sendHtml, serviceMessage, shortTime } from '../partial.js';
+import { backTo, callService, field, isHtmx, relayStatus, sendHtml, serviceMessage, shortTime } from '../partial.js';
 import { html, layout, raw } from './layout.js';
 import { canvasSvg, isSticky, nodeAnchor, type N8nWorkflow } from './workflow-canvas.js';
 import { nodeRunsHtml, runSummaries, type RunData } from './workflow-runs.js';
@@ -40,12 +40,12 @@ interface Page<T> {
 }
 
 export const workflowPages: ConsoleModule = (app, ctx) => {
-  const api = <T>(path: string, init: { method?: string; body?: unknown } = {}) => ctx.client.request<T>('workflow', API + path, init);
+  const api = <T>(path: string, init: { method?: string; body?: unknown } = {}) => callService<T>(ctx.client, 'workflow', API + path, init);
 
   const page = (request: FastifyRequest, reply: FastifyReply, title: string, body: string, status = 200) =>
     sendHtml(reply, layout({ title, body: `<link rel="stylesheet" href="/static/home-workflow.css"><main>${body}</main>`, csrf: request.consoleCsrf, path: request.url.split('?')[0], scripts: ['workflow.js'] }), status);
   const problem = (request: FastifyRequest, reply: FastifyReply, status: number, message: string, back = '/workflows') =>
-    page(request, reply, 'Not done', html`<h1>Not done</h1><p class="error" role="alert">${message}</p><p><a href="${back}">Back</a></p>`, status >= 500 ? 502 : status);
+    page(request, reply, 'Not done', html`<h1>Not done</h1><p class="error" role="alert">${message}</p><p><a href="${back}">Back</a></p>`, relayStatus(status));
 
   app.get('/workflows', { schema: { hide: true } }, async (request, reply) => {
     const cursor = (request.query as { cursor?: string }).cursor;
@@ -72,8 +72,8 @@ ${raw(pager('/workflows?', cursor, res.body.nextCursor))}`);
     if (!isHtmx(request)) return res.status === 200 ? reply.redirect(back, 303) : problem(request, reply, res.status, serviceMessage(res.body, res.status), back);
     if (res.status === 200) return sendHtml(reply, workflowRow(res.body, request.consoleCsrf ?? ''));
     const current = await api<Workflow>(`/workflows/${id}`);
-    if (current.status !== 200) return sendHtml(reply, html`<tr><td colspan="5" class="error" role="alert">${serviceMessage(res.body, res.status)}</td></tr>`, res.status >= 500 ? 502 : res.status);
-    return sendHtml(reply, workflowRow(current.body, request.consoleCsrf ?? '', serviceMessage(res.body, res.status)), res.status >= 500 ? 502 : res.status);
+    if (current.status !== 200) return sendHtml(reply, html`<tr><td colspan="5" class="error" role="alert">${serviceMessage(res.body, res.status)}</td></tr>`, relayStatus(res.status));
+    return sendHtml(reply, workflowRow(current.body, request.consoleCsrf ?? '', serviceMessage(res.body, res.status)), relayStatus(res.status));
   });
 
   // An n8n export file (one workflow, or a list of them): JSON from the drop zone's script, or
@@ -100,7 +100,7 @@ ${raw(pager('/workflows?', cursor, res.body.nextCursor))}`);
       const res = await api<Workflow>('/workflows', { method: 'POST', body });
       if (res.status !== 200) {
         const message = `${created.length ? `${created.length} imported, then: ` : ''}${serviceMessage(res.body, res.status)}`;
-        return fromForm ? problem(request, reply, res.status, message) : reply.code(res.status >= 500 ? 502 : res.status).send({ message, code: 'refused', created });
+        return fromForm ? problem(request, reply, res.status, message) : reply.code(relayStatus(res.status)).send({ message, code: 'refused', created });
       }
       created.push({ id: res.body.id, name: res.body.name, url: `/workflows/${res.body.id}` });
     }
@@ -195,7 +195,7 @@ ${raw(canvasSvg(w))}
 
 /** Workflow names by id, for execution lists (the API's list, one page of the most). */
 async function workflowNames(ctx: ConsoleContext): Promise<Map<string, string>> {
-  const res = await ctx.client.request<Page<Workflow>>('workflow', `${API}/workflows?limit=250`);
+  const res = await callService<Page<Workflow>>(ctx.client, 'workflow', `${API}/workflows?limit=250`);
   return new Map(res.status === 200 ? res.body.data.map((w) => [w.id, w.name]) : []);
 }
 
