@@ -32,6 +32,12 @@ const form = (fields: Record<string, string>, extra: Record<string, string> = {}
 });
 
 describe('home dashboard', () => {
+  it('says so, with a 503, when a service the page needs does not run here', async () => {
+    const { status, text } = await page('/workflows');
+    expect(status).toBe(503);
+    expect(text).toContain('The workflow service does not run here.');
+  });
+
   it('lists the entities by area, with one card each', async () => {
     const { status, text } = await page('/home');
     expect(status).toBe(200);

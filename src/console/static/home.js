@@ -11,7 +11,11 @@
 
   function replaceCard(entityId, markup) {
     const old = document.getElementById('card-' + entityId);
-    if (!old || !markup) return;
+    if (!old) return;
+    if (!markup) {
+      old.remove(); // the entity is gone from the home
+      return;
+    }
     const focused = old.contains(document.activeElement) ? document.activeElement : null;
     const focusKey = focused && (focused.id || (focused.closest('form') && focused.closest('form').getAttribute('action')));
     // A slider being dragged is not yanked away under the pointer.
