@@ -27,8 +27,14 @@ const PAD = { left: 56, right: 12, top: 12, bottom: 28 };
 const NOT_VALUES = new Set(['unknown', 'unavailable']);
 
 export function historySvg(entityId: string, name: string, points: HistoryPoint[], start: Date, end: Date): string {
-  const t0 = start.getTime();
+  // The axis starts at the period's start, or at the first recorded state when the recorder
+  // holds less than the period (a home started an hour ago shows that hour, not a flat day).
+  const first = points.length ? new Date(points[0]!.last_changed).getTime() : NaN;
+  const t0 = Number.isFinite(first) && first > start.getTime() ? first : start.getTime();
+  const from = new Date(t0);
   const span = Math.max(1, end.getTime() - t0);
+  // Seconds matter on a short axis.
+  const when = (d: Date) => (span < 7_200_000 ? `${d.toISOString().slice(11, 19)} UTC` : shortTime(d.toISOString()));
   const known = points.filter((p) => !NOT_VALUES.has(p.state));
   const numeric = known.length > 0 && known.every((p) => p.state.trim() !== '' && Number.isFinite(Number(p.state)));
   const x = (iso: string) => PAD.left + ((Math.min(Math.max(new Date(iso).getTime(), t0), t0 + span) - t0) / span) * (W - PAD.left - PAD.right);
@@ -66,13 +72,13 @@ export function historySvg(entityId: string, name: string, points: HistoryPoint[
   }
   if (prevY !== undefined) coords.push(`${(W - PAD.right).toFixed(1)},${prevY.toFixed(1)}`);
   const titleId = `hist-${entityId}-title`;
-  const summary = `${name}: ${points.length} recorded state${points.length === 1 ? '' : 's'} from ${shortTime(start.toISOString())} to ${shortTime(end.toISOString())}`;
+  const summary = `${name}: ${points.length} recorded state${points.length === 1 ? '' : 's'} from ${shortTime(from.toISOString())} to ${shortTime(end.toISOString())}`;
   return html`<figure class="history-graph"><svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${titleId}" xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet">
 <title id="${titleId}">${summary}</title>
 <rect class="plot" x="${PAD.left}" y="${PAD.top}" width="${W - PAD.left - PAD.right}" height="${plotH}"/>
 ${axis.map((a) => raw(html`<text class="axis" x="${PAD.left - 6}" y="${a.y.toFixed(1)}" text-anchor="end" dominant-baseline="middle">${a.label}</text>`))}
-<text class="axis" x="${PAD.left}" y="${H - 8}">${shortTime(start.toISOString())}</text>
-<text class="axis" x="${W - PAD.right}" y="${H - 8}" text-anchor="end">${shortTime(end.toISOString())}</text>
+<text class="axis" x="${PAD.left}" y="${H - 8}">${when(from)}</text>
+<text class="axis" x="${W - PAD.right}" y="${H - 8}" text-anchor="end">${when(end)}</text>
 ${coords.length ? raw(html`<polyline class="line" points="${coords.join(' ')}"/>`) : raw(html`<text class="axis" x="${W / 2}" y="${H / 2}" text-anchor="middle">No recorded states</text>`)}
 </svg><figcaption class="muted">${summary}</figcaption></figure>
 <details><summary>Changes as a table</summary><div class="table-wrap"><table><thead><tr><th scope="col">When</th><th scope="col">State</th></tr></thead><tbody>
