@@ -1,7 +1,8 @@
 // The workflow pages' behaviour: importing an n8n export by dropping the file on the drop zone
 // (or choosing it with the file input inside it). The file's text is posted as JSON to the
 // console, which creates the workflow through the workflow API; then the browser opens it.
-// Without script, the "paste the export" form does the same.
+// Without script, the "paste the export" form does the same. And a node clicked on the canvas
+// unfolds its parameters.
 (() => {
   const csrf = () => (document.querySelector('meta[name="csrf-token"]') || {}).content || '';
 
@@ -37,7 +38,15 @@
     window.location.assign(made.length === 1 ? made[0].url : '/workflows');
   }
 
+  // A node clicked on the canvas opens its folded details below.
+  const openTarget = () => {
+    const target = window.location.hash && document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    if (target && target.tagName === 'DETAILS') target.open = true;
+  };
+  window.addEventListener('hashchange', openTarget);
+
   document.addEventListener('DOMContentLoaded', () => {
+    openTarget();
     for (const zone of document.querySelectorAll('[data-import]')) {
       zone.addEventListener('dragover', (e) => {
         e.preventDefault();
