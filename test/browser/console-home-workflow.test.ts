@@ -76,6 +76,8 @@ it('toggles a light on the dashboard: the REST API and the card both show it, an
   const after = before === 'on' ? 'off' : 'on';
   await expect.poll(() => homeState('light.kitchen')).toBe(after);
   await expect.poll(() => card.getByRole('button', { name: /^Kitchen: / }).getAttribute('aria-pressed')).toBe(after === 'on' ? 'true' : 'false');
+  // The card was swapped, and the keyboard focus is back on its toggle.
+  await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('light.kitchen-power');
 
   // A change through the REST API (as an agent would make it) reaches the open page.
   const coffee = page.locator('#card-switch\\.coffee_maker');

@@ -1,7 +1,8 @@
 // One card per entity: its name and state, and the controls its domain has (power, brightness,
 // colour, set-points, positions, media keys). Every control is a small form that posts to
 // /home/entities/<id>/<action>; htmx swaps the card the console answers with, and without
-// script the form posts and comes back. The same card is what the live stream pushes.
+// script the form posts and comes back. The same card is what the live stream pushes. Every
+// control has an id, so htmx (and home.js) put the keyboard focus back on it after a swap.
 import type { HassState } from '../home-live.js';
 import { shortTime } from '../partial.js';
 import { html, raw } from './layout.js';
@@ -117,7 +118,7 @@ export function renderCard(s: HassState, o: CardOptions): string {
   if (POWERED.has(domain) && s.state !== 'unavailable') {
     const to = on ? 'off' : 'on';
     const word = domain === 'cover' ? (on ? 'Close' : 'Open') : on ? 'On' : 'Off';
-    controls.push(form('power', html`<input type="hidden" name="to" value="${to}"><button type="submit" class="toggle" aria-pressed="${on ? 'true' : 'false'}" aria-label="${name}: ${domain === 'cover' ? (on ? 'open, close it' : 'closed, open it') : on ? 'on, turn off' : 'off, turn on'}">${word}</button>`));
+    controls.push(form('power', html`<input type="hidden" name="to" value="${to}"><button type="submit" id="${id}-power" class="toggle" aria-pressed="${on ? 'true' : 'false'}" aria-label="${name}: ${domain === 'cover' ? (on ? 'open, close it' : 'closed, open it') : on ? 'on, turn off' : 'off, turn on'}">${word}</button>`));
   }
   if (domain === 'light') {
     const modes = attr<string[]>(s, 'supported_color_modes') ?? [];
@@ -150,13 +151,13 @@ export function renderCard(s: HassState, o: CardOptions): string {
   }
   if (domain === 'cover') {
     controls.push(slider('position', 'position', 'Position %', 0, 100, attr<number>(s, 'current_position') ?? 0));
-    if (s.state === 'opening' || s.state === 'closing') controls.push(form('stop', html`<button type="submit">Stop</button>`));
+    if (s.state === 'opening' || s.state === 'closing') controls.push(form('stop', html`<button type="submit" id="${id}-stop">Stop</button>`));
   }
   if (domain === 'media_player' && s.state !== 'off') {
     controls.push(
-      html`<div class="media-keys" role="group" aria-label="${name} playback">${raw(form('previous', html`<button type="submit" aria-label="Previous track">◀◀</button>`))}${raw(
-        form('play_pause', html`<button type="submit" aria-label="${s.state === 'playing' ? 'Pause' : 'Play'}">${s.state === 'playing' ? '❚❚' : '▶'}</button>`),
-      )}${raw(form('next', html`<button type="submit" aria-label="Next track">▶▶</button>`))}</div>`,
+      html`<div class="media-keys" role="group" aria-label="${name} playback">${raw(form('previous', html`<button type="submit" id="${id}-previous" aria-label="Previous track">◀◀</button>`))}${raw(
+        form('play_pause', html`<button type="submit" id="${id}-play_pause" aria-label="${s.state === 'playing' ? 'Pause' : 'Play'}">${s.state === 'playing' ? '❚❚' : '▶'}</button>`),
+      )}${raw(form('next', html`<button type="submit" id="${id}-next" aria-label="Next track">▶▶</button>`))}</div>`,
     );
     controls.push(slider('volume', 'volume', 'Volume %', 0, 100, Math.round((attr<number>(s, 'volume_level') ?? 0) * 100)));
   }
@@ -166,9 +167,9 @@ export function renderCard(s: HassState, o: CardOptions): string {
     const options = attr<string[]>(s, 'options') ?? [];
     controls.push(form('select_option', html`<label for="${fid}">Option</label><span class="row"><select id="${fid}" name="option">${options.map((m) => raw(html`<option${raw(m === s.state ? ' selected' : '')}>${m}</option>`))}</select><button type="submit" class="apply">Set</button></span>`, { live: true }));
   }
-  if (domain === 'counter') controls.push(form('increment', html`<button type="submit">+1</button>`));
-  if (domain === 'scene' || domain === 'script') controls.push(form('activate', html`<button type="submit">${domain === 'scene' ? 'Activate' : 'Run'}</button>`));
-  if (domain === 'automation') controls.push(form('trigger', html`<button type="submit">Trigger now</button>`));
+  if (domain === 'counter') controls.push(form('increment', html`<button type="submit" id="${id}-increment" aria-label="${name}: add one">+1</button>`));
+  if (domain === 'scene' || domain === 'script') controls.push(form('activate', html`<button type="submit" id="${id}-activate">${domain === 'scene' ? 'Activate' : 'Run'}</button>`));
+  if (domain === 'automation') controls.push(form('trigger', html`<button type="submit" id="${id}-trigger">Trigger now</button>`));
 
   const lastTriggered = domain === 'automation' || domain === 'script' ? attr<string | null>(s, 'last_triggered') : undefined;
   return html`<article class="card entity${raw(on ? ' on' : '')}" id="${cardId(id)}" data-entity="${id}" aria-labelledby="${cardId(id)}-name">
