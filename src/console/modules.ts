@@ -3,10 +3,14 @@
 import type { ConsoleModule } from './context.js';
 import { clockAdmin } from './admin/clock.js';
 import { mcpEndpoint } from './mcp/http.js';
+import { homePages } from './pages/home.js';
 import { overviewPages } from './pages/overview.js';
+import { workflowPages } from './pages/workflow.js';
 
 export const CONSOLE_MODULES: ConsoleModule[] = [
   overviewPages,
+  homePages,
+  workflowPages,
   mcpEndpoint,
   clockAdmin,
 ];

@@ -9,3 +9,13 @@ document.addEventListener('DOMContentLoaded', () => {
     };
   }
 });
+
+// htmx leaves 4xx answers out by default; the console answers a refused form with the fragment
+// that says why (a card with the home's message, a row with the workflow API's), so swap it in.
+document.addEventListener('htmx:beforeSwap', (e) => {
+  const status = e.detail.xhr.status;
+  if (status >= 400 && status < 500) {
+    e.detail.shouldSwap = true;
+    e.detail.isError = false;
+  }
+});
