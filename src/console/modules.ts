@@ -3,5 +3,6 @@
 import type { ConsoleModule } from './context.js';
 import { overviewPages } from './pages/overview.js';
 import { mailPages } from './pages/mail.js';
+import { socialPages } from './pages/social.js';
 
-export const CONSOLE_MODULES: ConsoleModule[] = [overviewPages, mailPages];
+export const CONSOLE_MODULES: ConsoleModule[] = [overviewPages, mailPages, socialPages];
