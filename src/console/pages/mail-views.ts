@@ -90,7 +90,7 @@ export function messageRows(messages: MessageJson[], empty: string) {
     (m) => h`<li class="${m.labels.includes('unread') ? 'unread' : ''}">
 <a href="${messagePath(m.inbox_id, m.message_id)}"><span class="subject">${m.subject || '(no subject)'}</span></a>
 <span class="from">${m.labels.includes('sent') ? `to ${m.to.join(', ')}` : m.from}</span> ${when(m.timestamp)}
-${m.attachments?.length ? h`<span class="muted" title="attachments">📎 ${m.attachments.length}</span>` : ''}
+${m.attachments?.length ? h`<span class="muted">· ${m.attachments.length} attachment${m.attachments.length === 1 ? "" : "s"}</span>` : ''}
 <div class="preview muted">${m.preview ?? ''}</div>${labelChips(m.labels)}</li>`,
   )}</ul>`;
 }

@@ -131,7 +131,7 @@ ${pager(here, {}, list.next_page_token, !q.page)}`;
 <ol class="thread">${t.messages.map(
       (m) => h`<li class="card"><p><a href="${messagePath(inbox, m.message_id)}"><strong>${m.from}</strong></a> ${when(m.timestamp)} ${labelChips(m.labels)}</p>
 <div class="preview">${m.text ?? m.preview ?? ''}</div>
-${m.attachments?.length ? h`<p class="muted">📎 ${m.attachments.map((a) => a.filename ?? a.attachment_id).join(', ')}</p>` : ''}</li>`,
+${m.attachments?.length ? h`<p class="muted">Attachments: ${m.attachments.map((a) => a.filename ?? a.attachment_id).join(', ')}</p>` : ''}</li>`,
     )}</ol>
 ${t.next_page_token ? h`<p><a class="button" href="${threadPath(inbox, thread)}?page=${enc(t.next_page_token)}">Earlier messages →</a></p>` : ''}`;
     return { title: t.subject || 'Thread', body };
