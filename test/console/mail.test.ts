@@ -3,6 +3,7 @@
 // narrow them, a message's HTML sits in a sandboxed iframe, the raw source and attachments come
 // through the console, threads list their messages, held mail shows in the outbox, and the
 // event stream announces a new message.
+import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 
@@ -200,6 +201,11 @@ describe('console mail views', () => {
     expect(event).toMatchObject({ inbox_id: FRIEND, subject: 'Fresh news' });
     expect(event.from).toContain(BOT);
     expect(got).not.toContain('Not for the friend');
+    // Mail from outside, over SMTP, is announced the same way.
+    const smtp = new URL(t.url('mail', 'smtp'));
+    await nodemailer.createTransport({ host: smtp.hostname, port: Number(smtp.port), secure: false, ignoreTLS: true }).sendMail({ from: 'stranger@outside.test', to: FRIEND, subject: 'Over SMTP', text: 'Hello from outside.' });
+    await readUntil('Over SMTP');
+    expect(got).toContain('stranger@outside.test');
     controller.abort();
   });
 });
