@@ -6,13 +6,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleModule } from '../context.js';
 import { layout, raw } from './layout.js';
 import { registerMailEvents } from './mail-events.js';
-import { MailApiError, MailSource } from './mail-source.js';
+import { MailApiError, MailSource, type Organization } from './mail-source.js';
+import { MAIL_RECEIVED } from '../../platform/topics.js';
 import {
   addressLine, h, markup, type Fragment, attachmentList, enc, FILTER_LABELS, HIDING_LABELS, inboxPath, labelChips, MESSAGE_PAGE_CSP, messageBody, messagePath, messageRows, pager, threadPath, threadRows, when,
   type MessageJson, type OutboxJson, type ThreadJson,
 } from './mail-views.js';
 
 const PAGE_SIZE = 50;
+/** How long /mail reuses the recent threads when no mail arrives (sent mail and label changes show after this). */
+const RECENT_TTL_MS = 2000;
 
 interface Page {
   title: string;
@@ -52,14 +55,30 @@ export const mailPages: ConsoleModule = (app, ctx) => {
     return org;
   }
 
+  // The organization-wide thread list is the costliest call of /mail (it sorts across inboxes),
+  // and the page is what people keep open: its answer is kept briefly, and dropped at once when
+  // mail arrives (the same event that refreshes the page), so a live refresh never shows it stale.
+  let recentThreads: { until: number; threads: Promise<ThreadJson[]> } | undefined;
+  const forget = ctx.platform.events.subscribe(MAIL_RECEIVED, () => (recentThreads = undefined));
+  app.addHook('onClose', async () => forget());
+  const recentOf = (orgs: Organization[]): Promise<ThreadJson[]> => {
+    const now = Date.now();
+    if (!recentThreads || recentThreads.until < now) {
+      const threads = Promise.all(orgs.map(async (org) => (await mail.get<{ threads: ThreadJson[] }>(org.id, '/v0/threads?limit=15')).threads)).then((lists) =>
+        lists
+          .flat()
+          .sort((a, b) => b.timestamp.localeCompare(a.timestamp))
+          .slice(0, 15),
+      );
+      threads.catch(() => (recentThreads = undefined));
+      recentThreads = { until: now + RECENT_TTL_MS, threads };
+    }
+    return recentThreads.threads;
+  };
+
   page('/mail', async () => {
     const groups = await mail.inboxes();
-    const recent = (
-      await Promise.all(groups.map(async ({ org }) => (await mail.get<{ threads: ThreadJson[] }>(org.id, '/v0/threads?limit=15')).threads))
-    )
-      .flat()
-      .sort((a, b) => b.timestamp.localeCompare(a.timestamp))
-      .slice(0, 15);
+    const recent = await recentOf(groups.map((g) => g.org));
     const inboxes = groups.filter((g) => g.inboxes.length);
     const body = h`<h1>Mail</h1>
 <p><a class="button" href="/mail/outbox">Outbox: mail held for other domains</a></p>
