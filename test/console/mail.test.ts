@@ -6,6 +6,7 @@
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
+import { waitFor } from '../helpers/wait.js';
 
 let t: TestHamlet;
 let base: string;
@@ -172,6 +173,26 @@ describe('console mail views', () => {
     expect(held.status).toBe(200);
     expect(held.text).toContain('someone@example.com');
     expect(held.text).toContain('Held for want of a relay.');
+  });
+
+  it("shows Hamlet's own held mail even before any mail key exists", async () => {
+    const fresh = await startTestHamlet({ services: ['mail', 'blog'], env: { HAMLET_CONSOLE: 'on' } });
+    try {
+      const key = (await fresh.hamlet.platform.keys.create('admin')).key;
+      const register = await fetch(`${fresh.url('blog')}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ada@example.org', name: 'Ada', slug: 'ada' }) });
+      expect(register.status).toBe(200);
+      const outbox = () => fetch(`${fresh.hamlet.console!.urls.web!}/mail/outbox`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.text());
+      const text = await waitFor(async () => ((await outbox()).includes('ada@example.org') ? await outbox() : undefined), { message: "the blog's verification mail in the console's outbox" });
+      expect(text).toContain('Hamlet&#39;s own mail');
+    } finally {
+      await fresh.destroy();
+    }
+  });
+
+  it('never mints a key for an organization made up in a URL', async () => {
+    const before = (await t.hamlet.platform.keys.list('mail')).length;
+    expect((await page('/mail/outbox/made-up-org/x')).status).toBe(404);
+    expect((await t.hamlet.platform.keys.list('mail')).length).toBe(before);
   });
 
   it('answers 404 pages for an unknown inbox or message', async () => {

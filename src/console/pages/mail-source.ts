@@ -7,6 +7,8 @@ import type { ServiceResponse } from '../service-client.js';
 import type { ConsoleContext } from '../context.js';
 
 const CONSOLE_KEY_NAME = 'hamlet-console';
+/** The organization of the key ServiceClient holds for mail (it has no inboxes). */
+const OWN_ORG = 'console';
 
 export interface Organization {
   id: string;
@@ -40,7 +42,10 @@ export class MailSource {
     return this.ctx.client.baseUrl('mail') !== undefined;
   }
 
-  /** Every organization that has (or had) a mail key, oldest first. */
+  /**
+   * Every organization that has (or had) a mail key, oldest first. With none, the console's own
+   * (empty) organization stands in: through it the outbox still shows Hamlet's own held mail.
+   */
   async organizations(): Promise<Organization[]> {
     const byId = new Map<string, Organization>();
     for (const k of await this.ctx.platform.keys.list('mail')) {
@@ -48,7 +53,7 @@ export class MailSource {
       const id = k.ownerId ?? k.id;
       if (!byId.has(id)) byId.set(id, { id, label: k.name ?? `key …${k.hint}` });
     }
-    return [...byId.values()];
+    return byId.size ? [...byId.values()] : [{ id: OWN_ORG, label: 'Hamlet' }];
   }
 
   /** Calls the mail API as the organization; a non-2xx answer throws MailApiError. */
@@ -97,6 +102,7 @@ export class MailSource {
   }
 
   private keyOf(org: string): Promise<string> {
+    if (org === OWN_ORG) return Promise.resolve(this.ctx.client.keyFor('mail') ?? '');
     let key = this.keys.get(org);
     if (!key) {
       // Kept as a promise so two requests at once share one key.

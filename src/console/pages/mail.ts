@@ -256,6 +256,8 @@ ${older.map((p) => h`<p><a class="button" href="/mail/outbox?org=${enc(p.org.id)
   });
 
   page('/mail/outbox/:org/:id', async ({ org, id }) => {
+    // Only a known organization: a made-up one in the URL must not get a key minted for it.
+    if (!(await mail.organizations()).some((o) => o.id === org)) throw new MailApiError(404, 'No such organization');
     const m = await mail.get<OutboxJson>(org, `/v0/outbox/${enc(id)}`);
     const body = h`<p><a href="/mail/outbox">← Outbox</a></p>
 <h1>${m.subject || '(no subject)'}</h1>
