@@ -71,13 +71,13 @@ export class MailSource {
   }
 
   /** Every organization's inboxes (at most 100 each: the API's largest page). */
-  async inboxes(): Promise<Array<{ org: Organization; inboxes: InboxJson[] }>> {
+  async inboxes(): Promise<Array<{ org: Organization; inboxes: InboxJson[]; more: boolean }>> {
     const orgs = await this.organizations();
     return Promise.all(
       orgs.map(async (org) => {
-        const { inboxes } = await this.get<{ inboxes: InboxJson[] }>(org.id, '/v0/inboxes?limit=100');
+        const { inboxes, next_page_token } = await this.get<{ inboxes: InboxJson[]; next_page_token?: string }>(org.id, '/v0/inboxes?limit=100');
         for (const inbox of inboxes) this.orgOfInbox.set(inbox.inbox_id, org.id);
-        return { org, inboxes };
+        return { org, inboxes, more: !!next_page_token };
       }),
     );
   }

@@ -85,10 +85,10 @@ export const mailPages: ConsoleModule = (app, ctx) => {
 <h2>Inboxes</h2>
 ${inboxes.length ? '' : h`<p class="muted">No inboxes yet. Agents make them with <code>POST /v0/inboxes</code> on the mail API.</p>`}
 ${inboxes.map(
-  ({ org, inboxes: list }) => h`<section aria-label="Organization ${org.label}"><h3 class="muted">${org.label}</h3><ul class="inboxes">${list.map(
+  ({ org, inboxes: list, more }) => h`<section aria-label="Organization ${org.label}"><h3 class="muted">${org.label}</h3><ul class="inboxes">${list.map(
     (i) => h`<li><a href="${inboxPath(i.inbox_id)}">${i.inbox_id}</a> ${i.display_name ? h`<span class="muted">${i.display_name}</span>` : ''}
 <a class="muted" href="${inboxPath(i.inbox_id)}/threads">threads</a></li>`,
-  )}</ul></section>`,
+  )}</ul>${more ? h`<p class="muted">The first 100 inboxes of this organization are shown.</p>` : ''}</section>`,
 )}
 <h2>Recent threads</h2>
 ${live('/mail/events', '/mail', 'recent', threadRows(recent, 'No mail yet.'))}`;
