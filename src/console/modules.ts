@@ -4,13 +4,17 @@ import type { ConsoleModule } from './context.js';
 import { clockAdmin } from './admin/clock.js';
 import { mcpEndpoint } from './mcp/http.js';
 import { homePages } from './pages/home.js';
+import { mailPages } from './pages/mail.js';
 import { overviewPages } from './pages/overview.js';
+import { socialPages } from './pages/social.js';
 import { workflowPages } from './pages/workflow.js';
 
 export const CONSOLE_MODULES: ConsoleModule[] = [
   overviewPages,
+  mailPages,
   homePages,
   workflowPages,
+  socialPages,
   mcpEndpoint,
   clockAdmin,
 ];

@@ -22,6 +22,21 @@ export const ENTITY_STATE_CHANGED: Topic<{ entity_id: string; old_state: EntityS
 /** Someone posted in a community; the payload is the post as the API answers it. */
 export const COMMUNITY_POST_CREATED: Topic<Record<string, unknown>> = 'community.post.created';
 
+/**
+ * A message was filed into an inbox as received (over SMTP or from another inbox), published
+ * after its commit. The console's mail pages refresh on it; the mail service itself does not hear it.
+ */
+export interface MailReceived {
+  inbox_id: string;
+  message_id: string;
+  thread_id: string;
+  from: string;
+  subject: string | null;
+  labels: string[];
+  timestamp: string;
+}
+export const MAIL_RECEIVED: Topic<MailReceived> = 'mail.message.received';
+
 /** What became of one message the platform mailer queued (see platform/mailer.ts). */
 export interface MailOutcome {
   route: 'local' | 'relay';

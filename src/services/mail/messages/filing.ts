@@ -169,6 +169,10 @@ export class Filing {
       message: messageRecord(filed.row),
       thread: threadItem(filed.thread, false),
     }));
+    if (filed.created) {
+      const { row } = filed;
+      this.events.announceReceived(trx, { inbox_id: row.inbox_id, message_id: row.message_id, thread_id: row.thread_id, from: row.from_addr, subject: row.subject, labels: JSON.parse(row.labels) as string[], timestamp: row.timestamp });
+    }
   }
 
   /** Adds and removes labels of a message; the thread's label union follows. */
