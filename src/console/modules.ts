@@ -2,5 +2,7 @@
 // one file and one line here.
 import type { ConsoleModule } from './context.js';
 import { overviewPages } from './pages/overview.js';
+import { activityPages } from './pages/activity.js';
+import { traceAdminApi } from './admin/trace.js';
 
-export const CONSOLE_MODULES: ConsoleModule[] = [overviewPages];
+export const CONSOLE_MODULES: ConsoleModule[] = [overviewPages, activityPages, traceAdminApi];
