@@ -37,5 +37,5 @@ export const MAIL_FAILED: Topic<MailOutcome> = 'platform.mail.failed';
 /** A key was revoked: every instance drops it from its cache. */
 export const KEY_REVOKED: Topic<{ hash: string }> = 'platform.key.revoked';
 
-/** An entry was added to the trace of what agents did (platform/trace.ts); the console's activity feed follows it. */
-export const TRACE_RECORDED: Topic<import('./trace.js').TraceEntry> = 'platform.trace.recorded';
+/** Entries were stored in the trace of what agents did (platform/trace.ts), a batch at a time; the console's activity feed follows it. */
+export const TRACE_RECORDED: Topic<Array<import('./trace.js').TraceEntry>> = 'platform.trace.recorded';

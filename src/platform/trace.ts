@@ -5,7 +5,9 @@
 //
 // Recording sits on every hot path, so it costs one object and an array push: entries are
 // written to platform_trace in batches (every FLUSH_MS or BATCH_SIZE entries, whichever comes
-// first) off the request's path, and published on the event bus for live followers. Bodies
+// first) off the request's path, with one prepared statement per row on SQLite, and each
+// written batch is published on the event bus for live followers (so what they hear about is
+// already readable). Bodies
 // are kept only with HAMLET_TRACE_BODIES=on, redacted and capped. Entries older than
 // HAMLET_TRACE_RETENTION (by platform.clock, so a test or an evaluator moving time moves it
 // too) are deleted. HAMLET_TRACE=off records nothing.
@@ -117,6 +119,9 @@ const KEY_PATTERN = /hamlet_[a-z]+_[A-Za-z0-9]{16,}/g;
 export class Trace {
   private buffer: TraceEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** A write of the buffer is queued: recording more joins it. */
+  private flushQueued = false;
+  private insertRow?: import('better-sqlite3').Statement;
   /** Writes and sweeps run one after another, in the order they were asked for. */
   private chain: Promise<void> = Promise.resolve();
   private lastPruneMs = 0;
@@ -165,7 +170,6 @@ export class Trace {
       responseBody: this.settings.bodies ? bodyText(input.responseBody) : null,
     };
     this.enqueue(entry);
-    this.events.publish(TRACE_RECORDED, entry).catch((err: unknown) => this.logger.warn({ err }, 'trace: publishing an entry failed'));
   }
 
   /** A domain event for the activity feed, with a sentence for people. */
@@ -204,8 +208,8 @@ export class Trace {
     });
   }
 
-  /** Follows new entries as they are recorded (on every instance, through the bus). */
-  follow(handler: (entry: TraceEntry) => void): () => void {
+  /** Follows new entries once they are stored, a batch at a time (on every instance, through the bus). */
+  follow(handler: (entries: TraceEntry[]) => void): () => void {
     return this.events.subscribe(TRACE_RECORDED, handler);
   }
 
@@ -213,6 +217,7 @@ export class Trace {
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.flushQueued = true;
     this.chain = this.chain.then(() => this.writeBuffered());
     return this.chain;
   }
@@ -279,22 +284,39 @@ export class Trace {
       if (this.dropped++ % 1000 === 0) this.logger.warn({ dropped: this.dropped }, 'trace: the database is not keeping up; dropping the oldest unwritten entries');
     }
     this.buffer.push(entry);
+    if (this.flushQueued) return;
     if (this.buffer.length >= BATCH_SIZE) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
   }
 
   private async writeBuffered(): Promise<void> {
+    this.flushQueued = false;
     const batch = this.buffer;
     if (!batch.length) return;
     this.buffer = [];
     try {
-      for (let i = 0; i < batch.length; i += ROWS_PER_INSERT) {
-        await this.db.kysely.insertInto('platform_trace').values(batch.slice(i, i + ROWS_PER_INSERT).map(rowOfEntry)).execute();
-      }
+      await this.insert(batch.map(rowOfEntry));
     } catch (err) {
       this.logger.error({ err, entries: batch.length }, 'trace: writing entries failed; they are lost');
+      return;
     }
+    this.events.publish(TRACE_RECORDED, batch).catch((err: unknown) => this.logger.warn({ err }, 'trace: announcing entries failed'));
     if (Date.now() - this.lastPruneMs > PRUNE_EVERY_MS) void this.prune();
+  }
+
+  /** Embedded mode: one prepared statement per row in one transaction (Kysely would compile a 4,000-parameter statement per batch). */
+  private async insert(rows: TraceRow[]): Promise<void> {
+    const { sqlite } = this.db;
+    if (sqlite) {
+      await sqlite.run((raw) => {
+        const insert = (this.insertRow ??= raw.prepare(`INSERT INTO platform_trace (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`));
+        raw.transaction(() => {
+          for (const row of rows) insert.run(row);
+        })();
+      });
+      return;
+    }
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await this.db.kysely.insertInto('platform_trace').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
   }
 
   /** Real-time microseconds, strictly increasing in this process, plus a tag of the process. */
@@ -321,6 +343,8 @@ interface TraceRow {
   request_body: string | null;
   response_body: string | null;
 }
+
+const COLUMNS: Array<keyof TraceRow> = ['id', 'at', 'service', 'kind', 'key_id', 'method', 'route', 'path', 'status', 'ok', 'duration_ms', 'summary', 'detail', 'request_body', 'response_body'];
 
 function rowOfEntry(e: TraceEntry): TraceRow {
   return {

@@ -2,8 +2,8 @@
 // the trace (platform/trace.ts): the events worth a sentence (a mail received, a post
 // published, a light turned on, an execution finished) among the API calls, SMTP messages,
 // WebSocket commands and MCP tool calls agents made. Filtered by service, agent key and kind;
-// live: /activity/stream tells the page (data-live in console.js) when a matching entry
-// arrives, and htmx fetches the list again from /activity/feed.
+// live: /activity/stream tells the page (data-live in console.js) when matching entries
+// are stored, and htmx fetches the list again from /activity/feed.
 import type { FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { TRACE_KINDS, type TraceEntry, type TraceKind } from '../../platform/trace.js';
@@ -115,7 +115,7 @@ ${raw(filterForm(f, services, keys))}
     return reply.type('text/html; charset=utf-8').send(feedList(entries, keys));
   });
 
-  // Server-sent events: one message per matching entry (its id); the page fetches the list again.
+  // Server-sent events: one message per stored batch with matching entries (the newest's id); the page fetches the list again.
   const open = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
     for (const res of open) res.end();
@@ -127,8 +127,9 @@ ${raw(filterForm(f, services, keys))}
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
     res.write(': following the trace\n\n');
     open.add(res);
-    const stop = trace.follow((e) => {
-      if (matches(f, e)) res.write(`id: ${e.id}\ndata: ${e.id}\n\n`);
+    const stop = trace.follow((entries) => {
+      const last = entries.filter((e) => matches(f, e)).pop();
+      if (last) res.write(`id: ${last.id}\ndata: ${last.id}\n\n`);
     });
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS).unref();
     res.on('close', () => {
