@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
 import { migrate, openDb, type Db } from '../../src/platform/db.js';
@@ -81,11 +82,23 @@ describe('the trace of every service', () => {
     const port = Number(new URL(rig.t.url('mail', 'smtp')).port);
     const ok = await smtpSend(port, 'stranger@elsewhere.test', [rig.inbox], `From: stranger@elsewhere.test\r\nTo: ${rig.inbox}\r\nSubject: Over SMTP\r\n\r\nHi`);
     expect(ok).toMatch(/^250/);
-    const refused = await smtpSend(port, 'stranger@elsewhere.test', [rig.inbox], 'Subject: broken\r\n\r\n' + 'x'.repeat(10));
+    // A header block over 256 KiB is refused after DATA (550).
+    const padding = Array.from({ length: 300 }, (_, i) => `X-Pad-${i}: ${'a'.repeat(1000)}`).join('\r\n');
+    const refused = await smtpSend(port, 'stranger@elsewhere.test', [rig.inbox], `${padding}\r\nSubject: too much\r\n\r\nHi`);
+    expect(refused).toMatch(/^550/);
     const smtp = await entries({ kind: ['smtp'] });
     const accepted = smtp.find((e) => e.status === 250)!;
     expect(accepted).toMatchObject({ service: 'mail', method: 'DATA', route: 'smtp', ok: true, keyId: null, detail: { from: 'stranger@elsewhere.test', to: [rig.inbox] } });
-    if (!refused.startsWith('250')) expect(smtp.some((e) => e.status === Number(refused.slice(0, 3)) && !e.ok)).toBe(true);
+    expect(smtp.find((e) => e.status === 550)).toMatchObject({ ok: false, detail: { from: 'stranger@elsewhere.test', to: [rig.inbox], response: expect.stringMatching(/header block larger/) } });
+  });
+
+  it('records a message sent through the submission port with the key the session authenticated with', async () => {
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: Number(new URL(rig.t.url('mail', 'submission')).port), secure: false, requireTLS: true, auth: { user: rig.inbox, pass: rig.keys.mail }, tls: { rejectUnauthorized: false } });
+    await transport.sendMail({ from: rig.inbox, to: 'someone@outside.test', subject: 'Submitted', text: 'via SMTP' });
+    transport.close();
+    const submitted = (await entries({ kind: ['smtp'] })).find((e) => e.route === 'submission')!;
+    expect(submitted).toMatchObject({ status: 250, ok: true, keyId: rig.keyIds.mail, detail: { from: rig.inbox, to: ['someone@outside.test'] } });
+    expect(JSON.stringify(submitted)).not.toContain(rig.keys.mail);
   });
 
   it('records home WebSocket commands with their id, type and success', async () => {
