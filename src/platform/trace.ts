@@ -46,7 +46,7 @@ export interface TraceInput {
   route?: string | null;
   path?: string | null;
   status?: number | null;
-  /** Defaults to status < 400 (HTTP) or < 400 (SMTP reply codes 2xx/3xx), else true. */
+  /** Defaults to status < 400 (HTTP statuses and SMTP reply codes alike), or true without a status. */
   ok?: boolean;
   durationMs?: number | null;
   summary?: string | null;
