@@ -15,6 +15,7 @@ import { Mailer } from './platform/mailer.js';
 import { platformMigrations } from './platform/migrations.js';
 import { RateLimits } from './platform/ratelimit.js';
 import { timersFor } from './platform/timers.js';
+import { Trace } from './platform/trace.js';
 import { WsBudget } from './platform/ws-budget.js';
 import type { Platform, RunningService, ServiceJobs } from './platform/service.js';
 import type { RunningConsole } from './console/index.js';
@@ -61,10 +62,12 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
   const mailer = new Mailer({ host: config.host, relay: config.smtpRelay }, jobs, events, logger);
   const limits = new RateLimits(config, clock);
   const directory = new Directory(config.serviceUrls);
-  return { config, db, clock, timers, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory };
+  const trace = new Trace(db, clock, events, logger, config.trace);
+  return { config, db, clock, timers, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory, trace };
 }
 
 export async function closePlatform(p: Platform): Promise<void> {
+  await p.trace.close();
   await p.jobs.stop();
   p.mailer.close();
   await p.limits.close();

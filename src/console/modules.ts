@@ -2,7 +2,9 @@
 // one file and one line here.
 import type { ConsoleModule } from './context.js';
 import { clockAdmin } from './admin/clock.js';
+import { traceAdminApi } from './admin/trace.js';
 import { mcpEndpoint } from './mcp/http.js';
+import { activityPages } from './pages/activity.js';
 import { homePages } from './pages/home.js';
 import { mailPages } from './pages/mail.js';
 import { overviewPages } from './pages/overview.js';
@@ -11,10 +13,12 @@ import { workflowPages } from './pages/workflow.js';
 
 export const CONSOLE_MODULES: ConsoleModule[] = [
   overviewPages,
+  activityPages,
   mailPages,
   homePages,
   workflowPages,
   socialPages,
   mcpEndpoint,
   clockAdmin,
+  traceAdminApi,
 ];

@@ -19,6 +19,7 @@ import { reachableUrl } from './directory.js';
 import { DOMAIN_ERROR_STATUS, DomainError, HttpError } from './errors.js';
 import { jsonShapeProblem } from './json-limits.js';
 import { loggableUrl } from './redact.js';
+import type { Trace } from './trace.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
@@ -64,6 +65,8 @@ export interface CreateAppOptions {
   onBadUrl?: (request: FastifyRequest, reply: FastifyReply) => unknown;
   /** A small page (or JSON) at `/` saying what the service is; for services whose `/` is otherwise free. */
   index?: ServiceIndex;
+  /** Records every request in the trace of what agents did (platform.trace); the key id comes from `request.apiKeyId`. */
+  trace?: Pick<Trace, 'attach'>;
 }
 
 declare module 'fastify' {
@@ -272,6 +275,9 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
   );
 
   app.addHook('onRoute', (route) => requireDocumented(opts.service, route));
+  // Services' auth code sets the id of the key that checked out; the trace names it.
+  app.decorateRequest('apiKeyId', null);
+  opts.trace?.attach(app, opts.service);
 
   await app.register(swagger, {
     openapi: {

@@ -11,6 +11,7 @@ import type { Mailer } from './mailer.js';
 import type { RateLimits } from './ratelimit.js';
 import type { SettingsKit } from './settings.js';
 import type { Timers } from './timers.js';
+import type { Trace } from './trace.js';
 import type { WsBudget } from './ws-budget.js';
 
 export interface Platform {
@@ -29,6 +30,8 @@ export interface Platform {
   websockets: WsBudget;
   /** Where each service's HTTP API is reached (for services that call another over HTTP). */
   directory: Directory;
+  /** The record of what agents did: API calls, SMTP messages, WebSocket commands, MCP tool calls, domain events. */
+  trace: Trace;
 }
 
 /** Every service listens on one HTTP port of its own. */

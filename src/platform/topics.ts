@@ -58,3 +58,6 @@ export const KEY_REVOKED: Topic<{ hash: string }> = 'platform.key.revoked';
  * keeps its offset across instances (their system clocks are assumed synchronised).
  */
 export const CLOCK_CHANGED: Topic<{ origin: string; frozen: boolean; now: number; sentAt: number }> = 'platform.clock.changed';
+
+/** Entries were stored in the trace of what agents did (platform/trace.ts), a batch at a time; the console's activity feed follows it. */
+export const TRACE_RECORDED: Topic<Array<import('./trace.js').TraceEntry>> = 'platform.trace.recorded';

@@ -109,6 +109,15 @@ describe('MCP over streamable HTTP', () => {
     const inboxRes = await full.readResource({ uri: `hamlet://mail/inboxes/${encodeURIComponent(inbox.inbox_id)}` });
     expect((inboxRes.contents[0] as { text: string }).text).toContain('Verify');
     await full.close();
+
+    // The trace has each tool call as kind mcp, with the id of the agent's key for that service.
+    await new Promise((r) => setTimeout(r, 50)); // the tool-call entry is recorded after the answer
+    const mcp = (await t.hamlet.platform.trace.query({ kind: ['mcp'], limit: 100, order: 'oldest' })).entries;
+    const lightCall = mcp.find((e) => e.route === 'home_call_service')!;
+    expect(lightCall).toMatchObject({ service: 'home', method: 'tools/call', path: 'POST /api/services/light/turn_on', status: 200 });
+    expect(lightCall.keyId).toBe((await t.hamlet.platform.keys.verify('home', keys.home))!.id);
+    expect(mcp.map((e) => e.route)).toEqual(expect.arrayContaining(['mail_create_inbox', 'blog_register', 'blog_publish', 'community_post', 'workflow_run']));
+    expect(JSON.stringify(mcp)).not.toContain(keys.home);
   });
 
   it('never widens an agent: a tool of a service whose key it lacks fails, though the console holds keys of its own', async () => {

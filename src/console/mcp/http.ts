@@ -5,13 +5,18 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ConsoleModule } from '../context.js';
+import type { ConsoleContext, ConsoleModule } from '../context.js';
 import { KeyRing } from './keyring.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, type McpOptions } from './server.js';
 import { hamletVersion } from '../version.js';
 
 const JsonRpc = Type.Object({}, { additionalProperties: true, description: 'A JSON-RPC 2.0 message (MCP streamable HTTP)' });
 const Problem = Type.Object({ message: Type.String(), code: Type.Optional(Type.String()) });
+
+async function traceToolCall(ctx: ConsoleContext, call: Parameters<NonNullable<McpOptions['onToolCall']>>[0]): Promise<void> {
+  const keyId = (await ctx.platform.keys.verify(call.service, call.key))?.id ?? null;
+  ctx.platform.trace.record({ kind: 'mcp', service: call.service, keyId, method: 'tools/call', route: call.tool, path: `${call.method} ${call.path}`, status: call.status, durationMs: call.ms });
+}
 
 export const mcpEndpoint: ConsoleModule = (app, ctx) => {
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -19,6 +24,8 @@ export const mcpEndpoint: ConsoleModule = (app, ctx) => {
       baseUrl: (service) => ctx.client.baseUrl(service),
       keys: KeyRing.fromHeaders(request.headers),
       version: hamletVersion(),
+      // The call itself is traced by the service as kind http; this entry says an agent made it through MCP.
+      onToolCall: (call) => void traceToolCall(ctx, call),
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // The SDK writes the answer on the raw response; Fastify must not send one too.

@@ -21,8 +21,8 @@ export interface McpOptions {
   keys: KeyRing;
   /** Keep keys that tool results hand out (stdio sessions; HTTP requests are stateless). */
   rememberKeys?: boolean;
-  /** Told of every tool call, for the trace. */
-  onToolCall?(call: { tool: string; service: string; keyHint?: string; status: number; ms: number }): void;
+  /** Told of every tool call that reached its service, for the trace (`key` is the agent's key for it, to look up its id). */
+  onToolCall?(call: { tool: string; service: string; key?: string; method: string; path: string; status: number; ms: number }): void;
   version: string;
 }
 
@@ -88,8 +88,7 @@ async function callTool(tool: ToolRoute, args: Record<string, unknown>, opts: Mc
   }
   const started = Date.now();
   const res = await call(tool, req.path, tool.method, req.body, opts);
-  const key = opts.keys.get(tool.service);
-  opts.onToolCall?.({ tool: tool.name, service: tool.service, keyHint: key?.slice(-4), status: res.status, ms: Date.now() - started });
+  opts.onToolCall?.({ tool: tool.name, service: tool.service, key: opts.keys.get(tool.service), method: tool.method, path: req.path.split('?')[0]!, status: res.status, ms: Date.now() - started });
   if (opts.rememberKeys && res.status < 400 && res.json !== undefined) opts.keys.learnFrom(res.json);
   const text = res.text || `${res.status}`;
   return res.status >= 400 ? failure(`${tool.service} answered ${res.status}: ${text}`) : { content: [{ type: 'text', text }] };

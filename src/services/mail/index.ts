@@ -64,6 +64,7 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
   // JSON bodies carry attachments as base64: a 6 MB message is a little over 6 MB of JSON.
   const app = await createApp({
     service: 'mail',
+    trace: platform.trace,
     logger: platform.logger,
     envelope: mailEnvelope,
     bodyLimit: config.maxMessageBytes,
