@@ -40,6 +40,11 @@ async function main(): Promise<number> {
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-cluster-'));
   say(`starting ${instances} API instance(s), a worker and HAProxy; logs in ${dir}/logs`);
+  // Listen before starting: a SIGTERM during the start must still stop what was started.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
   let stopping = false;
   const cluster: Cluster = await startCluster({ databaseUrl, redisUrl, instances, entry: 'dist', ports, dir });
   for (const p of cluster.processes()) {
@@ -49,10 +54,7 @@ async function main(): Promise<number> {
   }
   printSummary(cluster, databaseUrl);
 
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
+  await stopRequested;
   stopping = true;
   say('stopping…');
   await cluster.stop();
