@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HAMLET_PORTS, haproxyConfig, type PortMap, type PortName } from './haproxy.js';
+import { HAMLET_PORTS, HEALTH_PATHS, haproxyConfig, type PortMap, type PortName } from './haproxy.js';
 import { ClusterProcess } from './processes.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -152,7 +152,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     await Promise.all([...instances.slice(1).map((i) => i.start()), worker?.start()]);
     if (balanced) {
       const file = path.join(dir, 'haproxy.cfg');
-      writeFileSync(file, haproxyConfig({ host, front, instances: instances.map((i) => ({ name: i.name, ports: i.ports })) }));
+      const healthPath = await healthPathOf(host, instances[0]!.ports);
+      writeFileSync(file, haproxyConfig({ host, front, healthPath, instances: instances.map((i) => ({ name: i.name, ports: i.ports })) }));
       haproxy = new ClusterProcess({
         name: 'haproxy',
         command: opts.haproxyBinary ?? 'haproxy',
@@ -172,6 +173,18 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     throw err;
   }
   return cluster;
+}
+
+/** Readiness where the instance offers it (a 404 means a build without it: its liveness check then). */
+async function healthPathOf(host: string, ports: PortMap): Promise<string> {
+  for (const p of HAMLET_PORTS.filter((port) => port.protocol === 'http')) {
+    // Ports of services this instance does not run (HAMLET_SERVICES) refuse the connection.
+    const res = await fetch(`http://${host}:${ports[p.name]}${HEALTH_PATHS.readiness}`).catch(() => undefined);
+    if (!res) continue;
+    await res.arrayBuffer();
+    return res.status === 404 ? HEALTH_PATHS.liveness : HEALTH_PATHS.readiness;
+  }
+  return HEALTH_PATHS.liveness;
 }
 
 function accepts(host: string, port: number): Promise<boolean> {

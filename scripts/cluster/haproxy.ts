@@ -19,8 +19,12 @@ export type PortMap = Record<PortName, number>;
 /** The response header naming the instance that answered (operators see where a request went; tests check the alternation). */
 export const SERVED_BY_HEADER = 'x-hamlet-instance';
 
-/** What a load balancer asks an instance: every Hamlet port answers it (platform/http.ts). */
-const HEALTH_PATH = '/healthz';
+/**
+ * What HAProxy asks an instance on every HTTP port. Readiness answers 503 while the instance
+ * starts, drains for a shutdown or has lost its database, which is what a balancer needs to
+ * know; `/healthz` only says the process answers, for builds without readiness.
+ */
+export const HEALTH_PATHS = { readiness: '/healthz/readiness', liveness: '/healthz' } as const;
 
 export interface HaproxyLayout {
   host: string;
@@ -28,6 +32,8 @@ export interface HaproxyLayout {
   front: PortMap;
   /** The API instances, by the name HAProxy shows for them. */
   instances: Array<{ name: string; ports: PortMap }>;
+  /** The health check's path on the HTTP ports (default: readiness). */
+  healthPath?: string;
 }
 
 /**
@@ -74,7 +80,7 @@ export function haproxyConfig(layout: HaproxyLayout): string {
       '  balance roundrobin',
       ...(smtp
         ? ['  timeout server 5m', `  option smtpchk EHLO haproxy.local`]
-        : [`  option httpchk GET ${HEALTH_PATH}`, '  http-check expect status 200', `  http-response set-header ${SERVED_BY_HEADER} %s`]),
+        : [`  option httpchk GET ${layout.healthPath ?? HEALTH_PATHS.readiness}`, '  http-check expect status 200', `  http-response set-header ${SERVED_BY_HEADER} %s`]),
       // Checked twice a second; two failures take an instance out, one success brings it back.
       ...layout.instances.map((i) => `  server ${i.name} ${layout.host}:${i.ports[port.name]} check inter 500ms fall 2 rise 1`),
       '',

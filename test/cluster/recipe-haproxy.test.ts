@@ -37,9 +37,10 @@ describe('the cluster recipe HAProxy configuration', () => {
     }
   });
 
-  it('checks HTTP instances on /healthz and names the one that answered; SMTP in TCP mode with an SMTP check', () => {
+  it('checks HTTP instances on their readiness and names the one that answered; SMTP in TCP mode with an SMTP check', () => {
     const home = section(config, 'backend home_instances');
-    expect(home).toEqual(expect.arrayContaining(['mode http', 'option httpchk GET /healthz', `http-response set-header ${SERVED_BY_HEADER} %s`]));
+    expect(home).toEqual(expect.arrayContaining(['mode http', 'option httpchk GET /healthz/readiness', `http-response set-header ${SERVED_BY_HEADER} %s`]));
+    expect(section(haproxyConfig({ ...layout, healthPath: '/healthz' }), 'backend blog_instances')).toContain('option httpchk GET /healthz');
     expect(section(config, 'frontend home')).toContain('option forwardfor');
     for (const name of ['smtp', 'submission']) {
       expect(section(config, `frontend ${name}`)).toContain('mode tcp');
