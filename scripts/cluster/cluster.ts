@@ -146,10 +146,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   };
 
   try {
-    // One instance first: it migrates the tables and seeds what a fresh database needs, so the
-    // others start on a finished schema instead of racing it.
-    await instances[0]!.start();
-    await Promise.all([...instances.slice(1).map((i) => i.start()), worker?.start()]);
+    // All at once, as replicas of a deployment start: migrations take PostgreSQL's advisory
+    // lock and the seeds insert what is missing, so the processes may race for a fresh schema.
+    await Promise.all([...instances.map((i) => i.start()), worker?.start()]);
     if (balanced) {
       const file = path.join(dir, 'haproxy.cfg');
       const healthPath = await healthPathOf(host, instances[0]!.ports);
