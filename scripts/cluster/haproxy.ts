@@ -11,6 +11,7 @@ export const HAMLET_PORTS = [
   { name: 'community', variable: 'COMMUNITY_PORT', standard: 4200, protocol: 'http' },
   { name: 'home', variable: 'HOME_PORT', standard: 8123, protocol: 'http' },
   { name: 'workflow', variable: 'WORKFLOW_PORT', standard: 5678, protocol: 'http' },
+  { name: 'console', variable: 'HAMLET_CONSOLE_PORT', standard: 4900, protocol: 'http' },
 ] as const;
 
 export type PortName = (typeof HAMLET_PORTS)[number]['name'];

@@ -42,5 +42,12 @@ export async function startConsole(platform: Platform, running: Partial<Record<S
   for (const register of CONSOLE_MODULES) await register(app, ctx);
 
   const url = await listen(app, config.host, config.console.port);
-  return { urls: { web: url }, routes, stop: () => app.close() };
+  return {
+    urls: { web: url },
+    routes,
+    stop: async () => {
+      await app.close();
+      await client.release();
+    },
+  };
 }

@@ -1,7 +1,9 @@
 // The console's way to a service: its public HTTP API at the address the directory knows,
 // authenticated with a key the console holds for that service. Keys of admin-keyed services
-// (mail, home, workflow) are minted at start under the name `hamlet-console` and the previous
-// start's are revoked, so the plaintext lives only in this process's memory.
+// (mail, home, workflow) are minted at start under the name `hamlet-console`, so the plaintext
+// lives only in this process's memory, and revoked when the console stops. They are not revoked
+// at the next start: with several instances, another instance's console still uses its own. A
+// process killed outright leaves its keys live but unknown to anyone.
 import type { Platform } from '../platform/service.js';
 
 const CONSOLE_KEY_NAME = 'hamlet-console';
@@ -14,17 +16,26 @@ export interface ServiceResponse<T = unknown> {
 
 export class ServiceClient {
   private readonly keys = new Map<string, string>();
+  /** Every key this process minted, revoked by release(). */
+  private readonly minted: Array<{ service: string; id: string }> = [];
 
   constructor(private readonly platform: Platform) {}
 
-  /** Mints this process's key for each admin-keyed service (revoking the keys earlier starts left). */
+  /** Mints this process's key for each admin-keyed service. */
   async prepare(adminKeyed: string[]): Promise<void> {
-    for (const service of adminKeyed) {
-      const stale = (await this.platform.keys.list(service)).filter((k) => k.name === CONSOLE_KEY_NAME && !k.revokedAt);
-      for (const k of stale) await this.platform.keys.revoke({ service, id: k.id });
-      const { key } = await this.platform.keys.create(service, { name: CONSOLE_KEY_NAME });
-      this.keys.set(service, key);
-    }
+    for (const service of adminKeyed) this.keys.set(service, await this.mint(service));
+  }
+
+  /** A new key of a service for the console's own use (e.g. one per mail organization), revoked when the console stops. */
+  async mint(service: string, opts: { name?: string; ownerId?: string } = {}): Promise<string> {
+    const { key, record } = await this.platform.keys.create(service, { name: opts.name ?? CONSOLE_KEY_NAME, ownerId: opts.ownerId });
+    this.minted.push({ service, id: record.id });
+    return key;
+  }
+
+  /** Revokes the keys this process minted (at stop). */
+  async release(): Promise<void> {
+    for (const { service, id } of this.minted.splice(0)) await this.platform.keys.revoke({ service, id });
   }
 
   /** The key the console holds for a service, for callers that speak another protocol (the home WebSocket). */

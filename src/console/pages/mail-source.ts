@@ -106,7 +106,7 @@ export class MailSource {
     let key = this.keys.get(org);
     if (!key) {
       // Kept as a promise so two requests at once share one key.
-      key = this.ctx.platform.keys.create('mail', { name: CONSOLE_KEY_NAME, ownerId: org }).then((k) => k.key);
+      key = this.ctx.client.mint('mail', { name: CONSOLE_KEY_NAME, ownerId: org });
       key.catch(() => this.keys.delete(org));
       this.keys.set(org, key);
     }

@@ -120,11 +120,7 @@ class CommunityReader {
   }
 
   private viewerKey(): Promise<string> {
-    this.key ??= (async () => {
-      const { keys } = this.ctx.platform;
-      for (const k of await keys.list('community')) if (k.name === VIEWER && !k.revokedAt) await keys.revoke({ service: 'community', id: k.id });
-      return (await keys.create('community', { name: VIEWER, ownerId: VIEWER })).key;
-    })();
+    this.key ??= this.ctx.client.mint('community', { name: VIEWER, ownerId: VIEWER });
     return this.key;
   }
 
