@@ -80,10 +80,39 @@ async function runOnce(n8n, wf, id, spec) {
   return captureCase(spec, exec, response, n8n.base);
 }
 
+/**
+ * Creates the case file's credentials and points the workflow's references (by name) at the ids
+ * n8n gave them. Resolves to the ids, for deleting them afterwards.
+ */
+async function createCredentials(n8n, credentials, wf) {
+  const ids = {};
+  for (const c of credentials) {
+    const r = await n8n.api('POST', '/credentials', { name: c.name, type: c.type, data: c.data });
+    if (r.status !== 200) throw new Error(`credential ${c.name}: ${r.status} ${JSON.stringify(r.body)}`);
+    ids[`${c.type}/${c.name}`] = r.body.id;
+  }
+  for (const node of wf.nodes) {
+    for (const [type, ref] of Object.entries(node.credentials ?? {})) {
+      const found = ids[`${type}/${ref.name}`];
+      if (found) node.credentials[type] = { ...ref, id: found };
+    }
+  }
+  return Object.values(ids);
+}
+
 async function recordFile(n8n, file) {
   const caseFile = JSON.parse(readFileSync(join(FIXTURES, 'cases', file), 'utf8'));
   const wf = JSON.parse(readFileSync(join(FIXTURES, 'workflows', caseFile.workflow), 'utf8'));
-  const out = { workflow: caseFile.workflow, producedBy: `n8n ${n8n.versionCli}`, cases: [] };
+  const out = { workflow: caseFile.workflow, producedBy: `n8n ${n8n.versionCli}`, ...(caseFile.credentials ? { credentials: caseFile.credentials } : {}), cases: [] };
+  const credentialIds = await createCredentials(n8n, caseFile.credentials ?? [], wf);
+  try {
+    return await recordWorkflow(n8n, file, caseFile, wf, out);
+  } finally {
+    for (const id of credentialIds) await n8n.api('DELETE', `/credentials/${id}`);
+  }
+}
+
+async function recordWorkflow(n8n, file, caseFile, wf, out) {
   const created = await n8n.api('POST', '/workflows', forUpload(wf));
   if (created.status !== 200) {
     // A refused import is a recorded outcome too (the engine must refuse it the same way).

@@ -16,6 +16,8 @@ interface ExpectedFile {
   import?: { status: number; body: unknown };
   /** n8n refused activation: its status and body. */
   activation?: { status: number; body: { message?: string } };
+  /** Credentials the workflow's nodes reference by type and name; created before the import. */
+  credentials?: Array<{ type: string; name: string; data: Record<string, unknown> }>;
   cases: CaseExpectation[];
 }
 
@@ -50,6 +52,23 @@ export function defineCorpusSuite(opts: {
     return own && !['new', 'running'].includes(own.status) ? own : undefined;
   }
 
+  /** Creates the file's credentials and points the workflow's references (by type and name) at their ids here. */
+  async function withCredentials(wf: Record<string, unknown>, credentials: ExpectedFile['credentials'] = []): Promise<string[]> {
+    const ids = new Map<string, string>();
+    for (const c of credentials) {
+      const r = await s.api('POST', '/credentials', c);
+      if (r.status !== 200) throw new Error(`credential ${c.name}: ${r.status} ${JSON.stringify(r.body)}`);
+      ids.set(`${c.type}/${c.name}`, r.body.id);
+    }
+    for (const node of (wf.nodes as Array<{ credentials?: Record<string, { id?: string; name: string }> }>) ?? []) {
+      for (const [type, ref] of Object.entries(node.credentials ?? {})) {
+        const id = ids.get(`${type}/${ref.name}`);
+        if (id) ref.id = id;
+      }
+    }
+    return [...ids.values()];
+  }
+
   function settle(name: string, outcome: { problems: string[]; warnings: string[] }): void {
     const isKnown = name in known;
     results.push({ name, ok: outcome.problems.length === 0, known: isKnown, ...outcome });
@@ -67,16 +86,19 @@ export function defineCorpusSuite(opts: {
         let id: string | undefined;
         let created: { status: number; body: any };
         let activated: { status: number; body: any } | undefined;
+        let credentialIds: string[] = [];
         beforeAll(async () => {
           // As the files were uploaded to n8n: its public API requires `settings`, so a file
           // without them went up with empty settings (and ran as v0).
           const wf = JSON.parse(workflowJson) as Record<string, unknown>;
+          credentialIds = await withCredentials(wf, expected.credentials);
           created = await s.api('POST', '/workflows', JSON.stringify({ ...wf, settings: wf.settings ?? {} }));
           if (created.status === 200) id = created.body.id;
           if (id && (opts.checkImport || expected.cases.some((c) => c.trigger.kind === 'webhook'))) activated = await s.api('POST', `/workflows/${id}/activate`);
         });
         afterAll(async () => {
           if (id) await s.api('POST', `/workflows/${id}/deactivate`);
+          for (const credentialId of credentialIds) await s.api('DELETE', `/credentials/${credentialId}`);
         });
         if (opts.checkImport) test('import and activation', () => {
           const problems: string[] = [];

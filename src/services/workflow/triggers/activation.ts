@@ -66,8 +66,9 @@ export class Activation {
   /** Throws DomainError invalid (n8n's words) if the workflow cannot be activated. */
   validate(p: PreparedWorkflow): void {
     const triggers = activatableTriggers(p.definition);
-    // n8n 2.8.4 also activates a workflow whose only trigger is Execute Workflow Trigger (observed).
-    const calledByWorkflows = p.definition.nodes.some((n) => !n.disabled && triggerKind(n) === 'workflow');
+    // n8n 2.8.4 also activates a workflow whose only trigger is Execute Workflow Trigger or Error
+    // Trigger (observed: engine-activate-subworkflow-only, error-trigger-manual).
+    const calledByWorkflows = p.definition.nodes.some((n) => !n.disabled && (triggerKind(n) === 'workflow' || triggerKind(n) === 'error'));
     if (!triggers.length && !calledByWorkflows) throw invalid(NO_TRIGGER_MESSAGE);
     const tz = String(p.definition.settings?.timezone ?? this.defaultTimezone);
     for (const node of triggers) {
