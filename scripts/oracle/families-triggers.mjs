@@ -27,4 +27,37 @@ manual('cron-1-custom', { name: 'Cron', type: T('cron'), typeVersion: 1, paramet
 manual('error-trigger-manual', { name: 'On Error', type: T('errorTrigger'), typeVersion: 1, parameters: {} });
 manual('manual-trigger', { name: 'Start', type: T('manualTrigger'), typeVersion: 1, parameters: {} });
 
+// A workflow that fails runs its error workflow (settings.errorWorkflow): the case records the
+// error workflow's run. The Error Trigger's item holds ids, URLs and a stack of the failed run
+// (kept out by key); the Set after it shows the fields that do not change.
+const report = (name, value) => ({ id: name, name, type: 'string', value });
+families.push({
+  name: 'error-workflow-stop-and-error',
+  inputs: ['ordinary'],
+  volatileKeys: ['execution', 'workflow'],
+  nodes: [{ name: 'Test', type: T('stopAndError'), typeVersion: 1, parameters: { errorMessage: '=boom {{ $json.name }}' } }],
+  errorWorkflow: {
+    nodes: [
+      { name: 'On Error', type: T('errorTrigger'), typeVersion: 1, position: [0, 0], parameters: {} },
+      {
+        name: 'Report', type: T('set'), typeVersion: 3.4, position: [220, 0],
+        parameters: {
+          assignments: { assignments: [
+            report('message', '={{ $json.execution.error.message }}'),
+            report('failedNode', '={{ $json.execution.lastNodeExecuted }}'),
+            report('mode', '={{ $json.execution.mode }}'),
+            report('workflowName', '={{ $json.workflow.name }}'),
+            report('hasIds', '={{ !!$json.execution.id && !!$json.workflow.id }}'),
+            report('retryOf', '={{ JSON.stringify($json.execution.retryOf) }}'),
+            report('context', '={{ JSON.stringify({ ...$json.execution.executionContext, establishedAt: typeof $json.execution.executionContext?.establishedAt }) }}'),
+            report('url', '={{ $json.execution.url.replace(/[0-9A-Za-z]+\\/executions\\/[0-9]+$/, "ID/executions/N") }}'),
+          ] },
+          options: {},
+        },
+      },
+    ],
+    connections: { 'On Error': { main: [[{ node: 'Report', type: 'main', index: 0 }]] } },
+  },
+});
+
 export const TRIGGER_FAMILIES = families;

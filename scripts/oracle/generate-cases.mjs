@@ -72,8 +72,14 @@ function build(entry) {
   if (entry.manual) cases.push({ name: 'manual', trigger: { kind: 'manual', trigger: entry.manual } });
   // Credentials the workflow's nodes reference by name: `npm run oracle` and the suite create them
   // first and point the references at the ids they got.
-  const more = { ...(entry.volatileKeys ? { volatileKeys: entry.volatileKeys } : {}), ...(entry.credentials ? { credentials: entry.credentials } : {}) };
-  return { workflow, cases: { workflow: `${entry.name}.json`, ...more, cases } };
+  // An error workflow (settings.errorWorkflow) is its own file; the cases record its run.
+  const errorWorkflow = entry.errorWorkflow ? { name: `oracle ${entry.name} (error workflow)`, nodes: entry.errorWorkflow.nodes.map(withDefaults), connections: entry.errorWorkflow.connections, settings: { executionOrder: 'v1' } } : undefined;
+  const more = {
+    ...(entry.volatileKeys ? { volatileKeys: entry.volatileKeys } : {}),
+    ...(entry.credentials ? { credentials: entry.credentials } : {}),
+    ...(errorWorkflow ? { errorWorkflow: `${entry.name}--error-workflow.json` } : {}),
+  };
+  return { workflow, errorWorkflow, cases: { workflow: `${entry.name}.json`, ...more, cases } };
 }
 
 rmSync(join(OUT, 'workflows'), { recursive: true, force: true });
@@ -85,8 +91,9 @@ const seen = new Set();
 for (const entry of [...NODE_FAMILIES, ...ENGINE_FAMILIES, ...HTTP_FAMILIES, ...TRIGGER_FAMILIES]) {
   if (seen.has(entry.name)) throw new Error(`duplicate case name ${entry.name}`);
   seen.add(entry.name);
-  const { workflow, cases } = build(entry);
+  const { workflow, errorWorkflow, cases } = build(entry);
   writeFileSync(join(OUT, 'workflows', `${entry.name}.json`), JSON.stringify(workflow, null, 2) + '\n');
+  if (errorWorkflow) writeFileSync(join(OUT, 'workflows', cases.errorWorkflow), JSON.stringify(errorWorkflow, null, 2) + '\n');
   writeFileSync(join(OUT, 'cases', `${entry.name}.json`), JSON.stringify(cases, null, 2) + '\n');
   count += cases.cases.length;
 }

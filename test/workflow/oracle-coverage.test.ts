@@ -62,7 +62,7 @@ const DOCUMENTED: Record<string, Option[]> = {
   'n8n-nodes-base.set': [
     { param: 'typeVersion', values: [1, 2, 3, 3.2, 3.3, 3.4] },
     { param: 'mode', values: ['manual', 'raw'], absent: 'manual' },
-    { param: 'include', values: ['all', 'selected', 'except', 'none'] },
+    { param: 'include', values: ['all', 'selected', 'except', 'none'], absent: 'all' },
     { param: 'options.dotNotation', values: [false] },
     { param: 'options.ignoreConversionErrors', values: [true] },
     { param: 'keepOnlySet', values: [true] },
