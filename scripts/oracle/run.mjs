@@ -6,7 +6,10 @@
 //   npm run oracle -- merge set-3.4     only case files whose name contains one of these words
 //
 // Fixture layout (test/fixtures/n8n-oracle): workflows/<name>.json (n8n export format),
-// cases/<name>.json ({workflow, volatileKeys?, cases:[{name, trigger}]}), expected/<name>.json (written here).
+// cases/<name>.json ({workflow, volatileKeys?, credentials?, errorWorkflow?, cases:[{name, trigger}]}),
+// expected/<name>.json (written here). `credentials` are created in n8n first and the workflow's
+// references (by type and name) pointed at them; `errorWorkflow` names a second workflow file that
+// is created, published and set as the workflow's settings.errorWorkflow: the cases record its run.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
