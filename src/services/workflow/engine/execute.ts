@@ -82,6 +82,7 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
     vars: opts.vars,
     timezone: opts.timezone,
     runData: state.runData,
+    nodeContext: state.nodeContext,
     now: opts.now,
     staticData: undefined,
   };
