@@ -150,6 +150,9 @@ for (const v of [3, 2, 1]) {
   });
 }
 
+// Wait until a time already past: the run goes on at once.
+chain('engine-wait-past-time', [{ name: 'Wait', type: T('wait'), typeVersion: 1.1, webhookId: '00000000-0000-4000-8000-00000000bbbb', parameters: { resume: 'specificTime', dateTime: '2020-01-01T00:00:00.000Z' } }, setNode('After', 'waited')]);
+
 // Loop Over Items v1: one output; the loop ends through an IF on the node's `noItemsLeft` context.
 families.push({
   name: 'engine-loop-v1', bodies: SOME,

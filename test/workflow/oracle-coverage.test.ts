@@ -133,7 +133,6 @@ const DOCUMENTED: Record<string, Option[]> = {
 const NOT_RECORDED: Record<string, string> = {
   'n8n-nodes-base.respondToWebhook respondWith=redirect': 'the answer is a redirect to another site; the recorder and the suite follow redirects, which needs the network',
   'n8n-nodes-base.executeWorkflow source=database': "the sub-workflow is named by the id the recording instance gave it, which the fixtures cannot know in advance (test/workflow/engine.test.ts covers it)",
-  'n8n-nodes-base.wait resume=specificTime': 'resumes at a wall-clock time, which a recording cannot hold fixed (test/workflow/engine.test.ts uses the injectable clock)',
   'n8n-nodes-base.wait resume=webhook': 'needs a second request to the resume URL while the execution waits, which the recorder does not send (test/workflow/webhooks.test.ts)',
   'n8n-nodes-base.sort type=random': 'random order: nothing stable to record',
   'n8n-nodes-base.crypto action=generate': 'random values: nothing stable to record',
