@@ -150,6 +150,25 @@ for (const v of [3, 2, 1]) {
   });
 }
 
+// Wait until a time already past: the run goes on at once.
+chain('engine-wait-past-time', [{ name: 'Wait', type: T('wait'), typeVersion: 1.1, webhookId: '00000000-0000-4000-8000-00000000bbbb', parameters: { resume: 'specificTime', dateTime: '2020-01-01T00:00:00.000Z' } }, setNode('After', 'waited')]);
+
+// Loop Over Items v1: one output; the loop ends through an IF on the node's `noItemsLeft` context.
+families.push({
+  name: 'engine-loop-v1', bodies: SOME,
+  graph: {
+    from: ['Input'],
+    nodes: [
+      code('Input', 'items'),
+      { name: 'Loop', type: T('splitInBatches'), typeVersion: 1, position: [440, 0], parameters: { batchSize: 2, options: {} } },
+      setNode('Body', '={{ $json.name }}-{{ $runIndex }}', { position: [660, 0] }),
+      { name: 'Check', type: T('if'), typeVersion: 1, position: [880, 0], parameters: { conditions: { boolean: [{ value1: '={{ $node["Loop"].context["noItemsLeft"] }}', value2: true }] } } },
+      setNode('Done', '={{ $("Body").all().length }}', { position: [1100, -100] }),
+    ],
+    connections: { Input: { main: [[link('Loop')]] }, Loop: { main: [[link('Body')]] }, Body: { main: [[link('Check')]] }, Check: { main: [[link('Done')], [link('Loop')]] } },
+  },
+});
+
 // Execute Workflow with an inline sub-workflow (source: parameter)
 const sub = {
   nodes: [

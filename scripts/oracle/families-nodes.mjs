@@ -131,6 +131,7 @@ add('rename-keys-regex', node('renameKeys', 1, { keys: {}, additionalOptions: { 
 add('xml-to-json', node('xml', 1, { mode: 'xmlToJson', dataPropertyName: 'xml', options: {} }), { bodies: { simple: { items: [{ xml: '<root><a>1</a><b x="y">t</b></root>' }] }, list: { items: [{ xml: '<l><i>1</i><i>2</i></l>' }] }, missing: { items: [{ other: 1 }] }, bad: { items: [{ xml: 'not xml <' }] } } });
 add('xml-from-json', node('xml', 1, { mode: 'jsonToxml', dataPropertyName: 'xml', options: {} }), { inputs: ['ordinary', 'empty', 'unicode', 'nulls'] });
 add('html-extract', node('html', 1.2, { operation: 'extractHtmlContent', dataPropertyName: 'html', extractionValues: { values: [{ key: 'text', cssSelector: 'p, h1', returnValue: 'text' }, { key: 'links', cssSelector: 'a', returnValue: 'attribute', attribute: 'href', returnArray: true }] }, options: {} }));
+add('html-extract-legacy', node('htmlExtract', 1, { sourceData: 'json', dataPropertyName: 'html', extractionValues: { values: [{ key: 'text', cssSelector: 'p, h1', returnValue: 'text' }, { key: 'first', cssSelector: 'li', returnValue: 'html' }] }, options: { trimValues: true } }));
 add('crypto-hash', node('crypto', 1, { type: 'SHA256', value: '={{ $json.name }}', dataPropertyName: 'hash' }));
 add('crypto-hmac', node('crypto', 1, { action: 'hmac', type: 'SHA1', value: '={{ $json.city }}', dataPropertyName: 'sig', secret: 'k', encoding: 'base64' }));
 add('item-lists-split', node('itemLists', 3, { fieldToSplitOut: 'tags', options: {} }));

@@ -6,7 +6,10 @@
 //   npm run oracle -- merge set-3.4     only case files whose name contains one of these words
 //
 // Fixture layout (test/fixtures/n8n-oracle): workflows/<name>.json (n8n export format),
-// cases/<name>.json ({workflow, volatileKeys?, cases:[{name, trigger}]}), expected/<name>.json (written here).
+// cases/<name>.json ({workflow, volatileKeys?, credentials?, errorWorkflow?, cases:[{name, trigger}]}),
+// expected/<name>.json (written here). `credentials` are created in n8n first and the workflow's
+// references (by type and name) pointed at them; `errorWorkflow` names a second workflow file that
+// is created, published and set as the workflow's settings.errorWorkflow: the cases record its run.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,8 +56,9 @@ async function newExecution(n8n, workflowId, seen) {
   throw new Error(`no finished execution for workflow ${workflowId}`);
 }
 
-async function runOnce(n8n, wf, id, spec) {
-  const seen = await executionIds(n8n, id);
+/** `recordedId`: the workflow whose execution the case records (the error workflow's, when there is one). */
+async function runOnce(n8n, wf, id, spec, recordedId = id) {
+  const seen = await executionIds(n8n, recordedId);
   let response;
   if (spec.trigger.kind === 'webhook') {
     const t = spec.trigger;
@@ -76,14 +80,57 @@ async function runOnce(n8n, wf, id, spec) {
     const r = await n8n.rest('POST', `/workflows/${id}/run`, { workflowData: full.body, triggerToStartFrom: { name: spec.trigger.trigger } });
     if (r.status !== 200) throw new Error(`manual run failed: ${JSON.stringify(r.body)}`);
   }
-  const exec = await newExecution(n8n, id, seen);
+  const exec = await newExecution(n8n, recordedId, seen);
   return captureCase(spec, exec, response, n8n.base);
+}
+
+/**
+ * Creates the case file's credentials and points the workflow's references (by name) at the ids
+ * n8n gave them. Resolves to the ids, for deleting them afterwards.
+ */
+async function createCredentials(n8n, credentials, wf) {
+  const ids = {};
+  for (const c of credentials) {
+    const r = await n8n.api('POST', '/credentials', { name: c.name, type: c.type, data: c.data });
+    if (r.status !== 200) throw new Error(`credential ${c.name}: ${r.status} ${JSON.stringify(r.body)}`);
+    ids[`${c.type}/${c.name}`] = r.body.id;
+  }
+  for (const node of wf.nodes) {
+    for (const [type, ref] of Object.entries(node.credentials ?? {})) {
+      const found = ids[`${type}/${ref.name}`];
+      if (found) node.credentials[type] = { ...ref, id: found };
+    }
+  }
+  return Object.values(ids);
 }
 
 async function recordFile(n8n, file) {
   const caseFile = JSON.parse(readFileSync(join(FIXTURES, 'cases', file), 'utf8'));
   const wf = JSON.parse(readFileSync(join(FIXTURES, 'workflows', caseFile.workflow), 'utf8'));
-  const out = { workflow: caseFile.workflow, producedBy: `n8n ${n8n.versionCli}`, cases: [] };
+  const more = { ...(caseFile.credentials ? { credentials: caseFile.credentials } : {}), ...(caseFile.errorWorkflow ? { errorWorkflow: caseFile.errorWorkflow } : {}) };
+  const out = { workflow: caseFile.workflow, producedBy: `n8n ${n8n.versionCli}`, ...more, cases: [] };
+  const credentialIds = await createCredentials(n8n, caseFile.credentials ?? [], wf);
+  // An error workflow: created first, named in the workflow's settings; the cases record its run.
+  let errorWorkflowId;
+  if (caseFile.errorWorkflow) {
+    const errorWf = JSON.parse(readFileSync(join(FIXTURES, 'workflows', caseFile.errorWorkflow), 'utf8'));
+    const created = await n8n.api('POST', '/workflows', forUpload(errorWf));
+    if (created.status !== 200) throw new Error(`error workflow: ${created.status} ${JSON.stringify(created.body)}`);
+    errorWorkflowId = created.body.id;
+    // n8n 2.x runs only a published (active) error workflow.
+    const act = await n8n.api('POST', `/workflows/${errorWorkflowId}/activate`);
+    if (act.status !== 200) throw new Error(`error workflow activation: ${act.status} ${JSON.stringify(act.body)}`);
+    wf.settings = { ...wf.settings, errorWorkflow: errorWorkflowId };
+  }
+  try {
+    return await recordWorkflow(n8n, file, caseFile, wf, out, errorWorkflowId);
+  } finally {
+    for (const id of credentialIds) await n8n.api('DELETE', `/credentials/${id}`);
+    if (errorWorkflowId) await n8n.api('DELETE', `/workflows/${errorWorkflowId}`);
+  }
+}
+
+async function recordWorkflow(n8n, file, caseFile, wf, out, errorWorkflowId) {
   const created = await n8n.api('POST', '/workflows', forUpload(wf));
   if (created.status !== 200) {
     // A refused import is a recorded outcome too (the engine must refuse it the same way).
@@ -99,10 +146,10 @@ async function recordFile(n8n, file) {
     // Two passes at least a second apart, so clock readings and random values show as volatile.
     const started = Date.now();
     const firsts = [];
-    for (const spec of specs) firsts.push(await runOnce(n8n, wf, id, spec));
+    for (const spec of specs) firsts.push(await runOnce(n8n, wf, id, spec, errorWorkflowId));
     await sleep(Math.max(0, 1100 - (Date.now() - started)));
     for (const [i, spec] of specs.entries()) {
-      const second = await runOnce(n8n, wf, id, spec);
+      const second = await runOnce(n8n, wf, id, spec, errorWorkflowId);
       const paths = volatilePaths(firsts[i], second, caseFile.volatileKeys);
       const c = dropPaths(firsts[i], paths);
       if (paths.length) c.droppedVolatilePaths = paths;

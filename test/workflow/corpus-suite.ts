@@ -16,6 +16,10 @@ interface ExpectedFile {
   import?: { status: number; body: unknown };
   /** n8n refused activation: its status and body. */
   activation?: { status: number; body: { message?: string } };
+  /** Credentials the workflow's nodes reference by type and name; created before the import. */
+  credentials?: Array<{ type: string; name: string; data: Record<string, unknown> }>;
+  /** A workflow file named as the workflow's settings.errorWorkflow; the cases record its run. */
+  errorWorkflow?: string;
   cases: CaseExpectation[];
 }
 
@@ -50,6 +54,23 @@ export function defineCorpusSuite(opts: {
     return own && !['new', 'running'].includes(own.status) ? own : undefined;
   }
 
+  /** Creates the file's credentials and points the workflow's references (by type and name) at their ids here. */
+  async function withCredentials(wf: Record<string, unknown>, credentials: ExpectedFile['credentials'] = []): Promise<string[]> {
+    const ids = new Map<string, string>();
+    for (const c of credentials) {
+      const r = await s.api('POST', '/credentials', c);
+      if (r.status !== 200) throw new Error(`credential ${c.name}: ${r.status} ${JSON.stringify(r.body)}`);
+      ids.set(`${c.type}/${c.name}`, r.body.id);
+    }
+    for (const node of (wf.nodes as Array<{ credentials?: Record<string, { id?: string; name: string }> }>) ?? []) {
+      for (const [type, ref] of Object.entries(node.credentials ?? {})) {
+        const id = ids.get(`${type}/${ref.name}`);
+        if (id) ref.id = id;
+      }
+    }
+    return [...ids.values()];
+  }
+
   function settle(name: string, outcome: { problems: string[]; warnings: string[] }): void {
     const isKnown = name in known;
     results.push({ name, ok: outcome.problems.length === 0, known: isKnown, ...outcome });
@@ -67,16 +88,31 @@ export function defineCorpusSuite(opts: {
         let id: string | undefined;
         let created: { status: number; body: any };
         let activated: { status: number; body: any } | undefined;
+        let credentialIds: string[] = [];
+        let errorWorkflowId: string | undefined;
         beforeAll(async () => {
           // As the files were uploaded to n8n: its public API requires `settings`, so a file
           // without them went up with empty settings (and ran as v0).
           const wf = JSON.parse(workflowJson) as Record<string, unknown>;
+          credentialIds = await withCredentials(wf, expected.credentials);
+          if (expected.errorWorkflow) {
+            const errorWf = await s.api('POST', '/workflows', readFileSync(path.join(opts.dir, 'workflows', expected.errorWorkflow), 'utf8'));
+            errorWorkflowId = errorWf.body.id;
+            // As recorded: n8n 2.x runs only a published (active) error workflow.
+            await s.api('POST', `/workflows/${errorWorkflowId}/activate`);
+            wf.settings = { ...(wf.settings as object | undefined), errorWorkflow: errorWorkflowId };
+          }
           created = await s.api('POST', '/workflows', JSON.stringify({ ...wf, settings: wf.settings ?? {} }));
           if (created.status === 200) id = created.body.id;
           if (id && (opts.checkImport || expected.cases.some((c) => c.trigger.kind === 'webhook'))) activated = await s.api('POST', `/workflows/${id}/activate`);
         });
         afterAll(async () => {
           if (id) await s.api('POST', `/workflows/${id}/deactivate`);
+          if (errorWorkflowId) {
+            await s.api('POST', `/workflows/${errorWorkflowId}/deactivate`);
+            await s.api('DELETE', `/workflows/${errorWorkflowId}`);
+          }
+          for (const credentialId of credentialIds) await s.api('DELETE', `/credentials/${credentialId}`);
         });
         if (opts.checkImport) test('import and activation', () => {
           const problems: string[] = [];
@@ -93,14 +129,15 @@ export function defineCorpusSuite(opts: {
         for (const c of expected.cases) {
           test(c.name, async () => {
             expect(id, 'the workflow imported').toBeDefined();
-            const seen = new Set<string>(((await s.api('GET', `/executions?workflowId=${id}`)).body.data as any[]).map((e) => e.id));
+            const recordedId = errorWorkflowId ?? id!;
+            const seen = new Set<string>(((await s.api('GET', `/executions?workflowId=${recordedId}`)).body.data as any[]).map((e) => e.id));
             let response: { status: number; contentType: string; body: unknown } | undefined;
             let exec: any;
             if (c.trigger.kind === 'webhook') {
               const body = c.trigger.raw ?? (c.trigger.body === undefined ? undefined : JSON.stringify(c.trigger.body));
               const res = await s.call(c.trigger.method ?? 'GET', `/webhook/${c.trigger.path}`, { body, headers: c.trigger.headers ?? {} });
               response = { status: res.status, contentType: res.headers.get('content-type') ?? '', body: res.body };
-              exec = await waitFor(() => finishedExecution(id!, seen), { timeoutMs: 20_000, message: `a finished execution of workflow ${id}` });
+              exec = await waitFor(() => finishedExecution(recordedId, seen), { timeoutMs: 20_000, message: `a finished execution of workflow ${recordedId}` });
             } else {
               const res = await s.api('POST', `/workflows/${id}/execute`, {});
               expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -98,7 +98,8 @@ describe('production webhooks', () => {
       ],
       connections: { Hook: { main: [[{ node: 'Split', type: 'main', index: 0 }]] } },
     };
-    await create(hookWith('first', { httpMethod: 'POST', responseMode: 'lastNode', options: { responseCode: 201 } }, split));
+    // v2 takes the code as n8n's editor writes it, {values: {responseCode}} (a plain number there is not read, as in n8n).
+    await create(hookWith('first', { httpMethod: 'POST', responseMode: 'lastNode', options: { responseCode: { values: { responseCode: 201 } } } }, split));
     await create(hookWith('all', { httpMethod: 'POST', responseMode: 'lastNode', responseData: 'allEntries' }, split));
     const first = await s.call('POST', '/webhook/first', json({ list: [{ a: 1 }, { a: 2 }] }));
     expect(first.status).toBe(201);

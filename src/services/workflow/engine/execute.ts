@@ -84,6 +84,7 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
     vars: opts.vars,
     timezone: opts.timezone,
     runData: state.runData,
+    nodeContext: state.nodeContext,
     now: opts.now,
     staticData: undefined,
   };
@@ -269,12 +270,17 @@ function routeFailedItems(outputs: Item[][], onError: string): void {
   outputs[0] = main.map((it) => (it.error === undefined ? it : { json: { error: message(it) }, pairedItem: it.pairedItem }));
 }
 
-/** Wraps plain objects as items and pairs unpaired items with their input (same index, or the only input). */
+/**
+ * Wraps plain objects as items and pairs unpaired items with their input (same index, or the only
+ * input). An item's json is normally an object, but a node may give other JSON on purpose: n8n's
+ * HTTP Request passes the elements of a JSON array answer on as they are (numbers, strings, lists),
+ * so an item with a `json` key is kept as given unless that json is missing or null.
+ */
 function normalise(items: unknown[], input: Item[]): Item[] {
   const out: Item[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     let it = items[i] as Item;
-    if (!it || typeof it !== 'object' || typeof it.json !== 'object' || it.json === null || Array.isArray(it.json)) {
+    if (!it || typeof it !== 'object' || it.json === undefined || it.json === null) {
       it = { json: (it && typeof it === 'object' && !Array.isArray(it) ? it : { data: it }) as Record<string, unknown> };
     }
     if (it.pairedItem === undefined) it = { ...it, pairedItem: { item: input.length === 1 ? 0 : Math.min(i, Math.max(0, input.length - 1)) } };

@@ -12,6 +12,8 @@ export interface RunInfo {
   vars?: Record<string, string>;
   timezone: string;
   runData: RunData;
+  /** Each node's context in this execution (Loop Over Items v1's `noItemsLeft`); absent: {}. */
+  nodeContext?: Record<string, Record<string, unknown>>;
   now(): Date;
   staticData?: { global: Record<string, unknown>; node: Record<string, unknown> };
 }
@@ -33,6 +35,10 @@ export class RunExpressionData implements ExpressionData {
     readonly runIndex: number,
     private readonly source: Array<SourceData | null> | null,
   ) {}
+
+  nodeContext(nodeName: string): Record<string, unknown> | undefined {
+    return this.info.nodeContext?.[nodeName];
+  }
 
   nodeOutput(nodeName: string, outputIndex?: number, runIndex?: number): Item[] | undefined {
     const runs = this.info.runData[nodeName];

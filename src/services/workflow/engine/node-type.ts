@@ -105,6 +105,12 @@ export interface NodeType {
   fromEvent?(payload: unknown, node: WorkflowNode): Item[];
   /** Schedule triggers: the cron patterns (with seconds) the node fires on. */
   schedules?(node: WorkflowNode): string[];
+  /**
+   * Triggers: the items a manual run started at this node begins with when the caller gives no
+   * data, as n8n's editor run of that trigger (a schedule item, the Error Trigger's example
+   * error). Without it, one empty item.
+   */
+  manualItems?(at: { now: Date; timezone: string; baseUrl: string }): Item[];
   /** Produces the node's output per output index. Triggers started by the engine are not executed; their first output is given. */
   execute(ctx: NodeContext): Promise<NodeResult> | NodeResult;
 }

@@ -189,7 +189,7 @@ export class Runner {
         await this.store.insertExecution(row);
       }
       final = row;
-      await this.after(req.prepared, row, outcome);
+      await this.after(req.prepared, row, outcome, req.start.node);
       return { row, outcome, saved };
     } finally {
       this.ended(id, final);
@@ -296,7 +296,7 @@ export class Runner {
     const saved = this.shouldSave(prepared.definition, row.mode, outcome.status);
     if (saved) await this.store.updateExecution(p.executionId, done);
     else await this.store.deleteExecution(p.executionId);
-    await this.after(prepared, done, outcome);
+    await this.after(prepared, done, outcome, stored.startData.startNode ?? '');
     return saved ? done : undefined;
   }
 
@@ -402,7 +402,7 @@ export class Runner {
   }
 
   /** After a run: schedule a parked execution's resume, note successful retries, start the error workflow. */
-  private async after(prepared: PreparedWorkflow, row: ExecutionRow, outcome: RunOutcome): Promise<void> {
+  private async after(prepared: PreparedWorkflow, row: ExecutionRow, outcome: RunOutcome, startNode: string): Promise<void> {
     if (outcome.status !== 'waiting') {
       const { id, name } = prepared.definition;
       this.platform.trace.event({ service: 'workflow', summary: `Execution ${row.id} of "${name}" finished: ${outcome.status}`, ok: outcome.status === 'success', detail: { workflow_id: id, execution_id: String(row.id), status: outcome.status, mode: row.mode } });
@@ -417,6 +417,7 @@ export class Runner {
       const start = findStartNode(p.definition, 'error');
       if (!start) return;
       const error = outcome.state.error;
+      const trigger = prepared.graph.nodes.get(startNode);
       await this.enqueue({
         prepared: p,
         mode: 'error',
@@ -431,6 +432,15 @@ export class Runner {
                   error: { message: error?.message, ...(error?.description ? { description: error.description } : {}), node: error?.node },
                   lastNodeExecuted: outcome.state.lastNodeExecuted,
                   mode: row.mode,
+                  // What n8n 2.8.4 gives (oracle: error-workflow-stop-and-error); `retryOf` is
+                  // there only for a retry (n8n's key is present but undefined otherwise).
+                  ...(row.retry_of ? { retryOf: String(row.retry_of) } : {}),
+                  executionContext: {
+                    version: 1,
+                    establishedAt: Date.parse(row.started_at ?? row.created_at),
+                    source: row.mode,
+                    ...(trigger ? { triggerNode: { name: trigger.name, type: trigger.type } } : {}),
+                  },
                 },
                 workflow: { id: prepared.definition.id, name: prepared.definition.name },
               },

@@ -47,6 +47,11 @@ export interface ExpressionData {
   now: Date;
   /** IANA zone for $now/$today (workflow settings.timezone, else the server's default). */
   timezone: string;
+  /**
+   * Variables a node adds for the expressions it resolves itself, as n8n's "additional keys":
+   * the HTTP Request node's pagination gives `$response`, `$pageCount` and `$request`.
+   */
+  additionalKeys?: { $response?: unknown; $pageCount?: number; $request?: unknown };
 }
 
 export class ExpressionError extends Error {

@@ -41,6 +41,8 @@ export interface WorkflowHttpDeps {
   variables: Variables;
   credentials: Credentials;
   baseUrl(): string;
+  /** The default time zone (WORKFLOW_TIMEZONE) of workflows that set none. */
+  timezone: string;
 }
 
 export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps): Promise<App> {
@@ -63,7 +65,7 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
       // must be <= 250", a 404 before a bad body); the request schemas document what they accept.
       api.setValidatorCompiler(() => () => true);
       api.addHook('onRequest', authHook(platform.keys));
-      workflowRoutes(api as unknown as App, { store: d.store, writes: d.writes, cache: d.cache, runner: d.runner, lists: d.lists.workflows, owner: d.owner, baseUrl: d.baseUrl });
+      workflowRoutes(api as unknown as App, { store: d.store, writes: d.writes, cache: d.cache, runner: d.runner, lists: d.lists.workflows, owner: d.owner, baseUrl: d.baseUrl, clock: platform.clock, timezone: d.timezone });
       executionRoutes(api as unknown as App, { store: d.store, runner: d.runner, stopper: d.stopper, lists: d.lists.executions, matchesProject: (id) => d.owner.matchesProject(id) });
       projectRoutes(api as unknown as App, { owner: d.owner });
       variableRoutes(api as unknown as App, { store: d.apiStore, variables: d.variables, owner: d.owner, clock: platform.clock });

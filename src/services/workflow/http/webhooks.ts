@@ -17,6 +17,7 @@ import type { Activation } from '../triggers/activation.js';
 import { matchDynamic, normalisePath, webhookRoutes, type WebhookTarget } from '../triggers/webhooks.js';
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
 import { nodeRegistry } from '../nodes/registry.js';
+import { readPath } from '../nodes/util.js';
 import { triggerKind } from '../workflows/triggers.js';
 import { checkWebhookAuth } from './webhook-auth.js';
 
@@ -46,6 +47,23 @@ function sendResponse(reply: FastifyReply, r: WebhookResponse) {
   }
   if (!reply.getHeader('content-type')) reply.type('application/json; charset=utf-8');
   return reply.send(JSON.stringify(r.body));
+}
+
+/**
+ * The Webhook node's answer code (oracle: webhook-*-code): v1 reads `responseCode`; v2 reads
+ * `options.responseCode.values.responseCode` ("customCode": `customCode`) and ignores a plain number there.
+ */
+function responseCode(node: WorkflowNode): number {
+  const p = (node.parameters ?? {}) as { responseCode?: unknown; options?: { responseCode?: unknown } };
+  if (Number(node.typeVersion ?? 1) < 2) return Number(p.responseCode ?? 200) || 200;
+  const values = (p.options?.responseCode as { values?: { responseCode?: unknown; customCode?: unknown } } | undefined)?.values;
+  const code = values?.responseCode === 'customCode' ? values.customCode : values?.responseCode;
+  return Number(code ?? 200) || 200;
+}
+
+/** A text answer goes out as n8n sends it (text/html), other values as JSON. */
+function textOrJson(value: unknown): { headers: Record<string, string>; body: unknown } {
+  return typeof value === 'string' ? { headers: { 'content-type': 'text/html; charset=utf-8' }, body: value } : { headers: {}, body: value };
 }
 
 function headerEntries(node: WorkflowNode): Record<string, string> {
@@ -119,7 +137,7 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
         executionMode: test ? 'test' : 'production',
       },
     };
-    const p = (node.parameters ?? {}) as { responseMode?: string; responseData?: string; options?: { responseCode?: number; responseData?: string } };
+    const p = (node.parameters ?? {}) as { responseMode?: string; responseData?: string; options?: { responseData?: string; responsePropertyName?: string } };
     const responseMode = p.responseMode ?? 'onReceived';
     const mode = test ? 'manual' : 'webhook';
     // Service triggers (e.g. a new mail) shape the request into their own items, or ignore it.
@@ -127,12 +145,15 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
     const startItems = shape ? shape(item, node) : [item];
     if (!startItems.length) return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ message: 'Ignored' }));
     const start = { node: node.name, items: startItems, outputIndex: target.outputIndex };
-    const code = Number(p.options?.responseCode ?? 200);
+    const code = responseCode(node);
 
     if (responseMode === 'onReceived') {
       await d.runner.enqueue({ prepared, mode, start });
-      const noData = p.responseData === 'noData' || p.options?.responseData === 'noData';
-      return sendResponse(reply, { status: code, headers: headerEntries(node), body: noData ? undefined : { message: 'Workflow was started' } });
+      // options.responseData: a text to answer with (oracle: webhook-2-on-received-data), or noData.
+      const custom = p.options?.responseData;
+      const noData = p.responseData === 'noData' || custom === 'noData';
+      const answer = noData ? { headers: {}, body: undefined } : custom ? textOrJson(custom) : { headers: {}, body: { message: 'Workflow was started' } };
+      return sendResponse(reply, { status: code, headers: { ...answer.headers, ...headerEntries(node) }, body: answer.body });
     }
 
     let answer: ((r: WebhookResponse) => void) | undefined;
@@ -161,6 +182,11 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
     const how = p.responseData ?? 'firstEntryJson';
     if (how === 'firstEntryJson' && items.length === 0) {
       return sendResponse(reply, { status: 500, headers: {}, body: { code: 0, message: 'No item to return was found' } });
+    }
+    if (how === 'firstEntryJson' && p.options?.responsePropertyName) {
+      // Only that field of the first item (oracle: webhook-2-property-name*).
+      const answer = textOrJson(readPath(items[0]?.json, p.options.responsePropertyName));
+      return sendResponse(reply, { status: code, headers: { ...answer.headers, ...headerEntries(node) }, body: answer.body });
     }
     const body = how === 'noData' ? undefined : how === 'allEntries' ? items.map((i) => i.json) : (items[0]?.json ?? {});
     return sendResponse(reply, { status: code, headers: headerEntries(node), body });

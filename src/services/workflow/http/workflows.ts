@@ -12,6 +12,8 @@ import type { ListCache } from '../workflows/list-cache.js';
 import type { WorkflowWrites } from '../workflows/service.js';
 import type { InstanceOwner } from '../projects/owner.js';
 import { findStartNode, triggerKind } from '../workflows/triggers.js';
+import { nodeRegistry } from '../nodes/registry.js';
+import type { Clock } from '../../../platform/clock.js';
 import { executeInput } from './execute-input.js';
 import { encodeCursor, notFoundError, parseBool, requireObjectBody, requireProps, sendJsonText, offsetWindow } from './common.js';
 import { errors, ExecuteBody, Execution, IdParams, Page, Tag, TagRefs, TransferBody, Workflow, WorkflowBody, WorkflowListQuery, WorkflowPatch } from './schemas.js';
@@ -24,6 +26,9 @@ export interface WorkflowRoutesDeps {
   lists: ListCache;
   owner: InstanceOwner;
   baseUrl(): string;
+  /** The server's clock and default time zone: a schedule trigger's manual item reads them. */
+  clock: Clock;
+  timezone: string;
 }
 
 type Params = { id: string };
@@ -156,11 +161,17 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     const start = findStartNode(prepared.definition, 'manual');
     if (!start) throw badRequest('Workflow has no trigger node to start from: add a Manual Trigger');
     const node = prepared.graph.nodes.get(start)!;
-    // A Webhook start gets webhook-shaped items, each request body being one input.
+    const body = (req.body ?? {}) as { data?: unknown; inputData?: unknown };
+    const given = body.data !== undefined || body.inputData !== undefined;
+    const manualItems = nodeRegistry.get(node.type)?.manualItems;
+    // A Webhook start gets webhook-shaped items, each request body being one input; another
+    // trigger run without data starts with what n8n's editor run of it gives.
     const items: Item[] =
       triggerKind(node) === 'webhook'
         ? inputs.map((i) => ({ ...i, json: { headers: {}, params: {}, query: {}, body: i.json, webhookUrl: `${d.baseUrl()}/webhook-test/${String(node.parameters?.path ?? '')}`, executionMode: 'test' } }))
-        : inputs;
+        : !given && manualItems
+          ? manualItems({ now: d.clock.now(), timezone: String(prepared.definition.settings?.timezone ?? d.timezone), baseUrl: d.baseUrl() })
+          : inputs;
     const { row: exec } = await d.runner.run({ prepared, mode: 'manual', start: { node: start, items } });
     return sendJsonText(reply, executionWithDataText(exec));
   });

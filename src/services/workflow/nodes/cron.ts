@@ -29,5 +29,7 @@ export default {
     const items = ((node.parameters as { triggerTimes?: { item?: Entry[] } } | undefined)?.triggerTimes?.item ?? []) as Entry[];
     return items.map(entryToCron).filter((c): c is string => !!c);
   },
+  // Run by hand, n8n's Cron starts with one empty item (oracle: cron-1-*); a fire gives the schedule item.
+  manualItems: () => [{ json: {} }],
   execute: (ctx) => [ctx.items.length ? ctx.items : [scheduleItem(ctx.now(), String(ctx.workflow.settings?.timezone ?? 'UTC'))]],
 } satisfies NodeType;

@@ -4,6 +4,7 @@
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { authenticate } from '../credentials/http-auth.js';
+import { paginate } from './httpRequest-pagination.js';
 
 interface Request {
   method: string;
@@ -22,6 +23,8 @@ interface Request {
   neverError: boolean;
   /** v3+: a failed status is worded as n8n words it (STATUS_WORDING). */
   statusWording: boolean;
+  /** v3+: a JSON array answer is one item per element; v1–v2 keep the whole array as one item's json. */
+  splitArrays: boolean;
 }
 
 /** n8n's messages for these statuses (recorded by the oracle: http-4.2-error-<code>); other statuses keep the client's wording. */
@@ -72,6 +75,7 @@ async function v4(ctx: NodeContext, i: number): Promise<Request> {
     neverError: await p('options.response.response.neverError', false),
     textField: String(await p('options.response.response.outputPropertyName', 'data') || 'data'),
     statusWording: true,
+    splitArrays: true,
     timeoutMs: await p<number | undefined>('options.timeout', undefined),
     followRedirects: await p('options.redirect.redirect.followRedirects', true),
     maxRedirects: await p<number | undefined>('options.redirect.redirect.maxRedirects', undefined),
@@ -113,6 +117,7 @@ async function v1(ctx: NodeContext, i: number): Promise<Request> {
     neverError: await p('options.ignoreResponseCode', false),
     textField: 'data',
     statusWording: false,
+    splitArrays: false,
     timeoutMs: await p<number | undefined>('options.timeout', undefined),
     followRedirects: await p('options.followRedirect', true),
   };
@@ -155,7 +160,16 @@ class HttpStatusError extends NodeOperationError {
   }
 }
 
-async function send(ctx: NodeContext, req: Request): Promise<Array<Record<string, unknown>>> {
+/** One answer, read and parsed by the node's response format. */
+export interface Answer {
+  statusCode: number;
+  statusMessage: string;
+  headers: Record<string, string>;
+  text: string;
+  body: unknown;
+}
+
+async function exchange(ctx: NodeContext, req: Request): Promise<Answer> {
   let url: URL;
   try {
     url = new URL(req.url);
@@ -180,16 +194,38 @@ async function send(ctx: NodeContext, req: Request): Promise<Array<Record<string
       if (req.format === 'json') throw new NodeOperationError('Response body is not valid JSON. Change "Response Format" to "Text"');
     }
   }
-  if (!req.neverError && (res.status < 200 || res.status >= 300)) {
-    const detail = typeof body === 'string' ? body : JSON.stringify(body);
-    throw new HttpStatusError(res.status, text, detail.slice(0, 1000), req.statusWording ? STATUS_WORDING[res.status] : undefined);
-  }
-  if (req.fullResponse) {
-    return [{ body, headers: Object.fromEntries(res.headers), statusCode: res.status, statusMessage: res.statusText }];
-  }
-  if (Array.isArray(body)) return body.map((b) => (b && typeof b === 'object' && !Array.isArray(b) ? b : { data: b }));
-  if (body && typeof body === 'object') return [body as Record<string, unknown>];
+  return { statusCode: res.status, statusMessage: res.statusText, headers: Object.fromEntries(res.headers), text, body };
+}
+
+/** Fails on an answer outside 2xx, unless the node never errors. */
+function checkStatus(req: Request, answer: Answer): void {
+  if (req.neverError || (answer.statusCode >= 200 && answer.statusCode < 300)) return;
+  const detail = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+  throw new HttpStatusError(answer.statusCode, answer.text, detail.slice(0, 1000), req.statusWording ? STATUS_WORDING[answer.statusCode] : undefined);
+}
+
+/**
+ * The items' json of an answer. As in n8n (oracle: http-*-response-list-mixed), an element of a
+ * JSON array answer becomes an item's json whatever it is (a number, a string, a list, an object
+ * with a `json` key), so items here may carry json that is not an object.
+ */
+function itemsOf(req: Request, answer: Answer): unknown[] {
+  const { body } = answer;
+  if (req.fullResponse) return [{ body, headers: answer.headers, statusCode: answer.statusCode, statusMessage: answer.statusMessage }];
+  if (Array.isArray(body)) return req.splitArrays ? body : [body];
+  if (body && typeof body === 'object') return [body];
   return [{ [req.textField]: body }];
+}
+
+/** The node's answers for item `i`: one, or every page with v3+'s pagination. */
+async function answers(ctx: NodeContext, i: number, req: Request): Promise<Answer[]> {
+  if (ctx.typeVersion >= 3) {
+    const pages = await paginate(ctx, i, req, (r) => exchange(ctx, r), (r, a) => checkStatus(r, a));
+    if (pages) return pages;
+  }
+  const answer = await exchange(ctx, req);
+  checkStatus(req, answer);
+  return [answer];
 }
 
 export default {
@@ -200,7 +236,9 @@ export default {
       try {
         const req = await (ctx.typeVersion >= 3 ? v4(ctx, i) : v1(ctx, i));
         await authenticate(ctx, i, req);
-        for (const json of await send(ctx, req)) out.push({ json, pairedItem: { item: i } });
+        for (const answer of await answers(ctx, i, req)) {
+          for (const json of itemsOf(req, answer)) out.push({ json: json as Item['json'], pairedItem: { item: i } });
+        }
       } catch (err) {
         if (!ctx.continueOnFail) throw err;
         const error = err instanceof HttpStatusError && ctx.typeVersion >= 3 ? err.asItem() : (err as Error).message;

@@ -56,4 +56,6 @@ for (const t of ALL) for (const name of t.types) byType.set(name, t);
 
 export const nodeRegistry = {
   get: (type: string): NodeType | undefined => byType.get(type),
+  /** Every type name the engine runs (the oracle coverage test checks each has a recorded case). */
+  types: (): string[] => [...byType.keys()],
 };

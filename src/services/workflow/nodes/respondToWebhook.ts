@@ -12,12 +12,15 @@ export default {
       if (e?.name) headers[String(e.name).toLowerCase()] = String(e.value ?? '');
     }
     let body: unknown;
+    // `options.responseKey` wraps the item(s) in an object under that key (oracle: respond-1.1-*-key).
+    const responseKey = String(await ctx.param('options.responseKey', 0, '') ?? '');
+    const keyed = (data: unknown) => (responseKey ? { [responseKey]: data } : data);
     switch (respondWith) {
       case 'allIncomingItems':
-        body = items.map((i) => i.json);
+        body = keyed(items.map((i) => i.json));
         break;
       case 'firstIncomingItem':
-        body = items[0]?.json ?? {};
+        body = keyed(items[0]?.json ?? {});
         break;
       case 'json': {
         let b = await ctx.param<unknown>('responseBody', 0, '');

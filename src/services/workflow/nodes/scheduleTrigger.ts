@@ -41,5 +41,6 @@ export default {
     const rules = ((node.parameters as { rule?: { interval?: Rule[] } } | undefined)?.rule?.interval ?? [{}]) as Rule[];
     return rules.map(ruleToCron).filter((c): c is string => !!c);
   },
+  manualItems: ({ now, timezone }) => [scheduleItem(now, timezone)],
   execute: (ctx) => [ctx.items.length ? ctx.items : [scheduleItem(ctx.now(), String(ctx.workflow.settings?.timezone ?? 'UTC'))]],
 } satisfies NodeType;

@@ -8,6 +8,8 @@ interface LoopState {
   items?: Item[];
   processed: Item[];
   done?: boolean;
+  /** v1's loop ends through an IF on `$node["Loop"].context["noItemsLeft"]`: true once the batch handed out was the last (oracle: engine-loop-v1). */
+  noItemsLeft?: boolean;
 }
 
 export default {
@@ -28,6 +30,7 @@ export default {
       batch = state.items.splice(0, size);
     }
     state.done = batch.length === 0;
+    state.noItemsLeft = state.items.length === 0;
     if (ctx.typeVersion < 2) return [batch];
     const done = state.done ? state.processed : [];
     return ctx.typeVersion >= 3 ? [done, batch] : [batch, done];

@@ -7,6 +7,7 @@ import { nodeRegistry } from '../nodes/registry.js';
 import type { WorkflowStore } from '../store/workflow-store.js';
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
 import { activatableTriggers, triggerKind } from '../workflows/triggers.js';
+import { N8N_NODE_TYPES } from '../nodes/n8n-node-types.js';
 import { scheduleItem } from '../nodes/schedule-item.js';
 import type { Runner } from '../executions/runner.js';
 import type { WorkflowNode } from '../engine/types.js';
@@ -65,9 +66,14 @@ export class Activation {
 
   /** Throws DomainError invalid (n8n's words) if the workflow cannot be activated. */
   validate(p: PreparedWorkflow): void {
+    // As n8n: a type neither n8n nor this engine knows makes the workflow unactivatable (it still
+    // imports, and a real n8n node the engine lacks fails only when it runs).
+    const unknown = p.definition.nodes.find((n) => !nodeRegistry.get(n.type) && !N8N_NODE_TYPES.has(n.type));
+    if (unknown) throw invalid(`Unrecognized node type: ${unknown.type}`);
     const triggers = activatableTriggers(p.definition);
-    // n8n 2.8.4 also activates a workflow whose only trigger is Execute Workflow Trigger (observed).
-    const calledByWorkflows = p.definition.nodes.some((n) => !n.disabled && triggerKind(n) === 'workflow');
+    // n8n 2.8.4 also activates a workflow whose only trigger is Execute Workflow Trigger or Error
+    // Trigger (observed: engine-activate-subworkflow-only, error-trigger-manual).
+    const calledByWorkflows = p.definition.nodes.some((n) => !n.disabled && (triggerKind(n) === 'workflow' || triggerKind(n) === 'error'));
     if (!triggers.length && !calledByWorkflows) throw invalid(NO_TRIGGER_MESSAGE);
     const tz = String(p.definition.settings?.timezone ?? this.defaultTimezone);
     for (const node of triggers) {

@@ -361,6 +361,10 @@
     $secrets: () => ({}),
     $parameter: () => remember('params:self', () => call('nodeParams', '')),
     $mode: () => ctx().execution.mode,
+    // Only where a node adds them (HTTP Request pagination); undefined elsewhere.
+    $response: () => ctx().additionalKeys.$response,
+    $pageCount: () => ctx().additionalKeys.$pageCount,
+    $request: () => ctx().additionalKeys.$request,
     $now: () => remember('now', () => lux().DateTime.fromMillis(state.nowMs)),
     $today: () => remember('today', () => lux().DateTime.fromMillis(state.nowMs).startOf('day')),
     DateTime: () => lux().DateTime,

@@ -132,6 +132,7 @@ function dataOperation(op: string, args: HostArgs, data: ExpressionData): string
         workflow: data.workflow,
         execution: { customData: {}, ...data.execution },
         prevNode: data.prevNode,
+        additionalKeys: data.additionalKeys ?? {},
       });
     case 'env':
       // null: blocked (no variable allowed), which $env reports as n8n does.
