@@ -36,6 +36,8 @@ export interface HamletConfig {
   queue: { workers: boolean; prefix: string };
   /** HAMLET_<SERVICE>_URL: where another process reaches a service (behind a proxy, or on another host). */
   serviceUrls: Record<string, string>;
+  /** HAMLET_SHUTDOWN_DRAIN: how long a stopping process answers readiness 503 while still serving, so a load balancer moves away first. */
+  shutdownDrainMs: number;
   /** The inputs every service reads its own settings from (platform/settings.ts); never written after loading. */
   source: { readonly env: Env; readonly flags: Readonly<Record<string, string>> };
 }
@@ -150,6 +152,7 @@ function readPlatformSettings(kit: SettingsKit): HamletConfig {
     allowInternalRequests: kit.flag('HAMLET_ALLOW_INTERNAL_REQUESTS', false),
     queue: { workers: kit.oneOf('HAMLET_WORKERS', ['on', 'off'], 'on') === 'on', prefix: kit.text('HAMLET_QUEUE_PREFIX', 'hamlet') },
     serviceUrls,
+    shutdownDrainMs: kit.duration('HAMLET_SHUTDOWN_DRAIN', 0),
     source: { env: kit.env, flags: kit.flagValues },
   };
 }

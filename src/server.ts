@@ -6,9 +6,11 @@ import { systemClock, type Clock } from './platform/clock.js';
 import { migrate, openDb, type Db } from './platform/db.js';
 import { Directory, reachableUrl } from './platform/directory.js';
 import { createEventBus } from './platform/events.js';
+import { Health } from './platform/health.js';
 import { TableJobs } from './platform/jobs.js';
 import { BullJobs } from './platform/jobs-bullmq.js';
 import { Keys } from './platform/keys.js';
+import { Leaders } from './platform/leader.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { Mailer } from './platform/mailer.js';
 import { platformMigrations } from './platform/migrations.js';
@@ -44,7 +46,8 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
     await db.close();
     throw err;
   }
-  const events = createEventBus(config.redisUrl, logger);
+  // The queue prefix also names the bus's channels and the leader leases: deployments (and test runs) sharing one Redis stay apart.
+  const events = createEventBus(config.redisUrl, logger, `${config.queue.prefix}:`);
   // Queue mode: with REDIS_URL, jobs run on BullMQ across processes (`hamlet worker`).
   const jobs = config.redisUrl
     ? new BullJobs(db, clock, logger, config.redisUrl, { runWorkers: config.queue.workers, prefix: config.queue.prefix })
@@ -53,11 +56,13 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
   const mailer = new Mailer({ host: config.host, relay: config.smtpRelay }, jobs, events, logger);
   const limits = new RateLimits(config);
   const directory = new Directory(config.serviceUrls);
-  return { config, db, clock, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory };
+  const leaders = new Leaders(config.redisUrl, config.queue.prefix, logger);
+  return { config, db, clock, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory, leaders, health: new Health(db) };
 }
 
 export async function closePlatform(p: Platform): Promise<void> {
   await p.jobs.stop();
+  await p.leaders.close();
   p.mailer.close();
   await p.limits.close();
   await p.events.close();
@@ -97,6 +102,7 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
       stops.push(() => running.stop());
     }
     if (opts.workers !== false) await platform.jobs.start();
+    platform.health.serving();
   } catch (err) {
     for (const stop of stops.reverse()) await stop().catch((e) => platform.logger.error({ err: e }, 'stopping after a failed start failed'));
     await closePlatform(platform);
@@ -108,6 +114,11 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
     services,
     stop: () =>
       (stopping ??= (async () => {
+        // Readiness turns 503 first; during the drain the process still serves, so a load
+        // balancer's next check moves traffic away before the listeners close. Each service's
+        // stop then refuses new connections and finishes the requests in flight (Fastify's close).
+        platform.health.stopping();
+        if (platform.config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, platform.config.shutdownDrainMs));
         for (const stop of [...stops].reverse()) await withinGrace(stop, opts.stopGraceMs ?? STOP_GRACE_MS, platform.logger);
         await closePlatform(platform);
       })()),

@@ -9,6 +9,7 @@
 // HAMLET_JSON_MAX_DEPTH or a route's `config.jsonMaxDepth`.
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
+import type { Health } from './health.js';
 import { registerServiceIndex, type ServiceIndex } from './service-index.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HTTP_DEFAULTS, type HttpSettings } from '../config.js';
@@ -63,6 +64,8 @@ export interface CreateAppOptions {
   onBadUrl?: (request: FastifyRequest, reply: FastifyReply) => unknown;
   /** A small page (or JSON) at `/` saying what the service is; for services whose `/` is otherwise free. */
   index?: ServiceIndex;
+  /** The process's readiness (platform.health), answered at /healthz/readiness for load balancers. */
+  health?: Health;
 }
 
 declare module 'fastify' {
@@ -270,6 +273,13 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', service: opts.service }));
+  const health = opts.health;
+  if (health) {
+    app.get('/healthz/readiness', { schema: { hide: true } }, async (_request, reply) => {
+      const { ready, reason } = await health.readiness();
+      return ready ? { status: 'ok' } : reply.code(503).send({ status: 'error', reason });
+    });
+  }
   app.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
   if (opts.index) registerServiceIndex(app as unknown as FastifyInstance, opts.index);
 

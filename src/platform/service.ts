@@ -4,8 +4,10 @@ import type { Clock } from './clock.js';
 import type { Db, Migrations } from './db.js';
 import type { Directory } from './directory.js';
 import type { EventBus } from './events.js';
+import type { Health } from './health.js';
 import type { Jobs } from './jobs.js';
 import type { Keys } from './keys.js';
+import type { Leaders } from './leader.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mailer.js';
 import type { RateLimits } from './ratelimit.js';
@@ -26,6 +28,10 @@ export interface Platform {
   websockets: WsBudget;
   /** Where each service's HTTP API is reached (for services that call another over HTTP). */
   directory: Directory;
+  /** Which process of a cluster runs a service's schedules and event reactions (platform/leader.ts). */
+  leaders: Leaders;
+  /** Readiness for load balancers, answered on every service port (platform/health.ts). */
+  health: Health;
 }
 
 /** Every service listens on one HTTP port of its own. */
