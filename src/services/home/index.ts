@@ -1,10 +1,12 @@
 // The home automation service (contract 002 part A): a Home Assistant-compatible home.
 // The state machine lives in memory; the database is its durable record and the recorder.
+// In a cluster every instance holds the whole state machine, kept alike through the
+// platform bus (cluster/replication.ts); automations fire on the leader (automations/engine.ts).
 import websocket from '@fastify/websocket';
 import { createApp, listen } from '../../platform/http.js';
 import { defineService, noJobs, type Platform } from '../../platform/service.js';
-import { ENTITY_STATE_CHANGED } from '../../platform/topics.js';
 import { Automations } from './automations/engine.js';
+import { replicateStates } from './cluster/replication.js';
 import { Home } from './core/home.js';
 import { stateFromJson, type State } from './core/state.js';
 import { DOMAINS } from './entities/index.js';
@@ -35,6 +37,9 @@ async function start(platform: Platform, settings: HomeSettings) {
 
   home.registry.replace({ ...house.registry, loadedAt: platform.clock.ms() / 1000 });
   for (const d of DOMAINS) for (const s of d.services) home.registerService(d.domain, s);
+  // Listening to the other instances before reading the stored states: a write made
+  // meanwhile is not missed (restore keeps whichever of the two is newer).
+  const replication = replicateStates(home, platform.events, logger);
   const stored = await store.loadEntities();
   const restored = stored.map(stateFromJson).filter((s): s is State => !!s);
   if (restored.length < stored.length) home.logger.warn({ unreadable: stored.length - restored.length }, 'home: stored entity states that do not parse were left out');
@@ -50,21 +55,16 @@ async function start(platform: Platform, settings: HomeSettings) {
     if (initial && !home.states.get(entityId)) home.states.set(entityId, initial.state, initial.attributes, home.context());
   }
 
-  const automations = new Automations(home, new AutomationStore(platform.db), () => loadHouse(settings.configFile, explicit, knownDomains).automations);
+  const automations = new Automations(home, new AutomationStore(platform.db), () => loadHouse(settings.configFile, explicit, knownDomains).automations, {
+    leadership: platform.leaders.of('home'),
+    events: platform.events,
+    instanceId: replication.instanceId,
+  });
   await automations.start();
   const stopPurging = startPurging(home, store, settings.keepDays);
   registerLogbookService(home);
   registerHomeassistantServices(home, { readLocation: () => loadHouse(settings.configFile, explicit, knownDomains).location });
   registerPersistentNotificationServices(home);
-
-  // Other services (workflow triggers) hear state changes on the platform bus.
-  const stopPublishing = home.bus.listen('state_changed', (e) => {
-    const old = e.data.old_state as State | null;
-    const next = e.data.new_state as State | null;
-    void platform.events
-      .publish(ENTITY_STATE_CHANGED, { entity_id: String(e.data.entity_id), old_state: old?.toJSON() ?? null, new_state: next?.toJSON() ?? null, context: e.context })
-      .catch((err) => logger.warn({ err, service: 'home', entity_id: e.data.entity_id }, 'home: publishing a state change failed'));
-  });
 
   const reserved = new Set([...house.devices.map((d) => `${d.domain}.${d.id}`), ...home.states.entityIds('automation')]);
   const mqtt = settings.mqtt ? await startMqtt(home, settings.mqtt, reserved) : undefined;
@@ -103,7 +103,7 @@ async function start(platform: Platform, settings: HomeSettings) {
       await mqtt?.stop();
       automations.stop();
       stopPurging();
-      stopPublishing();
+      replication.stop();
       home.stop();
       await persist.close();
     },

@@ -16,8 +16,11 @@ export interface WriteResult {
 }
 
 export interface StateWriteListener {
-  /** Called for every write, including identical ones, and for removals (state undefined). */
-  (entityId: string, state: State | undefined, changed: boolean): void;
+  /**
+   * Called for every write, including identical ones, and for removals (state undefined);
+   * `replicated` for a write another instance of the cluster made (and stored).
+   */
+  (entityId: string, state: State | undefined, changed: boolean, replicated: boolean): void;
 }
 
 /**
@@ -64,9 +67,12 @@ export class StateMachine {
     return () => this.writeListeners.delete(listener);
   }
 
-  /** Puts back states loaded from storage at start, without events. */
+  /** Puts back states loaded from storage at start, without events (a newer one already heard from another instance stays). */
   restore(states: State[]): void {
-    for (const s of states) this.states.set(s.entity_id, s);
+    for (const s of states) {
+      const held = this.states.get(s.entity_id);
+      if (!held || held.lastUpdatedUs < s.lastUpdatedUs) this.states.set(s.entity_id, s);
+    }
   }
 
   set(entityId: string, newState: string, attributes: Attributes, context: Context, forceUpdate = false): WriteResult {
@@ -91,6 +97,36 @@ export class StateMachine {
     return { state, changed: true, created: !old };
   }
 
+  /**
+   * A write made on another instance of a cluster (see cluster/replication.ts), applied as
+   * it was made there: same times, same context. Last writer wins by last_updated, so a
+   * message that arrives late cannot undo a newer write; a write already held, or one that
+   * only repeats the current state (an MQTT message every instance heard), fires nothing.
+   * Returns whether the change was applied.
+   */
+  applyReplicated(entityId: string, next: State | null, removedUpdatedUs?: number): boolean {
+    const old = this.states.get(entityId);
+    if (next === null) {
+      // A removal undoes only the state it removed, not one written since.
+      if (!old || (removedUpdatedUs !== undefined && old.lastUpdatedUs > removedUpdatedUs)) return false;
+      this.states.delete(entityId);
+      this.notify(entityId, undefined, true, true);
+      this.bus.fire('state_changed', { entity_id: entityId, old_state: old, new_state: null }, old.context, nowUs(this.clock), 'LOCAL', true);
+      return true;
+    }
+    if (old && (old.lastUpdatedUs > next.lastUpdatedUs || (old.lastUpdatedUs === next.lastUpdatedUs && old.context.id === next.context.id))) return false;
+    if (old && old.state === next.state && deepEqual(old.attributes, next.attributes)) {
+      const reported = new State(entityId, old.state, old.attributes, old.lastChangedUs, old.lastUpdatedUs, Math.max(old.lastReportedUs, next.lastReportedUs), old.context);
+      this.states.set(entityId, reported);
+      this.notify(entityId, reported, false, true);
+      return false;
+    }
+    this.states.set(entityId, next);
+    this.notify(entityId, next, true, true);
+    this.bus.fire('state_changed', { entity_id: entityId, old_state: old ?? null, new_state: next }, next.context, next.lastUpdatedUs, 'LOCAL', true);
+    return true;
+  }
+
   remove(entityId: string, context: Context): boolean {
     const old = this.states.get(entityId);
     if (!old) return false;
@@ -100,7 +136,7 @@ export class StateMachine {
     return true;
   }
 
-  private notify(entityId: string, state: State | undefined, changed: boolean) {
-    for (const l of this.writeListeners) l(entityId, state, changed);
+  private notify(entityId: string, state: State | undefined, changed: boolean, replicated = false) {
+    for (const l of this.writeListeners) l(entityId, state, changed, replicated);
   }
 }
