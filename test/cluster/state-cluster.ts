@@ -23,7 +23,14 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(services: ServiceName[], opts: { env?: Record<string, string>; clock?: Clock } = {}): Promise<Cluster> {
+export interface ClusterOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** Runs on the first instance before the second starts (e.g. what the second must find at its start). */
+  beforeSecond?: (a: TestHamlet) => Promise<void>;
+}
+
+export async function startCluster(services: ServiceName[], opts: ClusterOptions = {}): Promise<Cluster> {
   const env = {
     REDIS_URL: process.env.TEST_REDIS_URL!,
     HAMLET_QUEUE_PREFIX: `hamlet-cs-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`,
@@ -33,6 +40,7 @@ export async function startCluster(services: ServiceName[], opts: { env?: Record
   const a = await startTestHamlet({ services, env, clock: opts.clock });
   let b: Hamlet;
   try {
+    await opts.beforeSecond?.(a);
     const config = loadConfig(testEnv({ dataDir: a.dataDir, databaseUrl: a.config.databaseUrl }, services, env));
     b = await startHamlet(config, { clock: opts.clock, logger: createLogger({ level: config.logLevel, pretty: false }) });
   } catch (err) {
