@@ -46,6 +46,7 @@ export function createCore(platform: Platform, config: MailSettings) {
     live.close();
     events.close();
     receiveLists.close();
+    customDomains.close();
     cache.close();
   }
 
