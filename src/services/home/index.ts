@@ -67,7 +67,7 @@ async function start(platform: Platform, settings: HomeSettings) {
   registerPersistentNotificationServices(home);
 
   const reserved = new Set([...house.devices.map((d) => `${d.domain}.${d.id}`), ...home.states.entityIds('automation')]);
-  const mqtt = settings.mqtt ? await startMqtt(home, settings.mqtt, reserved) : undefined;
+  const mqtt = settings.mqtt ? await startMqtt(home, settings.mqtt, reserved, platform.leaders.of('home')) : undefined;
 
   const app = await createApp({
     service: 'home',
