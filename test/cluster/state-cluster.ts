@@ -26,6 +26,8 @@ export interface Cluster {
 export interface ClusterOptions {
   env?: Record<string, string>;
   clock?: Clock;
+  /** The second instance's clock, when it differs (machines whose clocks disagree). */
+  clockOfSecond?: Clock;
   /** Runs on the first instance before the second starts (e.g. what the second must find at its start). */
   beforeSecond?: (a: TestHamlet) => Promise<void>;
 }
@@ -42,7 +44,7 @@ export async function startCluster(services: ServiceName[], opts: ClusterOptions
   try {
     await opts.beforeSecond?.(a);
     const config = loadConfig(testEnv({ dataDir: a.dataDir, databaseUrl: a.config.databaseUrl }, services, env));
-    b = await startHamlet(config, { clock: opts.clock, logger: createLogger({ level: config.logLevel, pretty: false }) });
+    b = await startHamlet(config, { clock: opts.clockOfSecond ?? opts.clock, logger: createLogger({ level: config.logLevel, pretty: false }) });
   } catch (err) {
     await a.destroy();
     throw err;

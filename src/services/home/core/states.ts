@@ -38,6 +38,8 @@ export interface AttributeLimits {
 export class StateMachine {
   private readonly states = new Map<string, State>();
   private readonly writeListeners = new Set<StateWriteListener>();
+  /** Entities whose current state another instance wrote (applyReplicated). */
+  private readonly writtenElsewhere = new Set<string>();
 
   constructor(
     private readonly bus: HomeBus,
@@ -80,7 +82,10 @@ export class StateMachine {
     const problem = jsonShapeProblem(attributes, this.attributeLimits);
     if (problem) throw invalid('attributes', problem.message);
     const old = this.states.get(entityId);
-    const now = nowUs(this.clock);
+    let now = nowUs(this.clock);
+    // Over another instance's write, a write here is later, whatever the two machines' clocks
+    // say: it must win on every instance (last_updated decides), not be taken for an older one.
+    if (old && old.lastUpdatedUs >= now && this.writtenElsewhere.has(entityId)) now = old.lastUpdatedUs + 1;
     if (old && !forceUpdate && old.state === newState && deepEqual(old.attributes, attributes)) {
       // HA: an identical write moves only last_reported and keeps the old context.
       const reported = new State(entityId, old.state, old.attributes, old.lastChangedUs, old.lastUpdatedUs, Math.max(now, old.lastUpdatedUs), old.context);
@@ -92,6 +97,7 @@ export class StateMachine {
     const lastChanged = stateChanged ? now : old.lastChangedUs;
     const state = new State(entityId, newState, Object.freeze({ ...attributes }), lastChanged, now, now, context);
     this.states.set(entityId, state);
+    this.writtenElsewhere.delete(entityId);
     this.notify(entityId, state, true);
     this.bus.fire('state_changed', { entity_id: entityId, old_state: old ?? null, new_state: state }, context, now);
     return { state, changed: true, created: !old };
@@ -110,11 +116,13 @@ export class StateMachine {
       // A removal undoes only the state it removed, not one written since.
       if (!old || (removedUpdatedUs !== undefined && old.lastUpdatedUs > removedUpdatedUs)) return false;
       this.states.delete(entityId);
+      this.writtenElsewhere.delete(entityId);
       this.notify(entityId, undefined, true, true);
       this.bus.fire('state_changed', { entity_id: entityId, old_state: old, new_state: null }, old.context, nowUs(this.clock), 'LOCAL', true);
       return true;
     }
-    if (old && (old.lastUpdatedUs > next.lastUpdatedUs || (old.lastUpdatedUs === next.lastUpdatedUs && old.context.id === next.context.id))) return false;
+    // Equal times (two instances in the same microsecond): the larger context id wins on both.
+    if (old && (old.lastUpdatedUs > next.lastUpdatedUs || (old.lastUpdatedUs === next.lastUpdatedUs && old.context.id >= next.context.id))) return false;
     if (old && old.state === next.state && deepEqual(old.attributes, next.attributes)) {
       const reported = new State(entityId, old.state, old.attributes, old.lastChangedUs, old.lastUpdatedUs, Math.max(old.lastReportedUs, next.lastReportedUs), old.context);
       this.states.set(entityId, reported);
@@ -122,6 +130,7 @@ export class StateMachine {
       return false;
     }
     this.states.set(entityId, next);
+    this.writtenElsewhere.add(entityId);
     this.notify(entityId, next, true, true);
     this.bus.fire('state_changed', { entity_id: entityId, old_state: old ?? null, new_state: next }, next.context, next.lastUpdatedUs, 'LOCAL', true);
     return true;
@@ -131,6 +140,7 @@ export class StateMachine {
     const old = this.states.get(entityId);
     if (!old) return false;
     this.states.delete(entityId);
+    this.writtenElsewhere.delete(entityId);
     this.notify(entityId, undefined, true);
     this.bus.fire('state_changed', { entity_id: entityId, old_state: old, new_state: null }, context, nowUs(this.clock));
     return true;
