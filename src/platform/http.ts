@@ -249,6 +249,20 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
     if (problem) throw new HttpError(400, `Request body is nested deeper than ${maxDepth} levels`, 'too_deep');
   });
 
+  // Graceful close: a keep-alive connection whose request is in flight when the app closes
+  // would stay open after its answer (until the keep-alive timeout), holding the close up.
+  // Answers sent while closing say `Connection: close`, so the client (or the load balancer)
+  // ends the connection and opens its next one elsewhere.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   app.addHook('onRequest', async (request) => {
     if (/%00/.test(request.url)) throw new HttpError(400, 'NUL characters (%00) are not allowed in URLs', 'invalid_character');
   });
