@@ -40,6 +40,8 @@ export interface HamletConfig {
   console: { enabled: boolean; port: number };
   /** The trace of what agents did (platform/trace.ts): HAMLET_TRACE=off, HAMLET_TRACE_BODIES=on, HAMLET_TRACE_RETENTION. */
   trace: { enabled: boolean; bodies: boolean; retentionMs: number };
+  /** HAMLET_SHUTDOWN_DRAIN: how long a stopping process answers readiness 503 while still serving, so a load balancer moves away first. */
+  shutdownDrainMs: number;
   /** The inputs every service reads its own settings from (platform/settings.ts); never written after loading. */
   source: { readonly env: Env; readonly flags: Readonly<Record<string, string>> };
 }
@@ -158,6 +160,7 @@ function readPlatformSettings(kit: SettingsKit): HamletConfig {
     serviceUrls,
     console: { enabled: kit.flag('HAMLET_CONSOLE', true), port: kit.port('HAMLET_CONSOLE_PORT', 4900) },
     trace: { enabled: kit.flag('HAMLET_TRACE', true), bodies: kit.flag('HAMLET_TRACE_BODIES', false), retentionMs: kit.duration('HAMLET_TRACE_RETENTION', 7 * 24 * 3600_000, 60_000) },
+    shutdownDrainMs: kit.duration('HAMLET_SHUTDOWN_DRAIN', 0),
     source: { env: kit.env, flags: kit.flagValues },
   };
 }

@@ -7,9 +7,11 @@ import { shareClock } from './platform/clock-sync.js';
 import { migrate, openDb, type Db } from './platform/db.js';
 import { Directory, reachableUrl } from './platform/directory.js';
 import { createEventBus } from './platform/events.js';
+import { Health } from './platform/health.js';
 import { jobsAsDueSource, TableJobs } from './platform/jobs.js';
 import { BullJobs } from './platform/jobs-bullmq.js';
 import { Keys } from './platform/keys.js';
+import { Leaders } from './platform/leader.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { Mailer } from './platform/mailer.js';
 import { platformMigrations } from './platform/migrations.js';
@@ -53,7 +55,8 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
     await db.close();
     throw err;
   }
-  const events = createEventBus(config.redisUrl, logger);
+  // The queue prefix also names the bus's channels and the leader leases: deployments (and test runs) sharing one Redis stay apart.
+  const events = createEventBus(config.redisUrl, logger, `${config.queue.prefix}:`);
   // Queue mode: with REDIS_URL, jobs run on BullMQ across processes (`hamlet worker`).
   const jobs = config.redisUrl
     ? new BullJobs(db, clock, logger, config.redisUrl, { runWorkers: config.queue.workers, prefix: config.queue.prefix })
@@ -63,12 +66,15 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
   const limits = new RateLimits(config, clock);
   const directory = new Directory(config.serviceUrls);
   const trace = new Trace(db, clock, events, logger, config.trace);
-  return { config, db, clock, timers, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory, trace };
+  const leaders = new Leaders(config.redisUrl, config.queue.prefix, logger);
+  return { config, db, clock, timers, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory, trace, leaders, health: new Health(db) };
 }
 
 export async function closePlatform(p: Platform): Promise<void> {
-  await p.trace.close();
   await p.jobs.stop();
+  await p.leaders.close();
+  // After the jobs, whose runs record events in it; before the database it writes to.
+  await p.trace.close();
   p.mailer.close();
   await p.limits.close();
   await p.events.close();
@@ -124,6 +130,7 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
       const removeSource = platform.timers.addSource(jobsAsDueSource(platform.jobs, platform.timers));
       stops.push(async () => removeSource());
     }
+    platform.health.serving();
   } catch (err) {
     for (const stop of stops.reverse()) await stop().catch((e) => platform.logger.error({ err: e }, 'stopping after a failed start failed'));
     await closePlatform(platform);
@@ -136,6 +143,11 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
     console: consoleService,
     stop: () =>
       (stopping ??= (async () => {
+        // Readiness turns 503 first; during the drain the process still serves, so a load
+        // balancer's next check moves traffic away before the listeners close. Each service's
+        // stop then refuses new connections and finishes the requests in flight (Fastify's close).
+        platform.health.stopping();
+        if (platform.config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, platform.config.shutdownDrainMs));
         for (const stop of [...stops].reverse()) await withinGrace(stop, opts.stopGraceMs ?? STOP_GRACE_MS, platform.logger);
         await closePlatform(platform);
       })()),

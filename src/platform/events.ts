@@ -110,6 +110,6 @@ export class RedisEventBus implements EventBus {
   }
 }
 
-export function createEventBus(redisUrl: string | undefined, logger?: Logger): EventBus {
-  return redisUrl ? new RedisEventBus(redisUrl, logger) : new LocalEventBus(logger);
+export function createEventBus(redisUrl: string | undefined, logger?: Logger, prefix?: string): EventBus {
+  return redisUrl ? new RedisEventBus(redisUrl, logger, prefix) : new LocalEventBus(logger);
 }

@@ -10,6 +10,7 @@
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
+import type { Health } from './health.js';
 import { registerServiceIndex, type ServiceIndex } from './service-index.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HTTP_DEFAULTS, type HttpSettings } from '../config.js';
@@ -67,6 +68,8 @@ export interface CreateAppOptions {
   index?: ServiceIndex;
   /** Records every request in the trace of what agents did (platform.trace); the key id comes from `request.apiKeyId`. */
   trace?: Pick<Trace, 'attach'>;
+  /** The process's readiness (platform.health), answered at /healthz/readiness for load balancers. */
+  health?: Health;
 }
 
 declare module 'fastify' {
@@ -259,6 +262,20 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
     if (problem) throw new HttpError(400, `Request body is nested deeper than ${maxDepth} levels`, 'too_deep');
   });
 
+  // Graceful close: a keep-alive connection whose request is in flight when the app closes
+  // would stay open after its answer (until the keep-alive timeout), holding the close up.
+  // Answers sent while closing say `Connection: close`, so the client (or the load balancer)
+  // ends the connection and opens its next one elsewhere.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   app.addHook('onRequest', async (request) => {
     if (/%00/.test(request.url)) throw new HttpError(400, 'NUL characters (%00) are not allowed in URLs', 'invalid_character');
   });
@@ -286,6 +303,13 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', service: opts.service }));
+  const health = opts.health;
+  if (health) {
+    app.get('/healthz/readiness', { schema: { hide: true } }, async (_request, reply) => {
+      const { ready, reason } = await health.readiness();
+      return ready ? { status: 'ok' } : reply.code(503).send({ status: 'error', reason });
+    });
+  }
   app.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
   if (opts.index) registerServiceIndex(app as unknown as FastifyInstance, opts.index);
 

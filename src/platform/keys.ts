@@ -27,6 +27,13 @@ export const mintKey = (service: string): string => keyPrefix(service) + randomB
 export class Keys {
   // digest -> record; keys are looked up on every authenticated request.
   private readonly cache = new Map<string, ApiKeyRecord>();
+  /**
+   * Digests revoked lately, never cached again: a lookup that read the row before the
+   * revocation (or, on another instance, before the revoking transaction committed) must not
+   * put the key back into the cache. Only the moments around a revocation need this, so the
+   * set is simply emptied when it grows large.
+   */
+  private readonly revoked = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -34,13 +41,17 @@ export class Keys {
     events?: EventBus,
   ) {
     // Revocation on any instance drops the cached record everywhere.
-    events?.subscribe(KEY_REVOKED, (msg: { hash: string }) => {
-      this.cache.delete(msg.hash);
-    });
+    events?.subscribe(KEY_REVOKED, (msg: { hash: string }) => this.forget(msg.hash));
     this.events = events;
   }
 
   private readonly events?: EventBus;
+
+  private forget(hash: string): void {
+    if (this.revoked.size > 10_000) this.revoked.clear();
+    this.revoked.add(hash);
+    this.cache.delete(hash);
+  }
 
   /** Creates a key and returns the plaintext, which is never stored. */
   async create(
@@ -87,6 +98,7 @@ export class Keys {
       .executeTakeFirst();
     if (!row) return undefined;
     const record: ApiKeyRecord = { id: row.id, service: row.service, name: row.name, ownerId: row.owner_id, createdAt: row.created_at };
+    if (this.revoked.has(hash)) return record.service === service ? record : undefined;
     if (this.cache.size > 50_000) this.cache.clear();
     this.cache.set(hash, record);
     return record.service === service ? record : undefined;
@@ -120,7 +132,7 @@ export class Keys {
     const hashes = rows.map((r) => r.hash as string);
     await trx.updateTable('platform_keys').set({ revoked_at: this.clock.now().toISOString() }).where('hash', 'in', hashes).execute();
     for (const hash of hashes) {
-      this.cache.delete(hash);
+      this.forget(hash);
       await this.events?.publish(KEY_REVOKED, { hash });
     }
     return rows.length;

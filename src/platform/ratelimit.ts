@@ -57,7 +57,8 @@ export class RateLimits {
     }
     await app.register(rateLimit, {
       global: false,
-      ...(this.redis ? { redis: this.redis, nameSpace: 'hamlet-rl:', skipOnError: true } : { store: windowStoreOn(this.clock) as never }),
+      // Counted under the deployment's prefix (HAMLET_QUEUE_PREFIX), like its queues and channels.
+      ...(this.redis ? { redis: this.redis, nameSpace: `${this.config.queue.prefix}-rl:`, skipOnError: true } : { store: windowStoreOn(this.clock) as never }),
       errorResponseBuilder: (_request, context) => {
         const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
         return new HttpError(429, `Rate limit exceeded: ${context.max} requests per ${context.after} window; retry in ${seconds} s`, 'rate_limited', {

@@ -4,8 +4,10 @@ import type { Clock } from './clock.js';
 import type { Db, Migrations } from './db.js';
 import type { Directory } from './directory.js';
 import type { EventBus } from './events.js';
+import type { Health } from './health.js';
 import type { Jobs } from './jobs.js';
 import type { Keys } from './keys.js';
+import type { Leaders } from './leader.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mailer.js';
 import type { RateLimits } from './ratelimit.js';
@@ -32,6 +34,10 @@ export interface Platform {
   directory: Directory;
   /** The record of what agents did: API calls, SMTP messages, WebSocket commands, MCP tool calls, domain events. */
   trace: Trace;
+  /** Which process of a cluster runs a service's schedules and event reactions (platform/leader.ts). */
+  leaders: Leaders;
+  /** Readiness for load balancers, answered on every service port (platform/health.ts). */
+  health: Health;
 }
 
 /** Every service listens on one HTTP port of its own. */

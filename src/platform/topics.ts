@@ -16,8 +16,11 @@ export interface EntityStateJson {
   [key: string]: unknown;
 }
 
-/** An entity's state changed (or it appeared, or was removed). */
-export const ENTITY_STATE_CHANGED: Topic<{ entity_id: string; old_state: EntityStateJson | null; new_state: EntityStateJson | null; context: unknown }> = 'home.state_changed';
+/**
+ * An entity's state changed (or it appeared, or was removed). `origin` names the home
+ * instance that made the change, so the other instances of a cluster apply it and it skips its own.
+ */
+export const ENTITY_STATE_CHANGED: Topic<{ entity_id: string; old_state: EntityStateJson | null; new_state: EntityStateJson | null; context: unknown; origin?: string }> = 'home.state_changed';
 
 /** Someone posted in a community; the payload is the post as the API answers it. */
 export const COMMUNITY_POST_CREATED: Topic<Record<string, unknown>> = 'community.post.created';

@@ -36,6 +36,7 @@ export default defineService({
       // Content has no maximum in the contract; 1 MiB bodies keep one request from eating the server.
       bodyLimit: 1024 * 1024,
       http: platform.config.http,
+      health: platform.health,
       openapi: { title: 'Hamlet blog', version: '1.0.0', description: 'Agent blog publishing service (contract 000)' },
     });
     await platform.limits.register(app);

@@ -1,11 +1,13 @@
 // The home automation service (contract 002 part A): a Home Assistant-compatible home.
 // The state machine lives in memory; the database is its durable record and the recorder.
+// In a cluster every instance holds the whole state machine, kept alike through the
+// platform bus (cluster/replication.ts); automations fire on the leader (automations/engine.ts).
 import websocket from '@fastify/websocket';
 import { createApp, listen } from '../../platform/http.js';
 import { defineService, noJobs, type Platform } from '../../platform/service.js';
-import { ENTITY_STATE_CHANGED } from '../../platform/topics.js';
 import { keyIdOfUser } from './core/context.js';
 import { Automations } from './automations/engine.js';
+import { replicateStates } from './cluster/replication.js';
 import { Home } from './core/home.js';
 import { stateFromJson, type State } from './core/state.js';
 import { DOMAINS } from './entities/index.js';
@@ -36,6 +38,9 @@ async function start(platform: Platform, settings: HomeSettings) {
 
   home.registry.replace({ ...house.registry, loadedAt: platform.clock.ms() / 1000 });
   for (const d of DOMAINS) for (const s of d.services) home.registerService(d.domain, s);
+  // Listening to the other instances before reading the stored states: a write made
+  // meanwhile is not missed (restore keeps whichever of the two is newer).
+  const replication = replicateStates(home, platform.events, logger);
   const stored = await store.loadEntities();
   const restored = stored.map(stateFromJson).filter((s): s is State => !!s);
   if (restored.length < stored.length) home.logger.warn({ unreadable: stored.length - restored.length }, 'home: stored entity states that do not parse were left out');
@@ -51,29 +56,29 @@ async function start(platform: Platform, settings: HomeSettings) {
     if (initial && !home.states.get(entityId)) home.states.set(entityId, initial.state, initial.attributes, home.context());
   }
 
-  const automations = new Automations(home, new AutomationStore(platform.db), () => loadHouse(settings.configFile, explicit, knownDomains).automations);
+  const automations = new Automations(home, new AutomationStore(platform.db), () => loadHouse(settings.configFile, explicit, knownDomains).automations, {
+    leadership: platform.leaders.of('home'),
+    events: platform.events,
+    instanceId: replication.instanceId,
+  });
   await automations.start();
   const stopPurging = startPurging(home, store, settings.keepDays);
   registerLogbookService(home);
   registerHomeassistantServices(home, { readLocation: () => loadHouse(settings.configFile, explicit, knownDomains).location });
   registerPersistentNotificationServices(home);
 
-  // Other services (workflow triggers) hear state changes on the platform bus.
-  const stopPublishing = home.bus.listen('state_changed', (e) => {
+  // A changed state (not attributes alone, not an entity appearing at start) is a line of the
+  // activity feed, recorded by the instance where it happened (not by those it was replicated to).
+  const stopTracing = home.bus.listen('state_changed', (e) => {
     const old = e.data.old_state as State | null;
     const next = e.data.new_state as State | null;
-    void platform.events
-      .publish(ENTITY_STATE_CHANGED, { entity_id: String(e.data.entity_id), old_state: old?.toJSON() ?? null, new_state: next?.toJSON() ?? null, context: e.context })
-      .catch((err) => logger.warn({ err, service: 'home', entity_id: e.data.entity_id }, 'home: publishing a state change failed'));
-    // A changed state (not attributes alone, not an entity appearing at start) is a line of the activity feed.
-    if (old && next && old.state !== next.state) {
-      const summary = next.state === 'on' || next.state === 'off' ? `${next.name} turned ${next.state}` : `${next.name} changed to ${next.state}`;
-      platform.trace.event({ service: 'home', summary, keyId: keyIdOfUser(e.context.user_id), detail: { entity_id: next.entity_id, state: next.state, old_state: old.state } });
-    }
+    if (e.replicated || !old || !next || old.state === next.state) return;
+    const summary = next.state === 'on' || next.state === 'off' ? `${next.name} turned ${next.state}` : `${next.name} changed to ${next.state}`;
+    platform.trace.event({ service: 'home', summary, keyId: keyIdOfUser(e.context.user_id), detail: { entity_id: next.entity_id, state: next.state, old_state: old.state } });
   });
 
   const reserved = new Set([...house.devices.map((d) => `${d.domain}.${d.id}`), ...home.states.entityIds('automation')]);
-  const mqtt = settings.mqtt ? await startMqtt(home, settings.mqtt, reserved) : undefined;
+  const mqtt = settings.mqtt ? await startMqtt(home, settings.mqtt, reserved, platform.leaders.of('home')) : undefined;
 
   const app = await createApp({
     service: 'home',
@@ -81,6 +86,7 @@ async function start(platform: Platform, settings: HomeSettings) {
     logger,
     envelope: homeEnvelope,
     http: platform.config.http,
+    health: platform.health,
     openapi: { title: 'Hamlet home (Home Assistant API)', version: '1.0.0' },
     index: { title: 'Hamlet home', summary: 'A smart home speaking Home Assistant\'s REST API under /api and its WebSocket API at /api/websocket (Bearer token from `npx hamlet keys create home`).', docs: 'docs/home.md', links: { 'REST API root (needs a token)': '/api/' } },
   });
@@ -109,7 +115,8 @@ async function start(platform: Platform, settings: HomeSettings) {
       await mqtt?.stop();
       automations.stop();
       stopPurging();
-      stopPublishing();
+      replication.stop();
+      stopTracing();
       home.stop();
       await persist.close();
     },

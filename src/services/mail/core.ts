@@ -36,8 +36,9 @@ export function createCore(platform: Platform, config: MailSettings) {
   async function inbox(inboxId: string, trx?: Tx): Promise<InboxRow | undefined> {
     const hit = cache.inbox(inboxId);
     if (hit) return hit;
+    const generation = cache.generation(inboxId);
     const row = await store.inboxes.get(inboxId, trx);
-    if (row) cache.setInbox(row);
+    if (row) cache.setInbox(row, generation);
     return row;
   }
 
@@ -45,6 +46,7 @@ export function createCore(platform: Platform, config: MailSettings) {
     live.close();
     events.close();
     receiveLists.close();
+    customDomains.close();
     cache.close();
   }
 

@@ -69,6 +69,7 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
     envelope: mailEnvelope,
     bodyLimit: config.maxMessageBytes,
     http: platform.config.http,
+    health: platform.health,
     openapi: { title: 'Hamlet mail', version: '1.0.0', description: 'AgentMail-compatible inboxes, messages, threads and webhooks' },
     index: { title: 'Hamlet mail', summary: 'Inboxes, messages, threads, drafts and webhooks under /v0, speaking AgentMail\'s API (the agentmail SDKs work with this URL as their base URL), with real SMTP in and out.', docs: 'docs/mail.md' },
   });

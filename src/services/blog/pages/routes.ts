@@ -130,9 +130,10 @@ export function registerPageRoutes(app: App, deps: PageDeps) {
     const now = clock.ms();
     let hit = cache.get(cacheKey, now);
     if (!hit) {
+      const generation = cache.generation;
       try {
         const r = await render(site);
-        hit = cache.set(cacheKey, r.body, now, { type: r.type, ttlMs: r.ttlMs });
+        hit = cache.set(cacheKey, r.body, now, generation, { type: r.type, ttlMs: r.ttlMs });
       } catch (err) {
         if (!(err instanceof PageError)) throw err;
         return reply.code(err.status).type(html).send(notFoundPage(err.message, urls.platform(), err.status === 400 ? 'Bad request' : 'Not found'));

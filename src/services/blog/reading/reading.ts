@@ -41,7 +41,8 @@ export class Reading {
     const now = this.deps.clock.ms();
     const hit = this.deps.cache.get(key, now);
     if (hit) return hit;
-    return this.deps.cache.set(key, JSON.stringify(await build()), now, { ttlMs });
+    const generation = this.deps.cache.generation;
+    return this.deps.cache.set(key, JSON.stringify(await build()), now, generation, { ttlMs });
   }
 
   blogs(q: { limit: number; offset: number; sort: BlogSort }) {

@@ -26,6 +26,7 @@ export async function communityApp(ctx: Ctx): Promise<App> {
     envelope: communityEnvelope,
     bodyLimit: 256 * 1024,
     http: platform.config.http,
+    health: platform.health,
     openapi: { title: 'Hamlet community', version: '1.0.0', description: 'Posts, comments and votes for agents; Moltbook-compatible.' },
   });
   await platform.limits.register(app);

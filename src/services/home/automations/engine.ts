@@ -2,6 +2,16 @@
 // (stored in home_automations). Each is an `automation.<slug>` entity (on/off) whose
 // triggers start runs; conditions gate a run; actions run in the run's own context, whose
 // parent is the triggering context. Modes: single, restart, queued, parallel.
+//
+// In a cluster every instance installs every automation, but a trigger whose input every
+// instance sees (a state change, the time) starts runs only on the home's leader
+// (platform/leader.ts), so an automation fires once; a trigger that arrives at one instance
+// (a webhook, an event fired there) starts the run there. Config saves and reloads are
+// announced on the platform bus so every instance installs the same automations, and an
+// automation turned on or off anywhere is turned on or off everywhere.
+import type { EventBus } from '../../../platform/events.js';
+import type { Leadership } from '../../../platform/leader.js';
+import type { Topic } from '../../../platform/topics.js';
 import { HomeError } from '../core/errors.js';
 import type { Context } from '../core/context.js';
 import type { Home } from '../core/home.js';
@@ -15,6 +25,21 @@ import { compileConditions, type Test } from './conditions/index.js';
 import { attachTriggers, ConfigProblem, normalizeTriggers, type NormalizedTrigger } from './triggers/index.js';
 
 const MODES = ['single', 'restart', 'queued', 'parallel'];
+
+/** Triggers every instance of a cluster hears alike: only the leader acts on them. */
+const HEARD_EVERYWHERE = new Set(['state', 'numeric_state', 'template', 'time', 'time_pattern']);
+const heardEverywhere = (t: NormalizedTrigger) =>
+  HEARD_EVERYWHERE.has(t.platform) || (t.platform === 'event' && (t.config.event_type as string[]).includes('state_changed'));
+
+/** An automation saved or removed (`id`), or all reloaded, on instance `origin`. */
+const CHANGED_TOPIC: Topic<{ id?: string; origin: string }> = 'home.automations.changed';
+
+/** How the automations meet the other instances of a cluster (alone: leader of itself, no bus). */
+export interface AutomationCluster {
+  leadership: Leadership;
+  events?: EventBus;
+  instanceId: string;
+}
 
 interface Compiled {
   triggers: NormalizedTrigger[];
@@ -57,19 +82,45 @@ function compileAutomation(c: Record<string, unknown>): Compiled {
 export class Automations {
   private readonly byId = new Map<string, Automation>();
   private readonly fileIds = new Set<string>();
+  private readonly unlisten: Array<() => void> = [];
 
   constructor(
     private readonly home: Home,
     private readonly store: AutomationStore,
     private readonly loadFile: () => Record<string, unknown>[],
+    private readonly cluster: AutomationCluster = { leadership: { isLeader: () => true }, instanceId: 'alone' },
   ) {}
 
   async start(): Promise<void> {
     this.registerServices();
     await this.loadAll();
+    const { events, instanceId } = this.cluster;
+    if (events) {
+      this.unlisten.push(
+        events.subscribe(CHANGED_TOPIC, (m) => {
+          if (m.origin === instanceId) return;
+          const done = m.id === undefined ? this.reloadAll(this.home.context()) : this.resync(m.id);
+          return done.catch((err) => this.home.logger.error({ err, automation: m.id }, 'home: applying an automation change from another instance failed'));
+        }),
+        // Turned on or off on another instance: its triggers follow here (the leader's are the ones that fire).
+        this.home.bus.listen('state_changed', (e) => {
+          const s = e.data.new_state as State | null;
+          if (!e.replicated || !s || s.domain !== 'automation') return;
+          const a = this.byEntity(s.entity_id);
+          if (a && s.state === 'on') this.enable(a);
+          else if (a && s.state === 'off') this.disable(a);
+        }),
+      );
+    }
   }
 
-  private async loadAll() {
+  /** Tells the other instances to install the same automations. */
+  private announce(id?: string): void {
+    this.cluster.events?.publish(CHANGED_TOPIC, { id, origin: this.cluster.instanceId }).catch((err) => this.home.logger.warn({ err, automation: id }, 'home: announcing an automation change failed; other instances keep the old one'));
+  }
+
+  /** The configs in force: the house file's, overridden by those saved through the config API. */
+  private async loadConfigs(): Promise<Map<string, Record<string, unknown>>> {
     const configs = new Map<string, Record<string, unknown>>();
     this.fileIds.clear();
     for (const c of this.loadFile()) {
@@ -81,7 +132,26 @@ export class Automations {
       if (o.config === null) configs.delete(o.id);
       else configs.set(o.id, JSON.parse(o.config));
     }
-    for (const [id, c] of configs) this.install(id, c);
+    return configs;
+  }
+
+  private async loadAll() {
+    for (const [id, c] of await this.loadConfigs()) this.install(id, c);
+  }
+
+  /** Installs one automation as stored now (another instance saved or removed it). */
+  private async resync(id: string): Promise<void> {
+    const config = (await this.loadConfigs()).get(id);
+    const current = this.byId.get(id);
+    if (current && config && JSON.stringify(current.config) === JSON.stringify(config)) return;
+    // Its entity's removal reaches this instance from the one that removed it.
+    this.uninstall(id, false);
+    if (config) this.install(id, config);
+  }
+
+  private byEntity(entityId: string): Automation | undefined {
+    for (const a of this.byId.values()) if (a.entityId === entityId) return a;
+    return undefined;
   }
 
   private install(id: string, config: Record<string, unknown>) {
@@ -124,8 +194,13 @@ export class Automations {
 
   private enable(a: Automation) {
     if (a.detach) return;
+    const leaderOnly = new Set(a.compiled.triggers.filter(heardEverywhere).map((t) => t.idx));
+    const { leadership } = this.cluster;
     try {
-      a.detach = attachTriggers(this.home, a.compiled.triggers, (vars, ctx) => this.trigger(a, vars, ctx, false));
+      a.detach = attachTriggers(this.home, a.compiled.triggers, (vars, ctx) => {
+        if (leaderOnly.has(String(vars.idx)) && !leadership.isLeader()) return;
+        this.trigger(a, vars, ctx, false);
+      });
     } catch (err) {
       this.home.logger.error({ automation: a.id, err: (err as Error).message }, 'home: automation triggers could not be attached');
     }
@@ -189,6 +264,7 @@ export class Automations {
     await this.store.put(id, JSON.stringify(c), new Date(this.home.clock.ms()).toISOString());
     this.uninstall(id, false);
     this.install(id, c);
+    this.announce(id);
     return undefined;
   }
 
@@ -196,6 +272,7 @@ export class Automations {
     if (!this.byId.has(id)) return false;
     await this.store.put(id, null, new Date(this.home.clock.ms()).toISOString());
     this.uninstall(id, true);
+    this.announce(id);
     return true;
   }
 
@@ -225,8 +302,9 @@ export class Automations {
   }
 
   private forEntity(s: State): Automation {
-    for (const a of this.byId.values()) if (a.entityId === s.entity_id) return a;
-    throw new HomeError('not_found', `Entity ${s.entity_id} not found.`);
+    const a = this.byEntity(s.entity_id);
+    if (!a) throw new HomeError('not_found', `Entity ${s.entity_id} not found.`);
+    return a;
   }
 
   private registerServices() {
@@ -265,17 +343,23 @@ export class Automations {
       service: 'reload',
       fields: {},
       run: async (_d, ctx) => {
-        for (const id of [...this.byId.keys()]) this.uninstall(id, false);
-        const before = new Set(this.home.states.entityIds('automation'));
-        await this.loadAll();
-        const now = new Set([...this.byId.values()].map((a) => a.entityId));
-        for (const id of before) if (!now.has(id)) this.home.states.remove(id, ctx.context);
+        await this.reloadAll(ctx.context);
         this.home.fire('automation_reloaded', {}, ctx.context);
+        this.announce();
       },
     });
   }
 
+  private async reloadAll(context: Context): Promise<void> {
+    for (const id of [...this.byId.keys()]) this.uninstall(id, false);
+    const before = new Set(this.home.states.entityIds('automation'));
+    await this.loadAll();
+    const now = new Set([...this.byId.values()].map((a) => a.entityId));
+    for (const id of before) if (!now.has(id)) this.home.states.remove(id, context);
+  }
+
   stop(): void {
+    for (const off of this.unlisten.splice(0)) off();
     for (const a of this.byId.values()) this.disable(a);
   }
 }

@@ -13,6 +13,11 @@ export interface HomeEvent {
   context: Context;
   /** Microseconds since the epoch (not serialized). */
   timeUs: number;
+  /**
+   * A state change made on another instance of a cluster and applied here (not serialized):
+   * subscribers see it like any other, but it is neither recorded nor published again here.
+   */
+  replicated?: boolean;
 }
 
 export type EventListener = (event: HomeEvent) => void;
@@ -46,8 +51,8 @@ export class HomeBus {
     };
   }
 
-  fire(eventType: string, data: Record<string, unknown>, context: Context, timeUs: number, origin: 'LOCAL' | 'REMOTE' = 'LOCAL'): HomeEvent {
-    const event: HomeEvent = { event_type: eventType, data, origin, time_fired: isoUs(timeUs), context, timeUs };
+  fire(eventType: string, data: Record<string, unknown>, context: Context, timeUs: number, origin: 'LOCAL' | 'REMOTE' = 'LOCAL', replicated = false): HomeEvent {
+    const event: HomeEvent = { event_type: eventType, data, origin, time_fired: isoUs(timeUs), context, timeUs, replicated };
     this.dispatch(this.listeners.get(eventType), event);
     this.dispatch(this.listeners.get(MATCH_ALL), event);
     return event;

@@ -49,12 +49,18 @@ export class State {
 /** A state back from the JSON it was stored as (State.json()), or undefined when it does not parse. */
 export function stateFromJson(json: string): State | undefined {
   try {
-    const o = JSON.parse(json);
-    const us = (t: string) => parseIsoUs(t) ?? 0;
-    return new State(o.entity_id, o.state, Object.freeze(o.attributes ?? {}), us(o.last_changed), us(o.last_updated), us(o.last_reported ?? o.last_updated), o.context);
+    return stateFromObject(JSON.parse(json));
   } catch {
     return undefined;
   }
+}
+
+/** A state back from its JSON shape (toJSON()), once parsed; undefined when it is not one. */
+export function stateFromObject(o: Record<string, unknown> | null | undefined): State | undefined {
+  if (!o || typeof o.entity_id !== 'string' || typeof o.state !== 'string') return undefined;
+  const us = (t: unknown) => (typeof t === 'string' ? parseIsoUs(t) : undefined) ?? 0;
+  const attributes = (o.attributes ?? {}) as Attributes;
+  return new State(o.entity_id, o.state, Object.freeze(attributes), us(o.last_changed), us(o.last_updated), us(o.last_reported ?? o.last_updated), o.context as Context);
 }
 
 /** Structural equality for attribute values (key order does not matter, as in Python dicts). */

@@ -1,6 +1,10 @@
 // The MQTT bridge: connects to the broker, announces the home on `<prefix>/status` (birth
 // `online`, last will `offline`), picks up devices by discovery, mirrors their state topics
 // into the state machine and publishes service calls as commands.
+// In a cluster every instance is subscribed and hears every device message; only the home's
+// leader writes what a state topic says (the others receive it as a replicated change), so
+// one device message is one state change, one recorded row and one workflow trigger.
+import type { Leadership } from '../../../platform/leader.js';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Home } from '../core/home.js';
 import { slugify } from '../core/state.js';
@@ -26,7 +30,7 @@ export interface MqttBridge {
 }
 
 /** `reserved`: entity ids of the house config, which a discovered device never takes over. */
-export async function startMqtt(home: Home, settings: NonNullable<HomeSettings['mqtt']>, reserved: Set<string>): Promise<MqttBridge> {
+export async function startMqtt(home: Home, settings: NonNullable<HomeSettings['mqtt']>, reserved: Set<string>, leadership: Leadership = { isLeader: () => true }): Promise<MqttBridge> {
   const prefix = settings.discoveryPrefix;
   const statusTopic = `${prefix}/status`;
   const log = home.logger.child({ component: 'mqtt' });
@@ -125,7 +129,7 @@ export async function startMqtt(home: Home, settings: NonNullable<HomeSettings['
         return discover(topic, parsed.component, parsed.objectId, JSON.parse(payload));
       }
       const set = handlers.get(topic);
-      if (!set) return;
+      if (!set || !leadership.isLeader()) return;
       for (const { entityId, sub } of [...set]) {
         const cur = home.states.get(entityId);
         if (!cur) continue;

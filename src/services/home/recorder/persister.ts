@@ -43,18 +43,20 @@ export class Persister {
     private readonly logger: Logger,
   ) {
     this.unsubscribe.push(
-      source.states.onWrite((entityId, state) => {
+      // A write another instance made is that instance's to store and record.
+      source.states.onWrite((entityId, state, _changed, replicated) => {
+        if (replicated) return;
         this.batch.entities.set(entityId, state ? state.json() : null);
         this.schedule();
       }),
       source.bus.listen('state_changed', (e) => {
         const s = e.data.new_state as State | null;
-        if (!s) return;
+        if (!s || e.replicated) return;
         this.batch.states.push(stateRow(s));
         this.schedule();
       }),
       source.bus.listen('*', (e) => {
-        if (NOT_RECORDED.has(e.event_type)) return;
+        if (NOT_RECORDED.has(e.event_type) || e.replicated) return;
         this.batch.events.push(eventRow(e));
         this.schedule();
       }),

@@ -1,7 +1,7 @@
 // The durable copy of the state machine (home_entities) and the recorder (home_states,
 // home_events). Writes come in batches from the recorder's persister: on SQLite they run as
 // prepared statements in one transaction, on PostgreSQL as multi-row inserts in one transaction.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../../platform/db.js';
 import { prepareStatements, type Statements } from './statements.js';
 import type { EventRow, HomeTables, StateRow } from './tables.js';
@@ -38,7 +38,14 @@ export class HomeStore {
         await trx
           .insertInto('home_entities')
           .values(upserts.slice(i, i + CHUNK))
-          .onConflict((oc) => oc.column('entity_id').doUpdateSet((eb) => ({ data: eb.ref('excluded.data') })))
+          // Instances of a cluster store their own writes: an older write that commits late
+          // does not replace a newer one (last_updated is ISO with microseconds, so it sorts as text).
+          .onConflict((oc) =>
+            oc
+              .column('entity_id')
+              .doUpdateSet((eb) => ({ data: eb.ref('excluded.data') }))
+              .where(sql<boolean>`(excluded.data::json->>'last_updated') >= (home_entities.data::json->>'last_updated')`),
+          )
           .execute();
       }
       if (deletes.length) await trx.deleteFrom('home_entities').where('entity_id', 'in', deletes).execute();

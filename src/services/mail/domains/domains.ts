@@ -2,6 +2,8 @@
 // looking those records up (node:dns, through the resolvers in MAIL_DNS_RESOLVER) or marked
 // verified by hand where no DNS is reachable. A verified domain takes mail over SMTP for its
 // inboxes, may hold inboxes, and its outgoing mail is DKIM-signed.
+// A domain verified or deleted on one instance of a cluster is announced on the bus, so every
+// instance's SMTP takes its mail and every instance signs (or stops signing) with its key.
 import { Resolver } from 'node:dns/promises';
 import type { Platform } from '../../../platform/service.js';
 import { invalid, notFoundError } from '../errors.js';
@@ -18,6 +20,7 @@ export type DomainStatus = 'NOT_STARTED' | 'PENDING' | 'INVALID' | 'FAILED' | 'V
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 /** How long a send remembers that its domain has no DKIM key (domains are verified rarely, mail is sent often). */
 const NEGATIVE_TTL_MS = 30_000;
+const DOMAIN_CHANGED_TOPIC = 'mail.domain.changed';
 
 export interface DomainInput {
   domain?: string;
@@ -29,6 +32,8 @@ export interface DomainInput {
 
 export class Domains {
   private readonly signing = new Map<string, { row?: DomainRow; until: number }>();
+  /** Stops hearing other instances' domain changes (service stop). */
+  readonly close: () => void;
 
   constructor(
     private readonly store: MailStore,
@@ -37,7 +42,20 @@ export class Domains {
     private readonly events: MailEvents,
     /** The DNS the verification asks; by default node:dns with the configured resolvers. */
     private readonly dns: DnsLookups = systemResolver(config.dnsResolvers),
-  ) {}
+  ) {
+    this.close = platform.events.subscribe<{ domain: string; verified: boolean }>(DOMAIN_CHANGED_TOPIC, (m) => this.forget(m.domain, m.verified));
+  }
+
+  /** What this instance remembers of a domain, after a change here or on another instance. */
+  private forget(domain: string, verified: boolean): void {
+    this.signing.delete(domain);
+    if (verified) this.platform.mailer.addLocalDomain(domain);
+  }
+
+  private async changed(domain: string, verified: boolean): Promise<void> {
+    this.forget(domain, verified);
+    await this.platform.events.publish(DOMAIN_CHANGED_TOPIC, { domain, verified });
+  }
 
   /** At start: verified domains take mail over SMTP (the platform mailer routes them here). */
   async load(): Promise<void> {
@@ -123,15 +141,14 @@ export class Domains {
         await this.events.emit(trx, scope, 'domain.verified', () => ({ domain: this.record({ ...row, ...set }) }));
       }
     });
-    this.signing.delete(row.domain);
-    if (status === 'VERIFIED') this.platform.mailer.addLocalDomain(row.domain);
+    await this.changed(row.domain, status === 'VERIFIED');
     return { ...row, ...set };
   }
 
   /** Deleting a domain keeps its inboxes and mail (they stay readable; new mail to it is refused on other instances after restart). */
   async delete(row: DomainRow): Promise<void> {
     await this.store.domains.delete(row.domain_id);
-    this.signing.delete(row.domain);
+    await this.changed(row.domain, false);
   }
 
   /** Signs a message sent from `domain` when that domain is verified here; returns it unchanged otherwise. */

@@ -37,8 +37,9 @@ export async function ownInbox(ctx: MailContext, request: FastifyRequest, inboxI
 export async function cachedList(ctx: MailContext, inboxId: string, request: FastifyRequest, reply: FastifyReply, build: () => Promise<unknown>) {
   let body = ctx.cache.list(inboxId, request.url);
   if (body === undefined) {
+    const generation = ctx.cache.generation(inboxId);
     body = Buffer.from(JSON.stringify(await build()));
-    ctx.cache.setList(inboxId, request.url, body);
+    ctx.cache.setList(inboxId, request.url, body, generation);
   }
   return reply.type('application/json; charset=utf-8').send(body);
 }

@@ -1,6 +1,6 @@
 // What the relay said about mail we handed to the platform mailer: accepted → `delivered`
 // label and message.delivered; refused for good → `bounced` label and message.bounced.
-// The label is the guard: an outcome heard twice (several instances on Redis) records one event.
+// The label is the guard, read under a row lock: an outcome heard by several instances (on Redis) records one event.
 import { MAIL_FAILED, MAIL_SENT, type MailOutcome } from '../../../platform/topics.js';
 import type { Platform } from '../../../platform/service.js';
 import { scopeOf, type Filing } from '../messages/filing.js';
@@ -15,7 +15,9 @@ export function subscribeRelayOutcomes(platform: Platform, store: MailStore, fil
     if (!isOurs(outcome.meta)) return;
     const id = outcome.meta.id;
     await store.transaction(async (trx) => {
-      const row = await store.messages.byId(id, trx);
+      // Every mail instance of a cluster hears the outcome: the lock makes the others wait and
+      // then find the label, so the message is labelled and its webhooks hear of it once.
+      const row = await store.messages.byIdForUpdate(id, trx);
       if (!row) return;
       const label = failed ? 'bounced' : 'delivered';
       if ((JSON.parse(row.labels) as string[]).includes(label)) return;

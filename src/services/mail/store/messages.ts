@@ -14,6 +14,13 @@ export class MessageStore {
     return trx.selectFrom('mail_messages').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The message row, locked for the rest of the transaction on PostgreSQL (SQLite locks the whole file). */
+  byIdForUpdate(id: string, trx: Tx) {
+    let q = trx.selectFrom('mail_messages').selectAll().where('id', '=', id);
+    if (this.m.dialect === 'postgres') q = q.forUpdate();
+    return q.executeTakeFirst();
+  }
+
   byMessageIds(inboxId: string, messageIds: string[]) {
     if (!messageIds.length) return Promise.resolve([] as MessageItemRow[]);
     return this.m.db.selectFrom('mail_messages').select(MESSAGE_ITEM_COLUMNS).where('inbox_id', '=', inboxId).where('message_id', 'in', messageIds).execute();

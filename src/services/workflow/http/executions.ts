@@ -55,6 +55,7 @@ export function executionRoutes(app: App, d: ExecutionRoutesDeps): void {
     const key = req.url.slice(req.url.indexOf('?') + 1);
     const cached = d.lists.get(key);
     if (cached) return sendJsonText(reply, cached);
+    const generation = d.lists.generation;
     const q = req.query as Record<string, string | undefined>;
     let limit = parseLimit(q.limit);
     let lastId: number | undefined;
@@ -75,7 +76,7 @@ export function executionRoutes(app: App, d: ExecutionRoutesDeps): void {
     };
     if (includeData) return body;
     const text = JSON.stringify(body);
-    d.lists.set(key, text);
+    d.lists.set(key, text, generation);
     return sendJsonText(reply, text);
   });
 

@@ -58,7 +58,8 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
     onBadUrl: badUrlNotFound,
   });
   addBodyParsers(app);
-  healthRoutes(app, { ping: () => d.apiStore.ping() });
+  // n8n's documented readiness path, answered from the platform's readiness (starting, stopping, database) like every other port.
+  healthRoutes(app, { ping: async () => (await platform.health.readiness()).ready });
   await app.register(
     async (api) => {
       // The handlers check requests themselves, in n8n's order and words ("request/query/limit

@@ -58,6 +58,7 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     const key = req.url.slice(req.url.indexOf('?') + 1);
     const cached = d.lists.get(key);
     if (cached) return sendJsonText(reply, cached);
+    const generation = d.lists.generation;
     const q = req.query as Record<string, string | undefined>;
     const { limit, offset } = offsetWindow(q.limit, q.cursor);
     const active = parseBool('active', q.active);
@@ -76,7 +77,7 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
       }),
       nextCursor: rows.length > limit ? encodeCursor({ limit, offset: offset + limit }) : null,
     });
-    d.lists.set(key, body);
+    d.lists.set(key, body, generation);
     return sendJsonText(reply, body);
   });
 

@@ -1,6 +1,6 @@
 // SQL of the public API's other resources: the owner and their project, variables and
 // credentials (workflow_users, workflow_projects, workflow_variables, workflow_credentials).
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { isUniqueViolation, type Db } from '../../../platform/db.js';
 import { DomainError } from '../../../platform/errors.js';
 
@@ -57,12 +57,6 @@ export class ApiStore {
 
   constructor(private readonly db: Db) {
     this.k = db.kysely as unknown as Kysely<Tables>;
-  }
-
-  /** True when the database answers a query (readiness). */
-  async ping(): Promise<boolean> {
-    await sql`select 1`.execute(this.k);
-    return true;
   }
 
   // ---- owner and project

@@ -1,6 +1,12 @@
 // What "active" means at run time: a workflow's webhooks are in the webhook table and its
 // schedules are armed. Every instance keeps its own copy, refreshed through the event bus
 // whenever a workflow is saved, activated or deactivated anywhere.
+//
+// In a cluster every instance arms the same schedules and hears the same bus events, but
+// only the workflow service's leader (platform/leader.ts) turns them into executions, so a
+// schedule or an event trigger runs once, not once per instance. Webhooks arrive at one
+// instance and run there.
+import type { Leadership } from '../../../platform/leader.js';
 import type { Platform } from '../../../platform/service.js';
 import { DomainError } from '../../../platform/errors.js';
 import { nodeRegistry } from '../nodes/registry.js';
@@ -28,6 +34,7 @@ export class Activation {
   private readonly active = new Map<string, PreparedWorkflow>();
   private readonly subscriptions = new Map<string, Array<() => void>>();
   private unsubscribe?: () => void;
+  private readonly leadership: Leadership;
 
   constructor(
     private readonly platform: Platform,
@@ -39,6 +46,7 @@ export class Activation {
     private readonly ownsTriggers: boolean,
   ) {
     this.schedules = new Schedules(platform.clock, platform.logger, (id, node, at) => this.fireSchedule(id, node, at));
+    this.leadership = ownsTriggers ? platform.leaders.of('workflow') : { isLeader: () => false };
   }
 
   async start(): Promise<void> {
@@ -108,7 +116,7 @@ export class Activation {
       offs.push(
         this.platform.events.subscribe(type.topic, async (payload) => {
           const p = this.active.get(id);
-          if (!p) return;
+          if (!p || !this.leadership.isLeader()) return;
           const items = type.fromEvent!(payload, node);
           if (items.length) await this.runner.enqueue({ prepared: p, mode: 'trigger', start: { node: node.name, items } });
         }),
@@ -142,7 +150,7 @@ export class Activation {
 
   private async fireSchedule(id: string, node: string, at: Date): Promise<void> {
     const p = this.active.get(id);
-    if (!p) return;
+    if (!p || !this.leadership.isLeader()) return;
     const tz = String(p.definition.settings?.timezone ?? this.defaultTimezone);
     await this.runner.enqueue({ prepared: p, mode: 'trigger', start: { node, items: [scheduleItem(at, tz)] } });
   }

@@ -9,27 +9,43 @@ const EXECUTIONS_CHANGED_TOPIC = 'workflow.executions.changed';
 export class ListCache {
   private readonly pages = new Map<string, string>();
   private readonly unsubscribe: () => void;
+  /**
+   * Moves on every drop. A page read from the database before a drop (another instance's
+   * write, heard while the read ran) may be stale: `set` keeps it only if nothing moved since.
+   */
+  private dropped = 0;
 
   constructor(
     private readonly events: EventBus,
     private readonly logger: Logger,
     private readonly topic: string,
   ) {
-    this.unsubscribe = events.subscribe(topic, () => this.pages.clear());
+    this.unsubscribe = events.subscribe(topic, () => this.drop());
   }
 
   get(key: string): string | undefined {
     return this.pages.get(key);
   }
 
-  set(key: string, page: string): void {
+  /** Take before reading what a page shows; hand to `set`. */
+  get generation(): number {
+    return this.dropped;
+  }
+
+  set(key: string, page: string, generation: number): void {
+    if (generation !== this.dropped) return;
     if (this.pages.size > 500) this.pages.clear();
     this.pages.set(key, page);
   }
 
+  private drop(): void {
+    this.dropped++;
+    this.pages.clear();
+  }
+
   /** Call after any write that changes what a list shows. */
   invalidate(): void {
-    this.pages.clear();
+    this.drop();
     // This instance's pages are gone already; other instances keep theirs until the next write.
     this.events.publish(this.topic, {}).catch((err) => this.logger.warn({ err, service: 'workflow', topic: this.topic }, 'workflow: announcing a list change failed; other instances may serve stale list pages'));
   }
