@@ -14,6 +14,7 @@ import { Mailer } from './platform/mailer.js';
 import { platformMigrations } from './platform/migrations.js';
 import { RateLimits } from './platform/ratelimit.js';
 import { WsBudget } from './platform/ws-budget.js';
+import { WorldHooks } from './platform/world.js';
 import type { Platform, RunningService, ServiceJobs } from './platform/service.js';
 import type { RunningConsole } from './console/index.js';
 
@@ -56,12 +57,16 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
   const mailer = new Mailer({ host: config.host, relay: config.smtpRelay }, jobs, events, logger);
   const limits = new RateLimits(config);
   const directory = new Directory(config.serviceUrls);
-  return { config, db, clock, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory };
+  const world = new WorldHooks(events, logger);
+  // Keys the restored world no longer holds must stop verifying.
+  world.onRestored(() => keys.forgetCached());
+  return { config, db, clock, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory, world };
 }
 
 export async function closePlatform(p: Platform): Promise<void> {
   await p.jobs.stop();
   p.mailer.close();
+  p.world.close();
   await p.limits.close();
   await p.events.close();
   await p.db.close();

@@ -2,5 +2,6 @@
 // one file and one line here.
 import type { ConsoleModule } from './context.js';
 import { overviewPages } from './pages/overview.js';
+import { worldAdmin } from './admin/world.js';
 
-export const CONSOLE_MODULES: ConsoleModule[] = [overviewPages];
+export const CONSOLE_MODULES: ConsoleModule[] = [overviewPages, worldAdmin];

@@ -11,6 +11,7 @@ import type { Mailer } from './mailer.js';
 import type { RateLimits } from './ratelimit.js';
 import type { SettingsKit } from './settings.js';
 import type { WsBudget } from './ws-budget.js';
+import type { ServiceWorld, WorldHooks } from './world.js';
 
 export interface Platform {
   config: HamletConfig;
@@ -26,6 +27,8 @@ export interface Platform {
   websockets: WsBudget;
   /** Where each service's HTTP API is reached (for services that call another over HTTP). */
   directory: Directory;
+  /** Reloads after the console restored or reset the world (see world.ts). */
+  world: WorldHooks;
 }
 
 /** Every service listens on one HTTP port of its own. */
@@ -61,6 +64,8 @@ export interface ServiceDefinition<S extends ServiceSettings = any, Core = any> 
   queues(platform: Platform, settings: S): Promise<ServiceJobs<Core>>;
   /** Serves the service (HTTP, SMTP, WebSockets…) with the core its queues built. */
   start(platform: Platform, settings: S, core: Core): Promise<RunningService>;
+  /** Its part of the world the console saves and restores (default: every table it owns, all rows). */
+  world?: ServiceWorld;
 }
 
 /** Declares a service; only the types are checked, so each definition keeps its own settings type. */

@@ -36,3 +36,6 @@ export const MAIL_FAILED: Topic<MailOutcome> = 'platform.mail.failed';
 
 /** A key was revoked: every instance drops it from its cache. */
 export const KEY_REVOKED: Topic<{ hash: string }> = 'platform.key.revoked';
+
+/** The console replaced the world's rows (restore, reset, seed): every instance reloads what it keeps in memory. */
+export const WORLD_RESTORED: Topic<{ origin: string }> = 'platform.world.restored';

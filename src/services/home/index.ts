@@ -22,6 +22,7 @@ import { startPurging } from './recorder/purge.js';
 import { readHomeSettings, type HomeSettings } from './settings.js';
 import { AutomationStore } from './store/automation-store.js';
 import { HomeStore } from './store/home-store.js';
+import { reloadHomeAfterRestore } from './world.js';
 
 async function start(platform: Platform, settings: HomeSettings) {
   const { config, logger } = platform;
@@ -52,6 +53,7 @@ async function start(platform: Platform, settings: HomeSettings) {
 
   const automations = new Automations(home, new AutomationStore(platform.db), () => loadHouse(settings.configFile, explicit, knownDomains).automations);
   await automations.start();
+  const stopReloading = reloadHomeAfterRestore(platform, { home, store, automations });
   const stopPurging = startPurging(home, store, settings.keepDays);
   registerLogbookService(home);
   registerHomeassistantServices(home, { readLocation: () => loadHouse(settings.configFile, explicit, knownDomains).location });
@@ -100,6 +102,7 @@ async function start(platform: Platform, settings: HomeSettings) {
       for (const client of app.websocketServer?.clients ?? []) client.terminate();
       await app.close();
       await mqtt?.stop();
+      stopReloading();
       automations.stop();
       stopPurging();
       stopPublishing();

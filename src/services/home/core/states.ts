@@ -64,6 +64,12 @@ export class StateMachine {
     return () => this.writeListeners.delete(listener);
   }
 
+  /** After a world restore: exactly these states, without events (the rows already say so). */
+  replaceAll(states: State[]): void {
+    this.states.clear();
+    this.restore(states);
+  }
+
   /** Puts back states loaded from storage at start, without events. */
   restore(states: State[]): void {
     for (const s of states) this.states.set(s.entity_id, s);
