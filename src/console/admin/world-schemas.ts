@@ -46,5 +46,11 @@ export const Diff = Type.Object({
   services: Type.Record(Type.String(), ServiceChanges),
 });
 
+export const Seeded = Type.Object({
+  scenario: Type.Optional(Type.String()),
+  agents: Type.Record(Type.String(), Type.Record(Type.String(), Type.Record(Type.String(), Type.String())), { description: 'Per agent, per service: its key and its handle (inbox, slug, name)' }),
+  hash: Type.String(),
+});
+
 /** A snapshot file: gzip'd JSON Lines (docs/harness.md). */
 export const SnapshotFile = Type.String({ format: 'binary', description: 'gzip-compressed JSON Lines' });

@@ -1,12 +1,14 @@
 // The world admin API: save, list, download and restore snapshots, reset, the state hash and
 // the diff between two states (docs/harness.md, "Worlds").
-import { ConsoleError, Diff, DiffQuery, Hash, Restored, SnapshotFile, SnapshotId, SnapshotInfo, SnapshotList } from './world-schemas.js';
+import { ConsoleError, Diff, DiffQuery, Hash, Restored, Seeded, SnapshotFile, SnapshotId, SnapshotInfo, SnapshotList } from './world-schemas.js';
 import type { Static } from '@sinclair/typebox';
 import type { ConsoleModule } from '../context.js';
 import { canonicalJson } from '../world/canonical.js';
 import { diffWorlds } from '../world/diff.js';
 import { decodeWorld, WorldFileError } from '../world/file.js';
 import { OneAtATime, worldOf } from '../world/index.js';
+import { parseScenario, ScenarioError } from '../world/scenario.js';
+import { seedScenario } from '../world/seed.js';
 import { SnapshotFiles } from '../world/snapshots.js';
 import { stateHash, type WorldState } from '../world/state.js';
 
@@ -69,6 +71,20 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
   app.post('/admin/api/world/reset', { schema: { response: { 200: Hash } } }, async () => {
     await serial.run(() => world.reset());
     return { hash: await serial.run(() => world.hash()) };
+  });
+
+  // A scenario in YAML (text/yaml) or as JSON; workflow files are read relative to the data directory.
+  app.addContentTypeParser(['text/yaml', 'application/yaml', 'application/x-yaml'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.post('/admin/api/world/seed', { schema: { description: 'Seeds the world from a scenario (YAML or JSON body); answers the keys it made', response: { 200: Seeded, 400: ConsoleError } } }, async (request, reply) => {
+    let keys;
+    try {
+      const scenario = typeof request.body === 'string' ? parseScenario(request.body) : parseScenario(JSON.stringify(request.body ?? null));
+      keys = await serial.run(() => seedScenario(ctx.platform, ctx.running, scenario, ctx.platform.config.dataDir));
+    } catch (err) {
+      if (err instanceof ScenarioError) return reply.code(400).send({ message: err.message, code: 'invalid_scenario' });
+      throw err;
+    }
+    return { ...keys, hash: await serial.run(() => world.hash()) };
   });
 
   app.get(
