@@ -32,13 +32,14 @@ export interface Scenario {
   blog?: Array<{ author: string; title: string; content: string; comments?: Array<{ author: string; content: string }>; votes?: Record<string, 1 | -1> }>;
   communities?: Array<{
     name: string;
-    owner: string;
+    /** Who creates it; without an owner the posts go to a community that exists already. */
+    owner?: string;
     display_name?: string;
     description?: string;
     posts?: Array<{ author: string; title: string; content?: string; upvotes?: string[]; comments?: Array<{ author: string; content: string }> }>;
   }>;
   home?: { states?: Array<{ entity_id: string; state: string; attributes?: Record<string, unknown> }> };
-  workflows?: Array<{ file?: string; definition?: Record<string, unknown>; active?: boolean; run?: number }>;
+  workflows?: Array<{ file?: string; definition?: Record<string, unknown>; active?: boolean; run?: number; /** Runs a workflow an earlier step created, by name, instead of creating one. */ name?: string }>;
 }
 
 /** What the scenario made that an agent needs: per agent, per service, its key and handle. */
@@ -79,7 +80,7 @@ export function parseScenario(text: string): Scenario {
   }
   for (const p of s.blog ?? []) known(p.author, 'blog post author');
   for (const c of s.communities ?? []) {
-    known(c.owner, `community ${c.name} owner`);
+    if (c.owner !== undefined) known(c.owner, `community ${c.name} owner`);
     for (const p of c.posts ?? []) known(p.author, `community ${c.name} post author`);
   }
   return s;
@@ -99,22 +100,36 @@ export class ScenarioRunner {
     /** Sends a message from an outside address over SMTP (the mail service's inbound port). */
     private readonly sendFromOutside: (from: string, to: string[], subject: string, text: string) => Promise<void>,
     private readonly settle: () => Promise<void>,
+    /** Called before every request (the demo moves its clock here). */
+    private readonly beforeStep: () => void = () => {},
   ) {}
 
+  /** Seeds one scenario and revokes the runner's own keys. */
   async run(s: Scenario, baseDir: string): Promise<SeedKeys> {
-    if (s.name) this.keys.scenario = s.name;
     try {
-      for (const a of s.agents ?? []) await this.agent(a);
-      for (const m of s.mail ?? []) await this.mail(m);
-      for (const p of s.blog ?? []) await this.blogPost(p);
-      for (const c of s.communities ?? []) await this.community(c);
-      for (const st of s.home?.states ?? []) await this.call('home', 'POST', `/api/states/${st.entity_id}`, { state: st.state, attributes: st.attributes ?? {} }, this.seedKey('home'));
-      for (const w of s.workflows ?? []) await this.workflow(w, baseDir);
-      await this.settle();
+      await this.apply(s, baseDir);
     } finally {
-      // The runner's own keys open nothing once the seed is done.
-      for (const [service, { id }] of this.seedKeys) await this.platformKeys.revoke({ service, id });
+      await this.finish();
     }
+    return this.keys;
+  }
+
+  /** Seeds a scenario; several may follow one another (agents made earlier stay known). */
+  async apply(s: Scenario, baseDir: string): Promise<void> {
+    if (s.name) this.keys.scenario = s.name;
+    for (const a of s.agents ?? []) await this.agent(a);
+    for (const m of s.mail ?? []) await this.mail(m);
+    for (const p of s.blog ?? []) await this.blogPost(p);
+    for (const c of s.communities ?? []) await this.community(c);
+    for (const st of s.home?.states ?? []) await this.call('home', 'POST', `/api/states/${st.entity_id}`, { state: st.state, attributes: st.attributes ?? {} }, this.seedKey('home'));
+    for (const w of s.workflows ?? []) await this.workflow(w, baseDir);
+    await this.settle();
+  }
+
+  /** The runner's own keys open nothing once the seed is done. */
+  async finish(): Promise<SeedKeys> {
+    for (const [service, { id }] of this.seedKeys) await this.platformKeys.revoke({ service, id });
+    this.seedKeys.clear();
     return this.keys;
   }
 
@@ -133,8 +148,12 @@ export class ScenarioRunner {
   }
 
   private async call<T = any>(service: string, method: string, url: string, body: unknown, auth?: string): Promise<T> {
+    this.beforeStep();
     const res = await this.http.request<T>(service, url, { method, body, auth });
     if (res.status >= 300) throw new ScenarioError(`${service} ${method} ${url} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    // What a step queued (mail deliveries, the blog's key mail) is done before the next step:
+    // one thing at a time, so the same scenario makes the same world.
+    if (method !== 'GET') await this.settle();
     return res.body;
   }
 
@@ -219,7 +238,7 @@ export class ScenarioRunner {
   }
 
   private async community(c: NonNullable<Scenario['communities']>[number]): Promise<void> {
-    await this.call('community', 'POST', '/api/v1/communities', { name: c.name, display_name: c.display_name ?? c.name, description: c.description ?? '' }, this.agentKey(c.owner, 'community'));
+    if (c.owner) await this.call('community', 'POST', '/api/v1/communities', { name: c.name, display_name: c.display_name ?? c.name, description: c.description ?? '' }, this.agentKey(c.owner, 'community'));
     for (const p of c.posts ?? []) {
       const r = await this.call<{ post: { id: string } }>('community', 'POST', '/api/v1/posts', { community: c.name, title: p.title, content: p.content ?? null }, this.agentKey(p.author, 'community'));
       for (const cm of p.comments ?? []) await this.call('community', 'POST', `/api/v1/posts/${r.post.id}/comments`, { content: cm.content }, this.agentKey(cm.author, 'community'));
@@ -227,14 +246,24 @@ export class ScenarioRunner {
     }
   }
 
+  private readonly workflowIds = new Map<string, string>();
+
   private async workflow(w: NonNullable<Scenario['workflows']>[number], baseDir: string): Promise<void> {
+    const existing = w.name && !w.definition && !w.file ? this.workflowIds.get(w.name) : undefined;
+    if (w.name && !w.definition && !w.file && !existing) throw new ScenarioError(`no workflow named ${w.name} was created before`);
+    if (existing) return this.execute(existing, w.run ?? 1);
     const definition = w.definition ?? (w.file ? (JSON.parse(readFileSync(path.resolve(baseDir, w.file), 'utf8')) as Record<string, unknown>) : undefined);
     if (!definition) throw new ScenarioError('a workflow needs a file or a definition');
     const { name, nodes, connections, settings } = definition as Record<string, unknown>;
     const created = await this.call<{ id: string }>('workflow', 'POST', '/api/v1/workflows', { name, nodes, connections, settings: settings ?? {} }, this.seedKey('workflow'));
+    this.workflowIds.set(String(name), created.id);
     if (w.active) await this.call('workflow', 'POST', `/api/v1/workflows/${created.id}/activate`, undefined, this.seedKey('workflow'));
-    for (let i = 0; i < (w.run ?? 0); i++) {
-      await this.call('workflow', 'POST', `/api/v1/workflows/${created.id}/execute`, {}, this.seedKey('workflow'));
+    await this.execute(created.id, w.run ?? 0);
+  }
+
+  private async execute(id: string, times: number): Promise<void> {
+    for (let i = 0; i < times; i++) {
+      await this.call('workflow', 'POST', `/api/v1/workflows/${id}/execute`, {}, this.seedKey('workflow'));
       await this.settle();
     }
   }

@@ -7,6 +7,11 @@ import { ServiceClient } from '../service-client.js';
 import { ScenarioRunner, type Scenario, type SeedKeys } from './scenario.js';
 
 export async function seedScenario(platform: Platform, running: Partial<Record<string, RunningService>>, scenario: Scenario, baseDir: string): Promise<SeedKeys> {
+  return (await seedScenarioRunner(platform, running)).run(scenario, baseDir);
+}
+
+/** A runner ready to apply scenarios one after another (the demo's days), then `finish()`. */
+export async function seedScenarioRunner(platform: Platform, running: Partial<Record<string, RunningService>>, beforeStep?: () => void): Promise<ScenarioRunner> {
   const smtpUrl = running.mail?.urls.smtp;
   const sendFromOutside = async (from: string, to: string[], subject: string, text: string) => {
     if (!smtpUrl) throw new Error('mail from outside needs the mail service running in this process (its SMTP port)');
@@ -18,7 +23,7 @@ export async function seedScenario(platform: Platform, running: Partial<Record<s
       transport.close();
     }
   };
-  const runner = new ScenarioRunner(new ServiceClient(platform), platform.keys, sendFromOutside, () => platform.jobs.idle(undefined, 60_000));
+  const runner = new ScenarioRunner(new ServiceClient(platform), platform.keys, sendFromOutside, () => platform.jobs.idle(undefined, 60_000), beforeStep);
   await runner.prepare(Object.keys(running));
-  return runner.run(scenario, baseDir);
+  return runner;
 }
