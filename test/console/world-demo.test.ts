@@ -31,7 +31,7 @@ describe('demo world', () => {
       expect(await hamlet({ HAMLET_DATA_DIR: dirs[0]! }, 'world', 'save', file)).toBe(a);
       const { state } = decodeWorld(readFileSync(file));
       const rows = (name: string) => state.tables.find((t) => t.name === name)?.rows ?? [];
-      expect(rows('community_agents').length).toBe(12);
+      expect(rows('community_agents').length).toBe(12 + 1); // and the owner of the communities the service starts with
       expect(rows('blog_agents').length).toBe(9);
       expect(rows('blog_posts').length).toBe(14);
       expect(rows('mail_inboxes').length).toBe(12);
