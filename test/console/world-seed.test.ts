@@ -77,3 +77,12 @@ describe('scenarios', () => {
     expect(readFileSync(path.join(ROOT, 'examples/scenarios/newsroom.yaml'), 'utf8')).toContain('name: newsroom');
   });
 });
+
+describe('example scenarios', () => {
+  it('every file in examples/scenarios/ parses and names only agents it declares', async () => {
+    const { readdirSync } = await import('node:fs');
+    const files = readdirSync(path.join(ROOT, 'examples/scenarios')).filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    for (const f of files) expect(readScenario(path.join(ROOT, 'examples/scenarios', f)).scenario.agents?.length, f).toBeGreaterThan(0);
+  });
+});
