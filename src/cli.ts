@@ -3,10 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError, configure, parseArgs, SERVICE_NAMES, type ConfiguredService, type HamletConfig, type ServiceName } from './config.js';
 import { migrate } from './platform/db.js';
+import { Directory, reachableUrl } from './platform/directory.js';
 import { createLogger } from './platform/logger.js';
 import type { PortSetting } from './platform/settings.js';
 import { describeStartupError } from './platform/startup-errors.js';
-import { ADMIN_KEYS } from './console/auth.js';
+import { ADMIN_KEYS } from './console/admin-keys.js';
 import { WORLD_USAGE } from './console/world/usage.js';
 import { loadService } from './services/registry.js';
 import { closePlatform, openPlatform, prepareServices, startHamlet } from './server.js';
@@ -20,6 +21,7 @@ const USAGE = `Usage:
   hamlet migrate                                       create or upgrade the tables, then exit
   hamlet mail outbox                                   print the mail to other domains held while no relay is set
   hamlet worker [--concurrency N]                      run every service's queued jobs in queue mode (REDIS_URL)
+  hamlet mcp [--keys k1,k2]                            the MCP server for all services over stdio (services run elsewhere)
 ${WORLD_USAGE}
 
 Configuration comes from the environment (see README.md); flags override it.`;
@@ -60,6 +62,8 @@ async function main(argv: string[]): Promise<number> {
       return mail(config, rest);
     case 'worker':
       return worker(config, services);
+    case 'mcp':
+      return mcp(config, services, flags);
     case 'world': {
       // Loaded on demand: the demo generator and the scenario runner are not needed to start.
       const { worldCommand } = await import('./console/world/cli.js');
@@ -123,6 +127,20 @@ async function worker(config: HamletConfig, services: ConfiguredService[]): Prom
   await stopRequested;
   for (const { jobs } of prepared.reverse()) await jobs.stop();
   await closePlatform(platform);
+  return 0;
+}
+
+/**
+ * `hamlet mcp`: MCP over stdio for an agent that starts its tools as processes. stdout is the
+ * protocol channel, so nothing else may print there. Services are reached where
+ * HAMLET_<SERVICE>_URL or their port settings say.
+ */
+async function mcp(config: HamletConfig, services: ConfiguredService[], flags: Record<string, string>): Promise<number> {
+  const directory = new Directory(config.serviceUrls);
+  for (const { definition, settings } of services) if (settings.port) directory.expect(definition.name, reachableUrl(config.host, settings.port));
+  const keys = (flags['keys'] ?? config.source.env.HAMLET_MCP_KEYS ?? '').split(/[\s,]+/).filter(Boolean);
+  const { serveMcpOverStdio } = await import('./console/mcp/stdio.js');
+  await serveMcpOverStdio((service) => directory.url(service), keys);
   return 0;
 }
 

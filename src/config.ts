@@ -38,6 +38,8 @@ export interface HamletConfig {
   serviceUrls: Record<string, string>;
   /** The web console and admin API (src/console): HAMLET_CONSOLE=off leaves it out; HAMLET_CONSOLE_PORT. */
   console: { enabled: boolean; port: number };
+  /** The trace of what agents did (platform/trace.ts): HAMLET_TRACE=off, HAMLET_TRACE_BODIES=on, HAMLET_TRACE_RETENTION. */
+  trace: { enabled: boolean; bodies: boolean; retentionMs: number };
   /** The inputs every service reads its own settings from (platform/settings.ts); never written after loading. */
   source: { readonly env: Env; readonly flags: Readonly<Record<string, string>> };
 }
@@ -55,6 +57,8 @@ export interface HttpSettings {
   maxConnections: number;
   /** Deepest JSON body (and home WebSocket message) accepted, in nested objects/arrays. */
   jsonMaxDepth: number;
+  /** HAMLET_HTTP_EAGER_SCHEMAS: compile every route's validators and serializers at start, not on first use. */
+  eagerSchemas?: boolean;
 }
 
 export const HTTP_DEFAULTS: HttpSettings = {
@@ -153,6 +157,7 @@ function readPlatformSettings(kit: SettingsKit): HamletConfig {
     queue: { workers: kit.oneOf('HAMLET_WORKERS', ['on', 'off'], 'on') === 'on', prefix: kit.text('HAMLET_QUEUE_PREFIX', 'hamlet') },
     serviceUrls,
     console: { enabled: kit.flag('HAMLET_CONSOLE', true), port: kit.port('HAMLET_CONSOLE_PORT', 4900) },
+    trace: { enabled: kit.flag('HAMLET_TRACE', true), bodies: kit.flag('HAMLET_TRACE_BODIES', false), retentionMs: kit.duration('HAMLET_TRACE_RETENTION', 7 * 24 * 3600_000, 60_000) },
     source: { env: kit.env, flags: kit.flagValues },
   };
 }
@@ -216,5 +221,6 @@ function httpSettings(kit: SettingsKit): HttpSettings {
     keepAliveTimeoutMs: kit.duration('HAMLET_HTTP_KEEPALIVE_TIMEOUT', HTTP_DEFAULTS.keepAliveTimeoutMs),
     maxConnections: kit.count('HAMLET_HTTP_MAX_CONNECTIONS', HTTP_DEFAULTS.maxConnections, 1, 1_000_000),
     jsonMaxDepth: kit.count('HAMLET_JSON_MAX_DEPTH', HTTP_DEFAULTS.jsonMaxDepth, 2, 10_000),
+    eagerSchemas: kit.flag('HAMLET_HTTP_EAGER_SCHEMAS', false),
   };
 }

@@ -2,23 +2,27 @@
 // selected service register its queues and start it, then the job workers. Used by
 // `hamlet start`, `hamlet worker` (queues only) and the tests.
 import { configureServices, type ConfiguredService, type HamletConfig, type ServiceName } from './config.js';
-import { systemClock, type Clock } from './platform/clock.js';
+import { ControllableClock, type Clock } from './platform/clock.js';
+import { shareClock } from './platform/clock-sync.js';
 import { migrate, openDb, type Db } from './platform/db.js';
 import { Directory, reachableUrl } from './platform/directory.js';
 import { createEventBus } from './platform/events.js';
-import { TableJobs } from './platform/jobs.js';
+import { jobsAsDueSource, TableJobs } from './platform/jobs.js';
 import { BullJobs } from './platform/jobs-bullmq.js';
 import { Keys } from './platform/keys.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { Mailer } from './platform/mailer.js';
 import { platformMigrations } from './platform/migrations.js';
 import { RateLimits } from './platform/ratelimit.js';
+import { timersFor } from './platform/timers.js';
+import { Trace } from './platform/trace.js';
 import { WsBudget } from './platform/ws-budget.js';
 import { WorldHooks } from './platform/world.js';
 import type { Platform, RunningService, ServiceJobs } from './platform/service.js';
 import type { RunningConsole } from './console/index.js';
 
 export interface StartOptions {
+  /** Default: a controllable clock that follows system time until the operator freezes or moves it. */
   clock?: Clock;
   logger?: Logger;
   /** SQLite file name inside the data directory. */
@@ -40,7 +44,9 @@ export interface Hamlet {
 /** Opens storage and builds the platform without starting any service (CLI commands use this). */
 export async function openPlatform(config: HamletConfig, opts: StartOptions = {}): Promise<Platform> {
   const logger = opts.logger ?? createLogger({ level: config.logLevel, pretty: config.prettyLogs });
-  const clock = opts.clock ?? systemClock;
+  const clock = opts.clock ?? new ControllableClock();
+  const timers = timersFor(clock);
+  timers.logger ??= logger;
   const db: Db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, fileName: opts.dbFileName });
   try {
     await migrate(db, 'platform', platformMigrations);
@@ -55,15 +61,17 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
     : new TableJobs(db, clock, logger);
   const keys = new Keys(db, clock, events);
   const mailer = new Mailer({ host: config.host, relay: config.smtpRelay }, jobs, events, logger);
-  const limits = new RateLimits(config);
+  const limits = new RateLimits(config, clock);
   const directory = new Directory(config.serviceUrls);
+  const trace = new Trace(db, clock, events, logger, config.trace);
   const world = new WorldHooks(events, logger);
   // Keys the restored world no longer holds must stop verifying.
   world.onRestored(() => keys.forgetCached());
-  return { config, db, clock, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory, world };
+  return { config, db, clock, timers, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory, trace, world };
 }
 
 export async function closePlatform(p: Platform): Promise<void> {
+  await p.trace.close();
   await p.jobs.stop();
   p.mailer.close();
   p.world.close();
@@ -98,6 +106,10 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
   const stops: Array<() => Promise<void>> = [];
   let consoleService: RunningConsole | undefined;
   try {
+    if (platform.clock instanceof ControllableClock) {
+      const unshare = shareClock(platform.clock, platform.events, platform.logger);
+      stops.push(async () => unshare());
+    }
     for (const { service, jobs } of await prepareServices(platform, selected)) {
       stops.push(() => jobs.stop());
       const running = await service.definition.start(platform, service.settings, jobs.core);
@@ -111,7 +123,12 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
       const running = consoleService;
       stops.push(() => running.stop());
     }
-    if (opts.workers !== false) await platform.jobs.start();
+    if (opts.workers !== false) {
+      await platform.jobs.start();
+      // Advancing the clock runs the jobs that fall due on the way, in time order with the timers.
+      const removeSource = platform.timers.addSource(jobsAsDueSource(platform.jobs, platform.timers));
+      stops.push(async () => removeSource());
+    }
   } catch (err) {
     for (const stop of stops.reverse()) await stop().catch((e) => platform.logger.error({ err: e }, 'stopping after a failed start failed'));
     await closePlatform(platform);

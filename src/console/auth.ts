@@ -8,11 +8,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, type App } from '../platform/http.js';
 import type { Keys } from '../platform/keys.js';
+import { ADMIN_KEYS } from './admin-keys.js';
 import { layout } from './pages/layout.js';
 import { escapeHtml } from '../platform/html.js';
 
-/** The key namespace of console administrators (keys look like `hamlet_admin_…`). */
-export const ADMIN_KEYS = 'admin';
 const SESSION_COOKIE = 'hamlet_console';
 
 declare module 'fastify' {
@@ -22,10 +21,13 @@ declare module 'fastify' {
   }
 }
 
-/** Paths anyone may open: the login page, static assets, health. */
-const PUBLIC = [/^\/login(\?|$)/, /^\/static\//, /^\/healthz(\/|\?|$)/];
+/**
+ * Paths outside the admin door: the login page, static assets, health, and the MCP endpoint,
+ * whose tools act with the calling agent's own service keys (mcp/keyring.ts), not an admin's.
+ */
+const PUBLIC = [/^\/login(\?|$)/, /^\/static\//, /^\/healthz(\/|\?|$)/, /^\/mcp(\?|$)/];
 /** Paths for programs: refused with 401 JSON, never redirected to a page. */
-const API = /^\/(admin\/api|api|mcp)(\/|\?|$)/;
+const API = /^\/(admin\/api|api)(\/|\?|$)/;
 
 const csrfTokenOf = (key: string): string => createHmac('sha256', key).update('hamlet-console-csrf').digest('hex').slice(0, 40);
 
@@ -53,10 +55,11 @@ export function registerAuth(app: App, keys: Keys): void {
     // A cookie-authenticated write: the header is checked here; a form's `_csrf` field after parsing.
     const header = request.headers['x-csrf-token'];
     if (typeof header === 'string' && sameText(header, request.consoleCsrf)) return;
-    if (/^application\/x-www-form-urlencoded/.test(request.headers['content-type'] ?? '')) return; // checked in preHandler
+    if (/^application\/x-www-form-urlencoded/.test(request.headers['content-type'] ?? '')) return; // checked once parsed, before validation
     return reply.code(403).send({ message: 'This write needs the CSRF token (x-csrf-token header or _csrf form field) of your console session', code: 'csrf' });
   });
-  app.addHook('preHandler', async (request, reply) => {
+  // preValidation, not preHandler: a forged form must get its 403 before a route's body schema answers 400.
+  app.addHook('preValidation', async (request, reply) => {
     if (!request.consoleCsrf || ['GET', 'HEAD', 'OPTIONS'].includes(request.method) || bearerToken(request)) return;
     if (!/^application\/x-www-form-urlencoded/.test(request.headers['content-type'] ?? '')) return;
     if (typeof request.headers['x-csrf-token'] === 'string' && sameText(request.headers['x-csrf-token'], request.consoleCsrf)) return;

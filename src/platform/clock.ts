@@ -1,50 +1,138 @@
-// The clock is injectable so tests can move time (token expiry, ranking, schedules)
-// without sleeping. Code that needs "now" asks the clock, never `new Date()` directly.
+// The clock is injectable so tests and evaluators can move time (token expiry, ranking,
+// schedules) without sleeping. Code that needs "now" asks the clock, never `new Date()` directly,
+// and code that waits for a clock time uses the clock's timer queue (platform/timers.ts), never
+// setTimeout, so a frozen clock holds it and an advance runs it.
 import { EventEmitter } from 'node:events';
 
 export interface Clock {
   now(): Date;
   /** Milliseconds since the epoch; cheaper than now() on hot paths. */
   ms(): number;
-  /** Fires after the manual clock moves; schedulers listen to re-check what is due. */
-  onAdvance(listener: (now: Date) => void): () => void;
+  /**
+   * Fires after the clock is moved or frozen/unfrozen; schedulers listen to re-check what is due.
+   * `previous` is the clock time just before the change (a rewind when later than `now`).
+   */
+  onAdvance(listener: (now: Date, previous: number) => void): () => void;
+  /** True while time stands still until someone moves it (real timers must not re-arm then). */
+  readonly frozen?: boolean;
 }
 
+/** Real time, unchangeable: for processes that never expose the clock (CLI commands). */
 export const systemClock: Clock = {
   now: () => new Date(),
   ms: () => Date.now(),
   onAdvance: () => () => {},
+  frozen: false,
 };
 
-/** A clock that stands still until a test moves it. */
-export class ManualClock implements Clock {
-  private current: number;
+/** What the operator sets and a world snapshot keeps: whether time stands still, and the time. */
+export interface ClockState {
+  frozen: boolean;
+  /** ISO 8601. */
+  now: string;
+}
+
+/**
+ * The production clock: follows system time (plus an offset once someone jumped it) until
+ * frozen; frozen, it stands at one instant until set, advanced or unfrozen. now()/ms() are an
+ * addition or a field read, so hot paths may call them freely.
+ *
+ * Moving it only emits `advance`; running what became due in between, in time order, is the
+ * timer queue's `advance` (platform/timers.ts), which steps this clock through each due time.
+ */
+export class ControllableClock implements Clock {
+  /** While following system time: now = Date.now() + offset. */
+  private offset = 0;
+  /** While frozen: the instant the clock stands at. */
+  private standing = 0;
+  private isFrozen = false;
   private readonly emitter = new EventEmitter();
 
-  constructor(start: Date | string | number = '2026-01-01T00:00:00.000Z') {
-    this.current = new Date(start).getTime();
+  constructor(start?: { frozen?: boolean; now?: Date | string | number }) {
     this.emitter.setMaxListeners(0);
+    const at = start?.now === undefined ? Date.now() : toMs(start.now);
+    // Frozen: exactly the given instant (tests compare times to the millisecond).
+    if (start?.frozen) {
+      this.isFrozen = true;
+      this.standing = at;
+    } else this.offset = at - Date.now();
   }
 
-  now(): Date {
-    return new Date(this.current);
+  get frozen(): boolean {
+    return this.isFrozen;
   }
 
   ms(): number {
-    return this.current;
+    return this.isFrozen ? this.standing : Date.now() + this.offset;
   }
 
+  now(): Date {
+    return new Date(this.ms());
+  }
+
+  /** Stops time at the current instant (a no-op when already frozen). */
+  freeze(): void {
+    if (this.isFrozen) return;
+    const previous = this.ms();
+    this.standing = previous;
+    this.isFrozen = true;
+    this.changed(previous);
+  }
+
+  /** Lets time run again from the instant it stood at (no jump). */
+  unfreeze(): void {
+    if (!this.isFrozen) return;
+    this.offset = this.standing - Date.now();
+    this.isFrozen = false;
+    this.changed(this.standing);
+  }
+
+  /** Jumps to a time, frozen or not. Jumping skips: nothing due in between runs once per interval. */
   set(to: Date | string | number): void {
-    this.current = new Date(to).getTime();
-    this.emitter.emit('advance', this.now());
+    const ms = toMs(to);
+    const previous = this.ms();
+    if (this.isFrozen) this.standing = ms;
+    else this.offset = ms - Date.now();
+    this.changed(previous);
   }
 
+  /** Jumps ahead by `ms` (tests). To run what falls due in between in order, use Timers.advance. */
   advance(ms: number): void {
-    this.set(this.current + ms);
+    this.set(this.ms() + ms);
   }
 
-  onAdvance(listener: (now: Date) => void): () => void {
+  state(): ClockState {
+    return { frozen: this.isFrozen, now: this.now().toISOString() };
+  }
+
+  restore(state: ClockState): void {
+    const ms = toMs(state.now);
+    const previous = this.ms();
+    this.isFrozen = state.frozen;
+    if (state.frozen) this.standing = ms;
+    else this.offset = ms - Date.now();
+    this.changed(previous);
+  }
+
+  onAdvance(listener: (now: Date, previous: number) => void): () => void {
     this.emitter.on('advance', listener);
     return () => this.emitter.off('advance', listener);
   }
+
+  private changed(previous: number): void {
+    this.emitter.emit('advance', this.now(), previous);
+  }
+}
+
+/** A clock that stands still until a test moves it. */
+export class ManualClock extends ControllableClock {
+  constructor(start: Date | string | number = '2026-01-01T00:00:00.000Z') {
+    super({ frozen: true, now: start });
+  }
+}
+
+function toMs(t: Date | string | number): number {
+  const ms = new Date(t).getTime();
+  if (Number.isNaN(ms)) throw new RangeError(`not a time: ${String(t)}`);
+  return ms;
 }

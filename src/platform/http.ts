@@ -9,6 +9,7 @@
 // HAMLET_JSON_MAX_DEPTH or a route's `config.jsonMaxDepth`.
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import { registerServiceIndex, type ServiceIndex } from './service-index.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HTTP_DEFAULTS, type HttpSettings } from '../config.js';
@@ -18,7 +19,8 @@ import { reachableUrl } from './directory.js';
 import { DOMAIN_ERROR_STATUS, DomainError, HttpError } from './errors.js';
 import { jsonShapeProblem } from './json-limits.js';
 import { loggableUrl } from './redact.js';
-import { Ajv } from 'ajv';
+import type { Trace } from './trace.js';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
 function makeAjv(coerceTypes: false | 'array') {
@@ -63,6 +65,8 @@ export interface CreateAppOptions {
   onBadUrl?: (request: FastifyRequest, reply: FastifyReply) => unknown;
   /** A small page (or JSON) at `/` saying what the service is; for services whose `/` is otherwise free. */
   index?: ServiceIndex;
+  /** Records every request in the trace of what agents did (platform.trace); the key id comes from `request.apiKeyId`. */
+  trace?: Pick<Trace, 'attach'>;
 }
 
 declare module 'fastify' {
@@ -215,13 +219,22 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
           },
         }
       : {}),
+    // Response serializers are compiled when a route first answers with that status, not at
+    // start: a service declares hundreds of response schemas (every error status of every
+    // route), and compiling them all up front cost seconds of CPU per start.
+    // HAMLET_HTTP_EAGER_SCHEMAS=on compiles them all at start (a test does, so a broken schema cannot hide).
+    ...(edge.eagerSchemas ? {} : { schemaController: { compilersFactory: { buildSerializer: lazySerializers } } }),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   // Beyond the cap Node closes new connections at once; those already open are served.
   app.server.maxConnections = edge.maxConnections;
 
   // Query strings, params and headers arrive as text, so "5" must become 5 there; a JSON body
   // already has types, and `{"vote": "1"}` or `{"name": 7}` is wrong input, not something to coerce.
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema));
+  // Compiled on first use, for the reason given at lazySerializers.
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const compile = () => (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema);
+    return edge.eagerSchemas ? compile() : lazyValidator(compile);
+  });
 
   // JSON parsing that tolerates an empty body (the AgentMail SDK sends one with a JSON
   // content type) and reports malformed JSON as a 400 in the service's envelope.
@@ -262,6 +275,9 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
   );
 
   app.addHook('onRoute', (route) => requireDocumented(opts.service, route));
+  // Services' auth code sets the id of the key that checked out; the trace names it.
+  app.decorateRequest('apiKeyId', null);
+  opts.trace?.attach(app, opts.service);
 
   await app.register(swagger, {
     openapi: {
@@ -274,6 +290,29 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
   if (opts.index) registerServiceIndex(app as unknown as FastifyInstance, opts.index);
 
   return app;
+}
+
+const buildSerializers = SerializerSelector();
+
+/** Fastify's own serializer compiler, deferred until a route's serializer is first needed. */
+const lazySerializers: SerializerSelector.SerializerFactory = (externalSchemas, options) => {
+  const compile = buildSerializers(externalSchemas, options);
+  return (route) => {
+    let serialize: SerializerSelector.Serializer | undefined;
+    return (data) => (serialize ??= compile(route))(data);
+  };
+};
+
+/** An Ajv validator compiled on its first call; Fastify reads `errors` from the function it was given. */
+function lazyValidator(compile: () => ValidateFunction): ValidateFunction {
+  let validate: ValidateFunction | undefined;
+  const wrapper = ((data: unknown) => {
+    validate ??= compile();
+    const ok = validate(data);
+    wrapper.errors = validate.errors;
+    return ok;
+  }) as ValidateFunction;
+  return wrapper;
 }
 
 function sendError(reply: FastifyReply, request: FastifyRequest, envelope: ErrorEnvelope, info: ErrorInfo) {

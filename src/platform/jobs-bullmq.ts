@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from './clock.js';
 import type { Db } from './db.js';
 import { PermanentError } from './errors.js';
-import { exponentialBackoff, insertJobRow, RetryLater, type Jobs, type EnqueueOptions, type JobHandler, type JobInfo, type QueueOptions } from './jobs.js';
+import { earliestPending, exponentialBackoff, insertJobRow, RetryLater, type Jobs, type EnqueueOptions, type JobHandler, type JobInfo, type QueueOptions } from './jobs.js';
 import type { Logger } from './logger.js';
 
 interface Registration {
@@ -39,6 +39,7 @@ export class BullJobs implements Jobs {
   private relaying?: Promise<void>;
   private relayAgain = false;
   private running = false;
+  private unlistenClock?: () => void;
 
   constructor(
     private readonly database: Db,
@@ -69,12 +70,14 @@ export class BullJobs implements Jobs {
     if (this.options.runWorkers !== false) for (const queue of this.registrations.keys()) this.startWorker(queue);
     this.relayTimer = setInterval(() => this.wake(), this.options.relayMs ?? 250);
     this.relayTimer.unref();
+    this.unlistenClock = this.time.onAdvance(() => this.wake());
     this.wake();
   }
 
   async stop(): Promise<void> {
     this.running = false;
     if (this.relayTimer) clearInterval(this.relayTimer);
+    this.unlistenClock?.();
     await this.relaying?.catch(() => {}); // its failure was logged by wake(); stopping only waits for it
     await Promise.allSettled(this.workers.map((w) => w.close()));
     await Promise.allSettled([...this.bullQueues.values()].map((q) => q.close()));
@@ -90,11 +93,40 @@ export class BullJobs implements Jobs {
     void this.relay().catch((err) => this.log.error({ err }, 'job relay failed'));
   }
 
+  nextDue(): Promise<number | undefined> {
+    return earliestPending(this.database, [...this.registrations.keys()]);
+  }
+
+  async busy(): Promise<{ due: number; running: number }> {
+    const queues = [...this.registrations.keys()];
+    if (queues.length === 0) return { due: 0, running: 0 };
+    const outbox = await this.database.kysely
+      .selectFrom('platform_jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('queue', 'in', queues)
+      .where('run_at', '<=', this.time.now().toISOString())
+      .executeTakeFirst();
+    let due = Number(outbox?.n ?? 0);
+    let running = 0;
+    for (const name of queues) {
+      const counts = await this.queue(name).getJobCounts('wait', 'active', 'prioritized');
+      due += (counts.wait ?? 0) + (counts.prioritized ?? 0);
+      running += counts.active ?? 0;
+    }
+    return { due, running };
+  }
+
   /** Resolves when no job of the given queues is waiting, due or running anywhere. */
   async idle(queues = [...this.registrations.keys()], timeoutMs = 10_000): Promise<void> {
+    if (queues.length === 0) return;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const outbox = await this.database.kysely.selectFrom('platform_jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('queue', 'in', queues).executeTakeFirst();
+      const outbox = await this.database.kysely
+        .selectFrom('platform_jobs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('queue', 'in', queues)
+        .where('run_at', '<=', this.time.now().toISOString())
+        .executeTakeFirst();
       let busy = Number(outbox?.n ?? 0);
       for (const name of queues) {
         const counts = await this.queue(name).getJobCounts('wait', 'active', 'prioritized');
@@ -126,18 +158,19 @@ export class BullJobs implements Jobs {
         // read committed rows, add them to BullMQ under their own ids, then delete them. A
         // crash or a second instance in between adds a row twice, which BullMQ ignores while
         // it holds that jobId (an hour after completion), so a job still runs once.
+        // Only due rows: a future job waits in the outbox, where it follows the platform clock
+        // (frozen, jumped, advanced), instead of in a BullMQ delay that counts real time.
         const rows = await this.database.kysely
           .selectFrom('platform_jobs')
-          .select(['id', 'queue', 'payload', 'run_at', 'max_attempts'])
+          .select(['id', 'queue', 'payload', 'max_attempts'])
           .where('status', '=', 'pending')
+          .where('run_at', '<=', this.time.now().toISOString())
           .orderBy('created_at')
           .limit(200)
           .execute();
         for (const row of rows) {
-          const delay = Math.max(0, new Date(row.run_at).getTime() - this.time.ms());
           await this.queue(row.queue).add(row.queue, JSON.parse(row.payload), {
             jobId: row.id,
-            delay,
             attempts: row.max_attempts,
             backoff: { type: 'custom' },
             removeOnComplete: { age: 3600 },

@@ -10,6 +10,7 @@ import type { Db } from './db.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './logger.js';
 import { PermanentError } from './errors.js';
+import type { DueSource, Timers } from './timers.js';
 import { uuid } from './ids.js';
 
 export interface JobInfo {
@@ -74,6 +75,45 @@ export interface Jobs {
   wake(): void;
   /** Resolves when no job of the given queues (default: all registered) is due or running. For tests and shutdown. */
   idle(queues?: string[], timeoutMs?: number): Promise<void>;
+  /** The earliest clock time a pending job of a registered queue is due (for the clock's advance). */
+  nextDue(): Promise<number | undefined>;
+  /** Jobs of the registered queues due and not yet taken, and jobs running now (this process's, or anywhere in queue mode). */
+  busy(): Promise<{ due: number; running: number }>;
+}
+
+/**
+ * The jobs queue as a source of due work for the clock's timer queue: an advance steps to each
+ * job's run_at and settles once no job is due or running, except running jobs parked on the
+ * clock (a short Wait: only the next step finishes them, so waiting for them would never end).
+ * A parked job is known only by count, so one parked outside a job (an inline webhook run) can
+ * let a step end while a job still runs.
+ */
+export function jobsAsDueSource(jobs: Jobs, timers: Timers, timeoutMs = 60_000): DueSource {
+  return {
+    nextDue: () => jobs.nextDue(),
+    async settle() {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const { due, running } = await jobs.busy();
+        if (due === 0 && running <= timers.sleeping) return;
+        if (Date.now() > deadline) throw new Error('jobs did not settle in time');
+        jobs.wake();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+  };
+}
+
+/** The earliest run_at of the pending rows of some queues: the table backend's queue, the BullMQ backend's outbox. */
+export async function earliestPending(db: Db, queues: string[]): Promise<number | undefined> {
+  if (queues.length === 0) return undefined;
+  const row = await db.kysely
+    .selectFrom('platform_jobs')
+    .select((eb) => eb.fn.min<string>('run_at').as('due'))
+    .where('queue', 'in', queues)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return row?.due ? new Date(row.due).getTime() : undefined;
 }
 
 /** Writes a job row: the table backend's queue, and the BullMQ backend's transactional outbox. */
@@ -181,7 +221,25 @@ export class TableJobs implements Jobs {
       });
   }
 
+  nextDue(): Promise<number | undefined> {
+    return earliestPending(this.db, [...this.queues.keys()]);
+  }
+
+  async busy(): Promise<{ due: number; running: number }> {
+    const queues = [...this.queues.keys()];
+    if (queues.length === 0) return { due: 0, running: this.inFlight.size };
+    const row = await this.db.kysely
+      .selectFrom('platform_jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('queue', 'in', queues)
+      .where('status', '=', 'pending')
+      .where('run_at', '<=', this.clock.now().toISOString())
+      .executeTakeFirst();
+    return { due: Number(row?.n ?? 0), running: this.inFlight.size };
+  }
+
   async idle(queues = [...this.queues.keys()], timeoutMs = 10_000): Promise<void> {
+    if (queues.length === 0) return;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const row = await this.db.kysely

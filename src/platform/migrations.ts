@@ -35,4 +35,31 @@ export const platformMigrations: Migrations = {
       await db.schema.createIndex('platform_jobs_due').on('platform_jobs').columns(['queue', 'status', 'run_at']).execute();
     },
   },
+  // The trace of what agents did (trace.ts): one row per API call, SMTP message, WebSocket
+  // command, MCP tool call or domain event; read newest first by time, by key and by service.
+  '002_trace': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('platform_trace')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('at', 'text', (c) => c.notNull())
+        .addColumn('service', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('key_id', 'text')
+        .addColumn('method', 'text')
+        .addColumn('route', 'text')
+        .addColumn('path', 'text')
+        .addColumn('status', 'integer')
+        .addColumn('ok', 'integer', (c) => c.notNull())
+        .addColumn('duration_ms', 'real')
+        .addColumn('summary', 'text')
+        .addColumn('detail', 'text')
+        .addColumn('request_body', 'text')
+        .addColumn('response_body', 'text')
+        .execute();
+      await db.schema.createIndex('platform_trace_at').on('platform_trace').columns(['at', 'id']).execute();
+      await db.schema.createIndex('platform_trace_key').on('platform_trace').columns(['key_id', 'at']).execute();
+      await db.schema.createIndex('platform_trace_service').on('platform_trace').columns(['service', 'at']).execute();
+    },
+  },
 };

@@ -1,12 +1,15 @@
 // Rate limits: every limit has a name and a default ("100/1h"); the operator overrides it with
 // HAMLET_RATE_<NAME>=<max>/<window>, and HAMLET_RATE_LIMITS=off turns them all off (benchmarks,
 // load tests). Counting is @fastify/rate-limit's, in memory or in Redis when REDIS_URL is set,
-// so instances behind a load balancer share one count.
+// so instances behind a load balancer share one count. In memory, windows are counted on the
+// platform clock, so a frozen clock holds a window open and an advance past it resets it (Redis
+// expires its keys in real time: with REDIS_URL, windows follow real time).
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
 import { parseRateLimit, type HamletConfig, type RateLimitSetting } from '../config.js';
+import type { Clock } from './clock.js';
 import { HttpError } from './errors.js';
 import type { App } from './http.js';
 import { bearerToken } from './http.js';
@@ -28,7 +31,10 @@ export type LimitDetails = (ctx: { ttlMs: number; max: number }) => Record<strin
 export class RateLimits {
   private redis?: Redis;
 
-  constructor(private readonly config: HamletConfig) {}
+  constructor(
+    private readonly config: HamletConfig,
+    private readonly clock: Clock,
+  ) {}
 
   get enabled(): boolean {
     return this.config.rateLimits.enabled;
@@ -51,7 +57,7 @@ export class RateLimits {
     }
     await app.register(rateLimit, {
       global: false,
-      ...(this.redis ? { redis: this.redis, nameSpace: 'hamlet-rl:', skipOnError: true } : { store: SharedWindowStore as never }),
+      ...(this.redis ? { redis: this.redis, nameSpace: 'hamlet-rl:', skipOnError: true } : { store: windowStoreOn(this.clock) as never }),
       errorResponseBuilder: (_request, context) => {
         const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
         return new HttpError(429, `Rate limit exceeded: ${context.max} requests per ${context.after} window; retry in ${seconds} s`, 'rate_limited', {
@@ -102,12 +108,15 @@ class SharedWindowStore {
   private static readonly MAX_KEYS = 100_000;
   private windows: Map<string, { current: number; ttl: number; start: number }>;
 
-  constructor(_options?: unknown, shared?: SharedWindowStore['windows']) {
+  constructor(
+    private readonly clock: Clock,
+    shared?: SharedWindowStore['windows'],
+  ) {
     this.windows = shared ?? new Map();
   }
 
   incr(key: string, cb: (err: Error | null, res: { current: number; ttl: number }) => void, timeWindow: number): void {
-    const now = Date.now();
+    const now = this.clock.ms();
     let w = this.windows.get(key);
     if (!w || w.start + timeWindow <= now) {
       if (!w && this.windows.size >= SharedWindowStore.MAX_KEYS) this.windows.clear();
@@ -120,15 +129,24 @@ class SharedWindowStore {
   }
 
   read(key: string, cb: (err: Error | null, res: { current: number; ttl: number }) => void, timeWindow: number): void {
-    const now = Date.now();
+    const now = this.clock.ms();
     const w = this.windows.get(key);
     if (!w || w.start + timeWindow <= now) return cb(null, { current: 0, ttl: 0 });
     cb(null, { current: w.current, ttl: timeWindow - (now - w.start) });
   }
 
   child(): SharedWindowStore {
-    return new SharedWindowStore(undefined, this.windows);
+    return new SharedWindowStore(this.clock, this.windows);
   }
+}
+
+/** The plugin builds its store with `new Store(options)`: a class that carries the clock. */
+function windowStoreOn(clock: Clock) {
+  return class extends SharedWindowStore {
+    constructor() {
+      super(clock);
+    }
+  };
 }
 
 export const byClientAddress: KeyGenerator = (request) => request.ip;

@@ -10,7 +10,7 @@ const REDACTED = '[redacted]';
 const SECRET_WORDS = ['token', 'apikey', 'secret', 'passw', 'signature', 'credential', 'accesskey', 'webhookid'];
 const SECRET_NAMES = new Set(['key', 'sig', 'code', 'auth', 'authorization', 'session', 'jwt', 'pwd']);
 
-function isSecretName(name: string): boolean {
+export function isSecretName(name: string): boolean {
   const plain = name.toLowerCase().replace(/[-_.\s]/g, '');
   return SECRET_NAMES.has(plain) || SECRET_WORDS.some((w) => plain.includes(w));
 }

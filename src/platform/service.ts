@@ -10,6 +10,8 @@ import type { Logger } from './logger.js';
 import type { Mailer } from './mailer.js';
 import type { RateLimits } from './ratelimit.js';
 import type { SettingsKit } from './settings.js';
+import type { Timers } from './timers.js';
+import type { Trace } from './trace.js';
 import type { WsBudget } from './ws-budget.js';
 import type { ServiceWorld, WorldHooks } from './world.js';
 
@@ -17,6 +19,8 @@ export interface Platform {
   config: HamletConfig;
   db: Db;
   clock: Clock;
+  /** The clock's timer queue: wait for clock times here, never with setTimeout. */
+  timers: Timers;
   events: EventBus;
   jobs: Jobs;
   keys: Keys;
@@ -27,6 +31,8 @@ export interface Platform {
   websockets: WsBudget;
   /** Where each service's HTTP API is reached (for services that call another over HTTP). */
   directory: Directory;
+  /** The record of what agents did: API calls, SMTP messages, WebSocket commands, MCP tool calls, domain events. */
+  trace: Trace;
   /** Reloads after the console restored or reset the world (see world.ts). */
   world: WorldHooks;
 }

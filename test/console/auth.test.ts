@@ -14,7 +14,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t?.destroy());
 
-const PUBLIC = (url: string) => url === '/login' || url.startsWith('/static/') || url.startsWith('/healthz');
+// /mcp is outside the admin door: its tools act with the agent's own service keys (test/console/mcp.test.ts).
+const PUBLIC = (url: string) => url === '/login' || url.startsWith('/static/') || url.startsWith('/healthz') || url === '/mcp';
 const concrete = (url: string) => url.replace(/:(\w+)/g, 'x').replace(/\*$/, 'x');
 
 async function login(key: string): Promise<{ cookie: string; csrf: string }> {

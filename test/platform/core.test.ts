@@ -18,10 +18,11 @@ describe('config', () => {
     const { config: c, services, ports } = await configure({}, {});
     expect(c.dataDir).toBe('./data');
     expect(c.host).toBe('127.0.0.1');
-    expect(Object.fromEntries(ports.map((p) => [p.setting, p.port]))).toEqual({ BLOG_PORT: 4000, MAIL_PORT: 4100, SMTP_PORT: 2525, MAIL_SUBMISSION_PORT: 2587, COMMUNITY_PORT: 4200, HOME_PORT: 8123, WORKFLOW_PORT: 5678 });
+    expect(Object.fromEntries(ports.map((p) => [p.setting, p.port]))).toEqual({ HAMLET_CONSOLE_PORT: 4900, BLOG_PORT: 4000, MAIL_PORT: 4100, SMTP_PORT: 2525, MAIL_SUBMISSION_PORT: 2587, COMMUNITY_PORT: 4200, HOME_PORT: 8123, WORKFLOW_PORT: 5678 });
     expect(services.find((s) => s.definition.name === 'blog')!.settings).toMatchObject({ domain: 'blog.localhost' });
     expect(c.rateLimits.enabled).toBe(true);
     expect(c.services).toEqual(['blog', 'mail', 'community', 'home', 'workflow']);
+    expect(c.console).toEqual({ enabled: true, port: 4900 });
   });
 
   it('reports every bad value of the platform and of every service at once, each with its own message', async () => {

@@ -31,6 +31,7 @@ export default defineService({
     const { clock } = platform;
     const app = await createApp({
       service: 'blog',
+      trace: platform.trace,
       logger: platform.logger,
       envelope: blogEnvelope,
       // Content has no maximum in the contract; 1 MiB bodies keep one request from eating the server.
@@ -82,6 +83,7 @@ export default defineService({
       urls,
       limits: platform.limits,
       apiBase,
+      trace: platform.trace,
     });
     registerPageRoutes(app, { agents: store.agents, reading, posts: store.posts, engagement: store.engagement, cache, clock, urls, domain: settings.domain, apiBase });
 

@@ -4,6 +4,7 @@ import websocket from '@fastify/websocket';
 import { createApp, listen } from '../../platform/http.js';
 import { defineService, noJobs, type Platform } from '../../platform/service.js';
 import { ENTITY_STATE_CHANGED } from '../../platform/topics.js';
+import { keyIdOfUser } from './core/context.js';
 import { Automations } from './automations/engine.js';
 import { Home } from './core/home.js';
 import { stateFromJson, type State } from './core/state.js';
@@ -30,7 +31,7 @@ async function start(platform: Platform, settings: HomeSettings) {
   const knownDomains = DOMAINS.map((d) => d.domain);
   const house = loadHouse(settings.configFile, explicit, knownDomains);
 
-  const errorLog = new ErrorLog();
+  const errorLog = new ErrorLog(platform.clock);
   const home = new Home(platform.clock, errorLog.recording(logger.child({ service: 'home' })), house.location, { attributeLimits: settings.attributeLimits });
   const store = new HomeStore(platform.db);
 
@@ -66,6 +67,11 @@ async function start(platform: Platform, settings: HomeSettings) {
     void platform.events
       .publish(ENTITY_STATE_CHANGED, { entity_id: String(e.data.entity_id), old_state: old?.toJSON() ?? null, new_state: next?.toJSON() ?? null, context: e.context })
       .catch((err) => logger.warn({ err, service: 'home', entity_id: e.data.entity_id }, 'home: publishing a state change failed'));
+    // A changed state (not attributes alone, not an entity appearing at start) is a line of the activity feed.
+    if (old && next && old.state !== next.state) {
+      const summary = next.state === 'on' || next.state === 'off' ? `${next.name} turned ${next.state}` : `${next.name} changed to ${next.state}`;
+      platform.trace.event({ service: 'home', summary, keyId: keyIdOfUser(e.context.user_id), detail: { entity_id: next.entity_id, state: next.state, old_state: old.state } });
+    }
   });
 
   const reserved = new Set([...house.devices.map((d) => `${d.domain}.${d.id}`), ...home.states.entityIds('automation')]);
@@ -73,6 +79,7 @@ async function start(platform: Platform, settings: HomeSettings) {
 
   const app = await createApp({
     service: 'home',
+    trace: platform.trace,
     logger,
     envelope: homeEnvelope,
     http: platform.config.http,

@@ -24,7 +24,7 @@ export function createCore(platform: Platform, config: MailSettings) {
   const live = new LiveStream(platform.events, platform.clock, { budget: platform.websockets, maxBufferedBytes: config.wsMaxBufferedBytes, logger });
   const events = new MailEvents(store, platform.jobs, platform.events, live);
   const receiveLists = new ReceiveLists(store, platform.events);
-  const filing = new Filing(store, events, platform.clock, receiveLists);
+  const filing = new Filing(store, events, platform.clock, receiveLists, platform.trace);
   const changes = new MessageChanges(store, filing);
   const outbox = new Outbox(store, filing, platform.mailer, platform.clock, logger);
   const customDomains = new Domains(store, platform, config, events);

@@ -65,6 +65,7 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
   // JSON bodies carry attachments as base64: a 6 MB message is a little over 6 MB of JSON.
   const app = await createApp({
     service: 'mail',
+    trace: platform.trace,
     logger: platform.logger,
     envelope: mailEnvelope,
     bodyLimit: config.maxMessageBytes,
@@ -112,16 +113,15 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
   await core.outbox.release().catch((err) => core.logger.error({ err }, 'mail: handing held mail to the relay failed; it stays in the outbox'));
   const smtpHost = apiUrl.replace(/^http:\/\//, '').replace(/:\d+$/, '');
 
-  // Idempotency keys expire 24 h after use.
-  const pruneTimer = setInterval(() => {
-    core.store.idempotency.prune(new Date(platform.clock.ms() - IDEMPOTENCY_TTL_MS).toISOString()).catch((err) => core.logger.warn({ err }, 'mail: pruning expired idempotency keys failed'));
-  }, 3_600_000);
-  pruneTimer.unref();
+  // Idempotency keys expire 24 h after use: pruned hourly of clock time.
+  const stopPruning = platform.timers.every(3_600_000, () =>
+    core.store.idempotency.prune(new Date(platform.clock.ms() - IDEMPOTENCY_TTL_MS).toISOString()).catch((err) => core.logger.warn({ err }, 'mail: pruning expired idempotency keys failed')),
+  );
 
   return {
     urls: { api: apiUrl, smtp: `smtp://${smtpHost}:${smtp.port}`, submission: `smtp://${smtpHost}:${smtp.submissionPort}` },
     async stop() {
-      clearInterval(pruneTimer);
+      stopPruning();
       unsubscribe();
       stopReloading();
       apiKeys.close();

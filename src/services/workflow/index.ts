@@ -87,15 +87,14 @@ async function start(platform: Platform, config: WorkflowSettings, engine: Engin
     return store.prune(before, config.pruneMaxCount || undefined).catch((err) => platform.logger.warn({ err, service: 'workflow' }, 'execution pruning failed'));
   };
   await prune();
-  const pruneTimer = setInterval(() => void prune(), 60 * 60_000);
-  pruneTimer.unref();
+  const stopPruning = platform.timers.every(60 * 60_000, prune);
 
   const url = await listen(app, platform.config.host, config.port);
   engine.listening(url);
   return {
     urls: { api: url },
     async stop() {
-      clearInterval(pruneTimer);
+      stopPruning();
       stopReloading();
       activation.stop();
       await app.close();

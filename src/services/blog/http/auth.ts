@@ -29,6 +29,7 @@ export class BlogAuth {
   async caller(request: FastifyRequest): Promise<Caller> {
     const token = bearerToken(request);
     const key = token ? await this.keys.verify('blog', token) : undefined;
+    if (key) request.apiKeyId = key.id;
     let agent = key?.ownerId ? this.callers.get(key.ownerId) : undefined;
     if (!agent && key?.ownerId) {
       const row = await this.agents.byId(key.ownerId);

@@ -9,6 +9,7 @@ import type { BlogAuth } from './auth.js';
 import { sendCached } from './cached.js';
 import { Limit, Offset, PostIdParams, Success, tags, Votes, type BlogLimits } from './common.js';
 import { errorResponses } from './envelope.js';
+import type { Trace } from '../../../platform/trace.js';
 
 const POST_SLUG = '^[a-z0-9][a-z0-9-]*[a-z0-9]$';
 
@@ -69,15 +70,19 @@ export interface PostRouteDeps {
   urls: BlogUrls;
   auth: BlogAuth;
   limits: BlogLimits;
+  trace: Pick<Trace, 'event'>;
 }
 
-export function postRoutes(app: App, { publishing, reading, posts, urls, auth, limits }: PostRouteDeps) {
+export function postRoutes(app: App, { publishing, reading, posts, urls, auth, limits, trace }: PostRouteDeps) {
   app.post(
     '/api/publish',
     { schema: { tags, summary: 'Create a post, or update the one with this slug', body: PublishBody, response: { 200: PublishResult, 201: PublishResult, ...errorResponses(400, 401, 413, 415, 429) } }, ...auth.required, config: limits.publish },
     async (request, reply) => {
       const agent = request.blogAgent!;
       const { created, post } = await publishing.publish(agent, request.body);
+      if (post.status === 'published') {
+        trace.event({ service: 'blog', keyId: request.apiKeyId, summary: `${agent.name} ${created ? 'published' : 'updated'} "${post.title}"`, detail: { post_id: post.id, slug: post.slug, url: urls.post(agent.slug, post.slug) } });
+      }
       reply.code(created ? 201 : 200);
       return {
         success: true,

@@ -20,6 +20,8 @@ import { profileRoutes } from './profile.js';
 import { registrationRoutes } from './registration.js';
 import { voteRoutes } from './votes.js';
 
+import type { Trace } from '../../../platform/trace.js';
+
 export interface ApiDeps {
   registration: Registration;
   publishing: Publishing;
@@ -32,6 +34,8 @@ export interface ApiDeps {
   limits: RateLimits;
   /** Base URL of the API as reachable from outside; known after listen. */
   apiBase: () => string;
+  /** The platform's trace: a published post is a line of the console's activity feed. */
+  trace: Pick<Trace, 'event'>;
 }
 
 export function registerApiRoutes(app: App, deps: ApiDeps) {

@@ -21,6 +21,7 @@ export async function communityApp(ctx: Ctx): Promise<App> {
   const { platform } = ctx;
   const app = await createApp({
     service: 'community',
+    trace: platform.trace,
     logger: platform.logger,
     envelope: communityEnvelope,
     bodyLimit: 256 * 1024,

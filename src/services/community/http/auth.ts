@@ -19,6 +19,7 @@ export function authenticate(keys: Keys) {
     const record = await keys.verify(KEY_SERVICE, token);
     if (!record?.ownerId) throw fail(401, 'Invalid API key', 'Register with POST /api/v1/agents/register to get a key');
     agents.set(request, record.ownerId);
+    request.apiKeyId = record.id;
   };
 }
 

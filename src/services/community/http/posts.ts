@@ -73,6 +73,7 @@ export function postRoutes(app: App, ctx: Ctx) {
     await ctx.platform.events
       .publish(COMMUNITY_POST_CREATED, post)
       .catch((err) => request.log.error({ err, service: 'community', postId: id }, 'community.post.created not published'));
+    ctx.platform.trace.event({ service: 'community', keyId: request.apiKeyId, summary: `${post.author.name} posted in ${post.community.name}: "${post.title}"`, detail: { post_id: id, community_id: communityId } });
     return reply.code(201).send({ success: true, post });
   });
 

@@ -1,6 +1,7 @@
 // Cron schedules on the home's clock and time zone (time and time_pattern triggers).
 // croner computes the next occurrence; the clock-aware scheduler waits for it.
 import { Cron } from 'croner';
+import { timersFor } from '../../../platform/timers.js';
 import type { Home } from '../core/home.js';
 
 /** Calls fn at every occurrence of a 6-field cron pattern (sec min hour dom mon dow). Returns a stop function. */
@@ -18,8 +19,14 @@ export function onSchedule(home: Home, pattern: string, fn: (at: Date) => void):
     });
   };
   arm();
+  // Set back (a restored world): wait for the next occurrence after the new time.
+  const stopRewinds = timersFor(home.clock).onRewind(() => {
+    cancel?.();
+    arm();
+  });
   return () => {
     stopped = true;
+    stopRewinds();
     cancel?.();
     cron.stop();
   };

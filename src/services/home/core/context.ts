@@ -17,3 +17,9 @@ export function newContext(clock: Clock, userId: string | null = null, parentId:
 
 /** HA user ids are 32 hex characters; a key's UUID without its dashes is one. */
 export const userIdOf = (keyId: string): string => keyId.replace(/-/g, '').toLowerCase();
+
+/** The key id behind a user id made by userIdOf (for the trace, which names keys by id); null for other users. */
+export const keyIdOfUser = (userId: string | null): string | null => {
+  const m = userId ? /^([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/.exec(userId) : null;
+  return m ? m.slice(1).join('-') : null;
+};

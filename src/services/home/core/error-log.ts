@@ -2,6 +2,7 @@
 // errors the home logs, kept as HA-formatted lines in a bounded in-memory ring, so an agent
 // can read why an automation, a template or an MQTT message failed without access to the
 // server's stdout.
+import type { Clock } from '../../../platform/clock.js';
 import type { Logger } from '../../../platform/logger.js';
 
 const MAX_LINES = 500;
@@ -9,8 +10,11 @@ const MAX_LINES = 500;
 export class ErrorLog {
   private readonly lines: string[] = [];
 
+  /** Lines are stamped with the platform clock, as everything else the house records. */
+  constructor(private readonly clock: Clock) {}
+
   record(level: 'WARNING' | 'ERROR', fields: unknown, message: unknown): void {
-    const at = new Date().toISOString().replace('T', ' ').replace('Z', '');
+    const at = this.clock.now().toISOString().replace('T', ' ').replace('Z', '');
     const detail = typeof fields === 'object' && fields !== null ? ` ${JSON.stringify(fields, (_k, v) => (v instanceof Error ? v.message : v))}` : typeof fields === 'string' ? ` ${fields}` : '';
     const text = typeof message === 'string' ? message : '';
     this.lines.push(`${at} ${level} (MainThread) [homeassistant.components.hamlet] ${text}${detail}`);

@@ -20,5 +20,6 @@ export function requireToken(app: App, keys: Keys): void {
     const key = await keys.verify('home', bearerToken(request));
     if (!key) throw new HttpError(401, 'Unauthorized');
     request.homeUserId = userIdOf(key.id);
+    request.apiKeyId = key.id;
   });
 }

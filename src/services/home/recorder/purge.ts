@@ -14,11 +14,12 @@ export function startPurging(home: Home, store: HomeStore, keepDays: number): ()
     return removed;
   };
   let cancel = () => {};
+  // The timer waits for the purge, so a clock advance of several days purges day by day, in order.
   const daily = () => {
-    void purge(keepDays).catch((err) => home.logger.error({ err, keepDays }, 'home recorder purge failed'));
     cancel = home.scheduler.after(DAY_MS, daily);
+    return purge(keepDays).catch((err) => home.logger.error({ err, keepDays }, 'home recorder purge failed'));
   };
-  daily();
+  void daily();
   home.registerService('recorder', {
     service: 'purge',
     name: 'Purge',

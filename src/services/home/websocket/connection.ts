@@ -43,6 +43,8 @@ export class WsConnection implements BudgetedClient, Session {
   private authing = false;
   private readonly early: RawData[] = [];
   private userId: string | null = null;
+  /** The id of the access token's key, for the trace. */
+  private keyId: string | null = null;
   private lastId = 0;
   private coalescing = false;
   private readonly subs = new Map<number, () => void>();
@@ -277,6 +279,7 @@ export class WsConnection implements BudgetedClient, Session {
     if (!this.releaseKeySlot) return fail(`Too many connections with this access token (at most ${budget.limits.maxPerKey})`);
     this.authed = true;
     this.userId = userIdOf(key.id);
+    this.keyId = key.id;
     this.cancelAuthTimeout();
     this.sendNow(JSON.stringify({ type: 'auth_ok', ha_version: HA_VERSION }));
     for (const d of this.early.splice(0)) this.onFrame(d, false);
@@ -292,13 +295,35 @@ export class WsConnection implements BudgetedClient, Session {
     if (id <= this.lastId) return this.error(id, 'id_reuse', 'Identifier values have to increase.');
     this.lastId = id;
     const command = COMMANDS.get(msg.type);
-    if (!command) return this.error(id, 'unknown_command', 'Unknown command.');
+    const traced = this.traceCommand(id, msg.type);
+    if (!command) {
+      traced(false);
+      return this.error(id, 'unknown_command', 'Unknown command.');
+    }
     try {
       const r = command(this, msg);
-      if (r instanceof Promise) r.catch((err) => this.fail(id, err));
+      if (r instanceof Promise)
+        r.then(
+          () => traced(true),
+          (err) => {
+            traced(false);
+            this.fail(id, err);
+          },
+        );
+      else traced(true);
     } catch (err) {
+      traced(false);
       this.fail(id, err);
     }
+  }
+
+  /** Records a command in the trace once its outcome is known (a command that throws answered success: false). */
+  private traceCommand(id: number, type: string): (success: boolean) => void {
+    const started = performance.now();
+    // Pings are the client's keep-alive, not something it did.
+    if (type === 'ping') return () => {};
+    return (success) =>
+      this.deps.platform.trace.record({ service: 'home', kind: 'ws', keyId: this.keyId, method: type, route: '/api/websocket', ok: success, durationMs: performance.now() - started, detail: { id } });
   }
 
   private fail(id: number, err: unknown) {

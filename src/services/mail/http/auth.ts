@@ -39,6 +39,7 @@ export function installAuth(app: App, platform: Platform, keyScope: (keyId: stri
     if (!key) throw unauthorized(token ? 'Invalid API key' : 'Missing API key: send Authorization: Bearer <key>');
     request.mailOrgId = orgOfKey(key);
     request.mailKeyId = key.id;
+    request.apiKeyId = key.id;
     request.mailKeyScope = await keyScope(key.id);
     const missing = missingPermissions(request.mailKeyScope.permissions, request.method, request.routeOptions.url ?? '', (request.query ?? {}) as Record<string, unknown>);
     if (missing.length) throw new DomainError('forbidden', `This API key lacks the permission ${missing.join(', ')}`, 'forbidden', { field: 'permissions', code: 'MISSING_PERMISSION' });

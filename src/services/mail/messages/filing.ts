@@ -3,6 +3,7 @@
 // record the events. Every way a message arrives (SMTP, a local send, our own sent copy) ends here.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../../platform/clock.js';
+import type { Trace } from '../../../platform/trace.js';
 import { uuid } from '../../../platform/ids.js';
 import { bareAddress, distinct } from './addresses.js';
 import type { ParsedMessage } from './parse.js';
@@ -61,6 +62,8 @@ export class Filing {
     private readonly clock: Clock,
     /** Allow and block lists (lists/check.ts): received mail from a refused sender is labelled blocked. */
     private readonly lists?: { verdict(inbox: InboxRow, from: string, trx: Tx): Promise<'allow' | 'block'> },
+    /** The platform's trace: each received message is a line of the console's activity feed. */
+    private readonly trace?: Pick<Trace, 'event'>,
   ) {}
 
   async file(trx: Tx, inbox: InboxRow, msg: ParsedMessage, raw: Buffer, opts: FileOptions): Promise<Filed> {
@@ -169,6 +172,17 @@ export class Filing {
       message: messageRecord(filed.row),
       thread: threadItem(filed.thread, false),
     }));
+    if (filed.created) {
+      const { row } = filed;
+      this.events.announceReceived(trx, { inbox_id: row.inbox_id, message_id: row.message_id, thread_id: row.thread_id, from: row.from_addr, subject: row.subject, labels: JSON.parse(row.labels) as string[], timestamp: row.timestamp });
+    }
+    const { trace } = this;
+    if (trace && filed.created && type === 'message.received') {
+      const row = filed.row;
+      this.store.afterCommit(trx, async () =>
+        trace.event({ service: 'mail', summary: `Mail from ${row.from_addr} to ${inbox.inbox_id}: ${row.subject ?? '(no subject)'}`, detail: { inbox_id: inbox.inbox_id, message_id: row.message_id, thread_id: row.thread_id } }),
+      );
+    }
   }
 
   /** Adds and removes labels of a message; the thread's label union follows. */

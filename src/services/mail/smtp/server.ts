@@ -5,13 +5,14 @@
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from '../../../platform/logger.js';
 import type { Platform } from '../../../platform/service.js';
+import type { Trace } from '../../../platform/trace.js';
 import type { MailCore } from '../core.js';
 import { isAddress } from '../messages/addresses.js';
 import type { MailSettings } from '../settings.js';
 import type { Filing } from '../messages/filing.js';
 import { MalformedMessageError, parseMessage } from '../messages/parse.js';
 import { sharedSmtpOptions } from './shared-options.js';
-import { readMessage, smtpError, type SmtpError } from './message-data.js';
+import { readMessage, smtpError, tracedDataCallback, type SmtpError } from './message-data.js';
 import type { InboxRow, MailStore, Tx } from '../store/index.js';
 import type { Pem } from './self-signed.js';
 import { createSubmissionServer } from './submission.js';
@@ -25,6 +26,7 @@ export interface SmtpDeps {
   config: MailSettings;
   logger: Logger;
   isLocalDomain(address: string): boolean;
+  trace: Pick<Trace, 'record'>;
 }
 
 function createSmtpServer(deps: SmtpDeps, tls: Pem): SMTPServer {
@@ -49,17 +51,18 @@ function createSmtpServer(deps: SmtpDeps, tls: Pem): SMTPServer {
       );
     },
     onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
+      const done = tracedDataCallback(deps.trace, 'smtp', session, callback);
       fair.receiving(session);
       readMessage(stream, config.maxMessageBytes)
         .finally(() => fair.progressed(session))
         .then((raw) => ingest(deps, raw, [...new Set(session.envelope.rcptTo.map((r) => r.address.toLowerCase()))]))
         .then(
-          () => callback(null, 'Message accepted'),
+          () => done(null, 'Message accepted'),
           (err: SmtpError) => {
-            if (err.responseCode) return callback(err);
-            if (err instanceof MalformedMessageError) return callback(smtpError(550, `5.6.0 ${err.message}`));
+            if (err.responseCode) return done(err);
+            if (err instanceof MalformedMessageError) return done(smtpError(550, `5.6.0 ${err.message}`));
             logger.error({ err }, 'smtp ingest failed');
-            callback(smtpError(451, '4.3.0 Temporary failure, try again'));
+            done(smtpError(451, '4.3.0 Temporary failure, try again'));
           },
         );
     },
@@ -108,10 +111,11 @@ export async function startSmtp(core: MailCore, platform: Platform): Promise<{ p
       config: core.config,
       logger,
       isLocalDomain: (address) => platform.mailer.isLocal(address),
+      trace: platform.trace,
     },
     tls,
   );
-  const submission = createSubmissionServer({ core, keys: platform.keys, logger: logger.child({ port: 'submission' }), now: () => platform.clock.now() }, tls);
+  const submission = createSubmissionServer({ core, keys: platform.keys, logger: logger.child({ port: 'submission' }), now: () => platform.clock.now(), trace: platform.trace }, tls);
   for (const server of [smtp, submission]) server.on('error', (err) => logger.error({ err }, 'smtp server error'));
   const port = await listenOn(smtp, core.config.smtpPort, platform.config.host);
   let submissionPort: number;

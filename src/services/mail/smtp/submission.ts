@@ -9,19 +9,21 @@ import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } fro
 import { uuid } from '../../../platform/ids.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { Keys } from '../../../platform/keys.js';
+import type { Trace } from '../../../platform/trace.js';
 import type { MailCore } from '../core.js';
 import { orgOfKey } from '../http/auth.js';
 import { bareAddress, domainOf, isAddress } from '../messages/addresses.js';
 import { MalformedMessageError, parseMessage } from '../messages/parse.js';
 import type { Pem } from './self-signed.js';
 import { sharedSmtpOptions } from './shared-options.js';
-import { readMessage, smtpError, type SmtpError } from './message-data.js';
+import { readMessage, smtpError, tracedDataCallback, type SmtpError } from './message-data.js';
 
 export interface SubmissionDeps {
   core: Pick<MailCore, 'store' | 'inbox' | 'sending' | 'config'>;
   keys: Pick<Keys, 'verify'>;
   logger: Logger;
   now(): Date;
+  trace: Pick<Trace, 'record'>;
 }
 
 const BAD_CREDENTIALS = '5.7.8 Authentication credentials invalid (user name: the inbox address; password: a mail API key of its organization)';
@@ -40,12 +42,17 @@ export function createSubmissionServer(deps: SubmissionDeps, tls: Pem): SMTPServ
   const { core, logger } = deps;
   const { config } = core;
 
-  async function authenticate(auth: SMTPServerAuthentication): Promise<string | undefined> {
+  /** The id of the key each session authenticated with, for the trace. */
+  const keyIds = new WeakMap<SMTPServerSession, string>();
+
+  async function authenticate(auth: SMTPServerAuthentication, session: SMTPServerSession): Promise<string | undefined> {
     const inboxId = (auth.username ?? '').trim().toLowerCase();
     const key = await deps.keys.verify('mail', auth.password ?? undefined);
     if (!key || !isAddress(inboxId)) return undefined;
     const inbox = await core.inbox(inboxId);
-    return inbox && inbox.org_id === orgOfKey(key) ? inbox.inbox_id : undefined;
+    if (!inbox || inbox.org_id !== orgOfKey(key)) return undefined;
+    keyIds.set(session, key.id);
+    return inbox.inbox_id;
   }
 
   async function submit(raw: Buffer, session: SMTPServerSession): Promise<string> {
@@ -73,8 +80,8 @@ export function createSubmissionServer(deps: SubmissionDeps, tls: Pem): SMTPServ
     authMethods: ['PLAIN', 'LOGIN'],
     allowInsecureAuth: false,
     authOptional: false,
-    onAuth(auth, _session, callback) {
-      authenticate(auth).then(
+    onAuth(auth, session, callback) {
+      authenticate(auth, session).then(
         (user) => (user ? callback(null, { user }) : callback(smtpError(535, BAD_CREDENTIALS))),
         (err) => {
           logger.error({ err }, 'smtp submission: checking credentials failed');
@@ -93,17 +100,18 @@ export function createSubmissionServer(deps: SubmissionDeps, tls: Pem): SMTPServ
       callback(isAddress(address.address) ? undefined : smtpError(553, `5.1.3 Bad recipient address syntax: ${address.address}`));
     },
     onData(stream, session, callback) {
+      const done = tracedDataCallback(deps.trace, 'submission', session, callback, keyIds.get(session));
       fair.receiving(session);
       readMessage(stream, config.maxMessageBytes)
         .finally(() => fair.progressed(session))
         .then((raw) => submit(raw, session))
         .then(
-          (messageId) => callback(null, `Message queued as ${messageId}`),
+          (messageId) => done(null, `Message queued as ${messageId}`),
           (err: SmtpError) => {
-            if (err.responseCode) return callback(err);
-            if (err instanceof MalformedMessageError) return callback(smtpError(550, `5.6.0 ${err.message}`));
+            if (err.responseCode) return done(err);
+            if (err instanceof MalformedMessageError) return done(smtpError(550, `5.6.0 ${err.message}`));
             logger.error({ err }, 'smtp submission failed');
-            callback(smtpError(451, '4.3.0 Temporary failure, try again'));
+            done(smtpError(451, '4.3.0 Temporary failure, try again'));
           },
         );
     },

@@ -4,6 +4,7 @@
 import type { EventBus } from '../../../platform/events.js';
 import type { Jobs } from '../../../platform/jobs.js';
 import { randomBase62 } from '../../../platform/ids.js';
+import { MAIL_RECEIVED, type MailReceived } from '../../../platform/topics.js';
 import type { MailStore, Tx, WebhookRow } from '../store/index.js';
 
 export const EVENT_TYPES = [
@@ -107,6 +108,11 @@ export class MailEvents {
     }
     // The live stream is best effort and real time: it hears the event once it is committed.
     if (live) this.store.afterCommit(trx, () => live.publish({ ...scope, eventType, body }));
+  }
+
+  /** Tells the rest of Hamlet (the console's live pages) on the platform bus that mail arrived, once committed. */
+  announceReceived(trx: Tx, message: MailReceived): void {
+    this.store.afterCommit(trx, () => this.bus.publish(MAIL_RECEIVED, message));
   }
 }
 

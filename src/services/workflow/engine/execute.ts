@@ -29,6 +29,8 @@ export interface RunOptions {
   executionId: string;
   mode: ExecutionMode;
   now(): Date;
+  /** Waits `ms` of clock time (the platform's timer queue); rejects when the signal aborts. Default: real time. */
+  sleep?(ms: number, signal: AbortSignal): Promise<void>;
   env: Record<string, string>;
   /** The instance's variables, read as $vars (variables/variables.ts). */
   vars?: Record<string, string>;
@@ -338,12 +340,21 @@ function makeContext(
     },
     continueOnFail,
     now: opts.now,
+    // An aborted run stops waiting at once (the abort is reported by the run, not by the sleep).
+    sleep: (ms) => (opts.sleep ?? realSleep)(ms, signal).catch(() => {}),
     services: opts.services,
     resumed,
     respond: (r) => opts.respond?.(r),
     signal,
   };
   return ctx;
+}
+
+function realSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+  });
 }
 
 /** Cheap check so plain literal parameters never reach the expression engine. */

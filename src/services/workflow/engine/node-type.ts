@@ -77,6 +77,8 @@ export interface NodeContext {
   /** Whether failures should become items instead of failing the node. */
   continueOnFail: boolean;
   now(): Date;
+  /** Waits `ms` of clock time (frozen clock: until it is advanced); resolves early when the run is aborted. */
+  sleep(ms: number): Promise<void>;
   services: NodeServices;
   /** Set on runs that resume a parked node, with the data it resumed with (Wait until webhook). */
   resumed?: { data?: Item[] };

@@ -335,6 +335,7 @@ export class Runner {
           executionId,
           mode,
           now: () => this.platform.clock.now(),
+          sleep: (ms, signal) => this.platform.timers.sleep(ms, signal),
           env: this.envForExpressions,
           vars: await this.resources?.vars(),
           timezone: String(wf.settings?.timezone ?? this.config.timezone),
@@ -402,6 +403,10 @@ export class Runner {
 
   /** After a run: schedule a parked execution's resume, note successful retries, start the error workflow. */
   private async after(prepared: PreparedWorkflow, row: ExecutionRow, outcome: RunOutcome): Promise<void> {
+    if (outcome.status !== 'waiting') {
+      const { id, name } = prepared.definition;
+      this.platform.trace.event({ service: 'workflow', summary: `Execution ${row.id} of "${name}" finished: ${outcome.status}`, ok: outcome.status === 'success', detail: { workflow_id: id, execution_id: String(row.id), status: outcome.status, mode: row.mode } });
+    }
     if (outcome.status === 'waiting' && outcome.waitTill) await this.resume(String(row.id), undefined, outcome.waitTill);
     if (outcome.status === 'success' && row.retry_of) await this.store.updateExecution(row.retry_of, { retry_success_id: String(row.id) });
     const errorWorkflow = prepared.definition.settings?.errorWorkflow;

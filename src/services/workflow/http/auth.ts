@@ -10,5 +10,6 @@ export function authHook(keys: Keys) {
     if (!key) throw new HttpError(401, "'X-WORKFLOW-API-KEY' header required", 'unauthorized');
     const record = await keys.verify('workflow', key);
     if (!record) throw new HttpError(401, 'unauthorized', 'unauthorized');
+    request.apiKeyId = record.id;
   };
 }

@@ -46,6 +46,7 @@ export interface WorkflowHttpDeps {
 export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps): Promise<App> {
   const app: App = await createApp({
     service: 'workflow',
+    trace: platform.trace,
     logger: platform.logger,
     envelope,
     bodyLimit: 16 * 1024 * 1024,

@@ -37,10 +37,7 @@ export default {
     }
     if (waitMs <= 0) return [ctx.items];
     if (waitMs < IN_MEMORY_WAIT_MS) {
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, waitMs);
-        ctx.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-      });
+      await ctx.sleep(waitMs);
       return [ctx.items];
     }
     return { wait: { until: new Date(ctx.now().getTime() + waitMs) } };

@@ -1,31 +1,43 @@
-// Schedule triggers under the injectable clock. croner computes the next fire time in the
-// workflow's time zone; a timer (system clock) or the manual clock's advance (tests) fires
-// what is due. A fire enqueues a durable execution in mode `trigger`.
+// Schedule triggers on the platform clock's timer queue. croner computes the next fire time in
+// the workflow's time zone; the queue fires it when the clock gets there (a real timer under a
+// running clock, a jump or an advance of a controllable one). A fire enqueues a durable
+// execution in mode `trigger`.
+//
+// The next time is counted from the clock's time at the fire: a jump of a day fires a missed
+// schedule once (as n8n after downtime), while the clock's `advance`, which stops at every due
+// time, fires an hourly schedule 24 times, each with its own timestamp.
 import { Cron } from 'croner';
 import type { Clock } from '../../../platform/clock.js';
 import type { Logger } from '../../../platform/logger.js';
+import { timersFor, type Timers } from '../../../platform/timers.js';
 
 interface Entry {
   workflowId: string;
   node: string;
   cron: Cron;
-  next: Date | null;
+  cancel: () => void;
 }
 
 export type FireHandler = (workflowId: string, node: string, at: Date) => Promise<void>;
 
 export class Schedules {
   private entries: Entry[] = [];
-  private timer?: NodeJS.Timeout;
-  private readonly unlisten: () => void;
-  private ticking = false;
+  private readonly timers: Timers;
+  private readonly stopRewinds: () => void;
 
   constructor(
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly fire: FireHandler,
   ) {
-    this.unlisten = clock.onAdvance(() => void this.tick());
+    this.timers = timersFor(clock);
+    // Set back (a restored world): the next fire is counted again from the new time.
+    this.stopRewinds = this.timers.onRewind(() => {
+      for (const e of this.entries) {
+        e.cancel();
+        this.arm(e);
+      }
+    });
   }
 
   /** Validates patterns without registering them; returns the first problem. */
@@ -40,49 +52,30 @@ export class Schedules {
 
   set(workflowId: string, schedules: Array<{ node: string; pattern: string }>, timezone: string): void {
     this.remove(workflowId);
-    const now = this.clock.now();
     for (const s of schedules) {
-      const cron = new Cron(s.pattern, { timezone, paused: true });
-      this.entries.push({ workflowId, node: s.node, cron, next: cron.nextRun(now) });
+      const entry: Entry = { workflowId, node: s.node, cron: new Cron(s.pattern, { timezone, paused: true }), cancel: () => {} };
+      this.entries.push(entry);
+      this.arm(entry);
     }
-    this.arm();
   }
 
   remove(workflowId: string): void {
+    for (const e of this.entries) if (e.workflowId === workflowId) e.cancel();
     this.entries = this.entries.filter((e) => e.workflowId !== workflowId);
-    this.arm();
   }
 
   stop(): void {
-    this.unlisten();
-    if (this.timer) clearTimeout(this.timer);
+    this.stopRewinds();
+    for (const e of this.entries) e.cancel();
     this.entries = [];
   }
 
-  private arm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    const next = Math.min(...this.entries.map((e) => e.next?.getTime() ?? Infinity));
-    if (!Number.isFinite(next)) return;
-    const delay = Math.max(0, Math.min(next - this.clock.ms(), 60_000));
-    this.timer = setTimeout(() => void this.tick(), delay);
-    this.timer.unref();
-  }
-
-  private async tick(): Promise<void> {
-    if (this.ticking) return;
-    this.ticking = true;
-    try {
-      const now = this.clock.now();
-      for (const e of [...this.entries]) {
-        // Fire each missed time once at most: a manual clock jumping a day fires once, not 1440 times.
-        if (!e.next || e.next.getTime() > now.getTime()) continue;
-        const at = e.next;
-        e.next = e.cron.nextRun(now);
-        await this.fire(e.workflowId, e.node, at).catch((err) => this.logger.error({ err, workflowId: e.workflowId }, 'schedule fire failed'));
-      }
-    } finally {
-      this.ticking = false;
-      this.arm();
-    }
+  private arm(entry: Entry): void {
+    const at = entry.cron.nextRun(this.clock.now());
+    if (!at) return;
+    entry.cancel = this.timers.at(at.getTime(), async () => {
+      this.arm(entry);
+      await this.fire(entry.workflowId, entry.node, at).catch((err) => this.logger.error({ err, workflowId: entry.workflowId }, 'schedule fire failed'));
+    });
   }
 }

@@ -1,0 +1,47 @@
+// The MCP endpoint on the console port: /mcp, streamable HTTP, stateless (each POST is one
+// complete JSON-RPC exchange answered as JSON). It is not behind the admin key: an agent
+// authenticates per service with its own keys (X-Hamlet-Keys, or one bearer key), and each
+// tool acts with exactly those.
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ConsoleContext, ConsoleModule } from '../context.js';
+import { KeyRing } from './keyring.js';
+import { createMcpServer, type McpOptions } from './server.js';
+import { hamletVersion } from '../version.js';
+
+const JsonRpc = Type.Object({}, { additionalProperties: true, description: 'A JSON-RPC 2.0 message (MCP streamable HTTP)' });
+const Problem = Type.Object({ message: Type.String(), code: Type.Optional(Type.String()) });
+
+async function traceToolCall(ctx: ConsoleContext, call: Parameters<NonNullable<McpOptions['onToolCall']>>[0]): Promise<void> {
+  const keyId = (await ctx.platform.keys.verify(call.service, call.key))?.id ?? null;
+  ctx.platform.trace.record({ kind: 'mcp', service: call.service, keyId, method: 'tools/call', route: call.tool, path: `${call.method} ${call.path}`, status: call.status, durationMs: call.ms });
+}
+
+export const mcpEndpoint: ConsoleModule = (app, ctx) => {
+  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    const server = createMcpServer({
+      baseUrl: (service) => ctx.client.baseUrl(service),
+      keys: KeyRing.fromHeaders(request.headers),
+      version: hamletVersion(),
+      // The call itself is traced by the service as kind http; this entry says an agent made it through MCP.
+      onToolCall: (call) => void traceToolCall(ctx, call),
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // The SDK writes the answer on the raw response; Fastify must not send one too.
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  };
+  const schema = { response: { 200: JsonRpc, 400: Problem, 405: Problem } };
+  app.post('/mcp', { schema: { ...schema, summary: 'MCP (streamable HTTP) for all five services', body: JsonRpc } }, handle);
+  // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
+  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.code(405).header('allow', 'POST').send({ message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC requests', code: 'method_not_allowed' });
+  app.get('/mcp', { schema: { ...schema, summary: 'No server-sent stream in stateless mode (405)' } }, notAllowed);
+  app.delete('/mcp', { schema: { ...schema, summary: 'No sessions to end in stateless mode (405)' } }, notAllowed);
+};

@@ -1,0 +1,434 @@
+// The trace of what agents did: every API call of every service, every message over SMTP,
+// every command on the home WebSocket, every MCP tool call, and the domain events worth a line
+// in the console's activity feed (a mail received, a post published, a light turned on, an
+// execution finished). Each entry names the API key that acted by its id, never the secret.
+//
+// Recording sits on every hot path, so it costs one object and an array push: entries are
+// written to platform_trace in batches (every FLUSH_MS or BATCH_SIZE entries, whichever comes
+// first) off the request's path, with one prepared statement per row on SQLite, and each
+// written batch is published on the event bus for live followers (so what they hear about is
+// already readable). Bodies
+// are kept only with HAMLET_TRACE_BODIES=on, redacted and capped. Entries older than
+// HAMLET_TRACE_RETENTION (by platform.clock, so a test or an evaluator moving time moves it
+// too) are deleted. HAMLET_TRACE=off records nothing.
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { HamletConfig } from '../config.js';
+import type { Clock } from './clock.js';
+import type { Db } from './db.js';
+import type { EventBus } from './events.js';
+import type { App } from './http.js';
+import type { Logger } from './logger.js';
+import { isSecretName, loggableUrl } from './redact.js';
+import { TRACE_RECORDED } from './topics.js';
+
+/** http: an API call; smtp: a message over SMTP; ws: a WebSocket command; mcp: an MCP tool call; event: a domain event. */
+export const TRACE_KINDS = ['http', 'smtp', 'ws', 'mcp', 'event'] as const;
+export type TraceKind = (typeof TRACE_KINDS)[number];
+
+export type TraceSettings = HamletConfig['trace'];
+
+/**
+ * What a caller records. The fields mean, per kind:
+ * - http: method, route (the pattern, e.g. /v0/inboxes/:inbox_id/messages), path (the concrete
+ *   URL, credentials masked), status;
+ * - smtp: method 'DATA', route 'smtp' or 'submission', status the reply code, detail {from, to};
+ * - ws: method the command's `type`, route the socket's path, detail {id}, ok its success;
+ * - mcp: method 'tools/call', route the tool's name, service the service the tool acts on;
+ * - event: summary, a sentence for people ("Mail from a@x.test to b@y.test: Hello").
+ */
+export interface TraceInput {
+  service: string;
+  kind: TraceKind;
+  /** The id of the API key that acted (platform_keys.id), never the key itself. */
+  keyId?: string | null;
+  method?: string | null;
+  route?: string | null;
+  path?: string | null;
+  status?: number | null;
+  /** Defaults to status < 400 (HTTP statuses and SMTP reply codes alike), or true without a status. */
+  ok?: boolean;
+  durationMs?: number | null;
+  summary?: string | null;
+  detail?: Record<string, unknown> | null;
+  /** Kept only with HAMLET_TRACE_BODIES=on; redacted and capped. */
+  requestBody?: unknown;
+  responseBody?: unknown;
+}
+
+export interface TraceEntry {
+  /** Sorts after every earlier entry of this process with the same time (a frozen clock). */
+  id: string;
+  /** ISO 8601, from platform.clock. */
+  at: string;
+  service: string;
+  kind: TraceKind;
+  keyId: string | null;
+  method: string | null;
+  route: string | null;
+  path: string | null;
+  status: number | null;
+  ok: boolean;
+  durationMs: number | null;
+  summary: string | null;
+  detail: Record<string, unknown> | null;
+  requestBody: string | null;
+  responseBody: string | null;
+}
+
+export interface TraceQuery {
+  keyId?: string;
+  service?: string[];
+  kind?: TraceKind[];
+  /** ISO times: at >= since, at < until. */
+  since?: string;
+  until?: string;
+  limit?: number;
+  /** From a previous page's nextCursor. */
+  cursor?: string;
+  /** newest (default) or oldest first. */
+  order?: 'newest' | 'oldest';
+}
+
+export interface TracePage {
+  entries: TraceEntry[];
+  /** Pass back as `cursor` for the next page; null on the last. */
+  nextCursor: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The id of the API key that authenticated this request; set by each service's auth code, read by the trace. */
+    apiKeyId: string | null;
+  }
+}
+
+const FLUSH_MS = 200;
+const BATCH_SIZE = 250;
+/** Rows per INSERT statement (16 columns: well under SQLite's and PostgreSQL's parameter limits). */
+const ROWS_PER_INSERT = 200;
+/** Entries held while the database cannot take them; the oldest are dropped beyond this. */
+const MAX_BUFFERED = 50_000;
+const MAX_BODY_CHARS = 4096;
+/** Real time between retention sweeps on a busy trace (moving the clock sweeps at once). */
+const PRUNE_EVERY_MS = 60_000;
+const REDACTED = '[redacted]';
+/** Hamlet's own keys (hamlet_<service>_<base62>) wherever they appear in a body. */
+const KEY_PATTERN = /hamlet_[a-z]+_[A-Za-z0-9]{16,}/g;
+
+export class Trace {
+  private buffer: TraceEntry[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  /** A write of the buffer is queued: recording more joins it. */
+  private flushQueued = false;
+  private insertRow?: import('better-sqlite3').Statement;
+  /** Writes and sweeps run one after another, in the order they were asked for. */
+  private chain: Promise<void> = Promise.resolve();
+  private lastPruneMs = 0;
+  private dropped = 0;
+  private readonly idTag = randomBytes(3).toString('hex');
+  private lastSeq = 0;
+  private readonly stopFollowingClock: () => void;
+  private closed = false;
+  private readonly responses = new WeakMap<FastifyRequest, unknown>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly events: EventBus,
+    private readonly logger: Logger,
+    readonly settings: TraceSettings,
+  ) {
+    this.stopFollowingClock = clock.onAdvance(() => {
+      if (!this.closed) void this.prune();
+    });
+  }
+
+  get enabled(): boolean {
+    return this.settings.enabled && !this.closed;
+  }
+
+  /** Records one entry (a no-op with HAMLET_TRACE=off). Never throws, never waits. */
+  record(input: TraceInput): void {
+    if (!this.enabled) return;
+    const status = input.status ?? null;
+    const entry: TraceEntry = {
+      id: this.nextId(),
+      at: this.clock.now().toISOString(),
+      service: input.service,
+      kind: input.kind,
+      keyId: input.keyId ?? null,
+      method: input.method ?? null,
+      route: input.route ?? null,
+      path: input.path ?? null,
+      status,
+      ok: input.ok ?? (status === null || status < 400),
+      durationMs: input.durationMs === undefined || input.durationMs === null ? null : Math.round(input.durationMs * 100) / 100,
+      summary: input.summary ?? null,
+      detail: input.detail ?? null,
+      requestBody: this.settings.bodies ? bodyText(input.requestBody) : null,
+      responseBody: this.settings.bodies ? bodyText(input.responseBody) : null,
+    };
+    this.enqueue(entry);
+  }
+
+  /** A domain event for the activity feed, with a sentence for people. */
+  event(e: { service: string; summary: string; keyId?: string | null; detail?: Record<string, unknown>; ok?: boolean }): void {
+    this.record({ kind: 'event', service: e.service, summary: e.summary, keyId: e.keyId, detail: e.detail, ok: e.ok });
+  }
+
+  /** Records every request of a service's app (createApp calls this); /healthz is left out. */
+  attach(app: App, service: string): void {
+    if (!this.settings.enabled) return;
+    if (this.settings.bodies) {
+      app.addHook('onSend', async (request, _reply, payload) => {
+        this.responses.set(request, payload);
+        return payload;
+      });
+    }
+    app.addHook('onResponse', (request, reply, done) => {
+      this.recordHttp(service, request, reply);
+      done();
+    });
+  }
+
+  private recordHttp(service: string, request: FastifyRequest, reply: FastifyReply): void {
+    if (request.url.startsWith('/healthz')) return;
+    this.record({
+      service,
+      kind: 'http',
+      keyId: request.apiKeyId,
+      method: request.method,
+      route: request.routeOptions.url ?? null,
+      path: loggableUrl(request),
+      status: reply.statusCode,
+      durationMs: reply.elapsedTime,
+      requestBody: this.settings.bodies ? request.body : undefined,
+      responseBody: this.settings.bodies ? this.responses.get(request) : undefined,
+    });
+  }
+
+  /** Follows new entries once they are stored, a batch at a time (on every instance, through the bus). */
+  follow(handler: (entries: TraceEntry[]) => void): () => void {
+    return this.events.subscribe(TRACE_RECORDED, handler);
+  }
+
+  /** Writes what is buffered; resolves once it is stored. Queries call it first. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.flushQueued = true;
+    this.chain = this.chain.then(() => this.writeBuffered());
+    return this.chain;
+  }
+
+  /** Deletes entries older than the retention, by the platform's clock; returns how many. */
+  prune(): Promise<number> {
+    let deleted = 0;
+    this.chain = this.chain
+      .then(() => this.writeBuffered())
+      .then(async () => {
+        this.lastPruneMs = Date.now();
+        const cutoff = new Date(this.clock.ms() - this.settings.retentionMs).toISOString();
+        const result = await this.db.kysely.deleteFrom('platform_trace').where('at', '<', cutoff).executeTakeFirst();
+        deleted = Number(result.numDeletedRows ?? 0);
+      })
+      .catch((err: unknown) => this.logger.error({ err }, 'trace: deleting old entries failed'));
+    return this.chain.then(() => deleted);
+  }
+
+  /** One page of entries matching the query. */
+  async query(q: TraceQuery): Promise<TracePage> {
+    await this.flush();
+    const newest = q.order !== 'oldest';
+    const limit = Math.max(1, Math.min(q.limit ?? 100, 1000));
+    let sel = this.db.kysely.selectFrom('platform_trace').selectAll();
+    if (q.keyId) sel = sel.where('key_id', '=', q.keyId);
+    if (q.service?.length) sel = sel.where('service', 'in', q.service);
+    if (q.kind?.length) sel = sel.where('kind', 'in', q.kind);
+    if (q.since) sel = sel.where('at', '>=', q.since);
+    if (q.until) sel = sel.where('at', '<', q.until);
+    const after = q.cursor ? decodeCursor(q.cursor) : undefined;
+    if (after) {
+      const cmp = newest ? '<' : '>';
+      sel = sel.where((eb) => eb.or([eb('at', cmp, after.at), eb.and([eb('at', '=', after.at), eb('id', cmp, after.id)])]));
+    }
+    const dir = newest ? 'desc' : 'asc';
+    const rows = (await sel.orderBy('at', dir).orderBy('id', dir).limit(limit + 1).execute()) as TraceRow[];
+    const entries = rows.slice(0, limit).map(entryOfRow);
+    const last = entries[entries.length - 1];
+    return { entries, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  }
+
+  /** Every entry matching the query, page by page (for exports that stream). */
+  async *all(q: Omit<TraceQuery, 'cursor' | 'limit'>): AsyncGenerator<TraceEntry> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.query({ ...q, cursor, limit: 500 });
+      yield* page.entries;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  /** Stops recording and writes what is buffered (before the database closes). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.stopFollowingClock();
+    await this.flush();
+    this.closed = true;
+  }
+
+  private enqueue(entry: TraceEntry): void {
+    if (this.buffer.length >= MAX_BUFFERED) {
+      this.buffer.shift();
+      if (this.dropped++ % 1000 === 0) this.logger.warn({ dropped: this.dropped }, 'trace: the database is not keeping up; dropping the oldest unwritten entries');
+    }
+    this.buffer.push(entry);
+    if (this.flushQueued) return;
+    if (this.buffer.length >= BATCH_SIZE) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
+  }
+
+  private async writeBuffered(): Promise<void> {
+    this.flushQueued = false;
+    const batch = this.buffer;
+    if (!batch.length) return;
+    this.buffer = [];
+    try {
+      await this.insert(batch.map(rowOfEntry));
+    } catch (err) {
+      this.logger.error({ err, entries: batch.length }, 'trace: writing entries failed; they are lost');
+      return;
+    }
+    this.events.publish(TRACE_RECORDED, batch).catch((err: unknown) => this.logger.warn({ err }, 'trace: announcing entries failed'));
+    if (Date.now() - this.lastPruneMs > PRUNE_EVERY_MS) void this.prune();
+  }
+
+  /** Embedded mode: one prepared statement per row in one transaction (Kysely would compile a 4,000-parameter statement per batch). */
+  private async insert(rows: TraceRow[]): Promise<void> {
+    const { sqlite } = this.db;
+    if (sqlite) {
+      await sqlite.run((raw) => {
+        const insert = (this.insertRow ??= raw.prepare(`INSERT INTO platform_trace (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`));
+        raw.transaction(() => {
+          for (const row of rows) insert.run(row);
+        })();
+      });
+      return;
+    }
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await this.db.kysely.insertInto('platform_trace').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
+  }
+
+  /** Real-time microseconds, strictly increasing in this process, plus a tag of the process. */
+  private nextId(): string {
+    this.lastSeq = Math.max(this.lastSeq + 1, Date.now() * 1000);
+    return `${this.lastSeq.toString(36).padStart(11, '0')}${this.idTag}`;
+  }
+}
+
+interface TraceRow {
+  id: string;
+  at: string;
+  service: string;
+  kind: string;
+  key_id: string | null;
+  method: string | null;
+  route: string | null;
+  path: string | null;
+  status: number | null;
+  ok: number;
+  duration_ms: number | null;
+  summary: string | null;
+  detail: string | null;
+  request_body: string | null;
+  response_body: string | null;
+}
+
+const COLUMNS: Array<keyof TraceRow> = ['id', 'at', 'service', 'kind', 'key_id', 'method', 'route', 'path', 'status', 'ok', 'duration_ms', 'summary', 'detail', 'request_body', 'response_body'];
+
+function rowOfEntry(e: TraceEntry): TraceRow {
+  return {
+    id: e.id,
+    at: e.at,
+    service: e.service,
+    kind: e.kind,
+    key_id: e.keyId,
+    method: e.method,
+    route: e.route,
+    path: e.path,
+    status: e.status,
+    ok: e.ok ? 1 : 0,
+    duration_ms: e.durationMs,
+    summary: e.summary,
+    detail: e.detail ? JSON.stringify(e.detail) : null,
+    request_body: e.requestBody,
+    response_body: e.responseBody,
+  };
+}
+
+function entryOfRow(r: TraceRow): TraceEntry {
+  return {
+    id: r.id,
+    at: r.at,
+    service: r.service,
+    kind: r.kind as TraceKind,
+    keyId: r.key_id,
+    method: r.method,
+    route: r.route,
+    path: r.path,
+    status: r.status === null ? null : Number(r.status),
+    ok: Number(r.ok) === 1,
+    durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
+    summary: r.summary,
+    detail: r.detail ? (JSON.parse(r.detail) as Record<string, unknown>) : null,
+    requestBody: r.request_body,
+    responseBody: r.response_body,
+  };
+}
+
+const encodeCursor = (e: Pick<TraceEntry, 'at' | 'id'>): string => Buffer.from(`${e.at}|${e.id}`).toString('base64url');
+
+/** The position a cursor names, or undefined for one this trace did not hand out. */
+export function decodeCursor(cursor: string): { at: string; id: string } | undefined {
+  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString().split('|');
+  if (!at || !id || rest.length || Number.isNaN(Date.parse(at))) return undefined;
+  return { at, id };
+}
+
+/**
+ * A body as the trace keeps it: JSON with the values of secret-named fields masked, any
+ * Hamlet key masked wherever it appears, cut at MAX_BODY_CHARS.
+ */
+export function bodyText(body: unknown): string | null {
+  if (body === undefined || body === null || body === '') return null;
+  let text: string;
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    const raw = body.toString();
+    const parsed = /^\s*[[{]/.test(raw) ? tryJson(raw) : undefined;
+    text = parsed === undefined ? raw : JSON.stringify(redactJson(parsed));
+  } else if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function') {
+    return '[stream]';
+  } else {
+    text = JSON.stringify(redactJson(body)) ?? String(body);
+  }
+  text = text.replace(KEY_PATTERN, REDACTED);
+  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…[${text.length - MAX_BODY_CHARS} more characters]` : text;
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A copy with the values of secret-named fields masked (bodies are depth-limited by the edge). */
+function redactJson(value: unknown, depth = 0): unknown {
+  if (depth > 64) return '[…]';
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, depth + 1));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = isSecretName(k) && v !== null && v !== '' ? REDACTED : redactJson(v, depth + 1);
+  return out;
+}
