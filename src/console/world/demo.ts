@@ -192,7 +192,9 @@ export async function generateDemoWorld(opts: { seed: number; size: DemoSize }):
         }
         await runner.finish();
         await hamlet.platform.jobs.idle(undefined, 60_000);
-        return await worldOf(hamlet.platform, services).read();
+        // The world's own time travels with it: restored where the clock is controllable, the
+        // clock resumes at the end of the demo week (and the recorder keeps its history).
+        return { ...(await worldOf(hamlet.platform, services).read()), clock: { frozen: false, now: new Date(clock.ms()).toISOString() } };
       } finally {
         await hamlet.stop();
       }
