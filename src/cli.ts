@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The one entry point: `hamlet start | keys | migrate | worker`.
+// The one entry point: `hamlet start | keys | migrate | worker | world`.
 import { readFileSync } from 'node:fs';
 import { ConfigError, configure, parseArgs, SERVICE_NAMES, type ConfiguredService, type HamletConfig, type ServiceName } from './config.js';
 import { migrate } from './platform/db.js';
@@ -8,6 +8,7 @@ import { createLogger } from './platform/logger.js';
 import type { PortSetting } from './platform/settings.js';
 import { describeStartupError } from './platform/startup-errors.js';
 import { ADMIN_KEYS } from './console/admin-keys.js';
+import { WORLD_USAGE } from './console/world/usage.js';
 import { loadService } from './services/registry.js';
 import { closePlatform, openPlatform, prepareServices, startHamlet } from './server.js';
 
@@ -21,6 +22,7 @@ const USAGE = `Usage:
   hamlet mail outbox                                   print the mail to other domains held while no relay is set
   hamlet worker [--concurrency N]                      run every service's queued jobs in queue mode (REDIS_URL)
   hamlet mcp [--keys k1,k2]                            the MCP server for all services over stdio (services run elsewhere)
+${WORLD_USAGE}
 
 Configuration comes from the environment (see README.md); flags override it.`;
 
@@ -62,6 +64,11 @@ async function main(argv: string[]): Promise<number> {
       return worker(config, services);
     case 'mcp':
       return mcp(config, services, flags);
+    case 'world': {
+      // Loaded on demand: the demo generator and the scenario runner are not needed to start.
+      const { worldCommand } = await import('./console/world/cli.js');
+      return worldCommand(config, services, rest, flags);
+    }
     default:
       console.error(`unknown command: ${command}\n\n${USAGE}`);
       return 1;

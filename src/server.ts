@@ -19,6 +19,7 @@ import { RateLimits } from './platform/ratelimit.js';
 import { timersFor } from './platform/timers.js';
 import { Trace } from './platform/trace.js';
 import { WsBudget } from './platform/ws-budget.js';
+import { WorldHooks } from './platform/world.js';
 import type { Platform, RunningService, ServiceJobs } from './platform/service.js';
 import type { RunningConsole } from './console/index.js';
 
@@ -67,7 +68,10 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
   const directory = new Directory(config.serviceUrls);
   const trace = new Trace(db, clock, events, logger, config.trace);
   const leaders = new Leaders(config.redisUrl, config.queue.prefix, logger);
-  return { config, db, clock, timers, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory, trace, leaders, health: new Health(db) };
+  const world = new WorldHooks(events, logger);
+  // Keys the restored world no longer holds must stop verifying.
+  world.onRestored(() => keys.forgetCached());
+  return { config, db, clock, timers, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory, trace, leaders, health: new Health(db), world };
 }
 
 export async function closePlatform(p: Platform): Promise<void> {
@@ -76,6 +80,7 @@ export async function closePlatform(p: Platform): Promise<void> {
   // After the jobs, whose runs record events in it; before the database it writes to.
   await p.trace.close();
   p.mailer.close();
+  p.world.close();
   await p.limits.close();
   await p.events.close();
   await p.db.close();

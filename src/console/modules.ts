@@ -8,6 +8,7 @@ import { activityPages } from './pages/activity.js';
 import { homePages } from './pages/home.js';
 import { mailPages } from './pages/mail.js';
 import { overviewPages } from './pages/overview.js';
+import { worldAdmin } from './admin/world.js';
 import { socialPages } from './pages/social.js';
 import { workflowPages } from './pages/workflow.js';
 
@@ -21,4 +22,5 @@ export const CONSOLE_MODULES: ConsoleModule[] = [
   mcpEndpoint,
   clockAdmin,
   traceAdminApi,
+  worldAdmin,
 ];

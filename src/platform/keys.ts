@@ -137,4 +137,9 @@ export class Keys {
     }
     return rows.length;
   }
+
+  /** Drops every cached verification (after the world's keys were replaced by a restore). */
+  forgetCached(): void {
+    this.cache.clear();
+  }
 }

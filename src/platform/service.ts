@@ -15,6 +15,7 @@ import type { SettingsKit } from './settings.js';
 import type { Timers } from './timers.js';
 import type { Trace } from './trace.js';
 import type { WsBudget } from './ws-budget.js';
+import type { ServiceWorld, WorldHooks } from './world.js';
 
 export interface Platform {
   config: HamletConfig;
@@ -38,6 +39,8 @@ export interface Platform {
   leaders: Leaders;
   /** Readiness for load balancers, answered on every service port (platform/health.ts). */
   health: Health;
+  /** Reloads after the console restored or reset the world (see world.ts). */
+  world: WorldHooks;
 }
 
 /** Every service listens on one HTTP port of its own. */
@@ -73,6 +76,8 @@ export interface ServiceDefinition<S extends ServiceSettings = any, Core = any> 
   queues(platform: Platform, settings: S): Promise<ServiceJobs<Core>>;
   /** Serves the service (HTTP, SMTP, WebSockets…) with the core its queues built. */
   start(platform: Platform, settings: S, core: Core): Promise<RunningService>;
+  /** Its part of the world the console saves and restores (default: every table it owns, all rows). */
+  world?: ServiceWorld;
 }
 
 /** Declares a service; only the types are checked, so each definition keeps its own settings type. */

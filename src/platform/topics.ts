@@ -64,3 +64,5 @@ export const CLOCK_CHANGED: Topic<{ origin: string; frozen: boolean; now: number
 
 /** Entries were stored in the trace of what agents did (platform/trace.ts), a batch at a time; the console's activity feed follows it. */
 export const TRACE_RECORDED: Topic<Array<import('./trace.js').TraceEntry>> = 'platform.trace.recorded';
+/** The console replaced the world's rows (restore, reset, seed): every instance reloads what it keeps in memory. */
+export const WORLD_RESTORED: Topic<{ origin: string }> = 'platform.world.restored';

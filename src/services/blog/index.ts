@@ -4,6 +4,7 @@
 import { createApp, listen } from '../../platform/http.js';
 import { defineService, noJobs } from '../../platform/service.js';
 import { ResponseCache } from './cache.js';
+import { reloadBlogAfterRestore } from './world.js';
 import { BlogChanges } from './changes.js';
 import { Engagement } from './engagement/engagement.js';
 import { BlogAuth } from './http/auth.js';
@@ -54,6 +55,7 @@ export default defineService({
       cache.clear();
       if (change.agentId) auth.forget(change.agentId);
     });
+    const stopReloading = reloadBlogAfterRestore(platform, { cache, auth });
 
     const reading = new Reading({ agents: store.agents, posts: store.posts, cache, clock, urls });
     registerApiRoutes(app, {
@@ -94,6 +96,7 @@ export default defineService({
       urls: { api: url, pages: `http://${settings.domain}:${port}` },
       async stop() {
         unsubscribe();
+        stopReloading();
         await app.close();
         await renderer.stop();
       },

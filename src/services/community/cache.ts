@@ -192,6 +192,12 @@ export class ListCache {
     this.unsubscribe();
   }
 
+  /** After a world restore (every instance hears it from the platform): nothing cached holds. */
+  clearAll(): void {
+    this.lists.clear();
+    this.comments.clear();
+  }
+
   private group(groups: Map<string, PageMap>, id: string, size: number): PageMap {
     let map = groups.get(id);
     if (!map) {

@@ -11,6 +11,7 @@ import { communityMigrations } from './migrations.js';
 import { seedCommunities } from './seed.js';
 import { readCommunitySettings } from './settings.js';
 import { Stores } from './store/index.js';
+import { reloadCommunityAfterRestore } from './world.js';
 
 export default defineService({
   name: 'community',
@@ -30,6 +31,7 @@ export default defineService({
     });
     const cache = new ListCache(platform.events, config.listCacheEntries, platform.logger);
     await seedCommunities(store, config, platform.logger);
+    const stopReloading = reloadCommunityAfterRestore(platform, { cache, store });
     let url = '';
     const links = new Links(() => config.publicUrl ?? (url || platform.directory.url('community') || ''));
     const app = await communityApp({ platform, config, cache, store, links, requestLimit: requestLimit(limits) });
@@ -38,6 +40,7 @@ export default defineService({
     return {
       urls: { api: url },
       async stop() {
+        stopReloading();
         cache.close();
         await app.close();
       },

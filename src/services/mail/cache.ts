@@ -83,4 +83,10 @@ export class MailCache {
     this.lists.clear();
     this.entries = 0;
   }
+
+  /** After a world restore: no cached inbox or list holds. */
+  forgetAll(): void {
+    this.clear();
+    this.inboxes.clear();
+  }
 }

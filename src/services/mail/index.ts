@@ -32,6 +32,7 @@ import { readMailSettings, type MailSettings } from './settings.js';
 import { startSmtp } from './smtp/server.js';
 import { deliveryHandler } from './webhooks/deliver.js';
 import { WEBHOOK_QUEUE, type DeliveryJob } from './webhooks/events.js';
+import { mailWorld, reloadMailAfterRestore } from './world.js';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
@@ -106,6 +107,7 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
   identityRoutes(app, ctx);
 
   const unsubscribe = subscribeRelayOutcomes(platform, core.store, core.filing, core.events);
+  const stopReloading = reloadMailAfterRestore(platform, { core, apiKeys });
   const smtp = await startSmtp(core, platform);
   apiUrl = await listen(app, platform.config.host, config.port);
   // Started with a relay: what was held while there was none leaves now.
@@ -122,6 +124,7 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
     async stop() {
       stopPruning();
       unsubscribe();
+      stopReloading();
       apiKeys.close();
       core.live.disconnectAll();
       await smtp.close();
@@ -130,4 +133,4 @@ async function start(platform: Platform, config: MailSettings, core: MailCore) {
   };
 }
 
-export default defineService({ name: 'mail', migrations, adminKeys: true, settings: readMailSettings, queues, start });
+export default defineService({ name: 'mail', migrations, adminKeys: true, settings: readMailSettings, queues, start, world: mailWorld });

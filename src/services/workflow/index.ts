@@ -23,6 +23,7 @@ import { Activation } from './triggers/activation.js';
 import { WorkflowCache } from './workflows/model.js';
 import { WorkflowWrites } from './workflows/service.js';
 import { createListCaches } from './workflows/list-cache.js';
+import { reloadWorkflowAfterRestore, workflowWorld } from './world.js';
 
 /** Everything a process that runs executions needs (the server, or `hamlet worker`). */
 function createEngine(platform: Platform, config: WorkflowSettings) {
@@ -78,6 +79,7 @@ async function start(platform: Platform, config: WorkflowSettings, engine: Engin
 
   if (platform.db.dialect === 'sqlite') await engine.ownership.markInterrupted(platform.clock.now().toISOString());
   await activation.start();
+  const stopReloading = reloadWorkflowAfterRestore(platform, { activation, lists, variables });
 
   // Old executions go: at start, then hourly (WORKFLOW_EXECUTIONS_MAX_AGE / _MAX_COUNT).
   const prune = () => {
@@ -93,10 +95,11 @@ async function start(platform: Platform, config: WorkflowSettings, engine: Engin
     urls: { api: url },
     async stop() {
       stopPruning();
+      stopReloading();
       activation.stop();
       await app.close();
     },
   };
 }
 
-export default defineService({ name: 'workflow', migrations, adminKeys: true, settings: readWorkflowSettings, queues, start });
+export default defineService({ name: 'workflow', migrations, adminKeys: true, settings: readWorkflowSettings, queues, start, world: workflowWorld });

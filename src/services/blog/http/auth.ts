@@ -50,6 +50,11 @@ export class BlogAuth {
     this.callers.delete(agentId);
   }
 
+  /** After a world restore: no agent is known until asked again. */
+  forgetAll(): void {
+    this.callers.clear();
+  }
+
   /** Route options: authenticate in onRequest, before body validation. */
   readonly required = {
     onRequest: async (request: FastifyRequest) => {

@@ -27,6 +27,11 @@ export class CommunityStore {
     this.db = db.kysely as CommunityKysely;
   }
 
+  /** After a world restore: names may now belong to other ids. */
+  forgetKnownIds(): void {
+    this.knownIds.clear();
+  }
+
   /** Creates a community; its creator owns it and is subscribed to it. A taken name is a conflict. */
   async create(fields: { name: string; display_name: string; description: string; owner_id: string }): Promise<CommunityRow> {
     const row: CommunityRow = {

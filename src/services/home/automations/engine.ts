@@ -83,6 +83,8 @@ export class Automations {
   private readonly byId = new Map<string, Automation>();
   private readonly fileIds = new Set<string>();
   private readonly unlisten: Array<() => void> = [];
+  /** Set while reloading after a world restore: install() writes no entity state. */
+  private quiet = false;
 
   constructor(
     private readonly home: Home,
@@ -170,7 +172,7 @@ export class Automations {
     this.byId.set(id, a);
     // A restart keeps an automation that was turned off, off (its entity state is stored).
     const enabled = previous ? previous.state === 'on' : config.initial_state !== false;
-    this.writeEntity(a, enabled ? 'on' : 'off', this.home.context());
+    if (!this.quiet) this.writeEntity(a, enabled ? 'on' : 'off', this.home.context());
     if (enabled) this.enable(a);
   }
 
@@ -361,5 +363,20 @@ export class Automations {
   stop(): void {
     for (const off of this.unlisten.splice(0)) off();
     for (const a of this.byId.values()) this.disable(a);
+  }
+
+  /**
+   * After a world restore: the automations the restored rows hold, armed again. Nothing is
+   * written: their entity states came back with the rows (a write would change the restored
+   * world), and an empty world (reset) stays empty until something happens in it.
+   */
+  async reloadQuietly(): Promise<void> {
+    for (const id of [...this.byId.keys()]) this.uninstall(id, false);
+    this.quiet = true;
+    try {
+      await this.loadAll();
+    } finally {
+      this.quiet = false;
+    }
   }
 }

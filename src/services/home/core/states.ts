@@ -69,6 +69,12 @@ export class StateMachine {
     return () => this.writeListeners.delete(listener);
   }
 
+  /** After a world restore: exactly these states, without events (the rows already say so). */
+  replaceAll(states: State[]): void {
+    this.states.clear();
+    this.restore(states);
+  }
+
   /** Puts back states loaded from storage at start, without events (a newer one already heard from another instance stays). */
   restore(states: State[]): void {
     for (const s of states) {

@@ -17,6 +17,11 @@ export class MailApiKeys {
   // key id -> scope; a key's scope never changes, so the cache needs no invalidation but on revoke.
   private readonly scopes = new Map<string, KeyScope>();
 
+  /** After a world restore: every key's scope is read again. */
+  forgetAll(): void {
+    this.scopes.clear();
+  }
+
   readonly close: () => void;
 
   constructor(

@@ -58,6 +58,12 @@ export class Domains {
   }
 
   /** At start: verified domains take mail over SMTP (the platform mailer routes them here). */
+  /** After a world restore: the restored domains take mail, their signing keys are read again. */
+  async reload(): Promise<void> {
+    this.signing.clear();
+    await this.load();
+  }
+
   async load(): Promise<void> {
     for (const d of await this.store.domains.all()) if (d.status === 'VERIFIED') this.platform.mailer.addLocalDomain(d.domain);
   }

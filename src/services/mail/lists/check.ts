@@ -36,6 +36,11 @@ function receiveVerdict(entries: Entry[], inbox: Pick<InboxRow, 'pod_id' | 'inbo
 /** The receive lists of each organization, cached (every received message asks) and dropped on any change. */
 export class ReceiveLists {
   private readonly cache = new Map<string, Entry[]>();
+
+  /** After a world restore: every organization's lists are read again. */
+  forgetAll(): void {
+    this.cache.clear();
+  }
   readonly close: () => void;
 
   constructor(

@@ -24,6 +24,9 @@ export class IdempotencyStore {
   }
 }
 
+/** The service's own secrets belong to this installation, not to the world a snapshot holds. */
+export const SECRETS_TABLE = 'mail_secrets';
+
 export class SecretStore {
   constructor(private readonly m: MailDb) {}
 

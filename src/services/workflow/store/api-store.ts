@@ -52,6 +52,9 @@ interface Tables {
 /** n8n's words for a second variable with a taken key. */
 const VARIABLE_EXISTS = (key: string) => new DomainError('invalid', `Variable with key ${key} already exists`);
 
+/** The instance's owner and their personal project: this installation's, not part of a saved world. */
+export const OWNER_TABLES = ['workflow_users', 'workflow_projects'];
+
 export class ApiStore {
   private readonly k: Kysely<Tables>;
 

@@ -133,6 +133,20 @@ export class Activation {
     this.schedules.remove(id);
   }
 
+  /** After a world restore: exactly the restored active workflows, their schedules armed afresh. */
+  async reloadAll(): Promise<void> {
+    const rows = await this.store.activeWorkflows();
+    for (const id of [...this.active.keys()]) this.unregister(id);
+    for (const row of rows) {
+      this.cache.drop(row.id);
+      try {
+        this.register(this.cache.get(row));
+      } catch (err) {
+        this.platform.logger.warn({ err, workflowId: row.id }, 'could not register an active workflow');
+      }
+    }
+  }
+
   /** Tells every instance (this one included) to re-read a workflow. */
   async changed(id: string): Promise<void> {
     await this.reload(id);

@@ -1,0 +1,56 @@
+// Request and response schemas of the world admin API (they document it in /docs/json).
+import { Type } from '@sinclair/typebox';
+
+export const ConsoleError = Type.Object({ message: Type.String(), code: Type.Optional(Type.String()) });
+
+// No pattern here: a malformed id is simply an unknown snapshot (404), and a form post's CSRF
+// check (in preHandler) must come before any validation answers.
+export const SnapshotId = Type.Object({ id: Type.String({ description: 'The first 16 hex digits of the state hash' }) });
+
+const ClockState = Type.Object({ frozen: Type.Boolean(), now: Type.String() });
+
+export const SnapshotInfo = Type.Object({
+  id: Type.String(),
+  hash: Type.String({ description: 'SHA-256 of the canonical rows (sorted by primary key, canonical JSON)' }),
+  savedAt: Type.String(),
+  name: Type.Optional(Type.String()),
+  bytes: Type.Integer(),
+  rows: Type.Integer(),
+  clock: Type.Optional(ClockState),
+});
+
+export const Hash = Type.Object({ hash: Type.String() });
+
+export const SnapshotList = Type.Object({ snapshots: Type.Array(SnapshotInfo) });
+
+export const Restored = Type.Object({
+  id: Type.String(),
+  hash: Type.String({ description: 'The hash of the world after the restore' }),
+  saved: Type.String({ description: 'The hash the snapshot was saved with' }),
+  skipped: Type.Array(Type.String(), { description: 'Tables of the snapshot this database does not have (services not running here)' }),
+});
+
+export const DiffQuery = Type.Object({
+  from: Type.String({ minLength: 1, description: 'A snapshot id, or "now"' }),
+  to: Type.Optional(Type.String({ minLength: 1, description: 'A snapshot id, or "now" (the default)' })),
+});
+
+const Change = Type.Object({ table: Type.String(), key: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: true });
+const ServiceChanges = Type.Object({ added: Type.Array(Change), changed: Type.Array(Change), removed: Type.Array(Change) });
+
+export const Diff = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  fromHash: Type.String(),
+  toHash: Type.String(),
+  services: Type.Record(Type.String(), ServiceChanges),
+});
+
+export const Seeded = Type.Object({
+  scenario: Type.Optional(Type.String()),
+  agents: Type.Record(Type.String(), Type.Record(Type.String(), Type.Record(Type.String(), Type.String())), { description: 'Per agent, per service: its key and its handle (inbox, slug, name)' }),
+  hash: Type.String(),
+});
+
+/** A snapshot file: gzip'd JSON Lines (docs/harness.md). */
+export const SnapshotFile = Type.String({ format: 'binary', description: 'gzip-compressed JSON Lines' });

@@ -1,0 +1,114 @@
+// `hamlet world …`: the world commands on the configured storage (HAMLET_DATA_DIR or
+// DATABASE_URL). They change the rows directly and announce the restore on the event bus,
+// which reaches running instances in queue mode (REDIS_URL); an embedded Hamlet that is
+// running should be changed through its admin API instead (docs/harness.md).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { configure, type ConfiguredService, type HamletConfig } from '../../config.js';
+import { migrate } from '../../platform/db.js';
+import { createLogger } from '../../platform/logger.js';
+import type { Platform } from '../../platform/service.js';
+import { closePlatform, openPlatform, startHamlet } from '../../server.js';
+import { generateDemoWorld, type DemoSize } from './demo.js';
+import { decodeWorld, encodeWorld, headerOf } from './file.js';
+import { worldOf } from './index.js';
+import { readScenario } from './scenario.js';
+import { seedScenario } from './seed.js';
+import { stateHash } from './state.js';
+import { WORLD_USAGE } from './usage.js';
+
+
+const quiet = () => createLogger({ level: 'warn', pretty: false });
+
+async function withPlatform<T>(config: HamletConfig, services: ConfiguredService[], work: (platform: Platform) => Promise<T>): Promise<T> {
+  const platform = await openPlatform(config, { logger: quiet() });
+  try {
+    for (const { definition } of services) await migrate(platform.db, definition.name, definition.migrations);
+    return await work(platform);
+  } finally {
+    await closePlatform(platform);
+  }
+}
+
+export async function worldCommand(config: HamletConfig, services: ConfiguredService[], args: string[], flags: Record<string, string>): Promise<number> {
+  const [action, file] = args;
+  const say = (line: string) => console.error(line);
+  switch (action) {
+    case 'save':
+      if (!file) break;
+      return withPlatform(config, services, async (platform) => {
+        const state = await worldOf(platform, services).read();
+        const header = headerOf(state, platform.clock.now().toISOString(), flags['name']);
+        writeFileSync(file, encodeWorld(state, header));
+        say(`saved ${header.tables.reduce((n, t) => n + t.rows, 0)} rows to ${file}`);
+        console.log(header.hash);
+        return 0;
+      });
+    case 'load':
+      if (!file) break;
+      return withPlatform(config, services, async (platform) => {
+        const { state, header } = decodeWorld(readFileSync(file));
+        const world = worldOf(platform, services);
+        const { skipped } = await world.restore(state);
+        if (skipped.length) say(`not restored (their services are not selected here): ${skipped.join(', ')}`);
+        const hash = await world.hash();
+        console.log(hash);
+        return hash === header.hash ? 0 : (say(`the restored world hashes to ${hash}, not the saved ${header.hash} (different services?)`), 1);
+      });
+    case 'reset':
+      return withPlatform(config, services, async (platform) => {
+        const world = worldOf(platform, services);
+        await world.reset();
+        console.log(await world.hash());
+        return 0;
+      });
+    case 'hash':
+      return withPlatform(config, services, async (platform) => {
+        console.log(await worldOf(platform, services).hash());
+        return 0;
+      });
+    case 'seed':
+      if (flags['demo']) return seedDemo(config, services, flags);
+      if (!file) break;
+      return seedFile(config, file, flags);
+  }
+  console.error(`Usage:\n${WORLD_USAGE}`);
+  return 1;
+}
+
+async function seedDemo(config: HamletConfig, services: ConfiguredService[], flags: Record<string, string>): Promise<number> {
+  const seed = Number(flags['seed'] ?? 1);
+  const size = (flags['size'] ?? 'small') as DemoSize;
+  if (!Number.isSafeInteger(seed) || !['small', 'large'].includes(size)) {
+    console.error('--seed takes a whole number, --size small or large');
+    return 1;
+  }
+  const state = await generateDemoWorld({ seed, size });
+  return withPlatform(config, services, async (platform) => {
+    const world = worldOf(platform, services);
+    await world.restore(state);
+    const hash = await world.hash();
+    console.error(`demo world (seed ${seed}, ${size}): ${state.tables.reduce((n, t) => n + t.rows.length, 0)} rows`);
+    console.log(hash);
+    return hash === stateHash(state) ? 0 : 1;
+  });
+}
+
+/** Runs a private instance on the configured storage (free ports, no console) and seeds through its APIs. */
+async function seedFile(config: HamletConfig, file: string, flags: Record<string, string>): Promise<number> {
+  const { scenario, baseDir } = readScenario(file);
+  const env = config.source.env;
+  const { ports } = await configure(env, {});
+  const own = await configure({ ...env, ...Object.fromEntries(ports.map((p) => [p.setting, '0'])), HAMLET_CONSOLE: 'off', HAMLET_RATE_LIMITS: 'off' }, { services: config.services.join(',') });
+  const hamlet = await startHamlet(own.config, { services: own.services, logger: quiet() });
+  try {
+    const keys = await seedScenario(hamlet.platform, hamlet.services, scenario, baseDir);
+    const json = JSON.stringify(keys, null, 2) + '\n';
+    if (flags['keys-out']) {
+      writeFileSync(flags['keys-out'], json, { mode: 0o600 });
+      console.error(`keys written to ${flags['keys-out']}`);
+    } else process.stdout.write(json);
+    return 0;
+  } finally {
+    await hamlet.stop();
+  }
+}

@@ -1,0 +1,205 @@
+// The demo world: a lived-in week across all five services, generated from a seed. It is made
+// in a private, throwaway Hamlet (a temporary SQLite file, free ports, no rate limits) through
+// the services' own APIs, with the process's randomness and time made repeatable (see
+// determinism.ts) and the clock walked through the week; the result is read out as a world
+// state, which `hamlet world seed --demo` then restores wherever it is asked to.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { configure, SERVICE_NAMES } from '../../config.js';
+import { ManualClock } from '../../platform/clock.js';
+import { createLogger } from '../../platform/logger.js';
+import { startHamlet } from '../../server.js';
+import { deterministically, seededRandom } from './determinism.js';
+import { worldOf } from './index.js';
+import { ScenarioRunner, type Scenario } from './scenario.js';
+import { seedScenarioRunner } from './seed.js';
+import type { WorldState } from './state.js';
+
+export type DemoSize = 'small' | 'large';
+
+interface Shape {
+  agents: number;
+  communities: number;
+  mailsPerDay: number;
+  outsideMailsPerDay: number;
+  blogPostsPerDay: number;
+  communityPostsPerDay: number;
+  sensors: number;
+  readingsPerHour: number;
+  workflowRunsPerDay: number;
+}
+
+const SHAPES: Record<DemoSize, Shape> = {
+  small: { agents: 12, communities: 3, mailsPerDay: 3, outsideMailsPerDay: 1, blogPostsPerDay: 2, communityPostsPerDay: 3, sensors: 2, readingsPerHour: 1, workflowRunsPerDay: 1 },
+  // ≥ 100k rows, most of them the house's recorded history (60 sensors every 5 minutes for a week).
+  large: { agents: 60, communities: 8, mailsPerDay: 25, outsideMailsPerDay: 5, blogPostsPerDay: 10, communityPostsPerDay: 20, sensors: 60, readingsPerHour: 12, workflowRunsPerDay: 3 },
+};
+
+/** Links the services write into records (verification mails…) name the default ports, not the private instance's free ones. */
+const LINKS = { BLOG_API_URL: 'http://127.0.0.1:4000', BLOG_PUBLIC_PORT: '4000', BLOG_PUBLIC_SCHEME: 'http', MAIL_PUBLIC_URL: 'http://127.0.0.1:4100', COMMUNITY_PUBLIC_URL: 'http://127.0.0.1:4200', WORKFLOW_PUBLIC_URL: 'http://127.0.0.1:5678' };
+
+/** The week starts on a fixed Monday, so timestamps depend on the seed alone. */
+const START = Date.parse('2026-01-05T00:00:00.000Z');
+const DAYS = 7;
+const HOUR = 3_600_000;
+
+const NAMES = ['ada', 'ben', 'cleo', 'dev', 'eli', 'fay', 'gus', 'hana', 'ivo', 'jade', 'kai', 'lena', 'milo', 'nia', 'otto', 'pia', 'quinn', 'rosa', 'sami', 'tess', 'uma', 'vik', 'wren', 'xena', 'yuri', 'zoe'];
+const TOPICS = ['gardening', 'cooking', 'cycling', 'photography', 'books', 'chess', 'music', 'astronomy', 'woodwork', 'birding'];
+const SUBJECTS = ['Plans for the weekend', 'Quick question', 'Notes from the meeting', 'The draft you sent', 'Lunch on Thursday?', 'Invoice for March', 'Your package', 'Thanks!', 'Schedule change', 'Re-reading the proposal'];
+const OUTSIDE = ['newsletter@garden-club.example', 'billing@utility.example', 'hello@bookshop.example', 'noreply@parcels.example', 'events@city.example'];
+const WORDS = 'the a small quiet bright old new early late green river garden kitchen window market city street morning evening week plan idea note draft letter story photo recipe map song light rain sun wind tea bread book chair table door road bridge hill lake tree flower bird cat dog friend neighbour shop train'.split(' ');
+const VERBS = 'found tried shared fixed planted cooked read wrote painted visited measured noticed built cleaned moved watched'.split(' ');
+
+class Text {
+  constructor(private readonly next: () => number) {}
+
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+
+  pick<T>(list: readonly T[]): T {
+    return list[this.int(list.length)]!;
+  }
+
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  sentence(): string {
+    const words = Array.from({ length: 4 + this.int(6) }, () => this.pick(WORDS));
+    words.splice(1 + this.int(2), 0, this.pick(VERBS));
+    const s = words.join(' ');
+    return s[0]!.toUpperCase() + s.slice(1) + '.';
+  }
+
+  paragraph(n = 2 + this.int(3)): string {
+    return Array.from({ length: n }, () => this.sentence()).join(' ');
+  }
+
+  title(): string {
+    return this.sentence().replace(/\.$/, '');
+  }
+}
+
+function agentNames(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => (i < NAMES.length ? NAMES[i]! : `${NAMES[i % NAMES.length]}${Math.floor(i / NAMES.length) + 1}`));
+}
+
+const DIGEST_WORKFLOW = {
+  name: 'Daily digest',
+  nodes: [
+    { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+    {
+      name: 'Digest',
+      type: 'n8n-nodes-base.set',
+      typeVersion: 3.4,
+      position: [220, 0],
+      parameters: { assignments: { assignments: [{ id: '1', name: 'digest', type: 'string', value: 'Mail, posts and the house, summed up' }] }, options: {} },
+    },
+  ],
+  connections: { Start: { main: [[{ node: 'Digest', type: 'main', index: 0 }]] } },
+  settings: { executionOrder: 'v1' },
+};
+
+/** One day's scenario pieces, each placed at an hour of the day. */
+function planDay(text: Text, shape: Shape, agents: string[], communities: string[], day: number): Map<number, Scenario> {
+  const hours = new Map<number, Scenario>();
+  const at = (hour: number) => {
+    let s = hours.get(hour);
+    if (!s) hours.set(hour, (s = {}));
+    return s;
+  };
+  const waking = () => 7 + text.int(15);
+  const two = () => {
+    const a = text.pick(agents);
+    let b = text.pick(agents);
+    while (b === a) b = text.pick(agents);
+    return [a, b] as const;
+  };
+  for (let i = 0; i < shape.mailsPerDay; i++) {
+    const [from, to] = two();
+    const subject = `${text.pick(SUBJECTS)} (${day + 1}.${i + 1})`;
+    (at(waking()).mail ??= []).push({ from, to, subject, text: text.paragraph(), ...(text.chance(0.5) ? { reply: [{ from: to, text: text.paragraph(1) }] } : {}) });
+  }
+  for (let i = 0; i < shape.outsideMailsPerDay; i++) {
+    (at(waking()).mail ??= []).push({ from: text.pick(OUTSIDE), to: text.pick(agents), subject: `${text.pick(SUBJECTS)} [${day + 1}.${i + 1}]`, text: text.paragraph() });
+  }
+  const bloggers = agents.filter((_, i) => i % 4 !== 3);
+  for (let i = 0; i < shape.blogPostsPerDay; i++) {
+    const author = text.pick(bloggers);
+    const comments = Array.from({ length: text.int(3) }, () => ({ author: text.pick(bloggers), content: text.sentence() }));
+    const votes = Object.fromEntries(Array.from({ length: text.int(4) }, () => [text.pick(bloggers.filter((b) => b !== author)), text.chance(0.85) ? 1 : -1] as const));
+    (at(waking()).blog ??= []).push({ author, title: `${text.title()} ${day + 1}-${i + 1}`, content: text.paragraph(4), comments, votes });
+  }
+  for (let i = 0; i < shape.communityPostsPerDay; i++) {
+    const name = text.pick(communities);
+    const author = text.pick(agents);
+    const post = { author, title: text.title(), content: text.paragraph(), upvotes: [...new Set(Array.from({ length: text.int(5) }, () => text.pick(agents)))].filter((a) => a !== author), comments: Array.from({ length: text.int(4) }, () => ({ author: text.pick(agents), content: text.sentence() })) };
+    (at(waking()).communities ??= []).push({ name, posts: [post] });
+  }
+  for (let i = 0; i < shape.workflowRunsPerDay; i++) (at(6 + i).workflows ??= []).push({ name: DIGEST_WORKFLOW.name, run: 1 });
+  return hours;
+}
+
+/**
+ * Generates the demo world of a seed; the same seed and size give the same state (and hash)
+ * in a fresh process. (A second generation in one process differs: a few libraries keep
+ * monotonic counters, e.g. ulid's, that carry over from the first.)
+ */
+export async function generateDemoWorld(opts: { seed: number; size: DemoSize }): Promise<WorldState> {
+  const shape = SHAPES[opts.size];
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-demo-'));
+  const clock = new ManualClock(START);
+  const step = seededRandom(opts.seed ^ 0x5bd1e995);
+  const text = new Text(seededRandom(opts.seed));
+  try {
+    return await deterministically(opts.seed, () => clock.ms(), async () => {
+      const env: Record<string, string> = { HAMLET_DATA_DIR: dataDir, HAMLET_SERVICES: SERVICE_NAMES.join(','), HAMLET_CONSOLE: 'off', HAMLET_LOG_LEVEL: 'silent', HAMLET_RATE_LIMITS: 'off', ...LINKS };
+      const { ports } = await configure(env, {});
+      const { config, services } = await configure({ ...env, ...Object.fromEntries(ports.map((p) => [p.setting, '0'])) }, {});
+      const hamlet = await startHamlet(config, { services, clock, logger: createLogger({ level: 'silent', pretty: false }) });
+      try {
+        // Each request moves time on a little, so records get distinct, ordered timestamps.
+        const runner: ScenarioRunner = await seedScenarioRunner(hamlet.platform, hamlet.services, () => clock.advance(1_000 + Math.floor(step() * 20_000)));
+        const agents = agentNames(shape.agents);
+        const communities = TOPICS.slice(0, shape.communities);
+        const sensors = Array.from({ length: shape.sensors }, (_, i) => `sensor.room_${i + 1}_temperature`);
+        // Day zero, in the evening before the week: everyone arrives.
+        clock.set(START - 6 * HOUR);
+        await runner.apply(
+          {
+            name: `demo-${opts.size}-${opts.seed}`,
+            agents: agents.map((name, i) => ({ name, mail: true, ...(i % 4 !== 3 ? { blog: { bio: text.sentence() } } : {}), community: { description: text.sentence() } })),
+            communities: communities.map((name) => ({ name, owner: text.pick(agents), description: `All about ${name}` })),
+            workflows: [{ definition: DIGEST_WORKFLOW }],
+          },
+          dataDir,
+        );
+        for (let day = 0; day < DAYS; day++) {
+          const plan = planDay(text, shape, agents, communities, day);
+          for (let hour = 0; hour < 24; hour++) {
+            for (let r = 0; r < shape.readingsPerHour; r++) {
+              clock.set(Math.max(clock.ms(), START + day * 24 * HOUR + hour * HOUR + (r * HOUR) / shape.readingsPerHour));
+              const daylight = Math.sin(((hour - 6) / 24) * 2 * Math.PI);
+              await runner.apply({ home: { states: sensors.map((entity_id, i) => ({ entity_id, state: (19 + i * 0.3 + daylight * 2 + text.int(10) / 10).toFixed(1), attributes: { unit_of_measurement: '°C', device_class: 'temperature', friendly_name: `Room ${i + 1} temperature` } })) } }, dataDir);
+            }
+            const lights = hour === 7 || hour === 18 ? 'on' : hour === 9 || hour === 23 ? 'off' : undefined;
+            if (lights) await runner.apply({ home: { states: [{ entity_id: 'light.living_room', state: lights, attributes: { friendly_name: 'Living room', brightness: 180 } }, { entity_id: 'light.kitchen', state: lights, attributes: { friendly_name: 'Kitchen' } }] } }, dataDir);
+            const piece = plan.get(hour);
+            if (piece) await runner.apply(piece, dataDir);
+          }
+        }
+        await runner.finish();
+        await hamlet.platform.jobs.idle(undefined, 60_000);
+        // The world's own time travels with it: restored where the clock is controllable, the
+        // clock resumes at the end of the demo week (and the recorder keeps its history).
+        return { ...(await worldOf(hamlet.platform, services).read()), clock: { frozen: false, now: new Date(clock.ms()).toISOString() } };
+      } finally {
+        await hamlet.stop();
+      }
+    });
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,76 @@
+// The world: everything the services hold for their users (database rows, the house, queued
+// jobs, waiting executions), which the console saves, restores and resets (src/console/world/).
+// Here are the two things the platform contributes: what a service may declare about its part
+// of the world, and the hook through which every instance reloads what it keeps in memory
+// after the rows under it were replaced.
+import { randomUUID } from 'node:crypto';
+import type { EventBus } from './events.js';
+import type { Logger } from './logger.js';
+import { WORLD_RESTORED } from './topics.js';
+
+export type WorldRow = Record<string, unknown>;
+
+/** What a service (or the platform) declares about its tables' place in the world. */
+export interface ServiceWorld {
+  /** Which of the owner's tables (those named with its prefix) hold world state; default all of them. */
+  tables?(owned: string[]): string[];
+  /**
+   * Rows that belong to this instance rather than to the world (the workflow instance's owner,
+   * the console's own keys): left out of snapshots, kept through restore and reset.
+   */
+  instanceRow?(table: string, row: WorldRow): boolean;
+}
+
+/** The platform's part: API keys and the durable job queue are world state; the trace is not. */
+export const PLATFORM_WORLD: ServiceWorld = {
+  tables: (owned) => owned.filter((t) => t === 'platform_keys' || t === 'platform_jobs'),
+  // Admin keys open the console and `hamlet-console` keys are the console's own way into the
+  // services (src/console/service-client.ts): a restore must not lock the evaluator out.
+  instanceRow: (table, row) => table === 'platform_keys' && (row.service === 'admin' || row.name === 'hamlet-console'),
+};
+
+type Reload = () => void | Promise<void>;
+
+/**
+ * Reloads after a restore. Services register what to reload (caches, the house, active
+ * triggers) with `onRestored`; the process that restored calls `restored()`, which runs this
+ * instance's reloads and awaits them, and tells the other instances over the bus.
+ */
+export class WorldHooks {
+  private readonly reloads = new Set<Reload>();
+  private readonly origin = randomUUID();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly events: EventBus,
+    private readonly logger: Logger,
+  ) {
+    this.unsubscribe = events.subscribe(WORLD_RESTORED, async (msg) => {
+      if (msg.origin !== this.origin) await this.runReloads();
+    });
+  }
+
+  onRestored(reload: Reload): () => void {
+    this.reloads.add(reload);
+    return () => this.reloads.delete(reload);
+  }
+
+  async restored(): Promise<void> {
+    await this.runReloads();
+    await this.events.publish(WORLD_RESTORED, { origin: this.origin });
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  private async runReloads(): Promise<void> {
+    for (const reload of this.reloads) {
+      try {
+        await reload();
+      } catch (err) {
+        this.logger.error({ err }, 'reloading after a world restore failed');
+      }
+    }
+  }
+}
