@@ -323,7 +323,7 @@ export class Runner {
         ? setTimeout(() => controller.abort(new ExecutionCancelledError('timeout', `The execution ran longer than its timeout of ${timeoutS} s (settings.executionTimeout, capped by WORKFLOW_EXECUTION_TIMEOUT_MAX; default WORKFLOW_EXECUTION_TIMEOUT)`)), timeoutS * 1000)
         : undefined;
     this.running.set(executionId, { controller, workflowId: wf.id, startedAt });
-    const staticBefore = JSON.stringify(wf.staticData ?? null);
+    const staticBefore = staticDataText(wf.staticData);
     try {
       const outcome = await runWorkflow(
         {
@@ -348,7 +348,7 @@ export class Runner {
         },
         state,
       );
-      const staticAfter = JSON.stringify(wf.staticData ?? null);
+      const staticAfter = staticDataText(wf.staticData);
       if (staticAfter !== staticBefore) await this.saveStaticData(wf.id, executionId, staticAfter);
       return outcome;
     } catch (err) {
@@ -509,4 +509,16 @@ export class Runner {
     const runs = last ? outcome.state.runData[last] : undefined;
     return runs?.[runs.length - 1]?.data?.main[0] ?? [];
   }
+}
+
+/**
+ * Static data as stored, for telling whether a run changed it. A run creates the empty
+ * `global` and `node:<name>` containers it offers to nodes; those alone are no change (as in
+ * n8n, which saves static data only when a node wrote to it), so a run that wrote nothing leaves
+ * the workflow's row as it was.
+ */
+function staticDataText(data: unknown): string {
+  if (!data || typeof data !== 'object') return 'null';
+  const kept = Object.entries(data as Record<string, unknown>).filter(([, v]) => !(v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0));
+  return kept.length ? JSON.stringify(Object.fromEntries(kept)) : 'null';
 }
