@@ -4,7 +4,8 @@
 // first start and read from there afterwards (every process on this machine shares it; on
 // several machines sharing one PostgreSQL, set the variable on all of them).
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createOnce } from '../../../platform/files.js';
 import path from 'node:path';
 
 const FORMAT = 'v1';
@@ -28,12 +29,8 @@ export class CredentialCipher {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
     mkdirSync(dataDir, { recursive: true });
-    try {
-      // 'wx': if another process created it meanwhile, its key wins and is read below.
-      writeFileSync(file, randomBytes(32).toString('base64') + '\n', { flag: 'wx', mode: 0o600 });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
+    // If another process created it meanwhile, its key wins and is read below (whole: see createOnce).
+    createOnce(file, randomBytes(32).toString('base64') + '\n');
     return new CredentialCipher(readFileSync(file, 'utf8').trim());
   }
 
