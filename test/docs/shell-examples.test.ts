@@ -4,7 +4,7 @@
 // exits non-zero, and any curl answer that is not 2xx, fails the file's test with the line that failed.
 //
 // What the harness changes, and only this:
-// - the default ports in the text (localhost:4000, 127.0.0.1:8123, …) become the ports the test
+// - the default ports in the text (localhost:4000, 127.0.0.1:8123, the console's 4900, …) become the ports the test
 //   instance got (every test instance listens on free ports);
 // - `npx hamlet …` runs the CLI from the sources on the test's storage (what `npx hamlet` does
 //   in a clone, without depending on a built dist/);
@@ -53,7 +53,7 @@ let t: TestHamlet | undefined;
 const work = mkdtempSync(path.join(os.tmpdir(), 'hamlet-docs-'));
 
 beforeEach(async () => {
-  t = await startTestHamlet({ services: [...SERVICE_NAMES] });
+  t = await startTestHamlet({ services: [...SERVICE_NAMES], env: { HAMLET_CONSOLE: 'on' } });
 }, 60_000);
 
 afterEach(async () => {
@@ -68,7 +68,7 @@ function portOf(service: (typeof SERVICE_NAMES)[number], label: string): string 
 /** The bash script for one file: the harness's prelude, then every block, each line numbered back to the markdown. */
 function script(file: string): string {
   const blocks = shellBlocks(readFileSync(path.join(ROOT, file), 'utf8'));
-  const ports = Object.entries(DEFAULT_PORTS).map(([port, { service, label }]) => [port, portOf(service, label)] as const);
+  const ports = [...Object.entries(DEFAULT_PORTS).map(([port, { service, label }]) => [port, portOf(service, label)] as const), ['4900', new URL(t!.hamlet.console!.urls.web!).port] as const];
   const body = blocks
     .map(({ line, text }) => {
       let shell = text
