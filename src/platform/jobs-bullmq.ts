@@ -97,8 +97,7 @@ export class BullJobs implements Jobs {
     return earliestPending(this.database, [...this.registrations.keys()]);
   }
 
-  async busy(): Promise<{ due: number; running: number }> {
-    const queues = [...this.registrations.keys()];
+  async busy(queues = [...this.registrations.keys()]): Promise<{ due: number; running: number }> {
     if (queues.length === 0) return { due: 0, running: 0 };
     const outbox = await this.database.kysely
       .selectFrom('platform_jobs')
@@ -121,18 +120,8 @@ export class BullJobs implements Jobs {
     if (queues.length === 0) return;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const outbox = await this.database.kysely
-        .selectFrom('platform_jobs')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('queue', 'in', queues)
-        .where('run_at', '<=', this.time.now().toISOString())
-        .executeTakeFirst();
-      let busy = Number(outbox?.n ?? 0);
-      for (const name of queues) {
-        const counts = await this.queue(name).getJobCounts('wait', 'active', 'prioritized');
-        busy += (counts.wait ?? 0) + (counts.active ?? 0) + (counts.prioritized ?? 0);
-      }
-      if (busy === 0) return;
+      const { due, running } = await this.busy(queues);
+      if (due + running === 0) return;
       if (Date.now() > deadline) throw new Error('jobs did not become idle in time');
       this.wake();
       await new Promise((r) => setTimeout(r, 25));

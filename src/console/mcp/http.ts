@@ -2,9 +2,9 @@
 // complete JSON-RPC exchange answered as JSON). It is not behind the admin key: an agent
 // authenticates per service with its own keys (X-Hamlet-Keys, or one bearer key), and each
 // tool acts with exactly those.
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { answerMcp } from '../../platform/mcp-http.js';
 import type { ConsoleContext, ConsoleModule } from '../context.js';
 import { KeyRing } from './keyring.js';
 import { createMcpServer, type McpOptions } from './server.js';
@@ -27,15 +27,7 @@ export const mcpEndpoint: ConsoleModule = (app, ctx) => {
       // The call itself is traced by the service as kind http; this entry says an agent made it through MCP.
       onToolCall: (call) => void traceToolCall(ctx, call),
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    // The SDK writes the answer on the raw response; Fastify must not send one too.
-    reply.hijack();
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
+    await answerMcp(server, request, reply, request.body);
   };
   const schema = { response: { 200: JsonRpc, 400: Problem, 405: Problem } };
   app.post('/mcp', { schema: { ...schema, summary: 'MCP (streamable HTTP) for all five services', body: JsonRpc } }, handle);

@@ -2,11 +2,11 @@
 // JSON-RPC exchange answered as JSON), authenticated with the home's bearer tokens like every
 // /api route. Built on the official @modelcontextprotocol/sdk server.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../../platform/errors.js';
 import type { App } from '../../../platform/http.js';
+import { answerMcp } from '../../../platform/mcp-http.js';
 import { HA_VERSION } from '../core/home.js';
 import { registerHomeTools } from '../mcp/tools.js';
 import { bodyCheckedByHandler, INVALID_JSON } from './body.js';
@@ -23,16 +23,7 @@ export function registerMcpRoutes(app: App, { home, persist }: HttpDeps): void {
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const server = new McpServer({ name: 'home-assistant', version: HA_VERSION }, { instructions: INSTRUCTIONS });
     registerHomeTools(server, home, () => home.context(request.homeUserId), () => persist.commit());
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    // The SDK writes the answer on the raw response; Fastify must not send one too.
-    reply.hijack();
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    const body = request.body === INVALID_JSON ? undefined : request.body;
-    await transport.handleRequest(request.raw, reply.raw, body);
+    await answerMcp(server, request, reply, request.body === INVALID_JSON ? undefined : request.body);
   };
   const schema = { tags: TAGS, response: { 200: JsonRpc, ...errorResponses(400, 401, 405) } };
   app.post('/api/mcp', { ...bodyCheckedByHandler(app), schema: { ...schema, summary: 'MCP (streamable HTTP): JSON-RPC requests to the Assist tools', body: JsonRpc } }, handle);
