@@ -131,6 +131,19 @@ it('imports a workflow by drag and drop, runs it and shows a node output in the 
 });
 
 it('every screen at phone size and in dark mode, without sideways scrolling of the page', async () => {
+  // The front page and the login page too (the login without the session).
+  await page.goto(`${base}/`);
+  await shot('overview');
+  for (const [label, options] of [
+    ['phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
+    ['dark', { viewport: { width: 1280, height: 800 }, colorScheme: 'dark' as const }],
+  ] as const) {
+    const anonymous = await browser.newContext(options);
+    const login = await anonymous.newPage();
+    await login.goto(`${base}/login`);
+    await login.screenshot({ path: `test-results/console-login-${label}.png`, fullPage: true });
+    await anonymous.close();
+  }
   const state = await context.storageState();
   for (const [label, options] of [
     ['phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
