@@ -29,8 +29,17 @@ function oid(dotted: string): Buffer {
   return der(0x06, Buffer.from(bytes));
 }
 
-/** A positive INTEGER from bytes (a leading zero keeps the sign bit clear). */
-const integer = (b: Buffer) => der(0x02, b[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
+/**
+ * A positive INTEGER from bytes, in DER's one minimal form: leading zero bytes dropped, one put
+ * back when the sign bit would be set. (A random serial starting 0x00 0x7f… is otherwise
+ * non-minimal, and OpenSSL refuses the whole certificate: "asn1 encoding routines::illegal
+ * padding", about one start in 256.)
+ */
+const integer = (bytes: Buffer) => {
+  let b = bytes;
+  while (b.length > 1 && b[0] === 0) b = b.subarray(1);
+  return der(0x02, b[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
+};
 
 /** UTCTime up to 2049, GeneralizedTime after, as RFC 5280 requires. */
 function time(d: Date): Buffer {
