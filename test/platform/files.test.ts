@@ -1,7 +1,7 @@
 // Several processes starting at once on one data directory each create the generated files
 // (the STARTTLS certificate and key, the credential key) if missing. Each must end up with the
-// same complete files: never a half-written one (it once failed a start with "asn1 encoding
-// routines::illegal padding"), never two different pairs.
+// same complete files: never a half-written one, never a certificate whose key is not there
+// yet (the old code failed this test with ENOENT), never two different pairs.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
