@@ -78,3 +78,12 @@ describe('console authorization', () => {
     expect(await res.text()).toContain('<h1>Hamlet</h1>');
   });
 });
+
+describe("the console's own keys", () => {
+  it('holds one live key per admin-keyed service while it runs and revokes them when it stops', async () => {
+    const live = async (service: string) => (await t.hamlet.platform.keys.list(service)).filter((k) => k.name === 'hamlet-console' && !k.revokedAt).length;
+    for (const service of ['mail', 'home', 'workflow']) expect(await live(service)).toBeGreaterThanOrEqual(1);
+    await t.hamlet.console!.stop();
+    for (const service of ['mail', 'home', 'workflow']) expect(await live(service), service).toBe(0);
+  });
+});
