@@ -62,4 +62,38 @@ export const platformMigrations: Migrations = {
       await db.schema.createIndex('platform_trace_service').on('platform_trace').columns(['service', 'at']).execute();
     },
   },
+  // The trace is written on every API call, so each index is paid for on every read of every
+  // service: on PostgreSQL the four indexes of 002 cost more than the row itself. Two are kept:
+  // (at, id), which every page is read by, and (key_id, at), because one agent's calls can be a
+  // thin slice of a long trace. The primary key on id goes (ids are unique by construction:
+  // microseconds of this process plus its tag, and nothing looks a row up by id); filtering by
+  // service reads the time index, since each of the five services is a large share of the rows.
+  // The table is rebuilt because SQLite cannot drop a primary key in place.
+  '003_trace_fewer_indexes': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('platform_trace_next')
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('at', 'text', (c) => c.notNull())
+        .addColumn('service', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('key_id', 'text')
+        .addColumn('method', 'text')
+        .addColumn('route', 'text')
+        .addColumn('path', 'text')
+        .addColumn('status', 'integer')
+        .addColumn('ok', 'integer', (c) => c.notNull())
+        .addColumn('duration_ms', 'real')
+        .addColumn('summary', 'text')
+        .addColumn('detail', 'text')
+        .addColumn('request_body', 'text')
+        .addColumn('response_body', 'text')
+        .execute();
+      await db.insertInto('platform_trace_next').expression(db.selectFrom('platform_trace').selectAll()).execute();
+      await db.schema.dropTable('platform_trace').execute();
+      await db.schema.alterTable('platform_trace_next').renameTo('platform_trace').execute();
+      await db.schema.createIndex('platform_trace_at').on('platform_trace').columns(['at', 'id']).execute();
+      await db.schema.createIndex('platform_trace_key').on('platform_trace').columns(['key_id', 'at']).execute();
+    },
+  },
 };

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HamletConfig } from '../config.js';
 import type { Clock } from './clock.js';
-import type { Db } from './db.js';
+import { sql, type Db } from './db.js';
 import type { EventBus } from './events.js';
 import type { App } from './http.js';
 import type { Logger } from './logger.js';
@@ -105,8 +105,6 @@ declare module 'fastify' {
 
 const FLUSH_MS = 200;
 const BATCH_SIZE = 250;
-/** Rows per INSERT statement (16 columns: well under SQLite's and PostgreSQL's parameter limits). */
-const ROWS_PER_INSERT = 200;
 /** Entries held while the database cannot take them; the oldest are dropped beyond this. */
 const MAX_BUFFERED = 50_000;
 const MAX_BODY_CHARS = 4096;
@@ -316,7 +314,10 @@ export class Trace {
       });
       return;
     }
-    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await this.db.kysely.insertInto('platform_trace').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
+    // PostgreSQL: the whole batch as one JSON parameter, expanded by the server into the table's
+    // row type. One short statement to parse instead of a 3,000-parameter VALUES list per 200
+    // rows: about a quarter less work for PostgreSQL per row, and less for Node.
+    await sql`INSERT INTO platform_trace SELECT * FROM json_populate_recordset(NULL::platform_trace, ${jsonForPostgres(rows)})`.execute(this.db.kysely);
   }
 
   /** Real-time microseconds, strictly increasing in this process, plus a tag of the process. */
@@ -384,6 +385,14 @@ function entryOfRow(r: TraceRow): TraceEntry {
     requestBody: r.request_body,
     responseBody: r.response_body,
   };
+}
+
+/** An escaped NUL: PostgreSQL text cannot hold one, and one would lose the whole batch. Escaped backslashes before it are kept. */
+const ESCAPED_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
+
+/** Rows as JSON PostgreSQL takes: a NUL in any text (a body, a path) becomes U+FFFD, as an undecodable byte would. */
+function jsonForPostgres(rows: unknown[]): string {
+  return JSON.stringify(rows).replace(ESCAPED_NUL, '$1\\ufffd');
 }
 
 const encodeCursor = (e: Pick<TraceEntry, 'at' | 'id'>): string => Buffer.from(`${e.at}|${e.id}`).toString('base64url');

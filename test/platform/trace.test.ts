@@ -1,9 +1,6 @@
 // The trace of what agents did: every service's API calls with the id of the key (never the
 // key), SMTP messages, home WebSocket commands and domain events; bodies only when asked for,
 // redacted and capped; old entries leave by the platform's clock; HAMLET_TRACE=off records nothing.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
@@ -12,7 +9,7 @@ import { LocalEventBus } from '../../src/platform/events.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { platformMigrations } from '../../src/platform/migrations.js';
 import { bodyText, Trace, type TraceEntry } from '../../src/platform/trace.js';
-import { startTestHamlet } from '../helpers/hamlet.js';
+import { startTestHamlet, testStorage } from '../helpers/hamlet.js';
 import { waitFor } from '../helpers/wait.js';
 import { rawSocket } from '../home/helpers.js';
 import { smtpSend } from '../mail/helpers.js';
@@ -174,22 +171,58 @@ describe('trace bodies', () => {
   });
 });
 
-describe('trace retention and switch', () => {
-  let dir: string;
+describe('trace storage, retention and switch', () => {
+  let storage: Awaited<ReturnType<typeof testStorage>>;
   let db: Db;
+  const silent = createLogger({ level: 'silent', pretty: false });
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-trace-'));
-    db = openDb({ dataDir: dir });
+    storage = await testStorage();
+    db = openDb(storage);
     await migrate(db, 'platform', platformMigrations);
   });
   afterAll(async () => {
     await db.close();
-    rmSync(dir, { recursive: true, force: true });
+    await storage.drop();
+  });
+
+  it('keeps every entry of a batch whatever its text holds: a NUL, quotes, backslashes, emoji, long text', async () => {
+    const trace = new Trace(db, new ManualClock('2026-04-01T00:00:00.000Z'), new LocalEventBus(), silent, { enabled: true, bodies: true, retentionMs: 24 * 3600_000 });
+    const odd = ['nul \u0000 inside', 'literal \\u0000 and \\\u0000', `quotes " ' \\ and ]}) `, 'emoji 🏠 and ünïcödé', 'x'.repeat(10_000)];
+    for (const summary of odd) trace.record({ service: 'blog', kind: 'http', method: 'GET', route: '/p', path: `/p?q=${summary.slice(0, 20)}`, status: 200, summary, requestBody: { summary } });
+    await trace.flush();
+    const { entries } = await trace.query({ order: 'oldest' });
+    // PostgreSQL text cannot hold a NUL: it becomes U+FFFD there, and only there.
+    const stored = db.dialect === 'postgres' ? odd.map((t) => t.replaceAll('\u0000', '\ufffd')) : odd;
+    expect(entries.map((e) => e.summary)).toEqual(stored);
+    expect(entries.every((e) => e.status === 200 && e.ok && e.service === 'blog')).toBe(true);
+    await trace.close();
+    await db.kysely.deleteFrom('platform_trace').execute();
+  });
+
+  it('moves existing entries over when it drops the indexes nobody reads by (migration 003)', async () => {
+    const older = await testStorage();
+    const old = openDb(older);
+    try {
+      const { ['003_trace_fewer_indexes']: _, ...upTo002 } = platformMigrations;
+      await migrate(old, 'platform', upTo002);
+      const row = { id: '0000000001abcdef', at: '2026-04-01T00:00:00.000Z', service: 'mail', kind: 'event', key_id: 'k1', method: null, route: null, path: null, status: null, ok: 1, duration_ms: null, summary: 'kept', detail: '{"a":1}', request_body: null, response_body: null };
+      await old.kysely.insertInto('platform_trace').values(row).execute();
+      await migrate(old, 'platform', platformMigrations);
+      const rows = await old.kysely.selectFrom('platform_trace').selectAll().execute();
+      expect(rows.map((r) => ({ ...r, ok: Number(r.ok) }))).toEqual([row]);
+      const trace = new Trace(old, new ManualClock('2026-04-01T00:00:01.000Z'), new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 24 * 3600_000 });
+      trace.event({ service: 'mail', summary: 'new', keyId: 'k1' });
+      expect((await trace.query({ keyId: 'k1', order: 'oldest' })).entries.map((e) => e.summary)).toEqual(['kept', 'new']);
+      await trace.close();
+    } finally {
+      await old.close();
+      await older.drop();
+    }
   });
 
   it('drops entries older than HAMLET_TRACE_RETENTION as the platform clock moves', async () => {
     const clock = new ManualClock('2026-03-01T00:00:00.000Z');
-    const trace = new Trace(db, clock, new LocalEventBus(), createLogger({ level: 'silent', pretty: false }), { enabled: true, bodies: false, retentionMs: 24 * 3600_000 });
+    const trace = new Trace(db, clock, new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 24 * 3600_000 });
     trace.event({ service: 'mail', summary: 'old news' });
     await trace.flush();
     clock.advance(12 * 3600_000);
