@@ -10,9 +10,17 @@ const REDACTED = '[redacted]';
 const SECRET_WORDS = ['token', 'apikey', 'secret', 'passw', 'signature', 'credential', 'accesskey', 'webhookid'];
 const SECRET_NAMES = new Set(['key', 'sig', 'code', 'auth', 'authorization', 'session', 'jwt', 'pwd']);
 
+/** Answers for names seen before: route parameter and query names repeat on every request. Bounded, since query names come from callers. */
+const secretNameCache = new Map<string, boolean>();
+
 export function isSecretName(name: string): boolean {
+  let secret = secretNameCache.get(name);
+  if (secret !== undefined) return secret;
   const plain = name.toLowerCase().replace(/[-_.\s]/g, '');
-  return SECRET_NAMES.has(plain) || SECRET_WORDS.some((w) => plain.includes(w));
+  secret = SECRET_NAMES.has(plain) || SECRET_WORDS.some((w) => plain.includes(w));
+  if (secretNameCache.size >= 1000) secretNameCache.clear();
+  secretNameCache.set(name, secret);
+  return secret;
 }
 
 /** A URL (absolute, or a path with a query) with secret query values and any password masked. */
@@ -37,6 +45,8 @@ export function redactUrl(url: string): string {
  * parse; works on any text (an error message) holding such URLs.
  */
 export function maskUrlPassword(text: string): string {
+  // Most texts (every request path) hold no URL with a scheme: skip the regex for them.
+  if (!text.includes('://')) return text;
   return text.replace(/([a-z][a-z0-9+.-]*:\/\/[^/?#:@\s]*):[^/?#@\s]*@/gi, '$1:****@');
 }
 
