@@ -15,7 +15,10 @@ export interface HamletProcess {
 }
 
 export async function spawnHamlet(env: Record<string, string>, timeoutMs = 30_000): Promise<HamletProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'start'], {
+  // HAMLET_CPU_PROF=<dir> writes a V8 CPU profile of the server there when it stops (to see where
+  // a benchmark's time goes; `--cpu-prof` cannot travel in NODE_OPTIONS).
+  const profile = process.env.HAMLET_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HAMLET_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'start'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
