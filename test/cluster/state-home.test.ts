@@ -1,7 +1,8 @@
 // The home as two instances of a cluster (one PostgreSQL schema, one Redis): a state set
 // through one is read through the other's REST API and reaches the other's WebSocket
 // subscribers, later writes win over late messages, and an automation fires once across the
-// cluster, for a state change and for a time pattern. Skips without TEST_DATABASE_URL and TEST_REDIS_URL.
+// cluster, for a state change, an event and a time pattern; other events (a service call, a custom
+// event) reach the other's subscribers too. Skips without TEST_DATABASE_URL and TEST_REDIS_URL.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,11 +17,17 @@ const house = `
 devices:
   - { domain: sensor, id: door, name: Door, state: closed }
   - { domain: counter, id: opened, name: Opened }
+  - { domain: counter, id: rings, name: Rings }
+  - { domain: counter, id: clicks, name: Clicks }
 automation:
   - id: on_open
     alias: Count openings
     triggers: [{ trigger: state, entity_id: sensor.door, to: open }]
     actions: [{ action: counter.increment, target: { entity_id: counter.opened } }]
+  - id: on_doorbell
+    alias: Count rings
+    triggers: [{ trigger: event, event_type: doorbell }]
+    actions: [{ action: counter.increment, target: { entity_id: counter.rings } }]
   - id: every_five
     alias: Every five minutes
     triggers: [{ trigger: time_pattern, minutes: "/5" }]
@@ -90,6 +97,41 @@ describe.skipIf(!clusterEnabled)('home across two instances', () => {
       expect((await api('b', 'GET', '/api/states/sensor.hall')).status).toBe(404);
       // One event per change: B did not hear its own application of A's change a second time.
       expect(ws.messages.filter((m) => m.type === 'event' && m.event.data.entity_id === 'sensor.hall')).toHaveLength(2);
+    } finally {
+      ws.ws.close();
+    }
+  });
+
+  it('events fired through A (a custom event, a service call) reach a subscriber on B once; an event automation runs once, where it was fired', async () => {
+    const ws = await rawSocket(cluster.url('b', 'home'));
+    try {
+      await ws.next((m) => m.type === 'auth_required');
+      ws.send({ type: 'auth', access_token: token });
+      await ws.next((m) => m.type === 'auth_ok');
+      ws.send({ id: 1, type: 'subscribe_events', event_type: 'doorbell' });
+      ws.send({ id: 2, type: 'subscribe_events', event_type: 'call_service' });
+      ws.send({ id: 3, type: 'subscribe_trigger', trigger: { trigger: 'event', event_type: 'doorbell' } });
+      for (const id of [1, 2, 3]) await ws.next((m) => m.id === id && m.type === 'result' && m.success);
+
+      const fired = await api('a', 'POST', '/api/events/doorbell', { button: 'front' });
+      expect(fired.status).toBe(200);
+      const event = await ws.next((m) => m.id === 1 && m.type === 'event', 10_000);
+      expect(event.event).toMatchObject({ event_type: 'doorbell', data: { button: 'front' }, origin: 'REMOTE' });
+      // subscribe_trigger on B hears it too: a subscription belongs to its client, wherever the event came from.
+      const trigger = await ws.next((m) => m.id === 3 && m.type === 'event', 10_000);
+      expect(trigger.event.variables.trigger.event.data).toEqual({ button: 'front' });
+
+      await api('a', 'POST', '/api/services/counter/increment', { entity_id: 'counter.clicks' });
+      const call = await ws.next((m) => m.id === 2 && m.type === 'event' && m.event.data.domain === 'counter' && m.event.data.service === 'increment' && m.event.data.service_data.entity_id === 'counter.clicks', 10_000);
+      expect(call.event.origin).toBe('LOCAL');
+
+      // The automation on the doorbell ran on A (where the event was fired) and not again on B.
+      await waitFor(async () => (await runsOf(cluster.b, 'automation.count_rings')) === 1, { message: 'the doorbell automation ran' });
+      await settle(500); // a second run would be recorded by now
+      expect(await runsOf(cluster.b, 'automation.count_rings')).toBe(1);
+      expect((await api('b', 'GET', '/api/states/counter.rings')).body.state).toBe('1');
+      // One event each: B did not hear A's events twice.
+      expect(ws.messages.filter((m) => m.id === 1 && m.type === 'event')).toHaveLength(1);
     } finally {
       ws.ws.close();
     }

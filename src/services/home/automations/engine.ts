@@ -8,7 +8,9 @@
 // (platform/leader.ts), so an automation fires once; a trigger that arrives at one instance
 // (a webhook, an event fired there) starts the run there. Config saves and reloads are
 // announced on the platform bus so every instance installs the same automations, and an
-// automation turned on or off anywhere is turned on or off everywhere.
+// automation turned on or off anywhere is turned on or off everywhere. Events fired on another
+// instance reach this one's bus too (cluster/replication.ts), marked replicated: an event
+// trigger leaves them to the instance they were fired on.
 import type { EventBus } from '../../../platform/events.js';
 import type { Leadership } from '../../../platform/leader.js';
 import type { Topic } from '../../../platform/topics.js';
@@ -199,8 +201,10 @@ export class Automations {
     const leaderOnly = new Set(a.compiled.triggers.filter(heardEverywhere).map((t) => t.idx));
     const { leadership } = this.cluster;
     try {
-      a.detach = attachTriggers(this.home, a.compiled.triggers, (vars, ctx) => {
-        if (leaderOnly.has(String(vars.idx)) && !leadership.isLeader()) return;
+      a.detach = attachTriggers(this.home, a.compiled.triggers, (vars, ctx, replicated) => {
+        if (leaderOnly.has(String(vars.idx))) {
+          if (!leadership.isLeader()) return;
+        } else if (replicated) return; // the instance it was fired on runs it
         this.trigger(a, vars, ctx, false);
       });
     } catch (err) {

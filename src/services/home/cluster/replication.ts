@@ -11,11 +11,18 @@
 // Order: Redis delivers one publisher's messages in order; between instances the later
 // last_updated wins (StateMachine.applyReplicated), so instances agree once writes stop.
 // Without Redis the bus stays in this process and this instance hears only itself.
+//
+// Other events (call_service, a custom event fired over REST or the WebSocket, automation_triggered,
+// logbook_entry, timer events…) travel the same way on HOME_EVENT_FIRED, so a subscriber hears
+// every event of the home whichever instance it is connected to. They arrive marked replicated:
+// recorded only where they were fired, and automations' event triggers leave them to the
+// instance that fired them (automations/engine.ts), so nothing runs twice. Each instance's own
+// lifecycle events (start, stop, services registered) stay where they happen.
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '../../../platform/events.js';
 import type { Logger } from '../../../platform/logger.js';
-import { ENTITY_STATE_CHANGED } from '../../../platform/topics.js';
-import type { HomeBus } from '../core/bus.js';
+import { ENTITY_STATE_CHANGED, HOME_EVENT_FIRED } from '../../../platform/topics.js';
+import { MATCH_ALL, type HomeBus } from '../core/bus.js';
 import { parseIsoUs } from '../core/time.js';
 import { stateFromObject, type State } from '../core/state.js';
 import type { StateMachine } from '../core/states.js';
@@ -25,6 +32,9 @@ export interface Replication {
   readonly instanceId: string;
   stop(): void;
 }
+
+/** Events every instance fires for itself (its own start, stop and service registry): not replicated. */
+const INSTANCE_LOCAL = new Set(['state_changed', 'homeassistant_start', 'homeassistant_started', 'homeassistant_stop', 'homeassistant_final_write', 'homeassistant_close', 'service_registered', 'service_removed', 'component_loaded']);
 
 export function replicateStates(home: { bus: HomeBus; states: StateMachine }, events: EventBus, logger: Logger): Replication {
   const instanceId = randomUUID();
@@ -50,11 +60,27 @@ export function replicateStates(home: { bus: HomeBus; states: StateMachine }, ev
     home.states.applyReplicated(change.entity_id, next);
   });
 
+  const stopPublishingEvents = home.bus.listen(MATCH_ALL, (e) => {
+    if (e.replicated || INSTANCE_LOCAL.has(e.event_type)) return;
+    void events
+      .publish(HOME_EVENT_FIRED, { event_type: e.event_type, data: e.data, origin: e.origin, time_fired: e.time_fired, context: e.context, origin_instance: instanceId })
+      .catch((err) => logger.warn({ err, service: 'home', event_type: e.event_type }, 'home: publishing an event failed; subscribers on other instances miss it'));
+  });
+
+  const stopApplyingEvents = events.subscribe(HOME_EVENT_FIRED, (e) => {
+    if (e.origin_instance === instanceId) return;
+    const timeUs = parseIsoUs(e.time_fired);
+    if (timeUs === undefined || typeof e.event_type !== 'string') return logger.warn({ service: 'home', event_type: e.event_type }, 'home: an event from another instance does not parse');
+    home.bus.fire(e.event_type, e.data ?? {}, e.context, timeUs, e.origin, true);
+  });
+
   return {
     instanceId,
     stop() {
       stopPublishing();
       stopApplying();
+      stopPublishingEvents();
+      stopApplyingEvents();
     },
   };
 }

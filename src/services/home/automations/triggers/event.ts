@@ -19,6 +19,7 @@ export const eventTrigger: TriggerType = {
         fire(
           { platform: 'event', event: { event_type: e.event_type, data: e.data, origin: e.origin, time_fired: e.time_fired, context: e.context }, description: `event '${e.event_type}'` },
           e.context,
+          e.replicated,
         );
       }),
     );

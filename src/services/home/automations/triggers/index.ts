@@ -47,12 +47,12 @@ export function normalizeTriggers(raw: unknown): NormalizedTrigger[] {
 }
 
 /** Attaches triggers; `fire` gets HA's trigger variables. Returns a detach function. */
-export function attachTriggers(home: Home, triggers: NormalizedTrigger[], fire: (vars: TriggerVars, context?: Context) => void): () => void {
+export function attachTriggers(home: Home, triggers: NormalizedTrigger[], fire: (vars: TriggerVars, context?: Context, replicated?: boolean) => void): () => void {
   const stops: Array<() => void> = [];
   try {
     for (const t of triggers) {
       stops.push(
-        t.type.attach(t.config, home, (vars, context) => fire({ id: t.id, idx: t.idx, alias: t.config.alias ?? null, ...vars, platform: t.platform }, context)),
+        t.type.attach(t.config, home, (vars, context, replicated) => fire({ id: t.id, idx: t.idx, alias: t.config.alias ?? null, ...vars, platform: t.platform }, context, replicated)),
       );
     }
   } catch (err) {

@@ -4,7 +4,8 @@ import type { Context } from '../../core/context.js';
 import type { Home } from '../../core/home.js';
 
 export type TriggerVars = Record<string, unknown>;
-export type Fire = (vars: TriggerVars, context?: Context) => void;
+/** `replicated`: the input was an event fired on another instance of a cluster (see engine.ts). */
+export type Fire = (vars: TriggerVars, context?: Context, replicated?: boolean) => void;
 
 export interface TriggerType {
   /** Returns the normalized config or throws an Error whose message names the bad key. */
