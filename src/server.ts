@@ -71,6 +71,9 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
   const world = new WorldHooks(events, logger);
   // Keys the restored world no longer holds must stop verifying.
   world.onRestored(() => keys.forgetCached());
+  // Messages missed while the Redis subscription was down (a revoked key, a dropped cache, a
+  // home state set on another instance): everything kept in memory is read again, as after a restore.
+  events.onGap(() => void world.reloadHere());
   return { config, db, clock, timers, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory, trace, leaders, health: new Health(db), world };
 }
 

@@ -12,6 +12,12 @@ export interface EventBus {
   publish<T>(topic: Topic<T>, payload: T): Promise<void>;
   /** Returns an unsubscribe function. Handlers must not throw; errors are logged. */
   subscribe<T>(topic: Topic<T>, handler: EventHandler<T>): () => void;
+  /**
+   * Called after the bus may have lost messages: its Redis subscription dropped and is back.
+   * Whatever this instance keeps in memory on the strength of the bus (caches, the home's
+   * states) may be stale then and must be read again. Never called on the in-process bus.
+   */
+  onGap(handler: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -47,6 +53,10 @@ export class LocalEventBus implements EventBus {
     return () => this.emitter.off(topic, asListener(handler));
   }
 
+  onGap(): () => void {
+    return () => {};
+  }
+
   async close(): Promise<void> {
     this.emitter.removeAllListeners();
   }
@@ -59,9 +69,14 @@ export class RedisEventBus implements EventBus {
   private readonly local = new EventEmitter();
   private readonly channelPrefix: string;
 
+  private readonly gapHandlers = new Set<() => void>();
+  /** The subscriber connection was lost since it was last ready: what was published meanwhile never reached us. */
+  private lost = false;
+
   constructor(url: string, private readonly logger?: Logger, prefix = 'hamlet:') {
     this.pub = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
-    this.sub = new Redis(url, { lazyConnect: false });
+    // Named, so an operator (or a test) can tell the subscriber connections apart in CLIENT LIST.
+    this.sub = new Redis(url, { lazyConnect: false, connectionName: `${prefix.replace(/[^\w.-]/g, '')}-events` });
     this.channelPrefix = prefix;
     this.local.setMaxListeners(0);
     this.sub.on('message', (channel: string, message: string) => {
@@ -76,6 +91,27 @@ export class RedisEventBus implements EventBus {
     });
     this.pub.on('error', (err) => logger?.warn({ err }, 'redis publisher error'));
     this.sub.on('error', (err) => logger?.warn({ err }, 'redis subscriber error'));
+    this.sub.on('close', () => {
+      if (!this.closed) this.lost = true;
+    });
+    // ioredis subscribes to every channel again on 'ready'; a PING sent after those commands is
+    // answered after them, so once it is, new messages arrive and the gap is over: time to catch up.
+    this.sub.on('ready', () => {
+      if (!this.lost) return;
+      this.lost = false;
+      this.sub
+        .ping()
+        .then(() => {
+          logger?.warn('redis subscription restored after a drop: reloading what the missed events may have changed');
+          for (const handler of this.gapHandlers) safeInvoke(handler, undefined, this.logger);
+        })
+        .catch(() => (this.lost = true));
+    });
+  }
+
+  onGap(handler: () => void): () => void {
+    this.gapHandlers.add(handler);
+    return () => this.gapHandlers.delete(handler);
   }
 
   async publish<T>(topic: string, payload: T): Promise<void> {
@@ -104,6 +140,7 @@ export class RedisEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.gapHandlers.clear();
     this.local.removeAllListeners();
     this.pub.disconnect();
     this.sub.disconnect();

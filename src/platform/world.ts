@@ -60,6 +60,11 @@ export class WorldHooks {
     await this.events.publish(WORLD_RESTORED, { origin: this.origin });
   }
 
+  /** Runs this instance's reloads only: after the bus dropped messages (events.ts onGap), not a restore. */
+  reloadHere(): Promise<void> {
+    return this.runReloads();
+  }
+
   close(): void {
     this.unsubscribe();
   }

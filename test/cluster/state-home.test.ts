@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
 import type { Hamlet } from '../../src/server.js';
@@ -135,6 +136,38 @@ describe.skipIf(!clusterEnabled)('home across two instances', () => {
     } finally {
       ws.ws.close();
     }
+  });
+
+  it('after its Redis subscription drops, an instance reads again what it may have missed: states and revoked keys', async () => {
+    const set = await api('a', 'POST', '/api/states/sensor.gap', { state: 'before' });
+    await waitFor(async () => (await api('b', 'GET', '/api/states/sensor.gap')).body?.state === 'before');
+    const spare = await cluster.a.hamlet.platform.keys.create('home');
+    expect((await call(cluster.url('b', 'home'), 'GET', '/api/states/sensor.gap', { headers: { authorization: `Bearer ${spare.key}` } })).status).toBe(200);
+
+    // What B would have heard had its subscription been up: a change stored by another
+    // instance, and a key revoked. Written to the database only, so nothing is published.
+    const later = { ...set.body, state: 'after', last_updated: '2030-01-01T00:00:00.000000+00:00', last_changed: '2030-01-01T00:00:00.000000+00:00', last_reported: '2030-01-01T00:00:00.000000+00:00' };
+    const db = cluster.a.hamlet.platform.db.kysely;
+    await db.updateTable('home_entities').set({ data: JSON.stringify(later) }).where('entity_id', '=', 'sensor.gap').execute();
+    await db.updateTable('platform_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', spare.record.id).execute();
+    expect((await api('b', 'GET', '/api/states/sensor.gap')).body.state).toBe('before');
+
+    // Drop the instances' subscriber connections (named after the cluster's prefix): they reconnect and catch up.
+    const redis = new Redis(process.env.TEST_REDIS_URL!);
+    try {
+      const clients = (await redis.client('LIST')) as string;
+      const name = `${cluster.b.platform.config.queue.prefix}-events`;
+      const ids = clients.split('\n').filter((l) => l.includes(` name=${name} `)).map((l) => /\bid=(\d+)/.exec(l)![1]);
+      expect(ids.length).toBeGreaterThan(0);
+      for (const id of ids) await redis.client('KILL', 'ID', id);
+    } finally {
+      redis.disconnect();
+    }
+    await waitFor(async () => (await api('b', 'GET', '/api/states/sensor.gap')).body?.state === 'after', { message: 'B reloaded the state it missed' });
+    expect((await call(cluster.url('b', 'home'), 'GET', '/api/states/sensor.gap', { headers: { authorization: `Bearer ${spare.key}` } })).status).toBe(401);
+    // And the bus carries messages again.
+    await api('a', 'POST', '/api/states/sensor.gap_closed', { state: 'yes' });
+    await waitFor(async () => (await api('b', 'GET', '/api/states/sensor.gap_closed')).body?.state === 'yes', { message: 'a new change on B' });
   });
 
   it('a late message does not undo a newer write (last_updated wins)', async () => {
