@@ -3,7 +3,8 @@
 // state_changed, `get_states`, and the config/*_registry lists (which the home offers only over
 // the WebSocket). It keeps the states and registries in memory, so the dashboard renders without
 // asking the home anything, and hands every state change to the console's listeners (the SSE
-// streams browsers hold open). It connects on first use and reconnects while anyone listens.
+// streams browsers hold open). It connects on first use and reconnects while anyone listens,
+// then passes on, as changes, what changed while it was away.
 import WebSocket from 'ws';
 import type { Logger } from '../platform/logger.js';
 
@@ -33,7 +34,7 @@ const RECONNECT_MS = 1000;
 
 export class HomeLink {
   /** Every entity's current state, kept up to date by state_changed events. */
-  readonly states = new Map<string, HassState>();
+  states = new Map<string, HassState>();
   registries: HomeRegistries = { floors: [], areas: [], devices: [], entities: [] };
   private ws?: WebSocket;
   private connecting?: Promise<void>;
@@ -42,6 +43,7 @@ export class HomeLink {
   private readonly listeners = new Set<StateListener>();
   private closed = false;
   private reconnectTimer?: NodeJS.Timeout;
+  private everConnected = false;
 
   constructor(
     private readonly baseUrl: () => string | undefined,
@@ -123,9 +125,26 @@ export class HomeLink {
       this.send<HomeRegistries['devices']>({ type: 'config/device_registry/list' }),
       this.send<HomeRegistries['entities']>({ type: 'config/entity_registry/list' }),
     ]);
-    this.states.clear();
-    for (const s of states) this.states.set(s.entity_id, s);
+    const before = this.states;
+    const reconnected = this.everConnected;
+    this.everConnected = true;
+    this.states = new Map(states.map((s) => [s.entity_id, s]));
     this.registries = { floors, areas, devices, entities };
+    // Back after a drop: what changed while the link was down reaches the listeners as changes,
+    // so the pages they feed do not keep showing the states from before.
+    if (!reconnected) return;
+    for (const [id, s] of this.states) if (before.get(id)?.last_updated !== s.last_updated) this.tell(id, s);
+    for (const id of before.keys()) if (!this.states.has(id)) this.tell(id, null);
+  }
+
+  private tell(id: string, state: HassState | null): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(id, state);
+      } catch (err) {
+        this.logger.warn({ err }, 'a console listener of home states failed');
+      }
+    }
   }
 
   private receive(msg: Record<string, unknown>): void {
@@ -143,13 +162,7 @@ export class HomeLink {
     const { entity_id: id, new_state: next } = event.data;
     if (next) this.states.set(id, next);
     else this.states.delete(id);
-    for (const fn of this.listeners) {
-      try {
-        fn(id, next);
-      } catch (err) {
-        this.logger.warn({ err }, 'a console listener of home states failed');
-      }
-    }
+    this.tell(id, next);
   }
 
   /** The socket is gone: fail what waited on it, and come back while browsers are listening. */
