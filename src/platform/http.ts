@@ -154,6 +154,9 @@ export function toErrorInfo(error: unknown): ErrorInfo {
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
   override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    // Checked first: the line's fields (the redacted URL) cost work on every request, logged or not.
+    const log = request.log as typeof request.log & { isLevelEnabled?(level: string): boolean };
+    if (log.isLevelEnabled && !log.isLevelEnabled('info')) return;
     request.log.info({ method: request.method, url: loggableUrl(request), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
   }
 }
@@ -252,14 +255,16 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
   // here before any code walks it: depth bounded (a recursive walk over 20,000 levels
   // overflows the stack), and no U+0000 (PostgreSQL cannot store it in text; refused the
   // same way on every database). Checked without recursion; see json-limits.ts.
-  app.addHook('preValidation', async (request) => {
+  // (Callback hooks rather than async ones here and below: they run on every request, and an async hook costs a promise each time.)
+  app.addHook('preValidation', (request, _reply, done) => {
     const body = request.body;
     const isJsonText = typeof body === 'string' && /json/i.test(String(request.headers['content-type'] ?? ''));
-    if ((body === null || typeof body !== 'object' || Buffer.isBuffer(body)) && !isJsonText) return;
+    if ((body === null || typeof body !== 'object' || Buffer.isBuffer(body)) && !isJsonText) return done();
     const maxDepth = request.routeOptions.config?.jsonMaxDepth ?? edge.jsonMaxDepth;
     const problem = jsonShapeProblem(body, { maxDepth });
-    if (problem?.kind === 'nul') throw new HttpError(400, 'Request body contains a NUL character (\\u0000), which is not allowed', 'invalid_character');
-    if (problem) throw new HttpError(400, `Request body is nested deeper than ${maxDepth} levels`, 'too_deep');
+    if (problem?.kind === 'nul') return done(new HttpError(400, 'Request body contains a NUL character (\\u0000), which is not allowed', 'invalid_character'));
+    if (problem) return done(new HttpError(400, `Request body is nested deeper than ${maxDepth} levels`, 'too_deep'));
+    done();
   });
 
   // Graceful close: a keep-alive connection whose request is in flight when the app closes
@@ -276,8 +281,9 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
     done(null, payload);
   });
 
-  app.addHook('onRequest', async (request) => {
-    if (/%00/.test(request.url)) throw new HttpError(400, 'NUL characters (%00) are not allowed in URLs', 'invalid_character');
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.url.includes('%00')) return done(new HttpError(400, 'NUL characters (%00) are not allowed in URLs', 'invalid_character'));
+    done();
   });
 
   app.setErrorHandler((error, request, reply) => {
