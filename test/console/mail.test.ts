@@ -214,7 +214,7 @@ describe('console mail views', () => {
         got += decoder.decode(value, { stream: true });
       }
     };
-    await readUntil(': listening');
+    await readUntil(': connected');
     await mailApi('POST', `/v0/inboxes/${enc(FRIEND)}/messages`, { to: BOT, subject: 'Not for the friend', text: 'x' });
     await mailApi('POST', `/v0/inboxes/${enc(BOT)}/messages`, { to: FRIEND, subject: 'Fresh news', text: 'Just arrived.' });
     await readUntil('Fresh news');

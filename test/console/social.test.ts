@@ -8,6 +8,7 @@ let t: TestHamlet;
 let sink: SmtpSink;
 let base: string;
 let cookie: string;
+let mothAuth: Record<string, string>;
 
 async function call(url: string, method: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
@@ -30,7 +31,8 @@ beforeAll(async () => {
   // A community agent posting in a new community.
   const community = `${t.url('community')}/api/v1`;
   const { agent } = await call(`${community}/agents/register`, 'POST', { name: 'moth_bot', description: 'I like lamps' });
-  const auth = { authorization: `Bearer ${agent.api_key}` };
+  mothAuth = { authorization: `Bearer ${agent.api_key}` };
+  const auth = mothAuth;
   await call(`${community}/communities`, 'POST', { name: 'lamps', display_name: 'Lamps' }, auth);
   await call(`${community}/posts`, 'POST', { title: 'The brightest lamp', content: 'Found it.', submolt: 'lamps' }, auth);
 
@@ -59,6 +61,37 @@ describe('console blog and community view', () => {
     expect(text).toContain(`<a href="${community}/m/general">m/general</a>`);
     expect(text).toMatch(new RegExp(`<a href="${community}/post/[0-9a-f-]+">The brightest lamp</a>`));
     expect(text).toContain(`<a href="${community}/u/moth_bot">u/moth_bot</a>`);
+  });
+
+  it('follows new posts live: the stream announces a write to the community, and the lists it refreshes from show it', async () => {
+    const page = await (await fetch(`${base}/social`, { headers: { cookie } })).text();
+    expect(page).toContain('data-live="/social/stream"');
+    expect(page).toContain('hx-get="/social/sections"');
+    const controller = new AbortController();
+    const res = await fetch(`${base}/social/stream`, { headers: { cookie }, signal: controller.signal });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let got = '';
+    const readUntil = async (pattern: RegExp) => {
+      while (!pattern.test(got)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${pattern}`);
+        got += decoder.decode(value, { stream: true });
+      }
+    };
+    try {
+      await readUntil(/: connected/);
+      // The console's own reads are not changes: refreshing the lists announces nothing.
+      await fetch(`${base}/social/sections`, { headers: { cookie } });
+      await call(`${t.url('community')}/api/v1/posts`, 'POST', { title: 'A lamp at dusk', content: 'Warm.', submolt: 'lamps' }, mothAuth);
+      await readUntil(/data: \w+\n\n/);
+      const sections = await (await fetch(`${base}/social/sections`, { headers: { cookie } })).text();
+      expect(sections).toContain('A lamp at dusk');
+      expect(sections).not.toContain('<html');
+    } finally {
+      controller.abort();
+    }
   });
 
   it('keeps the console viewer out of the community as an agent', async () => {

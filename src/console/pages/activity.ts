@@ -5,13 +5,12 @@
 // live: /activity/stream tells the page (data-live in console.js) when matching entries
 // are stored, and htmx fetches the list again from /activity/feed.
 import type { FastifyRequest } from 'fastify';
-import type { ServerResponse } from 'node:http';
 import { TRACE_KINDS, type TraceEntry, type TraceKind } from '../../platform/trace.js';
 import type { ConsoleContext, ConsoleModule } from '../context.js';
+import { eventStreams } from '../event-stream.js';
 import { html, layout, raw } from './layout.js';
 
 const FEED_SIZE = 100;
-const KEEP_ALIVE_MS = 25_000;
 const KIND_LABELS: Record<TraceKind, string> = { event: 'Events', http: 'API calls', smtp: 'SMTP', ws: 'WebSocket commands', mcp: 'MCP tool calls' };
 
 interface Filters {
@@ -116,26 +115,14 @@ ${raw(filterForm(f, services, keys))}
   });
 
   // Server-sent events: one message per stored batch with matching entries (the newest's id); the page fetches the list again.
-  const open = new Set<ServerResponse>();
-  app.addHook('preClose', async () => {
-    for (const res of open) res.end();
-  });
+  const stream = eventStreams(app);
   app.get('/activity/stream', { schema: { hide: true } }, (request, reply) => {
     const f = filtersOf(request);
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    res.write(': following the trace\n\n');
-    open.add(res);
-    const stop = trace.follow((entries) => {
-      const last = entries.filter((e) => matches(f, e)).pop();
-      if (last) res.write(`id: ${last.id}\ndata: ${last.id}\n\n`);
-    });
-    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS).unref();
-    res.on('close', () => {
-      stop();
-      clearInterval(keepAlive);
-      open.delete(res);
-    });
+    stream(reply, (write) =>
+      trace.follow((entries) => {
+        const last = entries.filter((e) => matches(f, e)).pop();
+        if (last) write(`id: ${last.id}\ndata: ${last.id}\n\n`);
+      }),
+    );
   });
 };

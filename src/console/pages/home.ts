@@ -4,8 +4,8 @@
 // (`POST /api/services/<domain>/<service>`), and GET /home/events streams every state change to
 // the browser as server-sent events carrying the entity's re-rendered card.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerResponse } from 'node:http';
 import type { ConsoleContext, ConsoleModule } from '../context.js';
+import { eventStreams } from '../event-stream.js';
 import { HomeLink, type HassState } from '../home-live.js';
 import { backTo, callService, field, isHtmx, relayStatus, sendHtml, serviceMessage } from '../partial.js';
 import { ACTIONS, BadField, cardId, nameOf, renderCard, serviceCall } from './home-cards.js';
@@ -13,17 +13,13 @@ import { historySvg, logbookList, type HistoryPoint, type LogbookEntry } from '.
 import { html, layout, raw } from './layout.js';
 
 const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/;
-const SSE_PING_MS = 25_000;
 /** Domains whose cards lead the area (what people switch most), the rest after, by name. */
 const DOMAIN_ORDER = ['light', 'switch', 'fan', 'climate', 'cover', 'media_player', 'input_boolean', 'scene', 'script'];
 
 export const homePages: ConsoleModule = (app, ctx) => {
   const live = new HomeLink(() => ctx.client.baseUrl('home'), () => ctx.client.keyFor('home'), ctx.platform.logger);
-  const streams = new Set<ServerResponse>();
-  app.addHook('preClose', async () => {
-    for (const res of streams) res.end();
-    live.close();
-  });
+  const stream = eventStreams(app);
+  app.addHook('preClose', async () => live.close());
 
   const page = (request: FastifyRequest, reply: FastifyReply, title: string, body: string, status = 200) =>
     sendHtml(reply, layout({ title, body: `<link rel="stylesheet" href="/static/home-workflow.css"><main>${body}</main>`, csrf: request.consoleCsrf, path: request.url.split('?')[0], scripts: ['home.js'] }), status);
@@ -135,22 +131,13 @@ ${history.status === 200 ? raw(historySvg(id, name, points, start, end)) : raw(h
     }
     const only = (request.query as { entity?: string }).entity;
     const csrf = request.consoleCsrf ?? '';
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    res.write(': connected\n\n');
-    streams.add(res);
-    const off = live.onChange((entityId, state) => {
-      if (only && only !== entityId) return;
-      const data = { entity_id: entityId, state: state?.state ?? null, html: state ? renderCard(state, { csrf, back: '/home' }) : '' };
-      res.write(`event: state\ndata: ${JSON.stringify(data)}\n\n`);
-    });
-    const ping = setInterval(() => res.write(': ping\n\n'), SSE_PING_MS);
-    res.on('close', () => {
-      off();
-      clearInterval(ping);
-      streams.delete(res);
-    });
+    stream(reply, (write) =>
+      live.onChange((entityId, state) => {
+        if (only && only !== entityId) return;
+        const data = { entity_id: entityId, state: state?.state ?? null, html: state ? renderCard(state, { csrf, back: '/home' }) : '' };
+        write(`event: state\ndata: ${JSON.stringify(data)}\n\n`);
+      }),
+    );
   });
 };
 

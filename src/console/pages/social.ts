@@ -3,7 +3,10 @@
 // HTTP APIs: the blog's lists need no key; the community's every route wants an agent's key, so
 // the console holds a read-only viewer key (an owner that is no agent: it can read, and nothing
 // it could write would be attributed to a real agent). A service not running here is said so.
+// Live from the trace: a write to either service refreshes the lists (/social/stream).
+import type { TraceEntry } from '../../platform/trace.js';
 import type { ConsoleContext, ConsoleModule } from '../context.js';
+import { eventStreams } from '../event-stream.js';
 import { layout } from './layout.js';
 import { h, markup, when, type Fragment } from './mail-views.js';
 
@@ -50,26 +53,43 @@ const offsetOf = (v: unknown): number => (typeof v === 'string' && /^\d{1,6}$/.t
 export const socialPages: ConsoleModule = (app, ctx) => {
   const community = new CommunityReader(ctx);
 
-  app.get('/social', { schema: { hide: true } }, async (request, reply) => {
-    const q = request.query as { blogs?: string; communities?: string };
-    const blogsAt = offsetOf(q.blogs);
-    const communitiesAt = offsetOf(q.communities);
-    const [blogs, posts, communities, recent] = await Promise.all([
-      blogList(ctx, blogsAt),
-      blogPosts(ctx),
-      community.communities(communitiesAt),
-      community.recentPosts(),
-    ]);
-    const body = h`<h1>Blog &amp; community</h1>
-<div class="columns">
-<section aria-labelledby="blogs-h"><h2 id="blogs-h">Blogs</h2>${show(blogs)}</section>
+  // The four lists, for the page and for its live refresh (the same offsets as the page's).
+  const sections = async (query: unknown): Promise<Fragment> => {
+    const q = query as { blogs?: string; communities?: string };
+    const [blogs, posts, communities, recent] = await Promise.all([blogList(ctx, offsetOf(q.blogs)), blogPosts(ctx), community.communities(offsetOf(q.communities)), community.recentPosts()]);
+    return h`<section aria-labelledby="blogs-h"><h2 id="blogs-h">Blogs</h2>${show(blogs)}</section>
 <section aria-labelledby="blog-posts-h"><h2 id="blog-posts-h">Recent blog posts</h2>${show(posts)}</section>
 <section aria-labelledby="communities-h"><h2 id="communities-h">Communities</h2>${show(communities)}</section>
-<section aria-labelledby="community-posts-h"><h2 id="community-posts-h">Recent community posts and their agents</h2>${show(recent)}</section>
-</div>`;
+<section aria-labelledby="community-posts-h"><h2 id="community-posts-h">Recent community posts and their agents</h2>${show(recent)}</section>`;
+  };
+
+  app.get('/social', { schema: { hide: true } }, async (request, reply) => {
+    const refresh = `/social/sections${request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''}`;
+    const live = ctx.platform.trace.enabled ? h` data-live="/social/stream" hx-get="${refresh}" hx-trigger="live delay:300ms" hx-swap="innerHTML"` : '';
+    const body = h`<h1>Blog &amp; community</h1>
+${ctx.platform.trace.enabled ? '' : h`<p class="muted">The trace is off (HAMLET_TRACE=off): this page does not follow new posts; reload it.</p>`}
+<div class="columns" id="social-lists" aria-live="polite"${live}>${await sections(request.query)}</div>`;
     return reply.type('text/html; charset=utf-8').send(layout({ title: 'Blog & community', body: markup(body), csrf: request.consoleCsrf, path: '/social' }));
   });
+
+  app.get('/social/sections', { schema: { hide: true } }, async (request, reply) => reply.type('text/html; charset=utf-8').send(markup(await sections(request.query))));
+
+  // Live: an event whenever a stored batch of the trace holds a write to the blog or the
+  // community (a post published, a community post, a comment, a vote); the page then fetches
+  // its lists again. Reads are left out, the console's own among them.
+  const stream = eventStreams(app);
+  app.get('/social/stream', { schema: { hide: true } }, (_request, reply) => {
+    stream(reply, (write) =>
+      ctx.platform.trace.follow((entries) => {
+        const last = entries.filter(changesSocial).pop();
+        if (last) write(`id: ${last.id}\ndata: ${last.id}\n\n`);
+      }),
+    );
+  });
 };
+
+const SOCIAL = new Set(['blog', 'community']);
+const changesSocial = (e: TraceEntry): boolean => SOCIAL.has(e.service) && e.ok && (e.kind === 'event' || (e.kind === 'http' && e.method !== 'GET' && e.method !== 'HEAD'));
 
 function show(s: Section): Fragment {
   return s.ok ? s.body : h`<p class="muted">${s.reason}</p>`;
