@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../../platform/clock.js';
 import { DomainError } from '../../../platform/errors.js';
+import { isUniqueViolation } from '../../../platform/db.js';
 import { randomBase62 } from '../../../platform/ids.js';
 import type { WorkflowNode } from '../engine/types.js';
 import type { WorkflowRow, WorkflowStore } from '../store/workflow-store.js';
@@ -28,6 +29,9 @@ function checkKeys(body: Record<string, unknown>, alsoWritable: string[]): void 
     throw invalid('request/body must NOT have additional properties');
   }
 }
+
+/** The ids `keepId` accepts: n8n's (16 letters and digits), older numeric ones, and ids safe in a URL path. */
+const WORKFLOW_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
@@ -65,12 +69,20 @@ export class WorkflowWrites {
     private readonly credentialProblem: (wf: { nodes: WorkflowNode[] }) => Promise<string | undefined> = async () => undefined,
   ) {}
 
-  async create(body: Record<string, unknown>): Promise<WorkflowRow> {
+  /**
+   * `keepId`: the workflow keeps the body's `id` (an export's), as n8n's `import:workflow` does,
+   * so nodes that call it by id (Execute Workflow) still find it; otherwise the id is ignored
+   * like the other read-only keys of an export, and a new one is made.
+   */
+  async create(body: Record<string, unknown>, opts: { keepId?: boolean } = {}): Promise<WorkflowRow> {
     for (const p of ['name', 'nodes', 'connections']) if (body[p] === undefined) throw invalid(`request/body must have required property '${p}'`);
     checkDefinition(body);
+    if (opts.keepId && (typeof body.id !== 'string' || !WORKFLOW_ID.test(body.id))) {
+      throw invalid('request/body/id must be a string of 1 to 64 letters, digits, "-" or "_" when keepId is true');
+    }
     const now = this.clock.now().toISOString();
     const row: WorkflowRow = {
-      id: randomBase62(16),
+      id: opts.keepId ? (body.id as string) : randomBase62(16),
       name: body.name as string,
       active: 0,
       nodes: JSON.stringify(normaliseNodes(body.nodes as WorkflowNode[])),
@@ -90,7 +102,12 @@ export class WorkflowWrites {
       created_at: now,
       updated_at: now,
     };
-    await this.store.insertWorkflow(row);
+    try {
+      await this.store.insertWorkflow(row);
+    } catch (e) {
+      if (opts.keepId && isUniqueViolation(e)) throw new DomainError('conflict', `A workflow with the id "${row.id}" already exists`);
+      throw e;
+    }
     return row;
   }
 
