@@ -208,6 +208,11 @@ for (const [mode, typeVersion, id] of [['once', 1.2, 'OracleSubOnce001'], ['each
     subWorkflows: [{ id, name: `oracle sub-workflow ${mode}`, nodes: sub.nodes, connections: sub.connections }],
   });
 }
+// n8n 2.x publishes a workflow only when the sub-workflows it calls by id are published: one that
+// is not (`active: false` in its file), and one that does not exist. Both are activation outcomes.
+const callById = (id) => [{ name: 'Call', type: T('executeWorkflow'), typeVersion: 1.2, parameters: { source: 'database', workflowId: { __rl: true, value: id, mode: 'id' }, mode: 'once', options: {} } }];
+chain('engine-subworkflow-database-unpublished', callById('OracleSubDraft01'), { subWorkflows: [{ id: 'OracleSubDraft01', name: 'oracle sub-workflow draft', active: false, nodes: sub.nodes, connections: sub.connections }] });
+chain('engine-subworkflow-database-missing', callById('OracleSubNone001'));
 // Only an Execute Workflow Trigger: activation is refused (recorded as `activation`), the manual run is recorded.
 families.push({
   name: 'engine-activate-subworkflow-only', bodies: {}, manual: 'Start',

@@ -74,8 +74,9 @@ function build(entry) {
   // first and point the references at the ids they got.
   // An error workflow (settings.errorWorkflow) is its own file; the cases record its run.
   const errorWorkflow = entry.errorWorkflow ? { name: `oracle ${entry.name} (error workflow)`, nodes: entry.errorWorkflow.nodes.map(withDefaults), connections: entry.errorWorkflow.connections, settings: { executionOrder: 'v1' } } : undefined;
-  // Sub-workflows called from the database by id: each its own file, with the `id` it is imported under.
-  const subWorkflows = (entry.subWorkflows ?? []).map((w) => ({ id: w.id, name: w.name, nodes: w.nodes.map(withDefaults), connections: w.connections, settings: { executionOrder: 'v1' } }));
+  // Sub-workflows called from the database by id: each its own file, with the `id` it is imported
+  // under and whether it is published (`active`, as in an n8n export).
+  const subWorkflows = (entry.subWorkflows ?? []).map((w) => ({ id: w.id, name: w.name, active: w.active ?? true, nodes: w.nodes.map(withDefaults), connections: w.connections, settings: { executionOrder: 'v1' } }));
   const more = {
     ...(entry.volatileKeys ? { volatileKeys: entry.volatileKeys } : {}),
     ...(entry.volatileShapes ? { volatileShapes: true } : {}),

@@ -11,7 +11,8 @@
 // `credentials` are created in n8n first and the workflow's references (by type and name) pointed
 // at them; `errorWorkflow` names a second workflow file that is created, published and set as the
 // workflow's settings.errorWorkflow: the cases record its run; `subWorkflows` are workflow files
-// created under the `id` they carry, for Execute Workflow nodes that name them by id.
+// created under the `id` they carry (and published when their `active` says so), for Execute
+// Workflow nodes that name them by id.
 // Random output: `volatileShapes` records the form of the volatile values (type, length, uuid/hex/
 // base64/ascii) for the suite to check; arrays at `unorderedPaths` compare as multisets.
 // A trigger with `resume` makes a second request, to the `resumeUrl` of the first answer, once
@@ -172,9 +173,11 @@ async function recordFile(n8n, file) {
     const created = await n8n.rest('POST', '/workflows', { ...forUpload(sub), id: sub.id });
     if (created.status !== 200 || created.body.data?.id !== sub.id) throw new Error(`sub-workflow ${subFile}: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
     subWorkflowIds.push(sub.id);
-    // n8n 2.x publishes a workflow only when the sub-workflows it calls are published.
-    const act = await n8n.api('POST', `/workflows/${sub.id}/activate`);
-    if (act.status !== 200) throw new Error(`sub-workflow ${subFile} activation: ${act.status} ${JSON.stringify(act.body)}`);
+    // Published as its file says (n8n 2.x publishes a workflow only when the sub-workflows it calls are).
+    if (sub.active) {
+      const act = await n8n.api('POST', `/workflows/${sub.id}/activate`);
+      if (act.status !== 200) throw new Error(`sub-workflow ${subFile} activation: ${act.status} ${JSON.stringify(act.body)}`);
+    }
   }
   // An error workflow: created first, named in the workflow's settings; the cases record its run.
   let errorWorkflowId;

@@ -127,11 +127,12 @@ export function defineCorpusSuite(opts: {
         beforeAll(async () => {
           // Called by id: created under the id they were recorded with, as `?keepId=true` allows.
           for (const file of expected.subWorkflows ?? []) {
-            const sub = await s.api('POST', '/workflows?keepId=true', readFileSync(path.join(opts.dir, 'workflows', file), 'utf8'));
+            const text = readFileSync(path.join(opts.dir, 'workflows', file), 'utf8');
+            const sub = await s.api('POST', '/workflows?keepId=true', text);
             if (sub.status !== 200) throw new Error(`sub-workflow ${file}: ${sub.status} ${JSON.stringify(sub.body)}`);
             subWorkflowIds.push(sub.body.id);
-            // As recorded: published, as n8n 2.x wants of the sub-workflows a published workflow calls.
-            await s.api('POST', `/workflows/${sub.body.id}/activate`);
+            // Published as recorded (its file's `active`, as in an n8n export).
+            if ((JSON.parse(text) as { active?: boolean }).active) await s.api('POST', `/workflows/${sub.body.id}/activate`);
           }
           // As the files were uploaded to n8n: its public API requires `settings`, so a file
           // without them went up with empty settings (and ran as v0).
