@@ -153,6 +153,25 @@ for (const v of [3, 2, 1]) {
 // Wait until a time already past: the run goes on at once.
 chain('engine-wait-past-time', [{ name: 'Wait', type: T('wait'), typeVersion: 1.1, webhookId: '00000000-0000-4000-8000-00000000bbbb', parameters: { resume: 'specificTime', dateTime: '2020-01-01T00:00:00.000Z' } }, setNode('After', 'waited')]);
 
+// Wait until its resume webhook is called: Respond to Webhook answers the first call with
+// $execution.resumeUrl, the recorder (and the suite) then calls that URL while the execution
+// waits, and the run goes on with the item of that second call.
+families.push({
+  name: 'engine-wait-webhook', bodies: SOME,
+  resume: { method: 'POST', query: { from: 'oracle' }, body: { answer: 'yes', n: 2 }, headers: { 'content-type': 'application/json', 'x-resume': 'second call' } },
+  graph: {
+    from: ['Input'],
+    nodes: [
+      code('Input', 'items'),
+      { name: 'Respond', type: T('respondToWebhook'), typeVersion: 1.1, position: [440, 0], parameters: { respondWith: 'json', responseBody: '={ "resumeUrl": {{ JSON.stringify($execution.resumeUrl) }}, "count": {{ $input.all().length }} }', options: {} } },
+      { name: 'Wait', type: T('wait'), typeVersion: 1.1, position: [660, 0], webhookId: '00000000-0000-4000-8000-00000000cccc', parameters: { resume: 'webhook', httpMethod: 'POST', options: {} } },
+      setNode('After', "={{ $json.body.answer }}|{{ $('Input').all().length }}", { position: [880, 0] }),
+    ],
+    connections: { Input: { main: [[link('Respond')]] }, Respond: { main: [[link('Wait')]] }, Wait: { main: [[link('After')]] } },
+  },
+  responseMode: 'responseNode',
+});
+
 // Loop Over Items v1: one output; the loop ends through an IF on the node's `noItemsLeft` context.
 families.push({
   name: 'engine-loop-v1', bodies: SOME,
@@ -180,6 +199,20 @@ const sub = {
 for (const mode of ['once', 'each']) {
   chain(`engine-subworkflow-inline-${mode}`, [{ name: 'Call', type: T('executeWorkflow'), typeVersion: 1.2, parameters: { source: 'parameter', workflowJson: JSON.stringify(sub, null, 2), mode, options: {} } }]);
 }
+// Execute Workflow from the database: the sub-workflow is a file of its own with a fixed `id`,
+// imported with that id into n8n (and into the suite's server), so the reference holds in both.
+// v1.2 names it with a resource locator, v1 with a plain id.
+for (const [mode, typeVersion, id] of [['once', 1.2, 'OracleSubOnce001'], ['each', 1, 'OracleSubEach001']]) {
+  const workflowId = typeVersion >= 1.2 ? { __rl: true, value: id, mode: 'id' } : id;
+  chain(`engine-subworkflow-database-${mode}`, [{ name: 'Call', type: T('executeWorkflow'), typeVersion, parameters: { source: 'database', workflowId, mode, options: {} } }], {
+    subWorkflows: [{ id, name: `oracle sub-workflow ${mode}`, nodes: sub.nodes, connections: sub.connections }],
+  });
+}
+// n8n 2.x publishes a workflow only when the sub-workflows it calls by id are published: one that
+// is not (`active: false` in its file), and one that does not exist. Both are activation outcomes.
+const callById = (id) => [{ name: 'Call', type: T('executeWorkflow'), typeVersion: 1.2, parameters: { source: 'database', workflowId: { __rl: true, value: id, mode: 'id' }, mode: 'once', options: {} } }];
+chain('engine-subworkflow-database-unpublished', callById('OracleSubDraft01'), { subWorkflows: [{ id: 'OracleSubDraft01', name: 'oracle sub-workflow draft', active: false, nodes: sub.nodes, connections: sub.connections }] });
+chain('engine-subworkflow-database-missing', callById('OracleSubNone001'));
 // Only an Execute Workflow Trigger: activation is refused (recorded as `activation`), the manual run is recorded.
 families.push({
   name: 'engine-activate-subworkflow-only', bodies: {}, manual: 'Start',

@@ -58,6 +58,22 @@ for (const [v, auth, type] of [[1, 'basicAuth', 'httpBasicAuth'], [1, 'headerAut
   add(`http-${v}-auth-${auth}`, http(v, { url: `${ECHO_BASE}/echo/auth`, authentication: auth }, { credentials: credentialRef(type) }), ONE, { credentials: credentialsOf(type) });
 }
 
+// OAuth2 with the client-credentials grant: the token comes from the echo server's /oauth/token,
+// which names in the token how the client authenticated, the scope it asked for and any extra
+// body property (`audience`), so the echo of the Authorization header shows all three. The client
+// sends its id and secret in a Basic header (`authentication: header`) or in the form body.
+// (n8n's credential schema wants `serverUrl` and, with this grant, both additional-body fields given.)
+const oauth2 = (name, data) => ({ type: 'oAuth2Api', name, data: { grantType: 'clientCredentials', accessTokenUrl: `${ECHO_BASE}/oauth/token`, clientId: 'oracle-client', clientSecret: 'oracle-secret', serverUrl: '', sendAdditionalBodyProperties: false, additionalBodyProperties: '', ...data } });
+const OAUTH2 = {
+  header: oauth2('oracle oauth2 header', { scope: 'read write', authentication: 'header' }),
+  body: oauth2('oracle oauth2 body', { scope: 'read', authentication: 'body', sendAdditionalBodyProperties: true, additionalBodyProperties: '{"audience": "oracle-api"}' }),
+  // A secret the token endpoint refuses: the token request fails, and so does the node.
+  refused: oauth2('oracle oauth2 refused', { clientSecret: 'wrong', scope: '', authentication: 'header' }),
+};
+for (const [how, credential] of Object.entries(OAUTH2)) {
+  add(`http-4.2-auth-oAuth2Api-${how}`, http(4.2, { url: `${ECHO_BASE}/echo/auth`, authentication: 'genericCredentialType', genericAuthType: 'oAuth2Api', ...authQuery }, { credentials: { oAuth2Api: { id: `oracle-oAuth2Api-${how}`, name: credential.name } } }), ONE, { credentials: [credential] });
+}
+
 // ---- Pagination: the echo server's /pages/… answers have 3 pages ---------------------------------
 const paginate = (pagination) => ({ pagination: { pagination } });
 const pageParam = (type, name, value = '={{ $pageCount + 1 }}') => ({ parameters: [{ type, name, value }] });
@@ -84,6 +100,10 @@ respond('respond-1.1-first-item-key', { respondWith: 'firstIncomingItem', option
 respond('respond-1.1-all-items-key', { respondWith: 'allIncomingItems', options: { responseKey: 'rows' } });
 respond('respond-1.1-json-object', { respondWith: 'json', responseBody: { fixed: true, list: [1, 2] } }, ['ordinary']);
 respond('respond-1.1-json-invalid', { respondWith: 'json', responseBody: '={ "bad": {{ $json.name }} }' }, ['ordinary']);
+// A redirect answers 307 (or the given code) with a Location header; the recorder and the suite
+// do not follow it, so the target need not exist.
+respond('respond-1.1-redirect', { respondWith: 'redirect', redirectURL: '=https://example.com/after?who={{ $json.name }}' });
+respond('respond-1.1-redirect-302', { respondWith: 'redirect', redirectURL: 'https://example.com/moved', options: { responseCode: 302 } }, ['ordinary']);
 respond('respond-1.1-text-header', { respondWith: 'text', responseBody: '=<b>{{ $json.city }}</b>', options: { responseHeaders: { entries: [{ name: 'content-type', value: 'text/plain' }] } } }, ['ordinary']);
 
 // ---- Webhook node response options (responseMode lastNode / onReceived) ---------------------------

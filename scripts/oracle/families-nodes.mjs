@@ -92,6 +92,9 @@ add('split-out-nested', node('splitOut', 1, { fieldToSplitOut: 'data.list, data.
 add('split-out-binary-off', node('splitOut', 1, { fieldToSplitOut: 'city', options: { disableDotNotation: true } }));
 add('sort-age-asc', node('sort', 1, { sortFieldsUi: { sortField: [{ fieldName: 'age' }] }, options: {} }));
 add('sort-multi-desc', node('sort', 1, { sortFieldsUi: { sortField: [{ fieldName: 'city', order: 'descending' }, { fieldName: 'name' }] }, options: {} }));
+// Random order: the items are compared as a multiset, at the node's output and in the answer.
+const UNORDERED = { unorderedPaths: ['/nodes/Test/0/output/0', '/response/body'] };
+add('sort-random', node('sort', 1, { type: 'random' }), { inputs: ['ordinary', 'unicode', 'mixed', 'none'], ...UNORDERED });
 add('sort-code', node('sort', 1, { type: 'code', code: '// sort by name length\nreturn (a.json.name ?? "").length - (b.json.name ?? "").length;' }));
 add('limit-first', node('limit', 1, { maxItems: 2 }));
 add('limit-last', node('limit', 1, { maxItems: 2, keep: 'lastItems' }));
@@ -134,6 +137,10 @@ add('html-extract', node('html', 1.2, { operation: 'extractHtmlContent', dataPro
 add('html-extract-legacy', node('htmlExtract', 1, { sourceData: 'json', dataPropertyName: 'html', extractionValues: { values: [{ key: 'text', cssSelector: 'p, h1', returnValue: 'text' }, { key: 'first', cssSelector: 'li', returnValue: 'html' }] }, options: { trimValues: true } }));
 add('crypto-hash', node('crypto', 1, { type: 'SHA256', value: '={{ $json.name }}', dataPropertyName: 'hash' }));
 add('crypto-hmac', node('crypto', 1, { action: 'hmac', type: 'SHA1', value: '={{ $json.city }}', dataPropertyName: 'sig', secret: 'k', encoding: 'base64' }));
+// Random values: checked for their form (type, length, alphabet) as n8n's were, not their value.
+for (const [enc, extra] of [['uuid', {}], ['hex', { stringLength: 16 }], ['base64', {}], ['ascii', { stringLength: 12 }]]) {
+  add(`crypto-generate-${enc}`, node('crypto', 1, { action: 'generate', encodingType: enc, dataPropertyName: 'secret', ...extra }), { inputs: ['ordinary', 'empty', 'nulls'], volatileShapes: true });
+}
 add('item-lists-split', node('itemLists', 3, { fieldToSplitOut: 'tags', options: {} }));
 add('item-lists-aggregate', node('itemLists', 3, { operation: 'concatenateItems', fieldsToAggregate: { fieldToAggregate: [{ fieldToAggregate: 'name' }] }, options: {} }));
 add('item-lists-1-summarize', node('itemLists', 1, { operation: 'removeDuplicates', compare: 'selectedFields', fieldsToCompare: { fields: [{ fieldName: 'city' }] }, options: {} }));

@@ -53,7 +53,7 @@ function build(entry) {
   if (entry.graph) {
     // Custom graphs name their own nodes; the Webhook is added and connected to `entry.graph.from`.
     const g = entry.graph;
-    const hook = g.from.length ? [webhookNode(path, entry.responseData)] : [];
+    const hook = g.from.length ? [webhookNode(path, entry.responseData, entry.responseMode)] : [];
     nodes = [...hook, ...g.nodes.map(withDefaults)];
     connections = { ...(hook.length ? { Webhook: { main: [g.from.map((n) => ({ node: n, type: 'main', index: 0 }))] } } : {}), ...g.connections };
   } else {
@@ -67,19 +67,25 @@ function build(entry) {
   const bodies = entry.bodies ?? Object.fromEntries((entry.inputs ?? ALL_INPUTS).map((k) => [k, { items: INPUTS[k] }]));
   const cases = Object.entries(bodies).map(([name, body]) => ({
     name,
-    trigger: { kind: 'webhook', method: 'POST', path, body, headers: { 'content-type': 'application/json' } },
+    trigger: { kind: 'webhook', method: 'POST', path, body, headers: { 'content-type': 'application/json' }, ...(entry.resume ? { resume: entry.resume } : {}) },
   }));
   if (entry.manual) cases.push({ name: 'manual', trigger: { kind: 'manual', trigger: entry.manual } });
   // Credentials the workflow's nodes reference by name: `npm run oracle` and the suite create them
   // first and point the references at the ids they got.
   // An error workflow (settings.errorWorkflow) is its own file; the cases record its run.
   const errorWorkflow = entry.errorWorkflow ? { name: `oracle ${entry.name} (error workflow)`, nodes: entry.errorWorkflow.nodes.map(withDefaults), connections: entry.errorWorkflow.connections, settings: { executionOrder: 'v1' } } : undefined;
+  // Sub-workflows called from the database by id: each its own file, with the `id` it is imported
+  // under and whether it is published (`active`, as in an n8n export).
+  const subWorkflows = (entry.subWorkflows ?? []).map((w) => ({ id: w.id, name: w.name, active: w.active ?? true, nodes: w.nodes.map(withDefaults), connections: w.connections, settings: { executionOrder: 'v1' } }));
   const more = {
     ...(entry.volatileKeys ? { volatileKeys: entry.volatileKeys } : {}),
+    ...(entry.volatileShapes ? { volatileShapes: true } : {}),
+    ...(entry.unorderedPaths ? { unorderedPaths: entry.unorderedPaths } : {}),
+    ...(subWorkflows.length ? { subWorkflows: subWorkflows.map((w, i) => `${entry.name}--sub-workflow${i ? `-${i + 1}` : ''}.json`) } : {}),
     ...(entry.credentials ? { credentials: entry.credentials } : {}),
     ...(errorWorkflow ? { errorWorkflow: `${entry.name}--error-workflow.json` } : {}),
   };
-  return { workflow, errorWorkflow, cases: { workflow: `${entry.name}.json`, ...more, cases } };
+  return { workflow, errorWorkflow, subWorkflows, cases: { workflow: `${entry.name}.json`, ...more, cases } };
 }
 
 rmSync(join(OUT, 'workflows'), { recursive: true, force: true });
@@ -91,9 +97,10 @@ const seen = new Set();
 for (const entry of [...NODE_FAMILIES, ...ENGINE_FAMILIES, ...HTTP_FAMILIES, ...TRIGGER_FAMILIES]) {
   if (seen.has(entry.name)) throw new Error(`duplicate case name ${entry.name}`);
   seen.add(entry.name);
-  const { workflow, errorWorkflow, cases } = build(entry);
+  const { workflow, errorWorkflow, subWorkflows, cases } = build(entry);
   writeFileSync(join(OUT, 'workflows', `${entry.name}.json`), JSON.stringify(workflow, null, 2) + '\n');
   if (errorWorkflow) writeFileSync(join(OUT, 'workflows', cases.errorWorkflow), JSON.stringify(errorWorkflow, null, 2) + '\n');
+  subWorkflows.forEach((w, i) => writeFileSync(join(OUT, 'workflows', cases.subWorkflows[i]), JSON.stringify(w, null, 2) + '\n'));
   writeFileSync(join(OUT, 'cases', `${entry.name}.json`), JSON.stringify(cases, null, 2) + '\n');
   count += cases.cases.length;
 }

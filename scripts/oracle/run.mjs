@@ -6,16 +6,24 @@
 //   npm run oracle -- merge set-3.4     only case files whose name contains one of these words
 //
 // Fixture layout (test/fixtures/n8n-oracle): workflows/<name>.json (n8n export format),
-// cases/<name>.json ({workflow, volatileKeys?, credentials?, errorWorkflow?, cases:[{name, trigger}]}),
-// expected/<name>.json (written here). `credentials` are created in n8n first and the workflow's
-// references (by type and name) pointed at them; `errorWorkflow` names a second workflow file that
-// is created, published and set as the workflow's settings.errorWorkflow: the cases record its run.
+// cases/<name>.json ({workflow, volatileKeys?, volatileShapes?, unorderedPaths?, credentials?,
+// errorWorkflow?, subWorkflows?, cases:[{name, trigger}]}), expected/<name>.json (written here).
+// `credentials` are created in n8n first and the workflow's references (by type and name) pointed
+// at them; `errorWorkflow` names a second workflow file that is created, published and set as the
+// workflow's settings.errorWorkflow: the cases record its run; `subWorkflows` are workflow files
+// created under the `id` they carry (and published when their `active` says so), for Execute
+// Workflow nodes that name them by id.
+// Random output: `volatileShapes` records the form of the volatile values (type, length, uuid/hex/
+// base64/ascii) for the suite to check; arrays at `unorderedPaths` compare as multisets.
+// A trigger with `resume` makes a second request, to the `resumeUrl` of the first answer, once
+// the execution waits (a Wait on its webhook); `response.resume` records that answer.
+// Redirects are never followed: a 3xx status and its Location are the recorded answer.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureInstalled, N8N_VERSION } from './install.mjs';
 import { startN8n } from './n8n-server.mjs';
-import { captureCase, dropPaths, volatilePaths } from './capture.mjs';
+import { captureCase, dropPaths, orderUnordered, shapeOf, valueAt, volatilePaths } from './capture.mjs';
 import { ECHO_BASE, startEchoServer } from '../../test/fixtures/n8n-oracle/echo-server.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -40,20 +48,70 @@ async function executionIds(n8n, workflowId) {
   return new Set((r.body.data ?? []).map((e) => e.id));
 }
 
-async function newExecution(n8n, workflowId, seen) {
+/** `unfinished`: the statuses to wait past ('waiting' too when the case resumes the run itself). */
+async function newExecution(n8n, workflowId, seen, unfinished = ['new', 'running']) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const r = await n8n.api('GET', `/executions?workflowId=${workflowId}&limit=20`);
     // The oldest new execution is the case's own: an inline sub-workflow records its run under
     // the same workflow, later (newest first in the list).
     const fresh = (r.body.data ?? []).filter((e) => !seen.has(e.id)).at(-1);
-    if (fresh && !['new', 'running'].includes(fresh.status)) {
+    if (fresh && !unfinished.includes(fresh.status)) {
       const full = await n8n.api('GET', `/executions/${fresh.id}?includeData=true`);
       return full.body;
     }
     await sleep(200);
   }
   throw new Error(`no finished execution for workflow ${workflowId}`);
+}
+
+/**
+ * One request as a case records it: status, content type, body (parsed when JSON) and, for a
+ * redirect, its Location. Redirects are not followed: the answer is the redirect itself, so a
+ * case can redirect to a site that need not be reachable.
+ */
+async function request(url, { method = 'GET', headers = {}, body } = {}) {
+  const res = await fetch(url, { method, headers, body, redirect: 'manual' });
+  const text = await res.text();
+  const contentType = res.headers.get('content-type') ?? '';
+  let parsed = text;
+  if (contentType.includes('json')) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* keep the text */
+    }
+  }
+  const location = res.headers.get('location');
+  return { status: res.status, contentType, body: parsed, ...(location !== null ? { location } : {}) };
+}
+
+/**
+ * Waits until the execution is parked as `waiting` (a resume call before that finds nothing to
+ * resume). Read by id: n8n's execution list leaves out unfinished executions.
+ */
+async function waitingExecution(n8n, executionId) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const r = await n8n.api('GET', `/executions/${executionId}`);
+    if (r.status === 200 && !['new', 'running'].includes(r.body.status)) return; // waiting, or ended without waiting
+    await sleep(100);
+  }
+  throw new Error(`execution ${executionId} did not come to wait`);
+}
+
+/**
+ * The second call of a case whose run waits for its resume webhook: to the `resumeUrl` the first
+ * answer gave (with the case's extra query), once the execution (the URL's last segment) waits.
+ * Undefined when the first answer gave none (the run ended before it could wait).
+ */
+async function resumeCall(resume, firstAnswer, whenWaiting) {
+  const url = firstAnswer.body && typeof firstAnswer.body === 'object' ? firstAnswer.body.resumeUrl : undefined;
+  if (typeof url !== 'string') return undefined;
+  const target = new URL(url);
+  await whenWaiting(target.pathname.split('/').at(-1));
+  for (const [k, v] of Object.entries(resume.query ?? {})) target.searchParams.set(k, v);
+  return request(target, { method: resume.method, headers: resume.headers, body: resume.body === undefined ? undefined : JSON.stringify(resume.body) });
 }
 
 /** `recordedId`: the workflow whose execution the case records (the error workflow's, when there is one). */
@@ -63,24 +121,17 @@ async function runOnce(n8n, wf, id, spec, recordedId = id) {
   if (spec.trigger.kind === 'webhook') {
     const t = spec.trigger;
     const body = t.raw ?? (t.body === undefined ? undefined : JSON.stringify(t.body));
-    const res = await fetch(`${n8n.base}/webhook/${t.path}`, { method: t.method ?? 'GET', headers: t.headers ?? {}, body });
-    const text = await res.text();
-    const contentType = res.headers.get('content-type') ?? '';
-    let parsed = text;
-    if (contentType.includes('json')) {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        /* keep the text */
-      }
+    response = await request(`${n8n.base}/webhook/${t.path}`, { method: t.method ?? 'GET', headers: t.headers ?? {}, body });
+    if (t.resume) {
+      const resumed = await resumeCall(t.resume, response, (executionId) => waitingExecution(n8n, executionId));
+      if (resumed) response.resume = resumed;
     }
-    response = { status: res.status, contentType, body: parsed };
   } else {
     const full = await n8n.api('GET', `/workflows/${id}`);
     const r = await n8n.rest('POST', `/workflows/${id}/run`, { workflowData: full.body, triggerToStartFrom: { name: spec.trigger.trigger } });
     if (r.status !== 200) throw new Error(`manual run failed: ${JSON.stringify(r.body)}`);
   }
-  const exec = await newExecution(n8n, recordedId, seen);
+  const exec = await newExecution(n8n, recordedId, seen, spec.trigger.resume ? ['new', 'running', 'waiting'] : undefined);
   return captureCase(spec, exec, response, n8n.base);
 }
 
@@ -107,9 +158,27 @@ async function createCredentials(n8n, credentials, wf) {
 async function recordFile(n8n, file) {
   const caseFile = JSON.parse(readFileSync(join(FIXTURES, 'cases', file), 'utf8'));
   const wf = JSON.parse(readFileSync(join(FIXTURES, 'workflows', caseFile.workflow), 'utf8'));
-  const more = { ...(caseFile.credentials ? { credentials: caseFile.credentials } : {}), ...(caseFile.errorWorkflow ? { errorWorkflow: caseFile.errorWorkflow } : {}) };
+  const more = {
+    ...(caseFile.credentials ? { credentials: caseFile.credentials } : {}),
+    ...(caseFile.errorWorkflow ? { errorWorkflow: caseFile.errorWorkflow } : {}),
+    ...(caseFile.subWorkflows ? { subWorkflows: caseFile.subWorkflows } : {}),
+  };
   const out = { workflow: caseFile.workflow, producedBy: `n8n ${n8n.versionCli}`, ...more, cases: [] };
   const credentialIds = await createCredentials(n8n, caseFile.credentials ?? [], wf);
+  // Sub-workflows called by id: created under the id their file gives. n8n's public API refuses an
+  // `id` (read-only); its editor's endpoint keeps it, as importing a workflow file does.
+  const subWorkflowIds = [];
+  for (const subFile of caseFile.subWorkflows ?? []) {
+    const sub = JSON.parse(readFileSync(join(FIXTURES, 'workflows', subFile), 'utf8'));
+    const created = await n8n.rest('POST', '/workflows', { ...forUpload(sub), id: sub.id });
+    if (created.status !== 200 || created.body.data?.id !== sub.id) throw new Error(`sub-workflow ${subFile}: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
+    subWorkflowIds.push(sub.id);
+    // Published as its file says (n8n 2.x publishes a workflow only when the sub-workflows it calls are).
+    if (sub.active) {
+      const act = await n8n.api('POST', `/workflows/${sub.id}/activate`);
+      if (act.status !== 200) throw new Error(`sub-workflow ${subFile} activation: ${act.status} ${JSON.stringify(act.body)}`);
+    }
+  }
   // An error workflow: created first, named in the workflow's settings; the cases record its run.
   let errorWorkflowId;
   if (caseFile.errorWorkflow) {
@@ -127,6 +196,10 @@ async function recordFile(n8n, file) {
   } finally {
     for (const id of credentialIds) await n8n.api('DELETE', `/credentials/${id}`);
     if (errorWorkflowId) await n8n.api('DELETE', `/workflows/${errorWorkflowId}`);
+    for (const id of subWorkflowIds) {
+      await n8n.api('POST', `/workflows/${id}/deactivate`);
+      await n8n.api('DELETE', `/workflows/${id}`);
+    }
   }
 }
 
@@ -150,9 +223,13 @@ async function recordWorkflow(n8n, file, caseFile, wf, out, errorWorkflowId) {
     await sleep(Math.max(0, 1100 - (Date.now() - started)));
     for (const [i, spec] of specs.entries()) {
       const second = await runOnce(n8n, wf, id, spec, errorWorkflowId);
-      const paths = volatilePaths(firsts[i], second, caseFile.volatileKeys);
-      const c = dropPaths(firsts[i], paths);
+      const paths = volatilePaths(firsts[i], second, caseFile.volatileKeys, caseFile.unorderedPaths);
+      // Random values: what the suite checks instead of the value is the form both runs shared.
+      const shapes = caseFile.volatileShapes ? Object.fromEntries(paths.map((p) => [p, shapeOf(valueAt(firsts[i], p), valueAt(second, p))]).filter(([, shape]) => shape)) : {};
+      const c = orderUnordered(dropPaths(firsts[i], paths), caseFile.unorderedPaths);
       if (paths.length) c.droppedVolatilePaths = paths;
+      if (Object.keys(shapes).length) c.volatileShapes = shapes;
+      if (caseFile.unorderedPaths) c.unorderedPaths = caseFile.unorderedPaths;
       out.cases.push(c);
     }
   } finally {

@@ -145,6 +145,27 @@ describe('workflows', () => {
     expect((await s.api('GET', '/workflows?active=maybe')).status).toBe(400);
   });
 
+  test('create ignores an export\'s id unless ?keepId=true, which keeps it (409 when taken, 400 when unusable)', async () => {
+    const exported = { ...manualSetWorkflow('exported'), id: 'KeptId0000000001' };
+    const plain = await s.api('POST', '/workflows', exported);
+    expect(plain.status).toBe(200);
+    expect(plain.body.id).not.toBe('KeptId0000000001');
+    const kept = await s.api('POST', '/workflows?keepId=true', exported);
+    expect(kept.status).toBe(200);
+    expect(kept.body.id).toBe('KeptId0000000001');
+    expect((await s.api('GET', '/workflows/KeptId0000000001')).body.name).toBe('exported');
+    const again = await s.api('POST', '/workflows?keepId=true', exported);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('A workflow with the id "KeptId0000000001" already exists');
+    for (const id of [undefined, '', 'has space', 'x'.repeat(65), 42]) {
+      const bad = await s.api('POST', '/workflows?keepId=true', { ...manualSetWorkflow('bad id'), id });
+      expect(bad.status, JSON.stringify(id)).toBe(400);
+      expect(bad.body.message).toMatch(/^request\/body\/id must be a string/);
+    }
+    expect((await s.api('POST', '/workflows?keepId=maybe', exported)).status).toBe(400);
+    for (const id of [plain.body.id, kept.body.id]) await s.api('DELETE', `/workflows/${id}`);
+  });
+
   test('PUT is a full replace: required keys, unknown keys refused, read-only keys refused as n8n does', async () => {
     const c = await s.api('POST', '/workflows', manualSetWorkflow('put'));
     expect((await s.api('PUT', `/workflows/${c.body.id}`, { name: 'x' })).body).toEqual({ message: "request/body must have required property 'nodes'" });

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { compareCase, type CaseExpectation } from './corpus-compare.js';
+import { compareCase, type CaseExpectation, type RecordedAnswer, type ResumeCall } from './corpus-compare.js';
 import { startWorkflowServer, type WorkflowTestServer } from './helpers.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -20,6 +20,8 @@ interface ExpectedFile {
   credentials?: Array<{ type: string; name: string; data: Record<string, unknown> }>;
   /** A workflow file named as the workflow's settings.errorWorkflow; the cases record its run. */
   errorWorkflow?: string;
+  /** Workflow files with a fixed `id`, imported under that id first (Execute Workflow calls them by it). */
+  subWorkflows?: string[];
   cases: CaseExpectation[];
 }
 
@@ -47,11 +49,42 @@ export function defineCorpusSuite(opts: {
     if (process.env.CORPUS_VERBOSE) for (const r of results) for (const w of r.warnings) console.log(`  warning ${r.name}: ${w}`);
   });
 
-  /** The case's execution: the oldest one not in `after` (an inline sub-workflow records a later one under the same workflow), once finished. */
-  async function finishedExecution(workflowId: string, after: Set<string>): Promise<any> {
+  /**
+   * The case's execution: the oldest one not in `after` (an inline sub-workflow records a later
+   * one under the same workflow), once its status is none of `unfinished`.
+   */
+  async function finishedExecution(workflowId: string, after: Set<string>, unfinished = ['new', 'running']): Promise<any> {
     const list = await s.api('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=5`);
     const own = (list.body.data as any[]).filter((e) => !after.has(e.id)).at(-1);
-    return own && !['new', 'running'].includes(own.status) ? own : undefined;
+    return own && !unfinished.includes(own.status) ? own : undefined;
+  }
+
+  /** A request as the recorder makes it: redirects are answers, not followed. */
+  async function request(url: string, init: { method?: string; body?: string; headers?: Record<string, string> }): Promise<RecordedAnswer> {
+    const res = await fetch(url, { ...init, redirect: 'manual' });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : text;
+    } catch {
+      /* not JSON */
+    }
+    const location = res.headers.get('location');
+    return { status: res.status, contentType: res.headers.get('content-type') ?? '', body, ...(location !== null ? { location } : {}) };
+  }
+
+  /** As the recorder: once the run (the URL's last segment) waits, the second call goes to the resume URL the first answer gave. */
+  async function resumeCall(resume: ResumeCall, first: RecordedAnswer): Promise<RecordedAnswer | undefined> {
+    const url = first.body && typeof first.body === 'object' ? (first.body as { resumeUrl?: unknown }).resumeUrl : undefined;
+    if (typeof url !== 'string') return undefined;
+    const target = new URL(url);
+    const executionId = target.pathname.split('/').at(-1);
+    await waitFor(async () => {
+      const r = await s.api('GET', `/executions/${executionId}`);
+      return r.status === 200 && !['new', 'running'].includes(r.body.status);
+    }, { timeoutMs: 20_000, message: `execution ${executionId} to wait` });
+    for (const [k, v] of Object.entries(resume.query ?? {})) target.searchParams.set(k, v);
+    return request(target.href, { method: resume.method, headers: resume.headers, body: resume.body === undefined ? undefined : JSON.stringify(resume.body) });
   }
 
   /** Creates the file's credentials and points the workflow's references (by type and name) at their ids here. */
@@ -90,7 +123,17 @@ export function defineCorpusSuite(opts: {
         let activated: { status: number; body: any } | undefined;
         let credentialIds: string[] = [];
         let errorWorkflowId: string | undefined;
+        const subWorkflowIds: string[] = [];
         beforeAll(async () => {
+          // Called by id: created under the id they were recorded with, as `?keepId=true` allows.
+          for (const file of expected.subWorkflows ?? []) {
+            const text = readFileSync(path.join(opts.dir, 'workflows', file), 'utf8');
+            const sub = await s.api('POST', '/workflows?keepId=true', text);
+            if (sub.status !== 200) throw new Error(`sub-workflow ${file}: ${sub.status} ${JSON.stringify(sub.body)}`);
+            subWorkflowIds.push(sub.body.id);
+            // Published as recorded (its file's `active`, as in an n8n export).
+            if ((JSON.parse(text) as { active?: boolean }).active) await s.api('POST', `/workflows/${sub.body.id}/activate`);
+          }
           // As the files were uploaded to n8n: its public API requires `settings`, so a file
           // without them went up with empty settings (and ran as v0).
           const wf = JSON.parse(workflowJson) as Record<string, unknown>;
@@ -113,6 +156,10 @@ export function defineCorpusSuite(opts: {
             await s.api('DELETE', `/workflows/${errorWorkflowId}`);
           }
           for (const credentialId of credentialIds) await s.api('DELETE', `/credentials/${credentialId}`);
+          for (const subId of subWorkflowIds) {
+            await s.api('POST', `/workflows/${subId}/deactivate`);
+            await s.api('DELETE', `/workflows/${subId}`);
+          }
         });
         if (opts.checkImport) test('import and activation', () => {
           const problems: string[] = [];
@@ -131,13 +178,15 @@ export function defineCorpusSuite(opts: {
             expect(id, 'the workflow imported').toBeDefined();
             const recordedId = errorWorkflowId ?? id!;
             const seen = new Set<string>(((await s.api('GET', `/executions?workflowId=${recordedId}`)).body.data as any[]).map((e) => e.id));
-            let response: { status: number; contentType: string; body: unknown } | undefined;
+            let response: (RecordedAnswer & { resume?: RecordedAnswer }) | undefined;
             let exec: any;
             if (c.trigger.kind === 'webhook') {
               const body = c.trigger.raw ?? (c.trigger.body === undefined ? undefined : JSON.stringify(c.trigger.body));
-              const res = await s.call(c.trigger.method ?? 'GET', `/webhook/${c.trigger.path}`, { body, headers: c.trigger.headers ?? {} });
-              response = { status: res.status, contentType: res.headers.get('content-type') ?? '', body: res.body };
-              exec = await waitFor(() => finishedExecution(recordedId, seen), { timeoutMs: 20_000, message: `a finished execution of workflow ${recordedId}` });
+              response = await request(`${s.url}/webhook/${c.trigger.path}`, { method: c.trigger.method ?? 'GET', body, headers: c.trigger.headers ?? {} });
+              const resumed = c.trigger.resume && (await resumeCall(c.trigger.resume, response));
+              if (resumed) response.resume = resumed;
+              const unfinished = c.trigger.resume ? ['new', 'running', 'waiting'] : undefined;
+              exec = await waitFor(() => finishedExecution(recordedId, seen, unfinished), { timeoutMs: 20_000, message: `a finished execution of workflow ${recordedId}` });
             } else {
               const res = await s.api('POST', `/workflows/${id}/execute`, {});
               expect(res.status, JSON.stringify(res.body)).toBe(200);

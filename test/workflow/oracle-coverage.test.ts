@@ -129,15 +129,13 @@ const DOCUMENTED: Record<string, Option[]> = {
   ],
 };
 
-/** Documented options no recorded case covers yet, each with the reason it cannot be recorded offline. */
-const NOT_RECORDED: Record<string, string> = {
-  'n8n-nodes-base.respondToWebhook respondWith=redirect': 'the answer is a redirect to another site; the recorder and the suite follow redirects, which needs the network',
-  'n8n-nodes-base.executeWorkflow source=database': "the sub-workflow is named by the id the recording instance gave it, which the fixtures cannot know in advance (test/workflow/engine.test.ts covers it)",
-  'n8n-nodes-base.wait resume=webhook': 'needs a second request to the resume URL while the execution waits, which the recorder does not send (test/workflow/webhooks.test.ts)',
-  'n8n-nodes-base.sort type=random': 'random order: nothing stable to record',
-  'n8n-nodes-base.crypto action=generate': 'random values: nothing stable to record',
-  'n8n-nodes-base.httpRequest genericAuthType=oAuth2Api': 'the client-credentials grant needs a token endpoint that issues tokens; the echo server does not (test/workflow/public-api-credentials.test.ts)',
-};
+/**
+ * Documented options no recorded case covers yet, each with the reason it cannot be recorded
+ * offline. Empty now: redirects are recorded unfollowed, sub-workflows imported under a fixed id,
+ * Wait's resume URL called by the recorder, random values checked by their form, and the OAuth2
+ * token endpoint is the echo server's.
+ */
+const NOT_RECORDED: Record<string, string> = {};
 
 interface RanNode {
   type: string;

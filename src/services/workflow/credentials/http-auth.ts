@@ -28,19 +28,52 @@ async function credentialTypeOf(ctx: NodeContext, i: number): Promise<string | u
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
+/** RFC 6749 (sections 4.1.2.1 and 5.2): what each error code of a token endpoint's answer means. */
+const OAUTH2_ERRORS: Record<string, string> = {
+  invalid_request: 'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.',
+  invalid_client: 'Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).',
+  invalid_grant:
+    'The provided authorization grant (e.g., authorization code, resource owner credentials) or refresh token is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
+  unauthorized_client: 'The client is not authorized to request an authorization code using this method.',
+  unsupported_grant_type: 'The authorization grant type is not supported by the authorization server.',
+  invalid_scope: 'The requested scope is invalid, unknown, or malformed.',
+};
+
+/** The credential's extra token-request body properties (JSON text); unreadable text adds none, as in n8n. */
+function additionalBodyProperties(raw: unknown): Record<string, string> {
+  if (!raw) return {};
+  let parsed: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return {};
+    }
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+  return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+}
+
 async function oAuth2Token(ctx: NodeContext, data: Record<string, unknown>): Promise<string> {
   if (data.grantType !== 'clientCredentials') {
     throw new NodeOperationError(`OAuth2 grant type "${text(data.grantType)}" needs a user to authorize in a browser, which this instance does not offer; use clientCredentials`);
   }
-  const form = new URLSearchParams({ grant_type: 'client_credentials' });
-  if (data.scope) form.set('scope', text(data.scope));
+  // As n8n builds it (oracle: http-4.2-auth-oAuth2Api-*): the grant, the extra body properties
+  // (whatever sendAdditionalBodyProperties says), the scope (empty too), then the client's id and
+  // secret in the body or a Basic header.
+  const form = new URLSearchParams({ grant_type: 'client_credentials', ...additionalBodyProperties(data.additionalBodyProperties) });
+  form.set('scope', text(data.scope));
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
   if (data.authentication === 'body') {
     form.set('client_id', text(data.clientId));
     form.set('client_secret', text(data.clientSecret));
   } else headers.authorization = `Basic ${Buffer.from(`${text(data.clientId)}:${text(data.clientSecret)}`).toString('base64')}`;
   const res = await ctx.services.fetch(text(data.accessTokenUrl), { method: 'POST', headers, body: form.toString() });
-  const body = (await res.json().catch(() => ({}))) as { access_token?: unknown };
+  const body = (await res.json().catch(() => ({}))) as { access_token?: unknown; error?: unknown; error_description?: unknown };
+  if (!res.ok && typeof body.error === 'string') {
+    // An OAuth2 error answer fails with its meaning in RFC 6749's words, as n8n does (oracle: http-4.2-auth-oAuth2Api-refused).
+    throw new NodeOperationError(OAUTH2_ERRORS[body.error] ?? (typeof body.error_description === 'string' ? body.error_description : body.error));
+  }
   if (!res.ok || typeof body.access_token !== 'string') throw new NodeOperationError(`OAuth2 token request failed with status code ${res.status}`);
   return body.access_token;
 }

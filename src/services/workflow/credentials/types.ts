@@ -40,6 +40,12 @@ export const CREDENTIAL_TYPES: Record<string, { displayName: string; fields: Fie
       { name: 'authentication', type: 'string', options: ['header', 'body'] },
       { name: 'authUrl', type: 'string', requiredWhen: { field: 'grantType', values: ['authorizationCode', 'pkce'] } },
       { name: 'authQueryParameters', type: 'string' },
+      // n8n's API wants these given with a client-credentials grant (its schema requires them; the
+      // server URL is for dynamic client registration, which its API cannot switch on): taken.
+      { name: 'serverUrl', type: 'string' },
+      // Extra properties of the token request's body, a JSON object as text (sent when given, as n8n).
+      { name: 'sendAdditionalBodyProperties', type: 'boolean' },
+      { name: 'additionalBodyProperties', type: 'string' },
     ],
   },
 };

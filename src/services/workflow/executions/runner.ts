@@ -286,7 +286,9 @@ export class Runner {
       state = startState(prepared.graph, prepared.definition.settings?.executionOrder === 'v1', { node: stored.startData.startNode ?? '', items: stored.startData.items ?? [{ json: {} }], outputIndex: stored.startData.outputIndex }, this.platform.clock.ms());
     } else {
       if (row.wait_till && !p.resumeItems && new Date(row.wait_till).getTime() > this.platform.clock.ms()) return undefined; // not due (a stale job)
-      state = stateFromStored(stored);
+      // A resumed run counts its node runs from 0 again, as n8n's does: the runs after the Wait
+      // sort among the first ones by executionIndex (oracle: engine-wait-webhook).
+      state = { ...stateFromStored(stored), executionIndex: 0 };
     }
     const startedAt = row.started_at ?? this.platform.clock.now().toISOString();
     // Only if nobody stopped it meanwhile (a stop marks a `new` or `waiting` row canceled).

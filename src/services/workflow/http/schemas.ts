@@ -71,6 +71,15 @@ export const WorkflowPatch = Type.Partial(Type.Composite([WorkflowBody, Type.Obj
 
 export const TransferBody = Type.Object({ destinationProjectId: Type.String() }, open);
 
+export const WorkflowCreateQuery = Type.Object({
+  keepId: Type.Optional(
+    Type.Boolean({
+      description:
+        "create the workflow under the body's `id` (as n8n's `import:workflow` does), so Execute Workflow nodes that name it by id keep working; 409 when the id is taken",
+    }),
+  ),
+});
+
 export const WorkflowListQuery = Type.Object({
   projectId: Type.Optional(Type.String({ description: 'only workflows of this project (there is one: the owner\'s personal project)' })),
   active: Type.Optional(Type.Boolean()),

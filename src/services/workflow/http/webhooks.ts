@@ -6,13 +6,14 @@
 // its job are durably written); `lastNode` answers with the last node's data when the run
 // ends; `responseNode` answers when Respond to Webhook runs (or 200 with an empty body if
 // the run ends without reaching it, as n8n does).
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
 import type { Item } from '../expressions/api.js';
 import type { WebhookResponse } from '../engine/node-type.js';
 import type { WorkflowNode } from '../engine/types.js';
 import type { Runner } from '../executions/runner.js';
-import type { WorkflowStore } from '../store/workflow-store.js';
+import type { ExecutionRow, WorkflowStore } from '../store/workflow-store.js';
 import type { Activation } from '../triggers/activation.js';
 import { matchDynamic, normalisePath, webhookRoutes, type WebhookTarget } from '../triggers/webhooks.js';
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
@@ -35,6 +36,16 @@ export interface WebhookDeps {
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
 function sendResponse(reply: FastifyReply, r: WebhookResponse) {
+  // A header Node cannot send (a redirect to a URL with unencoded unicode) fails the answer, not
+  // the run: 500 with Node's own message, as n8n answers (oracle: respond-1.1-redirect, unicode).
+  for (const [k, v] of Object.entries(r.headers)) {
+    try {
+      validateHeaderName(k);
+      validateHeaderValue(k, v);
+    } catch (e) {
+      return reply.code(500).type('application/json; charset=utf-8').send(JSON.stringify({ code: 0, message: (e as Error).message }));
+    }
+  }
   reply.code(r.status);
   for (const [k, v] of Object.entries(r.headers)) reply.header(k, v);
   if (r.body === undefined || r.body === null) {
@@ -203,13 +214,35 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
     schema: { hide: true },
     handler: async (req, reply) => {
       const id = pathAfter(req, 'webhook-waiting') ?? req.url.slice('/webhook-waiting/'.length).split('?', 1)[0]!;
-      const row = await d.store.getExecution(id, false);
+      const row = (await d.store.getExecution(id, true)) as ExecutionRow | undefined;
       if (!row || row.status !== 'waiting') return notFound(reply, `The execution "${id}" is not waiting for a webhook call.`);
-      const item: Item = { json: { headers: req.headers, params: {}, query: { ...(req.query as Record<string, unknown>) }, body: req.body ?? {} } };
+      // As n8n's (oracle: engine-wait-webhook): the Webhook node's item, whose webhookUrl names
+      // the waiting node's webhookId under /webhook/, and the answer "Workflow was started".
+      const item: Item = {
+        json: {
+          headers: req.headers,
+          params: {},
+          query: { ...(req.query as Record<string, unknown>) },
+          body: req.body ?? {},
+          webhookUrl: `${d.baseUrl()}/webhook/${waitingWebhookId(row) ?? ''}`,
+          executionMode: row.mode === 'manual' ? 'test' : 'production',
+        },
+      };
       await d.runner.resume(id, [item]);
-      return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ message: 'Workflow was resumed' }));
+      return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ message: 'Workflow was started' }));
     },
   });
+}
+
+/** The webhookId of the node a waiting execution waits in (its last node), from the execution's own snapshot of the workflow. */
+function waitingWebhookId(row: ExecutionRow): string | undefined {
+  try {
+    const last = (JSON.parse(row.data ?? '{}') as { resultData?: { lastNodeExecuted?: string } }).resultData?.lastNodeExecuted;
+    const nodes = (JSON.parse(row.workflow_data ?? '{}') as { nodes?: WorkflowNode[] }).nodes ?? [];
+    return nodes.find((n) => n.name === last)?.webhookId;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Test URLs work for any stored workflow (there is no editor to "listen"): the first match wins. */

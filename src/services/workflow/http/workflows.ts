@@ -16,7 +16,7 @@ import { nodeRegistry } from '../nodes/registry.js';
 import type { Clock } from '../../../platform/clock.js';
 import { executeInput } from './execute-input.js';
 import { encodeCursor, notFoundError, parseBool, requireObjectBody, requireProps, sendJsonText, offsetWindow } from './common.js';
-import { errors, ExecuteBody, Execution, IdParams, Page, Tag, TagRefs, TransferBody, Workflow, WorkflowBody, WorkflowListQuery, WorkflowPatch } from './schemas.js';
+import { errors, ExecuteBody, Execution, IdParams, Page, Tag, TagRefs, TransferBody, Workflow, WorkflowBody, WorkflowCreateQuery, WorkflowListQuery, WorkflowPatch } from './schemas.js';
 
 export interface WorkflowRoutesDeps {
   store: WorkflowStore;
@@ -81,12 +81,12 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     return sendJsonText(reply, body);
   });
 
-  app.post('/workflows', { schema: { summary: 'Create a workflow (an n8n export imports unchanged)', tags: ['workflows'], body: WorkflowBody, response: { 200: Workflow, ...errors(400) } } }, async (req) => {
+  app.post<{ Querystring: { keepId?: unknown } }>('/workflows', { schema: { summary: 'Create a workflow (an n8n export imports unchanged)', tags: ['workflows'], querystring: WorkflowCreateQuery, body: WorkflowBody, response: { 200: Workflow, ...errors(400, 409) } } }, async (req) => {
     const body = requireObjectBody(req.body);
     // Placement asked by n8n clients (n8n-mcp sends both): the one project, and no folders.
     if (body.projectId !== undefined && body.projectId !== null && !d.owner.matchesProject(String(body.projectId))) throw notFoundError();
     if (body.parentFolderId !== undefined && body.parentFolderId !== null) throw badRequest('request/body/parentFolderId: this instance has no folders');
-    const row = await d.writes.create(body);
+    const row = await d.writes.create(body, { keepId: parseBool('keepId', req.query.keepId) === true });
     d.lists.invalidate();
     return show(row);
   });

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../../platform/clock.js';
 import { DomainError } from '../../../platform/errors.js';
+import { isUniqueViolation } from '../../../platform/db.js';
 import { randomBase62 } from '../../../platform/ids.js';
 import type { WorkflowNode } from '../engine/types.js';
 import type { WorkflowRow, WorkflowStore } from '../store/workflow-store.js';
@@ -28,6 +29,9 @@ function checkKeys(body: Record<string, unknown>, alsoWritable: string[]): void 
     throw invalid('request/body must NOT have additional properties');
   }
 }
+
+/** The ids `keepId` accepts: n8n's (16 letters and digits), older numeric ones, and ids safe in a URL path. */
+const WORKFLOW_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
@@ -55,6 +59,20 @@ function checkDefinition(body: Record<string, unknown>): void {
   }
 }
 
+/** The sub-workflows a workflow's enabled Execute Workflow nodes call by a fixed id (source "database"). */
+function calledWorkflowIds(nodes: WorkflowNode[]): Array<{ node: string; id: string }> {
+  const out: Array<{ node: string; id: string }> = [];
+  for (const n of nodes) {
+    if (n.type !== 'n8n-nodes-base.executeWorkflow' || n.disabled) continue;
+    const p = (n.parameters ?? {}) as { source?: unknown; workflowId?: unknown };
+    if ((p.source ?? 'database') !== 'database') continue;
+    const ref = p.workflowId && typeof p.workflowId === 'object' ? (p.workflowId as { value?: unknown }).value : p.workflowId;
+    const id = typeof ref === 'string' || typeof ref === 'number' ? String(ref).trim() : '';
+    if (id && !id.startsWith('=')) out.push({ node: n.name, id });
+  }
+  return out;
+}
+
 export class WorkflowWrites {
   constructor(
     private readonly store: WorkflowStore,
@@ -65,12 +83,20 @@ export class WorkflowWrites {
     private readonly credentialProblem: (wf: { nodes: WorkflowNode[] }) => Promise<string | undefined> = async () => undefined,
   ) {}
 
-  async create(body: Record<string, unknown>): Promise<WorkflowRow> {
+  /**
+   * `keepId`: the workflow keeps the body's `id` (an export's), as n8n's `import:workflow` does,
+   * so nodes that call it by id (Execute Workflow) still find it; otherwise the id is ignored
+   * like the other read-only keys of an export, and a new one is made.
+   */
+  async create(body: Record<string, unknown>, opts: { keepId?: boolean } = {}): Promise<WorkflowRow> {
     for (const p of ['name', 'nodes', 'connections']) if (body[p] === undefined) throw invalid(`request/body must have required property '${p}'`);
     checkDefinition(body);
+    if (opts.keepId && (typeof body.id !== 'string' || !WORKFLOW_ID.test(body.id))) {
+      throw invalid('request/body/id must be a string of 1 to 64 letters, digits, "-" or "_" when keepId is true');
+    }
     const now = this.clock.now().toISOString();
     const row: WorkflowRow = {
-      id: randomBase62(16),
+      id: opts.keepId ? (body.id as string) : randomBase62(16),
       name: body.name as string,
       active: 0,
       nodes: JSON.stringify(normaliseNodes(body.nodes as WorkflowNode[])),
@@ -90,7 +116,12 @@ export class WorkflowWrites {
       created_at: now,
       updated_at: now,
     };
-    await this.store.insertWorkflow(row);
+    try {
+      await this.store.insertWorkflow(row);
+    } catch (e) {
+      if (opts.keepId && isUniqueViolation(e)) throw new DomainError('conflict', `A workflow with the id "${row.id}" already exists`);
+      throw e;
+    }
     return row;
   }
 
@@ -133,8 +164,7 @@ export class WorkflowWrites {
 
   async activate(row: WorkflowRow): Promise<WorkflowRow> {
     const candidate = { ...row, active: 1 };
-    await this.checkCredentials(candidate);
-    this.activation.validate(this.cache.get(candidate));
+    await this.checkPublishable(candidate);
     return this.write(row, { active: 1, active_version_id: row.version_id }, false);
   }
 
@@ -148,9 +178,27 @@ export class WorkflowWrites {
     await this.activation.changed(row.id);
   }
 
-  private async checkCredentials(row: WorkflowRow): Promise<void> {
-    const problem = await this.credentialProblem(this.cache.get(row).definition);
+  /** What n8n checks before it publishes a workflow: credentials, triggers, and the sub-workflows it calls. */
+  private async checkPublishable(row: WorkflowRow): Promise<void> {
+    const prepared = this.cache.get(row);
+    const problem = await this.credentialProblem(prepared.definition);
     if (problem) throw invalid(problem);
+    this.activation.validate(prepared);
+    await this.checkSubWorkflows(row.id, prepared.definition.nodes);
+  }
+
+  /**
+   * n8n 2.x publishes a workflow only when every sub-workflow it calls by a fixed id is published
+   * (oracle: engine-subworkflow-database-unpublished, -missing). Ids given by an expression are
+   * known only at run time, and a workflow calling itself is being published now.
+   */
+  private async checkSubWorkflows(selfId: string, nodes: WorkflowNode[]): Promise<void> {
+    for (const { node, id } of calledWorkflowIds(nodes)) {
+      if (id === selfId) continue;
+      const sub = await this.store.getWorkflow(id);
+      // n8n's words, with the sub-workflow's name when it exists.
+      if (sub?.active !== 1) throw invalid(`Cannot publish workflow: Node "${node}" references workflow ${id}${sub ? ` ("${sub.name}")` : ''} which is not published. Please publish all referenced sub-workflows first.`);
+    }
   }
 
   private async write(row: WorkflowRow, patch: Partial<WorkflowRow>, newVersion = true): Promise<WorkflowRow> {
@@ -162,8 +210,7 @@ export class WorkflowWrites {
     }
     // Saving an active workflow re-validates and re-registers its triggers (n8n republishes).
     if (next.active === 1 && newVersion) {
-      await this.checkCredentials(next);
-      this.activation.validate(this.cache.get(next));
+      await this.checkPublishable(next);
       next.active_version_id = next.version_id;
     }
     const { id: _id, ...rest } = next;
