@@ -32,12 +32,20 @@ export const PLATFORM_WORLD: ServiceWorld = {
 type Reload = () => void | Promise<void>;
 
 /**
+ * A bulk writer a service offers for generating worlds: what its API would record one call at
+ * a time (a week of a house's sensor readings), written at once. Only for a world being made
+ * in a private instance (the demo): other instances of a cluster are not told.
+ */
+export type WorldSeeder<Input> = (input: Input) => Promise<void>;
+
+/**
  * Reloads after a restore. Services register what to reload (caches, the house, active
  * triggers) with `onRestored`; the process that restored calls `restored()`, which runs this
  * instance's reloads and awaits them, and tells the other instances over the bus.
  */
 export class WorldHooks {
   private readonly reloads = new Set<Reload>();
+  private readonly seeders = new Map<string, WorldSeeder<any>>();
   private readonly origin = randomUUID();
   private readonly unsubscribe: () => void;
 
@@ -53,6 +61,19 @@ export class WorldHooks {
   onRestored(reload: Reload): () => void {
     this.reloads.add(reload);
     return () => this.reloads.delete(reload);
+  }
+
+  /** Offers a seeder under a name (e.g. 'home.history'); returns a function that withdraws it. */
+  onSeed<Input>(name: string, seeder: WorldSeeder<Input>): () => void {
+    this.seeders.set(name, seeder);
+    return () => {
+      if (this.seeders.get(name) === seeder) this.seeders.delete(name);
+    };
+  }
+
+  /** The seeder offered under a name, when its service runs in this process. */
+  seeder<Input>(name: string): WorldSeeder<Input> | undefined {
+    return this.seeders.get(name);
   }
 
   async restored(): Promise<void> {
