@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { ManualClock } from '../../src/platform/clock.js';
-import { HOME_HISTORY_SEED, type HomeReading } from '../../src/services/home/world.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 
 const T0 = Date.parse('2026-01-05T08:00:00.000Z');
@@ -21,7 +20,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => t?.destroy());
 
-const seeder = () => t.hamlet.platform.world.seeder<HomeReading[]>(HOME_HISTORY_SEED)!;
+const seeder = () => t.hamlet.platform.world.seeder('home.history')!;
 
 async function get(url: string): Promise<any> {
   const res = await fetch(t.url('home') + url, { headers: auth });

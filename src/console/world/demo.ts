@@ -11,8 +11,8 @@ import path from 'node:path';
 import { configure, SERVICE_NAMES } from '../../config.js';
 import { ManualClock } from '../../platform/clock.js';
 import { createLogger } from '../../platform/logger.js';
+import type { WorldSeeds } from '../../platform/world.js';
 import { startHamlet } from '../../server.js';
-import { HOME_HISTORY_SEED, type HomeReading } from '../../services/home/world.js';
 import { deterministically, seededRandom } from './determinism.js';
 import { worldOf } from './index.js';
 import { ScenarioRunner, type Scenario } from './scenario.js';
@@ -170,7 +170,7 @@ export async function generateDemoWorld(opts: { seed: number; size: DemoSize }):
         const sensors = Array.from({ length: shape.sensors }, (_, i) => `sensor.room_${i + 1}_temperature`);
         const sensorAttributes = sensors.map((_, i) => ({ unit_of_measurement: '°C', device_class: 'temperature', friendly_name: `Room ${i + 1} temperature` }));
         // The house's week goes through the home's seeder, not one API call per reading (the bulk of the large world).
-        const recordHistory = hamlet.platform.world.seeder<HomeReading[]>(HOME_HISTORY_SEED);
+        const recordHistory = hamlet.platform.world.seeder('home.history');
         if (!recordHistory) throw new Error('the demo world needs the home service running in this process');
         // Day zero, in the evening before the week: everyone arrives.
         clock.set(START - 6 * HOUR);
@@ -187,7 +187,7 @@ export async function generateDemoWorld(opts: { seed: number; size: DemoSize }):
           const plan = planDay(text, shape, agents, communities, day);
           for (let hour = 0; hour < 24; hour++) {
             // The sensors' hour, recorded at once (each reading within a minute of its slot).
-            const readings: HomeReading[] = [];
+            const readings: WorldSeeds['home.history'] = [];
             const daylight = Math.sin(((hour - 6) / 24) * 2 * Math.PI);
             for (let r = 0; r < shape.readingsPerHour; r++) {
               const slot = START + day * 24 * HOUR + hour * HOUR + (r * HOUR) / shape.readingsPerHour;

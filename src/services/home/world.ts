@@ -7,22 +7,16 @@
 // house history is most of its rows (src/console/world/demo.ts); one API call per reading took
 // minutes for the large world.
 import type { Platform } from '../../platform/service.js';
+import type { WorldSeeds } from '../../platform/world.js';
 import type { Automations } from './automations/engine.js';
 import { newContext } from './core/context.js';
 import type { Home } from './core/home.js';
-import { deepEqual, isValidEntityId, stateFromJson, State, type Attributes } from './core/state.js';
+import { deepEqual, isValidEntityId, stateFromJson, State } from './core/state.js';
 import type { Batch, HomeStore } from './store/home-store.js';
 import { stateRow } from './store/rows.js';
 
-export const HOME_HISTORY_SEED = 'home.history';
-
 /** One reading: what POST /api/states/<entity_id> would have been sent at `at` (epoch ms). */
-export interface HomeReading {
-  entity_id: string;
-  state: string;
-  attributes: Attributes;
-  at: number;
-}
+export type HomeReading = WorldSeeds['home.history'][number];
 
 interface Parts {
   home: Home;
@@ -36,7 +30,7 @@ export function registerHomeWorld(platform: Platform, parts: Parts): () => void 
     parts.home.states.replaceAll(states);
     await parts.automations.reloadQuietly();
   });
-  const stopSeeding = platform.world.onSeed<HomeReading[]>(HOME_HISTORY_SEED, (readings) => recordReadings(parts, readings));
+  const stopSeeding = platform.world.onSeed('home.history', (readings) => recordReadings(parts, readings));
   return () => {
     stopReloading();
     stopSeeding();
