@@ -32,12 +32,26 @@ export const PLATFORM_WORLD: ServiceWorld = {
 type Reload = () => void | Promise<void>;
 
 /**
+ * Bulk writers the services offer for generating worlds, by name, with what each takes: what a
+ * service's API would record one call at a time, written at once. The console calls them by
+ * these names (it imports no service code); only for a world being made in a private instance
+ * (the demo, src/console/world/demo.ts): other instances of a cluster are not told.
+ */
+export interface WorldSeeds {
+  /** Readings of the house's entities at given times (epoch ms), recorded as POST /api/states/<entity_id> would have (src/services/home/world.ts). */
+  'home.history': Array<{ entity_id: string; state: string; attributes: Record<string, unknown>; at: number }>;
+}
+
+export type WorldSeeder<N extends keyof WorldSeeds> = (input: WorldSeeds[N]) => Promise<void>;
+
+/**
  * Reloads after a restore. Services register what to reload (caches, the house, active
  * triggers) with `onRestored`; the process that restored calls `restored()`, which runs this
  * instance's reloads and awaits them, and tells the other instances over the bus.
  */
 export class WorldHooks {
   private readonly reloads = new Set<Reload>();
+  private readonly seeders = new Map<keyof WorldSeeds, WorldSeeder<any>>();
   private readonly origin = randomUUID();
   private readonly unsubscribe: () => void;
 
@@ -53,6 +67,19 @@ export class WorldHooks {
   onRestored(reload: Reload): () => void {
     this.reloads.add(reload);
     return () => this.reloads.delete(reload);
+  }
+
+  /** Offers a seeder under its name; returns a function that withdraws it. */
+  onSeed<N extends keyof WorldSeeds>(name: N, seeder: WorldSeeder<N>): () => void {
+    this.seeders.set(name, seeder);
+    return () => {
+      if (this.seeders.get(name) === seeder) this.seeders.delete(name);
+    };
+  }
+
+  /** The seeder of a name, when its service runs in this process. */
+  seeder<N extends keyof WorldSeeds>(name: N): WorldSeeder<N> | undefined {
+    return this.seeders.get(name) as WorldSeeder<N> | undefined;
   }
 
   async restored(): Promise<void> {

@@ -18,13 +18,32 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Turns a row read from a snapshot file back into column values (bytes included). */
-export function decodeRow(row: Record<string, unknown>): WorldRow {
-  const out: WorldRow = {};
-  for (const [k, v] of Object.entries(row)) {
-    out[k] = v && typeof v === 'object' && typeof (v as { $base64?: unknown }).$base64 === 'string' ? Buffer.from((v as { $base64: string }).$base64, 'base64') : v;
+/**
+ * canonicalJson of a row, fast for the common row: when every column holds a string, a number,
+ * a boolean or null, JSON.stringify with the sorted column names as its property list writes
+ * the same text (V8's own serializer, several times faster on a 100k-row world); any other
+ * row takes canonicalJson.
+ */
+export function canonicalRow(row: WorldRow): string {
+  let sorted = true;
+  let previous: string | undefined;
+  for (const k in row) {
+    const v = row[k];
+    if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return canonicalJson(row);
+    if (previous !== undefined && k <= previous) sorted = false;
+    previous = k;
   }
-  return out;
+  // A property list also fixes the order of integer-like names, which objects put first.
+  return sorted ? JSON.stringify(row) : JSON.stringify(row, Object.keys(row).sort());
+}
+
+/** Turns a row read from a snapshot file back into column values (bytes included), in place. */
+export function decodeRow(row: Record<string, unknown>): WorldRow {
+  for (const k in row) {
+    const v = row[k];
+    if (v && typeof v === 'object' && typeof (v as { $base64?: unknown }).$base64 === 'string') row[k] = Buffer.from((v as { $base64: string }).$base64, 'base64');
+  }
+  return row;
 }
 
 /** A row's identity: its primary-key values as canonical JSON. */
@@ -53,10 +72,15 @@ export function sortRows(rows: WorldRow[], key: string[]): WorldRow[] {
 
 /** SHA-256 over every table in name order: its name, then each row's canonical JSON, one a line. */
 export function hashTables(tables: Iterable<{ name: string; rows: WorldRow[] }>): string {
+  return hashTexts([...tables].map((t) => ({ name: t.name, text: tableText(t.rows.map(canonicalRow)) })));
+}
+
+/** A table's canonical rows as the hash (and a snapshot file) has them: one a line. */
+export const tableText = (lines: string[]): string => (lines.length ? lines.join('\n') + '\n' : '');
+
+/** hashTables over tables already made canonical text (a save writes the same text to its file). */
+export function hashTexts(tables: Array<{ name: string; text: string }>): string {
   const h = createHash('sha256');
-  for (const t of [...tables].sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    h.update(`# ${t.name}\n`);
-    for (const row of t.rows) h.update(canonicalJson(row) + '\n');
-  }
+  for (const t of [...tables].sort((a, b) => (a.name < b.name ? -1 : 1))) h.update(`# ${t.name}\n`).update(t.text);
   return h.digest('hex');
 }

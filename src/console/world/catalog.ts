@@ -16,6 +16,8 @@ export interface WorldTable {
   owner: string;
   /** Primary-key columns (every column when a table has none). */
   key: string[];
+  /** Every column, in sorted order: rows read in this order are already canonical (canonical.ts). */
+  columns: string[];
   /** A column filled from a sequence (PostgreSQL), moved past the restored rows. */
   serial?: string;
   instanceRow?: ServiceWorld['instanceRow'];
@@ -105,6 +107,7 @@ export async function worldCatalog(db: Db, owners: WorldOwner[]): Promise<WorldT
         name,
         owner: owner.name,
         key: key?.length ? key : (facts.columns.get(name) ?? []),
+        columns: [...(facts.columns.get(name) ?? [])].sort(),
         ...(facts.serials.has(name) ? { serial: facts.serials.get(name) } : {}),
         ...(owner.world?.instanceRow ? { instanceRow: owner.world.instanceRow } : {}),
       });

@@ -9,7 +9,7 @@ import { createLogger } from '../../platform/logger.js';
 import type { Platform } from '../../platform/service.js';
 import { closePlatform, openPlatform, startHamlet } from '../../server.js';
 import { generateDemoWorld, type DemoSize } from './demo.js';
-import { decodeWorld, encodeWorld, headerOf } from './file.js';
+import { decodeWorld, saveWorld } from './file.js';
 import { worldOf } from './index.js';
 import { readScenario } from './scenario.js';
 import { seedScenario } from './seed.js';
@@ -37,8 +37,8 @@ export async function worldCommand(config: HamletConfig, services: ConfiguredSer
       if (!file) break;
       return withPlatform(config, services, async (platform) => {
         const state = await worldOf(platform, services).read();
-        const header = headerOf(state, platform.clock.now().toISOString(), flags['name']);
-        writeFileSync(file, encodeWorld(state, header));
+        const { header, file: bytes } = saveWorld(state, platform.clock.now().toISOString(), flags['name']);
+        writeFileSync(file, bytes);
         say(`saved ${header.tables.reduce((n, t) => n + t.rows, 0)} rows to ${file}`);
         console.log(header.hash);
         return 0;

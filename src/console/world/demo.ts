@@ -1,14 +1,17 @@
 // The demo world: a lived-in week across all five services, generated from a seed. It is made
 // in a private, throwaway Hamlet (a temporary SQLite file, free ports, no rate limits) through
-// the services' own APIs, with the process's randomness and time made repeatable (see
-// determinism.ts) and the clock walked through the week; the result is read out as a world
-// state, which `hamlet world seed --demo` then restores wherever it is asked to.
+// the services' own APIs (the house's sensor readings, most of the rows, through the home's
+// seeder instead: one batch per hour rather than one call per reading), with the process's
+// randomness and time made repeatable (see determinism.ts) and the clock walked through the
+// week; the result is read out as a world state, which `hamlet world seed --demo` then
+// restores wherever it is asked to.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configure, SERVICE_NAMES } from '../../config.js';
 import { ManualClock } from '../../platform/clock.js';
 import { createLogger } from '../../platform/logger.js';
+import type { WorldSeeds } from '../../platform/world.js';
 import { startHamlet } from '../../server.js';
 import { deterministically, seededRandom } from './determinism.js';
 import { worldOf } from './index.js';
@@ -165,6 +168,10 @@ export async function generateDemoWorld(opts: { seed: number; size: DemoSize }):
         const agents = agentNames(shape.agents);
         const communities = TOPICS.slice(0, shape.communities);
         const sensors = Array.from({ length: shape.sensors }, (_, i) => `sensor.room_${i + 1}_temperature`);
+        const sensorAttributes = sensors.map((_, i) => ({ unit_of_measurement: '°C', device_class: 'temperature', friendly_name: `Room ${i + 1} temperature` }));
+        // The house's week goes through the home's seeder, not one API call per reading (the bulk of the large world).
+        const recordHistory = hamlet.platform.world.seeder('home.history');
+        if (!recordHistory) throw new Error('the demo world needs the home service running in this process');
         // Day zero, in the evening before the week: everyone arrives.
         clock.set(START - 6 * HOUR);
         await runner.apply(
@@ -179,11 +186,15 @@ export async function generateDemoWorld(opts: { seed: number; size: DemoSize }):
         for (let day = 0; day < DAYS; day++) {
           const plan = planDay(text, shape, agents, communities, day);
           for (let hour = 0; hour < 24; hour++) {
+            // The sensors' hour, recorded at once (each reading within a minute of its slot).
+            const readings: WorldSeeds['home.history'] = [];
+            const daylight = Math.sin(((hour - 6) / 24) * 2 * Math.PI);
             for (let r = 0; r < shape.readingsPerHour; r++) {
-              clock.set(Math.max(clock.ms(), START + day * 24 * HOUR + hour * HOUR + (r * HOUR) / shape.readingsPerHour));
-              const daylight = Math.sin(((hour - 6) / 24) * 2 * Math.PI);
-              await runner.apply({ home: { states: sensors.map((entity_id, i) => ({ entity_id, state: (19 + i * 0.3 + daylight * 2 + text.int(10) / 10).toFixed(1), attributes: { unit_of_measurement: '°C', device_class: 'temperature', friendly_name: `Room ${i + 1} temperature` } })) } }, dataDir);
+              const slot = START + day * 24 * HOUR + hour * HOUR + (r * HOUR) / shape.readingsPerHour;
+              sensors.forEach((entity_id, i) => readings.push({ entity_id, at: slot + text.int(60_000), state: (19 + i * 0.3 + daylight * 2 + text.int(10) / 10).toFixed(1), attributes: sensorAttributes[i]! }));
             }
+            await recordHistory(readings);
+            clock.set(Math.max(clock.ms(), ...readings.map((r) => r.at)));
             const lights = hour === 7 || hour === 18 ? 'on' : hour === 9 || hour === 23 ? 'off' : undefined;
             if (lights) await runner.apply({ home: { states: [{ entity_id: 'light.living_room', state: lights, attributes: { friendly_name: 'Living room', brightness: 180 } }, { entity_id: 'light.kitchen', state: lights, attributes: { friendly_name: 'Kitchen' } }] } }, dataDir);
             const piece = plan.get(hour);

@@ -2,7 +2,7 @@
 // clock, the tables with their owners, keys and row counts); then each table's rows in key
 // order, one canonical JSON object a line. The same file loads on SQLite and PostgreSQL.
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { canonicalJson, decodeRow } from './canonical.js';
+import { canonicalRow, decodeRow, hashTexts, tableText } from './canonical.js';
 import { stateHash, type ClockState, type WorldState } from './state.js';
 
 const WORLD_FORMAT = 'hamlet-world/1';
@@ -19,9 +19,13 @@ export interface WorldHeader {
 export class WorldFileError extends Error {}
 
 export function headerOf(state: WorldState, savedAt: string, name?: string): WorldHeader {
+  return headerWith(state, stateHash(state), savedAt, name);
+}
+
+function headerWith(state: WorldState, hash: string, savedAt: string, name?: string): WorldHeader {
   return {
     format: WORLD_FORMAT,
-    hash: stateHash(state),
+    hash,
     savedAt,
     ...(name ? { name } : {}),
     ...(state.clock ? { clock: state.clock } : {}),
@@ -30,9 +34,18 @@ export function headerOf(state: WorldState, savedAt: string, name?: string): Wor
 }
 
 export function encodeWorld(state: WorldState, header: WorldHeader): Buffer {
-  const lines = [JSON.stringify(header)];
-  for (const t of state.tables) for (const row of t.rows) lines.push(canonicalJson(row));
-  return gzipSync(lines.join('\n') + '\n', { level: 1 });
+  return gzipTexts(header, state.tables.map((t) => tableText(t.rows.map(canonicalRow))));
+}
+
+/** A state's file and header, each row made canonical once for both the hash and the file. */
+export function saveWorld(state: WorldState, savedAt: string, name?: string): { header: WorldHeader; file: Buffer } {
+  const texts = state.tables.map((t) => tableText(t.rows.map(canonicalRow)));
+  const header = headerWith(state, hashTexts(state.tables.map((t, i) => ({ name: t.name, text: texts[i]! }))), savedAt, name);
+  return { header, file: gzipTexts(header, texts) };
+}
+
+function gzipTexts(header: WorldHeader, texts: string[]): Buffer {
+  return gzipSync(Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), ...texts.map((t) => Buffer.from(t))]), { level: 1 });
 }
 
 /** Reads a snapshot file; a damaged one (or one whose rows do not hash to its header's hash) is refused. */
@@ -52,14 +65,23 @@ export function decodeWorld(file: Buffer): { header: WorldHeader; state: WorldSt
   }
   if (header?.format !== WORLD_FORMAT || !Array.isArray(header.tables)) throw new WorldFileError(`not a world snapshot: format is not ${WORLD_FORMAT}`);
   let at = 1;
+  const canonical: Array<{ name: string; text: string }> = [];
   const tables = header.tables.map((t) => {
-    const rows = lines.slice(at, at + t.rows).map((line) => decodeRow(JSON.parse(line) as Record<string, unknown>));
+    const text = lines.slice(at, at + t.rows);
     at += t.rows;
-    if (rows.length !== t.rows) throw new WorldFileError(`the snapshot is cut short in table ${t.name}`);
-    return { name: t.name, owner: t.owner, key: t.key, rows };
+    if (text.length !== t.rows) throw new WorldFileError(`the snapshot is cut short in table ${t.name}`);
+    let rows: Array<Record<string, unknown>>;
+    try {
+      rows = text.map((line) => JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      throw new WorldFileError(`not a world snapshot: a row of table ${t.name} is not JSON`);
+    }
+    // The hash is over each row's canonical form, made before bytes are decoded (as it was saved).
+    canonical.push({ name: t.name, text: tableText(rows.map(canonicalRow)) });
+    return { name: t.name, owner: t.owner, key: t.key, rows: rows.map(decodeRow) };
   });
   const state: WorldState = { tables, ...(header.clock ? { clock: header.clock } : {}) };
-  if (stateHash(state) !== header.hash) throw new WorldFileError('the snapshot rows do not match its hash (the file was changed or damaged)');
+  if (hashTexts(canonical) !== header.hash) throw new WorldFileError('the snapshot rows do not match its hash (the file was changed or damaged)');
   return { header, state };
 }
 

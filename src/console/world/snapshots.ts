@@ -3,7 +3,7 @@
 // state's hash: saving the same state twice gives the same snapshot.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { decodeWorld, encodeWorld, headerOf, peekHeader, type WorldHeader } from './file.js';
+import { decodeWorld, peekHeader, saveWorld, type WorldHeader } from './file.js';
 import type { WorldState } from './state.js';
 
 const SUFFIX = '.jsonl.gz';
@@ -27,8 +27,7 @@ export class SnapshotFiles {
   }
 
   save(state: WorldState, savedAt: string, name?: string): SnapshotInfo {
-    const header = headerOf(state, savedAt, name);
-    const file = encodeWorld(state, header);
+    const { header, file } = saveWorld(state, savedAt, name);
     const id = header.hash.slice(0, 16);
     mkdirSync(this.dir, { recursive: true });
     writeFileSync(this.fileOf(id)!, file);

@@ -1,10 +1,12 @@
 // Reading the world's rows out of the database and writing them back: one transaction each,
-// so a snapshot is one consistent state and a restore is all or nothing.
+// so a snapshot is one consistent state and a restore is all or nothing (on SQLite through the
+// raw handle, sqlite-rows.ts; on PostgreSQL through Kysely).
 import { sql, type Kysely } from 'kysely';
 import type { Platform } from '../../platform/service.js';
 import type { WorldRow } from '../../platform/world.js';
 import { hashTables, sortRows } from './canonical.js';
 import { worldCatalog, type WorldOwner, type WorldTable } from './catalog.js';
+import { readTables, replaceTables } from './sqlite-rows.js';
 
 export interface TableState {
   name: string;
@@ -53,14 +55,18 @@ export class World {
 
   async read(): Promise<WorldState> {
     const catalog = await this.catalog();
-    const tables = await this.platform.db.kysely.transaction().execute(async (trx) => {
-      const out: TableState[] = [];
-      for (const t of catalog) {
-        const rows = (await trx.selectFrom(t.name).selectAll().execute()) as WorldRow[];
-        const world = t.instanceRow ? rows.filter((r) => !t.instanceRow!(t.name, r)) : rows;
-        out.push({ name: t.name, owner: t.owner, key: t.key, rows: sortRows(world, t.key) });
-      }
-      return out;
+    const sqlite = this.platform.db.sqlite;
+    const read = sqlite
+      ? await sqlite.run((s) => readTables(s, catalog))
+      : await this.platform.db.kysely.transaction().execute(async (trx) => {
+          const out: WorldRow[][] = [];
+          for (const t of catalog) out.push((await trx.selectFrom(t.name).select(t.columns).execute()) as WorldRow[]);
+          return out;
+        });
+    const tables = catalog.map((t, i): TableState => {
+      const rows = read[i]!;
+      const world = t.instanceRow ? rows.filter((r) => !t.instanceRow!(t.name, r)) : rows;
+      return { name: t.name, owner: t.owner, key: t.key, rows: sortRows(world, t.key) };
     });
     const clock = controllable(this.platform.clock)?.state();
     return { tables: tables.sort((a, b) => (a.name < b.name ? -1 : 1)), ...(clock ? { clock } : {}) };
@@ -77,7 +83,9 @@ export class World {
   async restore(state: WorldState): Promise<{ skipped: string[] }> {
     const catalog = await this.catalog();
     const given = new Map(state.tables.map((t) => [t.name, t]));
-    await this.platform.db.kysely.transaction().execute(async (trx) => {
+    const sqlite = this.platform.db.sqlite;
+    if (sqlite) await sqlite.run((s) => replaceTables(s, catalog.map((t) => ({ name: t.name, rows: given.get(t.name)?.rows ?? [], keep: t.instanceRow }))));
+    else await this.platform.db.kysely.transaction().execute(async (trx) => {
       const kept = new Map<string, WorldRow[]>();
       // Children before parents, so no foreign key ever points at a missing row.
       for (const t of [...catalog].reverse()) {

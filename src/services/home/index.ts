@@ -25,7 +25,7 @@ import { startPurging } from './recorder/purge.js';
 import { readHomeSettings, type HomeSettings } from './settings.js';
 import { AutomationStore } from './store/automation-store.js';
 import { HomeStore } from './store/home-store.js';
-import { reloadHomeAfterRestore } from './world.js';
+import { registerHomeWorld } from './world.js';
 
 async function start(platform: Platform, settings: HomeSettings) {
   const { config, logger } = platform;
@@ -63,7 +63,7 @@ async function start(platform: Platform, settings: HomeSettings) {
     instanceId: replication.instanceId,
   });
   await automations.start();
-  const stopReloading = reloadHomeAfterRestore(platform, { home, store, automations });
+  const stopWorld = registerHomeWorld(platform, { home, store, automations });
   const stopPurging = startPurging(home, store, settings.keepDays);
   registerLogbookService(home);
   registerHomeassistantServices(home, { readLocation: () => loadHouse(settings.configFile, explicit, knownDomains).location });
@@ -115,7 +115,7 @@ async function start(platform: Platform, settings: HomeSettings) {
       for (const client of app.websocketServer?.clients ?? []) client.terminate();
       await app.close();
       await mqtt?.stop();
-      stopReloading();
+      stopWorld();
       automations.stop();
       stopPurging();
       replication.stop();
