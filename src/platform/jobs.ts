@@ -242,6 +242,14 @@ export class TableJobs implements Jobs {
     if (queues.length === 0) return;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
+      // While jobs run here, wait for one to finish (each wakes the poller as it ends) instead
+      // of asking the database every few milliseconds: a seed waiting on thousands of jobs spent
+      // seconds in those queries and in the claims each wake-up made.
+      if (this.inFlight.size > 0) {
+        if (Date.now() > deadline) throw new Error('jobs did not become idle in time');
+        await Promise.race([Promise.race([...this.inFlight]).catch(() => {}), new Promise((r) => setTimeout(r, 100))]);
+        continue;
+      }
       const row = await this.db.kysely
         .selectFrom('platform_jobs')
         .select((eb) => eb.fn.countAll<number>().as('n'))
