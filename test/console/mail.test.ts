@@ -5,6 +5,7 @@
 // event stream announces a new message.
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEventStream } from './event-stream-reader.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -201,32 +202,20 @@ describe('console mail views', () => {
   });
 
   it('announces a new message on the event stream of its inbox, and not on another', async () => {
-    const controller = new AbortController();
-    const res = await fetch(`${base}/mail/events?inbox=${enc(FRIEND)}`, { headers: { cookie }, signal: controller.signal });
-    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let got = '';
-    const readUntil = async (needle: string) => {
-      while (!got.includes(needle)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended before ${needle}`);
-        got += decoder.decode(value, { stream: true });
-      }
-    };
-    await readUntil(': connected');
+    const stream = await readEventStream(`${base}/mail/events?inbox=${enc(FRIEND)}`, cookie);
+    await stream.until(': connected');
     await mailApi('POST', `/v0/inboxes/${enc(FRIEND)}/messages`, { to: BOT, subject: 'Not for the friend', text: 'x' });
     await mailApi('POST', `/v0/inboxes/${enc(BOT)}/messages`, { to: FRIEND, subject: 'Fresh news', text: 'Just arrived.' });
-    await readUntil('Fresh news');
-    const event = JSON.parse(/data: (.*)\n/.exec(got)![1]!) as Record<string, unknown>;
+    await stream.until('Fresh news');
+    const event = JSON.parse(/data: (.*)\n/.exec(stream.text)![1]!) as Record<string, unknown>;
     expect(event).toMatchObject({ inbox_id: FRIEND, subject: 'Fresh news' });
     expect(event.from).toContain(BOT);
-    expect(got).not.toContain('Not for the friend');
+    expect(stream.text).not.toContain('Not for the friend');
     // Mail from outside, over SMTP, is announced the same way.
     const smtp = new URL(t.url('mail', 'smtp'));
     await nodemailer.createTransport({ host: smtp.hostname, port: Number(smtp.port), secure: false, ignoreTLS: true }).sendMail({ from: 'stranger@outside.test', to: FRIEND, subject: 'Over SMTP', text: 'Hello from outside.' });
-    await readUntil('Over SMTP');
-    expect(got).toContain('stranger@outside.test');
-    controller.abort();
+    await stream.until('Over SMTP');
+    expect(stream.text).toContain('stranger@outside.test');
+    stream.close();
   });
 });

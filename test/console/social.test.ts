@@ -1,6 +1,7 @@
 // The console's blog and community view: blogs, recent posts, communities and active agents,
 // read from the services' public APIs and linked to their real pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEventStream } from './event-stream-reader.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 
@@ -67,30 +68,18 @@ describe('console blog and community view', () => {
     const page = await (await fetch(`${base}/social`, { headers: { cookie } })).text();
     expect(page).toContain('data-live="/social/stream"');
     expect(page).toContain('hx-get="/social/sections"');
-    const controller = new AbortController();
-    const res = await fetch(`${base}/social/stream`, { headers: { cookie }, signal: controller.signal });
-    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let got = '';
-    const readUntil = async (pattern: RegExp) => {
-      while (!pattern.test(got)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended before ${pattern}`);
-        got += decoder.decode(value, { stream: true });
-      }
-    };
+    const stream = await readEventStream(`${base}/social/stream`, cookie);
     try {
-      await readUntil(/: connected/);
+      await stream.until(': connected');
       // The console's own reads are not changes: refreshing the lists announces nothing.
       await fetch(`${base}/social/sections`, { headers: { cookie } });
       await call(`${t.url('community')}/api/v1/posts`, 'POST', { title: 'A lamp at dusk', content: 'Warm.', submolt: 'lamps' }, mothAuth);
-      await readUntil(/data: \w+\n\n/);
+      await stream.until(/data: \w+\n\n/);
       const sections = await (await fetch(`${base}/social/sections`, { headers: { cookie } })).text();
       expect(sections).toContain('A lamp at dusk');
       expect(sections).not.toContain('<html');
     } finally {
-      controller.abort();
+      stream.close();
     }
   });
 
