@@ -257,6 +257,7 @@ export default {
     if (ctx.typeVersion < 2) return executeV1(ctx, mode, in1, in2);
     if (mode === 'chooseBranch') return chooseBranch(ctx, inputs);
     if (mode === 'combine') return combineV2V3(ctx, in1, in2);
-    throw new NodeOperationError(`Merge mode "${mode}" is not supported`);
+    // A v1 mode name left in a v2+ node (older workflows edited by hand): n8n outputs nothing.
+    return [[]];
   },
 } satisfies NodeType;

@@ -60,19 +60,21 @@ export default {
     });
     if (!groups.size) groups.set('[]', { keys: {}, items: [] });
     type Group = typeof groups extends Map<string, infer G> ? G : never;
-    const summary = (g: Group, name: (field: string) => string) =>
+    // Dots in a field's path become underscores in the aggregate's name (observed: `sum_m_v`).
+    const name = (field: string) => (noDots ? field : field.replace(/\./g, '_'));
+    const summary = (g: Group) =>
       Object.fromEntries(specs.map((spec) => [`${NAMES[spec.aggregation ?? 'count'] ?? spec.aggregation}_${name(spec.field ?? '')}`, aggregate(spec, g.items.map(({ item }) => read(item.json, spec.field ?? '')))]));
     if (await ctx.param('options.outputFormat', 0, 'separateItems') === 'singleItem' && splitBy.length) {
       // One item, keyed by the groups' values (nested, one level per split field), each holding
-      // its aggregates; dots in their names become underscores (observed: `sum_meta_lvl`).
+      // its aggregates.
       const json: Record<string, unknown> = {};
       for (const g of groups.values()) {
         let at = json;
         for (const f of splitBy) at = (at[g.keys[f] as string] ??= {}) as Record<string, unknown>;
-        Object.assign(at, summary(g, (field) => field.replace(/\./g, '_')));
+        Object.assign(at, summary(g));
       }
       return [[{ json, pairedItem: ctx.items.map((_, i) => ({ item: i })) }]];
     }
-    return [[...groups.values()].map((g) => ({ json: { ...g.keys, ...summary(g, (field) => field) }, pairedItem: g.items.map(({ index }) => ({ item: index })) }))];
+    return [[...groups.values()].map((g) => ({ json: { ...g.keys, ...summary(g) }, pairedItem: g.items.map(({ index }) => ({ item: index })) }))];
   },
 } satisfies NodeType;
