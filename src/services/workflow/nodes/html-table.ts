@@ -10,7 +10,7 @@ const HEADER_STYLE = "style='margin:0; padding:7px 20px 7px 0px; border-bottom:1
 const CELL_STYLE = "style='margin:0; padding:7px 20px 7px 0px; border-bottom:1px solid #eee'";
 
 function cell(value: unknown): string {
-  if (typeof value === 'boolean') return value ? '<input type="checkbox" checked="checked"/>' : '<input type="checkbox"/>';
+  if (typeof value === 'boolean') return value ? '<input type="checkbox" checked="checked"/>' : '<input type="checkbox" />';
   return String(value);
 }
 
