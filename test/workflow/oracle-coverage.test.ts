@@ -119,7 +119,7 @@ const DOCUMENTED: Record<string, Option[]> = {
   ],
   'n8n-nodes-base.renameKeys': [{ param: 'additionalOptions.regexReplacement.replacements.searchRegex', values: ['^(a)'] }],
   'n8n-nodes-base.xml': [{ param: 'mode', values: ['xmlToJson', 'jsonToxml'] }],
-  'n8n-nodes-base.html': [{ param: 'operation', values: ['extractHtmlContent'] }],
+  'n8n-nodes-base.html': [{ param: 'operation', values: ['extractHtmlContent', 'convertToHtmlTable'] }],
   'n8n-nodes-base.htmlExtract': [],
   'n8n-nodes-base.crypto': [{ param: 'action', values: ['hash', 'hmac', 'generate'], absent: 'hash' }],
   'n8n-nodes-base.compareDatasets': [],

@@ -96,8 +96,8 @@ describe('Run Once for All Items', () => {
 
   it("rejects what n8n rejects, with n8n's messages", async () => {
     await expect(all('return 5;')).rejects.toThrow("Code doesn't return items properly");
-    // Returning nothing (or null) is an empty output in n8n 2.8.4, not an error (observed with the oracle).
-    await expect(all('const x = 1;')).resolves.toEqual([]);
+    // Returning null is an empty output in n8n 2.8.4; returning nothing is an error (observed with the oracle).
+    await expect(all('const x = 1;')).rejects.toThrow("Code doesn't return items properly");
     await expect(all('return null;')).resolves.toEqual([]);
     await expect(all('return [1, 2];')).rejects.toThrow("Code doesn't return an object [item 0]");
     await expect(all("return [{ json: 'text' }];")).rejects.toThrow("A 'json' property isn't an object [item 0]");
@@ -130,7 +130,7 @@ describe('Run Once for Each Item', () => {
     // n8n wraps the array as the item's json and refuses that (observed with the oracle).
     await expect(each('return [$json];')).rejects.toThrow("A 'json' property isn't an object [item 0]");
     await expect(each("if ($json.n === 2) {\n  throw new Error('bad item');\n}\nreturn $json;")).rejects.toThrow(
-      'bad item [line 2, for item 1]',
+      'bad item [line 2]',
     );
   });
 });

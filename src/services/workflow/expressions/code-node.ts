@@ -92,8 +92,8 @@ function normalize(value: unknown, mode: CodeMode, index: number, inputCount: nu
   switch (mode) {
     case 'runOnceForAllItems':
     case 'functionAllItems': {
-      // `return null` (or nothing) is an empty output in n8n, not an error.
-      if (value === undefined || value === null) return [];
+      // `return null` is an empty output in n8n; returning nothing at all is an error there.
+      if (value === null || (value === undefined && mode === 'functionAllItems')) return [];
       if (typeof value !== 'object') {
         throw new ExpressionError(
           "Code doesn't return items properly",

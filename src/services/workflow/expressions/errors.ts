@@ -6,8 +6,8 @@
 //
 // A Code node's error message is built as n8n 2.8.4 builds it (observed in the corpus): it
 // takes the stack's "Name: message" row, splits it on ':' and keeps the LAST part as the
-// message and the part before as the description; then appends "[line N]" (or
-// "[line N, for item I]" in per-item mode). So `throw new Error('Invalid data: ' + e.message)`
+// message and the part before as the description; then appends "[line N]", in per-item mode
+// too (observed with the oracle: no item number). So `throw new Error('Invalid data: ' + e.message)`
 // on line 5 reports "Client name required. [line 5]".
 
 import { ExpressionError } from './api.js';
@@ -53,12 +53,12 @@ function lineOf(stack: string, filename: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-export function codeError(error: GuestError, filename: string, itemIndex?: number): ExpressionError {
+export function codeError(error: GuestError, filename: string): ExpressionError {
   if (error.name === 'ExpressionError') return new ExpressionError(error.message, undefined, error.description);
   const line = lineOf(error.stack, filename);
   // A thrown string or plain object has no "Name: message" row for n8n to read.
   if (!error.isError) return new ExpressionError('Unknown error');
-  const where = line === undefined ? '' : itemIndex === undefined ? `[line ${line}]` : `[line ${line}, for item ${itemIndex}]`;
+  const where = line === undefined ? '' : `[line ${line}]`;
   const messageRow = `${error.name}: ${v8Message(error.message)}`.split('\n')[0]!;
   if (!messageRow.includes('Error:')) return new ExpressionError(`Unknown error ${where}`.trim());
   const [details, type] = messageRow

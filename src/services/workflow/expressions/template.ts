@@ -14,7 +14,7 @@ export interface Template {
   single: boolean;
 }
 
-function splitTemplate(source: string): Chunk[] {
+export function splitTemplate(source: string): Chunk[] {
   const chunks: Chunk[] = [];
   let index = 0;
   while (index < source.length) {

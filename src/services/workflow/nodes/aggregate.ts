@@ -1,6 +1,6 @@
 // Aggregate: many items into one, by individual fields or as a list of whole items.
 import type { NodeType } from '../engine/node-type.js';
-import { clone, fieldList, readPath, writePath } from './util.js';
+import { clone, fieldList, readPath, splitPath, writePath } from './util.js';
 
 interface FieldSpec {
   fieldToAggregate?: string;
@@ -41,8 +41,11 @@ export default {
     for (const spec of specs) {
       const field = spec.fieldToAggregate ?? '';
       if (!field) continue;
-      const name = spec.renameField && spec.outputFieldName ? spec.outputFieldName : field;
       const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
+      // Unrenamed, a nested field's values are listed under its last key (observed: `meta.lvl`
+      // gives `lvl`); a chosen output name is a path of its own.
+      const renamed = spec.renameField && spec.outputFieldName;
+      const name = renamed ? spec.outputFieldName! : noDots ? field : (splitPath(field).at(-1) ?? field);
       const values: unknown[] = [];
       for (const it of items) {
         const v = noDots ? it.json[field] : readPath(it.json, field);
@@ -51,7 +54,6 @@ export default {
         if (Array.isArray(v) && mergeLists) values.push(...clone(v));
         else values.push(v === undefined ? null : clone(v));
       }
-      // Field names are paths (`a.b`, `['with space']`), for the output name too.
       if (noDots) json[name] = values;
       else writePath(json, name, values);
     }

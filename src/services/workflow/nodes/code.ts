@@ -1,5 +1,6 @@
 // Code (v1, v2): JavaScript run by the sandbox, once for all items or once per item.
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
+import type { Item } from '../expressions/api.js';
 
 export default {
   types: ['n8n-nodes-base.code'],
@@ -8,14 +9,28 @@ export default {
     if (language !== 'javaScript') throw new NodeOperationError(`The Code node language "${language}" is not supported here; use JavaScript`);
     const mode = ctx.raw<'runOnceForAllItems' | 'runOnceForEachItem'>('mode', 'runOnceForAllItems');
     const code = ctx.raw<string>('jsCode', '');
+    // Under continueOnFail a failure becomes one failed item, the engine routes it (regular
+    // output: just the error; error output: the input's fields and the error). Observed: per
+    // item, only the failing item fails; for all items, one item with the error alone.
+    const failed = (err: unknown, json: Item['json'], item: number): Item => ({ json, error: { message: (err as Error).message }, pairedItem: { item } });
     if (mode === 'runOnceForEachItem') {
       const out = [];
       for (let i = 0; i < ctx.items.length; i++) {
-        const items = await ctx.expressions.runCode({ code, mode, data: ctx.expressionData(i), signal: ctx.signal });
-        for (const it of items) out.push({ ...it, pairedItem: it.pairedItem ?? { item: i } });
+        try {
+          const items = await ctx.expressions.runCode({ code, mode, data: ctx.expressionData(i), signal: ctx.signal });
+          for (const it of items) out.push({ ...it, pairedItem: it.pairedItem ?? { item: i } });
+        } catch (err) {
+          if (!ctx.continueOnFail) throw err;
+          out.push(failed(err, ctx.items[i]!.json, i));
+        }
       }
       return [out];
     }
-    return [await ctx.expressions.runCode({ code, mode, data: ctx.expressionData(0), signal: ctx.signal })];
+    try {
+      return [await ctx.expressions.runCode({ code, mode, data: ctx.expressionData(0), signal: ctx.signal })];
+    } catch (err) {
+      if (!ctx.continueOnFail) throw err;
+      return [[failed(err, {}, 0)]];
+    }
   },
 } satisfies NodeType;

@@ -11,21 +11,23 @@ const PRESETS: Record<string, string> = {
 };
 
 /**
- * A date parameter as n8n 2.8.4 reads it (observed with the oracle): null is the epoch, booleans
- * and numbers are epoch seconds (milliseconds when large), strings are ISO (keeping their own
- * offset; none means `zone`) or anything Date parses; numeric strings are refused.
+ * A date parameter as n8n 2.8.4 reads it (observed with the oracle): null is the epoch, booleans,
+ * numbers and numeric strings are epoch seconds (milliseconds when large: "20240310" is a time
+ * in 1970), other strings are ISO dates (keeping their own offset; none means `zone`) or
+ * anything Date parses; a time alone ("12:30") is refused.
  */
 function toDate(v: unknown, zone: string): DateTime {
   let d: DateTime;
+  const numeric = typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v);
   if (DateTime.isDateTime(v)) d = v;
   else if (v instanceof Date) d = DateTime.fromJSDate(v, { zone });
-  else if (v === null || typeof v === 'number' || typeof v === 'boolean') {
+  else if (v === null || typeof v === 'number' || typeof v === 'boolean' || numeric) {
     const n = Number(v);
     d = DateTime.fromMillis(Math.abs(n) > 1e11 ? n : n * 1000, { zone });
   } else {
     const s = String(v);
-    d = DateTime.fromISO(s, { setZone: true, zone });
-    if (!d.isValid && !/^\s*-?\d+(\.\d+)?\s*$/.test(s)) d = DateTime.fromJSDate(new Date(s), { zone });
+    d = /^\s*T?\d{1,2}:\d{2}/.test(s) ? DateTime.invalid('a time without a date') : DateTime.fromISO(s, { setZone: true, zone });
+    if (!d.isValid) d = DateTime.fromJSDate(new Date(s), { zone });
   }
   if (!d.isValid) throw new NodeOperationError('Invalid date format');
   return d;
@@ -80,7 +82,10 @@ async function run(ctx: NodeContext, i: number, zone: string): Promise<{ field: 
       const a = (await dateParam(ctx, 'startDate', i, zone, 'now'))!;
       const b = (await dateParam(ctx, 'endDate', i, zone, 'now'))!;
       const units = (await ctx.param<string[]>('units', i, ['day'])).map(unit) as Array<keyof DurationLikeObject>;
-      return { field: await ctx.param('outputFieldName', i, 'timeDifference'), value: b.diff(a, units as any).toObject() };
+      const difference = b.diff(a, units as any);
+      // `isoString`: the duration as ISO 8601 text (observed: "P420DT4.512638888888889H").
+      const value = (await ctx.param('options.isoString', i, false)) ? difference.toISO() : difference.toObject();
+      return { field: await ctx.param('outputFieldName', i, 'timeDifference'), value };
     }
     case 'extractDate': {
       const d = (await dateParam(ctx, 'date', i, zone, 'now'))!.setZone(zone);

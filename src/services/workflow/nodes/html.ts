@@ -1,10 +1,12 @@
-// HTML (extractHtmlContent): CSS selectors over an HTML string in a JSON field; one output item
+// HTML. extractHtmlContent: CSS selectors over an HTML string in a JSON field; one output item
 // per input item holding the extracted keys. Text of several matches is joined, as a jQuery-like
-// `.text()` does; `returnArray` gives one entry per match.
+// `.text()` does; `returnArray` gives one entry per match. convertToHtmlTable: all items as one
+// table (html-table.ts).
 import { parse, type HTMLElement } from 'node-html-parser';
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { readPath } from './util.js';
+import { htmlTable } from './html-table.js';
 
 interface Extraction {
   key: string;
@@ -44,6 +46,7 @@ export default {
   types: ['n8n-nodes-base.html', 'n8n-nodes-base.htmlExtract'],
   async execute(ctx) {
     const operation = ctx.raw<string>('operation', ctx.node.type.endsWith('htmlExtract') ? 'extractHtmlContent' : 'generateHtmlTemplate');
+    if (operation === 'convertToHtmlTable') return [[{ json: { table: await htmlTable(ctx) }, pairedItem: ctx.items.map((_, item) => ({ item })) }]];
     if (operation !== 'extractHtmlContent') throw new NodeOperationError(`The operation "${operation}" of the HTML node is not supported`);
     const out: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {

@@ -32,6 +32,13 @@ function deepMerge(target: unknown, source: unknown): unknown {
 interface Clash {
   resolveClash: 'preferInput1' | 'preferInput2' | 'addSuffix';
   mergeMode: 'deepMerge' | 'shallowMerge';
+  /** Empty values ('', null) of the preferred input do not replace the other's (observed). */
+  overrideEmpty: boolean;
+}
+
+/** The top-level fields of `json` that are not '' or null (0, false, [] and {} count as values: observed). */
+function withoutEmpty(json: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(json).filter(([, v]) => v !== '' && v !== null && v !== undefined));
 }
 
 function combine(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined, clash: Clash): Record<string, unknown> {
@@ -41,14 +48,15 @@ function combine(a: Record<string, unknown> | undefined, b: Record<string, unkno
     for (const [k, v] of Object.entries(b ?? {})) out[`${k}_2`] = clone(v);
     return out;
   }
-  const [base, top] = clash.resolveClash === 'preferInput1' ? [b, a] : [a, b];
+  const [base, preferred] = clash.resolveClash === 'preferInput1' ? [b, a] : [a, b];
+  const top = clash.overrideEmpty && preferred ? withoutEmpty(preferred) : preferred;
   if (clash.mergeMode === 'shallowMerge') return { ...clone(base ?? {}), ...clone(top ?? {}) };
   return deepMerge(clone(base ?? {}), top ?? {}) as Record<string, unknown>;
 }
 
 async function clashOptions(ctx: NodeContext): Promise<Clash> {
   const v = (await ctx.param<Partial<Clash>>('options.clashHandling.values', 0, {})) ?? {};
-  return { resolveClash: v.resolveClash ?? 'preferInput2', mergeMode: v.mergeMode ?? 'deepMerge' };
+  return { resolveClash: v.resolveClash ?? 'preferInput2', mergeMode: v.mergeMode ?? 'deepMerge', overrideEmpty: Boolean(v.overrideEmpty) };
 }
 
 // ---- v2 / v3 --------------------------------------------------------------------------------
@@ -149,7 +157,13 @@ async function combineV2V3(ctx: NodeContext, in1: Item[], in2: Item[]): Promise<
     const includeUnpaired = await ctx.param<boolean>('options.includeUnpaired', 0, false);
     if (!in1.length || !in2.length) return [includeUnpaired || v < 3 ? (in1.length ? passOn(in1, 0) : passOn(in2, 1)) : []];
     const n = includeUnpaired ? Math.max(in1.length, in2.length) : Math.min(in1.length, in2.length);
-    return [Array.from({ length: n }, (_, i) => ({ json: combine(in1[i]?.json, in2[i]?.json, clash), pairedItem: pair(in1[i] ? i : undefined, in2[i] ? i : undefined) }))];
+    // With addSuffix, n8n's position mode also keeps input 2's fields under their own names
+    // (observed: {x:1} and {x:'b'} give {x_1:1, x_2:'b', x:'b'}); by fields it does not.
+    const pairOf = (i: number) => {
+      const json = combine(in1[i]?.json, in2[i]?.json, clash);
+      return clash.resolveClash === 'addSuffix' ? { ...json, ...clone(in2[i]?.json ?? {}) } : json;
+    };
+    return [Array.from({ length: n }, (_, i) => ({ json: pairOf(i), pairedItem: pair(in1[i] ? i : undefined, in2[i] ? i : undefined) }))];
   }
   if (how === 'combineAll' || how === 'multiplex') {
     const out: Item[] = [];
@@ -257,6 +271,7 @@ export default {
     if (ctx.typeVersion < 2) return executeV1(ctx, mode, in1, in2);
     if (mode === 'chooseBranch') return chooseBranch(ctx, inputs);
     if (mode === 'combine') return combineV2V3(ctx, in1, in2);
-    throw new NodeOperationError(`Merge mode "${mode}" is not supported`);
+    // A v1 mode name left in a v2+ node (older workflows edited by hand): n8n outputs nothing.
+    return [[]];
   },
 } satisfies NodeType;

@@ -3,6 +3,8 @@
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { clone, deletePath, fieldList, isPlainObject, readPath, writePath } from './util.js';
+import { parseLenientJson } from './lenient-json.js';
+import { splitTemplate } from '../expressions/template.js';
 
 interface Assignment {
   name?: string;
@@ -101,12 +103,16 @@ async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> 
     const json = await baseFields(ctx, item.json, i);
     const put = (name: string, value: unknown) => (dot ? writePath(json, name, value) : (json[name] = value));
     if (mode === 'raw') {
-      let raw = await ctx.param<unknown>('jsonOutput', i, '{}');
+      let raw = await rawJsonOutput(ctx, i);
       if (typeof raw === 'string') {
         try {
           raw = JSON.parse(raw);
         } catch (err) {
-          throw new NodeOperationError(`The 'JSON Output' in item ${i} contains invalid JSON`, (err as Error).message);
+          try {
+            raw = parseLenientJson(raw as string);
+          } catch {
+            throw new NodeOperationError(`The 'JSON Output' in item ${i} contains invalid JSON`, (err as Error).message);
+          }
         }
       }
       if (!isPlainObject(raw)) throw new NodeOperationError(`The 'JSON Output' in item ${i} does not contain a valid JSON object`);
@@ -165,3 +171,25 @@ export default {
   types: ['n8n-nodes-base.set'],
   execute: async (ctx) => [await (ctx.typeVersion >= 3 ? v3(ctx) : v1(ctx))],
 } satisfies NodeType;
+
+
+/**
+ * The raw mode's JSON text with its `{{ }}` segments filled in the way n8n fills them there:
+ * each segment on its own, objects and arrays as JSON text, everything else through String()
+ * (so null gives "null" and a missing value "undefined", which the lenient reading takes as
+ * null). Plain interpolation would write "[object Object]" instead.
+ */
+async function rawJsonOutput(ctx: NodeContext, i: number): Promise<unknown> {
+  const source = ctx.raw<unknown>('jsonOutput', '{}');
+  if (typeof source !== 'string' || !source.startsWith('=')) return source;
+  let text = '';
+  for (const chunk of splitTemplate(source.slice(1))) {
+    if (chunk.kind === 'text') {
+      text += chunk.text;
+      continue;
+    }
+    const value = await ctx.expressions.resolve(`={{${chunk.code}}}`, ctx.expressionData(i), ctx.signal);
+    text += value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+  return text;
+}

@@ -59,18 +59,22 @@ export default {
       groups.set(k, g);
     });
     if (!groups.size) groups.set('[]', { keys: {}, items: [] });
-    const out: Item[] = [];
-    for (const g of groups.values()) {
-      const json: Record<string, unknown> = { ...g.keys };
-      for (const spec of specs) {
-        const field = spec.field ?? '';
-        json[`${NAMES[spec.aggregation ?? 'count'] ?? spec.aggregation}_${field}`] = aggregate(spec, g.items.map(({ item }) => read(item.json, field)));
-      }
-      out.push({ json, pairedItem: g.items.map(({ index }) => ({ item: index })) });
-    }
+    type Group = typeof groups extends Map<string, infer G> ? G : never;
+    // Dots in a field's path become underscores in the aggregate's name (observed: `sum_m_v`).
+    const name = (field: string) => (noDots ? field : field.replace(/\./g, '_'));
+    const summary = (g: Group) =>
+      Object.fromEntries(specs.map((spec) => [`${NAMES[spec.aggregation ?? 'count'] ?? spec.aggregation}_${name(spec.field ?? '')}`, aggregate(spec, g.items.map(({ item }) => read(item.json, spec.field ?? '')))]));
     if (await ctx.param('options.outputFormat', 0, 'separateItems') === 'singleItem' && splitBy.length) {
-      return [[{ json: { data: out.map((o) => o.json) }, pairedItem: ctx.items.map((_, i) => ({ item: i })) }]];
+      // One item, keyed by the groups' values (nested, one level per split field), each holding
+      // its aggregates.
+      const json: Record<string, unknown> = {};
+      for (const g of groups.values()) {
+        let at = json;
+        for (const f of splitBy) at = (at[g.keys[f] as string] ??= {}) as Record<string, unknown>;
+        Object.assign(at, summary(g));
+      }
+      return [[{ json, pairedItem: ctx.items.map((_, i) => ({ item: i })) }]];
     }
-    return [out];
+    return [[...groups.values()].map((g) => ({ json: { ...g.keys, ...summary(g) }, pairedItem: g.items.map(({ index }) => ({ item: index })) }))];
   },
 } satisfies NodeType;

@@ -1,7 +1,7 @@
 // Web-platform globals that Code written for n8n (which runs on Node) expects and QuickJS
 // lacks: URL (parsed by the host's WHATWG parser, ../sandbox/web.ts, through one host
-// operation: text in, JSON out), URLSearchParams, btoa/atob and structuredClone (plain
-// JavaScript, here). Runs second, when a context is created.
+// operation: text in, JSON out), URLSearchParams, btoa/atob, structuredClone and Node's Buffer
+// (plain JavaScript, here). Runs second, when a context is created.
 
 (function () {
   'use strict';
@@ -132,6 +132,129 @@
     return out;
   }
 
+  // ------------------------------------------------------------ Buffer (Node's, the common part)
+  // Code written for n8n converts text with Buffer.from(text[, encoding]).toString(encoding);
+  // these are the encodings it meets in practice: utf8, hex, base64(url), latin1/binary, ascii.
+  /** @param {string} text @returns {number[]} */
+  function utf8Bytes(text) {
+    const out = [];
+    for (let i = 0; i < text.length; i++) {
+      let c = text.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+        const d = text.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) { c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00); i++; }
+      }
+      if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd; // a lone surrogate, as Node encodes it
+      if (c < 0x80) out.push(c);
+      else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+      else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+      else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    }
+    return out;
+  }
+  /** @param {Uint8Array} bytes @returns {string} */
+  function utf8Text(bytes) {
+    let out = '';
+    for (let i = 0; i < bytes.length;) {
+      const b = bytes[i];
+      const need = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
+      let c = need === 0 ? b : need === 1 ? b & 31 : need === 2 ? b & 15 : b & 7;
+      let ok = need >= 0;
+      for (let k = 1; ok && k <= need; k++) {
+        const n = bytes[i + k];
+        if (n === undefined || (n & 0xc0) !== 0x80) ok = false;
+        else c = (c << 6) | (n & 63);
+      }
+      if (ok && need >= 2 && (c < (need === 2 ? 0x800 : 0x10000) || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))) ok = false;
+      if (!ok) { out += '\ufffd'; i++; continue; }
+      out += String.fromCodePoint(c);
+      i += need + 1;
+    }
+    return out;
+  }
+  /** @param {unknown} encoding @returns {string} */
+  function encodingOf(encoding) {
+    const e = String(encoding === undefined ? 'utf8' : encoding).toLowerCase();
+    if (e === 'utf-8') return 'utf8';
+    if (e === 'binary') return 'latin1';
+    if (['utf8', 'hex', 'base64', 'base64url', 'latin1', 'ascii'].includes(e)) return e;
+    throw new TypeError('Unknown encoding: ' + encoding);
+  }
+  /** @param {string} text @param {string} encoding @returns {number[]} */
+  function bytesOf(text, encoding) {
+    switch (encoding) {
+      case 'utf8': return utf8Bytes(text);
+      case 'hex': {
+        const out = [];
+        for (let i = 0; i + 1 < text.length; i += 2) {
+          const n = parseInt(text.slice(i, i + 2), 16);
+          if (isNaN(n)) break;
+          out.push(n);
+        }
+        return out;
+      }
+      case 'base64':
+      case 'base64url': {
+        const clean = text.replace(/-/g, '+').replace(/_/g, '/').replace(/[^A-Za-z0-9+/]/g, '');
+        const out = [];
+        let bits = 0, value = 0;
+        for (const ch of clean) {
+          value = ((value << 6) | B64.indexOf(ch)) & 0xffffff;
+          bits += 6;
+          if (bits >= 8) { bits -= 8; out.push((value >> bits) & 255); }
+        }
+        return out;
+      }
+      default: {
+        const out = [];
+        for (let i = 0; i < text.length; i++) out.push(text.charCodeAt(i) & (encoding === 'ascii' ? 127 : 255));
+        return out;
+      }
+    }
+  }
+  class Buffer extends Uint8Array {
+    static from(value, encodingOrOffset, length) {
+      if (typeof value === 'string') return new Buffer(bytesOf(value, encodingOf(encodingOrOffset)));
+      if (value instanceof ArrayBuffer) return new Buffer(new Uint8Array(value, encodingOrOffset || 0, length));
+      if (value && typeof value === 'object' && /** @type {any} */ (value).type === 'Buffer' && Array.isArray(/** @type {any} */ (value).data)) return new Buffer(/** @type {any} */ (value).data);
+      if (value && typeof value === 'object' && typeof (/** @type {any} */ (value).length) === 'number') return new Buffer(Array.from(/** @type {ArrayLike<number>} */ (value), (n) => Number(n) & 255));
+      throw new TypeError('The first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object.');
+    }
+    static alloc(size, fill) {
+      const b = new Buffer(Number(size));
+      if (fill !== undefined) b.fill(typeof fill === 'string' ? (utf8Bytes(fill)[0] ?? 0) : Number(fill));
+      return b;
+    }
+    static isBuffer(value) { return value instanceof Buffer; }
+    static isEncoding(encoding) { try { encodingOf(encoding); return true; } catch (e) { return false; } }
+    static byteLength(value, encoding) {
+      if (typeof value !== 'string') return value.byteLength;
+      return bytesOf(value, encodingOf(encoding)).length;
+    }
+    static concat(list, totalLength) {
+      const bytes = [];
+      for (const part of list) for (let i = 0; i < part.length; i++) bytes.push(part[i]);
+      return new Buffer(totalLength === undefined ? bytes : bytes.slice(0, totalLength).concat(new Array(Math.max(0, totalLength - bytes.length)).fill(0)));
+    }
+    toString(encoding, start, end) {
+      const bytes = this.subarray(start || 0, end === undefined ? this.length : end);
+      switch (encodingOf(encoding)) {
+        case 'utf8': return utf8Text(bytes);
+        case 'hex': return Array.from(bytes, (b) => (b < 16 ? '0' : '') + b.toString(16)).join('');
+        case 'base64': return btoa(String.fromCharCode.apply(null, Array.from(bytes)));
+        case 'base64url': return btoa(String.fromCharCode.apply(null, Array.from(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+        case 'ascii': return String.fromCharCode.apply(null, Array.from(bytes, (b) => b & 127));
+        default: return String.fromCharCode.apply(null, Array.from(bytes));
+      }
+    }
+    toJSON() { return { type: 'Buffer', data: Array.from(this) }; }
+    equals(other) { return this.length === other.length && this.every((b, i) => b === other[i]); }
+    slice(start, end) { return this.subarray(start, end); }
+    subarray(start, end) { return new Buffer(Uint8Array.prototype.slice.call(this, start, end)); }
+  }
+  // Uint8Array's own species would make map/filter answer plain arrays of bytes.
+  Object.defineProperty(Buffer, Symbol.species, { value: Buffer });
+
   // ------------------------------------------------------------ structuredClone
   function structuredClone(value, seen) {
     if (typeof value !== 'object' || value === null) {
@@ -151,7 +274,7 @@
     return out;
   }
 
-  for (const [name, value] of Object.entries({ URL, URLSearchParams, btoa, atob, structuredClone })) {
+  for (const [name, value] of Object.entries({ URL, URLSearchParams, btoa, atob, structuredClone, Buffer })) {
     Object.defineProperty(globalThis, name, { value, writable: true, enumerable: false, configurable: true });
   }
 })();

@@ -65,7 +65,6 @@ export class SandboxRuns {
   runCode(code: string, mode: CodeMode, info: RunInfo, data: DataChannel, onLogs: (lines: string[]) => void): CodeOutcome {
     const sandbox = this.pool.acquire();
     try {
-      const perItem = mode === 'runOnceForEachItem' || mode === 'functionItem';
       this.begin(sandbox, info, data, 'code');
       let fn;
       try {
@@ -76,7 +75,7 @@ export class SandboxRuns {
         throw error;
       }
       sandbox.callApi('setItems', mode === 'functionItem' ? 'item' : 'all').dispose();
-      const value = invoke(sandbox, fn, perItem ? info.itemIndex : undefined);
+      const value = invoke(sandbox, fn);
       const staticData = decode(sandbox.callApiString('staticData'));
       const customData = decode(sandbox.callApiString('customData'));
       return {
@@ -181,17 +180,17 @@ function templateSource(template: Template): string {
 }
 
 /** Calls the compiled code, waits for its promise, and returns what it resolved to. */
-function invoke(sandbox: Sandbox, fn: ReturnType<Sandbox['compile']>, itemIndex: number | undefined): unknown {
+function invoke(sandbox: Sandbox, fn: ReturnType<Sandbox['compile']>): unknown {
   let promise;
   try {
     promise = sandbox.callApi('call', fn);
   } catch (error) {
-    if (error instanceof GuestThrow) throw codeError(error.guest, CODE_FILENAME, itemIndex);
+    if (error instanceof GuestThrow) throw codeError(error.guest, CODE_FILENAME);
     throw error;
   }
   try {
     const settled = sandbox.settle(promise);
-    if (!settled.ok) throw codeError(settled.error, CODE_FILENAME, itemIndex);
+    if (!settled.ok) throw codeError(settled.error, CODE_FILENAME);
     try {
       const decoded = decode(sandbox.callApiString('encode', settled.value));
       if (decoded.kind === 'function') throw new ExpressionError("Code doesn't return items properly", undefined, 'The code returned a function.');

@@ -3,12 +3,10 @@
 // after helpers.js.
 
 const A = Array.prototype;
+// Numbers only: a numeric string fails too (observed: [1, "2"].sum() is an error in n8n).
 function numbers(method, arr) {
-  return arr.map((v) => {
-    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-    if (isNaN(n)) fail(method, 'all array elements must be numbers', 'Filter out or convert the non-numbers first');
-    return n;
-  });
+  for (const v of arr) if (typeof v !== 'number') fail(method, 'all array elements must be numbers', 'Filter out or convert the non-numbers first');
+  return arr;
 }
 function uniqueBy(arr, fields) {
   const out = [];

@@ -90,14 +90,12 @@ define(S, 'toSentenceCase', function toSentenceCase() {
 define(S, 'toSnakeCase', function toSnakeCase() {
   return String(this)
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[^\p{L}\p{N}]+/gu, '_')
+    // One underscore per separator (observed: "BOB  smith-x" gives "bob__smith_x").
+    .replace(/[^\p{L}\p{N}]/gu, '_')
     .replace(/^_+|_+$/g, '')
     .toLowerCase();
 });
-define(S, 'toCamelCase', function toCamelCase() {
-  const words = String(this).replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase())).join('');
-});
+// No toCamelCase: n8n 2.8.4 has none (observed: the call fails, so its segment yields nothing).
 define(S, 'replaceSpecialChars', function replaceSpecialChars() {
   return String(this).normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/ß/g, 'ss').replace(/æ/g, 'ae').replace(/Æ/g, 'AE').replace(/ø/g, 'o').replace(/Ø/g, 'O').replace(/œ/g, 'oe').replace(/Œ/g, 'OE');
 });
@@ -120,11 +118,13 @@ define(S, 'quote', function quote(mark) {
   const q = mark === undefined ? '"' : String(mark);
   return q + String(this).split(q).join('\\' + q) + q;
 });
+// By default every reserved character is encoded (observed: "a b&c" gives "a%20b%26c");
+// `entireString` treats the text as a whole URL and keeps its structure (/ ? & …).
 define(S, 'urlEncode', function urlEncode(entireString) {
-  return entireString ? encodeURIComponent(this) : encodeURI(this);
+  return entireString ? encodeURI(this) : encodeURIComponent(this);
 });
 define(S, 'urlDecode', function urlDecode(entireString) {
-  return entireString ? decodeURIComponent(this) : decodeURI(this);
+  return entireString ? decodeURI(this) : decodeURIComponent(this);
 });
 define(S, 'base64Encode', function base64Encode() { return codec('base64Encode', this); });
 define(S, 'base64Decode', function base64Decode() { return codec('base64Decode', this); });
