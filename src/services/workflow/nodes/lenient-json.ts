@@ -71,48 +71,47 @@ export function parseLenientJson(text: string): unknown {
     return token;
   }
 
+  /** Skips the commas before a container's next entry; true when the container ends (its closer, or the end of the text). */
+  function ends(close: string): boolean {
+    skipSpace();
+    while (text[pos] === ',') {
+      pos++;
+      skipSpace();
+    }
+    if (pos >= text.length) return true;
+    if (text[pos] !== close) return false;
+    pos++;
+    return true;
+  }
+
+  /** After an entry: a comma, the closer or the end of the text must follow. */
+  function afterEntry(close: string): void {
+    skipSpace();
+    if (text[pos] !== ',' && text[pos] !== close && pos < text.length) fail(`Expected ',' or '${close}'`);
+  }
+
   function object(): Record<string, unknown> {
     pos++; // {
     const out: Record<string, unknown> = {};
-    for (;;) {
-      skipSpace();
-      while (text[pos] === ',') {
-        pos++;
-        skipSpace();
-      }
-      if (pos >= text.length) return out;
-      if (text[pos] === '}') {
-        pos++;
-        return out;
-      }
+    while (!ends('}')) {
       const key = text[pos] === '"' || text[pos] === "'" ? quoted() : bare(true);
       skipSpace();
       if (text[pos] !== ':') fail(`Expected ':' after key "${key}"`);
       pos++;
       out[key] = value();
-      skipSpace();
-      if (text[pos] !== ',' && text[pos] !== '}' && pos < text.length) fail('Expected \',\' or \'}\'');
+      afterEntry('}');
     }
+    return out;
   }
 
   function array(): unknown[] {
     pos++; // [
     const out: unknown[] = [];
-    for (;;) {
-      skipSpace();
-      while (text[pos] === ',') {
-        pos++;
-        skipSpace();
-      }
-      if (pos >= text.length) return out;
-      if (text[pos] === ']') {
-        pos++;
-        return out;
-      }
+    while (!ends(']')) {
       out.push(value());
-      skipSpace();
-      if (text[pos] !== ',' && text[pos] !== ']' && pos < text.length) fail("Expected ',' or ']'");
+      afterEntry(']');
     }
+    return out;
   }
 
   const result = value();
