@@ -186,13 +186,15 @@ describe('trace storage, retention and switch', () => {
   });
 
   it('keeps every entry of a batch whatever its text holds: a NUL, quotes, backslashes, emoji, long text', async () => {
-    const trace = new Trace(db, new ManualClock('2026-04-01T00:00:00.000Z'), new LocalEventBus(), silent, { enabled: true, bodies: true, retentionMs: 24 * 3600_000 });
+    const trace = new Trace(db, new ManualClock('2026-04-01T00:00:00.000Z'), new LocalEventBus(), silent, { enabled: true, bodies: true, retentionMs: 24 * 3600_000, maxEntries: 100_000 });
     const odd = ['nul \u0000 inside', 'literal \\u0000 and \\\u0000', `quotes " ' \\ and ]}) `, 'emoji 🏠 and ünïcödé', 'x'.repeat(10_000)];
     for (const summary of odd) trace.record({ service: 'blog', kind: 'http', method: 'GET', route: '/p', path: `/p?q=${summary.slice(0, 20)}`, status: 200, summary, requestBody: { summary } });
     await trace.flush();
     const { entries } = await trace.query({ order: 'oldest' });
     // PostgreSQL text cannot hold a NUL: it becomes U+FFFD there, and only there.
-    const stored = db.dialect === 'postgres' ? odd.map((t) => t.replaceAll('\u0000', '\ufffd')) : odd;
+    // A summary is cut at 2 KB (issue 27: no caller may make an entry large).
+    const kept = odd.map((t) => (t.length > 2048 ? `${t.slice(0, 2048)}…[${t.length - 2048} more characters]` : t));
+    const stored = db.dialect === 'postgres' ? kept.map((t) => t.replaceAll('\u0000', '\ufffd')) : kept;
     expect(entries.map((e) => e.summary)).toEqual(stored);
     expect(entries.every((e) => e.status === 200 && e.ok && e.service === 'blog')).toBe(true);
     await trace.close();
@@ -210,7 +212,7 @@ describe('trace storage, retention and switch', () => {
       await migrate(old, 'platform', platformMigrations);
       const rows = await old.kysely.selectFrom('platform_trace').selectAll().execute();
       expect(rows.map((r) => ({ ...r, ok: Number(r.ok) }))).toEqual([row]);
-      const trace = new Trace(old, new ManualClock('2026-04-01T00:00:01.000Z'), new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 24 * 3600_000 });
+      const trace = new Trace(old, new ManualClock('2026-04-01T00:00:01.000Z'), new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 24 * 3600_000, maxEntries: 100_000 });
       trace.event({ service: 'mail', summary: 'new', keyId: 'k1' });
       expect((await trace.query({ keyId: 'k1', order: 'oldest' })).entries.map((e) => e.summary)).toEqual(['kept', 'new']);
       await trace.close();
@@ -222,7 +224,7 @@ describe('trace storage, retention and switch', () => {
 
   it('drops entries older than HAMLET_TRACE_RETENTION as the platform clock moves', async () => {
     const clock = new ManualClock('2026-03-01T00:00:00.000Z');
-    const trace = new Trace(db, clock, new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 24 * 3600_000 });
+    const trace = new Trace(db, clock, new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 24 * 3600_000, maxEntries: 100_000 });
     trace.event({ service: 'mail', summary: 'old news' });
     await trace.flush();
     clock.advance(12 * 3600_000);
