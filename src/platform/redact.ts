@@ -92,8 +92,8 @@ function safeDecode(text: string): string {
  * (whsec_…, base64).
  */
 const CREDENTIAL_PATTERN = /hamlet_[a-z]+_[A-Za-z0-9_-]{16,}|whsec_[A-Za-z0-9+/=]{16,}/g;
-/** A query parameter of a URL inside a text (a mail's body, a page's link; `&amp;` in HTML). */
-const QUERY_PAIR = /([?&;])([A-Za-z0-9_.-]+)=([^&#\s"'<>\\]+)/g;
+/** A query parameter of a URL inside a text (a mail's body, a page's link; `&amp;` in HTML), or of a form body. */
+const QUERY_PAIR = /(^|[?&;])([A-Za-z0-9_.-]+)=([^&#\s"'<>\\]+)/g;
 
 /**
  * A text with every credential in it masked: Hamlet's keys and tokens by their shape, the

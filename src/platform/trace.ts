@@ -120,7 +120,7 @@ const BATCH_SIZE = 250;
 const MAX_BUFFERED = 50_000;
 const MAX_BODY_CHARS = 4096;
 /** A path, method, route or summary: longer ones are cut (a path of a 404 is whatever a caller sent). */
-export const MAX_TEXT_CHARS = 2048;
+const MAX_TEXT_CHARS = 2048;
 /** An entry's detail as JSON (SMTP envelopes can name a hundred recipients). */
 const MAX_DETAIL_CHARS = 4096;
 /** Real time between retention sweeps on a busy trace (moving the clock sweeps at once). */

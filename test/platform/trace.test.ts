@@ -8,7 +8,8 @@ import { migrate, openDb, type Db } from '../../src/platform/db.js';
 import { LocalEventBus } from '../../src/platform/events.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { platformMigrations } from '../../src/platform/migrations.js';
-import { bodyText, Trace, type TraceEntry } from '../../src/platform/trace.js';
+import { secretPathPattern, secretPathPrefix } from '../../src/platform/redact.js';
+import { bodyText, bodyTexts, Trace, type TraceEntry } from '../../src/platform/trace.js';
 import { startTestHamlet, testStorage } from '../helpers/hamlet.js';
 import { waitFor } from '../helpers/wait.js';
 import { rawSocket } from '../home/helpers.js';
@@ -168,6 +169,24 @@ describe('trace bodies', () => {
     );
     expect(bodyText('{"api_key":"k"}')).toBe('{"api_key":"[redacted]"}');
     expect(bodyText(undefined)).toBeNull();
+  });
+
+  it('masks every credential a body can hold: tokens by their shape, in URLs, in form bodies, echoed elsewhere, in secret paths and fields', () => {
+    const claim = 'hamlet_claim_Ab-_cdEFghIJklMNopQRstUV-wx_yz01';
+    expect(bodyText({ claim_url: `http://c.localhost/claim/${claim}`, secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0' })).toBe('{"claim_url":"http://c.localhost/claim/[redacted]","secret":"[redacted]"}');
+    expect(bodyText({ text: 'Open http://b/api/verify?token=0f0e-11&lang=en or <a href="http://b/x?a=1&amp;api_key=zz">' })).toBe(
+      '{"text":"Open http://b/api/verify?token=[redacted]&lang=en or <a href=\\"http://b/x?a=1&amp;api_key=[redacted]\\">"}',
+    );
+    expect(bodyText('verification_code=reef-12AB&owner=me')).toBe('verification_code=[redacted]&owner=me');
+    // A value masked by its field's name is masked wherever else it appears.
+    expect(bodyTexts([{ verification_code: 'reef-12AB' }, { tweet: 'Verification: reef-12AB' }])).toEqual(['{"verification_code":"[redacted]"}', '{"tweet":"Verification: [redacted]"}']);
+    // Routes whose path carries a secret mask the same segment in the URLs bodies hold.
+    const secretPaths = secretPathPattern([secretPathPrefix('/v0/downloads/:token')!, secretPathPrefix('/api/webhook/:webhook_id')!]);
+    expect(secretPathPrefix('/v0/inboxes/:inbox_id')).toBeUndefined();
+    expect(secretPathPrefix('/:token')).toBeUndefined();
+    expect(bodyText({ download_url: 'http://m/v0/downloads/eyJh.c2ln', hook: 'http://h/api/webhook/abc?x=1' }, { secretPaths })).toBe('{"download_url":"http://m/v0/downloads/[redacted]","hook":"http://h/api/webhook/[redacted]?x=1"}');
+    // Fields a route names as secret, whatever they are called.
+    expect(bodyText({ name: 'Partner', data: { name: 'X-Key', value: 'v' } }, { secretFields: ['data'] })).toBe('{"name":"Partner","data":"[redacted]"}');
   });
 });
 
