@@ -101,6 +101,15 @@ describe('the outbox against agents reading other agents\' secrets', () => {
     expect((await get(scoped.body.api_key, `/v0/outbox/${first.outbox_id}`)).status).toBe(404);
   });
 
+  it("narrows a pod-scoped key to its pod's inboxes' held mail", async () => {
+    const pod = (await post(agentKey, '/v0/pods', { name: 'one pod' })).body.pod_id;
+    const podInbox = (await post(agentKey, `/v0/pods/${pod}/inboxes`, { username: 'in-the-pod' })).body.inbox_id;
+    await post(agentKey, `/v0/inboxes/${podInbox}/messages/send`, { to: 'friend@outside.test', subject: 'From the pod', text: 'pod' });
+    const scoped = await post(agentKey, `/v0/pods/${pod}/api-keys`, { name: 'one pod' });
+    expect(scoped.status).toBe(200);
+    expect((await get(scoped.body.api_key, '/v0/outbox')).body.messages.map((m: any) => m.subject)).toEqual(['From the pod']);
+  });
+
   it('writes no verification link to the log while the mail service holds the mail', async () => {
     await heldVerification();
     const log = lines.join('');
