@@ -38,8 +38,8 @@ export interface HamletConfig {
   serviceUrls: Record<string, string>;
   /** The web console and admin API (src/console): HAMLET_CONSOLE=off leaves it out; HAMLET_CONSOLE_PORT. */
   console: { enabled: boolean; port: number };
-  /** The trace of what agents did (platform/trace.ts): HAMLET_TRACE=off, HAMLET_TRACE_BODIES=on, HAMLET_TRACE_RETENTION. */
-  trace: { enabled: boolean; bodies: boolean; retentionMs: number };
+  /** The trace of what agents did (platform/trace.ts): HAMLET_TRACE=off, HAMLET_TRACE_BODIES=on, HAMLET_TRACE_RETENTION, HAMLET_TRACE_MAX_ENTRIES. */
+  trace: { enabled: boolean; bodies: boolean; retentionMs: number; maxEntries: number };
   /** HAMLET_SHUTDOWN_DRAIN: how long a stopping process answers readiness 503 while still serving, so a load balancer moves away first. */
   shutdownDrainMs: number;
   /** The inputs every service reads its own settings from (platform/settings.ts); never written after loading. */
@@ -159,7 +159,12 @@ function readPlatformSettings(kit: SettingsKit): HamletConfig {
     queue: { workers: kit.oneOf('HAMLET_WORKERS', ['on', 'off'], 'on') === 'on', prefix: kit.text('HAMLET_QUEUE_PREFIX', 'hamlet') },
     serviceUrls,
     console: { enabled: kit.flag('HAMLET_CONSOLE', true), port: kit.port('HAMLET_CONSOLE_PORT', 4900) },
-    trace: { enabled: kit.flag('HAMLET_TRACE', true), bodies: kit.flag('HAMLET_TRACE_BODIES', false), retentionMs: kit.duration('HAMLET_TRACE_RETENTION', 7 * 24 * 3600_000, 60_000) },
+    trace: {
+      enabled: kit.flag('HAMLET_TRACE', true),
+      bodies: kit.flag('HAMLET_TRACE_BODIES', false),
+      retentionMs: kit.duration('HAMLET_TRACE_RETENTION', 7 * 24 * 3600_000, 60_000),
+      maxEntries: kit.count('HAMLET_TRACE_MAX_ENTRIES', 250_000, 100),
+    },
     shutdownDrainMs: kit.duration('HAMLET_SHUTDOWN_DRAIN', 0),
     source: { env: kit.env, flags: kit.flagValues },
   };

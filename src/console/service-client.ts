@@ -4,9 +4,9 @@
 // lives only in this process's memory, and revoked when the console stops. They are not revoked
 // at the next start: with several instances, another instance's console still uses its own. A
 // process killed outright leaves its keys live but unknown to anyone.
+import { CONSOLE_KEY_NAME } from '../platform/keys.js';
 import type { Platform } from '../platform/service.js';
 
-const CONSOLE_KEY_NAME = 'hamlet-console';
 
 export interface ServiceResponse<T = unknown> {
   status: number;

@@ -23,6 +23,16 @@ const keyPrefix = (service: string): string => `hamlet_${service}_`;
 /** A new plaintext key, for a caller that must write it into a mail before the transaction that stores it. */
 export const mintKey = (service: string): string => keyPrefix(service) + randomBase62(32);
 
+/** The name of the keys the console mints for its own use (console/service-client.ts). */
+export const CONSOLE_KEY_NAME = 'hamlet-console';
+
+/**
+ * Whether a key is the operator's own: the console's key for a service (or one the operator
+ * makes with `hamlet keys create <service> --name hamlet-console`). Agents cannot make one:
+ * every key a service mints on an agent's request has an owner.
+ */
+export const isOperatorKey = (key: Pick<ApiKeyRecord, 'name' | 'ownerId'>): boolean => key.name === CONSOLE_KEY_NAME && key.ownerId === null;
+
 
 export class Keys {
   // digest -> record; keys are looked up on every authenticated request.

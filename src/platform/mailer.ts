@@ -100,6 +100,16 @@ export class Mailer {
     this.holder = holder;
   }
 
+  /**
+   * Whether mail to other domains reaches someone while no relay is set: a holder (the mail
+   * outbox, where the operator reads it) runs in this process. Callers that would otherwise
+   * print a link for the developer (the blog's verification link) stay quiet then: the log is
+   * no place for a credential the outbox already keeps.
+   */
+  get holdsOutsideMail(): boolean {
+    return this.holder !== undefined;
+  }
+
   isLocal(address: string): boolean {
     return this.localDomains.has(domainOf(address));
   }

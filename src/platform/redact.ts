@@ -1,14 +1,18 @@
-// What the log must never hold: credentials that travel in URLs (verification tokens,
-// ?access_token= and ?api_key= that HA and AgentMail clients send, signed download links)
-// and in headers. Whoever reads a log line could otherwise act as the client it names.
-// The request log line and every `url` a log call passes go through here (see logger.ts).
+// What the log and the trace must never hold: credentials that travel in URLs (verification
+// tokens, ?access_token= and ?api_key= that HA and AgentMail clients send, signed download
+// links), in headers, and in bodies (keys, claim tokens, verification codes, webhook secrets).
+// Whoever reads a log line or a trace entry could otherwise act as the client it names.
+// The request log line and every `url` a log call passes go through here (see logger.ts), and
+// so does everything the trace stores (trace.ts).
 import type { FastifyRequest } from 'fastify';
 
-const REDACTED = '[redacted]';
+export const REDACTED = '[redacted]';
+/** What a dropped query value becomes (the trace keeps no query values of unauthenticated calls). */
+const DROPPED = '…';
 
 /** Names whose values are credentials, compared lower-case with separators removed. */
-const SECRET_WORDS = ['token', 'apikey', 'secret', 'passw', 'signature', 'credential', 'accesskey', 'webhookid'];
-const SECRET_NAMES = new Set(['key', 'sig', 'code', 'auth', 'authorization', 'session', 'jwt', 'pwd']);
+const SECRET_WORDS = ['token', 'apikey', 'secret', 'passw', 'passphrase', 'signature', 'credential', 'accesskey', 'privatekey', 'webhookid', 'verificationcode'];
+const SECRET_NAMES = new Set(['key', 'sig', 'code', 'auth', 'authorization', 'session', 'jwt', 'pwd', 'cookie']);
 
 /** Answers for names seen before: route parameter and query names repeat on every request. Bounded, since query names come from callers. */
 const secretNameCache = new Map<string, boolean>();
@@ -23,8 +27,11 @@ export function isSecretName(name: string): boolean {
   return secret;
 }
 
-/** A URL (absolute, or a path with a query) with secret query values and any password masked. */
-export function redactUrl(url: string): string {
+/**
+ * A URL (absolute, or a path with a query) with secret query values and any password masked;
+ * with `dropValues`, every other non-empty query value becomes DROPPED too.
+ */
+export function redactUrl(url: string, dropValues = false): string {
   const q = url.indexOf('?');
   const head = maskUrlPassword(q < 0 ? url : url.slice(0, q));
   if (q < 0) return head;
@@ -33,8 +40,9 @@ export function redactUrl(url: string): string {
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      if (eq < 0) return pair;
-      return isSecretName(safeDecode(pair.slice(0, eq))) ? `${pair.slice(0, eq + 1)}${REDACTED}` : pair;
+      if (eq < 0 || eq === pair.length - 1) return pair;
+      if (isSecretName(safeDecode(pair.slice(0, eq)))) return `${pair.slice(0, eq + 1)}${REDACTED}`;
+      return dropValues ? `${pair.slice(0, eq + 1)}${DROPPED}` : pair;
     })
     .join('&');
   return `${head}?${query}`;
@@ -53,9 +61,10 @@ export function maskUrlPassword(text: string): string {
 /**
  * The URL of a request as the request log shows it: secret query values masked, and path
  * parameters with secret names (e.g. /v0/downloads/:token, /api/webhook/:webhook_id) too.
+ * `dropQueryValues`: the other query values go as well (the trace, for unauthenticated calls).
  */
-export function loggableUrl(request: FastifyRequest): string {
-  const url = redactUrl(request.url);
+export function loggableUrl(request: FastifyRequest, dropQueryValues = false): string {
+  const url = redactUrl(request.url, dropQueryValues);
   const params = request.params as Record<string, unknown> | undefined;
   if (!params || typeof params !== 'object') return url;
   const secretValues = new Set(Object.entries(params).filter(([name, v]) => name !== '*' && isSecretName(name) && typeof v === 'string' && v).map(([, v]) => v as string));
@@ -75,4 +84,50 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * Hamlet's own credentials by their shape, wherever they appear in a text: keys
+ * (hamlet_<service>_…), claim tokens (hamlet_claim_…, base64url) and webhook signing secrets
+ * (whsec_…, base64).
+ */
+const CREDENTIAL_PATTERN = /hamlet_[a-z]+_[A-Za-z0-9_-]{16,}|whsec_[A-Za-z0-9+/=]{16,}/g;
+/** A query parameter of a URL inside a text (a mail's body, a page's link; `&amp;` in HTML), or of a form body. */
+const QUERY_PAIR = /(^|[?&;])([A-Za-z0-9_.-]+)=([^&#\s"'<>\\]+)/g;
+
+/**
+ * A text with every credential in it masked: Hamlet's keys and tokens by their shape, the
+ * values of secret-named query parameters of the URLs it holds, and whatever `secretPaths`
+ * matches (the trace builds it from the routes whose path carries a secret, e.g.
+ * /v0/downloads/:token; group 1 is kept, the rest masked).
+ */
+export function redactText(text: string, secretPaths?: RegExp): string {
+  let out = text.replace(CREDENTIAL_PATTERN, REDACTED);
+  if (out.includes('=')) out = out.replace(QUERY_PAIR, (pair: string, sep: string, name: string) => (isSecretName(name) ? `${sep}${name}=${REDACTED}` : pair));
+  if (secretPaths) out = out.replace(secretPaths, `$1${REDACTED}`);
+  return out;
+}
+
+const ANY_SEGMENT = '[^/?#\\s"\'<>\\\\]+';
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Where a route's path carries a secret (a secret-named parameter: /v0/downloads/:token,
+ * /claim/:token, /api/webhook/:webhook_id), the part before it as a regular expression source
+ * (earlier parameters match any segment); undefined for routes without one, or whose secret
+ * follows no fixed segment (that would mask every path).
+ */
+export function secretPathPrefix(route: string): string | undefined {
+  const segments = route.split('/');
+  const at = segments.findIndex((s) => s.startsWith(':') && isSecretName(s.slice(1)));
+  if (at < 0) return undefined;
+  const before = segments.slice(0, at);
+  if (!before.some((s) => s && !s.startsWith(':') && s !== '*')) return undefined;
+  return `${before.map((s) => (s.startsWith(':') || s === '*' ? ANY_SEGMENT : escapeRegex(s))).join('/')}/`;
+}
+
+/** One expression masking the secret segment after any of these prefixes (for redactText). */
+export function secretPathPattern(prefixes: Iterable<string>): RegExp | undefined {
+  const list = [...prefixes];
+  return list.length ? new RegExp(`(${list.join('|')})${ANY_SEGMENT}`, 'g') : undefined;
 }

@@ -7,10 +7,15 @@
 // written to platform_trace in batches (every FLUSH_MS or BATCH_SIZE entries, whichever comes
 // first) off the request's path, with one prepared statement per row on SQLite, and each
 // written batch is published on the event bus for live followers (so what they hear about is
-// already readable). Bodies
-// are kept only with HAMLET_TRACE_BODIES=on, redacted and capped. Entries older than
+// already readable). Bodies are kept only with HAMLET_TRACE_BODIES=on, every credential in them
+// masked (redact.ts) and capped.
+//
+// Anyone can call a service, so nobody's call may cost the disk much (issue 27): every text an
+// entry keeps is capped (paths and the like at 2 KB, detail and bodies at 4 KB), the query
+// values of unauthenticated calls are not kept at all, and the table holds at most
+// HAMLET_TRACE_MAX_ENTRIES entries, the oldest leaving first. Entries older than
 // HAMLET_TRACE_RETENTION (by platform.clock, so a test or an evaluator moving time moves it
-// too) are deleted. HAMLET_TRACE=off records nothing.
+// too) are deleted as well. HAMLET_TRACE=off records nothing.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HamletConfig } from '../config.js';
@@ -19,7 +24,7 @@ import { sql, type Db } from './db.js';
 import type { EventBus } from './events.js';
 import type { App } from './http.js';
 import type { Logger } from './logger.js';
-import { isSecretName, loggableUrl } from './redact.js';
+import { isSecretName, loggableUrl, REDACTED, redactText, redactUrl, secretPathPattern, secretPathPrefix } from './redact.js';
 import { TRACE_RECORDED } from './topics.js';
 
 /** http: an API call; smtp: a message over SMTP; ws: a WebSocket command; mcp: an MCP tool call; event: a domain event. */
@@ -54,6 +59,8 @@ export interface TraceInput {
   /** Kept only with HAMLET_TRACE_BODIES=on; redacted and capped. */
   requestBody?: unknown;
   responseBody?: unknown;
+  /** Fields of these bodies, at any depth, whose values are secret though their names do not say so (a credential's `data`). */
+  secretFields?: readonly string[];
 }
 
 export interface TraceEntry {
@@ -101,6 +108,10 @@ declare module 'fastify' {
     /** The id of the API key that authenticated this request; set by each service's auth code, read by the trace. */
     apiKeyId: string | null;
   }
+  interface FastifyContextConfig {
+    /** Body fields (at any depth) whose values the trace never keeps although their names sound harmless, e.g. a credential's `data`. */
+    traceSecretFields?: readonly string[];
+  }
 }
 
 const FLUSH_MS = 200;
@@ -108,11 +119,16 @@ const BATCH_SIZE = 250;
 /** Entries held while the database cannot take them; the oldest are dropped beyond this. */
 const MAX_BUFFERED = 50_000;
 const MAX_BODY_CHARS = 4096;
+/** A path, method, route or summary: longer ones are cut (a path of a 404 is whatever a caller sent). */
+const MAX_TEXT_CHARS = 2048;
+/** An entry's detail as JSON (SMTP envelopes can name a hundred recipients). */
+const MAX_DETAIL_CHARS = 4096;
 /** Real time between retention sweeps on a busy trace (moving the clock sweeps at once). */
 const PRUNE_EVERY_MS = 60_000;
-const REDACTED = '[redacted]';
-/** Hamlet's own keys (hamlet_<service>_<base62>) wherever they appear in a body. */
-const KEY_PATTERN = /hamlet_[a-z]+_[A-Za-z0-9]{16,}/g;
+/** Entries deleted per statement when the table is over its cap (SQLite deletes on the event loop). */
+const EVICT_CHUNK = 2000;
+/** Bodies of these types are kept as text; others as their type and size. */
+const TEXT_TYPE = /json|^text\/|xml|x-www-form-urlencoded/i;
 
 export class Trace {
   private buffer: TraceEntry[] = [];
@@ -129,6 +145,11 @@ export class Trace {
   private readonly stopFollowingClock: () => void;
   private closed = false;
   private readonly responses = new WeakMap<FastifyRequest, unknown>();
+  /** Rows in the table as this process knows it: counted once, then kept up to date (recounted on PostgreSQL, where other instances write too). */
+  private storedRows: number | undefined;
+  /** Where routes carry secrets in their paths (from every attached app), for masking URLs inside bodies. */
+  private readonly secretPrefixes = new Set<string>();
+  private secretPaths: RegExp | undefined;
 
   constructor(
     private readonly db: Db,
@@ -158,15 +179,24 @@ export class Trace {
       keyId: input.keyId ?? null,
       method: input.method ?? null,
       route: input.route ?? null,
-      path: input.path ?? null,
+      path: capped(input.path),
       status,
       ok: input.ok ?? (status === null || status < 400),
       durationMs: input.durationMs === undefined || input.durationMs === null ? null : Math.round(input.durationMs * 100) / 100,
-      summary: input.summary ?? null,
+      summary: capped(input.summary),
       detail: input.detail ?? null,
-      requestBody: this.settings.bodies ? bodyText(input.requestBody) : null,
-      responseBody: this.settings.bodies ? bodyText(input.responseBody) : null,
+      requestBody: null,
+      responseBody: null,
     };
+    if (input.kind !== 'http') {
+      // HTTP paths come masked (recordHttp); an MCP call names the path it called.
+      if (entry.path) entry.path = redactUrl(entry.path);
+      entry.method = capped(entry.method);
+      entry.route = capped(entry.route);
+    }
+    if (this.settings.bodies && (input.requestBody !== undefined || input.responseBody !== undefined)) {
+      [entry.requestBody, entry.responseBody] = bodyTexts([input.requestBody, input.responseBody], { secretFields: input.secretFields, secretPaths: this.secretPaths });
+    }
     this.enqueue(entry);
   }
 
@@ -179,8 +209,9 @@ export class Trace {
   attach(app: App, service: string): void {
     if (!this.settings.enabled) return;
     if (this.settings.bodies) {
-      app.addHook('onSend', async (request, _reply, payload) => {
-        this.responses.set(request, payload);
+      app.addHook('onRoute', (route) => this.noteSecretPath(route.url));
+      app.addHook('onSend', async (request, reply, payload) => {
+        this.responses.set(request, keptResponse(payload, reply.getHeader('content-type')));
         return payload;
       });
     }
@@ -192,18 +223,30 @@ export class Trace {
 
   private recordHttp(service: string, request: FastifyRequest, reply: FastifyReply): void {
     if (request.url.startsWith('/healthz')) return;
+    // A getter that builds an object: read once.
+    const route = request.routeOptions;
     this.record({
       service,
       kind: 'http',
       keyId: request.apiKeyId,
       method: request.method,
-      route: request.routeOptions.url ?? null,
-      path: loggableUrl(request),
+      route: route.url ?? null,
+      // A call without a key keeps no query values: anyone can send them, as long as a URL goes.
+      path: loggableUrl(request, request.apiKeyId === null),
       status: reply.statusCode,
       durationMs: reply.elapsedTime,
       requestBody: this.settings.bodies ? request.body : undefined,
       responseBody: this.settings.bodies ? this.responses.get(request) : undefined,
+      secretFields: this.settings.bodies ? route.config?.traceSecretFields : undefined,
     });
+  }
+
+  /** Notes a route whose path carries a secret, so the URLs bodies hold are masked there too. */
+  private noteSecretPath(route: string): void {
+    const prefix = secretPathPrefix(route);
+    if (prefix === undefined || this.secretPrefixes.has(prefix)) return;
+    this.secretPrefixes.add(prefix);
+    this.secretPaths = secretPathPattern(this.secretPrefixes);
   }
 
   /** Follows new entries once they are stored, a batch at a time (on every instance, through the bus). */
@@ -230,6 +273,10 @@ export class Trace {
         const cutoff = new Date(this.clock.ms() - this.settings.retentionMs).toISOString();
         const result = await this.db.kysely.deleteFrom('platform_trace').where('at', '<', cutoff).executeTakeFirst();
         deleted = Number(result.numDeletedRows ?? 0);
+        if (this.storedRows !== undefined) this.storedRows -= deleted;
+        // Other instances write the same table on PostgreSQL: a fresh count catches their rows.
+        if (this.db.dialect === 'postgres') this.storedRows = undefined;
+        await this.evictOverCap();
       })
       .catch((err: unknown) => this.logger.error({ err }, 'trace: deleting old entries failed'));
     return this.chain.then(() => deleted);
@@ -299,7 +346,40 @@ export class Trace {
       return;
     }
     this.events.publish(TRACE_RECORDED, batch).catch((err: unknown) => this.logger.warn({ err }, 'trace: announcing entries failed'));
+    if (this.storedRows !== undefined) this.storedRows += batch.length;
+    await this.evictOverCap().catch((err: unknown) => this.logger.error({ err }, 'trace: deleting the oldest entries over HAMLET_TRACE_MAX_ENTRIES failed'));
     if (Date.now() - this.lastPruneMs > PRUNE_EVERY_MS) void this.prune();
+  }
+
+  /**
+   * Keeps the table within HAMLET_TRACE_MAX_ENTRIES: once over, deletes the oldest entries down
+   * to a little under the cap (so a full table is trimmed every few batches, not every one), a
+   * chunk per statement, by the (at, id) index.
+   */
+  private async evictOverCap(): Promise<void> {
+    const max = this.settings.maxEntries;
+    if (this.storedRows === undefined) {
+      const counted = await this.db.kysely.selectFrom('platform_trace').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+      this.storedRows = Number(counted.n);
+    }
+    if (this.storedRows <= max) return;
+    let excess = this.storedRows - max + Math.min(Math.ceil(max / 100), EVICT_CHUNK);
+    while (excess > 0) {
+      const chunk = Math.min(excess, EVICT_CHUNK);
+      const last = await this.db.kysely.selectFrom('platform_trace').select(['at', 'id']).orderBy('at').orderBy('id').offset(chunk - 1).limit(1).executeTakeFirst();
+      if (!last) {
+        // Fewer rows than this process thought (someone else deleted some): count again next time.
+        this.storedRows = undefined;
+        return;
+      }
+      const result = await this.db.kysely
+        .deleteFrom('platform_trace')
+        .where((eb) => eb.or([eb('at', '<', last.at), eb.and([eb('at', '=', last.at), eb('id', '<=', last.id)])]))
+        .executeTakeFirst();
+      const deleted = Number(result.numDeletedRows ?? 0);
+      this.storedRows -= deleted;
+      excess -= chunk;
+    }
   }
 
   /** Embedded mode: one prepared statement per row in one transaction (Kysely would compile a 4,000-parameter statement per batch). */
@@ -348,6 +428,13 @@ interface TraceRow {
 const COLUMNS: Array<keyof TraceRow> = ['id', 'at', 'service', 'kind', 'key_id', 'method', 'route', 'path', 'status', 'ok', 'duration_ms', 'summary', 'detail', 'request_body', 'response_body'];
 
 function rowOfEntry(e: TraceEntry): TraceRow {
+  let detail: string | null = null;
+  if (e.detail) {
+    const stored = storedDetail(e.detail);
+    detail = stored.json;
+    // Followers hear what was stored.
+    if (stored.cut) e.detail = JSON.parse(detail) as Record<string, unknown>;
+  }
   return {
     id: e.id,
     at: e.at,
@@ -361,7 +448,7 @@ function rowOfEntry(e: TraceEntry): TraceRow {
     ok: e.ok ? 1 : 0,
     duration_ms: e.durationMs,
     summary: e.summary,
-    detail: e.detail ? JSON.stringify(e.detail) : null,
+    detail,
     request_body: e.requestBody,
     response_body: e.responseBody,
   };
@@ -404,24 +491,71 @@ export function decodeCursor(cursor: string): { at: string; id: string } | undef
   return { at, id };
 }
 
+/** A text cut at `max` characters, saying how much was left out. */
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…[${text.length - max} more characters]` : text;
+}
+
+/** An entry's path, method, route or summary as stored. */
+function capped(text: string | null | undefined): string | null {
+  if (text === undefined || text === null) return null;
+  return text.length > MAX_TEXT_CHARS ? cut(text, MAX_TEXT_CHARS) : text;
+}
+
+/** An entry's detail as stored JSON: as it is when short; else long strings and lists cut, and at worst the JSON text itself. */
+function storedDetail(detail: Record<string, unknown>): { json: string; cut: boolean } {
+  const json = JSON.stringify(detail);
+  if (json.length <= MAX_DETAIL_CHARS) return { json, cut: false };
+  const shrunk = JSON.stringify(detail, (_key, value: unknown) => {
+    if (typeof value === 'string' && value.length > 256) return cut(value, 256);
+    if (Array.isArray(value) && value.length > 20) return [...(value as unknown[]).slice(0, 20), `…[${value.length - 20} more]`];
+    return value;
+  });
+  return { json: shrunk.length <= MAX_DETAIL_CHARS ? shrunk : JSON.stringify({ truncated: cut(shrunk, MAX_DETAIL_CHARS - 64) }), cut: true };
+}
+
+/** A response payload as the trace keeps it: text as it is, other bytes as their type and size. */
+function keptResponse(payload: unknown, contentType: unknown): unknown {
+  if (!Buffer.isBuffer(payload) || typeof contentType !== 'string' || TEXT_TYPE.test(contentType)) return payload;
+  return `[${contentType.split(';')[0]}, ${payload.length} bytes]`;
+}
+
 /**
- * A body as the trace keeps it: JSON with the values of secret-named fields masked, any
- * Hamlet key masked wherever it appears, cut at MAX_BODY_CHARS.
+ * A call's bodies as the trace keeps them (HAMLET_TRACE_BODIES=on): JSON with the values of
+ * secret-named fields (and of `secretFields`) masked, and each such value masked wherever else
+ * it appears in either body (a verification code in a message's text); then every credential
+ * the text holds (redact.ts redactText: keys and tokens by their shape, secret query values,
+ * the secret segments of `secretPaths`); each cut at MAX_BODY_CHARS.
  */
-export function bodyText(body: unknown): string | null {
+export function bodyTexts(bodies: unknown[], opts: { secretFields?: readonly string[]; secretPaths?: RegExp } = {}): Array<string | null> {
+  const secrets = new Set<string>();
+  const fields = opts.secretFields?.length ? new Set(opts.secretFields) : undefined;
+  return bodies
+    .map((body) => serialized(body, (value, depth) => redactJson(value, depth, fields, secrets)))
+    .map((text) => {
+      if (text === null) return null;
+      // Cut first (with room for what masking changes): a long body costs no more than a short one.
+      let out = redactText(text.length > MAX_BODY_CHARS + 1024 ? text.slice(0, MAX_BODY_CHARS + 1024) : text, opts.secretPaths);
+      for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+      return cut(out, MAX_BODY_CHARS);
+    });
+}
+
+/** One body as the trace keeps it (see bodyTexts). */
+export function bodyText(body: unknown, opts: { secretFields?: readonly string[]; secretPaths?: RegExp } = {}): string | null {
+  return bodyTexts([body], opts)[0]!;
+}
+
+/** A body as text, JSON redacted by `redact`; null for none. */
+function serialized(body: unknown, redact: (value: unknown, depth: number) => unknown): string | null {
   if (body === undefined || body === null || body === '') return null;
-  let text: string;
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
     const raw = body.toString();
     const parsed = /^\s*[[{]/.test(raw) ? tryJson(raw) : undefined;
-    text = parsed === undefined ? raw : JSON.stringify(redactJson(parsed));
-  } else if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function') {
-    return '[stream]';
-  } else {
-    text = JSON.stringify(redactJson(body)) ?? String(body);
+    return parsed === undefined ? raw : JSON.stringify(redact(parsed, 0));
   }
-  text = text.replace(KEY_PATTERN, REDACTED);
-  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…[${text.length - MAX_BODY_CHARS} more characters]` : text;
+  if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function') return '[stream]';
+  return JSON.stringify(redact(body, 0)) ?? String(body);
 }
 
 function tryJson(text: string): unknown {
@@ -432,12 +566,33 @@ function tryJson(text: string): unknown {
   }
 }
 
-/** A copy with the values of secret-named fields masked (bodies are depth-limited by the edge). */
-function redactJson(value: unknown, depth = 0): unknown {
+/** Values this short are not looked for elsewhere in a body: they would mask ordinary words. */
+const MIN_ECHOED_SECRET = 8;
+
+/**
+ * A copy with the values of secret fields masked (bodies are depth-limited by the edge); the
+ * masked strings long enough to recognise go into `secrets`, as they appear in JSON text.
+ */
+function redactJson(value: unknown, depth: number, fields: Set<string> | undefined, secrets: Set<string>): unknown {
   if (depth > 64) return '[…]';
-  if (Array.isArray(value)) return value.map((v) => redactJson(v, depth + 1));
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, depth + 1, fields, secrets));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = isSecretName(k) && v !== null && v !== '' ? REDACTED : redactJson(v, depth + 1);
+  for (const [k, v] of Object.entries(value)) {
+    if (v !== null && v !== '' && (isSecretName(k) || fields?.has(k))) {
+      collectSecrets(v, secrets);
+      out[k] = REDACTED;
+    } else {
+      out[k] = redactJson(v, depth + 1, fields, secrets);
+    }
+  }
   return out;
+}
+
+function collectSecrets(value: unknown, secrets: Set<string>, depth = 0): void {
+  if (typeof value === 'string') {
+    if (value.length >= MIN_ECHOED_SECRET) secrets.add(JSON.stringify(value).slice(1, -1));
+  } else if (value && typeof value === 'object' && depth < 8) {
+    for (const v of Object.values(value)) collectSecrets(v, secrets, depth + 1);
+  }
 }

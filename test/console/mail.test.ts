@@ -176,7 +176,7 @@ describe('console mail views', () => {
     expect(held.text).toContain('Held for want of a relay.');
   });
 
-  it("shows Hamlet's own held mail even before any mail key exists", async () => {
+  it("shows Hamlet's own held mail, before any mail key exists and once agents have theirs", async () => {
     const fresh = await startTestHamlet({ services: ['mail', 'blog'], env: { HAMLET_CONSOLE: 'on' } });
     try {
       const key = (await fresh.hamlet.platform.keys.create('admin')).key;
@@ -185,6 +185,14 @@ describe('console mail views', () => {
       const outbox = () => fetch(`${fresh.hamlet.console!.urls.web!}/mail/outbox`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.text());
       const text = await waitFor(async () => ((await outbox()).includes('ada@example.org') ? await outbox() : undefined), { message: "the blog's verification mail in the console's outbox" });
       expect(text).toContain('Hamlet&#39;s own mail');
+      // Agents' keys do not see the platform's mail (issue 27); the console's own key still does.
+      await fresh.hamlet.platform.keys.create('mail', { name: 'an agent' });
+      const again = await outbox();
+      expect(again).toContain('ada@example.org');
+      const link = /href="(\/mail\/outbox\/console\/[^"]+)"/.exec(again)![1]!;
+      const held = await fetch(`${fresh.hamlet.console!.urls.web!}${link}`, { headers: { authorization: `Bearer ${key}` } });
+      expect(held.status).toBe(200);
+      expect(await held.text()).toMatch(/\/api\/verify\?token=[0-9a-f-]{36}/);
     } finally {
       await fresh.destroy();
     }

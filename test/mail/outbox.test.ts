@@ -51,7 +51,7 @@ describe('the outbox: outside mail without a relay', () => {
     expect((await env.call('GET', '/v0/outbox/no-such-id')).status).toBe(404);
   });
 
-  it('shows an organization only its own inboxes\' held mail (and the platform\'s)', async () => {
+  it('shows an organization only its own inboxes\' held mail', async () => {
     const { key } = await t.hamlet.platform.keys.create('mail', { name: 'another org' });
     const other = new AgentMailClient({ apiKey: key, baseUrl: env.api, maxRetries: 0 });
     const c = (await other.inboxes.create({ username: 'outbox-other' })).inboxId;
@@ -64,8 +64,11 @@ describe('the outbox: outside mail without a relay', () => {
     expect(subjects).toEqual(['Other org']);
   });
 
-  it('holds the blog\'s verification mail to an outside address; its link verifies', async () => {
+  it('holds the blog\'s verification mail to an outside address for the operator; its link verifies', async () => {
     const blog = t.url('blog');
+    // The console's own key is the operator's: the only API key that sees the platform's mail.
+    const { key: operator } = await t.hamlet.platform.keys.create('mail', { name: 'hamlet-console' });
+    const operatorOutbox = async () => ((await (await fetch(`${env.api}/v0/outbox`, { headers: { authorization: `Bearer ${operator}` } })).json()) as any).messages as any[];
     const reg = await fetch(`${blog}/api/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -73,7 +76,7 @@ describe('the outbox: outside mail without a relay', () => {
     });
     expect(reg.status).toBe(200);
     const held = await waitFor(
-      async () => ((await env.call('GET', '/v0/outbox')).body.messages as any[]).find((m) => m.to.includes('ada@example.org')),
+      async () => (await operatorOutbox()).find((m) => m.to.includes('ada@example.org')),
       { intervalMs: 100, message: 'the verification mail in the outbox' },
     );
     expect(held).toMatchObject({ status: 'queued', source: 'platform' });
@@ -82,6 +85,8 @@ describe('the outbox: outside mail without a relay', () => {
     expect(token).toBeTruthy();
     const verified = await fetch(`${blog}/api/verify?token=${token}`, { headers: { accept: 'application/json' } });
     expect(verified.status).toBe(200);
+    // An agent's key never sees it (issue 27: it carries another agent's verification link).
+    expect(((await env.call('GET', '/v0/outbox')).body.messages as any[]).some((m) => m.source === 'platform')).toBe(false);
   });
 
   it('`hamlet mail outbox` prints the held mail, with its text', async () => {

@@ -8,7 +8,8 @@ import { migrate, openDb, type Db } from '../../src/platform/db.js';
 import { LocalEventBus } from '../../src/platform/events.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { platformMigrations } from '../../src/platform/migrations.js';
-import { bodyText, Trace, type TraceEntry } from '../../src/platform/trace.js';
+import { secretPathPattern, secretPathPrefix } from '../../src/platform/redact.js';
+import { bodyText, bodyTexts, Trace, type TraceEntry } from '../../src/platform/trace.js';
 import { startTestHamlet, testStorage } from '../helpers/hamlet.js';
 import { waitFor } from '../helpers/wait.js';
 import { rawSocket } from '../home/helpers.js';
@@ -169,6 +170,24 @@ describe('trace bodies', () => {
     expect(bodyText('{"api_key":"k"}')).toBe('{"api_key":"[redacted]"}');
     expect(bodyText(undefined)).toBeNull();
   });
+
+  it('masks every credential a body can hold: tokens by their shape, in URLs, in form bodies, echoed elsewhere, in secret paths and fields', () => {
+    const claim = 'hamlet_claim_Ab-_cdEFghIJklMNopQRstUV-wx_yz01';
+    expect(bodyText({ claim_url: `http://c.localhost/claim/${claim}`, secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0' })).toBe('{"claim_url":"http://c.localhost/claim/[redacted]","secret":"[redacted]"}');
+    expect(bodyText({ text: 'Open http://b/api/verify?token=0f0e-11&lang=en or <a href="http://b/x?a=1&amp;api_key=zz">' })).toBe(
+      '{"text":"Open http://b/api/verify?token=[redacted]&lang=en or <a href=\\"http://b/x?a=1&amp;api_key=[redacted]\\">"}',
+    );
+    expect(bodyText('verification_code=reef-12AB&owner=me')).toBe('verification_code=[redacted]&owner=me');
+    // A value masked by its field's name is masked wherever else it appears.
+    expect(bodyTexts([{ verification_code: 'reef-12AB' }, { tweet: 'Verification: reef-12AB' }])).toEqual(['{"verification_code":"[redacted]"}', '{"tweet":"Verification: [redacted]"}']);
+    // Routes whose path carries a secret mask the same segment in the URLs bodies hold.
+    const secretPaths = secretPathPattern([secretPathPrefix('/v0/downloads/:token')!, secretPathPrefix('/api/webhook/:webhook_id')!]);
+    expect(secretPathPrefix('/v0/inboxes/:inbox_id')).toBeUndefined();
+    expect(secretPathPrefix('/:token')).toBeUndefined();
+    expect(bodyText({ download_url: 'http://m/v0/downloads/eyJh.c2ln', hook: 'http://h/api/webhook/abc?x=1' }, { secretPaths })).toBe('{"download_url":"http://m/v0/downloads/[redacted]","hook":"http://h/api/webhook/[redacted]?x=1"}');
+    // Fields a route names as secret, whatever they are called.
+    expect(bodyText({ name: 'Partner', data: { name: 'X-Key', value: 'v' } }, { secretFields: ['data'] })).toBe('{"name":"Partner","data":"[redacted]"}');
+  });
 });
 
 describe('trace storage, retention and switch', () => {
@@ -186,13 +205,15 @@ describe('trace storage, retention and switch', () => {
   });
 
   it('keeps every entry of a batch whatever its text holds: a NUL, quotes, backslashes, emoji, long text', async () => {
-    const trace = new Trace(db, new ManualClock('2026-04-01T00:00:00.000Z'), new LocalEventBus(), silent, { enabled: true, bodies: true, retentionMs: 24 * 3600_000 });
+    const trace = new Trace(db, new ManualClock('2026-04-01T00:00:00.000Z'), new LocalEventBus(), silent, { enabled: true, bodies: true, retentionMs: 24 * 3600_000, maxEntries: 100_000 });
     const odd = ['nul \u0000 inside', 'literal \\u0000 and \\\u0000', `quotes " ' \\ and ]}) `, 'emoji 🏠 and ünïcödé', 'x'.repeat(10_000)];
     for (const summary of odd) trace.record({ service: 'blog', kind: 'http', method: 'GET', route: '/p', path: `/p?q=${summary.slice(0, 20)}`, status: 200, summary, requestBody: { summary } });
     await trace.flush();
     const { entries } = await trace.query({ order: 'oldest' });
     // PostgreSQL text cannot hold a NUL: it becomes U+FFFD there, and only there.
-    const stored = db.dialect === 'postgres' ? odd.map((t) => t.replaceAll('\u0000', '\ufffd')) : odd;
+    // A summary is cut at 2 KB (issue 27: no caller may make an entry large).
+    const kept = odd.map((t) => (t.length > 2048 ? `${t.slice(0, 2048)}…[${t.length - 2048} more characters]` : t));
+    const stored = db.dialect === 'postgres' ? kept.map((t) => t.replaceAll('\u0000', '\ufffd')) : kept;
     expect(entries.map((e) => e.summary)).toEqual(stored);
     expect(entries.every((e) => e.status === 200 && e.ok && e.service === 'blog')).toBe(true);
     await trace.close();
@@ -210,7 +231,7 @@ describe('trace storage, retention and switch', () => {
       await migrate(old, 'platform', platformMigrations);
       const rows = await old.kysely.selectFrom('platform_trace').selectAll().execute();
       expect(rows.map((r) => ({ ...r, ok: Number(r.ok) }))).toEqual([row]);
-      const trace = new Trace(old, new ManualClock('2026-04-01T00:00:01.000Z'), new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 24 * 3600_000 });
+      const trace = new Trace(old, new ManualClock('2026-04-01T00:00:01.000Z'), new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 24 * 3600_000, maxEntries: 100_000 });
       trace.event({ service: 'mail', summary: 'new', keyId: 'k1' });
       expect((await trace.query({ keyId: 'k1', order: 'oldest' })).entries.map((e) => e.summary)).toEqual(['kept', 'new']);
       await trace.close();
@@ -222,7 +243,7 @@ describe('trace storage, retention and switch', () => {
 
   it('drops entries older than HAMLET_TRACE_RETENTION as the platform clock moves', async () => {
     const clock = new ManualClock('2026-03-01T00:00:00.000Z');
-    const trace = new Trace(db, clock, new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 24 * 3600_000 });
+    const trace = new Trace(db, clock, new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 24 * 3600_000, maxEntries: 100_000 });
     trace.event({ service: 'mail', summary: 'old news' });
     await trace.flush();
     clock.advance(12 * 3600_000);

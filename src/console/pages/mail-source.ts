@@ -3,12 +3,13 @@
 // therefore holds one key per organization, minted in the platform's key store with that
 // organization as owner (the way the mail API's own /v0/api-keys mints them), and calls the
 // public API with it. Keys are named like ServiceClient's, so the next start revokes them.
+import { CONSOLE_KEY_NAME } from '../../platform/keys.js';
 import type { ServiceResponse } from '../service-client.js';
 import type { ConsoleContext } from '../context.js';
 
-const CONSOLE_KEY_NAME = 'hamlet-console';
 /** The organization of the key ServiceClient holds for mail (it has no inboxes). */
 const OWN_ORG = 'console';
+const OWN: Organization = { id: OWN_ORG, label: 'Hamlet' };
 
 export interface Organization {
   id: string;
@@ -44,7 +45,7 @@ export class MailSource {
 
   /**
    * Every organization that has (or had) a mail key, oldest first. With none, the console's own
-   * (empty) organization stands in: through it the outbox still shows Hamlet's own held mail.
+   * (empty) organization stands in.
    */
   async organizations(): Promise<Organization[]> {
     const byId = new Map<string, Organization>();
@@ -53,7 +54,16 @@ export class MailSource {
       const id = k.ownerId ?? k.id;
       if (!byId.has(id)) byId.set(id, { id, label: k.name ?? `key …${k.hint}` });
     }
-    return byId.size ? [...byId.values()] : [{ id: OWN_ORG, label: 'Hamlet' }];
+    return byId.size ? [...byId.values()] : [OWN];
+  }
+
+  /**
+   * Who the outbox page asks: every organization, and the console itself, whose key is the
+   * operator's, the only one that sees Hamlet's own held mail (a blog's verification link).
+   */
+  async outboxReaders(): Promise<Organization[]> {
+    const orgs = await this.organizations();
+    return orgs.some((o) => o.id === OWN_ORG) ? orgs : [...orgs, OWN];
   }
 
   /** Calls the mail API as the organization; a non-2xx answer throws MailApiError. */

@@ -225,7 +225,7 @@ ${m.headers ? h`<details><summary>Headers</summary><div class="table-wrap"><tabl
   );
 
   page('/mail/outbox', async (_params, q) => {
-    const orgs = await mail.organizations();
+    const orgs = await mail.outboxReaders();
     const chosen = q.org ? orgs.filter((o) => o.id === q.org) : orgs;
     if (q.org && !chosen.length) throw new MailApiError(404, 'No such organization');
     const pages = await Promise.all(
@@ -235,11 +235,10 @@ ${m.headers ? h`<details><summary>Headers</summary><div class="table-wrap"><tabl
         return { org, ...(await mail.get<{ messages: OutboxJson[]; next_page_token?: string }>(org.id, `/v0/outbox?${params}`)) };
       }),
     );
-    // Hamlet's own mail (source "platform") shows in every organization's outbox: once is enough.
-    const seen = new Set<string>();
+    // Each reader sees its own held mail (Hamlet's own, source "platform", through the
+    // console's key alone), so no message comes twice.
     const rows = pages
       .flatMap((p) => p.messages.map((m) => ({ org: p.org, m })))
-      .filter(({ m }) => !seen.has(m.outbox_id) && seen.add(m.outbox_id))
       .sort((a, b) => b.m.created_at.localeCompare(a.m.created_at))
       .slice(0, PAGE_SIZE);
     const older = pages.filter((p) => p.next_page_token);
@@ -257,7 +256,7 @@ ${older.map((p) => h`<p><a class="button" href="/mail/outbox?org=${enc(p.org.id)
 
   page('/mail/outbox/:org/:id', async ({ org, id }) => {
     // Only a known organization: a made-up one in the URL must not get a key minted for it.
-    if (!(await mail.organizations()).some((o) => o.id === org)) throw new MailApiError(404, 'No such organization');
+    if (!(await mail.outboxReaders()).some((o) => o.id === org)) throw new MailApiError(404, 'No such organization');
     const m = await mail.get<OutboxJson>(org, `/v0/outbox/${enc(id)}`);
     const body = h`<p><a href="/mail/outbox">← Outbox</a></p>
 <h1>${m.subject || '(no subject)'}</h1>

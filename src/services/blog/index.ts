@@ -67,12 +67,14 @@ export default defineService({
         urls,
         changes,
         db: platform.db,
-        // Local mode (no relay): mail to an outside address has nowhere to go, so the link is
-        // logged for the developer (README). Off whenever a relay is set.
+        // The blog alone (no relay, no mail service here): mail to an outside address has
+        // nowhere to go, so the link is logged for the developer (README). Off whenever a relay
+        // is set or the mail outbox holds the mail (the operator reads it there).
         onVerificationLink: platform.config.smtpRelay
           ? undefined
           : (email, link) => {
-              if (!platform.mailer.isLocal(email)) platform.logger.info({ service: 'blog' }, `Verification link for ${email} (no mail relay is set, so it is shown here): ${link}`);
+              if (platform.mailer.isLocal(email) || platform.mailer.holdsOutsideMail) return;
+              platform.logger.info({ service: 'blog' }, `Verification link for ${email} (no mail relay is set and the mail service is not running, so it is shown here): ${link}`);
             },
       }),
       publishing: new Publishing(store.posts, clock, changes, renderer),

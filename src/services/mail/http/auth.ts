@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { DomainError, unauthorized } from '../../../platform/errors.js';
 import { missingPermissions } from '../api-keys/permissions.js';
 import { bearerToken, type App } from '../../../platform/http.js';
+import { isOperatorKey } from '../../../platform/keys.js';
 import type { Platform } from '../../../platform/service.js';
 import type { KeyScope } from './scope.js';
 
@@ -13,6 +14,8 @@ declare module 'fastify' {
     mailOrgId: string;
     /** The id of the request's API key (the WebSocket stream counts connections per key). */
     mailKeyId: string;
+    /** The request's key is the operator's own (platform/keys.ts isOperatorKey): it also sees the platform's held mail. */
+    mailOperator: boolean;
   }
 }
 
@@ -29,6 +32,7 @@ export function podIdOf(orgId: string): string {
 export function installAuth(app: App, platform: Platform, keyScope: (keyId: string) => Promise<KeyScope>): void {
   app.decorateRequest('mailOrgId', '');
   app.decorateRequest('mailKeyId', '');
+  app.decorateRequest('mailOperator', false);
   app.decorateRequest('mailKeyScope', null as unknown as KeyScope);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/v0') || request.url.startsWith('/v0/downloads/')) return;
@@ -39,6 +43,7 @@ export function installAuth(app: App, platform: Platform, keyScope: (keyId: stri
     if (!key) throw unauthorized(token ? 'Invalid API key' : 'Missing API key: send Authorization: Bearer <key>');
     request.mailOrgId = orgOfKey(key);
     request.mailKeyId = key.id;
+    request.mailOperator = isOperatorKey(key);
     request.apiKeyId = key.id;
     request.mailKeyScope = await keyScope(key.id);
     const missing = missingPermissions(request.mailKeyScope.permissions, request.method, request.routeOptions.url ?? '', (request.query ?? {}) as Record<string, unknown>);

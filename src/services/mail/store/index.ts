@@ -21,7 +21,7 @@ export { isDuplicate } from './duplicates.js';
 export type { StoreHooks } from './mail-db.js';
 export type { ListKey } from './lists.js';
 export type * from './tables.js';
-export type { OutboxItemRow } from './outbox.js';
+export type { OutboxItemRow, OutboxViewer } from './outbox.js';
 
 export class MailStore {
   readonly inboxes: InboxStore;

@@ -81,7 +81,10 @@ export function credentialRoutes(app: App, d: { credentials: Credentials; store:
     if (body.isResolvable === true) throw badRequest('request/body/isResolvable: resolvable credentials are not supported');
   };
 
-  app.post('/credentials', { schema: { summary: 'Create a credential (its data is stored encrypted and never returned)', tags: ['credentials'], body: CredentialBody, response: { 200: Credential, ...errors(400, 404) } } }, async (req) => {
+  // A credential's data is secret whatever its fields are called (a header auth's `value`): the trace keeps none of it.
+  const secretData = { traceSecretFields: ['data'] };
+
+  app.post('/credentials', { schema: { summary: 'Create a credential (its data is stored encrypted and never returned)', tags: ['credentials'], body: CredentialBody, response: { 200: Credential, ...errors(400, 404) } }, config: secretData }, async (req) => {
     const body = requireObjectBody(req.body);
     requireProps(body, ['name', 'type', 'data']);
     onlyKnownKeys(body);
@@ -108,7 +111,7 @@ export function credentialRoutes(app: App, d: { credentials: Credentials; store:
 
   app.get<{ Params: { id: string } }>('/credentials/:id', { schema: { summary: 'Get a credential (without its data)', tags: ['credentials'], params: IdParams, response: { 200: Credential, ...errors(404) } } }, async (req) => toApi(await load(req.params.id)));
 
-  app.patch<{ Params: { id: string } }>('/credentials/:id', { schema: { summary: 'Change a credential', tags: ['credentials'], params: IdParams, body: CredentialPatch, response: { 200: Credential, ...errors(400, 404) } } }, async (req) => {
+  app.patch<{ Params: { id: string } }>('/credentials/:id', { schema: { summary: 'Change a credential', tags: ['credentials'], params: IdParams, body: CredentialPatch, response: { 200: Credential, ...errors(400, 404) } }, config: secretData }, async (req) => {
     const row = await load(req.params.id);
     const body = requireObjectBody(req.body);
     onlyKnownKeys(body);
