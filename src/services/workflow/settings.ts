@@ -48,6 +48,19 @@ function seconds(kit: SettingsKit, name: string, fallback: number, allowNone: bo
   );
 }
 
+/** The limits of expressions and Code runs (see the sandbox section of docs/workflow.md). */
+function sandboxLimits(kit: SettingsKit): SandboxLimits {
+  // Worker threads that run expressions and Code (user code never runs on the event loop): this
+  // many are kept, and while all are busy one more is kept ready, up to the most.
+  const workers = kit.count('WORKFLOW_SANDBOX_WORKERS', os.availableParallelism(), 1, 256);
+  return {
+    timeoutMs: kit.count('WORKFLOW_SANDBOX_TIMEOUT_MS', 5000, 10, 600_000),
+    memoryBytes: kit.count('WORKFLOW_SANDBOX_MEMORY_MB', 64, 8, 4096) * 1024 * 1024,
+    workers,
+    maxWorkers: kit.count('WORKFLOW_SANDBOX_MAX_WORKERS', Math.min(256, workers + 1), workers, 256),
+  };
+}
+
 export function readWorkflowSettings(kit: SettingsKit): WorkflowSettings {
   const envAllow = kit.list('WORKFLOW_ENV_ALLOW');
   const envForExpressions = Object.fromEntries(envAllow.filter((k) => kit.env[k] !== undefined).map((k) => [k, kit.env[k]!]));
@@ -57,12 +70,7 @@ export function readWorkflowSettings(kit: SettingsKit): WorkflowSettings {
     envAllow,
     envForExpressions,
     hamletApiKeys,
-    sandbox: {
-      timeoutMs: kit.count('WORKFLOW_SANDBOX_TIMEOUT_MS', 5000, 10, 600_000),
-      memoryBytes: kit.count('WORKFLOW_SANDBOX_MEMORY_MB', 64, 8, 4096) * 1024 * 1024,
-      // Worker threads that run expressions and Code (user code never runs on the event loop).
-      workers: kit.count('WORKFLOW_SANDBOX_WORKERS', os.availableParallelism(), 1, 256),
-    },
+    sandbox: sandboxLimits(kit),
     pruneMaxAgeMs: kit.duration('WORKFLOW_EXECUTIONS_MAX_AGE', 14 * 86_400_000, 0),
     pruneMaxCount: kit.count('WORKFLOW_EXECUTIONS_MAX_COUNT', 10_000, 0, 100_000_000),
     publicUrl: kit.baseUrl('WORKFLOW_PUBLIC_URL'),

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExpressions, SandboxLimitError } from '../../../src/services/workflow/expressions/index.js';
 import { Sandbox } from '../../../src/services/workflow/expressions/sandbox-pool.js';
-import { takeModule } from '../../../src/services/workflow/expressions/sandbox/modules.js';
+import { createInstance } from '../../../src/services/workflow/expressions/sandbox/modules.js';
 import { answerDataOperation } from '../../../src/services/workflow/expressions/sandbox/host-ops.js';
 import { ExpressionError } from '../../../src/services/workflow/expressions/api.js';
 import { items, makeData } from './helpers.js';
@@ -197,12 +197,20 @@ describe('limits', () => {
     await expect(runAll('await new Promise(() => {}); return [];')).rejects.toThrow('never settles');
   });
 
-  it('memory bombs are stopped by the memory limit', async () => {
+  it('memory bombs are stopped by the memory limit, named as n8n names it', async () => {
     for (const bomb of [
       "const s = 'x'.repeat(2 ** 27); return [{ json: { n: s.length } }];",
+      "const s = 'x'.repeat(1e9); return [{ json: { n: s.length } }];",
       "const a = []; while (true) a.push(new Array(1e5).fill(a.length)); return [];",
+      "const a = []; while (true) a.push('x'.repeat(1e6) + a.length); return [];",
+      'const a = []; while (true) a.push(new Uint8Array(1e7)); return [];',
+      'const a = new Array(1e9).fill(0); return [];',
       'const a = []; for (let i = 0; ; i++) a.push({ i, s: [i, i, i] }); return [];',
       'const m = new Map(); for (let i = 0; ; i++) m.set(i, new Array(1000).fill(i)); return [];',
+      // A huge output: the answer is built inside the sandbox, within its memory.
+      "const s = 'y'.repeat(12e6); return [{ json: { s } }, { json: { s } }, { json: { s } }];",
+      // Catching the memory error does not get past it.
+      "const a = []; for (;;) { try { while (true) a.push(new Array(1e5).fill(1)); } catch (e) { a.length = 0; } }",
     ]) {
       // A generous clock, so that memory is what stops them.
       const error = await roomy.runCode({ code: bomb, mode: 'runOnceForAllItems', data }).then(
@@ -210,27 +218,38 @@ describe('limits', () => {
         (e: unknown) => e,
       );
       expect(error, bomb).toBeInstanceOf(SandboxLimitError);
-      // The memory limit, not the clock, stops them (QuickJS's own count misses small blocks).
       expect((error as SandboxLimitError).kind, bomb).toBe('memory');
+      expect((error as SandboxLimitError).message, bomb).toBe('Node ran out of memory');
+      expect((error as SandboxLimitError).description, bomb).toContain("memory limit (32 MB)");
+      expect((error as SandboxLimitError).description, bomb).toContain('WORKFLOW_SANDBOX_MEMORY_MB');
     }
-    await expect(ex.resolve("={{ 'z'.repeat(2 ** 26).length }}", data)).rejects.toThrow(SandboxLimitError);
+    await expect(ex.resolve("={{ 'z'.repeat(2 ** 26).length }}", data)).rejects.toThrow('Node ran out of memory');
+    await expect(ex.resolve('={{ (() => { const a = []; while (true) a.push(new Uint8Array(1e7)); })() }}', data)).rejects.toThrow('Node ran out of memory');
     // QuickJS refuses strings over 2^30 characters before memory runs out: a plain error.
     await expect(runAll('let s = "ab"; while (true) s = s + s; return [];')).rejects.toThrow(ExpressionError);
+    // And the sandbox is fine afterwards.
+    expect(await json('return [{ json: { ok: 1 + 1 } }];')).toEqual({ ok: 2 });
   }, 240_000);
 
-  it("bounds the instance's real memory, which QuickJS's own accounting underestimates", async () => {
-    const module = takeModule()!;
-    const sandbox = new Sandbox({ timeoutMs: 10_000, memoryBytes: 32 * 1024 * 1024 }, module);
-    const before = module.getWasmMemory().buffer.byteLength;
-    sandbox.begin({ data: (op, args) => answerDataOperation(op, args, data), timezone: 'UTC', evaluate: () => undefined });
-    const bomb = sandbox.compile('bomb', '(function () { const a = []; for (let i = 0; ; i++) a.push({ i, s: [i, i, i] }); })', 'x');
-    expect(() => sandbox.callApi('call', bomb)).toThrow('Execution ran out of memory (limit 32 MB)');
-    const grown = module.getWasmMemory().buffer.byteLength - before;
-    // Without the check this loop takes ~300 MB before QuickJS notices (2 GB with strings).
-    expect(grown).toBeLessThan(2 * 32 * 1024 * 1024);
-    expect(sandbox.broken).toBe(true);
-    expect(sandbox.oversized).toBe(true);
-    sandbox.dispose();
+  it("bounds the instance's real memory where it is taken, which QuickJS's own accounting underestimates", async () => {
+    for (const [name, code] of [
+      ['objects', 'const a = []; for (let i = 0; ; i++) a.push({ i, s: [i, i, i] });'],
+      // One operation allocating megabytes between two interrupt checks used to pass any check made there.
+      ['typed arrays', 'const a = []; while (true) a.push(new Uint8Array(1e7));'],
+    ]) {
+      const instance = await createInstance(32 * 1024 * 1024);
+      const sandbox = new Sandbox({ timeoutMs: 60_000, memoryBytes: 32 * 1024 * 1024 }, instance);
+      const before = instance.memory.size;
+      sandbox.begin({ data: (op, args) => answerDataOperation(op, args, data), timezone: 'UTC', evaluate: () => undefined });
+      const bomb = sandbox.compile(name!, `(function () { ${code} })`, 'x');
+      expect(() => sandbox.callApi('call', bomb), name).toThrow('Node ran out of memory');
+      // Without the bound these take 0.3–2 GB before QuickJS notices.
+      expect(instance.memory.size - before, name).toBeLessThanOrEqual(32 * 1024 * 1024);
+      expect(sandbox.broken).toBe(true);
+      expect(sandbox.oversized).toBe(true);
+      sandbox.end();
+      sandbox.dispose();
+    }
   });
 
   it('structures nested too deep for the native stack are contained too', async () => {

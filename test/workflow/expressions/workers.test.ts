@@ -1,6 +1,8 @@
 // The sandbox worker pool (issue 9, "user code off the event loop"): runaway code costs a
 // worker, never the event loop; what QuickJS cannot interrupt is stopped from outside (the
 // worker is terminated and replaced); an AbortSignal abandons a run; the pool size is a setting.
+// Issue 27: a spare worker is kept while every worker is busy, and a run that waits for a worker
+// its whole time limit fails without starting (so every run answers within its limit).
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../helpers/wait.js';
 import { ConfigError } from '../../../src/config.js';
@@ -72,7 +74,8 @@ describe('runaway code', () => {
 describe('abandoning a run', () => {
   it('an aborted signal stops the run at once (the worker is replaced) and rejects with its reason', async () => {
     const controller = new AbortController();
-    const slow = createExpressions({ timeoutMs: 60_000, memoryBytes: 32 * 1024 * 1024, workers: 1 });
+    // One worker and no spare, so that a second run has to wait.
+    const slow = createExpressions({ timeoutMs: 60_000, memoryBytes: 32 * 1024 * 1024, workers: 1, maxWorkers: 1 });
     try {
       expect(await slow.resolve('={{ 0 }}', data)).toBe(0); // the worker is up
       const running = slow.runCode({ code: 'while (true) {}', mode: 'runOnceForAllItems', data, signal: controller.signal });
@@ -103,15 +106,45 @@ describe('abandoning a run', () => {
 });
 
 describe('pool size', () => {
-  it('runs at most WORKFLOW_SANDBOX_WORKERS runs at once; the others wait their turn', async () => {
-    const two = createExpressions({ timeoutMs: 400, memoryBytes: 32 * 1024 * 1024, workers: 2 });
+  it('runs at most WORKFLOW_SANDBOX_MAX_WORKERS runs at once; one that waits its whole time limit fails without starting', async () => {
+    const two = createExpressions({ timeoutMs: 400, memoryBytes: 32 * 1024 * 1024, workers: 2, maxWorkers: 2 });
     try {
-      const results = await Promise.allSettled(Array.from({ length: 5 }, () => two.runCode({ code: 'while (true) {}', mode: 'runOnceForAllItems', data })));
-      expect(results.every((r) => r.status === 'rejected')).toBe(true);
-      // Interrupted from inside each time: the same two workers served all five.
+      await two.resolve('={{ 1 + 1 }}', data); // the workers are up
+      const started = performance.now();
+      const answered: number[] = [];
+      const results = await Promise.allSettled(
+        Array.from({ length: 5 }, () => two.runCode({ code: 'while (true) {}', mode: 'runOnceForAllItems', data }).finally(() => answered.push(performance.now() - started))),
+      );
+      const errors = results.map((r) => (r as PromiseRejectedResult).reason as SandboxLimitError);
+      expect(errors.map((e) => e.message)).toEqual(Array(5).fill('Execution timed out after 400 ms'));
+      // Two ran until their limit; the others waited for a worker (all, or all but one that got a
+      // worker with its time nearly spent), and never started.
+      const neverStarted = errors.filter((e) => e.description?.includes('never started') && e.description.includes('WORKFLOW_SANDBOX_MAX_WORKERS'));
+      expect(neverStarted.length).toBeGreaterThanOrEqual(2);
+      // Each answered about when its limit ran out, not after the runs before it (generous: the machine is shared).
+      expect(Math.max(...answered)).toBeLessThan(400 + 500 + 1000);
+      // Interrupted from inside each time: the same two workers served all of them.
       expect(two.stats().workersStarted).toBe(2);
     } finally {
       two.close();
+    }
+  });
+
+  it('keeps a spare worker while every worker is busy: a run does not wait behind runaway code', async () => {
+    const pool = createExpressions({ timeoutMs: 60_000, memoryBytes: 32 * 1024 * 1024, workers: 1, maxWorkers: 3 });
+    try {
+      await pool.resolve('={{ 1 + 1 }}', data);
+      const controller = new AbortController();
+      const runaway = pool.runCode({ code: 'while (true) {}', mode: 'runOnceForAllItems', data, signal: controller.signal }).catch((e: unknown) => e);
+      await waitFor(() => pool.stats().inWorkers === 1, { message: 'the endless run to reach its worker' });
+      // The spare started when the only worker became busy; this run takes it (or waits for it to be up).
+      expect(await pool.resolve('={{ 2 + 2 }}', data)).toBe(4);
+      expect(pool.stats().workersStarted).toBeGreaterThanOrEqual(2);
+      expect(pool.stats().workersStarted).toBeLessThanOrEqual(3);
+      controller.abort(new Error('done'));
+      await runaway;
+    } finally {
+      pool.close();
     }
   });
 
@@ -121,6 +154,11 @@ describe('pool size', () => {
     expect(readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_WORKERS: '3' }).sandbox.workers).toBe(3);
     for (const bad of ['0', 'many', '-1']) {
       expect(() => readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_WORKERS: bad })).toThrow(ConfigError);
+      expect(() => readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_MAX_WORKERS: bad })).toThrow(ConfigError);
     }
+    // The most at once: the kept number and a spare by default, never fewer than the kept number.
+    expect(readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_WORKERS: '3' }).sandbox.maxWorkers).toBe(4);
+    expect(readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_WORKERS: '3', WORKFLOW_SANDBOX_MAX_WORKERS: '10' }).sandbox.maxWorkers).toBe(10);
+    expect(() => readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_WORKERS: '3', WORKFLOW_SANDBOX_MAX_WORKERS: '2' })).toThrow(/WORKFLOW_SANDBOX_MAX_WORKERS/);
   });
 });

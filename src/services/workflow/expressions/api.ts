@@ -99,6 +99,11 @@ export interface SandboxLimits {
   timeoutMs: number;
   /** Memory limit of one sandbox runtime, bytes. */
   memoryBytes: number;
-  /** Worker threads running sandboxes (WORKFLOW_SANDBOX_WORKERS); default: the number of cores. */
+  /** Worker threads kept running sandboxes (WORKFLOW_SANDBOX_WORKERS); default: the number of cores. */
   workers?: number;
+  /**
+   * Most worker threads at once (WORKFLOW_SANDBOX_MAX_WORKERS): while every worker is busy the
+   * pool keeps one more ready (a spare), up to this; default `workers` + 1.
+   */
+  maxWorkers?: number;
 }

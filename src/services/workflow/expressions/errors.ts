@@ -10,7 +10,7 @@
 // too (observed with the oracle: no item number). So `throw new Error('Invalid data: ' + e.message)`
 // on line 5 reports "Client name required. [line 5]".
 
-import { ExpressionError } from './api.js';
+import { ExpressionError, type SandboxLimits } from './api.js';
 import type { GuestError } from './sandbox-pool.js';
 
 /** Why a run was stopped by the sandbox itself rather than by the user's code. */
@@ -24,9 +24,57 @@ export class SandboxLimitError extends ExpressionError {
   constructor(
     public readonly kind: LimitKind,
     message: string,
+    description?: string,
   ) {
-    super(message);
+    super(message, undefined, description);
   }
+}
+
+/**
+ * The error of a run stopped by its time or memory limit (or the stack's), worded as n8n's
+ * task runner words its own: a short message, then the limit, the setting and what to try
+ * (n8n's description is HTML: `<br/>` between lines).
+ */
+export function limitError(kind: Exclude<LimitKind, 'crash'>, limits: Pick<SandboxLimits, 'timeoutMs' | 'memoryBytes'>): SandboxLimitError {
+  switch (kind) {
+    case 'timeout':
+      return new SandboxLimitError(
+        'timeout',
+        `Execution timed out after ${limits.timeoutMs} ms`,
+        advice(`The code was still running when its time limit (${limits.timeoutMs} ms) ran out, so it was stopped.`, [
+          'Make sure every path through the code ends (no endless loop)',
+          'Process fewer items at a time, by batching them with a loop node',
+          "Raise the limit with the 'WORKFLOW_SANDBOX_TIMEOUT_MS' environment variable",
+        ]),
+      );
+    case 'memory':
+      return new SandboxLimitError(
+        'memory',
+        'Node ran out of memory',
+        advice(`The code needed more than the sandbox's memory limit (${Math.round(limits.memoryBytes / 1048576)} MB), so it was stopped. This usually happens when there are too many items to process.`, [
+          'Process fewer items at a time, by batching them with a loop node',
+          "Raise the limit with the 'WORKFLOW_SANDBOX_MEMORY_MB' environment variable",
+        ]),
+      );
+    case 'stack':
+      return new SandboxLimitError('stack', 'Maximum call stack size exceeded', 'The code nested calls too deeply (endless recursion?).');
+  }
+}
+
+/** A run that waited for a free sandbox worker for its whole time limit, and never started. */
+export function queueTimeoutError(timeoutMs: number, maxWorkers: number): SandboxLimitError {
+  return new SandboxLimitError(
+    'timeout',
+    `Execution timed out after ${timeoutMs} ms`,
+    advice(`All ${maxWorkers} sandbox workers were busy with other code for the whole time limit (${timeoutMs} ms), so this code never started.`, [
+      'Make sure the code of your other workflows ends (no endless loop)',
+      "Allow more workers with the 'WORKFLOW_SANDBOX_MAX_WORKERS' environment variable",
+    ]),
+  );
+}
+
+function advice(what: string, tries: string[]): string {
+  return `${what} You can try the following:<br/><br/>${tries.map((line, i) => `${i + 1}. ${line}`).join('<br/>')}`;
 }
 
 const REWRITES: Array<[RegExp, (...groups: string[]) => string]> = [

@@ -9,17 +9,19 @@
 // whose WebAssembly instance saw a host exception is dropped whole (sandbox/modules.ts).
 //
 // Sandboxes live in worker threads (worker/sandbox-worker.ts); a run is synchronous inside its
-// worker. The only way out of the sandbox is the one host function (sandbox/host-ops.ts),
-// whose arguments are strings and numbers and whose answers are JSON text.
+// worker. Each sandbox runs in a QuickJS instance of its own, whose memory is bounded where it
+// is taken (sandbox/memory.ts). The only way out of the sandbox is the one host function
+// (sandbox/host-ops.ts), whose arguments are strings and numbers and whose answers are JSON text.
 
 import { performance } from 'node:perf_hooks';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { ExpressionError, type SandboxLimits } from './api.js';
-import { SandboxLimitError, type LimitKind } from './errors.js';
+import { limitError, SandboxLimitError, type LimitKind } from './errors.js';
 import { isLibraryName, LIBRARY_LOADERS, type LibraryName } from './sandbox/libraries.js';
 import { encodeHostError, hostOperation, type HostContext, type RunHost } from './sandbox/host-ops.js';
 import { EXTENSIONS_JS, HARDEN_JS, INTL_JS, PRELUDE_JS, WEB_JS } from './sandbox/guest-scripts.js';
-import { modulesReady, returnModule, takeModule } from './sandbox/modules.js';
+import type { SandboxMemory } from './sandbox/memory.js';
+import { Instances, type Instance } from './sandbox/modules.js';
 
 export { SandboxLimitError, type LimitKind } from './errors.js';
 
@@ -86,51 +88,55 @@ export class Sandbox {
   /** Set when a host exception crossed the WASM frames: the instance is dropped, not even disposed. */
   corrupt = false;
   /**
-   * QuickJS's own memory limit undercounts many small allocations in this WebAssembly build
-   * (measured: 64 MB "limit", 300 MB to 2 GB actually used), so the real bound is the size of
-   * the instance's linear memory, checked by the interrupt handler. WebAssembly memory never
-   * shrinks: an instance that grew past half the limit is not reused (see SandboxPool.release).
+   * The instance's memory, bounded by its own growth (see sandbox/memory.ts); QuickJS's own
+   * limit is set too, and refuses single allocations larger than the limit.
    */
-  private readonly wasmMemory: WebAssembly.Memory;
-  private memoryCeiling: number;
-  private memoryExceeded = false;
+  private readonly memory: SandboxMemory;
+  /** Our own bounded work after a run (its logs): neither the deadline nor a refused growth stops it. */
+  private trustedWork = false;
+  readonly module: QuickJSWASMModule;
 
   constructor(
     private readonly limits: SandboxLimits,
-    readonly module: QuickJSWASMModule,
+    readonly instance: Instance,
+    /** Told the deadline (performance.now() of this thread) whenever it changes; Infinity between runs. */
+    private readonly onDeadline?: (deadline: number) => void,
   ) {
-    this.wasmMemory = module.getWasmMemory();
-    this.memoryCeiling = Infinity;
-    this.runtime = module.newRuntime();
+    this.module = instance.module;
+    this.memory = instance.memory;
+    this.memory.reset();
+    this.runtime = this.module.newRuntime();
     this.runtime.setMaxStackSize(STACK_BYTES);
     this.runtime.setInterruptHandler(() => {
-      if (performance.now() > this.deadline) return true;
-      if (this.wasmMemory.buffer.byteLength > this.memoryCeiling) {
-        this.memoryExceeded = true;
-        return true;
-      }
-      return false;
+      if (this.trustedWork) return false;
+      return this.memory.exhausted || performance.now() > this.deadline;
     });
     this.context = this.runtime.newContext();
-    const host = this.context.newFunction('__hamletHost', (...args) => this.hostCall(args));
-    this.context.setProp(this.context.global, '__hamletHost', host);
-    host.dispose();
-    this.evalSetup(INTL_JS, 'intl');
-    this.evalSetup(WEB_JS, 'web');
-    this.evalSetup(PRELUDE_JS, 'prelude');
-    this.evalSetup(EXTENSIONS_JS, 'extensions');
-    this.api = this.context.getProp(this.context.global, '__hamlet');
-    this.evalSetup('delete globalThis.__hamlet;', 'setup');
-    this.evalSetup(HARDEN_JS, 'harden');
+    // Setup is trusted code: it may use the memory the libraries may use.
+    this.api = this.memory.lifted(() => {
+      const host = this.context.newFunction('__hamletHost', (...args) => this.hostCall(args));
+      this.context.setProp(this.context.global, '__hamletHost', host);
+      host.dispose();
+      this.evalSetup(INTL_JS, 'intl');
+      this.evalSetup(WEB_JS, 'web');
+      this.evalSetup(PRELUDE_JS, 'prelude');
+      this.evalSetup(EXTENSIONS_JS, 'extensions');
+      const api = this.context.getProp(this.context.global, '__hamlet');
+      this.evalSetup('delete globalThis.__hamlet;', 'setup');
+      this.evalSetup(HARDEN_JS, 'harden');
+      return api;
+    });
     this.callApi('finishBaseline').dispose();
-    // The limits apply from here on: setup itself is trusted code.
+    // The limits apply from here on.
     this.runtime.setMemoryLimit(limits.memoryBytes);
-    this.memoryCeiling = this.wasmMemory.buffer.byteLength + limits.memoryBytes;
   }
 
-  /** Whether the instance's memory grew so much that it should not serve another sandbox. */
+  /**
+   * Whether the instance's memory grew so much that it should not serve another sandbox:
+   * WebAssembly memory never shrinks, so such an instance is left to the garbage collector.
+   */
   get oversized(): boolean {
-    return this.wasmMemory.buffer.byteLength > this.memoryCeiling - this.limits.memoryBytes / 2;
+    return this.memory.size > this.memory.normalCeiling - this.limits.memoryBytes / 2;
   }
 
   /**
@@ -144,7 +150,9 @@ export class Sandbox {
       if (error instanceof GuestThrow || error instanceof ExpressionError) throw error;
       this.corrupt = true;
       this.broken = true;
-      if (error instanceof RangeError) throw new SandboxLimitError('stack', 'Maximum call stack size exceeded');
+      // (QuickJS's C code does not survive every failed allocation: a trap after a refused growth is the memory limit.)
+      if (this.memory.exhausted) throw limitError('memory', this.limits);
+      if (error instanceof RangeError) throw limitError('stack', this.limits);
       throw new SandboxLimitError('crash', `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
@@ -169,28 +177,33 @@ export class Sandbox {
     this.runtime.dispose();
   }
 
-  /** Starts a run: the host answers from `run` until `end()`; time counts from now. */
-  begin(run: RunHost): void {
+  /**
+   * Starts a run: the host answers from `run` until `end()`. The run stops at `deadline`
+   * (performance.now() of this thread; by default the time limit from now).
+   */
+  begin(run: RunHost, deadline?: number): void {
     this.run = run;
     this.runStartedAt = performance.now();
     this.pausedMs = 0;
-    this.deadline = this.runStartedAt + this.limits.timeoutMs;
+    this.deadline = deadline ?? this.runStartedAt + this.limits.timeoutMs;
+    this.onDeadline?.(this.deadline);
   }
 
-  /** Runs trusted, bounded work of our own after the run's deadline has passed. */
-  withoutDeadline<T>(work: () => T): T {
-    const deadline = this.deadline;
-    this.deadline = Infinity;
+  /** Runs trusted, bounded work of our own after the run hit a limit (reading its logs). */
+  trusted<T>(work: () => T): T {
+    const was = this.trustedWork;
+    this.trustedWork = true;
     try {
-      return work();
+      return this.memory.lifted(work);
     } finally {
-      this.deadline = deadline;
+      this.trustedWork = was;
     }
   }
 
   end(): void {
     this.run = undefined;
     this.deadline = Infinity;
+    this.onDeadline?.(Infinity);
   }
 
   /** Compiles (once per sandbox) a piece of source whose value is a function. */
@@ -202,12 +215,7 @@ export class Sandbox {
       return cached;
     }
     const result = this.guard(() => this.context.evalCode(source, filename, { type: 'global' }));
-    if (result.error) {
-      const error = this.guestError(result.error);
-      result.error.dispose();
-      this.checkLimits(error);
-      throw new CompileError(error);
-    }
+    if (result.error) throw new CompileError(this.failure(result.error));
     this.compiled.set(key, result.value);
     if (this.compiled.size > MAX_COMPILED) {
       const [oldestKey, oldest] = this.compiled.entries().next().value as [string, QuickJSHandle];
@@ -239,12 +247,7 @@ export class Sandbox {
     }
     try {
       const result = this.guard(() => ctx.callFunction(fn!, this.api, ...handles));
-      if (result.error) {
-        const error = this.guestError(result.error);
-        result.error.dispose();
-        this.checkLimits(error);
-        throw new GuestThrow(error);
-      }
+      if (result.error) throw new GuestThrow(this.failure(result.error));
       return result.value;
     } finally {
       for (const h of owned) h.dispose();
@@ -276,12 +279,7 @@ export class Sandbox {
     for (;;) {
       const state = this.context.getPromiseState(promise);
       if (state.type === 'fulfilled') return { ok: true, value: state.value };
-      if (state.type === 'rejected') {
-        const error = this.guestError(state.error);
-        state.error.dispose();
-        this.checkLimits(error);
-        return { ok: false, error };
-      }
+      if (state.type === 'rejected') return { ok: false, error: this.failure(state.error) };
       if (this.runtime.hasPendingJob()) {
         this.drainJobs();
         continue;
@@ -301,11 +299,22 @@ export class Sandbox {
   /** Runs queued promise jobs (all of them, within the deadline). */
   drainJobs(): void {
     const result = this.guard(() => this.runtime.executePendingJobs());
-    if (result.error) {
-      const error = this.guestError(result.error);
-      result.error.dispose();
-      this.checkLimits(error);
+    if (result.error) this.failure(result.error);
+  }
+
+  /**
+   * Reads (and disposes) an error the guest threw; throws SandboxLimitError instead when a
+   * limit caused it. A refused growth is checked first: reading the error needs memory too.
+   */
+  private failure(handle: QuickJSHandle): GuestError {
+    if (this.memory.exhausted) {
+      handle.dispose();
+      this.checkLimits({ name: 'InternalError', message: 'out of memory', stack: '', isError: true });
     }
+    const error = this.guestError(handle);
+    handle.dispose();
+    this.checkLimits(error);
+    return error;
   }
 
   guestError(handle: QuickJSHandle): GuestError {
@@ -326,20 +335,14 @@ export class Sandbox {
   /** Turns an error caused by a limit into SandboxLimitError and marks the sandbox broken. */
   private checkLimits(error: GuestError): void {
     const message = error.message;
-    let kind: LimitKind | undefined;
-    if (this.memoryExceeded) kind = 'memory';
+    let kind: Exclude<LimitKind, 'crash'> | undefined;
+    if (this.memory.exhausted) kind = 'memory';
     else if (performance.now() > this.deadline || (error.name === 'InternalError' && message === 'interrupted')) kind = 'timeout';
     else if (message === 'out of memory' || (error.name === 'InternalError' && /memory/i.test(message))) kind = 'memory';
     else if (error.name === 'InternalError' && message === 'stack overflow') kind = 'stack';
     if (!kind) return;
     this.broken = true;
-    const text =
-      kind === 'timeout'
-        ? `Execution timed out after ${this.limits.timeoutMs} ms`
-        : kind === 'memory'
-          ? `Execution ran out of memory (limit ${Math.round(this.limits.memoryBytes / 1048576)} MB)`
-          : 'Maximum call stack size exceeded';
-    throw new SandboxLimitError(kind, text);
+    throw limitError(kind, this.limits);
   }
 
   // ------------------------------------------------------------------ host operations
@@ -377,32 +380,32 @@ export class Sandbox {
     if (!isLibraryName(name)) throw new TypeError(`Unknown library ${name}`);
     if (this.librariesLoaded.has(name)) return;
     // Loading a library is not the user's time nor the user's memory: the deadline pauses and
-    // the memory limit is lifted while it loads.
+    // the memory limits are lifted while it loads.
     const started = performance.now();
     const deadline = this.deadline;
-    const ceiling = this.memoryCeiling;
     this.deadline = Infinity;
-    this.memoryCeiling = Infinity;
     this.runtime.setMemoryLimit(-1);
     try {
-      const loader = this.guard(() => this.context.evalCode(LIBRARY_LOADERS[name], name, { type: 'global' }));
-      if (loader.error) {
-        const error = this.guestError(loader.error);
-        loader.error.dispose();
-        throw new Error(`${name} failed to load: ${error.message}`);
-      }
-      try {
-        this.callApi('installLibrary', name, loader.value).dispose();
-      } finally {
-        loader.value.dispose();
-      }
+      this.memory.lifted(() => {
+        const loader = this.guard(() => this.context.evalCode(LIBRARY_LOADERS[name], name, { type: 'global' }));
+        if (loader.error) {
+          const error = this.guestError(loader.error);
+          loader.error.dispose();
+          throw new Error(`${name} failed to load: ${error.message}`);
+        }
+        try {
+          this.callApi('installLibrary', name, loader.value).dispose();
+        } finally {
+          loader.value.dispose();
+        }
+      });
       this.librariesLoaded.add(name);
     } finally {
       this.runtime.setMemoryLimit(this.limits.memoryBytes);
-      this.memoryCeiling = ceiling;
       const took = performance.now() - started;
       this.pausedMs += took;
       this.deadline = deadline + took;
+      this.onDeadline?.(this.deadline);
     }
   }
 }
@@ -427,24 +430,30 @@ export class GuestThrow extends Error {
  */
 export class SandboxPool {
   private readonly idle: Sandbox[] = [];
+  /** Sandboxes done with, disposed by sweep() (after the run's answer has gone out). */
+  private readonly retiring: Sandbox[] = [];
+  private readonly instances: Instances;
   created = 0;
   constructor(
     private readonly limits: SandboxLimits,
-    private readonly maxIdle = 2,
-  ) {}
+    private readonly options: { maxIdle?: number; onDeadline?: (deadline: number) => void } = {},
+  ) {
+    this.instances = new Instances(limits.memoryBytes);
+  }
 
   acquire(): Sandbox {
     const sandbox = this.idle.pop();
     if (sandbox) return sandbox;
-    const module = takeModule();
-    if (!module) {
+    this.sweep();
+    const instance = this.instances.take();
+    if (!instance) {
       throw new ExpressionError('The expression sandbox is restarting after a failure; try again in a moment');
     }
     this.created++;
     try {
-      return new Sandbox(this.limits, module);
+      return new Sandbox(this.limits, instance, this.options.onDeadline);
     } catch (error) {
-      returnModule(module);
+      this.instances.give(instance);
       throw error;
     }
   }
@@ -455,31 +464,40 @@ export class SandboxPool {
 
   /** For async callers: waits until a sandbox can be had without failing. */
   async ready(): Promise<void> {
-    if (this.idle.length === 0) await modulesReady();
+    if (this.idle.length === 0) await this.instances.ready();
   }
 
   release(sandbox: Sandbox): void {
     sandbox.end();
     if (sandbox.corrupt) return; // dropped whole: the garbage collector takes the instance
-    if (sandbox.broken || sandbox.oversized || this.idle.length >= this.maxIdle) {
-      retire(sandbox);
+    if (sandbox.broken || sandbox.oversized || this.idle.length >= (this.options.maxIdle ?? 2)) {
+      this.retiring.push(sandbox);
     } else {
       this.idle.push(sandbox);
     }
   }
 
-  close(): void {
-    for (const sandbox of this.idle.splice(0)) retire(sandbox);
+  /**
+   * Disposes the sandboxes released since the last call. Separate from release() because
+   * freeing a heap at its memory limit takes a while: the worker answers the run first.
+   */
+  sweep(): void {
+    for (const sandbox of this.retiring.splice(0)) this.retire(sandbox);
   }
-}
 
-/** Disposes a sandbox and hands its instance back; if disposing fails, the instance is dropped. */
-function retire(sandbox: Sandbox): void {
-  try {
-    sandbox.dispose();
-  } catch {
-    return;
+  close(): void {
+    this.sweep();
+    for (const sandbox of this.idle.splice(0)) this.retire(sandbox);
   }
-  // An instance whose memory grew large is left to the garbage collector: its memory cannot shrink.
-  if (!sandbox.oversized) returnModule(sandbox.module);
+
+  /** Disposes a sandbox and hands its instance back; if disposing fails, the instance is dropped. */
+  private retire(sandbox: Sandbox): void {
+    try {
+      sandbox.dispose();
+    } catch {
+      return;
+    }
+    // An instance whose memory grew large is left to the garbage collector: its memory cannot shrink.
+    if (!sandbox.oversized) this.instances.give(sandbox.instance);
+  }
 }

@@ -33,12 +33,21 @@ export type TaskBody =
   | { kind: 'templates'; sources: string[]; info: RunInfo; prefetched: Prefetched }
   | { kind: 'code'; code: string; mode: CodeMode; info: RunInfo; prefetched: Prefetched };
 
-export type Task = TaskBody & { id: number };
+export type Task = TaskBody & {
+  id: number;
+  /**
+   * When the run must have ended, epoch ms (performance.timeOrigin + performance.now()): the
+   * time limit counts from the call, so time spent waiting for a worker is part of it.
+   */
+  deadline: number;
+};
 
 export interface WorkerSetup {
   limits: SandboxLimits;
   /** Int32Array over this: [0] is 1 when an answer to a host call is waiting on the host port. */
   signal: SharedArrayBuffer;
+  /** Where the worker publishes its run's deadline (worker/run-watch.ts). */
+  watch: SharedArrayBuffer;
   hostPort: MessagePort;
   /** Source mode: the TypeScript worker that tsx-entry.mjs loads. */
   sourceEntry?: string;
@@ -46,7 +55,7 @@ export interface WorkerSetup {
 
 export type WireError =
   | { type: 'expression'; message: string; description?: string; expression?: string }
-  | { type: 'limit'; kind: LimitKind; message: string }
+  | { type: 'limit'; kind: LimitKind; message: string; description?: string }
   | { type: 'internal'; message: string };
 
 export type TaskResult = {
@@ -76,7 +85,7 @@ export interface HostAnswer {
 }
 
 export function toWire(error: unknown): WireError {
-  if (error instanceof SandboxLimitError) return { type: 'limit', kind: error.kind, message: error.message };
+  if (error instanceof SandboxLimitError) return { type: 'limit', kind: error.kind, message: error.message, description: error.description };
   if (error instanceof ExpressionError) return { type: 'expression', message: error.message, description: error.description, expression: error.expression };
   return { type: 'internal', message: error instanceof Error ? error.message : String(error) };
 }
@@ -84,7 +93,7 @@ export function toWire(error: unknown): WireError {
 export function fromWire(error: WireError): Error {
   switch (error.type) {
     case 'limit':
-      return new SandboxLimitError(error.kind, error.message);
+      return new SandboxLimitError(error.kind, error.message, error.description);
     case 'expression':
       return new ExpressionError(error.message, error.expression, error.description);
     case 'internal':

@@ -42,13 +42,19 @@ export class SandboxRuns {
   /** $evaluateExpression re-enters from inside a run, in a second sandbox: one level only. */
   private nesting = 0;
 
-  constructor(private readonly pool: SandboxPool) {}
+  constructor(
+    private readonly pool: SandboxPool,
+    private readonly timeoutMs: number,
+  ) {}
 
-  /** Evaluates templates (each a `=…` string with code) in order, in one run; stops at the first failure. */
-  evaluateTemplates(sources: string[], info: RunInfo, data: DataChannel): unknown[] {
+  /**
+   * Evaluates templates (each a `=…` string with code) in order, in one run; stops at the first
+   * failure. `deadline` (performance.now() of this thread) ends the run; by default the time limit from now.
+   */
+  evaluateTemplates(sources: string[], info: RunInfo, data: DataChannel, deadline?: number): unknown[] {
     const sandbox = this.pool.acquire();
     try {
-      this.begin(sandbox, info, data, 'expression');
+      this.begin(sandbox, info, data, 'expression', deadline);
       return sources.map((source, index) => {
         try {
           return this.evaluateTemplate(sandbox, this.templates.get(source.slice(1)));
@@ -62,10 +68,10 @@ export class SandboxRuns {
   }
 
   /** Runs a Code/Function node's code; `onLogs` receives its console output, also when it fails. */
-  runCode(code: string, mode: CodeMode, info: RunInfo, data: DataChannel, onLogs: (lines: string[]) => void): CodeOutcome {
+  runCode(code: string, mode: CodeMode, info: RunInfo, data: DataChannel, onLogs: (lines: string[]) => void, deadline?: number): CodeOutcome {
     const sandbox = this.pool.acquire();
     try {
-      this.begin(sandbox, info, data, 'code');
+      this.begin(sandbox, info, data, 'code', deadline);
       let fn;
       try {
         fn = sandbox.compile(`code:${code}`, `(async function () {${code}\n})`, CODE_FILENAME);
@@ -91,7 +97,7 @@ export class SandboxRuns {
       if (!sandbox.corrupt) {
         try {
           // Our own bounded read, so it may run past the deadline of a run that timed out.
-          onLogs(JSON.parse(sandbox.withoutDeadline(() => sandbox.callApiString('logs'))) as string[]);
+          onLogs(JSON.parse(sandbox.trusted(() => sandbox.callApiString('logs'))) as string[]);
         } catch {
           // Output lost with a broken context is not worth failing the run over.
         }
@@ -108,18 +114,22 @@ export class SandboxRuns {
     }
   }
 
-  /** Starts a run in `sandbox`: its own RunHost, its own fresh state in the prelude. */
-  private begin(sandbox: Sandbox, info: RunInfo, data: DataChannel, mode: 'expression' | 'code'): void {
+  /**
+   * Starts a run in `sandbox`: its own RunHost, its own fresh state in the prelude. A nested
+   * evaluation is held to the same deadline as the run it is part of.
+   */
+  private begin(sandbox: Sandbox, info: RunInfo, data: DataChannel, mode: 'expression' | 'code', deadline?: number): void {
+    const held = deadline ?? performance.now() + this.timeoutMs;
     const run: RunHost = {
       data,
       timezone: info.timezone,
-      evaluate: (expression, itemIndex) => this.evaluateNested(expression, { ...info, itemIndex }, data),
+      evaluate: (expression, itemIndex) => this.evaluateNested(expression, { ...info, itemIndex }, data, held),
     };
-    sandbox.begin(run);
+    sandbox.begin(run, held);
     sandbox.callApi('begin', info.itemIndex, info.runIndex, info.nowMs, info.timezone, mode).dispose();
   }
 
-  private evaluateNested(expression: string, info: RunInfo, data: DataChannel): unknown {
+  private evaluateNested(expression: string, info: RunInfo, data: DataChannel, deadline: number): unknown {
     if (this.nesting >= 1) throw new ExpressionError('$evaluateExpression is nested too deeply');
     const template = this.templates.get(expression.slice(1));
     if (!template.chunks.some((chunk) => chunk.kind === 'code')) {
@@ -128,7 +138,7 @@ export class SandboxRuns {
     this.nesting++;
     const sandbox = this.pool.acquire();
     try {
-      this.begin(sandbox, info, data, 'expression');
+      this.begin(sandbox, info, data, 'expression', deadline);
       return this.evaluateTemplate(sandbox, template);
     } finally {
       this.pool.release(sandbox);

@@ -13,37 +13,26 @@
 // in ways the prelude does not expect). The items a run nearly always reads are sent along
 // with the task (Prefetched), so the common run makes no call at all.
 
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import './priority.js';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { SandboxPool } from '../sandbox-pool.js';
 import type { HostArgs } from '../sandbox/host-ops.js';
 import { toWire, type HostAnswer, type HostRequest, type Task, type TaskResult, type WorkerSetup } from './protocol.js';
+import { afterRunMs, RunWatch } from './run-watch.js';
 import { SandboxRuns, TemplateFailure, type DataChannel } from './sandbox-runs.js';
-
-/**
- * User code runs at a lower CPU priority than the server: with every core busy running
- * runaway code, the services' event loops still get the CPU when they need it. (Linux: the
- * nice value of a thread id applies to that thread only; elsewhere this does nothing.) Mild,
- * because the time limits are wall-clock: on a machine busy with other work, a deeply niced
- * worker would be starved into timeouts.
- */
-const NICE = 5;
-function lowerPriority(): void {
-  try {
-    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (threadId > 0) setPriority(threadId, NICE);
-  } catch {
-    // Not Linux, or not allowed: the thread keeps the process's priority.
-  }
-}
-lowerPriority();
 
 const setup = workerData as WorkerSetup;
 const flag = new Int32Array(setup.signal);
 const port = setup.hostPort;
-const pool = new SandboxPool(setup.limits);
-const runs = new SandboxRuns(pool);
+const watch = new RunWatch(setup.watch);
+const AFTER_RUN_MS = afterRunMs(setup.limits.timeoutMs);
+let currentTask = 0;
+const pool = new SandboxPool(setup.limits, {
+  // The deadline the main thread's watchdog holds this worker to (see worker/run-watch.ts).
+  onDeadline: (deadline) =>
+    watch.publish(currentTask, performance.timeOrigin + (deadline === Infinity ? performance.now() + AFTER_RUN_MS : deadline)),
+});
+const runs = new SandboxRuns(pool, setup.limits.timeoutMs);
 
 /** Asks the main thread for a data operation of task `id`, and waits for the answer. */
 function callMain(id: number, op: string, args: HostArgs): string | undefined {
@@ -78,13 +67,23 @@ async function perform(task: Task): Promise<TaskResult> {
   let logs: string[] | undefined;
   const done = (result: TaskResult): TaskResult => ({ ...result, created: pool.created, logs });
   const channel = channelFor(task);
+  currentTask = task.id;
+  // The task's deadline in this thread's performance.now().
+  const deadline = task.deadline - performance.timeOrigin;
   try {
     if (task.kind === 'templates') {
-      return done({ id: task.id, created: 0, ok: true, values: runs.evaluateTemplates(task.sources, task.info, channel) });
+      return done({ id: task.id, created: 0, ok: true, values: runs.evaluateTemplates(task.sources, task.info, channel, deadline) });
     }
-    const outcome = runs.runCode(task.code, task.mode, task.info, channel, (lines) => {
-      logs = lines;
-    });
+    const outcome = runs.runCode(
+      task.code,
+      task.mode,
+      task.info,
+      channel,
+      (lines) => {
+        logs = lines;
+      },
+      deadline,
+    );
     return done({ id: task.id, created: 0, ok: true, code: outcome });
   } catch (error) {
     if (error instanceof TemplateFailure) return done({ id: task.id, created: 0, ok: false, error: toWire(error.error), failedAt: error.index });
@@ -93,11 +92,12 @@ async function perform(task: Task): Promise<TaskResult> {
 }
 
 /**
- * Keeps a sandbox ready between tasks (after a start, or after a run that broke its sandbox),
- * so that creating one (the prelude, ~10 ms; much more on a loaded machine) is not counted
- * against the next run's time limit from outside.
+ * Between tasks: disposes the sandboxes the last run left (after its answer went out), and
+ * keeps a sandbox ready (after a start, or after a run that broke its sandbox), so that
+ * creating one (the prelude: tens of ms, hundreds on a loaded machine) does not delay the next run.
  */
 async function warm(): Promise<void> {
+  pool.sweep();
   await pool.ready();
   if (pool.idleCount === 0) pool.release(pool.acquire());
 }

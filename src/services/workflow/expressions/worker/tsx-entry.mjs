@@ -6,4 +6,6 @@ import { workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
+// The lower priority first, so that compiling the worker's TypeScript already runs under it.
+await import(new URL('./priority.ts', import.meta.url).href);
 await import(workerData.sourceEntry);
