@@ -1,0 +1,126 @@
+// Installs a heavy real client (Node-RED with its Home Assistant nodes, n8n-mcp, ...) into a
+// cache folder outside the repository, once, so `npm ci` stays lean and only the conformance
+// step (`npm run conformance`) pays for them. Each client is a list of exact npm versions in
+// CLIENTS; its folder is ~/.cache/hamlet-clients/<name>-<version> (HAMLET_CLIENTS_DIR moves the
+// root). While npm works, a progress line says how long it has taken and how far it got.
+//
+//   node --import tsx scripts/clients/install.ts node-red     install one client (or several)
+//   node --import tsx scripts/clients/install.ts              install every client
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export interface ClientSpec {
+  /** The version the folder is named after (the client's main package). */
+  version: string;
+  /** Exact versions to install, the client's main package first. */
+  packages: Record<string, string>;
+  /** Leave optional dependencies out: n8n-mcp's better-sqlite3 (it falls back to sql.js), so nothing compiles. */
+  omitOptional?: boolean;
+  /** What a person waits for, printed when the install starts. */
+  about: string;
+}
+
+export const CLIENTS = {
+  // Node-RED 5 needs Node 22; 4.1 is the newest line on Node 20.
+  'node-red': {
+    version: '4.1.8',
+    packages: { 'node-red': '4.1.8', 'node-red-contrib-home-assistant-websocket': '0.80.3' },
+    omitOptional: true,
+    about: 'Node-RED and its Home Assistant nodes (about 1 minute, 100 MB)',
+  },
+  'n8n-mcp': {
+    version: '2.87.0',
+    packages: { 'n8n-mcp': '2.87.0' },
+    omitOptional: true,
+    about: 'n8n-mcp (about 1 minute, 110 MB)',
+  },
+} satisfies Record<string, ClientSpec>;
+
+export type ClientName = keyof typeof CLIENTS;
+
+const PROGRESS_EVERY_MS = 10_000;
+
+export function clientsRoot(): string {
+  return process.env.HAMLET_CLIENTS_DIR ?? path.join(homedir(), '.cache', 'hamlet-clients');
+}
+
+/** Where a client lives once installed. */
+export function clientDir(name: ClientName): string {
+  return path.join(clientsRoot(), `${name}-${CLIENTS[name].version}`);
+}
+
+/** The folder of one installed package of a client. */
+export function packageDir(name: ClientName, pkg: string): string {
+  return path.join(clientDir(name), 'node_modules', pkg);
+}
+
+/** The marker a finished install leaves: the spec it installed, so a changed spec installs again. */
+const markerOf = (dir: string) => path.join(dir, '.hamlet-installed.json');
+
+function isInstalled(name: ClientName): boolean {
+  const marker = markerOf(clientDir(name));
+  if (!existsSync(marker)) return false;
+  return readFileSync(marker, 'utf8') === JSON.stringify(CLIENTS[name]);
+}
+
+const countPackages = (dir: string) => {
+  const nm = path.join(dir, 'node_modules');
+  if (!existsSync(nm)) return 0;
+  let n = 0;
+  for (const e of readdirSync(nm)) n += e.startsWith('@') ? readdirSync(path.join(nm, e)).length : e.startsWith('.') ? 0 : 1;
+  return n;
+};
+
+/** Installs a client unless it is already there; resolves to its folder. */
+export async function ensureClient(name: ClientName, log: (line: string) => void = (l) => console.log(l)): Promise<string> {
+  const spec: ClientSpec = CLIENTS[name];
+  const dir = clientDir(name);
+  if (isInstalled(name)) return dir;
+  // A half-finished earlier attempt starts over from nothing.
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `hamlet-client-${name}`, private: true, dependencies: spec.packages }, null, 2));
+  log(`[clients] installing ${spec.about} into ${dir}`);
+  const started = Date.now();
+  const args = ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', ...(spec.omitOptional ? ['--omit=optional'] : [])];
+  const timer = setInterval(() => log(`[clients] ${name}: ${Math.round((Date.now() - started) / 1000)} s, ${countPackages(dir)} packages so far`), PROGRESS_EVERY_MS);
+  try {
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn('npm', args, { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
+      child.once('error', reject);
+      child.once('exit', resolve);
+    });
+    if (code !== 0) throw new Error(`npm install of ${name} failed with status ${code}`);
+  } finally {
+    clearInterval(timer);
+  }
+  for (const [pkg, version] of Object.entries(spec.packages)) {
+    const installed = JSON.parse(readFileSync(path.join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string };
+    if (installed.version !== version) throw new Error(`${pkg} installed as ${installed.version}, expected ${version}`);
+  }
+  writeFileSync(markerOf(dir), JSON.stringify(spec));
+  log(`[clients] ${name} ready in ${Math.round((Date.now() - started) / 1000)} s (${countPackages(dir)} packages)`);
+  return dir;
+}
+
+/** The path of a package's bin script, as its package.json names it. */
+export function binOf(name: ClientName, pkg: string, bin: string): string {
+  const dir = packageDir(name, pkg);
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { bin: string | Record<string, string> };
+  const rel = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin[bin];
+  if (!rel) throw new Error(`${pkg} has no bin named ${bin}`);
+  return path.join(dir, rel);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((n) => !(n in CLIENTS));
+  if (unknown.length) {
+    console.error(`unknown client ${unknown.join(', ')}; known: ${Object.keys(CLIENTS).join(', ')}`);
+    process.exit(2);
+  }
+  for (const name of (wanted.length ? wanted : Object.keys(CLIENTS)) as ClientName[]) console.log(await ensureClient(name));
+}
