@@ -6,7 +6,7 @@
 // the last test can insist that Hamlet answered every one of them.
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startHome, type HomeTest } from '../home/helpers.js';
+import { demoHouseWith, startHome, type HomeTest } from '../home/helpers.js';
 import { waitFor } from '../helpers/wait.js';
 import { startRecordingProxy, type RecordingProxy } from './helpers/recording-proxy.js';
 import { flowFiles, startNodeRed, type NodeRed } from './node-red/node-red.js';
@@ -21,8 +21,14 @@ const call = async (domain: string, service: string, data: Record<string, unknow
   expect(r.status, JSON.stringify(r.body)).toBe(200);
 };
 
+const ALARM = 'sensor.nr_alarm';
+
 beforeAll(async () => {
-  h = await startHome();
+  h = await startHome({ env: { HOME_CONFIG: demoHouseWith(['{ domain: tag, id: front_door_tag, name: Front door tag, tag_id: "04A1B2C3D4" }']) } });
+  // What the time and zone flows watch exists before they start (else the nodes report an issue).
+  await h.api('POST', `/api/states/${ALARM}`, { state: 'unknown', attributes: { device_class: 'timestamp', friendly_name: 'Alarm' } });
+  await h.api('POST', '/api/states/zone.nr_office', { state: '0', attributes: { latitude: 52.3731, longitude: 4.8922, radius: 100, friendly_name: 'Office' } });
+  await h.api('POST', '/api/states/person.nr_alice', { state: 'not_home', attributes: { latitude: 52.3, longitude: 4.7, friendly_name: 'Alice' } });
   proxy = await startRecordingProxy(h.url);
   nr = await startNodeRed({ homeUrl: proxy.url, token: h.token, flows: flowFiles() });
   // Connected once the nodes have their states, services and the five registries, and the
@@ -185,6 +191,29 @@ describe('Node-RED Home Assistant nodes against the home', () => {
     } finally {
       ws.close();
     }
+  });
+
+  test('tag passes on a scan of its tag (tag_scanned), with the name from the tag list', async () => {
+    await h.api('POST', '/api/events/tag_scanned', { tag_id: '04A1B2C3D4', device_id: 'phone1' });
+    const msg = await nr.next('tag/scanned');
+    expect(msg.topic).toBe('04A1B2C3D4');
+    expect(msg.payload).toMatchObject({ tag_id: '04A1B2C3D4', device_id: 'phone1', user_id: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(proxy.commands.some((c) => c.type === 'tag/list' && c.success)).toBe(true);
+  });
+
+  test('time fires at the time an entity holds', async () => {
+    // Two seconds ahead, whole seconds (its schedule is a cron line with seconds).
+    const at = new Date(Math.ceil((Date.now() + 2_000) / 1000) * 1000).toISOString();
+    await h.api('POST', `/api/states/${ALARM}`, { state: at, attributes: { device_class: 'timestamp', friendly_name: 'Alarm' } });
+    const msg = await nr.next('time/alarm', 15_000);
+    expect(msg).toMatchObject({ payload: at, topic: ALARM, data: { entity_id: ALARM, state: at } });
+  });
+
+  test('zone passes on a person entering a zone', async () => {
+    await h.api('POST', '/api/states/person.nr_alice', { state: 'Office', attributes: { latitude: 52.3732, longitude: 4.8921, friendly_name: 'Alice' } });
+    const msg = await nr.next('zone/entered');
+    expect(msg).toMatchObject({ topic: 'person.nr_alice', payload: 'Office' });
+    expect(msg.zones.map((z: any) => z.entity_id)).toEqual(['zone.nr_office']);
   });
 
   test('Hamlet answered every command and request Node-RED sent; the nodes found no issue', () => {

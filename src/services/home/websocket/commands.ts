@@ -16,6 +16,7 @@ import { conversationCommands } from './conversation-commands.js';
 import { historyCommands } from './history-commands.js';
 import { notificationCommands } from './notification-commands.js';
 import { registryCommands } from './registry-commands.js';
+import { tagCommands } from './tag-commands.js';
 
 /** What a command may do on its connection. */
 export interface Session {
@@ -161,4 +162,4 @@ const table: Record<string, Command> = {
 };
 
 /** The commands by type (a Map, so a type such as "constructor" is simply unknown). */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map(Object.entries({ ...table, ...authCommands, ...registryCommands, ...notificationCommands, ...historyCommands, ...conversationCommands }));
+export const COMMANDS: ReadonlyMap<string, Command> = new Map(Object.entries({ ...table, ...authCommands, ...registryCommands, ...notificationCommands, ...tagCommands, ...historyCommands, ...conversationCommands }));
