@@ -12,7 +12,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export interface ClientSpec {
+interface ClientSpec {
   /** The version the folder is named after (the client's main package). */
   version: string;
   /** Exact versions to install, the client's main package first. */
@@ -23,7 +23,7 @@ export interface ClientSpec {
   about: string;
 }
 
-export const CLIENTS = {
+const CLIENTS = {
   // Node-RED 5 needs Node 22; 4.1 is the newest line on Node 20.
   'node-red': {
     version: '4.1.8',
@@ -39,21 +39,21 @@ export const CLIENTS = {
   },
 } satisfies Record<string, ClientSpec>;
 
-export type ClientName = keyof typeof CLIENTS;
+type ClientName = keyof typeof CLIENTS;
 
 const PROGRESS_EVERY_MS = 10_000;
 
-export function clientsRoot(): string {
+function clientsRoot(): string {
   return process.env.HAMLET_CLIENTS_DIR ?? path.join(homedir(), '.cache', 'hamlet-clients');
 }
 
 /** Where a client lives once installed. */
-export function clientDir(name: ClientName): string {
+function clientDir(name: ClientName): string {
   return path.join(clientsRoot(), `${name}-${CLIENTS[name].version}`);
 }
 
 /** The folder of one installed package of a client. */
-export function packageDir(name: ClientName, pkg: string): string {
+function packageDir(name: ClientName, pkg: string): string {
   return path.join(clientDir(name), 'node_modules', pkg);
 }
 

@@ -14,7 +14,7 @@ import { binOf, ensureClient } from '../../../scripts/clients/install.js';
 import { waitFor, withDeadline } from '../../helpers/wait.js';
 
 const FLOWS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'flows');
-export const SERVER_NODE_ID = 'hamlet-server';
+const SERVER_NODE_ID = 'hamlet-server';
 
 export interface FlowNode {
   id: string;
