@@ -74,11 +74,57 @@ const countPackages = (dir: string) => {
   return n;
 };
 
-/** Installs a client unless it is already there; resolves to its folder. */
+const LOCK_WAIT_MS = 15 * 60_000;
+
+/** Whether the process that took a lock still runs (a lock just made, without its pid yet, counts as held). */
+function holderAlive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
+  } catch {
+    return existsSync(lock);
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Installs a client unless it is already there; resolves to its folder. Two processes asking
+ * for the same client at once (two test files) install it once: the second waits for the
+ * first's lock (a directory, created atomically) to go.
+ */
 export async function ensureClient(name: ClientName, log: (line: string) => void = (l) => console.log(l)): Promise<string> {
-  const spec: ClientSpec = CLIENTS[name];
   const dir = clientDir(name);
   if (isInstalled(name)) return dir;
+  mkdirSync(clientsRoot(), { recursive: true });
+  const lock = `${dir}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(path.join(lock, 'pid'), String(process.pid));
+      break;
+    } catch {
+      // A lock left by a process that is gone (killed mid-install) is taken over.
+      if (!holderAlive(lock)) rmSync(lock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`${lock} is still there after ${LOCK_WAIT_MS / 60_000} minutes: remove it if no install is running`);
+      else await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    if (!isInstalled(name)) await install(name, dir, log);
+    return dir;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+async function install(name: ClientName, dir: string, log: (line: string) => void): Promise<void> {
+  const spec: ClientSpec = CLIENTS[name];
   // A half-finished earlier attempt starts over from nothing.
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -86,7 +132,10 @@ export async function ensureClient(name: ClientName, log: (line: string) => void
   log(`[clients] installing ${spec.about} into ${dir}`);
   const started = Date.now();
   const args = ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', ...(spec.omitOptional ? ['--omit=optional'] : [])];
-  const timer = setInterval(() => log(`[clients] ${name}: ${Math.round((Date.now() - started) / 1000)} s, ${countPackages(dir)} packages so far`), PROGRESS_EVERY_MS);
+  const timer = setInterval(() => {
+    const n = countPackages(dir);
+    log(`[clients] ${name}: ${Math.round((Date.now() - started) / 1000)} s, ${n ? `${n} packages unpacked so far` : 'resolving the dependency tree'}`);
+  }, PROGRESS_EVERY_MS);
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
       const child = spawn('npm', args, { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -103,7 +152,6 @@ export async function ensureClient(name: ClientName, log: (line: string) => void
   }
   writeFileSync(markerOf(dir), JSON.stringify(spec));
   log(`[clients] ${name} ready in ${Math.round((Date.now() - started) / 1000)} s (${countPackages(dir)} packages)`);
-  return dir;
 }
 
 /** The path of a package's bin script, as its package.json names it. */

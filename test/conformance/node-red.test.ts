@@ -174,19 +174,20 @@ describe('Node-RED Home Assistant nodes against the home', () => {
   test('fire event fires an event on the home bus', async () => {
     const ws = new WebSocket(h.url.replace(/^http/, 'ws') + '/api/websocket');
     const events: any[] = [];
+    let subscribed = false;
     ws.on('message', (d) => {
       const m = JSON.parse(d.toString());
       if (m.type === 'auth_required') ws.send(JSON.stringify({ type: 'auth', access_token: h.token }));
       if (m.type === 'auth_ok') ws.send(JSON.stringify({ id: 1, type: 'subscribe_events', event_type: 'nr_fired' }));
+      if (m.type === 'result' && m.id === 1) subscribed = m.success;
       if (m.type === 'event') events.push(m.event);
     });
-    await waitFor(() => proxy.commands.length > 0 && ws.readyState === WebSocket.OPEN);
     try {
-      await waitFor(async () => {
-        await nr.inject('fire-event-inject');
-        await nr.next('fire-event/fired');
-        return events.length > 0;
-      });
+      await waitFor(() => subscribed);
+      await nr.inject('fire-event-inject');
+      // The node passes its message on once Hamlet has answered the fire_event.
+      await nr.next('fire-event/fired');
+      await waitFor(() => events.length > 0);
       expect(events[0]).toMatchObject({ event_type: 'nr_fired', data: { from: 'node-red', n: 1 }, origin: 'LOCAL' });
     } finally {
       ws.close();
