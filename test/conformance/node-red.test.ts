@@ -217,6 +217,11 @@ describe('Node-RED Home Assistant nodes against the home', () => {
     expect(msg.zones.map((z: any) => z.entity_id)).toEqual(['zone.nr_office']);
   });
 
+  test('the server node keeps its connection alive with pings that Hamlet answers', async () => {
+    await waitFor(() => proxy.commands.some((c) => c.type === 'ping' && c.success), { timeoutMs: 20_000, message: 'a ping answered with a pong' });
+    expect(nr.log()).not.toContain('attempting to reconnect');
+  });
+
   test('Hamlet answered every command and request Node-RED sent; the nodes found no issue', () => {
     // The nodes check their configuration against what the server reports (entity ids that
     // do not exist, for one) and log what they find.

@@ -125,8 +125,9 @@ export async function startNodeRed(opts: { homeUrl: string; token: string; flows
     // Node-RED waits 5 s before its first connection unless told not to.
     connectionDelay: false,
     cacheJson: true,
-    heartbeat: false,
-    heartbeatInterval: 30,
+    // Its keep-alive: a ping every 10 s (the least it allows), reconnecting without a pong.
+    heartbeat: true,
+    heartbeatInterval: 10,
     areaSelector: 'friendlyName',
     deviceSelector: 'friendlyName',
     entitySelector: 'friendlyName',
