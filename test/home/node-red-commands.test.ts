@@ -74,10 +74,22 @@ describe('tags (tag/list, tag_scanned, tag entities)', () => {
     expect((await h.api('GET', '/api/states/tag.new_tag_1')).body.attributes.tag_id).toBe('new-tag-1');
   });
 
-  it('refuses a tag_scanned without a tag id without failing the event', async () => {
+  it('refuses a tag_scanned without a usable tag id without failing the event', async () => {
     const before = await send<any[]>('tag/list');
     expect((await h.api('POST', '/api/events/tag_scanned', { device_id: 'x' })).status).toBe(200);
     expect((await h.api('POST', '/api/events/tag_scanned', { tag_id: 42 })).status).toBe(200);
+    expect((await h.api('POST', '/api/events/tag_scanned', { tag_id: 'x'.repeat(300) })).status).toBe(200);
+    expect((await h.api('POST', '/api/events/tag_scanned', { tag_id: 'y', device_id: 'z'.repeat(300) })).status).toBe(200);
     expect(await send<any[]>('tag/list')).toEqual(before);
+  });
+
+  it('gives two tags whose ids make the same entity id two entities', async () => {
+    await h.api('POST', '/api/events/tag_scanned', { tag_id: 'Kitchen-1' });
+    await h.api('POST', '/api/events/tag_scanned', { tag_id: 'kitchen_1' });
+    await h.api('POST', '/api/events/tag_scanned', { tag_id: '!!!' });
+    const tags = await send<any[]>('tag/list');
+    for (const id of ['Kitchen-1', 'kitchen_1', '!!!']) expect(tags.map((t) => t.id)).toContain(id);
+    expect((await h.api('GET', '/api/states/tag.kitchen_1')).body.attributes.tag_id).toBe('Kitchen-1');
+    expect((await h.api('GET', '/api/states/tag.kitchen_1_2')).body.attributes.tag_id).toBe('kitchen_1');
   });
 });

@@ -36,6 +36,17 @@ export function listTags(home: Home): TagItem[] {
   });
 }
 
+/** Longest tag or device id taken from a scan (HA's entity ids stop at 255 characters too). */
+const MAX_ID = 255;
+
+/** `tag.<slug>`, or `tag.<slug>_2`, `_3`… when another tag has that entity id (HA's registry does the same). */
+function newEntityId(home: Home, tagId: string): string {
+  const base = `tag.${slugify(tagId)}`;
+  let id = base;
+  for (let n = 2; home.states.get(id); n++) id = `${base}_${n}`;
+  return id;
+}
+
 export function registerTags(home: Home): () => void {
   if (!home.components.has('tag')) {
     home.components.add('tag');
@@ -44,13 +55,13 @@ export function registerTags(home: Home): () => void {
   return home.bus.listen('tag_scanned', (e) => {
     // The instance where the scan happened writes the state; the others get it replicated.
     if (e.replicated) return;
-    const tagId = e.data.tag_id;
-    if (typeof tagId !== 'string' || tagId === '') {
-      home.logger.warn({ data: e.data }, 'home: a tag_scanned event without a tag_id is no scan');
+    const { tag_id: tagId, device_id: device } = e.data;
+    if (typeof tagId !== 'string' || tagId === '' || tagId.length > MAX_ID || (device != null && (typeof device !== 'string' || device.length > MAX_ID))) {
+      home.logger.warn({ tag_id: typeof tagId === 'string' ? tagId.slice(0, 80) : tagId }, `home: a tag_scanned event is a scan only with a tag_id (and a device_id, if any) of 1 to ${MAX_ID} characters`);
       return;
     }
-    const deviceId = typeof e.data.device_id === 'string' ? e.data.device_id : null;
-    const entityId = tagEntities(home).get(tagId) ?? `tag.${slugify(tagId)}`;
+    const deviceId = typeof device === 'string' ? device : null;
+    const entityId = tagEntities(home).get(tagId) ?? newEntityId(home, tagId);
     const current = home.states.get(entityId);
     const us = home.nowUs();
     (home.entityOptions.get(entityId) ?? home.entityOptions.set(entityId, {}).get(entityId)!).lastScan = { at: isoUs(us), deviceId };
