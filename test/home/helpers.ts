@@ -1,4 +1,7 @@
 // Shared setup for the home tests: a Hamlet with the home service, a token, and small REST helpers.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import WebSocket from 'ws';
 import type { Clock } from '../../src/platform/clock.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
@@ -87,3 +90,11 @@ export async function rawSocket(url: string): Promise<{ ws: WebSocket; messages:
 
 export const ISO_US = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 export const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** A copy of the demo house with more devices (YAML flow mappings, one a line); returns its path for HOME_CONFIG. */
+export function demoHouseWith(devices: string[]): string {
+  const demo = readFileSync(path.join(import.meta.dirname, '../../src/services/home/demo-house.yaml'), 'utf8');
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'hamlet-house-')), 'home.yaml');
+  writeFileSync(file, demo.replace(/^devices:\n/m, `devices:\n${devices.map((d) => `  - ${d}\n`).join('')}`));
+  return file;
+}

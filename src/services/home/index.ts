@@ -13,6 +13,7 @@ import { stateFromJson, type State } from './core/state.js';
 import { DOMAINS } from './entities/index.js';
 import { registerHomeassistantServices } from './generic/homeassistant.js';
 import { registerPersistentNotificationServices } from './generic/persistent-notification.js';
+import { registerTags } from './generic/tag.js';
 import { loadHouse } from './house.js';
 import { homeEnvelope } from './http/envelope.js';
 import { ErrorLog } from './core/error-log.js';
@@ -68,6 +69,7 @@ async function start(platform: Platform, settings: HomeSettings) {
   registerLogbookService(home);
   registerHomeassistantServices(home, { readLocation: () => loadHouse(settings.configFile, explicit, knownDomains).location });
   registerPersistentNotificationServices(home);
+  const stopTags = registerTags(home);
 
   // A changed state (not attributes alone, not an entity appearing at start) is a line of the
   // activity feed, recorded by the instance where it happened (not by those it was replicated to).
@@ -120,6 +122,7 @@ async function start(platform: Platform, settings: HomeSettings) {
       stopPurging();
       replication.stop();
       stopTracing();
+      stopTags();
       home.stop();
       await persist.close();
     },

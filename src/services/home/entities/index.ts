@@ -15,11 +15,12 @@ import { scene } from './scene.js';
 import { script } from './script.js';
 import { sensor } from './sensor.js';
 import { switchDomain } from './switch.js';
+import { tag } from './tag.js';
 import { timer } from './timer.js';
 
 export const DOMAINS: DomainModule[] = [
   light, climate, media_player, cover, notify, switchDomain, sensor, binary_sensor,
-  input_boolean, input_number, input_select, input_text, counter, timer, script, scene,
+  input_boolean, input_number, input_select, input_text, counter, timer, script, scene, tag,
 ];
 
 export type { DeviceConfig, DomainModule } from './domain.js';

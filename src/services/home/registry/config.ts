@@ -6,7 +6,7 @@ import type { DeviceConfig } from '../entities/domain.js';
 import { Registry, registryId, type AreaEntry, type EntityEntry, type FloorEntry, type LabelEntry } from './registry.js';
 
 /** Domains whose entities are not backed by a device (helpers, scripts, scenes): their area is their own. */
-const DEVICELESS = new Set(['input_boolean', 'input_number', 'input_select', 'input_text', 'counter', 'timer', 'script', 'scene', 'automation']);
+const DEVICELESS = new Set(['input_boolean', 'input_number', 'input_select', 'input_text', 'counter', 'timer', 'script', 'scene', 'automation', 'tag']);
 
 type Raw = Record<string, unknown>;
 const strOrNull = (v: unknown) => (typeof v === 'string' ? v : null);
@@ -92,7 +92,8 @@ function addEntity(r: Registry, d: DeviceConfig, file: string, problems: string[
   const entry: EntityEntry = {
     id: registryId(`entity:${entityId}`),
     entity_id: entityId,
-    unique_id: d.id,
+    // A tag entity's unique id is its tag id (HA's TagEntity).
+    unique_id: d.domain === 'tag' && typeof d.tag_id === 'string' ? d.tag_id : d.id,
     platform: DEVICELESS.has(d.domain) ? d.domain : 'hamlet',
     device_id: deviceId,
     // HA keeps an entity's area null when it is its device's area.

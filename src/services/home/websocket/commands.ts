@@ -11,10 +11,12 @@ import { compressState, entityMessage, type EntityMessage } from './compressed.j
 import { renderTemplateCommand } from './render-template.js';
 import { eventFrame } from './frames.js';
 import { CommandError, expectObj, expectStr, formatError, type Msg } from './messages.js';
+import { authCommands } from './auth-commands.js';
 import { conversationCommands } from './conversation-commands.js';
 import { historyCommands } from './history-commands.js';
 import { notificationCommands } from './notification-commands.js';
 import { registryCommands } from './registry-commands.js';
+import { tagCommands } from './tag-commands.js';
 
 /** What a command may do on its connection. */
 export interface Session {
@@ -25,6 +27,8 @@ export interface Session {
   readonly store: HomeStore;
   /** A new context caused by this connection's user. */
   context(): Context;
+  /** The user behind the connection's access token. */
+  user(): SessionUser;
   /** Queues a message (text, or a shared encoded frame). */
   send(message: string | Buffer): void;
   result(id: number, result: unknown): void;
@@ -35,6 +39,14 @@ export interface Session {
   queueEntity(subscription: number, m: EntityMessage): void;
   /** supported_features' coalesce_messages: queued messages leave as one JSON array. */
   coalesce(on: boolean): void;
+}
+
+/** Who a connection acts as: the access token's key, seen as an HA user. */
+export interface SessionUser {
+  /** HA's 32-hex user id (the one contexts carry). */
+  id: string;
+  /** The key's name, if it was given one. */
+  name: string | null;
 }
 
 export type Command = (session: Session, msg: Msg) => unknown;
@@ -150,4 +162,4 @@ const table: Record<string, Command> = {
 };
 
 /** The commands by type (a Map, so a type such as "constructor" is simply unknown). */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map(Object.entries({ ...table, ...registryCommands, ...notificationCommands, ...historyCommands, ...conversationCommands }));
+export const COMMANDS: ReadonlyMap<string, Command> = new Map(Object.entries({ ...table, ...authCommands, ...registryCommands, ...notificationCommands, ...tagCommands, ...historyCommands, ...conversationCommands }));

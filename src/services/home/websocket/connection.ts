@@ -15,7 +15,7 @@ import { HomeError } from '../core/errors.js';
 import { HA_VERSION, type Home } from '../core/home.js';
 import type { Persister } from '../recorder/persister.js';
 import type { HomeStore } from '../store/home-store.js';
-import { COMMANDS, type Session } from './commands.js';
+import { COMMANDS, type Session, type SessionUser } from './commands.js';
 import type { EntityMessage } from './compressed.js';
 import { entityFrame } from './frames.js';
 import { CommandError, idOf, type Msg } from './messages.js';
@@ -43,6 +43,7 @@ export class WsConnection implements BudgetedClient, Session {
   private authing = false;
   private readonly early: RawData[] = [];
   private userId: string | null = null;
+  private userName: string | null = null;
   /** The id of the access token's key, for the trace. */
   private keyId: string | null = null;
   private lastId = 0;
@@ -203,6 +204,10 @@ export class WsConnection implements BudgetedClient, Session {
     return this.home.context(this.userId);
   }
 
+  user(): SessionUser {
+    return { id: this.userId!, name: this.userName };
+  }
+
   result(id: number, result: unknown) {
     this.send(`{"id":${id},"type":"result","success":true,"result":${result === undefined ? 'null' : JSON.stringify(result)}}`);
   }
@@ -279,6 +284,7 @@ export class WsConnection implements BudgetedClient, Session {
     if (!this.releaseKeySlot) return fail(`Too many connections with this access token (at most ${budget.limits.maxPerKey})`);
     this.authed = true;
     this.userId = userIdOf(key.id);
+    this.userName = key.name;
     this.keyId = key.id;
     this.cancelAuthTimeout();
     this.sendNow(JSON.stringify({ type: 'auth_ok', ha_version: HA_VERSION }));

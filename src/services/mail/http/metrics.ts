@@ -1,6 +1,9 @@
 // Metrics of the organization, a pod or an inbox: counts of each event type per time bucket
 // (…/metrics/events) and cumulative usage (…/metrics/usage), in AgentMail's shapes. Counts come
 // from the mail as stored (store/metrics.ts): what was permanently deleted no longer counts.
+// The older API's …/metrics (the Python SDK 0.5.0's metrics.query, inboxes.metrics.query and
+// pods.metrics.query) answers the same counts under that path: its own event types (with
+// message.delayed, which Hamlet never records: its buckets are 0) and its period as a string.
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
 import { invalid } from '../errors.js';
@@ -23,6 +26,8 @@ const EVENT_LABELS: Record<string, { labels: string[]; not?: string[] }> = {
   'message.rejected': { labels: ['rejected'] },
 };
 const EVENT_TYPES = [...Object.keys(EVENT_LABELS), 'domain.verified'];
+/** The event types of the older …/metrics route (AgentMail's API before the events/usage split). */
+const OLD_EVENT_TYPES = ['message.sent', 'message.delivered', 'message.bounced', 'message.delayed', 'message.rejected', 'message.complained', 'message.received'];
 const USAGE_TYPES = { inbox: ['storage_bytes', 'message_count', 'thread_count'], pod: ['storage_bytes', 'message_count', 'thread_count', 'inbox_count', 'domain_count'], organization: ['storage_bytes', 'message_count', 'thread_count', 'inbox_count', 'domain_count', 'pod_count'] };
 const DAY_MS = 86_400_000;
 
@@ -36,17 +41,32 @@ const window = {
 };
 const EventsQuery = Type.Object({ event_types: param('Event types (JSON array or repeated); default all'), ...window });
 const UsageQuery = Type.Object({ usage_types: param('Usage types (JSON array or repeated); default all valid for the scope'), ...window });
+const OldEventsQuery = Type.Object({
+  event_types: param('Event types (JSON array or repeated); default the seven of the older API'),
+  ...window,
+  period: param('Bucket size: seconds, or a number with s, m, h or d (the older API sent a string); 1 s to 1 day, default 3600'),
+});
 const Series = Type.Object({}, { additionalProperties: true, description: 'Series by type' });
 
-function windowOf(q: Query, nowMs: number): Window {
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** The bucket size in seconds; `units` also reads "15m", "1h", "1d" (the older API's string period). */
+function periodSeconds(q: Query, units: boolean): number {
+  const raw = q.period === undefined || q.period === '' ? '3600' : String(q.period).trim();
+  const m = (units ? /^(\d+)([smhd]?)$/ : /^(\d+)()$/).exec(raw);
+  const seconds = m ? Number(m[1]) * UNIT_SECONDS[m[2] || 's']! : NaN;
+  if (!(seconds >= 1 && seconds <= 86_400)) throw invalid('period', units ? 'must be seconds (or a number with s, m, h or d) from 1 second to 1 day' : 'must be a whole number of seconds from 1 to 86400');
+  return seconds;
+}
+
+function windowOf(q: Query, nowMs: number, units = false): Window {
   const end = Date.parse(dateOf(q, 'end') ?? new Date(nowMs).toISOString());
   const start = Date.parse(dateOf(q, 'start') ?? new Date(end - DAY_MS).toISOString());
   if (start >= end) throw invalid('start', 'must be before end');
-  const periodRaw = q.period === undefined || q.period === '' ? '3600' : String(q.period);
-  if (!/^\d+$/.test(periodRaw) || Number(periodRaw) < 1 || Number(periodRaw) > 86_400) throw invalid('period', 'must be a whole number of seconds from 1 to 86400');
+  const period = periodSeconds(q, units);
   const limitRaw = q.limit === undefined || q.limit === '' ? '1000' : String(q.limit);
   if (!/^\d+$/.test(limitRaw) || Number(limitRaw) < 1) throw invalid('limit', 'must be a whole number of at least 1');
-  return { start, end, periodMs: Number(periodRaw) * 1000, limit: Math.min(Number(limitRaw), 1000), descending: boolOf(q, 'descending') === true };
+  return { start, end, periodMs: period * 1000, limit: Math.min(Number(limitRaw), 1000), descending: boolOf(q, 'descending') === true };
 }
 
 function typesOf(q: Query, name: string, valid: string[]): string[] {
@@ -62,24 +82,13 @@ export function metricRoutes(app: App, ctx: MailContext): void {
 
   for (const base of ALL_SCOPES) {
     app.get(`${base}/metrics/events`, { schema: { querystring: EventsQuery, response: answers(Series, 404) } }, async (request) => {
-      const s = scopeOf(request);
-      if (s.inboxId) await ctxInbox(request, s.inboxId);
       const q = request.query as Query;
-      const w = windowOf(q, ctx.platform.clock.ms());
-      const types = typesOf(q, 'event_types', EVENT_TYPES);
-      const inboxIds = await store.inboxes.idsOfScope(s);
-      const [from, to] = [new Date(w.start).toISOString(), new Date(w.end).toISOString()];
-      const out: Record<string, Array<{ timestamp: string; count: number }>> = {};
-      for (const type of types) {
-        if (type === 'domain.verified') {
-          const times = s.inboxId ? [] : await store.metrics.domainTimes({ orgId: s.orgId, podId: s.podId }, to, true);
-          out[type] = countBuckets(times, w);
-          continue;
-        }
-        const { labels, not = [] } = EVENT_LABELS[type]!;
-        out[type] = countBuckets(await store.metrics.messageTimes(inboxIds, labels, not, from, to), w);
-      }
-      return out;
+      return eventSeries(request, windowOf(q, ctx.platform.clock.ms()), typesOf(q, 'event_types', EVENT_TYPES));
+    });
+
+    app.get(`${base}/metrics`, { schema: { querystring: OldEventsQuery, response: answers(Series, 404) } }, async (request) => {
+      const q = request.query as Query;
+      return eventSeries(request, windowOf(q, ctx.platform.clock.ms(), true), typesOf(q, 'event_types', OLD_EVENT_TYPES));
     });
 
     app.get(`${base}/metrics/usage`, { schema: { querystring: UsageQuery, response: answers(Series, 404) } }, async (request) => {
@@ -105,6 +114,25 @@ export function metricRoutes(app: App, ctx: MailContext): void {
       }
       return out;
     });
+  }
+
+  /** Counts of each event type per bucket of the window, in the request's scope. */
+  async function eventSeries(request: Parameters<typeof scopeOf>[0], w: Window, types: string[]) {
+    const s = scopeOf(request);
+    if (s.inboxId) await ctxInbox(request, s.inboxId);
+    const inboxIds = await store.inboxes.idsOfScope(s);
+    const [from, to] = [new Date(w.start).toISOString(), new Date(w.end).toISOString()];
+    const out: Record<string, Array<{ timestamp: string; count: number }>> = {};
+    for (const type of types) {
+      if (type === 'domain.verified') {
+        const times = s.inboxId ? [] : await store.metrics.domainTimes({ orgId: s.orgId, podId: s.podId }, to, true);
+        out[type] = countBuckets(times, w);
+        continue;
+      }
+      const event = EVENT_LABELS[type];
+      out[type] = countBuckets(event ? await store.metrics.messageTimes(inboxIds, event.labels, event.not ?? [], from, to) : [], w);
+    }
+    return out;
   }
 
   const ctxInbox = (request: Parameters<typeof scopeOf>[0], inboxId: string) => ownInbox(ctx, request, inboxId);

@@ -1,4 +1,6 @@
-// Conformance with a real n8n client: the npm package `n8n-mcp` (devDependency), run as its
+// Conformance with a real n8n client: the npm package `n8n-mcp` (installed on demand into a
+// cache by scripts/clients/install.ts, not a devDependency: its optional better-sqlite3 would
+// be a second native build in every `npm ci`; it runs on its sql.js fallback here), run as its
 // stdio MCP server against this service (N8N_API_URL / N8N_API_KEY) and driven with the MCP
 // SDK's client through every n8n_* management tool whose endpoints the service offers:
 // workflows (create, get, list, full and partial update, activation, validate, autofix,
@@ -6,13 +8,11 @@
 // Tools for what the service does not have (data tables, folders, evaluations, n8n's own MCP
 // server, node catalogs, templates from n8n.io) are not called; the list is checked so a new
 // n8n_* tool in a later n8n-mcp shows up here.
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { startWorkflowServer, webhookWorkflow, type WorkflowTestServer } from './helpers.js';
+import { binOf, ensureClient } from '../../scripts/clients/install.js';
+import { startWorkflowServer, webhookWorkflow, type WorkflowTestServer } from '../workflow/helpers.js';
 
 /** n8n_* tools that need endpoints this service does not offer (n8n-mcp 2.87.0). */
 const NOT_OFFERED = ['n8n_evaluations', 'n8n_manage_datatable', 'n8n_manage_folders', 'n8n_manage_agents', 'n8n_explore_node_resources', 'n8n_list_catalog', 'n8n_deploy_template', 'n8n_workflow_versions'];
@@ -20,19 +20,13 @@ const NOT_OFFERED = ['n8n_evaluations', 'n8n_manage_datatable', 'n8n_manage_fold
 let s: WorkflowTestServer;
 let client: Client;
 
-function n8nMcpBin(): string {
-  const require = createRequire(import.meta.url);
-  const root = path.join(path.dirname(require.resolve('n8n-mcp')), '..');
-  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> };
-  return path.join(root, pkg.bin['n8n-mcp']!);
-}
-
 beforeAll(async () => {
+  await ensureClient('n8n-mcp');
   s = await startWorkflowServer();
   const env = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [n8nMcpBin()],
+    args: [binOf('n8n-mcp', 'n8n-mcp', 'n8n-mcp')],
     env: {
       ...env,
       N8N_API_URL: s.url,
