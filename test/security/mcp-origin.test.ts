@@ -42,7 +42,7 @@ function initialize(url: string, headers: Record<string, string>): Promise<{ sta
   });
 }
 
-const endpoints = () => [
+const endpoints = (): Array<{ name: string; url: string; auth: Record<string, string> }> => [
   { name: 'console /mcp', url: `${t.hamlet.console!.urls.web}/mcp`, auth: {} },
   { name: 'home /api/mcp', url: `${t.url('home')}/api/mcp`, auth: { authorization: `Bearer ${homeKey}` } },
 ];
