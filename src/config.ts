@@ -29,7 +29,7 @@ export interface HamletConfig {
   };
   /** The HTTP edge every service shares (see platform/http.ts). */
   http: HttpSettings;
-  /** Fair shares of the WebSocket clients of all services (platform/ws-budget.ts). */
+  /** Fair shares of the live streams (WebSockets and server-sent events) of all services (platform/ws-budget.ts). */
   websockets: { maxPerKey: number; maxPerAddress: number; memoryBudgetBytes: number };
   /** HAMLET_ALLOW_INTERNAL_REQUESTS: outbound requests (webhooks, HTTP nodes) may reach internal addresses. */
   allowInternalRequests: boolean;
