@@ -40,7 +40,7 @@ export async function startConsole(platform: Platform, running: Partial<Record<S
     for (const method of ([] as string[]).concat(route.method)) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
   refuseFraming(app);
-  const sessions = await Sessions.open(platform.db, config.console.sessionTtlMs);
+  const sessions = await Sessions.open(platform.db, platform.keys, config.console.sessionTtlMs);
   await registerAuth(app, { keys: platform.keys, sessions, limits: platform.limits, publicUrl: config.serviceUrls.console });
   registerStaticFiles(app);
   for (const register of CONSOLE_MODULES) await register(app, ctx);

@@ -1,9 +1,9 @@
 // Console login sessions: what the `hamlet_console` cookie holds instead of the admin key. A
 // session id is random (190 bits), shown once in the cookie, and stored only as its SHA-256
 // digest beside the admin key it was opened with and its expiry (HAMLET_CONSOLE_SESSION_TTL).
-// It ends at logout, at its expiry, or when that admin key is revoked: every lookup joins the
-// key's row, so a revocation (`hamlet keys revoke admin …`, from any process) ends its sessions
-// on the next request. Expiry is wall time, not the platform clock: moving the world's clock
+// It ends at logout, at its expiry, or when that admin key is revoked: every lookup reads the
+// key's state from storage, so a revocation (`hamlet keys revoke admin …`, from any process)
+// ends its sessions on the next request. Expiry is wall time, not the platform clock: moving the world's clock
 // (admin API) must not log the operator out or keep a session alive.
 //
 // The table belongs to the console (its own migrations), outside every world: saving, loading
@@ -11,7 +11,8 @@
 import type { Kysely } from 'kysely';
 import { migrate, type Db, type Migrations } from '../platform/db.js';
 import { randomBase62, uuid } from '../platform/ids.js';
-import { hashKey } from '../platform/keys.js';
+import { hashKey, type Keys } from '../platform/keys.js';
+import { ADMIN_KEYS } from './admin-keys.js';
 
 const consoleMigrations: Migrations = {
   '001_sessions': {
@@ -42,12 +43,13 @@ export interface Session {
 export class Sessions {
   private constructor(
     private readonly db: Db,
+    private readonly keys: Keys,
     readonly ttlMs: number,
   ) {}
 
-  static async open(db: Db, ttlMs: number): Promise<Sessions> {
+  static async open(db: Db, keys: Keys, ttlMs: number): Promise<Sessions> {
     await migrate(db, 'console', consoleMigrations);
-    return new Sessions(db, ttlMs);
+    return new Sessions(db, keys, ttlMs);
   }
 
   /** Opens a session for an admin key; returns the id for the cookie (never stored). */
@@ -67,15 +69,14 @@ export class Sessions {
   async find(secret: string | undefined): Promise<Session | undefined> {
     if (!secret || !SESSION_ID.test(secret)) return undefined;
     const row = await this.db.kysely
-      .selectFrom('console_sessions as s')
-      .innerJoin('platform_keys as k', 'k.id', 's.admin_key_id')
-      .select(['s.id', 's.admin_key_id', 's.expires_at'])
-      .where('s.hash', '=', hashKey(secret))
-      .where('s.revoked_at', 'is', null)
-      .where('s.expires_at', '>', new Date().toISOString())
-      .where('k.revoked_at', 'is', null)
+      .selectFrom('console_sessions')
+      .select(['id', 'admin_key_id', 'expires_at'])
+      .where('hash', '=', hashKey(secret))
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', new Date().toISOString())
       .executeTakeFirst();
-    return row ? { id: row.id, adminKeyId: row.admin_key_id, expiresAt: row.expires_at } : undefined;
+    if (!row || !(await this.keys.isLive(ADMIN_KEYS, row.admin_key_id))) return undefined;
+    return { id: row.id, adminKeyId: row.admin_key_id, expiresAt: row.expires_at };
   }
 
   /** Ends a session (logout). */
