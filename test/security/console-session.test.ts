@@ -4,7 +4,7 @@
 // an expiry) instead of the admin key; logout and revoking the key end it.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../../src/platform/keys.js';
+import { hashKey, Keys } from '../../src/platform/keys.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 
 let t: TestHamlet;
@@ -81,12 +81,15 @@ describe('console session cookie', () => {
     expect((await api(cookie)).status).toBe(401);
   });
 
-  it('revoking the admin key ends its sessions', async () => {
+  it('revoking the admin key ends its sessions, also from another process (`hamlet keys revoke`)', async () => {
     const { key, record } = await t.hamlet.platform.keys.create('admin');
     const { cookie } = await login(key);
     expect((await api(cookie)).status).toBe(200);
-    await t.hamlet.platform.keys.revoke({ service: 'admin', id: record.id });
+    // Another process's key store: same storage, no shared cache or event bus (the CLI without Redis).
+    const cli = new Keys(t.hamlet.platform.db, t.hamlet.platform.clock);
+    await cli.revoke({ service: 'admin', id: record.id });
     expect((await api(cookie)).status).toBe(401);
+    expect((await overview(cookie)).status).toBe(302);
   });
 });
 
