@@ -4,6 +4,7 @@
 // one kit, so every bad value of the platform and of every selected service is reported at once.
 import { parseTrustProxy, type TrustProxySetting } from './platform/client-address.js';
 import { DEFAULT_JSON_MAX_DEPTH } from './platform/json-limits.js';
+import { parseAllowedOrigins } from './platform/mcp-origins.js';
 import { parseRateLimit, SettingsKit, type Env, type PortSetting, type RateLimitSetting } from './platform/settings.js';
 import type { ServiceDefinition, ServiceSettings } from './platform/service.js';
 import { loadService, SERVICE_NAMES, type ServiceName } from './services/registry.js';
@@ -28,7 +29,7 @@ export interface HamletConfig {
   };
   /** The HTTP edge every service shares (see platform/http.ts). */
   http: HttpSettings;
-  /** Fair shares of the WebSocket clients of all services (platform/ws-budget.ts). */
+  /** Fair shares of the live streams (WebSockets and server-sent events) of all services (platform/ws-budget.ts). */
   websockets: { maxPerKey: number; maxPerAddress: number; memoryBudgetBytes: number };
   /** HAMLET_ALLOW_INTERNAL_REQUESTS: outbound requests (webhooks, HTTP nodes) may reach internal addresses. */
   allowInternalRequests: boolean;
@@ -36,8 +37,10 @@ export interface HamletConfig {
   queue: { workers: boolean; prefix: string };
   /** HAMLET_<SERVICE>_URL: where another process reaches a service (behind a proxy, or on another host). */
   serviceUrls: Record<string, string>;
-  /** The web console and admin API (src/console): HAMLET_CONSOLE=off leaves it out; HAMLET_CONSOLE_PORT. */
-  console: { enabled: boolean; port: number };
+  /** The web console and admin API (src/console): HAMLET_CONSOLE=off leaves it out; HAMLET_CONSOLE_PORT; HAMLET_CONSOLE_SESSION_TTL, how long a login lasts. */
+  console: { enabled: boolean; port: number; sessionTtlMs: number };
+  /** The MCP endpoints (console /mcp, home /api/mcp): HAMLET_MCP_ALLOWED_ORIGINS, origins or host names browsers may call them from besides loopback and the public host (platform/mcp-http.ts). */
+  mcp: { allowedOrigins: string[] };
   /** The trace of what agents did (platform/trace.ts): HAMLET_TRACE=off, HAMLET_TRACE_BODIES=on, HAMLET_TRACE_RETENTION, HAMLET_TRACE_MAX_ENTRIES. */
   trace: { enabled: boolean; bodies: boolean; retentionMs: number; maxEntries: number };
   /** HAMLET_SHUTDOWN_DRAIN: how long a stopping process answers readiness 503 while still serving, so a load balancer moves away first. */
@@ -158,7 +161,8 @@ function readPlatformSettings(kit: SettingsKit): HamletConfig {
     allowInternalRequests: kit.flag('HAMLET_ALLOW_INTERNAL_REQUESTS', false),
     queue: { workers: kit.oneOf('HAMLET_WORKERS', ['on', 'off'], 'on') === 'on', prefix: kit.text('HAMLET_QUEUE_PREFIX', 'hamlet') },
     serviceUrls,
-    console: { enabled: kit.flag('HAMLET_CONSOLE', true), port: kit.port('HAMLET_CONSOLE_PORT', 4900) },
+    console: { enabled: kit.flag('HAMLET_CONSOLE', true), port: kit.port('HAMLET_CONSOLE_PORT', 4900), sessionTtlMs: kit.duration('HAMLET_CONSOLE_SESSION_TTL', 12 * 3600_000, 60_000) },
+    mcp: { allowedOrigins: kit.parsed('HAMLET_MCP_ALLOWED_ORIGINS', [], parseAllowedOrigins, 'expected a comma-separated list of origins (https://app.example.com), host names (app.example.com) or *') },
     trace: {
       enabled: kit.flag('HAMLET_TRACE', true),
       bodies: kit.flag('HAMLET_TRACE_BODIES', false),

@@ -5,9 +5,11 @@ import { createApp, listen } from '../platform/http.js';
 import type { Platform, RunningService } from '../platform/service.js';
 import type { ServiceName } from '../services/registry.js';
 import { registerAuth } from './auth.js';
+import { refuseFraming } from './frame-guard.js';
 import type { ConsoleContext } from './context.js';
 import { CONSOLE_MODULES } from './modules.js';
 import { ServiceClient } from './service-client.js';
+import { Sessions } from './sessions.js';
 import { registerStaticFiles } from './static-files.js';
 
 export interface RunningConsole extends RunningService {
@@ -37,7 +39,9 @@ export async function startConsole(platform: Platform, running: Partial<Record<S
   app.addHook('onRoute', (route) => {
     for (const method of ([] as string[]).concat(route.method)) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
-  registerAuth(app, platform.keys);
+  refuseFraming(app);
+  const sessions = await Sessions.open(platform.db, platform.keys, config.console.sessionTtlMs);
+  await registerAuth(app, { keys: platform.keys, sessions, limits: platform.limits, publicUrl: config.serviceUrls.console });
   registerStaticFiles(app);
   for (const register of CONSOLE_MODULES) await register(app, ctx);
 

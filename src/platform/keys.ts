@@ -114,6 +114,15 @@ export class Keys {
     return record.service === service ? record : undefined;
   }
 
+  /**
+   * Whether the key with this id is live, read from storage every time (never the cache): for a
+   * check that must see a revocation made by another process (`hamlet keys revoke`).
+   */
+  async isLive(service: string, id: string): Promise<boolean> {
+    const row = await this.db.kysely.selectFrom('platform_keys').select('id').where('id', '=', id).where('service', '=', service).where('revoked_at', 'is', null).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async list(service: string): Promise<Array<ApiKeyRecord & { hint: string; revokedAt: string | null }>> {
     const rows = await this.db.kysely
       .selectFrom('platform_keys')

@@ -1,6 +1,7 @@
-// Fair shares for the WebSocket clients of every service in the process: how many connections
-// one key and one client address may hold (per service), and one memory budget for the bytes
-// all clients together have queued that the kernel has not taken yet.
+// Fair shares for the live streams of every service in the process, WebSockets (the home's
+// /api/websocket, mail's /v0) and server-sent events (the console's live pages) alike: how
+// many connections one key and one client address may hold (per service), and one memory
+// budget for the bytes all clients together have queued that the kernel has not taken yet.
 //
 // Why a shared budget: each service caps what one client may have queued (HOME_WS_MAX_BUFFER,
 // 16 MB), but that cap is per client. 200 subscribers that never read each filled theirs
@@ -102,7 +103,7 @@ export class WsBudget {
       if (this.total <= target || bytes === 0) break;
       this.untrack(client);
       this.cuts++;
-      client.cutOff(`the WebSocket clients of this server have more than ${this.limits.memoryBudgetBytes} bytes queued together; this one had the most (${bytes})`);
+      client.cutOff(`the live streams of this server have more than ${this.limits.memoryBudgetBytes} bytes queued together; this one had the most (${bytes})`);
     }
   }
 }

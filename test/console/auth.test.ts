@@ -28,7 +28,7 @@ async function login(key: string): Promise<{ cookie: string; csrf: string }> {
 }
 
 describe('console authorization', () => {
-  it('keeps the admin key in an HttpOnly, SameSite=Strict cookie and refuses a wrong key', async () => {
+  it('keeps a session (not the key) in an HttpOnly, SameSite=Strict cookie and refuses a wrong key', async () => {
     const res = await fetch(`${base}/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ key: adminKey, next: '/mail' }) });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/mail');

@@ -22,7 +22,8 @@ describe('config', () => {
     expect(services.find((s) => s.definition.name === 'blog')!.settings).toMatchObject({ domain: 'blog.localhost' });
     expect(c.rateLimits.enabled).toBe(true);
     expect(c.services).toEqual(['blog', 'mail', 'community', 'home', 'workflow']);
-    expect(c.console).toEqual({ enabled: true, port: 4900 });
+    expect(c.console).toEqual({ enabled: true, port: 4900, sessionTtlMs: 12 * 3600_000 });
+    expect(c.mcp).toEqual({ allowedOrigins: [] });
   });
 
   it('reports every bad value of the platform and of every service at once, each with its own message', async () => {

@@ -78,7 +78,7 @@ export function requestOf(route: ToolRoute, shape: ToolShape, args: Record<strin
   for (const name of shape.pathParams) {
     const value = args[name];
     if (value === undefined || value === null || value === '') throw new ToolInputError(`${name} is required`);
-    path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+    path = path.replace(`{${name}}`, pathSegment(name, value));
   }
   const query = new URLSearchParams();
   for (const name of shape.queryParams) {
@@ -96,3 +96,14 @@ export function requestOf(route: ToolRoute, shape: ToolShape, args: Record<strin
 }
 
 export class ToolInputError extends Error {}
+
+/**
+ * A value as exactly one segment of a route's path. Percent-encoding keeps `/` (and `%2f`, as
+ * `%252f`) inside the segment, but `.` and `..` are resolved away by every URL parser, even
+ * encoded as `%2e`, and would reach another route of the service: they are refused.
+ */
+export function pathSegment(name: string, value: unknown): string {
+  const text = String(value);
+  if (text === '.' || text === '..') throw new ToolInputError(`${name} cannot be "${text}": it must name one item, not a path`);
+  return encodeURIComponent(text);
+}

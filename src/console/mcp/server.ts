@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { RESOURCE_ROUTES, TOOL_ROUTES, type ResourceRoute, type ToolRoute } from './catalog.js';
 import type { KeyRing } from './keyring.js';
-import { requestOf, shapeOf, ToolInputError } from './schemas.js';
+import { pathSegment, requestOf, shapeOf, ToolInputError } from './schemas.js';
 
 export interface McpOptions {
   /** Where a service's HTTP API is reached, or undefined when it does not run. */
@@ -65,7 +65,7 @@ export function createMcpServer(opts: McpOptions): Server {
     for (const r of [...fixed(), ...templates()]) {
       const vars = matchTemplate(r.uri, uri);
       if (!vars) continue;
-      const path = r.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(vars[name] ?? ''));
+      const path = r.path.replace(/\{(\w+)\}/g, (_, name: string) => pathSegment(name, vars[name] ?? ''));
       const res = await call(r, path, 'GET', undefined, opts);
       if (res.status >= 400) throw new Error(`${r.service} answered ${res.status}: ${res.text}`);
       return { contents: [{ uri, mimeType: 'application/json', text: res.text }] };

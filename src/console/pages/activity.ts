@@ -7,7 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import { TRACE_KINDS, type TraceEntry, type TraceKind } from '../../platform/trace.js';
 import type { ConsoleContext, ConsoleModule } from '../context.js';
-import { eventStreams } from '../event-stream.js';
+import { eventStreams, sharedFrames } from '../event-stream.js';
 import { html, layout, raw } from './layout.js';
 
 const FEED_SIZE = 100;
@@ -115,13 +115,14 @@ ${raw(filterForm(f, services, keys))}
   });
 
   // Server-sent events: one message per stored batch with matching entries (the newest's id); the page fetches the list again.
-  const stream = eventStreams(app);
+  const stream = eventStreams(app, ctx.platform);
+  const frames = sharedFrames<TraceEntry>();
   app.get('/activity/stream', { schema: { hide: true } }, (request, reply) => {
     const f = filtersOf(request);
-    stream(reply, (write) =>
+    stream(request, reply, (send) =>
       trace.follow((entries) => {
         const last = entries.filter((e) => matches(f, e)).pop();
-        if (last) write(`id: ${last.id}\ndata: ${last.id}\n\n`);
+        if (last) send(frames(last, '', () => `id: ${last.id}\ndata: ${last.id}\n\n`));
       }),
     );
   });

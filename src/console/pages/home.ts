@@ -5,7 +5,7 @@
 // the browser as server-sent events carrying the entity's re-rendered card.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleContext, ConsoleModule } from '../context.js';
-import { eventStreams } from '../event-stream.js';
+import { eventStreams, sharedFrames } from '../event-stream.js';
 import { HomeLink, type HassState } from '../home-live.js';
 import { backTo, callService, field, isHtmx, relayStatus, sendHtml, serviceMessage } from '../partial.js';
 import { ACTIONS, BadField, cardId, nameOf, renderCard, serviceCall } from './home-cards.js';
@@ -18,7 +18,9 @@ const DOMAIN_ORDER = ['light', 'switch', 'fan', 'climate', 'cover', 'media_playe
 
 export const homePages: ConsoleModule = (app, ctx) => {
   const live = new HomeLink(() => ctx.client.baseUrl('home'), () => ctx.client.keyFor('home'), ctx.platform.logger);
-  const stream = eventStreams(app);
+  const stream = eventStreams(app, ctx.platform);
+  // A change's card is rendered once per session (its forms carry the session's CSRF token), not once per open page.
+  const cardFrames = sharedFrames<HassState>();
   app.addHook('preClose', async () => live.close());
 
   const page = (request: FastifyRequest, reply: FastifyReply, title: string, body: string, status = 200) =>
@@ -123,6 +125,10 @@ ${history.status === 200 ? raw(historySvg(id, name, points, start, end)) : raw(h
   }
 
   // Server-sent events: `event: state` with {entity_id, state, html} for every change.
+  const stateFrame = (entityId: string, state: HassState | null, csrf: string) => {
+    const frame = (html: string) => `event: state\ndata: ${JSON.stringify({ entity_id: entityId, state: state?.state ?? null, html })}\n\n`;
+    return state ? cardFrames(state, csrf, () => frame(renderCard(state, { csrf, back: '/home' }))) : frame('');
+  };
   app.get('/home/events', { schema: { hide: true } }, async (request, reply) => {
     try {
       await live.ready();
@@ -131,11 +137,9 @@ ${history.status === 200 ? raw(historySvg(id, name, points, start, end)) : raw(h
     }
     const only = (request.query as { entity?: string }).entity;
     const csrf = request.consoleCsrf ?? '';
-    stream(reply, (write) =>
+    stream(request, reply, (send) =>
       live.onChange((entityId, state) => {
-        if (only && only !== entityId) return;
-        const data = { entity_id: entityId, state: state?.state ?? null, html: state ? renderCard(state, { csrf, back: '/home' }) : '' };
-        write(`event: state\ndata: ${JSON.stringify(data)}\n\n`);
+        if (!only || only === entityId) send(stateFrame(entityId, state, csrf));
       }),
     );
   });

@@ -5,16 +5,17 @@
 import type { App } from '../../platform/http.js';
 import { MAIL_RECEIVED } from '../../platform/topics.js';
 import type { ConsoleContext } from '../context.js';
-import { eventStreams } from '../event-stream.js';
+import { eventStreams, sharedFrames } from '../event-stream.js';
 
 export function registerMailEvents(app: App, ctx: ConsoleContext): void {
-  const stream = eventStreams(app);
+  const stream = eventStreams(app, ctx.platform);
+  const frames = sharedFrames<object>();
   app.get('/mail/events', { schema: { hide: true } }, async (request, reply) => {
     const inbox = (request.query as { inbox?: unknown }).inbox;
     const only = typeof inbox === 'string' && inbox ? inbox.toLowerCase() : undefined;
-    stream(reply, (write) =>
+    stream(request, reply, (send) =>
       ctx.platform.events.subscribe(MAIL_RECEIVED, (m) => {
-        if (!only || m.inbox_id === only) write(`data: ${JSON.stringify(m)}\n\n`);
+        if (!only || m.inbox_id === only) send(frames(m, '', () => `data: ${JSON.stringify(m)}\n\n`));
       }),
     );
   });

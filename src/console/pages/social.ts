@@ -6,7 +6,7 @@
 // Live from the trace: a write to either service refreshes the lists (/social/stream).
 import type { TraceEntry } from '../../platform/trace.js';
 import type { ConsoleContext, ConsoleModule } from '../context.js';
-import { eventStreams } from '../event-stream.js';
+import { eventStreams, sharedFrames } from '../event-stream.js';
 import { layout } from './layout.js';
 import { h, markup, when, type Fragment } from './mail-views.js';
 
@@ -77,12 +77,13 @@ ${ctx.platform.trace.enabled ? '' : h`<p class="muted">The trace is off (HAMLET_
   // Live: an event whenever a stored batch of the trace holds a write to the blog or the
   // community (a post published, a community post, a comment, a vote); the page then fetches
   // its lists again. Reads are left out, the console's own among them.
-  const stream = eventStreams(app);
-  app.get('/social/stream', { schema: { hide: true } }, (_request, reply) => {
-    stream(reply, (write) =>
+  const stream = eventStreams(app, ctx.platform);
+  const frames = sharedFrames<TraceEntry>();
+  app.get('/social/stream', { schema: { hide: true } }, (request, reply) => {
+    stream(request, reply, (send) =>
       ctx.platform.trace.follow((entries) => {
         const last = entries.filter(changesSocial).pop();
-        if (last) write(`id: ${last.id}\ndata: ${last.id}\n\n`);
+        if (last) send(frames(last, '', () => `id: ${last.id}\ndata: ${last.id}\n\n`));
       }),
     );
   });

@@ -1,12 +1,13 @@
 // HA's MCP server endpoint: /api/mcp, streamable HTTP (stateless: each POST is a complete
 // JSON-RPC exchange answered as JSON), authenticated with the home's bearer tokens like every
-// /api route. Built on the official @modelcontextprotocol/sdk server.
+// /api route. Built on the official @modelcontextprotocol/sdk server. Browsers' requests are held
+// to the platform's MCP allow-list (Host and Origin; HAMLET_MCP_ALLOWED_ORIGINS, HAMLET_HOME_URL).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../../platform/errors.js';
 import type { App } from '../../../platform/http.js';
-import { answerMcp } from '../../../platform/mcp-http.js';
+import { answerMcp, mcpAllowListFor } from '../../../platform/mcp-http.js';
 import { HA_VERSION } from '../core/home.js';
 import { registerHomeTools } from '../mcp/tools.js';
 import { bodyCheckedByHandler, INVALID_JSON } from './body.js';
@@ -19,13 +20,14 @@ const INSTRUCTIONS =
 
 const JsonRpc = Type.Object({}, { additionalProperties: true, description: 'A JSON-RPC 2.0 message (MCP streamable HTTP)' });
 
-export function registerMcpRoutes(app: App, { home, persist }: HttpDeps): void {
+export function registerMcpRoutes(app: App, { home, persist, websocket }: HttpDeps): void {
+  const allowed = mcpAllowListFor(websocket.platform.config, 'home');
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const server = new McpServer({ name: 'home-assistant', version: HA_VERSION }, { instructions: INSTRUCTIONS });
     registerHomeTools(server, home, () => home.context(request.homeUserId), () => persist.commit());
-    await answerMcp(server, request, reply, request.body === INVALID_JSON ? undefined : request.body);
+    await answerMcp(server, request, reply, request.body === INVALID_JSON ? undefined : request.body, allowed);
   };
-  const schema = { tags: TAGS, response: { 200: JsonRpc, ...errorResponses(400, 401, 405) } };
+  const schema = { tags: TAGS, response: { 200: JsonRpc, 403: Type.Object({}, { additionalProperties: true, description: 'Host or Origin not allowed (DNS-rebinding protection): a JSON-RPC error' }), ...errorResponses(400, 401, 405) } };
   app.post('/api/mcp', { ...bodyCheckedByHandler(app), schema: { ...schema, summary: 'MCP (streamable HTTP): JSON-RPC requests to the Assist tools', body: JsonRpc } }, handle);
   // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE); the
   // transport would hold a GET open forever, so these answer 405 as the MCP spec allows.
