@@ -5,7 +5,7 @@
 // UNIQUE violation, a value that is no column value) is a 400 that changes nothing; listing
 // reads headers without decompressing. Runs on SQLite, and on PostgreSQL with TEST_DATABASE_URL.
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -195,12 +195,14 @@ describe('bombs and oversized files', () => {
 describe('limits an operator sets', () => {
   let small: TestHamlet;
   let a: ReturnType<typeof adminOf>;
+  let key: string;
   beforeAll(async () => {
     small = await startTestHamlet({
       services: ['home'],
       env: { HAMLET_CONSOLE: 'on', HAMLET_WORLD_MAX_FILE: '65536', HAMLET_WORLD_MAX_BYTES: '65536', HAMLET_WORLD_MAX_ROWS: '50', HAMLET_WORLD_MAX_LINE: '4096' },
     });
-    a = adminOf(small, (await small.hamlet.platform.keys.create('admin')).key);
+    key = (await small.hamlet.platform.keys.create('admin')).key;
+    a = adminOf(small, key);
   }, 60_000);
   afterAll(async () => small?.destroy());
 
@@ -222,6 +224,29 @@ describe('limits an operator sets', () => {
     const up = await a.upload(big);
     expect(up.status).toBe(413);
     expect(up.body.message).toMatch(/HAMLET_WORLD_MAX_FILE/);
+  });
+
+  it('a file larger than HAMLET_WORLD_MAX_FILE sent without a length (chunked): 413 naming it', async () => {
+    const chunk = new Uint8Array(16 * 1024).fill(7);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 20) return controller.close();
+        sent++;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await fetch(`${small.hamlet.console!.urls.web}/admin/api/world/snapshots`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/gzip' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect((await res.json()).message).toMatch(/HAMLET_WORLD_MAX_FILE/);
+    expect((await a.call('GET', '/admin/api/world/snapshots')).body.snapshots).toEqual([]);
+    // Nothing of a refused upload stays on disk.
+    expect(readdirSync(path.join(small.dataDir, 'worlds')).filter((f) => f.startsWith('.incoming'))).toEqual([]);
   });
 
   it('settings that are not whole numbers stop the start with the variable named', async () => {

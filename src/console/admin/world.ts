@@ -6,9 +6,8 @@
 // stalls the services. Uploads go to disk as they arrive and are checked there under the
 // limits (world/settings.ts). A restore checks everything before it replaces anything.
 import type { Readable } from 'node:stream';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
 import type { Static } from '@sinclair/typebox';
 import { HttpError } from '../../platform/errors.js';
 import type { ConsoleModule } from '../context.js';
@@ -56,22 +55,39 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
   // under a symbol so the body checks (platform/http.ts) do not walk the stream as JSON.
   app.addContentTypeParser(['application/gzip', 'application/octet-stream'], (_request, payload, done) => done(null, { [UPLOAD]: payload }));
 
-  /** Writes an upload to a file in the folder, refusing it past HAMLET_WORLD_MAX_FILE. */
+  /**
+   * Writes an upload to a file in the folder, refusing it past HAMLET_WORLD_MAX_FILE. A refused
+   * upload is left unread (not destroyed), so the 413 still reaches the client before the
+   * connection closes.
+   */
   async function receive(body: Readable, declared: number | undefined): Promise<string> {
     const tooLarge = () => WorldFileError.tooLarge('the file', settings.maxFileBytes, 'HAMLET_WORLD_MAX_FILE');
     if (declared !== undefined && declared > settings.maxFileBytes) throw tooLarge();
     const out = await files.incoming();
+    const file = createWriteStream(out);
     let bytes = 0;
-    const count = new Transform({
-      transform(chunk: Buffer, _enc, next) {
-        bytes += chunk.length;
-        next(bytes > settings.maxFileBytes ? tooLarge() : null, chunk);
-      },
-    });
     try {
-      await pipeline(body, count, createWriteStream(out));
+      await new Promise<void>((resolve, reject) => {
+        const fail = (err: Error) => {
+          body.unpipe(file);
+          body.pause();
+          file.destroy();
+          reject(err);
+        };
+        body.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (bytes > settings.maxFileBytes) fail(tooLarge());
+        });
+        body.on('error', fail);
+        body.on('aborted', () => fail(new Error('the upload was cut off')));
+        file.on('error', fail);
+        file.on('finish', resolve);
+        body.pipe(file);
+      });
       return out;
     } catch (err) {
+      // Removed once closed: a stream still opening would make the file again after the removal.
+      if (!file.closed) await once(file, 'close');
       await files.discard(out);
       throw err;
     }

@@ -31,7 +31,8 @@ export const WORLD_DEFAULTS: WorldSettings = {
   maxBytes: 2048 * MiB,
   // A row holds at most one stored message (MAIL_MAX_MESSAGE_BYTES, 6 MiB by default), base64'd.
   maxLineBytes: 64 * MiB,
-  maxRows: 5_000_000,
+  // A restore holds every row in memory (one transaction): about 1 KB each.
+  maxRows: 2_000_000,
   diffPage: 1000,
   diffPageBytes: 16 * MiB,
 };
