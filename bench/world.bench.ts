@@ -116,5 +116,5 @@ export default async function world(_ctx: BenchContext): Promise<void> {
   console.log(line('save a snapshot (worker: read in key order, hash, gzip)', saves));
   console.log(line('diff against now (worker: save now, compare every row)', diffs, false));
   console.log(`\nEvery saved hash equals the restored file's: ${same ? 'yes' : 'NO'}. Every diff found nothing changed: ${unchanged ? 'yes' : 'NO'}.`);
-  console.log('CPU s counts this thread only: the save and the diff run on the world worker (their wall time is what an evaluator waits).\n');
+  console.log('CPU s is the whole process, the world worker included (the save and the diff run there, off the event loop).\n');
 }
