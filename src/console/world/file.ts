@@ -12,9 +12,9 @@ import { stat } from 'node:fs/promises';
 import { createGunzip, gunzipSync, gzipSync } from 'node:zlib';
 import { parseIsoTime } from '../../platform/clock.js';
 import { HttpError } from '../../platform/errors.js';
-import { canonicalRow, compareRows, decodeRow, hashTexts, tableText } from './canonical.js';
+import { canonicalRow, compareRows, decodeRow, hashTables, hashTexts, tableText } from './canonical.js';
 import { WORLD_DEFAULTS, type WorldSettings } from './settings.js';
-import { stateHash, type ClockState, type WorldState } from './state.js';
+import type { ClockState, WorldState } from './state.js';
 
 const WORLD_FORMAT = 'hamlet-world/1';
 
@@ -301,7 +301,7 @@ class RowsByTable {
 }
 
 export function headerOf(state: WorldState, savedAt: string, name?: string): WorldHeader {
-  return headerWith(state, stateHash(state), savedAt, name);
+  return headerWith(state, hashTables(state.tables), savedAt, name);
 }
 
 function headerWith(state: WorldState, hash: string, savedAt: string, name?: string): WorldHeader {
