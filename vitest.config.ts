@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Suites whose assertions are about latency under attack ("/healthz p99 < 100 ms while hostile
 // workflows run"). Beside other test files on two cores they would measure the neighbours, not
 // the server, so they run after everything else, one file at a time.
-const ALONE = ['test/workflow/hostile-*.test.ts', 'test/security/streams-idle.test.ts'];
+const ALONE = ['test/workflow/hostile-*.test.ts', 'test/security/streams-idle.test.ts', 'test/security/world-load.test.ts'];
 
 export default defineConfig({
   test: {

@@ -2,6 +2,7 @@
 // Only what the platform itself uses lives here; each service reads its own variables in its
 // `settings.ts` with the same kit (platform/settings.ts), and `configure()` reads them all with
 // one kit, so every bad value of the platform and of every selected service is reported at once.
+import { readWorldSettings, type WorldSettings } from './console/world/settings.js';
 import { parseTrustProxy, type TrustProxySetting } from './platform/client-address.js';
 import { DEFAULT_JSON_MAX_DEPTH } from './platform/json-limits.js';
 import { parseAllowedOrigins } from './platform/mcp-origins.js';
@@ -45,6 +46,8 @@ export interface HamletConfig {
   trace: { enabled: boolean; bodies: boolean; retentionMs: number; maxEntries: number };
   /** HAMLET_SHUTDOWN_DRAIN: how long a stopping process answers readiness 503 while still serving, so a load balancer moves away first. */
   shutdownDrainMs: number;
+  /** Worlds (src/console/world): snapshot file limits, diff pages, the admin API's scenario folder (HAMLET_WORLD_*, HAMLET_SCENARIO_DIR). */
+  world: WorldSettings;
   /** The inputs every service reads its own settings from (platform/settings.ts); never written after loading. */
   source: { readonly env: Env; readonly flags: Readonly<Record<string, string>> };
 }
@@ -170,6 +173,7 @@ function readPlatformSettings(kit: SettingsKit): HamletConfig {
       maxEntries: kit.count('HAMLET_TRACE_MAX_ENTRIES', 250_000, 100),
     },
     shutdownDrainMs: kit.duration('HAMLET_SHUTDOWN_DRAIN', 0),
+    world: readWorldSettings(kit),
     source: { env: kit.env, flags: kit.flagValues },
   };
 }

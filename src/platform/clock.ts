@@ -131,6 +131,17 @@ export class ManualClock extends ControllableClock {
   }
 }
 
+/**
+ * An ISO 8601 date-time someone gave (the clock API's `now`, a snapshot's clock), in ms; or
+ * undefined when it is not one: not text, not starting with a date (so `12` or "tomorrow"
+ * are refused, though Date.parse would take some of them), or no valid time.
+ */
+export function parseIsoTime(text: unknown): number | undefined {
+  if (typeof text !== 'string' || text.length > 64 || !/^\d{4}-\d{2}-\d{2}/.test(text)) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
 function toMs(t: Date | string | number): number {
   const ms = new Date(t).getTime();
   if (Number.isNaN(ms)) throw new RangeError(`not a time: ${String(t)}`);

@@ -109,15 +109,23 @@ class SchemaScopedPostgresDialect extends PostgresDialect {
   }
 }
 
-function openPostgres(databaseUrl: string): Db {
-  // A `schema` query parameter selects a schema (tests give each suite its own).
+/**
+ * How to connect to DATABASE_URL: a `schema` query parameter selects a schema (tests give each
+ * suite its own). For a connection of one's own beside the pool (a reader on a worker thread).
+ */
+export function postgresConnection(databaseUrl: string): { connectionString: string; options?: string; schema?: string } {
   const url = new URL(databaseUrl);
   const schema = url.searchParams.get('schema');
   url.searchParams.delete('schema');
+  return { connectionString: url.toString(), ...(schema ? { options: `-c search_path=${schema}`, schema } : {}) };
+}
+
+function openPostgres(databaseUrl: string): Db {
+  const { connectionString, options, schema } = postgresConnection(databaseUrl);
   const pool = new pg.Pool({
-    connectionString: url.toString(),
+    connectionString,
     max: Number(process.env.HAMLET_PG_POOL ?? 10),
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    ...(options ? { options } : {}),
   });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});

@@ -2,8 +2,9 @@
 // HAMLET_RATE_<NAME>=<max>/<window>, and HAMLET_RATE_LIMITS=off turns them all off (benchmarks,
 // load tests). Counting is @fastify/rate-limit's, in memory or in Redis when REDIS_URL is set,
 // so instances behind a load balancer share one count. In memory, windows are counted on the
-// platform clock, so a frozen clock holds a window open and an advance past it resets it (Redis
-// expires its keys in real time: with REDIS_URL, windows follow real time).
+// platform clock, so a frozen clock holds a window open and an advance past it resets it; a clock
+// set back never makes a window longer than itself (Redis expires its keys in real time: with
+// REDIS_URL, windows follow real time).
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
@@ -124,6 +125,7 @@ class SharedWindowStore {
       w = { current: 0, ttl: timeWindow, start: now };
       this.windows.set(key, w);
     }
+    SharedWindowStore.rewound(w, now);
     w.current++;
     w.ttl = timeWindow - (now - w.start);
     cb(null, { current: w.current, ttl: w.ttl });
@@ -133,7 +135,18 @@ class SharedWindowStore {
     const now = this.clock.ms();
     const w = this.windows.get(key);
     if (!w || w.start + timeWindow <= now) return cb(null, { current: 0, ttl: 0 });
+    SharedWindowStore.rewound(w, now);
     cb(null, { current: w.current, ttl: timeWindow - (now - w.start) });
+  }
+
+  /**
+   * A window that starts after now began before the clock was set back (a jump into the past,
+   * a world restored with its earlier clock). Counted from its start it would stay shut for the
+   * whole jump (a day back: a day's lock-out); it restarts now instead, its count kept, so a
+   * caller over the limit waits one window at most.
+   */
+  private static rewound(w: { start: number }, now: number): void {
+    if (w.start > now) w.start = now;
   }
 
   child(): SharedWindowStore {

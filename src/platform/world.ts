@@ -10,23 +10,41 @@ import { WORLD_RESTORED } from './topics.js';
 
 export type WorldRow = Record<string, unknown>;
 
+/**
+ * Rows of a table that belong to the instance: a row is the instance's when it matches one of
+ * the patterns (every column a pattern names holds that value). Declared as data, not code, so
+ * the same rule filters rows wherever they are read or written (the world worker too) and
+ * reads at a glance.
+ */
+export type InstanceRows = Record<string, Array<Record<string, string | number>>>;
+
 /** What a service (or the platform) declares about its tables' place in the world. */
 export interface ServiceWorld {
   /** Which of the owner's tables (those named with its prefix) hold world state; default all of them. */
   tables?(owned: string[]): string[];
   /**
-   * Rows that belong to this instance rather than to the world (the workflow instance's owner,
-   * the console's own keys): left out of snapshots, kept through restore and reset.
+   * Rows that belong to this instance rather than to the world (the console's own keys): left
+   * out of snapshots, kept through restore and reset, and never taken from a snapshot (a file
+   * that brings such rows has them dropped, so no file can plant a key of the instance).
+   * Whole tables of the instance (the workflow owner, mail's secrets) are left out by `tables`.
    */
-  instanceRow?(table: string, row: WorldRow): boolean;
+  instanceRows?: InstanceRows;
+}
+
+/** Whether a row of a table is the instance's under a rule (ServiceWorld.instanceRows). */
+export function isInstanceRow(rule: InstanceRows | undefined, table: string, row: WorldRow): boolean {
+  const patterns = rule?.[table];
+  if (!patterns) return false;
+  return patterns.some((pattern) => Object.keys(pattern).every((column) => row[column] === pattern[column]));
 }
 
 /** The platform's part: API keys and the durable job queue are world state; the trace is not. */
 export const PLATFORM_WORLD: ServiceWorld = {
   tables: (owned) => owned.filter((t) => t === 'platform_keys' || t === 'platform_jobs'),
   // Admin keys open the console and `hamlet-console` keys are the console's own way into the
-  // services (src/console/service-client.ts): a restore must not lock the evaluator out.
-  instanceRow: (table, row) => table === 'platform_keys' && (row.service === 'admin' || row.name === 'hamlet-console'),
+  // services (src/console/service-client.ts): a restore must not lock the evaluator out, and a
+  // snapshot must not let anyone in.
+  instanceRows: { platform_keys: [{ service: 'admin' }, { name: 'hamlet-console' }] },
 };
 
 type Reload = () => void | Promise<void>;

@@ -97,6 +97,19 @@ describe('clock admin API', () => {
     expect((await register('rl-four')).status).toBe(200);
   });
 
+  it('a clock set back does not lock a throttled caller out for the length of the jump', async () => {
+    await admin('POST', '/admin/api/clock', { frozen: true, now: '2026-06-01T12:00:00Z' });
+    const register = (slug: string) => rig.call('POST', '/api/register', { email: `${slug}@example.org`, name: slug, slug });
+    for (const slug of ['back-one', 'back-two', 'back-three']) expect((await register(slug)).status).toBe(200);
+    expect((await register('back-four')).status).toBe(429);
+    // A day back (a world restored, an evaluator rewinding): still limited, but for one window at most.
+    expect((await admin('POST', '/admin/api/clock', { now: '2026-05-31T12:00:00Z' })).status).toBe(200);
+    const res = await register('back-five');
+    if (res.status === 429) expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(HOUR_S);
+    expect((await admin('POST', '/admin/api/clock/advance', { seconds: HOUR_S })).status).toBe(200);
+    expect((await register('back-six')).status).toBe(200);
+  });
+
   it('unfreezes from where it stood, and jumps while running', async () => {
     const r = await admin('POST', '/admin/api/clock', { frozen: false, now: '2027-01-01T00:00:00Z' });
     expect(r.status).toBe(200);

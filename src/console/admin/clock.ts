@@ -1,7 +1,7 @@
 // The clock's admin API: read it, freeze or unfreeze it, jump it, and advance it with everything
 // that falls due on the way run in time order (platform/timers.ts). Behind the console's admin key.
 import { Type, type Static } from '@sinclair/typebox';
-import { ControllableClock } from '../../platform/clock.js';
+import { ControllableClock, parseIsoTime } from '../../platform/clock.js';
 import { HttpError } from '../../platform/errors.js';
 import type { ConsoleModule } from '../context.js';
 
@@ -49,8 +49,8 @@ export const clockAdmin: ConsoleModule = (app, ctx) => {
     if (frozen === undefined && now === undefined) throw new HttpError(400, 'body must have frozen (true or false), now (an ISO 8601 time), or both', 'validation_error');
     let to: number | undefined;
     if (now !== undefined) {
-      to = Date.parse(now);
-      if (!/^\d{4}-\d{2}-\d{2}/.test(now) || Number.isNaN(to)) throw new HttpError(400, `body.now must be an ISO 8601 date-time, e.g. 2026-01-01T09:00:00Z (got "${now}")`, 'validation_error');
+      to = parseIsoTime(now);
+      if (to === undefined) throw new HttpError(400, `body.now must be an ISO 8601 date-time, e.g. 2026-01-01T09:00:00Z (got "${now}")`, 'validation_error');
     }
     const clock = controllable();
     if (frozen === true) clock.freeze();

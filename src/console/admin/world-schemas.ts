@@ -28,12 +28,20 @@ export const Restored = Type.Object({
   hash: Type.String({ description: 'The hash of the world after the restore' }),
   saved: Type.String({ description: 'The hash the snapshot was saved with' }),
   skipped: Type.Array(Type.String(), { description: 'Tables of the snapshot this database does not have (services not running here)' }),
+  dropped: Type.Integer({ description: "Rows of the snapshot that belong to the instance (admin keys, the console's own keys): never taken from a file" }),
 });
 
-export const DiffQuery = Type.Object({
-  from: Type.String({ minLength: 1, description: 'A snapshot id, or "now"' }),
-  to: Type.Optional(Type.String({ minLength: 1, description: 'A snapshot id, or "now" (the default)' })),
-});
+export const DiffQuery = Type.Object(
+  {
+    from: Type.String({ minLength: 1, maxLength: 64, description: 'A snapshot id, or "now"' }),
+    to: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A snapshot id, or "now" (the default)' })),
+    service: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only this service (its tables), e.g. mail or platform' })),
+    table: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only this table' })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'The `next` of the previous page' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, description: 'Changes in this page at most (default and most: HAMLET_WORLD_DIFF_PAGE, 1000)' })),
+  },
+  { additionalProperties: false },
+);
 
 const Change = Type.Object({ table: Type.String(), key: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: true });
 const ServiceChanges = Type.Object({ added: Type.Array(Change), changed: Type.Array(Change), removed: Type.Array(Change) });
@@ -42,8 +50,9 @@ export const Diff = Type.Object({
   from: Type.String(),
   to: Type.String(),
   fromHash: Type.String(),
-  toHash: Type.String(),
+  toHash: Type.String({ description: 'With to=now: the hash of the state saved for this diff (its later pages compare the same state)' }),
   services: Type.Record(Type.String(), ServiceChanges),
+  next: Type.Optional(Type.String({ description: 'More changes follow: pass this as cursor (with the same from, to, service and table) for the next page' })),
 });
 
 export const Seeded = Type.Object({

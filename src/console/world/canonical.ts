@@ -46,28 +46,65 @@ export function decodeRow(row: Record<string, unknown>): WorldRow {
   return row;
 }
 
-/** A row's identity: its primary-key values as canonical JSON. */
-export const rowKey = (row: WorldRow, key: string[]): string => canonicalJson(key.map((c) => row[c]));
+const HIGH_UNITS = /[\uD800-\uFFFF]/;
 
-function compareValues(a: unknown, b: unknown): number {
+/** Text by code point, as SQLite (BINARY) and PostgreSQL (COLLATE "C") order it: UTF-16 order but for surrogates. */
+function compareText(a: string, b: string): number {
   if (a === b) return 0;
-  if (a === null || a === undefined) return -1;
-  if (b === null || b === undefined) return 1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const sa = typeof a === 'string' ? a : canonicalJson(a);
-  const sb = typeof b === 'string' ? b : canonicalJson(b);
-  return sa < sb ? -1 : sa > sb ? 1 : 0;
+  // Code-unit order equals code-point order unless the first difference puts a surrogate
+  // (a character above U+FFFF) against a unit from U+E000 up, which needs both texts to hold
+  // units from U+D800 up; only then look closer.
+  if (!HIGH_UNITS.test(a) || !HIGH_UNITS.test(b)) return a < b ? -1 : 1;
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length - b.length;
+  const x = a.charCodeAt(i);
+  const y = b.charCodeAt(i);
+  const surrogate = (c: number) => c >= 0xd800 && c <= 0xdfff;
+  if (surrogate(x) !== surrogate(y) && (x >= 0xe000 || y >= 0xe000)) return surrogate(x) ? 1 : -1;
+  return x - y;
 }
 
-/** Sorts rows by their key columns (numbers as numbers, text by code unit: the same on both databases). */
+/** The kind of a column value in the databases' order: NULL, numbers, text, bytes. */
+function rank(v: unknown): number {
+  if (v === null || v === undefined) return 0;
+  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return 1;
+  if (typeof v === 'string') return 2;
+  return 3;
+}
+
+/** Bytes of a value as stored ({"$base64"} in a file, a Buffer from the database). */
+const bytesOf = (v: unknown): Buffer => (Buffer.isBuffer(v) || v instanceof Uint8Array ? Buffer.from(v) : Buffer.from(String((v as { $base64?: unknown }).$base64 ?? canonicalJson(v)), 'base64'));
+
+/**
+ * Orders two column values as the databases' ORDER BY does (NULLs first, numbers as numbers,
+ * text by code point, bytes bytewise), so rows sorted here and rows read in key order from
+ * SQLite or PostgreSQL come in the same order (snapshots stream rows in key order).
+ */
+function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  const ra = rank(a);
+  const rb = rank(b);
+  if (ra !== rb) return ra - rb;
+  if (ra === 0) return 0;
+  if (ra === 1) return Number(a) - Number(b);
+  if (ra === 2) return compareText(a as string, b as string);
+  return Buffer.compare(bytesOf(a), bytesOf(b));
+}
+
+/** Orders two rows by their key columns. */
+export function compareRows(x: WorldRow, y: WorldRow, key: string[]): number {
+  for (const c of key) {
+    const d = compareValues(x[c], y[c]);
+    if (d) return d;
+  }
+  return 0;
+}
+
+/** Sorts rows by their key columns (the databases' order, see compareValues). */
 export function sortRows(rows: WorldRow[], key: string[]): WorldRow[] {
-  return rows.sort((x, y) => {
-    for (const c of key) {
-      const d = compareValues(x[c], y[c]);
-      if (d) return d;
-    }
-    return 0;
-  });
+  return rows.sort((x, y) => compareRows(x, y, key));
 }
 
 /** SHA-256 over every table in name order: its name, then each row's canonical JSON, one a line. */

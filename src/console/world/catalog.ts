@@ -4,7 +4,7 @@
 // it references (restore order) and its serial column (PostgreSQL sequences to move on).
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.js';
-import type { ServiceWorld } from '../../platform/world.js';
+import type { InstanceRows, ServiceWorld } from '../../platform/world.js';
 
 export interface WorldOwner {
   name: string;
@@ -20,7 +20,10 @@ export interface WorldTable {
   columns: string[];
   /** A column filled from a sequence (PostgreSQL), moved past the restored rows. */
   serial?: string;
-  instanceRow?: ServiceWorld['instanceRow'];
+  /** Key columns of a text type on PostgreSQL: ordered with COLLATE "C" (code points, as canonical.ts orders). */
+  textKey?: string[];
+  /** The owner's rule for rows of the instance (ServiceWorld.instanceRows). */
+  instanceRows?: InstanceRows;
 }
 
 interface Facts {
@@ -29,6 +32,8 @@ interface Facts {
   columns: Map<string, string[]>;
   references: Map<string, Set<string>>;
   serials: Map<string, string>;
+  /** table → its columns of a text type (PostgreSQL only). */
+  text: Map<string, Set<string>>;
 }
 
 async function sqliteFacts(db: Db): Promise<Facts> {
@@ -46,13 +51,13 @@ async function sqliteFacts(db: Db): Promise<Facts> {
       keys.set(c.t, key);
     }
   }
-  return { tables, keys, columns, references: groupReferences(fks), serials: new Map() };
+  return { tables, keys, columns, references: groupReferences(fks), serials: new Map(), text: new Map() };
 }
 
 async function postgresFacts(db: Db): Promise<Facts> {
   const k = db.kysely;
   const tables = (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(k)).rows.map((r) => r.name);
-  const cols = (await sql<{ t: string; name: string; dflt: string | null }>`select table_name as t, column_name as name, column_default as dflt from information_schema.columns where table_schema = current_schema() order by table_name, ordinal_position`.execute(k)).rows;
+  const cols = (await sql<{ t: string; name: string; dflt: string | null; type: string }>`select table_name as t, column_name as name, column_default as dflt, data_type as type from information_schema.columns where table_schema = current_schema() order by table_name, ordinal_position`.execute(k)).rows;
   const pks = (await sql<{ t: string; name: string; pos: number }>`
     select c.relname as t, a.attname as name, array_position(i.indkey::int2[], a.attnum) as pos
     from pg_index i join pg_class c on c.oid = i.indrelid join pg_namespace n on n.oid = c.relnamespace
@@ -66,11 +71,13 @@ async function postgresFacts(db: Db): Promise<Facts> {
   for (const p of pks.sort((a, b) => a.pos - b.pos)) keys.set(p.t, [...(keys.get(p.t) ?? []), p.name]);
   const columns = new Map<string, string[]>();
   const serials = new Map<string, string>();
+  const text = new Map<string, Set<string>>();
   for (const c of cols) {
     columns.set(c.t, [...(columns.get(c.t) ?? []), c.name]);
     if (c.dflt?.startsWith('nextval(')) serials.set(c.t, c.name);
+    if (['text', 'character varying', 'character'].includes(c.type)) text.set(c.t, (text.get(c.t) ?? new Set()).add(c.name));
   }
-  return { tables, keys, columns, references: groupReferences(fks), serials };
+  return { tables, keys, columns, references: groupReferences(fks), serials, text };
 }
 
 function groupReferences(fks: Array<{ t: string; ref: string }>): Map<string, Set<string>> {
@@ -102,14 +109,17 @@ export async function worldCatalog(db: Db, owners: WorldOwner[]): Promise<WorldT
     const prefix = `${owner.name}_`;
     const owned = facts.tables.filter((t) => t.startsWith(prefix) && t !== `${owner.name}_migrations` && t !== `${owner.name}_migrations_lock`).sort();
     for (const name of owner.world?.tables ? owner.world.tables(owned) : owned) {
-      const key = facts.keys.get(name)?.filter(Boolean);
+      const primary = facts.keys.get(name)?.filter(Boolean);
+      const key = primary?.length ? primary : (facts.columns.get(name) ?? []);
+      const text = facts.text.get(name);
       chosen.push({
         name,
         owner: owner.name,
-        key: key?.length ? key : (facts.columns.get(name) ?? []),
+        key,
         columns: [...(facts.columns.get(name) ?? [])].sort(),
         ...(facts.serials.has(name) ? { serial: facts.serials.get(name) } : {}),
-        ...(owner.world?.instanceRow ? { instanceRow: owner.world.instanceRow } : {}),
+        ...(text ? { textKey: key.filter((c) => text.has(c)) } : {}),
+        ...(owner.world?.instanceRows ? { instanceRows: owner.world.instanceRows } : {}),
       });
     }
   }

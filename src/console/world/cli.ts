@@ -2,14 +2,14 @@
 // DATABASE_URL). They change the rows directly and announce the restore on the event bus,
 // which reaches running instances in queue mode (REDIS_URL); an embedded Hamlet that is
 // running should be changed through its admin API instead (docs/harness.md).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { configure, type ConfiguredService, type HamletConfig } from '../../config.js';
 import { migrate } from '../../platform/db.js';
 import { createLogger } from '../../platform/logger.js';
 import type { Platform } from '../../platform/service.js';
 import { closePlatform, openPlatform, startHamlet } from '../../server.js';
 import { generateDemoWorld, type DemoSize } from './demo.js';
-import { decodeWorld, saveWorld } from './file.js';
+import { decodeWorldFile, saveWorld, WorldFileError } from './file.js';
 import { worldOf } from './index.js';
 import { readScenario } from './scenario.js';
 import { seedScenario } from './seed.js';
@@ -46,10 +46,21 @@ export async function worldCommand(config: HamletConfig, services: ConfiguredSer
     case 'load':
       if (!file) break;
       return withPlatform(config, services, async (platform) => {
-        const { state, header } = decodeWorld(readFileSync(file));
+        let restored: { skipped: string[]; dropped: number };
+        let header;
         const world = worldOf(platform, services);
-        const { skipped } = await world.restore(state);
+        try {
+          const decoded = await decodeWorldFile(file, config.world);
+          header = decoded.header;
+          restored = await world.restore(decoded.state);
+        } catch (err) {
+          if (!(err instanceof WorldFileError)) throw err;
+          say(`${file}: ${err.message}`);
+          return 1;
+        }
+        const { skipped, dropped } = restored;
         if (skipped.length) say(`not restored (their services are not selected here): ${skipped.join(', ')}`);
+        if (dropped) say(`not restored: ${dropped} rows of the instance (admin and console keys) the file holds`);
         const hash = await world.hash();
         console.log(hash);
         return hash === header.hash ? 0 : (say(`the restored world hashes to ${hash}, not the saved ${header.hash} (different services?)`), 1);

@@ -181,7 +181,6 @@ export async function generateDemoWorld(opts: { seed: number; size: DemoSize }):
             communities: communities.map((name) => ({ name, owner: text.pick(agents), description: `All about ${name}` })),
             workflows: [{ definition: DIGEST_WORKFLOW }],
           },
-          dataDir,
         );
         for (let day = 0; day < DAYS; day++) {
           const plan = planDay(text, shape, agents, communities, day);
@@ -196,9 +195,9 @@ export async function generateDemoWorld(opts: { seed: number; size: DemoSize }):
             await recordHistory(readings);
             clock.set(Math.max(clock.ms(), ...readings.map((r) => r.at)));
             const lights = hour === 7 || hour === 18 ? 'on' : hour === 9 || hour === 23 ? 'off' : undefined;
-            if (lights) await runner.apply({ home: { states: [{ entity_id: 'light.living_room', state: lights, attributes: { friendly_name: 'Living room', brightness: 180 } }, { entity_id: 'light.kitchen', state: lights, attributes: { friendly_name: 'Kitchen' } }] } }, dataDir);
+            if (lights) await runner.apply({ home: { states: [{ entity_id: 'light.living_room', state: lights, attributes: { friendly_name: 'Living room', brightness: 180 } }, { entity_id: 'light.kitchen', state: lights, attributes: { friendly_name: 'Kitchen' } }] } });
             const piece = plan.get(hour);
-            if (piece) await runner.apply(piece, dataDir);
+            if (piece) await runner.apply(piece);
           }
         }
         await runner.finish();

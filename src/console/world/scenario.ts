@@ -2,7 +2,7 @@
 // and people in it would have made it (registering, sending mail, posting), so what a seeded
 // world holds is what the services themselves wrote. The keys the scenario creates are
 // returned for the evaluator (`hamlet world seed … --keys-out keys.json`).
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import type { Keys } from '../../platform/keys.js';
@@ -50,9 +50,73 @@ export interface SeedKeys {
 
 export class ScenarioError extends Error {}
 
-/** Reads a scenario file; workflow files are resolved next to it. */
+/** Reads a scenario file; its workflow files are read from its folder (and nowhere else). */
 export function readScenario(file: string): { scenario: Scenario; baseDir: string } {
   return { scenario: parseScenario(readFileSync(file, 'utf8')), baseDir: path.dirname(path.resolve(file)) };
+}
+
+/**
+ * Where a scenario's workflow files may be read from: a folder (the scenario's own, from the
+ * command line; HAMLET_SCENARIO_DIR for the admin API), named for messages; without a folder,
+ * inline definitions only.
+ */
+export interface ScenarioFiles {
+  folder?: string;
+  /** How messages name the folder (or the setting that would give one). */
+  setting?: string;
+}
+
+/** Largest workflow file read (the workflow API's own body limit). */
+const MAX_WORKFLOW_FILE = 16 * 1024 * 1024;
+
+/**
+ * The scenario with every workflow `file` read into its `definition`, before anything is
+ * seeded. A file must lie inside the folder, symbolic links resolved (`..`, absolute paths
+ * and links leading out are refused without looking at the target), be a regular file and
+ * hold JSON; what is wrong is a ScenarioError naming the file, never quoting it.
+ */
+export function loadWorkflowFiles(s: Scenario, files: ScenarioFiles): Scenario {
+  if (!s.workflows?.some((w) => w?.file !== undefined)) return s;
+  const workflows = s.workflows.map((w, i) => {
+    if (w?.file === undefined) return w;
+    const where = `workflows[${i}].file ${JSON.stringify(String(w.file).slice(0, 300))}`;
+    if (typeof w.file !== 'string' || !w.file) throw new ScenarioError(`${where}: a file name`);
+    if (!files.folder) throw new ScenarioError(`${where}: files are not read here, only inline definitions (a workflow's \`definition\`); set ${files.setting ?? 'a scenario folder'} to read files from a folder`);
+    const named = files.setting ?? 'the scenario\'s folder';
+    const inside = (root: string, target: string) => {
+      const rel = path.relative(root, target);
+      return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+    };
+    let root: string;
+    try {
+      root = realpathSync(files.folder);
+    } catch {
+      throw new ScenarioError(`${where}: the folder ${named} names does not exist`);
+    }
+    const target = path.resolve(root, w.file);
+    if (!inside(root, target)) throw new ScenarioError(`${where}: outside ${named}; workflow files are read from inside it only`);
+    let real: string;
+    try {
+      real = realpathSync(target);
+    } catch {
+      throw new ScenarioError(`${where}: no such file in ${named}`);
+    }
+    if (!inside(root, real)) throw new ScenarioError(`${where}: a link that leads outside ${named}; workflow files are read from inside it only`);
+    const stat = statSync(real);
+    if (!stat.isFile()) throw new ScenarioError(`${where}: not a file`);
+    if (stat.size > MAX_WORKFLOW_FILE) throw new ScenarioError(`${where}: larger than ${MAX_WORKFLOW_FILE} bytes`);
+    let definition: unknown;
+    try {
+      definition = JSON.parse(readFileSync(real, 'utf8'));
+    } catch {
+      // Not the parser's message: it quotes the file's first characters.
+      throw new ScenarioError(`${where}: not an n8n workflow (the file is not JSON)`);
+    }
+    if (!definition || typeof definition !== 'object' || Array.isArray(definition)) throw new ScenarioError(`${where}: not an n8n workflow (a JSON object with nodes and connections)`);
+    const { file: _file, ...rest } = w;
+    return { ...rest, definition: definition as Record<string, unknown> };
+  });
+  return { ...s, workflows };
 }
 
 export function parseScenario(text: string): Scenario {
@@ -105,24 +169,27 @@ export class ScenarioRunner {
   ) {}
 
   /** Seeds one scenario and revokes the runner's own keys. */
-  async run(s: Scenario, baseDir: string): Promise<SeedKeys> {
+  async run(s: Scenario): Promise<SeedKeys> {
     try {
-      await this.apply(s, baseDir);
+      await this.apply(s);
     } finally {
       await this.finish();
     }
     return this.keys;
   }
 
-  /** Seeds a scenario; several may follow one another (agents made earlier stay known). */
-  async apply(s: Scenario, baseDir: string): Promise<void> {
+  /**
+   * Seeds a scenario; several may follow one another (agents made earlier stay known). Its
+   * workflow files must have been read already (loadWorkflowFiles): the runner reads no file.
+   */
+  async apply(s: Scenario): Promise<void> {
     if (s.name) this.keys.scenario = s.name;
     for (const a of s.agents ?? []) await this.agent(a);
     for (const m of s.mail ?? []) await this.mail(m);
     for (const p of s.blog ?? []) await this.blogPost(p);
     for (const c of s.communities ?? []) await this.community(c);
     for (const st of s.home?.states ?? []) await this.call('home', 'POST', `/api/states/${st.entity_id}`, { state: st.state, attributes: st.attributes ?? {} }, this.seedKey('home'));
-    for (const w of s.workflows ?? []) await this.workflow(w, baseDir);
+    for (const w of s.workflows ?? []) await this.workflow(w);
     await this.settle();
   }
 
@@ -248,11 +315,12 @@ export class ScenarioRunner {
 
   private readonly workflowIds = new Map<string, string>();
 
-  private async workflow(w: NonNullable<Scenario['workflows']>[number], baseDir: string): Promise<void> {
-    const existing = w.name && !w.definition && !w.file ? this.workflowIds.get(w.name) : undefined;
-    if (w.name && !w.definition && !w.file && !existing) throw new ScenarioError(`no workflow named ${w.name} was created before`);
+  private async workflow(w: NonNullable<Scenario['workflows']>[number]): Promise<void> {
+    if (w.file !== undefined) throw new ScenarioError('workflow files are read before seeding (loadWorkflowFiles)');
+    const existing = w.name && !w.definition ? this.workflowIds.get(w.name) : undefined;
+    if (w.name && !w.definition && !existing) throw new ScenarioError(`no workflow named ${w.name} was created before`);
     if (existing) return this.execute(existing, w.run ?? 1);
-    const definition = w.definition ?? (w.file ? (JSON.parse(readFileSync(path.resolve(baseDir, w.file), 'utf8')) as Record<string, unknown>) : undefined);
+    const definition = w.definition;
     if (!definition) throw new ScenarioError('a workflow needs a file or a definition');
     const { name, nodes, connections, settings } = definition as Record<string, unknown>;
     const created = await this.call<{ id: string }>('workflow', 'POST', '/api/v1/workflows', { name, nodes, connections, settings: settings ?? {} }, this.seedKey('workflow'));

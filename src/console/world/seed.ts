@@ -4,10 +4,15 @@
 import nodemailer from 'nodemailer';
 import type { Platform, RunningService } from '../../platform/service.js';
 import { ServiceClient } from '../service-client.js';
-import { ScenarioRunner, type Scenario, type SeedKeys } from './scenario.js';
+import { loadWorkflowFiles, ScenarioRunner, type Scenario, type ScenarioFiles, type SeedKeys } from './scenario.js';
 
-export async function seedScenario(platform: Platform, running: Partial<Record<string, RunningService>>, scenario: Scenario, baseDir: string): Promise<SeedKeys> {
-  return (await seedScenarioRunner(platform, running)).run(scenario, baseDir);
+/**
+ * Seeds a scenario. Its workflow files are read from `files` (a folder: the scenario's own,
+ * from the command line) before anything is seeded; without a folder only inline definitions.
+ */
+export async function seedScenario(platform: Platform, running: Partial<Record<string, RunningService>>, scenario: Scenario, files: string | ScenarioFiles): Promise<SeedKeys> {
+  const loaded = loadWorkflowFiles(scenario, typeof files === 'string' ? { folder: files } : files);
+  return (await seedScenarioRunner(platform, running)).run(loaded);
 }
 
 /** A runner ready to apply scenarios one after another (the demo's days), then `finish()`. */

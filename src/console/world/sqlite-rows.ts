@@ -4,7 +4,7 @@
 // several times faster than Kysely's multi-row INSERTs, which build and compile a query of
 // thousands of rows per batch. PostgreSQL keeps the Kysely path (state.ts).
 import type Database from 'better-sqlite3';
-import type { WorldRow } from '../../platform/world.js';
+import { isInstanceRow, type InstanceRows, type WorldRow } from '../../platform/world.js';
 
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
@@ -19,9 +19,25 @@ export function readTables(s: Database.Database, tables: Array<{ name: string; c
 export interface Replacement {
   name: string;
   rows: WorldRow[];
-  /** Rows of this instance that stay (ServiceWorld.instanceRow). */
-  keep?: (table: string, row: WorldRow) => boolean;
+  /** Rows of this instance that stay (ServiceWorld.instanceRows). */
+  keep?: InstanceRows;
 }
+
+/** The database refused a table's rows (a constraint, a value of the wrong kind): the snapshot's fault, not the server's. */
+export class RowsRefused extends Error {
+  constructor(
+    readonly table: string,
+    override readonly cause: Error,
+  ) {
+    super(`table ${table}: ${cause.message}`);
+  }
+}
+
+/** better-sqlite3 errors a row brings: SQLite's constraint and datatype codes, and values it cannot bind. */
+const isRefusal = (err: unknown): boolean => {
+  const code = (err as { code?: unknown })?.code;
+  return (typeof code === 'string' && /^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/.test(code)) || err instanceof TypeError || err instanceof RangeError;
+};
 
 /** Replaces the rows of the tables (given parents first) in one transaction: all or nothing. */
 export function replaceTables(s: Database.Database, tables: Replacement[]): void {
@@ -29,7 +45,7 @@ export function replaceTables(s: Database.Database, tables: Replacement[]): void
     const kept = new Map<string, WorldRow[]>();
     // Children before parents, so no foreign key ever points at a missing row.
     for (const t of [...tables].reverse()) {
-      if (t.keep) kept.set(t.name, (s.prepare(`select * from ${quote(t.name)}`).all() as WorldRow[]).filter((r) => t.keep!(t.name, r)));
+      if (t.keep) kept.set(t.name, (s.prepare(`select * from ${quote(t.name)}`).all() as WorldRow[]).filter((r) => isInstanceRow(t.keep, t.name, r)));
       s.prepare(`delete from ${quote(t.name)}`).run();
     }
     for (const t of tables) {
@@ -39,7 +55,11 @@ export function replaceTables(s: Database.Database, tables: Replacement[]): void
       const indexes = t.rows.length > REINDEX_ABOVE ? (s.prepare(`select name, sql from sqlite_master where type = 'index' and tbl_name = ? and sql is not null`).all(t.name) as Array<{ name: string; sql: string }>) : [];
       for (const index of indexes) s.exec(`drop index ${quote(index.name)}`);
       insertRows(s, t.name, kept.get(t.name) ?? []);
-      insertRows(s, t.name, t.rows);
+      try {
+        insertRows(s, t.name, t.rows);
+      } catch (err) {
+        throw isRefusal(err) ? new RowsRefused(t.name, err as Error) : err;
+      }
       for (const index of indexes) s.exec(index.sql);
     }
   })();

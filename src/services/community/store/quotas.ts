@@ -48,6 +48,9 @@ export async function enforceQuota(trx: CommunityKysely, quota: Quota, authorId:
     .select('created_at')
     .where((quota.column ?? 'author_id') as 'author_id', '=', authorId)
     .where('created_at', '>', since)
+    // Rows stamped after now were made before the clock was set back: counted, they would hold
+    // the quota shut for as long as the jump back.
+    .where('created_at', '<=', new Date(nowMs).toISOString())
     .orderBy('created_at', 'desc')
     .limit(s.max)
     .execute();
