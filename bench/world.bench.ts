@@ -10,7 +10,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { configure, SERVICE_NAMES } from '../src/config.js';
+import { configure } from '../src/config.js';
+import { SERVICE_NAMES } from '../src/services/registry.js';
 import { generateDemoWorld, type DemoSize } from '../src/console/world/demo.js';
 import { decodeWorld, saveWorld } from '../src/console/world/file.js';
 import { worldOf } from '../src/console/world/index.js';

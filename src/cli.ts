@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // The one entry point: `hamlet start | keys | migrate | worker | world`.
 import { readFileSync } from 'node:fs';
-import { ConfigError, configure, parseArgs, SERVICE_NAMES, type ConfiguredService, type HamletConfig, type ServiceName } from './config.js';
+import { configure, type HamletConfig, parseArgs } from './config.js';
+import type { ConfiguredService } from './platform/service.js';
+import { ConfigError } from './platform/settings.js';
+import { SERVICE_NAMES, type ServiceName } from './services/registry.js';
 import { migrate } from './platform/db.js';
 import { Directory, reachableUrl } from './platform/directory.js';
 import { createLogger } from './platform/logger.js';

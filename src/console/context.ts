@@ -1,9 +1,8 @@
 // What every part of the console (pages, the admin API, the MCP endpoint) is handed. The
 // console reaches services only through their public HTTP APIs (`client`), the platform's
 // event bus and each service definition's declared hooks, never through their tables.
-import type { ConfiguredService } from '../config.js';
 import type { App } from '../platform/http.js';
-import type { Platform, RunningService } from '../platform/service.js';
+import type { ConfiguredService, Platform, RunningService } from '../platform/service.js';
 import type { ServiceName } from '../services/registry.js';
 import type { ServiceClient } from './service-client.js';
 

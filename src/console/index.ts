@@ -1,8 +1,7 @@
 // The web console and admin API: one Fastify app on its own port (HAMLET_CONSOLE_PORT, 4900),
 // behind the admin key. It starts after the services, so it can reach their APIs.
-import type { ConfiguredService } from '../config.js';
 import { createApp, listen } from '../platform/http.js';
-import type { Platform, RunningService } from '../platform/service.js';
+import type { ConfiguredService, Platform, RunningService } from '../platform/service.js';
 import type { ServiceName } from '../services/registry.js';
 import { registerAuth } from './auth.js';
 import type { ConsoleContext } from './context.js';
@@ -15,7 +14,7 @@ export interface RunningConsole extends RunningService {
   routes: Array<{ method: string; url: string }>;
 }
 
-export async function startConsole(platform: Platform, running: Partial<Record<ServiceName, RunningService>>, selected: ConfiguredService[]): Promise<RunningConsole> {
+export async function startConsole(platform: Platform, running: Partial<Record<ServiceName, RunningService>>, selected: ConfiguredService[], settings: { port: number }): Promise<RunningConsole> {
   const { config } = platform;
   const client = new ServiceClient(platform);
   await client.prepare(selected.filter((s) => s.definition.adminKeys).map((s) => s.definition.name));
@@ -41,7 +40,7 @@ export async function startConsole(platform: Platform, running: Partial<Record<S
   registerStaticFiles(app);
   for (const register of CONSOLE_MODULES) await register(app, ctx);
 
-  const url = await listen(app, config.host, config.console.port);
+  const url = await listen(app, config.host, settings.port);
   return {
     urls: { web: url },
     routes,

@@ -3,7 +3,7 @@
 // for bad input), 404s in the envelope, /healthz, and OpenAPI generated from the route schemas.
 //
 // It is also the edge every request crosses, configured once for all services
-// (HamletConfig.http): trusted proxies for the client address, header/request/keep-alive
+// (HttpSettings, read in src/config.ts): trusted proxies for the client address, header/request/keep-alive
 // timeouts, a connection cap, and the JSON shape limit. Limits per route class: body size is
 // the app's `bodyLimit` (per service) or a route's own `bodyLimit`; JSON depth is
 // HAMLET_JSON_MAX_DEPTH or a route's `config.jsonMaxDepth`.
@@ -13,12 +13,11 @@ import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import type { Health } from './health.js';
 import { registerServiceIndex, type ServiceIndex } from './service-index.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { HTTP_DEFAULTS, type HttpSettings } from '../config.js';
 import type { Logger } from './logger.js';
-import { trustProxyFunction } from './client-address.js';
+import { trustProxyFunction, type TrustProxySetting } from './client-address.js';
 import { reachableUrl } from './directory.js';
 import { DOMAIN_ERROR_STATUS, DomainError, HttpError } from './errors.js';
-import { jsonShapeProblem } from './json-limits.js';
+import { DEFAULT_JSON_MAX_DEPTH, jsonShapeProblem } from './json-limits.js';
 import { loggableUrl } from './redact.js';
 import type { Trace } from './trace.js';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -39,6 +38,32 @@ export type App = FastifyInstance<
   Logger,
   TypeBoxTypeProvider
 >;
+
+/** The HTTP edge every service shares, one set for the process. */
+export interface HttpSettings {
+  /** HAMLET_TRUST_PROXY (alias COMMUNITY_TRUST_PROXY): proxies whose X-Forwarded-For entries are believed. */
+  trustProxy?: TrustProxySetting;
+  /** A request's headers must arrive within this (slow-header clients are cut off). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Open connections per listening port; more are closed as they arrive. */
+  maxConnections: number;
+  /** Deepest JSON body (and home WebSocket message) accepted, in nested objects/arrays. */
+  jsonMaxDepth: number;
+  /** HAMLET_HTTP_EAGER_SCHEMAS: compile every route's validators and serializers at start, not on first use. */
+  eagerSchemas?: boolean;
+}
+
+export const HTTP_DEFAULTS: HttpSettings = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 72_000,
+  maxConnections: 1024,
+  jsonMaxDepth: DEFAULT_JSON_MAX_DEPTH,
+};
 
 export interface ErrorInfo {
   statusCode: number;

@@ -13,7 +13,6 @@
 // too) are deleted. HAMLET_TRACE=off records nothing.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { HamletConfig } from '../config.js';
 import type { Clock } from './clock.js';
 import { sql, type Db } from './db.js';
 import type { EventBus } from './events.js';
@@ -26,7 +25,12 @@ import { TRACE_RECORDED } from './topics.js';
 export const TRACE_KINDS = ['http', 'smtp', 'ws', 'mcp', 'event'] as const;
 export type TraceKind = (typeof TRACE_KINDS)[number];
 
-export type TraceSettings = HamletConfig['trace'];
+/** HAMLET_TRACE=off, HAMLET_TRACE_BODIES=on, HAMLET_TRACE_RETENTION (read in src/config.ts). */
+export interface TraceSettings {
+  enabled: boolean;
+  bodies: boolean;
+  retentionMs: number;
+}
 
 /**
  * What a caller records. The fields mean, per kind:

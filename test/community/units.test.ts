@@ -7,7 +7,7 @@ import { controversy, hotRank, rising } from '../../src/services/community/ranki
 import type { CommentRow } from '../../src/services/community/store/comments.js';
 import { readSettings } from '../../src/platform/settings.js';
 import { readCommunitySettings } from '../../src/services/community/settings.js';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/platform/settings.js';
 
 describe('ranking', () => {
   it("matches Reddit's hot", () => {

@@ -4,7 +4,7 @@
 // so a route missing here would have stopped the start; this test reads the documents as a
 // client (or a schema-driven fuzzer) would.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SERVICE_NAMES } from '../../src/config.js';
+import { SERVICE_NAMES } from '../../src/services/registry.js';
 import { createApp } from '../../src/platform/http.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';

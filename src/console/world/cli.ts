@@ -3,7 +3,8 @@
 // which reaches running instances in queue mode (REDIS_URL); an embedded Hamlet that is
 // running should be changed through its admin API instead (docs/harness.md).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { configure, type ConfiguredService, type HamletConfig } from '../../config.js';
+import { configure, type HamletConfig } from '../../config.js';
+import type { ConfiguredService } from '../../platform/service.js';
 import { migrate } from '../../platform/db.js';
 import { createLogger } from '../../platform/logger.js';
 import type { Platform } from '../../platform/service.js';

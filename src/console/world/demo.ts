@@ -8,7 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { configure, SERVICE_NAMES } from '../../config.js';
+import { configure } from '../../config.js';
+import { SERVICE_NAMES } from '../../services/registry.js';
 import { ManualClock } from '../../platform/clock.js';
 import { createLogger } from '../../platform/logger.js';
 import type { WorldSeeds } from '../../platform/world.js';

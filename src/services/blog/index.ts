@@ -69,7 +69,7 @@ export default defineService({
         db: platform.db,
         // Local mode (no relay): mail to an outside address has nowhere to go, so the link is
         // logged for the developer (README). Off whenever a relay is set.
-        onVerificationLink: platform.config.smtpRelay
+        onVerificationLink: platform.mailer.hasRelay
           ? undefined
           : (email, link) => {
               if (!platform.mailer.isLocal(email)) platform.logger.info({ service: 'blog' }, `Verification link for ${email} (no mail relay is set, so it is shown here): ${link}`);

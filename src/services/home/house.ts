@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { ConfigError } from '../../config.js';
+import { ConfigError } from '../../platform/settings.js';
 import type { LocationConfig } from './core/home.js';
 import { isValidEntityId, slugify } from './core/state.js';
 import type { DeviceConfig } from './entities/index.js';

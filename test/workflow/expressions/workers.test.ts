@@ -3,7 +3,7 @@
 // worker is terminated and replaced); an AbortSignal abandons a run; the pool size is a setting.
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../helpers/wait.js';
-import { ConfigError } from '../../../src/config.js';
+import { ConfigError } from '../../../src/platform/settings.js';
 import { readSettings } from '../../../src/platform/settings.js';
 import { readWorkflowSettings } from '../../../src/services/workflow/settings.js';
 import { createExpressions, SandboxLimitError } from '../../../src/services/workflow/expressions/index.js';

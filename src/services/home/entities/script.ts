@@ -2,7 +2,7 @@
 // is an entity (on while running) and a service `script.<id>` that runs it and waits;
 // script.turn_on starts scripts without waiting, script.turn_off stops them. Mode single:
 // a script already running is not started again (HA logs "Already running").
-import { ConfigError } from '../../../config.js';
+import { ConfigError } from '../../../platform/settings.js';
 import { compileSequence, StopRun, type Step } from '../automations/actions/index.js';
 import type { Context } from '../core/context.js';
 import { any, object } from '../core/fields.js';
