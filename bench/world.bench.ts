@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { configure } from '../src/config.js';
 import { SERVICE_NAMES } from '../src/services/registry.js';
-import { generateDemoWorld, type DemoSize } from '../src/console/world/demo.js';
+import { generateDemoWorld, type DemoSize } from '../src/commands/world-demo.js';
 import { decodeWorld, saveWorld } from '../src/console/world/file.js';
 import { worldOf } from '../src/console/world/index.js';
 import { createLogger } from '../src/platform/logger.js';

@@ -69,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
       return mcp(config, services, flags);
     case 'world': {
       // Loaded on demand: the demo generator and the scenario runner are not needed to start.
-      const { worldCommand } = await import('./console/world/cli.js');
+      const { worldCommand } = await import('./commands/world.js');
       return worldCommand(config, services, rest, flags);
     }
     default:
