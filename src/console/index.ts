@@ -20,10 +20,10 @@ export async function startConsole(platform: Platform, running: Partial<Record<S
   await client.prepare(selected.filter((s) => s.definition.adminKeys).map((s) => s.definition.name));
   const ctx: ConsoleContext = { platform, running, selected, client };
 
-  const app = await createApp({
+  const app = await createApp(platform, {
     service: 'console',
-    logger: platform.logger,
-    http: config.http,
+    traced: false,
+    readiness: false,
     bodyLimit: 16 * 1024 * 1024, // n8n export files dropped on the workflow page
     envelope: (err) => ({ message: err.message, code: err.code }),
     openapi: { title: 'Hamlet console admin API', version: '1.0.0' },

@@ -75,15 +75,24 @@ export interface ErrorInfo {
 /** Builds a service's error body from a status, message and code. */
 export type ErrorEnvelope = (err: ErrorInfo, request: FastifyRequest) => unknown;
 
+/**
+ * What an app takes from the platform (a service passes its Platform): the logger, the shared
+ * edge settings (trusted proxies, timeouts, caps, JSON depth), the trace of what agents did and
+ * the process's readiness. Only the logger is required, so a test can build a bare app.
+ */
+export interface AppPlatform {
+  logger: Logger;
+  config?: { http: HttpSettings };
+  trace?: Pick<Trace, 'attach'>;
+  health?: Health;
+}
+
 export interface CreateAppOptions {
   service: string;
-  logger: Logger;
   envelope: ErrorEnvelope;
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
   openapi?: { title: string; version: string; description?: string };
-  /** The shared edge settings (platform.config.http): trusted proxies, timeouts, caps, JSON depth. */
-  http?: HttpSettings;
   /**
    * Answers a URL the router cannot percent-decode (e.g. `/webhook/%`), instead of Fastify's
    * own 400 that bypasses the service's envelope.
@@ -91,10 +100,10 @@ export interface CreateAppOptions {
   onBadUrl?: (request: FastifyRequest, reply: FastifyReply) => unknown;
   /** A small page (or JSON) at `/` saying what the service is; for services whose `/` is otherwise free. */
   index?: ServiceIndex;
-  /** Records every request in the trace of what agents did (platform.trace); the key id comes from `request.apiKeyId`. */
-  trace?: Pick<Trace, 'attach'>;
-  /** The process's readiness (platform.health), answered at /healthz/readiness for load balancers. */
-  health?: Health;
+  /** Whether every request is recorded in the platform's trace (default true; the console's operator is not an agent). The key id comes from `request.apiKeyId`. */
+  traced?: boolean;
+  /** Whether the platform's readiness is answered at /healthz/readiness for load balancers (default true; the workflow answers it in n8n's words). */
+  readiness?: boolean;
 }
 
 declare module 'fastify' {
@@ -223,10 +232,10 @@ export function jsonOfText(text: string): unknown {
   }
 }
 
-export async function createApp(opts: CreateAppOptions): Promise<App> {
-  const edge = opts.http ?? HTTP_DEFAULTS;
+export async function createApp(platform: AppPlatform, opts: CreateAppOptions): Promise<App> {
+  const edge = platform.config?.http ?? HTTP_DEFAULTS;
   const app = Fastify({
-    loggerInstance: opts.logger.child({ service: opts.service }),
+    loggerInstance: platform.logger.child({ service: opts.service }),
     logController: new OneLinePerRequest(),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     // request.ip is the right-most X-Forwarded-For entry not written by a trusted proxy.
@@ -325,7 +334,7 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
   app.addHook('onRoute', (route) => requireDocumented(opts.service, route));
   // Services' auth code sets the id of the key that checked out; the trace names it.
   app.decorateRequest('apiKeyId', null);
-  opts.trace?.attach(app, opts.service);
+  if (opts.traced !== false) platform.trace?.attach(app, opts.service);
 
   await app.register(swagger, {
     openapi: {
@@ -334,7 +343,7 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', service: opts.service }));
-  const health = opts.health;
+  const health = opts.readiness !== false ? platform.health : undefined;
   if (health) {
     app.get('/healthz/readiness', { schema: { hide: true } }, async (_request, reply) => {
       const { ready, reason } = await health.readiness();

@@ -29,15 +29,11 @@ export default defineService({
   queues: noJobs,
   async start(platform, settings) {
     const { clock } = platform;
-    const app = await createApp({
+    const app = await createApp(platform, {
       service: 'blog',
-      trace: platform.trace,
-      logger: platform.logger,
       envelope: blogEnvelope,
       // Content has no maximum in the contract; 1 MiB bodies keep one request from eating the server.
       bodyLimit: 1024 * 1024,
-      http: platform.config.http,
-      health: platform.health,
       openapi: { title: 'Hamlet blog', version: '1.0.0', description: 'Agent blog publishing service (contract 000)' },
     });
     await platform.limits.register(app);

@@ -82,13 +82,9 @@ async function start(platform: Platform, settings: HomeSettings) {
   const reserved = new Set([...house.devices.map((d) => `${d.domain}.${d.id}`), ...home.states.entityIds('automation')]);
   const mqtt = settings.mqtt ? await startMqtt(home, settings.mqtt, reserved, platform.leaders.of('home')) : undefined;
 
-  const app = await createApp({
+  const app = await createApp(platform, {
     service: 'home',
-    trace: platform.trace,
-    logger,
     envelope: homeEnvelope,
-    http: platform.config.http,
-    health: platform.health,
     openapi: { title: 'Hamlet home (Home Assistant API)', version: '1.0.0' },
     index: { title: 'Hamlet home', summary: 'A smart home speaking Home Assistant\'s REST API under /api and its WebSocket API at /api/websocket (Bearer token from `npx hamlet keys create home`).', docs: 'docs/home.md', links: { 'REST API root (needs a token)': '/api/' } },
   });

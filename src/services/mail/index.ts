@@ -63,14 +63,10 @@ async function queues(platform: Platform, config: MailSettings) {
 
 async function start(platform: Platform, config: MailSettings, core: MailCore) {
   // JSON bodies carry attachments as base64: a 6 MB message is a little over 6 MB of JSON.
-  const app = await createApp({
+  const app = await createApp(platform, {
     service: 'mail',
-    trace: platform.trace,
-    logger: platform.logger,
     envelope: mailEnvelope,
     bodyLimit: config.maxMessageBytes,
-    http: platform.config.http,
-    health: platform.health,
     openapi: { title: 'Hamlet mail', version: '1.0.0', description: 'AgentMail-compatible inboxes, messages, threads and webhooks' },
     index: { title: 'Hamlet mail', summary: 'Inboxes, messages, threads, drafts and webhooks under /v0, speaking AgentMail\'s API (the agentmail SDKs work with this URL as their base URL), with real SMTP in and out.', docs: 'docs/mail.md' },
   });
