@@ -17,7 +17,7 @@ import { absoluteResetHeader, quotaHeaders } from './limits.js';
 import { postRoutes } from './posts.js';
 import { voteRoutes } from './votes.js';
 
-export async function communityApp(ctx: Ctx): Promise<App> {
+export async function createCommunityApp(ctx: Ctx): Promise<App> {
   const { platform } = ctx;
   const app = await createApp(platform, {
     service: 'community',
