@@ -22,7 +22,7 @@ import { Persister } from './recorder/persister.js';
 import { startPurging } from './recorder/purge.js';
 import { readHomeSettings, type HomeSettings } from './settings.js';
 import { AutomationStore } from './store/automation-store.js';
-import { HomeStore } from './store/home-store.js';
+import { HomeStore } from './store/index.js';
 import { registerHomeWorld } from './world.js';
 
 async function start(platform: Platform, settings: HomeSettings) {

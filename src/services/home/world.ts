@@ -12,7 +12,7 @@ import type { Automations } from './automations/engine.js';
 import { newContext } from './core/context.js';
 import type { Home } from './core/home.js';
 import { deepEqual, isValidEntityId, stateFromJson, State } from './core/state.js';
-import type { Batch, HomeStore } from './store/home-store.js';
+import type { Batch, HomeStore } from './store/index.js';
 import { stateRow } from './store/rows.js';
 
 /** One reading: what POST /api/states/<entity_id> would have been sent at `at` (epoch ms). */

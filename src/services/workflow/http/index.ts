@@ -5,7 +5,7 @@ import type { Platform } from '../../../platform/service.js';
 import { createApp, type App } from '../../../platform/http.js';
 import type { ExecutionStopper } from '../executions/stop.js';
 import type { Runner } from '../executions/runner.js';
-import type { WorkflowStore } from '../store/workflow-store.js';
+import type { WorkflowStore } from '../store/index.js';
 import type { Activation } from '../triggers/activation.js';
 import type { ListCaches } from '../workflows/list-cache.js';
 import type { WorkflowCache } from '../workflows/model.js';

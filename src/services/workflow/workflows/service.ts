@@ -6,7 +6,7 @@ import { DomainError } from '../../../platform/errors.js';
 import { isUniqueViolation } from '../../../platform/db.js';
 import { randomBase62 } from '../../../platform/ids.js';
 import type { WorkflowNode } from '../engine/types.js';
-import type { WorkflowRow, WorkflowStore } from '../store/workflow-store.js';
+import type { WorkflowRow, WorkflowStore } from '../store/index.js';
 import type { Activation } from '../triggers/activation.js';
 import { normaliseNodes, type WorkflowCache } from './model.js';
 
