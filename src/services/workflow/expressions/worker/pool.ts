@@ -14,6 +14,7 @@
 
 import os from 'node:os';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { workerEntry } from '../../../../platform/workers.js';
 import { ExpressionError, type ExpressionData, type SandboxLimits } from '../api.js';
 import { SandboxLimitError } from '../errors.js';
 import { answerDataOperation, encodeHostError } from '../sandbox/host-ops.js';
@@ -47,15 +48,6 @@ interface Slot {
   sandboxesCreated: number;
   job?: Job;
   timer?: NodeJS.Timeout;
-}
-
-/**
- * Where the worker's code is: the build's .js next to this file, or under tsx/vitest (this file
- * is .ts) the .ts source, loaded through tsx by tsx-entry.mjs.
- */
-function workerEntry(): { url: URL; sourceEntry?: string } {
-  if (!import.meta.url.endsWith('.ts')) return { url: new URL('./sandbox-worker.js', import.meta.url) };
-  return { url: new URL('./tsx-entry.mjs', import.meta.url), sourceEntry: new URL('./sandbox-worker.ts', import.meta.url).href };
 }
 
 export class SandboxWorkers {
@@ -142,7 +134,7 @@ export class SandboxWorkers {
   private spawn(): void {
     const { port1, port2 } = new MessageChannel();
     const signal = new SharedArrayBuffer(4);
-    const entry = workerEntry();
+    const entry = workerEntry(import.meta.url, 'sandbox-worker');
     const memoryMb = Math.ceil(this.limits.memoryBytes / 1048576);
     const setup: WorkerSetup = {
       limits: { timeoutMs: this.limits.timeoutMs, memoryBytes: this.limits.memoryBytes },

@@ -1,9 +1,0 @@
-// Source mode only (vitest, tsx, `npm run bench`): a worker cannot load TypeScript by itself,
-// and Node 20 ignores `--import tsx` in a worker's execArgv. This plain-JavaScript entry
-// registers tsx's loader in the worker, then loads the TypeScript worker. The build runs
-// dist/…/sandbox-worker.js directly and never uses this file.
-import { workerData } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
-
-register();
-await import(workerData.sourceEntry);
