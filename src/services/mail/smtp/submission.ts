@@ -11,7 +11,7 @@ import type { Logger } from '../../../platform/logger.js';
 import type { Keys } from '../../../platform/keys.js';
 import type { Trace } from '../../../platform/trace.js';
 import type { MailCore } from '../core.js';
-import { orgOfKey } from '../http/auth.js';
+import { orgOfKey } from '../identity/scope.js';
 import { bareAddress, domainOf, isAddress } from '../messages/addresses.js';
 import { MalformedMessageError, parseMessage } from '../messages/parse.js';
 import type { Pem } from './self-signed.js';
