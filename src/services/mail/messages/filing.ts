@@ -10,7 +10,7 @@ import type { ParsedMessage } from './parse.js';
 import { messageRecord, threadItem } from './records.js';
 import type { InboxRow, MessageRow, MailStore, ThreadRow, Tx } from '../store/index.js';
 import type { MailEvents } from '../webhooks/events.js';
-import { TRASH } from '../trash/label.js';
+import { TRASH } from '../labels.js';
 import { BLOCKED } from '../lists/check.js';
 
 export interface FileOptions {
