@@ -12,7 +12,7 @@ import type { Keys } from '../../../platform/keys.js';
 import type { Trace } from '../../../platform/trace.js';
 import type { MailCore } from '../core.js';
 import { orgOfKey } from '../identity/scope.js';
-import { bareAddress, domainOf, isAddress } from '../messages/addresses.js';
+import { bareAddress, domainOf, isAddress } from '../addresses.js';
 import { MalformedMessageError, parseMessage } from '../messages/parse.js';
 import type { Pem } from './self-signed.js';
 import { sharedSmtpOptions } from './shared-options.js';
