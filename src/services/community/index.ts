@@ -5,7 +5,7 @@ import { listen } from '../../platform/http.js';
 import { defineService, noJobs } from '../../platform/service.js';
 import { ListCache } from './cache.js';
 import { createCommunityApp } from './http/index.js';
-import { postingQuotas, requestLimit } from './http/limits.js';
+import { postingQuotas, requestLimit } from './limits.js';
 import { Links } from './links.js';
 import { communityMigrations } from './migrations.js';
 import { seedCommunities } from './seed.js';

@@ -8,7 +8,7 @@ import { claimStatus, type AgentRow } from '../store/agents.js';
 import { agentJson, postJson } from '../views.js';
 import { agentOf } from './auth.js';
 import { fail, invalid } from './envelope.js';
-import { retryDetails } from './limits.js';
+import { retryDetails } from '../limits.js';
 import { sendPostList } from './listing.js';
 import { Action, Agent, answers, authed, Limit, NameParams, Nullable, Offset, Post, PostList, PostSort } from './schemas.js';
 

@@ -13,7 +13,7 @@ import { dmRoutes } from './dms.js';
 import { communityEnvelope } from './envelope.js';
 import { healthRoutes } from './health.js';
 import { imageServeRoutes, imageUploadRoutes } from './images.js';
-import { absoluteResetHeader, quotaHeaders } from './limits.js';
+import { absoluteResetHeader, quotaHeaders } from '../limits.js';
 import { postRoutes } from './posts.js';
 import { voteRoutes } from './votes.js';
 
