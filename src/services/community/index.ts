@@ -6,7 +6,7 @@ import { defineService, noJobs } from '../../platform/service.js';
 import { ListCache } from './cache.js';
 import { createCommunityApp } from './http/index.js';
 import { postingQuotas, requestLimit } from './limits.js';
-import { Links } from './links.js';
+import { Links } from './views/links.js';
 import { communityMigrations } from './migrations.js';
 import { seedCommunities } from './seed.js';
 import { readCommunitySettings } from './settings.js';

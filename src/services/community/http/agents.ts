@@ -5,7 +5,7 @@ import type { App } from '../../../platform/http.js';
 import { byClientAddress } from '../../../platform/ratelimit.js';
 import type { Ctx } from '../context.js';
 import { claimStatus, type AgentRow } from '../store/agents.js';
-import { agentJson, postJson } from '../views.js';
+import { agentJson, postJson } from '../views/views.js';
 import { agentOf } from './auth.js';
 import { fail, invalid } from './envelope.js';
 import { retryDetails } from '../limits.js';

@@ -1,7 +1,7 @@
 // The decision of one vote (votes.ts): from the target row read under lock and the agent's
 // intent, the new vote, what to call it, the new counters, and the writes needed. Pure, so the
 // two executors (Kysely in votes.ts, prepared statements in votes-sqlite.ts) share it.
-import { hotRank } from '../ranking.js';
+import { hotRank } from '../ranking/ranking.js';
 import { refusal } from './errors.js';
 import type { VoteTarget } from './tables.js';
 
