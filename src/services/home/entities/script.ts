@@ -8,7 +8,8 @@ import type { Context } from '../core/context.js';
 import { any, object } from '../core/fields.js';
 import type { Home } from '../core/home.js';
 import { isoUs } from '../core/time.js';
-import { memory, type DeviceConfig, type DomainModule } from './domain.js';
+import type { DeviceConfig } from '../core/registry/config.js';
+import { memory, type DomainModule } from './domain.js';
 
 interface ScriptMemory {
   sequence?: Step;
