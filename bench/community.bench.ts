@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { hotRank } from '../src/services/community/ranking.js';
+import { hotRank } from '../src/services/community/ranking/ranking.js';
 import { spawnHamlet, type HamletProcess } from '../test/helpers/process.js';
 import { load, startHamletForBench, type BenchContext } from './lib.js';
 

@@ -12,8 +12,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { configure, SERVICE_NAMES } from '../src/config.js';
-import { generateDemoWorld, type DemoSize } from '../src/console/world/demo.js';
+import { configure } from '../src/config.js';
+import { SERVICE_NAMES } from '../src/services/registry.js';
+import { generateDemoWorld, type DemoSize } from '../src/commands/world-demo.js';
 import { decodeWorld, decodeWorldFile, saveWorld, type WorldHeader } from '../src/console/world/file.js';
 import { worldOf } from '../src/console/world/index.js';
 import { WORLD_DEFAULTS } from '../src/console/world/settings.js';

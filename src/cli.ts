@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // The one entry point: `hamlet start | keys | migrate | worker | world`.
 import { readFileSync } from 'node:fs';
-import { ConfigError, configure, parseArgs, SERVICE_NAMES, type ConfiguredService, type HamletConfig, type ServiceName } from './config.js';
+import { configure, type HamletConfig, parseArgs } from './config.js';
+import type { ConfiguredService } from './platform/service.js';
+import { ConfigError } from './platform/settings.js';
+import { SERVICE_NAMES, type ServiceName } from './services/registry.js';
 import { migrate } from './platform/db.js';
 import { Directory, reachableUrl } from './platform/directory.js';
 import { createLogger } from './platform/logger.js';
@@ -66,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
       return mcp(config, services, flags);
     case 'world': {
       // Loaded on demand: the demo generator and the scenario runner are not needed to start.
-      const { worldCommand } = await import('./console/world/cli.js');
+      const { worldCommand } = await import('./commands/world.js');
       return worldCommand(config, services, rest, flags);
     }
     default:

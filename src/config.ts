@@ -1,17 +1,19 @@
-// The platform's configuration, read from flags and the environment and validated at start.
-// Only what the platform itself uses lives here; each service reads its own variables in its
+// The platform's configuration, read from flags and the environment and validated at start,
+// and cut into the slices each platform part is built with (server.ts): the platform and the
+// services never see HamletConfig, only their slice (PlatformSettings, HttpSettings, ...), whose
+// types live with the part in platform/. Each service reads its own variables in its
 // `settings.ts` with the same kit (platform/settings.ts), and `configure()` reads them all with
 // one kit, so every bad value of the platform and of every selected service is reported at once.
 import { readWorldSettings, type WorldSettings } from './console/world/settings.js';
 import { parseTrustProxy, type TrustProxySetting } from './platform/client-address.js';
-import { DEFAULT_JSON_MAX_DEPTH } from './platform/json-limits.js';
 import { parseAllowedOrigins } from './platform/mcp-origins.js';
+import { HTTP_DEFAULTS, type HttpSettings } from './platform/http.js';
+import type { RateLimitSettings } from './platform/ratelimit.js';
 import { parseRateLimit, SettingsKit, type Env, type PortSetting, type RateLimitSetting } from './platform/settings.js';
-import type { ServiceDefinition, ServiceSettings } from './platform/service.js';
+import type { ConfiguredService, PlatformSettings } from './platform/service.js';
+import type { TraceSettings } from './platform/trace.js';
+import type { WsLimits } from './platform/ws-budget.js';
 import { loadService, SERVICE_NAMES, type ServiceName } from './services/registry.js';
-
-export { ConfigError, parseDuration, parseRateLimit, type RateLimitSetting } from './platform/settings.js';
-export { SERVICE_NAMES, type ServiceName } from './services/registry.js';
 
 export interface HamletConfig {
   dataDir: string;
@@ -23,15 +25,11 @@ export interface HamletConfig {
   logLevel: string;
   prettyLogs: boolean;
   smtpRelay?: { host: string; port: number; secure: boolean; user?: string; pass?: string };
-  rateLimits: {
-    enabled: boolean;
-    /** Overrides by limit name, from HAMLET_RATE_<NAME>=<max>/<window>. */
-    overrides: Record<string, RateLimitSetting>;
-  };
+  rateLimits: RateLimitSettings;
   /** The HTTP edge every service shares (see platform/http.ts). */
   http: HttpSettings;
   /** Fair shares of the live streams (WebSockets and server-sent events) of all services (platform/ws-budget.ts). */
-  websockets: { maxPerKey: number; maxPerAddress: number; memoryBudgetBytes: number };
+  websockets: WsLimits;
   /** HAMLET_ALLOW_INTERNAL_REQUESTS: outbound requests (webhooks, HTTP nodes) may reach internal addresses. */
   allowInternalRequests: boolean;
   /** Queue mode (REDIS_URL): whether this process runs jobs (HAMLET_WORKERS=off: only enqueue) and the Redis key prefix. */
@@ -43,7 +41,7 @@ export interface HamletConfig {
   /** The MCP endpoints (console /mcp, home /api/mcp): HAMLET_MCP_ALLOWED_ORIGINS, origins or host names browsers may call them from besides loopback and the public host (platform/mcp-http.ts). */
   mcp: { allowedOrigins: string[] };
   /** The trace of what agents did (platform/trace.ts): HAMLET_TRACE=off, HAMLET_TRACE_BODIES=on, HAMLET_TRACE_RETENTION, HAMLET_TRACE_MAX_ENTRIES. */
-  trace: { enabled: boolean; bodies: boolean; retentionMs: number; maxEntries: number };
+  trace: TraceSettings;
   /** HAMLET_SHUTDOWN_DRAIN: how long a stopping process answers readiness 503 while still serving, so a load balancer moves away first. */
   shutdownDrainMs: number;
   /** Worlds (src/console/world): snapshot file limits, diff pages, the admin API's scenario folder (HAMLET_WORLD_*, HAMLET_SCENARIO_DIR). */
@@ -51,31 +49,6 @@ export interface HamletConfig {
   /** The inputs every service reads its own settings from (platform/settings.ts); never written after loading. */
   source: { readonly env: Env; readonly flags: Readonly<Record<string, string>> };
 }
-
-export interface HttpSettings {
-  /** HAMLET_TRUST_PROXY (alias COMMUNITY_TRUST_PROXY): proxies whose X-Forwarded-For entries are believed. */
-  trustProxy?: TrustProxySetting;
-  /** A request's headers must arrive within this (slow-header clients are cut off). */
-  headersTimeoutMs: number;
-  /** The whole request, body included, must arrive within this. */
-  requestTimeoutMs: number;
-  /** An idle keep-alive connection is closed after this. */
-  keepAliveTimeoutMs: number;
-  /** Open connections per listening port; more are closed as they arrive. */
-  maxConnections: number;
-  /** Deepest JSON body (and home WebSocket message) accepted, in nested objects/arrays. */
-  jsonMaxDepth: number;
-  /** HAMLET_HTTP_EAGER_SCHEMAS: compile every route's validators and serializers at start, not on first use. */
-  eagerSchemas?: boolean;
-}
-
-export const HTTP_DEFAULTS: HttpSettings = {
-  headersTimeoutMs: 20_000,
-  requestTimeoutMs: 120_000,
-  keepAliveTimeoutMs: 72_000,
-  maxConnections: 1024,
-  jsonMaxDepth: DEFAULT_JSON_MAX_DEPTH,
-};
 
 const BOOLEAN_FLAGS = new Set(['pretty', 'help', 'version']);
 /** The short forms people type first. */
@@ -186,21 +159,20 @@ export function loadConfig(env: Env = process.env, flags: Record<string, string>
   return config;
 }
 
-/** A selected service with its settings, read and checked. */
-export interface ConfiguredService {
-  definition: ServiceDefinition;
-  settings: ServiceSettings;
-}
-
 /** Reads each selected service's settings from the config's source; throws one ConfigError for all. */
 export async function configureServices(config: HamletConfig, kit = new SettingsKit(config.source.env, config.source.flags)): Promise<ConfiguredService[]> {
   const configured: ConfiguredService[] = [];
   for (const name of config.services) {
     const definition = await loadService(name);
-    configured.push({ definition, settings: definition.settings(kit, config) });
+    configured.push({ definition, settings: definition.settings(kit, platformSettings(config)) });
   }
   kit.check();
   return configured;
+}
+
+/** The platform's settings services read (Platform.config, ServiceDefinition.settings): the slice, not the whole. */
+export function platformSettings(config: HamletConfig): PlatformSettings {
+  return { host: config.host, dataDir: config.dataDir, allowInternalRequests: config.allowInternalRequests, http: config.http, mcpAllowedOrigins: config.mcp.allowedOrigins };
 }
 
 /** Everything `hamlet` needs to start, read with one kit: all problems are reported together. */

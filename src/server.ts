@@ -1,7 +1,7 @@
 // Starting and stopping Hamlet: open storage, migrate, build the platform, then for each
 // selected service register its queues and start it, then the job workers. Used by
 // `hamlet start`, `hamlet worker` (queues only) and the tests.
-import { configureServices, type ConfiguredService, type HamletConfig, type ServiceName } from './config.js';
+import { configureServices, type HamletConfig, platformSettings } from './config.js';
 import { ControllableClock, type Clock } from './platform/clock.js';
 import { shareClock } from './platform/clock-sync.js';
 import { migrate, openDb, type Db } from './platform/db.js';
@@ -20,7 +20,8 @@ import { timersFor } from './platform/timers.js';
 import { Trace } from './platform/trace.js';
 import { WsBudget } from './platform/ws-budget.js';
 import { WorldHooks } from './platform/world.js';
-import type { Platform, RunningService, ServiceJobs } from './platform/service.js';
+import type { ConfiguredService, Platform, RunningService, ServiceJobs } from './platform/service.js';
+import type { ServiceName } from './services/registry.js';
 import type { RunningConsole } from './console/index.js';
 
 export interface StartOptions {
@@ -64,7 +65,7 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
     : new TableJobs(db, clock, logger);
   const keys = new Keys(db, clock, events);
   const mailer = new Mailer({ host: config.host, relay: config.smtpRelay }, jobs, events, logger);
-  const limits = new RateLimits(config, clock);
+  const limits = new RateLimits(config.rateLimits, clock, config.redisUrl ? { redisUrl: config.redisUrl, prefix: config.queue.prefix } : undefined);
   const directory = new Directory(config.serviceUrls);
   const trace = new Trace(db, clock, events, logger, config.trace);
   const leaders = new Leaders(config.redisUrl, config.queue.prefix, logger);
@@ -74,7 +75,7 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
   // Messages missed while the Redis subscription was down (a revoked key, a dropped cache, a
   // home state set on another instance): everything kept in memory is read again, as after a restore.
   events.onGap(() => void world.reloadHere());
-  return { config, db, clock, timers, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory, trace, leaders, health: new Health(db), world };
+  return { config: platformSettings(config), db, clock, timers, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory, trace, leaders, health: new Health(db), world };
 }
 
 export async function closePlatform(p: Platform): Promise<void> {
@@ -126,9 +127,9 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
       services[service.definition.name as ServiceName] = running;
       stops.push(() => running.stop());
     }
-    if (platform.config.console.enabled) {
+    if (config.console.enabled) {
       const { startConsole } = await import('./console/index.js');
-      consoleService = await startConsole(platform, services, selected);
+      consoleService = await startConsole(platform, services, selected, { ...config.console, world: config.world });
       const running = consoleService;
       stops.push(() => running.stop());
     }
@@ -155,7 +156,7 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
         // balancer's next check moves traffic away before the listeners close. Each service's
         // stop then refuses new connections and finishes the requests in flight (Fastify's close).
         platform.health.stopping();
-        if (platform.config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, platform.config.shutdownDrainMs));
+        if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
         for (const stop of [...stops].reverse()) await withinGrace(stop, opts.stopGraceMs ?? STOP_GRACE_MS, platform.logger);
         await closePlatform(platform);
       })()),

@@ -1,11 +1,21 @@
 // What every part of the console (pages, the admin API, the MCP endpoint) is handed. The
 // console reaches services only through their public HTTP APIs (`client`), the platform's
 // event bus and each service definition's declared hooks, never through their tables.
-import type { ConfiguredService } from '../config.js';
 import type { App } from '../platform/http.js';
-import type { Platform, RunningService } from '../platform/service.js';
+import type { ConfiguredService, Platform, RunningService } from '../platform/service.js';
 import type { ServiceName } from '../services/registry.js';
 import type { ServiceClient } from './service-client.js';
+import type { WorldSettings } from './world/settings.js';
+
+/** The console's slice of the configuration (src/config.ts assembles it). */
+export interface ConsoleSettings {
+  /** HAMLET_CONSOLE_PORT. */
+  port: number;
+  /** HAMLET_CONSOLE_SESSION_TTL: how long a login lasts. */
+  sessionTtlMs: number;
+  /** Snapshot limits, diff pages, the scenario folder (HAMLET_WORLD_*, HAMLET_SCENARIO_DIR). */
+  world: WorldSettings;
+}
 
 export interface ConsoleContext {
   platform: Platform;
@@ -15,6 +25,7 @@ export interface ConsoleContext {
   selected: ConfiguredService[];
   /** Calls a service's public HTTP API with a console-held key of that service. */
   client: ServiceClient;
+  settings: ConsoleSettings;
 }
 
 /** One part of the console: registers its routes (pages under /, APIs under /admin/api or /api). */

@@ -1,12 +1,11 @@
 // The web console and admin API: one Fastify app on its own port (HAMLET_CONSOLE_PORT, 4900),
 // behind the admin key. It starts after the services, so it can reach their APIs.
-import type { ConfiguredService } from '../config.js';
 import { createApp, listen } from '../platform/http.js';
-import type { Platform, RunningService } from '../platform/service.js';
+import type { ConfiguredService, Platform, RunningService } from '../platform/service.js';
 import type { ServiceName } from '../services/registry.js';
 import { registerAuth } from './auth.js';
 import { refuseFraming } from './frame-guard.js';
-import type { ConsoleContext } from './context.js';
+import type { ConsoleContext, ConsoleSettings } from './context.js';
 import { CONSOLE_MODULES } from './modules.js';
 import { ServiceClient } from './service-client.js';
 import { Sessions } from './sessions.js';
@@ -17,16 +16,15 @@ export interface RunningConsole extends RunningService {
   routes: Array<{ method: string; url: string }>;
 }
 
-export async function startConsole(platform: Platform, running: Partial<Record<ServiceName, RunningService>>, selected: ConfiguredService[]): Promise<RunningConsole> {
-  const { config } = platform;
+export async function startConsole(platform: Platform, running: Partial<Record<ServiceName, RunningService>>, selected: ConfiguredService[], settings: ConsoleSettings): Promise<RunningConsole> {
   const client = new ServiceClient(platform);
   await client.prepare(selected.filter((s) => s.definition.adminKeys).map((s) => s.definition.name));
-  const ctx: ConsoleContext = { platform, running, selected, client };
+  const ctx: ConsoleContext = { platform, running, selected, client, settings };
 
-  const app = await createApp({
+  const app = await createApp(platform, {
     service: 'console',
-    logger: platform.logger,
-    http: config.http,
+    traced: false,
+    readiness: false,
     bodyLimit: 16 * 1024 * 1024, // n8n export files dropped on the workflow page
     envelope: (err) => ({ message: err.message, code: err.code }),
     openapi: { title: 'Hamlet console admin API', version: '1.0.0' },
@@ -40,12 +38,12 @@ export async function startConsole(platform: Platform, running: Partial<Record<S
     for (const method of ([] as string[]).concat(route.method)) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
   refuseFraming(app);
-  const sessions = await Sessions.open(platform.db, platform.keys, config.console.sessionTtlMs);
-  await registerAuth(app, { keys: platform.keys, sessions, limits: platform.limits, publicUrl: config.serviceUrls.console });
+  const sessions = await Sessions.open(platform.db, platform.keys, settings.sessionTtlMs);
+  await registerAuth(app, { keys: platform.keys, sessions, limits: platform.limits, publicUrl: platform.directory.publicUrl('console') });
   registerStaticFiles(app);
   for (const register of CONSOLE_MODULES) await register(app, ctx);
 
-  const url = await listen(app, config.host, config.console.port);
+  const url = await listen(app, platform.config.host, settings.port);
   return {
     urls: { web: url },
     routes,

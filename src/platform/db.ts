@@ -40,6 +40,8 @@ export interface Db {
   watch: TransactionWatch;
   /** The PostgreSQL schema selected by the URL's `schema` parameter, if any. */
   schema?: string;
+  /** PostgreSQL: the URL it was opened with, for a worker that opens a connection of its own (the world worker). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -138,6 +140,7 @@ function openPostgres(databaseUrl: string): Db {
   return {
     kysely,
     dialect: 'postgres',
+    url: databaseUrl,
     watch,
     ...(schema ? { schema } : {}),
     close: async () => {

@@ -18,6 +18,11 @@ export class Directory {
     this.running.set(service, url);
   }
 
+  /** The operator's public URL of a service (HAMLET_<SERVICE>_URL), if set. */
+  publicUrl(service: string): string | undefined {
+    return this.overrides[service];
+  }
+
   url(service: string): string | undefined {
     return this.overrides[service] ?? this.running.get(service) ?? this.configured.get(service);
   }

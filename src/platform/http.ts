@@ -3,7 +3,7 @@
 // for bad input), 404s in the envelope, /healthz, and OpenAPI generated from the route schemas.
 //
 // It is also the edge every request crosses, configured once for all services
-// (HamletConfig.http): trusted proxies for the client address, header/request/keep-alive
+// (HttpSettings, read in src/config.ts): trusted proxies for the client address, header/request/keep-alive
 // timeouts, a connection cap, and the JSON shape limit. Limits per route class: body size is
 // the app's `bodyLimit` (per service) or a route's own `bodyLimit`; JSON depth is
 // HAMLET_JSON_MAX_DEPTH or a route's `config.jsonMaxDepth`.
@@ -13,12 +13,11 @@ import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import type { Health } from './health.js';
 import { registerServiceIndex, type ServiceIndex } from './service-index.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { HTTP_DEFAULTS, type HttpSettings } from '../config.js';
 import type { Logger } from './logger.js';
-import { trustProxyFunction } from './client-address.js';
+import { trustProxyFunction, type TrustProxySetting } from './client-address.js';
 import { reachableUrl } from './directory.js';
 import { DOMAIN_ERROR_STATUS, DomainError, HttpError } from './errors.js';
-import { jsonShapeProblem } from './json-limits.js';
+import { DEFAULT_JSON_MAX_DEPTH, jsonShapeProblem } from './json-limits.js';
 import { loggableUrl } from './redact.js';
 import type { Trace } from './trace.js';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -40,6 +39,32 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
+/** The HTTP edge every service shares, one set for the process. */
+export interface HttpSettings {
+  /** HAMLET_TRUST_PROXY (alias COMMUNITY_TRUST_PROXY): proxies whose X-Forwarded-For entries are believed. */
+  trustProxy?: TrustProxySetting;
+  /** A request's headers must arrive within this (slow-header clients are cut off). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Open connections per listening port; more are closed as they arrive. */
+  maxConnections: number;
+  /** Deepest JSON body (and home WebSocket message) accepted, in nested objects/arrays. */
+  jsonMaxDepth: number;
+  /** HAMLET_HTTP_EAGER_SCHEMAS: compile every route's validators and serializers at start, not on first use. */
+  eagerSchemas?: boolean;
+}
+
+export const HTTP_DEFAULTS: HttpSettings = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 72_000,
+  maxConnections: 1024,
+  jsonMaxDepth: DEFAULT_JSON_MAX_DEPTH,
+};
+
 export interface ErrorInfo {
   statusCode: number;
   message: string;
@@ -50,15 +75,24 @@ export interface ErrorInfo {
 /** Builds a service's error body from a status, message and code. */
 export type ErrorEnvelope = (err: ErrorInfo, request: FastifyRequest) => unknown;
 
+/**
+ * What an app takes from the platform (a service passes its Platform): the logger, the shared
+ * edge settings (trusted proxies, timeouts, caps, JSON depth), the trace of what agents did and
+ * the process's readiness. Only the logger is required, so a test can build a bare app.
+ */
+export interface AppPlatform {
+  logger: Logger;
+  config?: { http: HttpSettings };
+  trace?: Pick<Trace, 'attach'>;
+  health?: Health;
+}
+
 export interface CreateAppOptions {
   service: string;
-  logger: Logger;
   envelope: ErrorEnvelope;
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
   openapi?: { title: string; version: string; description?: string };
-  /** The shared edge settings (platform.config.http): trusted proxies, timeouts, caps, JSON depth. */
-  http?: HttpSettings;
   /**
    * Answers a URL the router cannot percent-decode (e.g. `/webhook/%`), instead of Fastify's
    * own 400 that bypasses the service's envelope.
@@ -66,10 +100,10 @@ export interface CreateAppOptions {
   onBadUrl?: (request: FastifyRequest, reply: FastifyReply) => unknown;
   /** A small page (or JSON) at `/` saying what the service is; for services whose `/` is otherwise free. */
   index?: ServiceIndex;
-  /** Records every request in the trace of what agents did (platform.trace); the key id comes from `request.apiKeyId`. */
-  trace?: Pick<Trace, 'attach'>;
-  /** The process's readiness (platform.health), answered at /healthz/readiness for load balancers. */
-  health?: Health;
+  /** Whether every request is recorded in the platform's trace (default true; the console's operator is not an agent). The key id comes from `request.apiKeyId`. */
+  traced?: boolean;
+  /** Whether the platform's readiness is answered at /healthz/readiness for load balancers (default true; the workflow answers it in n8n's words). */
+  readiness?: boolean;
 }
 
 declare module 'fastify' {
@@ -198,10 +232,10 @@ export function jsonOfText(text: string): unknown {
   }
 }
 
-export async function createApp(opts: CreateAppOptions): Promise<App> {
-  const edge = opts.http ?? HTTP_DEFAULTS;
+export async function createApp(platform: AppPlatform, opts: CreateAppOptions): Promise<App> {
+  const edge = platform.config?.http ?? HTTP_DEFAULTS;
   const app = Fastify({
-    loggerInstance: opts.logger.child({ service: opts.service }),
+    loggerInstance: platform.logger.child({ service: opts.service }),
     logController: new OneLinePerRequest(),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     // request.ip is the right-most X-Forwarded-For entry not written by a trusted proxy.
@@ -300,7 +334,7 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
   app.addHook('onRoute', (route) => requireDocumented(opts.service, route));
   // Services' auth code sets the id of the key that checked out; the trace names it.
   app.decorateRequest('apiKeyId', null);
-  opts.trace?.attach(app, opts.service);
+  if (opts.traced !== false) platform.trace?.attach(app, opts.service);
 
   await app.register(swagger, {
     openapi: {
@@ -309,7 +343,7 @@ export async function createApp(opts: CreateAppOptions): Promise<App> {
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', service: opts.service }));
-  const health = opts.health;
+  const health = opts.readiness !== false ? platform.health : undefined;
   if (health) {
     app.get('/healthz/readiness', { schema: { hide: true } }, async (_request, reply) => {
       const { ready, reason } = await health.readiness();

@@ -6,12 +6,12 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { HamletConfig } from '../config.js';
 import { checkMcpOrigin, mcpAllowList, type McpAllowList } from './mcp-origins.js';
+import type { Platform } from './service.js';
 
 /** The allow-list of a service's MCP endpoint, from the platform's settings (HAMLET_MCP_ALLOWED_ORIGINS, HAMLET_HOST, HAMLET_<SERVICE>_URL). */
-export function mcpAllowListFor(config: Pick<HamletConfig, 'host' | 'serviceUrls' | 'mcp'>, service: string): McpAllowList {
-  return mcpAllowList({ allowedOrigins: config.mcp.allowedOrigins, bindHost: config.host, publicUrl: config.serviceUrls[service] });
+export function mcpAllowListFor(platform: Pick<Platform, 'config' | 'directory'>, service: string): McpAllowList {
+  return mcpAllowList({ allowedOrigins: platform.config.mcpAllowedOrigins, bindHost: platform.config.host, publicUrl: platform.directory.publicUrl(service) });
 }
 
 export async function answerMcp(

@@ -9,11 +9,11 @@ import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
-import { parseRateLimit, type HamletConfig, type RateLimitSetting } from '../config.js';
 import type { Clock } from './clock.js';
 import { HttpError } from './errors.js';
 import type { App } from './http.js';
 import { bearerToken } from './http.js';
+import { parseRateLimit, type RateLimitSetting } from './settings.js';
 
 export interface LimitDeclaration {
   name: string;
@@ -29,37 +29,51 @@ export type KeyGenerator = (request: FastifyRequest) => string;
 /** Extra fields a service wants in its 429 body (e.g. Moltbook's retry_after_minutes). */
 export type LimitDetails = (ctx: { ttlMs: number; max: number }) => Record<string, unknown>;
 
+/** HAMLET_RATE_LIMITS and the HAMLET_RATE_<NAME> overrides (read in src/config.ts). */
+export interface RateLimitSettings {
+  enabled: boolean;
+  /** Overrides by limit name, from HAMLET_RATE_<NAME>=<max>/<window>. */
+  overrides: Record<string, RateLimitSetting>;
+}
+
+/** Where instances behind a load balancer share their counts (REDIS_URL), under the deployment's key prefix. */
+export interface SharedCounts {
+  redisUrl: string;
+  prefix: string;
+}
+
 export class RateLimits {
   private redis?: Redis;
 
   constructor(
-    private readonly config: HamletConfig,
+    private readonly settings: RateLimitSettings,
     private readonly clock: Clock,
+    private readonly shared?: SharedCounts,
   ) {}
 
   get enabled(): boolean {
-    return this.config.rateLimits.enabled;
+    return this.settings.enabled;
   }
 
   /** The limit in force for a name, or undefined when limits are off. */
   setting(name: string, fallback: string, description = ''): RateLimitSetting | undefined {
     declaredLimits.set(name, { name, default: fallback, description });
     if (!this.enabled) return undefined;
-    return this.config.rateLimits.overrides[name] ?? parseRateLimit(fallback)!;
+    return this.settings.overrides[name] ?? parseRateLimit(fallback)!;
   }
 
   /** Registers the counting plugin on an app; routes opt in with `config: limits.route(...)`. */
   async register(app: App): Promise<void> {
     if (!this.enabled) return;
-    if (this.config.redisUrl && !this.redis) {
-      this.redis = new Redis(this.config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
+    if (this.shared && !this.redis) {
+      this.redis = new Redis(this.shared.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
       // A Redis hiccup must not crash the process; requests pass unlimited meanwhile (skipOnError).
       this.redis.on('error', () => {});
     }
     await app.register(rateLimit, {
       global: false,
       // Counted under the deployment's prefix (HAMLET_QUEUE_PREFIX), like its queues and channels.
-      ...(this.redis ? { redis: this.redis, nameSpace: `${this.config.queue.prefix}-rl:`, skipOnError: true } : { store: windowStoreOn(this.clock) as never }),
+      ...(this.redis && this.shared ? { redis: this.redis, nameSpace: `${this.shared.prefix}-rl:`, skipOnError: true } : { store: windowStoreOn(this.clock) as never }),
       errorResponseBuilder: (_request, context) => {
         const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
         return new HttpError(429, `Rate limit exceeded: ${context.max} requests per ${context.after} window; retry in ${seconds} s`, 'rate_limited', {

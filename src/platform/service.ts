@@ -1,10 +1,10 @@
 // What the platform hands each service, and what a service declares about itself.
-import type { HamletConfig } from '../config.js';
 import type { Clock } from './clock.js';
 import type { Db, Migrations } from './db.js';
 import type { Directory } from './directory.js';
 import type { EventBus } from './events.js';
 import type { Health } from './health.js';
+import type { HttpSettings } from './http.js';
 import type { Jobs } from './jobs.js';
 import type { Keys } from './keys.js';
 import type { Leaders } from './leader.js';
@@ -17,8 +17,26 @@ import type { Trace } from './trace.js';
 import type { WsBudget } from './ws-budget.js';
 import type { ServiceWorld, WorldHooks } from './world.js';
 
+/**
+ * The platform's settings a service may read; each platform part gets its own slice when it is
+ * built (server.ts), and nothing here knows the whole configuration (src/config.ts).
+ */
+export interface PlatformSettings {
+  /** HAMLET_HOST: the address every service listens on. */
+  host: string;
+  /** HAMLET_DATA_DIR: where files live (the SQLite database, certificates, snapshots, keys of its own). */
+  dataDir: string;
+  /** HAMLET_ALLOW_INTERNAL_REQUESTS: outbound requests (webhooks, HTTP nodes) may reach internal addresses. */
+  allowInternalRequests: boolean;
+  /** The HTTP edge every service shares (platform/http.ts). */
+  http: HttpSettings;
+  /** HAMLET_MCP_ALLOWED_ORIGINS: who may call an MCP endpoint from a browser besides loopback and the public host (mcp-origins.ts). */
+  mcpAllowedOrigins: string[];
+}
+
 export interface Platform {
-  config: HamletConfig;
+  /** The platform's settings services read (not the whole configuration: see PlatformSettings). */
+  config: PlatformSettings;
   db: Db;
   clock: Clock;
   /** The clock's timer queue: wait for clock times here, never with setTimeout. */
@@ -71,13 +89,19 @@ export interface ServiceDefinition<S extends ServiceSettings = any, Core = any> 
   /** Whether `hamlet keys create <service>` issues keys for it (an admin hands them out). */
   adminKeys: boolean;
   /** Reads the service's own variables with the shared kit (problems are collected, not thrown). */
-  settings(kit: SettingsKit, platform: HamletConfig): S;
+  settings(kit: SettingsKit, platform: PlatformSettings): S;
   /** Registers the service's job handlers and builds what they run with. */
   queues(platform: Platform, settings: S): Promise<ServiceJobs<Core>>;
   /** Serves the service (HTTP, SMTP, WebSockets…) with the core its queues built. */
   start(platform: Platform, settings: S, core: Core): Promise<RunningService>;
   /** Its part of the world the console saves and restores (default: every table it owns, all rows). */
   world?: ServiceWorld;
+}
+
+/** A selected service with its settings, read and checked. */
+export interface ConfiguredService {
+  definition: ServiceDefinition;
+  settings: ServiceSettings;
 }
 
 /** Declares a service; only the types are checked, so each definition keeps its own settings type. */

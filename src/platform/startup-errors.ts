@@ -3,7 +3,6 @@
 // file or not writable, a read-only SQLite file, a PostgreSQL that cannot be reached or
 // refuses us. Anything else is still one line (its message); the stack only when asked for.
 import path from 'node:path';
-import type { HamletConfig } from '../config.js';
 import { maskUrlPassword } from './redact.js';
 import type { PortSetting } from './settings.js';
 
@@ -13,6 +12,13 @@ interface SystemError extends Error {
   path?: string;
   port?: number;
   address?: string;
+}
+
+/** The settings a start-up failure may be about. */
+export interface StartupSettings {
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
 }
 
 const CONNECT_FAILURES: Record<string, string> = {
@@ -39,14 +45,14 @@ const PG_FAILURES: Record<string, string> = {
  * One line for a start-up failure; `config` is absent when the configuration itself failed.
  * `ports` are the port settings read (platform/settings.ts), so a port taken names its variable.
  */
-export function describeStartupError(error: unknown, config: HamletConfig | undefined, ports: PortSetting[] = []): string {
+export function describeStartupError(error: unknown, config: StartupSettings | undefined, ports: PortSetting[] = []): string {
   const err = rootCause(error);
   const known = config ? describeKnown(err, config, ports) : undefined;
   const line = known ?? `hamlet: ${firstLine(err.message ?? String(err))}`;
   return maskUrlPassword(line);
 }
 
-function describeKnown(err: SystemError, config: HamletConfig, ports: PortSetting[]): string | undefined {
+function describeKnown(err: SystemError, config: StartupSettings, ports: PortSetting[]): string | undefined {
   // Listening: a port taken, a privileged port, an address this machine does not have.
   if (err.syscall === 'listen' || err.code === 'EADDRINUSE') {
     const where = `${err.address ?? config.host}:${err.port ?? '?'}`;

@@ -18,7 +18,6 @@
 // too) are deleted as well. HAMLET_TRACE=off records nothing.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { HamletConfig } from '../config.js';
 import type { Clock } from './clock.js';
 import { sql, type Db } from './db.js';
 import type { EventBus } from './events.js';
@@ -31,7 +30,14 @@ import { TRACE_RECORDED } from './topics.js';
 export const TRACE_KINDS = ['http', 'smtp', 'ws', 'mcp', 'event'] as const;
 export type TraceKind = (typeof TRACE_KINDS)[number];
 
-export type TraceSettings = HamletConfig['trace'];
+/** HAMLET_TRACE=off, HAMLET_TRACE_BODIES=on, HAMLET_TRACE_RETENTION (read in src/config.ts). */
+export interface TraceSettings {
+  enabled: boolean;
+  bodies: boolean;
+  retentionMs: number;
+  /** HAMLET_TRACE_MAX_ENTRIES: past it the oldest entries leave first. */
+  maxEntries: number;
+}
 
 /**
  * What a caller records. The fields mean, per kind:

@@ -9,9 +9,12 @@
 // sum: past it, the clients with the most queued are cut first (a reader that keeps up has
 // nothing queued, so it keeps its stream), until the sum is back under three quarters of the
 // budget. With many slow clients that is the same as a smaller cap for each.
-import type { HamletConfig } from '../config.js';
-
-export type WsLimits = HamletConfig['websockets'];
+/** HAMLET_WS_MAX_PER_KEY, HAMLET_WS_MAX_PER_ADDRESS, HAMLET_WS_MEMORY_BUDGET (read in src/config.ts). */
+export interface WsLimits {
+  maxPerKey: number;
+  maxPerAddress: number;
+  memoryBudgetBytes: number;
+}
 
 export interface BudgetedClient {
   /** Bytes queued for this client that the kernel has not taken yet. */

@@ -2,7 +2,8 @@
 // instances of a cluster run. Each has its own bus connections, leader leases and memory;
 // a prefix of their own keeps them apart from other test files on the same Redis. Tests
 // using this skip unless TEST_DATABASE_URL and TEST_REDIS_URL are set.
-import { loadConfig, type ServiceName } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import type { ServiceName } from '../../src/services/registry.js';
 import type { Clock } from '../../src/platform/clock.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { startHamlet, type Hamlet } from '../../src/server.js';

@@ -24,7 +24,7 @@ it('a stopping process answers readiness 503, serves through the drain, and answ
     settings: () => ({ port: 0 }),
     queues: noJobs,
     async start(platform) {
-      const app = await createApp({ service: 'slow', logger: platform.logger, envelope: (e) => ({ message: e.message }), health: platform.health });
+      const app = await createApp({ logger: platform.logger, health: platform.health }, { service: 'slow', envelope: (e) => ({ message: e.message }) });
       app.get('/slow', { schema: { hide: true } }, async () => {
         slowArrived = true;
         await released;

@@ -156,7 +156,7 @@ describe.skipIf(!clusterEnabled)('home across two instances', () => {
     const redis = new Redis(process.env.TEST_REDIS_URL!);
     try {
       const clients = (await redis.client('LIST')) as string;
-      const name = `${cluster.b.platform.config.queue.prefix}-events`;
+      const name = `${cluster.a.config.queue.prefix}-events`; // both instances share the prefix
       const ids = clients.split('\n').filter((l) => l.includes(` name=${name} `)).map((l) => /\bid=(\d+)/.exec(l)![1]);
       expect(ids.length).toBeGreaterThan(0);
       for (const id of ids) await redis.client('KILL', 'ID', id);

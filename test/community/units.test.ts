@@ -2,12 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { LocalEventBus } from '../../src/platform/events.js';
 import { ALL_COMMUNITIES, ListCache } from '../../src/services/community/cache.js';
-import { commentTree } from '../../src/services/community/comment-tree.js';
-import { controversy, hotRank, rising } from '../../src/services/community/ranking.js';
+import { commentTree } from '../../src/services/community/views/comment-tree.js';
+import { controversy, hotRank, rising } from '../../src/services/community/ranking/ranking.js';
 import type { CommentRow } from '../../src/services/community/store/comments.js';
 import { readSettings } from '../../src/platform/settings.js';
 import { readCommunitySettings } from '../../src/services/community/settings.js';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/platform/settings.js';
 
 describe('ranking', () => {
   it("matches Reddit's hot", () => {

@@ -2,7 +2,7 @@
 // kept in step, and the races that broke Moltbook's scoreboard (reference 11.1).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
-import { hotRank } from '../../src/services/community/ranking.js';
+import { hotRank } from '../../src/services/community/ranking/ranking.js';
 import { VoteStore } from '../../src/services/community/store/votes.js';
 import { expectEnvelope, startCommunity, type Community } from './helpers.js';
 

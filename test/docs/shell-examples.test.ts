@@ -19,7 +19,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { SERVICE_NAMES } from '../../src/config.js';
+import { SERVICE_NAMES } from '../../src/services/registry.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

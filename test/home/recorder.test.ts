@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/platform/settings.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { readSettings } from '../../src/platform/settings.js';
 import { readHomeSettings } from '../../src/services/home/settings.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DOMAINS } from '../../src/services/home/entities/index.js';
 import { loadHouse } from '../../src/services/home/house.js';
-import { areaEntities, areaId, areaName, deviceAttr, deviceId } from '../../src/services/home/registry/lookup.js';
+import { areaEntities, areaId, areaName, deviceAttr, deviceId } from '../../src/services/home/core/registry/lookup.js';
 
 const DEMO_HOUSE = path.join(import.meta.dirname, '../../src/services/home/demo-house.yaml');
 import { startHome, type HomeTest } from './helpers.js';

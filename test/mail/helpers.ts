@@ -5,7 +5,7 @@ import net from 'node:net';
 import { AgentMailClient } from 'agentmail';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 import { waitFor } from '../helpers/wait.js';
-import type { ServiceName } from '../../src/config.js';
+import type { ServiceName } from '../../src/services/registry.js';
 import type { Clock } from '../../src/platform/clock.js';
 
 export interface MailTestEnv {

@@ -3,7 +3,7 @@
 // sessions that only chatter (NOOP, RSET, HELP, VRFY) or sit idle are closed after a bound.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/platform/settings.js';
 import { readSettings } from '../../src/platform/settings.js';
 import { readMailSettings } from '../../src/services/mail/settings.js';
 import { waitFor, withDeadline } from '../helpers/wait.js';

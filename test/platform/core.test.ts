@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { configure, loadConfig, ConfigError, parseArgs } from '../../src/config.js';
+import { configure, loadConfig, parseArgs } from '../../src/config.js';
+import { ConfigError } from '../../src/platform/settings.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { migrate, openDb, type Db } from '../../src/platform/db.js';
 import { PermanentError } from '../../src/platform/errors.js';

@@ -4,7 +4,9 @@
 import net from 'node:net';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type ServiceName } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/platform/settings.js';
+import type { ServiceName } from '../../src/services/registry.js';
 import { jsonShapeProblem } from '../../src/platform/json-limits.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 import { settle, waitFor } from '../helpers/wait.js';

@@ -4,7 +4,7 @@
 // so a route missing here would have stopped the start; this test reads the documents as a
 // client (or a schema-driven fuzzer) would.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SERVICE_NAMES } from '../../src/config.js';
+import { SERVICE_NAMES } from '../../src/services/registry.js';
 import { createApp } from '../../src/platform/http.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
@@ -42,7 +42,7 @@ it.each(SERVICE_NAMES)('%s: /docs/json documents every operation with its respon
 });
 
 it('the platform refuses an API route without a response schema, and lets a hidden page through', async () => {
-  const app = await createApp({ service: 'probe', logger: createLogger({ level: 'silent', pretty: false }), envelope: (e) => ({ message: e.message }) });
+  const app = await createApp({ logger: createLogger({ level: 'silent', pretty: false }) }, { service: 'probe', envelope: (e) => ({ message: e.message }) });
   expect(() => app.get('/undocumented', async () => ({ ok: true }))).toThrow(/probe: route GET \/undocumented declares no response schema/);
   expect(() => app.get('/page', { schema: { hide: true } }, async () => 'html')).not.toThrow();
   expect(() => app.get('/documented', { schema: { response: { 200: { type: 'object', properties: { ok: { type: 'boolean' } } } } } }, async () => ({ ok: true }))).not.toThrow();

@@ -11,7 +11,7 @@ let app: App;
 const OK = { 200: Type.Object({ ok: Type.Boolean() }) };
 
 beforeAll(async () => {
-  app = await createApp({ service: 'probe', logger: createLogger({ level: 'silent', pretty: false }), envelope: (e) => ({ error: e.message, code: e.code }) });
+  app = await createApp({ logger: createLogger({ level: 'silent', pretty: false }) }, { service: 'probe', envelope: (e) => ({ error: e.message, code: e.code }) });
   const handler = async () => ({ ok: true });
   app.get('/list', { schema: { querystring: Type.Object({ sort: Type.Optional(Type.Union([Type.Literal('hot'), Type.Literal('new'), Type.Literal('top')])), limit: Type.Optional(Type.Integer({ minimum: 1 })) }), response: OK } }, handler);
   app.post('/vote', { schema: { body: Type.Object({ direction: Type.Enum({ up: 'up', down: 'down' }), weight: Type.Optional(Type.Union([Type.Literal('auto'), Type.Number()])) }, { additionalProperties: false }), response: OK } }, handler);

@@ -1,7 +1,8 @@
 // The shared WebSocket budget on its own: connection slots per key and address, and the memory
 // budget cutting the clients with the most queued first, never one that has nothing queued.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/platform/settings.js';
 import { WsBudget, type BudgetedClient } from '../../src/platform/ws-budget.js';
 
 class FakeClient implements BudgetedClient {

@@ -193,7 +193,7 @@ describe('500 idle subscribers on every live stream', () => {
         expect(m.failures).toEqual([]);
         if (stream.paced) expect(m.pace).toBeGreaterThanOrEqual(base.pace * MIN_PACE);
         expect(m.p99).toBeLessThanOrEqual(Math.max(P99_BOUND_MS, base.p99 * P99_FACTOR));
-        expect(t.hamlet.platform.websockets.queuedBytes()).toBeLessThanOrEqual(t.hamlet.platform.config.websockets.memoryBudgetBytes);
+        expect(t.hamlet.platform.websockets.queuedBytes()).toBeLessThanOrEqual(t.config.websockets.memoryBudgetBytes);
       } finally {
         for (const s of idle) s.close();
       }

@@ -1,7 +1,7 @@
 // The service's settings: bad values stop the start with a message naming them; executions
 // beyond WORKFLOW_EXECUTIONS_MAX_COUNT are pruned; $env shows only allowed variables.
 import { expect, test } from 'vitest';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/platform/settings.js';
 import { readSettings } from '../../src/platform/settings.js';
 import { readWorkflowSettings } from '../../src/services/workflow/settings.js';
 import { manualSetWorkflow, startWorkflowServer, wrap } from './helpers.js';

@@ -1,6 +1,6 @@
 // The execution limit settings: n8n's EXECUTIONS_TIMEOUT / _MAX semantics and the run data cap.
 import { expect, test } from 'vitest';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/platform/settings.js';
 import { readSettings } from '../../src/platform/settings.js';
 import { readWorkflowSettings } from '../../src/services/workflow/settings.js';
 import { effectiveTimeoutS, RunDataMeter } from '../../src/services/workflow/engine/limits.js';

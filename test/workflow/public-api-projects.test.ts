@@ -98,7 +98,7 @@ describe('health', () => {
   });
 
   test('readiness is 503 {"status":"error"} while the database does not answer', async () => {
-    const app = await createApp({ service: 'workflow', logger: createLogger({ level: 'silent', pretty: false }), envelope: (e) => ({ message: e.message }) });
+    const app = await createApp({ logger: createLogger({ level: 'silent', pretty: false }) }, { service: 'workflow', envelope: (e) => ({ message: e.message }) });
     let up = false;
     healthRoutes(app, { ping: async () => { if (!up) throw new Error('connection refused'); return true; } });
     const down = await app.inject({ method: 'GET', url: '/healthz/readiness' });

@@ -27,7 +27,7 @@ const UPLOAD = Symbol('snapshot upload');
 const NOW_KEPT = 8;
 
 export const worldAdmin: ConsoleModule = (app, ctx) => {
-  const settings = ctx.platform.config.world;
+  const settings = ctx.settings.world;
   const limits: FileLimits = settings;
   const world = worldOf(ctx.platform, ctx.selected);
   const files = SnapshotFiles.inDataDir(ctx.platform.config.dataDir, limits, ctx.platform.logger);

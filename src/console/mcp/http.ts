@@ -21,7 +21,7 @@ async function traceToolCall(ctx: ConsoleContext, call: Parameters<NonNullable<M
 }
 
 export const mcpEndpoint: ConsoleModule = (app, ctx) => {
-  const allowed = mcpAllowListFor(ctx.platform.config, 'console');
+  const allowed = mcpAllowListFor(ctx.platform, 'console');
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const server = createMcpServer({
       baseUrl: (service) => ctx.client.baseUrl(service),

@@ -1,7 +1,6 @@
 // The world of this process: the platform's part and each selected service's, as their
 // definitions declare them (ServiceDefinition.world).
-import type { ConfiguredService } from '../../config.js';
-import type { Platform } from '../../platform/service.js';
+import type { ConfiguredService, Platform } from '../../platform/service.js';
 import { PLATFORM_WORLD } from '../../platform/world.js';
 import { World } from './state.js';
 

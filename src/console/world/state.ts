@@ -61,7 +61,7 @@ export class World {
    */
   async saveTask(savedAt: string, name?: string): Promise<SaveTask> {
     const { db } = this.platform;
-    const source: RowSource = db.sqlite ? { sqlite: await db.sqlite.run((s) => s.name) } : { postgres: this.platform.config.databaseUrl! };
+    const source: RowSource = db.sqlite ? { sqlite: await db.sqlite.run((s) => s.name) } : { postgres: db.url! };
     const tables = (await this.catalog())
       .sort((a, b) => (a.name < b.name ? -1 : 1))
       .map(({ name, owner, key, columns, textKey, instanceRows }) => ({ name, owner, key, columns, ...(textKey ? { textKey } : {}), ...(instanceRows ? { instanceRows } : {}) }));

@@ -4,16 +4,12 @@
 // dies (that cap reached) fails the tasks it had and the next task starts a new one.
 import { Worker } from 'node:worker_threads';
 import { HttpError } from '../../platform/errors.js';
+import { workerEntry } from '../../platform/workers.js';
 import type { WorldTask, WorldTaskAnswer } from './worker.js';
 
 /** The heap a world task may use: a few lines of the longest length (HAMLET_WORLD_MAX_LINE) and a page. */
 const HEAP_MB = 1024;
 
-/** The build's .js next to this file, or (source mode: this file is .ts) the .ts source through tsx-entry.mjs. */
-function workerEntry(): { url: URL; sourceEntry?: string } {
-  if (!import.meta.url.endsWith('.ts')) return { url: new URL('./worker.js', import.meta.url) };
-  return { url: new URL('./tsx-entry.mjs', import.meta.url), sourceEntry: new URL('./worker.ts', import.meta.url).href };
-}
 
 interface Pending {
   resolve(value: unknown): void;
@@ -44,7 +40,7 @@ export class WorldWorker {
   }
 
   private start(): Worker {
-    const entry = workerEntry();
+    const entry = workerEntry(import.meta.url, 'worker');
     const worker = new Worker(entry.url, { workerData: { sourceEntry: entry.sourceEntry }, resourceLimits: { maxOldGenerationSizeMb: HEAP_MB } });
     // An idle world worker must not keep the process alive.
     worker.unref();

@@ -1,17 +1,15 @@
 // The blog publishing service (contract 000): registration with e-mail verification,
 // publishing, discovery, comments and votes under /api, and each agent's blog as web pages
 // at <slug>.<BLOG_DOMAIN>.
-import { createApp, listen } from '../../platform/http.js';
+import { listen } from '../../platform/http.js';
 import { defineService, noJobs } from '../../platform/service.js';
 import { ResponseCache } from './cache.js';
 import { reloadBlogAfterRestore } from './world.js';
 import { BlogChanges } from './changes.js';
 import { Engagement } from './engagement/engagement.js';
 import { BlogAuth } from './http/auth.js';
-import { blogEnvelope } from './http/envelope.js';
-import { registerApiRoutes } from './http/routes.js';
+import { createBlogApp } from './http/index.js';
 import { migrations } from './migrations.js';
-import { registerPageRoutes } from './pages/routes.js';
 import { Publishing } from './publishing/publishing.js';
 import { PostRenderer } from './publishing/renderer.js';
 import { Reading } from './reading/reading.js';
@@ -29,19 +27,6 @@ export default defineService({
   queues: noJobs,
   async start(platform, settings) {
     const { clock } = platform;
-    const app = await createApp({
-      service: 'blog',
-      trace: platform.trace,
-      logger: platform.logger,
-      envelope: blogEnvelope,
-      // Content has no maximum in the contract; 1 MiB bodies keep one request from eating the server.
-      bodyLimit: 1024 * 1024,
-      http: platform.config.http,
-      health: platform.health,
-      openapi: { title: 'Hamlet blog', version: '1.0.0', description: 'Agent blog publishing service (contract 000)' },
-    });
-    await platform.limits.register(app);
-
     // Links in e-mails and pages point at the API as reachable from outside: configured, or the listen address.
     let apiBaseUrl = settings.apiBaseUrl ?? '';
     const apiBase = () => apiBaseUrl;
@@ -58,7 +43,7 @@ export default defineService({
     const stopReloading = reloadBlogAfterRestore(platform, { cache, auth });
 
     const reading = new Reading({ agents: store.agents, posts: store.posts, cache, clock, urls });
-    registerApiRoutes(app, {
+    const api = {
       registration: new Registration({
         agents: store.agents,
         mails: new RegistrationMails(platform.mailer, settings.mailFrom, apiBase),
@@ -70,7 +55,7 @@ export default defineService({
         // The blog alone (no relay, no mail service here): mail to an outside address has
         // nowhere to go, so the link is logged for the developer (README). Off whenever a relay
         // is set or the mail outbox holds the mail (the operator reads it there).
-        onVerificationLink: platform.config.smtpRelay
+        onVerificationLink: platform.mailer.hasRelay
           ? undefined
           : (email, link) => {
               if (platform.mailer.isLocal(email) || platform.mailer.holdsOutsideMail) return;
@@ -87,8 +72,9 @@ export default defineService({
       limits: platform.limits,
       apiBase,
       trace: platform.trace,
-    });
-    registerPageRoutes(app, { agents: store.agents, reading, posts: store.posts, engagement: store.engagement, cache, clock, urls, domain: settings.domain, apiBase });
+    };
+    const pages = { agents: store.agents, reading, posts: store.posts, engagement: store.engagement, cache, clock, urls, domain: settings.domain, apiBase };
+    const app = await createBlogApp(platform, { api, pages });
 
     const url = await listen(app, platform.config.host, settings.port);
     apiBaseUrl ||= url;

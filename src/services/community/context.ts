@@ -1,7 +1,7 @@
 // Everything a route or page needs, built once at start.
 import type { Platform } from '../../platform/service.js';
 import type { ListCache } from './cache.js';
-import type { Links } from './links.js';
+import type { Links } from './views/links.js';
 import type { CommunitySettings } from './settings.js';
 import type { Stores } from './store/index.js';
 

@@ -4,9 +4,9 @@
 import { listen } from '../../platform/http.js';
 import { defineService, noJobs } from '../../platform/service.js';
 import { ListCache } from './cache.js';
-import { communityApp } from './http/app.js';
-import { postingQuotas, requestLimit } from './http/limits.js';
-import { Links } from './links.js';
+import { createCommunityApp } from './http/index.js';
+import { postingQuotas, requestLimit } from './limits.js';
+import { Links } from './views/links.js';
 import { communityMigrations } from './migrations.js';
 import { seedCommunities } from './seed.js';
 import { readCommunitySettings } from './settings.js';
@@ -34,7 +34,7 @@ export default defineService({
     const stopReloading = reloadCommunityAfterRestore(platform, { cache, store });
     let url = '';
     const links = new Links(() => config.publicUrl ?? (url || platform.directory.url('community') || ''));
-    const app = await communityApp({ platform, config, cache, store, links, requestLimit: requestLimit(limits) });
+    const app = await createCommunityApp({ platform, config, cache, store, links, requestLimit: requestLimit(limits) });
 
     url = await listen(app, platform.config.host, config.port);
     return {

@@ -4,18 +4,18 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { ConfigError } from '../../config.js';
+import { ConfigError } from '../../platform/settings.js';
 import type { LocationConfig } from './core/home.js';
 import { isValidEntityId, slugify } from './core/state.js';
 import type { DeviceConfig } from './entities/index.js';
-import { readRegistry } from './registry/config.js';
-import type { Registry } from './registry/registry.js';
+import { readRegistry } from './core/registry/config.js';
+import type { Registry } from './core/registry/registry.js';
 
 export interface HouseConfig {
   location: LocationConfig;
   devices: DeviceConfig[];
   automations: Record<string, unknown>[];
-  /** Floors, areas, labels, devices and entities (registry/config.ts). */
+  /** Floors, areas, labels, devices and entities (core/registry/config.ts). */
   registry: Registry;
 }
 

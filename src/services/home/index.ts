@@ -2,8 +2,7 @@
 // The state machine lives in memory; the database is its durable record and the recorder.
 // In a cluster every instance holds the whole state machine, kept alike through the
 // platform bus (cluster/replication.ts); automations fire on the leader (automations/engine.ts).
-import websocket from '@fastify/websocket';
-import { createApp, listen } from '../../platform/http.js';
+import { listen } from '../../platform/http.js';
 import { defineService, noJobs, type Platform } from '../../platform/service.js';
 import { keyIdOfUser } from './core/context.js';
 import { Automations } from './automations/engine.js';
@@ -15,9 +14,8 @@ import { registerHomeassistantServices } from './generic/homeassistant.js';
 import { registerPersistentNotificationServices } from './generic/persistent-notification.js';
 import { registerTags } from './generic/tag.js';
 import { loadHouse } from './house.js';
-import { homeEnvelope } from './http/envelope.js';
 import { ErrorLog } from './core/error-log.js';
-import { registerHomeHttp } from './http/index.js';
+import { createHomeApp } from './http/index.js';
 import { migrations } from './migrations.js';
 import { startMqtt } from './mqtt/bridge.js';
 import { registerLogbookService } from './recorder/logbook.js';
@@ -25,7 +23,7 @@ import { Persister } from './recorder/persister.js';
 import { startPurging } from './recorder/purge.js';
 import { readHomeSettings, type HomeSettings } from './settings.js';
 import { AutomationStore } from './store/automation-store.js';
-import { HomeStore } from './store/home-store.js';
+import { HomeStore } from './store/index.js';
 import { registerHomeWorld } from './world.js';
 
 async function start(platform: Platform, settings: HomeSettings) {
@@ -84,18 +82,6 @@ async function start(platform: Platform, settings: HomeSettings) {
   const reserved = new Set([...house.devices.map((d) => `${d.domain}.${d.id}`), ...home.states.entityIds('automation')]);
   const mqtt = settings.mqtt ? await startMqtt(home, settings.mqtt, reserved, platform.leaders.of('home')) : undefined;
 
-  const app = await createApp({
-    service: 'home',
-    trace: platform.trace,
-    logger,
-    envelope: homeEnvelope,
-    http: platform.config.http,
-    health: platform.health,
-    openapi: { title: 'Hamlet home (Home Assistant API)', version: '1.0.0' },
-    index: { title: 'Hamlet home', summary: 'A smart home speaking Home Assistant\'s REST API under /api and its WebSocket API at /api/websocket (Bearer token from `npx hamlet keys create home`).', docs: 'docs/home.md', links: { 'REST API root (needs a token)': '/api/' } },
-  });
-  await platform.limits.register(app);
-  await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
   const checkConfig = () => {
     try {
       loadHouse(settings.configFile, explicit, knownDomains);
@@ -104,7 +90,7 @@ async function start(platform: Platform, settings: HomeSettings) {
       return (err as Error).message;
     }
   };
-  registerHomeHttp(app, { home, keys: platform.keys, persist, store, automations, errorLog, checkConfig, websocket: { platform, maxBufferedBytes: settings.wsMaxBufferedBytes } });
+  const app = await createHomeApp(platform, { home, keys: platform.keys, persist, store, automations, errorLog, checkConfig, websocket: { platform, maxBufferedBytes: settings.wsMaxBufferedBytes } });
 
   const url = await listen(app, config.host, settings.port);
   home.fire('homeassistant_started', {}, home.context());

@@ -1,6 +1,6 @@
 // The home's settings (HOME_*, MQTT_*), read with the platform's kit.
 import path from 'node:path';
-import type { HamletConfig } from '../../config.js';
+import type { PlatformSettings } from '../../platform/service.js';
 import type { SettingsKit } from '../../platform/settings.js';
 import { DEFAULT_ATTRIBUTE_LIMITS } from './core/states.js';
 
@@ -19,7 +19,7 @@ export interface HomeSettings {
   mqtt?: { url: string; discoveryPrefix: string; username?: string; password?: string };
 }
 
-export function readHomeSettings(kit: SettingsKit, platform: Pick<HamletConfig, 'dataDir'>): HomeSettings {
+export function readHomeSettings(kit: SettingsKit, platform: Pick<PlatformSettings, 'dataDir'>): HomeSettings {
   const mqttUrl = kit.url('MQTT_URL', ['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:']);
   return {
     port: kit.port('HOME_PORT', 8123, 'home-port'),

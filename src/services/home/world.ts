@@ -4,7 +4,7 @@
 // It also offers a seeder, 'home.history': readings of the house's entities at given times
 // (a week of sensors), recorded as the REST API would record them one POST at a time, but
 // written in one batch (one transaction; prepared statements on SQLite). The demo world's
-// house history is most of its rows (src/console/world/demo.ts); one API call per reading took
+// house history is most of its rows (src/commands/world-demo.ts); one API call per reading took
 // minutes for the large world.
 import type { Platform } from '../../platform/service.js';
 import type { WorldSeeds } from '../../platform/world.js';
@@ -12,7 +12,7 @@ import type { Automations } from './automations/engine.js';
 import { newContext } from './core/context.js';
 import type { Home } from './core/home.js';
 import { deepEqual, isValidEntityId, stateFromJson, State } from './core/state.js';
-import type { Batch, HomeStore } from './store/home-store.js';
+import type { Batch, HomeStore } from './store/index.js';
 import { stateRow } from './store/rows.js';
 
 /** One reading: what POST /api/states/<entity_id> would have been sent at `at` (epoch ms). */

@@ -1,32 +1,12 @@
 // The inbox mail service (contract 001 part A, AgentMail-compatible): inboxes, messages,
 // threads and webhooks over HTTP under /v0, and real mail over SMTP.
-import { randomBytes } from 'node:crypto';
-import { createApp, listen } from '../../platform/http.js';
+import { listen } from '../../platform/http.js';
 import { defineService, type Platform } from '../../platform/service.js';
 import { createCore, type MailCore } from './core.js';
 import { DRAFT_SEND_QUEUE, type DraftJob } from './drafts/drafts.js';
-import { installAuth } from './http/auth.js';
-import type { MailContext } from './http/context.js';
-import { DownloadLinks } from './http/downloads.js';
-import { draftRoutes } from './http/drafts.js';
-import { apiKeyRoutes } from './http/api-keys.js';
-import { attachmentRoutes } from './http/attachments.js';
-import { domainRoutes } from './http/domains.js';
-import { identityRoutes } from './http/identity.js';
-import { listRoutes } from './http/lists.js';
-import { metricRoutes } from './http/metrics.js';
-import { podRoutes } from './http/pods.js';
 import { MailApiKeys } from './api-keys/keys.js';
-import { Pods } from './pods/pods.js';
-import { mailEnvelope } from './http/envelope.js';
-import { inboxRoutes } from './http/inboxes.js';
-import { installLimits } from './http/limits.js';
-import { messageRoutes } from './http/messages.js';
-import { outboxRoutes } from './http/outbox.js';
-import { threadRoutes } from './http/threads.js';
-import { webhookRoutes } from './http/webhooks.js';
+import { createMailApp } from './http/index.js';
 import { migrations } from './migrations.js';
-import { IdempotentSends } from './sending/idempotency.js';
 import { subscribeRelayOutcomes } from './sending/relay-outcomes.js';
 import { readMailSettings, type MailSettings } from './settings.js';
 import { startSmtp } from './smtp/server.js';
@@ -62,49 +42,9 @@ async function queues(platform: Platform, config: MailSettings) {
 }
 
 async function start(platform: Platform, config: MailSettings, core: MailCore) {
-  // JSON bodies carry attachments as base64: a 6 MB message is a little over 6 MB of JSON.
-  const app = await createApp({
-    service: 'mail',
-    trace: platform.trace,
-    logger: platform.logger,
-    envelope: mailEnvelope,
-    bodyLimit: config.maxMessageBytes,
-    http: platform.config.http,
-    health: platform.health,
-    openapi: { title: 'Hamlet mail', version: '1.0.0', description: 'AgentMail-compatible inboxes, messages, threads and webhooks' },
-    index: { title: 'Hamlet mail', summary: 'Inboxes, messages, threads, drafts and webhooks under /v0, speaking AgentMail\'s API (the agentmail SDKs work with this URL as their base URL), with real SMTP in and out.', docs: 'docs/mail.md' },
-  });
-  const apiKeys = new MailApiKeys(core.store, platform);
-  installAuth(app, platform, (keyId) => apiKeys.scopeOf(keyId));
-  const sendLimit = await installLimits(app, platform);
-  await core.live.register(app);
-
   let apiUrl = '';
-  const secret = await core.store.secrets.get('download_links', () => randomBytes(32).toString('base64url'));
-  const ctx: MailContext = {
-    ...core,
-    platform,
-    links: new DownloadLinks(secret, () => config.publicUrl ?? apiUrl),
-    domains: () => config.domains,
-    sendLimit,
-    sends: new IdempotentSends(core.store, platform.clock),
-    pods: new Pods(core.store, platform.clock),
-    apiKeys,
-  };
-  // First: its hook checks the pod of every /v0/pods/{pod_id}/… route.
-  podRoutes(app, ctx);
-  inboxRoutes(app, ctx);
-  messageRoutes(app, ctx);
-  threadRoutes(app, ctx);
-  webhookRoutes(app, ctx);
-  draftRoutes(app, ctx);
-  outboxRoutes(app, ctx);
-  attachmentRoutes(app, ctx);
-  domainRoutes(app, ctx);
-  listRoutes(app, ctx);
-  metricRoutes(app, ctx);
-  apiKeyRoutes(app, ctx);
-  identityRoutes(app, ctx);
+  const apiKeys = new MailApiKeys(core.store, platform);
+  const app = await createMailApp(platform, { core, settings: config, apiKeys, baseUrl: () => config.publicUrl ?? apiUrl });
 
   const unsubscribe = subscribeRelayOutcomes(platform, core.store, core.filing, core.events);
   const stopReloading = reloadMailAfterRestore(platform, { core, apiKeys });

@@ -13,7 +13,7 @@ import { ExecutionOwnership } from './executions/interrupted.js';
 import { createExpressions } from './expressions/index.js';
 import { createWorkflowApp } from './http/index.js';
 import { migrations } from './migrations.js';
-import { WorkflowStore } from './store/workflow-store.js';
+import { WorkflowStore } from './store/index.js';
 import { ApiStore } from './store/api-store.js';
 import { InstanceOwner } from './projects/owner.js';
 import { CredentialCipher } from './credentials/cipher.js';

@@ -5,7 +5,7 @@
 // its whole time limit fails without starting (so every run answers within its limit).
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../helpers/wait.js';
-import { ConfigError } from '../../../src/config.js';
+import { ConfigError } from '../../../src/platform/settings.js';
 import { readSettings } from '../../../src/platform/settings.js';
 import { readWorkflowSettings } from '../../../src/services/workflow/settings.js';
 import { createExpressions, SandboxLimitError } from '../../../src/services/workflow/expressions/index.js';

@@ -5,6 +5,7 @@
 // for later tasks. With `threads: 0` everything renders inline.
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../../platform/logger.js';
+import { workerEntry } from '../../../platform/workers.js';
 import { derivePost, type DerivedPost } from './derive.js';
 import type { RenderAnswer, RenderTask } from './render-worker.js';
 
@@ -19,12 +20,6 @@ interface Slot {
   pending: Map<number, Pending>;
   /** Tasks not posted yet: sent together at the end of this turn of the event loop. */
   outbox: RenderTask[];
-}
-
-/** The build's .js next to this file, or (source mode: this file is .ts) the .ts source through tsx-entry.mjs. */
-function workerEntry(): { url: URL; sourceEntry?: string } {
-  if (!import.meta.url.endsWith('.ts')) return { url: new URL('./render-worker.js', import.meta.url) };
-  return { url: new URL('./tsx-entry.mjs', import.meta.url), sourceEntry: new URL('./render-worker.ts', import.meta.url).href };
 }
 
 export class PostRenderer {
@@ -55,7 +50,7 @@ export class PostRenderer {
   }
 
   private spawn(): Slot {
-    const entry = workerEntry();
+    const entry = workerEntry(import.meta.url, 'render-worker');
     const worker = new Worker(entry.url, { workerData: { sourceEntry: entry.sourceEntry } });
     // An idle render worker must not keep the process alive.
     worker.unref();

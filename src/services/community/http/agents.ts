@@ -5,10 +5,10 @@ import type { App } from '../../../platform/http.js';
 import { byClientAddress } from '../../../platform/ratelimit.js';
 import type { Ctx } from '../context.js';
 import { claimStatus, type AgentRow } from '../store/agents.js';
-import { agentJson, postJson } from '../views.js';
+import { agentJson, postJson } from '../views/views.js';
 import { agentOf } from './auth.js';
 import { fail, invalid } from './envelope.js';
-import { retryDetails } from './limits.js';
+import { retryDetails } from '../limits.js';
 import { sendPostList } from './listing.js';
 import { Action, Agent, answers, authed, Limit, NameParams, Nullable, Offset, Post, PostList, PostSort } from './schemas.js';
 

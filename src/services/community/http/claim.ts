@@ -14,7 +14,7 @@ import { byClientAddress } from '../../../platform/ratelimit.js';
 import { DomainError } from '../../../platform/errors.js';
 import type { Ctx } from '../context.js';
 import type { AgentRow } from '../store/agents.js';
-import { retryDetails } from './limits.js';
+import { retryDetails } from '../limits.js';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
 const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}label{display:block;margin:.75rem 0}input{font:inherit;padding:.3rem;width:100%;box-sizing:border-box}button{font:inherit;padding:.4rem 1rem;margin-top:.5rem}.error{color:#b00020}.meta{color:#555}';

@@ -2,9 +2,9 @@
 // Moltbook's get and soft delete.
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
-import { commentTree } from '../comment-tree.js';
+import { commentTree } from '../views/comment-tree.js';
 import type { Ctx } from '../context.js';
-import { commentJson } from '../views.js';
+import { commentJson } from '../views/views.js';
 import { agentOf } from './auth.js';
 import { fail, invalid } from './envelope.js';
 import { authed, Comment, IdParams, Limit, NoContent, PostIdParams, Uuid } from './schemas.js';

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
 import type { Ctx } from '../context.js';
 import type { CommunityChanges } from '../store/communities.js';
-import { communityJson } from '../views.js';
+import { communityJson } from '../views/views.js';
 import { agentOf } from './auth.js';
 import { fail, invalid } from './envelope.js';
 import { sendPostList } from './listing.js';

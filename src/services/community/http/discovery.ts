@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
 import type { Ctx } from '../context.js';
-import { agentJson, communityJson, postJson } from '../views.js';
+import { agentJson, communityJson, postJson } from '../views/views.js';
 import { agentOf } from './auth.js';
 import { sendPostList } from './listing.js';
 import { Agent, authed, Community, Limit, Offset, Post, PostList } from './schemas.js';

@@ -11,7 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
 import type { Ctx } from '../context.js';
 import type { ImageKind, ImageOwner } from '../store/tables.js';
-import { agentJson, communityJson } from '../views.js';
+import { agentJson, communityJson } from '../views/views.js';
 import { agentOf } from './auth.js';
 import { fail, invalid } from './envelope.js';
 import { Agent, answers, authed, Community, NameParams } from './schemas.js';

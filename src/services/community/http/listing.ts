@@ -6,7 +6,7 @@ import type { FastifyReply } from 'fastify';
 import { ALL_COMMUNITIES, type PageComputed, type VoteChange } from '../cache.js';
 import type { Ctx } from '../context.js';
 import type { PostFilter, PostRow, PostSort } from '../store/posts.js';
-import { postJson } from '../views.js';
+import { postJson } from '../views/views.js';
 
 type Ranked = 'hot' | 'top';
 const keyOf = (sort: Ranked, row: PostRow) => (sort === 'top' ? row.score : row.hot);

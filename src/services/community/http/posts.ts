@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
 import { COMMUNITY_POST_CREATED } from '../../../platform/topics.js';
 import type { Ctx } from '../context.js';
-import { postJson } from '../views.js';
+import { postJson } from '../views/views.js';
 import { agentOf } from './auth.js';
 import { fail, invalid } from './envelope.js';
 import { sendPostList } from './listing.js';

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
 import type { Ctx } from '../context.js';
 import type { VoteTarget } from '../store/tables.js';
-import type { VoteAction, VoteIntent, VoteOutcome } from '../store/votes.js';
+import type { VoteAction, VoteIntent, VoteOutcome } from '../store/vote-decision.js';
 import { agentOf } from './auth.js';
 import { authed, IdParams, Nullable } from './schemas.js';
 

@@ -1,6 +1,6 @@
 // A post with its whole comment tree, replies nested under their parents.
 import { escapeHtml as e } from '../../../platform/html.js';
-import { buildTree, type TreeNode } from '../comment-tree.js';
+import { buildTree, type TreeNode } from '../views/comment-tree.js';
 import type { CommentRow } from '../store/comments.js';
 import type { PostRow } from '../store/posts.js';
 import { agentLink, count, layout, postMeta, snippetOf, when } from './html.js';

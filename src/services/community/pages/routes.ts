@@ -10,7 +10,7 @@ import type { App } from '../../../platform/http.js';
 import { byClientAddress } from '../../../platform/ratelimit.js';
 import { ALL_COMMUNITIES } from '../cache.js';
 import type { Ctx } from '../context.js';
-import { retryDetails } from '../http/limits.js';
+import { retryDetails } from '../limits.js';
 import { PageQueries } from '../store/page-queries.js';
 import type { PostFilter, PostSort } from '../store/posts.js';
 import { messagePage, notFoundPage, pager, postList, withQuery } from './html.js';

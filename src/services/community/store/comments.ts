@@ -1,5 +1,5 @@
 // Comments: creation (depth limit, quota, the post's comment_count, in one transaction), the
-// rows of one post (the tree is built in memory, see comment-tree.ts), search and soft deletion.
+// rows of one post (the tree is built in memory, see views/comment-tree.ts), search and soft deletion.
 import { sql } from 'kysely';
 import type { Clock } from '../../../platform/clock.js';
 import type { Db, Dialect } from '../../../platform/db.js';

@@ -1,6 +1,6 @@
 // The community's stores, one per table group, built once with the database, the clock and
 // what each needs beside them. Only these classes touch the community's tables.
-import type { RateLimitSetting } from '../../../config.js';
+import type { RateLimitSetting } from '../../../platform/settings.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { Db } from '../../../platform/db.js';
 import type { Keys } from '../../../platform/keys.js';

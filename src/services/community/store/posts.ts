@@ -5,7 +5,7 @@ import type { Clock } from '../../../platform/clock.js';
 import type { Db, Dialect } from '../../../platform/db.js';
 import { renderMarkdown } from '../../../platform/html.js';
 import { uuid } from '../../../platform/ids.js';
-import { hotRank, rising } from '../ranking.js';
+import { hotRank, rising } from '../ranking/ranking.js';
 import { touchAgent } from './agents.js';
 import { refusal } from './errors.js';
 import { enforceQuota, type Quota } from './quotas.js';

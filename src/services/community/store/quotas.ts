@@ -4,7 +4,7 @@
 // nothing, unlike Moltbook's server); counts survive restarts and are shared by every
 // instance; and the manual clock of the tests moves them. The numbers are platform rate
 // limits, overridable with HAMLET_RATE_COMMUNITY_POSTS / HAMLET_RATE_COMMUNITY_COMMENTS.
-import type { RateLimitSetting } from '../../../config.js';
+import type { RateLimitSetting } from '../../../platform/settings.js';
 import { DomainError } from '../../../platform/errors.js';
 import type { CommunityKysely } from './tables.js';
 

@@ -78,7 +78,7 @@ export interface PostTable {
   upvotes: number;
   downvotes: number;
   score: number;
-  /** Reddit's hot rank, kept in step with the votes (see ranking.ts). */
+  /** Reddit's hot rank, kept in step with the votes (see ranking/ranking.ts). */
   hot: number;
   comment_count: number;
   /** Sanitized HTML of the content, rendered once at write time for the pages. */

@@ -1,11 +1,11 @@
-// The vote transaction on the embedded SQLite handle: the same decision as votes.ts,
+// The vote transaction on the embedded SQLite handle: the same decision (vote-decision.ts),
 // carried out with prepared statements inside one synchronous transaction. Nothing else
 // can run on the connection meanwhile (better-sqlite3 is synchronous), which is the lock.
 // Measured on a small database: 0.06 to 0.2 ms per vote, against 0.45 ms through Kysely.
 import type Database from 'better-sqlite3';
 import type { Clock } from '../../../platform/clock.js';
 import type { VoteTarget } from './tables.js';
-import { decideVote, type LockedTarget, type VoteIntent, type VoteOutcome } from './votes.js';
+import { decideVote, type LockedTarget, type VoteIntent, type VoteOutcome } from './vote-decision.js';
 
 function prepare(db: Database.Database) {
   const read = (table: string, postId: string, communityId: string) =>

@@ -4,7 +4,7 @@
 import type { Home } from '../core/home.js';
 import type { State } from '../core/state.js';
 import { compileTemplate, isTemplate, renderText, TemplateError } from '../templates/index.js';
-import { ConfigProblem } from './triggers/types.js';
+import { ConfigProblem } from './config-values.js';
 
 /** The template text of a config key; a ConfigProblem (HA's wording) when it is missing or does not compile. */
 export function templateOf(value: unknown, key: string): string {

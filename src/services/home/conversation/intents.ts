@@ -7,7 +7,7 @@ import type { Home } from '../core/home.js';
 import type { State } from '../core/state.js';
 import { COLORS } from './colors.js';
 import { answer, errorAnswer, IntentError, type IntentResponse } from './response.js';
-import { findArea } from '../registry/lookup.js';
+import { findArea } from '../core/registry/lookup.js';
 import { entityTarget, exposed, matchTargets, namesOf, normalize, type Slots } from './targets.js';
 
 export interface IntentSlots extends Slots {

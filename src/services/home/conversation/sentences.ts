@@ -3,7 +3,7 @@
 // "what is the state of …", "is … on"). The target phrase ("the lights in the kitchen",
 // "kitchen light", "Living Room Blinds") becomes name/area/floor/domain slots.
 import type { Home } from '../core/home.js';
-import { findArea } from '../registry/lookup.js';
+import { findArea } from '../core/registry/lookup.js';
 import { COLORS } from './colors.js';
 import type { IntentSlots } from './intents.js';
 import { exposed, namesOf, normalize } from './targets.js';

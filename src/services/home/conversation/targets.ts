@@ -4,7 +4,7 @@
 // notify and automation entities.
 import type { Home } from '../core/home.js';
 import type { State } from '../core/state.js';
-import { findArea } from '../registry/lookup.js';
+import { findArea } from '../core/registry/lookup.js';
 import { IntentError, type IntentTarget } from './response.js';
 
 export interface Slots {

@@ -7,7 +7,7 @@ import { HomeBus, type HomeEvent } from './bus.js';
 import { newContext, type Context } from './context.js';
 import { notFound, validation, invalid } from './errors.js';
 import { describeFields, parseFields } from './fields.js';
-import { Registry } from '../registry/registry.js';
+import { Registry } from './registry/registry.js';
 import { Scheduler } from './scheduler.js';
 import type { EntityDriver, Planned, ServiceContext, ServiceSpec } from './services.js';
 import type { State } from './state.js';

@@ -2,15 +2,8 @@
 // becomes an entity. Adding a domain is one file exporting a DomainModule and one line in index.ts.
 import type { Home } from '../core/home.js';
 import type { ServiceSpec } from '../core/services.js';
+import type { DeviceConfig } from '../core/registry/config.js';
 import type { Attributes } from '../core/state.js';
-
-/** A device in the house config: `{domain, id, name, ...domain options}`. */
-export interface DeviceConfig {
-  domain: string;
-  id: string;
-  name?: string;
-  [option: string]: unknown;
-}
 
 export interface DomainModule {
   domain: string;

@@ -3,7 +3,7 @@
 import type { ServiceContext, ServiceSpec } from '../core/services.js';
 import type { Attributes, State } from '../core/state.js';
 import type { Fields } from '../core/fields.js';
-import type { DeviceConfig } from './domain.js';
+import type { DeviceConfig } from '../core/registry/config.js';
 
 /** Attributes every YAML helper has: `editable: false` (HA: only UI-made helpers are editable), icon, name. */
 export function helperAttributes(device: DeviceConfig, own: Attributes): Attributes {

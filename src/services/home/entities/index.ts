@@ -23,4 +23,5 @@ export const DOMAINS: DomainModule[] = [
   input_boolean, input_number, input_select, input_text, counter, timer, script, scene, tag,
 ];
 
-export type { DeviceConfig, DomainModule } from './domain.js';
+export type { DeviceConfig } from '../core/registry/config.js';
+export type { DomainModule } from './domain.js';

@@ -2,13 +2,14 @@
 // is an entity (on while running) and a service `script.<id>` that runs it and waits;
 // script.turn_on starts scripts without waiting, script.turn_off stops them. Mode single:
 // a script already running is not started again (HA logs "Already running").
-import { ConfigError } from '../../../config.js';
+import { ConfigError } from '../../../platform/settings.js';
 import { compileSequence, StopRun, type Step } from '../automations/actions/index.js';
 import type { Context } from '../core/context.js';
 import { any, object } from '../core/fields.js';
 import type { Home } from '../core/home.js';
 import { isoUs } from '../core/time.js';
-import { memory, type DeviceConfig, type DomainModule } from './domain.js';
+import type { DeviceConfig } from '../core/registry/config.js';
+import { memory, type DomainModule } from './domain.js';
 
 interface ScriptMemory {
   sequence?: Step;

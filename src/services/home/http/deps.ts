@@ -5,7 +5,7 @@ import type { Automations } from '../automations/engine.js';
 import type { ErrorLog } from '../core/error-log.js';
 import type { Home } from '../core/home.js';
 import type { Persister } from '../recorder/persister.js';
-import type { HomeStore } from '../store/home-store.js';
+import type { HomeStore } from '../store/index.js';
 
 export interface HttpDeps {
   home: Home;

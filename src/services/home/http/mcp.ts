@@ -21,7 +21,7 @@ const INSTRUCTIONS =
 const JsonRpc = Type.Object({}, { additionalProperties: true, description: 'A JSON-RPC 2.0 message (MCP streamable HTTP)' });
 
 export function registerMcpRoutes(app: App, { home, persist, websocket }: HttpDeps): void {
-  const allowed = mcpAllowListFor(websocket.platform.config, 'home');
+  const allowed = mcpAllowListFor(websocket.platform, 'home');
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const server = new McpServer({ name: 'home-assistant', version: HA_VERSION }, { instructions: INSTRUCTIONS });
     registerHomeTools(server, home, () => home.context(request.homeUserId), () => persist.commit());

@@ -2,7 +2,7 @@
 // history/stream): {entity_id: [{s, a?, lu, lc?}]}, epoch-second times, `lc` only when it
 // differs from `lu`, `a` left out with no_attributes; minimal_response rows are {s, lu}.
 import type { State } from '../core/state.js';
-import type { HomeStore } from '../store/home-store.js';
+import type { HomeStore } from '../store/index.js';
 import type { StateRow } from '../store/tables.js';
 import { FULL_ROW_DOMAINS, SIGNIFICANT_DOMAINS } from './history.js';
 

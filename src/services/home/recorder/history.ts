@@ -1,7 +1,7 @@
 // `/api/history/period/<start>`: for each requested entity that has rows, the state in force
 // at start (unless skip_initial_state) and every change up to end, with HA's
 // minimal_response, no_attributes and significant_changes_only shapes.
-import type { HomeStore } from '../store/home-store.js';
+import type { HomeStore } from '../store/index.js';
 import type { StateRow } from '../store/tables.js';
 import { isoUs } from '../core/time.js';
 

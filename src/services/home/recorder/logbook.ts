@@ -1,7 +1,7 @@
 // `/api/logbook/<start>`: state-string changes (continuous sensors left out), automation runs
 // and logbook entries, ascending, each with what caused it (a service call, an automation,
 // a user) resolved from the context's originating event.
-import type { HomeStore } from '../store/home-store.js';
+import type { HomeStore } from '../store/index.js';
 import type { EventRow, StateRow } from '../store/tables.js';
 import { required, str } from '../core/fields.js';
 import type { Home } from '../core/home.js';

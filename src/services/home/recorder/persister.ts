@@ -7,7 +7,7 @@ import type { Logger } from '../../../platform/logger.js';
 import type { HomeBus } from '../core/bus.js';
 import type { State } from '../core/state.js';
 import type { StateMachine } from '../core/states.js';
-import type { Batch, HomeStore } from '../store/home-store.js';
+import type { Batch, HomeStore } from '../store/index.js';
 import { eventRow, stateRow } from '../store/rows.js';
 
 /** Events the recorder does not keep (state changes are kept as state rows instead). */

@@ -2,7 +2,7 @@
 // purges nightly); `recorder.purge {keep_days}` purges on demand.
 import { float } from '../core/fields.js';
 import type { Home } from '../core/home.js';
-import type { HomeStore } from '../store/home-store.js';
+import type { HomeStore } from '../store/index.js';
 
 const DAY_MS = 86_400_000;
 

@@ -2,7 +2,7 @@
 // two queries (the hot paths). Prepared once, run only inside `SqliteAccess.run`.
 import type Database from 'better-sqlite3';
 import { EVENT_COLUMNS, STATE_COLUMNS } from './tables.js';
-import type { Batch } from './home-store.js';
+import type { Batch } from './index.js';
 
 export type Statements = ReturnType<typeof prepareStatements>;
 

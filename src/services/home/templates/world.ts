@@ -1,8 +1,8 @@
 // What a template can see of the home: states, the clock and time zone, and the registries
-// (areas, devices) of the house file, read through registry/lookup.ts.
+// (areas, devices) of the house file, read through core/registry/lookup.ts.
 import type { Home } from '../core/home.js';
 import type { State } from '../core/state.js';
-import { areaEntities, areaName, deviceAttr } from '../registry/lookup.js';
+import { areaEntities, areaName, deviceAttr } from '../core/registry/lookup.js';
 
 export interface TemplateRegistry {
   /** Entity ids in an area, given its id or name; [] for an unknown area. */

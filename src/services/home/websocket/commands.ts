@@ -6,7 +6,7 @@ import type { Home } from '../core/home.js';
 import { attachTriggers, normalizeTriggers } from '../automations/triggers/index.js';
 import type { Automations } from '../automations/engine.js';
 import type { Persister } from '../recorder/persister.js';
-import type { HomeStore } from '../store/home-store.js';
+import type { HomeStore } from '../store/index.js';
 import { compressState, entityMessage, type EntityMessage } from './compressed.js';
 import { renderTemplateCommand } from './render-template.js';
 import { eventFrame } from './frames.js';

@@ -14,7 +14,7 @@ import { userIdOf, type Context } from '../core/context.js';
 import { HomeError } from '../core/errors.js';
 import { HA_VERSION, type Home } from '../core/home.js';
 import type { Persister } from '../recorder/persister.js';
-import type { HomeStore } from '../store/home-store.js';
+import type { HomeStore } from '../store/index.js';
 import { COMMANDS, type Session, type SessionUser } from './commands.js';
 import type { EntityMessage } from './compressed.js';
 import { entityFrame } from './frames.js';

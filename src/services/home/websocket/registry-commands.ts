@@ -1,6 +1,6 @@
 // config/*_registry WebSocket commands: the floors, areas, labels, devices and entities of
 // the house file, in HA's shapes (registry/shapes.ts). Read-only: the house file is their source.
-import { areaJson, deviceJson, entitiesForDisplay, entityExtendedJson, entityJson, floorJson, labelJson } from '../registry/shapes.js';
+import { areaJson, deviceJson, entitiesForDisplay, entityExtendedJson, entityJson, floorJson, labelJson } from '../core/registry/shapes.js';
 import type { Command } from './commands.js';
 import { CommandError, expectStr, formatError } from './messages.js';
 

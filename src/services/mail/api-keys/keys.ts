@@ -5,7 +5,7 @@ import type { Platform } from '../../../platform/service.js';
 import { DomainError } from '../../../platform/errors.js';
 import { notFoundError } from '../errors.js';
 import { grantable } from './permissions.js';
-import type { KeyScope, RequestScope } from '../http/scope.js';
+import type { KeyScope, RequestScope } from '../identity/scope.js';
 import type { ApiKeyRow, MailStore } from '../store/index.js';
 
 /** AgentMail's ApiKeyPermissions: absent means every permission; otherwise only those set true. */

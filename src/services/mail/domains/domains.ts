@@ -7,11 +7,10 @@
 import { Resolver } from 'node:dns/promises';
 import type { Platform } from '../../../platform/service.js';
 import { invalid, notFoundError } from '../errors.js';
-import type { RequestScope } from '../http/scope.js';
 import type { MailSettings } from '../settings.js';
 import type { DomainRow, MailStore } from '../store/index.js';
 import type { MailEvents } from '../webhooks/events.js';
-import { podIdOf } from '../http/auth.js';
+import { podIdOf, type RequestScope } from '../identity/scope.js';
 import { dkimSign, generateDkimKey } from './dkim.js';
 import { checkRecord, expectedRecords, type CheckedRecord, type DnsLookups } from './records.js';
 

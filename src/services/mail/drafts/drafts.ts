@@ -4,7 +4,7 @@
 import { DomainError } from '../../../platform/errors.js';
 import { randomBase62 } from '../../../platform/ids.js';
 import type { Jobs } from '../../../platform/jobs.js';
-import { recipients } from '../messages/addresses.js';
+import { recipients } from '../addresses.js';
 import { invalid, notFoundError } from '../errors.js';
 import type { PreparedSend, SendBody, SendResult, Sending, Threading } from '../sending/sending.js';
 import type { AttachmentMeta } from '../messages/parse.js';

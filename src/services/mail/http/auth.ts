@@ -1,12 +1,11 @@
 // The mail API's credential: a bearer key (or ?api_key= on the WebSocket stream) on every /v0
 // route but download links; the key's organization scopes everything the request sees.
-import { createHash } from 'node:crypto';
 import { DomainError, unauthorized } from '../../../platform/errors.js';
 import { missingPermissions } from '../api-keys/permissions.js';
 import { bearerToken, type App } from '../../../platform/http.js';
 import { isOperatorKey } from '../../../platform/keys.js';
 import type { Platform } from '../../../platform/service.js';
-import type { KeyScope } from './scope.js';
+import { orgOfKey, type KeyScope } from '../identity/scope.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,15 +16,6 @@ declare module 'fastify' {
     /** The request's key is the operator's own (platform/keys.ts isOperatorKey): it also sees the platform's held mail. */
     mailOperator: boolean;
   }
-}
-
-/** A key's organization: its owner when it has one, else the key itself. */
-export const orgOfKey = (key: { id: string; ownerId: string | null }) => key.ownerId ?? key.id;
-
-/** Every organization has one default pod; its id is derived, so it needs no table. */
-export function podIdOf(orgId: string): string {
-  const h = createHash('sha256').update(`pod:${orgId}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** Checks the bearer key on every /v0 route but download links (their URL is the credential). */

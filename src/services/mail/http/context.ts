@@ -1,4 +1,4 @@
-// What every route module of the mail service works with, built once in index.ts: the core the
+// What every route module of the mail service works with, built once in http/index.ts: the core the
 // job handlers share, plus the HTTP-only parts (download links, the send quota, idempotent sends).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Platform } from '../../../platform/service.js';

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
 import { randomBase62 } from '../../../platform/ids.js';
 import { DomainError } from '../../../platform/errors.js';
-import { podIdOf } from './auth.js';
+import { podIdOf } from '../identity/scope.js';
 import { scopeOf } from './scope.js';
 import { ownInbox, type MailContext } from './context.js';
 import { invalid } from '../errors.js';

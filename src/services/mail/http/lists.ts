@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
 import { invalid, notFoundError } from '../errors.js';
-import { isAddress } from '../messages/addresses.js';
+import { isAddress } from '../addresses.js';
 import type { ListEntryRow, ListKey } from '../store/index.js';
 import { ownInbox, type MailContext } from './context.js';
 import { cursorOf, limitOf, pageOf, type Query } from './query.js';

@@ -11,7 +11,8 @@ import { countBuckets, cumulativePoints, type Window } from '../metrics/series.j
 import { ownInbox, type MailContext } from './context.js';
 import { boolOf, dateOf, listOf, type Query } from './query.js';
 import { answers } from './responses.js';
-import { ALL_SCOPES, scopeOf, type RequestScope } from './scope.js';
+import type { RequestScope } from '../identity/scope.js';
+import { ALL_SCOPES, scopeOf } from './scope.js';
 
 /** Event type → the labels its messages carry, and labels they must not carry (AgentMail sends .blocked instead of message.received). */
 const EVENT_LABELS: Record<string, { labels: string[]; not?: string[] }> = {

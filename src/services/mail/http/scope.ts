@@ -2,26 +2,14 @@
 // inbox, for keys minted through /v0/api-keys) and by the route (/v0/pods/{pod_id}/…,
 // /v0/inboxes/{inbox_id}/…). AgentMail: a scoped key "can only access resources within" its scope.
 import type { FastifyRequest } from 'fastify';
+import type { KeyScope, RequestScope } from '../identity/scope.js';
 import type { InboxRow } from '../store/index.js';
-
-export interface KeyScope {
-  podId?: string;
-  inboxId?: string;
-  /** AgentMail's permissions of a key minted with them (api-keys/permissions.ts); absent: every permission. */
-  permissions?: Record<string, boolean>;
-}
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The pod or inbox the request's key is limited to (set by the auth hook; empty for organization keys). */
     mailKeyScope: KeyScope;
   }
-}
-
-export interface RequestScope {
-  orgId: string;
-  podId?: string;
-  inboxId?: string;
 }
 
 /** The scope of a request: the route's pod or inbox if it names one, else the key's (routes naming an inbox check it with ownInbox, which holds it to the key's scope). */

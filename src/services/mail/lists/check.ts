@@ -4,7 +4,7 @@
 // (lists hide it unless include_blocked=true; webhooks hear message.received.blocked), so a
 // wrong entry loses nothing.
 import type { EventBus } from '../../../platform/events.js';
-import { bareAddress } from '../messages/addresses.js';
+import { bareAddress } from '../addresses.js';
 import type { InboxRow, ListEntryRow, MailStore, Tx } from '../store/index.js';
 
 const LISTS_CHANGED_TOPIC = 'mail.lists.changed';

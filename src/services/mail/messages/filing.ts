@@ -5,12 +5,12 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../../platform/clock.js';
 import type { Trace } from '../../../platform/trace.js';
 import { uuid } from '../../../platform/ids.js';
-import { bareAddress, distinct } from './addresses.js';
+import { bareAddress, distinct } from '../addresses.js';
 import type { ParsedMessage } from './parse.js';
 import { messageRecord, threadItem } from './records.js';
 import type { InboxRow, MessageRow, MailStore, ThreadRow, Tx } from '../store/index.js';
 import type { MailEvents } from '../webhooks/events.js';
-import { TRASH } from '../trash/label.js';
+import { TRASH } from '../labels.js';
 import { BLOCKED } from '../lists/check.js';
 
 export interface FileOptions {

@@ -1,7 +1,7 @@
 // Rows to wire records. REST records may carry the contract's extra fields; webhook payloads
 // must be exactly the SDK's shapes (its strict parsers reject unknown keys), so the thread
 // serializer takes a flag and optional fields are omitted rather than sent as null.
-import { bareAddress, distinct } from './addresses.js';
+import { bareAddress, distinct } from '../addresses.js';
 import type { InboxRow, MessageItemRow, MessageRow, ThreadRow, WebhookRow } from '../store/index.js';
 
 const list = (json: string | null): string[] | undefined => (json ? (JSON.parse(json) as string[]) : undefined);

@@ -5,7 +5,7 @@ import type { Clock } from '../../../platform/clock.js';
 import { DomainError } from '../../../platform/errors.js';
 import { uuid } from '../../../platform/ids.js';
 import { invalid, notFoundError } from '../errors.js';
-import { podIdOf } from '../http/auth.js';
+import { podIdOf } from '../identity/scope.js';
 import { isDuplicate, type MailStore, type PodRow } from '../store/index.js';
 
 const DEFAULT_POD_NAME = 'default';

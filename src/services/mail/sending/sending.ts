@@ -11,7 +11,7 @@ import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Platform } from '../../../platform/service.js';
 import { uuid } from '../../../platform/ids.js';
-import { bareAddress, distinct, domainOf, recipients } from '../messages/addresses.js';
+import { bareAddress, distinct, domainOf, recipients } from '../addresses.js';
 import type { MailSettings } from '../settings.js';
 import { invalid } from '../errors.js';
 import { bareList, scopeOf, type Filing } from '../messages/filing.js';

@@ -7,7 +7,7 @@ import type { Logger } from '../../../platform/logger.js';
 import type { Platform } from '../../../platform/service.js';
 import type { Trace } from '../../../platform/trace.js';
 import type { MailCore } from '../core.js';
-import { isAddress } from '../messages/addresses.js';
+import { isAddress } from '../addresses.js';
 import type { MailSettings } from '../settings.js';
 import type { Filing } from '../messages/filing.js';
 import { MalformedMessageError, parseMessage } from '../messages/parse.js';

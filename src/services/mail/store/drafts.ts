@@ -2,7 +2,7 @@
 import { refusingDuplicates } from './duplicates.js';
 import { page, type MailDb } from './mail-db.js';
 import type { Cursor, DraftRow, Tx } from './tables.js';
-import { TRASH } from '../trash/label.js';
+import { TRASH } from '../labels.js';
 
 export class DraftStore {
   constructor(private readonly m: MailDb) {}

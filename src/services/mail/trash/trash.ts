@@ -6,7 +6,7 @@
 import type { Drafts } from '../drafts/drafts.js';
 import type { MessageChanges } from '../messages/changes.js';
 import type { DraftRow, MailStore, MessageRow, ThreadRow } from '../store/index.js';
-import { TRASH } from './label.js';
+import { TRASH } from '../labels.js';
 
 export type DeleteOutcome = { deleted: boolean; trashed: boolean };
 

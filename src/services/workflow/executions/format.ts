@@ -1,7 +1,7 @@
 // Execution rows ↔ n8n's API shapes, and the stored `data` object that also carries the
 // engine state a waiting execution resumes from.
 import type { ExecutionState, NodeErrorInfo, WorkflowDefinition } from '../engine/types.js';
-import type { ExecutionRow, LightExecutionRow } from '../store/workflow-store.js';
+import type { ExecutionRow, LightExecutionRow } from '../store/index.js';
 
 export interface StoredExecutionData {
   version: 1;

@@ -12,7 +12,7 @@
 //   left alone. Rows without an owner (written before this existed) are left to the lease.
 import { sql } from 'kysely';
 import type { Db } from '../../../platform/db.js';
-import type { WorkflowStore } from '../store/workflow-store.js';
+import type { WorkflowStore } from '../store/index.js';
 
 /** First key of the two-key advisory locks, so ours never meet another feature's ("Hmlt"). */
 const LOCK_NAMESPACE = 0x486d6c74;

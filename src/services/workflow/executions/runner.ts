@@ -18,7 +18,7 @@ import { effectiveTimeoutS, ExecutionCancelledError } from '../engine/limits.js'
 import type { ExecutionMode, ExecutionState, WorkflowDefinition, WorkflowNode } from '../engine/types.js';
 import type { WorkflowSettings } from '../settings.js';
 import { nodeRegistry } from '../nodes/registry.js';
-import type { ExecutionRow, WorkflowStore } from '../store/workflow-store.js';
+import type { ExecutionRow, WorkflowStore } from '../store/index.js';
 import { findStartNode } from '../workflows/triggers.js';
 import type { ListCache } from '../workflows/list-cache.js';
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';

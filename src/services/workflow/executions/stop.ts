@@ -11,7 +11,7 @@
 import type { Platform } from '../../../platform/service.js';
 import { ExecutionCancelledError } from '../engine/limits.js';
 import { toErrorInfo } from '../engine/execute.js';
-import type { ExecutionRow, LightExecutionRow, WorkflowStore } from '../store/workflow-store.js';
+import type { ExecutionRow, LightExecutionRow, WorkflowStore } from '../store/index.js';
 import { STOP_TOPIC, type Runner } from './runner.js';
 
 /** n8n's stoppable statuses; `unknown` is never written here but n8n accepts it. */

@@ -6,7 +6,7 @@ import type { Clock } from '../../../platform/clock.js';
 import { badRequest } from '../../../platform/errors.js';
 import { auditReport, RISK_CATEGORIES, type AuditWorkflow, type RiskCategory } from '../audit/report.js';
 import type { ApiStore } from '../store/api-store.js';
-import type { WorkflowStore } from '../store/workflow-store.js';
+import type { WorkflowStore } from '../store/index.js';
 import type { WorkflowCache } from '../workflows/model.js';
 import { requireObjectBody } from './common.js';
 import { errors } from './schemas.js';

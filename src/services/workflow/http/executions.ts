@@ -4,7 +4,7 @@ import { HttpError, badRequest } from '../../../platform/errors.js';
 import type { Runner } from '../executions/runner.js';
 import type { ExecutionStopper, StopFilter } from '../executions/stop.js';
 import { executionToApi } from '../executions/format.js';
-import type { ExecutionRow, WorkflowStore } from '../store/workflow-store.js';
+import type { ExecutionRow, WorkflowStore } from '../store/index.js';
 import type { ListCache } from '../workflows/list-cache.js';
 import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody, requireProps, sendJsonText } from './common.js';
 import { errors, Execution, ExecutionListQuery, IdParams, IncludeDataQuery, Page, RetryBody, StopManyAnswer, StopManyBody } from './schemas.js';

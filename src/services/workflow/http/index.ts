@@ -5,7 +5,7 @@ import type { Platform } from '../../../platform/service.js';
 import { createApp, type App } from '../../../platform/http.js';
 import type { ExecutionStopper } from '../executions/stop.js';
 import type { Runner } from '../executions/runner.js';
-import type { WorkflowStore } from '../store/workflow-store.js';
+import type { WorkflowStore } from '../store/index.js';
 import type { Activation } from '../triggers/activation.js';
 import type { ListCaches } from '../workflows/list-cache.js';
 import type { WorkflowCache } from '../workflows/model.js';
@@ -46,13 +46,11 @@ export interface WorkflowHttpDeps {
 }
 
 export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps): Promise<App> {
-  const app: App = await createApp({
+  const app: App = await createApp(platform, {
     service: 'workflow',
-    trace: platform.trace,
-    logger: platform.logger,
     envelope,
     bodyLimit: 16 * 1024 * 1024,
-    http: platform.config.http,
+    readiness: false, // n8n's own /healthz/readiness, below
     openapi: { title: 'Hamlet workflow automation (n8n-compatible)', version: '1.0.0' },
     index: { title: 'Hamlet workflow', summary: 'A workflow engine that runs n8n\'s workflow JSON, with n8n\'s public API under /api/v1 (X-N8N-API-KEY) and webhooks under /webhook.', docs: 'docs/workflow.md' },
     onBadUrl: badUrlNotFound,

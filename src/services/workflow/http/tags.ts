@@ -3,7 +3,7 @@ import type { App } from '../../../platform/http.js';
 import { badRequest } from '../../../platform/errors.js';
 import type { Clock } from '../../../platform/clock.js';
 import { randomBase62 } from '../../../platform/ids.js';
-import type { WorkflowStore } from '../store/workflow-store.js';
+import type { WorkflowStore } from '../store/index.js';
 import { tagToApi } from '../workflows/model.js';
 import type { ListCache } from '../workflows/list-cache.js';
 import { encodeCursor, notFoundError, requireObjectBody, offsetWindow } from './common.js';

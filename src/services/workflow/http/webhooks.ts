@@ -13,7 +13,7 @@ import type { Item } from '../expressions/api.js';
 import type { WebhookResponse } from '../engine/node-type.js';
 import type { WorkflowNode } from '../engine/types.js';
 import type { Runner } from '../executions/runner.js';
-import type { ExecutionRow, WorkflowStore } from '../store/workflow-store.js';
+import type { ExecutionRow, WorkflowStore } from '../store/index.js';
 import type { Activation } from '../triggers/activation.js';
 import { matchDynamic, normalisePath, webhookRoutes, type WebhookTarget } from '../triggers/webhooks.js';
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';

@@ -6,7 +6,7 @@ import { badRequest } from '../../../platform/errors.js';
 import type { Item } from '../expressions/api.js';
 import type { Runner } from '../executions/runner.js';
 import { executionWithDataText } from '../executions/format.js';
-import type { WorkflowStore, WorkflowRow } from '../store/workflow-store.js';
+import type { WorkflowStore, WorkflowRow } from '../store/index.js';
 import { workflowToApi, tagToApi, type WorkflowCache } from '../workflows/model.js';
 import type { ListCache } from '../workflows/list-cache.js';
 import type { WorkflowWrites } from '../workflows/service.js';

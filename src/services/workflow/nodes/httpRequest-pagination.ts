@@ -9,7 +9,15 @@
 // - the same answer three times after the first fails the node (n8n's words say 5x).
 import { NodeOperationError, type NodeContext } from '../engine/node-type.js';
 import type { ExpressionData } from '../expressions/api.js';
-import type { Answer } from './httpRequest.js';
+
+/** One answer, read and parsed by the node's response format. */
+export interface Answer {
+  statusCode: number;
+  statusMessage: string;
+  headers: Record<string, string>;
+  text: string;
+  body: unknown;
+}
 
 /** The parts of a request pagination reads and changes. */
 export interface PagedRequest {

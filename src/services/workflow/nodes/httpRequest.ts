@@ -4,7 +4,7 @@
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { authenticate } from '../credentials/http-auth.js';
-import { paginate } from './httpRequest-pagination.js';
+import { paginate, type Answer } from './httpRequest-pagination.js';
 
 interface Request {
   method: string;
@@ -158,15 +158,6 @@ class HttpStatusError extends NodeOperationError {
       status: this.status,
     };
   }
-}
-
-/** One answer, read and parsed by the node's response format. */
-export interface Answer {
-  statusCode: number;
-  statusMessage: string;
-  headers: Record<string, string>;
-  text: string;
-  body: unknown;
 }
 
 async function exchange(ctx: NodeContext, req: Request): Promise<Answer> {

@@ -10,7 +10,7 @@ import type { Leadership } from '../../../platform/leader.js';
 import type { Platform } from '../../../platform/service.js';
 import { DomainError } from '../../../platform/errors.js';
 import { nodeRegistry } from '../nodes/registry.js';
-import type { WorkflowStore } from '../store/workflow-store.js';
+import type { WorkflowStore } from '../store/index.js';
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
 import { activatableTriggers, triggerKind } from '../workflows/triggers.js';
 import { N8N_NODE_TYPES } from '../nodes/n8n-node-types.js';

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { buildGraph, type Graph } from '../engine/graph.js';
 import type { Connections, WorkflowDefinition, WorkflowNode, WorkflowSettings } from '../engine/types.js';
-import type { TagRow, WorkflowRow } from '../store/workflow-store.js';
+import type { TagRow, WorkflowRow } from '../store/index.js';
 
 const parse = <T>(text: string | null, fallback: T): T => {
   if (text === null || text === undefined) return fallback;

@@ -6,9 +6,8 @@ import { DomainError } from '../../../platform/errors.js';
 import { isUniqueViolation } from '../../../platform/db.js';
 import { randomBase62 } from '../../../platform/ids.js';
 import type { WorkflowNode } from '../engine/types.js';
-import type { WorkflowRow, WorkflowStore } from '../store/workflow-store.js';
-import type { Activation } from '../triggers/activation.js';
-import { normaliseNodes, type WorkflowCache } from './model.js';
+import type { WorkflowRow, WorkflowStore } from '../store/index.js';
+import { normaliseNodes, type PreparedWorkflow, type WorkflowCache } from './model.js';
 
 /** A refusal in n8n's words, answered 400 with `{ message }`. */
 const invalid = (message: string) => new DomainError('invalid', message);
@@ -73,11 +72,21 @@ function calledWorkflowIds(nodes: WorkflowNode[]): Array<{ node: string; id: str
   return out;
 }
 
+/**
+ * What a write needs of the triggers (triggers/activation.ts's Activation, handed in by index.ts):
+ * refuse a workflow that cannot be activated, and re-read one that changed on every instance.
+ * Declared here so workflows/ does not import triggers/, which imports workflows/.
+ */
+interface Activating {
+  validate(p: PreparedWorkflow): void;
+  changed(id: string): Promise<void>;
+}
+
 export class WorkflowWrites {
   constructor(
     private readonly store: WorkflowStore,
     private readonly cache: WorkflowCache,
-    private readonly activation: Activation,
+    private readonly activation: Activating,
     private readonly clock: Clock,
     /** n8n's refusal to activate a workflow whose nodes lack their credentials (credentials/credentials.ts). */
     private readonly credentialProblem: (wf: { nodes: WorkflowNode[] }) => Promise<string | undefined> = async () => undefined,

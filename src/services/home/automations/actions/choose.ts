@@ -1,6 +1,6 @@
 // choose action: runs the sequence of the first option whose conditions hold, else `default`.
 import { compileConditions } from '../conditions/index.js';
-import { ConfigProblem } from '../triggers/types.js';
+import { ConfigProblem } from '../config-values.js';
 import type { ActionType } from './types.js';
 
 export const chooseAction: ActionType = {

@@ -1,5 +1,5 @@
 // delay action: waits on the home's clock ("00:00:05", seconds, or {minutes: 1}).
-import { parseDuration } from '../triggers/types.js';
+import { parseDuration } from '../config-values.js';
 import type { ActionType } from './types.js';
 
 export const delayAction: ActionType = {

@@ -1,7 +1,7 @@
 // event action: fires an event with event_data (templates rendered), in the run's context.
 import { hasTemplate, renderComplex } from '../../templates/index.js';
 import { checkTemplatesIn } from '../templating.js';
-import { ConfigProblem } from '../triggers/types.js';
+import { ConfigProblem } from '../config-values.js';
 import type { ActionType } from './types.js';
 
 export const eventAction: ActionType = {

@@ -1,5 +1,5 @@
 // Every action type. Adding one: write its file, add one line here.
-import { ConfigProblem } from '../triggers/types.js';
+import { ConfigProblem } from '../config-values.js';
 import { chooseAction } from './choose.js';
 import { conditionAction } from './condition.js';
 import { delayAction } from './delay.js';

@@ -2,7 +2,7 @@
 // templates in data (or the old data_template) and target are rendered when the action runs.
 import { hasTemplate, renderComplex } from '../../templates/index.js';
 import { checkTemplatesIn } from '../templating.js';
-import { ConfigProblem } from '../triggers/types.js';
+import { ConfigProblem } from '../config-values.js';
 import type { ActionType } from './types.js';
 
 export const serviceAction: ActionType = {

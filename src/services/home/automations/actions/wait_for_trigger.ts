@@ -1,7 +1,7 @@
 // wait_for_trigger action: waits until one of its triggers fires, or its timeout passes
 // (then the run goes on unless continue_on_timeout is false). Sets `wait.trigger`.
 import { attachTriggers, normalizeTriggers } from '../triggers/index.js';
-import { parseDuration } from '../triggers/types.js';
+import { parseDuration } from '../config-values.js';
 import { StopRun, type ActionType } from './types.js';
 
 export const waitForTriggerAction: ActionType = {

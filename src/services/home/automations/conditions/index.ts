@@ -1,6 +1,6 @@
 // Every condition type by name (plus and/or/not). Adding one: write its file, add one line here.
 import { isTemplate } from '../../templates/index.js';
-import { ConfigProblem } from '../triggers/types.js';
+import { ConfigProblem } from '../config-values.js';
 import { numericStateCondition } from './numeric_state.js';
 import { stateCondition } from './state.js';
 import { templateCondition } from './template.js';

@@ -1,6 +1,6 @@
 // numeric_state condition: every listed entity's value (its state, an attribute, or what
 // value_template makes of the state) is above/below the given numbers.
-import { ConfigProblem, idList, need } from '../triggers/types.js';
+import { ConfigProblem, idList, need } from '../config-values.js';
 import { numericValue, templateOf } from '../templating.js';
 import type { ConditionType } from './types.js';
 

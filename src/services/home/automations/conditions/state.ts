@@ -1,5 +1,5 @@
 // state condition: every listed entity is in one of the given states (or an attribute has one of the values).
-import { ConfigProblem, idList, need } from '../triggers/types.js';
+import { ConfigProblem, idList, need } from '../config-values.js';
 import type { ConditionType } from './types.js';
 
 export const stateCondition: ConditionType = {

@@ -1,6 +1,6 @@
 // time condition: the home's local time is after/before given times (a range may wrap past
 // midnight) and the weekday is one of the given days.
-import { ConfigProblem } from '../triggers/types.js';
+import { ConfigProblem } from '../config-values.js';
 import type { ConditionType } from './types.js';
 
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];

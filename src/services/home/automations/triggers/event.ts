@@ -1,6 +1,7 @@
 // event trigger: an event of a type fires whose data contains event_data (a subset match).
 import { deepEqual } from '../../core/state.js';
-import { ConfigProblem, need, type TriggerType } from './types.js';
+import { ConfigProblem, need } from '../config-values.js';
+import type { TriggerType } from './types.js';
 
 export const eventTrigger: TriggerType = {
   validate(c) {

@@ -7,7 +7,8 @@ import { stateTrigger } from './state.js';
 import { templateTrigger } from './template.js';
 import { timeTrigger } from './time.js';
 import { timePatternTrigger } from './time_pattern.js';
-import { ConfigProblem, type TriggerType, type TriggerVars } from './types.js';
+import { ConfigProblem } from '../config-values.js';
+import type { TriggerType, TriggerVars } from './types.js';
 import { webhookTrigger } from './webhook.js';
 
 const TRIGGERS: Record<string, TriggerType> = {

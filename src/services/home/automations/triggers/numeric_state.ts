@@ -2,7 +2,8 @@
 // above < value < below, i.e. it was outside the range (or not numeric) before.
 import type { State } from '../../core/state.js';
 import { numericValue, templateOf } from '../templating.js';
-import { ConfigProblem, HoldTimers, idList, need, parseDuration, type TriggerType } from './types.js';
+import { ConfigProblem, idList, need, parseDuration } from '../config-values.js';
+import { HoldTimers, type TriggerType } from './types.js';
 
 const numberOrNone = (v: unknown, key: string): number | undefined => {
   if (v === undefined) return undefined;

@@ -1,7 +1,8 @@
 // state trigger: an entity's state (or one attribute) changes, optionally from/to given
 // values, optionally staying there for a duration.
 import type { State } from '../../core/state.js';
-import { ConfigProblem, HoldTimers, idList, need, parseDuration, type TriggerType } from './types.js';
+import { ConfigProblem, idList, need, parseDuration } from '../config-values.js';
+import { HoldTimers, type TriggerType } from './types.js';
 
 const values = (v: unknown, key: string): Array<string | null> | undefined => {
   if (v === undefined) return undefined;

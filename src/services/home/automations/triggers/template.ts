@@ -4,7 +4,8 @@
 import type { State } from '../../core/state.js';
 import { trackTemplate } from '../../templates/index.js';
 import { resultAsBoolean, templateOf } from '../templating.js';
-import { HoldTimers, parseDuration, type TriggerType } from './types.js';
+import { parseDuration } from '../config-values.js';
+import { HoldTimers, type TriggerType } from './types.js';
 
 const asBoolean = (result: unknown) => (typeof result === 'boolean' ? result : resultAsBoolean(String(result)));
 

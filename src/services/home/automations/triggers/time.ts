@@ -1,6 +1,7 @@
 // time trigger: at a time of day ("07:30" or "07:30:00", or a list), in the home's time zone.
 import { onSchedule } from '../schedule.js';
-import { ConfigProblem, need, type TriggerType } from './types.js';
+import { ConfigProblem, need } from '../config-values.js';
+import type { TriggerType } from './types.js';
 
 const TIME_RE = /^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
 

@@ -1,7 +1,8 @@
 // time_pattern trigger: hours/minutes/seconds each a number, "*" or "/n" (every n). As in HA,
 // naming a larger unit fixes the smaller ones at 0 ("minutes: /5" fires at second 0).
 import { cronProblem, onSchedule } from '../schedule.js';
-import { ConfigProblem, type TriggerType } from './types.js';
+import { ConfigProblem } from '../config-values.js';
+import type { TriggerType } from './types.js';
 
 function field(v: unknown, key: string, max: number): string | undefined {
   if (v === undefined || v === null) return undefined;

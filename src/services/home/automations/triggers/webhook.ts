@@ -1,5 +1,6 @@
 // webhook trigger: a request to /api/webhook/<webhook_id> (no auth) with an allowed method.
-import { ConfigProblem, need, type TriggerType } from './types.js';
+import { ConfigProblem, need } from '../config-values.js';
+import type { TriggerType } from './types.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT'];
 

@@ -21,6 +21,7 @@
 
 import os from 'node:os';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { workerEntry } from '../../../../platform/workers.js';
 import { ExpressionError, type ExpressionData, type SandboxLimits } from '../api.js';
 import { limitError, queueTimeoutError, SandboxLimitError } from '../errors.js';
 import { answerDataOperation, encodeHostError } from '../sandbox/host-ops.js';
@@ -58,15 +59,6 @@ interface Slot {
   job?: Job;
   /** The watchdog of the job, or the idle timer of a thread above the kept number. */
   timer?: NodeJS.Timeout;
-}
-
-/**
- * Where the worker's code is: the build's .js next to this file, or under tsx/vitest (this file
- * is .ts) the .ts source, loaded through tsx by tsx-entry.mjs.
- */
-function workerEntry(): { url: URL; sourceEntry?: string } {
-  if (!import.meta.url.endsWith('.ts')) return { url: new URL('./sandbox-worker.js', import.meta.url) };
-  return { url: new URL('./tsx-entry.mjs', import.meta.url), sourceEntry: new URL('./sandbox-worker.ts', import.meta.url).href };
 }
 
 export class SandboxWorkers {
@@ -264,7 +256,8 @@ export class SandboxWorkers {
     const { port1, port2 } = new MessageChannel();
     const signal = new SharedArrayBuffer(4);
     const watch = new RunWatch();
-    const entry = workerEntry();
+    // The lower priority first, so that compiling the worker's TypeScript (source mode) already runs under it.
+    const entry = workerEntry(import.meta.url, 'sandbox-worker', { preload: ['priority'] });
     const memoryMb = Math.ceil(this.limits.memoryBytes / 1048576);
     const setup: WorkerSetup = {
       limits: { timeoutMs: this.limits.timeoutMs, memoryBytes: this.limits.memoryBytes },
@@ -272,6 +265,7 @@ export class SandboxWorkers {
       watch: watch.buffer,
       hostPort: port2,
       sourceEntry: entry.sourceEntry,
+      sourcePreload: entry.sourcePreload,
     };
     const worker = new Worker(entry.url, {
       workerData: setup,

@@ -49,8 +49,9 @@ export interface WorkerSetup {
   /** Where the worker publishes its run's deadline (worker/run-watch.ts). */
   watch: SharedArrayBuffer;
   hostPort: MessagePort;
-  /** Source mode: the TypeScript worker that tsx-entry.mjs loads. */
+  /** Source mode: the TypeScript worker that tsx-entry.mjs loads, and what it loads first. */
   sourceEntry?: string;
+  sourcePreload?: string[];
 }
 
 export type WireError =

@@ -2,22 +2,23 @@
 // in a private, throwaway Hamlet (a temporary SQLite file, free ports, no rate limits) through
 // the services' own APIs (the house's sensor readings, most of the rows, through the home's
 // seeder instead: one batch per hour rather than one call per reading), with the process's
-// randomness and time made repeatable (see determinism.ts) and the clock walked through the
+// randomness and time made repeatable (see console/world/determinism.ts) and the clock walked through the
 // week; the result is read out as a world state, which `hamlet world seed --demo` then
 // restores wherever it is asked to.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { configure, SERVICE_NAMES } from '../../config.js';
-import { ManualClock } from '../../platform/clock.js';
-import { createLogger } from '../../platform/logger.js';
-import type { WorldSeeds } from '../../platform/world.js';
-import { startHamlet } from '../../server.js';
-import { deterministically, seededRandom } from './determinism.js';
-import { worldOf } from './index.js';
-import { ScenarioRunner, type Scenario } from './scenario.js';
-import { seedScenarioRunner } from './seed.js';
-import type { WorldState } from './state.js';
+import { configure } from '../config.js';
+import { SERVICE_NAMES } from '../services/registry.js';
+import { ManualClock } from '../platform/clock.js';
+import { createLogger } from '../platform/logger.js';
+import type { WorldSeeds } from '../platform/world.js';
+import { startHamlet } from '../server.js';
+import { deterministically, seededRandom } from '../console/world/determinism.js';
+import { worldOf } from '../console/world/index.js';
+import { ScenarioRunner, type Scenario } from '../console/world/scenario.js';
+import { seedScenarioRunner } from '../console/world/seed.js';
+import type { WorldState } from '../console/world/state.js';
 
 export type DemoSize = 'small' | 'large';
 

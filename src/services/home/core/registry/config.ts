@@ -1,9 +1,16 @@
 // The registries' part of the house file: `floors`, `areas`, `labels` lists, and on each
 // device an `area`, `labels`, `aliases` and an optional `device` block (name, manufacturer,
 // model, id to share one device between entities). Problems are collected in HA-config style.
-import { slugify } from '../core/state.js';
-import type { DeviceConfig } from '../entities/domain.js';
+import { slugify } from '../state.js';
 import { Registry, registryId, type AreaEntry, type EntityEntry, type FloorEntry, type LabelEntry } from './registry.js';
+
+/** A device in the house config: `{domain, id, name, ...domain options}`. */
+export interface DeviceConfig {
+  domain: string;
+  id: string;
+  name?: string;
+  [option: string]: unknown;
+}
 
 /** Domains whose entities are not backed by a device (helpers, scripts, scenes): their area is their own. */
 const DEVICELESS = new Set(['input_boolean', 'input_number', 'input_select', 'input_text', 'counter', 'timer', 'script', 'scene', 'automation', 'tag']);

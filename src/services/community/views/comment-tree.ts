@@ -2,8 +2,8 @@
 // are ordered by the chosen sort at every level, and the limit is applied in depth-first
 // order: a reply is never shown without its parent, and the limit does not cut deep
 // replies first (the flaw of Moltbook's depth-ordered fetch).
-import { controversy } from './ranking.js';
-import type { CommentRow } from './store/comments.js';
+import { controversy } from '../ranking/ranking.js';
+import type { CommentRow } from '../store/comments.js';
 import { commentJson, type CommentJson } from './views.js';
 
 export type CommentSort = 'top' | 'new' | 'old' | 'controversial';

@@ -3,18 +3,18 @@
 // which reaches running instances in queue mode (REDIS_URL); an embedded Hamlet that is
 // running should be changed through its admin API instead (docs/harness.md).
 import { writeFileSync } from 'node:fs';
-import { configure, type ConfiguredService, type HamletConfig } from '../../config.js';
-import { migrate } from '../../platform/db.js';
-import { createLogger } from '../../platform/logger.js';
-import type { Platform } from '../../platform/service.js';
-import { closePlatform, openPlatform, startHamlet } from '../../server.js';
-import { generateDemoWorld, type DemoSize } from './demo.js';
-import { decodeWorldFile, saveWorld, WorldFileError } from './file.js';
-import { worldOf } from './index.js';
-import { readScenario } from './scenario.js';
-import { seedScenario } from './seed.js';
-import { stateHash } from './state.js';
-import { WORLD_USAGE } from './usage.js';
+import { configure, type HamletConfig } from '../config.js';
+import { migrate } from '../platform/db.js';
+import { createLogger } from '../platform/logger.js';
+import type { ConfiguredService, Platform } from '../platform/service.js';
+import { closePlatform, openPlatform, startHamlet } from '../server.js';
+import { generateDemoWorld, type DemoSize } from './world-demo.js';
+import { decodeWorldFile, saveWorld, WorldFileError } from '../console/world/file.js';
+import { worldOf } from '../console/world/index.js';
+import { readScenario } from '../console/world/scenario.js';
+import { seedScenario } from '../console/world/seed.js';
+import { stateHash } from '../console/world/state.js';
+import { WORLD_USAGE } from '../console/world/usage.js';
 
 
 const quiet = () => createLogger({ level: 'warn', pretty: false });

@@ -4,10 +4,10 @@
 // Every post and comment names its community twice, as `community` (the contract) and as
 // `submolt` (Moltbook clients validate that key strictly).
 import type { Links } from './links.js';
-import { claimStatus, type AgentRow } from './store/agents.js';
-import type { CommentRow } from './store/comments.js';
-import type { CommunityRow } from './store/communities.js';
-import type { PostRow } from './store/posts.js';
+import { claimStatus, type AgentRow } from '../store/agents.js';
+import type { CommentRow } from '../store/comments.js';
+import type { CommunityRow } from '../store/communities.js';
+import type { PostRow } from '../store/posts.js';
 
 const communityRef = (row: { community_id: string; community_name: string; community_display_name: string }) => ({
   id: row.community_id,

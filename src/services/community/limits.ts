@@ -1,9 +1,9 @@
 // The request limits of the API (Decision 9): every authenticated route shares one count per
 // key; sign-ups count per client address. Posting quotas are counted in store/quotas.ts.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { LimitDetails, RateLimits } from '../../../platform/ratelimit.js';
-import { byBearerKey } from '../../../platform/ratelimit.js';
-import { QuotaExceeded } from '../store/quotas.js';
+import type { LimitDetails, RateLimits } from '../../platform/ratelimit.js';
+import { byBearerKey } from '../../platform/ratelimit.js';
+import { QuotaExceeded } from './store/quotas.js';
 
 /** Moltbook's 429 fields beside the envelope: retry_after in seconds, and the production names. */
 export const retryDetails: LimitDetails = ({ ttlMs }) => {

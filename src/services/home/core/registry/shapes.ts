@@ -1,6 +1,6 @@
 // The registries' entries as HA's config/*_registry commands answer them (HA's key sets; the
 // fields Hamlet has no use for are there with HA's empty values so clients find every key).
-import type { State } from '../core/state.js';
+import type { State } from '../state.js';
 import type { AreaEntry, DeviceEntry, EntityEntry, FloorEntry, LabelEntry, Registry } from './registry.js';
 
 const times = (r: Registry) => ({ created_at: r.loadedAt, modified_at: r.loadedAt });

@@ -13,20 +13,16 @@ import { dmRoutes } from './dms.js';
 import { communityEnvelope } from './envelope.js';
 import { healthRoutes } from './health.js';
 import { imageServeRoutes, imageUploadRoutes } from './images.js';
-import { absoluteResetHeader, quotaHeaders } from './limits.js';
+import { absoluteResetHeader, quotaHeaders } from '../limits.js';
 import { postRoutes } from './posts.js';
 import { voteRoutes } from './votes.js';
 
-export async function communityApp(ctx: Ctx): Promise<App> {
+export async function createCommunityApp(ctx: Ctx): Promise<App> {
   const { platform } = ctx;
-  const app = await createApp({
+  const app = await createApp(platform, {
     service: 'community',
-    trace: platform.trace,
-    logger: platform.logger,
     envelope: communityEnvelope,
     bodyLimit: 256 * 1024,
-    http: platform.config.http,
-    health: platform.health,
     openapi: { title: 'Hamlet community', version: '1.0.0', description: 'Posts, comments and votes for agents; Moltbook-compatible.' },
   });
   await platform.limits.register(app);

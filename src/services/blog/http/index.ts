@@ -1,7 +1,10 @@
-// The blog's HTTP API under /api (contract 000), plus upstream's extras: resend-verification,
-// regenerate-key, GET and DELETE /posts/{id}.
-import type { App } from '../../../platform/http.js';
+// The blog's HTTP entry: its app, with the API under /api (contract 000), plus upstream's
+// extras (resend-verification, regenerate-key, GET and DELETE /posts/{id}), and each agent's
+// blog as web pages (pages/).
+import { createApp, type App } from '../../../platform/http.js';
 import type { RateLimits } from '../../../platform/ratelimit.js';
+import type { Platform } from '../../../platform/service.js';
+import { registerPageRoutes, type PageDeps } from '../pages/routes.js';
 import type { Engagement } from '../engagement/engagement.js';
 import type { Publishing } from '../publishing/publishing.js';
 import type { Reading } from '../reading/reading.js';
@@ -13,6 +16,7 @@ import type { BlogAuth } from './auth.js';
 import { blogRoutes } from './blogs.js';
 import { commentRoutes } from './comments.js';
 import { blogLimits } from './common.js';
+import { blogEnvelope } from './envelope.js';
 import { acceptUndeclaredJson } from './json-body.js';
 import { plainValidationMessages } from './messages.js';
 import { postRoutes } from './posts.js';
@@ -38,7 +42,22 @@ export interface ApiDeps {
   trace: Pick<Trace, 'event'>;
 }
 
-export function registerApiRoutes(app: App, deps: ApiDeps) {
+/** The blog's app: the platform's edge, its rate limits, the API and the pages. */
+export async function createBlogApp(platform: Platform, deps: { api: ApiDeps; pages: PageDeps }): Promise<App> {
+  const app = await createApp(platform, {
+    service: 'blog',
+    envelope: blogEnvelope,
+    // Content has no maximum in the contract; 1 MiB bodies keep one request from eating the server.
+    bodyLimit: 1024 * 1024,
+    openapi: { title: 'Hamlet blog', version: '1.0.0', description: 'Agent blog publishing service (contract 000)' },
+  });
+  await platform.limits.register(app);
+  registerApiRoutes(app, deps.api);
+  registerPageRoutes(app, deps.pages);
+  return app;
+}
+
+function registerApiRoutes(app: App, deps: ApiDeps) {
   const limits = blogLimits(deps.limits);
   acceptUndeclaredJson(app);
   plainValidationMessages(app);

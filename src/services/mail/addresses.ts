@@ -1,7 +1,7 @@
 // E-mail addresses as the API takes them ("a@x", "Name <a@x>", a string or an array of them)
 // and as messages store them (strings, display names kept).
 import addressparser from 'nodemailer/lib/addressparser/index.js';
-import { invalid } from '../errors.js';
+import { invalid } from './errors.js';
 
 // Deliberately simple: a local part without spaces or angle brackets, a dotted domain.
 const ADDRESS = /^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;

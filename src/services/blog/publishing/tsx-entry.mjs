@@ -1,8 +1,0 @@
-// Source mode only (vitest, tsx, `npm run bench`): a worker cannot load TypeScript by itself and
-// Node 20 ignores `--import tsx` in a worker's execArgv, so this plain entry registers tsx's
-// loader, then loads the TypeScript worker. The build runs render-worker.js directly.
-import { workerData } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
-
-register();
-await import(workerData.sourceEntry);
