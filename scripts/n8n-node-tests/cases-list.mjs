@@ -78,7 +78,11 @@ const splitVariants = (type, v) => [
   N(`${type} ${v} destination`, type, v, { fieldToSplitOut: 'list', options: { destinationFieldName: 'to' } }),
 ];
 add('split-out-objects', { nodes: [...splitVariants('splitOut', 1), N('splitOut 1 others destination', 'splitOut', 1, { fieldToSplitOut: 'list', include: 'allOtherFields', options: { destinationFieldName: 'to' } })], bodies: { nested } });
-add('item-lists-split-objects', { nodes: [...splitVariants('itemLists', 1), ...splitVariants('itemLists', 3)], bodies: { nested } });
+add('item-lists-1-split-objects', {
+  nodes: splitVariants('itemLists', 1),
+  bodies: { arrays: [nested[0], nested[4], { list: [{ id: 5 }, null, 3], other: 'o6' }], text: [{ list: 'single' }], nul: [{ list: null }], object: [{ list: { a: 1 } }] },
+});
+add('item-lists-3-split-objects', { nodes: splitVariants('itemLists', 3), bodies: { nested } });
 const zipped = [{ a: [1, 2, 3], b: ['x', 'y'], o: { k1: 'v1', k2: 'v2' }, s: 'solo', n: null, keep: 'k' }];
 add('split-out-several-fields', {
   nodes: [
@@ -138,9 +142,9 @@ for (const v of [3, 3.2, 3.4]) {
   add(`set-${name}-to-boolean`, {
     nodes: [
       N('Strict', 'set', v, setFields(v, 'boolean', [['t', '={{ $json.s.t }}'], ['f', '={{ $json.s.f }}'], ['one', '={{ $json.s.one }}'], ['zero', '={{ $json.s.zero }}'], ['n0', '={{ $json.num.zero }}'], ['n1', '={{ $json.num.one }}'], ['b', '={{ $json.b.f }}'], ['a', '={{ [1] }}']])),
-      N('Bad two', 'set', v, setFields(v, 'boolean', [['two', '={{ $json.num.two }}']])),
-      N('Bad yes', 'set', v, setFields(v, 'boolean', [['yes', '={{ $json.s.yes }}']])),
-      N('Bad blank', 'set', v, setFields(v, 'boolean', [['sp', '={{ $json.s.sp }}']])),
+      N('Bad two', 'set', v, setFields(v, 'boolean', [['two', '={{ $json.num.two }}']]), { onError: 'continueRegularOutput' }),
+      N('Bad yes', 'set', v, setFields(v, 'boolean', [['yes', '={{ $json.s.yes }}']]), { onError: 'continueRegularOutput' }),
+      N('Bad blank', 'set', v, setFields(v, 'boolean', [['sp', '={{ $json.s.sp }}']]), { onError: 'continueRegularOutput' }),
       N('Ignoring', 'set', v, setFields(v, 'boolean', [['yes', '={{ $json.s.yes }}'], ['two', '={{ $json.num.two }}'], ['sp', '={{ $json.s.sp }}'], ['e', '={{ $json.s.e }}'], ['arr', '={{ $json.s.arr }}']], { ignoreConversionErrors: true })),
     ],
     bodies: { conversions },
@@ -148,13 +152,13 @@ for (const v of [3, 3.2, 3.4]) {
   add(`set-${name}-to-number-array-object`, {
     nodes: [
       N('Numbers', 'set', v, setFields(v, 'number', [['n', '={{ $json.s.n }}'], ['dec', '={{ $json.s.dec }}'], ['sp', '={{ $json.s.sp }}'], ['e', '={{ $json.s.e }}'], ['t', '={{ $json.b.t }}'], ['a', '={{ [7] }}']])),
-      N('Bad comma', 'set', v, setFields(v, 'number', [['comma', '={{ $json.s.comma }}']])),
+      N('Bad comma', 'set', v, setFields(v, 'number', [['comma', '={{ $json.s.comma }}']]), { onError: 'continueRegularOutput' }),
       N('Numbers ignoring', 'set', v, setFields(v, 'number', [['comma', '={{ $json.s.comma }}'], ['yes', '={{ $json.s.yes }}'], ['o', '={{ $json.o }}']], { ignoreConversionErrors: true })),
       N('Arrays', 'set', v, setFields(v, 'array', [['arr', '={{ $json.s.arr }}'], ['arrJ', '={{ $json.s.arrJ }}'], ['a', '={{ $json.a }}']])),
-      N('Bad array', 'set', v, setFields(v, 'array', [['x', '={{ $json.s.yes }}']])),
+      N('Bad array', 'set', v, setFields(v, 'array', [['x', '={{ $json.s.yes }}']]), { onError: 'continueRegularOutput' }),
       N('Arrays ignoring', 'set', v, setFields(v, 'array', [['x', '={{ $json.s.yes }}'], ['o', '={{ $json.o }}'], ['n', '={{ $json.num.one }}']], { ignoreConversionErrors: true })),
       N('Objects', 'set', v, setFields(v, 'object', [['obj', '={{ $json.s.obj }}'], ['objJs', '={{ $json.s.objJs }}'], ['o', '={{ $json.o }}']])),
-      N('Bad object', 'set', v, setFields(v, 'object', [['x', '={{ $json.a }}']])),
+      N('Bad object', 'set', v, setFields(v, 'object', [['x', '={{ $json.a }}']]), { onError: 'continueRegularOutput' }),
       N('Objects ignoring', 'set', v, setFields(v, 'object', [['x', '={{ $json.a }}'], ['y', '={{ $json.s.yes }}'], ['nul', '={{ $json.s.nul }}']], { ignoreConversionErrors: true })),
     ],
     bodies: { conversions },
@@ -227,6 +231,26 @@ for (const onError of ['continueErrorOutput', 'continueRegularOutput']) {
   });
 }
 
+add('code-bad-output-manual', {
+  manual: true,
+  nodes: [
+    N('All', 'code', 2, { jsCode: 'return { json: "text" };' }, { onError: 'continueErrorOutput' }),
+    N('Errors', 'noOp', 1, {}),
+  ],
+  connections: { Manual: [[['All']]], All: [[], [['Errors']]] },
+});
+add('code-bad-output-kinds', {
+  nodes: [
+    N('Not items', 'code', 2, { jsCode: 'return 5;' }, { onError: 'continueRegularOutput' }),
+    N('Unknown key', 'code', 2, { jsCode: 'return [{ json: {}, extra: 1 }];' }, { onError: 'continueRegularOutput' }),
+    N('Not an object', 'code', 2, { jsCode: 'return ["text"];' }, { onError: 'continueRegularOutput' }),
+    N('Error output only', 'code', 2, { jsCode: 'return { json: "text" };' }, { onError: 'continueErrorOutput' }),
+    N('Errors', 'noOp', 1, {}),
+  ],
+  connections: { Input: [[['Not items'], ['Unknown key'], ['Not an object'], ['Error output only']]], 'Error output only': [[], [['Errors']]] },
+  bodies: { one: [{ v: 1 }] },
+});
+
 // ---- Errors a node does not catch: under continueOnFail the input passes on ---------------------
 for (const [label, flags] of [['legacy', { continueOnFail: true }], ['regular', { onError: 'continueRegularOutput' }], ['error-output', { onError: 'continueErrorOutput' }]]) {
   add(`uncaught-errors-${label}`, {
@@ -235,11 +259,13 @@ for (const [label, flags] of [['legacy', { continueOnFail: true }], ['regular', 
       N('Aggregate', 'aggregate', 1, { fieldsToAggregate: { fieldToAggregate: [{ fieldToAggregate: 'nope' }] }, options: {} }, flags),
       N('Summarize', 'summarize', 1, { fieldsToSummarize: fv([{ aggregation: 'sum', field: 'nope' }]), options: {} }, flags),
       N('Merge', 'merge', 2, { mode: 'combine', mergeByFields: fv([{ field1: 'nope', field2: 'nope' }]), options: {} }, flags),
+      N('Stop', 'stopAndError', 1, { errorMessage: 'boom' }, flags),
       N('Next', 'noOp', 1, {}),
       N('Failed', 'noOp', 1, {}),
     ],
     connections: {
-      Input: [[['Item Lists'], ['Aggregate'], ['Summarize'], ['Merge', 0], ['Merge', 1]]],
+      Input: [[['Item Lists'], ['Aggregate'], ['Summarize'], ['Merge', 0], ['Merge', 1], ['Stop']]],
+      Stop: [[['Next']], [['Failed']]],
       'Item Lists': [[['Next']], [['Failed']]],
       Aggregate: [[['Next']], [['Failed']]],
       Summarize: [[['Next']], [['Failed']]],

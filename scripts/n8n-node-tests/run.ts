@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWorkflowServer, type WorkflowTestServer } from '../../test/workflow/helpers.js';
-import { NODE_TESTS } from './selection.mjs';
+import { NODE_TESTS } from './selection.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -205,7 +205,7 @@ async function main(): Promise<void> {
   try {
     for (const t of tests) {
       const pinned = Object.keys(t.wf.pinData ?? {});
-      const pins = Object.fromEntries(Object.entries(t.wf.pinData ?? {}).map(([name, items]) => [name, [items.map((i) => i.json ?? i)]]));
+      const pins = Object.fromEntries(Object.entries(t.wf.pinData ?? {}).map(([name, items]) => [name, [(items as Item[]).map((i) => i.json ?? i)]]));
       if (againstPins) {
         const ours = await runInHamlet(s, t.wf);
         const problems = judge(pinned, pins, 'success', ours.runs, ours.status);

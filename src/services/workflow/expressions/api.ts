@@ -65,6 +65,13 @@ export class ExpressionError extends Error {
   }
 }
 
+/**
+ * What a Code node's code returned is not items. n8n 2.8.4 checks this outside the Code node's
+ * own error handling: under continueOnFail the node does not turn it into an error item, the
+ * engine's rule applies (observed: the input passes on and the run records the error).
+ */
+export class CodeOutputError extends ExpressionError {}
+
 export interface CodeRun {
   code: string;
   mode: 'runOnceForAllItems' | 'runOnceForEachItem';

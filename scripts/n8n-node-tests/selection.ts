@@ -14,7 +14,7 @@
 // The remaining 82 paths, relative to packages/nodes-base/nodes, as of n8n's nodes-base 1.99–1.106
 // (the files themselves are n8n's and are never committed here; the run reads them from a local
 // folder).
-export const NODE_TESTS = [
+export const NODE_TESTS: string[] = [
   'Code/test/Code.workflow.json',
   'Code/test/workflow.do_not_obfuscate_validation_error.json',
   'CompareDatasets/test/node/workflow.compareDatasets.forceInputNodeExecution.json',
