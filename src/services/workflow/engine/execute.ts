@@ -87,6 +87,7 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
     nodeContext: state.nodeContext,
     now: opts.now,
     staticData: undefined,
+    customData: (state.customData ??= {}),
   };
   const signal = opts.signal;
   // One abort listener per execution (not one per node run: EventTarget listeners are costly).

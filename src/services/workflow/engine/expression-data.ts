@@ -16,6 +16,8 @@ export interface RunInfo {
   nodeContext?: Record<string, Record<string, unknown>>;
   now(): Date;
   staticData?: { global: Record<string, unknown>; node: Record<string, unknown> };
+  /** The execution's custom data, written in place by Code runs and the Execution Data node. */
+  customData?: Record<string, string>;
 }
 
 /** Every link of an item's pairedItem (an item without one derives from item 0 of input 0). */
@@ -58,6 +60,10 @@ export class RunExpressionData implements ExpressionData {
       src = this.info.runData[src.previousNode]?.[src.previousNodeRun]?.source?.[0];
     }
     return 0;
+  }
+
+  nodeRunCount(nodeName: string): number {
+    return this.info.runData[nodeName]?.length ?? 0;
   }
 
   nodeExecuted(nodeName: string): boolean {
@@ -109,7 +115,7 @@ export class RunExpressionData implements ExpressionData {
   }
 
   get execution() {
-    return { id: this.info.executionId, mode: this.info.mode === 'manual' ? 'test' : 'production', resumeUrl: this.info.resumeUrl };
+    return { id: this.info.executionId, mode: this.info.mode === 'manual' ? 'test' : 'production', resumeUrl: this.info.resumeUrl, customData: this.info.customData };
   }
 
   get env() {

@@ -22,6 +22,8 @@ export interface ExpressionData {
   runIndex: number;
   /** Output items of a node that has run (output `outputIndex`, default 0; last run unless runIndex is given). */
   nodeOutput(nodeName: string, outputIndex?: number, runIndex?: number): Item[] | undefined;
+  /** How many times a node has run in this execution ($('X').all(branch, run) refuses a later run). */
+  nodeRunCount?(nodeName: string): number;
   /** Whether a node with that name has run in this execution ($('X').isExecuted). */
   nodeExecuted(nodeName: string): boolean;
   /** A node's parameters as written in the workflow ($node["X"].parameter). */

@@ -8,6 +8,7 @@ import dateTime from './dateTime.js';
 import cron from './cron.js';
 import errorTrigger from './errorTrigger.js';
 import executeWorkflow from './executeWorkflow.js';
+import executionData from './executionData.js';
 import executeWorkflowTrigger from './executeWorkflowTrigger.js';
 import filter from './filter.js';
 import fn from './function.js';
@@ -27,6 +28,7 @@ import limit from './limit.js';
 import manualTrigger from './manualTrigger.js';
 import markdown from './markdown.js';
 import merge from './merge.js';
+import n8nTrainingCustomerDatastore from './n8nTrainingCustomerDatastore.js';
 import noOp from './noOp.js';
 import removeDuplicates from './removeDuplicates.js';
 import renameKeys from './renameKeys.js';
@@ -44,8 +46,8 @@ import webhook from './webhook.js';
 import xml from './xml.js';
 
 const ALL: NodeType[] = [
-  aggregate, code, compareDatasets, crypto, cron, dateTime, removeDuplicates, sort, summarize, errorTrigger, executeWorkflow, executeWorkflowTrigger, filter, fn, functionItem, html, httpRequest, ifNode, itemLists, limit,
-  manualTrigger, markdown, merge, noOp, renameKeys, respondToWebhook, scheduleTrigger, set, splitInBatches, splitOut, stopAndError, switchNode, wait,
+  aggregate, code, compareDatasets, crypto, cron, dateTime, removeDuplicates, sort, summarize, errorTrigger, executeWorkflow, executeWorkflowTrigger, executionData, filter, fn, functionItem, html, httpRequest, ifNode, itemLists, limit,
+  manualTrigger, markdown, merge, n8nTrainingCustomerDatastore, noOp, renameKeys, respondToWebhook, scheduleTrigger, set, splitInBatches, splitOut, stopAndError, switchNode, wait,
   webhook, xml,
   // Hamlet's sibling services, over their HTTP APIs and the platform event bus.
   hamletBlog, hamletCommunity, hamletCommunityTrigger, hamletHome, hamletHomeTrigger, hamletMail, hamletMailTrigger,
