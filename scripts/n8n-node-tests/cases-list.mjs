@@ -285,30 +285,26 @@ const fuzzyB = [
   { id: 7, v: '{}' }, { id: '8', v: 'same' }, { id: 9, v: true }, { id: 10, v: false }, { id: 11, v: 'X' }, { id: 12, v: '' },
 ];
 const cmp = (name, v, params) => N(name, 'compareDatasets', v, { mergeByFields: fv([{ field1: 'id', field2: 'id' }]), ...params });
-add('compare-datasets-fuzzy', {
-  inputs: 2,
-  nodes: [
-    cmp('v1 fuzzy', 1, { options: { fuzzyCompare: true } }),
-    cmp('v1 fuzzy prefer 1', 1, { resolve: 'preferInput1', options: { fuzzyCompare: true } }),
-    cmp('v1 fuzzy both', 1, { resolve: 'includeBoth', options: { fuzzyCompare: true } }),
-    cmp('v2 fuzzy', 2, { fuzzyCompare: true, options: {} }),
-    cmp('v2.1 fuzzy both', 2.1, { resolve: 'includeBoth', fuzzyCompare: true, options: {} }),
-    cmp('v2.3 fuzzy', 2.3, { fuzzyCompare: true, options: {} }),
-    cmp('v2.3 strict', 2.3, { options: {} }),
-  ],
-  bodies: { fuzzy: { a: fuzzyA, b: fuzzyB } },
-});
-add('compare-datasets-missing-fields', {
-  inputs: 2,
-  nodes: [
-    cmp('v2 fuzzy', 2, { resolve: 'includeBoth', fuzzyCompare: true, options: {} }),
-    cmp('v2.1 fuzzy', 2.1, { resolve: 'includeBoth', fuzzyCompare: true, options: {} }),
-    cmp('v2.3 strict', 2.3, { resolve: 'includeBoth', options: {} }),
-  ],
-  bodies: {
-    gaps: { a: [{ id: 1, x: null, y: [], only: 'a', e: '' }, { id: 2, k: 1 }], b: [{ id: 1, x: [], y: null, other: 'b' }, { id: 2, k: 1, extra: null }] },
-  },
-});
+// One workflow per node: n8n's Compare Datasets writes into the items it was given, so nodes
+// sharing inputs would see (and record) each other's changes.
+const addEach = (prefix, nodes, bodies) => {
+  for (const n of nodes) add(`${prefix}-${n.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, { inputs: 2, nodes: [n], bodies });
+};
+addEach('compare-fuzzy', [
+  cmp('v1', 1, { options: { fuzzyCompare: true } }),
+  cmp('v1 prefer 1', 1, { resolve: 'preferInput1', options: { fuzzyCompare: true } }),
+  cmp('v1 both', 1, { resolve: 'includeBoth', options: { fuzzyCompare: true } }),
+  cmp('v2', 2, { fuzzyCompare: true, options: {} }),
+  cmp('v2.1 both', 2.1, { resolve: 'includeBoth', fuzzyCompare: true, options: {} }),
+  cmp('v2.3', 2.3, { fuzzyCompare: true, options: {} }),
+  cmp('v2.3 strict', 2.3, { options: {} }),
+], { fuzzy: { a: fuzzyA, b: fuzzyB } });
+const gaps = { a: [{ id: 1, x: null, y: [], only: 'a', e: '' }, { id: 2, k: 1 }], b: [{ id: 1, x: [], y: null, other: 'b' }, { id: 2, k: 1, extra: null }] };
+addEach('compare-missing', [
+  cmp('v2 fuzzy', 2, { resolve: 'includeBoth', fuzzyCompare: true, options: {} }),
+  cmp('v2.1 fuzzy', 2.1, { resolve: 'includeBoth', fuzzyCompare: true, options: {} }),
+  cmp('v2.3 strict', 2.3, { resolve: 'includeBoth', options: {} }),
+], { gaps });
 const deepA = [
   { id: 1, d: { name: 'Ann', age: 31, on: true }, at: { city: 'Oslo', cc: 'NO' } },
   { id: 2, d: { name: 'Bob', age: 26, on: true }, at: { city: 'Rome', cc: 'IT' } },
@@ -319,31 +315,25 @@ const deepB = [
   { id: 2, d: { name: 'Bob', age: 26, on: true }, at: { city: 'Rome', cc: 'it' } },
   { id: 3, d: { name: 'Cy', age: 36, on: true }, at: { city: 'Lima', cc: 'PE' }, n: 2 },
 ];
-add('compare-datasets-skip-fields', {
-  inputs: 2,
-  nodes: [
-    cmp('Skip objects', 2.3, { options: { skipFields: 'd, at' } }),
-    cmp('Skip leaves', 2.3, { options: { skipFields: 'd.age, d.on, at.cc' } }),
-    cmp('Skip one leaf', 2.3, { options: { skipFields: 'at.cc' } }),
-    cmp('Skip top and leaf', 2.3, { options: { skipFields: 'n, d.age' } }),
-    cmp('Skip v1', 1, { options: { skipFields: 'at.cc, n' } }),
-    cmp('Skip fuzzy', 2.3, { fuzzyCompare: true, options: { skipFields: 'at.cc' } }),
-    cmp('Skip no dots', 2.3, { options: { skipFields: 'at.cc', disableDotNotation: true } }),
-  ],
-  bodies: { deep: { a: deepA, b: deepB } },
-});
-add('compare-datasets-resolve', {
-  inputs: 2,
-  nodes: [
-    cmp('Prefer A', 2.3, { resolve: 'preferInput1', options: {} }),
-    cmp('Prefer B', 2.3, { resolve: 'preferInput2', options: {} }),
-    cmp('Mix', 2.3, { resolve: 'mix', preferWhenMix: 'input1', exceptWhenMix: 'at', options: {} }),
-    cmp('Mix B', 2.3, { resolve: 'mix', preferWhenMix: 'input2', exceptWhenMix: 'd.age, n', options: {} }),
-    cmp('Both', 2.3, { resolve: 'includeBoth', options: {} }),
-    cmp('v1 prefer 2', 1, { resolve: 'preferInput2', options: {} }),
-  ],
-  bodies: { deep: { a: deepA, b: deepB }, multi: { a: [{ id: 1, v: 1 }, { id: 1, v: 2 }, { id: 2, v: 3 }], b: [{ id: 1, v: 1 }, { id: 1, v: 9 }, { id: 3, v: 4 }] } },
-});
+addEach('compare-skip', [
+  cmp('Objects', 2.3, { options: { skipFields: 'd, at' } }),
+  cmp('Leaves', 2.3, { options: { skipFields: 'd.age, d.on, at.cc' } }),
+  cmp('One leaf', 2.3, { options: { skipFields: 'at.cc' } }),
+  cmp('Top and leaf', 2.3, { options: { skipFields: 'n, d.age' } }),
+  cmp('v1', 1, { options: { skipFields: 'at.cc, n' } }),
+  cmp('Fuzzy', 2.3, { fuzzyCompare: true, options: { skipFields: 'at.cc' } }),
+  cmp('No dots', 2.3, { options: { skipFields: 'at.cc', disableDotNotation: true } }),
+], { deep: { a: deepA, b: deepB } });
+addEach('compare-resolve', [
+  cmp('Prefer A', 2.3, { resolve: 'preferInput1', options: {} }),
+  cmp('Prefer B', 2.3, { resolve: 'preferInput2', options: {} }),
+  cmp('Mix', 2.3, { resolve: 'mix', preferWhenMix: 'input1', exceptWhenMix: 'at', options: {} }),
+  cmp('Mix B', 2.3, { resolve: 'mix', preferWhenMix: 'input2', exceptWhenMix: 'd.age, n', options: {} }),
+  cmp('Both', 2.3, { resolve: 'includeBoth', options: {} }),
+  cmp('Default 2.3', 2.3, { options: {} }),
+  cmp('v1 default', 1, { options: {} }),
+  cmp('v2 default', 2, { options: {} }),
+], { deep: { a: deepA, b: deepB }, multi: { a: [{ id: 1, v: 1 }, { id: 1, v: 2 }, { id: 2, v: 3 }], b: [{ id: 1, v: 1 }, { id: 1, v: 9 }, { id: 3, v: 4 }] } });
 
 // ---- Date & Time v1: numbers and numeric text as timestamps ----------------------------------------
 const stamps = [
