@@ -570,3 +570,24 @@ fileCase('files-ical', [
   pair('ics', 'i', 1, { operation: 'iCal', title: '={{ $json.t }}', start: '2024-01-03T00:00:00', end: '2024-01-04T00:00:00', allDay: true, additionalFields: { description: 'about it' } }, { operation: 'fromIcs', options: {} }),
   pair('ics timed', 'i', 1, { operation: 'iCal', title: 'Meet', start: '2024-05-01T10:30:00', end: '2024-05-01T11:00:00', additionalFields: { location: 'Room 1', url: 'https://example.com' } }, { operation: 'fromIcs', options: {} }),
 ], { one: [{ t: 'Party' }] });
+
+// ---- Later findings of the conformance run -------------------------------------------------------------
+add('html-body-and-legacy-trim', {
+  nodes: [
+    N('Body HTML', 'html', 1.2, { operation: 'extractHtmlContent', dataPropertyName: 'html', extractionValues: fv([{ key: 'body', cssSelector: 'body', returnValue: 'html' }, { key: 'div', cssSelector: 'div', returnValue: 'html' }]), options: {} }),
+    N('Legacy', 'htmlExtract', 1, { dataPropertyName: 'html', extractionValues: fv([{ key: 'h', cssSelector: 'h1' }, { key: 'b', cssSelector: 'b', returnValue: 'html' }]), options: {} }),
+    N('Legacy untrimmed', 'htmlExtract', 1, { dataPropertyName: 'html', extractionValues: fv([{ key: 'h', cssSelector: 'h1' }]), options: { trimValues: false } }),
+  ],
+  bodies: { page: [{ html: '<html>\n<body>\n\t<h1>  Spaced  </h1>\n<div>a<br/>b<img src="x.png" /><input value="v"/><b> x </b></div>\n</body>\n</html>\n' }] },
+});
+add('item-lists-2-field-errors', {
+  nodes: [
+    N('Split null', 'itemLists', 2, { fieldToSplitOut: 'nul', options: {} }, { continueOnFail: true }),
+    N('Split text', 'itemLists', 2, { fieldToSplitOut: 'text', options: {} }, { continueOnFail: true }),
+    N('Aggregate missing', 'itemLists', 2, { operation: 'aggregateItems', fieldsToAggregate: { fieldToAggregate: [{ fieldToAggregate: 'nope' }] }, options: {} }, { continueOnFail: true }),
+    N('Aggregate missing 2.1', 'itemLists', 2.1, { operation: 'aggregateItems', fieldsToAggregate: { fieldToAggregate: [{ fieldToAggregate: 'nope' }] }, options: {} }),
+    N('Summarize missing 2.1', 'itemLists', 2.1, { operation: 'summarize', fieldsToSummarize: fv([{ field: 'nope' }, { aggregation: 'sum', field: 'n' }]), options: {} }),
+    N('Summarize going on', 'summarize', 1, { fieldsToSummarize: fv([{ field: 'nope' }, { aggregation: 'append', field: 'n' }]), options: { continueIfFieldNotFound: true } }),
+  ],
+  bodies: { rows: [{ nul: null, text: 'abc', n: 1 }, { nul: null, text: 'de', n: 2 }] },
+});

@@ -36,13 +36,28 @@ function elementText(node: Node): string {
   return node.childNodes.map(elementText).join('');
 }
 
+/**
+ * For <body>: the white space written after </body> (and </html>), which an HTML5 parser puts
+ * at the end of the body (observed: cheerio's body HTML ends with it).
+ */
+function trailingBodySpace(el: HTMLElement): string {
+  if (el.rawTagName?.toLowerCase() !== 'body') return '';
+  let out = '';
+  for (let node: Node | null = el; node?.parentNode; node = node.parentNode) {
+    const siblings = node.parentNode.childNodes;
+    for (const s of siblings.slice(siblings.indexOf(node) + 1)) if (s.nodeType === 3 && !s.text.trim()) out += s.text;
+  }
+  return out;
+}
+
 function valueOf(el: HTMLElement, e: Extraction, rendered: boolean): string | Record<string, string> | undefined {
   switch (e.returnValue ?? 'text') {
     case 'attribute':
       // No attribute named: all of them (observed).
       return e.attribute ? el.getAttribute(e.attribute) : { ...el.attributes };
     case 'html':
-      return newlines(el.innerHTML);
+      // As cheerio writes it back: void elements without a closing slash (<img …>, <br>).
+      return newlines(el.innerHTML + trailingBodySpace(el)).replace(/<(area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr)(\b[^>]*?)\s*\/?>/gi, '<$1$2>');
     case 'value':
       return el.getAttribute('value');
     default: {
@@ -74,7 +89,8 @@ export default {
       if (source === undefined) throw new NodeOperationError(`No property named "${property}" exists!`, undefined, i);
       if (typeof source !== 'string') throw new NodeOperationError('cheerio.load() expects a string', undefined, i);
       const root = parse(String(source));
-      const trim = await ctx.param<boolean>('options.trimValues', i, false);
+      // Trimming is on unless turned off in the legacy HTML Extract node, off unless turned on in HTML (observed).
+      const trim = await ctx.param<boolean>('options.trimValues', i, ctx.node.type === 'n8n-nodes-base.htmlExtract');
       const clean = await ctx.param<boolean>('options.cleanUpText', i, false);
       const rendered = ctx.node.type === 'n8n-nodes-base.html' && ctx.typeVersion >= 1.2;
       const json: Record<string, unknown> = {};

@@ -13,7 +13,7 @@ export default {
   async execute(ctx) {
     const out: Item[] = [];
     // Item Lists' older versions (observed): v1 takes arrays only and spreads a null element as
-    // {}; v2.0 fails on a field no item has.
+    // {}; v2.0 fails on a field no item has and on one that is no array or object.
     const itemListsV1 = ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion < 2;
     const itemListsV2 = ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion === 2;
     for (let i = 0; i < ctx.items.length; i++) {
@@ -28,6 +28,7 @@ export default {
         const value = read(field);
         if (itemListsV1 && !Array.isArray(value)) throw new NodeOperationError(`The provided field '${field}' is not an array`, undefined, i);
         if (itemListsV2 && value === undefined) throw new NodeOperationError(`Couldn't find the field '${field}' in the input data`, undefined, i);
+        if (itemListsV2 && (value === null || typeof value !== 'object')) throw new NodeOperationError(`The provided field '${field}' is not an array or object`, undefined, i);
         if (value === undefined) return undefined;
         return Array.isArray(value) ? value : isPlainObject(value) ? Object.values(value) : [value];
       });

@@ -96,7 +96,9 @@ export default {
     const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
     // With dot notation a key that contains the dots literally wins over the nested path (as lodash's get).
     const read = (json: Record<string, unknown>, f: string) => (noDots || f in json ? json[f] : readPath(json, f));
-    for (const spec of specs) {
+    // A field no item has fails the node, unless told to go on (Item Lists from 2.1 always goes on: observed).
+    const goOn = (await ctx.param<boolean>('options.continueIfFieldNotFound', 0, false)) || (ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion >= 2.1);
+    for (const spec of goOn ? [] : specs) {
       const field = spec.field ?? '';
       if (ctx.items.length && !ctx.items.some((it) => read(it.json, field) !== undefined)) throw new NodeOperationError(`The field '${field}' does not exist in any items`);
     }
