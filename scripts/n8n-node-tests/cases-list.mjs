@@ -591,3 +591,55 @@ add('item-lists-2-field-errors', {
   ],
   bodies: { rows: [{ nul: null, text: 'abc', n: 1 }, { nul: null, text: 'de', n: 2 }] },
 });
+
+// Convert to File's files as text, and their binary properties (read back through $binary; not
+// which keys the entry has: n8n 2.8.4 keeps the bytes on disk under an `id`, Hamlet in `data`).
+const meta = (name) => N(name, 'set', 3.4, {
+  assignments: asg([
+    ['fileName', 'string', '={{ $binary.data.fileName }}'], ['mimeType', 'string', '={{ $binary.data.mimeType }}'],
+    ['fileExtension', 'string', '={{ $binary.data.fileExtension }}'], ['fileSize', 'string', '={{ $binary.data.fileSize }}'],
+    ['fileType', 'string', '={{ $binary.data.fileType }}'], ['bytes', 'number', '={{ $binary.data.bytes }}'],
+  ]),
+  options: {},
+});
+const asText = (name) => N(name, 'extractFromFile', 1, { operation: 'text', options: {} });
+const fileKinds = [
+  ['csv', { options: {} }], ['csv semicolon', { options: { delimiter: ';', fileName: 'rows.csv' } }], ['html', { operation: 'html', options: {} }],
+  ['json', { operation: 'toJson', options: {} }], ['json each', { operation: 'toJson', mode: 'each', options: { fileName: 'one.json' } }],
+  ['text', { operation: 'toText', sourceProperty: 'name', options: {} }], ['binary', { operation: 'toBinary', sourceProperty: 'b64', options: {} }],
+  ['binary typed', { operation: 'toBinary', sourceProperty: 'b64', options: { fileName: 'pic.png', mimeType: 'image/png' } }],
+  ['rtf', { operation: 'rtf', options: {} }],
+];
+add('files-raw-and-meta', {
+  nodes: fileKinds.flatMap(([k, params]) => [N(`To ${k}`, 'convertToFile', 1.1, params), meta(`Meta ${k}`), asText(`Text ${k}`)]),
+  connections: Object.fromEntries([
+    ['Input', [fileKinds.map(([k]) => [`To ${k}`])]],
+    ...fileKinds.map(([k]) => [`To ${k}`, [[[`Meta ${k}`], [`Text ${k}`]]]]),
+  ]),
+  bodies: { rows: [{ id: 1, name: 'Ann, "A"', n: 2.5, ok: true, none: null, tags: ['a'], o: { k: 1 }, b64: 'aGk=' }, { id: 2, name: 'Bo\nb', n: -0.1, ok: false, e: '', b64: '' }] },
+});
+
+// The legacy Start node: n8n 2.x no longer knows it, and refuses a manual run of a workflow that
+// has it (as of any node type it does not know).
+add('legacy-start', {
+  manual: { type: 'start', typeVersion: 1 },
+  nodes: [N('Set', 'set', 3.4, { assignments: asg([['x', 'number', '1']]), options: {} })],
+  connections: { Manual: [[['Set']]] },
+});
+add('unknown-type-manual', {
+  manual: true,
+  nodes: [N('Odd', 'n8n-nodes-base.noSuchNode', 1, {})],
+  connections: { Manual: [[['Odd']]] },
+});
+
+// Text extraction of bytes that are control characters.
+add('files-control-bytes', {
+  chain: true,
+  nodes: [
+    N('To file', 'convertToFile', 1.1, { operation: 'toBinary', sourceProperty: 'b64', options: {} }),
+    N('Size', 'set', 3.4, { assignments: asg([['size', 'string', '={{ $binary.data.fileSize }}']]), includeOtherFields: true, options: {} }),
+    N('Text', 'extractFromFile', 1, { operation: 'text', options: {} }),
+  ],
+  connections: { Input: [[['To file']]], 'To file': [[['Size'], ['Text']]] },
+  bodies: { bytes: [{ b64: 'YQBi' }, { b64: 'YQFi' }, { b64: 'AQ==' }, { b64: 'AAEC' }, { b64: 'YQ1iDGM=' }] },
+});

@@ -37,26 +37,28 @@ function build(entry) {
     while (outs.length <= output) outs.push([]);
     outs[output].push({ node: to, type: 'main', index });
   };
-  const manual = entry.manual === true;
-  if (manual) nodes.push({ id: id(), name: 'Manual', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} });
+  // `manual` starts at a Manual Trigger, or at the node `manual` describes ({type, typeVersion}).
+  const manual = Boolean(entry.manual);
+  const start = typeof entry.manual === 'object' ? entry.manual : { type: 'manualTrigger', typeVersion: 1 };
+  if (manual) nodes.push({ id: id(), name: 'Manual', type: `n8n-nodes-base.${start.type}`, typeVersion: start.typeVersion, position: [0, 0], parameters: {} });
   else {
     nodes.push({
       id: id(), name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: id(),
       parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
     });
   }
-  const start = manual ? 'Manual' : 'Webhook';
+  const first = manual ? 'Manual' : 'Webhook';
   const sources = [];
   if (!manual && entry.inputs === 2) {
     nodes.push(code('A', 'a', id, -100), code('B', 'b', id, 100));
-    link(start, 'A');
-    link(start, 'B');
+    link(first, 'A');
+    link(first, 'B');
     sources.push('A', 'B');
   } else if (!manual) {
     nodes.push(code('Input', 'items', id, 0));
-    link(start, 'Input');
+    link(first, 'Input');
     sources.push('Input');
-  } else sources.push(start);
+  } else sources.push(first);
   entry.nodes.forEach((n, i) => {
     const { name, type, typeVersion, parameters = {}, ...extra } = n;
     nodes.push({ id: id(), name, type: type.includes('.') ? type : `n8n-nodes-base.${type}`, typeVersion, position: [440 + 220 * (entry.chain ? i : 0), entry.chain ? 0 : 160 * i], parameters, ...extra });

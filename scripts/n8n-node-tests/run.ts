@@ -42,6 +42,8 @@ interface RecordedRun {
   error?: { message: string };
 }
 interface RecordedCase {
+  /** n8n refused the manual run (a node type it does not know): no run to compare. */
+  refused?: { status: number; message: string };
   status: string;
   nodes: Record<string, RecordedRun[]>;
   droppedVolatilePaths?: string[];
@@ -158,13 +160,13 @@ function volatile(c: RecordedCase): Set<string> {
   return paths;
 }
 
-async function runInHamlet(s: WorkflowTestServer, wf: WorkflowFile): Promise<{ status: string; runs: Record<string, unknown[]>; error?: string }> {
+async function runInHamlet(s: WorkflowTestServer, wf: WorkflowFile): Promise<{ status: string; runs: Record<string, unknown[]>; error?: string; refusal?: string }> {
   const created = await s.api('POST', '/workflows', withoutPins(wf));
   if (created.status !== 200) return { status: `import ${created.status}`, runs: {}, error: JSON.stringify(created.body).slice(0, 200) };
   const id = created.body.id as string;
   try {
     const res = await s.api('POST', `/workflows/${id}/execute`, {});
-    if (res.status !== 200) return { status: `execute ${res.status}`, runs: {}, error: JSON.stringify(res.body).slice(0, 200) };
+    if (res.status !== 200) return { status: `execute ${res.status}`, runs: {}, error: JSON.stringify(res.body).slice(0, 200), refusal: res.body?.message };
     const runData = (res.body.data?.resultData?.runData ?? {}) as Record<string, HamletRun[]>;
     const runs = Object.fromEntries(Object.entries(runData).map(([n, r]) => [n, hamletRuns(r)]));
     return { status: res.body.status, runs, error: res.body.data?.resultData?.error?.message };
@@ -179,6 +181,8 @@ interface Verdict {
   problems: string[];
   /** Where n8n 2.8.4's own runs differ from the file's pinned data (n8n's harness would fail it). */
   n8nVsPins: string[];
+  /** n8n 2.8.4 refuses to run the workflow at all, and Hamlet refuses it with the same message. */
+  refusedLikeN8n?: boolean;
 }
 
 async function main(): Promise<void> {
@@ -218,6 +222,14 @@ async function main(): Promise<void> {
         verdicts.push({ path: t.path, pass: false, problems: ["n8n 2.8.4's answer is not recorded (run with --record)"], n8nVsPins: [] });
         continue;
       }
+      if (n8n.refused) {
+        // Nothing ran in n8n 2.8.4, so the test cannot pass there either; what counts is that
+        // Hamlet refuses the same way.
+        const ours = await runInHamlet(s, t.wf);
+        const same = ours.refusal === n8n.refused.message && /^execute 4\d\d$/.test(ours.status);
+        verdicts.push({ path: t.path, pass: false, problems: [`n8n 2.8.4 refuses the manual run (${n8n.refused.status}): ${n8n.refused.message}`, `Hamlet: ${ours.status} ${ours.refusal ?? ours.error ?? ''}`], n8nVsPins: [], refusedLikeN8n: same });
+        continue;
+      }
       const n8nRuns = Object.fromEntries(Object.entries(n8n.nodes).map(([name, runs]) => [name, recordedRuns(runs)]));
       const n8nVsPins = judge(pinned, pins, 'success', n8nRuns, n8n.status, volatile(n8n));
       const ours = await runInHamlet(s, t.wf);
@@ -244,7 +256,8 @@ async function main(): Promise<void> {
     for (const v of differing) console.log(`  ${v.path}\n    ${v.n8nVsPins.slice(0, 3).join('\n    ')}`);
   }
   const passed = verdicts.filter((v) => v.pass).length;
-  console.log(`\nn8n node tests: ${passed}/${verdicts.length} pass (of ${NODE_TESTS.length} selected offline tests)`);
+  const refused = verdicts.filter((v) => v.refusedLikeN8n).length;
+  console.log(`\nn8n node tests: ${passed}/${verdicts.length} pass (of ${NODE_TESTS.length} selected offline tests)${refused ? `; ${refused} more that n8n 2.8.4 itself refuses to run, refused by Hamlet alike` : ''}`);
   mkdirSync(path.join(path.resolve(folder), '.hamlet'), { recursive: true });
   writeFileSync(path.join(path.resolve(folder), '.hamlet', againstPins ? 'report-pins.json' : 'report.json'), JSON.stringify(verdicts, null, 2));
 }

@@ -13,6 +13,8 @@ export interface CaseExpectation {
   volatileShapes?: Record<string, Shape>;
   /** Arrays in random order: compared as multisets. */
   unorderedPaths?: string[];
+  /** n8n refused the manual run (status, message): the engine must refuse it with a 4xx and the same message. */
+  refused?: { status: number; message: string };
 }
 
 /** A second request to the resume URL the first answer gave, while the run waits (Wait on a webhook). */
