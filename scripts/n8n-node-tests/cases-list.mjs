@@ -451,7 +451,7 @@ add('loop-context', {
     N('Seen v1', 'set', 1, { values: { string: [{ name: 'max', value: '={{ $node["Loop v1"].context["maxRunIndex"] }}' }, { name: 'run', value: '={{ $node["Loop v1"].context["currentRunIndex"] }}' }, { name: 'left', value: '={{ $node["Loop v1"].context["noItemsLeft"] }}' }] }, options: {} }),
     N('Seen v2', 'set', 1, { values: { string: [{ name: 'max', value: '={{ $node["Loop v2"].context["maxRunIndex"] }}' }, { name: 'run', value: '={{ $node["Loop v2"].context["currentRunIndex"] }}' }, { name: 'done', value: '={{ $node["Loop v2"].context["done"] }}' }] }, options: {} }),
     N('More v1', 'if', 1, { conditions: { boolean: [{ value1: '={{ $node["Loop v1"].context["noItemsLeft"] }}', value2: true }] } }),
-    N('Runs', 'code', 2, { jsCode: 'const out = [];\nfor (let r = 0; ; r++) {\n  try { out.push({ json: { r, n: $("Seen v2").all(0, r).length } }); } catch (e) { out.push({ json: { stop: r, failed: e instanceof Error } }); break; }\n}\nreturn out;' }),
+    N('Runs', 'code', 2, { jsCode: 'const out = [];\nfor (let r = 0; ; r++) {\n  try { out.push({ json: { r, n: $("Seen v2").all(0, r).length } }); } catch (e) { out.push({ json: { stop: r, caught: typeof e } }); break; }\n}\nreturn out;' }),
   ],
   connections: {
     Input: [[['Loop v1'], ['Loop v2']]],

@@ -28,7 +28,7 @@ const EXTENSION_BY_MIME: Record<string, string> = Object.fromEntries(
 );
 
 /** n8n's file types by MIME type; null for any other. */
-export function fileTypeOf(mimeType: string): string | null {
+function fileTypeOf(mimeType: string): string | null {
   if (mimeType.startsWith('application/json')) return 'json';
   if (mimeType.startsWith('text/html')) return 'html';
   if (mimeType.startsWith('image/')) return 'image';
@@ -40,7 +40,7 @@ export function fileTypeOf(mimeType: string): string | null {
 }
 
 /** A size as n8n prints it: bytes below 1000, then kB, MB, … with three significant digits. */
-export function prettyBytes(n: number): string {
+function prettyBytes(n: number): string {
   if (n < 1000) return `${n} B`;
   const units = ['kB', 'MB', 'GB', 'TB', 'PB'];
   let value = n;

@@ -29,8 +29,9 @@ const newlines = (v: string) => v.replace(/\r\n?/g, '\n');
 
 /** cheerio's .text(): the text nodes below `node`, without script and style contents. */
 function elementText(node: Node): string {
-  if (node.nodeType === 3) return node.text;
-  if (node.nodeType !== 1) return '';
+  const kind = node.nodeType as number;
+  if (kind === 3) return node.text;
+  if (kind !== 1) return '';
   const tag = (node as HTMLElement).rawTagName?.toLowerCase();
   if (tag === 'script' || tag === 'style') return '';
   return node.childNodes.map(elementText).join('');
@@ -45,7 +46,7 @@ function trailingBodySpace(el: HTMLElement): string {
   let out = '';
   for (let node: Node | null = el; node?.parentNode; node = node.parentNode) {
     const siblings = node.parentNode.childNodes;
-    for (const s of siblings.slice(siblings.indexOf(node) + 1)) if (s.nodeType === 3 && !s.text.trim()) out += s.text;
+    for (const s of siblings.slice(siblings.indexOf(node) + 1)) if ((s.nodeType as number) === 3 && !s.text.trim()) out += s.text;
   }
   return out;
 }

@@ -22,7 +22,7 @@ const text = (v: unknown) => String(v).replace(/\\/g, '\\\\').replace(/;/g, '\\;
 /** The calendar text; an all-day event ends the day after its end date (its end is exclusive). */
 export function writeEvent(e: EventInput): string {
   const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'CALSCALE:GREGORIAN', 'PRODID:adamgibbons/ics', 'METHOD:PUBLISH', 'X-PUBLISHED-TTL:PT1H', 'BEGIN:VEVENT'];
-  lines.push(`UID:${e.fields.uid ?? randomUUID()}`, `SUMMARY:${text(e.title)}`, `DTSTAMP:${stamp(DateTime.fromJSDate(e.now))}`);
+  lines.push(`UID:${typeof e.fields.uid === 'string' ? e.fields.uid : randomUUID()}`, `SUMMARY:${text(e.title)}`, `DTSTAMP:${stamp(DateTime.fromJSDate(e.now))}`);
   if (e.allDay) lines.push(`DTSTART;VALUE=DATE:${day(e.start)}`, `DTEND;VALUE=DATE:${day(e.end.plus({ days: 1 }))}`);
   else lines.push(`DTSTART:${stamp(e.start)}`, `DTEND:${stamp(e.end)}`);
   for (const [key, name] of [['description', 'DESCRIPTION'], ['location', 'LOCATION'], ['url', 'URL']] as const) {
@@ -64,7 +64,10 @@ export function readCalendar(source: string): Record<string, unknown> {
   let event: Record<string, unknown> | undefined;
   for (const [name, params, value] of contentLines(source)) {
     if (name === 'BEGIN' && value.toUpperCase() === 'VEVENT') event = {};
-    else if (name === 'END' && value.toUpperCase() === 'VEVENT' && event) events.push(event), (event = undefined);
+    else if (name === 'END' && value.toUpperCase() === 'VEVENT' && event) {
+      events.push(event);
+      event = undefined;
+    }
     else if (event && EVENT_TEXT[name]) event[EVENT_TEXT[name]!] = unescape(value);
     else if (event && EVENT_DATES[name]) event[EVENT_DATES[name]!] = dateValue(value, params);
     else if (!event && name === 'VERSION') calendar.version = value;

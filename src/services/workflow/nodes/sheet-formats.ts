@@ -34,7 +34,13 @@ export function toSheet(rows: Array<Record<string, unknown>>): Sheet {
   });
   const columns: string[] = [];
   const seen = new Set<string>();
-  for (const row of flat) for (const k of Object.keys(row)) if (!seen.has(k)) seen.add(k), columns.push(k);
+  for (const row of flat) {
+    for (const k of Object.keys(row)) {
+      if (seen.has(k)) continue;
+      seen.add(k);
+      columns.push(k);
+    }
+  }
   return { columns, rows: flat.map((row) => columns.map((c) => (c in row ? (row[c] ?? null) : undefined))) };
 }
 
@@ -68,21 +74,36 @@ export function parseCsv(text: string, delimiter = ','): string[][] {
   while (i < text.length) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), (i += 2);
-      else if (c === '"') (quoted = false), i++;
-      else (field += c), i++;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 2;
+        continue;
+      }
+      if (c === '"') quoted = false;
+      else field += c;
+      i++;
       continue;
     }
-    if (c === '"' && field === '') (quoted = true), i++;
-    else if (text.startsWith(delimiter, i)) endField(), (i += delimiter.length);
-    else if (c === '\n' || c === '\r') {
+    if (c === '"' && field === '') {
+      quoted = true;
+      i++;
+    } else if (text.startsWith(delimiter, i)) {
+      endField();
+      i += delimiter.length;
+    } else if (c === '\n' || c === '\r') {
       endField();
       records.push(record);
       record = [];
       i += c === '\r' && text[i + 1] === '\n' ? 2 : 1;
-    } else (field += c), i++;
+    } else {
+      field += c;
+      i++;
+    }
   }
-  if (field !== '' || record.length) endField(), records.push(record);
+  if (field !== '' || record.length) {
+    endField();
+    records.push(record);
+  }
   return records;
 }
 
