@@ -8,11 +8,15 @@ import { n8nBin } from './install.mjs';
 const OWNER = { email: 'owner@example.com', firstName: 'O', lastName: 'Wner', password: 'Oracle-Passw0rd!' };
 const BROWSER_ID = 'hamlet-oracle';
 
+/**
+ * `ORACLE_DATA_DIR` moves n8n's user folder (and its log) elsewhere than the install's `data`,
+ * so two recordings at once (on two `ORACLE_PORT`s) do not wipe each other's instance.
+ */
 export async function startN8n(dir, port) {
-  const userFolder = join(dir, 'data');
+  const userFolder = process.env.ORACLE_DATA_DIR ?? join(dir, 'data');
   rmSync(userFolder, { recursive: true, force: true }); // every run starts from an empty instance
   mkdirSync(userFolder, { recursive: true });
-  const log = openSync(join(dir, 'n8n.log'), 'w');
+  const log = openSync(join(process.env.ORACLE_DATA_DIR ?? dir, 'n8n.log'), 'w');
   const env = {
     ...process.env,
     N8N_USER_FOLDER: userFolder,

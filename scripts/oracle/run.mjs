@@ -15,6 +15,8 @@
 // Workflow nodes that name them by id.
 // Random output: `volatileShapes` records the form of the volatile values (type, length, uuid/hex/
 // base64/ascii) for the suite to check; arrays at `unorderedPaths` compare as multisets.
+// A manual run n8n refuses is recorded as `refused: {status, message}` (the engine must refuse
+// it with a 4xx and the same message).
 // A trigger with `resume` makes a second request, to the `resumeUrl` of the first answer, once
 // the execution waits (a Wait on its webhook); `response.resume` records that answer.
 // Redirects are never followed: a 3xx status and its Location are the recorded answer.
@@ -129,7 +131,8 @@ async function runOnce(n8n, wf, id, spec, recordedId = id) {
   } else {
     const full = await n8n.api('GET', `/workflows/${id}`);
     const r = await n8n.rest('POST', `/workflows/${id}/run`, { workflowData: full.body, triggerToStartFrom: { name: spec.trigger.trigger } });
-    if (r.status !== 200) throw new Error(`manual run failed: ${JSON.stringify(r.body)}`);
+    // A refused manual run (a node type n8n does not know) is the case's recorded answer.
+    if (r.status !== 200) return { name: spec.name, trigger: spec.trigger, refused: { status: r.status, message: r.body?.message ?? String(r.body) } };
   }
   const exec = await newExecution(n8n, recordedId, seen, spec.trigger.resume ? ['new', 'running', 'waiting'] : undefined);
   return captureCase(spec, exec, response, n8n.base);
@@ -223,6 +226,10 @@ async function recordWorkflow(n8n, file, caseFile, wf, out, errorWorkflowId) {
     await sleep(Math.max(0, 1100 - (Date.now() - started)));
     for (const [i, spec] of specs.entries()) {
       const second = await runOnce(n8n, wf, id, spec, errorWorkflowId);
+      if (firsts[i].refused) {
+        out.cases.push(firsts[i]);
+        continue;
+      }
       const paths = volatilePaths(firsts[i], second, caseFile.volatileKeys, caseFile.unorderedPaths);
       // Random values: what the suite checks instead of the value is the form both runs shared.
       const shapes = caseFile.volatileShapes ? Object.fromEntries(paths.map((p) => [p, shapeOf(valueAt(firsts[i], p), valueAt(second, p))]).filter(([, shape]) => shape)) : {};

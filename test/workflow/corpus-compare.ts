@@ -13,6 +13,8 @@ export interface CaseExpectation {
   volatileShapes?: Record<string, Shape>;
   /** Arrays in random order: compared as multisets. */
   unorderedPaths?: string[];
+  /** n8n refused the manual run (status, message): the engine must refuse it with a 4xx and the same message. */
+  refused?: { status: number; message: string };
 }
 
 /** A second request to the resume URL the first answer gave, while the run waits (Wait on a webhook). */
@@ -167,7 +169,10 @@ export function compareCase(c: CaseExpectation, exec: ExecutionLike, response: (
   }
   if (expected.status === 'error') {
     const failing = expected.executionOrder[expected.executionOrder.length - 1];
-    const withError = Object.entries(runData).find(([, runs]) => runs.some((r) => r.error))?.[0];
+    // The run's failing node is the last one that recorded an error (earlier ones may have gone on under continueOnFail).
+    const withError = Object.entries(runData)
+      .flatMap(([name, runs]) => runs.filter((r) => r.error).map((r) => ({ name, i: r.executionIndex })))
+      .sort((a, b) => b.i - a.i)[0]?.name;
     if (withError !== failing) problems.push(`failing node: expected ${failing}, got ${withError}`);
     if (expected.error && exec.data.resultData.error?.message !== expected.error.message) {
       warnings.push(`error message "${exec.data.resultData.error?.message}" (n8n: "${expected.error.message}")`);

@@ -122,7 +122,14 @@ const DOCUMENTED: Record<string, Option[]> = {
   'n8n-nodes-base.html': [{ param: 'operation', values: ['extractHtmlContent', 'convertToHtmlTable'] }],
   'n8n-nodes-base.htmlExtract': [],
   'n8n-nodes-base.crypto': [{ param: 'action', values: ['hash', 'hmac', 'generate'], absent: 'hash' }],
-  'n8n-nodes-base.compareDatasets': [],
+  'n8n-nodes-base.compareDatasets': [
+    { param: 'resolve', values: ['preferInput1', 'preferInput2', 'mix', 'includeBoth'] },
+    { param: 'fuzzyCompare', values: [true] },
+  ],
+  'n8n-nodes-base.executionData': [],
+  'n8n-nodes-base.n8nTrainingCustomerDatastore': [{ param: 'operation', values: ['getOnePerson', 'getAllPeople'], absent: 'getOnePerson' }],
+  'n8n-nodes-base.convertToFile': [{ param: 'operation', values: ['csv', 'html', 'rtf', 'toJson', 'toText', 'toBinary', 'iCal'], absent: 'csv' }],
+  'n8n-nodes-base.extractFromFile': [{ param: 'operation', values: ['csv', 'html', 'rtf', 'fromJson', 'text', 'binaryToPropery', 'fromIcs'], absent: 'csv' }],
   'n8n-nodes-base.itemLists': [
     { param: 'typeVersion', values: [1, 3] },
     { param: 'operation', values: ['splitOutItems', 'concatenateItems', 'removeDuplicates'], absent: 'splitOutItems' },

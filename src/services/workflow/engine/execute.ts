@@ -87,11 +87,13 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
     nodeContext: state.nodeContext,
     now: opts.now,
     staticData: undefined,
+    customData: (state.customData ??= {}),
   };
   const signal = opts.signal;
   // One abort listener per execution (not one per node run: EventTarget listeners are costly).
   const interruptible = new Interruptible(signal);
   const meter = opts.maxRunDataBytes ? new RunDataMeter(opts.maxRunDataBytes) : undefined;
+  let lastError: NodeErrorInfo | undefined;
   if (meter) for (const tasks of Object.values(state.runData)) for (const t of tasks) meter.add(t.data?.main);
   for (;;) {
     // A loop in the graph never holds the event loop: other requests run between slices.
@@ -140,12 +142,16 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
     }
     task.executionTime = Math.round(performance.now() - t0);
     (state.runData[node.name] ??= []).push(task);
-    if ('error' in result) {
+    if (result.error) {
       task.executionStatus = 'error';
       task.error = result.error;
+    }
+    if (!result.outputs) {
       state.error = result.error;
       return { status: 'error', state };
     }
+    // A node that failed and went on (continueOnFail) fails the run only if no node runs after it (as n8n).
+    lastError = result.error;
     task.data = { main: result.outputs };
     if (meter?.add(result.outputs)) {
       state.error = toErrorInfo(new RunDataLimitError(opts.maxRunDataBytes!));
@@ -153,6 +159,10 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
       return { status: 'error', state };
     }
     enqueueChildren(state, graph, v1, node.name, result.outputs, runIndex);
+  }
+  if (lastError) {
+    state.error = { ...lastError, node: undefined };
+    return { status: 'error', state };
   }
   return { status: 'success', state };
 }
@@ -184,7 +194,8 @@ function cancelled(state: ExecutionState, signal: AbortSignal): RunOutcome {
   return { status: 'canceled', state };
 }
 
-type NodeRun = { outputs: Item[][] } | { error: NodeErrorInfo } | { wait: { until?: Date; webhook?: boolean } };
+/** A node's outcome: outputs, an error that stops the run, both (continued after an error), or a wait. */
+type NodeRun = { outputs: Item[][]; error?: NodeErrorInfo } | { error: NodeErrorInfo; outputs?: undefined } | { wait: { until?: Date; webhook?: boolean } };
 
 async function runNode(
   opts: RunOptions,
@@ -233,21 +244,12 @@ async function runNode(
     }
   }
   const error = toErrorInfo(lastError, node);
-  if (onError === 'continueRegularOutput') {
-    const count = type.outputs?.(node) ?? 1;
-    const outputs: Item[][] = Array.from({ length: count }, () => []);
-    outputs[0] = [{ json: { error: error.message }, pairedItem: { item: 0 } }];
-    return { outputs };
-  }
-  if (onError === 'continueErrorOutput') {
-    const count = type.outputs?.(node) ?? 1;
-    const outputs: Item[][] = Array.from({ length: count }, () => []);
-    const failed = (ctx.items.length ? ctx.items : [{ json: {} }]).map((it, i) => ({
-      json: { ...it.json, error: error.message },
-      pairedItem: { item: i },
-    }));
-    outputs.push(failed);
-    return { outputs };
+  // An error the node did not handle itself, under continueOnFail (either onError setting): as
+  // n8n does, the run records the error and the node's first input passes on, unchanged, as its
+  // only output (not to the error output). A node without input data outputs nothing.
+  if (onError !== 'stopWorkflow') {
+    const input = inputs[0];
+    return { outputs: input ? [input.map((it, i) => ({ ...it, pairedItem: { item: i } }))] : [], error };
   }
   return { error };
 }

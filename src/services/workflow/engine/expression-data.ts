@@ -1,6 +1,6 @@
 // What expressions and Code nodes see, built lazily from the run state: nothing is copied
 // until an expression asks for it.
-import type { ExpressionData, Item } from '../expressions/api.js';
+import { ExpressionError, type ExpressionData, type Item } from '../expressions/api.js';
 import type { RunData, SourceData, WorkflowDefinition } from './types.js';
 
 export interface RunInfo {
@@ -16,13 +16,15 @@ export interface RunInfo {
   nodeContext?: Record<string, Record<string, unknown>>;
   now(): Date;
   staticData?: { global: Record<string, unknown>; node: Record<string, unknown> };
+  /** The execution's custom data, written in place by Code runs and the Execution Data node. */
+  customData?: Record<string, string>;
 }
 
-function firstPair(p: Item['pairedItem']): { item: number; input?: number } | undefined {
-  if (p === undefined || p === null) return undefined;
-  if (typeof p === 'number') return { item: p };
-  if (Array.isArray(p)) return p[0];
-  return p;
+/** Every link of an item's pairedItem (an item without one derives from item 0 of input 0). */
+function pairsOf(p: Item['pairedItem']): Array<{ item: number; input?: number }> {
+  if (p === undefined || p === null) return [{ item: 0 }];
+  if (typeof p === 'number') return [{ item: p }];
+  return Array.isArray(p) ? p : [p];
 }
 
 export class RunExpressionData implements ExpressionData {
@@ -60,6 +62,10 @@ export class RunExpressionData implements ExpressionData {
     return 0;
   }
 
+  nodeRunCount(nodeName: string): number {
+    return this.info.runData[nodeName]?.length ?? 0;
+  }
+
   nodeExecuted(nodeName: string): boolean {
     return (this.info.runData[nodeName]?.length ?? 0) > 0;
   }
@@ -68,22 +74,35 @@ export class RunExpressionData implements ExpressionData {
     return this.info.workflow.nodes.find((n) => n.name === nodeName)?.parameters;
   }
 
-  /** Follows pairedItem links from the current input item back to `nodeName`. */
+  /**
+   * Follows pairedItem links from the current input item back to `nodeName`, along every link
+   * (an item merged from two inputs links to both): undefined when no path gets there, n8n's
+   * "Multiple matches found" when paths end at different items.
+   */
   pairedItem(nodeName: string, itemIndex: number): Item | undefined {
-    let item: Item | undefined = this.inputItems[itemIndex];
-    let src: SourceData | null | undefined = this.source?.[0];
-    for (let hops = 0; item && src && hops < 10_000; hops++) {
-      if (src.previousNode === nodeName) return item;
+    const first = this.inputItems[itemIndex];
+    const source = this.source?.[0];
+    if (!first || !source) return undefined;
+    const found = new Set<Item>();
+    const todo: Array<{ item: Item; src: SourceData }> = [{ item: first, src: source }];
+    for (let steps = 0; todo.length && steps < 10_000; steps++) {
+      const { item, src } = todo.pop()!;
+      if (src.previousNode === nodeName) {
+        found.add(item);
+        continue;
+      }
       const run = this.info.runData[src.previousNode]?.[src.previousNodeRun];
-      if (!run) return undefined;
-      const pair: { item: number; input?: number } = firstPair(item.pairedItem) ?? { item: 0 };
-      const next: SourceData | null | undefined = run.source?.[pair.input ?? 0];
-      if (!next) return undefined;
-      const prevItems: Item[] | null | undefined = this.info.runData[next.previousNode]?.[next.previousNodeRun]?.data?.main[next.previousNodeOutput];
-      item = prevItems?.[pair.item];
-      src = next;
+      if (!run) continue;
+      for (const pair of pairsOf(item.pairedItem)) {
+        const next: SourceData | null | undefined = run.source?.[pair.input ?? 0];
+        const prev = next ? this.info.runData[next.previousNode]?.[next.previousNodeRun]?.data?.main[next.previousNodeOutput]?.[pair.item] : undefined;
+        if (prev && next) todo.push({ item: prev, src: next });
+      }
     }
-    return undefined;
+    if (found.size > 1) {
+      throw new ExpressionError('Multiple matches found', undefined, `The code here won't work because it uses .item and n8n can't figure out the matching item. (There are multiple possible matches)`);
+    }
+    return found.values().next().value;
   }
 
   get prevNode() {
@@ -96,7 +115,7 @@ export class RunExpressionData implements ExpressionData {
   }
 
   get execution() {
-    return { id: this.info.executionId, mode: this.info.mode === 'manual' ? 'test' : 'production', resumeUrl: this.info.resumeUrl };
+    return { id: this.info.executionId, mode: this.info.mode === 'manual' ? 'test' : 'production', resumeUrl: this.info.resumeUrl, customData: this.info.customData };
   }
 
   get env() {

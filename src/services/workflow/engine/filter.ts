@@ -31,7 +31,9 @@ export function evaluateFilter(filter: FilterValue | undefined, opts: FilterOpti
   // counts as passing (a Switch v3 rule written that way matches every item).
   if (filter?.combinator === undefined) return true;
   const caseSensitive = opts.ignoreCase ? false : filter?.options?.caseSensitive ?? true;
-  const loose = opts.loose || filter?.options?.typeValidation === 'loose';
+  // Strict only when the filter says so: a filter written without `typeValidation` (as older
+  // exports and hand-written workflows are) converts types loosely (observed with IF 2–2.2).
+  const loose = opts.loose || filter?.options?.typeValidation !== 'strict';
   const and = filter?.combinator === 'and';
   for (let i = 0; i < conditions.length; i++) {
     const ok = evaluateCondition(conditions[i]!, { caseSensitive, loose, itemIndex: opts.itemIndex, index: i });

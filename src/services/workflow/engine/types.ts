@@ -108,6 +108,8 @@ export interface ExecutionState {
   error?: NodeErrorInfo;
   /** Node-level state kept across runs of one execution (Loop Over Items). */
   nodeContext: Record<string, Record<string, unknown>>;
+  /** The execution's custom data ($execution.customData, the Execution Data node): text by key. */
+  customData?: Record<string, string>;
 }
 
 export type ExecutionMode = 'manual' | 'trigger' | 'webhook' | 'retry' | 'error' | 'integrated' | 'internal';

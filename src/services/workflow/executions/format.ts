@@ -11,6 +11,8 @@ export interface StoredExecutionData {
     pinData: unknown;
     lastNodeExecuted?: string;
     error?: NodeErrorInfo;
+    /** The execution's custom data (where n8n keeps it too). */
+    metadata?: Record<string, string>;
   };
   executionData: {
     contextData: ExecutionState['nodeContext'];
@@ -32,6 +34,7 @@ function toStoredData(state: ExecutionState, wf: WorkflowDefinition, runtime: Re
       pinData: wf.pinData ?? null,
       lastNodeExecuted: state.lastNodeExecuted,
       ...(state.error ? { error: state.error } : {}),
+      ...(state.customData && Object.keys(state.customData).length ? { metadata: state.customData } : {}),
     },
     executionData: {
       contextData: state.nodeContext,
@@ -94,6 +97,7 @@ export function stateFromStored(d: StoredExecutionData): ExecutionState {
     executionIndex: d.executionData?.executionIndex ?? 0,
     lastNodeExecuted: d.resultData.lastNodeExecuted,
     nodeContext: d.executionData?.contextData ?? {},
+    customData: d.resultData.metadata ?? {},
   };
 }
 

@@ -390,6 +390,7 @@ export class Runner {
       status: outcome.status,
       stopped_at: waiting ? null : now,
       wait_till: waitTill,
+      custom_data: outcome.state.customData && Object.keys(outcome.state.customData).length ? JSON.stringify(outcome.state.customData) : base.custom_data,
       data: await storedDataText(outcome.state, prepared.definition, runtime, base.data ? (JSON.parse(base.data).startData ?? {}) : {}, yieldEverySlice()),
     };
   }

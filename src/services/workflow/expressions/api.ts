@@ -22,6 +22,8 @@ export interface ExpressionData {
   runIndex: number;
   /** Output items of a node that has run (output `outputIndex`, default 0; last run unless runIndex is given). */
   nodeOutput(nodeName: string, outputIndex?: number, runIndex?: number): Item[] | undefined;
+  /** How many times a node has run in this execution ($('X').all(branch, run) refuses a later run). */
+  nodeRunCount?(nodeName: string): number;
   /** Whether a node with that name has run in this execution ($('X').isExecuted). */
   nodeExecuted(nodeName: string): boolean;
   /** A node's parameters as written in the workflow ($node["X"].parameter). */
@@ -64,6 +66,13 @@ export class ExpressionError extends Error {
     super(message);
   }
 }
+
+/**
+ * What a Code node's code returned is not items. n8n 2.8.4 checks this outside the Code node's
+ * own error handling: under continueOnFail the node does not turn it into an error item, the
+ * engine's rule applies (observed: the input passes on and the run records the error).
+ */
+export class CodeOutputError extends ExpressionError {}
 
 export interface CodeRun {
   code: string;

@@ -10,7 +10,7 @@
 // body of an async function whose first line is the code's first line, so "[line N]" in errors
 // counts lines of the user's code); this side applies n8n's rules to what it returned.
 
-import { ExpressionError, type ExpressionData, type Item } from './api.js';
+import { CodeOutputError, ExpressionError, type ExpressionData, type Item } from './api.js';
 import { fromWire, type CodeMode } from './worker/protocol.js';
 import type { SandboxWorkers } from './worker/pool.js';
 import { prefetch, runInfo } from './worker/task-data.js';
@@ -46,13 +46,14 @@ export async function runCode(
 
 const ITEM_KEYS = new Set(['json', 'binary', 'pairedItem', 'error', 'index']);
 
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function toItem(value: unknown, position: number, pairedTo: number | undefined, asItems = false): Item {
   if (!isObject(value)) {
-    throw new ExpressionError(
+    throw new CodeOutputError(
       `Code doesn't return an object [item ${position}]`,
       undefined,
       'Please return an array of objects, one for each item you would like to output.',
@@ -63,7 +64,10 @@ function toItem(value: unknown, position: number, pairedTo: number | undefined, 
   if ('json' in value || asItems) {
     for (const key of Object.keys(value)) {
       if (!ITEM_KEYS.has(key)) {
-        throw new ExpressionError(
+        // An item with `json` and more keys reads as a malformed item, one without `json` (in a
+        // list where others have it) as an unknown key (both observed).
+        if ('json' in value) throw new CodeOutputError(`Invalid output format [item ${position}]`);
+        throw new CodeOutputError(
           `Unknown top-level item key: ${key} [item ${position}]`,
           undefined,
           'Access the properties of an item under `.json`, e.g. `item.json`',
@@ -71,7 +75,7 @@ function toItem(value: unknown, position: number, pairedTo: number | undefined, 
       }
     }
     if (!isObject(value.json)) {
-      throw new ExpressionError(
+      throw new CodeOutputError(
         `A 'json' property isn't an object [item ${position}]`,
         undefined,
         "In the returned data, every key named 'json' must point to an object.",
@@ -95,7 +99,7 @@ function normalize(value: unknown, mode: CodeMode, index: number, inputCount: nu
       // `return null` is an empty output in n8n; returning nothing at all is an error there.
       if (value === null || (value === undefined && mode === 'functionAllItems')) return [];
       if (typeof value !== 'object') {
-        throw new ExpressionError(
+        throw new CodeOutputError(
           "Code doesn't return items properly",
           undefined,
           'Please return an array of objects, one for each item you would like to output.',
@@ -105,6 +109,14 @@ function normalize(value: unknown, mode: CodeMode, index: number, inputCount: nu
       // Items without pairedItem are paired when it is unambiguous: with one input item every
       // output derives from it; with as many outputs as inputs (a map), by position.
       const pairedTo = (position: number) => (inputCount === 1 ? 0 : list.length === inputCount ? position : undefined);
+      // A list holding anything but objects is no list of items (observed: ["text"], [1, 2]).
+      if (list.some((entry) => !isObject(entry))) {
+        throw new CodeOutputError(
+          "Code doesn't return items properly",
+          undefined,
+          'Please return an array of objects, one for each item you would like to output.',
+        );
+      }
       const asItems = list.some((entry) => isObject(entry) && 'json' in entry);
       return list.map((entry, position) => toItem(entry, position, pairedTo(position), asItems));
     }
@@ -112,7 +124,7 @@ function normalize(value: unknown, mode: CodeMode, index: number, inputCount: nu
       if (value === undefined || value === null) return [];
       if (Array.isArray(value)) {
         // n8n wraps the array as the item's json, then refuses it (observed with the oracle).
-        throw new ExpressionError(
+        throw new CodeOutputError(
           `A 'json' property isn't an object [item ${index}]`,
           undefined,
           "In the returned data, every key named 'json' must point to an object.",

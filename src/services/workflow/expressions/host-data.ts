@@ -31,7 +31,10 @@ function nodeMustHaveRun(data: ExpressionData, name: string): void {
 /** All items of a node's output (`$('X').all(branch, run)`). */
 export function nodeItems(data: ExpressionData, name: string, branch?: number, run?: number): Item[] {
   nodeMustHaveRun(data, name);
-  return data.nodeOutput(name, branch, run) ?? [];
+  const items = data.nodeOutput(name, branch, run);
+  // A run the node has not had is an error (loops read runs until this one: observed).
+  if (run !== undefined && data.nodeRunCount && run >= data.nodeRunCount(name)) throw new ExpressionError(`Run ${run} of node "${name}" not found`);
+  return items ?? [];
 }
 
 /** One item of a node: first, last, the paired one (`.item`) or by index (`$node["X"]`, `.itemMatching`). */

@@ -12,7 +12,7 @@ import type { ListCache } from '../workflows/list-cache.js';
 import type { WorkflowWrites } from '../workflows/service.js';
 import type { InstanceOwner } from '../projects/owner.js';
 import { findStartNode, triggerKind } from '../workflows/triggers.js';
-import { nodeRegistry } from '../nodes/registry.js';
+import { nodeRegistry, unknownNodeType } from '../nodes/registry.js';
 import type { Clock } from '../../../platform/clock.js';
 import { executeInput } from './execute-input.js';
 import { encodeCursor, notFoundError, parseBool, requireObjectBody, requireProps, sendJsonText, offsetWindow } from './common.js';
@@ -159,6 +159,9 @@ export function workflowRoutes(app: App, d: WorkflowRoutesDeps): void {
     const row = await load(req.params.id);
     const inputs = executeInput(req.body);
     const prepared = d.cache.get(row);
+    // As n8n: a node type neither n8n nor this engine knows (the legacy Start node is one) refuses the run.
+    const unknown = unknownNodeType(prepared.definition);
+    if (unknown) throw badRequest(`Unrecognized node type: ${unknown}`);
     const start = findStartNode(prepared.definition, 'manual');
     if (!start) throw badRequest('Workflow has no trigger node to start from: add a Manual Trigger');
     const node = prepared.graph.nodes.get(start)!;

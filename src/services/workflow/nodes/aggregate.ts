@@ -1,5 +1,5 @@
 // Aggregate: many items into one, by individual fields or as a list of whole items.
-import type { NodeType } from '../engine/node-type.js';
+import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import { clone, fieldList, readPath, splitPath, writePath } from './util.js';
 
 interface FieldSpec {
@@ -46,6 +46,10 @@ export default {
       // gives `lvl`); a chosen output name is a path of its own.
       const renamed = spec.renameField && spec.outputFieldName;
       const name = renamed ? spec.outputFieldName! : noDots ? field : (splitPath(field).at(-1) ?? field);
+      // Item Lists 2.0 fails on a field no item has (observed); later versions list nothing.
+      if (ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion === 2 && !items.some((it) => (noDots ? it.json[field] : readPath(it.json, field)) !== undefined)) {
+        throw new NodeOperationError(`Couldn't find the field '${field}' in the input data`);
+      }
       const values: unknown[] = [];
       for (const it of items) {
         const v = noDots ? it.json[field] : readPath(it.json, field);

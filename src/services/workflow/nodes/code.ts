@@ -1,6 +1,6 @@
 // Code (v1, v2): JavaScript run by the sandbox, once for all items or once per item.
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
-import type { Item } from '../expressions/api.js';
+import { CodeOutputError, type Item } from '../expressions/api.js';
 
 export default {
   types: ['n8n-nodes-base.code'],
@@ -20,7 +20,7 @@ export default {
           const items = await ctx.expressions.runCode({ code, mode, data: ctx.expressionData(i), signal: ctx.signal });
           for (const it of items) out.push({ ...it, pairedItem: it.pairedItem ?? { item: i } });
         } catch (err) {
-          if (!ctx.continueOnFail) throw err;
+          if (!ctx.continueOnFail || err instanceof CodeOutputError) throw err;
           out.push(failed(err, ctx.items[i]!.json, i));
         }
       }
@@ -29,7 +29,7 @@ export default {
     try {
       return [await ctx.expressions.runCode({ code, mode, data: ctx.expressionData(0), signal: ctx.signal })];
     } catch (err) {
-      if (!ctx.continueOnFail) throw err;
+      if (!ctx.continueOnFail || err instanceof CodeOutputError) throw err;
       return [[failed(err, {}, 0)]];
     }
   },

@@ -1,11 +1,83 @@
 // Compare Datasets: matches input A's items with input B's by fields and sorts them onto four
-// outputs: only in A, the same in both, different (with the differing fields side by side),
-// only in B. Shapes observed with the oracle (n8n 2.8.4, typeVersion 2.3, default options).
-import type { NodeType } from '../engine/node-type.js';
+// outputs: only in A, the same in both, different, only in B. Rules observed with the oracle
+// (n8n 2.8.4, nt-compare-*):
+// - each A item pairs with the first B item whose fields match (a B item may pair with several
+//   A items); B items no A item chose are "only in B";
+// - a pair is "the same" when equal after the skipped fields are removed (deep paths); strict
+//   comparison is deep equality, fuzzy compares A's fields one by one (see `fuzzyEqual`);
+// - "the same" outputs A's item, or B's when B is preferred and nothing is skipped;
+// - "different" outputs, per `resolve`: A's or B's item, a mix (the preferred item with the
+//   `exceptWhenMix` fields read from the other, written under their names as given), or both:
+//   {keys, same, different: {field: {inputA, inputB}}, skipped?} (v1: input1/input2);
+// - `resolve` defaults to preferring B before v2.1, to both from v2.1.
+import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { clone, readPath } from './util.js';
+import { clone, deletePath, fieldList, readPath, writePath } from './util.js';
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+type Json = Record<string, unknown>;
+
+const isFalsy = (v: unknown) => v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => k in b && deepEqual((a as Json)[k], (b as Json)[k]));
+}
+
+function parsedEquals(text: string, value: unknown): boolean {
+  try {
+    return deepEqual(JSON.parse(text), value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Fuzzy equality: same-typed values strictly; null, '' and [] alike (from v2.1 also like a
+ * missing value); numbers like their text; objects like their JSON text; booleans like
+ * "true"/"false" in any case and like 1/0 (or "1"/"0").
+ */
+function fuzzyEqual(a: unknown, b: unknown, missingIsFalsy: boolean): boolean {
+  if (a !== null && b !== null && typeof a === typeof b) return deepEqual(a, b);
+  if (isFalsy(a) && isFalsy(b)) return true;
+  if (missingIsFalsy && ((isFalsy(a) && b === undefined) || (a === undefined && isFalsy(b)))) return true;
+  if (typeof a === 'number' && typeof b === 'string') return String(a) === b;
+  if (typeof a === 'string' && typeof b === 'number') return a === String(b);
+  if (a !== null && typeof a === 'object' && typeof b === 'string') return parsedEquals(b, a);
+  if (b !== null && typeof b === 'object' && typeof a === 'string') return parsedEquals(a, b);
+  const bool = (x: boolean, y: unknown) =>
+    (typeof y === 'string' && y.toLowerCase() === String(x)) || y === (x ? 1 : 0) || y === (x ? '1' : '0');
+  if (typeof a === 'boolean') return bool(a, b);
+  if (typeof b === 'boolean') return bool(b, a);
+  return deepEqual(a, b);
+}
+
+interface Settings {
+  fuzzy: boolean;
+  missingIsFalsy: boolean;
+  skip: string[];
+  noDots: boolean;
+}
+
+function valuesEqual(a: unknown, b: unknown, s: Settings): boolean {
+  return s.fuzzy ? fuzzyEqual(a, b, s.missingIsFalsy) : deepEqual(a, b);
+}
+
+/** Strict: deep equality; fuzzy: each of A's fields against B's. */
+function itemsEqual(a: Json, b: Json, s: Settings): boolean {
+  return s.fuzzy ? Object.keys(a).every((k) => fuzzyEqual(a[k], b[k], s.missingIsFalsy)) : deepEqual(a, b);
+}
+
+function withoutSkipped(json: Json, s: Settings): Json {
+  const out = clone(json);
+  for (const f of s.skip) {
+    if (s.noDots) delete out[f];
+    else deletePath(out, f);
+  }
+  return out;
+}
 
 export default {
   types: ['n8n-nodes-base.compareDatasets'],
@@ -13,34 +85,84 @@ export default {
   async execute(ctx) {
     const a = ctx.inputs[0] ?? [];
     const b = ctx.inputs[1] ?? [];
+    const v = ctx.typeVersion;
     const pairs = (await ctx.param<Array<{ field1: string; field2: string }>>('mergeByFields.values', 0, [])) ?? [];
+    const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
+    // v1 reads fuzzyCompare from its options; v2 has it beside them.
+    const fuzzy = Boolean(await ctx.param<boolean>(v >= 2 ? 'fuzzyCompare' : 'options.fuzzyCompare', 0, false));
+    const settings: Settings = { fuzzy, missingIsFalsy: v >= 2.1, skip: fieldList(await ctx.param('options.skipFields', 0, '')), noDots };
+    if (noDots) {
+      const dotted = settings.skip.find((f) => f.includes('.'));
+      if (dotted) throw new NodeOperationError(`Dot notation is disabled, but field to skip comparing '${dotted}' contains dot`);
+    }
+    const resolve = ctx.raw<string>('resolve', v >= 2.1 ? 'includeBoth' : 'preferInput2');
+    const read = (json: Json, f: string) => (noDots ? json[f] : readPath(json, f));
+    const keysMatch = (x: unknown, y: unknown) => x !== undefined && y !== undefined && (fuzzy ? fuzzyEqual(x, y, false) : deepEqual(x, y));
+    const [labelA, labelB] = v >= 2 ? ['inputA', 'inputB'] : ['input1', 'input2'];
+
     const onlyA: Item[] = [];
-    const equal: Item[] = [];
+    const same: Item[] = [];
     const different: Item[] = [];
     const usedB = new Set<number>();
-    a.forEach((itemA, ia) => {
-      const keys = pairs.map((p) => readPath(itemA.json, p.field1));
-      const ib = keys.some((k) => k === undefined) ? -1 : b.findIndex((itemB, j) => !usedB.has(j) && pairs.every((p, n) => same(keys[n], readPath(itemB.json, p.field2))));
-      if (ib < 0) return void onlyA.push({ json: clone(itemA.json), pairedItem: { item: ia, input: 0 } });
+    for (let ia = 0; ia < a.length; ia++) {
+      const itemA = a[ia]!.json;
+      const ib = b.findIndex((itemB) => pairs.every((p) => keysMatch(read(itemA, p.field1), read(itemB.json, p.field2))));
+      if (ib < 0) {
+        onlyA.push({ json: clone(itemA), pairedItem: { item: ia, input: 0 } });
+        continue;
+      }
       usedB.add(ib);
-      const itemB = b[ib]!;
+      const itemB = b[ib]!.json;
       const paired = [{ item: ia, input: 0 }, { item: ib, input: 1 }];
-      if (same(itemA.json, itemB.json) && Object.keys(itemA.json).length === Object.keys(itemB.json).length) {
-        return void equal.push({ json: clone(itemA.json), pairedItem: paired });
+      const strippedA = withoutSkipped(itemA, settings);
+      const strippedB = withoutSkipped(itemB, settings);
+      if (itemsEqual(strippedA, strippedB, settings)) {
+        const preferB = resolve === 'preferInput2' && !settings.skip.length;
+        same.push({ json: clone(preferB ? itemB : itemA), pairedItem: paired });
+        continue;
       }
-      const sameFields: Record<string, unknown> = {};
-      const diff: Record<string, unknown> = {};
-      const names = [...new Set([...Object.keys(itemA.json), ...Object.keys(itemB.json)])];
-      for (const k of names) {
-        const inA = k in itemA.json;
-        const inB = k in itemB.json;
-        if (inA && inB && same(itemA.json[k], itemB.json[k])) sameFields[k] = clone(itemA.json[k]);
-        else diff[k] = { inputA: inA ? clone(itemA.json[k]) : null, inputB: inB ? clone(itemB.json[k]) : null };
-      }
-      const keyObject = Object.fromEntries(pairs.map((p, n) => [p.field1, keys[n]]));
-      different.push({ json: { keys: keyObject, same: sameFields, different: diff }, pairedItem: paired });
-    });
+      let json: Json;
+      if (resolve === 'preferInput1') json = clone(itemA);
+      else if (resolve === 'preferInput2') json = clone(itemB);
+      else if (resolve === 'mix') {
+        // n8n writes the other input's fields into the preferred item itself: the input node's
+        // recorded output shows them too (observed), so this does as well.
+        const preferA = ctx.raw<string>('preferWhenMix', 'input1') === 'input1';
+        json = preferA ? itemA : itemB;
+        const other = preferA ? itemB : itemA;
+        for (const f of fieldList(await ctx.param('exceptWhenMix', 0, ''))) json[f] = clone(read(other, f)) ?? null;
+      } else json = bothVersions(itemA, itemB, strippedA, strippedB, pairs, settings, labelA, labelB);
+      different.push({ json, pairedItem: paired });
+    }
     const onlyB = b.flatMap((itemB, ib) => (usedB.has(ib) ? [] : [{ json: clone(itemB.json), pairedItem: { item: ib, input: 1 } }]));
-    return [onlyA, equal, different, onlyB];
+    return [onlyA, same, different, onlyB];
   },
 } satisfies NodeType;
+
+/** "Include both versions": the key values, the fields both share, those that differ, and the skipped parts that differ. */
+function bothVersions(itemA: Json, itemB: Json, strippedA: Json, strippedB: Json, pairs: Array<{ field1: string }>, s: Settings, labelA: string, labelB: string): Json {
+  const keys: Json = {};
+  for (const p of pairs) keys[p.field1] = clone(s.noDots ? itemA[p.field1] : readPath(itemA, p.field1));
+  const sameFields: Json = {};
+  const diff: Json = {};
+  for (const k of new Set([...Object.keys(itemA), ...Object.keys(itemB)])) {
+    // Fields compare as they are (a field with a skipped part differs if that part does); a
+    // wholly skipped field that differs is left out.
+    const equal = k in itemA && k in itemB ? valuesEqual(itemA[k], itemB[k], s) : s.fuzzy && s.missingIsFalsy && valuesEqual(itemA[k], itemB[k], s);
+    if (equal) sameFields[k] = clone(itemA[k]);
+    else if (!s.skip.includes(k)) diff[k] = { [labelA]: clone(strippedA[k]) ?? null, [labelB]: clone(strippedB[k]) ?? null };
+  }
+  const json: Json = { keys, same: sameFields, different: diff };
+  const skipped: Json = {};
+  for (const f of s.skip) {
+    const [top, ...rest] = s.noDots ? [f] : f.split('.');
+    const va = s.noDots ? itemA[f] : readPath(itemA, f);
+    const vb = s.noDots ? itemB[f] : readPath(itemB, f);
+    if (!rest.length || valuesEqual(va, vb, s)) continue;
+    const entry = (skipped[top!] ??= { [labelA]: {}, [labelB]: {} }) as Record<string, Json>;
+    if (va !== undefined) writePath(entry[labelA]!, rest.join('.'), clone(va));
+    if (vb !== undefined) writePath(entry[labelB]!, rest.join('.'), clone(vb));
+  }
+  if (Object.keys(skipped).length) json.skipped = skipped;
+  return json;
+}

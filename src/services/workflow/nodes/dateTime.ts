@@ -106,10 +106,16 @@ export default {
     const zone = tzOption || String(ctx.workflow.settings?.timezone || 'UTC');
     const out: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {
-      const { field, value } = await run(ctx, i, zone);
-      const json = (await ctx.param('options.includeInputFields', i, false)) ? clone(ctx.items[i]!.json) : {};
-      if (value !== undefined) writePath(json, field, value);
-      out.push({ json, pairedItem: { item: i } });
+      try {
+        const { field, value } = await run(ctx, i, zone);
+        const json = (await ctx.param('options.includeInputFields', i, false)) ? clone(ctx.items[i]!.json) : {};
+        if (value !== undefined) writePath(json, field, value);
+        out.push({ json, pairedItem: { item: i } });
+      } catch (err) {
+        // v2 catches per item under continueOnFail: the item becomes just the error (observed).
+        if (!ctx.continueOnFail) throw err;
+        out.push({ json: {}, error: err, pairedItem: { item: i } });
+      }
     }
     return [out];
   },

@@ -1,8 +1,16 @@
 // HTML. extractHtmlContent: CSS selectors over an HTML string in a JSON field; one output item
-// per input item holding the extracted keys. Text of several matches is joined, as a jQuery-like
-// `.text()` does; `returnArray` gives one entry per match. convertToHtmlTable: all items as one
-// table (html-table.ts).
-import { parse, type HTMLElement } from 'node-html-parser';
+// per input item holding the extracted keys. convertToHtmlTable: all items as one table
+// (html-table.ts). Text, as n8n 2.8.4 gives it (observed with the oracle, nt-html-*):
+// - v1 and v1.1 (and the legacy HTML Extract node): the elements' text nodes joined, as
+//   cheerio's .text() (no script or style text, <br> adds nothing), every match joined; skip
+//   selectors do nothing;
+// - v1.2: each element's content rendered by html-to-text (headings inside it upper-cased,
+//   links and images with their URL, lists bulleted), skip selectors left out, only the first
+//   match unless `returnArray`.
+// Text of no match is "" (other return values are absent then).
+// Line ends are \n as an HTML parser reads them; trim and clean-up apply only when set.
+import { convert } from 'html-to-text';
+import { parse, type HTMLElement, type Node } from 'node-html-parser';
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { readPath } from './util.js';
@@ -17,29 +25,56 @@ interface Extraction {
   returnArray?: boolean;
 }
 
-function valueOf(el: HTMLElement, e: Extraction): string | undefined {
+const newlines = (v: string) => v.replace(/\r\n?/g, '\n');
+
+/** cheerio's .text(): the text nodes below `node`, without script and style contents. */
+function elementText(node: Node): string {
+  const kind = node.nodeType as number;
+  if (kind === 3) return node.text;
+  if (kind !== 1) return '';
+  const tag = (node as HTMLElement).rawTagName?.toLowerCase();
+  if (tag === 'script' || tag === 'style') return '';
+  return node.childNodes.map(elementText).join('');
+}
+
+/**
+ * For <body>: the white space written after </body> (and </html>), which an HTML5 parser puts
+ * at the end of the body (observed: cheerio's body HTML ends with it).
+ */
+function trailingBodySpace(el: HTMLElement): string {
+  if (el.rawTagName?.toLowerCase() !== 'body') return '';
+  let out = '';
+  for (let node: Node | null = el; node?.parentNode; node = node.parentNode) {
+    const siblings = node.parentNode.childNodes;
+    for (const s of siblings.slice(siblings.indexOf(node) + 1)) if ((s.nodeType as number) === 3 && !s.text.trim()) out += s.text;
+  }
+  return out;
+}
+
+function valueOf(el: HTMLElement, e: Extraction, rendered: boolean): string | Record<string, string> | undefined {
   switch (e.returnValue ?? 'text') {
     case 'attribute':
-      return el.getAttribute(e.attribute ?? '');
+      // No attribute named: all of them (observed).
+      return e.attribute ? el.getAttribute(e.attribute) : { ...el.attributes };
     case 'html':
-      return el.innerHTML;
+      // As cheerio writes it back: void elements without a closing slash (<img …>, <br>).
+      return newlines(el.innerHTML + trailingBodySpace(el)).replace(/<(area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr)(\b[^>]*?)\s*\/?>/gi, '<$1$2>');
     case 'value':
       return el.getAttribute('value');
     default: {
-      if (!e.skipSelectors) return el.textContent;
-      const copy = parse(el.outerHTML);
-      for (const skip of copy.querySelectorAll(e.skipSelectors)) skip.remove();
-      return copy.textContent;
+      if (!rendered) return newlines(elementText(el));
+      const skip = (e.skipSelectors ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+      return convert(newlines(el.innerHTML), { selectors: skip.map((selector) => ({ selector, format: 'skip' })) });
     }
   }
 }
 
-function tidy(v: string | undefined, trim: boolean, clean: boolean): string | undefined {
+function tidy<T>(v: T, trim: boolean, clean: boolean): T {
   if (typeof v !== 'string') return v;
-  let s = v;
+  let s: string = v;
   if (clean) s = s.replace(/^\s+|\s+$/g, '').replace(/(\r\n|\n|\r)/gm, '').replace(/\s+/g, ' ');
   if (trim) s = s.trim();
-  return s;
+  return s as T;
 }
 
 export default {
@@ -55,14 +90,17 @@ export default {
       if (source === undefined) throw new NodeOperationError(`No property named "${property}" exists!`, undefined, i);
       if (typeof source !== 'string') throw new NodeOperationError('cheerio.load() expects a string', undefined, i);
       const root = parse(String(source));
-      const trim = await ctx.param<boolean>('options.trimValues', i, true);
-      const clean = await ctx.param<boolean>('options.cleanUpText', i, true);
+      // Trimming is on unless turned off in the legacy HTML Extract node, off unless turned on in HTML (observed).
+      const trim = await ctx.param<boolean>('options.trimValues', i, ctx.node.type === 'n8n-nodes-base.htmlExtract');
+      const clean = await ctx.param<boolean>('options.cleanUpText', i, false);
+      const rendered = ctx.node.type === 'n8n-nodes-base.html' && ctx.typeVersion >= 1.2;
       const json: Record<string, unknown> = {};
       for (const e of await ctx.param<Extraction[]>('extractionValues.values', i, [])) {
         const matches = root.querySelectorAll(e.cssSelector);
-        if (e.returnArray) json[e.key] = matches.map((m) => tidy(valueOf(m, e), trim, clean));
-        else if ((e.returnValue ?? 'text') === 'text') json[e.key] = tidy(matches.map((m) => valueOf(m, e)).join(''), trim, clean);
-        else json[e.key] = matches[0] ? tidy(valueOf(matches[0], e), trim, clean) : undefined;
+        if (e.returnArray) json[e.key] = matches.map((m) => tidy(valueOf(m, e, rendered), trim, clean));
+        else if ((e.returnValue ?? 'text') === 'text' && !rendered) json[e.key] = tidy(matches.map((m) => valueOf(m, e, rendered)).join(''), trim, clean);
+        else if (matches[0]) json[e.key] = tidy(valueOf(matches[0], e, rendered), trim, clean);
+        else json[e.key] = (e.returnValue ?? 'text') === 'text' ? '' : undefined;
       }
       out.push({ json, pairedItem: { item: i } });
     }

@@ -59,7 +59,8 @@ function compareV1(type: string, op: string, a: unknown, b: unknown): boolean {
 }
 
 export async function matchV1(ctx: NodeContext, i: number): Promise<boolean> {
-  const any = ctx.raw('combineOperation', 'all') === 'any';
+  // IF v1 says `combineOperation: any`, Filter v1 `combineConditions: OR`.
+  const any = ctx.raw('combineOperation', 'all') === 'any' || ctx.raw('combineConditions', 'AND') === 'OR';
   const all = ctx.raw<Record<string, V1Condition[]>>('conditions', {});
   let seen = 0;
   for (const type of ['boolean', 'dateTime', 'number', 'string']) {

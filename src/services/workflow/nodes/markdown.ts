@@ -15,6 +15,22 @@ const SHOWDOWN_OPTIONS = [
   'backslashEscapesHTMLTags', 'emoji', 'underline', 'completeHTMLDocument', 'metadata', 'splitAdjacentBlockquotes',
 ] as const;
 
+// HTML → Markdown options that map one to one onto node-html-markdown's. `ignore` is left out:
+// n8n 2.8.4 ignores it too (observed: an ignored h1 still comes out).
+const MARKDOWN_OPTIONS = [
+  'bulletMarker', 'codeBlockStyle', 'codeFence', 'emDelimiter', 'strongDelimiter', 'keepDataImages',
+  'maxConsecutiveNewlines', 'useInlineLinks', 'useLinkReferenceDefinitions',
+] as const;
+
+/** The node's HTML → Markdown options as node-html-markdown takes them (text replacements are global regular expressions). */
+function markdownOptions(options: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of MARKDOWN_OPTIONS) if (options[name] !== undefined) out[name] = options[name];
+  const replace = (options.textReplace as { values?: Array<{ pattern?: string; replacement?: string }> } | undefined)?.values;
+  if (replace?.length) out.textReplace = replace.map((r) => [new RegExp(r.pattern ?? '', 'g'), r.replacement ?? '']);
+  return out;
+}
+
 export default {
   types: ['n8n-nodes-base.markdown'],
   async execute(ctx) {
@@ -34,7 +50,7 @@ export default {
         for (const name of SHOWDOWN_OPTIONS) if (options[name] !== undefined) converter.setOption(name, options[name]);
         out = converter.makeHtml(input);
       } else {
-        out = NodeHtmlMarkdown.translate(input);
+        out = NodeHtmlMarkdown.translate(input, markdownOptions(options));
       }
       const json = clone(item.json);
       writePath(json, key, out);

@@ -88,6 +88,9 @@ async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash
     if (join === 'keepMatches') return none;
     if (join === 'enrichInput1') return in1.length ? [passOn(in1, 0)] : none;
     if (join === 'enrichInput2') return in2.length ? [passOn(in2, 1)] : none;
+    // Non-matches from the side that has items, unless the output is only the other side's.
+    const from = ctx.raw<string>('outputDataFrom', 'both');
+    if (join === 'keepNonMatches' && from === (in1.length ? 'input2' : 'input1')) return [[]];
     return [in1.length ? passOn(in1, 0) : passOn(in2, 1)];
   }
   const read = (it: Item, f: string) => (noDots ? it.json[f] : readPath(it.json, f));
@@ -157,17 +160,20 @@ async function combineV2V3(ctx: NodeContext, in1: Item[], in2: Item[]): Promise<
     const includeUnpaired = await ctx.param<boolean>('options.includeUnpaired', 0, false);
     if (!in1.length || !in2.length) return [includeUnpaired || v < 3 ? (in1.length ? passOn(in1, 0) : passOn(in2, 1)) : []];
     const n = includeUnpaired ? Math.max(in1.length, in2.length) : Math.min(in1.length, in2.length);
-    // With addSuffix, n8n's position mode also keeps input 2's fields under their own names
-    // (observed: {x:1} and {x:'b'} give {x_1:1, x_2:'b', x:'b'}); by fields it does not.
+    // With addSuffix, v3's position mode also keeps input 2's fields under their own names
+    // (observed: {x:1} and {x:'b'} give {x_1:1, x_2:'b', x:'b'}); v2 and by fields do not.
     const pairOf = (i: number) => {
       const json = combine(in1[i]?.json, in2[i]?.json, clash);
-      return clash.resolveClash === 'addSuffix' ? { ...json, ...clone(in2[i]?.json ?? {}) } : json;
+      return clash.resolveClash === 'addSuffix' && v >= 3 ? { ...json, ...clone(in2[i]?.json ?? {}) } : json;
     };
     return [Array.from({ length: n }, (_, i) => ({ json: pairOf(i), pairedItem: pair(in1[i] ? i : undefined, in2[i] ? i : undefined) }))];
   }
   if (how === 'combineAll' || how === 'multiplex') {
     const out: Item[] = [];
-    in1.forEach((a, ia) => in2.forEach((b, ib) => out.push({ json: combine(a.json, b.json, clash), pairedItem: pair(ia, ib) })));
+    const each = (a: Item, ia: number, b: Item, ib: number) => out.push({ json: combine(a.json, b.json, clash), pairedItem: pair(ia, ib) });
+    // Preferring input 1, n8n walks input 2 in the outer loop (observed: a1b1, a2b1, a1b2, …).
+    if (clash.resolveClash === 'preferInput1') in2.forEach((b, ib) => in1.forEach((a, ia) => each(a, ia, b, ib)));
+    else in1.forEach((a, ia) => in2.forEach((b, ib) => each(a, ia, b, ib)));
     return [out];
   }
   throw new NodeOperationError(`Merge combine mode "${how}" is not supported`);
@@ -253,7 +259,8 @@ async function executeV1(ctx: NodeContext, mode: string, in1: Item[], in2: Item[
 function chooseBranch(ctx: NodeContext, inputs: Item[][]): Item[][] {
   const v = ctx.typeVersion;
   const output = ctx.raw<string>('output', v >= 3 ? 'specifiedInput' : 'input1');
-  if (output === 'empty') return [[{ json: {} }]];
+  // The empty item is paired with every item of every input ($('A').item finds its own).
+  if (output === 'empty') return [[{ json: {}, pairedItem: inputs.flatMap((items, input) => items.map((_, item) => ({ item, input }))) }]];
   const which = v >= 3 ? Number(ctx.raw('useDataOfInput', 1)) - 1 : output === 'input2' ? 1 : 0;
   return [passOn(inputs[which] ?? [], which)];
 }

@@ -1,13 +1,18 @@
 // Every node type Hamlet runs. Adding a node type is one file in this folder and one line here.
 import type { NodeType } from '../engine/node-type.js';
+import type { WorkflowDefinition } from '../engine/types.js';
+import { N8N_NODE_TYPES } from './n8n-node-types.js';
 import aggregate from './aggregate.js';
 import code from './code.js';
 import compareDatasets from './compareDatasets.js';
+import convertToFile from './convertToFile.js';
 import crypto from './crypto.js';
 import dateTime from './dateTime.js';
 import cron from './cron.js';
 import errorTrigger from './errorTrigger.js';
 import executeWorkflow from './executeWorkflow.js';
+import executionData from './executionData.js';
+import extractFromFile from './extractFromFile.js';
 import executeWorkflowTrigger from './executeWorkflowTrigger.js';
 import filter from './filter.js';
 import fn from './function.js';
@@ -27,6 +32,7 @@ import limit from './limit.js';
 import manualTrigger from './manualTrigger.js';
 import markdown from './markdown.js';
 import merge from './merge.js';
+import n8nTrainingCustomerDatastore from './n8nTrainingCustomerDatastore.js';
 import noOp from './noOp.js';
 import removeDuplicates from './removeDuplicates.js';
 import renameKeys from './renameKeys.js';
@@ -44,8 +50,8 @@ import webhook from './webhook.js';
 import xml from './xml.js';
 
 const ALL: NodeType[] = [
-  aggregate, code, compareDatasets, crypto, cron, dateTime, removeDuplicates, sort, summarize, errorTrigger, executeWorkflow, executeWorkflowTrigger, filter, fn, functionItem, html, httpRequest, ifNode, itemLists, limit,
-  manualTrigger, markdown, merge, noOp, renameKeys, respondToWebhook, scheduleTrigger, set, splitInBatches, splitOut, stopAndError, switchNode, wait,
+  aggregate, code, compareDatasets, convertToFile, crypto, cron, dateTime, removeDuplicates, sort, summarize, errorTrigger, executeWorkflow, executeWorkflowTrigger, executionData, extractFromFile, filter, fn, functionItem, html, httpRequest, ifNode, itemLists, limit,
+  manualTrigger, markdown, merge, n8nTrainingCustomerDatastore, noOp, renameKeys, respondToWebhook, scheduleTrigger, set, splitInBatches, splitOut, stopAndError, switchNode, wait,
   webhook, xml,
   // Hamlet's sibling services, over their HTTP APIs and the platform event bus.
   hamletBlog, hamletCommunity, hamletCommunityTrigger, hamletHome, hamletHomeTrigger, hamletMail, hamletMailTrigger,
@@ -59,3 +65,11 @@ export const nodeRegistry = {
   /** Every type name the engine runs (the oracle coverage test checks each has a recorded case). */
   types: (): string[] => [...byType.keys()],
 };
+
+/**
+ * The first node type neither n8n 2.8.4 nor this engine knows (n8n then refuses to activate or
+ * run the workflow: "Unrecognized node type: …"); undefined when there is none.
+ */
+export function unknownNodeType(wf: WorkflowDefinition): string | undefined {
+  return wf.nodes.find((n) => !byType.has(n.type) && !N8N_NODE_TYPES.has(n.type))?.type;
+}

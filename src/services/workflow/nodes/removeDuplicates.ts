@@ -2,7 +2,7 @@
 // against values seen in earlier executions (kept in the workflow's static data).
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { fieldList, isPlainObject, readPath } from './util.js';
+import { clone, fieldList, isPlainObject, readPath, writePath } from './util.js';
 
 function stable(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'undefined';
@@ -54,9 +54,12 @@ export default {
     const fields = fieldList(rawFields);
     const missing = (key: string) => new NodeOperationError(`'${key}' field is missing from some input items`);
     let keyOf: (json: Record<string, unknown>, i: number) => string;
+    // The compared fields, by path: with `removeOtherFields` an item keeps only these.
+    let compared: string[];
     if (compare === 'selectedFields') {
       for (const f of fields) if (ctx.items.some((it) => readPath(it.json, f) === undefined)) throw missing(f);
       keyOf = (json) => stable(fields.map((f) => readPath(json, f)));
+      compared = fields;
     } else {
       // Items compare by their flattened paths (tags.0, a.b): every path of any item (all
       // fields) or of the first item less the excluded ones, each required in every item.
@@ -66,14 +69,21 @@ export default {
         : [...new Set(flats.flatMap((f) => [...f.keys()]))];
       for (const k of keys) if (flats.some((f) => !f.has(k))) throw missing(k);
       keyOf = (_json, i) => stable(keys.map((k) => flats[i]!.get(k)));
+      compared = keys;
     }
+    const removeOthers = await ctx.param<boolean>('options.removeOtherFields', 0, false);
+    const only = (json: Record<string, unknown>) => {
+      const out: Record<string, unknown> = {};
+      for (const f of compared) writePath(out, f, clone(readPath(json, f)));
+      return out;
+    };
     const seen = new Set<string>();
     const out: Item[] = [];
     ctx.items.forEach((it, i) => {
       const k = keyOf(it.json, i);
       if (seen.has(k)) return;
       seen.add(k);
-      out.push({ ...it, pairedItem: { item: i } });
+      out.push(removeOthers ? { json: only(it.json), pairedItem: { item: i } } : { ...it, pairedItem: { item: i } });
     });
     return [out];
   },

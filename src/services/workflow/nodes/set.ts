@@ -12,48 +12,80 @@ interface Assignment {
   value?: unknown;
 }
 
+/** How n8n names a value in a conversion error: text in quotes, arrays and objects by kind. */
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (value !== null && typeof value === 'object') return 'object';
+  return `'${String(value)}'`;
+}
+
+/**
+ * A field's value as its type, by n8n 3.x's rules (observed): booleans from true/false in any
+ * case or anything whose Number() is 0 or 1 (not blank text); numbers by Number() (blank text
+ * is 0, objects fail); arrays and objects from JSON text, arrays also with single quotes,
+ * objects also as a JavaScript literal. A value that does not convert fails the item, or stays
+ * as it is with `ignoreErrors`; 3.0–3.2 refuse any text that is no object, whatever the option.
+ */
 function convert(name: string, type: string, value: unknown, itemIndex: number, ignoreErrors: boolean, typeVersion: number): unknown {
-  // 3.0–3.2 write an absent value as text ("undefined", "null") into a string field (observed).
-  if (typeVersion < 3.3 && type === 'string' && (value === null || value === undefined)) return String(value);
+  // 3.0 and 3.1 write an absent value as text ("undefined", "null") into a string field (observed).
+  if (typeVersion < 3.2 && type === 'string' && (value === null || value === undefined)) return String(value);
   // An expression that yields nothing sets the field to null, whatever its type (observed).
   if (value === null || value === undefined) return null;
   const fail = (): never => {
-    const shown = typeof value === 'object' ? JSON.stringify(value) : String(value);
-    throw new NodeOperationError(`'${name}' expects a ${type} but we got '${shown}' [item ${itemIndex}]`);
+    throw new NodeOperationError(`'${name}' expects a ${type} but we got ${describe(value)} [item ${itemIndex}]`);
   };
   try {
     switch (type) {
       case 'string':
         return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
       case 'number': {
-        // As JavaScript's Number(): "31", "" (0) and [1] convert, "x" and objects do not.
         const n = typeof value === 'number' ? value : isPlainObject(value) ? NaN : Number(value);
         if (Number.isNaN(n)) fail();
         return n;
       }
-      case 'boolean':
+      case 'boolean': {
         if (typeof value === 'boolean') return value;
-        if (value === 'true' || value === '1' || value === 1) return true;
-        if (value === 'false' || value === '0' || value === 0) return false;
+        if (typeof value === 'string' && ['true', 'false'].includes(value.toLowerCase())) return value.toLowerCase() === 'true';
+        if (!(typeof value === 'string' && value.trim() === '')) {
+          const n = Number(value);
+          if (n === 0) return false;
+          if (n === 1) return true;
+        }
         return fail();
-      case 'array':
-      case 'object': {
-        let v = value;
-        if (typeof v === 'string') {
+      }
+      case 'array': {
+        if (Array.isArray(value)) return value;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(String(value));
+        } catch {
           try {
-            v = JSON.parse(v);
+            parsed = JSON.parse(String(value).replace(/'/g, '"'));
           } catch {
             return fail();
           }
         }
-        if (type === 'array' ? !Array.isArray(v) : !isPlainObject(v)) fail();
-        return v;
+        return Array.isArray(parsed) ? parsed : fail();
+      }
+      case 'object': {
+        if (isPlainObject(value)) return value;
+        let parsed: unknown;
+        try {
+          parsed = typeof value === 'string' ? parseLenientJson(value) : value;
+        } catch {
+          parsed = undefined;
+        }
+        if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
+          if (typeVersion < 3.3) throw new NodeOperationError(`The entry "${name}" inside 'Fields to Set' in item ${itemIndex} does not contain a valid JSON object`);
+          return fail();
+        }
+        return parsed;
       }
       default:
         return value;
     }
   } catch (err) {
-    if (ignoreErrors) return value;
+    if (ignoreErrors && !(err instanceof NodeOperationError && err.message.startsWith('The entry '))) return value;
     throw err;
   }
 }

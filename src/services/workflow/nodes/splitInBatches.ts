@@ -8,6 +8,9 @@ interface LoopState {
   items?: Item[];
   processed: Item[];
   done?: boolean;
+  /** This batch's number (0 first) and how many batches the input made, as `$node["Loop"].context` shows them. */
+  currentRunIndex?: number;
+  maxRunIndex?: number;
   /** v1's loop ends through an IF on `$node["Loop"].context["noItemsLeft"]`: true once the batch handed out was the last (oracle: engine-loop-v1). */
   noItemsLeft?: boolean;
 }
@@ -25,9 +28,12 @@ export default {
       batch = all.slice(0, size);
       state.items = all.slice(size);
       state.processed = [];
+      state.currentRunIndex = 0;
+      state.maxRunIndex = Math.ceil(all.length / size);
     } else {
       state.processed.push(...ctx.items);
       batch = state.items.splice(0, size);
+      state.currentRunIndex = (state.currentRunIndex ?? 0) + 1;
     }
     state.done = batch.length === 0;
     state.noItemsLeft = state.items.length === 0;

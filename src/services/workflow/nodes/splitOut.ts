@@ -1,8 +1,10 @@
 // Split Out: one item per element of an array field. Observed with the oracle (n8n 2.8.4):
 // several fields are zipped by position, each under its own name as written ("data.list");
 // a field found by neither path nor literal key gives no items (no error); an object splits
-// into its values; a lone object element (one field, no destination) becomes the item.
-import type { NodeType } from '../engine/node-type.js';
+// into its values, anything else (null too) counts as a list of one. Only a lone field split
+// with no other fields and no destination spreads an object element (an array element too:
+// [9] gives {"0": 9}) into the item; otherwise each element stays under its field's name.
+import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { clone, deletePath, fieldList, isPlainObject, readPath, writePath } from './util.js';
 
@@ -10,15 +12,23 @@ export default {
   types: ['n8n-nodes-base.splitOut'],
   async execute(ctx) {
     const out: Item[] = [];
+    // Item Lists' older versions (observed): v1 takes arrays only and spreads a null element as
+    // {}; v2.0 fails on a field no item has and on one that is no array or object.
+    const itemListsV1 = ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion < 2;
+    const itemListsV2 = ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion === 2;
     for (let i = 0; i < ctx.items.length; i++) {
       const json = ctx.items[i]!.json;
       const fields = fieldList(await ctx.param<string>('fieldToSplitOut', i, ''));
       const include = ctx.raw<string>('include', 'noOtherFields');
-      const dest = await ctx.param<string>('options.destinationFieldName', i, '');
+      // Destinations name the fields' elements in order ("first, second"); a field past them keeps its name.
+      const dests = fieldList(await ctx.param<string>('options.destinationFieldName', i, ''));
       const noDots = await ctx.param<boolean>('options.disableDotNotation', i, false);
       const read = (f: string) => (noDots ? json[f] : readPath(json, f) ?? json[f]);
       const lists = fields.map((field) => {
         const value = read(field);
+        if (itemListsV1 && !Array.isArray(value)) throw new NodeOperationError(`The provided field '${field}' is not an array`, undefined, i);
+        if (itemListsV2 && value === undefined) throw new NodeOperationError(`Couldn't find the field '${field}' in the input data`, undefined, i);
+        if (itemListsV2 && (value === null || typeof value !== 'object')) throw new NodeOperationError(`The provided field '${field}' is not an array or object`, undefined, i);
         if (value === undefined) return undefined;
         return Array.isArray(value) ? value : isPlainObject(value) ? Object.values(value) : [value];
       });
@@ -42,8 +52,8 @@ export default {
           const list = lists[j];
           if (!list || k >= list.length) return;
           const element = list[k];
-          if (fields.length === 1 && !dest && isPlainObject(element)) Object.assign(base, clone(element));
-          else base[fields.length === 1 && dest ? dest : field] = clone(element);
+          if (fields.length === 1 && !dests.length && include === 'noOtherFields' && (element !== null || itemListsV1) && typeof element === 'object') Object.assign(base, clone(element));
+          else base[dests[j] ?? field] = clone(element);
         });
         out.push({ json: base, pairedItem: { item: i } });
       }

@@ -17,13 +17,20 @@ const NAMES: Record<string, string> = {
 };
 
 // Observed with the oracle: sum and average take only real numbers (numeric strings are
-// skipped); min and max compare any values with < and >; null and missing values are skipped.
+// skipped); min and max compare any values with < and >. "Empty" values (null, missing, '')
+// are left out of every aggregation unless `includeEmpty`; count and countUnique count the rest
+// ([], {}, 0 and false count), countUnique telling 0 from "0" and null from missing.
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
+const typedKey = (v: unknown) => (v === undefined ? 'u' : `${typeof v}:${JSON.stringify(v)}`);
+const asText = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
+
 function aggregate(spec: Spec, values: unknown[]): unknown {
+  const kept = spec.includeEmpty ? values : values.filter((v) => !isEmpty(v));
   const present = values.filter((v) => v !== undefined && v !== null);
   const nums = () => present.filter((v): v is number => typeof v === 'number');
   switch (spec.aggregation ?? 'count') {
-    case 'count': return present.length;
-    case 'countUnique': return new Set(present.filter((v) => v !== '').map((v) => JSON.stringify(v))).size;
+    case 'count': return kept.length;
+    case 'countUnique': return new Set(kept.map(typedKey)).size;
     case 'sum': return nums().reduce((a, b) => a + b, 0);
     case 'average': { const n = nums(); return n.length ? n.reduce((a, b) => a + b, 0) / n.length : null; }
     case 'min': return present.length ? present.reduce((a, b) => ((b as number) < (a as number) ? b : a)) : null;
@@ -31,10 +38,54 @@ function aggregate(spec: Spec, values: unknown[]): unknown {
     case 'append': return spec.includeEmpty ? values.map((v) => (v === undefined ? null : v)) : present;
     case 'concatenate': {
       const sep = spec.separateBy === 'other' ? (spec.customSeparator ?? '') : spec.separateBy === 'newline' ? '\n' : spec.separateBy === ', ' ? ', ' : ',';
-      return (spec.includeEmpty ? values : present.filter((v) => v !== '')).map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(sep);
+      return kept.map(asText).join(sep);
     }
   }
   throw new NodeOperationError(`Aggregation "${spec.aggregation}" is not supported`);
+}
+
+interface Group {
+  /** The split fields' values as the output shows them (absent: the item lacked the field, v1.1). */
+  keys: Record<string, unknown>;
+  /** The split fields' values as text (the single-item output's keys). */
+  names: string[];
+  items: Array<{ item: Item; index: number }>;
+}
+
+/**
+ * The groups, nested field by field as n8n builds them: first by the first split field (in the
+ * order its values first appear), then within each by the next. v1 names a group by its value
+ * as text (a missing value is "undefined"); v1.1 keeps numbers, booleans and null as they are,
+ * objects as JSON text, and leaves a missing value out.
+ */
+function groupItems(items: Item[], splitBy: string[], read: (json: Record<string, unknown>, f: string) => unknown, typed: boolean): Group[] {
+  type Node = { group?: Group; children: Map<string, Node> };
+  const root: Node = { children: new Map() };
+  const order: Group[] = [];
+  items.forEach((item, index) => {
+    let at = root;
+    const keys: Record<string, unknown> = {};
+    const names: string[] = [];
+    for (const f of splitBy) {
+      const v = read(item.json, f);
+      const name = v === undefined ? 'undefined' : asText(v);
+      names.push(name);
+      if (!typed) keys[f] = name;
+      else if (v !== undefined) keys[f] = v !== null && typeof v === 'object' ? name : v;
+      const id = typed ? typedKey(v) : name;
+      let next = at.children.get(id);
+      if (!next) at.children.set(id, (next = { children: new Map() }));
+      at = next;
+    }
+    if (!at.group) at.group = { keys, names, items: [] };
+    at.group.items.push({ item, index });
+  });
+  const walk = (n: Node) => {
+    if (n.group) order.push(n.group);
+    for (const child of n.children.values()) walk(child);
+  };
+  walk(root);
+  return order;
 }
 
 export default {
@@ -43,38 +94,34 @@ export default {
     const specs = await ctx.param<Spec[]>('fieldsToSummarize.values', 0, [{ aggregation: 'count', field: '' }]);
     const splitBy = fieldList(await ctx.param('fieldsToSplitBy', 0, ''));
     const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
-    const read = (json: Record<string, unknown>, f: string) => (noDots ? json[f] : readPath(json, f));
-    for (const spec of specs) {
+    // With dot notation a key that contains the dots literally wins over the nested path (as lodash's get).
+    const read = (json: Record<string, unknown>, f: string) => (noDots || f in json ? json[f] : readPath(json, f));
+    // A field no item has fails the node, unless told to go on (Item Lists from 2.1 always goes on: observed).
+    const goOn = (await ctx.param<boolean>('options.continueIfFieldNotFound', 0, false)) || (ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion >= 2.1);
+    for (const spec of goOn ? [] : specs) {
       const field = spec.field ?? '';
       if (ctx.items.length && !ctx.items.some((it) => read(it.json, field) !== undefined)) throw new NodeOperationError(`The field '${field}' does not exist in any items`);
     }
-    // Groups are named by their values as text: missing → "undefined", objects as JSON.
-    const asText = (v: unknown) => (v === undefined ? 'undefined' : v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
-    const groups = new Map<string, { keys: Record<string, unknown>; items: Array<{ item: Item; index: number }> }>();
-    ctx.items.forEach((item, index) => {
-      const keys = Object.fromEntries(splitBy.map((f) => [f, asText(read(item.json, f))]));
-      const k = JSON.stringify(splitBy.map((f) => keys[f]));
-      const g = groups.get(k) ?? { keys, items: [] };
-      g.items.push({ item, index });
-      groups.set(k, g);
-    });
-    if (!groups.size) groups.set('[]', { keys: {}, items: [] });
-    type Group = typeof groups extends Map<string, infer G> ? G : never;
-    // Dots in a field's path become underscores in the aggregate's name (observed: `sum_m_v`).
-    const name = (field: string) => (noDots ? field : field.replace(/\./g, '_'));
+    // Summarize 1.1 and Item Lists 3 keep the split values' types; Summarize 1 and Item Lists 1–2.x do not.
+    const typed = ctx.node.type === 'n8n-nodes-base.summarize' ? ctx.typeVersion >= 1.1 : ctx.typeVersion >= 3;
+    const groups = groupItems(ctx.items, splitBy, read, typed);
+    if (!groups.length) groups.push({ keys: {}, names: [], items: [] });
+    // Dots in a field's path become underscores in the output's names (observed: `sum_m_v`, `p_q`).
+    const name = (field: string) => field.replace(/\./g, '_');
     const summary = (g: Group) =>
       Object.fromEntries(specs.map((spec) => [`${NAMES[spec.aggregation ?? 'count'] ?? spec.aggregation}_${name(spec.field ?? '')}`, aggregate(spec, g.items.map(({ item }) => read(item.json, spec.field ?? '')))]));
     if (await ctx.param('options.outputFormat', 0, 'separateItems') === 'singleItem' && splitBy.length) {
-      // One item, keyed by the groups' values (nested, one level per split field), each holding
-      // its aggregates.
+      // One item, keyed by the groups' values as text (nested, one level per split field), each
+      // holding its aggregates.
       const json: Record<string, unknown> = {};
-      for (const g of groups.values()) {
+      for (const g of groups) {
         let at = json;
-        for (const f of splitBy) at = (at[g.keys[f] as string] ??= {}) as Record<string, unknown>;
+        for (const n of g.names) at = (at[n] ??= {}) as Record<string, unknown>;
         Object.assign(at, summary(g));
       }
       return [[{ json, pairedItem: ctx.items.map((_, i) => ({ item: i })) }]];
     }
-    return [[...groups.values()].map((g) => ({ json: { ...g.keys, ...summary(g) }, pairedItem: g.items.map(({ index }) => ({ item: index })) }))];
+    const keyed = (g: Group) => Object.fromEntries(Object.entries(g.keys).map(([f, v]) => [name(f), v]));
+    return [groups.map((g) => ({ json: { ...keyed(g), ...summary(g) }, pairedItem: g.items.map(({ index }) => ({ item: index })) }))];
   },
 } satisfies NodeType;

@@ -11,7 +11,8 @@ function outputCount(node: WorkflowNode): number {
   const version = Number(node.typeVersion ?? 1);
   if (version < 3) {
     if (version < 2) return 4;
-    return p.mode === 'expression' ? Number(p.outputsAmount ?? 4) : Math.max(1, (p.rules?.rules ?? []).reduce((m: number, r: any) => Math.max(m, Number(r.output ?? 0) + 1), 0));
+    // v2: one output per rule, by position (a rule's old `output` key is ignored: observed).
+    return p.mode === 'expression' ? Number(p.outputsAmount ?? 4) : Math.max(1, (p.rules?.rules ?? []).length);
   }
   if (p.mode === 'expression') return Number(p.numberOutputs ?? 4);
   const rules = p.rules?.values?.length ?? 0;
@@ -30,6 +31,8 @@ const LEGACY: Record<string, (a: any, b: any) => boolean> = {
   startsWith: (a, b) => String(a).startsWith(String(b)),
   endsWith: (a, b) => String(a).endsWith(String(b)),
   regex: (a, b) => new RegExp(String(b).replace(/^\/(.*)\/\w*$/, '$1')).test(String(a)),
+  after: (a, b) => new Date(a).getTime() > new Date(b).getTime(),
+  before: (a, b) => new Date(a).getTime() < new Date(b).getTime(),
 };
 
 async function routeV3(ctx: NodeContext, i: number, outputs: number): Promise<number[]> {
@@ -58,7 +61,15 @@ async function routeV3(ctx: NodeContext, i: number, outputs: number): Promise<nu
   return [];
 }
 
-const LEGACY_DEFAULTS: Record<string, unknown> = { number: 0, string: '', boolean: false };
+// A rule's defaults per data type (its operation and value2 when the rule leaves them out, as
+// n8n's parameter defaults), and what a value1 that resolves to nothing compares as (observed:
+// a missing number is below 2 yet not equal to 0, as null is).
+const LEGACY_DEFAULTS: Record<string, { operation: string; value2: unknown; missing: unknown }> = {
+  number: { operation: 'smaller', value2: 0, missing: null },
+  string: { operation: 'equal', value2: '', missing: '' },
+  boolean: { operation: 'equal', value2: false, missing: false },
+  dateTime: { operation: 'after', value2: '', missing: '' },
+};
 
 async function routeLegacy(ctx: NodeContext, i: number): Promise<number[]> {
   const routes = await routeLegacyRaw(ctx, i);
@@ -70,15 +81,19 @@ async function routeLegacy(ctx: NodeContext, i: number): Promise<number[]> {
 
 async function routeLegacyRaw(ctx: NodeContext, i: number): Promise<number[]> {
   if (ctx.raw('mode', 'rules') === 'expression') return [Number(await ctx.param('output', i, 0))];
-  // A missing value is the data type's default (observed: an absent number routes as 0).
-  const value1 = (await ctx.param<unknown>('value1', i, undefined)) ?? LEGACY_DEFAULTS[ctx.raw<string>('dataType', 'number')];
+  const defaults = LEGACY_DEFAULTS[ctx.raw<string>('dataType', 'number')] ?? LEGACY_DEFAULTS.number!;
+  const value1 = (await ctx.param<unknown>('value1', i, undefined)) ?? defaults.missing;
   const rules = ctx.raw<Array<unknown>>('rules.rules', []);
   for (let r = 0; r < rules.length; r++) {
     const rule = await ctx.param<{ operation?: string; value2?: unknown; output?: number }>(`rules.rules.${r}`, i, {});
-    const cmp = LEGACY[rule.operation ?? 'equal'];
-    if (cmp?.(value1, rule.value2)) return [Number(rule.output ?? 0)];
+    const cmp = LEGACY[rule.operation ?? defaults.operation];
+    // v1 sends a match to the rule's `output` (default 0); v2 to the rule's own position.
+    if (cmp?.(value1, 'value2' in rule ? rule.value2 : defaults.value2)) return [ctx.typeVersion >= 2 ? r : Number(rule.output ?? 0)];
   }
-  const fb = Number(ctx.raw('fallbackOutput', -1));
+  const fallback = ctx.raw<unknown>('fallbackOutput', -1);
+  // v2 has no "extra" fallback output: n8n fails on the missing output list (its words, observed).
+  if (fallback === 'extra') throw new NodeOperationError("Cannot read properties of undefined (reading 'push')");
+  const fb = Number(fallback);
   return fb >= 0 ? [fb] : [];
 }
 

@@ -9,11 +9,10 @@
 import type { Leadership } from '../../../platform/leader.js';
 import type { Platform } from '../../../platform/service.js';
 import { DomainError } from '../../../platform/errors.js';
-import { nodeRegistry } from '../nodes/registry.js';
+import { nodeRegistry, unknownNodeType } from '../nodes/registry.js';
 import type { WorkflowStore } from '../store/index.js';
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
 import { activatableTriggers, triggerKind } from '../workflows/triggers.js';
-import { N8N_NODE_TYPES } from '../nodes/n8n-node-types.js';
 import { scheduleItem } from '../nodes/schedule-item.js';
 import type { Runner } from '../executions/runner.js';
 import type { WorkflowNode } from '../engine/types.js';
@@ -76,8 +75,8 @@ export class Activation {
   validate(p: PreparedWorkflow): void {
     // As n8n: a type neither n8n nor this engine knows makes the workflow unactivatable (it still
     // imports, and a real n8n node the engine lacks fails only when it runs).
-    const unknown = p.definition.nodes.find((n) => !nodeRegistry.get(n.type) && !N8N_NODE_TYPES.has(n.type));
-    if (unknown) throw invalid(`Unrecognized node type: ${unknown.type}`);
+    const unknown = unknownNodeType(p.definition);
+    if (unknown) throw invalid(`Unrecognized node type: ${unknown}`);
     const triggers = activatableTriggers(p.definition);
     // n8n 2.8.4 also activates a workflow whose only trigger is Execute Workflow Trigger or Error
     // Trigger (observed: engine-activate-subworkflow-only, error-trigger-manual).

@@ -42,7 +42,7 @@ interface HamletApi {
   runTimer(): boolean;
   cleanGlobals(): boolean;
   logs(): string;
-  setItems(kind: 'all' | 'item'): void;
+  setItems(kind: 'all' | 'item' | 'eachItem'): void;
   inputAt(index: number): unknown;
   inputAll(): unknown[];
   customData(): string;

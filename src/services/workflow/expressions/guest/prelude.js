@@ -487,8 +487,10 @@
     cleanGlobals,
     logs() { const out = logs.splice(0, logs.length); logBytes = 0; return jsonStringify(out); },
     setItems(kind) {
-      if (kind === 'all') state.items = () => inputAll();
+      if (kind === 'all' || kind === 'eachItem') state.items = () => inputAll();
       if (kind === 'item') state.item = () => { const it = inputAt(state.itemIndex); return it && it.json; };
+      // The Code node's each-item mode: `item` is the item itself, as a copy ($input.item is not it: observed).
+      if (kind === 'eachItem') state.item = () => remember('item:' + state.itemIndex, () => { const it = inputAt(state.itemIndex); return it && JSON.parse(JSON.stringify(it)); });
     },
     inputAt,
     inputAll,

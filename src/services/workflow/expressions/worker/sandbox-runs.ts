@@ -80,7 +80,7 @@ export class SandboxRuns {
         if (error instanceof CompileError) throw codeError(error.guest, CODE_FILENAME);
         throw error;
       }
-      sandbox.callApi('setItems', mode === 'functionItem' ? 'item' : 'all').dispose();
+      sandbox.callApi('setItems', mode === 'functionItem' ? 'item' : mode === 'runOnceForEachItem' ? 'eachItem' : 'all').dispose();
       const value = invoke(sandbox, fn);
       const staticData = decode(sandbox.callApiString('staticData'));
       const customData = decode(sandbox.callApiString('customData'));

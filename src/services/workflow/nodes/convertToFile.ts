@@ -1,0 +1,87 @@
+// Convert to File: items' json into a file on `binary[binaryPropertyName]` (default "data"):
+// CSV, HTML, RTF (all items as one sheet, sheet-formats.ts), JSON (all items, or one file per
+// item), text or base64 from a field (per item), an iCalendar event (per item). The output
+// items' json is empty, as n8n's. Default names as n8n 2.8.4 gives them (File.csv, file.json,
+// file.txt, file, event.ics). Spreadsheet formats (xlsx, xls, ods) are not supported here.
+import { DateTime } from 'luxon';
+import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
+import type { Item } from '../expressions/api.js';
+import { toBinary } from './binary-data.js';
+import { writeEvent } from './ical.js';
+import { toSheet, writeCsv, writeHtml, writeRtf } from './sheet-formats.js';
+import { readPath } from './util.js';
+
+const SHEET_MIME: Record<string, string> = { csv: 'text/csv', html: 'text/html', rtf: 'application/rtf' };
+
+type Options = { fileName?: string; delimiter?: string; headerRow?: boolean; format?: boolean; mimeType?: string; encoding?: string; addBOM?: boolean };
+
+function fileItem(ctx: NodeContext, bytes: Buffer, meta: { fileName?: string; mimeType?: string }, pairedItem: Item['pairedItem']): Item {
+  const property = ctx.raw<string>('binaryPropertyName', 'data');
+  return { json: {}, binary: { [property]: toBinary(bytes, meta) }, pairedItem };
+}
+
+/** Text in the encoding asked for (UTF-8 by default), with a byte order mark when asked. */
+function encode(text: string, options: Options): Buffer {
+  const encoding = (options.encoding ?? 'utf8') as BufferEncoding;
+  const body = Buffer.from(text, Buffer.isEncoding(encoding) ? encoding : 'utf8');
+  return options.addBOM ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body;
+}
+
+async function eventFile(ctx: NodeContext, i: number): Promise<Item> {
+  const zone = String(ctx.workflow.settings?.timezone || 'UTC');
+  const when = async (name: string) => {
+    const v = await ctx.param<unknown>(name, i, '');
+    const d = v instanceof Date ? DateTime.fromJSDate(v, { zone }) : DateTime.fromISO(String(v), { zone });
+    if (!d.isValid) throw new NodeOperationError(`The ${name} date "${String(v)}" is not a valid date`, undefined, i);
+    return d;
+  };
+  const fields = (await ctx.param<Record<string, unknown>>('additionalFields', i, {})) ?? {};
+  const text = writeEvent({ title: await ctx.param('title', i, undefined), start: await when('start'), end: await when('end'), allDay: await ctx.param<boolean>('allDay', i, false), now: ctx.now(), fields });
+  return fileItem(ctx, Buffer.from(text), { fileName: String(fields.fileName ?? 'event.ics'), mimeType: 'text/calendar' }, { item: i });
+}
+
+export default {
+  types: ['n8n-nodes-base.convertToFile'],
+  async execute(ctx) {
+    const operation = ctx.raw<string>('operation', 'csv');
+    const options = ((await ctx.param<Options>('options', 0, {})) ?? {}) as Options;
+    const all = ctx.items.map((_, i) => ({ item: i }));
+    if (operation === 'csv' || operation === 'html' || operation === 'rtf') {
+      const sheet = toSheet(ctx.items.map((it) => it.json));
+      const headerRow = options.headerRow !== false;
+      const text = operation === 'csv' ? writeCsv(sheet, options.delimiter || ',', headerRow) : operation === 'html' ? writeHtml(sheet) : writeRtf(sheet);
+      return [[fileItem(ctx, Buffer.from(text), { fileName: options.fileName || `File.${operation}`, mimeType: SHEET_MIME[operation] }, all)]];
+    }
+    if (operation === 'toJson') {
+      const json = (v: unknown, o: Options) => encode(o.format ? JSON.stringify(v, null, 2) : JSON.stringify(v), o);
+      if (ctx.raw<string>('mode', 'once') === 'each') {
+        const out: Item[] = [];
+        for (let i = 0; i < ctx.items.length; i++) {
+          const o = ((await ctx.param<Options>('options', i, {})) ?? {}) as Options;
+          out.push(fileItem(ctx, json(ctx.items[i]!.json, o), { fileName: o.fileName || 'file.json', mimeType: 'application/json' }, { item: i }));
+        }
+        return [out];
+      }
+      return [[fileItem(ctx, json(ctx.items.map((it) => it.json), options), { fileName: options.fileName || 'file.json', mimeType: 'application/json' }, all)]];
+    }
+    if (operation === 'toText' || operation === 'toBinary') {
+      const out: Item[] = [];
+      for (let i = 0; i < ctx.items.length; i++) {
+        const field = await ctx.param<string>('sourceProperty', i, '');
+        const o = ((await ctx.param<Options>('options', i, {})) ?? {}) as Options;
+        const value = readPath(ctx.items[i]!.json, field);
+        if (value === undefined) throw new NodeOperationError(`The JSON property '${field}' does not exist on item ${i}`, undefined, i);
+        const text = typeof value === 'string' ? value : JSON.stringify(value);
+        if (operation === 'toText') out.push(fileItem(ctx, encode(text, o), { fileName: o.fileName || 'file.txt', mimeType: 'text/plain' }, { item: i }));
+        else out.push(fileItem(ctx, Buffer.from(text, 'base64'), { fileName: o.fileName || 'file', mimeType: o.mimeType }, { item: i }));
+      }
+      return [out];
+    }
+    if (operation === 'iCal') {
+      const out: Item[] = [];
+      for (let i = 0; i < ctx.items.length; i++) out.push(await eventFile(ctx, i));
+      return [out];
+    }
+    throw new NodeOperationError(`The operation "${operation}" of Convert to File is not supported here (spreadsheet formats xlsx, xls and ods are not available)`);
+  },
+} satisfies NodeType;

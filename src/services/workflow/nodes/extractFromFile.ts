@@ -1,0 +1,67 @@
+// Extract from File: a file on `binary[binaryPropertyName]` (default "data") into json: CSV,
+// HTML tables and RTF tables one item per row (sheet-formats.ts), JSON, text or base64 under
+// `destinationKey` (default "data"), iCalendar events. As n8n 2.8.4 (observed): CSV values stay
+// text and keep a byte order mark in the first header, empty cells are left out unless
+// `includeEmptyCells`; text drops the byte order mark. Spreadsheet formats (xlsx, xls, ods)
+// are not supported here.
+import { NodeOperationError, type NodeType } from '../engine/node-type.js';
+import type { Item } from '../expressions/api.js';
+import { binaryBytes } from './binary-data.js';
+import { readCalendar } from './ical.js';
+import { parseCsv, readHtmlTable, readRtfTable, rowsToItems, type Cell } from './sheet-formats.js';
+
+interface Options {
+  delimiter?: string;
+  headerRow?: boolean;
+  fromLine?: number;
+  maxRowCount?: number;
+  includeEmptyCells?: boolean;
+  encoding?: string;
+}
+
+function decode(bytes: Buffer, encoding = 'utf8', stripBom = true): string {
+  const text = bytes.toString(Buffer.isEncoding(encoding) ? (encoding as BufferEncoding) : 'utf8');
+  return stripBom && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+export default {
+  types: ['n8n-nodes-base.extractFromFile'],
+  async execute(ctx) {
+    const operation = ctx.raw<string>('operation', 'csv');
+    const out: Item[] = [];
+    for (let i = 0; i < ctx.items.length; i++) {
+      const property = await ctx.param<string>('binaryPropertyName', i, 'data');
+      const options = ((await ctx.param<Options>('options', i, {})) ?? {}) as Options;
+      const { bytes } = binaryBytes(ctx.items[i]!, property, i);
+      const key = await ctx.param<string>('destinationKey', i, 'data');
+      const paired = { item: i };
+      if (operation === 'csv' || operation === 'html' || operation === 'rtf') {
+        let rows: Cell[][];
+        if (operation === 'csv') {
+          rows = parseCsv(decode(bytes, options.encoding, false), options.delimiter || ',');
+          const from = Math.max(0, Number(options.fromLine ?? 0) - 1);
+          const max = Number(options.maxRowCount ?? -1);
+          const header = options.headerRow !== false ? 1 : 0;
+          rows = [...rows.slice(0, header), ...rows.slice(header + from, max >= 0 ? header + from + max : undefined)];
+        } else if (operation === 'html') rows = readHtmlTable(decode(bytes, options.encoding));
+        else rows = readRtfTable(decode(bytes, options.encoding));
+        const keep = options.includeEmptyCells ? (v: Cell) => v !== undefined : undefined;
+        for (const json of rowsToItems(rows, options.headerRow !== false, keep)) out.push({ json, pairedItem: paired });
+        continue;
+      }
+      if (operation === 'text') out.push({ json: { [key]: decode(bytes, options.encoding) }, pairedItem: paired });
+      else if (operation === 'binaryToPropery') out.push({ json: { [key]: bytes.toString('base64') }, pairedItem: paired });
+      else if (operation === 'fromJson') {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(decode(bytes, options.encoding));
+        } catch (err) {
+          throw new NodeOperationError(`The file is not valid JSON: ${(err as Error).message}`, undefined, i);
+        }
+        out.push({ json: { [key]: parsed }, pairedItem: paired });
+      } else if (operation === 'fromIcs') out.push({ json: { [key]: readCalendar(decode(bytes, options.encoding)) }, pairedItem: paired });
+      else throw new NodeOperationError(`The operation "${operation}" of Extract from File is not supported here (spreadsheet formats xlsx, xls and ods and PDF are not available)`, undefined, i);
+    }
+    return [out];
+  },
+} satisfies NodeType;
