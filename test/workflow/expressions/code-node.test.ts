@@ -99,7 +99,8 @@ describe('Run Once for All Items', () => {
     // Returning null is an empty output in n8n 2.8.4; returning nothing is an error (observed with the oracle).
     await expect(all('const x = 1;')).rejects.toThrow("Code doesn't return items properly");
     await expect(all('return null;')).resolves.toEqual([]);
-    await expect(all('return [1, 2];')).rejects.toThrow("Code doesn't return an object [item 0]");
+    // A list holding anything but objects is no list of items (observed with the oracle: [1, 2], ["text"]).
+    await expect(all('return [1, 2];')).rejects.toThrow("Code doesn't return items properly");
     await expect(all("return [{ json: 'text' }];")).rejects.toThrow("A 'json' property isn't an object [item 0]");
     await expect(all('return [{ json: {}, extra: 1 }];')).rejects.toThrow('Unknown top-level item key: extra [item 0]');
   });
