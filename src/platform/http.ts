@@ -324,6 +324,8 @@ export async function createApp(platform: AppPlatform, opts: CreateAppOptions): 
     const info = toErrorInfo(error);
     if (info.statusCode >= 500) request.log.error({ err: error }, 'unhandled error');
     if (error instanceof HttpError && error.headers) reply.headers(error.headers);
+    // A domain's "limited" refusal names when to come back; clients read it from Retry-After.
+    if (error instanceof DomainError && error.kind === 'limited' && typeof error.details?.retry_after_seconds === 'number') reply.header('retry-after', String(error.details.retry_after_seconds));
     return sendError(reply, request, opts.envelope, info);
   });
 

@@ -12,7 +12,7 @@ const DROPPED = '…';
 
 /** Names whose values are credentials, compared lower-case with separators removed. */
 const SECRET_WORDS = ['token', 'apikey', 'secret', 'passw', 'passphrase', 'signature', 'credential', 'accesskey', 'privatekey', 'webhookid', 'verificationcode'];
-const SECRET_NAMES = new Set(['key', 'sig', 'code', 'auth', 'authorization', 'session', 'jwt', 'pwd', 'cookie']);
+const SECRET_NAMES = new Set(['key', 'sig', 'code', 'otp', 'otpcode', 'auth', 'authorization', 'session', 'jwt', 'pwd', 'cookie']);
 
 /** Answers for names seen before: route parameter and query names repeat on every request. Bounded, since query names come from callers. */
 const secretNameCache = new Map<string, boolean>();
@@ -92,6 +92,8 @@ function safeDecode(text: string): string {
  * (whsec_…, base64).
  */
 const CREDENTIAL_PATTERN = /hamlet_[a-z]+_[A-Za-z0-9_-]{16,}|whsec_[A-Za-z0-9+/=]{16,}/g;
+/** A one-time code where a mail names it ("verification code: 123456", as mail's agent sign-up writes it). */
+const ONE_TIME_CODE = /(verification code:?\s*)\d{4,8}\b/gi;
 /** A query parameter of a URL inside a text (a mail's body, a page's link; `&amp;` in HTML), or of a form body. */
 const QUERY_PAIR = /(^|[?&;])([A-Za-z0-9_.-]+)=([^&#\s"'<>\\]+)/g;
 
@@ -103,6 +105,7 @@ const QUERY_PAIR = /(^|[?&;])([A-Za-z0-9_.-]+)=([^&#\s"'<>\\]+)/g;
  */
 export function redactText(text: string, secretPaths?: RegExp): string {
   let out = text.replace(CREDENTIAL_PATTERN, REDACTED);
+  if (/verification code/i.test(out)) out = out.replace(ONE_TIME_CODE, `$1${REDACTED}`);
   if (out.includes('=')) out = out.replace(QUERY_PAIR, (pair: string, sep: string, name: string) => (isSecretName(name) ? `${sep}${name}=${REDACTED}` : pair));
   if (secretPaths) out = out.replace(secretPaths, `$1${REDACTED}`);
   return out;

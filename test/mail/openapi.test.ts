@@ -16,8 +16,9 @@ describe('mail OpenAPI document', () => {
     const api = operations.filter((o) => o.method !== 'head');
     // 46 core routes, 89 of the wider AgentMail surface (pods and their nested routes, domains, lists,
     // metrics, api keys, attachments, identity), the older API's …/metrics of the organization, a pod
-    // and an inbox (the Python SDK 0.5.0's), and Hamlet's outbox (GET /v0/outbox, GET /v0/outbox/{id}).
-    expect(api.length).toBe(140);
+    // and an inbox (the Python SDK 0.5.0's), Hamlet's outbox (GET /v0/outbox, GET /v0/outbox/{id}),
+    // agent sign-up, human and verify, and an inbox's label events.
+    expect(api.length).toBe(144);
     for (const { path, method, op } of api) {
       expect(path.startsWith('/v0/'), `${method} ${path}`).toBe(true);
       expect(Object.keys(op.responses ?? {}), `${method} ${path}`).toEqual(expect.arrayContaining(['200', '400', '401', '429']));

@@ -57,6 +57,19 @@ describe('the trace with HAMLET_TRACE_BODIES=on keeps no secret', () => {
     });
     keep('blog verify token (held in the outbox)', VERIFY.exec(held.text)?.[1], true);
 
+    // Mail: an agent's own sign-up (no key) and the code it verifies with, mailed to its human's inbox.
+    const signedUp = (await call('mail', 'POST', '/v0/agent/sign-up', { username: 'secret-agent', human_email: inbox }, '')).body;
+    keep('mail key (agent sign-up)', signedUp.api_key);
+    const otp = await waitFor(
+      async () => {
+        const mail = ((await call('mail', 'GET', `/v0/inboxes/${inbox}/messages`)).body.messages as Array<{ subject?: string; message_id: string }>).find((m) => m.subject === "Your agent's verification code");
+        return mail && /verification code: (\d{6})/.exec((await call('mail', 'GET', `/v0/inboxes/${inbox}/messages/${encodeURIComponent(mail.message_id)}`)).body.text)?.[1];
+      },
+      { message: 'the agent verification code' },
+    );
+    keep('mail agent verification code', otp, true);
+    expect((await call('mail', 'POST', '/v0/agent/verify', { otp_code: otp }, signedUp.api_key)).status).toBe(200);
+
     // Community: a sign-up's key, claim URL and verification code; the claim page and form.
     const agent = (await call('community', 'POST', '/api/v1/agents/register', { name: 'secret_keeper', description: 'has secrets' }, '')).body.agent;
     keep('community key (sign-up)', agent.api_key);

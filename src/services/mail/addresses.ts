@@ -8,6 +8,15 @@ const ADDRESS = /^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-
 
 export const isAddress = (s: string): boolean => s.length <= 254 && ADDRESS.test(s);
 
+const USERNAME = /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/;
+
+/** An inbox's username (the part before @), lower-cased; throws a 400 naming `field` when it cannot be one. */
+export function inboxUsername(value: string, field = 'username'): string {
+  const username = value.toLowerCase();
+  if (!USERNAME.test(username)) throw invalid(field, 'may hold letters, digits, dot, dash, underscore and plus, and must start and end with a letter or digit', 'INVALID_EMAIL');
+  return username;
+}
+
 /** The bare, lower-cased address of "Name <a@x>" or "a@x". */
 export function bareAddress(value: string): string {
   const m = /<([^<>]*)>\s*$/.exec(value);

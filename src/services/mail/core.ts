@@ -14,6 +14,7 @@ import { MailEvents } from './webhooks/events.js';
 import { Trash } from './trash/trash.js';
 import { ReceiveLists } from './lists/check.js';
 import { Domains } from './domains/domains.js';
+import { AgentRules } from './agents/rules.js';
 
 export function createCore(platform: Platform, config: MailSettings) {
   const logger = platform.logger.child({ service: 'mail' });
@@ -28,7 +29,8 @@ export function createCore(platform: Platform, config: MailSettings) {
   const changes = new MessageChanges(store, filing);
   const outbox = new Outbox(store, filing, platform.mailer, platform.clock, logger);
   const customDomains = new Domains(store, platform, config, events);
-  const sending = new Sending(platform, store, filing, events, config, outbox, customDomains);
+  const agentRules = new AgentRules(store, platform.events);
+  const sending = new Sending(platform, store, filing, events, config, outbox, agentRules, customDomains);
   const drafts = new Drafts(store, sending, platform.jobs, () => platform.clock.now());
   const trash = new Trash(store, changes, drafts);
 
@@ -48,9 +50,10 @@ export function createCore(platform: Platform, config: MailSettings) {
     receiveLists.close();
     customDomains.close();
     cache.close();
+    agentRules.close();
   }
 
-  return { config, logger, store, cache, live, events, filing, changes, sending, outbox, drafts, trash, receiveLists, customDomains, inbox, close };
+  return { config, logger, store, cache, live, events, filing, changes, sending, outbox, drafts, trash, receiveLists, customDomains, agentRules, inbox, close };
 }
 
 export type MailCore = ReturnType<typeof createCore>;

@@ -245,4 +245,42 @@ export const migrations: Migrations = {
       await db.schema.createIndex('mail_api_keys_org').on('mail_api_keys').columns(['org_id', 'created_at', 'api_key_id']).execute();
     },
   },
+  // AgentMail's log of label changes per inbox (GET /v0/inboxes/{id}/events), and the agent
+  // organizations that signed themselves up (POST /v0/agent/sign-up) with their verification.
+  '003_inbox_events_and_agent_signups': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('mail_inbox_events')
+        .addColumn('event_id', 'text', (c) => c.primaryKey())
+        .addColumn('inbox_id', 'text', (c) => c.notNull())
+        .addColumn('message_id', 'text', (c) => c.notNull())
+        .addColumn('event_type', 'text', (c) => c.notNull())
+        .addColumn('label', 'text', (c) => c.notNull())
+        .addColumn('event_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('mail_inbox_events_inbox').on('mail_inbox_events').columns(['inbox_id', 'event_id']).execute();
+
+      await db.schema
+        .createTable('mail_agent_orgs')
+        .addColumn('org_id', 'text', (c) => c.primaryKey())
+        .addColumn('username', 'text', (c) => c.notNull())
+        .addColumn('inbox_id', 'text', (c) => c.notNull())
+        .addColumn('api_key_id', 'text', (c) => c.notNull())
+        .addColumn('human_email', 'text')
+        .addColumn('human_changes', 'integer', (c) => c.notNull())
+        .addColumn('otp_digest', 'text')
+        .addColumn('otp_issued_at', 'text')
+        .addColumn('otp_attempts', 'integer', (c) => c.notNull())
+        .addColumn('sent_day', 'text')
+        .addColumn('sent_count', 'integer', (c) => c.notNull())
+        .addColumn('source', 'text')
+        .addColumn('referrer', 'text')
+        .addColumn('verified_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      // One organization per person: a repeat sign-up with the same address finds it.
+      await db.schema.createIndex('mail_agent_orgs_human').on('mail_agent_orgs').column('human_email').unique().execute();
+    },
+  },
 };

@@ -16,6 +16,7 @@ export function reloadMailAfterRestore(platform: Platform, parts: { core: MailCo
     parts.core.cache.forgetAll();
     parts.core.receiveLists.forgetAll();
     parts.apiKeys.forgetAll();
+    parts.core.agentRules.forgetAll();
     await parts.core.customDomains.reload();
   });
 }

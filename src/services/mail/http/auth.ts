@@ -6,6 +6,7 @@ import { bearerToken, type App } from '../../../platform/http.js';
 import { isOperatorKey } from '../../../platform/keys.js';
 import type { Platform } from '../../../platform/service.js';
 import { orgOfKey, type KeyScope } from '../identity/scope.js';
+import { SIGN_UP_PATH } from './agent.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,6 +27,8 @@ export function installAuth(app: App, platform: Platform, keyScope: (keyId: stri
   app.decorateRequest('mailKeyScope', null as unknown as KeyScope);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/v0') || request.url.startsWith('/v0/downloads/')) return;
+    // Agents sign themselves up without a key (a new organization, limited per address).
+    if (request.url.split('?')[0] === SIGN_UP_PATH) return;
     // The WebSocket stream also takes the key as ?api_key= (browsers cannot set headers).
     const queryKey = request.url.startsWith('/v0?') ? (request.query as { api_key?: string }).api_key : undefined;
     const token = bearerToken(request) ?? (typeof queryKey === 'string' ? queryKey : undefined);

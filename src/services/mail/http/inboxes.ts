@@ -7,6 +7,7 @@ import { podIdOf } from '../identity/scope.js';
 import { scopeOf } from './scope.js';
 import { ownInbox, type MailContext } from './context.js';
 import { invalid } from '../errors.js';
+import { inboxUsername } from '../addresses.js';
 import { isDuplicate } from '../store/index.js';
 import { cursorOf, limitOf, boolOf, pageOf, type Query } from './query.js';
 import { inboxRecord } from '../messages/records.js';
@@ -31,8 +32,6 @@ const UpdateInbox = Type.Object({
   metadata: Type.Optional(Type.Union([Type.Record(Type.String({ maxLength: 256 }), Type.Union([MetadataValue, Type.Null()]), { maxProperties: 256 }), Type.Null()])),
 });
 
-const USERNAME = /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/;
-
 export function inboxRoutes(app: App, ctx: MailContext): void {
   for (const base of ['/v0/inboxes', '/v0/pods/:pod_id/inboxes']) inboxRoutesAt(app, ctx, base);
 }
@@ -51,11 +50,12 @@ function inboxRoutesAt(app: App, ctx: MailContext, base: string): void {
       const existing = await store.inboxes.byClientId(orgId, body.client_id);
       if (existing) return inboxRecord(existing);
     }
+    // An agent's unverified organization holds one inbox (agents/rules.ts); counted only for those.
+    if (await ctx.agentRules.unverified(orgId)) await ctx.agentRules.checkNewInbox(orgId, await store.inboxes.countOfOrg(orgId));
     const domains = ctx.domains();
     const domain = (body.domain ?? domains[0]!).toLowerCase();
     if (!domains.includes(domain) && !(await ctx.customDomains.ownsVerified(orgId, domain))) throw invalid('domain', `must be one of this server's mail domains (${domains.join(', ')}) or a verified domain of yours`, 'INVALID_DOMAIN');
-    const username = body.username != null ? body.username.toLowerCase() : `agent-${randomBase62(10).toLowerCase()}`;
-    if (!USERNAME.test(username)) throw invalid('username', 'may hold letters, digits, dot, dash, underscore and plus, and must start and end with a letter or digit', 'INVALID_EMAIL');
+    const username = body.username != null ? inboxUsername(body.username) : `agent-${randomBase62(10).toLowerCase()}`;
     const now = platform.clock.now().toISOString();
     const row = {
       inbox_id: `${username}@${domain}`,

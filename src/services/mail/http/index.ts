@@ -26,6 +26,9 @@ import { outboxRoutes } from './outbox.js';
 import { podRoutes } from './pods.js';
 import { threadRoutes } from './threads.js';
 import { webhookRoutes } from './webhooks.js';
+import { agentRoutes } from './agent.js';
+import { inboxEventRoutes } from './inbox-events.js';
+import { AgentSignups } from '../agents/signups.js';
 
 export interface MailHttpDeps {
   core: MailCore;
@@ -60,6 +63,8 @@ export async function createMailApp(platform: Platform, { core, settings, apiKey
     apiKeys,
   };
   // First: its hook checks the pod of every /v0/pods/{pod_id}/… route.
+  // First too: its hook refuses what an agent's unverified organization may not do.
+  agentRoutes(app, ctx, new AgentSignups(platform, core.store, apiKeys, core.agentRules, settings.domains[0]!));
   podRoutes(app, ctx);
   inboxRoutes(app, ctx);
   messageRoutes(app, ctx);
@@ -73,5 +78,6 @@ export async function createMailApp(platform: Platform, { core, settings, apiKey
   metricRoutes(app, ctx);
   apiKeyRoutes(app, ctx);
   identityRoutes(app, ctx);
+  inboxEventRoutes(app, ctx);
   return app;
 }

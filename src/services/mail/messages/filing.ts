@@ -1,7 +1,7 @@
 // Filing a message into an inbox: thread it (In-Reply-To, then References newest first, in
 // that inbox), keep the thread's counters and unions in its row in the same transaction, and
 // record the events. Every way a message arrives (SMTP, a local send, our own sent copy) ends here.
-import { randomUUID } from 'node:crypto';
+import { sortableId } from '../store/sortable-ids.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { Trace } from '../../../platform/trace.js';
 import { uuid } from '../../../platform/ids.js';
@@ -43,17 +43,6 @@ function threadLabelsOf(messageLabels: string[][]): string[] {
   return all.filter((label) => !HIDING.includes(label) || messageLabels.every((l) => l.includes(label)));
 }
 
-let sequence = 0;
-/**
- * Message ids sort by time, then by arrival within this process (a stable order for equal
- * timestamps); the random tail keeps them unique across instances. (ulid draws 16 random
- * bytes one by one per id, which showed up in the ingest profile.)
- */
-function messageKey(ms: number): string {
-  sequence = (sequence + 1) % 1_679_616; // 36^4
-  return ms.toString(36).padStart(9, '0') + sequence.toString(36).padStart(4, '0') + randomUUID().slice(0, 8);
-}
-
 export class Filing {
 
   constructor(
@@ -87,7 +76,7 @@ export class Filing {
     const threadId = joined ?? uuid();
     const bcc = opts.bcc ?? msg.bcc;
     const row: MessageRow = {
-      id: messageKey(this.clock.ms()),
+      id: sortableId(this.clock.ms()),
       inbox_id: inbox.inbox_id,
       message_id: msg.messageId,
       thread_id: threadId,

@@ -19,6 +19,7 @@ import { allAttachments, parseMessage, type ParsedMessage } from '../messages/pa
 import type { InboxRow, MessageRow, MailStore, Tx } from '../store/index.js';
 import type { MailEvents } from '../webhooks/events.js';
 import { QUEUED_LABEL, type Outbox } from '../outbox/outbox.js';
+import type { AgentRules } from '../agents/rules.js';
 
 export interface SendBody {
   to?: string | string[];
@@ -83,6 +84,8 @@ export class Sending {
     private readonly events: MailEvents,
     private readonly config: MailSettings,
     private readonly outbox: Outbox,
+    /** What an agent's unverified organization may send (agents/rules.ts). */
+    private readonly agentRules: Pick<AgentRules, 'checkSend'>,
     /** DKIM-signs mail from verified custom domains (domains/domains.ts). */
     private readonly signer?: { sign(raw: Buffer, domain: string): Promise<Buffer> },
   ) {}
@@ -220,6 +223,7 @@ export class Sending {
   async write(p: PreparedSend, trx: Tx): Promise<SendResult> {
     const { inbox, to, cc, bcc, messageId, raw, parsed } = p;
     const all = bareList([...to, ...cc, ...bcc]);
+    await this.agentRules.checkSend(trx, inbox.org_id, all, this.platform.clock.now());
     const local = all.filter((a) => this.platform.mailer.isLocal(a));
     const remote = all.filter((a) => !this.platform.mailer.isLocal(a));
     const targets = await this.store.inboxes.byIds(local, trx);

@@ -6,6 +6,7 @@
 // filed in its sent thread, our own inboxes get theirs at once, other domains go to the relay
 // or, without one, to the outbox. MAIL FROM and the From: header must be the inbox.
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from 'smtp-server';
+import { DomainError } from '../../../platform/errors.js';
 import { uuid } from '../../../platform/ids.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { Keys } from '../../../platform/keys.js';
@@ -110,6 +111,9 @@ export function createSubmissionServer(deps: SubmissionDeps, tls: Pem): SMTPServ
           (err: SmtpError) => {
             if (err.responseCode) return done(err);
             if (err instanceof MalformedMessageError) return done(smtpError(550, `5.6.0 ${err.message}`));
+            // An agent's unverified organization: a recipient it may not write to, or its day's sends spent.
+            if (err instanceof DomainError && err.kind === 'forbidden') return done(smtpError(550, `5.7.1 ${err.message}`));
+            if (err instanceof DomainError && err.kind === 'limited') return done(smtpError(451, `4.7.1 ${err.message}`));
             logger.error({ err }, 'smtp submission failed');
             done(smtpError(451, '4.3.0 Temporary failure, try again'));
           },

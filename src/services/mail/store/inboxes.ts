@@ -20,8 +20,8 @@ export class InboxStore {
   }
 
   /** Throws DomainError('conflict', code 'duplicate') when the address or client_id is taken. */
-  async insert(row: InboxRow): Promise<void> {
-    await refusingDuplicates(() => this.m.db.insertInto('mail_inboxes').values(row).execute(), `Inbox ${row.inbox_id} already exists`, { field: 'username', code: 'ALREADY_EXISTS' });
+  async insert(row: InboxRow, trx: Tx = this.m.db): Promise<void> {
+    await refusingDuplicates(() => trx.insertInto('mail_inboxes').values(row).execute(), `Inbox ${row.inbox_id} already exists`, { field: 'username', code: 'ALREADY_EXISTS' });
   }
 
   async update(inboxId: string, set: Partial<InboxRow>): Promise<void> {
@@ -35,6 +35,7 @@ export class InboxStore {
       await trx.deleteFrom('mail_raw').where('id', 'in', trx.selectFrom('mail_messages').select('id').where('inbox_id', '=', inboxId)).execute();
       await trx.deleteFrom('mail_messages').where('inbox_id', '=', inboxId).execute();
       await trx.deleteFrom('mail_threads').where('inbox_id', '=', inboxId).execute();
+      await trx.deleteFrom('mail_inbox_events').where('inbox_id', '=', inboxId).execute();
       await trx.deleteFrom('mail_inboxes').where('inbox_id', '=', inboxId).execute();
       this.m.touch(trx, inboxId);
     });
@@ -63,6 +64,11 @@ export class InboxStore {
 
   async countOfPod(podId: string): Promise<number> {
     const row = await this.m.db.selectFrom('mail_inboxes').select((eb) => eb.fn.countAll<number>().as('n')).where('pod_id', '=', podId).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  async countOfOrg(orgId: string): Promise<number> {
+    const row = await this.m.db.selectFrom('mail_inboxes').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 }

@@ -2,7 +2,9 @@
 // group, sharing one MailDb (transactions, change reports, after-commit work). It states
 // refusals as DomainError (platform/errors.ts), never in HTTP terms.
 import type { Db } from '../../../platform/db.js';
+import { AgentOrgStore } from './agent-orgs.js';
 import { ApiKeyStore } from './api-keys.js';
+import { InboxEventStore } from './inbox-events.js';
 import { DomainStore } from './domains.js';
 import { DraftStore } from './drafts.js';
 import { ListStore } from './lists.js';
@@ -37,6 +39,8 @@ export class MailStore {
   readonly lists: ListStore;
   readonly apiKeys: ApiKeyStore;
   readonly metrics: MetricsStore;
+  readonly inboxEvents: InboxEventStore;
+  readonly agentOrgs: AgentOrgStore;
   private readonly m: MailDb;
 
   constructor(db: Db, hooks: StoreHooks) {
@@ -54,6 +58,8 @@ export class MailStore {
     this.lists = new ListStore(this.m);
     this.apiKeys = new ApiKeyStore(this.m);
     this.metrics = new MetricsStore(this.m);
+    this.inboxEvents = new InboxEventStore(this.m);
+    this.agentOrgs = new AgentOrgStore(this.m);
   }
 
   /** The database outside any transaction, for reads that take a Tx argument. */

@@ -1,10 +1,16 @@
 // mail_messages and their raw copies (mail_raw, compressed).
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { InboxEventStore } from './inbox-events.js';
 import { page, type MailDb } from './mail-db.js';
 import { MESSAGE_ITEM_COLUMNS, type Cursor, type MessageFilters, type MessageItemRow, type MessageRow, type Tx } from './tables.js';
 
 export class MessageStore {
-  constructor(private readonly m: MailDb) {}
+  /** Every change of a message's labels is also a line of its inbox's event log. */
+  private readonly events: InboxEventStore;
+
+  constructor(private readonly m: MailDb) {
+    this.events = new InboxEventStore(m);
+  }
 
   get(inboxId: string, messageId: string, trx: Tx = this.m.db) {
     return trx.selectFrom('mail_messages').selectAll().where('inbox_id', '=', inboxId).where('message_id', '=', messageId).executeTakeFirst();
@@ -45,13 +51,16 @@ export class MessageStore {
   async insert(row: MessageRow, raw: Buffer, trx: Tx): Promise<void> {
     this.m.touch(trx, row.inbox_id);
     await trx.insertInto('mail_messages').values(row).execute();
+    await this.events.labelsChanged(trx, row, [], JSON.parse(row.labels) as string[], row.created_at);
     // Compressed: mail is text and shrinks severalfold, and the bytes written decide ingest speed.
     await trx.insertInto('mail_raw').values({ id: row.id, raw: deflateRawSync(raw, { level: 1 }) }).execute();
   }
 
-  async setLabels(row: Pick<MessageRow, 'id' | 'inbox_id'>, labels: string[], now: string, trx: Tx): Promise<void> {
+  /** Sets a message's labels; `row.labels` are the ones it had (the inbox's event log records the difference). */
+  async setLabels(row: Pick<MessageRow, 'id' | 'inbox_id' | 'message_id' | 'labels'>, labels: string[], now: string, trx: Tx): Promise<void> {
     this.m.touch(trx, row.inbox_id);
     await trx.updateTable('mail_messages').set({ labels: JSON.stringify(labels), updated_at: now }).where('id', '=', row.id).execute();
+    await this.events.labelsChanged(trx, row, JSON.parse(row.labels) as string[], labels, now);
   }
 
   async delete(row: Pick<MessageRow, 'id' | 'inbox_id'>, trx: Tx): Promise<void> {

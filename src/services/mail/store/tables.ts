@@ -165,7 +165,44 @@ export interface ApiKeyRow {
   updated_at: string;
 }
 
+/** One label added to or removed from a message (AgentMail's inbox events). */
+export interface InboxEventRow {
+  /** Sorts in the order the events happened. */
+  event_id: string;
+  inbox_id: string;
+  message_id: string;
+  event_type: 'label.added' | 'label.removed';
+  label: string;
+  event_at: string;
+}
+
+/** An organization an agent signed up for itself, restricted until a person confirms it. */
+export interface AgentOrgRow {
+  org_id: string;
+  username: string;
+  inbox_id: string;
+  /** The key sign-up handed out last (a repeat sign-up replaces it). */
+  api_key_id: string;
+  human_email: string | null;
+  /** How often the attached person was replaced by another (at most 2). */
+  human_changes: number;
+  /** SHA-256 of the organization id and the current 6-digit code; null when none was issued. */
+  otp_digest: string | null;
+  otp_issued_at: string | null;
+  otp_attempts: number;
+  /** The UTC day (YYYY-MM-DD, platform clock) sent_count counts; unverified organizations may send 10 a day. */
+  sent_day: string | null;
+  sent_count: number;
+  source: string | null;
+  referrer: string | null;
+  verified_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface MailTables {
+  mail_inbox_events: InboxEventRow;
+  mail_agent_orgs: AgentOrgRow;
   mail_pods: PodRow;
   mail_domains: DomainRow;
   mail_list_entries: ListEntryRow;
