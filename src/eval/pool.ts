@@ -12,6 +12,7 @@ import type { Env } from '../platform/settings.js';
 import { startHamlet, type Hamlet } from '../server.js';
 import { worldOf } from '../console/world/index.js';
 import type { World } from '../console/world/state.js';
+import type { FileLimits } from '../console/world/file.js';
 
 export interface Instance {
   /** 0, 1, …: which instance of the pool (named in the episode's record). */
@@ -22,6 +23,8 @@ export interface Instance {
   dataDir: string;
   /** The console's MCP endpoint (Streamable HTTP). */
   mcpUrl: string;
+  /** Limits of world files (HAMLET_WORLD_*), for snapshots and diffs. */
+  limits: FileLimits;
   /** Each running service's URLs by label (api, smtp, …). */
   urls: Record<string, Record<string, string>>;
 }
@@ -39,7 +42,7 @@ async function startInstance(index: number, env: Env, services: string[]): Promi
   try {
     const hamlet = await startHamlet(config, { services: configured, logger: createLogger({ level: env.HAMLET_EVAL_LOG_LEVEL ?? 'error', pretty: false }) });
     const urls = Object.fromEntries(Object.entries(hamlet.services).map(([name, s]) => [name, { ...s!.urls }]));
-    return { index, hamlet, services: configured, world: worldOf(hamlet.platform, configured), dataDir, mcpUrl: `${hamlet.console!.urls.web}/mcp`, urls };
+    return { index, hamlet, services: configured, world: worldOf(hamlet.platform, configured), dataDir, limits: config.world, mcpUrl: `${hamlet.console!.urls.web}/mcp`, urls };
   } catch (err) {
     rmSync(dataDir, { recursive: true, force: true });
     throw err;

@@ -100,7 +100,7 @@ function explain(e: ErrorObject): string {
 }
 
 /** A duration in milliseconds (the schema has checked its shape). */
-export function durationMs(value: number | string): number {
+function durationMs(value: number | string): number {
   if (typeof value === 'number') return value * 1000;
   const m = /^\+?([0-9]+(?:\.[0-9]+)?)(ms|s|m|h|d)$/.exec(value)!;
   return Number(m[1]) * UNIT_MS[m[2]!]!;
@@ -125,7 +125,7 @@ export function loadTask(file: string): Task {
 }
 
 /** A parsed task (YAML or JSON) checked and resolved; `file` names it in errors and anchors its relative paths. */
-export function taskOf(raw: unknown, file: string): Task {
+function taskOf(raw: unknown, file: string): Task {
   const fail = (message: string): never => {
     throw new TaskError(`${file}: ${message}`);
   };
