@@ -130,7 +130,11 @@ function taskOf(raw: unknown, file: string): Task {
     throw new TaskError(`${file}: ${message}`);
   };
   const check = validator();
-  if (!check(raw)) fail(explain(check.errors![0]!));
+  if (!check(raw)) {
+    // A value that fits none of a field's forms reports each form's complaint first: the field's own (oneOf) says it better.
+    const [first] = check.errors!;
+    fail(explain(check.errors!.find((e) => e.keyword === 'oneOf' && first!.instancePath.startsWith(e.instancePath)) ?? first!));
+  }
   const t = raw as Record<string, any>;
   const dir = path.dirname(path.resolve(file));
   const checks = (t.checks as Check[]).map((c, i) => {
