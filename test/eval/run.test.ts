@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadTasks, runEvaluation } from '../../src/eval/run.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
-const AGENTS = path.join(FIXTURES, 'agents');
+const EXAMPLES = path.resolve(import.meta.dirname, '../../examples/eval');
+const AGENTS = path.join(EXAMPLES, 'agents');
 const SERVICES = ['mail', 'home', 'workflow', 'blog', 'community'];
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'hamlet-eval-test-'));
 afterAll(() => {
@@ -19,7 +20,7 @@ afterAll(() => {
 const env = { MAIL_DOMAIN: 'mail.test', HAMLET_LOG_LEVEL: 'silent', PATH: process.env.PATH };
 
 function run(agent: string, out: string, extra: { task?: string; parallel?: number; repeat?: number } = {}) {
-  return runEvaluation({ tasks: [path.join(FIXTURES, extra.task ?? 'party-lights.yaml')], agent, parallel: extra.parallel ?? 1, repeat: extra.repeat ?? 1, out: path.join(tmp, out), env, services: SERVICES });
+  return runEvaluation({ tasks: [extra.task ? path.join(FIXTURES, extra.task) : path.join(EXAMPLES, 'party-lights.yaml')], agent, parallel: extra.parallel ?? 1, repeat: extra.repeat ?? 1, out: path.join(tmp, out), env, services: SERVICES });
 }
 
 describe('hamlet eval run', () => {
@@ -67,7 +68,7 @@ describe('hamlet eval run', () => {
 
   it('stops an agent at the time limit', async () => {
     const dir = mkdtempSync(path.join(tmp, 'slow-'));
-    const task = readFileSync(path.join(FIXTURES, 'party-lights.yaml'), 'utf8').replace('time_limit: 60', 'time_limit: 1s').replace('id: party-lights', 'id: slow');
+    const task = readFileSync(path.join(EXAMPLES, 'party-lights.yaml'), 'utf8').replace('time_limit: 60', 'time_limit: 1s').replace('id: party-lights', 'id: slow');
     writeFileSync(path.join(dir, 'slow.yaml'), task);
     const { results } = await runEvaluation({ tasks: [path.join(dir, 'slow.yaml')], agent: 'node -e "setInterval(() => {}, 1000)"', parallel: 1, repeat: 1, out: path.join(dir, 'out'), env, services: SERVICES });
     expect(results[0]!.agent.timedOut).toBe(true);
@@ -78,7 +79,7 @@ describe('hamlet eval run', () => {
     const barrier = mkdtempSync(path.join(tmp, 'barrier-'));
     // The agents inherit the runner's environment.
     process.env.MARK_BARRIER = barrier;
-    const { results } = await run(`node ${AGENTS}/mark.mjs`, 'parallel', { task: 'marks.yaml', parallel: 2, repeat: 2 }).finally(() => delete process.env.MARK_BARRIER);
+    const { results } = await run(`node ${FIXTURES}/mark.mjs`, 'parallel', { task: 'marks.yaml', parallel: 2, repeat: 2 }).finally(() => delete process.env.MARK_BARRIER);
     expect(results).toHaveLength(2);
     // Both agents were running at once (each waited for the other's mark), on two instances.
     expect(readdirSync(barrier)).toHaveLength(2);
@@ -106,10 +107,10 @@ describe('task files', () => {
     writeFileSync(file, text);
     return file;
   };
-  const good = readFileSync(path.join(FIXTURES, 'party-lights.yaml'), 'utf8');
+  const good = readFileSync(path.join(EXAMPLES, 'party-lights.yaml'), 'utf8');
 
   it('reads the fixtures', () => {
-    expect(loadTasks([path.join(FIXTURES, 'party-lights.yaml'), path.join(FIXTURES, 'marks.yaml')]).map((t) => t.id)).toEqual(['party-lights', 'marks']);
+    expect(loadTasks([path.join(EXAMPLES, 'party-lights.yaml'), path.join(FIXTURES, 'marks.yaml')]).map((t) => t.id)).toEqual(['party-lights', 'marks']);
   });
 
   it('names the field that is wrong, for every bad file at once', () => {
