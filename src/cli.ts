@@ -12,6 +12,7 @@ import type { PortSetting } from './platform/settings.js';
 import { describeStartupError } from './platform/startup-errors.js';
 import { ADMIN_KEYS } from './console/admin-keys.js';
 import { WORLD_USAGE } from './console/world/usage.js';
+import { EVAL_USAGE } from './eval/usage.js';
 import { loadService } from './services/registry.js';
 import { closePlatform, openPlatform, prepareServices, startHamlet } from './server.js';
 
@@ -26,6 +27,7 @@ const USAGE = `Usage:
   hamlet worker [--concurrency N]                      run every service's queued jobs in queue mode (REDIS_URL)
   hamlet mcp [--keys k1,k2]                            the MCP server for all services over stdio (services run elsewhere)
 ${WORLD_USAGE}
+${EVAL_USAGE}
 
 Configuration comes from the environment (see README.md); flags override it.`;
 
@@ -72,6 +74,8 @@ async function main(argv: string[]): Promise<number> {
       const { worldCommand } = await import('./commands/world.js');
       return worldCommand(config, services, rest, flags);
     }
+    case 'eval':
+      return (await import('./eval/command.js')).evalCommand(config, rest, flags);
     default:
       console.error(`unknown command: ${command}\n\n${USAGE}`);
       return 1;

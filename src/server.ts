@@ -70,6 +70,9 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
   const trace = new Trace(db, clock, events, logger, config.trace);
   const leaders = new Leaders(config.redisUrl, config.queue.prefix, logger);
   const world = new WorldHooks(events, logger);
+  await trace.resume();
+  // A restored or reset world is another timeline: its calls (the reloads' too) go in an epoch of their own.
+  world.onRestored(() => void trace.startEpoch());
   // Keys the restored world no longer holds must stop verifying.
   world.onRestored(() => keys.forgetCached());
   // Messages missed while the Redis subscription was down (a revoked key, a dropped cache, a

@@ -96,4 +96,15 @@ export const platformMigrations: Migrations = {
       await db.schema.createIndex('platform_trace_key').on('platform_trace').columns(['key_id', 'at']).execute();
     },
   },
+  // Episodes (docs/evaluations.md): every restore or reset of the world starts a new epoch of
+  // the trace, so an evaluator reads one episode's entries and nothing of an undone timeline;
+  // `seq` orders entries where a frozen clock gives them all the same time. Entries written
+  // before carry epoch 0. One index, read by the episode's own trace.
+  '004_trace_epochs': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('platform_trace').addColumn('epoch', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('platform_trace').addColumn('seq', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.createIndex('platform_trace_epoch').on('platform_trace').columns(['epoch', 'seq']).execute();
+    },
+  },
 };

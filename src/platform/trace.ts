@@ -72,6 +72,10 @@ export interface TraceInput {
 export interface TraceEntry {
   /** Sorts after every earlier entry of this process with the same time (a frozen clock). */
   id: string;
+  /** The world's timeline the entry belongs to: every restore or reset of the world starts the next one (an episode). */
+  epoch: number;
+  /** Increases by one with every entry this process records (kept across restarts): the order, even when the clock is frozen. */
+  seq: number;
   /** ISO 8601, from platform.clock. */
   at: string;
   service: string;
@@ -91,6 +95,8 @@ export interface TraceEntry {
 
 export interface TraceQuery {
   keyId?: string;
+  /** Only the entries of this epoch (one episode): restores and resets start epochs. */
+  epoch?: number;
   service?: string[];
   kind?: TraceKind[];
   /** ISO times: at >= since, at < until. */
@@ -148,6 +154,9 @@ export class Trace {
   private dropped = 0;
   private readonly idTag = randomBytes(3).toString('hex');
   private lastSeq = 0;
+  /** The epoch entries are recorded in now, and the last sequence number given (resume() reads both from the table). */
+  private epochNow = 0;
+  private seqNow = 0;
   private readonly stopFollowingClock: () => void;
   private closed = false;
   private readonly responses = new WeakMap<FastifyRequest, unknown>();
@@ -169,6 +178,26 @@ export class Trace {
     });
   }
 
+  /** Continues the epochs and sequence numbers where the stored entries end (openPlatform calls it once the table exists). */
+  async resume(): Promise<void> {
+    const row = await this.db.kysely
+      .selectFrom('platform_trace')
+      .select((eb) => [eb.fn.max<number | string | null>('epoch').as('epoch'), eb.fn.max<number | string | null>('seq').as('seq')])
+      .executeTakeFirst();
+    this.epochNow = Math.max(this.epochNow, Number(row?.epoch ?? 0));
+    this.seqNow = Math.max(this.seqNow, Number(row?.seq ?? 0));
+  }
+
+  /** The epoch entries are recorded in now. */
+  get epoch(): number {
+    return this.epochNow;
+  }
+
+  /** Starts the next epoch (the world was restored or reset: what follows is another timeline); returns it. */
+  startEpoch(): number {
+    return ++this.epochNow;
+  }
+
   get enabled(): boolean {
     return this.settings.enabled && !this.closed;
   }
@@ -179,6 +208,8 @@ export class Trace {
     const status = input.status ?? null;
     const entry: TraceEntry = {
       id: this.nextId(),
+      epoch: this.epochNow,
+      seq: ++this.seqNow,
       at: this.clock.now().toISOString(),
       service: input.service,
       kind: input.kind,
@@ -295,6 +326,7 @@ export class Trace {
     const limit = Math.max(1, Math.min(q.limit ?? 100, 1000));
     let sel = this.db.kysely.selectFrom('platform_trace').selectAll();
     if (q.keyId) sel = sel.where('key_id', '=', q.keyId);
+    if (q.epoch !== undefined) sel = sel.where('epoch', '=', q.epoch);
     if (q.service?.length) sel = sel.where('service', 'in', q.service);
     if (q.kind?.length) sel = sel.where('kind', 'in', q.kind);
     if (q.since) sel = sel.where('at', '>=', q.since);
@@ -415,6 +447,8 @@ export class Trace {
 
 interface TraceRow {
   id: string;
+  epoch: number;
+  seq: number;
   at: string;
   service: string;
   kind: string;
@@ -431,7 +465,7 @@ interface TraceRow {
   response_body: string | null;
 }
 
-const COLUMNS: Array<keyof TraceRow> = ['id', 'at', 'service', 'kind', 'key_id', 'method', 'route', 'path', 'status', 'ok', 'duration_ms', 'summary', 'detail', 'request_body', 'response_body'];
+const COLUMNS: Array<keyof TraceRow> = ['id', 'epoch', 'seq', 'at', 'service', 'kind', 'key_id', 'method', 'route', 'path', 'status', 'ok', 'duration_ms', 'summary', 'detail', 'request_body', 'response_body'];
 
 function rowOfEntry(e: TraceEntry): TraceRow {
   let detail: string | null = null;
@@ -443,6 +477,8 @@ function rowOfEntry(e: TraceEntry): TraceRow {
   }
   return {
     id: e.id,
+    epoch: e.epoch,
+    seq: e.seq,
     at: e.at,
     service: e.service,
     kind: e.kind,
@@ -463,6 +499,8 @@ function rowOfEntry(e: TraceEntry): TraceRow {
 function entryOfRow(r: TraceRow): TraceEntry {
   return {
     id: r.id,
+    epoch: Number(r.epoch),
+    seq: Number(r.seq),
     at: r.at,
     service: r.service,
     kind: r.kind as TraceKind,

@@ -18,8 +18,56 @@ export type WorldRow = Record<string, unknown>;
  */
 export type InstanceRows = Record<string, Array<Record<string, string | number>>>;
 
+/** One row that differs between two states of the world (the row diff's unit, console/world/diff.ts). */
+export interface WorldRowChange {
+  change: 'added' | 'changed' | 'removed';
+  table: string;
+  key: Record<string, unknown>;
+  /** The row before (changed, removed) and after (added, changed). */
+  before?: WorldRow;
+  after?: WorldRow;
+  /** The columns that differ (changed). */
+  columns?: string[];
+}
+
+/** A change as a person reads it: `kind` and `subject` for rules to match, `text` to read. */
+export interface WorldChangeNote {
+  /** What happened, e.g. `entity.changed`, `message.sent`, `post.created`, `workflow.activated`. */
+  kind: string;
+  /** What it happened to, e.g. `light.kitchen`, `citydesk`, a workflow's name. */
+  subject: string;
+  /** A sentence, e.g. `light.kitchen: state off → on; brightness 0 → 180`. */
+  text: string;
+}
+
+/** Other rows of the state a change belongs to (the newer one, else the older), for names behind ids. */
+export type WorldRowLookup = (table: string, key: Record<string, unknown>) => WorldRow | undefined;
+
+/**
+ * A service's reading of one changed row: a note; `null` for bookkeeping a person would not
+ * call a change (a thread's counters, a queued job, a token); `undefined` when it does not
+ * know the row (it is then shown as the row diff says it).
+ */
+export type WorldChangeDescriber = (change: WorldRowChange, lookup: WorldRowLookup) => WorldChangeNote | null | undefined;
+
+/** A value as a note shows it: text as it is (cut at 80 characters), anything else as JSON. */
+export function shown(value: unknown): string {
+  const text = typeof value === 'string' ? value : value === undefined ? 'nothing' : JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** `a → b` for each named field that differs between two objects, joined with `; ` (empty when none does). */
+export function fieldChanges(before: Record<string, unknown>, after: Record<string, unknown>, fields: string[]): string {
+  return fields
+    .filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]))
+    .map((f) => `${f} ${shown(before[f])} → ${shown(after[f])}`)
+    .join('; ');
+}
+
 /** What a service (or the platform) declares about its tables' place in the world. */
 export interface ServiceWorld {
+  /** Its changed rows as people read them (the semantic diff of evaluations, src/eval/). */
+  describe?: WorldChangeDescriber;
   /** Which of the owner's tables (those named with its prefix) hold world state; default all of them. */
   tables?(owned: string[]): string[];
   /**
@@ -45,6 +93,18 @@ export const PLATFORM_WORLD: ServiceWorld = {
   // services (src/console/service-client.ts): a restore must not lock the evaluator out, and a
   // snapshot must not let anyone in.
   instanceRows: { platform_keys: [{ service: 'admin' }, { name: 'hamlet-console' }] },
+  // Keys made and revoked are changes; queued jobs are the services' bookkeeping.
+  describe: (c) => {
+    if (c.table === 'platform_jobs') return null;
+    if (c.table !== 'platform_keys') return undefined;
+    const row = (c.after ?? c.before)!;
+    const subject = String(row.service);
+    const named = row.name ? ` "${shown(row.name)}"` : '';
+    if (c.change === 'added') return { kind: 'key.created', subject, text: `${subject} key${named} created (${shown(row.hint)})` };
+    if (c.change === 'removed') return { kind: 'key.deleted', subject, text: `${subject} key${named} deleted` };
+    if (c.columns?.includes('revoked_at') && c.after?.revoked_at) return { kind: 'key.revoked', subject, text: `${subject} key${named} revoked` };
+    return undefined;
+  },
 };
 
 type Reload = () => void | Promise<void>;

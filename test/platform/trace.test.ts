@@ -224,13 +224,14 @@ describe('trace storage, retention and switch', () => {
     const older = await testStorage();
     const old = openDb(older);
     try {
-      const { ['003_trace_fewer_indexes']: _, ...upTo002 } = platformMigrations;
+      const { ['003_trace_fewer_indexes']: _, ['004_trace_epochs']: _later, ...upTo002 } = platformMigrations;
       await migrate(old, 'platform', upTo002);
       const row = { id: '0000000001abcdef', at: '2026-04-01T00:00:00.000Z', service: 'mail', kind: 'event', key_id: 'k1', method: null, route: null, path: null, status: null, ok: 1, duration_ms: null, summary: 'kept', detail: '{"a":1}', request_body: null, response_body: null };
       await old.kysely.insertInto('platform_trace').values(row).execute();
       await migrate(old, 'platform', platformMigrations);
       const rows = await old.kysely.selectFrom('platform_trace').selectAll().execute();
-      expect(rows.map((r) => ({ ...r, ok: Number(r.ok) }))).toEqual([row]);
+      // Entries from before epochs existed belong to epoch 0.
+      expect(rows.map((r) => ({ ...r, ok: Number(r.ok), epoch: Number(r.epoch), seq: Number(r.seq) }))).toEqual([{ ...row, epoch: 0, seq: 0 }]);
       const trace = new Trace(old, new ManualClock('2026-04-01T00:00:01.000Z'), new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 24 * 3600_000, maxEntries: 100_000 });
       trace.event({ service: 'mail', summary: 'new', keyId: 'k1' });
       expect((await trace.query({ keyId: 'k1', order: 'oldest' })).entries.map((e) => e.summary)).toEqual(['kept', 'new']);
@@ -238,6 +239,40 @@ describe('trace storage, retention and switch', () => {
     } finally {
       await old.close();
       await older.drop();
+    }
+  });
+
+  it('numbers entries and files them by epoch, continuing both after a restart (a frozen clock gives them one time)', async () => {
+    const storage = await testStorage();
+    const db = openDb(storage);
+    try {
+      await migrate(db, 'platform', platformMigrations);
+      const clock = new ManualClock('2026-04-01T00:00:00.000Z');
+      const settings = { enabled: true, bodies: false, retentionMs: 24 * 3600_000, maxEntries: 100_000 };
+      const first = new Trace(db, clock, new LocalEventBus(), silent, settings);
+      await first.resume();
+      first.event({ service: 'mail', summary: 'a' });
+      first.event({ service: 'mail', summary: 'b' });
+      expect(first.startEpoch()).toBe(1);
+      first.event({ service: 'mail', summary: 'c' });
+      await first.close();
+      const second = new Trace(db, clock, new LocalEventBus(), silent, settings);
+      await second.resume();
+      expect(second.epoch).toBe(1);
+      second.event({ service: 'mail', summary: 'd' });
+      const all = (await second.query({ order: 'oldest' })).entries;
+      expect(all.map((e) => [e.summary, e.epoch, e.seq, e.at])).toEqual([
+        ['a', 0, 1, '2026-04-01T00:00:00.000Z'],
+        ['b', 0, 2, '2026-04-01T00:00:00.000Z'],
+        ['c', 1, 3, '2026-04-01T00:00:00.000Z'],
+        ['d', 1, 4, '2026-04-01T00:00:00.000Z'],
+      ]);
+      expect((await second.query({ epoch: 1, order: 'oldest' })).entries.map((e) => e.summary)).toEqual(['c', 'd']);
+      expect((await second.query({ epoch: 0, order: 'oldest' })).entries.map((e) => e.summary)).toEqual(['a', 'b']);
+      await second.close();
+    } finally {
+      await db.close();
+      await storage.drop();
     }
   });
 

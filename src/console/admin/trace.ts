@@ -14,6 +14,8 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 
 const TraceEntrySchema = Type.Object({
   id: Type.String(),
+  epoch: Type.Integer({ description: 'The world timeline: every restore or reset starts the next epoch' }),
+  seq: Type.Integer({ description: 'Increasing with every entry: the order when the clock is frozen' }),
   at: Type.String({ description: 'ISO 8601, by the platform clock' }),
   service: Type.String(),
   kind: Type.Union(TRACE_KINDS.map((k) => Type.Literal(k))),
@@ -32,6 +34,7 @@ const TraceEntrySchema = Type.Object({
 
 const TraceQuerystring = Type.Object({
   key: Type.Optional(Type.String({ description: 'A key id' })),
+  epoch: Type.Optional(Type.String({ description: 'Only this epoch (a whole number), or `current`: the entries since the last restore or reset' })),
   service: Type.Optional(Type.String({ description: 'Comma-separated service names' })),
   kind: Type.Optional(Type.String({ description: `Comma-separated kinds: ${TRACE_KINDS.join(', ')}` })),
   since: Type.Optional(Type.String({ description: 'ISO 8601 time, inclusive' })),
@@ -47,7 +50,7 @@ const TracePageSchema = Type.Object({ entries: Type.Array(TraceEntrySchema), nex
 const ErrorSchema = Type.Object({ message: Type.String(), code: Type.String() });
 
 /** The query string as a trace query; a 400 naming the parameter for anything malformed. */
-function traceQueryOf(q: TraceQuerystring): TraceQuery {
+function traceQueryOf(q: TraceQuerystring, trace: Trace): TraceQuery {
   const list = (text: string | undefined) => (text ? text.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
   const time = (name: string, text: string | undefined) => {
     if (text === undefined || text === '') return undefined;
@@ -58,8 +61,13 @@ function traceQueryOf(q: TraceQuerystring): TraceQuery {
   const kind = list(q.kind);
   const unknown = kind?.filter((k) => !(TRACE_KINDS as readonly string[]).includes(k));
   if (unknown?.length) throw new HttpError(400, `querystring.kind must be one of: ${TRACE_KINDS.join(', ')}`, 'validation_error');
+  let epoch: number | undefined;
+  if (q.epoch !== undefined && q.epoch !== '') {
+    epoch = q.epoch === 'current' ? trace.epoch : Number(q.epoch);
+    if (!Number.isSafeInteger(epoch) || epoch < 0) throw new HttpError(400, 'querystring.epoch must be a whole number or `current`', 'validation_error');
+  }
   if (q.cursor && !decodeCursor(q.cursor)) throw new HttpError(400, 'querystring.cursor is not a cursor this API handed out', 'validation_error');
-  return { keyId: q.key || undefined, service: list(q.service), kind: kind as TraceKind[] | undefined, since: time('since', q.since), until: time('until', q.until), limit: q.limit, cursor: q.cursor || undefined, order: q.order };
+  return { keyId: q.key || undefined, epoch, service: list(q.service), kind: kind as TraceKind[] | undefined, since: time('since', q.since), until: time('until', q.until), limit: q.limit, cursor: q.cursor || undefined, order: q.order };
 }
 
 /** Streams every matching entry as JSON Lines, read page by page while the client takes them. */
@@ -84,7 +92,7 @@ export const traceAdminApi: ConsoleModule = (app, ctx) => {
     '/admin/api/trace',
     { schema: { ...schema, summary: 'What agents did: API calls, SMTP messages, WebSocket commands, MCP tool calls and events (format=jsonl streams every match)', response: { 200: TracePageSchema, 400: ErrorSchema, 401: ErrorSchema } } },
     async (request, reply) => {
-      const query = traceQueryOf(request.query);
+      const query = traceQueryOf(request.query, trace);
       if (request.query.format === 'jsonl') return sendJsonl(reply as unknown as FastifyReply, trace, query);
       return trace.query(query);
     },
@@ -93,6 +101,6 @@ export const traceAdminApi: ConsoleModule = (app, ctx) => {
   app.get(
     '/admin/api/trace.jsonl',
     { schema: { ...schema, summary: 'Every matching trace entry as JSON Lines (one entry per line), streamed', response: { 200: Type.String({ description: 'application/x-ndjson' }), 400: ErrorSchema, 401: ErrorSchema } } },
-    async (request, reply) => sendJsonl(reply as unknown as FastifyReply, trace, traceQueryOf(request.query)),
+    async (request, reply) => sendJsonl(reply as unknown as FastifyReply, trace, traceQueryOf(request.query, trace)),
   );
 };

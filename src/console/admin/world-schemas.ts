@@ -29,7 +29,10 @@ export const Restored = Type.Object({
   saved: Type.String({ description: 'The hash the snapshot was saved with' }),
   skipped: Type.Array(Type.String(), { description: 'Tables of the snapshot this database does not have (services not running here)' }),
   dropped: Type.Integer({ description: "Rows of the snapshot that belong to the instance (admin keys, the console's own keys): never taken from a file" }),
+  epoch: Type.Integer({ description: 'The trace epoch the restore started: GET /admin/api/trace?epoch=<it> reads what happened since' }),
 });
+
+export const Reset = Type.Object({ hash: Type.String(), epoch: Type.Integer({ description: 'The trace epoch the reset started' }) });
 
 export const DiffQuery = Type.Object(
   {

@@ -18,7 +18,7 @@ import { parseScenario, ScenarioError } from '../world/scenario.js';
 import { seedScenario } from '../world/seed.js';
 import { SnapshotFiles, type SnapshotInfo } from '../world/snapshots.js';
 import { WorldWorker } from '../world/worker-client.js';
-import { ConsoleError, Diff, DiffQuery, Hash, Restored, Seeded, SnapshotFile, SnapshotId, SnapshotInfo as SnapshotInfoSchema, SnapshotList } from './world-schemas.js';
+import { ConsoleError, Diff, DiffQuery, Hash, Reset, Restored, Seeded, SnapshotFile, SnapshotId, SnapshotInfo as SnapshotInfoSchema, SnapshotList } from './world-schemas.js';
 
 /** Where an upload's stream is in the parsed body. */
 const UPLOAD = Symbol('snapshot upload');
@@ -145,12 +145,12 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
     if (!loading) throw notFound(id);
     const saved = await loading;
     const { skipped, dropped } = await serial.run(() => world.restore(saved.state));
-    return { id, hash: await hashNow(), saved: saved.header.hash, skipped, dropped };
+    return { id, hash: await hashNow(), saved: saved.header.hash, skipped, dropped, epoch: ctx.platform.trace.epoch };
   });
 
-  app.post('/admin/api/world/reset', { schema: { response: { 200: Hash } } }, async () => {
+  app.post('/admin/api/world/reset', { schema: { response: { 200: Reset } } }, async () => {
     await serial.run(() => world.reset());
-    return { hash: await hashNow() };
+    return { hash: await hashNow(), epoch: ctx.platform.trace.epoch };
   });
 
   // A scenario in YAML (text/yaml) or as JSON. Workflow files are read only from HAMLET_SCENARIO_DIR

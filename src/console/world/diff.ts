@@ -135,7 +135,7 @@ class Side {
 const keyOf = (row: Row, key: string[]) => Object.fromEntries(key.map((c) => [c, row[c] ?? null]));
 
 /** One page of the diff of two snapshot files. */
-async function diffFiles(task: DiffTask): Promise<DiffPage> {
+export async function diffFiles(task: DiffTask): Promise<DiffPage> {
   const older = new Side(task.from, task.limits);
   const newer = new Side(task.to, task.limits);
   try {

@@ -341,4 +341,4 @@ export class ScenarioRunner {
  * The mail organization of a seeded world: a mail key's owner is its organization, so the
  * runner and every agent see the same inboxes (one AgentMail account shared by the agents).
  */
-const MAIL_ORG = 'hamlet-world';
+export const MAIL_ORG = 'hamlet-world';

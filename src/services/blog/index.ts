@@ -5,6 +5,7 @@ import { listen } from '../../platform/http.js';
 import { defineService, noJobs } from '../../platform/service.js';
 import { ResponseCache } from './cache.js';
 import { reloadBlogAfterRestore } from './world.js';
+import { describeBlogChange } from './store/describe-changes.js';
 import { BlogChanges } from './changes.js';
 import { Engagement } from './engagement/engagement.js';
 import { BlogAuth } from './http/auth.js';
@@ -25,6 +26,7 @@ export default defineService({
   adminKeys: false, // agents get their keys by verifying their e-mail
   settings: readBlogSettings,
   queues: noJobs,
+  world: { describe: describeBlogChange },
   async start(platform, settings) {
     const { clock } = platform;
     // Links in e-mails and pages point at the API as reachable from outside: configured, or the listen address.

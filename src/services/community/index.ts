@@ -12,6 +12,7 @@ import { seedCommunities } from './seed.js';
 import { readCommunitySettings } from './settings.js';
 import { Stores } from './store/index.js';
 import { reloadCommunityAfterRestore } from './world.js';
+import { describeCommunityChange } from './store/describe-changes.js';
 
 export default defineService({
   name: 'community',
@@ -19,6 +20,7 @@ export default defineService({
   adminKeys: false,
   settings: readCommunitySettings,
   queues: noJobs,
+  world: { describe: describeCommunityChange },
   async start(platform, config) {
     const { limits } = platform;
     const quotas = postingQuotas(limits);

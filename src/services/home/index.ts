@@ -25,6 +25,7 @@ import { readHomeSettings, type HomeSettings } from './settings.js';
 import { AutomationStore } from './store/automation-store.js';
 import { HomeStore } from './store/index.js';
 import { registerHomeWorld } from './world.js';
+import { describeHomeChange } from './store/describe-changes.js';
 
 async function start(platform: Platform, settings: HomeSettings) {
   const { config, logger } = platform;
@@ -115,4 +116,4 @@ async function start(platform: Platform, settings: HomeSettings) {
   };
 }
 
-export default defineService({ name: 'home', migrations, adminKeys: true, settings: readHomeSettings, queues: noJobs, start });
+export default defineService({ name: 'home', migrations, adminKeys: true, settings: readHomeSettings, queues: noJobs, start, world: { describe: describeHomeChange } });

@@ -5,10 +5,12 @@ import type { Platform } from '../../platform/service.js';
 import type { ServiceWorld } from '../../platform/world.js';
 import type { MailApiKeys } from './api-keys/keys.js';
 import type { MailCore } from './core.js';
+import { describeMailChange } from './store/describe-changes.js';
 import { SECRETS_TABLE } from './store/keys.js';
 
 export const mailWorld: ServiceWorld = {
   tables: (owned) => owned.filter((t) => t !== SECRETS_TABLE),
+  describe: describeMailChange,
 };
 
 export function reloadMailAfterRestore(platform: Platform, parts: { core: MailCore; apiKeys: MailApiKeys }): () => void {

@@ -6,12 +6,14 @@
 import type { Platform } from '../../platform/service.js';
 import type { ServiceWorld } from '../../platform/world.js';
 import { OWNER_TABLES } from './store/api-store.js';
+import { describeWorkflowChange } from './store/describe-changes.js';
 import type { Activation } from './triggers/activation.js';
 import type { Variables } from './variables/variables.js';
 import type { ListCaches } from './workflows/list-cache.js';
 
 export const workflowWorld: ServiceWorld = {
   tables: (owned) => owned.filter((t) => !OWNER_TABLES.includes(t)),
+  describe: describeWorkflowChange,
 };
 
 export function reloadWorkflowAfterRestore(platform: Platform, parts: { activation: Activation; lists: ListCaches; variables: Variables }): () => void {

@@ -1,0 +1,44 @@
+// The mail's changed rows as people read them (the semantic diff of evaluations): a message
+// sent or received (from, to, subject), its labels changed, inboxes and drafts made or
+// deleted. Threads, raw copies, idempotency keys and the outbox follow the messages: bookkeeping.
+import { shown, type WorldChangeDescriber } from '../../../platform/world.js';
+
+const BOOKKEEPING = new Set(['mail_threads', 'mail_raw', 'mail_idempotency', 'mail_outbox', 'mail_api_keys']);
+
+function list(text: unknown): string[] {
+  try {
+    const v = JSON.parse(String(text ?? '[]')) as unknown;
+    return Array.isArray(v) ? v.map(String) : [String(v)];
+  } catch {
+    return [String(text)];
+  }
+}
+
+export const describeMailChange: WorldChangeDescriber = (c) => {
+  if (BOOKKEEPING.has(c.table)) return null;
+  const row = (c.after ?? c.before)!;
+  if (c.table === 'mail_inboxes') {
+    const id = String(c.key.inbox_id);
+    if (c.change === 'added') return { kind: 'inbox.created', subject: id, text: `inbox ${id} created` };
+    if (c.change === 'removed') return { kind: 'inbox.deleted', subject: id, text: `inbox ${id} deleted` };
+    return { kind: 'inbox.changed', subject: id, text: `inbox ${id} changed (${(c.columns ?? []).join(', ')})` };
+  }
+  if (c.table === 'mail_drafts') {
+    const inbox = String(row.inbox_id);
+    return { kind: `draft.${c.change === 'added' ? 'created' : c.change === 'removed' ? 'deleted' : 'changed'}`, subject: inbox, text: `draft in ${inbox} ${c.change}: "${shown(row.subject ?? '')}"` };
+  }
+  if (c.table !== 'mail_messages') return undefined;
+  const inbox = String(row.inbox_id);
+  const labels = list(row.labels);
+  const what = `"${shown(row.subject ?? '')}" from ${shown(row.from_addr)} to ${list(row.to_addrs).join(', ')}`;
+  if (c.change === 'removed') return { kind: 'message.deleted', subject: inbox, text: `message ${what} deleted from ${inbox}` };
+  if (c.change === 'added') {
+    const sent = labels.includes('sent');
+    return { kind: sent ? 'message.sent' : 'message.received', subject: inbox, text: `message ${sent ? 'sent' : 'received'} ${what}` };
+  }
+  if (!c.columns?.includes('labels')) return c.columns?.every((col) => col === 'updated_at') ? null : { kind: 'message.changed', subject: inbox, text: `message ${what} changed (${c.columns?.join(', ')})` };
+  const was = list(c.before?.labels);
+  const added = labels.filter((l) => !was.includes(l)).map((l) => `+${l}`);
+  const removed = was.filter((l) => !labels.includes(l)).map((l) => `-${l}`);
+  return { kind: 'message.labels', subject: inbox, text: `message ${what}: labels ${[...added, ...removed].join(' ')}` };
+};
