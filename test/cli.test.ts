@@ -74,6 +74,7 @@ it.runIf(existsSync(path.resolve('dist/cli.js')))('the built `hamlet start` star
   cleanups.push(() => storage.drop());
   const env = testEnv(storage, ['blog', 'mail', 'community', 'home', 'workflow']);
   const child = spawn(process.execPath, [path.resolve('dist/cli.js'), 'start'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  cleanups.push(async () => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'))); // no orphan if the start fails
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));

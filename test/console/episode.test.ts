@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
+import { waitFor } from '../helpers/wait.js';
 
 const SCENARIO = `
 name: episode
@@ -91,11 +92,11 @@ describe('an evaluation episode', () => {
 
     // The trace lists exactly those calls: the MCP tool calls, and the API calls they made with the agent's keys.
     const tools = ['mail_list_messages', 'mail_read_message', 'blog_publish', 'home_call_service', 'workflow_list', 'workflow_run'];
-    let mcp: any[] = [];
-    for (let i = 0; i < 50 && mcp.length < tools.length; i++) {
-      mcp = (await admin('GET', `/admin/api/trace?kind=mcp&since=${encodeURIComponent(since)}&order=oldest&limit=100`)).entries;
-      if (mcp.length < tools.length) await new Promise((r) => setTimeout(r, 100));
-    }
+    // (Each tool-call entry is recorded after its answer.)
+    const mcp = await waitFor(async () => {
+      const entries: any[] = (await admin('GET', `/admin/api/trace?kind=mcp&since=${encodeURIComponent(since)}&order=oldest&limit=100`)).entries;
+      return entries.length >= tools.length && entries;
+    }, { intervalMs: 100, message: 'a trace entry for each tool call' });
     expect(mcp.map((e) => e.route)).toEqual(tools);
     const keyIds = new Set<string>();
     for (const [service, entry] of Object.entries(ada)) keyIds.add((await t.hamlet.platform.keys.verify(service, entry.key))!.id);

@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
+import { waitFor } from '../helpers/wait.js';
 
 let t: TestHamlet;
 let keys: Record<'mail' | 'home' | 'workflow', string>;
@@ -59,14 +60,15 @@ describe('MCP over streamable HTTP', () => {
 
     // Blog: register with the agent's own inbox, read the verification mail, verify.
     json(await client.callTool({ name: 'blog_register', arguments: { email: inbox.inbox_id, name: 'Ada', slug: 'ada' } }));
-    let token: string | undefined;
-    for (let i = 0; i < 100 && !token; i++) {
-      const list = json(await client.callTool({ name: 'mail_list_messages', arguments: { inbox_id: inbox.inbox_id } }));
-      const id = list.messages[0]?.message_id;
-      if (id) token = /token=([0-9a-f-]{36})/.exec(json(await client.callTool({ name: 'mail_read_message', arguments: { inbox_id: inbox.inbox_id, message_id: id } })).text ?? '')?.[1];
-      if (!token) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(token).toBeDefined();
+    const token = await waitFor(
+      async () => {
+        const list = json(await client.callTool({ name: 'mail_list_messages', arguments: { inbox_id: inbox.inbox_id } }));
+        const id = list.messages[0]?.message_id;
+        if (!id) return undefined;
+        return /token=([0-9a-f-]{36})/.exec(json(await client.callTool({ name: 'mail_read_message', arguments: { inbox_id: inbox.inbox_id, message_id: id } })).text ?? '')?.[1];
+      },
+      { intervalMs: 100, message: 'the verification mail in the inbox' },
+    );
     const verified = json(await client.callTool({ name: 'blog_verify', arguments: { token } }));
     expect(verified.apiKey).toMatch(/^hamlet_blog_/);
 
@@ -111,8 +113,11 @@ describe('MCP over streamable HTTP', () => {
     await full.close();
 
     // The trace has each tool call as kind mcp, with the id of the agent's key for that service.
-    await new Promise((r) => setTimeout(r, 50)); // the tool-call entry is recorded after the answer
-    const mcp = (await t.hamlet.platform.trace.query({ kind: ['mcp'], limit: 100, order: 'oldest' })).entries;
+    // The tool-call entry is recorded after the answer: wait for the last call's.
+    const mcp = await waitFor(async () => {
+      const entries = (await t.hamlet.platform.trace.query({ kind: ['mcp'], limit: 100, order: 'oldest' })).entries;
+      return entries.some((e) => e.route === 'workflow_list_executions') && entries;
+    }, { message: "the trace entry of the agent's last tool call" });
     const lightCall = mcp.find((e) => e.route === 'home_call_service')!;
     expect(lightCall).toMatchObject({ service: 'home', method: 'tools/call', path: 'POST /api/services/light/turn_on', status: 200 });
     expect(lightCall.keyId).toBe((await t.hamlet.platform.keys.verify('home', keys.home))!.id);

@@ -11,7 +11,8 @@
 // - curl gets -sS (no progress meter), --fail-with-body (a 4xx/5xx answer is a failed command)
 //   and a timeout;
 // - lines that set up or start Hamlet itself (`npm ci`, `npm start`, `npm test`, `npm run …`)
-//   are the harness's own job and are skipped;
+//   are the harness's own job and are skipped, and so are runs of n8n's own node tests
+//   (scripts/n8n-node-tests: they install and drive real n8n, like `npm run oracle`, for minutes);
 // - `swaks`, when the machine does not have it, is a small SMTP client with the same options
 //   (test/docs/swaks.ts).
 import { spawn } from 'node:child_process';
@@ -33,7 +34,7 @@ const DEFAULT_PORTS: Record<string, { service: (typeof SERVICE_NAMES)[number]; l
   '8123': { service: 'home', label: 'api' },
   '5678': { service: 'workflow', label: 'api' },
 };
-const HARNESS_LINE = /^\s*npm (ci|start|test|run)\b/;
+const HARNESS_LINE = /^\s*(npm (ci|start|test|run)\b|node --import tsx scripts\/n8n-node-tests\/)/;
 
 /** The fenced shell blocks of a markdown file, with the line each starts on. */
 function shellBlocks(markdown: string): Array<{ line: number; text: string }> {

@@ -8,6 +8,7 @@ import { type HamletConfig, loadConfig } from '../../src/config.js';
 import type { ServiceName } from '../../src/services/registry.js';
 import type { Clock } from '../../src/platform/clock.js';
 import { createLogger } from '../../src/platform/logger.js';
+import { ANY_FREE_PORT } from './ports.js';
 import { startHamlet, type Hamlet } from '../../src/server.js';
 
 export interface TestHamlet {
@@ -30,7 +31,6 @@ export interface TestOptions {
   clock?: Clock;
 }
 
-const PORT_VARS = ['BLOG_PORT', 'MAIL_PORT', 'SMTP_PORT', 'MAIL_SUBMISSION_PORT', 'COMMUNITY_PORT', 'HOME_PORT', 'WORKFLOW_PORT'];
 
 /** A storage location: a temp dir for SQLite, plus a schema when testing on PostgreSQL. */
 export async function testStorage(): Promise<{ dataDir: string; databaseUrl?: string; drop(): Promise<void> }> {
@@ -62,10 +62,9 @@ export function testEnv(storage: { dataDir: string; databaseUrl?: string }, serv
     HAMLET_DATA_DIR: storage.dataDir,
     HAMLET_SERVICES: services.join(','),
     HAMLET_LOG_LEVEL: process.env.HAMLET_TEST_LOG_LEVEL ?? 'silent',
-    ...Object.fromEntries(PORT_VARS.map((v) => [v, '0'])),
+    ...ANY_FREE_PORT,
     // The console mints keys and serves pages: only the tests that use it turn it on.
     HAMLET_CONSOLE: 'off',
-    HAMLET_CONSOLE_PORT: '0',
     ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
     ...extra,
   };

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ANY_FREE_PORT } from './ports.js';
 import { withDeadline } from './wait.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -20,9 +21,14 @@ export async function spawnHamlet(env: Record<string, string>, timeoutMs = 30_00
   const profile = process.env.HAMLET_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HAMLET_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'start'], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    // Every port free unless the caller names one, so files running side by side never collide.
+    env: { ...process.env, ...ANY_FREE_PORT, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // No orphan when the test process ends before the server (a test that timed out while it started).
+  const orphanGuard = () => void child.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  child.once('exit', () => process.removeListener('exit', orphanGuard));
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -40,18 +46,24 @@ export async function spawnHamlet(env: Record<string, string>, timeoutMs = 30_00
     child.stdout!.on('data', check);
     child.once('exit', (code) => reject(new Error(`hamlet exited with ${code}:\n${out}\n${err}`)));
   });
-  await withDeadline(started, timeoutMs, 'hamlet to print its URLs').catch((e: Error) => {
+  await withDeadline(started, timeoutMs, 'hamlet to print its URLs').catch(async (e: Error) => {
+    // A start that failed or hung leaves no process behind.
+    await stopChild(child, 'SIGKILL');
     throw new Error(`${e.message}:\n${out}\n${err}`);
   });
   return {
     child,
     urls,
     output: () => out + err,
-    kill: (signal = 'SIGKILL') =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill(signal);
-      }),
+    kill: (signal = 'SIGKILL') => stopChild(child, signal),
   };
+}
+
+/** Sends `signal` and resolves once the child has exited (at once if it already has). */
+function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
 }

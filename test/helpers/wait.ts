@@ -5,7 +5,7 @@
 import { inspect } from 'node:util';
 
 export interface WaitOptions {
-  /** Give up after this long (default 10 s; the suite's test timeout is 30 s). */
+  /** Give up after this long (default 20 s: a worker thread or a server can take 10 s to start on a loaded two-core machine; the suite's test timeout is 30 s). */
   timeoutMs?: number;
   /** Pause between two checks (default 20 ms). */
   intervalMs?: number;
@@ -28,7 +28,7 @@ const show = (value: unknown) => inspect(value, { depth: 3, breakLength: Infinit
  * timeout it rejects with what was awaited and the last value or error seen.
  */
 export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitOptions = {}): Promise<Exclude<T, Falsy>> {
-  const { timeoutMs = 10_000, intervalMs = 20, message } = options;
+  const { timeoutMs = 20_000, intervalMs = 20, message } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     let last: Last;

@@ -17,9 +17,13 @@ beforeAll(async () => {
   h = await startHome();
   conn = await createConnection({ auth: createLongLivedTokenAuth(h.url, h.token) });
   // After the house's initial states were recorded, so the range holds only this test's changes.
-  await new Promise((r) => setTimeout(r, 20));
+  const everything = { start_time: new Date(0).toISOString(), entity_ids: ['light.kitchen'] };
+  await waitFor(async () => (await send<Record<string, unknown[]>>('history/history_during_period', everything))['light.kitchen']?.length, {
+    message: "the kitchen light's initial state in the history",
+  });
   t0 = new Date().toISOString();
-  await new Promise((r) => setTimeout(r, 5));
+  // The changes below are stamped after t0: the clock has moved past t0's millisecond.
+  await waitFor(() => Date.now() > Date.parse(t0), { intervalMs: 1, message: 'the clock to pass t0' });
   await callService(conn, 'light', 'turn_on', { brightness: 10 }, { entity_id: 'light.kitchen' });
   await callService(conn, 'light', 'turn_on', { brightness: 20 }, { entity_id: 'light.kitchen' });
   await callService(conn, 'light', 'turn_off', {}, { entity_id: 'light.kitchen' });

@@ -39,9 +39,8 @@ it('a service that never stops is given up on after its grace period, and the pl
       { definition: stuck, settings: { port: 0 } },
     ],
   });
-  const started = performance.now();
+  // The stuck service never stops: stop() returning at all (within the test's timeout) is the proof.
   await hamlet.stop();
-  expect(performance.now() - started).toBeLessThan(5000);
   expect(otherStopped).toBe(true);
   expect(lines.join('')).toContain('did not stop within its grace period');
   // The storage was closed after all: the database refuses work.

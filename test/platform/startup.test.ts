@@ -8,6 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ANY_FREE_PORT } from '../helpers/ports.js';
 
 const CLI = ['--import', 'tsx', path.resolve('src/cli.ts')];
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'hamlet-startup-'));
@@ -34,7 +35,7 @@ function hamlet(args: string[], env: Record<string, string>, opts: { asNobody?: 
     execFile(
       process.execPath,
       [...CLI, ...args],
-      { env: { ...process.env, HAMLET_SERVICES: 'blog', BLOG_PORT: '0', HAMLET_LOG_LEVEL: 'warn', ...env }, timeout: 60_000, ...drop },
+      { env: { ...process.env, ...ANY_FREE_PORT, HAMLET_SERVICES: 'blog', HAMLET_LOG_LEVEL: 'warn', ...env }, timeout: 60_000, ...drop },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
     );
   });
