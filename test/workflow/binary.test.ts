@@ -3,6 +3,8 @@
 // Webhook answers with a file's exact bytes. Hostile bodies (malformed multipart, thousands of
 // parts, bodies over the limit) are refused with a 4xx and start no execution. What n8n 2.8.4
 // does with the same requests is in the oracle's binary-* cases.
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startWorkflowServer, type WorkflowTestServer } from './helpers.js';
 
@@ -145,4 +147,82 @@ describe('Respond to Webhook with a file', () => {
     expect(named.headers.get('content-type')).toBe('text/csv');
     expect(named.bytes.toString()).toBe('a,b');
   });
+});
+
+describe('files above WORKFLOW_BINARY_SPILL_BYTES', () => {
+  let t: WorkflowTestServer;
+  let workflowId: string;
+  const spilled = (executionId: string) => path.join(t.t.dataDir, 'workflow-binary', executionId);
+  beforeAll(async () => {
+    t = await startWorkflowServer({ env: { WORKFLOW_BINARY_SPILL_BYTES: '1000' } });
+    // Upload → Wait (resumed by its webhook) → read the upload back from the Webhook node's stored output.
+    const readBack = `const b = $('Webhook').first().binary ?? {};
+return [{ json: Object.fromEntries(Object.entries(b).map(([k, v]) => [k, { data: v.data ?? null, id: v.id ?? null }])) }];`;
+    const wf = workflow('spill', 'spill', [
+      { name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, webhookId: 'spill-wait', parameters: { resume: 'webhook' } },
+      { name: 'Read', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: readBack } },
+    ], { responseMode: 'onReceived' });
+    const r = await t.api('POST', '/workflows', wf);
+    workflowId = r.body.id;
+    expect((await t.api('POST', `/workflows/${workflowId}/activate`)).status).toBe(200);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  async function upload(files: Array<{ name: string; data: Buffer }>): Promise<string> {
+    const before = new Set(((await t.api('GET', `/executions?workflowId=${workflowId}`)).body.data as any[]).map((e) => e.id));
+    const res = await fetch(`${t.url}/webhook/spill`, { method: 'POST', body: new Uint8Array(multipart(files.map((f) => ({ ...f, filename: `${f.name}.bin`, type: 'application/octet-stream' })))), headers: MULTIPART });
+    expect(res.status).toBe(200);
+    await t.t.hamlet.platform.jobs.idle();
+    const list = (await t.api('GET', `/executions?workflowId=${workflowId}`)).body.data as any[];
+    return list.find((e) => !before.has(e.id)).id;
+  }
+
+  test('a large file is stored once in the data directory, referenced by the saved execution, and read back when the run resumes', async () => {
+    const big = Buffer.alloc(5000, 9);
+    const small = Buffer.from('tiny');
+    const id = await upload([{ name: 'big', data: big }, { name: 'small', data: small }]);
+    const waiting = (await t.api('GET', `/executions/${id}?includeData=true`)).body;
+    expect(waiting.status).toBe('waiting');
+    const stored = waiting.data.resultData.runData.Webhook[0].data.main[0][0].binary;
+    expect(stored.big).toMatchObject({ data: 'filesystem-v2', fileName: 'big.bin', bytes: 5000 });
+    expect(stored.big.id).toMatch(new RegExp(`^filesystem-v2:executions/${id}/[0-9a-f]{64}$`));
+    expect(stored.small.data).toBe(small.toString('base64'));
+    // The Webhook's output and the execution's start data hold the same file: one copy on disk.
+    expect(readdirSync(spilled(id))).toHaveLength(1);
+
+    expect((await t.call('POST', `/webhook-waiting/${id}`, { body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    await t.t.hamlet.platform.jobs.idle();
+    const done = (await t.api('GET', `/executions/${id}?includeData=true`)).body;
+    expect(done.status).toBe('success');
+    const read = done.data.resultData.runData.Read[0].data.main[0][0].json;
+    expect(read.big).toEqual({ data: big.toString('base64'), id: null });
+    expect(read.small.data).toBe(small.toString('base64'));
+
+    expect((await t.api('DELETE', `/executions/${id}`)).status).toBe(200);
+    expect(existsSync(spilled(id))).toBe(false);
+  }, 60_000);
+
+  test('hostile: a reference naming another execution never reads that execution’s file', async () => {
+    const first = await upload([{ name: 'secret', data: Buffer.alloc(3000, 7) }]);
+    const ref = (await t.api('GET', `/executions/${first}?includeData=true`)).body.data.resultData.runData.Webhook[0].data.main[0][0].binary.secret.id as string;
+    // A second workflow whose Code writes that reference into its own output, then waits and reads it back.
+    const plant = `return [{ json: {}, binary: { stolen: { mimeType: 'text/plain', data: 'filesystem-v2', id: ${JSON.stringify(ref)} } } }];`;
+    const readBack = `const b = $('Plant').first().binary.stolen; return [{ json: { data: b.data ?? null } }];`;
+    const wf = workflow('plant', 'plant', [
+      { name: 'Plant', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: plant } },
+      { name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, webhookId: 'plant-wait', parameters: { resume: 'webhook' } },
+      { name: 'Read', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: readBack } },
+    ], { responseMode: 'onReceived' });
+    const c = await t.api('POST', '/workflows', wf);
+    await t.api('POST', `/workflows/${c.body.id}/activate`);
+    await t.call('POST', '/webhook/plant', { body: '{}', headers: { 'content-type': 'application/json' } });
+    await t.t.hamlet.platform.jobs.idle();
+    const exec = ((await t.api('GET', `/executions?workflowId=${c.body.id}`)).body.data as any[])[0];
+    await t.call('POST', `/webhook-waiting/${exec.id}`, { body: '{}', headers: { 'content-type': 'application/json' } });
+    await t.t.hamlet.platform.jobs.idle();
+    const done = (await t.api('GET', `/executions/${exec.id}?includeData=true`)).body;
+    expect(done.data.resultData.runData.Read[0].data.main[0][0].json).toEqual({ data: null });
+  }, 60_000);
 });

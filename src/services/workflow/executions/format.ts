@@ -59,18 +59,20 @@ export async function storedDataText(
   runtime: Record<string, unknown>,
   startData: Record<string, unknown>,
   pause: () => Promise<void> | undefined,
+  /** Writes large files out and references them (binary/spill.ts). */
+  replacer?: (key: string, value: unknown) => unknown,
 ): Promise<string> {
   const data = toStoredData(state, wf, runtime, startData);
   const token = `__runData_${Math.random().toString(36).slice(2)}__`;
   (data.resultData as { runData: unknown }).runData = token;
-  const [before, after] = JSON.stringify(data).split(`"${token}"`) as [string, string];
+  const [before, after] = JSON.stringify(data, replacer).split(`"${token}"`) as [string, string];
   const parts: string[] = [before, '{'];
   let firstNode = true;
   for (const [name, tasks] of Object.entries(state.runData)) {
     parts.push(`${firstNode ? '' : ','}${JSON.stringify(name)}:[`);
     firstNode = false;
     for (let i = 0; i < tasks.length; i++) {
-      parts.push((i ? ',' : '') + JSON.stringify(tasks[i]));
+      parts.push((i ? ',' : '') + JSON.stringify(tasks[i], replacer));
       const p = pause();
       if (p) await p;
     }
