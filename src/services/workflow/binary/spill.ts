@@ -17,6 +17,11 @@ const ID = /^filesystem-v2:executions\/(\d{1,20})\/([0-9a-f]{64})$/;
 
 type Entry = Record<string, unknown> & { data?: unknown; id?: unknown };
 
+export interface SpillWriter {
+  binary(value: Record<string, unknown>): Record<string, unknown>;
+  replacer(key: string, value: unknown): unknown;
+}
+
 export class BinarySpill {
   constructor(
     /** <dataDir>/workflow-binary */
@@ -31,18 +36,20 @@ export class BinarySpill {
   }
 
   /**
-   * A JSON.stringify replacer for one execution's data: each binary property whose bytes reach
-   * the threshold is written (once per content) and replaced by its reference.
+   * What saving one execution's data uses: `binary` turns an item's binary object into the one
+   * to store (each file whose bytes reach the threshold written once per content, replaced by
+   * its reference; the same object when nothing changes), `replacer` does it for JSON.stringify
+   * (for the small parts of the data; node outputs go item by item through `binary`, a replacer
+   * function being called for every value). Undefined when nothing is spilled.
    */
-  replacer(executionId: string): ((key: string, value: unknown) => unknown) | undefined {
+  writer(executionId: string): SpillWriter | undefined {
     if (!this.thresholdBytes) return undefined;
     const written = new Set<string>();
     // base64 length of the threshold: no decoding just to measure.
     const minChars = Math.ceil(this.thresholdBytes / 3) * 4;
-    return (key, value) => {
-      if (key !== 'binary' || !value || typeof value !== 'object' || Array.isArray(value)) return value;
+    const binary = (value: Record<string, unknown>): Record<string, unknown> => {
       let out: Record<string, unknown> | undefined;
-      for (const [name, raw] of Object.entries(value as Record<string, unknown>)) {
+      for (const [name, raw] of Object.entries(value)) {
         const entry = raw as Entry | null;
         if (!entry || typeof entry !== 'object' || typeof entry.data !== 'string' || entry.data.length < minChars || entry.data === MODE) continue;
         const bytes = Buffer.from(entry.data, 'base64');
@@ -54,10 +61,14 @@ export class BinarySpill {
           writeFileSync(path.join(folder, hash), bytes);
           written.add(hash);
         }
-        out ??= { ...(value as Record<string, unknown>) };
+        out ??= { ...value };
         out[name] = { ...entry, data: MODE, id: `${MODE}:executions/${executionId}/${hash}` };
       }
       return out ?? value;
+    };
+    return {
+      binary,
+      replacer: (key, value) => (key === 'binary' && value && typeof value === 'object' && !Array.isArray(value) ? binary(value as Record<string, unknown>) : value),
     };
   }
 

@@ -226,7 +226,7 @@ export class Runner {
       stopped_at: null,
       wait_till: null,
       created_at: now,
-      data: JSON.stringify({ version: 1, startData: { startNode: req.start.node, items: req.start.items, outputIndex: req.start.outputIndex }, resultData: { runData: {} } }, this.resources?.binary?.replacer(id)),
+      data: JSON.stringify({ version: 1, startData: { startNode: req.start.node, items: req.start.items, outputIndex: req.start.outputIndex }, resultData: { runData: {} } }, this.resources?.binary?.writer(id)?.replacer),
       workflow_data: req.prepared.snapshot,
       custom_data: null,
     };
@@ -406,7 +406,7 @@ export class Runner {
       stopped_at: waiting ? null : now,
       wait_till: waitTill,
       custom_data: outcome.state.customData && Object.keys(outcome.state.customData).length ? JSON.stringify(outcome.state.customData) : base.custom_data,
-      data: await storedDataText(outcome.state, prepared.definition, runtime, base.data ? (JSON.parse(base.data).startData ?? {}) : {}, yieldEverySlice(), this.resources?.binary?.replacer(String(base.id))),
+      data: await storedDataText(outcome.state, prepared.definition, runtime, base.data ? (JSON.parse(base.data).startData ?? {}) : {}, yieldEverySlice(), this.resources?.binary?.writer(String(base.id))),
     };
   }
 
