@@ -72,9 +72,10 @@ async function newExecution(n8n, workflowId, seen, unfinished = ['new', 'running
  * redirect, its Location. Redirects are not followed: the answer is the redirect itself, so a
  * case can redirect to a site that need not be reachable.
  */
-async function request(url, { method = 'GET', headers = {}, body } = {}) {
+async function request(url, { method = 'GET', headers = {}, body } = {}, responseAs) {
   const res = await fetch(url, { method, headers, body, redirect: 'manual' });
-  const text = await res.text();
+  // `responseAs: 'base64'`: a file answer recorded as base64, so its bytes compare exactly.
+  const text = responseAs === 'base64' ? Buffer.from(await res.arrayBuffer()).toString('base64') : await res.text();
   const contentType = res.headers.get('content-type') ?? '';
   let parsed = text;
   if (contentType.includes('json')) {
@@ -122,8 +123,9 @@ async function runOnce(n8n, wf, id, spec, recordedId = id) {
   let response;
   if (spec.trigger.kind === 'webhook') {
     const t = spec.trigger;
-    const body = t.raw ?? (t.body === undefined ? undefined : JSON.stringify(t.body));
-    response = await request(`${n8n.base}/webhook/${t.path}`, { method: t.method ?? 'GET', headers: t.headers ?? {}, body });
+    // `rawBase64`: a body of any bytes (a multipart upload of a binary file).
+    const body = t.rawBase64 !== undefined ? Buffer.from(t.rawBase64, 'base64') : (t.raw ?? (t.body === undefined ? undefined : JSON.stringify(t.body)));
+    response = await request(`${n8n.base}/webhook/${t.path}`, { method: t.method ?? 'GET', headers: t.headers ?? {}, body }, t.responseAs);
     if (t.resume) {
       const resumed = await resumeCall(t.resume, response, (executionId) => waitingExecution(n8n, executionId));
       if (resumed) response.resume = resumed;

@@ -1,7 +1,7 @@
 // The corpus README's comparison rule, as code: every difference is reported with its path.
 export interface CaseExpectation {
   name: string;
-  trigger: { kind: 'webhook' | 'manual'; method?: string; path?: string; body?: unknown; raw?: string; headers?: Record<string, string>; trigger?: string; resume?: ResumeCall };
+  trigger: { kind: 'webhook' | 'manual'; method?: string; path?: string; body?: unknown; raw?: string; rawBase64?: string; responseAs?: 'base64'; headers?: Record<string, string>; trigger?: string; resume?: ResumeCall };
   status: string;
   lastNodeExecuted: string;
   executionOrder: string[];

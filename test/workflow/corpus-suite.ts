@@ -60,9 +60,10 @@ export function defineCorpusSuite(opts: {
   }
 
   /** A request as the recorder makes it: redirects are answers, not followed. */
-  async function request(url: string, init: { method?: string; body?: string; headers?: Record<string, string> }): Promise<RecordedAnswer> {
+  async function request(url: string, init: { method?: string; body?: string | Uint8Array<ArrayBuffer>; headers?: Record<string, string> }, responseAs?: 'base64'): Promise<RecordedAnswer> {
     const res = await fetch(url, { ...init, redirect: 'manual' });
-    const text = await res.text();
+    // A file answer is recorded as base64 when the case asks, so bytes compare exactly.
+    const text = responseAs === 'base64' ? Buffer.from(await res.arrayBuffer()).toString('base64') : await res.text();
     let body: unknown = text;
     try {
       body = text ? JSON.parse(text) : text;
@@ -181,8 +182,8 @@ export function defineCorpusSuite(opts: {
             let response: (RecordedAnswer & { resume?: RecordedAnswer }) | undefined;
             let exec: any;
             if (c.trigger.kind === 'webhook') {
-              const body = c.trigger.raw ?? (c.trigger.body === undefined ? undefined : JSON.stringify(c.trigger.body));
-              response = await request(`${s.url}/webhook/${c.trigger.path}`, { method: c.trigger.method ?? 'GET', body, headers: c.trigger.headers ?? {} });
+              const body = c.trigger.rawBase64 !== undefined ? new Uint8Array(Buffer.from(c.trigger.rawBase64, 'base64')) : (c.trigger.raw ?? (c.trigger.body === undefined ? undefined : JSON.stringify(c.trigger.body)));
+              response = await request(`${s.url}/webhook/${c.trigger.path}`, { method: c.trigger.method ?? 'GET', body, headers: c.trigger.headers ?? {} }, c.trigger.responseAs);
               const resumed = c.trigger.resume && (await resumeCall(c.trigger.resume, response));
               if (resumed) response.resume = resumed;
               const unfinished = c.trigger.resume ? ['new', 'running', 'waiting'] : undefined;

@@ -4,6 +4,8 @@
 // Two halves: `queues` builds the engine (store, runner, list caches) in every process that
 // runs executions — `hamlet start`, and `hamlet worker` in queue mode; `start` adds what only
 // a serving process has: trigger activation, the HTTP side, pruning.
+import path from 'node:path';
+import { BinarySpill } from './binary/spill.js';
 import { listen } from '../../platform/http.js';
 import { defineService, type Platform } from '../../platform/service.js';
 import { readWorkflowSettings, type WorkflowSettings } from './settings.js';
@@ -39,11 +41,13 @@ function createEngine(platform: Platform, config: WorkflowSettings) {
   // Until the HTTP side listens, links in executions use WORKFLOW_PUBLIC_URL or the directory.
   let listenUrl = '';
   const baseUrl = () => config.publicUrl ?? (listenUrl || platform.directory.url('workflow') || '');
+  const binary = new BinarySpill(path.join(platform.config.dataDir, 'workflow-binary'), config.binarySpillBytes);
   const runner = new Runner(platform, store, cache, config, expressions, baseUrl, lists.workflows, ownership.key, {
     vars: () => variables.snapshot(),
     credential: (node, type) => credentials.resolve(node, type),
+    binary,
   });
-  return { expressions, store, apiStore, variables, credentials, cache, lists, runner, ownership, baseUrl, listening: (url: string) => (listenUrl = url) };
+  return { expressions, store, apiStore, variables, credentials, cache, lists, runner, ownership, baseUrl, binary, listening: (url: string) => (listenUrl = url) };
 }
 type Engine = ReturnType<typeof createEngine>;
 
@@ -69,7 +73,7 @@ async function queues(platform: Platform, config: WorkflowSettings) {
 }
 
 async function start(platform: Platform, config: WorkflowSettings, engine: Engine) {
-  const { store, apiStore, variables, credentials, cache, runner, lists, baseUrl } = engine;
+  const { store, apiStore, variables, credentials, cache, runner, lists, baseUrl, binary } = engine;
   const owner = new InstanceOwner(apiStore, platform.clock);
   await owner.start(config.owner);
   const activation = new Activation(platform, store, cache, runner, config.timezone, true);
@@ -84,7 +88,11 @@ async function start(platform: Platform, config: WorkflowSettings, engine: Engin
   // Old executions go: at start, then hourly (WORKFLOW_EXECUTIONS_MAX_AGE / _MAX_COUNT).
   const prune = () => {
     const before = config.pruneMaxAgeMs ? new Date(platform.clock.ms() - config.pruneMaxAgeMs).toISOString() : undefined;
-    return store.prune(before, config.pruneMaxCount || undefined).catch((err) => platform.logger.warn({ err, service: 'workflow' }, 'execution pruning failed'));
+    return store
+      .prune(before, config.pruneMaxCount || undefined)
+      // The files of pruned executions go with them.
+      .then(() => binary.sweep(async (id) => (await store.getExecution(id, false)) !== undefined))
+      .catch((err) => platform.logger.warn({ err, service: 'workflow' }, 'execution pruning failed'));
   };
   await prune();
   const stopPruning = platform.timers.every(60 * 60_000, prune);

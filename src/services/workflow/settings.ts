@@ -20,6 +20,8 @@ export interface WorkflowSettings {
   pruneMaxCount: number;
   /** Base URL used in webhookUrl and resume URLs; the listen address when unset. */
   publicUrl?: string;
+  /** Files of at least this many bytes are kept in the data directory, not in stored executions; 0: never. */
+  binarySpillBytes: number;
   /** Executions run at once by this process's job worker. */
   concurrency: number;
   /** Default time zone for schedules and $now. */
@@ -75,6 +77,7 @@ export function readWorkflowSettings(kit: SettingsKit): WorkflowSettings {
     pruneMaxCount: kit.count('WORKFLOW_EXECUTIONS_MAX_COUNT', 10_000, 0, 100_000_000),
     publicUrl: kit.baseUrl('WORKFLOW_PUBLIC_URL'),
     concurrency: kit.count('WORKFLOW_CONCURRENCY', 4, 1, 256),
+    binarySpillBytes: kit.count('WORKFLOW_BINARY_SPILL_BYTES', 1024 * 1024, 0, 2 ** 31),
     timezone: kit.timezone('WORKFLOW_TIMEZONE', 'UTC', 'GENERIC_TIMEZONE'),
     execution: {
       timeoutS: seconds(kit, 'WORKFLOW_EXECUTION_TIMEOUT', -1, true),

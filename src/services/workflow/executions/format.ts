@@ -2,6 +2,8 @@
 // engine state a waiting execution resumes from.
 import type { ExecutionState, NodeErrorInfo, WorkflowDefinition } from '../engine/types.js';
 import type { ExecutionRow, LightExecutionRow } from '../store/index.js';
+import type { Item } from '../expressions/api.js';
+import type { SpillWriter } from '../binary/spill.js';
 
 export interface StoredExecutionData {
   version: 1;
@@ -48,6 +50,23 @@ function toStoredData(state: ExecutionState, wf: WorkflowDefinition, runtime: Re
   };
 }
 
+/** A node run whose output items' large files are references (the same run when none is). */
+function withSpilledFiles<T extends { data?: { main: Array<Item[] | null> } }>(task: T, spill: SpillWriter): T {
+  const main = task.data?.main;
+  if (!main) return task;
+  let changed = false;
+  const out = main.map((list) =>
+    list?.map((item) => {
+      if (!item.binary) return item;
+      const binary = spill.binary(item.binary);
+      if (binary === item.binary) return item;
+      changed = true;
+      return { ...item, binary };
+    }) ?? null,
+  );
+  return changed ? { ...task, data: { ...task.data, main: out } } : task;
+}
+
 /**
  * toStoredData as JSON text, built a node run at a time with pauses (`pause` yields to the
  * event loop when it returns a promise), so saving a large execution never stalls the server
@@ -59,18 +78,20 @@ export async function storedDataText(
   runtime: Record<string, unknown>,
   startData: Record<string, unknown>,
   pause: () => Promise<void> | undefined,
+  /** Writes large files out and references them (binary/spill.ts). */
+  spill?: SpillWriter,
 ): Promise<string> {
   const data = toStoredData(state, wf, runtime, startData);
   const token = `__runData_${Math.random().toString(36).slice(2)}__`;
   (data.resultData as { runData: unknown }).runData = token;
-  const [before, after] = JSON.stringify(data).split(`"${token}"`) as [string, string];
+  const [before, after] = JSON.stringify(data, spill?.replacer).split(`"${token}"`) as [string, string];
   const parts: string[] = [before, '{'];
   let firstNode = true;
   for (const [name, tasks] of Object.entries(state.runData)) {
     parts.push(`${firstNode ? '' : ','}${JSON.stringify(name)}:[`);
     firstNode = false;
     for (let i = 0; i < tasks.length; i++) {
-      parts.push((i ? ',' : '') + JSON.stringify(tasks[i]));
+      parts.push((i ? ',' : '') + JSON.stringify(spill ? withSpilledFiles(tasks[i]!, spill) : tasks[i]));
       const p = pause();
       if (p) await p;
     }

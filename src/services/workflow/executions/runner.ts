@@ -23,6 +23,7 @@ import { findStartNode } from '../workflows/triggers.js';
 import type { ListCache } from '../workflows/list-cache.js';
 import type { PreparedWorkflow, WorkflowCache } from '../workflows/model.js';
 import { stateFromStored, storedDataText, type StoredExecutionData } from './format.js';
+import type { BinarySpill } from '../binary/spill.js';
 import { maybeYield } from '../engine/limits.js';
 
 const EXECUTE_QUEUE = 'workflow.execute';
@@ -73,6 +74,8 @@ export interface RunResources {
   vars(): Promise<Record<string, string>>;
   /** The clear data of the credential of `type` that a node references (credentials/resolve.ts). */
   credential(node: WorkflowNode, type: string): Promise<Record<string, unknown>>;
+  /** Where large files of saved executions go (binary/spill.ts); without it, they stay in the data. */
+  binary?: BinarySpill;
 }
 
 export class Runner {
@@ -98,6 +101,18 @@ export class Runner {
   ) {
     this.allowInternal = platform.config.allowInternalRequests;
     this.envForExpressions = config.envForExpressions;
+  }
+
+  /** An execution's stored data, its spilled files read back. */
+  private parseStored(row: ExecutionRow): unknown {
+    const binary = this.resources?.binary;
+    return binary ? JSON.parse(row.data ?? '{}', binary.reviver(String(row.id))) : JSON.parse(row.data ?? '{}');
+  }
+
+  /** Deletes an execution and the files it spilled (the API's delete, a run its workflow does not save). */
+  async deleteWithFiles(executionId: string): Promise<void> {
+    await this.store.deleteExecution(executionId);
+    this.resources?.binary?.remove(executionId);
   }
 
   /** Registers the job handler (every process that runs executions: main or `hamlet worker`). */
@@ -184,10 +199,10 @@ export class Runner {
       const saved = this.shouldSave(wf, req.mode, outcome.status);
       if (progress) {
         if (saved) await this.store.updateExecution(id, row);
-        else await this.store.deleteExecution(id);
+        else await this.deleteWithFiles(id);
       } else if (saved) {
         await this.store.insertExecution(row);
-      }
+      } else this.resources?.binary?.remove(id);
       final = row;
       await this.after(req.prepared, row, outcome, req.start.node);
       return { row, outcome, saved };
@@ -211,7 +226,7 @@ export class Runner {
       stopped_at: null,
       wait_till: null,
       created_at: now,
-      data: JSON.stringify({ version: 1, startData: { startNode: req.start.node, items: req.start.items, outputIndex: req.start.outputIndex }, resultData: { runData: {} } }),
+      data: JSON.stringify({ version: 1, startData: { startNode: req.start.node, items: req.start.items, outputIndex: req.start.outputIndex }, resultData: { runData: {} } }, this.resources?.binary?.writer(id)?.replacer),
       workflow_data: req.prepared.snapshot,
       custom_data: null,
     };
@@ -232,7 +247,7 @@ export class Runner {
       if (!current) throw new NodeOperationError('The workflow of this execution no longer exists');
       prepared = this.cache.get(current);
     } else prepared = await this.preparedFor(JSON.parse(row.workflow_data ?? '{}'));
-    const stored = JSON.parse(row.data ?? '{}') as StoredExecutionData & { startData: { startNode?: string; items?: Item[] } };
+    const stored = this.parseStored(row) as StoredExecutionData & { startData: { startNode?: string; items?: Item[] } };
     const startNode = stored.startData?.startNode ?? (stored.executionData?.runtimeData as { triggerNode?: { name?: string } } | undefined)?.triggerNode?.name ?? '';
     let state: ExecutionState | undefined;
     const failed = stored.resultData?.lastNodeExecuted;
@@ -280,7 +295,7 @@ export class Runner {
     if (row.status !== 'new' && row.status !== 'waiting') return undefined;
     const snapshot = JSON.parse(row.workflow_data ?? '{}') as WorkflowDefinition;
     const prepared = await this.preparedFor(snapshot);
-    const stored = JSON.parse(row.data ?? '{}') as StoredExecutionData & { startData: { startNode?: string; items?: Item[]; outputIndex?: number } };
+    const stored = this.parseStored(row) as StoredExecutionData & { startData: { startNode?: string; items?: Item[]; outputIndex?: number } };
     let state: ExecutionState;
     if (row.status === 'new') {
       state = startState(prepared.graph, prepared.definition.settings?.executionOrder === 'v1', { node: stored.startData.startNode ?? '', items: stored.startData.items ?? [{ json: {} }], outputIndex: stored.startData.outputIndex }, this.platform.clock.ms());
@@ -297,7 +312,7 @@ export class Runner {
     const done = await this.finish({ ...row, started_at: startedAt }, prepared, outcome, stored.startData.startNode ?? '');
     const saved = this.shouldSave(prepared.definition, row.mode, outcome.status);
     if (saved) await this.store.updateExecution(p.executionId, done);
-    else await this.store.deleteExecution(p.executionId);
+    else await this.deleteWithFiles(p.executionId);
     await this.after(prepared, done, outcome, stored.startData.startNode ?? '');
     return saved ? done : undefined;
   }
@@ -391,7 +406,7 @@ export class Runner {
       stopped_at: waiting ? null : now,
       wait_till: waitTill,
       custom_data: outcome.state.customData && Object.keys(outcome.state.customData).length ? JSON.stringify(outcome.state.customData) : base.custom_data,
-      data: await storedDataText(outcome.state, prepared.definition, runtime, base.data ? (JSON.parse(base.data).startData ?? {}) : {}, yieldEverySlice()),
+      data: await storedDataText(outcome.state, prepared.definition, runtime, base.data ? (JSON.parse(base.data).startData ?? {}) : {}, yieldEverySlice(), this.resources?.binary?.writer(String(base.id))),
     };
   }
 

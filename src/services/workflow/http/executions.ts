@@ -91,7 +91,7 @@ export function executionRoutes(app: App, d: ExecutionRoutesDeps): void {
     const row = await d.store.getExecution(req.params.id, false);
     if (!row) throw notFoundError();
     if (row.status === 'running' || row.status === 'new') d.runner.cancel(String(row.id));
-    await d.store.deleteExecution(req.params.id);
+    await d.runner.deleteWithFiles(req.params.id);
     return executionToApi(row, false);
   });
 

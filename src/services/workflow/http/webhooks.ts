@@ -21,6 +21,8 @@ import { nodeRegistry } from '../nodes/registry.js';
 import { readPath } from '../nodes/util.js';
 import { triggerKind } from '../workflows/triggers.js';
 import { checkWebhookAuth } from './webhook-auth.js';
+import { MultipartError } from './multipart.js';
+import { webhookPayload, type PayloadRequest, type WebhookPayload } from './webhook-body.js';
 
 export interface WebhookDeps {
   activation: Activation;
@@ -138,15 +140,23 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
       for (const [k, v] of Object.entries(denied.headers)) reply.header(k, v);
       return reply.code(denied.status).type('application/json; charset=utf-8').send(JSON.stringify({ code: denied.status, message: denied.message }));
     }
+    let payload: WebhookPayload;
+    try {
+      payload = triggerKind(node) === 'webhook' && node.type === 'n8n-nodes-base.webhook' ? webhookPayload(req as unknown as PayloadRequest, node) : { body: req.body === undefined ? {} : req.body };
+    } catch (e) {
+      if (!(e instanceof MultipartError)) throw e;
+      return reply.code(400).type('application/json; charset=utf-8').send(JSON.stringify({ code: 400, message: `The multipart body could not be read: ${e.message}` }));
+    }
     const item: Item = {
       json: {
         headers: req.headers,
         params,
         query: { ...(req.query as Record<string, unknown>) },
-        body: req.body === undefined ? {} : req.body,
+        body: payload.body,
         webhookUrl: `${d.baseUrl()}/${test ? 'webhook-test' : 'webhook'}/${path}`,
         executionMode: test ? 'test' : 'production',
       },
+      ...(payload.binary ? { binary: payload.binary as unknown as Record<string, unknown> } : {}),
     };
     const p = (node.parameters ?? {}) as { responseMode?: string; responseData?: string; options?: { responseData?: string; responsePropertyName?: string } };
     const responseMode = p.responseMode ?? 'onReceived';

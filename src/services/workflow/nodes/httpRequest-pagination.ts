@@ -17,6 +17,8 @@ export interface Answer {
   headers: Record<string, string>;
   text: string;
   body: unknown;
+  /** The body's bytes, when the node asked for a file. */
+  bytes?: Buffer;
 }
 
 /** The parts of a request pagination reads and changes. */

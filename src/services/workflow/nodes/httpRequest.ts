@@ -5,6 +5,7 @@ import { NodeOperationError, type NodeContext, type NodeType } from '../engine/n
 import type { Item } from '../expressions/api.js';
 import { authenticate } from '../credentials/http-auth.js';
 import { paginate, type Answer } from './httpRequest-pagination.js';
+import { toBinary } from './binary-data.js';
 
 interface Request {
   method: string;
@@ -115,7 +116,7 @@ async function v1(ctx: NodeContext, i: number): Promise<Request> {
     format: await p('responseFormat', 'json') === 'string' ? 'text' : await p('responseFormat', 'json') === 'file' ? 'file' : 'json',
     fullResponse: await p('options.fullResponse', false),
     neverError: await p('options.ignoreResponseCode', false),
-    textField: 'data',
+    textField: String(await p('dataPropertyName', 'data') || 'data'),
     statusWording: false,
     splitArrays: false,
     timeoutMs: await p<number | undefined>('options.timeout', undefined),
@@ -175,8 +176,12 @@ async function exchange(ctx: NodeContext, req: Request): Promise<Answer> {
   } catch (err) {
     throw new NodeOperationError((err as Error).message, (err as { cause?: { message?: string } }).cause?.message);
   }
-  const text = await res.text();
   const type = res.headers.get('content-type') ?? '';
+  if (req.format === 'file') {
+    const bytes = Buffer.from(await res.arrayBuffer());
+    return { statusCode: res.status, statusMessage: res.statusText, headers: Object.fromEntries(res.headers), text: '', body: undefined, bytes };
+  }
+  const text = await res.text();
   let body: unknown = text;
   if (req.format === 'json' || (req.format === 'autodetect' && /json/i.test(type))) {
     try {
@@ -208,6 +213,25 @@ function itemsOf(req: Request, answer: Answer): unknown[] {
   return [{ [req.textField]: body }];
 }
 
+/**
+ * A file answer as n8n gives it: the input item's json (or, with the full response, the answer
+ * without its body) and its files, plus the answer's bytes under the output property, typed by
+ * the answer's Content-Type and named as its Content-Disposition or URL path says.
+ */
+function fileItem(input: Item, req: Request, answer: Answer, i: number): Item {
+  const json = req.fullResponse ? { headers: answer.headers, statusCode: answer.statusCode, statusMessage: answer.statusMessage } : input.json;
+  const disposition = /filename\*?=(?:UTF-8'[^']*')?"?([^";]+)"?/i.exec(answer.headers['content-disposition'] ?? '')?.[1];
+  const fromPath = (() => {
+    try {
+      return new URL(req.url).pathname.split('/').pop() || undefined;
+    } catch {
+      return undefined;
+    }
+  })();
+  const file = toBinary(answer.bytes!, { fileName: disposition ?? fromPath, mimeType: answer.headers['content-type'] || undefined });
+  return { json, binary: { ...(input.binary ?? {}), [req.textField]: file as unknown as Record<string, unknown> }, pairedItem: { item: i } };
+}
+
 /** The node's answers for item `i`: one, or every page with v3+'s pagination. */
 async function answers(ctx: NodeContext, i: number, req: Request): Promise<Answer[]> {
   if (ctx.typeVersion >= 3) {
@@ -228,6 +252,10 @@ export default {
         const req = await (ctx.typeVersion >= 3 ? v4(ctx, i) : v1(ctx, i));
         await authenticate(ctx, i, req);
         for (const answer of await answers(ctx, i, req)) {
+          if (answer.bytes) {
+            out.push(fileItem(ctx.items[i]!, req, answer, i));
+            continue;
+          }
           for (const json of itemsOf(req, answer)) out.push({ json: json as Item['json'], pairedItem: { item: i } });
         }
       } catch (err) {

@@ -1,5 +1,7 @@
 // Respond to Webhook: answers the webhook call of a `responseNode` workflow; items pass through.
+// `binary` answers with a file of the first item, its MIME type as the content type.
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
+import { binaryBytes } from './binary-data.js';
 
 export default {
   types: ['n8n-nodes-base.respondToWebhook'],
@@ -45,6 +47,18 @@ export default {
       case 'noData':
         body = undefined;
         break;
+      case 'binary': {
+        // The first item's file: the property named, or its first one ("automatically").
+        const first = items[0];
+        if (!first?.binary) throw new NodeOperationError('No binary data exists on the first item!');
+        const property = ctx.raw<string>('responseDataSource', 'automatically') === 'set' ? String(await ctx.param('inputFieldName', 0, 'data')) : Object.keys(first.binary)[0];
+        if (property === undefined) throw new NodeOperationError('No binary data exists on the first item!');
+        const { bytes, entry } = binaryBytes(first, property, 0);
+        headers['content-type'] ??= entry.mimeType ?? 'application/octet-stream';
+        headers['content-length'] = String(bytes.length);
+        body = bytes;
+        break;
+      }
       case 'redirect':
         headers['location'] = String(await ctx.param('redirectURL', 0, ''));
         ctx.respond({ status: status === 200 ? 307 : status, headers, body: undefined });

@@ -15,6 +15,9 @@ type HostValue = string | number | undefined;
  */
 interface HamletHost {
   (op: 'elapsed'): number;
+  /** Buffer's base64, done by the host (sandbox-pool.ts): bytes cross as ArrayBuffer copies; an error as '!' and its JSON. */
+  (op: 'base64ToBytes', text: string, encoding: string): ArrayBuffer | string;
+  (op: 'bytesToBase64', bytes: ArrayBuffer, encoding: string): string;
   (op: string, ...args: HostValue[]): string | undefined;
 }
 declare var __hamletHost: HamletHost;

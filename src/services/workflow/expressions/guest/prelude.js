@@ -344,6 +344,52 @@
     });
   }
 
+  // ---------------------------------------------------------------- this.helpers (Code node)
+  // n8n's Code node offers its file helpers on `this.helpers`: read an input item's file as a
+  // Buffer, and describe new bytes as a file (the MIME tables are the host's, through codec).
+  const GuestBuffer = G.Buffer;
+  function inputFile(itemIndex, propertyName) {
+    const item = inputAt(Number(itemIndex));
+    const entry = item && item.binary ? item.binary[String(propertyName)] : undefined;
+    if (!entry) throw new TypeError("Cannot read properties of undefined (reading '" + (item && item.binary ? 'data' : String(propertyName)) + "')");
+    return entry;
+  }
+  function asBuffer(value) {
+    if (GuestBuffer.isBuffer(value)) return value;
+    if (typeof value === 'string' || value instanceof ArrayBuffer || ArrayBuffer.isView(value) || Array.isArray(value)) return GuestBuffer.from(value);
+    throw new TypeError('The binary data must be a Buffer');
+  }
+  const helpers = Object.freeze({
+    async getBinaryDataBuffer(itemIndex, propertyName) {
+      const entry = inputFile(itemIndex, propertyName);
+      return GuestBuffer.from(typeof entry.data === 'string' ? entry.data : '', 'base64');
+    },
+    assertBinaryData(itemIndex, propertyName) {
+      const item = inputAt(Number(itemIndex));
+      if (!item || !item.binary) throw new Error('No binary data exists on item!');
+      const entry = item.binary[String(propertyName)];
+      if (!entry) throw new Error("This operation expects the node's input data to contain a binary file '" + propertyName + "', but none was found [item " + itemIndex + ']');
+      return entry;
+    },
+    async prepareBinaryData(data, filePath, mimeType) {
+      const bytes = asBuffer(data);
+      const described = jsonParse(call('codec', 'describeFile', jsonStringify({ head: bytes.subarray(0, 16).toString('base64'), size: bytes.length, filePath, mimeType })));
+      return Object.assign({ data: bytes.toString('base64') }, described);
+    },
+    async setBinaryDataBuffer(binaryData, buffer) {
+      const bytes = asBuffer(buffer);
+      return Object.assign(binaryData, { data: bytes.toString('base64') });
+    },
+    async binaryToBuffer(body) { return asBuffer(body); },
+    async binaryToString(body, encoding) { return asBuffer(body).toString(encoding === undefined ? 'utf8' : encoding); },
+    returnJsonArray(value) {
+      const list = Array.isArray(value) ? value : [value];
+      return list.map((json) => (json && typeof json === 'object' && 'json' in json ? json : { json }));
+    },
+  });
+  // What `this` is in a Code node's code.
+  const codeThis = Object.freeze({ helpers });
+
   // ---------------------------------------------------------------- globals
   const accessors = {
     $json: () => { const item = inputAt(state.itemIndex); return item && item.json; },
@@ -482,7 +528,7 @@
       return encoded;
     },
     encode,
-    call(fn) { return fn(); },
+    call(fn) { return fn.call(codeThis); },
     runTimer,
     cleanGlobals,
     logs() { const out = logs.splice(0, logs.length); logBytes = 0; return jsonStringify(out); },

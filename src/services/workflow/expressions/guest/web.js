@@ -180,7 +180,7 @@
     if (['utf8', 'hex', 'base64', 'base64url', 'latin1', 'ascii'].includes(e)) return e;
     throw new TypeError('Unknown encoding: ' + encoding);
   }
-  /** @param {string} text @param {string} encoding @returns {number[]} */
+  /** @param {string} text @param {string} encoding @returns {number[] | Uint8Array} */
   function bytesOf(text, encoding) {
     switch (encoding) {
       case 'utf8': return utf8Bytes(text);
@@ -195,15 +195,9 @@
       }
       case 'base64':
       case 'base64url': {
-        const clean = text.replace(/-/g, '+').replace(/_/g, '/').replace(/[^A-Za-z0-9+/]/g, '');
-        const out = [];
-        let bits = 0, value = 0;
-        for (const ch of clean) {
-          value = ((value << 6) | B64.indexOf(ch)) & 0xffffff;
-          bits += 6;
-          if (bits >= 8) { bits -= 8; out.push((value >> bits) & 255); }
-        }
-        return out;
+        const answer = host('base64ToBytes', text, encoding);
+        if (typeof answer === 'string') throw new TypeError(JSON.parse(answer.slice(1)).message);
+        return new Uint8Array(answer);
       }
       default: {
         const out = [];
@@ -211,6 +205,15 @@
         return out;
       }
     }
+  }
+  /** Bytes as one character each, built in slices (one apply over a large file would overflow the stack). @param {Uint8Array} bytes @param {number} [mask] */
+  function byteText(bytes, mask) {
+    let out = '';
+    for (let i = 0; i < bytes.length; i += 8192) {
+      const slice = Array.from(bytes.subarray(i, i + 8192));
+      out += String.fromCharCode.apply(null, mask === undefined ? slice : slice.map((b) => b & mask));
+    }
+    return out;
   }
   class Buffer extends Uint8Array {
     static from(value, encodingOrOffset, length) {
@@ -241,10 +244,15 @@
       switch (encodingOf(encoding)) {
         case 'utf8': return utf8Text(bytes);
         case 'hex': return Array.from(bytes, (b) => (b < 16 ? '0' : '') + b.toString(16)).join('');
-        case 'base64': return btoa(String.fromCharCode.apply(null, Array.from(bytes)));
-        case 'base64url': return btoa(String.fromCharCode.apply(null, Array.from(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-        case 'ascii': return String.fromCharCode.apply(null, Array.from(bytes, (b) => b & 127));
-        default: return String.fromCharCode.apply(null, Array.from(bytes));
+        case 'base64':
+        case 'base64url': {
+          const copy = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+          const answer = host('bytesToBase64', copy, encodingOf(encoding));
+          if (answer.charCodeAt(0) === 33) throw new TypeError(JSON.parse(answer.slice(1)).message);
+          return answer;
+        }
+        case 'ascii': return byteText(bytes, 127);
+        default: return byteText(bytes);
       }
     }
     toJSON() { return { type: 'Buffer', data: Array.from(this) }; }

@@ -1,0 +1,112 @@
+// Binary data on items, as n8n has it: `item.binary[property]` = {data (base64), mimeType,
+// fileType, fileName, fileExtension, fileSize (as n8n prints it, "97 B", "1.32 kB"), bytes}.
+// Only metadata rules live here (MIME types, extensions, sizes, file signatures): nodes, the
+// webhook route and the Code sandbox's helpers all describe files the same way. This folder
+// imports nothing else of the service, so any part of it may use it.
+
+export interface BinaryData {
+  data: string;
+  mimeType: string;
+  fileType: string | null;
+  fileName?: string;
+  fileExtension: string | null;
+  fileSize: string;
+  bytes: number;
+}
+
+const MIME_BY_EXTENSION: Record<string, string> = {
+  csv: 'text/csv', html: 'text/html', htm: 'text/html', json: 'application/json', txt: 'text/plain', xml: 'application/xml',
+  ics: 'text/calendar', rtf: 'application/rtf', pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg',
+  gif: 'image/gif', svg: 'image/svg+xml', webp: 'image/webp', mp3: 'audio/mpeg', wav: 'audio/wav', mp4: 'video/mp4', zip: 'application/zip',
+  gz: 'application/gzip', js: 'application/javascript', md: 'text/markdown', yaml: 'application/yaml',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', xls: 'application/vnd.ms-excel',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+};
+const EXTENSION_BY_MIME: Record<string, string> = Object.fromEntries(
+  Object.entries(MIME_BY_EXTENSION).filter(([ext]) => !['htm', 'jpeg'].includes(ext)).map(([ext, mime]) => [mime, ext]),
+);
+
+/** n8n's file types by MIME type; null for any other. */
+function fileTypeOf(mimeType: string): string | null {
+  if (mimeType.startsWith('application/json')) return 'json';
+  if (mimeType.startsWith('text/html')) return 'html';
+  if (mimeType.startsWith('image/')) return 'image';
+  if (mimeType.startsWith('audio/')) return 'audio';
+  if (mimeType.startsWith('video/')) return 'video';
+  if (mimeType.startsWith('text/') || mimeType.startsWith('application/javascript')) return 'text';
+  if (mimeType.startsWith('application/pdf')) return 'pdf';
+  return null;
+}
+
+/** A size as n8n prints it: bytes below 1000, then kB, MB, … with three significant digits. */
+function prettyBytes(n: number): string {
+  if (n < 1000) return `${n} B`;
+  const units = ['kB', 'MB', 'GB', 'TB', 'PB'];
+  let value = n;
+  let unit = -1;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${Number(value.toPrecision(3))} ${units[unit]}`;
+}
+
+/** File signatures n8n's file-type detection knows, for bytes that come with no MIME type. */
+const SIGNATURES: Array<{ magic: number[]; mimeType: string; ext: string }> = [
+  { magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], mimeType: 'image/png', ext: 'png' },
+  { magic: [0xff, 0xd8, 0xff], mimeType: 'image/jpeg', ext: 'jpg' },
+  { magic: [0x47, 0x49, 0x46, 0x38], mimeType: 'image/gif', ext: 'gif' },
+  { magic: [0x25, 0x50, 0x44, 0x46, 0x2d], mimeType: 'application/pdf', ext: 'pdf' },
+  { magic: [0x1f, 0x8b, 0x08], mimeType: 'application/gzip', ext: 'gz' },
+  { magic: [0x50, 0x4b, 0x03, 0x04], mimeType: 'application/zip', ext: 'zip' },
+];
+
+/** The MIME type and extension the bytes' signature shows, or undefined. */
+function sniff(bytes: Buffer): { mimeType: string; ext: string } | undefined {
+  return SIGNATURES.find((s) => s.magic.every((b, i) => bytes[i] === b));
+}
+
+/**
+ * A binary entry for `bytes`: the MIME type given, else from the file name's extension, else
+ * text/plain; the extension from the file name, else from the MIME type. `extensionFrom:
+ * 'mimeType'` takes the extension from the MIME type only (n8n's copy of an uploaded file does).
+ */
+export function toBinary(bytes: Buffer, opts: { fileName?: string; mimeType?: string; extensionFrom?: 'mimeType' } = {}): BinaryData {
+  const fromName = opts.extensionFrom !== 'mimeType' && opts.fileName?.includes('.') ? opts.fileName.split('.').pop()!.toLowerCase() : undefined;
+  const mimeType = opts.mimeType || (fromName && MIME_BY_EXTENSION[fromName]) || 'text/plain';
+  const entry: BinaryData = {
+    data: bytes.toString('base64'),
+    mimeType,
+    fileType: fileTypeOf(mimeType),
+    fileExtension: fromName ?? (opts.mimeType || fromName ? EXTENSION_BY_MIME[mimeType.split(';')[0]!.trim().toLowerCase()] ?? null : null),
+    fileSize: prettyBytes(bytes.length),
+    bytes: bytes.length,
+  };
+  if (opts.fileName !== undefined) entry.fileName = opts.fileName;
+  return entry;
+}
+
+
+/**
+ * The description n8n's prepareBinaryData gives bytes (without the bytes): the MIME type given,
+ * else from the file path's extension, else from the bytes' signature, else text/plain; the
+ * extension from the path, else from the MIME type; the name and folder from the path.
+ */
+export function describeFile(head: Buffer, size: number, filePath?: string, mimeType?: string): Omit<BinaryData, 'data'> & { directory?: string } {
+  const path = filePath?.split('?', 1)[0];
+  const base = path?.split('/').pop();
+  const ext = base?.includes('.') ? base.split('.').pop()!.toLowerCase() : undefined;
+  const sniffed = !mimeType && !(ext && MIME_BY_EXTENSION[ext]) ? sniff(head) : undefined;
+  const mime = mimeType || (ext && MIME_BY_EXTENSION[ext]) || sniffed?.mimeType || 'text/plain';
+  const out: Omit<BinaryData, 'data'> & { directory?: string } = {
+    mimeType: mime,
+    fileType: fileTypeOf(mime),
+    fileExtension: ext || sniffed?.ext || EXTENSION_BY_MIME[mime.split(';')[0]!.trim().toLowerCase()] || null,
+    fileSize: prettyBytes(size),
+    bytes: size,
+  };
+  if (base) out.fileName = base;
+  const dir = path && path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : undefined;
+  if (dir) out.directory = dir;
+  return out;
+}
