@@ -17,13 +17,14 @@ export function packagesUnpacked(dir) {
 
 /**
  * Runs `npm install <args>` in `dir`; npm's own output is inherited. Resolves when npm exits 0,
- * rejects with its status otherwise. `label` names the install in the progress lines.
+ * rejects with its status otherwise. `label` names the install in the progress lines; `count` is
+ * the folder whose node_modules grows (dir itself, unless it installs elsewhere: -g --prefix).
  */
-export async function npmInstall(dir, args, { label, log = (line) => console.error(line), everyMs = 10_000 }) {
+export async function npmInstall(dir, args, { label, count = dir, log = (line) => console.error(line), everyMs = 10_000 }) {
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 1000);
   const timer = setInterval(() => {
-    const n = packagesUnpacked(dir);
+    const n = packagesUnpacked(count);
     log(`[${label}] ${seconds()} s, ${n ? `${n} packages unpacked so far` : 'resolving the dependency tree'}`);
   }, everyMs);
   try {
@@ -36,5 +37,5 @@ export async function npmInstall(dir, args, { label, log = (line) => console.err
   } finally {
     clearInterval(timer);
   }
-  log(`[${label}] done in ${seconds()} s (${packagesUnpacked(dir)} packages)`);
+  log(`[${label}] done in ${seconds()} s (${packagesUnpacked(count)} packages)`);
 }
