@@ -28,4 +28,4 @@ it('reads the README, then each doc it links in order, on one server', async () 
   const script = bashScript(order.flatMap(shellBlocks), testPorts(t));
   const { code, out } = await runBash(path.join(mkdtempSync(path.join(os.tmpdir(), 'hamlet-docs-')), 'in-order.sh'), script, docsEnv(t));
   expect(code, out.slice(-4000)).toBe(0);
-}, 600_000);
+}, 1_200_000);

@@ -22,7 +22,7 @@ const withBlocks = allDocs().filter((f) => shellBlocks(f).length > 0);
 beforeEach(async (ctx) => {
   if (ctx.task.name.startsWith('every doc')) return;
   t = await startTestHamlet({ services: [...SERVICE_NAMES], env: { HAMLET_CONSOLE: 'on' } });
-}, 60_000);
+}, 120_000);
 
 afterEach(async () => {
   await t?.destroy();
@@ -41,4 +41,4 @@ it.each(withBlocks)('%s: every shell block runs as written', async (file) => {
   const script = bashScript(shellBlocks(file), testPorts(t!));
   const { code, out } = await runBash(path.join(work, file.replace(/\W/g, '_') + '.sh'), script, docsEnv(t!));
   expect(code, out.slice(-4000)).toBe(0);
-}, 180_000);
+}, 300_000);

@@ -8,7 +8,7 @@
 // - `npx hamlet …` runs the CLI from the sources on the test's storage (what `npx hamlet` does in
 //   a clone, without depending on a built dist/);
 // - curl gets -sS (no progress meter), --fail-with-body (a 4xx/5xx answer is a failed command)
-//   and a timeout;
+//   and a timeout (a minute: a loaded machine answers slowly, never wrongly);
 // - lines that set up or start Hamlet itself (`npm ci`, `npm start`, `npm test`, `npm run …`)
 //   are the harness's own job and are skipped.
 // Nothing else is provided: a tool the machine lacks fails the script, as it would the reader.
@@ -75,7 +75,7 @@ export function bashScript(blocks: ShellBlock[], ports: PortMap): string {
 __where=prelude
 trap 'echo "FAILED ($__where): $BASH_COMMAND" >&2' ERR
 trap 'rc=$?; [ $rc -eq 0 ] || echo "exit $rc in $__where" >&2' EXIT
-curl() { command curl -sS --fail-with-body --max-time 20 "$@"; }
+curl() { command curl -sS --fail-with-body --max-time 60 "$@"; }
 npx() { if [ "$1" = hamlet ]; then shift; node --import tsx "${ROOT}/src/cli.ts" "$@"; else command npx "$@"; fi; }
 ${body}
 `;
