@@ -16,7 +16,7 @@ let t: TestHamlet;
 
 beforeAll(async () => {
   t = await startTestHamlet({ services: [...SERVICE_NAMES], env: { HAMLET_CONSOLE: 'on' } });
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await t?.destroy();
