@@ -2,15 +2,16 @@
 // cache folder outside the repository, once, so `npm ci` stays lean and only the conformance
 // step (`npm run conformance`) pays for them. Each client is a list of exact npm versions in
 // CLIENTS; its folder is ~/.cache/hamlet-clients/<name>-<version> (HAMLET_CLIENTS_DIR moves the
-// root). While npm works, a progress line says how long it has taken and how far it got.
+// root). While npm works, a progress line on stderr says how long it has taken and how far it got
+// (scripts/npm-install.mjs); stdout holds only the folders installed.
 //
 //   node --import tsx scripts/clients/install.ts node-red     install one client (or several)
 //   node --import tsx scripts/clients/install.ts              install every client
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { npmInstall, packagesUnpacked } from '../npm-install.mjs';
 
 interface ClientSpec {
   /** The version the folder is named after (the client's main package). */
@@ -41,8 +42,6 @@ const CLIENTS = {
 
 type ClientName = keyof typeof CLIENTS;
 
-const PROGRESS_EVERY_MS = 10_000;
-
 function clientsRoot(): string {
   return process.env.HAMLET_CLIENTS_DIR ?? path.join(homedir(), '.cache', 'hamlet-clients');
 }
@@ -65,14 +64,6 @@ function isInstalled(name: ClientName): boolean {
   if (!existsSync(marker)) return false;
   return readFileSync(marker, 'utf8') === JSON.stringify(CLIENTS[name]);
 }
-
-const countPackages = (dir: string) => {
-  const nm = path.join(dir, 'node_modules');
-  if (!existsSync(nm)) return 0;
-  let n = 0;
-  for (const e of readdirSync(nm)) n += e.startsWith('@') ? readdirSync(path.join(nm, e)).length : e.startsWith('.') ? 0 : 1;
-  return n;
-};
 
 const LOCK_WAIT_MS = 15 * 60_000;
 
@@ -97,7 +88,7 @@ function holderAlive(lock: string): boolean {
  * for the same client at once (two test files) install it once: the second waits for the
  * first's lock (a directory, created atomically) to go.
  */
-export async function ensureClient(name: ClientName, log: (line: string) => void = (l) => console.log(l)): Promise<string> {
+export async function ensureClient(name: ClientName, log: (line: string) => void = (l) => console.error(l)): Promise<string> {
   const dir = clientDir(name);
   if (isInstalled(name)) return dir;
   mkdirSync(clientsRoot(), { recursive: true });
@@ -131,27 +122,14 @@ async function install(name: ClientName, dir: string, log: (line: string) => voi
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `hamlet-client-${name}`, private: true, dependencies: spec.packages }, null, 2));
   log(`[clients] installing ${spec.about} into ${dir}`);
   const started = Date.now();
-  const args = ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', ...(spec.omitOptional ? ['--omit=optional'] : [])];
-  const timer = setInterval(() => {
-    const n = countPackages(dir);
-    log(`[clients] ${name}: ${Math.round((Date.now() - started) / 1000)} s, ${n ? `${n} packages unpacked so far` : 'resolving the dependency tree'}`);
-  }, PROGRESS_EVERY_MS);
-  try {
-    const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn('npm', args, { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
-      child.once('error', reject);
-      child.once('exit', resolve);
-    });
-    if (code !== 0) throw new Error(`npm install of ${name} failed with status ${code}`);
-  } finally {
-    clearInterval(timer);
-  }
+  const args = ['--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', ...(spec.omitOptional ? ['--omit=optional'] : [])];
+  await npmInstall(dir, args, { label: `clients ${name}`, log });
   for (const [pkg, version] of Object.entries(spec.packages)) {
     const installed = JSON.parse(readFileSync(path.join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string };
     if (installed.version !== version) throw new Error(`${pkg} installed as ${installed.version}, expected ${version}`);
   }
   writeFileSync(markerOf(dir), JSON.stringify(spec));
-  log(`[clients] ${name} ready in ${Math.round((Date.now() - started) / 1000)} s (${countPackages(dir)} packages)`);
+  log(`[clients] ${name} ready in ${Math.round((Date.now() - started) / 1000)} s (${packagesUnpacked(dir)} packages)`);
 }
 
 /** The path of a package's bin script, as its package.json names it. */

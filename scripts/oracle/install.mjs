@@ -1,10 +1,10 @@
 // Installs n8n (the oracle) into a cache folder outside the repository.
 // Never part of `npm test`: only `npm run oracle` calls it. The xlsx override is needed because
 // n8n-nodes-base pins xlsx to a cdn.sheetjs.com tarball that is not reachable from here.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { npmInstall } from '../npm-install.mjs';
 
 export const N8N_VERSION = '2.8.4';
 
@@ -22,7 +22,8 @@ function installedVersion(dir) {
   return JSON.parse(readFileSync(pkg, 'utf8')).version;
 }
 
-export function ensureInstalled(dir = cacheDir()) {
+/** Installs n8n unless it is there; resolves to its folder. Progress lines go to stderr. */
+export async function ensureInstalled(dir = cacheDir()) {
   if (installedVersion(dir) === N8N_VERSION && existsSync(n8nBin(dir))) return dir;
   mkdirSync(dir, { recursive: true });
   writeFileSync(
@@ -33,13 +34,12 @@ export function ensureInstalled(dir = cacheDir()) {
       2,
     ),
   );
-  console.log(`[oracle] installing n8n ${N8N_VERSION} into ${dir} (about 8 minutes, 2.3 GB)…`);
-  const res = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
-  if (res.status !== 0) throw new Error(`npm install of n8n failed with status ${res.status}`);
+  console.error(`[oracle] installing n8n ${N8N_VERSION} into ${dir} (about 8 minutes, 2.3 GB)…`);
+  await npmInstall(dir, ['--no-audit', '--no-fund', '--loglevel=error'], { label: 'oracle' });
   if (installedVersion(dir) !== N8N_VERSION) throw new Error('n8n did not install where expected');
   return dir;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(ensureInstalled());
+  console.log(await ensureInstalled());
 }

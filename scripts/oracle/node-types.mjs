@@ -13,7 +13,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const OUT = join(ROOT, 'src/services/workflow/nodes/n8n-node-types.ts');
 const PACKAGES = ['n8n-nodes-base', '@n8n/n8n-nodes-langchain'];
 
-ensureInstalled();
+await ensureInstalled();
 const names = {};
 for (const pkg of PACKAGES) {
   const nodes = JSON.parse(readFileSync(join(cacheDir(), 'node_modules', pkg, 'dist/types/nodes.json'), 'utf8'));

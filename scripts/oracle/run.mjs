@@ -251,7 +251,7 @@ async function recordWorkflow(n8n, file, caseFile, wf, out, errorWorkflowId) {
 
 async function main() {
   const filters = process.argv.slice(2);
-  const dir = ensureInstalled();
+  const dir = await ensureInstalled();
   const files = readdirSync(join(FIXTURES, 'cases'))
     .filter((f) => f.endsWith('.json'))
     .filter((f) => filters.length === 0 || filters.some((w) => f.includes(w)))

@@ -151,7 +151,8 @@ function planDay(text: Text, shape: Shape, agents: string[], communities: string
  * in a fresh process. (A second generation in one process differs: a few libraries keep
  * monotonic counters, e.g. ulid's, that carry over from the first.)
  */
-export async function generateDemoWorld(opts: { seed: number; size: DemoSize }): Promise<WorldState> {
+export async function generateDemoWorld(opts: { seed: number; size: DemoSize; progress?: (line: string) => void }): Promise<WorldState> {
+  const progress = opts.progress ?? (() => {});
   const shape = SHAPES[opts.size];
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-demo-'));
   const clock = new ManualClock(START);
@@ -174,6 +175,7 @@ export async function generateDemoWorld(opts: { seed: number; size: DemoSize }):
         const recordHistory = hamlet.platform.world.seeder('home.history');
         if (!recordHistory) throw new Error('the demo world needs the home service running in this process');
         // Day zero, in the evening before the week: everyone arrives.
+        progress(`demo world: ${agents.length} agents arrive`);
         clock.set(START - 6 * HOUR);
         await runner.apply(
           {
@@ -200,7 +202,9 @@ export async function generateDemoWorld(opts: { seed: number; size: DemoSize }):
             const piece = plan.get(hour);
             if (piece) await runner.apply(piece);
           }
+          progress(`demo world: day ${day + 1} of ${DAYS}`);
         }
+        progress('demo world: waiting for the last jobs');
         await runner.finish();
         await hamlet.platform.jobs.idle(undefined, 60_000);
         // The world's own time travels with it: restored where the clock is controllable, the

@@ -93,7 +93,8 @@ async function seedDemo(config: HamletConfig, services: ConfiguredService[], fla
     console.error('--seed takes a whole number, --size small or large');
     return 1;
   }
-  const state = await generateDemoWorld({ seed, size });
+  // Minutes for the large world: a line a day on stderr, so the wait is never silent.
+  const state = await generateDemoWorld({ seed, size, progress: (line) => console.error(line) });
   return withPlatform(config, services, async (platform) => {
     const world = worldOf(platform, services);
     await world.restore(state);

@@ -14,8 +14,12 @@ import { testStorage } from '../helpers/hamlet.js';
 const run = promisify(execFile);
 const CLI = ['--import', 'tsx', path.resolve('src/cli.ts')];
 
+/** What the last command printed on stderr (the demo's progress lines). */
+let lastStderr = '';
+
 async function hamlet(env: Record<string, string>, ...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [...CLI, ...args], { env: { ...process.env, HAMLET_LOG_LEVEL: 'warn', ...env }, timeout: 240_000 });
+  const { stdout, stderr } = await run(process.execPath, [...CLI, ...args], { env: { ...process.env, HAMLET_LOG_LEVEL: 'warn', ...env }, timeout: 240_000 });
+  lastStderr = stderr;
   return stdout.trim();
 }
 
@@ -26,6 +30,8 @@ describe('demo world', () => {
       const [a, b] = [await hamlet({ HAMLET_DATA_DIR: dirs[0]! }, 'world', 'seed', '--demo', '--seed', '7'), await hamlet({ HAMLET_DATA_DIR: dirs[1]! }, 'world', 'seed', '--demo', '--seed', '7')];
       expect(a).toMatch(/^[0-9a-f]{64}$/);
       expect(b).toBe(a);
+      // The wait is never silent: a line as the agents arrive and one a day, on stderr only.
+      expect(lastStderr).toMatch(/demo world: 12 agents arrive\n(.*\n)*demo world: day 1 of 7\n(.*\n)*demo world: day 7 of 7\n/);
 
       const file = path.join(dirs[0]!, 'demo.jsonl.gz');
       expect(await hamlet({ HAMLET_DATA_DIR: dirs[0]! }, 'world', 'save', file)).toBe(a);
