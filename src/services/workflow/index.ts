@@ -19,6 +19,8 @@ import { InstanceOwner } from './projects/owner.js';
 import { CredentialCipher } from './credentials/cipher.js';
 import { Credentials } from './credentials/credentials.js';
 import { Variables } from './variables/variables.js';
+import { DataTables } from './data-tables/service.js';
+import { DataTableStore } from './data-tables/store.js';
 import { Activation } from './triggers/activation.js';
 import { WorkflowCache } from './workflows/model.js';
 import { WorkflowWrites } from './workflows/service.js';
@@ -35,6 +37,7 @@ function createEngine(platform: Platform, config: WorkflowSettings) {
   const variables = new Variables(apiStore, platform.events, platform.logger);
   const credentials = new Credentials(apiStore, CredentialCipher.load(config.encryptionKey, platform.config.dataDir), platform.clock);
   const cache = new WorkflowCache();
+  const dataTables = new DataTables(new DataTableStore(platform.db), platform.clock, config.dataTablesMaxBytes);
   const ownership = new ExecutionOwnership(platform.db, store);
   // Until the HTTP side listens, links in executions use WORKFLOW_PUBLIC_URL or the directory.
   let listenUrl = '';
@@ -43,7 +46,7 @@ function createEngine(platform: Platform, config: WorkflowSettings) {
     vars: () => variables.snapshot(),
     credential: (node, type) => credentials.resolve(node, type),
   });
-  return { expressions, store, apiStore, variables, credentials, cache, lists, runner, ownership, baseUrl, listening: (url: string) => (listenUrl = url) };
+  return { expressions, store, apiStore, variables, credentials, dataTables, cache, lists, runner, ownership, baseUrl, listening: (url: string) => (listenUrl = url) };
 }
 type Engine = ReturnType<typeof createEngine>;
 
@@ -69,13 +72,13 @@ async function queues(platform: Platform, config: WorkflowSettings) {
 }
 
 async function start(platform: Platform, config: WorkflowSettings, engine: Engine) {
-  const { store, apiStore, variables, credentials, cache, runner, lists, baseUrl } = engine;
+  const { store, apiStore, variables, credentials, dataTables, cache, runner, lists, baseUrl } = engine;
   const owner = new InstanceOwner(apiStore, platform.clock);
   await owner.start(config.owner);
   const activation = new Activation(platform, store, cache, runner, config.timezone, true);
   const writes = new WorkflowWrites(store, cache, activation, platform.clock, (wf) => credentials.activationProblem(wf));
   const stopper = new ExecutionStopper(platform, store, runner);
-  const app = await createWorkflowApp(platform, { store, cache, runner, lists, writes, stopper, activation, owner, apiStore, variables, credentials, baseUrl, timezone: config.timezone });
+  const app = await createWorkflowApp(platform, { store, cache, runner, lists, writes, stopper, activation, owner, apiStore, variables, credentials, dataTables, baseUrl, timezone: config.timezone });
 
   if (platform.db.dialect === 'sqlite') await engine.ownership.markInterrupted(platform.clock.now().toISOString());
   await activation.start();

@@ -27,6 +27,8 @@ import { executionRoutes } from './executions.js';
 import { tagRoutes } from './tags.js';
 import { badUrlNotFound, webhookEndpoints } from './webhooks.js';
 import { workflowRoutes } from './workflows.js';
+import type { DataTables } from '../data-tables/service.js';
+import { dataTableRoutes } from './data-tables.js';
 
 export interface WorkflowHttpDeps {
   store: WorkflowStore;
@@ -40,6 +42,7 @@ export interface WorkflowHttpDeps {
   apiStore: ApiStore;
   variables: Variables;
   credentials: Credentials;
+  dataTables: DataTables;
   baseUrl(): string;
   /** The default time zone (WORKFLOW_TIMEZONE) of workflows that set none. */
   timezone: string;
@@ -71,6 +74,7 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
       credentialRoutes(api as unknown as App, { credentials: d.credentials, store: d.apiStore, owner: d.owner });
       auditRoutes(api as unknown as App, { store: d.store, apiStore: d.apiStore, cache: d.cache, clock: platform.clock });
       tagRoutes(api as unknown as App, { store: d.store, clock: platform.clock, lists: d.lists.workflows });
+      dataTableRoutes(api as unknown as App, { tables: d.dataTables, owner: d.owner });
       methodNotAllowed(api as unknown as App, {
         '/workflows': ['GET', 'POST'],
         '/workflows/:id': ['GET', 'PUT', 'PATCH', 'DELETE'],
@@ -94,6 +98,12 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
         '/executions/:id/stop': ['POST'],
         '/tags': ['GET', 'POST'],
         '/tags/:id': ['GET', 'PUT', 'DELETE'],
+        '/data-tables': ['GET', 'POST'],
+        '/data-tables/:dataTableId': ['GET', 'PATCH', 'DELETE'],
+        '/data-tables/:dataTableId/rows': ['GET', 'POST'],
+        '/data-tables/:dataTableId/rows/update': ['PATCH'],
+        '/data-tables/:dataTableId/rows/upsert': ['POST'],
+        '/data-tables/:dataTableId/rows/delete': ['DELETE'],
       });
     },
     { prefix: '/api/v1' },
