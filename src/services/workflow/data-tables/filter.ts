@@ -7,7 +7,7 @@ import type { Dialect } from '../../../platform/db.js';
 import { DomainError } from '../../../platform/errors.js';
 import type { ColumnType, DataTableColumn } from './types.js';
 
-export const CONDITIONS = ['eq', 'neq', 'like', 'ilike', 'gt', 'gte', 'lt', 'lte'] as const;
+const CONDITIONS = ['eq', 'neq', 'like', 'ilike', 'gt', 'gte', 'lt', 'lte'] as const;
 export type Condition = (typeof CONDITIONS)[number];
 
 export interface FilterCondition {
@@ -22,7 +22,7 @@ export interface RowFilter {
 }
 
 /** The system columns every row has beside its own (n8n's id, createdAt, updatedAt). */
-export const SYSTEM_COLUMNS: Record<string, { sqlName: string; type: ColumnType }> = {
+const SYSTEM_COLUMNS: Record<string, { sqlName: string; type: ColumnType }> = {
   id: { sqlName: 'id', type: 'number' },
   createdAt: { sqlName: 'created_at', type: 'date' },
   updatedAt: { sqlName: 'updated_at', type: 'date' },

@@ -62,7 +62,7 @@ function toTable(r: DataTableRow): DataTable {
 }
 
 /** A stored row as the API shows it: system columns first, then the table's columns in order. */
-export function rowJson(r: Pick<RowRow, 'id' | 'data' | 'created_at' | 'updated_at'>, columns: DataTableColumn[]): DataTableRowJson {
+function rowJson(r: Pick<RowRow, 'id' | 'data' | 'created_at' | 'updated_at'>, columns: DataTableColumn[]): DataTableRowJson {
   const data = JSON.parse(r.data) as Record<string, unknown>;
   const out: DataTableRowJson = { id: Number(r.id), createdAt: r.created_at, updatedAt: r.updated_at };
   for (const c of columns) out[c.name] = data[c.name] ?? null;

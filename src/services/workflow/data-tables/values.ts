@@ -7,7 +7,7 @@ import type { DataTableColumn } from './types.js';
 const invalid = (message: string) => new DomainError('invalid', message);
 
 /** The longest text one value may hold; a whole table is bounded by the instance's size limit. */
-export const MAX_VALUE_CHARS = 1_000_000;
+const MAX_VALUE_CHARS = 1_000_000;
 
 function checkValue(col: DataTableColumn, value: unknown): unknown {
   if (value === null || value === undefined) return null;

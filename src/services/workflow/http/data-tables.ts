@@ -34,7 +34,7 @@ const RowsQuery = Type.Object({
 const CreateBody = Type.Object({ name: Type.String(), columns: Type.Array(Type.Object({ name: Type.String(), type: Type.Optional(Type.String()) })), projectId: Type.Optional(Type.String()) }, open);
 const WriteBody = Type.Object({ filter: Type.Unknown(), data: Type.Unknown(), returnData: Type.Optional(Type.Boolean()), dryRun: Type.Optional(Type.Boolean()) }, open);
 
-export function tableJson(t: DataTable) {
+function tableJson(t: DataTable) {
   return { id: t.id, name: t.name, columns: t.columns, projectId: t.projectId, createdAt: t.createdAt, updatedAt: t.updatedAt };
 }
 
