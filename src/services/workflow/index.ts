@@ -21,6 +21,7 @@ import { Credentials } from './credentials/credentials.js';
 import { Variables } from './variables/variables.js';
 import { DataTables } from './data-tables/service.js';
 import { DataTableStore } from './data-tables/store.js';
+import { McpAccess } from './mcp/access.js';
 import { Activation } from './triggers/activation.js';
 import { WorkflowCache } from './workflows/model.js';
 import { WorkflowWrites } from './workflows/service.js';
@@ -78,7 +79,7 @@ async function start(platform: Platform, config: WorkflowSettings, engine: Engin
   const activation = new Activation(platform, store, cache, runner, config.timezone, true);
   const writes = new WorkflowWrites(store, cache, activation, platform.clock, (wf) => credentials.activationProblem(wf));
   const stopper = new ExecutionStopper(platform, store, runner);
-  const app = await createWorkflowApp(platform, { store, cache, runner, lists, writes, stopper, activation, owner, apiStore, variables, credentials, dataTables, baseUrl, timezone: config.timezone });
+  const app = await createWorkflowApp(platform, { store, cache, runner, lists, writes, stopper, activation, owner, apiStore, variables, credentials, dataTables, mcpAccess: new McpAccess(platform.db, platform.clock), baseUrl, timezone: config.timezone });
 
   if (platform.db.dialect === 'sqlite') await engine.ownership.markInterrupted(platform.clock.now().toISOString());
   await activation.start();

@@ -185,7 +185,10 @@ export const migrations: Migrations = {
         .createTable('workflow_mcp_access')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('enabled', 'integer', (c) => c.notNull())
-        .addColumn('token_hash', 'text')
+        .addColumn('key_id', 'text')
+        .addColumn('token_hash', 'text', (c) => c.unique())
+        .addColumn('token_tail', 'text')
+        .addColumn('key_created_at', 'text')
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
     },

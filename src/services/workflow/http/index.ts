@@ -29,6 +29,8 @@ import { badUrlNotFound, webhookEndpoints } from './webhooks.js';
 import { workflowRoutes } from './workflows.js';
 import type { DataTables } from '../data-tables/service.js';
 import { dataTableRoutes } from './data-tables.js';
+import type { McpAccess } from '../mcp/access.js';
+import { mcpServerRoutes } from './mcp-server.js';
 
 export interface WorkflowHttpDeps {
   store: WorkflowStore;
@@ -43,6 +45,7 @@ export interface WorkflowHttpDeps {
   variables: Variables;
   credentials: Credentials;
   dataTables: DataTables;
+  mcpAccess: McpAccess;
   baseUrl(): string;
   /** The default time zone (WORKFLOW_TIMEZONE) of workflows that set none. */
   timezone: string;
@@ -108,6 +111,24 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
     },
     { prefix: '/api/v1' },
   );
+  mcpServerRoutes(app, platform, platform.keys, {
+    access: d.mcpAccess,
+    owner: d.owner,
+    store: d.store,
+    writes: d.writes,
+    tools: {
+      store: d.store,
+      cache: d.cache,
+      runner: d.runner,
+      clock: platform.clock,
+      timezone: d.timezone,
+      baseUrl: d.baseUrl,
+      headerName: async (node) => {
+        const name = (await d.credentials.resolve(node, 'httpHeaderAuth')).name;
+        return typeof name === 'string' ? name : undefined;
+      },
+    },
+  });
   webhookEndpoints(app, {
     activation: d.activation,
     runner: d.runner,
