@@ -31,6 +31,8 @@ import type { DataTables } from '../data-tables/service.js';
 import { dataTableRoutes } from './data-tables.js';
 import type { McpAccess } from '../mcp/access.js';
 import { mcpServerRoutes } from './mcp-server.js';
+import type { Folders } from '../folders/service.js';
+import { folderRoutes } from './folders.js';
 
 export interface WorkflowHttpDeps {
   store: WorkflowStore;
@@ -46,6 +48,7 @@ export interface WorkflowHttpDeps {
   credentials: Credentials;
   dataTables: DataTables;
   mcpAccess: McpAccess;
+  folders: Folders;
   baseUrl(): string;
   /** The default time zone (WORKFLOW_TIMEZONE) of workflows that set none. */
   timezone: string;
@@ -78,6 +81,7 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
       auditRoutes(api as unknown as App, { store: d.store, apiStore: d.apiStore, cache: d.cache, clock: platform.clock });
       tagRoutes(api as unknown as App, { store: d.store, clock: platform.clock, lists: d.lists.workflows });
       dataTableRoutes(api as unknown as App, { tables: d.dataTables, owner: d.owner });
+      folderRoutes(api as unknown as App, { folders: d.folders, owner: d.owner });
       methodNotAllowed(api as unknown as App, {
         '/workflows': ['GET', 'POST'],
         '/workflows/:id': ['GET', 'PUT', 'PATCH', 'DELETE'],
@@ -107,6 +111,8 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
         '/data-tables/:dataTableId/rows/update': ['PATCH'],
         '/data-tables/:dataTableId/rows/upsert': ['POST'],
         '/data-tables/:dataTableId/rows/delete': ['DELETE'],
+        '/projects/:projectId/folders': ['GET', 'POST'],
+        '/projects/:projectId/folders/:folderId': ['GET', 'PATCH', 'DELETE'],
       });
     },
     { prefix: '/api/v1' },
