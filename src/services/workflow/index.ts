@@ -24,6 +24,8 @@ import { DataTableStore } from './data-tables/store.js';
 import { McpAccess } from './mcp/access.js';
 import { Folders } from './folders/service.js';
 import { FolderStore } from './folders/store.js';
+import { TestRuns } from './test-runs/service.js';
+import { TestRunStore } from './test-runs/store.js';
 import { Activation } from './triggers/activation.js';
 import { WorkflowCache } from './workflows/model.js';
 import { WorkflowWrites } from './workflows/service.js';
@@ -81,7 +83,8 @@ async function start(platform: Platform, config: WorkflowSettings, engine: Engin
   const activation = new Activation(platform, store, cache, runner, config.timezone, true);
   const writes = new WorkflowWrites(store, cache, activation, platform.clock, (wf) => credentials.activationProblem(wf));
   const stopper = new ExecutionStopper(platform, store, runner);
-  const app = await createWorkflowApp(platform, { store, cache, runner, lists, writes, stopper, activation, owner, apiStore, variables, credentials, dataTables, mcpAccess: new McpAccess(platform.db, platform.clock), folders: new Folders(new FolderStore(platform.db), platform.clock), baseUrl, timezone: config.timezone });
+  const testRuns = new TestRuns(new TestRunStore(platform.db), { runner, cache, tables: dataTables, clock: platform.clock, logger: platform.logger });
+  const app = await createWorkflowApp(platform, { store, cache, runner, lists, writes, stopper, activation, owner, apiStore, variables, credentials, dataTables, mcpAccess: new McpAccess(platform.db, platform.clock), folders: new Folders(new FolderStore(platform.db), platform.clock), testRuns, baseUrl, timezone: config.timezone });
 
   if (platform.db.dialect === 'sqlite') await engine.ownership.markInterrupted(platform.clock.now().toISOString());
   await activation.start();
@@ -104,6 +107,7 @@ async function start(platform: Platform, config: WorkflowSettings, engine: Engin
       stopReloading();
       activation.stop();
       await app.close();
+      await testRuns.drain();
     },
   };
 }

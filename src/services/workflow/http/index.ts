@@ -33,6 +33,8 @@ import type { McpAccess } from '../mcp/access.js';
 import { mcpServerRoutes } from './mcp-server.js';
 import type { Folders } from '../folders/service.js';
 import { folderRoutes } from './folders.js';
+import type { TestRuns } from '../test-runs/service.js';
+import { testRunRoutes } from './test-runs.js';
 
 export interface WorkflowHttpDeps {
   store: WorkflowStore;
@@ -49,6 +51,7 @@ export interface WorkflowHttpDeps {
   dataTables: DataTables;
   mcpAccess: McpAccess;
   folders: Folders;
+  testRuns: TestRuns;
   baseUrl(): string;
   /** The default time zone (WORKFLOW_TIMEZONE) of workflows that set none. */
   timezone: string;
@@ -82,6 +85,7 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
       tagRoutes(api as unknown as App, { store: d.store, clock: platform.clock, lists: d.lists.workflows });
       dataTableRoutes(api as unknown as App, { tables: d.dataTables, owner: d.owner });
       folderRoutes(api as unknown as App, { folders: d.folders, owner: d.owner });
+      testRunRoutes(api as unknown as App, { store: d.store, testRuns: d.testRuns });
       methodNotAllowed(api as unknown as App, {
         '/workflows': ['GET', 'POST'],
         '/workflows/:id': ['GET', 'PUT', 'PATCH', 'DELETE'],
@@ -111,6 +115,10 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
         '/data-tables/:dataTableId/rows/update': ['PATCH'],
         '/data-tables/:dataTableId/rows/upsert': ['POST'],
         '/data-tables/:dataTableId/rows/delete': ['DELETE'],
+        '/workflows/:id/test-runs': ['GET', 'POST'],
+        '/workflows/:id/test-runs/:runId': ['GET'],
+        '/workflows/:id/test-runs/:runId/test-cases': ['GET'],
+        '/workflows/:id/test-runs/:runId/cancel': ['POST'],
         '/projects/:projectId/folders': ['GET', 'POST'],
         '/projects/:projectId/folders/:folderId': ['GET', 'PATCH', 'DELETE'],
       });
