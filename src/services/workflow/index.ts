@@ -20,12 +20,13 @@ import { CredentialCipher } from './credentials/cipher.js';
 import { Credentials } from './credentials/credentials.js';
 import { Variables } from './variables/variables.js';
 import { DataTables } from './data-tables/service.js';
-import { DataTableStore } from './data-tables/store.js';
+import { DataTableStore } from './store/data-tables.js';
 import { McpAccess } from './mcp/access.js';
+import { McpAccessStore } from './store/mcp-access.js';
 import { Folders } from './folders/service.js';
-import { FolderStore } from './folders/store.js';
+import { FolderStore } from './store/folders.js';
 import { TestRuns } from './test-runs/service.js';
-import { TestRunStore } from './test-runs/store.js';
+import { TestRunStore } from './store/test-runs.js';
 import { Activation } from './triggers/activation.js';
 import { WorkflowCache } from './workflows/model.js';
 import { WorkflowWrites } from './workflows/service.js';
@@ -84,7 +85,7 @@ async function start(platform: Platform, config: WorkflowSettings, engine: Engin
   const writes = new WorkflowWrites(store, cache, activation, platform.clock, (wf) => credentials.activationProblem(wf));
   const stopper = new ExecutionStopper(platform, store, runner);
   const testRuns = new TestRuns(new TestRunStore(platform.db), { runner, cache, tables: dataTables, clock: platform.clock, logger: platform.logger });
-  const app = await createWorkflowApp(platform, { store, cache, runner, lists, writes, stopper, activation, owner, apiStore, variables, credentials, dataTables, mcpAccess: new McpAccess(platform.db, platform.clock), folders: new Folders(new FolderStore(platform.db), platform.clock), testRuns, baseUrl, timezone: config.timezone });
+  const app = await createWorkflowApp(platform, { store, cache, runner, lists, writes, stopper, activation, owner, apiStore, variables, credentials, dataTables, mcpAccess: new McpAccess(new McpAccessStore(platform.db), platform.clock), folders: new Folders(new FolderStore(platform.db), platform.clock), testRuns, baseUrl, timezone: config.timezone });
 
   if (platform.db.dialect === 'sqlite') await engine.ownership.markInterrupted(platform.clock.now().toISOString());
   await activation.start();

@@ -5,9 +5,9 @@
 import type { Clock } from '../../../platform/clock.js';
 import { DomainError } from '../../../platform/errors.js';
 import { randomBase62 } from '../../../platform/ids.js';
-import { parseFilter, type RowFilter } from './filter.js';
-import { DataTableStore, type DataTable } from './store.js';
-import { COLUMN_NAME, COLUMN_TYPES, type ColumnType, type DataTableColumn, type DataTableRowJson } from './types.js';
+import { parseFilter, type RowFilter } from '../store/data-table-filter.js';
+import { DataTableStore, type DataTable } from '../store/data-tables.js';
+import { COLUMN_NAME, COLUMN_TYPES, type ColumnType, type DataTableColumn, type DataTableRowJson } from '../store/data-table-types.js';
 import { checkRow } from './values.js';
 
 /** At most this many columns in a table, rows in one insert, and rows in one page. */

@@ -2,7 +2,7 @@
 // unknown column or a value of the wrong type is refused with n8n's words; dates are stored as
 // ISO 8601 UTC text, so they sort and compare as text.
 import { DomainError } from '../../../platform/errors.js';
-import type { DataTableColumn } from './types.js';
+import type { DataTableColumn } from '../store/data-table-types.js';
 
 const invalid = (message: string) => new DomainError('invalid', message);
 

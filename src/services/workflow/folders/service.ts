@@ -7,7 +7,7 @@
 import type { Clock } from '../../../platform/clock.js';
 import { DomainError } from '../../../platform/errors.js';
 import { randomBase62 } from '../../../platform/ids.js';
-import type { FolderRow, FolderStore } from './store.js';
+import type { FolderRow, FolderStore } from '../store/folders.js';
 
 /** The project root in n8n's move and transfer arguments. */
 const ROOT = '0';

@@ -4,10 +4,10 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../platform/http.js';
 import { badRequest } from '../../../platform/errors.js';
-import { parseFilter } from '../data-tables/filter.js';
+import { parseFilter } from '../store/data-table-filter.js';
 import type { DataTables, InsertReturn } from '../data-tables/service.js';
 import { DATA_TABLE_LIMITS } from '../data-tables/service.js';
-import type { DataTable } from '../data-tables/store.js';
+import type { DataTable } from '../store/data-tables.js';
 import type { InstanceOwner } from '../projects/owner.js';
 import { decodeCursor, encodeCursor, notFoundError, parseBool, parseLimit, requireObjectBody } from './common.js';
 import { errors, Page } from './schemas.js';

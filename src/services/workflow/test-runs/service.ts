@@ -13,7 +13,7 @@ import type { WorkflowNode } from '../engine/types.js';
 import type { Runner } from '../executions/runner.js';
 import type { WorkflowRow } from '../store/index.js';
 import type { WorkflowCache } from '../workflows/model.js';
-import type { TestCaseRow, TestRunRow, TestRunStore } from './store.js';
+import type { TestCaseRow, TestRunRow, TestRunStore } from '../store/test-runs.js';
 
 const TRIGGER = 'n8n-nodes-base.evaluationTrigger';
 const EVALUATION = 'n8n-nodes-base.evaluation';

@@ -6,8 +6,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { isUniqueViolation, type Db } from '../../../platform/db.js';
 import { DomainError } from '../../../platform/errors.js';
-import { filterSql, searchSql, sortSql, type RowFilter } from './filter.js';
-import type { DataTableColumn, DataTableRowJson } from './types.js';
+import { filterSql, searchSql, sortSql, type RowFilter } from './data-table-filter.js';
+import type { DataTableColumn, DataTableRowJson } from './data-table-types.js';
 
 export interface DataTableRow {
   id: string;

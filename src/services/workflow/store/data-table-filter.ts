@@ -5,7 +5,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../../platform/db.js';
 import { DomainError } from '../../../platform/errors.js';
-import type { ColumnType, DataTableColumn } from './types.js';
+import type { ColumnType, DataTableColumn } from './data-table-types.js';
 
 const CONDITIONS = ['eq', 'neq', 'like', 'ilike', 'gt', 'gte', 'lt', 'lte'] as const;
 export type Condition = (typeof CONDITIONS)[number];
