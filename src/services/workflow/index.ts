@@ -21,6 +21,14 @@ import { InstanceOwner } from './projects/owner.js';
 import { CredentialCipher } from './credentials/cipher.js';
 import { Credentials } from './credentials/credentials.js';
 import { Variables } from './variables/variables.js';
+import { DataTables } from './data-tables/service.js';
+import { DataTableStore } from './store/data-tables.js';
+import { McpAccess } from './mcp/access.js';
+import { McpAccessStore } from './store/mcp-access.js';
+import { Folders } from './folders/service.js';
+import { FolderStore } from './store/folders.js';
+import { TestRuns } from './test-runs/service.js';
+import { TestRunStore } from './store/test-runs.js';
 import { Activation } from './triggers/activation.js';
 import { WorkflowCache } from './workflows/model.js';
 import { WorkflowWrites } from './workflows/service.js';
@@ -37,6 +45,7 @@ function createEngine(platform: Platform, config: WorkflowSettings) {
   const variables = new Variables(apiStore, platform.events, platform.logger);
   const credentials = new Credentials(apiStore, CredentialCipher.load(config.encryptionKey, platform.config.dataDir), platform.clock);
   const cache = new WorkflowCache();
+  const dataTables = new DataTables(new DataTableStore(platform.db), platform.clock, config.dataTablesMaxBytes);
   const ownership = new ExecutionOwnership(platform.db, store);
   // Until the HTTP side listens, links in executions use WORKFLOW_PUBLIC_URL or the directory.
   let listenUrl = '';
@@ -47,7 +56,7 @@ function createEngine(platform: Platform, config: WorkflowSettings) {
     credential: (node, type) => credentials.resolve(node, type),
     binary,
   });
-  return { expressions, store, apiStore, variables, credentials, cache, lists, runner, ownership, baseUrl, binary, listening: (url: string) => (listenUrl = url) };
+  return { expressions, store, apiStore, variables, credentials, dataTables, cache, lists, runner, ownership, baseUrl, binary, listening: (url: string) => (listenUrl = url) };
 }
 type Engine = ReturnType<typeof createEngine>;
 
@@ -73,13 +82,14 @@ async function queues(platform: Platform, config: WorkflowSettings) {
 }
 
 async function start(platform: Platform, config: WorkflowSettings, engine: Engine) {
-  const { store, apiStore, variables, credentials, cache, runner, lists, baseUrl, binary } = engine;
+  const { store, apiStore, variables, credentials, dataTables, cache, runner, lists, baseUrl, binary } = engine;
   const owner = new InstanceOwner(apiStore, platform.clock);
   await owner.start(config.owner);
   const activation = new Activation(platform, store, cache, runner, config.timezone, true);
   const writes = new WorkflowWrites(store, cache, activation, platform.clock, (wf) => credentials.activationProblem(wf));
   const stopper = new ExecutionStopper(platform, store, runner);
-  const app = await createWorkflowApp(platform, { store, cache, runner, lists, writes, stopper, activation, owner, apiStore, variables, credentials, baseUrl, timezone: config.timezone });
+  const testRuns = new TestRuns(new TestRunStore(platform.db), { runner, cache, tables: dataTables, clock: platform.clock, logger: platform.logger });
+  const app = await createWorkflowApp(platform, { store, cache, runner, lists, writes, stopper, activation, owner, apiStore, variables, credentials, dataTables, mcpAccess: new McpAccess(new McpAccessStore(platform.db), platform.clock), folders: new Folders(new FolderStore(platform.db), platform.clock), testRuns, baseUrl, timezone: config.timezone });
 
   if (platform.db.dialect === 'sqlite') await engine.ownership.markInterrupted(platform.clock.now().toISOString());
   await activation.start();
@@ -106,6 +116,7 @@ async function start(platform: Platform, config: WorkflowSettings, engine: Engin
       stopReloading();
       activation.stop();
       await app.close();
+      await testRuns.drain();
     },
   };
 }

@@ -114,4 +114,83 @@ export const migrations: Migrations = {
         .execute();
     },
   },
+  // Issue 29: what n8n-mcp manages beyond workflows. Data tables (columns as JSON beside the
+  // table, each row's values as JSON; a per-table row counter, row count and size), folders of
+  // the owner's project, evaluation test runs with their cases, and the instance-level MCP
+  // server's access token (its SHA-256 only) and on/off setting.
+  '004_data_tables_folders_test_runs_mcp': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('workflow_data_tables')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('project_id', 'text', (c) => c.notNull())
+        .addColumn('columns', 'text', (c) => c.notNull())
+        .addColumn('next_row_id', 'integer', (c) => c.notNull())
+        .addColumn('row_count', 'integer', (c) => c.notNull())
+        .addColumn('size_bytes', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addUniqueConstraint('workflow_data_tables_name', ['project_id', 'name'])
+        .execute();
+      await db.schema
+        .createTable('workflow_data_table_rows')
+        .addColumn('table_id', 'text', (c) => c.notNull())
+        .addColumn('id', 'integer', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('workflow_data_table_rows_pk', ['table_id', 'id'])
+        .execute();
+      await db.schema
+        .createTable('workflow_folders')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('project_id', 'text', (c) => c.notNull())
+        .addColumn('parent_folder_id', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('workflow_folders_parent').on('workflow_folders').columns(['project_id', 'parent_folder_id']).execute();
+      await db.schema
+        .createTable('workflow_test_runs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('workflow_id', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('run_at', 'text')
+        .addColumn('completed_at', 'text')
+        .addColumn('metrics', 'text')
+        .addColumn('error_code', 'text')
+        .addColumn('error_details', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('workflow_test_runs_wf').on('workflow_test_runs').columns(['workflow_id', 'created_at']).execute();
+      await db.schema
+        .createTable('workflow_test_cases')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('test_run_id', 'text', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('execution_id', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('inputs', 'text')
+        .addColumn('outputs', 'text')
+        .addColumn('metrics', 'text')
+        .addColumn('error_code', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('workflow_test_cases_run').on('workflow_test_cases').columns(['test_run_id', 'position']).execute();
+      await db.schema
+        .createTable('workflow_mcp_access')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addColumn('key_id', 'text')
+        .addColumn('token_hash', 'text', (c) => c.unique())
+        .addColumn('token_tail', 'text')
+        .addColumn('key_created_at', 'text')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

@@ -35,6 +35,8 @@ export interface WorkflowSettings {
    * unset, one is generated into the data directory on first start.
    */
   encryptionKey?: string;
+  /** The most bytes all data tables' rows may take (n8n's N8N_DATA_TABLES_MAX_SIZE_BYTES, 50 MB). */
+  dataTablesMaxBytes: number;
 }
 
 /** n8n's EXECUTIONS_TIMEOUT counts seconds and takes -1 for "no limit". */
@@ -90,5 +92,6 @@ export function readWorkflowSettings(kit: SettingsKit): WorkflowSettings {
       lastName: kit.text('WORKFLOW_OWNER_LAST_NAME', 'Owner'),
     },
     encryptionKey: kit.raw('WORKFLOW_ENCRYPTION_KEY') ?? kit.raw('N8N_ENCRYPTION_KEY'),
+    dataTablesMaxBytes: kit.count('WORKFLOW_DATA_TABLES_MAX_BYTES', kit.count('N8N_DATA_TABLES_MAX_SIZE_BYTES', 50 * 1024 * 1024, 1024, 2 ** 40), 1024, 2 ** 40),
   };
 }

@@ -27,6 +27,14 @@ import { executionRoutes } from './executions.js';
 import { tagRoutes } from './tags.js';
 import { badUrlNotFound, webhookEndpoints } from './webhooks.js';
 import { workflowRoutes } from './workflows.js';
+import type { DataTables } from '../data-tables/service.js';
+import { dataTableRoutes } from './data-tables.js';
+import type { McpAccess } from '../mcp/access.js';
+import { mcpServerRoutes } from './mcp-server.js';
+import type { Folders } from '../folders/service.js';
+import { folderRoutes } from './folders.js';
+import type { TestRuns } from '../test-runs/service.js';
+import { testRunRoutes } from './test-runs.js';
 
 export interface WorkflowHttpDeps {
   store: WorkflowStore;
@@ -40,6 +48,10 @@ export interface WorkflowHttpDeps {
   apiStore: ApiStore;
   variables: Variables;
   credentials: Credentials;
+  dataTables: DataTables;
+  mcpAccess: McpAccess;
+  folders: Folders;
+  testRuns: TestRuns;
   baseUrl(): string;
   /** The default time zone (WORKFLOW_TIMEZONE) of workflows that set none. */
   timezone: string;
@@ -71,6 +83,9 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
       credentialRoutes(api as unknown as App, { credentials: d.credentials, store: d.apiStore, owner: d.owner });
       auditRoutes(api as unknown as App, { store: d.store, apiStore: d.apiStore, cache: d.cache, clock: platform.clock });
       tagRoutes(api as unknown as App, { store: d.store, clock: platform.clock, lists: d.lists.workflows });
+      dataTableRoutes(api as unknown as App, { tables: d.dataTables, owner: d.owner });
+      folderRoutes(api as unknown as App, { folders: d.folders, owner: d.owner });
+      testRunRoutes(api as unknown as App, { store: d.store, testRuns: d.testRuns });
       methodNotAllowed(api as unknown as App, {
         '/workflows': ['GET', 'POST'],
         '/workflows/:id': ['GET', 'PUT', 'PATCH', 'DELETE'],
@@ -94,10 +109,40 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
         '/executions/:id/stop': ['POST'],
         '/tags': ['GET', 'POST'],
         '/tags/:id': ['GET', 'PUT', 'DELETE'],
+        '/data-tables': ['GET', 'POST'],
+        '/data-tables/:dataTableId': ['GET', 'PATCH', 'DELETE'],
+        '/data-tables/:dataTableId/rows': ['GET', 'POST'],
+        '/data-tables/:dataTableId/rows/update': ['PATCH'],
+        '/data-tables/:dataTableId/rows/upsert': ['POST'],
+        '/data-tables/:dataTableId/rows/delete': ['DELETE'],
+        '/workflows/:id/test-runs': ['GET', 'POST'],
+        '/workflows/:id/test-runs/:runId': ['GET'],
+        '/workflows/:id/test-runs/:runId/test-cases': ['GET'],
+        '/workflows/:id/test-runs/:runId/cancel': ['POST'],
+        '/projects/:projectId/folders': ['GET', 'POST'],
+        '/projects/:projectId/folders/:folderId': ['GET', 'PATCH', 'DELETE'],
       });
     },
     { prefix: '/api/v1' },
   );
+  mcpServerRoutes(app, platform, platform.keys, {
+    access: d.mcpAccess,
+    owner: d.owner,
+    store: d.store,
+    writes: d.writes,
+    tools: {
+      store: d.store,
+      cache: d.cache,
+      runner: d.runner,
+      clock: platform.clock,
+      timezone: d.timezone,
+      baseUrl: d.baseUrl,
+      headerName: async (node) => {
+        const name = (await d.credentials.resolve(node, 'httpHeaderAuth')).name;
+        return typeof name === 'string' ? name : undefined;
+      },
+    },
+  });
   webhookEndpoints(app, {
     activation: d.activation,
     runner: d.runner,

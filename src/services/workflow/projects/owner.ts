@@ -79,6 +79,10 @@ export class InstanceOwner {
     return this.loaded.project.id;
   }
 
+  get userId(): string {
+    return this.loaded.user.id;
+  }
+
   projectJson(): ProjectJson {
     const p = this.loaded.project;
     return { id: p.id, name: p.name, type: 'personal', icon: null, description: null, createdAt: p.created_at, updatedAt: p.updated_at };

@@ -52,8 +52,11 @@ interface Tables {
 /** n8n's words for a second variable with a taken key. */
 const VARIABLE_EXISTS = (key: string) => new DomainError('invalid', `Variable with key ${key} already exists`);
 
-/** The instance's owner and their personal project: this installation's, not part of a saved world. */
-export const OWNER_TABLES = ['workflow_users', 'workflow_projects'];
+/**
+ * The instance's owner, their personal project and their instance-MCP key and switch: this
+ * installation's, not part of a saved world.
+ */
+export const OWNER_TABLES = ['workflow_users', 'workflow_projects', 'workflow_mcp_access'];
 
 export class ApiStore {
   private readonly k: Kysely<Tables>;
