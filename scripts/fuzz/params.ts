@@ -28,14 +28,16 @@ type Params = Record<string, any>;
 
 /** Values a fuzzed run must not pick: their output is random or the clock's, not behaviour. */
 const UNSTABLE: Record<string, Record<string, unknown[]>> = {
-  crypto: { action: ['generate'] },
   sort: { type: ['random'] },
   dateTime: { operation: ['getCurrentDate'], action: [] },
   merge: { mode: ['combineBySql'] },
+  // Not implemented by the engine (listed in docs/workflow.md), or needing a stored credential.
+  html: { operation: ['generateHtmlTemplate'] },
+  crypto: { action: ['generate', 'sign'] },
 };
 
 /** Values the case's shape fixes: the workflow wires two inputs into Merge. */
-const FIXED: Record<string, Record<string, unknown>> = { merge: { numberInputs: 2 } };
+const FIXED: Record<string, Record<string, unknown>> = { merge: { numberInputs: 2 }, code: { language: 'javaScript' } };
 
 interface Ctx {
   rng: Rng;
@@ -166,6 +168,8 @@ function stringFor(p: Property, ctx: Ctx): Json | undefined {
   if (/separat|delimiter/.test(n)) return rng.pick(SEPARATORS);
   if (n === 'attribute') return rng.pick(['href', 'class', 'id']);
   if (n === 'query') return undefined;
+  // The property holding the document: mostly the field that has one.
+  if (n === 'datapropertyname' && /html|xml/i.test(ctx.node) && rng.chance(0.75)) return /xml/i.test(ctx.node) ? 'xml' : 'html';
   if (p.requiresDataPath || /field|key|property|^path$/.test(n)) {
     if (/name$/.test(n) && /output|destination|new|rename/.test(n)) return rng.pick(['out', 'result', 'a.b', 'name', 'data']);
     return fieldList(ctx, p.requiresDataPath === 'multiple' || /fields/.test(n));

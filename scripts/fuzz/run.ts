@@ -76,6 +76,9 @@ async function main() {
     if (n8n) return n8n;
     // Installing n8n takes minutes and gigabytes: `npm run oracle` does it once; the fuzzer only uses it.
     const dir = cacheDir();
+    // An install under way (its binary not yet linked) is waited for, up to FUZZ_WAIT_INSTALL_S seconds.
+    const until = Date.now() + 1000 * Number(process.env.FUZZ_WAIT_INSTALL_S ?? 0);
+    while (!existsSync(n8nBin(dir)) && Date.now() < until) await new Promise((r) => setTimeout(r, 10_000));
     if (!existsSync(n8nBin(dir))) throw new Error(`n8n is not installed in ${dir}: run \`node scripts/oracle/install.mjs\` first`);
     process.env.ORACLE_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'hamlet-fuzz-n8n-'));
     console.log('[fuzz] starting n8n…');

@@ -4,7 +4,7 @@
 import type { Rng } from './rng.js';
 
 /** Field names items carry and parameters name; `a.b` is a dotted key, `nested.x` a path. */
-const FIELDS = ['name', 'age', 'city', 'tags', 'score', 'active', 'when', 'nested', 'id', 'html', 'a.b'] as const;
+const FIELDS = ['name', 'age', 'city', 'tags', 'score', 'active', 'when', 'nested', 'id', 'html', 'xml', 'a.b'] as const;
 /** What parameters refer to: the fields, paths into them, and one no item has. */
 const FIELD_REFS = [...FIELDS, 'nested.x', 'nested.list', 'missing', 'tags[0]'] as const;
 
@@ -73,6 +73,8 @@ function fieldValue(rng: Rng, field: string): Json {
       return rng.pick([1, 2, 3, '1', '2']);
     case 'html':
       return rng.pick(['<p>Hello <b>Ann</b></p>', '<h1>T</h1><ul><li>x</li><li>y</li></ul>', '<a href="https://example.com">l</a>', 'plain', '']);
+    case 'xml':
+      return rng.pick(['<r><a>1</a><b x="y">t</b></r>', '<l><i>1</i><i>2</i></l>', '<?xml version="1.0"?><root/>', 'not xml <', '']);
     default:
       return randomValue(rng);
   }
