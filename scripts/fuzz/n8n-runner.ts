@@ -88,28 +88,15 @@ function sliceCase(exec: any, c: FuzzCase, i: number): Answer | undefined {
   return answer;
 }
 
-/**
- * n8n's answers for these cases, from the cache or from batched runs. `predictedErrors` (the
- * cases the engine fails) go last in a batch: each n8n error ends a run, so they cost one run each.
- */
-export async function n8nAnswers(n8n: N8nClient | undefined, cases: FuzzCase[], opts: { batchSize?: number; predictedErrors?: Set<FuzzCase>; log?: (s: string) => void } = {}): Promise<Map<FuzzCase, Answer>> {
-  const out = new Map<FuzzCase, Answer>();
-  let todo: FuzzCase[] = [];
-  for (const c of cases) {
-    const hit = cached(c);
-    if (hit) out.set(c, hit);
-    else todo.push(c);
-  }
-  if (todo.length && !n8n) throw new Error(`${todo.length} cases are not cached and no n8n is running`);
-  const predicted = opts.predictedErrors ?? new Set();
-  todo = [...todo.filter((c) => !predicted.has(c)), ...todo.filter((c) => predicted.has(c))];
+/** Runs one queue of cases batch by batch until each has an answer. */
+async function drain(n8n: N8nClient, queue: FuzzCase[], out: Map<FuzzCase, Answer>, opts: RunnerOptions, counted: () => number, total: number): Promise<void> {
+  let todo = queue;
   const size = opts.batchSize ?? 40;
-  let runs = 0;
   while (todo.length) {
     const batch = todo.slice(0, size);
     let exec: any;
     try {
-      exec = await runBatch(n8n!, batch);
+      exec = await runBatch(n8n, batch);
     } catch (e) {
       if (batch.length === 1) {
         // A case n8n cannot even run (a refused workflow): recorded as such.
@@ -121,11 +108,11 @@ export async function n8nAnswers(n8n: N8nClient | undefined, cases: FuzzCase[], 
       }
       // One case broke the whole batch: run them one by one.
       opts.log?.(`batch refused (${(e as Error).message.slice(0, 120)}); running its cases alone`);
-      for (const c of batch) (await n8nAnswers(n8n, [c], { ...opts, batchSize: 1 })).forEach((v, k) => out.set(k, v));
+      for (const c of batch) await drain(n8n, [c], out, { ...opts, batchSize: 1 }, counted, total);
       todo = todo.slice(batch.length);
       continue;
     }
-    runs++;
+    const runs = counted();
     const done = new Set<FuzzCase>();
     batch.forEach((c, i) => {
       const a = sliceCase(exec, c, i);
@@ -135,10 +122,9 @@ export async function n8nAnswers(n8n: N8nClient | undefined, cases: FuzzCase[], 
       done.add(c);
     });
     if (done.size === 0) {
-      // Nothing attributable (a run-level error before any branch): the first case alone.
+      // Nothing attributable (a run-level error before any branch): the first case alone, or as n8n answered.
       const [first] = batch;
-      const alone = await n8nAnswers(n8n, [first!], { ...opts, batchSize: 1 }).catch(() => new Map());
-      alone.forEach((v, k) => out.set(k, v));
+      if (batch.length > 1) await drain(n8n, [first!], out, { ...opts, batchSize: 1 }, counted, total);
       if (!out.has(first!)) {
         const a: Answer = { status: exec.status, lastNodeExecuted: '', executionOrder: [], nodes: {}, error: { message: exec.data?.resultData?.error?.message ?? 'unknown', node: null } };
         store(first!, a);
@@ -147,7 +133,36 @@ export async function n8nAnswers(n8n: N8nClient | undefined, cases: FuzzCase[], 
       done.add(first!);
     }
     todo = todo.filter((c) => !done.has(c));
-    if (runs % 20 === 0) opts.log?.(`n8n: ${runs} runs, ${out.size}/${cases.length} answers`);
+    if (runs % 50 === 0) opts.log?.(`n8n: ${runs} runs, ${out.size}/${total} answers`);
   }
+}
+
+interface RunnerOptions {
+  batchSize?: number;
+  parallel?: number;
+  predictedErrors?: Set<FuzzCase>;
+  log?: (s: string) => void;
+}
+
+/**
+ * n8n's answers for these cases, from the cache or from batched runs. `predictedErrors` (the
+ * cases the engine fails) go last in a batch: each n8n error ends a run, so they cost one run each.
+ */
+export async function n8nAnswers(n8n: N8nClient | undefined, cases: FuzzCase[], opts: RunnerOptions = {}): Promise<Map<FuzzCase, Answer>> {
+  const out = new Map<FuzzCase, Answer>();
+  let todo: FuzzCase[] = [];
+  for (const c of cases) {
+    const hit = cached(c);
+    if (hit) out.set(c, hit);
+    else todo.push(c);
+  }
+  if (todo.length && !n8n) throw new Error(`${todo.length} cases are not cached and no n8n is running`);
+  const predicted = opts.predictedErrors ?? new Set();
+  todo = [...todo.filter((c) => !predicted.has(c)), ...todo.filter((c) => predicted.has(c))];
+  // Several batches at once: n8n's runs wait on its database and task runner as much as on the CPU.
+  const lanes = Math.max(1, Math.min(opts.parallel ?? 4, Math.ceil(todo.length / (opts.batchSize ?? 40))));
+  const parts = Array.from({ length: lanes }, (_, k) => todo.filter((_, i) => i % lanes === k));
+  let runs = 0;
+  await Promise.all(parts.map((part) => drain(n8n!, part, out, opts, () => ++runs, cases.length)));
   return out;
 }

@@ -91,7 +91,7 @@ async function main() {
     console.log('[fuzz] engine runs done');
     const predictedErrors = new Set(cases.filter((c) => ours.get(c)!.status !== 'success'));
     const need = cases.some((c) => !cached(c));
-    const answers = await n8nAnswers(need ? await ensureN8n() : undefined, cases, { batchSize: o.batch, predictedErrors, log: (s) => console.log(`[fuzz] ${s}`) });
+    const answers = await n8nAnswers(need ? await ensureN8n() : undefined, cases, { batchSize: o.batch, parallel: o.parallel, predictedErrors, log: (s) => console.log(`[fuzz] ${s}`) });
 
     const perType = new Map<string, { cases: number; match: number }>();
     const diffs: Array<{ c: FuzzCase; problems: string[] }> = [];
