@@ -160,7 +160,8 @@ async function createCredentials(n8n, credentials, wf) {
   return Object.values(ids);
 }
 
-async function recordFile(n8n, file) {
+/** Records one case file (its expected file is written); `n8n.versionCli` names the version. Also used by the fuzzer. */
+export async function recordFile(n8n, file) {
   const caseFile = JSON.parse(readFileSync(join(FIXTURES, 'cases', file), 'utf8'));
   const wf = JSON.parse(readFileSync(join(FIXTURES, 'workflows', caseFile.workflow), 'utf8'));
   const more = {
@@ -284,4 +285,5 @@ async function main() {
   if (failures.length) process.exitCode = 1;
 }
 
-await main();
+// Imported by the fuzzer (scripts/fuzz) for recordFile: main runs only as a script.
+if (import.meta.url === `file://${process.argv[1]}`) await main();
