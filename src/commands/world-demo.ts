@@ -16,7 +16,7 @@ import type { WorldSeeds } from '../platform/world.js';
 import { startHamlet } from '../server.js';
 import { deterministically, seededRandom } from '../console/world/determinism.js';
 import { worldOf } from '../console/world/index.js';
-import { ScenarioRunner, type Scenario } from '../console/world/scenario.js';
+import { ScenarioRunner, type Scenario, type SeedKeys } from '../console/world/scenario.js';
 import { seedScenarioRunner } from '../console/world/seed.js';
 import type { WorldState } from '../console/world/state.js';
 
@@ -152,6 +152,15 @@ function planDay(text: Text, shape: Shape, agents: string[], communities: string
  * monotonic counters, e.g. ulid's, that carry over from the first.)
  */
 export async function generateDemoWorld(opts: { seed: number; size: DemoSize }): Promise<WorldState> {
+  return (await generateDemoWorldWithKeys(opts)).state;
+}
+
+/**
+ * The demo world and its agents' keys (`--keys-out`). The keys are made with the seeded
+ * randomness too, so they open the world the state restores, wherever it is restored (the
+ * world keeps only their digests).
+ */
+export async function generateDemoWorldWithKeys(opts: { seed: number; size: DemoSize }): Promise<{ state: WorldState; keys: SeedKeys }> {
   const shape = SHAPES[opts.size];
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-demo-'));
   const clock = new ManualClock(START);
@@ -201,11 +210,12 @@ export async function generateDemoWorld(opts: { seed: number; size: DemoSize }):
             if (piece) await runner.apply(piece);
           }
         }
-        await runner.finish();
+        const keys = await runner.finish();
         await hamlet.platform.jobs.idle(undefined, 60_000);
         // The world's own time travels with it: restored where the clock is controllable, the
         // clock resumes at the end of the demo week (and the recorder keeps its history).
-        return { ...(await worldOf(hamlet.platform, services).read()), clock: { frozen: false, now: new Date(clock.ms()).toISOString() } };
+        const state = { ...(await worldOf(hamlet.platform, services).read()), clock: { frozen: false, now: new Date(clock.ms()).toISOString() } };
+        return { state, keys: structuredClone(keys) };
       } finally {
         await hamlet.stop();
       }

@@ -9,6 +9,7 @@ import { homePages } from './pages/home.js';
 import { mailPages } from './pages/mail.js';
 import { overviewPages } from './pages/overview.js';
 import { worldAdmin } from './admin/world.js';
+import { worldKeysAdmin } from './admin/world-keys.js';
 import { socialPages } from './pages/social.js';
 import { workflowPages } from './pages/workflow.js';
 
@@ -23,4 +24,5 @@ export const CONSOLE_MODULES: ConsoleModule[] = [
   clockAdmin,
   traceAdminApi,
   worldAdmin,
+  worldKeysAdmin,
 ];

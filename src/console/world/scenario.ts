@@ -6,6 +6,8 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import type { Keys } from '../../platform/keys.js';
+import { ScenarioError } from './scenario-error.js';
+import { checkScenarioShape } from './scenario-shape.js';
 
 /** How the runner reaches a service's HTTP API (the console's ServiceClient fits). */
 export interface ServiceCalls {
@@ -48,7 +50,7 @@ export interface SeedKeys {
   agents: Record<string, Record<string, { key: string; [handle: string]: string }>>;
 }
 
-export class ScenarioError extends Error {}
+export { ScenarioError } from './scenario-error.js';
 
 /** Reads a scenario file; its workflow files are read from its folder (and nowhere else). */
 export function readScenario(file: string): { scenario: Scenario; baseDir: string } {
@@ -127,6 +129,7 @@ export function parseScenario(text: string): Scenario {
     throw new ScenarioError(`the scenario is not YAML: ${(err as Error).message}`);
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new ScenarioError('a scenario is a YAML mapping (agents, mail, blog, communities, home, workflows)');
+  checkScenarioShape(doc);
   const s = doc as Scenario;
   const names = new Set<string>();
   for (const a of s.agents ?? []) {
@@ -341,4 +344,4 @@ export class ScenarioRunner {
  * The mail organization of a seeded world: a mail key's owner is its organization, so the
  * runner and every agent see the same inboxes (one AgentMail account shared by the agents).
  */
-const MAIL_ORG = 'hamlet-world';
+export const MAIL_ORG = 'hamlet-world';
