@@ -12,6 +12,7 @@ import { worldAdmin } from './admin/world.js';
 import { worldKeysAdmin } from './admin/world-keys.js';
 import { socialPages } from './pages/social.js';
 import { workflowPages } from './pages/workflow.js';
+import { worldPages } from './pages/world.js';
 
 export const CONSOLE_MODULES: ConsoleModule[] = [
   overviewPages,
@@ -20,6 +21,7 @@ export const CONSOLE_MODULES: ConsoleModule[] = [
   homePages,
   workflowPages,
   socialPages,
+  worldPages,
   mcpEndpoint,
   clockAdmin,
   traceAdminApi,
