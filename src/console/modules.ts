@@ -10,6 +10,7 @@ import { mailPages } from './pages/mail.js';
 import { overviewPages } from './pages/overview.js';
 import { worldAdmin } from './admin/world.js';
 import { worldKeysAdmin } from './admin/world-keys.js';
+import { peopleAdmin } from './people/module.js';
 import { socialPages } from './pages/social.js';
 import { workflowPages } from './pages/workflow.js';
 import { worldPages } from './pages/world.js';
@@ -27,4 +28,5 @@ export const CONSOLE_MODULES: ConsoleModule[] = [
   traceAdminApi,
   worldAdmin,
   worldKeysAdmin,
+  peopleAdmin,
 ];

@@ -16,6 +16,7 @@ import { WorldFileError, type FileLimits, type WorldHeader } from '../world/file
 import { OneAtATime, worldOf } from '../world/index.js';
 import { ScenarioError } from '../world/scenario.js';
 import { scenarioFromRequest } from '../world/scenario-source.js';
+import { peopleOf } from '../people/engine.js';
 import { seedScenario } from '../world/seed.js';
 import { SnapshotFiles, type SnapshotInfo } from '../world/snapshots.js';
 import { WorldWorker } from '../world/worker-client.js';
@@ -162,7 +163,12 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
     let keys;
     try {
       const { scenario, files } = scenarioFromRequest(request.body, request.query as Static<typeof SeedQuery>, settings.scenarioDir);
-      keys = await serial.run(() => seedScenario(ctx.platform, ctx.running, scenario, files, world));
+      keys = await serial.run(async () => {
+        const seeded = await seedScenario(ctx.platform, ctx.running, scenario, files, world);
+        // The scenario's simulated people start acting once their accounts exist (people/engine.ts).
+        if (scenario.people?.length) await peopleOf(ctx.platform, Object.keys(ctx.running)).arm(scenario.people);
+        return seeded;
+      });
     } catch (err) {
       if (err instanceof ScenarioError) return reply.code(400).send({ message: err.message, code: 'invalid_scenario' });
       throw err;

@@ -34,9 +34,10 @@ const MAX_PAGES = 200;
  * Mints a key of every service where the agent has an account (or only of `only`): its inbox
  * (mail, named <agent>@…), its blog (slug or name), its community account (name), and for
  * home and workflow, a live key already named after it (an agent of a scenario with `keys:`).
- * An agent found nowhere is an AgentKeysError (a 404 for the API).
+ * An agent found nowhere is an AgentKeysError (a 404 for the API). `keyName` names the keys
+ * (the people engine's are the console's own: instance rows, no world state).
  */
-export async function mintAgentKeys(platform: Platform, agent: string, running: string[], only?: string[]): Promise<AgentKeys> {
+export async function mintAgentKeys(platform: Platform, agent: string, running: string[], only?: string[], keyName?: string): Promise<AgentKeys> {
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(agent)) throw new AgentKeysError(`agent ${JSON.stringify(agent.slice(0, 80))}: a name of letters, digits, _ . or -`);
   const wanted = only ?? [...AGENT_SERVICES];
   const unknown = wanted.filter((s) => !(AGENT_SERVICES as readonly string[]).includes(s));
@@ -46,7 +47,7 @@ export async function mintAgentKeys(platform: Platform, agent: string, running: 
   try {
     for (const service of wanted) {
       if (!running.includes(service)) continue;
-      const found = await FINDERS[service as (typeof AGENT_SERVICES)[number]](platform, client, agent);
+      const found = await FINDERS[service as (typeof AGENT_SERVICES)[number]](platform, client, agent, keyName);
       if (found) out[service] = found;
     }
   } finally {
@@ -56,10 +57,10 @@ export async function mintAgentKeys(platform: Platform, agent: string, running: 
   return out;
 }
 
-type Finder = (platform: Platform, client: ServiceClient, agent: string) => Promise<AgentKeys[string] | undefined>;
+type Finder = (platform: Platform, client: ServiceClient, agent: string, keyName?: string) => Promise<AgentKeys[string] | undefined>;
 
 const FINDERS: Record<(typeof AGENT_SERVICES)[number], Finder> = {
-  async mail(platform, client, agent) {
+  async mail(platform, client, agent, keyName) {
     // The world's inboxes are one organization's (a seeded world's, MAIL_ORG); the lookup key is the console's and revoked after.
     const auth = await client.mint('mail', { ownerId: MAIL_ORG });
     let token: string | undefined;
@@ -67,40 +68,40 @@ const FINDERS: Record<(typeof AGENT_SERVICES)[number], Finder> = {
       const res = await client.request<{ inboxes: Array<{ inbox_id: string }>; next_page_token?: string }>('mail', `/v0/inboxes?limit=100${token ? `&page_token=${encodeURIComponent(token)}` : ''}`, { auth });
       if (res.status !== 200) throw new Error(`mail GET /v0/inboxes answered ${res.status}`);
       const inbox = res.body.inboxes.find((i) => i.inbox_id.split('@')[0] === agent.toLowerCase());
-      if (inbox) return { key: (await platform.keys.create('mail', { name: agent, ownerId: MAIL_ORG })).key, inbox: inbox.inbox_id };
+      if (inbox) return { key: (await platform.keys.create('mail', { name: keyName ?? agent, ownerId: MAIL_ORG })).key, inbox: inbox.inbox_id };
       token = res.body.next_page_token;
       if (!token) return undefined;
     }
     return undefined;
   },
 
-  async blog(platform, client, agent) {
+  async blog(platform, client, agent, keyName) {
     for (let page = 0; page < MAX_PAGES; page++) {
       const res = await client.request<{ blogs: Array<{ id: string; name: string; slug: string }>; total: number }>('blog', `/api/blogs?sort=name&limit=100&offset=${page * 100}`);
       if (res.status !== 200) throw new Error(`blog GET /api/blogs answered ${res.status}`);
       const blog = res.body.blogs.find((b) => b.slug === agent || b.name === agent);
       // A blog is its agent (the same id), and the blog's keys are owned by it.
-      if (blog) return { key: (await platform.keys.create('blog', { name: MINTED, ownerId: blog.id })).key, slug: blog.slug };
+      if (blog) return { key: (await platform.keys.create('blog', { name: keyName ?? MINTED, ownerId: blog.id })).key, slug: blog.slug };
       if ((page + 1) * 100 >= res.body.total) return undefined;
     }
     return undefined;
   },
 
-  async community(platform, client, agent) {
+  async community(platform, client, agent, keyName) {
     // Every community read wants an agent's key: a viewer key of no agent, as the console's own.
     const auth = await client.mint('community', { ownerId: 'hamlet-console' });
     const res = await client.request<{ agent?: { id: string; name: string } }>('community', `/api/v1/agents/profile?name=${encodeURIComponent(agent)}`, { auth });
     if (res.status === 404) return undefined;
     if (res.status !== 200 || !res.body.agent) throw new Error(`community GET /api/v1/agents/profile answered ${res.status}`);
-    return { key: (await platform.keys.create('community', { name: res.body.agent.name, ownerId: res.body.agent.id })).key, name: res.body.agent.name };
+    return { key: (await platform.keys.create('community', { name: keyName ?? res.body.agent.name, ownerId: res.body.agent.id })).key, name: res.body.agent.name };
   },
 
-  home: (platform, _client, agent) => namedKey(platform, 'home', agent),
-  workflow: (platform, _client, agent) => namedKey(platform, 'workflow', agent),
+  home: (platform, _client, agent, keyName) => namedKey(platform, 'home', agent, keyName),
+  workflow: (platform, _client, agent, keyName) => namedKey(platform, 'workflow', agent, keyName),
 };
 
 /** Admin-keyed services know an agent by the name on its keys (a scenario's `keys: [home]`). */
-async function namedKey(platform: Platform, service: string, agent: string): Promise<AgentKeys[string] | undefined> {
+async function namedKey(platform: Platform, service: string, agent: string, keyName?: string): Promise<AgentKeys[string] | undefined> {
   const held = (await platform.keys.list(service)).some((k) => k.name === agent && !k.revokedAt);
-  return held ? { key: (await platform.keys.create(service, { name: agent })).key } : undefined;
+  return held ? { key: (await platform.keys.create(service, { name: keyName ?? agent })).key } : undefined;
 }

@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import type { Keys } from '../../platform/keys.js';
 import { ScenarioError } from './scenario-error.js';
 import { checkScenarioShape } from './scenario-shape.js';
+import { checkPeople, type PersonSpec } from '../people/rules.js';
 
 /** How the runner reaches a service's HTTP API (the console's ServiceClient fits). */
 export interface ServiceCalls {
@@ -41,6 +42,8 @@ export interface Scenario {
     posts?: Array<{ author: string; title: string; content?: string; upvotes?: string[]; comments?: Array<{ author: string; content: string }> }>;
   }>;
   home?: { states?: Array<{ entity_id: string; state: string; attributes?: Record<string, unknown> }> };
+  /** Simulated people: rules for agents of the scenario (console/people/rules.ts). */
+  people?: PersonSpec[];
   workflows?: Array<{ file?: string; definition?: Record<string, unknown>; active?: boolean; run?: number; /** Runs a workflow an earlier step created, by name, instead of creating one. */ name?: string }>;
 }
 
@@ -137,6 +140,7 @@ export function parseScenario(text: string): Scenario {
     if (names.has(a.name)) throw new ScenarioError(`agent ${a.name} appears twice`);
     names.add(a.name);
   }
+  checkPeople(s.people, names);
   const known = (who: string, where: string) => {
     if (!names.has(who)) throw new ScenarioError(`${where}: no agent named ${JSON.stringify(who)}`);
   };
