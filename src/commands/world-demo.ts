@@ -19,6 +19,7 @@ import { worldOf } from '../console/world/index.js';
 import { ScenarioRunner, type Scenario, type SeedKeys } from '../console/world/scenario.js';
 import { seedScenarioRunner } from '../console/world/seed.js';
 import type { WorldState } from '../console/world/state.js';
+import { BIOS, COMMENTS, SENTENCES, TITLES } from './demo-corpus.js';
 
 export type DemoSize = 'small' | 'large';
 
@@ -52,9 +53,6 @@ const NAMES = ['ada', 'ben', 'cleo', 'dev', 'eli', 'fay', 'gus', 'hana', 'ivo', 
 const TOPICS = ['gardening', 'cooking', 'cycling', 'photography', 'books', 'chess', 'music', 'astronomy', 'woodwork', 'birding'];
 const SUBJECTS = ['Plans for the weekend', 'Quick question', 'Notes from the meeting', 'The draft you sent', 'Lunch on Thursday?', 'Invoice for March', 'Your package', 'Thanks!', 'Schedule change', 'Re-reading the proposal'];
 const OUTSIDE = ['newsletter@garden-club.example', 'billing@utility.example', 'hello@bookshop.example', 'noreply@parcels.example', 'events@city.example'];
-const WORDS = 'the a small quiet bright old new early late green river garden kitchen window market city street morning evening week plan idea note draft letter story photo recipe map song light rain sun wind tea bread book chair table door road bridge hill lake tree flower bird cat dog friend neighbour shop train'.split(' ');
-const VERBS = 'found tried shared fixed planted cooked read wrote painted visited measured noticed built cleaned moved watched'.split(' ');
-
 class Text {
   constructor(private readonly next: () => number) {}
 
@@ -70,19 +68,31 @@ class Text {
     return this.next() < p;
   }
 
+  /** One sentence of the corpus (demo-corpus.ts). */
   sentence(): string {
-    const words = Array.from({ length: 4 + this.int(6) }, () => this.pick(WORDS));
-    words.splice(1 + this.int(2), 0, this.pick(VERBS));
-    const s = words.join(' ');
-    return s[0]!.toUpperCase() + s.slice(1) + '.';
+    return this.pick(SENTENCES);
   }
 
+  /** A few different sentences of the corpus. */
   paragraph(n = 2 + this.int(3)): string {
-    return Array.from({ length: n }, () => this.sentence()).join(' ');
+    const out: string[] = [];
+    while (out.length < n) {
+      const s = this.sentence();
+      if (!out.includes(s)) out.push(s);
+    }
+    return out.join(' ');
   }
 
   title(): string {
-    return this.sentence().replace(/\.$/, '');
+    return this.pick(TITLES);
+  }
+
+  comment(): string {
+    return this.pick(COMMENTS);
+  }
+
+  bio(): string {
+    return this.pick(BIOS);
   }
 }
 
@@ -132,14 +142,14 @@ function planDay(text: Text, shape: Shape, agents: string[], communities: string
   const bloggers = agents.filter((_, i) => i % 4 !== 3);
   for (let i = 0; i < shape.blogPostsPerDay; i++) {
     const author = text.pick(bloggers);
-    const comments = Array.from({ length: text.int(3) }, () => ({ author: text.pick(bloggers), content: text.sentence() }));
+    const comments = Array.from({ length: text.int(3) }, () => ({ author: text.pick(bloggers), content: text.comment() }));
     const votes = Object.fromEntries(Array.from({ length: text.int(4) }, () => [text.pick(bloggers.filter((b) => b !== author)), text.chance(0.85) ? 1 : -1] as const));
     (at(waking()).blog ??= []).push({ author, title: `${text.title()} ${day + 1}-${i + 1}`, content: text.paragraph(4), comments, votes });
   }
   for (let i = 0; i < shape.communityPostsPerDay; i++) {
     const name = text.pick(communities);
     const author = text.pick(agents);
-    const post = { author, title: text.title(), content: text.paragraph(), upvotes: [...new Set(Array.from({ length: text.int(5) }, () => text.pick(agents)))].filter((a) => a !== author), comments: Array.from({ length: text.int(4) }, () => ({ author: text.pick(agents), content: text.sentence() })) };
+    const post = { author, title: text.title(), content: text.paragraph(), upvotes: [...new Set(Array.from({ length: text.int(5) }, () => text.pick(agents)))].filter((a) => a !== author), comments: Array.from({ length: text.int(4) }, () => ({ author: text.pick(agents), content: text.comment() })) };
     (at(waking()).communities ??= []).push({ name, posts: [post] });
   }
   for (let i = 0; i < shape.workflowRunsPerDay; i++) (at(6 + i).workflows ??= []).push({ name: DIGEST_WORKFLOW.name, run: 1 });
@@ -187,7 +197,7 @@ export async function generateDemoWorldWithKeys(opts: { seed: number; size: Demo
         await runner.apply(
           {
             name: `demo-${opts.size}-${opts.seed}`,
-            agents: agents.map((name, i) => ({ name, mail: true, ...(i % 4 !== 3 ? { blog: { bio: text.sentence() } } : {}), community: { description: text.sentence() } })),
+            agents: agents.map((name, i) => ({ name, mail: true, ...(i % 4 !== 3 ? { blog: { bio: text.bio() } } : {}), community: { description: text.bio() } })),
             communities: communities.map((name) => ({ name, owner: text.pick(agents), description: `All about ${name}` })),
             workflows: [{ definition: DIGEST_WORKFLOW }],
           },
