@@ -12,7 +12,7 @@ import { COMMUNITY_POST_CREATED, MAIL_RECEIVED, type MailReceived } from '../../
 import { CONSOLE_KEY_NAME } from '../../platform/keys.js';
 import { ServiceClient } from '../service-client.js';
 import { mintAgentKeys, type AgentKeys } from '../world/agent-keys.js';
-import { durationMs, type PersonAction, type PersonRule, type PersonSpec } from './rules.js';
+import { durationMs, type PersonAction, type PersonRule, type PersonSpec } from '../world/people-rules.js';
 
 /** What triggered a rule, as a simulator is told it. */
 export type PersonEvent =

@@ -50,7 +50,7 @@ const votes: Check = (v, where) => {
 
 const comment = fields({ author: text, content: text }, ['author', 'content']);
 
-/** Simulated people are checked by their own module (people/rules.ts); here only their place. */
+/** Simulated people are checked by their own module (people-rules.ts); here only their place. */
 const SCENARIO = fields({
   name: text,
   description: text,

@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import type { Keys } from '../../platform/keys.js';
 import { ScenarioError } from './scenario-error.js';
 import { checkScenarioShape } from './scenario-shape.js';
-import { checkPeople, type PersonSpec } from '../people/rules.js';
+import { checkPeople, type PersonSpec } from './people-rules.js';
 
 /** How the runner reaches a service's HTTP API (the console's ServiceClient fits). */
 export interface ServiceCalls {
@@ -42,7 +42,7 @@ export interface Scenario {
     posts?: Array<{ author: string; title: string; content?: string; upvotes?: string[]; comments?: Array<{ author: string; content: string }> }>;
   }>;
   home?: { states?: Array<{ entity_id: string; state: string; attributes?: Record<string, unknown> }> };
-  /** Simulated people: rules for agents of the scenario (console/people/rules.ts). */
+  /** Simulated people: rules for agents of the scenario (console/world/people-rules.ts). */
   people?: PersonSpec[];
   workflows?: Array<{ file?: string; definition?: Record<string, unknown>; active?: boolean; run?: number; /** Runs a workflow an earlier step created, by name, instead of creating one. */ name?: string }>;
 }

@@ -4,7 +4,7 @@
 // action (reply, send a mail, comment, call a home service), or an external simulator asked
 // over HTTP what to do. Rules are data, checked here before anything is seeded, so a typo is a
 // 400 naming its place.
-import { ScenarioError } from '../world/scenario-error.js';
+import { ScenarioError } from './scenario-error.js';
 
 export interface MailMatch {
   /** Regular expressions, case-insensitive; every one given must match. */
