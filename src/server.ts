@@ -4,6 +4,7 @@
 import { configureServices, type HamletConfig, platformSettings } from './config.js';
 import { ControllableClock, type Clock } from './platform/clock.js';
 import { shareClock } from './platform/clock-sync.js';
+import { flushClockStore, keepClockStored, storedClock } from './platform/clock-store.js';
 import { migrate, openDb, type Db } from './platform/db.js';
 import { Directory, reachableUrl } from './platform/directory.js';
 import { createEventBus } from './platform/events.js';
@@ -47,16 +48,19 @@ export interface Hamlet {
 /** Opens storage and builds the platform without starting any service (CLI commands use this). */
 export async function openPlatform(config: HamletConfig, opts: StartOptions = {}): Promise<Platform> {
   const logger = opts.logger ?? createLogger({ level: config.logLevel, pretty: config.prettyLogs });
-  const clock = opts.clock ?? new ControllableClock();
-  const timers = timersFor(clock);
-  timers.logger ??= logger;
   const db: Db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, fileName: opts.dbFileName });
+  let clock: Clock;
   try {
     await migrate(db, 'platform', platformMigrations);
+    // The clock the operator (or a restored world) left is taken up again (platform/clock-store.ts).
+    clock = opts.clock ?? new ControllableClock(await storedClock(db));
   } catch (err) {
     await db.close();
     throw err;
   }
+  if (!opts.clock) keepClockStored(clock as ControllableClock, db, logger);
+  const timers = timersFor(clock);
+  timers.logger ??= logger;
   // The queue prefix also names the bus's channels and the leader leases: deployments (and test runs) sharing one Redis stay apart.
   const events = createEventBus(config.redisUrl, logger, `${config.queue.prefix}:`);
   // Queue mode: with REDIS_URL, jobs run on BullMQ across processes (`hamlet worker`).
@@ -90,6 +94,7 @@ export async function closePlatform(p: Platform): Promise<void> {
   p.world.close();
   await p.limits.close();
   await p.events.close();
+  await flushClockStore(p.db);
   await p.db.close();
 }
 

@@ -16,9 +16,10 @@ import type { WorldSeeds } from '../platform/world.js';
 import { startHamlet } from '../server.js';
 import { deterministically, seededRandom } from '../console/world/determinism.js';
 import { worldOf } from '../console/world/index.js';
-import { ScenarioRunner, type Scenario } from '../console/world/scenario.js';
+import { ScenarioRunner, type Scenario, type SeedKeys } from '../console/world/scenario.js';
 import { seedScenarioRunner } from '../console/world/seed.js';
 import type { WorldState } from '../console/world/state.js';
+import { BIOS, COMMENTS, SENTENCES, TITLES } from './demo-corpus.js';
 
 export type DemoSize = 'small' | 'large';
 
@@ -52,9 +53,6 @@ const NAMES = ['ada', 'ben', 'cleo', 'dev', 'eli', 'fay', 'gus', 'hana', 'ivo', 
 const TOPICS = ['gardening', 'cooking', 'cycling', 'photography', 'books', 'chess', 'music', 'astronomy', 'woodwork', 'birding'];
 const SUBJECTS = ['Plans for the weekend', 'Quick question', 'Notes from the meeting', 'The draft you sent', 'Lunch on Thursday?', 'Invoice for March', 'Your package', 'Thanks!', 'Schedule change', 'Re-reading the proposal'];
 const OUTSIDE = ['newsletter@garden-club.example', 'billing@utility.example', 'hello@bookshop.example', 'noreply@parcels.example', 'events@city.example'];
-const WORDS = 'the a small quiet bright old new early late green river garden kitchen window market city street morning evening week plan idea note draft letter story photo recipe map song light rain sun wind tea bread book chair table door road bridge hill lake tree flower bird cat dog friend neighbour shop train'.split(' ');
-const VERBS = 'found tried shared fixed planted cooked read wrote painted visited measured noticed built cleaned moved watched'.split(' ');
-
 class Text {
   constructor(private readonly next: () => number) {}
 
@@ -70,19 +68,31 @@ class Text {
     return this.next() < p;
   }
 
+  /** One sentence of the corpus (demo-corpus.ts). */
   sentence(): string {
-    const words = Array.from({ length: 4 + this.int(6) }, () => this.pick(WORDS));
-    words.splice(1 + this.int(2), 0, this.pick(VERBS));
-    const s = words.join(' ');
-    return s[0]!.toUpperCase() + s.slice(1) + '.';
+    return this.pick(SENTENCES);
   }
 
+  /** A few different sentences of the corpus. */
   paragraph(n = 2 + this.int(3)): string {
-    return Array.from({ length: n }, () => this.sentence()).join(' ');
+    const out: string[] = [];
+    while (out.length < n) {
+      const s = this.sentence();
+      if (!out.includes(s)) out.push(s);
+    }
+    return out.join(' ');
   }
 
   title(): string {
-    return this.sentence().replace(/\.$/, '');
+    return this.pick(TITLES);
+  }
+
+  comment(): string {
+    return this.pick(COMMENTS);
+  }
+
+  bio(): string {
+    return this.pick(BIOS);
   }
 }
 
@@ -132,14 +142,14 @@ function planDay(text: Text, shape: Shape, agents: string[], communities: string
   const bloggers = agents.filter((_, i) => i % 4 !== 3);
   for (let i = 0; i < shape.blogPostsPerDay; i++) {
     const author = text.pick(bloggers);
-    const comments = Array.from({ length: text.int(3) }, () => ({ author: text.pick(bloggers), content: text.sentence() }));
+    const comments = Array.from({ length: text.int(3) }, () => ({ author: text.pick(bloggers), content: text.comment() }));
     const votes = Object.fromEntries(Array.from({ length: text.int(4) }, () => [text.pick(bloggers.filter((b) => b !== author)), text.chance(0.85) ? 1 : -1] as const));
     (at(waking()).blog ??= []).push({ author, title: `${text.title()} ${day + 1}-${i + 1}`, content: text.paragraph(4), comments, votes });
   }
   for (let i = 0; i < shape.communityPostsPerDay; i++) {
     const name = text.pick(communities);
     const author = text.pick(agents);
-    const post = { author, title: text.title(), content: text.paragraph(), upvotes: [...new Set(Array.from({ length: text.int(5) }, () => text.pick(agents)))].filter((a) => a !== author), comments: Array.from({ length: text.int(4) }, () => ({ author: text.pick(agents), content: text.sentence() })) };
+    const post = { author, title: text.title(), content: text.paragraph(), upvotes: [...new Set(Array.from({ length: text.int(5) }, () => text.pick(agents)))].filter((a) => a !== author), comments: Array.from({ length: text.int(4) }, () => ({ author: text.pick(agents), content: text.comment() })) };
     (at(waking()).communities ??= []).push({ name, posts: [post] });
   }
   for (let i = 0; i < shape.workflowRunsPerDay; i++) (at(6 + i).workflows ??= []).push({ name: DIGEST_WORKFLOW.name, run: 1 });
@@ -151,7 +161,18 @@ function planDay(text: Text, shape: Shape, agents: string[], communities: string
  * in a fresh process. (A second generation in one process differs: a few libraries keep
  * monotonic counters, e.g. ulid's, that carry over from the first.)
  */
-export async function generateDemoWorld(opts: { seed: number; size: DemoSize; progress?: (line: string) => void }): Promise<WorldState> {
+type DemoOptions = { seed: number; size: DemoSize; progress?: (line: string) => void };
+
+export async function generateDemoWorld(opts: DemoOptions): Promise<WorldState> {
+  return (await generateDemoWorldWithKeys(opts)).state;
+}
+
+/**
+ * The demo world and its agents' keys (`--keys-out`). The keys are made with the seeded
+ * randomness too, so they open the world the state restores, wherever it is restored (the
+ * world keeps only their digests).
+ */
+export async function generateDemoWorldWithKeys(opts: DemoOptions): Promise<{ state: WorldState; keys: SeedKeys }> {
   const progress = opts.progress ?? (() => {});
   const shape = SHAPES[opts.size];
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-demo-'));
@@ -180,7 +201,7 @@ export async function generateDemoWorld(opts: { seed: number; size: DemoSize; pr
         await runner.apply(
           {
             name: `demo-${opts.size}-${opts.seed}`,
-            agents: agents.map((name, i) => ({ name, mail: true, ...(i % 4 !== 3 ? { blog: { bio: text.sentence() } } : {}), community: { description: text.sentence() } })),
+            agents: agents.map((name, i) => ({ name, mail: true, ...(i % 4 !== 3 ? { blog: { bio: text.bio() } } : {}), community: { description: text.bio() } })),
             communities: communities.map((name) => ({ name, owner: text.pick(agents), description: `All about ${name}` })),
             workflows: [{ definition: DIGEST_WORKFLOW }],
           },
@@ -205,11 +226,12 @@ export async function generateDemoWorld(opts: { seed: number; size: DemoSize; pr
           progress(`demo world: day ${day + 1} of ${DAYS}`);
         }
         progress('demo world: waiting for the last jobs');
-        await runner.finish();
+        const keys = await runner.finish();
         await hamlet.platform.jobs.idle(undefined, 60_000);
         // The world's own time travels with it: restored where the clock is controllable, the
         // clock resumes at the end of the demo week (and the recorder keeps its history).
-        return { ...(await worldOf(hamlet.platform, services).read()), clock: { frozen: false, now: new Date(clock.ms()).toISOString() } };
+        const state = { ...(await worldOf(hamlet.platform, services).read()), clock: { frozen: false, now: new Date(clock.ms()).toISOString() } };
+        return { state, keys: structuredClone(keys) };
       } finally {
         await hamlet.stop();
       }

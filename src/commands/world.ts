@@ -3,15 +3,17 @@
 // which reaches running instances in queue mode (REDIS_URL); an embedded Hamlet that is
 // running should be changed through its admin API instead (docs/harness.md).
 import { writeFileSync } from 'node:fs';
-import { configure, type HamletConfig } from '../config.js';
+import type { HamletConfig } from '../config.js';
 import { migrate } from '../platform/db.js';
 import { createLogger } from '../platform/logger.js';
 import type { ConfiguredService, Platform } from '../platform/service.js';
-import { closePlatform, openPlatform, startHamlet } from '../server.js';
-import { generateDemoWorld, type DemoSize } from './world-demo.js';
+import { closePlatform, openPlatform } from '../server.js';
+import { generateDemoWorldWithKeys, type DemoSize } from './world-demo.js';
+import { withPrivateInstance } from './private-instance.js';
+import { AgentKeysError, mintAgentKeys } from '../console/world/agent-keys.js';
 import { decodeWorldFile, saveWorld, WorldFileError } from '../console/world/file.js';
 import { worldOf } from '../console/world/index.js';
-import { readScenario } from '../console/world/scenario.js';
+import { readScenario, ScenarioError } from '../console/world/scenario.js';
 import { seedScenario } from '../console/world/seed.js';
 import { stateHash } from '../console/world/state.js';
 import { WORLD_USAGE } from '../console/world/usage.js';
@@ -81,6 +83,9 @@ export async function worldCommand(config: HamletConfig, services: ConfiguredSer
       if (flags['demo']) return seedDemo(config, services, flags);
       if (!file) break;
       return seedFile(config, file, flags);
+    case 'keys':
+      if (!file) break;
+      return agentKeysCommand(config, file, flags);
   }
   console.error(`Usage:\n${WORLD_USAGE}`);
   return 1;
@@ -94,33 +99,59 @@ async function seedDemo(config: HamletConfig, services: ConfiguredService[], fla
     return 1;
   }
   // Minutes for the large world: a line a day on stderr, so the wait is never silent.
-  const state = await generateDemoWorld({ seed, size, progress: (line) => console.error(line) });
+  const { state, keys } = await generateDemoWorldWithKeys({ seed, size, progress: (line) => console.error(line) });
   return withPlatform(config, services, async (platform) => {
     const world = worldOf(platform, services);
     await world.restore(state);
+    // The clock the demo week ends at is this storage's from now on: the restore set it, and
+    // the platform keeps it for the next start (platform/clock-store.ts).
     const hash = await world.hash();
     console.error(`demo world (seed ${seed}, ${size}): ${state.tables.reduce((n, t) => n + t.rows.length, 0)} rows`);
+    if (flags['keys-out']) writeKeys(flags['keys-out'], keys);
     console.log(hash);
     return hash === stateHash(state) ? 0 : 1;
   });
 }
 
-/** Runs a private instance on the configured storage (free ports, no console) and seeds through its APIs. */
+/** Seeds through a private instance on the configured storage (free ports, no console); all or nothing. */
 async function seedFile(config: HamletConfig, file: string, flags: Record<string, string>): Promise<number> {
   const { scenario, baseDir } = readScenario(file);
-  const env = config.source.env;
-  const { ports } = await configure(env, {});
-  const own = await configure({ ...env, ...Object.fromEntries(ports.map((p) => [p.setting, '0'])), HAMLET_CONSOLE: 'off', HAMLET_RATE_LIMITS: 'off' }, { services: config.services.join(',') });
-  const hamlet = await startHamlet(own.config, { services: own.services, logger: quiet() });
-  try {
-    const keys = await seedScenario(hamlet.platform, hamlet.services, scenario, baseDir);
-    const json = JSON.stringify(keys, null, 2) + '\n';
-    if (flags['keys-out']) {
-      writeFileSync(flags['keys-out'], json, { mode: 0o600 });
-      console.error(`keys written to ${flags['keys-out']}`);
-    } else process.stdout.write(json);
+  return withPrivateInstance(config, async (hamlet, selected) => {
+    let keys;
+    try {
+      keys = await seedScenario(hamlet.platform, hamlet.services, scenario, baseDir, worldOf(hamlet.platform, selected));
+    } catch (err) {
+      if (!(err instanceof ScenarioError)) throw err;
+      console.error(`${file}: ${err.message}`);
+      return 1;
+    }
+    if (flags['keys-out']) writeKeys(flags['keys-out'], keys);
+    else process.stdout.write(JSON.stringify(keys, null, 2) + '\n');
     return 0;
-  } finally {
-    await hamlet.stop();
-  }
+  });
+}
+
+/** `hamlet world keys <agent> [--services a,b] [--keys-out F]`: new keys to act as one of the world's agents. */
+async function agentKeysCommand(config: HamletConfig, agent: string, flags: Record<string, string>): Promise<number> {
+  const only = flags['services']?.split(',').map((s) => s.trim()).filter(Boolean);
+  return withPrivateInstance(config, async (hamlet) => {
+    let keys;
+    try {
+      keys = await mintAgentKeys(hamlet.platform, agent, Object.keys(hamlet.services), only);
+    } catch (err) {
+      if (!(err instanceof AgentKeysError)) throw err;
+      console.error(err.message);
+      return 1;
+    }
+    const out = { agents: { [agent]: keys } };
+    if (flags['keys-out']) writeKeys(flags['keys-out'], out);
+    else process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    return 0;
+  });
+}
+
+/** Keys are secrets: the file is the owner's alone. */
+function writeKeys(file: string, keys: unknown): void {
+  writeFileSync(file, JSON.stringify(keys, null, 2) + '\n', { mode: 0o600 });
+  console.error(`keys written to ${file}`);
 }

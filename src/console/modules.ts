@@ -9,8 +9,11 @@ import { homePages } from './pages/home.js';
 import { mailPages } from './pages/mail.js';
 import { overviewPages } from './pages/overview.js';
 import { worldAdmin } from './admin/world.js';
+import { worldKeysAdmin } from './admin/world-keys.js';
+import { peopleAdmin } from './people/module.js';
 import { socialPages } from './pages/social.js';
 import { workflowPages } from './pages/workflow.js';
+import { worldPages } from './pages/world.js';
 
 export const CONSOLE_MODULES: ConsoleModule[] = [
   overviewPages,
@@ -19,8 +22,11 @@ export const CONSOLE_MODULES: ConsoleModule[] = [
   homePages,
   workflowPages,
   socialPages,
+  worldPages,
   mcpEndpoint,
   clockAdmin,
   traceAdminApi,
   worldAdmin,
+  worldKeysAdmin,
+  peopleAdmin,
 ];

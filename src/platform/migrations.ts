@@ -107,4 +107,10 @@ export const platformMigrations: Migrations = {
       await db.schema.createIndex('platform_trace_epoch').on('platform_trace').columns(['epoch', 'seq']).execute();
     },
   },
+  // The platform clock kept across restarts (clock-store.ts): one row, the clock as JSON.
+  '005_clock': {
+    async up(db: Kysely<any>) {
+      await db.schema.createTable('platform_clock').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('state', 'text', (c) => c.notNull()).addColumn('saved_at', 'text', (c) => c.notNull()).execute();
+    },
+  },
 };

@@ -66,3 +66,23 @@ export const Seeded = Type.Object({
 
 /** A snapshot file: gzip'd JSON Lines (docs/harness.md). */
 export const SnapshotFile = Type.String({ format: 'binary', description: 'gzip-compressed JSON Lines' });
+
+export const SeedQuery = Type.Object(
+  {
+    example: Type.Optional(Type.String({ maxLength: 64, description: 'A scenario Hamlet ships (examples/scenarios/<example>.yaml)' })),
+    file: Type.Optional(Type.String({ maxLength: 1024, description: 'A scenario file inside HAMLET_SCENARIO_DIR; its workflow files are relative to it' })),
+  },
+  { additionalProperties: false },
+);
+
+export const AgentName = Type.Object({ agent: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const AgentKeysQuery = Type.Object(
+  { services: Type.Optional(Type.String({ maxLength: 200, description: 'Comma-separated: only these services (mail, blog, community, home, workflow)' })) },
+  { additionalProperties: false },
+);
+
+export const AgentKeysAnswer = Type.Object({
+  agent: Type.String(),
+  keys: Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), { description: 'Per service: a new key of the agent and its handle (inbox, slug, name)' }),
+});

@@ -14,11 +14,13 @@ import type { ConsoleModule } from '../context.js';
 import { decodeCursor, type DiffRefs } from '../world/diff.js';
 import { WorldFileError, type FileLimits, type WorldHeader } from '../world/file.js';
 import { OneAtATime, worldOf } from '../world/index.js';
-import { parseScenario, ScenarioError } from '../world/scenario.js';
+import { ScenarioError } from '../world/scenario.js';
+import { scenarioFromRequest } from '../world/scenario-source.js';
+import { peopleOf } from '../people/engine.js';
 import { seedScenario } from '../world/seed.js';
 import { SnapshotFiles, type SnapshotInfo } from '../world/snapshots.js';
 import { WorldWorker } from '../world/worker-client.js';
-import { ConsoleError, Diff, DiffQuery, Hash, Reset, Restored, Seeded, SnapshotFile, SnapshotId, SnapshotInfo as SnapshotInfoSchema, SnapshotList } from './world-schemas.js';
+import { ConsoleError, Diff, DiffQuery, Hash, Reset, Restored, Seeded, SeedQuery, SnapshotFile, SnapshotId, SnapshotInfo as SnapshotInfoSchema, SnapshotList } from './world-schemas.js';
 
 /** Where an upload's stream is in the parsed body. */
 const UPLOAD = Symbol('snapshot upload');
@@ -153,14 +155,20 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
     return { hash: await hashNow(), epoch: ctx.platform.trace.epoch };
   });
 
-  // A scenario in YAML (text/yaml) or as JSON. Workflow files are read only from HAMLET_SCENARIO_DIR
-  // (without it, only inline definitions are taken): a scenario posted here names no server file.
+  // A scenario in YAML (text/yaml) or as JSON, or one by name (?example=, ?file=): its workflow
+  // files are read relative to the scenario file (world/scenario-source.ts). All or nothing: a
+  // scenario refused half-way leaves the world as it was (world/seed.ts).
   app.addContentTypeParser(['text/yaml', 'application/yaml', 'application/x-yaml'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  app.post('/admin/api/world/seed', { schema: { description: 'Seeds the world from a scenario (YAML or JSON body); answers the keys it made', response: { 200: Seeded, 400: ConsoleError } } }, async (request, reply) => {
+  app.post('/admin/api/world/seed', { schema: { description: 'Seeds the world from a scenario (YAML or JSON body, or ?example=<name> / ?file=<path in HAMLET_SCENARIO_DIR>); answers the keys it made', querystring: SeedQuery, response: { 200: Seeded, 400: ConsoleError } } }, async (request, reply) => {
     let keys;
     try {
-      const scenario = typeof request.body === 'string' ? parseScenario(request.body) : parseScenario(JSON.stringify(request.body ?? null));
-      keys = await serial.run(() => seedScenario(ctx.platform, ctx.running, scenario, settings.scenarioDir ? { folder: settings.scenarioDir, setting: 'HAMLET_SCENARIO_DIR' } : { setting: 'HAMLET_SCENARIO_DIR' }));
+      const { scenario, files } = scenarioFromRequest(request.body, request.query as Static<typeof SeedQuery>, settings.scenarioDir);
+      keys = await serial.run(async () => {
+        const seeded = await seedScenario(ctx.platform, ctx.running, scenario, files, world);
+        // The scenario's simulated people start acting once their accounts exist (people/engine.ts).
+        if (scenario.people?.length) await peopleOf(ctx.platform, Object.keys(ctx.running)).arm(scenario.people);
+        return seeded;
+      });
     } catch (err) {
       if (err instanceof ScenarioError) return reply.code(400).send({ message: err.message, code: 'invalid_scenario' });
       throw err;

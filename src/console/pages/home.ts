@@ -63,7 +63,8 @@ ${automations.length ? '' : raw('<p class="muted">The home has no automations.</
 
   app.get('/home/logbook', { schema: { hide: true } }, async (request, reply) => {
     const hours = hoursOf(request);
-    const end = new Date();
+    // The platform clock's now, included (the API's end is exclusive; a frozen clock stamps changes at exactly now).
+    const end = new Date(ctx.platform.clock.ms() + 1);
     const start = new Date(end.getTime() - hours * 3600_000);
     const res = await callService<LogbookEntry[]>(ctx.client, 'home', `/api/logbook/${encodeURIComponent(start.toISOString())}?end_time=${encodeURIComponent(end.toISOString())}`);
     if (res.status !== 200) return page(request, reply, 'Logbook', html`<h1>Logbook</h1><p class="error" role="alert">${serviceMessage(res.body, res.status)}</p>`, relayStatus(res.status));
@@ -77,7 +78,8 @@ ${automations.length ? '' : raw('<p class="muted">The home has no automations.</
     const state = live.states.get(id) ?? (await restState(ctx, id));
     if (!state) return page(request, reply, 'Not found', html`<h1>No such entity</h1><p>The home has no ${id}.</p><p><a href="/home">Back to the dashboard</a></p>`, 404);
     const hours = hoursOf(request);
-    const end = new Date();
+    // The platform clock's now, included (the API's end is exclusive; a frozen clock stamps changes at exactly now).
+    const end = new Date(ctx.platform.clock.ms() + 1);
     const start = new Date(end.getTime() - hours * 3600_000);
     const range = `${encodeURIComponent(start.toISOString())}?end_time=${encodeURIComponent(end.toISOString())}`;
     const [history, logbook] = await Promise.all([

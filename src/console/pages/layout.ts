@@ -10,6 +10,7 @@ const NAV: Array<{ href: string; label: string }> = [
   { href: '/home', label: 'Home' },
   { href: '/workflows', label: 'Workflows' },
   { href: '/social', label: 'Blog & community' },
+  { href: '/world', label: 'World' },
 ];
 
 export interface PageOptions {

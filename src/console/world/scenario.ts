@@ -6,6 +6,9 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import type { Keys } from '../../platform/keys.js';
+import { ScenarioError } from './scenario-error.js';
+import { checkScenarioShape } from './scenario-shape.js';
+import { checkPeople, type PersonSpec } from './people-rules.js';
 
 /** How the runner reaches a service's HTTP API (the console's ServiceClient fits). */
 export interface ServiceCalls {
@@ -39,6 +42,8 @@ export interface Scenario {
     posts?: Array<{ author: string; title: string; content?: string; upvotes?: string[]; comments?: Array<{ author: string; content: string }> }>;
   }>;
   home?: { states?: Array<{ entity_id: string; state: string; attributes?: Record<string, unknown> }> };
+  /** Simulated people: rules for agents of the scenario (console/world/people-rules.ts). */
+  people?: PersonSpec[];
   workflows?: Array<{ file?: string; definition?: Record<string, unknown>; active?: boolean; run?: number; /** Runs a workflow an earlier step created, by name, instead of creating one. */ name?: string }>;
 }
 
@@ -48,7 +53,7 @@ export interface SeedKeys {
   agents: Record<string, Record<string, { key: string; [handle: string]: string }>>;
 }
 
-export class ScenarioError extends Error {}
+export { ScenarioError } from './scenario-error.js';
 
 /** Reads a scenario file; its workflow files are read from its folder (and nowhere else). */
 export function readScenario(file: string): { scenario: Scenario; baseDir: string } {
@@ -127,6 +132,7 @@ export function parseScenario(text: string): Scenario {
     throw new ScenarioError(`the scenario is not YAML: ${(err as Error).message}`);
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new ScenarioError('a scenario is a YAML mapping (agents, mail, blog, communities, home, workflows)');
+  checkScenarioShape(doc);
   const s = doc as Scenario;
   const names = new Set<string>();
   for (const a of s.agents ?? []) {
@@ -134,6 +140,7 @@ export function parseScenario(text: string): Scenario {
     if (names.has(a.name)) throw new ScenarioError(`agent ${a.name} appears twice`);
     names.add(a.name);
   }
+  checkPeople(s.people, names);
   const known = (who: string, where: string) => {
     if (!names.has(who)) throw new ScenarioError(`${where}: no agent named ${JSON.stringify(who)}`);
   };

@@ -1,0 +1,177 @@
+// The simulated people's engine: hears what happens in the world on the platform bus (a mail
+// received, a community post created), runs the people's rules in the order declared, and acts
+// through the services' public APIs with keys of the person's own accounts, so what a person
+// does is traced and diffed like any agent's call. Timed rules and delays wait on the platform
+// clock (platform.timers): a frozen clock holds them, an advance runs them in time order.
+//
+// The keys the engine acts with are minted for this process under the console's name
+// (`hamlet-console`, owned by the person's account): instance rows, not world state, so the
+// engine's own keys appear in no snapshot, diff or hash, and are revoked when it stops.
+import type { Platform } from '../../platform/service.js';
+import { COMMUNITY_POST_CREATED, MAIL_RECEIVED, type MailReceived } from '../../platform/topics.js';
+import { CONSOLE_KEY_NAME } from '../../platform/keys.js';
+import { ServiceClient } from '../service-client.js';
+import { mintAgentKeys, type AgentKeys } from '../world/agent-keys.js';
+import { durationMs, type PersonAction, type PersonRule, type PersonSpec } from '../world/people-rules.js';
+
+/** What triggered a rule, as a simulator is told it. */
+export type PersonEvent =
+  | { kind: 'mail'; inbox: string; message_id: string; from: string; subject: string; text?: string }
+  | { kind: 'post'; post_id: string; community: string; title: string; author: string }
+  | { kind: 'time'; at: string };
+
+const DEFAULT_TIMES = 10;
+const SIMULATOR_TIMEOUT_MS = 10_000;
+const SIMULATOR_MAX_BYTES = 64 * 1024;
+
+interface Armed {
+  spec: PersonSpec;
+  keys: AgentKeys;
+  fired: number[];
+}
+
+class PeopleEngine {
+  private people = new Map<string, Armed>();
+  private readonly cancels: Array<() => void> = [];
+  private readonly client: ServiceClient;
+  private readonly unsubscribe: Array<() => void>;
+  /** Actions under way, so a caller (a test, a stop) can wait for them. */
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly platform: Platform,
+    private readonly services: string[],
+  ) {
+    this.client = new ServiceClient(platform);
+    this.unsubscribe = [
+      platform.events.subscribe(MAIL_RECEIVED, (m) => this.heard({ on: 'mail', mail: m })),
+      platform.events.subscribe(COMMUNITY_POST_CREATED, (p) => this.heard({ on: 'post', post: p })),
+    ];
+  }
+
+  /** The people now in the world and how often each rule fired. */
+  list(): Array<{ name: string; rules: PersonRule[]; fired: number[] }> {
+    return [...this.people.values()].map((p) => ({ name: p.spec.name, rules: p.spec.rules, fired: [...p.fired] }));
+  }
+
+  /** Arms the people of a seeded scenario (a person of the same name is replaced). */
+  async arm(specs: PersonSpec[]): Promise<void> {
+    for (const spec of specs) {
+      const keys = await mintAgentKeys(this.platform, spec.name, this.services, undefined, CONSOLE_KEY_NAME);
+      const armed: Armed = { spec, keys, fired: spec.rules.map(() => 0) };
+      this.people.set(spec.name, armed);
+      spec.rules.forEach((rule, i) => {
+        if (rule.at) this.cancels.push(this.platform.timers.at(Date.parse(rule.at), () => this.fire(armed, i, { kind: 'time', at: rule.at! })));
+      });
+    }
+  }
+
+  /** Waits for the actions under way (those a delay holds on the clock are not under way). */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+
+  async stop(): Promise<void> {
+    for (const u of this.unsubscribe) u();
+    for (const c of this.cancels.splice(0)) c();
+    await this.idle();
+    this.people.clear();
+    await this.client.release();
+  }
+
+  private heard(e: { on: 'mail'; mail: MailReceived } | { on: 'post'; post: Record<string, unknown> }): void {
+    for (const person of this.people.values()) {
+      person.spec.rules.forEach((rule, i) => {
+        if (rule.on !== e.on) return;
+        if (e.on === 'mail') {
+          // A person hears mail in their own inbox, never their own mail (no talking to oneself).
+          if (person.keys.mail?.inbox !== e.mail.inbox_id || e.mail.from.toLowerCase().includes(person.keys.mail.inbox!.toLowerCase())) return;
+          this.track(this.onMail(person, i, e.mail));
+        } else {
+          const post = e.post as { id?: string; title?: string; author?: { name?: string }; community?: { name?: string } };
+          if (post.author?.name === person.keys.community?.name) return;
+          const event: PersonEvent = { kind: 'post', post_id: String(post.id), community: post.community?.name ?? '', title: post.title ?? '', author: post.author?.name ?? '' };
+          if (matches(rule.match?.community, event.community) && matches(rule.match?.title, event.title) && matches(rule.match?.author, event.author)) this.schedule(person, i, event);
+        }
+      });
+    }
+  }
+
+  private async onMail(person: Armed, i: number, m: MailReceived): Promise<void> {
+    const rule = person.spec.rules[i]!;
+    const event: PersonEvent = { kind: 'mail', inbox: m.inbox_id, message_id: m.message_id, from: m.from, subject: m.subject ?? '' };
+    if (!matches(rule.match?.subject, event.subject) || !matches(rule.match?.from, event.from)) return;
+    if (rule.match?.text || rule.simulator) {
+      const res = await this.client.request<{ text?: string }>('mail', `/v0/inboxes/${encodeURIComponent(m.inbox_id)}/messages/${encodeURIComponent(m.message_id)}`, { auth: person.keys.mail!.key });
+      event.text = res.body?.text ?? '';
+      if (!matches(rule.match?.text, event.text)) return;
+    }
+    this.schedule(person, i, event);
+  }
+
+  private schedule(person: Armed, i: number, event: PersonEvent): void {
+    const rule = person.spec.rules[i]!;
+    if (rule.after) this.cancels.push(this.platform.timers.after(durationMs(rule.after), () => this.fire(person, i, event)));
+    else this.track(this.fire(person, i, event));
+  }
+
+  private track(work: Promise<void>): void {
+    const p = work.catch((err) => this.platform.logger.warn({ err }, 'a simulated person could not act'));
+    this.running.add(p);
+    void p.finally(() => this.running.delete(p));
+  }
+
+  /** Runs a rule's action (or asks the simulator for one), counting it against `times`. */
+  private async fire(person: Armed, i: number, event: PersonEvent): Promise<void> {
+    const rule = person.spec.rules[i]!;
+    if (person.fired[i]! >= (rule.times ?? DEFAULT_TIMES) || this.people.get(person.spec.name) !== person) return;
+    person.fired[i]!++;
+    const action = rule.simulator ? await this.ask(rule.simulator, person, rule, event) : rule;
+    if (action) await this.act(person, action, event);
+  }
+
+  /** An external user simulator: told the person, the rule and the event; its JSON answer is the action ({} for none). */
+  private async ask(url: string, person: Armed, rule: PersonRule, event: PersonEvent): Promise<PersonAction | undefined> {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ person: person.spec.name, rule, event, now: this.platform.clock.now().toISOString() }),
+      signal: AbortSignal.timeout(SIMULATOR_TIMEOUT_MS),
+    });
+    const text = await res.text();
+    if (!res.ok || text.length > SIMULATOR_MAX_BYTES) throw new Error(`the simulator at ${url} answered ${res.status}${text.length > SIMULATOR_MAX_BYTES ? ' (too long)' : ''}`);
+    const answer = JSON.parse(text || '{}') as Record<string, unknown>;
+    return answer && typeof answer === 'object' ? (answer as PersonAction) : undefined;
+  }
+
+  private async act(person: Armed, action: PersonAction, event: PersonEvent): Promise<void> {
+    const call = async (service: string, path: string, body: unknown) => {
+      const key = person.keys[service]?.key;
+      if (!key) throw new Error(`${person.spec.name} has no ${service} account to act with`);
+      const res = await this.client.request(service, path, { method: 'POST', body, auth: key });
+      if (res.status >= 300) throw new Error(`${person.spec.name}: ${service} POST ${path} answered ${res.status}`);
+    };
+    const inbox = person.keys.mail?.inbox ?? '';
+    if (typeof action.reply === 'string' && event.kind === 'mail') await call('mail', `/v0/inboxes/${encodeURIComponent(inbox)}/messages/${encodeURIComponent(event.message_id)}/reply`, { text: action.reply });
+    if (action.send) {
+      const to = action.send.to.includes('@') ? action.send.to : `${action.send.to}@${inbox.split('@')[1] ?? ''}`;
+      await call('mail', `/v0/inboxes/${encodeURIComponent(inbox)}/messages/send`, { to: [to], subject: action.send.subject, text: action.send.text });
+    }
+    if (typeof action.comment === 'string' && event.kind === 'post') await call('community', `/api/v1/posts/${encodeURIComponent(event.post_id)}/comments`, { content: action.comment });
+    if (action.home) {
+      const [domain, service] = action.home.service.split('.');
+      await call('home', `/api/services/${domain}/${service}`, action.home.data ?? {});
+    }
+  }
+}
+
+const matches = (pattern: string | undefined, value: string): boolean => pattern === undefined || new RegExp(pattern, 'i').test(value);
+
+const engines = new WeakMap<Platform, PeopleEngine>();
+
+/** The engine of a platform, made on first use (the console's people module stops it). */
+export function peopleOf(platform: Platform, services: string[]): PeopleEngine {
+  let engine = engines.get(platform);
+  if (!engine) engines.set(platform, (engine = new PeopleEngine(platform, services)));
+  return engine;
+}
