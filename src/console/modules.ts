@@ -1,26 +1,34 @@
-// The parts of the console, in the order they register. Adding a view or an admin API is adding
-// one file and one line here.
+// The parts of the console, in the order they register: its own pages and admin APIs, then
+// each selected service's pages (declared in its ServiceDefinition), in registry order. Adding a
+// console view or an admin API is adding one file and one line here; a service's pages live in
+// the service's folder.
+import type { NavEntry } from '../platform/console-pages.js';
+import type { ConfiguredService } from '../platform/service.js';
 import type { ConsoleModule } from './context.js';
 import { clockAdmin } from './admin/clock.js';
 import { traceAdminApi } from './admin/trace.js';
 import { mcpEndpoint } from './mcp/http.js';
 import { activityPages } from './pages/activity.js';
-import { homePages } from './pages/home.js';
-import { mailPages } from './pages/mail.js';
 import { overviewPages } from './pages/overview.js';
 import { worldAdmin } from './admin/world.js';
-import { socialPages } from './pages/social.js';
-import { workflowPages } from './pages/workflow.js';
 
-export const CONSOLE_MODULES: ConsoleModule[] = [
-  overviewPages,
-  activityPages,
-  mailPages,
-  homePages,
-  workflowPages,
-  socialPages,
-  mcpEndpoint,
-  clockAdmin,
-  traceAdminApi,
-  worldAdmin,
+/** The console's own pages, before the services'. */
+const OWN_PAGES: ConsoleModule[] = [overviewPages, activityPages];
+/** Its admin APIs and the MCP endpoint, after the services' pages. */
+const OWN_APIS: ConsoleModule[] = [mcpEndpoint, clockAdmin, traceAdminApi, worldAdmin];
+
+const OWN_NAV: NavEntry[] = [
+  { href: '/', label: 'Overview' },
+  { href: '/activity', label: 'Activity' },
 ];
+
+/** Every part to register, for the services selected here. */
+export function consoleModules(selected: ConfiguredService[]): ConsoleModule[] {
+  const servicePages = selected.flatMap(({ definition }) => (definition.console ? [definition.console] : []));
+  return [...OWN_PAGES, ...servicePages.map((pages): ConsoleModule => (app, ctx) => pages.register(app, ctx)), ...OWN_APIS];
+}
+
+/** The navigation bar: the console's own entries, then each selected service's. */
+export function consoleNav(selected: ConfiguredService[]): NavEntry[] {
+  return [...OWN_NAV, ...selected.flatMap(({ definition }) => (definition.console?.nav ? [definition.console.nav] : []))];
+}

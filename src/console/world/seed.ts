@@ -3,7 +3,7 @@
 // outside), waiting for queued work (mail deliveries, executions) between steps.
 import nodemailer from 'nodemailer';
 import type { Platform, RunningService } from '../../platform/service.js';
-import { ServiceClient } from '../service-client.js';
+import { ServiceClient } from '../../platform/console-client.js';
 import { loadWorkflowFiles, ScenarioRunner, type Scenario, type ScenarioFiles, type SeedKeys } from './scenario.js';
 
 /**
