@@ -2,7 +2,7 @@
 // behind the admin key. It starts after the services, so it can reach their APIs.
 import { createApp, listen } from '../platform/http.js';
 import type { ConfiguredService, Platform, RunningService } from '../platform/service.js';
-import type { ServiceName } from '../services/registry.js';
+import { loadService, registeredServices, type ServiceName } from '../services/registry.js';
 import { registerAuth } from './auth.js';
 import { refuseFraming } from './frame-guard.js';
 import type { ConsoleContext, ConsoleSettings } from './context.js';
@@ -41,11 +41,12 @@ export async function startConsole(platform: Platform, running: Partial<Record<S
   const sessions = await Sessions.open(platform.db, platform.keys, settings.sessionTtlMs);
   await registerAuth(app, { keys: platform.keys, sessions, limits: platform.limits, publicUrl: platform.directory.publicUrl('console') });
   registerStaticFiles(app);
-  const nav = consoleNav(selected);
+  const registered = await Promise.all(registeredServices().map((name) => loadService(name)));
+  const nav = consoleNav(registered);
   app.addHook('onRequest', async (request) => {
     request.consoleNav = nav;
   });
-  for (const register of consoleModules(selected)) await register(app, ctx);
+  for (const register of consoleModules(registered)) await register(app, ctx);
 
   const url = await listen(app, platform.config.host, settings.port);
   return {

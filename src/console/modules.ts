@@ -3,7 +3,7 @@
 // console view or an admin API is adding one file and one line here; a service's pages live in
 // the service's folder.
 import type { NavEntry } from '../platform/console-pages.js';
-import type { ConfiguredService } from '../platform/service.js';
+import type { ServiceDefinition } from '../platform/service.js';
 import type { ConsoleModule } from './context.js';
 import { clockAdmin } from './admin/clock.js';
 import { traceAdminApi } from './admin/trace.js';
@@ -22,13 +22,16 @@ const OWN_NAV: NavEntry[] = [
   { href: '/activity', label: 'Activity' },
 ];
 
-/** Every part to register, for the services selected here. */
-export function consoleModules(selected: ConfiguredService[]): ConsoleModule[] {
-  const servicePages = selected.flatMap(({ definition }) => (definition.console ? [definition.console] : []));
+/**
+ * Every part to register. Every registered service's pages are served, not only those of the
+ * services running here: a page says (503) when its service runs nowhere this process knows.
+ */
+export function consoleModules(registered: ServiceDefinition[]): ConsoleModule[] {
+  const servicePages = registered.flatMap((definition) => (definition.console ? [definition.console] : []));
   return [...OWN_PAGES, ...servicePages.map((pages): ConsoleModule => (app, ctx) => pages.register(app, ctx)), ...OWN_APIS];
 }
 
-/** The navigation bar: the console's own entries, then each selected service's. */
-export function consoleNav(selected: ConfiguredService[]): NavEntry[] {
-  return [...OWN_NAV, ...selected.flatMap(({ definition }) => (definition.console?.nav ? [definition.console.nav] : []))];
+/** The navigation bar: the console's own entries, then each registered service's. */
+export function consoleNav(registered: ServiceDefinition[]): NavEntry[] {
+  return [...OWN_NAV, ...registered.flatMap((definition) => (definition.console?.nav ? [definition.console.nav] : []))];
 }
