@@ -13,7 +13,7 @@ import { parseRateLimit, SettingsKit, type Env, type PortSetting, type RateLimit
 import type { ConfiguredService, PlatformSettings } from './platform/service.js';
 import type { TraceSettings } from './platform/trace.js';
 import type { WsLimits } from './platform/ws-budget.js';
-import { loadService, SERVICE_NAMES, type ServiceName } from './services/registry.js';
+import { loadService, registeredServices, type ServiceName } from './services/registry.js';
 
 export interface HamletConfig {
   dataDir: string;
@@ -50,44 +50,16 @@ export interface HamletConfig {
   source: { readonly env: Env; readonly flags: Readonly<Record<string, string>> };
 }
 
-const BOOLEAN_FLAGS = new Set(['pretty', 'help', 'version']);
-/** The short forms people type first. */
-const SHORT_FLAGS: Record<string, string> = { '-h': 'help', '-v': 'version', '-V': 'version' };
-
-/** Splits argv into `--name value` / `--name=value` / `--flag` flags and positional words. */
-export function parseArgs(argv: string[]): { flags: Record<string, string>; positional: string[] } {
-  const flags: Record<string, string> = {};
-  const positional: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (SHORT_FLAGS[arg]) {
-      flags[SHORT_FLAGS[arg]] = 'true';
-      continue;
-    }
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    if (eq > 0) {
-      flags[arg.slice(2, eq)] = arg.slice(eq + 1);
-    } else if (!BOOLEAN_FLAGS.has(arg.slice(2)) && i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) {
-      flags[arg.slice(2)] = argv[++i]!;
-    } else {
-      flags[arg.slice(2)] = 'true';
-    }
-  }
-  return { flags, positional };
-}
 
 
 /** The platform's settings; the kit collects the problems. */
 function readPlatformSettings(kit: SettingsKit): HamletConfig {
-  const wanted = kit.list('HAMLET_SERVICES', [...SERVICE_NAMES], 'services');
-  const unknown = wanted.filter((s) => !(SERVICE_NAMES as readonly string[]).includes(s));
-  if (unknown.length) kit.problem(`--services: unknown service ${unknown.join(', ')} (known: ${SERVICE_NAMES.join(', ')})`);
+  const known = registeredServices();
+  const wanted = kit.list('HAMLET_SERVICES', known, 'services');
+  const unknown = wanted.filter((s) => !known.includes(s));
+  if (unknown.length) kit.problem(`--services: unknown service ${unknown.join(', ')} (known: ${known.join(', ')})`);
   if (wanted.length === 0) kit.problem('--services: name at least one service');
-  const services = SERVICE_NAMES.filter((s) => wanted.includes(s));
+  const services = known.filter((s) => wanted.includes(s));
 
   const db = kit.url('DATABASE_URL', ['postgres:', 'postgresql:']);
   const redis = kit.url('REDIS_URL', ['redis:', 'rediss:']);

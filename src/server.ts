@@ -107,6 +107,7 @@ export async function prepareServices(platform: Platform, services: ConfiguredSe
     for (const service of services) {
       const { port } = service.settings;
       if (port) platform.directory.expect(service.definition.name, reachableUrl(platform.config.host, port));
+      platform.directory.takesKeysIn(service.definition.name, service.definition.keyHeader);
       prepared.push({ service, jobs: await service.definition.queues(platform, service.settings) });
     }
   } catch (err) {
@@ -134,6 +135,9 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
       if (running.urls.api) platform.directory.listening(service.definition.name, running.urls.api);
       services[service.definition.name as ServiceName] = running;
       stops.push(() => running.stop());
+      // What the service declared for the world: its reload after a restore, its seeders.
+      const withdraw = [running.reload && platform.world.onRestored(running.reload), ...Object.entries(running.seeds ?? {}).map(([name, seed]) => platform.world.onSeed(name, seed))];
+      stops.push(async () => withdraw.forEach((w) => w?.()));
     }
     if (config.console.enabled) {
       const { startConsole } = await import('./console/index.js');

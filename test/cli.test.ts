@@ -117,3 +117,33 @@ it.runIf(process.env.TEST_REDIS_URL)('`keys create` with REDIS_URL exits 0 every
     expect(r.stdout).toMatch(/^hamlet_mail_\w+\n$/);
   }
 }, 60_000);
+
+it('every command and subcommand has its own help with its usage and an example', async () => {
+  for (const args of [['start'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['migrate'], ['worker'], ['mcp'], ['world'], ['world', 'save'], ['world', 'load'], ['world', 'seed'], ['mail'], ['mail', 'outbox']]) {
+    const r = await hamlet([...args, '--help'], {});
+    expect(r.code, args.join(' ')).toBe(0);
+    expect(r.stdout, args.join(' ')).toMatch(new RegExp(`^Usage: hamlet ${args.join(' ')}`));
+    expect(r.stdout, args.join(' ')).toMatch(/\nExample:\n {2}\S*hamlet /);
+  }
+  const seed = await hamlet(['world', 'seed', '--help'], {});
+  expect(seed.stdout).toContain('--size small|large');
+  expect((await hamlet(['help', 'keys'], {})).stdout).toContain('Usage: hamlet keys create|list|revoke');
+}, 120_000);
+
+it('a missing or unknown subcommand exits 2 and says what is expected; an unknown command exits 2', async () => {
+  const mail = await hamlet(['mail'], {});
+  expect(mail.code).toBe(2);
+  expect(mail.stderr).toContain('hamlet mail needs a command: one of outbox');
+  const world = await hamlet(['world'], {});
+  expect(world.code).toBe(2);
+  expect(world.stderr).toContain('one of save, load, reset, hash, seed');
+  const keys = await hamlet(['keys', 'rotate'], {});
+  expect(keys.code).toBe(2);
+  expect(keys.stderr).toContain('unknown command rotate: one of create, list, revoke');
+  const save = await hamlet(['world', 'save'], {});
+  expect(save.code).toBe(2);
+  expect(save.stderr).toContain('Usage: hamlet world save <file>');
+  const unknown = await hamlet(['frobnicate'], {});
+  expect(unknown.code).toBe(2);
+  expect(unknown.stderr).toContain('unknown command: frobnicate');
+}, 120_000);

@@ -9,10 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configure } from '../config.js';
-import { SERVICE_NAMES } from '../services/registry.js';
+import { registeredServices } from '../services/registry.js';
 import { ManualClock } from '../platform/clock.js';
 import { createLogger } from '../platform/logger.js';
-import type { WorldSeeds } from '../platform/world.js';
 import { startHamlet } from '../server.js';
 import { deterministically, seededRandom } from '../console/world/determinism.js';
 import { worldOf } from '../console/world/index.js';
@@ -181,7 +180,7 @@ export async function generateDemoWorldWithKeys(opts: DemoOptions): Promise<{ st
   const text = new Text(seededRandom(opts.seed));
   try {
     return await deterministically(opts.seed, () => clock.ms(), async () => {
-      const env: Record<string, string> = { HAMLET_DATA_DIR: dataDir, HAMLET_SERVICES: SERVICE_NAMES.join(','), HAMLET_CONSOLE: 'off', HAMLET_LOG_LEVEL: 'silent', HAMLET_RATE_LIMITS: 'off', ...LINKS };
+      const env: Record<string, string> = { HAMLET_DATA_DIR: dataDir, HAMLET_SERVICES: registeredServices().join(','), HAMLET_CONSOLE: 'off', HAMLET_LOG_LEVEL: 'silent', HAMLET_RATE_LIMITS: 'off', ...LINKS };
       const { ports } = await configure(env, {});
       const { config, services } = await configure({ ...env, ...Object.fromEntries(ports.map((p) => [p.setting, '0'])) }, {});
       const hamlet = await startHamlet(config, { services, clock, logger: createLogger({ level: 'silent', pretty: false }) });
@@ -210,7 +209,7 @@ export async function generateDemoWorldWithKeys(opts: DemoOptions): Promise<{ st
           const plan = planDay(text, shape, agents, communities, day);
           for (let hour = 0; hour < 24; hour++) {
             // The sensors' hour, recorded at once (each reading within a minute of its slot).
-            const readings: WorldSeeds['home.history'] = [];
+            const readings: Array<{ entity_id: string; state: string; attributes: Record<string, unknown>; at: number }> = [];
             const daylight = Math.sin(((hour - 6) / 24) * 2 * Math.PI);
             for (let r = 0; r < shape.readingsPerHour; r++) {
               const slot = START + day * 24 * HOUR + hour * HOUR + (r * HOUR) / shape.readingsPerHour;

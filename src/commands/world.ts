@@ -4,10 +4,9 @@
 // running should be changed through its admin API instead (docs/harness.md).
 import { writeFileSync } from 'node:fs';
 import type { HamletConfig } from '../config.js';
-import { migrate } from '../platform/db.js';
-import { createLogger } from '../platform/logger.js';
-import type { ConfiguredService, Platform } from '../platform/service.js';
-import { closePlatform, openPlatform } from '../server.js';
+import type { ConfiguredService } from '../platform/service.js';
+import { helpText, USAGE_ERROR, type Command } from './command.js';
+import { configured, quietLogger as quiet, withPlatform } from './setup.js';
 import { generateDemoWorldWithKeys, type DemoSize } from './world-demo.js';
 import { withPrivateInstance } from './private-instance.js';
 import { AgentKeysError, mintAgentKeys } from '../console/world/agent-keys.js';
@@ -16,20 +15,37 @@ import { worldOf } from '../console/world/index.js';
 import { readScenario, ScenarioError } from '../console/world/scenario.js';
 import { seedScenario } from '../console/world/seed.js';
 import { stateHash } from '../console/world/state.js';
-import { WORLD_USAGE } from '../console/world/usage.js';
 
-
-const quiet = () => createLogger({ level: 'warn', pretty: false });
-
-async function withPlatform<T>(config: HamletConfig, services: ConfiguredService[], work: (platform: Platform) => Promise<T>): Promise<T> {
-  const platform = await openPlatform(config, { logger: quiet() });
-  try {
-    for (const { definition } of services) await migrate(platform.db, definition.name, definition.migrations);
-    return await work(platform);
-  } finally {
-    await closePlatform(platform);
-  }
-}
+export const command: Command = {
+  name: 'world',
+  usage: 'hamlet world save|load|reset|hash|seed|keys …',
+  summary: "Saves, restores, resets, hashes or seeds the world (every selected service's state) on the configured storage.",
+  example: 'hamlet world save before.hamlet && hamlet world load before.hamlet',
+  subcommands: [
+    { name: 'save', usage: 'hamlet world save <file> [--name N]', summary: "save every service's state to one file (gzip JSON Lines); prints its hash", flags: ['--name N   a name stored in the file'], example: 'hamlet world save monday.hamlet --name monday' },
+    { name: 'load', usage: 'hamlet world load <file>', summary: 'replace the world with a saved one; prints the restored hash', example: 'hamlet world load monday.hamlet' },
+    { name: 'reset', usage: 'hamlet world reset', summary: 'empty the world (the instance keeps its own rows and admin keys)', example: 'hamlet world reset' },
+    { name: 'hash', usage: 'hamlet world hash', summary: 'print the state hash', example: 'hamlet world hash' },
+    {
+      name: 'seed',
+      usage: 'hamlet world seed <scenario.yaml> [--keys-out F] | --demo [--seed N] [--size small|large]',
+      summary: "seed a scenario through the services' APIs and print (or write) its keys; or replace the world with the generated demo world",
+      flags: ['--keys-out F          write the keys (of the scenario, or of the demo agents) to F (mode 600) instead of stdout', '--demo                generate the demo world (a lived-in week) instead of a scenario', '--seed N              the demo\'s seed (default 1): the same seed gives the same world', '--size small|large    the demo\'s size (default small; large is ≥ 100k rows)'],
+      example: 'hamlet world seed --demo --seed 7 --size small --keys-out demo-keys.json',
+    },
+    {
+      name: 'keys',
+      usage: 'hamlet world keys <agent> [--services a,b] [--keys-out F]',
+      summary: "mint keys to act as one of the world's agents (a key for each account it holds)",
+      flags: ['--services a,b   only these services\' keys', '--keys-out F     write them to F (mode 600) instead of stdout'],
+      example: 'hamlet world keys ada --services mail,community',
+    },
+  ],
+  async run(args, flags) {
+    const { config, services } = await configured(flags);
+    return worldCommand(config, services, args, flags);
+  },
+};
 
 export async function worldCommand(config: HamletConfig, services: ConfiguredService[], args: string[], flags: Record<string, string>): Promise<number> {
   const [action, file] = args;
@@ -87,8 +103,9 @@ export async function worldCommand(config: HamletConfig, services: ConfiguredSer
       if (!file) break;
       return agentKeysCommand(config, file, flags);
   }
-  console.error(`Usage:\n${WORLD_USAGE}`);
-  return 1;
+  const sub = command.subcommands!.find((s) => s.name === action)!;
+  console.error(`hamlet world ${action}: missing argument\n\n${helpText(sub)}`);
+  return USAGE_ERROR;
 }
 
 async function seedDemo(config: HamletConfig, services: ConfiguredService[], flags: Record<string, string>): Promise<number> {

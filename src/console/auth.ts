@@ -15,7 +15,7 @@ import { bearerToken, type App } from '../platform/http.js';
 import type { Keys } from '../platform/keys.js';
 import { byClientAddress, type RateLimits } from '../platform/ratelimit.js';
 import { ADMIN_KEYS } from './admin-keys.js';
-import { layout } from './pages/layout.js';
+import { layout } from '../platform/console-layout.js';
 import { escapeHtml } from '../platform/html.js';
 import type { Session, Sessions } from './sessions.js';
 
@@ -23,8 +23,6 @@ const SESSION_COOKIE = 'hamlet_console';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set once the admin key or session checks out: the CSRF token pages must embed in their forms. */
-    consoleCsrf?: string;
     /** The cookie's session, when the request came with one (logout ends it). */
     consoleSession?: Session;
   }

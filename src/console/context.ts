@@ -1,10 +1,10 @@
 // What every part of the console (pages, the admin API, the MCP endpoint) is handed. The
 // console reaches services only through their public HTTP APIs (`client`), the platform's
 // event bus and each service definition's declared hooks, never through their tables.
+import type { ServicePagesContext } from '../platform/console-pages.js';
 import type { App } from '../platform/http.js';
-import type { ConfiguredService, Platform, RunningService } from '../platform/service.js';
+import type { ConfiguredService, RunningService } from '../platform/service.js';
 import type { ServiceName } from '../services/registry.js';
-import type { ServiceClient } from './service-client.js';
 import type { WorldSettings } from './world/settings.js';
 
 /** The console's slice of the configuration (src/config.ts assembles it). */
@@ -17,14 +17,11 @@ export interface ConsoleSettings {
   world: WorldSettings;
 }
 
-export interface ConsoleContext {
-  platform: Platform;
+export interface ConsoleContext extends ServicePagesContext {
   /** The services this process runs (their URLs), by name. */
   running: Partial<Record<ServiceName, RunningService>>;
   /** The selected services' definitions and settings (for their declared hooks). */
   selected: ConfiguredService[];
-  /** Calls a service's public HTTP API with a console-held key of that service. */
-  client: ServiceClient;
   settings: ConsoleSettings;
 }
 

@@ -2,12 +2,12 @@
 // behind the admin key. It starts after the services, so it can reach their APIs.
 import { createApp, listen } from '../platform/http.js';
 import type { ConfiguredService, Platform, RunningService } from '../platform/service.js';
-import type { ServiceName } from '../services/registry.js';
+import { loadService, registeredServices, type ServiceName } from '../services/registry.js';
 import { registerAuth } from './auth.js';
 import { refuseFraming } from './frame-guard.js';
 import type { ConsoleContext, ConsoleSettings } from './context.js';
-import { CONSOLE_MODULES } from './modules.js';
-import { ServiceClient } from './service-client.js';
+import { consoleModules, consoleNav } from './modules.js';
+import { ServiceClient } from '../platform/console-client.js';
 import { Sessions } from './sessions.js';
 import { registerStaticFiles } from './static-files.js';
 
@@ -41,7 +41,12 @@ export async function startConsole(platform: Platform, running: Partial<Record<S
   const sessions = await Sessions.open(platform.db, platform.keys, settings.sessionTtlMs);
   await registerAuth(app, { keys: platform.keys, sessions, limits: platform.limits, publicUrl: platform.directory.publicUrl('console') });
   registerStaticFiles(app);
-  for (const register of CONSOLE_MODULES) await register(app, ctx);
+  const registered = await Promise.all(registeredServices().map((name) => loadService(name)));
+  const nav = consoleNav(registered);
+  app.addHook('onRequest', async (request) => {
+    request.consoleNav = nav;
+  });
+  for (const register of consoleModules(registered)) await register(app, ctx);
 
   const url = await listen(app, platform.config.host, settings.port);
   return {

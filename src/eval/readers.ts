@@ -3,7 +3,7 @@
 // are the instance's rows (never in a snapshot, kept through every restore, never in a diff).
 // The mail key belongs to the organization scenario agents share, so it sees their inboxes.
 import { MAIL_ORG } from '../console/world/scenario.js';
-import { ServiceClient, type ServiceResponse } from '../console/service-client.js';
+import { ServiceClient, type ServiceResponse } from '../platform/console-client.js';
 import type { Instance } from './pool.js';
 
 const ADMIN_KEYED = ['mail', 'home', 'workflow'];

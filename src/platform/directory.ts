@@ -5,6 +5,7 @@
 export class Directory {
   private readonly running = new Map<string, string>();
   private readonly configured = new Map<string, string>();
+  private readonly keyHeaderOf = new Map<string, string>();
 
   constructor(private readonly overrides: Record<string, string>) {}
 
@@ -19,6 +20,17 @@ export class Directory {
   }
 
   /** The operator's public URL of a service (HAMLET_<SERVICE>_URL), if set. */
+  /** Records the header a service reads keys from (ServiceDefinition.keyHeader), for whoever calls it. */
+  takesKeysIn(service: string, header: string | undefined): void {
+    if (header) this.keyHeaderOf.set(service, header);
+  }
+
+  /** The headers that carry `key` to a service: its own key header, else a bearer token. */
+  keyHeaders(service: string, key: string): Record<string, string> {
+    const header = this.keyHeaderOf.get(service);
+    return header ? { [header]: key } : { authorization: `Bearer ${key}` };
+  }
+
   publicUrl(service: string): string | undefined {
     return this.overrides[service];
   }

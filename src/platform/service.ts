@@ -1,5 +1,7 @@
 // What the platform hands each service, and what a service declares about itself.
+import type { ServiceCommand } from './cli-command.js';
 import type { Clock } from './clock.js';
+import type { ServicePages } from './console-pages.js';
 import type { Db, Migrations } from './db.js';
 import type { Directory } from './directory.js';
 import type { EventBus } from './events.js';
@@ -10,6 +12,7 @@ import type { Keys } from './keys.js';
 import type { Leaders } from './leader.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mailer.js';
+import type { McpTools } from './mcp-tools.js';
 import type { RateLimits } from './ratelimit.js';
 import type { SettingsKit } from './settings.js';
 import type { Timers } from './timers.js';
@@ -70,6 +73,18 @@ export interface RunningService {
   /** Named URLs to print at start, e.g. { api: 'http://127.0.0.1:4000' , smtp: 'smtp://…' }. */
   urls: Record<string, string>;
   stop(): Promise<void>;
+  /**
+   * Reads again what it keeps in memory (caches, the house, active triggers) after the world's
+   * rows under it were replaced (a restore here or on another instance, a gap in the bus).
+   * The server registers it with platform.world while the service runs.
+   */
+  reload?(): Promise<void>;
+  /**
+   * Bulk writers for generating worlds (the demo), by name: what the service's API would record
+   * one call at a time, written at once. Each checks its input (it is `unknown` here) and throws
+   * a RangeError for what it cannot take. Offered through platform.world while the service runs.
+   */
+  seeds?: Record<string, (input: unknown) => Promise<void>>;
 }
 
 /**
@@ -96,6 +111,14 @@ export interface ServiceDefinition<S extends ServiceSettings = any, Core = any> 
   start(platform: Platform, settings: S, core: Core): Promise<RunningService>;
   /** Its part of the world the console saves and restores (default: every table it owns, all rows). */
   world?: ServiceWorld;
+  /** The header its API reads a key from (workflow: n8n's x-n8n-api-key); default `authorization: Bearer <key>`. */
+  keyHeader?: string;
+  /** Its pages in the console (loaded when the console starts). */
+  console?: ServicePages;
+  /** Its tools and resources on the Hamlet MCP server. */
+  mcp?: McpTools;
+  /** Its commands: `hamlet <name> <command>`. */
+  cli?: ServiceCommand[];
 }
 
 /** A selected service with its settings, read and checked. */

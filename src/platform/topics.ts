@@ -22,13 +22,6 @@ export interface EntityStateJson {
  */
 export const ENTITY_STATE_CHANGED: Topic<{ entity_id: string; old_state: EntityStateJson | null; new_state: EntityStateJson | null; context: unknown; origin?: string }> = 'home.state_changed';
 
-/**
- * An event other than state_changed fired on one home instance of a cluster (a service call, a
- * custom event, an automation triggered), as HA's event JSON plus the instance (`origin_instance`),
- * so WebSocket subscribers on the other instances hear it too.
- */
-export const HOME_EVENT_FIRED: Topic<{ event_type: string; data: Record<string, unknown>; origin: 'LOCAL' | 'REMOTE'; time_fired: string; context: { id: string; parent_id: string | null; user_id: string | null }; origin_instance: string }> = 'home.event_fired';
-
 /** Someone posted in a community; the payload is the post as the API answers it. */
 export const COMMUNITY_POST_CREATED: Topic<Record<string, unknown>> = 'community.post.created';
 

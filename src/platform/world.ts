@@ -110,26 +110,22 @@ export const PLATFORM_WORLD: ServiceWorld = {
 type Reload = () => void | Promise<void>;
 
 /**
- * Bulk writers the services offer for generating worlds, by name, with what each takes: what a
- * service's API would record one call at a time, written at once. The console calls them by
- * these names (it imports no service code); only for a world being made in a private instance
- * (the demo, src/console/world/demo.ts): other instances of a cluster are not told.
+ * A bulk writer a running service offers for generating worlds (RunningService.seeds), by name:
+ * what the service's API would record one call at a time, written at once. The world code calls
+ * it by name (it imports no service code) and the service checks the input; only for a world
+ * being made in a private instance (the demo, src/commands/world-demo.ts): other instances of
+ * a cluster are not told.
  */
-export interface WorldSeeds {
-  /** Readings of the house's entities at given times (epoch ms), recorded as POST /api/states/<entity_id> would have (src/services/home/world.ts). */
-  'home.history': Array<{ entity_id: string; state: string; attributes: Record<string, unknown>; at: number }>;
-}
-
-export type WorldSeeder<N extends keyof WorldSeeds> = (input: WorldSeeds[N]) => Promise<void>;
+export type WorldSeeder = (input: unknown) => Promise<void>;
 
 /**
- * Reloads after a restore. Services register what to reload (caches, the house, active
- * triggers) with `onRestored`; the process that restored calls `restored()`, which runs this
+ * Reloads after a restore. What to reload (caches, the house, active triggers) is registered
+ * with `onRestored` (the server does it for each running service's declared reload); the process that restored calls `restored()`, which runs this
  * instance's reloads and awaits them, and tells the other instances over the bus.
  */
 export class WorldHooks {
   private readonly reloads = new Set<Reload>();
-  private readonly seeders = new Map<keyof WorldSeeds, WorldSeeder<any>>();
+  private readonly seeders = new Map<string, WorldSeeder>();
   private readonly origin = randomUUID();
   private readonly unsubscribe: () => void;
 
@@ -148,7 +144,7 @@ export class WorldHooks {
   }
 
   /** Offers a seeder under its name; returns a function that withdraws it. */
-  onSeed<N extends keyof WorldSeeds>(name: N, seeder: WorldSeeder<N>): () => void {
+  onSeed(name: string, seeder: WorldSeeder): () => void {
     this.seeders.set(name, seeder);
     return () => {
       if (this.seeders.get(name) === seeder) this.seeders.delete(name);
@@ -156,8 +152,8 @@ export class WorldHooks {
   }
 
   /** The seeder of a name, when its service runs in this process. */
-  seeder<N extends keyof WorldSeeds>(name: N): WorldSeeder<N> | undefined {
-    return this.seeders.get(name) as WorldSeeder<N> | undefined;
+  seeder(name: string): WorldSeeder | undefined {
+    return this.seeders.get(name);
   }
 
   async restored(): Promise<void> {

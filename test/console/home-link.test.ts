@@ -2,7 +2,7 @@
 // while a browser listens, it reconnects on its own, reads the states again (so a change made
 // while it was away is there) and passes on the changes that follow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HomeLink, type HassState } from '../../src/console/home-live.js';
+import { HomeLink, type HassState } from '../../src/services/home/console/home-live.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 import { waitFor } from '../helpers/wait.js';

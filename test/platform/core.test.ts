@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { configure, loadConfig, parseArgs } from '../../src/config.js';
+import { parseArgs } from '../../src/commands/args.js';
+import { configure, loadConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/platform/settings.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { migrate, openDb, type Db } from '../../src/platform/db.js';

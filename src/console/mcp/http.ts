@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerMcp, mcpAllowListFor } from '../../platform/mcp-http.js';
 import type { ConsoleContext, ConsoleModule } from '../context.js';
+import { catalogOf } from './catalog.js';
 import { KeyRing } from './keyring.js';
 import { createMcpServer, type McpOptions } from './server.js';
 import { hamletVersion } from '../version.js';
@@ -22,9 +23,12 @@ async function traceToolCall(ctx: ConsoleContext, call: Parameters<NonNullable<M
 
 export const mcpEndpoint: ConsoleModule = (app, ctx) => {
   const allowed = mcpAllowListFor(ctx.platform, 'console');
+  const catalog = catalogOf(ctx.selected.map((s) => s.definition));
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const server = createMcpServer({
       baseUrl: (service) => ctx.client.baseUrl(service),
+      keyHeaders: (service, key) => ctx.platform.directory.keyHeaders(service, key),
+      catalog,
       keys: KeyRing.fromHeaders(request.headers),
       version: hamletVersion(),
       // The call itself is traced by the service as kind http; this entry says an agent made it through MCP.
@@ -33,7 +37,7 @@ export const mcpEndpoint: ConsoleModule = (app, ctx) => {
     await answerMcp(server, request, reply, request.body, allowed);
   };
   const schema = { response: { 200: JsonRpc, 400: Problem, 403: Refused, 405: Problem } };
-  app.post('/mcp', { schema: { ...schema, summary: 'MCP (streamable HTTP) for all five services', body: JsonRpc } }, handle);
+  app.post('/mcp', { schema: { ...schema, summary: 'MCP (streamable HTTP) for all the services', body: JsonRpc } }, handle);
   // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
     reply.code(405).header('allow', 'POST').send({ message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC requests', code: 'method_not_allowed' });

@@ -1,4 +1,4 @@
-// The Hamlet MCP server: one server for all five services. Each tool is one route of a
+// The Hamlet MCP server: one server for all the services (the tools each declares). Each tool is one route of a
 // service's public API, called over HTTP with the agent's own key for that service (KeyRing);
 // resources read state (an inbox, a feed, the house) the same way. Used by the console's
 // streamable HTTP endpoint (/mcp) and by `hamlet mcp` over stdio.
@@ -11,13 +11,17 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { RESOURCE_ROUTES, TOOL_ROUTES, type ResourceRoute, type ToolRoute } from './catalog.js';
+import type { McpCatalog, ResourceRoute, ToolRoute } from './catalog.js';
 import type { KeyRing } from './keyring.js';
 import { pathSegment, requestOf, shapeOf, ToolInputError } from './schemas.js';
 
 export interface McpOptions {
   /** Where a service's HTTP API is reached, or undefined when it does not run. */
   baseUrl(service: string): string | undefined;
+  /** The headers that carry a key to a service (each service declares its own; a bearer token by default). */
+  keyHeaders(service: string, key: string): Record<string, string>;
+  /** The services' tools and resources. */
+  catalog: McpCatalog;
   keys: KeyRing;
   /** Keep keys that tool results hand out (stdio sessions; HTTP requests are stateless). */
   rememberKeys?: boolean;
@@ -31,7 +35,7 @@ const INSTRUCTIONS =
   'send your keys as X-Hamlet-Keys (or one as the bearer token). Registration tools need none and return the key to keep.';
 
 /** The services a call can reach: those running, so an agent is never offered a tool that cannot work. */
-const available = (opts: McpOptions) => TOOL_ROUTES.filter((t) => opts.baseUrl(t.service));
+const available = (opts: McpOptions) => opts.catalog.tools.filter((t) => opts.baseUrl(t.service));
 
 export function createMcpServer(opts: McpOptions): Server {
   const server = new Server({ name: 'hamlet', version: opts.version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
@@ -52,8 +56,8 @@ export function createMcpServer(opts: McpOptions): Server {
     return callTool(tool, (request.params.arguments ?? {}) as Record<string, unknown>, opts);
   });
 
-  const fixed = () => RESOURCE_ROUTES.filter((r) => !r.template && opts.baseUrl(r.service));
-  const templates = () => RESOURCE_ROUTES.filter((r) => r.template && opts.baseUrl(r.service));
+  const fixed = () => opts.catalog.resources.filter((r) => !r.template && opts.baseUrl(r.service));
+  const templates = () => opts.catalog.resources.filter((r) => r.template && opts.baseUrl(r.service));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: fixed().map((r) => ({ uri: r.uri, name: r.name, description: r.description, mimeType: 'application/json' })),
   }));
@@ -96,12 +100,8 @@ async function callTool(tool: ToolRoute, args: Record<string, unknown>, opts: Mc
 
 /** One HTTP call to a service with the agent's key for it (in the header that service reads). */
 async function call(route: Pick<ToolRoute, 'service'> & { public?: boolean }, path: string, method: string, body: unknown, opts: McpOptions) {
-  const headers: Record<string, string> = { accept: 'application/json' };
   const key = opts.keys.get(route.service);
-  if (key) {
-    if (route.service === 'workflow') headers['x-n8n-api-key'] = key;
-    else headers.authorization = `Bearer ${key}`;
-  }
+  const headers: Record<string, string> = { accept: 'application/json', ...(key ? opts.keyHeaders(route.service, key) : {}) };
   if (body !== undefined && method !== 'GET') headers['content-type'] = 'application/json';
   const res = await fetch(opts.baseUrl(route.service)! + path, { method, headers, body: body !== undefined && method !== 'GET' ? JSON.stringify(body) : undefined });
   const text = await res.text();

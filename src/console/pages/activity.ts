@@ -7,8 +7,8 @@
 import type { FastifyRequest } from 'fastify';
 import { TRACE_KINDS, type TraceEntry, type TraceKind } from '../../platform/trace.js';
 import type { ConsoleContext, ConsoleModule } from '../context.js';
-import { eventStreams, sharedFrames } from '../event-stream.js';
-import { html, layout, raw } from './layout.js';
+import { eventStreams, sharedFrames } from '../../platform/console-event-stream.js';
+import { html, layout, raw } from '../../platform/console-layout.js';
 
 const FEED_SIZE = 100;
 const KIND_LABELS: Record<TraceKind, string> = { event: 'Events', http: 'API calls', smtp: 'SMTP', ws: 'WebSocket commands', mcp: 'MCP tool calls' };
@@ -106,7 +106,7 @@ export const activityPages: ConsoleModule = (app, ctx) => {
 <p class="muted">What agents did across the services, newest first, as it happens.${trace.enabled ? '' : ' The trace is off (HAMLET_TRACE=off): nothing new is recorded.'}</p>
 ${raw(filterForm(f, services, keys))}
 <section id="feed" aria-live="polite" data-live="/activity/stream${qs}" hx-get="/activity/feed${qs}" hx-trigger="live delay:200ms" hx-swap="innerHTML">${raw(feedList(entries, keys))}</section>`;
-    return reply.type('text/html; charset=utf-8').send(layout({ title: 'Activity', body, csrf: request.consoleCsrf, path: '/activity' }));
+    return reply.type('text/html; charset=utf-8').send(layout({ title: 'Activity', body, csrf: request.consoleCsrf, nav: request.consoleNav, path: '/activity' }));
   });
 
   app.get('/activity/feed', { schema: { hide: true } }, async (request, reply) => {

@@ -1,6 +1,6 @@
 // The console's front page: which services run here and where, with links into each view.
 import type { ConsoleModule } from '../context.js';
-import { html, layout, raw } from './layout.js';
+import { html, layout, raw } from '../../platform/console-layout.js';
 
 export const overviewPages: ConsoleModule = (app, ctx) => {
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
@@ -11,6 +11,6 @@ export const overviewPages: ConsoleModule = (app, ctx) => {
 <p class="muted">What runs in this process, and where its APIs listen.</p>
 <div class="table-wrap"><table><thead><tr><th scope="col">Service</th><th scope="col">Endpoint</th><th scope="col">URL</th></tr></thead>
 <tbody>${raw(rows.join(''))}</tbody></table></div>`;
-    return reply.type('text/html; charset=utf-8').send(layout({ title: 'Overview', body, csrf: request.consoleCsrf, path: '/' }));
+    return reply.type('text/html; charset=utf-8').send(layout({ title: 'Overview', body, csrf: request.consoleCsrf, nav: request.consoleNav, path: '/' }));
   });
 };

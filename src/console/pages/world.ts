@@ -6,8 +6,8 @@
 // with the page again, saying what happened (or why not, with the API's 4xx).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleModule } from '../context.js';
-import { field, sendHtml, shortTime } from '../partial.js';
-import { html, layout, raw } from './layout.js';
+import { field, sendHtml, shortTime } from '../../platform/console-partial.js';
+import { html, layout, raw } from '../../platform/console-layout.js';
 
 interface Answer<T = any> {
   status: number;
@@ -74,7 +74,7 @@ ${list.length ? raw(html`<form method="get" action="/world/diff" class="inline">
 <form method="post" action="/world/seed" class="inline">${hidden}<label>Example <select name="example">${EXAMPLES.map((e) => raw(html`<option>${e}</option>`))}</select></label> <button type="submit">Seed the example</button></form>
 <form method="post" action="/world/seed"><label for="scenario-yaml">Scenario (YAML)</label><textarea id="scenario-yaml" name="yaml" rows="10" cols="80" placeholder="name: my-world&#10;agents:&#10;  - name: ada&#10;    mail: true"></textarea>${hidden}<p><button type="submit">Seed</button></p></form>
 </section>`;
-    return sendHtml(reply, layout({ title: 'World', body, csrf, path: '/world' }), note?.status ?? 200);
+    return sendHtml(reply, layout({ title: 'World', body, csrf, nav: request.consoleNav, path: '/world' }), note?.status ?? 200);
   }
 
   /** After a form: the page with what happened, or the API's refusal (its status). */
@@ -135,6 +135,6 @@ ${list.length ? raw(html`<form method="get" action="/world/diff" class="inline">
 <div class="table-wrap"><table><thead><tr><th scope="col">Service</th><th scope="col">Added</th><th scope="col">Changed</th><th scope="col">Removed</th></tr></thead><tbody>${services.map(([s, c]) => raw(html`<tr><td>${s}</td><td>${c.added.length}</td><td>${c.changed.length}</td><td>${c.removed.length}</td></tr>`))}</tbody></table></div>
 <h2>Rows</h2>${rows.length ? raw(html`<div class="table-wrap"><table><thead><tr><th scope="col">Service</th><th scope="col">Change</th><th scope="col">Table</th><th scope="col">Key</th><th scope="col">Columns</th></tr></thead><tbody>${rows.map((r) => raw(html`<tr><td>${r.service}</td><td>${r.what}</td><td>${r.table}</td><td><code>${JSON.stringify(r.key)}</code></td><td>${r.detail.slice(0, 2000)}</td></tr>`))}</tbody></table></div>`) : raw('<p class="muted">Nothing changed.</p>')}
 ${a.body.next ? raw(html`<p><a href="/world/diff?${new URLSearchParams({ from: q.from ?? '', to: q.to ?? 'now', cursor: a.body.next })}">More changes →</a></p>`) : ''}`;
-    return sendHtml(reply, layout({ title: 'What changed', body, csrf: request.consoleCsrf, path: '/world' }));
+    return sendHtml(reply, layout({ title: 'What changed', body, csrf: request.consoleCsrf, nav: request.consoleNav, path: '/world' }));
   });
 };

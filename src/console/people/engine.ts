@@ -10,7 +10,7 @@
 import type { Platform } from '../../platform/service.js';
 import { COMMUNITY_POST_CREATED, MAIL_RECEIVED, type MailReceived } from '../../platform/topics.js';
 import { CONSOLE_KEY_NAME } from '../../platform/keys.js';
-import { ServiceClient } from '../service-client.js';
+import { ServiceClient } from '../../platform/console-client.js';
 import { mintAgentKeys, type AgentKeys } from '../world/agent-keys.js';
 import { durationMs, type PersonAction, type PersonRule, type PersonSpec } from '../world/people-rules.js';
 

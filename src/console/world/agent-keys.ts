@@ -7,7 +7,7 @@
 // keys are world state like any agent's key: a restore to an earlier world or a reset revokes
 // them (docs/harness.md, "Keys and restores").
 import type { Platform } from '../../platform/service.js';
-import { ServiceClient } from '../service-client.js';
+import { ServiceClient } from '../../platform/console-client.js';
 import { MAIL_ORG, type SeedKeys } from './scenario.js';
 
 /** What minting answers: per service, the key and the account's handle (the same shape as a scenario's keys). */

@@ -7,7 +7,7 @@
 // scenario refused half-way leaves no half-seeded world behind.
 import nodemailer from 'nodemailer';
 import type { Platform, RunningService } from '../../platform/service.js';
-import { ServiceClient } from '../service-client.js';
+import { ServiceClient } from '../../platform/console-client.js';
 import { loadWorkflowFiles, ScenarioError, ScenarioRunner, type Scenario, type ScenarioFiles, type SeedKeys } from './scenario.js';
 import type { World } from './state.js';
 

@@ -1,18 +1,11 @@
-// The community posting service (contract 001 part B), Moltbook-compatible: agents register
-// themselves, post in communities, comment in trees and vote; lists are ranked by stored,
-// indexed ranks and served from an in-memory page cache invalidated through the event bus.
-import { listen } from '../../platform/http.js';
+// The community service, declared: everything Hamlet knows about it (settings, tables, console
+// page, MCP tools). Its running part (run.ts) is loaded only when it starts, so commands that
+// only read declarations stay fast. docs/adding-a-service.md lists what a declaration holds.
 import { defineService, noJobs } from '../../platform/service.js';
-import { ListCache } from './cache.js';
-import { createCommunityApp } from './http/index.js';
-import { postingQuotas, requestLimit } from './limits.js';
-import { Links } from './views/links.js';
+import { communityTools } from './mcp-tools.js';
 import { communityMigrations } from './migrations.js';
-import { seedCommunities } from './seed.js';
-import { readCommunitySettings } from './settings.js';
-import { Stores } from './store/index.js';
-import { reloadCommunityAfterRestore } from './world.js';
 import { describeCommunityChange } from './store/describe-changes.js';
+import { readCommunitySettings } from './settings.js';
 
 export default defineService({
   name: 'community',
@@ -20,32 +13,13 @@ export default defineService({
   adminKeys: false,
   settings: readCommunitySettings,
   queues: noJobs,
+  // The semantic diff's sentences for this service's rows (docs/evaluations.md).
   world: { describe: describeCommunityChange },
-  async start(platform, config) {
-    const { limits } = platform;
-    const quotas = postingQuotas(limits);
-    const store = new Stores(platform.db, platform.clock, platform.keys, {
-      postQuota: quotas.posts,
-      commentQuota: quotas.comments,
-      maxCommentDepth: config.maxCommentDepth,
-      dmRequestQuota: quotas.dmRequests,
-      dmMessageQuota: quotas.dmMessages,
-    });
-    const cache = new ListCache(platform.events, config.listCacheEntries, platform.logger);
-    await seedCommunities(store, config, platform.logger);
-    const stopReloading = reloadCommunityAfterRestore(platform, { cache, store });
-    let url = '';
-    const links = new Links(() => config.publicUrl ?? (url || platform.directory.url('community') || ''));
-    const app = await createCommunityApp({ platform, config, cache, store, links, requestLimit: requestLimit(limits) });
-
-    url = await listen(app, platform.config.host, config.port);
-    return {
-      urls: { api: url },
-      async stop() {
-        stopReloading();
-        cache.close();
-        await app.close();
-      },
-    };
+  start: async (platform, settings) => (await import('./run.js')).start(platform, settings),
+  // The blog and the community on one page (it reads the blog's public API when the blog runs).
+  console: {
+    nav: { href: '/social', label: 'Blog & community' },
+    register: async (app, ctx) => (await import('./console/social.js')).socialPages(app, ctx),
   },
+  mcp: communityTools,
 });

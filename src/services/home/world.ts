@@ -6,8 +6,7 @@
 // written in one batch (one transaction; prepared statements on SQLite). The demo world's
 // house history is most of its rows (src/commands/world-demo.ts); one API call per reading took
 // minutes for the large world.
-import type { Platform } from '../../platform/service.js';
-import type { WorldSeeds } from '../../platform/world.js';
+import type { RunningService } from '../../platform/service.js';
 import type { Automations } from './automations/engine.js';
 import { newContext } from './core/context.js';
 import type { Home } from './core/home.js';
@@ -16,7 +15,12 @@ import type { Batch, HomeStore } from './store/index.js';
 import { stateRow } from './store/rows.js';
 
 /** One reading: what POST /api/states/<entity_id> would have been sent at `at` (epoch ms). */
-export type HomeReading = WorldSeeds['home.history'][number];
+export interface HomeReading {
+  entity_id: string;
+  state: string;
+  attributes: Record<string, unknown>;
+  at: number;
+}
 
 interface Parts {
   home: Home;
@@ -24,17 +28,28 @@ interface Parts {
   automations: Automations;
 }
 
-export function registerHomeWorld(platform: Platform, parts: Parts): () => void {
-  const stopReloading = platform.world.onRestored(async () => {
-    const states = (await parts.store.loadEntities()).map(stateFromJson).filter((s): s is State => !!s);
-    parts.home.states.replaceAll(states);
-    await parts.automations.reloadQuietly();
-  });
-  const stopSeeding = platform.world.onSeed('home.history', (readings) => recordReadings(parts, readings));
-  return () => {
-    stopReloading();
-    stopSeeding();
+/** The home's reload after a restore and its seeder (RunningService.reload, .seeds). */
+export function homeWorldHooks(parts: Parts): Pick<RunningService, 'reload' | 'seeds'> {
+  return {
+    reload: async () => {
+      const states = (await parts.store.loadEntities()).map(stateFromJson).filter((s): s is State => !!s);
+      parts.home.states.replaceAll(states);
+      await parts.automations.reloadQuietly();
+    },
+    seeds: { 'home.history': (input) => recordReadings(parts, readingsOf(input)) },
   };
+}
+
+/** The seeder's input checked: a list of readings, each with an entity id, a state, attributes and a time. */
+function readingsOf(input: unknown): HomeReading[] {
+  if (!Array.isArray(input)) throw new RangeError('home.history takes a list of readings');
+  for (const r of input as unknown[]) {
+    const x = r as Partial<HomeReading> | null;
+    if (!x || typeof x !== 'object' || typeof x.entity_id !== 'string' || typeof x.state !== 'string' || typeof x.at !== 'number' || typeof x.attributes !== 'object' || x.attributes === null) {
+      throw new RangeError(`not a reading: ${JSON.stringify(r)?.slice(0, 200)}`);
+    }
+  }
+  return input as HomeReading[];
 }
 
 /**

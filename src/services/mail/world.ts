@@ -1,7 +1,6 @@
 // The mail's part of the world: every mail table but its own secrets (they belong to this
 // installation: a restored world keeps working with the links this one signs). After a
 // restore, cached inboxes, lists, key scopes and signing keys are read again.
-import type { Platform } from '../../platform/service.js';
 import type { ServiceWorld } from '../../platform/world.js';
 import type { MailApiKeys } from './api-keys/keys.js';
 import type { MailCore } from './core.js';
@@ -13,12 +12,13 @@ export const mailWorld: ServiceWorld = {
   describe: describeMailChange,
 };
 
-export function reloadMailAfterRestore(platform: Platform, parts: { core: MailCore; apiKeys: MailApiKeys }): () => void {
-  return platform.world.onRestored(async () => {
+/** What to read again after a restore (RunningService.reload). */
+export function reloadMailAfterRestore(parts: { core: MailCore; apiKeys: MailApiKeys }): () => Promise<void> {
+  return async () => {
     parts.core.cache.forgetAll();
     parts.core.receiveLists.forgetAll();
     parts.apiKeys.forgetAll();
     parts.core.agentRules.forgetAll();
     await parts.core.customDomains.reload();
-  });
+  };
 }

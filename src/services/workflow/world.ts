@@ -3,7 +3,6 @@
 // stored, so they decrypt only where the same encryption key (WORKFLOW_ENCRYPTION_KEY or the
 // data directory's key file) is in use. After a restore the active workflows are armed again
 // and cached lists and variables are read again.
-import type { Platform } from '../../platform/service.js';
 import type { ServiceWorld } from '../../platform/world.js';
 import { OWNER_TABLES } from './store/api-store.js';
 import { describeWorkflowChange } from './store/describe-changes.js';
@@ -16,11 +15,12 @@ export const workflowWorld: ServiceWorld = {
   describe: describeWorkflowChange,
 };
 
-export function reloadWorkflowAfterRestore(platform: Platform, parts: { activation: Activation; lists: ListCaches; variables: Variables }): () => void {
-  return platform.world.onRestored(async () => {
+/** What to read again after a restore (RunningService.reload). */
+export function reloadWorkflowAfterRestore(parts: { activation: Activation; lists: ListCaches; variables: Variables }): () => Promise<void> {
+  return async () => {
     parts.lists.workflows.invalidate();
     parts.lists.executions.invalidate();
     parts.variables.changed();
     await parts.activation.reloadAll();
-  });
+  };
 }

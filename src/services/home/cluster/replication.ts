@@ -21,11 +21,19 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '../../../platform/events.js';
 import type { Logger } from '../../../platform/logger.js';
-import { ENTITY_STATE_CHANGED, HOME_EVENT_FIRED } from '../../../platform/topics.js';
+import { ENTITY_STATE_CHANGED, type Topic } from '../../../platform/topics.js';
 import { MATCH_ALL, type HomeBus } from '../core/bus.js';
 import { parseIsoUs } from '../core/time.js';
 import { stateFromObject, type State } from '../core/state.js';
 import type { StateMachine } from '../core/states.js';
+
+/**
+ * An event other than state_changed fired on one home instance of a cluster (a service call, a
+ * custom event, an automation triggered), as HA's event JSON plus the instance (`origin_instance`),
+ * so WebSocket subscribers on the other instances hear it too. Only home's instances publish
+ * and hear it, so it lives here rather than among the platform's topics.
+ */
+const HOME_EVENT_FIRED: Topic<{ event_type: string; data: Record<string, unknown>; origin: 'LOCAL' | 'REMOTE'; time_fired: string; context: { id: string; parent_id: string | null; user_id: string | null }; origin_instance: string }> = 'home.event_fired';
 
 export interface Replication {
   /** This instance, as the `origin` of the changes it publishes. */

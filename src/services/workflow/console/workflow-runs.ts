@@ -1,7 +1,7 @@
 // What an execution did, node by node, from its n8n run data (`data.resultData.runData`): each
 // run's status and time, the items that came in (the source node's output it read) and the
 // items that went out, per output, as tables of their json fields.
-import { html, raw } from './layout.js';
+import { html, raw } from '../../../platform/console-layout.js';
 import { nodeAnchor, type NodeRunSummary } from './workflow-canvas.js';
 
 interface Item {

@@ -3,9 +3,9 @@
 // /home/entities/<id>/<action>; htmx swaps the card the console answers with, and without
 // script the form posts and comes back. The same card is what the live stream pushes. Every
 // control has an id, so htmx (and home.js) put the keyboard focus back on it after a swap.
-import type { HassState } from '../home-live.js';
-import { shortTime } from '../partial.js';
-import { html, raw } from './layout.js';
+import type { HassState } from './home-live.js';
+import { shortTime } from '../../../platform/console-partial.js';
+import { html, raw } from '../../../platform/console-layout.js';
 
 /** How a form field becomes a value of the service call's data. */
 type Convert = (text: string) => unknown;

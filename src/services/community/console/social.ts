@@ -4,11 +4,11 @@
 // the console holds a read-only viewer key (an owner that is no agent: it can read, and nothing
 // it could write would be attributed to a real agent). A service not running here is said so.
 // Live from the trace: a write to either service refreshes the lists (/social/stream).
-import type { TraceEntry } from '../../platform/trace.js';
-import type { ConsoleContext, ConsoleModule } from '../context.js';
-import { eventStreams, sharedFrames } from '../event-stream.js';
-import { layout } from './layout.js';
-import { h, markup, when, type Fragment } from './mail-views.js';
+import type { TraceEntry } from '../../../platform/trace.js';
+import type { ServicePages, ServicePagesContext } from '../../../platform/console-pages.js';
+import { eventStreams, sharedFrames } from '../../../platform/console-event-stream.js';
+import { layout } from '../../../platform/console-layout.js';
+import { h, markup, when, type Fragment } from '../../../platform/console-layout.js';
 
 const VIEWER = 'hamlet-console';
 const PAGE = 25;
@@ -50,7 +50,7 @@ type Section = { ok: true; body: Fragment } | { ok: false; reason: string };
 
 const offsetOf = (v: unknown): number => (typeof v === 'string' && /^\d{1,6}$/.test(v) ? Number(v) : 0);
 
-export const socialPages: ConsoleModule = (app, ctx) => {
+export const socialPages: ServicePages['register'] = (app, ctx) => {
   const community = new CommunityReader(ctx);
 
   // The four lists, for the page and for its live refresh (the same offsets as the page's).
@@ -69,7 +69,7 @@ export const socialPages: ConsoleModule = (app, ctx) => {
     const body = h`<h1>Blog &amp; community</h1>
 ${ctx.platform.trace.enabled ? '' : h`<p class="muted">The trace is off (HAMLET_TRACE=off): this page does not follow new posts; reload it.</p>`}
 <div class="columns" id="social-lists" aria-live="polite"${live}>${await sections(request.query)}</div>`;
-    return reply.type('text/html; charset=utf-8').send(layout({ title: 'Blog & community', body: markup(body), csrf: request.consoleCsrf, path: '/social' }));
+    return reply.type('text/html; charset=utf-8').send(layout({ title: 'Blog & community', body: markup(body), csrf: request.consoleCsrf, nav: request.consoleNav, path: '/social' }));
   });
 
   app.get('/social/sections', { schema: { hide: true } }, async (request, reply) => reply.type('text/html; charset=utf-8').send(markup(await sections(request.query))));
@@ -101,7 +101,7 @@ function more(param: string, next: number, hasMore: boolean): Fragment | '' {
   return hasMore ? h`<p><a class="button" href="/social?${param}=${next}">More →</a></p>` : '';
 }
 
-async function blogList(ctx: ConsoleContext, offset: number): Promise<Section> {
+async function blogList(ctx: ServicePagesContext, offset: number): Promise<Section> {
   if (!ctx.client.baseUrl('blog')) return { ok: false, reason: 'The blog service is not running here.' };
   const res = await ctx.client.request<{ blogs: Blog[]; total: number }>('blog', `/api/blogs?limit=${PAGE}&offset=${offset}&sort=newest`);
   if (res.status !== 200) return { ok: false, reason: `The blog API answered ${res.status}.` };
@@ -116,7 +116,7 @@ ${b.bio ? h`<div class="preview muted">${b.bio}</div>` : ''}</li>`,
   };
 }
 
-async function blogPosts(ctx: ConsoleContext): Promise<Section> {
+async function blogPosts(ctx: ServicePagesContext): Promise<Section> {
   if (!ctx.client.baseUrl('blog')) return { ok: false, reason: 'The blog service is not running here.' };
   const res = await ctx.client.request<{ posts: BlogPost[] }>('blog', `/api/posts?limit=${PAGE}&sort=newest`);
   if (res.status !== 200) return { ok: false, reason: `The blog API answered ${res.status}.` };
@@ -134,7 +134,7 @@ async function blogPosts(ctx: ConsoleContext): Promise<Section> {
 class CommunityReader {
   private key?: Promise<string>;
 
-  constructor(private readonly ctx: ConsoleContext) {}
+  constructor(private readonly ctx: ServicePagesContext) {}
 
   private get base(): string | undefined {
     return this.ctx.client.baseUrl('community');

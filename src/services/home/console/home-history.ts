@@ -2,8 +2,8 @@
 // change): numeric states on a value axis, others (on/off, heat/cool, playing/paused) as
 // levels, one per state seen. A table with the same changes follows for screen readers and
 // for copying. And the logbook as a list.
-import { html, raw } from './layout.js';
-import { shortTime } from '../partial.js';
+import { html, raw } from '../../../platform/console-layout.js';
+import { shortTime } from '../../../platform/console-partial.js';
 
 export interface HistoryPoint {
   state: string;

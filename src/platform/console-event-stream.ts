@@ -17,9 +17,9 @@
 // hundred writes per flush instead of a few hundred per change. People do not see 100 ms.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import type { App } from '../platform/http.js';
-import type { Platform } from '../platform/service.js';
-import type { BudgetedClient } from '../platform/ws-budget.js';
+import type { App } from './http.js';
+import type { Platform } from './service.js';
+import type { BudgetedClient } from './ws-budget.js';
 
 const PING_MS = 25_000;
 const FLUSH_MS = 100;

@@ -1,17 +1,9 @@
-// The frame every console page shares: navigation, the CSRF token for htmx and forms, the
-// stylesheet (light and dark), and htmx for partial updates. Pages are rendered on the server;
-// strings put into HTML go through escapeHtml (or `html` below), never raw.
-import { escapeHtml } from '../../platform/html.js';
-
-const NAV: Array<{ href: string; label: string }> = [
-  { href: '/', label: 'Overview' },
-  { href: '/activity', label: 'Activity' },
-  { href: '/mail', label: 'Mail' },
-  { href: '/home', label: 'Home' },
-  { href: '/workflows', label: 'Workflows' },
-  { href: '/social', label: 'Blog & community' },
-  { href: '/world', label: 'World' },
-];
+// The frame every console page shares (the console's own and the services'): navigation, the
+// CSRF token for htmx and forms, the stylesheet (light and dark), and htmx for partial updates.
+// Pages are rendered on the server; strings put into HTML go through escapeHtml (or `html`
+// below), never raw.
+import { escapeHtml } from './html.js';
+import type { NavEntry } from './console-pages.js';
 
 export interface PageOptions {
   title: string;
@@ -20,17 +12,17 @@ export interface PageOptions {
   csrf?: string;
   /** The current path, to mark the navigation entry. */
   path?: string;
-  /** False on the login page. */
-  nav?: boolean;
+  /** The navigation bar (the request's consoleNav); none on the login page. */
+  nav?: NavEntry[] | false;
   /** Extra scripts under /static (e.g. a page's own behaviour). */
   scripts?: string[];
 }
 
 export function layout(p: PageOptions): string {
   const nav =
-    p.nav === false
+    !p.nav
       ? ''
-      : `<header><nav aria-label="Services"><a class="brand" href="/">Hamlet</a><ul>${NAV.map(
+      : `<header><nav aria-label="Services"><a class="brand" href="/">Hamlet</a><ul>${p.nav.map(
           (n) => `<li><a href="${n.href}"${isCurrent(p.path, n.href) ? ' aria-current="page"' : ''}>${n.label}</a></li>`,
         ).join('')}</ul>
 <form method="post" action="/logout" class="logout"><input type="hidden" name="_csrf" value="${escapeHtml(p.csrf ?? '')}"><button type="submit">Log out</button></form></nav></header>`;
@@ -74,4 +66,15 @@ function render(v: unknown): string {
   if (Array.isArray(v)) return v.map(render).join('');
   if (typeof v === 'object' && RAW in (v as object)) return (v as Raw)[RAW];
   return escapeHtml(String(v));
+}
+
+/** A piece of markup: `html` escapes every value put into it, and pieces nest without being escaped again. */
+export type Fragment = ReturnType<typeof raw>;
+export const h = (strings: TemplateStringsArray, ...values: unknown[]): Fragment => raw(html(strings, ...values));
+/** The markup of a fragment, as a string for the layout. */
+export const markup = (f: Fragment): string => html`${f}`;
+
+/** A time as the pages show it (minutes, UTC), with the full ISO time on hover. */
+export function when(iso: string): Fragment {
+  return h`<time datetime="${iso}" title="${iso}">${iso.slice(0, 16).replace('T', ' ')}</time>`;
 }

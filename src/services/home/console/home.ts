@@ -4,19 +4,19 @@
 // (`POST /api/services/<domain>/<service>`), and GET /home/events streams every state change to
 // the browser as server-sent events carrying the entity's re-rendered card.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ConsoleContext, ConsoleModule } from '../context.js';
-import { eventStreams, sharedFrames } from '../event-stream.js';
-import { HomeLink, type HassState } from '../home-live.js';
-import { backTo, callService, field, isHtmx, relayStatus, sendHtml, serviceMessage } from '../partial.js';
+import type { ServicePages, ServicePagesContext } from '../../../platform/console-pages.js';
+import { eventStreams, sharedFrames } from '../../../platform/console-event-stream.js';
+import { HomeLink, type HassState } from './home-live.js';
+import { backTo, callService, field, isHtmx, relayStatus, sendHtml, serviceMessage } from '../../../platform/console-partial.js';
 import { ACTIONS, BadField, cardId, nameOf, renderCard, serviceCall } from './home-cards.js';
 import { historySvg, logbookList, type HistoryPoint, type LogbookEntry } from './home-history.js';
-import { html, layout, raw } from './layout.js';
+import { html, layout, raw } from '../../../platform/console-layout.js';
 
 const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/;
 /** Domains whose cards lead the area (what people switch most), the rest after, by name. */
 const DOMAIN_ORDER = ['light', 'switch', 'fan', 'climate', 'cover', 'media_player', 'input_boolean', 'scene', 'script'];
 
-export const homePages: ConsoleModule = (app, ctx) => {
+export const homePages: ServicePages['register'] = (app, ctx) => {
   const live = new HomeLink(() => ctx.client.baseUrl('home'), () => ctx.client.keyFor('home'), ctx.platform.logger);
   const stream = eventStreams(app, ctx.platform);
   // A change's card is rendered once per session (its forms carry the session's CSRF token), not once per open page.
@@ -24,7 +24,7 @@ export const homePages: ConsoleModule = (app, ctx) => {
   app.addHook('preClose', async () => live.close());
 
   const page = (request: FastifyRequest, reply: FastifyReply, title: string, body: string, status = 200) =>
-    sendHtml(reply, layout({ title, body: `<link rel="stylesheet" href="/static/home-workflow.css"><main>${body}</main>`, csrf: request.consoleCsrf, path: request.url.split('?')[0], scripts: ['home.js'] }), status);
+    sendHtml(reply, layout({ title, body: `<link rel="stylesheet" href="/static/home-workflow.css"><main>${body}</main>`, csrf: request.consoleCsrf, nav: request.consoleNav, path: request.url.split('?')[0], scripts: ['home.js'] }), status);
 
   /** The link, ready; or a page saying why the home cannot be shown. */
   async function connected(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
@@ -147,7 +147,7 @@ ${history.status === 200 ? raw(historySvg(id, name, points, start, end)) : raw(h
   });
 };
 
-async function restState(ctx: ConsoleContext, id: string): Promise<HassState | undefined> {
+async function restState(ctx: ServicePagesContext, id: string): Promise<HassState | undefined> {
   const res = await callService<HassState>(ctx.client, 'home', `/api/states/${id}`);
   return res.status === 200 ? res.body : undefined;
 }

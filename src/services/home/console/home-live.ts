@@ -6,7 +6,7 @@
 // streams browsers hold open). It connects on first use and reconnects while anyone listens,
 // then passes on, as changes, what changed while it was away.
 import WebSocket from 'ws';
-import type { Logger } from '../platform/logger.js';
+import type { Logger } from '../../../platform/logger.js';
 
 export interface HassState {
   entity_id: string;

@@ -3,7 +3,7 @@
 // page it came from (so it works without script), and a refused write is a 4xx either way with
 // the reason shown where it happened. And one way to show a time.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ServiceClient, ServiceResponse } from './service-client.js';
+import type { ServiceClient, ServiceResponse } from './console-client.js';
 
 export const isHtmx = (request: FastifyRequest): boolean => request.headers['hx-request'] === 'true';
 

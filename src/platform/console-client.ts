@@ -4,8 +4,8 @@
 // lives only in this process's memory, and revoked when the console stops. They are not revoked
 // at the next start: with several instances, another instance's console still uses its own. A
 // process killed outright leaves its keys live but unknown to anyone.
-import { CONSOLE_KEY_NAME } from '../platform/keys.js';
-import type { Platform } from '../platform/service.js';
+import { CONSOLE_KEY_NAME } from './keys.js';
+import type { Platform } from './service.js';
 
 
 export interface ServiceResponse<T = unknown> {
@@ -50,17 +50,13 @@ export class ServiceClient {
 
   /**
    * Calls `path` on a service. JSON bodies are sent and read as JSON; the key goes in the header
-   * each real service expects (n8n's X-N8N-API-KEY for workflow, a bearer token elsewhere).
+   * the service declares (n8n's X-N8N-API-KEY for workflow), else as a bearer token.
    */
   async request<T = unknown>(service: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; auth?: string } = {}): Promise<ServiceResponse<T>> {
     const base = this.baseUrl(service);
     if (!base) throw new Error(`the ${service} service is not reachable from this process (not started, and no HAMLET_${service.toUpperCase()}_URL)`);
-    const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
     const key = init.auth ?? this.keys.get(service);
-    if (key) {
-      if (service === 'workflow') headers['x-n8n-api-key'] = key;
-      else headers.authorization = `Bearer ${key}`;
-    }
+    const headers: Record<string, string> = { accept: 'application/json', ...init.headers, ...(key ? this.platform.directory.keyHeaders(service, key) : {}) };
     let body: string | undefined;
     if (init.body !== undefined) {
       body = JSON.stringify(init.body);

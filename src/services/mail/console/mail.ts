@@ -3,11 +3,11 @@
 // a message with its HTML in a sandboxed iframe, its raw source, its attachments, and live
 // refreshes as mail arrives. Read-only: everything comes from the mail service's public API.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ConsoleModule } from '../context.js';
-import { layout, raw } from './layout.js';
+import type { ServicePages } from '../../../platform/console-pages.js';
+import { layout, raw } from '../../../platform/console-layout.js';
 import { registerMailEvents } from './mail-events.js';
 import { MailApiError, MailSource, type Organization } from './mail-source.js';
-import { MAIL_RECEIVED } from '../../platform/topics.js';
+import { MAIL_RECEIVED } from '../../../platform/topics.js';
 import {
   addressLine, h, markup, type Fragment, attachmentList, enc, FILTER_LABELS, HIDING_LABELS, inboxPath, labelChips, MESSAGE_PAGE_CSP, messageBody, messagePath, messageRows, pager, threadPath, threadRows, when,
   type MessageJson, type OutboxJson, type ThreadJson,
@@ -27,7 +27,7 @@ interface Page {
 type Query = Record<string, string | undefined>;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 
-export const mailPages: ConsoleModule = (app, ctx) => {
+export const mailPages: ServicePages['register'] = (app, ctx) => {
   const mail = new MailSource(ctx);
   registerMailEvents(app, ctx);
 
@@ -47,7 +47,7 @@ export const mailPages: ConsoleModule = (app, ctx) => {
     });
   }
   const send = (request: FastifyRequest, reply: FastifyReply, status: number, title: string, body: Fragment) =>
-    reply.code(status).type('text/html; charset=utf-8').send(layout({ title, body: markup(body), csrf: request.consoleCsrf, path: '/mail' }));
+    reply.code(status).type('text/html; charset=utf-8').send(layout({ title, body: markup(body), csrf: request.consoleCsrf, nav: request.consoleNav, path: '/mail' }));
 
   async function orgOf(inbox: string): Promise<string> {
     const org = await mail.orgOf(inbox);

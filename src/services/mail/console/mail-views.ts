@@ -1,12 +1,8 @@
 // How the mail pages draw the mail API's records. Everything from a message goes through
 // `h` (escaped); its HTML body is shown only inside a sandboxed iframe (see messageBody).
-import { html, raw } from './layout.js';
+import { h, markup, when, type Fragment } from '../../../platform/console-layout.js';
 
-/** A piece of markup: `html` escapes every value put into it, and pieces nest without being escaped again. */
-export type Fragment = ReturnType<typeof raw>;
-export const h = (strings: TemplateStringsArray, ...values: unknown[]): Fragment => raw(html(strings, ...values));
-/** The markup of a fragment, as a string for the layout. */
-export const markup = (f: Fragment): string => html`${f}`;
+export { h, markup, when, type Fragment };
 
 export interface MessageJson {
   inbox_id: string;
@@ -69,10 +65,6 @@ export const messagePath = (inbox: string, message: string) => `${inboxPath(inbo
 export const threadPath = (inbox: string, thread: string) => `${inboxPath(inbox)}/threads/${enc(thread)}`;
 
 /** A time people read (UTC, to the minute), with the exact value for machines. */
-export function when(iso: string) {
-  return h`<time datetime="${iso}" title="${iso}">${iso.slice(0, 16).replace('T', ' ')}</time>`;
-}
-
 export function labelChips(labels: string[]) {
   return h`<span class="chips">${labels.map((l) => h`<span class="chip">${l}</span>`)}</span>`;
 }

@@ -4,7 +4,7 @@
 // target; sticky notes (`n8n-nodes-base.stickyNote`) as coloured rectangles of their own size
 // with their text, behind everything. On an execution's page the nodes carry their run status
 // and the connections the number of items they passed.
-import { html, raw } from './layout.js';
+import { html, raw } from '../../../platform/console-layout.js';
 
 export interface N8nNode {
   id?: string;

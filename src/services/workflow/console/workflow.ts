@@ -3,9 +3,9 @@
 // read-only canvas, executions (paginated by the API's cursor, never counted) with each node's
 // input and output items, and run, re-run and retry.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ConsoleContext, ConsoleModule } from '../context.js';
-import { backTo, callService, field, isHtmx, relayStatus, sendHtml, serviceMessage, shortTime } from '../partial.js';
-import { html, layout, raw } from './layout.js';
+import type { ServicePages, ServicePagesContext } from '../../../platform/console-pages.js';
+import { backTo, callService, field, isHtmx, relayStatus, sendHtml, serviceMessage, shortTime } from '../../../platform/console-partial.js';
+import { html, layout, raw } from '../../../platform/console-layout.js';
 import { canvasSvg, isSticky, nodeAnchor, type N8nWorkflow } from './workflow-canvas.js';
 import { nodeRunsHtml, runSummaries, type RunData } from './workflow-runs.js';
 
@@ -39,11 +39,11 @@ interface Page<T> {
   nextCursor: string | null;
 }
 
-export const workflowPages: ConsoleModule = (app, ctx) => {
+export const workflowPages: ServicePages['register'] = (app, ctx) => {
   const api = <T>(path: string, init: { method?: string; body?: unknown } = {}) => callService<T>(ctx.client, 'workflow', API + path, init);
 
   const page = (request: FastifyRequest, reply: FastifyReply, title: string, body: string, status = 200) =>
-    sendHtml(reply, layout({ title, body: `<link rel="stylesheet" href="/static/home-workflow.css"><main>${body}</main>`, csrf: request.consoleCsrf, path: request.url.split('?')[0], scripts: ['workflow.js'] }), status);
+    sendHtml(reply, layout({ title, body: `<link rel="stylesheet" href="/static/home-workflow.css"><main>${body}</main>`, csrf: request.consoleCsrf, nav: request.consoleNav, path: request.url.split('?')[0], scripts: ['workflow.js'] }), status);
   const problem = (request: FastifyRequest, reply: FastifyReply, status: number, message: string, back = '/workflows') =>
     page(request, reply, 'Not done', html`<h1>Not done</h1><p class="error" role="alert">${message}</p><p><a href="${back}">Back</a></p>`, relayStatus(status));
 
@@ -194,7 +194,7 @@ ${raw(canvasSvg(w))}
 };
 
 /** Workflow names by id, for execution lists (the API's list, one page of the most). */
-async function workflowNames(ctx: ConsoleContext): Promise<Map<string, string>> {
+async function workflowNames(ctx: ServicePagesContext): Promise<Map<string, string>> {
   const res = await callService<Page<Workflow>>(ctx.client, 'workflow', `${API}/workflows?limit=250`);
   return new Map(res.status === 200 ? res.body.data.map((w) => [w.id, w.name]) : []);
 }

@@ -3,9 +3,9 @@
 // therefore holds one key per organization, minted in the platform's key store with that
 // organization as owner (the way the mail API's own /v0/api-keys mints them), and calls the
 // public API with it. Keys are named like ServiceClient's, so the next start revokes them.
-import { CONSOLE_KEY_NAME } from '../../platform/keys.js';
-import type { ServiceResponse } from '../service-client.js';
-import type { ConsoleContext } from '../context.js';
+import { CONSOLE_KEY_NAME } from '../../../platform/keys.js';
+import type { ServiceResponse } from '../../../platform/console-client.js';
+import type { ServicePagesContext } from '../../../platform/console-pages.js';
 
 /** The organization of the key ServiceClient holds for mail (it has no inboxes). */
 const OWN_ORG = 'console';
@@ -37,7 +37,7 @@ export class MailSource {
   private readonly keys = new Map<string, Promise<string>>();
   private readonly orgOfInbox = new Map<string, string>();
 
-  constructor(private readonly ctx: ConsoleContext) {}
+  constructor(private readonly ctx: ServicePagesContext) {}
 
   get running(): boolean {
     return this.ctx.client.baseUrl('mail') !== undefined;
