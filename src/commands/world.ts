@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import type { HamletConfig } from '../config.js';
 import type { ConfiguredService } from '../platform/service.js';
 import { helpText, USAGE_ERROR, type Command } from './command.js';
-import { configured, quietLogger as quiet, withPlatform } from './setup.js';
+import { configured, withPlatform } from './setup.js';
 import { generateDemoWorldWithKeys, type DemoSize } from './world-demo.js';
 import { withPrivateInstance } from './private-instance.js';
 import { AgentKeysError, mintAgentKeys } from '../console/world/agent-keys.js';
