@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { configure } from '../src/config.js';
 import { SERVICE_NAMES } from '../src/services/registry.js';
-import { generateDemoWorld, type DemoSize } from '../src/commands/world-demo.js';
+import { generateDemoWorld, type DemoSize } from '../src/demo/world-demo.js';
 import { decodeWorld, decodeWorldFile, saveWorld, type WorldHeader } from '../src/console/world/file.js';
 import { worldOf } from '../src/console/world/index.js';
 import { WORLD_DEFAULTS } from '../src/console/world/settings.js';

@@ -7,7 +7,7 @@ import type { HamletConfig } from '../config.js';
 import type { ConfiguredService } from '../platform/service.js';
 import { helpText, USAGE_ERROR, type Command } from './command.js';
 import { configured, withPlatform } from './setup.js';
-import { generateDemoWorldWithKeys, type DemoSize } from './world-demo.js';
+import { generateDemoWorldWithKeys, type DemoSize } from '../demo/world-demo.js';
 import { withPrivateInstance } from './private-instance.js';
 import { AgentKeysError, mintAgentKeys } from '../console/world/agent-keys.js';
 import { decodeWorldFile, saveWorld, WorldFileError } from '../console/world/file.js';

@@ -6,7 +6,7 @@
 // restore brings them back: they are the task's, not the evaluator's.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { generateDemoWorld } from '../commands/world-demo.js';
+import { generateDemoWorld } from '../demo/world-demo.js';
 import { decodeWorldFile, saveWorld, WorldFileError } from '../console/world/file.js';
 import { ScenarioError, type SeedKeys } from '../console/world/scenario.js';
 import { seedScenario } from '../console/world/seed.js';

@@ -113,7 +113,7 @@ type Reload = () => void | Promise<void>;
  * A bulk writer a running service offers for generating worlds (RunningService.seeds), by name:
  * what the service's API would record one call at a time, written at once. The world code calls
  * it by name (it imports no service code) and the service checks the input; only for a world
- * being made in a private instance (the demo, src/commands/world-demo.ts): other instances of
+ * being made in a private instance (the demo, src/demo/world-demo.ts): other instances of
  * a cluster are not told.
  */
 export type WorldSeeder = (input: unknown) => Promise<void>;

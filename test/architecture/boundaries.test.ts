@@ -81,12 +81,13 @@ function ownerOf(file: string): Owner | undefined {
   if (parts[1] === 'platform' || parts[1] === 'console') return parts[1];
   if (parts[1] === 'commands') return 'cli'; // the CLI's commands that need more than cli.ts
   if (parts[1] === 'eval') return 'eval'; // evaluations: runs instances and agents, like a command
+  if (parts[1] === 'demo') return 'demo'; // the generated demo world (world seed --demo, evaluations, benchmarks)
   if (parts[1] === 'services' && parts.length > 3) return parts[2];
   return undefined;
 }
 
 const isService = (owner: Owner | undefined): owner is Owner =>
-  !!owner && !['platform', 'console', 'config', 'server', 'cli', 'registry', 'eval'].includes(owner);
+  !!owner && !['platform', 'console', 'config', 'server', 'cli', 'registry', 'eval', 'demo'].includes(owner);
 
 /** The only places that may name an owner's tables. */
 function mayNameTablesOf(file: string, owner: Owner): boolean {

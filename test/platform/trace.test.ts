@@ -224,7 +224,7 @@ describe('trace storage, retention and switch', () => {
     const older = await testStorage();
     const old = openDb(older);
     try {
-      const { ['003_trace_fewer_indexes']: _, ['004_trace_epochs']: _later, ...upTo002 } = platformMigrations;
+      const { ['003_trace_fewer_indexes']: _, ['004_trace_epochs']: _later, ['005_clock']: _clock, ...upTo002 } = platformMigrations;
       await migrate(old, 'platform', upTo002);
       const row = { id: '0000000001abcdef', at: '2026-04-01T00:00:00.000Z', service: 'mail', kind: 'event', key_id: 'k1', method: null, route: null, path: null, status: null, ok: 1, duration_ms: null, summary: 'kept', detail: '{"a":1}', request_body: null, response_body: null };
       await old.kysely.insertInto('platform_trace').values(row).execute();

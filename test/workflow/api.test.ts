@@ -365,6 +365,13 @@ test('/docs/json documents every /api/v1 route with its request and its success 
       'PUT /api/v1/workflows/{id}/transfer', 'GET /api/v1/projects', 'GET /api/v1/users', 'GET /api/v1/users/{id}', 'GET /healthz/readiness',
       'GET /api/v1/variables', 'POST /api/v1/variables', 'PUT /api/v1/variables/{id}', 'PATCH /api/v1/variables/{id}', 'DELETE /api/v1/variables/{id}',
       'GET /api/v1/credentials', 'POST /api/v1/credentials', 'GET /api/v1/credentials/{id}', 'PATCH /api/v1/credentials/{id}', 'DELETE /api/v1/credentials/{id}', 'GET /api/v1/credentials/schema/{type}', 'POST /api/v1/audit',
+      // Data tables, folders and test runs (n8n-mcp's n8n_manage_datatable, n8n_manage_folders, n8n_evaluations).
+      'GET /api/v1/data-tables', 'POST /api/v1/data-tables', 'GET /api/v1/data-tables/{dataTableId}', 'PATCH /api/v1/data-tables/{dataTableId}', 'DELETE /api/v1/data-tables/{dataTableId}',
+      'GET /api/v1/data-tables/{dataTableId}/rows', 'POST /api/v1/data-tables/{dataTableId}/rows', 'PATCH /api/v1/data-tables/{dataTableId}/rows/update', 'POST /api/v1/data-tables/{dataTableId}/rows/upsert', 'DELETE /api/v1/data-tables/{dataTableId}/rows/delete',
+      'GET /api/v1/projects/{projectId}/folders', 'POST /api/v1/projects/{projectId}/folders', 'GET /api/v1/projects/{projectId}/folders/{folderId}', 'PATCH /api/v1/projects/{projectId}/folders/{folderId}', 'DELETE /api/v1/projects/{projectId}/folders/{folderId}',
+      'GET /api/v1/workflows/{id}/test-runs', 'POST /api/v1/workflows/{id}/test-runs', 'GET /api/v1/workflows/{id}/test-runs/{runId}', 'GET /api/v1/workflows/{id}/test-runs/{runId}/test-cases', 'POST /api/v1/workflows/{id}/test-runs/{runId}/cancel',
+      // n8n's instance-level MCP server and its settings.
+      'POST /mcp-server/http', 'GET /rest/mcp/api-key', 'POST /rest/mcp/api-key/rotate', 'PATCH /rest/mcp/settings', 'PATCH /rest/mcp/workflows/{workflowId}/toggle-access',
     ].sort(),
   );
   for (const { route, op } of operations) {
@@ -372,7 +379,8 @@ test('/docs/json documents every /api/v1 route with its request and its success 
     expect(statuses.some((c) => c.startsWith('2')), route).toBe(true);
     if (route.includes(' /api/v1/')) expect(statuses, route).toContain('401');
     if (route.includes('{id}')) expect(op.parameters?.some((p: any) => p.in === 'path' && p.name === 'id'), route).toBe(true);
-    const bodiless = /^(GET|DELETE) |\/(activate|deactivate)$|\/executions\/\{id\}\/stop$/;
+    // Actions that take no body: activation, stopping, starting or cancelling a test run, rotating the MCP key.
+    const bodiless = /^(GET|DELETE) |\/(activate|deactivate)$|\/executions\/\{id\}\/stop$|\/test-runs$|\/cancel$|\/api-key\/rotate$/;
     if (!bodiless.test(route)) expect(op.requestBody, route).toBeDefined();
     if (/^GET \/api\/v1\/(workflows|executions|tags)$/.test(route)) expect(op.parameters?.map((p: any) => p.name), route).toEqual(expect.arrayContaining(['limit', 'cursor']));
   }

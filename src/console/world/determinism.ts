@@ -2,7 +2,7 @@
 // same seed gives the same world byte for byte: node:crypto's random sources and Math.random
 // draw from a seeded generator, and `Date` reads the generator's clock. Every service id,
 // key, token and timestamp goes through these, so no service needs a seed of its own. Only
-// for the private, throwaway instance the demo is generated in (src/commands/world-demo.ts):
+// for the private, throwaway instance the demo is generated in (src/demo/world-demo.ts):
 // the process's own randomness is put back before anything else runs.
 import crypto from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';

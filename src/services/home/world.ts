@@ -4,7 +4,7 @@
 // It also offers a seeder, 'home.history': readings of the house's entities at given times
 // (a week of sensors), recorded as the REST API would record them one POST at a time, but
 // written in one batch (one transaction; prepared statements on SQLite). The demo world's
-// house history is most of its rows (src/commands/world-demo.ts); one API call per reading took
+// house history is most of its rows (src/demo/world-demo.ts); one API call per reading took
 // minutes for the large world.
 import type { RunningService } from '../../platform/service.js';
 import type { Automations } from './automations/engine.js';

@@ -102,7 +102,9 @@ describe('Run Once for All Items', () => {
     // A list holding anything but objects is no list of items (observed with the oracle: [1, 2], ["text"]).
     await expect(all('return [1, 2];')).rejects.toThrow("Code doesn't return items properly");
     await expect(all("return [{ json: 'text' }];")).rejects.toThrow("A 'json' property isn't an object [item 0]");
-    await expect(all('return [{ json: {}, extra: 1 }];')).rejects.toThrow('Unknown top-level item key: extra [item 0]');
+    // An item with json and more keys is a malformed item (observed); a key beside items with json, an unknown one.
+    await expect(all('return [{ json: {}, extra: 1 }];')).rejects.toThrow('Invalid output format [item 0]');
+    await expect(all('return [{ json: {} }, { extra: 1 }];')).rejects.toThrow('Unknown top-level item key: extra [item 1]');
   });
 });
 
