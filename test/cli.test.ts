@@ -123,7 +123,7 @@ it('every command and subcommand has its own help with its usage and an example'
     const r = await hamlet([...args, '--help'], {});
     expect(r.code, args.join(' ')).toBe(0);
     expect(r.stdout, args.join(' ')).toMatch(new RegExp(`^Usage: hamlet ${args.join(' ')}`));
-    expect(r.stdout, args.join(' ')).toMatch(/\nExample:\n {2}\S*hamlet /);
+    expect(r.stdout, args.join(' ')).toMatch(/\nExample:\n {2}(\S+=\S+ )*\S*hamlet /);
   }
   const seed = await hamlet(['world', 'seed', '--help'], {});
   expect(seed.stdout).toContain('--size small|large');

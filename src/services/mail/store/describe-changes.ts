@@ -1,9 +1,10 @@
 // The mail's changed rows as people read them (the semantic diff of evaluations): a message
 // sent or received (from, to, subject), its labels changed, inboxes and drafts made or
-// deleted. Threads, raw copies, idempotency keys and the outbox follow the messages: bookkeeping.
+// deleted, an agent's own sign-up and its verification. Threads, raw copies, idempotency keys,
+// the outbox and the log of label events follow the messages: bookkeeping.
 import { shown, type WorldChangeDescriber } from '../../../platform/world.js';
 
-const BOOKKEEPING = new Set(['mail_threads', 'mail_raw', 'mail_idempotency', 'mail_outbox', 'mail_api_keys']);
+const BOOKKEEPING = new Set(['mail_threads', 'mail_raw', 'mail_idempotency', 'mail_outbox', 'mail_api_keys', 'mail_inbox_events']);
 
 function list(text: unknown): string[] {
   try {
@@ -22,6 +23,12 @@ export const describeMailChange: WorldChangeDescriber = (c) => {
     if (c.change === 'added') return { kind: 'inbox.created', subject: id, text: `inbox ${id} created` };
     if (c.change === 'removed') return { kind: 'inbox.deleted', subject: id, text: `inbox ${id} deleted` };
     return { kind: 'inbox.changed', subject: id, text: `inbox ${id} changed (${(c.columns ?? []).join(', ')})` };
+  }
+  if (c.table === 'mail_agent_orgs') {
+    const inbox = String(row.inbox_id);
+    if (c.change === 'added') return { kind: 'agent.signed_up', subject: inbox, text: `agent signed up with inbox ${inbox}${row.human_email ? ` (human ${String(row.human_email)})` : ''}` };
+    if (c.change === 'changed' && c.after?.verified_at && !c.before?.verified_at) return { kind: 'agent.verified', subject: inbox, text: `agent organization of ${inbox} verified` };
+    return c.change === 'removed' ? { kind: 'agent.removed', subject: inbox, text: `agent sign-up of ${inbox} removed` } : null;
   }
   if (c.table === 'mail_drafts') {
     const inbox = String(row.inbox_id);
