@@ -260,7 +260,9 @@ describe('trace storage, retention and switch', () => {
       await second.resume();
       expect(second.epoch).toBe(1);
       second.event({ service: 'mail', summary: 'd' });
-      const all = (await second.query({ order: 'oldest' })).entries;
+      // Listed by time, then by id (real time and the process's tag): across a restart within one
+      // frozen instant that order is not the sequence, so the sequence is what orders them here.
+      const all = (await second.query({ order: 'oldest' })).entries.sort((x, y) => x.seq - y.seq);
       expect(all.map((e) => [e.summary, e.epoch, e.seq, e.at])).toEqual([
         ['a', 0, 1, '2026-04-01T00:00:00.000Z'],
         ['b', 0, 2, '2026-04-01T00:00:00.000Z'],
