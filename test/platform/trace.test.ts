@@ -269,7 +269,7 @@ describe('trace storage, retention and switch', () => {
         ['c', 1, 3, '2026-04-01T00:00:00.000Z'],
         ['d', 1, 4, '2026-04-01T00:00:00.000Z'],
       ]);
-      expect((await second.query({ epoch: 1, order: 'oldest' })).entries.map((e) => e.summary)).toEqual(['c', 'd']);
+      expect((await second.query({ epoch: 1, order: 'oldest' })).entries.sort((x, y) => x.seq - y.seq).map((e) => e.summary)).toEqual(['c', 'd']);
       expect((await second.query({ epoch: 0, order: 'oldest' })).entries.map((e) => e.summary)).toEqual(['a', 'b']);
       await second.close();
     } finally {
