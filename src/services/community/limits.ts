@@ -47,11 +47,13 @@ export function absoluteResetHeader(nowMs: () => number) {
   };
 }
 
-/** Moltbook's rate-limit headers on a refused post or comment (a used-up posting quota). */
+/**
+ * Moltbook's rate-limit headers on a refused post or comment (a used-up posting quota);
+ * Retry-After comes from the platform, as for every "limited" refusal naming its wait.
+ */
 export async function quotaHeaders(_request: FastifyRequest, reply: FastifyReply, error: Error): Promise<void> {
   if (!(error instanceof QuotaExceeded)) return;
   reply.headers({
-    'retry-after': String(error.retryAfterSeconds),
     'x-ratelimit-limit': String(error.max),
     'x-ratelimit-remaining': '0',
     'x-ratelimit-reset': String(error.resetAtSeconds),

@@ -1,6 +1,7 @@
 // How the mail pages draw the mail API's records. Everything from a message goes through
 // `h` (escaped); its HTML body is shown only inside a sandboxed iframe (see messageBody).
 import { h, markup, when, type Fragment } from '../../../platform/console-layout.js';
+import type { OutboxItem } from '../outbox/outbox.js';
 
 export { h, markup, when, type Fragment };
 
@@ -42,18 +43,8 @@ export interface ThreadJson {
   message_count: number;
 }
 
-export interface OutboxJson {
-  outbox_id: string;
-  source: 'inbox' | 'platform';
-  inbox_id?: string;
-  message_id: string;
-  from: string;
-  to: string[];
-  subject?: string;
-  text?: string;
-  html?: string;
-  created_at: string;
-}
+/** A held message as GET /v0/outbox answers it (the outbox's own record). */
+export type OutboxJson = OutboxItem;
 
 /** Labels people filter by; the hiding ones need the API's include_* switch to show up at all. */
 export const FILTER_LABELS = ['unread', 'read', 'received', 'sent', 'delivered', 'queued', 'bounced', 'blocked', 'spam', 'trash'];
