@@ -4,16 +4,18 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
+import { main } from '../src/commands/main.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { closePlatform, openPlatform } from '../src/server.js';
 import { testEnv, testStorage } from './helpers/hamlet.js';
 import { spawnHamlet } from './helpers/process.js';
 import { waitFor } from './helpers/wait.js';
+import { CLI_ARGS } from './helpers/cli.js';
 
 const run = promisify(execFile);
-const CLI = [process.execPath, ['--import', 'tsx', path.resolve('src/cli.ts')]] as const;
+const CLI = [process.execPath, CLI_ARGS] as const;
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c().catch(() => {});
@@ -118,32 +120,51 @@ it.runIf(process.env.TEST_REDIS_URL)('`keys create` with REDIS_URL exits 0 every
   }
 }, 60_000);
 
+/**
+ * The CLI's `main` run in this process, its console output captured: what `hamlet <args>` prints
+ * and exits with, without a child process per call (help and misuse touch no storage or server;
+ * the spawned CLI's own exit path is covered by the tests above).
+ */
+async function hamletHere(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ') + '\n'));
+  const error = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void err.push(parts.join(' ') + '\n'));
+  try {
+    const code = await main(args);
+    return { code, stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
 it('every command and subcommand has its own help with its usage and an example', async () => {
   for (const args of [['start'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['migrate'], ['worker'], ['mcp'], ['world'], ['world', 'save'], ['world', 'load'], ['world', 'seed'], ['mail'], ['mail', 'outbox']]) {
-    const r = await hamlet([...args, '--help'], {});
+    const r = await hamletHere([...args, '--help']);
     expect(r.code, args.join(' ')).toBe(0);
     expect(r.stdout, args.join(' ')).toMatch(new RegExp(`^Usage: hamlet ${args.join(' ')}`));
     expect(r.stdout, args.join(' ')).toMatch(/\nExample:\n {2}(\S+=\S+ )*\S*hamlet /);
   }
-  const seed = await hamlet(['world', 'seed', '--help'], {});
+  const seed = await hamletHere(['world', 'seed', '--help']);
   expect(seed.stdout).toContain('--size small|large');
-  expect((await hamlet(['help', 'keys'], {})).stdout).toContain('Usage: hamlet keys create|list|revoke');
+  expect((await hamletHere(['help', 'keys'])).stdout).toContain('Usage: hamlet keys create|list|revoke');
 }, 120_000);
 
 it('a missing or unknown subcommand exits 2 and says what is expected; an unknown command exits 2', async () => {
-  const mail = await hamlet(['mail'], {});
+  const mail = await hamletHere(['mail']);
   expect(mail.code).toBe(2);
   expect(mail.stderr).toContain('hamlet mail needs a command: one of outbox');
-  const world = await hamlet(['world'], {});
+  const world = await hamletHere(['world']);
   expect(world.code).toBe(2);
   expect(world.stderr).toContain('one of save, load, reset, hash, seed');
-  const keys = await hamlet(['keys', 'rotate'], {});
+  const keys = await hamletHere(['keys', 'rotate']);
   expect(keys.code).toBe(2);
   expect(keys.stderr).toContain('unknown command rotate: one of create, list, revoke');
-  const save = await hamlet(['world', 'save'], {});
+  const save = await hamletHere(['world', 'save']);
   expect(save.code).toBe(2);
   expect(save.stderr).toContain('Usage: hamlet world save <file>');
-  const unknown = await hamlet(['frobnicate'], {});
+  const unknown = await hamletHere(['frobnicate']);
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toContain('unknown command: frobnicate');
 }, 120_000);

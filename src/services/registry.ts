@@ -9,10 +9,15 @@ export type ServiceName = string;
 
 const loaders = new Map<ServiceName, () => Promise<ServiceDefinition>>();
 
-/** Registers a service under its name; the registry's own lines below, and tests' fixture services. */
-export function registerService(name: ServiceName, load: () => Promise<ServiceDefinition>): void {
+/**
+ * Registers a service under its name; the registry's own lines below, and tests' fixture services.
+ * Returns what takes it out again: test files share one module registry (vitest runs them
+ * without isolation), so a fixture service must not outlive its file.
+ */
+export function registerService(name: ServiceName, load: () => Promise<ServiceDefinition>): () => void {
   if (!/^[a-z][a-z0-9]*$/.test(name)) throw new Error(`a service name is lower-case letters and digits (it prefixes tables and settings): ${name}`);
   loaders.set(name, load);
+  return () => void loaders.delete(name);
 }
 
 registerService('blog', async () => (await import('./blog/index.js')).default);

@@ -8,7 +8,7 @@ import { worldOf } from '../../src/console/world/index.js';
 import { registerService } from '../../src/services/registry.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 
-registerService('notes', async () => (await import('./fixtures/notes/index.js')).default);
+const unregister = registerService('notes', async () => (await import('./fixtures/notes/index.js')).default);
 
 let t: TestHamlet;
 let adminKey: string;
@@ -18,7 +18,10 @@ beforeAll(async () => {
   const res = await fetch(`${t.url('notes')}/api/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'first <note>' }) });
   expect(res.status).toBe(201);
 }, 60_000);
-afterAll(() => t?.destroy());
+afterAll(async () => {
+  await t?.destroy();
+  unregister();
+});
 
 it('the console shows its page, in the navigation too, through its API', async () => {
   const res = await fetch(`${t.hamlet.console!.urls.web}/notes`, { headers: { authorization: `Bearer ${adminKey}` } });

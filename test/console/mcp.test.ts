@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 import { waitFor } from '../helpers/wait.js';
+import { cliArgs } from '../helpers/cli.js';
 
 let t: TestHamlet;
 let keys: Record<'mail' | 'home' | 'workflow', string>;
@@ -159,7 +160,7 @@ describe('hamlet mcp over stdio', () => {
     for (const s of ['blog', 'mail', 'community', 'home', 'workflow'] as const) env[`HAMLET_${s.toUpperCase()}_URL`] = t.url(s);
     env.HAMLET_MCP_KEYS = keys.home;
     const root = path.resolve(import.meta.dirname, '../..');
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', path.join(root, 'src/cli.ts'), 'mcp'], env, cwd: root, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: cliArgs('mcp'), env, cwd: root, stderr: 'pipe' });
     const client = new Client({ name: 'stdio-agent', version: '1.0.0' });
     await client.connect(transport);
     const states = JSON.parse(text(await client.callTool({ name: 'home_get_states', arguments: {} }))) as unknown[];

@@ -10,9 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { decodeWorld } from '../../src/console/world/file.js';
 import { readFileSync } from 'node:fs';
 import { testStorage } from '../helpers/hamlet.js';
+import { CLI_ARGS } from '../helpers/cli.js';
 
 const run = promisify(execFile);
-const CLI = ['--import', 'tsx', path.resolve('src/cli.ts')];
+const CLI = CLI_ARGS;
 
 /** What the last command printed on stderr (the demo's progress lines). */
 let lastStderr = '';

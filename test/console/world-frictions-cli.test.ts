@@ -15,9 +15,10 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { startHamlet } from '../../src/server.js';
 import { testEnv } from '../helpers/hamlet.js';
+import { CLI_ARGS } from '../helpers/cli.js';
 
 const run = promisify(execFile);
-const CLI = ['--import', 'tsx', path.resolve('src/cli.ts')];
+const CLI = CLI_ARGS;
 const SERVICES = ['blog', 'mail', 'community', 'home', 'workflow'] as const;
 
 async function hamlet(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {

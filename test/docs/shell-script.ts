@@ -16,6 +16,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { CLI_SHELL } from '../helpers/cli.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 const HARNESS_LINE = /^\s*(npm (ci|start|test|run)\b|node --import tsx scripts\/n8n-node-tests\/)/;
@@ -77,7 +78,7 @@ __where=prelude
 trap 'echo "FAILED ($__where): $BASH_COMMAND" >&2' ERR
 trap 'rc=$?; [ $rc -eq 0 ] || echo "exit $rc in $__where" >&2' EXIT
 curl() { command curl -sS --fail-with-body --max-time 60 "$@"; }
-npx() { if [ "$1" = hamlet ]; then shift; node --import tsx "${ROOT}/src/cli.ts" "$@"; else command npx "$@"; fi; }
+npx() { if [ "$1" = hamlet ]; then shift; ${CLI_SHELL} "$@"; else command npx "$@"; fi; }
 ${body}
 `;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ANY_FREE_PORT } from './ports.js';
 import { withDeadline } from './wait.js';
+import { cliArgs } from './cli.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -19,7 +20,7 @@ export async function spawnHamlet(env: Record<string, string>, timeoutMs = 30_00
   // HAMLET_CPU_PROF=<dir> writes a V8 CPU profile of the server there when it stops (to see where
   // a benchmark's time goes; `--cpu-prof` cannot travel in NODE_OPTIONS).
   const profile = process.env.HAMLET_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HAMLET_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'start'], {
+  const child = spawn(process.execPath, [...profile, ...cliArgs('start')], {
     cwd: ROOT,
     // Every port free unless the caller names one, so files running side by side never collide.
     env: { ...process.env, ...ANY_FREE_PORT, ...env },

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { testEnv, testStorage } from '../helpers/hamlet.js';
 import { spawnHamlet, type HamletProcess } from '../helpers/process.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -17,7 +18,7 @@ it('keeps every acknowledged state write across kill -9', async () => {
   const storage = await testStorage();
   cleanups.push(() => storage.drop());
   const env = testEnv(storage, ['home'], { HAMLET_LOG_LEVEL: 'warn' });
-  const keyOut = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'keys', 'create', 'home'], { cwd: ROOT, env: { ...process.env, ...env } });
+  const keyOut = spawnSync(process.execPath, cliArgs('keys', 'create', 'home'), { cwd: ROOT, env: { ...process.env, ...env } });
   const token = /(hamlet_home_\S+)/.exec(keyOut.stdout.toString())?.[1];
   expect(token, keyOut.stderr.toString()).toBeDefined();
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { spawnHamlet, type HamletProcess } from '../helpers/process.js';
 import { startHome, type HomeTest } from './helpers.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const wsUrl = (base: string) => base.replace(/^http/, 'ws') + '/api/websocket';
 
@@ -104,7 +105,7 @@ describe('200 subscribers that never read', () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-wsmem-'));
     // One key for all the subscribers: lift the per-key share, the budget is what is tested.
     const env = { HAMLET_DATA_DIR: dataDir, HAMLET_SERVICES: 'home', HAMLET_RATE_LIMITS: 'off', HAMLET_LOG_LEVEL: 'error', HOME_PORT: '0', HAMLET_WS_MAX_PER_KEY: '1000', HAMLET_WS_MAX_PER_ADDRESS: '1000' };
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'keys', 'create', 'home'], { env: { ...process.env, ...env } }).toString();
+    const out = execFileSync(process.execPath, cliArgs('keys', 'create', 'home'), { env: { ...process.env, ...env } }).toString();
     token = /(hamlet_home_\S+)/.exec(out)![1]!;
     // A separate process, so its RSS is the server's alone.
     proc = await spawnHamlet(env, 90_000);

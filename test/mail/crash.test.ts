@@ -12,6 +12,7 @@ import { testStorage } from '../helpers/hamlet.js';
 import { spawnHamlet, type HamletProcess } from '../helpers/process.js';
 import { waitFor } from '../helpers/wait.js';
 import { webhookReceiver } from './helpers.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -47,7 +48,7 @@ describe('crash safety', () => {
       HAMLET_ALLOW_INTERNAL_REQUESTS: '1',
       MAIL_WEBHOOK_RETRY_SCHEDULE: Array(30).fill('300ms').join(','),
     };
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'keys', 'create', 'mail'], {
+    const { stdout } = await promisify(execFile)(process.execPath, cliArgs('keys', 'create', 'mail'), {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });

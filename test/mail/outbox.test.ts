@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestHamlet } from '../helpers/hamlet.js';
 import { waitFor } from '../helpers/wait.js';
 import { startMail, type MailTestEnv } from './helpers.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const TOKEN = /\/api\/verify\?token=([0-9a-f-]{36})/;
 
@@ -90,7 +91,7 @@ describe('the outbox: outside mail without a relay', () => {
   });
 
   it('`hamlet mail outbox` prints the held mail, with its text', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'mail', 'outbox'], {
+    const { stdout } = await promisify(execFile)(process.execPath, cliArgs('mail', 'outbox'), {
       env: { ...process.env, HAMLET_DATA_DIR: t.dataDir, HAMLET_LOG_LEVEL: 'silent', ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) },
       timeout: 60_000,
     });

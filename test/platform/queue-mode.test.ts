@@ -15,6 +15,7 @@ import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { webhookReceiver } from '../mail/helpers.js';
 import { wrap, type WorkflowTestServer } from '../workflow/helpers.js';
 import { waitFor } from '../helpers/wait.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const REDIS = process.env.TEST_REDIS_URL;
 const enabled = !!REDIS && !!process.env.TEST_DATABASE_URL;
@@ -66,7 +67,7 @@ beforeAll(async () => {
   workflows = await wrap(api);
 
   workerDir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-worker-'));
-  worker = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], {
+  worker = spawn(process.execPath, cliArgs('worker'), {
     cwd: ROOT,
     env: { ...process.env, ...shared, DATABASE_URL: api.config.databaseUrl!, HAMLET_SERVICES: 'mail,workflow', HAMLET_DATA_DIR: workerDir, HAMLET_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,8 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ANY_FREE_PORT } from '../helpers/ports.js';
+import { CLI_ARGS } from '../helpers/cli.js';
 
-const CLI = ['--import', 'tsx', path.resolve('src/cli.ts')];
+const CLI = CLI_ARGS;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'hamlet-startup-'));
 chmodSync(tmp, 0o755);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

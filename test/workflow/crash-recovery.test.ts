@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { testEnv, testStorage } from '../helpers/hamlet.js';
 import { spawnHamlet, type HamletProcess } from '../helpers/process.js';
 import { waitFor } from '../helpers/wait.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const onPostgres = !!process.env.TEST_DATABASE_URL;
 let storage: Awaited<ReturnType<typeof testStorage>>;
@@ -18,7 +19,7 @@ const procs: HamletProcess[] = [];
 beforeAll(async () => {
   storage = await testStorage();
   env = testEnv(storage, ['workflow'], { HAMLET_RATE_LIMITS: 'off', HAMLET_LOG_LEVEL: 'warn' });
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'keys', 'create', 'workflow'], { env: { ...process.env, ...env } });
+  const { stdout } = await promisify(execFile)(process.execPath, cliArgs('keys', 'create', 'workflow'), { env: { ...process.env, ...env } });
   key = stdout.trim();
 }, 60_000);
 afterAll(async () => {

@@ -11,6 +11,7 @@ import { ManualClock } from '../../src/platform/clock.js';
 import { spawnHamlet } from '../helpers/process.js';
 import { startWorkflowServer, wrap, type WorkflowTestServer } from './helpers.js';
 import { waitFor } from '../helpers/wait.js';
+import { cliArgs } from '../helpers/cli.js';
 
 const clock = new ManualClock('2026-03-02T10:00:30.000Z');
 let s: WorkflowTestServer;
@@ -121,7 +122,7 @@ test.skipIf(!!process.env.TEST_DATABASE_URL)('an execution interrupted by kill -
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-wf-crash-'));
   const env = { HAMLET_DATA_DIR: dataDir, HAMLET_SERVICES: 'workflow', WORKFLOW_PORT: '0', HAMLET_LOG_LEVEL: 'warn', HAMLET_RATE_LIMITS: 'off' };
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'keys', 'create', 'workflow'], { env: { ...process.env, ...env } });
+    const { stdout } = await promisify(execFile)(process.execPath, cliArgs('keys', 'create', 'workflow'), { env: { ...process.env, ...env } });
     const key = stdout.trim();
     let proc = await spawnHamlet(env);
     const base = proc.urls['workflow api']!;
