@@ -131,7 +131,7 @@ describe('task files', () => {
     expect(lines[0]).toBe(`${bad[0]}: checks[0].home.entity_id: must be string`);
     expect(lines[1]).toBe(`${bad[1]}: time_limit: a duration: seconds, or 90s, 10m, 2h, 1d`);
     expect(lines[2]).toMatch(new RegExp(`^${bad[2]}: agent\\.(name: required|nmae: not a field of agent)$`));
-    expect(lines[3]).toBe(`${bad[3]}: checks[2]: one of mail, home, blog, community, workflow, collateral, script (and a name), not collateral and script together`);
+    expect(lines[3]).toBe(`${bad[3]}: checks[2]: one of mail, home, blog, community, workflow, change, collateral, script (and a name), not collateral and script together`);
     expect(lines[4]).toMatch(new RegExp(`^${bad[4]}: not YAML at line \\d+, column \\d+`));
   });
 });
