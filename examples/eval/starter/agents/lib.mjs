@@ -8,12 +8,15 @@ const env = process.env;
 export const task = JSON.parse(readFileSync(env.HAMLET_TASK_FILE, 'utf8'));
 const deadline = Date.now() + task.time_limit_seconds * 1000;
 
+/** How each service takes its key: a bearer token, or n8n's own header. */
+const keyHeader = (service, key) => (service === 'workflow' ? { 'x-n8n-api-key': key } : { authorization: `Bearer ${key}` });
+
 /** One call to a service's API with the agent's key; a refusal throws with the service's answer. */
 export async function call(service, method, path, body) {
   const upper = service.toUpperCase();
   const res = await fetch(env[`HAMLET_${upper}_URL`] + path, {
     method,
-    headers: { authorization: `Bearer ${env[`HAMLET_${upper}_KEY`]}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { ...keyHeader(service, env[`HAMLET_${upper}_KEY`]), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
