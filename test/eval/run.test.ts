@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadTasks, runEvaluation } from '../../src/eval/run.js';
 
@@ -75,30 +76,40 @@ describe('hamlet eval run', () => {
     expect(results[0]!.passed).toBe(false);
   }, 120_000);
 
-  it('runs episodes in parallel, each in its own world and trace', async () => {
+  it('runs 8 episodes in parallel, each in its own world and trace', async () => {
     const barrier = mkdtempSync(path.join(tmp, 'barrier-'));
+    const n = 8;
     // The agents inherit the runner's environment.
     process.env.MARK_BARRIER = barrier;
-    const { results } = await run(`node ${FIXTURES}/mark.mjs`, 'parallel', { task: 'marks.yaml', parallel: 2, repeat: 2 }).finally(() => delete process.env.MARK_BARRIER);
-    expect(results).toHaveLength(2);
-    // Both agents were running at once (each waited for the other's mark), on two instances.
-    expect(readdirSync(barrier)).toHaveLength(2);
-    expect(new Set(results.map((r) => r.instance)).size).toBe(2);
+    process.env.MARK_BARRIER_COUNT = String(n);
+    const { results } = await run(`node ${FIXTURES}/mark.mjs`, 'parallel', { task: 'marks.yaml', parallel: n, repeat: n }).finally(() => {
+      delete process.env.MARK_BARRIER;
+      delete process.env.MARK_BARRIER_COUNT;
+    });
+    expect(results).toHaveLength(n);
+    // All the agents were running at once (each waited for every other's mark), on n instances.
+    expect(readdirSync(barrier)).toHaveLength(n);
+    expect(new Set(results.map((r) => r.instance)).size).toBe(n);
     const marks = results.map((r) => readFileSync(path.join(r.dir, 'agent.stdout'), 'utf8').trim());
-    expect(new Set(marks).size).toBe(2);
+    expect(new Set(marks).size).toBe(n);
     for (const [i, r] of results.entries()) {
       const mine = marks[i]!;
-      const other = marks[1 - i]!;
       expect(r.passed).toBe(true);
       expect(r.changes.map((c) => c.subject)).toEqual([mine]);
       const diff = readFileSync(path.join(r.dir, 'diff.json'), 'utf8');
       const trace = readFileSync(path.join(r.dir, 'trace.jsonl'), 'utf8');
+      const end = gunzipSync(readFileSync(path.join(r.dir, 'end.jsonl.gz'))).toString();
       expect(diff).toContain(mine);
       expect(trace).toContain(mine);
-      expect(diff).not.toContain(other);
-      expect(trace).not.toContain(other);
+      expect(end).toContain(mine);
+      // No other episode's write is in this one's world (its end state), diff or trace.
+      for (const other of marks.filter((m) => m !== mine)) {
+        expect(diff).not.toContain(other);
+        expect(trace).not.toContain(other);
+        expect(end).not.toContain(other);
+      }
     }
-  }, 120_000);
+  }, 180_000);
 });
 
 describe('task files', () => {
