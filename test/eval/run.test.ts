@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { diffFiles } from '../../src/console/world/diff.js';
+import { WORLD_DEFAULTS } from '../../src/console/world/settings.js';
 import { loadTasks, runEvaluation } from '../../src/eval/run.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
@@ -38,6 +40,10 @@ describe('hamlet eval run', () => {
     const texts = r!.changes.map((c) => `${c.service} ${c.kind} ${c.text}`);
     expect(texts).toContain('home entity.changed light.kitchen: state off → on; attribute brightness 0 → 180');
     expect(texts).toContain('mail message.sent message sent "Re: Party tonight" from ada <ada@mail.test> to bob <bob@mail.test>');
+    // The episode's row diff (made in memory) is the console's diff of its start and end snapshot files.
+    const files = await diffFiles({ from: path.join(tmp, 'reference', 'party-lights', 'start.jsonl.gz'), to: path.join(r!.dir, 'end.jsonl.gz'), limit: 10_000, pageBytes: 1 << 26, limits: WORLD_DEFAULTS });
+    const nonEmpty = (x: Record<string, { added: unknown[]; changed: unknown[]; removed: unknown[] }>) => Object.fromEntries(Object.entries(x).filter(([, c]) => c.added.length + c.changed.length + c.removed.length));
+    expect(nonEmpty(JSON.parse(readFileSync(path.join(r!.dir, 'diff.json'), 'utf8')).rows)).toEqual(nonEmpty(files.services));
     // The episode's own trace: the agent's calls, in order, numbered, and nothing from seeding the world.
     const trace = readFileSync(path.join(r!.dir, 'trace.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { epoch: number; seq: number; route: string | null; kind: string });
     expect(trace.every((e) => e.epoch === r!.epoch)).toBe(true);
