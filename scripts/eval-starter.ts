@@ -14,13 +14,13 @@ import { pathToFileURL } from 'node:url';
 import type { EpisodeResult } from '../src/eval/episode.js';
 import { runAgentOver, withPreparedRun, type RunSummary } from '../src/eval/run.js';
 
-export const STARTER_DIR = path.resolve(import.meta.dirname, '../examples/eval/starter');
+const STARTER_DIR = path.resolve(import.meta.dirname, '../examples/eval/starter');
 const AGENTS = path.join(STARTER_DIR, 'agents');
 /** Folders of the starter directory that hold no tasks. */
 const NOT_TASKS = new Set(['agents', 'worlds']);
 
 export type AgentKind = 'reference' | 'nothing' | 'careless';
-export const AGENT_KINDS: AgentKind[] = ['reference', 'nothing', 'careless'];
+const AGENT_KINDS: AgentKind[] = ['reference', 'nothing', 'careless'];
 
 const COMMANDS: Record<AgentKind, string> = {
   reference: `node ${path.join(AGENTS, 'reference.mjs')}`,
@@ -37,7 +37,7 @@ export function starterTasks(names: string[] = []): string[] {
 }
 
 /** What is wrong with one episode of an agent kind, or nothing. */
-export function brokenExpectation(kind: AgentKind, r: EpisodeResult): string | undefined {
+function brokenExpectation(kind: AgentKind, r: EpisodeResult): string | undefined {
   const failed = r.checks.filter((c) => !c.pass);
   const collateral = r.checks.filter((c) => c.kind === 'collateral');
   const say = (checks: typeof failed) => checks.map((c) => `${c.name}: ${c.message}`).join('; ');
