@@ -69,8 +69,9 @@ export interface StarterOptions {
 }
 
 /** Runs the suite with each agent kind over one preparation; the outcomes, with what broke. */
-export async function runStarterSuite(opts: StarterOptions = {}): Promise<{ outcomes: StarterOutcome[]; timings: { poolStartMs: number; prepareMs: number; totalMs: number } }> {
+export async function runStarterSuite(opts: StarterOptions = {}): Promise<{ outcomes: StarterOutcome[]; timings: { poolStartMs: number; prepareMs: number; totalMs: number; cpuMs: number } }> {
   const began = performance.now();
+  const cpu = process.cpuUsage();
   const tasks = opts.tasks ?? starterTasks();
   const kinds = opts.kinds ?? AGENT_KINDS;
   const out = opts.out ?? path.join(os.tmpdir(), `hamlet-eval-starter-${process.pid}`);
@@ -93,7 +94,9 @@ export async function runStarterSuite(opts: StarterOptions = {}): Promise<{ outc
       for (const [task, why] of Object.entries(broken)) log(`  ${task}: ${why}`);
       outcomes.push({ kind, summary, results, broken });
     }
-    return { outcomes, timings: { ...run.timings, totalMs: performance.now() - began } };
+    // This process's CPU (it serves every instance and every agent's calls); the agents' own is theirs.
+    const used = process.cpuUsage(cpu);
+    return { outcomes, timings: { ...run.timings, totalMs: performance.now() - began, cpuMs: (used.user + used.system) / 1000 } };
   });
 }
 
@@ -116,6 +119,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { names, ...flags } = flagsOf(process.argv.slice(2));
   const { outcomes, timings } = await runStarterSuite({ ...flags, tasks: starterTasks(names), log: (l) => console.log(l) });
   const broken = outcomes.reduce((n, o) => n + Object.keys(o.broken).length, 0);
-  console.log(`${broken ? 'FAILED' : 'ok'}: ${outcomes.map((o) => `${o.kind} ${Object.keys(o.broken).length ? 'broke' : 'met'} its expectation`).join(', ')} (${Math.round(timings.totalMs / 1000)} s)`);
+  console.log(`${broken ? 'FAILED' : 'ok'}: ${outcomes.map((o) => `${o.kind} ${Object.keys(o.broken).length ? 'broke' : 'met'} its expectation`).join(', ')} (${Math.round(timings.totalMs / 1000)} s, ${Math.round(timings.cpuMs / 1000)} s of CPU in this process)`);
   process.exitCode = broken ? 1 : 0;
 }
