@@ -1,11 +1,10 @@
-// What an episode changed: the row diff of the world between its start and its end (the
-// console's diff of two snapshot files, every page), and beside it the same changes as a person
+// What an episode changed: the row diff of the world between its start and its end (as the
+// console's diff of two snapshot files answers it), and beside it the same changes as a person
 // reads them, each service describing its own rows (ServiceWorld.describe, in the service's
 // store/ folder). A row no describer knows is shown as the row diff says it, so nothing
 // changed goes unseen by the collateral rule.
-import { canonicalJson } from '../console/world/canonical.js';
-import { diffFiles, type ServiceChanges } from '../console/world/diff.js';
-import type { FileLimits } from '../console/world/file.js';
+import { canonicalJson, canonicalRow, compareRows } from '../console/world/canonical.js';
+import type { ServiceChanges } from '../console/world/diff.js';
 import type { WorldState } from '../console/world/state.js';
 import { PLATFORM_WORLD, type WorldChangeDescriber, type WorldChangeNote, type WorldRow, type WorldRowChange } from '../platform/world.js';
 import type { ConfiguredService } from '../platform/service.js';
@@ -22,22 +21,49 @@ export interface EpisodeChanges {
   semantic: SemanticChange[];
 }
 
-const PAGE = 10_000;
+/** A row as a snapshot file holds it (bytes as {"$base64": …}): what describers and diff.json get. */
+const asInFile = (line: string): WorldRow => JSON.parse(line) as WorldRow;
 
-/** The row diff of two snapshot files, every page of it. */
-export async function rowDiff(from: string, to: string, limits: FileLimits): Promise<Record<string, ServiceChanges>> {
-  const out: Record<string, ServiceChanges> = {};
-  let after;
-  do {
-    const page = await diffFiles({ from, to, after, limit: PAGE, pageBytes: 64 * 1024 * 1024, limits });
-    for (const [service, c] of Object.entries(page.services)) {
-      const into = (out[service] ??= { added: [], changed: [], removed: [] });
-      into.added.push(...c.added);
-      into.changed.push(...c.changed);
-      into.removed.push(...c.removed);
+/**
+ * The row diff of two world states in memory, the same as the console's diff of their snapshot
+ * files (src/console/world/diff.ts) answers, per service: rows added, changed and removed, by
+ * key. An episode has both states at hand, and reading them back from files (gunzip, a line at
+ * a time) cost more than the rest of the episode's bookkeeping together.
+ */
+export function rowDiff(from: WorldState, to: WorldState): Record<string, ServiceChanges> {
+  const tables = new Map<string, { owner: string; key: string[]; a: WorldRow[]; b: WorldRow[] }>();
+  for (const [side, state] of [['a', from], ['b', to]] as const) {
+    for (const t of state.tables) {
+      const entry = tables.get(t.name) ?? { owner: t.owner, key: t.key, a: [], b: [] };
+      entry[side] = t.rows;
+      tables.set(t.name, entry);
     }
-    after = page.next;
-  } while (after);
+  }
+  const out: Record<string, ServiceChanges> = {};
+  for (const name of [...tables.keys()].sort()) {
+    const { owner, key, a, b } = tables.get(name)!;
+    const changes = (out[owner] ??= { added: [], changed: [], removed: [] });
+    const keyOf = (row: WorldRow) => Object.fromEntries(key.map((c) => [c, row[c] ?? null]));
+    // Both sides are in key order (World.read sorts them): a merge.
+    let i = 0;
+    let j = 0;
+    while (i < a.length || j < b.length) {
+      const order = i >= a.length ? 1 : j >= b.length ? -1 : compareRows(a[i]!, b[j]!, key);
+      if (order < 0) {
+        changes.removed.push({ table: name, key: keyOf(a[i]!), row: asInFile(canonicalRow(a[i++]!)) });
+      } else if (order > 0) {
+        changes.added.push({ table: name, key: keyOf(b[j]!), row: asInFile(canonicalRow(b[j++]!)) });
+      } else {
+        const x = canonicalRow(a[i++]!);
+        const y = canonicalRow(b[j++]!);
+        if (x === y) continue;
+        const before = asInFile(x);
+        const after = asInFile(y);
+        const columns = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((c) => canonicalJson(before[c]) !== canonicalJson(after[c])).sort();
+        changes.changed.push({ table: name, key: keyOf(after), columns, before, after });
+      }
+    }
+  }
   return out;
 }
 

@@ -6,7 +6,7 @@ import type { SeedKeys } from '../console/world/scenario.js';
 import type { EpisodeChanges, SemanticChange } from './changes.js';
 import type { Readers } from './readers.js';
 import { runScriptCheck, type ScriptInput } from './script-check.js';
-import { CHECK_KINDS, type Check, type CheckKind, type CollateralCheck, type CommunityCheck, type HomeCheck, type MailCheck, type PostCheck, type WorkflowCheck } from './task.js';
+import { CHECK_KINDS, type Check, type ChangeCheck, type CheckKind, type CollateralCheck, type CommunityCheck, type HomeCheck, type MailCheck, type PostCheck, type WorkflowCheck } from './task.js';
 
 export interface CheckResult {
   name: string;
@@ -133,6 +133,13 @@ function unexpectedChanges(rule: CollateralCheck, changes: SemanticChange[]): Se
   return changes.filter((c) => !(rule.allow ?? []).some((a) => a.service === c.service && matches(a.kind, c.kind) && matches(a.subject, c.subject)));
 }
 
+/** Changes of the semantic diff matching the check (service, kind, subject, text). */
+function changeCheck(c: ChangeCheck, ctx: CheckContext): Outcome {
+  const found = ctx.changes.semantic.filter((x) => x.service === c.service && matches(c.kind, x.kind) && matches(c.subject, x.subject) && has(x.text, c.text_contains)).length;
+  const what = [c.service, c.kind, c.subject && `of ${c.subject}`, c.text_contains && `saying "${c.text_contains}"`].filter(Boolean).join(' ');
+  return counted(found, c.count, `change(s) ${what}`);
+}
+
 function collateralCheck(c: CollateralCheck, ctx: CheckContext): Outcome {
   const bad = unexpectedChanges(c, ctx.changes.semantic);
   if (!bad.length) return { pass: true, message: `nothing else changed (${ctx.changes.semantic.length} change(s), all allowed)` };
@@ -158,6 +165,7 @@ export async function runChecks(checks: Check[], ctx: CheckContext): Promise<Che
       else if (check.blog) outcome = await blogCheck(check.blog, ctx);
       else if (check.community) outcome = await communityCheck(check.community, ctx);
       else if (check.workflow) outcome = await workflowCheck(check.workflow, ctx);
+      else if (check.change) outcome = changeCheck(check.change, ctx);
       else if (check.collateral) outcome = collateralCheck(check.collateral, ctx);
       else outcome = await runScriptCheck(check.script!, ctx.script);
     } catch (err) {

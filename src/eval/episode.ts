@@ -136,7 +136,7 @@ export async function runEpisode(task: Task, start: StartWorld, instance: Instan
   const end = await instance.world.read();
   const endFile = path.join(dir, 'end.jsonl.gz');
   writeFileSync(endFile, saveWorld(end, platform.clock.now().toISOString(), `${task.id} #${opts.episode}`).file);
-  const rows = await rowDiff(start.file, endFile, instance.limits);
+  const rows = rowDiff(start.state, end);
   const changes: EpisodeChanges = { rows, semantic: describeChanges(rows, instance.services, start.state, end) };
   writeFileSync(path.join(dir, 'diff.json'), JSON.stringify(changes, null, 2) + '\n');
   const trace: string[] = [];

@@ -9,7 +9,7 @@ import addFormats from 'ajv-formats';
 import { parse, YAMLParseError } from 'yaml';
 import type { Scenario } from '../console/world/scenario.js';
 
-export const CHECK_KINDS = ['mail', 'home', 'blog', 'community', 'workflow', 'collateral', 'script'] as const;
+export const CHECK_KINDS = ['mail', 'home', 'blog', 'community', 'workflow', 'change', 'collateral', 'script'] as const;
 export type CheckKind = (typeof CHECK_KINDS)[number];
 
 export interface MailCheck { to?: string; from?: string; subject_contains?: string; text_contains?: string; count?: number }
@@ -18,6 +18,8 @@ export interface PostCheck { author?: string; title_contains?: string; content_c
 export interface CommunityCheck extends PostCheck { community?: string }
 export interface WorkflowCheck { name: string; active?: boolean; min_executions?: number; exists?: boolean }
 export interface CollateralRule { service: string; kind?: string; subject?: string }
+/** Changes of the semantic diff: what no public read shows (a comment, a vote, a label, a follow). */
+export interface ChangeCheck extends CollateralRule { text_contains?: string; count?: number }
 export interface CollateralCheck { allow?: CollateralRule[] }
 
 export interface Check {
@@ -27,6 +29,7 @@ export interface Check {
   blog?: PostCheck;
   community?: CommunityCheck;
   workflow?: WorkflowCheck;
+  change?: ChangeCheck;
   collateral?: CollateralCheck;
   /** Resolved against the task's folder. */
   script?: string;

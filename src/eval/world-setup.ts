@@ -46,6 +46,13 @@ function readKeys(file: string, task: Task): SeedKeys {
   }
 }
 
+/** The task's agent must be one the world handed keys to. */
+export function checkAgent(task: Task, start: Pick<StartWorld, 'keys'>): void {
+  if (start.keys.agents[task.agent.name]) return;
+  const known = Object.keys(start.keys.agents);
+  throw new TaskError(`${task.file}: agent.name: the world has no agent "${task.agent.name}" with keys (${known.length ? `it has: ${known.join(', ')}` : 'add it to the scenario'})`);
+}
+
 /**
  * Makes the task's world on an instance (whose world it replaces) and keeps it in `dir`. Runs
  * while no episode does: the demo generator draws the process's randomness from its seed.
@@ -69,10 +76,7 @@ export async function prepareStartWorld(task: Task, instance: Instance, dir: str
     if (err instanceof ScenarioError) throw new TaskError(`${task.file}: world.scenario: ${err.message}`);
     throw err;
   }
-  if (!keys.agents[task.agent.name]) {
-    const known = Object.keys(keys.agents);
-    throw new TaskError(`${task.file}: agent.name: the world has no agent "${task.agent.name}" with keys (${known.length ? `it has: ${known.join(', ')}` : 'add it to the scenario'})`);
-  }
+  checkAgent(task, { keys });
   const clock = platform.clock;
   if (clock instanceof ControllableClock) {
     if (task.world.clock?.now) clock.set(task.world.clock.now);

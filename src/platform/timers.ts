@@ -48,6 +48,8 @@ export class Timers {
   private readonly sources = new Set<DueSource>();
   private readonly rewinds = new Set<() => void>();
   private advancing: Promise<unknown> = Promise.resolve();
+  /** Holds in force (hold()): while any is, no timer runs. */
+  private holds = 0;
   logger?: Logger;
 
   constructor(readonly clock: Clock) {
@@ -65,6 +67,21 @@ export class Timers {
   onRewind(rearm: () => void): () => void {
     this.rewinds.add(rearm);
     return () => this.rewinds.delete(rearm);
+  }
+
+  /**
+   * Keeps every timer from running until the returned release is called. A world being
+   * restored holds them: its clock jumps before its services have reloaded, and the timers of
+   * the world being replaced (a workflow's schedule) must not run in the new one.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holds === 0) this.pump();
+    };
   }
 
   /** Runs fn when the clock reaches `due` (ms). Returns a cancel function. */
@@ -201,6 +218,7 @@ export class Timers {
   /** Runs due timers in order; synchronous ones run at once (a test moving a manual clock sees them done). */
   private pump(): void {
     if (this.pumping) return; // the running pass picks up what became due when its await ends
+    if (this.holds) return; // the release pumps
     for (;;) {
       const head = this.queue[0];
       if (!head || head.due > this.clock.ms()) break;

@@ -5,7 +5,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { diffFiles } from '../../src/console/world/diff.js';
+import { WORLD_DEFAULTS } from '../../src/console/world/settings.js';
 import { loadTasks, runEvaluation } from '../../src/eval/run.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
@@ -37,6 +40,10 @@ describe('hamlet eval run', () => {
     const texts = r!.changes.map((c) => `${c.service} ${c.kind} ${c.text}`);
     expect(texts).toContain('home entity.changed light.kitchen: state off → on; attribute brightness 0 → 180');
     expect(texts).toContain('mail message.sent message sent "Re: Party tonight" from ada <ada@mail.test> to bob <bob@mail.test>');
+    // The episode's row diff (made in memory) is the console's diff of its start and end snapshot files.
+    const files = await diffFiles({ from: path.join(tmp, 'reference', 'party-lights', 'start.jsonl.gz'), to: path.join(r!.dir, 'end.jsonl.gz'), limit: 10_000, pageBytes: 1 << 26, limits: WORLD_DEFAULTS });
+    const nonEmpty = (x: Record<string, { added: unknown[]; changed: unknown[]; removed: unknown[] }>) => Object.fromEntries(Object.entries(x).filter(([, c]) => c.added.length + c.changed.length + c.removed.length));
+    expect(nonEmpty(JSON.parse(readFileSync(path.join(r!.dir, 'diff.json'), 'utf8')).rows)).toEqual(nonEmpty(files.services));
     // The episode's own trace: the agent's calls, in order, numbered, and nothing from seeding the world.
     const trace = readFileSync(path.join(r!.dir, 'trace.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { epoch: number; seq: number; route: string | null; kind: string });
     expect(trace.every((e) => e.epoch === r!.epoch)).toBe(true);
@@ -75,30 +82,40 @@ describe('hamlet eval run', () => {
     expect(results[0]!.passed).toBe(false);
   }, 120_000);
 
-  it('runs episodes in parallel, each in its own world and trace', async () => {
+  it('runs 8 episodes in parallel, each in its own world and trace', async () => {
     const barrier = mkdtempSync(path.join(tmp, 'barrier-'));
+    const n = 8;
     // The agents inherit the runner's environment.
     process.env.MARK_BARRIER = barrier;
-    const { results } = await run(`node ${FIXTURES}/mark.mjs`, 'parallel', { task: 'marks.yaml', parallel: 2, repeat: 2 }).finally(() => delete process.env.MARK_BARRIER);
-    expect(results).toHaveLength(2);
-    // Both agents were running at once (each waited for the other's mark), on two instances.
-    expect(readdirSync(barrier)).toHaveLength(2);
-    expect(new Set(results.map((r) => r.instance)).size).toBe(2);
+    process.env.MARK_BARRIER_COUNT = String(n);
+    const { results } = await run(`node ${FIXTURES}/mark.mjs`, 'parallel', { task: 'marks.yaml', parallel: n, repeat: n }).finally(() => {
+      delete process.env.MARK_BARRIER;
+      delete process.env.MARK_BARRIER_COUNT;
+    });
+    expect(results).toHaveLength(n);
+    // All the agents were running at once (each waited for every other's mark), on n instances.
+    expect(readdirSync(barrier)).toHaveLength(n);
+    expect(new Set(results.map((r) => r.instance)).size).toBe(n);
     const marks = results.map((r) => readFileSync(path.join(r.dir, 'agent.stdout'), 'utf8').trim());
-    expect(new Set(marks).size).toBe(2);
+    expect(new Set(marks).size).toBe(n);
     for (const [i, r] of results.entries()) {
       const mine = marks[i]!;
-      const other = marks[1 - i]!;
       expect(r.passed).toBe(true);
       expect(r.changes.map((c) => c.subject)).toEqual([mine]);
       const diff = readFileSync(path.join(r.dir, 'diff.json'), 'utf8');
       const trace = readFileSync(path.join(r.dir, 'trace.jsonl'), 'utf8');
+      const end = gunzipSync(readFileSync(path.join(r.dir, 'end.jsonl.gz'))).toString();
       expect(diff).toContain(mine);
       expect(trace).toContain(mine);
-      expect(diff).not.toContain(other);
-      expect(trace).not.toContain(other);
+      expect(end).toContain(mine);
+      // No other episode's write is in this one's world (its end state), diff or trace.
+      for (const other of marks.filter((m) => m !== mine)) {
+        expect(diff).not.toContain(other);
+        expect(trace).not.toContain(other);
+        expect(end).not.toContain(other);
+      }
     }
-  }, 120_000);
+  }, 180_000);
 });
 
 describe('task files', () => {
@@ -131,7 +148,7 @@ describe('task files', () => {
     expect(lines[0]).toBe(`${bad[0]}: checks[0].home.entity_id: must be string`);
     expect(lines[1]).toBe(`${bad[1]}: time_limit: a duration: seconds, or 90s, 10m, 2h, 1d`);
     expect(lines[2]).toMatch(new RegExp(`^${bad[2]}: agent\\.(name: required|nmae: not a field of agent)$`));
-    expect(lines[3]).toBe(`${bad[3]}: checks[2]: one of mail, home, blog, community, workflow, collateral, script (and a name), not collateral and script together`);
+    expect(lines[3]).toBe(`${bad[3]}: checks[2]: one of mail, home, blog, community, workflow, change, collateral, script (and a name), not collateral and script together`);
     expect(lines[4]).toMatch(new RegExp(`^${bad[4]}: not YAML at line \\d+, column \\d+`));
   });
 });

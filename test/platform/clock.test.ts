@@ -140,6 +140,27 @@ describe('Timers', () => {
     expect(fired).toEqual(['10:00:00', '11:00:00']);
   });
 
+  it('a hold keeps timers from running while a world is replaced: a timer cancelled before the release never runs', () => {
+    const clock = new ManualClock(T0);
+    const timers = new Timers(clock);
+    const fired: string[] = [];
+    const oldWorlds = timers.at(T0 + HOUR, () => fired.push('old world'));
+    timers.at(T0 + 2 * HOUR, () => fired.push('kept'));
+    const release = timers.hold();
+    // The restored clock jumps past both; the old world's services reload and drop their timer.
+    clock.restore({ frozen: true, now: new Date(T0 + 24 * HOUR).toISOString() });
+    expect(fired).toEqual([]);
+    oldWorlds();
+    release();
+    expect(fired).toEqual(['kept']);
+    release(); // a second release changes nothing
+    const again = timers.hold();
+    timers.at(T0 + 24 * HOUR, () => fired.push('due now'));
+    expect(fired).toEqual(['kept']);
+    again();
+    expect(fired).toEqual(['kept', 'due now']);
+  });
+
   it('advance leaves a running clock running, from the target time', async () => {
     vi.useFakeTimers({ now: T0 });
     const clock = new ControllableClock();

@@ -107,30 +107,36 @@ export class World {
     const clock = state.clock ? checkClock(state.clock) : undefined;
     const catalog = await this.catalog();
     const { given, dropped } = incomingRows(state, catalog);
-    const sqlite = this.platform.db.sqlite;
+    // The old world's timers wait until the new world's services have reloaded (and dropped them).
+    const release = this.platform.timers.hold();
     try {
-      if (sqlite) await sqlite.run((s) => replaceTables(s, catalog.map((t) => ({ name: t.name, rows: given.get(t.name) ?? [], keep: t.instanceRows }))));
-      else await this.platform.db.kysely.transaction().execute(async (trx) => {
-        const kept = new Map<string, WorldRow[]>();
-        // Children before parents, so no foreign key ever points at a missing row.
-        for (const t of [...catalog].reverse()) {
-          if (t.instanceRows) kept.set(t.name, ((await trx.selectFrom(t.name).selectAll().execute()) as WorldRow[]).filter((r) => isInstanceRow(t.instanceRows, t.name, r)));
-          await trx.deleteFrom(t.name).execute();
-        }
-        for (const t of catalog) {
-          await insertRows(trx, t, kept.get(t.name) ?? []);
-          await insertRows(trx, t, given.get(t.name) ?? []).catch((err) => {
-            throw isRefusal(err) ? new RowsRefused(t.name, err as Error) : err;
-          });
-          if (t.serial && this.platform.db.dialect === 'postgres') await moveSequence(trx, t.name, t.serial);
-        }
-      });
-    } catch (err) {
-      if (err instanceof RowsRefused) throw new WorldFileError(`the snapshot does not fit this database (nothing was changed): table ${err.table}: ${err.cause.message}`);
-      throw err;
+      const sqlite = this.platform.db.sqlite;
+      try {
+        if (sqlite) await sqlite.run((s) => replaceTables(s, catalog.map((t) => ({ name: t.name, rows: given.get(t.name) ?? [], keep: t.instanceRows }))));
+        else await this.platform.db.kysely.transaction().execute(async (trx) => {
+          const kept = new Map<string, WorldRow[]>();
+          // Children before parents, so no foreign key ever points at a missing row.
+          for (const t of [...catalog].reverse()) {
+            if (t.instanceRows) kept.set(t.name, ((await trx.selectFrom(t.name).selectAll().execute()) as WorldRow[]).filter((r) => isInstanceRow(t.instanceRows, t.name, r)));
+            await trx.deleteFrom(t.name).execute();
+          }
+          for (const t of catalog) {
+            await insertRows(trx, t, kept.get(t.name) ?? []);
+            await insertRows(trx, t, given.get(t.name) ?? []).catch((err) => {
+              throw isRefusal(err) ? new RowsRefused(t.name, err as Error) : err;
+            });
+            if (t.serial && this.platform.db.dialect === 'postgres') await moveSequence(trx, t.name, t.serial);
+          }
+        });
+      } catch (err) {
+        if (err instanceof RowsRefused) throw new WorldFileError(`the snapshot does not fit this database (nothing was changed): table ${err.table}: ${err.cause.message}`);
+        throw err;
+      }
+      if (clock) controllable(this.platform.clock)?.restore(clock);
+      await this.platform.world.restored();
+    } finally {
+      release();
     }
-    if (clock) controllable(this.platform.clock)?.restore(clock);
-    await this.platform.world.restored();
     const known = new Set(catalog.map((t) => t.name));
     return { skipped: state.tables.filter((t) => !known.has(t.name) && t.rows.length).map((t) => t.name), dropped };
   }
