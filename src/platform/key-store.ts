@@ -2,7 +2,6 @@
 // stored platform clock (a key's dates follow the world's time) and the event bus (a revoke
 // reaches running instances through Redis). No jobs, mailer, trace, rate limits or service is
 // built, so the command answers in a fraction of a second.
-import type { HamletConfig } from '../config.js';
 import { ControllableClock } from './clock.js';
 import { storedClock } from './clock-store.js';
 import { migrate, openDb } from './db.js';
@@ -15,7 +14,15 @@ export interface KeyStore {
   close(): Promise<void>;
 }
 
-export async function openKeyStore(config: HamletConfig): Promise<KeyStore> {
+/** Where the keys are: the storage, and the Redis (with the queue prefix) running instances listen on. */
+export interface KeyStorage {
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  queue: { prefix: string };
+}
+
+export async function openKeyStore(config: KeyStorage): Promise<KeyStore> {
   const db = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   let clock: ControllableClock;
   try {
