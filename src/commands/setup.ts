@@ -2,7 +2,6 @@
 // platform quietly on the configured storage. Kept apart from cli.ts so `--version` and `help`
 // load none of it.
 import { configure, loadConfig, type HamletConfig } from '../config.js';
-import { createLogger } from '../platform/logger.js';
 import type { PortSetting } from '../platform/settings.js';
 import type { ConfiguredService, Platform } from '../platform/service.js';
 
@@ -25,13 +24,12 @@ export function platformConfigured(flags: Record<string, string>, env: NodeJS.Pr
   return config;
 }
 
-export const quietLogger = () => createLogger({ level: 'warn', pretty: false });
-
 /** Opens the platform with the given services' tables migrated, runs `work`, closes it. */
 export async function withPlatform<T>(config: HamletConfig, services: ConfiguredService[], work: (platform: Platform) => Promise<T>): Promise<T> {
   const { closePlatform, openPlatform } = await import('../server.js');
   const { migrate } = await import('../platform/db.js');
-  const platform = await openPlatform(config, { logger: quietLogger() });
+  const { createLogger } = await import('../platform/logger.js');
+  const platform = await openPlatform(config, { logger: createLogger({ level: 'warn', pretty: false }) });
   try {
     for (const { definition } of services) await migrate(platform.db, definition.name, definition.migrations);
     return await work(platform);
