@@ -7,7 +7,7 @@
 import { readWorldSettings, type WorldSettings } from './console/world/settings.js';
 import { parseTrustProxy, type TrustProxySetting } from './platform/client-address.js';
 import { parseAllowedOrigins } from './platform/mcp-origins.js';
-import { HTTP_DEFAULTS, type HttpSettings } from './platform/http.js';
+import { HTTP_DEFAULTS, type HttpSettings } from './platform/http-settings.js';
 import type { RateLimitSettings } from './platform/ratelimit.js';
 import { parseRateLimit, SettingsKit, type Env, type PortSetting, type RateLimitSetting } from './platform/settings.js';
 import type { ConfiguredService, PlatformSettings } from './platform/service.js';

@@ -1,10 +1,11 @@
 // `hamlet keys create|list|revoke`: a service's API keys on the configured storage. Opens only
-// the platform (its keys table): no service runs, and only the named service's declaration is read.
+// the platform's keys (platform/key-store.ts): no service runs, only the platform's settings are
+// read, and only the named service's declaration is loaded.
 import { ADMIN_KEYS } from '../console/admin-keys.js';
 import { loadService, registeredServices } from '../services/registry.js';
 import type { Command } from './command.js';
 import { USAGE_ERROR } from './command.js';
-import { configured, quietLogger } from './setup.js';
+import { platformConfigured } from './setup.js';
 
 const SERVICES = () => `${registeredServices().join(', ')} or ${ADMIN_KEYS}`;
 
@@ -33,26 +34,27 @@ export const command: Command = {
       console.error(`${service} keys are issued to its own users (by registration), not by an admin`);
       return 1;
     }
-    const { config } = await configured(flags);
-    const { openPlatform, closePlatform } = await import('../server.js');
-    const platform = await openPlatform(config, { logger: quietLogger() });
+    const config = platformConfigured(flags);
+    // The keys alone: the database and the platform's tables, not the whole platform (key-store.ts).
+    const { openKeyStore } = await import('../platform/key-store.js');
+    const store = await openKeyStore(config);
     try {
       if (action === 'create') {
-        const { key } = await platform.keys.create(service, { name: flags['name'] });
+        const { key } = await store.keys.create(service, { name: flags['name'] });
         process.stdout.write(key + '\n');
         return 0;
       }
       if (action === 'list') {
-        for (const k of await platform.keys.list(service)) {
+        for (const k of await store.keys.list(service)) {
           console.log(`${k.id}  …${k.hint}  ${k.createdAt}  ${k.revokedAt ? 'revoked ' + k.revokedAt : 'live'}  ${k.name ?? ''}`);
         }
         return 0;
       }
-      const n = await platform.keys.revoke({ service, id: id! });
+      const n = await store.keys.revoke({ service, id: id! });
       console.error(n ? 'revoked' : 'no live key with that id');
       return n ? 0 : 1;
     } finally {
-      await closePlatform(platform);
+      await store.close();
     }
   },
 };

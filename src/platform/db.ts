@@ -7,7 +7,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import {
   Kysely,
   Migrator,
@@ -20,9 +21,21 @@ import {
 import { gatedSqlite, type SqliteAccess } from './sqlite.js';
 import { TransactionWatch, watchedDriver } from './transactions.js';
 
-// count(*) and bigserial come back from pg as strings; numbers are what the code expects.
-pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
-pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+let pgModule: typeof pg | undefined;
+
+/**
+ * pg, loaded the first time PostgreSQL is opened: embedded mode, and quick commands such as
+ * `hamlet keys create`, never pay for loading it.
+ */
+export function loadPg(): typeof pg {
+  if (!pgModule) {
+    pgModule = createRequire(import.meta.url)('pg') as typeof pg;
+    // count(*) and bigserial come back from pg as strings; numbers are what the code expects.
+    pgModule.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+    pgModule.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+  }
+  return pgModule;
+}
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -124,7 +137,7 @@ export function postgresConnection(databaseUrl: string): { connectionString: str
 
 function openPostgres(databaseUrl: string): Db {
   const { connectionString, options, schema } = postgresConnection(databaseUrl);
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString,
     max: Number(process.env.HAMLET_PG_POOL ?? 10),
     ...(options ? { options } : {}),

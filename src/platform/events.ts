@@ -2,7 +2,8 @@
 // a state change, a new post), and caches invalidate through it so that the same code
 // works across instances. In-process by default; Redis pub/sub when REDIS_URL is set.
 import { EventEmitter } from 'node:events';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { Logger } from './logger.js';
 import type { Topic } from './topics.js';
 
@@ -74,9 +75,11 @@ export class RedisEventBus implements EventBus {
   private lost = false;
 
   constructor(url: string, private readonly logger?: Logger, prefix = 'hamlet:') {
-    this.pub = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    // ioredis is loaded only in queue mode: the in-process bus (and quick commands) never pay for it.
+    const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+    this.pub = new RedisClient(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
     // Named, so an operator (or a test) can tell the subscriber connections apart in CLIENT LIST.
-    this.sub = new Redis(url, { lazyConnect: false, connectionName: `${prefix.replace(/[^\w.-]/g, '')}-events` });
+    this.sub = new RedisClient(url, { lazyConnect: false, connectionName: `${prefix.replace(/[^\w.-]/g, '')}-events` });
     this.channelPrefix = prefix;
     this.local.setMaxListeners(0);
     this.sub.on('message', (channel: string, message: string) => {

@@ -14,10 +14,11 @@ import type { Health } from './health.js';
 import { registerServiceIndex, type ServiceIndex } from './service-index.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from './logger.js';
-import { trustProxyFunction, type TrustProxySetting } from './client-address.js';
+import { trustProxyFunction } from './client-address.js';
 import { reachableUrl } from './directory.js';
 import { DOMAIN_ERROR_STATUS, DomainError, HttpError } from './errors.js';
-import { DEFAULT_JSON_MAX_DEPTH, jsonShapeProblem } from './json-limits.js';
+import { HTTP_DEFAULTS, type HttpSettings } from './http-settings.js';
+import { jsonShapeProblem } from './json-limits.js';
 import { loggableUrl } from './redact.js';
 import type { Trace } from './trace.js';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -39,31 +40,8 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-/** The HTTP edge every service shares, one set for the process. */
-export interface HttpSettings {
-  /** HAMLET_TRUST_PROXY (alias COMMUNITY_TRUST_PROXY): proxies whose X-Forwarded-For entries are believed. */
-  trustProxy?: TrustProxySetting;
-  /** A request's headers must arrive within this (slow-header clients are cut off). */
-  headersTimeoutMs: number;
-  /** The whole request, body included, must arrive within this. */
-  requestTimeoutMs: number;
-  /** An idle keep-alive connection is closed after this. */
-  keepAliveTimeoutMs: number;
-  /** Open connections per listening port; more are closed as they arrive. */
-  maxConnections: number;
-  /** Deepest JSON body (and home WebSocket message) accepted, in nested objects/arrays. */
-  jsonMaxDepth: number;
-  /** HAMLET_HTTP_EAGER_SCHEMAS: compile every route's validators and serializers at start, not on first use. */
-  eagerSchemas?: boolean;
-}
-
-export const HTTP_DEFAULTS: HttpSettings = {
-  headersTimeoutMs: 20_000,
-  requestTimeoutMs: 120_000,
-  keepAliveTimeoutMs: 72_000,
-  maxConnections: 1024,
-  jsonMaxDepth: DEFAULT_JSON_MAX_DEPTH,
-};
+// The edge's settings live apart (http-settings.ts) so reading the configuration loads no Fastify.
+export { HTTP_DEFAULTS, type HttpSettings };
 
 export interface ErrorInfo {
   statusCode: number;

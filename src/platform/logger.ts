@@ -1,6 +1,7 @@
 // pino JSON logs, one line per request (see http.ts); `--pretty` for people.
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { PinoPretty } from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type { PinoPretty } from 'pino-pretty';
 import { redactUrl } from './redact.js';
 
 export type { Logger };
@@ -38,7 +39,9 @@ export function createLogger(opts: { level: string; pretty: boolean; destination
  * prints after them instead of racing it from a transport's worker thread.
  */
 function prettyStream(destination?: DestinationStream): DestinationStream {
-  return PinoPretty({
+  // Loaded only for `--pretty`: JSON logs, and commands that log nothing, never pay for it.
+  const { PinoPretty: pretty } = createRequire(import.meta.url)('pino-pretty') as { PinoPretty: typeof PinoPretty };
+  return pretty({
     translateTime: 'SYS:HH:MM:ss',
     singleLine: true,
     ignore: 'pid,hostname,reqId',

@@ -6,7 +6,7 @@ import type { Db, Migrations } from './db.js';
 import type { Directory } from './directory.js';
 import type { EventBus } from './events.js';
 import type { Health } from './health.js';
-import type { HttpSettings } from './http.js';
+import type { HttpSettings } from './http-settings.js';
 import type { Jobs } from './jobs.js';
 import type { Keys } from './keys.js';
 import type { Leaders } from './leader.js';

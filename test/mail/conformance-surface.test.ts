@@ -1,8 +1,10 @@
 // Drives every method of the agentmail SDK (0.5.27) in the areas beyond the core: pods and
 // their nested routes, thread and draft attachments, domains, allow/block lists, metrics,
-// API keys, auth/me and the organization. Each JSON answer is checked with the SDK's own
+// API keys, auth/me and the organization, and AgentID sign-in (providers, accounts, an inbox's
+// authorize). Each JSON answer is checked with the SDK's own
 // serialization schema in strict mode (unknown keys fail), as the server sent it; the last
 // test fails if any method of those areas was never called.
+import { generateKeyPairSync } from 'node:crypto';
 import { AgentMail, AgentMailClient, serialization } from 'agentmail';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer } from './dns-server.js';
@@ -20,8 +22,9 @@ interface Seen {
 const AREAS = [
   'pods', 'pods.inboxes', 'pods.threads', 'pods.drafts', 'pods.domains', 'pods.lists', 'pods.metrics', 'pods.apiKeys', 'pods.webhooks',
   'inboxes.webhooks', 'domains', 'lists', 'inboxes.lists', 'metrics', 'inboxes.metrics', 'apiKeys', 'inboxes.apiKeys', 'auth', 'organizations', 'drafts',
+  'providers', 'accounts',
 ];
-const EXTRA = ['threads.getAttachment', 'inboxes.threads.getAttachment', 'inboxes.drafts.getAttachment', 'inboxes.threads.delete', 'threads.delete', 'inboxes.messages.delete', 'inboxes.drafts.delete'];
+const EXTRA = ['inboxes.authorize', 'threads.getAttachment', 'inboxes.threads.getAttachment', 'inboxes.drafts.getAttachment', 'inboxes.threads.delete', 'threads.delete', 'inboxes.messages.delete', 'inboxes.drafts.delete'];
 
 const CONTRACT_UNION = new Set(['participants', 'last_message_at']);
 function withoutContractUnion(value: unknown): unknown {
@@ -368,6 +371,99 @@ describe('agentmail SDK conformance: pods, attachments, domains, lists, metrics,
     expect((await sdk('inboxes.webhooks.getHeaders', serialization.webhooks.WebhookHeaderNamesResponse, () => c.inboxes.webhooks.getHeaders(otherInbox, hook.webhookId))).headerNames).toEqual(['x-inbox']);
     expect((await sdk('inboxes.webhooks.update', serialization.webhooks.Webhook, () => c.inboxes.webhooks.update(otherInbox, hook.webhookId, { eventTypes: ['message.sent'] }))).eventTypes).toEqual(['message.sent']);
     await sdk('inboxes.webhooks.delete', undefined, () => c.inboxes.webhooks.delete(otherInbox, hook.webhookId));
+  });
+
+  it('AgentID sign-in: the provider catalog, connect by magic link, authorize a waiting sign-in, the accounts and keys it leaves', async () => {
+    /** A request to AgentID's side, which Hamlet plays under /agentid (no SDK calls it). */
+    const agentid = async (method: string, path: string, body?: unknown, key?: string) => {
+      const r = await fetch(`${env.api}/agentid${path}`, { method, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: r.status, body: (await r.json()) as any };
+    };
+    const clientJwk = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
+    const register = async (body: Record<string, unknown>) => {
+      const r = await agentid('POST', '/providers', body, env.key);
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body.provider_id as string;
+    };
+    expect((await agentid('POST', '/providers', { name: 'No key' })).status).toBe(401);
+    const scrape = await register({ name: 'Scrapewell', description: 'Web scraping API', terms_url: 'https://scrapewell.example/terms' });
+    const search = await register({ name: 'Searchly' });
+    const unlisted = await register({ name: 'Backroom', listed: false });
+    const closed = await register({ name: 'Tiny', owner_signup_limit: 0 });
+
+    // The catalog: listed providers only (no accounts yet: by name), a prefix search, one by id.
+    const catalog = await sdk('providers.list', serialization.ListProvidersResponse, () => c.providers.list());
+    expect(catalog.providers.map((p) => p.name)).toEqual(['Scrapewell', 'Searchly', 'Tiny']);
+    expect(catalog.providers[0]).toMatchObject({ providerId: scrape, description: 'Web scraping API', termsUrl: 'https://scrapewell.example/terms' });
+    const page1 = await c.providers.list({ limit: 2 });
+    expect(page1.providers.map((p) => p.name)).toEqual(['Scrapewell', 'Searchly']);
+    expect((await c.providers.list({ limit: 2, pageToken: page1.nextPageToken })).providers.map((p) => p.name)).toEqual(['Tiny']);
+    expect((await sdk('providers.search', serialization.SearchProvidersResponse, () => c.providers.search({ q: 'SC' }))).providers.map((p) => p.providerId)).toEqual([scrape]);
+    expect(await sdk('providers.get', serialization.Provider, () => c.providers.get(unlisted))).toEqual({ providerId: unlisted, name: 'Backroom' });
+    await expect(c.providers.get('00000000-0000-4000-8000-000000000000')).rejects.toBeInstanceOf(AgentMail.NotFoundError);
+
+    // Connect: a pending public key and a magic link; the client opens it and proves its key.
+    const connected = await sdk('providers.connect', serialization.ConnectAccepted, () => c.providers.connect(scrape, { inboxId: otherInbox }));
+    expect(connected.magicUrl.startsWith(`${env.api}/agentid/sign-ins/`)).toBe(true);
+    expect(await c.apiKeys.get(connected.apiKeyId)).toMatchObject({ type: 'public_key', status: 'pending', inboxId: otherInbox, podId: defaultPodId, permissions: { providerConnect: true, providerShareOwner: true } });
+    const opened = await fetch(connected.magicUrl);
+    expect(await opened.json()).toMatchObject({ status: 'authorized', inbox_id: otherInbox, provider: { provider_id: scrape } });
+    const jwk = clientJwk();
+    const done = await agentid('POST', `/sign-ins/${connected.magicUrl.split('/').pop()}/complete`, { public_key: jwk });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const activeKey = await c.apiKeys.get(connected.apiKeyId);
+    expect(activeKey).toMatchObject({ type: 'public_key', status: 'active', publicKey: { jwk: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y } } });
+    expect((activeKey as AgentMail.PublicKeyCredential).publicKey!.fingerprint).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((activeKey as AgentMail.PublicKeyCredential).expiresAt).toBeInstanceOf(Date);
+    // A magic link is used once.
+    expect((await agentid('POST', `/sign-ins/${connected.magicUrl.split('/').pop()}/complete`, { public_key: jwk })).status).toBe(409);
+
+    // Authorize: a client waits at Searchly's sign-in with its key; the agent authorizes the token it shows.
+    const waiting = await agentid('POST', '/sign-ins', { provider_id: search, public_key: clientJwk() });
+    expect(waiting.body.auth_token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect((await agentid('POST', `/sign-ins/${waiting.body.auth_token}/complete`, null)).status).toBe(409);
+    const authorized = await sdk('inboxes.authorize', serialization.inboxes.AuthorizeInboxResponse, () => c.inboxes.authorize(otherInbox, { authToken: waiting.body.auth_token }));
+    expect(authorized.instructions).toBe('Authorization complete. Return to browser.');
+    // A repeat for the same token, inbox and key answers the same key; another inbox finds no pending sign-in.
+    expect((await c.inboxes.authorize(otherInbox, { authToken: waiting.body.auth_token })).apiKeyId).toBe(authorized.apiKeyId);
+    await expect(c.inboxes.authorize(podInbox, { authToken: waiting.body.auth_token })).rejects.toBeInstanceOf(AgentMail.NotFoundError);
+    await expect(c.inboxes.authorize(otherInbox, { authToken: 'A'.repeat(22) })).rejects.toBeInstanceOf(AgentMail.NotFoundError);
+    await expect(c.inboxes.authorize(otherInbox, { authToken: 'short' })).rejects.toBeInstanceOf(AgentMail.ValidationError);
+    expect((await agentid('POST', `/sign-ins/${waiting.body.auth_token}/complete`, null)).status).toBe(200);
+    expect(await c.apiKeys.get(authorized.apiKeyId)).toMatchObject({ status: 'active' });
+
+    // A second sign-in at Scrapewell counts on the same account.
+    const again = await c.providers.connect(scrape, { inboxId: otherInbox });
+    expect((await agentid('POST', `/sign-ins/${again.magicUrl.split('/').pop()}/complete`, { public_key: clientJwk() })).body.account.sign_in_count).toBe(2);
+
+    // The accounts: most recent sign-in first, with the provider's name; per provider with the provider.
+    const accounts = await sdk('accounts.list', serialization.ListAccountsResponse, () => c.accounts.list());
+    expect(accounts.accounts.map((a) => [a.providerName, a.signInCount])).toEqual([['Scrapewell', 2], ['Searchly', 1]]);
+    expect(accounts.accounts[0]).toMatchObject({ inboxId: otherInbox, podId: defaultPodId, providerId: scrape });
+    expect((await c.accounts.list({ ascending: true })).accounts.map((a) => a.providerName)).toEqual(['Searchly', 'Scrapewell']);
+    expect(await sdk('accounts.get', serialization.Account, () => c.accounts.get(accounts.accounts[1]!.accountId))).toMatchObject({ providerId: search, signInCount: 1 });
+    const atScrape = await sdk('providers.listAccounts', serialization.ListProviderAccountsResponse, () => c.providers.listAccounts(scrape));
+    expect(atScrape.provider).toMatchObject({ providerId: scrape, name: 'Scrapewell' });
+    expect(atScrape.accounts.map((a) => a.accountId)).toEqual([accounts.accounts[0]!.accountId]);
+    // The catalog puts the providers with the most accounts first now.
+    expect((await c.providers.list()).providers.map((p) => p.name)).toEqual(['Scrapewell', 'Searchly', 'Tiny']);
+
+    // The keys: both families listed, the sign-in keys alone by type; one is revoked like any key.
+    const signInKeys = await c.apiKeys.list({ type: 'public_key' });
+    expect(signInKeys.apiKeys.map((k) => k.apiKeyId).sort()).toEqual([connected.apiKeyId, authorized.apiKeyId, again.apiKeyId].sort());
+    await c.apiKeys.delete(authorized.apiKeyId);
+    await expect(c.apiKeys.get(authorized.apiKeyId)).rejects.toBeInstanceOf(AgentMail.NotFoundError);
+
+    // Refusals: a provider that takes no more sign-ups (403), an inbox to name (400), a key without provider_connect (403).
+    await expect(c.providers.connect(closed, { inboxId: otherInbox })).rejects.toMatchObject({ statusCode: 403 });
+    await expect(c.providers.connect(scrape)).rejects.toBeInstanceOf(AgentMail.ValidationError);
+    const reader = (await c.apiKeys.create({ name: 'reader', permissions: { inboxRead: true } })) as AgentMail.CreateApiKeyResponse;
+    const rc = clientFor(reader.apiKey);
+    await expect(rc.providers.connect(scrape, { inboxId: otherInbox })).rejects.toMatchObject({ statusCode: 403 });
+    expect((await rc.accounts.list()).count).toBe(2);
+    await c.apiKeys.delete(reader.apiKeyId);
+    // A client's key that is not a public P-256 key is refused.
+    expect((await agentid('POST', '/sign-ins', { provider_id: search, public_key: { kty: 'EC', crv: 'P-256', x: 'a', y: 'b' } })).status).toBe(400);
   });
 
   it('deletes an empty pod', async () => {

@@ -17,8 +17,9 @@ describe('mail OpenAPI document', () => {
     // 46 core routes, 89 of the wider AgentMail surface (pods and their nested routes, domains, lists,
     // metrics, api keys, attachments, identity), the older API's …/metrics of the organization, a pod
     // and an inbox (the Python SDK 0.5.0's), Hamlet's outbox (GET /v0/outbox, GET /v0/outbox/{id}),
-    // agent sign-up, human and verify, and an inbox's label events.
-    expect(api.length).toBe(144);
+    // agent sign-up, human and verify, an inbox's label events, and AgentID's eight (providers:
+    // list, search, get, accounts, connect; accounts: list, get; an inbox's authorize).
+    expect(api.length).toBe(152);
     for (const { path, method, op } of api) {
       expect(path.startsWith('/v0/'), `${method} ${path}`).toBe(true);
       expect(Object.keys(op.responses ?? {}), `${method} ${path}`).toEqual(expect.arrayContaining(['200', '400', '401', '429']));

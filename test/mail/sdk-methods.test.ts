@@ -11,20 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMail, type MailTestEnv } from './helpers.js';
 
 /**
- * Not offered. inboxes.authorize, accounts.* and providers.*: "Sign in with AgentMail", where
- * third-party sites let an agent sign in with its inbox (a browser consent flow at AgentMail,
- * with a registry of the sites that accept it).
+ * Not offered: none today. ("Sign in with AgentMail", inboxes.authorize, accounts.* and
+ * providers.*, was the last; conformance-surface.test.ts drives it.)
  */
-const NOT_OFFERED: Record<string, (c: AgentMailClient) => Promise<unknown>> = {
-  'inboxes.authorize': (c) => c.inboxes.authorize('bot@mail.test', { authToken: 'x' }),
-  'accounts.list': (c) => c.accounts.list(),
-  'accounts.get': (c) => c.accounts.get('acc_1'),
-  'providers.list': (c) => c.providers.list(),
-  'providers.search': (c) => c.providers.search({ q: 'x' }),
-  'providers.get': (c) => c.providers.get('prov_1'),
-  'providers.listAccounts': (c) => c.providers.listAccounts('prov_1'),
-  'providers.connect': (c) => c.providers.connect('prov_1'),
-};
+const NOT_OFFERED: Record<string, (c: AgentMailClient) => Promise<unknown>> = {};
 
 /** The SDK's methods as dotted paths (inboxes.messages.send), found by walking its client. */
 function sdkMethods(client: object): string[] {
@@ -97,7 +87,7 @@ describe('agentmail npm SDK: every method accounted for', () => {
     expect('text' in raw.data).toBe(false);
   });
 
-  it('a method not offered gets a 404 in the envelope', async () => {
+  it.skipIf(Object.keys(NOT_OFFERED).length === 0)('a method not offered gets a 404 in the envelope', async () => {
     for (const [name, call] of Object.entries(NOT_OFFERED)) {
       const err = await call(env.client).then(
         () => undefined,

@@ -13,8 +13,7 @@ import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import pg from 'pg';
-import { postgresConnection } from '../../platform/db.js';
+import { loadPg, postgresConnection } from '../../platform/db.js';
 import { isInstanceRow, type InstanceRows, type WorldRow } from '../../platform/world.js';
 import { canonicalRow } from './canonical.js';
 import { headerLine, type WorldHeader } from './file.js';
@@ -83,7 +82,8 @@ function sqliteReader(file: string): TableReader {
 
 async function postgresReader(databaseUrl: string): Promise<TableReader> {
   const { connectionString, options } = postgresConnection(databaseUrl);
-  const client = new pg.Client({ connectionString, ...(options ? { options } : {}) });
+  // pg as db.ts sets it up (bigint counts as numbers), as the rest of Hamlet reads it.
+  const client = new (loadPg().Client)({ connectionString, ...(options ? { options } : {}) });
   await client.connect();
   await client.query('begin isolation level repeatable read read only');
   return {

@@ -283,4 +283,71 @@ export const migrations: Migrations = {
       await db.schema.createIndex('mail_agent_orgs_human').on('mail_agent_orgs').column('human_email').unique().execute();
     },
   },
+  // AgentID ("Sign in with AgentMail"): the providers an inbox can sign in to, the sign-ins
+  // under way (a connect's magic link, or a provider's waiting sign-in an agent authorizes), the
+  // public-key credentials they mint, and the accounts: one inbox signed in at one provider.
+  '004_agentid': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('mail_providers')
+        .addColumn('provider_id', 'text', (c) => c.primaryKey())
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        .addColumn('logo_url', 'text')
+        .addColumn('terms_url', 'text')
+        .addColumn('privacy_url', 'text')
+        .addColumn('listed', 'integer', (c) => c.notNull())
+        .addColumn('owner_signup_limit', 'integer')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('mail_sign_ins')
+        .addColumn('token', 'text', (c) => c.primaryKey())
+        .addColumn('flow', 'text', (c) => c.notNull())
+        .addColumn('provider_id', 'text', (c) => c.notNull())
+        .addColumn('org_id', 'text')
+        .addColumn('inbox_id', 'text')
+        .addColumn('api_key_id', 'text')
+        .addColumn('authorized_by', 'text')
+        .addColumn('public_key', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('mail_sign_in_keys')
+        .addColumn('api_key_id', 'text', (c) => c.primaryKey())
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('pod_id', 'text', (c) => c.notNull())
+        .addColumn('inbox_id', 'text', (c) => c.notNull())
+        .addColumn('provider_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('public_key', 'text')
+        .addColumn('fingerprint', 'text')
+        .addColumn('permissions', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text')
+        .execute();
+      await db.schema.createIndex('mail_sign_in_keys_org').on('mail_sign_in_keys').columns(['org_id', 'created_at', 'api_key_id']).execute();
+      await db.schema
+        .createTable('mail_accounts')
+        .addColumn('account_id', 'text', (c) => c.primaryKey())
+        .addColumn('provider_id', 'text', (c) => c.notNull())
+        .addColumn('inbox_id', 'text', (c) => c.notNull())
+        .addColumn('pod_id', 'text', (c) => c.notNull())
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('first_signed_in_at', 'text', (c) => c.notNull())
+        .addColumn('last_signed_in_at', 'text', (c) => c.notNull())
+        .addColumn('sign_in_count', 'integer', (c) => c.notNull())
+        .execute();
+      // One account per inbox and provider: a later sign-in counts on it.
+      await db.schema.createIndex('mail_accounts_provider_inbox').on('mail_accounts').columns(['provider_id', 'inbox_id']).unique().execute();
+      await db.schema.createIndex('mail_accounts_org').on('mail_accounts').columns(['org_id', 'last_signed_in_at', 'account_id']).execute();
+    },
+  },
 };

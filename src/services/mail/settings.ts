@@ -1,6 +1,6 @@
 // The mail service's settings (MAIL_*, SMTP_PORT), read with the platform's kit.
 import { parseDuration, type SettingsKit } from '../../platform/settings.js';
-import { parseSchedule, SVIX_SCHEDULE_MS } from './webhooks/deliver.js';
+import { parseSchedule, SVIX_SCHEDULE_MS } from './webhooks/schedule.js';
 
 export interface MailSettings {
   /** The HTTP API's port. */

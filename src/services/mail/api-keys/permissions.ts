@@ -15,15 +15,21 @@ const RESOURCES: Record<string, string> = {
   metrics: 'metrics',
   'api-keys': 'api_key',
   pods: 'pod',
+  // AgentMail: an inbox's accounts at providers are read with inbox_read.
+  accounts: 'inbox',
 };
+/** AgentID's actions: signing an inbox in to a provider (connect, authorize) takes provider_connect. */
+const SIGN_IN_ACTIONS = new Set(['connect', 'authorize']);
 const HIDDEN_LABELS = ['spam', 'blocked', 'unauthenticated', 'trash'];
 
 /**
  * The permission a route needs: its last resource word and the HTTP verb (`/v0/inboxes/:id/threads`
- * GET → message_read). Undefined for routes every key may use (auth/me, organizations, downloads).
+ * GET → message_read). Undefined for routes every key may use (auth/me, organizations, downloads,
+ * the provider catalog).
  */
 export function permissionFor(method: string, routeUrl: string): string | undefined {
   const words = routeUrl.split('/').filter((w) => w && w !== 'v0' && !w.startsWith(':'));
+  if (method === 'POST' && SIGN_IN_ACTIONS.has(words[words.length - 1] ?? '')) return 'provider_connect';
   const action = words.findLast((w) => ACTIONS.has(w));
   const resourceWord = words.findLast((w) => w in RESOURCES);
   if (!resourceWord) return undefined;

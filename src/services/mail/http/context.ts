@@ -21,6 +21,8 @@ export interface MailContext extends MailCore {
   sends: IdempotentSends;
   pods: Pods;
   apiKeys: MailApiKeys;
+  /** The API's base URL as reachable from outside (download and magic links); known after listen. */
+  baseUrl(): string;
 }
 
 /** The inbox named in a path if the caller may see it (its organization, key scope and route pod); 404 otherwise. */

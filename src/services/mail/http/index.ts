@@ -27,6 +27,7 @@ import { podRoutes } from './pods.js';
 import { threadRoutes } from './threads.js';
 import { webhookRoutes } from './webhooks.js';
 import { agentRoutes } from './agent.js';
+import { agentIdRoutes } from './agentid.js';
 import { inboxEventRoutes } from './inbox-events.js';
 import { AgentSignups } from '../agents/signups.js';
 
@@ -61,6 +62,7 @@ export async function createMailApp(platform: Platform, { core, settings, apiKey
     sends: new IdempotentSends(core.store, platform.clock),
     pods: new Pods(core.store, platform.clock),
     apiKeys,
+    baseUrl,
   };
   // First: its hook checks the pod of every /v0/pods/{pod_id}/… route.
   // First too: its hook refuses what an agent's unverified organization may not do.
@@ -79,5 +81,6 @@ export async function createMailApp(platform: Platform, { core, settings, apiKey
   apiKeyRoutes(app, ctx);
   identityRoutes(app, ctx);
   inboxEventRoutes(app, ctx);
+  agentIdRoutes(app, ctx);
   return app;
 }

@@ -1,10 +1,11 @@
 // The mail's changed rows as people read them (the semantic diff of evaluations): a message
 // sent or received (from, to, subject), its labels changed, inboxes and drafts made or
-// deleted, an agent's own sign-up and its verification. Threads, raw copies, idempotency keys,
-// the outbox and the log of label events follow the messages: bookkeeping.
+// deleted, an agent's own sign-up and its verification, AgentID providers and accounts.
+// Threads, raw copies, idempotency keys, the outbox, the log of label events and the sign-ins
+// with their keys follow the rest: bookkeeping.
 import { shown, type WorldChangeDescriber } from '../../../platform/world.js';
 
-const BOOKKEEPING = new Set(['mail_threads', 'mail_raw', 'mail_idempotency', 'mail_outbox', 'mail_api_keys', 'mail_inbox_events']);
+const BOOKKEEPING = new Set(['mail_threads', 'mail_raw', 'mail_idempotency', 'mail_outbox', 'mail_api_keys', 'mail_inbox_events', 'mail_sign_ins', 'mail_sign_in_keys']);
 
 function list(text: unknown): string[] {
   try {
@@ -29,6 +30,16 @@ export const describeMailChange: WorldChangeDescriber = (c) => {
     if (c.change === 'added') return { kind: 'agent.signed_up', subject: inbox, text: `agent signed up with inbox ${inbox}${row.human_email ? ` (human ${String(row.human_email)})` : ''}` };
     if (c.change === 'changed' && c.after?.verified_at && !c.before?.verified_at) return { kind: 'agent.verified', subject: inbox, text: `agent organization of ${inbox} verified` };
     return c.change === 'removed' ? { kind: 'agent.removed', subject: inbox, text: `agent sign-up of ${inbox} removed` } : null;
+  }
+  if (c.table === 'mail_accounts') {
+    const inbox = String(row.inbox_id);
+    if (c.change === 'added') return { kind: 'account.created', subject: inbox, text: `inbox ${inbox} signed up at provider ${String(row.provider_id)}` };
+    if (c.change === 'changed') return { kind: 'account.signed_in', subject: inbox, text: `inbox ${inbox} signed in at provider ${String(row.provider_id)} again` };
+    return { kind: 'account.removed', subject: inbox, text: `account of ${inbox} at provider ${String(row.provider_id)} removed` };
+  }
+  if (c.table === 'mail_providers') {
+    const name = shown(row.name ?? '');
+    return { kind: `provider.${c.change === 'added' ? 'registered' : c.change === 'removed' ? 'removed' : 'changed'}`, subject: String(c.key.provider_id), text: `provider "${name}" ${c.change === 'added' ? 'registered' : c.change}` };
   }
   if (c.table === 'mail_drafts') {
     const inbox = String(row.inbox_id);

@@ -3,6 +3,7 @@
 // refusals as DomainError (platform/errors.ts), never in HTTP terms.
 import type { Db } from '../../../platform/db.js';
 import { AgentOrgStore } from './agent-orgs.js';
+import { AgentIdStore } from './agentid.js';
 import { ApiKeyStore } from './api-keys.js';
 import { InboxEventStore } from './inbox-events.js';
 import { DomainStore } from './domains.js';
@@ -41,6 +42,7 @@ export class MailStore {
   readonly metrics: MetricsStore;
   readonly inboxEvents: InboxEventStore;
   readonly agentOrgs: AgentOrgStore;
+  readonly agentId: AgentIdStore;
   private readonly m: MailDb;
 
   constructor(db: Db, hooks: StoreHooks) {
@@ -60,6 +62,7 @@ export class MailStore {
     this.metrics = new MetricsStore(this.m);
     this.inboxEvents = new InboxEventStore(this.m);
     this.agentOrgs = new AgentOrgStore(this.m);
+    this.agentId = new AgentIdStore(this.m);
   }
 
   /** The database outside any transaction, for reads that take a Tx argument. */

@@ -200,7 +200,78 @@ export interface AgentOrgRow {
   updated_at: string;
 }
 
+/** A provider of AgentID sign-ins (a site that accepts "Sign in with AgentMail"), registered by an organization. */
+export interface ProviderRow {
+  provider_id: string;
+  org_id: string;
+  name: string;
+  description: string | null;
+  logo_url: string | null;
+  terms_url: string | null;
+  privacy_url: string | null;
+  /** 1: in the catalog (list, search); 0: read and connected by its id only. */
+  listed: number;
+  owner_signup_limit: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One sign-in under way: a connect's magic link (flow `connect`) or a provider's waiting sign-in (flow `authorize`). */
+export interface SignInRow {
+  token: string;
+  flow: 'connect' | 'authorize';
+  provider_id: string;
+  org_id: string | null;
+  inbox_id: string | null;
+  /** The pending key the sign-in activates, once an agent connected or authorized it. */
+  api_key_id: string | null;
+  /** The bearer key that authorized it (a repeat by the same key answers the same key id). */
+  authorized_by: string | null;
+  /** The waiting client's public JWK (JSON), when it gave one on starting. */
+  public_key: string | null;
+  /** waiting (for an agent), authorized (for the client), completed. */
+  status: 'waiting' | 'authorized' | 'completed';
+  expires_at: string;
+  created_at: string;
+}
+
+/** A sign-in credential: AgentMail's public-key API key with a status. */
+export interface SignInKeyRow {
+  api_key_id: string;
+  org_id: string;
+  pod_id: string;
+  inbox_id: string;
+  provider_id: string;
+  name: string;
+  status: 'pending' | 'active';
+  /** The client's public JWK (JSON) and its RFC 7638 thumbprint, once it proved it. */
+  public_key: string | null;
+  fingerprint: string | null;
+  /** JSON: exactly provider_connect and provider_share_owner, from the key that created it. */
+  permissions: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  expires_at: string | null;
+}
+
+/** One inbox signed in at one provider. */
+export interface AccountRow {
+  account_id: string;
+  provider_id: string;
+  inbox_id: string;
+  pod_id: string;
+  org_id: string;
+  first_signed_in_at: string;
+  last_signed_in_at: string;
+  sign_in_count: number;
+}
+
 export interface MailTables {
+  mail_providers: ProviderRow;
+  mail_sign_ins: SignInRow;
+  mail_sign_in_keys: SignInKeyRow;
+  mail_accounts: AccountRow;
   mail_inbox_events: InboxEventRow;
   mail_agent_orgs: AgentOrgRow;
   mail_pods: PodRow;

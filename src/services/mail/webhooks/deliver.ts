@@ -11,8 +11,6 @@ import { outboundFetch } from '../../../platform/outbound.js';
 import type { MailStore, WebhookRow } from '../store/index.js';
 import type { DeliveryJob } from './events.js';
 
-/** Svix's schedule after each failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
-export const SVIX_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 export interface DeliveryOptions {
   allowInternal: boolean;
@@ -83,10 +81,4 @@ async function deliver(hook: WebhookRow, job: DeliveryJob, clock: Clock, logger:
     return;
   }
   throw new Error(`delivery to ${hook.url} answered ${res.status}`);
-}
-
-/** Parses "5s,5m,30m" into milliseconds; undefined when malformed. */
-export function parseSchedule(text: string, parse: (s: string) => number | undefined): number[] | undefined {
-  const parts = text.split(',').map((s) => parse(s.trim()));
-  return parts.length && parts.every((n) => n !== undefined && n >= 0) ? (parts as number[]) : undefined;
 }
