@@ -104,6 +104,12 @@ export class TraceWriter {
     this.location = locationOf(db);
   }
 
+  /** Starts the writer now rather than with the first batch, and resolves once it is ready (so its start costs no request). */
+  async open(): Promise<void> {
+    if (this.location) this.worker ??= this.start(this.location);
+    await this.flush();
+  }
+
   write(records: unknown[], announce: boolean): void {
     this.unwritten += records.length / RECORD_SLOTS;
     const message: ToWriter = { t: 'batch', records, announce };

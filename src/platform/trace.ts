@@ -186,7 +186,7 @@ export class Trace {
     });
   }
 
-  /** Continues the epochs and sequence numbers where the stored entries end (openPlatform calls it once the table exists). */
+  /** Continues the epochs and sequence numbers where the stored entries end, and starts the writer (openPlatform calls it once the table exists). */
   async resume(): Promise<void> {
     const row = await this.db.kysely
       .selectFrom('platform_trace')
@@ -194,6 +194,7 @@ export class Trace {
       .executeTakeFirst();
     this.epochNow = Math.max(this.epochNow, Number(row?.epoch ?? 0));
     this.seqNow = Math.max(this.seqNow, Number(row?.seq ?? 0));
+    if (this.settings.enabled) await this.writer.open();
   }
 
   /** The epoch entries are recorded in now. */
