@@ -52,76 +52,89 @@ export interface HttpExtra {
 /** The id as stored: the number in base 36, then the process's tag. */
 const idText = (id: number, tag: string): string => `${id.toString(36).padStart(11, '0')}${tag}`;
 
-/** Entries of a captured batch, as they will be stored (texts capped, credentials masked). */
-export function entriesOfRecords(records: readonly unknown[], opts: { idTag: string; bodies: boolean; secretPaths?: RegExp }): TraceEntry[] {
-  const entries: TraceEntry[] = [];
+/** Rows of a captured batch, as they are stored (texts capped, credentials masked). */
+export function rowsOfRecords(records: readonly unknown[], opts: { idTag: string; bodies: boolean; secretPaths?: RegExp }): TraceRow[] {
+  const rows: TraceRow[] = [];
+  const time = isoTimes();
   for (let i = 0; i + RECORD_SLOTS <= records.length; i += RECORD_SLOTS) {
     const input = records[i + Slot.MethodOrInput];
-    entries.push(typeof input === 'object' && input !== null ? otherEntry(records, i, input as TraceInput, opts) : httpEntry(records, i, opts));
+    const id = idText(records[i + Slot.Id] as number, opts.idTag);
+    const at = time(records[i + Slot.At] as number);
+    rows.push(typeof input === 'object' && input !== null ? otherRow(records, i, id, at, input as TraceInput, opts) : httpRow(records, i, id, at, opts));
   }
-  return entries;
+  return rows;
 }
 
-function baseEntry(records: readonly unknown[], i: number, idTag: string): Pick<TraceEntry, 'id' | 'epoch' | 'seq' | 'at'> {
-  return {
-    id: idText(records[i + Slot.Id] as number, idTag),
-    epoch: records[i + Slot.Epoch] as number,
-    seq: records[i + Slot.Seq] as number,
-    at: new Date(records[i + Slot.At] as number).toISOString(),
+/** ISO times of clock readings; a batch's entries mostly share their millisecond (or all of it, on a frozen clock). */
+function isoTimes(): (ms: number) => string {
+  let lastMs = NaN;
+  let lastText = '';
+  return (ms) => {
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastText = new Date(ms).toISOString();
+    }
+    return lastText;
   };
 }
 
 const roundedMs = (ms: number | null | undefined): number | null => (ms === undefined || ms === null ? null : Math.round(ms * 100) / 100);
 
-function httpEntry(records: readonly unknown[], i: number, opts: { idTag: string; bodies: boolean; secretPaths?: RegExp }): TraceEntry {
+function httpRow(records: readonly unknown[], i: number, id: string, at: string, opts: { bodies: boolean; secretPaths?: RegExp }): TraceRow {
   const extra = records[i + Slot.Extra] as HttpExtra | null;
   const status = records[i + Slot.Status] as number;
-  const entry: TraceEntry = {
-    ...baseEntry(records, i, opts.idTag),
+  const [requestBody, responseBody] =
+    opts.bodies && extra && (extra.requestBody !== undefined || extra.responseBody !== undefined)
+      ? bodyTexts([extra.requestBody, extra.responseBody], { secretFields: extra.secretFields, secretPaths: opts.secretPaths })
+      : [null, null];
+  return {
+    id,
+    epoch: records[i + Slot.Epoch] as number,
+    seq: records[i + Slot.Seq] as number,
+    at,
     service: records[i + Slot.Service] as string,
     kind: 'http',
-    keyId: (records[i + Slot.KeyId] as string | null) ?? null,
+    key_id: records[i + Slot.KeyId] as string | null,
     method: records[i + Slot.MethodOrInput] as string,
-    route: (records[i + Slot.Route] as string | null) ?? null,
+    route: records[i + Slot.Route] as string | null,
     // A call without a key keeps no query values: anyone can send them, as long as a URL goes.
     path: capped(maskedUrl(records[i + Slot.Url] as string, extra?.secrets, extra?.drop === true)),
     status,
-    ok: status < 400,
-    durationMs: roundedMs(records[i + Slot.DurationMs] as number),
+    ok: status < 400 ? 1 : 0,
+    duration_ms: roundedMs(records[i + Slot.DurationMs] as number),
     summary: null,
     detail: null,
-    requestBody: null,
-    responseBody: null,
+    request_body: requestBody ?? null,
+    response_body: responseBody ?? null,
   };
-  if (opts.bodies && extra && (extra.requestBody !== undefined || extra.responseBody !== undefined)) {
-    [entry.requestBody, entry.responseBody] = bodyTexts([extra.requestBody, extra.responseBody], { secretFields: extra.secretFields, secretPaths: opts.secretPaths });
-  }
-  return entry;
 }
 
-function otherEntry(records: readonly unknown[], i: number, input: TraceInput, opts: { idTag: string; bodies: boolean; secretPaths?: RegExp }): TraceEntry {
+function otherRow(records: readonly unknown[], i: number, id: string, at: string, input: TraceInput, opts: { bodies: boolean; secretPaths?: RegExp }): TraceRow {
   const status = input.status ?? null;
-  const entry: TraceEntry = {
-    ...baseEntry(records, i, opts.idTag),
+  const [requestBody, responseBody] =
+    opts.bodies && (input.requestBody !== undefined || input.responseBody !== undefined)
+      ? bodyTexts([input.requestBody, input.responseBody], { secretFields: input.secretFields, secretPaths: opts.secretPaths })
+      : [null, null];
+  return {
+    id,
+    epoch: records[i + Slot.Epoch] as number,
+    seq: records[i + Slot.Seq] as number,
+    at,
     service: input.service,
     kind: input.kind,
-    keyId: input.keyId ?? null,
+    key_id: input.keyId ?? null,
     method: capped(input.method),
     route: capped(input.route),
     // An MCP call names the path it called.
     path: input.path ? capped(redactUrl(input.path)) : null,
     status,
-    ok: input.ok ?? (status === null || status < 400),
-    durationMs: roundedMs(input.durationMs),
+    ok: (input.ok ?? (status === null || status < 400)) ? 1 : 0,
+    duration_ms: roundedMs(input.durationMs),
     summary: capped(input.summary),
-    detail: input.detail ?? null,
-    requestBody: null,
-    responseBody: null,
+    detail: input.detail ? storedDetail(input.detail) : null,
+    request_body: requestBody ?? null,
+    response_body: responseBody ?? null,
   };
-  if (opts.bodies && (input.requestBody !== undefined || input.responseBody !== undefined)) {
-    [entry.requestBody, entry.responseBody] = bodyTexts([input.requestBody, input.responseBody], { secretFields: input.secretFields, secretPaths: opts.secretPaths });
-  }
-  return entry;
 }
 
 export interface TraceRow {
@@ -145,35 +158,6 @@ export interface TraceRow {
 }
 
 export const COLUMNS: Array<keyof TraceRow> = ['id', 'epoch', 'seq', 'at', 'service', 'kind', 'key_id', 'method', 'route', 'path', 'status', 'ok', 'duration_ms', 'summary', 'detail', 'request_body', 'response_body'];
-
-export function rowOfEntry(e: TraceEntry): TraceRow {
-  let detail: string | null = null;
-  if (e.detail) {
-    const stored = storedDetail(e.detail);
-    detail = stored.json;
-    // Followers hear what was stored.
-    if (stored.cut) e.detail = JSON.parse(detail) as Record<string, unknown>;
-  }
-  return {
-    id: e.id,
-    epoch: e.epoch,
-    seq: e.seq,
-    at: e.at,
-    service: e.service,
-    kind: e.kind,
-    key_id: e.keyId,
-    method: e.method,
-    route: e.route,
-    path: e.path,
-    status: e.status,
-    ok: e.ok ? 1 : 0,
-    duration_ms: e.durationMs,
-    summary: e.summary,
-    detail,
-    request_body: e.requestBody,
-    response_body: e.responseBody,
-  };
-}
 
 export function entryOfRow(r: TraceRow): TraceEntry {
   return {
@@ -217,15 +201,15 @@ function capped(text: string | null | undefined): string | null {
 }
 
 /** An entry's detail as stored JSON: as it is when short; else long strings and lists cut, and at worst the JSON text itself. */
-function storedDetail(detail: Record<string, unknown>): { json: string; cut: boolean } {
+function storedDetail(detail: Record<string, unknown>): string {
   const json = JSON.stringify(detail);
-  if (json.length <= MAX_DETAIL_CHARS) return { json, cut: false };
+  if (json.length <= MAX_DETAIL_CHARS) return json;
   const shrunk = JSON.stringify(detail, (_key, value: unknown) => {
     if (typeof value === 'string' && value.length > 256) return cut(value, 256);
     if (Array.isArray(value) && value.length > 20) return [...(value as unknown[]).slice(0, 20), `…[${value.length - 20} more]`];
     return value;
   });
-  return { json: shrunk.length <= MAX_DETAIL_CHARS ? shrunk : JSON.stringify({ truncated: cut(shrunk, MAX_DETAIL_CHARS - 64) }), cut: true };
+  return shrunk.length <= MAX_DETAIL_CHARS ? shrunk : JSON.stringify({ truncated: cut(shrunk, MAX_DETAIL_CHARS - 64) });
 }
 
 /**

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Db, OpenDbOptions } from './db.js';
 import type { TraceEntry } from './trace.js';
-import { RECORD_SLOTS } from './trace-rows.js';
+import { entryOfRow, RECORD_SLOTS } from './trace-rows.js';
 import { TraceStore, type TraceStoreSettings } from './trace-store.js';
 import { workerEntry } from './workers.js';
 
@@ -40,8 +40,9 @@ export function serveTrace(store: TraceStore, closeDb: () => Promise<void>, repl
     switch (m.t) {
       case 'batch':
         try {
-          const entries = await store.write(m.records);
-          reply({ t: 'written', count: m.records.length / RECORD_SLOTS, ...(m.announce ? { entries } : {}) });
+          const rows = await store.write(m.records);
+          // Followers hear what was stored.
+          reply({ t: 'written', count: m.records.length / RECORD_SLOTS, ...(m.announce ? { entries: rows.map(entryOfRow) } : {}) });
         } catch (err) {
           reply({ t: 'written', count: m.records.length / RECORD_SLOTS, error: errorText(err) });
         }
