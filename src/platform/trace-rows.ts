@@ -47,6 +47,16 @@ export interface HttpExtra {
   requestBody?: unknown;
   responseBody?: unknown;
   secretFields?: readonly string[];
+  /** The URL slot holds the path as stored already (storedPath): trace.ts does that for long URLs. */
+  stored?: boolean;
+}
+
+/**
+ * An HTTP call's path as stored: credentials masked, and cut at MAX_TEXT_CHARS. A call without a
+ * key keeps no query values: anyone can send them, as long as a URL goes.
+ */
+export function storedPath(url: string, extra: Pick<HttpExtra, 'drop' | 'secrets'> | null): string {
+  return capped(maskedUrl(url, extra?.secrets, extra?.drop === true))!;
 }
 
 /** The id as stored: the number in base 36, then the process's tag. */
@@ -97,8 +107,7 @@ function httpRow(records: readonly unknown[], i: number, id: string, at: string,
     key_id: records[i + Slot.KeyId] as string | null,
     method: records[i + Slot.MethodOrInput] as string,
     route: records[i + Slot.Route] as string | null,
-    // A call without a key keeps no query values: anyone can send them, as long as a URL goes.
-    path: capped(maskedUrl(records[i + Slot.Url] as string, extra?.secrets, extra?.drop === true)),
+    path: extra?.stored ? (records[i + Slot.Url] as string) : storedPath(records[i + Slot.Url] as string, extra),
     status,
     ok: status < 400 ? 1 : 0,
     duration_ms: roundedMs(records[i + Slot.DurationMs] as number),

@@ -29,7 +29,7 @@ import type { App } from './http.js';
 import type { Logger } from './logger.js';
 import { secretParamValues, secretPathPattern, secretPathPrefix } from './redact.js';
 import { TRACE_RECORDED } from './topics.js';
-import { entryOfRow, RECORD_SLOTS, type HttpExtra, type TraceRow } from './trace-rows.js';
+import { entryOfRow, RECORD_SLOTS, storedPath, type HttpExtra, type TraceRow } from './trace-rows.js';
 import { TraceWriter } from './trace-writer.js';
 
 export { bodyText, bodyTexts } from './trace-rows.js';
@@ -140,6 +140,8 @@ const FLUSH_MS = 200;
 const BATCH_SIZE = 2000;
 /** Entries held while the database cannot take them; new ones are dropped beyond this. */
 const MAX_BUFFERED = 50_000;
+/** URLs longer than this are made into their stored path on the event loop, not sent whole to the writer. */
+const LONG_URL = 2048;
 /** Real time between retention sweeps on a busy trace (moving the clock sweeps at once). */
 const PRUNE_EVERY_MS = 60_000;
 /** Bodies of these types are kept as text; others as their type and size. */
@@ -263,7 +265,13 @@ export class Trace {
       extra.responseBody = this.responses.get(request);
       extra.secretFields = route.config?.traceSecretFields;
     }
-    this.records.push(++this.seqNow, this.epochNow, this.clock.ms(), this.nextId(), service, keyId ?? null, request.method, route.url ?? null, url, reply.statusCode, reply.elapsedTime, extra);
+    let path = url;
+    if (url.length > LONG_URL) {
+      // A long URL (anyone can send one) is masked and cut here: copying it whole to the writer's thread would cost more.
+      path = storedPath(url, extra);
+      (extra ??= {}).stored = true;
+    }
+    this.records.push(++this.seqNow, this.epochNow, this.clock.ms(), this.nextId(), service, keyId ?? null, request.method, route.url ?? null, path, reply.statusCode, reply.elapsedTime, extra);
     this.captured();
   }
 
