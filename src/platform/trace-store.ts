@@ -8,6 +8,12 @@ import { COLUMNS, jsonForPostgres, rowsOfRecords, type TraceRow } from './trace-
 
 /** Entries deleted per statement when the table is over its cap (SQLite deletes block its writer). */
 const EVICT_CHUNK = 2000;
+/**
+ * Rows per transaction on SQLite: the writer holds the database's one write lock while it runs,
+ * and a write on the event loop's connection meanwhile waits for it (busy_timeout, blocking that
+ * loop), so a transaction stays a few milliseconds long.
+ */
+const ROWS_PER_TRANSACTION = 500;
 /** Rows per insert statement on SQLite (17 values each, well under its 32,766 parameters). */
 const ROWS_PER_INSERT = 50;
 
@@ -90,7 +96,7 @@ export class TraceStore {
 
   /**
    * Embedded mode: prepared statements of ROWS_PER_INSERT rows (then one per remaining row), with
-   * positional values, in one transaction: Kysely would compile a 4,000-parameter statement per
+   * positional values, in transactions of ROWS_PER_TRANSACTION rows: Kysely would compile a 4,000-parameter statement per
    * batch, and a statement per row spends more on running the statement than on the row.
    */
   private async insert(rows: TraceRow[]): Promise<void> {
@@ -106,11 +112,12 @@ export class TraceStore {
           }
           return prepared;
         };
-        raw.transaction(() => {
-          let i = 0;
-          for (; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) statement(ROWS_PER_INSERT).run(valuesOf(rows, i, ROWS_PER_INSERT));
-          for (; i < rows.length; i++) statement(1).run(valuesOf(rows, i, 1));
-        })();
+        const insertRows = raw.transaction((from: number, to: number) => {
+          let i = from;
+          for (; i + ROWS_PER_INSERT <= to; i += ROWS_PER_INSERT) statement(ROWS_PER_INSERT).run(valuesOf(rows, i, ROWS_PER_INSERT));
+          for (; i < to; i++) statement(1).run(valuesOf(rows, i, 1));
+        });
+        for (let from = 0; from < rows.length; from += ROWS_PER_TRANSACTION) insertRows(from, Math.min(from + ROWS_PER_TRANSACTION, rows.length));
       });
       return;
     }
