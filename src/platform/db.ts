@@ -55,6 +55,8 @@ export interface Db {
   schema?: string;
   /** PostgreSQL: the URL it was opened with, for a worker that opens a connection of its own (the world worker). */
   url?: string;
+  /** SQLite: the database file, for a worker that opens a connection of its own (the trace's writer). */
+  file?: string;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ export function openDb(opts: OpenDbOptions): Db {
   return {
     kysely,
     dialect: 'sqlite',
+    file,
     sqlite: gated.access,
     watch: gated.watch,
     close: async () => {

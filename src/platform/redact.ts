@@ -64,11 +64,24 @@ export function maskUrlPassword(text: string): string {
  * `dropQueryValues`: the other query values go as well (the trace, for unauthenticated calls).
  */
 export function loggableUrl(request: FastifyRequest, dropQueryValues = false): string {
-  const url = redactUrl(request.url, dropQueryValues);
-  const params = request.params as Record<string, unknown> | undefined;
-  if (!params || typeof params !== 'object') return url;
-  const secretValues = new Set(Object.entries(params).filter(([name, v]) => name !== '*' && isSecretName(name) && typeof v === 'string' && v).map(([, v]) => v as string));
-  if (!secretValues.size) return url;
+  return maskedUrl(request.url, secretParamValues(request.params), dropQueryValues);
+}
+
+/** The values of a request's path parameters with secret names (e.g. :token), if any. */
+export function secretParamValues(params: unknown): string[] | undefined {
+  if (!params || typeof params !== 'object') return undefined;
+  let values: string[] | undefined;
+  for (const [name, v] of Object.entries(params)) {
+    if (name !== '*' && typeof v === 'string' && v && isSecretName(name)) (values ??= []).push(v);
+  }
+  return values;
+}
+
+/** loggableUrl on a URL and the secret values its path holds (secretParamValues): for the trace, which masks off the request's path. */
+export function maskedUrl(rawUrl: string, secretSegments: readonly string[] | undefined, dropQueryValues = false): string {
+  const url = redactUrl(rawUrl, dropQueryValues);
+  if (!secretSegments?.length) return url;
+  const secretValues = new Set(secretSegments);
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const masked = path

@@ -3,12 +3,16 @@
 // in the console's activity feed (a mail received, a post published, a light turned on, an
 // execution finished). Each entry names the API key that acted by its id, never the secret.
 //
-// Recording sits on every hot path, so it costs one object and an array push: entries are
-// written to platform_trace in batches (every FLUSH_MS or BATCH_SIZE entries, whichever comes
-// first) off the request's path, with one prepared statement per row on SQLite, and each
-// written batch is published on the event bus for live followers (so what they hear about is
-// already readable). Bodies are kept only with HAMLET_TRACE_BODIES=on, every credential in them
-// masked (redact.ts) and capped.
+// Recording sits on every hot path, so on the event loop it only captures: a few references
+// and numbers pushed onto a flat list (the raw URL, the route, the key's id, the clock's time,
+// the sequence number and the id). Every FLUSH_MS or BATCH_SIZE entries the list goes to the
+// trace's writer on a worker thread with a database connection of its own (trace-writer.ts,
+// trace-store.ts): it masks and caps the texts (trace-rows.ts), inserts the rows, trims the
+// table, and hands each stored batch back to be published on the event bus for live followers
+// (only when someone follows), so what they hear about is already readable. Reads flush first:
+// a query sees every entry recorded before it. A kill -9 loses at most the last FLUSH_MS of
+// entries plus the batches the writer had not committed yet (docs/harness.md). Bodies are
+// kept only with HAMLET_TRACE_BODIES=on, every credential in them masked (redact.ts) and capped.
 //
 // Anyone can call a service, so nobody's call may cost the disk much (issue 27): every text an
 // entry keeps is capped (paths and the like at 2 KB, detail and bodies at 4 KB), the query
@@ -19,12 +23,16 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from './clock.js';
-import { sql, type Db } from './db.js';
-import type { EventBus } from './events.js';
+import type { Db } from './db.js';
+import { LocalEventBus, type EventBus } from './events.js';
 import type { App } from './http.js';
 import type { Logger } from './logger.js';
-import { isSecretName, loggableUrl, REDACTED, redactText, redactUrl, secretPathPattern, secretPathPrefix } from './redact.js';
+import { secretParamValues, secretPathPattern, secretPathPrefix } from './redact.js';
 import { TRACE_RECORDED } from './topics.js';
+import { entryOfRow, RECORD_SLOTS, storedPath, type HttpExtra, type TraceRow } from './trace-rows.js';
+import { TraceWriter } from './trace-writer.js';
+
+export { bodyText, bodyTexts } from './trace-rows.js';
 
 /** http: an API call; smtp: a message over SMTP; ws: a WebSocket command; mcp: an MCP tool call; event: a domain event. */
 export const TRACE_KINDS = ['http', 'smtp', 'ws', 'mcp', 'event'] as const;
@@ -126,45 +134,40 @@ declare module 'fastify' {
   }
 }
 
+/** Real time a captured entry may wait before its batch goes to the writer: at most this much is lost to a kill -9 (see docs/harness.md). */
 const FLUSH_MS = 200;
-const BATCH_SIZE = 250;
-/** Entries held while the database cannot take them; the oldest are dropped beyond this. */
+/** Entries per batch at most: large, since the writer's cost per row falls with the rows per transaction (SQLite's commit, its index pages). */
+const BATCH_SIZE = 2000;
+/** Entries held while the database cannot take them; new ones are dropped beyond this. */
 const MAX_BUFFERED = 50_000;
-const MAX_BODY_CHARS = 4096;
-/** A path, method, route or summary: longer ones are cut (a path of a 404 is whatever a caller sent). */
-const MAX_TEXT_CHARS = 2048;
-/** An entry's detail as JSON (SMTP envelopes can name a hundred recipients). */
-const MAX_DETAIL_CHARS = 4096;
+/** URLs longer than this are made into their stored path on the event loop, not sent whole to the writer. */
+const LONG_URL = 2048;
 /** Real time between retention sweeps on a busy trace (moving the clock sweeps at once). */
 const PRUNE_EVERY_MS = 60_000;
-/** Entries deleted per statement when the table is over its cap (SQLite deletes on the event loop). */
-const EVICT_CHUNK = 2000;
 /** Bodies of these types are kept as text; others as their type and size. */
 const TEXT_TYPE = /json|^text\/|xml|x-www-form-urlencoded/i;
 
 export class Trace {
-  private buffer: TraceEntry[] = [];
+  /** Captured entries not yet sent to the writer, RECORD_SLOTS values each (trace-rows.ts). */
+  private records: unknown[] = [];
   private timer: NodeJS.Timeout | undefined;
-  /** A write of the buffer is queued: recording more joins it. */
-  private flushQueued = false;
-  private insertRow?: import('better-sqlite3').Statement;
-  /** Writes and sweeps run one after another, in the order they were asked for. */
-  private chain: Promise<void> = Promise.resolve();
+  private readonly writer: TraceWriter;
   private lastPruneMs = 0;
   private dropped = 0;
   private readonly idTag = randomBytes(3).toString('hex');
-  private lastSeq = 0;
+  private lastId = 0;
   /** The epoch entries are recorded in now, and the last sequence number given (resume() reads both from the table). */
   private epochNow = 0;
   private seqNow = 0;
   private readonly stopFollowingClock: () => void;
   private closed = false;
   private readonly responses = new WeakMap<FastifyRequest, unknown>();
-  /** Rows in the table as this process knows it: counted once, then kept up to date (recounted on PostgreSQL, where other instances write too). */
-  private storedRows: number | undefined;
+  /** Followers in this process; stored entries come back from the writer only when someone hears them. */
+  private followers = 0;
+  /** Another instance may follow through a shared bus (Redis): then every batch is announced. */
+  private readonly sharedBus: boolean;
   /** Where routes carry secrets in their paths (from every attached app), for masking URLs inside bodies. */
   private readonly secretPrefixes = new Set<string>();
-  private secretPaths: RegExp | undefined;
 
   constructor(
     private readonly db: Db,
@@ -173,12 +176,20 @@ export class Trace {
     private readonly logger: Logger,
     readonly settings: TraceSettings,
   ) {
+    this.sharedBus = !(events instanceof LocalEventBus);
+    this.writer = new TraceWriter(db, { bodies: settings.bodies, maxEntries: settings.maxEntries, idTag: this.idTag }, {
+      written: (entries) => {
+        if (entries) this.events.publish(TRACE_RECORDED, entries).catch((err: unknown) => this.logger.warn({ err }, 'trace: announcing entries failed'));
+      },
+      lost: (count, error) => this.logger.error({ err: new Error(error), entries: count }, 'trace: writing entries failed; they are lost'),
+      warn: (message, error) => this.logger.error({ err: new Error(error) }, message),
+    });
     this.stopFollowingClock = clock.onAdvance(() => {
       if (!this.closed) void this.prune();
     });
   }
 
-  /** Continues the epochs and sequence numbers where the stored entries end (openPlatform calls it once the table exists). */
+  /** Continues the epochs and sequence numbers where the stored entries end, and starts the writer (openPlatform calls it once the table exists). */
   async resume(): Promise<void> {
     const row = await this.db.kysely
       .selectFrom('platform_trace')
@@ -186,6 +197,7 @@ export class Trace {
       .executeTakeFirst();
     this.epochNow = Math.max(this.epochNow, Number(row?.epoch ?? 0));
     this.seqNow = Math.max(this.seqNow, Number(row?.seq ?? 0));
+    if (this.settings.enabled) await this.writer.open();
   }
 
   /** The epoch entries are recorded in now. */
@@ -202,39 +214,12 @@ export class Trace {
     return this.settings.enabled && !this.closed;
   }
 
-  /** Records one entry (a no-op with HAMLET_TRACE=off). Never throws, never waits. */
+  /** Records one entry (a no-op with HAMLET_TRACE=off). Never throws, never waits; the writer makes the row. */
   record(input: TraceInput): void {
-    if (!this.enabled) return;
-    const status = input.status ?? null;
-    const entry: TraceEntry = {
-      id: this.nextId(),
-      epoch: this.epochNow,
-      seq: ++this.seqNow,
-      at: this.clock.now().toISOString(),
-      service: input.service,
-      kind: input.kind,
-      keyId: input.keyId ?? null,
-      method: input.method ?? null,
-      route: input.route ?? null,
-      path: capped(input.path),
-      status,
-      ok: input.ok ?? (status === null || status < 400),
-      durationMs: input.durationMs === undefined || input.durationMs === null ? null : Math.round(input.durationMs * 100) / 100,
-      summary: capped(input.summary),
-      detail: input.detail ?? null,
-      requestBody: null,
-      responseBody: null,
-    };
-    if (input.kind !== 'http') {
-      // HTTP paths come masked (recordHttp); an MCP call names the path it called.
-      if (entry.path) entry.path = redactUrl(entry.path);
-      entry.method = capped(entry.method);
-      entry.route = capped(entry.route);
-    }
-    if (this.settings.bodies && (input.requestBody !== undefined || input.responseBody !== undefined)) {
-      [entry.requestBody, entry.responseBody] = bodyTexts([input.requestBody, input.responseBody], { secretFields: input.secretFields, secretPaths: this.secretPaths });
-    }
-    this.enqueue(entry);
+    if (!this.enabled || this.full()) return;
+    // The input itself goes to the writer (the caller hands it over): its texts are capped and masked there.
+    this.records.push(++this.seqNow, this.epochNow, this.clock.ms(), this.nextId(), input.service, input.keyId ?? null, input, null, null, null, null, null);
+    this.captured();
   }
 
   /** A domain event for the activity feed, with a sentence for people. */
@@ -258,24 +243,36 @@ export class Trace {
     });
   }
 
+  /**
+   * An HTTP call, captured as references: the raw URL, the route's pattern, the bodies as the
+   * request and reply hold them. Masking and capping them is the writer's work (trace-rows.ts).
+   */
   private recordHttp(service: string, request: FastifyRequest, reply: FastifyReply): void {
-    if (request.url.startsWith('/healthz')) return;
+    if (!this.enabled || this.full()) return;
+    const url = request.url;
+    if (url.startsWith('/healthz')) return;
     // A getter that builds an object: read once.
     const route = request.routeOptions;
-    this.record({
-      service,
-      kind: 'http',
-      keyId: request.apiKeyId,
-      method: request.method,
-      route: route.url ?? null,
-      // A call without a key keeps no query values: anyone can send them, as long as a URL goes.
-      path: loggableUrl(request, request.apiKeyId === null),
-      status: reply.statusCode,
-      durationMs: reply.elapsedTime,
-      requestBody: this.settings.bodies ? request.body : undefined,
-      responseBody: this.settings.bodies ? this.responses.get(request) : undefined,
-      secretFields: this.settings.bodies ? route.config?.traceSecretFields : undefined,
-    });
+    const keyId = request.apiKeyId;
+    let extra: HttpExtra | null = null;
+    // A call without a key keeps no query values: anyone can send them, as long as a URL goes.
+    if (keyId === null && url.includes('?')) extra = { drop: true };
+    const secrets = secretParamValues(request.params);
+    if (secrets) (extra ??= {}).secrets = secrets;
+    if (this.settings.bodies) {
+      extra ??= {};
+      extra.requestBody = sendable(request.body);
+      extra.responseBody = this.responses.get(request);
+      extra.secretFields = route.config?.traceSecretFields;
+    }
+    let path = url;
+    if (url.length > LONG_URL) {
+      // A long URL (anyone can send one) is masked and cut here: copying it whole to the writer's thread would cost more.
+      path = storedPath(url, extra);
+      (extra ??= {}).stored = true;
+    }
+    this.records.push(++this.seqNow, this.epochNow, this.clock.ms(), this.nextId(), service, keyId ?? null, request.method, route.url ?? null, path, reply.statusCode, reply.elapsedTime, extra);
+    this.captured();
   }
 
   /** Notes a route whose path carries a secret, so the URLs bodies hold are masked there too. */
@@ -283,40 +280,33 @@ export class Trace {
     const prefix = secretPathPrefix(route);
     if (prefix === undefined || this.secretPrefixes.has(prefix)) return;
     this.secretPrefixes.add(prefix);
-    this.secretPaths = secretPathPattern(this.secretPrefixes);
+    this.writer.setSecretPaths(secretPathPattern(this.secretPrefixes)?.source);
   }
 
   /** Follows new entries once they are stored, a batch at a time (on every instance, through the bus). */
   follow(handler: (entries: TraceEntry[]) => void): () => void {
-    return this.events.subscribe(TRACE_RECORDED, handler);
+    this.followers++;
+    const unsubscribe = this.events.subscribe(TRACE_RECORDED, handler);
+    let following = true;
+    return () => {
+      if (!following) return;
+      following = false;
+      this.followers--;
+      unsubscribe();
+    };
   }
 
-  /** Writes what is buffered; resolves once it is stored. Queries call it first. */
-  flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.flushQueued = true;
-    this.chain = this.chain.then(() => this.writeBuffered());
-    return this.chain;
+  /** Stores everything recorded so far; resolves once it is stored. Queries call it first, so they see every entry recorded before them. */
+  async flush(): Promise<void> {
+    this.send();
+    await this.writer.flush();
   }
 
   /** Deletes entries older than the retention, by the platform's clock; returns how many. */
   prune(): Promise<number> {
-    let deleted = 0;
-    this.chain = this.chain
-      .then(() => this.writeBuffered())
-      .then(async () => {
-        this.lastPruneMs = Date.now();
-        const cutoff = new Date(this.clock.ms() - this.settings.retentionMs).toISOString();
-        const result = await this.db.kysely.deleteFrom('platform_trace').where('at', '<', cutoff).executeTakeFirst();
-        deleted = Number(result.numDeletedRows ?? 0);
-        if (this.storedRows !== undefined) this.storedRows -= deleted;
-        // Other instances write the same table on PostgreSQL: a fresh count catches their rows.
-        if (this.db.dialect === 'postgres') this.storedRows = undefined;
-        await this.evictOverCap();
-      })
-      .catch((err: unknown) => this.logger.error({ err }, 'trace: deleting old entries failed'));
-    return this.chain.then(() => deleted);
+    this.send();
+    this.lastPruneMs = Date.now();
+    return this.writer.prune(new Date(this.clock.ms() - this.settings.retentionMs).toISOString());
   }
 
   /** One page of entries matching the query. */
@@ -359,171 +349,43 @@ export class Trace {
     this.stopFollowingClock();
     await this.flush();
     this.closed = true;
+    await this.writer.close();
   }
 
-  private enqueue(entry: TraceEntry): void {
-    if (this.buffer.length >= MAX_BUFFERED) {
-      this.buffer.shift();
-      if (this.dropped++ % 1000 === 0) this.logger.warn({ dropped: this.dropped }, 'trace: the database is not keeping up; dropping the oldest unwritten entries');
-    }
-    this.buffer.push(entry);
-    if (this.flushQueued) return;
-    if (this.buffer.length >= BATCH_SIZE) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
+  /** Past MAX_BUFFERED entries waiting for the database, new ones are dropped (and said so). */
+  private full(): boolean {
+    if (this.writer.unwritten + this.records.length / RECORD_SLOTS < MAX_BUFFERED) return false;
+    if (this.dropped++ % 1000 === 0) this.logger.warn({ dropped: this.dropped }, 'trace: the database is not keeping up; dropping new entries');
+    return true;
   }
 
-  private async writeBuffered(): Promise<void> {
-    this.flushQueued = false;
-    const batch = this.buffer;
-    if (!batch.length) return;
-    this.buffer = [];
-    try {
-      await this.insert(batch.map(rowOfEntry));
-    } catch (err) {
-      this.logger.error({ err, entries: batch.length }, 'trace: writing entries failed; they are lost');
-      return;
-    }
-    this.events.publish(TRACE_RECORDED, batch).catch((err: unknown) => this.logger.warn({ err }, 'trace: announcing entries failed'));
-    if (this.storedRows !== undefined) this.storedRows += batch.length;
-    await this.evictOverCap().catch((err: unknown) => this.logger.error({ err }, 'trace: deleting the oldest entries over HAMLET_TRACE_MAX_ENTRIES failed'));
+  /** An entry was captured: its batch goes when full, or FLUSH_MS after its first entry. */
+  private captured(): void {
+    if (this.records.length >= BATCH_SIZE * RECORD_SLOTS) this.send();
+    else this.timer ??= setTimeout(() => this.send(), FLUSH_MS).unref();
+  }
+
+  /** Hands what is captured to the writer (at once; it is stored in the order sent). */
+  private send(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.records.length) return;
+    const batch = this.records;
+    this.records = [];
+    this.writer.write(batch, this.followers > 0 || this.sharedBus);
     if (Date.now() - this.lastPruneMs > PRUNE_EVERY_MS) void this.prune();
   }
 
-  /**
-   * Keeps the table within HAMLET_TRACE_MAX_ENTRIES: once over, deletes the oldest entries down
-   * to a little under the cap (so a full table is trimmed every few batches, not every one), a
-   * chunk per statement, by the (at, id) index.
-   */
-  private async evictOverCap(): Promise<void> {
-    const max = this.settings.maxEntries;
-    if (this.storedRows === undefined) {
-      const counted = await this.db.kysely.selectFrom('platform_trace').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
-      this.storedRows = Number(counted.n);
-    }
-    if (this.storedRows <= max) return;
-    let excess = this.storedRows - max + Math.min(Math.ceil(max / 100), EVICT_CHUNK);
-    while (excess > 0) {
-      const chunk = Math.min(excess, EVICT_CHUNK);
-      const last = await this.db.kysely.selectFrom('platform_trace').select(['at', 'id']).orderBy('at').orderBy('id').offset(chunk - 1).limit(1).executeTakeFirst();
-      if (!last) {
-        // Fewer rows than this process thought (someone else deleted some): count again next time.
-        this.storedRows = undefined;
-        return;
-      }
-      const result = await this.db.kysely
-        .deleteFrom('platform_trace')
-        .where((eb) => eb.or([eb('at', '<', last.at), eb.and([eb('at', '=', last.at), eb('id', '<=', last.id)])]))
-        .executeTakeFirst();
-      const deleted = Number(result.numDeletedRows ?? 0);
-      this.storedRows -= deleted;
-      excess -= chunk;
-    }
-  }
-
-  /** Embedded mode: one prepared statement per row in one transaction (Kysely would compile a 4,000-parameter statement per batch). */
-  private async insert(rows: TraceRow[]): Promise<void> {
-    const { sqlite } = this.db;
-    if (sqlite) {
-      await sqlite.run((raw) => {
-        const insert = (this.insertRow ??= raw.prepare(`INSERT INTO platform_trace (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`));
-        raw.transaction(() => {
-          for (const row of rows) insert.run(row);
-        })();
-      });
-      return;
-    }
-    // PostgreSQL: the whole batch as one JSON parameter, expanded by the server into the table's
-    // row type. One short statement to parse instead of a 3,000-parameter VALUES list per 200
-    // rows: about a quarter less work for PostgreSQL per row, and less for Node.
-    await sql`INSERT INTO platform_trace SELECT * FROM json_populate_recordset(NULL::platform_trace, ${jsonForPostgres(rows)})`.execute(this.db.kysely);
-  }
-
-  /** Real-time microseconds, strictly increasing in this process, plus a tag of the process. */
-  private nextId(): string {
-    this.lastSeq = Math.max(this.lastSeq + 1, Date.now() * 1000);
-    return `${this.lastSeq.toString(36).padStart(11, '0')}${this.idTag}`;
+  /** Real-time microseconds, strictly increasing in this process (the writer adds the process's tag). */
+  private nextId(): number {
+    this.lastId = Math.max(this.lastId + 1, Date.now() * 1000);
+    return this.lastId;
   }
 }
 
-interface TraceRow {
-  id: string;
-  epoch: number;
-  seq: number;
-  at: string;
-  service: string;
-  kind: string;
-  key_id: string | null;
-  method: string | null;
-  route: string | null;
-  path: string | null;
-  status: number | null;
-  ok: number;
-  duration_ms: number | null;
-  summary: string | null;
-  detail: string | null;
-  request_body: string | null;
-  response_body: string | null;
-}
-
-const COLUMNS: Array<keyof TraceRow> = ['id', 'epoch', 'seq', 'at', 'service', 'kind', 'key_id', 'method', 'route', 'path', 'status', 'ok', 'duration_ms', 'summary', 'detail', 'request_body', 'response_body'];
-
-function rowOfEntry(e: TraceEntry): TraceRow {
-  let detail: string | null = null;
-  if (e.detail) {
-    const stored = storedDetail(e.detail);
-    detail = stored.json;
-    // Followers hear what was stored.
-    if (stored.cut) e.detail = JSON.parse(detail) as Record<string, unknown>;
-  }
-  return {
-    id: e.id,
-    epoch: e.epoch,
-    seq: e.seq,
-    at: e.at,
-    service: e.service,
-    kind: e.kind,
-    key_id: e.keyId,
-    method: e.method,
-    route: e.route,
-    path: e.path,
-    status: e.status,
-    ok: e.ok ? 1 : 0,
-    duration_ms: e.durationMs,
-    summary: e.summary,
-    detail,
-    request_body: e.requestBody,
-    response_body: e.responseBody,
-  };
-}
-
-function entryOfRow(r: TraceRow): TraceEntry {
-  return {
-    id: r.id,
-    epoch: Number(r.epoch),
-    seq: Number(r.seq),
-    at: r.at,
-    service: r.service,
-    kind: r.kind as TraceKind,
-    keyId: r.key_id,
-    method: r.method,
-    route: r.route,
-    path: r.path,
-    status: r.status === null ? null : Number(r.status),
-    ok: Number(r.ok) === 1,
-    durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
-    summary: r.summary,
-    detail: r.detail ? (JSON.parse(r.detail) as Record<string, unknown>) : null,
-    requestBody: r.request_body,
-    responseBody: r.response_body,
-  };
-}
-
-/** An escaped NUL: PostgreSQL text cannot hold one, and one would lose the whole batch. Escaped backslashes before it are kept. */
-const ESCAPED_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
-
-/** Rows as JSON PostgreSQL takes: a NUL in any text (a body, a path) becomes U+FFFD, as an undecodable byte would. */
-function jsonForPostgres(rows: unknown[]): string {
-  return JSON.stringify(rows).replace(ESCAPED_NUL, '$1\\ufffd');
+/** A request body as it can be handed to the writer thread: a stream is named, not read. */
+function sendable(body: unknown): unknown {
+  return body && typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function' ? '[stream]' : body;
 }
 
 const encodeCursor = (e: Pick<TraceEntry, 'at' | 'id'>): string => Buffer.from(`${e.at}|${e.id}`).toString('base64url');
@@ -535,108 +397,9 @@ export function decodeCursor(cursor: string): { at: string; id: string } | undef
   return { at, id };
 }
 
-/** A text cut at `max` characters, saying how much was left out. */
-function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…[${text.length - max} more characters]` : text;
-}
-
-/** An entry's path, method, route or summary as stored. */
-function capped(text: string | null | undefined): string | null {
-  if (text === undefined || text === null) return null;
-  return text.length > MAX_TEXT_CHARS ? cut(text, MAX_TEXT_CHARS) : text;
-}
-
-/** An entry's detail as stored JSON: as it is when short; else long strings and lists cut, and at worst the JSON text itself. */
-function storedDetail(detail: Record<string, unknown>): { json: string; cut: boolean } {
-  const json = JSON.stringify(detail);
-  if (json.length <= MAX_DETAIL_CHARS) return { json, cut: false };
-  const shrunk = JSON.stringify(detail, (_key, value: unknown) => {
-    if (typeof value === 'string' && value.length > 256) return cut(value, 256);
-    if (Array.isArray(value) && value.length > 20) return [...(value as unknown[]).slice(0, 20), `…[${value.length - 20} more]`];
-    return value;
-  });
-  return { json: shrunk.length <= MAX_DETAIL_CHARS ? shrunk : JSON.stringify({ truncated: cut(shrunk, MAX_DETAIL_CHARS - 64) }), cut: true };
-}
-
 /** A response payload as the trace keeps it: text as it is, other bytes as their type and size. */
 function keptResponse(payload: unknown, contentType: unknown): unknown {
   if (!Buffer.isBuffer(payload) || typeof contentType !== 'string' || TEXT_TYPE.test(contentType)) return payload;
   return `[${contentType.split(';')[0]}, ${payload.length} bytes]`;
 }
 
-/**
- * A call's bodies as the trace keeps them (HAMLET_TRACE_BODIES=on): JSON with the values of
- * secret-named fields (and of `secretFields`) masked, and each such value masked wherever else
- * it appears in either body (a verification code in a message's text); then every credential
- * the text holds (redact.ts redactText: keys and tokens by their shape, secret query values,
- * the secret segments of `secretPaths`); each cut at MAX_BODY_CHARS.
- */
-export function bodyTexts(bodies: unknown[], opts: { secretFields?: readonly string[]; secretPaths?: RegExp } = {}): Array<string | null> {
-  const secrets = new Set<string>();
-  const fields = opts.secretFields?.length ? new Set(opts.secretFields) : undefined;
-  return bodies
-    .map((body) => serialized(body, (value, depth) => redactJson(value, depth, fields, secrets)))
-    .map((text) => {
-      if (text === null) return null;
-      // Cut first (with room for what masking changes): a long body costs no more than a short one.
-      let out = redactText(text.length > MAX_BODY_CHARS + 1024 ? text.slice(0, MAX_BODY_CHARS + 1024) : text, opts.secretPaths);
-      for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-      return cut(out, MAX_BODY_CHARS);
-    });
-}
-
-/** One body as the trace keeps it (see bodyTexts). */
-export function bodyText(body: unknown, opts: { secretFields?: readonly string[]; secretPaths?: RegExp } = {}): string | null {
-  return bodyTexts([body], opts)[0]!;
-}
-
-/** A body as text, JSON redacted by `redact`; null for none. */
-function serialized(body: unknown, redact: (value: unknown, depth: number) => unknown): string | null {
-  if (body === undefined || body === null || body === '') return null;
-  if (typeof body === 'string' || Buffer.isBuffer(body)) {
-    const raw = body.toString();
-    const parsed = /^\s*[[{]/.test(raw) ? tryJson(raw) : undefined;
-    return parsed === undefined ? raw : JSON.stringify(redact(parsed, 0));
-  }
-  if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function') return '[stream]';
-  return JSON.stringify(redact(body, 0)) ?? String(body);
-}
-
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Values this short are not looked for elsewhere in a body: they would mask ordinary words. */
-const MIN_ECHOED_SECRET = 8;
-
-/**
- * A copy with the values of secret fields masked (bodies are depth-limited by the edge); the
- * masked strings long enough to recognise go into `secrets`, as they appear in JSON text.
- */
-function redactJson(value: unknown, depth: number, fields: Set<string> | undefined, secrets: Set<string>): unknown {
-  if (depth > 64) return '[…]';
-  if (Array.isArray(value)) return value.map((v) => redactJson(v, depth + 1, fields, secrets));
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (v !== null && v !== '' && (isSecretName(k) || fields?.has(k))) {
-      collectSecrets(v, secrets);
-      out[k] = REDACTED;
-    } else {
-      out[k] = redactJson(v, depth + 1, fields, secrets);
-    }
-  }
-  return out;
-}
-
-function collectSecrets(value: unknown, secrets: Set<string>, depth = 0): void {
-  if (typeof value === 'string') {
-    if (value.length >= MIN_ECHOED_SECRET) secrets.add(JSON.stringify(value).slice(1, -1));
-  } else if (value && typeof value === 'object' && depth < 8) {
-    for (const v of Object.values(value)) collectSecrets(v, secrets, depth + 1);
-  }
-}

@@ -1,0 +1,299 @@
+// What the trace stores, made from what it captured: the rows of platform_trace and the entries
+// read back, every text capped and every credential masked (issue 27, redact.ts). This runs off
+// the request's path, in the trace's writer (trace-store.ts, on its worker thread): recording a
+// call only captures references (trace.ts), and the work of turning them into rows is done here.
+import { isSecretName, maskedUrl, REDACTED, redactText, redactUrl } from './redact.js';
+import type { TraceEntry, TraceInput, TraceKind } from './trace.js';
+
+const MAX_BODY_CHARS = 4096;
+/** A path, method, route or summary: longer ones are cut (a path of a 404 is whatever a caller sent). */
+const MAX_TEXT_CHARS = 2048;
+/** An entry's detail as JSON (SMTP envelopes can name a hundred recipients). */
+const MAX_DETAIL_CHARS = 4096;
+
+/**
+ * What recording captures, flat: RECORD_SLOTS values per entry in one array, so handing a batch
+ * to the writer thread copies a list of plain values (structured clone writes every object's
+ * keys again; a flat list of strings and numbers is the cheapest thing to send).
+ */
+export const RECORD_SLOTS = 12;
+/** The slots of one captured entry, in the order trace.ts pushes them. */
+const Slot = {
+  Seq: 0,
+  Epoch: 1,
+  /** platform.clock's time in ms. */
+  At: 2,
+  /** The entry's id as a number (real-time microseconds, strictly increasing in the process). */
+  Id: 3,
+  Service: 4,
+  KeyId: 5,
+  /** An HTTP call: its method; any other entry: its TraceInput (copied to the writer as it is). */
+  MethodOrInput: 6,
+  Route: 7,
+  /** An HTTP call's raw URL (the writer masks it). */
+  Url: 8,
+  Status: 9,
+  DurationMs: 10,
+  /** An HTTP call: an HttpExtra when it has any of its fields, else null. */
+  Extra: 11,
+} as const;
+
+/** What an HTTP call's capture holds beyond the slots, only when it has any. */
+export interface HttpExtra {
+  /** A call without a key keeps no query values. */
+  drop?: boolean;
+  /** Values of path parameters with secret names, masked in the path. */
+  secrets?: string[];
+  requestBody?: unknown;
+  responseBody?: unknown;
+  secretFields?: readonly string[];
+  /** The URL slot holds the path as stored already (storedPath): trace.ts does that for long URLs. */
+  stored?: boolean;
+}
+
+/**
+ * An HTTP call's path as stored: credentials masked, and cut at MAX_TEXT_CHARS. A call without a
+ * key keeps no query values: anyone can send them, as long as a URL goes.
+ */
+export function storedPath(url: string, extra: Pick<HttpExtra, 'drop' | 'secrets'> | null): string {
+  return capped(maskedUrl(url, extra?.secrets, extra?.drop === true))!;
+}
+
+/** The id as stored: the number in base 36, then the process's tag. */
+const idText = (id: number, tag: string): string => `${id.toString(36).padStart(11, '0')}${tag}`;
+
+/** Rows of a captured batch, as they are stored (texts capped, credentials masked). */
+export function rowsOfRecords(records: readonly unknown[], opts: { idTag: string; bodies: boolean; secretPaths?: RegExp }): TraceRow[] {
+  const rows: TraceRow[] = [];
+  const time = isoTimes();
+  for (let i = 0; i + RECORD_SLOTS <= records.length; i += RECORD_SLOTS) {
+    const input = records[i + Slot.MethodOrInput];
+    const id = idText(records[i + Slot.Id] as number, opts.idTag);
+    const at = time(records[i + Slot.At] as number);
+    rows.push(typeof input === 'object' && input !== null ? otherRow(records, i, id, at, input as TraceInput, opts) : httpRow(records, i, id, at, opts));
+  }
+  return rows;
+}
+
+/** ISO times of clock readings; a batch's entries mostly share their millisecond (or all of it, on a frozen clock). */
+function isoTimes(): (ms: number) => string {
+  let lastMs = NaN;
+  let lastText = '';
+  return (ms) => {
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastText = new Date(ms).toISOString();
+    }
+    return lastText;
+  };
+}
+
+const roundedMs = (ms: number | null | undefined): number | null => (ms === undefined || ms === null ? null : Math.round(ms * 100) / 100);
+
+function httpRow(records: readonly unknown[], i: number, id: string, at: string, opts: { bodies: boolean; secretPaths?: RegExp }): TraceRow {
+  const extra = records[i + Slot.Extra] as HttpExtra | null;
+  const status = records[i + Slot.Status] as number;
+  const [requestBody, responseBody] =
+    opts.bodies && extra && (extra.requestBody !== undefined || extra.responseBody !== undefined)
+      ? bodyTexts([extra.requestBody, extra.responseBody], { secretFields: extra.secretFields, secretPaths: opts.secretPaths })
+      : [null, null];
+  return {
+    id,
+    epoch: records[i + Slot.Epoch] as number,
+    seq: records[i + Slot.Seq] as number,
+    at,
+    service: records[i + Slot.Service] as string,
+    kind: 'http',
+    key_id: records[i + Slot.KeyId] as string | null,
+    method: records[i + Slot.MethodOrInput] as string,
+    route: records[i + Slot.Route] as string | null,
+    path: extra?.stored ? (records[i + Slot.Url] as string) : storedPath(records[i + Slot.Url] as string, extra),
+    status,
+    ok: status < 400 ? 1 : 0,
+    duration_ms: roundedMs(records[i + Slot.DurationMs] as number),
+    summary: null,
+    detail: null,
+    request_body: requestBody ?? null,
+    response_body: responseBody ?? null,
+  };
+}
+
+function otherRow(records: readonly unknown[], i: number, id: string, at: string, input: TraceInput, opts: { bodies: boolean; secretPaths?: RegExp }): TraceRow {
+  const status = input.status ?? null;
+  const [requestBody, responseBody] =
+    opts.bodies && (input.requestBody !== undefined || input.responseBody !== undefined)
+      ? bodyTexts([input.requestBody, input.responseBody], { secretFields: input.secretFields, secretPaths: opts.secretPaths })
+      : [null, null];
+  return {
+    id,
+    epoch: records[i + Slot.Epoch] as number,
+    seq: records[i + Slot.Seq] as number,
+    at,
+    service: input.service,
+    kind: input.kind,
+    key_id: input.keyId ?? null,
+    method: capped(input.method),
+    route: capped(input.route),
+    // An MCP call names the path it called.
+    path: input.path ? capped(redactUrl(input.path)) : null,
+    status,
+    ok: (input.ok ?? (status === null || status < 400)) ? 1 : 0,
+    duration_ms: roundedMs(input.durationMs),
+    summary: capped(input.summary),
+    detail: input.detail ? storedDetail(input.detail) : null,
+    request_body: requestBody ?? null,
+    response_body: responseBody ?? null,
+  };
+}
+
+export interface TraceRow {
+  id: string;
+  epoch: number;
+  seq: number;
+  at: string;
+  service: string;
+  kind: string;
+  key_id: string | null;
+  method: string | null;
+  route: string | null;
+  path: string | null;
+  status: number | null;
+  ok: number;
+  duration_ms: number | null;
+  summary: string | null;
+  detail: string | null;
+  request_body: string | null;
+  response_body: string | null;
+}
+
+export const COLUMNS: Array<keyof TraceRow> = ['id', 'epoch', 'seq', 'at', 'service', 'kind', 'key_id', 'method', 'route', 'path', 'status', 'ok', 'duration_ms', 'summary', 'detail', 'request_body', 'response_body'];
+
+export function entryOfRow(r: TraceRow): TraceEntry {
+  return {
+    id: r.id,
+    epoch: Number(r.epoch),
+    seq: Number(r.seq),
+    at: r.at,
+    service: r.service,
+    kind: r.kind as TraceKind,
+    keyId: r.key_id,
+    method: r.method,
+    route: r.route,
+    path: r.path,
+    status: r.status === null ? null : Number(r.status),
+    ok: Number(r.ok) === 1,
+    durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
+    summary: r.summary,
+    detail: r.detail ? (JSON.parse(r.detail) as Record<string, unknown>) : null,
+    requestBody: r.request_body,
+    responseBody: r.response_body,
+  };
+}
+
+/** An escaped NUL: PostgreSQL text cannot hold one, and one would lose the whole batch. Escaped backslashes before it are kept. */
+const ESCAPED_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
+
+/** Rows as JSON PostgreSQL takes: a NUL in any text (a body, a path) becomes U+FFFD, as an undecodable byte would. */
+export function jsonForPostgres(rows: unknown[]): string {
+  return JSON.stringify(rows).replace(ESCAPED_NUL, '$1\\ufffd');
+}
+
+/** A text cut at `max` characters, saying how much was left out. */
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…[${text.length - max} more characters]` : text;
+}
+
+/** An entry's path, method, route or summary as stored. */
+function capped(text: string | null | undefined): string | null {
+  if (text === undefined || text === null) return null;
+  return text.length > MAX_TEXT_CHARS ? cut(text, MAX_TEXT_CHARS) : text;
+}
+
+/** An entry's detail as stored JSON: as it is when short; else long strings and lists cut, and at worst the JSON text itself. */
+function storedDetail(detail: Record<string, unknown>): string {
+  const json = JSON.stringify(detail);
+  if (json.length <= MAX_DETAIL_CHARS) return json;
+  const shrunk = JSON.stringify(detail, (_key, value: unknown) => {
+    if (typeof value === 'string' && value.length > 256) return cut(value, 256);
+    if (Array.isArray(value) && value.length > 20) return [...(value as unknown[]).slice(0, 20), `…[${value.length - 20} more]`];
+    return value;
+  });
+  return shrunk.length <= MAX_DETAIL_CHARS ? shrunk : JSON.stringify({ truncated: cut(shrunk, MAX_DETAIL_CHARS - 64) });
+}
+
+/**
+ * A call's bodies as the trace keeps them (HAMLET_TRACE_BODIES=on): JSON with the values of
+ * secret-named fields (and of `secretFields`) masked, and each such value masked wherever else
+ * it appears in either body (a verification code in a message's text); then every credential
+ * the text holds (redact.ts redactText: keys and tokens by their shape, secret query values,
+ * the secret segments of `secretPaths`); each cut at MAX_BODY_CHARS.
+ */
+export function bodyTexts(bodies: unknown[], opts: { secretFields?: readonly string[]; secretPaths?: RegExp } = {}): Array<string | null> {
+  const secrets = new Set<string>();
+  const fields = opts.secretFields?.length ? new Set(opts.secretFields) : undefined;
+  return bodies
+    .map((body) => serialized(body, (value, depth) => redactJson(value, depth, fields, secrets)))
+    .map((text) => {
+      if (text === null) return null;
+      // Cut first (with room for what masking changes): a long body costs no more than a short one.
+      let out = redactText(text.length > MAX_BODY_CHARS + 1024 ? text.slice(0, MAX_BODY_CHARS + 1024) : text, opts.secretPaths);
+      for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+      return cut(out, MAX_BODY_CHARS);
+    });
+}
+
+/** One body as the trace keeps it (see bodyTexts). */
+export function bodyText(body: unknown, opts: { secretFields?: readonly string[]; secretPaths?: RegExp } = {}): string | null {
+  return bodyTexts([body], opts)[0]!;
+}
+
+/** A body as text, JSON redacted by `redact`; null for none. */
+function serialized(body: unknown, redact: (value: unknown, depth: number) => unknown): string | null {
+  if (body === undefined || body === null || body === '') return null;
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    const raw = body.toString();
+    const parsed = /^\s*[[{]/.test(raw) ? tryJson(raw) : undefined;
+    return parsed === undefined ? raw : JSON.stringify(redact(parsed, 0));
+  }
+  if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function') return '[stream]';
+  return JSON.stringify(redact(body, 0)) ?? String(body);
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Values this short are not looked for elsewhere in a body: they would mask ordinary words. */
+const MIN_ECHOED_SECRET = 8;
+
+/**
+ * A copy with the values of secret fields masked (bodies are depth-limited by the edge); the
+ * masked strings long enough to recognise go into `secrets`, as they appear in JSON text.
+ */
+function redactJson(value: unknown, depth: number, fields: Set<string> | undefined, secrets: Set<string>): unknown {
+  if (depth > 64) return '[…]';
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, depth + 1, fields, secrets));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v !== null && v !== '' && (isSecretName(k) || fields?.has(k))) {
+      collectSecrets(v, secrets);
+      out[k] = REDACTED;
+    } else {
+      out[k] = redactJson(v, depth + 1, fields, secrets);
+    }
+  }
+  return out;
+}
+
+function collectSecrets(value: unknown, secrets: Set<string>, depth = 0): void {
+  if (typeof value === 'string') {
+    if (value.length >= MIN_ECHOED_SECRET) secrets.add(JSON.stringify(value).slice(1, -1));
+  } else if (value && typeof value === 'object' && depth < 8) {
+    for (const v of Object.values(value)) collectSecrets(v, secrets, depth + 1);
+  }
+}

@@ -1,0 +1,218 @@
+// The trace's side of its writer (trace-store.ts): batches go to a worker thread that has a
+// database connection of its own (SQLite in WAL mode lets the two connections read beside each
+// other; PostgreSQL gets one more client), so making rows, masking credentials and inserting
+// cost the event loop only the copy of each batch. Messages are served one after another in
+// the order sent: a flush or a prune answered means every batch sent before it is stored.
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Db, OpenDbOptions } from './db.js';
+import type { TraceEntry } from './trace.js';
+import { entryOfRow, RECORD_SLOTS } from './trace-rows.js';
+import { TraceStore, type TraceStoreSettings } from './trace-store.js';
+import { workerEntry } from './workers.js';
+
+export type ToWriter =
+  | { t: 'batch'; records: unknown[]; announce: boolean }
+  | { t: 'secretPaths'; source: string | undefined }
+  | { t: 'flush'; id: number }
+  | { t: 'prune'; id: number; cutoff: string }
+  | { t: 'close'; id: number };
+
+export type FromWriter =
+  /** A batch is stored (with its entries when they are to be announced), or could not be (error). */
+  | { t: 'written'; count: number; entries?: TraceEntry[]; error?: string }
+  | { t: 'done'; id: number; result?: number; error?: string }
+  | { t: 'warn'; message: string; error: string };
+
+export interface TraceWorkerData {
+  location: OpenDbOptions;
+  settings: TraceStoreSettings;
+  secretPaths?: string;
+  sourceEntry?: string;
+}
+
+const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** The writer's loop: serves each message once the one before it is done. Used by the worker, and in process without one. */
+export function serveTrace(store: TraceStore, closeDb: () => Promise<void>, reply: (m: FromWriter) => void): (m: ToWriter) => void {
+  let chain = Promise.resolve();
+  const serve = async (m: ToWriter): Promise<void> => {
+    switch (m.t) {
+      case 'batch':
+        try {
+          const rows = await store.write(m.records);
+          // Followers hear what was stored.
+          reply({ t: 'written', count: m.records.length / RECORD_SLOTS, ...(m.announce ? { entries: rows.map(entryOfRow) } : {}) });
+        } catch (err) {
+          reply({ t: 'written', count: m.records.length / RECORD_SLOTS, error: errorText(err) });
+        }
+        return;
+      case 'secretPaths':
+        store.setSecretPaths(m.source);
+        return;
+      case 'flush':
+        reply({ t: 'done', id: m.id });
+        return;
+      case 'prune':
+        try {
+          reply({ t: 'done', id: m.id, result: await store.prune(m.cutoff) });
+        } catch (err) {
+          reply({ t: 'done', id: m.id, error: errorText(err) });
+        }
+        return;
+      case 'close':
+        await closeDb().catch(() => {});
+        reply({ t: 'done', id: m.id });
+        return;
+    }
+  };
+  return (m) => {
+    chain = chain.then(() => serve(m));
+  };
+}
+
+/** Where the writer's own connection goes: the same SQLite file, or the same PostgreSQL database; undefined when it cannot have one. */
+function locationOf(db: Db): OpenDbOptions | undefined {
+  if (db.url) return { dataDir: '', databaseUrl: db.url };
+  if (db.file) return { dataDir: path.dirname(db.file), fileName: path.basename(db.file) };
+  return undefined;
+}
+
+interface Pending {
+  resolve(result: number): void;
+}
+
+/**
+ * The trace's writer as seen from the event loop. Batches are sent and forgotten; `flush` and
+ * `prune` resolve once the writer has done everything sent before them. A worker that dies
+ * loses what it had not stored (logged); the next batch starts another.
+ */
+export class TraceWriter {
+  private worker?: Worker;
+  private inProcess?: (m: ToWriter) => void;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  /** Entries sent and not yet stored (or lost). */
+  unwritten = 0;
+  private secretPaths: string | undefined;
+  private readonly location: OpenDbOptions | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly settings: TraceStoreSettings,
+    private readonly on: { written(entries: TraceEntry[] | undefined, count: number): void; lost(count: number, error: string): void; warn(message: string, error: string): void },
+  ) {
+    this.location = locationOf(db);
+  }
+
+  /** Starts the writer now rather than with the first batch, and resolves once it is ready (so its start costs no request). */
+  async open(): Promise<void> {
+    if (this.location) this.worker ??= this.start(this.location);
+    await this.flush();
+  }
+
+  write(records: unknown[], announce: boolean): void {
+    this.unwritten += records.length / RECORD_SLOTS;
+    const message: ToWriter = { t: 'batch', records, announce };
+    try {
+      this.send(message);
+    } catch (err) {
+      if ((err as Error).name !== 'DataCloneError') throw err;
+      // A body or a detail held something that cannot be copied to the thread (a function, a
+      // class with private state): it goes as its JSON instead.
+      this.send({ ...message, records: records.map(asPlainData) });
+    }
+  }
+
+  setSecretPaths(source: string | undefined): void {
+    this.secretPaths = source;
+    if (this.worker || this.inProcess) this.send({ t: 'secretPaths', source });
+  }
+
+  /** Resolves once every batch sent before is stored (or lost). */
+  async flush(): Promise<void> {
+    if (!this.worker && !this.inProcess) return;
+    await this.ask((id) => ({ t: 'flush', id }));
+  }
+
+  /** Deletes entries before `cutoff` after every batch sent before; resolves to how many. */
+  prune(cutoff: string): Promise<number> {
+    return this.ask((id) => ({ t: 'prune', id, cutoff }));
+  }
+
+  /** Stores what was sent, then closes the writer's connection and thread. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    if (!worker && !this.inProcess) return;
+    await this.ask((id) => ({ t: 'close', id }));
+    this.worker = undefined;
+    this.inProcess = undefined;
+    await worker?.terminate();
+  }
+
+  private ask(message: (id: number) => ToWriter): Promise<number> {
+    const id = this.nextId++;
+    const answer = new Promise<number>((resolve) => this.pending.set(id, { resolve }));
+    this.send(message(id));
+    this.worker?.ref();
+    return answer;
+  }
+
+  private send(message: ToWriter): void {
+    if (this.inProcess) return this.inProcess(message);
+    if (!this.location) {
+      const store = new TraceStore(this.db, this.settings, (msg, err) => this.on.warn(msg, errorText(err)));
+      store.setSecretPaths(this.secretPaths);
+      // The trace's database belongs to the caller: closing the writer leaves it open.
+      this.inProcess = serveTrace(store, async () => {}, (m) => queueMicrotask(() => this.received(m)));
+      return this.inProcess(message);
+    }
+    (this.worker ??= this.start(this.location)).postMessage(message);
+  }
+
+  private received(m: FromWriter): void {
+    if (m.t === 'written') {
+      this.unwritten -= m.count;
+      if (m.error) this.on.lost(m.count, m.error);
+      else this.on.written(m.entries, m.count);
+    } else if (m.t === 'done') {
+      const job = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (m.error) this.on.warn('trace: deleting old entries failed', m.error);
+      job?.resolve(m.result ?? 0);
+      if (!this.pending.size) this.worker?.unref();
+    } else {
+      this.on.warn(m.message, m.error);
+    }
+  }
+
+  private start(location: OpenDbOptions): Worker {
+    const entry = workerEntry(import.meta.url, 'trace-worker');
+    const data: TraceWorkerData = { location, settings: this.settings, secretPaths: this.secretPaths, sourceEntry: entry.sourceEntry };
+    const worker = new Worker(entry.url, { workerData: data });
+    // Idle, it must not keep the process alive; while a flush waits on it, it does (ask()).
+    worker.unref();
+    worker.on('message', (m: FromWriter) => this.received(m));
+    const stopped = (why: string) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      if (this.unwritten) this.on.lost(this.unwritten, why);
+      this.unwritten = 0;
+      for (const job of this.pending.values()) job.resolve(0);
+      this.pending.clear();
+    };
+    worker.on('error', (err) => stopped(errorText(err)));
+    worker.on('exit', (code) => stopped(`the trace's writer thread stopped (exit code ${code})`));
+    return worker;
+  }
+}
+
+/** A value as its JSON would bring it back: what a thread can always be sent. */
+function asPlainData(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  try {
+    return JSON.parse(JSON.stringify(value)) as unknown;
+  } catch {
+    return '[not serialisable]';
+  }
+}
