@@ -28,14 +28,15 @@ function store(c: FuzzCase, a: Answer): void {
 const NODE_KEYS = ['id', 'name', 'type', 'typeVersion', 'position', 'parameters'];
 
 async function runBatch(n8n: N8nClient, cases: FuzzCase[]): Promise<any> {
-  const wf = batchWorkflow(cases);
+  const { pinData, ...wf } = batchWorkflow(cases);
+  // n8n's public API takes no pinData on create: the run request carries it.
   const body = { ...wf, nodes: wf.nodes.map((n) => Object.fromEntries(NODE_KEYS.map((k) => [k, (n as any)[k]]))) };
   const created = await n8n.api('POST', '/workflows', body);
   if (created.status !== 200) throw new Error(`n8n refused the batch workflow: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
   const id = created.body.id;
   try {
     const full = await n8n.api('GET', `/workflows/${id}`);
-    const r = await n8n.rest('POST', `/workflows/${id}/run`, { workflowData: { ...full.body, pinData: wf.pinData }, triggerToStartFrom: { name: 'Manual' } });
+    const r = await n8n.rest('POST', `/workflows/${id}/run`, { workflowData: { ...full.body, pinData }, triggerToStartFrom: { name: 'Manual' } });
     const executionId = r.body?.data?.executionId;
     if (r.status !== 200 || !executionId) throw new Error(`n8n refused the run: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
     const deadline = Date.now() + 120_000;
