@@ -104,7 +104,11 @@ async function main() {
 
     const perType = new Map<string, { cases: number; match: number }>();
     const diffs: Array<{ c: FuzzCase; problems: string[] }> = [];
+    // Cases n8n never finished (it could not save the run) say nothing of the engine: counted apart.
+    const unfinished = cases.filter((c) => answers.get(c)!.status === 'unfinished');
+    if (unfinished.length) console.log(`[fuzz] ${unfinished.length} cases left out: n8n did not finish their run (${[...new Set(unfinished.map((c) => `${c.type}@${c.typeVersion}`))].join(', ')})`);
     for (const c of cases) {
+      if (answers.get(c)!.status === 'unfinished') continue;
       const problems = differences(answers.get(c)!, ours.get(c)!, hamlet.url);
       const t = perType.get(c.type) ?? { cases: 0, match: 0 };
       t.cases++;
@@ -147,7 +151,7 @@ async function main() {
       shrunk.push(entry);
       console.log(`[shrunk] ${kind}${entry.fixture ? ` → ${entry.fixture}` : ''}\n  ${JSON.stringify(small)}\n  ${problems.slice(0, 4).join('\n  ')}`);
     }
-    if (o.report) writeFileSync(o.report, JSON.stringify({ seed: o.seed, perType: Object.fromEntries(perType), kinds: [...kinds].map(([k, v]) => ({ kind: k, count: v.count, hash: caseHash(v.c), case: v.c, problems: v.problems.slice(0, 6) })), shrunk }, null, 2));
+    if (o.report) writeFileSync(o.report, JSON.stringify({ seed: o.seed, perType: Object.fromEntries(perType), unfinished: unfinished.map((c) => ({ hash: caseHash(c), case: c })), kinds: [...kinds].map(([k, v]) => ({ kind: k, count: v.count, hash: caseHash(v.c), case: v.c, problems: v.problems.slice(0, 6) })), shrunk }, null, 2));
   } finally {
     n8n?.stop();
     await hamlet.stop();
