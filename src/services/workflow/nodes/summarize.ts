@@ -96,6 +96,8 @@ export default {
   types: ['n8n-nodes-base.summarize'],
   async execute(ctx) {
     const specs = await ctx.param<Spec[]>('fieldsToSummarize.values', 0, [{ aggregation: 'count', field: '' }]);
+    // n8n wants one aggregation whose field is not '' (an absent field passes its test).
+    if (!specs.some((spec) => spec.field !== '')) throw new NodeOperationError("You need to add at least one aggregation to 'Fields to Summarize' with non empty 'Field'");
     const splitBy = fieldList(await ctx.param('fieldsToSplitBy', 0, ''));
     const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
     // With dot notation a key that contains the dots literally wins over the nested path (as lodash's get).
