@@ -22,13 +22,25 @@ function versionsOf(desc: NodeDescription): number[] {
   return Array.isArray(desc.version) ? desc.version : [desc.version];
 }
 
-/** Case `i` of a run: it depends only on the seed, the node type and i. */
-export function generateCase(descs: NodeDescription[], seed: number | string, i: number): FuzzCase {
-  const rng = new Rng(`${seed}:${descs[0]!.name}:${i}`);
-  const all = descs.flatMap((d) => versionsOf(d).map((v) => ({ d, v })));
-  const { d, v } = rng.pick(all);
-  const inputs = TWO_INPUTS.has(d.name) ? [randomItems(rng), randomItems(rng)] : [randomItems(rng)];
-  return { type: d.name, typeVersion: v, parameters: randomParameters(d, v, rng), inputs };
+/** The description a case's node follows (its type and version). */
+export function descriptionOf(descs: NodeDescription[], c: Pick<FuzzCase, 'typeVersion'>): NodeDescription {
+  return descs.find((d) => versionsOf(d).includes(c.typeVersion))!;
+}
+
+/**
+ * Case `i` of a run: it depends only on the seed, the node type and i. `accept` screens a drawn
+ * case (n8n's parameter check, n8n-issues.ts); a refused draw is redrawn from the next attempt's
+ * seed, so the case stays a function of seed, type and i.
+ */
+export function generateCase(descs: NodeDescription[], seed: number | string, i: number, accept: (d: NodeDescription, c: FuzzCase) => boolean = () => true): FuzzCase {
+  for (let attempt = 0; ; attempt++) {
+    const rng = new Rng(attempt === 0 ? `${seed}:${descs[0]!.name}:${i}` : `${seed}:${descs[0]!.name}:${i}:${attempt}`);
+    const all = descs.flatMap((d) => versionsOf(d).map((v) => ({ d, v })));
+    const { d, v } = rng.pick(all);
+    const inputs = TWO_INPUTS.has(d.name) ? [randomItems(rng), randomItems(rng)] : [randomItems(rng)];
+    const c: FuzzCase = { type: d.name, typeVersion: v, parameters: randomParameters(d, v, rng), inputs };
+    if (accept(d, c) || attempt >= 50) return c;
+  }
 }
 
 function canonical(v: unknown): string {

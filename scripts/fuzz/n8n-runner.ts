@@ -25,26 +25,32 @@ function store(c: FuzzCase, a: Answer): void {
   writeFileSync(join(CACHE, `${caseHash(c)}.json`), JSON.stringify(a));
 }
 
+class UnfinishedError extends Error {}
+
 const NODE_KEYS = ['id', 'name', 'type', 'typeVersion', 'position', 'parameters'];
 
 async function runBatch(n8n: N8nClient, cases: FuzzCase[]): Promise<any> {
-  const wf = batchWorkflow(cases);
+  const { pinData, ...wf } = batchWorkflow(cases);
+  // n8n's public API takes no pinData on create: the run request carries it.
   const body = { ...wf, nodes: wf.nodes.map((n) => Object.fromEntries(NODE_KEYS.map((k) => [k, (n as any)[k]]))) };
   const created = await n8n.api('POST', '/workflows', body);
   if (created.status !== 200) throw new Error(`n8n refused the batch workflow: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
   const id = created.body.id;
   try {
     const full = await n8n.api('GET', `/workflows/${id}`);
-    const r = await n8n.rest('POST', `/workflows/${id}/run`, { workflowData: { ...full.body, pinData: wf.pinData }, triggerToStartFrom: { name: 'Manual' } });
+    const r = await n8n.rest('POST', `/workflows/${id}/run`, { workflowData: { ...full.body, pinData }, triggerToStartFrom: { name: 'Manual' } });
     const executionId = r.body?.data?.executionId;
     if (r.status !== 200 || !executionId) throw new Error(`n8n refused the run: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
-    const deadline = Date.now() + 120_000;
+    // Polled without its data (a batch's data is large), read in full once it has ended.
+    const deadline = Date.now() + Number(process.env.FUZZ_RUN_TIMEOUT_S ?? 30) * 1000;
     while (Date.now() < deadline) {
-      const e = await n8n.api('GET', `/executions/${executionId}?includeData=true`);
-      if (e.status === 200 && !['new', 'running'].includes(e.body.status)) return e.body;
-      await sleep(100);
+      const e = await n8n.api('GET', `/executions/${executionId}`);
+      if (e.status === 200 && !['new', 'running'].includes(e.body.status)) return (await n8n.api('GET', `/executions/${executionId}?includeData=true`)).body;
+      await sleep(150);
     }
-    throw new Error(`execution ${executionId} did not finish`);
+    // Seen with n8n 2.8.4: a node whose error holds a parsed document (circular) cannot be saved
+    // ("Converting circular structure to JSON" in its log), and the execution never ends.
+    throw new UnfinishedError(`n8n did not finish execution ${executionId} (it could not save it?)`);
   } finally {
     await n8n.api('DELETE', `/workflows/${id}`);
   }
@@ -99,8 +105,8 @@ async function drain(n8n: N8nClient, queue: FuzzCase[], out: Map<FuzzCase, Answe
       exec = await runBatch(n8n, batch);
     } catch (e) {
       if (batch.length === 1) {
-        // A case n8n cannot even run (a refused workflow): recorded as such.
-        const a: Answer = { status: 'refused', lastNodeExecuted: '', executionOrder: [], nodes: {}, error: { message: (e as Error).message, node: null } };
+        // A case n8n cannot even run (a refused workflow), or whose run it never ends: recorded as such.
+        const a: Answer = { status: e instanceof UnfinishedError ? 'unfinished' : 'refused', lastNodeExecuted: '', executionOrder: [], nodes: {}, error: { message: (e as Error).message, node: null } };
         store(batch[0]!, a);
         out.set(batch[0]!, a);
         todo = todo.slice(1);

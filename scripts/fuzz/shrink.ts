@@ -50,10 +50,11 @@ function candidates(c: FuzzCase): FuzzCase[] {
 }
 
 /** The smallest case reached by greedy drops (at most `rounds` of them). */
-export async function shrink(c: FuzzCase, stillDiffers: Judge, rounds = 40): Promise<FuzzCase> {
+export async function shrink(c: FuzzCase, stillDiffers: Judge, valid: (c: FuzzCase) => boolean = () => true, rounds = 40): Promise<FuzzCase> {
   let current = c;
   for (let r = 0; r < rounds; r++) {
-    const next = candidates(current);
+    // A drop n8n would refuse to run (a required parameter gone) is no smaller case of the same difference.
+    const next = candidates(current).filter(valid);
     if (next.length === 0) break;
     const verdicts = await stillDiffers(next);
     const smaller = next.find((_, i) => verdicts[i]);

@@ -32,8 +32,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURES = process.env.ORACLE_FIXTURES ?? join(ROOT, 'test/fixtures/n8n-oracle');
 const PORT = Number(process.env.ORACLE_PORT ?? 5688);
 
-// The public API accepts only these keys on create (others get 400).
-const WORKFLOW_KEYS = ['name', 'nodes', 'connections', 'settings', 'staticData', 'pinData'];
+// The public API accepts only these keys on create (others get 400, pinData too): a workflow's
+// pinData goes with its manual run instead (the fuzzer's fz-* cases pin their input items).
+const WORKFLOW_KEYS = ['name', 'nodes', 'connections', 'settings', 'staticData'];
 const NODE_KEYS = ['id', 'name', 'type', 'typeVersion', 'position', 'parameters', 'credentials', 'disabled', 'notes', 'notesInFlow', 'executeOnce', 'alwaysOutputData', 'retryOnFail', 'maxTries', 'waitBetweenTries', 'onError', 'continueOnFail', 'webhookId'];
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -132,7 +133,8 @@ async function runOnce(n8n, wf, id, spec, recordedId = id) {
     }
   } else {
     const full = await n8n.api('GET', `/workflows/${id}`);
-    const r = await n8n.rest('POST', `/workflows/${id}/run`, { workflowData: full.body, triggerToStartFrom: { name: spec.trigger.trigger } });
+    const workflowData = wf.pinData ? { ...full.body, pinData: wf.pinData } : full.body;
+    const r = await n8n.rest('POST', `/workflows/${id}/run`, { workflowData, triggerToStartFrom: { name: spec.trigger.trigger } });
     // A refused manual run (a node type n8n does not know) is the case's recorded answer.
     if (r.status !== 200) return { name: spec.name, trigger: spec.trigger, refused: { status: r.status, message: r.body?.message ?? String(r.body) } };
   }

@@ -12,6 +12,8 @@ export interface BinaryData {
   fileExtension: string | null;
   fileSize: string;
   bytes: number;
+  /** Where the file came from: the folder of a path, the URL of a download (HTTP Request). */
+  directory?: string;
 }
 
 const MIME_BY_EXTENSION: Record<string, string> = {
@@ -20,7 +22,7 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   gif: 'image/gif', svg: 'image/svg+xml', webp: 'image/webp', mp3: 'audio/mpeg', wav: 'audio/wav', mp4: 'video/mp4', zip: 'application/zip',
   gz: 'application/gzip', js: 'application/javascript', md: 'text/markdown', yaml: 'application/yaml',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', xls: 'application/vnd.ms-excel',
-  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet', bin: 'application/octet-stream',
 };
 const EXTENSION_BY_MIME: Record<string, string> = Object.fromEntries(
   Object.entries(MIME_BY_EXTENSION).filter(([ext]) => !['htm', 'jpeg'].includes(ext)).map(([ext, mime]) => [mime, ext]),
@@ -92,21 +94,21 @@ export function toBinary(bytes: Buffer, opts: { fileName?: string; mimeType?: st
  * else from the file path's extension, else from the bytes' signature, else text/plain; the
  * extension from the path, else from the MIME type; the name and folder from the path.
  */
-export function describeFile(head: Buffer, size: number, filePath?: string, mimeType?: string): Omit<BinaryData, 'data'> & { directory?: string } {
-  const path = filePath?.split('?', 1)[0];
-  const base = path?.split('/').pop();
+export function describeFile(head: Buffer, size: number, filePath?: string, mimeType?: string): Omit<BinaryData, 'data' | 'fileType' | 'fileExtension'> & { fileType?: string; fileExtension?: string } {
+  // The path is taken as it is (n8n does not cut a query off: "page.html?x=1" has the extension "html?x=1").
+  const base = filePath?.split('/').pop();
   const ext = base?.includes('.') ? base.split('.').pop()!.toLowerCase() : undefined;
   const sniffed = !mimeType && !(ext && MIME_BY_EXTENSION[ext]) ? sniff(head) : undefined;
   const mime = mimeType || (ext && MIME_BY_EXTENSION[ext]) || sniffed?.mimeType || 'text/plain';
-  const out: Omit<BinaryData, 'data'> & { directory?: string } = {
-    mimeType: mime,
-    fileType: fileTypeOf(mime),
-    fileExtension: ext || sniffed?.ext || EXTENSION_BY_MIME[mime.split(';')[0]!.trim().toLowerCase()] || null,
-    fileSize: prettyBytes(size),
-    bytes: size,
-  };
+  // The extension from the path, else the signature, else a MIME type given; text/plain by default has none.
+  const extension = ext || sniffed?.ext || (mimeType ? EXTENSION_BY_MIME[mimeType.split(';')[0]!.trim().toLowerCase()] : undefined);
+  const fileType = fileTypeOf(mime);
+  const out: ReturnType<typeof describeFile> = { mimeType: mime, fileSize: prettyBytes(size), bytes: size };
+  // Unknown type or extension: n8n leaves the key out.
+  if (fileType) out.fileType = fileType;
+  if (extension) out.fileExtension = extension;
   if (base) out.fileName = base;
-  const dir = path && path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : undefined;
+  const dir = filePath && filePath.includes('/') ? filePath.slice(0, filePath.lastIndexOf('/')) : undefined;
   if (dir) out.directory = dir;
   return out;
 }

@@ -210,7 +210,8 @@ async function runNode(
   if (node.disabled) return { outputs: [inputs[0] ?? []] };
   if (opts.usePinData) {
     const pinned = opts.workflow.pinData?.[node.name];
-    if (Array.isArray(pinned) && pinned.length) {
+    // An empty pin too is the node's output (n8n 2.8.4: no items, so nothing after it runs).
+    if (Array.isArray(pinned)) {
       return { outputs: [pinned.map((p, i) => ({ json: ('json' in p && p.json ? p.json : p) as Record<string, unknown>, pairedItem: { item: i } }))] };
     }
   }

@@ -133,10 +133,11 @@ function normalize(value: unknown, mode: CodeMode, index: number, inputCount: nu
       return [toItem(value, index, index)];
     }
     case 'functionItem': {
-      if (!isObject(value)) {
+      // n8n checks only `typeof … === 'object'`: an array (even an empty one) is the item's json.
+      if (!isObject(value) && !Array.isArray(value)) {
         throw new ExpressionError(`Function Item didn't return an object [item ${index}]`);
       }
-      return [{ json: value, pairedItem: { item: index } }];
+      return [{ json: value as Record<string, unknown>, pairedItem: { item: index } }];
     }
   }
 }

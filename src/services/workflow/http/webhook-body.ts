@@ -38,7 +38,10 @@ function fromMultipart(bytes: Buffer, boundary: string, options: WebhookOptions)
   const fields: Record<string, string | string[]> = {};
   const files = new Map<string, Array<{ filename: string; contentType?: string; data: Buffer }>>();
   for (const part of parseMultipart(bytes, boundary)) {
-    if (part.filename === undefined) {
+    // As n8n 2.8.4 reads a form: a part with an empty file name is dropped, and one with a name
+    // but no Content-Type is a field (its bytes as text), not a file.
+    if (part.filename === '') continue;
+    if (part.filename === undefined || part.contentType === undefined) {
       const value = part.data.toString('utf8');
       const prev = fields[part.name];
       fields[part.name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
@@ -73,7 +76,7 @@ export function webhookPayload(req: PayloadRequest, node: WorkflowNode): Webhook
   const contentType = typeof req.headers['content-type'] === 'string' ? req.headers['content-type'] : undefined;
   const mediaType = contentType?.split(';', 1)[0]!.trim().toLowerCase();
   const version = Number(node.typeVersion ?? 1);
-  const bytes = Buffer.isBuffer(req.body) ? req.body : req[RAW_BODY] !== undefined ? Buffer.from(req[RAW_BODY], 'utf8') : undefined;
+  const bytes = Buffer.isBuffer(req.body) ? req.body : req[RAW_BODY] !== undefined ? Buffer.from(req[RAW_BODY], 'utf8') : typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : undefined;
   const propertyName = options.binaryPropertyName || 'data';
   const wholeBody = (raw: Buffer): WebhookPayload => {
     if (!raw.length) return { body: {} };

@@ -83,11 +83,19 @@ export default {
   types: ['n8n-nodes-base.compareDatasets'],
   outputs: () => 4,
   async execute(ctx) {
-    const a = ctx.inputs[0] ?? [];
-    const b = ctx.inputs[1] ?? [];
+    // n8n leaves items with an empty json out of both inputs.
+    const a = (ctx.inputs[0] ?? []).filter((it) => Object.keys(it.json).length > 0);
+    const b = (ctx.inputs[1] ?? []).filter((it) => Object.keys(it.json).length > 0);
     const v = ctx.typeVersion;
     const pairs = (await ctx.param<Array<{ field1: string; field2: string }>>('mergeByFields.values', 0, [])) ?? [];
     const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
+    // Before 2.2 a match field that no item of a (non-empty) input has fails the node.
+    if (v < 2.2) {
+      for (const [items, side, label] of [[a, 'field1', 'Input A'], [b, 'field2', 'Input B']] as const) {
+        const missing = items.length ? pairs.map((p) => p[side]).find((f) => !items.some((it) => (noDots ? Object.hasOwn(it.json, f) : readPath(it.json, f) !== undefined))) : undefined;
+        if (missing !== undefined) throw new NodeOperationError(`Field '${missing}' is not present in any of items in '${label}'`);
+      }
+    }
     // v1 reads fuzzyCompare from its options; v2 has it beside them.
     const fuzzy = Boolean(await ctx.param<boolean>(v >= 2 ? 'fuzzyCompare' : 'options.fuzzyCompare', 0, false));
     const settings: Settings = { fuzzy, missingIsFalsy: v >= 2.1, skip: fieldList(await ctx.param('options.skipFields', 0, '')), noDots };

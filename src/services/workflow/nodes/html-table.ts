@@ -15,16 +15,22 @@ function cell(value: unknown): string {
 }
 
 export async function htmlTable(ctx: NodeContext): Promise<string> {
-  const option = async (name: string) => String((await ctx.param(`options.${name}`, 0, '')) ?? '');
+  // As n8n: the table's options are item 0's, any falsy one written as nothing; a row's and its
+  // cells' attributes are that row's item's, written as a template writes them (null, undefined).
+  const option = async (name: string) => String((await ctx.param<unknown>(`options.${name}`, 0, '')) || '');
+  const perRow = async (name: string, i: number) => String(await ctx.param<unknown>(`options.${name}`, i, ''));
   const custom = Boolean(await ctx.param<boolean>('options.customStyling', 0, false));
   const capitalize = Boolean(await ctx.param<boolean>('options.capitalize', 0, false));
   const caption = await option('caption');
   const columns: string[] = [];
   for (const item of ctx.items) for (const key of Object.keys(item.json)) if (!columns.includes(key)) columns.push(key);
   const header = columns.map((key) => `<th>${capitalize ? key.charAt(0).toUpperCase() + key.slice(1) : key}</th>`).join('');
-  const cellOpen = `<td ${custom ? '' : CELL_STYLE} ${await option('cellAttributes')}>`;
-  const rowOpen = `<tr  ${await option('rowAttributes')}>`;
-  const rows = ctx.items.map((item) => rowOpen + columns.map((key) => `${cellOpen}${cell(item.json[key])}</td>`).join('') + '</tr>').join('');
+  let rows = '';
+  for (let i = 0; i < ctx.items.length; i++) {
+    const item = ctx.items[i]!;
+    const cellOpen = `<td ${custom ? '' : CELL_STYLE} ${await perRow('cellAttributes', i)}>`;
+    rows += `<tr  ${await perRow('rowAttributes', i)}>` + columns.map((key) => `${cellOpen}${cell(item.json[key])}</td>`).join('') + '</tr>';
+  }
   return (
     `<table ${custom ? '' : TABLE_STYLE} ${await option('tableAttributes')}>` +
     (caption ? `<caption>${caption}</caption>` : '') +

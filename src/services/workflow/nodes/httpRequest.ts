@@ -5,7 +5,7 @@ import { NodeOperationError, type NodeContext, type NodeType } from '../engine/n
 import type { Item } from '../expressions/api.js';
 import { authenticate } from '../credentials/http-auth.js';
 import { paginate, type Answer } from './httpRequest-pagination.js';
-import { toBinary } from './binary-data.js';
+import { toBinary, type BinaryData } from './binary-data.js';
 
 interface Request {
   method: string;
@@ -228,7 +228,9 @@ function fileItem(input: Item, req: Request, answer: Answer, i: number): Item {
       return undefined;
     }
   })();
-  const file = toBinary(answer.bytes!, { fileName: disposition ?? fromPath, mimeType: answer.headers['content-type'] || undefined });
+  // n8n types the file by the media type alone (no charset) and keeps the URL as its "directory".
+  const mimeType = answer.headers['content-type']?.split(';', 1)[0]!.trim() || undefined;
+  const file: BinaryData = { ...toBinary(answer.bytes!, { fileName: disposition ?? fromPath, mimeType }), directory: req.url };
   return { json, binary: { ...(input.binary ?? {}), [req.textField]: file as unknown as Record<string, unknown> }, pairedItem: { item: i } };
 }
 

@@ -22,12 +22,15 @@ const MARKDOWN_OPTIONS = [
   'maxConsecutiveNewlines', 'useInlineLinks', 'useLinkReferenceDefinitions',
 ] as const;
 
-/** The node's HTML → Markdown options as node-html-markdown takes them (text replacements are global regular expressions). */
+/** The node's HTML → Markdown options as node-html-markdown takes them (text replacements are literal, as n8n passes them). */
 function markdownOptions(options: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of MARKDOWN_OPTIONS) if (options[name] !== undefined) out[name] = options[name];
   const replace = (options.textReplace as { values?: Array<{ pattern?: string; replacement?: string }> } | undefined)?.values;
-  if (replace?.length) out.textReplace = replace.map((r) => [new RegExp(r.pattern ?? '', 'g'), r.replacement ?? '']);
+  // n8n hands the pattern over as it is, not as a regular expression: each text node has the
+  // first literal occurrence replaced, and a value that is no string (an expression's undefined,
+  // a number, an object) is matched as JavaScript's replace writes it ("undefined", "9", …).
+  if (replace?.length) out.textReplace = replace.map((r) => ['pattern' in r ? r.pattern : '', 'replacement' in r ? r.replacement : '']);
   return out;
 }
 

@@ -115,9 +115,12 @@ async function baseFields(ctx: NodeContext, json: Record<string, unknown>, i: nu
 async function v3(ctx: NodeContext): Promise<Item[]> {
   const out: Item[] = [];
   const mode = ctx.raw<string>('mode', 'manual');
+  // "Duplicate Item" (a setting for testing): in a manual run each item comes out 1 + count times.
+  const copies = ctx.raw<boolean>('duplicateItem', false) && ctx.mode === 'manual' ? 1 + Math.max(0, Number(ctx.raw<number>('duplicateCount', 0)) || 0) : 1;
   for (let i = 0; i < ctx.items.length; i++) {
     try {
-      out.push(await v3Item(ctx, mode, i));
+      const item = await v3Item(ctx, mode, i);
+      for (let c = 0; c < copies; c++) out.push(item);
     } catch (err) {
       // Under continueOnFail the item fails alone; the engine routes it (regular or error output).
       if (!ctx.continueOnFail) throw err;
@@ -211,8 +214,11 @@ export default {
  * (so null gives "null" and a missing value "undefined", which the lenient reading takes as
  * null). Plain interpolation would write "[object Object]" instead.
  */
+/** The raw mode's JSON when the parameter is absent: n8n's default text. */
+const RAW_DEFAULT = '{\n  "my_field_1": "value",\n  "my_field_2": 1\n}\n';
+
 async function rawJsonOutput(ctx: NodeContext, i: number): Promise<unknown> {
-  const source = ctx.raw<unknown>('jsonOutput', '{}');
+  const source = ctx.raw<unknown>('jsonOutput', RAW_DEFAULT);
   if (typeof source !== 'string' || !source.startsWith('=')) return source;
   let text = '';
   for (const chunk of splitTemplate(source.slice(1))) {

@@ -35,6 +35,7 @@ export default {
     }
     if (type !== 'simple') throw new NodeOperationError(`Sort type "${type}" is not supported`);
     const fields = await ctx.param<Array<{ fieldName?: string; order?: string }>>('sortFieldsUi.sortField', 0, []);
+    if (!fields?.length) throw new NodeOperationError('No sorting specified. Please add a field to sort by');
     const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
     const read = (json: Record<string, unknown>, f: string) => (noDots ? json[f] : readPath(json, f));
     for (const f of fields) {

@@ -18,10 +18,15 @@ export default {
     const itemListsV2 = ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion === 2;
     for (let i = 0; i < ctx.items.length; i++) {
       const json = ctx.items[i]!.json;
-      const fields = fieldList(await ctx.param<string>('fieldToSplitOut', i, ''));
+      const fieldParam = String(await ctx.param<string>('fieldToSplitOut', i, ''));
+      const fields = fieldList(fieldParam);
       const include = ctx.raw<string>('include', 'noOtherFields');
       // Destinations name the fields' elements in order ("first, second"); a field past them keeps its name.
       const dests = fieldList(await ctx.param<string>('options.destinationFieldName', i, ''));
+      // Split Out counts the fields as written, empty ones between commas included (n8n 2.8.4).
+      if (ctx.node.type === 'n8n-nodes-base.splitOut' && dests.length && dests.length !== fieldParam.split(',').length) {
+        throw new NodeOperationError('If multiple fields to split out are given, the same number of destination fields must be given');
+      }
       const noDots = await ctx.param<boolean>('options.disableDotNotation', i, false);
       const read = (f: string) => (noDots ? json[f] : readPath(json, f) ?? json[f]);
       const lists = fields.map((field) => {

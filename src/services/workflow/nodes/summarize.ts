@@ -58,7 +58,7 @@ interface Group {
  * as text (a missing value is "undefined"); v1.1 keeps numbers, booleans and null as they are,
  * objects as JSON text, and leaves a missing value out.
  */
-function groupItems(items: Item[], splitBy: string[], read: (json: Record<string, unknown>, f: string) => unknown, typed: boolean): Group[] {
+function groupItems(items: Item[], splitBy: string[], read: (json: Record<string, unknown>, f: string) => unknown, typed: boolean, skipEmpty = false): Group[] {
   type Node = { group?: Group; children: Map<string, Node> };
   const root: Node = { children: new Map() };
   const order: Group[] = [];
@@ -68,6 +68,10 @@ function groupItems(items: Item[], splitBy: string[], read: (json: Record<string
     const names: string[] = [];
     for (const f of splitBy) {
       const v = read(item.json, f);
+      // skipEmptySplitFields leaves out an item whose split value, as n8n keys it (objects as
+      // JSON, v1 everything as text), is falsy and no number: v1's "undefined" is kept.
+      const key = v && typeof v === 'object' ? JSON.stringify(v) : v;
+      if (skipEmpty && typeof (typed ? key : String(key)) !== 'number' && !(typed ? key : String(key))) return;
       const name = v === undefined ? 'undefined' : asText(v);
       names.push(name);
       if (!typed) keys[f] = name;
@@ -92,6 +96,8 @@ export default {
   types: ['n8n-nodes-base.summarize'],
   async execute(ctx) {
     const specs = await ctx.param<Spec[]>('fieldsToSummarize.values', 0, [{ aggregation: 'count', field: '' }]);
+    // n8n wants one aggregation whose field is not '' (an absent field passes its test).
+    if (!specs.some((spec) => spec.field !== '')) throw new NodeOperationError("You need to add at least one aggregation to 'Fields to Summarize' with non empty 'Field'");
     const splitBy = fieldList(await ctx.param('fieldsToSplitBy', 0, ''));
     const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
     // With dot notation a key that contains the dots literally wins over the nested path (as lodash's get).
@@ -104,8 +110,8 @@ export default {
     }
     // Summarize 1.1 and Item Lists 3 keep the split values' types; Summarize 1 and Item Lists 1–2.x do not.
     const typed = ctx.node.type === 'n8n-nodes-base.summarize' ? ctx.typeVersion >= 1.1 : ctx.typeVersion >= 3;
-    const groups = groupItems(ctx.items, splitBy, read, typed);
-    if (!groups.length) groups.push({ keys: {}, names: [], items: [] });
+    const groups = groupItems(ctx.items, splitBy, read, typed, await ctx.param<boolean>('options.skipEmptySplitFields', 0, false));
+    if (!groups.length && !splitBy.length) groups.push({ keys: {}, names: [], items: [] });
     // Dots in a field's path become underscores in the output's names (observed: `sum_m_v`, `p_q`).
     const name = (field: string) => field.replace(/\./g, '_');
     const summary = (g: Group) =>

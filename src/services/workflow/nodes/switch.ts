@@ -15,7 +15,7 @@ function outputCount(node: WorkflowNode): number {
     return p.mode === 'expression' ? Number(p.outputsAmount ?? 4) : Math.max(1, (p.rules?.rules ?? []).length);
   }
   if (p.mode === 'expression') return Number(p.numberOutputs ?? 4);
-  const rules = p.rules?.values?.length ?? 0;
+  const rules = p.rules === undefined ? 1 : (p.rules?.values?.length ?? 0);
   return rules + (p.options?.fallbackOutput === 'extra' ? 1 : 0);
 }
 
@@ -41,6 +41,8 @@ async function routeV3(ctx: NodeContext, i: number, outputs: number): Promise<nu
     if (!Number.isInteger(o) || o < 0 || o >= outputs) throw new NodeOperationError(`The output ${o} is not allowed. It has to be between 0 and ${outputs - 1}!`);
     return [o];
   }
+  // No `rules` at all is n8n's default: one rule whose condition ('' equals '') every item meets.
+  if (ctx.raw<unknown>('rules', undefined) === undefined) return [0];
   const rules = ctx.raw<Array<unknown>>('rules.values', []);
   const all = await ctx.param<boolean>('options.allMatchingOutputs', i, false);
   // Switch reads its loose validation from the options only (a top-level key is ignored, observed).

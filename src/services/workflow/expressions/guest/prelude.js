@@ -351,7 +351,8 @@
   function inputFile(itemIndex, propertyName) {
     const item = inputAt(Number(itemIndex));
     const entry = item && item.binary ? item.binary[String(propertyName)] : undefined;
-    if (!entry) throw new TypeError("Cannot read properties of undefined (reading '" + (item && item.binary ? 'data' : String(propertyName)) + "')");
+    // n8n 2.8.4's Code node fails here with an error that has no message (`e.message` is undefined).
+    if (!entry) throw Object.assign(new Error(), { message: undefined });
     return entry;
   }
   function asBuffer(value) {
@@ -366,8 +367,8 @@
     },
     assertBinaryData(itemIndex, propertyName) {
       const item = inputAt(Number(itemIndex));
-      if (!item || !item.binary) throw new Error('No binary data exists on item!');
-      const entry = item.binary[String(propertyName)];
+      // One message for no files and for not this file, as n8n 2.8.4's Code node has it.
+      const entry = item && item.binary ? item.binary[String(propertyName)] : undefined;
       if (!entry) throw new Error("This operation expects the node's input data to contain a binary file '" + propertyName + "', but none was found [item " + itemIndex + ']');
       return entry;
     },
