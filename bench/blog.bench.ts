@@ -29,7 +29,11 @@ export default async function blogBench(ctx: BenchContext) {
   const port = new URL(api).port;
   try {
     const json = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const r = await request(api + path, { method: method as 'GET', headers: { 'content-type': 'application/json', ...headers }, body: body ? JSON.stringify(body) : undefined });
+      const r = await request(api + path, {
+        method: method as 'GET',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       return (await r.body.json()) as any;
     };
 
@@ -37,8 +41,15 @@ export default async function blogBench(ctx: BenchContext) {
     const keys: string[] = [];
     for (let i = 0; i < BLOGS; i++) {
       const email = `bench${i}@example.org`;
-      await json('POST', '/api/register', { email, name: `Bench Blog ${i}`, slug: `bench-${i}`, bio: `Benchmark blog number ${i}` });
-      const mail = await sink.waitFor((m) => m.envelope.to.includes(email) && m.parsed.subject === 'Verify your AI Agent Blog');
+      await json('POST', '/api/register', {
+        email,
+        name: `Bench Blog ${i}`,
+        slug: `bench-${i}`,
+        bio: `Benchmark blog number ${i}`,
+      });
+      const mail = await sink.waitFor(
+        (m) => m.envelope.to.includes(email) && m.parsed.subject === 'Verify your AI Agent Blog',
+      );
       const token = /token=([0-9a-f-]{36})/.exec(mail.parsed.text ?? '')![1];
       keys.push((await json('GET', `/api/verify?token=${token}`, undefined, { accept: 'application/json' })).apiKey);
     }
@@ -61,7 +72,10 @@ export default async function blogBench(ctx: BenchContext) {
     const cpuBefore = cpuMs(proc.child.pid);
     const pub = await load({ url: api, connections: 10, amount: POSTS, requests: [publish] });
     const cpuAfter = cpuMs(proc.child.pid);
-    const cpu = cpuBefore !== undefined && cpuAfter !== undefined ? `, server CPU ${((cpuAfter - cpuBefore) / POSTS).toFixed(2)} ms/post` : '';
+    const cpu =
+      cpuBefore !== undefined && cpuAfter !== undefined
+        ? `, server CPU ${((cpuAfter - cpuBefore) / POSTS).toFixed(2)} ms/post`
+        : '';
     ctx.row('POST /api/publish (creating 10k posts in 100 blogs)', pub, { rps: 1000 }, `${pub.non2xx} non-2xx${cpu}`);
 
     const host = (h: string) => ({ host: `${h}.blog.localhost:${port}` });
@@ -69,15 +83,30 @@ export default async function blogBench(ctx: BenchContext) {
     ctx.row('GET /api/posts?agent=<slug>', await load({ url: `${api}/api/posts?agent=bench-7` }), { ratio: 0.25 });
     ctx.row('GET /api/posts/featured', await load({ url: `${api}/api/posts/featured` }), { ratio: 0.25 });
     ctx.row('GET /api/blogs', await load({ url: `${api}/api/blogs` }), { ratio: 0.25 });
-    ctx.row('blog home page (Host: bench-7.…)', await load({ url: `${api}/`, headers: host('bench-7') }), { ratio: 0.15 });
-    ctx.row('post page (Host: bench-7.…)', await load({ url: `${api}/post-7`, headers: host('bench-7') }), { ratio: 0.15 });
+    ctx.row('blog home page (Host: bench-7.…)', await load({ url: `${api}/`, headers: host('bench-7') }), {
+      ratio: 0.15,
+    });
+    ctx.row('post page (Host: bench-7.…)', await load({ url: `${api}/post-7`, headers: host('bench-7') }), {
+      ratio: 0.15,
+    });
     const front = { host: `blog.localhost:${port}` };
-    ctx.row('front page (Host: blog.…: featured, recent, counts, directory)', await load({ url: `${api}/`, headers: front }), { ratio: 0.15 });
+    ctx.row(
+      'front page (Host: blog.…: featured, recent, counts, directory)',
+      await load({ url: `${api}/`, headers: front }),
+      { ratio: 0.15 },
+    );
     // The front page is large and holds non-ASCII text (·, ▲, ▼), on which autocannon's parser is
     // the bottleneck (see loadWithWrk): measure it and the bare handler with wrk too.
     const wrkBase = await loadWithWrk({ url: ctx.baselineUrl });
     const wrkFront = await loadWithWrk({ url: `${api}/`, headers: front });
-    if (wrkBase && wrkFront) ctx.row('front page, measured with wrk', wrkFront, { ratio: 0.15 }, `bare Fastify with wrk in the same run: ${Math.round(wrkBase.rps)} req/s`, wrkBase.rps);
+    if (wrkBase && wrkFront)
+      ctx.row(
+        'front page, measured with wrk',
+        wrkFront,
+        { ratio: 0.15 },
+        `bare Fastify with wrk in the same run: ${Math.round(wrkBase.rps)} req/s`,
+        wrkBase.rps,
+      );
     ctx.row('RSS feed', await load({ url: `${api}/rss.xml`, headers: host('bench-7') }));
   } finally {
     await proc.stopAndClean();

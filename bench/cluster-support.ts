@@ -11,8 +11,13 @@ import { createLogger } from '../src/platform/logger.js';
 import { closePlatform, openPlatform } from '../src/server.js';
 
 /** BENCH_DATABASE_URL, else the tests' or the server's, else the local default of this machine kind. */
-const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-export const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const BENCH_DATABASE_URL =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  process.env.DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test';
+export const BENCH_REDIS_URL =
+  process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 function answers(url: string, defaultPort: number): Promise<boolean> {
   const u = new URL(url);
@@ -48,7 +53,10 @@ export async function benchSchema(): Promise<{ databaseUrl: string; drop(): Prom
 /** An admin-issued key (mail, home, workflow) for the database at `databaseUrl`. */
 export async function benchKey(databaseUrl: string, service: 'mail' | 'home' | 'workflow'): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-bench-keys-'));
-  const platform = await openPlatform(loadConfig({ DATABASE_URL: databaseUrl, HAMLET_DATA_DIR: dir, HAMLET_SERVICES: service }), { logger: createLogger({ level: 'silent', pretty: false }) });
+  const platform = await openPlatform(
+    loadConfig({ DATABASE_URL: databaseUrl, HAMLET_DATA_DIR: dir, HAMLET_SERVICES: service }),
+    { logger: createLogger({ level: 'silent', pretty: false }) },
+  );
   try {
     return (await platform.keys.create(service)).key;
   } finally {
@@ -58,8 +66,19 @@ export async function benchKey(databaseUrl: string, service: 'mail' | 'home' | '
 }
 
 /** A JSON request; throws with the answer when the status is not the expected one (seeding must not half-work). */
-export async function call(base: string, method: string, route: string, body?: unknown, headers: Record<string, string> = {}, expected = [200, 201]): Promise<any> {
-  const res = await fetch(base + route, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+export async function call(
+  base: string,
+  method: string,
+  route: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  expected = [200, 201],
+): Promise<any> {
+  const res = await fetch(base + route, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (!expected.includes(res.status)) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : undefined;

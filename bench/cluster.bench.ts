@@ -16,7 +16,12 @@ type Result = Awaited<ReturnType<typeof load>>;
 async function split(urls: string[], opts: Omit<LoadOptions, 'url'>): Promise<Result> {
   const per = Math.max(1, Math.round((opts.connections ?? 10) / urls.length));
   const results = await Promise.all(urls.map((url) => load({ ...opts, url, connections: per })));
-  return results.reduce((a, r) => ({ rps: a.rps + r.rps, p99: Math.max(a.p99, r.p99), errors: a.errors + r.errors, non2xx: a.non2xx + r.non2xx }));
+  return results.reduce((a, r) => ({
+    rps: a.rps + r.rps,
+    p99: Math.max(a.p99, r.p99),
+    errors: a.errors + r.errors,
+    non2xx: a.non2xx + r.non2xx,
+  }));
 }
 
 export default async function clusterBench(ctx: BenchContext) {
@@ -36,31 +41,64 @@ export default async function clusterBench(ctx: BenchContext) {
   try {
     const lb = cluster.url('community');
     const direct = cluster.instances.map((_, i) => cluster.url('community', i));
-    const agent = await call(lb, 'POST', '/api/v1/agents/register', { name: 'cluster_bench', description: 'benchmarks' });
+    const agent = await call(lb, 'POST', '/api/v1/agents/register', {
+      name: 'cluster_bench',
+      description: 'benchmarks',
+    });
     const auth = { authorization: `Bearer ${agent.agent.api_key}` };
-    for (let i = 0; i < 200; i++) await call(lb, 'POST', '/api/v1/posts', { title: `Seed ${i}`, content: 'seed', submolt: 'general' }, auth);
+    for (let i = 0; i < 200; i++)
+      await call(lb, 'POST', '/api/v1/posts', { title: `Seed ${i}`, content: 'seed', submolt: 'general' }, auth);
 
     const read = { headers: auth };
     const path = '/api/v1/posts?sort=hot&limit=25';
     const one = await load({ url: direct[0]! + path, ...read });
     ctx.row('community hot list, one instance', one);
-    const both = await split(direct.map((d) => d + path), read);
-    ctx.row('community hot list, two instances (5 + 5 connections)', both, { rps: Math.round(one.rps) }, `${(both.rps / one.rps).toFixed(2)}× one instance`);
+    const both = await split(
+      direct.map((d) => d + path),
+      read,
+    );
+    ctx.row(
+      'community hot list, two instances (5 + 5 connections)',
+      both,
+      { rps: Math.round(one.rps) },
+      `${(both.rps / one.rps).toFixed(2)}× one instance`,
+    );
     const balanced = await load({ url: lb + path, ...read });
-    ctx.row('community hot list, two instances through HAProxy', balanced, { rps: Math.round(one.rps) }, `${(balanced.rps / one.rps).toFixed(2)}× one instance`);
+    ctx.row(
+      'community hot list, two instances through HAProxy',
+      balanced,
+      { rps: Math.round(one.rps) },
+      `${(balanced.rps / one.rps).toFixed(2)}× one instance`,
+    );
 
     let n = 0;
-    const posting = (): autocannon.Request[] => [{
-      method: 'POST',
-      path: '/api/v1/posts',
-      setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ title: `Bench ${n++}`, content: 'post', submolt: 'general' }) }),
-    }];
+    const posting = (): autocannon.Request[] => [
+      {
+        method: 'POST',
+        path: '/api/v1/posts',
+        setupRequest: (req) => ({
+          ...req,
+          headers: { 'content-type': 'application/json', ...auth },
+          body: JSON.stringify({ title: `Bench ${n++}`, content: 'post', submolt: 'general' }),
+        }),
+      },
+    ];
     const writeOne = await load({ url: direct[0]!, requests: posting() });
     ctx.row('community POST /api/v1/posts, one instance', writeOne);
     const writeBoth = await split(direct, { requests: posting() });
-    ctx.row('community POST /api/v1/posts, two instances (5 + 5 connections)', writeBoth, { rps: Math.round(writeOne.rps) }, `${(writeBoth.rps / writeOne.rps).toFixed(2)}× one instance`);
+    ctx.row(
+      'community POST /api/v1/posts, two instances (5 + 5 connections)',
+      writeBoth,
+      { rps: Math.round(writeOne.rps) },
+      `${(writeBoth.rps / writeOne.rps).toFixed(2)}× one instance`,
+    );
     const writeBalanced = await load({ url: lb, requests: posting() });
-    ctx.row('community POST /api/v1/posts, two instances through HAProxy', writeBalanced, { rps: Math.round(writeOne.rps) }, `${(writeBalanced.rps / writeOne.rps).toFixed(2)}× one instance`);
+    ctx.row(
+      'community POST /api/v1/posts, two instances through HAProxy',
+      writeBalanced,
+      { rps: Math.round(writeOne.rps) },
+      `${(writeBalanced.rps / writeOne.rps).toFixed(2)}× one instance`,
+    );
   } finally {
     await cluster.stop();
     await schema.drop();

@@ -46,7 +46,16 @@ function seed(file: string, nowMs: number): Seeded {
       `INSERT INTO community_communities (id, name, display_name, description, owner_id, subscriber_count, post_count, created_at)
        VALUES (?, ?, ?, '', ?, 0, ?, ?)`,
     );
-    communities.forEach((id, i) => insCommunity.run(id, communityNames[i], `Bench ${i}`, agents[i], Math.ceil((POSTS - i) / COMMUNITIES), iso(nowMs - 60 * 86_400_000)));
+    communities.forEach((id, i) =>
+      insCommunity.run(
+        id,
+        communityNames[i],
+        `Bench ${i}`,
+        agents[i],
+        Math.ceil((POSTS - i) / COMMUNITIES),
+        iso(nowMs - 60 * 86_400_000),
+      ),
+    );
 
     // Votes are generated per post, then written sorted by primary key (appends, not random
     // B-tree inserts); the secondary index is rebuilt once at the end.
@@ -60,7 +69,7 @@ function seed(file: string, nowMs: number): Seeded {
       const id = randomUUID();
       postIds.push(id);
       const author = i % AGENTS;
-      const createdMs = nowMs - Math.floor(((i * 7919) % POSTS) / POSTS * 30 * 86_400_000);
+      const createdMs = nowMs - Math.floor((((i * 7919) % POSTS) / POSTS) * 30 * 86_400_000);
       let ups = 0;
       let downs = 0;
       for (let j = 0; j < VOTES_PER_POST; j++) {
@@ -72,10 +81,24 @@ function seed(file: string, nowMs: number): Seeded {
       }
       karma[author]! += ups - downs;
       const content = `Post ${i} in community ${i % COMMUNITIES}. `.repeat(6);
-      insPost.run(id, communities[i % COMMUNITIES], agents[author], `Benchmark post number ${i}`, content, ups, downs, ups - downs, hotRank(ups - downs, createdMs), `<p>${content}</p>`, iso(createdMs));
+      insPost.run(
+        id,
+        communities[i % COMMUNITIES],
+        agents[author],
+        `Benchmark post number ${i}`,
+        content,
+        ups,
+        downs,
+        ups - downs,
+        hotRank(ups - downs, createdMs),
+        `<p>${content}</p>`,
+        iso(createdMs),
+      );
     }
     voteRows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-    const insVote = db.prepare(`INSERT INTO community_votes (agent_id, target_type, target_id, value, created_at) VALUES (?, 'post', ?, ?, ?)`);
+    const insVote = db.prepare(
+      `INSERT INTO community_votes (agent_id, target_type, target_id, value, created_at) VALUES (?, 'post', ?, ?, ?)`,
+    );
     for (const v of voteRows) insVote.run(...v);
     votes = voteRows.length;
     db.exec('CREATE INDEX community_votes_target ON community_votes (target_type, target_id)');
@@ -96,7 +119,18 @@ function seed(file: string, nowMs: number): Seeded {
       for (let depth = 0; depth < 4; depth++) {
         const id = randomUUID();
         const text = `Comment ${n} at depth ${depth}: a reasonable remark about the post.`;
-        insComment.run(id, threadId, parent, agents[(n * 13) % AGENTS], text, `<p>${text}</p>`, n % 7, n % 7, depth, iso(nowMs - (THREAD_COMMENTS - n) * 1000));
+        insComment.run(
+          id,
+          threadId,
+          parent,
+          agents[(n * 13) % AGENTS],
+          text,
+          `<p>${text}</p>`,
+          n % 7,
+          n % 7,
+          depth,
+          iso(nowMs - (THREAD_COMMENTS - n) * 1000),
+        );
         parent = id;
         n++;
       }
@@ -116,10 +150,16 @@ export default async function communityBench(ctx: BenchContext) {
     const base = hamlet.urls['community api']!;
     const started = Date.now();
     const seeded = seed(path.join(hamlet.dataDir, 'hamlet.sqlite'), Date.now());
-    console.error(`  seeded ${POSTS} posts, ${seeded.votes} votes, ${COMMUNITIES} communities in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.error(
+      `  seeded ${POSTS} posts, ${seeded.votes} votes, ${COMMUNITIES} communities in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
 
     const register = async (name: string) => {
-      const res = await fetch(`${base}/api/v1/agents/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+      const res = await fetch(`${base}/api/v1/agents/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name }),
+      });
       return ((await res.json()) as { agent: { api_key: string } }).agent.api_key;
     };
     const reader = await register('bench_reader');
@@ -127,15 +167,25 @@ export default async function communityBench(ctx: BenchContext) {
     const target = { ratio: 0.25 };
     // A few hundred requests first, so JIT warm-up and the first (uncached) page stay out of the numbers.
     const warm = async (url: string) => {
-      for (let i = 0; i < 30; i++) await Promise.all(Array.from({ length: 10 }, () => fetch(url, { headers }).then((r) => r.arrayBuffer())));
+      for (let i = 0; i < 30; i++)
+        await Promise.all(Array.from({ length: 10 }, () => fetch(url, { headers }).then((r) => r.arrayBuffer())));
     };
-    for (const p of ['/api/v1/posts?sort=hot', '/api/v1/posts?sort=new', '/api/v1/communities/bench_7/feed?sort=hot', `/api/v1/posts/${seeded.threadId}/comments?limit=500`]) {
+    for (const p of [
+      '/api/v1/posts?sort=hot',
+      '/api/v1/posts?sort=new',
+      '/api/v1/communities/bench_7/feed?sort=hot',
+      `/api/v1/posts/${seeded.threadId}/comments?limit=500`,
+    ]) {
       await warm(base + p);
     }
 
     ctx.row('GET /api/v1/posts?sort=hot', await load({ url: `${base}/api/v1/posts?sort=hot`, headers }), target);
     ctx.row('GET /api/v1/posts?sort=new', await load({ url: `${base}/api/v1/posts?sort=new`, headers }), target);
-    ctx.row('GET /api/v1/communities/bench_7/feed?sort=hot', await load({ url: `${base}/api/v1/communities/bench_7/feed?sort=hot`, headers }), target);
+    ctx.row(
+      'GET /api/v1/communities/bench_7/feed?sort=hot',
+      await load({ url: `${base}/api/v1/communities/bench_7/feed?sort=hot`, headers }),
+      target,
+    );
     ctx.row(
       'GET /api/v1/posts/:id/comments (200 comments)',
       await load({ url: `${base}/api/v1/posts/${seeded.threadId}/comments?limit=500`, headers }),
@@ -171,7 +221,11 @@ export default async function communityBench(ctx: BenchContext) {
     // The mixed row (issue 13): readers load the hot front page while 1 request in 20 is a vote
     // on a post of that page (people vote on what they see), so every vote changes the page
     // and drops it from the cache. Toggle votes, so each one is a real change.
-    const front = ((await (await fetch(`${base}/api/v1/posts?sort=hot&limit=25`, { headers })).json()) as { posts: Array<{ id: string }> }).posts.map((p) => p.id);
+    const front = (
+      (await (await fetch(`${base}/api/v1/posts?sort=hot&limit=25`, { headers })).json()) as {
+        posts: Array<{ id: string }>;
+      }
+    ).posts.map((p) => p.id);
     let m = 0;
     let votesCast = 0;
     const mixed = await load({
@@ -195,7 +249,11 @@ export default async function communityBench(ctx: BenchContext) {
       ],
     });
     console.error(`  mixed: ${votesCast} votes among ${m} requests`);
-    ctx.row('hot list under a 95/5 read/vote mix (GET /api/v1/posts?sort=hot; every vote on a front-page post changes the cached page)', mixed, { ratio: 0.1 });
+    ctx.row(
+      'hot list under a 95/5 read/vote mix (GET /api/v1/posts?sort=hot; every vote on a front-page post changes the cached page)',
+      mixed,
+      { ratio: 0.1 },
+    );
 
     // The same data with the list cache off (a second process on the same files): what a
     // listing costs when the cache has just been invalidated.

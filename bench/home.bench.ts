@@ -28,11 +28,15 @@ const TEMPLATE_WIDTH = 5;
 
 function createKey(dataDir: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'keys', 'create', 'home'], {
-      cwd: ROOT,
-      env: { ...process.env, HAMLET_DATA_DIR: dataDir, HAMLET_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'keys', 'create', 'home'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, HAMLET_DATA_DIR: dataDir, HAMLET_LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('exit', () => {
@@ -52,7 +56,8 @@ function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0;
 
 /** An authenticated WebSocket with coalesced messages, handing every message to `onMessage`. */
 async function client(wsUrl: string, token: string, onMessage: (m: any) => void): Promise<WebSocket> {
@@ -94,7 +99,16 @@ async function wsServiceCalls(wsUrl: string, token: string): Promise<{ rps: numb
           }
           const n = ++id;
           sent.set(n, performance.now());
-          ws.send(JSON.stringify({ id: n, type: 'call_service', domain: 'light', service: 'turn_on', target: { entity_id: s % 2 ? 'light.kitchen' : 'light.hall' }, service_data: { brightness: (n % 255) + 1 } }));
+          ws.send(
+            JSON.stringify({
+              id: n,
+              type: 'call_service',
+              domain: 'light',
+              service: 'turn_on',
+              target: { entity_id: s % 2 ? 'light.kitchen' : 'light.hall' },
+              service_data: { brightness: (n % 255) + 1 },
+            }),
+          );
         };
         void client(wsUrl, token, (m) => {
           if (m.type !== 'result' || !sent.has(m.id)) return;
@@ -120,7 +134,12 @@ async function wsServiceCalls(wsUrl: string, token: string): Promise<{ rps: numb
  * must not delay the process that makes the changes (and stamps their send time).
  */
 async function subscriberProcess(): Promise<void> {
-  const { wsUrl, token, clients, mode } = JSON.parse(process.env.HOME_BENCH_SUBSCRIBERS!) as { wsUrl: string; token: string; clients: number; mode: FanOutMode };
+  const { wsUrl, token, clients, mode } = JSON.parse(process.env.HOME_BENCH_SUBSCRIBERS!) as {
+    wsUrl: string;
+    token: string;
+    clients: number;
+    mode: FanOutMode;
+  };
   const latencies: number[] = [];
   const sentAt: number[] = [];
   let dropped = 0;
@@ -155,7 +174,13 @@ async function subscriberProcess(): Promise<void> {
     });
     if (mode === 'templates') {
       const ids = Array.from({ length: TEMPLATE_WIDTH }, (_, j) => `sensor.tpl_${(i + j * 7) % TEMPLATE_SENSORS}`);
-      ws.send(JSON.stringify({ id: 2, type: 'render_template', template: ids.map((id) => `{{ states('${id}') }}`).join('|') }));
+      ws.send(
+        JSON.stringify({
+          id: 2,
+          type: 'render_template',
+          template: ids.map((id) => `{{ states('${id}') }}`).join('|'),
+        }),
+      );
     } else ws.send(JSON.stringify({ id: 2, type: 'subscribe_entities' }));
     ws.on('close', () => dropped++);
     sockets.push(ws);
@@ -176,11 +201,29 @@ type FanOutMode = 'entities' | 'templates';
  * CLIENTS sockets on subscribe_entities (or each holding a render_template over TEMPLATE_WIDTH
  * sensors); RATE state changes/s through REST; delivery latency from the state value.
  */
-async function fanOut(base: string, wsUrl: string, token: string, mode: FanOutMode = 'entities'): Promise<{ rps: number; p99: number; dropped: number; delivered: number; expected: number; rate: number; subscriberCpu?: number }> {
+async function fanOut(
+  base: string,
+  wsUrl: string,
+  token: string,
+  mode: FanOutMode = 'entities',
+): Promise<{
+  rps: number;
+  p99: number;
+  dropped: number;
+  delivered: number;
+  expected: number;
+  rate: number;
+  subscriberCpu?: number;
+}> {
   if (mode === 'templates') {
     // Every sensor exists before the clients subscribe, so each write is a change they see.
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    for (let k = 0; k < TEMPLATE_SENSORS; k++) await fetch(`${base}/api/states/sensor.tpl_${k}`, { method: 'POST', headers: auth, body: JSON.stringify({ state: 'start' }) });
+    for (let k = 0; k < TEMPLATE_SENSORS; k++)
+      await fetch(`${base}/api/states/sensor.tpl_${k}`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ state: 'start' }),
+      });
   }
   const worker = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
     cwd: ROOT,
@@ -220,7 +263,12 @@ async function fanOut(base: string, wsUrl: string, token: string, mode: FanOutMo
       const k = n++;
       // The state carries the send time (plus a counter, so every write is a change).
       const p = pool
-        .request({ path: `/api/states/${prefix}${k % sensors}`, method: 'POST', headers, body: JSON.stringify({ state: `${Date.now()}:${k}` }) })
+        .request({
+          path: `/api/states/${prefix}${k % sensors}`,
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ state: `${Date.now()}:${k}` }),
+        })
         .then((r) => r.body.dump());
       inflight.add(p);
       void p.finally(() => inflight.delete(p));
@@ -233,7 +281,11 @@ async function fanOut(base: string, wsUrl: string, token: string, mode: FanOutMo
   await Promise.all(inflight);
   await new Promise((r) => setTimeout(r, 500));
   worker.send('stop');
-  const { latencies, sentAt, dropped } = (await nextMessage()) as { latencies: number[]; sentAt: number[]; dropped: number };
+  const { latencies, sentAt, dropped } = (await nextMessage()) as {
+    latencies: number[];
+    sentAt: number[];
+    dropped: number;
+  };
   // p99 per second of the run, to tell a warm-up from a steady tail.
   const perSecond = new Map<number, number[]>();
   sentAt.forEach((t, i) => {
@@ -241,17 +293,41 @@ async function fanOut(base: string, wsUrl: string, token: string, mode: FanOutMo
     if (!perSecond.has(sec)) perSecond.set(sec, []);
     perSecond.get(sec)!.push(latencies[i]!);
   });
-  console.error(`  fan-out p99 by second: ${[...perSecond].sort((a, b) => a[0] - b[0]).map(([sec, l]) => `${sec}s ${percentile(l.sort((a, b) => a - b), 0.99)}`).join(', ')}`);
+  console.error(
+    `  fan-out p99 by second: ${[...perSecond]
+      .sort((a, b) => a[0] - b[0])
+      .map(
+        ([sec, l]) =>
+          `${sec}s ${percentile(
+            l.sort((a, b) => a - b),
+            0.99,
+          )}`,
+      )
+      .join(', ')}`,
+  );
   await pool.close();
   const steady = latencies.filter((_, i) => sentAt[i]! >= start + WARMUP_MS).sort((a, b) => a - b);
   const warmup = latencies.filter((_, i) => sentAt[i]! < start + WARMUP_MS).sort((a, b) => a - b);
-  console.error(`  fan-out latency ms after warm-up: p50 ${percentile(steady, 0.5)}, p90 ${percentile(steady, 0.9)}, p99 ${percentile(steady, 0.99)}, max ${steady.at(-1)}; warm-up p99 ${percentile(warmup, 0.99)}`);
-  const subscriberCpu = subscriberCpuBefore === undefined || subscriberCpuAfter === undefined ? undefined : (subscriberCpuAfter - subscriberCpuBefore) / elapsed;
+  console.error(
+    `  fan-out latency ms after warm-up: p50 ${percentile(steady, 0.5)}, p90 ${percentile(steady, 0.9)}, p99 ${percentile(steady, 0.99)}, max ${steady.at(-1)}; warm-up p99 ${percentile(warmup, 0.99)}`,
+  );
+  const subscriberCpu =
+    subscriberCpuBefore === undefined || subscriberCpuAfter === undefined
+      ? undefined
+      : (subscriberCpuAfter - subscriberCpuBefore) / elapsed;
   const measured = elapsed - WARMUP_MS / 1000;
   // The first write of each sensor is an add, not a change: 50 per client are not counted.
   // A template client sees the changes of its TEMPLATE_WIDTH sensors (created beforehand).
   const expected = mode === 'templates' ? n * TEMPLATE_WIDTH * (CLIENTS / TEMPLATE_SENSORS) : (n - 50) * CLIENTS;
-  return { rps: steady.length / measured, p99: percentile(steady, 0.99), dropped, delivered: latencies.length, expected: Math.round(expected), rate: n / elapsed, subscriberCpu };
+  return {
+    rps: steady.length / measured,
+    p99: percentile(steady, 0.99),
+    dropped,
+    delivered: latencies.length,
+    expected: Math.round(expected),
+    rate: n / elapsed,
+    subscriberCpu,
+  };
 }
 
 /** 1M recorder rows over SEED_DAYS days for SEED_ENTITIES entities, written in big transactions. */
@@ -270,7 +346,14 @@ function seedHistory(file: string, nowS: number): void {
         const e = i % SEED_ENTITIES;
         const k = Math.floor(i / SEED_ENTITIES);
         const ts = nowS - span + (k / perEntity) * span + e / 1000;
-        ins.run(`sensor.seed_${e}`, String(k % 30), `{"unit_of_measurement":"W","friendly_name":"Seed ${e}"}`, ts, ts, `01SEED${String(i).padStart(20, '0')}`);
+        ins.run(
+          `sensor.seed_${e}`,
+          String(k % 30),
+          `{"unit_of_measurement":"W","friendly_name":"Seed ${e}"}`,
+          ts,
+          ts,
+          `01SEED${String(i).padStart(20, '0')}`,
+        );
       }
     })();
   }
@@ -289,49 +372,82 @@ export default async function homeBench(ctx: BenchContext) {
     const auth = { authorization: `Bearer ${token}` };
     const headers = { ...auth, 'content-type': 'application/json' };
     const warm = async (url: string) => {
-      for (let w = 0; w < 20; w++) await Promise.all(Array.from({ length: 4 }, () => fetch(url, { headers: auth }).then((r) => r.arrayBuffer())));
+      for (let w = 0; w < 20; w++)
+        await Promise.all(Array.from({ length: 4 }, () => fetch(url, { headers: auth }).then((r) => r.arrayBuffer())));
     };
 
     let i = 0;
     if (PARTS.has('rest')) {
-    ctx.row(
-      'POST /api/states (state writes)',
-      await load({
-        url: base,
-        method: 'POST',
-        requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, path: `/api/states/sensor.bench_${i % 100}`, headers, body: JSON.stringify({ state: String(i++) }) }) }],
-      }),
-      undefined,
-      'each a change, committed before the answer',
-    );
-    ctx.row('GET /api/states', await load({ url: `${base}/api/states`, headers: auth }), undefined, `${100 + 20} entities`);
+      ctx.row(
+        'POST /api/states (state writes)',
+        await load({
+          url: base,
+          method: 'POST',
+          requests: [
+            {
+              method: 'POST',
+              setupRequest: (req) => ({
+                ...req,
+                path: `/api/states/sensor.bench_${i % 100}`,
+                headers,
+                body: JSON.stringify({ state: String(i++) }),
+              }),
+            },
+          ],
+        }),
+        undefined,
+        'each a change, committed before the answer',
+      );
+      ctx.row(
+        'GET /api/states',
+        await load({ url: `${base}/api/states`, headers: auth }),
+        undefined,
+        `${100 + 20} entities`,
+      );
     }
-    if (PARTS.has('ws')) ctx.row('WS call_service (light.turn_on)', await wsServiceCalls(wsUrl, token), undefined, 'calls/s, 10 sockets × 16 in flight');
+    if (PARTS.has('ws'))
+      ctx.row(
+        'WS call_service (light.turn_on)',
+        await wsServiceCalls(wsUrl, token),
+        undefined,
+        'calls/s, 10 sockets × 16 in flight',
+      );
 
     if (PARTS.has('fanout')) {
-    const cpuBefore = cpuSeconds(hamlet.child.pid);
-    const fanStarted = Date.now();
-    const fan = await fanOut(base, wsUrl, token);
-    const cpuAfter = cpuSeconds(hamlet.child.pid);
-    const serverCpu = cpuBefore === undefined || cpuAfter === undefined ? '' : `; server used ${Math.round(((cpuAfter - cpuBefore) / ((Date.now() - fanStarted) / 1000)) * 100)}% of one core`;
-    const clientCpu = fan.subscriberCpu === undefined ? '' : `, the 100 subscribers ${Math.round(fan.subscriberCpu * 100)}%`;
-    ctx.row(
-      `subscribe_entities fan-out, ${CLIENTS} clients, ${Math.round(fan.rate)} changes/s made (asked ${RATE})`,
-      { rps: fan.rps, p99: fan.p99 },
-      undefined,
-      `messages/s delivered; ${fan.delivered}/${fan.expected} delivered, ${fan.dropped} clients dropped${serverCpu}${clientCpu}; target p99 < 50 ms`,
-    );
+      const cpuBefore = cpuSeconds(hamlet.child.pid);
+      const fanStarted = Date.now();
+      const fan = await fanOut(base, wsUrl, token);
+      const cpuAfter = cpuSeconds(hamlet.child.pid);
+      const serverCpu =
+        cpuBefore === undefined || cpuAfter === undefined
+          ? ''
+          : `; server used ${Math.round(((cpuAfter - cpuBefore) / ((Date.now() - fanStarted) / 1000)) * 100)}% of one core`;
+      const clientCpu =
+        fan.subscriberCpu === undefined ? '' : `, the 100 subscribers ${Math.round(fan.subscriberCpu * 100)}%`;
+      ctx.row(
+        `subscribe_entities fan-out, ${CLIENTS} clients, ${Math.round(fan.rate)} changes/s made (asked ${RATE})`,
+        { rps: fan.rps, p99: fan.p99 },
+        undefined,
+        `messages/s delivered; ${fan.delivered}/${fan.expected} delivered, ${fan.dropped} clients dropped${serverCpu}${clientCpu}; target p99 < 50 ms`,
+      );
     }
     if (PARTS.has('template')) {
       // Fresh headers: autocannon writes a content-length into the headers object it is given,
       // so the object the REST part loaded with would carry that part's length here.
       const headers = { ...auth, 'content-type': 'application/json' };
-      await fetch(`${base}/api/states/sensor.bench_power`, { method: 'POST', headers, body: JSON.stringify({ state: '1234.5', attributes: { unit_of_measurement: 'W' } }) });
-      const template = "{{ (states('sensor.bench_power') | float / 1000) | round(2) }} kW, {{ states.light | selectattr('state', 'eq', 'on') | list | count }} lights on, kitchen {{ iif(is_state('light.kitchen', 'on'), 'lit', 'dark') }}";
+      await fetch(`${base}/api/states/sensor.bench_power`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ state: '1234.5', attributes: { unit_of_measurement: 'W' } }),
+      });
+      const template =
+        "{{ (states('sensor.bench_power') | float / 1000) | round(2) }} kW, {{ states.light | selectattr('state', 'eq', 'on') | list | count }} lights on, kitchen {{ iif(is_state('light.kitchen', 'on'), 'lit', 'dark') }}";
       const body = JSON.stringify({ template });
       // The probe on a connection of its own (a reused keep-alive connection can meet the server's idle cut).
       const probePool = new Pool(base, { connections: 1 });
-      const probe = await (await probePool.request({ path: '/api/template', method: 'POST', headers, body })).body.text();
+      const probe = await (
+        await probePool.request({ path: '/api/template', method: 'POST', headers, body })
+      ).body.text();
       await probePool.close();
       const r = await load({ url: `${base}/api/template`, method: 'POST', headers, body });
       ctx.row('POST /api/template', r, undefined, `answers "${probe}"; ${r.non2xx} non-2xx; target ≥ 5000 req/s`);
@@ -341,7 +457,10 @@ export default async function homeBench(ctx: BenchContext) {
       const started = Date.now();
       const fan = await fanOut(base, wsUrl, token, 'templates');
       const cpuAfter = cpuSeconds(hamlet.child.pid);
-      const serverCpu = cpuBefore === undefined || cpuAfter === undefined ? '' : `; server used ${Math.round(((cpuAfter - cpuBefore) / ((Date.now() - started) / 1000)) * 100)}% of one core`;
+      const serverCpu =
+        cpuBefore === undefined || cpuAfter === undefined
+          ? ''
+          : `; server used ${Math.round(((cpuAfter - cpuBefore) / ((Date.now() - started) / 1000)) * 100)}% of one core`;
       ctx.row(
         `render_template, ${CLIENTS} clients × ${TEMPLATE_WIDTH} entities, ${Math.round(fan.rate)} changes/s made (asked ${RATE})`,
         { rps: fan.rps, p99: fan.p99 },
@@ -361,11 +480,19 @@ export default async function homeBench(ctx: BenchContext) {
     const probe = (await (await fetch(url, { headers: auth })).json()) as unknown[][];
     await warm(url);
     // One connection: the p99 is the latency of a query, not of a queue of them.
-    ctx.row('GET /api/history/period (1 entity, 1 day, of 1M rows)', await load({ url, headers: auth, connections: 1 }), undefined, `${probe[0]?.length ?? 0} rows per answer, 1 connection; target p99 < 100 ms`);
+    ctx.row(
+      'GET /api/history/period (1 entity, 1 day, of 1M rows)',
+      await load({ url, headers: auth, connections: 1 }),
+      undefined,
+      `${probe[0]?.length ?? 0} rows per answer, 1 connection; target p99 < 100 ms`,
+    );
     ctx.row('… same, 4 connections', await load({ url, headers: auth, connections: 4 }));
     const minimal = `${url}&minimal_response&no_attributes`;
     await warm(minimal);
-    ctx.row('… with minimal_response&no_attributes, 1 connection', await load({ url: minimal, headers: auth, connections: 1 }));
+    ctx.row(
+      '… with minimal_response&no_attributes, 1 connection',
+      await load({ url: minimal, headers: auth, connections: 1 }),
+    );
   } finally {
     await hamlet.stopAndClean();
   }

@@ -26,11 +26,19 @@ export interface BenchContext {
   baselineRps: number;
   /** The bare Fastify handler, for measuring it again with another load generator. */
   baselineUrl: string;
-  row(name: string, result: { rps: number; p99: number }, target?: Row['target'], note?: string, baseline?: number): void;
+  row(
+    name: string,
+    result: { rps: number; p99: number },
+    target?: Row['target'],
+    note?: string,
+    baseline?: number,
+  ): void;
 }
 
 export async function startBaseline(): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench/baseline.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/baseline.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve) => {
     child.stdout!.on('data', (d: Buffer) => {
       const m = /(http:\/\/\S+)/.exec(d.toString());
@@ -67,22 +75,28 @@ export async function load(opts: LoadOptions): Promise<{ rps: number; p99: numbe
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
 }
 
-export async function startHamletForBench(services: string[], env: Record<string, string> = {}): Promise<HamletProcess & { dataDir: string; stopAndClean(): Promise<void> }> {
+export async function startHamletForBench(
+  services: string[],
+  env: Record<string, string> = {},
+): Promise<HamletProcess & { dataDir: string; stopAndClean(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-bench-'));
-  const proc = await spawnHamlet({
-    HAMLET_DATA_DIR: dataDir,
-    HAMLET_SERVICES: services.join(','),
-    HAMLET_RATE_LIMITS: 'off',
-    HAMLET_LOG_LEVEL: 'warn',
-    BLOG_PORT: '0',
-    MAIL_PORT: '0',
-    SMTP_PORT: '0',
-    MAIL_SUBMISSION_PORT: '0',
-    COMMUNITY_PORT: '0',
-    HOME_PORT: '0',
-    WORKFLOW_PORT: '0',
-    ...env,
-  }, 120_000);
+  const proc = await spawnHamlet(
+    {
+      HAMLET_DATA_DIR: dataDir,
+      HAMLET_SERVICES: services.join(','),
+      HAMLET_RATE_LIMITS: 'off',
+      HAMLET_LOG_LEVEL: 'warn',
+      BLOG_PORT: '0',
+      MAIL_PORT: '0',
+      SMTP_PORT: '0',
+      MAIL_SUBMISSION_PORT: '0',
+      COMMUNITY_PORT: '0',
+      HOME_PORT: '0',
+      WORKFLOW_PORT: '0',
+      ...env,
+    },
+    120_000,
+  );
   return Object.assign(proc, {
     dataDir,
     async stopAndClean() {
@@ -98,12 +112,24 @@ export async function startHamletForBench(services: string[], env: Record<string
  * (measured: a 32 KB UTF-8 body at 9.9k req/s against 40.7k for ASCII, where wrk sees 54k and
  * 52k), so for such bodies wrk measures the server rather than the load generator.
  */
-export async function loadWithWrk(opts: { url: string; headers?: Record<string, string>; connections?: number; duration?: number }): Promise<{ rps: number; p99: number } | undefined> {
+export async function loadWithWrk(opts: {
+  url: string;
+  headers?: Record<string, string>;
+  connections?: number;
+  duration?: number;
+}): Promise<{ rps: number; p99: number } | undefined> {
   const { execFile } = await import('node:child_process');
-  const args = ['-t1', `-c${opts.connections ?? 10}`, `-d${opts.duration ?? Number(process.env.BENCH_SECONDS ?? 5)}s`, '--latency'];
+  const args = [
+    '-t1',
+    `-c${opts.connections ?? 10}`,
+    `-d${opts.duration ?? Number(process.env.BENCH_SECONDS ?? 5)}s`,
+    '--latency',
+  ];
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
   args.push(opts.url);
-  const out = await new Promise<string | undefined>((resolve) => execFile('wrk', args, (err, stdout) => resolve(err ? undefined : stdout)));
+  const out = await new Promise<string | undefined>((resolve) =>
+    execFile('wrk', args, (err, stdout) => resolve(err ? undefined : stdout)),
+  );
   if (!out) return undefined;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
   const m = /\s99%\s+([\d.]+)(us|ms|s)/.exec(out);
@@ -125,7 +151,9 @@ export function formatTable(baselineRps: number, rows: Row[]): string {
       target = `≥ ${r.target.rps}/s`;
       met = r.rps >= r.target.rps ? 'yes' : 'no';
     }
-    lines.push(`| ${r.name}${r.note ? ` (${r.note})` : ''} | ${Math.round(r.rps)} | ${r.p99} | ${(ratio * 100).toFixed(0)}% | ${target} | ${met} |`);
+    lines.push(
+      `| ${r.name}${r.note ? ` (${r.note})` : ''} | ${Math.round(r.rps)} | ${r.p99} | ${(ratio * 100).toFixed(0)}% | ${target} | ${met} |`,
+    );
   }
   return lines.join('\n');
 }

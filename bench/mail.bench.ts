@@ -72,32 +72,52 @@ function message(i: number, to: string, from = `Load Tester <load${i % 50}@outsi
 function seedMessages(file: string, inbox: string, total: number): void {
   const db = new Database(file);
   db.pragma('busy_timeout = 10000');
-  const template = db.prepare('SELECT * FROM mail_messages WHERE inbox_id = ? LIMIT 1').get(inbox) as Record<string, unknown>;
+  const template = db.prepare('SELECT * FROM mail_messages WHERE inbox_id = ? LIMIT 1').get(inbox) as Record<
+    string,
+    unknown
+  >;
   const have = (db.prepare('SELECT count(*) AS n FROM mail_messages WHERE inbox_id = ?').get(inbox) as { n: number }).n;
   const cols = Object.keys(template);
-  const ins = db.prepare(`INSERT INTO mail_messages (${cols.join(',')}) VALUES (${cols.map((c) => '@' + c).join(',')})`);
+  const ins = db.prepare(
+    `INSERT INTO mail_messages (${cols.join(',')}) VALUES (${cols.map((c) => '@' + c).join(',')})`,
+  );
   const start = Date.parse('2025-01-01T00:00:00Z');
   db.transaction(() => {
     for (let i = have; i < total; i++) {
       const ts = new Date(start + i * 1000).toISOString();
-      ins.run({ ...template, id: `seed${String(i).padStart(10, '0')}`, message_id: `<seed-${i}@outside.test>`, timestamp: ts, created_at: ts, updated_at: ts });
+      ins.run({
+        ...template,
+        id: `seed${String(i).padStart(10, '0')}`,
+        message_id: `<seed-${i}@outside.test>`,
+        timestamp: ts,
+        created_at: ts,
+        updated_at: ts,
+      });
     }
   })();
   db.close();
 }
 
 export default async function mailBench(ctx: BenchContext) {
-  const hamlet = await startHamletForBench(['mail'], { MAIL_DOMAIN: 'mail.bench', HAMLET_ALLOW_INTERNAL_REQUESTS: '1' });
+  const hamlet = await startHamletForBench(['mail'], {
+    MAIL_DOMAIN: 'mail.bench',
+    HAMLET_ALLOW_INTERNAL_REQUESTS: '1',
+  });
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'keys', 'create', 'mail'], {
-      cwd: ROOT,
-      env: { ...process.env, HAMLET_DATA_DIR: hamlet.dataDir },
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'keys', 'create', 'mail'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, HAMLET_DATA_DIR: hamlet.dataDir },
+      },
+    );
     const key = stdout.trim();
     const api = hamlet.urls['mail api']!;
     const smtpPort = Number(new URL(hamlet.urls['mail smtp']!).port);
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const post = async (p: string, body: unknown) => (await fetch(api + p, { method: 'POST', headers, body: JSON.stringify(body) })).json() as Promise<any>;
+    const post = async (p: string, body: unknown) =>
+      (await fetch(api + p, { method: 'POST', headers, body: JSON.stringify(body) })).json() as Promise<any>;
     const ingestInbox = (await post('/v0/inboxes', { username: 'ingest' })).inbox_id as string;
     const a = (await post('/v0/inboxes', { username: 'sender' })).inbox_id as string;
     const b = (await post('/v0/inboxes', { username: 'receiver' })).inbox_id as string;
@@ -122,13 +142,21 @@ export default async function mailBench(ctx: BenchContext) {
       }),
     );
     const seconds = (performance.now() - t0) / 1000;
-    const listed = (await (await fetch(`${api}/v0/inboxes/${ingestInbox}/threads?limit=1`, { headers })).json()) as { count: number };
+    const listed = (await (await fetch(`${api}/v0/inboxes/${ingestInbox}/threads?limit=1`, { headers })).json()) as {
+      count: number;
+    };
     if (listed.count !== 1) throw new Error('ingested messages are not listable');
     const db = new Database(path.join(hamlet.dataDir, 'hamlet.sqlite'), { readonly: true });
-    const stored = (db.prepare('SELECT count(*) AS n FROM mail_messages WHERE inbox_id = ?').get(ingestInbox) as { n: number }).n;
+    const stored = (
+      db.prepare('SELECT count(*) AS n FROM mail_messages WHERE inbox_id = ?').get(ingestInbox) as { n: number }
+    ).n;
     db.close();
     if (stored !== INGEST) throw new Error(`stored ${stored} of ${INGEST}`);
-    ctx.row(`SMTP ingest, ${INGEST} messages, ${CONNECTIONS} connections (messages/s; p99 = until listable)`, { rps: INGEST / seconds, p99: Math.round(percentile(latencies, 99)) }, { rps: 500 });
+    ctx.row(
+      `SMTP ingest, ${INGEST} messages, ${CONNECTIONS} connections (messages/s; p99 = until listable)`,
+      { rps: INGEST / seconds, p99: Math.round(percentile(latencies, 99)) },
+      { rps: 500 },
+    );
 
     // 2. API sends inbox → inbox (both copies filed, events recorded).
     const send = await load({
@@ -178,15 +206,32 @@ export default async function mailBench(ctx: BenchContext) {
     // 3. The message list of an inbox holding 100k messages.
     seedMessages(path.join(hamlet.dataDir, 'hamlet.sqlite'), ingestInbox, LIST_SIZE);
     const list = await load({ url: `${api}/v0/inboxes/${ingestInbox}/messages?limit=50`, headers });
-    ctx.row(`GET message list, 50 of ${LIST_SIZE / 1000}k messages`, list, { ratio: 0.25 }, list.non2xx ? `${list.non2xx} non-2xx` : undefined);
-    const unread = await load({ url: `${api}/v0/inboxes/${ingestInbox}/messages?limit=50&labels=%5B%22unread%22%5D`, headers });
+    ctx.row(
+      `GET message list, 50 of ${LIST_SIZE / 1000}k messages`,
+      list,
+      { ratio: 0.25 },
+      list.non2xx ? `${list.non2xx} non-2xx` : undefined,
+    );
+    const unread = await load({
+      url: `${api}/v0/inboxes/${ingestInbox}/messages?limit=50&labels=%5B%22unread%22%5D`,
+      headers,
+    });
     ctx.row(`GET message list labels=["unread"], ${LIST_SIZE / 1000}k messages`, unread, { ratio: 0.25 });
     // The page holds non-ASCII text (the subjects), on which autocannon's parser is the
     // bottleneck (see loadWithWrk): measure the same page and the bare handler with wrk too.
     const wrkBase = await loadWithWrk({ url: ctx.baselineUrl });
-    const wrkList = await loadWithWrk({ url: `${api}/v0/inboxes/${ingestInbox}/messages?limit=50`, headers: { authorization: headers.authorization } });
+    const wrkList = await loadWithWrk({
+      url: `${api}/v0/inboxes/${ingestInbox}/messages?limit=50`,
+      headers: { authorization: headers.authorization },
+    });
     if (wrkBase && wrkList) {
-      ctx.row(`GET message list, 50 of ${LIST_SIZE / 1000}k messages, measured with wrk`, wrkList, { ratio: 0.25 }, `bare Fastify with wrk in the same run: ${Math.round(wrkBase.rps)} req/s`, wrkBase.rps);
+      ctx.row(
+        `GET message list, 50 of ${LIST_SIZE / 1000}k messages, measured with wrk`,
+        wrkList,
+        { ratio: 0.25 },
+        `bare Fastify with wrk in the same run: ${Math.round(wrkBase.rps)} req/s`,
+        wrkBase.rps,
+      );
     }
 
     // 4. Webhook deliveries: one signed POST per received message to a local receiver. The
@@ -208,7 +253,11 @@ export default async function mailBench(ctx: BenchContext) {
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const port = (receiver.address() as net.AddressInfo).port;
-    await post('/v0/webhooks', { url: `http://127.0.0.1:${port}/hook`, event_types: ['message.received'], inbox_ids: [hooked] });
+    await post('/v0/webhooks', {
+      url: `http://127.0.0.1:${port}/hook`,
+      event_types: ['message.received'],
+      inbox_ids: [hooked],
+    });
     let n = 0;
     await Promise.all(
       Array.from({ length: CONNECTIONS }, async () => {
@@ -222,7 +271,12 @@ export default async function mailBench(ctx: BenchContext) {
     const deadline = performance.now() + 120_000;
     while (delivered < WEBHOOK_EVENTS && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     receiver.close();
-    ctx.row(`webhook deliveries, ${WEBHOOK_EVENTS} queued events (deliveries/s)`, { rps: delivered / ((lastAt - w0) / 1000), p99: 0 }, undefined, delivered < WEBHOOK_EVENTS ? `only ${delivered} delivered` : undefined);
+    ctx.row(
+      `webhook deliveries, ${WEBHOOK_EVENTS} queued events (deliveries/s)`,
+      { rps: delivered / ((lastAt - w0) / 1000), p99: 0 },
+      undefined,
+      delivered < WEBHOOK_EVENTS ? `only ${delivered} delivered` : undefined,
+    );
   } finally {
     await hamlet.stopAndClean();
   }

@@ -32,6 +32,12 @@ for (const name of selected) {
   baseline.stop();
   const mean = (before + after) / 2;
   // A scenario with no throughput rows (the soak) prints its own table.
-  if (rows.length) console.log(`\n## ${name}\n\nBaseline before/after: ${Math.round(before)} / ${Math.round(after)} req/s.\n\n${formatTable(mean, rows)}\n`);
-  else console.log(`Baseline before/after the ${name} run: ${Math.round(before)} / ${Math.round(after)} req/s (how busy the machine was).\n`);
+  if (rows.length)
+    console.log(
+      `\n## ${name}\n\nBaseline before/after: ${Math.round(before)} / ${Math.round(after)} req/s.\n\n${formatTable(mean, rows)}\n`,
+    );
+  else
+    console.log(
+      `Baseline before/after the ${name} run: ${Math.round(before)} / ${Math.round(after)} req/s (how busy the machine was).\n`,
+    );
 }

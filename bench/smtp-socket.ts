@@ -53,6 +53,7 @@ export async function smtpTlsSession(port: number, auth?: { user: string; pass: 
   await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
   const session = { socket, ...replies(socket) };
   await step(session, socket, 'EHLO bench.local', '250');
-  if (auth) await step(session, socket, `AUTH PLAIN ${Buffer.from(`\0${auth.user}\0${auth.pass}`).toString('base64')}`, '235');
+  if (auth)
+    await step(session, socket, `AUTH PLAIN ${Buffer.from(`\0${auth.user}\0${auth.pass}`).toString('base64')}`, '235');
   return session;
 }

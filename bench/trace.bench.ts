@@ -11,7 +11,11 @@ const CAP = 10_000;
 /** Requests before each row is measured: a fresh process's first seconds (JIT, caches, the trace's writer warming up) are not what a row compares. */
 const WARM_UP = 3000;
 
-async function measure(ctx: BenchContext, env: Record<string, string>, rows: Array<{ name: string; query?: string; warmUp?: number }>): Promise<void> {
+async function measure(
+  ctx: BenchContext,
+  env: Record<string, string>,
+  rows: Array<{ name: string; query?: string; warmUp?: number }>,
+): Promise<void> {
   const hamlet = await startHamletForBench(['blog'], env);
   try {
     const list = `${hamlet.urls['blog api']!}/api/posts`;
@@ -36,5 +40,7 @@ export default async function traceBench(ctx: BenchContext): Promise<void> {
     { name: 'blog post list with a 15 KB query string, trace on', query: longQuery },
   ]);
   // Filled past the cap first, so every batch measured also deletes as many entries as it adds.
-  await measure(ctx, { HAMLET_TRACE_MAX_ENTRIES: String(CAP) }, [{ name: `blog post list, trace on, table at its cap (${CAP} entries)`, warmUp: CAP * 2 }]);
+  await measure(ctx, { HAMLET_TRACE_MAX_ENTRIES: String(CAP) }, [
+    { name: `blog post list, trace on, table at its cap (${CAP} entries)`, warmUp: CAP * 2 },
+  ]);
 }

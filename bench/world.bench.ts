@@ -74,30 +74,57 @@ export default async function world(_ctx: BenchContext): Promise<void> {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-world-bench-'));
     const snapshot = path.join(dataDir, 'snapshot.jsonl.gz');
     writeFileSync(snapshot, file);
-    const env = { HAMLET_DATA_DIR: dataDir, HAMLET_SERVICES: SERVICE_NAMES.join(','), HAMLET_CONSOLE: 'off', HAMLET_LOG_LEVEL: 'silent' };
+    const env = {
+      HAMLET_DATA_DIR: dataDir,
+      HAMLET_SERVICES: SERVICE_NAMES.join(','),
+      HAMLET_CONSOLE: 'off',
+      HAMLET_LOG_LEVEL: 'silent',
+    };
     const { ports } = await configure(env, {});
-    const { config, services } = await configure({ ...env, ...Object.fromEntries(ports.map((p) => [p.setting, '0'])) }, {});
+    const { config, services } = await configure(
+      { ...env, ...Object.fromEntries(ports.map((p) => [p.setting, '0'])) },
+      {},
+    );
     const hamlet = await startHamlet(config, { services, logger: createLogger({ level: 'silent', pretty: false }) });
     try {
       const target = worldOf(hamlet.platform, services);
       // Restore: the file read as a stream and checked against its hash, every row put back, the services reloaded.
-      const [, restore] = await timed(async () => target.restore((await decodeWorldFile(snapshot, WORLD_DEFAULTS)).state));
+      const [, restore] = await timed(async () =>
+        target.restore((await decodeWorldFile(snapshot, WORLD_DEFAULTS)).state),
+      );
       // Save: on the world worker, every table read in key order, the hash, the gzip'd file.
       const out = path.join(dataDir, 'saved.jsonl.gz');
-      const [saved, save] = await timed(async () => worker.run<WorldHeader>({ kind: 'save', ...(await target.saveTask(new Date().toISOString())), out }));
+      const [saved, save] = await timed(async () =>
+        worker.run<WorldHeader>({ kind: 'save', ...(await target.saveTask(new Date().toISOString())), out }),
+      );
       // Diff: the world now saved, then every row of the two files compared (one page: nothing changed).
       const now = path.join(dataDir, 'now.jsonl.gz');
       const [page, diff] = await timed(async () => {
         await worker.run<WorldHeader>({ kind: 'save', ...(await target.saveTask(new Date().toISOString())), out: now });
         const refs = { from: '0000000000000000', to: '0000000000000001' };
-        return JSON.parse(await worker.run<string>({ kind: 'diff', from: snapshot, to: now, labels: refs, refs, limit: WORLD_DEFAULTS.diffPage, pageBytes: WORLD_DEFAULTS.diffPageBytes, limits: WORLD_DEFAULTS }));
+        return JSON.parse(
+          await worker.run<string>({
+            kind: 'diff',
+            from: snapshot,
+            to: now,
+            labels: refs,
+            refs,
+            limit: WORLD_DEFAULTS.diffPage,
+            pageBytes: WORLD_DEFAULTS.diffPageBytes,
+            limits: WORLD_DEFAULTS,
+          }),
+        );
       });
       restores.push(restore);
       saves.push(save);
       diffs.push(diff);
       bytes = readFileSync(out).length;
       same &&= saved.hash === header.hash;
-      unchanged &&= !page.next && Object.values(page.services as Record<string, Record<string, unknown[]>>).every((c) => !c.added!.length && !c.changed!.length && !c.removed!.length);
+      unchanged &&=
+        !page.next &&
+        Object.values(page.services as Record<string, Record<string, unknown[]>>).every(
+          (c) => !c.added!.length && !c.changed!.length && !c.removed!.length,
+        );
     } finally {
       await hamlet.stop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -111,11 +138,19 @@ export default async function world(_ctx: BenchContext): Promise<void> {
     return `| ${step} | ${rows} | ${m.wall.toFixed(2)} | ${slowest(ts).toFixed(2)} | ${m.cpu.toFixed(2)} | ${goal} |`;
   };
   console.log(`\n## world (${source}; SQLite)\n`);
-  console.log(`${rows} rows in ${header.tables.length} tables (the biggest: ${biggest.name}, ${biggest.rows}); snapshot file ${(bytes / 1e6).toFixed(1)} MB; ${ROUNDS} rounds.\n`);
-  console.log('| step | rows | median s | slowest s | CPU s (median) | target | met |\n|---|---:|---:|---:|---:|---|---|');
+  console.log(
+    `${rows} rows in ${header.tables.length} tables (the biggest: ${biggest.name}, ${biggest.rows}); snapshot file ${(bytes / 1e6).toFixed(1)} MB; ${ROUNDS} rounds.\n`,
+  );
+  console.log(
+    '| step | rows | median s | slowest s | CPU s (median) | target | met |\n|---|---:|---:|---:|---:|---|---|',
+  );
   console.log(line('restore a snapshot (stream-decode, verify, replace rows, reload)', restores));
   console.log(line('save a snapshot (worker: read in key order, hash, gzip)', saves));
   console.log(line('diff against now (worker: save now, compare every row)', diffs, false));
-  console.log(`\nEvery saved hash equals the restored file's: ${same ? 'yes' : 'NO'}. Every diff found nothing changed: ${unchanged ? 'yes' : 'NO'}.`);
-  console.log('CPU s is the whole process, the world worker included (the save and the diff run there, off the event loop).\n');
+  console.log(
+    `\nEvery saved hash equals the restored file's: ${same ? 'yes' : 'NO'}. Every diff found nothing changed: ${unchanged ? 'yes' : 'NO'}.`,
+  );
+  console.log(
+    'CPU s is the whole process, the world worker included (the save and the diff run there, off the event loop).\n',
+  );
 }

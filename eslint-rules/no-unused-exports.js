@@ -131,7 +131,10 @@ export default {
           const start = file.getLineAndCharacterOfPosition(at.getStart(file));
           const end = file.getLineAndCharacterOfPosition(at.getEnd());
           context.report({
-            loc: { start: { line: start.line + 1, column: start.character }, end: { line: end.line + 1, column: end.character } },
+            loc: {
+              start: { line: start.line + 1, column: start.character },
+              end: { line: end.line + 1, column: end.character },
+            },
             messageId: 'unused',
             data: { name: exported.getName() },
           });

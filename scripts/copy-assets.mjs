@@ -10,7 +10,8 @@ function copy(dir) {
     const from = path.join(dir, name);
     if (statSync(from).isDirectory()) copy(from);
     // A tsconfig (the sandbox guest's) configures the type checker; it is not read at run time.
-    else if (ASSET.test(name) && !name.startsWith('tsconfig')) cpSync(from, path.join('dist', path.relative('src', from)));
+    else if (ASSET.test(name) && !name.startsWith('tsconfig'))
+      cpSync(from, path.join('dist', path.relative('src', from)));
   }
 }
 copy('src');

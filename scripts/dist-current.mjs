@@ -18,7 +18,9 @@ function newestUnder(dir) {
 export function distIsCurrent(root) {
   const built = path.join(root, 'dist/cli.js');
   if (!existsSync(built)) return false;
-  const configs = ['package.json', 'tsconfig.json', 'tsconfig.build.json'].map((f) => statSync(path.join(root, f)).mtimeMs);
+  const configs = ['package.json', 'tsconfig.json', 'tsconfig.build.json'].map(
+    (f) => statSync(path.join(root, f)).mtimeMs,
+  );
   const sources = Math.max(newestUnder(path.join(root, 'src')), ...configs);
   return statSync(built).mtimeMs >= sources;
 }

@@ -20,7 +20,11 @@ export function packagesUnpacked(dir) {
  * rejects with its status otherwise. `label` names the install in the progress lines; `count` is
  * the folder whose node_modules grows (dir itself, unless it installs elsewhere: -g --prefix).
  */
-export async function npmInstall(dir, args, { label, count = dir, log = (line) => console.error(line), everyMs = 10_000 }) {
+export async function npmInstall(
+  dir,
+  args,
+  { label, count = dir, log = (line) => console.error(line), everyMs = 10_000 },
+) {
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 1000);
   const timer = setInterval(() => {

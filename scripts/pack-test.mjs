@@ -29,9 +29,25 @@ const PORTS = [
   { env: 'HAMLET_CONSOLE_PORT', name: 'console', http: true },
 ];
 /** Files the running server reads besides its JavaScript: each must be in the package. */
-const MUST_HOLD = ['dist/cli.js', 'dist/services/home/demo-house.yaml', 'dist/console/static/console.css', 'dist/services/workflow/expressions/guest/prelude.js', 'package.json', 'README.md'];
+const MUST_HOLD = [
+  'dist/cli.js',
+  'dist/services/home/demo-house.yaml',
+  'dist/console/static/console.css',
+  'dist/services/workflow/expressions/guest/prelude.js',
+  'package.json',
+  'README.md',
+];
 /** What a user's install must not carry. */
-const MUST_NOT_HOLD = [/^src\//, /^test\//, /^bench\//, /^scripts\//, /\.map$/, /^node_modules\//, /^data\//, /tsx-entry\.mjs$/];
+const MUST_NOT_HOLD = [
+  /^src\//,
+  /^test\//,
+  /^bench\//,
+  /^scripts\//,
+  /\.map$/,
+  /^node_modules\//,
+  /^data\//,
+  /tsx-entry\.mjs$/,
+];
 
 const started = Date.now();
 const say = (line) => console.error(`[pack-test] ${Math.round((Date.now() - started) / 1000)} s: ${line}`);
@@ -51,7 +67,12 @@ function freePort() {
 
 function pack(dest) {
   say('npm pack (builds dist/ first)');
-  const res = spawnSync('npm', ['pack', '--json', '--pack-destination', dest], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
+  const res = spawnSync('npm', ['pack', '--json', '--pack-destination', dest], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 << 20,
+  });
   if (res.status !== 0) fail(`npm pack exited ${res.status}`);
   // npm prints the build's own output before the JSON on stdout: the JSON is the last array.
   const [info] = JSON.parse(res.stdout.slice(res.stdout.lastIndexOf('\n[') + 1));
@@ -59,8 +80,13 @@ function pack(dest) {
   const missing = MUST_HOLD.filter((f) => !files.includes(f));
   const extra = files.filter((f) => MUST_NOT_HOLD.some((re) => re.test(f)));
   if (missing.length) fail(`the package lacks ${missing.join(', ')}`);
-  if (extra.length) fail(`the package holds what a user does not need: ${extra.slice(0, 10).join(', ')}${extra.length > 10 ? ', …' : ''}`);
-  say(`${info.filename}: ${files.length} files, ${(info.size / 1e6).toFixed(1)} MB packed, ${(info.unpackedSize / 1e6).toFixed(1)} MB unpacked`);
+  if (extra.length)
+    fail(
+      `the package holds what a user does not need: ${extra.slice(0, 10).join(', ')}${extra.length > 10 ? ', …' : ''}`,
+    );
+  say(
+    `${info.filename}: ${files.length} files, ${(info.size / 1e6).toFixed(1)} MB packed, ${(info.unpackedSize / 1e6).toFixed(1)} MB unpacked`,
+  );
   return path.join(dest, info.filename);
 }
 
@@ -91,11 +117,21 @@ async function main() {
     const tgz = pack(work);
     const prefix = path.join(work, 'prefix');
     say(`npm install -g --omit=dev into ${prefix}`);
-    await npmInstall(work, ['-g', '--prefix', prefix, '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', tgz], { label: 'pack-test', count: path.join(prefix, 'lib', 'node_modules', 'hamlet') });
+    await npmInstall(
+      work,
+      ['-g', '--prefix', prefix, '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', tgz],
+      { label: 'pack-test', count: path.join(prefix, 'lib', 'node_modules', 'hamlet') },
+    );
     const bin = path.join(prefix, 'bin', 'hamlet');
     const ports = Object.fromEntries(await Promise.all(PORTS.map(async (p) => [p.env, String(await freePort())])));
     // Outside the clone: nothing of the repository (its node_modules above all) is reachable.
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, HAMLET_DATA_DIR: path.join(work, 'data'), HAMLET_LOG_LEVEL: 'warn', ...ports };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HAMLET_DATA_DIR: path.join(work, 'data'),
+      HAMLET_LOG_LEVEL: 'warn',
+      ...ports,
+    };
     const version = spawnSync(bin, ['--version'], { cwd: work, env, encoding: 'utf8' });
     if (version.status !== 0) fail(`hamlet --version exited ${version.status}: ${version.stderr}`);
     say(`hamlet --version: ${version.stdout.trim()}`);
@@ -103,12 +139,20 @@ async function main() {
     server = spawn(bin, ['start'], { cwd: work, env, stdio: ['ignore', 'inherit', 'inherit'] });
     const exited = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
     await Promise.race([
-      Promise.all(PORTS.map((p) => until(p.name, () => (p.http ? healthy(ports[p.env]) : greets(ports[p.env]))).then(() => say(`${p.name} answers on ${ports[p.env]}`)))),
+      Promise.all(
+        PORTS.map((p) =>
+          until(p.name, () => (p.http ? healthy(ports[p.env]) : greets(ports[p.env]))).then(() =>
+            say(`${p.name} answers on ${ports[p.env]}`),
+          ),
+        ),
+      ),
       exited.then(({ code, signal }) => fail(`hamlet start exited early (${code ?? signal})`)),
     ]);
     const key = spawnSync(bin, ['keys', 'create', 'home'], { cwd: work, env, encoding: 'utf8' });
     if (key.status !== 0) fail(`hamlet keys create home exited ${key.status}: ${key.stderr}`);
-    const states = await fetch(`http://127.0.0.1:${ports.HOME_PORT}/api/states`, { headers: { authorization: `Bearer ${key.stdout.trim()}` } });
+    const states = await fetch(`http://127.0.0.1:${ports.HOME_PORT}/api/states`, {
+      headers: { authorization: `Bearer ${key.stdout.trim()}` },
+    });
     const entities = states.ok ? (await states.json()).length : 0;
     if (!entities) fail(`GET /api/states with the new key: ${states.status}, no entities`);
     say(`a key from the installed CLI reads the home's ${entities} entities`);

@@ -37,7 +37,9 @@ function load(file) {
     byFile.set(name, {
       ms,
       tests: assertions.length,
-      failed: assertions.filter((a) => a.status === 'failed').length + (result.status === 'failed' && assertions.length === 0 ? 1 : 0),
+      failed:
+        assertions.filter((a) => a.status === 'failed').length +
+        (result.status === 'failed' && assertions.length === 0 ? 1 : 0),
     });
     for (const a of assertions) tests.push({ file: name, title: a.fullName ?? a.title, ms: a.duration ?? 0 });
   }
@@ -81,7 +83,11 @@ if (files.length === 1) {
   console.log(`\n${top} largest changes (before s, after s, change s, tests before→after):`);
   for (const r of rows.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta)).slice(0, top)) {
     const tests = r.testsB === r.testsA ? String(r.testsA) : `${r.testsB ?? '-'}→${r.testsA ?? '-'}`;
-    console.log(`${r.b === undefined ? '      -' : seconds(r.b)} ${r.a === undefined ? '      -' : seconds(r.a)} ${seconds(r.delta)}  ${tests.padStart(7)}  ${r.name}`);
+    console.log(
+      `${r.b === undefined ? '      -' : seconds(r.b)} ${r.a === undefined ? '      -' : seconds(r.a)} ${seconds(r.delta)}  ${tests.padStart(7)}  ${r.name}`,
+    );
   }
-  console.log(`\nsummed file time: ${seconds(before.busyMs).trim()} s → ${seconds(after.busyMs).trim()} s; wall ${seconds(before.wallMs).trim()} s → ${seconds(after.wallMs).trim()} s`);
+  console.log(
+    `\nsummed file time: ${seconds(before.busyMs).trim()} s → ${seconds(after.busyMs).trim()} s; wall ${seconds(before.wallMs).trim()} s → ${seconds(after.wallMs).trim()} s`,
+  );
 }

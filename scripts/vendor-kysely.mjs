@@ -11,7 +11,9 @@ import { build } from 'esbuild';
 const require = createRequire(import.meta.url);
 const OUT = path.join('dist', 'vendor', 'kysely.js');
 // Its package.json is not among its exports: found from its entry (dist/cjs/index.js).
-const { version, license } = JSON.parse(readFileSync(path.join(path.dirname(require.resolve('kysely')), '..', '..', 'package.json'), 'utf8'));
+const { version, license } = JSON.parse(
+  readFileSync(path.join(path.dirname(require.resolve('kysely')), '..', '..', 'package.json'), 'utf8'),
+);
 
 await build({
   stdin: { contents: "export * from 'kysely';", resolveDir: process.cwd(), loader: 'js' },
@@ -20,7 +22,9 @@ await build({
   format: 'esm',
   target: 'node20',
   outfile: OUT,
-  banner: { js: `// Kysely ${version} (${license} licence, https://github.com/kysely-org/kysely), bundled into one file by scripts/vendor-kysely.mjs.` },
+  banner: {
+    js: `// Kysely ${version} (${license} licence, https://github.com/kysely-org/kysely), bundled into one file by scripts/vendor-kysely.mjs.`,
+  },
   logLevel: 'warning',
 });
 
@@ -40,4 +44,5 @@ function rewrite(dir) {
   }
 }
 rewrite('dist');
-if (rewritten === 0) throw new Error("vendor-kysely: no file of dist/ imports 'kysely'; is the build's output where this script looks?");
+if (rewritten === 0)
+  throw new Error("vendor-kysely: no file of dist/ imports 'kysely'; is the build's output where this script looks?");

@@ -50,8 +50,6 @@ export interface HamletConfig {
   source: { readonly env: Env; readonly flags: Readonly<Record<string, string>> };
 }
 
-
-
 /** The platform's settings; the kit collects the problems. */
 function readPlatformSettings(kit: SettingsKit): HamletConfig {
   const known = registeredServices();
@@ -96,7 +94,12 @@ function readPlatformSettings(kit: SettingsKit): HamletConfig {
     databaseUrl: db?.toString(),
     redisUrl: redis?.toString(),
     services,
-    logLevel: kit.oneOf('HAMLET_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info', 'log-level'),
+    logLevel: kit.oneOf(
+      'HAMLET_LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      'info',
+      'log-level',
+    ),
     prettyLogs: kit.raw('HAMLET_PRETTY_LOGS', 'pretty') === '1' || kit.raw('HAMLET_PRETTY_LOGS', 'pretty') === 'true',
     smtpRelay,
     rateLimits: { enabled: rateLimitsOn, overrides },
@@ -107,10 +110,24 @@ function readPlatformSettings(kit: SettingsKit): HamletConfig {
       memoryBudgetBytes: kit.count('HAMLET_WS_MEMORY_BUDGET', 64 * 1024 * 1024, 1024 * 1024),
     },
     allowInternalRequests: kit.flag('HAMLET_ALLOW_INTERNAL_REQUESTS', false),
-    queue: { workers: kit.oneOf('HAMLET_WORKERS', ['on', 'off'], 'on') === 'on', prefix: kit.text('HAMLET_QUEUE_PREFIX', 'hamlet') },
+    queue: {
+      workers: kit.oneOf('HAMLET_WORKERS', ['on', 'off'], 'on') === 'on',
+      prefix: kit.text('HAMLET_QUEUE_PREFIX', 'hamlet'),
+    },
     serviceUrls,
-    console: { enabled: kit.flag('HAMLET_CONSOLE', true), port: kit.port('HAMLET_CONSOLE_PORT', 4900), sessionTtlMs: kit.duration('HAMLET_CONSOLE_SESSION_TTL', 12 * 3600_000, 60_000) },
-    mcp: { allowedOrigins: kit.parsed('HAMLET_MCP_ALLOWED_ORIGINS', [], parseAllowedOrigins, 'expected a comma-separated list of origins (https://app.example.com), host names (app.example.com) or *') },
+    console: {
+      enabled: kit.flag('HAMLET_CONSOLE', true),
+      port: kit.port('HAMLET_CONSOLE_PORT', 4900),
+      sessionTtlMs: kit.duration('HAMLET_CONSOLE_SESSION_TTL', 12 * 3600_000, 60_000),
+    },
+    mcp: {
+      allowedOrigins: kit.parsed(
+        'HAMLET_MCP_ALLOWED_ORIGINS',
+        [],
+        parseAllowedOrigins,
+        'expected a comma-separated list of origins (https://app.example.com), host names (app.example.com) or *',
+      ),
+    },
     trace: {
       enabled: kit.flag('HAMLET_TRACE', true),
       bodies: kit.flag('HAMLET_TRACE_BODIES', false),
@@ -132,7 +149,10 @@ export function loadConfig(env: Env = process.env, flags: Record<string, string>
 }
 
 /** Reads each selected service's settings from the config's source; throws one ConfigError for all. */
-export async function configureServices(config: HamletConfig, kit = new SettingsKit(config.source.env, config.source.flags)): Promise<ConfiguredService[]> {
+export async function configureServices(
+  config: HamletConfig,
+  kit = new SettingsKit(config.source.env, config.source.flags),
+): Promise<ConfiguredService[]> {
   const configured: ConfiguredService[] = [];
   for (const name of config.services) {
     const definition = await loadService(name);
@@ -144,11 +164,20 @@ export async function configureServices(config: HamletConfig, kit = new Settings
 
 /** The platform's settings services read (Platform.config, ServiceDefinition.settings): the slice, not the whole. */
 export function platformSettings(config: HamletConfig): PlatformSettings {
-  return { host: config.host, dataDir: config.dataDir, allowInternalRequests: config.allowInternalRequests, http: config.http, mcpAllowedOrigins: config.mcp.allowedOrigins };
+  return {
+    host: config.host,
+    dataDir: config.dataDir,
+    allowInternalRequests: config.allowInternalRequests,
+    http: config.http,
+    mcpAllowedOrigins: config.mcp.allowedOrigins,
+  };
 }
 
 /** Everything `hamlet` needs to start, read with one kit: all problems are reported together. */
-export async function configure(env: Env, flags: Record<string, string>): Promise<{ config: HamletConfig; services: ConfiguredService[]; ports: PortSetting[] }> {
+export async function configure(
+  env: Env,
+  flags: Record<string, string>,
+): Promise<{ config: HamletConfig; services: ConfiguredService[]; ports: PortSetting[] }> {
   const kit = new SettingsKit(env, flags);
   const config = readPlatformSettings(kit);
   const services = await configureServices(config, kit); // checks the kit: platform problems too
@@ -167,13 +196,17 @@ function httpSettings(kit: SettingsKit): HttpSettings {
   } else if (aliasRaw !== undefined) {
     const flag = aliasRaw.toLowerCase();
     if (flag === '1' || flag === 'true') trustProxy = { hops: 1 };
-    else if (flag !== '0' && flag !== 'false') kit.problem(`COMMUNITY_TRUST_PROXY=${aliasRaw}: must be 1 or 0 (or use HAMLET_TRUST_PROXY)`);
+    else if (flag !== '0' && flag !== 'false')
+      kit.problem(`COMMUNITY_TRUST_PROXY=${aliasRaw}: must be 1 or 0 (or use HAMLET_TRUST_PROXY)`);
   }
 
   const headersTimeoutMs = kit.duration('HAMLET_HTTP_HEADERS_TIMEOUT', HTTP_DEFAULTS.headersTimeoutMs);
   const requestTimeoutMs = kit.duration('HAMLET_HTTP_REQUEST_TIMEOUT', HTTP_DEFAULTS.requestTimeoutMs);
   // Node refuses a headers timeout longer than the whole-request one.
-  if (headersTimeoutMs > requestTimeoutMs) kit.problem(`HAMLET_HTTP_HEADERS_TIMEOUT=${kit.raw('HAMLET_HTTP_HEADERS_TIMEOUT') ?? headersTimeoutMs + 'ms'}: must not exceed HAMLET_HTTP_REQUEST_TIMEOUT (${requestTimeoutMs} ms)`);
+  if (headersTimeoutMs > requestTimeoutMs)
+    kit.problem(
+      `HAMLET_HTTP_HEADERS_TIMEOUT=${kit.raw('HAMLET_HTTP_HEADERS_TIMEOUT') ?? headersTimeoutMs + 'ms'}: must not exceed HAMLET_HTTP_REQUEST_TIMEOUT (${requestTimeoutMs} ms)`,
+    );
   return {
     trustProxy,
     headersTimeoutMs,

@@ -65,11 +65,18 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
   const events = createEventBus(config.redisUrl, logger, `${config.queue.prefix}:`);
   // Queue mode: with REDIS_URL, jobs run on BullMQ across processes (`hamlet worker`).
   const jobs = config.redisUrl
-    ? new BullJobs(db, clock, logger, config.redisUrl, { runWorkers: config.queue.workers, prefix: config.queue.prefix })
+    ? new BullJobs(db, clock, logger, config.redisUrl, {
+        runWorkers: config.queue.workers,
+        prefix: config.queue.prefix,
+      })
     : new TableJobs(db, clock, logger);
   const keys = new Keys(db, clock, events);
   const mailer = new Mailer({ host: config.host, relay: config.smtpRelay }, jobs, events, logger);
-  const limits = new RateLimits(config.rateLimits, clock, config.redisUrl ? { redisUrl: config.redisUrl, prefix: config.queue.prefix } : undefined);
+  const limits = new RateLimits(
+    config.rateLimits,
+    clock,
+    config.redisUrl ? { redisUrl: config.redisUrl, prefix: config.queue.prefix } : undefined,
+  );
   const directory = new Directory(config.serviceUrls);
   const trace = new Trace(db, clock, events, logger, config.trace);
   const leaders = new Leaders(config.redisUrl, config.queue.prefix, logger);
@@ -82,7 +89,24 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
   // Messages missed while the Redis subscription was down (a revoked key, a dropped cache, a
   // home state set on another instance): everything kept in memory is read again, as after a restore.
   events.onGap(() => void world.reloadHere());
-  return { config: platformSettings(config), db, clock, timers, events, jobs, keys, mailer, limits, logger, websockets: new WsBudget(config.websockets), directory, trace, leaders, health: new Health(db), world };
+  return {
+    config: platformSettings(config),
+    db,
+    clock,
+    timers,
+    events,
+    jobs,
+    keys,
+    mailer,
+    limits,
+    logger,
+    websockets: new WsBudget(config.websockets),
+    directory,
+    trace,
+    leaders,
+    health: new Health(db),
+    world,
+  };
 }
 
 export async function closePlatform(p: Platform): Promise<void> {
@@ -99,7 +123,10 @@ export async function closePlatform(p: Platform): Promise<void> {
 }
 
 /** Migrates each service's tables and registers its queues: what both `hamlet start` and `hamlet worker` do. */
-export async function prepareServices(platform: Platform, services: ConfiguredService[]): Promise<Array<{ service: ConfiguredService; jobs: ServiceJobs<unknown> }>> {
+export async function prepareServices(
+  platform: Platform,
+  services: ConfiguredService[],
+): Promise<Array<{ service: ConfiguredService; jobs: ServiceJobs<unknown> }>> {
   for (const { definition } of services) await migrate(platform.db, definition.name, definition.migrations);
   platform.mailer.registerWorker();
   const prepared: Array<{ service: ConfiguredService; jobs: ServiceJobs<unknown> }> = [];
@@ -112,13 +139,17 @@ export async function prepareServices(platform: Platform, services: ConfiguredSe
     }
   } catch (err) {
     // What the earlier services built (sandbox workers, caches subscribed to the bus) must not outlive a failed start.
-    for (const { jobs } of prepared.reverse()) await jobs.stop().catch((e) => platform.logger.error({ err: e }, 'stopping after a failed start failed'));
+    for (const { jobs } of prepared.reverse())
+      await jobs.stop().catch((e) => platform.logger.error({ err: e }, 'stopping after a failed start failed'));
     throw err;
   }
   return prepared;
 }
 
-export async function startHamlet(config: HamletConfig, opts: StartOptions & { services?: ConfiguredService[] } = {}): Promise<Hamlet> {
+export async function startHamlet(
+  config: HamletConfig,
+  opts: StartOptions & { services?: ConfiguredService[] } = {},
+): Promise<Hamlet> {
   const selected = opts.services ?? (await configureServices(config));
   const platform = await openPlatform(config, opts);
   const services: Hamlet['services'] = {};
@@ -136,7 +167,10 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
       services[service.definition.name as ServiceName] = running;
       stops.push(() => running.stop());
       // What the service declared for the world: its reload after a restore, its seeders.
-      const withdraw = [running.reload && platform.world.onRestored(running.reload), ...Object.entries(running.seeds ?? {}).map(([name, seed]) => platform.world.onSeed(name, seed))];
+      const withdraw = [
+        running.reload && platform.world.onRestored(running.reload),
+        ...Object.entries(running.seeds ?? {}).map(([name, seed]) => platform.world.onSeed(name, seed)),
+      ];
       stops.push(async () => withdraw.forEach((w) => w?.()));
     }
     if (config.console.enabled) {
@@ -153,7 +187,8 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
     }
     platform.health.serving();
   } catch (err) {
-    for (const stop of stops.reverse()) await stop().catch((e) => platform.logger.error({ err: e }, 'stopping after a failed start failed'));
+    for (const stop of stops.reverse())
+      await stop().catch((e) => platform.logger.error({ err: e }, 'stopping after a failed start failed'));
     await closePlatform(platform);
     throw err;
   }
@@ -169,7 +204,8 @@ export async function startHamlet(config: HamletConfig, opts: StartOptions & { s
         // stop then refuses new connections and finishes the requests in flight (Fastify's close).
         platform.health.stopping();
         if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
-        for (const stop of [...stops].reverse()) await withinGrace(stop, opts.stopGraceMs ?? STOP_GRACE_MS, platform.logger);
+        for (const stop of [...stops].reverse())
+          await withinGrace(stop, opts.stopGraceMs ?? STOP_GRACE_MS, platform.logger);
         await closePlatform(platform);
       })()),
   };
@@ -187,7 +223,8 @@ async function withinGrace(stop: () => Promise<void>, graceMs: number, logger: P
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
   try {
     const outcome = await Promise.race([stop().then(() => 'stopped' as const), late]);
-    if (outcome === 'late') logger.error({ graceMs }, 'a service did not stop within its grace period; shutting down without waiting for it');
+    if (outcome === 'late')
+      logger.error({ graceMs }, 'a service did not stop within its grace period; shutting down without waiting for it');
   } catch (err) {
     logger.error({ err }, 'service stop failed');
   } finally {

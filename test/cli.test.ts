@@ -61,7 +61,11 @@ it('`keys create` prints exactly one key, which a running server on the same sto
 }, 60_000);
 
 it('reports each bad setting with its own message and exits non-zero', async () => {
-  const r = await hamlet(['start'], { BLOG_PORT: 'x', HAMLET_SMTP_RELAY: 'http://nope', HAMLET_DATA_DIR: '/tmp/unused' });
+  const r = await hamlet(['start'], {
+    BLOG_PORT: 'x',
+    HAMLET_SMTP_RELAY: 'http://nope',
+    HAMLET_DATA_DIR: '/tmp/unused',
+  });
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('BLOG_PORT=x');
   expect(r.stderr).toContain('HAMLET_SMTP_RELAY=http://nope');
@@ -71,25 +75,39 @@ it('reports each bad setting with its own message and exits non-zero', async () 
 
 // `npm start` runs the built CLI (dist/, made by `npm ci`'s prepare step), not the sources:
 // files besides the compiled code, such as the demo house, must be there too.
-it.runIf(existsSync(path.resolve('dist/cli.js')))('the built `hamlet start` starts every service and stops on SIGTERM', async () => {
-  const storage = await testStorage();
-  cleanups.push(() => storage.drop());
-  const env = testEnv(storage, ['blog', 'mail', 'community', 'home', 'workflow']);
-  const child = spawn(process.execPath, [path.resolve('dist/cli.js'), 'start'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  cleanups.push(async () => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'))); // no orphan if the start fails
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  // Started (the last service prints its URLs), or exited early: the assertions below say which.
-  await waitFor(() => /^workflow\s+api\s+http/m.test(out) || child.exitCode !== null, { timeoutMs: 30_000, intervalMs: 100, message: 'the workflow API URL on stdout' });
-  for (const service of ['blog', 'mail', 'community', 'home', 'workflow']) expect(out).toMatch(new RegExp(`^${service}\\s+api\\s+http://`, 'm'));
-  child.kill('SIGTERM');
-  expect(await exited).toBe(0);
-}, 60_000);
+it.runIf(existsSync(path.resolve('dist/cli.js')))(
+  'the built `hamlet start` starts every service and stops on SIGTERM',
+  async () => {
+    const storage = await testStorage();
+    cleanups.push(() => storage.drop());
+    const env = testEnv(storage, ['blog', 'mail', 'community', 'home', 'workflow']);
+    const child = spawn(process.execPath, [path.resolve('dist/cli.js'), 'start'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cleanups.push(async () => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'))); // no orphan if the start fails
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // Started (the last service prints its URLs), or exited early: the assertions below say which.
+    await waitFor(() => /^workflow\s+api\s+http/m.test(out) || child.exitCode !== null, {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      message: 'the workflow API URL on stdout',
+    });
+    for (const service of ['blog', 'mail', 'community', 'home', 'workflow'])
+      expect(out).toMatch(new RegExp(`^${service}\\s+api\\s+http://`, 'm'));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  },
+  60_000,
+);
 
 it('--help and help succeed, --version prints the package version, no command at all is an error', async () => {
-  const version = (JSON.parse(await (await import('node:fs/promises')).readFile('package.json', 'utf8')) as { version: string }).version;
+  const version = (
+    JSON.parse(await (await import('node:fs/promises')).readFile('package.json', 'utf8')) as { version: string }
+  ).version;
   for (const args of [['--help'], ['-h'], ['help']]) {
     const r = await hamlet(args, {});
     expect(r.code, args.join(' ')).toBe(0);
@@ -108,17 +126,21 @@ it('--help and help succeed, --version prints the package version, no command at
 // With REDIS_URL the platform opens Redis connections and subscribes (key revocations); a CLI
 // command closes them before Redis has answered, which once ended in an unhandled "Connection is
 // closed" rejection and exit code 1 after the key was printed.
-it.runIf(process.env.TEST_REDIS_URL)('`keys create` with REDIS_URL exits 0 every time', async () => {
-  const storage = await testStorage();
-  cleanups.push(() => storage.drop());
-  const env = { ...testEnv(storage, ['mail']), REDIS_URL: process.env.TEST_REDIS_URL! };
-  for (let i = 0; i < 3; i++) {
-    const r = await hamlet(['keys', 'create', 'mail'], env);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^hamlet_mail_\w+\n$/);
-  }
-}, 60_000);
+it.runIf(process.env.TEST_REDIS_URL)(
+  '`keys create` with REDIS_URL exits 0 every time',
+  async () => {
+    const storage = await testStorage();
+    cleanups.push(() => storage.drop());
+    const env = { ...testEnv(storage, ['mail']), REDIS_URL: process.env.TEST_REDIS_URL! };
+    for (let i = 0; i < 3; i++) {
+      const r = await hamlet(['keys', 'create', 'mail'], env);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^hamlet_mail_\w+\n$/);
+    }
+  },
+  60_000,
+);
 
 /**
  * The CLI's `main` run in this process, its console output captured: what `hamlet <args>` prints
@@ -128,8 +150,12 @@ it.runIf(process.env.TEST_REDIS_URL)('`keys create` with REDIS_URL exits 0 every
 async function hamletHere(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ') + '\n'));
-  const error = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void err.push(parts.join(' ') + '\n'));
+  const log = vi
+    .spyOn(console, 'log')
+    .mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ') + '\n'));
+  const error = vi
+    .spyOn(console, 'error')
+    .mockImplementation((...parts: unknown[]) => void err.push(parts.join(' ') + '\n'));
   try {
     const code = await main(args);
     return { code, stdout: out.join(''), stderr: err.join('') };
@@ -140,7 +166,22 @@ async function hamletHere(args: string[]): Promise<{ code: number; stdout: strin
 }
 
 it('every command and subcommand has its own help with its usage and an example', async () => {
-  for (const args of [['start'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['migrate'], ['worker'], ['mcp'], ['world'], ['world', 'save'], ['world', 'load'], ['world', 'seed'], ['mail'], ['mail', 'outbox']]) {
+  for (const args of [
+    ['start'],
+    ['keys'],
+    ['keys', 'create'],
+    ['keys', 'list'],
+    ['keys', 'revoke'],
+    ['migrate'],
+    ['worker'],
+    ['mcp'],
+    ['world'],
+    ['world', 'save'],
+    ['world', 'load'],
+    ['world', 'seed'],
+    ['mail'],
+    ['mail', 'outbox'],
+  ]) {
     const r = await hamletHere([...args, '--help']);
     expect(r.code, args.join(' ')).toBe(0);
     expect(r.stdout, args.join(' ')).toMatch(new RegExp(`^Usage: hamlet ${args.join(' ')}`));

@@ -88,7 +88,10 @@ function holderAlive(lock: string): boolean {
  * for the same client at once (two test files) install it once: the second waits for the
  * first's lock (a directory, created atomically) to go.
  */
-export async function ensureClient(name: ClientName, log: (line: string) => void = (l) => console.error(l)): Promise<string> {
+export async function ensureClient(
+  name: ClientName,
+  log: (line: string) => void = (l) => console.error(l),
+): Promise<string> {
   const dir = clientDir(name);
   if (isInstalled(name)) return dir;
   mkdirSync(clientsRoot(), { recursive: true });
@@ -102,7 +105,10 @@ export async function ensureClient(name: ClientName, log: (line: string) => void
     } catch {
       // A lock left by a process that is gone (killed mid-install) is taken over.
       if (!holderAlive(lock)) rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`${lock} is still there after ${LOCK_WAIT_MS / 60_000} minutes: remove it if no install is running`);
+      else if (Date.now() > deadline)
+        throw new Error(
+          `${lock} is still there after ${LOCK_WAIT_MS / 60_000} minutes: remove it if no install is running`,
+        );
       else await new Promise((r) => setTimeout(r, 500));
     }
   }
@@ -119,13 +125,24 @@ async function install(name: ClientName, dir: string, log: (line: string) => voi
   // A half-finished earlier attempt starts over from nothing.
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `hamlet-client-${name}`, private: true, dependencies: spec.packages }, null, 2));
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: `hamlet-client-${name}`, private: true, dependencies: spec.packages }, null, 2),
+  );
   log(`[clients] installing ${spec.about} into ${dir}`);
   const started = Date.now();
-  const args = ['--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', ...(spec.omitOptional ? ['--omit=optional'] : [])];
+  const args = [
+    '--no-audit',
+    '--no-fund',
+    '--no-package-lock',
+    '--loglevel=error',
+    ...(spec.omitOptional ? ['--omit=optional'] : []),
+  ];
   await npmInstall(dir, args, { label: `clients ${name}`, log });
   for (const [pkg, version] of Object.entries(spec.packages)) {
-    const installed = JSON.parse(readFileSync(path.join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string };
+    const installed = JSON.parse(readFileSync(path.join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as {
+      version: string;
+    };
     if (installed.version !== version) throw new Error(`${pkg} installed as ${installed.version}, expected ${version}`);
   }
   writeFileSync(markerOf(dir), JSON.stringify(spec));
@@ -135,7 +152,9 @@ async function install(name: ClientName, dir: string, log: (line: string) => voi
 /** The path of a package's bin script, as its package.json names it. */
 export function binOf(name: ClientName, pkg: string, bin: string): string {
   const dir = packageDir(name, pkg);
-  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { bin: string | Record<string, string> };
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    bin: string | Record<string, string>;
+  };
   const rel = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin[bin];
   if (!rel) throw new Error(`${pkg} has no bin named ${bin}`);
   return path.join(dir, rel);
@@ -148,5 +167,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.error(`unknown client ${unknown.join(', ')}; known: ${Object.keys(CLIENTS).join(', ')}`);
     process.exit(2);
   }
-  for (const name of (wanted.length ? wanted : Object.keys(CLIENTS)) as ClientName[]) console.log(await ensureClient(name));
+  for (const name of (wanted.length ? wanted : Object.keys(CLIENTS)) as ClientName[])
+    console.log(await ensureClient(name));
 }

@@ -135,7 +135,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     get haproxy() {
       return haproxy;
     },
-    url: (port, instance) => `http://${host}:${instance === undefined ? publicPorts[port] : instances[instance]!.ports[port]}`,
+    url: (port, instance) =>
+      `http://${host}:${instance === undefined ? publicPorts[port] : instances[instance]!.ports[port]}`,
     processes: () => [...(haproxy ? [haproxy] : []), ...instances, ...(worker ? [worker] : [])],
     async stop() {
       // The load balancer first (no new requests), then every Hamlet process drains at once.
@@ -152,7 +153,10 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     if (balanced) {
       const file = path.join(dir, 'haproxy.cfg');
       const healthPath = await healthPathOf(host, instances[0]!.ports);
-      writeFileSync(file, haproxyConfig({ host, front, healthPath, instances: instances.map((i) => ({ name: i.name, ports: i.ports })) }));
+      writeFileSync(
+        file,
+        haproxyConfig({ host, front, healthPath, instances: instances.map((i) => ({ name: i.name, ports: i.ports })) }),
+      );
       haproxy = new ClusterProcess({
         name: 'haproxy',
         command: opts.haproxyBinary ?? 'haproxy',
@@ -205,13 +209,18 @@ function standardLayout(count: number): { front: PortMap; perInstance: PortMap[]
 /** Ports free now, all held open together so none is handed out twice, then released. */
 async function freeLayout(host: string, count: number): Promise<{ front: PortMap; perInstance: PortMap[] }> {
   const servers = await Promise.all(
-    Array.from({ length: HAMLET_PORTS.length * (count + 1) }, () => new Promise<net.Server>((resolve) => {
-      const s = net.createServer();
-      s.listen(0, host, () => resolve(s));
-    })),
+    Array.from(
+      { length: HAMLET_PORTS.length * (count + 1) },
+      () =>
+        new Promise<net.Server>((resolve) => {
+          const s = net.createServer();
+          s.listen(0, host, () => resolve(s));
+        }),
+    ),
   );
   const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  const take = (block: number) => Object.fromEntries(HAMLET_PORTS.map((p, i) => [p.name, ports[block * HAMLET_PORTS.length + i]!])) as PortMap;
+  const take = (block: number) =>
+    Object.fromEntries(HAMLET_PORTS.map((p, i) => [p.name, ports[block * HAMLET_PORTS.length + i]!])) as PortMap;
   return { front: take(0), perInstance: Array.from({ length: count }, (_, i) => take(i + 1)) };
 }

@@ -81,9 +81,15 @@ export function haproxyConfig(layout: HaproxyLayout): string {
       '  balance roundrobin',
       ...(smtp
         ? ['  timeout server 5m', `  option smtpchk EHLO haproxy.local`]
-        : [`  option httpchk GET ${layout.healthPath ?? HEALTH_PATHS.readiness}`, '  http-check expect status 200', `  http-response set-header ${SERVED_BY_HEADER} %s`]),
+        : [
+            `  option httpchk GET ${layout.healthPath ?? HEALTH_PATHS.readiness}`,
+            '  http-check expect status 200',
+            `  http-response set-header ${SERVED_BY_HEADER} %s`,
+          ]),
       // Checked twice a second; two failures take an instance out, one success brings it back.
-      ...layout.instances.map((i) => `  server ${i.name} ${layout.host}:${i.ports[port.name]} check inter 500ms fall 2 rise 1`),
+      ...layout.instances.map(
+        (i) => `  server ${i.name} ${layout.host}:${i.ports[port.name]} check inter 500ms fall 2 rise 1`,
+      ),
       '',
     );
   }

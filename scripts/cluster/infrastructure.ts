@@ -37,7 +37,10 @@ export async function ensurePostgres(databaseUrl: string, say: (line: string) =>
   const host = u.hostname || '127.0.0.1';
   const port = Number(u.port || 5432);
   if (await reachable(host, port)) return;
-  if (!hasCommand('pg_ctlcluster') || !existsSync('/etc/postgresql')) throw new Error(`PostgreSQL is not reachable at ${host}:${port} and pg_ctlcluster is not installed (apt-get install postgresql), or set DATABASE_URL`);
+  if (!hasCommand('pg_ctlcluster') || !existsSync('/etc/postgresql'))
+    throw new Error(
+      `PostgreSQL is not reachable at ${host}:${port} and pg_ctlcluster is not installed (apt-get install postgresql), or set DATABASE_URL`,
+    );
   const version = readdirSync('/etc/postgresql').sort().at(-1)!;
   say(`starting PostgreSQL ${version} (pg_ctlcluster)`);
   spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'start'], { stdio: 'inherit' });
@@ -79,9 +82,16 @@ export async function ensureRedis(redisUrl: string, say: (line: string) => void)
   const host = u.hostname || '127.0.0.1';
   const port = Number(u.port || 6379);
   if (await reachable(host, port)) return;
-  if (!hasCommand('redis-server')) throw new Error(`Redis is not reachable at ${host}:${port} and redis-server is not installed (apt-get install redis-server), or set REDIS_URL`);
+  if (!hasCommand('redis-server'))
+    throw new Error(
+      `Redis is not reachable at ${host}:${port} and redis-server is not installed (apt-get install redis-server), or set REDIS_URL`,
+    );
   say('starting redis-server');
-  spawnSync('redis-server', ['--daemonize', 'yes', '--bind', host, '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  spawnSync(
+    'redis-server',
+    ['--daemonize', 'yes', '--bind', host, '--port', String(port), '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   if (!(await waitReachable(host, port, 10_000))) throw new Error(`Redis did not come up at ${host}:${port}`);
 }
 

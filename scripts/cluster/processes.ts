@@ -58,7 +58,11 @@ export class ClusterProcess {
     this.stopping = false;
     this.printed = '';
     this.log ??= createWriteStream(this.spec.logFile, { flags: 'a' });
-    const child = spawn(this.spec.command, this.spec.args, { cwd: this.spec.cwd, env: this.spec.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(this.spec.command, this.spec.args, {
+      cwd: this.spec.cwd,
+      env: this.spec.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     this.exitedAt = exited;
@@ -75,9 +79,15 @@ export class ClusterProcess {
     let gone = false;
     void exited.then(() => (gone = true));
     for (;;) {
-      if (gone) throw new Error(`${this.name} exited (${child.exitCode ?? child.signalCode}) before it was ready; its output:\n${this.printed.slice(-4000)}`);
+      if (gone)
+        throw new Error(
+          `${this.name} exited (${child.exitCode ?? child.signalCode}) before it was ready; its output:\n${this.printed.slice(-4000)}`,
+        );
       if (await this.spec.ready(this.printed)) return;
-      if (Date.now() > deadline) throw new Error(`${this.name} did not get ready within ${this.spec.readyTimeoutMs} ms; its output:\n${this.printed.slice(-4000)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `${this.name} did not get ready within ${this.spec.readyTimeoutMs} ms; its output:\n${this.printed.slice(-4000)}`,
+        );
       await new Promise((r) => setTimeout(r, 200));
     }
   }

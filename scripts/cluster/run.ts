@@ -30,7 +30,7 @@ async function main(): Promise<number> {
     return 1;
   }
   if (!haproxyInstalled()) {
-    console.error('haproxy is not installed: apt-get install haproxy (Debian/Ubuntu), or your system\'s package');
+    console.error("haproxy is not installed: apt-get install haproxy (Debian/Ubuntu), or your system's package");
     return 1;
   }
   await ensurePostgres(databaseUrl, say);
@@ -66,7 +66,10 @@ function printSummary(cluster: Cluster, databaseUrl: string): void {
   const rows = HAMLET_PORTS.map((p) => {
     const scheme = p.protocol === 'http' ? 'http' : 'smtp';
     const behind = cluster.instances.map((i) => i.ports[p.name]).join(', ');
-    return `  ${p.name.padEnd(11)} ${scheme}://${cluster.host}:${cluster.front[p.name]}`.padEnd(42) + `→ instances on ${behind}`;
+    return (
+      `  ${p.name.padEnd(11)} ${scheme}://${cluster.host}:${cluster.front[p.name]}`.padEnd(42) +
+      `→ instances on ${behind}`
+    );
   });
   console.log(
     [
@@ -74,7 +77,10 @@ function printSummary(cluster: Cluster, databaseUrl: string): void {
       'Hamlet cluster is running (HAProxy in front):',
       ...rows,
       '',
-      `  processes: ${cluster.processes().map((p) => `${p.name} (pid ${p.pid})`).join(', ')}`,
+      `  processes: ${cluster
+        .processes()
+        .map((p) => `${p.name} (pid ${p.pid})`)
+        .join(', ')}`,
       `  HAProxy config: ${path.join(cluster.dir, 'haproxy.cfg')}; every HTTP answer names its instance in ${SERVED_BY_HEADER}`,
       `  API keys: DATABASE_URL='${databaseUrl}' node dist/cli.js keys create mail`,
       '  Ctrl-C stops everything.',

@@ -32,7 +32,12 @@ export function descriptionOf(descs: NodeDescription[], c: Pick<FuzzCase, 'typeV
  * case (n8n's parameter check, n8n-issues.ts); a refused draw is redrawn from the next attempt's
  * seed, so the case stays a function of seed, type and i.
  */
-export function generateCase(descs: NodeDescription[], seed: number | string, i: number, accept: (d: NodeDescription, c: FuzzCase) => boolean = () => true): FuzzCase {
+export function generateCase(
+  descs: NodeDescription[],
+  seed: number | string,
+  i: number,
+  accept: (d: NodeDescription, c: FuzzCase) => boolean = () => true,
+): FuzzCase {
   for (let attempt = 0; ; attempt++) {
     const rng = new Rng(attempt === 0 ? `${seed}:${descs[0]!.name}:${i}` : `${seed}:${descs[0]!.name}:${i}:${attempt}`);
     const all = descs.flatMap((d) => versionsOf(d).map((v) => ({ d, v })));
@@ -45,13 +50,20 @@ export function generateCase(descs: NodeDescription[], seed: number | string, i:
 
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'undefined';
 }
 
 /** The key n8n's answers are cached under: the case and the n8n version. */
 export function caseHash(c: FuzzCase): string {
-  return createHash('sha256').update(`${N8N_VERSION}|${canonical(c)}`).digest('hex').slice(0, 20);
+  return createHash('sha256')
+    .update(`${N8N_VERSION}|${canonical(c)}`)
+    .digest('hex')
+    .slice(0, 20);
 }
 
 export const inputName = (c: FuzzCase, k: number) => (c.inputs.length === 1 ? 'Input' : `Input ${'AB'[k]}`);
@@ -69,7 +81,12 @@ export interface WorkflowNode {
  * The case's nodes under a suffix (`''` alone; ` #3` in a batch), placed at row `y`, and their
  * connections from the Manual trigger.
  */
-function caseNodes(c: FuzzCase, suffix: string, y: number, id: () => string): { nodes: WorkflowNode[]; connections: Record<string, any>; starts: string[]; pinData: Record<string, unknown[]> } {
+function caseNodes(
+  c: FuzzCase,
+  suffix: string,
+  y: number,
+  id: () => string,
+): { nodes: WorkflowNode[]; connections: Record<string, any>; starts: string[]; pinData: Record<string, unknown[]> } {
   const test = `Test${suffix}`;
   const nodes: WorkflowNode[] = [];
   const connections: Record<string, any> = {};
@@ -77,12 +94,26 @@ function caseNodes(c: FuzzCase, suffix: string, y: number, id: () => string): { 
   const pinData: Record<string, unknown[]> = {};
   c.inputs.forEach((items, k) => {
     const name = `${inputName(c, k)}${suffix}`;
-    nodes.push({ id: id(), name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, y + 60 * k], parameters: {} });
+    nodes.push({
+      id: id(),
+      name,
+      type: 'n8n-nodes-base.noOp',
+      typeVersion: 1,
+      position: [220, y + 60 * k],
+      parameters: {},
+    });
     pinData[name] = items.map((json) => ({ json }));
     connections[name] = { main: [[{ node: test, type: 'main', index: k }]] };
     starts.push(name);
   });
-  nodes.push({ id: id(), name: test, type: `n8n-nodes-base.${c.type}`, typeVersion: c.typeVersion, position: [440, y], parameters: c.parameters });
+  nodes.push({
+    id: id(),
+    name: test,
+    type: `n8n-nodes-base.${c.type}`,
+    typeVersion: c.typeVersion,
+    position: [440, y],
+    parameters: c.parameters,
+  });
   return { nodes, connections, starts, pinData };
 }
 
@@ -92,7 +123,14 @@ function ids(prefix: string): () => string {
   return () => `${prefix.slice(0, 8)}-0000-4000-8000-${String(n++).padStart(12, '0')}`;
 }
 
-const manual = (id: string): WorkflowNode => ({ id, name: 'Manual', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} });
+const manual = (id: string): WorkflowNode => ({
+  id,
+  name: 'Manual',
+  type: 'n8n-nodes-base.manualTrigger',
+  typeVersion: 1,
+  position: [0, 0],
+  parameters: {},
+});
 
 /** One case alone: what a fixture records and what Hamlet runs. */
 export function caseWorkflow(c: FuzzCase, name = `fuzz ${c.type} ${caseHash(c)}`) {

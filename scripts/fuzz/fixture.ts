@@ -15,8 +15,14 @@ function fixtureName(c: FuzzCase): string {
 
 export async function writeFixture(n8n: N8nClient, c: FuzzCase): Promise<string> {
   const name = fixtureName(c);
-  writeFileSync(join(FIXTURES, 'workflows', `${name}.json`), JSON.stringify(caseWorkflow(c, `oracle ${name}`), null, 2) + '\n');
-  const caseFile = { workflow: `${name}.json`, cases: [{ name: 'fuzz', trigger: { kind: 'manual', trigger: 'Manual' } }] };
+  writeFileSync(
+    join(FIXTURES, 'workflows', `${name}.json`),
+    JSON.stringify(caseWorkflow(c, `oracle ${name}`), null, 2) + '\n',
+  );
+  const caseFile = {
+    workflow: `${name}.json`,
+    cases: [{ name: 'fuzz', trigger: { kind: 'manual', trigger: 'Manual' } }],
+  };
   writeFileSync(join(FIXTURES, 'cases', `${name}.json`), JSON.stringify(caseFile, null, 2) + '\n');
   await recordFile(n8n, `${name}.json`);
   return name;

@@ -19,15 +19,22 @@ export async function startHamlet(): Promise<WorkflowTestServer> {
 
 export async function runOnHamlet(s: WorkflowTestServer, c: FuzzCase): Promise<HamletRun> {
   const created = await s.api('POST', '/workflows', caseWorkflow(c));
-  if (created.status !== 200) return { status: 'refused', refused: `${created.status} ${JSON.stringify(created.body).slice(0, 300)}` };
+  if (created.status !== 200)
+    return { status: 'refused', refused: `${created.status} ${JSON.stringify(created.body).slice(0, 300)}` };
   // Not deleted: the store is a temporary one, and deleting costs as much as creating.
   const res = await s.api('POST', `/workflows/${created.body.id}/execute`, {});
-  if (res.status !== 200) return { status: 'refused', refused: `${res.status} ${JSON.stringify(res.body).slice(0, 300)}` };
+  if (res.status !== 200)
+    return { status: 'refused', refused: `${res.status} ${JSON.stringify(res.body).slice(0, 300)}` };
   return { status: res.body.status, exec: res.body };
 }
 
 /** Runs every case, `parallel` at a time (the engine's sandbox and store overlap their waits). */
-export async function runAllOnHamlet(s: WorkflowTestServer, cases: FuzzCase[], parallel = 4, log?: (s: string) => void): Promise<Map<FuzzCase, HamletRun>> {
+export async function runAllOnHamlet(
+  s: WorkflowTestServer,
+  cases: FuzzCase[],
+  parallel = 4,
+  log?: (s: string) => void,
+): Promise<Map<FuzzCase, HamletRun>> {
   const out = new Map<FuzzCase, HamletRun>();
   let next = 0;
   const worker = async () => {
@@ -59,14 +66,23 @@ function clockPaths(v: unknown, path: string, out: string[]): string[] {
 
 function expectation(a: Answer): CaseExpectation {
   const dropped = clockPaths(a.nodes, '/nodes', []);
-  return { name: 'fuzz', trigger: { kind: 'manual', trigger: 'Manual' }, ...a, ...(dropped.length ? { droppedVolatilePaths: dropped } : {}) };
+  return {
+    name: 'fuzz',
+    trigger: { kind: 'manual', trigger: 'Manual' },
+    ...a,
+    ...(dropped.length ? { droppedVolatilePaths: dropped } : {}),
+  };
 }
 
 /** The differences between n8n's answer and the engine's run (empty: they match). */
 export function differences(a: Answer, run: HamletRun, baseUrl: string): string[] {
   if (a.status === 'refused' || run.refused) {
     if (a.status === 'refused' && run.refused) return [];
-    return [a.status === 'refused' ? `n8n refused the run (${a.error?.message}), the engine ran it` : `the engine refused the run: ${run.refused}`];
+    return [
+      a.status === 'refused'
+        ? `n8n refused the run (${a.error?.message}), the engine ran it`
+        : `the engine refused the run: ${run.refused}`,
+    ];
   }
   return compareCase(expectation(a), run.exec, undefined, baseUrl).problems;
 }

@@ -11,7 +11,14 @@ import type { FuzzCase } from './cases.js';
 import type { NodeDescription } from './params.js';
 
 interface NodeHelpers {
-  getNodeParameters(props: unknown, params: unknown, returnDefaults: boolean, returnNoneDisplayed: boolean, node: unknown, desc: unknown): Record<string, unknown> | null;
+  getNodeParameters(
+    props: unknown,
+    params: unknown,
+    returnDefaults: boolean,
+    returnNoneDisplayed: boolean,
+    node: unknown,
+    desc: unknown,
+  ): Record<string, unknown> | null;
   getNodeParametersIssues(props: unknown, node: unknown, desc: unknown): Record<string, unknown> | null;
 }
 
@@ -27,7 +34,14 @@ function n8nHelpers(): NodeHelpers {
 /** n8n's parameter issues for the case's node (null: none, n8n runs it), defaults filled in first as n8n's Workflow does. */
 export function parameterIssues(desc: NodeDescription, c: FuzzCase): Record<string, unknown> | null {
   const h = n8nHelpers();
-  const node = { id: 'x', name: 'Test', type: `n8n-nodes-base.${c.type}`, typeVersion: c.typeVersion, position: [0, 0], parameters: structuredClone(c.parameters) };
+  const node = {
+    id: 'x',
+    name: 'Test',
+    type: `n8n-nodes-base.${c.type}`,
+    typeVersion: c.typeVersion,
+    position: [0, 0],
+    parameters: structuredClone(c.parameters),
+  };
   node.parameters = h.getNodeParameters(desc.properties, node.parameters, true, false, node, desc) ?? {};
   return h.getNodeParametersIssues(desc.properties, node, desc);
 }

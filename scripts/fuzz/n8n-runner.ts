@@ -34,18 +34,24 @@ async function runBatch(n8n: N8nClient, cases: FuzzCase[]): Promise<any> {
   // n8n's public API takes no pinData on create: the run request carries it.
   const body = { ...wf, nodes: wf.nodes.map((n) => Object.fromEntries(NODE_KEYS.map((k) => [k, (n as any)[k]]))) };
   const created = await n8n.api('POST', '/workflows', body);
-  if (created.status !== 200) throw new Error(`n8n refused the batch workflow: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
+  if (created.status !== 200)
+    throw new Error(`n8n refused the batch workflow: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
   const id = created.body.id;
   try {
     const full = await n8n.api('GET', `/workflows/${id}`);
-    const r = await n8n.rest('POST', `/workflows/${id}/run`, { workflowData: { ...full.body, pinData }, triggerToStartFrom: { name: 'Manual' } });
+    const r = await n8n.rest('POST', `/workflows/${id}/run`, {
+      workflowData: { ...full.body, pinData },
+      triggerToStartFrom: { name: 'Manual' },
+    });
     const executionId = r.body?.data?.executionId;
-    if (r.status !== 200 || !executionId) throw new Error(`n8n refused the run: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+    if (r.status !== 200 || !executionId)
+      throw new Error(`n8n refused the run: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
     // Polled without its data (a batch's data is large), read in full once it has ended.
     const deadline = Date.now() + Number(process.env.FUZZ_RUN_TIMEOUT_S ?? 30) * 1000;
     while (Date.now() < deadline) {
       const e = await n8n.api('GET', `/executions/${executionId}`);
-      if (e.status === 200 && !['new', 'running'].includes(e.body.status)) return (await n8n.api('GET', `/executions/${executionId}?includeData=true`)).body;
+      if (e.status === 200 && !['new', 'running'].includes(e.body.status))
+        return (await n8n.api('GET', `/executions/${executionId}?includeData=true`)).body;
       await sleep(150);
     }
     // Seen with n8n 2.8.4: a node whose error holds a parsed document (circular) cannot be saved
@@ -70,7 +76,10 @@ function sliceCase(exec: any, c: FuzzCase, i: number): Answer | undefined {
   const thisFailed = failed === i;
   const runData = exec.data?.resultData?.runData ?? {};
   const suffix = ` #${i}`;
-  const rename = new Map<string, string>([['Manual', 'Manual'], [`Test${suffix}`, 'Test']]);
+  const rename = new Map<string, string>([
+    ['Manual', 'Manual'],
+    [`Test${suffix}`, 'Test'],
+  ]);
   c.inputs.forEach((_, k) => rename.set(`${inputName(c, k)}${suffix}`, inputName(c, k)));
   const failing = exec.data?.resultData?.lastNodeExecuted;
   const order = Object.entries(runData as Record<string, any[]>)
@@ -89,13 +98,25 @@ function sliceCase(exec: any, c: FuzzCase, i: number): Answer | undefined {
       return entry;
     });
   }
-  const answer: Answer = { status: thisFailed ? 'error' : 'success', lastNodeExecuted: order.at(-1)!, executionOrder: order, nodes };
+  const answer: Answer = {
+    status: thisFailed ? 'error' : 'success',
+    lastNodeExecuted: order.at(-1)!,
+    executionOrder: order,
+    nodes,
+  };
   if (thisFailed) answer.error = { message: exec.data.resultData.error?.message, node: rename.get(failing) ?? null };
   return answer;
 }
 
 /** Runs one queue of cases batch by batch until each has an answer. */
-async function drain(n8n: N8nClient, queue: FuzzCase[], out: Map<FuzzCase, Answer>, opts: RunnerOptions, counted: () => number, total: number): Promise<void> {
+async function drain(
+  n8n: N8nClient,
+  queue: FuzzCase[],
+  out: Map<FuzzCase, Answer>,
+  opts: RunnerOptions,
+  counted: () => number,
+  total: number,
+): Promise<void> {
   let todo = queue;
   const size = opts.batchSize ?? 40;
   while (todo.length) {
@@ -106,7 +127,13 @@ async function drain(n8n: N8nClient, queue: FuzzCase[], out: Map<FuzzCase, Answe
     } catch (e) {
       if (batch.length === 1) {
         // A case n8n cannot even run (a refused workflow), or whose run it never ends: recorded as such.
-        const a: Answer = { status: e instanceof UnfinishedError ? 'unfinished' : 'refused', lastNodeExecuted: '', executionOrder: [], nodes: {}, error: { message: (e as Error).message, node: null } };
+        const a: Answer = {
+          status: e instanceof UnfinishedError ? 'unfinished' : 'refused',
+          lastNodeExecuted: '',
+          executionOrder: [],
+          nodes: {},
+          error: { message: (e as Error).message, node: null },
+        };
         store(batch[0]!, a);
         out.set(batch[0]!, a);
         todo = todo.slice(1);
@@ -132,7 +159,13 @@ async function drain(n8n: N8nClient, queue: FuzzCase[], out: Map<FuzzCase, Answe
       const [first] = batch;
       if (batch.length > 1) await drain(n8n, [first!], out, { ...opts, batchSize: 1 }, counted, total);
       if (!out.has(first!)) {
-        const a: Answer = { status: exec.status, lastNodeExecuted: '', executionOrder: [], nodes: {}, error: { message: exec.data?.resultData?.error?.message ?? 'unknown', node: null } };
+        const a: Answer = {
+          status: exec.status,
+          lastNodeExecuted: '',
+          executionOrder: [],
+          nodes: {},
+          error: { message: exec.data?.resultData?.error?.message ?? 'unknown', node: null },
+        };
         store(first!, a);
         out.set(first!, a);
       }
@@ -154,7 +187,11 @@ interface RunnerOptions {
  * n8n's answers for these cases, from the cache or from batched runs. `predictedErrors` (the
  * cases the engine fails) go last in a batch: each n8n error ends a run, so they cost one run each.
  */
-export async function n8nAnswers(n8n: N8nClient | undefined, cases: FuzzCase[], opts: RunnerOptions = {}): Promise<Map<FuzzCase, Answer>> {
+export async function n8nAnswers(
+  n8n: N8nClient | undefined,
+  cases: FuzzCase[],
+  opts: RunnerOptions = {},
+): Promise<Map<FuzzCase, Answer>> {
   const out = new Map<FuzzCase, Answer>();
   let todo: FuzzCase[] = [];
   for (const c of cases) {

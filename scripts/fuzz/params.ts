@@ -51,18 +51,30 @@ function condMatches(want: unknown, actual: unknown): boolean {
     const [[op, v]] = Object.entries((want as { _cnd: Record<string, any> })._cnd);
     const a = actual as any;
     switch (op) {
-      case 'eq': return a === v;
-      case 'not': return a !== v;
-      case 'gte': return a >= v;
-      case 'lte': return a <= v;
-      case 'gt': return a > v;
-      case 'lt': return a < v;
-      case 'between': return a >= v.from && a <= v.to;
-      case 'startsWith': return typeof a === 'string' && a.startsWith(v);
-      case 'endsWith': return typeof a === 'string' && a.endsWith(v);
-      case 'includes': return typeof a === 'string' && a.includes(v);
-      case 'exists': return a !== undefined;
-      default: return false;
+      case 'eq':
+        return a === v;
+      case 'not':
+        return a !== v;
+      case 'gte':
+        return a >= v;
+      case 'lte':
+        return a <= v;
+      case 'gt':
+        return a > v;
+      case 'lt':
+        return a < v;
+      case 'between':
+        return a >= v.from && a <= v.to;
+      case 'startsWith':
+        return typeof a === 'string' && a.startsWith(v);
+      case 'endsWith':
+        return typeof a === 'string' && a.endsWith(v);
+      case 'includes':
+        return typeof a === 'string' && a.includes(v);
+      case 'exists':
+        return a !== undefined;
+      default:
+        return false;
     }
   }
   return want === actual;
@@ -88,8 +100,10 @@ function defaultFor(name: string, ctx: Ctx): unknown {
 function visible(p: Property, level: Params, levelProps: Property[], ctx: Ctx): boolean {
   const show = p.displayOptions?.show ?? {};
   const hide = p.displayOptions?.hide ?? {};
-  for (const [k, wants] of Object.entries(show)) if (!wants.some((w) => condMatches(w, valueOf(k, level, levelProps, ctx)))) return false;
-  for (const [k, wants] of Object.entries(hide)) if (wants.some((w) => condMatches(w, valueOf(k, level, levelProps, ctx)))) return false;
+  for (const [k, wants] of Object.entries(show))
+    if (!wants.some((w) => condMatches(w, valueOf(k, level, levelProps, ctx)))) return false;
+  for (const [k, wants] of Object.entries(hide))
+    if (wants.some((w) => condMatches(w, valueOf(k, level, levelProps, ctx)))) return false;
   return true;
 }
 
@@ -137,18 +151,39 @@ const FUNCTION = [
   'return [];',
   'return { json: { n: items.length } };',
 ];
-const FUNCTION_ITEM = ['item.copy = item.name;\nreturn item;', 'return item;', 'return { a: item.age };', 'item = { only: true };\nreturn item;', 'return [];'];
-const FORMATS = ['yyyy-MM-dd', 'dd/MM/yyyy HH:mm', 'X', 'x', 'YYYY-MM-DD', 'MMMM Do YYYY', 'EEE, d MMM yyyy', "yyyy-MM-dd'T'HH:mm:ssZZ", 'LLL', 'q', ''];
+const FUNCTION_ITEM = [
+  'item.copy = item.name;\nreturn item;',
+  'return item;',
+  'return { a: item.age };',
+  'item = { only: true };\nreturn item;',
+  'return [];',
+];
+const FORMATS = [
+  'yyyy-MM-dd',
+  'dd/MM/yyyy HH:mm',
+  'X',
+  'x',
+  'YYYY-MM-DD',
+  'MMMM Do YYYY',
+  'EEE, d MMM yyyy',
+  "yyyy-MM-dd'T'HH:mm:ssZZ",
+  'LLL',
+  'q',
+  '',
+];
 const ZONES = ['UTC', 'America/New_York', 'Europe/Paris', 'Asia/Kolkata', 'Pacific/Chatham'];
 const SELECTORS = ['p', 'a', 'li', 'h1', 'p, h1', 'ul > li', 'b', 'div'];
 const REGEXES = ['^a', 'a', '(\\d+)', '^$', '.*', '[', 'é', '/A/i'];
 const SEPARATORS = [',', ', ', '\n', '', ' ', ';', '|'];
 
-const expr = (ctx: Ctx, field = fieldRef(ctx.rng)) => `={{ $json${/^[a-z]+$/i.test(field) ? `.${field}` : `[${JSON.stringify(field)}]`} }}`;
+const expr = (ctx: Ctx, field = fieldRef(ctx.rng)) =>
+  `={{ $json${/^[a-z]+$/i.test(field) ? `.${field}` : `[${JSON.stringify(field)}]`} }}`;
 
 function fieldList(ctx: Ctx, multiple: boolean): string {
   if (!multiple) return fieldRef(ctx.rng);
-  return ctx.rng.subset(['name', 'city', 'age', 'tags', 'id', 'nested.x', 'a.b', 'missing'], 0.3, 1).join(ctx.rng.pick([',', ', ', ' ,']));
+  return ctx.rng
+    .subset(['name', 'city', 'age', 'tags', 'id', 'nested.x', 'a.b', 'missing'], 0.3, 1)
+    .join(ctx.rng.pick([',', ', ', ' ,']));
 }
 
 function stringFor(p: Property, ctx: Ctx): Json | undefined {
@@ -160,7 +195,12 @@ function stringFor(p: Property, ctx: Ctx): Json | undefined {
     if (n === 'pythoncode') return undefined;
     return rng.pick(ctx.root.mode === 'runOnceForEachItem' ? CODE_EACH : CODE_ALL);
   }
-  if (n === 'code') return rng.pick(['return a.json.age - b.json.age;', 'return String(a.json.name).localeCompare(String(b.json.name));', 'return 0;']);
+  if (n === 'code')
+    return rng.pick([
+      'return a.json.age - b.json.age;',
+      'return String(a.json.name).localeCompare(String(b.json.name));',
+      'return 0;',
+    ]);
   if (/format/.test(n)) return rng.pick(FORMATS);
   if (/timezone/.test(n)) return rng.pick(ZONES);
   if (/selector/.test(n)) return rng.pick(SELECTORS);
@@ -169,23 +209,68 @@ function stringFor(p: Property, ctx: Ctx): Json | undefined {
   if (n === 'attribute') return rng.pick(['href', 'class', 'id']);
   if (n === 'query') return undefined;
   // The property holding the document: mostly the field that has one.
-  if (n === 'datapropertyname' && /html|xml/i.test(ctx.node) && rng.chance(0.75)) return /xml/i.test(ctx.node) ? 'xml' : 'html';
+  if (n === 'datapropertyname' && /html|xml/i.test(ctx.node) && rng.chance(0.75))
+    return /xml/i.test(ctx.node) ? 'xml' : 'html';
   if (p.requiresDataPath || /field|key|property|^path$/.test(n)) {
-    if (/name$/.test(n) && /output|destination|new|rename/.test(n)) return rng.pick(['out', 'result', 'a.b', 'name', 'data']);
+    if (/name$/.test(n) && /output|destination|new|rename/.test(n))
+      return rng.pick(['out', 'result', 'a.b', 'name', 'data']);
     return fieldList(ctx, p.requiresDataPath === 'multiple' || /fields/.test(n));
   }
   if (/date|magnitude|^value$/.test(n)) return rng.chance(0.6) ? expr(ctx, 'when') : rng.pick(DATES);
-  if (/html|markdown|xml|text/.test(n)) return rng.chance(0.6) ? expr(ctx, rng.pick(['html', 'name', 'city'])) : rng.pick(['# T\n\n*x* [l](http://e.com)', '<p>a<br>b</p>', '<r><a>1</a></r>']);
-  if (/message|description|secret|prefix|suffix|name|value/.test(n)) return rng.chance(0.5) ? expr(ctx) : (literal(rng) as Json);
+  if (/html|markdown|xml|text/.test(n))
+    return rng.chance(0.6)
+      ? expr(ctx, rng.pick(['html', 'name', 'city']))
+      : rng.pick(['# T\n\n*x* [l](http://e.com)', '<p>a<br>b</p>', '<r><a>1</a></r>']);
+  if (/message|description|secret|prefix|suffix|name|value/.test(n))
+    return rng.chance(0.5) ? expr(ctx) : (literal(rng) as Json);
   return rng.chance(0.5) ? expr(ctx) : String(literal(rng));
 }
 
 const OPS: Record<string, string[]> = {
-  string: ['exists', 'notExists', 'empty', 'notEmpty', 'equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'notStartsWith', 'endsWith', 'notEndsWith', 'regex', 'notRegex'],
+  string: [
+    'exists',
+    'notExists',
+    'empty',
+    'notEmpty',
+    'equals',
+    'notEquals',
+    'contains',
+    'notContains',
+    'startsWith',
+    'notStartsWith',
+    'endsWith',
+    'notEndsWith',
+    'regex',
+    'notRegex',
+  ],
   number: ['exists', 'notExists', 'empty', 'notEmpty', 'equals', 'notEquals', 'gt', 'lt', 'gte', 'lte'],
-  dateTime: ['exists', 'notExists', 'empty', 'notEmpty', 'equals', 'notEquals', 'after', 'before', 'afterOrEquals', 'beforeOrEquals'],
+  dateTime: [
+    'exists',
+    'notExists',
+    'empty',
+    'notEmpty',
+    'equals',
+    'notEquals',
+    'after',
+    'before',
+    'afterOrEquals',
+    'beforeOrEquals',
+  ],
   boolean: ['exists', 'notExists', 'empty', 'notEmpty', 'true', 'false', 'equals', 'notEquals'],
-  array: ['exists', 'notExists', 'empty', 'notEmpty', 'contains', 'notContains', 'lengthEquals', 'lengthNotEquals', 'lengthGt', 'lengthLt', 'lengthGte', 'lengthLte'],
+  array: [
+    'exists',
+    'notExists',
+    'empty',
+    'notEmpty',
+    'contains',
+    'notContains',
+    'lengthEquals',
+    'lengthNotEquals',
+    'lengthGt',
+    'lengthLt',
+    'lengthGte',
+    'lengthLte',
+  ],
   object: ['exists', 'notExists', 'empty', 'notEmpty'],
 };
 const SINGLE = new Set(['exists', 'notExists', 'empty', 'notEmpty', 'true', 'false']);
@@ -210,7 +295,10 @@ function filterOptions(p: Property, ctx: Ctx, level: Params): Params {
   }
   const below = /\$nodeVersion\s*<\s*([\d.]+)/.exec(String(t.typeValidation ?? ''));
   const opts = (level.options ?? ctx.root.options ?? {}) as Params;
-  const loose = below && ctx.version < Number(below[1]) ? opts.looseTypeValidation : (level.looseTypeValidation ?? ctx.root.looseTypeValidation);
+  const loose =
+    below && ctx.version < Number(below[1])
+      ? opts.looseTypeValidation
+      : (level.looseTypeValidation ?? ctx.root.looseTypeValidation);
   return { caseSensitive: !opts.ignoreCase, leftValue: '', typeValidation: loose ? 'loose' : 'strict', version };
 }
 
@@ -219,7 +307,12 @@ function filterValue(ctx: Ctx): Params {
   const conditions = Array.from({ length: rng.int(1, 3) }, (_, i) => {
     const type = rng.pick(Object.keys(OPS));
     const operation = rng.pick(OPS[type]!);
-    const c: Params = { id: `c${i}`, leftValue: rng.chance(0.9) ? expr(ctx) : literal(rng), rightValue: SINGLE.has(operation) ? '' : rng.chance(0.2) ? expr(ctx) : rng.pick(RIGHT[type]!), operator: { type, operation } };
+    const c: Params = {
+      id: `c${i}`,
+      leftValue: rng.chance(0.9) ? expr(ctx) : literal(rng),
+      rightValue: SINGLE.has(operation) ? '' : rng.chance(0.2) ? expr(ctx) : rng.pick(RIGHT[type]!),
+      operator: { type, operation },
+    };
     if (SINGLE.has(operation)) c.operator.singleValue = true;
     return c;
   });
@@ -232,7 +325,12 @@ function assignments(ctx: Ctx): Params {
   return {
     assignments: Array.from({ length: rng.int(1, 3) }, (_, i) => {
       const type = rng.pick(['string', 'number', 'boolean', 'array', 'object']);
-      return { id: `a${i}`, name: rng.pick(['out', 'name', 'a.b', 'nested.y', 'n', '']), value: rng.chance(0.7) ? expr(ctx) : literal(rng), type };
+      return {
+        id: `a${i}`,
+        name: rng.pick(['out', 'name', 'a.b', 'nested.y', 'n', '']),
+        value: rng.chance(0.7) ? expr(ctx) : literal(rng),
+        type,
+      };
     }),
   };
 }
@@ -265,7 +363,14 @@ function valueFor(p: Property, ctx: Ctx): unknown {
     case 'dateTime':
       return rng.pick(DATES);
     case 'json':
-      return rng.pick(['{"a": 1}', '={{ JSON.stringify($json) }}', '[1, 2]', '{"who": "{{ $json.name }}"}', 'not json', '={\n  "n": {{ $json.age }}\n}']);
+      return rng.pick([
+        '{"a": 1}',
+        '={{ JSON.stringify($json) }}',
+        '[1, 2]',
+        '{"who": "{{ $json.name }}"}',
+        'not json',
+        '={\n  "n": {{ $json.age }}\n}',
+      ]);
     case 'collection':
       return fillLevel(p.options ?? [], ctx, {}, () => rng.chance(0.35));
     case 'fixedCollection': {
@@ -310,7 +415,12 @@ function finishFilters(props: Property[], level: Params, ctx: Ctx): void {
 export function randomParameters(desc: NodeDescription, version: number, rng: Rng): Params {
   const ctx: Ctx = { rng, node: desc.name, version, root: {} };
   topProps = desc.properties;
-  fillLevel(desc.properties, ctx, ctx.root, (p) => p.type === 'options' || p.type === 'filter' || p.type === 'assignmentCollection' || rng.chance(0.75));
+  fillLevel(
+    desc.properties,
+    ctx,
+    ctx.root,
+    (p) => p.type === 'options' || p.type === 'filter' || p.type === 'assignmentCollection' || rng.chance(0.75),
+  );
   finishFilters(desc.properties, ctx.root, ctx);
   return ctx.root;
 }

@@ -26,9 +26,18 @@ import { shrink } from './shrink.js';
 
 /** Node types the engine runs that the fuzzer leaves out, and why. */
 const NOT_FUZZED: Record<string, string> = {
-  manualTrigger: 'the run’s own trigger', webhook: 'a trigger (HTTP cases: the oracle’s families)', scheduleTrigger: 'a trigger', cron: 'a trigger', errorTrigger: 'a trigger',
-  executeWorkflowTrigger: 'a trigger', executeWorkflow: 'needs sub-workflows in both instances', httpRequest: 'network (the echo-server families cover it)',
-  respondToWebhook: 'answers a webhook call', wait: 'waits on the clock or a call', convertToFile: 'binary data (another helper’s)', extractFromFile: 'binary data (another helper’s)',
+  manualTrigger: 'the run’s own trigger',
+  webhook: 'a trigger (HTTP cases: the oracle’s families)',
+  scheduleTrigger: 'a trigger',
+  cron: 'a trigger',
+  errorTrigger: 'a trigger',
+  executeWorkflowTrigger: 'a trigger',
+  executeWorkflow: 'needs sub-workflows in both instances',
+  httpRequest: 'network (the echo-server families cover it)',
+  respondToWebhook: 'answers a webhook call',
+  wait: 'waits on the clock or a call',
+  convertToFile: 'binary data (another helper’s)',
+  extractFromFile: 'binary data (another helper’s)',
 };
 
 function args() {
@@ -37,7 +46,16 @@ function args() {
     const i = a.indexOf(`--${k}`);
     return i >= 0 ? a[i + 1] : d;
   };
-  return { node: get('node', 'all')!, cases: Number(get('cases', '100')), seed: get('seed', '1')!, batch: Number(get('batch', '40')), shrink: Number(get('shrink', '0')), fixtures: a.includes('--fixtures'), report: get('report'), parallel: Number(get('parallel', '4')) };
+  return {
+    node: get('node', 'all')!,
+    cases: Number(get('cases', '100')),
+    seed: get('seed', '1')!,
+    batch: Number(get('batch', '40')),
+    shrink: Number(get('shrink', '0')),
+    fixtures: a.includes('--fixtures'),
+    report: get('report'),
+    parallel: Number(get('parallel', '4')),
+  };
 }
 
 function descriptions(): Map<string, NodeDescription[]> {
@@ -76,8 +94,12 @@ async function main() {
     return ok;
   };
   const valid = (c: FuzzCase) => parameterIssues(descriptionOf(descs.get(c.type)!, c), c) === null;
-  const cases = types.flatMap((t) => Array.from({ length: o.cases }, (_, i) => generateCase(descs.get(t)!, o.seed, i, accept)));
-  console.log(`[fuzz] ${cases.length} cases over ${types.length} node types, seed ${o.seed} (${redrawn} draws n8n would refuse for their parameters were redrawn)`);
+  const cases = types.flatMap((t) =>
+    Array.from({ length: o.cases }, (_, i) => generateCase(descs.get(t)!, o.seed, i, accept)),
+  );
+  console.log(
+    `[fuzz] ${cases.length} cases over ${types.length} node types, seed ${o.seed} (${redrawn} draws n8n would refuse for their parameters were redrawn)`,
+  );
 
   const hamlet = await startHamlet();
   let n8n: N8nClient | undefined;
@@ -88,7 +110,8 @@ async function main() {
     // An install under way (its binary not yet linked) is waited for, up to FUZZ_WAIT_INSTALL_S seconds.
     const until = Date.now() + 1000 * Number(process.env.FUZZ_WAIT_INSTALL_S ?? 0);
     while (!existsSync(n8nBin(dir)) && Date.now() < until) await new Promise((r) => setTimeout(r, 10_000));
-    if (!existsSync(n8nBin(dir))) throw new Error(`n8n is not installed in ${dir}: run \`node scripts/oracle/install.mjs\` first`);
+    if (!existsSync(n8nBin(dir)))
+      throw new Error(`n8n is not installed in ${dir}: run \`node scripts/oracle/install.mjs\` first`);
     process.env.ORACLE_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'hamlet-fuzz-n8n-'));
     console.log('[fuzz] starting n8n…');
     n8n = await startN8n(dir, Number(process.env.FUZZ_PORT ?? 5690));
@@ -100,13 +123,21 @@ async function main() {
     console.log('[fuzz] engine runs done');
     const predictedErrors = new Set(cases.filter((c) => ours.get(c)!.status !== 'success'));
     const need = cases.some((c) => !cached(c));
-    const answers = await n8nAnswers(need ? await ensureN8n() : undefined, cases, { batchSize: o.batch, parallel: o.parallel, predictedErrors, log: (s) => console.log(`[fuzz] ${s}`) });
+    const answers = await n8nAnswers(need ? await ensureN8n() : undefined, cases, {
+      batchSize: o.batch,
+      parallel: o.parallel,
+      predictedErrors,
+      log: (s) => console.log(`[fuzz] ${s}`),
+    });
 
     const perType = new Map<string, { cases: number; match: number }>();
     const diffs: Array<{ c: FuzzCase; problems: string[] }> = [];
     // Cases n8n never finished (it could not save the run) say nothing of the engine: counted apart.
     const unfinished = cases.filter((c) => answers.get(c)!.status === 'unfinished');
-    if (unfinished.length) console.log(`[fuzz] ${unfinished.length} cases left out: n8n did not finish their run (${[...new Set(unfinished.map((c) => `${c.type}@${c.typeVersion}`))].join(', ')})`);
+    if (unfinished.length)
+      console.log(
+        `[fuzz] ${unfinished.length} cases left out: n8n did not finish their run (${[...new Set(unfinished.map((c) => `${c.type}@${c.typeVersion}`))].join(', ')})`,
+      );
     for (const c of cases) {
       if (answers.get(c)!.status === 'unfinished') continue;
       const problems = differences(answers.get(c)!, ours.get(c)!, hamlet.url);
@@ -132,12 +163,15 @@ async function main() {
       console.log(`| ${t} | ${r.cases} | ${r.match} | ${((100 * r.match) / r.cases).toFixed(1)} % |`);
     }
     console.log(`| all | ${total} | ${matched} | ${((100 * matched) / total).toFixed(2)} % |\n`);
-    for (const [k, v] of kinds) console.log(`[diff] ${v.count}× ${k}\n    ${caseHash(v.c)} ${v.problems.slice(0, 3).join('\n    ')}`);
+    for (const [k, v] of kinds)
+      console.log(`[diff] ${v.count}× ${k}\n    ${caseHash(v.c)} ${v.problems.slice(0, 3).join('\n    ')}`);
 
     const shrunk: Array<{ kind: string; c: FuzzCase; problems: string[]; fixture?: string }> = [];
     for (const [kind, v] of [...kinds].slice(0, o.shrink)) {
       const judge = async (cands: FuzzCase[]) => {
-        const a = await n8nAnswers(cands.some((x) => !cached(x)) ? await ensureN8n() : undefined, cands, { batchSize: o.batch });
+        const a = await n8nAnswers(cands.some((x) => !cached(x)) ? await ensureN8n() : undefined, cands, {
+          batchSize: o.batch,
+        });
         const res: boolean[] = [];
         const runs = await runAllOnHamlet(hamlet, cands, o.parallel);
         for (const x of cands) res.push(differences(a.get(x)!, runs.get(x)!, hamlet.url).length > 0);
@@ -149,9 +183,31 @@ async function main() {
       const entry: (typeof shrunk)[number] = { kind, c: small, problems };
       if (o.fixtures) entry.fixture = await writeFixture(await ensureN8n(), small);
       shrunk.push(entry);
-      console.log(`[shrunk] ${kind}${entry.fixture ? ` → ${entry.fixture}` : ''}\n  ${JSON.stringify(small)}\n  ${problems.slice(0, 4).join('\n  ')}`);
+      console.log(
+        `[shrunk] ${kind}${entry.fixture ? ` → ${entry.fixture}` : ''}\n  ${JSON.stringify(small)}\n  ${problems.slice(0, 4).join('\n  ')}`,
+      );
     }
-    if (o.report) writeFileSync(o.report, JSON.stringify({ seed: o.seed, perType: Object.fromEntries(perType), unfinished: unfinished.map((c) => ({ hash: caseHash(c), case: c })), kinds: [...kinds].map(([k, v]) => ({ kind: k, count: v.count, hash: caseHash(v.c), case: v.c, problems: v.problems.slice(0, 6) })), shrunk }, null, 2));
+    if (o.report)
+      writeFileSync(
+        o.report,
+        JSON.stringify(
+          {
+            seed: o.seed,
+            perType: Object.fromEntries(perType),
+            unfinished: unfinished.map((c) => ({ hash: caseHash(c), case: c })),
+            kinds: [...kinds].map(([k, v]) => ({
+              kind: k,
+              count: v.count,
+              hash: caseHash(v.c),
+              case: v.c,
+              problems: v.problems.slice(0, 6),
+            })),
+            shrunk,
+          },
+          null,
+          2,
+        ),
+      );
   } finally {
     n8n?.stop();
     await hamlet.stop();

@@ -10,8 +10,16 @@ function clone(c: FuzzCase): FuzzCase {
 }
 
 /** Every object key and array element under `value`, as a path of keys. */
-function removablePaths(value: unknown, path: Array<string | number> = [], out: Array<Array<string | number>> = []): Array<Array<string | number>> {
-  const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((v, i) => [i, v]) : value && typeof value === 'object' ? Object.entries(value) : [];
+function removablePaths(
+  value: unknown,
+  path: Array<string | number> = [],
+  out: Array<Array<string | number>> = [],
+): Array<Array<string | number>> {
+  const entries: Array<[string | number, unknown]> = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : value && typeof value === 'object'
+      ? Object.entries(value)
+      : [];
   for (const [k, v] of entries) {
     out.push([...path, k]);
     removablePaths(v, [...path, k], out);
@@ -50,7 +58,12 @@ function candidates(c: FuzzCase): FuzzCase[] {
 }
 
 /** The smallest case reached by greedy drops (at most `rounds` of them). */
-export async function shrink(c: FuzzCase, stillDiffers: Judge, valid: (c: FuzzCase) => boolean = () => true, rounds = 40): Promise<FuzzCase> {
+export async function shrink(
+  c: FuzzCase,
+  stillDiffers: Judge,
+  valid: (c: FuzzCase) => boolean = () => true,
+  rounds = 40,
+): Promise<FuzzCase> {
   let current = c;
   for (let r = 0; r < rounds; r++) {
     // A drop n8n would refuse to run (a required parameter gone) is no smaller case of the same difference.

@@ -4,25 +4,81 @@
 import type { Rng } from './rng.js';
 
 /** Field names items carry and parameters name; `a.b` is a dotted key, `nested.x` a path. */
-const FIELDS = ['name', 'age', 'city', 'tags', 'score', 'active', 'when', 'nested', 'id', 'html', 'xml', 'a.b'] as const;
+const FIELDS = [
+  'name',
+  'age',
+  'city',
+  'tags',
+  'score',
+  'active',
+  'when',
+  'nested',
+  'id',
+  'html',
+  'xml',
+  'a.b',
+] as const;
 /** What parameters refer to: the fields, paths into them, and one no item has. */
 const FIELD_REFS = [...FIELDS, 'nested.x', 'nested.list', 'missing', 'tags[0]'] as const;
 
 export const DATES = [
-  '2024-03-10T12:30:00.000Z', '2024-03-10', '2023-12-31T23:59:59+02:00', '2024-02-29', '2024-03-10 12:30', '03/10/2024', '10.03.2024',
-  'March 10, 2024', 'Sun, 10 Mar 2024 12:30:00 GMT', '1710073800000', '1710073800', '2024-W10', '2024-13-45', 'not a date', '',
+  '2024-03-10T12:30:00.000Z',
+  '2024-03-10',
+  '2023-12-31T23:59:59+02:00',
+  '2024-02-29',
+  '2024-03-10 12:30',
+  '03/10/2024',
+  '10.03.2024',
+  'March 10, 2024',
+  'Sun, 10 Mar 2024 12:30:00 GMT',
+  '1710073800000',
+  '1710073800',
+  '2024-W10',
+  '2024-13-45',
+  'not a date',
+  '',
 ] as const;
 const DATE_NUMBERS = [1710073800000, 1710073800, 0, -86400000];
 
-const STRINGS = ['Ann', 'Bob', 'paris', 'Paris', 'PARIS', '', ' ', 'TRUE', 'false', 'null', 'undefined', '0', '1', '1.5', '-3', '1e3', '007', 'NaN',
-  'Zoë 🚀', '北京', 'Ça va? ✓', 'a,b', 'a.b', 'line\nbreak', '<p>hi</p>', '{"x":1}', '[1,2]'] as const;
+const STRINGS = [
+  'Ann',
+  'Bob',
+  'paris',
+  'Paris',
+  'PARIS',
+  '',
+  ' ',
+  'TRUE',
+  'false',
+  'null',
+  'undefined',
+  '0',
+  '1',
+  '1.5',
+  '-3',
+  '1e3',
+  '007',
+  'NaN',
+  'Zoë 🚀',
+  '北京',
+  'Ça va? ✓',
+  'a,b',
+  'a.b',
+  'line\nbreak',
+  '<p>hi</p>',
+  '{"x":1}',
+  '[1,2]',
+] as const;
 const NUMBERS = [0, 1, -1, 2.5, 31, 100, 1e21, -0.0001, 3] as const;
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** One value of any kind. `depth` bounds nesting. */
 function randomValue(rng: Rng, depth = 0): Json {
-  const kinds = depth > 1 ? ['string', 'number', 'bool', 'null', 'date'] : ['string', 'number', 'bool', 'null', 'date', 'array', 'object', 'numString'];
+  const kinds =
+    depth > 1
+      ? ['string', 'number', 'bool', 'null', 'date']
+      : ['string', 'number', 'bool', 'null', 'date', 'array', 'object', 'numString'];
   switch (rng.pick(kinds)) {
     case 'string':
       return rng.pick(STRINGS);
@@ -45,7 +101,8 @@ function randomValue(rng: Rng, depth = 0): Json {
 
 function randomObject(rng: Rng, depth: number): Json {
   const out: Record<string, Json> = {};
-  for (const k of rng.subset(['x', 'y', 'list', 'a.b', 'name'], 0.4)) out[k] = k === 'list' ? [1, 'two', null] : randomValue(rng, depth + 1);
+  for (const k of rng.subset(['x', 'y', 'list', 'a.b', 'name'], 0.4))
+    out[k] = k === 'list' ? [1, 'two', null] : randomValue(rng, depth + 1);
   return out;
 }
 
@@ -72,9 +129,21 @@ function fieldValue(rng: Rng, field: string): Json {
     case 'id':
       return rng.pick([1, 2, 3, '1', '2']);
     case 'html':
-      return rng.pick(['<p>Hello <b>Ann</b></p>', '<h1>T</h1><ul><li>x</li><li>y</li></ul>', '<a href="https://example.com">l</a>', 'plain', '']);
+      return rng.pick([
+        '<p>Hello <b>Ann</b></p>',
+        '<h1>T</h1><ul><li>x</li><li>y</li></ul>',
+        '<a href="https://example.com">l</a>',
+        'plain',
+        '',
+      ]);
     case 'xml':
-      return rng.pick(['<r><a>1</a><b x="y">t</b></r>', '<l><i>1</i><i>2</i></l>', '<?xml version="1.0"?><root/>', 'not xml <', '']);
+      return rng.pick([
+        '<r><a>1</a><b x="y">t</b></r>',
+        '<l><i>1</i><i>2</i></l>',
+        '<?xml version="1.0"?><root/>',
+        'not xml <',
+        '',
+      ]);
     default:
       return randomValue(rng);
   }

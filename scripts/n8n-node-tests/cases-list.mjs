@@ -23,34 +23,109 @@ const sales = [
 const summaries = (aggs) => fv(aggs.map(([aggregation, field, more = {}]) => ({ aggregation, field, ...more })));
 add('summarize-nested-groups', {
   nodes: [
-    N('Two splits', 'summarize', 1.1, { fieldsToSummarize: summaries([['append', 'v'], ['sum', 'v']]), fieldsToSplitBy: 'region, kind', options: {} }),
-    N('Two splits v1', 'summarize', 1, { fieldsToSummarize: summaries([['count', 'v'], ['concatenate', 'v', { separateBy: ', ' }]]), fieldsToSplitBy: 'region, kind', options: {} }),
-    N('Single item', 'summarize', 1.1, { fieldsToSummarize: summaries([['max', 'v']]), fieldsToSplitBy: 'region, kind', options: { outputFormat: 'singleItem' } }),
+    N('Two splits', 'summarize', 1.1, {
+      fieldsToSummarize: summaries([
+        ['append', 'v'],
+        ['sum', 'v'],
+      ]),
+      fieldsToSplitBy: 'region, kind',
+      options: {},
+    }),
+    N('Two splits v1', 'summarize', 1, {
+      fieldsToSummarize: summaries([
+        ['count', 'v'],
+        ['concatenate', 'v', { separateBy: ', ' }],
+      ]),
+      fieldsToSplitBy: 'region, kind',
+      options: {},
+    }),
+    N('Single item', 'summarize', 1.1, {
+      fieldsToSummarize: summaries([['max', 'v']]),
+      fieldsToSplitBy: 'region, kind',
+      options: { outputFormat: 'singleItem' },
+    }),
   ],
   bodies: { sales },
 });
 add('summarize-empty-values', {
   nodes: [
-    N('Count', 'summarize', 1.1, { fieldsToSummarize: summaries([['count', 'note'], ['countUnique', 'note'], ['count', 'tag'], ['countUnique', 'tag']]), options: {} }),
-    N('Count with empty', 'summarize', 1.1, { fieldsToSummarize: summaries([['count', 'note', { includeEmpty: true }], ['countUnique', 'note', { includeEmpty: true }], ['countUnique', 'tag', { includeEmpty: true }]]), options: {} }),
-    N('Append and join', 'summarize', 1.1, { fieldsToSummarize: summaries([['append', 'note'], ['append', 'note', { includeEmpty: true }], ['concatenate', 'note', { separateBy: 'other', customSeparator: '|' }], ['concatenate', 'tag', { separateBy: ', ', includeEmpty: true }]]), options: {} }),
-    N('Count v1', 'summarize', 1, { fieldsToSummarize: summaries([['count', 'note'], ['countUnique', 'note', { includeEmpty: true }]]), options: {} }),
+    N('Count', 'summarize', 1.1, {
+      fieldsToSummarize: summaries([
+        ['count', 'note'],
+        ['countUnique', 'note'],
+        ['count', 'tag'],
+        ['countUnique', 'tag'],
+      ]),
+      options: {},
+    }),
+    N('Count with empty', 'summarize', 1.1, {
+      fieldsToSummarize: summaries([
+        ['count', 'note', { includeEmpty: true }],
+        ['countUnique', 'note', { includeEmpty: true }],
+        ['countUnique', 'tag', { includeEmpty: true }],
+      ]),
+      options: {},
+    }),
+    N('Append and join', 'summarize', 1.1, {
+      fieldsToSummarize: summaries([
+        ['append', 'note'],
+        ['append', 'note', { includeEmpty: true }],
+        ['concatenate', 'note', { separateBy: 'other', customSeparator: '|' }],
+        ['concatenate', 'tag', { separateBy: ', ', includeEmpty: true }],
+      ]),
+      options: {},
+    }),
+    N('Count v1', 'summarize', 1, {
+      fieldsToSummarize: summaries([
+        ['count', 'note'],
+        ['countUnique', 'note', { includeEmpty: true }],
+      ]),
+      options: {},
+    }),
   ],
   bodies: { sales },
 });
 add('summarize-group-types', {
   nodes: [
-    N('By tag v1', 'summarize', 1, { fieldsToSummarize: summaries([['append', 'v']]), fieldsToSplitBy: 'tag', options: {} }),
-    N('By tag v1.1', 'summarize', 1.1, { fieldsToSummarize: summaries([['append', 'v']]), fieldsToSplitBy: 'tag', options: {} }),
-    N('By region v1.1', 'summarize', 1.1, { fieldsToSummarize: summaries([['count', 'v']]), fieldsToSplitBy: 'region', options: {} }),
+    N('By tag v1', 'summarize', 1, {
+      fieldsToSummarize: summaries([['append', 'v']]),
+      fieldsToSplitBy: 'tag',
+      options: {},
+    }),
+    N('By tag v1.1', 'summarize', 1.1, {
+      fieldsToSummarize: summaries([['append', 'v']]),
+      fieldsToSplitBy: 'tag',
+      options: {},
+    }),
+    N('By region v1.1', 'summarize', 1.1, {
+      fieldsToSummarize: summaries([['count', 'v']]),
+      fieldsToSplitBy: 'region',
+      options: {},
+    }),
   ],
   bodies: { sales },
 });
 add('summarize-dot-keys', {
   nodes: [
-    N('Dots', 'summarize', 1.1, { fieldsToSummarize: summaries([['append', 'p.q'], ['sum', 'p.n']]), options: {} }),
-    N('No dots', 'summarize', 1.1, { fieldsToSummarize: summaries([['append', 'p.q'], ['sum', 'p.n']]), options: { disableDotNotation: true } }),
-    N('Split by dotted', 'summarize', 1.1, { fieldsToSummarize: summaries([['count', 'k']]), fieldsToSplitBy: 'p.q', options: {} }),
+    N('Dots', 'summarize', 1.1, {
+      fieldsToSummarize: summaries([
+        ['append', 'p.q'],
+        ['sum', 'p.n'],
+      ]),
+      options: {},
+    }),
+    N('No dots', 'summarize', 1.1, {
+      fieldsToSummarize: summaries([
+        ['append', 'p.q'],
+        ['sum', 'p.n'],
+      ]),
+      options: { disableDotNotation: true },
+    }),
+    N('Split by dotted', 'summarize', 1.1, {
+      fieldsToSummarize: summaries([['count', 'k']]),
+      fieldsToSplitBy: 'p.q',
+      options: {},
+    }),
   ],
   bodies: {
     dotted: [
@@ -74,13 +149,33 @@ const nested = [
 const splitVariants = (type, v) => [
   N(`${type} ${v} alone`, type, v, { fieldToSplitOut: 'list', options: {} }),
   N(`${type} ${v} all others`, type, v, { fieldToSplitOut: 'list', include: 'allOtherFields', options: {} }),
-  N(`${type} ${v} selected`, type, v, { fieldToSplitOut: 'list', include: 'selectedOtherFields', fieldsToInclude: type === 'itemLists' && v < 3 ? { fields: [{ fieldName: 'other' }] } : 'other', options: {} }),
+  N(`${type} ${v} selected`, type, v, {
+    fieldToSplitOut: 'list',
+    include: 'selectedOtherFields',
+    fieldsToInclude: type === 'itemLists' && v < 3 ? { fields: [{ fieldName: 'other' }] } : 'other',
+    options: {},
+  }),
   N(`${type} ${v} destination`, type, v, { fieldToSplitOut: 'list', options: { destinationFieldName: 'to' } }),
 ];
-add('split-out-objects', { nodes: [...splitVariants('splitOut', 1), N('splitOut 1 others destination', 'splitOut', 1, { fieldToSplitOut: 'list', include: 'allOtherFields', options: { destinationFieldName: 'to' } })], bodies: { nested } });
+add('split-out-objects', {
+  nodes: [
+    ...splitVariants('splitOut', 1),
+    N('splitOut 1 others destination', 'splitOut', 1, {
+      fieldToSplitOut: 'list',
+      include: 'allOtherFields',
+      options: { destinationFieldName: 'to' },
+    }),
+  ],
+  bodies: { nested },
+});
 add('item-lists-1-split-objects', {
   nodes: splitVariants('itemLists', 1),
-  bodies: { arrays: [nested[0], nested[4], { list: [{ id: 5 }, null, 3], other: 'o6' }], text: [{ list: 'single' }], nul: [{ list: null }], object: [{ list: { a: 1 } }] },
+  bodies: {
+    arrays: [nested[0], nested[4], { list: [{ id: 5 }, null, 3], other: 'o6' }],
+    text: [{ list: 'single' }],
+    nul: [{ list: null }],
+    object: [{ list: { a: 1 } }],
+  },
 });
 add('item-lists-3-split-objects', { nodes: splitVariants('itemLists', 3), bodies: { nested } });
 const zipped = [{ a: [1, 2, 3], b: ['x', 'y'], o: { k1: 'v1', k2: 'v2' }, s: 'solo', n: null, keep: 'k' }];
@@ -88,7 +183,12 @@ add('split-out-several-fields', {
   nodes: [
     N('Two arrays', 'splitOut', 1, { fieldToSplitOut: 'a, b', options: {} }),
     N('Array and object', 'splitOut', 1, { fieldToSplitOut: 'o, a', include: 'allOtherFields', options: {} }),
-    N('Array and single', 'splitOut', 1, { fieldToSplitOut: 'b, s', include: 'selectedOtherFields', fieldsToInclude: 'keep', options: { destinationFieldName: 'first, second' } }),
+    N('Array and single', 'splitOut', 1, {
+      fieldToSplitOut: 'b, s',
+      include: 'selectedOtherFields',
+      fieldsToInclude: 'keep',
+      options: { destinationFieldName: 'first, second' },
+    }),
     N('Single and null', 'splitOut', 1, { fieldToSplitOut: 's, n', options: { destinationFieldName: 'x, y' } }),
     N('Item Lists 2.2', 'itemLists', 2.2, { fieldToSplitOut: 'a, o', options: {} }),
   ],
@@ -113,24 +213,64 @@ const dupes = [
 ];
 add('remove-duplicates-other-fields', {
   nodes: [
-    N('Selected', 'removeDuplicates', 1, { compare: 'selectedFields', fieldsToCompare: 'name, meta.city', options: { removeOtherFields: true } }),
-    N('Except', 'removeDuplicates', 1, { compare: 'allFieldsExcept', fieldsToExclude: 'age', options: { removeOtherFields: true } }),
-    N('Except v2', 'removeDuplicates', 2, { compare: 'allFieldsExcept', fieldsToExclude: 'age, meta.city', options: { removeOtherFields: true } }),
-    N('Item Lists 1', 'itemLists', 1, { operation: 'removeDuplicates', compare: 'selectedFields', fieldsToCompare: { fields: [{ fieldName: 'id' }] }, options: { removeOtherFields: true } }),
-    N('Item Lists 3', 'itemLists', 3, { operation: 'removeDuplicates', compare: 'allFieldsExcept', fieldsToExclude: 'age', options: { removeOtherFields: true } }),
+    N('Selected', 'removeDuplicates', 1, {
+      compare: 'selectedFields',
+      fieldsToCompare: 'name, meta.city',
+      options: { removeOtherFields: true },
+    }),
+    N('Except', 'removeDuplicates', 1, {
+      compare: 'allFieldsExcept',
+      fieldsToExclude: 'age',
+      options: { removeOtherFields: true },
+    }),
+    N('Except v2', 'removeDuplicates', 2, {
+      compare: 'allFieldsExcept',
+      fieldsToExclude: 'age, meta.city',
+      options: { removeOtherFields: true },
+    }),
+    N('Item Lists 1', 'itemLists', 1, {
+      operation: 'removeDuplicates',
+      compare: 'selectedFields',
+      fieldsToCompare: { fields: [{ fieldName: 'id' }] },
+      options: { removeOtherFields: true },
+    }),
+    N('Item Lists 3', 'itemLists', 3, {
+      operation: 'removeDuplicates',
+      compare: 'allFieldsExcept',
+      fieldsToExclude: 'age',
+      options: { removeOtherFields: true },
+    }),
   ],
   bodies: { dupes },
 });
 
 // ---- Edit Fields (Set) 3.x conversions -----------------------------------------------------------
-const conversions = [{
-  s: { t: 'TRUE', f: 'False', one: '1', zero: '0', yes: 'yes', sp: ' ', e: '', n: '3', dec: '3.5', comma: '3,5', arr: "['a', 'b']", arrJ: '[1, 2]', obj: '{"a": 1}', objJs: "{a: 1, 'b': 'c'}", nul: 'null' },
-  num: { zero: 0, one: 1, two: 2, neg: -1 },
-  b: { t: true, f: false },
-  a: [1, 2],
-  o: { k: 1 },
-  nil: null,
-}];
+const conversions = [
+  {
+    s: {
+      t: 'TRUE',
+      f: 'False',
+      one: '1',
+      zero: '0',
+      yes: 'yes',
+      sp: ' ',
+      e: '',
+      n: '3',
+      dec: '3.5',
+      comma: '3,5',
+      arr: "['a', 'b']",
+      arrJ: '[1, 2]',
+      obj: '{"a": 1}',
+      objJs: "{a: 1, 'b': 'c'}",
+      nul: 'null',
+    },
+    num: { zero: 0, one: 1, two: 2, neg: -1 },
+    b: { t: true, f: false },
+    a: [1, 2],
+    o: { k: 1 },
+    nil: null,
+  },
+];
 const setFields = (v, type, fields, options = {}) => {
   const key = `${type}Value`;
   return v >= 3.3
@@ -141,32 +281,171 @@ for (const v of [3, 3.2, 3.4]) {
   const name = String(v).replace('.', '-');
   add(`set-${name}-to-boolean`, {
     nodes: [
-      N('Strict', 'set', v, setFields(v, 'boolean', [['t', '={{ $json.s.t }}'], ['f', '={{ $json.s.f }}'], ['one', '={{ $json.s.one }}'], ['zero', '={{ $json.s.zero }}'], ['n0', '={{ $json.num.zero }}'], ['n1', '={{ $json.num.one }}'], ['b', '={{ $json.b.f }}'], ['a', '={{ [1] }}']])),
-      N('Bad two', 'set', v, setFields(v, 'boolean', [['two', '={{ $json.num.two }}']]), { onError: 'continueRegularOutput' }),
-      N('Bad yes', 'set', v, setFields(v, 'boolean', [['yes', '={{ $json.s.yes }}']]), { onError: 'continueRegularOutput' }),
-      N('Bad blank', 'set', v, setFields(v, 'boolean', [['sp', '={{ $json.s.sp }}']]), { onError: 'continueRegularOutput' }),
-      N('Ignoring', 'set', v, setFields(v, 'boolean', [['yes', '={{ $json.s.yes }}'], ['two', '={{ $json.num.two }}'], ['sp', '={{ $json.s.sp }}'], ['e', '={{ $json.s.e }}'], ['arr', '={{ $json.s.arr }}']], { ignoreConversionErrors: true })),
+      N(
+        'Strict',
+        'set',
+        v,
+        setFields(v, 'boolean', [
+          ['t', '={{ $json.s.t }}'],
+          ['f', '={{ $json.s.f }}'],
+          ['one', '={{ $json.s.one }}'],
+          ['zero', '={{ $json.s.zero }}'],
+          ['n0', '={{ $json.num.zero }}'],
+          ['n1', '={{ $json.num.one }}'],
+          ['b', '={{ $json.b.f }}'],
+          ['a', '={{ [1] }}'],
+        ]),
+      ),
+      N('Bad two', 'set', v, setFields(v, 'boolean', [['two', '={{ $json.num.two }}']]), {
+        onError: 'continueRegularOutput',
+      }),
+      N('Bad yes', 'set', v, setFields(v, 'boolean', [['yes', '={{ $json.s.yes }}']]), {
+        onError: 'continueRegularOutput',
+      }),
+      N('Bad blank', 'set', v, setFields(v, 'boolean', [['sp', '={{ $json.s.sp }}']]), {
+        onError: 'continueRegularOutput',
+      }),
+      N(
+        'Ignoring',
+        'set',
+        v,
+        setFields(
+          v,
+          'boolean',
+          [
+            ['yes', '={{ $json.s.yes }}'],
+            ['two', '={{ $json.num.two }}'],
+            ['sp', '={{ $json.s.sp }}'],
+            ['e', '={{ $json.s.e }}'],
+            ['arr', '={{ $json.s.arr }}'],
+          ],
+          { ignoreConversionErrors: true },
+        ),
+      ),
     ],
     bodies: { conversions },
   });
   add(`set-${name}-to-number-array-object`, {
     nodes: [
-      N('Numbers', 'set', v, setFields(v, 'number', [['n', '={{ $json.s.n }}'], ['dec', '={{ $json.s.dec }}'], ['sp', '={{ $json.s.sp }}'], ['e', '={{ $json.s.e }}'], ['t', '={{ $json.b.t }}'], ['a', '={{ [7] }}']])),
-      N('Bad comma', 'set', v, setFields(v, 'number', [['comma', '={{ $json.s.comma }}']]), { onError: 'continueRegularOutput' }),
-      N('Numbers ignoring', 'set', v, setFields(v, 'number', [['comma', '={{ $json.s.comma }}'], ['yes', '={{ $json.s.yes }}'], ['o', '={{ $json.o }}']], { ignoreConversionErrors: true })),
-      N('Arrays', 'set', v, setFields(v, 'array', [['arr', '={{ $json.s.arr }}'], ['arrJ', '={{ $json.s.arrJ }}'], ['a', '={{ $json.a }}']])),
-      N('Bad array', 'set', v, setFields(v, 'array', [['x', '={{ $json.s.yes }}']]), { onError: 'continueRegularOutput' }),
-      N('Arrays ignoring', 'set', v, setFields(v, 'array', [['x', '={{ $json.s.yes }}'], ['o', '={{ $json.o }}'], ['n', '={{ $json.num.one }}']], { ignoreConversionErrors: true })),
-      N('Objects', 'set', v, setFields(v, 'object', [['obj', '={{ $json.s.obj }}'], ['objJs', '={{ $json.s.objJs }}'], ['o', '={{ $json.o }}']])),
-      N('Bad object', 'set', v, setFields(v, 'object', [['x', '={{ $json.a }}']]), { onError: 'continueRegularOutput' }),
-      N('Objects ignoring', 'set', v, setFields(v, 'object', [['x', '={{ $json.a }}'], ['y', '={{ $json.s.yes }}'], ['nul', '={{ $json.s.nul }}']], { ignoreConversionErrors: true })),
+      N(
+        'Numbers',
+        'set',
+        v,
+        setFields(v, 'number', [
+          ['n', '={{ $json.s.n }}'],
+          ['dec', '={{ $json.s.dec }}'],
+          ['sp', '={{ $json.s.sp }}'],
+          ['e', '={{ $json.s.e }}'],
+          ['t', '={{ $json.b.t }}'],
+          ['a', '={{ [7] }}'],
+        ]),
+      ),
+      N('Bad comma', 'set', v, setFields(v, 'number', [['comma', '={{ $json.s.comma }}']]), {
+        onError: 'continueRegularOutput',
+      }),
+      N(
+        'Numbers ignoring',
+        'set',
+        v,
+        setFields(
+          v,
+          'number',
+          [
+            ['comma', '={{ $json.s.comma }}'],
+            ['yes', '={{ $json.s.yes }}'],
+            ['o', '={{ $json.o }}'],
+          ],
+          { ignoreConversionErrors: true },
+        ),
+      ),
+      N(
+        'Arrays',
+        'set',
+        v,
+        setFields(v, 'array', [
+          ['arr', '={{ $json.s.arr }}'],
+          ['arrJ', '={{ $json.s.arrJ }}'],
+          ['a', '={{ $json.a }}'],
+        ]),
+      ),
+      N('Bad array', 'set', v, setFields(v, 'array', [['x', '={{ $json.s.yes }}']]), {
+        onError: 'continueRegularOutput',
+      }),
+      N(
+        'Arrays ignoring',
+        'set',
+        v,
+        setFields(
+          v,
+          'array',
+          [
+            ['x', '={{ $json.s.yes }}'],
+            ['o', '={{ $json.o }}'],
+            ['n', '={{ $json.num.one }}'],
+          ],
+          { ignoreConversionErrors: true },
+        ),
+      ),
+      N(
+        'Objects',
+        'set',
+        v,
+        setFields(v, 'object', [
+          ['obj', '={{ $json.s.obj }}'],
+          ['objJs', '={{ $json.s.objJs }}'],
+          ['o', '={{ $json.o }}'],
+        ]),
+      ),
+      N('Bad object', 'set', v, setFields(v, 'object', [['x', '={{ $json.a }}']]), {
+        onError: 'continueRegularOutput',
+      }),
+      N(
+        'Objects ignoring',
+        'set',
+        v,
+        setFields(
+          v,
+          'object',
+          [
+            ['x', '={{ $json.a }}'],
+            ['y', '={{ $json.s.yes }}'],
+            ['nul', '={{ $json.s.nul }}'],
+          ],
+          { ignoreConversionErrors: true },
+        ),
+      ),
     ],
     bodies: { conversions },
   });
   add(`set-${name}-null-values`, {
     nodes: ['string', 'number', 'boolean', 'array', 'object'].flatMap((type) => [
-      N(`${type}`, 'set', v, setFields(v, type, [['nul', '={{ null }}'], ['undef', '={{ undefined }}'], ['missing', '={{ $json.nope }}'], ['nil', '={{ $json.nil }}']])),
-      N(`${type} ignoring`, 'set', v, setFields(v, type, [['nul', '={{ null }}'], ['undef', '={{ undefined }}'], ['missing', '={{ $json.nope }}'], ['nil', '={{ $json.nil }}']], { ignoreConversionErrors: true })),
+      N(
+        `${type}`,
+        'set',
+        v,
+        setFields(v, type, [
+          ['nul', '={{ null }}'],
+          ['undef', '={{ undefined }}'],
+          ['missing', '={{ $json.nope }}'],
+          ['nil', '={{ $json.nil }}'],
+        ]),
+      ),
+      N(
+        `${type} ignoring`,
+        'set',
+        v,
+        setFields(
+          v,
+          type,
+          [
+            ['nul', '={{ null }}'],
+            ['undef', '={{ undefined }}'],
+            ['missing', '={{ $json.nope }}'],
+            ['nil', '={{ $json.nil }}'],
+          ],
+          { ignoreConversionErrors: true },
+        ),
+      ),
     ]),
     bodies: { conversions },
   });
@@ -174,14 +453,33 @@ for (const v of [3, 3.2, 3.4]) {
 
 // ---- IF v2 / Filter: conditions without a typeValidation option ----------------------------------
 const cond = (leftValue, type, operation, rightValue) => ({ leftValue, rightValue, operator: { type, operation } });
-const looseRows = [{ n: 1, s: '1', big: '12', word: 'ten', t: 'true', no: false }, { n: 5, s: '5', big: 3, word: 'x', t: 'yes', no: 0 }];
-for (const [label, options] of [['none', { caseSensitive: true, leftValue: '' }], ['strict', { caseSensitive: true, leftValue: '', typeValidation: 'strict' }], ['v2-none', { caseSensitive: true, leftValue: '', version: 2 }]]) {
+const looseRows = [
+  { n: 1, s: '1', big: '12', word: 'ten', t: 'true', no: false },
+  { n: 5, s: '5', big: 3, word: 'x', t: 'yes', no: 0 },
+];
+for (const [label, options] of [
+  ['none', { caseSensitive: true, leftValue: '' }],
+  ['strict', { caseSensitive: true, leftValue: '', typeValidation: 'strict' }],
+  ['v2-none', { caseSensitive: true, leftValue: '', version: 2 }],
+]) {
   add(`if-2-no-type-validation-${label}`, {
     nodes: [
-      N('Number literal', 'if', 2, { conditions: { options, conditions: [cond('={{ $json.n }}', 'number', 'equals', '1')], combinator: 'and' }, options: {} }),
-      N('Number from text', 'if', 2, { conditions: { options, conditions: [cond('={{ $json.big }}', 'number', 'gt', 10)], combinator: 'and' }, options: {} }),
-      N('Boolean text', 'if', 2.2, { conditions: { options, conditions: [cond('={{ $json.t }}', 'boolean', 'true')], combinator: 'and' }, options: {} }),
-      N('Filter number', 'filter', 2, { conditions: { options, conditions: [cond('={{ $json.s }}', 'number', 'lt', '3')], combinator: 'and' }, options: {} }),
+      N('Number literal', 'if', 2, {
+        conditions: { options, conditions: [cond('={{ $json.n }}', 'number', 'equals', '1')], combinator: 'and' },
+        options: {},
+      }),
+      N('Number from text', 'if', 2, {
+        conditions: { options, conditions: [cond('={{ $json.big }}', 'number', 'gt', 10)], combinator: 'and' },
+        options: {},
+      }),
+      N('Boolean text', 'if', 2.2, {
+        conditions: { options, conditions: [cond('={{ $json.t }}', 'boolean', 'true')], combinator: 'and' },
+        options: {},
+      }),
+      N('Filter number', 'filter', 2, {
+        conditions: { options, conditions: [cond('={{ $json.s }}', 'number', 'lt', '3')], combinator: 'and' },
+        options: {},
+      }),
     ],
     bodies: { numbers: looseRows.slice(0, 1), words: looseRows },
   });
@@ -195,10 +493,36 @@ const people = [
 ];
 add('filter-1-combine', {
   nodes: [
-    N('Or', 'filter', 1, { conditions: { boolean: [{ value1: '={{ $json.ok }}', value2: true }], number: [{ value1: '={{ $json.id }}', operation: 'equal', value2: 1 }] }, combineConditions: 'OR' }),
-    N('And', 'filter', 1, { conditions: { boolean: [{ value1: '={{ $json.ok }}', value2: true }], number: [{ value1: '={{ $json.id }}', operation: 'larger', value2: 2 }] }, combineConditions: 'AND' }),
-    N('Dates or', 'filter', 1, { conditions: { dateTime: [{ value1: '={{ $json.when }}', value2: '2021-01-01T00:00:00.000Z' }, { value1: '={{ $json.when }}', operation: 'before', value2: '2012-01-01T00:00:00.000Z' }] }, combineConditions: 'OR' }),
-    N('If v1 any', 'if', 1, { conditions: { string: [{ value1: '={{ $json.name }}', value2: 'Ann' }], number: [{ value1: '={{ $json.id }}', operation: 'larger', value2: 2 }] }, combineOperation: 'any' }),
+    N('Or', 'filter', 1, {
+      conditions: {
+        boolean: [{ value1: '={{ $json.ok }}', value2: true }],
+        number: [{ value1: '={{ $json.id }}', operation: 'equal', value2: 1 }],
+      },
+      combineConditions: 'OR',
+    }),
+    N('And', 'filter', 1, {
+      conditions: {
+        boolean: [{ value1: '={{ $json.ok }}', value2: true }],
+        number: [{ value1: '={{ $json.id }}', operation: 'larger', value2: 2 }],
+      },
+      combineConditions: 'AND',
+    }),
+    N('Dates or', 'filter', 1, {
+      conditions: {
+        dateTime: [
+          { value1: '={{ $json.when }}', value2: '2021-01-01T00:00:00.000Z' },
+          { value1: '={{ $json.when }}', operation: 'before', value2: '2012-01-01T00:00:00.000Z' },
+        ],
+      },
+      combineConditions: 'OR',
+    }),
+    N('If v1 any', 'if', 1, {
+      conditions: {
+        string: [{ value1: '={{ $json.name }}', value2: 'Ann' }],
+        number: [{ value1: '={{ $json.id }}', operation: 'larger', value2: 2 }],
+      },
+      combineOperation: 'any',
+    }),
   ],
   bodies: { people },
 });
@@ -207,8 +531,14 @@ add('filter-1-combine', {
 add('code-each-item-legacy', {
   nodes: [
     N('Item v1', 'code', 1, { mode: 'runOnceForEachItem', jsCode: 'item.json.seen = item.json.v * 2;\nreturn item;' }),
-    N('Item v2', 'code', 2, { mode: 'runOnceForEachItem', jsCode: 'return { json: { kind: typeof item, same: item === $input.item, v: item.json.v } };' }),
-    N('Async v1', 'code', 1, { mode: 'runOnceForEachItem', jsCode: 'const j = $input.item.json;\nj.later = await new Promise((r) => r(j.v + 1));\nreturn $input.item;' }),
+    N('Item v2', 'code', 2, {
+      mode: 'runOnceForEachItem',
+      jsCode: 'return { json: { kind: typeof item, same: item === $input.item, v: item.json.v } };',
+    }),
+    N('Async v1', 'code', 1, {
+      mode: 'runOnceForEachItem',
+      jsCode: 'const j = $input.item.json;\nj.later = await new Promise((r) => r(j.v + 1));\nreturn $input.item;',
+    }),
   ],
   bodies: { two: [{ v: 1 }, { v: 2 }] },
 });
@@ -247,18 +577,43 @@ add('code-bad-output-kinds', {
     N('Error output only', 'code', 2, { jsCode: 'return { json: "text" };' }, { onError: 'continueErrorOutput' }),
     N('Errors', 'noOp', 1, {}),
   ],
-  connections: { Input: [[['Not items'], ['Unknown key'], ['Not an object'], ['Error output only']]], 'Error output only': [[], [['Errors']]] },
+  connections: {
+    Input: [[['Not items'], ['Unknown key'], ['Not an object'], ['Error output only']]],
+    'Error output only': [[], [['Errors']]],
+  },
   bodies: { one: [{ v: 1 }] },
 });
 
 // ---- Errors a node does not catch: under continueOnFail the input passes on ---------------------
-for (const [label, flags] of [['legacy', { continueOnFail: true }], ['regular', { onError: 'continueRegularOutput' }], ['error-output', { onError: 'continueErrorOutput' }]]) {
+for (const [label, flags] of [
+  ['legacy', { continueOnFail: true }],
+  ['regular', { onError: 'continueRegularOutput' }],
+  ['error-output', { onError: 'continueErrorOutput' }],
+]) {
   add(`uncaught-errors-${label}`, {
     nodes: [
       N('Item Lists', 'itemLists', 2, { fieldToSplitOut: 'nope', options: {} }, flags),
-      N('Aggregate', 'aggregate', 1, { fieldsToAggregate: { fieldToAggregate: [{ fieldToAggregate: 'nope' }] }, options: {} }, flags),
-      N('Summarize', 'summarize', 1, { fieldsToSummarize: fv([{ aggregation: 'sum', field: 'nope' }]), options: {} }, flags),
-      N('Merge', 'merge', 2, { mode: 'combine', mergeByFields: fv([{ field1: 'nope', field2: 'nope' }]), options: {} }, flags),
+      N(
+        'Aggregate',
+        'aggregate',
+        1,
+        { fieldsToAggregate: { fieldToAggregate: [{ fieldToAggregate: 'nope' }] }, options: {} },
+        flags,
+      ),
+      N(
+        'Summarize',
+        'summarize',
+        1,
+        { fieldsToSummarize: fv([{ aggregation: 'sum', field: 'nope' }]), options: {} },
+        flags,
+      ),
+      N(
+        'Merge',
+        'merge',
+        2,
+        { mode: 'combine', mergeByFields: fv([{ field1: 'nope', field2: 'nope' }]), options: {} },
+        flags,
+      ),
       N('Stop', 'stopAndError', 1, { errorMessage: 'boom' }, flags),
       N('Next', 'noOp', 1, {}),
       N('Failed', 'noOp', 1, {}),
@@ -277,34 +632,73 @@ for (const [label, flags] of [['legacy', { continueOnFail: true }], ['regular', 
 
 // ---- Compare Datasets -------------------------------------------------------------------------------
 const fuzzyA = [
-  { id: '1', v: [1, 2] }, { id: 2, v: 25 }, { id: 3, v: true }, { id: 4, v: false }, { id: 5, v: null }, { id: 6, v: '' },
-  { id: 7, v: {} }, { id: 8, v: 'same' }, { id: 9, v: 1 }, { id: 10, v: '0' }, { id: 11, v: 'x' }, { id: 12, v: [] },
+  { id: '1', v: [1, 2] },
+  { id: 2, v: 25 },
+  { id: 3, v: true },
+  { id: 4, v: false },
+  { id: 5, v: null },
+  { id: 6, v: '' },
+  { id: 7, v: {} },
+  { id: 8, v: 'same' },
+  { id: 9, v: 1 },
+  { id: 10, v: '0' },
+  { id: 11, v: 'x' },
+  { id: 12, v: [] },
 ];
 const fuzzyB = [
-  { id: 1, v: '[1,2]' }, { id: 2, v: '25' }, { id: 3, v: 'TRUE' }, { id: 4, v: 0 }, { id: 5, v: [] }, { id: 6, v: null },
-  { id: 7, v: '{}' }, { id: '8', v: 'same' }, { id: 9, v: true }, { id: 10, v: false }, { id: 11, v: 'X' }, { id: 12, v: '' },
+  { id: 1, v: '[1,2]' },
+  { id: 2, v: '25' },
+  { id: 3, v: 'TRUE' },
+  { id: 4, v: 0 },
+  { id: 5, v: [] },
+  { id: 6, v: null },
+  { id: 7, v: '{}' },
+  { id: '8', v: 'same' },
+  { id: 9, v: true },
+  { id: 10, v: false },
+  { id: 11, v: 'X' },
+  { id: 12, v: '' },
 ];
-const cmp = (name, v, params) => N(name, 'compareDatasets', v, { mergeByFields: fv([{ field1: 'id', field2: 'id' }]), ...params });
+const cmp = (name, v, params) =>
+  N(name, 'compareDatasets', v, { mergeByFields: fv([{ field1: 'id', field2: 'id' }]), ...params });
 // One workflow per node: n8n's Compare Datasets writes into the items it was given, so nodes
 // sharing inputs would see (and record) each other's changes.
 const addEach = (prefix, nodes, bodies) => {
-  for (const n of nodes) add(`${prefix}-${n.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, { inputs: 2, nodes: [n], bodies });
+  for (const n of nodes)
+    add(`${prefix}-${n.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, { inputs: 2, nodes: [n], bodies });
 };
-addEach('compare-fuzzy', [
-  cmp('v1', 1, { options: { fuzzyCompare: true } }),
-  cmp('v1 prefer 1', 1, { resolve: 'preferInput1', options: { fuzzyCompare: true } }),
-  cmp('v1 both', 1, { resolve: 'includeBoth', options: { fuzzyCompare: true } }),
-  cmp('v2', 2, { fuzzyCompare: true, options: {} }),
-  cmp('v2.1 both', 2.1, { resolve: 'includeBoth', fuzzyCompare: true, options: {} }),
-  cmp('v2.3', 2.3, { fuzzyCompare: true, options: {} }),
-  cmp('v2.3 strict', 2.3, { options: {} }),
-], { fuzzy: { a: fuzzyA, b: fuzzyB } });
-const gaps = { a: [{ id: 1, x: null, y: [], only: 'a', e: '' }, { id: 2, k: 1 }], b: [{ id: 1, x: [], y: null, other: 'b' }, { id: 2, k: 1, extra: null }] };
-addEach('compare-missing', [
-  cmp('v2 fuzzy', 2, { resolve: 'includeBoth', fuzzyCompare: true, options: {} }),
-  cmp('v2.1 fuzzy', 2.1, { resolve: 'includeBoth', fuzzyCompare: true, options: {} }),
-  cmp('v2.3 strict', 2.3, { resolve: 'includeBoth', options: {} }),
-], { gaps });
+addEach(
+  'compare-fuzzy',
+  [
+    cmp('v1', 1, { options: { fuzzyCompare: true } }),
+    cmp('v1 prefer 1', 1, { resolve: 'preferInput1', options: { fuzzyCompare: true } }),
+    cmp('v1 both', 1, { resolve: 'includeBoth', options: { fuzzyCompare: true } }),
+    cmp('v2', 2, { fuzzyCompare: true, options: {} }),
+    cmp('v2.1 both', 2.1, { resolve: 'includeBoth', fuzzyCompare: true, options: {} }),
+    cmp('v2.3', 2.3, { fuzzyCompare: true, options: {} }),
+    cmp('v2.3 strict', 2.3, { options: {} }),
+  ],
+  { fuzzy: { a: fuzzyA, b: fuzzyB } },
+);
+const gaps = {
+  a: [
+    { id: 1, x: null, y: [], only: 'a', e: '' },
+    { id: 2, k: 1 },
+  ],
+  b: [
+    { id: 1, x: [], y: null, other: 'b' },
+    { id: 2, k: 1, extra: null },
+  ],
+};
+addEach(
+  'compare-missing',
+  [
+    cmp('v2 fuzzy', 2, { resolve: 'includeBoth', fuzzyCompare: true, options: {} }),
+    cmp('v2.1 fuzzy', 2.1, { resolve: 'includeBoth', fuzzyCompare: true, options: {} }),
+    cmp('v2.3 strict', 2.3, { resolve: 'includeBoth', options: {} }),
+  ],
+  { gaps },
+);
 const deepA = [
   { id: 1, d: { name: 'Ann', age: 31, on: true }, at: { city: 'Oslo', cc: 'NO' } },
   { id: 2, d: { name: 'Bob', age: 26, on: true }, at: { city: 'Rome', cc: 'IT' } },
@@ -315,76 +709,208 @@ const deepB = [
   { id: 2, d: { name: 'Bob', age: 26, on: true }, at: { city: 'Rome', cc: 'it' } },
   { id: 3, d: { name: 'Cy', age: 36, on: true }, at: { city: 'Lima', cc: 'PE' }, n: 2 },
 ];
-addEach('compare-skip', [
-  cmp('Objects', 2.3, { options: { skipFields: 'd, at' } }),
-  cmp('Leaves', 2.3, { options: { skipFields: 'd.age, d.on, at.cc' } }),
-  cmp('One leaf', 2.3, { options: { skipFields: 'at.cc' } }),
-  cmp('Top and leaf', 2.3, { options: { skipFields: 'n, d.age' } }),
-  cmp('v1', 1, { options: { skipFields: 'at.cc, n' } }),
-  cmp('Fuzzy', 2.3, { fuzzyCompare: true, options: { skipFields: 'at.cc' } }),
-  cmp('No dots', 2.3, { options: { skipFields: 'at.cc', disableDotNotation: true } }),
-], { deep: { a: deepA, b: deepB } });
-addEach('compare-resolve', [
-  cmp('Prefer A', 2.3, { resolve: 'preferInput1', options: {} }),
-  cmp('Prefer B', 2.3, { resolve: 'preferInput2', options: {} }),
-  cmp('Mix', 2.3, { resolve: 'mix', preferWhenMix: 'input1', exceptWhenMix: 'at', options: {} }),
-  cmp('Mix B', 2.3, { resolve: 'mix', preferWhenMix: 'input2', exceptWhenMix: 'd.age, n', options: {} }),
-  cmp('Both', 2.3, { resolve: 'includeBoth', options: {} }),
-  cmp('Default 2.3', 2.3, { options: {} }),
-  cmp('v1 default', 1, { options: {} }),
-  cmp('v2 default', 2, { options: {} }),
-], { deep: { a: deepA, b: deepB }, multi: { a: [{ id: 1, v: 1 }, { id: 1, v: 2 }, { id: 2, v: 3 }], b: [{ id: 1, v: 1 }, { id: 1, v: 9 }, { id: 3, v: 4 }] } });
+addEach(
+  'compare-skip',
+  [
+    cmp('Objects', 2.3, { options: { skipFields: 'd, at' } }),
+    cmp('Leaves', 2.3, { options: { skipFields: 'd.age, d.on, at.cc' } }),
+    cmp('One leaf', 2.3, { options: { skipFields: 'at.cc' } }),
+    cmp('Top and leaf', 2.3, { options: { skipFields: 'n, d.age' } }),
+    cmp('v1', 1, { options: { skipFields: 'at.cc, n' } }),
+    cmp('Fuzzy', 2.3, { fuzzyCompare: true, options: { skipFields: 'at.cc' } }),
+    cmp('No dots', 2.3, { options: { skipFields: 'at.cc', disableDotNotation: true } }),
+  ],
+  { deep: { a: deepA, b: deepB } },
+);
+addEach(
+  'compare-resolve',
+  [
+    cmp('Prefer A', 2.3, { resolve: 'preferInput1', options: {} }),
+    cmp('Prefer B', 2.3, { resolve: 'preferInput2', options: {} }),
+    cmp('Mix', 2.3, { resolve: 'mix', preferWhenMix: 'input1', exceptWhenMix: 'at', options: {} }),
+    cmp('Mix B', 2.3, { resolve: 'mix', preferWhenMix: 'input2', exceptWhenMix: 'd.age, n', options: {} }),
+    cmp('Both', 2.3, { resolve: 'includeBoth', options: {} }),
+    cmp('Default 2.3', 2.3, { options: {} }),
+    cmp('v1 default', 1, { options: {} }),
+    cmp('v2 default', 2, { options: {} }),
+  ],
+  {
+    deep: { a: deepA, b: deepB },
+    multi: {
+      a: [
+        { id: 1, v: 1 },
+        { id: 1, v: 2 },
+        { id: 2, v: 3 },
+      ],
+      b: [
+        { id: 1, v: 1 },
+        { id: 1, v: 9 },
+        { id: 3, v: 4 },
+      ],
+    },
+  },
+);
 
 // ---- Date & Time v1: numbers and numeric text as timestamps ----------------------------------------
 const stamps = [
-  { v: 1682918315906 }, { v: 1682918315 }, { v: 1682918315.906 }, { v: '1682918315906' }, { v: '1682918315' }, { v: '1682918315.906' },
-  { v: 99999999999 }, { v: 100000000000 }, { v: 0 }, { v: '0' }, { v: 31 }, { v: '31' }, { v: -5 }, { v: ' 42 ' }, { v: '1e3' },
+  { v: 1682918315906 },
+  { v: 1682918315 },
+  { v: 1682918315.906 },
+  { v: '1682918315906' },
+  { v: '1682918315' },
+  { v: '1682918315.906' },
+  { v: 99999999999 },
+  { v: 100000000000 },
+  { v: 0 },
+  { v: '0' },
+  { v: 31 },
+  { v: '31' },
+  { v: -5 },
+  { v: ' 42 ' },
+  { v: '1e3' },
 ];
 add('datetime-1-timestamps', {
   nodes: [
-    N('Format', 'dateTime', 1, { value: '={{ $json.v }}', toFormat: 'YYYY-MM-DD HH:mm:ss', options: {} }, { continueOnFail: true }),
-    N('Calculate', 'dateTime', 1, { action: 'calculate', value: '={{ $json.v }}', duration: 1, options: {} }, { continueOnFail: true }),
-    N('From x', 'dateTime', 1, { value: '={{ $json.v }}', toFormat: 'YYYY-MM-DD', options: { fromFormat: 'x' } }, { continueOnFail: true }),
-    N('From X', 'dateTime', 1, { value: '={{ $json.v }}', toFormat: 'YYYY-MM-DD', options: { fromFormat: 'X' } }, { continueOnFail: true }),
+    N(
+      'Format',
+      'dateTime',
+      1,
+      { value: '={{ $json.v }}', toFormat: 'YYYY-MM-DD HH:mm:ss', options: {} },
+      { continueOnFail: true },
+    ),
+    N(
+      'Calculate',
+      'dateTime',
+      1,
+      { action: 'calculate', value: '={{ $json.v }}', duration: 1, options: {} },
+      { continueOnFail: true },
+    ),
+    N(
+      'From x',
+      'dateTime',
+      1,
+      { value: '={{ $json.v }}', toFormat: 'YYYY-MM-DD', options: { fromFormat: 'x' } },
+      { continueOnFail: true },
+    ),
+    N(
+      'From X',
+      'dateTime',
+      1,
+      { value: '={{ $json.v }}', toFormat: 'YYYY-MM-DD', options: { fromFormat: 'X' } },
+      { continueOnFail: true },
+    ),
   ],
   bodies: Object.fromEntries(stamps.map((s, i) => [`v${i}`, [s]])),
 });
 
 // ---- HTML extraction -----------------------------------------------------------------------------
-const page = [{
-  html: '<html><head><title>T</title><style>p{}</style></head><body>\n<h1>Big  Title</h1>\n<h2>Sub</h2>\n<p>One\r\n line</p><p>Two <b>bold</b> <a href="https://example.com/x">link</a></p>\n<ul><li>a</li><li>b</li></ul><table><tr><th>h</th></tr><tr><td>c</td></tr></table>\n<div class="box" id="d1" data-x="1">Box<br>next</div><img src="/i.png" alt="pic">\n<input id="in" value="val"/><script>var x;</script></body></html>',
-}];
-const extract = (values, options = {}) => ({ operation: 'extractHtmlContent', dataPropertyName: 'html', extractionValues: { values }, options });
+const page = [
+  {
+    html: '<html><head><title>T</title><style>p{}</style></head><body>\n<h1>Big  Title</h1>\n<h2>Sub</h2>\n<p>One\r\n line</p><p>Two <b>bold</b> <a href="https://example.com/x">link</a></p>\n<ul><li>a</li><li>b</li></ul><table><tr><th>h</th></tr><tr><td>c</td></tr></table>\n<div class="box" id="d1" data-x="1">Box<br>next</div><img src="/i.png" alt="pic">\n<input id="in" value="val"/><script>var x;</script></body></html>',
+  },
+];
+const extract = (values, options = {}) => ({
+  operation: 'extractHtmlContent',
+  dataPropertyName: 'html',
+  extractionValues: { values },
+  options,
+});
 for (const v of [1, 1.1, 1.2]) {
   add(`html-${String(v).replace('.', '-')}-extract-text`, {
     nodes: [
-      N('Body text', 'html', v, extract([{ key: 'text', cssSelector: 'body' }], { cleanUpText: false, trimValues: false })),
+      N(
+        'Body text',
+        'html',
+        v,
+        extract([{ key: 'text', cssSelector: 'body' }], { cleanUpText: false, trimValues: false }),
+      ),
       N('Body clean', 'html', v, extract([{ key: 'text', cssSelector: 'body' }])),
-      N('Skip', 'html', v, extract([{ key: 'text', cssSelector: 'body', skipSelectors: 'a, img, table' }], { cleanUpText: false })),
-      N('Paragraphs', 'html', v, extract([{ key: 'ps', cssSelector: 'p', returnArray: true }, { key: 'p', cssSelector: 'p' }])),
-      N('Attributes', 'html', v, extract([{ key: 'all', cssSelector: 'div', returnValue: 'attribute' }, { key: 'one', cssSelector: 'div', returnValue: 'attribute', attribute: 'data-x' }, { key: 'html', cssSelector: 'div', returnValue: 'html' }, { key: 'value', cssSelector: '#in', returnValue: 'value' }])),
+      N(
+        'Skip',
+        'html',
+        v,
+        extract([{ key: 'text', cssSelector: 'body', skipSelectors: 'a, img, table' }], { cleanUpText: false }),
+      ),
+      N(
+        'Paragraphs',
+        'html',
+        v,
+        extract([
+          { key: 'ps', cssSelector: 'p', returnArray: true },
+          { key: 'p', cssSelector: 'p' },
+        ]),
+      ),
+      N(
+        'Attributes',
+        'html',
+        v,
+        extract([
+          { key: 'all', cssSelector: 'div', returnValue: 'attribute' },
+          { key: 'one', cssSelector: 'div', returnValue: 'attribute', attribute: 'data-x' },
+          { key: 'html', cssSelector: 'div', returnValue: 'html' },
+          { key: 'value', cssSelector: '#in', returnValue: 'value' },
+        ]),
+      ),
     ],
     bodies: { page },
   });
 }
 
 // ---- Markdown: HTML → Markdown options ---------------------------------------------------------------
-const doc = [{ html: '<h1>Example Domain</h1><p>Some <b>bold</b> and <i>em</i> text, see <a href="https://example.com">Example Domain</a>.</p><ul><li>one</li><li>two</li></ul><pre><code>x = 1</code></pre><p>a</p><p></p><p></p><p>b</p><img src="data:image/png;base64,AAAA">' }];
+const doc = [
+  {
+    html: '<h1>Example Domain</h1><p>Some <b>bold</b> and <i>em</i> text, see <a href="https://example.com">Example Domain</a>.</p><ul><li>one</li><li>two</li></ul><pre><code>x = 1</code></pre><p>a</p><p></p><p></p><p>b</p><img src="data:image/png;base64,AAAA">',
+  },
+];
 const md = (options) => ({ html: '={{ $json.html }}', options });
 add('markdown-html-options', {
   nodes: [
     N('Default', 'markdown', 1, md({})),
-    N('Replace', 'markdown', 1, md({ textReplace: fv([{ pattern: 'Example Domain', replacement: 'REPLACED' }, { pattern: 'o', replacement: '0' }]) })),
+    N(
+      'Replace',
+      'markdown',
+      1,
+      md({
+        textReplace: fv([
+          { pattern: 'Example Domain', replacement: 'REPLACED' },
+          { pattern: 'o', replacement: '0' },
+        ]),
+      }),
+    ),
     N('Ignore', 'markdown', 1, md({ ignore: 'h1, ul' })),
-    N('Markers', 'markdown', 1, md({ bulletMarker: '-', emDelimiter: '*', strongDelimiter: '__', codeFence: '~~~', maxConsecutiveNewlines: 1, keepDataImages: true })),
-    N('Links', 'markdown', 1, md({ useInlineLinks: false, useLinkReferenceDefinitions: true, codeBlockStyle: 'indented' })),
+    N(
+      'Markers',
+      'markdown',
+      1,
+      md({
+        bulletMarker: '-',
+        emDelimiter: '*',
+        strongDelimiter: '__',
+        codeFence: '~~~',
+        maxConsecutiveNewlines: 1,
+        keepDataImages: true,
+      }),
+    ),
+    N(
+      'Links',
+      'markdown',
+      1,
+      md({ useInlineLinks: false, useLinkReferenceDefinitions: true, codeBlockStyle: 'indented' }),
+    ),
   ],
   bodies: { doc },
 });
 
 // ---- Merge v2/v3 -------------------------------------------------------------------------------------
-const left = [{ id: 1, k: 'a', only1: true }, { id: 2, k: 'b', only1: true }];
-const right = [{ id: 1, k: 'c', only2: 1 }, { id: 2, k: 'd', only2: 2 }, { id: 3, k: 'e', only2: 3 }];
+const left = [
+  { id: 1, k: 'a', only1: true },
+  { id: 2, k: 'b', only1: true },
+];
+const right = [
+  { id: 1, k: 'c', only2: 1 },
+  { id: 2, k: 'd', only2: 2 },
+  { id: 3, k: 'e', only2: 3 },
+];
 const clash = (resolveClash) => ({ clashHandling: { values: { resolveClash } } });
 add('merge-position-and-multiplex', {
   inputs: 2,
@@ -394,7 +920,11 @@ add('merge-position-and-multiplex', {
       const all = v >= 3 ? { combineBy: 'combineAll' } : { combinationMode: 'multiplex' };
       return [
         N(`Position suffix ${v}`, 'merge', v, { mode: 'combine', ...mode, options: clash('addSuffix') }),
-        N(`Position prefer 1 ${v}`, 'merge', v, { mode: 'combine', ...mode, options: { ...clash('preferInput1'), includeUnpaired: true } }),
+        N(`Position prefer 1 ${v}`, 'merge', v, {
+          mode: 'combine',
+          ...mode,
+          options: { ...clash('preferInput1'), includeUnpaired: true },
+        }),
         N(`Every pair suffix ${v}`, 'merge', v, { mode: 'combine', ...all, options: clash('addSuffix') }),
         N(`Every pair prefer 1 ${v}`, 'merge', v, { mode: 'combine', ...all, options: clash('preferInput1') }),
         N(`Every pair prefer 2 ${v}`, 'merge', v, { mode: 'combine', ...all, options: clash('preferInput2') }),
@@ -406,8 +936,20 @@ add('merge-position-and-multiplex', {
 add('merge-keep-non-matches-empty', {
   inputs: 2,
   nodes: ['both', 'input1', 'input2'].flatMap((from) => [
-    N(`Non-matches ${from}`, 'merge', 2.1, { mode: 'combine', mergeByFields: fv([{ field1: 'id', field2: 'id' }]), joinMode: 'keepNonMatches', outputDataFrom: from, options: {} }),
-    N(`Everything ${from}`, 'merge', 2.1, { mode: 'combine', mergeByFields: fv([{ field1: 'id', field2: 'id' }]), joinMode: 'keepEverything', outputDataFrom: from, options: {} }),
+    N(`Non-matches ${from}`, 'merge', 2.1, {
+      mode: 'combine',
+      mergeByFields: fv([{ field1: 'id', field2: 'id' }]),
+      joinMode: 'keepNonMatches',
+      outputDataFrom: from,
+      options: {},
+    }),
+    N(`Everything ${from}`, 'merge', 2.1, {
+      mode: 'combine',
+      mergeByFields: fv([{ field1: 'id', field2: 'id' }]),
+      joinMode: 'keepEverything',
+      outputDataFrom: from,
+      options: {},
+    }),
   ]),
   bodies: { 'a-empty': { a: [], b: right }, 'b-empty': { a: left, b: [] }, both: { a: left, b: right } },
 });
@@ -417,27 +959,85 @@ add('merge-choose-empty-paired', {
   nodes: [
     N('Choose', 'merge', 2, { mode: 'chooseBranch', output: 'empty' }),
     N('Choose 2.1', 'merge', 2.1, { mode: 'chooseBranch', output: 'empty' }),
-    N('Read both', 'set', 3.4, { assignments: asg([['fromA', 'string', "={{ $('A').item.json.id }}"], ['fromB', 'string', "={{ $('B').item.json.id }}"]]), options: {} }),
-    N('Read both 2.1', 'set', 3.4, { assignments: asg([['fromA', 'string', "={{ $('A').item.json.id }}"], ['fromB', 'string', "={{ $('B').item.json.id }}"]]), options: {} }),
+    N('Read both', 'set', 3.4, {
+      assignments: asg([
+        ['fromA', 'string', "={{ $('A').item.json.id }}"],
+        ['fromB', 'string', "={{ $('B').item.json.id }}"],
+      ]),
+      options: {},
+    }),
+    N('Read both 2.1', 'set', 3.4, {
+      assignments: asg([
+        ['fromA', 'string', "={{ $('A').item.json.id }}"],
+        ['fromB', 'string', "={{ $('B').item.json.id }}"],
+      ]),
+      options: {},
+    }),
   ],
   connections: {
-    A: [[['Choose', 0], ['Choose 2.1', 0]]],
-    B: [[['Choose', 1], ['Choose 2.1', 1]]],
+    A: [
+      [
+        ['Choose', 0],
+        ['Choose 2.1', 0],
+      ],
+    ],
+    B: [
+      [
+        ['Choose', 1],
+        ['Choose 2.1', 1],
+      ],
+    ],
     Choose: [[['Read both']]],
     'Choose 2.1': [[['Read both 2.1']]],
   },
-  bodies: { one: { a: [{ id: 'a1' }], b: [{ id: 'b1' }] }, two: { a: [{ id: 'a1' }, { id: 'a2' }], b: [{ id: 'b1' }] } },
+  bodies: {
+    one: { a: [{ id: 'a1' }], b: [{ id: 'b1' }] },
+    two: { a: [{ id: 'a1' }, { id: 'a2' }], b: [{ id: 'b1' }] },
+  },
 });
 
 // ---- Switch v1/v2 rules ----------------------------------------------------------------------------
-const switchRows = [{ d: 0, s: 'first' }, { d: 1, s: 'second' }, { d: 2, s: 'third' }, { d: 3, s: 'fourth' }, { s: '' }];
+const switchRows = [
+  { d: 0, s: 'first' },
+  { d: 1, s: 'second' },
+  { d: 2, s: 'third' },
+  { d: 3, s: 'fourth' },
+  { s: '' },
+];
 add('switch-legacy-rules', {
   nodes: [
-    N('v1 defaults', 'switch', 1, { value1: '={{ $json.d }}', rules: { rules: [{ operation: 'equal' }, { operation: 'equal', value2: 1, output: 1 }, { value2: 2, output: 2 }] }, fallbackOutput: 3 }),
-    N('v1 string', 'switch', 1, { dataType: 'string', value1: '={{ $json.s }}', rules: { rules: [{ value2: 'first' }, { operation: 'contains', value2: 'ir', output: 2 }, {}] }, fallbackOutput: 1 }),
-    N('v2 by position', 'switch', 2, { dataType: 'string', value1: '={{ $json.s }}', rules: { rules: [{ value2: 'first', outputKey: 'One' }, { value2: 'second' }, { operation: 'startsWith', value2: 'th' }] }, fallbackOutput: 2 }),
-    N('v2 number', 'switch', 2, { value1: '={{ $json.d }}', rules: { rules: [{ operation: 'smaller', value2: 2 }, {}] }, fallbackOutput: -1 }),
-    N('v2 extra', 'switch', 2, { dataType: 'string', value1: '={{ $json.s }}', rules: { rules: [{ value2: 'first' }] }, fallbackOutput: 'extra' }),
+    N('v1 defaults', 'switch', 1, {
+      value1: '={{ $json.d }}',
+      rules: {
+        rules: [{ operation: 'equal' }, { operation: 'equal', value2: 1, output: 1 }, { value2: 2, output: 2 }],
+      },
+      fallbackOutput: 3,
+    }),
+    N('v1 string', 'switch', 1, {
+      dataType: 'string',
+      value1: '={{ $json.s }}',
+      rules: { rules: [{ value2: 'first' }, { operation: 'contains', value2: 'ir', output: 2 }, {}] },
+      fallbackOutput: 1,
+    }),
+    N('v2 by position', 'switch', 2, {
+      dataType: 'string',
+      value1: '={{ $json.s }}',
+      rules: {
+        rules: [{ value2: 'first', outputKey: 'One' }, { value2: 'second' }, { operation: 'startsWith', value2: 'th' }],
+      },
+      fallbackOutput: 2,
+    }),
+    N('v2 number', 'switch', 2, {
+      value1: '={{ $json.d }}',
+      rules: { rules: [{ operation: 'smaller', value2: 2 }, {}] },
+      fallbackOutput: -1,
+    }),
+    N('v2 extra', 'switch', 2, {
+      dataType: 'string',
+      value1: '={{ $json.s }}',
+      rules: { rules: [{ value2: 'first' }] },
+      fallbackOutput: 'extra',
+    }),
   ],
   bodies: { rows: switchRows },
 });
@@ -448,10 +1048,33 @@ add('loop-context', {
   nodes: [
     N('Loop v1', 'splitInBatches', 1, { batchSize: 2, options: {} }),
     N('Loop v2', 'splitInBatches', 2, { batchSize: 2, options: {} }),
-    N('Seen v1', 'set', 1, { values: { string: [{ name: 'max', value: '={{ $node["Loop v1"].context["maxRunIndex"] }}' }, { name: 'run', value: '={{ $node["Loop v1"].context["currentRunIndex"] }}' }, { name: 'left', value: '={{ $node["Loop v1"].context["noItemsLeft"] }}' }] }, options: {} }),
-    N('Seen v2', 'set', 1, { values: { string: [{ name: 'max', value: '={{ $node["Loop v2"].context["maxRunIndex"] }}' }, { name: 'run', value: '={{ $node["Loop v2"].context["currentRunIndex"] }}' }, { name: 'done', value: '={{ $node["Loop v2"].context["done"] }}' }] }, options: {} }),
-    N('More v1', 'if', 1, { conditions: { boolean: [{ value1: '={{ $node["Loop v1"].context["noItemsLeft"] }}', value2: true }] } }),
-    N('Runs', 'code', 2, { jsCode: 'const out = [];\nfor (let r = 0; ; r++) {\n  try { out.push({ json: { r, n: $("Seen v2").all(0, r).length } }); } catch (e) { out.push({ json: { stop: r, caught: typeof e } }); break; }\n}\nreturn out;' }),
+    N('Seen v1', 'set', 1, {
+      values: {
+        string: [
+          { name: 'max', value: '={{ $node["Loop v1"].context["maxRunIndex"] }}' },
+          { name: 'run', value: '={{ $node["Loop v1"].context["currentRunIndex"] }}' },
+          { name: 'left', value: '={{ $node["Loop v1"].context["noItemsLeft"] }}' },
+        ],
+      },
+      options: {},
+    }),
+    N('Seen v2', 'set', 1, {
+      values: {
+        string: [
+          { name: 'max', value: '={{ $node["Loop v2"].context["maxRunIndex"] }}' },
+          { name: 'run', value: '={{ $node["Loop v2"].context["currentRunIndex"] }}' },
+          { name: 'done', value: '={{ $node["Loop v2"].context["done"] }}' },
+        ],
+      },
+      options: {},
+    }),
+    N('More v1', 'if', 1, {
+      conditions: { boolean: [{ value1: '={{ $node["Loop v1"].context["noItemsLeft"] }}', value2: true }] },
+    }),
+    N('Runs', 'code', 2, {
+      jsCode:
+        'const out = [];\nfor (let r = 0; ; r++) {\n  try { out.push({ json: { r, n: $("Seen v2").all(0, r).length } }); } catch (e) { out.push({ json: { stop: r, caught: typeof e } }); break; }\n}\nreturn out;',
+    }),
   ],
   connections: {
     Input: [[['Loop v1'], ['Loop v2']]],
@@ -469,7 +1092,10 @@ add('loop-reset', {
     N('Make', 'code', 2, { jsCode: 'return [1, 2, 3].map((k) => ({ json: { k: `${$json.o}-${k}-${$runIndex}` } }));' }),
     N('Inner', 'splitInBatches', 3, { batchSize: 2, options: { reset: '={{ $node["Inner"].context["done"] }}' } }),
     N('Work', 'noOp', 1, {}),
-    N('Collect', 'code', 2, { jsCode: 'const all = [];\nfor (let r = 0; ; r++) { try { all.push(...$("Work").all(0, r)); } catch { break; } }\nreturn all;' }),
+    N('Collect', 'code', 2, {
+      jsCode:
+        'const all = [];\nfor (let r = 0; ; r++) { try { all.push(...$("Work").all(0, r)); } catch { break; } }\nreturn all;',
+    }),
   ],
   connections: {
     Input: [[['Outer']]],
@@ -484,10 +1110,18 @@ add('loop-reset-v2', {
   nodes: [
     N('Outer', 'splitInBatches', 2, { batchSize: 1, options: {} }),
     N('Make', 'code', 2, { jsCode: 'return [1, 2, 3].map((k) => ({ json: { k: `${$json.o}-${k}-${$runIndex}` } }));' }),
-    N('Inner', 'splitInBatches', 2, { batchSize: 2, options: { reset: '={{ $node["Inner"].context["noItemsLeft"] }}' } }),
+    N('Inner', 'splitInBatches', 2, {
+      batchSize: 2,
+      options: { reset: '={{ $node["Inner"].context["noItemsLeft"] }}' },
+    }),
     N('Work', 'noOp', 1, {}),
-    N('Last?', 'if', 1, { conditions: { boolean: [{ value1: '={{ $node["Inner"].context["noItemsLeft"] }}', value2: true }] } }),
-    N('Collect', 'code', 2, { jsCode: 'const all = [];\nfor (let r = 0; ; r++) { try { all.push(...$("Work").all(0, r)); } catch { break; } }\nreturn all;' }),
+    N('Last?', 'if', 1, {
+      conditions: { boolean: [{ value1: '={{ $node["Inner"].context["noItemsLeft"] }}', value2: true }] },
+    }),
+    N('Collect', 'code', 2, {
+      jsCode:
+        'const all = [];\nfor (let r = 0; ; r++) { try { all.push(...$("Work").all(0, r)); } catch { break; } }\nreturn all;',
+    }),
   ],
   connections: {
     Input: [[['Outer']]],
@@ -512,17 +1146,35 @@ add('training-datastore', {
   connections: { Manual: [[['All people'], ['Some people'], ['Default'], ['One person']]] },
 });
 add('training-datastore-items', {
-  nodes: [N('Per item', 'n8nTrainingCustomerDatastore', 1, { operation: 'getOnePerson' }), N('All per item', 'n8nTrainingCustomerDatastore', 1, { operation: 'getAllPeople', limit: 1 })],
+  nodes: [
+    N('Per item', 'n8nTrainingCustomerDatastore', 1, { operation: 'getOnePerson' }),
+    N('All per item', 'n8nTrainingCustomerDatastore', 1, { operation: 'getAllPeople', limit: 1 }),
+  ],
   bodies: { three: [{ a: 1 }, { a: 2 }, { a: 3 }] },
 });
 add('execution-data', {
   chain: true,
   nodes: [
-    N('Save', 'executionData', 1, { dataToSave: fv([{ key: 'id', value: '={{ $json.id }}' }, { key: 'n', value: '={{ $json.n }}' }]) }),
+    N('Save', 'executionData', 1, {
+      dataToSave: fv([
+        { key: 'id', value: '={{ $json.id }}' },
+        { key: 'n', value: '={{ $json.n }}' },
+      ]),
+    }),
     N('Save 1.1', 'executionData', 1.1, { dataToSave: fv([{ key: 'who', value: '={{ $json.id }}-x' }]) }),
-    N('Read', 'set', 3.4, { assignments: asg([['custom', 'object', '={{ $execution.customData.getAll() }}']]), includeOtherFields: true, options: {} }),
+    N('Read', 'set', 3.4, {
+      assignments: asg([['custom', 'object', '={{ $execution.customData.getAll() }}']]),
+      includeOtherFields: true,
+      options: {},
+    }),
   ],
-  bodies: { two: [{ id: 'a', n: 1 }, { id: 'b', n: null }], none: [] },
+  bodies: {
+    two: [
+      { id: 'a', n: 1 },
+      { id: 'b', n: null },
+    ],
+    none: [],
+  },
 });
 
 // ---- Convert to File → Extract from File (binary data) ------------------------------------------------
@@ -540,83 +1192,260 @@ const fileCase = (name, pairs, body) => {
   for (const n of nodes) if (n.name.startsWith('To ')) connections[n.name] = [[[`From ${n.name.slice(3)}`]]];
   add(name, { nodes, connections, bodies: body });
 };
-fileCase('files-text-formats', [
-  pair('csv', 'csv', 1.1, { options: {} }, { options: {} }),
-  pair('csv pipe', 'csv', 1.1, { options: { delimiter: '|', headerRow: true } }, { options: { delimiter: '|' } }),
-  pair('csv no header', 'csv', 1.1, { options: { headerRow: false } }, { options: { headerRow: false } }),
-  pair('csv 1.0', 'csv', 1, { options: {} }, { options: {} }),
-  pair('json', 'json', 1.1, { operation: 'toJson', options: {} }, { operation: 'fromJson', options: {} }),
-  pair('json pretty', 'json', 1.1, { operation: 'toJson', options: { format: true } }, { operation: 'text', options: {} }),
-  pair('json each', 'json', 1.1, { operation: 'toJson', mode: 'each', options: {} }, { operation: 'fromJson', options: {} }),
-  pair('html', 'html', 1.1, { operation: 'html', options: {} }, { operation: 'html', options: {} }),
-  pair('html text', 'html', 1.1, { operation: 'html', options: { headerRow: true } }, { operation: 'text', options: {} }),
-  pair('text', 'text', 1.1, { operation: 'toText', sourceProperty: 'name', options: {} }, { operation: 'text', options: {} }),
-  pair('text 1.0', 'text', 1, { operation: 'toText', sourceProperty: 'name', options: { fileName: 'n.txt' } }, { operation: 'text', destinationKey: 'got', options: {} }),
-], { rows });
-fileCase('files-base64', [
-  pair('binary', 'b', 1.1, { operation: 'toBinary', sourceProperty: 'b64', options: {} }, { operation: 'text', options: {} }),
-  pair('binary named', 'b', 1.1, { operation: 'toBinary', sourceProperty: 'b64', options: { fileName: 'x.txt', mimeType: 'text/plain' } }, { operation: 'binaryToPropery', options: {} }),
-  pair('binary moved', 'b', 1.1, { operation: 'toBinary', sourceProperty: 'b64', binaryPropertyName: 'file', options: {} }, { operation: 'text', binaryPropertyName: 'file', options: {} }),
-  pair('to base64', 'b', 1.1, { operation: 'toBinary', sourceProperty: 'b64', options: {} }, { operation: 'binaryToPropery', destinationKey: 'again', options: { encoding: 'utf8' } }),
-], { strings: [{ b64: 'SGVsbG8sIHfDtnJsZCE=' }, { b64: 'AAEC' }] });
-fileCase('files-spreadsheets', [
-  pair('xlsx', 'x', 1.1, { operation: 'xlsx', options: {} }, { operation: 'xlsx', options: {} }),
-  pair('xlsx raw', 'x', 1.1, { operation: 'xlsx', options: { sheetName: 'S' } }, { operation: 'xlsx', options: { rawData: true, sheetName: 'S' } }),
-  pair('ods', 'o', 1.1, { operation: 'ods', options: {} }, { operation: 'ods', options: {} }),
-  pair('xls', 'l', 1.1, { operation: 'xls', options: {} }, { operation: 'xls', options: {} }),
-  pair('rtf', 'r', 1.1, { operation: 'rtf', options: {} }, { operation: 'rtf', options: {} }),
-], { rows: [{ id: 1, name: 'Ann', n: 2.5, ok: true, d: '2024-01-02' }, { id: 2, name: 'Bob', n: 0, ok: false }] });
-fileCase('files-ical', [
-  pair('ics', 'i', 1, { operation: 'iCal', title: '={{ $json.t }}', start: '2024-01-03T00:00:00', end: '2024-01-04T00:00:00', allDay: true, additionalFields: { description: 'about it' } }, { operation: 'fromIcs', options: {} }),
-  pair('ics timed', 'i', 1, { operation: 'iCal', title: 'Meet', start: '2024-05-01T10:30:00', end: '2024-05-01T11:00:00', additionalFields: { location: 'Room 1', url: 'https://example.com' } }, { operation: 'fromIcs', options: {} }),
-], { one: [{ t: 'Party' }] });
+fileCase(
+  'files-text-formats',
+  [
+    pair('csv', 'csv', 1.1, { options: {} }, { options: {} }),
+    pair('csv pipe', 'csv', 1.1, { options: { delimiter: '|', headerRow: true } }, { options: { delimiter: '|' } }),
+    pair('csv no header', 'csv', 1.1, { options: { headerRow: false } }, { options: { headerRow: false } }),
+    pair('csv 1.0', 'csv', 1, { options: {} }, { options: {} }),
+    pair('json', 'json', 1.1, { operation: 'toJson', options: {} }, { operation: 'fromJson', options: {} }),
+    pair(
+      'json pretty',
+      'json',
+      1.1,
+      { operation: 'toJson', options: { format: true } },
+      { operation: 'text', options: {} },
+    ),
+    pair(
+      'json each',
+      'json',
+      1.1,
+      { operation: 'toJson', mode: 'each', options: {} },
+      { operation: 'fromJson', options: {} },
+    ),
+    pair('html', 'html', 1.1, { operation: 'html', options: {} }, { operation: 'html', options: {} }),
+    pair(
+      'html text',
+      'html',
+      1.1,
+      { operation: 'html', options: { headerRow: true } },
+      { operation: 'text', options: {} },
+    ),
+    pair(
+      'text',
+      'text',
+      1.1,
+      { operation: 'toText', sourceProperty: 'name', options: {} },
+      { operation: 'text', options: {} },
+    ),
+    pair(
+      'text 1.0',
+      'text',
+      1,
+      { operation: 'toText', sourceProperty: 'name', options: { fileName: 'n.txt' } },
+      { operation: 'text', destinationKey: 'got', options: {} },
+    ),
+  ],
+  { rows },
+);
+fileCase(
+  'files-base64',
+  [
+    pair(
+      'binary',
+      'b',
+      1.1,
+      { operation: 'toBinary', sourceProperty: 'b64', options: {} },
+      { operation: 'text', options: {} },
+    ),
+    pair(
+      'binary named',
+      'b',
+      1.1,
+      { operation: 'toBinary', sourceProperty: 'b64', options: { fileName: 'x.txt', mimeType: 'text/plain' } },
+      { operation: 'binaryToPropery', options: {} },
+    ),
+    pair(
+      'binary moved',
+      'b',
+      1.1,
+      { operation: 'toBinary', sourceProperty: 'b64', binaryPropertyName: 'file', options: {} },
+      { operation: 'text', binaryPropertyName: 'file', options: {} },
+    ),
+    pair(
+      'to base64',
+      'b',
+      1.1,
+      { operation: 'toBinary', sourceProperty: 'b64', options: {} },
+      { operation: 'binaryToPropery', destinationKey: 'again', options: { encoding: 'utf8' } },
+    ),
+  ],
+  { strings: [{ b64: 'SGVsbG8sIHfDtnJsZCE=' }, { b64: 'AAEC' }] },
+);
+fileCase(
+  'files-spreadsheets',
+  [
+    pair('xlsx', 'x', 1.1, { operation: 'xlsx', options: {} }, { operation: 'xlsx', options: {} }),
+    pair(
+      'xlsx raw',
+      'x',
+      1.1,
+      { operation: 'xlsx', options: { sheetName: 'S' } },
+      { operation: 'xlsx', options: { rawData: true, sheetName: 'S' } },
+    ),
+    pair('ods', 'o', 1.1, { operation: 'ods', options: {} }, { operation: 'ods', options: {} }),
+    pair('xls', 'l', 1.1, { operation: 'xls', options: {} }, { operation: 'xls', options: {} }),
+    pair('rtf', 'r', 1.1, { operation: 'rtf', options: {} }, { operation: 'rtf', options: {} }),
+  ],
+  {
+    rows: [
+      { id: 1, name: 'Ann', n: 2.5, ok: true, d: '2024-01-02' },
+      { id: 2, name: 'Bob', n: 0, ok: false },
+    ],
+  },
+);
+fileCase(
+  'files-ical',
+  [
+    pair(
+      'ics',
+      'i',
+      1,
+      {
+        operation: 'iCal',
+        title: '={{ $json.t }}',
+        start: '2024-01-03T00:00:00',
+        end: '2024-01-04T00:00:00',
+        allDay: true,
+        additionalFields: { description: 'about it' },
+      },
+      { operation: 'fromIcs', options: {} },
+    ),
+    pair(
+      'ics timed',
+      'i',
+      1,
+      {
+        operation: 'iCal',
+        title: 'Meet',
+        start: '2024-05-01T10:30:00',
+        end: '2024-05-01T11:00:00',
+        additionalFields: { location: 'Room 1', url: 'https://example.com' },
+      },
+      { operation: 'fromIcs', options: {} },
+    ),
+  ],
+  { one: [{ t: 'Party' }] },
+);
 
 // ---- Later findings of the conformance run -------------------------------------------------------------
 add('html-body-and-legacy-trim', {
   nodes: [
-    N('Body HTML', 'html', 1.2, { operation: 'extractHtmlContent', dataPropertyName: 'html', extractionValues: fv([{ key: 'body', cssSelector: 'body', returnValue: 'html' }, { key: 'div', cssSelector: 'div', returnValue: 'html' }]), options: {} }),
-    N('Legacy', 'htmlExtract', 1, { dataPropertyName: 'html', extractionValues: fv([{ key: 'h', cssSelector: 'h1' }, { key: 'b', cssSelector: 'b', returnValue: 'html' }]), options: {} }),
-    N('Legacy untrimmed', 'htmlExtract', 1, { dataPropertyName: 'html', extractionValues: fv([{ key: 'h', cssSelector: 'h1' }]), options: { trimValues: false } }),
+    N('Body HTML', 'html', 1.2, {
+      operation: 'extractHtmlContent',
+      dataPropertyName: 'html',
+      extractionValues: fv([
+        { key: 'body', cssSelector: 'body', returnValue: 'html' },
+        { key: 'div', cssSelector: 'div', returnValue: 'html' },
+      ]),
+      options: {},
+    }),
+    N('Legacy', 'htmlExtract', 1, {
+      dataPropertyName: 'html',
+      extractionValues: fv([
+        { key: 'h', cssSelector: 'h1' },
+        { key: 'b', cssSelector: 'b', returnValue: 'html' },
+      ]),
+      options: {},
+    }),
+    N('Legacy untrimmed', 'htmlExtract', 1, {
+      dataPropertyName: 'html',
+      extractionValues: fv([{ key: 'h', cssSelector: 'h1' }]),
+      options: { trimValues: false },
+    }),
   ],
-  bodies: { page: [{ html: '<html>\n<body>\n\t<h1>  Spaced  </h1>\n<div>a<br/>b<img src="x.png" /><input value="v"/><b> x </b></div>\n</body>\n</html>\n' }] },
+  bodies: {
+    page: [
+      {
+        html: '<html>\n<body>\n\t<h1>  Spaced  </h1>\n<div>a<br/>b<img src="x.png" /><input value="v"/><b> x </b></div>\n</body>\n</html>\n',
+      },
+    ],
+  },
 });
 add('item-lists-2-field-errors', {
   nodes: [
     N('Split null', 'itemLists', 2, { fieldToSplitOut: 'nul', options: {} }, { continueOnFail: true }),
     N('Split text', 'itemLists', 2, { fieldToSplitOut: 'text', options: {} }, { continueOnFail: true }),
-    N('Aggregate missing', 'itemLists', 2, { operation: 'aggregateItems', fieldsToAggregate: { fieldToAggregate: [{ fieldToAggregate: 'nope' }] }, options: {} }, { continueOnFail: true }),
-    N('Aggregate missing 2.1', 'itemLists', 2.1, { operation: 'aggregateItems', fieldsToAggregate: { fieldToAggregate: [{ fieldToAggregate: 'nope' }] }, options: {} }),
-    N('Summarize missing 2.1', 'itemLists', 2.1, { operation: 'summarize', fieldsToSummarize: fv([{ field: 'nope' }, { aggregation: 'sum', field: 'n' }]), options: {} }),
-    N('Summarize going on', 'summarize', 1, { fieldsToSummarize: fv([{ field: 'nope' }, { aggregation: 'append', field: 'n' }]), options: { continueIfFieldNotFound: true } }),
+    N(
+      'Aggregate missing',
+      'itemLists',
+      2,
+      {
+        operation: 'aggregateItems',
+        fieldsToAggregate: { fieldToAggregate: [{ fieldToAggregate: 'nope' }] },
+        options: {},
+      },
+      { continueOnFail: true },
+    ),
+    N('Aggregate missing 2.1', 'itemLists', 2.1, {
+      operation: 'aggregateItems',
+      fieldsToAggregate: { fieldToAggregate: [{ fieldToAggregate: 'nope' }] },
+      options: {},
+    }),
+    N('Summarize missing 2.1', 'itemLists', 2.1, {
+      operation: 'summarize',
+      fieldsToSummarize: fv([{ field: 'nope' }, { aggregation: 'sum', field: 'n' }]),
+      options: {},
+    }),
+    N('Summarize going on', 'summarize', 1, {
+      fieldsToSummarize: fv([{ field: 'nope' }, { aggregation: 'append', field: 'n' }]),
+      options: { continueIfFieldNotFound: true },
+    }),
   ],
-  bodies: { rows: [{ nul: null, text: 'abc', n: 1 }, { nul: null, text: 'de', n: 2 }] },
+  bodies: {
+    rows: [
+      { nul: null, text: 'abc', n: 1 },
+      { nul: null, text: 'de', n: 2 },
+    ],
+  },
 });
 
 // Convert to File's files as text, and their binary properties (read back through $binary; not
 // which keys the entry has: n8n 2.8.4 keeps the bytes on disk under an `id`, Hamlet in `data`).
-const meta = (name) => N(name, 'set', 3.4, {
-  assignments: asg([
-    ['fileName', 'string', '={{ $binary.data.fileName }}'], ['mimeType', 'string', '={{ $binary.data.mimeType }}'],
-    ['fileExtension', 'string', '={{ $binary.data.fileExtension }}'], ['fileSize', 'string', '={{ $binary.data.fileSize }}'],
-    ['fileType', 'string', '={{ $binary.data.fileType }}'], ['bytes', 'number', '={{ $binary.data.bytes }}'],
-  ]),
-  options: {},
-});
+const meta = (name) =>
+  N(name, 'set', 3.4, {
+    assignments: asg([
+      ['fileName', 'string', '={{ $binary.data.fileName }}'],
+      ['mimeType', 'string', '={{ $binary.data.mimeType }}'],
+      ['fileExtension', 'string', '={{ $binary.data.fileExtension }}'],
+      ['fileSize', 'string', '={{ $binary.data.fileSize }}'],
+      ['fileType', 'string', '={{ $binary.data.fileType }}'],
+      ['bytes', 'number', '={{ $binary.data.bytes }}'],
+    ]),
+    options: {},
+  });
 const asText = (name) => N(name, 'extractFromFile', 1, { operation: 'text', options: {} });
 const fileKinds = [
-  ['csv', { options: {} }], ['csv semicolon', { options: { delimiter: ';', fileName: 'rows.csv' } }], ['html', { operation: 'html', options: {} }],
-  ['json', { operation: 'toJson', options: {} }], ['json each', { operation: 'toJson', mode: 'each', options: { fileName: 'one.json' } }],
-  ['text', { operation: 'toText', sourceProperty: 'name', options: {} }], ['binary', { operation: 'toBinary', sourceProperty: 'b64', options: {} }],
-  ['binary typed', { operation: 'toBinary', sourceProperty: 'b64', options: { fileName: 'pic.png', mimeType: 'image/png' } }],
+  ['csv', { options: {} }],
+  ['csv semicolon', { options: { delimiter: ';', fileName: 'rows.csv' } }],
+  ['html', { operation: 'html', options: {} }],
+  ['json', { operation: 'toJson', options: {} }],
+  ['json each', { operation: 'toJson', mode: 'each', options: { fileName: 'one.json' } }],
+  ['text', { operation: 'toText', sourceProperty: 'name', options: {} }],
+  ['binary', { operation: 'toBinary', sourceProperty: 'b64', options: {} }],
+  [
+    'binary typed',
+    { operation: 'toBinary', sourceProperty: 'b64', options: { fileName: 'pic.png', mimeType: 'image/png' } },
+  ],
   ['rtf', { operation: 'rtf', options: {} }],
 ];
 add('files-raw-and-meta', {
-  nodes: fileKinds.flatMap(([k, params]) => [N(`To ${k}`, 'convertToFile', 1.1, params), meta(`Meta ${k}`), asText(`Text ${k}`)]),
+  nodes: fileKinds.flatMap(([k, params]) => [
+    N(`To ${k}`, 'convertToFile', 1.1, params),
+    meta(`Meta ${k}`),
+    asText(`Text ${k}`),
+  ]),
   connections: Object.fromEntries([
     ['Input', [fileKinds.map(([k]) => [`To ${k}`])]],
     ...fileKinds.map(([k]) => [`To ${k}`, [[[`Meta ${k}`], [`Text ${k}`]]]]),
   ]),
-  bodies: { rows: [{ id: 1, name: 'Ann, "A"', n: 2.5, ok: true, none: null, tags: ['a'], o: { k: 1 }, b64: 'aGk=' }, { id: 2, name: 'Bo\nb', n: -0.1, ok: false, e: '', b64: '' }] },
+  bodies: {
+    rows: [
+      { id: 1, name: 'Ann, "A"', n: 2.5, ok: true, none: null, tags: ['a'], o: { k: 1 }, b64: 'aGk=' },
+      { id: 2, name: 'Bo\nb', n: -0.1, ok: false, e: '', b64: '' },
+    ],
+  },
 });
 
 // The legacy Start node: n8n 2.x no longer knows it, and refuses a manual run of a workflow that
@@ -637,7 +1466,11 @@ add('files-control-bytes', {
   chain: true,
   nodes: [
     N('To file', 'convertToFile', 1.1, { operation: 'toBinary', sourceProperty: 'b64', options: {} }),
-    N('Size', 'set', 3.4, { assignments: asg([['size', 'string', '={{ $binary.data.fileSize }}']]), includeOtherFields: true, options: {} }),
+    N('Size', 'set', 3.4, {
+      assignments: asg([['size', 'string', '={{ $binary.data.fileSize }}']]),
+      includeOtherFields: true,
+      options: {},
+    }),
     N('Text', 'extractFromFile', 1, { operation: 'text', options: {} }),
   ],
   connections: { Input: [[['To file']]], 'To file': [[['Size'], ['Text']]] },

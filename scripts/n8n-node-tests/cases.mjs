@@ -22,7 +22,11 @@ function ids(name) {
 }
 
 const code = (name, field, id, y) => ({
-  id: id(), name, type: 'n8n-nodes-base.code', typeVersion: 2, position: [220, y],
+  id: id(),
+  name,
+  type: 'n8n-nodes-base.code',
+  typeVersion: 2,
+  position: [220, y],
   parameters: { jsCode: `return ($json.body.${field} ?? []).map((j) => ({ json: j }));` },
 });
 
@@ -33,17 +37,30 @@ function build(entry) {
   const nodes = [];
   const connections = {};
   const link = (from, to, index = 0, output = 0) => {
-    const outs = ((connections[from] ??= { main: [] }).main);
+    const outs = (connections[from] ??= { main: [] }).main;
     while (outs.length <= output) outs.push([]);
     outs[output].push({ node: to, type: 'main', index });
   };
   // `manual` starts at a Manual Trigger, or at the node `manual` describes ({type, typeVersion}).
   const manual = Boolean(entry.manual);
   const start = typeof entry.manual === 'object' ? entry.manual : { type: 'manualTrigger', typeVersion: 1 };
-  if (manual) nodes.push({ id: id(), name: 'Manual', type: `n8n-nodes-base.${start.type}`, typeVersion: start.typeVersion, position: [0, 0], parameters: {} });
+  if (manual)
+    nodes.push({
+      id: id(),
+      name: 'Manual',
+      type: `n8n-nodes-base.${start.type}`,
+      typeVersion: start.typeVersion,
+      position: [0, 0],
+      parameters: {},
+    });
   else {
     nodes.push({
-      id: id(), name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: id(),
+      id: id(),
+      name: 'Webhook',
+      type: 'n8n-nodes-base.webhook',
+      typeVersion: 2,
+      position: [0, 0],
+      webhookId: id(),
       parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
     });
   }
@@ -61,10 +78,19 @@ function build(entry) {
   } else sources.push(first);
   entry.nodes.forEach((n, i) => {
     const { name, type, typeVersion, parameters = {}, ...extra } = n;
-    nodes.push({ id: id(), name, type: type.includes('.') ? type : `n8n-nodes-base.${type}`, typeVersion, position: [440 + 220 * (entry.chain ? i : 0), entry.chain ? 0 : 160 * i], parameters, ...extra });
+    nodes.push({
+      id: id(),
+      name,
+      type: type.includes('.') ? type : `n8n-nodes-base.${type}`,
+      typeVersion,
+      position: [440 + 220 * (entry.chain ? i : 0), entry.chain ? 0 : 160 * i],
+      parameters,
+      ...extra,
+    });
   });
   if (entry.connections) {
-    for (const [from, outs] of Object.entries(entry.connections)) outs.forEach((targets, output) => targets.forEach(([to, index = 0]) => link(from, to, index, output)));
+    for (const [from, outs] of Object.entries(entry.connections))
+      outs.forEach((targets, output) => targets.forEach(([to, index = 0]) => link(from, to, index, output)));
   } else if (entry.chain) {
     let prev = sources[0];
     for (const n of entry.nodes) {
@@ -74,13 +100,24 @@ function build(entry) {
   } else {
     for (const n of entry.nodes) sources.forEach((s, index) => link(s, n.name, index));
   }
-  const workflow = { name: `nt ${entry.name}`, nodes, connections, settings: entry.settings ?? { executionOrder: 'v1' } };
+  const workflow = {
+    name: `nt ${entry.name}`,
+    nodes,
+    connections,
+    settings: entry.settings ?? { executionOrder: 'v1' },
+  };
   const cases = manual
     ? [{ name: 'manual', trigger: { kind: 'manual', trigger: 'Manual' } }]
     : Object.entries(entry.bodies).map(([name, body]) => ({
-      name,
-      trigger: { kind: 'webhook', method: 'POST', path, body: Array.isArray(body) ? { items: body } : body, headers: { 'content-type': 'application/json' } },
-    }));
+        name,
+        trigger: {
+          kind: 'webhook',
+          method: 'POST',
+          path,
+          body: Array.isArray(body) ? { items: body } : body,
+          headers: { 'content-type': 'application/json' },
+        },
+      }));
   const more = { ...(entry.volatileKeys ? { volatileKeys: entry.volatileKeys } : {}) };
   return { workflow, cases: { workflow: `nt-${entry.name}.json`, ...more, cases } };
 }

@@ -79,7 +79,12 @@ function startNode(wf: WorkflowFile): string {
  */
 function withoutPins(wf: WorkflowFile): WorkflowFile {
   const { pinData: _pins, ...rest } = wf;
-  const settings = { ...rest.settings, saveManualExecutions: true, saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' };
+  const settings = {
+    ...rest.settings,
+    saveManualExecutions: true,
+    saveDataSuccessExecution: 'all',
+    saveDataErrorExecution: 'all',
+  };
   return { ...rest, name: rest.name ?? 'n8n node test', settings };
 }
 
@@ -91,15 +96,30 @@ function record(folder: string, tests: Array<{ path: string; wf: WorkflowFile }>
     const name = `${slug(t.path)}.json`;
     rmSync(path.join(fixtures, 'expected', name), { force: true });
     writeFileSync(path.join(fixtures, 'workflows', name), JSON.stringify(withoutPins(t.wf), null, 2));
-    writeFileSync(path.join(fixtures, 'cases', name), JSON.stringify({ workflow: name, cases: [{ name: 'harness', trigger: { kind: 'manual', trigger: startNode(t.wf) } }] }, null, 2));
+    writeFileSync(
+      path.join(fixtures, 'cases', name),
+      JSON.stringify(
+        { workflow: name, cases: [{ name: 'harness', trigger: { kind: 'manual', trigger: startNode(t.wf) } }] },
+        null,
+        2,
+      ),
+    );
   }
   const words = tests.map((t) => slug(t.path));
   const res = spawnSync(process.execPath, [path.join(ROOT, 'scripts/oracle/run.mjs'), ...words], {
     stdio: 'inherit',
     // Its own n8n instance folder and port, so a recording of the oracle's cases may run meanwhile.
-    env: { ORACLE_DATA_DIR: path.join(folder, '.hamlet', 'n8n-data'), ORACLE_PORT: '5790', ...process.env, ORACLE_FIXTURES: fixtures },
+    env: {
+      ORACLE_DATA_DIR: path.join(folder, '.hamlet', 'n8n-data'),
+      ORACLE_PORT: '5790',
+      ...process.env,
+      ORACLE_FIXTURES: fixtures,
+    },
   });
-  if (res.status !== 0) console.log(`[n8n-node-tests] the oracle ended with status ${res.status}; tests it could not record are reported as such`);
+  if (res.status !== 0)
+    console.log(
+      `[n8n-node-tests] the oracle ended with status ${res.status}; tests it could not record are reported as such`,
+    );
 }
 
 function recorded(folder: string, testPath: string): RecordedCase | undefined {
@@ -111,7 +131,12 @@ function recorded(folder: string, testPath: string): RecordedCase | undefined {
 /** A value with the keys whose value is undefined left out, as Jest's toEqual ignores them. */
 function comparable(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(comparable);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, comparable(x)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([, x]) => x !== undefined)
+        .map(([k, x]) => [k, comparable(x)]),
+    );
   return v;
 }
 
@@ -120,13 +145,20 @@ function differences(expected: unknown, actual: unknown, at: string, skip: Set<s
   if (out.length > 6) return;
   if (skip.has(at)) return;
   if (expected === null || typeof expected !== 'object' || actual === null || typeof actual !== 'object') {
-    if (!Object.is(expected, actual) && JSON.stringify(expected) !== JSON.stringify(actual)) out.push(`${at}: expected ${JSON.stringify(expected)?.slice(0, 160)}, got ${JSON.stringify(actual)?.slice(0, 160)}`);
+    if (!Object.is(expected, actual) && JSON.stringify(expected) !== JSON.stringify(actual))
+      out.push(
+        `${at}: expected ${JSON.stringify(expected)?.slice(0, 160)}, got ${JSON.stringify(actual)?.slice(0, 160)}`,
+      );
     return;
   }
-  if (Array.isArray(expected) !== Array.isArray(actual)) return void out.push(`${at}: expected ${JSON.stringify(expected).slice(0, 160)}, got ${JSON.stringify(actual).slice(0, 160)}`);
+  if (Array.isArray(expected) !== Array.isArray(actual))
+    return void out.push(
+      `${at}: expected ${JSON.stringify(expected).slice(0, 160)}, got ${JSON.stringify(actual).slice(0, 160)}`,
+    );
   const e = expected as Record<string, unknown>;
   const a = actual as Record<string, unknown>;
-  if (Array.isArray(e) && e.length !== (a as unknown as unknown[]).length) out.push(`${at}: expected ${e.length} entries, got ${(a as unknown as unknown[]).length}`);
+  if (Array.isArray(e) && e.length !== (a as unknown as unknown[]).length)
+    out.push(`${at}: expected ${e.length} entries, got ${(a as unknown as unknown[]).length}`);
   for (const k of new Set([...Object.keys(e), ...Object.keys(a)])) {
     if (!(k in a)) out.push(`${at}/${k}: missing (expected ${JSON.stringify(e[k])?.slice(0, 120)})`);
     else if (!(k in e)) out.push(`${at}/${k}: unexpected (${JSON.stringify(a[k])?.slice(0, 120)})`);
@@ -136,17 +168,26 @@ function differences(expected: unknown, actual: unknown, at: string, skip: Set<s
 
 /** Output 0 of each run (null for a run without data), as the harness reads a node's runs. */
 const recordedRuns = (runs: RecordedRun[] = []) => runs.map((r) => (r.output ? (r.output[0] ?? []) : null));
-const hamletRuns = (runs: HamletRun[] = []) => runs.map((r) => (r.data?.main ? (r.data.main[0] ?? []).map((it) => it.json) : null));
+const hamletRuns = (runs: HamletRun[] = []) =>
+  runs.map((r) => (r.data?.main ? (r.data.main[0] ?? []).map((it) => it.json) : null));
 
 /**
  * The harness's verdict on `actual` runs against `expected` ones for the pinned nodes, plus the
  * run status. Paths are /<node>/<run>/<item>/…; the oracle's volatile paths (values that changed
  * between its two recordings) only have to exist.
  */
-function judge(pinned: string[], expected: Record<string, unknown[]>, expectedStatus: string, actual: Record<string, unknown[]>, actualStatus: string, skip = new Set<string>()): string[] {
+function judge(
+  pinned: string[],
+  expected: Record<string, unknown[]>,
+  expectedStatus: string,
+  actual: Record<string, unknown[]>,
+  actualStatus: string,
+  skip = new Set<string>(),
+): string[] {
   const out: string[] = [];
   if (actualStatus !== expectedStatus) out.push(`status: expected ${expectedStatus}, got ${actualStatus}`);
-  for (const node of pinned) differences(comparable(expected[node] ?? []), comparable(actual[node] ?? []), `/${node}`, skip, out);
+  for (const node of pinned)
+    differences(comparable(expected[node] ?? []), comparable(actual[node] ?? []), `/${node}`, skip, out);
   return out;
 }
 
@@ -160,13 +201,23 @@ function volatile(c: RecordedCase): Set<string> {
   return paths;
 }
 
-async function runInHamlet(s: WorkflowTestServer, wf: WorkflowFile): Promise<{ status: string; runs: Record<string, unknown[]>; error?: string; refusal?: string }> {
+async function runInHamlet(
+  s: WorkflowTestServer,
+  wf: WorkflowFile,
+): Promise<{ status: string; runs: Record<string, unknown[]>; error?: string; refusal?: string }> {
   const created = await s.api('POST', '/workflows', withoutPins(wf));
-  if (created.status !== 200) return { status: `import ${created.status}`, runs: {}, error: JSON.stringify(created.body).slice(0, 200) };
+  if (created.status !== 200)
+    return { status: `import ${created.status}`, runs: {}, error: JSON.stringify(created.body).slice(0, 200) };
   const id = created.body.id as string;
   try {
     const res = await s.api('POST', `/workflows/${id}/execute`, {});
-    if (res.status !== 200) return { status: `execute ${res.status}`, runs: {}, error: JSON.stringify(res.body).slice(0, 200), refusal: res.body?.message };
+    if (res.status !== 200)
+      return {
+        status: `execute ${res.status}`,
+        runs: {},
+        error: JSON.stringify(res.body).slice(0, 200),
+        refusal: res.body?.message,
+      };
     const runData = (res.body.data?.resultData?.runData ?? {}) as Record<string, HamletRun[]>;
     const runs = Object.fromEntries(Object.entries(runData).map(([n, r]) => [n, hamletRuns(r)]));
     return { status: res.body.status, runs, error: res.body.data?.resultData?.error?.message };
@@ -209,7 +260,9 @@ async function main(): Promise<void> {
   try {
     for (const t of tests) {
       const pinned = Object.keys(t.wf.pinData ?? {});
-      const pins = Object.fromEntries(Object.entries(t.wf.pinData ?? {}).map(([name, items]) => [name, [(items as Item[]).map((i) => i.json ?? i)]]));
+      const pins = Object.fromEntries(
+        Object.entries(t.wf.pinData ?? {}).map(([name, items]) => [name, [(items as Item[]).map((i) => i.json ?? i)]]),
+      );
       if (againstPins) {
         const ours = await runInHamlet(s, t.wf);
         const problems = judge(pinned, pins, 'success', ours.runs, ours.status);
@@ -219,7 +272,12 @@ async function main(): Promise<void> {
       }
       const n8n = recorded(path.resolve(folder), t.path);
       if (!n8n) {
-        verdicts.push({ path: t.path, pass: false, problems: ["n8n 2.8.4's answer is not recorded (run with --record)"], n8nVsPins: [] });
+        verdicts.push({
+          path: t.path,
+          pass: false,
+          problems: ["n8n 2.8.4's answer is not recorded (run with --record)"],
+          n8nVsPins: [],
+        });
         continue;
       }
       if (n8n.refused) {
@@ -227,7 +285,16 @@ async function main(): Promise<void> {
         // Hamlet refuses the same way.
         const ours = await runInHamlet(s, t.wf);
         const same = ours.refusal === n8n.refused.message && /^execute 4\d\d$/.test(ours.status);
-        verdicts.push({ path: t.path, pass: false, problems: [`n8n 2.8.4 refuses the manual run (${n8n.refused.status}): ${n8n.refused.message}`, `Hamlet: ${ours.status} ${ours.refusal ?? ours.error ?? ''}`], n8nVsPins: [], refusedLikeN8n: same });
+        verdicts.push({
+          path: t.path,
+          pass: false,
+          problems: [
+            `n8n 2.8.4 refuses the manual run (${n8n.refused.status}): ${n8n.refused.message}`,
+            `Hamlet: ${ours.status} ${ours.refusal ?? ours.error ?? ''}`,
+          ],
+          n8nVsPins: [],
+          refusedLikeN8n: same,
+        });
         continue;
       }
       const n8nRuns = Object.fromEntries(Object.entries(n8n.nodes).map(([name, runs]) => [name, recordedRuns(runs)]));
@@ -248,18 +315,26 @@ async function main(): Promise<void> {
     byNode.set(node, [...(byNode.get(node) ?? []), v]);
   }
   console.log('\nPer node (passed/tests):');
-  for (const [node, vs] of [...byNode].sort()) console.log(`  ${node}: ${vs.filter((v) => v.pass).length}/${vs.length}`);
+  for (const [node, vs] of [...byNode].sort())
+    console.log(`  ${node}: ${vs.filter((v) => v.pass).length}/${vs.length}`);
   for (const v of verdicts.filter((x) => !x.pass)) console.log(`\nFAIL ${v.path}\n  ${v.problems.join('\n  ')}`);
   const differing = verdicts.filter((v) => v.n8nVsPins.length);
   if (differing.length) {
-    console.log(`\nWhere n8n 2.8.4 differs from the pinned data (${differing.length}; 2.8.4's answer is the expected one):`);
+    console.log(
+      `\nWhere n8n 2.8.4 differs from the pinned data (${differing.length}; 2.8.4's answer is the expected one):`,
+    );
     for (const v of differing) console.log(`  ${v.path}\n    ${v.n8nVsPins.slice(0, 3).join('\n    ')}`);
   }
   const passed = verdicts.filter((v) => v.pass).length;
   const refused = verdicts.filter((v) => v.refusedLikeN8n).length;
-  console.log(`\nn8n node tests: ${passed}/${verdicts.length} pass (of ${NODE_TESTS.length} selected offline tests)${refused ? `; ${refused} more that n8n 2.8.4 itself refuses to run, refused by Hamlet alike` : ''}`);
+  console.log(
+    `\nn8n node tests: ${passed}/${verdicts.length} pass (of ${NODE_TESTS.length} selected offline tests)${refused ? `; ${refused} more that n8n 2.8.4 itself refuses to run, refused by Hamlet alike` : ''}`,
+  );
   mkdirSync(path.join(path.resolve(folder), '.hamlet'), { recursive: true });
-  writeFileSync(path.join(path.resolve(folder), '.hamlet', againstPins ? 'report-pins.json' : 'report.json'), JSON.stringify(verdicts, null, 2));
+  writeFileSync(
+    path.join(path.resolve(folder), '.hamlet', againstPins ? 'report-pins.json' : 'report.json'),
+    JSON.stringify(verdicts, null, 2),
+  );
 }
 
 await main();

@@ -69,7 +69,11 @@ function looksLikeNow(v) {
 /** JSON with object keys sorted, so equal values give equal text whatever their key order. */
 function canonical(v) {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'undefined';
 }
 
@@ -84,7 +88,10 @@ export function orderUnordered(c, unorderedPaths = []) {
   for (const p of unorderedPaths) {
     const list = valueAt(c, p);
     if (!Array.isArray(list)) continue;
-    const sorted = list.map((v) => [canonical(v), v]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, v]) => v);
+    const sorted = list
+      .map((v) => [canonical(v), v])
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .map(([, v]) => v);
     list.splice(0, list.length, ...sorted);
   }
   return c;
@@ -146,7 +153,10 @@ export function shapeOf(x, y) {
 
 /** The values at a JSON-pointer path. */
 export function valueAt(c, path) {
-  return path.split('/').slice(1).reduce((o, part) => o?.[part], c);
+  return path
+    .split('/')
+    .slice(1)
+    .reduce((o, part) => o?.[part], c);
 }
 
 /** Removes the volatile values (the test only checks their keys exist). */

@@ -28,14 +28,30 @@ function startIds(name) {
 
 function webhookNode(path, responseData = 'allEntries', responseMode = 'lastNode', extra = {}, typeVersion = 2) {
   return {
-    id: id(), name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion, position: [0, 0], webhookId: id(),
-    parameters: { httpMethod: 'POST', path, responseMode, ...(responseMode === 'lastNode' ? { responseData } : {}), options: {}, ...extra },
+    id: id(),
+    name: 'Webhook',
+    type: 'n8n-nodes-base.webhook',
+    typeVersion,
+    position: [0, 0],
+    webhookId: id(),
+    parameters: {
+      httpMethod: 'POST',
+      path,
+      responseMode,
+      ...(responseMode === 'lastNode' ? { responseData } : {}),
+      options: {},
+      ...extra,
+    },
   };
 }
 
 function inputNode(name = 'Input', field = 'items', y = 0) {
   return {
-    id: id(), name, type: 'n8n-nodes-base.code', typeVersion: 2, position: [220, y],
+    id: id(),
+    name,
+    type: 'n8n-nodes-base.code',
+    typeVersion: 2,
+    position: [220, y],
     parameters: { jsCode: `return ($json.body.${field} ?? []).map((j) => ({ json: j }));` },
   };
 }
@@ -55,33 +71,69 @@ function build(entry) {
     const g = entry.graph;
     const hook = g.from.length ? [webhookNode(path, entry.responseData, entry.responseMode)] : [];
     nodes = [...hook, ...g.nodes.map(withDefaults)];
-    connections = { ...(hook.length ? { Webhook: { main: [g.from.map((n) => ({ node: n, type: 'main', index: 0 }))] } } : {}), ...g.connections };
+    connections = {
+      ...(hook.length ? { Webhook: { main: [g.from.map((n) => ({ node: n, type: 'main', index: 0 }))] } } : {}),
+      ...g.connections,
+    };
   } else {
     const chain = entry.nodes.map(withDefaults);
-    nodes = [webhookNode(path, entry.responseData, entry.responseMode, entry.webhook, entry.webhookVersion), inputNode(), ...chain];
+    nodes = [
+      webhookNode(path, entry.responseData, entry.responseMode, entry.webhook, entry.webhookVersion),
+      inputNode(),
+      ...chain,
+    ];
     const names = ['Webhook', 'Input', ...chain.map((n) => n.name)];
     connections = {};
-    for (let i = 0; i < names.length - 1; i++) connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+    for (let i = 0; i < names.length - 1; i++)
+      connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
   }
-  const workflow = { name: entry.workflowName ?? `oracle ${entry.name}`, nodes, connections, settings: entry.settings ?? { executionOrder: 'v1' } };
+  const workflow = {
+    name: entry.workflowName ?? `oracle ${entry.name}`,
+    nodes,
+    connections,
+    settings: entry.settings ?? { executionOrder: 'v1' },
+  };
   const bodies = entry.bodies ?? Object.fromEntries((entry.inputs ?? ALL_INPUTS).map((k) => [k, { items: INPUTS[k] }]));
   const cases = Object.entries(bodies).map(([name, body]) => ({
     name,
-    trigger: { kind: 'webhook', method: 'POST', path, body, headers: { 'content-type': 'application/json' }, ...(entry.resume ? { resume: entry.resume } : {}) },
+    trigger: {
+      kind: 'webhook',
+      method: 'POST',
+      path,
+      body,
+      headers: { 'content-type': 'application/json' },
+      ...(entry.resume ? { resume: entry.resume } : {}),
+    },
   }));
   if (entry.manual) cases.push({ name: 'manual', trigger: { kind: 'manual', trigger: entry.manual } });
   // Credentials the workflow's nodes reference by name: `npm run oracle` and the suite create them
   // first and point the references at the ids they got.
   // An error workflow (settings.errorWorkflow) is its own file; the cases record its run.
-  const errorWorkflow = entry.errorWorkflow ? { name: `oracle ${entry.name} (error workflow)`, nodes: entry.errorWorkflow.nodes.map(withDefaults), connections: entry.errorWorkflow.connections, settings: { executionOrder: 'v1' } } : undefined;
+  const errorWorkflow = entry.errorWorkflow
+    ? {
+        name: `oracle ${entry.name} (error workflow)`,
+        nodes: entry.errorWorkflow.nodes.map(withDefaults),
+        connections: entry.errorWorkflow.connections,
+        settings: { executionOrder: 'v1' },
+      }
+    : undefined;
   // Sub-workflows called from the database by id: each its own file, with the `id` it is imported
   // under and whether it is published (`active`, as in an n8n export).
-  const subWorkflows = (entry.subWorkflows ?? []).map((w) => ({ id: w.id, name: w.name, active: w.active ?? true, nodes: w.nodes.map(withDefaults), connections: w.connections, settings: { executionOrder: 'v1' } }));
+  const subWorkflows = (entry.subWorkflows ?? []).map((w) => ({
+    id: w.id,
+    name: w.name,
+    active: w.active ?? true,
+    nodes: w.nodes.map(withDefaults),
+    connections: w.connections,
+    settings: { executionOrder: 'v1' },
+  }));
   const more = {
     ...(entry.volatileKeys ? { volatileKeys: entry.volatileKeys } : {}),
     ...(entry.volatileShapes ? { volatileShapes: true } : {}),
     ...(entry.unorderedPaths ? { unorderedPaths: entry.unorderedPaths } : {}),
-    ...(subWorkflows.length ? { subWorkflows: subWorkflows.map((w, i) => `${entry.name}--sub-workflow${i ? `-${i + 1}` : ''}.json`) } : {}),
+    ...(subWorkflows.length
+      ? { subWorkflows: subWorkflows.map((w, i) => `${entry.name}--sub-workflow${i ? `-${i + 1}` : ''}.json`) }
+      : {}),
     ...(entry.credentials ? { credentials: entry.credentials } : {}),
     ...(errorWorkflow ? { errorWorkflow: `${entry.name}--error-workflow.json` } : {}),
   };
@@ -99,8 +151,11 @@ for (const entry of [...NODE_FAMILIES, ...ENGINE_FAMILIES, ...HTTP_FAMILIES, ...
   seen.add(entry.name);
   const { workflow, errorWorkflow, subWorkflows, cases } = build(entry);
   writeFileSync(join(OUT, 'workflows', `${entry.name}.json`), JSON.stringify(workflow, null, 2) + '\n');
-  if (errorWorkflow) writeFileSync(join(OUT, 'workflows', cases.errorWorkflow), JSON.stringify(errorWorkflow, null, 2) + '\n');
-  subWorkflows.forEach((w, i) => writeFileSync(join(OUT, 'workflows', cases.subWorkflows[i]), JSON.stringify(w, null, 2) + '\n'));
+  if (errorWorkflow)
+    writeFileSync(join(OUT, 'workflows', cases.errorWorkflow), JSON.stringify(errorWorkflow, null, 2) + '\n');
+  subWorkflows.forEach((w, i) =>
+    writeFileSync(join(OUT, 'workflows', cases.subWorkflows[i]), JSON.stringify(w, null, 2) + '\n'),
+  );
   writeFileSync(join(OUT, 'cases', `${entry.name}.json`), JSON.stringify(cases, null, 2) + '\n');
   count += cases.cases.length;
 }

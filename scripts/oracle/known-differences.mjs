@@ -12,7 +12,10 @@ const FILE = join(ROOT, 'test/fixtures/n8n-oracle/known-differences.json');
 const REASONS = join(dirname(fileURLToPath(import.meta.url)), 'reasons.json');
 // Colour codes (ESC [ … m) are removed first.
 const ESC = String.fromCharCode(27);
-const log = readFileSync(process.argv[2], 'utf8').split(ESC).map((part, i) => (i === 0 ? part : part.replace(/^\[[0-9;]*m/, ''))).join('');
+const log = readFileSync(process.argv[2], 'utf8')
+  .split(ESC)
+  .map((part, i) => (i === 0 ? part : part.replace(/^\[[0-9;]*m/, '')))
+  .join('');
 const reasons = existsSync(REASONS) ? JSON.parse(readFileSync(REASONS, 'utf8')) : {};
 const known = JSON.parse(readFileSync(FILE, 'utf8'));
 const lines = log.split('\n');

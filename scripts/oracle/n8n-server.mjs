@@ -106,7 +106,8 @@ export class N8nClient {
   async setupOwner(deadline) {
     // Readiness answers before the /rest routes are mounted (404) or the database is (503), and
     // the server may still drop a connection while it starts: wait for them.
-    const trySetup = () => this.rest('POST', '/owner/setup', OWNER).catch(() => ({ status: 404, body: 'connection dropped' }));
+    const trySetup = () =>
+      this.rest('POST', '/owner/setup', OWNER).catch(() => ({ status: 404, body: 'connection dropped' }));
     let setup = await trySetup();
     while ((setup.status === 404 || setup.status === 503) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 1000));

@@ -35,14 +35,35 @@ const PORT = Number(process.env.ORACLE_PORT ?? 5688);
 // The public API accepts only these keys on create (others get 400, pinData too): a workflow's
 // pinData goes with its manual run instead (the fuzzer's fz-* cases pin their input items).
 const WORKFLOW_KEYS = ['name', 'nodes', 'connections', 'settings', 'staticData'];
-const NODE_KEYS = ['id', 'name', 'type', 'typeVersion', 'position', 'parameters', 'credentials', 'disabled', 'notes', 'notesInFlow', 'executeOnce', 'alwaysOutputData', 'retryOnFail', 'maxTries', 'waitBetweenTries', 'onError', 'continueOnFail', 'webhookId'];
+const NODE_KEYS = [
+  'id',
+  'name',
+  'type',
+  'typeVersion',
+  'position',
+  'parameters',
+  'credentials',
+  'disabled',
+  'notes',
+  'notesInFlow',
+  'executeOnce',
+  'alwaysOutputData',
+  'retryOnFail',
+  'maxTries',
+  'waitBetweenTries',
+  'onError',
+  'continueOnFail',
+  'webhookId',
+];
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function forUpload(wf) {
   const body = Object.fromEntries(WORKFLOW_KEYS.filter((k) => wf[k] !== undefined).map((k) => [k, wf[k]]));
   body.settings ??= {};
-  body.nodes = wf.nodes.map((n) => Object.fromEntries(NODE_KEYS.filter((k) => n[k] !== undefined).map((k) => [k, n[k]])));
+  body.nodes = wf.nodes.map((n) =>
+    Object.fromEntries(NODE_KEYS.filter((k) => n[k] !== undefined).map((k) => [k, n[k]])),
+  );
   return body;
 }
 
@@ -115,7 +136,11 @@ async function resumeCall(resume, firstAnswer, whenWaiting) {
   const target = new URL(url);
   await whenWaiting(target.pathname.split('/').at(-1));
   for (const [k, v] of Object.entries(resume.query ?? {})) target.searchParams.set(k, v);
-  return request(target, { method: resume.method, headers: resume.headers, body: resume.body === undefined ? undefined : JSON.stringify(resume.body) });
+  return request(target, {
+    method: resume.method,
+    headers: resume.headers,
+    body: resume.body === undefined ? undefined : JSON.stringify(resume.body),
+  });
 }
 
 /** `recordedId`: the workflow whose execution the case records (the error workflow's, when there is one). */
@@ -125,8 +150,15 @@ async function runOnce(n8n, wf, id, spec, recordedId = id) {
   if (spec.trigger.kind === 'webhook') {
     const t = spec.trigger;
     // `rawBase64`: a body of any bytes (a multipart upload of a binary file).
-    const body = t.rawBase64 !== undefined ? Buffer.from(t.rawBase64, 'base64') : (t.raw ?? (t.body === undefined ? undefined : JSON.stringify(t.body)));
-    response = await request(`${n8n.base}/webhook/${t.path}`, { method: t.method ?? 'GET', headers: t.headers ?? {}, body }, t.responseAs);
+    const body =
+      t.rawBase64 !== undefined
+        ? Buffer.from(t.rawBase64, 'base64')
+        : (t.raw ?? (t.body === undefined ? undefined : JSON.stringify(t.body)));
+    response = await request(
+      `${n8n.base}/webhook/${t.path}`,
+      { method: t.method ?? 'GET', headers: t.headers ?? {}, body },
+      t.responseAs,
+    );
     if (t.resume) {
       const resumed = await resumeCall(t.resume, response, (executionId) => waitingExecution(n8n, executionId));
       if (resumed) response.resume = resumed;
@@ -134,11 +166,24 @@ async function runOnce(n8n, wf, id, spec, recordedId = id) {
   } else {
     const full = await n8n.api('GET', `/workflows/${id}`);
     const workflowData = wf.pinData ? { ...full.body, pinData: wf.pinData } : full.body;
-    const r = await n8n.rest('POST', `/workflows/${id}/run`, { workflowData, triggerToStartFrom: { name: spec.trigger.trigger } });
+    const r = await n8n.rest('POST', `/workflows/${id}/run`, {
+      workflowData,
+      triggerToStartFrom: { name: spec.trigger.trigger },
+    });
     // A refused manual run (a node type n8n does not know) is the case's recorded answer.
-    if (r.status !== 200) return { name: spec.name, trigger: spec.trigger, refused: { status: r.status, message: r.body?.message ?? String(r.body) } };
+    if (r.status !== 200)
+      return {
+        name: spec.name,
+        trigger: spec.trigger,
+        refused: { status: r.status, message: r.body?.message ?? String(r.body) },
+      };
   }
-  const exec = await newExecution(n8n, recordedId, seen, spec.trigger.resume ? ['new', 'running', 'waiting'] : undefined);
+  const exec = await newExecution(
+    n8n,
+    recordedId,
+    seen,
+    spec.trigger.resume ? ['new', 'running', 'waiting'] : undefined,
+  );
   return captureCase(spec, exec, response, n8n.base);
 }
 
@@ -179,12 +224,14 @@ export async function recordFile(n8n, file) {
   for (const subFile of caseFile.subWorkflows ?? []) {
     const sub = JSON.parse(readFileSync(join(FIXTURES, 'workflows', subFile), 'utf8'));
     const created = await n8n.rest('POST', '/workflows', { ...forUpload(sub), id: sub.id });
-    if (created.status !== 200 || created.body.data?.id !== sub.id) throw new Error(`sub-workflow ${subFile}: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
+    if (created.status !== 200 || created.body.data?.id !== sub.id)
+      throw new Error(`sub-workflow ${subFile}: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
     subWorkflowIds.push(sub.id);
     // Published as its file says (n8n 2.x publishes a workflow only when the sub-workflows it calls are).
     if (sub.active) {
       const act = await n8n.api('POST', `/workflows/${sub.id}/activate`);
-      if (act.status !== 200) throw new Error(`sub-workflow ${subFile} activation: ${act.status} ${JSON.stringify(act.body)}`);
+      if (act.status !== 200)
+        throw new Error(`sub-workflow ${subFile} activation: ${act.status} ${JSON.stringify(act.body)}`);
     }
   }
   // An error workflow: created first, named in the workflow's settings; the cases record its run.
@@ -237,7 +284,11 @@ async function recordWorkflow(n8n, file, caseFile, wf, out, errorWorkflowId) {
       }
       const paths = volatilePaths(firsts[i], second, caseFile.volatileKeys, caseFile.unorderedPaths);
       // Random values: what the suite checks instead of the value is the form both runs shared.
-      const shapes = caseFile.volatileShapes ? Object.fromEntries(paths.map((p) => [p, shapeOf(valueAt(firsts[i], p), valueAt(second, p))]).filter(([, shape]) => shape)) : {};
+      const shapes = caseFile.volatileShapes
+        ? Object.fromEntries(
+            paths.map((p) => [p, shapeOf(valueAt(firsts[i], p), valueAt(second, p))]).filter(([, shape]) => shape),
+          )
+        : {};
       const c = orderUnordered(dropPaths(firsts[i], paths), caseFile.unorderedPaths);
       if (paths.length) c.droppedVolatilePaths = paths;
       if (Object.keys(shapes).length) c.volatileShapes = shapes;
@@ -273,7 +324,9 @@ async function main() {
       try {
         const out = await recordFile(n8n, file);
         cases += out.cases.length;
-        console.log(`[oracle] ${file}: ${out.cases.length} cases${out.activation ? ` (activation ${out.activation.status})` : ''}`);
+        console.log(
+          `[oracle] ${file}: ${out.cases.length} cases${out.activation ? ` (activation ${out.activation.status})` : ''}`,
+        );
       } catch (e) {
         failures.push(`${file}: ${e.message}`);
         console.log(`[oracle] ${file}: FAILED ${e.message}`);
@@ -283,7 +336,9 @@ async function main() {
     n8n.stop();
     await stopEcho();
   }
-  console.log(`[oracle] recorded ${cases} cases from ${files.length - failures.length}/${files.length} files with n8n ${n8n.versionCli}`);
+  console.log(
+    `[oracle] recorded ${cases} cases from ${files.length - failures.length}/${files.length} files with n8n ${n8n.versionCli}`,
+  );
   if (failures.length) process.exitCode = 1;
 }
 

@@ -53,7 +53,9 @@ export function answerHelpOrMisuse(cmd: Command, args: string[], flags: Record<s
   }
   if (cmd.subcommands && !sub) {
     const expected = cmd.subcommands.map((s) => s.name).join(', ');
-    console.error(`${args[0] ? `hamlet ${cmd.name}: unknown command ${args[0]}` : `hamlet ${cmd.name} needs a command`}: one of ${expected}\n\n${helpText(cmd, cmd.subcommands)}`);
+    console.error(
+      `${args[0] ? `hamlet ${cmd.name}: unknown command ${args[0]}` : `hamlet ${cmd.name} needs a command`}: one of ${expected}\n\n${helpText(cmd, cmd.subcommands)}`,
+    );
     return USAGE_ERROR;
   }
   return undefined;

@@ -6,7 +6,8 @@ import { configured } from './setup.js';
 export const command: Command = {
   name: 'eval',
   usage: 'hamlet eval run|check|schema …',
-  summary: 'Runs an agent on tasks, each episode in an isolated world, and writes scores, checks, changes, traces and an HTML report.',
+  summary:
+    'Runs an agent on tasks, each episode in an isolated world, and writes scores, checks, changes, traces and an HTML report.',
   subcommands: [
     {
       name: 'run',
@@ -18,10 +19,21 @@ export const command: Command = {
         '--repeat N      episodes per task (default 1)',
         '--out DIR       where results go (default eval-runs/<time>)',
       ],
-      example: 'hamlet eval run examples/eval/party-lights.yaml --agent "node examples/eval/agents/reference.mjs" --parallel 2',
+      example:
+        'hamlet eval run examples/eval/party-lights.yaml --agent "node examples/eval/agents/reference.mjs" --parallel 2',
     },
-    { name: 'check', usage: 'hamlet eval check <task.yaml…>', summary: 'check task files without running them', example: 'hamlet eval check examples/eval/party-lights.yaml' },
-    { name: 'schema', usage: 'hamlet eval schema', summary: "print the task format's JSON Schema", example: 'hamlet eval schema > task.schema.json' },
+    {
+      name: 'check',
+      usage: 'hamlet eval check <task.yaml…>',
+      summary: 'check task files without running them',
+      example: 'hamlet eval check examples/eval/party-lights.yaml',
+    },
+    {
+      name: 'schema',
+      usage: 'hamlet eval schema',
+      summary: "print the task format's JSON Schema",
+      example: 'hamlet eval schema > task.schema.json',
+    },
   ],
   example: 'hamlet eval run examples/eval/party-lights.yaml --agent "node my-agent.mjs"',
   async run(args, flags) {

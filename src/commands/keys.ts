@@ -15,9 +15,25 @@ export const command: Command = {
   summary: `Creates, lists or revokes the API keys of a service (${SERVICES()}: the console's admin keys).`,
   example: 'hamlet keys create mail --name my-agent',
   subcommands: [
-    { name: 'create', usage: 'hamlet keys create <service> [--name N]', summary: 'print one new API key (mail, home, workflow; admin: the console)', flags: ['--name N   a label shown by `keys list` and in the console'], example: 'hamlet keys create workflow --name ci' },
-    { name: 'list', usage: 'hamlet keys list <service>', summary: "list a service's keys (id, last characters, dates; never the keys themselves)", example: 'hamlet keys list mail' },
-    { name: 'revoke', usage: 'hamlet keys revoke <service> <key-id>', summary: 'revoke a key (its id from `keys list`)', example: 'hamlet keys revoke mail 01J9Z6…' },
+    {
+      name: 'create',
+      usage: 'hamlet keys create <service> [--name N]',
+      summary: 'print one new API key (mail, home, workflow; admin: the console)',
+      flags: ['--name N   a label shown by `keys list` and in the console'],
+      example: 'hamlet keys create workflow --name ci',
+    },
+    {
+      name: 'list',
+      usage: 'hamlet keys list <service>',
+      summary: "list a service's keys (id, last characters, dates; never the keys themselves)",
+      example: 'hamlet keys list mail',
+    },
+    {
+      name: 'revoke',
+      usage: 'hamlet keys revoke <service> <key-id>',
+      summary: 'revoke a key (its id from `keys list`)',
+      example: 'hamlet keys revoke mail 01J9Z6…',
+    },
   ],
   async run([action, service, id], flags) {
     if (!service || !(service === ADMIN_KEYS || registeredServices().includes(service))) {
@@ -46,7 +62,9 @@ export const command: Command = {
       }
       if (action === 'list') {
         for (const k of await store.keys.list(service)) {
-          console.log(`${k.id}  …${k.hint}  ${k.createdAt}  ${k.revokedAt ? 'revoked ' + k.revokedAt : 'live'}  ${k.name ?? ''}`);
+          console.log(
+            `${k.id}  …${k.hint}  ${k.createdAt}  ${k.revokedAt ? 'revoked ' + k.revokedAt : 'live'}  ${k.name ?? ''}`,
+          );
         }
         return 0;
       }

@@ -10,7 +10,10 @@ import { hamletVersion } from '../console/version.js';
 
 /** The global help: every command, then every service's own commands (from their declarations). */
 async function usage(): Promise<string> {
-  const rows: Array<[string, string]> = [['hamlet --help | --version', ''], ...COMMANDS.map((c): [string, string] => [c.usage, c.summary])];
+  const rows: Array<[string, string]> = [
+    ['hamlet --help | --version', ''],
+    ...COMMANDS.map((c): [string, string] => [c.usage, c.summary]),
+  ];
   for (const name of registeredServices()) {
     const cmd = serviceCommand(await loadService(name));
     for (const sub of cmd?.subcommands ?? []) rows.push([sub.usage, sub.summary]);

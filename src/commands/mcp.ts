@@ -8,8 +8,11 @@ import { configured } from './setup.js';
 export const command: Command = {
   name: 'mcp',
   usage: 'hamlet mcp [--keys k1,k2]',
-  summary: "Serves the MCP server of all the services over stdio; the services run elsewhere (hamlet start), reached at HAMLET_<SERVICE>_URL or their ports.",
-  flags: ["--keys LIST   the agent's service keys, comma separated (HAMLET_MCP_KEYS); keys a registration returns are kept for the session"],
+  summary:
+    'Serves the MCP server of all the services over stdio; the services run elsewhere (hamlet start), reached at HAMLET_<SERVICE>_URL or their ports.',
+  flags: [
+    "--keys LIST   the agent's service keys, comma separated (HAMLET_MCP_KEYS); keys a registration returns are kept for the session",
+  ],
   example: 'hamlet mcp --keys hamlet_mail_…,hamlet_home_…',
   async run(_args, flags) {
     const { config, services } = await configured(flags);
@@ -20,7 +23,11 @@ export const command: Command = {
     }
     const keys = (flags['keys'] ?? config.source.env.HAMLET_MCP_KEYS ?? '').split(/[\s,]+/).filter(Boolean);
     const { serveMcpOverStdio } = await import('../console/mcp/stdio.js');
-    await serveMcpOverStdio(directory, services.map((s) => s.definition), keys);
+    await serveMcpOverStdio(
+      directory,
+      services.map((s) => s.definition),
+      keys,
+    );
     return 0;
   },
 };

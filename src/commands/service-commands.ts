@@ -8,13 +8,20 @@ import type { Command } from './command.js';
 export function serviceCommand(definition: ServiceDefinition): Command | undefined {
   const commands = definition.cli ?? [];
   if (!commands.length) return undefined;
-  const usageOf = (c: (typeof commands)[number]) => `hamlet ${definition.name} ${c.name}${c.flags?.length ? ' [flags]' : ''}`;
+  const usageOf = (c: (typeof commands)[number]) =>
+    `hamlet ${definition.name} ${c.name}${c.flags?.length ? ' [flags]' : ''}`;
   return {
     name: definition.name,
     usage: `hamlet ${definition.name} ${commands.map((c) => c.name).join('|')}`,
     summary: `The ${definition.name} service's own commands.`,
     example: commands[0]!.example,
-    subcommands: commands.map((c) => ({ name: c.name, usage: usageOf(c), summary: c.summary, flags: c.flags, example: c.example })),
+    subcommands: commands.map((c) => ({
+      name: c.name,
+      usage: usageOf(c),
+      summary: c.summary,
+      flags: c.flags,
+      example: c.example,
+    })),
     async run([name, ...args], flags) {
       // Loaded here, not at the top: `hamlet help` reads this file and must load no configuration.
       const { configured, withPlatform } = await import('./setup.js');

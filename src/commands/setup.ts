@@ -8,7 +8,10 @@ import type { ConfiguredService, Platform } from '../platform/service.js';
 /** The configuration once loaded, so a failure can name the setting behind it (cli.ts). */
 export let loaded: { config: HamletConfig; ports: PortSetting[] } | undefined;
 
-export async function configured(flags: Record<string, string>, env: NodeJS.ProcessEnv = process.env): Promise<{ config: HamletConfig; services: ConfiguredService[] }> {
+export async function configured(
+  flags: Record<string, string>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ config: HamletConfig; services: ConfiguredService[] }> {
   const { config, services, ports } = await configure(env, flags);
   loaded = { config, ports };
   return { config, services };
@@ -25,7 +28,11 @@ export function platformConfigured(flags: Record<string, string>, env: NodeJS.Pr
 }
 
 /** Opens the platform with the given services' tables migrated, runs `work`, closes it. */
-export async function withPlatform<T>(config: HamletConfig, services: ConfiguredService[], work: (platform: Platform) => Promise<T>): Promise<T> {
+export async function withPlatform<T>(
+  config: HamletConfig,
+  services: ConfiguredService[],
+  work: (platform: Platform) => Promise<T>,
+): Promise<T> {
   const { closePlatform, openPlatform } = await import('../server.js');
   const { migrate } = await import('../platform/db.js');
   const { createLogger } = await import('../platform/logger.js');

@@ -10,7 +10,11 @@ export const command: Command = {
   name: 'start',
   usage: 'hamlet start [--services blog,mail,...] [--pretty]',
   summary: 'Runs the services and the console, prints their URLs, and stops on Ctrl-C (SIGINT) or SIGTERM.',
-  flags: ['--services LIST   the services to run (HAMLET_SERVICES; default all)', '--pretty          human-readable logs instead of JSON lines', '--log-level L     trace, debug, info, warn, error or silent (HAMLET_LOG_LEVEL)'],
+  flags: [
+    '--services LIST   the services to run (HAMLET_SERVICES; default all)',
+    '--pretty          human-readable logs instead of JSON lines',
+    '--log-level L     trace, debug, info, warn, error or silent (HAMLET_LOG_LEVEL)',
+  ],
   example: 'hamlet start --services mail,home --pretty',
   async run(_args, flags) {
     const { config, services } = await configured(flags);
@@ -42,6 +46,8 @@ async function start(config: HamletConfig, services: ConfiguredService[]): Promi
 
 /** The URL table, set apart from the log lines above it. */
 function printUrls(services: Record<string, { urls: Record<string, string> } | undefined>): void {
-  const rows = Object.entries(services).flatMap(([name, svc]) => Object.entries(svc!.urls).map(([label, url]) => `${name.padEnd(10)} ${label.padEnd(10)} ${url}`));
+  const rows = Object.entries(services).flatMap(([name, svc]) =>
+    Object.entries(svc!.urls).map(([label, url]) => `${name.padEnd(10)} ${label.padEnd(10)} ${url}`),
+  );
   console.log(`\nHamlet ${hamletVersion()} is running:\n${rows.join('\n')}\n`);
 }

@@ -19,25 +19,51 @@ import { stateHash } from '../console/world/state.js';
 export const command: Command = {
   name: 'world',
   usage: 'hamlet world save|load|reset|hash|seed|keys …',
-  summary: "Saves, restores, resets, hashes or seeds the world (every selected service's state) on the configured storage.",
+  summary:
+    "Saves, restores, resets, hashes or seeds the world (every selected service's state) on the configured storage.",
   example: 'hamlet world save before.hamlet && hamlet world load before.hamlet',
   subcommands: [
-    { name: 'save', usage: 'hamlet world save <file> [--name N]', summary: "save every service's state to one file (gzip JSON Lines); prints its hash", flags: ['--name N   a name stored in the file'], example: 'hamlet world save monday.hamlet --name monday' },
-    { name: 'load', usage: 'hamlet world load <file>', summary: 'replace the world with a saved one; prints the restored hash', example: 'hamlet world load monday.hamlet' },
-    { name: 'reset', usage: 'hamlet world reset', summary: 'empty the world (the instance keeps its own rows and admin keys)', example: 'hamlet world reset' },
+    {
+      name: 'save',
+      usage: 'hamlet world save <file> [--name N]',
+      summary: "save every service's state to one file (gzip JSON Lines); prints its hash",
+      flags: ['--name N   a name stored in the file'],
+      example: 'hamlet world save monday.hamlet --name monday',
+    },
+    {
+      name: 'load',
+      usage: 'hamlet world load <file>',
+      summary: 'replace the world with a saved one; prints the restored hash',
+      example: 'hamlet world load monday.hamlet',
+    },
+    {
+      name: 'reset',
+      usage: 'hamlet world reset',
+      summary: 'empty the world (the instance keeps its own rows and admin keys)',
+      example: 'hamlet world reset',
+    },
     { name: 'hash', usage: 'hamlet world hash', summary: 'print the state hash', example: 'hamlet world hash' },
     {
       name: 'seed',
       usage: 'hamlet world seed <scenario.yaml> [--keys-out F] | --demo [--seed N] [--size small|large]',
-      summary: "seed a scenario through the services' APIs and print (or write) its keys; or replace the world with the generated demo world",
-      flags: ['--keys-out F          write the keys (of the scenario, or of the demo agents) to F (mode 600) instead of stdout', '--demo                generate the demo world (a lived-in week) instead of a scenario', '--seed N              the demo\'s seed (default 1): the same seed gives the same world', '--size small|large    the demo\'s size (default small; large is ≥ 100k rows)'],
+      summary:
+        "seed a scenario through the services' APIs and print (or write) its keys; or replace the world with the generated demo world",
+      flags: [
+        '--keys-out F          write the keys (of the scenario, or of the demo agents) to F (mode 600) instead of stdout',
+        '--demo                generate the demo world (a lived-in week) instead of a scenario',
+        "--seed N              the demo's seed (default 1): the same seed gives the same world",
+        "--size small|large    the demo's size (default small; large is ≥ 100k rows)",
+      ],
       example: 'hamlet world seed --demo --seed 7 --size small --keys-out demo-keys.json',
     },
     {
       name: 'keys',
       usage: 'hamlet world keys <agent> [--services a,b] [--keys-out F]',
       summary: "mint keys to act as one of the world's agents (a key for each account it holds)",
-      flags: ['--services a,b   only these services\' keys', '--keys-out F     write them to F (mode 600) instead of stdout'],
+      flags: [
+        "--services a,b   only these services' keys",
+        '--keys-out F     write them to F (mode 600) instead of stdout',
+      ],
       example: 'hamlet world keys ada --services mail,community',
     },
   ],
@@ -47,7 +73,12 @@ export const command: Command = {
   },
 };
 
-export async function worldCommand(config: HamletConfig, services: ConfiguredService[], args: string[], flags: Record<string, string>): Promise<number> {
+export async function worldCommand(
+  config: HamletConfig,
+  services: ConfiguredService[],
+  args: string[],
+  flags: Record<string, string>,
+): Promise<number> {
   const [action, file] = args;
   const say = (line: string) => console.error(line);
   switch (action) {
@@ -81,7 +112,9 @@ export async function worldCommand(config: HamletConfig, services: ConfiguredSer
         if (dropped) say(`not restored: ${dropped} rows of the instance (admin and console keys) the file holds`);
         const hash = await world.hash();
         console.log(hash);
-        return hash === header.hash ? 0 : (say(`the restored world hashes to ${hash}, not the saved ${header.hash} (different services?)`), 1);
+        return hash === header.hash
+          ? 0
+          : (say(`the restored world hashes to ${hash}, not the saved ${header.hash} (different services?)`), 1);
       });
     case 'reset':
       return withPlatform(config, services, async (platform) => {
@@ -108,7 +141,11 @@ export async function worldCommand(config: HamletConfig, services: ConfiguredSer
   return USAGE_ERROR;
 }
 
-async function seedDemo(config: HamletConfig, services: ConfiguredService[], flags: Record<string, string>): Promise<number> {
+async function seedDemo(
+  config: HamletConfig,
+  services: ConfiguredService[],
+  flags: Record<string, string>,
+): Promise<number> {
   const seed = Number(flags['seed'] ?? 1);
   const size = (flags['size'] ?? 'small') as DemoSize;
   if (!Number.isSafeInteger(seed) || !['small', 'large'].includes(size)) {
@@ -136,7 +173,13 @@ async function seedFile(config: HamletConfig, file: string, flags: Record<string
   return withPrivateInstance(config, async (hamlet, selected) => {
     let keys;
     try {
-      keys = await seedScenario(hamlet.platform, hamlet.services, scenario, baseDir, worldOf(hamlet.platform, selected));
+      keys = await seedScenario(
+        hamlet.platform,
+        hamlet.services,
+        scenario,
+        baseDir,
+        worldOf(hamlet.platform, selected),
+      );
     } catch (err) {
       if (!(err instanceof ScenarioError)) throw err;
       console.error(`${file}: ${err.message}`);
@@ -150,7 +193,10 @@ async function seedFile(config: HamletConfig, file: string, flags: Record<string
 
 /** `hamlet world keys <agent> [--services a,b] [--keys-out F]`: new keys to act as one of the world's agents. */
 async function agentKeysCommand(config: HamletConfig, agent: string, flags: Record<string, string>): Promise<number> {
-  const only = flags['services']?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = flags['services']
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return withPrivateInstance(config, async (hamlet) => {
     let keys;
     try {

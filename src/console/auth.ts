@@ -44,9 +44,13 @@ const PUBLIC = [/^\/login(\?|$)/, /^\/static\//, /^\/healthz(\/|\?|$)/, /^\/mcp(
 /** Paths for programs: refused with 401 JSON, never redirected to a page. */
 const API = /^\/(admin\/api|api)(\/|\?|$)/;
 const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS'];
-const CSRF_REFUSAL = { message: 'This write needs the CSRF token (x-csrf-token header or _csrf form field) of your console session', code: 'csrf' };
+const CSRF_REFUSAL = {
+  message: 'This write needs the CSRF token (x-csrf-token header or _csrf form field) of your console session',
+  code: 'csrf',
+};
 
-const csrfTokenOf = (secret: string): string => createHmac('sha256', secret).update('hamlet-console-csrf').digest('hex').slice(0, 40);
+const csrfTokenOf = (secret: string): string =>
+  createHmac('sha256', secret).update('hamlet-console-csrf').digest('hex').slice(0, 40);
 
 /** A cookie's raw value; nothing is decoded, so no value can make parsing throw. */
 function readCookie(header: string | undefined, name: string): string | undefined {
@@ -57,7 +61,8 @@ function readCookie(header: string | undefined, name: string): string | undefine
   return undefined;
 }
 
-const sameText = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const sameText = (a: string, b: string): boolean =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export async function registerAuth(app: App, deps: AuthDeps): Promise<void> {
   const { keys, sessions } = deps;
@@ -86,32 +91,47 @@ export async function registerAuth(app: App, deps: AuthDeps): Promise<void> {
   app.addHook('preValidation', async (request, reply) => {
     if (!request.consoleSession || !request.consoleCsrf || SAFE_METHODS.includes(request.method)) return;
     if (!/^application\/x-www-form-urlencoded/.test(request.headers['content-type'] ?? '')) return;
-    if (typeof request.headers['x-csrf-token'] === 'string' && sameText(request.headers['x-csrf-token'], request.consoleCsrf)) return;
+    if (
+      typeof request.headers['x-csrf-token'] === 'string' &&
+      sameText(request.headers['x-csrf-token'], request.consoleCsrf)
+    )
+      return;
     const field = (request.body as Record<string, unknown> | undefined)?._csrf;
     if (typeof field === 'string' && sameText(field, request.consoleCsrf)) return;
     return reply.code(403).send(CSRF_REFUSAL);
   });
 
   await deps.limits.register(app);
-  const throttle = deps.limits.route('console_login', '20/15m', { key: byClientAddress, description: 'console login attempts per client address' });
+  const throttle = deps.limits.route('console_login', '20/15m', {
+    key: byClientAddress,
+    description: 'console login attempts per client address',
+  });
   const publicHost = deps.publicUrl ? new URL(deps.publicUrl).host : undefined;
 
   app.get('/login', { schema: { hide: true } }, async (request, reply) => {
     const q = request.query as { next?: string; failed?: string };
-    return reply.type('text/html; charset=utf-8').send(loginPage(safeNext(q.next), q.failed === '1' ? 'That is not a live admin key.' : undefined));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(loginPage(safeNext(q.next), q.failed === '1' ? 'That is not a live admin key.' : undefined));
   });
   app.post('/login', { schema: { hide: true }, config: throttle }, async (request, reply) => {
     const body = (request.body ?? {}) as { key?: unknown; next?: unknown };
     const next = safeNext(typeof body.next === 'string' ? body.next : undefined);
     if (postedFromElsewhere(request, publicHost)) {
-      return reply.code(403).type('text/html; charset=utf-8').send(loginPage(next, 'Log in from this console’s own login page: a login posted by another site is refused.'));
+      return reply
+        .code(403)
+        .type('text/html; charset=utf-8')
+        .send(loginPage(next, 'Log in from this console’s own login page: a login posted by another site is refused.'));
     }
     const key = typeof body.key === 'string' ? body.key.trim() : '';
     const record = await keys.verify(ADMIN_KEYS, key);
     if (!record) return reply.redirect(`/login?failed=1&next=${encodeURIComponent(next)}`, 303);
     const secret = await sessions.create(record.id);
     const maxAge = Math.floor(sessions.ttlMs / 1000);
-    reply.header('set-cookie', `${SESSION_COOKIE}=${secret}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAge}${request.protocol === 'https' ? '; Secure' : ''}`);
+    reply.header(
+      'set-cookie',
+      `${SESSION_COOKIE}=${secret}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAge}${request.protocol === 'https' ? '; Secure' : ''}`,
+    );
     return reply.redirect(next, 303);
   });
   app.post('/logout', { schema: { hide: true } }, async (request, reply) => {
@@ -141,9 +161,15 @@ function postedFromElsewhere(request: FastifyRequest, publicHost: string | undef
 }
 
 function refuse(request: FastifyRequest, reply: FastifyReply) {
-  const wantsPage = !API.test(request.url) && request.method === 'GET' && /text\/html/.test(request.headers.accept ?? '');
+  const wantsPage =
+    !API.test(request.url) && request.method === 'GET' && /text\/html/.test(request.headers.accept ?? '');
   if (wantsPage) return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 302);
-  return reply.code(401).send({ message: 'Log in to the console, or send an admin key as a bearer token (npx hamlet keys create admin)', code: 'unauthorized' });
+  return reply
+    .code(401)
+    .send({
+      message: 'Log in to the console, or send an admin key as a bearer token (npx hamlet keys create admin)',
+      code: 'unauthorized',
+    });
 }
 
 /** Only a path on this console, so the login form cannot be made to redirect elsewhere. */

@@ -11,7 +11,8 @@ export function refuseFraming(app: App): void {
     reply.header('x-frame-options', 'DENY');
     const policy = reply.getHeader('content-security-policy');
     if (policy === undefined) reply.header('content-security-policy', FRAME_ANCESTORS);
-    else if (!/frame-ancestors/.test(String(policy))) reply.header('content-security-policy', `${String(policy)}; ${FRAME_ANCESTORS}`);
+    else if (!/frame-ancestors/.test(String(policy)))
+      reply.header('content-security-policy', `${String(policy)}; ${FRAME_ANCESTORS}`);
     return payload;
   });
 }

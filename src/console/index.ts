@@ -16,7 +16,12 @@ export interface RunningConsole extends RunningService {
   routes: Array<{ method: string; url: string }>;
 }
 
-export async function startConsole(platform: Platform, running: Partial<Record<ServiceName, RunningService>>, selected: ConfiguredService[], settings: ConsoleSettings): Promise<RunningConsole> {
+export async function startConsole(
+  platform: Platform,
+  running: Partial<Record<ServiceName, RunningService>>,
+  selected: ConfiguredService[],
+  settings: ConsoleSettings,
+): Promise<RunningConsole> {
   const client = new ServiceClient(platform);
   await client.prepare(selected.filter((s) => s.definition.adminKeys).map((s) => s.definition.name));
   const ctx: ConsoleContext = { platform, running, selected, client, settings };
@@ -35,11 +40,17 @@ export async function startConsole(platform: Platform, running: Partial<Record<S
   });
   const routes: RunningConsole['routes'] = [];
   app.addHook('onRoute', (route) => {
-    for (const method of ([] as string[]).concat(route.method)) if (method !== 'HEAD') routes.push({ method, url: route.url });
+    for (const method of ([] as string[]).concat(route.method))
+      if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
   refuseFraming(app);
   const sessions = await Sessions.open(platform.db, platform.keys, settings.sessionTtlMs);
-  await registerAuth(app, { keys: platform.keys, sessions, limits: platform.limits, publicUrl: platform.directory.publicUrl('console') });
+  await registerAuth(app, {
+    keys: platform.keys,
+    sessions,
+    limits: platform.limits,
+    publicUrl: platform.directory.publicUrl('console'),
+  });
   registerStaticFiles(app);
   const registered = await Promise.all(registeredServices().map((name) => loadService(name)));
   const nav = consoleNav(registered);

@@ -33,10 +33,22 @@ const OWN_NAV_LAST: NavEntry[] = [{ href: '/world', label: 'World' }];
  */
 export function consoleModules(registered: ServiceDefinition[]): ConsoleModule[] {
   const servicePages = registered.flatMap((definition) => (definition.console ? [definition.console] : []));
-  return [...OWN_PAGES, ...servicePages.map((pages): ConsoleModule => (app, ctx) => pages.register(app, ctx)), ...OWN_APIS];
+  return [
+    ...OWN_PAGES,
+    ...servicePages.map(
+      (pages): ConsoleModule =>
+        (app, ctx) =>
+          pages.register(app, ctx),
+    ),
+    ...OWN_APIS,
+  ];
 }
 
 /** The navigation bar: the console's own entries, then each registered service's. */
 export function consoleNav(registered: ServiceDefinition[]): NavEntry[] {
-  return [...OWN_NAV, ...registered.flatMap((definition) => (definition.console?.nav ? [definition.console.nav] : [])), ...OWN_NAV_LAST];
+  return [
+    ...OWN_NAV,
+    ...registered.flatMap((definition) => (definition.console?.nav ? [definition.console.nav] : [])),
+    ...OWN_NAV_LAST,
+  ];
 }

@@ -60,7 +60,14 @@ export class Sessions {
     await this.db.kysely.deleteFrom('console_sessions').where('expires_at', '<', new Date(now).toISOString()).execute();
     await this.db.kysely
       .insertInto('console_sessions')
-      .values({ id: uuid(), hash: hashKey(secret), admin_key_id: adminKeyId, created_at: new Date(now).toISOString(), expires_at: new Date(now + this.ttlMs).toISOString(), revoked_at: null })
+      .values({
+        id: uuid(),
+        hash: hashKey(secret),
+        admin_key_id: adminKeyId,
+        created_at: new Date(now).toISOString(),
+        expires_at: new Date(now + this.ttlMs).toISOString(),
+        revoked_at: null,
+      })
       .execute();
     return secret;
   }
@@ -81,6 +88,10 @@ export class Sessions {
 
   /** Ends a session (logout). */
   async revoke(id: string): Promise<void> {
-    await this.db.kysely.updateTable('console_sessions').set({ revoked_at: new Date().toISOString() }).where('id', '=', id).execute();
+    await this.db.kysely
+      .updateTable('console_sessions')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .execute();
   }
 }

@@ -8,12 +8,22 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { App } from '../platform/http.js';
 
-const TYPES: Record<string, string> = { '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png' };
+const TYPES: Record<string, string> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
 
 export function registerStaticFiles(app: App): void {
   const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'static');
   const files = new Map<string, { body: Buffer; type: string; etag: string }>();
-  const add = (name: string, body: Buffer) => files.set(name, { body, type: TYPES[path.extname(name)] ?? 'application/octet-stream', etag: `"${createHash('sha1').update(body).digest('hex').slice(0, 16)}"` });
+  const add = (name: string, body: Buffer) =>
+    files.set(name, {
+      body,
+      type: TYPES[path.extname(name)] ?? 'application/octet-stream',
+      etag: `"${createHash('sha1').update(body).digest('hex').slice(0, 16)}"`,
+    });
   for (const name of readdirSync(dir)) add(name, readFileSync(path.join(dir, name)));
   add('htmx.min.js', readFileSync(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js')));
 

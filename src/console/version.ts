@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 let version: string | undefined;
 
 export function hamletVersion(): string {
-  version ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  version ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+    .version;
   return version;
 }

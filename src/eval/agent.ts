@@ -24,10 +24,21 @@ function stopGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 /** Runs `command` until it exits or `timeLimitMs` passes; its output goes to agent.stdout/agent.stderr in `dir`. */
-export function runAgent(command: string, env: Record<string, string>, dir: string, timeLimitMs: number, onStart?: () => void): Promise<AgentRun> {
+export function runAgent(
+  command: string,
+  env: Record<string, string>,
+  dir: string,
+  timeLimitMs: number,
+  onStart?: () => void,
+): Promise<AgentRun> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(command, { shell: true, detached: true, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, {
+      shell: true,
+      detached: true,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.pipe(createWriteStream(path.join(dir, 'agent.stdout')));
     child.stderr.pipe(createWriteStream(path.join(dir, 'agent.stderr')));
     let timedOut = false;

@@ -6,7 +6,13 @@
 import { canonicalJson, canonicalRow, compareRows } from '../console/world/canonical.js';
 import type { ServiceChanges } from '../console/world/diff.js';
 import type { WorldState } from '../console/world/state.js';
-import { PLATFORM_WORLD, type WorldChangeDescriber, type WorldChangeNote, type WorldRow, type WorldRowChange } from '../platform/world.js';
+import {
+  PLATFORM_WORLD,
+  type WorldChangeDescriber,
+  type WorldChangeNote,
+  type WorldRow,
+  type WorldRowChange,
+} from '../platform/world.js';
 import type { ConfiguredService } from '../platform/service.js';
 
 /** A note with the service it belongs to. */
@@ -32,7 +38,10 @@ const asInFile = (line: string): WorldRow => JSON.parse(line) as WorldRow;
  */
 export function rowDiff(from: WorldState, to: WorldState): Record<string, ServiceChanges> {
   const tables = new Map<string, { owner: string; key: string[]; a: WorldRow[]; b: WorldRow[] }>();
-  for (const [side, state] of [['a', from], ['b', to]] as const) {
+  for (const [side, state] of [
+    ['a', from],
+    ['b', to],
+  ] as const) {
     for (const t of state.tables) {
       const entry = tables.get(t.name) ?? { owner: t.owner, key: t.key, a: [], b: [] };
       entry[side] = t.rows;
@@ -59,7 +68,9 @@ export function rowDiff(from: WorldState, to: WorldState): Record<string, Servic
         if (x === y) continue;
         const before = asInFile(x);
         const after = asInFile(y);
-        const columns = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((c) => canonicalJson(before[c]) !== canonicalJson(after[c])).sort();
+        const columns = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+          .filter((c) => canonicalJson(before[c]) !== canonicalJson(after[c]))
+          .sort();
         changes.changed.push({ table: name, key: keyOf(after), columns, before, after });
       }
     }
@@ -76,24 +87,42 @@ function lookupIn(states: WorldState[]): (table: string, key: Record<string, unk
       index = new Map();
       for (const state of [...states].reverse()) {
         const t = state.tables.find((x) => x.name === table);
-        for (const row of t?.rows ?? []) index.set(canonicalJson(Object.fromEntries(t!.key.map((c) => [c, row[c] ?? null]))), row);
+        for (const row of t?.rows ?? [])
+          index.set(canonicalJson(Object.fromEntries(t!.key.map((c) => [c, row[c] ?? null]))), row);
       }
       indexes.set(table, index);
     }
-    return index.get(canonicalJson(Object.fromEntries(Object.keys(key).sort().map((c) => [c, key[c] ?? null]))));
+    return index.get(
+      canonicalJson(
+        Object.fromEntries(
+          Object.keys(key)
+            .sort()
+            .map((c) => [c, key[c] ?? null]),
+        ),
+      ),
+    );
   };
 }
 
 /** Row changes of one service, one at a time, as describers take them. */
 function* rowChanges(c: ServiceChanges): Generator<WorldRowChange> {
   for (const a of c.added) yield { change: 'added', table: a.table, key: a.key, after: a.row };
-  for (const x of c.changed) yield { change: 'changed', table: x.table, key: x.key, before: x.before, after: x.after, columns: x.columns };
+  for (const x of c.changed)
+    yield { change: 'changed', table: x.table, key: x.key, before: x.before, after: x.after, columns: x.columns };
   for (const r of c.removed) yield { change: 'removed', table: r.table, key: r.key, before: r.row };
 }
 
 /** The semantic diff: every changed row through its service's describer. */
-export function describeChanges(rows: Record<string, ServiceChanges>, services: ConfiguredService[], start: WorldState, end: WorldState): SemanticChange[] {
-  const describers = new Map<string, WorldChangeDescriber | undefined>([['platform', PLATFORM_WORLD.describe], ...services.map(({ definition }) => [definition.name, definition.world?.describe] as const)]);
+export function describeChanges(
+  rows: Record<string, ServiceChanges>,
+  services: ConfiguredService[],
+  start: WorldState,
+  end: WorldState,
+): SemanticChange[] {
+  const describers = new Map<string, WorldChangeDescriber | undefined>([
+    ['platform', PLATFORM_WORLD.describe],
+    ...services.map(({ definition }) => [definition.name, definition.world?.describe] as const),
+  ]);
   const lookup = lookupIn([start, end]);
   const out: SemanticChange[] = [];
   for (const [service, changes] of Object.entries(rows)) {
@@ -110,6 +139,7 @@ export function describeChanges(rows: Record<string, ServiceChanges>, services: 
 /** A row no describer knows, as the row diff has it. */
 function rawNote(c: WorldRowChange): WorldChangeNote {
   const key = Object.values(c.key).map(String).join('/');
-  const text = c.change === 'changed' ? `${c.table} ${key}: ${c.columns?.join(', ')} changed` : `${c.table} ${key} ${c.change}`;
+  const text =
+    c.change === 'changed' ? `${c.table} ${key}: ${c.columns?.join(', ')} changed` : `${c.table} ${key} ${c.change}`;
   return { kind: `row.${c.change}`, subject: c.table, text };
 }

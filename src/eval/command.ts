@@ -14,7 +14,11 @@ function whole(flags: Record<string, string>, name: string, fallback: number, ma
   return Number.isSafeInteger(n) && n >= 1 && n <= max ? n : `--${name} takes a whole number from 1 to ${max}`;
 }
 
-export async function evalCommand(config: HamletConfig, args: string[], flags: Record<string, string>): Promise<number> {
+export async function evalCommand(
+  config: HamletConfig,
+  args: string[],
+  flags: Record<string, string>,
+): Promise<number> {
   const [action, ...files] = args;
   try {
     if (action === 'schema') {
@@ -28,7 +32,8 @@ export async function evalCommand(config: HamletConfig, args: string[], flags: R
     }
     if (action === 'run' && files.length) {
       const agent = flags['agent'];
-      if (!agent || agent === 'true') return fail('--agent "<command>" names the agent to evaluate (run in a shell, once per episode)');
+      if (!agent || agent === 'true')
+        return fail('--agent "<command>" names the agent to evaluate (run in a shell, once per episode)');
       const parallel = whole(flags, 'parallel', 1, 64);
       const repeat = whole(flags, 'repeat', 1, 1000);
       if (typeof parallel === 'string') return fail(parallel);
@@ -42,7 +47,17 @@ export async function evalCommand(config: HamletConfig, args: string[], flags: R
         out,
         env: config.source.env,
         services: config.services,
-        onEpisode: (r) => console.error(`${r.passed ? 'pass' : 'FAIL'} ${r.task} #${r.episode} score ${r.score.toFixed(2)}${r.passed ? '' : `: ${r.checks.filter((c) => !c.pass).map((c) => c.name).join('; ')}`}`),
+        onEpisode: (r) =>
+          console.error(
+            `${r.passed ? 'pass' : 'FAIL'} ${r.task} #${r.episode} score ${r.score.toFixed(2)}${
+              r.passed
+                ? ''
+                : `: ${r.checks
+                    .filter((c) => !c.pass)
+                    .map((c) => c.name)
+                    .join('; ')}`
+            }`,
+          ),
       });
       console.error(`${summary.totals.passed}/${summary.totals.episodes} episodes passed; report: ${out}/report.html`);
       console.log(JSON.stringify(summary.totals));

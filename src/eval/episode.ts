@@ -43,7 +43,12 @@ function readersOf(instance: Instance): Promise<Readers> {
 }
 
 /** What the agent is handed: the JSON file's content and the environment. */
-function handOver(task: Task, start: StartWorld, instance: Instance, file: string): { json: Record<string, unknown>; env: Record<string, string> } {
+function handOver(
+  task: Task,
+  start: StartWorld,
+  instance: Instance,
+  file: string,
+): { json: Record<string, unknown>; env: Record<string, string> } {
   const own = start.keys.agents[task.agent.name] ?? {};
   const services = Object.entries(own).filter(([s]) => !task.agent.services || task.agent.services.includes(s));
   const keys = services.map(([, k]) => k.key);
@@ -55,7 +60,8 @@ function handOver(task: Task, start: StartWorld, instance: Instance, file: strin
     HAMLET_MCP_URL: instance.mcpUrl,
     HAMLET_MCP_KEYS: keys.join(','),
   };
-  for (const [name, urls] of Object.entries(instance.urls)) if (urls.api) env[`HAMLET_${name.toUpperCase()}_URL`] = urls.api;
+  for (const [name, urls] of Object.entries(instance.urls))
+    if (urls.api) env[`HAMLET_${name.toUpperCase()}_URL`] = urls.api;
   for (const [service, k] of services) env[`HAMLET_${service.toUpperCase()}_KEY`] = k.key;
   const json = {
     task: task.id,
@@ -63,7 +69,12 @@ function handOver(task: Task, start: StartWorld, instance: Instance, file: strin
     instruction: task.instruction,
     time_limit_seconds: task.timeLimitMs / 1000,
     mcp: { url: instance.mcpUrl, headers: { 'X-Hamlet-Keys': keys.join(', ') } },
-    services: Object.fromEntries(Object.entries(instance.urls).map(([name, urls]) => [name, { ...urls, ...Object.fromEntries(services.filter(([s]) => s === name).flatMap(([, k]) => Object.entries(k))) }])),
+    services: Object.fromEntries(
+      Object.entries(instance.urls).map(([name, urls]) => [
+        name,
+        { ...urls, ...Object.fromEntries(services.filter(([s]) => s === name).flatMap(([, k]) => Object.entries(k))) },
+      ]),
+    ),
     clock: instance.hamlet.platform.clock.now().toISOString(),
   };
   return { json, env };
@@ -76,7 +87,12 @@ async function deliver(event: TaskEvent, start: StartWorld, instance: Instance, 
     if (!smtp) throw new Error('a mail event needs the mail service');
     const { hostname, port } = new URL(smtp);
     const to = start.keys.agents[event.mail.to]?.mail?.inbox ?? event.mail.to;
-    const transport = nodemailer.createTransport({ host: hostname, port: Number(port), secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({
+      host: hostname,
+      port: Number(port),
+      secure: false,
+      ignoreTLS: true,
+    });
     try {
       await transport.sendMail({ from: event.mail.from, to, subject: event.mail.subject, text: event.mail.text });
     } finally {
@@ -85,11 +101,19 @@ async function deliver(event: TaskEvent, start: StartWorld, instance: Instance, 
     return;
   }
   const { entity_id, state, attributes } = event.home;
-  const res = await r.call('home', `/api/states/${encodeURIComponent(entity_id)}`, { method: 'POST', body: { state, attributes: attributes ?? {} } });
+  const res = await r.call('home', `/api/states/${encodeURIComponent(entity_id)}`, {
+    method: 'POST',
+    body: { state, attributes: attributes ?? {} },
+  });
   if (res.status >= 300) throw new Error(`the home answered ${res.status} setting ${entity_id}`);
 }
 
-export async function runEpisode(task: Task, start: StartWorld, instance: Instance, opts: { agent: string; dir: string; episode: number }): Promise<EpisodeResult> {
+export async function runEpisode(
+  task: Task,
+  start: StartWorld,
+  instance: Instance,
+  opts: { agent: string; dir: string; episode: number },
+): Promise<EpisodeResult> {
   const began = performance.now();
   const { platform } = instance.hamlet;
   const dir = opts.dir;
@@ -98,7 +122,9 @@ export async function runEpisode(task: Task, start: StartWorld, instance: Instan
   const r = await readersOf(instance);
 
   // What the last episode left running finishes before its world is replaced.
-  await platform.jobs.idle(undefined, 60_000).catch(() => errors.push('work of the previous episode was still running at the restore'));
+  await platform.jobs
+    .idle(undefined, 60_000)
+    .catch(() => errors.push('work of the previous episode was still running at the restore'));
   const t0 = performance.now();
   await instance.world.restore(start.state);
   const epoch = platform.trace.epoch;
@@ -106,7 +132,11 @@ export async function runEpisode(task: Task, start: StartWorld, instance: Instan
 
   const startMs = platform.clock.ms();
   const cancels = task.events.map((event) =>
-    platform.timers.at(startMs + event.atMs, () => deliver(event, start, instance, r).catch((err: Error) => errors.push(`event at +${event.atMs / 1000}s: ${err.message}`))),
+    platform.timers.at(startMs + event.atMs, () =>
+      deliver(event, start, instance, r).catch((err: Error) =>
+        errors.push(`event at +${event.atMs / 1000}s: ${err.message}`),
+      ),
+    ),
   );
   const taskFile = path.join(dir, 'task.json');
   const { json, env } = handOver(task, start, instance, taskFile);
@@ -118,7 +148,9 @@ export async function runEpisode(task: Task, start: StartWorld, instance: Instan
   const agent = await runAgent(opts.agent, env, dir, task.timeLimitMs, () => {
     for (const step of task.clock.steps) {
       const move = () => {
-        steps = steps.then(() => platform.timers.advance(step.advanceMs)).catch((err: Error) => errors.push(`clock step: ${err.message}`));
+        steps = steps
+          .then(() => platform.timers.advance(step.advanceMs))
+          .catch((err: Error) => errors.push(`clock step: ${err.message}`));
       };
       stepTimers.push(setTimeout(move, step.afterMs));
     }
@@ -127,8 +159,13 @@ export async function runEpisode(task: Task, start: StartWorld, instance: Instan
   await steps;
 
   const t1 = performance.now();
-  if (task.clock.settleMs > 0) await platform.timers.advance(task.clock.settleMs).catch((err: Error) => errors.push(`settling the clock: ${err.message}`));
-  await platform.jobs.idle(undefined, 60_000).catch(() => errors.push('work the agent started did not finish within 60 s'));
+  if (task.clock.settleMs > 0)
+    await platform.timers
+      .advance(task.clock.settleMs)
+      .catch((err: Error) => errors.push(`settling the clock: ${err.message}`));
+  await platform.jobs
+    .idle(undefined, 60_000)
+    .catch(() => errors.push('work the agent started did not finish within 60 s'));
   for (const cancel of cancels) cancel();
   const settleMs = performance.now() - t1;
 
@@ -145,7 +182,12 @@ export async function runEpisode(task: Task, start: StartWorld, instance: Instan
   const diffMs = performance.now() - t2;
 
   const t3 = performance.now();
-  const checks = await runChecks(task.checks, { readers: r, keys: start.keys, changes, script: { task: task.id, episodeDir: dir, urls: instance.urls, keys: start.keys, changes } });
+  const checks = await runChecks(task.checks, {
+    readers: r,
+    keys: start.keys,
+    changes,
+    script: { task: task.id, episodeDir: dir, urls: instance.urls, keys: start.keys, changes },
+  });
   const checksMs = performance.now() - t3;
   const passedChecks = checks.filter((c) => c.pass).length;
   const result: EpisodeResult = {

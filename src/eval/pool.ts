@@ -55,14 +55,35 @@ function dataRoot(env: Env): string {
 async function startInstance(index: number, env: Env, services: string[]): Promise<Instance> {
   const dataDir = mkdtempSync(path.join(dataRoot(env), `hamlet-eval-${index}-`));
   const base: Env = Object.fromEntries(Object.entries(env).filter(([k]) => !PRIVATE.includes(k)));
-  const own: Env = { ...base, HAMLET_DATA_DIR: dataDir, HAMLET_SERVICES: services.join(','), HAMLET_CONSOLE: 'on', HAMLET_RATE_LIMITS: 'off' };
+  const own: Env = {
+    ...base,
+    HAMLET_DATA_DIR: dataDir,
+    HAMLET_SERVICES: services.join(','),
+    HAMLET_CONSOLE: 'on',
+    HAMLET_RATE_LIMITS: 'off',
+  };
   // Every port this configuration would listen on, free ones instead.
   const { ports } = await configure(own, {});
-  const { config, services: configured } = await configure({ ...own, ...Object.fromEntries(ports.map((p) => [p.setting, '0'])), HAMLET_CONSOLE_PORT: '0' }, {});
+  const { config, services: configured } = await configure(
+    { ...own, ...Object.fromEntries(ports.map((p) => [p.setting, '0'])), HAMLET_CONSOLE_PORT: '0' },
+    {},
+  );
   try {
-    const hamlet = await startHamlet(config, { services: configured, logger: createLogger({ level: env.HAMLET_EVAL_LOG_LEVEL ?? 'error', pretty: false }) });
+    const hamlet = await startHamlet(config, {
+      services: configured,
+      logger: createLogger({ level: env.HAMLET_EVAL_LOG_LEVEL ?? 'error', pretty: false }),
+    });
     const urls = Object.fromEntries(Object.entries(hamlet.services).map(([name, s]) => [name, { ...s!.urls }]));
-    return { index, hamlet, services: configured, world: worldOf(hamlet.platform, configured), dataDir, limits: config.world, mcpUrl: `${hamlet.console!.urls.web}/mcp`, urls };
+    return {
+      index,
+      hamlet,
+      services: configured,
+      world: worldOf(hamlet.platform, configured),
+      dataDir,
+      limits: config.world,
+      mcpUrl: `${hamlet.console!.urls.web}/mcp`,
+      urls,
+    };
   } catch (err) {
     rmSync(dataDir, { recursive: true, force: true });
     throw err;
@@ -89,7 +110,9 @@ export class InstancePool {
     const started: Instance[] = [];
     try {
       for (let first = 0; first < size; first += STARTS_AT_ONCE) {
-        const batch = Array.from({ length: Math.min(STARTS_AT_ONCE, size - first) }, (_, i) => startInstance(first + i, env, services));
+        const batch = Array.from({ length: Math.min(STARTS_AT_ONCE, size - first) }, (_, i) =>
+          startInstance(first + i, env, services),
+        );
         const settled = await Promise.allSettled(batch);
         for (const s of settled) if (s.status === 'fulfilled') started.push(s.value);
         const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');

@@ -17,14 +17,20 @@ export class Readers {
   static async for(instance: Instance): Promise<Readers> {
     const client = new ServiceClient(instance.hamlet.platform);
     const keys = new Map<string, string>();
-    for (const service of ADMIN_KEYED.filter((s) => instance.hamlet.services[s as keyof typeof instance.hamlet.services])) {
+    for (const service of ADMIN_KEYED.filter(
+      (s) => instance.hamlet.services[s as keyof typeof instance.hamlet.services],
+    )) {
       keys.set(service, await client.mint(service, service === 'mail' ? { ownerId: MAIL_ORG } : {}));
     }
     return new Readers(client, keys);
   }
 
   /** A call with the evaluator's key for the service, or `auth` (an agent's key, for services whose agents hold their own). */
-  call<T = any>(service: string, path: string, init: { method?: string; body?: unknown; auth?: string } = {}): Promise<ServiceResponse<T>> {
+  call<T = any>(
+    service: string,
+    path: string,
+    init: { method?: string; body?: unknown; auth?: string } = {},
+  ): Promise<ServiceResponse<T>> {
     return this.client.request<T>(service, path, { ...init, auth: init.auth ?? this.keys.get(service) });
   }
 }

@@ -12,7 +12,12 @@ const ms = (x: number) => `${Math.round(x)} ms`;
 function taskSection(summary: RunSummary): string {
   const rows = summary.tasks
     .map((t) => {
-      const checks = t.checks.map((c) => `<li class="${c.passed === c.of ? 'ok' : 'bad'}">${e(c.name)} <small>(${e(c.kind)})</small>: ${c.passed}/${c.of}</li>`).join('');
+      const checks = t.checks
+        .map(
+          (c) =>
+            `<li class="${c.passed === c.of ? 'ok' : 'bad'}">${e(c.name)} <small>(${e(c.kind)})</small>: ${c.passed}/${c.of}</li>`,
+        )
+        .join('');
       return `<tr><td><b>${e(t.id)}</b><br><small>${e(t.file)}</small></td><td class="${t.passed === t.episodes ? 'ok' : 'bad'}">${t.passed}/${t.episodes}</td><td>${pct(t.meanScore)}</td><td><ul>${checks}</ul></td></tr>`;
     })
     .join('\n');
@@ -20,8 +25,13 @@ function taskSection(summary: RunSummary): string {
 }
 
 function episodeSection(r: EpisodeResult, dir: string): string {
-  const failed = r.checks.filter((c) => !c.pass).map((c) => `<li class="bad"><b>${e(c.name)}</b>: ${e(c.message)}</li>`).join('');
-  const changes = r.changes.length ? r.changes.map((c) => `<li><code>${e(c.service)}</code> <code>${e(c.kind)}</code> ${e(c.text)}</li>`).join('') : '<li><i>nothing changed</i></li>';
+  const failed = r.checks
+    .filter((c) => !c.pass)
+    .map((c) => `<li class="bad"><b>${e(c.name)}</b>: ${e(c.message)}</li>`)
+    .join('');
+  const changes = r.changes.length
+    ? r.changes.map((c) => `<li><code>${e(c.service)}</code> <code>${e(c.kind)}</code> ${e(c.text)}</li>`).join('')
+    : '<li><i>nothing changed</i></li>';
   const agent = r.agent.timedOut ? 'stopped at the time limit' : `exited with ${r.agent.exitCode ?? r.agent.signal}`;
   const errors = r.errors.length ? `<p class="bad">${r.errors.map(e).join('<br>')}</p>` : '';
   return `<section><h3>${e(r.task)} #${r.episode} <small>score ${pct(r.score)}, instance ${r.instance}, epoch ${r.epoch}</small></h3>
@@ -31,7 +41,11 @@ function episodeSection(r: EpisodeResult, dir: string): string {
 
 export function renderReport(summary: RunSummary, results: EpisodeResult[]): string {
   const failing = results.filter((r) => !r.passed);
-  const episodes = failing.map((r) => episodeSection(r, summary.episodes.find((x) => x.task === r.task && x.episode === r.episode)?.dir ?? '')).join('\n');
+  const episodes = failing
+    .map((r) =>
+      episodeSection(r, summary.episodes.find((x) => x.task === r.task && x.episode === r.episode)?.dir ?? ''),
+    )
+    .join('\n');
   const t = summary.timings;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Hamlet evaluation: ${summary.totals.passed}/${summary.totals.episodes} passed</title>

@@ -37,7 +37,13 @@ export interface RunSummary {
   parallel: number;
   startedAt: string;
   tasks: TaskSummary[];
-  episodes: Array<Pick<EpisodeResult, 'task' | 'episode' | 'instance' | 'epoch' | 'score' | 'passed' | 'errors' | 'timings'> & { failed: string[]; timedOut: boolean; dir: string }>;
+  episodes: Array<
+    Pick<EpisodeResult, 'task' | 'episode' | 'instance' | 'epoch' | 'score' | 'passed' | 'errors' | 'timings'> & {
+      failed: string[];
+      timedOut: boolean;
+      dir: string;
+    }
+  >;
   totals: { episodes: number; passed: number; meanScore: number };
   timings: { poolStartMs: number; prepareMs: number; episodesMs: number; meanResetMs: number; maxResetMs: number };
 }
@@ -67,8 +73,20 @@ export function loadTasks(files: string[]): Task[] {
 function summarize(tasks: Task[], results: EpisodeResult[]): TaskSummary[] {
   return tasks.map((task) => {
     const mine = results.filter((r) => r.task === task.id);
-    const checks = task.checks.map((_, i) => ({ name: mine[0]?.checks[i]?.name ?? `check ${i}`, kind: mine[0]?.checks[i]?.kind ?? '', passed: mine.filter((r) => r.checks[i]?.pass).length, of: mine.length }));
-    return { id: task.id, file: task.file, episodes: mine.length, passed: mine.filter((r) => r.passed).length, meanScore: mine.length ? mine.reduce((s, r) => s + r.score, 0) / mine.length : 0, checks };
+    const checks = task.checks.map((_, i) => ({
+      name: mine[0]?.checks[i]?.name ?? `check ${i}`,
+      kind: mine[0]?.checks[i]?.kind ?? '',
+      passed: mine.filter((r) => r.checks[i]?.pass).length,
+      of: mine.length,
+    }));
+    return {
+      id: task.id,
+      file: task.file,
+      episodes: mine.length,
+      passed: mine.filter((r) => r.passed).length,
+      meanScore: mine.length ? mine.reduce((s, r) => s + r.score, 0) / mine.length : 0,
+      checks,
+    };
   });
 }
 
@@ -94,7 +112,10 @@ function worldKey(task: Task): string {
  * episodes) and makes every task's world, then hands them to `use`, and stops the pool after.
  * Several agents can be run over one preparation (runAgentOver), the way the starter suite is.
  */
-export async function withPreparedRun<T>(opts: { tasks: string[]; parallel: number; episodes: number; out: string; env: Env; services: string[] }, use: (run: PreparedRun) => Promise<T>): Promise<T> {
+export async function withPreparedRun<T>(
+  opts: { tasks: string[]; parallel: number; episodes: number; out: string; env: Env; services: string[] },
+  use: (run: PreparedRun) => Promise<T>,
+): Promise<T> {
   const tasks = loadTasks(opts.tasks);
   mkdirSync(opts.out, { recursive: true });
   const startedAt = new Date().toISOString();
@@ -128,7 +149,10 @@ export async function withPreparedRun<T>(opts: { tasks: string[]; parallel: numb
 }
 
 /** Runs one agent over a prepared run's tasks (each `repeat` times), writes its summary and report to `out`. */
-export async function runAgentOver(run: PreparedRun, opts: { agent: string; repeat: number; out: string; onEpisode?: (r: EpisodeResult) => void }): Promise<{ summary: RunSummary; results: EpisodeResult[] }> {
+export async function runAgentOver(
+  run: PreparedRun,
+  opts: { agent: string; repeat: number; out: string; onEpisode?: (r: EpisodeResult) => void },
+): Promise<{ summary: RunSummary; results: EpisodeResult[] }> {
   const { tasks, pool, starts } = run;
   mkdirSync(opts.out, { recursive: true });
   const t2 = performance.now();
@@ -138,7 +162,11 @@ export async function runAgentOver(run: PreparedRun, opts: { agent: string; repe
     for (let next = queue.shift(); next; next = queue.shift()) {
       const instance = await pool.acquire();
       try {
-        const result = await runEpisode(next.task, starts.get(next.task.id)!, instance, { agent: opts.agent, dir: path.join(opts.out, next.task.id, String(next.episode)), episode: next.episode });
+        const result = await runEpisode(next.task, starts.get(next.task.id)!, instance, {
+          agent: opts.agent,
+          dir: path.join(opts.out, next.task.id, String(next.episode)),
+          episode: next.episode,
+        });
         results.push(result);
         opts.onEpisode?.(result);
       } finally {
@@ -156,9 +184,30 @@ export async function runAgentOver(run: PreparedRun, opts: { agent: string; repe
     parallel: pool.instances.length,
     startedAt: run.startedAt,
     tasks: summarize(tasks, results),
-    episodes: results.map((r) => ({ task: r.task, episode: r.episode, instance: r.instance, epoch: r.epoch, score: r.score, passed: r.passed, errors: r.errors, timings: r.timings, failed: r.checks.filter((c) => !c.pass).map((c) => c.name), timedOut: r.agent.timedOut, dir: path.relative(opts.out, r.dir) })),
-    totals: { episodes: results.length, passed: results.filter((r) => r.passed).length, meanScore: results.length ? results.reduce((s, r) => s + r.score, 0) / results.length : 0 },
-    timings: { ...run.timings, episodesMs, meanResetMs: resets.reduce((s, x) => s + x, 0) / Math.max(1, resets.length), maxResetMs: Math.max(0, ...resets) },
+    episodes: results.map((r) => ({
+      task: r.task,
+      episode: r.episode,
+      instance: r.instance,
+      epoch: r.epoch,
+      score: r.score,
+      passed: r.passed,
+      errors: r.errors,
+      timings: r.timings,
+      failed: r.checks.filter((c) => !c.pass).map((c) => c.name),
+      timedOut: r.agent.timedOut,
+      dir: path.relative(opts.out, r.dir),
+    })),
+    totals: {
+      episodes: results.length,
+      passed: results.filter((r) => r.passed).length,
+      meanScore: results.length ? results.reduce((s, r) => s + r.score, 0) / results.length : 0,
+    },
+    timings: {
+      ...run.timings,
+      episodesMs,
+      meanResetMs: resets.reduce((s, x) => s + x, 0) / Math.max(1, resets.length),
+      maxResetMs: Math.max(0, ...resets),
+    },
   };
   writeFileSync(path.join(opts.out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   writeFileSync(path.join(opts.out, 'report.html'), renderReport(summary, results));

@@ -37,10 +37,20 @@ export function runScriptCheck(script: string, input: ScriptInput): Promise<{ pa
       try {
         const verdict = JSON.parse(last) as { pass?: unknown; message?: unknown };
         if (typeof verdict.pass !== 'boolean') throw new Error('no boolean `pass`');
-        resolve({ pass: verdict.pass, message: typeof verdict.message === 'string' ? verdict.message.slice(0, 2000) : verdict.pass ? 'passed' : 'failed' });
+        resolve({
+          pass: verdict.pass,
+          message:
+            typeof verdict.message === 'string' ? verdict.message.slice(0, 2000) : verdict.pass ? 'passed' : 'failed',
+        });
       } catch {
-        const why = signal === 'SIGKILL' ? `took longer than ${SCRIPT_TIMEOUT_MS / 1000} s` : `exited with ${code ?? signal} without printing {"pass": …} as its last line`;
-        resolve({ pass: false, message: `the script ${why}${err ? `: ${err.trim().split('\n').slice(-3).join(' ')}` : ''}` });
+        const why =
+          signal === 'SIGKILL'
+            ? `took longer than ${SCRIPT_TIMEOUT_MS / 1000} s`
+            : `exited with ${code ?? signal} without printing {"pass": …} as its last line`;
+        resolve({
+          pass: false,
+          message: `the script ${why}${err ? `: ${err.trim().split('\n').slice(-3).join(' ')}` : ''}`,
+        });
       }
     });
   });

@@ -12,15 +12,46 @@ import type { Scenario } from '../console/world/scenario.js';
 export const CHECK_KINDS = ['mail', 'home', 'blog', 'community', 'workflow', 'change', 'collateral', 'script'] as const;
 export type CheckKind = (typeof CHECK_KINDS)[number];
 
-export interface MailCheck { to?: string; from?: string; subject_contains?: string; text_contains?: string; count?: number }
-export interface HomeCheck { entity_id: string; state?: string; attributes?: Record<string, unknown> }
-export interface PostCheck { author?: string; title_contains?: string; content_contains?: string; count?: number }
-export interface CommunityCheck extends PostCheck { community?: string }
-export interface WorkflowCheck { name: string; active?: boolean; min_executions?: number; exists?: boolean }
-export interface CollateralRule { service: string; kind?: string; subject?: string }
+export interface MailCheck {
+  to?: string;
+  from?: string;
+  subject_contains?: string;
+  text_contains?: string;
+  count?: number;
+}
+export interface HomeCheck {
+  entity_id: string;
+  state?: string;
+  attributes?: Record<string, unknown>;
+}
+export interface PostCheck {
+  author?: string;
+  title_contains?: string;
+  content_contains?: string;
+  count?: number;
+}
+export interface CommunityCheck extends PostCheck {
+  community?: string;
+}
+export interface WorkflowCheck {
+  name: string;
+  active?: boolean;
+  min_executions?: number;
+  exists?: boolean;
+}
+export interface CollateralRule {
+  service: string;
+  kind?: string;
+  subject?: string;
+}
 /** Changes of the semantic diff: what no public read shows (a comment, a vote, a label, a follow). */
-export interface ChangeCheck extends CollateralRule { text_contains?: string; count?: number }
-export interface CollateralCheck { allow?: CollateralRule[] }
+export interface ChangeCheck extends CollateralRule {
+  text_contains?: string;
+  count?: number;
+}
+export interface CollateralCheck {
+  allow?: CollateralRule[];
+}
 
 export interface Check {
   name?: string;
@@ -35,7 +66,10 @@ export interface Check {
   script?: string;
 }
 
-export type TaskEvent = { atMs: number } & ({ mail: { from: string; to: string; subject: string; text: string } } | { home: { entity_id: string; state: string; attributes?: Record<string, unknown> } });
+export type TaskEvent = { atMs: number } & (
+  | { mail: { from: string; to: string; subject: string; text: string } }
+  | { home: { entity_id: string; state: string; attributes?: Record<string, unknown> } }
+);
 
 export interface Task {
   id: string;
@@ -121,7 +155,10 @@ export function loadTask(file: string): Task {
   try {
     raw = parse(text, { maxAliasCount: 100 });
   } catch (err) {
-    const where = err instanceof YAMLParseError && err.linePos ? ` at line ${err.linePos[0].line}, column ${err.linePos[0].col}` : '';
+    const where =
+      err instanceof YAMLParseError && err.linePos
+        ? ` at line ${err.linePos[0].line}, column ${err.linePos[0].col}`
+        : '';
     throw new TaskError(`${file}: not YAML${where}: ${(err as Error).message.split('\n')[0]}`);
   }
   return taskOf(raw, file);
@@ -136,19 +173,34 @@ function taskOf(raw: unknown, file: string): Task {
   if (!check(raw)) {
     // A value that fits none of a field's forms reports each form's complaint first: the field's own (oneOf) says it better.
     const [first] = check.errors!;
-    fail(explain(check.errors!.find((e) => e.keyword === 'oneOf' && first!.instancePath.startsWith(e.instancePath)) ?? first!));
+    fail(
+      explain(
+        check.errors!.find((e) => e.keyword === 'oneOf' && first!.instancePath.startsWith(e.instancePath)) ?? first!,
+      ),
+    );
   }
   const t = raw as Record<string, any>;
   const dir = path.dirname(path.resolve(file));
   const checks = (t.checks as Check[]).map((c, i) => {
     const kinds = CHECK_KINDS.filter((k) => c[k] !== undefined);
-    if (kinds.length !== 1) fail(`checks[${i}]: one of ${CHECK_KINDS.join(', ')} (and a name), ${kinds.length ? `not ${kinds.join(' and ')} together` : 'none given'}`);
+    if (kinds.length !== 1)
+      fail(
+        `checks[${i}]: one of ${CHECK_KINDS.join(', ')} (and a name), ${kinds.length ? `not ${kinds.join(' and ')} together` : 'none given'}`,
+      );
     const m = c.mail;
-    if (m && m.to === undefined && m.from === undefined && m.subject_contains === undefined && m.text_contains === undefined) fail(`checks[${i}].mail: name at least one of to, from, subject_contains, text_contains`);
+    if (
+      m &&
+      m.to === undefined &&
+      m.from === undefined &&
+      m.subject_contains === undefined &&
+      m.text_contains === undefined
+    )
+      fail(`checks[${i}].mail: name at least one of to, from, subject_contains, text_contains`);
     return c.script ? { ...c, script: path.resolve(dir, c.script) } : c;
   });
   const world = t.world as Record<string, any>;
-  if (world.keys && !world.snapshot) fail('world.keys: only with world.snapshot (a scenario or the demo hands out its own keys)');
+  if (world.keys && !world.snapshot)
+    fail('world.keys: only with world.snapshot (a scenario or the demo hands out its own keys)');
   if (world.demo && world.snapshot) fail('world: a demo or a snapshot, not both');
   let scenario: Task['world']['scenario'];
   if (typeof world.scenario === 'string') {
@@ -165,7 +217,9 @@ function taskOf(raw: unknown, file: string): Task {
       return fail(`world.scenario: ${world.scenario} is not YAML: ${(err as Error).message.split('\n')[0]}`);
     }
   } else if (world.scenario) scenario = { scenario: world.scenario as Scenario, baseDir: dir };
-  const events: TaskEvent[] = ((t.events ?? []) as Array<Record<string, any>>).map((e) => ({ ...e, atMs: durationMs(e.at) }) as TaskEvent);
+  const events: TaskEvent[] = ((t.events ?? []) as Array<Record<string, any>>).map(
+    (e) => ({ ...e, atMs: durationMs(e.at) }) as TaskEvent,
+  );
   const clock = (t.clock ?? {}) as Record<string, any>;
   return {
     id: (t.id as string | undefined) ?? path.basename(file).replace(/\.(ya?ml|json)$/i, ''),
@@ -183,7 +237,13 @@ function taskOf(raw: unknown, file: string): Task {
     instruction: t.instruction,
     timeLimitMs: t.time_limit === undefined ? DEFAULT_TIME_LIMIT_MS : durationMs(t.time_limit),
     events: events.sort((a, b) => a.atMs - b.atMs),
-    clock: { steps: ((clock.steps ?? []) as Array<Record<string, any>>).map((s) => ({ afterMs: durationMs(s.after), advanceMs: durationMs(s.advance) })), settleMs: clock.settle === undefined ? 0 : durationMs(clock.settle) },
+    clock: {
+      steps: ((clock.steps ?? []) as Array<Record<string, any>>).map((s) => ({
+        afterMs: durationMs(s.after),
+        advanceMs: durationMs(s.advance),
+      })),
+      settleMs: clock.settle === undefined ? 0 : durationMs(clock.settle),
+    },
     checks,
   };
 }

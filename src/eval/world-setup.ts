@@ -42,7 +42,9 @@ function readKeys(file: string, task: Task): SeedKeys {
     if (!keys || typeof keys.agents !== 'object') throw new Error('no `agents`');
     return keys;
   } catch (err) {
-    throw new TaskError(`${task.file}: world.keys: not a keys file as \`hamlet world seed --keys-out\` writes it (${(err as Error).message})`);
+    throw new TaskError(
+      `${task.file}: world.keys: not a keys file as \`hamlet world seed --keys-out\` writes it (${(err as Error).message})`,
+    );
   }
 }
 
@@ -50,26 +52,40 @@ function readKeys(file: string, task: Task): SeedKeys {
 export function checkAgent(task: Task, start: Pick<StartWorld, 'keys'>): void {
   if (start.keys.agents[task.agent.name]) return;
   const known = Object.keys(start.keys.agents);
-  throw new TaskError(`${task.file}: agent.name: the world has no agent "${task.agent.name}" with keys (${known.length ? `it has: ${known.join(', ')}` : 'add it to the scenario'})`);
+  throw new TaskError(
+    `${task.file}: agent.name: the world has no agent "${task.agent.name}" with keys (${known.length ? `it has: ${known.join(', ')}` : 'add it to the scenario'})`,
+  );
 }
 
 /**
  * Makes the task's world on an instance (whose world it replaces) and keeps it in `dir`. Runs
  * while no episode does: the demo generator draws the process's randomness from its seed.
  */
-export async function prepareStartWorld(task: Task, instance: Instance, dir: string, demos: DemoWorlds): Promise<StartWorld> {
+export async function prepareStartWorld(
+  task: Task,
+  instance: Instance,
+  dir: string,
+  demos: DemoWorlds,
+): Promise<StartWorld> {
   const started = performance.now();
   const { world, hamlet } = instance;
   const platform = hamlet.platform;
   let keys: SeedKeys = { agents: {} };
   try {
     if (task.world.demo) await world.restore(await demos.get(task.world.demo.seed, task.world.demo.size));
-    else if (task.world.snapshot) await world.restore((await decodeWorldFile(task.world.snapshot, instance.limits)).state);
+    else if (task.world.snapshot)
+      await world.restore((await decodeWorldFile(task.world.snapshot, instance.limits)).state);
     else await world.reset();
     if (task.world.keys) keys = readKeys(task.world.keys, task);
     if (task.world.scenario) {
-      const seeded = await seedScenario(platform, hamlet.services, task.world.scenario.scenario, task.world.scenario.baseDir);
-      for (const [agent, services] of Object.entries(seeded.agents)) keys.agents[agent] = { ...keys.agents[agent], ...services };
+      const seeded = await seedScenario(
+        platform,
+        hamlet.services,
+        task.world.scenario.scenario,
+        task.world.scenario.baseDir,
+      );
+      for (const [agent, services] of Object.entries(seeded.agents))
+        keys.agents[agent] = { ...keys.agents[agent], ...services };
     }
   } catch (err) {
     if (err instanceof WorldFileError) throw new TaskError(`${task.file}: world.snapshot: ${err.message}`);

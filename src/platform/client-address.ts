@@ -18,8 +18,12 @@ export function parseTrustProxy(raw: string): TrustProxySetting | undefined | st
     if (hops > 32) return 'a hop count must be from 0 to 32';
     return hops === 0 ? undefined : { hops };
   }
-  const addresses = text.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const a of addresses) if (!validAddressOrCidr(a)) return `${a} is neither a hop count nor an IP address or CIDR range`;
+  const addresses = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const a of addresses)
+    if (!validAddressOrCidr(a)) return `${a} is neither a hop count nor an IP address or CIDR range`;
   return addresses.length ? { addresses } : 'expected a hop count or a comma-separated list of proxy addresses';
 }
 
@@ -32,7 +36,9 @@ function validAddressOrCidr(entry: string): boolean {
 }
 
 /** Fastify's trustProxy for a setting: false (trust nothing) when there is none. */
-export function trustProxyFunction(setting: TrustProxySetting | undefined): false | ((address: string, hop: number) => boolean) {
+export function trustProxyFunction(
+  setting: TrustProxySetting | undefined,
+): false | ((address: string, hop: number) => boolean) {
   if (!setting) return false;
   if ('hops' in setting) {
     // Trust the socket and the entries the next hops-1 proxies appended; not one more.

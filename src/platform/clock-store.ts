@@ -28,7 +28,9 @@ export async function storedClock(db: Db): Promise<{ frozen: boolean; now: numbe
     const at = parseIsoTime(s.now);
     return at === undefined ? undefined : { frozen: true, now: at };
   }
-  return typeof s.offsetMs === 'number' && Number.isFinite(s.offsetMs) ? { frozen: false, now: Date.now() + s.offsetMs } : undefined;
+  return typeof s.offsetMs === 'number' && Number.isFinite(s.offsetMs)
+    ? { frozen: false, now: Date.now() + s.offsetMs }
+    : undefined;
 }
 
 const pending = new WeakMap<Db, Promise<void>>();
@@ -63,7 +65,9 @@ export async function flushClockStore(db: Db): Promise<void> {
 }
 
 function snapshot(clock: ControllableClock): Stored {
-  return clock.frozen ? { frozen: true, now: clock.now().toISOString() } : { frozen: false, offsetMs: clock.ms() - Date.now() };
+  return clock.frozen
+    ? { frozen: true, now: clock.now().toISOString() }
+    : { frozen: false, offsetMs: clock.ms() - Date.now() };
 }
 
 async function saveState(db: Db, state: Stored): Promise<void> {

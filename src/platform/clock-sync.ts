@@ -21,7 +21,9 @@ export function shareClock(clock: ControllableClock, events: EventBus, logger: L
     const key = `${frozen}:${now}`;
     if (key === last) return;
     last = key;
-    events.publish(CLOCK_CHANGED, { origin, frozen, now, sentAt: Date.now() }).catch((err) => logger.warn({ err }, 'publishing a clock change failed'));
+    events
+      .publish(CLOCK_CHANGED, { origin, frozen, now, sentAt: Date.now() })
+      .catch((err) => logger.warn({ err }, 'publishing a clock change failed'));
   });
   const stopHearing = events.subscribe(CLOCK_CHANGED, (msg) => {
     if (msg.origin === origin) return;

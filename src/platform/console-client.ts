@@ -7,7 +7,6 @@
 import { CONSOLE_KEY_NAME } from './keys.js';
 import type { Platform } from './service.js';
 
-
 export interface ServiceResponse<T = unknown> {
   status: number;
   body: T;
@@ -28,7 +27,10 @@ export class ServiceClient {
 
   /** A new key of a service for the console's own use (e.g. one per mail organization), revoked when the console stops. */
   async mint(service: string, opts: { name?: string; ownerId?: string } = {}): Promise<string> {
-    const { key, record } = await this.platform.keys.create(service, { name: opts.name ?? CONSOLE_KEY_NAME, ownerId: opts.ownerId });
+    const { key, record } = await this.platform.keys.create(service, {
+      name: opts.name ?? CONSOLE_KEY_NAME,
+      ownerId: opts.ownerId,
+    });
     this.minted.push({ service, id: record.id });
     return key;
   }
@@ -52,11 +54,22 @@ export class ServiceClient {
    * Calls `path` on a service. JSON bodies are sent and read as JSON; the key goes in the header
    * the service declares (n8n's X-N8N-API-KEY for workflow), else as a bearer token.
    */
-  async request<T = unknown>(service: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; auth?: string } = {}): Promise<ServiceResponse<T>> {
+  async request<T = unknown>(
+    service: string,
+    path: string,
+    init: { method?: string; body?: unknown; headers?: Record<string, string>; auth?: string } = {},
+  ): Promise<ServiceResponse<T>> {
     const base = this.baseUrl(service);
-    if (!base) throw new Error(`the ${service} service is not reachable from this process (not started, and no HAMLET_${service.toUpperCase()}_URL)`);
+    if (!base)
+      throw new Error(
+        `the ${service} service is not reachable from this process (not started, and no HAMLET_${service.toUpperCase()}_URL)`,
+      );
     const key = init.auth ?? this.keys.get(service);
-    const headers: Record<string, string> = { accept: 'application/json', ...init.headers, ...(key ? this.platform.directory.keyHeaders(service, key) : {}) };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...init.headers,
+      ...(key ? this.platform.directory.keyHeaders(service, key) : {}),
+    };
     let body: string | undefined;
     if (init.body !== undefined) {
       body = JSON.stringify(init.body);

@@ -33,7 +33,10 @@ export type Frame = string | Buffer;
 export type Follow = (send: (frame: Frame) => void) => () => void;
 
 /** Returns `open(request, reply, follow)`, which turns a request of `app` into an event stream. */
-export function eventStreams(app: App, platform: Pick<Platform, 'websockets' | 'logger'>): (request: FastifyRequest, reply: FastifyReply, follow: Follow) => void {
+export function eventStreams(
+  app: App,
+  platform: Pick<Platform, 'websockets' | 'logger'>,
+): (request: FastifyRequest, reply: FastifyReply, follow: Follow) => void {
   const budget = platform.websockets;
   const open = new Set<ServerResponse>();
   const waiting = new Set<OpenStream>();
@@ -50,7 +53,13 @@ export function eventStreams(app: App, platform: Pick<Platform, 'websockets' | '
 
   return (request, reply, follow) => {
     const release = budget.claimAddress('console', request.ip);
-    if (!release) return void reply.code(429).send({ message: `Too many live streams from your address (at most ${budget.limits.maxPerAddress}); close other console pages`, code: 'rate_limited' });
+    if (!release)
+      return void reply
+        .code(429)
+        .send({
+          message: `Too many live streams from your address (at most ${budget.limits.maxPerAddress}); close other console pages`,
+          code: 'rate_limited',
+        });
     reply.hijack();
     const res = reply.raw;
     let pending: Frame[] = [];
@@ -82,7 +91,11 @@ export function eventStreams(app: App, platform: Pick<Platform, 'websockets' | '
       waiting.add(stream);
       flushTimer ??= setTimeout(flushAll, FLUSH_MS).unref();
     };
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    });
     const stop = follow(send);
     res.write('retry: 3000\n: connected\n\n');
     open.add(res);
@@ -109,7 +122,11 @@ interface OpenStream extends BudgetedClient {
  * session's CSRF token) and hands every later stream the same Buffer. Five hundred subscribers
  * then cost one rendering and one copy in memory, not five hundred.
  */
-export function sharedFrames<Source extends object>(): (source: Source, variant: string, render: () => string) => Buffer {
+export function sharedFrames<Source extends object>(): (
+  source: Source,
+  variant: string,
+  render: () => string,
+) => Buffer {
   const made = new WeakMap<Source, Map<string, Buffer>>();
   return (source, variant, render) => {
     let variants = made.get(source);

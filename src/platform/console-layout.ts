@@ -19,12 +19,14 @@ export interface PageOptions {
 }
 
 export function layout(p: PageOptions): string {
-  const nav =
-    !p.nav
-      ? ''
-      : `<header><nav aria-label="Services"><a class="brand" href="/">Hamlet</a><ul>${p.nav.map(
-          (n) => `<li><a href="${n.href}"${isCurrent(p.path, n.href) ? ' aria-current="page"' : ''}>${n.label}</a></li>`,
-        ).join('')}</ul>
+  const nav = !p.nav
+    ? ''
+    : `<header><nav aria-label="Services"><a class="brand" href="/">Hamlet</a><ul>${p.nav
+        .map(
+          (n) =>
+            `<li><a href="${n.href}"${isCurrent(p.path, n.href) ? ' aria-current="page"' : ''}>${n.label}</a></li>`,
+        )
+        .join('')}</ul>
 <form method="post" action="/logout" class="logout"><input type="hidden" name="_csrf" value="${escapeHtml(p.csrf ?? '')}"><button type="submit">Log out</button></form></nav></header>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(p.title)} · Hamlet console</title>

@@ -7,7 +7,8 @@ import type { ServiceClient, ServiceResponse } from './console-client.js';
 
 export const isHtmx = (request: FastifyRequest): boolean => request.headers['hx-request'] === 'true';
 
-export const sendHtml = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body);
+export const sendHtml = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
 
 /** A local path to go back to after a plain form post (never another site), else `fallback`. */
 export function backTo(value: unknown, prefix: string, fallback: string): string {
@@ -42,8 +43,14 @@ export function shortTime(iso: string): string {
  * A call to a service's API that answers 503 with the reason, rather than throwing, when the
  * service runs nowhere this console knows (a console started with --services that leave it out).
  */
-export async function callService<T>(client: ServiceClient, service: string, path: string, init: { method?: string; body?: unknown } = {}): Promise<ServiceResponse<T>> {
-  if (!client.baseUrl(service)) return { status: 503, body: { message: `The ${service} service does not run here.` } as T, headers: new Headers() };
+export async function callService<T>(
+  client: ServiceClient,
+  service: string,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<ServiceResponse<T>> {
+  if (!client.baseUrl(service))
+    return { status: 503, body: { message: `The ${service} service does not run here.` } as T, headers: new Headers() };
   return client.request<T>(service, path, init);
 }
 

@@ -102,7 +102,10 @@ export function openDb(opts: OpenDbOptions): Db {
  * a schema selected, introspection looks at that schema only, straight from the catalog.
  */
 class SchemaScopedPostgresDialect extends PostgresDialect {
-  constructor(config: ConstructorParameters<typeof PostgresDialect>[0], private readonly schema: string) {
+  constructor(
+    config: ConstructorParameters<typeof PostgresDialect>[0],
+    private readonly schema: string,
+  ) {
     super(config);
   }
 
@@ -110,7 +113,9 @@ class SchemaScopedPostgresDialect extends PostgresDialect {
     const schema = this.schema;
     return {
       async getSchemas() {
-        const r = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+        const r = await sql<{
+          name: string;
+        }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
         return r.rows;
       },
       async getTables() {
@@ -131,7 +136,11 @@ class SchemaScopedPostgresDialect extends PostgresDialect {
  * How to connect to DATABASE_URL: a `schema` query parameter selects a schema (tests give each
  * suite its own). For a connection of one's own beside the pool (a reader on a worker thread).
  */
-export function postgresConnection(databaseUrl: string): { connectionString: string; options?: string; schema?: string } {
+export function postgresConnection(databaseUrl: string): {
+  connectionString: string;
+  options?: string;
+  schema?: string;
+} {
   const url = new URL(databaseUrl);
   const schema = url.searchParams.get('schema');
   url.searchParams.delete('schema');
@@ -185,7 +194,9 @@ export async function migrate(db: Db, owner: string, migrations: Migrations): Pr
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`migration ${owner}/${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? error}`, { cause: error });
+    throw new Error(`migration ${owner}/${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? error}`, {
+      cause: error,
+    });
   }
 }
 

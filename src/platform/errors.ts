@@ -19,7 +19,8 @@ export const badRequest = (message: string, code = 'bad_request', details?: Reco
 export const unauthorized = (message = 'Unauthorized', code = 'unauthorized') => new HttpError(401, message, code);
 
 /** The kinds of refusal a service's domain code (its store, its rules) can state without knowing HTTP. */
-export type DomainErrorKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'limited';
+export type DomainErrorKind =
+  'invalid' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'limited';
 
 /** The status each kind is answered with over HTTP (platform/http.ts). */
 export const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = {

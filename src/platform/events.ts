@@ -74,7 +74,11 @@ export class RedisEventBus implements EventBus {
   /** The subscriber connection was lost since it was last ready: what was published meanwhile never reached us. */
   private lost = false;
 
-  constructor(url: string, private readonly logger?: Logger, prefix = 'hamlet:') {
+  constructor(
+    url: string,
+    private readonly logger?: Logger,
+    prefix = 'hamlet:',
+  ) {
     // ioredis is loaded only in queue mode: the in-process bus (and quick commands) never pay for it.
     const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
     this.pub = new RedisClient(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
@@ -122,11 +126,17 @@ export class RedisEventBus implements EventBus {
   }
 
   subscribe<T>(topic: string, handler: EventHandler<T>): () => void {
-    if (this.local.listenerCount(topic) === 0) this.sub.subscribe(this.channelPrefix + topic).catch((err: unknown) => this.commandFailed('subscribe', topic, err));
+    if (this.local.listenerCount(topic) === 0)
+      this.sub
+        .subscribe(this.channelPrefix + topic)
+        .catch((err: unknown) => this.commandFailed('subscribe', topic, err));
     this.local.on(topic, asListener(handler));
     return () => {
       this.local.off(topic, asListener(handler));
-      if (this.local.listenerCount(topic) === 0) this.sub.unsubscribe(this.channelPrefix + topic).catch((err: unknown) => this.commandFailed('unsubscribe', topic, err));
+      if (this.local.listenerCount(topic) === 0)
+        this.sub
+          .unsubscribe(this.channelPrefix + topic)
+          .catch((err: unknown) => this.commandFailed('unsubscribe', topic, err));
     };
   }
 

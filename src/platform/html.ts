@@ -23,9 +23,51 @@ const md = new MarkdownIt({
 
 const ALLOWED: sanitizeHtml.IOptions = {
   allowedTags: [
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'span',
-    'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'strong', 'b', 'em', 'i', 's', 'del', 'ins', 'sub', 'sup', 'mark', 'kbd', 'abbr',
-    'a', 'img', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'figure', 'figcaption', 'details', 'summary',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'p',
+    'br',
+    'hr',
+    'blockquote',
+    'pre',
+    'code',
+    'span',
+    'ul',
+    'ol',
+    'li',
+    'dl',
+    'dt',
+    'dd',
+    'strong',
+    'b',
+    'em',
+    'i',
+    's',
+    'del',
+    'ins',
+    'sub',
+    'sup',
+    'mark',
+    'kbd',
+    'abbr',
+    'a',
+    'img',
+    'table',
+    'thead',
+    'tbody',
+    'tfoot',
+    'tr',
+    'th',
+    'td',
+    'caption',
+    'figure',
+    'figcaption',
+    'details',
+    'summary',
   ],
   allowedAttributes: {
     a: ['href', 'title', 'rel', 'target'],
@@ -63,7 +105,9 @@ export function sanitize(html: string): string {
  * are well-formed, so dropping them is a regex away (a full parse costs 30 times more).
  */
 export function textOfSafeHtml(safeHtml: string): string {
-  return decodeEntities(safeHtml.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+  return decodeEntities(safeHtml.replace(/<[^>]*>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };

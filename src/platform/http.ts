@@ -7,7 +7,14 @@
 // timeouts, a connection cap, and the JSON shape limit. Limits per route class: body size is
 // the app's `bodyLimit` (per service) or a route's own `bodyLimit`; JSON depth is
 // HAMLET_JSON_MAX_DEPTH or a route's `config.jsonMaxDepth`.
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type RouteOptions,
+} from 'fastify';
 import swagger from '@fastify/swagger';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import type { Health } from './health.js';
@@ -142,10 +149,20 @@ function allowedValues(errors: NonNullable<FastifyError['validation']>): string[
 
 export function toErrorInfo(error: unknown): ErrorInfo {
   if (error instanceof DomainError) {
-    return { statusCode: DOMAIN_ERROR_STATUS[error.kind], message: error.message, code: error.code ?? error.kind, details: error.details };
+    return {
+      statusCode: DOMAIN_ERROR_STATUS[error.kind],
+      message: error.message,
+      code: error.code ?? error.kind,
+      details: error.details,
+    };
   }
   if (error instanceof HttpError) {
-    return { statusCode: error.statusCode, message: error.message, code: error.code ?? STATUS_CODES[error.statusCode] ?? 'error', details: error.details };
+    return {
+      statusCode: error.statusCode,
+      message: error.message,
+      code: error.code ?? STATUS_CODES[error.statusCode] ?? 'error',
+      details: error.details,
+    };
   }
   const err = error as FastifyError & { statusCode?: number };
   if (err?.validation) {
@@ -154,7 +171,8 @@ export function toErrorInfo(error: unknown): ErrorInfo {
   const status = err?.statusCode;
   if (status && status >= 400 && status < 500) {
     let message = err.message;
-    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) message = 'Request body is not valid JSON';
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError)
+      message = 'Request body is not valid JSON';
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = 'Request body is too large';
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = 'Unsupported Content-Type';
     return { statusCode: status, message, code: STATUS_CODES[status] ?? 'error' };
@@ -169,7 +187,15 @@ class OneLinePerRequest extends LogController {
     // Checked first: the line's fields (the redacted URL) cost work on every request, logged or not.
     const log = request.log as typeof request.log & { isLevelEnabled?(level: string): boolean };
     if (log.isLevelEnabled && !log.isLevelEnabled('info')) return;
-    request.log.info({ method: request.method, url: loggableUrl(request), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    request.log.info(
+      {
+        method: request.method,
+        url: loggableUrl(request),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request',
+    );
   }
 }
 
@@ -183,7 +209,9 @@ function requireDocumented(service: string, route: RouteOptions): void {
   const methods = ([] as string[]).concat(route.method);
   if (schema?.hide || methods.every((m) => m === 'HEAD')) return;
   if (!schema?.response || Object.keys(schema.response).length === 0) {
-    throw new Error(`${service}: route ${methods.join(',')} ${route.url} declares no response schema (add schema.response, or schema.hide for a page)`);
+    throw new Error(
+      `${service}: route ${methods.join(',')} ${route.url} declares no response schema (add schema.response, or schema.hide for a page)`,
+    );
   }
 }
 
@@ -259,7 +287,8 @@ export async function createApp(platform: AppPlatform, opts: CreateAppOptions): 
   app.removeContentTypeParser(['application/json']);
   app.addContentTypeParser(/^application\/([\w.+-]+\+)?json/, { parseAs: 'string' }, (_req, body, done) => {
     const parsed = jsonOfText(body as string);
-    if (parsed === NOT_JSON) return done(new HttpError(400, 'Request body is not valid JSON', 'invalid_json'), undefined);
+    if (parsed === NOT_JSON)
+      return done(new HttpError(400, 'Request body is not valid JSON', 'invalid_json'), undefined);
     done(null, parsed);
   });
 
@@ -274,7 +303,14 @@ export async function createApp(platform: AppPlatform, opts: CreateAppOptions): 
     if ((body === null || typeof body !== 'object' || Buffer.isBuffer(body)) && !isJsonText) return done();
     const maxDepth = request.routeOptions.config?.jsonMaxDepth ?? edge.jsonMaxDepth;
     const problem = jsonShapeProblem(body, { maxDepth });
-    if (problem?.kind === 'nul') return done(new HttpError(400, 'Request body contains a NUL character (\\u0000), which is not allowed', 'invalid_character'));
+    if (problem?.kind === 'nul')
+      return done(
+        new HttpError(
+          400,
+          'Request body contains a NUL character (\\u0000), which is not allowed',
+          'invalid_character',
+        ),
+      );
     if (problem) return done(new HttpError(400, `Request body is nested deeper than ${maxDepth} levels`, 'too_deep'));
     done();
   });
@@ -294,7 +330,8 @@ export async function createApp(platform: AppPlatform, opts: CreateAppOptions): 
   });
 
   app.addHook('onRequest', (request, _reply, done) => {
-    if (request.url.includes('%00')) return done(new HttpError(400, 'NUL characters (%00) are not allowed in URLs', 'invalid_character'));
+    if (request.url.includes('%00'))
+      return done(new HttpError(400, 'NUL characters (%00) are not allowed in URLs', 'invalid_character'));
     done();
   });
 
@@ -303,12 +340,21 @@ export async function createApp(platform: AppPlatform, opts: CreateAppOptions): 
     if (info.statusCode >= 500) request.log.error({ err: error }, 'unhandled error');
     if (error instanceof HttpError && error.headers) reply.headers(error.headers);
     // A domain's "limited" refusal names when to come back; clients read it from Retry-After.
-    if (error instanceof DomainError && error.kind === 'limited' && typeof error.details?.retry_after_seconds === 'number') reply.header('retry-after', String(error.details.retry_after_seconds));
+    if (
+      error instanceof DomainError &&
+      error.kind === 'limited' &&
+      typeof error.details?.retry_after_seconds === 'number'
+    )
+      reply.header('retry-after', String(error.details.retry_after_seconds));
     return sendError(reply, request, opts.envelope, info);
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, request, opts.envelope, { statusCode: 404, message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'not_found' }),
+    sendError(reply, request, opts.envelope, {
+      statusCode: 404,
+      message: `Route ${request.method} ${request.url.split('?')[0]} not found`,
+      code: 'not_found',
+    }),
   );
 
   app.addHook('onRoute', (route) => requireDocumented(opts.service, route));
@@ -318,7 +364,11 @@ export async function createApp(platform: AppPlatform, opts: CreateAppOptions): 
 
   await app.register(swagger, {
     openapi: {
-      info: { title: opts.openapi?.title ?? `Hamlet ${opts.service}`, version: opts.openapi?.version ?? '1.0.0', description: opts.openapi?.description },
+      info: {
+        title: opts.openapi?.title ?? `Hamlet ${opts.service}`,
+        version: opts.openapi?.version ?? '1.0.0',
+        description: opts.openapi?.description,
+      },
     },
   });
 
@@ -360,11 +410,18 @@ function lazyValidator(compile: () => ValidateFunction): ValidateFunction {
 }
 
 function sendError(reply: FastifyReply, request: FastifyRequest, envelope: ErrorEnvelope, info: ErrorInfo) {
-  return reply.code(info.statusCode).type('application/json; charset=utf-8').send(JSON.stringify(envelope(info, request)));
+  return reply
+    .code(info.statusCode)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(envelope(info, request)));
 }
 
 /** Listens and returns the base URL with the real port (port 0 picks a free one). */
-export async function listen(app: { listen: FastifyInstance['listen']; server: FastifyInstance['server'] }, host: string, port: number): Promise<string> {
+export async function listen(
+  app: { listen: FastifyInstance['listen']; server: FastifyInstance['server'] },
+  host: string,
+  port: number,
+): Promise<string> {
   await app.listen({ host, port });
   const addr = app.server.address();
   const realPort = typeof addr === 'object' && addr ? addr.port : port;

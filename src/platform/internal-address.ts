@@ -24,7 +24,8 @@ for (const [addr, prefix] of [
   ['203.0.113.0', 24], // documentation
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
-] as const) internalV4.addSubnet(addr, prefix, 'ipv4');
+] as const)
+  internalV4.addSubnet(addr, prefix, 'ipv4');
 
 const internalV6 = new net.BlockList();
 for (const [addr, prefix] of [
@@ -37,7 +38,8 @@ for (const [addr, prefix] of [
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated, still routed by some)
   ['ff00::', 8], // multicast
-] as const) internalV6.addSubnet(addr, prefix, 'ipv6');
+] as const)
+  internalV6.addSubnet(addr, prefix, 'ipv6');
 
 /** The eight 16-bit groups of a valid IPv6 address (dotted IPv4 tail allowed). */
 function ipv6Groups(ip: string): number[] {

@@ -12,7 +12,17 @@ import type { Kysely } from 'kysely';
 import type { Clock } from './clock.js';
 import type { Db } from './db.js';
 import { PermanentError } from './errors.js';
-import { earliestPending, exponentialBackoff, insertJobRow, RetryLater, type Jobs, type EnqueueOptions, type JobHandler, type JobInfo, type QueueOptions } from './jobs.js';
+import {
+  earliestPending,
+  exponentialBackoff,
+  insertJobRow,
+  RetryLater,
+  type Jobs,
+  type EnqueueOptions,
+  type JobHandler,
+  type JobInfo,
+  type QueueOptions,
+} from './jobs.js';
 import type { Logger } from './logger.js';
 
 interface Registration {
@@ -57,8 +67,20 @@ export class BullJobs implements Jobs {
     if (this.running && this.options.runWorkers !== false) this.startWorker(queue);
   }
 
-  async enqueue<T>(queue: string, payload: T, opts: EnqueueOptions = {}, trx: Kysely<any> = this.database.kysely): Promise<string> {
-    const id = await insertJobRow(trx, this.time, queue, payload, opts, this.registrations.get(queue)?.opts.maxAttempts ?? 10);
+  async enqueue<T>(
+    queue: string,
+    payload: T,
+    opts: EnqueueOptions = {},
+    trx: Kysely<any> = this.database.kysely,
+  ): Promise<string> {
+    const id = await insertJobRow(
+      trx,
+      this.time,
+      queue,
+      payload,
+      opts,
+      this.registrations.get(queue)?.opts.maxAttempts ?? 10,
+    );
     // Outside a transaction the row is committed now; inside one, the relay picks it up after the commit.
     if (trx === this.database.kysely) await this.relay();
     else setTimeout(() => this.wake(), 0);
@@ -166,7 +188,15 @@ export class BullJobs implements Jobs {
             removeOnFail: { age: 7 * 86_400 },
           });
         }
-        if (rows.length) await this.database.kysely.deleteFrom('platform_jobs').where('id', 'in', rows.map((r) => r.id)).execute();
+        if (rows.length)
+          await this.database.kysely
+            .deleteFrom('platform_jobs')
+            .where(
+              'id',
+              'in',
+              rows.map((r) => r.id),
+            )
+            .execute();
       } while (this.relayAgain);
     })().finally(() => {
       this.relaying = undefined;
@@ -182,7 +212,13 @@ export class BullJobs implements Jobs {
     const worker = new Worker(
       queue,
       async (job: Job, token?: string) => {
-        const info: JobInfo = { id: job.id ?? '', queue, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, createdAt: new Date(job.timestamp).toISOString() };
+        const info: JobInfo = {
+          id: job.id ?? '',
+          queue,
+          attempt: job.attemptsMade + 1,
+          maxAttempts: job.opts.attempts ?? 1,
+          createdAt: new Date(job.timestamp).toISOString(),
+        };
         try {
           await reg.handler(job.data, info);
         } catch (err) {
@@ -210,7 +246,13 @@ export class BullJobs implements Jobs {
       if (!job || !reg.opts.onFailed) return;
       const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
       if (!final) return;
-      const info: JobInfo = { id: job.id ?? '', queue, attempt: job.attemptsMade, maxAttempts: job.opts.attempts ?? 1, createdAt: new Date(job.timestamp).toISOString() };
+      const info: JobInfo = {
+        id: job.id ?? '',
+        queue,
+        attempt: job.attemptsMade,
+        maxAttempts: job.opts.attempts ?? 1,
+        createdAt: new Date(job.timestamp).toISOString(),
+      };
       reg.opts.onFailed(job.data, err, info).catch((e) => this.log.error({ err: e, queue }, 'onFailed handler failed'));
     });
     worker.on('error', (err) => this.log.warn({ err, queue }, 'job worker error'));

@@ -43,7 +43,10 @@ export interface EnqueueOptions {
 
 /** Thrown by a handler to try again later without counting it as a failure (e.g. no relay configured yet). */
 export class RetryLater extends Error {
-  constructor(public readonly delayMs: number, message: string) {
+  constructor(
+    public readonly delayMs: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -117,7 +120,14 @@ export async function earliestPending(db: Db, queues: string[]): Promise<number 
 }
 
 /** Writes a job row: the table backend's queue, and the BullMQ backend's transactional outbox. */
-export async function insertJobRow<T>(trx: Kysely<any>, clock: Clock, queue: string, payload: T, opts: EnqueueOptions, maxAttempts: number): Promise<string> {
+export async function insertJobRow<T>(
+  trx: Kysely<any>,
+  clock: Clock,
+  queue: string,
+  payload: T,
+  opts: EnqueueOptions,
+  maxAttempts: number,
+): Promise<string> {
   const id = uuid();
   const now = clock.ms();
   const runAt = opts.runAt?.getTime() ?? now + (opts.delayMs ?? 0);
@@ -174,8 +184,20 @@ export class TableJobs implements Jobs {
     this.wake();
   }
 
-  async enqueue<T>(queue: string, payload: T, opts: EnqueueOptions = {}, trx: Kysely<any> = this.db.kysely): Promise<string> {
-    const id = await insertJobRow(trx, this.clock, queue, payload, opts, this.queues.get(queue)?.opts.maxAttempts ?? 10);
+  async enqueue<T>(
+    queue: string,
+    payload: T,
+    opts: EnqueueOptions = {},
+    trx: Kysely<any> = this.db.kysely,
+  ): Promise<string> {
+    const id = await insertJobRow(
+      trx,
+      this.clock,
+      queue,
+      payload,
+      opts,
+      this.queues.get(queue)?.opts.maxAttempts ?? 10,
+    );
     if (trx === this.db.kysely) this.wake();
     else setTimeout(() => this.wake(), 0); // after the surrounding transaction commits
     return id;
@@ -185,7 +207,11 @@ export class TableJobs implements Jobs {
     // An embedded SQLite file belongs to this one process: whatever a killed predecessor left
     // running is ours to redo now. (On PostgreSQL other workers may be alive; leases expire instead.)
     if (this.db.dialect === 'sqlite') {
-      await this.db.kysely.updateTable('platform_jobs').set({ status: 'pending', locked_until: null }).where('status', '=', 'running').execute();
+      await this.db.kysely
+        .updateTable('platform_jobs')
+        .set({ status: 'pending', locked_until: null })
+        .where('status', '=', 'running')
+        .execute();
     }
     this.stopped = false;
     this.unlistenClock = this.clock.onAdvance(() => this.wake());
@@ -254,7 +280,12 @@ export class TableJobs implements Jobs {
         .selectFrom('platform_jobs')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('queue', 'in', queues)
-        .where((eb) => eb.or([eb('status', '=', 'running'), eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', this.clock.now().toISOString())])]))
+        .where((eb) =>
+          eb.or([
+            eb('status', '=', 'running'),
+            eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', this.clock.now().toISOString())]),
+          ]),
+        )
         .executeTakeFirst();
       if (Number(row?.n ?? 0) === 0 && this.inFlight.size === 0) return;
       if (Date.now() > deadline) throw new Error('jobs did not become idle in time');
@@ -288,7 +319,8 @@ export class TableJobs implements Jobs {
     // claim visit (and sort) all of the queue's rows. Expired leases first: they are rare.
     const pick = (status: 'running' | 'pending', n: number) => {
       let q = db.selectFrom('platform_jobs').select('id').where('queue', '=', queue).where('status', '=', status);
-      q = status === 'pending' ? q.where('run_at', '<=', nowIso).orderBy('run_at') : q.where('locked_until', '<', nowIso);
+      q =
+        status === 'pending' ? q.where('run_at', '<=', nowIso).orderBy('run_at') : q.where('locked_until', '<', nowIso);
       q = q.limit(n);
       // Several workers on PostgreSQL skip each other's rows instead of waiting on them.
       return this.db.dialect === 'postgres' ? q.forUpdate().skipLocked() : q;
@@ -296,7 +328,12 @@ export class TableJobs implements Jobs {
     const take = (ids: ReturnType<typeof pick>) =>
       db
         .updateTable('platform_jobs')
-        .set((eb) => ({ status: 'running', locked_until: leaseIso, attempts: eb('attempts', '+', 1), updated_at: nowIso }))
+        .set((eb) => ({
+          status: 'running',
+          locked_until: leaseIso,
+          attempts: eb('attempts', '+', 1),
+          updated_at: nowIso,
+        }))
         .where('id', 'in', ids)
         .returning(['id', 'payload', 'attempts', 'max_attempts', 'created_at'])
         .execute();
@@ -304,13 +341,18 @@ export class TableJobs implements Jobs {
     return stale.length >= limit ? stale : [...stale, ...(await take(pick('pending', limit - stale.length)))];
   }
 
-
   private async run(
     queue: string,
     reg: Registered,
     row: { id: string; payload: string; attempts: number; max_attempts: number; created_at: string },
   ): Promise<void> {
-    const info: JobInfo = { id: row.id, queue, attempt: row.attempts, maxAttempts: row.max_attempts, createdAt: row.created_at };
+    const info: JobInfo = {
+      id: row.id,
+      queue,
+      attempt: row.attempts,
+      maxAttempts: row.max_attempts,
+      createdAt: row.created_at,
+    };
     const payload = JSON.parse(row.payload);
     try {
       await reg.handler(payload, info);
@@ -348,7 +390,9 @@ export class TableJobs implements Jobs {
         .where('id', '=', row.id)
         .execute();
       if (final && reg.opts.onFailed) {
-        await reg.opts.onFailed(payload, err, info).catch((e2) => this.logger.error({ err: e2, queue }, 'onFailed handler failed'));
+        await reg.opts
+          .onFailed(payload, err, info)
+          .catch((e2) => this.logger.error({ err: e2, queue }, 'onFailed handler failed'));
       }
     }
   }

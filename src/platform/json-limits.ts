@@ -36,7 +36,8 @@ export function jsonShapeProblem(value: unknown, limits: JsonShapeLimits): JsonS
       bytes += v.length + 3; // quotes and a separator
     } else if (v !== null && typeof v === 'object') {
       const level = depth + 1;
-      if (level > limits.maxDepth) return { kind: 'depth', limit: limits.maxDepth, message: `nested deeper than ${limits.maxDepth} levels` };
+      if (level > limits.maxDepth)
+        return { kind: 'depth', limit: limits.maxDepth, message: `nested deeper than ${limits.maxDepth} levels` };
       bytes += 2;
       if (Array.isArray(v)) {
         for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], depth: level });

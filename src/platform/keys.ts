@@ -31,8 +31,8 @@ export const CONSOLE_KEY_NAME = 'hamlet-console';
  * makes with `hamlet keys create <service> --name hamlet-console`). Agents cannot make one:
  * every key a service mints on an agent's request has an owner.
  */
-export const isOperatorKey = (key: Pick<ApiKeyRecord, 'name' | 'ownerId'>): boolean => key.name === CONSOLE_KEY_NAME && key.ownerId === null;
-
+export const isOperatorKey = (key: Pick<ApiKeyRecord, 'name' | 'ownerId'>): boolean =>
+  key.name === CONSOLE_KEY_NAME && key.ownerId === null;
 
 export class Keys {
   // digest -> record; keys are looked up on every authenticated request.
@@ -107,7 +107,13 @@ export class Keys {
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     if (!row) return undefined;
-    const record: ApiKeyRecord = { id: row.id, service: row.service, name: row.name, ownerId: row.owner_id, createdAt: row.created_at };
+    const record: ApiKeyRecord = {
+      id: row.id,
+      service: row.service,
+      name: row.name,
+      ownerId: row.owner_id,
+      createdAt: row.created_at,
+    };
     if (this.revoked.has(hash)) return record.service === service ? record : undefined;
     if (this.cache.size > 50_000) this.cache.clear();
     this.cache.set(hash, record);
@@ -119,7 +125,13 @@ export class Keys {
    * check that must see a revocation made by another process (`hamlet keys revoke`).
    */
   async isLive(service: string, id: string): Promise<boolean> {
-    const row = await this.db.kysely.selectFrom('platform_keys').select('id').where('id', '=', id).where('service', '=', service).where('revoked_at', 'is', null).executeTakeFirst();
+    const row = await this.db.kysely
+      .selectFrom('platform_keys')
+      .select('id')
+      .where('id', '=', id)
+      .where('service', '=', service)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
@@ -143,13 +155,21 @@ export class Keys {
 
   /** Revokes keys by id, or every live key of an owner. Returns how many were revoked. */
   async revoke(where: { id?: string; ownerId?: string; service: string }, trx = this.db.kysely): Promise<number> {
-    let q = trx.selectFrom('platform_keys').select(['hash']).where('service', '=', where.service).where('revoked_at', 'is', null);
+    let q = trx
+      .selectFrom('platform_keys')
+      .select(['hash'])
+      .where('service', '=', where.service)
+      .where('revoked_at', 'is', null);
     if (where.id) q = q.where('id', '=', where.id);
     if (where.ownerId) q = q.where('owner_id', '=', where.ownerId);
     const rows = await q.execute();
     if (!rows.length) return 0;
     const hashes = rows.map((r) => r.hash as string);
-    await trx.updateTable('platform_keys').set({ revoked_at: this.clock.now().toISOString() }).where('hash', 'in', hashes).execute();
+    await trx
+      .updateTable('platform_keys')
+      .set({ revoked_at: this.clock.now().toISOString() })
+      .where('hash', 'in', hashes)
+      .execute();
     for (const hash of hashes) {
       this.forget(hash);
       await this.events?.publish(KEY_REVOKED, { hash });

@@ -73,7 +73,8 @@ class Campaign implements Leadership {
       if (wasLeader) this.logger.warn({ err, key: this.key }, 'leader lease could not be renewed');
     }
     const leads = this.isLeader();
-    if (leads !== wasLeader) this.logger.info({ key: this.key, leads }, leads ? 'this instance leads now' : 'this instance no longer leads');
+    if (leads !== wasLeader)
+      this.logger.info({ key: this.key, leads }, leads ? 'this instance leads now' : 'this instance no longer leads');
   }
 
   async stop(): Promise<void> {

@@ -47,7 +47,11 @@ export const MAIL_QUEUE = 'platform.mail';
 
 const NO_RELAY_RETRY_MS = 60_000;
 
-const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase().replace(/>$/, '');
+const domainOf = (address: string): string =>
+  address
+    .slice(address.lastIndexOf('@') + 1)
+    .toLowerCase()
+    .replace(/>$/, '');
 
 export interface MailerSettings {
   /** The address local servers listen on (HAMLET_HOST). */
@@ -138,11 +142,18 @@ export class Mailer {
   }
 
   /** Queues an already composed message for the given envelope. */
-  async sendRaw(envelope: { from: string; to: string[] }, raw: Buffer, opts: { meta?: unknown; trx?: Kysely<any> } = {}): Promise<void> {
+  async sendRaw(
+    envelope: { from: string; to: string[] },
+    raw: Buffer,
+    opts: { meta?: unknown; trx?: Kysely<any> } = {},
+  ): Promise<void> {
     const local = envelope.to.filter((a) => this.isLocal(a));
     const remote = envelope.to.filter((a) => !this.isLocal(a));
     const base64 = raw.toString('base64');
-    for (const [route, to] of [['local', local], ['relay', remote]] as const) {
+    for (const [route, to] of [
+      ['local', local],
+      ['relay', remote],
+    ] as const) {
       if (!to.length) continue;
       const job: MailJob = { route, envelope: { from: envelope.from, to }, raw: base64, meta: opts.meta };
       await this.jobs.enqueue(MAIL_QUEUE, job, {}, opts.trx);
@@ -155,7 +166,13 @@ export class Mailer {
       concurrency: 8,
       maxAttempts: 8,
       onFailed: async (job, error) => {
-        const outcome: MailOutcome = { route: job.route, envelope: job.envelope, meta: job.meta, error: error.message, responseCode: (error as { responseCode?: number }).responseCode };
+        const outcome: MailOutcome = {
+          route: job.route,
+          envelope: job.envelope,
+          meta: job.meta,
+          error: error.message,
+          responseCode: (error as { responseCode?: number }).responseCode,
+        };
         await this.events.publish(MAIL_FAILED, outcome);
       },
     });
@@ -164,7 +181,12 @@ export class Mailer {
   private transportFor(route: MailJob['route']): Transporter | undefined {
     if (route === 'local') {
       if (this.localPort === undefined) return undefined;
-      this.localTransport ??= nodemailer.createTransport({ host: reachableHost(this.settings.host), port: this.localPort, secure: false, ignoreTLS: true });
+      this.localTransport ??= nodemailer.createTransport({
+        host: reachableHost(this.settings.host),
+        port: this.localPort,
+        secure: false,
+        ignoreTLS: true,
+      });
       return this.localTransport;
     }
     const relay = this.settings.relay;
@@ -188,11 +210,17 @@ export class Mailer {
     }
     if (!transport && this.holder) {
       await this.holder({ envelope: job.envelope, raw: Buffer.from(job.raw, 'base64'), meta: job.meta });
-      this.logger.info({ to: job.envelope.to }, 'outgoing mail held in the mail outbox: HAMLET_SMTP_RELAY is not set (read it with GET /v0/outbox or `hamlet mail outbox`)');
+      this.logger.info(
+        { to: job.envelope.to },
+        'outgoing mail held in the mail outbox: HAMLET_SMTP_RELAY is not set (read it with GET /v0/outbox or `hamlet mail outbox`)',
+      );
       return;
     }
     if (!transport) {
-      this.logger.warn({ to: job.envelope.to }, 'outgoing mail stays queued: HAMLET_SMTP_RELAY is not set, so mail to other domains cannot leave');
+      this.logger.warn(
+        { to: job.envelope.to },
+        'outgoing mail stays queued: HAMLET_SMTP_RELAY is not set, so mail to other domains cannot leave',
+      );
       throw new RetryLater(NO_RELAY_RETRY_MS, 'HAMLET_SMTP_RELAY is not set');
     }
     try {

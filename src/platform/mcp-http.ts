@@ -11,7 +11,11 @@ import type { Platform } from './service.js';
 
 /** The allow-list of a service's MCP endpoint, from the platform's settings (HAMLET_MCP_ALLOWED_ORIGINS, HAMLET_HOST, HAMLET_<SERVICE>_URL). */
 export function mcpAllowListFor(platform: Pick<Platform, 'config' | 'directory'>, service: string): McpAllowList {
-  return mcpAllowList({ allowedOrigins: platform.config.mcpAllowedOrigins, bindHost: platform.config.host, publicUrl: platform.directory.publicUrl(service) });
+  return mcpAllowList({
+    allowedOrigins: platform.config.mcpAllowedOrigins,
+    bindHost: platform.config.host,
+    publicUrl: platform.directory.publicUrl(service),
+  });
 }
 
 export async function answerMcp(
@@ -24,7 +28,10 @@ export async function answerMcp(
   const verdict = checkMcpOrigin(allowed, request.headers);
   if (!verdict.ok) {
     // The SDK's own refusal has this shape (code -32000, id null).
-    return void reply.code(403).type('application/json').send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: verdict.message }, id: null }));
+    return void reply
+      .code(403)
+      .type('application/json')
+      .send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: verdict.message }, id: null }));
   }
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   // The SDK writes the answer on the raw response; Fastify must not send one too.

@@ -29,7 +29,10 @@ const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9
 /** HAMLET_MCP_ALLOWED_ORIGINS: `*`, origins (`https://app.example.com:8443`) and host names, comma separated; undefined when an entry is neither. */
 export function parseAllowedOrigins(raw: string): string[] | undefined {
   const entries: string[] = [];
-  for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (part === '*') entries.push(part);
     else if (part.includes('://')) {
       let u: URL;
@@ -83,12 +86,22 @@ function hostnameOf(host: string): string | undefined {
 const WIDEN = 'add it to HAMLET_MCP_ALLOWED_ORIGINS to allow it';
 
 /** Whether a request with these headers may use the endpoint, and if not, why. */
-export function checkMcpOrigin(list: McpAllowList, headers: { host?: string; origin?: string | string[] }): OriginVerdict {
+export function checkMcpOrigin(
+  list: McpAllowList,
+  headers: { host?: string; origin?: string | string[] },
+): OriginVerdict {
   if (list.any) return { ok: true };
   const host = headers.host ? hostnameOf(headers.host) : undefined;
-  if (!host) return { ok: false, message: `Forbidden: this MCP endpoint needs a Host header naming it (got ${JSON.stringify(headers.host ?? null)})` };
+  if (!host)
+    return {
+      ok: false,
+      message: `Forbidden: this MCP endpoint needs a Host header naming it (got ${JSON.stringify(headers.host ?? null)})`,
+    };
   if (!(isLoopbackName(host) || isIP(unbracketed(host)) || list.hosts.has(host))) {
-    return { ok: false, message: `Forbidden: the Host ${host} is not allowed for this MCP endpoint (DNS-rebinding protection: loopback names, IP addresses and the public host are); ${WIDEN}` };
+    return {
+      ok: false,
+      message: `Forbidden: the Host ${host} is not allowed for this MCP endpoint (DNS-rebinding protection: loopback names, IP addresses and the public host are); ${WIDEN}`,
+    };
   }
   const origin = Array.isArray(headers.origin) ? headers.origin[0] : headers.origin;
   if (origin === undefined) return { ok: true };
@@ -98,9 +111,23 @@ export function checkMcpOrigin(list: McpAllowList, headers: { host?: string; ori
   } catch {
     from = undefined;
   }
-  if (!from) return { ok: false, message: `Forbidden: requests from the Origin ${origin} are not allowed for this MCP endpoint (a page of an unknown site); ${WIDEN}` };
+  if (!from)
+    return {
+      ok: false,
+      message: `Forbidden: requests from the Origin ${origin} are not allowed for this MCP endpoint (a page of an unknown site); ${WIDEN}`,
+    };
   const fromHost = from.hostname;
   // The server's own origin (its Host was checked above), this machine, or an allowed one.
-  if (fromHost === host || isLoopbackName(fromHost) || isLoopbackAddress(fromHost) || list.originHosts.has(fromHost) || list.origins.has(from.origin)) return { ok: true };
-  return { ok: false, message: `Forbidden: requests from the Origin ${from.origin} are not allowed for this MCP endpoint (only this server's own, loopback and allowed origins are); ${WIDEN}` };
+  if (
+    fromHost === host ||
+    isLoopbackName(fromHost) ||
+    isLoopbackAddress(fromHost) ||
+    list.originHosts.has(fromHost) ||
+    list.origins.has(from.origin)
+  )
+    return { ok: true };
+  return {
+    ok: false,
+    message: `Forbidden: requests from the Origin ${from.origin} are not allowed for this MCP endpoint (only this server's own, loopback and allowed origins are); ${WIDEN}`,
+  };
 }

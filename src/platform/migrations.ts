@@ -32,7 +32,11 @@ export const platformMigrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('platform_jobs_due').on('platform_jobs').columns(['queue', 'status', 'run_at']).execute();
+      await db.schema
+        .createIndex('platform_jobs_due')
+        .on('platform_jobs')
+        .columns(['queue', 'status', 'run_at'])
+        .execute();
     },
   },
   // The trace of what agents did (trace.ts): one row per API call, SMTP message, WebSocket
@@ -102,15 +106,26 @@ export const platformMigrations: Migrations = {
   // before carry epoch 0. One index, read by the episode's own trace.
   '004_trace_epochs': {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('platform_trace').addColumn('epoch', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-      await db.schema.alterTable('platform_trace').addColumn('seq', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('platform_trace')
+        .addColumn('epoch', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('platform_trace')
+        .addColumn('seq', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.createIndex('platform_trace_epoch').on('platform_trace').columns(['epoch', 'seq']).execute();
     },
   },
   // The platform clock kept across restarts (clock-store.ts): one row, the clock as JSON.
   '005_clock': {
     async up(db: Kysely<any>) {
-      await db.schema.createTable('platform_clock').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('state', 'text', (c) => c.notNull()).addColumn('saved_at', 'text', (c) => c.notNull()).execute();
+      await db.schema
+        .createTable('platform_clock')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('saved_at', 'text', (c) => c.notNull())
+        .execute();
     },
   },
 };

@@ -21,7 +21,9 @@ export { DEFAULT_MAX_REDIRECTS } from './redirects.js';
 class BlockedAddressError extends Error {
   readonly code = 'EBLOCKED';
   constructor(host: string, address: string) {
-    super(`refusing to connect to ${host} (${address}): internal addresses are blocked; set HAMLET_ALLOW_INTERNAL_REQUESTS=1 to allow them`);
+    super(
+      `refusing to connect to ${host} (${address}): internal addresses are blocked; set HAMLET_ALLOW_INTERNAL_REQUESTS=1 to allow them`,
+    );
   }
 }
 
@@ -59,7 +61,8 @@ const guardedLookup = ((hostname: string, options: dns.LookupOptions, callback: 
     (list) => {
       const bad = list.find((a) => policy.isInternal(a.address));
       if (bad) return callback(new BlockedAddressError(hostname, bad.address));
-      if (!list.length) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
+      if (!list.length)
+        return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
       if (options.all) return callback(null, list);
       callback(null, list[0]!.address, list[0]!.family);
     },
@@ -94,7 +97,9 @@ export async function internalDestination(url: URL): Promise<string | undefined>
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isLocalHostName(host)) return `${host} is this machine`;
   if (net.isIP(host)) return policy.isInternal(host) ? `${host} is an internal address` : undefined;
-  const timeout = new Promise<dns.LookupAddress[]>((resolve) => setTimeout(() => resolve([]), LOOKUP_BUDGET_MS).unref());
+  const timeout = new Promise<dns.LookupAddress[]>((resolve) =>
+    setTimeout(() => resolve([]), LOOKUP_BUDGET_MS).unref(),
+  );
   const list = await Promise.race([policy.lookup(host, 0).catch(() => []), timeout]);
   const bad = list.find((a) => policy.isInternal(a.address));
   return bad ? `${host} resolves to the internal address ${bad.address}` : undefined;
@@ -125,9 +130,16 @@ function checkHop(url: URL, guarded: boolean): void {
  * request(), on the same agents (so the same guard), and comes back as a fetch Response.
  */
 async function sendBodyWithoutFetch(hop: Hop, guarded: boolean, signal: AbortSignal): Promise<Response> {
-  const r = await request(hop.url, { method: hop.method as 'GET' | 'HEAD', headers: Object.fromEntries(hop.headers), body: hop.body as string | Buffer, signal, dispatcher: guarded ? guardedAgent : openAgent });
+  const r = await request(hop.url, {
+    method: hop.method as 'GET' | 'HEAD',
+    headers: Object.fromEntries(hop.headers),
+    body: hop.body as string | Buffer,
+    signal,
+    dispatcher: guarded ? guardedAgent : openAgent,
+  });
   const headers = new Headers();
-  for (const [name, value] of Object.entries(r.headers)) for (const one of [value ?? []].flat()) headers.append(name, one);
+  for (const [name, value] of Object.entries(r.headers))
+    for (const one of [value ?? []].flat()) headers.append(name, one);
   const noBody = hop.method === 'HEAD' || [101, 204, 205, 304].includes(r.statusCode);
   const body = noBody ? (await r.body.dump(), null) : Buffer.from(await r.body.arrayBuffer());
   return new Response(body, { status: r.statusCode, statusText: STATUS_CODES[r.statusCode] ?? '', headers });
@@ -135,8 +147,20 @@ async function sendBodyWithoutFetch(hop: Hop, guarded: boolean, signal: AbortSig
 
 async function send(hop: Hop, init: RequestInit, guarded: boolean, signal: AbortSignal): Promise<Response> {
   try {
-    if ((hop.method === 'GET' || hop.method === 'HEAD') && (typeof hop.body === 'string' || hop.body instanceof Uint8Array)) return await sendBodyWithoutFetch(hop, guarded, signal);
-    return await fetch(hop.url, { ...init, method: hop.method, headers: hop.headers, body: hop.body, redirect: 'manual', signal, dispatcher: guarded ? guardedAgent : openAgent });
+    if (
+      (hop.method === 'GET' || hop.method === 'HEAD') &&
+      (typeof hop.body === 'string' || hop.body instanceof Uint8Array)
+    )
+      return await sendBodyWithoutFetch(hop, guarded, signal);
+    return await fetch(hop.url, {
+      ...init,
+      method: hop.method,
+      headers: hop.headers,
+      body: hop.body,
+      redirect: 'manual',
+      signal,
+      dispatcher: guarded ? guardedAgent : openAgent,
+    });
   } catch (err) {
     // undici reports a refused lookup as "fetch failed"; the caller should read why.
     const cause = (err as { cause?: unknown }).cause;
@@ -155,7 +179,12 @@ export async function outboundFetch(url: string | URL, init: OutboundInit, opts:
   const trusted = opts.trustOrigin ? first.origin : undefined;
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? 30_000);
   const signal = rest.signal ? AbortSignal.any([rest.signal, timeout]) : timeout;
-  let hop: Hop = { url: first, method: (rest.method ?? 'GET').toUpperCase(), headers: new Headers(rest.headers), body: rest.body };
+  let hop: Hop = {
+    url: first,
+    method: (rest.method ?? 'GET').toUpperCase(),
+    headers: new Headers(rest.headers),
+    body: rest.body,
+  };
   for (let followed = 0; ; followed++) {
     const guarded = !opts.allowInternal && hop.url.origin !== trusted;
     checkHop(hop.url, guarded);
@@ -163,7 +192,8 @@ export async function outboundFetch(url: string | URL, init: OutboundInit, opts:
     const location = res.headers.get('location');
     if (!REDIRECT_STATUSES.has(res.status) || location === null || redirect === 'manual') return res;
     await res.body?.cancel().catch(() => {}); // a redirect's body is discarded; a failed cancel loses nothing
-    if (redirect === 'error') throw new RedirectError(`${hop.url.origin} answered a redirect (${res.status}) and redirects are not followed`);
+    if (redirect === 'error')
+      throw new RedirectError(`${hop.url.origin} answered a redirect (${res.status}) and redirects are not followed`);
     if (followed >= maxRedirects) throw new RedirectError(`Maximum number of redirects exceeded (${maxRedirects})`);
     hop = nextHop(hop, res.status, location);
   }

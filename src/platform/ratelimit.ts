@@ -73,13 +73,20 @@ export class RateLimits {
     await app.register(rateLimit, {
       global: false,
       // Counted under the deployment's prefix (HAMLET_QUEUE_PREFIX), like its queues and channels.
-      ...(this.redis && this.shared ? { redis: this.redis, nameSpace: `${this.shared.prefix}-rl:`, skipOnError: true } : { store: windowStoreOn(this.clock) as never }),
+      ...(this.redis && this.shared
+        ? { redis: this.redis, nameSpace: `${this.shared.prefix}-rl:`, skipOnError: true }
+        : { store: windowStoreOn(this.clock) as never }),
       errorResponseBuilder: (_request, context) => {
         const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-        return new HttpError(429, `Rate limit exceeded: ${context.max} requests per ${context.after} window; retry in ${seconds} s`, 'rate_limited', {
-          retry_after_seconds: seconds,
-          limit: context.max,
-        });
+        return new HttpError(
+          429,
+          `Rate limit exceeded: ${context.max} requests per ${context.after} window; retry in ${seconds} s`,
+          'rate_limited',
+          {
+            retry_after_seconds: seconds,
+            limit: context.max,
+          },
+        );
       },
     });
   }
@@ -88,7 +95,11 @@ export class RateLimits {
    * Route config for a named limit. `group` makes several routes share one count (e.g. all
    * "other requests" of a key). Returns {} when limits are off.
    */
-  route(name: string, fallback: string, opts: { key?: KeyGenerator; description?: string; details?: LimitDetails } = {}): { rateLimit?: RateLimitOptions } {
+  route(
+    name: string,
+    fallback: string,
+    opts: { key?: KeyGenerator; description?: string; details?: LimitDetails } = {},
+  ): { rateLimit?: RateLimitOptions } {
     const s = this.setting(name, fallback, opts.description);
     if (!s) return {};
     const details = opts.details;
@@ -102,7 +113,12 @@ export class RateLimits {
           ? {
               errorResponseBuilder: (_r: FastifyRequest, ctx: { ttl: number; max: number }) => {
                 const seconds = Math.max(1, Math.ceil(ctx.ttl / 1000));
-                return new HttpError(429, `Rate limit exceeded; retry in ${seconds} s`, 'rate_limited', details({ ttlMs: ctx.ttl, max: ctx.max }));
+                return new HttpError(
+                  429,
+                  `Rate limit exceeded; retry in ${seconds} s`,
+                  'rate_limited',
+                  details({ ttlMs: ctx.ttl, max: ctx.max }),
+                );
               },
             }
           : {}),

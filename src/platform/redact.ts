@@ -11,8 +11,32 @@ export const REDACTED = '[redacted]';
 const DROPPED = '…';
 
 /** Names whose values are credentials, compared lower-case with separators removed. */
-const SECRET_WORDS = ['token', 'apikey', 'secret', 'passw', 'passphrase', 'signature', 'credential', 'accesskey', 'privatekey', 'webhookid', 'verificationcode'];
-const SECRET_NAMES = new Set(['key', 'sig', 'code', 'otp', 'otpcode', 'auth', 'authorization', 'session', 'jwt', 'pwd', 'cookie']);
+const SECRET_WORDS = [
+  'token',
+  'apikey',
+  'secret',
+  'passw',
+  'passphrase',
+  'signature',
+  'credential',
+  'accesskey',
+  'privatekey',
+  'webhookid',
+  'verificationcode',
+];
+const SECRET_NAMES = new Set([
+  'key',
+  'sig',
+  'code',
+  'otp',
+  'otpcode',
+  'auth',
+  'authorization',
+  'session',
+  'jwt',
+  'pwd',
+  'cookie',
+]);
 
 /** Answers for names seen before: route parameter and query names repeat on every request. Bounded, since query names come from callers. */
 const secretNameCache = new Map<string, boolean>();
@@ -78,7 +102,11 @@ export function secretParamValues(params: unknown): string[] | undefined {
 }
 
 /** loggableUrl on a URL and the secret values its path holds (secretParamValues): for the trace, which masks off the request's path. */
-export function maskedUrl(rawUrl: string, secretSegments: readonly string[] | undefined, dropQueryValues = false): string {
+export function maskedUrl(
+  rawUrl: string,
+  secretSegments: readonly string[] | undefined,
+  dropQueryValues = false,
+): string {
   const url = redactUrl(rawUrl, dropQueryValues);
   if (!secretSegments?.length) return url;
   const secretValues = new Set(secretSegments);
@@ -119,7 +147,10 @@ const QUERY_PAIR = /(^|[?&;])([A-Za-z0-9_.-]+)=([^&#\s"'<>\\]+)/g;
 export function redactText(text: string, secretPaths?: RegExp): string {
   let out = text.replace(CREDENTIAL_PATTERN, REDACTED);
   if (/verification code/i.test(out)) out = out.replace(ONE_TIME_CODE, `$1${REDACTED}`);
-  if (out.includes('=')) out = out.replace(QUERY_PAIR, (pair: string, sep: string, name: string) => (isSecretName(name) ? `${sep}${name}=${REDACTED}` : pair));
+  if (out.includes('='))
+    out = out.replace(QUERY_PAIR, (pair: string, sep: string, name: string) =>
+      isSecretName(name) ? `${sep}${name}=${REDACTED}` : pair,
+    );
   if (secretPaths) out = out.replace(secretPaths, `$1${REDACTED}`);
   return out;
 }

@@ -23,7 +23,9 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
 /** A body fetch() consumed while sending (a stream) cannot be sent a second time. */
 const replayable = (body: RequestInit['body']) =>
-  body === null || body === undefined || !(typeof body === 'object' && (Symbol.asyncIterator in body || 'getReader' in body));
+  body === null ||
+  body === undefined ||
+  !(typeof body === 'object' && (Symbol.asyncIterator in body || 'getReader' in body));
 
 export class RedirectError extends Error {
   readonly code = 'EREDIRECT';
@@ -39,7 +41,10 @@ export function nextHop(hop: Hop, status: number, location: string): Hop {
   }
   const headers = new Headers(hop.headers);
   let { method, body } = hop;
-  if ((status === 303 && method !== 'GET' && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST')) {
+  if (
+    (status === 303 && method !== 'GET' && method !== 'HEAD') ||
+    ((status === 301 || status === 302) && method === 'POST')
+  ) {
     method = 'GET';
     body = undefined;
     for (const h of BODY_HEADERS) headers.delete(h);

@@ -21,7 +21,9 @@ export function registerServiceIndex(app: FastifyInstance, index: ServiceIndex):
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(index.title)}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}code{background:#8882;padding:0 .2em}</style></head>
 <body><h1>${escapeHtml(index.title)}</h1><p>${escapeHtml(index.summary)}</p>
-<ul>${Object.entries(links).map(([label, href]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></li>`).join('')}</ul>
+<ul>${Object.entries(links)
+    .map(([label, href]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(label)}</a></li>`)
+    .join('')}</ul>
 <p>How to use it: <code>${escapeHtml(index.docs)}</code> in the Hamlet repository.</p></body></html>`;
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
     const wantsHtml = /text\/html/.test(request.headers.accept ?? '');

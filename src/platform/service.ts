@@ -128,7 +128,9 @@ export interface ConfiguredService {
 }
 
 /** Declares a service; only the types are checked, so each definition keeps its own settings type. */
-export const defineService = <S extends ServiceSettings, Core>(definition: ServiceDefinition<S, Core>): ServiceDefinition<S, Core> => definition;
+export const defineService = <S extends ServiceSettings, Core>(
+  definition: ServiceDefinition<S, Core>,
+): ServiceDefinition<S, Core> => definition;
 
 /** For services whose jobs need nothing built (no queues of their own). */
 export const noJobs = async (): Promise<ServiceJobs<undefined>> => ({ core: undefined, stop: async () => {} });

@@ -99,7 +99,11 @@ export class SettingsKit {
     if (raw === undefined) return fallback;
     const n = Number(raw);
     if (!/^\d+$/.test(raw) || n < min || n > max) {
-      this.problems.push(max === Number.MAX_SAFE_INTEGER ? `${name}=${raw}: expected a whole number of at least ${min}` : `${name}=${raw}: must be a whole number from ${min} to ${max}`);
+      this.problems.push(
+        max === Number.MAX_SAFE_INTEGER
+          ? `${name}=${raw}: expected a whole number of at least ${min}`
+          : `${name}=${raw}: must be a whole number from ${min} to ${max}`,
+      );
       return fallback;
     }
     return n;
@@ -136,7 +140,8 @@ export class SettingsKit {
     let port = fallback;
     if (raw !== undefined) {
       const n = Number(raw);
-      if (!/^\d+$/.test(raw) || n > 65535) this.problems.push(`${name}=${raw}: a port must be a whole number from 0 to 65535 (0 picks a free port)`);
+      if (!/^\d+$/.test(raw) || n > 65535)
+        this.problems.push(`${name}=${raw}: a port must be a whole number from 0 to 65535 (0 picks a free port)`);
       else port = n;
     }
     this.ports.push({ setting: name, port });
@@ -168,7 +173,10 @@ export class SettingsKit {
   list(name: string, fallback: string[] = [], flag?: string): string[] {
     const raw = this.raw(name, flag);
     if (raw === undefined) return fallback;
-    return raw.split(',').map((s) => s.trim()).filter(Boolean);
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   }
 
   /** A DNS host name, lower-cased. */

@@ -239,7 +239,11 @@ class GatedSqliteDialect implements Dialect {
 }
 
 /** The dialect for Kysely and the gated raw access over one better-sqlite3 handle. */
-export function gatedSqlite(db: Database.Database): { dialect: Dialect; access: SqliteAccess; watch: TransactionWatch } {
+export function gatedSqlite(db: Database.Database): {
+  dialect: Dialect;
+  access: SqliteAccess;
+  watch: TransactionWatch;
+} {
   const driver = new GatedSqliteDriver(db);
   return { dialect: new GatedSqliteDialect(driver), access: driver.access, watch: driver.watch };
 }

@@ -45,7 +45,11 @@ const PG_FAILURES: Record<string, string> = {
  * One line for a start-up failure; `config` is absent when the configuration itself failed.
  * `ports` are the port settings read (platform/settings.ts), so a port taken names its variable.
  */
-export function describeStartupError(error: unknown, config: StartupSettings | undefined, ports: PortSetting[] = []): string {
+export function describeStartupError(
+  error: unknown,
+  config: StartupSettings | undefined,
+  ports: PortSetting[] = [],
+): string {
   const err = rootCause(error);
   const known = config ? describeKnown(err, config, ports) : undefined;
   const line = known ?? `hamlet: ${firstLine(err.message ?? String(err))}`;
@@ -56,18 +60,23 @@ function describeKnown(err: SystemError, config: StartupSettings, ports: PortSet
   // Listening: a port taken, a privileged port, an address this machine does not have.
   if (err.syscall === 'listen' || err.code === 'EADDRINUSE') {
     const where = `${err.address ?? config.host}:${err.port ?? '?'}`;
-    if (err.code === 'EADDRNOTAVAIL') return `HAMLET_HOST=${config.host}: this machine has no such address to listen on (${where})`;
+    if (err.code === 'EADDRNOTAVAIL')
+      return `HAMLET_HOST=${config.host}: this machine has no such address to listen on (${where})`;
     const names = ports.filter((p) => p.port === err.port).map((p) => `${p.setting}=${err.port}`);
     const setting = names.length ? names.join(', ') : `port ${err.port}`;
-    if (err.code === 'EADDRINUSE') return `${setting}: ${where} is already in use by another program; choose another port`;
-    if (err.code === 'EACCES') return `${setting}: permission denied listening on ${where} (ports below 1024 need privileges)`;
+    if (err.code === 'EADDRINUSE')
+      return `${setting}: ${where} is already in use by another program; choose another port`;
+    if (err.code === 'EACCES')
+      return `${setting}: permission denied listening on ${where} (ports below 1024 need privileges)`;
     return `${setting}: cannot listen on ${where} (${err.code ?? err.message})`;
   }
 
   if (config.databaseUrl) {
     const setting = `DATABASE_URL=${maskUrlPassword(config.databaseUrl)}`;
-    if (err.code && CONNECT_FAILURES[err.code]) return `${setting}: cannot connect to PostgreSQL (${CONNECT_FAILURES[err.code]})`;
-    if (err.code && PG_FAILURES[err.code]) return `${setting}: PostgreSQL refused: ${PG_FAILURES[err.code]} (${firstLine(err.message)})`;
+    if (err.code && CONNECT_FAILURES[err.code])
+      return `${setting}: cannot connect to PostgreSQL (${CONNECT_FAILURES[err.code]})`;
+    if (err.code && PG_FAILURES[err.code])
+      return `${setting}: PostgreSQL refused: ${PG_FAILURES[err.code]} (${firstLine(err.message)})`;
   }
 
   const dir = config.dataDir;
@@ -75,17 +84,23 @@ function describeKnown(err: SystemError, config: StartupSettings, ports: PortSet
   const file = path.join(dir, 'hamlet.sqlite');
   // The data directory: made with mkdir, then the SQLite file opened inside it.
   if (err.path && (err.syscall === 'mkdir' || err.syscall === 'open' || err.syscall === 'access')) {
-    if (err.code === 'EEXIST' || err.code === 'ENOTDIR') return `${setting}: not a directory (${err.path} is a file, or a file stands in its path)`;
-    if (err.code === 'EACCES' || err.code === 'EPERM') return `${setting}: permission denied creating or writing ${err.path}`;
+    if (err.code === 'EEXIST' || err.code === 'ENOTDIR')
+      return `${setting}: not a directory (${err.path} is a file, or a file stands in its path)`;
+    if (err.code === 'EACCES' || err.code === 'EPERM')
+      return `${setting}: permission denied creating or writing ${err.path}`;
     if (err.code === 'EROFS') return `${setting}: ${err.path} is on a read-only file system`;
     if (err.code === 'ENOSPC') return `${setting}: no space left on the device holding ${err.path}`;
   }
   const sqlite = err.code?.startsWith('SQLITE_') ? err.code : undefined;
   if (sqlite && !config.databaseUrl) {
-    if (sqlite.startsWith('SQLITE_READONLY')) return `${setting}: the database ${file} is read-only (the file and its directory must be writable by this user)`;
-    if (sqlite.startsWith('SQLITE_CANTOPEN')) return `${setting}: cannot open the database ${file} (is the directory writable by this user?)`;
-    if (sqlite === 'SQLITE_NOTADB' || sqlite.startsWith('SQLITE_CORRUPT')) return `${setting}: ${file} is not a SQLite database or is damaged`;
-    if (sqlite.startsWith('SQLITE_BUSY') || sqlite.startsWith('SQLITE_LOCKED')) return `${setting}: the database ${file} is locked by another process`;
+    if (sqlite.startsWith('SQLITE_READONLY'))
+      return `${setting}: the database ${file} is read-only (the file and its directory must be writable by this user)`;
+    if (sqlite.startsWith('SQLITE_CANTOPEN'))
+      return `${setting}: cannot open the database ${file} (is the directory writable by this user?)`;
+    if (sqlite === 'SQLITE_NOTADB' || sqlite.startsWith('SQLITE_CORRUPT'))
+      return `${setting}: ${file} is not a SQLite database or is damaged`;
+    if (sqlite.startsWith('SQLITE_BUSY') || sqlite.startsWith('SQLITE_LOCKED'))
+      return `${setting}: the database ${file} is locked by another process`;
     if (sqlite === 'SQLITE_FULL') return `${setting}: the disk holding ${file} is full`;
     return `${setting}: the database ${file} failed to open (${sqlite}: ${firstLine(err.message)})`;
   }
@@ -95,7 +110,8 @@ function describeKnown(err: SystemError, config: StartupSettings, ports: PortSet
 /** The innermost cause (migrations wrap the database's own error). */
 function rootCause(error: unknown): SystemError {
   let err = error as SystemError & { cause?: unknown };
-  for (let i = 0; i < 5 && err?.cause instanceof Error && !err.code; i++) err = err.cause as SystemError & { cause?: unknown };
+  for (let i = 0; i < 5 && err?.cause instanceof Error && !err.code; i++)
+    err = err.cause as SystemError & { cause?: unknown };
   return err instanceof Error ? err : new Error(String(error));
 }
 

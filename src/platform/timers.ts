@@ -194,7 +194,10 @@ export class Timers {
       let stuckAt = Number.NaN;
       for (let step = 0; ; step++) {
         if (step === MAX_STEPS) {
-          this.logger?.warn({ steps: MAX_STEPS, from: clock.now().toISOString(), to: new Date(target).toISOString() }, 'clock advance: too many due times on the way; jumping the rest of the window');
+          this.logger?.warn(
+            { steps: MAX_STEPS, from: clock.now().toISOString(), to: new Date(target).toISOString() },
+            'clock advance: too many due times on the way; jumping the rest of the window',
+          );
           break;
         }
         await this.settle();

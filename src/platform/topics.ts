@@ -20,7 +20,13 @@ export interface EntityStateJson {
  * An entity's state changed (or it appeared, or was removed). `origin` names the home
  * instance that made the change, so the other instances of a cluster apply it and it skips its own.
  */
-export const ENTITY_STATE_CHANGED: Topic<{ entity_id: string; old_state: EntityStateJson | null; new_state: EntityStateJson | null; context: unknown; origin?: string }> = 'home.state_changed';
+export const ENTITY_STATE_CHANGED: Topic<{
+  entity_id: string;
+  old_state: EntityStateJson | null;
+  new_state: EntityStateJson | null;
+  context: unknown;
+  origin?: string;
+}> = 'home.state_changed';
 
 /** Someone posted in a community; the payload is the post as the API answers it. */
 export const COMMUNITY_POST_CREATED: Topic<Record<string, unknown>> = 'community.post.created';
@@ -60,7 +66,8 @@ export const KEY_REVOKED: Topic<{ hash: string }> = 'platform.key.revoked';
  * it. `now` is the clock time when sent and `sentAt` the sender's real time, so a running clock
  * keeps its offset across instances (their system clocks are assumed synchronised).
  */
-export const CLOCK_CHANGED: Topic<{ origin: string; frozen: boolean; now: number; sentAt: number }> = 'platform.clock.changed';
+export const CLOCK_CHANGED: Topic<{ origin: string; frozen: boolean; now: number; sentAt: number }> =
+  'platform.clock.changed';
 
 /** Entries were stored in the trace of what agents did (platform/trace.ts), a batch at a time; the console's activity feed follows it. */
 export const TRACE_RECORDED: Topic<Array<import('./trace.js').TraceEntry>> = 'platform.trace.recorded';

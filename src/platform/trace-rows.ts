@@ -63,14 +63,21 @@ export function storedPath(url: string, extra: Pick<HttpExtra, 'drop' | 'secrets
 const idText = (id: number, tag: string): string => `${id.toString(36).padStart(11, '0')}${tag}`;
 
 /** Rows of a captured batch, as they are stored (texts capped, credentials masked). */
-export function rowsOfRecords(records: readonly unknown[], opts: { idTag: string; bodies: boolean; secretPaths?: RegExp }): TraceRow[] {
+export function rowsOfRecords(
+  records: readonly unknown[],
+  opts: { idTag: string; bodies: boolean; secretPaths?: RegExp },
+): TraceRow[] {
   const rows: TraceRow[] = [];
   const time = isoTimes();
   for (let i = 0; i + RECORD_SLOTS <= records.length; i += RECORD_SLOTS) {
     const input = records[i + Slot.MethodOrInput];
     const id = idText(records[i + Slot.Id] as number, opts.idTag);
     const at = time(records[i + Slot.At] as number);
-    rows.push(typeof input === 'object' && input !== null ? otherRow(records, i, id, at, input as TraceInput, opts) : httpRow(records, i, id, at, opts));
+    rows.push(
+      typeof input === 'object' && input !== null
+        ? otherRow(records, i, id, at, input as TraceInput, opts)
+        : httpRow(records, i, id, at, opts),
+    );
   }
   return rows;
 }
@@ -88,14 +95,24 @@ function isoTimes(): (ms: number) => string {
   };
 }
 
-const roundedMs = (ms: number | null | undefined): number | null => (ms === undefined || ms === null ? null : Math.round(ms * 100) / 100);
+const roundedMs = (ms: number | null | undefined): number | null =>
+  ms === undefined || ms === null ? null : Math.round(ms * 100) / 100;
 
-function httpRow(records: readonly unknown[], i: number, id: string, at: string, opts: { bodies: boolean; secretPaths?: RegExp }): TraceRow {
+function httpRow(
+  records: readonly unknown[],
+  i: number,
+  id: string,
+  at: string,
+  opts: { bodies: boolean; secretPaths?: RegExp },
+): TraceRow {
   const extra = records[i + Slot.Extra] as HttpExtra | null;
   const status = records[i + Slot.Status] as number;
   const [requestBody, responseBody] =
     opts.bodies && extra && (extra.requestBody !== undefined || extra.responseBody !== undefined)
-      ? bodyTexts([extra.requestBody, extra.responseBody], { secretFields: extra.secretFields, secretPaths: opts.secretPaths })
+      ? bodyTexts([extra.requestBody, extra.responseBody], {
+          secretFields: extra.secretFields,
+          secretPaths: opts.secretPaths,
+        })
       : [null, null];
   return {
     id,
@@ -118,11 +135,21 @@ function httpRow(records: readonly unknown[], i: number, id: string, at: string,
   };
 }
 
-function otherRow(records: readonly unknown[], i: number, id: string, at: string, input: TraceInput, opts: { bodies: boolean; secretPaths?: RegExp }): TraceRow {
+function otherRow(
+  records: readonly unknown[],
+  i: number,
+  id: string,
+  at: string,
+  input: TraceInput,
+  opts: { bodies: boolean; secretPaths?: RegExp },
+): TraceRow {
   const status = input.status ?? null;
   const [requestBody, responseBody] =
     opts.bodies && (input.requestBody !== undefined || input.responseBody !== undefined)
-      ? bodyTexts([input.requestBody, input.responseBody], { secretFields: input.secretFields, secretPaths: opts.secretPaths })
+      ? bodyTexts([input.requestBody, input.responseBody], {
+          secretFields: input.secretFields,
+          secretPaths: opts.secretPaths,
+        })
       : [null, null];
   return {
     id,
@@ -166,7 +193,25 @@ export interface TraceRow {
   response_body: string | null;
 }
 
-export const COLUMNS: Array<keyof TraceRow> = ['id', 'epoch', 'seq', 'at', 'service', 'kind', 'key_id', 'method', 'route', 'path', 'status', 'ok', 'duration_ms', 'summary', 'detail', 'request_body', 'response_body'];
+export const COLUMNS: Array<keyof TraceRow> = [
+  'id',
+  'epoch',
+  'seq',
+  'at',
+  'service',
+  'kind',
+  'key_id',
+  'method',
+  'route',
+  'path',
+  'status',
+  'ok',
+  'duration_ms',
+  'summary',
+  'detail',
+  'request_body',
+  'response_body',
+];
 
 export function entryOfRow(r: TraceRow): TraceEntry {
   return {
@@ -215,7 +260,8 @@ function storedDetail(detail: Record<string, unknown>): string {
   if (json.length <= MAX_DETAIL_CHARS) return json;
   const shrunk = JSON.stringify(detail, (_key, value: unknown) => {
     if (typeof value === 'string' && value.length > 256) return cut(value, 256);
-    if (Array.isArray(value) && value.length > 20) return [...(value as unknown[]).slice(0, 20), `…[${value.length - 20} more]`];
+    if (Array.isArray(value) && value.length > 20)
+      return [...(value as unknown[]).slice(0, 20), `…[${value.length - 20} more]`];
     return value;
   });
   return shrunk.length <= MAX_DETAIL_CHARS ? shrunk : JSON.stringify({ truncated: cut(shrunk, MAX_DETAIL_CHARS - 64) });
@@ -228,7 +274,10 @@ function storedDetail(detail: Record<string, unknown>): string {
  * the text holds (redact.ts redactText: keys and tokens by their shape, secret query values,
  * the secret segments of `secretPaths`); each cut at MAX_BODY_CHARS.
  */
-export function bodyTexts(bodies: unknown[], opts: { secretFields?: readonly string[]; secretPaths?: RegExp } = {}): Array<string | null> {
+export function bodyTexts(
+  bodies: unknown[],
+  opts: { secretFields?: readonly string[]; secretPaths?: RegExp } = {},
+): Array<string | null> {
   const secrets = new Set<string>();
   const fields = opts.secretFields?.length ? new Set(opts.secretFields) : undefined;
   return bodies
@@ -236,14 +285,20 @@ export function bodyTexts(bodies: unknown[], opts: { secretFields?: readonly str
     .map((text) => {
       if (text === null) return null;
       // Cut first (with room for what masking changes): a long body costs no more than a short one.
-      let out = redactText(text.length > MAX_BODY_CHARS + 1024 ? text.slice(0, MAX_BODY_CHARS + 1024) : text, opts.secretPaths);
+      let out = redactText(
+        text.length > MAX_BODY_CHARS + 1024 ? text.slice(0, MAX_BODY_CHARS + 1024) : text,
+        opts.secretPaths,
+      );
       for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
       return cut(out, MAX_BODY_CHARS);
     });
 }
 
 /** One body as the trace keeps it (see bodyTexts). */
-export function bodyText(body: unknown, opts: { secretFields?: readonly string[]; secretPaths?: RegExp } = {}): string | null {
+export function bodyText(
+  body: unknown,
+  opts: { secretFields?: readonly string[]; secretPaths?: RegExp } = {},
+): string | null {
   return bodyTexts([body], opts)[0]!;
 }
 

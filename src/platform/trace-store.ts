@@ -45,11 +45,17 @@ export class TraceStore {
 
   /** Stores a captured batch (trace-rows.ts's layout); resolves to its rows as stored. Throws when the rows could not be written. */
   async write(records: readonly unknown[]): Promise<TraceRow[]> {
-    const rows = rowsOfRecords(records, { idTag: this.settings.idTag, bodies: this.settings.bodies, secretPaths: this.secretPaths });
+    const rows = rowsOfRecords(records, {
+      idTag: this.settings.idTag,
+      bodies: this.settings.bodies,
+      secretPaths: this.secretPaths,
+    });
     if (!rows.length) return rows;
     await this.insert(rows);
     if (this.storedRows !== undefined) this.storedRows += rows.length;
-    await this.evictOverCap().catch((err: unknown) => this.warn('trace: deleting the oldest entries over HAMLET_TRACE_MAX_ENTRIES failed', err));
+    await this.evictOverCap().catch((err: unknown) =>
+      this.warn('trace: deleting the oldest entries over HAMLET_TRACE_MAX_ENTRIES failed', err),
+    );
     return rows;
   }
 
@@ -72,14 +78,24 @@ export class TraceStore {
   private async evictOverCap(): Promise<void> {
     const max = this.settings.maxEntries;
     if (this.storedRows === undefined) {
-      const counted = await this.db.kysely.selectFrom('platform_trace').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+      const counted = await this.db.kysely
+        .selectFrom('platform_trace')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow();
       this.storedRows = Number(counted.n);
     }
     if (this.storedRows <= max) return;
     let excess = this.storedRows - max + Math.min(Math.ceil(max / 100), EVICT_CHUNK);
     while (excess > 0) {
       const chunk = Math.min(excess, EVICT_CHUNK);
-      const last = await this.db.kysely.selectFrom('platform_trace').select(['at', 'id']).orderBy('at').orderBy('id').offset(chunk - 1).limit(1).executeTakeFirst();
+      const last = await this.db.kysely
+        .selectFrom('platform_trace')
+        .select(['at', 'id'])
+        .orderBy('at')
+        .orderBy('id')
+        .offset(chunk - 1)
+        .limit(1)
+        .executeTakeFirst();
       if (!last) {
         // Fewer rows than this writer thought (someone else deleted some): count again next time.
         this.storedRows = undefined;
@@ -107,24 +123,30 @@ export class TraceStore {
           let prepared = this.inserts.get(count);
           if (!prepared) {
             const one = `(${COLUMNS.map(() => '?').join(', ')})`;
-            prepared = raw.prepare(`INSERT INTO platform_trace (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: count }, () => one).join(', ')}`);
+            prepared = raw.prepare(
+              `INSERT INTO platform_trace (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: count }, () => one).join(', ')}`,
+            );
             this.inserts.set(count, prepared);
           }
           return prepared;
         };
         const insertRows = raw.transaction((from: number, to: number) => {
           let i = from;
-          for (; i + ROWS_PER_INSERT <= to; i += ROWS_PER_INSERT) statement(ROWS_PER_INSERT).run(valuesOf(rows, i, ROWS_PER_INSERT));
+          for (; i + ROWS_PER_INSERT <= to; i += ROWS_PER_INSERT)
+            statement(ROWS_PER_INSERT).run(valuesOf(rows, i, ROWS_PER_INSERT));
           for (; i < to; i++) statement(1).run(valuesOf(rows, i, 1));
         });
-        for (let from = 0; from < rows.length; from += ROWS_PER_TRANSACTION) insertRows(from, Math.min(from + ROWS_PER_TRANSACTION, rows.length));
+        for (let from = 0; from < rows.length; from += ROWS_PER_TRANSACTION)
+          insertRows(from, Math.min(from + ROWS_PER_TRANSACTION, rows.length));
       });
       return;
     }
     // PostgreSQL: the whole batch as one JSON parameter, expanded by the server into the table's
     // row type. One short statement to parse instead of a 3,000-parameter VALUES list per 200
     // rows: about a quarter less work for PostgreSQL per row, and less for Node.
-    await sql`INSERT INTO platform_trace SELECT * FROM json_populate_recordset(NULL::platform_trace, ${jsonForPostgres(rows)})`.execute(this.db.kysely);
+    await sql`INSERT INTO platform_trace SELECT * FROM json_populate_recordset(NULL::platform_trace, ${jsonForPostgres(rows)})`.execute(
+      this.db.kysely,
+    );
   }
 }
 

@@ -8,7 +8,9 @@ import { serveTrace, type FromWriter, type ToWriter, type TraceWorkerData } from
 const data = workerData as TraceWorkerData;
 const db = openDb(data.location);
 const reply = (m: FromWriter) => parentPort!.postMessage(m);
-const store = new TraceStore(db, data.settings, (message, err) => reply({ t: 'warn', message, error: err instanceof Error ? err.message : String(err) }));
+const store = new TraceStore(db, data.settings, (message, err) =>
+  reply({ t: 'warn', message, error: err instanceof Error ? err.message : String(err) }),
+);
 store.setSecretPaths(data.secretPaths);
 const serve = serveTrace(store, () => db.close(), reply);
 parentPort!.on('message', (m: ToWriter) => serve(m));

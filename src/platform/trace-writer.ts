@@ -34,7 +34,11 @@ export interface TraceWorkerData {
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** The writer's loop: serves each message once the one before it is done. Used by the worker, and in process without one. */
-export function serveTrace(store: TraceStore, closeDb: () => Promise<void>, reply: (m: FromWriter) => void): (m: ToWriter) => void {
+export function serveTrace(
+  store: TraceStore,
+  closeDb: () => Promise<void>,
+  reply: (m: FromWriter) => void,
+): (m: ToWriter) => void {
   let chain = Promise.resolve();
   const serve = async (m: ToWriter): Promise<void> => {
     switch (m.t) {
@@ -42,7 +46,11 @@ export function serveTrace(store: TraceStore, closeDb: () => Promise<void>, repl
         try {
           const rows = await store.write(m.records);
           // Followers hear what was stored.
-          reply({ t: 'written', count: m.records.length / RECORD_SLOTS, ...(m.announce ? { entries: rows.map(entryOfRow) } : {}) });
+          reply({
+            t: 'written',
+            count: m.records.length / RECORD_SLOTS,
+            ...(m.announce ? { entries: rows.map(entryOfRow) } : {}),
+          });
         } catch (err) {
           reply({ t: 'written', count: m.records.length / RECORD_SLOTS, error: errorText(err) });
         }
@@ -100,7 +108,11 @@ export class TraceWriter {
   constructor(
     private readonly db: Db,
     private readonly settings: TraceStoreSettings,
-    private readonly on: { written(entries: TraceEntry[] | undefined, count: number): void; lost(count: number, error: string): void; warn(message: string, error: string): void },
+    private readonly on: {
+      written(entries: TraceEntry[] | undefined, count: number): void;
+      lost(count: number, error: string): void;
+      warn(message: string, error: string): void;
+    },
   ) {
     this.location = locationOf(db);
   }
@@ -164,7 +176,11 @@ export class TraceWriter {
       const store = new TraceStore(this.db, this.settings, (msg, err) => this.on.warn(msg, errorText(err)));
       store.setSecretPaths(this.secretPaths);
       // The trace's database belongs to the caller: closing the writer leaves it open.
-      this.inProcess = serveTrace(store, async () => {}, (m) => queueMicrotask(() => this.received(m)));
+      this.inProcess = serveTrace(
+        store,
+        async () => {},
+        (m) => queueMicrotask(() => this.received(m)),
+      );
       return this.inProcess(message);
     }
     (this.worker ??= this.start(this.location)).postMessage(message);
@@ -188,7 +204,12 @@ export class TraceWriter {
 
   private start(location: OpenDbOptions): Worker {
     const entry = workerEntry(import.meta.url, 'trace-worker');
-    const data: TraceWorkerData = { location, settings: this.settings, secretPaths: this.secretPaths, sourceEntry: entry.sourceEntry };
+    const data: TraceWorkerData = {
+      location,
+      settings: this.settings,
+      secretPaths: this.secretPaths,
+      sourceEntry: entry.sourceEntry,
+    };
     const worker = new Worker(entry.url, { workerData: data });
     // Idle, it must not keep the process alive; while a flush waits on it, it does (ask()).
     worker.unref();

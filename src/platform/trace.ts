@@ -177,13 +177,21 @@ export class Trace {
     readonly settings: TraceSettings,
   ) {
     this.sharedBus = !(events instanceof LocalEventBus);
-    this.writer = new TraceWriter(db, { bodies: settings.bodies, maxEntries: settings.maxEntries, idTag: this.idTag }, {
-      written: (entries) => {
-        if (entries) this.events.publish(TRACE_RECORDED, entries).catch((err: unknown) => this.logger.warn({ err }, 'trace: announcing entries failed'));
+    this.writer = new TraceWriter(
+      db,
+      { bodies: settings.bodies, maxEntries: settings.maxEntries, idTag: this.idTag },
+      {
+        written: (entries) => {
+          if (entries)
+            this.events
+              .publish(TRACE_RECORDED, entries)
+              .catch((err: unknown) => this.logger.warn({ err }, 'trace: announcing entries failed'));
+        },
+        lost: (count, error) =>
+          this.logger.error({ err: new Error(error), entries: count }, 'trace: writing entries failed; they are lost'),
+        warn: (message, error) => this.logger.error({ err: new Error(error) }, message),
       },
-      lost: (count, error) => this.logger.error({ err: new Error(error), entries: count }, 'trace: writing entries failed; they are lost'),
-      warn: (message, error) => this.logger.error({ err: new Error(error) }, message),
-    });
+    );
     this.stopFollowingClock = clock.onAdvance(() => {
       if (!this.closed) void this.prune();
     });
@@ -193,7 +201,10 @@ export class Trace {
   async resume(): Promise<void> {
     const row = await this.db.kysely
       .selectFrom('platform_trace')
-      .select((eb) => [eb.fn.max<number | string | null>('epoch').as('epoch'), eb.fn.max<number | string | null>('seq').as('seq')])
+      .select((eb) => [
+        eb.fn.max<number | string | null>('epoch').as('epoch'),
+        eb.fn.max<number | string | null>('seq').as('seq'),
+      ])
       .executeTakeFirst();
     this.epochNow = Math.max(this.epochNow, Number(row?.epoch ?? 0));
     this.seqNow = Math.max(this.seqNow, Number(row?.seq ?? 0));
@@ -218,12 +229,31 @@ export class Trace {
   record(input: TraceInput): void {
     if (!this.enabled || this.full()) return;
     // The input itself goes to the writer (the caller hands it over): its texts are capped and masked there.
-    this.records.push(++this.seqNow, this.epochNow, this.clock.ms(), this.nextId(), input.service, input.keyId ?? null, input, null, null, null, null, null);
+    this.records.push(
+      ++this.seqNow,
+      this.epochNow,
+      this.clock.ms(),
+      this.nextId(),
+      input.service,
+      input.keyId ?? null,
+      input,
+      null,
+      null,
+      null,
+      null,
+      null,
+    );
     this.captured();
   }
 
   /** A domain event for the activity feed, with a sentence for people. */
-  event(e: { service: string; summary: string; keyId?: string | null; detail?: Record<string, unknown>; ok?: boolean }): void {
+  event(e: {
+    service: string;
+    summary: string;
+    keyId?: string | null;
+    detail?: Record<string, unknown>;
+    ok?: boolean;
+  }): void {
     this.record({ kind: 'event', service: e.service, summary: e.summary, keyId: e.keyId, detail: e.detail, ok: e.ok });
   }
 
@@ -271,7 +301,20 @@ export class Trace {
       path = storedPath(url, extra);
       (extra ??= {}).stored = true;
     }
-    this.records.push(++this.seqNow, this.epochNow, this.clock.ms(), this.nextId(), service, keyId ?? null, request.method, route.url ?? null, path, reply.statusCode, reply.elapsedTime, extra);
+    this.records.push(
+      ++this.seqNow,
+      this.epochNow,
+      this.clock.ms(),
+      this.nextId(),
+      service,
+      keyId ?? null,
+      request.method,
+      route.url ?? null,
+      path,
+      reply.statusCode,
+      reply.elapsedTime,
+      extra,
+    );
     this.captured();
   }
 
@@ -324,10 +367,16 @@ export class Trace {
     const after = q.cursor ? decodeCursor(q.cursor) : undefined;
     if (after) {
       const cmp = newest ? '<' : '>';
-      sel = sel.where((eb) => eb.or([eb('at', cmp, after.at), eb.and([eb('at', '=', after.at), eb('id', cmp, after.id)])]));
+      sel = sel.where((eb) =>
+        eb.or([eb('at', cmp, after.at), eb.and([eb('at', '=', after.at), eb('id', cmp, after.id)])]),
+      );
     }
     const dir = newest ? 'desc' : 'asc';
-    const rows = (await sel.orderBy('at', dir).orderBy('id', dir).limit(limit + 1).execute()) as TraceRow[];
+    const rows = (await sel
+      .orderBy('at', dir)
+      .orderBy('id', dir)
+      .limit(limit + 1)
+      .execute()) as TraceRow[];
     const entries = rows.slice(0, limit).map(entryOfRow);
     const last = entries[entries.length - 1];
     return { entries, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
@@ -355,7 +404,8 @@ export class Trace {
   /** Past MAX_BUFFERED entries waiting for the database, new ones are dropped (and said so). */
   private full(): boolean {
     if (this.writer.unwritten + this.records.length / RECORD_SLOTS < MAX_BUFFERED) return false;
-    if (this.dropped++ % 1000 === 0) this.logger.warn({ dropped: this.dropped }, 'trace: the database is not keeping up; dropping new entries');
+    if (this.dropped++ % 1000 === 0)
+      this.logger.warn({ dropped: this.dropped }, 'trace: the database is not keeping up; dropping new entries');
     return true;
   }
 
@@ -385,7 +435,9 @@ export class Trace {
 
 /** A request body as it can be handed to the writer thread: a stream is named, not read. */
 function sendable(body: unknown): unknown {
-  return body && typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function' ? '[stream]' : body;
+  return body && typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function'
+    ? '[stream]'
+    : body;
 }
 
 const encodeCursor = (e: Pick<TraceEntry, 'at' | 'id'>): string => Buffer.from(`${e.at}|${e.id}`).toString('base64url');
@@ -402,4 +454,3 @@ function keptResponse(payload: unknown, contentType: unknown): unknown {
   if (!Buffer.isBuffer(payload) || typeof contentType !== 'string' || TEXT_TYPE.test(contentType)) return payload;
   return `[${contentType.split(';')[0]}, ${payload.length} bytes]`;
 }
-

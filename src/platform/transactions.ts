@@ -97,7 +97,9 @@ class WatchedConnection implements DatabaseConnection, WatchedTransaction {
     private readonly watch: TransactionWatch,
   ) {}
   executeQuery<R>(q: CompiledQuery) {
-    return this.inTransaction ? this.watch.statement(this, () => this.inner.executeQuery<R>(q)) : this.inner.executeQuery<R>(q);
+    return this.inTransaction
+      ? this.watch.statement(this, () => this.inner.executeQuery<R>(q))
+      : this.inner.executeQuery<R>(q);
   }
   streamQuery<R>(q: CompiledQuery, chunkSize?: number) {
     return this.inner.streamQuery<R>(q, chunkSize);

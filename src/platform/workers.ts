@@ -18,5 +18,9 @@ export interface WorkerEntry {
 export function workerEntry(callerUrl: string, name: string, opts: { preload?: string[] } = {}): WorkerEntry {
   if (!callerUrl.endsWith('.ts')) return { url: new URL(`./${name}.js`, callerUrl) };
   const source = (file: string) => new URL(`./${file}.ts`, callerUrl).href;
-  return { url: new URL('./tsx-entry.mjs', import.meta.url), sourceEntry: source(name), ...(opts.preload ? { sourcePreload: opts.preload.map(source) } : {}) };
+  return {
+    url: new URL('./tsx-entry.mjs', import.meta.url),
+    sourceEntry: source(name),
+    ...(opts.preload ? { sourcePreload: opts.preload.map(source) } : {}),
+  };
 }

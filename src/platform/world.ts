@@ -48,7 +48,10 @@ export type WorldRowLookup = (table: string, key: Record<string, unknown>) => Wo
  * call a change (a thread's counters, a queued job, a token); `undefined` when it does not
  * know the row (it is then shown as the row diff says it).
  */
-export type WorldChangeDescriber = (change: WorldRowChange, lookup: WorldRowLookup) => WorldChangeNote | null | undefined;
+export type WorldChangeDescriber = (
+  change: WorldRowChange,
+  lookup: WorldRowLookup,
+) => WorldChangeNote | null | undefined;
 
 /** A value as a note shows it: text as it is (cut at 80 characters), anything else as JSON. */
 export function shown(value: unknown): string {
@@ -57,7 +60,11 @@ export function shown(value: unknown): string {
 }
 
 /** `a → b` for each named field that differs between two objects, joined with `; ` (empty when none does). */
-export function fieldChanges(before: Record<string, unknown>, after: Record<string, unknown>, fields: string[]): string {
+export function fieldChanges(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  fields: string[],
+): string {
   return fields
     .filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]))
     .map((f) => `${f} ${shown(before[f])} → ${shown(after[f])}`)
@@ -100,9 +107,11 @@ export const PLATFORM_WORLD: ServiceWorld = {
     const row = (c.after ?? c.before)!;
     const subject = String(row.service);
     const named = row.name ? ` "${shown(row.name)}"` : '';
-    if (c.change === 'added') return { kind: 'key.created', subject, text: `${subject} key${named} created (${shown(row.hint)})` };
+    if (c.change === 'added')
+      return { kind: 'key.created', subject, text: `${subject} key${named} created (${shown(row.hint)})` };
     if (c.change === 'removed') return { kind: 'key.deleted', subject, text: `${subject} key${named} deleted` };
-    if (c.columns?.includes('revoked_at') && c.after?.revoked_at) return { kind: 'key.revoked', subject, text: `${subject} key${named} revoked` };
+    if (c.columns?.includes('revoked_at') && c.after?.revoked_at)
+      return { kind: 'key.revoked', subject, text: `${subject} key${named} revoked` };
     return undefined;
   },
 };

@@ -106,7 +106,9 @@ export class WsBudget {
       if (this.total <= target || bytes === 0) break;
       this.untrack(client);
       this.cuts++;
-      client.cutOff(`the live streams of this server have more than ${this.limits.memoryBudgetBytes} bytes queued together; this one had the most (${bytes})`);
+      client.cutOff(
+        `the live streams of this server have more than ${this.limits.memoryBudgetBytes} bytes queued together; this one had the most (${bytes})`,
+      );
     }
   }
 }

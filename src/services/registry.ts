@@ -15,7 +15,8 @@ const loaders = new Map<ServiceName, () => Promise<ServiceDefinition>>();
  * without isolation), so a fixture service must not outlive its file.
  */
 export function registerService(name: ServiceName, load: () => Promise<ServiceDefinition>): () => void {
-  if (!/^[a-z][a-z0-9]*$/.test(name)) throw new Error(`a service name is lower-case letters and digits (it prefixes tables and settings): ${name}`);
+  if (!/^[a-z][a-z0-9]*$/.test(name))
+    throw new Error(`a service name is lower-case letters and digits (it prefixes tables and settings): ${name}`);
   loaders.set(name, load);
   return () => void loaders.delete(name);
 }

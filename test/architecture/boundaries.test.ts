@@ -41,7 +41,13 @@ function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
   if (!clause) return false; // `import './x.js'` runs the file
   if (clause.isTypeOnly) return true;
   const named = clause.namedBindings;
-  return !clause.name && !!named && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly);
+  return (
+    !clause.name &&
+    !!named &&
+    ts.isNamedImports(named) &&
+    named.elements.length > 0 &&
+    named.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 /** Imports (static, dynamic, re-exports, type-only) and string texts of one source file. */
@@ -56,7 +62,8 @@ function readFacts(file: string, source: string): SourceFacts {
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node)) addImport(node.moduleSpecifier, isTypeOnlyImport(node));
     else if (ts.isExportDeclaration(node)) addImport(node.moduleSpecifier, node.isTypeOnly);
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) addImport(node.arguments[0], false);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword)
+      addImport(node.arguments[0], false);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) addImport(node.argument.literal, true);
     else if (ts.isExternalModuleReference(node)) addImport(node.expression, false);
     if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) strings.push(node.text);
@@ -111,13 +118,17 @@ function violations(file: string, facts: SourceFacts, tables: ReadonlyMap<string
     const targetOwner = ownerOf(target);
     if (owner === 'platform' && targetOwner !== 'platform') found.push(`${file}: the platform imports ${target}`);
     // The console reaches services over their APIs and declared hooks (through the registry), never their code.
-    if (owner === 'console' && (isService(targetOwner) || targetOwner === 'server' || targetOwner === 'cli')) found.push(`${file}: the console imports ${target}`);
-    if (isService(owner) && targetOwner !== 'platform' && targetOwner !== owner) found.push(`${file}: service ${owner} imports ${target}`);
+    if (owner === 'console' && (isService(targetOwner) || targetOwner === 'server' || targetOwner === 'cli'))
+      found.push(`${file}: the console imports ${target}`);
+    if (isService(owner) && targetOwner !== 'platform' && targetOwner !== owner)
+      found.push(`${file}: service ${owner} imports ${target}`);
   }
   const named = new Set<string>();
-  for (const text of facts.strings) for (const word of text.match(/\b\w+\b/g) ?? []) if (tables.has(word)) named.add(word);
+  for (const text of facts.strings)
+    for (const word of text.match(/\b\w+\b/g) ?? []) if (tables.has(word)) named.add(word);
   for (const table of named) {
-    if (!mayNameTablesOf(file, tables.get(table)!)) found.push(`${file}: names table ${table} (owned by ${tables.get(table)})`);
+    if (!mayNameTablesOf(file, tables.get(table)!))
+      found.push(`${file}: names table ${table} (owned by ${tables.get(table)})`);
   }
   return found;
 }
@@ -226,7 +237,8 @@ function folderCycles(imports: ReadonlyMap<string, Import[]>): string[] {
 function runtimeFileCycles(imports: ReadonlyMap<string, Import[]>): string[] {
   const graph: Graph = new Map();
   for (const [file, list] of imports) {
-    for (const { target, typeOnly } of list) if (!typeOnly && imports.has(target)) addArrow(graph, file, target, `${file} imports ${target}`);
+    for (const { target, typeOnly } of list)
+      if (!typeOnly && imports.has(target)) addArrow(graph, file, target, `${file} imports ${target}`);
   }
   return cycleGroups(graph).map((group) => describeCycle(graph, group));
 }
@@ -241,7 +253,8 @@ function sourceFiles(dir: string): string[] {
 function tableOwners(files: string[]): Map<string, Owner> {
   const owners = new Map<string, Owner>();
   for (const file of files) {
-    const owner = file === 'src/platform/migrations.ts' ? 'platform' : /^src\/services\/(\w+)\/migrations\.ts$/.exec(file)?.[1];
+    const owner =
+      file === 'src/platform/migrations.ts' ? 'platform' : /^src\/services\/(\w+)\/migrations\.ts$/.exec(file)?.[1];
     if (!owner) continue;
     for (const table of tablesCreatedIn(readFileSync(path.join(ROOT, file), 'utf8'))) owners.set(table, owner);
   }
@@ -259,7 +272,8 @@ describe('architecture boundaries', () => {
   it('finds the tables of every service and of the platform, each prefixed with its owner', () => {
     const owners = new Set(tables.values());
     for (const owner of ['platform', 'blog', 'mail', 'community', 'home', 'workflow']) expect(owners).toContain(owner);
-    for (const [table, owner] of tables) expect(table.startsWith(`${owner}_`), `${table} is created by ${owner}`).toBe(true);
+    for (const [table, owner] of tables)
+      expect(table.startsWith(`${owner}_`), `${table} is created by ${owner}`).toBe(true);
   });
 
   it('every file under src/ has an owner, so every rule below covers it', () => {
@@ -292,7 +306,10 @@ describe('architecture boundaries', () => {
   });
 
   it('the scanner sees each kind of crossing in a synthetic file', () => {
-    const demoTables = new Map<string, Owner>([['blog_posts', 'blog'], ['platform_jobs', 'platform']]);
+    const demoTables = new Map<string, Owner>([
+      ['blog_posts', 'blog'],
+      ['platform_jobs', 'platform'],
+    ]);
     const scan = (file: string, source: string) => violations(file, readFacts(file, source), demoTables);
     const platformFile = `import { x } from '../services/blog/store.js';\nimport type { C } from '../config.js';\nexport const q = (db) => db.selectFrom('blog_posts');`;
     expect(scan('src/platform/demo.ts', platformFile)).toEqual([
@@ -300,15 +317,19 @@ describe('architecture boundaries', () => {
       'src/platform/demo.ts: the platform imports src/config.ts',
       'src/platform/demo.ts: names table blog_posts (owned by blog)',
     ]);
-    const serviceFile = "const m = await import('../../blog/index.js');\nimport { ConfigError } from '../../../config.js';\nsql`SELECT * FROM platform_jobs`;";
+    const serviceFile =
+      "const m = await import('../../blog/index.js');\nimport { ConfigError } from '../../../config.js';\nsql`SELECT * FROM platform_jobs`;";
     expect(scan('src/services/mail/routes/x.ts', serviceFile)).toEqual([
       'src/services/mail/routes/x.ts: service mail imports src/services/blog/index.ts',
       'src/services/mail/routes/x.ts: service mail imports src/config.ts',
       'src/services/mail/routes/x.ts: names table platform_jobs (owned by platform)',
     ]);
-    expect(scan('src/console/x.ts', "import { startHamlet } from '../server.js'; import type { ServiceName } from '../services/registry.js';")).toEqual([
-      'src/console/x.ts: the console imports src/server.ts',
-    ]);
+    expect(
+      scan(
+        'src/console/x.ts',
+        "import { startHamlet } from '../server.js'; import type { ServiceName } from '../services/registry.js';",
+      ),
+    ).toEqual(['src/console/x.ts: the console imports src/server.ts']);
     expect(scan('src/services/blog/store/posts.ts', "db.updateTable('blog_posts')")).toEqual([]);
     // Words that only contain a table's name are not the table.
     expect(scan('src/services/mail/x.ts', "'blog_posts_slug'; // blog_posts")).toEqual([]);
@@ -319,7 +340,13 @@ describe('architecture boundaries', () => {
       ['src/platform/http.ts', [{ target: 'src/config.ts', typeOnly: true }]],
       ['src/config.ts', [{ target: 'src/services/registry.ts', typeOnly: false }]],
       ['src/services/registry.ts', [{ target: 'src/services/blog/index.ts', typeOnly: false }]],
-      ['src/services/blog/index.ts', [{ target: 'src/platform/http.ts', typeOnly: false }, { target: 'src/services/blog/errors.ts', typeOnly: false }]],
+      [
+        'src/services/blog/index.ts',
+        [
+          { target: 'src/platform/http.ts', typeOnly: false },
+          { target: 'src/services/blog/errors.ts', typeOnly: false },
+        ],
+      ],
       // A service's index wiring its subfolders, which use a file beside the index: no cycle.
       ['src/services/blog/errors.ts', []],
       ['src/services/blog/http/index.ts', [{ target: 'src/services/blog/errors.ts', typeOnly: false }]],

@@ -20,23 +20,42 @@ function testFiles(dir: string): string[] {
 }
 
 const all = testFiles('test').filter((f) => !OTHER_RUNS.some((other) => f.startsWith(other)));
-const leftOut = (file: string) => SAME_ON_POSTGRES.some((entry) => (entry.endsWith('/') ? file.startsWith(entry) : file === entry));
-const touches = (file: string) => TOUCHES_STORAGE.filter((pattern) => pattern.test(readFileSync(path.join(ROOT, file), 'utf8')));
+const leftOut = (file: string) =>
+  SAME_ON_POSTGRES.some((entry) => (entry.endsWith('/') ? file.startsWith(entry) : file === entry));
+const touches = (file: string) =>
+  TOUCHES_STORAGE.filter((pattern) => pattern.test(readFileSync(path.join(ROOT, file), 'utf8')));
 
 describe('the PostgreSQL selection', () => {
   it('names only files and folders that exist', () => {
-    const missing = SAME_ON_POSTGRES.filter((entry) => !existsSync(path.join(ROOT, entry)) || statSync(path.join(ROOT, entry)).isDirectory() !== entry.endsWith('/'));
-    expect(missing, 'entries of test/postgres-selection.ts with no such file (or a folder without its trailing /)').toEqual([]);
+    const missing = SAME_ON_POSTGRES.filter(
+      (entry) =>
+        !existsSync(path.join(ROOT, entry)) || statSync(path.join(ROOT, entry)).isDirectory() !== entry.endsWith('/'),
+    );
+    expect(
+      missing,
+      'entries of test/postgres-selection.ts with no such file (or a folder without its trailing /)',
+    ).toEqual([]);
   });
 
   it('keeps every test file that reaches the storage layer itself on PostgreSQL', () => {
     const wrong = all.filter(leftOut).flatMap((file) => touches(file).map((pattern) => `${file} (${String(pattern)})`));
-    expect(wrong, 'these files use the storage layer: take them out of SAME_ON_POSTGRES in test/postgres-selection.ts').toEqual([]);
+    expect(
+      wrong,
+      'these files use the storage layer: take them out of SAME_ON_POSTGRES in test/postgres-selection.ts',
+    ).toEqual([]);
   });
 
   it('recognises the files that do (the patterns are not dead)', () => {
     const onBoth = all.filter((file) => touches(file).length > 0);
-    expect(onBoth).toEqual(expect.arrayContaining(['test/platform/db.test.ts', 'test/platform/crash-all.test.ts', 'test/console/world-portable.test.ts', 'test/community/votes.test.ts', 'test/cluster/state-mail.test.ts']));
+    expect(onBoth).toEqual(
+      expect.arrayContaining([
+        'test/platform/db.test.ts',
+        'test/platform/crash-all.test.ts',
+        'test/console/world-portable.test.ts',
+        'test/community/votes.test.ts',
+        'test/cluster/state-mail.test.ts',
+      ]),
+    );
     // And the pass still runs most of the suite's storage-facing files: a list gone wild would show here.
     expect(all.filter((file) => !leftOut(file)).length).toBeGreaterThan(all.length / 2);
   });
@@ -45,7 +64,9 @@ describe('the PostgreSQL selection', () => {
     const projects = (pgConfig.test?.projects ?? []) as Array<{ test: { name: string; exclude?: string[] } }>;
     expect(projects.map((p) => p.test.name)).toEqual(['services', 'alone']);
     for (const project of projects) {
-      expect(project.test.exclude).toEqual(expect.arrayContaining(SAME_ON_POSTGRES.map((entry) => (entry.endsWith('/') ? `${entry}**` : entry))));
+      expect(project.test.exclude).toEqual(
+        expect.arrayContaining(SAME_ON_POSTGRES.map((entry) => (entry.endsWith('/') ? `${entry}**` : entry))),
+      );
     }
   });
 });

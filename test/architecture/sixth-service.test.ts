@@ -15,7 +15,11 @@ let adminKey: string;
 beforeAll(async () => {
   t = await startTestHamlet({ services: ['notes'], env: { HAMLET_CONSOLE: 'on', NOTES_PORT: '0' } });
   adminKey = (await t.hamlet.platform.keys.create('admin')).key;
-  const res = await fetch(`${t.url('notes')}/api/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'first <note>' }) });
+  const res = await fetch(`${t.url('notes')}/api/notes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'first <note>' }),
+  });
   expect(res.status).toBe(201);
 }, 60_000);
 afterAll(async () => {
@@ -33,7 +37,11 @@ it('the console shows its page, in the navigation too, through its API', async (
 
 it('the MCP server offers its tool, and the tool calls the service', async () => {
   const rpc = async (method: string, params: unknown) => {
-    const res = await fetch(`${t.hamlet.console!.urls.web}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const res = await fetch(`${t.hamlet.console!.urls.web}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
     return (await res.json()) as { result: any };
   };
   const tools = await rpc('tools/list', {});
@@ -57,7 +65,9 @@ it('the CLI lists its command in the help and runs it', async () => {
 });
 
 it('the world saves and restores its table', async () => {
-  const world = worldOf(t.hamlet.platform, [{ definition: (await import('./fixtures/notes/index.js')).default, settings: { port: 0 } }]);
+  const world = worldOf(t.hamlet.platform, [
+    { definition: (await import('./fixtures/notes/index.js')).default, settings: { port: 0 } },
+  ]);
   const saved = await world.read();
   expect(saved.tables.find((x) => x.name === 'notes_items')?.rows).toEqual([{ id: 1, text: 'first <note>' }]);
   await world.reset();

@@ -15,9 +15,18 @@ afterAll(async () => rig?.close());
 
 describe('POST /api/register', () => {
   it('creates an unverified agent and mails a 24-hour verification link', async () => {
-    const r = await rig.call('POST', '/api/register', { email: 'Reg.One@Example.ORG', name: 'Reg One', slug: 'reg-one', bio: 'I write.' });
+    const r = await rig.call('POST', '/api/register', {
+      email: 'Reg.One@Example.ORG',
+      name: 'Reg One',
+      slug: 'reg-one',
+      bio: 'I write.',
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ success: true, message: expect.any(String), agent: { name: 'Reg One', slug: 'reg-one', email: 'Reg.One@example.org' } });
+    expect(r.body).toMatchObject({
+      success: true,
+      message: expect.any(String),
+      agent: { name: 'Reg One', slug: 'reg-one', email: 'Reg.One@example.org' },
+    });
     const mail = await rig.sink.waitFor((m) => m.envelope.to.includes('Reg.One@example.org'));
     expect(mail.parsed.subject).toBe('Verify your AI Agent Blog');
     expect(mail.parsed.text).toMatch(/\/api\/verify\?token=[0-9a-f-]{36}/);
@@ -57,41 +66,77 @@ describe('POST /api/register', () => {
 
   it('answers 409 for a taken e-mail (any case) or slug, and stores nothing', async () => {
     await rig.register('taken');
-    const byEmail = await rig.call('POST', '/api/register', { email: 'TAKEN@example.org', name: 'Other', slug: 'other-slug' });
+    const byEmail = await rig.call('POST', '/api/register', {
+      email: 'TAKEN@example.org',
+      name: 'Other',
+      slug: 'other-slug',
+    });
     expect(byEmail.status).toBe(409);
     expect(byEmail.body.error).toBe('Email already registered');
-    const bySlug = await rig.call('POST', '/api/register', { email: 'fresh@example.org', name: 'Other', slug: 'taken' });
+    const bySlug = await rig.call('POST', '/api/register', {
+      email: 'fresh@example.org',
+      name: 'Other',
+      slug: 'taken',
+    });
     expect(bySlug.status).toBe(409);
     expect(bySlug.body.error).toMatch(/subdomain is already taken/);
     // Neither attempt left anything behind: both the e-mail and the slug are still free.
-    const ok = await rig.call('POST', '/api/register', { email: 'fresh@example.org', name: 'Other', slug: 'other-slug' });
+    const ok = await rig.call('POST', '/api/register', {
+      email: 'fresh@example.org',
+      name: 'Other',
+      slug: 'other-slug',
+    });
     expect(ok.status).toBe(200);
   });
 
   it('lets an unverified registration be retried: the same e-mail and slug replace the pending one (older link dead)', async () => {
     await rig.call('POST', '/api/register', { email: 'retry@example.org', name: 'Typo Nmae', slug: 'retry-me' });
     const first = await rig.tokenFor('retry@example.org');
-    const again = await rig.call('POST', '/api/register', { email: 'retry@example.org', name: 'Right Name', slug: 'retry-me' });
+    const again = await rig.call('POST', '/api/register', {
+      email: 'retry@example.org',
+      name: 'Right Name',
+      slug: 'retry-me',
+    });
     expect(again.status).toBe(200);
     expect(again.body.agent.name).toBe('Right Name');
     const second = await rig.tokenFor('retry@example.org');
-    expect((await rig.call('GET', `/api/verify?token=${first}`, undefined, { accept: 'application/json' })).status).toBe(400);
+    expect(
+      (await rig.call('GET', `/api/verify?token=${first}`, undefined, { accept: 'application/json' })).status,
+    ).toBe(400);
     const v = await rig.call('GET', `/api/verify?token=${second}`, undefined, { accept: 'application/json' });
     expect(v.status).toBe(200);
-    expect((await rig.call('GET', '/api/blogs?limit=100')).body.blogs.filter((b: { slug: string }) => b.slug === 'retry-me').map((b: { name: string }) => b.name)).toEqual(['Right Name']);
+    expect(
+      (await rig.call('GET', '/api/blogs?limit=100')).body.blogs
+        .filter((b: { slug: string }) => b.slug === 'retry-me')
+        .map((b: { name: string }) => b.name),
+    ).toEqual(['Right Name']);
     // Verified, the e-mail and slug are taken for good.
-    expect((await rig.call('POST', '/api/register', { email: 'retry@example.org', name: 'Again', slug: 'retry-me' })).status).toBe(409);
+    expect(
+      (await rig.call('POST', '/api/register', { email: 'retry@example.org', name: 'Again', slug: 'retry-me' })).status,
+    ).toBe(409);
   });
 
   it('does not let an expired, unverified registration hold its e-mail and slug', async () => {
     await rig.call('POST', '/api/register', { email: 'stale@example.org', name: 'Stale', slug: 'stale' });
     // While its link is live, a pending registration holds its e-mail (with another slug) and its slug (for another e-mail).
-    const otherSlug = await rig.call('POST', '/api/register', { email: 'stale@example.org', name: 'Stale', slug: 'stale-two' });
+    const otherSlug = await rig.call('POST', '/api/register', {
+      email: 'stale@example.org',
+      name: 'Stale',
+      slug: 'stale-two',
+    });
     expect(otherSlug.status).toBe(409);
-    const otherEmail = await rig.call('POST', '/api/register', { email: 'someone-else@example.org', name: 'Stale', slug: 'stale' });
+    const otherEmail = await rig.call('POST', '/api/register', {
+      email: 'someone-else@example.org',
+      name: 'Stale',
+      slug: 'stale',
+    });
     expect(otherEmail.status).toBe(409);
     clock.advance(24 * 3600_000 + 1);
-    const again = await rig.call('POST', '/api/register', { email: 'stale@example.org', name: 'Stale Again', slug: 'stale' });
+    const again = await rig.call('POST', '/api/register', {
+      email: 'stale@example.org',
+      name: 'Stale Again',
+      slug: 'stale',
+    });
     expect(again.status).toBe(200);
     expect(again.body.agent.name).toBe('Stale Again');
   });
@@ -108,7 +153,9 @@ describe('GET /api/verify', () => {
     expect(r.headers['referrer-policy']).toBe('no-referrer');
     const key = /(hamlet_blog_[0-9A-Za-z]{32})/.exec(r.body)![1]!;
     expect(r.body).toContain('Html &lt;b&gt;');
-    const welcome = await rig.sink.waitFor((m) => m.envelope.to.includes('html@example.org') && m.parsed.subject === 'Your AI Agent Blog is Ready!');
+    const welcome = await rig.sink.waitFor(
+      (m) => m.envelope.to.includes('html@example.org') && m.parsed.subject === 'Your AI Agent Blog is Ready!',
+    );
     expect(welcome.parsed.text).toContain(key);
     // The key works, and only its digest is stored.
     const pub = await rig.call('POST', '/api/publish', { title: 'T', content: 'c' }, bearer(key));
@@ -125,7 +172,13 @@ describe('GET /api/verify', () => {
     const token = await rig.tokenFor('json@example.org');
     const r = await rig.call('GET', `/api/verify?token=${token}`, undefined, { accept: 'application/json' });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true, message: expect.any(String), apiKey: expect.stringMatching(/^hamlet_blog_/), blogUrl: `${rig.origin('json-agent')}`, subdomainCreated: true });
+    expect(r.body).toEqual({
+      success: true,
+      message: expect.any(String),
+      apiKey: expect.stringMatching(/^hamlet_blog_/),
+      blogUrl: `${rig.origin('json-agent')}`,
+      subdomainCreated: true,
+    });
   });
 
   it('tells missing, malformed, unknown, used and expired tokens apart, with 400', async () => {
@@ -179,7 +232,9 @@ describe('POST /api/publish', () => {
     const bad = await rig.call('POST', '/api/publish', { title: 'T', content: 'c' }, bearer('hamlet_blog_nope'));
     expect(bad.status).toBe(401);
     expect(bad.body.error).toMatch(/Unauthorized/);
-    expect((await rig.call('POST', '/api/publish', { nonsense: true }, { authorization: 'Basic abc' })).status).toBe(401);
+    expect((await rig.call('POST', '/api/publish', { nonsense: true }, { authorization: 'Basic abc' })).status).toBe(
+      401,
+    );
   });
 
   it.each([
@@ -198,30 +253,62 @@ describe('POST /api/publish', () => {
   });
 
   it('creates a draft by default (201), updates by slug (200), keeps status when omitted, and keeps the first publish date', async () => {
-    const created = await rig.call('POST', '/api/publish', { title: 'My First Post', content: 'Hello **world**', slug: 'first' }, bearer(key));
+    const created = await rig.call(
+      'POST',
+      '/api/publish',
+      { title: 'My First Post', content: 'Hello **world**', slug: 'first' },
+      bearer(key),
+    );
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       success: true,
       message: 'Post created successfully',
-      post: { id: expect.stringMatching(UUID), title: 'My First Post', slug: 'first', status: 'draft', url: `${rig.origin('writer')}/first`, publishedAt: null },
+      post: {
+        id: expect.stringMatching(UUID),
+        title: 'My First Post',
+        slug: 'first',
+        status: 'draft',
+        url: `${rig.origin('writer')}/first`,
+        publishedAt: null,
+      },
     });
     const id = created.body.post.id;
 
-    const published = await rig.call('POST', '/api/publish', { title: 'My First Post', content: 'v2', slug: 'first', status: 'published' }, bearer(key));
+    const published = await rig.call(
+      'POST',
+      '/api/publish',
+      { title: 'My First Post', content: 'v2', slug: 'first', status: 'published' },
+      bearer(key),
+    );
     expect(published.status).toBe(200);
     expect(published.body.message).toBe('Post updated successfully');
     expect(published.body.post).toMatchObject({ id, status: 'published', publishedAt: clock.now().toISOString() });
     const firstDate = published.body.post.publishedAt;
 
     clock.advance(60_000);
-    const edited = await rig.call('POST', '/api/publish', { title: 'Edited', content: 'v3', slug: 'first' }, bearer(key));
+    const edited = await rig.call(
+      'POST',
+      '/api/publish',
+      { title: 'Edited', content: 'v3', slug: 'first' },
+      bearer(key),
+    );
     expect(edited.body.post).toMatchObject({ id, title: 'Edited', status: 'published', publishedAt: firstDate });
 
-    const unpublished = await rig.call('POST', '/api/publish', { title: 'Edited', content: 'v3', slug: 'first', status: 'draft' }, bearer(key));
+    const unpublished = await rig.call(
+      'POST',
+      '/api/publish',
+      { title: 'Edited', content: 'v3', slug: 'first', status: 'draft' },
+      bearer(key),
+    );
     expect(unpublished.body.post).toMatchObject({ status: 'draft', publishedAt: firstDate });
     expect((await rig.call('GET', '/api/posts?agent=writer')).body.total).toBe(0);
     clock.advance(60_000);
-    const republished = await rig.call('POST', '/api/publish', { title: 'Edited', content: 'v3', slug: 'first', status: 'published' }, bearer(key));
+    const republished = await rig.call(
+      'POST',
+      '/api/publish',
+      { title: 'Edited', content: 'v3', slug: 'first', status: 'published' },
+      bearer(key),
+    );
     expect(republished.body.post.publishedAt).toBe(firstDate);
     const list = await rig.call('GET', '/api/posts?agent=writer');
     expect(list.body.total).toBe(1);
@@ -238,7 +325,12 @@ describe('POST /api/publish', () => {
     expect(cjk.body.post.slug).toMatch(/^post(-\d+)?$/);
     // Another agent may use the same slug.
     const other = await rig.register('writer-two');
-    const mine = await rig.call('POST', '/api/publish', { title: 'x', content: 'y', slug: 'hello-world' }, bearer(other.key));
+    const mine = await rig.call(
+      'POST',
+      '/api/publish',
+      { title: 'x', content: 'y', slug: 'hello-world' },
+      bearer(other.key),
+    );
     expect(mine.status).toBe(201);
   });
 
@@ -259,9 +351,18 @@ describe('lists', () => {
     const a = await rig.register('list-a');
     const b = await rig.register('list-b');
     ids = [];
-    for (const [k, title] of [[a.key, 'A1'], [b.key, 'B1'], [a.key, 'A2']] as const) {
+    for (const [k, title] of [
+      [a.key, 'A1'],
+      [b.key, 'B1'],
+      [a.key, 'A2'],
+    ] as const) {
       clock.advance(1000);
-      const r = await rig.call('POST', '/api/publish', { title, content: `# ${title}\n\n${'word '.repeat(100)}`, status: 'published' }, bearer(k));
+      const r = await rig.call(
+        'POST',
+        '/api/publish',
+        { title, content: `# ${title}\n\n${'word '.repeat(100)}`, status: 'published' },
+        bearer(k),
+      );
       ids.push(r.body.post.id);
     }
   });
@@ -300,9 +401,20 @@ describe('lists', () => {
   });
 
   it.each([
-    '/api/posts?limit=0', '/api/posts?limit=101', '/api/posts?limit=abc', '/api/posts?limit=1.5', '/api/posts?offset=-1',
-    '/api/posts?sort=best', '/api/posts?since=yesterday', '/api/blogs?limit=0', '/api/blogs?limit=101', '/api/blogs?offset=x',
-    '/api/blogs?sort=popular', '/api/posts/featured?limit=51', '/api/posts/featured?limit=0', '/api/posts/featured?limit=ten',
+    '/api/posts?limit=0',
+    '/api/posts?limit=101',
+    '/api/posts?limit=abc',
+    '/api/posts?limit=1.5',
+    '/api/posts?offset=-1',
+    '/api/posts?sort=best',
+    '/api/posts?since=yesterday',
+    '/api/blogs?limit=0',
+    '/api/blogs?limit=101',
+    '/api/blogs?offset=x',
+    '/api/blogs?sort=popular',
+    '/api/posts/featured?limit=51',
+    '/api/posts/featured?limit=0',
+    '/api/posts/featured?limit=ten',
   ])('%s → 400 in the error envelope', async (path) => {
     const r = await rig.call('GET', path);
     expect(r.status).toBe(400);
@@ -314,7 +426,15 @@ describe('lists', () => {
     const created = newest.body.blogs.map((b: { createdAt: string }) => b.createdAt);
     expect(created).toEqual([...created].sort().reverse());
     expect(newest.body.total).toBe(newest.body.blogs.length);
-    expect(newest.body.blogs[0]).toEqual({ id: expect.stringMatching(UUID), name: expect.any(String), slug: expect.any(String), bio: null, url: expect.stringMatching(/^http:\/\/[a-z0-9-]+\.blog\.localhost:\d+$/), postCount: expect.any(Number), createdAt: expect.any(String) });
+    expect(newest.body.blogs[0]).toEqual({
+      id: expect.stringMatching(UUID),
+      name: expect.any(String),
+      slug: expect.any(String),
+      bio: null,
+      url: expect.stringMatching(/^http:\/\/[a-z0-9-]+\.blog\.localhost:\d+$/),
+      postCount: expect.any(Number),
+      createdAt: expect.any(String),
+    });
     const byName = await rig.call('GET', '/api/blogs?sort=name&limit=100');
     const names = byName.body.blogs.map((b: { name: string }) => b.name);
     expect(names).toEqual([...names].sort());
@@ -345,14 +465,24 @@ describe('comments and votes', () => {
   let draftId: string;
   beforeAll(async () => {
     ({ key } = await rig.register('talker'));
-    postId = (await rig.call('POST', '/api/publish', { title: 'Talk', content: 't', status: 'published' }, bearer(key))).body.post.id;
+    postId = (await rig.call('POST', '/api/publish', { title: 'Talk', content: 't', status: 'published' }, bearer(key)))
+      .body.post.id;
     draftId = (await rig.call('POST', '/api/publish', { title: 'Hidden', content: 'h' }, bearer(key))).body.post.id;
   });
 
   it('lists comments oldest first; unknown, draft and malformed ids are 404', async () => {
     const c1 = await rig.call('POST', `/api/posts/${postId}/comments`, { content: 'first' }, bearer(key));
     expect(c1.status).toBe(201);
-    expect(c1.body).toEqual({ success: true, comment: { id: expect.stringMatching(UUID), content: 'first', authorName: 'Agent talker', authorSlug: 'talker', createdAt: expect.any(String) } });
+    expect(c1.body).toEqual({
+      success: true,
+      comment: {
+        id: expect.stringMatching(UUID),
+        content: 'first',
+        authorName: 'Agent talker',
+        authorSlug: 'talker',
+        createdAt: expect.any(String),
+      },
+    });
     clock.advance(1000);
     await rig.call('POST', `/api/posts/${postId}/comments`, { content: 'second\nline' }, bearer(key));
     const list = await rig.call('GET', `/api/posts/${postId}/comments`);
@@ -369,8 +499,12 @@ describe('comments and votes', () => {
   it('checks comment input: 401 without a key, 400 for empty or over 2000 characters, 404 for drafts', async () => {
     expect((await rig.call('POST', `/api/posts/${postId}/comments`, { content: 'x' })).status).toBe(401);
     expect((await rig.call('POST', `/api/posts/${postId}/comments`, { content: '' }, bearer(key))).status).toBe(400);
-    expect((await rig.call('POST', `/api/posts/${postId}/comments`, { content: 'x'.repeat(2001) }, bearer(key))).status).toBe(400);
-    expect((await rig.call('POST', `/api/posts/${postId}/comments`, { content: '😀'.repeat(2000) }, bearer(key))).status).toBe(201);
+    expect(
+      (await rig.call('POST', `/api/posts/${postId}/comments`, { content: 'x'.repeat(2001) }, bearer(key))).status,
+    ).toBe(400);
+    expect(
+      (await rig.call('POST', `/api/posts/${postId}/comments`, { content: '😀'.repeat(2000) }, bearer(key))).status,
+    ).toBe(201);
     expect((await rig.call('POST', `/api/posts/${draftId}/comments`, { content: 'x' }, bearer(key))).status).toBe(404);
   });
 
@@ -379,10 +513,26 @@ describe('comments and votes', () => {
     const b = await rig.register('voter-b');
     const v1 = await rig.call('POST', `/api/posts/${postId}/vote`, { vote: 1 }, bearer(a.key));
     expect(v1.body).toEqual({ success: true, votes: { upvotes: 1, downvotes: 0, score: 1 } });
-    expect((await rig.call('POST', `/api/posts/${postId}/vote`, { vote: 1 }, bearer(a.key))).body.votes).toEqual({ upvotes: 1, downvotes: 0, score: 1 });
-    expect((await rig.call('POST', `/api/posts/${postId}/vote`, { vote: -1 }, bearer(b.key))).body.votes).toEqual({ upvotes: 1, downvotes: 1, score: 0 });
-    expect((await rig.call('POST', `/api/posts/${postId}/vote`, { vote: -1 }, bearer(a.key))).body.votes).toEqual({ upvotes: 0, downvotes: 2, score: -2 });
-    const rows = await rig.t.hamlet.platform.db.kysely.selectFrom('blog_votes').selectAll().where('post_id', '=', postId).execute();
+    expect((await rig.call('POST', `/api/posts/${postId}/vote`, { vote: 1 }, bearer(a.key))).body.votes).toEqual({
+      upvotes: 1,
+      downvotes: 0,
+      score: 1,
+    });
+    expect((await rig.call('POST', `/api/posts/${postId}/vote`, { vote: -1 }, bearer(b.key))).body.votes).toEqual({
+      upvotes: 1,
+      downvotes: 1,
+      score: 0,
+    });
+    expect((await rig.call('POST', `/api/posts/${postId}/vote`, { vote: -1 }, bearer(a.key))).body.votes).toEqual({
+      upvotes: 0,
+      downvotes: 2,
+      score: -2,
+    });
+    const rows = await rig.t.hamlet.platform.db.kysely
+      .selectFrom('blog_votes')
+      .selectAll()
+      .where('post_id', '=', postId)
+      .execute();
     expect(rows.map((r) => r.vote).sort()).toEqual([-1, -1]);
   });
 
@@ -402,7 +552,14 @@ describe('beyond the contract', () => {
   it('GET /api/posts/{id} returns a published post; DELETE is owner-only', async () => {
     const owner = await rig.register('deleter');
     const other = await rig.register('not-owner');
-    const id = (await rig.call('POST', '/api/publish', { title: 'Gone soon', content: '*x*', status: 'published' }, bearer(owner.key))).body.post.id;
+    const id = (
+      await rig.call(
+        'POST',
+        '/api/publish',
+        { title: 'Gone soon', content: '*x*', status: 'published' },
+        bearer(owner.key),
+      )
+    ).body.post.id;
     const got = await rig.call('GET', `/api/posts/${id}`);
     expect(got.body).toMatchObject({ id, title: 'Gone soon', content: '*x*', html: '<p><em>x</em></p>\n' });
     expect((await rig.call('DELETE', `/api/posts/${id}`, undefined, bearer(other.key))).status).toBe(403);
@@ -419,7 +576,9 @@ describe('beyond the contract', () => {
     expect(r.status).toBe(200);
     expect(r.body.apiKey).toMatch(/^hamlet_blog_/);
     expect((await rig.call('POST', '/api/publish', { title: 't', content: 'c' }, bearer(key))).status).toBe(401);
-    expect((await rig.call('POST', '/api/publish', { title: 't', content: 'c' }, bearer(r.body.apiKey))).status).toBe(201);
+    expect((await rig.call('POST', '/api/publish', { title: 't', content: 'c' }, bearer(r.body.apiKey))).status).toBe(
+      201,
+    );
   });
 
   it('answers unknown routes and malformed JSON in the envelope, and serves health and OpenAPI', async () => {
@@ -431,6 +590,17 @@ describe('beyond the contract', () => {
     expect(badJson.body.error).toBe('Request body is not valid JSON');
     expect((await rig.call('GET', '/healthz')).body).toEqual({ status: 'ok', service: 'blog' });
     const docs = await rig.call('GET', '/docs/json');
-    expect(Object.keys(docs.body.paths)).toEqual(expect.arrayContaining(['/api/register', '/api/verify', '/api/publish', '/api/blogs', '/api/posts', '/api/posts/featured', '/api/posts/{postId}/comments', '/api/posts/{postId}/vote']));
+    expect(Object.keys(docs.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/register',
+        '/api/verify',
+        '/api/publish',
+        '/api/blogs',
+        '/api/posts',
+        '/api/posts/featured',
+        '/api/posts/{postId}/comments',
+        '/api/posts/{postId}/vote',
+      ]),
+    );
   });
 });

@@ -11,7 +11,8 @@ let postId: string;
 beforeAll(async () => {
   rig = await startBlog({ env: { HAMLET_RATE_LIMITS: 'off' } });
   ({ key } = await rig.register('fuzzed'));
-  postId = (await rig.call('POST', '/api/publish', { title: 'Target', content: 'x', status: 'published' }, bearer(key))).body.post.id;
+  postId = (await rig.call('POST', '/api/publish', { title: 'Target', content: 'x', status: 'published' }, bearer(key)))
+    .body.post.id;
 });
 afterAll(async () => rig?.close());
 
@@ -67,13 +68,18 @@ it('answers malformed bodies with a 4xx and a JSON error, and nothing with a 500
       // With a valid key, regenerate-key ignores its body and rotates the key: try it keyless only.
       for (const auth of path === '/api/regenerate-key' ? [{}] : [{}, bearer(key)]) {
         for (const type of ['application/json', 'text/plain', 'application/x-www-form-urlencoded']) {
-          const res = await request(rig.api + path.replace('POST_ID', postId), { method: method as 'POST', headers: { 'content-type': type, ...auth }, body });
+          const res = await request(rig.api + path.replace('POST_ID', postId), {
+            method: method as 'POST',
+            headers: { 'content-type': type, ...auth },
+            body,
+          });
           const text = await res.body.text();
           const what = `${method} ${path} ${type} ${String(body).slice(0, 40)}`;
           expect(res.statusCode, what).toBeLessThan(500);
           // JSON is JSON whatever the Content-Type says (upstream parses it too); what is not JSON is a 4xx under any type.
           if (malformed.has(body)) expect(res.statusCode, what).toBeGreaterThanOrEqual(400);
-          if (!isJson(body) && type !== 'application/json') expect([401, 413, 414, 415], what).toContain(res.statusCode);
+          if (!isJson(body) && type !== 'application/json')
+            expect([401, 413, 414, 415], what).toContain(res.statusCode);
           if (res.statusCode >= 400) expect(JSON.parse(text).error, what).toEqual(expect.any(String));
         }
       }
@@ -82,8 +88,30 @@ it('answers malformed bodies with a 4xx and a JSON error, and nothing with a 500
 }, 120_000);
 
 it('answers odd query strings and paths on every GET with a 4xx or a normal answer, never 500', async () => {
-  const queries = ['limit=%00', 'limit=1e3', 'limit=-0', 'offset=99999999999999999999', 'sort[]=newest', 'limit=1&limit=2', 'agent=%F0%9F%A7%A8', 'agent=' + 'a'.repeat(5000), 'since=2026-13-45T99:99:99Z', 'token[]=x', 'token=' + 'f'.repeat(300), '%%%'];
-  const paths = ['/api/blogs', '/api/posts', '/api/posts/featured', '/api/verify', `/api/posts/${postId}/comments`, '/api/posts/%2e%2e%2f%2e%2e%2fetc%2fpasswd/comments', '/api/../../etc/passwd', '/api/posts/\u0000/comments'];
+  const queries = [
+    'limit=%00',
+    'limit=1e3',
+    'limit=-0',
+    'offset=99999999999999999999',
+    'sort[]=newest',
+    'limit=1&limit=2',
+    'agent=%F0%9F%A7%A8',
+    'agent=' + 'a'.repeat(5000),
+    'since=2026-13-45T99:99:99Z',
+    'token[]=x',
+    'token=' + 'f'.repeat(300),
+    '%%%',
+  ];
+  const paths = [
+    '/api/blogs',
+    '/api/posts',
+    '/api/posts/featured',
+    '/api/verify',
+    `/api/posts/${postId}/comments`,
+    '/api/posts/%2e%2e%2f%2e%2e%2fetc%2fpasswd/comments',
+    '/api/../../etc/passwd',
+    '/api/posts/\u0000/comments',
+  ];
   for (const p of paths) {
     for (const q of queries) {
       const res = await request(`${rig.api}${encodeURI(p).replace(/%25/g, '%')}?${q}`, { method: 'GET' });
@@ -97,6 +125,10 @@ it('answers odd query strings and paths on every GET with a 4xx or a normal answ
   expect(posts.body.total).toBe(1);
   const comments = await rig.call('GET', `/api/posts/${postId}/comments`);
   expect(posts.body.posts[0].comments).toBe(comments.body.comments.length);
-  const votes = await rig.t.hamlet.platform.db.kysely.selectFrom('blog_votes').select('vote').where('post_id', '=', postId).execute();
+  const votes = await rig.t.hamlet.platform.db.kysely
+    .selectFrom('blog_votes')
+    .select('vote')
+    .where('post_id', '=', postId)
+    .execute();
   expect(posts.body.posts[0].votes.upvotes).toBe(votes.filter((v) => v.vote === 1).length);
 }, 60_000);

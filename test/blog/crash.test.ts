@@ -12,7 +12,11 @@ afterAll(async () => {
 });
 
 async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await request(base + path, { method: method as 'GET', headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await request(base + path, {
+    method: method as 'GET',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.body.text();
   return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
 }
@@ -42,7 +46,13 @@ it('keeps every acknowledged publish across kill -9', async () => {
     while (!killed && next < 2000) {
       const slug = `post-${next++}`;
       try {
-        const r = await call(api, 'POST', '/api/publish', { title: slug, content: `body of ${slug}`, slug, status: 'published' }, auth);
+        const r = await call(
+          api,
+          'POST',
+          '/api/publish',
+          { title: slug, content: `body of ${slug}`, slug, status: 'published' },
+          auth,
+        );
         if (r.status === 201) acked.push(slug);
       } catch {
         /* connection cut by the kill: not acknowledged */

@@ -9,9 +9,18 @@ export interface BlogRig {
   t: TestHamlet;
   sink: SmtpSink;
   api: string;
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Record<string, string | string[] | undefined> }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Record<string, string | string[] | undefined> }>;
   /** A page request with a chosen Host header (fetch() will not send one). */
-  page(path: string, host: string, headers?: Record<string, string>): Promise<{ status: number; text: string; headers: Record<string, string | string[] | undefined> }>;
+  page(
+    path: string,
+    host: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; text: string; headers: Record<string, string | string[] | undefined> }>;
   register(slug: string, extra?: Record<string, unknown>): Promise<{ key: string; email: string }>;
   /** Where a blog (or, without a slug, the front page) is on a loopback start: http and the real port. */
   origin(slug?: string): string;
@@ -21,7 +30,11 @@ export interface BlogRig {
 
 export async function startBlog(opts: { env?: Record<string, string>; clock?: ManualClock } = {}): Promise<BlogRig> {
   const sink = await startSmtpSink();
-  const t = await startTestHamlet({ services: ['blog'], env: { HAMLET_SMTP_RELAY: sink.url, ...opts.env }, clock: opts.clock });
+  const t = await startTestHamlet({
+    services: ['blog'],
+    env: { HAMLET_SMTP_RELAY: sink.url, ...opts.env },
+    clock: opts.clock,
+  });
   const api = t.url('blog');
   const seen = new Map<string, number>();
 
@@ -52,7 +65,9 @@ export async function startBlog(opts: { env?: Record<string, string>; clock?: Ma
     async tokenFor(email) {
       const already = seen.get(email) ?? 0;
       let count = 0;
-      const mail = await sink.waitFor((m) => m.envelope.to.includes(email) && m.parsed.subject === 'Verify your AI Agent Blog' && ++count > already);
+      const mail = await sink.waitFor(
+        (m) => m.envelope.to.includes(email) && m.parsed.subject === 'Verify your AI Agent Blog' && ++count > already,
+      );
       seen.set(email, already + 1);
       return /token=([0-9a-f-]{36})/.exec(mail.parsed.text ?? '')![1]!;
     },

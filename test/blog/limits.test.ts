@@ -14,11 +14,19 @@ describe('rate limits', () => {
     rigs.push(rig);
     const a = await rig.register('limit-a');
     const b = await rig.register('limit-b');
-    for (let i = 0; i < 3; i++) expect((await rig.call('POST', '/api/publish', { title: `p${i}`, content: 'c', status: 'published' }, bearer(a.key))).status).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await rig.call('POST', '/api/publish', { title: `p${i}`, content: 'c', status: 'published' }, bearer(a.key)))
+          .status,
+      ).toBe(201);
     const limited = await rig.call('POST', '/api/publish', { title: 'p4', content: 'c' }, bearer(a.key));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3500);
-    expect(limited.body).toMatchObject({ error: expect.stringMatching(/Rate limit exceeded/), code: 'rate_limited', retry_after_seconds: expect.any(Number) });
+    expect(limited.body).toMatchObject({
+      error: expect.stringMatching(/Rate limit exceeded/),
+      code: 'rate_limited',
+      retry_after_seconds: expect.any(Number),
+    });
     // The refused publish changed nothing.
     expect((await rig.call('GET', '/api/posts?agent=limit-a')).body.total).toBe(3);
     expect((await rig.call('POST', '/api/publish', { title: 'b', content: 'c' }, bearer(b.key))).status).toBe(201);
@@ -35,17 +43,23 @@ describe('rate limits', () => {
   it('throttles registration per client address', async () => {
     const rig = await startBlog({ env: { HAMLET_RATE_BLOG_REGISTER: '2/1h' } });
     rigs.push(rig);
-    for (const s of ['reg-aa', 'reg-bb']) expect((await rig.call('POST', '/api/register', { email: `${s}@x.org`, name: s, slug: s })).status).toBe(200);
+    for (const s of ['reg-aa', 'reg-bb'])
+      expect((await rig.call('POST', '/api/register', { email: `${s}@x.org`, name: s, slug: s })).status).toBe(200);
     const third = await rig.call('POST', '/api/register', { email: 'reg-cc@x.org', name: 'c', slug: 'reg-cc' });
     expect(third.status).toBe(429);
     expect(third.headers['retry-after']).toBeDefined();
   });
 
   it('turns every limit off with HAMLET_RATE_LIMITS=off', async () => {
-    const rig = await startBlog({ env: { HAMLET_RATE_LIMITS: 'off', HAMLET_RATE_BLOG_PUBLISH: '1/1h', HAMLET_RATE_BLOG_REGISTER: '1/1h' } });
+    const rig = await startBlog({
+      env: { HAMLET_RATE_LIMITS: 'off', HAMLET_RATE_BLOG_PUBLISH: '1/1h', HAMLET_RATE_BLOG_REGISTER: '1/1h' },
+    });
     rigs.push(rig);
     const a = await rig.register('free-a');
     await rig.register('free-b');
-    for (let i = 0; i < 5; i++) expect((await rig.call('POST', '/api/publish', { title: `p${i}`, content: 'c' }, bearer(a.key))).status).toBe(201);
+    for (let i = 0; i < 5; i++)
+      expect((await rig.call('POST', '/api/publish', { title: `p${i}`, content: 'c' }, bearer(a.key))).status).toBe(
+        201,
+      );
   });
 });

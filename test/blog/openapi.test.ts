@@ -57,7 +57,10 @@ it.each([
   expect([...ops.keys()].sort()).toEqual([...API_ROUTES].sort());
   for (const [name, op] of ops) {
     const statuses = Object.keys(op.responses);
-    expect(statuses.some((s) => s.startsWith('2')), `${name} documents a success`).toBe(true);
+    expect(
+      statuses.some((s) => s.startsWith('2')),
+      `${name} documents a success`,
+    ).toBe(true);
     expect(statuses, `${name} documents its validation error`).toContain('400');
     expect(op.summary, `${name} says what it does`).toEqual(expect.any(String));
     for (const status of statuses) {
@@ -67,8 +70,13 @@ it.each([
   }
   expect(ops.get('post /api/publish')!.requestBody?.content['application/json']?.schema).toBeTruthy();
   expect(ops.get('post /api/posts/{postId}/vote')!.parameters?.map((p) => p.name)).toEqual(['postId']);
-  expect(ops.get('get /api/posts')!.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['limit', 'offset', 'sort', 'agent', 'since']));
-  expect(Object.keys(ops.get('get /api/verify')!.responses['200']!.content!)).toEqual(['application/json', 'text/html']);
+  expect(ops.get('get /api/posts')!.parameters?.map((p) => p.name)).toEqual(
+    expect.arrayContaining(['limit', 'offset', 'sort', 'agent', 'since']),
+  );
+  expect(Object.keys(ops.get('get /api/verify')!.responses['200']!.content!)).toEqual([
+    'application/json',
+    'text/html',
+  ]);
 });
 
 it('renders the document for people at /api-docs, and names its server at /openapi.json', async () => {

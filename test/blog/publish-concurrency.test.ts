@@ -18,9 +18,25 @@ it('answers 40 concurrent publishes of two agents each as if alone', async () =>
   const a = await rig.register('burst-a');
   const b = await rig.register('burst-b');
   const calls = [
-    ...Array.from({ length: 15 }, () => rig.call('POST', '/api/publish', { title: 'Same Title', content: 'x', status: 'published' }, bearer(a.key))),
-    ...Array.from({ length: 15 }, (_, i) => rig.call('POST', '/api/publish', { title: `Shared v${i}`, content: `v${i}`, slug: 'shared', status: 'published' }, bearer(a.key))),
-    ...Array.from({ length: 10 }, (_, i) => rig.call('POST', '/api/publish', { title: `B ${i}`, content: 'y', status: i % 2 ? 'draft' : 'published' }, bearer(b.key))),
+    ...Array.from({ length: 15 }, () =>
+      rig.call('POST', '/api/publish', { title: 'Same Title', content: 'x', status: 'published' }, bearer(a.key)),
+    ),
+    ...Array.from({ length: 15 }, (_, i) =>
+      rig.call(
+        'POST',
+        '/api/publish',
+        { title: `Shared v${i}`, content: `v${i}`, slug: 'shared', status: 'published' },
+        bearer(a.key),
+      ),
+    ),
+    ...Array.from({ length: 10 }, (_, i) =>
+      rig.call(
+        'POST',
+        '/api/publish',
+        { title: `B ${i}`, content: 'y', status: i % 2 ? 'draft' : 'published' },
+        bearer(b.key),
+      ),
+    ),
   ];
   const answers = await Promise.all(calls);
   expect(answers.map((r) => r.status).filter((s) => s !== 200 && s !== 201)).toEqual([]);
@@ -35,7 +51,10 @@ it('answers 40 concurrent publishes of two agents each as if alone', async () =>
   expect(listA.body.total).toBe(16);
   const listB = await rig.call('GET', '/api/posts?agent=burst-b&limit=100');
   expect(listB.body.total).toBe(5);
-  const blogs = (await rig.call('GET', '/api/blogs?limit=100')).body.blogs as Array<{ slug: string; postCount: number }>;
+  const blogs = (await rig.call('GET', '/api/blogs?limit=100')).body.blogs as Array<{
+    slug: string;
+    postCount: number;
+  }>;
   expect(blogs.find((x) => x.slug === 'burst-a')!.postCount).toBe(16);
   expect(blogs.find((x) => x.slug === 'burst-b')!.postCount).toBe(5);
   // Every acknowledged post is in the table (nothing answered that was not committed).
@@ -50,7 +69,9 @@ it('renders on the worker exactly as inline, and falls back inline when the work
     expect(await renderer.render(content, 'Worker')).toEqual(derivePost(content, 'Worker'));
     // Kill the worker while posts are waiting on it: they still come back, rendered inline.
     const pending = Array.from({ length: 20 }, (_, i) => renderer.render(`${content}\n\npost ${i}`, 'Worker'));
-    await (renderer as unknown as { slots: Array<{ worker: { terminate(): Promise<number> } }> }).slots[0]!.worker.terminate();
+    await (
+      renderer as unknown as { slots: Array<{ worker: { terminate(): Promise<number> } }> }
+    ).slots[0]!.worker.terminate();
     const done = await Promise.all(pending);
     done.forEach((d, i) => expect(d).toEqual(derivePost(`${content}\n\npost ${i}`, 'Worker')));
     // And a new worker takes later posts.

@@ -22,7 +22,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 it('Quick Start 1–3: register, verify the e-mail, keep the API key', async () => {
   // The skill's curl: Content-Type JSON, the four fields.
-  const r = await rig.call('POST', '/api/register', { email: 'your.agent@example.com', name: 'Your Agent Name', slug: 'your-agent', bio: 'Optional bio' });
+  const r = await rig.call('POST', '/api/register', {
+    email: 'your.agent@example.com',
+    name: 'Your Agent Name',
+    slug: 'your-agent',
+    bio: 'Optional bio',
+  });
   expect(r.status).toBe(200);
   expect(r.body).toMatchObject({ success: true, message: expect.any(String) });
   // "Check your email for the verification link": the link in the mail, clicked.
@@ -31,30 +36,63 @@ it('Quick Start 1–3: register, verify the e-mail, keep the API key', async () 
   expect(page.status).toBe(200);
   apiKey = /<pre class="key">([^<]+)<\/pre>/.exec(page.body as string)![1]!;
   // "After verification, you'll receive your API key": also by e-mail.
-  const welcome = await rig.sink.waitFor((m) => m.envelope.to.includes('your.agent@example.com') && m.parsed.subject === 'Your AI Agent Blog is Ready!');
+  const welcome = await rig.sink.waitFor(
+    (m) => m.envelope.to.includes('your.agent@example.com') && m.parsed.subject === 'Your AI Agent Blog is Ready!',
+  );
   expect(welcome.parsed.text).toContain(apiKey);
 });
 
 it('Quick Start 4: publish a draft, then (after review) publish it by slug', async () => {
-  const draft = await rig.call('POST', '/api/publish', { title: 'My First Post', content: '# Hello World\n\nThis is my first blog post.', status: 'draft' }, bearer(apiKey));
+  const draft = await rig.call(
+    'POST',
+    '/api/publish',
+    { title: 'My First Post', content: '# Hello World\n\nThis is my first blog post.', status: 'draft' },
+    bearer(apiKey),
+  );
   expect(draft.status).toBe(201);
   expect(draft.body).toEqual({
     success: true,
     message: 'Post created successfully',
-    post: { id: expect.stringMatching(UUID), title: 'My First Post', slug: 'my-first-post', status: 'draft', url: `${rig.origin('your-agent')}/my-first-post`, publishedAt: null },
+    post: {
+      id: expect.stringMatching(UUID),
+      title: 'My First Post',
+      slug: 'my-first-post',
+      status: 'draft',
+      url: `${rig.origin('your-agent')}/my-first-post`,
+      publishedAt: null,
+    },
   });
   // A draft is not public.
   expect((await rig.page('/my-first-post', 'your-agent.blog.localhost')).status).toBe(404);
 
   // The skill's status-only update: the contract (and upstream's code) require title and content.
-  const statusOnly = await rig.call('POST', '/api/publish', { slug: 'my-first-post', status: 'published' }, bearer(apiKey));
+  const statusOnly = await rig.call(
+    'POST',
+    '/api/publish',
+    { slug: 'my-first-post', status: 'published' },
+    bearer(apiKey),
+  );
   expect(statusOnly.status).toBe(400);
   expect(statusOnly.body.error).toBe('Title and content are required');
   // The agent sends the post again with the new status.
   clock.advance(60_000);
-  const published = await rig.call('POST', '/api/publish', { title: 'My First Post', slug: 'my-first-post', content: '# Hello World\n\nThis is my first blog post.', status: 'published' }, bearer(apiKey));
+  const published = await rig.call(
+    'POST',
+    '/api/publish',
+    {
+      title: 'My First Post',
+      slug: 'my-first-post',
+      content: '# Hello World\n\nThis is my first blog post.',
+      status: 'published',
+    },
+    bearer(apiKey),
+  );
   expect(published.status).toBe(200);
-  expect(published.body.post).toMatchObject({ id: draft.body.post.id, status: 'published', publishedAt: '2026-02-02T09:01:00.000Z' });
+  expect(published.body.post).toMatchObject({
+    id: draft.body.post.id,
+    status: 'published',
+    publishedAt: '2026-02-02T09:01:00.000Z',
+  });
 });
 
 it('Publishing from files: content read with jq -Rs, slug derived from the title', async () => {
@@ -67,9 +105,17 @@ it('Publishing from files: content read with jq -Rs, slug derived from the title
 });
 
 it('Updating existing posts: same slug, status kept when left out', async () => {
-  const r = await rig.call('POST', '/api/publish', { title: 'Updated Post', slug: 'my-first-post', content: '# Updated Content\n\nRevised version.' }, bearer(apiKey));
+  const r = await rig.call(
+    'POST',
+    '/api/publish',
+    { title: 'Updated Post', slug: 'my-first-post', content: '# Updated Content\n\nRevised version.' },
+    bearer(apiKey),
+  );
   expect(r.status).toBe(200);
-  expect(r.body).toMatchObject({ message: 'Post updated successfully', post: { title: 'Updated Post', slug: 'my-first-post', status: 'published' } });
+  expect(r.body).toMatchObject({
+    message: 'Post updated successfully',
+    post: { title: 'Updated Post', slug: 'my-first-post', status: 'published' },
+  });
   const page = await rig.page('/my-first-post', 'your-agent.blog.localhost');
   expect(page.text).toContain('<h1>Updated Post</h1>');
   expect(page.text).toContain('Revised version.');
@@ -77,10 +123,20 @@ it('Updating existing posts: same slug, status kept when left out', async () => 
 
 it('Integration: a daily reflection and a batch of files, as drafts', async () => {
   const DATE = '2026-02-02';
-  const daily = await rig.call('POST', '/api/publish', { title: `Daily Reflection - ${DATE}`, content: 'Today I learned.\n', status: 'draft' }, bearer(apiKey));
+  const daily = await rig.call(
+    'POST',
+    '/api/publish',
+    { title: `Daily Reflection - ${DATE}`, content: 'Today I learned.\n', status: 'draft' },
+    bearer(apiKey),
+  );
   expect(daily.body.post.slug).toBe('daily-reflection-2026-02-02');
   for (const name of ['what-i-learned', 'tool_notes']) {
-    const r = await rig.call('POST', '/api/publish', { title: name, content: `# ${name}\n`, status: 'draft' }, bearer(apiKey));
+    const r = await rig.call(
+      'POST',
+      '/api/publish',
+      { title: name, content: `# ${name}\n`, status: 'draft' },
+      bearer(apiKey),
+    );
     expect(r.status).toBe(201);
     expect(r.body.post.slug).toBe(name.replace('_', '-'));
   }
@@ -101,7 +157,12 @@ it('Discovery: blogs, posts (all, since a date, by agent), featured', async () =
   const all = await rig.call('GET', '/api/posts?limit=50');
   expect(all.body.posts.map((p: { slug: string }) => p.slug)).toEqual(['my-first-post']);
   const post = all.body.posts[0];
-  expect(post).toMatchObject({ excerpt: '# Updated Content\n\nRevised version.', agent: { name: 'Your Agent Name', slug: 'your-agent', url: rig.origin('your-agent') }, comments: 0, votes: { upvotes: 0, downvotes: 0, score: 0 } });
+  expect(post).toMatchObject({
+    excerpt: '# Updated Content\n\nRevised version.',
+    agent: { name: 'Your Agent Name', slug: 'your-agent', url: rig.origin('your-agent') },
+    comments: 0,
+    votes: { upvotes: 0, downvotes: 0, score: 0 },
+  });
   expect((await rig.call('GET', '/api/posts?since=2026-02-02T00:00:00Z&limit=50')).body.total).toBe(1);
   expect((await rig.call('GET', '/api/posts?since=2026-02-03T00:00:00Z&limit=50')).body.total).toBe(0);
   expect((await rig.call('GET', '/api/posts?agent=your-agent&limit=50')).body.total).toBe(1);
@@ -114,11 +175,26 @@ it('Comments and votes: read, add, upvote, change to a downvote', async () => {
   expect((await rig.call('GET', `/api/posts/${postId}/comments`)).body).toEqual({ comments: [] });
   const c = await rig.call('POST', `/api/posts/${postId}/comments`, { content: 'Great post!' }, bearer(other));
   expect(c.status).toBe(201);
-  expect(c.body).toEqual({ success: true, comment: { id: expect.stringMatching(UUID), content: 'Great post!', authorName: 'Agent reader-agent', authorSlug: 'reader-agent', createdAt: expect.any(String) } });
+  expect(c.body).toEqual({
+    success: true,
+    comment: {
+      id: expect.stringMatching(UUID),
+      content: 'Great post!',
+      authorName: 'Agent reader-agent',
+      authorSlug: 'reader-agent',
+      createdAt: expect.any(String),
+    },
+  });
   expect((await rig.call('GET', `/api/posts/${postId}/comments`)).body.comments).toHaveLength(1);
-  expect((await rig.call('POST', `/api/posts/${postId}/vote`, { vote: 1 }, bearer(other))).body).toEqual({ success: true, votes: { upvotes: 1, downvotes: 0, score: 1 } });
+  expect((await rig.call('POST', `/api/posts/${postId}/vote`, { vote: 1 }, bearer(other))).body).toEqual({
+    success: true,
+    votes: { upvotes: 1, downvotes: 0, score: 1 },
+  });
   // "You can change your vote by voting again."
-  expect((await rig.call('POST', `/api/posts/${postId}/vote`, { vote: -1 }, bearer(other))).body).toEqual({ success: true, votes: { upvotes: 0, downvotes: 1, score: -1 } });
+  expect((await rig.call('POST', `/api/posts/${postId}/vote`, { vote: -1 }, bearer(other))).body).toEqual({
+    success: true,
+    votes: { upvotes: 0, downvotes: 1, score: -1 },
+  });
 });
 
 it('Subdomains: the blog home and the post page, with a link back to the platform', async () => {

@@ -15,7 +15,10 @@ let images: Server;
 let avatarUrl: string;
 
 // A 2×2 PNG (red, green, blue, white), served over http like an avatar elsewhere on the web.
-const AVATAR_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAAMIM/4EAAB/uBfsL2WiLAAAAAElFTkSuQmCC', 'base64');
+const AVATAR_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAAMIM/4EAAB/uBfsL2WiLAAAAAElFTkSuQmCC',
+  'base64',
+);
 
 beforeAll(async () => {
   images = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(AVATAR_PNG));
@@ -24,32 +27,61 @@ beforeAll(async () => {
   rig = await startBlog({ env: { HAMLET_RATE_LIMITS: 'off' } });
   port = new URL(rig.api).port;
   const { key } = await rig.register('browsed', { bio: 'A blog read by a real browser.', avatarUrl });
-  await rig.call('POST', '/api/publish', { title: 'Said once', slug: 'said-once', status: 'published', content: '# Said once\n\nThe opening heading repeats the title, so the page shows it only once.' }, bearer(key));
+  await rig.call(
+    'POST',
+    '/api/publish',
+    {
+      title: 'Said once',
+      slug: 'said-once',
+      status: 'published',
+      content: '# Said once\n\nThe opening heading repeats the title, so the page shows it only once.',
+    },
+    bearer(key),
+  );
   const { key: second } = await rig.register('second-voice', { bio: 'No avatar: an initial instead.' });
-  await rig.call('POST', '/api/publish', { title: 'Another voice', slug: 'another', status: 'published', content: 'A post from a blog without an avatar.' }, bearer(second));
-  await rig.call('POST', '/api/publish', {
-    title: 'Rendered in Chromium',
-    slug: 'rendered',
-    status: 'published',
-    content: [
-      '# Hello from the test',
-      '',
-      'A paragraph with **bold** text and a [link](https://example.org/).',
-      '',
-      '<script>window.__xss = "script"</script>',
-      '',
-      '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" onerror="window.__xss = \'img\'" onload="window.__xss = \'img\'">',
-      '',
-      '[bad](javascript:window.__xss="link")',
-      '',
-      '```ts',
-      'const x: number = 1;',
-      '```',
-    ].join('\n'),
-  }, bearer(key));
+  await rig.call(
+    'POST',
+    '/api/publish',
+    { title: 'Another voice', slug: 'another', status: 'published', content: 'A post from a blog without an avatar.' },
+    bearer(second),
+  );
+  await rig.call(
+    'POST',
+    '/api/publish',
+    {
+      title: 'Rendered in Chromium',
+      slug: 'rendered',
+      status: 'published',
+      content: [
+        '# Hello from the test',
+        '',
+        'A paragraph with **bold** text and a [link](https://example.org/).',
+        '',
+        '<script>window.__xss = "script"</script>',
+        '',
+        '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" onerror="window.__xss = \'img\'" onload="window.__xss = \'img\'">',
+        '',
+        '[bad](javascript:window.__xss="link")',
+        '',
+        '```ts',
+        'const x: number = 1;',
+        '```',
+      ].join('\n'),
+    },
+    bearer(key),
+  );
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-sync',
+    ],
   });
   mkdirSync('test-results', { recursive: true });
 });
@@ -62,7 +94,10 @@ afterAll(async () => {
 
 /** True once the image has loaded with real pixels (not a broken-image icon). */
 const loadedImage = (page: import('playwright-core').Page, selector: string) =>
-  page.locator(selector).first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 2);
+  page
+    .locator(selector)
+    .first()
+    .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 2);
 
 it('shows the front page at the bare blog domain: counts, featured and recent posts, the directory', async () => {
   const page = await browser.newPage();
@@ -71,7 +106,11 @@ it('shows the front page at the bare blog domain: counts, featured and recent po
   expect(await page.title()).toBe('Agent blogs');
   expect(await page.textContent('.stats')).toMatch(/2\s*blogs.*3\s*published posts/s);
   expect(await page.locator('section.featured article.card').count()).toBe(3);
-  expect(await page.locator('section.recent article.card h2 a').allTextContents()).toEqual(['Rendered in Chromium', 'Another voice', 'Said once']);
+  expect(await page.locator('section.recent article.card h2 a').allTextContents()).toEqual([
+    'Rendered in Chromium',
+    'Another voice',
+    'Said once',
+  ]);
   expect(await page.locator('ul.directory li a').allTextContents()).toEqual(['Agent browsed', 'Agent second-voice']);
   await page.waitForLoadState('load');
   expect(await loadedImage(page, 'ul.directory img.avatar')).toBe(true);

@@ -34,10 +34,22 @@ beforeAll(async () => {
     ].join('\n'),
   });
   styledId = styled.id;
-  await c.call('POST', `/api/v1/posts/${styledId}/comments`, { key: bob.key, body: { content: 'Nice **table**, ada.' } });
+  await c.call('POST', `/api/v1/posts/${styledId}/comments`, {
+    key: bob.key,
+    body: { content: 'Nice **table**, ada.' },
+  });
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-sync',
+    ],
   });
   mkdirSync('test-results', { recursive: true });
 });
@@ -79,7 +91,9 @@ describe('community pages in Chromium', () => {
     expect(await page.textContent('main h1')).toBe('Top posts');
     expect((await titles(page))[0]).toBe('An older post everyone liked');
     // The marked tab stands out: its background is the accent colour, the others' is not.
-    const backgrounds = await page.$$eval('nav.tabs a', (links) => links.map((a) => getComputedStyle(a).backgroundColor));
+    const backgrounds = await page.$$eval('nav.tabs a', (links) =>
+      links.map((a) => getComputedStyle(a).backgroundColor),
+    );
     expect(new Set(backgrounds).size).toBe(2);
 
     await page.click('nav.tabs >> text=Rising');
@@ -96,7 +110,10 @@ describe('community pages in Chromium', () => {
     await page.waitForURL(c.base + '/u/ada');
     expect(await page.textContent('main h1')).toBe('ada');
     expect(await page.textContent('.stats')).toContain('1 karma');
-    expect(await page.locator('section.posts article.post a.title').allTextContents()).toEqual(['Code, a table and a long line', 'An older post everyone liked']);
+    expect(await page.locator('section.posts article.post a.title').allTextContents()).toEqual([
+      'Code, a table and a long line',
+      'An older post everyone liked',
+    ]);
     expect(await page.getAttribute('meta[property="og:type"]', 'content')).toBe('profile');
 
     await page.screenshot({ path: 'test-results/community-profile.png', fullPage: true });
@@ -139,18 +156,34 @@ describe('community pages in Chromium', () => {
     const colours = async (page: Page) =>
       page.evaluate(() => {
         const style = (sel: string) => getComputedStyle(document.querySelector(sel)!);
-        return { bg: style('body').backgroundColor, fg: style('body').color, pre: style('.content pre').backgroundColor, th: style('.content th').backgroundColor, link: style('a.author').color };
+        return {
+          bg: style('body').backgroundColor,
+          fg: style('body').color,
+          pre: style('.content pre').backgroundColor,
+          th: style('.content th').backgroundColor,
+          link: style('a.author').color,
+        };
       });
     const light = await browser.newContext({ colorScheme: 'light', javaScriptEnabled: false });
     const lp = await light.newPage();
     await lp.goto(`${c.base}/post/${styledId}`);
-    expect(await colours(lp)).toMatchObject({ bg: 'rgb(255, 255, 255)', fg: 'rgb(26, 26, 26)', pre: 'rgb(246, 248, 250)' });
+    expect(await colours(lp)).toMatchObject({
+      bg: 'rgb(255, 255, 255)',
+      fg: 'rgb(26, 26, 26)',
+      pre: 'rgb(246, 248, 250)',
+    });
 
     const dark = await browser.newContext({ colorScheme: 'dark', javaScriptEnabled: false });
     const dp = await dark.newPage();
     await dp.goto(`${c.base}/post/${styledId}`);
     const d = await colours(dp);
-    expect(d).toEqual({ bg: 'rgb(18, 20, 23)', fg: 'rgb(227, 227, 227)', pre: 'rgb(26, 29, 34)', th: 'rgb(30, 34, 39)', link: 'rgb(160, 166, 173)' });
+    expect(d).toEqual({
+      bg: 'rgb(18, 20, 23)',
+      fg: 'rgb(227, 227, 227)',
+      pre: 'rgb(26, 29, 34)',
+      th: 'rgb(30, 34, 39)',
+      link: 'rgb(160, 166, 173)',
+    });
     // Highlighted code keeps its colours in the dark too.
     expect(await dp.$eval('.content .hljs-keyword', (k) => getComputedStyle(k).color)).toBe('rgb(198, 120, 221)');
     await dp.screenshot({ path: 'test-results/community-post-dark.png', fullPage: true });

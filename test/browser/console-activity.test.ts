@@ -18,7 +18,16 @@ beforeAll(async () => {
   adminKey = (await rig.t.hamlet.platform.keys.create('admin', { name: 'browser' })).key;
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-sync',
+    ],
   });
   mkdirSync('test-results', { recursive: true });
 }, 120_000);
@@ -37,7 +46,8 @@ async function logIn(page: Page): Promise<void> {
 }
 
 /** Waits until the feed on the open page shows a line with this text (no reload). */
-const seeLive = (page: Page, text: string) => page.locator('#feed .activity-item', { hasText: text }).first().waitFor({ timeout: 20_000 });
+const seeLive = (page: Page, text: string) =>
+  page.locator('#feed .activity-item', { hasText: text }).first().waitFor({ timeout: 20_000 });
 
 it('follows the activity feed live while an agent works', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -67,7 +77,9 @@ it('follows the activity feed live while an agent works', async () => {
   await page.getByLabel('What', { exact: true }).selectOption('event');
   await page.getByRole('button', { name: 'Show' }).click();
   await page.waitForURL(/service=home/);
-  expect(await page.locator('#feed .activity-item').allTextContents()).toEqual([expect.stringContaining('Kitchen turned on')]);
+  expect(await page.locator('#feed .activity-item').allTextContents()).toEqual([
+    expect.stringContaining('Kitchen turned on'),
+  ]);
   await rig.turnOnLight('light.hall');
   await seeLive(page, 'Hall turned on');
   await page.close();
@@ -75,7 +87,9 @@ it('follows the activity feed live while an agent works', async () => {
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await logIn(phone);
   await seeLive(phone, 'Browser lunch');
-  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await phone.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow).toBeLessThanOrEqual(0);
   await phone.screenshot({ path: 'test-results/console-activity-phone.png', fullPage: true });
   await phone.close();

@@ -22,8 +22,23 @@ const EXPORT = {
   name: 'Browser greeter',
   nodes: [
     { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 100], parameters: {} },
-    { name: 'Greet', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [240, 100], parameters: { assignments: { assignments: [{ id: 'g', name: 'greeting', type: 'string', value: 'dropped and run' }] }, options: {} } },
-    { name: 'Note', type: 'n8n-nodes-base.stickyNote', typeVersion: 1, position: [-20, -120], parameters: { content: '## Imported by drag and drop', width: 320, height: 100, color: 4 } },
+    {
+      name: 'Greet',
+      type: 'n8n-nodes-base.set',
+      typeVersion: 3.4,
+      position: [240, 100],
+      parameters: {
+        assignments: { assignments: [{ id: 'g', name: 'greeting', type: 'string', value: 'dropped and run' }] },
+        options: {},
+      },
+    },
+    {
+      name: 'Note',
+      type: 'n8n-nodes-base.stickyNote',
+      typeVersion: 1,
+      position: [-20, -120],
+      parameters: { content: '## Imported by drag and drop', width: 320, height: 100, color: 4 },
+    },
   ],
   connections: { Start: { main: [[{ node: 'Greet', type: 'main', index: 0 }]] } },
   settings: { executionOrder: 'v1' },
@@ -33,10 +48,22 @@ beforeAll(async () => {
   t = await startTestHamlet({ services: ['home', 'workflow'], env: { HAMLET_CONSOLE: 'on' } });
   base = t.hamlet.console!.urls.web!;
   adminKey = (await t.hamlet.platform.keys.create('admin')).key;
-  homeHeaders = { authorization: `Bearer ${(await t.hamlet.platform.keys.create('home')).key}`, 'content-type': 'application/json' };
+  homeHeaders = {
+    authorization: `Bearer ${(await t.hamlet.platform.keys.create('home')).key}`,
+    'content-type': 'application/json',
+  };
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-sync',
+    ],
   });
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   page = await context.newPage();
@@ -48,7 +75,9 @@ afterAll(async () => {
   await t?.destroy();
 });
 
-const homeState = async (id: string) => ((await (await fetch(`${t.url('home')}/api/states/${id}`, { headers: homeHeaders })).json()) as { state: string }).state;
+const homeState = async (id: string) =>
+  ((await (await fetch(`${t.url('home')}/api/states/${id}`, { headers: homeHeaders })).json()) as { state: string })
+    .state;
 const shot = async (name: string) => {
   visited.set(name, page.url().slice(base.length));
   await page.screenshot({ path: `test-results/console-${name}-desktop.png`, fullPage: true });
@@ -75,14 +104,20 @@ it('toggles a light on the dashboard: the REST API and the card both show it, an
   await page.keyboard.press('Enter');
   const after = before === 'on' ? 'off' : 'on';
   await expect.poll(() => homeState('light.kitchen')).toBe(after);
-  await expect.poll(() => card.getByRole('button', { name: /^Kitchen: / }).getAttribute('aria-pressed')).toBe(after === 'on' ? 'true' : 'false');
+  await expect
+    .poll(() => card.getByRole('button', { name: /^Kitchen: / }).getAttribute('aria-pressed'))
+    .toBe(after === 'on' ? 'true' : 'false');
   // The card was swapped, and the keyboard focus is back on its toggle.
   await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('light.kitchen-power');
 
   // A change through the REST API (as an agent would make it) reaches the open page.
   const coffee = page.locator('#card-switch\\.coffee_maker');
   expect(await coffee.locator('.value').textContent()).toBe('off');
-  await fetch(`${t.url('home')}/api/services/switch/turn_on`, { method: 'POST', headers: homeHeaders, body: JSON.stringify({ entity_id: 'switch.coffee_maker' }) });
+  await fetch(`${t.url('home')}/api/services/switch/turn_on`, {
+    method: 'POST',
+    headers: homeHeaders,
+    body: JSON.stringify({ entity_id: 'switch.coffee_maker' }),
+  });
   await expect.poll(() => coffee.locator('.value').textContent()).toBe('on');
   expect(await coffee.getByRole('button').getAttribute('aria-pressed')).toBe('true');
   await shot('home');
@@ -155,7 +190,9 @@ it('every screen at phone size and in dark mode, without sideways scrolling of t
       await p.goto(base + path);
       await p.screenshot({ path: `test-results/console-${name}-${label}.png`, fullPage: true });
       if (label === 'phone') {
-        const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        const overflow = await p.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
         expect(overflow, `${path} scrolls sideways on a phone`).toBeLessThanOrEqual(0);
       }
     }

@@ -11,7 +11,14 @@ import { HAMLET_PORTS, haproxyConfig, SERVED_BY_HEADER, type PortMap } from '../
 import { haproxyInstalled } from '../../scripts/cluster/infrastructure.js';
 
 const ports = (offset: number) => Object.fromEntries(HAMLET_PORTS.map((p) => [p.name, p.standard + offset])) as PortMap;
-const layout = { host: '127.0.0.1', front: ports(0), instances: [{ name: 'hamlet-1', ports: ports(10) }, { name: 'hamlet-2', ports: ports(20) }] };
+const layout = {
+  host: '127.0.0.1',
+  front: ports(0),
+  instances: [
+    { name: 'hamlet-1', ports: ports(10) },
+    { name: 'hamlet-2', ports: ports(20) },
+  ],
+};
 
 /** The lines of one `frontend` or `backend` section. */
 function section(config: string, header: string): string[] {
@@ -39,12 +46,22 @@ describe('the cluster recipe HAProxy configuration', () => {
 
   it('checks HTTP instances on their readiness and names the one that answered; SMTP in TCP mode with an SMTP check', () => {
     const home = section(config, 'backend home_instances');
-    expect(home).toEqual(expect.arrayContaining(['mode http', 'option httpchk GET /healthz/readiness', `http-response set-header ${SERVED_BY_HEADER} %s`]));
-    expect(section(haproxyConfig({ ...layout, healthPath: '/healthz' }), 'backend blog_instances')).toContain('option httpchk GET /healthz');
+    expect(home).toEqual(
+      expect.arrayContaining([
+        'mode http',
+        'option httpchk GET /healthz/readiness',
+        `http-response set-header ${SERVED_BY_HEADER} %s`,
+      ]),
+    );
+    expect(section(haproxyConfig({ ...layout, healthPath: '/healthz' }), 'backend blog_instances')).toContain(
+      'option httpchk GET /healthz',
+    );
     expect(section(config, 'frontend home')).toContain('option forwardfor');
     for (const name of ['smtp', 'submission']) {
       expect(section(config, `frontend ${name}`)).toContain('mode tcp');
-      expect(section(config, `backend ${name}_instances`)).toEqual(expect.arrayContaining(['mode tcp', 'option smtpchk EHLO haproxy.local']));
+      expect(section(config, `backend ${name}_instances`)).toEqual(
+        expect.arrayContaining(['mode tcp', 'option smtpchk EHLO haproxy.local']),
+      );
     }
     // Home's and mail's WebSockets are tunnels once upgraded: an hour of quiet before HAProxy cuts them.
     expect(section(config, 'defaults')).toContain('timeout tunnel 1h');

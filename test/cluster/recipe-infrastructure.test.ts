@@ -31,7 +31,9 @@ describe.skipIf(!server)('the recipe prepares its database', () => {
     await ensureDatabase(url.toString(), (line) => said.push(line));
     expect(said).toEqual([`creating database ${database}`]);
     url.searchParams.delete('schema');
-    const schemas = await query(url.toString(), 'select 1 from information_schema.schemata where schema_name = $1', ['cluster_one']);
+    const schemas = await query(url.toString(), 'select 1 from information_schema.schemata where schema_name = $1', [
+      'cluster_one',
+    ]);
     expect(schemas.rowCount).toBe(1);
   });
 });

@@ -105,7 +105,11 @@ export async function startClusterRig(env: Record<string, string> = {}): Promise
     },
     async key(service) {
       // The CLI's `keys create` does the same; in-process it costs no process start.
-      const config = loadConfig({ DATABASE_URL: storage.databaseUrl!, HAMLET_DATA_DIR: keyDir, HAMLET_SERVICES: service });
+      const config = loadConfig({
+        DATABASE_URL: storage.databaseUrl!,
+        HAMLET_DATA_DIR: keyDir,
+        HAMLET_SERVICES: service,
+      });
       const platform = await openPlatform(config, { logger: createLogger({ level: 'silent', pretty: false }) });
       try {
         return (await platform.keys.create(service)).key;
@@ -113,7 +117,11 @@ export async function startClusterRig(env: Record<string, string> = {}): Promise
         await closePlatform(platform);
       }
     },
-    logs: () => cluster.processes().map((p) => `--- ${p.name} ---\n${p.logText().slice(-3000)}`).join('\n'),
+    logs: () =>
+      cluster
+        .processes()
+        .map((p) => `--- ${p.name} ---\n${p.logText().slice(-3000)}`)
+        .join('\n'),
     async destroy() {
       await cluster.stop();
       await relay.close();
@@ -127,6 +135,7 @@ export async function startClusterRig(env: Record<string, string> = {}): Promise
 
 /** Fails with the status and body when a reply is not the expected one (a bare toBe hides the body). */
 export function expectStatus(r: Reply, ...statuses: number[]): Reply {
-  if (!statuses.includes(r.status)) throw new Error(`expected ${statuses.join(' or ')}, got ${r.status} from ${r.servedBy}: ${r.text.slice(0, 500)}`);
+  if (!statuses.includes(r.status))
+    throw new Error(`expected ${statuses.join(' or ')}, got ${r.status} from ${r.servedBy}: ${r.text.slice(0, 500)}`);
   return r;
 }

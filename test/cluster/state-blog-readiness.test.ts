@@ -12,7 +12,8 @@ let cluster: Cluster;
 let sink: SmtpSink;
 let key: string;
 
-const blog = (instance: 'a' | 'b', method: string, route: string, body?: unknown) => call(cluster.url(instance, 'blog'), method, route, { body, headers: key ? { authorization: `Bearer ${key}` } : {} });
+const blog = (instance: 'a' | 'b', method: string, route: string, body?: unknown) =>
+  call(cluster.url(instance, 'blog'), method, route, { body, headers: key ? { authorization: `Bearer ${key}` } : {} });
 
 /** The front page of one blog on an instance (its Host header names the blog). */
 async function blogPage(instance: 'a' | 'b', slug: string): Promise<string> {
@@ -26,10 +27,14 @@ beforeAll(async () => {
   sink = await startSmtpSink();
   cluster = await startCluster(['blog', 'home'], { env: { HAMLET_SMTP_RELAY: sink.url, HAMLET_SHUTDOWN_DRAIN: '2s' } });
   const email = 'two@example.org';
-  expect((await blog('a', 'POST', '/api/register', { email, name: 'Two Places', slug: 'two-places' })).status).toBe(200);
+  expect((await blog('a', 'POST', '/api/register', { email, name: 'Two Places', slug: 'two-places' })).status).toBe(
+    200,
+  );
   const mail = await sink.waitFor((m) => m.envelope.to.includes(email));
   const token = /token=([0-9a-f-]{36})/.exec(mail.parsed.text ?? '')![1]!;
-  const verified = await call(cluster.url('b', 'blog'), 'GET', `/api/verify?token=${token}`, { headers: { accept: 'application/json' } });
+  const verified = await call(cluster.url('b', 'blog'), 'GET', `/api/verify?token=${token}`, {
+    headers: { accept: 'application/json' },
+  });
   key = verified.body.apiKey;
 }, 60_000);
 
@@ -40,15 +45,24 @@ afterAll(async () => {
 
 describe.skipIf(!clusterEnabled)('blog caches across two instances', () => {
   it("a post published through A is in B's cached list and page; one through B is on B at once", async () => {
-    expect((await blog('a', 'POST', '/api/publish', { title: 'First', content: 'one', status: 'published' })).status).toBeLessThan(300);
-    const titles = async (instance: 'a' | 'b') => ((await blog(instance, 'GET', '/api/posts')).body.posts as Array<{ title: string }>).map((p) => p.title);
+    expect(
+      (await blog('a', 'POST', '/api/publish', { title: 'First', content: 'one', status: 'published' })).status,
+    ).toBeLessThan(300);
+    const titles = async (instance: 'a' | 'b') =>
+      ((await blog(instance, 'GET', '/api/posts')).body.posts as Array<{ title: string }>).map((p) => p.title);
     await waitFor(async () => (await titles('b')).includes('First'), { message: 'the first post on B' });
     expect(await blogPage('b', 'two-places')).toContain('First'); // B has cached its list and the page
-    expect((await blog('a', 'POST', '/api/publish', { title: 'Second', content: 'two', status: 'published' })).status).toBeLessThan(300);
+    expect(
+      (await blog('a', 'POST', '/api/publish', { title: 'Second', content: 'two', status: 'published' })).status,
+    ).toBeLessThan(300);
     await waitFor(async () => (await titles('b'))[0] === 'Second', { message: "the second post in B's list" });
-    await waitFor(async () => (await blogPage('b', 'two-places')).includes('Second'), { message: "the second post on B's page" });
+    await waitFor(async () => (await blogPage('b', 'two-places')).includes('Second'), {
+      message: "the second post on B's page",
+    });
     // The writing instance forgets its own cache before it answers: no wait.
-    expect((await blog('b', 'POST', '/api/publish', { title: 'Third', content: 'three', status: 'published' })).status).toBeLessThan(300);
+    expect(
+      (await blog('b', 'POST', '/api/publish', { title: 'Third', content: 'three', status: 'published' })).status,
+    ).toBeLessThan(300);
     expect((await titles('b'))[0]).toBe('Third');
   });
 });

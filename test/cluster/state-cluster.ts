@@ -45,7 +45,10 @@ export async function startCluster(services: ServiceName[], opts: ClusterOptions
   try {
     await opts.beforeSecond?.(a);
     const config = loadConfig(testEnv({ dataDir: a.dataDir, databaseUrl: a.config.databaseUrl }, services, env));
-    b = await startHamlet(config, { clock: opts.clockOfSecond ?? opts.clock, logger: createLogger({ level: config.logLevel, pretty: false }) });
+    b = await startHamlet(config, {
+      clock: opts.clockOfSecond ?? opts.clock,
+      logger: createLogger({ level: config.logLevel, pretty: false }),
+    });
   } catch (err) {
     await a.destroy();
     throw err;
@@ -71,7 +74,12 @@ export async function startCluster(services: ServiceName[], opts: ClusterOptions
 }
 
 /** A JSON request with a bearer token (or other headers); the body parsed when it is JSON. */
-export async function call(base: string, method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any }> {
   const res = await fetch(base + path, {
     method,
     headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },

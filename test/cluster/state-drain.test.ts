@@ -24,7 +24,10 @@ it('a stopping process answers readiness 503, serves through the drain, and answ
     settings: () => ({ port: 0 }),
     queues: noJobs,
     async start(platform) {
-      const app = await createApp({ logger: platform.logger, health: platform.health }, { service: 'slow', envelope: (e) => ({ message: e.message }) });
+      const app = await createApp(
+        { logger: platform.logger, health: platform.health },
+        { service: 'slow', envelope: (e) => ({ message: e.message }) },
+      );
       app.get('/slow', { schema: { hide: true } }, async () => {
         slowArrived = true;
         await released;
@@ -37,9 +40,16 @@ it('a stopping process answers readiness 503, serves through the drain, and answ
   });
   const config = loadConfig(testEnv(storage, ['blog'], { HAMLET_SHUTDOWN_DRAIN: '500ms' }));
   const errors: string[] = [];
-  const logger = pino({ level: 'error' }, new Writable({ write: (chunk, _e, cb) => (errors.push(chunk.toString()), cb()) }));
+  const logger = pino(
+    { level: 'error' },
+    new Writable({ write: (chunk, _e, cb) => (errors.push(chunk.toString()), cb()) }),
+  );
   // A close held up by an open connection would be given up on after this grace, with an error logged.
-  const hamlet = await startHamlet(config, { logger, stopGraceMs: 5000, services: [{ definition: slow, settings: { port: 0 } }] });
+  const hamlet = await startHamlet(config, {
+    logger,
+    stopGraceMs: 5000,
+    services: [{ definition: slow, settings: { port: 0 } }],
+  });
   const base = hamlet.services['slow' as 'blog']!.urls.api!;
   try {
     expect((await fetch(base + '/healthz/readiness')).status).toBe(200);
@@ -54,7 +64,14 @@ it('a stopping process answers readiness 503, serves through the drain, and answ
     expect((await fetch(base + '/quick')).status).toBe(200); // still serving during the drain
 
     // After the drain the listener closes, but not before the request in flight is answered.
-    await waitFor(async () => (await fetch(base + '/quick').then(() => 'open', () => 'closed')) === 'closed', { message: 'the listener to close after the drain' });
+    await waitFor(
+      async () =>
+        (await fetch(base + '/quick').then(
+          () => 'open',
+          () => 'closed',
+        )) === 'closed',
+      { message: 'the listener to close after the drain' },
+    );
     expect(stopped).toBe(false);
     release();
     expect(await inFlight).toEqual({ status: 200, body: { finished: true } });

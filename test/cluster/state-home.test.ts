@@ -45,7 +45,11 @@ const api = (instance: 'a' | 'b', method: string, route: string, body?: unknown)
 
 /** Times an automation ran, anywhere: each run is recorded once, by the instance that ran it. */
 async function runsOf(hamlet: Hamlet, entityId: string): Promise<number> {
-  const rows = await hamlet.platform.db.kysely.selectFrom('home_events').select('data').where('event_type', '=', 'automation_triggered').execute();
+  const rows = await hamlet.platform.db.kysely
+    .selectFrom('home_events')
+    .select('data')
+    .where('event_type', '=', 'automation_triggered')
+    .execute();
   return rows.filter((r) => JSON.parse(r.data).entity_id === entityId).length;
 }
 
@@ -65,16 +69,27 @@ afterAll(async () => {
 
 describe.skipIf(!clusterEnabled)('home across two instances', () => {
   it('a state set through A is served by B over REST, with the same times and context', async () => {
-    const set = await api('a', 'POST', '/api/states/sensor.kitchen', { state: '21.5', attributes: { unit_of_measurement: '°C' } });
+    const set = await api('a', 'POST', '/api/states/sensor.kitchen', {
+      state: '21.5',
+      attributes: { unit_of_measurement: '°C' },
+    });
     expect(set.status).toBe(201);
-    const onB = await waitFor(async () => {
-      const r = await api('b', 'GET', '/api/states/sensor.kitchen');
-      return r.status === 200 && r.body;
-    }, { message: 'sensor.kitchen on instance B' });
+    const onB = await waitFor(
+      async () => {
+        const r = await api('b', 'GET', '/api/states/sensor.kitchen');
+        return r.status === 200 && r.body;
+      },
+      { message: 'sensor.kitchen on instance B' },
+    );
     expect(onB).toEqual(set.body);
     // …and the other way round, for a change of an existing entity.
-    const changed = await api('b', 'POST', '/api/states/sensor.kitchen', { state: '22', attributes: { unit_of_measurement: '°C' } });
-    await waitFor(async () => (await api('a', 'GET', '/api/states/sensor.kitchen')).body.state === '22', { message: 'the change through B on A' });
+    const changed = await api('b', 'POST', '/api/states/sensor.kitchen', {
+      state: '22',
+      attributes: { unit_of_measurement: '°C' },
+    });
+    await waitFor(async () => (await api('a', 'GET', '/api/states/sensor.kitchen')).body.state === '22', {
+      message: 'the change through B on A',
+    });
     expect((await api('a', 'GET', '/api/states/sensor.kitchen')).body).toEqual(changed.body);
   });
 
@@ -93,7 +108,10 @@ describe.skipIf(!clusterEnabled)('home across two instances', () => {
       expect(event.event.context.id).toBe(set.body.context.id);
       // A removal travels too.
       expect((await api('a', 'DELETE', '/api/states/sensor.hall')).status).toBe(200);
-      const removal = await ws.next((m) => m.type === 'event' && m.event.data.entity_id === 'sensor.hall' && m.event.data.new_state === null, 10_000);
+      const removal = await ws.next(
+        (m) => m.type === 'event' && m.event.data.entity_id === 'sensor.hall' && m.event.data.new_state === null,
+        10_000,
+      );
       expect(removal.event.data.old_state.state).toBe('on');
       expect((await api('b', 'GET', '/api/states/sensor.hall')).status).toBe(404);
       // One event per change: B did not hear its own application of A's change a second time.
@@ -123,11 +141,21 @@ describe.skipIf(!clusterEnabled)('home across two instances', () => {
       expect(trigger.event.variables.trigger.event.data).toEqual({ button: 'front' });
 
       await api('a', 'POST', '/api/services/counter/increment', { entity_id: 'counter.clicks' });
-      const call = await ws.next((m) => m.id === 2 && m.type === 'event' && m.event.data.domain === 'counter' && m.event.data.service === 'increment' && m.event.data.service_data.entity_id === 'counter.clicks', 10_000);
+      const call = await ws.next(
+        (m) =>
+          m.id === 2 &&
+          m.type === 'event' &&
+          m.event.data.domain === 'counter' &&
+          m.event.data.service === 'increment' &&
+          m.event.data.service_data.entity_id === 'counter.clicks',
+        10_000,
+      );
       expect(call.event.origin).toBe('LOCAL');
 
       // The automation on the doorbell ran on A (where the event was fired) and not again on B.
-      await waitFor(async () => (await runsOf(cluster.b, 'automation.count_rings')) === 1, { message: 'the doorbell automation ran' });
+      await waitFor(async () => (await runsOf(cluster.b, 'automation.count_rings')) === 1, {
+        message: 'the doorbell automation ran',
+      });
       await settle(500); // a second run would be recorded by now
       expect(await runsOf(cluster.b, 'automation.count_rings')).toBe(1);
       expect((await api('b', 'GET', '/api/states/counter.rings')).body.state).toBe('1');
@@ -142,14 +170,34 @@ describe.skipIf(!clusterEnabled)('home across two instances', () => {
     const set = await api('a', 'POST', '/api/states/sensor.gap', { state: 'before' });
     await waitFor(async () => (await api('b', 'GET', '/api/states/sensor.gap')).body?.state === 'before');
     const spare = await cluster.a.hamlet.platform.keys.create('home');
-    expect((await call(cluster.url('b', 'home'), 'GET', '/api/states/sensor.gap', { headers: { authorization: `Bearer ${spare.key}` } })).status).toBe(200);
+    expect(
+      (
+        await call(cluster.url('b', 'home'), 'GET', '/api/states/sensor.gap', {
+          headers: { authorization: `Bearer ${spare.key}` },
+        })
+      ).status,
+    ).toBe(200);
 
     // What B would have heard had its subscription been up: a change stored by another
     // instance, and a key revoked. Written to the database only, so nothing is published.
-    const later = { ...set.body, state: 'after', last_updated: '2030-01-01T00:00:00.000000+00:00', last_changed: '2030-01-01T00:00:00.000000+00:00', last_reported: '2030-01-01T00:00:00.000000+00:00' };
+    const later = {
+      ...set.body,
+      state: 'after',
+      last_updated: '2030-01-01T00:00:00.000000+00:00',
+      last_changed: '2030-01-01T00:00:00.000000+00:00',
+      last_reported: '2030-01-01T00:00:00.000000+00:00',
+    };
     const db = cluster.a.hamlet.platform.db.kysely;
-    await db.updateTable('home_entities').set({ data: JSON.stringify(later) }).where('entity_id', '=', 'sensor.gap').execute();
-    await db.updateTable('platform_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', spare.record.id).execute();
+    await db
+      .updateTable('home_entities')
+      .set({ data: JSON.stringify(later) })
+      .where('entity_id', '=', 'sensor.gap')
+      .execute();
+    await db
+      .updateTable('platform_keys')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('id', '=', spare.record.id)
+      .execute();
     expect((await api('b', 'GET', '/api/states/sensor.gap')).body.state).toBe('before');
 
     // Drop the instances' subscriber connections (named after the cluster's prefix): they reconnect and catch up.
@@ -157,17 +205,30 @@ describe.skipIf(!clusterEnabled)('home across two instances', () => {
     try {
       const clients = (await redis.client('LIST')) as string;
       const name = `${cluster.a.config.queue.prefix}-events`; // both instances share the prefix
-      const ids = clients.split('\n').filter((l) => l.includes(` name=${name} `)).map((l) => /\bid=(\d+)/.exec(l)![1]);
+      const ids = clients
+        .split('\n')
+        .filter((l) => l.includes(` name=${name} `))
+        .map((l) => /\bid=(\d+)/.exec(l)![1]);
       expect(ids.length).toBeGreaterThan(0);
       for (const id of ids) await redis.client('KILL', 'ID', id);
     } finally {
       redis.disconnect();
     }
-    await waitFor(async () => (await api('b', 'GET', '/api/states/sensor.gap')).body?.state === 'after', { message: 'B reloaded the state it missed' });
-    expect((await call(cluster.url('b', 'home'), 'GET', '/api/states/sensor.gap', { headers: { authorization: `Bearer ${spare.key}` } })).status).toBe(401);
+    await waitFor(async () => (await api('b', 'GET', '/api/states/sensor.gap')).body?.state === 'after', {
+      message: 'B reloaded the state it missed',
+    });
+    expect(
+      (
+        await call(cluster.url('b', 'home'), 'GET', '/api/states/sensor.gap', {
+          headers: { authorization: `Bearer ${spare.key}` },
+        })
+      ).status,
+    ).toBe(401);
     // And the bus carries messages again.
     await api('a', 'POST', '/api/states/sensor.gap_closed', { state: 'yes' });
-    await waitFor(async () => (await api('b', 'GET', '/api/states/sensor.gap_closed')).body?.state === 'yes', { message: 'a new change on B' });
+    await waitFor(async () => (await api('b', 'GET', '/api/states/sensor.gap_closed')).body?.state === 'yes', {
+      message: 'a new change on B',
+    });
   });
 
   it('a late message does not undo a newer write (last_updated wins)', async () => {
@@ -178,9 +239,19 @@ describe.skipIf(!clusterEnabled)('home across two instances', () => {
     // Replaying A's first write as if it arrived late changes nothing on B.
     const { a } = cluster;
     const { ENTITY_STATE_CHANGED } = await import('../../src/platform/topics.js');
-    await a.hamlet.platform.events.publish(ENTITY_STATE_CHANGED, { entity_id: 'sensor.race', old_state: null, new_state: first.body, context: first.body.context, origin: 'a-late-instance' });
+    await a.hamlet.platform.events.publish(ENTITY_STATE_CHANGED, {
+      entity_id: 'sensor.race',
+      old_state: null,
+      new_state: first.body,
+      context: first.body.context,
+      origin: 'a-late-instance',
+    });
     const probe = await api('a', 'POST', '/api/states/sensor.race_probe', { state: 'x' });
-    await waitFor(async () => (await api('b', 'GET', '/api/states/sensor.race_probe')).body?.last_updated === probe.body.last_updated, { message: 'a later message on B' });
+    await waitFor(
+      async () =>
+        (await api('b', 'GET', '/api/states/sensor.race_probe')).body?.last_updated === probe.body.last_updated,
+      { message: 'a later message on B' },
+    );
     expect((await api('b', 'GET', '/api/states/sensor.race')).body).toEqual(second.body);
   });
 
@@ -188,8 +259,12 @@ describe.skipIf(!clusterEnabled)('home across two instances', () => {
     const { follower } = await cluster.leaderOf('home');
     const followerName = follower === cluster.b ? 'b' : 'a';
     await api(followerName, 'POST', '/api/states/sensor.door', { state: 'open' });
-    await waitFor(async () => (await api('a', 'GET', '/api/states/counter.opened')).body.state === '1', { message: 'the automation ran (counter on A)' });
-    await waitFor(async () => (await api('b', 'GET', '/api/states/counter.opened')).body.state === '1', { message: 'the counter on B' });
+    await waitFor(async () => (await api('a', 'GET', '/api/states/counter.opened')).body.state === '1', {
+      message: 'the automation ran (counter on A)',
+    });
+    await waitFor(async () => (await api('b', 'GET', '/api/states/counter.opened')).body.state === '1', {
+      message: 'the counter on B',
+    });
     await waitFor(async () => (await runsOf(cluster.b, 'automation.count_openings')) === 1);
     // A second run (on the other instance) would have been recorded by now. Nothing signals "did not run": wait a little.
     await settle(500);
@@ -200,9 +275,13 @@ describe.skipIf(!clusterEnabled)('home across two instances', () => {
   it('a time pattern fires once per tick with two instances on one clock', async () => {
     await cluster.leaderOf('home');
     clock.set('2026-03-02T08:05:00.000Z');
-    await waitFor(async () => (await runsOf(cluster.b, 'automation.every_five_minutes')) === 1, { message: 'the first tick' });
+    await waitFor(async () => (await runsOf(cluster.b, 'automation.every_five_minutes')) === 1, {
+      message: 'the first tick',
+    });
     clock.set('2026-03-02T08:10:00.000Z');
-    await waitFor(async () => (await runsOf(cluster.b, 'automation.every_five_minutes')) >= 2, { message: 'the second tick' });
+    await waitFor(async () => (await runsOf(cluster.b, 'automation.every_five_minutes')) >= 2, {
+      message: 'the second tick',
+    });
     await settle(500); // as above: a duplicate run would be recorded by now
     expect(await runsOf(cluster.b, 'automation.every_five_minutes')).toBe(2);
   });
@@ -214,9 +293,13 @@ describe.skipIf(!clusterEnabled)('home across two instances', () => {
       actions: [{ event: 'bell_rang' }],
     });
     expect(saved.status).toBe(200);
-    await waitFor(async () => (await api('a', 'GET', '/api/config/automation/config/bell')).status === 200, { message: 'the automation on A' });
+    await waitFor(async () => (await api('a', 'GET', '/api/config/automation/config/bell')).status === 200, {
+      message: 'the automation on A',
+    });
     await api('a', 'POST', '/api/states/sensor.bell', { state: 'ring' });
-    await waitFor(async () => (await runsOf(cluster.b, 'automation.bell')) === 1, { message: 'the new automation ran' });
+    await waitFor(async () => (await runsOf(cluster.b, 'automation.bell')) === 1, {
+      message: 'the new automation ran',
+    });
     // Turned off through one instance, it stays off on the leader too.
     await api('a', 'POST', '/api/services/automation/turn_off', { entity_id: 'automation.bell' });
     await waitFor(async () => (await api('b', 'GET', '/api/states/automation.bell')).body.state === 'off');

@@ -59,7 +59,9 @@ describe.skipIf(!redisUrl)('leader leases', () => {
     expect(await redis.get(key)).toBe(second!.id);
     await redis.set(key, 'someone-else', 'PX', 600);
     await waitFor(() => !second!.of('workflow').isLeader(), { message: 'the old leader to step down' });
-    await waitFor(() => leading(rest, 'workflow').length === 1, { message: 'a leader again once the foreign lease ran out' });
+    await waitFor(() => leading(rest, 'workflow').length === 1, {
+      message: 'a leader again once the foreign lease ran out',
+    });
   });
 });
 

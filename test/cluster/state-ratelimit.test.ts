@@ -8,7 +8,9 @@ let cluster: Cluster;
 
 beforeAll(async () => {
   if (!clusterEnabled) return;
-  cluster = await startCluster(['community'], { env: { HAMLET_RATE_LIMITS: 'on', HAMLET_RATE_COMMUNITY_PAGES: '4/1h' } });
+  cluster = await startCluster(['community'], {
+    env: { HAMLET_RATE_LIMITS: 'on', HAMLET_RATE_COMMUNITY_PAGES: '4/1h' },
+  });
 }, 60_000);
 
 afterAll(() => cluster?.stop());
@@ -16,7 +18,8 @@ afterAll(() => cluster?.stop());
 describe.skipIf(!clusterEnabled)('rate limits across two instances', () => {
   it('four page views allowed per address, counted over both instances together', async () => {
     const statuses: number[] = [];
-    for (const instance of ['a', 'b', 'a', 'b', 'a', 'b'] as const) statuses.push((await call(cluster.url(instance, 'community'), 'GET', '/')).status);
+    for (const instance of ['a', 'b', 'a', 'b', 'a', 'b'] as const)
+      statuses.push((await call(cluster.url(instance, 'community'), 'GET', '/')).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
   });
 });

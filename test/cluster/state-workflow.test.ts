@@ -16,18 +16,45 @@ let scheduled: string;
 let onDoor: string;
 
 const wf = (instance: 'a' | 'b', method: string, route: string, body?: unknown) =>
-  call(cluster.url(instance, 'workflow'), method, '/api/v1' + route, { body, headers: { 'x-n8n-api-key': workflowKey } });
+  call(cluster.url(instance, 'workflow'), method, '/api/v1' + route, {
+    body,
+    headers: { 'x-n8n-api-key': workflowKey },
+  });
 
-const set = { name: 'Mark', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: { assignments: { assignments: [{ id: '1', name: 'ran', type: 'boolean', value: true }] }, options: {} } };
+const set = {
+  name: 'Mark',
+  type: 'n8n-nodes-base.set',
+  typeVersion: 3.4,
+  position: [200, 0],
+  parameters: { assignments: { assignments: [{ id: '1', name: 'ran', type: 'boolean', value: true }] }, options: {} },
+};
 const everyMinute = {
   name: 'Every minute',
-  nodes: [{ name: 'Tick', type: 'n8n-nodes-base.scheduleTrigger', typeVersion: 1.2, position: [0, 0], parameters: { rule: { interval: [{ field: 'minutes', minutesInterval: 1 }] } } }, set],
+  nodes: [
+    {
+      name: 'Tick',
+      type: 'n8n-nodes-base.scheduleTrigger',
+      typeVersion: 1.2,
+      position: [0, 0],
+      parameters: { rule: { interval: [{ field: 'minutes', minutesInterval: 1 }] } },
+    },
+    set,
+  ],
   connections: { Tick: { main: [[{ node: 'Mark', type: 'main', index: 0 }]] } },
   settings: { executionOrder: 'v1' },
 };
 const doorOpened = {
   name: 'Door opened',
-  nodes: [{ name: 'Door', type: 'hamlet.homeTrigger', typeVersion: 1, position: [0, 0], parameters: { entityId: 'sensor.front_door', to: 'open' } }, set],
+  nodes: [
+    {
+      name: 'Door',
+      type: 'hamlet.homeTrigger',
+      typeVersion: 1,
+      position: [0, 0],
+      parameters: { entityId: 'sensor.front_door', to: 'open' },
+    },
+    set,
+  ],
   connections: { Door: { main: [[{ node: 'Mark', type: 'main', index: 0 }]] } },
   settings: { executionOrder: 'v1' },
 };
@@ -45,7 +72,8 @@ beforeAll(async () => {
   const prepare = async (a: TestHamlet) => {
     workflowKey = (await a.hamlet.platform.keys.create('workflow')).key;
     homeKey = (await a.hamlet.platform.keys.create('home')).key;
-    const api = (method: string, route: string, body?: unknown) => call(a.url('workflow'), method, '/api/v1' + route, { body, headers: { 'x-n8n-api-key': workflowKey } });
+    const api = (method: string, route: string, body?: unknown) =>
+      call(a.url('workflow'), method, '/api/v1' + route, { body, headers: { 'x-n8n-api-key': workflowKey } });
     scheduled = (await api('POST', '/workflows', everyMinute)).body.id;
     onDoor = (await api('POST', '/workflows', doorOpened)).body.id;
     for (const id of [scheduled, onDoor]) expect((await api('POST', `/workflows/${id}/activate`)).status).toBe(200);
@@ -69,7 +97,10 @@ describe.skipIf(!clusterEnabled)('workflow across two instances', () => {
 
   it('a home state change, heard by both instances, starts one run', async () => {
     await cluster.leaderOf('workflow');
-    const res = await call(cluster.url('b', 'home'), 'POST', '/api/states/sensor.front_door', { body: { state: 'open' }, headers: { authorization: `Bearer ${homeKey}` } });
+    const res = await call(cluster.url('b', 'home'), 'POST', '/api/states/sensor.front_door', {
+      body: { state: 'open' },
+      headers: { authorization: `Bearer ${homeKey}` },
+    });
     expect(res.status).toBe(201);
     await waitFor(async () => (await runs(onDoor)) >= 1, { message: 'the event-triggered run' });
     await settle(500); // both instances heard the event; a second run would be enqueued by now
@@ -77,12 +108,15 @@ describe.skipIf(!clusterEnabled)('workflow across two instances', () => {
   });
 
   it("a workflow created through A is in B's cached list at once", async () => {
-    const names = async (instance: 'a' | 'b') => ((await wf(instance, 'GET', '/workflows')).body.data as Array<{ name: string }>).map((w) => w.name).sort();
+    const names = async (instance: 'a' | 'b') =>
+      ((await wf(instance, 'GET', '/workflows')).body.data as Array<{ name: string }>).map((w) => w.name).sort();
     expect(await names('b')).toEqual(['Door opened', 'Every minute']); // B caches this page
     await wf('a', 'POST', '/workflows', { ...everyMinute, name: 'Later' });
     await waitFor(async () => (await names('b')).includes('Later'), { message: "the new workflow in B's list" });
     const renamed = await wf('b', 'PUT', `/workflows/${scheduled}`, { ...everyMinute, name: 'Every minute, renamed' });
     expect(renamed.status).toBe(200);
-    await waitFor(async () => (await names('a')).includes('Every minute, renamed'), { message: "the rename in A's list" });
+    await waitFor(async () => (await names('a')).includes('Every minute, renamed'), {
+      message: "the rename in A's list",
+    });
   });
 });

@@ -33,11 +33,23 @@ describe('agents', () => {
     expect(r.body.agent.api_key).toMatch(/^hamlet_community_[0-9A-Za-z]{32}$/);
     expect(r.body.agent.name).toBe('gamma_1');
     expect(r.body.important).toMatch(/Save your API key/);
-    const stored = await c.t.hamlet.platform.db.kysely.selectFrom('platform_keys').select(['hash', 'owner_id']).where('owner_id', '=', r.body.agent.id).execute();
+    const stored = await c.t.hamlet.platform.db.kysely
+      .selectFrom('platform_keys')
+      .select(['hash', 'owner_id'])
+      .where('owner_id', '=', r.body.agent.id)
+      .execute();
     expect(stored).toHaveLength(1);
     expect(stored[0].hash).not.toContain(r.body.agent.api_key);
     const me = await c.call('GET', '/api/v1/agents/me', { key: r.body.agent.api_key });
-    expect(me.body.agent).toMatchObject({ name: 'gamma_1', display_name: 'Gamma_1', displayName: 'Gamma_1', description: 'hi', karma: 0, is_claimed: false, status: 'pending_claim' });
+    expect(me.body.agent).toMatchObject({
+      name: 'gamma_1',
+      display_name: 'Gamma_1',
+      displayName: 'Gamma_1',
+      description: 'hi',
+      karma: 0,
+      is_claimed: false,
+      status: 'pending_claim',
+    });
   });
 
   it('rotates its own key: the new one works, the old one stops', async () => {
@@ -53,20 +65,42 @@ describe('agents', () => {
 
   it('rejects bad and duplicate names (regardless of case)', async () => {
     for (const name of ['a', 'has space', 'x'.repeat(33), 'émile', 'semi;colon']) {
-      const b = expectEnvelope(await c.call('POST', '/api/v1/agents/register', { body: { name } }), 400, 'VALIDATION_ERROR');
+      const b = expectEnvelope(
+        await c.call('POST', '/api/v1/agents/register', { body: { name } }),
+        400,
+        'VALIDATION_ERROR',
+      );
       expect(b.error).toMatch(/letters, numbers, and underscores/);
     }
     expectEnvelope(await c.call('POST', '/api/v1/agents/register', { body: {} }), 400, 'VALIDATION_ERROR');
-    const dup = expectEnvelope(await c.call('POST', '/api/v1/agents/register', { body: { name: 'ALPHA_BOT' } }), 409, 'CONFLICT');
+    const dup = expectEnvelope(
+      await c.call('POST', '/api/v1/agents/register', { body: { name: 'ALPHA_BOT' } }),
+      409,
+      'CONFLICT',
+    );
     expect(dup).toMatchObject({ error: 'Name already taken', hint: 'Try a different name' });
   });
 
   it('updates its own profile and reports status', async () => {
-    const r = await c.call('PATCH', '/api/v1/agents/me', { key: beta.key, body: { description: 'new words', displayName: 'Beta Prime', metadata: { model: 'x' } } });
+    const r = await c.call('PATCH', '/api/v1/agents/me', {
+      key: beta.key,
+      body: { description: 'new words', displayName: 'Beta Prime', metadata: { model: 'x' } },
+    });
     expect(r.status).toBe(200);
-    expect(r.body.agent).toMatchObject({ description: 'new words', display_name: 'Beta Prime', metadata: { model: 'x' } });
-    expectEnvelope(await c.call('PATCH', '/api/v1/agents/me', { key: beta.key, body: { display_name: 'a', displayName: 'b' } }), 400);
-    expectEnvelope(await c.call('PATCH', '/api/v1/agents/me', { key: beta.key, body: { description: { a: 1 } } }), 400, 'VALIDATION_ERROR');
+    expect(r.body.agent).toMatchObject({
+      description: 'new words',
+      display_name: 'Beta Prime',
+      metadata: { model: 'x' },
+    });
+    expectEnvelope(
+      await c.call('PATCH', '/api/v1/agents/me', { key: beta.key, body: { display_name: 'a', displayName: 'b' } }),
+      400,
+    );
+    expectEnvelope(
+      await c.call('PATCH', '/api/v1/agents/me', { key: beta.key, body: { description: { a: 1 } } }),
+      400,
+      'VALIDATION_ERROR',
+    );
     const s = await c.call('GET', '/api/v1/agents/status', { key: beta.key });
     expect(s.body).toMatchObject({ success: true, status: 'pending_claim', claimed_at: null });
     expect(s.body.message).toMatch(/claim/);
@@ -75,7 +109,9 @@ describe('agents', () => {
   it('shows profiles and follows, with counters', async () => {
     const f = await c.call('POST', `/api/v1/agents/${alpha.name}/follow`, { key: beta.key, body: {} });
     expect(f.body).toEqual({ success: true, action: 'followed' });
-    expect((await c.call('POST', `/api/v1/agents/ALPHA_BOT/follow`, { key: beta.key })).body.action).toBe('already_following');
+    expect((await c.call('POST', `/api/v1/agents/ALPHA_BOT/follow`, { key: beta.key })).body.action).toBe(
+      'already_following',
+    );
     const p = await c.call('GET', `/api/v1/agents/profile?name=${alpha.name}`, { key: beta.key });
     expect(p.body.agent.follower_count).toBe(1);
     expect(p.body.isFollowing).toBe(true);
@@ -90,8 +126,12 @@ describe('agents', () => {
     expectEnvelope(await c.call('POST', `/api/v1/agents/nobody/follow`, { key: beta.key }), 404, 'NOT_FOUND');
     expectEnvelope(await c.call('GET', `/api/v1/agents/profile?name=nobody`, { key: beta.key }), 404);
     expectEnvelope(await c.call('GET', `/api/v1/agents/profile`, { key: beta.key }), 400, 'VALIDATION_ERROR');
-    expect((await c.call('DELETE', `/api/v1/agents/${alpha.name}/follow`, { key: beta.key })).body.action).toBe('unfollowed');
-    expect((await c.call('DELETE', `/api/v1/agents/${alpha.name}/follow`, { key: beta.key })).body.action).toBe('not_following');
+    expect((await c.call('DELETE', `/api/v1/agents/${alpha.name}/follow`, { key: beta.key })).body.action).toBe(
+      'unfollowed',
+    );
+    expect((await c.call('DELETE', `/api/v1/agents/${alpha.name}/follow`, { key: beta.key })).body.action).toBe(
+      'not_following',
+    );
     const me = await c.call('GET', '/api/v1/agents/me', { key: beta.key });
     expect(me.body.agent.following_count).toBe(0);
   });
@@ -99,7 +139,10 @@ describe('agents', () => {
 
 describe('communities', () => {
   it('creates, lists and gets communities, also as submolts', async () => {
-    const r = await c.call('POST', '/api/v1/submolts', { key: beta.key, body: { name: 'Tools', display_name: 'Tools & Tricks', description: 'how-to' } });
+    const r = await c.call('POST', '/api/v1/submolts', {
+      key: beta.key,
+      body: { name: 'Tools', display_name: 'Tools & Tricks', description: 'how-to' },
+    });
     expect(r.status).toBe(201);
     expect(r.body.submolt).toMatchObject({ name: 'tools', display_name: 'Tools & Tricks', subscriber_count: 1 });
     const list = await c.call('GET', '/api/v1/communities?sort=alphabetical', { key: alpha.key });
@@ -115,10 +158,21 @@ describe('communities', () => {
   });
 
   it('rejects bad, reserved and taken names, and unknown communities', async () => {
-    expectEnvelope(await c.call('POST', '/api/v1/communities', { key: beta.key, body: { name: 'x' } }), 400, 'VALIDATION_ERROR');
+    expectEnvelope(
+      await c.call('POST', '/api/v1/communities', { key: beta.key, body: { name: 'x' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expectEnvelope(await c.call('POST', '/api/v1/communities', { key: beta.key, body: { name: 'no spaces' } }), 400);
-    expect(expectEnvelope(await c.call('POST', '/api/v1/communities', { key: beta.key, body: { name: 'admin' } }), 400).error).toBe('This name is reserved');
-    expectEnvelope(await c.call('POST', '/api/v1/communities', { key: beta.key, body: { name: 'General' } }), 409, 'CONFLICT');
+    expect(
+      expectEnvelope(await c.call('POST', '/api/v1/communities', { key: beta.key, body: { name: 'admin' } }), 400)
+        .error,
+    ).toBe('This name is reserved');
+    expectEnvelope(
+      await c.call('POST', '/api/v1/communities', { key: beta.key, body: { name: 'General' } }),
+      409,
+      'CONFLICT',
+    );
     expectEnvelope(await c.call('GET', '/api/v1/communities/nowhere', { key: beta.key }), 404, 'NOT_FOUND');
     expectEnvelope(await c.call('POST', '/api/v1/communities/nowhere/subscribe', { key: beta.key }), 404);
     expectEnvelope(await c.call('GET', '/api/v1/communities?sort=size', { key: beta.key }), 400, 'VALIDATION_ERROR');
@@ -126,12 +180,24 @@ describe('communities', () => {
   });
 
   it('subscribes and unsubscribes with a counted subscriber total', async () => {
-    expect((await c.call('POST', '/api/v1/communities/general/subscribe', { key: beta.key, body: {} })).body.action).toBe('subscribed');
-    expect((await c.call('POST', '/api/v1/submolts/general/subscribe', { key: beta.key })).body.action).toBe('already_subscribed');
-    expect((await c.call('GET', '/api/v1/communities/general', { key: beta.key })).body.community.subscriber_count).toBe(2);
-    expect((await c.call('DELETE', '/api/v1/communities/general/subscribe', { key: beta.key })).body.action).toBe('unsubscribed');
-    expect((await c.call('DELETE', '/api/v1/communities/general/subscribe', { key: beta.key })).body.action).toBe('not_subscribed');
-    expect((await c.call('GET', '/api/v1/communities/general', { key: beta.key })).body.community.subscriber_count).toBe(1);
+    expect(
+      (await c.call('POST', '/api/v1/communities/general/subscribe', { key: beta.key, body: {} })).body.action,
+    ).toBe('subscribed');
+    expect((await c.call('POST', '/api/v1/submolts/general/subscribe', { key: beta.key })).body.action).toBe(
+      'already_subscribed',
+    );
+    expect(
+      (await c.call('GET', '/api/v1/communities/general', { key: beta.key })).body.community.subscriber_count,
+    ).toBe(2);
+    expect((await c.call('DELETE', '/api/v1/communities/general/subscribe', { key: beta.key })).body.action).toBe(
+      'unsubscribed',
+    );
+    expect((await c.call('DELETE', '/api/v1/communities/general/subscribe', { key: beta.key })).body.action).toBe(
+      'not_subscribed',
+    );
+    expect(
+      (await c.call('GET', '/api/v1/communities/general', { key: beta.key })).body.community.subscriber_count,
+    ).toBe(1);
   });
 });
 
@@ -143,51 +209,162 @@ describe('moderation', () => {
     let mods = await c.call('GET', '/api/v1/submolts/modded/moderators', { key: helper.key });
     expect(mods.body.moderators).toEqual([{ name: 'mod_owner', role: 'owner' }]);
 
-    expectEnvelope(await c.call('POST', '/api/v1/submolts/modded/moderators', { key: helper.key, body: { agent_name: 'mod_helper' } }), 403, 'FORBIDDEN');
-    expectEnvelope(await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: helper.key, body: { description: 'mine now' } }), 403, 'FORBIDDEN');
-    const added = await c.call('POST', '/api/v1/submolts/modded/moderators', { key: owner.key, body: { agent_name: 'mod_helper', role: 'moderator' } });
+    expectEnvelope(
+      await c.call('POST', '/api/v1/submolts/modded/moderators', {
+        key: helper.key,
+        body: { agent_name: 'mod_helper' },
+      }),
+      403,
+      'FORBIDDEN',
+    );
+    expectEnvelope(
+      await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: helper.key, body: { description: 'mine now' } }),
+      403,
+      'FORBIDDEN',
+    );
+    const added = await c.call('POST', '/api/v1/submolts/modded/moderators', {
+      key: owner.key,
+      body: { agent_name: 'mod_helper', role: 'moderator' },
+    });
     expect(added.body).toEqual({ success: true, action: 'added' });
-    expect((await c.call('POST', '/api/v1/communities/modded/moderators', { key: owner.key, body: { agent_name: 'MOD_HELPER' } })).body.action).toBe('already_moderator');
+    expect(
+      (
+        await c.call('POST', '/api/v1/communities/modded/moderators', {
+          key: owner.key,
+          body: { agent_name: 'MOD_HELPER' },
+        })
+      ).body.action,
+    ).toBe('already_moderator');
     mods = await c.call('GET', '/api/v1/communities/modded/moderators', { key: helper.key });
-    expect(mods.body.moderators).toEqual([{ name: 'mod_owner', role: 'owner' }, { name: 'mod_helper', role: 'moderator' }]);
-    expect((await c.call('GET', '/api/v1/submolts/modded', { key: helper.key })).body.submolt.your_role).toBe('moderator');
+    expect(mods.body.moderators).toEqual([
+      { name: 'mod_owner', role: 'owner' },
+      { name: 'mod_helper', role: 'moderator' },
+    ]);
+    expect((await c.call('GET', '/api/v1/submolts/modded', { key: helper.key })).body.submolt.your_role).toBe(
+      'moderator',
+    );
     // A moderator may change settings but not manage moderators.
-    const set = await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: helper.key, body: { description: 'tidy', display_name: 'Modded Place', theme_color: '#112233' } });
-    expect(set.body.submolt).toMatchObject({ description: 'tidy', display_name: 'Modded Place', theme_color: '#112233', banner_color: null });
-    expectEnvelope(await c.call('DELETE', '/api/v1/submolts/modded/moderators', { key: helper.key, body: { agent_name: 'mod_helper' } }), 403);
+    const set = await c.call('PATCH', '/api/v1/submolts/modded/settings', {
+      key: helper.key,
+      body: { description: 'tidy', display_name: 'Modded Place', theme_color: '#112233' },
+    });
+    expect(set.body.submolt).toMatchObject({
+      description: 'tidy',
+      display_name: 'Modded Place',
+      theme_color: '#112233',
+      banner_color: null,
+    });
+    expectEnvelope(
+      await c.call('DELETE', '/api/v1/submolts/modded/moderators', {
+        key: helper.key,
+        body: { agent_name: 'mod_helper' },
+      }),
+      403,
+    );
     // Settings are validated and show in listed posts at once.
-    expectEnvelope(await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: owner.key, body: { banner_color: 'red' } }), 400, 'VALIDATION_ERROR');
-    expectEnvelope(await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: owner.key, body: { display_name: '  ' } }), 400);
+    expectEnvelope(
+      await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: owner.key, body: { banner_color: 'red' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectEnvelope(
+      await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: owner.key, body: { display_name: '  ' } }),
+      400,
+    );
     await c.createPost(owner.key, 'modded', 'In modded', { community_id: undefined, submolt: 'modded' });
-    expect((await c.call('GET', '/api/v1/posts?submolt=modded', { key: owner.key })).body.posts[0].community.display_name).toBe('Modded Place');
+    expect(
+      (await c.call('GET', '/api/v1/posts?submolt=modded', { key: owner.key })).body.posts[0].community.display_name,
+    ).toBe('Modded Place');
     await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: owner.key, body: { display_name: 'Renamed' } });
-    expect((await c.call('GET', '/api/v1/posts?submolt=modded', { key: owner.key })).body.posts[0].community.display_name).toBe('Renamed');
+    expect(
+      (await c.call('GET', '/api/v1/posts?submolt=modded', { key: owner.key })).body.posts[0].community.display_name,
+    ).toBe('Renamed');
 
-    expectEnvelope(await c.call('POST', '/api/v1/submolts/modded/moderators', { key: owner.key, body: { agent_name: 'nobody_here' } }), 404);
-    expectEnvelope(await c.call('POST', '/api/v1/submolts/modded/moderators', { key: owner.key, body: { agent_name: 'mod_owner' } }), 400);
-    expectEnvelope(await c.call('POST', '/api/v1/submolts/modded/moderators', { key: owner.key, body: {} }), 400, 'VALIDATION_ERROR');
+    expectEnvelope(
+      await c.call('POST', '/api/v1/submolts/modded/moderators', {
+        key: owner.key,
+        body: { agent_name: 'nobody_here' },
+      }),
+      404,
+    );
+    expectEnvelope(
+      await c.call('POST', '/api/v1/submolts/modded/moderators', { key: owner.key, body: { agent_name: 'mod_owner' } }),
+      400,
+    );
+    expectEnvelope(
+      await c.call('POST', '/api/v1/submolts/modded/moderators', { key: owner.key, body: {} }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expectEnvelope(await c.call('GET', '/api/v1/submolts/nowhere/moderators', { key: owner.key }), 404);
-    expect((await c.call('DELETE', '/api/v1/submolts/modded/moderators', { key: owner.key, body: { agent_name: 'mod_helper' } })).body.action).toBe('removed');
-    expect((await c.call('DELETE', '/api/v1/submolts/modded/moderators', { key: owner.key, body: { agent_name: 'mod_helper' } })).body.action).toBe('not_moderator');
-    expectEnvelope(await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: helper.key, body: { description: 'again' } }), 403);
+    expect(
+      (
+        await c.call('DELETE', '/api/v1/submolts/modded/moderators', {
+          key: owner.key,
+          body: { agent_name: 'mod_helper' },
+        })
+      ).body.action,
+    ).toBe('removed');
+    expect(
+      (
+        await c.call('DELETE', '/api/v1/submolts/modded/moderators', {
+          key: owner.key,
+          body: { agent_name: 'mod_helper' },
+        })
+      ).body.action,
+    ).toBe('not_moderator');
+    expectEnvelope(
+      await c.call('PATCH', '/api/v1/submolts/modded/settings', { key: helper.key, body: { description: 'again' } }),
+      403,
+    );
   });
 });
 
 describe('posts', () => {
   it('creates text and link posts with the contract shape, and via Moltbook aliases', async () => {
-    const text = await c.call('POST', '/api/v1/posts', { key: alpha.key, body: { title: 'Hello', content: 'First **post**', community_id: general.id } });
+    const text = await c.call('POST', '/api/v1/posts', {
+      key: alpha.key,
+      body: { title: 'Hello', content: 'First **post**', community_id: general.id },
+    });
     expect(text.status).toBe(201);
     const p = text.body.post;
-    expect(Object.keys(p)).toEqual(expect.arrayContaining(['id', 'title', 'content', 'url', 'upvotes', 'downvotes', 'comment_count', 'created_at', 'author', 'community']));
-    expect(p).toMatchObject({ title: 'Hello', content: 'First **post**', url: null, upvotes: 0, downvotes: 0, comment_count: 0, post_type: 'text' });
+    expect(Object.keys(p)).toEqual(
+      expect.arrayContaining([
+        'id',
+        'title',
+        'content',
+        'url',
+        'upvotes',
+        'downvotes',
+        'comment_count',
+        'created_at',
+        'author',
+        'community',
+      ]),
+    );
+    expect(p).toMatchObject({
+      title: 'Hello',
+      content: 'First **post**',
+      url: null,
+      upvotes: 0,
+      downvotes: 0,
+      comment_count: 0,
+      post_type: 'text',
+    });
     expect(p.author).toEqual({ id: alpha.id, name: 'alpha_bot' });
     expect(p.community).toEqual({ id: general.id, name: 'general', display_name: 'GENERAL' });
     expect(new Date(p.created_at).toISOString()).toBe(p.created_at);
 
-    const link = await c.call('POST', '/api/v1/posts', { key: beta.key, body: { title: 'A link', url: 'https://example.com/x', submolt: 'general' } });
+    const link = await c.call('POST', '/api/v1/posts', {
+      key: beta.key,
+      body: { title: 'A link', url: 'https://example.com/x', submolt: 'general' },
+    });
     expect(link.status).toBe(201);
     expect(link.body.post).toMatchObject({ url: 'https://example.com/x', content: '', post_type: 'link' });
-    const named = await c.call('POST', '/api/v1/posts', { key: beta.key, body: { title: 'Named', content: 'c', submolt_name: 'GENERAL', community_id: general.id } });
+    const named = await c.call('POST', '/api/v1/posts', {
+      key: beta.key,
+      body: { title: 'Named', content: 'c', submolt_name: 'GENERAL', community_id: general.id },
+    });
     expect(named.status).toBe(201);
     expect(named.body.post.community.id).toBe(general.id);
   });
@@ -210,8 +387,18 @@ describe('posts', () => {
       const b = expectEnvelope(await c.call('POST', '/api/v1/posts', { key: alpha.key, body }), status);
       expect(b.error + ' ' + String(b.field ?? '')).toContain(field);
     }
-    expectEnvelope(await c.call('POST', '/api/v1/posts', { key: alpha.key, body: { title: 't', content: 'x', submolt: 'nowhere' } }), 404, 'NOT_FOUND');
-    expectEnvelope(await c.call('POST', '/api/v1/posts', { key: alpha.key, body: { title: 't', content: 'x', community_id: '00000000-0000-4000-8000-000000000000' } }), 404);
+    expectEnvelope(
+      await c.call('POST', '/api/v1/posts', { key: alpha.key, body: { title: 't', content: 'x', submolt: 'nowhere' } }),
+      404,
+      'NOT_FOUND',
+    );
+    expectEnvelope(
+      await c.call('POST', '/api/v1/posts', {
+        key: alpha.key,
+        body: { title: 't', content: 'x', community_id: '00000000-0000-4000-8000-000000000000' },
+      }),
+      404,
+    );
   });
 
   it('pages with limit and offset, has_more computed exactly', async () => {
@@ -220,7 +407,9 @@ describe('posts', () => {
     const seen: string[] = [];
     let offset = 0;
     for (;;) {
-      const r = await c.call('GET', `/api/v1/posts?sort=new&limit=3&offset=${offset}&submolt=paging`, { key: alpha.key });
+      const r = await c.call('GET', `/api/v1/posts?sort=new&limit=3&offset=${offset}&submolt=paging`, {
+        key: alpha.key,
+      });
       expect(r.status).toBe(200);
       seen.push(...r.body.posts.map((p: any) => p.title));
       expect(r.body.count).toBe(r.body.posts.length);
@@ -263,16 +452,27 @@ describe('posts', () => {
     const got = await c.call('GET', `/api/v1/posts/${post.id}`, { key: beta.key });
     expect(got.body.post).toMatchObject({ id: post.id, upvotes: 1, userVote: 1 });
     expect((await c.call('GET', `/api/v1/posts/${post.id}`, { key: alpha.key })).body.post.userVote).toBe(null);
-    const comment = await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: beta.key, body: { content: 'bye' } });
+    const comment = await c.call('POST', `/api/v1/posts/${post.id}/comments`, {
+      key: beta.key,
+      body: { content: 'bye' },
+    });
     expect(comment.status).toBe(201);
-    expect(expectEnvelope(await c.call('DELETE', `/api/v1/posts/${post.id}`, { key: beta.key }), 403, 'FORBIDDEN').error).toBe('You can only delete your own posts');
+    expect(
+      expectEnvelope(await c.call('DELETE', `/api/v1/posts/${post.id}`, { key: beta.key }), 403, 'FORBIDDEN').error,
+    ).toBe('You can only delete your own posts');
     const del = await c.call('DELETE', `/api/v1/posts/${post.id}`, { key: alpha.key });
     expect(del.status).toBe(204);
     expectEnvelope(await c.call('GET', `/api/v1/posts/${post.id}`, { key: alpha.key }), 404, 'NOT_FOUND');
     expectEnvelope(await c.call('GET', `/api/v1/comments/${comment.body.comment.id}`, { key: alpha.key }), 404);
     expectEnvelope(await c.call('DELETE', `/api/v1/posts/${post.id}`, { key: alpha.key }), 404);
     const db = c.t.hamlet.platform.db.kysely;
-    expect(await db.selectFrom('community_votes').select('agent_id').where('target_id', 'in', [post.id, comment.body.comment.id]).execute()).toEqual([]);
+    expect(
+      await db
+        .selectFrom('community_votes')
+        .select('agent_id')
+        .where('target_id', 'in', [post.id, comment.body.comment.id])
+        .execute(),
+    ).toEqual([]);
   });
 
   it('publishes community.post.created on the event bus', async () => {
@@ -283,24 +483,51 @@ describe('posts', () => {
     const post = await c.createPost(beta.key, general.id, 'Evented');
     off();
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ id: post.id, title: 'Evented', author: { name: 'beta' }, community: { name: 'general' } });
+    expect(seen[0]).toMatchObject({
+      id: post.id,
+      title: 'Evented',
+      author: { name: 'beta' },
+      community: { name: 'general' },
+    });
   });
 });
 
 describe('comments', () => {
   it('nests replies by parent_id with a depth limit, and lists a sorted tree', async () => {
     const post = await c.createPost(alpha.key, general.id, 'Discuss');
-    const top1 = (await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: beta.key, body: { content: 'first' } })).body.comment;
-    expect(top1).toMatchObject({ post_id: post.id, parent_id: null, depth: 0, content: 'first', author: { id: beta.id, name: 'beta' }, replies: [] });
-    const top2 = (await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: alpha.key, body: { content: 'second' } })).body.comment;
+    const top1 = (
+      await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: beta.key, body: { content: 'first' } })
+    ).body.comment;
+    expect(top1).toMatchObject({
+      post_id: post.id,
+      parent_id: null,
+      depth: 0,
+      content: 'first',
+      author: { id: beta.id, name: 'beta' },
+      replies: [],
+    });
+    const top2 = (
+      await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: alpha.key, body: { content: 'second' } })
+    ).body.comment;
     let parent = top1.id;
     for (let d = 1; d <= 10; d++) {
-      const r = await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: alpha.key, body: { content: `depth ${d}`, parent_id: parent } });
+      const r = await c.call('POST', `/api/v1/posts/${post.id}/comments`, {
+        key: alpha.key,
+        body: { content: `depth ${d}`, parent_id: parent },
+      });
       expect(r.status).toBe(201);
       expect(r.body.comment.depth).toBe(d);
       parent = r.body.comment.id;
     }
-    expect(expectEnvelope(await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: alpha.key, body: { content: 'too deep', parent_id: parent } }), 400).error).toMatch(/at most 10 levels/);
+    expect(
+      expectEnvelope(
+        await c.call('POST', `/api/v1/posts/${post.id}/comments`, {
+          key: alpha.key,
+          body: { content: 'too deep', parent_id: parent },
+        }),
+        400,
+      ).error,
+    ).toMatch(/at most 10 levels/);
     // top2 gets a vote so it sorts first under "top".
     await c.call('POST', `/api/v1/comments/${top2.id}/upvote`, { key: beta.key });
     const tree = await c.call('GET', `/api/v1/posts/${post.id}/comments?sort=top`, { key: beta.key });
@@ -319,32 +546,80 @@ describe('comments', () => {
     expect(newest.body.count).toBe(3);
     expect(newest.body.comments[0].replies).toEqual([]);
     expect((await c.call('GET', `/api/v1/posts/${post.id}`, { key: beta.key })).body.post.comment_count).toBe(12);
-    const inList = async () => (await c.call('GET', '/api/v1/communities/general/feed?sort=new&limit=100', { key: beta.key })).body.posts.find((p: any) => p.id === post.id);
+    const inList = async () =>
+      (await c.call('GET', '/api/v1/communities/general/feed?sort=new&limit=100', { key: beta.key })).body.posts.find(
+        (p: any) => p.id === post.id,
+      );
     expect((await inList()).comment_count).toBe(12);
     await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: beta.key, body: { content: 'one more' } });
     expect((await inList()).comment_count).toBe(13);
-    expect((await c.call('GET', `/api/v1/posts/${post.id}/comments?sort=controversial`, { key: beta.key })).status).toBe(200);
+    expect(
+      (await c.call('GET', `/api/v1/posts/${post.id}/comments?sort=controversial`, { key: beta.key })).status,
+    ).toBe(200);
   });
 
   it('rejects bad comments and replies to another post', async () => {
     const p1 = await c.createPost(alpha.key, general.id, 'One');
     const p2 = await c.createPost(alpha.key, general.id, 'Two');
-    const onP1 = (await c.call('POST', `/api/v1/posts/${p1.id}/comments`, { key: beta.key, body: { content: 'x' } })).body.comment;
-    expectEnvelope(await c.call('POST', `/api/v1/posts/${p2.id}/comments`, { key: beta.key, body: { content: 'y', parent_id: onP1.id } }), 400);
-    expectEnvelope(await c.call('POST', `/api/v1/posts/${p2.id}/comments`, { key: beta.key, body: { content: 'y', parent_id: '00000000-0000-4000-8000-000000000000' } }), 404);
-    expectEnvelope(await c.call('POST', `/api/v1/posts/${p2.id}/comments`, { key: beta.key, body: { content: '  ' } }), 400);
-    expectEnvelope(await c.call('POST', `/api/v1/posts/${p2.id}/comments`, { key: beta.key, body: {} }), 400, 'VALIDATION_ERROR');
-    expectEnvelope(await c.call('POST', `/api/v1/posts/${p2.id}/comments`, { key: beta.key, body: { content: 'x'.repeat(10_001) } }), 400);
-    expectEnvelope(await c.call('POST', `/api/v1/posts/00000000-0000-4000-8000-000000000000/comments`, { key: beta.key, body: { content: 'x' } }), 404);
-    expectEnvelope(await c.call('GET', `/api/v1/posts/00000000-0000-4000-8000-000000000000/comments`, { key: beta.key }), 404);
-    expectEnvelope(await c.call('GET', `/api/v1/posts/${p1.id}/comments?sort=oldest`, { key: beta.key }), 400, 'VALIDATION_ERROR');
+    const onP1 = (await c.call('POST', `/api/v1/posts/${p1.id}/comments`, { key: beta.key, body: { content: 'x' } }))
+      .body.comment;
+    expectEnvelope(
+      await c.call('POST', `/api/v1/posts/${p2.id}/comments`, {
+        key: beta.key,
+        body: { content: 'y', parent_id: onP1.id },
+      }),
+      400,
+    );
+    expectEnvelope(
+      await c.call('POST', `/api/v1/posts/${p2.id}/comments`, {
+        key: beta.key,
+        body: { content: 'y', parent_id: '00000000-0000-4000-8000-000000000000' },
+      }),
+      404,
+    );
+    expectEnvelope(
+      await c.call('POST', `/api/v1/posts/${p2.id}/comments`, { key: beta.key, body: { content: '  ' } }),
+      400,
+    );
+    expectEnvelope(
+      await c.call('POST', `/api/v1/posts/${p2.id}/comments`, { key: beta.key, body: {} }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectEnvelope(
+      await c.call('POST', `/api/v1/posts/${p2.id}/comments`, { key: beta.key, body: { content: 'x'.repeat(10_001) } }),
+      400,
+    );
+    expectEnvelope(
+      await c.call('POST', `/api/v1/posts/00000000-0000-4000-8000-000000000000/comments`, {
+        key: beta.key,
+        body: { content: 'x' },
+      }),
+      404,
+    );
+    expectEnvelope(
+      await c.call('GET', `/api/v1/posts/00000000-0000-4000-8000-000000000000/comments`, { key: beta.key }),
+      404,
+    );
+    expectEnvelope(
+      await c.call('GET', `/api/v1/posts/${p1.id}/comments?sort=oldest`, { key: beta.key }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expectEnvelope(await c.call('GET', `/api/v1/posts/${p1.id}/comments?limit=501`, { key: beta.key }), 400);
   });
 
   it('gets a comment, and soft-deletes only one’s own', async () => {
     const post = await c.createPost(alpha.key, general.id, 'Soft');
-    const cm = (await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: beta.key, body: { content: 'regret' } })).body.comment;
-    const reply = (await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: alpha.key, body: { content: 'reply', parent_id: cm.id } })).body.comment;
+    const cm = (
+      await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: beta.key, body: { content: 'regret' } })
+    ).body.comment;
+    const reply = (
+      await c.call('POST', `/api/v1/posts/${post.id}/comments`, {
+        key: alpha.key,
+        body: { content: 'reply', parent_id: cm.id },
+      })
+    ).body.comment;
     expect((await c.call('GET', `/api/v1/comments/${cm.id}`, { key: alpha.key })).body.comment.content).toBe('regret');
     expectEnvelope(await c.call('DELETE', `/api/v1/comments/${cm.id}`, { key: alpha.key }), 403, 'FORBIDDEN');
     expect((await c.call('DELETE', `/api/v1/comments/${cm.id}`, { key: beta.key })).status).toBe(204);
@@ -383,7 +658,11 @@ describe('feed and search', () => {
     expect(postsOnly.body.results).toHaveLength(1);
     expect(postsOnly.body.results[0]).toMatchObject({ type: 'post', id: post.id, title: 'Zebra Crossing' });
     expect((await c.call('GET', '/api/v1/search?q=100%25', { key: beta.key })).body.count).toBe(1);
-    expect((await c.call('GET', '/api/v1/search?q=%25', { key: beta.key })).body.results.every((x: any) => (x.content + (x.title ?? '')).includes('%'))).toBe(true);
+    expect(
+      (await c.call('GET', '/api/v1/search?q=%25', { key: beta.key })).body.results.every((x: any) =>
+        (x.content + (x.title ?? '')).includes('%'),
+      ),
+    ).toBe(true);
     expectEnvelope(await c.call('GET', '/api/v1/search', { key: beta.key }), 400, 'VALIDATION_ERROR');
     expectEnvelope(await c.call('GET', '/api/v1/search?q=x&limit=51', { key: beta.key }), 400);
   });
@@ -396,12 +675,17 @@ describe('pins', () => {
     const com = await c.createCommunity(owner.key, 'pinning');
     const posts = [];
     for (let i = 0; i < 6; i++) posts.push(await c.createPost(stranger.key, com.id, `n${i}`));
-    const titles = async (q: string) => (await c.call('GET', `/api/v1/posts?submolt=pinning&sort=new${q}`, { key: owner.key })).body;
+    const titles = async (q: string) =>
+      (await c.call('GET', `/api/v1/posts?submolt=pinning&sort=new${q}`, { key: owner.key })).body;
     expect((await titles('')).posts.map((p: any) => p.title)).toEqual(['n5', 'n4', 'n3', 'n2', 'n1', 'n0']);
 
     expectEnvelope(await c.call('POST', `/api/v1/posts/${posts[0].id}/pin`, { key: stranger.key }), 403, 'FORBIDDEN');
-    expect((await c.call('POST', `/api/v1/posts/${posts[0].id}/pin`, { key: owner.key, body: {} })).body.action).toBe('pinned');
-    expect((await c.call('POST', `/api/v1/posts/${posts[0].id}/pin`, { key: owner.key })).body.action).toBe('already_pinned');
+    expect((await c.call('POST', `/api/v1/posts/${posts[0].id}/pin`, { key: owner.key, body: {} })).body.action).toBe(
+      'pinned',
+    );
+    expect((await c.call('POST', `/api/v1/posts/${posts[0].id}/pin`, { key: owner.key })).body.action).toBe(
+      'already_pinned',
+    );
     await c.call('POST', `/api/v1/posts/${posts[1].id}/pin`, { key: owner.key });
     const all = await titles('');
     expect(all.posts.map((p: any) => p.title)).toEqual(['n0', 'n1', 'n5', 'n4', 'n3', 'n2']);
@@ -418,9 +702,16 @@ describe('pins', () => {
     await c.call('POST', `/api/v1/posts/${posts[2].id}/pin`, { key: owner.key });
     const fourth = expectEnvelope(await c.call('POST', `/api/v1/posts/${posts[3].id}/pin`, { key: owner.key }), 400);
     expect(fourth.error).toBe('A community can pin at most 3 posts');
-    expect((await c.call('DELETE', `/api/v1/posts/${posts[0].id}/pin`, { key: owner.key })).body.action).toBe('unpinned');
-    expect((await c.call('DELETE', `/api/v1/posts/${posts[0].id}/pin`, { key: owner.key })).body.action).toBe('not_pinned');
+    expect((await c.call('DELETE', `/api/v1/posts/${posts[0].id}/pin`, { key: owner.key })).body.action).toBe(
+      'unpinned',
+    );
+    expect((await c.call('DELETE', `/api/v1/posts/${posts[0].id}/pin`, { key: owner.key })).body.action).toBe(
+      'not_pinned',
+    );
     expect((await titles('')).posts.map((p: any) => p.title)).toEqual(['n1', 'n2', 'n5', 'n4', 'n3', 'n0']);
-    expectEnvelope(await c.call('POST', `/api/v1/posts/00000000-0000-4000-8000-000000000000/pin`, { key: owner.key }), 404);
+    expectEnvelope(
+      await c.call('POST', `/api/v1/posts/00000000-0000-4000-8000-000000000000/pin`, { key: owner.key }),
+      404,
+    );
   });
 });

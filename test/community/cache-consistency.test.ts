@@ -13,14 +13,24 @@ beforeAll(async () => {
   c = await startCommunity({ env: { COMMUNITY_DEFAULT_COMMUNITIES: 'cached' } });
   const author = await c.register('cache_author');
   posts = [];
-  for (let i = 0; i < 14; i++) posts.push((await c.createPost(author.key, 'cached', `Post ${i}`, { community_id: undefined, submolt: 'cached' })).id);
+  for (let i = 0; i < 14; i++)
+    posts.push(
+      (await c.createPost(author.key, 'cached', `Post ${i}`, { community_id: undefined, submolt: 'cached' })).id,
+    );
   voters = await Promise.all(Array.from({ length: 6 }, (_, i) => c.register(`cache_voter_${i}`)));
 });
 afterAll(async () => {
   await c.t.destroy();
 });
 
-const PAGES = ['/api/v1/posts?sort=hot&limit=5', '/api/v1/posts?sort=hot&limit=5&offset=5', '/api/v1/posts?sort=top&limit=5', '/api/v1/posts?sort=top&limit=5&offset=5', '/api/v1/posts?sort=new&limit=5', '/api/v1/submolts/cached/posts?sort=hot&limit=5'];
+const PAGES = [
+  '/api/v1/posts?sort=hot&limit=5',
+  '/api/v1/posts?sort=hot&limit=5&offset=5',
+  '/api/v1/posts?sort=top&limit=5',
+  '/api/v1/posts?sort=top&limit=5&offset=5',
+  '/api/v1/posts?sort=new&limit=5',
+  '/api/v1/submolts/cached/posts?sort=hot&limit=5',
+];
 
 /** The page the database gives now, in the API's order. */
 async function expected(path: string) {
@@ -52,7 +62,12 @@ describe('cached listings under votes', () => {
       expect((await c.call('POST', `/api/v1/posts/${post}/${path}`, { key: voter.key })).status).toBe(200);
       if (round % 6 === 5) {
         for (const p of PAGES) {
-          const got = (await c.call('GET', p, { key: reader.key })).body.posts.map((x: any) => [x.id, x.upvotes, x.downvotes, x.score]);
+          const got = (await c.call('GET', p, { key: reader.key })).body.posts.map((x: any) => [
+            x.id,
+            x.upvotes,
+            x.downvotes,
+            x.score,
+          ]);
           expect(got, `${p} after round ${round}`).toEqual(await expected(p));
         }
       }

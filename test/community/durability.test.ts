@@ -32,7 +32,10 @@ it('keeps every acknowledged write across kill -9', async () => {
   const call = async (method: string, p: string, key?: string, body?: unknown) => {
     const res = await fetch(base + p, {
       method,
-      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
@@ -46,7 +49,9 @@ it('keeps every acknowledged write across kill -9', async () => {
     const r = await call('POST', '/api/v1/posts', a.api_key, { title: `t${i}`, content: 'x', community_id: com.id });
     expect(r.status).toBe(201);
     acknowledged.push(r.body.post.id);
-    expect((await call('POST', `/api/v1/posts/${r.body.post.id}/vote`, b.api_key, { direction: 'up' })).status).toBe(200);
+    expect((await call('POST', `/api/v1/posts/${r.body.post.id}/vote`, b.api_key, { direction: 'up' })).status).toBe(
+      200,
+    );
   }
   await proc.kill('SIGKILL');
 

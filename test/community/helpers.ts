@@ -14,7 +14,11 @@ export interface Reply<T = any> {
 export interface Community {
   t: TestHamlet;
   base: string;
-  call<T = any>(method: string, path: string, opts?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Reply<T>>;
+  call<T = any>(
+    method: string,
+    path: string,
+    opts?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<Reply<T>>;
   register(name: string): Promise<{ key: string; id: string; name: string }>;
   createCommunity(key: string, name: string): Promise<{ id: string; name: string }>;
   createPost(key: string, community: string, title?: string, extra?: Record<string, unknown>): Promise<any>;
@@ -28,7 +32,9 @@ export const GENEROUS = {
 };
 
 /** `defaults` names limits (e.g. HAMLET_RATE_COMMUNITY_POSTS) left at their defaults. */
-export async function startCommunity(opts: { env?: Record<string, string>; clock?: Clock; defaults?: string[] } = {}): Promise<Community> {
+export async function startCommunity(
+  opts: { env?: Record<string, string>; clock?: Clock; defaults?: string[] } = {},
+): Promise<Community> {
   const generous = Object.fromEntries(Object.entries(GENEROUS).filter(([k]) => !opts.defaults?.includes(k)));
   const t = await startTestHamlet({ services: ['community'], env: { ...generous, ...opts.env }, clock: opts.clock });
   return wrap(t);
@@ -61,12 +67,18 @@ export function wrap(t: TestHamlet): Community {
       return { key: r.body.agent.api_key, id: r.body.agent.id, name: r.body.agent.name };
     },
     async createCommunity(key, name) {
-      const r = await c.call('POST', '/api/v1/communities', { key, body: { name, display_name: name.toUpperCase(), description: `About ${name}` } });
+      const r = await c.call('POST', '/api/v1/communities', {
+        key,
+        body: { name, display_name: name.toUpperCase(), description: `About ${name}` },
+      });
       if (r.status !== 201) throw new Error(`community ${name}: ${r.status} ${r.text}`);
       return r.body.community;
     },
     async createPost(key, community, title = 'A title', extra = {}) {
-      const r = await c.call('POST', '/api/v1/posts', { key, body: { title, content: `Body of ${title}`, community_id: community, ...extra } });
+      const r = await c.call('POST', '/api/v1/posts', {
+        key,
+        body: { title, content: `Body of ${title}`, community_id: community, ...extra },
+      });
       if (r.status !== 201) throw new Error(`post: ${r.status} ${r.text}`);
       return r.body.post;
     },

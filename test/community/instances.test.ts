@@ -19,7 +19,12 @@ describe.skipIf(!redisUrl)('across instances', () => {
   it("a post on one instance invalidates the other's cached lists", async () => {
     const one = await startCommunity({ env: { REDIS_URL: redisUrl! } });
     cleanup.push(() => one.t.destroy());
-    const config = loadConfig(testEnv({ dataDir: one.t.dataDir, databaseUrl: one.t.config.databaseUrl }, ['community'], { ...GENEROUS, REDIS_URL: redisUrl! }));
+    const config = loadConfig(
+      testEnv({ dataDir: one.t.dataDir, databaseUrl: one.t.config.databaseUrl }, ['community'], {
+        ...GENEROUS,
+        REDIS_URL: redisUrl!,
+      }),
+    );
     const second: Hamlet = await startHamlet(config, { logger: createLogger({ level: 'silent', pretty: false }) });
     cleanup.push(() => second.stop());
     const two: Community = wrap({ ...one.t, hamlet: second, url: () => second.services.community!.urls.api! });
@@ -34,7 +39,8 @@ describe.skipIf(!redisUrl)('across instances', () => {
     // ...instance one writes...
     await one.createPost(a.key, com.id, 'after');
     // ...and instance two serves the new page once the message arrives.
-    const titlesOnTwo = async () => (await two.call('GET', '/api/v1/posts?sort=new', { key: a.key })).body.posts.map((p: any) => p.title) as string[];
+    const titlesOnTwo = async () =>
+      (await two.call('GET', '/api/v1/posts?sort=new', { key: a.key })).body.posts.map((p: any) => p.title) as string[];
     await waitFor(async () => (await titlesOnTwo()).length === 2, { message: 'the new post on instance two' });
     expect(await titlesOnTwo()).toEqual(['after', 'before']);
 
@@ -44,7 +50,8 @@ describe.skipIf(!redisUrl)('across instances', () => {
     const [newest] = (await two.call('GET', '/api/v1/posts?sort=new', { key: a.key })).body.posts;
     expect(newest.upvotes).toBe(0);
     await one.call('POST', `/api/v1/posts/${newest.id}/upvote`, { key: b.key });
-    const upvotesOnTwo = async () => (await two.call('GET', '/api/v1/posts?sort=new', { key: a.key })).body.posts[0].upvotes as number;
+    const upvotesOnTwo = async () =>
+      (await two.call('GET', '/api/v1/posts?sort=new', { key: a.key })).body.posts[0].upvotes as number;
     await waitFor(async () => (await upvotesOnTwo()) === 1, { message: 'the vote on instance two' });
   });
 });

@@ -49,7 +49,8 @@ describe('request limits', () => {
 
   it('behind a proxy (COMMUNITY_TRUST_PROXY=1) counts sign-ups per forwarded client', async () => {
     const c = await start({ HAMLET_RATE_COMMUNITY_REGISTER: '1/1h', COMMUNITY_TRUST_PROXY: '1' });
-    const from = (ip: string, name: string) => c.call('POST', '/api/v1/agents/register', { body: { name }, headers: { 'x-forwarded-for': ip } });
+    const from = (ip: string, name: string) =>
+      c.call('POST', '/api/v1/agents/register', { body: { name }, headers: { 'x-forwarded-for': ip } });
     expect((await from('203.0.113.1', 'proxied_1')).status).toBe(201);
     expect((await from('203.0.113.2', 'proxied_2')).status).toBe(201);
     expectEnvelope(await from('203.0.113.1', 'proxied_3'), 429, 'RATE_LIMITED');
@@ -65,7 +66,10 @@ describe('request limits', () => {
 
   it('are all off with HAMLET_RATE_LIMITS=off', async () => {
     const clock = new ManualClock('2026-05-01T00:00:00Z');
-    const c = await start({ HAMLET_RATE_LIMITS: 'off', HAMLET_RATE_COMMUNITY_POSTS: '1/1h', HAMLET_RATE_COMMUNITY_REQUESTS: '1/1h' }, clock);
+    const c = await start(
+      { HAMLET_RATE_LIMITS: 'off', HAMLET_RATE_COMMUNITY_POSTS: '1/1h', HAMLET_RATE_COMMUNITY_REQUESTS: '1/1h' },
+      clock,
+    );
     const a = await c.register('free');
     const com = await c.createCommunity(a.key, 'free');
     for (let i = 0; i < 3; i++) await c.createPost(a.key, com.id, `p${i}`);
@@ -89,11 +93,20 @@ describe('posting quotas', () => {
     const b = await c.register('other_poster');
     const com = await c.createCommunity(a.key, 'quota');
     // Invalid and unknown-community creates first: they must not use up the slot.
-    expectEnvelope(await c.call('POST', '/api/v1/posts', { key: a.key, body: { title: '', content: 'x', community_id: com.id } }), 400);
-    expectEnvelope(await c.call('POST', '/api/v1/posts', { key: a.key, body: { title: 't', content: 'x', submolt: 'nowhere' } }), 404);
+    expectEnvelope(
+      await c.call('POST', '/api/v1/posts', { key: a.key, body: { title: '', content: 'x', community_id: com.id } }),
+      400,
+    );
+    expectEnvelope(
+      await c.call('POST', '/api/v1/posts', { key: a.key, body: { title: 't', content: 'x', submolt: 'nowhere' } }),
+      404,
+    );
     await c.createPost(a.key, com.id, 'first');
     clock.advance(10 * 60_000);
-    const r = await c.call('POST', '/api/v1/posts', { key: a.key, body: { title: 'second', content: 'x', community_id: com.id } });
+    const r = await c.call('POST', '/api/v1/posts', {
+      key: a.key,
+      body: { title: 'second', content: 'x', community_id: com.id },
+    });
     const body = expectEnvelope(r, 429, 'RATE_LIMITED');
     expect(body.error).toBe('Post limit reached: 1 per 30 minutes');
     expect(body.retry_after).toBe(20 * 60);
@@ -131,7 +144,11 @@ describe('posting quotas', () => {
     const c = await start({ HAMLET_RATE_COMMUNITY_POSTS: '3/1h' }, clock);
     const a = await c.register('burst');
     const com = await c.createCommunity(a.key, 'burst');
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => c.call('POST', '/api/v1/posts', { key: a.key, body: { title: `b${i}`, content: 'x', community_id: com.id } })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        c.call('POST', '/api/v1/posts', { key: a.key, body: { title: `b${i}`, content: 'x', community_id: com.id } }),
+      ),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(3);
     expect(results.filter((r) => r.status === 429)).toHaveLength(7);
   });

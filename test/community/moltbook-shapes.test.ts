@@ -15,7 +15,11 @@ beforeAll(async () => {
   c = await startCommunity();
   alpha = await c.register('shape_alpha');
   beta = await c.register('shape_beta');
-  post = await c.createPost(alpha.key, 'general', 'Shapes and sizes', { community_id: undefined, submolt: 'general', content: 'about shapes' });
+  post = await c.createPost(alpha.key, 'general', 'Shapes and sizes', {
+    community_id: undefined,
+    submolt: 'general',
+    content: 'about shapes',
+  });
 });
 afterAll(async () => {
   await c.t.destroy();
@@ -36,7 +40,9 @@ describe('submolt beside community', () => {
       (await c.call('GET', '/api/v1/submolts/general/posts?sort=new', { key: beta.key })).body.posts[0],
       (await c.call('GET', '/api/v1/feed', { key: beta.key })).body.posts[0],
       (await c.call('GET', '/api/v1/search?q=shapes', { key: beta.key })).body.posts[0],
-      (await c.call('GET', '/api/v1/search?q=shapes', { key: beta.key })).body.results.find((r: any) => r.type === 'post'),
+      (await c.call('GET', '/api/v1/search?q=shapes', { key: beta.key })).body.results.find(
+        (r: any) => r.type === 'post',
+      ),
       (await c.call('GET', `/api/v1/agents/${alpha.name}`, { key: beta.key })).body.recentPosts[0],
       (await c.call('GET', `/api/v1/agents/${alpha.name}/posts`, { key: beta.key })).body.posts[0],
     ];
@@ -48,11 +54,24 @@ describe('submolt beside community', () => {
   });
 
   it('in every comment answer: create, get, the tree at every depth', async () => {
-    const top = (await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: beta.key, body: { content: 'first' } })).body.comment;
-    const reply = (await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: alpha.key, body: { content: 'second', parent_id: top.id } })).body.comment;
+    const top = (
+      await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: beta.key, body: { content: 'first' } })
+    ).body.comment;
+    const reply = (
+      await c.call('POST', `/api/v1/posts/${post.id}/comments`, {
+        key: alpha.key,
+        body: { content: 'second', parent_id: top.id },
+      })
+    ).body.comment;
     const expected = { ...post.community };
     const tree = (await c.call('GET', `/api/v1/posts/${post.id}/comments`, { key: beta.key })).body.comments;
-    for (const cm of [top, reply, (await c.call('GET', `/api/v1/comments/${reply.id}`, { key: beta.key })).body.comment, tree[0], tree[0].replies[0]]) {
+    for (const cm of [
+      top,
+      reply,
+      (await c.call('GET', `/api/v1/comments/${reply.id}`, { key: beta.key })).body.comment,
+      tree[0],
+      tree[0].replies[0],
+    ]) {
       expect(cm.submolt).toEqual(expected);
       expect(cm.community).toEqual(expected);
     }
@@ -64,25 +83,43 @@ describe('submolt beside community', () => {
 
 describe('registration and claim', () => {
   it('answers every field Moltbook returns, with a real claim URL and code', async () => {
-    const r = await c.call('POST', '/api/v1/agents/register', { body: { name: 'Claimable', description: 'wants an owner' } });
+    const r = await c.call('POST', '/api/v1/agents/register', {
+      body: { name: 'Claimable', description: 'wants an owner' },
+    });
     expect(r.status).toBe(201);
     const b = r.body;
-    expect(b).toMatchObject({ success: true, status: 'pending_claim', important: expect.stringMatching(/Save your API key/) });
+    expect(b).toMatchObject({
+      success: true,
+      status: 'pending_claim',
+      important: expect.stringMatching(/Save your API key/),
+    });
     expect(b.message).toMatch(/claim/i);
     expect(b.agent.claim_url).toMatch(new RegExp(`^${c.base}/claim/hamlet_claim_[A-Za-z0-9_-]{32}$`));
     expect(b.agent.verification_code).toMatch(/^[a-z]+-[0-9A-F]{4}$/);
     expect(b.tweet_template).toContain(b.agent.verification_code);
     expect(b.agent.profile_url).toBe(`${c.base}/u/claimable`);
     expect(Date.parse(b.agent.created_at)).not.toBeNaN();
-    expect(b.agent).toMatchObject({ name: 'claimable', display_name: 'Claimable', api_key: expect.stringMatching(/^hamlet_community_/) });
+    expect(b.agent).toMatchObject({
+      name: 'claimable',
+      display_name: 'Claimable',
+      api_key: expect.stringMatching(/^hamlet_community_/),
+    });
     // The claim token is kept as a hash only.
     const token = b.agent.claim_url.split('/claim/')[1];
-    const row = await c.t.hamlet.platform.db.kysely.selectFrom('community_agents').selectAll().where('name', '=', 'claimable').executeTakeFirst();
+    const row = await c.t.hamlet.platform.db.kysely
+      .selectFrom('community_agents')
+      .selectAll()
+      .where('name', '=', 'claimable')
+      .executeTakeFirst();
     expect(JSON.stringify(row)).not.toContain(token);
   });
 
   it('the owner opens the claim page, types the code, and the status becomes claimed', async () => {
-    const b = (await c.call('POST', '/api/v1/agents/register', { body: { name: 'owned_bot', description: '<script>x</script>' } })).body;
+    const b = (
+      await c.call('POST', '/api/v1/agents/register', {
+        body: { name: 'owned_bot', description: '<script>x</script>' },
+      })
+    ).body;
     const key = b.agent.api_key;
     const url: string = b.agent.claim_url;
     for (const path of ['/api/v1/agents/status', '/api/v1/claim/status']) {
@@ -95,7 +132,11 @@ describe('registration and claim', () => {
     expect(html).toContain('owned_bot');
     expect(html).not.toContain(b.agent.verification_code); // the page asks for it, never shows it
     const form = (fields: Record<string, string>) =>
-      fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      });
     const wrong = await form({ verification_code: 'reef-0000' });
     expect(wrong.status).toBe(400);
     expect(await wrong.text()).toContain('does not match');
@@ -108,7 +149,11 @@ describe('registration and claim', () => {
     const status = (await c.call('GET', '/api/v1/agents/status', { key })).body;
     expect(status).toMatchObject({ status: 'claimed' });
     expect(status.message).toMatch(/claimed/);
-    expect((await c.call('GET', '/api/v1/me', { key })).body.agent).toMatchObject({ status: 'claimed', is_claimed: true, isClaimed: true });
+    expect((await c.call('GET', '/api/v1/me', { key })).body.agent).toMatchObject({
+      status: 'claimed',
+      is_claimed: true,
+      isClaimed: true,
+    });
     // Opening the link again shows the claimed state; an unknown token is a 404 page.
     expect(await (await fetch(url)).text()).toContain('human_one');
     expect((await fetch(`${c.base}/claim/hamlet_claim_nope`)).status).toBe(404);
@@ -122,40 +167,69 @@ describe('alias routes', () => {
     const put = await c.call('PUT', '/api/v1/me', { key: alpha.key, body: { description: 'via PUT' } });
     expect(put.body.agent.description).toBe('via PUT');
     expect((await c.call('GET', '/api/v1/agents/me', { key: alpha.key })).body.agent.description).toBe('via PUT');
-    const bad = expectEnvelope(await c.call('PUT', '/api/v1/me', { key: alpha.key, body: { dm_policy: 'friends' } }), 400, 'VALIDATION_ERROR');
+    const bad = expectEnvelope(
+      await c.call('PUT', '/api/v1/me', { key: alpha.key, body: { dm_policy: 'friends' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect(bad.error).toMatch(/dm_policy/);
   });
 
   it('GET /agents/{name} is the public profile; unknown names 404', async () => {
     const r = await c.call('GET', `/api/v1/agents/${alpha.name.toUpperCase()}`, { key: beta.key });
-    expect(r.body).toMatchObject({ success: true, agent: { name: alpha.name, profile_url: `${c.base}/u/${alpha.name}` }, isFollowing: false });
+    expect(r.body).toMatchObject({
+      success: true,
+      agent: { name: alpha.name, profile_url: `${c.base}/u/${alpha.name}` },
+      isFollowing: false,
+    });
     expectEnvelope(await c.call('GET', '/api/v1/agents/nobody_here', { key: beta.key }), 404, 'NOT_FOUND');
   });
 
   it('DELETE /posts/{id}/vote and /comments/{id}/vote remove the vote', async () => {
     await c.call('POST', `/api/v1/posts/${post.id}/upvote`, { key: beta.key });
     const removed = await c.call('DELETE', `/api/v1/posts/${post.id}/vote`, { key: beta.key });
-    expect(removed.body).toMatchObject({ success: true, action: 'removed', vote: null, post: { upvotes: 0, downvotes: 0, score: 0 } });
+    expect(removed.body).toMatchObject({
+      success: true,
+      action: 'removed',
+      vote: null,
+      post: { upvotes: 0, downvotes: 0, score: 0 },
+    });
     expect((await c.call('DELETE', `/api/v1/posts/${post.id}/vote`, { key: beta.key })).body.action).toBe('unchanged');
     expect((await c.call('GET', `/api/v1/posts/${post.id}`, { key: beta.key })).body.post.userVote).toBeNull();
-    const comment = (await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: alpha.key, body: { content: 'vote me' } })).body.comment;
+    const comment = (
+      await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: alpha.key, body: { content: 'vote me' } })
+    ).body.comment;
     await c.call('POST', `/api/v1/comments/${comment.id}/downvote`, { key: beta.key });
-    expect((await c.call('DELETE', `/api/v1/comments/${comment.id}/vote`, { key: beta.key })).body).toMatchObject({ action: 'removed', comment: { downvotes: 0 } });
-    expectEnvelope(await c.call('DELETE', '/api/v1/posts/00000000-0000-4000-8000-000000000000/vote', { key: beta.key }), 404);
+    expect((await c.call('DELETE', `/api/v1/comments/${comment.id}/vote`, { key: beta.key })).body).toMatchObject({
+      action: 'removed',
+      comment: { downvotes: 0 },
+    });
+    expectEnvelope(
+      await c.call('DELETE', '/api/v1/posts/00000000-0000-4000-8000-000000000000/vote', { key: beta.key }),
+      404,
+    );
   });
 
   it('comment sort old is oldest first; an unknown sort names the allowed values', async () => {
     const p = await c.createPost(beta.key, 'general', 'Sorting', { community_id: undefined, submolt: 'general' });
-    for (const text of ['one', 'two', 'three']) await c.call('POST', `/api/v1/posts/${p.id}/comments`, { key: alpha.key, body: { content: text } });
+    for (const text of ['one', 'two', 'three'])
+      await c.call('POST', `/api/v1/posts/${p.id}/comments`, { key: alpha.key, body: { content: text } });
     const old = (await c.call('GET', `/api/v1/posts/${p.id}/comments?sort=old`, { key: alpha.key })).body;
     expect(old.comments.map((x: any) => x.content)).toEqual(['one', 'two', 'three']);
     const fresh = (await c.call('GET', `/api/v1/posts/${p.id}/comments?sort=new`, { key: alpha.key })).body;
     expect(fresh.comments.map((x: any) => x.content)).toEqual(['three', 'two', 'one']);
-    expectEnvelope(await c.call('GET', `/api/v1/posts/${p.id}/comments?sort=oldest`, { key: alpha.key }), 400, 'VALIDATION_ERROR');
+    expectEnvelope(
+      await c.call('GET', `/api/v1/posts/${p.id}/comments?sort=oldest`, { key: alpha.key }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('search answers posts, agents and submolts, beside the production results list', async () => {
-    await c.call('POST', '/api/v1/submolts', { key: alpha.key, body: { name: 'shapeshifters', display_name: 'Shape Shifters' } });
+    await c.call('POST', '/api/v1/submolts', {
+      key: alpha.key,
+      body: { name: 'shapeshifters', display_name: 'Shape Shifters' },
+    });
     const r = (await c.call('GET', '/api/v1/search?q=shape', { key: beta.key })).body;
     expect(r).toMatchObject({ success: true, query: 'shape', type: 'all' });
     expect(r.posts.map((p: any) => p.id)).toContain(post.id);
@@ -168,7 +242,11 @@ describe('alias routes', () => {
     const comments = (await c.call('GET', '/api/v1/search?q=first&type=comments', { key: beta.key })).body;
     expect(comments.posts).toEqual([]);
     expect(comments.results.every((x: any) => x.type === 'comment')).toBe(true);
-    expectEnvelope(await c.call('GET', '/api/v1/search?q=x&type=everything', { key: beta.key }), 400, 'VALIDATION_ERROR');
+    expectEnvelope(
+      await c.call('GET', '/api/v1/search?q=x&type=everything', { key: beta.key }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('/agents/status carries a message', async () => {
@@ -180,8 +258,12 @@ describe('alias routes', () => {
 
 describe('seeded communities', () => {
   it('a fresh start has general and the other defaults, owned by a keyless system agent', async () => {
-    const list = (await c.call('GET', '/api/v1/submolts?sort=alphabetical', { key: beta.key })).body.submolts.map((s: any) => s.name);
-    expect(list).toEqual(expect.arrayContaining(['general', 'introductions', 'announcements', 'todayilearned', 'ponderings']));
+    const list = (await c.call('GET', '/api/v1/submolts?sort=alphabetical', { key: beta.key })).body.submolts.map(
+      (s: any) => s.name,
+    );
+    expect(list).toEqual(
+      expect.arrayContaining(['general', 'introductions', 'announcements', 'todayilearned', 'ponderings']),
+    );
     const general = (await c.call('GET', '/api/v1/communities/general', { key: beta.key })).body.community;
     expect(general).toMatchObject({ display_name: 'General', avatar_url: null, banner_url: null });
     expectEnvelope(await c.call('POST', '/api/v1/agents/register', { body: { name: 'hamlet' } }), 409, 'CONFLICT');
@@ -193,15 +275,35 @@ describe('seeded communities', () => {
     try {
       const a = await t.register('seed_checker');
       // The system agent owns seeded communities; an agent is not their moderator.
-      expectEnvelope(await t.call('PATCH', '/api/v1/communities/lobby/settings', { key: a.key, body: { description: 'x' } }), 403, 'FORBIDDEN');
-      const names = async (tt: Community, key: string) => (await tt.call('GET', '/api/v1/communities?sort=alphabetical', { key })).body.communities.map((x: any) => [x.name, x.display_name]);
-      expect(await names(t, a.key)).toEqual([['general', 'general'], ['lobby', 'The Lobby']]);
-      await t.call('POST', '/api/v1/posts', { key: a.key, body: { submolt: 'lobby', title: 'kept', content: 'across restarts' } });
+      expectEnvelope(
+        await t.call('PATCH', '/api/v1/communities/lobby/settings', { key: a.key, body: { description: 'x' } }),
+        403,
+        'FORBIDDEN',
+      );
+      const names = async (tt: Community, key: string) =>
+        (await tt.call('GET', '/api/v1/communities?sort=alphabetical', { key })).body.communities.map((x: any) => [
+          x.name,
+          x.display_name,
+        ]);
+      expect(await names(t, a.key)).toEqual([
+        ['general', 'general'],
+        ['lobby', 'The Lobby'],
+      ]);
+      await t.call('POST', '/api/v1/posts', {
+        key: a.key,
+        body: { submolt: 'lobby', title: 'kept', content: 'across restarts' },
+      });
       await t.t.stop();
       current = await t.t.restart({ COMMUNITY_DEFAULT_COMMUNITIES: 'lobby=Renamed Lobby,extra' });
       const t2 = wrap(current);
-      expect(await names(t2, a.key)).toEqual([['extra', 'extra'], ['general', 'general'], ['lobby', 'The Lobby']]);
-      expect((await t2.call('GET', '/api/v1/submolts/lobby/posts', { key: a.key })).body.posts.map((p: any) => p.title)).toEqual(['kept']);
+      expect(await names(t2, a.key)).toEqual([
+        ['extra', 'extra'],
+        ['general', 'general'],
+        ['lobby', 'The Lobby'],
+      ]);
+      expect(
+        (await t2.call('GET', '/api/v1/submolts/lobby/posts', { key: a.key })).body.posts.map((p: any) => p.title),
+      ).toEqual(['kept']);
     } finally {
       await current.destroy();
     }

@@ -20,7 +20,8 @@ async function client(method: string, path: string, body?: object, auth = true):
   const res = await fetch(`${c.base}/api/v1${path}`, init);
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;
-  if (!res.ok) throw Object.assign(new Error(data?.error || data?.message || `HTTP ${res.status}`), { status: res.status });
+  if (!res.ok)
+    throw Object.assign(new Error(data?.error || data?.message || `HTTP ${res.status}`), { status: res.status });
   return data;
 }
 
@@ -40,7 +41,9 @@ describe('moltbook-http-mcp requests', () => {
   it('agent tools: status, me, profile, update, follow, unfollow', async () => {
     expect((await client('GET', '/agents/status')).status).toBe('pending_claim');
     expect((await client('GET', '/agents/me')).agent.name).toBe('mcp_agent');
-    expect((await client('GET', `/agents/profile?name=${encodeURIComponent('mcp_other')}`)).agent.description).toBe('second');
+    expect((await client('GET', `/agents/profile?name=${encodeURIComponent('mcp_other')}`)).agent.description).toBe(
+      'second',
+    );
     const updated = await client('PATCH', '/agents/me', { description: 'updated', metadata: { via: 'mcp' } });
     expect(updated.agent).toMatchObject({ description: 'updated', metadata: { via: 'mcp' } });
     expect((await client('POST', '/agents/mcp_other/follow')).action).toBe('followed');
@@ -48,7 +51,12 @@ describe('moltbook-http-mcp requests', () => {
   });
 
   it('submolt, post, comment and vote tools', async () => {
-    const created = await client('POST', '/submolts', { name: 'mcp', display_name: 'MCP', description: 'tools', allow_crypto: false });
+    const created = await client('POST', '/submolts', {
+      name: 'mcp',
+      display_name: 'MCP',
+      description: 'tools',
+      allow_crypto: false,
+    });
     expect(created.submolt.name).toBe('mcp');
     expect((await client('GET', '/submolts')).submolts.some((s: any) => s.name === 'mcp')).toBe(true);
     expect((await client('GET', '/submolts/mcp')).submolt.your_role).toBe('owner');
@@ -86,21 +94,30 @@ describe('moltbook-http-mcp requests', () => {
     expect(await client('DELETE', `/posts/${post.post.id}`)).toBe(null); // 204, no body
     // Moderation tools: settings and moderators (the remove is a DELETE with a JSON body).
     key = ownerKey;
-    expect((await client('PATCH', '/submolts/mcp/settings', { description: 'new', theme_color: '#000000' })).submolt.theme_color).toBe('#000000');
-    expect((await client('POST', '/submolts/mcp/moderators', { agent_name: 'mcp_other', role: 'moderator' })).action).toBe('added');
+    expect(
+      (await client('PATCH', '/submolts/mcp/settings', { description: 'new', theme_color: '#000000' })).submolt
+        .theme_color,
+    ).toBe('#000000');
+    expect(
+      (await client('POST', '/submolts/mcp/moderators', { agent_name: 'mcp_other', role: 'moderator' })).action,
+    ).toBe('added');
     expect((await client('GET', '/submolts/mcp/moderators')).moderators).toHaveLength(2);
     expect((await client('DELETE', '/submolts/mcp/moderators', { agent_name: 'mcp_other' })).action).toBe('removed');
     key = otherKey;
     // Pins need the owner or a moderator of the community.
     const another = await client('POST', '/posts', { submolt: 'mcp', title: 'Pin me', content: 'x' });
-    await expect(client('POST', `/posts/${another.post.id}/pin`)).rejects.toThrow("Only the community's owner or a moderator can pin posts");
+    await expect(client('POST', `/posts/${another.post.id}/pin`)).rejects.toThrow(
+      "Only the community's owner or a moderator can pin posts",
+    );
     key = ownerKey;
     expect((await client('POST', `/posts/${another.post.id}/pin`)).action).toBe('pinned');
     expect((await client('DELETE', `/posts/${another.post.id}/pin`)).action).toBe('unpinned');
     // A path this server does not offer gets a 404 with a readable error.
     await expect(client('GET', '/agents/dm/inbox/everything')).rejects.toThrow('Endpoint not found');
     // Another agent's conversation id is "not found", exactly like one that does not exist.
-    await expect(client('GET', '/agents/dm/conversations/00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ status: 404 });
+    await expect(client('GET', '/agents/dm/conversations/00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({
+      status: 404,
+    });
     await expect(client('GET', '/agents/me', undefined, false)).rejects.toThrow('No authorization token provided');
   });
 });

@@ -15,25 +15,54 @@ beforeAll(async () => {
   c = await startCommunity();
   const a = await c.register('pager');
   const b = await c.register('reader');
-  await c.call('POST', '/api/v1/communities', { key: a.key, body: { name: 'pages', display_name: 'Pages <b>&</b> Co', description: '<img src=x onerror=alert(1)>' } });
+  await c.call('POST', '/api/v1/communities', {
+    key: a.key,
+    body: { name: 'pages', display_name: 'Pages <b>&</b> Co', description: '<img src=x onerror=alert(1)>' },
+  });
   post = await c.createPost(a.key, 'pages', '<script>alert("title")</script> Hello', {
     community_id: undefined,
     submolt: 'pages',
-    content: '**bold** and <script>alert(1)</script> and [bad](javascript:alert(2)) and <a href="https://ok.example" onclick="x()">ok</a>',
+    content:
+      '**bold** and <script>alert(1)</script> and [bad](javascript:alert(2)) and <a href="https://ok.example" onclick="x()">ok</a>',
   });
-  link = await c.createPost(b.key, 'pages', 'A link', { community_id: undefined, submolt: 'pages', content: undefined, url: 'https://example.com/a?b="c"' });
-  const top = (await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: b.key, body: { content: 'I *agree* <iframe src="https://evil"></iframe>' } })).body.comment;
-  await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: a.key, body: { content: 'thanks, <u>reader</u>', parent_id: top.id } });
+  link = await c.createPost(b.key, 'pages', 'A link', {
+    community_id: undefined,
+    submolt: 'pages',
+    content: undefined,
+    url: 'https://example.com/a?b="c"',
+  });
+  const top = (
+    await c.call('POST', `/api/v1/posts/${post.id}/comments`, {
+      key: b.key,
+      body: { content: 'I *agree* <iframe src="https://evil"></iframe>' },
+    })
+  ).body.comment;
+  await c.call('POST', `/api/v1/posts/${post.id}/comments`, {
+    key: a.key,
+    body: { content: 'thanks, <u>reader</u>', parent_id: top.id },
+  });
 
   // Two posts whose order differs by sort: the older one is upvoted twice, the newer one not.
   const s = await c.register('sorter');
   const sorting = (await c.createCommunity(s.key, 'sorting')).id;
   older = await c.createPost(s.key, sorting, 'Older but upvoted');
   newer = await c.createPost(s.key, sorting, 'Newer and unvoted');
-  for (const voter of [a, b]) expect((await c.call('POST', `/api/v1/posts/${older.id}/upvote`, { key: voter.key })).status).toBe(200);
-  await c.call('POST', `/api/v1/posts/${newer.id}/comments`, { key: a.key, body: { content: 'A remark about **sorting** by pager' } });
+  for (const voter of [a, b])
+    expect((await c.call('POST', `/api/v1/posts/${older.id}/upvote`, { key: voter.key })).status).toBe(200);
+  await c.call('POST', `/api/v1/posts/${newer.id}/comments`, {
+    key: a.key,
+    body: { content: 'A remark about **sorting** by pager' },
+  });
   styled = await c.createPost(s.key, sorting, 'Code and tables', {
-    content: ['```ts', 'const answer: number = 42;', '```', '', '| name | karma |', '| --- | ---: |', '| sorter | 2 |'].join('\n'),
+    content: [
+      '```ts',
+      'const answer: number = 42;',
+      '```',
+      '',
+      '| name | karma |',
+      '| --- | ---: |',
+      '| sorter | 2 |',
+    ].join('\n'),
   });
 });
 afterAll(async () => {
@@ -42,7 +71,12 @@ afterAll(async () => {
 
 const page = async (path: string) => {
   const res = await fetch(c.base + path);
-  return { status: res.status, type: res.headers.get('content-type'), csp: res.headers.get('content-security-policy'), html: await res.text() };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    csp: res.headers.get('content-security-policy'),
+    html: await res.text(),
+  };
 };
 
 describe('pages', () => {
@@ -95,16 +129,26 @@ describe('pages', () => {
 });
 
 const order = (html: string, ...titles: string[]) => titles.map((t) => html.indexOf(t));
-const current = (html: string) => /<nav class="tabs"[^>]*>.*?<a href="([^"]*)" aria-current="page">([^<]*)<\/a>/s.exec(html)?.slice(1);
+const current = (html: string) =>
+  /<nav class="tabs"[^>]*>.*?<a href="([^"]*)" aria-current="page">([^<]*)<\/a>/s.exec(html)?.slice(1);
 
 describe('sort tabs', () => {
   it('each sort of the front page has its own heading, marked tab and order', async () => {
-    for (const [sort, heading] of [['hot', 'Hot posts'], ['new', 'New posts'], ['top', 'Top posts'], ['rising', 'Rising posts']]) {
+    for (const [sort, heading] of [
+      ['hot', 'Hot posts'],
+      ['new', 'New posts'],
+      ['top', 'Top posts'],
+      ['rising', 'Rising posts'],
+    ]) {
       const r = await page(`/?sort=${sort}`);
       expect(r.status).toBe(200);
       expect(r.html).toContain(`<h1>${heading}</h1>`);
-      for (const other of ['Hot posts', 'New posts', 'Top posts', 'Rising posts'].filter((h) => h !== heading)) expect(r.html).not.toContain(other);
-      expect(current(r.html)).toEqual([sort === 'hot' ? '/' : `/?sort=${sort}`, sort[0]!.toUpperCase() + sort.slice(1)]);
+      for (const other of ['Hot posts', 'New posts', 'Top posts', 'Rising posts'].filter((h) => h !== heading))
+        expect(r.html).not.toContain(other);
+      expect(current(r.html)).toEqual([
+        sort === 'hot' ? '/' : `/?sort=${sort}`,
+        sort[0]!.toUpperCase() + sort.slice(1),
+      ]);
       for (const s of ['new', 'top', 'rising']) expect(r.html).toContain(`href="/?sort=${s}"`);
     }
     const [o, n] = order((await page('/?sort=new')).html, 'Older but upvoted', 'Newer and unvoted');
@@ -210,7 +254,11 @@ describe('search page', () => {
     expect(r.html).toContain('href="/u/sorter"');
     // The styled post's table names the agent "sorter".
     expect(r.html).toContain(`href="/post/${styled.id}"`);
-    expect(r.html).toMatch(new RegExp(`<a class="author" href="/u/pager">pager</a> on <a href="/post/${newer.id}#c-[0-9a-f-]+">Newer and unvoted</a>`));
+    expect(r.html).toMatch(
+      new RegExp(
+        `<a class="author" href="/u/pager">pager</a> on <a href="/post/${newer.id}#c-[0-9a-f-]+">Newer and unvoted</a>`,
+      ),
+    );
     expect(r.html).toContain('A remark about sorting by pager');
     expect((await page('/search?q=upvoted&type=posts')).html).toContain(`href="/post/${older.id}"`);
   });
@@ -243,7 +291,9 @@ describe('presentation', () => {
   it('pages carry OpenGraph tags describing them', async () => {
     const r = await page(`/post/${post.id}`);
     expect(r.html).toContain('<meta property="og:type" content="article">');
-    expect(r.html).toContain('<meta property="og:title" content="&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt; Hello">');
+    expect(r.html).toContain(
+      '<meta property="og:title" content="&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt; Hello">',
+    );
     expect(r.html).toMatch(/<meta property="og:description" content="bold and [^"]*ok">/);
     expect(r.html).toContain('<meta property="og:site_name" content="Hamlet community">');
     const m = await page('/m/sorting');
@@ -266,17 +316,25 @@ describe('presentation', () => {
       expect(r.html).toContain('<meta name="color-scheme" content="light dark">');
       expect(r.html).toContain('<meta name="viewport" content="width=device-width,initial-scale=1">');
       expect(r.html).not.toMatch(/<script/i);
-      for (const href of ['href="/"', 'href="/m"', 'href="/search"', 'action="/search"']) expect(r.html).toContain(href);
+      for (const href of ['href="/"', 'href="/m"', 'href="/search"', 'action="/search"'])
+        expect(r.html).toContain(href);
     }
   });
 
   it('an uploaded avatar and banner are shown on the profile, the community page, the list and search, and load', async () => {
-    const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    const PNG = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+      'base64',
+    );
     const upload = async (path: string, key: string, fields: Record<string, string> = {}) => {
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(PNG)]), 'a.png');
       for (const [k, v] of Object.entries(fields)) form.append(k, v);
-      const res = await fetch(c.base + path, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+      const res = await fetch(c.base + path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: form,
+      });
       expect(res.status, await res.clone().text()).toBe(200);
     };
     const painter = await c.register('painter');

@@ -96,7 +96,8 @@ describe('list cache', () => {
     await there.invalidate({ communityId: 'c1' });
     expect(await page()).toBe('v2');
     // A write in one community keeps other communities' pages, drops its own and the global ones.
-    const inCommunity = async (id: string) => (await here.list(id, 'hot', async () => `${id}:${++computed}`)).toString();
+    const inCommunity = async (id: string) =>
+      (await here.list(id, 'hot', async () => `${id}:${++computed}`)).toString();
     const c1 = await inCommunity('c1');
     const c2 = await inCommunity('c2');
     await there.invalidate({ communityId: 'c1' });
@@ -104,7 +105,8 @@ describe('list cache', () => {
     expect(await inCommunity('c2')).toBe(c2);
     expect(await page()).not.toBe('v2');
     // A comment tree is dropped only for its own post.
-    const tree = async (post: string) => (await here.commentTree(post, 'top', async () => `${post}${++computed}`)).toString();
+    const tree = async (post: string) =>
+      (await here.commentTree(post, 'top', async () => `${post}${++computed}`)).toString();
     const p1 = await tree('p1');
     const p2 = await tree('p2');
     await there.invalidate({ postId: 'p1' });
@@ -134,15 +136,29 @@ describe('list cache', () => {
       newest: { sort: 'new' as const, ids: ['a', 'c'], low: 0, high: 0 },
       top: { sort: 'top' as const, ids: ['a', 'b'], low: 5, high: 9 },
     };
-    const read = async (key: keyof typeof pages) => (await cache.list(ALL_COMMUNITIES, key, async () => ({ body: `${key}${++n}`, meta: pages[key] }))).toString();
-    const snapshot = async () => Object.fromEntries(await Promise.all(Object.keys(pages).map(async (k) => [k, await read(k as keyof typeof pages)])));
+    const read = async (key: keyof typeof pages) =>
+      (await cache.list(ALL_COMMUNITIES, key, async () => ({ body: `${key}${++n}`, meta: pages[key] }))).toString();
+    const snapshot = async () =>
+      Object.fromEntries(
+        await Promise.all(Object.keys(pages).map(async (k) => [k, await read(k as keyof typeof pages)])),
+      );
     const vote = (postId: string, hot: [number, number], score: [number, number]) =>
-      cache.invalidate({ vote: { postId, communityId: 'c1', before: { hot: hot[0], score: score[0] }, after: { hot: hot[1], score: score[1] }, counts: { upvotes: 0, downvotes: 0, score: score[1] } } });
+      cache.invalidate({
+        vote: {
+          postId,
+          communityId: 'c1',
+          before: { hot: hot[0], score: score[0] },
+          after: { hot: hot[1], score: score[1] },
+          counts: { upvotes: 0, downvotes: 0, score: score[1] },
+        },
+      });
     const changed = async (action: () => Promise<void>) => {
       const before = await snapshot();
       await action();
       const after = await snapshot();
-      return Object.keys(pages).filter((k) => before[k] !== after[k]).sort();
+      return Object.keys(pages)
+        .filter((k) => before[k] !== after[k])
+        .sort();
     };
     // A post far below every page, staying there: nothing changes.
     expect(await changed(() => vote('z', [1, 1.3], [0, 1]))).toEqual([]);
@@ -158,7 +174,8 @@ describe('list cache', () => {
     await vote('z', [1, 1], [0, 1]);
     expect(await html()).not.toBe(h);
     // Other communities' pages are untouched by a vote in c1.
-    const other = async () => (await cache.list('c2', 'hot', async () => ({ body: `c2-${++n}`, meta: pages.front }))).toString();
+    const other = async () =>
+      (await cache.list('c2', 'hot', async () => ({ body: `c2-${++n}`, meta: pages.front }))).toString();
     const o = await other();
     await vote('a', [10, 11], [6, 7]);
     expect(await other()).toBe(o);
@@ -194,7 +211,8 @@ describe('list cache', () => {
 
 describe('config', () => {
   it('reads the default communities: names with optional display names; empty means none; bad names are reported', () => {
-    const read = (v: string) => readSettings(readCommunitySettings, { COMMUNITY_DEFAULT_COMMUNITIES: v }).defaultCommunities;
+    const read = (v: string) =>
+      readSettings(readCommunitySettings, { COMMUNITY_DEFAULT_COMMUNITIES: v }).defaultCommunities;
     expect(read('')).toEqual([]);
     expect(read(' lobby = The Lobby , Misc ')).toEqual([
       { name: 'lobby', display_name: 'The Lobby', description: '' },
@@ -205,9 +223,22 @@ describe('config', () => {
 
   it('has defaults and reports bad values', () => {
     // COMMUNITY_TRUST_PROXY is the platform's now (an alias of HAMLET_TRUST_PROXY; see test/platform/edge.test.ts).
-    expect(readSettings(readCommunitySettings, {})).toMatchObject({ port: 4200, maxCommentDepth: 10, listCacheEntries: 5000, publicUrl: undefined });
-    expect(readSettings(readCommunitySettings, {}).defaultCommunities.map((d) => d.name)).toEqual(['general', 'introductions', 'announcements', 'todayilearned', 'ponderings']);
-    expect(readSettings(readCommunitySettings, { COMMUNITY_MAX_COMMENT_DEPTH: '3', COMMUNITY_LIST_CACHE_ENTRIES: '0' })).toMatchObject({
+    expect(readSettings(readCommunitySettings, {})).toMatchObject({
+      port: 4200,
+      maxCommentDepth: 10,
+      listCacheEntries: 5000,
+      publicUrl: undefined,
+    });
+    expect(readSettings(readCommunitySettings, {}).defaultCommunities.map((d) => d.name)).toEqual([
+      'general',
+      'introductions',
+      'announcements',
+      'todayilearned',
+      'ponderings',
+    ]);
+    expect(
+      readSettings(readCommunitySettings, { COMMUNITY_MAX_COMMENT_DEPTH: '3', COMMUNITY_LIST_CACHE_ENTRIES: '0' }),
+    ).toMatchObject({
       maxCommentDepth: 3,
       listCacheEntries: 0,
     });

@@ -25,7 +25,12 @@ afterAll(async () => {
 /** What the votes table says about an item, and what the item's row says. */
 async function truth(type: 'post' | 'comment', id: string) {
   const db = c.t.hamlet.platform.db.kysely;
-  const votes = await db.selectFrom('community_votes').select(['agent_id', 'value']).where('target_type', '=', type).where('target_id', '=', id).execute();
+  const votes = await db
+    .selectFrom('community_votes')
+    .select(['agent_id', 'value'])
+    .where('target_type', '=', type)
+    .where('target_id', '=', id)
+    .execute();
   const row = await db
     .selectFrom(type === 'post' ? 'community_posts' : 'community_comments')
     .select(['upvotes', 'downvotes', 'score'])
@@ -36,12 +41,14 @@ async function truth(type: 'post' | 'comment', id: string) {
   return { votes, row, table: { upvotes: ups, downvotes: downs, score: ups - downs } };
 }
 
-const vote = (key: string, id: string, direction: string, type = 'posts') => c.call('POST', `/api/v1/${type}/${id}/vote`, { key, body: { direction } });
+const vote = (key: string, id: string, direction: string, type = 'posts') =>
+  c.call('POST', `/api/v1/${type}/${id}/vote`, { key, body: { direction } });
 
 describe('/vote sets the vote idempotently', () => {
   it('up, up again, down, none', async () => {
     const post = await c.createPost(author.key, communityId, 'Set');
-    const listed = async (path: string) => (await c.call('GET', path, { key: voter.key })).body.posts.find((p: any) => p.id === post.id);
+    const listed = async (path: string) =>
+      (await c.call('GET', path, { key: voter.key })).body.posts.find((p: any) => p.id === post.id);
     // Both the global and the community listing are cached before the vote...
     expect((await listed('/api/v1/posts?sort=new')).upvotes).toBe(0);
     expect((await listed('/api/v1/posts?sort=new&submolt=votes')).upvotes).toBe(0);
@@ -49,7 +56,12 @@ describe('/vote sets the vote idempotently', () => {
     // ...and both show it after.
     expect((await listed('/api/v1/posts?sort=new')).upvotes).toBe(1);
     expect((await listed('/api/v1/posts?sort=new&submolt=votes')).upvotes).toBe(1);
-    expect(r.body).toMatchObject({ success: true, action: 'upvoted', vote: 'up', post: { upvotes: 1, downvotes: 0, score: 1 } });
+    expect(r.body).toMatchObject({
+      success: true,
+      action: 'upvoted',
+      vote: 'up',
+      post: { upvotes: 1, downvotes: 0, score: 1 },
+    });
     r = await vote(voter.key, post.id, 'up');
     expect(r.body).toMatchObject({ action: 'unchanged', vote: 'up', post: { upvotes: 1, downvotes: 0, score: 1 } });
     r = await vote(voter.key, post.id, 'down');
@@ -65,11 +77,18 @@ describe('/vote sets the vote idempotently', () => {
   it('rejects bad directions, unknown items, bad ids and self-votes', async () => {
     const post = await c.createPost(author.key, communityId, 'Bad');
     expectEnvelope(await vote(voter.key, post.id, 'sideways'), 400, 'VALIDATION_ERROR');
-    expectEnvelope(await c.call('POST', `/api/v1/posts/${post.id}/vote`, { key: voter.key, body: {} }), 400, 'VALIDATION_ERROR');
+    expectEnvelope(
+      await c.call('POST', `/api/v1/posts/${post.id}/vote`, { key: voter.key, body: {} }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expectEnvelope(await vote(voter.key, '00000000-0000-4000-8000-000000000000', 'up'), 404, 'NOT_FOUND');
     expectEnvelope(await vote(voter.key, 'not-a-uuid', 'up'), 400, 'VALIDATION_ERROR');
     for (const path of ['vote', 'upvote', 'downvote']) {
-      const b = expectEnvelope(await c.call('POST', `/api/v1/posts/${post.id}/${path}`, { key: author.key, body: { direction: 'up' } }), 400);
+      const b = expectEnvelope(
+        await c.call('POST', `/api/v1/posts/${post.id}/${path}`, { key: author.key, body: { direction: 'up' } }),
+        400,
+      );
       expect(b.error).toBe('Cannot vote on your own content');
     }
     expect((await truth('post', post.id)).votes).toEqual([]);
@@ -81,7 +100,13 @@ describe("Moltbook's toggles", () => {
     const post = await c.createPost(author.key, communityId, 'Toggle');
     const up = () => c.call('POST', `/api/v1/posts/${post.id}/upvote`, { key: voter.key, body: {} });
     const down = () => c.call('POST', `/api/v1/posts/${post.id}/downvote`, { key: voter.key });
-    expect((await up()).body).toMatchObject({ success: true, message: 'Upvoted!', action: 'upvoted', author: { name: 'author' }, upvotes: 1 });
+    expect((await up()).body).toMatchObject({
+      success: true,
+      message: 'Upvoted!',
+      action: 'upvoted',
+      author: { name: 'author' },
+      upvotes: 1,
+    });
     expect((await up()).body).toMatchObject({ message: 'Vote removed!', action: 'removed', upvotes: 0 });
     expect((await down()).body).toMatchObject({ message: 'Downvoted!', action: 'downvoted', downvotes: 1, score: -1 });
     expect((await up()).body).toMatchObject({ message: 'Vote changed!', action: 'changed', upvotes: 1, downvotes: 0 });
@@ -94,17 +119,27 @@ describe("Moltbook's toggles", () => {
   it('works on comments too, and moves the author’s karma', async () => {
     const before = (await c.call('GET', '/api/v1/agents/me', { key: author.key })).body.agent.karma;
     const post = await c.createPost(voter.key, communityId, 'Host');
-    const cm = (await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: author.key, body: { content: 'vote me' } })).body.comment;
+    const cm = (
+      await c.call('POST', `/api/v1/posts/${post.id}/comments`, { key: author.key, body: { content: 'vote me' } })
+    ).body.comment;
     expect((await c.call('POST', `/api/v1/comments/${cm.id}/upvote`, { key: voter.key })).body.action).toBe('upvoted');
     expect((await c.call('GET', '/api/v1/agents/me', { key: author.key })).body.agent.karma).toBe(before + 1);
-    expect((await vote(voter.key, cm.id, 'down', 'comments')).body).toMatchObject({ action: 'changed', comment: { upvotes: 0, downvotes: 1, score: -1 } });
+    expect((await vote(voter.key, cm.id, 'down', 'comments')).body).toMatchObject({
+      action: 'changed',
+      comment: { upvotes: 0, downvotes: 1, score: -1 },
+    });
     expect((await c.call('GET', '/api/v1/agents/me', { key: author.key })).body.agent.karma).toBe(before - 1);
-    expect((await c.call('POST', `/api/v1/comments/${cm.id}/downvote`, { key: voter.key })).body.action).toBe('removed');
+    expect((await c.call('POST', `/api/v1/comments/${cm.id}/downvote`, { key: voter.key })).body.action).toBe(
+      'removed',
+    );
     expect((await c.call('GET', '/api/v1/agents/me', { key: author.key })).body.agent.karma).toBe(before);
     const tree = await c.call('GET', `/api/v1/posts/${post.id}/comments`, { key: voter.key });
     expect(tree.body.comments[0]).toMatchObject({ upvotes: 0, downvotes: 0, score: 0 });
     expectEnvelope(await c.call('POST', `/api/v1/comments/${cm.id}/upvote`, { key: author.key }), 400);
-    expectEnvelope(await c.call('POST', `/api/v1/comments/00000000-0000-4000-8000-000000000000/upvote`, { key: author.key }), 404);
+    expectEnvelope(
+      await c.call('POST', `/api/v1/comments/00000000-0000-4000-8000-000000000000/upvote`, { key: author.key }),
+      404,
+    );
   });
 });
 
@@ -114,20 +149,29 @@ describe('hot ranking', () => {
     const old = await c.createPost(author.key, com.id, 'old');
     clock.advance(12.5 * 3_600_000); // 45,000 s: worth one order of magnitude of score
     await c.createPost(author.key, com.id, 'fresh');
-    const list = async () => (await c.call('GET', `/api/v1/posts?sort=hot&submolt=hotness`, { key: voter.key })).body.posts.map((p: any) => p.title);
+    const list = async () =>
+      (await c.call('GET', `/api/v1/posts?sort=hot&submolt=hotness`, { key: voter.key })).body.posts.map(
+        (p: any) => p.title,
+      );
     expect(await list()).toEqual(['fresh', 'old']);
     // Ten upvotes on the old post outweigh 12.5 hours exactly; eleven put it ahead.
     const voters = await Promise.all(Array.from({ length: 11 }, (_, i) => c.register(`hv${i}`)));
     for (const v of voters.slice(0, 10)) await vote(v.key, old.id, 'up');
     const db = c.t.hamlet.platform.db.kysely;
-    const row = await db.selectFrom('community_posts').select(['hot', 'created_at']).where('id', '=', old.id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('community_posts')
+      .select(['hot', 'created_at'])
+      .where('id', '=', old.id)
+      .executeTakeFirstOrThrow();
     expect(row.hot).toBeCloseTo(hotRank(10, Date.parse(row.created_at)), 6);
     await vote(voters[10]!.key, old.id, 'up');
     expect(await list()).toEqual(['old', 'fresh']);
     // A downvoted post sinks below a newer neutral one.
     for (const v of voters) await vote(v.key, old.id, 'down');
     expect(await list()).toEqual(['fresh', 'old']);
-    const top = (await c.call('GET', `/api/v1/posts?sort=top&submolt=hotness`, { key: voter.key })).body.posts.map((p: any) => p.title);
+    const top = (await c.call('GET', `/api/v1/posts?sort=top&submolt=hotness`, { key: voter.key })).body.posts.map(
+      (p: any) => p.title,
+    );
     expect(top).toEqual(['fresh', 'old']);
   });
 
@@ -141,27 +185,37 @@ describe('hot ranking', () => {
     clock.advance(3_600_000);
     const younger = await c.createPost(author.key, com.id, 'younger');
     await vote(voters[0]!.key, young.id, 'up');
-    const titles = (await c.call('GET', `/api/v1/posts?sort=rising&submolt=risers`, { key: voter.key })).body.posts.map((p: any) => p.title);
+    const titles = (await c.call('GET', `/api/v1/posts?sort=rising&submolt=risers`, { key: voter.key })).body.posts.map(
+      (p: any) => p.title,
+    );
     expect(titles).toEqual(['young', 'younger']);
     void younger;
   });
 });
 
 describe('vote races', () => {
-  it('50 agents voting concurrently on one post leave counters equal to the votes table', { timeout: 120_000 }, async () => {
-    const post = await c.createPost(author.key, communityId, 'Race');
-    const agents = await Promise.all(Array.from({ length: 50 }, (_, i) => c.register(`racer${i}`)));
-    const karmaBefore = (await c.call('GET', '/api/v1/agents/me', { key: author.key })).body.agent.karma;
-    const results = await Promise.all(
-      agents.map((a, i) => (i % 5 === 0 ? c.call('POST', `/api/v1/posts/${post.id}/downvote`, { key: a.key }) : vote(a.key, post.id, 'up'))),
-    );
-    expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
-    const t = await truth('post', post.id);
-    expect(t.table).toEqual({ upvotes: 40, downvotes: 10, score: 30 });
-    expect(t.row).toEqual(t.table);
-    const karmaAfter = (await c.call('GET', '/api/v1/agents/me', { key: author.key })).body.agent.karma;
-    expect(karmaAfter - karmaBefore).toBe(30);
-  });
+  it(
+    '50 agents voting concurrently on one post leave counters equal to the votes table',
+    { timeout: 120_000 },
+    async () => {
+      const post = await c.createPost(author.key, communityId, 'Race');
+      const agents = await Promise.all(Array.from({ length: 50 }, (_, i) => c.register(`racer${i}`)));
+      const karmaBefore = (await c.call('GET', '/api/v1/agents/me', { key: author.key })).body.agent.karma;
+      const results = await Promise.all(
+        agents.map((a, i) =>
+          i % 5 === 0
+            ? c.call('POST', `/api/v1/posts/${post.id}/downvote`, { key: a.key })
+            : vote(a.key, post.id, 'up'),
+        ),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
+      const t = await truth('post', post.id);
+      expect(t.table).toEqual({ upvotes: 40, downvotes: 10, score: 30 });
+      expect(t.row).toEqual(t.table);
+      const karmaAfter = (await c.call('GET', '/api/v1/agents/me', { key: author.key })).body.agent.karma;
+      expect(karmaAfter - karmaBefore).toBe(30);
+    },
+  );
 
   it('one agent sending 50 parallel votes counts once', async () => {
     const post = await c.createPost(author.key, communityId, 'Spam');
@@ -173,7 +227,11 @@ describe('vote races', () => {
     expect(t.row).toEqual(t.table);
 
     // 50 parallel toggles: whatever order they land in, the row agrees with the table.
-    const toggles = await Promise.all(Array.from({ length: 50 }, (_, i) => c.call('POST', `/api/v1/posts/${post.id}/${i % 2 ? 'upvote' : 'downvote'}`, { key: voter.key })));
+    const toggles = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        c.call('POST', `/api/v1/posts/${post.id}/${i % 2 ? 'upvote' : 'downvote'}`, { key: voter.key }),
+      ),
+    );
     expect(toggles.every((r) => r.status === 200)).toBe(true);
     t = await truth('post', post.id);
     expect(t.votes.length).toBeLessThanOrEqual(1);
@@ -194,6 +252,8 @@ describe('vote races', () => {
     const t = await truth('post', post.id);
     expect(t.row).toEqual(t.table);
     expect(t.table.downvotes).toBe(5);
-    await expect(votes.cast(author.id, 'post', post.id, { mode: 'set', value: 1 })).rejects.toThrow('Cannot vote on your own content');
+    await expect(votes.cast(author.id, 'post', post.id, { mode: 'set', value: 1 })).rejects.toThrow(
+      'Cannot vote on your own content',
+    );
   });
 });

@@ -24,19 +24,40 @@ const call = async (domain: string, service: string, data: Record<string, unknow
 const ALARM = 'sensor.nr_alarm';
 
 beforeAll(async () => {
-  h = await startHome({ env: { HOME_CONFIG: demoHouseWith(['{ domain: tag, id: front_door_tag, name: Front door tag, tag_id: "04A1B2C3D4" }']) } });
+  h = await startHome({
+    env: {
+      HOME_CONFIG: demoHouseWith(['{ domain: tag, id: front_door_tag, name: Front door tag, tag_id: "04A1B2C3D4" }']),
+    },
+  });
   // What the time and zone flows watch exists before they start (else the nodes report an issue).
-  await h.api('POST', `/api/states/${ALARM}`, { state: 'unknown', attributes: { device_class: 'timestamp', friendly_name: 'Alarm' } });
-  await h.api('POST', '/api/states/zone.nr_office', { state: '0', attributes: { latitude: 52.3731, longitude: 4.8922, radius: 100, friendly_name: 'Office' } });
-  await h.api('POST', '/api/states/person.nr_alice', { state: 'not_home', attributes: { latitude: 52.3, longitude: 4.7, friendly_name: 'Alice' } });
+  await h.api('POST', `/api/states/${ALARM}`, {
+    state: 'unknown',
+    attributes: { device_class: 'timestamp', friendly_name: 'Alarm' },
+  });
+  await h.api('POST', '/api/states/zone.nr_office', {
+    state: '0',
+    attributes: { latitude: 52.3731, longitude: 4.8922, radius: 100, friendly_name: 'Office' },
+  });
+  await h.api('POST', '/api/states/person.nr_alice', {
+    state: 'not_home',
+    attributes: { latitude: 52.3, longitude: 4.7, friendly_name: 'Alice' },
+  });
   proxy = await startRecordingProxy(h.url);
   nr = await startNodeRed({ homeUrl: proxy.url, token: h.token, flows: flowFiles() });
   // Connected once the nodes have their states, services and the five registries, and the
   // state_changed subscription the event nodes listen on is in place.
-  await waitFor(() => nr.log().includes('Registries Loaded') && proxy.commands.some((c) => c.type === 'subscribe_events' && c.message.event_type === 'state_changed' && c.success), {
-    timeoutMs: 30_000,
-    message: () => `Node-RED to connect; commands so far: ${JSON.stringify(proxy.commands.map((c) => [c.type, c.error?.code]))}\n${nr.log().slice(-3000)}`,
-  });
+  await waitFor(
+    () =>
+      nr.log().includes('Registries Loaded') &&
+      proxy.commands.some(
+        (c) => c.type === 'subscribe_events' && c.message.event_type === 'state_changed' && c.success,
+      ),
+    {
+      timeoutMs: 30_000,
+      message: () =>
+        `Node-RED to connect; commands so far: ${JSON.stringify(proxy.commands.map((c) => [c.type, c.error?.code]))}\n${nr.log().slice(-3000)}`,
+    },
+  );
 });
 
 afterAll(async () => {
@@ -62,7 +83,11 @@ describe('Node-RED Home Assistant nodes against the home', () => {
     expect(on.payload).toBe('on');
     expect(on.topic).toBe('input_boolean.guest_mode');
     expect(on.data.old_state.state).toBe('off');
-    expect(on.data.new_state).toMatchObject({ entity_id: 'input_boolean.guest_mode', state: 'on', attributes: { friendly_name: 'Guest Mode' } });
+    expect(on.data.new_state).toMatchObject({
+      entity_id: 'input_boolean.guest_mode',
+      state: 'on',
+      attributes: { friendly_name: 'Guest Mode' },
+    });
     await call('input_boolean', 'turn_off', { entity_id: 'input_boolean.guest_mode' });
     expect((await nr.next('events-state/not-on')).payload).toBe('off');
   });
@@ -81,12 +106,20 @@ describe('Node-RED Home Assistant nodes against the home', () => {
   test('action calls a service on an entity and on a label', async () => {
     await nr.inject('action-inject');
     const msg = await nr.next('action/called');
-    expect(msg.payload).toEqual({ domain: 'light', service: 'turn_on', data: { brightness: 128 }, target: { entity_id: 'light.kitchen' } });
+    expect(msg.payload).toEqual({
+      domain: 'light',
+      service: 'turn_on',
+      data: { brightness: 128 },
+      target: { entity_id: 'light.kitchen' },
+    });
     expect(await state('light.kitchen')).toMatchObject({ state: 'on', attributes: { brightness: 128 } });
 
     await call('light', 'turn_on', { entity_id: 'light.porch' });
     await nr.inject('action-area-inject');
-    expect((await nr.next('action/called-label')).payload).toMatchObject({ service: 'turn_off', target: { label_id: 'security' } });
+    expect((await nr.next('action/called-label')).payload).toMatchObject({
+      service: 'turn_off',
+      target: { label_id: 'security' },
+    });
     expect((await state('light.porch')).state).toBe('off');
   });
 
@@ -94,13 +127,23 @@ describe('Node-RED Home Assistant nodes against the home', () => {
     await nr.inject('current-state-inject');
     const warm = await nr.next('current-state/warm');
     expect(warm.payload).toBe('11.5');
-    expect(warm.data).toMatchObject({ entity_id: 'sensor.outside_temperature', state: '11.5', attributes: { unit_of_measurement: '°C' } });
-    await h.api('POST', '/api/states/sensor.outside_temperature', { state: '4.5', attributes: { unit_of_measurement: '°C', friendly_name: 'Outside Temperature', device_class: 'temperature' } });
+    expect(warm.data).toMatchObject({
+      entity_id: 'sensor.outside_temperature',
+      state: '11.5',
+      attributes: { unit_of_measurement: '°C' },
+    });
+    await h.api('POST', '/api/states/sensor.outside_temperature', {
+      state: '4.5',
+      attributes: { unit_of_measurement: '°C', friendly_name: 'Outside Temperature', device_class: 'temperature' },
+    });
     await waitFor(async () => {
       await nr.inject('current-state-inject');
       return (await nr.next('current-state/cold', 2_000).catch(() => undefined))?.payload === '4.5';
     });
-    await h.api('POST', '/api/states/sensor.outside_temperature', { state: '11.5', attributes: { unit_of_measurement: '°C', friendly_name: 'Outside Temperature', device_class: 'temperature' } });
+    await h.api('POST', '/api/states/sensor.outside_temperature', {
+      state: '11.5',
+      attributes: { unit_of_measurement: '°C', friendly_name: 'Outside Temperature', device_class: 'temperature' },
+    });
   });
 
   test('get entities filters by state and by floor, area and label from the registries', async () => {
@@ -140,10 +183,17 @@ describe('Node-RED Home Assistant nodes against the home', () => {
     expect(ws.payload).toMatchObject({ version: '2026.1.0', location_name: 'Home', state: 'RUNNING' });
 
     await nr.inject('api-get-inject');
-    expect((await nr.next('api/http-get')).payload).toMatchObject({ entity_id: 'switch.coffee_maker', state: (await state('switch.coffee_maker')).state });
+    expect((await nr.next('api/http-get')).payload).toMatchObject({
+      entity_id: 'switch.coffee_maker',
+      state: (await state('switch.coffee_maker')).state,
+    });
 
     await nr.inject('api-post-inject');
-    expect((await nr.next('api/http-post')).payload).toMatchObject({ entity_id: 'sensor.node_red', state: '42', attributes: { unit_of_measurement: 'W' } });
+    expect((await nr.next('api/http-post')).payload).toMatchObject({
+      entity_id: 'sensor.node_red',
+      state: '42',
+      attributes: { unit_of_measurement: 'W' },
+    });
     expect((await state('sensor.node_red')).state).toBe('42');
 
     await nr.inject('api-text-inject');
@@ -155,7 +205,11 @@ describe('Node-RED Home Assistant nodes against the home', () => {
     await waitFor(async () => (await nr.next('poll-state/not-on', 5_000)).payload === 'off');
     await call('switch', 'turn_on', { entity_id: 'switch.coffee_maker' });
     const on = await nr.next('poll-state/on', 10_000);
-    expect(on).toMatchObject({ payload: 'on', topic: 'switch.coffee_maker', data: { entity_id: 'switch.coffee_maker', state: 'on' } });
+    expect(on).toMatchObject({
+      payload: 'on',
+      topic: 'switch.coffee_maker',
+      data: { entity_id: 'switch.coffee_maker', state: 'on' },
+    });
   });
 
   test('wait until holds a message until an entity reaches a state', async () => {
@@ -198,27 +252,40 @@ describe('Node-RED Home Assistant nodes against the home', () => {
     await h.api('POST', '/api/events/tag_scanned', { tag_id: '04A1B2C3D4', device_id: 'phone1' });
     const msg = await nr.next('tag/scanned');
     expect(msg.topic).toBe('04A1B2C3D4');
-    expect(msg.payload).toMatchObject({ tag_id: '04A1B2C3D4', device_id: 'phone1', user_id: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(msg.payload).toMatchObject({
+      tag_id: '04A1B2C3D4',
+      device_id: 'phone1',
+      user_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     expect(proxy.commands.some((c) => c.type === 'tag/list' && c.success)).toBe(true);
   });
 
   test('time fires at the time an entity holds', async () => {
     // Two seconds ahead, whole seconds (its schedule is a cron line with seconds).
     const at = new Date(Math.ceil((Date.now() + 2_000) / 1000) * 1000).toISOString();
-    await h.api('POST', `/api/states/${ALARM}`, { state: at, attributes: { device_class: 'timestamp', friendly_name: 'Alarm' } });
+    await h.api('POST', `/api/states/${ALARM}`, {
+      state: at,
+      attributes: { device_class: 'timestamp', friendly_name: 'Alarm' },
+    });
     const msg = await nr.next('time/alarm', 15_000);
     expect(msg).toMatchObject({ payload: at, topic: ALARM, data: { entity_id: ALARM, state: at } });
   });
 
   test('zone passes on a person entering a zone', async () => {
-    await h.api('POST', '/api/states/person.nr_alice', { state: 'Office', attributes: { latitude: 52.3732, longitude: 4.8921, friendly_name: 'Alice' } });
+    await h.api('POST', '/api/states/person.nr_alice', {
+      state: 'Office',
+      attributes: { latitude: 52.3732, longitude: 4.8921, friendly_name: 'Alice' },
+    });
     const msg = await nr.next('zone/entered');
     expect(msg).toMatchObject({ topic: 'person.nr_alice', payload: 'Office' });
     expect(msg.zones.map((z: any) => z.entity_id)).toEqual(['zone.nr_office']);
   });
 
   test('the server node keeps its connection alive with pings that Hamlet answers', async () => {
-    await waitFor(() => proxy.commands.some((c) => c.type === 'ping' && c.success), { timeoutMs: 20_000, message: 'a ping answered with a pong' });
+    await waitFor(() => proxy.commands.some((c) => c.type === 'ping' && c.success), {
+      timeoutMs: 20_000,
+      message: 'a ping answered with a pong',
+    });
     expect(nr.log()).not.toContain('attempting to reconnect');
   });
 
@@ -230,6 +297,20 @@ describe('Node-RED Home Assistant nodes against the home', () => {
     expect(refused.map((c) => ({ type: c.type, error: c.error }))).toEqual([]);
     const failedRequests = proxy.requests.filter((r) => r.status >= 400);
     expect(failedRequests).toEqual([]);
-    console.log(`Node-RED sent ${proxy.commands.length} WebSocket commands (${[...new Set(proxy.commands.map((c) => c.type))].sort().join(', ')}) and ${proxy.requests.length} REST requests (${[...new Set(proxy.requests.map((r) => `${r.method} ${r.path.split('?')[0]!.replace(/\/(light|sensor|switch)\.[a-z_]+$/, '/<id>').replace(/period\/.*/, 'period/<start>')}`))].sort().join(', ')})`);
+    console.log(
+      `Node-RED sent ${proxy.commands.length} WebSocket commands (${[...new Set(proxy.commands.map((c) => c.type))].sort().join(', ')}) and ${proxy.requests.length} REST requests (${[
+        ...new Set(
+          proxy.requests.map(
+            (r) =>
+              `${r.method} ${r.path
+                .split('?')[0]!
+                .replace(/\/(light|sensor|switch)\.[a-z_]+$/, '/<id>')
+                .replace(/period\/.*/, 'period/<start>')}`,
+          ),
+        ),
+      ]
+        .sort()
+        .join(', ')})`,
+    );
   });
 });

@@ -12,7 +12,12 @@ beforeAll(async () => {
   rig = await startAgentRig({ HAMLET_CONSOLE: 'on' });
   base = rig.t.hamlet.console!.urls.web!;
   const admin = (await rig.t.hamlet.platform.keys.create('admin')).key;
-  const login = await fetch(`${base}/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ key: admin, next: '/activity' }) });
+  const login = await fetch(`${base}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ key: admin, next: '/activity' }),
+  });
   cookie = login.headers.get('set-cookie')!.split(';')[0]!;
 }, 120_000);
 afterAll(async () => rig?.t.destroy());
@@ -24,7 +29,14 @@ const page = async (path: string) => {
 
 const ENTITIES: Record<string, string> = { quot: '"', '#39': "'", lt: '<', gt: '>', amp: '&' };
 /** The feed's lines as text, tags dropped. */
-const lines = (htmlText: string) => [...htmlText.matchAll(/<li class="activity-item[^"]*"[^>]*>([\s\S]*?)<\/li>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, '').replace(/&(quot|#39|lt|gt|amp);/g, (_m, e: string) => ENTITIES[e]!).replace(/\s+/g, ' ').trim());
+const lines = (htmlText: string) =>
+  [...htmlText.matchAll(/<li class="activity-item[^"]*"[^>]*>([\s\S]*?)<\/li>/g)].map((m) =>
+    m[1]!
+      .replace(/<[^>]+>/g, '')
+      .replace(/&(quot|#39|lt|gt|amp);/g, (_m, e: string) => ENTITIES[e]!)
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
 
 describe('the activity feed', () => {
   it('shows what happened across the services, newest first', async () => {
@@ -41,7 +53,14 @@ describe('the activity feed', () => {
     expect(feed).toContain('<h1>Activity</h1>');
     const events = lines(feed);
     const at = (text: string) => events.findIndex((l) => l.includes(text));
-    for (const text of ['Activity mail', 'published "Activity post"', 'Activity thread', 'Living Room turned on', 'of "Activity workflow" finished: success']) expect(at(text), text).toBeGreaterThanOrEqual(0);
+    for (const text of [
+      'Activity mail',
+      'published "Activity post"',
+      'Activity thread',
+      'Living Room turned on',
+      'of "Activity workflow" finished: success',
+    ])
+      expect(at(text), text).toBeGreaterThanOrEqual(0);
     // Newest first: the workflow ran last, the mail was sent first.
     expect(at('Activity workflow')).toBeLessThan(at('Living Room turned on'));
     expect(at('Living Room turned on')).toBeLessThan(at('Activity mail'));
@@ -72,7 +91,10 @@ describe('the activity feed', () => {
 
   it('sends the page an event for each new matching entry', async () => {
     const abort = new AbortController();
-    const res = await fetch(`${base}/activity/stream?service=home`, { headers: { cookie, accept: 'text/event-stream' }, signal: abort.signal });
+    const res = await fetch(`${base}/activity/stream?service=home`, {
+      headers: { cookie, accept: 'text/event-stream' },
+      signal: abort.signal,
+    });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();

@@ -20,7 +20,10 @@ afterAll(async () => rig?.close());
 async function admin(method: string, path: string, body?: unknown, key: string | null = adminKey) {
   const res = await fetch(base + path, {
     method,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -68,8 +71,12 @@ describe('clock admin API', () => {
   it('a frozen clock holds a verification token while real time passes; an advance past its 24 h expires it', async () => {
     const frozen = await admin('POST', '/admin/api/clock', { frozen: true, now: '2026-03-01T08:00:00Z' });
     expect(frozen).toEqual({ status: 200, body: { frozen: true, now: '2026-03-01T08:00:00.000Z' } });
-    expect((await rig.call('POST', '/api/register', { email: 'early@example.org', name: 'E', slug: 'early-agent' })).status).toBe(200);
-    expect((await rig.call('POST', '/api/register', { email: 'late@example.org', name: 'L', slug: 'late-agent' })).status).toBe(200);
+    expect(
+      (await rig.call('POST', '/api/register', { email: 'early@example.org', name: 'E', slug: 'early-agent' })).status,
+    ).toBe(200);
+    expect(
+      (await rig.call('POST', '/api/register', { email: 'late@example.org', name: 'L', slug: 'late-agent' })).status,
+    ).toBe(200);
     const early = await rig.tokenFor('early@example.org');
     const late = await rig.tokenFor('late@example.org');
     // Real time went by while the mails were sent and read; the clock did not move.
@@ -77,9 +84,13 @@ describe('clock admin API', () => {
 
     const advanced = await admin('POST', '/admin/api/clock/advance', { seconds: 23 * HOUR_S + 59 * 60 });
     expect(advanced).toEqual({ status: 200, body: { frozen: true, now: '2026-03-02T07:59:00.000Z' } });
-    expect((await rig.call('GET', `/api/verify?token=${early}`, undefined, { accept: 'application/json' })).status).toBe(200);
+    expect(
+      (await rig.call('GET', `/api/verify?token=${early}`, undefined, { accept: 'application/json' })).status,
+    ).toBe(200);
 
-    expect((await admin('POST', '/admin/api/clock/advance', { seconds: 120 })).body.now).toBe('2026-03-02T08:01:00.000Z');
+    expect((await admin('POST', '/admin/api/clock/advance', { seconds: 120 })).body.now).toBe(
+      '2026-03-02T08:01:00.000Z',
+    );
     const expired = await rig.call('GET', `/api/verify?token=${late}`, undefined, { accept: 'application/json' });
     expect(expired.status).toBe(400);
     expect(expired.body.code).toBe('token_expired');
@@ -87,7 +98,8 @@ describe('clock admin API', () => {
 
   it('a rate-limit window holds while frozen and resets after an advance past it', async () => {
     await admin('POST', '/admin/api/clock', { frozen: true });
-    const register = (slug: string) => rig.call('POST', '/api/register', { email: `${slug}@example.org`, name: slug, slug });
+    const register = (slug: string) =>
+      rig.call('POST', '/api/register', { email: `${slug}@example.org`, name: slug, slug });
     // A fresh window: the registrations above are more than an hour of clock time ago.
     for (const slug of ['rl-one', 'rl-two', 'rl-three']) expect((await register(slug)).status).toBe(200);
     expect((await register('rl-four')).status).toBe(429);
@@ -99,7 +111,8 @@ describe('clock admin API', () => {
 
   it('a clock set back does not lock a throttled caller out for the length of the jump', async () => {
     await admin('POST', '/admin/api/clock', { frozen: true, now: '2026-06-01T12:00:00Z' });
-    const register = (slug: string) => rig.call('POST', '/api/register', { email: `${slug}@example.org`, name: slug, slug });
+    const register = (slug: string) =>
+      rig.call('POST', '/api/register', { email: `${slug}@example.org`, name: slug, slug });
     for (const slug of ['back-one', 'back-two', 'back-three']) expect((await register(slug)).status).toBe(200);
     expect((await register('back-four')).status).toBe(429);
     // A day back (a world restored, an evaluator rewinding): still limited, but for one window at most.

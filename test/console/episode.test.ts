@@ -54,7 +54,10 @@ async function admin(method: string, path: string, body?: unknown, type = 'appli
 }
 
 beforeAll(async () => {
-  t = await startTestHamlet({ services: ['blog', 'mail', 'community', 'home', 'workflow'], env: { HAMLET_CONSOLE: 'on', HAMLET_RATE_LIMITS: 'off' } });
+  t = await startTestHamlet({
+    services: ['blog', 'mail', 'community', 'home', 'workflow'],
+    env: { HAMLET_CONSOLE: 'on', HAMLET_RATE_LIMITS: 'off' },
+  });
   console_ = t.hamlet.console!.urls.web!;
   adminKey = (await t.hamlet.platform.keys.create('admin')).key;
 }, 120_000);
@@ -71,7 +74,11 @@ describe('an evaluation episode', () => {
     // The agent's episode, through MCP with its own keys.
     const agent = new Client({ name: 'episode-agent', version: '1.0.0' });
     await agent.connect(
-      new StreamableHTTPClientTransport(new URL(`${console_}/mcp`), { requestInit: { headers: { 'x-hamlet-keys': [ada.mail.key, ada.blog.key, ada.home.key, ada.workflow.key].join(',') } } }),
+      new StreamableHTTPClientTransport(new URL(`${console_}/mcp`), {
+        requestInit: {
+          headers: { 'x-hamlet-keys': [ada.mail.key, ada.blog.key, ada.home.key, ada.workflow.key].join(',') },
+        },
+      }),
     );
     const call = async (name: string, args: Record<string, unknown>) => {
       const r = await agent.callTool({ name, arguments: args });
@@ -91,16 +98,31 @@ describe('an evaluation episode', () => {
     await agent.close();
 
     // The trace lists exactly those calls: the MCP tool calls, and the API calls they made with the agent's keys.
-    const tools = ['mail_list_messages', 'mail_read_message', 'blog_publish', 'home_call_service', 'workflow_list', 'workflow_run'];
+    const tools = [
+      'mail_list_messages',
+      'mail_read_message',
+      'blog_publish',
+      'home_call_service',
+      'workflow_list',
+      'workflow_run',
+    ];
     // (Each tool-call entry is recorded after its answer.)
-    const mcp = await waitFor(async () => {
-      const entries: any[] = (await admin('GET', `/admin/api/trace?kind=mcp&since=${encodeURIComponent(since)}&order=oldest&limit=100`)).entries;
-      return entries.length >= tools.length && entries;
-    }, { intervalMs: 100, message: 'a trace entry for each tool call' });
+    const mcp = await waitFor(
+      async () => {
+        const entries: any[] = (
+          await admin('GET', `/admin/api/trace?kind=mcp&since=${encodeURIComponent(since)}&order=oldest&limit=100`)
+        ).entries;
+        return entries.length >= tools.length && entries;
+      },
+      { intervalMs: 100, message: 'a trace entry for each tool call' },
+    );
     expect(mcp.map((e) => e.route)).toEqual(tools);
     const keyIds = new Set<string>();
-    for (const [service, entry] of Object.entries(ada)) keyIds.add((await t.hamlet.platform.keys.verify(service, entry.key))!.id);
-    const http = (await admin('GET', `/admin/api/trace?kind=http&since=${encodeURIComponent(since)}&order=oldest&limit=100`)).entries.filter((e: { keyId: string | null }) => e.keyId && keyIds.has(e.keyId));
+    for (const [service, entry] of Object.entries(ada))
+      keyIds.add((await t.hamlet.platform.keys.verify(service, entry.key))!.id);
+    const http = (
+      await admin('GET', `/admin/api/trace?kind=http&since=${encodeURIComponent(since)}&order=oldest&limit=100`)
+    ).entries.filter((e: { keyId: string | null }) => e.keyId && keyIds.has(e.keyId));
     expect(http.map((e: { method: string; route: string }) => `${e.method} ${e.route}`)).toEqual([
       'GET /v0/inboxes/:inbox_id/messages',
       'GET /v0/inboxes/:inbox_id/messages/:message_id',
@@ -117,26 +139,61 @@ describe('an evaluation episode', () => {
     // Per service, the tables that gained (+), changed (~) or lost (-) rows: the agent's post, the
     // light's new state with its recorded event, the execution; mail was only read.
     const touched = Object.fromEntries(
-      Object.entries(diff.services as Record<string, { added: Array<{ table: string }>; changed: Array<{ table: string }>; removed: Array<{ table: string }> }>).map(([s, c]) => [
+      Object.entries(
+        diff.services as Record<
+          string,
+          { added: Array<{ table: string }>; changed: Array<{ table: string }>; removed: Array<{ table: string }> }
+        >,
+      ).map(([s, c]) => [
         s,
-        [...new Set([...c.added.map((x) => `+${x.table}`), ...c.changed.map((x) => `~${x.table}`), ...c.removed.map((x) => `-${x.table}`)])].sort(),
+        [
+          ...new Set([
+            ...c.added.map((x) => `+${x.table}`),
+            ...c.changed.map((x) => `~${x.table}`),
+            ...c.removed.map((x) => `-${x.table}`),
+          ]),
+        ].sort(),
       ]),
     );
-    expect(touched).toEqual({ blog: ['+blog_posts'], community: [], home: ['+home_events', '+home_states', '~home_entities'], mail: [], platform: [], workflow: ['+workflow_executions'] });
-    const rows = (s: string) => [...diff.services[s].added, ...diff.services[s].changed, ...diff.services[s].removed] as Array<{ table: string; row?: any; after?: any }>;
+    expect(touched).toEqual({
+      blog: ['+blog_posts'],
+      community: [],
+      home: ['+home_events', '+home_states', '~home_entities'],
+      mail: [],
+      platform: [],
+      workflow: ['+workflow_executions'],
+    });
+    const rows = (s: string) =>
+      [...diff.services[s].added, ...diff.services[s].changed, ...diff.services[s].removed] as Array<{
+        table: string;
+        row?: any;
+        after?: any;
+      }>;
     expect(rows('blog').some((c) => c.table === 'blog_posts' && c.row?.title === 'News from my inbox')).toBe(true);
     expect(rows('home').some((c) => JSON.stringify(c).includes('light.kitchen'))).toBe(true);
     expect(rows('workflow').some((c) => c.table === 'workflow_executions')).toBe(true);
-    for (const s of ['blog', 'home', 'workflow', 'mail']) for (const c of diff.services[s].removed) throw new Error(`${s}: the agent removed nothing, yet ${c.table} lost a row`);
+    for (const s of ['blog', 'home', 'workflow', 'mail'])
+      for (const c of diff.services[s].removed)
+        throw new Error(`${s}: the agent removed nothing, yet ${c.table} lost a row`);
 
     // More actions, then the saved world comes back with the same hash.
     const homeKey = ada.home.key;
-    await fetch(`${t.url('home')}/api/services/light/turn_off`, { method: 'POST', headers: { authorization: `Bearer ${homeKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ entity_id: 'light.kitchen' }) });
-    await fetch(`${t.url('blog')}/api/publish`, { method: 'POST', headers: { authorization: `Bearer ${ada.blog.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'After the save', content: 'Gone after the load.' }) });
+    await fetch(`${t.url('home')}/api/services/light/turn_off`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${homeKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ entity_id: 'light.kitchen' }),
+    });
+    await fetch(`${t.url('blog')}/api/publish`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ada.blog.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'After the save', content: 'Gone after the load.' }),
+    });
     expect((await admin('GET', '/admin/api/world/hash')).hash).not.toBe(end.hash);
     const restored = await admin('POST', `/admin/api/world/snapshots/${end.id}/restore`);
     expect(restored.hash).toBe(end.hash);
-    const kitchen = await (await fetch(`${t.url('home')}/api/states/light.kitchen`, { headers: { authorization: `Bearer ${homeKey}` } })).json();
+    const kitchen = await (
+      await fetch(`${t.url('home')}/api/states/light.kitchen`, { headers: { authorization: `Bearer ${homeKey}` } })
+    ).json();
     expect(kitchen.state).toBe('on');
 
     // Reset: an empty world, whose hash is the empty snapshot's.

@@ -19,27 +19,44 @@ describe("the console's link to the home", () => {
   afterAll(async () => t?.destroy());
 
   const setState = (entityId: string, state: string) =>
-    fetch(`${t.url('home')}/api/states/${entityId}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ state }) });
+    fetch(`${t.url('home')}/api/states/${entityId}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ state }),
+    });
 
   it('reconnects after the home restarts, with the states changed meanwhile, and passes on later changes', async () => {
-    const link = new HomeLink(() => `http://127.0.0.1:${port}`, () => key, createLogger({ level: 'silent', pretty: false }));
+    const link = new HomeLink(
+      () => `http://127.0.0.1:${port}`,
+      () => key,
+      createLogger({ level: 'silent', pretty: false }),
+    );
     const heard: Array<[string, HassState | null]> = [];
     link.onChange((id, s) => heard.push([id, s]));
     try {
       await link.ready();
       await setState('sensor.link', 'one');
-      await waitFor(() => heard.some(([id, s]) => id === 'sensor.link' && s?.state === 'one'), { message: 'the first change' });
+      await waitFor(() => heard.some(([id, s]) => id === 'sensor.link' && s?.state === 'one'), {
+        message: 'the first change',
+      });
 
       // The home goes away; a change is made while the console is not connected.
       t = await t.restart({ HOME_PORT: port });
       await setState('sensor.link', 'two');
-      await waitFor(() => link.states.get('sensor.link')?.state === 'two', { message: 'the console reconnected and read the states again', timeoutMs: 15_000 });
+      await waitFor(() => link.states.get('sensor.link')?.state === 'two', {
+        message: 'the console reconnected and read the states again',
+        timeoutMs: 15_000,
+      });
       // …and told its listeners (the SSE streams), or the pages would go on showing 'one'.
       expect(heard.filter(([id]) => id === 'sensor.link').map(([, s]) => s?.state)).toEqual(['one', 'two']);
 
       await setState('sensor.link', 'three');
-      await waitFor(() => heard.some(([id, s]) => id === 'sensor.link' && s?.state === 'three'), { message: 'a change after the reconnect' });
-      expect(await link.command<HassState[]>({ type: 'get_states' })).toContainEqual(expect.objectContaining({ entity_id: 'sensor.link', state: 'three' }));
+      await waitFor(() => heard.some(([id, s]) => id === 'sensor.link' && s?.state === 'three'), {
+        message: 'a change after the reconnect',
+      });
+      expect(await link.command<HassState[]>({ type: 'get_states' })).toContainEqual(
+        expect.objectContaining({ entity_id: 'sensor.link', state: 'three' }),
+      );
     } finally {
       link.close();
     }

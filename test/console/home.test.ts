@@ -15,7 +15,10 @@ beforeAll(async () => {
   base = t.hamlet.console!.urls.web!;
   home = t.url('home');
   admin = { authorization: `Bearer ${(await t.hamlet.platform.keys.create('admin')).key}` };
-  homeAuth = { authorization: `Bearer ${(await t.hamlet.platform.keys.create('home')).key}`, 'content-type': 'application/json' };
+  homeAuth = {
+    authorization: `Bearer ${(await t.hamlet.platform.keys.create('home')).key}`,
+    'content-type': 'application/json',
+  };
 }, 120_000);
 afterAll(async () => t?.destroy());
 
@@ -23,7 +26,11 @@ const page = async (path: string) => {
   const res = await fetch(base + path, { headers: admin });
   return { status: res.status, text: await res.text() };
 };
-const stateOf = async (id: string) => ((await (await fetch(`${home}/api/states/${id}`, { headers: homeAuth })).json()) as { state: string; attributes: Record<string, unknown> });
+const stateOf = async (id: string) =>
+  (await (await fetch(`${home}/api/states/${id}`, { headers: homeAuth })).json()) as {
+    state: string;
+    attributes: Record<string, unknown>;
+  };
 const form = (fields: Record<string, string>, extra: Record<string, string> = {}) => ({
   method: 'POST',
   redirect: 'manual' as const,
@@ -41,7 +48,10 @@ describe('home dashboard', () => {
   it('lists the entities by area, with one card each', async () => {
     const { status, text } = await page('/home');
     expect(status).toBe(200);
-    const kitchen = text.slice(text.indexOf('<h2 id="area-kitchen">'), text.indexOf('</section>', text.indexOf('<h2 id="area-kitchen">')));
+    const kitchen = text.slice(
+      text.indexOf('<h2 id="area-kitchen">'),
+      text.indexOf('</section>', text.indexOf('<h2 id="area-kitchen">')),
+    );
     expect(kitchen).toContain('Kitchen');
     expect(kitchen).toContain('id="card-light.kitchen"');
     expect(kitchen).toContain('id="card-switch.coffee_maker"');
@@ -74,14 +84,21 @@ describe('home dashboard', () => {
   });
 
   it('sets brightness, colour, set-points and positions, and shows the home refusing bad values', async () => {
-    expect((await fetch(`${base}/home/entities/light.living_room/brightness`, form({ brightness_pct: '40' }))).status).toBe(303);
+    expect(
+      (await fetch(`${base}/home/entities/light.living_room/brightness`, form({ brightness_pct: '40' }))).status,
+    ).toBe(303);
     expect((await stateOf('light.living_room')).attributes.brightness).toBe(102);
     expect((await fetch(`${base}/home/entities/light.living_room/color`, form({ color: '#ff0000' }))).status).toBe(303);
     expect((await stateOf('light.living_room')).attributes.rgb_color).toEqual([255, 0, 0]);
-    expect((await fetch(`${base}/home/entities/climate.hvac/temperature`, form({ temperature: '21.5' }))).status).toBe(303);
+    expect((await fetch(`${base}/home/entities/climate.hvac/temperature`, form({ temperature: '21.5' }))).status).toBe(
+      303,
+    );
     expect((await stateOf('climate.hvac')).attributes.temperature).toBe(21.5);
 
-    const refused = await fetch(`${base}/home/entities/light.living_room/brightness`, form({ brightness_pct: '400' }, { 'hx-request': 'true' }));
+    const refused = await fetch(
+      `${base}/home/entities/light.living_room/brightness`,
+      form({ brightness_pct: '400' }, { 'hx-request': 'true' }),
+    );
     expect(refused.status).toBe(400);
     expect(await refused.text()).toMatch(/role="alert">[^<]*brightness_pct/);
     const notNumber = await fetch(`${base}/home/entities/climate.hvac/temperature`, form({ temperature: 'warm' }));
@@ -99,7 +116,11 @@ describe('home dashboard', () => {
     const decoder = new TextDecoder();
     let buffer = decoder.decode((await reader.read()).value);
     expect(buffer).toContain(': connected');
-    await fetch(`${home}/api/services/switch/turn_on`, { method: 'POST', headers: homeAuth, body: JSON.stringify({ entity_id: 'switch.coffee_maker' }) });
+    await fetch(`${home}/api/services/switch/turn_on`, {
+      method: 'POST',
+      headers: homeAuth,
+      body: JSON.stringify({ entity_id: 'switch.coffee_maker' }),
+    });
     while (!/event: state\ndata: .*"entity_id":"switch.coffee_maker"/.test(buffer)) {
       const { value, done } = await reader.read();
       if (done) break;
@@ -115,7 +136,11 @@ describe('home dashboard', () => {
 
   it('draws an entity history as an SVG polyline, with the logbook', async () => {
     for (const v of ['10', '12.5', '11']) {
-      await fetch(`${home}/api/states/sensor.console_test`, { method: 'POST', headers: homeAuth, body: JSON.stringify({ state: v, attributes: { unit_of_measurement: 'W', friendly_name: 'Console test' } }) });
+      await fetch(`${home}/api/states/sensor.console_test`, {
+        method: 'POST',
+        headers: homeAuth,
+        body: JSON.stringify({ state: v, attributes: { unit_of_measurement: 'W', friendly_name: 'Console test' } }),
+      });
     }
     const { status, text } = await page('/home/entities/sensor.console_test');
     expect(status).toBe(200);
@@ -131,9 +156,15 @@ describe('home dashboard', () => {
   });
 
   it('lists automations with their last trigger', async () => {
-    const states = (await (await fetch(`${home}/api/states`, { headers: homeAuth })).json()) as Array<{ entity_id: string }>;
+    const states = (await (await fetch(`${home}/api/states`, { headers: homeAuth })).json()) as Array<{
+      entity_id: string;
+    }>;
     const automation = states.find((s) => s.entity_id.startsWith('automation.'))!.entity_id;
-    await fetch(`${home}/api/services/automation/trigger`, { method: 'POST', headers: homeAuth, body: JSON.stringify({ entity_id: automation }) });
+    await fetch(`${home}/api/services/automation/trigger`, {
+      method: 'POST',
+      headers: homeAuth,
+      body: JSON.stringify({ entity_id: automation }),
+    });
     const triggered = (await stateOf(automation)).attributes.last_triggered as string;
     expect(triggered).toBeTruthy();
     const { status, text } = await page('/home/automations');

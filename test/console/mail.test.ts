@@ -46,25 +46,50 @@ beforeAll(async () => {
   await mailApi('POST', '/v0/inboxes', { username: 'bot', display_name: 'Bot' });
   await mailApi('POST', '/v0/inboxes', { username: 'friend' });
   await mailApi('POST', '/v0/inboxes', { username: 'crowd' });
-  const sentHtml = await mailApi<{ message_id: string; thread_id: string }>('POST', `/v0/inboxes/${enc(BOT)}/messages`, {
-    to: FRIEND,
-    subject: 'Quarterly report',
-    text: 'The report, in plain text.',
-    html: '<h1>Report</h1><p>Numbers inside.</p><script>window.parent.__xss = 1</script><img src="http://tracker.example/pixel.gif" onerror="window.__xss=2">',
-    attachments: [{ filename: 'numbers.csv', content_type: 'text/csv', content: Buffer.from('a,b\n1,2\n').toString('base64') }],
-  });
+  const sentHtml = await mailApi<{ message_id: string; thread_id: string }>(
+    'POST',
+    `/v0/inboxes/${enc(BOT)}/messages`,
+    {
+      to: FRIEND,
+      subject: 'Quarterly report',
+      text: 'The report, in plain text.',
+      html: '<h1>Report</h1><p>Numbers inside.</p><script>window.parent.__xss = 1</script><img src="http://tracker.example/pixel.gif" onerror="window.__xss=2">',
+      attachments: [
+        { filename: 'numbers.csv', content_type: 'text/csv', content: Buffer.from('a,b\n1,2\n').toString('base64') },
+      ],
+    },
+  );
   htmlMessage = sentHtml.message_id;
-  const sentPlain = await mailApi<{ message_id: string; thread_id: string }>('POST', `/v0/inboxes/${enc(BOT)}/messages`, { to: FRIEND, subject: 'Lunch on Friday?', text: 'Shall we meet at noon?' });
+  const sentPlain = await mailApi<{ message_id: string; thread_id: string }>(
+    'POST',
+    `/v0/inboxes/${enc(BOT)}/messages`,
+    { to: FRIEND, subject: 'Lunch on Friday?', text: 'Shall we meet at noon?' },
+  );
   plainMessage = sentPlain.message_id;
   // The friend answers: both messages are one thread in the friend's inbox.
   await mailApi('POST', `/v0/inboxes/${enc(FRIEND)}/messages/${enc(plainMessage)}/reply`, { text: 'Noon suits me.' });
-  await mailApi('PATCH', `/v0/inboxes/${enc(FRIEND)}/messages/${enc(htmlMessage)}`, { add_labels: ['read'], remove_labels: ['unread'] });
-  await mailApi('POST', `/v0/inboxes/${enc(BOT)}/messages`, { to: 'someone@example.com', subject: 'Leaving the building', text: 'Held for want of a relay.' });
-  const received = await mailApi<{ messages: Array<{ message_id: string; thread_id: string }> }>('GET', `/v0/inboxes/${enc(FRIEND)}/messages`);
+  await mailApi('PATCH', `/v0/inboxes/${enc(FRIEND)}/messages/${enc(htmlMessage)}`, {
+    add_labels: ['read'],
+    remove_labels: ['unread'],
+  });
+  await mailApi('POST', `/v0/inboxes/${enc(BOT)}/messages`, {
+    to: 'someone@example.com',
+    subject: 'Leaving the building',
+    text: 'Held for want of a relay.',
+  });
+  const received = await mailApi<{ messages: Array<{ message_id: string; thread_id: string }> }>(
+    'GET',
+    `/v0/inboxes/${enc(FRIEND)}/messages`,
+  );
   threadId = received.messages.find((m) => m.message_id === plainMessage)!.thread_id;
 
   const adminKey = (await t.hamlet.platform.keys.create('admin')).key;
-  const login = await fetch(`${base}/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ key: adminKey, next: '/mail' }) });
+  const login = await fetch(`${base}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ key: adminKey, next: '/mail' }),
+  });
   cookie = login.headers.get('set-cookie')!.split(';')[0]!;
 }, 120_000);
 afterAll(async () => t?.destroy());
@@ -102,7 +127,12 @@ describe('console mail views', () => {
   });
 
   it('pages through a long inbox with the API page tokens instead of loading everything', async () => {
-    for (let i = 0; i < 52; i++) await mailApi('POST', `/v0/inboxes/${enc('crowd@mail.localhost')}/messages`, { to: BOT, subject: `Filler ${i}`, text: 'x' });
+    for (let i = 0; i < 52; i++)
+      await mailApi('POST', `/v0/inboxes/${enc('crowd@mail.localhost')}/messages`, {
+        to: BOT,
+        subject: `Filler ${i}`,
+        text: 'x',
+      });
     const first = await page(`/mail/inboxes/${enc(BOT)}?label=received`);
     expect(first.text.match(/class="subject"/g)!.length).toBe(50);
     const next = /href="([^"]*page=[^"]+)" rel="next"|rel="next" href="([^"]+)"/.exec(first.text)!;
@@ -123,7 +153,7 @@ describe('console mail views', () => {
     expect(iframe).toMatch(/srcdoc="[^"]*&lt;h1&gt;Report&lt;\/h1&gt;/);
     // The mail's script is text inside the attribute, never markup of the page.
     expect(text).not.toContain('<script>window.parent.__xss');
-    expect(iframe).toContain("default-src &#39;none&#39;");
+    expect(iframe).toContain('default-src &#39;none&#39;');
     expect(headers.get('content-security-policy')).toMatch(/img-src 'self' data:/);
     expect(text).toContain('numbers.csv');
     expect(text).toMatch(/From<\/dt><dd>[^<]*bot@mail\.localhost/);
@@ -140,20 +170,26 @@ describe('console mail views', () => {
     expect(src.status).toBe(200);
     expect(src.text).toMatch(/Subject: Quarterly report/);
     expect(src.text).toMatch(/Content-Type: multipart\/mixed/i);
-    const eml = await fetch(`${base}/mail/inboxes/${enc(FRIEND)}/messages/${enc(htmlMessage)}/raw.eml`, { headers: { cookie } });
+    const eml = await fetch(`${base}/mail/inboxes/${enc(FRIEND)}/messages/${enc(htmlMessage)}/raw.eml`, {
+      headers: { cookie },
+    });
     expect(eml.status).toBe(200);
     expect(eml.headers.get('content-disposition')).toMatch(/^attachment/);
     expect(await eml.text()).toMatch(/Subject: Quarterly report/);
   });
 
   it('downloads an attachment through the console, always as a file', async () => {
-    const res = await fetch(`${base}/mail/inboxes/${enc(FRIEND)}/messages/${enc(htmlMessage)}/attachments/att_1`, { headers: { cookie } });
+    const res = await fetch(`${base}/mail/inboxes/${enc(FRIEND)}/messages/${enc(htmlMessage)}/attachments/att_1`, {
+      headers: { cookie },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment;.*numbers\.csv/);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('content-security-policy')).toMatch(/sandbox/);
     expect(await res.text()).toBe('a,b\n1,2\n');
-    const missing = await fetch(`${base}/mail/inboxes/${enc(FRIEND)}/messages/${enc(htmlMessage)}/attachments/att_9`, { headers: { cookie } });
+    const missing = await fetch(`${base}/mail/inboxes/${enc(FRIEND)}/messages/${enc(htmlMessage)}/attachments/att_9`, {
+      headers: { cookie },
+    });
     expect(missing.status).toBe(404);
   });
 
@@ -180,17 +216,29 @@ describe('console mail views', () => {
     const fresh = await startTestHamlet({ services: ['mail', 'blog'], env: { HAMLET_CONSOLE: 'on' } });
     try {
       const key = (await fresh.hamlet.platform.keys.create('admin')).key;
-      const register = await fetch(`${fresh.url('blog')}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ada@example.org', name: 'Ada', slug: 'ada' }) });
+      const register = await fetch(`${fresh.url('blog')}/api/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'ada@example.org', name: 'Ada', slug: 'ada' }),
+      });
       expect(register.status).toBe(200);
-      const outbox = () => fetch(`${fresh.hamlet.console!.urls.web!}/mail/outbox`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.text());
-      const text = await waitFor(async () => ((await outbox()).includes('ada@example.org') ? await outbox() : undefined), { message: "the blog's verification mail in the console's outbox" });
+      const outbox = () =>
+        fetch(`${fresh.hamlet.console!.urls.web!}/mail/outbox`, { headers: { authorization: `Bearer ${key}` } }).then(
+          (r) => r.text(),
+        );
+      const text = await waitFor(
+        async () => ((await outbox()).includes('ada@example.org') ? await outbox() : undefined),
+        { message: "the blog's verification mail in the console's outbox" },
+      );
       expect(text).toContain('Hamlet&#39;s own mail');
       // Agents' keys do not see the platform's mail (issue 27); the console's own key still does.
       await fresh.hamlet.platform.keys.create('mail', { name: 'an agent' });
       const again = await outbox();
       expect(again).toContain('ada@example.org');
       const link = /href="(\/mail\/outbox\/console\/[^"]+)"/.exec(again)![1]!;
-      const held = await fetch(`${fresh.hamlet.console!.urls.web!}${link}`, { headers: { authorization: `Bearer ${key}` } });
+      const held = await fetch(`${fresh.hamlet.console!.urls.web!}${link}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(held.status).toBe(200);
       expect(await held.text()).toMatch(/\/api\/verify\?token=[0-9a-f-]{36}/);
     } finally {
@@ -213,7 +261,11 @@ describe('console mail views', () => {
     const stream = await readEventStream(`${base}/mail/events?inbox=${enc(FRIEND)}`, cookie);
     await stream.until(': connected');
     await mailApi('POST', `/v0/inboxes/${enc(FRIEND)}/messages`, { to: BOT, subject: 'Not for the friend', text: 'x' });
-    await mailApi('POST', `/v0/inboxes/${enc(BOT)}/messages`, { to: FRIEND, subject: 'Fresh news', text: 'Just arrived.' });
+    await mailApi('POST', `/v0/inboxes/${enc(BOT)}/messages`, {
+      to: FRIEND,
+      subject: 'Fresh news',
+      text: 'Just arrived.',
+    });
     await stream.until('Fresh news');
     const event = JSON.parse(/data: (.*)\n/.exec(stream.text)![1]!) as Record<string, unknown>;
     expect(event).toMatchObject({ inbox_id: FRIEND, subject: 'Fresh news' });
@@ -221,7 +273,9 @@ describe('console mail views', () => {
     expect(stream.text).not.toContain('Not for the friend');
     // Mail from outside, over SMTP, is announced the same way.
     const smtp = new URL(t.url('mail', 'smtp'));
-    await nodemailer.createTransport({ host: smtp.hostname, port: Number(smtp.port), secure: false, ignoreTLS: true }).sendMail({ from: 'stranger@outside.test', to: FRIEND, subject: 'Over SMTP', text: 'Hello from outside.' });
+    await nodemailer
+      .createTransport({ host: smtp.hostname, port: Number(smtp.port), secure: false, ignoreTLS: true })
+      .sendMail({ from: 'stranger@outside.test', to: FRIEND, subject: 'Over SMTP', text: 'Hello from outside.' });
     await stream.until('Over SMTP');
     expect(stream.text).toContain('stranger@outside.test');
     stream.close();

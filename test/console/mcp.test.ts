@@ -14,9 +14,16 @@ let t: TestHamlet;
 let keys: Record<'mail' | 'home' | 'workflow', string>;
 
 beforeAll(async () => {
-  t = await startTestHamlet({ services: ['blog', 'mail', 'community', 'home', 'workflow'], env: { HAMLET_CONSOLE: 'on', HAMLET_RATE_LIMITS: 'off' } });
+  t = await startTestHamlet({
+    services: ['blog', 'mail', 'community', 'home', 'workflow'],
+    env: { HAMLET_CONSOLE: 'on', HAMLET_RATE_LIMITS: 'off' },
+  });
   const k = t.hamlet.platform.keys;
-  keys = { mail: (await k.create('mail')).key, home: (await k.create('home')).key, workflow: (await k.create('workflow')).key };
+  keys = {
+    mail: (await k.create('mail')).key,
+    home: (await k.create('home')).key,
+    workflow: (await k.create('workflow')).key,
+  };
 }, 120_000);
 afterAll(async () => t?.destroy());
 
@@ -29,7 +36,8 @@ async function agent(agentKeys: string[]): Promise<Client> {
   return client;
 }
 
-const text = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as Array<{ type: string; text: string }>)[0]!.text;
+const text = (result: Awaited<ReturnType<Client['callTool']>>) =>
+  (result.content as Array<{ type: string; text: string }>)[0]!.text;
 const json = (result: Awaited<ReturnType<Client['callTool']>>) => {
   expect(result.isError, text(result)).toBeFalsy();
   return JSON.parse(text(result)) as any;
@@ -40,14 +48,32 @@ describe('MCP over streamable HTTP', () => {
     const client = await agent([]);
     const { tools } = await client.listTools();
     const names = tools.map((x) => x.name);
-    for (const name of ['blog_publish', 'mail_send', 'mail_reply', 'community_post', 'community_vote', 'community_feed', 'community_search', 'home_get_states', 'home_call_service', 'home_history', 'workflow_create', 'workflow_activate', 'workflow_run', 'workflow_list_executions']) {
+    for (const name of [
+      'blog_publish',
+      'mail_send',
+      'mail_reply',
+      'community_post',
+      'community_vote',
+      'community_feed',
+      'community_search',
+      'home_get_states',
+      'home_call_service',
+      'home_history',
+      'workflow_create',
+      'workflow_activate',
+      'workflow_run',
+      'workflow_list_executions',
+    ]) {
       expect(names).toContain(name);
     }
     // The mail service's own schema for sending: the same properties, plus the path's inbox_id.
     const doc = (await (await fetch(`${t.url('mail')}/docs/json`)).json()) as any;
-    const sendBody = doc.paths['/v0/inboxes/{inbox_id}/messages/send'].post.requestBody.content['application/json'].schema;
+    const sendBody =
+      doc.paths['/v0/inboxes/{inbox_id}/messages/send'].post.requestBody.content['application/json'].schema;
     const send = tools.find((x) => x.name === 'mail_send')!;
-    expect(Object.keys(send.inputSchema.properties!).sort()).toEqual(['inbox_id', ...Object.keys(sendBody.properties)].sort());
+    expect(Object.keys(send.inputSchema.properties!).sort()).toEqual(
+      ['inbox_id', ...Object.keys(sendBody.properties)].sort(),
+    );
     expect(send.inputSchema.required).toContain('inbox_id');
     const post = tools.find((x) => x.name === 'blog_publish')!;
     expect(post.inputSchema.required).toEqual(expect.arrayContaining(['title', 'content']));
@@ -60,13 +86,24 @@ describe('MCP over streamable HTTP', () => {
     expect(inbox.inbox_id).toMatch(/^ada@/);
 
     // Blog: register with the agent's own inbox, read the verification mail, verify.
-    json(await client.callTool({ name: 'blog_register', arguments: { email: inbox.inbox_id, name: 'Ada', slug: 'ada' } }));
+    json(
+      await client.callTool({ name: 'blog_register', arguments: { email: inbox.inbox_id, name: 'Ada', slug: 'ada' } }),
+    );
     const token = await waitFor(
       async () => {
-        const list = json(await client.callTool({ name: 'mail_list_messages', arguments: { inbox_id: inbox.inbox_id } }));
+        const list = json(
+          await client.callTool({ name: 'mail_list_messages', arguments: { inbox_id: inbox.inbox_id } }),
+        );
         const id = list.messages[0]?.message_id;
         if (!id) return undefined;
-        return /token=([0-9a-f-]{36})/.exec(json(await client.callTool({ name: 'mail_read_message', arguments: { inbox_id: inbox.inbox_id, message_id: id } })).text ?? '')?.[1];
+        return /token=([0-9a-f-]{36})/.exec(
+          json(
+            await client.callTool({
+              name: 'mail_read_message',
+              arguments: { inbox_id: inbox.inbox_id, message_id: id },
+            }),
+          ).text ?? '',
+        )?.[1];
       },
       { intervalMs: 100, message: 'the verification mail in the inbox' },
     );
@@ -74,18 +111,40 @@ describe('MCP over streamable HTTP', () => {
     expect(verified.apiKey).toMatch(/^hamlet_blog_/);
 
     // Community: registration needs no key and hands one out.
-    const registered = json(await client.callTool({ name: 'community_register', arguments: { name: 'ada_agent', description: 'test agent' } }));
+    const registered = json(
+      await client.callTool({
+        name: 'community_register',
+        arguments: { name: 'ada_agent', description: 'test agent' },
+      }),
+    );
     const communityKey: string = registered.agent.api_key;
     await client.close();
 
     const full = await agent([keys.mail, keys.home, keys.workflow, verified.apiKey, communityKey]);
-    const published = json(await full.callTool({ name: 'blog_publish', arguments: { title: 'Hello from MCP', content: 'Written by an agent.' } }));
+    const published = json(
+      await full.callTool({
+        name: 'blog_publish',
+        arguments: { title: 'Hello from MCP', content: 'Written by an agent.' },
+      }),
+    );
     expect(JSON.stringify(published)).toContain('Hello from MCP');
-    const posted = json(await full.callTool({ name: 'community_post', arguments: { submolt: 'general', title: 'Hi', content: 'From MCP' } }));
+    const posted = json(
+      await full.callTool({
+        name: 'community_post',
+        arguments: { submolt: 'general', title: 'Hi', content: 'From MCP' },
+      }),
+    );
     expect(posted.success).toBe(true);
 
-    json(await full.callTool({ name: 'home_call_service', arguments: { domain: 'light', service: 'turn_on', entity_id: 'light.kitchen' } }));
-    const state = await (await fetch(`${t.url('home')}/api/states/light.kitchen`, { headers: { authorization: `Bearer ${keys.home}` } })).json();
+    json(
+      await full.callTool({
+        name: 'home_call_service',
+        arguments: { domain: 'light', service: 'turn_on', entity_id: 'light.kitchen' },
+      }),
+    );
+    const state = await (
+      await fetch(`${t.url('home')}/api/states/light.kitchen`, { headers: { authorization: `Bearer ${keys.home}` } })
+    ).json();
     expect(state.state).toBe('on');
 
     const wf = json(
@@ -94,8 +153,24 @@ describe('MCP over streamable HTTP', () => {
         arguments: {
           name: 'mcp run',
           nodes: [
-            { id: 'a', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-            { id: 'b', name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: { assignments: { assignments: [{ id: 'x', name: 'greeting', value: 'hi', type: 'string' }] } } },
+            {
+              id: 'a',
+              name: 'Start',
+              type: 'n8n-nodes-base.manualTrigger',
+              typeVersion: 1,
+              position: [0, 0],
+              parameters: {},
+            },
+            {
+              id: 'b',
+              name: 'Set',
+              type: 'n8n-nodes-base.set',
+              typeVersion: 3.4,
+              position: [200, 0],
+              parameters: {
+                assignments: { assignments: [{ id: 'x', name: 'greeting', value: 'hi', type: 'string' }] },
+              },
+            },
           ],
           connections: { Start: { main: [[{ node: 'Set', type: 'main', index: 0 }]] } },
           settings: {},
@@ -115,14 +190,24 @@ describe('MCP over streamable HTTP', () => {
 
     // The trace has each tool call as kind mcp, with the id of the agent's key for that service.
     // The tool-call entry is recorded after the answer: wait for the last call's.
-    const mcp = await waitFor(async () => {
-      const entries = (await t.hamlet.platform.trace.query({ kind: ['mcp'], limit: 100, order: 'oldest' })).entries;
-      return entries.some((e) => e.route === 'workflow_list_executions') && entries;
-    }, { message: "the trace entry of the agent's last tool call" });
+    const mcp = await waitFor(
+      async () => {
+        const entries = (await t.hamlet.platform.trace.query({ kind: ['mcp'], limit: 100, order: 'oldest' })).entries;
+        return entries.some((e) => e.route === 'workflow_list_executions') && entries;
+      },
+      { message: "the trace entry of the agent's last tool call" },
+    );
     const lightCall = mcp.find((e) => e.route === 'home_call_service')!;
-    expect(lightCall).toMatchObject({ service: 'home', method: 'tools/call', path: 'POST /api/services/light/turn_on', status: 200 });
+    expect(lightCall).toMatchObject({
+      service: 'home',
+      method: 'tools/call',
+      path: 'POST /api/services/light/turn_on',
+      status: 200,
+    });
     expect(lightCall.keyId).toBe((await t.hamlet.platform.keys.verify('home', keys.home))!.id);
-    expect(mcp.map((e) => e.route)).toEqual(expect.arrayContaining(['mail_create_inbox', 'blog_register', 'blog_publish', 'community_post', 'workflow_run']));
+    expect(mcp.map((e) => e.route)).toEqual(
+      expect.arrayContaining(['mail_create_inbox', 'blog_register', 'blog_publish', 'community_post', 'workflow_run']),
+    );
     expect(JSON.stringify(mcp)).not.toContain(keys.home);
   });
 
@@ -157,17 +242,34 @@ describe('MCP over streamable HTTP', () => {
 describe('hamlet mcp over stdio', () => {
   it('reaches the running services and keeps the key a registration hands out', async () => {
     const env: Record<string, string> = { ...(process.env as Record<string, string>), HAMLET_LOG_LEVEL: 'silent' };
-    for (const s of ['blog', 'mail', 'community', 'home', 'workflow'] as const) env[`HAMLET_${s.toUpperCase()}_URL`] = t.url(s);
+    for (const s of ['blog', 'mail', 'community', 'home', 'workflow'] as const)
+      env[`HAMLET_${s.toUpperCase()}_URL`] = t.url(s);
     env.HAMLET_MCP_KEYS = keys.home;
     const root = path.resolve(import.meta.dirname, '../..');
-    const transport = new StdioClientTransport({ command: process.execPath, args: cliArgs('mcp'), env, cwd: root, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: cliArgs('mcp'),
+      env,
+      cwd: root,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'stdio-agent', version: '1.0.0' });
     await client.connect(transport);
     const states = JSON.parse(text(await client.callTool({ name: 'home_get_states', arguments: {} }))) as unknown[];
     expect(states.length).toBeGreaterThan(0);
-    json(await client.callTool({ name: 'community_register', arguments: { name: 'stdio_agent', description: 'over stdio' } }));
+    json(
+      await client.callTool({
+        name: 'community_register',
+        arguments: { name: 'stdio_agent', description: 'over stdio' },
+      }),
+    );
     // The key from the registration is used for the next call without the agent passing it.
-    const me = json(await client.callTool({ name: 'community_post', arguments: { submolt: 'general', title: 'stdio', content: 'kept key' } }));
+    const me = json(
+      await client.callTool({
+        name: 'community_post',
+        arguments: { submolt: 'general', title: 'stdio', content: 'kept key' },
+      }),
+    );
     expect(me.success).toBe(true);
     await client.close();
   }, 60_000);

@@ -24,10 +24,14 @@ async function call(url: string, init: { method?: string; key?: string; body?: u
   else if (init.body !== undefined) [headers['content-type'], body] = ['application/json', JSON.stringify(init.body)];
   const res = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
   const text = await res.text();
-  return { status: res.status, body: /json/.test(res.headers.get('content-type') ?? '') && text ? JSON.parse(text) : text };
+  return {
+    status: res.status,
+    body: /json/.test(res.headers.get('content-type') ?? '') && text ? JSON.parse(text) : text,
+  };
 }
 
-const admin = (p: string, init: Parameters<typeof call>[1] = {}) => call(t.hamlet.console!.urls.web! + p, { ...init, key: adminKey });
+const admin = (p: string, init: Parameters<typeof call>[1] = {}) =>
+  call(t.hamlet.console!.urls.web! + p, { ...init, key: adminKey });
 const engine = () => peopleOf(t.hamlet.platform, []);
 /** Everything the people and the services were doing has finished. */
 const settled = async () => {
@@ -37,9 +41,20 @@ const settled = async () => {
 };
 
 const send = (subject: string) =>
-  call(`${t.url('mail')}/v0/inboxes/${encodeURIComponent(keys.butler.mail.inbox)}/messages/send`, { key: keys.butler.mail.key, body: { to: [keys.sam.mail.inbox], subject, text: 'Hello Sam.' } });
-const butlerSubjects = async () => ((await call(`${t.url('mail')}/v0/inboxes/${encodeURIComponent(keys.butler.mail.inbox)}/messages`, { key: keys.butler.mail.key })).body.messages as any[]).map((m) => m.subject as string);
-const temperature = async () => (await call(`${t.url('home')}/api/states/climate.hvac`, { key: keys.butler.home.key })).body.attributes.temperature;
+  call(`${t.url('mail')}/v0/inboxes/${encodeURIComponent(keys.butler.mail.inbox)}/messages/send`, {
+    key: keys.butler.mail.key,
+    body: { to: [keys.sam.mail.inbox], subject, text: 'Hello Sam.' },
+  });
+const butlerSubjects = async () =>
+  (
+    (
+      await call(`${t.url('mail')}/v0/inboxes/${encodeURIComponent(keys.butler.mail.inbox)}/messages`, {
+        key: keys.butler.mail.key,
+      })
+    ).body.messages as any[]
+  ).map((m) => m.subject as string);
+const temperature = async () =>
+  (await call(`${t.url('home')}/api/states/climate.hvac`, { key: keys.butler.home.key })).body.attributes.temperature;
 
 beforeAll(async () => {
   simulator = createServer((req, res) => {
@@ -90,9 +105,16 @@ describe('simulated people', () => {
     expect((await send('Movie night?')).status).toBe(200);
     await settled();
     expect(await waitFor(async () => (await butlerSubjects()).includes('Re: Movie night?'))).toBe(true);
-    const list = (await call(`${t.url('mail')}/v0/inboxes/${encodeURIComponent(keys.butler.mail.inbox)}/messages`, { key: keys.butler.mail.key })).body.messages as any[];
+    const list = (
+      await call(`${t.url('mail')}/v0/inboxes/${encodeURIComponent(keys.butler.mail.inbox)}/messages`, {
+        key: keys.butler.mail.key,
+      })
+    ).body.messages as any[];
     const reply = list.find((m) => m.subject === 'Re: Movie night?');
-    const full = await call(`${t.url('mail')}/v0/inboxes/${encodeURIComponent(keys.butler.mail.inbox)}/messages/${encodeURIComponent(reply.message_id)}`, { key: keys.butler.mail.key });
+    const full = await call(
+      `${t.url('mail')}/v0/inboxes/${encodeURIComponent(keys.butler.mail.inbox)}/messages/${encodeURIComponent(reply.message_id)}`,
+      { key: keys.butler.mail.key },
+    );
     expect(full.body.text).toContain("Yes, eight o'clock is perfect.");
   });
 
@@ -118,11 +140,16 @@ describe('simulated people', () => {
   });
 
   it('a post in a community gets its comment', async () => {
-    const post = await call(`${t.url('community')}/api/v1/posts`, { key: keys.ada.community.key, body: { community: 'street', title: 'Street party on Saturday', content: 'Who comes?' } });
+    const post = await call(`${t.url('community')}/api/v1/posts`, {
+      key: keys.ada.community.key,
+      body: { community: 'street', title: 'Street party on Saturday', content: 'Who comes?' },
+    });
     expect(post.status, JSON.stringify(post.body)).toBeLessThan(300);
     await settled();
     const comments = await waitFor(async () => {
-      const r = await call(`${t.url('community')}/api/v1/posts/${post.body.post.id}/comments`, { key: keys.ada.community.key });
+      const r = await call(`${t.url('community')}/api/v1/posts/${post.body.post.id}/comments`, {
+        key: keys.ada.community.key,
+      });
       return (r.body.comments as any[])?.length ? r.body.comments : undefined;
     });
     expect(comments.map((c: any) => [c.author?.name, c.content])).toEqual([['sam', 'Count me in.']]);
@@ -132,7 +159,10 @@ describe('simulated people', () => {
     expect((await send('For the simulator')).status).toBe(200);
     await settled();
     expect(await waitFor(async () => (await butlerSubjects()).includes('Re: For the simulator'))).toBe(true);
-    expect(asked.at(-1)).toMatchObject({ person: 'sam', event: { kind: 'mail', subject: 'For the simulator', text: expect.stringContaining('Hello Sam.') } });
+    expect(asked.at(-1)).toMatchObject({
+      person: 'sam',
+      event: { kind: 'mail', subject: 'For the simulator', text: expect.stringContaining('Hello Sam.') },
+    });
     const listed = await admin('/admin/api/world/people');
     expect(listed.body.people[0].fired).toEqual([1, 1, 1, 1, 1]);
   });
@@ -140,11 +170,26 @@ describe('simulated people', () => {
   it('a malformed rule is a 400 naming its place, and nothing is seeded', async () => {
     const before = (await admin('/admin/api/world/hash')).body.hash;
     const cases: Array<[string, RegExp]> = [
-      ['agents: [{ name: zoe, mail: true }]\npeople: [{ name: zoe, rules: [{ on: mail, at: "2026-01-05T20:00:00Z", reply: hi }] }]\n', /people\[0\]\.rules\[0\]: either on/],
-      ['agents: [{ name: zoe, mail: true }]\npeople: [{ name: nobody, rules: [{ on: mail, reply: hi }] }]\n', /people\[0\]\.name/],
-      ['agents: [{ name: zoe, mail: true }]\npeople: [{ name: zoe, rules: [{ on: mail, match: { subject: "(" }, reply: hi }] }]\n', /match\.subject: not a regular expression/],
-      ['agents: [{ name: zoe, mail: true }]\npeople: [{ name: zoe, rules: [{ on: mail, after: soon, reply: hi }] }]\n', /after: a duration/],
-      ['agents: [{ name: zoe, mail: true }]\npeople: [{ name: zoe, rules: [{ on: post, reply: hi }] }]\n', /reply: a text, on a rule with on: mail/],
+      [
+        'agents: [{ name: zoe, mail: true }]\npeople: [{ name: zoe, rules: [{ on: mail, at: "2026-01-05T20:00:00Z", reply: hi }] }]\n',
+        /people\[0\]\.rules\[0\]: either on/,
+      ],
+      [
+        'agents: [{ name: zoe, mail: true }]\npeople: [{ name: nobody, rules: [{ on: mail, reply: hi }] }]\n',
+        /people\[0\]\.name/,
+      ],
+      [
+        'agents: [{ name: zoe, mail: true }]\npeople: [{ name: zoe, rules: [{ on: mail, match: { subject: "(" }, reply: hi }] }]\n',
+        /match\.subject: not a regular expression/,
+      ],
+      [
+        'agents: [{ name: zoe, mail: true }]\npeople: [{ name: zoe, rules: [{ on: mail, after: soon, reply: hi }] }]\n',
+        /after: a duration/,
+      ],
+      [
+        'agents: [{ name: zoe, mail: true }]\npeople: [{ name: zoe, rules: [{ on: post, reply: hi }] }]\n',
+        /reply: a text, on a rule with on: mail/,
+      ],
     ];
     for (const [yaml, message] of cases) {
       const r = await admin('/admin/api/world/seed', { yaml });

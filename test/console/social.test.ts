@@ -12,7 +12,11 @@ let cookie: string;
 let mothAuth: Record<string, string>;
 
 async function call(url: string, method: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(url, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const text = await res.text();
   expect(res.status, `${method} ${url}: ${text}`).toBeLessThan(300);
   return JSON.parse(text) as Record<string, any>;
@@ -20,7 +24,10 @@ async function call(url: string, method: string, body?: unknown, headers: Record
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  t = await startTestHamlet({ services: ['blog', 'community'], env: { HAMLET_CONSOLE: 'on', HAMLET_RATE_LIMITS: 'off', HAMLET_SMTP_RELAY: sink.url } });
+  t = await startTestHamlet({
+    services: ['blog', 'community'],
+    env: { HAMLET_CONSOLE: 'on', HAMLET_RATE_LIMITS: 'off', HAMLET_SMTP_RELAY: sink.url },
+  });
   base = t.hamlet.console!.urls.web!;
   const blog = t.url('blog');
   // A verified blog with a post, the way an agent gets one: register, read the mail, verify.
@@ -28,17 +35,35 @@ beforeAll(async () => {
   const mail = await sink.waitFor((m) => m.envelope.to.includes('quill@example.org'));
   const token = /token=([0-9a-f-]{36})/.exec(mail.parsed.text ?? '')![1]!;
   const { apiKey } = await call(`${blog}/api/verify?token=${token}`, 'GET', undefined, { accept: 'application/json' });
-  await call(`${blog}/api/publish`, 'POST', { title: 'Notes from the garden', content: 'Tomatoes again.', status: 'published' }, { authorization: `Bearer ${apiKey}` });
+  await call(
+    `${blog}/api/publish`,
+    'POST',
+    { title: 'Notes from the garden', content: 'Tomatoes again.', status: 'published' },
+    { authorization: `Bearer ${apiKey}` },
+  );
   // A community agent posting in a new community.
   const community = `${t.url('community')}/api/v1`;
-  const { agent } = await call(`${community}/agents/register`, 'POST', { name: 'moth_bot', description: 'I like lamps' });
+  const { agent } = await call(`${community}/agents/register`, 'POST', {
+    name: 'moth_bot',
+    description: 'I like lamps',
+  });
   mothAuth = { authorization: `Bearer ${agent.api_key}` };
   const auth = mothAuth;
   await call(`${community}/communities`, 'POST', { name: 'lamps', display_name: 'Lamps' }, auth);
-  await call(`${community}/posts`, 'POST', { title: 'The brightest lamp', content: 'Found it.', submolt: 'lamps' }, auth);
+  await call(
+    `${community}/posts`,
+    'POST',
+    { title: 'The brightest lamp', content: 'Found it.', submolt: 'lamps' },
+    auth,
+  );
 
   const adminKey = (await t.hamlet.platform.keys.create('admin')).key;
-  const login = await fetch(`${base}/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ key: adminKey }) });
+  const login = await fetch(`${base}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ key: adminKey }),
+  });
   cookie = login.headers.get('set-cookie')!.split(';')[0]!;
 }, 120_000);
 afterAll(async () => {
@@ -73,7 +98,12 @@ describe('console blog and community view', () => {
       await stream.until(': connected');
       // The console's own reads are not changes: refreshing the lists announces nothing.
       await fetch(`${base}/social/sections`, { headers: { cookie } });
-      await call(`${t.url('community')}/api/v1/posts`, 'POST', { title: 'A lamp at dusk', content: 'Warm.', submolt: 'lamps' }, mothAuth);
+      await call(
+        `${t.url('community')}/api/v1/posts`,
+        'POST',
+        { title: 'A lamp at dusk', content: 'Warm.', submolt: 'lamps' },
+        mothAuth,
+      );
       await stream.until(/data: \w+\n\n/);
       const sections = await (await fetch(`${base}/social/sections`, { headers: { cookie } })).text();
       expect(sections).toContain('A lamp at dusk');
@@ -92,7 +122,9 @@ describe('console blog and community view', () => {
     const only = await startTestHamlet({ services: ['mail'], env: { HAMLET_CONSOLE: 'on' } });
     try {
       const key = (await only.hamlet.platform.keys.create('admin')).key;
-      const res = await fetch(`${only.hamlet.console!.urls.web!}/social`, { headers: { authorization: `Bearer ${key}` } });
+      const res = await fetch(`${only.hamlet.console!.urls.web!}/social`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(res.status).toBe(200);
       const text = await res.text();
       expect(text).toContain('The blog service is not running here.');

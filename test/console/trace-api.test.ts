@@ -30,7 +30,15 @@ interface Entry {
 async function get(path: string, key: string | null = admin) {
   const res = await fetch(base + path, { headers: key ? { authorization: `Bearer ${key}` } : {} });
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type') ?? '', text, body: /json/.test(res.headers.get('content-type') ?? '') && !/ndjson/.test(res.headers.get('content-type') ?? '') ? (JSON.parse(text) as { entries: Entry[]; nextCursor: string | null; message?: string }) : undefined };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    text,
+    body:
+      /json/.test(res.headers.get('content-type') ?? '') && !/ndjson/.test(res.headers.get('content-type') ?? '')
+        ? (JSON.parse(text) as { entries: Entry[]; nextCursor: string | null; message?: string })
+        : undefined,
+  };
 }
 
 describe('GET /admin/api/trace', () => {
@@ -94,7 +102,10 @@ describe('JSON Lines export', () => {
       const res = await get(path);
       expect(res.status).toBe(200);
       expect(res.type).toMatch(/^application\/x-ndjson/);
-      const lines = res.text.trimEnd().split('\n').map((l) => JSON.parse(l) as Entry);
+      const lines = res.text
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Entry);
       expect(lines.map((e) => e.id)).toEqual(json.map((e) => e.id));
       expect(lines.every((e) => e.service === 'mail')).toBe(true);
     }

@@ -13,8 +13,10 @@ describe.skipIf(!clusterEnabled)('a world restored in a cluster', () => {
     try {
       const a = cluster.a.hamlet;
       const auth = { authorization: `Bearer ${(await a.platform.keys.create('home')).key}` };
-      const light = (state: string) => call(cluster.url('a', 'home'), 'POST', '/api/states/light.hall', { body: { state }, headers: auth });
-      const stateOnB = async () => (await call(cluster.url('b', 'home'), 'GET', '/api/states/light.hall', { headers: auth })).body.state;
+      const light = (state: string) =>
+        call(cluster.url('a', 'home'), 'POST', '/api/states/light.hall', { body: { state }, headers: auth });
+      const stateOnB = async () =>
+        (await call(cluster.url('b', 'home'), 'GET', '/api/states/light.hall', { headers: auth })).body.state;
       const world = new World(a.platform, [{ name: 'platform', world: PLATFORM_WORLD }, { name: 'home' }]);
 
       expect((await light('on')).status).toBeLessThan(300);
@@ -23,7 +25,12 @@ describe.skipIf(!clusterEnabled)('a world restored in a cluster', () => {
       await waitFor(async () => (await stateOnB()) === 'off', { message: 'the change to reach the other instance' });
 
       await world.restore(saved);
-      await waitFor(() => cluster.b.platform.clock.frozen === true && cluster.b.platform.clock.now().toISOString() === '2031-05-06T07:08:09.000Z', { message: "the snapshot's clock on the other instance" });
+      await waitFor(
+        () =>
+          cluster.b.platform.clock.frozen === true &&
+          cluster.b.platform.clock.now().toISOString() === '2031-05-06T07:08:09.000Z',
+        { message: "the snapshot's clock on the other instance" },
+      );
       await waitFor(async () => (await stateOnB()) === 'on', { message: 'the restored house on the other instance' });
     } finally {
       await cluster.stop();

@@ -19,20 +19,31 @@ const CLI = CLI_ARGS;
 let lastStderr = '';
 
 async function hamlet(env: Record<string, string>, ...args: string[]): Promise<string> {
-  const { stdout, stderr } = await run(process.execPath, [...CLI, ...args], { env: { ...process.env, HAMLET_LOG_LEVEL: 'warn', ...env }, timeout: 240_000 });
+  const { stdout, stderr } = await run(process.execPath, [...CLI, ...args], {
+    env: { ...process.env, HAMLET_LOG_LEVEL: 'warn', ...env },
+    timeout: 240_000,
+  });
   lastStderr = stderr;
   return stdout.trim();
 }
 
 describe('demo world', () => {
   it('the same seed gives the same world in two processes, and it is lived in', async () => {
-    const dirs = [mkdtempSync(path.join(os.tmpdir(), 'hamlet-demo-a-')), mkdtempSync(path.join(os.tmpdir(), 'hamlet-demo-b-'))];
+    const dirs = [
+      mkdtempSync(path.join(os.tmpdir(), 'hamlet-demo-a-')),
+      mkdtempSync(path.join(os.tmpdir(), 'hamlet-demo-b-')),
+    ];
     try {
-      const [a, b] = [await hamlet({ HAMLET_DATA_DIR: dirs[0]! }, 'world', 'seed', '--demo', '--seed', '7'), await hamlet({ HAMLET_DATA_DIR: dirs[1]! }, 'world', 'seed', '--demo', '--seed', '7')];
+      const [a, b] = [
+        await hamlet({ HAMLET_DATA_DIR: dirs[0]! }, 'world', 'seed', '--demo', '--seed', '7'),
+        await hamlet({ HAMLET_DATA_DIR: dirs[1]! }, 'world', 'seed', '--demo', '--seed', '7'),
+      ];
       expect(a).toMatch(/^[0-9a-f]{64}$/);
       expect(b).toBe(a);
       // The wait is never silent: a line as the agents arrive and one a day, on stderr only.
-      expect(lastStderr).toMatch(/demo world: 12 agents arrive\n(.*\n)*demo world: day 1 of 7\n(.*\n)*demo world: day 7 of 7\n/);
+      expect(lastStderr).toMatch(
+        /demo world: 12 agents arrive\n(.*\n)*demo world: day 1 of 7\n(.*\n)*demo world: day 7 of 7\n/,
+      );
 
       const file = path.join(dirs[0]!, 'demo.jsonl.gz');
       expect(await hamlet({ HAMLET_DATA_DIR: dirs[0]! }, 'world', 'save', file)).toBe(a);
@@ -53,7 +64,9 @@ describe('demo world', () => {
       if (process.env.TEST_DATABASE_URL) {
         const pg = await testStorage();
         try {
-          expect(await hamlet({ HAMLET_DATA_DIR: pg.dataDir, DATABASE_URL: pg.databaseUrl! }, 'world', 'load', file)).toBe(a);
+          expect(
+            await hamlet({ HAMLET_DATA_DIR: pg.dataDir, DATABASE_URL: pg.databaseUrl! }, 'world', 'load', file),
+          ).toBe(a);
         } finally {
           await pg.drop();
         }

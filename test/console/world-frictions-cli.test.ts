@@ -23,11 +23,18 @@ const SERVICES = ['blog', 'mail', 'community', 'home', 'workflow'] as const;
 
 async function hamlet(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [...CLI, ...args], { env: { ...process.env, HAMLET_DATA_DIR: dataDir, HAMLET_LOG_LEVEL: 'warn', HAMLET_SERVICES: SERVICES.join(',') }, timeout: 400_000 });
+    const { stdout, stderr } = await run(process.execPath, [...CLI, ...args], {
+      env: { ...process.env, HAMLET_DATA_DIR: dataDir, HAMLET_LOG_LEVEL: 'warn', HAMLET_SERVICES: SERVICES.join(',') },
+      timeout: 400_000,
+    });
     return { stdout: stdout.trim(), stderr, code: 0 };
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; code?: number };
-    return { stdout: String(e.stdout ?? '').trim(), stderr: String(e.stderr ?? ''), code: typeof e.code === 'number' ? e.code : 1 };
+    return {
+      stdout: String(e.stdout ?? '').trim(),
+      stderr: String(e.stderr ?? ''),
+      code: typeof e.code === 'number' ? e.code : 1,
+    };
   }
 }
 
@@ -65,17 +72,29 @@ describe('the demo world from the command line', () => {
       // The week of sensor history is still there: the start's purge measured on the platform clock.
       const homeKey = (await h.platform.keys.create('home')).key;
       const since = new Date(Date.parse('2026-01-05T00:00:00Z')).toISOString();
-      const history = await fetch(`${h.services.home!.urls.api}/api/history/period/${since}?filter_entity_id=sensor.room_1_temperature&end_time=${encodeURIComponent(new Date(now).toISOString())}`, { headers: { authorization: `Bearer ${homeKey}` } });
+      const history = await fetch(
+        `${h.services.home!.urls.api}/api/history/period/${since}?filter_entity_id=sensor.room_1_temperature&end_time=${encodeURIComponent(new Date(now).toISOString())}`,
+        { headers: { authorization: `Bearer ${homeKey}` } },
+      );
       const series = (await history.json()) as Array<Array<unknown>>;
       expect(series[0]?.length ?? 0).toBeGreaterThan(100);
 
       // Ada's keys from --keys-out act as Ada.
       const ada = keys.agents.ada;
-      const inbox = await fetch(`${h.services.mail!.urls.api}/v0/inboxes/${encodeURIComponent(ada.mail.inbox)}/messages`, { headers: { authorization: `Bearer ${ada.mail.key}` } });
+      const inbox = await fetch(
+        `${h.services.mail!.urls.api}/v0/inboxes/${encodeURIComponent(ada.mail.inbox)}/messages`,
+        { headers: { authorization: `Bearer ${ada.mail.key}` } },
+      );
       expect(inbox.status).toBe(200);
-      const me = await fetch(`${h.services.community!.urls.api}/api/v1/agents/me`, { headers: { authorization: `Bearer ${ada.community.key}` } });
+      const me = await fetch(`${h.services.community!.urls.api}/api/v1/agents/me`, {
+        headers: { authorization: `Bearer ${ada.community.key}` },
+      });
       expect(((await me.json()) as any).agent.name).toBe('ada');
-      const publish = await fetch(`${h.services.blog!.urls.api}/api/publish`, { method: 'POST', headers: { authorization: `Bearer ${ada.blog.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'After the demo', content: 'Written with the demo key.' }) });
+      const publish = await fetch(`${h.services.blog!.urls.api}/api/publish`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ada.blog.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'After the demo', content: 'Written with the demo key.' }),
+      });
       expect(publish.status).toBeLessThan(300);
     } finally {
       await h.stop();
@@ -89,7 +108,9 @@ describe('the demo world from the command line', () => {
     expect(Object.keys(ben).sort()).toEqual(['blog', 'community', 'mail']);
     const h = await start(dir);
     try {
-      const me = await fetch(`${h.services.community!.urls.api}/api/v1/agents/me`, { headers: { authorization: `Bearer ${ben.community.key}` } });
+      const me = await fetch(`${h.services.community!.urls.api}/api/v1/agents/me`, {
+        headers: { authorization: `Bearer ${ben.community.key}` },
+      });
       expect(((await me.json()) as any).agent.name).toBe('ben');
     } finally {
       await h.stop();
@@ -114,7 +135,10 @@ describe('the example scenarios from the command line', () => {
     const dir = tempDir();
     const { writeFileSync } = await import('node:fs');
     const file = path.join(dir, 'broken.yaml');
-    writeFileSync(file, 'agents:\n  - name: nina\n    community: {}\ncommunities:\n  - name: "Not A Valid Name!"\n    owner: nina\n');
+    writeFileSync(
+      file,
+      'agents:\n  - name: nina\n    community: {}\ncommunities:\n  - name: "Not A Valid Name!"\n    owner: nina\n',
+    );
     const seeded = await hamlet(dir, 'world', 'seed', file);
     expect(seeded.code).toBe(1);
     expect(seeded.stderr).toMatch(/communities answered 400.*nothing was seeded/s);

@@ -13,7 +13,10 @@ let t: TestHamlet;
 let adminKey: string;
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-async function call(url: string, init: { method?: string; key?: string; body?: unknown; yaml?: string; header?: string } = {}) {
+async function call(
+  url: string,
+  init: { method?: string; key?: string; body?: unknown; yaml?: string; header?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (init.key) headers[init.header ?? 'authorization'] = init.header ? init.key : `Bearer ${init.key}`;
   let body: string | undefined;
@@ -26,7 +29,10 @@ async function call(url: string, init: { method?: string; key?: string; body?: u
   }
   const res = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
   const text = await res.text();
-  return { status: res.status, body: /json/.test(res.headers.get('content-type') ?? '') && text ? JSON.parse(text) : text };
+  return {
+    status: res.status,
+    body: /json/.test(res.headers.get('content-type') ?? '') && text ? JSON.parse(text) : text,
+  };
 }
 
 const web = () => t.hamlet.console!.urls.web!;
@@ -37,7 +43,11 @@ const reset = async () => expect((await admin('/admin/api/world/reset', { method
 beforeAll(async () => {
   t = await startTestHamlet({
     services: ['blog', 'mail', 'community', 'home', 'workflow'],
-    env: { HAMLET_CONSOLE: 'on', HAMLET_SCENARIO_DIR: path.join(ROOT, 'examples/scenarios'), HAMLET_RATE_COMMUNITY_REGISTER: '1000/1m' },
+    env: {
+      HAMLET_CONSOLE: 'on',
+      HAMLET_SCENARIO_DIR: path.join(ROOT, 'examples/scenarios'),
+      HAMLET_RATE_COMMUNITY_REGISTER: '1000/1m',
+    },
   });
   adminKey = (await t.hamlet.platform.keys.create('admin')).key;
 }, 120_000);
@@ -49,7 +59,10 @@ describe('the example scenarios seed through the admin API', () => {
     const r = await admin('/admin/api/world/seed?example=newsroom', { method: 'POST' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const ada = r.body.agents.ada;
-    const workflows = await call(`${t.url('workflow')}/api/v1/workflows`, { key: ada.workflow.key, header: 'x-n8n-api-key' });
+    const workflows = await call(`${t.url('workflow')}/api/v1/workflows`, {
+      key: ada.workflow.key,
+      header: 'x-n8n-api-key',
+    });
     expect(workflows.body.data.map((w: any) => [w.name, w.active])).toEqual([['Echo', true]]);
   });
 
@@ -63,7 +76,9 @@ describe('the example scenarios seed through the admin API', () => {
   it('smart-home.yaml posted as the body: its file is read from HAMLET_SCENARIO_DIR', async () => {
     await reset();
     const { readFileSync } = await import('node:fs');
-    const r = await admin('/admin/api/world/seed', { yaml: readFileSync(path.join(ROOT, 'examples/scenarios/smart-home.yaml'), 'utf8') });
+    const r = await admin('/admin/api/world/seed', {
+      yaml: readFileSync(path.join(ROOT, 'examples/scenarios/smart-home.yaml'), 'utf8'),
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const light = await call(`${t.url('home')}/api/states/light.kitchen`, { key: r.body.agents.butler.home.key });
     expect(light.body.state).toBe('on');
@@ -82,7 +97,8 @@ describe('seeding is all or nothing', () => {
   it('a scenario a service refuses half-way leaves the world as it was, and the 400 names the step', async () => {
     await reset();
     const before = await hash();
-    const yaml = 'name: broken\nagents:\n  - name: nina\n    mail: true\n    community: {}\nmail:\n  - from: nina\n    to: nina\n    subject: Hello\n    text: To myself.\ncommunities:\n  - name: "Not A Valid Name!"\n    owner: nina\n';
+    const yaml =
+      'name: broken\nagents:\n  - name: nina\n    mail: true\n    community: {}\nmail:\n  - from: nina\n    to: nina\n    subject: Hello\n    text: To myself.\ncommunities:\n  - name: "Not A Valid Name!"\n    owner: nina\n';
     const r = await admin('/admin/api/world/seed', { yaml });
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/community POST \/api\/v1\/communities answered 400/);
@@ -96,7 +112,10 @@ describe('seeding is all or nothing', () => {
   it('a field of the wrong type or shape is a 400 naming its place, before anything is seeded', async () => {
     const before = await hash();
     const cases: Array<[string, RegExp]> = [
-      ['agents:\n  - name: zed\n    mail: true\nmail:\n  - from: zed\n    subject: x\n    text: y\n', /^mail\[0\]\.to: missing/],
+      [
+        'agents:\n  - name: zed\n    mail: true\nmail:\n  - from: zed\n    subject: x\n    text: y\n',
+        /^mail\[0\]\.to: missing/,
+      ],
       ['agents:\n  - name: zed\n    mail: yes please\n', /^agents\[0\]\.mail: true or false/],
       ['home:\n  states:\n    - entity_id: light.x\n      state: 1\n', /^home\.states\[0\]\.state: a text/],
       ['agent:\n  - name: zed\n', /^agent: not a field here/],
@@ -120,9 +139,16 @@ describe("acting as one of the world's agents", () => {
     const keys = r.body.keys;
     expect(Object.keys(keys).sort()).toEqual(['blog', 'community', 'home', 'mail', 'workflow']);
     // Each key acts as Ada: her inbox, her blog, her community account.
-    const inbox = await call(`${t.url('mail')}/v0/inboxes/${encodeURIComponent(keys.mail.inbox)}/messages`, { key: keys.mail.key });
-    expect(inbox.body.messages.map((m: any) => m.subject)).toEqual(expect.arrayContaining(['Road works on Elm Street']));
-    const published = await call(`${t.url('blog')}/api/publish`, { key: keys.blog.key, body: { title: 'Written with a minted key', content: 'Hello.' } });
+    const inbox = await call(`${t.url('mail')}/v0/inboxes/${encodeURIComponent(keys.mail.inbox)}/messages`, {
+      key: keys.mail.key,
+    });
+    expect(inbox.body.messages.map((m: any) => m.subject)).toEqual(
+      expect.arrayContaining(['Road works on Elm Street']),
+    );
+    const published = await call(`${t.url('blog')}/api/publish`, {
+      key: keys.blog.key,
+      body: { title: 'Written with a minted key', content: 'Hello.' },
+    });
     expect(published.status).toBeLessThan(300);
     expect(published.body.post.url).toMatch(/ada/);
     const me = await call(`${t.url('community')}/api/v1/agents/me`, { key: keys.community.key });

@@ -40,17 +40,28 @@ describe('home history seeder', () => {
     ]);
 
     const hall = await get('/api/states/sensor.hall');
-    expect(hall).toMatchObject({ state: '21.0', attributes, last_changed: '2026-01-05T08:03:00.000000+00:00', last_updated: '2026-01-05T08:03:00.000000+00:00' });
+    expect(hall).toMatchObject({
+      state: '21.0',
+      attributes,
+      last_changed: '2026-01-05T08:03:00.000000+00:00',
+      last_updated: '2026-01-05T08:03:00.000000+00:00',
+    });
     expect(hall.context.user_id).toBeNull();
 
-    const [history] = await get(`/api/history/period/2026-01-05T07:00:00Z?filter_entity_id=sensor.hall&end_time=2026-01-05T09:00:00Z&significant_changes_only=0`);
+    const [history] = await get(
+      `/api/history/period/2026-01-05T07:00:00Z?filter_entity_id=sensor.hall&end_time=2026-01-05T09:00:00Z&significant_changes_only=0`,
+    );
     expect(history.map((s: any) => [s.state, s.last_changed, s.last_updated, s.attributes.battery ?? null])).toEqual([
       ['20.0', '2026-01-05T08:00:00.000000+00:00', '2026-01-05T08:00:00.000000+00:00', null],
       ['20.0', '2026-01-05T08:00:00.000000+00:00', '2026-01-05T08:02:00.000000+00:00', 90],
       ['21.0', '2026-01-05T08:03:00.000000+00:00', '2026-01-05T08:03:00.000000+00:00', null],
     ]);
     // The recorder holds the four changes, each with a context of its own; after a restart the house is the same.
-    const rows = await (t.hamlet.platform.db.kysely as Kysely<any>).selectFrom('home_states').select(['entity_id', 'context_id']).where('entity_id', 'in', ['sensor.hall', 'sensor.porch']).execute();
+    const rows = await (t.hamlet.platform.db.kysely as Kysely<any>)
+      .selectFrom('home_states')
+      .select(['entity_id', 'context_id'])
+      .where('entity_id', 'in', ['sensor.hall', 'sensor.porch'])
+      .execute();
     expect(rows.length).toBe(4);
     expect(new Set(rows.map((r) => r.context_id)).size).toBe(4);
     t = await t.restart();
@@ -59,8 +70,15 @@ describe('home history seeder', () => {
   });
 
   it('refuses a reading with no valid entity id or time, writing nothing', async () => {
-    await expect(seeder()([{ entity_id: 'sensor.ok', state: '1', attributes: {}, at: T0 }, { entity_id: 'Not an id', state: '1', attributes: {}, at: T0 }])).rejects.toThrow(/not a reading/);
-    await expect(seeder()([{ entity_id: 'sensor.ok', state: '1', attributes: {}, at: Number.NaN }])).rejects.toThrow(/not a reading/);
+    await expect(
+      seeder()([
+        { entity_id: 'sensor.ok', state: '1', attributes: {}, at: T0 },
+        { entity_id: 'Not an id', state: '1', attributes: {}, at: T0 },
+      ]),
+    ).rejects.toThrow(/not a reading/);
+    await expect(seeder()([{ entity_id: 'sensor.ok', state: '1', attributes: {}, at: Number.NaN }])).rejects.toThrow(
+      /not a reading/,
+    );
     const res = await fetch(t.url('home') + '/api/states/sensor.ok', { headers: auth });
     expect(res.status).toBe(404);
   });

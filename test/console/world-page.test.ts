@@ -12,7 +12,11 @@ let homeKey: string;
 const START = '2026-01-05T10:00:00.000Z';
 
 beforeAll(async () => {
-  t = await startTestHamlet({ services: ['mail', 'community', 'home'], env: { HAMLET_CONSOLE: 'on' }, clock: new ControllableClock({ frozen: true, now: START }) });
+  t = await startTestHamlet({
+    services: ['mail', 'community', 'home'],
+    env: { HAMLET_CONSOLE: 'on' },
+    clock: new ControllableClock({ frozen: true, now: START }),
+  });
   auth = { authorization: `Bearer ${(await t.hamlet.platform.keys.create('admin')).key}` };
   homeKey = (await t.hamlet.platform.keys.create('home', { name: 'page-test' })).key;
 }, 120_000);
@@ -24,11 +28,19 @@ const page = async (path: string) => {
   return { status: res.status, text: await res.text() };
 };
 const post = async (path: string, fields: Record<string, string>) => {
-  const res = await fetch(web() + path, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+  const res = await fetch(web() + path, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+  });
   return { status: res.status, text: await res.text() };
 };
 const setLight = (state: string) =>
-  fetch(`${t.url('home')}/api/states/light.page_test`, { method: 'POST', headers: { authorization: `Bearer ${homeKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ state, attributes: { friendly_name: 'Page test' } }) });
+  fetch(`${t.url('home')}/api/states/light.page_test`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${homeKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ state, attributes: { friendly_name: 'Page test' } }),
+  });
 
 describe('/world', () => {
   it('shows the platform clock and moves it', async () => {

@@ -66,7 +66,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('portable snapshots', () => {
       await b.world.restore(decodeWorld(file).state);
       expect(await b.world.hash()).toBe(saved);
       const key = (await b.hamlet.platform.keys.create('home')).key;
-      const res = await fetch(`${b.hamlet.services.home!.urls.api}/api/states/sensor.portable`, { headers: { authorization: `Bearer ${key}` } });
+      const res = await fetch(`${b.hamlet.services.home!.urls.api}/api/states/sensor.portable`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect((await res.json()).state).toBe('21.25');
       const pgState = await b.world.read();
       // Minted after the restore: leave it out so the world is the saved one again.

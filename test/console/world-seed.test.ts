@@ -12,7 +12,10 @@ let adminKey: string;
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 beforeAll(async () => {
-  t = await startTestHamlet({ services: ['blog', 'mail', 'community', 'home', 'workflow'], env: { HAMLET_CONSOLE: 'on' } });
+  t = await startTestHamlet({
+    services: ['blog', 'mail', 'community', 'home', 'workflow'],
+    env: { HAMLET_CONSOLE: 'on' },
+  });
   adminKey = (await t.hamlet.platform.keys.create('admin')).key;
 }, 120_000);
 afterAll(async () => t?.destroy());
@@ -36,8 +39,12 @@ describe('scenarios', () => {
     expect(adaMail.status).toBe(200);
     const subjects = adaMail.body.messages.map((m: any) => m.subject);
     expect(subjects).toEqual(expect.arrayContaining(['Road works on Elm Street', "Tonight's edition"]));
-    const benMail = await get(t.url('mail'), `/v0/inboxes/${encodeURIComponent(ben.mail!.inbox!)}/messages`, { authorization: `Bearer ${ben.mail!.key}` });
-    expect(benMail.body.messages.map((m: any) => m.subject)).toEqual(expect.arrayContaining([expect.stringMatching(/^Re: Tonight's edition/)]));
+    const benMail = await get(t.url('mail'), `/v0/inboxes/${encodeURIComponent(ben.mail!.inbox!)}/messages`, {
+      authorization: `Bearer ${ben.mail!.key}`,
+    });
+    expect(benMail.body.messages.map((m: any) => m.subject)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Re: Tonight's edition/)]),
+    );
 
     // The blog post, with Ben's comment and vote.
     const posts = await get(t.url('blog'), '/api/posts', {});
@@ -46,11 +53,17 @@ describe('scenarios', () => {
     const comments = await get(t.url('blog'), `/api/posts/${post.id}/comments`, {});
     expect(comments.body.comments.map((c: any) => c.content)).toEqual(['Good catch.']);
     // Ada's blog key is hers: she can publish.
-    const publish = await fetch(`${t.url('blog')}/api/publish`, { method: 'POST', headers: { authorization: `Bearer ${ada.blog!.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Follow-up', content: 'More soon.' }) });
+    const publish = await fetch(`${t.url('blog')}/api/publish`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ada.blog!.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Follow-up', content: 'More soon.' }),
+    });
     expect(publish.status).toBeLessThan(300);
 
     // The community, its post, comment and upvote.
-    const feed = await get(t.url('community'), '/api/v1/posts?community=citydesk', { authorization: `Bearer ${ben.community!.key}` });
+    const feed = await get(t.url('community'), '/api/v1/posts?community=citydesk', {
+      authorization: `Bearer ${ben.community!.key}`,
+    });
     const cpost = feed.body.posts.find((p: any) => p.title === 'Who knew about the Elm Street works?');
     expect(cpost.upvotes).toBe(1);
     expect(cpost.comment_count).toBe(1);
@@ -60,18 +73,30 @@ describe('scenarios', () => {
     expect(light.body.state).toBe('on');
     const workflows = await get(t.url('workflow'), '/api/v1/workflows', { 'x-n8n-api-key': ada.workflow!.key });
     expect(workflows.body.data.map((w: any) => [w.name, w.active])).toEqual([['Echo', true]]);
-    const echo = await fetch(`${t.url('workflow')}/webhook/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ msg: 'hi' }) });
+    const echo = await fetch(`${t.url('workflow')}/webhook/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ msg: 'hi' }),
+    });
     expect(await echo.json()).toEqual({ echo: 'hi', length: 2 });
   });
 
   it('the admin API seeds a YAML body and refuses a scenario naming an unknown agent', async () => {
     const web = t.hamlet.console!.urls.web!;
     const headers = { authorization: `Bearer ${adminKey}`, 'content-type': 'text/yaml' };
-    const ok = await fetch(`${web}/admin/api/world/seed`, { method: 'POST', headers, body: 'name: tiny\nagents:\n  - name: cleo\n    community: {}\n' });
+    const ok = await fetch(`${web}/admin/api/world/seed`, {
+      method: 'POST',
+      headers,
+      body: 'name: tiny\nagents:\n  - name: cleo\n    community: {}\n',
+    });
     expect(ok.status).toBe(200);
     const body = await ok.json();
     expect(body.agents.cleo.community.key).toMatch(/^moltbook_|^hamlet_/);
-    const bad = await fetch(`${web}/admin/api/world/seed`, { method: 'POST', headers, body: 'communities:\n  - name: x\n    owner: nobody\n' });
+    const bad = await fetch(`${web}/admin/api/world/seed`, {
+      method: 'POST',
+      headers,
+      body: 'communities:\n  - name: x\n    owner: nobody\n',
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).message).toMatch(/nobody/);
     expect(readFileSync(path.join(ROOT, 'examples/scenarios/newsroom.yaml'), 'utf8')).toContain('name: newsroom');
@@ -83,6 +108,7 @@ describe('example scenarios', () => {
     const { readdirSync } = await import('node:fs');
     const files = readdirSync(path.join(ROOT, 'examples/scenarios')).filter((f) => f.endsWith('.yaml'));
     expect(files.length).toBeGreaterThanOrEqual(3);
-    for (const f of files) expect(readScenario(path.join(ROOT, 'examples/scenarios', f)).scenario.agents?.length, f).toBeGreaterThan(0);
+    for (const f of files)
+      expect(readScenario(path.join(ROOT, 'examples/scenarios', f)).scenario.agents?.length, f).toBeGreaterThan(0);
   });
 });

@@ -23,7 +23,15 @@ afterAll(() => {
 const env = { MAIL_DOMAIN: 'mail.test', HAMLET_LOG_LEVEL: 'silent', PATH: process.env.PATH };
 
 function run(agent: string, out: string, extra: { task?: string; parallel?: number; repeat?: number } = {}) {
-  return runEvaluation({ tasks: [extra.task ? path.join(FIXTURES, extra.task) : path.join(EXAMPLES, 'party-lights.yaml')], agent, parallel: extra.parallel ?? 1, repeat: extra.repeat ?? 1, out: path.join(tmp, out), env, services: SERVICES });
+  return runEvaluation({
+    tasks: [extra.task ? path.join(FIXTURES, extra.task) : path.join(EXAMPLES, 'party-lights.yaml')],
+    agent,
+    parallel: extra.parallel ?? 1,
+    repeat: extra.repeat ?? 1,
+    out: path.join(tmp, out),
+    env,
+    services: SERVICES,
+  });
 }
 
 describe('hamlet eval run', () => {
@@ -39,18 +47,40 @@ describe('hamlet eval run', () => {
     expect(r!.score).toBe(1);
     const texts = r!.changes.map((c) => `${c.service} ${c.kind} ${c.text}`);
     expect(texts).toContain('home entity.changed light.kitchen: state off → on; attribute brightness 0 → 180');
-    expect(texts).toContain('mail message.sent message sent "Re: Party tonight" from ada <ada@mail.test> to bob <bob@mail.test>');
+    expect(texts).toContain(
+      'mail message.sent message sent "Re: Party tonight" from ada <ada@mail.test> to bob <bob@mail.test>',
+    );
     // The episode's row diff (made in memory) is the console's diff of its start and end snapshot files.
-    const files = await diffFiles({ from: path.join(tmp, 'reference', 'party-lights', 'start.jsonl.gz'), to: path.join(r!.dir, 'end.jsonl.gz'), limit: 10_000, pageBytes: 1 << 26, limits: WORLD_DEFAULTS });
-    const nonEmpty = (x: Record<string, { added: unknown[]; changed: unknown[]; removed: unknown[] }>) => Object.fromEntries(Object.entries(x).filter(([, c]) => c.added.length + c.changed.length + c.removed.length));
-    expect(nonEmpty(JSON.parse(readFileSync(path.join(r!.dir, 'diff.json'), 'utf8')).rows)).toEqual(nonEmpty(files.services));
+    const files = await diffFiles({
+      from: path.join(tmp, 'reference', 'party-lights', 'start.jsonl.gz'),
+      to: path.join(r!.dir, 'end.jsonl.gz'),
+      limit: 10_000,
+      pageBytes: 1 << 26,
+      limits: WORLD_DEFAULTS,
+    });
+    const nonEmpty = (x: Record<string, { added: unknown[]; changed: unknown[]; removed: unknown[] }>) =>
+      Object.fromEntries(Object.entries(x).filter(([, c]) => c.added.length + c.changed.length + c.removed.length));
+    expect(nonEmpty(JSON.parse(readFileSync(path.join(r!.dir, 'diff.json'), 'utf8')).rows)).toEqual(
+      nonEmpty(files.services),
+    );
     // The episode's own trace: the agent's calls, in order, numbered, and nothing from seeding the world.
-    const trace = readFileSync(path.join(r!.dir, 'trace.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { epoch: number; seq: number; route: string | null; kind: string });
+    const trace = readFileSync(path.join(r!.dir, 'trace.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { epoch: number; seq: number; route: string | null; kind: string });
     expect(trace.every((e) => e.epoch === r!.epoch)).toBe(true);
     expect(trace.map((e) => e.seq)).toEqual([...trace.map((e) => e.seq)].sort((a, b) => a - b));
     const routes = trace.filter((e) => e.kind === 'http').map((e) => e.route);
-    expect(routes).toEqual(['/v0/inboxes/:inbox_id/messages', '/api/states/:entity_id', '/v0/inboxes/:inbox_id/messages/:message_id/reply']);
-    expect(JSON.parse(readFileSync(path.join(tmp, 'reference', 'summary.json'), 'utf8')).totals).toEqual({ episodes: 1, passed: 1, meanScore: 1 });
+    expect(routes).toEqual([
+      '/v0/inboxes/:inbox_id/messages',
+      '/api/states/:entity_id',
+      '/v0/inboxes/:inbox_id/messages/:message_id/reply',
+    ]);
+    expect(JSON.parse(readFileSync(path.join(tmp, 'reference', 'summary.json'), 'utf8')).totals).toEqual({
+      episodes: 1,
+      passed: 1,
+      meanScore: 1,
+    });
     expect(readFileSync(path.join(tmp, 'reference', 'report.html'), 'utf8')).toContain('<b>1/1</b> episodes passed');
     expect(summary.tasks[0]!.checks.every((c) => c.passed === 1)).toBe(true);
   }, 120_000);
@@ -69,15 +99,27 @@ describe('hamlet eval run', () => {
     const { results } = await run(`node ${AGENTS}/reference.mjs careless`, 'careless');
     const [r] = results;
     expect(r!.checks.map((c) => c.pass)).toEqual([true, true, false]);
-    expect(r!.checks[2]!.message).toBe('1 change(s) not allowed: home: light.hall: state off → on; attribute brightness 0 → 255');
+    expect(r!.checks[2]!.message).toBe(
+      '1 change(s) not allowed: home: light.hall: state off → on; attribute brightness 0 → 255',
+    );
     expect(readFileSync(path.join(tmp, 'careless', 'report.html'), 'utf8')).toContain('light.hall: state off → on');
   }, 120_000);
 
   it('stops an agent at the time limit', async () => {
     const dir = mkdtempSync(path.join(tmp, 'slow-'));
-    const task = readFileSync(path.join(EXAMPLES, 'party-lights.yaml'), 'utf8').replace('time_limit: 60', 'time_limit: 1s').replace('id: party-lights', 'id: slow');
+    const task = readFileSync(path.join(EXAMPLES, 'party-lights.yaml'), 'utf8')
+      .replace('time_limit: 60', 'time_limit: 1s')
+      .replace('id: party-lights', 'id: slow');
     writeFileSync(path.join(dir, 'slow.yaml'), task);
-    const { results } = await runEvaluation({ tasks: [path.join(dir, 'slow.yaml')], agent: 'node -e "setInterval(() => {}, 1000)"', parallel: 1, repeat: 1, out: path.join(dir, 'out'), env, services: SERVICES });
+    const { results } = await runEvaluation({
+      tasks: [path.join(dir, 'slow.yaml')],
+      agent: 'node -e "setInterval(() => {}, 1000)"',
+      parallel: 1,
+      repeat: 1,
+      out: path.join(dir, 'out'),
+      env,
+      services: SERVICES,
+    });
     expect(results[0]!.agent.timedOut).toBe(true);
     expect(results[0]!.passed).toBe(false);
   }, 120_000);
@@ -88,7 +130,11 @@ describe('hamlet eval run', () => {
     // The agents inherit the runner's environment.
     process.env.MARK_BARRIER = barrier;
     process.env.MARK_BARRIER_COUNT = String(n);
-    const { results } = await run(`node ${FIXTURES}/mark.mjs`, 'parallel', { task: 'marks.yaml', parallel: n, repeat: n }).finally(() => {
+    const { results } = await run(`node ${FIXTURES}/mark.mjs`, 'parallel', {
+      task: 'marks.yaml',
+      parallel: n,
+      repeat: n,
+    }).finally(() => {
       delete process.env.MARK_BARRIER;
       delete process.env.MARK_BARRIER_COUNT;
     });
@@ -127,15 +173,23 @@ describe('task files', () => {
   const good = readFileSync(path.join(EXAMPLES, 'party-lights.yaml'), 'utf8');
 
   it('reads the fixtures', () => {
-    expect(loadTasks([path.join(EXAMPLES, 'party-lights.yaml'), path.join(FIXTURES, 'marks.yaml')]).map((t) => t.id)).toEqual(['party-lights', 'marks']);
+    expect(
+      loadTasks([path.join(EXAMPLES, 'party-lights.yaml'), path.join(FIXTURES, 'marks.yaml')]).map((t) => t.id),
+    ).toEqual(['party-lights', 'marks']);
   });
 
   it('names the field that is wrong, for every bad file at once', () => {
     const bad = [
-      write('a.yaml', good.replace('home: { entity_id: light.kitchen, state: "on"', 'home: { entity_id: 7, state: "on"')),
+      write(
+        'a.yaml',
+        good.replace('home: { entity_id: light.kitchen, state: "on"', 'home: { entity_id: 7, state: "on"'),
+      ),
       write('b.yaml', good.replace('time_limit: 60', 'time_limit: soon')),
       write('c.yaml', good.replace('agent:\n  name: ada', 'agent:\n  nmae: ada')),
-      write('d.yaml', good.replace('  - name: nothing else changed\n', '  - name: nothing else changed\n    script: x.mjs\n')),
+      write(
+        'd.yaml',
+        good.replace('  - name: nothing else changed\n', '  - name: nothing else changed\n    script: x.mjs\n'),
+      ),
       write('e.yaml', 'world: [\n'),
     ];
     let message = '';
@@ -148,7 +202,9 @@ describe('task files', () => {
     expect(lines[0]).toBe(`${bad[0]}: checks[0].home.entity_id: must be string`);
     expect(lines[1]).toBe(`${bad[1]}: time_limit: a duration: seconds, or 90s, 10m, 2h, 1d`);
     expect(lines[2]).toMatch(new RegExp(`^${bad[2]}: agent\\.(name: required|nmae: not a field of agent)$`));
-    expect(lines[3]).toBe(`${bad[3]}: checks[2]: one of mail, home, blog, community, workflow, change, collateral, script (and a name), not collateral and script together`);
+    expect(lines[3]).toBe(
+      `${bad[3]}: checks[2]: one of mail, home, blog, community, workflow, change, collateral, script (and a name), not collateral and script together`,
+    );
     expect(lines[4]).toMatch(new RegExp(`^${bad[4]}: not YAML at line \\d+, column \\d+`));
   });
 });

@@ -22,11 +22,16 @@ describe('the starter suite', () => {
   it('has 40 tasks over the five services and across them, each with a collateral rule', () => {
     expect(tasks).toHaveLength(40);
     const servicesOf = (t: (typeof tasks)[number]) => t.tags.filter((tag) => SERVICES.includes(tag));
-    for (const service of SERVICES) expect(tasks.filter((t) => servicesOf(t).includes(service)).length).toBeGreaterThanOrEqual(6);
+    for (const service of SERVICES)
+      expect(tasks.filter((t) => servicesOf(t).includes(service)).length).toBeGreaterThanOrEqual(6);
     expect(tasks.filter((t) => servicesOf(t).length >= 2).length).toBeGreaterThanOrEqual(8);
     expect(tasks.filter((t) => t.events.length).length).toBeGreaterThanOrEqual(3);
     expect(tasks.filter((t) => t.clock.settleMs > 0 || t.clock.steps.length).length).toBeGreaterThanOrEqual(3);
-    for (const t of tasks) expect(t.checks.filter((c) => c.collateral), t.id).toHaveLength(1);
+    for (const t of tasks)
+      expect(
+        t.checks.filter((c) => c.collateral),
+        t.id,
+      ).toHaveLength(1);
   });
 
   it('is passed by the reference agent, failed by the do-nothing agent, and the careless agent trips every collateral rule', async () => {
@@ -38,10 +43,14 @@ describe('the starter suite', () => {
     expect(by.nothing.summary.totals).toMatchObject({ episodes: 40, passed: 0 });
     expect(by.careless.summary.totals).toMatchObject({ episodes: 40, passed: 0 });
     for (const r of by.careless.results) {
-      expect(r.checks.filter((c) => !c.pass).map((c) => c.kind), r.task).toEqual(['collateral']);
+      expect(
+        r.checks.filter((c) => !c.pass).map((c) => c.kind),
+        r.task,
+      ).toEqual(['collateral']);
       expect(r.checks.find((c) => c.kind === 'collateral')!.message, r.task).toMatch(/^\d+ change\(s\) not allowed: /);
     }
     // The do-nothing agent changed nothing, except what the task's own events did.
-    for (const r of by.nothing.results) if (!tasks.find((t) => t.id === r.task)!.events.length) expect(r.changes, r.task).toEqual([]);
+    for (const r of by.nothing.results)
+      if (!tasks.find((t) => t.id === r.task)!.events.length) expect(r.changes, r.task).toEqual([]);
   }, 600_000);
 });

@@ -13,7 +13,9 @@ const forced = process.env.HAMLET_TEST_CLI;
 const useBuilt = forced === 'dist' || (forced !== 'src' && distIsCurrent(ROOT));
 
 /** Node's arguments that run the CLI (before the command's own): `[dist/cli.js]` or `[--import, tsx, src/cli.ts]`. */
-export const CLI_ARGS: readonly string[] = useBuilt ? [path.join(ROOT, 'dist/cli.js')] : ['--import', 'tsx', path.join(ROOT, 'src/cli.ts')];
+export const CLI_ARGS: readonly string[] = useBuilt
+  ? [path.join(ROOT, 'dist/cli.js')]
+  : ['--import', 'tsx', path.join(ROOT, 'src/cli.ts')];
 
 /** The argument vector for `node`: the CLI, then `args`. */
 export function cliArgs(...args: string[]): string[] {

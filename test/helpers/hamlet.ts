@@ -31,7 +31,6 @@ export interface TestOptions {
   clock?: Clock;
 }
 
-
 /** A storage location: a temp dir for SQLite, plus a schema when testing on PostgreSQL. */
 export async function testStorage(): Promise<{ dataDir: string; databaseUrl?: string; drop(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-test-'));
@@ -57,7 +56,11 @@ export async function testStorage(): Promise<{ dataDir: string; databaseUrl?: st
   };
 }
 
-export function testEnv(storage: { dataDir: string; databaseUrl?: string }, services: ServiceName[], extra: Record<string, string> = {}) {
+export function testEnv(
+  storage: { dataDir: string; databaseUrl?: string },
+  services: ServiceName[],
+  extra: Record<string, string> = {},
+) {
   const env: Record<string, string> = {
     HAMLET_DATA_DIR: storage.dataDir,
     HAMLET_SERVICES: services.join(','),
@@ -76,7 +79,11 @@ export async function startTestHamlet(opts: TestOptions): Promise<TestHamlet> {
   return launch(storage, opts, opts.env ?? {});
 }
 
-async function launch(storage: Awaited<ReturnType<typeof testStorage>>, opts: TestOptions, env: Record<string, string>): Promise<TestHamlet> {
+async function launch(
+  storage: Awaited<ReturnType<typeof testStorage>>,
+  opts: TestOptions,
+  env: Record<string, string>,
+): Promise<TestHamlet> {
   const config = loadConfig(testEnv(storage, opts.services, env));
   const logger = createLogger({ level: config.logLevel, pretty: false });
   const hamlet = await startHamlet(config, { clock: opts.clock, logger });

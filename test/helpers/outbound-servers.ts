@@ -24,7 +24,11 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-async function listen(host: string, handle: (seen: Seen, res: http.ServerResponse) => void, port = 0): Promise<TestServer> {
+async function listen(
+  host: string,
+  handle: (seen: Seen, res: http.ServerResponse) => void,
+  port = 0,
+): Promise<TestServer> {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
@@ -46,23 +50,55 @@ async function listen(host: string, handle: (seen: Seen, res: http.ServerRespons
 }
 
 const echo = (s: Seen, res: http.ServerResponse, extra: Record<string, unknown> = {}) =>
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...extra, method: s.method, url: s.url, authorization: s.headers.authorization ?? null, cookie: s.headers.cookie ?? null, contentType: s.headers['content-type'] ?? null, body: s.body }));
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(
+      JSON.stringify({
+        ...extra,
+        method: s.method,
+        url: s.url,
+        authorization: s.headers.authorization ?? null,
+        cookie: s.headers.cookie ?? null,
+        contentType: s.headers['content-type'] ?? null,
+        body: s.body,
+      }),
+    );
 
 /** The internal service: answers a secret to anyone who reaches it, on 127.0.0.1 and [::1]. */
-export async function startInternal(): Promise<{ v4: TestServer; v6: TestServer; hits(): number; close(): Promise<void> }> {
+export async function startInternal(): Promise<{
+  v4: TestServer;
+  v6: TestServer;
+  hits(): number;
+  close(): Promise<void>;
+}> {
   const answer = (s: Seen, res: http.ServerResponse) => echo(s, res, { secret: 'internal-only' });
   const v4 = await listen('127.0.0.1', answer);
   // Without IPv6 loopback (some containers) nothing can be reached at [::1]: the tests still
   // ask for it, and the guard must still refuse it, but there is no listener to count.
-  const v6 = await listen('::1', answer).catch(() => ({ url: `http://[::1]:${v4.port}`, port: v4.port, seen: [] as Seen[], close: async () => {} }));
-  return { v4, v6, hits: () => v4.seen.length + v6.seen.length, close: async () => void (await Promise.all([v4.close(), v6.close()])) };
+  const v6 = await listen('::1', answer).catch(() => ({
+    url: `http://[::1]:${v4.port}`,
+    port: v4.port,
+    seen: [] as Seen[],
+    close: async () => {},
+  }));
+  return {
+    v4,
+    v6,
+    hits: () => v4.seen.length + v6.seen.length,
+    close: async () => void (await Promise.all([v4.close(), v6.close()])),
+  };
 }
 
 /** A public server: `/to?url=U&status=S` redirects to U (302 by default), anything else is echoed. */
-export async function startRedirector(host = PUBLIC_IP): Promise<TestServer & { to(url: string, status?: number): string }> {
+export async function startRedirector(
+  host = PUBLIC_IP,
+): Promise<TestServer & { to(url: string, status?: number): string }> {
   const server = await listen(host, (s, res) => {
     const u = new URL(s.url, 'http://x');
-    if (u.pathname === '/to') return res.writeHead(Number(u.searchParams.get('status') ?? 302), { location: u.searchParams.get('url') ?? '/' }).end();
+    if (u.pathname === '/to')
+      return res
+        .writeHead(Number(u.searchParams.get('status') ?? 302), { location: u.searchParams.get('url') ?? '/' })
+        .end();
     echo(s, res);
   });
   return { ...server, to: (url, status = 302) => `${server.url}/to?status=${status}&url=${encodeURIComponent(url)}` };

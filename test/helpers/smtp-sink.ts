@@ -9,7 +9,10 @@ export interface SmtpSink {
   port: number;
   messages: Array<{ envelope: { from: string; to: string[] }; raw: string; parsed: ParsedMail }>;
   /** Resolves with the first message (arrived or arriving) that matches. */
-  waitFor(match: (m: SmtpSink['messages'][number]) => boolean, timeoutMs?: number): Promise<SmtpSink['messages'][number]>;
+  waitFor(
+    match: (m: SmtpSink['messages'][number]) => boolean,
+    timeoutMs?: number,
+  ): Promise<SmtpSink['messages'][number]>;
   /** Answer the next DATA commands with this SMTP error instead of accepting. */
   refuse(code: number | undefined, message?: string): void;
   close(): Promise<void>;
@@ -17,7 +20,10 @@ export interface SmtpSink {
 
 export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   const messages: SmtpSink['messages'] = [];
-  const waiters: Array<{ match: (m: SmtpSink['messages'][number]) => boolean; resolve: (m: SmtpSink['messages'][number]) => void }> = [];
+  const waiters: Array<{
+    match: (m: SmtpSink['messages'][number]) => boolean;
+    resolve: (m: SmtpSink['messages'][number]) => void;
+  }> = [];
   let refusal: { code: number; message: string } | undefined;
   const server = new SMTPServer({
     authOptional: true,
@@ -27,30 +33,34 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       // A message the parser cannot read is refused, not left without a reply.
-      stream.on('end', () => void (async () => {
-        if (refusal) {
-          const err = Object.assign(new Error(refusal.message), { responseCode: refusal.code });
-          return callback(err);
-        }
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const parsed = await simpleParser(raw);
-        const m = {
-          envelope: {
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-          },
-          raw,
-          parsed,
-        };
-        messages.push(m);
-        for (const w of [...waiters]) {
-          if (w.match(m)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve(m);
-          }
-        }
-        callback();
-      })().catch((err: Error) => callback(err)));
+      stream.on(
+        'end',
+        () =>
+          void (async () => {
+            if (refusal) {
+              const err = Object.assign(new Error(refusal.message), { responseCode: refusal.code });
+              return callback(err);
+            }
+            const raw = Buffer.concat(chunks).toString('utf8');
+            const parsed = await simpleParser(raw);
+            const m = {
+              envelope: {
+                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                to: session.envelope.rcptTo.map((r) => r.address),
+              },
+              raw,
+              parsed,
+            };
+            messages.push(m);
+            for (const w of [...waiters]) {
+              if (w.match(m)) {
+                waiters.splice(waiters.indexOf(w), 1);
+                w.resolve(m);
+              }
+            }
+            callback();
+          })().catch((err: Error) => callback(err)),
+      );
     },
   });
   // A client killed mid-session (the kill -9 tests) resets its connection; smtp-server reports

@@ -20,14 +20,18 @@ type Falsy = false | 0 | '' | null | undefined;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const show = (value: unknown) => inspect(value, { depth: 3, breakLength: Infinity, maxArrayLength: 10, maxStringLength: 300 });
+const show = (value: unknown) =>
+  inspect(value, { depth: 3, breakLength: Infinity, maxArrayLength: 10, maxStringLength: 300 });
 
 /**
  * Checks `condition` until it returns a truthy value, and resolves with that value. The
  * condition may be sync or async; a throw (e.g. a failed `expect`) counts as "not yet". On
  * timeout it rejects with what was awaited and the last value or error seen.
  */
-export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitOptions = {}): Promise<Exclude<T, Falsy>> {
+export async function waitFor<T>(
+  condition: () => T | Promise<T>,
+  options: WaitOptions = {},
+): Promise<Exclude<T, Falsy>> {
   const { timeoutMs = 20_000, intervalMs = 20, message } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -40,7 +44,9 @@ export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitO
       last = { error };
     }
     if (Date.now() >= deadline) {
-      const what = (typeof message === 'function' ? message() : message) ?? condition.toString().replace(/\s+/g, ' ').slice(0, 200);
+      const what =
+        (typeof message === 'function' ? message() : message) ??
+        condition.toString().replace(/\s+/g, ' ').slice(0, 200);
       throw timedOut(timeoutMs, what, last);
     }
     await pause(Math.min(intervalMs, Math.max(0, deadline - Date.now())));
@@ -51,7 +57,8 @@ export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitO
 type Last = { value: unknown } | { error: unknown };
 
 function timedOut(timeoutMs: number, what: string, last: Last): Error {
-  if ('value' in last) return new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${show(last.value)}`);
+  if ('value' in last)
+    return new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${show(last.value)}`);
   const reason = last.error instanceof Error ? last.error.message : show(last.error);
   return new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last error: ${reason}`, { cause: last.error });
 }

@@ -10,7 +10,8 @@ const nested = (depth: number): unknown => {
   return v;
 };
 /** Built as text: JSON.stringify itself overflows the stack on 20,000 levels. */
-const deepAttributesBody = (depth: number) => `{"state":"on","attributes":${'{"child":'.repeat(depth)}"leaf"${'}'.repeat(depth)}}`;
+const deepAttributesBody = (depth: number) =>
+  `{"state":"on","attributes":${'{"child":'.repeat(depth)}"leaf"${'}'.repeat(depth)}}`;
 
 async function socket(h: HomeTest) {
   const s = await rawSocket(h.url);
@@ -59,8 +60,13 @@ describe('home attribute limits', () => {
   });
 
   it('refuses attributes larger than the size limit, and an update that would grow past it leaves the old state', async () => {
-    expect((await h.api('POST', '/api/states/sensor.big', { state: 'on', attributes: { note: 'small' } })).status).toBe(201);
-    const r = await h.api('POST', '/api/states/sensor.big', { state: 'off', attributes: { note: 'x'.repeat(300 * 1024) } });
+    expect((await h.api('POST', '/api/states/sensor.big', { state: 'on', attributes: { note: 'small' } })).status).toBe(
+      201,
+    );
+    const r = await h.api('POST', '/api/states/sensor.big', {
+      state: 'off',
+      attributes: { note: 'x'.repeat(300 * 1024) },
+    });
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/attributes/);
     const kept = await h.api('GET', '/api/states/sensor.big');
@@ -69,14 +75,24 @@ describe('home attribute limits', () => {
   });
 
   it('accepts what real integrations send: a forecast list of dicts, 10 KiB of attributes', async () => {
-    const forecast = Array.from({ length: 48 }, (_, i) => ({ datetime: `2026-01-01T${String(i % 24).padStart(2, '0')}:00:00+00:00`, temperature: 3 + i / 10, condition: 'cloudy', detail: { wind: { speed: 3, bearing: 180 } } }));
-    const r = await h.api('POST', '/api/states/weather.test', { state: 'cloudy', attributes: { forecast, tree: nested(30), friendly_name: 'Test weather' } });
+    const forecast = Array.from({ length: 48 }, (_, i) => ({
+      datetime: `2026-01-01T${String(i % 24).padStart(2, '0')}:00:00+00:00`,
+      temperature: 3 + i / 10,
+      condition: 'cloudy',
+      detail: { wind: { speed: 3, bearing: 180 } },
+    }));
+    const r = await h.api('POST', '/api/states/weather.test', {
+      state: 'cloudy',
+      attributes: { forecast, tree: nested(30), friendly_name: 'Test weather' },
+    });
     expect(r.status).toBe(201);
   });
 
   it('a WebSocket frame nested 20,000 deep gets an error result, and the connection keeps working', async () => {
     const s = await socket(h);
-    s.send(`{"id":5,"type":"fire_event","event_type":"deep","event_data":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`);
+    s.send(
+      `{"id":5,"type":"fire_event","event_type":"deep","event_data":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`,
+    );
     const err = await s.next((m) => m.id === 5);
     expect(err.success).toBe(false);
     expect(err.error.code).toBe('invalid_format');
@@ -96,7 +112,11 @@ describe('home attribute limits are configurable', () => {
 
   it('uses HOME_MAX_ATTRIBUTE_DEPTH and HOME_MAX_ATTRIBUTES_BYTES', async () => {
     expect((await h.api('POST', '/api/states/sensor.a', { state: '1', attributes: { a: { b: 1 } } })).status).toBe(201);
-    expect((await h.api('POST', '/api/states/sensor.b', { state: '1', attributes: { a: { b: { c: { d: 1 } } } } })).status).toBe(400);
-    expect((await h.api('POST', '/api/states/sensor.c', { state: '1', attributes: { a: 'x'.repeat(3000) } })).status).toBe(400);
+    expect(
+      (await h.api('POST', '/api/states/sensor.b', { state: '1', attributes: { a: { b: { c: { d: 1 } } } } })).status,
+    ).toBe(400);
+    expect(
+      (await h.api('POST', '/api/states/sensor.c', { state: '1', attributes: { a: 'x'.repeat(3000) } })).status,
+    ).toBe(400);
   });
 });

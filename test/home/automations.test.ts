@@ -84,7 +84,8 @@ const state = async (id: string) => (await h.api('GET', `/api/states/${id}`)).bo
  * starts, so an unchanged value right after is proof that no run started: no sleep needed.
  */
 const lastTriggered = async (automation: string) => (await state(automation)).attributes.last_triggered;
-const stateIs = (id: string, expected: string) => waitFor(async () => (await state(id)).state === expected, { message: `${id} to be ${expected}` });
+const stateIs = (id: string, expected: string) =>
+  waitFor(async () => (await state(id)).state === expected, { message: `${id} to be ${expected}` });
 
 beforeAll(async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'home-auto-'));
@@ -98,8 +99,17 @@ afterAll(async () => {
 
 describe('automations', () => {
   it('every automation is an entity', async () => {
-    const ids = (await h.api('GET', '/api/states')).body.map((s: any) => s.entity_id).filter((x: string) => x.startsWith('automation.'));
-    expect(ids.sort()).toEqual(['automation.hall_light_on_webhook', 'automation.hot', 'automation.motion_held', 'automation.porch_at_10_30', 'automation.pump_every_5_minutes', 'automation.waiter']);
+    const ids = (await h.api('GET', '/api/states')).body
+      .map((s: any) => s.entity_id)
+      .filter((x: string) => x.startsWith('automation.'));
+    expect(ids.sort()).toEqual([
+      'automation.hall_light_on_webhook',
+      'automation.hot',
+      'automation.motion_held',
+      'automation.porch_at_10_30',
+      'automation.pump_every_5_minutes',
+      'automation.waiter',
+    ]);
   });
 
   it('a webhook POST turns on a light, visible over the WebSocket', async () => {
@@ -109,7 +119,11 @@ describe('automations', () => {
     await raw.next((m) => m.type === 'auth_ok');
     raw.send({ id: 1, type: 'subscribe_entities', entity_ids: ['light.hall'] });
     await raw.next((m) => m.type === 'event' && m.event.a);
-    const res = await fetch(`${h.url}/api/webhook/hall_hook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"level": 4}' });
+    const res = await fetch(`${h.url}/api/webhook/hall_hook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"level": 4}',
+    });
     expect(res.status).toBe(200);
     const change = await raw.next((m) => m.type === 'event' && m.event.c?.['light.hall']);
     expect(change.event.c['light.hall']['+']).toMatchObject({ s: 'on', a: { brightness: 200 } });
@@ -200,7 +214,11 @@ describe('automations', () => {
     await raw.next((m) => m.event?.event_type === 'wait_over');
     await h.api('POST', '/api/events/start_wait', { go: true });
     clock.advance(5 * 60_000);
-    await raw.next((m) => m.event?.event_type === 'wait_over' && raw.messages.filter((x) => x.event?.event_type === 'wait_over').length === 2);
+    await raw.next(
+      (m) =>
+        m.event?.event_type === 'wait_over' &&
+        raw.messages.filter((x) => x.event?.event_type === 'wait_over').length === 2,
+    );
     raw.ws.close();
   });
 
@@ -222,12 +240,19 @@ describe('automations', () => {
     await raw.next();
     raw.send({ type: 'auth', access_token: h.token });
     await raw.next((m) => m.type === 'auth_ok');
-    raw.send({ id: 1, type: 'validate_config', triggers: [{ trigger: 'state', entity_id: 'light.hall' }], actions: [{ bogus: 1 }] });
+    raw.send({
+      id: 1,
+      type: 'validate_config',
+      triggers: [{ trigger: 'state', entity_id: 'light.hall' }],
+      actions: [{ bogus: 1 }],
+    });
     const r = await raw.next((m) => m.id === 1);
     expect(r.result.triggers).toEqual({ valid: true, error: null });
     expect(r.result.actions.valid).toBe(false);
     raw.send({ id: 2, type: 'webhook/list' });
-    expect((await raw.next((m) => m.id === 2)).result).toEqual([{ webhook_id: 'hall_hook', domain: 'automation', name: 'hall_hook', local_only: true, allowed_methods: ['POST'] }]);
+    expect((await raw.next((m) => m.id === 2)).result).toEqual([
+      { webhook_id: 'hall_hook', domain: 'automation', name: 'hall_hook', local_only: true, allowed_methods: ['POST'] },
+    ]);
     raw.ws.close();
   });
 });

@@ -15,8 +15,20 @@ afterAll(async () => {
 const ODD: unknown[] = [null, -1, 1e308, 'text', '', true, [], [1, 2, 3, 4], { a: 1 }, [null], 'light.kitchen,,', NaN];
 
 it('every service with odd field values answers < 500 in JSON', async () => {
-  const services = (await h.api('GET', '/api/services')).body as Array<{ domain: string; services: Record<string, { fields: Record<string, unknown> }> }>;
-  const entityOf = (domain: string) => ({ light: 'light.hall', climate: 'climate.bedroom', media_player: 'media_player.living_room', cover: 'cover.living_room_blinds', notify: 'notify.phone', switch: 'switch.coffee_maker', automation: 'automation.coffee_on_webhook' })[domain];
+  const services = (await h.api('GET', '/api/services')).body as Array<{
+    domain: string;
+    services: Record<string, { fields: Record<string, unknown> }>;
+  }>;
+  const entityOf = (domain: string) =>
+    ({
+      light: 'light.hall',
+      climate: 'climate.bedroom',
+      media_player: 'media_player.living_room',
+      cover: 'cover.living_room_blinds',
+      notify: 'notify.phone',
+      switch: 'switch.coffee_maker',
+      automation: 'automation.coffee_on_webhook',
+    })[domain];
   let calls = 0;
   for (const { domain, services: map } of services) {
     for (const [service, spec] of Object.entries(map)) {
@@ -32,7 +44,15 @@ it('every service with odd field values answers < 500 in JSON', async () => {
           if (r.status >= 400) expect(r.body.message).toBeTypeOf('string');
         }
       }
-      for (const body of ['[]', '"x"', '12', 'null', '{"entity_id": 5}', '{"entity_id": [{}]}', '{"entity_id": "all", "extra": {"deep": [1]}}']) {
+      for (const body of [
+        '[]',
+        '"x"',
+        '12',
+        'null',
+        '{"entity_id": 5}',
+        '{"entity_id": [{}]}',
+        '{"entity_id": "all", "extra": {"deep": [1]}}',
+      ]) {
         const r = await h.api('POST', `/api/services/${domain}/${service}`, body);
         expect(r.status, `${domain}.${service} ${body}`).toBeLessThan(500);
       }

@@ -33,7 +33,8 @@ const t0 = new Date(clock.ms() - 60_000).toISOString();
 const connect = (url: string, token: string) => createConnection({ auth: createLongLivedTokenAuth(url, token) });
 
 /** Waits until the subscribeEntities view satisfies a predicate. */
-const until = (pred: () => boolean, timeoutMs = 6000) => waitFor(pred, { timeoutMs, message: `the entities view to satisfy ${pred.toString()}` });
+const until = (pred: () => boolean, timeoutMs = 6000) =>
+  waitFor(pred, { timeoutMs, message: `the entities view to satisfy ${pred.toString()}` });
 
 async function rejects(p: Promise<unknown>): Promise<{ code: string | number; message: string }> {
   try {
@@ -68,7 +69,10 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     const first = await raw.next();
     expect(first).toEqual({ type: 'auth_required', ha_version: conn.haVersion });
     raw.send({ type: 'auth', access_token: 'wrong' });
-    expect(await raw.next((m) => m.type === 'auth_invalid')).toEqual({ type: 'auth_invalid', message: 'Invalid access token or password' });
+    expect(await raw.next((m) => m.type === 'auth_invalid')).toEqual({
+      type: 'auth_invalid',
+      message: 'Invalid access token or password',
+    });
     await raw.closed;
   });
 
@@ -113,7 +117,15 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     const states = await getStates(conn);
     expect(states.length).toBeGreaterThan(5);
     for (const s of states) {
-      expect(Object.keys(s)).toEqual(['entity_id', 'state', 'attributes', 'last_changed', 'last_reported', 'last_updated', 'context']);
+      expect(Object.keys(s)).toEqual([
+        'entity_id',
+        'state',
+        'attributes',
+        'last_changed',
+        'last_reported',
+        'last_updated',
+        'context',
+      ]);
       expect(s.entity_id).toMatch(/^[a-z0-9_]+\.[a-z0-9_]+$/);
       expect(s.last_changed).toMatch(ISO_US);
       expect(s.last_updated).toMatch(ISO_US);
@@ -153,14 +165,18 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
       expect(entities[s.entity_id]!.state).toBe(s.state);
       expect(entities[s.entity_id]!.attributes).toEqual(s.attributes);
       // hajs turns the compressed epoch seconds back into ISO strings with milliseconds.
-      expect(new Date(entities[s.entity_id]!.last_changed).getTime()).toBe(Math.floor(new Date(s.last_changed).getTime()));
+      expect(new Date(entities[s.entity_id]!.last_changed).getTime()).toBe(
+        Math.floor(new Date(s.last_changed).getTime()),
+      );
     }
   });
 
   it('9-10: callService with a target or with entity_id in the data', async () => {
     const before = entities['light.kitchen']!;
     clock.advance(1000); // so that last_changed can move on
-    const r = (await callService(conn, 'light', 'turn_on', { brightness: 128 }, { entity_id: 'light.kitchen' })) as { context: { id: string; parent_id: null; user_id: string } };
+    const r = (await callService(conn, 'light', 'turn_on', { brightness: 128 }, { entity_id: 'light.kitchen' })) as {
+      context: { id: string; parent_id: null; user_id: string };
+    };
     expect(r.context.id).toMatch(ULID);
     expect(r.context.parent_id).toBeNull();
     expect(r.context.user_id).toMatch(/^[0-9a-f]{32}$/);
@@ -184,9 +200,33 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
   });
 
   it('12: colours: rgb_color validation; color_temp mireds <-> kelvin', async () => {
-    expect((await rejects(callService(conn, 'light', 'turn_on', { rgb_color: [300, 0, 0] }, { entity_id: 'light.living_room' }))).code).toBe('invalid_format');
-    expect((await rejects(callService(conn, 'light', 'turn_on', { rgb_color: [255, 0] }, { entity_id: 'light.living_room' }))).code).toBe('invalid_format');
-    expect((await rejects(callService(conn, 'light', 'turn_on', { rgb_color: [255, 0, 0], hs_color: [10, 10] }, { entity_id: 'light.living_room' }))).code).toBe('invalid_format');
+    expect(
+      (
+        await rejects(
+          callService(conn, 'light', 'turn_on', { rgb_color: [300, 0, 0] }, { entity_id: 'light.living_room' }),
+        )
+      ).code,
+    ).toBe('invalid_format');
+    expect(
+      (
+        await rejects(
+          callService(conn, 'light', 'turn_on', { rgb_color: [255, 0] }, { entity_id: 'light.living_room' }),
+        )
+      ).code,
+    ).toBe('invalid_format');
+    expect(
+      (
+        await rejects(
+          callService(
+            conn,
+            'light',
+            'turn_on',
+            { rgb_color: [255, 0, 0], hs_color: [10, 10] },
+            { entity_id: 'light.living_room' },
+          ),
+        )
+      ).code,
+    ).toBe('invalid_format');
     await callService(conn, 'light', 'turn_on', { color_temp: 250 }, { entity_id: 'light.living_room' });
     await until(() => entities['light.living_room']!.attributes.color_temp_kelvin === 4000);
     expect(entities['light.living_room']!.attributes.color_temp).toBe(250);
@@ -197,19 +237,58 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     await until(() => entities['light.living_room']!.attributes.color_mode === 'hs');
     expect(entities['light.living_room']!.attributes.rgb_color).toEqual([0, 0, 255]);
     expect(entities['light.living_room']!.attributes.color_temp_kelvin).toBeNull();
-    expect((await rejects(callService(conn, 'light', 'turn_on', { color_temp_kelvin: 1000 }, { entity_id: 'light.living_room' }))).code).toBe('invalid_format');
+    expect(
+      (
+        await rejects(
+          callService(conn, 'light', 'turn_on', { color_temp_kelvin: 1000 }, { entity_id: 'light.living_room' }),
+        )
+      ).code,
+    ).toBe('invalid_format');
   });
 
   it('13: climate', async () => {
-    await callService(conn, 'climate', 'set_temperature', { temperature: 21.5, hvac_mode: 'heat' }, { entity_id: 'climate.hvac' });
+    await callService(
+      conn,
+      'climate',
+      'set_temperature',
+      { temperature: 21.5, hvac_mode: 'heat' },
+      { entity_id: 'climate.hvac' },
+    );
     await until(() => entities['climate.hvac']!.attributes.temperature === 21.5);
     expect(entities['climate.hvac']!.state).toBe('heat');
-    expect((await rejects(callService(conn, 'climate', 'set_temperature', { temperature: 40 }, { entity_id: 'climate.hvac' }))).code).toBe('service_validation_error');
-    expect((await h.api('POST', '/api/services/climate/set_temperature', { entity_id: 'climate.hvac', temperature: 40 })).status).toBe(400);
-    expect((await rejects(callService(conn, 'climate', 'set_temperature', { temperature: 20, hvac_mode: 'boil' }, { entity_id: 'climate.hvac' }))).code).toBe('invalid_format');
+    expect(
+      (
+        await rejects(
+          callService(conn, 'climate', 'set_temperature', { temperature: 40 }, { entity_id: 'climate.hvac' }),
+        )
+      ).code,
+    ).toBe('service_validation_error');
+    expect(
+      (await h.api('POST', '/api/services/climate/set_temperature', { entity_id: 'climate.hvac', temperature: 40 }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await rejects(
+          callService(
+            conn,
+            'climate',
+            'set_temperature',
+            { temperature: 20, hvac_mode: 'boil' },
+            { entity_id: 'climate.hvac' },
+          ),
+        )
+      ).code,
+    ).toBe('invalid_format');
     await callService(conn, 'climate', 'set_preset_mode', { preset_mode: 'eco' }, { entity_id: 'climate.hvac' });
     await until(() => entities['climate.hvac']!.attributes.preset_mode === 'eco');
-    expect((await rejects(callService(conn, 'climate', 'set_preset_mode', { preset_mode: 'foo' }, { entity_id: 'climate.hvac' }))).code).toBe('service_validation_error');
+    expect(
+      (
+        await rejects(
+          callService(conn, 'climate', 'set_preset_mode', { preset_mode: 'foo' }, { entity_id: 'climate.hvac' }),
+        )
+      ).code,
+    ).toBe('service_validation_error');
     await callService(conn, 'climate', 'set_hvac_mode', { hvac_mode: 'cool' }, { entity_id: 'climate.hvac' });
     await until(() => entities['climate.hvac']!.state === 'cool');
   });
@@ -218,14 +297,20 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     const mp = { entity_id: 'media_player.living_room' };
     await callService(conn, 'media_player', 'volume_set', { volume_level: 0.4 }, mp);
     await until(() => entities[mp.entity_id]!.attributes.volume_level === 0.4);
-    expect((await rejects(callService(conn, 'media_player', 'volume_set', { volume_level: 1.5 }, mp))).code).toBe('invalid_format');
-    expect((await h.api('POST', '/api/services/media_player/volume_set', { ...mp, volume_level: 1.5 })).status).toBe(400);
+    expect((await rejects(callService(conn, 'media_player', 'volume_set', { volume_level: 1.5 }, mp))).code).toBe(
+      'invalid_format',
+    );
+    expect((await h.api('POST', '/api/services/media_player/volume_set', { ...mp, volume_level: 1.5 })).status).toBe(
+      400,
+    );
     await callService(conn, 'media_player', 'media_play_pause', undefined, mp);
     await until(() => entities[mp.entity_id]!.state === 'playing');
     await callService(conn, 'media_player', 'media_play_pause', undefined, mp);
     await until(() => entities[mp.entity_id]!.state === 'paused');
     await callService(conn, 'media_player', 'play_media', { media_content_type: 'music', media_content_id: 'x' }, mp);
-    await until(() => entities[mp.entity_id]!.state === 'playing' && entities[mp.entity_id]!.attributes.media_content_id === 'x');
+    await until(
+      () => entities[mp.entity_id]!.state === 'playing' && entities[mp.entity_id]!.attributes.media_content_id === 'x',
+    );
     await callService(conn, 'media_player', 'select_source', { source: 'Spotify' }, mp);
     await until(() => entities[mp.entity_id]!.attributes.source === 'Spotify');
     await callService(conn, 'media_player', 'volume_mute', { is_volume_muted: true }, mp);
@@ -234,7 +319,9 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
 
   it('15: cover moves over time and ends at the target', async () => {
     const c = { entity_id: 'cover.garage_door' };
-    expect((await rejects(callService(conn, 'cover', 'set_cover_position', { position: 150 }, c))).code).toBe('invalid_format');
+    expect((await rejects(callService(conn, 'cover', 'set_cover_position', { position: 150 }, c))).code).toBe(
+      'invalid_format',
+    );
     expect((await h.api('POST', '/api/services/cover/set_cover_position', { ...c, position: 150 })).status).toBe(400);
     const position = () => entities[c.entity_id]!.attributes.current_position;
     /** One second of clock time: the cover takes its next step (10 % at the demo's speed). */
@@ -260,28 +347,48 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
   });
 
   it('16: notify', async () => {
-    const r = await callService(conn, 'notify', 'mobile_app_phone', { message: 'hi', title: 't', data: { image: '/media/local/a.jpg' } });
+    const r = await callService(conn, 'notify', 'mobile_app_phone', {
+      message: 'hi',
+      title: 't',
+      data: { image: '/media/local/a.jpg' },
+    });
     expect(r).toHaveProperty('context');
     const rest = await h.api('POST', '/api/services/notify/mobile_app_phone', { message: 'hi' });
     expect(rest).toMatchObject({ status: 200, body: [] });
-    expect((await rejects(callService(conn, 'notify', 'mobile_app_phone', { title: 't' }))).code).toBe('invalid_format');
-    expect((await h.api('POST', '/api/services/notify/mobile_app_phone', { title: 't' })).body).toEqual({ message: 'message: required key not provided' });
+    expect((await rejects(callService(conn, 'notify', 'mobile_app_phone', { title: 't' }))).code).toBe(
+      'invalid_format',
+    );
+    expect((await h.api('POST', '/api/services/notify/mobile_app_phone', { title: 't' })).body).toEqual({
+      message: 'message: required key not provided',
+    });
   });
 
   it('17: unknown service and unknown entity are not_found / 404 and change nothing', async () => {
     const e = await rejects(callService(conn, 'light', 'explode', undefined, { entity_id: 'light.kitchen' }));
     expect(e).toMatchObject({ code: 'not_found', message: 'Service light.explode not found.' });
-    expect(await h.api('POST', '/api/services/light/explode', {})).toMatchObject({ status: 404, body: { message: 'Service light.explode not found.' } });
+    expect(await h.api('POST', '/api/services/light/explode', {})).toMatchObject({
+      status: 404,
+      body: { message: 'Service light.explode not found.' },
+    });
     const before = entities['light.hall']!.state;
-    const e2 = await rejects(callService(conn, 'light', 'turn_on', undefined, { entity_id: ['light.hall', 'light.nope'] }));
+    const e2 = await rejects(
+      callService(conn, 'light', 'turn_on', undefined, { entity_id: ['light.hall', 'light.nope'] }),
+    );
     expect(e2).toMatchObject({ code: 'not_found', message: 'Entity light.nope not found.' });
-    expect(await h.api('POST', '/api/services/light/turn_on', { entity_id: 'light.nope' })).toMatchObject({ status: 404, body: { message: 'Entity light.nope not found.' } });
+    expect(await h.api('POST', '/api/services/light/turn_on', { entity_id: 'light.nope' })).toMatchObject({
+      status: 404,
+      body: { message: 'Entity light.nope not found.' },
+    });
     expect(entities['light.hall']!.state).toBe(before);
   });
 
   it('18: return_response on a service without responses', async () => {
-    expect((await rejects(callService(conn, 'light', 'turn_on', undefined, { entity_id: 'light.kitchen' }, true))).code).toBe('service_validation_error');
-    expect((await h.api('POST', '/api/services/light/turn_on?return_response', { entity_id: 'light.kitchen' })).status).toBe(400);
+    expect(
+      (await rejects(callService(conn, 'light', 'turn_on', undefined, { entity_id: 'light.kitchen' }, true))).code,
+    ).toBe('service_validation_error');
+    expect(
+      (await h.api('POST', '/api/services/light/turn_on?return_response', { entity_id: 'light.kitchen' })).status,
+    ).toBe(400);
   });
 
   it('19: subscribeEvents(state_changed) delivers full events; nothing after unsubscribe', async () => {
@@ -304,7 +411,9 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     const marker: any[] = [];
     const unsubMarker = await conn.subscribeEvents((m) => marker.push(m), 'state_changed');
     await callService(conn, 'light', 'toggle', undefined, { entity_id: 'light.hall' });
-    await waitFor(() => marker.some((m) => m.data.entity_id === 'light.hall'), { message: 'the toggle event at the marker subscription' });
+    await waitFor(() => marker.some((m) => m.data.entity_id === 'light.hall'), {
+      message: 'the toggle event at the marker subscription',
+    });
     expect(got.length).toBe(n);
     await unsubMarker();
   });
@@ -312,7 +421,11 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
   it('20: fire_event reaches subscribeEvents with origin LOCAL', async () => {
     const got: any[] = [];
     const unsub = await conn.subscribeEvents((e) => got.push(e));
-    const r = await conn.sendMessagePromise<{ context: { id: string } }>({ type: 'fire_event', event_type: 'agent_test', event_data: { a: 1 } });
+    const r = await conn.sendMessagePromise<{ context: { id: string } }>({
+      type: 'fire_event',
+      event_type: 'agent_test',
+      event_data: { a: 1 },
+    });
     expect(r.context.id).toMatch(ULID);
     await until(() => got.some((e) => e.event_type === 'agent_test'));
     const e = got.find((x) => x.event_type === 'agent_test');
@@ -323,7 +436,10 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
   it('21: REST state writes appear in subscribeEntities; identical writes fire nothing; DELETE removes; REST events are REMOTE', async () => {
     const events: any[] = [];
     const unsub = await conn.subscribeEvents((e) => events.push(e));
-    const created = await h.api('POST', '/api/states/sensor.x', { state: '1', attributes: { unit_of_measurement: 'W' } });
+    const created = await h.api('POST', '/api/states/sensor.x', {
+      state: '1',
+      attributes: { unit_of_measurement: 'W' },
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe('/api/states/sensor.x');
     await until(() => entities['sensor.x']?.state === '1');
@@ -341,7 +457,11 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
   });
 
   it('22: a webhook automation turns a switch on, visible over WS; disallowed method 405; unknown id 200', async () => {
-    const res = await fetch(`${h.url}/api/webhook/make_coffee`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"cups":2}' });
+    const res = await fetch(`${h.url}/api/webhook/make_coffee`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"cups":2}',
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('');
     await until(() => entities['switch.coffee_maker']!.state === 'on');
@@ -354,16 +474,27 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
   it('23: subscribe_trigger', async () => {
     await callService(conn, 'light', 'turn_off', undefined, { entity_id: 'light.kitchen' });
     const got: any[] = [];
-    const unsub = await conn.subscribeMessage((e) => got.push(e), { type: 'subscribe_trigger', trigger: { platform: 'state', entity_id: 'light.kitchen', to: 'on' } });
+    const unsub = await conn.subscribeMessage((e) => got.push(e), {
+      type: 'subscribe_trigger',
+      trigger: { platform: 'state', entity_id: 'light.kitchen', to: 'on' },
+    });
     await callService(conn, 'light', 'turn_on', undefined, { entity_id: 'light.kitchen' });
     await until(() => got.length > 0);
     expect(got[0].variables.trigger.to_state.state).toBe('on');
-    expect(got[0].variables.trigger).toMatchObject({ platform: 'state', entity_id: 'light.kitchen', id: '0', idx: '0' });
+    expect(got[0].variables.trigger).toMatchObject({
+      platform: 'state',
+      entity_id: 'light.kitchen',
+      id: '0',
+      idx: '0',
+    });
     await unsub();
   });
 
   it('24: unknown command', async () => {
-    expect(await rejects(conn.sendMessagePromise({ type: 'nope' }))).toEqual({ code: 'unknown_command', message: 'Unknown command.' });
+    expect(await rejects(conn.sendMessagePromise({ type: 'nope' }))).toEqual({
+      code: 'unknown_command',
+      message: 'Unknown command.',
+    });
   });
 
   it('25: raw socket framing: id reuse, ping without id, a batch of two', async () => {
@@ -374,16 +505,29 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     raw.send({ id: 5, type: 'ping' });
     await raw.next((m) => m.id === 5 && m.type === 'pong');
     raw.send({ id: 5, type: 'ping' });
-    expect(await raw.next((m) => m.type === 'result')).toMatchObject({ id: 5, success: false, error: { code: 'id_reuse' } });
+    expect(await raw.next((m) => m.type === 'result')).toMatchObject({
+      id: 5,
+      success: false,
+      error: { code: 'id_reuse' },
+    });
     raw.send({ type: 'ping' });
-    expect(await raw.next((m) => m.type === 'result')).toMatchObject({ success: false, error: { code: 'invalid_format' } });
-    raw.send([{ id: 6, type: 'ping' }, { id: 7, type: 'get_config' }]);
+    expect(await raw.next((m) => m.type === 'result')).toMatchObject({
+      success: false,
+      error: { code: 'invalid_format' },
+    });
+    raw.send([
+      { id: 6, type: 'ping' },
+      { id: 7, type: 'get_config' },
+    ]);
     await raw.next((m) => m.id === 6 && m.type === 'pong');
     expect(await raw.next((m) => m.id === 7)).toMatchObject({ type: 'result', success: true });
     raw.send({ id: 8, type: 'subscribe_events', event_type: 100 });
     expect(await raw.next((m) => m.id === 8)).toMatchObject({ success: false, error: { code: 'invalid_format' } });
     raw.send({ id: 9, type: 'unsubscribe_events', subscription: 1234 });
-    expect(await raw.next((m) => m.id === 9)).toMatchObject({ success: false, error: { code: 'not_found', message: 'Subscription not found.' } });
+    expect(await raw.next((m) => m.id === 9)).toMatchObject({
+      success: false,
+      error: { code: 'not_found', message: 'Subscription not found.' },
+    });
     raw.ws.close();
   });
 
@@ -405,11 +549,20 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     expect(hist.body).toHaveLength(1);
     expect(hist.body[0].length).toBeGreaterThanOrEqual(2);
     expect(Object.keys(hist.body[0][0])).toEqual(['entity_id', 'state', 'attributes', 'last_changed', 'last_updated']);
-    const minimal = await h.api('GET', `/api/history/period/${encodeURIComponent(t0)}?filter_entity_id=light.kitchen&minimal_response`);
+    const minimal = await h.api(
+      'GET',
+      `/api/history/period/${encodeURIComponent(t0)}?filter_entity_id=light.kitchen&minimal_response`,
+    );
     expect(Object.keys(minimal.body[0][1])).toEqual(['state', 'last_changed']);
-    expect((await h.api('GET', `/api/history/period/${encodeURIComponent(t0)}`)).body).toEqual({ message: 'filter_entity_id is missing' });
+    expect((await h.api('GET', `/api/history/period/${encodeURIComponent(t0)}`)).body).toEqual({
+      message: 'filter_entity_id is missing',
+    });
     const lb = await h.api('GET', `/api/logbook/${encodeURIComponent(t0)}?entity=light.kitchen`);
-    expect(lb.body.some((e: any) => e.context_domain === 'light' && e.context_service === 'turn_on' && e.entity_id === 'light.kitchen')).toBe(true);
+    expect(
+      lb.body.some(
+        (e: any) => e.context_domain === 'light' && e.context_service === 'turn_on' && e.entity_id === 'light.kitchen',
+      ),
+    ).toBe(true);
   });
 
   it('27: after a restart on the same port the client reconnects and gets a fresh snapshot', async () => {

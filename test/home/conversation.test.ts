@@ -61,7 +61,10 @@ describe('POST /api/conversation/process', () => {
 
   it('set brightness and colour (HassLightSet)', async () => {
     const r = await say('set the brightness of the kitchen to 50%');
-    expect(r.response).toMatchObject({ response_type: 'action_done', speech: { plain: { speech: 'Brightness set to 50%' } } });
+    expect(r.response).toMatchObject({
+      response_type: 'action_done',
+      speech: { plain: { speech: 'Brightness set to 50%' } },
+    });
     expect((await state('light.kitchen')).attributes.brightness).toBe(128);
     await say('dim the hall to 10 percent');
     expect((await state('light.hall')).attributes.brightness).toBe(26);
@@ -82,12 +85,20 @@ describe('POST /api/conversation/process', () => {
     await say('set the temperature in the living room to 23');
     expect((await state('climate.hvac')).attributes.temperature).toBe(23);
     const q = await say('what is the temperature in the living room?');
-    expect(q.response).toMatchObject({ response_type: 'query_answer', speech: { plain: { speech: '19.5 degrees' } }, data: { success: [{ id: 'climate.hvac' }] } });
+    expect(q.response).toMatchObject({
+      response_type: 'query_answer',
+      speech: { plain: { speech: '19.5 degrees' } },
+      data: { success: [{ id: 'climate.hvac' }] },
+    });
   });
 
   it('open and close covers, and set a position (HassSetPosition)', async () => {
     const o = await say('open the garage door');
-    expect(o.response).toMatchObject({ response_type: 'action_done', speech: { plain: { speech: 'Opened' } }, data: { success: [{ id: 'cover.garage_door' }] } });
+    expect(o.response).toMatchObject({
+      response_type: 'action_done',
+      speech: { plain: { speech: 'Opened' } },
+      data: { success: [{ id: 'cover.garage_door' }] },
+    });
     expect(['opening', 'open']).toContain((await state('cover.garage_door')).state);
     const c = await say('close the blinds in the living room');
     expect(c.response.speech.plain.speech).toBe('Closed');
@@ -99,18 +110,30 @@ describe('POST /api/conversation/process', () => {
   it('what is the state of …, and yes/no questions (HassGetState)', async () => {
     await h.api('POST', '/api/services/switch/turn_on', { entity_id: 'switch.coffee_maker' });
     const r = await say('what is the state of the coffee maker');
-    expect(r.response).toMatchObject({ response_type: 'query_answer', speech: { plain: { speech: 'Coffee Maker is on' } }, data: { success: [{ type: 'entity', id: 'switch.coffee_maker' }] } });
+    expect(r.response).toMatchObject({
+      response_type: 'query_answer',
+      speech: { plain: { speech: 'Coffee Maker is on' } },
+      data: { success: [{ type: 'entity', id: 'switch.coffee_maker' }] },
+    });
     const yes = await say('is the coffee maker on?');
     expect(yes.response.speech.plain.speech).toBe('Yes');
     await h.api('POST', '/api/services/light/turn_on', { entity_id: 'light.porch' });
     const no = await say('is the porch off');
-    expect(no.response).toMatchObject({ response_type: 'query_answer', speech: { plain: { speech: 'No, Porch is on' } }, data: { success: [], failed: [{ id: 'light.porch' }] } });
+    expect(no.response).toMatchObject({
+      response_type: 'query_answer',
+      speech: { plain: { speech: 'No, Porch is on' } },
+      data: { success: [], failed: [{ id: 'light.porch' }] },
+    });
     const t = await say("what's outside temperature");
     expect(t.response.speech.plain.speech).toBe('Outside Temperature is 11.5 °C');
   });
 
   it('media and volume intents', async () => {
-    await h.api('POST', '/api/services/media_player/play_media', { entity_id: 'media_player.living_room', media_content_type: 'music', media_content_id: 'x' });
+    await h.api('POST', '/api/services/media_player/play_media', {
+      entity_id: 'media_player.living_room',
+      media_content_type: 'music',
+      media_content_id: 'x',
+    });
     expect((await say('pause the living room speaker')).response.speech.plain.speech).toBe('Paused');
     expect((await state('media_player.living_room')).state).toBe('paused');
     expect((await say('resume')).response.speech.plain.speech).toBe('Resumed');
@@ -121,9 +144,19 @@ describe('POST /api/conversation/process', () => {
 
   it('errors in HA shape: no intent match, unknown device, unknown area, bad body', async () => {
     const none = await say('sing me a song');
-    expect(none.response).toEqual({ speech: { plain: { speech: "Sorry, I couldn't understand that", extra_data: null } }, card: {}, language: 'en', response_type: 'error', data: { code: 'no_intent_match' } });
+    expect(none.response).toEqual({
+      speech: { plain: { speech: "Sorry, I couldn't understand that", extra_data: null } },
+      card: {},
+      language: 'en',
+      response_type: 'error',
+      data: { code: 'no_intent_match' },
+    });
     const unknown = await say('turn on the jacuzzi');
-    expect(unknown.response).toMatchObject({ response_type: 'error', data: { code: 'no_valid_targets' }, speech: { plain: { speech: 'Sorry, I am not aware of any device called jacuzzi' } } });
+    expect(unknown.response).toMatchObject({
+      response_type: 'error',
+      data: { code: 'no_valid_targets' },
+      speech: { plain: { speech: 'Sorry, I am not aware of any device called jacuzzi' } },
+    });
     const nothing = await say('turn on the fans in the garage');
     expect(nothing.response).toMatchObject({ response_type: 'error', data: { code: 'no_valid_targets' } });
     const out = await say('set the brightness of the kitchen to 300%');
@@ -139,12 +172,19 @@ describe('POST /api/conversation/process', () => {
     const r = await h.api('POST', '/api/intent/handle', { name: 'HassTurnOff', data: { name: 'Kitchen' } });
     expect(r.body).toMatchObject({ response_type: 'action_done', data: { success: [{ id: 'light.kitchen' }] } });
     expect((await state('light.kitchen')).state).toBe('off');
-    expect((await h.api('POST', '/api/intent/handle', { name: 'HassNope' })).body).toMatchObject({ response_type: 'error', data: { code: 'no_intent_match' } });
+    expect((await h.api('POST', '/api/intent/handle', { name: 'HassNope' })).body).toMatchObject({
+      response_type: 'error',
+      data: { code: 'no_intent_match' },
+    });
   });
 
   it('conversation/process over the WebSocket', async () => {
     const conn = await createConnection({ auth: createLongLivedTokenAuth(h.url, h.token) });
-    const r = await conn.sendMessagePromise<any>({ type: 'conversation/process', text: 'turn on hall', language: 'en' });
+    const r = await conn.sendMessagePromise<any>({
+      type: 'conversation/process',
+      text: 'turn on hall',
+      language: 'en',
+    });
     expect(r.response).toMatchObject({ response_type: 'action_done', data: { success: [{ id: 'light.hall' }] } });
     conn.close();
   });

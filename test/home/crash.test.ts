@@ -18,7 +18,10 @@ it('keeps every acknowledged state write across kill -9', async () => {
   const storage = await testStorage();
   cleanups.push(() => storage.drop());
   const env = testEnv(storage, ['home'], { HAMLET_LOG_LEVEL: 'warn' });
-  const keyOut = spawnSync(process.execPath, cliArgs('keys', 'create', 'home'), { cwd: ROOT, env: { ...process.env, ...env } });
+  const keyOut = spawnSync(process.execPath, cliArgs('keys', 'create', 'home'), {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
   const token = /(hamlet_home_\S+)/.exec(keyOut.stdout.toString())?.[1];
   expect(token, keyOut.stderr.toString()).toBeDefined();
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -35,7 +38,11 @@ it('keeps every acknowledged state write across kill -9', async () => {
       const n = next++;
       const id = `sensor.crash_${n % 300}`;
       try {
-        const r = await fetch(`${api}/api/states/${id}`, { method: 'POST', headers, body: JSON.stringify({ state: String(n) }) });
+        const r = await fetch(`${api}/api/states/${id}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ state: String(n) }),
+        });
         if (r.status === 200 || r.status === 201) acked.set(id, String(n));
       } catch {
         /* cut by the kill: not acknowledged */
@@ -51,7 +58,10 @@ it('keeps every acknowledged state write across kill -9', async () => {
 
   proc = await spawnHamlet(env);
   api = proc.urls['home api']!;
-  const states = (await (await fetch(`${api}/api/states`, { headers })).json()) as Array<{ entity_id: string; state: string }>;
+  const states = (await (await fetch(`${api}/api/states`, { headers })).json()) as Array<{
+    entity_id: string;
+    state: string;
+  }>;
   const byId = new Map(states.map((s) => [s.entity_id, s.state]));
   // Each entity shows its last acknowledged value, or a later one whose answer the kill cut off.
   for (const [id, value] of acked) expect(Number(byId.get(id)), id).toBeGreaterThanOrEqual(Number(value));

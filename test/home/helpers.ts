@@ -11,7 +11,12 @@ export interface HomeTest {
   t: TestHamlet;
   url: string;
   token: string;
-  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers; text: string }>;
+  api(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers; text: string }>;
 }
 
 export async function startHome(opts: { env?: Record<string, string>; clock?: Clock } = {}): Promise<HomeTest> {
@@ -29,7 +34,11 @@ export function withToken(t: TestHamlet, token: string): HomeTest {
     async api(method, path, body, headers = {}) {
       const init = {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       };
       // After a server restart the pool may hold a connection the old server closed: retry once.
@@ -47,7 +56,15 @@ export function withToken(t: TestHamlet, token: string): HomeTest {
 }
 
 /** A raw WebSocket that collects every message (arrays unpacked). */
-export async function rawSocket(url: string): Promise<{ ws: WebSocket; messages: any[]; next(pred?: (m: any) => boolean, ms?: number): Promise<any>; send(m: unknown): void; closed: Promise<void> }> {
+export async function rawSocket(
+  url: string,
+): Promise<{
+  ws: WebSocket;
+  messages: any[];
+  next(pred?: (m: any) => boolean, ms?: number): Promise<any>;
+  send(m: unknown): void;
+  closed: Promise<void>;
+}> {
   const ws = new WebSocket(url.replace(/^http/, 'ws') + '/api/websocket');
   const messages: any[] = [];
   const waiters: Array<{ pred: (m: any) => boolean; resolve(m: any): void }> = [];

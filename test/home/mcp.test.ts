@@ -11,7 +11,10 @@ let client: Client;
 
 const connect = async (token?: string) => {
   const c = new Client({ name: 'hamlet-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${h.url}/api/mcp`), token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {});
+  const transport = new StreamableHTTPClientTransport(
+    new URL(`${h.url}/api/mcp`),
+    token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {},
+  );
   await c.connect(transport);
   return c;
 };
@@ -33,9 +36,23 @@ describe('MCP server at /api/mcp', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'home-assistant' });
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['HassTurnOn', 'HassTurnOff', 'HassLightSet', 'HassClimateSetTemperature', 'HassSetPosition', 'HassMediaPause', 'HassSetVolume', 'GetLiveContext', 'GetDateTime']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'HassTurnOn',
+        'HassTurnOff',
+        'HassLightSet',
+        'HassClimateSetTemperature',
+        'HassSetPosition',
+        'HassMediaPause',
+        'HassSetVolume',
+        'GetLiveContext',
+        'GetDateTime',
+      ]),
+    );
     const lightSet = tools.find((t) => t.name === 'HassLightSet')!;
-    expect(Object.keys(lightSet.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['name', 'area', 'floor', 'domain', 'brightness', 'color']));
+    expect(Object.keys(lightSet.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['name', 'area', 'floor', 'domain', 'brightness', 'color']),
+    );
   });
 
   it('turns a light on (HassTurnOn), seen in GET /api/states', async () => {
@@ -58,7 +75,10 @@ describe('MCP server at /api/mcp', () => {
     expect((await h.api('GET', '/api/states/light.hall')).body.attributes.brightness).toBe(128);
     await client.callTool({ name: 'HassClimateSetTemperature', arguments: { area: 'Bedroom', temperature: 19 } });
     expect((await h.api('GET', '/api/states/climate.bedroom')).body.attributes.temperature).toBe(19);
-    const r = await client.callTool({ name: 'HassSetPosition', arguments: { name: 'Living Room Blinds', position: 30 } });
+    const r = await client.callTool({
+      name: 'HassSetPosition',
+      arguments: { name: 'Living Room Blinds', position: 30 },
+    });
     expect(text(r).response_type).toBe('action_done');
   });
 
@@ -67,10 +87,15 @@ describe('MCP server at /api/mcp', () => {
     expect(live.success).toBe(true);
     expect(live.result).toMatch(/^Live Context: An overview of the areas and the devices in this smart home:\n/);
     expect(live.result).toContain('- names: Kitchen\n  domain: light\n  state: on\n  areas: Kitchen\n');
-    expect(live.result).toContain('- names: HVAC\n  domain: climate\n  state: heat\n  areas: Living Room, lounge\n  attributes:\n    current_temperature: 19.5\n');
+    expect(live.result).toContain(
+      '- names: HVAC\n  domain: climate\n  state: heat\n  areas: Living Room, lounge\n  attributes:\n    current_temperature: 19.5\n',
+    );
     expect(live.result).not.toContain('notify');
     const dt = text(await client.callTool({ name: 'GetDateTime', arguments: {} }));
-    expect(dt.result).toMatchObject({ date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), timezone: 'Europe/Amsterdam' });
+    expect(dt.result).toMatchObject({
+      date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      timezone: 'Europe/Amsterdam',
+    });
   });
 
   it('an unknown device is a tool error with HA intent error data; bad arguments are refused', async () => {
@@ -85,16 +110,28 @@ describe('MCP server at /api/mcp', () => {
   it('refuses a client without a valid token (401)', async () => {
     await expect(connect()).rejects.toThrow(/Unauthorized/);
     await expect(connect('hamlet_home_nope')).rejects.toThrow(/Unauthorized/);
-    const raw = await fetch(`${h.url}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const raw = await fetch(`${h.url}/api/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(raw.status).toBe(401);
   });
 
   it('answers bad requests in JSON-RPC or HA JSON, never hanging: invalid JSON 400, a form 415, GET/DELETE 405', async () => {
     const headers = { authorization: `Bearer ${h.token}`, accept: 'application/json, text/event-stream' };
-    const invalid = await fetch(`${h.url}/api/mcp`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{nope' });
+    const invalid = await fetch(`${h.url}/api/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: '{nope',
+    });
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
-    const form = await fetch(`${h.url}/api/mcp`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    const form = await fetch(`${h.url}/api/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1',
+    });
     expect(form.status).toBe(415);
     for (const method of ['GET', 'DELETE']) {
       const r = await fetch(`${h.url}/api/mcp`, { method, headers, signal: AbortSignal.timeout(3000) });

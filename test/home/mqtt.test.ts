@@ -28,7 +28,11 @@ async function aedesBroker(): Promise<Broker> {
 }
 
 const variants: Array<[string, () => Promise<Broker>]> = [['in-process aedes broker', aedesBroker]];
-if (process.env.TEST_MQTT_URL) variants.push([`broker at ${process.env.TEST_MQTT_URL}`, async () => ({ url: process.env.TEST_MQTT_URL!, close: async () => {} })]);
+if (process.env.TEST_MQTT_URL)
+  variants.push([
+    `broker at ${process.env.TEST_MQTT_URL}`,
+    async () => ({ url: process.env.TEST_MQTT_URL!, close: async () => {} }),
+  ]);
 
 describe.each(variants)('MQTT discovery against the %s', (_name, makeBroker) => {
   let broker: Broker;
@@ -83,7 +87,10 @@ describe.each(variants)('MQTT discovery against the %s', (_name, makeBroker) => 
 
   it('a retained default-schema light becomes an entity and mirrors its state topics', async () => {
     await waitFor(async () => (await h.api('GET', '/api/states/light.counter')).status === 200);
-    expect((await state('light.counter')).attributes).toMatchObject({ friendly_name: 'Counter', supported_color_modes: ['rgb'] });
+    expect((await state('light.counter')).attributes).toMatchObject({
+      friendly_name: 'Counter',
+      supported_color_modes: ['rgb'],
+    });
     await device.publishAsync(`${base}/kitchen/state`, 'ON');
     await waitFor(async () => (await state('light.counter')).state === 'on');
     await device.publishAsync(`${base}/kitchen/brightness`, '50');
@@ -91,7 +98,11 @@ describe.each(variants)('MQTT discovery against the %s', (_name, makeBroker) => 
   });
 
   it('light.turn_on publishes the right commands; state comes back from the device', async () => {
-    const r = await h.api('POST', '/api/services/light/turn_on', { entity_id: 'light.counter', brightness: 255, rgb_color: [255, 0, 0] });
+    const r = await h.api('POST', '/api/services/light/turn_on', {
+      entity_id: 'light.counter',
+      brightness: 255,
+      rgb_color: [255, 0, 0],
+    });
     expect(r.status).toBe(200);
     await waitFor(() => commandsOn(`${base}/kitchen/set`).length > 0);
     expect(commandsOn(`${base}/kitchen/brightness/set`)).toEqual(['100']);
@@ -118,7 +129,10 @@ describe.each(variants)('MQTT discovery against the %s', (_name, makeBroker) => 
     await h.api('POST', '/api/services/light/turn_on', { entity_id: 'light.desk', brightness: 128, transition: 2 });
     await waitFor(() => commandsOn(`${base}/desk/set`).length > 0);
     expect(JSON.parse(commandsOn(`${base}/desk/set`)[0]!)).toEqual({ state: 'ON', brightness: 128, transition: 2 });
-    await device.publishAsync(`${base}/desk/state`, JSON.stringify({ state: 'ON', brightness: 255, color_mode: 'rgb', color: { r: 255, g: 180, b: 200 } }));
+    await device.publishAsync(
+      `${base}/desk/state`,
+      JSON.stringify({ state: 'ON', brightness: 255, color_mode: 'rgb', color: { r: 255, g: 180, b: 200 } }),
+    );
     await waitFor(async () => (await state('light.desk')).attributes.color_mode === 'rgb');
     expect((await state('light.desk')).attributes).toMatchObject({ brightness: 255, rgb_color: [255, 180, 200] });
   });
@@ -134,14 +148,32 @@ describe.each(variants)('MQTT discovery against the %s', (_name, makeBroker) => 
   });
 
   it('switch, sensor (value_json template) and binary_sensor', async () => {
-    await announce(`${prefix}/switch/pump/config`, { name: 'Pump', cmd_t: `${base}/pump/set`, stat_t: `${base}/pump/state` });
-    await announce(`${prefix}/sensor/node1/temp/config`, { name: 'Outside', stat_t: `${base}/weather`, val_tpl: '{{ value_json.temperature }}', unit_of_meas: '°C', dev_cla: 'temperature' });
-    await announce(`${prefix}/binary_sensor/door/config`, { name: 'Door', stat_t: `${base}/door`, dev_cla: 'door', avty_t: `${base}/door/avail` });
+    await announce(`${prefix}/switch/pump/config`, {
+      name: 'Pump',
+      cmd_t: `${base}/pump/set`,
+      stat_t: `${base}/pump/state`,
+    });
+    await announce(`${prefix}/sensor/node1/temp/config`, {
+      name: 'Outside',
+      stat_t: `${base}/weather`,
+      val_tpl: '{{ value_json.temperature }}',
+      unit_of_meas: '°C',
+      dev_cla: 'temperature',
+    });
+    await announce(`${prefix}/binary_sensor/door/config`, {
+      name: 'Door',
+      stat_t: `${base}/door`,
+      dev_cla: 'door',
+      avty_t: `${base}/door/avail`,
+    });
     await waitFor(async () => (await h.api('GET', '/api/states/binary_sensor.door')).status === 200);
     await device.publishAsync(`${base}/weather`, JSON.stringify({ temperature: 12.5, humidity: 80 }));
     await device.publishAsync(`${base}/door`, 'ON');
     await waitFor(async () => (await state('sensor.outside')).state === '12.5');
-    expect((await state('sensor.outside')).attributes).toMatchObject({ unit_of_measurement: '°C', device_class: 'temperature' });
+    expect((await state('sensor.outside')).attributes).toMatchObject({
+      unit_of_measurement: '°C',
+      device_class: 'temperature',
+    });
     await waitFor(async () => (await state('binary_sensor.door')).state === 'on');
     await device.publishAsync(`${base}/door/avail`, 'offline');
     await waitFor(async () => (await state('binary_sensor.door')).state === 'unavailable');
@@ -150,7 +182,12 @@ describe.each(variants)('MQTT discovery against the %s', (_name, makeBroker) => 
   });
 
   it('value templates are rendered (filters, conditionals) and command templates shape payloads', async () => {
-    await announce(`${prefix}/sensor/node1/power/config`, { name: 'Power', stat_t: `${base}/power`, val_tpl: "{{ (value_json.mw | float / 1000) | round(1) }}", unit_of_meas: 'W' });
+    await announce(`${prefix}/sensor/node1/power/config`, {
+      name: 'Power',
+      stat_t: `${base}/power`,
+      val_tpl: '{{ (value_json.mw | float / 1000) | round(1) }}',
+      unit_of_meas: 'W',
+    });
     await announce(`${prefix}/switch/fan/config`, {
       name: 'Fan',
       cmd_t: `${base}/fan/set`,
@@ -166,15 +203,26 @@ describe.each(variants)('MQTT discovery against the %s', (_name, makeBroker) => 
       rgb_cmd_t: `${base}/desk/rgb`,
       rgb_cmd_tpl: '#{{ [red, green, blue] | join("-") }}',
     });
-    await waitFor(async () => (await h.api('GET', '/api/states/light.desk')).status === 200 && (await h.api('GET', '/api/states/switch.fan')).status === 200);
+    await waitFor(
+      async () =>
+        (await h.api('GET', '/api/states/light.desk')).status === 200 &&
+        (await h.api('GET', '/api/states/switch.fan')).status === 200,
+    );
     await device.publishAsync(`${base}/power`, JSON.stringify({ mw: 12345 }));
     await waitFor(async () => (await state('sensor.power')).state === '12.3');
     await device.publishAsync(`${base}/fan/state`, JSON.stringify({ running: true }));
     await waitFor(async () => (await state('switch.fan')).state === 'on');
     await h.api('POST', '/api/services/switch/turn_off', { entity_id: 'switch.fan' });
     await waitFor(() => commandsOn(`${base}/fan/set`).includes('{"power": "off"}'));
-    await h.api('POST', '/api/services/light/turn_on', { entity_id: 'light.desk', brightness: 128, rgb_color: [255, 0, 10] });
-    await waitFor(() => commandsOn(`${base}/desk/brightness`).includes('50%') && commandsOn(`${base}/desk/rgb`).includes('#255-0-10'));
+    await h.api('POST', '/api/services/light/turn_on', {
+      entity_id: 'light.desk',
+      brightness: 128,
+      rgb_color: [255, 0, 10],
+    });
+    await waitFor(
+      () =>
+        commandsOn(`${base}/desk/brightness`).includes('50%') && commandsOn(`${base}/desk/rgb`).includes('#255-0-10'),
+    );
   });
 
   it('an empty retained config removes the entity', async () => {

@@ -13,7 +13,11 @@ let conn: Connection;
 
 beforeAll(async () => {
   // The demo house with a tag (HA's NFC/QR tags, which Node-RED's tag node listens to).
-  h = await startHome({ env: { HOME_CONFIG: demoHouseWith(['{ domain: tag, id: front_door_tag, name: Front door tag, tag_id: "04A1B2C3D4" }']) } });
+  h = await startHome({
+    env: {
+      HOME_CONFIG: demoHouseWith(['{ domain: tag, id: front_door_tag, name: Front door tag, tag_id: "04A1B2C3D4" }']),
+    },
+  });
   conn = await createConnection({ auth: createLongLivedTokenAuth(h.url, h.token) });
 });
 
@@ -22,7 +26,8 @@ afterAll(async () => {
   await h?.t.destroy();
 });
 
-const send = <T = any>(type: string, extra: Record<string, unknown> = {}) => conn.sendMessagePromise<T>({ type, ...extra });
+const send = <T = any>(type: string, extra: Record<string, unknown> = {}) =>
+  conn.sendMessagePromise<T>({ type, ...extra });
 
 describe('auth/current_user', () => {
   it("answers the token's user as HA does: an admin owner with a homeassistant credential", async () => {
@@ -52,7 +57,10 @@ describe('tags (tag/list, tag_scanned, tag entities)', () => {
     const tags = await send<any[]>('tag/list');
     expect(tags).toEqual([{ id: '04A1B2C3D4', name: 'Front door tag' }]);
     const state = (await h.api('GET', '/api/states/tag.front_door_tag')).body;
-    expect(state).toMatchObject({ state: 'unknown', attributes: { tag_id: '04A1B2C3D4', last_scanned_by_device_id: null, friendly_name: 'Front door tag' } });
+    expect(state).toMatchObject({
+      state: 'unknown',
+      attributes: { tag_id: '04A1B2C3D4', last_scanned_by_device_id: null, friendly_name: 'Front door tag' },
+    });
     const entry = await send<any>('config/entity_registry/get', { entity_id: 'tag.front_door_tag' });
     expect(entry).toMatchObject({ platform: 'tag', device_id: null, unique_id: '04A1B2C3D4' });
   });
@@ -79,7 +87,9 @@ describe('tags (tag/list, tag_scanned, tag entities)', () => {
     expect((await h.api('POST', '/api/events/tag_scanned', { device_id: 'x' })).status).toBe(200);
     expect((await h.api('POST', '/api/events/tag_scanned', { tag_id: 42 })).status).toBe(200);
     expect((await h.api('POST', '/api/events/tag_scanned', { tag_id: 'x'.repeat(300) })).status).toBe(200);
-    expect((await h.api('POST', '/api/events/tag_scanned', { tag_id: 'y', device_id: 'z'.repeat(300) })).status).toBe(200);
+    expect((await h.api('POST', '/api/events/tag_scanned', { tag_id: 'y', device_id: 'z'.repeat(300) })).status).toBe(
+      200,
+    );
     expect(await send<any[]>('tag/list')).toEqual(before);
   });
 

@@ -53,7 +53,11 @@ it('lists every route with its response schemas, and request schemas where a req
       expect(Object.keys(op.responses ?? {}), `${method} ${path}`).not.toHaveLength(0);
       const success = op.responses['200'] ?? op.responses['201'] ?? op.responses['101'];
       expect(success, `${method} ${path} documents its success`).toBeDefined();
-      if (path.includes('{')) expect(op.parameters?.some((p: { in: string }) => p.in === 'path'), `${method} ${path} params`).toBe(true);
+      if (path.includes('{'))
+        expect(
+          op.parameters?.some((p: { in: string }) => p.in === 'path'),
+          `${method} ${path} params`,
+        ).toBe(true);
       if (method === 'post' || method === 'put') expect(op.requestBody, `${method} ${path} body`).toBeDefined();
     }
   }

@@ -22,7 +22,13 @@ afterAll(async () => {
   await h?.t.destroy();
 });
 
-const history = async (start: string, id: string) => (await h.api('GET', `/api/history/period/${start}?filter_entity_id=${id}&end_time=2026-12-31T00:00:00Z&significant_changes_only=0`)).body;
+const history = async (start: string, id: string) =>
+  (
+    await h.api(
+      'GET',
+      `/api/history/period/${start}?filter_entity_id=${id}&end_time=2026-12-31T00:00:00Z&significant_changes_only=0`,
+    )
+  ).body;
 
 describe('recorder', () => {
   it('writes every change (a batch of 200 WS commands lands in history) and purges past the retention', async () => {
@@ -30,8 +36,19 @@ describe('recorder', () => {
     await raw.next();
     raw.send({ type: 'auth', access_token: h.token });
     await raw.next((m) => m.type === 'auth_ok');
-    raw.send(Array.from({ length: 200 }, (_, i) => ({ id: i + 1, type: 'call_service', domain: 'light', service: 'turn_on', target: { entity_id: 'light.hall' }, service_data: { brightness: i + 1 } })));
-    await expect.poll(() => raw.messages.filter((m) => m.type === 'result' && m.success).length, { timeout: 10_000 }).toBe(200);
+    raw.send(
+      Array.from({ length: 200 }, (_, i) => ({
+        id: i + 1,
+        type: 'call_service',
+        domain: 'light',
+        service: 'turn_on',
+        target: { entity_id: 'light.hall' },
+        service_data: { brightness: i + 1 },
+      })),
+    );
+    await expect
+      .poll(() => raw.messages.filter((m) => m.type === 'result' && m.success).length, { timeout: 10_000 })
+      .toBe(200);
     raw.ws.close();
     const rows = (await history('2026-03-01T00:00:00Z', 'light.hall'))[0];
     expect(rows.length).toBe(201); // the initial off + 200 changes
@@ -69,17 +86,26 @@ describe('platform bus', () => {
     const stop = h.t.hamlet.platform.events.subscribe('home.state_changed', (p) => void got.push(p));
     await h.api('POST', '/api/services/switch/turn_on', { entity_id: 'switch.coffee_maker' });
     await expect.poll(() => got.length).toBeGreaterThan(0);
-    expect(got[0]).toMatchObject({ entity_id: 'switch.coffee_maker', old_state: { state: 'off' }, new_state: { state: 'on' } });
+    expect(got[0]).toMatchObject({
+      entity_id: 'switch.coffee_maker',
+      old_state: { state: 'off' },
+      new_state: { state: 'on' },
+    });
     stop();
   });
 });
 
 describe('cover on the clock', () => {
   it('opens 10 % per second, showing opening, and stops where asked', async () => {
-    const r = await h.api('POST', '/api/services/cover/set_cover_position', { entity_id: 'cover.garage_door', position: 30 });
+    const r = await h.api('POST', '/api/services/cover/set_cover_position', {
+      entity_id: 'cover.garage_door',
+      position: 30,
+    });
     expect(r.body[0]).toMatchObject({ state: 'opening', attributes: { current_position: 0 } });
     clock.advance(1000);
-    await expect.poll(async () => (await h.api('GET', '/api/states/cover.garage_door')).body.attributes.current_position).toBe(10);
+    await expect
+      .poll(async () => (await h.api('GET', '/api/states/cover.garage_door')).body.attributes.current_position)
+      .toBe(10);
     expect((await h.api('GET', '/api/states/cover.garage_door')).body.state).toBe('opening');
     clock.advance(1000);
     clock.advance(1000);
@@ -105,7 +131,8 @@ describe('slow consumers', () => {
     (raw.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
     // Enough to fill the kernel's socket buffers too, so the server's own buffer grows.
     const big = 'x'.repeat(60_000);
-    for (let i = 0; i < 150; i++) await h.api('POST', '/api/states/sensor.flood', { state: String(i), attributes: { big } });
+    for (let i = 0; i < 150; i++)
+      await h.api('POST', '/api/states/sensor.flood', { state: String(i), attributes: { big } });
     (raw.ws as unknown as { _socket: { resume(): void } })._socket.resume();
     await raw.closed;
     // The server itself is fine.
@@ -115,20 +142,36 @@ describe('slow consumers', () => {
 
 describe('configuration', () => {
   it('bad settings are reported together', () => {
-    expect(() => readSettings((kit) => readHomeSettings(kit, { dataDir: '/tmp' }), { HOME_RECORDER_KEEP_DAYS: 'ten', MQTT_URL: 'http://x', HOME_WS_MAX_BUFFER: '-1' })).toThrow(ConfigError);
+    expect(() =>
+      readSettings((kit) => readHomeSettings(kit, { dataDir: '/tmp' }), {
+        HOME_RECORDER_KEEP_DAYS: 'ten',
+        MQTT_URL: 'http://x',
+        HOME_WS_MAX_BUFFER: '-1',
+      }),
+    ).toThrow(ConfigError);
     try {
-      readSettings((kit) => readHomeSettings(kit, { dataDir: '/tmp' }), { HOME_RECORDER_KEEP_DAYS: 'ten', MQTT_URL: 'http://x' });
+      readSettings((kit) => readHomeSettings(kit, { dataDir: '/tmp' }), {
+        HOME_RECORDER_KEEP_DAYS: 'ten',
+        MQTT_URL: 'http://x',
+      });
     } catch (e) {
       expect((e as ConfigError).problems).toHaveLength(2);
     }
-    expect(readSettings((kit) => readHomeSettings(kit, { dataDir: '/data' }), {})).toMatchObject({ configFile: '/data/home.yaml', keepDays: 10 });
+    expect(readSettings((kit) => readHomeSettings(kit, { dataDir: '/data' }), {})).toMatchObject({
+      configFile: '/data/home.yaml',
+      keepDays: 10,
+    });
   });
 
   it('a missing or broken house file stops the start with a clear message', async () => {
-    await expect(startTestHamlet({ services: ['home'], env: { HOME_CONFIG: '/nonexistent/house.yaml' } })).rejects.toThrow(/HOME_CONFIG=.*file not found/);
+    await expect(
+      startTestHamlet({ services: ['home'], env: { HOME_CONFIG: '/nonexistent/house.yaml' } }),
+    ).rejects.toThrow(/HOME_CONFIG=.*file not found/);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'home-bad-'));
     const file = path.join(dir, 'h.yaml');
     writeFileSync(file, 'devices:\n  - { domain: toaster, id: t }\n');
-    await expect(startTestHamlet({ services: ['home'], env: { HOME_CONFIG: file } })).rejects.toThrow(/toaster is not one of/);
+    await expect(startTestHamlet({ services: ['home'], env: { HOME_CONFIG: file } })).rejects.toThrow(
+      /toaster is not one of/,
+    );
   });
 });

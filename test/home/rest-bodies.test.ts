@@ -13,7 +13,11 @@ const CURL_FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /** A request as `curl -X POST … -d '<body>'` sends it: the text as is, typed as a form. */
 async function curlD(path: string, body: string, headers: Record<string, string> = CURL_FORM) {
-  const res = await fetch(h.url + path, { method: 'POST', headers: { authorization: `Bearer ${h.token}`, ...headers }, body });
+  const res = await fetch(h.url + path, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${h.token}`, ...headers },
+    body,
+  });
   const text = await res.text();
   let json: any;
   try {
@@ -36,9 +40,21 @@ describe('curl -d bodies (form content type) are read as JSON', () => {
     const r = await curlD('/api/services/light/turn_on', '{"entity_id":"light.living_room","brightness":180}');
     expect(r.status).toBe(200);
     expect(r.body[0]).toMatchObject({ entity_id: 'light.living_room', state: 'on', attributes: { brightness: 180 } });
-    expect(await curlD('/api/services/climate/set_temperature', '{"entity_id":"climate.hvac","temperature":21.5,"hvac_mode":"heat"}', { 'content-type': 'text/plain' })).toMatchObject({ status: 200 });
-    expect(await curlD('/api/services/light/turn_on', '{"entity_id":"light.kitchen"', CURL_FORM)).toMatchObject({ status: 400, body: { message: 'Data should be valid JSON.' } });
-    expect(await curlD('/api/services/light/turn_on', 'entity_id=light.kitchen')).toMatchObject({ status: 400, body: { message: 'Data should be valid JSON.' } });
+    expect(
+      await curlD(
+        '/api/services/climate/set_temperature',
+        '{"entity_id":"climate.hvac","temperature":21.5,"hvac_mode":"heat"}',
+        { 'content-type': 'text/plain' },
+      ),
+    ).toMatchObject({ status: 200 });
+    expect(await curlD('/api/services/light/turn_on', '{"entity_id":"light.kitchen"', CURL_FORM)).toMatchObject({
+      status: 400,
+      body: { message: 'Data should be valid JSON.' },
+    });
+    expect(await curlD('/api/services/light/turn_on', 'entity_id=light.kitchen')).toMatchObject({
+      status: 400,
+      body: { message: 'Data should be valid JSON.' },
+    });
     // No body at all is {}.
     expect(await curlD('/api/services/light/turn_on', '', {})).toMatchObject({ status: 200 });
   });
@@ -47,8 +63,14 @@ describe('curl -d bodies (form content type) are read as JSON', () => {
     const r = await curlD('/api/states/sensor.power', '{"state":"230","attributes":{"unit_of_measurement":"W"}}');
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ entity_id: 'sensor.power', state: '230', attributes: { unit_of_measurement: 'W' } });
-    expect(await curlD('/api/states/sensor.power', 'state=1')).toMatchObject({ status: 400, body: { message: 'Invalid JSON specified.' } });
-    expect(await curlD('/api/states/sensor.power', '[1]')).toMatchObject({ status: 400, body: { message: 'State data should be a JSON object' } });
+    expect(await curlD('/api/states/sensor.power', 'state=1')).toMatchObject({
+      status: 400,
+      body: { message: 'Invalid JSON specified.' },
+    });
+    expect(await curlD('/api/states/sensor.power', '[1]')).toMatchObject({
+      status: 400,
+      body: { message: 'State data should be a JSON object' },
+    });
   });
 
   it('POST /api/events/<type> delivers the JSON as the event data', async () => {
@@ -57,34 +79,67 @@ describe('curl -d bodies (form content type) are read as JSON', () => {
     await ws.next((m) => m.type === 'auth_ok');
     ws.send({ id: 1, type: 'subscribe_events', event_type: 'my_event' });
     await ws.next((m) => m.id === 1);
-    expect(await curlD('/api/events/my_event', '{"answer":42}')).toMatchObject({ status: 200, body: { message: 'Event my_event fired.' } });
+    expect(await curlD('/api/events/my_event', '{"answer":42}')).toMatchObject({
+      status: 200,
+      body: { message: 'Event my_event fired.' },
+    });
     const e = await ws.next((m) => m.type === 'event');
     expect(e.event).toMatchObject({ event_type: 'my_event', data: { answer: 42 }, origin: 'REMOTE' });
-    expect(await curlD('/api/events/my_event', 'answer=42')).toMatchObject({ status: 400, body: { message: 'Event data should be valid JSON.' } });
-    expect(await curlD('/api/events/my_event', '"text"')).toMatchObject({ status: 400, body: { message: 'Event data should be a JSON object' } });
+    expect(await curlD('/api/events/my_event', 'answer=42')).toMatchObject({
+      status: 400,
+      body: { message: 'Event data should be valid JSON.' },
+    });
+    expect(await curlD('/api/events/my_event', '"text"')).toMatchObject({
+      status: 400,
+      body: { message: 'Event data should be a JSON object' },
+    });
     ws.ws.close();
   });
 
   it('POST /api/config/automation/config/<id>', async () => {
-    const r = await curlD('/api/config/automation/config/hall_on', '{"alias":"Hall on at dusk","triggers":[{"trigger":"time","at":"18:30"}],"actions":[{"action":"light.turn_on","target":{"entity_id":"light.hall"}}]}');
+    const r = await curlD(
+      '/api/config/automation/config/hall_on',
+      '{"alias":"Hall on at dusk","triggers":[{"trigger":"time","at":"18:30"}],"actions":[{"action":"light.turn_on","target":{"entity_id":"light.hall"}}]}',
+    );
     expect(r).toMatchObject({ status: 200, body: { result: 'ok' } });
-    expect((await h.api('GET', '/api/config/automation/config/hall_on')).body).toMatchObject({ alias: 'Hall on at dusk' });
-    expect(await curlD('/api/config/automation/config/hall_on', 'alias=x')).toMatchObject({ status: 400, body: { message: 'Invalid JSON specified.' } });
+    expect((await h.api('GET', '/api/config/automation/config/hall_on')).body).toMatchObject({
+      alias: 'Hall on at dusk',
+    });
+    expect(await curlD('/api/config/automation/config/hall_on', 'alias=x')).toMatchObject({
+      status: 400,
+      body: { message: 'Invalid JSON specified.' },
+    });
   });
 
-  it('POST /api/template answers text; its errors are HA\'s', async () => {
-    const r = await curlD('/api/template', `{"template":"{{ states('light.living_room') }} at {{ state_attr('light.living_room', 'brightness') }}"}`);
+  it("POST /api/template answers text; its errors are HA's", async () => {
+    const r = await curlD(
+      '/api/template',
+      `{"template":"{{ states('light.living_room') }} at {{ state_attr('light.living_room', 'brightness') }}"}`,
+    );
     expect(r).toMatchObject({ status: 200, text: 'on at 180' });
     expect(r.type).toMatch(/^text\/plain/);
-    expect(await curlD('/api/template', 'template={{ 1 }}')).toMatchObject({ status: 400, body: { message: 'Error rendering template: Expecting value: line 1 column 1 (char 0)' } });
+    expect(await curlD('/api/template', 'template={{ 1 }}')).toMatchObject({
+      status: 400,
+      body: { message: 'Error rendering template: Expecting value: line 1 column 1 (char 0)' },
+    });
   });
 
-  it('POST /api/webhook/<id>: JSON when the type says so, a form otherwise (HA\'s webhook trigger)', async () => {
-    expect(await h.api('POST', '/api/services/switch/turn_off', { entity_id: 'switch.coffee_maker' })).toMatchObject({ status: 200 });
-    const res = await fetch(`${h.url}/api/webhook/make_coffee`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"cups":2}' });
+  it("POST /api/webhook/<id>: JSON when the type says so, a form otherwise (HA's webhook trigger)", async () => {
+    expect(await h.api('POST', '/api/services/switch/turn_off', { entity_id: 'switch.coffee_maker' })).toMatchObject({
+      status: 200,
+    });
+    const res = await fetch(`${h.url}/api/webhook/make_coffee`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"cups":2}',
+    });
     expect(res.status).toBe(200);
     await expect.poll(async () => (await h.api('GET', '/api/states/switch.coffee_maker')).body.state).toBe('on');
-    const form = await fetch(`${h.url}/api/webhook/make_coffee`, { method: 'POST', headers: CURL_FORM, body: 'cups=2' });
+    const form = await fetch(`${h.url}/api/webhook/make_coffee`, {
+      method: 'POST',
+      headers: CURL_FORM,
+      body: 'cups=2',
+    });
     expect(form.status).toBe(200);
   });
 });
@@ -94,14 +149,24 @@ describe('system routes', () => {
     const c = await h.api('GET', '/api/components');
     expect(c.status).toBe(200);
     expect(c.body).toEqual(expect.arrayContaining(['api', 'automation', 'light', 'websocket_api']));
-    expect(await h.api('GET', '/api/core/state')).toMatchObject({ status: 200, body: { state: 'RUNNING', recorder_state: { migration_in_progress: false, migration_is_live: false } } });
+    expect(await h.api('GET', '/api/core/state')).toMatchObject({
+      status: 200,
+      body: { state: 'RUNNING', recorder_state: { migration_in_progress: false, migration_is_live: false } },
+    });
     await h.api('POST', '/api/template', { template: '{{ x.y }}' });
     const check = await curlD('/api/config/core/check_config', '');
     expect(check).toMatchObject({ status: 200, body: { result: 'valid', errors: null, warnings: null } });
     // A failing automation shows in the error log as an HA log line.
-    await curlD('/api/config/automation/config/fails', '{"alias":"Fails","triggers":[{"trigger":"event","event_type":"fail_now"}],"actions":[{"action":"light.turn_on","target":{"entity_id":"light.nope"}}]}');
+    await curlD(
+      '/api/config/automation/config/fails',
+      '{"alias":"Fails","triggers":[{"trigger":"event","event_type":"fail_now"}],"actions":[{"action":"light.turn_on","target":{"entity_id":"light.nope"}}]}',
+    );
     await curlD('/api/events/fail_now', '{}');
-    await expect.poll(async () => (await h.api('GET', '/api/error_log')).text).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} WARNING \(MainThread\) \[homeassistant\.components\.hamlet\] home: automation action failed .*light\.nope/m);
+    await expect
+      .poll(async () => (await h.api('GET', '/api/error_log')).text)
+      .toMatch(
+        /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} WARNING \(MainThread\) \[homeassistant\.components\.hamlet\] home: automation action failed .*light\.nope/m,
+      );
     const log = await fetch(`${h.url}/api/error_log`, { headers: { authorization: `Bearer ${h.token}` } });
     expect(log.headers.get('content-type')).toMatch(/^text\/plain/);
     expect((await fetch(`${h.url}/api/error_log`)).status).toBe(401);

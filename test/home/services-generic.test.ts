@@ -25,13 +25,24 @@ afterAll(async () => {
 });
 
 const state = async (id: string) => (await h.api('GET', `/api/states/${id}`)).body;
-const call = (domain: string, service: string, body: unknown = {}) => h.api('POST', `/api/services/${domain}/${service}`, body);
+const call = (domain: string, service: string, body: unknown = {}) =>
+  h.api('POST', `/api/services/${domain}/${service}`, body);
 
 describe('homeassistant.*', () => {
   it('turn_on/turn_off/toggle reach every domain of the targets, covers through open/close', async () => {
-    const on = await call('homeassistant', 'turn_on', { entity_id: ['light.kitchen', 'switch.coffee_maker', 'cover.garage_door', 'input_boolean.guest_mode', 'sensor.outside_temperature'] });
+    const on = await call('homeassistant', 'turn_on', {
+      entity_id: [
+        'light.kitchen',
+        'switch.coffee_maker',
+        'cover.garage_door',
+        'input_boolean.guest_mode',
+        'sensor.outside_temperature',
+      ],
+    });
     expect(on.status).toBe(200);
-    expect(on.body.map((s: any) => s.entity_id)).toEqual(expect.arrayContaining(['light.kitchen', 'switch.coffee_maker', 'input_boolean.guest_mode']));
+    expect(on.body.map((s: any) => s.entity_id)).toEqual(
+      expect.arrayContaining(['light.kitchen', 'switch.coffee_maker', 'input_boolean.guest_mode']),
+    );
     expect((await state('light.kitchen')).state).toBe('on');
     expect((await state('switch.coffee_maker')).state).toBe('on');
     expect(['opening', 'open']).toContain((await state('cover.garage_door')).state);
@@ -50,10 +61,14 @@ describe('homeassistant.*', () => {
     const unsub = await conn.subscribeEvents((e: any) => events.push(e.event_type));
     expect((await call('homeassistant', 'reload_core_config')).status).toBe(200);
     expect((await call('homeassistant', 'reload_all')).status).toBe(200);
-    await waitFor(() => events.filter((e) => e === 'core_config_updated').length === 2 && events.includes('automation_reloaded'));
+    await waitFor(
+      () => events.filter((e) => e === 'core_config_updated').length === 2 && events.includes('automation_reloaded'),
+    );
     await unsub();
     const services = (await h.api('GET', '/api/services')).body.find((d: any) => d.domain === 'homeassistant').services;
-    expect(Object.keys(services)).toEqual(expect.arrayContaining(['turn_on', 'turn_off', 'toggle', 'reload_core_config', 'reload_all', 'update_entity']));
+    expect(Object.keys(services)).toEqual(
+      expect.arrayContaining(['turn_on', 'turn_off', 'toggle', 'reload_core_config', 'reload_all', 'update_entity']),
+    );
     expect(services.turn_on.target).toEqual({ entity: [{}] });
   });
 });
@@ -64,10 +79,28 @@ describe('persistent_notification', () => {
     const unsub = await conn.subscribeMessage((m: any) => seen.push(m), { type: 'persistent_notification/subscribe' });
     await waitFor(() => seen.length === 1);
     expect(seen[0]).toEqual({ type: 'current', notifications: {} });
-    expect((await call('persistent_notification', 'create', { message: 'Door open', title: 'Alert', notification_id: 'door' })).body).toEqual([]);
+    expect(
+      (
+        await call('persistent_notification', 'create', {
+          message: 'Door open',
+          title: 'Alert',
+          notification_id: 'door',
+        })
+      ).body,
+    ).toEqual([]);
     await callService(conn, 'persistent_notification', 'create', { message: 'Auto id' });
     await waitFor(() => seen.length === 3);
-    expect(seen[1]).toEqual({ type: 'added', notifications: { door: { notification_id: 'door', title: 'Alert', message: 'Door open', created_at: expect.stringMatching(/\+00:00$/) } } });
+    expect(seen[1]).toEqual({
+      type: 'added',
+      notifications: {
+        door: {
+          notification_id: 'door',
+          title: 'Alert',
+          message: 'Door open',
+          created_at: expect.stringMatching(/\+00:00$/),
+        },
+      },
+    });
     const list = await conn.sendMessagePromise<any[]>({ type: 'persistent_notification/get' });
     expect(list.map((n) => n.message).sort()).toEqual(['Auto id', 'Door open']);
     expect(list.find((n) => n.message === 'Auto id').notification_id).toMatch(/^[0-9a-f]{32}$/);
@@ -88,7 +121,10 @@ describe('scripts and scenes from the house file', () => {
     expect(ids).toEqual(expect.arrayContaining(['script.movie_time', 'light.living_room', 'cover.living_room_blinds']));
     expect((await state('light.living_room')).attributes.brightness).toBe(60);
     const script = await state('script.movie_time');
-    expect(script).toMatchObject({ state: 'off', attributes: { mode: 'single', current: 0, friendly_name: 'Movie Time' } });
+    expect(script).toMatchObject({
+      state: 'off',
+      attributes: { mode: 'single', current: 0, friendly_name: 'Movie Time' },
+    });
     expect(script.attributes.last_triggered).toMatch(/\+00:00$/);
 
     await call('light', 'turn_off', { entity_id: 'light.living_room' });
@@ -105,7 +141,9 @@ describe('scripts and scenes from the house file', () => {
     expect((await state('light.hall')).attributes.brightness).toBe(20);
     expect((await state('scene.good_night')).state).toMatch(/\+00:00$/);
 
-    await callService(conn, 'scene', 'apply', { entities: { 'light.kitchen': { state: 'on', brightness: 77 }, 'input_select.house_mode': 'Night' } });
+    await callService(conn, 'scene', 'apply', {
+      entities: { 'light.kitchen': { state: 'on', brightness: 77 }, 'input_select.house_mode': 'Night' },
+    });
     expect((await state('light.kitchen')).attributes.brightness).toBe(77);
     expect((await state('input_select.house_mode')).state).toBe('Night');
     expect((await call('scene', 'apply', { entities: { 'light.nope': 'on' } })).status).toBe(404);
@@ -116,25 +154,39 @@ describe('scripts and scenes from the house file', () => {
 describe('helpers', () => {
   it('input_boolean, input_number, input_select, input_text', async () => {
     await call('input_boolean', 'turn_on', { entity_id: 'input_boolean.guest_mode' });
-    expect(await state('input_boolean.guest_mode')).toMatchObject({ state: 'on', attributes: { editable: false, friendly_name: 'Guest Mode', icon: 'mdi:account-multiple' } });
+    expect(await state('input_boolean.guest_mode')).toMatchObject({
+      state: 'on',
+      attributes: { editable: false, friendly_name: 'Guest Mode', icon: 'mdi:account-multiple' },
+    });
 
-    expect(await state('input_number.alarm_volume')).toMatchObject({ state: '40.0', attributes: { min: 0, max: 100, step: 5, mode: 'slider', unit_of_measurement: '%' } });
+    expect(await state('input_number.alarm_volume')).toMatchObject({
+      state: '40.0',
+      attributes: { min: 0, max: 100, step: 5, mode: 'slider', unit_of_measurement: '%' },
+    });
     await call('input_number', 'set_value', { entity_id: 'input_number.alarm_volume', value: 55 });
     await call('input_number', 'increment', { entity_id: 'input_number.alarm_volume' });
     expect((await state('input_number.alarm_volume')).state).toBe('60.0');
     const out = await call('input_number', 'set_value', { entity_id: 'input_number.alarm_volume', value: 150 });
-    expect(out).toMatchObject({ status: 400, body: { message: 'Invalid value for input_number.alarm_volume: 150.0 (range 0.0 - 100.0)' } });
+    expect(out).toMatchObject({
+      status: 400,
+      body: { message: 'Invalid value for input_number.alarm_volume: 150.0 (range 0.0 - 100.0)' },
+    });
 
     await call('input_select', 'select_option', { entity_id: 'input_select.house_mode', option: 'Away' });
     expect((await state('input_select.house_mode')).state).toBe('Away');
     await call('input_select', 'select_next', { entity_id: 'input_select.house_mode' });
     await call('input_select', 'select_next', { entity_id: 'input_select.house_mode' });
     expect((await state('input_select.house_mode')).state).toBe('Home');
-    expect((await call('input_select', 'select_option', { entity_id: 'input_select.house_mode', option: 'Party' })).status).toBe(400);
+    expect(
+      (await call('input_select', 'select_option', { entity_id: 'input_select.house_mode', option: 'Party' })).status,
+    ).toBe(400);
 
     await callService(conn, 'input_text', 'set_value', { value: 'Hello' }, { entity_id: 'input_text.welcome_message' });
     expect((await state('input_text.welcome_message')).state).toBe('Hello');
-    expect((await call('input_text', 'set_value', { entity_id: 'input_text.welcome_message', value: 'x'.repeat(101) })).status).toBe(400);
+    expect(
+      (await call('input_text', 'set_value', { entity_id: 'input_text.welcome_message', value: 'x'.repeat(101) }))
+        .status,
+    ).toBe(400);
   });
 
   it('counter steps within its bounds', async () => {
@@ -150,7 +202,10 @@ describe('helpers', () => {
     expect((await state('counter.coffees_today')).state).toBe('7');
     expect((await call('counter', 'set_value', { ...id, value: -1 })).status).toBe(400);
     await call('counter', 'reset', id);
-    expect(await state('counter.coffees_today')).toMatchObject({ state: '0', attributes: { initial: 0, step: 1, minimum: 0 } });
+    expect(await state('counter.coffees_today')).toMatchObject({
+      state: '0',
+      attributes: { initial: 0, step: 1, minimum: 0 },
+    });
   });
 
   it('timer runs on the clock: start, pause, resume, finish event', async () => {

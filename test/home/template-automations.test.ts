@@ -8,7 +8,8 @@ import { rawSocket, startHome, type HomeTest } from './helpers.js';
 let h: HomeTest;
 const state = async (id: string) => (await h.api('GET', `/api/states/${id}`)).body;
 const save = (id: string, config: unknown) => h.api('POST', `/api/config/automation/config/${id}`, config);
-const setPower = (w: number) => h.api('POST', '/api/states/sensor.power', { state: String(w), attributes: { unit_of_measurement: 'W' } });
+const setPower = (w: number) =>
+  h.api('POST', '/api/states/sensor.power', { state: String(w), attributes: { unit_of_measurement: 'W' } });
 
 beforeAll(async () => {
   h = await startHome();
@@ -24,8 +25,17 @@ describe('templates in automations', () => {
       await save('power_high', {
         alias: 'Hall shows power',
         triggers: [{ trigger: 'template', value_template: "{{ states('sensor.power') | float > 100 }}" }],
-        conditions: [{ condition: 'template', value_template: "{{ trigger.to_state.state | int < 1000 }}" }, "{{ is_state('light.kitchen', 'off') }}"],
-        actions: [{ action: 'light.turn_on', target: { entity_id: "{{ 'light.' ~ 'hall' }}" }, data: { brightness: "{{ (trigger.to_state.state | int / 4) | int }}" } }],
+        conditions: [
+          { condition: 'template', value_template: '{{ trigger.to_state.state | int < 1000 }}' },
+          "{{ is_state('light.kitchen', 'off') }}",
+        ],
+        actions: [
+          {
+            action: 'light.turn_on',
+            target: { entity_id: "{{ 'light.' ~ 'hall' }}" },
+            data: { brightness: '{{ (trigger.to_state.state | int / 4) | int }}' },
+          },
+        ],
       }),
     ).toMatchObject({ status: 200, body: { result: 'ok' } });
     await h.api('POST', '/api/services/light/turn_off', { entity_id: 'light.hall' });
@@ -58,10 +68,29 @@ describe('templates in automations', () => {
     expect(
       await save('kw', {
         alias: 'kW over 2',
-        trigger: [{ platform: 'numeric_state', entity_id: 'sensor.power', value_template: '{{ state.state | float / 1000 }}', above: 2 }],
+        trigger: [
+          {
+            platform: 'numeric_state',
+            entity_id: 'sensor.power',
+            value_template: '{{ state.state | float / 1000 }}',
+            above: 2,
+          },
+        ],
         action: [
-          { service: 'light.turn_on', entity_id: 'light.porch', data_template: { flash: "{{ 'short' if trigger.to_state.state | int > 2500 else 'long' }}" } },
-          { event: 'power_report', event_data: { kw: '{{ trigger.to_state.state | float / 1000 }}', from: '{{ trigger.from_state.state }}', entity: '{{ trigger.entity_id }}', text: 'no template' } },
+          {
+            service: 'light.turn_on',
+            entity_id: 'light.porch',
+            data_template: { flash: "{{ 'short' if trigger.to_state.state | int > 2500 else 'long' }}" },
+          },
+          {
+            event: 'power_report',
+            event_data: {
+              kw: '{{ trigger.to_state.state | float / 1000 }}',
+              from: '{{ trigger.from_state.state }}',
+              entity: '{{ trigger.entity_id }}',
+              text: 'no template',
+            },
+          },
         ],
       }),
     ).toMatchObject({ status: 200 });
@@ -75,16 +104,28 @@ describe('templates in automations', () => {
   });
 
   it('a template that does not compile is a config error; a render error stops only that run', async () => {
-    const bad = await save('bad', { alias: 'Bad', triggers: [{ trigger: 'template', value_template: '{{ states( }}' }], actions: [] });
+    const bad = await save('bad', {
+      alias: 'Bad',
+      triggers: [{ trigger: 'template', value_template: '{{ states( }}' }],
+      actions: [],
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toMatch(/^Message malformed: invalid template \(TemplateSyntaxError: .*\) for dictionary value @ data\['value_template'\]/);
-    const badData = await save('bad2', { alias: 'Bad data', triggers: [{ trigger: 'event', event_type: 'x' }], actions: [{ action: 'light.turn_on', target: { entity_id: 'light.hall' }, data: { brightness: '{% if %}' } }] });
+    expect(bad.body.message).toMatch(
+      /^Message malformed: invalid template \(TemplateSyntaxError: .*\) for dictionary value @ data\['value_template'\]/,
+    );
+    const badData = await save('bad2', {
+      alias: 'Bad data',
+      triggers: [{ trigger: 'event', event_type: 'x' }],
+      actions: [{ action: 'light.turn_on', target: { entity_id: 'light.hall' }, data: { brightness: '{% if %}' } }],
+    });
     expect(badData.status).toBe(400);
 
     const v = await h.api('POST', '/api/config/automation/config/boom', {
       alias: 'Boom',
       triggers: [{ trigger: 'event', event_type: 'boom' }],
-      actions: [{ action: 'light.turn_on', target: { entity_id: 'light.hall' }, data: { brightness: "{{ 'x' | int }}" } }],
+      actions: [
+        { action: 'light.turn_on', target: { entity_id: 'light.hall' }, data: { brightness: "{{ 'x' | int }}" } },
+      ],
     });
     expect(v.status).toBe(200);
     await h.api('POST', '/api/events/boom', {});

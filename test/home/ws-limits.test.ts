@@ -15,7 +15,11 @@ import { cliArgs } from '../helpers/cli.js';
 const wsUrl = (base: string) => base.replace(/^http/, 'ws') + '/api/websocket';
 
 /** Connects and authenticates; resolves with the socket and the auth reply (auth_ok / auth_invalid), or the HTTP refusal. */
-function connect(base: string, token: string, localAddress?: string): Promise<{ ws: WebSocket; reply: any; status?: number; body?: string }> {
+function connect(
+  base: string,
+  token: string,
+  localAddress?: string,
+): Promise<{ ws: WebSocket; reply: any; status?: number; body?: string }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(wsUrl(base), { localAddress });
     ws.on('unexpected-response', (_req, res) => {
@@ -49,7 +53,10 @@ describe('connections per key and per address', () => {
     expect(mine.map((c) => c.reply.type)).toEqual(['auth_ok', 'auth_ok', 'auth_ok']);
     open.push(...mine.map((c) => c.ws));
     const fourth = await connect(h.url, h.token);
-    expect(fourth.reply).toEqual({ type: 'auth_invalid', message: expect.stringMatching(/too many connections with this access token \(at most 3\)/i) });
+    expect(fourth.reply).toEqual({
+      type: 'auth_invalid',
+      message: expect.stringMatching(/too many connections with this access token \(at most 3\)/i),
+    });
     await new Promise((r) => (fourth.ws.readyState === WebSocket.CLOSED ? r(null) : fourth.ws.once('close', r)));
 
     // Another key is not affected.
@@ -60,11 +67,16 @@ describe('connections per key and per address', () => {
 
     // A closed connection gives its slot back.
     mine[0]!.ws.close();
-    await expect.poll(async () => {
-      const again = await connect(h.url, h.token);
-      open.push(again.ws);
-      return again.reply.type;
-    }, { timeout: 5000, interval: 50 }).toBe('auth_ok');
+    await expect
+      .poll(
+        async () => {
+          const again = await connect(h.url, h.token);
+          open.push(again.ws);
+          return again.reply.type;
+        },
+        { timeout: 5000, interval: 50 },
+      )
+      .toBe('auth_ok');
   });
 
   it('refuses an address past its share at the upgrade with a 429, other addresses still connect', async () => {
@@ -75,7 +87,9 @@ describe('connections per key and per address', () => {
     open.push(...fromTwo.map((c) => c.ws));
     const sixth = await connect(h.url, keys[2]!.key, '127.0.0.2');
     expect(sixth.status).toBe(429);
-    expect(JSON.parse(sixth.body!)).toEqual({ message: expect.stringMatching(/too many WebSocket connections from your address \(at most 5\)/i) });
+    expect(JSON.parse(sixth.body!)).toEqual({
+      message: expect.stringMatching(/too many WebSocket connections from your address \(at most 5\)/i),
+    });
     const elsewhere = await connect(h.url, keys[2]!.key, '127.0.0.3');
     expect(elsewhere.reply.type).toBe('auth_ok');
     open.push(elsewhere.ws);
@@ -104,8 +118,18 @@ describe('200 subscribers that never read', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-wsmem-'));
     // One key for all the subscribers: lift the per-key share, the budget is what is tested.
-    const env = { HAMLET_DATA_DIR: dataDir, HAMLET_SERVICES: 'home', HAMLET_RATE_LIMITS: 'off', HAMLET_LOG_LEVEL: 'error', HOME_PORT: '0', HAMLET_WS_MAX_PER_KEY: '1000', HAMLET_WS_MAX_PER_ADDRESS: '1000' };
-    const out = execFileSync(process.execPath, cliArgs('keys', 'create', 'home'), { env: { ...process.env, ...env } }).toString();
+    const env = {
+      HAMLET_DATA_DIR: dataDir,
+      HAMLET_SERVICES: 'home',
+      HAMLET_RATE_LIMITS: 'off',
+      HAMLET_LOG_LEVEL: 'error',
+      HOME_PORT: '0',
+      HAMLET_WS_MAX_PER_KEY: '1000',
+      HAMLET_WS_MAX_PER_ADDRESS: '1000',
+    };
+    const out = execFileSync(process.execPath, cliArgs('keys', 'create', 'home'), {
+      env: { ...process.env, ...env },
+    }).toString();
     token = /(hamlet_home_\S+)/.exec(out)![1]!;
     // A separate process, so its RSS is the server's alone.
     proc = await spawnHamlet(env, 90_000);
@@ -123,7 +147,13 @@ describe('200 subscribers that never read', () => {
       const { ws, reply } = await connect(base, token);
       expect(reply.type).toBe('auth_ok');
       if (entities) ws.send(JSON.stringify({ id: 1, type: 'supported_features', features: { coalesce_messages: 1 } }));
-      ws.send(JSON.stringify(entities ? { id: 2, type: 'subscribe_entities' } : { id: 2, type: 'subscribe_events', event_type: 'state_changed' }));
+      ws.send(
+        JSON.stringify(
+          entities
+            ? { id: 2, type: 'subscribe_entities' }
+            : { id: 2, type: 'subscribe_events', event_type: 'state_changed' },
+        ),
+      );
       await new Promise<void>((r) =>
         ws.on('message', (d) => {
           const parsed = JSON.parse(d.toString());

@@ -31,7 +31,9 @@ async function codeMailedTo(human: string): Promise<string> {
       const { messages } = await env.client.inboxes.messages.list(human);
       const mail = messages.find((m) => m.subject === "Your agent's verification code");
       if (!mail) return undefined;
-      return (await env.client.inboxes.messages.get(human, mail.messageId)).text?.match(/verification code: (\d{6})/)?.[1];
+      return (await env.client.inboxes.messages.get(human, mail.messageId)).text?.match(
+        /verification code: (\d{6})/,
+      )?.[1];
     },
     { message: `a verification code in ${human}'s inbox` },
   );
@@ -51,18 +53,30 @@ afterAll(async () => {
 
 describe('agent sign-up (POST /v0/agent/sign-up, /human, /verify)', () => {
   it('signs up without a key, works restricted until the code mailed to its human is given, then freely', async () => {
-    const signedUp = await new AgentMailClient({ apiKey: 'no key yet', baseUrl: env.api, maxRetries: 0 }).agent.signUp({ humanEmail: HUMAN, username: 'Scout' });
+    const signedUp = await new AgentMailClient({ apiKey: 'no key yet', baseUrl: env.api, maxRetries: 0 }).agent.signUp({
+      humanEmail: HUMAN,
+      username: 'Scout',
+    });
     expect(signedUp.inboxId).toBe('scout@mail.test');
     expect(signedUp.apiKey).toMatch(/^hamlet_mail_/);
     const agent = agentClient(signedUp.apiKey);
     expect((await agent.inboxes.list()).inboxes.map((i) => i.inboxId)).toEqual(['scout@mail.test']);
 
     // Restricted: one inbox, no keys, pods or domains, mail only to its human.
-    expect(await refused(agent.inboxes.create({ username: 'second' }))).toMatchObject({ status: 403, body: { message: expect.stringContaining('Inbox limit exceeded') } });
+    expect(await refused(agent.inboxes.create({ username: 'second' }))).toMatchObject({
+      status: 403,
+      body: { message: expect.stringContaining('Inbox limit exceeded') },
+    });
     expect((await refused(agent.apiKeys.create({ name: 'more' }))).status).toBe(403);
     expect((await refused(agent.pods.create({ name: 'pod' }))).status).toBe(403);
     expect((await refused(agent.domains.create({ domain: 'agent.example', feedbackEnabled: false }))).status).toBe(403);
-    const blocked = await refused(agent.inboxes.messages.send('scout@mail.test', { to: ['stranger@mail.test', HUMAN], subject: 'hi', text: 'hello' }));
+    const blocked = await refused(
+      agent.inboxes.messages.send('scout@mail.test', {
+        to: ['stranger@mail.test', HUMAN],
+        subject: 'hi',
+        text: 'hello',
+      }),
+    );
     expect(blocked.status).toBe(403);
     expect(blocked.body.message).toBe('Message rejected: Recipient(s) blocked: stranger@mail.test (not in allow list)');
     expect((await env.client.inboxes.messages.list('stranger@mail.test')).count).toBe(0);
@@ -77,11 +91,20 @@ describe('agent sign-up (POST /v0/agent/sign-up, /human, /verify)', () => {
     expect(await agent.agent.verify({ otpCode: code })).toEqual({ verified: true });
 
     // Verified: the restrictions are gone.
-    await agent.inboxes.messages.send('scout@mail.test', { to: ['stranger@mail.test'], subject: 'Now free', text: 'hello' });
+    await agent.inboxes.messages.send('scout@mail.test', {
+      to: ['stranger@mail.test'],
+      subject: 'Now free',
+      text: 'hello',
+    });
     await agent.inboxes.create({ username: 'scout-two' });
     await agent.apiKeys.create({ name: 'more' });
     // The person's organization is verified: signing up again does not hand out its keys.
-    const again = await refused(new AgentMailClient({ apiKey: 'x', baseUrl: env.api, maxRetries: 0 }).agent.signUp({ humanEmail: HUMAN, username: 'scout' }));
+    const again = await refused(
+      new AgentMailClient({ apiKey: 'x', baseUrl: env.api, maxRetries: 0 }).agent.signUp({
+        humanEmail: HUMAN,
+        username: 'scout',
+      }),
+    );
     expect(again.status).toBe(409);
   });
 
@@ -98,18 +121,38 @@ describe('agent sign-up (POST /v0/agent/sign-up, /human, /verify)', () => {
 
   it('without a human, the inbox receives but cannot send; attaching one mails a code', async () => {
     // AgentMail made human_email optional after the SDK 0.5.27 this repository drives (which still requires it).
-    const res0 = await fetch(`${env.api}/v0/agent/sign-up`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'loner' }) });
+    const res0 = await fetch(`${env.api}/v0/agent/sign-up`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'loner' }),
+    });
     expect(res0.status).toBe(200);
     const signedUp = (await res0.json()) as { api_key: string };
     const agent = agentClient(signedUp.api_key);
-    await env.client.inboxes.messages.send('stranger@mail.test', { to: ['loner@mail.test'], subject: 'Welcome', text: 'hi' });
-    await waitFor(async () => (await agent.inboxes.messages.list('loner@mail.test')).count === 1, { message: 'the mail to loner' });
-    expect((await refused(agent.inboxes.messages.send('loner@mail.test', { to: ['stranger@mail.test'], subject: 'x', text: 'y' }))).status).toBe(403);
+    await env.client.inboxes.messages.send('stranger@mail.test', {
+      to: ['loner@mail.test'],
+      subject: 'Welcome',
+      text: 'hi',
+    });
+    await waitFor(async () => (await agent.inboxes.messages.list('loner@mail.test')).count === 1, {
+      message: 'the mail to loner',
+    });
+    expect(
+      (
+        await refused(
+          agent.inboxes.messages.send('loner@mail.test', { to: ['stranger@mail.test'], subject: 'x', text: 'y' }),
+        )
+      ).status,
+    ).toBe(403);
     // No code was sent yet: there is none to check.
     expect((await refused(agent.agent.verify({ otpCode: '123456' }))).status).toBe(400);
 
     const attach = (human_email: string) =>
-      fetch(`${env.api}/v0/agent/human`, { method: 'POST', headers: { authorization: `Bearer ${signedUp.api_key}`, 'content-type': 'application/json' }, body: JSON.stringify({ human_email }) });
+      fetch(`${env.api}/v0/agent/human`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${signedUp.api_key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ human_email }),
+      });
     await env.client.inboxes.create({ username: 'lonely-human' });
     const res = await attach('lonely-human@mail.test');
     expect(res.status).toBe(200);
@@ -158,7 +201,12 @@ describe('agent sign-up (POST /v0/agent/sign-up, /human, /verify)', () => {
   });
 
   it('refuses bad input with a 400 naming the field, a taken username with 409, and changes nothing', async () => {
-    const post = (body: unknown) => fetch(`${env.api}/v0/agent/sign-up`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${env.api}/v0/agent/sign-up`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const cases: Array<[unknown, number, string]> = [
       [{ username: 'bad name' }, 400, 'username'],
       [{ username: '' }, 400, 'username'],

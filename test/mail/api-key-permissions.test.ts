@@ -37,27 +37,45 @@ describe('mail API key permissions', () => {
   });
 
   it('a key may do only what it grants, and a changed grant applies at once', async () => {
-    const made = (await env.client.apiKeys.create({ name: 'reader', permissions: { inboxRead: true } })) as { apiKey: string; apiKeyId: string };
+    const made = (await env.client.apiKeys.create({ name: 'reader', permissions: { inboxRead: true } })) as {
+      apiKey: string;
+      apiKeyId: string;
+    };
     const reader = clientOf(made.apiKey);
     expect((await reader.inboxes.list()).inboxes.map((i) => i.inboxId)).toEqual([inbox]);
-    await expect(reader.inboxes.create({ username: 'nope' })).rejects.toMatchObject({ statusCode: 403, body: { error: { details: { code: 'MISSING_PERMISSION' } } } });
+    await expect(reader.inboxes.create({ username: 'nope' })).rejects.toMatchObject({
+      statusCode: 403,
+      body: { error: { details: { code: 'MISSING_PERMISSION' } } },
+    });
     await expect(reader.inboxes.messages.list(inbox)).rejects.toMatchObject({ statusCode: 403 });
-    await expect(reader.inboxes.messages.send(inbox, { to: inbox, text: 'x' })).rejects.toMatchObject({ statusCode: 403 });
+    await expect(reader.inboxes.messages.send(inbox, { to: inbox, text: 'x' })).rejects.toMatchObject({
+      statusCode: 403,
+    });
     expect((await reader.auth.me()).apiKeyId).toBe(made.apiKeyId);
 
     await env.client.apiKeys.update(made.apiKeyId, { permissions: { inboxRead: true, messageRead: true } });
     expect((await reader.inboxes.messages.list(inbox)).count).toBe(0);
     // Trash is a label of its own: listing it needs label_trash_read.
-    await expect(reader.inboxes.messages.list(inbox, { includeTrash: true })).rejects.toMatchObject({ statusCode: 403 });
+    await expect(reader.inboxes.messages.list(inbox, { includeTrash: true })).rejects.toMatchObject({
+      statusCode: 403,
+    });
     await expect(reader.inboxes.threads.delete(inbox, 'thd_x')).rejects.toMatchObject({ statusCode: 403 });
   });
 
   it('a limited key mints keys with at most its own permissions', async () => {
-    const made = (await env.client.apiKeys.create({ name: 'minter', permissions: { apiKeyCreate: true, inboxRead: true } })) as { apiKey: string };
+    const made = (await env.client.apiKeys.create({
+      name: 'minter',
+      permissions: { apiKeyCreate: true, inboxRead: true },
+    })) as { apiKey: string };
     const minter = clientOf(made.apiKey);
-    const child = (await minter.apiKeys.create({ name: 'child', permissions: { inboxRead: true, inboxCreate: true, apiKeyCreate: true } })) as { apiKey: string; permissions?: Record<string, boolean> };
+    const child = (await minter.apiKeys.create({
+      name: 'child',
+      permissions: { inboxRead: true, inboxCreate: true, apiKeyCreate: true },
+    })) as { apiKey: string; permissions?: Record<string, boolean> };
     expect(child.permissions).toEqual({ inboxRead: true, inboxCreate: false, apiKeyCreate: true });
-    await expect(clientOf(child.apiKey).inboxes.create({ username: 'escalated' })).rejects.toMatchObject({ statusCode: 403 });
+    await expect(clientOf(child.apiKey).inboxes.create({ username: 'escalated' })).rejects.toMatchObject({
+      statusCode: 403,
+    });
     const unasked = (await minter.apiKeys.create({ name: 'copy' })) as { permissions?: Record<string, boolean> };
     expect(unasked.permissions).toEqual({ apiKeyCreate: true, inboxRead: true });
   });

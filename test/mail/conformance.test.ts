@@ -93,7 +93,12 @@ describe('agentmail SDK conformance', () => {
   });
 
   it('creates, lists, gets and updates webhooks', async () => {
-    const hook = await c.webhooks.create({ url: hooks.url, eventTypes: ['message.received', 'message.sent'], inboxIds: [a, b], clientId: 'conf-hook' });
+    const hook = await c.webhooks.create({
+      url: hooks.url,
+      eventTypes: ['message.received', 'message.sent'],
+      inboxIds: [a, b],
+      clientId: 'conf-hook',
+    });
     expect(hook.secret).toMatch(/^whsec_/);
     expect(hook.enabled).toBe(true);
     webhookId = hook.webhookId;
@@ -102,7 +107,9 @@ describe('agentmail SDK conformance', () => {
     const listed = await c.webhooks.list();
     expect(listed.webhooks.map((w) => w.webhookId)).toContain(webhookId);
     expect((await c.webhooks.get(webhookId)).url).toBe(hooks.url);
-    const patched = await c.webhooks.update(webhookId, { eventTypes: ['message.received', 'message.sent', 'message.delivered'] });
+    const patched = await c.webhooks.update(webhookId, {
+      eventTypes: ['message.received', 'message.sent', 'message.delivered'],
+    });
     expect(patched.eventTypes).toEqual(['message.received', 'message.sent', 'message.delivered']);
     const raw = await env.call('GET', `/v0/webhooks/${webhookId}`);
     strict(serialization.webhooks.Webhook, raw.body);
@@ -112,7 +119,9 @@ describe('agentmail SDK conformance', () => {
     const put = await c.fetch(`/v0/webhooks/${webhookId}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ event_types: ['message.received', 'message.sent', 'message.delivered', 'message.bounced'] }),
+      body: JSON.stringify({
+        event_types: ['message.received', 'message.sent', 'message.delivered', 'message.bounced'],
+      }),
     });
     expect(put.status).toBe(200);
     expect((await put.json()).event_types).toContain('message.bounced');
@@ -133,7 +142,9 @@ describe('agentmail SDK conformance', () => {
       text: 'Hello B, this is A.',
       html: '<p>Hello <b>B</b></p>',
       labels: ['conf'],
-      attachments: [{ filename: 'note.txt', contentType: 'text/plain', content: Buffer.from('attached bytes').toString('base64') }],
+      attachments: [
+        { filename: 'note.txt', contentType: 'text/plain', content: Buffer.from('attached bytes').toString('base64') },
+      ],
     };
     const sent = await c.inboxes.messages.send(a, body, { idempotencyKey: 'k1' });
     expect(sent.messageId).toMatch(/^<.+@mail\.test>$/);
@@ -142,7 +153,9 @@ describe('agentmail SDK conformance', () => {
     expect(again.threadId).toBe(sent.threadId);
     const inB = await c.inboxes.messages.list(b);
     expect(inB.messages.filter((m) => m.subject === 'Conformance hello').length).toBe(1);
-    await expect(c.inboxes.messages.send(a, { ...body, text: 'different' }, { idempotencyKey: 'k1' })).rejects.toMatchObject({ statusCode: 409 });
+    await expect(
+      c.inboxes.messages.send(a, { ...body, text: 'different' }, { idempotencyKey: 'k1' }),
+    ).rejects.toMatchObject({ statusCode: 409 });
     const empty = await c.fetch(`/v0/inboxes/${encodeURIComponent(a)}/messages/send`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': '' },
@@ -167,10 +180,13 @@ describe('agentmail SDK conformance', () => {
   it('validates sends: too many recipients, oversize, bad address, none at all', async () => {
     const many = Array.from({ length: 51 }, (_, i) => `r${i}@example.com`);
     await expect(c.inboxes.messages.send(a, { to: many, text: 'x' })).rejects.toMatchObject({ statusCode: 400 });
-    const big = await env.call('POST', `/v0/inboxes/${encodeURIComponent(a)}/messages/send`, { to: b, text: 'x'.repeat(6.5 * 1024 * 1024) });
+    const big = await env.call('POST', `/v0/inboxes/${encodeURIComponent(a)}/messages/send`, {
+      to: b,
+      text: 'x'.repeat(6.5 * 1024 * 1024),
+    });
     expect(big.status).toBe(413);
     expect(big.body.error).toBeTruthy();
-    const badAddr: any = await c.inboxes.messages.send(a, { to: "not-an-email", text: "x" }).catch((e: unknown) => e);
+    const badAddr: any = await c.inboxes.messages.send(a, { to: 'not-an-email', text: 'x' }).catch((e: unknown) => e);
     expect(badAddr.statusCode).toBe(400);
     expect(badAddr.body.error.details.code).toBe('INVALID_EMAIL');
     expect(badAddr.body.error.details.field).toBe('to');
@@ -221,7 +237,12 @@ describe('agentmail SDK conformance', () => {
   });
 
   it('replies (keeping cc), replies to all and forwards, in the same thread', async () => {
-    const reply = await c.inboxes.messages.reply(b, receivedId, { text: 'Reply from B', cc: ['watcher@mail.test'] }, { idempotencyKey: 'r1' });
+    const reply = await c.inboxes.messages.reply(
+      b,
+      receivedId,
+      { text: 'Reply from B', cc: ['watcher@mail.test'] },
+      { idempotencyKey: 'r1' },
+    );
     const inB = await c.inboxes.messages.get(b, reply.messageId);
     expect(inB.threadId).toBe((await c.inboxes.messages.get(b, receivedId)).threadId);
     expect(inB.cc).toEqual(['watcher@mail.test']);
@@ -286,7 +307,9 @@ describe('agentmail SDK conformance', () => {
   });
 
   it('delivered the events to the webhook, signed', async () => {
-    const { event } = await hooks.waitFor((e) => e.event_type === 'message.received' && e.message.message_id === sentId);
+    const { event } = await hooks.waitFor(
+      (e) => e.event_type === 'message.received' && e.message.message_id === sentId,
+    );
     expect(serialization.events.MessageReceivedEvent.parse(event).ok).toBe(true);
     const { event: sent } = await hooks.waitFor((e) => e.event_type === 'message.sent');
     expect(serialization.events.MessageSentEvent.parse(sent).ok).toBe(true);

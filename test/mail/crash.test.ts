@@ -72,8 +72,18 @@ describe('crash safety', () => {
     const local: string[] = [];
     const outside: string[] = [];
     for (let i = 0; i < 3; i++) {
-      local.push((await call('POST', `/v0/inboxes/${a}/messages`, { to: b, subject: `local ${i}`, text: 'x' })).message_id);
-      outside.push((await call('POST', `/v0/inboxes/${a}/messages`, { to: `friend${i}@outside.test`, subject: `outside ${i}`, text: 'y' })).message_id);
+      local.push(
+        (await call('POST', `/v0/inboxes/${a}/messages`, { to: b, subject: `local ${i}`, text: 'x' })).message_id,
+      );
+      outside.push(
+        (
+          await call('POST', `/v0/inboxes/${a}/messages`, {
+            to: `friend${i}@outside.test`,
+            subject: `outside ${i}`,
+            text: 'y',
+          })
+        ).message_id,
+      );
     }
     // On PostgreSQL a job killed mid-attempt waits for its lease (minutes for the platform mailer)
     // before another worker may take it: kill between relay attempts so the test measures the
@@ -125,11 +135,19 @@ describe('crash safety', () => {
         return e.event_type === type && obj?.message_id === id;
       });
     const missing = () => [
-      ...local.flatMap((id) => ['message.sent', 'message.delivered', 'message.received'].filter((t) => !has(t, id)).map((t) => `${t} ${id}`)),
-      ...outside.flatMap((id) => ['message.sent', 'message.delivered'].filter((t) => !has(t, id)).map((t) => `${t} ${id}`)),
+      ...local.flatMap((id) =>
+        ['message.sent', 'message.delivered', 'message.received'].filter((t) => !has(t, id)).map((t) => `${t} ${id}`),
+      ),
+      ...outside.flatMap((id) =>
+        ['message.sent', 'message.delivered'].filter((t) => !has(t, id)).map((t) => `${t} ${id}`),
+      ),
       ...outside.filter((id) => !relayed.some((raw) => raw.includes(id))).map((id) => `relay ${id}`),
     ];
-    await waitFor(() => missing().length === 0, { timeoutMs: 80_000, intervalMs: 200, message: () => `every event and relayed mail; missing ${missing().join(', ')}` });
+    await waitFor(() => missing().length === 0, {
+      timeoutMs: 80_000,
+      intervalMs: 200,
+      message: () => `every event and relayed mail; missing ${missing().join(', ')}`,
+    });
     // At least once, never as different events: duplicates carry the same event id.
     const byId = new Map<string, string>();
     for (const r of hooks.received) {

@@ -35,7 +35,10 @@ describe('mail custom domains and DKIM', () => {
     return Buffer.from(await (await fetch(link.downloadUrl)).arrayBuffer());
   }
 
-  const verify = (raw: Buffer | string) => dkimVerify(raw, { resolver: (name: string, type: string) => resolver.resolve(name, type as 'TXT') as Promise<string[][]> });
+  const verify = (raw: Buffer | string) =>
+    dkimVerify(raw, {
+      resolver: (name: string, type: string) => resolver.resolve(name, type as 'TXT') as Promise<string[][]>,
+    });
 
   it('verifies by DNS, then signs mail from the domain so that a DKIM verifier accepts it against the published key', async () => {
     const c = env.client;
@@ -55,10 +58,17 @@ describe('mail custom domains and DKIM', () => {
     await c.domains.verify('acme.test');
     const wrong = await c.domains.get('acme.test');
     expect(wrong.status).toBe('INVALID');
-    expect(wrong.records.find((r) => r.name === dkimRecord.name)).toMatchObject({ status: 'INVALID', reason: 'value_mismatch' });
+    expect(wrong.records.find((r) => r.name === dkimRecord.name)).toMatchObject({
+      status: 'INVALID',
+      reason: 'value_mismatch',
+    });
 
     dns.unpublish(dkimRecord.name);
-    for (const r of records) dns.publish(r.name, r.type === 'MX' ? { type: 'MX', value: r.value, priority: r.priority! } : { type: 'TXT', value: r.value });
+    for (const r of records)
+      dns.publish(
+        r.name,
+        r.type === 'MX' ? { type: 'MX', value: r.value, priority: r.priority! } : { type: 'TXT', value: r.value },
+      );
     await c.domains.verify('acme.test');
     expect((await c.domains.get('acme.test')).status).toBe('VERIFIED');
     // Webhooks hear it once, in AgentMail's shape (the SDK's strict parser accepts it).
@@ -70,13 +80,22 @@ describe('mail custom domains and DKIM', () => {
 
     const ceo = (await c.inboxes.create({ username: 'ceo', domain: 'acme.test', displayName: 'The CEO' })).inboxId;
     const reader = (await c.inboxes.create({ username: 'reader' })).inboxId;
-    const sent = await c.inboxes.messages.send(ceo, { to: reader, subject: 'Signed', text: 'Authentic mail.', html: '<p>Authentic mail.</p>' });
+    const sent = await c.inboxes.messages.send(ceo, {
+      to: reader,
+      subject: 'Signed',
+      text: 'Authentic mail.',
+      html: '<p>Authentic mail.</p>',
+    });
 
     const raw = await rawOf(reader, sent.messageId);
     expect(raw.toString()).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=acme\.test;/m);
     const good = await verify(raw);
     expect(good.results).toHaveLength(1);
-    expect(good.results[0]).toMatchObject({ signingDomain: 'acme.test', selector: dkimRecord.name.split('.')[0], status: { result: 'pass' } });
+    expect(good.results[0]).toMatchObject({
+      signingDomain: 'acme.test',
+      selector: dkimRecord.name.split('.')[0],
+      status: { result: 'pass' },
+    });
 
     // Altered in transit: the body hash no longer matches.
     const tampered = raw.toString().replace('Authentic mail.', 'Forged mail!!!');
@@ -108,10 +127,15 @@ describe('mail custom domains and DKIM', () => {
     expect((await verify(raw)).results[0]).toMatchObject({ signingDomain: 'offline.test', status: { result: 'pass' } });
   });
 
-  it('takes SMTP mail for a verified domain\'s inboxes', async () => {
+  it("takes SMTP mail for a verified domain's inboxes", async () => {
     const { smtpSend } = await import('./helpers.js');
     const inbox = (await env.client.inboxes.create({ username: 'sales', domain: 'acme.test' })).inboxId;
-    const reply = await smtpSend(env.smtpPort, 'buyer@example.com', [inbox], 'From: buyer@example.com\r\nTo: sales@acme.test\r\nSubject: Order\r\n\r\nHello');
+    const reply = await smtpSend(
+      env.smtpPort,
+      'buyer@example.com',
+      [inbox],
+      'From: buyer@example.com\r\nTo: sales@acme.test\r\nSubject: Order\r\n\r\nHello',
+    );
     expect(reply).toMatch(/^250/);
     expect((await env.client.inboxes.messages.list(inbox)).messages.map((m) => m.subject)).toEqual(['Order']);
   });

@@ -10,7 +10,10 @@ const TYPES = { MX: 15, TXT: 16, CNAME: 5 } as const;
 
 function encodeName(name: string): Buffer {
   const parts = name.replace(/\.$/, '').split('.').filter(Boolean);
-  return Buffer.concat([...parts.map((p) => Buffer.concat([Buffer.from([Buffer.byteLength(p)]), Buffer.from(p)])), Buffer.from([0])]);
+  return Buffer.concat([
+    ...parts.map((p) => Buffer.concat([Buffer.from([Buffer.byteLength(p)]), Buffer.from(p)])),
+    Buffer.from([0]),
+  ]);
 }
 
 /** Reads the question's name (no compression in a query) and returns it with the offset after it. */

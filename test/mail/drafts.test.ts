@@ -41,7 +41,9 @@ describe('drafts', () => {
 
     const updated = await env.client.inboxes.drafts.update(a, d.draftId, {
       text: 'second version',
-      addAttachments: [{ filename: 'b.txt', contentType: 'text/plain', content: Buffer.from('BBB').toString('base64') }],
+      addAttachments: [
+        { filename: 'b.txt', contentType: 'text/plain', content: Buffer.from('BBB').toString('base64') },
+      ],
       removeAttachments: ['att_1'],
       addLabels: ['ready'],
       removeLabels: ['wip'],
@@ -57,7 +59,9 @@ describe('drafts', () => {
     const got = await env.client.inboxes.messages.get(b, sent.messageId);
     expect(got.text?.trim()).toBe('second version');
     expect(got.attachments!.map((x) => x.filename)).toEqual(['b.txt']);
-    expect((await env.client.inboxes.messages.get(a, sent.messageId)).labels).toEqual(expect.arrayContaining(['sent', 'ready']));
+    expect((await env.client.inboxes.messages.get(a, sent.messageId)).labels).toEqual(
+      expect.arrayContaining(['sent', 'ready']),
+    );
   });
 
   it('drafts a reply that takes recipients and thread from the message', async () => {
@@ -74,12 +78,25 @@ describe('drafts', () => {
 
   it('sends a scheduled draft when its time comes, and not once unscheduled', async () => {
     const soon = new Date(clock.ms() + 3_600_000).toISOString();
-    const scheduled = await env.client.inboxes.drafts.create(a, { to: [b], subject: 'Scheduled', text: 'later', sendAt: new Date(soon) });
+    const scheduled = await env.client.inboxes.drafts.create(a, {
+      to: [b],
+      subject: 'Scheduled',
+      text: 'later',
+      sendAt: new Date(soon),
+    });
     expect(scheduled.sendStatus).toBe('scheduled');
     expect(scheduled.labels).toContain('scheduled');
-    const cancelled = await env.client.inboxes.drafts.create(a, { to: [b], subject: 'Cancelled', text: 'never', sendAt: new Date(soon) });
+    const cancelled = await env.client.inboxes.drafts.create(a, {
+      to: [b],
+      subject: 'Cancelled',
+      text: 'never',
+      sendAt: new Date(soon),
+    });
     await env.client.inboxes.drafts.update(a, cancelled.draftId, { sendAt: null as unknown as undefined });
-    const past = await env.call('POST', `/v0/inboxes/${encodeURIComponent(a)}/drafts`, { to: [b], send_at: '2001-01-01T00:00:00Z' });
+    const past = await env.call('POST', `/v0/inboxes/${encodeURIComponent(a)}/drafts`, {
+      to: [b],
+      send_at: '2001-01-01T00:00:00Z',
+    });
     expect(past.status).toBe(400);
 
     await env.t.hamlet.platform.jobs.idle();
@@ -88,7 +105,9 @@ describe('drafts', () => {
     await env.t.hamlet.platform.jobs.idle();
     expect((await env.client.inboxes.messages.list(b, { subject: ['Scheduled'] })).count).toBe(1);
     expect((await env.client.inboxes.messages.list(b, { subject: ['Cancelled'] })).count).toBe(0);
-    expect((await env.call('GET', `/v0/inboxes/${encodeURIComponent(a)}/drafts/${scheduled.draftId}`)).status).toBe(404);
+    expect((await env.call('GET', `/v0/inboxes/${encodeURIComponent(a)}/drafts/${scheduled.draftId}`)).status).toBe(
+      404,
+    );
     const kept = await env.client.inboxes.drafts.get(a, cancelled.draftId);
     expect(kept.sendAt).toBeUndefined();
     expect(kept.labels).not.toContain('scheduled');

@@ -15,14 +15,26 @@ export interface MailTestEnv {
   key: string;
   client: AgentMailClient;
   /** Raw JSON request against the API with the key. */
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
-export async function startMail(opts: { services?: ServiceName[]; env?: Record<string, string>; clock?: Clock } = {}): Promise<MailTestEnv> {
+export async function startMail(
+  opts: { services?: ServiceName[]; env?: Record<string, string>; clock?: Clock } = {},
+): Promise<MailTestEnv> {
   const t = await startTestHamlet({
     services: opts.services ?? ['mail'],
     clock: opts.clock,
-    env: { HAMLET_ALLOW_INTERNAL_REQUESTS: '1', MAIL_DOMAIN: 'mail.test', MAIL_WEBHOOK_RETRY_SCHEDULE: '200ms,400ms,1s', ...opts.env },
+    env: {
+      HAMLET_ALLOW_INTERNAL_REQUESTS: '1',
+      MAIL_DOMAIN: 'mail.test',
+      MAIL_WEBHOOK_RETRY_SCHEDULE: '200ms,400ms,1s',
+      ...opts.env,
+    },
   });
   const { key } = await t.hamlet.platform.keys.create('mail', { name: 'test' });
   const api = t.url('mail');
@@ -31,7 +43,11 @@ export async function startMail(opts: { services?: ServiceName[]; env?: Record<s
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(api + path, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
@@ -84,10 +100,14 @@ export async function webhookReceiver(respond: (n: number, req: Received) => num
     received,
     attempts: () => n,
     /** Resolves when a delivery matches, or rejects after the timeout. */
-    async waitFor(pred: (event: any, r: Received) => boolean, timeoutMs = 10_000): Promise<{ event: any; r: Received }> {
+    async waitFor(
+      pred: (event: any, r: Received) => boolean,
+      timeoutMs = 10_000,
+    ): Promise<{ event: any; r: Received }> {
       const hit = await waitFor(() => received.find((r) => pred(JSON.parse(r.body), r)), {
         timeoutMs,
-        message: () => `a webhook delivery matching ${pred.toString()} (got ${received.length}: ${received.map((r) => JSON.parse(r.body).event_type).join(', ')})`,
+        message: () =>
+          `a webhook delivery matching ${pred.toString()} (got ${received.length}: ${received.map((r) => JSON.parse(r.body).event_type).join(', ')})`,
       });
       return { event: JSON.parse(hit.body), r: hit };
     },
@@ -140,7 +160,13 @@ export async function smtpSession(port: number, host = '127.0.0.1', localAddress
 }
 
 /** Sends one message over SMTP; returns the final reply line. */
-export async function smtpSend(port: number, from: string, to: string[], raw: string | Buffer, localAddress?: string): Promise<string> {
+export async function smtpSend(
+  port: number,
+  from: string,
+  to: string[],
+  raw: string | Buffer,
+  localAddress?: string,
+): Promise<string> {
   const s = await smtpSession(port, '127.0.0.1', localAddress);
   await s.cmd('EHLO test.local');
   await s.cmd(`MAIL FROM:<${from}>`);

@@ -20,9 +20,18 @@ afterAll(async () => {
 
 describe('inbox events (label changes)', () => {
   it('logs the labels a message arrives with and every change after, newest first, with the ids of the message and inbox', async () => {
-    const sent = await env.client.inboxes.messages.send('writer@mail.test', { to: ['reader@mail.test'], subject: 'Log me', text: 'hello' });
-    await waitFor(async () => (await env.client.inboxes.messages.list('reader@mail.test')).count === 1, { message: 'the delivery' });
-    await env.client.inboxes.messages.update('reader@mail.test', sent.messageId, { addLabels: ['important'], removeLabels: ['unread'] });
+    const sent = await env.client.inboxes.messages.send('writer@mail.test', {
+      to: ['reader@mail.test'],
+      subject: 'Log me',
+      text: 'hello',
+    });
+    await waitFor(async () => (await env.client.inboxes.messages.list('reader@mail.test')).count === 1, {
+      message: 'the delivery',
+    });
+    await env.client.inboxes.messages.update('reader@mail.test', sent.messageId, {
+      addLabels: ['important'],
+      removeLabels: ['unread'],
+    });
 
     const { events, count } = await env.client.inboxes.events.list('reader@mail.test');
     const seen = events.map((e) => `${e.eventType} ${e.label}`);
@@ -58,7 +67,10 @@ describe('inbox events (label changes)', () => {
   it("answers 404 for another organization's inbox and for none, 400 for a bad page token; a deleted inbox takes its log along", async () => {
     const { key } = await env.t.hamlet.platform.keys.create('mail', { name: 'other org' });
     const other = new AgentMailClient({ apiKey: key, baseUrl: env.api, maxRetries: 0 });
-    for (const call of [() => other.inboxes.events.list('reader@mail.test'), () => env.client.inboxes.events.list('nobody@mail.test')]) {
+    for (const call of [
+      () => other.inboxes.events.list('reader@mail.test'),
+      () => env.client.inboxes.events.list('nobody@mail.test'),
+    ]) {
       const err = await call().then(
         () => undefined,
         (e: unknown) => e,

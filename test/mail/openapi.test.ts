@@ -11,8 +11,12 @@ describe('mail OpenAPI document', () => {
   afterAll(async () => env?.t.destroy());
 
   it('documents every /v0 route with a success and an error response', async () => {
-    const doc = (await (await fetch(`${env.api}/docs/json`)).json()) as { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
-    const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+    const doc = (await (await fetch(`${env.api}/docs/json`)).json()) as {
+      paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+    };
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+    );
     const api = operations.filter((o) => o.method !== 'head');
     // 46 core routes, 89 of the wider AgentMail surface (pods and their nested routes, domains, lists,
     // metrics, api keys, attachments, identity), the older API's …/metrics of the organization, a pod
@@ -22,8 +26,12 @@ describe('mail OpenAPI document', () => {
     expect(api.length).toBe(152);
     for (const { path, method, op } of api) {
       expect(path.startsWith('/v0/'), `${method} ${path}`).toBe(true);
-      expect(Object.keys(op.responses ?? {}), `${method} ${path}`).toEqual(expect.arrayContaining(['200', '400', '401', '429']));
+      expect(Object.keys(op.responses ?? {}), `${method} ${path}`).toEqual(
+        expect.arrayContaining(['200', '400', '401', '429']),
+      );
     }
-    expect(doc.paths['/v0/inboxes/{inbox_id}/messages']?.get).toMatchObject({ parameters: expect.arrayContaining([expect.objectContaining({ name: 'labels', in: 'query' })]) });
+    expect(doc.paths['/v0/inboxes/{inbox_id}/messages']?.get).toMatchObject({
+      parameters: expect.arrayContaining([expect.objectContaining({ name: 'labels', in: 'query' })]),
+    });
   });
 });

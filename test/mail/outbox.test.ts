@@ -34,7 +34,11 @@ describe('the outbox: outside mail without a relay', () => {
   });
 
   it('holds an API send to another domain: queued, not bounced, listed with its text', async () => {
-    const sent = await env.client.inboxes.messages.send(a, { to: ['friend@outside.test', b], subject: 'Held for a relay', text: 'See you soon' });
+    const sent = await env.client.inboxes.messages.send(a, {
+      to: ['friend@outside.test', b],
+      subject: 'Held for a relay',
+      text: 'See you soon',
+    });
     apiSent = sent.messageId;
     const own = await env.client.inboxes.messages.get(a, sent.messageId);
     expect(own.labels).toEqual(expect.arrayContaining(['sent', 'queued']));
@@ -45,14 +49,21 @@ describe('the outbox: outside mail without a relay', () => {
     const list = await env.call('GET', '/v0/outbox');
     expect(list.status).toBe(200);
     const held = list.body.messages.find((m: any) => m.message_id === sent.messageId);
-    expect(held).toMatchObject({ status: 'queued', source: 'inbox', inbox_id: a, from: a, to: ['friend@outside.test'], subject: 'Held for a relay' });
+    expect(held).toMatchObject({
+      status: 'queued',
+      source: 'inbox',
+      inbox_id: a,
+      from: a,
+      to: ['friend@outside.test'],
+      subject: 'Held for a relay',
+    });
     expect(held.text.trim()).toBe('See you soon');
     const one = await env.call('GET', `/v0/outbox/${held.outbox_id}`);
     expect(one.body.outbox_id).toBe(held.outbox_id);
     expect((await env.call('GET', '/v0/outbox/no-such-id')).status).toBe(404);
   });
 
-  it('shows an organization only its own inboxes\' held mail', async () => {
+  it("shows an organization only its own inboxes' held mail", async () => {
     const { key } = await t.hamlet.platform.keys.create('mail', { name: 'another org' });
     const other = new AgentMailClient({ apiKey: key, baseUrl: env.api, maxRetries: 0 });
     const c = (await other.inboxes.create({ username: 'outbox-other' })).inboxId;
@@ -65,21 +76,26 @@ describe('the outbox: outside mail without a relay', () => {
     expect(subjects).toEqual(['Other org']);
   });
 
-  it('holds the blog\'s verification mail to an outside address for the operator; its link verifies', async () => {
+  it("holds the blog's verification mail to an outside address for the operator; its link verifies", async () => {
     const blog = t.url('blog');
     // The console's own key is the operator's: the only API key that sees the platform's mail.
     const { key: operator } = await t.hamlet.platform.keys.create('mail', { name: 'hamlet-console' });
-    const operatorOutbox = async () => ((await (await fetch(`${env.api}/v0/outbox`, { headers: { authorization: `Bearer ${operator}` } })).json()) as any).messages as any[];
+    const operatorOutbox = async () =>
+      (
+        (await (
+          await fetch(`${env.api}/v0/outbox`, { headers: { authorization: `Bearer ${operator}` } })
+        ).json()) as any
+      ).messages as any[];
     const reg = await fetch(`${blog}/api/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'ada@example.org', name: 'Ada', slug: 'ada-outbox' }),
     });
     expect(reg.status).toBe(200);
-    const held = await waitFor(
-      async () => (await operatorOutbox()).find((m) => m.to.includes('ada@example.org')),
-      { intervalMs: 100, message: 'the verification mail in the outbox' },
-    );
+    const held = await waitFor(async () => (await operatorOutbox()).find((m) => m.to.includes('ada@example.org')), {
+      intervalMs: 100,
+      message: 'the verification mail in the outbox',
+    });
     expect(held).toMatchObject({ status: 'queued', source: 'platform' });
     expect(held.inbox_id).toBeUndefined();
     const token = TOKEN.exec(held.text ?? held.html)?.[1];
@@ -87,12 +103,19 @@ describe('the outbox: outside mail without a relay', () => {
     const verified = await fetch(`${blog}/api/verify?token=${token}`, { headers: { accept: 'application/json' } });
     expect(verified.status).toBe(200);
     // An agent's key never sees it (issue 27: it carries another agent's verification link).
-    expect(((await env.call('GET', '/v0/outbox')).body.messages as any[]).some((m) => m.source === 'platform')).toBe(false);
+    expect(((await env.call('GET', '/v0/outbox')).body.messages as any[]).some((m) => m.source === 'platform')).toBe(
+      false,
+    );
   });
 
   it('`hamlet mail outbox` prints the held mail, with its text', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, cliArgs('mail', 'outbox'), {
-      env: { ...process.env, HAMLET_DATA_DIR: t.dataDir, HAMLET_LOG_LEVEL: 'silent', ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) },
+      env: {
+        ...process.env,
+        HAMLET_DATA_DIR: t.dataDir,
+        HAMLET_LOG_LEVEL: 'silent',
+        ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
+      },
       timeout: 60_000,
     });
     expect(stdout).toContain('Subject:    Held for a relay');
@@ -123,13 +146,23 @@ describe('the outbox: outside mail without a relay', () => {
     t = await t.restart({ HAMLET_SMTP_RELAY: `smtp://127.0.0.1:${port}` });
     const client = new AgentMailClient({ apiKey: env.key, baseUrl: t.url('mail'), maxRetries: 0 });
 
-    await waitFor(() => (relayed.length >= 4 ? true : undefined), { message: () => `four held messages relayed (got ${relayed.length})` });
-    expect(relayed.map((r) => r.to.join()).sort()).toEqual(['ada@example.org', 'ada@example.org', 'friend@outside.test', 'pal@outside.test']);
+    await waitFor(() => (relayed.length >= 4 ? true : undefined), {
+      message: () => `four held messages relayed (got ${relayed.length})`,
+    });
+    expect(relayed.map((r) => r.to.join()).sort()).toEqual([
+      'ada@example.org',
+      'ada@example.org',
+      'friend@outside.test',
+      'pal@outside.test',
+    ]);
     expect(relayed.find((r) => r.to[0] === 'friend@outside.test')!.raw).toContain(apiSent);
-    const labels = await waitFor(async () => {
-      const l = (await client.inboxes.messages.get(a, apiSent)).labels;
-      return l.includes('delivered') ? l : undefined;
-    }, { message: 'the delivered label after relaying' });
+    const labels = await waitFor(
+      async () => {
+        const l = (await client.inboxes.messages.get(a, apiSent)).labels;
+        return l.includes('delivered') ? l : undefined;
+      },
+      { message: 'the delivered label after relaying' },
+    );
     expect(labels).not.toContain('queued');
     const list = await fetch(`${t.url('mail')}/v0/outbox`, { headers: { authorization: `Bearer ${env.key}` } });
     expect(((await list.json()) as any).messages).toEqual([]);

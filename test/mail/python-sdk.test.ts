@@ -115,13 +115,23 @@ pods.inboxes create POST /v0/pods/{pod_id}/inboxes - username,domain,display_nam
   .split('\n')
   .map((line) => {
     const [area, method, verb, path, query, body] = line.split(' ') as [string, string, string, string, string, string];
-    return { name: `${area}.${method}`, verb, path, query: query === '-' ? [] : query.split(','), body: body === '-' ? [] : body.split(',') };
+    return {
+      name: `${area}.${method}`,
+      verb,
+      path,
+      query: query === '-' ? [] : query.split(','),
+      body: body === '-' ? [] : body.split(','),
+    };
   });
 
 /** Requests of the Python SDK Hamlet does not offer, with why (none today). */
 const NOT_OFFERED = new Map<string, string>();
 
-const ATTACHMENT = { filename: 'notes.txt', content_type: 'text/plain', content: Buffer.from('hello\n').toString('base64') };
+const ATTACHMENT = {
+  filename: 'notes.txt',
+  content_type: 'text/plain',
+  content: Buffer.from('hello\n').toString('base64'),
+};
 
 /** A sample value per query parameter, as httpx would encode it. */
 function queryValue(name: string, now: Date): string | string[] {
@@ -152,7 +162,9 @@ describe('AgentMail Python SDK 0.5.0, request by request', () => {
 
   /** Sends one request as the Python SDK does; the answer's JSON (or text) and status. */
   async function send(call: (typeof PY_CALLS)[number], body?: Record<string, unknown>, key = env.key) {
-    const url = new URL(env.api + call.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(ids[k] ?? `missing-${k}`)));
+    const url = new URL(
+      env.api + call.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(ids[k] ?? `missing-${k}`)),
+    );
     const now = new Date(env.t.hamlet.platform.clock.ms());
     for (const q of call.query) {
       if (q === 'page_token') continue;
@@ -195,13 +207,26 @@ describe('AgentMail Python SDK 0.5.0, request by request', () => {
       'pods.domains.update': { feedback_enabled: true },
       'inboxes.update': { display_name: 'Py Bot' },
       'pods.inboxes.update': { display_name: 'Py Pod Bot' },
-      'inboxes.drafts.create': { to: [to], subject: 'Draft from Python', text: 'draft', attachments: [ATTACHMENT], client_id: 'py-draft-1' },
+      'inboxes.drafts.create': {
+        to: [to],
+        subject: 'Draft from Python',
+        text: 'draft',
+        attachments: [ATTACHMENT],
+        client_id: 'py-draft-1',
+      },
       'inboxes.drafts.update': { subject: 'Draft from Python, again', text: 'draft 2' },
       'inboxes.drafts.send': { add_labels: ['py'] },
       'inboxes.lists.create': { entry: ids.entry, reason: 'spam' },
       'lists.create': { entry: ids.entry, reason: 'spam' },
       'pods.lists.create': { entry: ids.entry, reason: 'spam' },
-      'inboxes.messages.send': { to: [to], subject: 'From Python', text: 'hello', labels: ['py'], attachments: [ATTACHMENT], headers: { 'X-Py': '1' } },
+      'inboxes.messages.send': {
+        to: [to],
+        subject: 'From Python',
+        text: 'hello',
+        labels: ['py'],
+        attachments: [ATTACHMENT],
+        headers: { 'X-Py': '1' },
+      },
       'inboxes.messages.reply': { text: 'a reply', labels: ['py'] },
       'inboxes.messages.reply_all': { text: 'a reply to all' },
       'inboxes.messages.forward': { to: [to], subject: 'Fwd: From Python', text: 'forwarded' },
@@ -209,7 +234,12 @@ describe('AgentMail Python SDK 0.5.0, request by request', () => {
       'inboxes.threads.update': { add_labels: ['py-thread'] },
       'threads.update': { remove_labels: ['py-thread'] },
       'pods.threads.update': { add_labels: ['py-pod-thread'] },
-      'webhooks.create': { url: 'http://127.0.0.1:9/py-hook', event_types: ['message.received'], inbox_ids: [ids.inbox_id], client_id: 'py-hook' },
+      'webhooks.create': {
+        url: 'http://127.0.0.1:9/py-hook',
+        event_types: ['message.received'],
+        inbox_ids: [ids.inbox_id],
+        client_id: 'py-hook',
+      },
       'webhooks.update': { add_pod_ids: [ids.pod_id], remove_inbox_ids: [ids.inbox_id] },
       'inboxes.create': { username: 'py-late', display_name: 'Late', client_id: 'py-late' },
       'pods.create': { name: 'Py Late', client_id: 'py-late-pod' },
@@ -231,19 +261,43 @@ describe('AgentMail Python SDK 0.5.0, request by request', () => {
     ids.inbox_id = (await call('POST', '/v0/inboxes', { username: 'py-bot' })).inbox_id;
     ids.inbox2_id = (await call('POST', '/v0/inboxes', { username: 'py-friend' })).inbox_id;
     await call('POST', '/v0/inboxes', { username: 'py-human' });
-    const sent = await call('POST', `/v0/inboxes/${ids.inbox_id}/messages/send`, { to: [ids.inbox2_id], subject: 'Hello', text: 'hi', attachments: [ATTACHMENT] });
+    const sent = await call('POST', `/v0/inboxes/${ids.inbox_id}/messages/send`, {
+      to: [ids.inbox2_id],
+      subject: 'Hello',
+      text: 'hi',
+      attachments: [ATTACHMENT],
+    });
     ids.message_id = sent.message_id;
     ids.thread_id = sent.thread_id;
-    ids.attachment_id = (await call('GET', `/v0/inboxes/${ids.inbox_id}/messages/${encodeURIComponent(sent.message_id)}`)).attachments[0].attachment_id;
-    const draft = await call('POST', `/v0/inboxes/${ids.inbox_id}/drafts`, { to: [ids.inbox2_id], subject: 'To delete', text: 'x', attachments: [ATTACHMENT] });
+    ids.attachment_id = (
+      await call('GET', `/v0/inboxes/${ids.inbox_id}/messages/${encodeURIComponent(sent.message_id)}`)
+    ).attachments[0].attachment_id;
+    const draft = await call('POST', `/v0/inboxes/${ids.inbox_id}/drafts`, {
+      to: [ids.inbox2_id],
+      subject: 'To delete',
+      text: 'x',
+      attachments: [ATTACHMENT],
+    });
     ids.draft2_id = draft.draft_id;
     ids.draft2_attachment_id = draft.attachments[0].attachment_id;
     ids.pod_id = (await call('POST', '/v0/pods', { name: 'Py Pod' })).pod_id;
     ids.pod_inbox_id = (await call('POST', `/v0/pods/${ids.pod_id}/inboxes`, { username: 'py-pod-bot' })).inbox_id;
-    const podSent = await call('POST', `/v0/inboxes/${ids.pod_inbox_id}/messages/send`, { to: [ids.inbox_id], subject: 'From the pod', text: 'pod', attachments: [ATTACHMENT] });
+    const podSent = await call('POST', `/v0/inboxes/${ids.pod_inbox_id}/messages/send`, {
+      to: [ids.inbox_id],
+      subject: 'From the pod',
+      text: 'pod',
+      attachments: [ATTACHMENT],
+    });
     ids.pod_thread_id = podSent.thread_id;
-    ids.pod_attachment_id = (await call('GET', `/v0/inboxes/${ids.pod_inbox_id}/messages/${encodeURIComponent(podSent.message_id)}`)).attachments[0].attachment_id;
-    const podDraft = await call('POST', `/v0/inboxes/${ids.pod_inbox_id}/drafts`, { to: [ids.inbox_id], subject: 'Pod draft', text: 'x', attachments: [ATTACHMENT] });
+    ids.pod_attachment_id = (
+      await call('GET', `/v0/inboxes/${ids.pod_inbox_id}/messages/${encodeURIComponent(podSent.message_id)}`)
+    ).attachments[0].attachment_id;
+    const podDraft = await call('POST', `/v0/inboxes/${ids.pod_inbox_id}/drafts`, {
+      to: [ids.inbox_id],
+      subject: 'Pod draft',
+      text: 'x',
+      attachments: [ATTACHMENT],
+    });
     ids.pod_draft_id = podDraft.draft_id;
     ids.pod_draft_attachment_id = podDraft.attachments[0].attachment_id;
   });
@@ -253,9 +307,13 @@ describe('AgentMail Python SDK 0.5.0, request by request', () => {
     waitFor(
       async () => {
         const r = await env.call('GET', `/v0/inboxes/${human}/messages`);
-        const mail = (r.body.messages as Array<{ subject?: string; message_id: string }>).find((m) => m.subject === "Your agent's verification code");
+        const mail = (r.body.messages as Array<{ subject?: string; message_id: string }>).find(
+          (m) => m.subject === "Your agent's verification code",
+        );
         if (!mail) return undefined;
-        return /verification code: (\d{6})/.exec((await env.call('GET', `/v0/inboxes/${human}/messages/${encodeURIComponent(mail.message_id)}`)).body.text)?.[1];
+        return /verification code: (\d{6})/.exec(
+          (await env.call('GET', `/v0/inboxes/${human}/messages/${encodeURIComponent(mail.message_id)}`)).body.text,
+        )?.[1];
       },
       { message: `the code in ${human}'s inbox` },
     );
@@ -268,12 +326,16 @@ describe('AgentMail Python SDK 0.5.0, request by request', () => {
     const failed: string[] = [];
     for (const call of PY_CALLS) {
       // The signed-up agent verifies itself with the code mailed to its human (a Hamlet inbox here).
-      const r = call.name === 'agent.verify' ? await send(call, { otp_code: await codeOf('py-human@mail.test') }, ids.agent_key) : await send(call, bodyOf(call.name));
+      const r =
+        call.name === 'agent.verify'
+          ? await send(call, { otp_code: await codeOf('py-human@mail.test') }, ids.agent_key)
+          : await send(call, bodyOf(call.name));
       if (NOT_OFFERED.has(call.name)) {
         if (r.status !== 404) failed.push(`${call.name}: listed as not offered, answered ${r.status}`);
         continue;
       }
-      if (r.status >= 300) failed.push(`${call.name} ${call.verb} ${call.path}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+      if (r.status >= 300)
+        failed.push(`${call.name} ${call.verb} ${call.path}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
       // Ids the later requests in the table name.
       const b = r.body ?? {};
       if (call.name === 'api_keys.create') ids.api_key_id = b.api_key_id;
@@ -310,7 +372,11 @@ describe('AgentMail Python SDK 0.5.0, request by request', () => {
   });
 
   it('reads the older string period (seconds, or with s, m, h, d) and refuses others, naming the parameter', async () => {
-    const q = (period: string) => env.call('GET', `/v0/metrics?event_types=message.sent&period=${period}&start=2026-01-01T00:00:00Z&end=2026-01-02T00:00:00Z`);
+    const q = (period: string) =>
+      env.call(
+        'GET',
+        `/v0/metrics?event_types=message.sent&period=${period}&start=2026-01-01T00:00:00Z&end=2026-01-02T00:00:00Z`,
+      );
     expect((await q('1h')).body['message.sent']).toHaveLength(24);
     expect((await q('30m')).body['message.sent']).toHaveLength(48);
     expect((await q('1d')).body['message.sent']).toHaveLength(1);

@@ -17,7 +17,9 @@ describe.runIf(process.env.TEST_REDIS_URL)('mail over Redis pub/sub', () => {
     const socket = await env.client.websockets.connect();
     const raw: string[] = [];
     await socket.waitForOpen();
-    (socket.socket as unknown as { addEventListener(t: string, f: (e: { data: string }) => void): void }).addEventListener('message', (e) => raw.push(String(e.data)));
+    (
+      socket.socket as unknown as { addEventListener(t: string, f: (e: { data: string }) => void): void }
+    ).addEventListener('message', (e) => raw.push(String(e.data)));
     socket.sendSubscribe({ type: 'subscribe', inboxIds: [b] });
     // The instance marks the organization as listened to before it answers `subscribed` (one
     // instance here: no other presence table to reach over Redis).
@@ -25,7 +27,9 @@ describe.runIf(process.env.TEST_REDIS_URL)('mail over Redis pub/sub', () => {
 
     const sent = await env.client.inboxes.messages.send(a, { to: b, subject: 'Via Redis', text: 'x' });
     expect((await env.client.inboxes.messages.list(b)).messages.map((m) => m.messageId)).toEqual([sent.messageId]);
-    await waitFor(() => raw.some((r) => r.includes('"message.received"') && r.includes(sent.messageId)), { message: 'the message.received event over the socket' });
+    await waitFor(() => raw.some((r) => r.includes('"message.received"') && r.includes(sent.messageId)), {
+      message: 'the message.received event over the socket',
+    });
     socket.close();
   });
 });

@@ -21,7 +21,11 @@ function sdkMethods(client: object): string[] {
   const out: string[] = [];
   const walk = (obj: object, prefix: string, depth: number) => {
     const seen = new Set<string>();
-    for (let proto = Object.getPrototypeOf(obj); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (
+      let proto = Object.getPrototypeOf(obj);
+      proto && proto !== Object.prototype;
+      proto = Object.getPrototypeOf(proto)
+    ) {
       for (const name of Object.getOwnPropertyNames(proto)) {
         if (seen.has(name) || name === 'constructor' || name === 'fetch' || name.startsWith('_')) continue;
         seen.add(name);
@@ -59,7 +63,10 @@ describe('agentmail npm SDK: every method accounted for', () => {
     // The list of the not offered holds only real methods, none of which a test drives.
     for (const m of Object.keys(NOT_OFFERED)) {
       expect(methods, m).toContain(m);
-      expect(sources.filter((s) => s.text.includes(`.${m}(`)).map((s) => s.file), m).toEqual([]);
+      expect(
+        sources.filter((s) => s.text.includes(`.${m}(`)).map((s) => s.file),
+        m,
+      ).toEqual([]);
     }
   });
 
@@ -67,7 +74,10 @@ describe('agentmail npm SDK: every method accounted for', () => {
     // The SDK hands the zone file over as a BinaryResponse: arrayBuffer(), blob(), bytes() and
     // stream(), and no text() (so `(await getZoneFile(id)).text()` fails in the SDK itself).
     const domain = await env.client.domains.create({ domain: 'zone.example' });
-    const readers: Record<string, (z: Awaited<ReturnType<AgentMailClient['domains']['getZoneFile']>>) => Promise<string>> = {
+    const readers: Record<
+      string,
+      (z: Awaited<ReturnType<AgentMailClient['domains']['getZoneFile']>>) => Promise<string>
+    > = {
       arrayBuffer: async (z) => Buffer.from(await z.arrayBuffer()).toString(),
       blob: async (z) => (await z.blob()).text(),
       bytes: async (z) => Buffer.from(await z.bytes!()).toString(),

@@ -22,7 +22,8 @@ describe('search, thread updates and batches', () => {
       ['Quarterly report', 'The numbers for Q3 are attached.'],
       ['Lunch?', 'Pizza or sushi today?'],
       ['Re: Quarterly report', 'Revenue grew by 12 percent.'],
-    ]) ids.push((await env.client.inboxes.messages.send(a, { to: b, subject, text })).messageId);
+    ])
+      ids.push((await env.client.inboxes.messages.send(a, { to: b, subject, text })).messageId);
   });
   afterAll(async () => {
     warn?.restore();
@@ -55,17 +56,27 @@ describe('search, thread updates and batches', () => {
     const res = await env.client.inboxes.threads.update(b, thread, { addLabels: ['food'], removeLabels: ['unread'] });
     expect(res.labels).toContain('food');
     expect(res.labels).not.toContain('unread');
-    expect((await env.client.inboxes.messages.get(b, ids[1]!)).labels).toEqual(expect.arrayContaining(['received', 'food']));
-    const refused = await env.call('PATCH', `/v0/inboxes/${encodeURIComponent(b)}/threads/${thread}`, { remove_labels: ['received'] });
+    expect((await env.client.inboxes.messages.get(b, ids[1]!)).labels).toEqual(
+      expect.arrayContaining(['received', 'food']),
+    );
+    const refused = await env.call('PATCH', `/v0/inboxes/${encodeURIComponent(b)}/threads/${thread}`, {
+      remove_labels: ['received'],
+    });
     expect(refused.status).toBe(422);
     expect((await env.client.inboxes.messages.get(b, ids[1]!)).labels).toContain('received');
   });
 
   it('updates labels of many messages at once, all or nothing; batch-get leaves unknown ids out', async () => {
-    const res = await env.client.inboxes.messages.batchUpdate(b, { messageIds: [ids[0]!, ids[2]!], addLabels: ['finance'] });
+    const res = await env.client.inboxes.messages.batchUpdate(b, {
+      messageIds: [ids[0]!, ids[2]!],
+      addLabels: ['finance'],
+    });
     expect(res.count).toBe(2);
     expect(res.updates.every((u) => u.labels.includes('finance'))).toBe(true);
-    const failed = await env.call('POST', `/v0/inboxes/${encodeURIComponent(b)}/messages/batch-update`, { message_ids: [ids[1], '<nope@x>'], add_labels: ['x'] });
+    const failed = await env.call('POST', `/v0/inboxes/${encodeURIComponent(b)}/messages/batch-update`, {
+      message_ids: [ids[1], '<nope@x>'],
+      add_labels: ['x'],
+    });
     expect(failed.status).toBe(404);
     expect((await env.client.inboxes.messages.get(b, ids[1]!)).labels).not.toContain('x');
     const got = await env.client.inboxes.messages.batchGet(b, { messageIds: [ids[0]!, '<nope@x>'] });

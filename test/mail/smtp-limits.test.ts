@@ -33,7 +33,16 @@ function hold(port: number, localAddress: string): Promise<Holder> {
   return withDeadline(greeted, 10_000, `the SMTP greeting for ${localAddress}`);
 }
 
-const message = (to: string, subject: string) => [`From: someone@outside.test`, `To: ${to}`, `Subject: ${subject}`, `Message-ID: <${subject.replace(/\W/g, '')}@outside.test>`, '', 'Hello.', ''].join('\r\n');
+const message = (to: string, subject: string) =>
+  [
+    `From: someone@outside.test`,
+    `To: ${to}`,
+    `Subject: ${subject}`,
+    `Message-ID: <${subject.replace(/\W/g, '')}@outside.test>`,
+    '',
+    'Hello.',
+    '',
+  ].join('\r\n');
 
 describe('one address cannot starve the others', () => {
   let env: MailTestEnv;
@@ -60,7 +69,15 @@ describe('one address cannot starve the others', () => {
 
     // A client from another address is served in full.
     const inbox = (await env.client.inboxes.create({ username: 'fair' })).inboxId;
-    expect(await smtpSend(env.smtpPort, 'someone@outside.test', [inbox], message(inbox, 'from another address'), '127.0.0.2')).toMatch(/^250/);
+    expect(
+      await smtpSend(
+        env.smtpPort,
+        'someone@outside.test',
+        [inbox],
+        message(inbox, 'from another address'),
+        '127.0.0.2',
+      ),
+    ).toMatch(/^250/);
 
     // The blog's verification mail goes through the platform mailer (from 127.0.0.1) and arrives.
     const blog = env.t.url('blog');
@@ -90,11 +107,16 @@ describe('one address cannot starve the others', () => {
     const first = accepted[0]!;
     first.socket.destroy();
     await first.closed;
-    await expect.poll(async () => {
-      const again = await hold(env.smtpPort, '127.0.0.3');
-      holders.push(again);
-      return again.greeting.slice(0, 3);
-    }, { timeout: 5000, interval: 100 }).toBe('220');
+    await expect
+      .poll(
+        async () => {
+          const again = await hold(env.smtpPort, '127.0.0.3');
+          holders.push(again);
+          return again.greeting.slice(0, 3);
+        },
+        { timeout: 5000, interval: 100 },
+      )
+      .toBe('220');
   });
 });
 
@@ -159,20 +181,34 @@ describe('idle and chattering sessions are closed', () => {
 
 describe('SMTP limit settings', () => {
   it('parses and validates them', () => {
-    expect(readSettings(readMailSettings, { MAIL_SMTP_MAX_CONNECTIONS: '50', MAIL_SMTP_MAX_PER_ADDRESS: '5', MAIL_SMTP_IDLE_TIMEOUT: '45s', MAIL_SMTP_MAX_NOOPS: '7' })).toMatchObject({
+    expect(
+      readSettings(readMailSettings, {
+        MAIL_SMTP_MAX_CONNECTIONS: '50',
+        MAIL_SMTP_MAX_PER_ADDRESS: '5',
+        MAIL_SMTP_IDLE_TIMEOUT: '45s',
+        MAIL_SMTP_MAX_NOOPS: '7',
+      }),
+    ).toMatchObject({
       smtpMaxConnections: 50,
       smtpMaxPerAddress: 5,
       smtpIdleTimeoutMs: 45_000,
       smtpMaxNoops: 7,
     });
     try {
-      readSettings(readMailSettings, { MAIL_SMTP_MAX_CONNECTIONS: '0', MAIL_SMTP_MAX_PER_ADDRESS: 'many', MAIL_SMTP_IDLE_TIMEOUT: 'soon', MAIL_SMTP_MAX_NOOPS: '-1' });
+      readSettings(readMailSettings, {
+        MAIL_SMTP_MAX_CONNECTIONS: '0',
+        MAIL_SMTP_MAX_PER_ADDRESS: 'many',
+        MAIL_SMTP_IDLE_TIMEOUT: 'soon',
+        MAIL_SMTP_MAX_NOOPS: '-1',
+      });
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigError);
       expect((e as ConfigError).problems).toHaveLength(4);
     }
     // A per-address share larger than the whole is reported, not silently accepted.
-    expect(() => readSettings(readMailSettings, { MAIL_SMTP_MAX_CONNECTIONS: '10', MAIL_SMTP_MAX_PER_ADDRESS: '20' })).toThrow(ConfigError);
+    expect(() =>
+      readSettings(readMailSettings, { MAIL_SMTP_MAX_CONNECTIONS: '10', MAIL_SMTP_MAX_PER_ADDRESS: '20' }),
+    ).toThrow(ConfigError);
   });
 });

@@ -16,7 +16,12 @@ describe('SMTP ingest', () => {
   afterAll(async () => env?.t.destroy());
 
   it('files a multipart message with an attachment, an inline image and a non-ASCII subject', async () => {
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: env.smtpPort, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: env.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
     const info = await transport.sendMail({
       from: 'Jürgen Außen <jurgen@outside.test>',
       to: inbox,
@@ -45,14 +50,29 @@ describe('SMTP ingest', () => {
     expect(m.extractedHtml).not.toContain('<script>');
     expect(m.extractedHtml).not.toContain('javascript:');
     const byName = Object.fromEntries(m.attachments!.map((a) => [a.filename, a]));
-    expect([byName['bericht.pdf']!.contentType, byName['bericht.pdf']!.contentDisposition]).toEqual(['application/pdf', 'attachment']);
-    expect([byName['logo.png']!.contentType, byName['logo.png']!.contentDisposition, byName['logo.png']!.contentId]).toEqual(['image/png', 'inline', 'logo@x']);
-    const att = await env.client.inboxes.messages.getAttachment(inbox, m.messageId, byName['bericht.pdf']!.attachmentId);
+    expect([byName['bericht.pdf']!.contentType, byName['bericht.pdf']!.contentDisposition]).toEqual([
+      'application/pdf',
+      'attachment',
+    ]);
+    expect([
+      byName['logo.png']!.contentType,
+      byName['logo.png']!.contentDisposition,
+      byName['logo.png']!.contentId,
+    ]).toEqual(['image/png', 'inline', 'logo@x']);
+    const att = await env.client.inboxes.messages.getAttachment(
+      inbox,
+      m.messageId,
+      byName['bericht.pdf']!.attachmentId,
+    );
     expect(Buffer.from(await (await fetch(att.downloadUrl)).arrayBuffer()).toString()).toBe('%PDF-1.4 fake');
   });
 
   it('threads a reply by In-Reply-To and References, and strips the quoted history', async () => {
-    const sent = await env.client.inboxes.messages.send(inbox, { to: 'jurgen@outside.test', subject: 'Question', text: 'How are you?' });
+    const sent = await env.client.inboxes.messages.send(inbox, {
+      to: 'jurgen@outside.test',
+      subject: 'Question',
+      text: 'How are you?',
+    });
     const reply = [
       'From: Jurgen <jurgen@outside.test>',
       `To: ${inbox}`,
@@ -75,11 +95,24 @@ describe('SMTP ingest', () => {
     expect(m.references).toEqual([sent.messageId]);
     expect(m.extractedText).toBe('Fine, thanks!');
     // A second reply that only carries References still joins the thread.
-    const again = ['From: jurgen@outside.test', `To: ${inbox}`, 'Subject: Re: Question', 'Message-ID: <reply-2@outside.test>', `References: <unknown@x.test> ${sent.messageId}`, '', 'One more thing.', ''].join('\r\n');
+    const again = [
+      'From: jurgen@outside.test',
+      `To: ${inbox}`,
+      'Subject: Re: Question',
+      'Message-ID: <reply-2@outside.test>',
+      `References: <unknown@x.test> ${sent.messageId}`,
+      '',
+      'One more thing.',
+      '',
+    ].join('\r\n');
     expect(await smtpSend(env.smtpPort, 'jurgen@outside.test', [inbox], again)).toMatch(/^250/);
     const thread = await env.client.inboxes.threads.get(inbox, sent.threadId);
     expect(thread.messageCount).toBe(3);
-    expect(thread.messages.map((x) => x.messageId)).toEqual([sent.messageId, '<reply-1@outside.test>', '<reply-2@outside.test>']);
+    expect(thread.messages.map((x) => x.messageId)).toEqual([
+      sent.messageId,
+      '<reply-1@outside.test>',
+      '<reply-2@outside.test>',
+    ]);
     expect(thread.labels).toEqual(expect.arrayContaining(['sent', 'received', 'unread']));
     expect(thread.senders).toEqual(expect.arrayContaining(['Jurgen <jurgen@outside.test>']));
     expect(thread.receivedTimestamp).toBeInstanceOf(Date);
@@ -102,7 +135,9 @@ describe('SMTP ingest', () => {
 
   it('refuses oversize mail, huge headers and keeps what is stored intact; survives 8-bit garbage and broken MIME', async () => {
     const before = (await env.client.inboxes.messages.list(inbox)).messages.length;
-    const big = `From: a@outside.test\r\nTo: ${inbox}\r\nSubject: big\r\n\r\n${'x'.repeat(100) + '\r\n'}`.repeat(1) + ('y'.repeat(998) + '\r\n').repeat(6600);
+    const big =
+      `From: a@outside.test\r\nTo: ${inbox}\r\nSubject: big\r\n\r\n${'x'.repeat(100) + '\r\n'}`.repeat(1) +
+      ('y'.repeat(998) + '\r\n').repeat(6600);
     expect(await smtpSend(env.smtpPort, 'a@outside.test', [inbox], big)).toMatch(/^552/);
     const hugeHeader = `From: a@outside.test\r\nTo: ${inbox}\r\nX-Big: ${'h'.repeat(300 * 1024)}\r\nSubject: huge header\r\n\r\nbody\r\n`;
     expect(await smtpSend(env.smtpPort, 'a@outside.test', [inbox], hugeHeader)).toMatch(/^5\d\d/);
@@ -110,9 +145,15 @@ describe('SMTP ingest', () => {
 
     // 8-bit garbage, NUL bytes and a broken multipart: accepted as far as it can be read, never a crash.
     const garbage = Buffer.concat([
-      Buffer.from(`From: g@outside.test\r\nTo: ${inbox}\r\nSubject: \xff\xfe garbage\r\nMessage-ID: <garbage@outside.test>\r\nContent-Type: multipart/mixed; boundary="zzz"\r\n\r\n--zzz\r\nContent-Type: text/plain\r\n\r\n`, 'latin1'),
+      Buffer.from(
+        `From: g@outside.test\r\nTo: ${inbox}\r\nSubject: \xff\xfe garbage\r\nMessage-ID: <garbage@outside.test>\r\nContent-Type: multipart/mixed; boundary="zzz"\r\n\r\n--zzz\r\nContent-Type: text/plain\r\n\r\n`,
+        'latin1',
+      ),
       Buffer.from([0xff, 0x00, 0xfe, 0x80, 0x81, 0x0d, 0x0a]),
-      Buffer.from('--zzz\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!not base64!!!\r\n', 'latin1'),
+      Buffer.from(
+        '--zzz\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!not base64!!!\r\n',
+        'latin1',
+      ),
     ]);
     expect(await smtpSend(env.smtpPort, 'g@outside.test', [inbox], garbage)).toMatch(/^250/);
     const g = await env.client.inboxes.messages.get(inbox, '<garbage@outside.test>');
@@ -125,7 +166,15 @@ describe('SMTP ingest', () => {
 
   it('files a message for several inboxes once per inbox and ignores a redelivery of the same Message-ID', async () => {
     const other = (await env.client.inboxes.create({ username: 'smtp-two' })).inboxId;
-    const raw = ['From: m@outside.test', `To: ${inbox}, ${other}`, 'Subject: both', 'Message-ID: <both@outside.test>', '', 'to both', ''].join('\r\n');
+    const raw = [
+      'From: m@outside.test',
+      `To: ${inbox}, ${other}`,
+      'Subject: both',
+      'Message-ID: <both@outside.test>',
+      '',
+      'to both',
+      '',
+    ].join('\r\n');
     expect(await smtpSend(env.smtpPort, 'm@outside.test', [inbox, other], raw)).toMatch(/^250/);
     expect(await smtpSend(env.smtpPort, 'm@outside.test', [inbox, other], raw)).toMatch(/^250/);
     for (const id of [inbox, other]) {

@@ -16,7 +16,15 @@ describe('SMTP submission with STARTTLS and AUTH', () => {
   let b: string;
 
   const transport = (auth: { user: string; pass: string } | undefined, extra: Record<string, unknown> = {}) =>
-    nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, requireTLS: true, auth, tls: { ca }, ...extra });
+    nodemailer.createTransport({
+      host: '127.0.0.1',
+      port,
+      secure: false,
+      requireTLS: true,
+      auth,
+      tls: { ca },
+      ...extra,
+    });
 
   beforeAll(async () => {
     env = await startMail();
@@ -38,7 +46,13 @@ describe('SMTP submission with STARTTLS and AUTH', () => {
     it(`sends as the inbox after STARTTLS and AUTH ${method}: sent copy, local delivery, outside mail held`, async () => {
       const subject = `Submitted with ${method}`;
       const t = transport({ user: a, pass: env.key }, { authMethod: method });
-      const info = await t.sendMail({ from: `Sub Mitter <${a}>`, to: [b, 'friend@outside.test'], bcc: 'secret@outside.test', subject, text: 'Hello over submission' });
+      const info = await t.sendMail({
+        from: `Sub Mitter <${a}>`,
+        to: [b, 'friend@outside.test'],
+        bcc: 'secret@outside.test',
+        subject,
+        text: 'Hello over submission',
+      });
       t.close();
       expect(info.response).toMatch(/^250/);
       expect(info.accepted.sort()).toEqual([b, 'friend@outside.test', 'secret@outside.test'].sort());
@@ -68,7 +82,7 @@ describe('SMTP submission with STARTTLS and AUTH', () => {
     expect(got.subject).toBe('bare');
   });
 
-  it('refuses bad credentials: a wrong key, an unknown inbox, another organization\'s inbox', async () => {
+  it("refuses bad credentials: a wrong key, an unknown inbox, another organization's inbox", async () => {
     const { key: otherKey } = await env.t.hamlet.platform.keys.create('mail', { name: 'other org' });
     for (const auth of [
       { user: a, pass: 'am_not-a-key' },
@@ -76,7 +90,9 @@ describe('SMTP submission with STARTTLS and AUTH', () => {
       { user: a, pass: otherKey },
     ]) {
       const t = transport(auth);
-      await expect(t.sendMail({ from: a, to: b, subject: 'no', text: 'no' })).rejects.toMatchObject({ responseCode: 535 });
+      await expect(t.sendMail({ from: a, to: b, subject: 'no', text: 'no' })).rejects.toMatchObject({
+        responseCode: 535,
+      });
       t.close();
     }
   });
@@ -91,14 +107,20 @@ describe('SMTP submission with STARTTLS and AUTH', () => {
     await s.close();
 
     const t = transport(undefined);
-    await expect(t.sendMail({ from: a, to: b, subject: 'no auth', text: 'x' })).rejects.toMatchObject({ responseCode: 530 });
+    await expect(t.sendMail({ from: a, to: b, subject: 'no auth', text: 'x' })).rejects.toMatchObject({
+      responseCode: 530,
+    });
     t.close();
   });
 
   it('sends only as the authenticated inbox (MAIL FROM and From:)', async () => {
     const t = transport({ user: a, pass: env.key });
-    await expect(t.sendMail({ from: b, to: b, subject: 'spoof', text: 'x' })).rejects.toMatchObject({ responseCode: 553 });
-    await expect(t.sendMail({ envelope: { from: a, to: [b] }, from: b, to: b, subject: 'spoof header', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(t.sendMail({ from: b, to: b, subject: 'spoof', text: 'x' })).rejects.toMatchObject({
+      responseCode: 553,
+    });
+    await expect(
+      t.sendMail({ envelope: { from: a, to: [b] }, from: b, to: b, subject: 'spoof header', text: 'x' }),
+    ).rejects.toMatchObject({ responseCode: 550 });
     t.close();
   });
 
@@ -108,16 +130,29 @@ describe('SMTP submission with STARTTLS and AUTH', () => {
     expect(ehlo).toContain('STARTTLS');
     expect(ehlo).not.toMatch(/AUTH/);
     await s.close();
-    const t = nodemailer.createTransport({ host: '127.0.0.1', port: env.smtpPort, secure: false, requireTLS: true, tls: { ca } });
+    const t = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: env.smtpPort,
+      secure: false,
+      requireTLS: true,
+      tls: { ca },
+    });
     const info = await t.sendMail({ from: 'someone@outside.test', to: b, subject: 'Inbound over TLS', text: 'hi' });
     t.close();
     expect((await env.client.inboxes.messages.get(b, info.messageId)).subject).toBe('Inbound over TLS');
     // Plain SMTP keeps working for MTAs that do not upgrade.
-    expect(await smtpSend(env.smtpPort, 'someone@outside.test', [b], `From: someone@outside.test\r\nTo: ${b}\r\nSubject: plain\r\n\r\nhi\r\n`)).toMatch(/^250/);
+    expect(
+      await smtpSend(
+        env.smtpPort,
+        'someone@outside.test',
+        [b],
+        `From: someone@outside.test\r\nTo: ${b}\r\nSubject: plain\r\n\r\nhi\r\n`,
+      ),
+    ).toMatch(/^250/);
   });
 });
 
-describe('the submission port\'s connection limits', () => {
+describe("the submission port's connection limits", () => {
   let env: MailTestEnv;
   beforeAll(async () => {
     env = await startMail({ env: { MAIL_SMTP_MAX_PER_ADDRESS: '2', MAIL_SMTP_MAX_CONNECTIONS: '3' } });

@@ -36,13 +36,19 @@ describe('mail trash', () => {
     }
     expect((await c.inboxes.threads.list(a)).threads.map((t) => t.threadId)).not.toContain(threadId);
     expect((await c.threads.list()).threads.map((t) => t.threadId)).not.toContain(threadId);
-    expect((await c.inboxes.threads.list(a, { includeTrash: true })).threads.map((t) => t.threadId)).toContain(threadId);
-    expect((await c.inboxes.threads.list(a, { labels: ['trash'], includeTrash: true })).threads.map((t) => t.threadId)).toEqual([threadId]);
+    expect((await c.inboxes.threads.list(a, { includeTrash: true })).threads.map((t) => t.threadId)).toContain(
+      threadId,
+    );
+    expect(
+      (await c.inboxes.threads.list(a, { labels: ['trash'], includeTrash: true })).threads.map((t) => t.threadId),
+    ).toEqual([threadId]);
     const thread = await c.inboxes.threads.get(a, threadId);
     expect(thread.messageCount).toBe(2);
     expect(thread.messages.every((m) => m.labels.includes('trash'))).toBe(true);
     expect((await c.inboxes.messages.list(a)).messages.map((m) => m.messageId)).not.toContain(messageId);
-    expect((await c.inboxes.messages.list(a, { includeTrash: true })).messages.map((m) => m.messageId)).toContain(messageId);
+    expect((await c.inboxes.messages.list(a, { includeTrash: true })).messages.map((m) => m.messageId)).toContain(
+      messageId,
+    );
     expect((await c.inboxes.messages.search(a, { q: 'Trash me' })).messages).toEqual([]);
     const raw = await c.inboxes.messages.getRaw(a, messageId);
     expect(await (await fetch(raw.downloadUrl)).text()).toContain('Subject: Trash me');

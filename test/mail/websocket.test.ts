@@ -26,7 +26,9 @@ describe('WebSocket event stream', () => {
     const raw: string[] = [];
     socket.on('message', (m) => messages.push(m));
     await socket.waitForOpen();
-    (socket.socket as unknown as { addEventListener(t: string, f: (e: { data: string }) => void): void }).addEventListener('message', (e) => raw.push(String(e.data)));
+    (
+      socket.socket as unknown as { addEventListener(t: string, f: (e: { data: string }) => void): void }
+    ).addEventListener('message', (e) => raw.push(String(e.data)));
     socket.sendSubscribe({ type: 'subscribe', eventTypes: ['message.received'], inboxIds: [b] });
     await waitFor(() => messages.some((m) => m.type === 'subscribed'), { message: 'the subscribed answer' });
     expect(messages[0]).toMatchObject({ type: 'subscribed', eventTypes: ['message.received'], inboxIds: [b] });
@@ -43,7 +45,7 @@ describe('WebSocket event stream', () => {
 
     const status = await new Promise<number>((resolve) => {
       const ws = new WebSocket(`${env.api.replace('http', 'ws')}/v0?api_key=wrong`);
-      ws.on("unexpected-response", (_req, res) => {
+      ws.on('unexpected-response', (_req, res) => {
         resolve(res.statusCode ?? 0);
         ws.terminate();
       });

@@ -34,7 +34,9 @@ describe('mail WebSocket shares', () => {
   let env: MailTestEnv;
   const sockets: WebSocket[] = [];
   beforeAll(async () => {
-    env = await startMail({ env: { HAMLET_WS_MAX_PER_KEY: '2', HAMLET_WS_MAX_PER_ADDRESS: '3', MAIL_WS_MAX_BUFFER: '1048576' } });
+    env = await startMail({
+      env: { HAMLET_WS_MAX_PER_KEY: '2', HAMLET_WS_MAX_PER_ADDRESS: '3', MAIL_WS_MAX_BUFFER: '1048576' },
+    });
   });
   afterAll(async () => {
     for (const ws of sockets) ws.terminate();
@@ -48,12 +50,19 @@ describe('mail WebSocket shares', () => {
     sockets.push(first.ws, second.ws);
     const third = await open(env, env.key);
     expect(third.status).toBe(429);
-    expect(third.body).toMatchObject({ name: 'RateLimitError', message: expect.stringMatching(/too many WebSocket connections with this API key \(at most 2\)/i) });
+    expect(third.body).toMatchObject({
+      name: 'RateLimitError',
+      message: expect.stringMatching(/too many WebSocket connections with this API key \(at most 2\)/i),
+    });
 
     // Another key from another address: three connections, then the address is full.
     const { key: other } = await env.t.hamlet.platform.keys.create('mail', { name: 'other' });
     const { key: third3 } = await env.t.hamlet.platform.keys.create('mail', { name: 'third' });
-    const fromTwo = [await open(env, other, '127.0.0.2'), await open(env, other, '127.0.0.2'), await open(env, third3, '127.0.0.2')];
+    const fromTwo = [
+      await open(env, other, '127.0.0.2'),
+      await open(env, other, '127.0.0.2'),
+      await open(env, third3, '127.0.0.2'),
+    ];
     expect(fromTwo.map((o) => o.status)).toEqual([undefined, undefined, undefined]);
     sockets.push(...fromTwo.map((o) => o.ws));
     const fourth = await open(env, third3, '127.0.0.2');
@@ -62,11 +71,16 @@ describe('mail WebSocket shares', () => {
 
     // A closed connection gives its key slot back.
     first.ws.close();
-    await expect.poll(async () => {
-      const again = await open(env, env.key);
-      if (!again.status) sockets.push(again.ws);
-      return again.status ?? 101;
-    }, { timeout: 5000, interval: 50 }).toBe(101);
+    await expect
+      .poll(
+        async () => {
+          const again = await open(env, env.key);
+          if (!again.status) sockets.push(again.ws);
+          return again.status ?? 101;
+        },
+        { timeout: 5000, interval: 50 },
+      )
+      .toBe(101);
   });
 
   it('cuts a subscriber that stops reading, while one that reads gets every event', async () => {
@@ -75,7 +89,9 @@ describe('mail WebSocket shares', () => {
     // Both with the inbox's key (events go to its organization); the first test's slots free as its sockets close.
     const opened = async () => {
       let o: Opened | undefined;
-      await expect.poll(async () => (o = await open(env, env.key)).status ?? 101, { timeout: 5000, interval: 50 }).toBe(101);
+      await expect
+        .poll(async () => (o = await open(env, env.key)).status ?? 101, { timeout: 5000, interval: 50 })
+        .toBe(101);
       return o!.ws;
     };
     const reader = await opened();
@@ -92,7 +108,15 @@ describe('mail WebSocket shares', () => {
     const text = 'y'.repeat(400_000);
     const COUNT = 40;
     for (let i = 0; i < COUNT; i++) {
-      const raw = [`From: a@outside.test`, `To: ${inbox}`, `Subject: big ${i}`, `Message-ID: <big${i}@outside.test>`, '', text, ''].join('\r\n');
+      const raw = [
+        `From: a@outside.test`,
+        `To: ${inbox}`,
+        `Subject: big ${i}`,
+        `Message-ID: <big${i}@outside.test>`,
+        '',
+        text,
+        '',
+      ].join('\r\n');
       expect(await smtpSend(env.smtpPort, 'a@outside.test', [inbox], raw)).toMatch(/^250/);
     }
     await expect.poll(() => received, { timeout: 20_000, interval: 100 }).toBe(COUNT);

@@ -47,7 +47,11 @@ const arrivals: string[] = [];
 let mailDeliveries = 0;
 
 async function call(base: string, method: string, p: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(base + p, { method, headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(base + p, {
+    method,
+    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   const parsed = text ? JSON.parse(text) : undefined;
   if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${text}`);
@@ -76,19 +80,40 @@ beforeAll(async () => {
   t = await startTestHamlet({
     services: ['mail', 'home', 'workflow'],
     clock,
-    env: { HOME_CONFIG: path.join(dir, 'house.yaml'), HAMLET_ALLOW_INTERNAL_REQUESTS: '1', HAMLET_RATE_LIMITS: 'off', MAIL_DOMAIN: 'mail.test' },
+    env: {
+      HOME_CONFIG: path.join(dir, 'house.yaml'),
+      HAMLET_ALLOW_INTERNAL_REQUESTS: '1',
+      HAMLET_RATE_LIMITS: 'off',
+      MAIL_DOMAIN: 'mail.test',
+    },
   });
   t.hamlet.platform.events.subscribe(ENTITY_STATE_CHANGED, (e) => {
-    if (e.entity_id.startsWith('switch.') && e.old_state && e.new_state) arrivals.push(`${hhmmss()} ${e.entity_id} ${e.new_state.state}`);
+    if (e.entity_id.startsWith('switch.') && e.old_state && e.new_state)
+      arrivals.push(`${hhmmss()} ${e.entity_id} ${e.new_state.state}`);
   });
 
   // Workflow: an hourly schedule and a webhook-started run that waits 90 minutes, each calling the recorder.
   const wf = t.url('workflow');
   const wfHeaders = { 'x-workflow-api-key': (await t.hamlet.platform.keys.create('workflow')).key };
-  const get = (name: string, p: string) => ({ name, type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, position: [400, 0], parameters: { url: `${recorderUrl}/${p}`, options: {} } });
+  const get = (name: string, p: string) => ({
+    name,
+    type: 'n8n-nodes-base.httpRequest',
+    typeVersion: 4.2,
+    position: [400, 0],
+    parameters: { url: `${recorderUrl}/${p}`, options: {} },
+  });
   const hourly = await call(wf, 'POST', '/api/v1/workflows', wfHeaders, {
     name: 'hourly',
-    nodes: [{ name: 'Hourly', type: 'n8n-nodes-base.scheduleTrigger', typeVersion: 1.2, position: [0, 0], parameters: { rule: { interval: [{ field: 'cronExpression', expression: '0 * * * *' }] } } }, get('Tell', 'schedule')],
+    nodes: [
+      {
+        name: 'Hourly',
+        type: 'n8n-nodes-base.scheduleTrigger',
+        typeVersion: 1.2,
+        position: [0, 0],
+        parameters: { rule: { interval: [{ field: 'cronExpression', expression: '0 * * * *' }] } },
+      },
+      get('Tell', 'schedule'),
+    ],
     connections: { Hourly: { main: [[{ node: 'Tell', type: 'main', index: 0 }]] } },
     settings: { executionOrder: 'v1', timezone: 'UTC' },
   });
@@ -96,11 +121,26 @@ beforeAll(async () => {
   const waiting = await call(wf, 'POST', '/api/v1/workflows', wfHeaders, {
     name: 'wait',
     nodes: [
-      { name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path: 'start-wait', httpMethod: 'POST' } },
-      { name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [200, 0], parameters: { amount: 90, unit: 'minutes' } },
+      {
+        name: 'Hook',
+        type: 'n8n-nodes-base.webhook',
+        typeVersion: 2,
+        position: [0, 0],
+        parameters: { path: 'start-wait', httpMethod: 'POST' },
+      },
+      {
+        name: 'Wait',
+        type: 'n8n-nodes-base.wait',
+        typeVersion: 1.1,
+        position: [200, 0],
+        parameters: { amount: 90, unit: 'minutes' },
+      },
       get('Tell', 'wait'),
     ],
-    connections: { Hook: { main: [[{ node: 'Wait', type: 'main', index: 0 }]] }, Wait: { main: [[{ node: 'Tell', type: 'main', index: 0 }]] } },
+    connections: {
+      Hook: { main: [[{ node: 'Wait', type: 'main', index: 0 }]] },
+      Wait: { main: [[{ node: 'Tell', type: 'main', index: 0 }]] },
+    },
     settings: { executionOrder: 'v1' },
   });
   await call(wf, 'POST', `/api/v1/workflows/${waiting.id}/activate`, wfHeaders);
@@ -109,11 +149,26 @@ beforeAll(async () => {
   const short = await call(wf, 'POST', '/api/v1/workflows', wfHeaders, {
     name: 'short wait',
     nodes: [
-      { name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path: 'start-short', httpMethod: 'POST' } },
-      { name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [200, 0], parameters: { amount: 45, unit: 'seconds' } },
+      {
+        name: 'Hook',
+        type: 'n8n-nodes-base.webhook',
+        typeVersion: 2,
+        position: [0, 0],
+        parameters: { path: 'start-short', httpMethod: 'POST' },
+      },
+      {
+        name: 'Wait',
+        type: 'n8n-nodes-base.wait',
+        typeVersion: 1.1,
+        position: [200, 0],
+        parameters: { amount: 45, unit: 'seconds' },
+      },
       get('Tell', 'short'),
     ],
-    connections: { Hook: { main: [[{ node: 'Wait', type: 'main', index: 0 }]] }, Wait: { main: [[{ node: 'Tell', type: 'main', index: 0 }]] } },
+    connections: {
+      Hook: { main: [[{ node: 'Wait', type: 'main', index: 0 }]] },
+      Wait: { main: [[{ node: 'Tell', type: 'main', index: 0 }]] },
+    },
     settings: { executionOrder: 'v1' },
   });
   await call(wf, 'POST', `/api/v1/workflows/${short.id}/activate`, wfHeaders);
@@ -125,7 +180,12 @@ beforeAll(async () => {
   const from = (await call(mail, 'POST', '/v0/inboxes', mailHeaders, { username: 'clock-from' })).inbox_id as string;
   const to = (await call(mail, 'POST', '/v0/inboxes', mailHeaders, { username: 'clock-to' })).inbox_id as string;
   await call(mail, 'POST', '/v0/webhooks', mailHeaders, { url: `${recorderUrl}/mail`, event_types: ['message.sent'] });
-  await call(mail, 'POST', `/v0/inboxes/${encodeURIComponent(from)}/drafts`, mailHeaders, { to: [to], subject: 'later', text: 'at quarter past ten', send_at: '2026-01-05T10:15:00Z' });
+  await call(mail, 'POST', `/v0/inboxes/${encodeURIComponent(from)}/drafts`, mailHeaders, {
+    to: [to],
+    subject: 'later',
+    text: 'at quarter past ten',
+    send_at: '2026-01-05T10:15:00Z',
+  });
 }, 120_000);
 
 afterAll(async () => {

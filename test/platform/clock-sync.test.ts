@@ -54,7 +54,10 @@ describe('clock sharing', () => {
   it.skipIf(!process.env.TEST_REDIS_URL)('through Redis', async () => {
     const busA = createEventBus(process.env.TEST_REDIS_URL, logger);
     const busB = createEventBus(process.env.TEST_REDIS_URL, logger);
-    stops.push(() => busA.close(), () => busB.close());
+    stops.push(
+      () => busA.close(),
+      () => busB.close(),
+    );
     const { a, b } = pair(busA, busB);
     // Redis subscriptions are asynchronous: publish until the other side hears (each try a new
     // time, since the same state twice is not published again), then it follows every change.
@@ -68,7 +71,9 @@ describe('clock sharing', () => {
       { message: 'the other instance to apply the frozen clock' },
     );
     a.set('2041-03-04T00:00:00.000Z');
-    await waitFor(() => b.state().now === '2041-03-04T00:00:00.000Z', { message: 'the jump to reach the other instance' });
+    await waitFor(() => b.state().now === '2041-03-04T00:00:00.000Z', {
+      message: 'the jump to reach the other instance',
+    });
     a.unfreeze();
     await waitFor(() => !b.frozen, { message: 'the unfreeze to reach the other instance' });
   });

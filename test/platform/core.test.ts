@@ -20,7 +20,16 @@ describe('config', () => {
     const { config: c, services, ports } = await configure({}, {});
     expect(c.dataDir).toBe('./data');
     expect(c.host).toBe('127.0.0.1');
-    expect(Object.fromEntries(ports.map((p) => [p.setting, p.port]))).toEqual({ HAMLET_CONSOLE_PORT: 4900, BLOG_PORT: 4000, MAIL_PORT: 4100, SMTP_PORT: 2525, MAIL_SUBMISSION_PORT: 2587, COMMUNITY_PORT: 4200, HOME_PORT: 8123, WORKFLOW_PORT: 5678 });
+    expect(Object.fromEntries(ports.map((p) => [p.setting, p.port]))).toEqual({
+      HAMLET_CONSOLE_PORT: 4900,
+      BLOG_PORT: 4000,
+      MAIL_PORT: 4100,
+      SMTP_PORT: 2525,
+      MAIL_SUBMISSION_PORT: 2587,
+      COMMUNITY_PORT: 4200,
+      HOME_PORT: 8123,
+      WORKFLOW_PORT: 5678,
+    });
     expect(services.find((s) => s.definition.name === 'blog')!.settings).toMatchObject({ domain: 'blog.localhost' });
     expect(c.rateLimits.enabled).toBe(true);
     expect(c.services).toEqual(['blog', 'mail', 'community', 'home', 'workflow']);
@@ -30,7 +39,17 @@ describe('config', () => {
 
   it('reports every bad value of the platform and of every service at once, each with its own message', async () => {
     try {
-      await configure({ BLOG_PORT: 'abc', SMTP_PORT: '70000', DATABASE_URL: 'mysql://x', HAMLET_SMTP_RELAY: 'nope', HAMLET_RATE_LIMITS: 'maybe', HAMLET_RATE_BLOG_PUBLISH: 'lots' }, {});
+      await configure(
+        {
+          BLOG_PORT: 'abc',
+          SMTP_PORT: '70000',
+          DATABASE_URL: 'mysql://x',
+          HAMLET_SMTP_RELAY: 'nope',
+          HAMLET_RATE_LIMITS: 'maybe',
+          HAMLET_RATE_BLOG_PUBLISH: 'lots',
+        },
+        {},
+      );
       expect.fail('should throw');
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigError);
@@ -92,10 +111,14 @@ describe('keys and jobs', () => {
     const seen: number[] = [];
     const failed: string[] = [];
     let jobs = new TableJobs(db, clock, logger, 20);
-    jobs.register<{ n: number }>('t', async (p, info) => {
-      seen.push(info.attempt);
-      throw new Error('boom ' + p.n);
-    }, { maxAttempts: 3, backoffMs: () => 60_000, onFailed: async (_p, err) => void failed.push(err.message) });
+    jobs.register<{ n: number }>(
+      't',
+      async (p, info) => {
+        seen.push(info.attempt);
+        throw new Error('boom ' + p.n);
+      },
+      { maxAttempts: 3, backoffMs: () => 60_000, onFailed: async (_p, err) => void failed.push(err.message) },
+    );
     await jobs.enqueue('t', { n: 1 });
     await jobs.start();
     await jobs.idle(['t']);
@@ -108,10 +131,14 @@ describe('keys and jobs', () => {
 
     // A new worker on the same table (a restart) picks the job up where it was.
     jobs = new TableJobs(db, clock, logger, 20);
-    jobs.register<{ n: number }>('t', async (_p, info) => {
-      seen.push(info.attempt);
-      throw new Error('still broken');
-    }, { maxAttempts: 3, backoffMs: () => 60_000, onFailed: async (_p, err) => void failed.push(err.message) });
+    jobs.register<{ n: number }>(
+      't',
+      async (_p, info) => {
+        seen.push(info.attempt);
+        throw new Error('still broken');
+      },
+      { maxAttempts: 3, backoffMs: () => 60_000, onFailed: async (_p, err) => void failed.push(err.message) },
+    );
     await jobs.start();
     clock.advance(61_000);
     await jobs.idle(['t']);

@@ -21,7 +21,8 @@ afterAll(async () => {
   await drop?.();
 });
 
-const ids = async () => (await db.kysely.selectFrom('t').select('id').orderBy('id').execute()).map((r) => r.id as string);
+const ids = async () =>
+  (await db.kysely.selectFrom('t').select('id').orderBy('id').execute()).map((r) => r.id as string);
 const insert = (k: typeof db.kysely, id: string) => k.insertInto('t').values({ id, v: 1 }).execute();
 /** The subject, not a wait: a timer inside a transaction is an await that is not a statement. */
 const nonDatabaseAwait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -70,7 +71,9 @@ describe('transactions that cannot interleave', () => {
     // The slow one has written, locked the row and let its connection go.
     await waitFor(() => db.watch.revocations > revoked, { message: 'the slow transaction to be revoked' });
     await insert(db.kysely, 'other-1');
-    await db.kysely.transaction().execute((trx) => trx.updateTable('t').set({ v: 3 }).where('id', '=', 'shared').execute());
+    await db.kysely
+      .transaction()
+      .execute((trx) => trx.updateTable('t').set({ v: 3 }).where('id', '=', 'shared').execute());
     expect(done).toBe(false); // the others did not wait for the slow one
     expect(await slow).toBeInstanceOf(TransactionHeldOpenError);
     const all = await ids();
@@ -79,43 +82,52 @@ describe('transactions that cannot interleave', () => {
     expect((await db.kysely.selectFrom('t').select('v').where('id', '=', 'shared').executeTakeFirst())?.v).toBe(3);
   });
 
-  it.runIf(!process.env.TEST_DATABASE_URL)('runs raw SQLite work after an open transaction, never inside it (it survives that rollback)', async () => {
-    const raw = db.sqlite!;
-    let rawDone: Promise<unknown> | undefined;
-    const failing = db.kysely.transaction().execute(async (trx) => {
-      await insert(trx, 'tx-1');
-      // Another service's write arrives while the transaction is open (as a home state write
-      // arrived during a mail send): it must wait, not join the transaction.
-      rawDone = raw.run((s) => s.prepare("insert into t (id, v) values ('raw-1', 1)").run());
-      await insert(trx, 'tx-2');
-      throw new Error('the transaction fails');
-    });
-    await expect(failing).rejects.toThrow('the transaction fails');
-    await rawDone;
-    const all = await ids();
-    expect(all).toContain('raw-1');
-    expect(all).not.toContain('tx-1');
-  });
+  it.runIf(!process.env.TEST_DATABASE_URL)(
+    'runs raw SQLite work after an open transaction, never inside it (it survives that rollback)',
+    async () => {
+      const raw = db.sqlite!;
+      let rawDone: Promise<unknown> | undefined;
+      const failing = db.kysely.transaction().execute(async (trx) => {
+        await insert(trx, 'tx-1');
+        // Another service's write arrives while the transaction is open (as a home state write
+        // arrived during a mail send): it must wait, not join the transaction.
+        rawDone = raw.run((s) => s.prepare("insert into t (id, v) values ('raw-1', 1)").run());
+        await insert(trx, 'tx-2');
+        throw new Error('the transaction fails');
+      });
+      await expect(failing).rejects.toThrow('the transaction fails');
+      await rawDone;
+      const all = await ids();
+      expect(all).toContain('raw-1');
+      expect(all).not.toContain('tx-1');
+    },
+  );
 
-  it.runIf(!process.env.TEST_DATABASE_URL)('runs raw SQLite work at once when the connection is free (the fast path stays synchronous)', async () => {
-    let ran = false;
-    const p = db.sqlite!.run(() => {
-      ran = true;
-      return 42;
-    });
-    expect(ran).toBe(true);
-    expect(await p).toBe(42);
-  });
+  it.runIf(!process.env.TEST_DATABASE_URL)(
+    'runs raw SQLite work at once when the connection is free (the fast path stays synchronous)',
+    async () => {
+      let ran = false;
+      const p = db.sqlite!.run(() => {
+        ran = true;
+        return 42;
+      });
+      expect(ran).toBe(true);
+      expect(await p).toBe(42);
+    },
+  );
 
-  it.runIf(!process.env.TEST_DATABASE_URL)('fails, instead of hanging, a transaction that waits on a query it queued behind itself', async () => {
-    const run = db.kysely.transaction().execute(async (trx) => {
-      await insert(trx, 'self-1');
-      await insert(db.kysely, 'self-2'); // not through trx: it waits for the connection this transaction holds
-      await insert(trx, 'self-3');
-    });
-    await expect(run).rejects.toBeInstanceOf(TransactionHeldOpenError);
-    const all = await ids();
-    expect(all).not.toContain('self-1');
-    expect(all).not.toContain('self-3');
-  });
+  it.runIf(!process.env.TEST_DATABASE_URL)(
+    'fails, instead of hanging, a transaction that waits on a query it queued behind itself',
+    async () => {
+      const run = db.kysely.transaction().execute(async (trx) => {
+        await insert(trx, 'self-1');
+        await insert(db.kysely, 'self-2'); // not through trx: it waits for the connection this transaction holds
+        await insert(trx, 'self-3');
+      });
+      await expect(run).rejects.toBeInstanceOf(TransactionHeldOpenError);
+      const all = await ids();
+      expect(all).not.toContain('self-1');
+      expect(all).not.toContain('self-3');
+    },
+  );
 });

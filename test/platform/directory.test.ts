@@ -17,7 +17,9 @@ it('prefers the operator, then the running service, then its configured port', (
 });
 
 it('reads HAMLET_<SERVICE>_URL as a platform setting, without its trailing slash, and refuses a bad one', () => {
-  expect(loadConfig({ HAMLET_BLOG_URL: 'https://blog.example.org/' }).serviceUrls).toEqual({ blog: 'https://blog.example.org' });
+  expect(loadConfig({ HAMLET_BLOG_URL: 'https://blog.example.org/' }).serviceUrls).toEqual({
+    blog: 'https://blog.example.org',
+  });
   expect(() => loadConfig({ HAMLET_HOME_URL: 'not a url' })).toThrow(/HAMLET_HOME_URL/);
 });
 

@@ -18,7 +18,11 @@ const deepWithNul = '{"a":'.repeat(DEPTH) + '"x\\u0000"' + '}'.repeat(DEPTH);
 const deepArray = (depth: number) => '['.repeat(depth) + '1' + ']'.repeat(depth);
 
 async function call(url: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) {
-  const res = await fetch(url, { method: init.method ?? 'POST', body: init.body, headers: { 'content-type': 'application/json', ...init.headers } });
+  const res = await fetch(url, {
+    method: init.method ?? 'POST',
+    body: init.body,
+    headers: { 'content-type': 'application/json', ...init.headers },
+  });
   const text = await res.text();
   let body: unknown;
   try {
@@ -35,7 +39,10 @@ describe('deep JSON on every service', () => {
   let t: TestHamlet;
   const keys: Partial<Record<ServiceName, string>> = {};
   beforeAll(async () => {
-    t = await startTestHamlet({ services: ['blog', 'mail', 'community', 'home', 'workflow'], env: { HAMLET_RATE_LIMITS: 'off' } });
+    t = await startTestHamlet({
+      services: ['blog', 'mail', 'community', 'home', 'workflow'],
+      env: { HAMLET_RATE_LIMITS: 'off' },
+    });
     for (const s of ['mail', 'home', 'workflow'] as const) keys[s] = (await t.hamlet.platform.keys.create(s)).key;
   }, 60_000);
   afterAll(() => t?.destroy());
@@ -51,10 +58,19 @@ describe('deep JSON on every service', () => {
   ];
 
   it('answers a 20,000-deep body holding a NUL with the service’s own 400, and keeps serving', async () => {
-    const hook = await call(t.url('workflow') + '/api/v1/workflows', { body: JSON.stringify(webhookWorkflow('deep-hook')), headers: { 'x-n8n-api-key': keys.workflow! } });
+    const hook = await call(t.url('workflow') + '/api/v1/workflows', {
+      body: JSON.stringify(webhookWorkflow('deep-hook')),
+      headers: { 'x-n8n-api-key': keys.workflow! },
+    });
     expect(hook.status).toBe(200);
     const id = (hook.body as { id: string }).id;
-    expect((await call(t.url('workflow') + `/api/v1/workflows/${id}/activate`, { headers: { 'x-n8n-api-key': keys.workflow! } })).status).toBe(200);
+    expect(
+      (
+        await call(t.url('workflow') + `/api/v1/workflows/${id}/activate`, {
+          headers: { 'x-n8n-api-key': keys.workflow! },
+        })
+      ).status,
+    ).toBe(200);
 
     for (const r of routes()) {
       const url = t.url(r.service) + r.path;
@@ -69,9 +85,20 @@ describe('deep JSON on every service', () => {
       }
     }
     // Nothing was stored, and every service still answers.
-    expect((await call(t.url('home') + '/api/states/sensor.deep', { method: 'GET', headers: { authorization: `Bearer ${keys.home}` } })).status).toBe(404);
-    expect((await call(t.url('home') + '/api/states', { method: 'GET', headers: { authorization: `Bearer ${keys.home}` } })).status).toBe(200);
-    for (const s of ['blog', 'mail', 'community', 'home', 'workflow'] as const) expect((await fetch(t.url(s) + '/healthz')).status).toBe(200);
+    expect(
+      (
+        await call(t.url('home') + '/api/states/sensor.deep', {
+          method: 'GET',
+          headers: { authorization: `Bearer ${keys.home}` },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await call(t.url('home') + '/api/states', { method: 'GET', headers: { authorization: `Bearer ${keys.home}` } }))
+        .status,
+    ).toBe(200);
+    for (const s of ['blog', 'mail', 'community', 'home', 'workflow'] as const)
+      expect((await fetch(t.url(s) + '/healthz')).status).toBe(200);
   }, 60_000);
 
   it('creating a workflow whose parameters nest 20,000 deep is a 400; a normally deep one is accepted', async () => {
@@ -88,10 +115,14 @@ describe('deep JSON on every service', () => {
   }, 60_000);
 
   it('still rejects a shallow NUL in every service, and accepts a NUL-free body', async () => {
-    const r = await call(t.url('community') + '/api/v1/agents/register', { body: JSON.stringify({ name: 'nul\u0000agent' }) });
+    const r = await call(t.url('community') + '/api/v1/agents/register', {
+      body: JSON.stringify({ name: 'nul\u0000agent' }),
+    });
     expect(r.status).toBe(400);
     expect(r.text).toMatch(/NUL/);
-    const ok = await call(t.url('community') + '/api/v1/agents/register', { body: JSON.stringify({ name: 'fine_agent', description: 'x' }) });
+    const ok = await call(t.url('community') + '/api/v1/agents/register', {
+      body: JSON.stringify({ name: 'fine_agent', description: 'x' }),
+    });
     expect(ok.status).toBe(201);
   });
 });
@@ -117,9 +148,16 @@ describe('client address behind proxies', () => {
     for (const t of started) await t.destroy();
   });
   async function community(env: Record<string, string>) {
-    const t = await startTestHamlet({ services: ['community'], env: { HAMLET_RATE_COMMUNITY_REGISTER: '20/1h', HAMLET_RATE_COMMUNITY_REQUESTS: '100000/1m', ...env } });
+    const t = await startTestHamlet({
+      services: ['community'],
+      env: { HAMLET_RATE_COMMUNITY_REGISTER: '20/1h', HAMLET_RATE_COMMUNITY_REQUESTS: '100000/1m', ...env },
+    });
     started.push(t);
-    return (xff: string, name: string) => call(t.url('community') + '/api/v1/agents/register', { body: JSON.stringify({ name, description: 'x' }), headers: { 'x-forwarded-for': xff } });
+    return (xff: string, name: string) =>
+      call(t.url('community') + '/api/v1/agents/register', {
+        body: JSON.stringify({ name, description: 'x' }),
+        headers: { 'x-forwarded-for': xff },
+      });
   }
 
   // The proxy appends the address it saw; whatever the client wrote comes before it.
@@ -130,7 +168,8 @@ describe('client address behind proxies', () => {
     it(`${label}: forged left-most entries do not buy more sign-ups`, async () => {
       const register = await community(env);
       const statuses: number[] = [];
-      for (let i = 0; i < 25; i++) statuses.push((await register(`198.51.100.${i}, 203.0.113.7`, `forger_${i}`)).status);
+      for (let i = 0; i < 25; i++)
+        statuses.push((await register(`198.51.100.${i}, 203.0.113.7`, `forger_${i}`)).status);
       expect(statuses.filter((s) => s === 201)).toHaveLength(20);
       expect(statuses.slice(20)).toEqual([429, 429, 429, 429, 429]);
       // Another real client behind the same proxy has its own count.
@@ -142,7 +181,8 @@ describe('client address behind proxies', () => {
     const register = await community({ HAMLET_TRUST_PROXY: '127.0.0.0/8, 10.1.2.3' });
     const statuses: number[] = [];
     // client forges an entry; a real address 203.0.113.9; then two trusted proxies.
-    for (let i = 0; i < 21; i++) statuses.push((await register(`198.51.100.${i}, 203.0.113.9, 10.1.2.3, 127.0.0.5`, `listed_${i}`)).status);
+    for (let i = 0; i < 21; i++)
+      statuses.push((await register(`198.51.100.${i}, 203.0.113.9, 10.1.2.3, 127.0.0.5`, `listed_${i}`)).status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(20);
     expect(statuses[20]).toBe(429);
     // Another real client through the same two proxies has its own count.
@@ -153,7 +193,9 @@ describe('client address behind proxies', () => {
     expect(loadConfig({ HAMLET_TRUST_PROXY: '2' }).http.trustProxy).toEqual({ hops: 2 });
     expect(loadConfig({ COMMUNITY_TRUST_PROXY: '1' }).http.trustProxy).toEqual({ hops: 1 });
     expect(loadConfig({ COMMUNITY_TRUST_PROXY: 'true' }).http.trustProxy).toEqual({ hops: 1 });
-    expect(loadConfig({ HAMLET_TRUST_PROXY: '10.0.0.0/8,::1' }).http.trustProxy).toEqual({ addresses: ['10.0.0.0/8', '::1'] });
+    expect(loadConfig({ HAMLET_TRUST_PROXY: '10.0.0.0/8,::1' }).http.trustProxy).toEqual({
+      addresses: ['10.0.0.0/8', '::1'],
+    });
     expect(loadConfig({}).http.trustProxy).toBeUndefined();
     for (const bad of ['10.0.0.0/33', 'proxy.example', '-1', '1.2.3']) {
       expect(() => loadConfig({ HAMLET_TRUST_PROXY: bad }), bad).toThrow(ConfigError);
@@ -221,12 +263,22 @@ describe('slow and excess HTTP connections', () => {
     expect((await Promise.all(heldOpen)).every((c) => c === 'open')).toBe(true);
     for (const s of held) s.destroy();
     // Once the holders leave, ordinary requests succeed again.
-    await waitFor(async () => (await fetch(t.url('blog') + '/healthz').catch(() => undefined))?.status === 200, { intervalMs: 100, message: 'a 200 from /healthz once the holders left' });
+    await waitFor(async () => (await fetch(t.url('blog') + '/healthz').catch(() => undefined))?.status === 200, {
+      intervalMs: 100,
+      message: 'a 200 from /healthz once the holders left',
+    });
     for (let i = 0; i < 20; i++) expect((await fetch(t.url('blog') + '/api/blogs')).status).toBe(200);
   }, 30_000);
 
   it('leaves an open WebSocket alone: the timeouts cover receiving a request only', async () => {
-    const t = await startTestHamlet({ services: ['home'], env: { HAMLET_HTTP_HEADERS_TIMEOUT: '300ms', HAMLET_HTTP_REQUEST_TIMEOUT: '600ms', HAMLET_HTTP_KEEPALIVE_TIMEOUT: '600ms' } });
+    const t = await startTestHamlet({
+      services: ['home'],
+      env: {
+        HAMLET_HTTP_HEADERS_TIMEOUT: '300ms',
+        HAMLET_HTTP_REQUEST_TIMEOUT: '600ms',
+        HAMLET_HTTP_KEEPALIVE_TIMEOUT: '600ms',
+      },
+    });
     started.push(t);
     const { key } = await t.hamlet.platform.keys.create('home');
     const ws = new WebSocket(t.url('home').replace('http', 'ws') + '/api/websocket');
@@ -247,8 +299,20 @@ describe('slow and excess HTTP connections', () => {
   }, 30_000);
 
   it('validates the HTTP settings', () => {
-    const c = loadConfig({ HAMLET_HTTP_HEADERS_TIMEOUT: '5s', HAMLET_HTTP_REQUEST_TIMEOUT: '2m', HAMLET_HTTP_KEEPALIVE_TIMEOUT: '10s', HAMLET_HTTP_MAX_CONNECTIONS: '500', HAMLET_JSON_MAX_DEPTH: '100' });
-    expect(c.http).toMatchObject({ headersTimeoutMs: 5000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 10_000, maxConnections: 500, jsonMaxDepth: 100 });
+    const c = loadConfig({
+      HAMLET_HTTP_HEADERS_TIMEOUT: '5s',
+      HAMLET_HTTP_REQUEST_TIMEOUT: '2m',
+      HAMLET_HTTP_KEEPALIVE_TIMEOUT: '10s',
+      HAMLET_HTTP_MAX_CONNECTIONS: '500',
+      HAMLET_JSON_MAX_DEPTH: '100',
+    });
+    expect(c.http).toMatchObject({
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 120_000,
+      keepAliveTimeoutMs: 10_000,
+      maxConnections: 500,
+      jsonMaxDepth: 100,
+    });
     expect(() => loadConfig({ HAMLET_HTTP_MAX_CONNECTIONS: 'lots' })).toThrow(/HAMLET_HTTP_MAX_CONNECTIONS=lots/);
     expect(() => loadConfig({ HAMLET_HTTP_HEADERS_TIMEOUT: 'soon' })).toThrow(/HAMLET_HTTP_HEADERS_TIMEOUT=soon/);
     expect(() => loadConfig({ HAMLET_JSON_MAX_DEPTH: '0' })).toThrow(/HAMLET_JSON_MAX_DEPTH=0/);

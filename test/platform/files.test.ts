@@ -26,8 +26,14 @@ const CHILD = `
 
 function child(start: number): Promise<{ cert: string; key: string; sealed: string }> {
   return new Promise((resolve, reject) =>
-    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], { cwd: ROOT, env: { ...process.env, DIR: dir, START: String(start) }, timeout: 60_000 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout) as { cert: string; key: string; sealed: string }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', CHILD],
+      { cwd: ROOT, env: { ...process.env, DIR: dir, START: String(start) }, timeout: 60_000 },
+      (err, stdout, stderr) =>
+        err
+          ? reject(new Error(`${err.message}\n${stderr}`))
+          : resolve(JSON.parse(stdout) as { cert: string; key: string; sealed: string }),
     ),
   );
 }

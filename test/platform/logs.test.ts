@@ -15,7 +15,9 @@ describe('redactUrl', () => {
     expect(redactUrl('/api/verify?token=abc&x=1')).toBe('/api/verify?token=[redacted]&x=1');
     expect(redactUrl('/v0?api_key=am_123&inbox_id=a')).toBe('/v0?api_key=[redacted]&inbox_id=a');
     expect(redactUrl('/api/states?access_token=zz')).toBe('/api/states?access_token=[redacted]');
-    expect(redactUrl('/x?X-Amz-Signature=1&sig=2&apiKey=3&password=4&page=2')).toBe('/x?X-Amz-Signature=[redacted]&sig=[redacted]&apiKey=[redacted]&password=[redacted]&page=2');
+    expect(redactUrl('/x?X-Amz-Signature=1&sig=2&apiKey=3&password=4&page=2')).toBe(
+      '/x?X-Amz-Signature=[redacted]&sig=[redacted]&apiKey=[redacted]&password=[redacted]&page=2',
+    );
     expect(redactUrl('/plain/path')).toBe('/plain/path');
     expect(redactUrl('http://u:pw@host/a?token=1')).toBe('http://u:****@host/a?token=[redacted]');
   });
@@ -41,7 +43,13 @@ describe('the request log of a full run', () => {
         done();
       },
     });
-    const config = loadConfig(testEnv(storage, ['blog', 'mail', 'community', 'home', 'workflow'], { HAMLET_LOG_LEVEL: 'debug', HAMLET_SMTP_RELAY: sink.url, HAMLET_RATE_LIMITS: 'off' }));
+    const config = loadConfig(
+      testEnv(storage, ['blog', 'mail', 'community', 'home', 'workflow'], {
+        HAMLET_LOG_LEVEL: 'debug',
+        HAMLET_SMTP_RELAY: sink.url,
+        HAMLET_RATE_LIMITS: 'off',
+      }),
+    );
     hamlet = await startHamlet(config, { logger: createLogger({ level: 'debug', pretty: false, destination }) });
     const url = (s: 'blog' | 'mail' | 'community' | 'home' | 'workflow') => hamlet!.services[s]!.urls.api!;
     const secrets: Record<string, string> = {};
@@ -52,17 +60,39 @@ describe('the request log of a full run', () => {
 
     // Blog: sign-up, the verification link from the mail (its token claims the key), the key.
     const email = 'logged@example.org';
-    expect((await fetch(url('blog') + '/api/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, name: 'Logged', slug: 'logged' }) })).status).toBe(200);
+    expect(
+      (
+        await fetch(url('blog') + '/api/register', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, name: 'Logged', slug: 'logged' }),
+        })
+      ).status,
+    ).toBe(200);
     const mail = await sink.waitFor((m) => m.envelope.to.includes(email));
     secrets.blogVerificationToken = /token=([0-9a-f-]{36})/.exec(mail.parsed.text ?? '')![1]!;
-    const verified = await json(await fetch(url('blog') + `/api/verify?token=${secrets.blogVerificationToken}`, { headers: { accept: 'application/json' } }));
+    const verified = await json(
+      await fetch(url('blog') + `/api/verify?token=${secrets.blogVerificationToken}`, {
+        headers: { accept: 'application/json' },
+      }),
+    );
     secrets.blogApiKey = verified.apiKey;
-    expect((await fetch(url('blog') + '/api/publish', { method: 'POST', headers: { authorization: `Bearer ${secrets.blogApiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Hello', content: 'World' }) })).status).toBeLessThan(300);
+    expect(
+      (
+        await fetch(url('blog') + '/api/publish', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${secrets.blogApiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ title: 'Hello', content: 'World' }),
+        })
+      ).status,
+    ).toBeLessThan(300);
 
     // Home: a long-lived access token, as HA clients send it in the query string.
     secrets.homeToken = (await hamlet.platform.keys.create('home')).key;
     expect((await fetch(url('home') + `/api/states?access_token=${secrets.homeToken}`)).status).toBeLessThan(500);
-    expect((await fetch(url('home') + '/api/states', { headers: { authorization: `Bearer ${secrets.homeToken}` } })).status).toBe(200);
+    expect(
+      (await fetch(url('home') + '/api/states', { headers: { authorization: `Bearer ${secrets.homeToken}` } })).status,
+    ).toBe(200);
 
     // Mail: a key on the WebSocket URL (as the AgentMail SDK sends it), and a signed download link.
     secrets.mailKey = (await hamlet.platform.keys.create('mail')).key;
@@ -74,11 +104,37 @@ describe('the request log of a full run', () => {
     // A refused upgrade is logged as a request: here someone used their home token on mail.
     const refused = new WebSocket(`${url('mail').replace('http', 'ws')}/v0?api_key=${secrets.homeToken}`);
     refused.on('error', () => {});
-    expect(await new Promise((resolve) => refused.once('unexpected-response', (_req, res) => (resolve(res.statusCode), refused.terminate())))).toBe(401);
-    const a = await json(await fetch(url('mail') + '/v0/inboxes', { method: 'POST', headers: mailAuth, body: JSON.stringify({ username: 'logs-a' }) }));
-    const b = await json(await fetch(url('mail') + '/v0/inboxes', { method: 'POST', headers: mailAuth, body: JSON.stringify({ username: 'logs-b' }) }));
-    const sent = await json(await fetch(url('mail') + `/v0/inboxes/${a.inbox_id}/messages/send`, { method: 'POST', headers: mailAuth, body: JSON.stringify({ to: b.inbox_id, subject: 'hi', text: 'there' }) }));
-    const raw = await json(await fetch(url('mail') + `/v0/inboxes/${a.inbox_id}/messages/${encodeURIComponent(sent.message_id)}/raw`, { headers: mailAuth }));
+    expect(
+      await new Promise((resolve) =>
+        refused.once('unexpected-response', (_req, res) => (resolve(res.statusCode), refused.terminate())),
+      ),
+    ).toBe(401);
+    const a = await json(
+      await fetch(url('mail') + '/v0/inboxes', {
+        method: 'POST',
+        headers: mailAuth,
+        body: JSON.stringify({ username: 'logs-a' }),
+      }),
+    );
+    const b = await json(
+      await fetch(url('mail') + '/v0/inboxes', {
+        method: 'POST',
+        headers: mailAuth,
+        body: JSON.stringify({ username: 'logs-b' }),
+      }),
+    );
+    const sent = await json(
+      await fetch(url('mail') + `/v0/inboxes/${a.inbox_id}/messages/send`, {
+        method: 'POST',
+        headers: mailAuth,
+        body: JSON.stringify({ to: b.inbox_id, subject: 'hi', text: 'there' }),
+      }),
+    );
+    const raw = await json(
+      await fetch(url('mail') + `/v0/inboxes/${a.inbox_id}/messages/${encodeURIComponent(sent.message_id)}/raw`, {
+        headers: mailAuth,
+      }),
+    );
     const link: string = raw.download_url;
     expect(link).toContain('/v0/downloads/');
     secrets.downloadSignature = link.slice(link.lastIndexOf('.') + 1);
@@ -86,18 +142,41 @@ describe('the request log of a full run', () => {
     expect((await fetch(link)).status).toBe(200);
 
     // Community: the key the sign-up returns, used as a bearer token.
-    const agent = await json(await fetch(url('community') + '/api/v1/agents/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'logged_agent', description: 'x' }) }));
+    const agent = await json(
+      await fetch(url('community') + '/api/v1/agents/register', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'logged_agent', description: 'x' }),
+      }),
+    );
     secrets.communityKey = agent.agent.api_key;
-    expect((await fetch(url('community') + '/api/v1/agents/me', { headers: { authorization: `Bearer ${secrets.communityKey}` } })).status).toBe(200);
+    expect(
+      (
+        await fetch(url('community') + '/api/v1/agents/me', {
+          headers: { authorization: `Bearer ${secrets.communityKey}` },
+        })
+      ).status,
+    ).toBe(200);
 
     // Workflow: the n8n key header, and a key someone put in the query string.
     secrets.workflowKey = (await hamlet.platform.keys.create('workflow')).key;
-    expect((await fetch(url('workflow') + '/api/v1/workflows', { headers: { 'x-n8n-api-key': secrets.workflowKey } })).status).toBe(200);
+    expect(
+      (await fetch(url('workflow') + '/api/v1/workflows', { headers: { 'x-n8n-api-key': secrets.workflowKey } }))
+        .status,
+    ).toBe(200);
     expect((await fetch(url('workflow') + `/api/v1/workflows?token=${secrets.workflowKey}`)).status).toBe(401);
 
     // Every request was logged (the test would prove nothing otherwise)…
     const log = lines.join('');
-    for (const path of ['/api/verify', '/api/states', '/v0?api_key=', '/v0/downloads/', '/api/v1/agents/me', '/api/v1/workflows?token=']) expect(log, path).toContain(path);
+    for (const path of [
+      '/api/verify',
+      '/api/states',
+      '/v0?api_key=',
+      '/v0/downloads/',
+      '/api/v1/agents/me',
+      '/api/v1/workflows?token=',
+    ])
+      expect(log, path).toContain(path);
     // …and no secret is in it, whole or as its tell-tale tail.
     for (const [name, secret] of Object.entries(secrets)) {
       expect(secret, name).toBeTruthy();
@@ -110,12 +189,30 @@ describe('the request log of a full run', () => {
 describe('credential headers in logged objects', () => {
   it('are censored by what their name says, whichever service invented them; other headers stay', () => {
     const lines: string[] = [];
-    const logger = createLogger({ level: 'info', pretty: false, destination: { write: (line: string) => void lines.push(line) } });
-    const headers = { authorization: 'Bearer a', 'x-n8n-api-key': 'b', 'x-workflow-api-key': 'c', 'x-auth-token': 'd', cookie: 'e', accept: 'application/json' };
+    const logger = createLogger({
+      level: 'info',
+      pretty: false,
+      destination: { write: (line: string) => void lines.push(line) },
+    });
+    const headers = {
+      authorization: 'Bearer a',
+      'x-n8n-api-key': 'b',
+      'x-workflow-api-key': 'c',
+      'x-auth-token': 'd',
+      cookie: 'e',
+      accept: 'application/json',
+    };
     logger.info({ req: { headers }, headers, apiKey: 'f', nested: { password: 'g' } }, 'probe');
     const logged = JSON.parse(lines[0]!);
     for (const h of [logged.headers, logged.req.headers]) {
-      expect(h).toEqual({ authorization: '[redacted]', 'x-n8n-api-key': '[redacted]', 'x-workflow-api-key': '[redacted]', 'x-auth-token': '[redacted]', cookie: '[redacted]', accept: 'application/json' });
+      expect(h).toEqual({
+        authorization: '[redacted]',
+        'x-n8n-api-key': '[redacted]',
+        'x-workflow-api-key': '[redacted]',
+        'x-auth-token': '[redacted]',
+        cookie: '[redacted]',
+        accept: 'application/json',
+      });
     }
     expect(logged.apiKey).toBe('[redacted]');
     expect(logged.nested.password).toBe('[redacted]');
@@ -127,7 +224,16 @@ describe('--pretty', () => {
     const chunks: string[] = [];
     const destination = new Writable({ write: (chunk: Buffer, _enc, done) => (chunks.push(chunk.toString()), done()) });
     const logger = createLogger({ level: 'info', pretty: true, destination });
-    logger.info({ method: 'GET', url: '/api/states?api_key=secret-value', status: 200, ms: 1.5, headers: { authorization: 'Bearer x' } }, 'request');
+    logger.info(
+      {
+        method: 'GET',
+        url: '/api/states?api_key=secret-value',
+        status: 200,
+        ms: 1.5,
+        headers: { authorization: 'Bearer x' },
+      },
+      'request',
+    );
     logger.info('second');
     const lines = chunks.join('').split('\n').filter(Boolean);
     expect(lines).toHaveLength(2);

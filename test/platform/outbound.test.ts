@@ -8,20 +8,54 @@ import { startInternal, startRedirector, usePublicLoopbackPolicy } from '../help
 
 describe('isInternalAddress', () => {
   test.each([
-    '127.0.0.1', '127.255.255.254', '0.0.0.0', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '224.0.0.1', '255.255.255.255',
-    '::', '::1', 'fe80::1', 'fe80::1%eth0', 'fd00::1', 'fc00::1', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:7f00:1', '::FFFF:7F00:1', '::ffff:a9fe:a9fe', '::ffff:0:7f00:1', // mapped, SIIT
-    '::127.0.0.1', '::7f00:1', '::a00:1', // IPv4-compatible
-    '64:ff9b::7f00:1', '64:ff9b::127.0.0.1', '64:ff9b::a9fe:a9fe', '64:ff9b:1::1', // NAT64
-    '2002:7f00:1::', '2002:a9fe:a9fe::1', '2002:c0a8:101::', // 6to4
+    '127.0.0.1',
+    '127.255.255.254',
+    '0.0.0.0',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::',
+    '::1',
+    'fe80::1',
+    'fe80::1%eth0',
+    'fd00::1',
+    'fc00::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::FFFF:7F00:1',
+    '::ffff:a9fe:a9fe',
+    '::ffff:0:7f00:1', // mapped, SIIT
+    '::127.0.0.1',
+    '::7f00:1',
+    '::a00:1', // IPv4-compatible
+    '64:ff9b::7f00:1',
+    '64:ff9b::127.0.0.1',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b:1::1', // NAT64
+    '2002:7f00:1::',
+    '2002:a9fe:a9fe::1',
+    '2002:c0a8:101::', // 6to4
     '2001:0:4136:e378:8000:63bf:80ff:fffe', // Teredo, client 127.0.0.1 stored inverted
-    'not an address', '',
+    'not an address',
+    '',
   ])('%s is internal', (ip) => expect(isInternalAddress(ip)).toBe(true));
 
-  test.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '2001:4860:4860::8888', '::ffff:8.8.8.8', '::ffff:808:808', '64:ff9b::808:808', '2002:808:808::1'])(
-    '%s is public',
-    (ip) => expect(isInternalAddress(ip)).toBe(false),
-  );
+  test.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '2606:4700:4700::1111',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8',
+    '::ffff:808:808',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ])('%s is public', (ip) => expect(isInternalAddress(ip)).toBe(false));
 });
 
 describe('outboundFetch', () => {
@@ -101,13 +135,23 @@ describe('outboundFetch', () => {
   });
 
   test('redirects to addresses that embed an internal IPv4 (NAT64, 6to4, Teredo) or metadata are refused before connecting', async () => {
-    for (const url of ['http://[64:ff9b::7f00:1]/', 'http://[2002:7f00:1::]/', 'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/', 'http://169.254.169.254/latest/meta-data/', 'http://[fd00::1]/']) {
+    for (const url of [
+      'http://[64:ff9b::7f00:1]/',
+      'http://[2002:7f00:1::]/',
+      'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fd00::1]/',
+    ]) {
       await expectRefused(pub.to(url));
     }
   });
 
   test('HAMLET_ALLOW_INTERNAL_REQUESTS lets every hop through', async () => {
-    const res = await outboundFetch(pub.to(`http://[::ffff:127.0.0.1]:${internal.v4.port}/in`), {}, { allowInternal: true });
+    const res = await outboundFetch(
+      pub.to(`http://[::ffff:127.0.0.1]:${internal.v4.port}/in`),
+      {},
+      { allowInternal: true },
+    );
     expect(await res.json()).toMatchObject({ secret: 'internal-only', url: '/in' });
   });
 
@@ -127,17 +171,41 @@ describe('outboundFetch', () => {
   });
 
   test('redirects change the method as fetch() does and keep credentials on their origin', async () => {
-    const post = { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json', authorization: 'Bearer s3cret', cookie: 'sid=1' } };
-    const see = async (url: string, init = post) => (await (await outboundFetch(url, init, guarded)).json()) as Record<string, unknown>;
-    expect(await see(pub.to('/echo', 302))).toMatchObject({ method: 'GET', body: '', contentType: null, authorization: 'Bearer s3cret' });
+    const post = {
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer s3cret', cookie: 'sid=1' },
+    };
+    const see = async (url: string, init = post) =>
+      (await (await outboundFetch(url, init, guarded)).json()) as Record<string, unknown>;
+    expect(await see(pub.to('/echo', 302))).toMatchObject({
+      method: 'GET',
+      body: '',
+      contentType: null,
+      authorization: 'Bearer s3cret',
+    });
     expect(await see(pub.to('/echo', 301))).toMatchObject({ method: 'GET', body: '' });
     expect(await see(pub.to('/echo', 303), { ...post, method: 'PUT' })).toMatchObject({ method: 'GET', body: '' });
-    expect(await see(pub.to('/echo', 307))).toMatchObject({ method: 'POST', body: '{"a":1}', contentType: 'application/json', authorization: 'Bearer s3cret', cookie: 'sid=1' });
-    expect(await see(pub.to('/echo', 302), { ...post, method: 'PUT' })).toMatchObject({ method: 'PUT', body: '{"a":1}' });
-    expect(await see(pub.to(`${other.url}/echo`, 308))).toMatchObject({ method: 'POST', body: '{"a":1}', authorization: null, cookie: null });
+    expect(await see(pub.to('/echo', 307))).toMatchObject({
+      method: 'POST',
+      body: '{"a":1}',
+      contentType: 'application/json',
+      authorization: 'Bearer s3cret',
+      cookie: 'sid=1',
+    });
+    expect(await see(pub.to('/echo', 302), { ...post, method: 'PUT' })).toMatchObject({
+      method: 'PUT',
+      body: '{"a":1}',
+    });
+    expect(await see(pub.to(`${other.url}/echo`, 308))).toMatchObject({
+      method: 'POST',
+      body: '{"a":1}',
+      authorization: null,
+      cookie: null,
+    });
   });
 
-  test('a body on GET (fetch() refuses one; n8n\'s HTTP Request node sends it) is sent, through the same guard', async () => {
+  test("a body on GET (fetch() refuses one; n8n's HTTP Request node sends it) is sent, through the same guard", async () => {
     const get = { method: 'GET', body: '{"a":1}', headers: { 'content-type': 'application/json' } };
     const res = await outboundFetch(pub.to('/echo', 307), get, guarded);
     expect(res.status).toBe(200);
@@ -157,7 +225,9 @@ describe('outboundFetch', () => {
     expect((await outboundFetch(chain(21), {}, guarded)).status).toBe(200);
     await expect(outboundFetch(chain(22), {}, guarded)).rejects.toThrow(/Maximum number of redirects exceeded/);
     expect((await outboundFetch(chain(3), { maxRedirects: 3 }, guarded)).status).toBe(200);
-    await expect(outboundFetch(chain(3), { maxRedirects: 2 }, guarded)).rejects.toThrow(/Maximum number of redirects exceeded/);
+    await expect(outboundFetch(chain(3), { maxRedirects: 2 }, guarded)).rejects.toThrow(
+      /Maximum number of redirects exceeded/,
+    );
     const before = internal.hits();
     const manual = await outboundFetch(pub.to(`${internal.v4.url}/`), { redirect: 'manual' }, guarded);
     expect(manual.status).toBe(302);
@@ -166,6 +236,8 @@ describe('outboundFetch', () => {
   });
 
   test('a redirect to another scheme is refused', async () => {
-    await expect(outboundFetch(pub.to('file:///etc/passwd'), {}, guarded)).rejects.toThrow(/unsupported URL scheme file:/);
+    await expect(outboundFetch(pub.to('file:///etc/passwd'), {}, guarded)).rejects.toThrow(
+      /unsupported URL scheme file:/,
+    );
   });
 });

@@ -10,7 +10,10 @@ let eager: TestHamlet;
 let lazy: TestHamlet;
 
 beforeAll(async () => {
-  eager = await startTestHamlet({ services: [...ALL], env: { HAMLET_HTTP_EAGER_SCHEMAS: 'on', HAMLET_CONSOLE: 'on', HAMLET_RATE_LIMITS: 'off' } });
+  eager = await startTestHamlet({
+    services: [...ALL],
+    env: { HAMLET_HTTP_EAGER_SCHEMAS: 'on', HAMLET_CONSOLE: 'on', HAMLET_RATE_LIMITS: 'off' },
+  });
   lazy = await startTestHamlet({ services: [...ALL], env: { HAMLET_RATE_LIMITS: 'off' } });
 }, 180_000);
 afterAll(async () => {
@@ -19,7 +22,11 @@ afterAll(async () => {
 });
 
 async function answer(t: TestHamlet, service: (typeof ALL)[number], method: string, path: string, body?: string) {
-  const res = await fetch(t.url(service) + path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body });
+  const res = await fetch(t.url(service) + path, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body,
+  });
   return { status: res.status, body: await res.text() };
 }
 
@@ -47,11 +54,17 @@ describe('schemas compiled at start or on first use', () => {
   });
 
   it('serializes responses alike in both modes (fields outside the schema are dropped by both)', async () => {
-    for (const [service, path] of [['blog', '/api/posts'], ['blog', '/api/blogs'], ['community', '/api/v1/health']] as const) {
+    for (const [service, path] of [
+      ['blog', '/api/posts'],
+      ['blog', '/api/blogs'],
+      ['community', '/api/v1/health'],
+    ] as const) {
       const a = await answer(eager, service, 'GET', path);
       const b = await answer(lazy, service, 'GET', path);
       expect(a.status, path).toBe(200);
-      expect(b.body.replace(/"(created_at|timestamp|time)":"[^"]*"/g, '')).toEqual(a.body.replace(/"(created_at|timestamp|time)":"[^"]*"/g, ''));
+      expect(b.body.replace(/"(created_at|timestamp|time)":"[^"]*"/g, '')).toEqual(
+        a.body.replace(/"(created_at|timestamp|time)":"[^"]*"/g, ''),
+      );
     }
   });
 });

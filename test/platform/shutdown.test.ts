@@ -12,7 +12,10 @@ import { testEnv, testStorage } from '../helpers/hamlet.js';
 it('a service that never stops is given up on after its grace period, and the platform still closes', async () => {
   const storage = await testStorage();
   const lines: string[] = [];
-  const logger = pino({ level: 'error' }, new Writable({ write: (chunk, _e, cb) => (lines.push(chunk.toString()), cb()) }));
+  const logger = pino(
+    { level: 'error' },
+    new Writable({ write: (chunk, _e, cb) => (lines.push(chunk.toString()), cb()) }),
+  );
   let otherStopped = false;
   const stuck = defineService({
     name: 'stuck',

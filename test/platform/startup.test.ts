@@ -36,7 +36,11 @@ function hamlet(args: string[], env: Record<string, string>, opts: { asNobody?: 
     execFile(
       process.execPath,
       [...CLI, ...args],
-      { env: { ...process.env, ...ANY_FREE_PORT, HAMLET_SERVICES: 'blog', HAMLET_LOG_LEVEL: 'warn', ...env }, timeout: 60_000, ...drop },
+      {
+        env: { ...process.env, ...ANY_FREE_PORT, HAMLET_SERVICES: 'blog', HAMLET_LOG_LEVEL: 'warn', ...env },
+        timeout: 60_000,
+        ...drop,
+      },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
     );
   });
@@ -59,7 +63,10 @@ describe('start-up errors', () => {
       const r = await hamlet(['start'], { HAMLET_DATA_DIR: path.join(tmp, 'port'), BLOG_PORT: String(port) });
       expectOneLine(r, `BLOG_PORT=${port}`, 'in use');
       // With --log-level debug the stack comes too.
-      const debug = await hamlet(['start', '--log-level', 'debug'], { HAMLET_DATA_DIR: path.join(tmp, 'port'), BLOG_PORT: String(port) });
+      const debug = await hamlet(['start', '--log-level', 'debug'], {
+        HAMLET_DATA_DIR: path.join(tmp, 'port'),
+        BLOG_PORT: String(port),
+      });
       expect(debug.code).toBe(1);
       expect(debug.stderr).toContain(`BLOG_PORT=${port}`);
       expect(debug.stderr).toMatch(/^\s+at /m);
@@ -72,49 +79,69 @@ describe('start-up errors', () => {
     const file = path.join(tmp, 'a-file');
     writeFileSync(file, 'not a directory');
     expectOneLine(await hamlet(['start'], { HAMLET_DATA_DIR: file }), `HAMLET_DATA_DIR=${file}`, 'not a directory');
-    expectOneLine(await hamlet(['start'], { HAMLET_DATA_DIR: path.join(file, 'sub') }), `HAMLET_DATA_DIR=${path.join(file, 'sub')}`);
+    expectOneLine(
+      await hamlet(['start'], { HAMLET_DATA_DIR: path.join(file, 'sub') }),
+      `HAMLET_DATA_DIR=${path.join(file, 'sub')}`,
+    );
   }, 60_000);
 
-  it.runIf(permissionsApply)('a data directory that cannot be written', async () => {
-    const locked = path.join(tmp, 'locked');
-    mkdirSync(locked);
-    chmodSync(locked, 0o555);
-    const r = await hamlet(['start'], { HAMLET_DATA_DIR: path.join(locked, 'data') }, { asNobody: true });
-    expectOneLine(r, `HAMLET_DATA_DIR=${path.join(locked, 'data')}`, 'permission');
-  }, 60_000);
+  it.runIf(permissionsApply)(
+    'a data directory that cannot be written',
+    async () => {
+      const locked = path.join(tmp, 'locked');
+      mkdirSync(locked);
+      chmodSync(locked, 0o555);
+      const r = await hamlet(['start'], { HAMLET_DATA_DIR: path.join(locked, 'data') }, { asNobody: true });
+      expectOneLine(r, `HAMLET_DATA_DIR=${path.join(locked, 'data')}`, 'permission');
+    },
+    60_000,
+  );
 
-  it.runIf(permissionsApply)('a read-only database file', async () => {
-    const dir = path.join(tmp, 'readonly');
-    mkdirSync(dir);
-    expect((await hamlet(['migrate'], { HAMLET_DATA_DIR: dir })).code).toBe(0);
-    chmodSync(dir, 0o555);
-    for (const f of ['hamlet.sqlite', 'hamlet.sqlite-wal', 'hamlet.sqlite-shm']) {
-      try {
-        chmodSync(path.join(dir, f), 0o444);
-      } catch {
-        /* WAL files exist only while open */
+  it.runIf(permissionsApply)(
+    'a read-only database file',
+    async () => {
+      const dir = path.join(tmp, 'readonly');
+      mkdirSync(dir);
+      expect((await hamlet(['migrate'], { HAMLET_DATA_DIR: dir })).code).toBe(0);
+      chmodSync(dir, 0o555);
+      for (const f of ['hamlet.sqlite', 'hamlet.sqlite-wal', 'hamlet.sqlite-shm']) {
+        try {
+          chmodSync(path.join(dir, f), 0o444);
+        } catch {
+          /* WAL files exist only while open */
+        }
       }
-    }
-    const r = await hamlet(['start'], { HAMLET_DATA_DIR: dir }, { asNobody: true });
-    expectOneLine(r, `HAMLET_DATA_DIR=${dir}`, 'read-only');
-  }, 60_000);
+      const r = await hamlet(['start'], { HAMLET_DATA_DIR: dir }, { asNobody: true });
+      expectOneLine(r, `HAMLET_DATA_DIR=${dir}`, 'read-only');
+    },
+    60_000,
+  );
 
   it('an unreachable PostgreSQL, its password masked', async () => {
     const closed = net.createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as net.AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    const r = await hamlet(['start'], { HAMLET_DATA_DIR: path.join(tmp, 'pg'), DATABASE_URL: `postgres://hamlet:s3cretPw@127.0.0.1:${port}/hamlet` });
+    const r = await hamlet(['start'], {
+      HAMLET_DATA_DIR: path.join(tmp, 'pg'),
+      DATABASE_URL: `postgres://hamlet:s3cretPw@127.0.0.1:${port}/hamlet`,
+    });
     expectOneLine(r, 'DATABASE_URL=postgres://hamlet:****@127.0.0.1:' + port, 'cannot connect');
     expect(r.stderr).not.toContain('s3cretPw');
   }, 60_000);
 
   it('a malformed DATABASE_URL does not echo its password', async () => {
-    const r = await hamlet(['start'], { HAMLET_DATA_DIR: path.join(tmp, 'bad'), DATABASE_URL: 'postgres://hamlet:s3cretPw@db.example:port/hamlet' });
+    const r = await hamlet(['start'], {
+      HAMLET_DATA_DIR: path.join(tmp, 'bad'),
+      DATABASE_URL: 'postgres://hamlet:s3cretPw@db.example:port/hamlet',
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('DATABASE_URL=postgres://hamlet:****@db.example:port/hamlet');
     expect(r.stderr).not.toContain('s3cretPw');
-    const relay = await hamlet(['start'], { HAMLET_DATA_DIR: path.join(tmp, 'bad'), HAMLET_SMTP_RELAY: 'http://u:relayPw@relay.example' });
+    const relay = await hamlet(['start'], {
+      HAMLET_DATA_DIR: path.join(tmp, 'bad'),
+      HAMLET_SMTP_RELAY: 'http://u:relayPw@relay.example',
+    });
     expect(relay.code).toBe(1);
     expect(relay.stderr).toContain('HAMLET_SMTP_RELAY=http://u:****@relay.example');
     expect(relay.stderr).not.toContain('relayPw');

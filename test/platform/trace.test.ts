@@ -23,7 +23,8 @@ describe('the trace of every service', () => {
   }, 120_000);
   afterAll(async () => rig?.t.destroy());
 
-  const entries = async (q: Parameters<AgentRig['t']['hamlet']['platform']['trace']['query']>[0] = {}) => (await rig.t.hamlet.platform.trace.query({ limit: 1000, ...q })).entries;
+  const entries = async (q: Parameters<AgentRig['t']['hamlet']['platform']['trace']['query']>[0] = {}) =>
+    (await rig.t.hamlet.platform.trace.query({ limit: 1000, ...q })).entries;
 
   it('records the HTTP calls of all five services with the route, status and key id, never the key', async () => {
     await rig.call('mail', 'GET', `/v0/inboxes/${rig.inbox}/messages?limit=5`);
@@ -34,8 +35,14 @@ describe('the trace of every service', () => {
     await rig.call('home', 'GET', '/api/states', undefined, 'hamlet_home_not-a-key');
 
     const all = await entries();
-    const find = (service: string, route: string, status: number) => all.find((e) => e.service === service && e.kind === 'http' && e.route === route && e.status === status);
-    expect(find('mail', '/v0/inboxes/:inbox_id/messages', 200)).toMatchObject({ method: 'GET', keyId: rig.keyIds.mail, path: `/v0/inboxes/${rig.inbox}/messages?limit=5`, ok: true });
+    const find = (service: string, route: string, status: number) =>
+      all.find((e) => e.service === service && e.kind === 'http' && e.route === route && e.status === status);
+    expect(find('mail', '/v0/inboxes/:inbox_id/messages', 200)).toMatchObject({
+      method: 'GET',
+      keyId: rig.keyIds.mail,
+      path: `/v0/inboxes/${rig.inbox}/messages?limit=5`,
+      ok: true,
+    });
     expect(find('home', '/api/states', 200)).toMatchObject({ method: 'GET', keyId: rig.keyIds.home });
     expect(find('workflow', '/api/v1/workflows', 200)).toMatchObject({ method: 'GET', keyId: rig.keyIds.workflow });
     expect(find('community', '/api/v1/agents/me', 200)).toMatchObject({ method: 'GET', keyId: rig.keyIds.community });
@@ -68,34 +75,77 @@ describe('the trace of every service', () => {
       const list = await entries({ kind: ['event'] });
       return list.some((e) => e.service === 'mail' && e.summary?.includes('Lunch?')) ? list : undefined;
     });
-    const summary = (service: string, text: string) => events.find((e) => e.service === service && e.summary?.includes(text));
+    const summary = (service: string, text: string) =>
+      events.find((e) => e.service === service && e.summary?.includes(text));
     expect(summary('mail', 'Lunch?')).toMatchObject({ kind: 'event', detail: { inbox_id: rig.inbox } });
     expect(summary('blog', 'published "An event post"')).toMatchObject({ keyId: rig.keyIds.blog });
     expect(summary('community', 'Hello community')).toMatchObject({ keyId: rig.keyIds.community });
-    expect(summary('home', 'Hall turned on')).toMatchObject({ keyId: rig.keyIds.home, detail: { entity_id: 'light.hall', state: 'on', old_state: 'off' } });
-    expect(summary('workflow', 'Traced workflow')).toMatchObject({ ok: true, detail: { execution_id: executionId, status: 'success' } });
+    expect(summary('home', 'Hall turned on')).toMatchObject({
+      keyId: rig.keyIds.home,
+      detail: { entity_id: 'light.hall', state: 'on', old_state: 'off' },
+    });
+    expect(summary('workflow', 'Traced workflow')).toMatchObject({
+      ok: true,
+      detail: { execution_id: executionId, status: 'success' },
+    });
   });
 
   it('records each message over SMTP with its envelope and reply', async () => {
     const port = Number(new URL(rig.t.url('mail', 'smtp')).port);
-    const ok = await smtpSend(port, 'stranger@elsewhere.test', [rig.inbox], `From: stranger@elsewhere.test\r\nTo: ${rig.inbox}\r\nSubject: Over SMTP\r\n\r\nHi`);
+    const ok = await smtpSend(
+      port,
+      'stranger@elsewhere.test',
+      [rig.inbox],
+      `From: stranger@elsewhere.test\r\nTo: ${rig.inbox}\r\nSubject: Over SMTP\r\n\r\nHi`,
+    );
     expect(ok).toMatch(/^250/);
     // A header block over 256 KiB is refused after DATA (550).
     const padding = Array.from({ length: 300 }, (_, i) => `X-Pad-${i}: ${'a'.repeat(1000)}`).join('\r\n');
-    const refused = await smtpSend(port, 'stranger@elsewhere.test', [rig.inbox], `${padding}\r\nSubject: too much\r\n\r\nHi`);
+    const refused = await smtpSend(
+      port,
+      'stranger@elsewhere.test',
+      [rig.inbox],
+      `${padding}\r\nSubject: too much\r\n\r\nHi`,
+    );
     expect(refused).toMatch(/^550/);
     const smtp = await entries({ kind: ['smtp'] });
     const accepted = smtp.find((e) => e.status === 250)!;
-    expect(accepted).toMatchObject({ service: 'mail', method: 'DATA', route: 'smtp', ok: true, keyId: null, detail: { from: 'stranger@elsewhere.test', to: [rig.inbox] } });
-    expect(smtp.find((e) => e.status === 550)).toMatchObject({ ok: false, detail: { from: 'stranger@elsewhere.test', to: [rig.inbox], response: expect.stringMatching(/header block larger/) } });
+    expect(accepted).toMatchObject({
+      service: 'mail',
+      method: 'DATA',
+      route: 'smtp',
+      ok: true,
+      keyId: null,
+      detail: { from: 'stranger@elsewhere.test', to: [rig.inbox] },
+    });
+    expect(smtp.find((e) => e.status === 550)).toMatchObject({
+      ok: false,
+      detail: {
+        from: 'stranger@elsewhere.test',
+        to: [rig.inbox],
+        response: expect.stringMatching(/header block larger/),
+      },
+    });
   });
 
   it('records a message sent through the submission port with the key the session authenticated with', async () => {
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: Number(new URL(rig.t.url('mail', 'submission')).port), secure: false, requireTLS: true, auth: { user: rig.inbox, pass: rig.keys.mail }, tls: { rejectUnauthorized: false } });
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: Number(new URL(rig.t.url('mail', 'submission')).port),
+      secure: false,
+      requireTLS: true,
+      auth: { user: rig.inbox, pass: rig.keys.mail },
+      tls: { rejectUnauthorized: false },
+    });
     await transport.sendMail({ from: rig.inbox, to: 'someone@outside.test', subject: 'Submitted', text: 'via SMTP' });
     transport.close();
     const submitted = (await entries({ kind: ['smtp'] })).find((e) => e.route === 'submission')!;
-    expect(submitted).toMatchObject({ status: 250, ok: true, keyId: rig.keyIds.mail, detail: { from: rig.inbox, to: ['someone@outside.test'] } });
+    expect(submitted).toMatchObject({
+      status: 250,
+      ok: true,
+      keyId: rig.keyIds.mail,
+      detail: { from: rig.inbox, to: ['someone@outside.test'] },
+    });
     expect(JSON.stringify(submitted)).not.toContain(rig.keys.mail);
   });
 
@@ -106,7 +156,13 @@ describe('the trace of every service', () => {
     await s.next((m) => m.type === 'auth_ok');
     s.send({ id: 1, type: 'get_states' });
     await s.next((m) => m.id === 1);
-    s.send({ id: 2, type: 'call_service', domain: 'light', service: 'turn_on', service_data: { entity_id: 'light.kitchen' } });
+    s.send({
+      id: 2,
+      type: 'call_service',
+      domain: 'light',
+      service: 'turn_on',
+      service_data: { entity_id: 'light.kitchen' },
+    });
     await s.next((m) => m.id === 2 && m.type === 'result');
     s.send({ id: 3, type: 'no_such_command' });
     await s.next((m) => m.id === 3);
@@ -122,7 +178,9 @@ describe('the trace of every service', () => {
       ['no_such_command', 3, false],
     ]);
     expect(ws[0]).toMatchObject({ service: 'home', route: '/api/websocket' });
-    const light = await waitFor(async () => (await entries({ kind: ['event'], service: ['home'] })).find((e) => e.summary === 'Kitchen turned on'));
+    const light = await waitFor(async () =>
+      (await entries({ kind: ['event'], service: ['home'] })).find((e) => e.summary === 'Kitchen turned on'),
+    );
     expect(light.keyId).toBe(rig.keyIds.home);
   });
 
@@ -143,10 +201,20 @@ describe('the trace of every service', () => {
 
 describe('trace bodies', () => {
   it('are kept with HAMLET_TRACE_BODIES=on, secrets redacted, size capped', async () => {
-    const t = await startTestHamlet({ services: ['community'], env: { HAMLET_TRACE_BODIES: 'on', HAMLET_RATE_LIMITS: 'off' } });
+    const t = await startTestHamlet({
+      services: ['community'],
+      env: { HAMLET_TRACE_BODIES: 'on', HAMLET_RATE_LIMITS: 'off' },
+    });
     try {
-      const register = (body: unknown) => fetch(`${t.url('community')}/api/v1/agents/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const key = ((await (await register({ name: 'body_agent', description: 'short' })).json()) as { agent: { api_key: string } }).agent.api_key;
+      const register = (body: unknown) =>
+        fetch(`${t.url('community')}/api/v1/agents/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const key = (
+        (await (await register({ name: 'body_agent', description: 'short' })).json()) as { agent: { api_key: string } }
+      ).agent.api_key;
       expect(key).toMatch(/^hamlet_community_/);
       await register({ name: 'long_agent', description: 'x'.repeat(6000), password: 'hunter2' });
       const { entries } = await t.hamlet.platform.trace.query({ service: ['community'], order: 'oldest' });
@@ -164,29 +232,49 @@ describe('trace bodies', () => {
   });
 
   it('masks Hamlet keys wherever they appear, and secret-named fields at any depth', () => {
-    expect(bodyText({ a: { token: 'abc', list: [{ password: 'p' }] }, note: 'use hamlet_mail_0123456789abcdefABCDEF please' })).toBe(
-      '{"a":{"token":"[redacted]","list":[{"password":"[redacted]"}]},"note":"use [redacted] please"}',
-    );
+    expect(
+      bodyText({
+        a: { token: 'abc', list: [{ password: 'p' }] },
+        note: 'use hamlet_mail_0123456789abcdefABCDEF please',
+      }),
+    ).toBe('{"a":{"token":"[redacted]","list":[{"password":"[redacted]"}]},"note":"use [redacted] please"}');
     expect(bodyText('{"api_key":"k"}')).toBe('{"api_key":"[redacted]"}');
     expect(bodyText(undefined)).toBeNull();
   });
 
   it('masks every credential a body can hold: tokens by their shape, in URLs, in form bodies, echoed elsewhere, in secret paths and fields', () => {
     const claim = 'hamlet_claim_Ab-_cdEFghIJklMNopQRstUV-wx_yz01';
-    expect(bodyText({ claim_url: `http://c.localhost/claim/${claim}`, secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0' })).toBe('{"claim_url":"http://c.localhost/claim/[redacted]","secret":"[redacted]"}');
-    expect(bodyText({ text: 'Open http://b/api/verify?token=0f0e-11&lang=en or <a href="http://b/x?a=1&amp;api_key=zz">' })).toBe(
+    expect(bodyText({ claim_url: `http://c.localhost/claim/${claim}`, secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0' })).toBe(
+      '{"claim_url":"http://c.localhost/claim/[redacted]","secret":"[redacted]"}',
+    );
+    expect(
+      bodyText({ text: 'Open http://b/api/verify?token=0f0e-11&lang=en or <a href="http://b/x?a=1&amp;api_key=zz">' }),
+    ).toBe(
       '{"text":"Open http://b/api/verify?token=[redacted]&lang=en or <a href=\\"http://b/x?a=1&amp;api_key=[redacted]\\">"}',
     );
     expect(bodyText('verification_code=reef-12AB&owner=me')).toBe('verification_code=[redacted]&owner=me');
     // A value masked by its field's name is masked wherever else it appears.
-    expect(bodyTexts([{ verification_code: 'reef-12AB' }, { tweet: 'Verification: reef-12AB' }])).toEqual(['{"verification_code":"[redacted]"}', '{"tweet":"Verification: [redacted]"}']);
+    expect(bodyTexts([{ verification_code: 'reef-12AB' }, { tweet: 'Verification: reef-12AB' }])).toEqual([
+      '{"verification_code":"[redacted]"}',
+      '{"tweet":"Verification: [redacted]"}',
+    ]);
     // Routes whose path carries a secret mask the same segment in the URLs bodies hold.
-    const secretPaths = secretPathPattern([secretPathPrefix('/v0/downloads/:token')!, secretPathPrefix('/api/webhook/:webhook_id')!]);
+    const secretPaths = secretPathPattern([
+      secretPathPrefix('/v0/downloads/:token')!,
+      secretPathPrefix('/api/webhook/:webhook_id')!,
+    ]);
     expect(secretPathPrefix('/v0/inboxes/:inbox_id')).toBeUndefined();
     expect(secretPathPrefix('/:token')).toBeUndefined();
-    expect(bodyText({ download_url: 'http://m/v0/downloads/eyJh.c2ln', hook: 'http://h/api/webhook/abc?x=1' }, { secretPaths })).toBe('{"download_url":"http://m/v0/downloads/[redacted]","hook":"http://h/api/webhook/[redacted]?x=1"}');
+    expect(
+      bodyText(
+        { download_url: 'http://m/v0/downloads/eyJh.c2ln', hook: 'http://h/api/webhook/abc?x=1' },
+        { secretPaths },
+      ),
+    ).toBe('{"download_url":"http://m/v0/downloads/[redacted]","hook":"http://h/api/webhook/[redacted]?x=1"}');
     // Fields a route names as secret, whatever they are called.
-    expect(bodyText({ name: 'Partner', data: { name: 'X-Key', value: 'v' } }, { secretFields: ['data'] })).toBe('{"name":"Partner","data":"[redacted]"}');
+    expect(bodyText({ name: 'Partner', data: { name: 'X-Key', value: 'v' } }, { secretFields: ['data'] })).toBe(
+      '{"name":"Partner","data":"[redacted]"}',
+    );
   });
 });
 
@@ -205,9 +293,30 @@ describe('trace storage, retention and switch', () => {
   });
 
   it('keeps every entry of a batch whatever its text holds: a NUL, quotes, backslashes, emoji, long text', async () => {
-    const trace = new Trace(db, new ManualClock('2026-04-01T00:00:00.000Z'), new LocalEventBus(), silent, { enabled: true, bodies: true, retentionMs: 24 * 3600_000, maxEntries: 100_000 });
-    const odd = ['nul \u0000 inside', 'literal \\u0000 and \\\u0000', `quotes " ' \\ and ]}) `, 'emoji 🏠 and ünïcödé', 'x'.repeat(10_000)];
-    for (const summary of odd) trace.record({ service: 'blog', kind: 'http', method: 'GET', route: '/p', path: `/p?q=${summary.slice(0, 20)}`, status: 200, summary, requestBody: { summary } });
+    const trace = new Trace(db, new ManualClock('2026-04-01T00:00:00.000Z'), new LocalEventBus(), silent, {
+      enabled: true,
+      bodies: true,
+      retentionMs: 24 * 3600_000,
+      maxEntries: 100_000,
+    });
+    const odd = [
+      'nul \u0000 inside',
+      'literal \\u0000 and \\\u0000',
+      `quotes " ' \\ and ]}) `,
+      'emoji 🏠 and ünïcödé',
+      'x'.repeat(10_000),
+    ];
+    for (const summary of odd)
+      trace.record({
+        service: 'blog',
+        kind: 'http',
+        method: 'GET',
+        route: '/p',
+        path: `/p?q=${summary.slice(0, 20)}`,
+        status: 200,
+        summary,
+        requestBody: { summary },
+      });
     await trace.flush();
     const { entries } = await trace.query({ order: 'oldest' });
     // PostgreSQL text cannot hold a NUL: it becomes U+FFFD there, and only there.
@@ -224,17 +333,48 @@ describe('trace storage, retention and switch', () => {
     const older = await testStorage();
     const old = openDb(older);
     try {
-      const { ['003_trace_fewer_indexes']: _, ['004_trace_epochs']: _later, ['005_clock']: _clock, ...upTo002 } = platformMigrations;
+      const {
+        ['003_trace_fewer_indexes']: _,
+        ['004_trace_epochs']: _later,
+        ['005_clock']: _clock,
+        ...upTo002
+      } = platformMigrations;
       await migrate(old, 'platform', upTo002);
-      const row = { id: '0000000001abcdef', at: '2026-04-01T00:00:00.000Z', service: 'mail', kind: 'event', key_id: 'k1', method: null, route: null, path: null, status: null, ok: 1, duration_ms: null, summary: 'kept', detail: '{"a":1}', request_body: null, response_body: null };
+      const row = {
+        id: '0000000001abcdef',
+        at: '2026-04-01T00:00:00.000Z',
+        service: 'mail',
+        kind: 'event',
+        key_id: 'k1',
+        method: null,
+        route: null,
+        path: null,
+        status: null,
+        ok: 1,
+        duration_ms: null,
+        summary: 'kept',
+        detail: '{"a":1}',
+        request_body: null,
+        response_body: null,
+      };
       await old.kysely.insertInto('platform_trace').values(row).execute();
       await migrate(old, 'platform', platformMigrations);
       const rows = await old.kysely.selectFrom('platform_trace').selectAll().execute();
       // Entries from before epochs existed belong to epoch 0.
-      expect(rows.map((r) => ({ ...r, ok: Number(r.ok), epoch: Number(r.epoch), seq: Number(r.seq) }))).toEqual([{ ...row, epoch: 0, seq: 0 }]);
-      const trace = new Trace(old, new ManualClock('2026-04-01T00:00:01.000Z'), new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 24 * 3600_000, maxEntries: 100_000 });
+      expect(rows.map((r) => ({ ...r, ok: Number(r.ok), epoch: Number(r.epoch), seq: Number(r.seq) }))).toEqual([
+        { ...row, epoch: 0, seq: 0 },
+      ]);
+      const trace = new Trace(old, new ManualClock('2026-04-01T00:00:01.000Z'), new LocalEventBus(), silent, {
+        enabled: true,
+        bodies: false,
+        retentionMs: 24 * 3600_000,
+        maxEntries: 100_000,
+      });
       trace.event({ service: 'mail', summary: 'new', keyId: 'k1' });
-      expect((await trace.query({ keyId: 'k1', order: 'oldest' })).entries.map((e) => e.summary)).toEqual(['kept', 'new']);
+      expect((await trace.query({ keyId: 'k1', order: 'oldest' })).entries.map((e) => e.summary)).toEqual([
+        'kept',
+        'new',
+      ]);
       await trace.close();
     } finally {
       await old.close();
@@ -269,7 +409,9 @@ describe('trace storage, retention and switch', () => {
         ['c', 1, 3, '2026-04-01T00:00:00.000Z'],
         ['d', 1, 4, '2026-04-01T00:00:00.000Z'],
       ]);
-      expect((await second.query({ epoch: 1, order: 'oldest' })).entries.sort((x, y) => x.seq - y.seq).map((e) => e.summary)).toEqual(['c', 'd']);
+      expect(
+        (await second.query({ epoch: 1, order: 'oldest' })).entries.sort((x, y) => x.seq - y.seq).map((e) => e.summary),
+      ).toEqual(['c', 'd']);
       expect((await second.query({ epoch: 0, order: 'oldest' })).entries.map((e) => e.summary)).toEqual(['a', 'b']);
       await second.close();
     } finally {
@@ -280,7 +422,12 @@ describe('trace storage, retention and switch', () => {
 
   it('drops entries older than HAMLET_TRACE_RETENTION as the platform clock moves', async () => {
     const clock = new ManualClock('2026-03-01T00:00:00.000Z');
-    const trace = new Trace(db, clock, new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 24 * 3600_000, maxEntries: 100_000 });
+    const trace = new Trace(db, clock, new LocalEventBus(), silent, {
+      enabled: true,
+      bodies: false,
+      retentionMs: 24 * 3600_000,
+      maxEntries: 100_000,
+    });
     trace.event({ service: 'mail', summary: 'old news' });
     await trace.flush();
     clock.advance(12 * 3600_000);

@@ -11,10 +11,40 @@ let app: App;
 const OK = { 200: Type.Object({ ok: Type.Boolean() }) };
 
 beforeAll(async () => {
-  app = await createApp({ logger: createLogger({ level: 'silent', pretty: false }) }, { service: 'probe', envelope: (e) => ({ error: e.message, code: e.code }) });
+  app = await createApp(
+    { logger: createLogger({ level: 'silent', pretty: false }) },
+    { service: 'probe', envelope: (e) => ({ error: e.message, code: e.code }) },
+  );
   const handler = async () => ({ ok: true });
-  app.get('/list', { schema: { querystring: Type.Object({ sort: Type.Optional(Type.Union([Type.Literal('hot'), Type.Literal('new'), Type.Literal('top')])), limit: Type.Optional(Type.Integer({ minimum: 1 })) }), response: OK } }, handler);
-  app.post('/vote', { schema: { body: Type.Object({ direction: Type.Enum({ up: 'up', down: 'down' }), weight: Type.Optional(Type.Union([Type.Literal('auto'), Type.Number()])) }, { additionalProperties: false }), response: OK } }, handler);
+  app.get(
+    '/list',
+    {
+      schema: {
+        querystring: Type.Object({
+          sort: Type.Optional(Type.Union([Type.Literal('hot'), Type.Literal('new'), Type.Literal('top')])),
+          limit: Type.Optional(Type.Integer({ minimum: 1 })),
+        }),
+        response: OK,
+      },
+    },
+    handler,
+  );
+  app.post(
+    '/vote',
+    {
+      schema: {
+        body: Type.Object(
+          {
+            direction: Type.Enum({ up: 'up', down: 'down' }),
+            weight: Type.Optional(Type.Union([Type.Literal('auto'), Type.Number()])),
+          },
+          { additionalProperties: false },
+        ),
+        response: OK,
+      },
+    },
+    handler,
+  );
   await app.ready();
 });
 
@@ -28,11 +58,16 @@ async function answer(method: 'GET' | 'POST', url: string, payload?: unknown) {
 }
 
 it('a union of constants is answered with every allowed value', async () => {
-  expect(await answer('GET', '/list?sort=old')).toEqual({ status: 400, body: { error: 'querystring.sort must be one of: hot, new, top', code: 'validation_error' } });
+  expect(await answer('GET', '/list?sort=old')).toEqual({
+    status: 400,
+    body: { error: 'querystring.sort must be one of: hot, new, top', code: 'validation_error' },
+  });
 });
 
 it('an enum in a body is answered the same way', async () => {
-  expect((await answer('POST', '/vote', { direction: 'sideways' })).body.error).toBe('body.direction must be one of: up, down');
+  expect((await answer('POST', '/vote', { direction: 'sideways' })).body.error).toBe(
+    'body.direction must be one of: up, down',
+  );
 });
 
 it('a union of a constant and another type keeps the plain message', async () => {

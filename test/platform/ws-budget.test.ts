@@ -80,7 +80,13 @@ describe('WsBudget', () => {
   });
 
   it('reads its settings from the environment and reports bad values', () => {
-    expect(loadConfig({ HAMLET_WS_MAX_PER_KEY: '5', HAMLET_WS_MAX_PER_ADDRESS: '7', HAMLET_WS_MEMORY_BUDGET: String(32 * MB) }).websockets).toEqual({ maxPerKey: 5, maxPerAddress: 7, memoryBudgetBytes: 32 * MB });
+    expect(
+      loadConfig({
+        HAMLET_WS_MAX_PER_KEY: '5',
+        HAMLET_WS_MAX_PER_ADDRESS: '7',
+        HAMLET_WS_MEMORY_BUDGET: String(32 * MB),
+      }).websockets,
+    ).toEqual({ maxPerKey: 5, maxPerAddress: 7, memoryBudgetBytes: 32 * MB });
     expect(loadConfig({}).websockets).toEqual({ maxPerKey: 50, maxPerAddress: 200, memoryBudgetBytes: 64 * MB });
     try {
       loadConfig({ HAMLET_WS_MAX_PER_KEY: '0', HAMLET_WS_MAX_PER_ADDRESS: 'lots', HAMLET_WS_MEMORY_BUDGET: '1000' });

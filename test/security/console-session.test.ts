@@ -18,7 +18,12 @@ afterAll(async () => t?.destroy());
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const postLogin = (key: string, headers: Record<string, string> = {}) =>
-  fetch(`${base}/login`, { method: 'POST', redirect: 'manual', headers: { ...FORM, ...headers }, body: new URLSearchParams({ key, next: '/' }) });
+  fetch(`${base}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { ...FORM, ...headers },
+    body: new URLSearchParams({ key, next: '/' }),
+  });
 
 async function login(key: string): Promise<{ cookie: string; setCookie: string; csrf: string }> {
   const res = await postLogin(key);
@@ -30,7 +35,8 @@ async function login(key: string): Promise<{ cookie: string; setCookie: string; 
   return { cookie, setCookie, csrf };
 }
 
-const overview = (cookie: string) => fetch(`${base}/`, { redirect: 'manual', headers: { cookie, accept: 'text/html' } });
+const overview = (cookie: string) =>
+  fetch(`${base}/`, { redirect: 'manual', headers: { cookie, accept: 'text/html' } });
 const api = (cookie: string) => fetch(`${base}/admin/api/clock`, { redirect: 'manual', headers: { cookie } });
 
 describe('console session cookie', () => {
@@ -55,7 +61,9 @@ describe('console session cookie', () => {
     expect(setCookie).toMatch(/; HttpOnly/);
     expect(setCookie).toMatch(/; SameSite=Strict/);
     expect(setCookie).toMatch(/; Max-Age=43200\b/); // 12 h, the default HAMLET_CONSOLE_SESSION_TTL
-    const rows = await sql<Record<string, unknown>>`select * from console_sessions`.execute(t.hamlet.platform.db.kysely);
+    const rows = await sql<Record<string, unknown>>`select * from console_sessions`.execute(
+      t.hamlet.platform.db.kysely,
+    );
     const dump = JSON.stringify(rows.rows);
     expect(dump).not.toContain(id);
     expect(dump).toContain(hashKey(id));
@@ -67,7 +75,9 @@ describe('console session cookie', () => {
     const { cookie } = await login(key);
     expect((await api(cookie)).status).toBe(200);
     const hash = hashKey(cookie.slice('hamlet_console='.length));
-    await sql`update console_sessions set expires_at = ${new Date(Date.now() - 1000).toISOString()} where hash = ${hash}`.execute(t.hamlet.platform.db.kysely);
+    await sql`update console_sessions set expires_at = ${new Date(Date.now() - 1000).toISOString()} where hash = ${hash}`.execute(
+      t.hamlet.platform.db.kysely,
+    );
     expect((await api(cookie)).status).toBe(401);
     expect((await overview(cookie)).status).toBe(302);
   });
@@ -75,7 +85,12 @@ describe('console session cookie', () => {
   it('logout revokes the session: the same cookie sent again is refused', async () => {
     const { key } = await t.hamlet.platform.keys.create('admin');
     const { cookie, csrf } = await login(key);
-    const out = await fetch(`${base}/logout`, { method: 'POST', redirect: 'manual', headers: { cookie, ...FORM }, body: new URLSearchParams({ _csrf: csrf }) });
+    const out = await fetch(`${base}/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, ...FORM },
+      body: new URLSearchParams({ _csrf: csrf }),
+    });
     expect(out.status).toBe(303);
     expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/);
     expect((await api(cookie)).status).toBe(401);
@@ -96,7 +111,12 @@ describe('console session cookie', () => {
 describe('console login', () => {
   it('refuses a login posted from another origin (login CSRF): no cookie is set', async () => {
     const { key } = await t.hamlet.platform.keys.create('admin');
-    const forged: Array<Record<string, string>> = [{ origin: 'http://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site', origin: 'http://127.0.0.1:1' }];
+    const forged: Array<Record<string, string>> = [
+      { origin: 'http://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site', origin: 'http://127.0.0.1:1' },
+    ];
     for (const headers of forged) {
       const res = await postLogin(key, headers);
       expect(res.status, JSON.stringify(headers)).toBe(403);

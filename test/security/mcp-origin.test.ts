@@ -17,20 +17,40 @@ let homeKey: string;
 beforeAll(async () => {
   t = await startTestHamlet({
     services: ['mail', 'home'],
-    env: { HAMLET_CONSOLE: 'on', HAMLET_CONSOLE_URL: 'https://console.example', HAMLET_MCP_ALLOWED_ORIGINS: 'https://agents.example, tools.example' },
+    env: {
+      HAMLET_CONSOLE: 'on',
+      HAMLET_CONSOLE_URL: 'https://console.example',
+      HAMLET_MCP_ALLOWED_ORIGINS: 'https://agents.example, tools.example',
+    },
   });
   homeKey = (await t.hamlet.platform.keys.create('home')).key;
 }, 120_000);
 afterAll(async () => t?.destroy());
 
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+});
 
 /** One initialize request with a chosen Host and Origin (fetch would not let a test set Host). */
 function initialize(url: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { hostname: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: u.host, ...headers } },
+      {
+        hostname: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          host: u.host,
+          ...headers,
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -106,7 +126,9 @@ describe('MCP Host and Origin allow-list', () => {
 describe('MCP path arguments', () => {
   async function agent(): Promise<Client> {
     const client = new Client({ name: 'path-probe', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${t.hamlet.console!.urls.web}/mcp`), { requestInit: { headers: { 'x-hamlet-keys': homeKey } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${t.hamlet.console!.urls.web}/mcp`), {
+      requestInit: { headers: { 'x-hamlet-keys': homeKey } },
+    });
     await client.connect(transport);
     return client;
   }

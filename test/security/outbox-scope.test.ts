@@ -14,7 +14,7 @@ import { waitFor } from '../helpers/wait.js';
 
 const TOKEN = /\/api\/verify\?token=([0-9a-f-]{36})/;
 
-describe('the outbox against agents reading other agents\' secrets', () => {
+describe("the outbox against agents reading other agents' secrets", () => {
   let hamlet: Hamlet;
   let storage: Awaited<ReturnType<typeof testStorage>>;
   const lines: string[] = [];
@@ -29,7 +29,11 @@ describe('the outbox against agents reading other agents\' secrets', () => {
     return { status: res.status, body: (await res.json()) as any };
   };
   const post = async (key: string, path: string, body: unknown) => {
-    const res = await fetch(mailApi + path, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(mailApi + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
 
@@ -41,7 +45,13 @@ describe('the outbox against agents reading other agents\' secrets', () => {
         done();
       },
     });
-    const config = loadConfig(testEnv(storage, ['blog', 'mail'], { HAMLET_LOG_LEVEL: 'info', HAMLET_RATE_LIMITS: 'off', MAIL_DOMAIN: 'mail.test' }));
+    const config = loadConfig(
+      testEnv(storage, ['blog', 'mail'], {
+        HAMLET_LOG_LEVEL: 'info',
+        HAMLET_RATE_LIMITS: 'off',
+        MAIL_DOMAIN: 'mail.test',
+      }),
+    );
     hamlet = await startHamlet(config, { logger: createLogger({ level: 'info', pretty: false, destination }) });
     mailApi = hamlet.services.mail!.urls.api!;
     blogApi = hamlet.services.blog!.urls.api!;
@@ -50,11 +60,23 @@ describe('the outbox against agents reading other agents\' secrets', () => {
     agentKey = (await hamlet.platform.keys.create('mail', { name: 'agent under evaluation' })).key;
     operatorKey = (await hamlet.platform.keys.create('mail', { name: 'hamlet-console' })).key;
     agentInbox = (await post(agentKey, '/v0/inboxes', { username: 'evaluated' })).body.inbox_id;
-    expect((await post(agentKey, `/v0/inboxes/${agentInbox}/messages/send`, { to: 'friend@outside.test', subject: 'My own held mail', text: 'mine' })).status).toBe(200);
+    expect(
+      (
+        await post(agentKey, `/v0/inboxes/${agentInbox}/messages/send`, {
+          to: 'friend@outside.test',
+          subject: 'My own held mail',
+          text: 'mine',
+        })
+      ).status,
+    ).toBe(200);
 
     // Another agent signs up for a blog with an outside address: no relay, so the verification
     // mail is held in the outbox.
-    const reg = await fetch(`${blogApi}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'victim@example.org', name: 'Victim', slug: 'victim' }) });
+    const reg = await fetch(`${blogApi}/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'victim@example.org', name: 'Victim', slug: 'victim' }),
+    });
     expect(reg.status).toBe(200);
   }, 60_000);
   afterAll(async () => {
@@ -63,7 +85,13 @@ describe('the outbox against agents reading other agents\' secrets', () => {
   });
 
   const heldVerification = () =>
-    waitFor(async () => ((await get(operatorKey, '/v0/outbox')).body.messages as any[]).find((m) => m.to.includes('victim@example.org')), { message: "the blog's verification mail in the operator's outbox" });
+    waitFor(
+      async () =>
+        ((await get(operatorKey, '/v0/outbox')).body.messages as any[]).find((m) =>
+          m.to.includes('victim@example.org'),
+        ),
+      { message: "the blog's verification mail in the operator's outbox" },
+    );
 
   it("shows the platform's held mail to the operator's key, with its link", async () => {
     const held = await heldVerification();
@@ -92,7 +120,11 @@ describe('the outbox against agents reading other agents\' secrets', () => {
 
   it("narrows an inbox-scoped key to its inbox's held mail", async () => {
     const other = (await post(agentKey, '/v0/inboxes', { username: 'evaluated-two' })).body.inbox_id;
-    await post(agentKey, `/v0/inboxes/${other}/messages/send`, { to: 'friend@outside.test', subject: 'From the second inbox', text: 'two' });
+    await post(agentKey, `/v0/inboxes/${other}/messages/send`, {
+      to: 'friend@outside.test',
+      subject: 'From the second inbox',
+      text: 'two',
+    });
     const scoped = await post(agentKey, `/v0/inboxes/${other}/api-keys`, { name: 'one inbox' });
     expect(scoped.status).toBe(200);
     const list = await get(scoped.body.api_key, '/v0/outbox');
@@ -104,10 +136,16 @@ describe('the outbox against agents reading other agents\' secrets', () => {
   it("narrows a pod-scoped key to its pod's inboxes' held mail", async () => {
     const pod = (await post(agentKey, '/v0/pods', { name: 'one pod' })).body.pod_id;
     const podInbox = (await post(agentKey, `/v0/pods/${pod}/inboxes`, { username: 'in-the-pod' })).body.inbox_id;
-    await post(agentKey, `/v0/inboxes/${podInbox}/messages/send`, { to: 'friend@outside.test', subject: 'From the pod', text: 'pod' });
+    await post(agentKey, `/v0/inboxes/${podInbox}/messages/send`, {
+      to: 'friend@outside.test',
+      subject: 'From the pod',
+      text: 'pod',
+    });
     const scoped = await post(agentKey, `/v0/pods/${pod}/api-keys`, { name: 'one pod' });
     expect(scoped.status).toBe(200);
-    expect((await get(scoped.body.api_key, '/v0/outbox')).body.messages.map((m: any) => m.subject)).toEqual(['From the pod']);
+    expect((await get(scoped.body.api_key, '/v0/outbox')).body.messages.map((m: any) => m.subject)).toEqual([
+      'From the pod',
+    ]);
   });
 
   it('writes no verification link to the log while the mail service holds the mail', async () => {

@@ -16,10 +16,21 @@ const IDLE = 8;
 
 beforeAll(async () => {
   // The smallest budget the setting allows (1 MiB), and room for IDLE + 2 streams per address.
-  t = await startTestHamlet({ services: ['home'], env: { HAMLET_CONSOLE: 'on', HAMLET_RATE_LIMITS: 'off', HAMLET_WS_MEMORY_BUDGET: String(1024 * 1024), HAMLET_WS_MAX_PER_ADDRESS: String(IDLE + 2) } });
+  t = await startTestHamlet({
+    services: ['home'],
+    env: {
+      HAMLET_CONSOLE: 'on',
+      HAMLET_RATE_LIMITS: 'off',
+      HAMLET_WS_MEMORY_BUDGET: String(1024 * 1024),
+      HAMLET_WS_MAX_PER_ADDRESS: String(IDLE + 2),
+    },
+  });
   base = t.hamlet.console!.urls.web!;
   admin = { authorization: `Bearer ${(await t.hamlet.platform.keys.create('admin')).key}` };
-  homeAuth = { authorization: `Bearer ${(await t.hamlet.platform.keys.create('home')).key}`, 'content-type': 'application/json' };
+  homeAuth = {
+    authorization: `Bearer ${(await t.hamlet.platform.keys.create('home')).key}`,
+    'content-type': 'application/json',
+  };
 }, 120_000);
 afterAll(async () => t?.destroy());
 
@@ -57,11 +68,19 @@ const ended = (res: http.IncomingMessage) =>
   });
 
 const toggle = (entity: string) =>
-  fetch(`${t.url('home')}/api/services/light/toggle`, { method: 'POST', headers: homeAuth, body: JSON.stringify({ entity_id: entity }) }).then((r) => r.text());
+  fetch(`${t.url('home')}/api/services/light/toggle`, {
+    method: 'POST',
+    headers: homeAuth,
+    body: JSON.stringify({ entity_id: entity }),
+  }).then((r) => r.text());
 /** A state change whose card is large (its name is 8,000 characters), so queues fill in few changes. */
 let big = 0;
 const bigChange = () =>
-  fetch(`${t.url('home')}/api/states/sensor.big_card`, { method: 'POST', headers: homeAuth, body: JSON.stringify({ state: String(big++), attributes: { friendly_name: 'x'.repeat(8000) } }) }).then((r) => r.text());
+  fetch(`${t.url('home')}/api/states/sensor.big_card`, {
+    method: 'POST',
+    headers: homeAuth,
+    body: JSON.stringify({ state: String(big++), attributes: { friendly_name: 'x'.repeat(8000) } }),
+  }).then((r) => r.text());
 
 describe('console event streams under the shared budget', () => {
   it('cuts /home/events subscribers that never read once they pass the budget, keeps the one that reads', async () => {
@@ -80,13 +99,20 @@ describe('console event streams under the shared budget', () => {
         await Promise.all([bigChange(), bigChange(), bigChange(), bigChange()]);
         return budget.cuts - cutsBefore >= IDLE / 2;
       },
-      { timeoutMs: 60_000, intervalMs: 0, message: () => `${IDLE / 2} idle subscribers cut (cut so far: ${budget.cuts - cutsBefore}, queued ${budget.queuedBytes()} bytes)` },
+      {
+        timeoutMs: 60_000,
+        intervalMs: 0,
+        message: () =>
+          `${IDLE / 2} idle subscribers cut (cut so far: ${budget.cuts - cutsBefore}, queued ${budget.queuedBytes()} bytes)`,
+      },
     );
     expect(budget.queuedBytes()).toBeLessThanOrEqual(1024 * 1024);
     // The server closed those streams: read again, each one cut reaches its end.
     let endedCount = 0;
     for (const res of idle) void ended(res).then(() => endedCount++);
-    await waitFor(() => endedCount >= budget.cuts - cutsBefore, { message: () => `${budget.cuts - cutsBefore} streams ended (ended: ${endedCount})` });
+    await waitFor(() => endedCount >= budget.cuts - cutsBefore, {
+      message: () => `${budget.cuts - cutsBefore} streams ended (ended: ${endedCount})`,
+    });
     for (const res of idle) res.destroy();
 
     // The reader kept up and still gets the next change.
@@ -100,12 +126,17 @@ describe('console event streams under the shared budget', () => {
     const held: http.IncomingMessage[] = [];
     try {
       for (let i = 0; i < IDLE + 2; i++) {
-        const res = await idleSubscriber(['/home/events', '/activity/stream', '/mail/events', '/social/stream'][i % 4]!);
+        const res = await idleSubscriber(
+          ['/home/events', '/activity/stream', '/mail/events', '/social/stream'][i % 4]!,
+        );
         held.push(res);
       }
       const refused = await fetch(`${base}/activity/stream`, { headers: admin });
       expect(refused.status).toBe(429);
-      expect(await refused.json()).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/streams from your address \(at most 10\)/) });
+      expect(await refused.json()).toMatchObject({
+        code: 'rate_limited',
+        message: expect.stringMatching(/streams from your address \(at most 10\)/),
+      });
     } finally {
       for (const res of held) res.destroy();
     }

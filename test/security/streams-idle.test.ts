@@ -35,26 +35,55 @@ beforeAll(async () => {
   t = await startTestHamlet({
     services: ['blog', 'mail', 'community', 'home', 'workflow'],
     // Room for 500 subscribers from one address and one key: the budget is what is tested, not the connection shares.
-    env: { HAMLET_CONSOLE: 'on', HAMLET_RATE_LIMITS: 'off', HAMLET_WS_MAX_PER_ADDRESS: '5000', HAMLET_WS_MAX_PER_KEY: '5000' },
+    env: {
+      HAMLET_CONSOLE: 'on',
+      HAMLET_RATE_LIMITS: 'off',
+      HAMLET_WS_MAX_PER_ADDRESS: '5000',
+      HAMLET_WS_MAX_PER_KEY: '5000',
+    },
   });
   const k = t.hamlet.platform.keys;
   admin = (await k.create('admin')).key;
   keys = { home: (await k.create('home')).key, mail: (await k.create('mail')).key };
-  const inbox = async (username: string) => (await call('mail', 'POST', '/v0/inboxes', keys.mail, { username })).inbox_id as string;
+  const inbox = async (username: string) =>
+    (await call('mail', 'POST', '/v0/inboxes', keys.mail, { username })).inbox_id as string;
   inboxes = { from: await inbox('sender'), to: await inbox('receiver') };
-  const author = (await call('community', 'POST', '/api/v1/agents/register', undefined, { name: 'stream_author', description: 'posts' })).agent.api_key as string;
-  const voter = (await call('community', 'POST', '/api/v1/agents/register', undefined, { name: 'stream_voter', description: 'votes' })).agent.api_key as string;
-  const post = await call('community', 'POST', '/api/v1/posts', author, { submolt: 'general', title: 'Streams', content: 'vote on me' });
+  const author = (
+    await call('community', 'POST', '/api/v1/agents/register', undefined, {
+      name: 'stream_author',
+      description: 'posts',
+    })
+  ).agent.api_key as string;
+  const voter = (
+    await call('community', 'POST', '/api/v1/agents/register', undefined, {
+      name: 'stream_voter',
+      description: 'votes',
+    })
+  ).agent.api_key as string;
+  const post = await call('community', 'POST', '/api/v1/posts', author, {
+    submolt: 'general',
+    title: 'Streams',
+    content: 'vote on me',
+  });
   community = { voter, postId: post.post.id };
   // The console's home link is up before the first measurement.
   await fetch(`${t.hamlet.console!.urls.web}/home`, { headers: { authorization: `Bearer ${admin}` } });
 }, 120_000);
 afterAll(async () => t?.destroy());
 
-async function call(service: 'mail' | 'community' | 'home', method: string, path: string, key: string | undefined, body?: unknown): Promise<any> {
+async function call(
+  service: 'mail' | 'community' | 'home',
+  method: string,
+  path: string,
+  key: string | undefined,
+  body?: unknown,
+): Promise<any> {
   const res = await fetch(t.url(service) + path, {
     method,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -69,8 +98,16 @@ const LIGHTS = ['light.kitchen', 'light.living_room', 'light.hall', 'light.porch
 let n = 0;
 const FEEDS: Record<'home' | 'mail' | 'community', Feed> = {
   home: () => call('home', 'POST', '/api/services/light/toggle', keys.home, { entity_id: LIGHTS[n++ % LIGHTS.length] }),
-  mail: () => call('mail', 'POST', `/v0/inboxes/${encodeURIComponent(inboxes.from)}/messages/send`, keys.mail, { to: [inboxes.to], subject: `n${n++}`, text: 'x'.repeat(500) }),
-  community: () => call('community', 'POST', `/api/v1/posts/${community.postId}/vote`, community.voter, { direction: n++ % 2 ? 'up' : 'none' }),
+  mail: () =>
+    call('mail', 'POST', `/v0/inboxes/${encodeURIComponent(inboxes.from)}/messages/send`, keys.mail, {
+      to: [inboxes.to],
+      subject: `n${n++}`,
+      text: 'x'.repeat(500),
+    }),
+  community: () =>
+    call('community', 'POST', `/api/v1/posts/${community.postId}/vote`, community.voter, {
+      direction: n++ % 2 ? 'up' : 'none',
+    }),
 };
 
 /** Runs `feed` with two callers for the window, probing every service's /healthz meanwhile. */
@@ -84,7 +121,10 @@ async function measure(feed: Feed): Promise<{ pace: number; p99: number; failure
     }
   };
   const writing = Promise.all([caller(), caller()]);
-  const probes = await probeWhile((['blog', 'mail', 'community', 'home', 'workflow'] as const).map((s) => t.url(s)), writing);
+  const probes = await probeWhile(
+    (['blog', 'mail', 'community', 'home', 'workflow'] as const).map((s) => t.url(s)),
+    writing,
+  );
   await writing;
   return { pace: done / (WINDOW_MS / 1000), p99: percentile(probes.latencies, 99), failures: probes.failures };
 }
@@ -97,11 +137,15 @@ interface Idle {
 
 function idleEventStream(path: string): Promise<Idle> {
   return new Promise((resolve, reject) => {
-    const req = http.get(t.hamlet.console!.urls.web + path, { headers: { authorization: `Bearer ${admin}` }, agent: false }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`${path}: ${res.statusCode}`));
-      res.pause();
-      resolve({ close: () => res.destroy() });
-    });
+    const req = http.get(
+      t.hamlet.console!.urls.web + path,
+      { headers: { authorization: `Bearer ${admin}` }, agent: false },
+      (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`${path}: ${res.statusCode}`));
+        res.pause();
+        resolve({ close: () => res.destroy() });
+      },
+    );
     req.on('error', reject);
   });
 }
@@ -110,7 +154,11 @@ function idleEventStream(path: string): Promise<Idle> {
 const pauseReading = (ws: WebSocket) => (ws as unknown as { _socket: { pause(): void } })._socket.pause();
 
 /** A WebSocket client that does the protocol's greeting and subscription, then stops reading. */
-function idleWebSocket(url: string, headers: Record<string, string>, greet: (ws: WebSocket, msg: any) => boolean): Promise<Idle> {
+function idleWebSocket(
+  url: string,
+  headers: Record<string, string>,
+  greet: (ws: WebSocket, msg: any) => boolean,
+): Promise<Idle> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers });
     ws.on('error', reject);
@@ -126,13 +174,16 @@ function idleWebSocket(url: string, headers: Record<string, string>, greet: (ws:
 const homeSubscriber = () =>
   idleWebSocket(`${t.url('home').replace(/^http/, 'ws')}/api/websocket`, {}, (ws, msg) => {
     if (msg.type === 'auth_required') ws.send(JSON.stringify({ type: 'auth', access_token: keys.home }));
-    else if (msg.type === 'auth_ok') ws.send(JSON.stringify({ id: 1, type: 'subscribe_events', event_type: 'state_changed' }));
+    else if (msg.type === 'auth_ok')
+      ws.send(JSON.stringify({ id: 1, type: 'subscribe_events', event_type: 'state_changed' }));
     return msg.type === 'result' && msg.id === 1 && msg.success;
   });
 
 /** Mail's stream says nothing until the client subscribes. */
 async function mailSubscriber(): Promise<Idle> {
-  const ws = new WebSocket(`${t.url('mail').replace(/^http/, 'ws')}/v0`, { headers: { authorization: `Bearer ${keys.mail}` } });
+  const ws = new WebSocket(`${t.url('mail').replace(/^http/, 'ws')}/v0`, {
+    headers: { authorization: `Bearer ${keys.mail}` },
+  });
   await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
   const subscribed = new Promise<void>((resolve, reject) =>
     ws.on('message', (data) => {
@@ -151,7 +202,8 @@ async function mailSubscriber(): Promise<Idle> {
 async function openMany(open: () => Promise<Idle>): Promise<Idle[]> {
   const all: Idle[] = [];
   // In small batches: 500 handshakes at once would measure the accept queue, not the streams.
-  for (let i = 0; i < SUBSCRIBERS; i += 25) all.push(...(await Promise.all(Array.from({ length: Math.min(25, SUBSCRIBERS - i) }, open))));
+  for (let i = 0; i < SUBSCRIBERS; i += 25)
+    all.push(...(await Promise.all(Array.from({ length: Math.min(25, SUBSCRIBERS - i) }, open))));
   return all;
 }
 
@@ -189,7 +241,9 @@ describe('500 idle subscribers on every live stream', () => {
       try {
         const m = await measure(FEEDS[stream.feed]);
         const cuts = t.hamlet.platform.websockets.cuts;
-        console.log(`${stream.name}: ${m.pace.toFixed(1)} writes/s (${((m.pace / base.pace) * 100).toFixed(0)} % of ${base.pace.toFixed(1)}), services /healthz p99 ${m.p99.toFixed(0)} ms (${base.p99.toFixed(0)} without), budget cuts so far ${cuts}, RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`);
+        console.log(
+          `${stream.name}: ${m.pace.toFixed(1)} writes/s (${((m.pace / base.pace) * 100).toFixed(0)} % of ${base.pace.toFixed(1)}), services /healthz p99 ${m.p99.toFixed(0)} ms (${base.p99.toFixed(0)} without), budget cuts so far ${cuts}, RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`,
+        );
         expect(m.failures).toEqual([]);
         if (stream.paced) expect(m.pace).toBeGreaterThanOrEqual(base.pace * MIN_PACE);
         expect(m.p99).toBeLessThanOrEqual(Math.max(P99_BOUND_MS, base.p99 * P99_FACTOR));

@@ -35,7 +35,10 @@ async function stored(db: Db, dataDir: string): Promise<{ rows: number; chars: n
     await db.sqlite.run((raw) => raw.pragma('wal_checkpoint(TRUNCATE)'));
     diskBytes = statSync(path.join(dataDir, 'hamlet.sqlite')).size;
   } else {
-    diskBytes = Number((await sql<{ size: string }>`SELECT pg_total_relation_size('platform_trace') AS size`.execute(db.kysely)).rows[0]!.size);
+    diskBytes = Number(
+      (await sql<{ size: string }>`SELECT pg_total_relation_size('platform_trace') AS size`.execute(db.kysely)).rows[0]!
+        .size,
+    );
   }
   return { rows: Number(rows), chars: Number(chars ?? 0), diskBytes };
 }
@@ -43,7 +46,10 @@ async function stored(db: Db, dataDir: string): Promise<{ rows: number; chars: n
 describe('the trace against 3,000 long-URL requests from nobody', () => {
   let t: TestHamlet;
   beforeAll(async () => {
-    t = await startTestHamlet({ services: ['blog', 'home', 'mail'], env: { HAMLET_RATE_LIMITS: 'off', HAMLET_TRACE_MAX_ENTRIES: String(MAX_ENTRIES) } });
+    t = await startTestHamlet({
+      services: ['blog', 'home', 'mail'],
+      env: { HAMLET_RATE_LIMITS: 'off', HAMLET_TRACE_MAX_ENTRIES: String(MAX_ENTRIES) },
+    });
   }, 60_000);
   afterAll(async () => t?.destroy());
 
@@ -91,9 +97,13 @@ describe('the trace against 3,000 long-URL requests from nobody', () => {
 
   it('keeps the query values of a call made with a key', async () => {
     const { key } = await t.hamlet.platform.keys.create('home');
-    await request(`${t.url('home')}/api/history/period?filter_entity_id=light.kitchen&minimal_response`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.body.dump());
+    await request(`${t.url('home')}/api/history/period?filter_entity_id=light.kitchen&minimal_response`, {
+      headers: { authorization: `Bearer ${key}` },
+    }).then((r) => r.body.dump());
     const { entries } = await t.hamlet.platform.trace.query({ service: ['home'], limit: 5 });
-    expect(entries.find((e) => e.route?.startsWith('/api/history/period'))!.path).toBe('/api/history/period?filter_entity_id=light.kitchen&minimal_response');
+    expect(entries.find((e) => e.route?.startsWith('/api/history/period'))!.path).toBe(
+      '/api/history/period?filter_entity_id=light.kitchen&minimal_response',
+    );
   });
 });
 
@@ -113,7 +123,12 @@ describe('the trace table under its cap', () => {
 
   it('evicts the oldest entries first, beside the age retention', async () => {
     const clock = new ManualClock('2026-05-01T00:00:00.000Z');
-    const trace = new Trace(db, clock, new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 7 * 24 * 3600_000, maxEntries: 300 });
+    const trace = new Trace(db, clock, new LocalEventBus(), silent, {
+      enabled: true,
+      bodies: false,
+      retentionMs: 7 * 24 * 3600_000,
+      maxEntries: 300,
+    });
     for (let i = 0; i < 1000; i++) {
       clock.set(new Date(Date.parse('2026-05-01T00:00:00.000Z') + i * 1000));
       trace.event({ service: 'mail', summary: `entry ${i}` });
@@ -131,9 +146,22 @@ describe('the trace table under its cap', () => {
   });
 
   it('caps every field a caller or a client can make long: path, method, route, summary, detail', async () => {
-    const trace = new Trace(db, new ManualClock('2026-05-02T00:00:00.000Z'), new LocalEventBus(), silent, { enabled: true, bodies: false, retentionMs: 24 * 3600_000, maxEntries: 1000 });
+    const trace = new Trace(db, new ManualClock('2026-05-02T00:00:00.000Z'), new LocalEventBus(), silent, {
+      enabled: true,
+      bodies: false,
+      retentionMs: 24 * 3600_000,
+      maxEntries: 1000,
+    });
     const long = 'x'.repeat(100_000);
-    trace.record({ service: 'home', kind: 'ws', method: long, route: long, path: long, summary: long, detail: { id: long, to: Array.from({ length: 10_000 }, (_, i) => `r${i}@example.org`) } });
+    trace.record({
+      service: 'home',
+      kind: 'ws',
+      method: long,
+      route: long,
+      path: long,
+      summary: long,
+      detail: { id: long, to: Array.from({ length: 10_000 }, (_, i) => `r${i}@example.org`) },
+    });
     await trace.flush();
     const [e] = (await trace.query({})).entries;
     for (const text of [e!.method, e!.route, e!.path, e!.summary]) expect(text!.length).toBeLessThanOrEqual(MAX_PATH);

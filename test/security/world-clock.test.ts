@@ -14,7 +14,8 @@ describe('a clock set back', () => {
       const a = await c.register('rewinder');
       const com = await c.createCommunity(a.key, 'rewind');
       await c.createPost(a.key, com.id, 'first');
-      const post = () => c.call('POST', '/api/v1/posts', { key: a.key, body: { title: 'again', content: 'x', community_id: com.id } });
+      const post = () =>
+        c.call('POST', '/api/v1/posts', { key: a.key, body: { title: 'again', content: 'x', community_id: com.id } });
       expect((await post()).status).toBe(429);
       clock.set('2026-03-31T08:00:00.000Z');
       const r = await post();

@@ -23,33 +23,50 @@ beforeAll(async () => {
 afterAll(async () => t?.destroy());
 
 async function admin(method: string, url: string, body?: Buffer): Promise<{ status: number; text: string }> {
-  const res = await fetch(t.hamlet.console!.urls.web + url, { method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/gzip' } : {}) }, body: body && new Uint8Array(body) });
+  const res = await fetch(t.hamlet.console!.urls.web + url, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/gzip' } : {}) },
+    body: body && new Uint8Array(body),
+  });
   return { status: res.status, text: await res.text() };
 }
 
 /** Runs `work` while probing the services; answers its result, the probes and the highest RSS seen. */
-async function underProbe<T>(work: () => Promise<T>): Promise<{ result: T; p99: number; failures: string[]; rssGrowth: number }> {
+async function underProbe<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; p99: number; failures: string[]; rssGrowth: number }> {
   const base = process.memoryUsage().rss;
   let peak = base;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const running = work();
   const probe = await probeWhile(probed, running, 5000);
   clearInterval(sampler);
-  return { result: await running, p99: percentile(probe.latencies, 99), failures: probe.failures, rssGrowth: peak - base };
+  return {
+    result: await running,
+    p99: percentile(probe.latencies, 99),
+    failures: probe.failures,
+    rssGrowth: peak - base,
+  };
 }
 
 describe('gzip bombs', () => {
   it.each([
     ['600 MB of zeros', 0x30],
     ['400 MiB of newlines', 0x0a],
-  ])('%s: refused, and the other services answer meanwhile', async (_what, byte) => {
-    const bomb = await gzipBomb(byte, byte === 0x0a ? 400 * 1024 * 1024 : 600 * 1024 * 1024);
-    const { result, p99, failures, rssGrowth } = await underProbe(() => admin('POST', '/admin/api/world/snapshots', bomb));
-    expect([400, 413]).toContain(result.status);
-    expect(failures).toEqual([]);
-    expect(p99).toBeLessThan(P99_MS);
-    expect(rssGrowth).toBeLessThan(512 * 1024 * 1024);
-  }, 120_000);
+  ])(
+    '%s: refused, and the other services answer meanwhile',
+    async (_what, byte) => {
+      const bomb = await gzipBomb(byte, byte === 0x0a ? 400 * 1024 * 1024 : 600 * 1024 * 1024);
+      const { result, p99, failures, rssGrowth } = await underProbe(() =>
+        admin('POST', '/admin/api/world/snapshots', bomb),
+      );
+      expect([400, 413]).toContain(result.status);
+      expect(failures).toEqual([]);
+      expect(p99).toBeLessThan(P99_MS);
+      expect(rssGrowth).toBeLessThan(512 * 1024 * 1024);
+    },
+    120_000,
+  );
 });
 
 describe('a 400k-row world', () => {
@@ -68,8 +85,27 @@ describe('a 400k-row world', () => {
       last_updated_ts: 1_767_225_600 + Math.floor(i / 400) * 300,
       state: String((i % 97) / 4),
     }));
-    const key = ['entity_id', 'state', 'attributes', 'last_changed_ts', 'last_updated_ts', 'context_id', 'context_user_id', 'context_parent_id'];
-    rows.sort((a, b) => (a.entity_id < b.entity_id ? -1 : a.entity_id > b.entity_id ? 1 : a.state < b.state ? -1 : a.state > b.state ? 1 : a.last_changed_ts - b.last_changed_ts));
+    const key = [
+      'entity_id',
+      'state',
+      'attributes',
+      'last_changed_ts',
+      'last_updated_ts',
+      'context_id',
+      'context_user_id',
+      'context_parent_id',
+    ];
+    rows.sort((a, b) =>
+      a.entity_id < b.entity_id
+        ? -1
+        : a.entity_id > b.entity_id
+          ? 1
+          : a.state < b.state
+            ? -1
+            : a.state > b.state
+              ? 1
+              : a.last_changed_ts - b.last_changed_ts,
+    );
     file = craftSnapshot([{ name: 'home_states', owner: 'home', key, rows }]);
   }, 120_000);
 
@@ -95,7 +131,9 @@ describe('a 400k-row world', () => {
     expect(page.services.home.removed.length).toBeGreaterThan(0);
 
     // The last page, straight from a table filter and a cursor, is as cheap for the services.
-    const next = await underProbe(() => admin('GET', `/admin/api/world/diff?from=${id}&to=now&table=home_states&cursor=${page.next}`));
+    const next = await underProbe(() =>
+      admin('GET', `/admin/api/world/diff?from=${id}&to=now&table=home_states&cursor=${page.next}`),
+    );
     expect(next.result.status).toBe(200);
     expect(next.p99).toBeLessThan(P99_MS);
   }, 300_000);

@@ -16,7 +16,12 @@ import { createLogger } from '../../src/platform/logger.js';
 import { startHamlet, type Hamlet } from '../../src/server.js';
 import { testEnv, testStorage } from '../helpers/hamlet.js';
 
-const WORKFLOW = { name: 'Scenario file', nodes: [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }], connections: {}, settings: {} };
+const WORKFLOW = {
+  name: 'Scenario file',
+  nodes: [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+  connections: {},
+  settings: {},
+};
 const SECRET = 'TOP-SECRET-CONTENT-4242';
 
 interface Running {
@@ -42,7 +47,11 @@ async function start(env: Record<string, string>): Promise<Running> {
     hamlet,
     logs,
     seed: async (body) => {
-      const res = await fetch(`${hamlet.console!.urls.web}/admin/api/world/seed`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${hamlet.console!.urls.web}/admin/api/world/seed`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: await res.json() };
     },
     stop: async () => {
@@ -66,21 +75,31 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const refusedPaths = () => ['/etc/passwd', '/proc/self/environ', '../outside.json', '../../../../../../etc/passwd', outside, 'link.json'];
+const refusedPaths = () => [
+  '/etc/passwd',
+  '/proc/self/environ',
+  '../outside.json',
+  '../../../../../../etc/passwd',
+  outside,
+  'link.json',
+];
 
 describe('the admin API without HAMLET_SCENARIO_DIR', () => {
   let r: Running;
   beforeAll(async () => (r = await start({})), 60_000);
   afterAll(async () => r?.stop());
 
-  it.each(['/etc/passwd', '/proc/self/environ', 'workflow-encryption.key', '../echo-workflow.json'])('refuses a workflow file (%s): inline definitions only, a 400 naming the setting', async (file) => {
-    const res = await r.seed({ workflows: [{ file }] });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('invalid_scenario');
-    expect(res.body.message).toContain(file);
-    expect(res.body.message).toMatch(/HAMLET_SCENARIO_DIR/);
-    expect(res.body.message).not.toMatch(/root:|PATH=/);
-  });
+  it.each(['/etc/passwd', '/proc/self/environ', 'workflow-encryption.key', '../echo-workflow.json'])(
+    'refuses a workflow file (%s): inline definitions only, a 400 naming the setting',
+    async (file) => {
+      const res = await r.seed({ workflows: [{ file }] });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('invalid_scenario');
+      expect(res.body.message).toContain(file);
+      expect(res.body.message).toMatch(/HAMLET_SCENARIO_DIR/);
+      expect(res.body.message).not.toMatch(/root:|PATH=/);
+    },
+  );
 
   it('still seeds inline definitions', async () => {
     const res = await r.seed({ workflows: [{ definition: WORKFLOW }] });
@@ -98,15 +117,18 @@ describe('the admin API with HAMLET_SCENARIO_DIR', () => {
     expect(res.status).toBe(200);
   });
 
-  it.each(refusedPaths())('refuses %s (outside the folder, symlinks resolved) before anything is seeded', async (file) => {
-    const before = await r.hamlet.platform.db.kysely.selectFrom('workflow_workflows').select('id').execute();
-    const res = await r.seed({ workflows: [{ definition: { ...WORKFLOW, name: 'first step' } }, { file }] });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toContain(file);
-    expect(res.body.message).toMatch(/outside/);
-    expect(res.body.message).not.toContain(SECRET);
-    expect(await r.hamlet.platform.db.kysely.selectFrom('workflow_workflows').select('id').execute()).toEqual(before);
-  });
+  it.each(refusedPaths())(
+    'refuses %s (outside the folder, symlinks resolved) before anything is seeded',
+    async (file) => {
+      const before = await r.hamlet.platform.db.kysely.selectFrom('workflow_workflows').select('id').execute();
+      const res = await r.seed({ workflows: [{ definition: { ...WORKFLOW, name: 'first step' } }, { file }] });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain(file);
+      expect(res.body.message).toMatch(/outside/);
+      expect(res.body.message).not.toContain(SECRET);
+      expect(await r.hamlet.platform.db.kysely.selectFrom('workflow_workflows').select('id').execute()).toEqual(before);
+    },
+  );
 
   it('a file that is not JSON, or missing, is a 400 naming it; its content is in neither the answer nor the log', async () => {
     for (const file of ['notes.txt', 'missing.json']) {
@@ -125,7 +147,13 @@ describe('scenarios from the command line', () => {
   beforeAll(async () => (r = await start({})), 60_000);
   afterAll(async () => r?.stop());
 
-  const seedFrom = (file: string) => seedScenario(r.hamlet.platform, r.hamlet.services, parseScenario(JSON.stringify({ workflows: [{ file }] })), folder);
+  const seedFrom = (file: string) =>
+    seedScenario(
+      r.hamlet.platform,
+      r.hamlet.services,
+      parseScenario(JSON.stringify({ workflows: [{ file }] })),
+      folder,
+    );
 
   it('read workflow files next to the scenario', async () => {
     await expect(seedFrom('ok.json')).resolves.toBeTruthy();

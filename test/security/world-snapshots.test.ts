@@ -21,7 +21,11 @@ interface Answer {
 
 function adminOf(t: TestHamlet, key: string) {
   const web = t.hamlet.console!.urls.web!;
-  const call = async (method: string, url: string, opts: { body?: unknown; gzip?: Buffer; key?: string } = {}): Promise<Answer> => {
+  const call = async (
+    method: string,
+    url: string,
+    opts: { body?: unknown; gzip?: Buffer; key?: string } = {},
+  ): Promise<Answer> => {
     const headers: Record<string, string> = { authorization: `Bearer ${opts.key ?? key}` };
     let body: BodyInit | undefined;
     if (opts.gzip) {
@@ -33,7 +37,10 @@ function adminOf(t: TestHamlet, key: string) {
     }
     const res = await fetch(web + url, { method, headers, body });
     const text = await res.text();
-    return { status: res.status, body: /json/.test(res.headers.get('content-type') ?? '') && text ? JSON.parse(text) : text };
+    return {
+      status: res.status,
+      body: /json/.test(res.headers.get('content-type') ?? '') && text ? JSON.parse(text) : text,
+    };
   };
   return {
     call,
@@ -52,8 +59,25 @@ function place(t: TestHamlet, file: Buffer, hash: string): string {
 
 const hashOfFile = (file: Buffer): string => JSON.parse(gunzipSync(file).toString('utf8').split('\n', 1)[0]).hash;
 
-const JOB = { attempts: 0, created_at: '2026-01-05T00:00:00.000Z', id: 'job-1', last_error: null, locked_until: null, max_attempts: 3, payload: '{}', queue: 'nothing', run_at: '2026-01-05T00:00:00.000Z', status: 'done', updated_at: '2026-01-05T00:00:00.000Z' };
-const jobs = (rows: Array<Record<string, unknown>>): CraftedTable => ({ name: 'platform_jobs', owner: 'platform', key: ['id'], rows });
+const JOB = {
+  attempts: 0,
+  created_at: '2026-01-05T00:00:00.000Z',
+  id: 'job-1',
+  last_error: null,
+  locked_until: null,
+  max_attempts: 3,
+  payload: '{}',
+  queue: 'nothing',
+  run_at: '2026-01-05T00:00:00.000Z',
+  status: 'done',
+  updated_at: '2026-01-05T00:00:00.000Z',
+};
+const jobs = (rows: Array<Record<string, unknown>>): CraftedTable => ({
+  name: 'platform_jobs',
+  owner: 'platform',
+  key: ['id'],
+  rows,
+});
 
 let t: TestHamlet;
 let admin: ReturnType<typeof adminOf>;
@@ -67,7 +91,11 @@ afterAll(async () => t?.destroy());
 
 async function somethingInTheWorld(): Promise<string> {
   mailKey = (await t.hamlet.platform.keys.create('mail')).key;
-  const res = await fetch(`${t.url('mail')}/v0/inboxes`, { method: 'POST', headers: { authorization: `Bearer ${mailKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ username: `w${Date.now().toString(36)}` }) });
+  const res = await fetch(`${t.url('mail')}/v0/inboxes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${mailKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ username: `w${Date.now().toString(36)}` }),
+  });
   expect(res.status).toBe(200);
   return admin.hash();
 }
@@ -75,14 +103,34 @@ async function somethingInTheWorld(): Promise<string> {
 describe('a snapshot cannot plant keys of the instance', () => {
   it('an admin key in a restored snapshot does not open the admin API, neither after the restore nor after a reset', async () => {
     const chosen = `hamlet_admin_${'P'.repeat(32)}`;
-    const file = craftSnapshot([{ name: 'platform_keys', owner: 'platform', key: ['id'], rows: [keyRow({ id: '00000000-0000-4000-8000-000000000001', service: 'admin', name: 'planted', hash: sha256(chosen) })] }]);
+    const file = craftSnapshot([
+      {
+        name: 'platform_keys',
+        owner: 'platform',
+        key: ['id'],
+        rows: [
+          keyRow({
+            id: '00000000-0000-4000-8000-000000000001',
+            service: 'admin',
+            name: 'planted',
+            hash: sha256(chosen),
+          }),
+        ],
+      },
+    ]);
     expect((await admin.call('GET', '/admin/api/world/hash', { key: chosen })).status).toBe(401);
     const up = await admin.upload(file);
     expect(up.status).toBe(201);
     const restored = await admin.call('POST', `/admin/api/world/snapshots/${up.body.id}/restore`);
     expect(restored.status).toBe(200);
     expect((await admin.call('GET', '/admin/api/world/hash', { key: chosen })).status).toBe(401);
-    expect(await t.hamlet.platform.db.kysely.selectFrom('platform_keys').select('id').where('hash', '=', sha256(chosen)).execute()).toEqual([]);
+    expect(
+      await t.hamlet.platform.db.kysely
+        .selectFrom('platform_keys')
+        .select('id')
+        .where('hash', '=', sha256(chosen))
+        .execute(),
+    ).toEqual([]);
     expect((await admin.call('POST', '/admin/api/world/reset')).status).toBe(200);
     expect((await admin.call('GET', '/admin/api/world/hash', { key: chosen })).status).toBe(401);
   });
@@ -96,7 +144,12 @@ describe('a snapshot cannot plant keys of the instance', () => {
         owner: 'platform',
         key: ['id'],
         rows: [
-          keyRow({ id: '00000000-0000-4000-8000-000000000002', service: 'mail', name: 'hamlet-console', hash: sha256(chosen) }),
+          keyRow({
+            id: '00000000-0000-4000-8000-000000000002',
+            service: 'mail',
+            name: 'hamlet-console',
+            hash: sha256(chosen),
+          }),
           keyRow({ id: '00000000-0000-4000-8000-000000000003', service: 'mail', name: 'agent', hash: sha256(agent) }),
         ],
       },
@@ -104,7 +157,8 @@ describe('a snapshot cannot plant keys of the instance', () => {
     const up = await admin.upload(file);
     expect(up.status).toBe(201);
     expect((await admin.call('POST', `/admin/api/world/snapshots/${up.body.id}/restore`)).status).toBe(200);
-    const inboxes = (key: string) => fetch(`${t.url('mail')}/v0/inboxes`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+    const inboxes = (key: string) =>
+      fetch(`${t.url('mail')}/v0/inboxes`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
     expect(await inboxes(chosen)).toBe(401);
     // An agent's key is world state: it is restored.
     expect(await inboxes(agent)).toBe(200);
@@ -116,23 +170,34 @@ describe('a refused snapshot changes nothing', () => {
     ['a clock that is not a date', { frozen: false, now: 'not a date' }, /clock/],
     ['a clock given as a number', { frozen: true, now: 12 }, /clock/],
     ['a clock whose frozen is not a boolean', { frozen: 'yes', now: '2026-01-05T00:00:00.000Z' }, /clock/],
-  ])('%s: refused on upload (400), and on restore when the file was copied into the folder (400, nothing replaced)', async (_what, clock, message) => {
-    const before = await somethingInTheWorld();
-    const file = craftSnapshot([jobs([JOB])], { clock });
-    const up = await admin.upload(file);
-    expect(up.status).toBe(400);
-    expect(up.body.message).toMatch(message);
-    const id = place(t, file, hashOfFile(file));
-    const restored = await admin.call('POST', `/admin/api/world/snapshots/${id}/restore`);
-    expect(restored.status).toBe(400);
-    expect(restored.body.message).toMatch(message);
-    expect(await admin.hash()).toBe(before);
-  });
+  ])(
+    '%s: refused on upload (400), and on restore when the file was copied into the folder (400, nothing replaced)',
+    async (_what, clock, message) => {
+      const before = await somethingInTheWorld();
+      const file = craftSnapshot([jobs([JOB])], { clock });
+      const up = await admin.upload(file);
+      expect(up.status).toBe(400);
+      expect(up.body.message).toMatch(message);
+      const id = place(t, file, hashOfFile(file));
+      const restored = await admin.call('POST', `/admin/api/world/snapshots/${id}/restore`);
+      expect(restored.status).toBe(400);
+      expect(restored.body.message).toMatch(message);
+      expect(await admin.hash()).toBe(before);
+    },
+  );
 
   it.each([
     ['a column the table does not have', [{ ...JOB, evil: 'x' }], /platform_jobs.*evil|evil.*platform_jobs/],
-    ['a NOT NULL column left out', [Object.fromEntries(Object.entries(JOB).filter(([k]) => k !== 'payload'))], /platform_jobs/],
-    ['a value that is no column value', [{ ...JOB, payload: { nested: true } }], /platform_jobs.*payload|payload.*platform_jobs/],
+    [
+      'a NOT NULL column left out',
+      [Object.fromEntries(Object.entries(JOB).filter(([k]) => k !== 'payload'))],
+      /platform_jobs/,
+    ],
+    [
+      'a value that is no column value',
+      [{ ...JOB, payload: { nested: true } }],
+      /platform_jobs.*payload|payload.*platform_jobs/,
+    ],
     ['two rows with one key', [JOB, { ...JOB }], /platform_jobs/],
   ])('%s: a 400 naming the table, and nothing replaced', async (_what, rows, message) => {
     const before = await somethingInTheWorld();
@@ -145,7 +210,9 @@ describe('a refused snapshot changes nothing', () => {
     expect(restored.body.message).toMatch(message);
     expect(await admin.hash()).toBe(before);
     // The services still answer from the world as it was.
-    expect((await fetch(`${t.url('mail')}/v0/inboxes`, { headers: { authorization: `Bearer ${mailKey}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${t.url('mail')}/v0/inboxes`, { headers: { authorization: `Bearer ${mailKey}` } })).status,
+    ).toBe(200);
   });
 });
 
@@ -156,7 +223,11 @@ describe('snapshot listing', () => {
     writeFileSync(path.join(t.dataDir, 'worlds', `${saved.id}.jsonl.gz`), Buffer.from('not gzip at all'));
     const list = await admin.call('GET', '/admin/api/world/snapshots');
     expect(list.status).toBe(200);
-    expect(list.body.snapshots.find((s: any) => s.id === saved.id)).toMatchObject({ hash: saved.hash, name: 'listed', rows: saved.rows });
+    expect(list.body.snapshots.find((s: any) => s.id === saved.id)).toMatchObject({
+      hash: saved.hash,
+      name: 'listed',
+      rows: saved.rows,
+    });
     // Restoring the damaged file is refused, not a 500.
     expect((await admin.call('POST', `/admin/api/world/snapshots/${saved.id}/restore`)).status).toBe(400);
   });
@@ -199,19 +270,34 @@ describe('limits an operator sets', () => {
   beforeAll(async () => {
     small = await startTestHamlet({
       services: ['home'],
-      env: { HAMLET_CONSOLE: 'on', HAMLET_WORLD_MAX_FILE: '65536', HAMLET_WORLD_MAX_BYTES: '65536', HAMLET_WORLD_MAX_ROWS: '50', HAMLET_WORLD_MAX_LINE: '4096' },
+      env: {
+        HAMLET_CONSOLE: 'on',
+        HAMLET_WORLD_MAX_FILE: '65536',
+        HAMLET_WORLD_MAX_BYTES: '65536',
+        HAMLET_WORLD_MAX_ROWS: '50',
+        HAMLET_WORLD_MAX_LINE: '4096',
+      },
     });
     key = (await small.hamlet.platform.keys.create('admin')).key;
     a = adminOf(small, key);
   }, 60_000);
   afterAll(async () => small?.destroy());
 
-  const manyJobs = (n: number, payload = '{}') => jobs(Array.from({ length: n }, (_, i) => ({ ...JOB, id: `job-${String(i).padStart(7, '0')}`, payload })));
+  const manyJobs = (n: number, payload = '{}') =>
+    jobs(Array.from({ length: n }, (_, i) => ({ ...JOB, id: `job-${String(i).padStart(7, '0')}`, payload })));
 
   it.each([
     ['more rows than HAMLET_WORLD_MAX_ROWS', () => craftSnapshot([manyJobs(51)]), /HAMLET_WORLD_MAX_ROWS/],
-    ['a line longer than HAMLET_WORLD_MAX_LINE', () => craftSnapshot([manyJobs(1, 'x'.repeat(5000))]), /HAMLET_WORLD_MAX_LINE/],
-    ['more than HAMLET_WORLD_MAX_BYTES decompressed', () => craftSnapshot([manyJobs(40, 'y'.repeat(3000))]), /HAMLET_WORLD_MAX_BYTES/],
+    [
+      'a line longer than HAMLET_WORLD_MAX_LINE',
+      () => craftSnapshot([manyJobs(1, 'x'.repeat(5000))]),
+      /HAMLET_WORLD_MAX_LINE/,
+    ],
+    [
+      'more than HAMLET_WORLD_MAX_BYTES decompressed',
+      () => craftSnapshot([manyJobs(40, 'y'.repeat(3000))]),
+      /HAMLET_WORLD_MAX_BYTES/,
+    ],
   ])('%s: 413 naming it', async (_what, make, message) => {
     const up = await a.upload(make());
     expect(up.status).toBe(413);

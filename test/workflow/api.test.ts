@@ -13,7 +13,9 @@ describe('auth', () => {
     const none = await s.call('GET', '/api/v1/workflows');
     expect(none.status).toBe(401);
     expect(none.body).toEqual({ message: "'X-WORKFLOW-API-KEY' header required" });
-    const wrong = await s.call('GET', '/api/v1/workflows', { headers: { 'x-workflow-api-key': 'hamlet_workflow_nope' } });
+    const wrong = await s.call('GET', '/api/v1/workflows', {
+      headers: { 'x-workflow-api-key': 'hamlet_workflow_nope' },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ message: 'unauthorized' });
     const n8n = await s.call('GET', '/api/v1/workflows', { headers: { 'x-n8n-api-key': s.key } });
@@ -31,7 +33,16 @@ describe('workflows', () => {
   test('create returns 200 with n8n fields; get, list, delete; repeat delete 404', async () => {
     const c = await s.api('POST', '/workflows', manualSetWorkflow('crud'));
     expect(c.status).toBe(200);
-    expect(c.body).toMatchObject({ name: 'crud', active: false, isArchived: false, versionCounter: 1, triggerCount: 0, tags: [], staticData: null, pinData: null });
+    expect(c.body).toMatchObject({
+      name: 'crud',
+      active: false,
+      isArchived: false,
+      versionCounter: 1,
+      triggerCount: 0,
+      tags: [],
+      staticData: null,
+      pinData: null,
+    });
     expect(c.body.id).toMatch(/^[0-9A-Za-z]{16}$/);
     expect(c.body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(c.body.versionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -52,7 +63,11 @@ describe('workflows', () => {
     const { settings: _drop, ...bare } = manualSetWorkflow('fresh') as Record<string, unknown>;
     const fresh = await s.api('POST', '/workflows', bare);
     expect(fresh.body.settings).toEqual({ executionOrder: 'v1' });
-    const imported = await s.api('POST', '/workflows', { ...bare, name: 'imported', settings: { saveManualExecutions: true } });
+    const imported = await s.api('POST', '/workflows', {
+      ...bare,
+      name: 'imported',
+      settings: { saveManualExecutions: true },
+    });
     expect(imported.body.settings).toEqual({ saveManualExecutions: true });
   });
 
@@ -66,11 +81,33 @@ describe('workflows', () => {
       name: 'export',
       nodes: [
         { parameters: {}, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
-        { parameters: { content: '## note' }, name: 'Sticky', type: 'n8n-nodes-base.stickyNote', typeVersion: 1, position: [0, 200] },
-        { parameters: { project: 'X' }, name: 'Send to Jira', type: 'n8n-nodes-base.jira', typeVersion: 1, position: [200, 0], credentials: { jiraSoftwareCloudApi: { id: '5', name: 'Jira' } } },
-        { parameters: {}, name: 'Model', type: '@n8n/n8n-nodes-langchain.lmChatOpenAi', typeVersion: 1.2, position: [200, 200] },
+        {
+          parameters: { content: '## note' },
+          name: 'Sticky',
+          type: 'n8n-nodes-base.stickyNote',
+          typeVersion: 1,
+          position: [0, 200],
+        },
+        {
+          parameters: { project: 'X' },
+          name: 'Send to Jira',
+          type: 'n8n-nodes-base.jira',
+          typeVersion: 1,
+          position: [200, 0],
+          credentials: { jiraSoftwareCloudApi: { id: '5', name: 'Jira' } },
+        },
+        {
+          parameters: {},
+          name: 'Model',
+          type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+          typeVersion: 1.2,
+          position: [200, 200],
+        },
       ],
-      connections: { Start: { main: [[{ node: 'Send to Jira', type: 'main', index: 0 }]] }, Model: { ai_languageModel: [[{ node: 'Send to Jira', type: 'ai_languageModel', index: 0 }]] } },
+      connections: {
+        Start: { main: [[{ node: 'Send to Jira', type: 'main', index: 0 }]] },
+        Model: { ai_languageModel: [[{ node: 'Send to Jira', type: 'ai_languageModel', index: 0 }]] },
+      },
       pinData: {},
     };
     const c = await s.api('POST', '/workflows', exported);
@@ -86,20 +123,33 @@ describe('workflows', () => {
     const e = await s.api('POST', `/workflows/${c.body.id}/execute`, { data: {} });
     expect(e.status).toBe(200);
     expect(e.body.status).toBe('error');
-    expect(e.body.data.resultData.error.message).toBe('Node "Send to Jira" has unknown type "n8n-nodes-base.jira" (typeVersion 1)');
+    expect(e.body.data.resultData.error.message).toBe(
+      'Node "Send to Jira" has unknown type "n8n-nodes-base.jira" (typeVersion 1)',
+    );
     expect(Object.keys(e.body.data.resultData.runData)).toEqual(['Start', 'Send to Jira']);
   });
 
   test('create validation: required properties, types, bad JSON', async () => {
-    expect((await s.api('POST', '/workflows', { name: 'x', connections: {} })).body).toEqual({ message: "request/body must have required property 'nodes'" });
-    expect((await s.api('POST', '/workflows', { nodes: [], connections: {} })).body).toEqual({ message: "request/body must have required property 'name'" });
+    expect((await s.api('POST', '/workflows', { name: 'x', connections: {} })).body).toEqual({
+      message: "request/body must have required property 'nodes'",
+    });
+    expect((await s.api('POST', '/workflows', { nodes: [], connections: {} })).body).toEqual({
+      message: "request/body must have required property 'name'",
+    });
     const bad = await s.api('POST', '/workflows', { name: 'x', nodes: 'no', connections: {} });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('request/body/nodes must be array');
     const json = await s.api('POST', '/workflows', '{"name": ');
     expect(json.status).toBe(400);
     expect(json.body).toHaveProperty('message');
-    const dup = await s.api('POST', '/workflows', { name: 'x', nodes: [{ name: 'A', type: 't' }, { name: 'A', type: 't' }], connections: {} });
+    const dup = await s.api('POST', '/workflows', {
+      name: 'x',
+      nodes: [
+        { name: 'A', type: 't' },
+        { name: 'A', type: 't' },
+      ],
+      connections: {},
+    });
     expect(dup.status).toBe(400);
     expect((await s.api('POST', '/workflows', [])).status).toBe(400);
     const count = (await s.api('GET', '/workflows?name=x')).body.data.length;
@@ -126,9 +176,15 @@ describe('workflows', () => {
 
   test('activation without a trigger is 400 with n8n words; nothing changes', async () => {
     const c = await s.api('POST', '/workflows', manualSetWorkflow('no trigger'));
-    for (const r of [await s.api('POST', `/workflows/${c.body.id}/activate`), await s.api('PATCH', `/workflows/${c.body.id}`, { active: true })]) {
+    for (const r of [
+      await s.api('POST', `/workflows/${c.body.id}/activate`),
+      await s.api('PATCH', `/workflows/${c.body.id}`, { active: true }),
+    ]) {
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ message: 'Workflow cannot be activated because it has no trigger node. At least one trigger, webhook, or polling node is required.' });
+      expect(r.body).toEqual({
+        message:
+          'Workflow cannot be activated because it has no trigger node. At least one trigger, webhook, or polling node is required.',
+      });
     }
     expect((await s.api('GET', `/workflows/${c.body.id}`)).body.active).toBe(false);
   });
@@ -145,7 +201,7 @@ describe('workflows', () => {
     expect((await s.api('GET', '/workflows?active=maybe')).status).toBe(400);
   });
 
-  test('create ignores an export\'s id unless ?keepId=true, which keeps it (409 when taken, 400 when unusable)', async () => {
+  test("create ignores an export's id unless ?keepId=true, which keeps it (409 when taken, 400 when unusable)", async () => {
     const exported = { ...manualSetWorkflow('exported'), id: 'KeptId0000000001' };
     const plain = await s.api('POST', '/workflows', exported);
     expect(plain.status).toBe(200);
@@ -168,7 +224,9 @@ describe('workflows', () => {
 
   test('PUT is a full replace: required keys, unknown keys refused, read-only keys refused as n8n does', async () => {
     const c = await s.api('POST', '/workflows', manualSetWorkflow('put'));
-    expect((await s.api('PUT', `/workflows/${c.body.id}`, { name: 'x' })).body).toEqual({ message: "request/body must have required property 'nodes'" });
+    expect((await s.api('PUT', `/workflows/${c.body.id}`, { name: 'x' })).body).toEqual({
+      message: "request/body must have required property 'nodes'",
+    });
     const extra = await s.api('PUT', `/workflows/${c.body.id}`, { ...manualSetWorkflow('put2'), bogus: 1 });
     expect(extra.body).toEqual({ message: 'request/body must NOT have additional properties' });
     const { name: _name, nodes, connections, settings } = c.body;
@@ -188,14 +246,17 @@ describe('workflows', () => {
       expect(r.status).toBe(200);
       expect(r.body.data.length).toBeLessThanOrEqual(2);
       seen.push(...r.body.data.map((w: any) => w.id));
-      if (first) expect(JSON.parse(Buffer.from(r.body.nextCursor, 'base64').toString())).toEqual({ limit: 2, offset: 2 });
+      if (first)
+        expect(JSON.parse(Buffer.from(r.body.nextCursor, 'base64').toString())).toEqual({ limit: 2, offset: 2 });
       cursor = r.body.nextCursor;
       first = false;
     }
     const all = (await s.api('GET', '/workflows?limit=250')).body.data.map((w: any) => w.id);
     expect(seen).toEqual(all);
     expect((await s.api('GET', '/workflows?cursor=!!!')).body).toEqual({ message: 'An invalid cursor was provided' });
-    expect((await s.api('GET', '/workflows?limit=251')).body).toEqual({ message: 'request/query/limit must be <= 250' });
+    expect((await s.api('GET', '/workflows?limit=251')).body).toEqual({
+      message: 'request/query/limit must be <= 250',
+    });
     expect((await s.api('GET', '/workflows?limit=0')).status).toBe(400);
     expect((await s.api('GET', '/workflows?limit=abc')).status).toBe(400);
   });
@@ -239,7 +300,15 @@ describe('executions', () => {
     const c = await s.api('POST', '/workflows', manualSetWorkflow('exec'));
     const e = await s.api('POST', `/workflows/${c.body.id}/execute`, { data: { name: 'Ann' } });
     expect(e.status).toBe(200);
-    expect(e.body).toMatchObject({ finished: true, mode: 'manual', status: 'success', workflowId: c.body.id, retryOf: null, waitTill: null, storedAt: 'db' });
+    expect(e.body).toMatchObject({
+      finished: true,
+      mode: 'manual',
+      status: 'success',
+      workflowId: c.body.id,
+      retryOf: null,
+      waitTill: null,
+      storedAt: 'db',
+    });
     expect(e.body.data.resultData.runData.Set[0].data.main[0][0].json).toEqual({ greeting: 'Hello Ann' });
     expect(e.body.data.resultData.lastNodeExecuted).toBe('Set');
     expect(e.body.workflowData.id).toBe(c.body.id);
@@ -247,7 +316,18 @@ describe('executions', () => {
     expect(g.body.data).toEqual(e.body.data);
     const light = await s.api('GET', `/executions/${e.body.id}`);
     expect(light.body).not.toHaveProperty('data');
-    expect(Object.keys(light.body).sort()).toEqual(['finished', 'id', 'mode', 'retryOf', 'retrySuccessId', 'startedAt', 'status', 'stoppedAt', 'waitTill', 'workflowId']);
+    expect(Object.keys(light.body).sort()).toEqual([
+      'finished',
+      'id',
+      'mode',
+      'retryOf',
+      'retrySuccessId',
+      'startedAt',
+      'status',
+      'stoppedAt',
+      'waitTill',
+      'workflowId',
+    ]);
     expect((await s.api('POST', '/workflows/nope/execute', { data: {} })).status).toBe(404);
     expect((await s.api('POST', `/workflows/${c.body.id}/execute`, { data: 5 })).status).toBe(400);
   });
@@ -255,11 +335,15 @@ describe('executions', () => {
   test('list: newest first, workflowId and status filters, keyset cursor, includeData, bad status 400', async () => {
     const c = await s.api('POST', '/workflows', manualSetWorkflow('list-exec'));
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await s.api('POST', `/workflows/${c.body.id}/execute`, { data: { name: String(i) } })).body.id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await s.api('POST', `/workflows/${c.body.id}/execute`, { data: { name: String(i) } })).body.id);
     const page1 = await s.api('GET', `/executions?workflowId=${c.body.id}&limit=2`);
     expect(page1.body.data.map((e: any) => e.id)).toEqual([ids[2], ids[1]]);
     expect(JSON.parse(Buffer.from(page1.body.nextCursor, 'base64').toString())).toEqual({ lastId: ids[1], limit: 2 });
-    const page2 = await s.api('GET', `/executions?workflowId=${c.body.id}&cursor=${encodeURIComponent(page1.body.nextCursor)}`);
+    const page2 = await s.api(
+      'GET',
+      `/executions?workflowId=${c.body.id}&cursor=${encodeURIComponent(page1.body.nextCursor)}`,
+    );
     expect(page2.body.data.map((e: any) => e.id)).toEqual([ids[0]]);
     expect(page2.body.nextCursor).toBeNull();
     expect((await s.api('GET', `/executions?workflowId=${c.body.id}&status=error`)).body.data).toEqual([]);
@@ -267,7 +351,9 @@ describe('executions', () => {
     expect((await s.api('GET', '/executions?status=nope')).status).toBe(400);
     const withData = await s.api('GET', `/executions?workflowId=${c.body.id}&includeData=true&limit=1`);
     expect(withData.body.data[0].data.resultData.runData).toHaveProperty('Set');
-    expect((await s.api('GET', '/executions?cursor=eyJ4Ijox')).body).toEqual({ message: 'An invalid cursor was provided' });
+    expect((await s.api('GET', '/executions?cursor=eyJ4Ijox')).body).toEqual({
+      message: 'An invalid cursor was provided',
+    });
     expect((await s.api('GET', '/executions?limit=20')).status).toBe(200);
   });
 
@@ -308,7 +394,9 @@ describe('executions', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ mode: 'retry', retryOf: failed.body.id, status: 'error' });
     // With the current workflow, fixed to not need the number: the retry succeeds and the original records it.
-    await s.api('PATCH', `/workflows/${c.body.id}`, { nodes: manualSetWorkflow('retry', [{ name: 'n', type: 'string', value: '={{ $json.n }}' }]).nodes });
+    await s.api('PATCH', `/workflows/${c.body.id}`, {
+      nodes: manualSetWorkflow('retry', [{ name: 'n', type: 'string', value: '={{ $json.n }}' }]).nodes,
+    });
     const ok = await s.api('POST', `/executions/${failed.body.id}/retry`, { loadWorkflow: true });
     expect(ok.body).toMatchObject({ mode: 'retry', status: 'success', retryOf: failed.body.id });
     expect((await s.api('GET', `/executions/${failed.body.id}`)).body.retrySuccessId).toBe(ok.body.id);
@@ -326,10 +414,19 @@ describe('executions', () => {
 });
 
 test('an n8n client flow: list with cursor, GET, PUT of the body minus read-only fields, activate, deactivate', async () => {
-  const n8n = (method: string, path: string, body?: unknown) => s.api(method, path, body, { 'x-n8n-api-key': s.key, 'x-workflow-api-key': '' });
+  const n8n = (method: string, path: string, body?: unknown) =>
+    s.api(method, path, body, { 'x-n8n-api-key': s.key, 'x-workflow-api-key': '' });
   const hook = {
     name: 'client flow',
-    nodes: [{ name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path: 'client-flow', httpMethod: 'POST', responseMode: 'lastNode' } }],
+    nodes: [
+      {
+        name: 'Hook',
+        type: 'n8n-nodes-base.webhook',
+        typeVersion: 2,
+        position: [0, 0],
+        parameters: { path: 'client-flow', httpMethod: 'POST', responseMode: 'lastNode' },
+      },
+    ],
     connections: {},
     settings: { executionOrder: 'v1' },
   };
@@ -343,45 +440,132 @@ test('an n8n client flow: list with cursor, GET, PUT of the body minus read-only
   } while (cursor);
   expect(ids).toContain(created.id);
   const got = (await n8n('GET', `/workflows/${created.id}`)).body;
-  const { id, active, createdAt, updatedAt, tags, isArchived, versionId, triggerCount, meta, activeVersion, activeVersionId, versionCounter, shared, ...writable } = got;
+  const {
+    id,
+    active,
+    createdAt,
+    updatedAt,
+    tags,
+    isArchived,
+    versionId,
+    triggerCount,
+    meta,
+    activeVersion,
+    activeVersionId,
+    versionCounter,
+    shared,
+    ...writable
+  } = got;
   const put = await n8n('PUT', `/workflows/${created.id}`, { ...writable, name: 'client flow v2' });
   expect(put.status).toBe(200);
   expect(put.body.name).toBe('client flow v2');
   expect((await n8n('POST', `/workflows/${created.id}/activate`)).body.active).toBe(true);
-  expect((await s.call('POST', '/webhook/client-flow', { body: '{"a":1}', headers: { 'content-type': 'application/json' } })).body.body).toEqual({ a: 1 });
+  expect(
+    (await s.call('POST', '/webhook/client-flow', { body: '{"a":1}', headers: { 'content-type': 'application/json' } }))
+      .body.body,
+  ).toEqual({ a: 1 });
   expect((await n8n('POST', `/workflows/${created.id}/deactivate`)).body.active).toBe(false);
-  expect((await s.call('POST', '/webhook/client-flow', { body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(404);
+  expect(
+    (await s.call('POST', '/webhook/client-flow', { body: '{}', headers: { 'content-type': 'application/json' } }))
+      .status,
+  ).toBe(404);
 });
 
 test('/docs/json documents every /api/v1 route with its request and its success and error answers; webhook catch-alls are hidden', async () => {
   const doc = (await s.call('GET', '/docs/json')).body;
-  const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, op })));
+  const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, op })),
+  );
   expect(operations.map((o) => o.route).sort()).toEqual(
     [
-      'GET /api/v1/workflows', 'POST /api/v1/workflows', 'GET /api/v1/workflows/{id}', 'PATCH /api/v1/workflows/{id}', 'PUT /api/v1/workflows/{id}', 'DELETE /api/v1/workflows/{id}',
-      'POST /api/v1/workflows/{id}/activate', 'POST /api/v1/workflows/{id}/deactivate', 'POST /api/v1/workflows/{id}/execute', 'GET /api/v1/workflows/{id}/tags', 'PUT /api/v1/workflows/{id}/tags',
-      'GET /api/v1/executions', 'GET /api/v1/executions/{id}', 'DELETE /api/v1/executions/{id}', 'POST /api/v1/executions/{id}/stop', 'POST /api/v1/executions/stop', 'POST /api/v1/executions/{id}/retry',
-      'GET /api/v1/tags', 'POST /api/v1/tags', 'GET /api/v1/tags/{id}', 'PUT /api/v1/tags/{id}', 'DELETE /api/v1/tags/{id}',
-      'PUT /api/v1/workflows/{id}/transfer', 'GET /api/v1/projects', 'GET /api/v1/users', 'GET /api/v1/users/{id}', 'GET /healthz/readiness',
-      'GET /api/v1/variables', 'POST /api/v1/variables', 'PUT /api/v1/variables/{id}', 'PATCH /api/v1/variables/{id}', 'DELETE /api/v1/variables/{id}',
-      'GET /api/v1/credentials', 'POST /api/v1/credentials', 'GET /api/v1/credentials/{id}', 'PATCH /api/v1/credentials/{id}', 'DELETE /api/v1/credentials/{id}', 'GET /api/v1/credentials/schema/{type}', 'POST /api/v1/audit',
+      'GET /api/v1/workflows',
+      'POST /api/v1/workflows',
+      'GET /api/v1/workflows/{id}',
+      'PATCH /api/v1/workflows/{id}',
+      'PUT /api/v1/workflows/{id}',
+      'DELETE /api/v1/workflows/{id}',
+      'POST /api/v1/workflows/{id}/activate',
+      'POST /api/v1/workflows/{id}/deactivate',
+      'POST /api/v1/workflows/{id}/execute',
+      'GET /api/v1/workflows/{id}/tags',
+      'PUT /api/v1/workflows/{id}/tags',
+      'GET /api/v1/executions',
+      'GET /api/v1/executions/{id}',
+      'DELETE /api/v1/executions/{id}',
+      'POST /api/v1/executions/{id}/stop',
+      'POST /api/v1/executions/stop',
+      'POST /api/v1/executions/{id}/retry',
+      'GET /api/v1/tags',
+      'POST /api/v1/tags',
+      'GET /api/v1/tags/{id}',
+      'PUT /api/v1/tags/{id}',
+      'DELETE /api/v1/tags/{id}',
+      'PUT /api/v1/workflows/{id}/transfer',
+      'GET /api/v1/projects',
+      'GET /api/v1/users',
+      'GET /api/v1/users/{id}',
+      'GET /healthz/readiness',
+      'GET /api/v1/variables',
+      'POST /api/v1/variables',
+      'PUT /api/v1/variables/{id}',
+      'PATCH /api/v1/variables/{id}',
+      'DELETE /api/v1/variables/{id}',
+      'GET /api/v1/credentials',
+      'POST /api/v1/credentials',
+      'GET /api/v1/credentials/{id}',
+      'PATCH /api/v1/credentials/{id}',
+      'DELETE /api/v1/credentials/{id}',
+      'GET /api/v1/credentials/schema/{type}',
+      'POST /api/v1/audit',
       // Data tables, folders and test runs (n8n-mcp's n8n_manage_datatable, n8n_manage_folders, n8n_evaluations).
-      'GET /api/v1/data-tables', 'POST /api/v1/data-tables', 'GET /api/v1/data-tables/{dataTableId}', 'PATCH /api/v1/data-tables/{dataTableId}', 'DELETE /api/v1/data-tables/{dataTableId}',
-      'GET /api/v1/data-tables/{dataTableId}/rows', 'POST /api/v1/data-tables/{dataTableId}/rows', 'PATCH /api/v1/data-tables/{dataTableId}/rows/update', 'POST /api/v1/data-tables/{dataTableId}/rows/upsert', 'DELETE /api/v1/data-tables/{dataTableId}/rows/delete',
-      'GET /api/v1/projects/{projectId}/folders', 'POST /api/v1/projects/{projectId}/folders', 'GET /api/v1/projects/{projectId}/folders/{folderId}', 'PATCH /api/v1/projects/{projectId}/folders/{folderId}', 'DELETE /api/v1/projects/{projectId}/folders/{folderId}',
-      'GET /api/v1/workflows/{id}/test-runs', 'POST /api/v1/workflows/{id}/test-runs', 'GET /api/v1/workflows/{id}/test-runs/{runId}', 'GET /api/v1/workflows/{id}/test-runs/{runId}/test-cases', 'POST /api/v1/workflows/{id}/test-runs/{runId}/cancel',
+      'GET /api/v1/data-tables',
+      'POST /api/v1/data-tables',
+      'GET /api/v1/data-tables/{dataTableId}',
+      'PATCH /api/v1/data-tables/{dataTableId}',
+      'DELETE /api/v1/data-tables/{dataTableId}',
+      'GET /api/v1/data-tables/{dataTableId}/rows',
+      'POST /api/v1/data-tables/{dataTableId}/rows',
+      'PATCH /api/v1/data-tables/{dataTableId}/rows/update',
+      'POST /api/v1/data-tables/{dataTableId}/rows/upsert',
+      'DELETE /api/v1/data-tables/{dataTableId}/rows/delete',
+      'GET /api/v1/projects/{projectId}/folders',
+      'POST /api/v1/projects/{projectId}/folders',
+      'GET /api/v1/projects/{projectId}/folders/{folderId}',
+      'PATCH /api/v1/projects/{projectId}/folders/{folderId}',
+      'DELETE /api/v1/projects/{projectId}/folders/{folderId}',
+      'GET /api/v1/workflows/{id}/test-runs',
+      'POST /api/v1/workflows/{id}/test-runs',
+      'GET /api/v1/workflows/{id}/test-runs/{runId}',
+      'GET /api/v1/workflows/{id}/test-runs/{runId}/test-cases',
+      'POST /api/v1/workflows/{id}/test-runs/{runId}/cancel',
       // n8n's instance-level MCP server and its settings.
-      'POST /mcp-server/http', 'GET /rest/mcp/api-key', 'POST /rest/mcp/api-key/rotate', 'PATCH /rest/mcp/settings', 'PATCH /rest/mcp/workflows/{workflowId}/toggle-access',
+      'POST /mcp-server/http',
+      'GET /rest/mcp/api-key',
+      'POST /rest/mcp/api-key/rotate',
+      'PATCH /rest/mcp/settings',
+      'PATCH /rest/mcp/workflows/{workflowId}/toggle-access',
     ].sort(),
   );
   for (const { route, op } of operations) {
     const statuses = Object.keys(op.responses ?? {});
-    expect(statuses.some((c) => c.startsWith('2')), route).toBe(true);
+    expect(
+      statuses.some((c) => c.startsWith('2')),
+      route,
+    ).toBe(true);
     if (route.includes(' /api/v1/')) expect(statuses, route).toContain('401');
-    if (route.includes('{id}')) expect(op.parameters?.some((p: any) => p.in === 'path' && p.name === 'id'), route).toBe(true);
+    if (route.includes('{id}'))
+      expect(
+        op.parameters?.some((p: any) => p.in === 'path' && p.name === 'id'),
+        route,
+      ).toBe(true);
     // Actions that take no body: activation, stopping, starting or cancelling a test run, rotating the MCP key.
-    const bodiless = /^(GET|DELETE) |\/(activate|deactivate)$|\/executions\/\{id\}\/stop$|\/test-runs$|\/cancel$|\/api-key\/rotate$/;
+    const bodiless =
+      /^(GET|DELETE) |\/(activate|deactivate)$|\/executions\/\{id\}\/stop$|\/test-runs$|\/cancel$|\/api-key\/rotate$/;
     if (!bodiless.test(route)) expect(op.requestBody, route).toBeDefined();
-    if (/^GET \/api\/v1\/(workflows|executions|tags)$/.test(route)) expect(op.parameters?.map((p: any) => p.name), route).toEqual(expect.arrayContaining(['limit', 'cursor']));
+    if (/^GET \/api\/v1\/(workflows|executions|tags)$/.test(route))
+      expect(
+        op.parameters?.map((p: any) => p.name),
+        route,
+      ).toEqual(expect.arrayContaining(['limit', 'cursor']));
   }
 });

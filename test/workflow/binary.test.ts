@@ -16,7 +16,11 @@ function multipart(parts: Array<{ name: string; filename?: string; type?: string
   for (const p of parts) {
     let head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}\r\n`;
     if (p.type) head += `Content-Type: ${p.type}\r\n`;
-    chunks.push(Buffer.from(head + '\r\n'), Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(head + '\r\n'),
+      Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
   return Buffer.concat(chunks);
@@ -34,19 +38,45 @@ for (let i = 0; i < items.length; i++) {
 }
 return out;`;
 
-function workflow(name: string, path: string, nodes: Array<{ name: string } & Record<string, unknown>>, webhookParams: Record<string, unknown> = {}) {
+function workflow(
+  name: string,
+  path: string,
+  nodes: Array<{ name: string } & Record<string, unknown>>,
+  webhookParams: Record<string, unknown> = {},
+) {
   const all = [
-    { id: 'w', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: `${path}-id`, parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {}, ...webhookParams } },
+    {
+      id: 'w',
+      name: 'Webhook',
+      type: 'n8n-nodes-base.webhook',
+      typeVersion: 2,
+      position: [0, 0],
+      webhookId: `${path}-id`,
+      parameters: {
+        httpMethod: 'POST',
+        path,
+        responseMode: 'lastNode',
+        responseData: 'allEntries',
+        options: {},
+        ...webhookParams,
+      },
+    },
     ...nodes.map((n, i) => ({ id: `n${i}`, position: [200 * (i + 1), 0], ...n })),
   ];
   const names = all.map((n) => n.name as string);
-  const connections = Object.fromEntries(names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
+  const connections = Object.fromEntries(
+    names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
+  );
   return { name, nodes: all, connections, settings: { executionOrder: 'v1' } };
 }
 
 let s: WorkflowTestServer;
 const raw = async (path: string, body: Buffer | string, headers: Record<string, string>) => {
-  const res = await fetch(`${s.url}/webhook/${path}`, { method: 'POST', body: typeof body === 'string' ? body : new Uint8Array(body), headers });
+  const res = await fetch(`${s.url}/webhook/${path}`, {
+    method: 'POST',
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+    headers,
+  });
   const bytes = Buffer.from(await res.arrayBuffer());
   let json: any;
   try {
@@ -65,7 +95,11 @@ beforeAll(async () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect((await s.api('POST', `/workflows/${r.body.id}/activate`)).status).toBe(200);
   };
-  await create(workflow('upload', 'upload', [{ name: 'Files', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: DESCRIBE } }]));
+  await create(
+    workflow('upload', 'upload', [
+      { name: 'Files', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: DESCRIBE } },
+    ]),
+  );
   const make = `const bytes = Buffer.from($json.body.base64, 'base64');
 return [{ json: {}, binary: { data: await this.helpers.prepareBinaryData(bytes, $json.body.name) } }];`;
   await create(
@@ -74,7 +108,12 @@ return [{ json: {}, binary: { data: await this.helpers.prepareBinaryData(bytes, 
       'respond-file',
       [
         { name: 'Make', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: make } },
-        { name: 'Respond', type: 'n8n-nodes-base.respondToWebhook', typeVersion: 1.1, parameters: { respondWith: 'binary', options: {} } },
+        {
+          name: 'Respond',
+          type: 'n8n-nodes-base.respondToWebhook',
+          typeVersion: 1.1,
+          parameters: { respondWith: 'binary', options: {} },
+        },
       ],
       { responseMode: 'responseNode' },
     ),
@@ -87,18 +126,35 @@ afterAll(async () => {
 describe('multipart webhook bodies', () => {
   test('fields go to body, files to binary properties with their exact bytes', async () => {
     const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
-    const r = await raw('upload', multipart([{ name: 'title', data: 'Hi' }, { name: 'doc', filename: 'a.bin', type: 'application/octet-stream', data: bytes }, { name: 'note', filename: 'n.txt', type: 'text/plain', data: 'x\r\ny' }]), MULTIPART);
+    const r = await raw(
+      'upload',
+      multipart([
+        { name: 'title', data: 'Hi' },
+        { name: 'doc', filename: 'a.bin', type: 'application/octet-stream', data: bytes },
+        { name: 'note', filename: 'n.txt', type: 'text/plain', data: 'x\r\ny' },
+      ]),
+      MULTIPART,
+    );
     expect(r.status).toBe(200);
     const [item] = r.json;
     expect(item.body).toEqual({ title: 'Hi' });
-    expect(item.files.doc).toMatchObject({ fileName: 'a.bin', mimeType: 'application/octet-stream', length: 256, base64: bytes.toString('base64') });
+    expect(item.files.doc).toMatchObject({
+      fileName: 'a.bin',
+      mimeType: 'application/octet-stream',
+      length: 256,
+      base64: bytes.toString('base64'),
+    });
     expect(Buffer.from(item.files.note.base64, 'base64').toString()).toBe('x\r\ny');
   });
 
   test('a large file (1 MB) goes through the Code sandbox byte for byte', async () => {
     const bytes = Buffer.alloc(1024 * 1024);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) & 255;
-    const r = await raw('upload', multipart([{ name: 'big', filename: 'big.bin', type: 'application/octet-stream', data: bytes }]), MULTIPART);
+    const r = await raw(
+      'upload',
+      multipart([{ name: 'big', filename: 'big.bin', type: 'application/octet-stream', data: bytes }]),
+      MULTIPART,
+    );
     expect(r.status, JSON.stringify(r.json)?.slice(0, 300)).toBe(200);
     expect(r.json[0].files.big.length).toBe(bytes.length);
     expect(r.json[0].files.big.base64).toBe(bytes.toString('base64'));
@@ -131,19 +187,32 @@ describe('multipart webhook bodies', () => {
   });
 
   test('hostile: a body over the service limit (16 MB) is a 413', async () => {
-    const r = await raw('upload', multipart([{ name: 'huge', filename: 'h.bin', data: Buffer.alloc(17 * 1024 * 1024, 1) }]), MULTIPART);
+    const r = await raw(
+      'upload',
+      multipart([{ name: 'huge', filename: 'h.bin', data: Buffer.alloc(17 * 1024 * 1024, 1) }]),
+      MULTIPART,
+    );
     expect(r.status).toBe(413);
   });
 });
 
 describe('Respond to Webhook with a file', () => {
   test('answers the exact bytes with the file MIME type', async () => {
-    const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(Array.from({ length: 256 }, (_, i) => 255 - i))]);
-    const r = await raw('respond-file', JSON.stringify({ base64: bytes.toString('base64') }), { 'content-type': 'application/json' });
+    const bytes = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.from(Array.from({ length: 256 }, (_, i) => 255 - i)),
+    ]);
+    const r = await raw('respond-file', JSON.stringify({ base64: bytes.toString('base64') }), {
+      'content-type': 'application/json',
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('image/png');
     expect(r.bytes.equals(bytes)).toBe(true);
-    const named = await raw('respond-file', JSON.stringify({ base64: Buffer.from('a,b').toString('base64'), name: 'x.csv' }), { 'content-type': 'application/json' });
+    const named = await raw(
+      'respond-file',
+      JSON.stringify({ base64: Buffer.from('a,b').toString('base64'), name: 'x.csv' }),
+      { 'content-type': 'application/json' },
+    );
     expect(named.headers.get('content-type')).toBe('text/csv');
     expect(named.bytes.toString()).toBe('a,b');
   });
@@ -158,10 +227,21 @@ describe('files above WORKFLOW_BINARY_SPILL_BYTES', () => {
     // Upload → Wait (resumed by its webhook) → read the upload back from the Webhook node's stored output.
     const readBack = `const b = $('Webhook').first().binary ?? {};
 return [{ json: Object.fromEntries(Object.entries(b).map(([k, v]) => [k, { data: v.data ?? null, id: v.id ?? null }])) }];`;
-    const wf = workflow('spill', 'spill', [
-      { name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, webhookId: 'spill-wait', parameters: { resume: 'webhook' } },
-      { name: 'Read', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: readBack } },
-    ], { responseMode: 'onReceived' });
+    const wf = workflow(
+      'spill',
+      'spill',
+      [
+        {
+          name: 'Wait',
+          type: 'n8n-nodes-base.wait',
+          typeVersion: 1.1,
+          webhookId: 'spill-wait',
+          parameters: { resume: 'webhook' },
+        },
+        { name: 'Read', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: readBack } },
+      ],
+      { responseMode: 'onReceived' },
+    );
     const r = await t.api('POST', '/workflows', wf);
     workflowId = r.body.id;
     expect((await t.api('POST', `/workflows/${workflowId}/activate`)).status).toBe(200);
@@ -171,8 +251,16 @@ return [{ json: Object.fromEntries(Object.entries(b).map(([k, v]) => [k, { data:
   });
 
   async function upload(files: Array<{ name: string; data: Buffer }>): Promise<string> {
-    const before = new Set(((await t.api('GET', `/executions?workflowId=${workflowId}`)).body.data as any[]).map((e) => e.id));
-    const res = await fetch(`${t.url}/webhook/spill`, { method: 'POST', body: new Uint8Array(multipart(files.map((f) => ({ ...f, filename: `${f.name}.bin`, type: 'application/octet-stream' })))), headers: MULTIPART });
+    const before = new Set(
+      ((await t.api('GET', `/executions?workflowId=${workflowId}`)).body.data as any[]).map((e) => e.id),
+    );
+    const res = await fetch(`${t.url}/webhook/spill`, {
+      method: 'POST',
+      body: new Uint8Array(
+        multipart(files.map((f) => ({ ...f, filename: `${f.name}.bin`, type: 'application/octet-stream' }))),
+      ),
+      headers: MULTIPART,
+    });
     expect(res.status).toBe(200);
     await t.t.hamlet.platform.jobs.idle();
     const list = (await t.api('GET', `/executions?workflowId=${workflowId}`)).body.data as any[];
@@ -182,7 +270,10 @@ return [{ json: Object.fromEntries(Object.entries(b).map(([k, v]) => [k, { data:
   test('a large file is stored once in the data directory, referenced by the saved execution, and read back when the run resumes', async () => {
     const big = Buffer.alloc(5000, 9);
     const small = Buffer.from('tiny');
-    const id = await upload([{ name: 'big', data: big }, { name: 'small', data: small }]);
+    const id = await upload([
+      { name: 'big', data: big },
+      { name: 'small', data: small },
+    ]);
     const waiting = (await t.api('GET', `/executions/${id}?includeData=true`)).body;
     expect(waiting.status).toBe('waiting');
     const stored = waiting.data.resultData.runData.Webhook[0].data.main[0][0].binary;
@@ -192,7 +283,10 @@ return [{ json: Object.fromEntries(Object.entries(b).map(([k, v]) => [k, { data:
     // The Webhook's output and the execution's start data hold the same file: one copy on disk.
     expect(readdirSync(spilled(id))).toHaveLength(1);
 
-    expect((await t.call('POST', `/webhook-waiting/${id}`, { body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    expect(
+      (await t.call('POST', `/webhook-waiting/${id}`, { body: '{}', headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(200);
     await t.t.hamlet.platform.jobs.idle();
     const done = (await t.api('GET', `/executions/${id}?includeData=true`)).body;
     expect(done.status).toBe('success');
@@ -206,21 +300,36 @@ return [{ json: Object.fromEntries(Object.entries(b).map(([k, v]) => [k, { data:
 
   test('hostile: a reference naming another execution never reads that execution’s file', async () => {
     const first = await upload([{ name: 'secret', data: Buffer.alloc(3000, 7) }]);
-    const ref = (await t.api('GET', `/executions/${first}?includeData=true`)).body.data.resultData.runData.Webhook[0].data.main[0][0].binary.secret.id as string;
+    const ref = (await t.api('GET', `/executions/${first}?includeData=true`)).body.data.resultData.runData.Webhook[0]
+      .data.main[0][0].binary.secret.id as string;
     // A second workflow whose Code writes that reference into its own output, then waits and reads it back.
     const plant = `return [{ json: {}, binary: { stolen: { mimeType: 'text/plain', data: 'filesystem-v2', id: ${JSON.stringify(ref)} } } }];`;
     const readBack = `const b = $('Plant').first().binary.stolen; return [{ json: { data: b.data ?? null } }];`;
-    const wf = workflow('plant', 'plant', [
-      { name: 'Plant', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: plant } },
-      { name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, webhookId: 'plant-wait', parameters: { resume: 'webhook' } },
-      { name: 'Read', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: readBack } },
-    ], { responseMode: 'onReceived' });
+    const wf = workflow(
+      'plant',
+      'plant',
+      [
+        { name: 'Plant', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: plant } },
+        {
+          name: 'Wait',
+          type: 'n8n-nodes-base.wait',
+          typeVersion: 1.1,
+          webhookId: 'plant-wait',
+          parameters: { resume: 'webhook' },
+        },
+        { name: 'Read', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: readBack } },
+      ],
+      { responseMode: 'onReceived' },
+    );
     const c = await t.api('POST', '/workflows', wf);
     await t.api('POST', `/workflows/${c.body.id}/activate`);
     await t.call('POST', '/webhook/plant', { body: '{}', headers: { 'content-type': 'application/json' } });
     await t.t.hamlet.platform.jobs.idle();
     const exec = ((await t.api('GET', `/executions?workflowId=${c.body.id}`)).body.data as any[])[0];
-    await t.call('POST', `/webhook-waiting/${exec.id}`, { body: '{}', headers: { 'content-type': 'application/json' } });
+    await t.call('POST', `/webhook-waiting/${exec.id}`, {
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     await t.t.hamlet.platform.jobs.idle();
     const done = (await t.api('GET', `/executions/${exec.id}?includeData=true`)).body;
     expect(done.data.resultData.runData.Read[0].data.main[0][0].json).toEqual({ data: null });

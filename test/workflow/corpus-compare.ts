@@ -1,7 +1,18 @@
 // The corpus README's comparison rule, as code: every difference is reported with its path.
 export interface CaseExpectation {
   name: string;
-  trigger: { kind: 'webhook' | 'manual'; method?: string; path?: string; body?: unknown; raw?: string; rawBase64?: string; responseAs?: 'base64'; headers?: Record<string, string>; trigger?: string; resume?: ResumeCall };
+  trigger: {
+    kind: 'webhook' | 'manual';
+    method?: string;
+    path?: string;
+    body?: unknown;
+    raw?: string;
+    rawBase64?: string;
+    responseAs?: 'base64';
+    headers?: Record<string, string>;
+    trigger?: string;
+    resume?: ResumeCall;
+  };
   status: string;
   lastNodeExecuted: string;
   executionOrder: string[];
@@ -51,19 +62,30 @@ const STRING_FORMATS = {
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
 function checkShape(shape: Shape, actual: unknown, path: string, out: string[]): void {
-  if (typeName(actual) !== shape.type) return void out.push(`${path}: expected a ${shape.type}, got ${JSON.stringify(actual)?.slice(0, 120)}`);
+  if (typeName(actual) !== shape.type)
+    return void out.push(`${path}: expected a ${shape.type}, got ${JSON.stringify(actual)?.slice(0, 120)}`);
   const length = (actual as { length?: number }).length;
-  if (shape.length !== undefined && length !== shape.length) out.push(`${path}: expected length ${shape.length}, got ${length} (${JSON.stringify(actual)?.slice(0, 120)})`);
-  if (shape.format && !STRING_FORMATS[shape.format].test(actual as string)) out.push(`${path}: expected a ${shape.format} string, got ${JSON.stringify(actual)?.slice(0, 120)}`);
+  if (shape.length !== undefined && length !== shape.length)
+    out.push(`${path}: expected length ${shape.length}, got ${length} (${JSON.stringify(actual)?.slice(0, 120)})`);
+  if (shape.format && !STRING_FORMATS[shape.format].test(actual as string))
+    out.push(`${path}: expected a ${shape.format} string, got ${JSON.stringify(actual)?.slice(0, 120)}`);
 }
 
 /** JSON with object keys sorted, so an array's elements sort the same whatever their key order. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'undefined';
 }
-const byCanonical = (list: unknown[]) => list.map((v) => ({ v, key: canonical(v) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((e) => e.v);
+const byCanonical = (list: unknown[]) =>
+  list
+    .map((v) => ({ v, key: canonical(v) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((e) => e.v);
 
 /** How values at some paths are compared: dropped (only present), by shape, or as multisets. */
 interface Rules {
@@ -87,12 +109,14 @@ function compareValue(expected: unknown, actual: unknown, path: string, rules: R
   if (shape) return checkShape(shape, actual, path, out);
   if (rules.dropped.has(path)) return;
   if (rules.unordered.has(path) && Array.isArray(expected) && Array.isArray(actual)) {
-    if (expected.length !== actual.length) out.push(`${path}: expected ${expected.length} elements, got ${actual.length}`);
+    if (expected.length !== actual.length)
+      out.push(`${path}: expected ${expected.length} elements, got ${actual.length}`);
     const [e, a] = [byCanonical(expected), byCanonical(actual)];
     return e.forEach((v, i) => compareValue(v, a[i], `${path}/${i} (in any order)`, rules, out));
   }
   if (typeof expected === 'number' && typeof actual === 'number') {
-    if (expected !== actual && !(Number.isNaN(expected) && Number.isNaN(actual))) out.push(`${path}: expected ${expected}, got ${actual}`);
+    if (expected !== actual && !(Number.isNaN(expected) && Number.isNaN(actual)))
+      out.push(`${path}: expected ${expected}, got ${actual}`);
     return;
   }
   if (expected === null || typeof expected !== 'object') {
@@ -100,8 +124,10 @@ function compareValue(expected: unknown, actual: unknown, path: string, rules: R
     return;
   }
   if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return void out.push(`${path}: expected an array, got ${JSON.stringify(actual)?.slice(0, 200)}`);
-    if (expected.length !== actual.length) out.push(`${path}: expected ${expected.length} elements, got ${actual.length}`);
+    if (!Array.isArray(actual))
+      return void out.push(`${path}: expected an array, got ${JSON.stringify(actual)?.slice(0, 200)}`);
+    if (expected.length !== actual.length)
+      out.push(`${path}: expected ${expected.length} elements, got ${actual.length}`);
     expected.forEach((e, i) => compareValue(e, actual[i], `${path}/${i}`, rules, out));
     return;
   }
@@ -119,7 +145,10 @@ function compareValue(expected: unknown, actual: unknown, path: string, rules: R
     }
     compareValue(e[k], a[k], p, rules, out);
   }
-  if (!subset) for (const k of Object.keys(a)) if (!(k in e) && a[k] !== undefined && !rules.dropped.has(`${path}/${k}`)) out.push(`${path}/${k}: unexpected key (value ${JSON.stringify(a[k])?.slice(0, 120)})`);
+  if (!subset)
+    for (const k of Object.keys(a))
+      if (!(k in e) && a[k] !== undefined && !rules.dropped.has(`${path}/${k}`))
+        out.push(`${path}/${k}: unexpected key (value ${JSON.stringify(a[k])?.slice(0, 120)})`);
 }
 
 function substituteBaseUrl<T>(value: T, baseUrl: string): T {
@@ -128,31 +157,69 @@ function substituteBaseUrl<T>(value: T, baseUrl: string): T {
 
 interface ExecutionLike {
   status: string;
-  data: { resultData: { runData: Record<string, Array<{ executionIndex: number; executionStatus?: string; data?: { main: Array<Array<{ json: unknown }> | null> }; error?: { message: string } }>>; lastNodeExecuted?: string; error?: { message: string; node?: { name: string } } } };
+  data: {
+    resultData: {
+      runData: Record<
+        string,
+        Array<{
+          executionIndex: number;
+          executionStatus?: string;
+          data?: { main: Array<Array<{ json: unknown }> | null> };
+          error?: { message: string };
+        }>
+      >;
+      lastNodeExecuted?: string;
+      error?: { message: string; node?: { name: string } };
+    };
+  };
 }
 
 /** One answer against its recording: status, content type, Location, body. */
-function compareAnswer(expected: RecordedAnswer, actual: RecordedAnswer, path: string, rules: Rules, problems: string[]): void {
-  if (actual.status !== expected.status) problems.push(`${path} status: expected ${expected.status}, got ${actual.status}`);
+function compareAnswer(
+  expected: RecordedAnswer,
+  actual: RecordedAnswer,
+  path: string,
+  rules: Rules,
+  problems: string[],
+): void {
+  if (actual.status !== expected.status)
+    problems.push(`${path} status: expected ${expected.status}, got ${actual.status}`);
   const ct = (s: string) => s.split(';')[0]!.trim().toLowerCase();
-  if (ct(actual.contentType) !== ct(expected.contentType)) problems.push(`${path} contentType: expected ${expected.contentType}, got ${actual.contentType}`);
-  if (actual.location !== expected.location) problems.push(`${path} location: expected ${JSON.stringify(expected.location)}, got ${JSON.stringify(actual.location)}`);
+  if (ct(actual.contentType) !== ct(expected.contentType))
+    problems.push(`${path} contentType: expected ${expected.contentType}, got ${actual.contentType}`);
+  if (actual.location !== expected.location)
+    problems.push(
+      `${path} location: expected ${JSON.stringify(expected.location)}, got ${JSON.stringify(actual.location)}`,
+    );
   compareValue(expected.body, actual.body, `${path}/body`, rules, problems);
 }
 
-export function compareCase(c: CaseExpectation, exec: ExecutionLike, response: (RecordedAnswer & { resume?: RecordedAnswer }) | undefined, baseUrl: string): Outcome {
+export function compareCase(
+  c: CaseExpectation,
+  exec: ExecutionLike,
+  response: (RecordedAnswer & { resume?: RecordedAnswer }) | undefined,
+  baseUrl: string,
+): Outcome {
   const problems: string[] = [];
   const warnings: string[] = [];
   const expected = substituteBaseUrl(c, baseUrl);
-  const rules: Rules = { dropped: new Set(expected.droppedVolatilePaths ?? []), shapes: expected.volatileShapes ?? {}, unordered: new Set(expected.unorderedPaths ?? []) };
+  const rules: Rules = {
+    dropped: new Set(expected.droppedVolatilePaths ?? []),
+    shapes: expected.volatileShapes ?? {},
+    unordered: new Set(expected.unorderedPaths ?? []),
+  };
   const runData = exec.data.resultData.runData;
   if (exec.status !== expected.status) problems.push(`status: expected ${expected.status}, got ${exec.status}`);
-  if (exec.data.resultData.lastNodeExecuted !== expected.lastNodeExecuted) problems.push(`lastNodeExecuted: expected ${expected.lastNodeExecuted}, got ${exec.data.resultData.lastNodeExecuted}`);
+  if (exec.data.resultData.lastNodeExecuted !== expected.lastNodeExecuted)
+    problems.push(
+      `lastNodeExecuted: expected ${expected.lastNodeExecuted}, got ${exec.data.resultData.lastNodeExecuted}`,
+    );
   const order = Object.entries(runData)
     .flatMap(([name, runs]) => runs.map((r) => ({ name, i: r.executionIndex })))
     .sort((a, b) => a.i - b.i)
     .map((r) => r.name);
-  if (JSON.stringify(order) !== JSON.stringify(expected.executionOrder)) problems.push(`executionOrder: expected ${JSON.stringify(expected.executionOrder)}, got ${JSON.stringify(order)}`);
+  if (JSON.stringify(order) !== JSON.stringify(expected.executionOrder))
+    problems.push(`executionOrder: expected ${JSON.stringify(expected.executionOrder)}, got ${JSON.stringify(order)}`);
   for (const [node, runs] of Object.entries(expected.nodes)) {
     const ours = runData[node] ?? [];
     if (ours.length !== runs.length) problems.push(`/nodes/${node}: expected ${runs.length} runs, got ${ours.length}`);
@@ -160,10 +227,12 @@ export function compareCase(c: CaseExpectation, exec: ExecutionLike, response: (
       const our = ours[r];
       if (!our) return;
       const outputs = (our.data?.main ?? []).map((o) => (o ?? []).map((it) => it.json));
-      if (run.output) compareValue(run.output, JSON.parse(JSON.stringify(outputs)), `/nodes/${node}/${r}/output`, rules, problems);
+      if (run.output)
+        compareValue(run.output, JSON.parse(JSON.stringify(outputs)), `/nodes/${node}/${r}/output`, rules, problems);
       if (run.error) {
         if (!our.error) problems.push(`/nodes/${node}/${r}: expected an error "${run.error.message}", got none`);
-        else if (our.error.message !== run.error.message) warnings.push(`/nodes/${node}/${r}: error message "${our.error.message}" (n8n: "${run.error.message}")`);
+        else if (our.error.message !== run.error.message)
+          warnings.push(`/nodes/${node}/${r}: error message "${our.error.message}" (n8n: "${run.error.message}")`);
       }
     });
   }
@@ -182,8 +251,10 @@ export function compareCase(c: CaseExpectation, exec: ExecutionLike, response: (
     if (!response) problems.push('response: none recorded');
     else {
       compareAnswer(expected.response, response, '/response', rules, problems);
-      if (expected.response.resume && !response.resume) problems.push('/response/resume: the first answer gave no resume URL to call');
-      else if (expected.response.resume) compareAnswer(expected.response.resume, response.resume!, '/response/resume', rules, problems);
+      if (expected.response.resume && !response.resume)
+        problems.push('/response/resume: the first answer gave no resume URL to call');
+      else if (expected.response.resume)
+        compareAnswer(expected.response.resume, response.resume!, '/response/resume', rules, problems);
       else if (response.resume) problems.push('/response/resume: n8n gave no resume URL, the engine did');
     }
   }

@@ -3,4 +3,7 @@
 import path from 'node:path';
 import { defineCorpusSuite } from './corpus-suite.js';
 
-defineCorpusSuite({ title: 'n8n corpus', dir: process.env.N8N_CORPUS_DIR ?? path.resolve(import.meta.dirname, '../fixtures/n8n-corpus') });
+defineCorpusSuite({
+  title: 'n8n corpus',
+  dir: process.env.N8N_CORPUS_DIR ?? path.resolve(import.meta.dirname, '../fixtures/n8n-corpus'),
+});

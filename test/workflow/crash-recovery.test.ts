@@ -19,7 +19,9 @@ const procs: HamletProcess[] = [];
 beforeAll(async () => {
   storage = await testStorage();
   env = testEnv(storage, ['workflow'], { HAMLET_RATE_LIMITS: 'off', HAMLET_LOG_LEVEL: 'warn' });
-  const { stdout } = await promisify(execFile)(process.execPath, cliArgs('keys', 'create', 'workflow'), { env: { ...process.env, ...env } });
+  const { stdout } = await promisify(execFile)(process.execPath, cliArgs('keys', 'create', 'workflow'), {
+    env: { ...process.env, ...env },
+  });
   key = stdout.trim();
 }, 60_000);
 afterAll(async () => {
@@ -27,12 +29,20 @@ afterAll(async () => {
   await storage?.drop();
 });
 
-async function start(): Promise<{ proc: HamletProcess; api: (method: string, path: string, body?: unknown) => Promise<any>; base: string }> {
+async function start(): Promise<{
+  proc: HamletProcess;
+  api: (method: string, path: string, body?: unknown) => Promise<any>;
+  base: string;
+}> {
   const proc = await spawnHamlet(env);
   procs.push(proc);
   const base = proc.urls['workflow api']!;
   const api = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(base + '/api/v1' + path, { method, headers: { 'x-workflow-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const r = await fetch(base + '/api/v1' + path, {
+      method,
+      headers: { 'x-workflow-api-key': key, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: r.status, body: await r.json() };
   };
   return { proc, api, base };
@@ -42,17 +52,40 @@ async function start(): Promise<{ proc: HamletProcess; api: (method: string, pat
 const slowWorkflow = (path: string) => ({
   name: `slow ${path}`,
   nodes: [
-    { name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path, httpMethod: 'POST' } },
-    { name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [200, 0], parameters: { amount: 30, unit: 'seconds' } },
+    {
+      name: 'Hook',
+      type: 'n8n-nodes-base.webhook',
+      typeVersion: 2,
+      position: [0, 0],
+      parameters: { path, httpMethod: 'POST' },
+    },
+    {
+      name: 'Wait',
+      type: 'n8n-nodes-base.wait',
+      typeVersion: 1.1,
+      position: [200, 0],
+      parameters: { amount: 30, unit: 'seconds' },
+    },
   ],
   connections: { Hook: { main: [[{ node: 'Wait', type: 'main', index: 0 }]] } },
   settings: { executionOrder: 'v1' },
 });
 
-async function startRunning(s: Awaited<ReturnType<typeof start>>, path: string): Promise<{ workflowId: string; executionId: string }> {
+async function startRunning(
+  s: Awaited<ReturnType<typeof start>>,
+  path: string,
+): Promise<{ workflowId: string; executionId: string }> {
   const wf = await s.api('POST', '/workflows', slowWorkflow(path));
   expect((await s.api('POST', `/workflows/${wf.body.id}/activate`)).status).toBe(200);
-  expect((await fetch(`${s.base}/webhook/${path}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(200);
+  expect(
+    (
+      await fetch(`${s.base}/webhook/${path}`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      })
+    ).status,
+  ).toBe(200);
   // Up to 30 s: on a loaded machine under PostgreSQL, 10 s was seen not to be enough.
   const running = await waitFor(
     async () => {
@@ -64,7 +97,8 @@ async function startRunning(s: Awaited<ReturnType<typeof start>>, path: string):
   return { workflowId: wf.body.id, executionId: running.id };
 }
 
-const statusOf = async (s: Awaited<ReturnType<typeof start>>, id: string) => (await s.api('GET', `/executions/${id}`)).body.status;
+const statusOf = async (s: Awaited<ReturnType<typeof start>>, id: string) =>
+  (await s.api('GET', `/executions/${id}`)).body.status;
 
 test(`an execution interrupted by kill -9 is crashed right after the restart (${onPostgres ? 'PostgreSQL' : 'SQLite'}), and can be retried`, async () => {
   const first = await start();
@@ -77,16 +111,20 @@ test(`an execution interrupted by kill -9 is crashed right after the restart (${
   await second.proc.kill('SIGKILL');
 }, 90_000);
 
-test.skipIf(!onPostgres)('PostgreSQL: a process starting beside a live one leaves its running executions alone; once that one dies, the next start marks them', async () => {
-  const live = await start();
-  const { executionId } = await startRunning(live, 'live-owner');
-  // A second instance on the same database starts while the first still runs the execution.
-  const beside = await start();
-  expect(await statusOf(beside, executionId)).toBe('running');
-  expect(await statusOf(live, executionId)).toBe('running');
-  await live.proc.kill('SIGKILL');
-  await beside.proc.kill('SIGKILL');
-  const after = await start();
-  expect(await statusOf(after, executionId)).toBe('crashed');
-  await after.proc.kill('SIGKILL');
-}, 120_000);
+test.skipIf(!onPostgres)(
+  'PostgreSQL: a process starting beside a live one leaves its running executions alone; once that one dies, the next start marks them',
+  async () => {
+    const live = await start();
+    const { executionId } = await startRunning(live, 'live-owner');
+    // A second instance on the same database starts while the first still runs the execution.
+    const beside = await start();
+    expect(await statusOf(beside, executionId)).toBe('running');
+    expect(await statusOf(live, executionId)).toBe('running');
+    await live.proc.kill('SIGKILL');
+    await beside.proc.kill('SIGKILL');
+    const after = await start();
+    expect(await statusOf(after, executionId)).toBe('crashed');
+    await after.proc.kill('SIGKILL');
+  },
+  120_000,
+);

@@ -6,12 +6,28 @@ import { readWorkflowSettings } from '../../src/services/workflow/settings.js';
 import { effectiveTimeoutS, RunDataMeter } from '../../src/services/workflow/engine/limits.js';
 
 test('defaults: no server timeout, a 3600 s cap, 64 MB of run data', () => {
-  expect(readSettings(readWorkflowSettings, {}).execution).toEqual({ timeoutS: -1, maxTimeoutS: 3600, maxRunDataBytes: 64 * 1024 * 1024 });
-  expect(readSettings(readWorkflowSettings, { WORKFLOW_EXECUTION_TIMEOUT: '30', WORKFLOW_EXECUTION_TIMEOUT_MAX: '60', WORKFLOW_MAX_RUN_DATA_MB: '8' }).execution).toEqual({ timeoutS: 30, maxTimeoutS: 60, maxRunDataBytes: 8 * 1024 * 1024 });
+  expect(readSettings(readWorkflowSettings, {}).execution).toEqual({
+    timeoutS: -1,
+    maxTimeoutS: 3600,
+    maxRunDataBytes: 64 * 1024 * 1024,
+  });
+  expect(
+    readSettings(readWorkflowSettings, {
+      WORKFLOW_EXECUTION_TIMEOUT: '30',
+      WORKFLOW_EXECUTION_TIMEOUT_MAX: '60',
+      WORKFLOW_MAX_RUN_DATA_MB: '8',
+    }).execution,
+  ).toEqual({ timeoutS: 30, maxTimeoutS: 60, maxRunDataBytes: 8 * 1024 * 1024 });
 });
 
 test('bad values are refused at start, naming the variable', () => {
-  for (const [name, value] of [['WORKFLOW_EXECUTION_TIMEOUT', '-2'], ['WORKFLOW_EXECUTION_TIMEOUT', '1.5'], ['WORKFLOW_EXECUTION_TIMEOUT_MAX', '0'], ['WORKFLOW_EXECUTION_TIMEOUT_MAX', 'soon'], ['WORKFLOW_MAX_RUN_DATA_MB', '0']]) {
+  for (const [name, value] of [
+    ['WORKFLOW_EXECUTION_TIMEOUT', '-2'],
+    ['WORKFLOW_EXECUTION_TIMEOUT', '1.5'],
+    ['WORKFLOW_EXECUTION_TIMEOUT_MAX', '0'],
+    ['WORKFLOW_EXECUTION_TIMEOUT_MAX', 'soon'],
+    ['WORKFLOW_MAX_RUN_DATA_MB', '0'],
+  ]) {
     expect(() => readSettings(readWorkflowSettings, { [name!]: value! }), `${name}=${value}`).toThrow(ConfigError);
     try {
       readSettings(readWorkflowSettings, { [name!]: value! });

@@ -7,14 +7,33 @@ export interface WorkflowTestServer {
   t: TestHamlet;
   url: string;
   key: string;
-  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers; text: string }>;
+  api(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers; text: string }>;
   /** A raw request to the service (webhooks). */
-  call(method: string, path: string, init?: { body?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; text: string; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    init?: { body?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; text: string; headers: Headers }>;
   stop(): Promise<void>;
 }
 
-export async function startWorkflowServer(opts: { env?: Record<string, string>; clock?: Clock; services?: Array<'workflow' | 'mail' | 'blog' | 'home' | 'community'> } = {}): Promise<WorkflowTestServer> {
-  const t = await startTestHamlet({ services: opts.services ?? ['workflow'], env: { HAMLET_RATE_LIMITS: 'off', ...(opts.env ?? {}) }, clock: opts.clock });
+export async function startWorkflowServer(
+  opts: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    services?: Array<'workflow' | 'mail' | 'blog' | 'home' | 'community'>;
+  } = {},
+): Promise<WorkflowTestServer> {
+  const t = await startTestHamlet({
+    services: opts.services ?? ['workflow'],
+    env: { HAMLET_RATE_LIMITS: 'off', ...(opts.env ?? {}) },
+    clock: opts.clock,
+  });
   return wrap(t);
 }
 
@@ -40,19 +59,42 @@ export async function wrap(t: TestHamlet, key?: string): Promise<WorkflowTestSer
     api: (method, path, body, headers = {}) =>
       call(method, '/api/v1' + path, {
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-        headers: { 'x-workflow-api-key': k, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        headers: {
+          'x-workflow-api-key': k,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
       }),
     stop: () => t.destroy(),
   };
 }
 
 /** A minimal workflow: Manual Trigger → Set (v3.4) with the given assignments. */
-export function manualSetWorkflow(name = 'Manual set', assignments: Array<{ name: string; type: string; value: unknown }> = [{ name: 'greeting', type: 'string', value: '=Hello {{ $json.name }}' }]) {
+export function manualSetWorkflow(
+  name = 'Manual set',
+  assignments: Array<{ name: string; type: string; value: unknown }> = [
+    { name: 'greeting', type: 'string', value: '=Hello {{ $json.name }}' },
+  ],
+) {
   return {
     name,
     nodes: [
-      { id: 'a', name: 'Manual', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-      { id: 'b', name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: { assignments: { assignments: assignments.map((a, i) => ({ id: String(i), ...a })) }, options: {} } },
+      {
+        id: 'a',
+        name: 'Manual',
+        type: 'n8n-nodes-base.manualTrigger',
+        typeVersion: 1,
+        position: [0, 0],
+        parameters: {},
+      },
+      {
+        id: 'b',
+        name: 'Set',
+        type: 'n8n-nodes-base.set',
+        typeVersion: 3.4,
+        position: [200, 0],
+        parameters: { assignments: { assignments: assignments.map((a, i) => ({ id: String(i), ...a })) }, options: {} },
+      },
     ],
     connections: { Manual: { main: [[{ node: 'Set', type: 'main', index: 0 }]] } },
     settings: { executionOrder: 'v1' },
@@ -64,9 +106,39 @@ export function webhookWorkflow(path: string, name = 'Webhook echo') {
   return {
     name,
     nodes: [
-      { id: 'w', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: path, parameters: { httpMethod: 'POST', path, responseMode: 'responseNode', options: {} } },
-      { id: 's', name: 'Edit Fields', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: { assignments: { assignments: [{ id: '1', name: 'processed', type: 'boolean', value: true }, { id: '2', name: 'echo', type: 'string', value: '={{ $json.body.msg }}' }] }, options: {} } },
-      { id: 'r', name: 'Respond', type: 'n8n-nodes-base.respondToWebhook', typeVersion: 1.1, position: [400, 0], parameters: { respondWith: 'firstIncomingItem', options: {} } },
+      {
+        id: 'w',
+        name: 'Webhook',
+        type: 'n8n-nodes-base.webhook',
+        typeVersion: 2,
+        position: [0, 0],
+        webhookId: path,
+        parameters: { httpMethod: 'POST', path, responseMode: 'responseNode', options: {} },
+      },
+      {
+        id: 's',
+        name: 'Edit Fields',
+        type: 'n8n-nodes-base.set',
+        typeVersion: 3.4,
+        position: [200, 0],
+        parameters: {
+          assignments: {
+            assignments: [
+              { id: '1', name: 'processed', type: 'boolean', value: true },
+              { id: '2', name: 'echo', type: 'string', value: '={{ $json.body.msg }}' },
+            ],
+          },
+          options: {},
+        },
+      },
+      {
+        id: 'r',
+        name: 'Respond',
+        type: 'n8n-nodes-base.respondToWebhook',
+        typeVersion: 1.1,
+        position: [400, 0],
+        parameters: { respondWith: 'firstIncomingItem', options: {} },
+      },
     ],
     connections: {
       Webhook: { main: [[{ node: 'Edit Fields', type: 'main', index: 0 }]] },

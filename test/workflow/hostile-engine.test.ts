@@ -21,7 +21,10 @@ let others: string[];
  */
 let baselineP99 = 0;
 beforeAll(async () => {
-  s = await startWorkflowServer({ services: ['workflow', 'blog', 'community', 'home'], env: process.env.HOSTILE_ENV ? JSON.parse(process.env.HOSTILE_ENV) : {} });
+  s = await startWorkflowServer({
+    services: ['workflow', 'blog', 'community', 'home'],
+    env: process.env.HOSTILE_ENV ? JSON.parse(process.env.HOSTILE_ENV) : {},
+  });
   others = [s.t.url('blog'), s.t.url('community'), s.t.url('home')];
   // Warm up the probes' connections and the services' routes, and the engine's code paths
   // (one unmeasured runaway run), so the measured runs see a warm process.
@@ -30,7 +33,9 @@ beforeAll(async () => {
   await post(`/api/v1/workflows/${warm.body.id}/execute`, '{}');
   const idle = await probeWhile(others, new Promise((r) => setTimeout(r, 2000)));
   baselineP99 = percentile(idle.latencies, 99);
-  console.log(`baseline: ${idle.latencies.length} probes, p50 ${percentile(idle.latencies, 50).toFixed(1)} ms, p99 ${baselineP99.toFixed(1)} ms`);
+  console.log(
+    `baseline: ${idle.latencies.length} probes, p50 ${percentile(idle.latencies, 50).toFixed(1)} ms, p99 ${baselineP99.toFixed(1)} ms`,
+  );
 }, 60_000);
 afterAll(() => s?.stop());
 
@@ -47,7 +52,9 @@ async function underAttack(attack: () => Promise<unknown>) {
   await runs;
   clearInterval(sampler);
   const p99 = percentile(probes.latencies, 99);
-  console.log(`${probes.latencies.length} probes, p50 ${percentile(probes.latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...probes.latencies).toFixed(1)} ms; ${((performance.now() - started) / 1000).toFixed(1)} s; RSS ${(rssBefore / 2 ** 20).toFixed(0)} → peak ${(rssPeak / 2 ** 20).toFixed(0)} MB`);
+  console.log(
+    `${probes.latencies.length} probes, p50 ${percentile(probes.latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...probes.latencies).toFixed(1)} ms; ${((performance.now() - started) / 1000).toFixed(1)} s; RSS ${(rssBefore / 2 ** 20).toFixed(0)} → peak ${(rssPeak / 2 ** 20).toFixed(0)} MB`,
+  );
   expect(probes.failures).toEqual([]);
   expect(probes.latencies.length).toBeGreaterThan(20);
   expect(p99).toBeLessThan(100);
@@ -58,14 +65,21 @@ async function underAttack(attack: () => Promise<unknown>) {
 /** The stored executions of a workflow, with their data. */
 /** A request whose answer is read but not parsed: the test's own JSON.parse of a large execution would stall the loop it measures. */
 async function post(path: string, body: string): Promise<{ status: number }> {
-  const res = await fetch(s.url + path, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-workflow-api-key': s.key } });
+  const res = await fetch(s.url + path, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', 'x-workflow-api-key': s.key },
+  });
   await res.arrayBuffer();
   return { status: res.status };
 }
 
 async function executionsOf(workflowId: string) {
   const list = await s.api('GET', `/executions?workflowId=${workflowId}&includeData=true`);
-  return list.body.data as Array<{ status: string; data: { resultData: { error?: { message: string; description?: string } } } }>;
+  return list.body.data as Array<{
+    status: string;
+    data: { resultData: { error?: { message: string; description?: string } } };
+  }>;
 }
 
 async function healthyAfterwards() {
@@ -76,9 +90,13 @@ async function healthyAfterwards() {
 }
 
 /** A runaway run ends canceled by its timeout or as an error by the run data cap, naming which. */
-function expectEndedByLimit(e: { status: string; data: { resultData: { error?: { message: string } } } }, limit: 'timeout' | 'cap' | 'either') {
+function expectEndedByLimit(
+  e: { status: string; data: { resultData: { error?: { message: string } } } },
+  limit: 'timeout' | 'cap' | 'either',
+) {
   const message = e.data.resultData.error?.message;
-  if (limit === 'timeout' || (limit === 'either' && e.status === 'canceled')) expect([e.status, message]).toEqual(['canceled', TIMEOUT_MESSAGE]);
+  if (limit === 'timeout' || (limit === 'either' && e.status === 'canceled'))
+    expect([e.status, message]).toEqual(['canceled', TIMEOUT_MESSAGE]);
   else expect([e.status, message]).toEqual(['error', expect.stringMatching(/WORKFLOW_MAX_RUN_DATA_MB/)]);
 }
 
@@ -102,7 +120,10 @@ describe('a loop in the graph, 4 callers at once', () => {
   }, 180_000);
 
   test('behind an active webhook anyone can call: every call is answered, every run ends naming a limit', async () => {
-    const id = await create(cycleWorkflow({ name: 'hostile cycle webhook', webhookPath: 'hostile-loop', executionTimeout: 2 }), true);
+    const id = await create(
+      cycleWorkflow({ name: 'hostile cycle webhook', webhookPath: 'hostile-loop', executionTimeout: 2 }),
+      true,
+    );
     const answers = (await underAttack(() => post('/webhook/hostile-loop', '{}'))) as Array<{ status: number }>;
     // Each run fails on its limit, and n8n answers a failed lastNode run 500 "Error in workflow".
     for (const a of answers) expect(a.status).toBe(500);

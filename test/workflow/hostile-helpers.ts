@@ -5,16 +5,33 @@
  * `start → A → B → A`: two No-ops feeding each other, after a Manual Trigger or a Webhook.
  * `pausing`: A waits 10 ms each time, so the loop stays small and only the timeout can end it.
  */
-export function cycleWorkflow(opts: { name: string; webhookPath?: string; executionTimeout?: number; pausing?: boolean }) {
+export function cycleWorkflow(opts: {
+  name: string;
+  webhookPath?: string;
+  executionTimeout?: number;
+  pausing?: boolean;
+}) {
   const start = opts.webhookPath
-    ? { name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path: opts.webhookPath, httpMethod: 'POST', responseMode: 'lastNode' } }
+    ? {
+        name: 'Start',
+        type: 'n8n-nodes-base.webhook',
+        typeVersion: 2,
+        position: [0, 0],
+        parameters: { path: opts.webhookPath, httpMethod: 'POST', responseMode: 'lastNode' },
+      }
     : { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
   return {
     name: opts.name,
     nodes: [
       start,
       opts.pausing
-        ? { name: 'A', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [200, 0], parameters: { amount: 0.01, unit: 'seconds' } }
+        ? {
+            name: 'A',
+            type: 'n8n-nodes-base.wait',
+            typeVersion: 1.1,
+            position: [200, 0],
+            parameters: { amount: 0.01, unit: 'seconds' },
+          }
         : { name: 'A', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [200, 0], parameters: {} },
       { name: 'B', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [400, 0], parameters: {} },
     ],
@@ -23,7 +40,10 @@ export function cycleWorkflow(opts: { name: string; webhookPath?: string; execut
       A: { main: [[{ node: 'B', type: 'main', index: 0 }]] },
       B: { main: [[{ node: 'A', type: 'main', index: 0 }]] },
     },
-    settings: { executionOrder: 'v1', ...(opts.executionTimeout !== undefined ? { executionTimeout: opts.executionTimeout } : {}) },
+    settings: {
+      executionOrder: 'v1',
+      ...(opts.executionTimeout !== undefined ? { executionTimeout: opts.executionTimeout } : {}),
+    },
   };
 }
 

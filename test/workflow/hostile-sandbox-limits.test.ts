@@ -25,18 +25,29 @@ let s: WorkflowTestServer;
 beforeAll(async () => {
   s = await startWorkflowServer({
     services: ['workflow', 'blog'],
-    env: { WORKFLOW_SANDBOX_TIMEOUT_MS: String(TIMEOUT_MS), WORKFLOW_SANDBOX_MEMORY_MB: String(MEMORY_MB), WORKFLOW_SANDBOX_WORKERS: '2' },
+    env: {
+      WORKFLOW_SANDBOX_TIMEOUT_MS: String(TIMEOUT_MS),
+      WORKFLOW_SANDBOX_MEMORY_MB: String(MEMORY_MB),
+      WORKFLOW_SANDBOX_WORKERS: '2',
+    },
   });
 }, 120_000);
 afterAll(() => s?.stop());
 
 type NodeSpec = { type: string; typeVersion: number; parameters: Record<string, unknown> };
 
-const code = (jsCode: string): NodeSpec => ({ type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { mode: 'runOnceForAllItems', jsCode } });
+const code = (jsCode: string): NodeSpec => ({
+  type: 'n8n-nodes-base.code',
+  typeVersion: 2,
+  parameters: { mode: 'runOnceForAllItems', jsCode },
+});
 const setExpression = (expression: string): NodeSpec => ({
   type: 'n8n-nodes-base.set',
   typeVersion: 3.4,
-  parameters: { assignments: { assignments: [{ id: '1', name: 'v', type: 'string', value: `={{ ${expression} }}` }] }, options: {} },
+  parameters: {
+    assignments: { assignments: [{ id: '1', name: 'v', type: 'string', value: `={{ ${expression} }}` }] },
+    options: {},
+  },
 });
 
 /** Creates and activates Webhook → node at `path`. */
@@ -44,7 +55,15 @@ async function hook(path: string, node: NodeSpec): Promise<string> {
   const created = await s.api('POST', '/workflows', {
     name: `limits ${path}`,
     nodes: [
-      { id: 'w', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: path, parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} } },
+      {
+        id: 'w',
+        name: 'Webhook',
+        type: 'n8n-nodes-base.webhook',
+        typeVersion: 2,
+        position: [0, 0],
+        webhookId: path,
+        parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} },
+      },
       { id: 'h', name: 'Hostile', position: [200, 0], ...node },
     ],
     connections: { Webhook: { main: [[{ node: 'Hostile', type: 'main', index: 0 }]] } },
@@ -58,14 +77,22 @@ async function hook(path: string, node: NodeSpec): Promise<string> {
 /** Calls the webhook; resolves with its status, body and how long the answer took. */
 async function timed(path: string): Promise<{ status: number; body: unknown; ms: number }> {
   const started = performance.now();
-  const answer = await s.call('POST', `/webhook/${path}`, { body: '{}', headers: { 'content-type': 'application/json' } });
+  const answer = await s.call('POST', `/webhook/${path}`, {
+    body: '{}',
+    headers: { 'content-type': 'application/json' },
+  });
   return { status: answer.status, body: answer.body, ms: performance.now() - started };
 }
 
 /** The error of each execution of a workflow (newest first). */
 async function errorsOf(workflowId: string): Promise<Array<{ message: string; description?: string }>> {
   const list = await s.api('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=250`);
-  return (list.body.data as Array<{ status: string; data: { resultData: { error?: { message: string; description?: string } } } }>).map((execution) => {
+  return (
+    list.body.data as Array<{
+      status: string;
+      data: { resultData: { error?: { message: string; description?: string } } };
+    }>
+  ).map((execution) => {
     expect(execution.status).toBe('error');
     return execution.data.resultData.error!;
   });
@@ -89,11 +116,14 @@ test('memory bombs fail fast on the memory limit, naming it; the server RSS stay
   const answers: number[] = [];
   try {
     // Each bomb twice at once (one per kept worker), kind after kind.
-    for (const name of Object.keys(bombs)) answers.push(...(await Promise.all([timed(`bomb-${name}`), timed(`bomb-${name}`)])).map((a) => a.ms));
+    for (const name of Object.keys(bombs))
+      answers.push(...(await Promise.all([timed(`bomb-${name}`), timed(`bomb-${name}`)])).map((a) => a.ms));
   } finally {
     clearInterval(sampler);
   }
-  console.log(`memory bombs: answers ${answers.map(Math.round).join(', ')} ms; RSS +${Math.round((rssPeak - rssBefore) / 1048576)} MB`);
+  console.log(
+    `memory bombs: answers ${answers.map(Math.round).join(', ')} ms; RSS +${Math.round((rssPeak - rssBefore) / 1048576)} MB`,
+  );
   for (const [name, id] of ids) {
     for (const error of await errorsOf(id)) {
       // The memory limit stopped every one, not the clock (which they used to meet first).
@@ -116,7 +146,9 @@ test('a dozen callers of runaway Code: each timed-out run answers within the lim
     const { latencies, failures } = await probeWhile([s.t.url('blog')], calls);
     const answers = await calls;
     const ms = answers.map((a) => a.ms).sort((a, b) => a - b);
-    console.log(`runaway ×${CALLERS}, round ${round}: answers ${ms.map(Math.round).join(', ')} ms; blog /healthz p95 ${percentile(latencies, 95).toFixed(1)}, p99 ${percentile(latencies, 99).toFixed(1)} ms`);
+    console.log(
+      `runaway ×${CALLERS}, round ${round}: answers ${ms.map(Math.round).join(', ')} ms; blog /healthz p95 ${percentile(latencies, 95).toFixed(1)}, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(CALLERS).fill(500));
     // Not one after the other (4 at a time, they used to end at 2, 4, 6 … 14 s).
     expect(ms.at(-1)).toBeLessThan(TIMEOUT_MS + 500 + BUSY_ALLOWANCE_MS);
@@ -136,12 +168,35 @@ test('a dozen callers of runaway Code: each timed-out run answers within the lim
 
 test('the rest of the family (deep recursion, huge strings, arrays and outputs, an expression bomb) ends as named errors, harming nobody', async () => {
   const family: Record<string, { node: NodeSpec; message: string; description?: string }> = {
-    recursion: { node: code('function f(n) { return f(n + 1) + 1; }\nreturn [{ json: { v: f(0) } }];'), message: 'Maximum call stack size exceeded' },
-    repeat: { node: code("const s = 'x'.repeat(1e9);\nreturn [{ json: { n: s.length } }];"), message: MEMORY_MESSAGE, description: 'WORKFLOW_SANDBOX_MEMORY_MB' },
-    array: { node: code('const a = new Array(1e9).fill(0);\nreturn [];'), message: MEMORY_MESSAGE, description: 'WORKFLOW_SANDBOX_MEMORY_MB' },
-    output: { node: code("return Array.from({ length: 3e6 }, (_, i) => ({ json: { i, text: 'some text' } }));"), message: MEMORY_MESSAGE, description: 'WORKFLOW_SANDBOX_MEMORY_MB' },
-    expression: { node: setExpression("'x'.repeat(1e9)"), message: MEMORY_MESSAGE, description: 'WORKFLOW_SANDBOX_MEMORY_MB' },
-    expressionLoop: { node: setExpression('(() => { const a = []; while (true) a.push(new Uint8Array(1e7)); })()'), message: MEMORY_MESSAGE, description: 'WORKFLOW_SANDBOX_MEMORY_MB' },
+    recursion: {
+      node: code('function f(n) { return f(n + 1) + 1; }\nreturn [{ json: { v: f(0) } }];'),
+      message: 'Maximum call stack size exceeded',
+    },
+    repeat: {
+      node: code("const s = 'x'.repeat(1e9);\nreturn [{ json: { n: s.length } }];"),
+      message: MEMORY_MESSAGE,
+      description: 'WORKFLOW_SANDBOX_MEMORY_MB',
+    },
+    array: {
+      node: code('const a = new Array(1e9).fill(0);\nreturn [];'),
+      message: MEMORY_MESSAGE,
+      description: 'WORKFLOW_SANDBOX_MEMORY_MB',
+    },
+    output: {
+      node: code("return Array.from({ length: 3e6 }, (_, i) => ({ json: { i, text: 'some text' } }));"),
+      message: MEMORY_MESSAGE,
+      description: 'WORKFLOW_SANDBOX_MEMORY_MB',
+    },
+    expression: {
+      node: setExpression("'x'.repeat(1e9)"),
+      message: MEMORY_MESSAGE,
+      description: 'WORKFLOW_SANDBOX_MEMORY_MB',
+    },
+    expressionLoop: {
+      node: setExpression('(() => { const a = []; while (true) a.push(new Uint8Array(1e7)); })()'),
+      message: MEMORY_MESSAGE,
+      description: 'WORKFLOW_SANDBOX_MEMORY_MB',
+    },
   };
   const ids = new Map<string, string>();
   for (const [name, { node }] of Object.entries(family)) ids.set(name, await hook(`family-${name}`, node));
@@ -150,7 +205,9 @@ test('the rest of the family (deep recursion, huge strings, arrays and outputs, 
   const calls = Promise.all([...Object.keys(family).map((name) => timed(`family-${name}`)), timed('family-fine')]);
   const { latencies, failures } = await probeWhile([s.t.url('blog')], calls);
   const answers = await calls;
-  console.log(`family: answers ${answers.map((a) => Math.round(a.ms)).join(', ')} ms; blog /healthz p95 ${percentile(latencies, 95).toFixed(1)}, p99 ${percentile(latencies, 99).toFixed(1)} ms`);
+  console.log(
+    `family: answers ${answers.map((a) => Math.round(a.ms)).join(', ')} ms; blog /healthz p95 ${percentile(latencies, 95).toFixed(1)}, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
+  );
   expect(answers.slice(0, -1).map((a) => a.status)).toEqual(Array(ids.size).fill(500));
   // An ordinary run among them answers as usual.
   expect(answers.at(-1)!.body).toEqual({ sum: 2 });

@@ -18,7 +18,12 @@ beforeAll(async () => {
     services: ['workflow', 'blog', 'mail', 'community', 'home'],
     // One sandbox worker, no spare: where user code runs does not depend on the pool's size, and
     // on the shared 2-core test machine a core stays free for event loops.
-    env: { WORKFLOW_SANDBOX_TIMEOUT_MS: String(TIMEOUT_MS), WORKFLOW_SANDBOX_MEMORY_MB: String(MEMORY_MB), WORKFLOW_SANDBOX_WORKERS: '1', WORKFLOW_SANDBOX_MAX_WORKERS: '1' },
+    env: {
+      WORKFLOW_SANDBOX_TIMEOUT_MS: String(TIMEOUT_MS),
+      WORKFLOW_SANDBOX_MEMORY_MB: String(MEMORY_MB),
+      WORKFLOW_SANDBOX_WORKERS: '1',
+      WORKFLOW_SANDBOX_MAX_WORKERS: '1',
+    },
   });
   // All five services on PostgreSQL under CI's parallel load once took over the default 60 s to start.
 }, 120_000);
@@ -26,23 +31,53 @@ afterAll(() => s?.stop());
 
 const PAYLOADS = {
   loop: { statement: 'while (true) {}', limit: `Execution timed out after ${TIMEOUT_MS} ms` },
-  regex: { statement: "const r = /^(a+)+$/.test('a'.repeat(40) + 'b');", limit: `Execution timed out after ${TIMEOUT_MS} ms` },
+  regex: {
+    statement: "const r = /^(a+)+$/.test('a'.repeat(40) + 'b');",
+    limit: `Execution timed out after ${TIMEOUT_MS} ms`,
+  },
   // (The bomb may meet the clock first: a run waiting for the worker fails when its time is up,
   // and on a loaded machine 500 ms may not be enough to fill 16 MB. Either limit is named.)
-  memory: { statement: 'const a = []; for (let i = 0; ; i++) a.push({ i, s: [i, i, i] });', limit: new RegExp(`^(Node ran out of memory|Execution timed out after ${TIMEOUT_MS} ms)$`) },
+  memory: {
+    statement: 'const a = []; for (let i = 0; ; i++) a.push({ i, s: [i, i, i] });',
+    limit: new RegExp(`^(Node ran out of memory|Execution timed out after ${TIMEOUT_MS} ms)$`),
+  },
 };
 type Payload = keyof typeof PAYLOADS;
 
 /** The node that runs the payload, for each place user code can be. */
-const PLACES: Record<string, (statement: string) => { type: string; typeVersion: number; parameters: Record<string, unknown> }> = {
-  codeAllItems: (code) => ({ type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { mode: 'runOnceForAllItems', jsCode: `${code}\nreturn [];` } }),
-  codeEachItem: (code) => ({ type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { mode: 'runOnceForEachItem', jsCode: `${code}\nreturn $json;` } }),
-  function: (code) => ({ type: 'n8n-nodes-base.function', typeVersion: 1, parameters: { functionCode: `${code}\nreturn items;` } }),
-  functionItem: (code) => ({ type: 'n8n-nodes-base.functionItem', typeVersion: 1, parameters: { functionCode: `${code}\nreturn item;` } }),
+const PLACES: Record<
+  string,
+  (statement: string) => { type: string; typeVersion: number; parameters: Record<string, unknown> }
+> = {
+  codeAllItems: (code) => ({
+    type: 'n8n-nodes-base.code',
+    typeVersion: 2,
+    parameters: { mode: 'runOnceForAllItems', jsCode: `${code}\nreturn [];` },
+  }),
+  codeEachItem: (code) => ({
+    type: 'n8n-nodes-base.code',
+    typeVersion: 2,
+    parameters: { mode: 'runOnceForEachItem', jsCode: `${code}\nreturn $json;` },
+  }),
+  function: (code) => ({
+    type: 'n8n-nodes-base.function',
+    typeVersion: 1,
+    parameters: { functionCode: `${code}\nreturn items;` },
+  }),
+  functionItem: (code) => ({
+    type: 'n8n-nodes-base.functionItem',
+    typeVersion: 1,
+    parameters: { functionCode: `${code}\nreturn item;` },
+  }),
   expression: (code) => ({
     type: 'n8n-nodes-base.set',
     typeVersion: 3.4,
-    parameters: { assignments: { assignments: [{ id: '1', name: 'v', type: 'string', value: `={{ (() => { ${code} return 1; })() }}` }] }, options: {} },
+    parameters: {
+      assignments: {
+        assignments: [{ id: '1', name: 'v', type: 'string', value: `={{ (() => { ${code} return 1; })() }}` }],
+      },
+      options: {},
+    },
   }),
 };
 
@@ -50,7 +85,15 @@ function hostileWorkflow(path: string, node: ReturnType<(typeof PLACES)[string]>
   return {
     name: `hostile ${path}`,
     nodes: [
-      { id: 'w', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: path, parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} } },
+      {
+        id: 'w',
+        name: 'Webhook',
+        type: 'n8n-nodes-base.webhook',
+        typeVersion: 2,
+        position: [0, 0],
+        webhookId: path,
+        parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} },
+      },
       { id: 'h', name: 'Hostile', position: [200, 0], ...node },
     ],
     connections: { Webhook: { main: [[{ node: 'Hostile', type: 'main', index: 0 }]] } },
@@ -75,7 +118,9 @@ test('runaway user code in every place, 4 callers each: the other services stay 
   const others = (['blog', 'mail', 'community', 'home'] as const).map((name) => s.t.url(name));
   const expected = new Map<string, string | RegExp>();
   for (const [place, build] of Object.entries(PLACES)) {
-    for (const [payload, { statement, limit }] of Object.entries(PAYLOADS) as Array<[Payload, (typeof PAYLOADS)[Payload]]>) {
+    for (const [payload, { statement, limit }] of Object.entries(PAYLOADS) as Array<
+      [Payload, (typeof PAYLOADS)[Payload]]
+    >) {
       const path = `${place}-${payload}`;
       const created = await s.api('POST', '/workflows', hostileWorkflow(path, build(statement)));
       expect((await s.api('POST', `/workflows/${created.body.id}/activate`)).status).toBe(200);
@@ -92,7 +137,12 @@ test('runaway user code in every place, 4 callers each: the other services stay 
     Object.keys(PLACES).flatMap((place) =>
       Object.keys(PAYLOADS).flatMap((payload) =>
         Array.from({ length: CALLERS }, () =>
-          s.call('POST', `/webhook/${place}-${payload}`, { body: '{}', headers: { 'content-type': 'application/json' } }).then((r) => r.status),
+          s
+            .call('POST', `/webhook/${place}-${payload}`, {
+              body: '{}',
+              headers: { 'content-type': 'application/json' },
+            })
+            .then((r) => r.status),
         ),
       ),
     ),
@@ -127,7 +177,11 @@ test('runaway user code in every place, 4 callers each: the other services stay 
 
   // Every run is an error execution whose message names the limit that stopped it.
   const list = await s.api('GET', '/executions?includeData=true&limit=250');
-  const executions = list.body.data as Array<{ workflowId: string; status: string; data: { resultData: { error?: { message: string } } } }>;
+  const executions = list.body.data as Array<{
+    workflowId: string;
+    status: string;
+    data: { resultData: { error?: { message: string } } };
+  }>;
   expect(executions).toHaveLength(expected.size * CALLERS);
   for (const execution of executions) {
     expect(execution.status, execution.workflowId).toBe('error');
@@ -138,14 +192,32 @@ test('runaway user code in every place, 4 callers each: the other services stay 
   const ok = await s.api('POST', '/workflows', {
     name: 'after',
     nodes: [
-      { id: 'w', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: 'after', parameters: { httpMethod: 'POST', path: 'after', responseMode: 'lastNode', options: {} } },
-      { id: 'c', name: 'Code', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: 'return [{ json: { sum: 1 + 1, msg: $json.body.msg.toUpperCase() } }];' } },
+      {
+        id: 'w',
+        name: 'Webhook',
+        type: 'n8n-nodes-base.webhook',
+        typeVersion: 2,
+        position: [0, 0],
+        webhookId: 'after',
+        parameters: { httpMethod: 'POST', path: 'after', responseMode: 'lastNode', options: {} },
+      },
+      {
+        id: 'c',
+        name: 'Code',
+        type: 'n8n-nodes-base.code',
+        typeVersion: 2,
+        position: [200, 0],
+        parameters: { jsCode: 'return [{ json: { sum: 1 + 1, msg: $json.body.msg.toUpperCase() } }];' },
+      },
     ],
     connections: { Webhook: { main: [[{ node: 'Code', type: 'main', index: 0 }]] } },
     settings: { executionOrder: 'v1' },
   });
   await s.api('POST', `/workflows/${ok.body.id}/activate`);
-  const answer = await s.call('POST', '/webhook/after', { body: JSON.stringify({ msg: 'fine' }), headers: { 'content-type': 'application/json' } });
+  const answer = await s.call('POST', '/webhook/after', {
+    body: JSON.stringify({ msg: 'fine' }),
+    headers: { 'content-type': 'application/json' },
+  });
   expect(answer.body).toEqual({ sum: 2, msg: 'FINE' });
   for (const url of [...others, s.url]) await healthz(url);
 }, 180_000);

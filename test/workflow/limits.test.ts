@@ -20,7 +20,7 @@ afterAll(() => s?.stop());
 const create = (wf: unknown, activate = false) => createWorkflow(s, wf, activate);
 
 describe('a loop in the graph', () => {
-  test('run by /execute with executionTimeout: other services answer meanwhile; it ends canceled with n8n\'s timeout message', async () => {
+  test("run by /execute with executionTimeout: other services answer meanwhile; it ends canceled with n8n's timeout message", async () => {
     const id = await create(cycleWorkflow({ name: 'cycle with timeout', executionTimeout: 1, pausing: true }));
     const run = s.api('POST', `/workflows/${id}/execute`, {});
     const probes = await probeWhile(others, run);

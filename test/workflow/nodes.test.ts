@@ -16,13 +16,26 @@ const rows = [
   { name: 'c', team: 'x', score: 1, tag: 'one' },
   { name: 'a', team: 'y', score: 5, tag: 'two' },
 ];
-const source = { name: 'Rows', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: `return ${JSON.stringify(rows)}.map(json => ({ json }));` } };
+const source = {
+  name: 'Rows',
+  type: 'n8n-nodes-base.code',
+  typeVersion: 2,
+  position: [200, 0],
+  parameters: { jsCode: `return ${JSON.stringify(rows)}.map(json => ({ json }));` },
+};
 
 async function through(node: Record<string, unknown>, settings: Record<string, unknown> = {}) {
   const c = await s.api('POST', '/workflows', {
     name: 'node',
-    nodes: [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }, source, { name: 'Node', position: [400, 0], typeVersion: 1, ...node }],
-    connections: { Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] }, Rows: { main: [[{ node: 'Node', type: 'main', index: 0 }]] } },
+    nodes: [
+      { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+      source,
+      { name: 'Node', position: [400, 0], typeVersion: 1, ...node },
+    ],
+    connections: {
+      Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+      Rows: { main: [[{ node: 'Node', type: 'main', index: 0 }]] },
+    },
     settings: { executionOrder: 'v1', ...settings },
   });
   const run = async () => {
@@ -34,16 +47,31 @@ async function through(node: Record<string, unknown>, settings: Record<string, u
 }
 
 test('Sort by fields, descending then ascending', async () => {
-  const { run } = await through({ type: 'n8n-nodes-base.sort', parameters: { sortFieldsUi: { sortField: [{ fieldName: 'score', order: 'descending' }, { fieldName: 'name' }] } } });
+  const { run } = await through({
+    type: 'n8n-nodes-base.sort',
+    parameters: { sortFieldsUi: { sortField: [{ fieldName: 'score', order: 'descending' }, { fieldName: 'name' }] } },
+  });
   expect((await run())[0].map((r: any) => `${r.name}${r.score}`)).toEqual(['a5', 'a5', 'b3', 'c1']);
 });
 
 test('Remove Duplicates: all fields, selected fields, and across executions', async () => {
-  const all = await through({ type: 'n8n-nodes-base.removeDuplicates', typeVersion: 2, parameters: { operation: 'removeDuplicateInputItems' } });
+  const all = await through({
+    type: 'n8n-nodes-base.removeDuplicates',
+    typeVersion: 2,
+    parameters: { operation: 'removeDuplicateInputItems' },
+  });
   expect((await all.run())[0].length).toBe(3);
-  const byTeam = await through({ type: 'n8n-nodes-base.removeDuplicates', typeVersion: 2, parameters: { compare: 'selectedFields', fieldsToCompare: 'team' } });
+  const byTeam = await through({
+    type: 'n8n-nodes-base.removeDuplicates',
+    typeVersion: 2,
+    parameters: { compare: 'selectedFields', fieldsToCompare: 'team' },
+  });
   expect((await byTeam.run())[0].map((r: any) => r.name)).toEqual(['b', 'a']);
-  const seen = await through({ type: 'n8n-nodes-base.removeDuplicates', typeVersion: 2, parameters: { operation: 'removeItemsSeenInPreviousExecutions', dedupeValue: '={{ $json.name }}' } });
+  const seen = await through({
+    type: 'n8n-nodes-base.removeDuplicates',
+    typeVersion: 2,
+    parameters: { operation: 'removeItemsSeenInPreviousExecutions', dedupeValue: '={{ $json.name }}' },
+  });
   expect((await seen.run())[0].map((r: any) => r.name)).toEqual(['b', 'a', 'c']);
   expect((await seen.run())[0]).toEqual([]);
 });
@@ -51,7 +79,16 @@ test('Remove Duplicates: all fields, selected fields, and across executions', as
 test('Summarize with split by', async () => {
   const { run } = await through({
     type: 'n8n-nodes-base.summarize',
-    parameters: { fieldsToSummarize: { values: [{ aggregation: 'sum', field: 'score' }, { aggregation: 'count', field: 'name' }, { aggregation: 'concatenate', field: 'name' }] }, fieldsToSplitBy: 'team' },
+    parameters: {
+      fieldsToSummarize: {
+        values: [
+          { aggregation: 'sum', field: 'score' },
+          { aggregation: 'count', field: 'name' },
+          { aggregation: 'concatenate', field: 'name' },
+        ],
+      },
+      fieldsToSplitBy: 'team',
+    },
   });
   expect((await run())[0]).toEqual([
     { team: 'x', sum_score: 4, count_name: 2, concatenated_name: 'b,c' },
@@ -60,17 +97,57 @@ test('Summarize with split by', async () => {
 });
 
 test('Date & Time: current date from the clock, add, format', async () => {
-  const now = await through({ type: 'n8n-nodes-base.dateTime', typeVersion: 2, parameters: { operation: 'getCurrentDate', options: { includeInputFields: false } } }, { timezone: 'Europe/Rome' });
+  const now = await through(
+    {
+      type: 'n8n-nodes-base.dateTime',
+      typeVersion: 2,
+      parameters: { operation: 'getCurrentDate', options: { includeInputFields: false } },
+    },
+    { timezone: 'Europe/Rome' },
+  );
   expect((await now.run())[0][0]).toEqual({ currentDate: '2026-05-04T12:20:30.000+02:00' });
-  const add = await through({ type: 'n8n-nodes-base.dateTime', typeVersion: 2, parameters: { operation: 'addToDate', magnitude: '2026-01-31T00:00:00Z', duration: 1, timeUnit: 'months', options: { includeInputFields: false } } });
+  const add = await through({
+    type: 'n8n-nodes-base.dateTime',
+    typeVersion: 2,
+    parameters: {
+      operation: 'addToDate',
+      magnitude: '2026-01-31T00:00:00Z',
+      duration: 1,
+      timeUnit: 'months',
+      options: { includeInputFields: false },
+    },
+  });
   expect((await add.run())[0][0]).toEqual({ newDate: '2026-02-28T00:00:00.000Z' });
-  const fmt = await through({ type: 'n8n-nodes-base.dateTime', typeVersion: 2, parameters: { operation: 'formatDate', date: '2026-07-09T08:00:00Z', format: 'custom', customFormat: 'dd LLL yyyy', options: { includeInputFields: false } } });
+  const fmt = await through({
+    type: 'n8n-nodes-base.dateTime',
+    typeVersion: 2,
+    parameters: {
+      operation: 'formatDate',
+      date: '2026-07-09T08:00:00Z',
+      format: 'custom',
+      customFormat: 'dd LLL yyyy',
+      options: { includeInputFields: false },
+    },
+  });
   expect((await fmt.run())[0][0]).toEqual({ formattedDate: '09 Jul 2026' });
 });
 
 test('Switch v3: fallback to an extra output; all matching outputs', async () => {
-  const rule = (op: string, v: string) => ({ conditions: { options: { version: 2 }, combinator: 'and', conditions: [{ leftValue: '={{ $json.tag }}', rightValue: v, operator: { type: 'string', operation: op } }] } });
-  const { run } = await through({ type: 'n8n-nodes-base.switch', typeVersion: 3.2, parameters: { rules: { values: [rule('equals', 'one'), rule('startsWith', 'o')] }, options: { fallbackOutput: 'extra', allMatchingOutputs: true } } });
+  const rule = (op: string, v: string) => ({
+    conditions: {
+      options: { version: 2 },
+      combinator: 'and',
+      conditions: [{ leftValue: '={{ $json.tag }}', rightValue: v, operator: { type: 'string', operation: op } }],
+    },
+  });
+  const { run } = await through({
+    type: 'n8n-nodes-base.switch',
+    typeVersion: 3.2,
+    parameters: {
+      rules: { values: [rule('equals', 'one'), rule('startsWith', 'o')] },
+      options: { fallbackOutput: 'extra', allMatchingOutputs: true },
+    },
+  });
   const [first, second, fallback] = await run();
   expect(first!.map((r: any) => r.name)).toEqual(['b', 'c']);
   expect(second!.map((r: any) => r.name)).toEqual(['b', 'c']);
@@ -78,7 +155,17 @@ test('Switch v3: fallback to an extra output; all matching outputs', async () =>
 });
 
 test('Aggregate individual fields; Limit keeps the last items', async () => {
-  const agg = await through({ type: 'n8n-nodes-base.aggregate', parameters: { fieldsToAggregate: { fieldToAggregate: [{ fieldToAggregate: 'name' }, { fieldToAggregate: 'score', renameField: true, outputFieldName: 'scores' }] } } });
+  const agg = await through({
+    type: 'n8n-nodes-base.aggregate',
+    parameters: {
+      fieldsToAggregate: {
+        fieldToAggregate: [
+          { fieldToAggregate: 'name' },
+          { fieldToAggregate: 'score', renameField: true, outputFieldName: 'scores' },
+        ],
+      },
+    },
+  });
   expect((await agg.run())[0]).toEqual([{ name: ['b', 'a', 'c', 'a'], scores: [3, 5, 1, 5] }]);
   const lim = await through({ type: 'n8n-nodes-base.limit', parameters: { maxItems: 2, keep: 'lastItems' } });
   expect((await lim.run())[0].map((r: any) => r.name)).toEqual(['c', 'a']);

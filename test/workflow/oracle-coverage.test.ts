@@ -13,9 +13,11 @@ const RECORDED = ['n8n-oracle', 'n8n-corpus'];
 
 /** Node types with no n8n counterpart: nothing to record them against. */
 const EXEMPT: Record<string, string> = {
-  'hamlet.blog': "Hamlet's own node (the blog service's API); n8n has no such node. test/workflow/cross-service.test.ts",
+  'hamlet.blog':
+    "Hamlet's own node (the blog service's API); n8n has no such node. test/workflow/cross-service.test.ts",
   'hamlet.community': "Hamlet's own node (the community service's API). test/workflow/cross-service.test.ts",
-  'hamlet.communityTrigger': "Hamlet's own trigger (community events on the platform bus). test/workflow/cross-service.test.ts",
+  'hamlet.communityTrigger':
+    "Hamlet's own trigger (community events on the platform bus). test/workflow/cross-service.test.ts",
   'hamlet.home': "Hamlet's own node (the home service's API). test/workflow/cross-service.test.ts",
   'hamlet.homeTrigger': "Hamlet's own trigger (home events on the platform bus). test/workflow/cross-service.test.ts",
   'hamlet.mail': "Hamlet's own node (the mail service's API). test/workflow/cross-service.test.ts",
@@ -44,7 +46,11 @@ const DOCUMENTED: Record<string, Option[]> = {
   ],
   'n8n-nodes-base.respondToWebhook': [
     { param: 'typeVersion', values: [1, 1.1, 1.4] },
-    { param: 'respondWith', values: ['firstIncomingItem', 'allIncomingItems', 'json', 'text', 'noData', 'redirect'], absent: 'firstIncomingItem' },
+    {
+      param: 'respondWith',
+      values: ['firstIncomingItem', 'allIncomingItems', 'json', 'text', 'noData', 'redirect'],
+      absent: 'firstIncomingItem',
+    },
     { param: 'options.responseCode', values: [201, 202, 204] },
     { param: 'options.responseKey', values: ['data', 'rows'] },
   ],
@@ -76,48 +82,100 @@ const DOCUMENTED: Record<string, Option[]> = {
   ],
   'n8n-nodes-base.merge': [
     { param: 'typeVersion', values: [1, 2, 2.1, 3, 3.1] },
-    { param: 'mode', values: ['append', 'combine', 'chooseBranch', 'mergeByIndex', 'mergeByKey', 'keepKeyMatches', 'removeKeyMatches', 'multiplex', 'passThrough', 'wait'], absent: 'append' },
+    {
+      param: 'mode',
+      values: [
+        'append',
+        'combine',
+        'chooseBranch',
+        'mergeByIndex',
+        'mergeByKey',
+        'keepKeyMatches',
+        'removeKeyMatches',
+        'multiplex',
+        'passThrough',
+        'wait',
+      ],
+      absent: 'append',
+    },
     { param: 'combineBy', values: ['combineByPosition', 'combineAll'] },
     { param: 'joinMode', values: ['enrichInput1', 'enrichInput2', 'keepEverything', 'keepNonMatches'] },
     { param: 'options.clashHandling.values.resolveClash', values: ['preferInput1', 'addSuffix'] },
   ],
   'n8n-nodes-base.filter': [{ param: 'typeVersion', values: [1, 2, 2.2] }],
-  'n8n-nodes-base.splitOut': [{ param: 'include', values: ['noOtherFields', 'allOtherFields', 'selectedOtherFields'], absent: 'noOtherFields' }],
-  'n8n-nodes-base.aggregate': [{ param: 'aggregate', values: ['aggregateIndividualFields', 'aggregateAllItemData'], absent: 'aggregateIndividualFields' }],
+  'n8n-nodes-base.splitOut': [
+    { param: 'include', values: ['noOtherFields', 'allOtherFields', 'selectedOtherFields'], absent: 'noOtherFields' },
+  ],
+  'n8n-nodes-base.aggregate': [
+    {
+      param: 'aggregate',
+      values: ['aggregateIndividualFields', 'aggregateAllItemData'],
+      absent: 'aggregateIndividualFields',
+    },
+  ],
   'n8n-nodes-base.splitInBatches': [{ param: 'typeVersion', values: [1, 2, 3] }],
-  'n8n-nodes-base.wait': [{ param: 'resume', values: ['timeInterval', 'specificTime', 'webhook'], absent: 'timeInterval' }],
+  'n8n-nodes-base.wait': [
+    { param: 'resume', values: ['timeInterval', 'specificTime', 'webhook'], absent: 'timeInterval' },
+  ],
   'n8n-nodes-base.noOp': [],
   'n8n-nodes-base.stopAndError': [],
   'n8n-nodes-base.limit': [{ param: 'keep', values: ['firstItems', 'lastItems'], absent: 'firstItems' }],
   'n8n-nodes-base.sort': [{ param: 'type', values: ['simple', 'random', 'code'], absent: 'simple' }],
-  'n8n-nodes-base.removeDuplicates': [{ param: 'compare', values: ['allFields', 'allFieldsExcept', 'selectedFields'], absent: 'allFields' }],
+  'n8n-nodes-base.removeDuplicates': [
+    { param: 'compare', values: ['allFields', 'allFieldsExcept', 'selectedFields'], absent: 'allFields' },
+  ],
   'n8n-nodes-base.summarize': [
-    { param: 'fieldsToSummarize.values.aggregation', values: ['count', 'sum', 'average', 'min', 'max', 'countUnique', 'append', 'concatenate'], absent: 'count' },
+    {
+      param: 'fieldsToSummarize.values.aggregation',
+      values: ['count', 'sum', 'average', 'min', 'max', 'countUnique', 'append', 'concatenate'],
+      absent: 'count',
+    },
     { param: 'options.outputFormat', values: ['separateItems'] },
   ],
   'n8n-nodes-base.dateTime': [
     { param: 'typeVersion', values: [1, 2] },
-    { param: 'operation', values: ['formatDate', 'addToDate', 'subtractFromDate', 'extractDate', 'roundDate', 'getTimeBetweenDates'] },
+    {
+      param: 'operation',
+      values: ['formatDate', 'addToDate', 'subtractFromDate', 'extractDate', 'roundDate', 'getTimeBetweenDates'],
+    },
   ],
-  'n8n-nodes-base.markdown': [{ param: 'mode', values: ['htmlToMarkdown', 'markdownToHtml'], absent: 'htmlToMarkdown' }],
-  'n8n-nodes-base.code': [{ param: 'mode', values: ['runOnceForAllItems', 'runOnceForEachItem'], absent: 'runOnceForAllItems' }],
+  'n8n-nodes-base.markdown': [
+    { param: 'mode', values: ['htmlToMarkdown', 'markdownToHtml'], absent: 'htmlToMarkdown' },
+  ],
+  'n8n-nodes-base.code': [
+    { param: 'mode', values: ['runOnceForAllItems', 'runOnceForEachItem'], absent: 'runOnceForAllItems' },
+  ],
   'n8n-nodes-base.function': [],
   'n8n-nodes-base.functionItem': [],
   'n8n-nodes-base.httpRequest': [
     { param: 'typeVersion', values: [1, 2, 3, 4.2] },
     { param: 'method', values: ['GET', 'POST'], absent: 'GET' },
     { param: 'contentType', values: ['json', 'form-urlencoded'], absent: 'json' },
-    { param: 'authentication', values: ['genericCredentialType', 'predefinedCredentialType', 'basicAuth', 'headerAuth', 'queryAuth'] },
-    { param: 'genericAuthType', values: ['httpBasicAuth', 'httpHeaderAuth', 'httpQueryAuth', 'httpBearerAuth', 'httpCustomAuth', 'oAuth2Api'] },
-    { param: 'options.pagination.pagination.paginationMode', values: ['off', 'responseContainsNextURL', 'updateAParameterInEachRequest'] },
-    { param: 'options.pagination.pagination.paginationCompleteWhen', values: ['responseIsEmpty', 'receiveSpecificStatusCodes', 'other'] },
+    {
+      param: 'authentication',
+      values: ['genericCredentialType', 'predefinedCredentialType', 'basicAuth', 'headerAuth', 'queryAuth'],
+    },
+    {
+      param: 'genericAuthType',
+      values: ['httpBasicAuth', 'httpHeaderAuth', 'httpQueryAuth', 'httpBearerAuth', 'httpCustomAuth', 'oAuth2Api'],
+    },
+    {
+      param: 'options.pagination.pagination.paginationMode',
+      values: ['off', 'responseContainsNextURL', 'updateAParameterInEachRequest'],
+    },
+    {
+      param: 'options.pagination.pagination.paginationCompleteWhen',
+      values: ['responseIsEmpty', 'receiveSpecificStatusCodes', 'other'],
+    },
     { param: 'options.pagination.pagination.parameters.parameters.type', values: ['qs', 'headers', 'body'] },
     { param: 'options.pagination.pagination.limitPagesFetched', values: [true] },
     { param: 'options.response.response.responseFormat', values: ['json', 'text'] },
     { param: 'options.response.response.fullResponse', values: [true] },
     { param: 'options.response.response.neverError', values: [true] },
   ],
-  'n8n-nodes-base.renameKeys': [{ param: 'additionalOptions.regexReplacement.replacements.searchRegex', values: ['^(a)'] }],
+  'n8n-nodes-base.renameKeys': [
+    { param: 'additionalOptions.regexReplacement.replacements.searchRegex', values: ['^(a)'] },
+  ],
   'n8n-nodes-base.xml': [{ param: 'mode', values: ['xmlToJson', 'jsonToxml'] }],
   'n8n-nodes-base.html': [{ param: 'operation', values: ['extractHtmlContent', 'convertToHtmlTable'] }],
   'n8n-nodes-base.htmlExtract': [],
@@ -127,9 +185,19 @@ const DOCUMENTED: Record<string, Option[]> = {
     { param: 'fuzzyCompare', values: [true] },
   ],
   'n8n-nodes-base.executionData': [],
-  'n8n-nodes-base.n8nTrainingCustomerDatastore': [{ param: 'operation', values: ['getOnePerson', 'getAllPeople'], absent: 'getOnePerson' }],
-  'n8n-nodes-base.convertToFile': [{ param: 'operation', values: ['csv', 'html', 'rtf', 'toJson', 'toText', 'toBinary', 'iCal'], absent: 'csv' }],
-  'n8n-nodes-base.extractFromFile': [{ param: 'operation', values: ['csv', 'html', 'rtf', 'fromJson', 'text', 'binaryToPropery', 'fromIcs'], absent: 'csv' }],
+  'n8n-nodes-base.n8nTrainingCustomerDatastore': [
+    { param: 'operation', values: ['getOnePerson', 'getAllPeople'], absent: 'getOnePerson' },
+  ],
+  'n8n-nodes-base.convertToFile': [
+    { param: 'operation', values: ['csv', 'html', 'rtf', 'toJson', 'toText', 'toBinary', 'iCal'], absent: 'csv' },
+  ],
+  'n8n-nodes-base.extractFromFile': [
+    {
+      param: 'operation',
+      values: ['csv', 'html', 'rtf', 'fromJson', 'text', 'binaryToPropery', 'fromIcs'],
+      absent: 'csv',
+    },
+  ],
   'n8n-nodes-base.itemLists': [
     { param: 'typeVersion', values: [1, 3] },
     { param: 'operation', values: ['splitOutItems', 'concatenateItems', 'removeDuplicates'], absent: 'splitOutItems' },
@@ -156,11 +224,22 @@ function recordedNodes(): Array<RanNode & { where: string }> {
   for (const set of RECORDED) {
     const dir = path.join(FIXTURES, set);
     for (const file of readdirSync(path.join(dir, 'expected')).filter((f) => f.endsWith('.json'))) {
-      const expected = JSON.parse(readFileSync(path.join(dir, 'expected', file), 'utf8')) as { workflow: string; cases: Array<{ nodes?: Record<string, unknown> }> };
-      const workflow = JSON.parse(readFileSync(path.join(dir, 'workflows', expected.workflow), 'utf8')) as { nodes: Array<RanNode & { name: string }> };
+      const expected = JSON.parse(readFileSync(path.join(dir, 'expected', file), 'utf8')) as {
+        workflow: string;
+        cases: Array<{ nodes?: Record<string, unknown> }>;
+      };
+      const workflow = JSON.parse(readFileSync(path.join(dir, 'workflows', expected.workflow), 'utf8')) as {
+        nodes: Array<RanNode & { name: string }>;
+      };
       const ran = new Set(expected.cases.flatMap((c) => Object.keys(c.nodes ?? {})));
       for (const node of workflow.nodes) {
-        if (ran.has(node.name)) out.push({ type: node.type, typeVersion: Number(node.typeVersion ?? 1), parameters: node.parameters ?? {}, where: `${set}/${file}` });
+        if (ran.has(node.name))
+          out.push({
+            type: node.type,
+            typeVersion: Number(node.typeVersion ?? 1),
+            parameters: node.parameters ?? {},
+            where: `${set}/${file}`,
+          });
       }
     }
   }
@@ -216,7 +295,11 @@ describe('oracle coverage: every node type and documented option has a recorded 
   }
 
   test('every option listed as not recorded is a documented one', () => {
-    const documented = new Set(Object.entries(DOCUMENTED).flatMap(([type, options]) => options.flatMap((o) => o.values.map((v) => `${type} ${o.param}=${v}`))));
+    const documented = new Set(
+      Object.entries(DOCUMENTED).flatMap(([type, options]) =>
+        options.flatMap((o) => o.values.map((v) => `${type} ${o.param}=${v}`)),
+      ),
+    );
     expect(Object.keys(NOT_RECORDED).filter((k) => !documented.has(k))).toEqual([]);
   });
 });

@@ -14,7 +14,10 @@ import { defineCorpusSuite } from './corpus-suite.js';
 import { startEchoServer } from '../fixtures/n8n-oracle/echo-server.mjs';
 
 const dir = path.resolve(import.meta.dirname, '../fixtures/n8n-oracle');
-const knownDifferences = JSON.parse(readFileSync(path.join(dir, 'known-differences.json'), 'utf8')) as Record<string, string>;
+const knownDifferences = JSON.parse(readFileSync(path.join(dir, 'known-differences.json'), 'utf8')) as Record<
+  string,
+  string
+>;
 
 // Registered before the suite's own hooks, so the echo server is up before any case runs.
 let stopEcho: (() => Promise<void>) | undefined;

@@ -38,15 +38,29 @@ describe('folders: hostile input', () => {
   test('bad names, ids, queries and cycles are 400s/404s that change nothing', async () => {
     const a = await create('a');
     const b = await create('b', a);
-    for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(129) }, { name: 5 }, { name: 'p', parentFolderId: 'nope' }, { name: 'p', parentFolderId: 'x'.repeat(100) }]) {
-      expect((await s.api('POST', '/projects/personal/folders', body)).status, JSON.stringify(body).slice(0, 40)).toBeGreaterThanOrEqual(400);
+    for (const body of [
+      {},
+      { name: '' },
+      { name: '   ' },
+      { name: 'x'.repeat(129) },
+      { name: 5 },
+      { name: 'p', parentFolderId: 'nope' },
+      { name: 'p', parentFolderId: 'x'.repeat(100) },
+    ]) {
+      expect(
+        (await s.api('POST', '/projects/personal/folders', body)).status,
+        JSON.stringify(body).slice(0, 40),
+      ).toBeGreaterThanOrEqual(400);
     }
     expect((await s.api('GET', '/projects/personal/folders/nope')).status).toBe(404);
     expect((await s.api('PATCH', `/projects/personal/folders/${a}`, { parentFolderId: a })).status).toBe(400);
-    expect((await s.api('PATCH', `/projects/personal/folders/${a}`, { parentFolderId: b })).body).toEqual({ message: "Cannot set a folder's parent to a folder inside it" });
+    expect((await s.api('PATCH', `/projects/personal/folders/${a}`, { parentFolderId: b })).body).toEqual({
+      message: "Cannot set a folder's parent to a folder inside it",
+    });
     expect((await s.api('PATCH', `/projects/personal/folders/${a}`, {})).status).toBe(400);
     expect((await s.api('DELETE', `/projects/personal/folders/${a}?transferToFolderId=${b}`)).status).toBe(400);
-    for (const q of ['filter=nope', 'sortBy=id:asc', 'take=0', 'take=1001', 'skip=-1', 'select=5']) expect((await s.api('GET', `/projects/personal/folders?${q}`)).status, q).toBe(400);
+    for (const q of ['filter=nope', 'sortBy=id:asc', 'take=0', 'take=1001', 'skip=-1', 'select=5'])
+      expect((await s.api('GET', `/projects/personal/folders?${q}`)).status, q).toBe(400);
     expect((await s.api('GET', `/projects/personal/folders/${b}`)).body.parentFolderId).toBe(a);
   });
 
@@ -63,14 +77,49 @@ describe("folders: n8n's answers", () => {
     const top = await create('Finance');
     const sub = await create('Invoices', top);
     const leaf = await create('2024', sub);
-    const list = await s.api('GET', `/projects/personal/folders?filter=${encodeURIComponent(JSON.stringify({ parentFolderId: top }))}&take=50&sortBy=name:asc&select=${encodeURIComponent('["id","name"]')}`);
-    expect(list.body).toEqual({ count: 1, data: [{ id: sub, name: 'Invoices', createdAt: expect.any(String), updatedAt: expect.any(String), parentFolder: { id: top, name: 'Finance', parentFolderId: null }, workflowCount: 0, subFolderCount: 1, path: ['Finance', 'Invoices'] }] });
-    const byName = await s.api('GET', `/projects/${project}/folders?filter=${encodeURIComponent(JSON.stringify({ name: 'invoi' }))}`);
+    const list = await s.api(
+      'GET',
+      `/projects/personal/folders?filter=${encodeURIComponent(JSON.stringify({ parentFolderId: top }))}&take=50&sortBy=name:asc&select=${encodeURIComponent('["id","name"]')}`,
+    );
+    expect(list.body).toEqual({
+      count: 1,
+      data: [
+        {
+          id: sub,
+          name: 'Invoices',
+          createdAt: expect.any(String),
+          updatedAt: expect.any(String),
+          parentFolder: { id: top, name: 'Finance', parentFolderId: null },
+          workflowCount: 0,
+          subFolderCount: 1,
+          path: ['Finance', 'Invoices'],
+        },
+      ],
+    });
+    const byName = await s.api(
+      'GET',
+      `/projects/${project}/folders?filter=${encodeURIComponent(JSON.stringify({ name: 'invoi' }))}`,
+    );
     expect(byName.body.data.map((f: any) => f.id)).toEqual([sub]);
-    expect((await s.api('GET', `/projects/personal/folders/${top}`)).body).toMatchObject({ id: top, name: 'Finance', parentFolderId: null, totalSubFolders: 2, totalWorkflows: 0, path: ['Finance'] });
-    expect((await s.api('PATCH', `/projects/personal/folders/${sub}`, { name: 'Bills' })).body).toMatchObject({ id: sub, name: 'Bills', parentFolderId: top });
-    expect((await s.api('PATCH', `/projects/personal/folders/${leaf}`, { parentFolderId: '0' })).body.parentFolderId).toBeNull();
-    expect((await s.api('PATCH', `/projects/personal/folders/${leaf}`, { parentFolderId: top })).body.parentFolderId).toBe(top);
+    expect((await s.api('GET', `/projects/personal/folders/${top}`)).body).toMatchObject({
+      id: top,
+      name: 'Finance',
+      parentFolderId: null,
+      totalSubFolders: 2,
+      totalWorkflows: 0,
+      path: ['Finance'],
+    });
+    expect((await s.api('PATCH', `/projects/personal/folders/${sub}`, { name: 'Bills' })).body).toMatchObject({
+      id: sub,
+      name: 'Bills',
+      parentFolderId: top,
+    });
+    expect(
+      (await s.api('PATCH', `/projects/personal/folders/${leaf}`, { parentFolderId: '0' })).body.parentFolderId,
+    ).toBeNull();
+    expect(
+      (await s.api('PATCH', `/projects/personal/folders/${leaf}`, { parentFolderId: top })).body.parentFolderId,
+    ).toBe(top);
     // Transfer: the children move to the root; without: the sub-tree goes.
     expect((await s.api('DELETE', `/projects/personal/folders/${top}?transferToFolderId=0`)).status).toBe(204);
     expect((await s.api('GET', `/projects/personal/folders/${sub}`)).body.parentFolderId).toBeNull();

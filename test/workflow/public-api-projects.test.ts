@@ -9,12 +9,18 @@ import { manualSetWorkflow, startWorkflowServer, wrap, type WorkflowTestServer }
 
 let s: WorkflowTestServer;
 beforeAll(async () => {
-  s = await startWorkflowServer({ env: { WORKFLOW_OWNER_EMAIL: 'ada@example.org', WORKFLOW_OWNER_FIRST_NAME: 'Ada', WORKFLOW_OWNER_LAST_NAME: 'Lovelace' } });
+  s = await startWorkflowServer({
+    env: {
+      WORKFLOW_OWNER_EMAIL: 'ada@example.org',
+      WORKFLOW_OWNER_FIRST_NAME: 'Ada',
+      WORKFLOW_OWNER_LAST_NAME: 'Lovelace',
+    },
+  });
 }, 60_000);
 afterAll(() => s?.stop());
 
 describe('projects and users', () => {
-  test('GET /projects lists the owner\'s personal project, named as n8n names it', async () => {
+  test("GET /projects lists the owner's personal project, named as n8n names it", async () => {
     const r = await s.api('GET', '/projects');
     expect(r.status).toBe(200);
     expect(r.body.nextCursor).toBeNull();
@@ -33,7 +39,10 @@ describe('projects and users', () => {
     expect(owner.role).toBeUndefined();
     expect((await s.api('GET', '/users?includeRole=true')).body.data[0].role).toBe('global:owner');
     expect((await s.api('GET', `/users/${owner.id}`)).body).toEqual(owner);
-    expect((await s.api('GET', '/users/ADA@example.org?includeRole=true')).body).toEqual({ ...owner, role: 'global:owner' });
+    expect((await s.api('GET', '/users/ADA@example.org?includeRole=true')).body).toEqual({
+      ...owner,
+      role: 'global:owner',
+    });
     expect((await s.api('GET', '/users/nobody@example.org')).status).toBe(404);
     const project = (await s.api('GET', '/projects')).body.data[0];
     expect((await s.api('GET', `/users?projectId=${project.id}`)).body.data).toHaveLength(1);
@@ -43,40 +52,66 @@ describe('projects and users', () => {
   test('workflows carry shared as n8n fills it; the projectId filter works on workflows and executions', async () => {
     const project = (await s.api('GET', '/projects')).body.data[0];
     const c = await s.api('POST', '/workflows', manualSetWorkflow('shared'));
-    const expected = [{ role: 'workflow:owner', projectId: project.id, project: { id: project.id, name: project.name, type: 'personal' }, createdAt: c.body.createdAt, updatedAt: c.body.updatedAt, workflowId: c.body.id }];
+    const expected = [
+      {
+        role: 'workflow:owner',
+        projectId: project.id,
+        project: { id: project.id, name: project.name, type: 'personal' },
+        createdAt: c.body.createdAt,
+        updatedAt: c.body.updatedAt,
+        workflowId: c.body.id,
+      },
+    ];
     expect(c.body.shared).toEqual(expected);
     expect((await s.api('GET', `/workflows/${c.body.id}`)).body.shared).toEqual(expected);
-    const listed = (await s.api('GET', `/workflows?projectId=${project.id}`)).body.data.find((w: any) => w.id === c.body.id);
+    const listed = (await s.api('GET', `/workflows?projectId=${project.id}`)).body.data.find(
+      (w: any) => w.id === c.body.id,
+    );
     expect(listed.shared).toEqual(expected);
     expect((await s.api('GET', '/workflows?projectId=another')).body.data).toEqual([]);
     const e = await s.api('POST', `/workflows/${c.body.id}/execute`, {});
-    expect((await s.api('GET', `/executions?projectId=${project.id}`)).body.data.map((x: any) => x.id)).toContain(e.body.id);
+    expect((await s.api('GET', `/executions?projectId=${project.id}`)).body.data.map((x: any) => x.id)).toContain(
+      e.body.id,
+    );
     expect((await s.api('GET', '/executions?projectId=another')).body.data).toEqual([]);
   });
 
-  test('create takes the owner\'s projectId; another project is 404, a folder 400', async () => {
+  test("create takes the owner's projectId; another project is 404, a folder 400", async () => {
     const project = (await s.api('GET', '/projects')).body.data[0];
     const ok = await s.api('POST', '/workflows', { ...manualSetWorkflow('placed'), projectId: project.id });
     expect(ok.status).toBe(200);
     expect(ok.body.shared[0].projectId).toBe(project.id);
-    expect((await s.api('POST', '/workflows', { ...manualSetWorkflow('elsewhere'), projectId: 'another' })).status).toBe(404);
-    expect((await s.api('POST', '/workflows', { ...manualSetWorkflow('foldered'), parentFolderId: 'f1' })).body).toEqual({ message: 'request/body/parentFolderId: this instance has no folders' });
+    expect(
+      (await s.api('POST', '/workflows', { ...manualSetWorkflow('elsewhere'), projectId: 'another' })).status,
+    ).toBe(404);
+    expect(
+      (await s.api('POST', '/workflows', { ...manualSetWorkflow('foldered'), parentFolderId: 'f1' })).body,
+    ).toEqual({ message: 'request/body/parentFolderId: this instance has no folders' });
   });
 
-  test('a transfer to the owning project is n8n\'s 400, to an unknown project 404', async () => {
+  test("a transfer to the owning project is n8n's 400, to an unknown project 404", async () => {
     const project = (await s.api('GET', '/projects')).body.data[0];
     const c = await s.api('POST', '/workflows', manualSetWorkflow('transfer'));
     const same = await s.api('PUT', `/workflows/${c.body.id}/transfer`, { destinationProjectId: project.id });
     expect(same.status).toBe(400);
     expect(same.body.message).toBe("You can't transfer a workflow into the project that's already owning it.");
     expect((await s.api('PUT', `/workflows/${c.body.id}/transfer`, { destinationProjectId: 'nope' })).status).toBe(404);
-    expect((await s.api('PUT', `/workflows/${c.body.id}/transfer`, {})).body).toEqual({ message: "request/body must have required property 'destinationProjectId'" });
+    expect((await s.api('PUT', `/workflows/${c.body.id}/transfer`, {})).body).toEqual({
+      message: "request/body must have required property 'destinationProjectId'",
+    });
   });
 
   test('the owner and project keep their ids across a restart; a changed name is applied', async () => {
-    const before = { user: (await s.api('GET', '/users')).body.data[0], project: (await s.api('GET', '/projects')).body.data[0] };
+    const before = {
+      user: (await s.api('GET', '/users')).body.data[0],
+      project: (await s.api('GET', '/projects')).body.data[0],
+    };
     await s.t.stop();
-    const t = await s.t.restart({ WORKFLOW_OWNER_EMAIL: 'ada@example.org', WORKFLOW_OWNER_FIRST_NAME: 'Augusta', WORKFLOW_OWNER_LAST_NAME: 'King' });
+    const t = await s.t.restart({
+      WORKFLOW_OWNER_EMAIL: 'ada@example.org',
+      WORKFLOW_OWNER_FIRST_NAME: 'Augusta',
+      WORKFLOW_OWNER_LAST_NAME: 'King',
+    });
     s = await wrap(t, s.key);
     const user = (await s.api('GET', '/users')).body.data[0];
     const project = (await s.api('GET', '/projects')).body.data[0];
@@ -98,9 +133,17 @@ describe('health', () => {
   });
 
   test('readiness is 503 {"status":"error"} while the database does not answer', async () => {
-    const app = await createApp({ logger: createLogger({ level: 'silent', pretty: false }) }, { service: 'workflow', envelope: (e) => ({ message: e.message }) });
+    const app = await createApp(
+      { logger: createLogger({ level: 'silent', pretty: false }) },
+      { service: 'workflow', envelope: (e) => ({ message: e.message }) },
+    );
     let up = false;
-    healthRoutes(app, { ping: async () => { if (!up) throw new Error('connection refused'); return true; } });
+    healthRoutes(app, {
+      ping: async () => {
+        if (!up) throw new Error('connection refused');
+        return true;
+      },
+    });
     const down = await app.inject({ method: 'GET', url: '/healthz/readiness' });
     expect(down.statusCode).toBe(503);
     expect(down.json()).toEqual({ status: 'error' });

@@ -9,8 +9,22 @@ let s: WorkflowTestServer;
 let tableId: string;
 beforeAll(async () => {
   s = await startWorkflowServer();
-  tableId = (await s.api('POST', '/data-tables', { name: 'dataset', columns: [{ name: 'question', type: 'string' }, { name: 'expected', type: 'number' }] })).body.id;
-  await s.api('POST', `/data-tables/${tableId}/rows`, { data: [{ question: 'one', expected: 1 }, { question: 'two', expected: 2 }, { question: 'three', expected: 3 }] });
+  tableId = (
+    await s.api('POST', '/data-tables', {
+      name: 'dataset',
+      columns: [
+        { name: 'question', type: 'string' },
+        { name: 'expected', type: 'number' },
+      ],
+    })
+  ).body.id;
+  await s.api('POST', `/data-tables/${tableId}/rows`, {
+    data: [
+      { question: 'one', expected: 1 },
+      { question: 'two', expected: 2 },
+      { question: 'three', expected: 3 },
+    ],
+  });
 }, 60_000);
 afterAll(() => s?.stop());
 
@@ -18,8 +32,25 @@ function evaluationWorkflow(name: string, trigger: Record<string, unknown>) {
   return {
     name,
     nodes: [
-      { name: 'When fetching a dataset row', type: 'n8n-nodes-base.evaluationTrigger', typeVersion: 4.6, position: [0, 0], parameters: trigger },
-      { name: 'Answer', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: { assignments: { assignments: [{ id: '1', name: 'answer', type: 'string', value: '={{ $json.question.toUpperCase() }}' }] }, options: {} } },
+      {
+        name: 'When fetching a dataset row',
+        type: 'n8n-nodes-base.evaluationTrigger',
+        typeVersion: 4.6,
+        position: [0, 0],
+        parameters: trigger,
+      },
+      {
+        name: 'Answer',
+        type: 'n8n-nodes-base.set',
+        typeVersion: 3.4,
+        position: [200, 0],
+        parameters: {
+          assignments: {
+            assignments: [{ id: '1', name: 'answer', type: 'string', value: '={{ $json.question.toUpperCase() }}' }],
+          },
+          options: {},
+        },
+      },
     ],
     connections: { 'When fetching a dataset row': { main: [[{ node: 'Answer', type: 'main', index: 0 }]] } },
     settings: { executionOrder: 'v1' },
@@ -28,10 +59,13 @@ function evaluationWorkflow(name: string, trigger: Record<string, unknown>) {
 
 const finished = async (wf: string, run: string) => {
   let body: any;
-  await vi.waitFor(async () => {
-    body = (await s.api('GET', `/workflows/${wf}/test-runs/${run}`)).body;
-    expect(['completed', 'error', 'cancelled']).toContain(body.status);
-  }, { timeout: 20_000, interval: 50 });
+  await vi.waitFor(
+    async () => {
+      body = (await s.api('GET', `/workflows/${wf}/test-runs/${run}`)).body;
+      expect(['completed', 'error', 'cancelled']).toContain(body.status);
+    },
+    { timeout: 20_000, interval: 50 },
+  );
   return body;
 };
 
@@ -43,7 +77,10 @@ describe('test runs: refusals', () => {
     expect(r.body.message).toMatch(/Evaluation trigger not found/);
     const sheets = await createWorkflow(s, evaluationWorkflow('sheets', { source: 'googleSheets' }));
     expect((await s.api('POST', `/workflows/${sheets}/test-runs`)).status).toBe(400);
-    const gone = await createWorkflow(s, evaluationWorkflow('gone', { source: 'dataTable', dataTableId: { mode: 'id', value: 'nope' } }));
+    const gone = await createWorkflow(
+      s,
+      evaluationWorkflow('gone', { source: 'dataTable', dataTableId: { mode: 'id', value: 'nope' } }),
+    );
     expect((await s.api('POST', `/workflows/${gone}/test-runs`)).status).toBe(404);
     expect((await s.api('GET', `/workflows/${plain}/test-runs`)).body).toEqual({ data: [], nextCursor: null });
     expect((await s.api('GET', '/workflows/nope/test-runs')).status).toBe(404);
@@ -57,19 +94,35 @@ describe('test runs: refusals', () => {
 
 describe('test runs: a run over a data table', () => {
   test('one case per row with its execution; another workflow cannot see the run; a finished run cannot be cancelled', async () => {
-    const wf = await createWorkflow(s, evaluationWorkflow('eval', { source: 'dataTable', dataTableId: { __rl: true, mode: 'id', value: tableId } }));
+    const wf = await createWorkflow(
+      s,
+      evaluationWorkflow('eval', { source: 'dataTable', dataTableId: { __rl: true, mode: 'id', value: tableId } }),
+    );
     const started = await s.api('POST', `/workflows/${wf}/test-runs`);
     expect(started.status).toBe(200);
     expect(started.body).toMatchObject({ workflowId: wf, status: 'new', runAt: null });
     const run = await finished(wf, started.body.id);
-    expect(run).toMatchObject({ status: 'completed', metrics: {}, runAt: expect.any(String), completedAt: expect.any(String) });
+    expect(run).toMatchObject({
+      status: 'completed',
+      metrics: {},
+      runAt: expect.any(String),
+      completedAt: expect.any(String),
+    });
     const cases = await s.api('GET', `/workflows/${wf}/test-runs/${run.id}/test-cases?limit=2`);
-    expect(cases.body.data.map((c: any) => [c.status, c.inputs.question, c.outputs[0].answer])).toEqual([['success', 'one', 'ONE'], ['success', 'two', 'TWO']]);
-    const rest = await s.api('GET', `/workflows/${wf}/test-runs/${run.id}/test-cases?cursor=${encodeURIComponent(cases.body.nextCursor)}`);
+    expect(cases.body.data.map((c: any) => [c.status, c.inputs.question, c.outputs[0].answer])).toEqual([
+      ['success', 'one', 'ONE'],
+      ['success', 'two', 'TWO'],
+    ]);
+    const rest = await s.api(
+      'GET',
+      `/workflows/${wf}/test-runs/${run.id}/test-cases?cursor=${encodeURIComponent(cases.body.nextCursor)}`,
+    );
     expect(rest.body.data.map((c: any) => c.outputs[0].answer)).toEqual(['THREE']);
     const exec = await s.api('GET', `/executions/${cases.body.data[0].executionId}`);
     expect(exec.body).toMatchObject({ workflowId: wf, status: 'success' });
-    expect((await s.api('GET', `/workflows/${wf}/test-runs?status=completed`)).body.data.map((r: any) => r.id)).toEqual([run.id]);
+    expect((await s.api('GET', `/workflows/${wf}/test-runs?status=completed`)).body.data.map((r: any) => r.id)).toEqual(
+      [run.id],
+    );
     const other = await createWorkflow(s, manualSetWorkflow('other'));
     expect((await s.api('GET', `/workflows/${other}/test-runs/${run.id}`)).status).toBe(404);
     const late = await s.api('POST', `/workflows/${wf}/test-runs/${run.id}/cancel`);
@@ -77,7 +130,10 @@ describe('test runs: a run over a data table', () => {
   });
 
   test('a run cancelled before it starts stays cancelled', async () => {
-    const wf = await createWorkflow(s, evaluationWorkflow('eval2', { source: 'dataTable', dataTableId: { mode: 'id', value: tableId } }));
+    const wf = await createWorkflow(
+      s,
+      evaluationWorkflow('eval2', { source: 'dataTable', dataTableId: { mode: 'id', value: tableId } }),
+    );
     const started = await s.api('POST', `/workflows/${wf}/test-runs`);
     const cancel = await s.api('POST', `/workflows/${wf}/test-runs/${started.body.id}/cancel`);
     // The run may have finished already on a fast machine; either answer is n8n's.

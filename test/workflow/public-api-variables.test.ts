@@ -9,7 +9,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s?.stop());
 
-const byKey = async (key: string) => (await s.api('GET', '/variables?limit=250')).body.data.find((v: any) => v.key === key);
+const byKey = async (key: string) =>
+  (await s.api('GET', '/variables?limit=250')).body.data.find((v: any) => v.key === key);
 
 describe('variables', () => {
   test('create answers 201 with no body; the list shows it; duplicate keys and bad keys are 400', async () => {
@@ -22,10 +23,18 @@ describe('variables', () => {
     const dup = await s.api('POST', '/variables', { key: 'API_BASE', value: 'x' });
     expect(dup.status).toBe(400);
     expect(dup.body).toEqual({ message: 'Variable with key API_BASE already exists' });
-    expect((await s.api('POST', '/variables', { key: '1abc', value: 'x' })).body.message).toMatch(/can only contain letters, numbers \(not as first character\), and underscores/);
-    expect((await s.api('POST', '/variables', { key: 'k' })).body).toEqual({ message: "request/body must have required property 'value'" });
-    expect((await s.api('POST', '/variables', { key: 'k', value: 5 })).body).toEqual({ message: 'request/body/value must be string' });
-    expect((await s.api('POST', '/variables', { key: 'k', value: 'v', secret: true })).body).toEqual({ message: 'request/body must NOT have additional properties' });
+    expect((await s.api('POST', '/variables', { key: '1abc', value: 'x' })).body.message).toMatch(
+      /can only contain letters, numbers \(not as first character\), and underscores/,
+    );
+    expect((await s.api('POST', '/variables', { key: 'k' })).body).toEqual({
+      message: "request/body must have required property 'value'",
+    });
+    expect((await s.api('POST', '/variables', { key: 'k', value: 5 })).body).toEqual({
+      message: 'request/body/value must be string',
+    });
+    expect((await s.api('POST', '/variables', { key: 'k', value: 'v', secret: true })).body).toEqual({
+      message: 'request/body must NOT have additional properties',
+    });
     expect((await s.api('POST', '/variables', { key: 'k', value: 'v', projectId: 'another' })).status).toBe(404);
   });
 
@@ -47,14 +56,16 @@ describe('variables', () => {
   });
 
   test('cursor pagination: base64 {limit, offset}, bad cursor 400, state=empty', async () => {
-    for (let i = 0; i < 3; i++) await s.api('POST', '/variables', { key: `PAGE_${i}`, value: i === 1 ? '' : String(i) });
+    for (let i = 0; i < 3; i++)
+      await s.api('POST', '/variables', { key: `PAGE_${i}`, value: i === 1 ? '' : String(i) });
     const seen: string[] = [];
     let cursor: string | null = null;
     let first = true;
     while (first || cursor) {
       const r: any = await s.api('GET', `/variables?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       expect(r.status).toBe(200);
-      if (first) expect(JSON.parse(Buffer.from(r.body.nextCursor, 'base64').toString())).toEqual({ limit: 2, offset: 2 });
+      if (first)
+        expect(JSON.parse(Buffer.from(r.body.nextCursor, 'base64').toString())).toEqual({ limit: 2, offset: 2 });
       seen.push(...r.body.data.map((v: any) => v.key));
       cursor = r.body.nextCursor;
       first = false;
@@ -71,10 +82,20 @@ describe('variables', () => {
       { name: 'text', type: 'string', value: '={{ $vars.GREETING }} {{ $json.name }}' },
       { name: 'missing', type: 'string', value: '={{ $vars.NOPE ?? "none" }}' },
     ]);
-    wf.nodes.push({ id: 'c', name: 'Code', type: 'n8n-nodes-base.code', typeVersion: 2, position: [400, 0], parameters: { jsCode: 'return [{ json: { fromCode: $vars.GREETING + "!", keys: Object.keys($vars).includes("GREETING") } }];' } } as any);
+    wf.nodes.push({
+      id: 'c',
+      name: 'Code',
+      type: 'n8n-nodes-base.code',
+      typeVersion: 2,
+      position: [400, 0],
+      parameters: {
+        jsCode: 'return [{ json: { fromCode: $vars.GREETING + "!", keys: Object.keys($vars).includes("GREETING") } }];',
+      },
+    } as any);
     (wf.connections as any).Set = { main: [[{ node: 'Code', type: 'main', index: 0 }]] };
     const { body: created } = await s.api('POST', '/workflows', wf);
-    const run = async () => (await s.api('POST', `/workflows/${created.id}/execute`, { data: { name: 'Ann' } })).body.data.resultData.runData;
+    const run = async () =>
+      (await s.api('POST', `/workflows/${created.id}/execute`, { data: { name: 'Ann' } })).body.data.resultData.runData;
     let rd = await run();
     expect(rd.Set[0].data.main[0][0].json).toEqual({ text: 'Hello Ann', missing: 'none' });
     expect(rd.Code[0].data.main[0][0].json).toEqual({ fromCode: 'Hello!', keys: true });

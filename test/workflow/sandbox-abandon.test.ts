@@ -16,11 +16,31 @@ afterAll(() => s?.stop());
 function endless(name: string, node: 'code' | 'expression', settings: Record<string, unknown> = {}) {
   const work =
     node === 'code'
-      ? { name: 'Work', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: 'while (true) {}' } }
-      : { name: 'Work', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: { assignments: { assignments: [{ id: '1', name: 'v', type: 'number', value: '={{ (() => { while (true) {} })() }}' }] }, options: {} } };
+      ? {
+          name: 'Work',
+          type: 'n8n-nodes-base.code',
+          typeVersion: 2,
+          position: [200, 0],
+          parameters: { jsCode: 'while (true) {}' },
+        }
+      : {
+          name: 'Work',
+          type: 'n8n-nodes-base.set',
+          typeVersion: 3.4,
+          position: [200, 0],
+          parameters: {
+            assignments: {
+              assignments: [{ id: '1', name: 'v', type: 'number', value: '={{ (() => { while (true) {} })() }}' }],
+            },
+            options: {},
+          },
+        };
   return {
     name,
-    nodes: [{ name: 'Manual', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }, work],
+    nodes: [
+      { name: 'Manual', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+      work,
+    ],
     connections: { Manual: { main: [[{ node: 'Work', type: 'main', index: 0 }]] } },
     settings: { executionOrder: 'v1', ...settings },
   };
@@ -30,7 +50,13 @@ const echo = {
   name: 'echo',
   nodes: [
     { name: 'Manual', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-    { name: 'Code', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: 'return [{ json: { n: $json.n * 2 } }];' } },
+    {
+      name: 'Code',
+      type: 'n8n-nodes-base.code',
+      typeVersion: 2,
+      position: [200, 0],
+      parameters: { jsCode: 'return [{ json: { n: $json.n * 2 } }];' },
+    },
   ],
   connections: { Manual: { main: [[{ node: 'Code', type: 'main', index: 0 }]] } },
   settings: { executionOrder: 'v1' },
@@ -53,10 +79,13 @@ test('executionTimeout ends an endless Code run and an endless expression; the s
 test('stopping an execution abandons its Code run at once', async () => {
   const wf = await s.api('POST', '/workflows', endless('stop code', 'code', { saveExecutionProgress: true }));
   const run = s.api('POST', `/workflows/${wf.body.id}/execute`, {});
-  const [running] = await waitFor(async () => {
-    const list = await s.api('GET', `/executions?workflowId=${wf.body.id}&status=running`);
-    return list.body.data.length > 0 && (list.body.data as Array<{ id: string }>);
-  }, { message: 'a running execution' });
+  const [running] = await waitFor(
+    async () => {
+      const list = await s.api('GET', `/executions?workflowId=${wf.body.id}&status=running`);
+      return list.body.data.length > 0 && (list.body.data as Array<{ id: string }>);
+    },
+    { message: 'a running execution' },
+  );
   expect((await s.api('POST', `/executions/${running!.id}/stop`)).body.status).toBe('canceled');
   const done = await run;
   expect(done.body.status).toBe('canceled');

@@ -51,7 +51,13 @@ const forms = (): Record<string, string> => ({
   localhost: `http://localhost:${internal.v4.port}/`,
 });
 
-const trigger = { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+const trigger = {
+  name: 'Start',
+  type: 'n8n-nodes-base.manualTrigger',
+  typeVersion: 1,
+  position: [0, 0],
+  parameters: {},
+};
 
 /** Runs Start → the given node through the API; returns the execution. */
 async function runNode(call: { type: string; typeVersion?: number; parameters: Record<string, unknown> }) {
@@ -75,11 +81,17 @@ async function expectRefused(label: string, call: Parameters<typeof runNode>[0])
   const exec = await runNode(call);
   const error = exec.data.resultData.error;
   expect(exec.status, `${label}: ${JSON.stringify(output(exec) ?? error)}`).toBe('error');
-  expect(`${error.message} ${error.description ?? ''}`, label).toMatch(/internal addresses are blocked; set HAMLET_ALLOW_INTERNAL_REQUESTS=1/);
+  expect(`${error.message} ${error.description ?? ''}`, label).toMatch(
+    /internal addresses are blocked; set HAMLET_ALLOW_INTERNAL_REQUESTS=1/,
+  );
   expect(internal.hits(), label).toBe(before);
 }
 
-const httpRequest = (url: string, options: Record<string, unknown> = {}) => ({ type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, parameters: { url, options } });
+const httpRequest = (url: string, options: Record<string, unknown> = {}) => ({
+  type: 'n8n-nodes-base.httpRequest',
+  typeVersion: 4.2,
+  parameters: { url, options },
+});
 
 describe('HTTP Request node', () => {
   test('follows a redirect to a public place (control)', async () => {
@@ -96,7 +108,8 @@ describe('HTTP Request node', () => {
   });
 
   test('refuses an internal address after a second redirect', async () => {
-    for (const [form, url] of Object.entries(forms())) await expectRefused(`302 → 301 → ${form}`, httpRequest(pub.to(other.to(url, 301))));
+    for (const [form, url] of Object.entries(forms()))
+      await expectRefused(`302 → 301 → ${form}`, httpRequest(pub.to(other.to(url, 301))));
   });
 
   test('refuses the mapped form as the first URL too', async () => {
@@ -104,18 +117,31 @@ describe('HTTP Request node', () => {
   });
 
   test('v1 parameters: the same guard', async () => {
-    await expectRefused('v1 302 → 127.0.0.1', { type: 'n8n-nodes-base.httpRequest', typeVersion: 1, parameters: { url: pub.to(forms()['127.0.0.1']!), responseFormat: 'json', options: {} } });
+    await expectRefused('v1 302 → 127.0.0.1', {
+      type: 'n8n-nodes-base.httpRequest',
+      typeVersion: 1,
+      parameters: { url: pub.to(forms()['127.0.0.1']!), responseFormat: 'json', options: {} },
+    });
   });
 
   test('honours followRedirects and maxRedirects (n8n: options.redirect.redirect)', async () => {
-    const noFollow = await runNode(httpRequest(pub.to(`${other.url}/landed`), { redirect: { redirect: { followRedirects: false } }, response: { response: { fullResponse: true, neverError: true } } }));
+    const noFollow = await runNode(
+      httpRequest(pub.to(`${other.url}/landed`), {
+        redirect: { redirect: { followRedirects: false } },
+        response: { response: { fullResponse: true, neverError: true } },
+      }),
+    );
     expect(noFollow.status).toBe('success');
     expect(output(noFollow)).toMatchObject([{ statusCode: 302, headers: { location: `${other.url}/landed` } }]);
     const twice = pub.to(other.to(`${pub.url}/landed`));
-    const limited = await runNode(httpRequest(twice, { redirect: { redirect: { followRedirects: true, maxRedirects: 1 } } }));
+    const limited = await runNode(
+      httpRequest(twice, { redirect: { redirect: { followRedirects: true, maxRedirects: 1 } } }),
+    );
     expect(limited.status).toBe('error');
     expect(limited.data.resultData.error.message).toMatch(/Maximum number of redirects exceeded/);
-    const enough = await runNode(httpRequest(twice, { redirect: { redirect: { followRedirects: true, maxRedirects: 2 } } }));
+    const enough = await runNode(
+      httpRequest(twice, { redirect: { redirect: { followRedirects: true, maxRedirects: 2 } } }),
+    );
     expect(output(enough)).toMatchObject([{ url: '/landed' }]);
   });
 });
@@ -138,7 +164,10 @@ describe('sibling-service nodes', () => {
           ['307', pub.to(url, 307)],
           ['307 → 302', pub.to(other.to(url, 302), 307)],
         ] as const) {
-          await expectRefused(`${n.type} ${how} → ${form}`, { type: n.type, parameters: { ...n.parameters, baseUrl: `${base}&path=`, apiKey: 'user-key' } });
+          await expectRefused(`${n.type} ${how} → ${form}`, {
+            type: n.type,
+            parameters: { ...n.parameters, baseUrl: `${base}&path=`, apiKey: 'user-key' },
+          });
         }
       }
     });
@@ -147,8 +176,13 @@ describe('sibling-service nodes', () => {
   test("the operator's service URL may be this machine, but its redirect to another origin is guarded", async () => {
     const sameOrigin = await runNode({ type: 'hamlet.blog', parameters: { title: 'Hello', content: 'x' } });
     expect(sameOrigin.status, JSON.stringify(sameOrigin.data.resultData.error)).toBe('success');
-    expect(output(sameOrigin)).toMatchObject([{ url: '/echo', method: 'POST', authorization: 'Bearer operator-blog-key' }]);
-    await expectRefused('HAMLET_HOME_URL 307 → 127.0.0.1', { type: 'hamlet.home', parameters: { domain: 'light', service: 'turn_on' } });
+    expect(output(sameOrigin)).toMatchObject([
+      { url: '/echo', method: 'POST', authorization: 'Bearer operator-blog-key' },
+    ]);
+    await expectRefused('HAMLET_HOME_URL 307 → 127.0.0.1', {
+      type: 'hamlet.home',
+      parameters: { domain: 'light', service: 'turn_on' },
+    });
   });
 });
 
@@ -160,7 +194,11 @@ describe('mail webhook deliveries', () => {
     const key = (await s.t.hamlet.platform.keys.create('mail')).key;
     const mail = s.t.url('mail');
     const send = async (method: string, path: string, body: unknown) => {
-      const res = await fetch(mail + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(mail + path, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
     const call = async (method: string, path: string, body: unknown) => {
@@ -169,11 +207,17 @@ describe('mail webhook deliveries', () => {
       return res.body;
     };
     const inbox = (await call('POST', '/v0/inboxes', { username: 'hooked' })).inbox_id as string;
-    const hook = async (url: string) => (await call('POST', '/v0/webhooks', { url, event_types: ['message.received'], inbox_ids: [inbox] })).webhook_id as string;
+    const hook = async (url: string) =>
+      (await call('POST', '/v0/webhooks', { url, event_types: ['message.received'], inbox_ids: [inbox] }))
+        .webhook_id as string;
     // An internal address or a local name is refused at once, when the webhook is created
     // (issue 15), naming the switch that would allow it.
     for (const url of [forms()['[::ffff:127.0.0.1]']!, forms().localhost!, forms()['2130706433']!]) {
-      const refused = await send('POST', '/v0/webhooks', { url, event_types: ['message.received'], inbox_ids: [inbox] });
+      const refused = await send('POST', '/v0/webhooks', {
+        url,
+        event_types: ['message.received'],
+        inbox_ids: [inbox],
+      });
       expect(refused.status, url).toBe(400);
       expect(refused.body.message, url).toMatch(/HAMLET_ALLOW_INTERNAL_REQUESTS=1/);
     }
@@ -182,11 +226,19 @@ describe('mail webhook deliveries', () => {
     await hook(pub.to(other.to(forms()['[::1]']!, 308), 307));
     await hook(`${pub.url}/control`);
     const before = internal.hits();
-    await call('POST', `/v0/inboxes/${encodeURIComponent(inbox)}/messages/send`, { to: [inbox], subject: 'ping', text: 'ping' });
+    await call('POST', `/v0/inboxes/${encodeURIComponent(inbox)}/messages/send`, {
+      to: [inbox],
+      subject: 'ping',
+      text: 'ping',
+    });
 
     // The control endpoint got the event; every delivery has been attempted at least once.
-    await waitFor(() => pub.seen.filter((r) => r.url === '/control' && r.method === 'POST').length === 1, { message: 'one POST /control' });
-    await waitFor(() => pub.seen.filter((r) => r.url.startsWith('/to?') && r.method === 'POST').length >= 2, { message: 'two POSTs to /to' });
+    await waitFor(() => pub.seen.filter((r) => r.url === '/control' && r.method === 'POST').length === 1, {
+      message: 'one POST /control',
+    });
+    await waitFor(() => pub.seen.filter((r) => r.url.startsWith('/to?') && r.method === 'POST').length >= 2, {
+      message: 'two POSTs to /to',
+    });
     await s.t.hamlet.platform.jobs.idle();
     expect(internal.hits()).toBe(before);
   });

@@ -9,7 +9,16 @@ beforeAll(async () => {
   // An active workflow with a dynamic path, so the parameter matcher sees the bad segments too.
   const c = await s.api('POST', '/workflows', {
     name: 'dynamic hook',
-    nodes: [{ name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: 'abc', parameters: { path: 'user/:name', responseMode: 'lastNode' } }],
+    nodes: [
+      {
+        name: 'Hook',
+        type: 'n8n-nodes-base.webhook',
+        typeVersion: 2,
+        position: [0, 0],
+        webhookId: 'abc',
+        parameters: { path: 'user/:name', responseMode: 'lastNode' },
+      },
+    ],
     connections: {},
     settings: { executionOrder: 'v1' },
   });

@@ -12,11 +12,21 @@ afterAll(() => s?.stop());
 
 const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 
-function hookWith(path: string, webhookParams: Record<string, unknown>, extra: { nodes?: any[]; connections?: any } = {}) {
+function hookWith(
+  path: string,
+  webhookParams: Record<string, unknown>,
+  extra: { nodes?: any[]; connections?: any } = {},
+) {
   return {
     name: `hook ${path}`,
     nodes: [
-      { name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path, ...webhookParams } },
+      {
+        name: 'Hook',
+        type: 'n8n-nodes-base.webhook',
+        typeVersion: 2,
+        position: [0, 0],
+        parameters: { path, ...webhookParams },
+      },
       ...(extra.nodes ?? []),
     ],
     connections: extra.connections ?? {},
@@ -38,13 +48,22 @@ describe('production webhooks', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ processed: true, echo: 'hi' });
     // The answer goes out when Respond to Webhook runs; the execution is saved when the run ends.
-    const e = await waitFor(async () => {
-      const list = await s.api('GET', `/executions?workflowId=${id}&includeData=true`);
-      expect(list.body.data[0]).toMatchObject({ mode: 'webhook', status: 'success', finished: true });
-      return list.body.data[0];
-    }, { message: 'the webhook run to finish' });
+    const e = await waitFor(
+      async () => {
+        const list = await s.api('GET', `/executions?workflowId=${id}&includeData=true`);
+        expect(list.body.data[0]).toMatchObject({ mode: 'webhook', status: 'success', finished: true });
+        return list.body.data[0];
+      },
+      { message: 'the webhook run to finish' },
+    );
     const item = e.data.resultData.runData.Webhook[0].data.main[0][0].json;
-    expect(item).toMatchObject({ params: {}, query: { x: '1' }, body: { msg: 'hi' }, executionMode: 'production', webhookUrl: `${s.url}/webhook/echo` });
+    expect(item).toMatchObject({
+      params: {},
+      query: { x: '1' },
+      body: { msg: 'hi' },
+      executionMode: 'production',
+      webhookUrl: `${s.url}/webhook/echo`,
+    });
     expect(item.headers['content-type']).toBe('application/json');
   });
 
@@ -69,37 +88,68 @@ describe('production webhooks', () => {
     await create(hookWith('only-get', { httpMethod: 'GET', responseMode: 'lastNode' }));
     const wrong = await s.call('POST', '/webhook/only-get', json({}));
     expect(wrong.status).toBe(404);
-    expect(wrong.body.message).toBe('This webhook is not registered for POST requests. Did you mean to make a GET request?');
+    expect(wrong.body.message).toBe(
+      'This webhook is not registered for POST requests. Did you mean to make a GET request?',
+    );
   });
 
   test('onReceived answers at once and the execution runs durably on the job queue', async () => {
     const id = await create(
-      hookWith('fire', { httpMethod: 'POST' }, {
-        nodes: [{ name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: { assignments: { assignments: [{ id: '1', name: 'got', type: 'string', value: '={{ $json.body.v }}' }] } } }],
-        connections: { Hook: { main: [[{ node: 'Set', type: 'main', index: 0 }]] } },
-      }),
+      hookWith(
+        'fire',
+        { httpMethod: 'POST' },
+        {
+          nodes: [
+            {
+              name: 'Set',
+              type: 'n8n-nodes-base.set',
+              typeVersion: 3.4,
+              position: [200, 0],
+              parameters: {
+                assignments: { assignments: [{ id: '1', name: 'got', type: 'string', value: '={{ $json.body.v }}' }] },
+              },
+            },
+          ],
+          connections: { Hook: { main: [[{ node: 'Set', type: 'main', index: 0 }]] } },
+        },
+      ),
     );
     const r = await s.call('POST', '/webhook/fire', json({ v: 'x' }));
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ message: 'Workflow was started' });
-    const e = await waitFor(async () => {
-      await s.t.hamlet.platform.jobs.idle();
-      const first = (await s.api('GET', `/executions?workflowId=${id}&includeData=true`)).body.data[0];
-      expect(first.status).toBe('success');
-      return first;
-    }, { message: 'the run to succeed' });
+    const e = await waitFor(
+      async () => {
+        await s.t.hamlet.platform.jobs.idle();
+        const first = (await s.api('GET', `/executions?workflowId=${id}&includeData=true`)).body.data[0];
+        expect(first.status).toBe('success');
+        return first;
+      },
+      { message: 'the run to succeed' },
+    );
     expect(e.data.resultData.runData.Set[0].data.main[0][0].json).toEqual({ got: 'x' });
   });
 
   test('lastNode: firstEntryJson by default, allEntries, response code option', async () => {
     const split = {
       nodes: [
-        { name: 'Split', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [200, 0], parameters: { fieldToSplitOut: 'body.list' } },
+        {
+          name: 'Split',
+          type: 'n8n-nodes-base.splitOut',
+          typeVersion: 1,
+          position: [200, 0],
+          parameters: { fieldToSplitOut: 'body.list' },
+        },
       ],
       connections: { Hook: { main: [[{ node: 'Split', type: 'main', index: 0 }]] } },
     };
     // v2 takes the code as n8n's editor writes it, {values: {responseCode}} (a plain number there is not read, as in n8n).
-    await create(hookWith('first', { httpMethod: 'POST', responseMode: 'lastNode', options: { responseCode: { values: { responseCode: 201 } } } }, split));
+    await create(
+      hookWith(
+        'first',
+        { httpMethod: 'POST', responseMode: 'lastNode', options: { responseCode: { values: { responseCode: 201 } } } },
+        split,
+      ),
+    );
     await create(hookWith('all', { httpMethod: 'POST', responseMode: 'lastNode', responseData: 'allEntries' }, split));
     const first = await s.call('POST', '/webhook/first', json({ list: [{ a: 1 }, { a: 2 }] }));
     expect(first.status).toBe(201);
@@ -110,10 +160,26 @@ describe('production webhooks', () => {
 
   test('Respond to Webhook with text answers text/html; json with headers and code', async () => {
     await create(
-      hookWith('texty', { httpMethod: 'POST', responseMode: 'responseNode' }, {
-        nodes: [{ name: 'Respond', type: 'n8n-nodes-base.respondToWebhook', typeVersion: 1.1, position: [200, 0], parameters: { respondWith: 'text', responseBody: '=Hi {{ $json.body.n }}', options: { responseCode: 202, responseHeaders: { entries: [{ name: 'X-Hamlet', value: 'yes' }] } } } }],
-        connections: { Hook: { main: [[{ node: 'Respond', type: 'main', index: 0 }]] } },
-      }),
+      hookWith(
+        'texty',
+        { httpMethod: 'POST', responseMode: 'responseNode' },
+        {
+          nodes: [
+            {
+              name: 'Respond',
+              type: 'n8n-nodes-base.respondToWebhook',
+              typeVersion: 1.1,
+              position: [200, 0],
+              parameters: {
+                respondWith: 'text',
+                responseBody: '=Hi {{ $json.body.n }}',
+                options: { responseCode: 202, responseHeaders: { entries: [{ name: 'X-Hamlet', value: 'yes' }] } },
+              },
+            },
+          ],
+          connections: { Hook: { main: [[{ node: 'Respond', type: 'main', index: 0 }]] } },
+        },
+      ),
     );
     const r = await s.call('POST', '/webhook/texty', json({ n: 'Bo' }));
     expect(r.status).toBe(202);
@@ -124,9 +190,15 @@ describe('production webhooks', () => {
 
   test('form-urlencoded bodies arrive as flat keys; malformed JSON is a 400', async () => {
     await create(hookWith('form', { httpMethod: 'POST', responseMode: 'lastNode' }));
-    const r = await s.call('POST', '/webhook/form', { body: 'a%5Bb%5D=1&c=2', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const r = await s.call('POST', '/webhook/form', {
+      body: 'a%5Bb%5D=1&c=2',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(r.body.body).toEqual({ 'a[b]': '1', c: '2' });
-    const bad = await s.call('POST', '/webhook/form', { body: '{"x":', headers: { 'content-type': 'application/json' } });
+    const bad = await s.call('POST', '/webhook/form', {
+      body: '{"x":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -135,20 +207,42 @@ describe('production webhooks', () => {
     const r = await s.call('POST', '/webhook-test/testing', json({ a: 1 }));
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ executionMode: 'test', webhookUrl: `${s.url}/webhook-test/testing` });
-    await waitFor(async () => (await s.api('GET', `/executions?workflowId=${id}`)).body.data[0]?.mode === 'manual', { message: 'a manual execution' });
+    await waitFor(async () => (await s.api('GET', `/executions?workflowId=${id}`)).body.data[0]?.mode === 'manual', {
+      message: 'a manual execution',
+    });
     expect((await s.call('POST', '/webhook/testing', json({}))).status).toBe(404);
     expect((await s.call('POST', '/webhook-test/nothing-here', json({}))).status).toBe(404);
   });
 
   test('a Webhook listening on several methods emits on one output per method', async () => {
     await create(
-      hookWith('multi', { multipleMethods: true, httpMethod: ['GET', 'POST'], responseMode: 'lastNode' }, {
-        nodes: [
-          { name: 'On GET', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: { assignments: { assignments: [{ id: '1', name: 'via', type: 'string', value: 'get' }] } } },
-          { name: 'On POST', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 200], parameters: { assignments: { assignments: [{ id: '1', name: 'via', type: 'string', value: 'post' }] } } },
-        ],
-        connections: { Hook: { main: [[{ node: 'On GET', type: 'main', index: 0 }], [{ node: 'On POST', type: 'main', index: 0 }]] } },
-      }),
+      hookWith(
+        'multi',
+        { multipleMethods: true, httpMethod: ['GET', 'POST'], responseMode: 'lastNode' },
+        {
+          nodes: [
+            {
+              name: 'On GET',
+              type: 'n8n-nodes-base.set',
+              typeVersion: 3.4,
+              position: [200, 0],
+              parameters: { assignments: { assignments: [{ id: '1', name: 'via', type: 'string', value: 'get' }] } },
+            },
+            {
+              name: 'On POST',
+              type: 'n8n-nodes-base.set',
+              typeVersion: 3.4,
+              position: [200, 200],
+              parameters: { assignments: { assignments: [{ id: '1', name: 'via', type: 'string', value: 'post' }] } },
+            },
+          ],
+          connections: {
+            Hook: {
+              main: [[{ node: 'On GET', type: 'main', index: 0 }], [{ node: 'On POST', type: 'main', index: 0 }]],
+            },
+          },
+        },
+      ),
     );
     expect((await s.call('GET', '/webhook/multi')).body).toEqual({ via: 'get' });
     expect((await s.call('POST', '/webhook/multi', json({}))).body).toEqual({ via: 'post' });

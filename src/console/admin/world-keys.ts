@@ -9,15 +9,27 @@ import { AgentKeysAnswer, AgentKeysQuery, AgentName, ConsoleError } from './worl
 export const worldKeysAdmin: ConsoleModule = (app, ctx) => {
   app.post(
     '/admin/api/world/agents/:agent/keys',
-    { schema: { description: "Mints keys to act as one of the world's agents", params: AgentName, querystring: AgentKeysQuery, response: { 200: AgentKeysAnswer, 400: ConsoleError, 404: ConsoleError } } },
+    {
+      schema: {
+        description: "Mints keys to act as one of the world's agents",
+        params: AgentName,
+        querystring: AgentKeysQuery,
+        response: { 200: AgentKeysAnswer, 400: ConsoleError, 404: ConsoleError },
+      },
+    },
     async (request, reply) => {
       const { agent } = request.params as Static<typeof AgentName>;
-      const only = (request.query as Static<typeof AgentKeysQuery>).services?.split(',').map((s) => s.trim()).filter(Boolean);
+      const only = (request.query as Static<typeof AgentKeysQuery>).services
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       try {
         return { agent, keys: await mintAgentKeys(ctx.platform, agent, Object.keys(ctx.running), only) };
       } catch (err) {
         if (!(err instanceof AgentKeysError)) throw err;
-        return reply.code(err.status).send({ message: err.message, code: err.status === 404 ? 'not_found' : 'validation_error' });
+        return reply
+          .code(err.status)
+          .send({ message: err.message, code: err.status === 404 ? 'not_found' : 'validation_error' });
       }
     },
   );

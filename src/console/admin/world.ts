@@ -20,7 +20,20 @@ import { peopleOf } from '../people/engine.js';
 import { seedScenario } from '../world/seed.js';
 import { SnapshotFiles, type SnapshotInfo } from '../world/snapshots.js';
 import { WorldWorker } from '../world/worker-client.js';
-import { ConsoleError, Diff, DiffQuery, Hash, Reset, Restored, Seeded, SeedQuery, SnapshotFile, SnapshotId, SnapshotInfo as SnapshotInfoSchema, SnapshotList } from './world-schemas.js';
+import {
+  ConsoleError,
+  Diff,
+  DiffQuery,
+  Hash,
+  Reset,
+  Restored,
+  Seeded,
+  SeedQuery,
+  SnapshotFile,
+  SnapshotId,
+  SnapshotInfo as SnapshotInfoSchema,
+  SnapshotList,
+} from './world-schemas.js';
 
 /** Where an upload's stream is in the parsed body. */
 const UPLOAD = Symbol('snapshot upload');
@@ -55,7 +68,9 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
 
   // An uploaded snapshot file (what GET …/snapshots/{id} downloads) is taken as a stream, held
   // under a symbol so the body checks (platform/http.ts) do not walk the stream as JSON.
-  app.addContentTypeParser(['application/gzip', 'application/octet-stream'], (_request, payload, done) => done(null, { [UPLOAD]: payload }));
+  app.addContentTypeParser(['application/gzip', 'application/octet-stream'], (_request, payload, done) =>
+    done(null, { [UPLOAD]: payload }),
+  );
 
   /**
    * Writes an upload to a file in the folder, refusing it past HAMLET_WORLD_MAX_FILE. A refused
@@ -97,13 +112,16 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
 
   app.get('/admin/api/world/hash', { schema: { response: { 200: Hash } } }, async () => ({ hash: await hashNow() }));
 
-  app.get('/admin/api/world/snapshots', { schema: { response: { 200: SnapshotList } } }, async () => ({ snapshots: await files.list() }));
+  app.get('/admin/api/world/snapshots', { schema: { response: { 200: SnapshotList } } }, async () => ({
+    snapshots: await files.list(),
+  }));
 
   app.post(
     '/admin/api/world/snapshots',
     {
       schema: {
-        description: 'Saves the world as it is now (JSON body {name?}), or adds an uploaded snapshot file (a gzip body)',
+        description:
+          'Saves the world as it is now (JSON body {name?}), or adds an uploaded snapshot file (a gzip body)',
         response: { 201: SnapshotInfoSchema, 400: ConsoleError, 413: ConsoleError },
       },
     },
@@ -129,26 +147,43 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
         }
       }
       const name = (body as { name?: unknown } | undefined)?.name;
-      if (name !== undefined && (typeof name !== 'string' || name.length > 200)) return reply.code(400).send({ message: 'name must be a text of at most 200 characters', code: 'invalid' });
+      if (name !== undefined && (typeof name !== 'string' || name.length > 200))
+        return reply.code(400).send({ message: 'name must be a text of at most 200 characters', code: 'invalid' });
       return reply.code(201).send(await saveNow(files, name as string | undefined));
     },
   );
 
-  app.get('/admin/api/world/snapshots/:id', { schema: { params: SnapshotId, response: { 200: SnapshotFile, 404: ConsoleError } } }, async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const file = files.open(id);
-    if (!file) throw notFound(id);
-    return reply.type('application/gzip').header('content-disposition', `attachment; filename="world-${id}.jsonl.gz"`).send(file as unknown as string);
-  });
+  app.get(
+    '/admin/api/world/snapshots/:id',
+    { schema: { params: SnapshotId, response: { 200: SnapshotFile, 404: ConsoleError } } },
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const file = files.open(id);
+      if (!file) throw notFound(id);
+      return reply
+        .type('application/gzip')
+        .header('content-disposition', `attachment; filename="world-${id}.jsonl.gz"`)
+        .send(file as unknown as string);
+    },
+  );
 
-  app.post('/admin/api/world/snapshots/:id/restore', { schema: { params: SnapshotId, response: { 200: Restored, 400: ConsoleError, 404: ConsoleError, 413: ConsoleError } } }, async (request) => {
-    const { id } = request.params as { id: string };
-    const loading = files.load(id);
-    if (!loading) throw notFound(id);
-    const saved = await loading;
-    const { skipped, dropped } = await serial.run(() => world.restore(saved.state));
-    return { id, hash: await hashNow(), saved: saved.header.hash, skipped, dropped, epoch: ctx.platform.trace.epoch };
-  });
+  app.post(
+    '/admin/api/world/snapshots/:id/restore',
+    {
+      schema: {
+        params: SnapshotId,
+        response: { 200: Restored, 400: ConsoleError, 404: ConsoleError, 413: ConsoleError },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      const loading = files.load(id);
+      if (!loading) throw notFound(id);
+      const saved = await loading;
+      const { skipped, dropped } = await serial.run(() => world.restore(saved.state));
+      return { id, hash: await hashNow(), saved: saved.header.hash, skipped, dropped, epoch: ctx.platform.trace.epoch };
+    },
+  );
 
   app.post('/admin/api/world/reset', { schema: { response: { 200: Reset } } }, async () => {
     await serial.run(() => world.reset());
@@ -158,29 +193,54 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
   // A scenario in YAML (text/yaml) or as JSON, or one by name (?example=, ?file=): its workflow
   // files are read relative to the scenario file (world/scenario-source.ts). All or nothing: a
   // scenario refused half-way leaves the world as it was (world/seed.ts).
-  app.addContentTypeParser(['text/yaml', 'application/yaml', 'application/x-yaml'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  app.post('/admin/api/world/seed', { schema: { description: 'Seeds the world from a scenario (YAML or JSON body, or ?example=<name> / ?file=<path in HAMLET_SCENARIO_DIR>); answers the keys it made', querystring: SeedQuery, response: { 200: Seeded, 400: ConsoleError } } }, async (request, reply) => {
-    let keys;
-    try {
-      const { scenario, files } = scenarioFromRequest(request.body, request.query as Static<typeof SeedQuery>, settings.scenarioDir);
-      keys = await serial.run(async () => {
-        const seeded = await seedScenario(ctx.platform, ctx.running, scenario, files, world);
-        // The scenario's simulated people start acting once their accounts exist (people/engine.ts).
-        if (scenario.people?.length) await peopleOf(ctx.platform, Object.keys(ctx.running)).arm(scenario.people);
-        return seeded;
-      });
-    } catch (err) {
-      if (err instanceof ScenarioError) return reply.code(400).send({ message: err.message, code: 'invalid_scenario' });
-      throw err;
-    }
-    return { ...keys, hash: await hashNow() };
-  });
+  app.addContentTypeParser(
+    ['text/yaml', 'application/yaml', 'application/x-yaml'],
+    { parseAs: 'string' },
+    (_req, body, done) => done(null, body),
+  );
+  app.post(
+    '/admin/api/world/seed',
+    {
+      schema: {
+        description:
+          'Seeds the world from a scenario (YAML or JSON body, or ?example=<name> / ?file=<path in HAMLET_SCENARIO_DIR>); answers the keys it made',
+        querystring: SeedQuery,
+        response: { 200: Seeded, 400: ConsoleError },
+      },
+    },
+    async (request, reply) => {
+      let keys;
+      try {
+        const { scenario, files } = scenarioFromRequest(
+          request.body,
+          request.query as Static<typeof SeedQuery>,
+          settings.scenarioDir,
+        );
+        keys = await serial.run(async () => {
+          const seeded = await seedScenario(ctx.platform, ctx.running, scenario, files, world);
+          // The scenario's simulated people start acting once their accounts exist (people/engine.ts).
+          if (scenario.people?.length) await peopleOf(ctx.platform, Object.keys(ctx.running)).arm(scenario.people);
+          return seeded;
+        });
+      } catch (err) {
+        if (err instanceof ScenarioError)
+          return reply.code(400).send({ message: err.message, code: 'invalid_scenario' });
+        throw err;
+      }
+      return { ...keys, hash: await hashNow() };
+    },
+  );
 
   /** A side of a diff: a saved snapshot, or the world now (saved apart, so later pages see the same state). */
   async function side(ref: string, pinned: string | undefined): Promise<{ file: string; ref: string }> {
     if (pinned?.startsWith('now:')) {
       const file = nowFiles.path(pinned.slice(4));
-      if (!file) throw new HttpError(410, 'the state this cursor pages through is no longer kept; ask for the diff again', 'cursor_expired');
+      if (!file)
+        throw new HttpError(
+          410,
+          'the state this cursor pages through is no longer kept; ask for the diff again',
+          'cursor_expired',
+        );
       return { file, ref: pinned };
     }
     if (ref === 'now') {
@@ -193,33 +253,49 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
     return { file, ref };
   }
 
-  app.get('/admin/api/world/diff', { schema: { querystring: DiffQuery, response: { 200: Diff, 400: ConsoleError, 404: ConsoleError, 410: ConsoleError } } }, async (request, reply) => {
-    const q = request.query as Static<typeof DiffQuery>;
-    const labels: DiffRefs = { from: q.from, to: q.to ?? 'now' };
-    const limit = q.limit ?? settings.diffPage;
-    if (limit > settings.diffPage) throw new HttpError(400, `limit must be at most ${settings.diffPage} (HAMLET_WORLD_DIFF_PAGE)`, 'validation_error');
-    let cursor: ReturnType<typeof decodeCursor>;
-    if (q.cursor !== undefined) {
-      cursor = decodeCursor(q.cursor);
-      const belongs = (label: string, ref: string | undefined) => ref !== undefined && (label === 'now' ? ref.startsWith('now:') : ref === label);
-      if (!cursor || !belongs(labels.from, cursor.from) || !belongs(labels.to, cursor.to)) throw new HttpError(400, 'cursor is not a `next` of this diff (same from and to)', 'validation_error');
-    }
-    const from = await side(labels.from, cursor?.from);
-    const to = await side(labels.to, cursor?.to);
-    const body = await worker.run<string>({
-      kind: 'diff',
-      from: from.file,
-      to: to.file,
-      labels,
-      refs: { from: from.ref, to: to.ref },
-      ...(q.service ? { service: q.service } : {}),
-      ...(q.table ? { table: q.table } : {}),
-      ...(cursor ? { after: cursor.at } : {}),
-      limit,
-      pageBytes: settings.diffPageBytes,
-      limits,
-    });
-    // Already serialized (canonical JSON, by the worker): Fastify sends a string as it is.
-    return reply.type('application/json; charset=utf-8').send(body as unknown as Static<typeof Diff>);
-  });
+  app.get(
+    '/admin/api/world/diff',
+    {
+      schema: {
+        querystring: DiffQuery,
+        response: { 200: Diff, 400: ConsoleError, 404: ConsoleError, 410: ConsoleError },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query as Static<typeof DiffQuery>;
+      const labels: DiffRefs = { from: q.from, to: q.to ?? 'now' };
+      const limit = q.limit ?? settings.diffPage;
+      if (limit > settings.diffPage)
+        throw new HttpError(
+          400,
+          `limit must be at most ${settings.diffPage} (HAMLET_WORLD_DIFF_PAGE)`,
+          'validation_error',
+        );
+      let cursor: ReturnType<typeof decodeCursor>;
+      if (q.cursor !== undefined) {
+        cursor = decodeCursor(q.cursor);
+        const belongs = (label: string, ref: string | undefined) =>
+          ref !== undefined && (label === 'now' ? ref.startsWith('now:') : ref === label);
+        if (!cursor || !belongs(labels.from, cursor.from) || !belongs(labels.to, cursor.to))
+          throw new HttpError(400, 'cursor is not a `next` of this diff (same from and to)', 'validation_error');
+      }
+      const from = await side(labels.from, cursor?.from);
+      const to = await side(labels.to, cursor?.to);
+      const body = await worker.run<string>({
+        kind: 'diff',
+        from: from.file,
+        to: to.file,
+        labels,
+        refs: { from: from.ref, to: to.ref },
+        ...(q.service ? { service: q.service } : {}),
+        ...(q.table ? { table: q.table } : {}),
+        ...(cursor ? { after: cursor.at } : {}),
+        limit,
+        pageBytes: settings.diffPageBytes,
+        limits,
+      });
+      // Already serialized (canonical JSON, by the worker): Fastify sends a string as it is.
+      return reply.type('application/json; charset=utf-8').send(body as unknown as Static<typeof Diff>);
+    },
+  );
 };

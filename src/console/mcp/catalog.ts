@@ -21,7 +21,9 @@ export interface McpCatalog {
 /** The catalog of the given services, in their order; a tool name two services declare is refused. */
 export function catalogOf(definitions: Array<Pick<ServiceDefinition, 'name' | 'mcp'>>): McpCatalog {
   const tools = definitions.flatMap(({ name, mcp }) => (mcp?.tools ?? []).map((t) => ({ ...t, service: name })));
-  const resources = definitions.flatMap(({ name, mcp }) => (mcp?.resources ?? []).map((r) => ({ ...r, service: name })));
+  const resources = definitions.flatMap(({ name, mcp }) =>
+    (mcp?.resources ?? []).map((r) => ({ ...r, service: name })),
+  );
   const seen = new Set<string>();
   for (const { name, service } of tools) {
     if (seen.has(name)) throw new Error(`two services declare the MCP tool ${name} (one of them ${service})`);

@@ -12,13 +12,35 @@ import { KeyRing } from './keyring.js';
 import { createMcpServer, type McpOptions } from './server.js';
 import { hamletVersion } from '../version.js';
 
-const JsonRpc = Type.Object({}, { additionalProperties: true, description: 'A JSON-RPC 2.0 message (MCP streamable HTTP)' });
+const JsonRpc = Type.Object(
+  {},
+  { additionalProperties: true, description: 'A JSON-RPC 2.0 message (MCP streamable HTTP)' },
+);
 const Problem = Type.Object({ message: Type.String(), code: Type.Optional(Type.String()) });
-const Refused = Type.Object({ jsonrpc: Type.Literal('2.0'), error: Type.Object({ code: Type.Integer(), message: Type.String() }), id: Type.Null() }, { description: 'Host or Origin not allowed (DNS-rebinding protection)' });
+const Refused = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    error: Type.Object({ code: Type.Integer(), message: Type.String() }),
+    id: Type.Null(),
+  },
+  { description: 'Host or Origin not allowed (DNS-rebinding protection)' },
+);
 
-async function traceToolCall(ctx: ConsoleContext, call: Parameters<NonNullable<McpOptions['onToolCall']>>[0]): Promise<void> {
+async function traceToolCall(
+  ctx: ConsoleContext,
+  call: Parameters<NonNullable<McpOptions['onToolCall']>>[0],
+): Promise<void> {
   const keyId = (await ctx.platform.keys.verify(call.service, call.key))?.id ?? null;
-  ctx.platform.trace.record({ kind: 'mcp', service: call.service, keyId, method: 'tools/call', route: call.tool, path: `${call.method} ${call.path}`, status: call.status, durationMs: call.ms });
+  ctx.platform.trace.record({
+    kind: 'mcp',
+    service: call.service,
+    keyId,
+    method: 'tools/call',
+    route: call.tool,
+    path: `${call.method} ${call.path}`,
+    status: call.status,
+    durationMs: call.ms,
+  });
 }
 
 export const mcpEndpoint: ConsoleModule = (app, ctx) => {
@@ -37,10 +59,20 @@ export const mcpEndpoint: ConsoleModule = (app, ctx) => {
     await answerMcp(server, request, reply, request.body, allowed);
   };
   const schema = { response: { 200: JsonRpc, 400: Problem, 403: Refused, 405: Problem } };
-  app.post('/mcp', { schema: { ...schema, summary: 'MCP (streamable HTTP) for all the services', body: JsonRpc } }, handle);
+  app.post(
+    '/mcp',
+    { schema: { ...schema, summary: 'MCP (streamable HTTP) for all the services', body: JsonRpc } },
+    handle,
+  );
   // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
-    reply.code(405).header('allow', 'POST').send({ message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC requests', code: 'method_not_allowed' });
+    reply
+      .code(405)
+      .header('allow', 'POST')
+      .send({
+        message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC requests',
+        code: 'method_not_allowed',
+      });
   app.get('/mcp', { schema: { ...schema, summary: 'No server-sent stream in stateless mode (405)' } }, notAllowed);
   app.delete('/mcp', { schema: { ...schema, summary: 'No sessions to end in stateless mode (405)' } }, notAllowed);
 };

@@ -21,7 +21,12 @@ interface Operation {
 
 /** A tool's input schema and how to split a call's arguments back into path, query and body. */
 export interface ToolShape {
-  inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required?: string[]; additionalProperties?: boolean };
+  inputSchema: {
+    type: 'object';
+    properties: Record<string, JsonSchema>;
+    required?: string[];
+    additionalProperties?: boolean;
+  };
   pathParams: string[];
   queryParams: string[];
   /** The body is the arguments' remaining properties, or (for non-object bodies) the `body` argument. */
@@ -53,7 +58,10 @@ export async function shapeOf(route: ToolRoute, baseUrl: string): Promise<ToolSh
   const queryParams: string[] = [];
   for (const p of op.parameters ?? []) {
     if (p.in !== 'path' && p.in !== 'query') continue;
-    properties[p.name] = { ...(p.schema ?? { type: 'string' }), ...(p.description ? { description: p.description } : {}) };
+    properties[p.name] = {
+      ...(p.schema ?? { type: 'string' }),
+      ...(p.description ? { description: p.description } : {}),
+    };
     (p.in === 'path' ? pathParams : queryParams).push(p.name);
     // A query parameter with a default is optional to the caller, whatever the document says.
     if (p.in === 'path' || (p.required && p.schema?.default === undefined)) required.push(p.name);
@@ -69,11 +77,25 @@ export async function shapeOf(route: ToolRoute, baseUrl: string): Promise<ToolSh
     properties.body = body;
   }
   const open = bodyAs === 'properties' && body?.additionalProperties !== false;
-  return { inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), ...(open ? {} : { additionalProperties: false }) }, pathParams, queryParams, bodyAs };
+  return {
+    inputSchema: {
+      type: 'object',
+      properties,
+      ...(required.length ? { required } : {}),
+      ...(open ? {} : { additionalProperties: false }),
+    },
+    pathParams,
+    queryParams,
+    bodyAs,
+  };
 }
 
 /** Splits a tool call's arguments into the request the route expects. */
-export function requestOf(route: ToolRoute, shape: ToolShape, args: Record<string, unknown>): { path: string; body?: unknown } {
+export function requestOf(
+  route: ToolRoute,
+  shape: ToolShape,
+  args: Record<string, unknown>,
+): { path: string; body?: unknown } {
   let path = route.path;
   for (const name of shape.pathParams) {
     const value = args[name];
@@ -84,7 +106,8 @@ export function requestOf(route: ToolRoute, shape: ToolShape, args: Record<strin
   for (const name of shape.queryParams) {
     const value = args[name];
     if (value === undefined || value === null) continue;
-    for (const v of Array.isArray(value) ? value : [value]) query.append(name, typeof v === 'object' ? JSON.stringify(v) : String(v));
+    for (const v of Array.isArray(value) ? value : [value])
+      query.append(name, typeof v === 'object' ? JSON.stringify(v) : String(v));
   }
   if (query.size) path += `?${query}`;
   if (shape.bodyAs === 'body') return { path, body: args.body };
@@ -104,6 +127,7 @@ export class ToolInputError extends Error {}
  */
 export function pathSegment(name: string, value: unknown): string {
   const text = String(value);
-  if (text === '.' || text === '..') throw new ToolInputError(`${name} cannot be "${text}": it must name one item, not a path`);
+  if (text === '.' || text === '..')
+    throw new ToolInputError(`${name} cannot be "${text}": it must name one item, not a path`);
   return encodeURIComponent(text);
 }

@@ -26,7 +26,15 @@ export interface McpOptions {
   /** Keep keys that tool results hand out (stdio sessions; HTTP requests are stateless). */
   rememberKeys?: boolean;
   /** Told of every tool call that reached its service, for the trace (`key` is the agent's key for it, to look up its id). */
-  onToolCall?(call: { tool: string; service: string; key?: string; method: string; path: string; status: number; ms: number }): void;
+  onToolCall?(call: {
+    tool: string;
+    service: string;
+    key?: string;
+    method: string;
+    path: string;
+    status: number;
+    ms: number;
+  }): void;
   version: string;
 }
 
@@ -38,7 +46,10 @@ const INSTRUCTIONS =
 const available = (opts: McpOptions) => opts.catalog.tools.filter((t) => opts.baseUrl(t.service));
 
 export function createMcpServer(opts: McpOptions): Server {
-  const server = new Server({ name: 'hamlet', version: opts.version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'hamlet', version: opts.version },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: await Promise.all(
@@ -59,10 +70,20 @@ export function createMcpServer(opts: McpOptions): Server {
   const fixed = () => opts.catalog.resources.filter((r) => !r.template && opts.baseUrl(r.service));
   const templates = () => opts.catalog.resources.filter((r) => r.template && opts.baseUrl(r.service));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: fixed().map((r) => ({ uri: r.uri, name: r.name, description: r.description, mimeType: 'application/json' })),
+    resources: fixed().map((r) => ({
+      uri: r.uri,
+      name: r.name,
+      description: r.description,
+      mimeType: 'application/json',
+    })),
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: templates().map((r) => ({ uriTemplate: r.uri, name: r.name, description: r.description, mimeType: 'application/json' })),
+    resourceTemplates: templates().map((r) => ({
+      uriTemplate: r.uri,
+      name: r.name,
+      description: r.description,
+      mimeType: 'application/json',
+    })),
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const uri = request.params.uri;
@@ -81,7 +102,9 @@ export function createMcpServer(opts: McpOptions): Server {
 
 async function callTool(tool: ToolRoute, args: Record<string, unknown>, opts: McpOptions): Promise<CallToolResult> {
   if (!tool.public && !opts.keys.get(tool.service)) {
-    return failure(`${tool.name} needs your ${tool.service} key (hamlet_${tool.service}_…): send it in the X-Hamlet-Keys header or as the bearer token`);
+    return failure(
+      `${tool.name} needs your ${tool.service} key (hamlet_${tool.service}_…): send it in the X-Hamlet-Keys header or as the bearer token`,
+    );
   }
   let req: { path: string; body?: unknown };
   try {
@@ -92,18 +115,41 @@ async function callTool(tool: ToolRoute, args: Record<string, unknown>, opts: Mc
   }
   const started = Date.now();
   const res = await call(tool, req.path, tool.method, req.body, opts);
-  opts.onToolCall?.({ tool: tool.name, service: tool.service, key: opts.keys.get(tool.service), method: tool.method, path: req.path.split('?')[0]!, status: res.status, ms: Date.now() - started });
+  opts.onToolCall?.({
+    tool: tool.name,
+    service: tool.service,
+    key: opts.keys.get(tool.service),
+    method: tool.method,
+    path: req.path.split('?')[0]!,
+    status: res.status,
+    ms: Date.now() - started,
+  });
   if (opts.rememberKeys && res.status < 400 && res.json !== undefined) opts.keys.learnFrom(res.json);
   const text = res.text || `${res.status}`;
-  return res.status >= 400 ? failure(`${tool.service} answered ${res.status}: ${text}`) : { content: [{ type: 'text', text }] };
+  return res.status >= 400
+    ? failure(`${tool.service} answered ${res.status}: ${text}`)
+    : { content: [{ type: 'text', text }] };
 }
 
 /** One HTTP call to a service with the agent's key for it (in the header that service reads). */
-async function call(route: Pick<ToolRoute, 'service'> & { public?: boolean }, path: string, method: string, body: unknown, opts: McpOptions) {
+async function call(
+  route: Pick<ToolRoute, 'service'> & { public?: boolean },
+  path: string,
+  method: string,
+  body: unknown,
+  opts: McpOptions,
+) {
   const key = opts.keys.get(route.service);
-  const headers: Record<string, string> = { accept: 'application/json', ...(key ? opts.keyHeaders(route.service, key) : {}) };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...(key ? opts.keyHeaders(route.service, key) : {}),
+  };
   if (body !== undefined && method !== 'GET') headers['content-type'] = 'application/json';
-  const res = await fetch(opts.baseUrl(route.service)! + path, { method, headers, body: body !== undefined && method !== 'GET' ? JSON.stringify(body) : undefined });
+  const res = await fetch(opts.baseUrl(route.service)! + path, {
+    method,
+    headers,
+    body: body !== undefined && method !== 'GET' ? JSON.stringify(body) : undefined,
+  });
   const text = await res.text();
   let json: unknown;
   try {

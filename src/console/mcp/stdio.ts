@@ -10,7 +10,11 @@ import { KeyRing } from './keyring.js';
 import { createMcpServer } from './server.js';
 import { hamletVersion } from '../version.js';
 
-export async function serveMcpOverStdio(directory: Directory, definitions: ServiceDefinition[], keys: string[]): Promise<void> {
+export async function serveMcpOverStdio(
+  directory: Directory,
+  definitions: ServiceDefinition[],
+  keys: string[],
+): Promise<void> {
   const server = createMcpServer({
     baseUrl: (service) => directory.url(service),
     keyHeaders: (service, key) => directory.keyHeaders(service, key),

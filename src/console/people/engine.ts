@@ -61,7 +61,10 @@ class PeopleEngine {
       const armed: Armed = { spec, keys, fired: spec.rules.map(() => 0) };
       this.people.set(spec.name, armed);
       spec.rules.forEach((rule, i) => {
-        if (rule.at) this.cancels.push(this.platform.timers.at(Date.parse(rule.at), () => this.fire(armed, i, { kind: 'time', at: rule.at! })));
+        if (rule.at)
+          this.cancels.push(
+            this.platform.timers.at(Date.parse(rule.at), () => this.fire(armed, i, { kind: 'time', at: rule.at! })),
+          );
       });
     }
   }
@@ -85,13 +88,33 @@ class PeopleEngine {
         if (rule.on !== e.on) return;
         if (e.on === 'mail') {
           // A person hears mail in their own inbox, never their own mail (no talking to oneself).
-          if (person.keys.mail?.inbox !== e.mail.inbox_id || e.mail.from.toLowerCase().includes(person.keys.mail.inbox!.toLowerCase())) return;
+          if (
+            person.keys.mail?.inbox !== e.mail.inbox_id ||
+            e.mail.from.toLowerCase().includes(person.keys.mail.inbox!.toLowerCase())
+          )
+            return;
           this.track(this.onMail(person, i, e.mail));
         } else {
-          const post = e.post as { id?: string; title?: string; author?: { name?: string }; community?: { name?: string } };
+          const post = e.post as {
+            id?: string;
+            title?: string;
+            author?: { name?: string };
+            community?: { name?: string };
+          };
           if (post.author?.name === person.keys.community?.name) return;
-          const event: PersonEvent = { kind: 'post', post_id: String(post.id), community: post.community?.name ?? '', title: post.title ?? '', author: post.author?.name ?? '' };
-          if (matches(rule.match?.community, event.community) && matches(rule.match?.title, event.title) && matches(rule.match?.author, event.author)) this.schedule(person, i, event);
+          const event: PersonEvent = {
+            kind: 'post',
+            post_id: String(post.id),
+            community: post.community?.name ?? '',
+            title: post.title ?? '',
+            author: post.author?.name ?? '',
+          };
+          if (
+            matches(rule.match?.community, event.community) &&
+            matches(rule.match?.title, event.title) &&
+            matches(rule.match?.author, event.author)
+          )
+            this.schedule(person, i, event);
         }
       });
     }
@@ -99,10 +122,20 @@ class PeopleEngine {
 
   private async onMail(person: Armed, i: number, m: MailReceived): Promise<void> {
     const rule = person.spec.rules[i]!;
-    const event: PersonEvent = { kind: 'mail', inbox: m.inbox_id, message_id: m.message_id, from: m.from, subject: m.subject ?? '' };
+    const event: PersonEvent = {
+      kind: 'mail',
+      inbox: m.inbox_id,
+      message_id: m.message_id,
+      from: m.from,
+      subject: m.subject ?? '',
+    };
     if (!matches(rule.match?.subject, event.subject) || !matches(rule.match?.from, event.from)) return;
     if (rule.match?.text || rule.simulator) {
-      const res = await this.client.request<{ text?: string }>('mail', `/v0/inboxes/${encodeURIComponent(m.inbox_id)}/messages/${encodeURIComponent(m.message_id)}`, { auth: person.keys.mail!.key });
+      const res = await this.client.request<{ text?: string }>(
+        'mail',
+        `/v0/inboxes/${encodeURIComponent(m.inbox_id)}/messages/${encodeURIComponent(m.message_id)}`,
+        { auth: person.keys.mail!.key },
+      );
       event.text = res.body?.text ?? '';
       if (!matches(rule.match?.text, event.text)) return;
     }
@@ -111,7 +144,8 @@ class PeopleEngine {
 
   private schedule(person: Armed, i: number, event: PersonEvent): void {
     const rule = person.spec.rules[i]!;
-    if (rule.after) this.cancels.push(this.platform.timers.after(durationMs(rule.after), () => this.fire(person, i, event)));
+    if (rule.after)
+      this.cancels.push(this.platform.timers.after(durationMs(rule.after), () => this.fire(person, i, event)));
     else this.track(this.fire(person, i, event));
   }
 
@@ -131,7 +165,12 @@ class PeopleEngine {
   }
 
   /** An external user simulator: told the person, the rule and the event; its JSON answer is the action ({} for none). */
-  private async ask(url: string, person: Armed, rule: PersonRule, event: PersonEvent): Promise<PersonAction | undefined> {
+  private async ask(
+    url: string,
+    person: Armed,
+    rule: PersonRule,
+    event: PersonEvent,
+  ): Promise<PersonAction | undefined> {
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -139,7 +178,10 @@ class PeopleEngine {
       signal: AbortSignal.timeout(SIMULATOR_TIMEOUT_MS),
     });
     const text = await res.text();
-    if (!res.ok || text.length > SIMULATOR_MAX_BYTES) throw new Error(`the simulator at ${url} answered ${res.status}${text.length > SIMULATOR_MAX_BYTES ? ' (too long)' : ''}`);
+    if (!res.ok || text.length > SIMULATOR_MAX_BYTES)
+      throw new Error(
+        `the simulator at ${url} answered ${res.status}${text.length > SIMULATOR_MAX_BYTES ? ' (too long)' : ''}`,
+      );
     const answer = JSON.parse(text || '{}') as Record<string, unknown>;
     return answer && typeof answer === 'object' ? (answer as PersonAction) : undefined;
   }
@@ -152,12 +194,24 @@ class PeopleEngine {
       if (res.status >= 300) throw new Error(`${person.spec.name}: ${service} POST ${path} answered ${res.status}`);
     };
     const inbox = person.keys.mail?.inbox ?? '';
-    if (typeof action.reply === 'string' && event.kind === 'mail') await call('mail', `/v0/inboxes/${encodeURIComponent(inbox)}/messages/${encodeURIComponent(event.message_id)}/reply`, { text: action.reply });
+    if (typeof action.reply === 'string' && event.kind === 'mail')
+      await call(
+        'mail',
+        `/v0/inboxes/${encodeURIComponent(inbox)}/messages/${encodeURIComponent(event.message_id)}/reply`,
+        { text: action.reply },
+      );
     if (action.send) {
       const to = action.send.to.includes('@') ? action.send.to : `${action.send.to}@${inbox.split('@')[1] ?? ''}`;
-      await call('mail', `/v0/inboxes/${encodeURIComponent(inbox)}/messages/send`, { to: [to], subject: action.send.subject, text: action.send.text });
+      await call('mail', `/v0/inboxes/${encodeURIComponent(inbox)}/messages/send`, {
+        to: [to],
+        subject: action.send.subject,
+        text: action.send.text,
+      });
     }
-    if (typeof action.comment === 'string' && event.kind === 'post') await call('community', `/api/v1/posts/${encodeURIComponent(event.post_id)}/comments`, { content: action.comment });
+    if (typeof action.comment === 'string' && event.kind === 'post')
+      await call('community', `/api/v1/posts/${encodeURIComponent(event.post_id)}/comments`, {
+        content: action.comment,
+      });
     if (action.home) {
       const [domain, service] = action.home.service.split('.');
       await call('home', `/api/services/${domain}/${service}`, action.home.data ?? {});
@@ -165,7 +219,8 @@ class PeopleEngine {
   }
 }
 
-const matches = (pattern: string | undefined, value: string): boolean => pattern === undefined || new RegExp(pattern, 'i').test(value);
+const matches = (pattern: string | undefined, value: string): boolean =>
+  pattern === undefined || new RegExp(pattern, 'i').test(value);
 
 const engines = new WeakMap<Platform, PeopleEngine>();
 

@@ -6,11 +6,26 @@ import type { ConsoleModule } from '../context.js';
 import { peopleOf } from './engine.js';
 
 const PeopleList = Type.Object({
-  people: Type.Array(Type.Object({ name: Type.String(), rules: Type.Array(Type.Object({}, { additionalProperties: true })), fired: Type.Array(Type.Integer()) })),
+  people: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      rules: Type.Array(Type.Object({}, { additionalProperties: true })),
+      fired: Type.Array(Type.Integer()),
+    }),
+  ),
 });
 
 export const peopleAdmin: ConsoleModule = (app, ctx) => {
   const engine = peopleOf(ctx.platform, Object.keys(ctx.running));
   app.addHook('onClose', () => engine.stop());
-  app.get('/admin/api/world/people', { schema: { description: 'The simulated people armed in this process, their rules and how often each fired', response: { 200: PeopleList } } }, async () => ({ people: engine.list() }));
+  app.get(
+    '/admin/api/world/people',
+    {
+      schema: {
+        description: 'The simulated people armed in this process, their rules and how often each fired',
+        response: { 200: PeopleList },
+      },
+    },
+    async () => ({ people: engine.list() }),
+  );
 };

@@ -17,7 +17,8 @@
       return;
     }
     const focused = old.contains(document.activeElement) ? document.activeElement : null;
-    const focusKey = focused && (focused.id || (focused.closest('form') && focused.closest('form').getAttribute('action')));
+    const focusKey =
+      focused && (focused.id || (focused.closest('form') && focused.closest('form').getAttribute('action')));
     // A slider being dragged is not yanked away under the pointer.
     if (focused && focused.matches('input[type=range]:active')) return;
     const holder = document.createElement('div');
@@ -27,7 +28,11 @@
     old.replaceWith(fresh);
     if (window.htmx) window.htmx.process(fresh);
     if (focusKey) {
-      const again = document.getElementById(focusKey) || fresh.querySelector(`form[action="${window.CSS.escape(focusKey)}"] button, form[action="${window.CSS.escape(focusKey)}"] input:not([type=hidden])`);
+      const again =
+        document.getElementById(focusKey) ||
+        fresh.querySelector(
+          `form[action="${window.CSS.escape(focusKey)}"] button, form[action="${window.CSS.escape(focusKey)}"] input:not([type=hidden])`,
+        );
       if (again) again.focus();
     }
   }

@@ -25,7 +25,11 @@
     const res = await fetch(zone.getAttribute('data-import'), {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf(), 'x-file-name': encodeURIComponent(file.name) },
+      headers: {
+        'content-type': 'application/json',
+        'x-csrf-token': csrf(),
+        'x-file-name': encodeURIComponent(file.name),
+      },
       body: text,
     });
     const answer = await res.json().catch(() => ({}));

@@ -37,11 +37,19 @@ const MAX_PAGES = 200;
  * An agent found nowhere is an AgentKeysError (a 404 for the API). `keyName` names the keys
  * (the people engine's are the console's own: instance rows, no world state).
  */
-export async function mintAgentKeys(platform: Platform, agent: string, running: string[], only?: string[], keyName?: string): Promise<AgentKeys> {
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(agent)) throw new AgentKeysError(`agent ${JSON.stringify(agent.slice(0, 80))}: a name of letters, digits, _ . or -`);
+export async function mintAgentKeys(
+  platform: Platform,
+  agent: string,
+  running: string[],
+  only?: string[],
+  keyName?: string,
+): Promise<AgentKeys> {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(agent))
+    throw new AgentKeysError(`agent ${JSON.stringify(agent.slice(0, 80))}: a name of letters, digits, _ . or -`);
   const wanted = only ?? [...AGENT_SERVICES];
   const unknown = wanted.filter((s) => !(AGENT_SERVICES as readonly string[]).includes(s));
-  if (unknown.length) throw new AgentKeysError(`services: ${unknown.join(', ')} is not one of ${AGENT_SERVICES.join(', ')}`);
+  if (unknown.length)
+    throw new AgentKeysError(`services: ${unknown.join(', ')} is not one of ${AGENT_SERVICES.join(', ')}`);
   const client = new ServiceClient(platform);
   const out: AgentKeys = {};
   try {
@@ -53,11 +61,20 @@ export async function mintAgentKeys(platform: Platform, agent: string, running: 
   } finally {
     await client.release();
   }
-  if (!Object.keys(out).length) throw new AgentKeysError(`no agent named ${agent} in this world (${wanted.filter((s) => running.includes(s)).join(', ') || 'none of the services asked for runs here'})`, 404);
+  if (!Object.keys(out).length)
+    throw new AgentKeysError(
+      `no agent named ${agent} in this world (${wanted.filter((s) => running.includes(s)).join(', ') || 'none of the services asked for runs here'})`,
+      404,
+    );
   return out;
 }
 
-type Finder = (platform: Platform, client: ServiceClient, agent: string, keyName?: string) => Promise<AgentKeys[string] | undefined>;
+type Finder = (
+  platform: Platform,
+  client: ServiceClient,
+  agent: string,
+  keyName?: string,
+) => Promise<AgentKeys[string] | undefined>;
 
 const FINDERS: Record<(typeof AGENT_SERVICES)[number], Finder> = {
   async mail(platform, client, agent, keyName) {
@@ -65,10 +82,18 @@ const FINDERS: Record<(typeof AGENT_SERVICES)[number], Finder> = {
     const auth = await client.mint('mail', { ownerId: MAIL_ORG });
     let token: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const res = await client.request<{ inboxes: Array<{ inbox_id: string }>; next_page_token?: string }>('mail', `/v0/inboxes?limit=100${token ? `&page_token=${encodeURIComponent(token)}` : ''}`, { auth });
+      const res = await client.request<{ inboxes: Array<{ inbox_id: string }>; next_page_token?: string }>(
+        'mail',
+        `/v0/inboxes?limit=100${token ? `&page_token=${encodeURIComponent(token)}` : ''}`,
+        { auth },
+      );
       if (res.status !== 200) throw new Error(`mail GET /v0/inboxes answered ${res.status}`);
       const inbox = res.body.inboxes.find((i) => i.inbox_id.split('@')[0] === agent.toLowerCase());
-      if (inbox) return { key: (await platform.keys.create('mail', { name: keyName ?? agent, ownerId: MAIL_ORG })).key, inbox: inbox.inbox_id };
+      if (inbox)
+        return {
+          key: (await platform.keys.create('mail', { name: keyName ?? agent, ownerId: MAIL_ORG })).key,
+          inbox: inbox.inbox_id,
+        };
       token = res.body.next_page_token;
       if (!token) return undefined;
     }
@@ -77,11 +102,18 @@ const FINDERS: Record<(typeof AGENT_SERVICES)[number], Finder> = {
 
   async blog(platform, client, agent, keyName) {
     for (let page = 0; page < MAX_PAGES; page++) {
-      const res = await client.request<{ blogs: Array<{ id: string; name: string; slug: string }>; total: number }>('blog', `/api/blogs?sort=name&limit=100&offset=${page * 100}`);
+      const res = await client.request<{ blogs: Array<{ id: string; name: string; slug: string }>; total: number }>(
+        'blog',
+        `/api/blogs?sort=name&limit=100&offset=${page * 100}`,
+      );
       if (res.status !== 200) throw new Error(`blog GET /api/blogs answered ${res.status}`);
       const blog = res.body.blogs.find((b) => b.slug === agent || b.name === agent);
       // A blog is its agent (the same id), and the blog's keys are owned by it.
-      if (blog) return { key: (await platform.keys.create('blog', { name: keyName ?? MINTED, ownerId: blog.id })).key, slug: blog.slug };
+      if (blog)
+        return {
+          key: (await platform.keys.create('blog', { name: keyName ?? MINTED, ownerId: blog.id })).key,
+          slug: blog.slug,
+        };
       if ((page + 1) * 100 >= res.body.total) return undefined;
     }
     return undefined;
@@ -90,10 +122,20 @@ const FINDERS: Record<(typeof AGENT_SERVICES)[number], Finder> = {
   async community(platform, client, agent, keyName) {
     // Every community read wants an agent's key: a viewer key of no agent, as the console's own.
     const auth = await client.mint('community', { ownerId: 'hamlet-console' });
-    const res = await client.request<{ agent?: { id: string; name: string } }>('community', `/api/v1/agents/profile?name=${encodeURIComponent(agent)}`, { auth });
+    const res = await client.request<{ agent?: { id: string; name: string } }>(
+      'community',
+      `/api/v1/agents/profile?name=${encodeURIComponent(agent)}`,
+      { auth },
+    );
     if (res.status === 404) return undefined;
-    if (res.status !== 200 || !res.body.agent) throw new Error(`community GET /api/v1/agents/profile answered ${res.status}`);
-    return { key: (await platform.keys.create('community', { name: keyName ?? res.body.agent.name, ownerId: res.body.agent.id })).key, name: res.body.agent.name };
+    if (res.status !== 200 || !res.body.agent)
+      throw new Error(`community GET /api/v1/agents/profile answered ${res.status}`);
+    return {
+      key: (
+        await platform.keys.create('community', { name: keyName ?? res.body.agent.name, ownerId: res.body.agent.id })
+      ).key,
+      name: res.body.agent.name,
+    };
   },
 
   home: (platform, _client, agent, keyName) => namedKey(platform, 'home', agent, keyName),
@@ -101,7 +143,12 @@ const FINDERS: Record<(typeof AGENT_SERVICES)[number], Finder> = {
 };
 
 /** Admin-keyed services know an agent by the name on its keys (a scenario's `keys: [home]`). */
-async function namedKey(platform: Platform, service: string, agent: string, keyName?: string): Promise<AgentKeys[string] | undefined> {
+async function namedKey(
+  platform: Platform,
+  service: string,
+  agent: string,
+  keyName?: string,
+): Promise<AgentKeys[string] | undefined> {
   const held = (await platform.keys.list(service)).some((k) => k.name === agent && !k.revokedAt);
   return held ? { key: (await platform.keys.create(service, { name: keyName ?? agent })).key } : undefined;
 }

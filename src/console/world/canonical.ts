@@ -6,7 +6,8 @@ import type { WorldRow } from '../../platform/world.js';
 /** A JSON value with keys in sorted order at every depth; Buffers become {"$base64": "…"}. */
 export function canonicalJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
-  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return `{"$base64":${JSON.stringify(Buffer.from(value).toString('base64'))}}`;
+  if (Buffer.isBuffer(value) || value instanceof Uint8Array)
+    return `{"$base64":${JSON.stringify(Buffer.from(value).toString('base64'))}}`;
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (typeof value === 'object') {
     const entries = Object.keys(value as object)
@@ -29,7 +30,8 @@ export function canonicalRow(row: WorldRow): string {
   let previous: string | undefined;
   for (const k in row) {
     const v = row[k];
-    if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return canonicalJson(row);
+    if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+      return canonicalJson(row);
     if (previous !== undefined && k <= previous) sorted = false;
     previous = k;
   }
@@ -41,7 +43,8 @@ export function canonicalRow(row: WorldRow): string {
 export function decodeRow(row: Record<string, unknown>): WorldRow {
   for (const k in row) {
     const v = row[k];
-    if (v && typeof v === 'object' && typeof (v as { $base64?: unknown }).$base64 === 'string') row[k] = Buffer.from((v as { $base64: string }).$base64, 'base64');
+    if (v && typeof v === 'object' && typeof (v as { $base64?: unknown }).$base64 === 'string')
+      row[k] = Buffer.from((v as { $base64: string }).$base64, 'base64');
   }
   return row;
 }
@@ -75,7 +78,10 @@ function rank(v: unknown): number {
 }
 
 /** Bytes of a value as stored ({"$base64"} in a file, a Buffer from the database). */
-const bytesOf = (v: unknown): Buffer => (Buffer.isBuffer(v) || v instanceof Uint8Array ? Buffer.from(v) : Buffer.from(String((v as { $base64?: unknown }).$base64 ?? canonicalJson(v)), 'base64'));
+const bytesOf = (v: unknown): Buffer =>
+  Buffer.isBuffer(v) || v instanceof Uint8Array
+    ? Buffer.from(v)
+    : Buffer.from(String((v as { $base64?: unknown }).$base64 ?? canonicalJson(v)), 'base64');
 
 /**
  * Orders two column values as the databases' ORDER BY does (NULLs first, numbers as numbers,

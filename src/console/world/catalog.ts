@@ -38,9 +38,28 @@ interface Facts {
 
 async function sqliteFacts(db: Db): Promise<Facts> {
   const k = db.kysely;
-  const tables = (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(k)).rows.map((r) => r.name);
-  const cols = (await sql<{ t: string; name: string; pk: number }>`select m.name as t, p.name as name, p.pk as pk from sqlite_master m join pragma_table_info(m.name) p where m.type = 'table' order by m.name, p.cid`.execute(k)).rows;
-  const fks = (await sql<{ t: string; ref: string }>`select m.name as t, p."table" as ref from sqlite_master m join pragma_foreign_key_list(m.name) p where m.type = 'table'`.execute(k)).rows;
+  const tables = (
+    await sql<{
+      name: string;
+    }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(k)
+  ).rows.map((r) => r.name);
+  const cols = (
+    await sql<{
+      t: string;
+      name: string;
+      pk: number;
+    }>`select m.name as t, p.name as name, p.pk as pk from sqlite_master m join pragma_table_info(m.name) p where m.type = 'table' order by m.name, p.cid`.execute(
+      k,
+    )
+  ).rows;
+  const fks = (
+    await sql<{
+      t: string;
+      ref: string;
+    }>`select m.name as t, p."table" as ref from sqlite_master m join pragma_foreign_key_list(m.name) p where m.type = 'table'`.execute(
+      k,
+    )
+  ).rows;
   const keys = new Map<string, string[]>();
   const columns = new Map<string, string[]>();
   for (const c of cols) {
@@ -56,17 +75,36 @@ async function sqliteFacts(db: Db): Promise<Facts> {
 
 async function postgresFacts(db: Db): Promise<Facts> {
   const k = db.kysely;
-  const tables = (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(k)).rows.map((r) => r.name);
-  const cols = (await sql<{ t: string; name: string; dflt: string | null; type: string }>`select table_name as t, column_name as name, column_default as dflt, data_type as type from information_schema.columns where table_schema = current_schema() order by table_name, ordinal_position`.execute(k)).rows;
-  const pks = (await sql<{ t: string; name: string; pos: number }>`
+  const tables = (
+    await sql<{
+      name: string;
+    }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(
+      k,
+    )
+  ).rows.map((r) => r.name);
+  const cols = (
+    await sql<{
+      t: string;
+      name: string;
+      dflt: string | null;
+      type: string;
+    }>`select table_name as t, column_name as name, column_default as dflt, data_type as type from information_schema.columns where table_schema = current_schema() order by table_name, ordinal_position`.execute(
+      k,
+    )
+  ).rows;
+  const pks = (
+    await sql<{ t: string; name: string; pos: number }>`
     select c.relname as t, a.attname as name, array_position(i.indkey::int2[], a.attnum) as pos
     from pg_index i join pg_class c on c.oid = i.indrelid join pg_namespace n on n.oid = c.relnamespace
     join pg_attribute a on a.attrelid = c.oid and a.attnum = any(i.indkey)
-    where i.indisprimary and n.nspname = current_schema()`.execute(k)).rows;
-  const fks = (await sql<{ t: string; ref: string }>`
+    where i.indisprimary and n.nspname = current_schema()`.execute(k)
+  ).rows;
+  const fks = (
+    await sql<{ t: string; ref: string }>`
     select tc.relname as t, rc.relname as ref from pg_constraint c
     join pg_class tc on tc.oid = c.conrelid join pg_class rc on rc.oid = c.confrelid join pg_namespace n on n.oid = tc.relnamespace
-    where c.contype = 'f' and n.nspname = current_schema()`.execute(k)).rows;
+    where c.contype = 'f' and n.nspname = current_schema()`.execute(k)
+  ).rows;
   const keys = new Map<string, string[]>();
   for (const p of pks.sort((a, b) => a.pos - b.pos)) keys.set(p.t, [...(keys.get(p.t) ?? []), p.name]);
   const columns = new Map<string, string[]>();
@@ -75,7 +113,8 @@ async function postgresFacts(db: Db): Promise<Facts> {
   for (const c of cols) {
     columns.set(c.t, [...(columns.get(c.t) ?? []), c.name]);
     if (c.dflt?.startsWith('nextval(')) serials.set(c.t, c.name);
-    if (['text', 'character varying', 'character'].includes(c.type)) text.set(c.t, (text.get(c.t) ?? new Set()).add(c.name));
+    if (['text', 'character varying', 'character'].includes(c.type))
+      text.set(c.t, (text.get(c.t) ?? new Set()).add(c.name));
   }
   return { tables, keys, columns, references: groupReferences(fks), serials, text };
 }
@@ -107,7 +146,9 @@ export async function worldCatalog(db: Db, owners: WorldOwner[]): Promise<WorldT
   const chosen: WorldTable[] = [];
   for (const owner of owners) {
     const prefix = `${owner.name}_`;
-    const owned = facts.tables.filter((t) => t.startsWith(prefix) && t !== `${owner.name}_migrations` && t !== `${owner.name}_migrations_lock`).sort();
+    const owned = facts.tables
+      .filter((t) => t.startsWith(prefix) && t !== `${owner.name}_migrations` && t !== `${owner.name}_migrations_lock`)
+      .sort();
     for (const name of owner.world?.tables ? owner.world.tables(owned) : owned) {
       const primary = facts.keys.get(name)?.filter(Boolean);
       const key = primary?.length ? primary : (facts.columns.get(name) ?? []);

@@ -50,13 +50,21 @@ export async function deterministically<T>(seed: number, now: () => number, work
   };
 
   const target = crypto as unknown as Patchable;
-  const saved = { crypto: { ...pick(target, ['randomBytes', 'randomUUID', 'randomFillSync', 'randomInt', 'pseudoRandomBytes']) }, random: Math.random, Date: globalThis.Date };
+  const saved = {
+    crypto: { ...pick(target, ['randomBytes', 'randomUUID', 'randomFillSync', 'randomInt', 'pseudoRandomBytes']) },
+    random: Math.random,
+    Date: globalThis.Date,
+  };
 
   Object.assign(target, { randomBytes, pseudoRandomBytes: randomBytes, randomUUID, randomFillSync: fill, randomInt });
   // Web Crypto (ulid's source) and performance.now (sub-millisecond stamps) are shadowed by
   // own properties on their objects, deleted afterwards to uncover the originals.
   Object.defineProperty(crypto.webcrypto, 'getRandomValues', { value: fill, configurable: true, writable: true });
-  Object.defineProperty(performance, 'now', { value: () => now() - performance.timeOrigin, configurable: true, writable: true });
+  Object.defineProperty(performance, 'now', {
+    value: () => now() - performance.timeOrigin,
+    configurable: true,
+    writable: true,
+  });
   Math.random = next;
   globalThis.Date = clockDate(saved.Date, now);
   syncBuiltinESMExports();

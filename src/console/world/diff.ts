@@ -8,7 +8,15 @@
 // side has passed) lets the following request skip straight there, and `service`/`table`
 // narrow the diff to what the evaluator asks about.
 import { canonicalJson, compareRows } from './canonical.js';
-import { checkHeader, fileLines, parseRow, WorldFileError, type FileLimits, type HeaderTable, type WorldHeader } from './file.js';
+import {
+  checkHeader,
+  fileLines,
+  parseRow,
+  WorldFileError,
+  type FileLimits,
+  type HeaderTable,
+  type WorldHeader,
+} from './file.js';
 
 type Row = Record<string, unknown>;
 
@@ -110,7 +118,8 @@ class Side {
     if (!this.table || this.left === 0) return undefined;
     const line = await this.line();
     const row = parseRow(this.table, line);
-    if (this.previous && compareRows(this.previous, row, this.table.key) > 0) throw new WorldFileError(`table ${this.table.name}: rows are not in key order`);
+    if (this.previous && compareRows(this.previous, row, this.table.key) > 0)
+      throw new WorldFileError(`table ${this.table.name}: rows are not in key order`);
     this.previous = row;
     return { row, line };
   }
@@ -127,7 +136,8 @@ class Side {
 
   private async line(): Promise<string> {
     const next = await this.lines.next();
-    if (next.done) throw new WorldFileError(`the snapshot is cut short in table ${this.header.tables[this.tableAt]?.name}`);
+    if (next.done)
+      throw new WorldFileError(`the snapshot is cut short in table ${this.header.tables[this.tableAt]?.name}`);
     return next.value;
   }
 }
@@ -142,8 +152,11 @@ export async function diffFiles(task: DiffTask): Promise<DiffPage> {
     await older.open(task.limits);
     await newer.open(task.limits);
     const tables = new Map<string, { owner: string; key: string[] }>();
-    for (const t of [...older.header.tables, ...newer.header.tables]) tables.set(t.name, { owner: t.owner, key: t.key });
-    const chosen = [...tables].filter(([name, t]) => (!task.service || t.owner === task.service) && (!task.table || name === task.table)).sort(([a], [b]) => (a < b ? -1 : 1));
+    for (const t of [...older.header.tables, ...newer.header.tables])
+      tables.set(t.name, { owner: t.owner, key: t.key });
+    const chosen = [...tables]
+      .filter(([name, t]) => (!task.service || t.owner === task.service) && (!task.table || name === task.table))
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     const services: Record<string, ServiceChanges> = {};
     for (const [, t] of chosen) services[t.owner] ??= { added: [], changed: [], removed: [] };
     const page: DiffPage = { fromHash: older.header.hash, toHash: newer.header.hash, services };
@@ -183,7 +196,9 @@ export async function diffFiles(task: DiffTask): Promise<DiffPage> {
           if (differs) {
             const before = x!.row;
             const after = y!.row;
-            const columns = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((c) => canonicalJson(before[c]) !== canonicalJson(after[c])).sort();
+            const columns = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+              .filter((c) => canonicalJson(before[c]) !== canonicalJson(after[c]))
+              .sort();
             out.changed.push({ table: name, key: keyOf(after, t.key), columns, before, after });
             bytes += x!.line.length + y!.line.length;
           }
@@ -210,7 +225,9 @@ export interface DiffRefs {
 
 /** A page's `next`: the pinned states and the position, as one opaque text. */
 function encodeCursor(refs: DiffRefs, at: DiffPosition): string {
-  return Buffer.from(JSON.stringify({ f: refs.from, t: refs.to, table: at.table, a: at.a, b: at.b })).toString('base64url');
+  return Buffer.from(JSON.stringify({ f: refs.from, t: refs.to, table: at.table, a: at.a, b: at.b })).toString(
+    'base64url',
+  );
 }
 
 const REF = /^(now:)?[0-9a-f]{16}$/;
@@ -220,7 +237,17 @@ export function decodeCursor(text: string): (DiffRefs & { at: DiffPosition }) | 
   try {
     const c = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Record<string, unknown>;
     const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
-    if (typeof c.f !== 'string' || !REF.test(c.f) || typeof c.t !== 'string' || !REF.test(c.t) || typeof c.table !== 'string' || c.table.length > 63 || !count(c.a) || !count(c.b)) return undefined;
+    if (
+      typeof c.f !== 'string' ||
+      !REF.test(c.f) ||
+      typeof c.t !== 'string' ||
+      !REF.test(c.t) ||
+      typeof c.table !== 'string' ||
+      c.table.length > 63 ||
+      !count(c.a) ||
+      !count(c.b)
+    )
+      return undefined;
     return { from: c.f, to: c.t, at: { table: c.table, a: c.a as number, b: c.b as number } };
   } catch {
     return undefined;

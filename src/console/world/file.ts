@@ -53,8 +53,16 @@ const COLUMN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /** The clock of a header: {frozen: boolean, now: an ISO 8601 date-time}; anything else is refused. */
 export function checkClock(value: unknown): ClockState {
   const c = value as Partial<ClockState> | null;
-  if (!c || typeof c !== 'object' || typeof c.frozen !== 'boolean' || parseIsoTime(c.now) === undefined || Object.keys(c).some((k) => k !== 'frozen' && k !== 'now')) {
-    throw new WorldFileError('the snapshot clock must be {"frozen": true or false, "now": an ISO 8601 date-time such as 2026-01-05T09:00:00Z}');
+  if (
+    !c ||
+    typeof c !== 'object' ||
+    typeof c.frozen !== 'boolean' ||
+    parseIsoTime(c.now) === undefined ||
+    Object.keys(c).some((k) => k !== 'frozen' && k !== 'now')
+  ) {
+    throw new WorldFileError(
+      'the snapshot clock must be {"frozen": true or false, "now": an ISO 8601 date-time such as 2026-01-05T09:00:00Z}',
+    );
   }
   return { frozen: c.frozen, now: c.now as string };
 }
@@ -67,24 +75,40 @@ export function checkHeader(line: string, limits: FileLimits): WorldHeader {
   } catch {
     throw new WorldFileError('not a world snapshot: the first line is not JSON');
   }
-  if (!h || typeof h !== 'object' || h.format !== WORLD_FORMAT) throw new WorldFileError(`not a world snapshot: format is not ${WORLD_FORMAT}`);
-  if (typeof h.hash !== 'string' || !/^[0-9a-f]{64}$/.test(h.hash)) throw new WorldFileError('the snapshot header has no hash (64 hex digits)');
-  if (typeof h.savedAt !== 'string' || h.savedAt.length > 64) throw new WorldFileError('the snapshot header has no savedAt');
-  if (h.name !== undefined && (typeof h.name !== 'string' || h.name.length > 200)) throw new WorldFileError('the snapshot name must be a text of at most 200 characters');
-  if (!Array.isArray(h.tables) || h.tables.length > 10_000) throw new WorldFileError('the snapshot header has no list of tables');
+  if (!h || typeof h !== 'object' || h.format !== WORLD_FORMAT)
+    throw new WorldFileError(`not a world snapshot: format is not ${WORLD_FORMAT}`);
+  if (typeof h.hash !== 'string' || !/^[0-9a-f]{64}$/.test(h.hash))
+    throw new WorldFileError('the snapshot header has no hash (64 hex digits)');
+  if (typeof h.savedAt !== 'string' || h.savedAt.length > 64)
+    throw new WorldFileError('the snapshot header has no savedAt');
+  if (h.name !== undefined && (typeof h.name !== 'string' || h.name.length > 200))
+    throw new WorldFileError('the snapshot name must be a text of at most 200 characters');
+  if (!Array.isArray(h.tables) || h.tables.length > 10_000)
+    throw new WorldFileError('the snapshot header has no list of tables');
   let rows = 0;
   let previous = '';
   const tables = h.tables.map((t: Partial<HeaderTable>): HeaderTable => {
-    if (!t || typeof t.name !== 'string' || !NAME.test(t.name)) throw new WorldFileError(`the snapshot names a table ${JSON.stringify(t?.name)}: table names are lowercase letters, digits and _`);
-    if (t.name <= previous) throw new WorldFileError(`the snapshot tables must be in name order, each once (${t.name} after ${previous})`);
+    if (!t || typeof t.name !== 'string' || !NAME.test(t.name))
+      throw new WorldFileError(
+        `the snapshot names a table ${JSON.stringify(t?.name)}: table names are lowercase letters, digits and _`,
+      );
+    if (t.name <= previous)
+      throw new WorldFileError(`the snapshot tables must be in name order, each once (${t.name} after ${previous})`);
     previous = t.name;
     if (typeof t.owner !== 'string' || !NAME.test(t.owner)) throw new WorldFileError(`table ${t.name}: no owner`);
-    if (!Array.isArray(t.key) || !t.key.length || t.key.length > 200 || !t.key.every((c) => typeof c === 'string' && COLUMN.test(c))) throw new WorldFileError(`table ${t.name}: key must list its key columns`);
+    if (
+      !Array.isArray(t.key) ||
+      !t.key.length ||
+      t.key.length > 200 ||
+      !t.key.every((c) => typeof c === 'string' && COLUMN.test(c))
+    )
+      throw new WorldFileError(`table ${t.name}: key must list its key columns`);
     if (!Number.isSafeInteger(t.rows) || t.rows! < 0) throw new WorldFileError(`table ${t.name}: rows must be a count`);
     rows += t.rows!;
     return { name: t.name, owner: t.owner, key: t.key, rows: t.rows! };
   });
-  if (rows > limits.maxRows) throw WorldFileError.tooLarge(`its row count (${rows})`, limits.maxRows, 'HAMLET_WORLD_MAX_ROWS');
+  if (rows > limits.maxRows)
+    throw WorldFileError.tooLarge(`its row count (${rows})`, limits.maxRows, 'HAMLET_WORLD_MAX_ROWS');
   return {
     format: WORLD_FORMAT,
     hash: h.hash,
@@ -111,13 +135,19 @@ export function parseRow(table: HeaderTable, line: string): Record<string, unkno
   } catch {
     throw new WorldFileError(`not a world snapshot: a row of table ${table.name} is not JSON`);
   }
-  if (!row || typeof row !== 'object' || Array.isArray(row)) throw new WorldFileError(`table ${table.name}: a row is not an object`);
+  if (!row || typeof row !== 'object' || Array.isArray(row))
+    throw new WorldFileError(`table ${table.name}: a row is not an object`);
   const r = row as Record<string, unknown>;
   for (const column in r) {
-    if (!COLUMN.test(column)) throw new WorldFileError(`table ${table.name}: ${JSON.stringify(column.slice(0, 64))} is not a column name`);
-    if (!isColumnValue(r[column])) throw new WorldFileError(`table ${table.name}: column ${column} holds a value no column takes (null, a number, text or {"$base64": …})`);
+    if (!COLUMN.test(column))
+      throw new WorldFileError(`table ${table.name}: ${JSON.stringify(column.slice(0, 64))} is not a column name`);
+    if (!isColumnValue(r[column]))
+      throw new WorldFileError(
+        `table ${table.name}: column ${column} holds a value no column takes (null, a number, text or {"$base64": …})`,
+      );
   }
-  for (const c of table.key) if (!(c in r)) throw new WorldFileError(`table ${table.name}: a row has no key column ${c}`);
+  for (const c of table.key)
+    if (!(c in r)) throw new WorldFileError(`table ${table.name}: a row has no key column ${c}`);
   return r;
 }
 
@@ -134,7 +164,8 @@ class LineSplitter {
 
   push(chunk: Buffer): string[] {
     this.total += chunk.length;
-    if (this.total > this.limits.maxBytes) throw WorldFileError.tooLarge('its inflated size', this.limits.maxBytes, 'HAMLET_WORLD_MAX_BYTES');
+    if (this.total > this.limits.maxBytes)
+      throw WorldFileError.tooLarge('its inflated size', this.limits.maxBytes, 'HAMLET_WORLD_MAX_BYTES');
     const lines: string[] = [];
     let from = 0;
     for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, from)) {
@@ -161,17 +192,23 @@ class LineSplitter {
   }
 
   private checkLine(bytes: number): void {
-    if (bytes > this.limits.maxLineBytes) throw WorldFileError.tooLarge('a line', this.limits.maxLineBytes, 'HAMLET_WORLD_MAX_LINE');
+    if (bytes > this.limits.maxLineBytes)
+      throw WorldFileError.tooLarge('a line', this.limits.maxLineBytes, 'HAMLET_WORLD_MAX_LINE');
   }
 }
 
 const damaged = (err: unknown): unknown =>
-  err instanceof WorldFileError ? err : typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('Z_') ? new WorldFileError('not a world snapshot: the file is not gzip, or it is damaged') : err;
+  err instanceof WorldFileError
+    ? err
+    : typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('Z_')
+      ? new WorldFileError('not a world snapshot: the file is not gzip, or it is damaged')
+      : err;
 
 /** The lines of a snapshot file, inflated as they are read (a stream; nothing is held whole). */
 export async function* fileLines(file: string, limits: FileLimits): AsyncGenerator<string> {
   const { size } = await stat(file);
-  if (size > limits.maxFileBytes) throw WorldFileError.tooLarge(`the file (${size} bytes)`, limits.maxFileBytes, 'HAMLET_WORLD_MAX_FILE');
+  if (size > limits.maxFileBytes)
+    throw WorldFileError.tooLarge(`the file (${size} bytes)`, limits.maxFileBytes, 'HAMLET_WORLD_MAX_FILE');
   const source = createReadStream(file);
   const gunzip = createGunzip();
   source.on('error', (err) => gunzip.destroy(err));
@@ -215,7 +252,8 @@ class SnapshotReader {
     const table = this.header.tables[this.table];
     if (!table) throw new WorldFileError('the snapshot has more lines than its header counts');
     const row = parseRow(table, text);
-    if (this.previous && compareRows(this.previous, row, table.key) > 0) throw new WorldFileError(`table ${table.name}: rows are not in key order`);
+    if (this.previous && compareRows(this.previous, row, table.key) > 0)
+      throw new WorldFileError(`table ${table.name}: rows are not in key order`);
     this.previous = row;
     // The hash is over each row's canonical form, made before bytes are decoded (as it was saved).
     this.hash.update(canonicalRow(row)).update('\n');
@@ -227,7 +265,8 @@ class SnapshotReader {
     if (!this.header) throw new WorldFileError('not a world snapshot: the file is empty');
     const cut = this.header.tables[this.table];
     if (cut) throw new WorldFileError(`the snapshot is cut short in table ${cut.name}`);
-    if (this.hash.digest('hex') !== this.header.hash) throw new WorldFileError('the snapshot rows do not match its hash (the file was changed or damaged)');
+    if (this.hash.digest('hex') !== this.header.hash)
+      throw new WorldFileError('the snapshot rows do not match its hash (the file was changed or damaged)');
     return this.header;
   }
 
@@ -245,14 +284,21 @@ class SnapshotReader {
 }
 
 /** Reads a whole snapshot file through a reader (checks only, or rows kept by its onRow). */
-export async function readSnapshotFile(file: string, limits: FileLimits, onRow?: (table: HeaderTable, row: Record<string, unknown>) => void): Promise<WorldHeader> {
+export async function readSnapshotFile(
+  file: string,
+  limits: FileLimits,
+  onRow?: (table: HeaderTable, row: Record<string, unknown>) => void,
+): Promise<WorldHeader> {
   const reader = new SnapshotReader(limits, onRow);
   for await (const line of fileLines(file, limits)) reader.line(line);
   return reader.end();
 }
 
 /** A snapshot file's header and its rows in memory (a restore), under the limits. */
-export async function decodeWorldFile(file: string, limits: FileLimits): Promise<{ header: WorldHeader; state: WorldState }> {
+export async function decodeWorldFile(
+  file: string,
+  limits: FileLimits,
+): Promise<{ header: WorldHeader; state: WorldState }> {
   const rows = new RowsByTable();
   const header = await readSnapshotFile(file, limits, rows.add);
   return { header, state: rows.state(header) };
@@ -265,13 +311,18 @@ export async function readHeader(file: string, limits: FileLimits): Promise<Worl
 }
 
 /** Reads a snapshot held in memory (the CLI's and tests' files), under the same limits. */
-export function decodeWorld(file: Buffer, limits: FileLimits = WORLD_DEFAULTS): { header: WorldHeader; state: WorldState } {
-  if (file.length > limits.maxFileBytes) throw WorldFileError.tooLarge(`the file (${file.length} bytes)`, limits.maxFileBytes, 'HAMLET_WORLD_MAX_FILE');
+export function decodeWorld(
+  file: Buffer,
+  limits: FileLimits = WORLD_DEFAULTS,
+): { header: WorldHeader; state: WorldState } {
+  if (file.length > limits.maxFileBytes)
+    throw WorldFileError.tooLarge(`the file (${file.length} bytes)`, limits.maxFileBytes, 'HAMLET_WORLD_MAX_FILE');
   let inflated: Buffer;
   try {
     inflated = gunzipSync(file, { maxOutputLength: limits.maxBytes + 1 });
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw WorldFileError.tooLarge('its inflated size', limits.maxBytes, 'HAMLET_WORLD_MAX_BYTES');
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      throw WorldFileError.tooLarge('its inflated size', limits.maxBytes, 'HAMLET_WORLD_MAX_BYTES');
     throw new WorldFileError('not a world snapshot: the file is not gzip, or it is damaged');
   }
   const rows = new RowsByTable();
@@ -294,7 +345,12 @@ class RowsByTable {
 
   state(header: WorldHeader): WorldState {
     return {
-      tables: header.tables.map((t) => ({ name: t.name, owner: t.owner, key: t.key, rows: this.rows.get(t.name) ?? [] })),
+      tables: header.tables.map((t) => ({
+        name: t.name,
+        owner: t.owner,
+        key: t.key,
+        rows: this.rows.get(t.name) ?? [],
+      })),
       ...(header.clock ? { clock: header.clock } : {}),
     };
   }
@@ -319,13 +375,21 @@ function headerWith(state: WorldState, hash: string, savedAt: string, name?: str
 export const headerLine = (header: WorldHeader): string => JSON.stringify(header) + '\n';
 
 export function encodeWorld(state: WorldState, header: WorldHeader): Buffer {
-  return gzipTexts(header, state.tables.map((t) => tableText(t.rows.map(canonicalRow))));
+  return gzipTexts(
+    header,
+    state.tables.map((t) => tableText(t.rows.map(canonicalRow))),
+  );
 }
 
 /** A state's file and header, each row made canonical once for both the hash and the file. */
 export function saveWorld(state: WorldState, savedAt: string, name?: string): { header: WorldHeader; file: Buffer } {
   const texts = state.tables.map((t) => tableText(t.rows.map(canonicalRow)));
-  const header = headerWith(state, hashTexts(state.tables.map((t, i) => ({ name: t.name, text: texts[i]! }))), savedAt, name);
+  const header = headerWith(
+    state,
+    hashTexts(state.tables.map((t, i) => ({ name: t.name, text: texts[i]! }))),
+    savedAt,
+    name,
+  );
   return { header, file: gzipTexts(header, texts) };
 }
 

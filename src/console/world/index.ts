@@ -5,7 +5,10 @@ import { PLATFORM_WORLD } from '../../platform/world.js';
 import { World } from './state.js';
 
 export function worldOf(platform: Platform, selected: ConfiguredService[]): World {
-  return new World(platform, [{ name: 'platform', world: PLATFORM_WORLD }, ...selected.map(({ definition }) => ({ name: definition.name, world: definition.world }))]);
+  return new World(platform, [
+    { name: 'platform', world: PLATFORM_WORLD },
+    ...selected.map(({ definition }) => ({ name: definition.name, world: definition.world })),
+  ]);
 }
 
 /** Runs world operations one at a time (a save during a restore would read half a world). */

@@ -62,7 +62,8 @@ export function durationMs(text: string): number {
 const isText = (v: unknown): v is string => typeof v === 'string';
 
 function checkRegex(v: unknown, where: string): void {
-  if (!isText(v) || v.length > 500) throw new ScenarioError(`${where}: a regular expression (text, at most 500 characters)`);
+  if (!isText(v) || v.length > 500)
+    throw new ScenarioError(`${where}: a regular expression (text, at most 500 characters)`);
   try {
     new RegExp(v, 'i');
   } catch {
@@ -71,24 +72,41 @@ function checkRegex(v: unknown, where: string): void {
 }
 
 function checkRule(r: unknown, where: string, agents: Set<string>): void {
-  if (!r || typeof r !== 'object' || Array.isArray(r)) throw new ScenarioError(`${where}: a mapping (on/at, match, and an action)`);
+  if (!r || typeof r !== 'object' || Array.isArray(r))
+    throw new ScenarioError(`${where}: a mapping (on/at, match, and an action)`);
   const rule = r as Record<string, unknown>;
-  for (const k of Object.keys(rule)) if (!RULE_FIELDS.has(k)) throw new ScenarioError(`${where}.${k}: not a field of a rule (${[...RULE_FIELDS].join(', ')})`);
-  if ((rule.on === undefined) === (rule.at === undefined)) throw new ScenarioError(`${where}: either on (mail, post) or at (a time), one of the two`);
-  if (rule.on !== undefined && rule.on !== 'mail' && rule.on !== 'post') throw new ScenarioError(`${where}.on: mail or post`);
-  if (rule.at !== undefined && (!isText(rule.at) || Number.isNaN(Date.parse(rule.at)) || !/^\d{4}-\d{2}-\d{2}T/.test(rule.at))) throw new ScenarioError(`${where}.at: an ISO 8601 time (2026-01-05T20:00:00Z)`);
-  if (rule.after !== undefined && (!isText(rule.after) || !DURATION.test(rule.after))) throw new ScenarioError(`${where}.after: a duration such as 30s, 10m, 2h or 1d`);
-  if (rule.times !== undefined && (!Number.isSafeInteger(rule.times) || (rule.times as number) < 1 || (rule.times as number) > 1000)) throw new ScenarioError(`${where}.times: a whole number from 1 to 1000`);
+  for (const k of Object.keys(rule))
+    if (!RULE_FIELDS.has(k))
+      throw new ScenarioError(`${where}.${k}: not a field of a rule (${[...RULE_FIELDS].join(', ')})`);
+  if ((rule.on === undefined) === (rule.at === undefined))
+    throw new ScenarioError(`${where}: either on (mail, post) or at (a time), one of the two`);
+  if (rule.on !== undefined && rule.on !== 'mail' && rule.on !== 'post')
+    throw new ScenarioError(`${where}.on: mail or post`);
+  if (
+    rule.at !== undefined &&
+    (!isText(rule.at) || Number.isNaN(Date.parse(rule.at)) || !/^\d{4}-\d{2}-\d{2}T/.test(rule.at))
+  )
+    throw new ScenarioError(`${where}.at: an ISO 8601 time (2026-01-05T20:00:00Z)`);
+  if (rule.after !== undefined && (!isText(rule.after) || !DURATION.test(rule.after)))
+    throw new ScenarioError(`${where}.after: a duration such as 30s, 10m, 2h or 1d`);
+  if (
+    rule.times !== undefined &&
+    (!Number.isSafeInteger(rule.times) || (rule.times as number) < 1 || (rule.times as number) > 1000)
+  )
+    throw new ScenarioError(`${where}.times: a whole number from 1 to 1000`);
   if (rule.match !== undefined) {
-    if (!rule.match || typeof rule.match !== 'object' || Array.isArray(rule.match)) throw new ScenarioError(`${where}.match: a mapping`);
+    if (!rule.match || typeof rule.match !== 'object' || Array.isArray(rule.match))
+      throw new ScenarioError(`${where}.match: a mapping`);
     const allowed = rule.on === 'post' ? ['community', 'title', 'author'] : ['subject', 'from', 'text'];
     for (const [k, v] of Object.entries(rule.match)) {
-      if (!allowed.includes(k)) throw new ScenarioError(`${where}.match.${k}: not a field here (${allowed.join(', ')})`);
+      if (!allowed.includes(k))
+        throw new ScenarioError(`${where}.match.${k}: not a field here (${allowed.join(', ')})`);
       checkRegex(v, `${where}.match.${k}`);
     }
   }
   const actions = ACTIONS.filter((a) => rule[a] !== undefined);
-  if (actions.length + (rule.simulator !== undefined ? 1 : 0) !== 1) throw new ScenarioError(`${where}: one action (${ACTIONS.join(', ')}) or a simulator`);
+  if (actions.length + (rule.simulator !== undefined ? 1 : 0) !== 1)
+    throw new ScenarioError(`${where}: one action (${ACTIONS.join(', ')}) or a simulator`);
   if (rule.simulator !== undefined) {
     let url: URL | undefined;
     try {
@@ -96,19 +114,26 @@ function checkRule(r: unknown, where: string, agents: Set<string>): void {
     } catch {
       url = undefined;
     }
-    if (!url || !['http:', 'https:'].includes(url.protocol)) throw new ScenarioError(`${where}.simulator: an http(s) URL`);
+    if (!url || !['http:', 'https:'].includes(url.protocol))
+      throw new ScenarioError(`${where}.simulator: an http(s) URL`);
   }
-  if (rule.reply !== undefined && (rule.on !== 'mail' || !isText(rule.reply))) throw new ScenarioError(`${where}.reply: a text, on a rule with on: mail`);
-  if (rule.comment !== undefined && (rule.on !== 'post' || !isText(rule.comment))) throw new ScenarioError(`${where}.comment: a text, on a rule with on: post`);
+  if (rule.reply !== undefined && (rule.on !== 'mail' || !isText(rule.reply)))
+    throw new ScenarioError(`${where}.reply: a text, on a rule with on: mail`);
+  if (rule.comment !== undefined && (rule.on !== 'post' || !isText(rule.comment)))
+    throw new ScenarioError(`${where}.comment: a text, on a rule with on: post`);
   if (rule.send !== undefined) {
     const s = rule.send as Record<string, unknown>;
-    if (!s || typeof s !== 'object' || !isText(s.to) || !isText(s.subject) || !isText(s.text)) throw new ScenarioError(`${where}.send: {to, subject, text}`);
-    if (!s.to.includes('@') && !agents.has(s.to)) throw new ScenarioError(`${where}.send.to: no agent named ${JSON.stringify(s.to)}`);
+    if (!s || typeof s !== 'object' || !isText(s.to) || !isText(s.subject) || !isText(s.text))
+      throw new ScenarioError(`${where}.send: {to, subject, text}`);
+    if (!s.to.includes('@') && !agents.has(s.to))
+      throw new ScenarioError(`${where}.send.to: no agent named ${JSON.stringify(s.to)}`);
   }
   if (rule.home !== undefined) {
     const h = rule.home as Record<string, unknown>;
-    if (!h || typeof h !== 'object' || !isText(h.service) || !/^[a-z_]+\.[a-z0-9_]+$/.test(h.service)) throw new ScenarioError(`${where}.home.service: domain.service, such as climate.set_temperature`);
-    if (h.data !== undefined && (!h.data || typeof h.data !== 'object' || Array.isArray(h.data))) throw new ScenarioError(`${where}.home.data: a mapping`);
+    if (!h || typeof h !== 'object' || !isText(h.service) || !/^[a-z_]+\.[a-z0-9_]+$/.test(h.service))
+      throw new ScenarioError(`${where}.home.service: domain.service, such as climate.set_temperature`);
+    if (h.data !== undefined && (!h.data || typeof h.data !== 'object' || Array.isArray(h.data)))
+      throw new ScenarioError(`${where}.home.data: a mapping`);
   }
 }
 
@@ -120,11 +145,15 @@ export function checkPeople(people: unknown, agents: Set<string>): PersonSpec[] 
   return people.map((p, i) => {
     const where = `people[${i}]`;
     const person = p as { name?: unknown; rules?: unknown };
-    if (!isText(person.name) || !agents.has(person.name)) throw new ScenarioError(`${where}.name: an agent of the scenario (the person's accounts are the agent's)`);
+    if (!isText(person.name) || !agents.has(person.name))
+      throw new ScenarioError(`${where}.name: an agent of the scenario (the person's accounts are the agent's)`);
     if (seen.has(person.name)) throw new ScenarioError(`${where}.name: ${person.name} appears twice`);
     seen.add(person.name);
-    for (const k of Object.keys(person)) if (k !== 'name' && k !== 'rules') throw new ScenarioError(`${where}.${k}: not a field of a person (name, rules)`);
-    if (!Array.isArray(person.rules) || !person.rules.length || person.rules.length > 100) throw new ScenarioError(`${where}.rules: a list of 1 to 100 rules`);
+    for (const k of Object.keys(person))
+      if (k !== 'name' && k !== 'rules')
+        throw new ScenarioError(`${where}.${k}: not a field of a person (name, rules)`);
+    if (!Array.isArray(person.rules) || !person.rules.length || person.rules.length > 100)
+      throw new ScenarioError(`${where}.rules: a list of 1 to 100 rules`);
     person.rules.forEach((r, j) => checkRule(r, `${where}.rules[${j}]`, agents));
     return person as PersonSpec;
   });

@@ -17,7 +17,8 @@ const flag: Check = (v, where) => {
   if (typeof v !== 'boolean') fail(where, 'true or false');
 };
 const count: Check = (v, where) => {
-  if (!Number.isSafeInteger(v) || (v as number) < 0 || (v as number) > 1000) fail(where, 'a whole number from 0 to 1000');
+  if (!Number.isSafeInteger(v) || (v as number) < 0 || (v as number) > 1000)
+    fail(where, 'a whole number from 0 to 1000');
 };
 const mapping: Check = (v, where) => {
   if (!v || typeof v !== 'object' || Array.isArray(v)) fail(where, 'a mapping');
@@ -37,7 +38,8 @@ function fields(shape: Record<string, Check>, required: string[] = []): Check {
   return (v, where) => {
     mapping(v, where);
     const o = v as Record<string, unknown>;
-    for (const k of Object.keys(o)) if (!(k in shape)) fail(where ? `${where}.${k}` : k, `not a field here (${Object.keys(shape).join(', ')})`);
+    for (const k of Object.keys(o))
+      if (!(k in shape)) fail(where ? `${where}.${k}` : k, `not a field here (${Object.keys(shape).join(', ')})`);
     for (const k of required) if (o[k] === undefined) fail(where ? `${where}.${k}` : k, 'missing');
     for (const [k, check] of Object.entries(shape)) if (o[k] !== undefined) check(o[k], where ? `${where}.${k}` : k);
   };
@@ -54,9 +56,38 @@ const comment = fields({ author: text, content: text }, ['author', 'content']);
 const SCENARIO = fields({
   name: text,
   description: text,
-  agents: list(fields({ name: text, mail: flag, blog: fields({ slug: text, bio: text }), community: fields({ description: text }), keys: list(text, 10) }, ['name']), 1000),
-  mail: list(fields({ from: text, to: oneOrMany, subject: text, text: text, reply: list(fields({ from: text, text: text }, ['from', 'text'])) }, ['from', 'to', 'subject', 'text'])),
-  blog: list(fields({ author: text, title: text, content: text, comments: list(comment), votes }, ['author', 'title', 'content'])),
+  agents: list(
+    fields(
+      {
+        name: text,
+        mail: flag,
+        blog: fields({ slug: text, bio: text }),
+        community: fields({ description: text }),
+        keys: list(text, 10),
+      },
+      ['name'],
+    ),
+    1000,
+  ),
+  mail: list(
+    fields(
+      {
+        from: text,
+        to: oneOrMany,
+        subject: text,
+        text: text,
+        reply: list(fields({ from: text, text: text }, ['from', 'text'])),
+      },
+      ['from', 'to', 'subject', 'text'],
+    ),
+  ),
+  blog: list(
+    fields({ author: text, title: text, content: text, comments: list(comment), votes }, [
+      'author',
+      'title',
+      'content',
+    ]),
+  ),
   communities: list(
     fields(
       {
@@ -64,7 +95,12 @@ const SCENARIO = fields({
         owner: text,
         display_name: text,
         description: text,
-        posts: list(fields({ author: text, title: text, content: text, upvotes: list(text), comments: list(comment) }, ['author', 'title'])),
+        posts: list(
+          fields({ author: text, title: text, content: text, upvotes: list(text), comments: list(comment) }, [
+            'author',
+            'title',
+          ]),
+        ),
       },
       ['name'],
     ),

@@ -24,22 +24,41 @@ export interface ScenarioSource {
   file?: string;
 }
 
-export function scenarioFromRequest(body: unknown, source: ScenarioSource, scenarioDir: string | undefined): { scenario: Scenario; files: ScenarioFiles } {
-  if (source.example !== undefined && source.file !== undefined) throw new ScenarioError('example and file: one or the other');
+export function scenarioFromRequest(
+  body: unknown,
+  source: ScenarioSource,
+  scenarioDir: string | undefined,
+): { scenario: Scenario; files: ScenarioFiles } {
+  if (source.example !== undefined && source.file !== undefined)
+    throw new ScenarioError('example and file: one or the other');
   if (source.example !== undefined) {
-    if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(source.example)) throw new ScenarioError('example: the name of a scenario in examples/scenarios (newsroom, help-desk, smart-home)');
+    if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(source.example))
+      throw new ScenarioError(
+        'example: the name of a scenario in examples/scenarios (newsroom, help-desk, smart-home)',
+      );
     return readInside(EXAMPLE_SCENARIOS, `${source.example}.yaml`, 'examples/scenarios', 'example');
   }
   if (source.file !== undefined) {
-    if (!scenarioDir) throw new ScenarioError('file: scenario files are read from HAMLET_SCENARIO_DIR, which is not set; post the scenario itself as the body');
+    if (!scenarioDir)
+      throw new ScenarioError(
+        'file: scenario files are read from HAMLET_SCENARIO_DIR, which is not set; post the scenario itself as the body',
+      );
     return readInside(scenarioDir, source.file, 'HAMLET_SCENARIO_DIR', 'file');
   }
   const scenario = typeof body === 'string' ? parseScenario(body) : parseScenario(JSON.stringify(body ?? null));
-  return { scenario, files: scenarioDir ? { folder: scenarioDir, setting: 'HAMLET_SCENARIO_DIR' } : { setting: 'HAMLET_SCENARIO_DIR' } };
+  return {
+    scenario,
+    files: scenarioDir ? { folder: scenarioDir, setting: 'HAMLET_SCENARIO_DIR' } : { setting: 'HAMLET_SCENARIO_DIR' },
+  };
 }
 
 /** A scenario file inside a folder (symbolic links resolved), and its own folder for its files. */
-function readInside(folder: string, name: string, named: string, param: string): { scenario: Scenario; files: ScenarioFiles } {
+function readInside(
+  folder: string,
+  name: string,
+  named: string,
+  param: string,
+): { scenario: Scenario; files: ScenarioFiles } {
   const where = `${param} ${JSON.stringify(name.slice(0, 200))}`;
   const inside = (root: string, target: string) => {
     const rel = path.relative(root, target);
@@ -53,7 +72,8 @@ function readInside(folder: string, name: string, named: string, param: string):
     throw new ScenarioError(`${where}: the folder ${named} names does not exist`);
   }
   const target = path.resolve(root, name);
-  if (!inside(root, target)) throw new ScenarioError(`${where}: outside ${named}; scenarios are read from inside it only`);
+  if (!inside(root, target))
+    throw new ScenarioError(`${where}: outside ${named}; scenarios are read from inside it only`);
   try {
     real = realpathSync(target);
   } catch {
@@ -63,5 +83,8 @@ function readInside(folder: string, name: string, named: string, param: string):
   const stat = statSync(real);
   if (!stat.isFile()) throw new ScenarioError(`${where}: not a file`);
   if (stat.size > MAX_SCENARIO_FILE) throw new ScenarioError(`${where}: larger than ${MAX_SCENARIO_FILE} bytes`);
-  return { scenario: parseScenario(readFileSync(real, 'utf8')), files: { folder: path.dirname(real), setting: `the folder of ${where} in ${named}` } };
+  return {
+    scenario: parseScenario(readFileSync(real, 'utf8')),
+    files: { folder: path.dirname(real), setting: `the folder of ${where} in ${named}` },
+  };
 }

@@ -12,7 +12,11 @@ import { checkPeople, type PersonSpec } from './people-rules.js';
 
 /** How the runner reaches a service's HTTP API (the console's ServiceClient fits). */
 export interface ServiceCalls {
-  request<T = any>(service: string, path: string, init?: { method?: string; body?: unknown; auth?: string }): Promise<{ status: number; body: T }>;
+  request<T = any>(
+    service: string,
+    path: string,
+    init?: { method?: string; body?: unknown; auth?: string },
+  ): Promise<{ status: number; body: T }>;
 }
 
 export interface ScenarioAgent {
@@ -31,20 +35,44 @@ export interface Scenario {
   name?: string;
   agents?: ScenarioAgent[];
   /** Mail between agents (names) or from outside (a full address, delivered over SMTP). */
-  mail?: Array<{ from: string; to: string | string[]; subject: string; text: string; reply?: Array<{ from: string; text: string }> }>;
-  blog?: Array<{ author: string; title: string; content: string; comments?: Array<{ author: string; content: string }>; votes?: Record<string, 1 | -1> }>;
+  mail?: Array<{
+    from: string;
+    to: string | string[];
+    subject: string;
+    text: string;
+    reply?: Array<{ from: string; text: string }>;
+  }>;
+  blog?: Array<{
+    author: string;
+    title: string;
+    content: string;
+    comments?: Array<{ author: string; content: string }>;
+    votes?: Record<string, 1 | -1>;
+  }>;
   communities?: Array<{
     name: string;
     /** Who creates it; without an owner the posts go to a community that exists already. */
     owner?: string;
     display_name?: string;
     description?: string;
-    posts?: Array<{ author: string; title: string; content?: string; upvotes?: string[]; comments?: Array<{ author: string; content: string }> }>;
+    posts?: Array<{
+      author: string;
+      title: string;
+      content?: string;
+      upvotes?: string[];
+      comments?: Array<{ author: string; content: string }>;
+    }>;
   }>;
   home?: { states?: Array<{ entity_id: string; state: string; attributes?: Record<string, unknown> }> };
   /** Simulated people: rules for agents of the scenario (console/world/people-rules.ts). */
   people?: PersonSpec[];
-  workflows?: Array<{ file?: string; definition?: Record<string, unknown>; active?: boolean; run?: number; /** Runs a workflow an earlier step created, by name, instead of creating one. */ name?: string }>;
+  workflows?: Array<{
+    file?: string;
+    definition?: Record<string, unknown>;
+    active?: boolean;
+    run?: number;
+    /** Runs a workflow an earlier step created, by name, instead of creating one. */ name?: string;
+  }>;
 }
 
 /** What the scenario made that an agent needs: per agent, per service, its key and handle. */
@@ -86,8 +114,11 @@ export function loadWorkflowFiles(s: Scenario, files: ScenarioFiles): Scenario {
     if (w?.file === undefined) return w;
     const where = `workflows[${i}].file ${JSON.stringify(String(w.file).slice(0, 300))}`;
     if (typeof w.file !== 'string' || !w.file) throw new ScenarioError(`${where}: a file name`);
-    if (!files.folder) throw new ScenarioError(`${where}: files are not read here, only inline definitions (a workflow's \`definition\`); set ${files.setting ?? 'a scenario folder'} to read files from a folder`);
-    const named = files.setting ?? 'the scenario\'s folder';
+    if (!files.folder)
+      throw new ScenarioError(
+        `${where}: files are not read here, only inline definitions (a workflow's \`definition\`); set ${files.setting ?? 'a scenario folder'} to read files from a folder`,
+      );
+    const named = files.setting ?? "the scenario's folder";
     const inside = (root: string, target: string) => {
       const rel = path.relative(root, target);
       return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
@@ -99,14 +130,18 @@ export function loadWorkflowFiles(s: Scenario, files: ScenarioFiles): Scenario {
       throw new ScenarioError(`${where}: the folder ${named} names does not exist`);
     }
     const target = path.resolve(root, w.file);
-    if (!inside(root, target)) throw new ScenarioError(`${where}: outside ${named}; workflow files are read from inside it only`);
+    if (!inside(root, target))
+      throw new ScenarioError(`${where}: outside ${named}; workflow files are read from inside it only`);
     let real: string;
     try {
       real = realpathSync(target);
     } catch {
       throw new ScenarioError(`${where}: no such file in ${named}`);
     }
-    if (!inside(root, real)) throw new ScenarioError(`${where}: a link that leads outside ${named}; workflow files are read from inside it only`);
+    if (!inside(root, real))
+      throw new ScenarioError(
+        `${where}: a link that leads outside ${named}; workflow files are read from inside it only`,
+      );
     const stat = statSync(real);
     if (!stat.isFile()) throw new ScenarioError(`${where}: not a file`);
     if (stat.size > MAX_WORKFLOW_FILE) throw new ScenarioError(`${where}: larger than ${MAX_WORKFLOW_FILE} bytes`);
@@ -117,7 +152,8 @@ export function loadWorkflowFiles(s: Scenario, files: ScenarioFiles): Scenario {
       // Not the parser's message: it quotes the file's first characters.
       throw new ScenarioError(`${where}: not an n8n workflow (the file is not JSON)`);
     }
-    if (!definition || typeof definition !== 'object' || Array.isArray(definition)) throw new ScenarioError(`${where}: not an n8n workflow (a JSON object with nodes and connections)`);
+    if (!definition || typeof definition !== 'object' || Array.isArray(definition))
+      throw new ScenarioError(`${where}: not an n8n workflow (a JSON object with nodes and connections)`);
     const { file: _file, ...rest } = w;
     return { ...rest, definition: definition as Record<string, unknown> };
   });
@@ -131,12 +167,16 @@ export function parseScenario(text: string): Scenario {
   } catch (err) {
     throw new ScenarioError(`the scenario is not YAML: ${(err as Error).message}`);
   }
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new ScenarioError('a scenario is a YAML mapping (agents, mail, blog, communities, home, workflows)');
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+    throw new ScenarioError('a scenario is a YAML mapping (agents, mail, blog, communities, home, workflows)');
   checkScenarioShape(doc);
   const s = doc as Scenario;
   const names = new Set<string>();
   for (const a of s.agents ?? []) {
-    if (typeof a?.name !== 'string' || !/^[a-z][a-z0-9_-]{1,29}$/.test(a.name)) throw new ScenarioError(`agent name ${JSON.stringify(a?.name)}: 2-30 lowercase letters, digits, - or _, starting with a letter`);
+    if (typeof a?.name !== 'string' || !/^[a-z][a-z0-9_-]{1,29}$/.test(a.name))
+      throw new ScenarioError(
+        `agent name ${JSON.stringify(a?.name)}: 2-30 lowercase letters, digits, - or _, starting with a letter`,
+      );
     if (names.has(a.name)) throw new ScenarioError(`agent ${a.name} appears twice`);
     names.add(a.name);
   }
@@ -195,7 +235,14 @@ export class ScenarioRunner {
     for (const m of s.mail ?? []) await this.mail(m);
     for (const p of s.blog ?? []) await this.blogPost(p);
     for (const c of s.communities ?? []) await this.community(c);
-    for (const st of s.home?.states ?? []) await this.call('home', 'POST', `/api/states/${st.entity_id}`, { state: st.state, attributes: st.attributes ?? {} }, this.seedKey('home'));
+    for (const st of s.home?.states ?? [])
+      await this.call(
+        'home',
+        'POST',
+        `/api/states/${st.entity_id}`,
+        { state: st.state, attributes: st.attributes ?? {} },
+        this.seedKey('home'),
+      );
     for (const w of s.workflows ?? []) await this.workflow(w);
     await this.settle();
   }
@@ -224,7 +271,10 @@ export class ScenarioRunner {
   private async call<T = any>(service: string, method: string, url: string, body: unknown, auth?: string): Promise<T> {
     this.beforeStep();
     const res = await this.http.request<T>(service, url, { method, body, auth });
-    if (res.status >= 300) throw new ScenarioError(`${service} ${method} ${url} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    if (res.status >= 300)
+      throw new ScenarioError(
+        `${service} ${method} ${url} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`,
+      );
     // What a step queued (mail deliveries, the blog's key mail) is done before the next step:
     // one thing at a time, so the same scenario makes the same world.
     if (method !== 'GET') await this.settle();
@@ -237,23 +287,43 @@ export class ScenarioRunner {
 
   private async agent(a: ScenarioAgent): Promise<void> {
     if (a.mail || a.blog) {
-      const inbox = await this.call<{ inbox_id: string }>('mail', 'POST', '/v0/inboxes', { username: a.name, display_name: a.name }, this.seedKey('mail'));
+      const inbox = await this.call<{ inbox_id: string }>(
+        'mail',
+        'POST',
+        '/v0/inboxes',
+        { username: a.name, display_name: a.name },
+        this.seedKey('mail'),
+      );
       this.inboxOf.set(a.name, inbox.inbox_id);
-      this.remember(a.name, 'mail', { key: (await this.platformKeys.create('mail', { name: a.name, ownerId: MAIL_ORG })).key, inbox: inbox.inbox_id });
+      this.remember(a.name, 'mail', {
+        key: (await this.platformKeys.create('mail', { name: a.name, ownerId: MAIL_ORG })).key,
+        inbox: inbox.inbox_id,
+      });
     }
     if (a.blog) {
       const slug = a.blog.slug ?? a.name;
-      await this.call('blog', 'POST', '/api/register', { email: this.inboxOf.get(a.name), name: a.name, slug, ...(a.blog.bio ? { bio: a.blog.bio } : {}) });
+      await this.call('blog', 'POST', '/api/register', {
+        email: this.inboxOf.get(a.name),
+        name: a.name,
+        slug,
+        ...(a.blog.bio ? { bio: a.blog.bio } : {}),
+      });
       const token = await this.verificationToken(a.name);
       const verified = await this.call<{ apiKey: string }>('blog', 'GET', `/api/verify?token=${token}`, undefined);
       this.remember(a.name, 'blog', { key: verified.apiKey, slug });
     }
     if (a.community) {
-      const r = await this.call<{ agent: { api_key: string; name: string } }>('community', 'POST', '/api/v1/agents/register', { name: a.name, description: a.community.description ?? `I am ${a.name}` });
+      const r = await this.call<{ agent: { api_key: string; name: string } }>(
+        'community',
+        'POST',
+        '/api/v1/agents/register',
+        { name: a.name, description: a.community.description ?? `I am ${a.name}` },
+      );
       this.remember(a.name, 'community', { key: r.agent.api_key, name: r.agent.name });
     }
     for (const service of a.keys ?? []) {
-      if (!SERVICE_OF_KEY.has(service)) throw new ScenarioError(`agent ${a.name}: keys are issued for home, workflow or mail, not ${service}`);
+      if (!SERVICE_OF_KEY.has(service))
+        throw new ScenarioError(`agent ${a.name}: keys are issued for home, workflow or mail, not ${service}`);
       this.remember(a.name, service, { key: (await this.platformKeys.create(service, { name: a.name })).key });
     }
   }
@@ -263,10 +333,22 @@ export class ScenarioRunner {
     const inbox = this.inboxOf.get(agent)!;
     for (let attempt = 0; attempt < 300; attempt++) {
       await this.settle();
-      const list = await this.call<{ messages: Array<{ message_id: string; subject?: string }> }>('mail', 'GET', `/v0/inboxes/${encodeURIComponent(inbox)}/messages`, undefined, this.seedKey('mail'));
+      const list = await this.call<{ messages: Array<{ message_id: string; subject?: string }> }>(
+        'mail',
+        'GET',
+        `/v0/inboxes/${encodeURIComponent(inbox)}/messages`,
+        undefined,
+        this.seedKey('mail'),
+      );
       const hit = list.messages.find((m) => /verify/i.test(m.subject ?? ''));
       if (hit) {
-        const message = await this.call<{ text?: string }>('mail', 'GET', `/v0/inboxes/${encodeURIComponent(inbox)}/messages/${encodeURIComponent(hit.message_id)}`, undefined, this.seedKey('mail'));
+        const message = await this.call<{ text?: string }>(
+          'mail',
+          'GET',
+          `/v0/inboxes/${encodeURIComponent(inbox)}/messages/${encodeURIComponent(hit.message_id)}`,
+          undefined,
+          this.seedKey('mail'),
+        );
         const token = /[?&]token=([0-9a-f-]{36})/.exec(message.text ?? '')?.[1];
         if (token) return token;
       }
@@ -276,7 +358,7 @@ export class ScenarioRunner {
   }
 
   private address(who: string): string {
-    return who.includes('@') ? who : this.inboxOf.get(who) ?? `${who} has no inbox (give the agent mail: true)`;
+    return who.includes('@') ? who : (this.inboxOf.get(who) ?? `${who} has no inbox (give the agent mail: true)`);
   }
 
   private async mail(m: NonNullable<Scenario['mail']>[number]): Promise<void> {
@@ -284,17 +366,37 @@ export class ScenarioRunner {
     let messageId: string | undefined;
     if (m.from.includes('@')) await this.sendFromOutside(m.from, to, m.subject, m.text);
     else {
-      const sent = await this.call<{ message_id: string }>('mail', 'POST', `/v0/inboxes/${encodeURIComponent(this.address(m.from))}/messages/send`, { to, subject: m.subject, text: m.text }, this.seedKey('mail'));
+      const sent = await this.call<{ message_id: string }>(
+        'mail',
+        'POST',
+        `/v0/inboxes/${encodeURIComponent(this.address(m.from))}/messages/send`,
+        { to, subject: m.subject, text: m.text },
+        this.seedKey('mail'),
+      );
       messageId = sent.message_id;
     }
     await this.settle();
     for (const r of m.reply ?? []) {
       // A reply answers the last message of the thread the replier holds.
       const inbox = this.address(r.from);
-      const list = await this.call<{ messages: Array<{ message_id: string; subject?: string }> }>('mail', 'GET', `/v0/inboxes/${encodeURIComponent(inbox)}/messages`, undefined, this.seedKey('mail'));
-      const target = list.messages.find((x) => (x.subject ?? '').replace(/^(re:\s*)+/i, '') === m.subject.replace(/^(re:\s*)+/i, ''))?.message_id ?? messageId;
+      const list = await this.call<{ messages: Array<{ message_id: string; subject?: string }> }>(
+        'mail',
+        'GET',
+        `/v0/inboxes/${encodeURIComponent(inbox)}/messages`,
+        undefined,
+        this.seedKey('mail'),
+      );
+      const target =
+        list.messages.find((x) => (x.subject ?? '').replace(/^(re:\s*)+/i, '') === m.subject.replace(/^(re:\s*)+/i, ''))
+          ?.message_id ?? messageId;
       if (!target) throw new ScenarioError(`mail "${m.subject}": ${r.from} has no message to reply to`);
-      await this.call('mail', 'POST', `/v0/inboxes/${encodeURIComponent(inbox)}/messages/${encodeURIComponent(target)}/reply`, { text: r.text }, this.seedKey('mail'));
+      await this.call(
+        'mail',
+        'POST',
+        `/v0/inboxes/${encodeURIComponent(inbox)}/messages/${encodeURIComponent(target)}/reply`,
+        { text: r.text },
+        this.seedKey('mail'),
+      );
       await this.settle();
     }
   }
@@ -306,17 +408,58 @@ export class ScenarioRunner {
   }
 
   private async blogPost(p: NonNullable<Scenario['blog']>[number]): Promise<void> {
-    const r = await this.call<{ post: { id: string } }>('blog', 'POST', '/api/publish', { title: p.title, content: p.content, status: 'published' }, this.agentKey(p.author, 'blog'));
-    for (const c of p.comments ?? []) await this.call('blog', 'POST', `/api/posts/${r.post.id}/comments`, { content: c.content }, this.agentKey(c.author, 'blog'));
-    for (const [voter, vote] of Object.entries(p.votes ?? {})) await this.call('blog', 'POST', `/api/posts/${r.post.id}/vote`, { vote }, this.agentKey(voter, 'blog'));
+    const r = await this.call<{ post: { id: string } }>(
+      'blog',
+      'POST',
+      '/api/publish',
+      { title: p.title, content: p.content, status: 'published' },
+      this.agentKey(p.author, 'blog'),
+    );
+    for (const c of p.comments ?? [])
+      await this.call(
+        'blog',
+        'POST',
+        `/api/posts/${r.post.id}/comments`,
+        { content: c.content },
+        this.agentKey(c.author, 'blog'),
+      );
+    for (const [voter, vote] of Object.entries(p.votes ?? {}))
+      await this.call('blog', 'POST', `/api/posts/${r.post.id}/vote`, { vote }, this.agentKey(voter, 'blog'));
   }
 
   private async community(c: NonNullable<Scenario['communities']>[number]): Promise<void> {
-    if (c.owner) await this.call('community', 'POST', '/api/v1/communities', { name: c.name, display_name: c.display_name ?? c.name, description: c.description ?? '' }, this.agentKey(c.owner, 'community'));
+    if (c.owner)
+      await this.call(
+        'community',
+        'POST',
+        '/api/v1/communities',
+        { name: c.name, display_name: c.display_name ?? c.name, description: c.description ?? '' },
+        this.agentKey(c.owner, 'community'),
+      );
     for (const p of c.posts ?? []) {
-      const r = await this.call<{ post: { id: string } }>('community', 'POST', '/api/v1/posts', { community: c.name, title: p.title, content: p.content ?? null }, this.agentKey(p.author, 'community'));
-      for (const cm of p.comments ?? []) await this.call('community', 'POST', `/api/v1/posts/${r.post.id}/comments`, { content: cm.content }, this.agentKey(cm.author, 'community'));
-      for (const voter of p.upvotes ?? []) await this.call('community', 'POST', `/api/v1/posts/${r.post.id}/upvote`, undefined, this.agentKey(voter, 'community'));
+      const r = await this.call<{ post: { id: string } }>(
+        'community',
+        'POST',
+        '/api/v1/posts',
+        { community: c.name, title: p.title, content: p.content ?? null },
+        this.agentKey(p.author, 'community'),
+      );
+      for (const cm of p.comments ?? [])
+        await this.call(
+          'community',
+          'POST',
+          `/api/v1/posts/${r.post.id}/comments`,
+          { content: cm.content },
+          this.agentKey(cm.author, 'community'),
+        );
+      for (const voter of p.upvotes ?? [])
+        await this.call(
+          'community',
+          'POST',
+          `/api/v1/posts/${r.post.id}/upvote`,
+          undefined,
+          this.agentKey(voter, 'community'),
+        );
     }
   }
 
@@ -330,9 +473,22 @@ export class ScenarioRunner {
     const definition = w.definition;
     if (!definition) throw new ScenarioError('a workflow needs a file or a definition');
     const { name, nodes, connections, settings } = definition as Record<string, unknown>;
-    const created = await this.call<{ id: string }>('workflow', 'POST', '/api/v1/workflows', { name, nodes, connections, settings: settings ?? {} }, this.seedKey('workflow'));
+    const created = await this.call<{ id: string }>(
+      'workflow',
+      'POST',
+      '/api/v1/workflows',
+      { name, nodes, connections, settings: settings ?? {} },
+      this.seedKey('workflow'),
+    );
     this.workflowIds.set(String(name), created.id);
-    if (w.active) await this.call('workflow', 'POST', `/api/v1/workflows/${created.id}/activate`, undefined, this.seedKey('workflow'));
+    if (w.active)
+      await this.call(
+        'workflow',
+        'POST',
+        `/api/v1/workflows/${created.id}/activate`,
+        undefined,
+        this.seedKey('workflow'),
+      );
     await this.execute(created.id, w.run ?? 0);
   }
 

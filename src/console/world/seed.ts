@@ -8,7 +8,14 @@
 import nodemailer from 'nodemailer';
 import type { Platform, RunningService } from '../../platform/service.js';
 import { ServiceClient } from '../../platform/console-client.js';
-import { loadWorkflowFiles, ScenarioError, ScenarioRunner, type Scenario, type ScenarioFiles, type SeedKeys } from './scenario.js';
+import {
+  loadWorkflowFiles,
+  ScenarioError,
+  ScenarioRunner,
+  type Scenario,
+  type ScenarioFiles,
+  type SeedKeys,
+} from './scenario.js';
 import type { World } from './state.js';
 
 /**
@@ -16,7 +23,13 @@ import type { World } from './state.js';
  * from the command line) before anything is seeded; without a folder only inline definitions.
  * With `world`, a failure restores the world as it was before and is a ScenarioError.
  */
-export async function seedScenario(platform: Platform, running: Partial<Record<string, RunningService>>, scenario: Scenario, files: string | ScenarioFiles, world?: World): Promise<SeedKeys> {
+export async function seedScenario(
+  platform: Platform,
+  running: Partial<Record<string, RunningService>>,
+  scenario: Scenario,
+  files: string | ScenarioFiles,
+  world?: World,
+): Promise<SeedKeys> {
   const loaded = loadWorkflowFiles(scenario, typeof files === 'string' ? { folder: files } : files);
   const before = world ? { ...(await world.read()), clock: undefined } : undefined;
   try {
@@ -30,12 +43,22 @@ export async function seedScenario(platform: Platform, running: Partial<Record<s
 }
 
 /** A runner ready to apply scenarios one after another (the demo's days), then `finish()`. */
-export async function seedScenarioRunner(platform: Platform, running: Partial<Record<string, RunningService>>, beforeStep?: () => void): Promise<ScenarioRunner> {
+export async function seedScenarioRunner(
+  platform: Platform,
+  running: Partial<Record<string, RunningService>>,
+  beforeStep?: () => void,
+): Promise<ScenarioRunner> {
   const smtpUrl = running.mail?.urls.smtp;
   const sendFromOutside = async (from: string, to: string[], subject: string, text: string) => {
-    if (!smtpUrl) throw new ScenarioError('mail from outside needs the mail service running in this process (its SMTP port)');
+    if (!smtpUrl)
+      throw new ScenarioError('mail from outside needs the mail service running in this process (its SMTP port)');
     const { hostname, port } = new URL(smtpUrl);
-    const transport = nodemailer.createTransport({ host: hostname, port: Number(port), secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({
+      host: hostname,
+      port: Number(port),
+      secure: false,
+      ignoreTLS: true,
+    });
     try {
       await transport.sendMail({ from, to, subject, text });
     } catch (err) {
@@ -44,7 +67,13 @@ export async function seedScenarioRunner(platform: Platform, running: Partial<Re
       transport.close();
     }
   };
-  const runner = new ScenarioRunner(new ServiceClient(platform), platform.keys, sendFromOutside, () => platform.jobs.idle(undefined, 60_000), beforeStep);
+  const runner = new ScenarioRunner(
+    new ServiceClient(platform),
+    platform.keys,
+    sendFromOutside,
+    () => platform.jobs.idle(undefined, 60_000),
+    beforeStep,
+  );
   await runner.prepare(Object.keys(running));
   return runner;
 }

@@ -95,7 +95,9 @@ export class SnapshotFiles {
   async prune(keep: number): Promise<void> {
     if (!existsSync(this.dir)) return;
     const files = (await readdir(this.dir)).filter((f) => f.endsWith(SUFFIX));
-    const dated = await Promise.all(files.map(async (f) => ({ f, at: (await stat(path.join(this.dir, f)).catch(() => ({ mtimeMs: 0 }))).mtimeMs })));
+    const dated = await Promise.all(
+      files.map(async (f) => ({ f, at: (await stat(path.join(this.dir, f)).catch(() => ({ mtimeMs: 0 }))).mtimeMs })),
+    );
     for (const { f } of dated.sort((a, b) => b.at - a.at).slice(keep)) {
       await rm(path.join(this.dir, f), { force: true });
       await rm(path.join(this.dir, f.slice(0, -SUFFIX.length) + HEADER), { force: true });

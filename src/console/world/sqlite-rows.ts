@@ -13,7 +13,14 @@ const REINDEX_ABOVE = 10_000;
 
 /** Every row of each table, read in one transaction (one consistent state), its columns in the order given. */
 export function readTables(s: Database.Database, tables: Array<{ name: string; columns: string[] }>): WorldRow[][] {
-  return s.transaction(() => tables.map((t) => s.prepare(`select ${t.columns.length ? t.columns.map(quote).join(', ') : '*'} from ${quote(t.name)}`).all() as WorldRow[]))();
+  return s.transaction(() =>
+    tables.map(
+      (t) =>
+        s
+          .prepare(`select ${t.columns.length ? t.columns.map(quote).join(', ') : '*'} from ${quote(t.name)}`)
+          .all() as WorldRow[],
+    ),
+  )();
 }
 
 export interface Replacement {
@@ -36,7 +43,11 @@ export class RowsRefused extends Error {
 /** better-sqlite3 errors a row brings: SQLite's constraint and datatype codes, and values it cannot bind. */
 const isRefusal = (err: unknown): boolean => {
   const code = (err as { code?: unknown })?.code;
-  return (typeof code === 'string' && /^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/.test(code)) || err instanceof TypeError || err instanceof RangeError;
+  return (
+    (typeof code === 'string' && /^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/.test(code)) ||
+    err instanceof TypeError ||
+    err instanceof RangeError
+  );
 };
 
 /** Replaces the rows of the tables (given parents first) in one transaction: all or nothing. */
@@ -45,14 +56,25 @@ export function replaceTables(s: Database.Database, tables: Replacement[]): void
     const kept = new Map<string, WorldRow[]>();
     // Children before parents, so no foreign key ever points at a missing row.
     for (const t of [...tables].reverse()) {
-      if (t.keep) kept.set(t.name, (s.prepare(`select * from ${quote(t.name)}`).all() as WorldRow[]).filter((r) => isInstanceRow(t.keep, t.name, r)));
+      if (t.keep)
+        kept.set(
+          t.name,
+          (s.prepare(`select * from ${quote(t.name)}`).all() as WorldRow[]).filter((r) =>
+            isInstanceRow(t.keep, t.name, r),
+          ),
+        );
       s.prepare(`delete from ${quote(t.name)}`).run();
     }
     for (const t of tables) {
       // A big table's own indexes are built once after its rows are in (a sort) rather than
       // grown row by row: about half the time of a 100k-row house history. Inside the
       // transaction, so a failed restore leaves them as they were.
-      const indexes = t.rows.length > REINDEX_ABOVE ? (s.prepare(`select name, sql from sqlite_master where type = 'index' and tbl_name = ? and sql is not null`).all(t.name) as Array<{ name: string; sql: string }>) : [];
+      const indexes =
+        t.rows.length > REINDEX_ABOVE
+          ? (s
+              .prepare(`select name, sql from sqlite_master where type = 'index' and tbl_name = ? and sql is not null`)
+              .all(t.name) as Array<{ name: string; sql: string }>)
+          : [];
       for (const index of indexes) s.exec(`drop index ${quote(index.name)}`);
       insertRows(s, t.name, kept.get(t.name) ?? []);
       try {
@@ -76,7 +98,11 @@ function insertRows(s: Database.Database, table: string, rows: WorldRow[]): void
     if (!insert || rowShape !== shape) {
       shape = rowShape;
       columns = keys;
-      insert = s.prepare(keys.length ? `insert into ${quote(table)} (${keys.map(quote).join(', ')}) values (${keys.map(() => '?').join(', ')})` : `insert into ${quote(table)} default values`);
+      insert = s.prepare(
+        keys.length
+          ? `insert into ${quote(table)} (${keys.map(quote).join(', ')}) values (${keys.map(() => '?').join(', ')})`
+          : `insert into ${quote(table)} default values`,
+      );
     }
     insert.run(columns.map((c) => row[c]));
   }

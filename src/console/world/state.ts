@@ -64,7 +64,14 @@ export class World {
     const source: RowSource = db.sqlite ? { sqlite: await db.sqlite.run((s) => s.name) } : { postgres: db.url! };
     const tables = (await this.catalog())
       .sort((a, b) => (a.name < b.name ? -1 : 1))
-      .map(({ name, owner, key, columns, textKey, instanceRows }) => ({ name, owner, key, columns, ...(textKey ? { textKey } : {}), ...(instanceRows ? { instanceRows } : {}) }));
+      .map(({ name, owner, key, columns, textKey, instanceRows }) => ({
+        name,
+        owner,
+        key,
+        columns,
+        ...(textKey ? { textKey } : {}),
+        ...(instanceRows ? { instanceRows } : {}),
+      }));
     const clock = controllable(this.platform.clock)?.state();
     return { source, tables, savedAt, ...(name ? { name } : {}), ...(clock ? { clock } : {}) };
   }
@@ -112,24 +119,40 @@ export class World {
     try {
       const sqlite = this.platform.db.sqlite;
       try {
-        if (sqlite) await sqlite.run((s) => replaceTables(s, catalog.map((t) => ({ name: t.name, rows: given.get(t.name) ?? [], keep: t.instanceRows }))));
-        else await this.platform.db.kysely.transaction().execute(async (trx) => {
-          const kept = new Map<string, WorldRow[]>();
-          // Children before parents, so no foreign key ever points at a missing row.
-          for (const t of [...catalog].reverse()) {
-            if (t.instanceRows) kept.set(t.name, ((await trx.selectFrom(t.name).selectAll().execute()) as WorldRow[]).filter((r) => isInstanceRow(t.instanceRows, t.name, r)));
-            await trx.deleteFrom(t.name).execute();
-          }
-          for (const t of catalog) {
-            await insertRows(trx, t, kept.get(t.name) ?? []);
-            await insertRows(trx, t, given.get(t.name) ?? []).catch((err) => {
-              throw isRefusal(err) ? new RowsRefused(t.name, err as Error) : err;
-            });
-            if (t.serial && this.platform.db.dialect === 'postgres') await moveSequence(trx, t.name, t.serial);
-          }
-        });
+        if (sqlite)
+          await sqlite.run((s) =>
+            replaceTables(
+              s,
+              catalog.map((t) => ({ name: t.name, rows: given.get(t.name) ?? [], keep: t.instanceRows })),
+            ),
+          );
+        else
+          await this.platform.db.kysely.transaction().execute(async (trx) => {
+            const kept = new Map<string, WorldRow[]>();
+            // Children before parents, so no foreign key ever points at a missing row.
+            for (const t of [...catalog].reverse()) {
+              if (t.instanceRows)
+                kept.set(
+                  t.name,
+                  ((await trx.selectFrom(t.name).selectAll().execute()) as WorldRow[]).filter((r) =>
+                    isInstanceRow(t.instanceRows, t.name, r),
+                  ),
+                );
+              await trx.deleteFrom(t.name).execute();
+            }
+            for (const t of catalog) {
+              await insertRows(trx, t, kept.get(t.name) ?? []);
+              await insertRows(trx, t, given.get(t.name) ?? []).catch((err) => {
+                throw isRefusal(err) ? new RowsRefused(t.name, err as Error) : err;
+              });
+              if (t.serial && this.platform.db.dialect === 'postgres') await moveSequence(trx, t.name, t.serial);
+            }
+          });
       } catch (err) {
-        if (err instanceof RowsRefused) throw new WorldFileError(`the snapshot does not fit this database (nothing was changed): table ${err.table}: ${err.cause.message}`);
+        if (err instanceof RowsRefused)
+          throw new WorldFileError(
+            `the snapshot does not fit this database (nothing was changed): table ${err.table}: ${err.cause.message}`,
+          );
         throw err;
       }
       if (clock) controllable(this.platform.clock)?.restore(clock);
@@ -162,7 +185,11 @@ function incomingRows(state: WorldState, catalog: WorldTable[]): { given: Map<st
     const rows = target.instanceRows ? t.rows.filter((r) => !isInstanceRow(target.instanceRows, t.name, r)) : t.rows;
     dropped += t.rows.length - rows.length;
     for (const row of rows) {
-      for (const c in row) if (!columns.has(c)) throw new WorldFileError(`the snapshot does not fit this database (nothing was changed): table ${t.name} has no column ${JSON.stringify(c)}`);
+      for (const c in row)
+        if (!columns.has(c))
+          throw new WorldFileError(
+            `the snapshot does not fit this database (nothing was changed): table ${t.name} has no column ${JSON.stringify(c)}`,
+          );
     }
     given.set(t.name, rows);
   }
@@ -179,10 +206,16 @@ async function insertRows(trx: Kysely<any>, table: WorldTable, rows: WorldRow[])
   // Kysely fills a column some rows lack with DEFAULT: a batch binds at most every column of
   // the table for each row (the rows were checked to hold no others).
   const batch = Math.max(1, Math.floor(MAX_PARAMS / Math.max(1, table.columns.length)));
-  for (let i = 0; i < rows.length; i += batch) await trx.insertInto(table.name).values(rows.slice(i, i + batch)).execute();
+  for (let i = 0; i < rows.length; i += batch)
+    await trx
+      .insertInto(table.name)
+      .values(rows.slice(i, i + batch))
+      .execute();
 }
 
 /** A restored serial column's sequence continues after the highest restored value. */
 async function moveSequence(trx: Kysely<any>, table: string, column: string): Promise<void> {
-  await sql`select setval(pg_get_serial_sequence(${table}, ${column}), coalesce(max(${sql.ref(column)}), 0) + 1, false) from ${sql.table(table)}`.execute(trx);
+  await sql`select setval(pg_get_serial_sequence(${table}, ${column}), coalesce(max(${sql.ref(column)}), 0) + 1, false) from ${sql.table(table)}`.execute(
+    trx,
+  );
 }

@@ -62,7 +62,9 @@ function sqliteReader(file: string): TableReader {
   return {
     async *batches(t) {
       const order = t.key.map((c) => `${quote(c)} collate binary`).join(', ');
-      const rows = db.prepare(`select ${t.columns.map(quote).join(', ')} from ${quote(t.name)} order by ${order}`).iterate() as IterableIterator<WorldRow>;
+      const rows = db
+        .prepare(`select ${t.columns.map(quote).join(', ')} from ${quote(t.name)} order by ${order}`)
+        .iterate() as IterableIterator<WorldRow>;
       let batch: WorldRow[] = [];
       for (const row of rows) {
         batch.push(row);
@@ -90,7 +92,9 @@ async function postgresReader(databaseUrl: string): Promise<TableReader> {
     async *batches(t) {
       const text = new Set(t.textKey ?? []);
       const order = t.key.map((c) => `${quote(c)}${text.has(c) ? ' collate "C"' : ''} nulls first`).join(', ');
-      await client.query(`declare world_rows no scroll cursor for select ${t.columns.map(quote).join(', ')} from ${quote(t.name)} order by ${order}`);
+      await client.query(
+        `declare world_rows no scroll cursor for select ${t.columns.map(quote).join(', ')} from ${quote(t.name)} order by ${order}`,
+      );
       for (;;) {
         const { rows } = await client.query<WorldRow>(`fetch ${BATCH} from world_rows`);
         if (!rows.length) break;
@@ -130,7 +134,8 @@ class GzipFile {
  * readers read concatenated members as one text).
  */
 export async function saveStreamed(task: SaveTask): Promise<WorldHeader> {
-  const reader = 'sqlite' in task.source ? sqliteReader(task.source.sqlite) : await postgresReader(task.source.postgres);
+  const reader =
+    'sqlite' in task.source ? sqliteReader(task.source.sqlite) : await postgresReader(task.source.postgres);
   const body = task.out ? `${task.out}.rows` : undefined;
   const out = body ? new GzipFile(body) : undefined;
   const hash = createHash('sha256');
@@ -141,7 +146,8 @@ export async function saveStreamed(task: SaveTask): Promise<WorldHeader> {
       let n = 0;
       for await (const batch of reader.batches(t)) {
         const lines: string[] = [];
-        for (const row of batch) if (!t.instanceRows || !isInstanceRow(t.instanceRows, t.name, row)) lines.push(canonicalRow(row));
+        for (const row of batch)
+          if (!t.instanceRows || !isInstanceRow(t.instanceRows, t.name, row)) lines.push(canonicalRow(row));
         if (!lines.length) continue;
         const text = lines.join('\n') + '\n';
         hash.update(text);

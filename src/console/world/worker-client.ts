@@ -10,7 +10,6 @@ import type { WorldTask, WorldTaskAnswer } from './worker.js';
 /** The heap a world task may use: a few lines of the longest length (HAMLET_WORLD_MAX_LINE) and a page. */
 const HEAP_MB = 1024;
 
-
 interface Pending {
   resolve(value: unknown): void;
   reject(err: Error): void;
@@ -41,7 +40,10 @@ export class WorldWorker {
 
   private start(): Worker {
     const entry = workerEntry(import.meta.url, 'worker');
-    const worker = new Worker(entry.url, { workerData: { sourceEntry: entry.sourceEntry }, resourceLimits: { maxOldGenerationSizeMb: HEAP_MB } });
+    const worker = new Worker(entry.url, {
+      workerData: { sourceEntry: entry.sourceEntry },
+      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
+    });
     // An idle world worker must not keep the process alive.
     worker.unref();
     worker.on('message', (answer: WorldTaskAnswer) => {
@@ -49,11 +51,23 @@ export class WorldWorker {
       if (!job) return;
       this.pending.delete(answer.id);
       if (!answer.error) job.resolve(answer.result);
-      else job.reject(answer.error.statusCode ? new HttpError(answer.error.statusCode, answer.error.message, answer.error.code) : new Error(answer.error.message));
+      else
+        job.reject(
+          answer.error.statusCode
+            ? new HttpError(answer.error.statusCode, answer.error.message, answer.error.code)
+            : new Error(answer.error.message),
+        );
     });
     const stopped = (why: Error) => {
       if (this.worker === worker) this.worker = undefined;
-      const out = (why as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? new HttpError(413, `the world task needed more than ${HEAP_MB} MB of memory; nothing was changed`, 'invalid_snapshot') : why;
+      const out =
+        (why as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new HttpError(
+              413,
+              `the world task needed more than ${HEAP_MB} MB of memory; nothing was changed`,
+              'invalid_snapshot',
+            )
+          : why;
       for (const job of this.pending.values()) job.reject(out);
       this.pending.clear();
     };

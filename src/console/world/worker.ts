@@ -33,6 +33,13 @@ parentPort!.on('message', (message: { id: number; task: WorldTask }) => {
   run(message.task).then(
     (result) => parentPort!.postMessage({ id: message.id, result } satisfies WorldTaskAnswer),
     (err: Error & { statusCode?: number; code?: string }) =>
-      parentPort!.postMessage({ id: message.id, error: { message: err.message, statusCode: err.statusCode, code: typeof err.code === 'string' ? err.code : undefined } } satisfies WorldTaskAnswer),
+      parentPort!.postMessage({
+        id: message.id,
+        error: {
+          message: err.message,
+          statusCode: err.statusCode,
+          code: typeof err.code === 'string' ? err.code : undefined,
+        },
+      } satisfies WorldTaskAnswer),
   );
 });

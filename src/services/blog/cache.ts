@@ -36,9 +36,20 @@ export class ResponseCache {
   }
 
   /** The entry for a response built since `generation`; kept only while no clear came in between. */
-  set(key: string, body: string, nowMs: number, generation: number, opts: { ttlMs?: number; type?: string } = {}): CachedResponse {
+  set(
+    key: string,
+    body: string,
+    nowMs: number,
+    generation: number,
+    opts: { ttlMs?: number; type?: string } = {},
+  ): CachedResponse {
     const etag = 'W/"' + createHash('sha1').update(body).digest('base64url').slice(0, 22) + '"';
-    const entry = { body, etag, type: opts.type ?? 'application/json; charset=utf-8', expiresAt: nowMs + (opts.ttlMs ?? 10 * 60_000) };
+    const entry = {
+      body,
+      etag,
+      type: opts.type ?? 'application/json; charset=utf-8',
+      expiresAt: nowMs + (opts.ttlMs ?? 10 * 60_000),
+    };
     if (generation !== this.cleared) return entry;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, entry);

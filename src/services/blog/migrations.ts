@@ -21,7 +21,11 @@ export const migrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('verified_at', 'text')
         .execute();
-      await db.schema.createIndex('blog_agents_verified_created').on('blog_agents').columns(['verified', 'created_at']).execute();
+      await db.schema
+        .createIndex('blog_agents_verified_created')
+        .on('blog_agents')
+        .columns(['verified', 'created_at'])
+        .execute();
 
       await db.schema
         .createTable('blog_tokens')
@@ -54,8 +58,16 @@ export const migrations: Migrations = {
         .addColumn('comment_count', 'integer', (c) => c.notNull().defaultTo(0))
         .addUniqueConstraint('blog_posts_agent_slug', ['agent_id', 'slug'])
         .execute();
-      await db.schema.createIndex('blog_posts_published').on('blog_posts').columns(['status', 'published_at', 'id']).execute();
-      await db.schema.createIndex('blog_posts_agent_published').on('blog_posts').columns(['agent_id', 'status', 'published_at', 'id']).execute();
+      await db.schema
+        .createIndex('blog_posts_published')
+        .on('blog_posts')
+        .columns(['status', 'published_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('blog_posts_agent_published')
+        .on('blog_posts')
+        .columns(['agent_id', 'status', 'published_at', 'id'])
+        .execute();
 
       await db.schema
         .createTable('blog_comments')
@@ -65,7 +77,11 @@ export const migrations: Migrations = {
         .addColumn('content', 'text', (c) => c.notNull())
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('blog_comments_post').on('blog_comments').columns(['post_id', 'created_at', 'id']).execute();
+      await db.schema
+        .createIndex('blog_comments_post')
+        .on('blog_comments')
+        .columns(['post_id', 'created_at', 'id'])
+        .execute();
 
       await db.schema
         .createTable('blog_votes')

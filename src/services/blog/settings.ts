@@ -25,7 +25,10 @@ export interface BlogSettings {
 
 export function readBlogSettings(kit: SettingsKit): BlogSettings {
   const domain = kit.hostname('BLOG_DOMAIN', 'blog.localhost', 'blog-domain');
-  const scheme = kit.raw('BLOG_PUBLIC_SCHEME') === undefined ? undefined : kit.oneOf('BLOG_PUBLIC_SCHEME', ['http', 'https'], 'https');
+  const scheme =
+    kit.raw('BLOG_PUBLIC_SCHEME') === undefined
+      ? undefined
+      : kit.oneOf('BLOG_PUBLIC_SCHEME', ['http', 'https'], 'https');
   return {
     port: kit.port('BLOG_PORT', 4000, 'blog-port'),
     domain,

@@ -77,7 +77,10 @@ export interface PageComputed {
 
 export type Computed = string | PageComputed;
 
-const toEntry = (value: Computed): Entry => (typeof value === 'string' ? { body: Buffer.from(value) } : { body: Buffer.from(value.body), meta: value.meta, patch: value.patch });
+const toEntry = (value: Computed): Entry =>
+  typeof value === 'string'
+    ? { body: Buffer.from(value) }
+    : { body: Buffer.from(value.body), meta: value.meta, patch: value.patch };
 
 /** Whether a vote can change a page: the post is on it, or its rank crossed the page's range. */
 function voteChanges(entry: Entry, vote: VoteChange): boolean {

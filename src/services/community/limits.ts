@@ -8,7 +8,12 @@ import { QuotaExceeded } from './store/quotas.js';
 /** Moltbook's 429 fields beside the envelope: retry_after in seconds, and the production names. */
 export const retryDetails: LimitDetails = ({ ttlMs }) => {
   const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
-  return { retry_after: seconds, retry_after_seconds: seconds, retry_after_minutes: Math.ceil(seconds / 60), hint: `Try again in ${seconds} seconds` };
+  return {
+    retry_after: seconds,
+    retry_after_seconds: seconds,
+    retry_after_minutes: Math.ceil(seconds / 60),
+    hint: `Try again in ${seconds} seconds`,
+  };
 };
 
 export function requestLimit(limits: RateLimits) {
@@ -42,7 +47,8 @@ export function postingQuotas(limits: RateLimits) {
 export function absoluteResetHeader(nowMs: () => number) {
   return async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const reset = reply.getHeader('x-ratelimit-reset');
-    if (reset !== undefined && Number(reset) < 1e9) reply.header('x-ratelimit-reset', String(Math.ceil(nowMs() / 1000) + Number(reset)));
+    if (reset !== undefined && Number(reset) < 1e9)
+      reply.header('x-ratelimit-reset', String(Math.ceil(nowMs() / 1000) + Number(reset)));
     return payload;
   };
 }

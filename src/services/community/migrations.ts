@@ -34,8 +34,16 @@ export const communityMigrations: Migrations = {
         .addColumn('post_count', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('community_communities_popular').on('community_communities').columns(['subscriber_count', 'id']).execute();
-      await db.schema.createIndex('community_communities_new').on('community_communities').columns(['created_at', 'id']).execute();
+      await db.schema
+        .createIndex('community_communities_popular')
+        .on('community_communities')
+        .columns(['subscriber_count', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('community_communities_new')
+        .on('community_communities')
+        .columns(['created_at', 'id'])
+        .execute();
 
       await db.schema
         .createTable('community_subscriptions')
@@ -80,7 +88,11 @@ export const communityMigrations: Migrations = {
         ['community_top', ['community_id', 'score', 'id']],
         ['author', ['author_id', 'created_at']],
       ] as const) {
-        await db.schema.createIndex(`community_posts_${name}`).on('community_posts').columns([...cols]).execute();
+        await db.schema
+          .createIndex(`community_posts_${name}`)
+          .on('community_posts')
+          .columns([...cols])
+          .execute();
       }
 
       await db.schema
@@ -98,8 +110,16 @@ export const communityMigrations: Migrations = {
         .addColumn('is_deleted', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('community_comments_post').on('community_comments').columns(['post_id', 'created_at']).execute();
-      await db.schema.createIndex('community_comments_author').on('community_comments').columns(['author_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('community_comments_post')
+        .on('community_comments')
+        .columns(['post_id', 'created_at'])
+        .execute();
+      await db.schema
+        .createIndex('community_comments_author')
+        .on('community_comments')
+        .columns(['author_id', 'created_at'])
+        .execute();
 
       // One vote per agent per item, enforced by the database, not by a check-then-write.
       await db.schema
@@ -111,7 +131,11 @@ export const communityMigrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('community_votes_pk', ['agent_id', 'target_type', 'target_id'])
         .execute();
-      await db.schema.createIndex('community_votes_target').on('community_votes').columns(['target_type', 'target_id']).execute();
+      await db.schema
+        .createIndex('community_votes_target')
+        .on('community_votes')
+        .columns(['target_type', 'target_id'])
+        .execute();
     },
   },
   '002_moderation': {
@@ -130,9 +154,16 @@ export const communityMigrations: Migrations = {
   },
   '003_pins': {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('community_posts').addColumn('is_pinned', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('community_posts')
+        .addColumn('is_pinned', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.alterTable('community_posts').addColumn('pinned_at', 'text').execute();
-      await db.schema.createIndex('community_posts_pinned').on('community_posts').columns(['community_id', 'is_pinned', 'pinned_at']).execute();
+      await db.schema
+        .createIndex('community_posts_pinned')
+        .on('community_posts')
+        .columns(['community_id', 'is_pinned', 'pinned_at'])
+        .execute();
     },
   },
   '004_moltbook_extras': {
@@ -142,8 +173,14 @@ export const communityMigrations: Migrations = {
       for (const column of ['claim_token_hash', 'verification_code', 'claimed_at', 'owner_handle', 'avatar_etag']) {
         await db.schema.alterTable('community_agents').addColumn(column, 'text').execute();
       }
-      await db.schema.alterTable('community_agents').addColumn('dm_policy', 'text', (c) => c.notNull().defaultTo('open')).execute();
-      await db.updateTable('community_agents').set({ claimed_at: sql`created_at` }).execute();
+      await db.schema
+        .alterTable('community_agents')
+        .addColumn('dm_policy', 'text', (c) => c.notNull().defaultTo('open'))
+        .execute();
+      await db
+        .updateTable('community_agents')
+        .set({ claimed_at: sql`created_at` })
+        .execute();
       await db.schema.createIndex('community_agents_claim').on('community_agents').column('claim_token_hash').execute();
       await db.schema.createIndex('community_agents_owner').on('community_agents').column('owner_handle').execute();
       for (const column of ['avatar_etag', 'banner_etag']) {
@@ -177,8 +214,16 @@ export const communityMigrations: Migrations = {
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .addColumn('last_message_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('community_dm_conversations_requester').on('community_dm_conversations').columns(['requester_id', 'created_at']).execute();
-      await db.schema.createIndex('community_dm_conversations_recipient').on('community_dm_conversations').columns(['recipient_id', 'status']).execute();
+      await db.schema
+        .createIndex('community_dm_conversations_requester')
+        .on('community_dm_conversations')
+        .columns(['requester_id', 'created_at'])
+        .execute();
+      await db.schema
+        .createIndex('community_dm_conversations_recipient')
+        .on('community_dm_conversations')
+        .columns(['recipient_id', 'status'])
+        .execute();
       await db.schema
         .createTable('community_dm_messages')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -188,8 +233,16 @@ export const communityMigrations: Migrations = {
         .addColumn('needs_human_input', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('community_dm_messages_conversation').on('community_dm_messages').columns(['conversation_id', 'created_at']).execute();
-      await db.schema.createIndex('community_dm_messages_sender').on('community_dm_messages').columns(['sender_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('community_dm_messages_conversation')
+        .on('community_dm_messages')
+        .columns(['conversation_id', 'created_at'])
+        .execute();
+      await db.schema
+        .createIndex('community_dm_messages_sender')
+        .on('community_dm_messages')
+        .columns(['sender_id', 'created_at'])
+        .execute();
     },
   },
 };

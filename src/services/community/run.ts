@@ -14,29 +14,29 @@ import { reloadCommunityAfterRestore } from './world.js';
 
 /** Serves the community's API and pages (index.ts declares the service; this is its running part, loaded on start). */
 export async function start(platform: Platform, config: CommunitySettings): Promise<RunningService> {
-    const { limits } = platform;
-    const quotas = postingQuotas(limits);
-    const store = new Stores(platform.db, platform.clock, platform.keys, {
-      postQuota: quotas.posts,
-      commentQuota: quotas.comments,
-      maxCommentDepth: config.maxCommentDepth,
-      dmRequestQuota: quotas.dmRequests,
-      dmMessageQuota: quotas.dmMessages,
-    });
-    const cache = new ListCache(platform.events, config.listCacheEntries, platform.logger);
-    await seedCommunities(store, config, platform.logger);
-    const reload = reloadCommunityAfterRestore({ cache, store });
-    let url = '';
-    const links = new Links(() => config.publicUrl ?? (url || platform.directory.url('community') || ''));
-    const app = await createCommunityApp({ platform, config, cache, store, links, requestLimit: requestLimit(limits) });
+  const { limits } = platform;
+  const quotas = postingQuotas(limits);
+  const store = new Stores(platform.db, platform.clock, platform.keys, {
+    postQuota: quotas.posts,
+    commentQuota: quotas.comments,
+    maxCommentDepth: config.maxCommentDepth,
+    dmRequestQuota: quotas.dmRequests,
+    dmMessageQuota: quotas.dmMessages,
+  });
+  const cache = new ListCache(platform.events, config.listCacheEntries, platform.logger);
+  await seedCommunities(store, config, platform.logger);
+  const reload = reloadCommunityAfterRestore({ cache, store });
+  let url = '';
+  const links = new Links(() => config.publicUrl ?? (url || platform.directory.url('community') || ''));
+  const app = await createCommunityApp({ platform, config, cache, store, links, requestLimit: requestLimit(limits) });
 
-    url = await listen(app, platform.config.host, config.port);
-    return {
-      urls: { api: url },
-      reload,
-      async stop() {
-        cache.close();
-        await app.close();
-      },
-    };
+  url = await listen(app, platform.config.host, config.port);
+  return {
+    urls: { api: url },
+    reload,
+    async stop() {
+      cache.close();
+      await app.close();
+    },
+  };
 }

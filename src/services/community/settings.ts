@@ -22,7 +22,8 @@ export interface DefaultCommunity {
 }
 
 /** Moltbook's best-known submolts; `general` is the one the README's examples post to. */
-const DEFAULT_COMMUNITIES = 'general=General,introductions=Introductions,announcements=Announcements,todayilearned=Today I Learned,ponderings=Ponderings';
+const DEFAULT_COMMUNITIES =
+  'general=General,introductions=Introductions,announcements=Announcements,todayilearned=Today I Learned,ponderings=Ponderings';
 
 const COMMUNITY_NAME = /^[a-z0-9][a-z0-9_-]{1,29}$/;
 
@@ -32,11 +33,16 @@ function parseDefaults(kit: SettingsKit): DefaultCommunity[] {
   const given = kit.env['COMMUNITY_DEFAULT_COMMUNITIES'];
   const raw = given ?? DEFAULT_COMMUNITIES;
   const out: DefaultCommunity[] = [];
-  for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [rawName = '', ...rest] = item.split('=');
     const name = rawName.trim().toLowerCase();
     if (!COMMUNITY_NAME.test(name)) {
-      kit.problem(`COMMUNITY_DEFAULT_COMMUNITIES: "${rawName}" is not a community name (2 to 30 of a-z, 0-9, "_", "-")`);
+      kit.problem(
+        `COMMUNITY_DEFAULT_COMMUNITIES: "${rawName}" is not a community name (2 to 30 of a-z, 0-9, "_", "-")`,
+      );
       continue;
     }
     const display = rest.join('=').trim() || name;

@@ -54,15 +54,18 @@ export function loadHouse(file: string, explicit: boolean, knownDomains: string[
 
 function validateHouse(doc: unknown, file: string, knownDomains: string[]): HouseConfig {
   const problems: string[] = [];
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new ConfigError([`${file}: expected a mapping at the top level`]);
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    throw new ConfigError([`${file}: expected a mapping at the top level`]);
   const d = doc as Record<string, unknown>;
   const ha = (d.homeassistant ?? {}) as Record<string, unknown>;
   const location: LocationConfig = { ...DEFAULT_LOCATION };
   for (const key of Object.keys(DEFAULT_LOCATION) as Array<keyof LocationConfig>) {
     if (ha[key] !== undefined) (location as unknown as Record<string, unknown>)[key] = ha[key];
   }
-  if (!Intl.supportedValuesOf('timeZone').includes(location.time_zone) && location.time_zone !== 'UTC') problems.push(`${file}: homeassistant.time_zone ${location.time_zone} is not a known time zone`);
-  if (location.unit_system !== 'metric' && location.unit_system !== 'us_customary') problems.push(`${file}: homeassistant.unit_system must be metric or us_customary`);
+  if (!Intl.supportedValuesOf('timeZone').includes(location.time_zone) && location.time_zone !== 'UTC')
+    problems.push(`${file}: homeassistant.time_zone ${location.time_zone} is not a known time zone`);
+  if (location.unit_system !== 'metric' && location.unit_system !== 'us_customary')
+    problems.push(`${file}: homeassistant.unit_system must be metric or us_customary`);
 
   const devices: DeviceConfig[] = [];
   const rawDevices = d.devices ?? [];
@@ -71,8 +74,12 @@ function validateHouse(doc: unknown, file: string, knownDomains: string[]): Hous
     [...rawDevices, ...haStyleEntities(d, file, problems)].forEach((raw, i) => {
       const dev = raw as DeviceConfig;
       if (typeof dev !== 'object' || dev === null) return problems.push(`${file}: devices[${i}] must be a mapping`);
-      if (!knownDomains.includes(dev.domain)) return problems.push(`${file}: devices[${i}].domain ${String(dev.domain)} is not one of ${knownDomains.join(', ')}`);
-      if (typeof dev.id !== 'string' || !isValidEntityId(`${dev.domain}.${dev.id}`)) return problems.push(`${file}: devices[${i}].id must be lowercase letters, digits and single underscores`);
+      if (!knownDomains.includes(dev.domain))
+        return problems.push(
+          `${file}: devices[${i}].domain ${String(dev.domain)} is not one of ${knownDomains.join(', ')}`,
+        );
+      if (typeof dev.id !== 'string' || !isValidEntityId(`${dev.domain}.${dev.id}`))
+        return problems.push(`${file}: devices[${i}].id must be lowercase letters, digits and single underscores`);
       devices.push({ ...dev, name: typeof dev.name === 'string' ? dev.name : dev.id.replace(/_/g, ' ') });
     });
 
@@ -80,7 +87,12 @@ function validateHouse(doc: unknown, file: string, knownDomains: string[]): Hous
   if (!Array.isArray(rawAutos)) problems.push(`${file}: automation must be a list`);
   const registry = readRegistry(d, devices, file, problems);
   if (problems.length) throw new ConfigError(problems);
-  return { location, devices, registry, automations: (rawAutos as Record<string, unknown>[]).filter((a) => typeof a === 'object' && a !== null) };
+  return {
+    location,
+    devices,
+    registry,
+    automations: (rawAutos as Record<string, unknown>[]).filter((a) => typeof a === 'object' && a !== null),
+  };
 }
 
 /**
@@ -98,7 +110,12 @@ function haStyleEntities(d: Record<string, unknown>, file: string, problems: str
     }
     for (const [id, options] of Object.entries(section as Record<string, unknown>)) {
       const o = (options ?? {}) as Record<string, unknown>;
-      out.push({ ...o, domain, id, name: typeof o.name === 'string' ? o.name : typeof o.alias === 'string' ? o.alias : undefined } as DeviceConfig);
+      out.push({
+        ...o,
+        domain,
+        id,
+        name: typeof o.name === 'string' ? o.name : typeof o.alias === 'string' ? o.alias : undefined,
+      } as DeviceConfig);
     }
   }
   const scenes = d.scene ?? [];

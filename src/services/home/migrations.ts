@@ -23,7 +23,11 @@ const m001: Migration = {
       .addColumn('context_user_id', 'text')
       .addColumn('context_parent_id', 'text')
       .execute();
-    await db.schema.createIndex('home_states_entity_time').on('home_states').columns(['entity_id', 'last_updated_ts']).execute();
+    await db.schema
+      .createIndex('home_states_entity_time')
+      .on('home_states')
+      .columns(['entity_id', 'last_updated_ts'])
+      .execute();
     await db.schema.createIndex('home_states_time').on('home_states').column('last_updated_ts').execute();
     await db.schema.createIndex('home_states_context').on('home_states').column('context_id').execute();
     // Recorder: every event except state_changed (those are the rows above).
@@ -48,7 +52,8 @@ const m001: Migration = {
       .execute();
   },
   async down(db: Kysely<any>) {
-    for (const t of ['home_automations', 'home_events', 'home_states', 'home_entities']) await db.schema.dropTable(t).ifExists().execute();
+    for (const t of ['home_automations', 'home_events', 'home_states', 'home_entities'])
+      await db.schema.dropTable(t).ifExists().execute();
   },
 };
 

@@ -32,7 +32,9 @@ export async function start(platform: Platform, settings: HomeSettings) {
   const house = loadHouse(settings.configFile, explicit, knownDomains);
 
   const errorLog = new ErrorLog(platform.clock);
-  const home = new Home(platform.clock, errorLog.recording(logger.child({ service: 'home' })), house.location, { attributeLimits: settings.attributeLimits });
+  const home = new Home(platform.clock, errorLog.recording(logger.child({ service: 'home' })), house.location, {
+    attributeLimits: settings.attributeLimits,
+  });
   const store = new HomeStore(platform.db);
 
   home.registry.replace({ ...house.registry, loadedAt: platform.clock.ms() / 1000 });
@@ -42,7 +44,11 @@ export async function start(platform: Platform, settings: HomeSettings) {
   const replication = replicateStates(home, platform.events, logger);
   const stored = await store.loadEntities();
   const restored = stored.map(stateFromJson).filter((s): s is State => !!s);
-  if (restored.length < stored.length) home.logger.warn({ unreadable: stored.length - restored.length }, 'home: stored entity states that do not parse were left out');
+  if (restored.length < stored.length)
+    home.logger.warn(
+      { unreadable: stored.length - restored.length },
+      'home: stored entity states that do not parse were left out',
+    );
   home.states.restore(restored);
   // From here on every state write and recorded event is persisted.
   const persist = new Persister(store, home, logger);
@@ -52,19 +58,27 @@ export async function start(platform: Platform, settings: HomeSettings) {
     const module = DOMAINS.find((d) => d.domain === device.domain)!;
     const initial = module.setup?.(device, home);
     const entityId = `${device.domain}.${device.id}`;
-    if (initial && !home.states.get(entityId)) home.states.set(entityId, initial.state, initial.attributes, home.context());
+    if (initial && !home.states.get(entityId))
+      home.states.set(entityId, initial.state, initial.attributes, home.context());
   }
 
-  const automations = new Automations(home, new AutomationStore(platform.db), () => loadHouse(settings.configFile, explicit, knownDomains).automations, {
-    leadership: platform.leaders.of('home'),
-    events: platform.events,
-    instanceId: replication.instanceId,
-  });
+  const automations = new Automations(
+    home,
+    new AutomationStore(platform.db),
+    () => loadHouse(settings.configFile, explicit, knownDomains).automations,
+    {
+      leadership: platform.leaders.of('home'),
+      events: platform.events,
+      instanceId: replication.instanceId,
+    },
+  );
   await automations.start();
   const world = homeWorldHooks({ home, store, automations });
   const stopPurging = startPurging(home, store, settings.keepDays);
   registerLogbookService(home);
-  registerHomeassistantServices(home, { readLocation: () => loadHouse(settings.configFile, explicit, knownDomains).location });
+  registerHomeassistantServices(home, {
+    readLocation: () => loadHouse(settings.configFile, explicit, knownDomains).location,
+  });
   registerPersistentNotificationServices(home);
   const stopTags = registerTags(home);
 
@@ -74,11 +88,22 @@ export async function start(platform: Platform, settings: HomeSettings) {
     const old = e.data.old_state as State | null;
     const next = e.data.new_state as State | null;
     if (e.replicated || !old || !next || old.state === next.state) return;
-    const summary = next.state === 'on' || next.state === 'off' ? `${next.name} turned ${next.state}` : `${next.name} changed to ${next.state}`;
-    platform.trace.event({ service: 'home', summary, keyId: keyIdOfUser(e.context.user_id), detail: { entity_id: next.entity_id, state: next.state, old_state: old.state } });
+    const summary =
+      next.state === 'on' || next.state === 'off'
+        ? `${next.name} turned ${next.state}`
+        : `${next.name} changed to ${next.state}`;
+    platform.trace.event({
+      service: 'home',
+      summary,
+      keyId: keyIdOfUser(e.context.user_id),
+      detail: { entity_id: next.entity_id, state: next.state, old_state: old.state },
+    });
   });
 
-  const reserved = new Set([...house.devices.map((d) => `${d.domain}.${d.id}`), ...home.states.entityIds('automation')]);
+  const reserved = new Set([
+    ...house.devices.map((d) => `${d.domain}.${d.id}`),
+    ...home.states.entityIds('automation'),
+  ]);
   const mqtt = settings.mqtt ? await startMqtt(home, settings.mqtt, reserved, platform.leaders.of('home')) : undefined;
 
   const checkConfig = () => {
@@ -89,7 +114,16 @@ export async function start(platform: Platform, settings: HomeSettings) {
       return (err as Error).message;
     }
   };
-  const app = await createHomeApp(platform, { home, keys: platform.keys, persist, store, automations, errorLog, checkConfig, websocket: { platform, maxBufferedBytes: settings.wsMaxBufferedBytes } });
+  const app = await createHomeApp(platform, {
+    home,
+    keys: platform.keys,
+    persist,
+    store,
+    automations,
+    errorLog,
+    checkConfig,
+    websocket: { platform, maxBufferedBytes: settings.wsMaxBufferedBytes },
+  });
 
   const url = await listen(app, config.host, settings.port);
   home.fire('homeassistant_started', {}, home.context());

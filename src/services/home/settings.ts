@@ -23,7 +23,9 @@ export function readHomeSettings(kit: SettingsKit, platform: Pick<PlatformSettin
   const mqttUrl = kit.url('MQTT_URL', ['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:']);
   return {
     port: kit.port('HOME_PORT', 8123, 'home-port'),
-    configFile: kit.raw('HOME_CONFIG') ? path.resolve(kit.raw('HOME_CONFIG')!) : path.join(platform.dataDir, 'home.yaml'),
+    configFile: kit.raw('HOME_CONFIG')
+      ? path.resolve(kit.raw('HOME_CONFIG')!)
+      : path.join(platform.dataDir, 'home.yaml'),
     configExplicit: kit.raw('HOME_CONFIG') !== undefined,
     keepDays: kit.positive('HOME_RECORDER_KEEP_DAYS', 10),
     wsMaxBufferedBytes: kit.positive('HOME_WS_MAX_BUFFER', 16 * 1024 * 1024, true),

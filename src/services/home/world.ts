@@ -45,7 +45,15 @@ function readingsOf(input: unknown): HomeReading[] {
   if (!Array.isArray(input)) throw new RangeError('home.history takes a list of readings');
   for (const r of input as unknown[]) {
     const x = r as Partial<HomeReading> | null;
-    if (!x || typeof x !== 'object' || typeof x.entity_id !== 'string' || typeof x.state !== 'string' || typeof x.at !== 'number' || typeof x.attributes !== 'object' || x.attributes === null) {
+    if (
+      !x ||
+      typeof x !== 'object' ||
+      typeof x.entity_id !== 'string' ||
+      typeof x.state !== 'string' ||
+      typeof x.at !== 'number' ||
+      typeof x.attributes !== 'object' ||
+      x.attributes === null
+    ) {
       throw new RangeError(`not a reading: ${JSON.stringify(r)?.slice(0, 200)}`);
     }
   }
@@ -69,11 +77,30 @@ async function recordReadings(parts: Parts, readings: HomeReading[]): Promise<vo
     const old = latest.get(r.entity_id) ?? parts.home.states.get(r.entity_id);
     const us = r.at * 1000;
     if (old && old.state === r.state && deepEqual(old.attributes, r.attributes)) {
-      latest.set(r.entity_id, new State(r.entity_id, old.state, old.attributes, old.lastChangedUs, old.lastUpdatedUs, Math.max(us, old.lastReportedUs), old.context));
+      latest.set(
+        r.entity_id,
+        new State(
+          r.entity_id,
+          old.state,
+          old.attributes,
+          old.lastChangedUs,
+          old.lastUpdatedUs,
+          Math.max(us, old.lastReportedUs),
+          old.context,
+        ),
+      );
       continue;
     }
     const context = newContext({ ms: () => r.at });
-    const next = new State(r.entity_id, r.state, Object.freeze({ ...r.attributes }), !old || old.state !== r.state ? us : old.lastChangedUs, us, us, context);
+    const next = new State(
+      r.entity_id,
+      r.state,
+      Object.freeze({ ...r.attributes }),
+      !old || old.state !== r.state ? us : old.lastChangedUs,
+      us,
+      us,
+      context,
+    );
     latest.set(r.entity_id, next);
     batch.states.push(stateRow(next));
   }

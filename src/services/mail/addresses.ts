@@ -4,7 +4,8 @@ import addressparser from 'nodemailer/lib/addressparser/index.js';
 import { invalid } from './errors.js';
 
 // Deliberately simple: a local part without spaces or angle brackets, a dotted domain.
-const ADDRESS = /^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const ADDRESS =
+  /^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export const isAddress = (s: string): boolean => s.length <= 254 && ADDRESS.test(s);
 
@@ -13,7 +14,12 @@ const USERNAME = /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/;
 /** An inbox's username (the part before @), lower-cased; throws a 400 naming `field` when it cannot be one. */
 export function inboxUsername(value: string, field = 'username'): string {
   const username = value.toLowerCase();
-  if (!USERNAME.test(username)) throw invalid(field, 'may hold letters, digits, dot, dash, underscore and plus, and must start and end with a letter or digit', 'INVALID_EMAIL');
+  if (!USERNAME.test(username))
+    throw invalid(
+      field,
+      'may hold letters, digits, dot, dash, underscore and plus, and must start and end with a letter or digit',
+      'INVALID_EMAIL',
+    );
   return username;
 }
 
@@ -37,7 +43,8 @@ export function recipients(field: string, value: unknown): string[] {
     const parsed = addressparser(item, { flatten: true }) as Array<{ name: string; address: string }>;
     if (!parsed.length) throw invalid(field, `"${item}" is not a valid e-mail address`, 'INVALID_EMAIL');
     for (const p of parsed) {
-      if (!p.address || !isAddress(p.address)) throw invalid(field, `"${item}" is not a valid e-mail address`, 'INVALID_EMAIL');
+      if (!p.address || !isAddress(p.address))
+        throw invalid(field, `"${item}" is not a valid e-mail address`, 'INVALID_EMAIL');
       out.push(p.name ? `${p.name} <${p.address}>` : p.address);
     }
   }

@@ -22,7 +22,11 @@ export function createCore(platform: Platform, config: MailSettings) {
   const store = new MailStore(platform.db, { onChange: (inboxIds) => cache.changed(inboxIds), logger });
   // Job handlers publish events too (a scheduled draft's message.sent), so the live stream's
   // publishing side lives here; `start` adds its WebSocket route.
-  const live = new LiveStream(platform.events, platform.clock, { budget: platform.websockets, maxBufferedBytes: config.wsMaxBufferedBytes, logger });
+  const live = new LiveStream(platform.events, platform.clock, {
+    budget: platform.websockets,
+    maxBufferedBytes: config.wsMaxBufferedBytes,
+    logger,
+  });
   const events = new MailEvents(store, platform.jobs, platform.events, live);
   const receiveLists = new ReceiveLists(store, platform.events);
   const filing = new Filing(store, events, platform.clock, receiveLists, platform.trace);
@@ -53,7 +57,25 @@ export function createCore(platform: Platform, config: MailSettings) {
     agentRules.close();
   }
 
-  return { config, logger, store, cache, live, events, filing, changes, sending, outbox, drafts, trash, receiveLists, customDomains, agentRules, inbox, close };
+  return {
+    config,
+    logger,
+    store,
+    cache,
+    live,
+    events,
+    filing,
+    changes,
+    sending,
+    outbox,
+    drafts,
+    trash,
+    receiveLists,
+    customDomains,
+    agentRules,
+    inbox,
+    close,
+  };
 }
 
 export type MailCore = ReturnType<typeof createCore>;

@@ -26,11 +26,12 @@ export default defineService({
       name: 'outbox',
       summary: 'print the mail to other domains held while no relay is set',
       example: 'hamlet mail outbox',
-      run: async (ctx) => ctx.withPlatform(async (platform) => {
-        const { printOutbox } = await import('./outbox/print.js');
-        await printOutbox(platform, ctx.out);
-        return 0;
-      }),
+      run: async (ctx) =>
+        ctx.withPlatform(async (platform) => {
+          const { printOutbox } = await import('./outbox/print.js');
+          await printOutbox(platform, ctx.out);
+          return 0;
+        }),
     },
   ],
 });

@@ -3,7 +3,6 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
 import type { Migrations } from '../../platform/db.js';
 
-
 /** Raw messages are bytes: bytea on PostgreSQL, a blob in SQLite (both drivers give a Buffer back). */
 const bytesType = (db: Kysely<any>) => (db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob');
 
@@ -21,8 +20,17 @@ export const migrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('mail_inboxes_org').on('mail_inboxes').columns(['org_id', 'created_at', 'inbox_id']).execute();
-      await db.schema.createIndex('mail_inboxes_client').on('mail_inboxes').columns(['org_id', 'client_id']).unique().execute();
+      await db.schema
+        .createIndex('mail_inboxes_org')
+        .on('mail_inboxes')
+        .columns(['org_id', 'created_at', 'inbox_id'])
+        .execute();
+      await db.schema
+        .createIndex('mail_inboxes_client')
+        .on('mail_inboxes')
+        .columns(['org_id', 'client_id'])
+        .unique()
+        .execute();
 
       await db.schema
         .createTable('mail_threads')
@@ -43,7 +51,11 @@ export const migrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('mail_threads_inbox').on('mail_threads').columns(['inbox_id', 'timestamp', 'thread_id']).execute();
+      await db.schema
+        .createIndex('mail_threads_inbox')
+        .on('mail_threads')
+        .columns(['inbox_id', 'timestamp', 'thread_id'])
+        .execute();
       await db.schema.createIndex('mail_threads_time').on('mail_threads').columns(['timestamp', 'thread_id']).execute();
 
       await db.schema
@@ -73,9 +85,22 @@ export const migrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('mail_messages_rfc').on('mail_messages').columns(['inbox_id', 'message_id']).unique().execute();
-      await db.schema.createIndex('mail_messages_inbox').on('mail_messages').columns(['inbox_id', 'timestamp', 'id']).execute();
-      await db.schema.createIndex('mail_messages_thread').on('mail_messages').columns(['thread_id', 'timestamp', 'id']).execute();
+      await db.schema
+        .createIndex('mail_messages_rfc')
+        .on('mail_messages')
+        .columns(['inbox_id', 'message_id'])
+        .unique()
+        .execute();
+      await db.schema
+        .createIndex('mail_messages_inbox')
+        .on('mail_messages')
+        .columns(['inbox_id', 'timestamp', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('mail_messages_thread')
+        .on('mail_messages')
+        .columns(['thread_id', 'timestamp', 'id'])
+        .execute();
 
       await db.schema
         .createTable('mail_raw')
@@ -99,8 +124,17 @@ export const migrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('mail_webhooks_org').on('mail_webhooks').columns(['org_id', 'created_at', 'webhook_id']).execute();
-      await db.schema.createIndex('mail_webhooks_client').on('mail_webhooks').columns(['org_id', 'client_id']).unique().execute();
+      await db.schema
+        .createIndex('mail_webhooks_org')
+        .on('mail_webhooks')
+        .columns(['org_id', 'created_at', 'webhook_id'])
+        .execute();
+      await db.schema
+        .createIndex('mail_webhooks_client')
+        .on('mail_webhooks')
+        .columns(['org_id', 'client_id'])
+        .unique()
+        .execute();
 
       await db.schema
         .createTable('mail_idempotency')
@@ -136,9 +170,22 @@ export const migrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('mail_drafts_inbox').on('mail_drafts').columns(['inbox_id', 'updated_at', 'draft_id']).execute();
-      await db.schema.createIndex('mail_drafts_org').on('mail_drafts').columns(['org_id', 'updated_at', 'draft_id']).execute();
-      await db.schema.createIndex('mail_drafts_client').on('mail_drafts').columns(['org_id', 'client_id']).unique().execute();
+      await db.schema
+        .createIndex('mail_drafts_inbox')
+        .on('mail_drafts')
+        .columns(['inbox_id', 'updated_at', 'draft_id'])
+        .execute();
+      await db.schema
+        .createIndex('mail_drafts_org')
+        .on('mail_drafts')
+        .columns(['org_id', 'updated_at', 'draft_id'])
+        .execute();
+      await db.schema
+        .createIndex('mail_drafts_client')
+        .on('mail_drafts')
+        .columns(['org_id', 'client_id'])
+        .unique()
+        .execute();
     },
   },
   // The development catch-all (mail to other domains held while no relay is set) and what a
@@ -185,8 +232,17 @@ export const migrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('mail_pods_org').on('mail_pods').columns(['org_id', 'created_at', 'pod_id']).execute();
-      await db.schema.createIndex('mail_pods_client').on('mail_pods').columns(['org_id', 'client_id']).unique().execute();
+      await db.schema
+        .createIndex('mail_pods_org')
+        .on('mail_pods')
+        .columns(['org_id', 'created_at', 'pod_id'])
+        .execute();
+      await db.schema
+        .createIndex('mail_pods_client')
+        .on('mail_pods')
+        .columns(['org_id', 'client_id'])
+        .unique()
+        .execute();
 
       // Custom sending and receiving domains, with the DKIM key generated for each.
       await db.schema
@@ -209,7 +265,11 @@ export const migrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('mail_domains_org').on('mail_domains').columns(['org_id', 'created_at', 'domain_id']).execute();
+      await db.schema
+        .createIndex('mail_domains_org')
+        .on('mail_domains')
+        .columns(['org_id', 'created_at', 'domain_id'])
+        .execute();
 
       // Allow and block lists, per organization, pod or inbox, by direction.
       await db.schema
@@ -224,7 +284,14 @@ export const migrations: Migrations = {
         .addColumn('entry_type', 'text', (c) => c.notNull())
         .addColumn('reason', 'text')
         .addColumn('created_at', 'text', (c) => c.notNull())
-        .addPrimaryKeyConstraint('mail_list_entries_pk', ['org_id', 'pod_id', 'inbox_id', 'direction', 'list_type', 'entry'])
+        .addPrimaryKeyConstraint('mail_list_entries_pk', [
+          'org_id',
+          'pod_id',
+          'inbox_id',
+          'direction',
+          'list_type',
+          'entry',
+        ])
         .execute();
 
       // What the mail service adds to a platform key it minted: scope, name and permissions.
@@ -242,7 +309,11 @@ export const migrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('mail_api_keys_org').on('mail_api_keys').columns(['org_id', 'created_at', 'api_key_id']).execute();
+      await db.schema
+        .createIndex('mail_api_keys_org')
+        .on('mail_api_keys')
+        .columns(['org_id', 'created_at', 'api_key_id'])
+        .execute();
     },
   },
   // AgentMail's log of label changes per inbox (GET /v0/inboxes/{id}/events), and the agent
@@ -258,7 +329,11 @@ export const migrations: Migrations = {
         .addColumn('label', 'text', (c) => c.notNull())
         .addColumn('event_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('mail_inbox_events_inbox').on('mail_inbox_events').columns(['inbox_id', 'event_id']).execute();
+      await db.schema
+        .createIndex('mail_inbox_events_inbox')
+        .on('mail_inbox_events')
+        .columns(['inbox_id', 'event_id'])
+        .execute();
 
       await db.schema
         .createTable('mail_agent_orgs')
@@ -280,7 +355,12 @@ export const migrations: Migrations = {
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
       // One organization per person: a repeat sign-up with the same address finds it.
-      await db.schema.createIndex('mail_agent_orgs_human').on('mail_agent_orgs').column('human_email').unique().execute();
+      await db.schema
+        .createIndex('mail_agent_orgs_human')
+        .on('mail_agent_orgs')
+        .column('human_email')
+        .unique()
+        .execute();
     },
   },
   // AgentID ("Sign in with AgentMail"): the providers an inbox can sign in to, the sign-ins
@@ -333,7 +413,11 @@ export const migrations: Migrations = {
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .addColumn('expires_at', 'text')
         .execute();
-      await db.schema.createIndex('mail_sign_in_keys_org').on('mail_sign_in_keys').columns(['org_id', 'created_at', 'api_key_id']).execute();
+      await db.schema
+        .createIndex('mail_sign_in_keys_org')
+        .on('mail_sign_in_keys')
+        .columns(['org_id', 'created_at', 'api_key_id'])
+        .execute();
       await db.schema
         .createTable('mail_accounts')
         .addColumn('account_id', 'text', (c) => c.primaryKey())
@@ -346,8 +430,17 @@ export const migrations: Migrations = {
         .addColumn('sign_in_count', 'integer', (c) => c.notNull())
         .execute();
       // One account per inbox and provider: a later sign-in counts on it.
-      await db.schema.createIndex('mail_accounts_provider_inbox').on('mail_accounts').columns(['provider_id', 'inbox_id']).unique().execute();
-      await db.schema.createIndex('mail_accounts_org').on('mail_accounts').columns(['org_id', 'last_signed_in_at', 'account_id']).execute();
+      await db.schema
+        .createIndex('mail_accounts_provider_inbox')
+        .on('mail_accounts')
+        .columns(['provider_id', 'inbox_id'])
+        .unique()
+        .execute();
+      await db.schema
+        .createIndex('mail_accounts_org')
+        .on('mail_accounts')
+        .columns(['org_id', 'last_signed_in_at', 'account_id'])
+        .execute();
     },
   },
 };

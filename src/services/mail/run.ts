@@ -27,10 +27,21 @@ export async function queues(platform: Platform, config: MailSettings) {
   const schedule = config.webhookRetryScheduleMs;
   platform.jobs.register<DeliveryJob>(
     WEBHOOK_QUEUE,
-    deliveryHandler(core.store, platform.clock, platform.logger, { allowInternal: platform.config.allowInternalRequests, timeoutMs: config.webhookTimeoutMs }),
-    { concurrency: 16, leaseMs: config.webhookTimeoutMs + 15_000, maxAttempts: schedule.length + 1, backoffMs: (attempt) => schedule[Math.min(attempt, schedule.length) - 1] ?? schedule[schedule.length - 1]! },
+    deliveryHandler(core.store, platform.clock, platform.logger, {
+      allowInternal: platform.config.allowInternalRequests,
+      timeoutMs: config.webhookTimeoutMs,
+    }),
+    {
+      concurrency: 16,
+      leaseMs: config.webhookTimeoutMs + 15_000,
+      maxAttempts: schedule.length + 1,
+      backoffMs: (attempt) => schedule[Math.min(attempt, schedule.length) - 1] ?? schedule[schedule.length - 1]!,
+    },
   );
-  platform.jobs.register<DraftJob>(DRAFT_SEND_QUEUE, (job) => core.drafts.runScheduled(job), { concurrency: 4, maxAttempts: 5 });
+  platform.jobs.register<DraftJob>(DRAFT_SEND_QUEUE, (job) => core.drafts.runScheduled(job), {
+    concurrency: 4,
+    maxAttempts: 5,
+  });
   return {
     core,
     stop: async () => {
@@ -43,23 +54,36 @@ export async function queues(platform: Platform, config: MailSettings) {
 export async function start(platform: Platform, config: MailSettings, core: MailCore) {
   let apiUrl = '';
   const apiKeys = new MailApiKeys(core.store, platform);
-  const app = await createMailApp(platform, { core, settings: config, apiKeys, baseUrl: () => config.publicUrl ?? apiUrl });
+  const app = await createMailApp(platform, {
+    core,
+    settings: config,
+    apiKeys,
+    baseUrl: () => config.publicUrl ?? apiUrl,
+  });
 
   const unsubscribe = subscribeRelayOutcomes(platform, core.store, core.filing, core.events);
   const reload = reloadMailAfterRestore({ core, apiKeys });
   const smtp = await startSmtp(core, platform);
   apiUrl = await listen(app, platform.config.host, config.port);
   // Started with a relay: what was held while there was none leaves now.
-  await core.outbox.release().catch((err) => core.logger.error({ err }, 'mail: handing held mail to the relay failed; it stays in the outbox'));
+  await core.outbox
+    .release()
+    .catch((err) => core.logger.error({ err }, 'mail: handing held mail to the relay failed; it stays in the outbox'));
   const smtpHost = apiUrl.replace(/^http:\/\//, '').replace(/:\d+$/, '');
 
   // Idempotency keys expire 24 h after use: pruned hourly of clock time.
   const stopPruning = platform.timers.every(3_600_000, () =>
-    core.store.idempotency.prune(new Date(platform.clock.ms() - IDEMPOTENCY_TTL_MS).toISOString()).catch((err) => core.logger.warn({ err }, 'mail: pruning expired idempotency keys failed')),
+    core.store.idempotency
+      .prune(new Date(platform.clock.ms() - IDEMPOTENCY_TTL_MS).toISOString())
+      .catch((err) => core.logger.warn({ err }, 'mail: pruning expired idempotency keys failed')),
   );
 
   return {
-    urls: { api: apiUrl, smtp: `smtp://${smtpHost}:${smtp.port}`, submission: `smtp://${smtpHost}:${smtp.submissionPort}` },
+    urls: {
+      api: apiUrl,
+      smtp: `smtp://${smtpHost}:${smtp.port}`,
+      submission: `smtp://${smtpHost}:${smtp.submissionPort}`,
+    },
     reload,
     async stop() {
       stopPruning();

@@ -45,14 +45,19 @@ const RESOLVER = /^(?:\[[0-9a-f:.]+\](?::\d{1,5})?|[0-9a-f:]+:[0-9a-f:]*|[a-z0-9
 
 function dnsResolvers(kit: SettingsKit): string[] {
   const list = kit.list('MAIL_DNS_RESOLVER');
-  for (const r of list) if (!RESOLVER.test(r)) kit.problem(`MAIL_DNS_RESOLVER=${r}: expected host or host:port (comma-separated for several)`);
+  for (const r of list)
+    if (!RESOLVER.test(r))
+      kit.problem(`MAIL_DNS_RESOLVER=${r}: expected host or host:port (comma-separated for several)`);
   return list.filter((r) => RESOLVER.test(r));
 }
 
 export function readMailSettings(kit: SettingsKit): MailSettings {
   const smtpMaxConnections = kit.count('MAIL_SMTP_MAX_CONNECTIONS', 200, 1);
   const smtpMaxPerAddress = kit.count('MAIL_SMTP_MAX_PER_ADDRESS', 20, 1);
-  if (smtpMaxPerAddress > smtpMaxConnections) kit.problem(`MAIL_SMTP_MAX_PER_ADDRESS=${smtpMaxPerAddress}: must not exceed MAIL_SMTP_MAX_CONNECTIONS (${smtpMaxConnections})`);
+  if (smtpMaxPerAddress > smtpMaxConnections)
+    kit.problem(
+      `MAIL_SMTP_MAX_PER_ADDRESS=${smtpMaxPerAddress}: must not exceed MAIL_SMTP_MAX_CONNECTIONS (${smtpMaxConnections})`,
+    );
   return {
     port: kit.port('MAIL_PORT', 4100, 'mail-port'),
     smtpPort: kit.port('SMTP_PORT', 2525, 'smtp-port'),
@@ -63,7 +68,12 @@ export function readMailSettings(kit: SettingsKit): MailSettings {
     maxRecipients: kit.count('MAIL_MAX_RECIPIENTS', 50, 1),
     publicUrl: kit.baseUrl('MAIL_PUBLIC_URL'),
     webhookTimeoutMs: kit.count('MAIL_WEBHOOK_TIMEOUT_MS', 15_000, 100),
-    webhookRetryScheduleMs: kit.parsed('MAIL_WEBHOOK_RETRY_SCHEDULE', SVIX_SCHEDULE_MS, (raw) => parseSchedule(raw, parseDuration), 'expected durations separated by commas, e.g. 5s,5m,30m,2h'),
+    webhookRetryScheduleMs: kit.parsed(
+      'MAIL_WEBHOOK_RETRY_SCHEDULE',
+      SVIX_SCHEDULE_MS,
+      (raw) => parseSchedule(raw, parseDuration),
+      'expected durations separated by commas, e.g. 5s,5m,30m,2h',
+    ),
     smtpMaxConnections,
     smtpMaxPerAddress,
     smtpIdleTimeoutMs: kit.duration('MAIL_SMTP_IDLE_TIMEOUT', 60_000, 100),
@@ -78,6 +88,9 @@ export function readMailSettings(kit: SettingsKit): MailSettings {
 function tlsFiles(kit: SettingsKit): Pick<MailSettings, 'tlsCertFile' | 'tlsKeyFile'> {
   const cert = kit.raw('MAIL_SMTP_TLS_CERT');
   const key = kit.raw('MAIL_SMTP_TLS_KEY');
-  if (!cert !== !key) kit.problem(`MAIL_SMTP_TLS_CERT and MAIL_SMTP_TLS_KEY: set both (PEM files) or neither (a self-signed certificate is made in the data directory)`);
+  if (!cert !== !key)
+    kit.problem(
+      `MAIL_SMTP_TLS_CERT and MAIL_SMTP_TLS_KEY: set both (PEM files) or neither (a self-signed certificate is made in the data directory)`,
+    );
   return cert && key ? { tlsCertFile: cert, tlsKeyFile: key } : {};
 }

@@ -6,15 +6,55 @@ import type { McpTools } from '../../platform/mcp-tools.js';
 export const workflowTools: McpTools = {
   tools: [
     { name: 'workflow_list', method: 'GET', path: '/api/v1/workflows', description: 'Your workflows.' },
-    { name: 'workflow_create', method: 'POST', path: '/api/v1/workflows', description: 'Create a workflow from n8n workflow JSON (name, nodes, connections, settings).' },
-    { name: 'workflow_get', method: 'GET', path: '/api/v1/workflows/{id}', description: 'One workflow with its nodes and connections.' },
-    { name: 'workflow_activate', method: 'POST', path: '/api/v1/workflows/{id}/activate', description: 'Activate a workflow (its webhooks, schedules and triggers start).' },
-    { name: 'workflow_deactivate', method: 'POST', path: '/api/v1/workflows/{id}/deactivate', description: 'Deactivate a workflow.' },
-    { name: 'workflow_run', method: 'POST', path: '/api/v1/workflows/{id}/execute', description: 'Run a workflow now and return the execution.' },
-    { name: 'workflow_list_executions', method: 'GET', path: '/api/v1/executions', description: 'Executions, newest first (filter by workflowId, status).' },
-    { name: 'workflow_get_execution', method: 'GET', path: '/api/v1/executions/{id}', description: 'One execution, with its data when includeData is true.' },
+    {
+      name: 'workflow_create',
+      method: 'POST',
+      path: '/api/v1/workflows',
+      description: 'Create a workflow from n8n workflow JSON (name, nodes, connections, settings).',
+    },
+    {
+      name: 'workflow_get',
+      method: 'GET',
+      path: '/api/v1/workflows/{id}',
+      description: 'One workflow with its nodes and connections.',
+    },
+    {
+      name: 'workflow_activate',
+      method: 'POST',
+      path: '/api/v1/workflows/{id}/activate',
+      description: 'Activate a workflow (its webhooks, schedules and triggers start).',
+    },
+    {
+      name: 'workflow_deactivate',
+      method: 'POST',
+      path: '/api/v1/workflows/{id}/deactivate',
+      description: 'Deactivate a workflow.',
+    },
+    {
+      name: 'workflow_run',
+      method: 'POST',
+      path: '/api/v1/workflows/{id}/execute',
+      description: 'Run a workflow now and return the execution.',
+    },
+    {
+      name: 'workflow_list_executions',
+      method: 'GET',
+      path: '/api/v1/executions',
+      description: 'Executions, newest first (filter by workflowId, status).',
+    },
+    {
+      name: 'workflow_get_execution',
+      method: 'GET',
+      path: '/api/v1/executions/{id}',
+      description: 'One execution, with its data when includeData is true.',
+    },
   ],
   resources: [
-    { uri: 'hamlet://workflow/workflows', path: '/api/v1/workflows', name: 'workflows', description: 'Your workflows.' },
+    {
+      uri: 'hamlet://workflow/workflows',
+      path: '/api/v1/workflows',
+      name: 'workflows',
+      description: 'Your workflows.',
+    },
   ],
 };

@@ -26,7 +26,11 @@ export const migrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('workflow_workflows_active').on('workflow_workflows').columns(['active', 'created_at']).execute();
+      await db.schema
+        .createIndex('workflow_workflows_active')
+        .on('workflow_workflows')
+        .columns(['active', 'created_at'])
+        .execute();
 
       await db.schema
         .createTable('workflow_tags')
@@ -58,9 +62,21 @@ export const migrations: Migrations = {
         .addColumn('workflow_data', 'text')
         .addColumn('custom_data', 'text')
         .execute();
-      await db.schema.createIndex('workflow_executions_wf').on('workflow_executions').columns(['workflow_id', 'id']).execute();
-      await db.schema.createIndex('workflow_executions_status').on('workflow_executions').columns(['status', 'id']).execute();
-      await db.schema.createIndex('workflow_executions_created').on('workflow_executions').columns(['created_at']).execute();
+      await db.schema
+        .createIndex('workflow_executions_wf')
+        .on('workflow_executions')
+        .columns(['workflow_id', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('workflow_executions_status')
+        .on('workflow_executions')
+        .columns(['status', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('workflow_executions_created')
+        .on('workflow_executions')
+        .columns(['created_at'])
+        .execute();
     },
   },
   // The process running an execution (its advisory-lock key, PostgreSQL), so a restarted
@@ -151,7 +167,11 @@ export const migrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('workflow_folders_parent').on('workflow_folders').columns(['project_id', 'parent_folder_id']).execute();
+      await db.schema
+        .createIndex('workflow_folders_parent')
+        .on('workflow_folders')
+        .columns(['project_id', 'parent_folder_id'])
+        .execute();
       await db.schema
         .createTable('workflow_test_runs')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -165,7 +185,11 @@ export const migrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('workflow_test_runs_wf').on('workflow_test_runs').columns(['workflow_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('workflow_test_runs_wf')
+        .on('workflow_test_runs')
+        .columns(['workflow_id', 'created_at'])
+        .execute();
       await db.schema
         .createTable('workflow_test_cases')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -180,7 +204,11 @@ export const migrations: Migrations = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('workflow_test_cases_run').on('workflow_test_cases').columns(['test_run_id', 'position']).execute();
+      await db.schema
+        .createIndex('workflow_test_cases_run')
+        .on('workflow_test_cases')
+        .columns(['test_run_id', 'position'])
+        .execute();
       await db.schema
         .createTable('workflow_mcp_access')
         .addColumn('id', 'text', (c) => c.primaryKey())

@@ -42,7 +42,11 @@ function createEngine(platform: Platform, config: WorkflowSettings) {
   const store = new WorkflowStore(platform.db, lists.executions);
   const apiStore = new ApiStore(platform.db);
   const variables = new Variables(apiStore, platform.events, platform.logger);
-  const credentials = new Credentials(apiStore, CredentialCipher.load(config.encryptionKey, platform.config.dataDir), platform.clock);
+  const credentials = new Credentials(
+    apiStore,
+    CredentialCipher.load(config.encryptionKey, platform.config.dataDir),
+    platform.clock,
+  );
   const cache = new WorkflowCache();
   const dataTables = new DataTables(new DataTableStore(platform.db), platform.clock, config.dataTablesMaxBytes);
   const ownership = new ExecutionOwnership(platform.db, store);
@@ -55,7 +59,21 @@ function createEngine(platform: Platform, config: WorkflowSettings) {
     credential: (node, type) => credentials.resolve(node, type),
     binary,
   });
-  return { expressions, store, apiStore, variables, credentials, dataTables, cache, lists, runner, ownership, baseUrl, binary, listening: (url: string) => (listenUrl = url) };
+  return {
+    expressions,
+    store,
+    apiStore,
+    variables,
+    credentials,
+    dataTables,
+    cache,
+    lists,
+    runner,
+    ownership,
+    baseUrl,
+    binary,
+    listening: (url: string) => (listenUrl = url),
+  };
 }
 type Engine = ReturnType<typeof createEngine>;
 
@@ -85,10 +103,36 @@ export async function start(platform: Platform, config: WorkflowSettings, engine
   const owner = new InstanceOwner(apiStore, platform.clock);
   await owner.start(config.owner);
   const activation = new Activation(platform, store, cache, runner, config.timezone, true);
-  const writes = new WorkflowWrites(store, cache, activation, platform.clock, (wf) => credentials.activationProblem(wf));
+  const writes = new WorkflowWrites(store, cache, activation, platform.clock, (wf) =>
+    credentials.activationProblem(wf),
+  );
   const stopper = new ExecutionStopper(platform, store, runner);
-  const testRuns = new TestRuns(new TestRunStore(platform.db), { runner, cache, tables: dataTables, clock: platform.clock, logger: platform.logger });
-  const app = await createWorkflowApp(platform, { store, cache, runner, lists, writes, stopper, activation, owner, apiStore, variables, credentials, dataTables, mcpAccess: new McpAccess(new McpAccessStore(platform.db), platform.clock), folders: new Folders(new FolderStore(platform.db), platform.clock), testRuns, baseUrl, timezone: config.timezone });
+  const testRuns = new TestRuns(new TestRunStore(platform.db), {
+    runner,
+    cache,
+    tables: dataTables,
+    clock: platform.clock,
+    logger: platform.logger,
+  });
+  const app = await createWorkflowApp(platform, {
+    store,
+    cache,
+    runner,
+    lists,
+    writes,
+    stopper,
+    activation,
+    owner,
+    apiStore,
+    variables,
+    credentials,
+    dataTables,
+    mcpAccess: new McpAccess(new McpAccessStore(platform.db), platform.clock),
+    folders: new Folders(new FolderStore(platform.db), platform.clock),
+    testRuns,
+    baseUrl,
+    timezone: config.timezone,
+  });
 
   if (platform.db.dialect === 'sqlite') await engine.ownership.markInterrupted(platform.clock.now().toISOString());
   await activation.start();
@@ -96,12 +140,16 @@ export async function start(platform: Platform, config: WorkflowSettings, engine
 
   // Old executions go: at start, then hourly (WORKFLOW_EXECUTIONS_MAX_AGE / _MAX_COUNT).
   const prune = () => {
-    const before = config.pruneMaxAgeMs ? new Date(platform.clock.ms() - config.pruneMaxAgeMs).toISOString() : undefined;
-    return store
-      .prune(before, config.pruneMaxCount || undefined)
-      // The files of pruned executions go with them.
-      .then(() => binary.sweep(async (id) => (await store.getExecution(id, false)) !== undefined))
-      .catch((err) => platform.logger.warn({ err, service: 'workflow' }, 'execution pruning failed'));
+    const before = config.pruneMaxAgeMs
+      ? new Date(platform.clock.ms() - config.pruneMaxAgeMs).toISOString()
+      : undefined;
+    return (
+      store
+        .prune(before, config.pruneMaxCount || undefined)
+        // The files of pruned executions go with them.
+        .then(() => binary.sweep(async (id) => (await store.getExecution(id, false)) !== undefined))
+        .catch((err) => platform.logger.warn({ err, service: 'workflow' }, 'execution pruning failed'))
+    );
   };
   await prune();
   const stopPruning = platform.timers.every(60 * 60_000, prune);

@@ -67,8 +67,12 @@ function sandboxLimits(kit: SettingsKit): SandboxLimits {
 
 export function readWorkflowSettings(kit: SettingsKit): WorkflowSettings {
   const envAllow = kit.list('WORKFLOW_ENV_ALLOW');
-  const envForExpressions = Object.fromEntries(envAllow.filter((k) => kit.env[k] !== undefined).map((k) => [k, kit.env[k]!]));
-  const hamletApiKeys = Object.fromEntries(Object.entries(kit.env).filter(([k, v]) => /^HAMLET_[A-Z]+_API_KEY$/.test(k) && v) as Array<[string, string]>);
+  const envForExpressions = Object.fromEntries(
+    envAllow.filter((k) => kit.env[k] !== undefined).map((k) => [k, kit.env[k]!]),
+  );
+  const hamletApiKeys = Object.fromEntries(
+    Object.entries(kit.env).filter(([k, v]) => /^HAMLET_[A-Z]+_API_KEY$/.test(k) && v) as Array<[string, string]>,
+  );
   return {
     port: kit.port('WORKFLOW_PORT', 5678, 'workflow-port'),
     envAllow,
@@ -92,6 +96,11 @@ export function readWorkflowSettings(kit: SettingsKit): WorkflowSettings {
       lastName: kit.text('WORKFLOW_OWNER_LAST_NAME', 'Owner'),
     },
     encryptionKey: kit.raw('WORKFLOW_ENCRYPTION_KEY') ?? kit.raw('N8N_ENCRYPTION_KEY'),
-    dataTablesMaxBytes: kit.count('WORKFLOW_DATA_TABLES_MAX_BYTES', kit.count('N8N_DATA_TABLES_MAX_SIZE_BYTES', 50 * 1024 * 1024, 1024, 2 ** 40), 1024, 2 ** 40),
+    dataTablesMaxBytes: kit.count(
+      'WORKFLOW_DATA_TABLES_MAX_BYTES',
+      kit.count('N8N_DATA_TABLES_MAX_SIZE_BYTES', 50 * 1024 * 1024, 1024, 2 ** 40),
+      1024,
+      2 ** 40,
+    ),
   };
 }

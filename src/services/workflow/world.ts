@@ -16,7 +16,11 @@ export const workflowWorld: ServiceWorld = {
 };
 
 /** What to read again after a restore (RunningService.reload). */
-export function reloadWorkflowAfterRestore(parts: { activation: Activation; lists: ListCaches; variables: Variables }): () => Promise<void> {
+export function reloadWorkflowAfterRestore(parts: {
+  activation: Activation;
+  lists: ListCaches;
+  variables: Variables;
+}): () => Promise<void> {
   return async () => {
     parts.lists.workflows.invalidate();
     parts.lists.executions.invalidate();

@@ -34,11 +34,20 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
   const target = new URL(upstream);
 
   const server = http.createServer((req, res) => {
-    const forward = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (up) => {
-      requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', status: up.statusCode ?? 0 });
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const forward = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host },
+      },
+      (up) => {
+        requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', status: up.statusCode ?? 0 });
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
@@ -104,7 +113,9 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
 function unpack(data: WebSocket.RawData): Array<Record<string, unknown>> {
   try {
     const parsed = JSON.parse(data.toString()) as unknown;
-    return (Array.isArray(parsed) ? parsed : [parsed]).filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null);
+    return (Array.isArray(parsed) ? parsed : [parsed]).filter(
+      (m): m is Record<string, unknown> => typeof m === 'object' && m !== null,
+    );
   } catch {
     return [];
   }

@@ -45,7 +45,9 @@ export interface NodeRed {
 /** The committed flow files, by name (file name without .json). */
 export function flowFiles(): Record<string, FlowNode[]> {
   const out: Record<string, FlowNode[]> = {};
-  for (const f of readdirSync(FLOWS_DIR).filter((n) => n.endsWith('.json')).sort()) {
+  for (const f of readdirSync(FLOWS_DIR)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     out[f.replace(/\.json$/, '')] = JSON.parse(readFileSync(path.join(FLOWS_DIR, f), 'utf8')) as FlowNode[];
   }
   return out;
@@ -64,7 +66,15 @@ function withCollectors(flows: Record<string, FlowNode[]>): FlowNode[] {
           const tag = `${name}/${target.slice('collect:'.length)}`;
           let c = collectors.get(tag);
           if (!c) {
-            c = { id: `collect-${tag.replace(/[^a-z0-9]/gi, '-')}`, type: 'function', z: tab, name: `collect ${tag}`, func: `global.get('hamletCollect')(${JSON.stringify(tag)}, msg);\nreturn null;`, outputs: 0, wires: [] };
+            c = {
+              id: `collect-${tag.replace(/[^a-z0-9]/gi, '-')}`,
+              type: 'function',
+              z: tab,
+              name: `collect ${tag}`,
+              func: `global.get('hamletCollect')(${JSON.stringify(tag)}, msg);\nreturn null;`,
+              outputs: 0,
+              wires: [],
+            };
             collectors.set(tag, c);
           }
           return c.id;
@@ -111,7 +121,12 @@ async function freePort(): Promise<number> {
  * Starts Node-RED with the given flows and one Home Assistant server config node
  * (id SERVER_NODE_ID) for `homeUrl` and `token`; resolves once it has started its flows.
  */
-export async function startNodeRed(opts: { homeUrl: string; token: string; flows: Record<string, FlowNode[]>; env?: Record<string, string> }): Promise<NodeRed> {
+export async function startNodeRed(opts: {
+  homeUrl: string;
+  token: string;
+  flows: Record<string, FlowNode[]>;
+  env?: Record<string, string>;
+}): Promise<NodeRed> {
   await ensureClient('node-red');
   const userDir = mkdtempSync(path.join(os.tmpdir(), 'hamlet-node-red-'));
   const server: FlowNode = {
@@ -140,14 +155,32 @@ export async function startNodeRed(opts: { homeUrl: string; token: string; flows
     enableGlobalContextStore: false,
   };
   writeFileSync(path.join(userDir, 'settings.js'), SETTINGS);
-  writeFileSync(path.join(userDir, 'flows.json'), JSON.stringify([server, ...withCollectors(structuredClone(opts.flows))], null, 2));
-  writeFileSync(path.join(userDir, 'flows_cred.json'), JSON.stringify({ [SERVER_NODE_ID]: { host: opts.homeUrl, access_token: opts.token } }));
+  writeFileSync(
+    path.join(userDir, 'flows.json'),
+    JSON.stringify([server, ...withCollectors(structuredClone(opts.flows))], null, 2),
+  );
+  writeFileSync(
+    path.join(userDir, 'flows_cred.json'),
+    JSON.stringify({ [SERVER_NODE_ID]: { host: opts.homeUrl, access_token: opts.token } }),
+  );
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [binOf('node-red', 'node-red', 'node-red'), '--userDir', userDir, '--port', String(port), '--settings', path.join(userDir, 'settings.js')], {
-    cwd: userDir,
-    env: { PATH: process.env.PATH ?? '', HOME: userDir, TZ: 'UTC', ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      binOf('node-red', 'node-red', 'node-red'),
+      '--userDir',
+      userDir,
+      '--port',
+      String(port),
+      '--settings',
+      path.join(userDir, 'settings.js'),
+    ],
+    {
+      cwd: userDir,
+      env: { PATH: process.env.PATH ?? '', HOME: userDir, TZ: 'UTC', ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    },
+  );
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
@@ -158,7 +191,10 @@ export async function startNodeRed(opts: { homeUrl: string; token: string; flows
   const admin = `http://127.0.0.1:${port}`;
 
   await withDeadline(
-    Promise.race([waitFor(() => output.includes('Started flows'), { timeoutMs: 60_000 }), exited.then(() => Promise.reject(new Error('Node-RED exited')))]),
+    Promise.race([
+      waitFor(() => output.includes('Started flows'), { timeoutMs: 60_000 }),
+      exited.then(() => Promise.reject(new Error('Node-RED exited'))),
+    ]),
     60_000,
     'Node-RED to start its flows',
   ).catch((err: Error) => {
@@ -172,7 +208,9 @@ export async function startNodeRed(opts: { homeUrl: string; token: string; flows
     async next(tag, timeoutMs = 20_000) {
       const from = taken.get(tag) ?? 0;
       const found = await waitFor(() => collected.filter((c) => c.tag === tag)[from], { timeoutMs }).catch(() => {
-        throw new Error(`no output under ${tag} within ${timeoutMs} ms; collected: ${JSON.stringify(collected.map((c) => c.tag))}\n--- Node-RED log (tail) ---\n${output.slice(-6000)}`);
+        throw new Error(
+          `no output under ${tag} within ${timeoutMs} ms; collected: ${JSON.stringify(collected.map((c) => c.tag))}\n--- Node-RED log (tail) ---\n${output.slice(-6000)}`,
+        );
       });
       taken.set(tag, from + 1);
       return found.msg;

@@ -35,18 +35,25 @@ describe('Run Once for All Items', () => {
       { json: { m: 3 }, pairedItem: { item: 2 } },
     ]);
     // Fewer outputs than inputs: which input each came from is unknown.
-    expect(await all('return items.filter(i => i.json.n > 1).map(i => i.json);')).toEqual([{ json: { n: 2, name: 'b' } }, { json: { n: 3, name: 'c' } }]);
+    expect(await all('return items.filter(i => i.json.n > 1).map(i => i.json);')).toEqual([
+      { json: { n: 2, name: 'b' } },
+      { json: { n: 3, name: 'c' } },
+    ]);
     expect(await all('return [];')).toEqual([]);
   });
 
   it('counts a single returned object as one item', async () => {
-    expect(await all("return { json: { one: true } };")).toEqual([{ json: { one: true } }]);
+    expect(await all('return { json: { one: true } };')).toEqual([{ json: { one: true } }]);
     expect(await all('return { one: true };')).toEqual([{ json: { one: true } }]);
   });
 
   it('keeps pairedItem and binary the code sets, and pairs to the only input item', async () => {
-    const out = await all("return [{ json: { a: 1 }, pairedItem: { item: 2 }, binary: { data: { mimeType: 'text/plain', data: 'eA==' } } }];");
-    expect(out).toEqual([{ json: { a: 1 }, pairedItem: { item: 2 }, binary: { data: { mimeType: 'text/plain', data: 'eA==' } } }]);
+    const out = await all(
+      "return [{ json: { a: 1 }, pairedItem: { item: 2 }, binary: { data: { mimeType: 'text/plain', data: 'eA==' } } }];",
+    );
+    expect(out).toEqual([
+      { json: { a: 1 }, pairedItem: { item: 2 }, binary: { data: { mimeType: 'text/plain', data: 'eA==' } } },
+    ]);
     const single = makeData({ input: items({ x: 1 }) });
     expect(await all('return [{ a: 1 }, { a: 2 }];', single)).toEqual([
       { json: { a: 1 }, pairedItem: { item: 0 } },
@@ -64,7 +71,17 @@ describe('Run Once for All Items', () => {
       } }];`,
       d,
     );
-    expect(out[0]!.json).toEqual({ count: 3, first: 'a', last: 'c', legacy: 3, json: 'a', start: 10, node: 10, run: 3, wf: 'My workflow' });
+    expect(out[0]!.json).toEqual({
+      count: 3,
+      first: 'a',
+      last: 'c',
+      legacy: 3,
+      json: 'a',
+      start: 10,
+      node: 10,
+      run: 3,
+      wf: 'My workflow',
+    });
   });
 
   it('awaits async code, promises and timers', async () => {
@@ -104,7 +121,9 @@ describe('Run Once for All Items', () => {
     await expect(all("return [{ json: 'text' }];")).rejects.toThrow("A 'json' property isn't an object [item 0]");
     // An item with json and more keys is a malformed item (observed); a key beside items with json, an unknown one.
     await expect(all('return [{ json: {}, extra: 1 }];')).rejects.toThrow('Invalid output format [item 0]');
-    await expect(all('return [{ json: {} }, { extra: 1 }];')).rejects.toThrow('Unknown top-level item key: extra [item 1]');
+    await expect(all('return [{ json: {} }, { extra: 1 }];')).rejects.toThrow(
+      'Unknown top-level item key: extra [item 1]',
+    );
   });
 });
 
@@ -140,14 +159,24 @@ describe('Run Once for Each Item', () => {
 
 describe('legacy Function and Function Item', () => {
   it('Function gets items and returns items', async () => {
-    const out = await ex.runFunction({ code: 'return items.map(i => ({ json: { n: i.json.n + 1 } }));', perItem: false, data });
+    const out = await ex.runFunction({
+      code: 'return items.map(i => ({ json: { n: i.json.n + 1 } }));',
+      perItem: false,
+      data,
+    });
     expect(out.map((i) => i.json)).toEqual([{ n: 2 }, { n: 3 }, { n: 4 }]);
   });
 
   it("Function Item gets each item's json as `item` and returns it", async () => {
     const out = [];
     for (let i = 0; i < data.inputItems.length; i++) {
-      out.push(...(await ex.runFunction({ code: "item.tag = '#' + item.name;\nreturn item;", perItem: true, data: { ...data, itemIndex: i } })));
+      out.push(
+        ...(await ex.runFunction({
+          code: "item.tag = '#' + item.name;\nreturn item;",
+          perItem: true,
+          data: { ...data, itemIndex: i },
+        })),
+      );
     }
     expect(out).toEqual([
       { json: { n: 1, name: 'a', tag: '#a' }, pairedItem: { item: 0 } },
@@ -158,10 +187,16 @@ describe('legacy Function and Function Item', () => {
 });
 
 describe('errors', () => {
-  const message = async (code: string) => (await all(code).then(() => undefined, (e: Error) => e))!;
+  const message = async (code: string) =>
+    (await all(code).then(
+      () => undefined,
+      (e: Error) => e,
+    ))!;
 
   it("keep n8n's format: the last ':' part of the message, the type as description, and the line", async () => {
-    const e = await message("const a = 1;\ntry {\n  throw new Error('Client name required.');\n} catch (e) { throw new Error('Invalid data: ' + e.message); }");
+    const e = await message(
+      "const a = 1;\ntry {\n  throw new Error('Client name required.');\n} catch (e) { throw new Error('Invalid data: ' + e.message); }",
+    );
     expect(e).toBeInstanceOf(ExpressionError);
     expect(e.message).toBe('Client name required. [line 4]');
     expect((e as ExpressionError).description).toBe('Invalid data');
@@ -190,14 +225,20 @@ describe('errors', () => {
         (error: unknown) => error as ExpressionError,
       );
       expect(e).toBeInstanceOf(ExpressionError);
-      expect(e!.message).toBe("Cannot assign to read only property 'name' of object 'Error: access to env vars denied'");
-      expect(e!.description).toBe('If you need access please contact the administrator to remove the environment variable N8N_BLOCK_ENV_ACCESS_IN_NODE');
+      expect(e!.message).toBe(
+        "Cannot assign to read only property 'name' of object 'Error: access to env vars denied'",
+      );
+      expect(e!.description).toBe(
+        'If you need access please contact the administrator to remove the environment variable N8N_BLOCK_ENV_ACCESS_IN_NODE',
+      );
     }
     const allowed = makeData({ input, env: { GREETING: 'hi' } });
-    expect((await all('return [{ json: { g: $env.GREETING, other: $env.HOME ?? null } }];', allowed))[0]!.json).toEqual({
-      g: 'hi',
-      other: null,
-    });
+    expect((await all('return [{ json: { g: $env.GREETING, other: $env.HOME ?? null } }];', allowed))[0]!.json).toEqual(
+      {
+        g: 'hi',
+        other: null,
+      },
+    );
   });
 
   it('a syntax error names the problem and the line', async () => {
@@ -211,7 +252,9 @@ describe('errors', () => {
 describe('console and static data', () => {
   it('captures console output, bounded, for the caller', async () => {
     logged.length = 0;
-    await all("console.log('hello', { a: 1 }, [2]); console.warn('careful'); for (let i = 0; i < 1000; i++) console.log('spam ' + i); return [];");
+    await all(
+      "console.log('hello', { a: 1 }, [2]); console.warn('careful'); for (let i = 0; i < 1000; i++) console.log('spam ' + i); return [];",
+    );
     expect(logged[0]).toEqual(['Code', 'log hello {"a":1} [2]']);
     expect(logged[1]).toEqual(['Code', 'warn careful']);
     expect(logged.length).toBe(200);
@@ -222,10 +265,13 @@ describe('console and static data', () => {
     await expect(all("console.log('before the error'); throw new Error('boom');")).rejects.toThrow('boom');
     expect(logged).toEqual([['Code', 'log before the error']]);
     logged.length = 0;
-    const quick = createExpressions({ timeoutMs: 100, memoryBytes: 32 * 1024 * 1024 }, { onConsole: (n, l) => logged.push([n, l]) });
-    await expect(quick.runCode({ code: "console.log('spinning'); while (true) {}", mode: 'runOnceForAllItems', data })).rejects.toThrow(
-      'Execution timed out after 100 ms',
+    const quick = createExpressions(
+      { timeoutMs: 100, memoryBytes: 32 * 1024 * 1024 },
+      { onConsole: (n, l) => logged.push([n, l]) },
     );
+    await expect(
+      quick.runCode({ code: "console.log('spinning'); while (true) {}", mode: 'runOnceForAllItems', data }),
+    ).rejects.toThrow('Execution timed out after 100 ms');
     quick.close();
     expect(logged).toEqual([['Code', 'log spinning']]);
   });
@@ -233,7 +279,8 @@ describe('console and static data', () => {
   it('$getWorkflowStaticData reads and writes back the workflow static data', async () => {
     const staticData = { global: { count: 1 } as Record<string, unknown>, node: {} as Record<string, unknown> };
     const d = makeData({ input, staticData });
-    const code = "const s = $getWorkflowStaticData('global'); s.count = (s.count || 0) + 1; s.last = $input.first().json.name; return [{ json: { count: s.count } }];";
+    const code =
+      "const s = $getWorkflowStaticData('global'); s.count = (s.count || 0) + 1; s.last = $input.first().json.name; return [{ json: { count: s.count } }];";
     expect((await all(code, d))[0]!.json).toEqual({ count: 2 });
     expect(staticData.global).toEqual({ count: 2, last: 'a' });
     expect((await all(code, d))[0]!.json).toEqual({ count: 3 });
@@ -250,11 +297,15 @@ describe('console and static data', () => {
       "$execution.customData.set('orderId', 42); $execution.customData.setAll({ a: 'x' }); return [{ json: { got: $execution.customData.get('orderId'), all: $execution.customData.getAll(), plain: $execution.customData } }];",
       withCustom,
     );
-    expect(out[0]!.json).toEqual({ got: '42', all: { existing: 'yes', orderId: '42', a: 'x' }, plain: { existing: 'yes', orderId: '42', a: 'x' } });
+    expect(out[0]!.json).toEqual({
+      got: '42',
+      all: { existing: 'yes', orderId: '42', a: 'x' },
+      plain: { existing: 'yes', orderId: '42', a: 'x' },
+    });
     expect(customData).toEqual({ existing: 'yes', orderId: '42', a: 'x' });
-    await expect(all("for (let i = 0; i < 11; i++) $execution.customData.set('k' + i, i); return [];", withCustom)).rejects.toThrow(
-      'Custom data can hold at most 10 items',
-    );
+    await expect(
+      all("for (let i = 0; i < 11; i++) $execution.customData.set('k' + i, i); return [];", withCustom),
+    ).rejects.toThrow('Custom data can hold at most 10 items');
     expect(await ex.resolve("={{ $execution.customData.get('existing') }}", withCustom)).toBe('yes');
   });
 
@@ -292,7 +343,12 @@ describe('web globals that n8n Code (on Node) has', () => {
 
   it('the corpus consent check (transcribe-ptbr-apify) validates a URL when consent is given', async () => {
     const d = makeData({
-      input: items({ confirmRightsAndConsent: true, mediaUrl: 'https://cdn.example.com/a.mp3', language: 'PT', maxDurationMinutes: 5 }),
+      input: items({
+        confirmRightsAndConsent: true,
+        mediaUrl: 'https://cdn.example.com/a.mp3',
+        language: 'PT',
+        maxDurationMinutes: 5,
+      }),
     });
     const code = `const cfg = $json;
 let parsed;

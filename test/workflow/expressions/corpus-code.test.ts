@@ -43,7 +43,10 @@ interface CodeCase {
 function fillVolatile(c: Case): Case {
   const filled = structuredClone(c);
   for (const pointer of c.droppedVolatilePaths ?? []) {
-    const keys = pointer.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const keys = pointer
+      .split('/')
+      .slice(1)
+      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
     let target: Record<string, unknown> | undefined = filled as unknown as Record<string, unknown>;
     for (const key of keys.slice(0, -1)) target = target?.[key] as Record<string, unknown> | undefined;
     if (target && !(keys.at(-1)! in target)) target[keys.at(-1)!] = '<volatile>';
@@ -80,8 +83,12 @@ function collect(): CodeCase[] {
           node,
           input: toItems(parentRuns[0]!.output[parents[0]!.output]),
           outputs,
-          expected: run.error ? { error: run.error.message } : { output: original.nodes[node.name]![0]!.output[0] ?? [] },
-          volatile: (original.droppedVolatilePaths ?? []).filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length)),
+          expected: run.error
+            ? { error: run.error.message }
+            : { output: original.nodes[node.name]![0]!.output[0] ?? [] },
+          volatile: (original.droppedVolatilePaths ?? [])
+            .filter((p) => p.startsWith(prefix))
+            .map((p) => p.slice(prefix.length)),
         });
       }
     }

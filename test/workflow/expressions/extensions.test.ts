@@ -7,7 +7,12 @@ import { items, makeData } from './helpers.js';
 const ex = createExpressions({ timeoutMs: 2000, memoryBytes: 64 * 1024 * 1024 });
 afterAll(() => ex.close());
 const data = makeData({
-  input: items({ email: 'Call Ann at ann@example.com today', url: 'see https://n8n.io/workflows?x=1 now', n: 1234.5678, list: [3, 1, 2, 3] }),
+  input: items({
+    email: 'Call Ann at ann@example.com today',
+    url: 'see https://n8n.io/workflows?x=1 now',
+    n: 1234.5678,
+    list: [3, 1, 2, 3],
+  }),
 });
 const r = (expr: string, d = data) => ex.resolve(`={{ ${expr} }}`, d);
 
@@ -21,7 +26,7 @@ describe('string extensions', () => {
     ["'BOB  smith-x'.toSnakeCase()", 'bob__smith_x'],
     // n8n 2.8.4 has no toCamelCase: the failing call leaves the segment empty.
     ["'hello big world'.toCamelCase()", undefined],
-    ["$json.email.extractEmail()", 'ann@example.com'],
+    ['$json.email.extractEmail()', 'ann@example.com'],
     ["'no email here'.extractEmail()", undefined],
     ["'me@Example.com'.extractDomain()", 'example.com'],
     ["'http://n8n.io/workflows'.extractDomain()", 'n8n.io'],
@@ -46,14 +51,14 @@ describe('string extensions', () => {
     ["'<p>Hello <b>you</b></p>'.removeTags()", 'Hello you'],
     ["'# Title\\n**bold** and [link](http://x)'.removeMarkdown()", 'Title\nbold and link'],
     ["'Crème brûlée à Zürich'.replaceSpecialChars()", 'Creme brulee a Zurich'],
-    ["'say \"hi\"'.quote()", '"say \\"hi\\""'],
+    ['\'say "hi"\'.quote()', '"say \\"hi\\""'],
     ["'a b&c'.urlEncode()", 'a%20b%26c'],
     ["'a b&c'.urlEncode(true)", 'a%20b&c'],
     ["'a%20b%26c'.urlDecode()", 'a b&c'],
     ["'a%20b%26c'.urlDecode(true)", 'a b%26c'],
     ["'héllo'.base64Encode()", 'aMOpbGxv'],
     ["'aMOpbGxv'.base64Decode()", 'héllo'],
-    ["'{\"a\":[1]}'.parseJson()", { a: [1] }],
+    ['\'{"a":[1]}\'.parseJson()', { a: [1] }],
     ["'x'.toJsonString()", '"x"'],
     // Native methods are not replaced.
     ["'abc'.includes('b')", true],
@@ -202,7 +207,10 @@ describe('date extensions and Luxon', () => {
     ['$now.isDst()', false],
     ["$today.plus(1, 'days').format('cccc d LLLL')", 'Thursday 26 November'],
     ["DateTime.fromISO('2026-03-29T12:00:00', { zone: 'Europe/Berlin' }).offset", 120],
-    ["DateTime.fromISO('2026-03-29T12:00:00Z').setZone('America/New_York').toFormat('yyyy-MM-dd HH:mm ZZZZ')", '2026-03-29 08:00 EDT'],
+    [
+      "DateTime.fromISO('2026-03-29T12:00:00Z').setZone('America/New_York').toFormat('yyyy-MM-dd HH:mm ZZZZ')",
+      '2026-03-29 08:00 EDT',
+    ],
     ["Duration.fromObject({ hours: 2 }).as('minutes')", 120],
     ["Interval.fromDateTimes($today, $now).length('hours').toFixed(2)", '21.77'],
     ["$now.setLocale('fr').toFormat('cccc d MMMM')", 'mercredi 25 novembre'],
@@ -214,13 +222,18 @@ describe('date extensions and Luxon', () => {
   });
 
   it('a DateTime leaves the sandbox as ISO text, inside objects too', async () => {
-    expect(await r('{ at: $now, list: [$today] }')).toEqual({ at: '2026-11-25T21:46:23.460Z', list: ['2026-11-25T00:00:00.000Z'] });
+    expect(await r('{ at: $now, list: [$today] }')).toEqual({
+      at: '2026-11-25T21:46:23.460Z',
+      list: ['2026-11-25T00:00:00.000Z'],
+    });
   });
 
   it('Date and Date.now() follow the injected clock', async () => {
     const earlier = makeData({ now: new Date('2020-02-02T02:02:02.000Z') });
     expect(await r('new Date().toISOString().slice(0, 10)', earlier)).toBe('2020-02-02');
-    expect(await r('Math.floor(Date.now() / 1000)', earlier)).toBe(Math.floor(Date.parse('2020-02-02T02:02:02.000Z') / 1000));
+    expect(await r('Math.floor(Date.now() / 1000)', earlier)).toBe(
+      Math.floor(Date.parse('2020-02-02T02:02:02.000Z') / 1000),
+    );
     expect(await r('DateTime.now().year', earlier)).toBe(2020);
   });
 
@@ -237,14 +250,21 @@ describe('date extensions and Luxon', () => {
 
 describe('$jmespath', () => {
   it('searches with JMESPath', async () => {
-    const d = makeData({ input: items({ people: [{ name: 'a', age: 30 }, { name: 'b', age: 20 }] }) });
+    const d = makeData({
+      input: items({
+        people: [
+          { name: 'a', age: 30 },
+          { name: 'b', age: 20 },
+        ],
+      }),
+    });
     expect(await ex.resolve("={{ $jmespath($json, 'people[?age > `25`].name') }}", d)).toEqual(['a']);
     expect(await ex.resolve("={{ $jmespath($json.people, '[*].age') }}", d)).toEqual([30, 20]);
   });
 });
 
 describe('calling an extension method on a missing value', () => {
-  it("fails as n8n does, while a native method on a missing value just gives nothing", async () => {
+  it('fails as n8n does, while a native method on a missing value just gives nothing', async () => {
     await expect(r('$json.nothing.isEmpty()')).rejects.toThrow('isEmpty() could not be called on "undefined" type');
     await expect(r('$json.nothing.toDateTime()')).rejects.toThrow(ExpressionError);
     expect(await r('$json.nothing.toUpperCase()')).toBeUndefined();

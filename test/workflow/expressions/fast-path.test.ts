@@ -33,16 +33,58 @@ const data = makeData({
 });
 
 const paths = [
-  '$json', '$json.s', '$json.s.length', '$json.empty.length', '$json.n', '$json.f', '$json.t', '$json.nil',
-  '$json.nil.x', '$json.missing', '$json.missing.deeper', '$json.arr', '$json.arr[0]', '$json.arr[2].three',
-  '$json.arr[3][0]', '$json.arr[4]', '$json.arr[9]', '$json.arr.length', '$json.obj.a.b.c', "$json.obj['with space']",
-  '$json.obj["dot.key"]', '$json.obj[0]', '$json["obj"]["a"]', '$json?.obj?.a', '$json.list', '$json.list.length',
-  '$json.s.x', '$json.n.x', '$json.t.toString', '$json.obj.toString', '$json.obj.constructor', '$json.arr.first',
-  '$json.obj.hasOwnProperty', '$json.__proto__', '$binary', '$itemIndex', '$runIndex',
-  '$input.item.json.s', '$input.first().json.s', '$input.last().json.s', '$input.item.binary',
-  "$('Source').item.json.id", "$('Source').first().json.body.name", "$('Source').last().json.id",
-  "$('Source').item.json.body['name']", "$('Empty').first().json", "$('Nope').item.json", "$('Unexecuted').first().json",
-  '$node["Source"].json.id', "$node['Source'].json.body.name", '$node.Source.json.id', '$node["Nope"].json',
+  '$json',
+  '$json.s',
+  '$json.s.length',
+  '$json.empty.length',
+  '$json.n',
+  '$json.f',
+  '$json.t',
+  '$json.nil',
+  '$json.nil.x',
+  '$json.missing',
+  '$json.missing.deeper',
+  '$json.arr',
+  '$json.arr[0]',
+  '$json.arr[2].three',
+  '$json.arr[3][0]',
+  '$json.arr[4]',
+  '$json.arr[9]',
+  '$json.arr.length',
+  '$json.obj.a.b.c',
+  "$json.obj['with space']",
+  '$json.obj["dot.key"]',
+  '$json.obj[0]',
+  '$json["obj"]["a"]',
+  '$json?.obj?.a',
+  '$json.list',
+  '$json.list.length',
+  '$json.s.x',
+  '$json.n.x',
+  '$json.t.toString',
+  '$json.obj.toString',
+  '$json.obj.constructor',
+  '$json.arr.first',
+  '$json.obj.hasOwnProperty',
+  '$json.__proto__',
+  '$binary',
+  '$itemIndex',
+  '$runIndex',
+  '$input.item.json.s',
+  '$input.first().json.s',
+  '$input.last().json.s',
+  '$input.item.binary',
+  "$('Source').item.json.id",
+  "$('Source').first().json.body.name",
+  "$('Source').last().json.id",
+  "$('Source').item.json.body['name']",
+  "$('Empty').first().json",
+  "$('Nope').item.json",
+  "$('Unexecuted').first().json",
+  '$node["Source"].json.id',
+  "$node['Source'].json.body.name",
+  '$node.Source.json.id',
+  '$node["Nope"].json',
 ];
 
 describe('fast path and sandbox agree', () => {
@@ -67,7 +109,17 @@ describe('fast path and sandbox agree', () => {
   }
 
   it('does not take calls, operators or unusual syntax', async () => {
-    for (const code of ['$json.s.toUpperCase()', '$json.n + 1', '$json[`s`]', '$json.s ?? 1', "$json['a\\'b']", '$json[0 + 1]', 'json.s', '$jsonx', '$("Source")']) {
+    for (const code of [
+      '$json.s.toUpperCase()',
+      '$json.n + 1',
+      '$json[`s`]',
+      '$json.s ?? 1',
+      "$json['a\\'b']",
+      '$json[0 + 1]',
+      'json.s',
+      '$jsonx',
+      '$("Source")',
+    ]) {
       expect(parsePlainPath(code), code).toBeUndefined();
     }
   });

@@ -17,17 +17,27 @@ function guestFiles(dir: string): string[] {
 }
 
 it('the guest scripts type-check, every one of them', () => {
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(GUEST, 'tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(GUEST, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  })!;
+  )!;
   expect(config.errors).toEqual([]);
-  expect(config.fileNames.filter((f) => f.endsWith('.js')).sort()).toEqual(guestFiles(GUEST).map((f) => f.split(path.sep).join('/')).sort());
+  expect(config.fileNames.filter((f) => f.endsWith('.js')).sort()).toEqual(
+    guestFiles(GUEST)
+      .map((f) => f.split(path.sep).join('/'))
+      .sort(),
+  );
   const program = ts.createProgram(config.fileNames, config.options);
   const problems = ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file ? `${path.relative(GUEST, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1} ` : '';
+    const where = d.file
+      ? `${path.relative(GUEST, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1} `
+      : '';
     return where + ts.flattenDiagnosticMessageText(d.messageText, ' ');
   });
   expect(problems).toEqual([]);

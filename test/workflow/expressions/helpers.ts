@@ -44,8 +44,7 @@ export function makeData(run: FakeRun = {}): ExpressionData {
     nodeOutput: (name, outputIndex) => outputOf(name, outputIndex ?? 0),
     nodeExecuted: (name) => name in outputs,
     nodeContext: (name) => run.contexts?.[name],
-    nodeParameters: (name) =>
-      run.parameters?.[name] ?? (name in outputs || name === nodeName ? {} : undefined),
+    nodeParameters: (name) => run.parameters?.[name] ?? (name in outputs || name === nodeName ? {} : undefined),
     pairedItem: (name, itemIndex) => {
       const out = outputOf(name);
       if (!out) return undefined;

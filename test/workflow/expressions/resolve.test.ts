@@ -59,7 +59,9 @@ describe('templates', () => {
   });
 
   it('splits on the first }} as n8n does', async () => {
-    expect(await ex.resolve("={{ { data: JSON.stringify({ r: $json.name }) } }}", data)).toEqual({ data: '{"r":"Ann"}' });
+    expect(await ex.resolve('={{ { data: JSON.stringify({ r: $json.name }) } }}', data)).toEqual({
+      data: '{"r":"Ann"}',
+    });
   });
 
   it('gives undefined for a path through a missing value, as n8n interpolation does', async () => {
@@ -79,7 +81,9 @@ describe('templates', () => {
   });
 
   it('asks to call a function that was not called', async () => {
-    await expect(ex.resolve('={{ $json.name.toUpperCase }}', data)).rejects.toThrow('this is a function, please add ()');
+    await expect(ex.resolve('={{ $json.name.toUpperCase }}', data)).rejects.toThrow(
+      'this is a function, please add ()',
+    );
   });
 });
 
@@ -109,7 +113,9 @@ describe('variables', () => {
     expect(await ex.resolve("={{ $('Webhook').item.json.body.msg }}", data)).toBe('hello');
     expect(await ex.resolve("={{ $('Parse Classification').first().json.route }}", data)).toBe('sales');
     expect(await ex.resolve("={{ $('Parse Classification').last().json.route }}", data)).toBe('support');
-    expect(await ex.resolve("={{ $('Parse Classification').all().map(i => i.json.priority).join('|') }}", data)).toBe('high|low');
+    expect(await ex.resolve("={{ $('Parse Classification').all().map(i => i.json.priority).join('|') }}", data)).toBe(
+      'high|low',
+    );
     expect(await ex.resolve("={{ $('Webhook').isExecuted }}", data)).toBe(true);
     expect(await ex.resolve("={{ $('Webhook').params.path }}", data)).toBe('hook');
     expect(await ex.resolve("={{ $('Parse Classification').itemMatching(1).json.route }}", data)).toBe('support');
@@ -119,11 +125,16 @@ describe('variables', () => {
     expect(await ex.resolve('={{$node["Parse Classification"].json["route"]}}', data)).toBe('support');
     expect(await ex.resolve('={{ $node["Webhook"].parameter["httpMethod"] }}', data)).toBe('POST');
     expect(await ex.resolve('={{ $node.Webhook.parameter.path }}', data)).toBe('hook');
-    await expect(ex.resolve('={{ $node["Webhook"].json.body }}', data)).rejects.toThrow('No data found for item-index: "1"');
+    await expect(ex.resolve('={{ $node["Webhook"].json.body }}', data)).rejects.toThrow(
+      'No data found for item-index: "1"',
+    );
   });
 
   it("a node's context: Split In Batches v1 loops end on $node['Loop'].context['noItemsLeft']", async () => {
-    const d = makeData({ outputs: { Loop: items({ a: 1 }) }, contexts: { Loop: { noItemsLeft: true, currentRunIndex: 2 } } });
+    const d = makeData({
+      outputs: { Loop: items({ a: 1 }) },
+      contexts: { Loop: { noItemsLeft: true, currentRunIndex: 2 } },
+    });
     expect(await ex.resolve('={{$node["Loop"].context["noItemsLeft"]}}', d)).toBe(true);
     expect(await ex.resolve("={{ $('Loop').context.currentRunIndex }}", d)).toBe(2);
     expect(await ex.resolve('={{ $input.context }}', d)).toEqual({});
@@ -141,7 +152,9 @@ describe('variables', () => {
   it('$itemIndex, $runIndex, $workflow, $execution, $prevNode, $parameter', async () => {
     expect(await ex.resolve('={{ $itemIndex }}', data)).toBe(1);
     expect(await ex.resolve('={{ $runIndex }}', data)).toBe(2);
-    expect(await ex.resolve('={{ $workflow.id + "/" + $workflow.name + "/" + $workflow.active }}', data)).toBe('wf1/My workflow/true');
+    expect(await ex.resolve('={{ $workflow.id + "/" + $workflow.name + "/" + $workflow.active }}', data)).toBe(
+      'wf1/My workflow/true',
+    );
     expect(await ex.resolve('={{ $execution.id }}', data)).toBe('42');
     expect(await ex.resolve('={{ $execution.mode }}', data)).toBe('manual');
     expect(await ex.resolve('={{ $execution.resumeUrl }}', data)).toBe('http://localhost:5678/webhook-waiting/42');
@@ -154,7 +167,9 @@ describe('variables', () => {
     await expect(ex.resolve("={{ $('Nope').item.json.x }}", data)).rejects.toThrow("Referenced node doesn't exist");
     const notRun = makeData({ parameters: { Later: {} } });
     expect(await ex.resolve("={{ $('Later').isExecuted }}", notRun)).toBe(false);
-    await expect(ex.resolve("={{ $('Later').first().json }}", notRun)).rejects.toThrow("Node 'Later' hasn't been executed");
+    await expect(ex.resolve("={{ $('Later').first().json }}", notRun)).rejects.toThrow(
+      "Node 'Later' hasn't been executed",
+    );
   });
 
   it('$now and $today are Luxon DateTimes from the injected clock, in the workflow zone', async () => {
@@ -164,7 +179,7 @@ describe('variables', () => {
     expect(await ex.resolve("={{ $now.toFormat('yyyy-MM-dd') }}", data)).toBe('2026-11-25');
     const berlin = makeData({ timezone: 'Europe/Berlin' });
     expect(await ex.resolve('={{ $now.toISO() }}', berlin)).toBe('2026-11-25T22:46:23.460+01:00');
-    expect(await ex.resolve("={{ $now.zoneName }}", berlin)).toBe('Europe/Berlin');
+    expect(await ex.resolve('={{ $now.zoneName }}', berlin)).toBe('Europe/Berlin');
     expect(await ex.resolve('=at {{ $now }}', berlin)).toBe('at 2026-11-25T22:46:23.460+01:00');
   });
 
@@ -177,15 +192,24 @@ describe('variables', () => {
 
   it('$evaluateExpression evaluates a template, for another item if asked', async () => {
     // A template can't be written inside {{ }} (the first }} closes it, as in n8n): it comes from data or Code.
-    const d = makeData({ input: items({ t: '{{ $json.n * 2 }}', n: 4 }, { t: '=n is {{ $json.n }}', n: 5 }), itemIndex: 1 });
+    const d = makeData({
+      input: items({ t: '{{ $json.n * 2 }}', n: 4 }, { t: '=n is {{ $json.n }}', n: 5 }),
+      itemIndex: 1,
+    });
     expect(await ex.resolve('={{ $evaluateExpression($json.t) }}', d)).toBe('n is 5');
     expect(await ex.resolve('={{ $evaluateExpression($input.first().json.t, 0) }}', d)).toBe(8);
     expect(await ex.resolve('={{ $evaluateExpression($input.first().json.t) }}', d)).toBe(10);
     const run = (code: string) => ex.runCode({ code, mode: 'runOnceForAllItems', data: d });
-    expect((await run("return [{ json: { v: $evaluateExpression('{{ $input.all().length + 1 }}'), u: $evaluateExpression('{{ $json.nope }}') ?? null } }];"))[0]!.json).toEqual({ v: 3, u: null });
-    await expect(run("const t = '{{ $evaluateExpression($json.t) }}';\nreturn [{ json: { v: $evaluateExpression(t) } }];")).rejects.toThrow(
-      'nested too deeply',
-    );
+    expect(
+      (
+        await run(
+          "return [{ json: { v: $evaluateExpression('{{ $input.all().length + 1 }}'), u: $evaluateExpression('{{ $json.nope }}') ?? null } }];",
+        )
+      )[0]!.json,
+    ).toEqual({ v: 3, u: null });
+    await expect(
+      run("const t = '{{ $evaluateExpression($json.t) }}';\nreturn [{ json: { v: $evaluateExpression(t) } }];"),
+    ).rejects.toThrow('nested too deeply');
     const recursive = makeData({ input: items({ t: '{{ $evaluateExpression($json.t) }}' }) });
     await expect(ex.resolve('={{ $evaluateExpression($json.t) }}', recursive)).rejects.toThrow('nested too deeply');
   });

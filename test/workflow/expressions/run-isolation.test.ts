@@ -29,7 +29,11 @@ function workflowData(marker: string, itemIndex = 0): ExpressionData {
     env: { MARKER: marker },
     staticData: { global: { marker }, node: {} },
   });
-  return { ...data, workflow: { id: marker, name: marker, active: true }, execution: { ...data.execution, id: marker } };
+  return {
+    ...data,
+    workflow: { id: marker, name: marker, active: true },
+    execution: { ...data.execution, id: marker },
+  };
 }
 
 type Op = (ex: HamletExpressions, data: ExpressionData) => Promise<unknown[]>;
@@ -45,7 +49,11 @@ const expressionOps: Op[] = [
     const out = (await ex.resolve(
       {
         a: '={{ [$json.marker, $input.first().json.marker, $("Prev").item.json.marker, $node["Prev"].json.marker, $workflow.name, $execution.id, $env.MARKER].join(",") }}',
-        b: ['={{ $input.all().map(i => i.json.marker).join(",") }}', '={{ $json.marker }}', '=x{{ $items("Prev").map(i => i.json.marker).join(",") }}'],
+        b: [
+          '={{ $input.all().map(i => i.json.marker).join(",") }}',
+          '={{ $json.marker }}',
+          '=x{{ $items("Prev").map(i => i.json.marker).join(",") }}',
+        ],
       },
       d,
     )) as { a: string; b: [string, string, string] };
@@ -93,7 +101,10 @@ describe('no run sees another run’s data', () => {
         });
         for (const { marker, seen, op } of await Promise.all(runs)) {
           expect(seen.length, `op ${op}`).toBeGreaterThan(0);
-          expect(seen.filter((value) => value !== marker), `op ${op} of ${marker}`).toEqual([]);
+          expect(
+            seen.filter((value) => value !== marker),
+            `op ${op} of ${marker}`,
+          ).toEqual([]);
         }
       }
     });
@@ -108,9 +119,16 @@ describe('no run sees another run’s data', () => {
         const data = workflowData(marker, i % 3);
         const seen =
           i % 2 === 0
-            ? String(await single.resolve('={{ [$json.marker, $("Prev").first().json.marker].join(",") }}', data)).split(',')
-            : (await single.runCode({ code: 'return $input.all();', mode: 'runOnceForAllItems', data })).map((item) => item.json.marker);
-        expect(seen.filter((value) => value !== marker), `step ${i}`).toEqual([]);
+            ? String(
+                await single.resolve('={{ [$json.marker, $("Prev").first().json.marker].join(",") }}', data),
+              ).split(',')
+            : (await single.runCode({ code: 'return $input.all();', mode: 'runOnceForAllItems', data })).map(
+                (item) => item.json.marker,
+              );
+        expect(
+          seen.filter((value) => value !== marker),
+          `step ${i}`,
+        ).toEqual([]);
         next();
       }
     } finally {

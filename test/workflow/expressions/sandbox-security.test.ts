@@ -25,7 +25,7 @@ describe('constructor-chain escapes (CVE-2025-68613, CVE-2026-25049, CVE-2026-14
   // payload either yields nothing or reports that `process` is undefined.
   const payloads = [
     "={{ (function(){ return this.constructor.constructor('return process')() })() }}",
-    "={{ this.constructor.constructor('return process.mainModule.require(\"child_process\").execSync(\"id\").toString()')() }}",
+    '={{ this.constructor.constructor(\'return process.mainModule.require("child_process").execSync("id").toString()\')() }}',
     "={{ (({constructor}) => constructor.constructor('return process')())({}) }}",
     "={{ [].map.constructor('return globalThis.process')() }}",
     "={{ $json.constructor.constructor('return process')() }}",
@@ -53,12 +53,16 @@ describe('constructor-chain escapes (CVE-2025-68613, CVE-2026-25049, CVE-2026-14
 
   it('require refuses every module, as n8n does by default', async () => {
     for (const name of ['child_process', 'fs', 'crypto', 'vm']) {
-      await expect(runAll(`require('${name}');\nreturn [];`)).rejects.toThrow(`Module '${name}' is disallowed [line 1]`);
+      await expect(runAll(`require('${name}');\nreturn [];`)).rejects.toThrow(
+        `Module '${name}' is disallowed [line 1]`,
+      );
     }
   });
 
   it('dynamic import loads nothing', async () => {
-    await expect(runAll("const fs = await import('fs'); return [{ json: { ok: typeof fs } }];")).rejects.toThrow(ExpressionError);
+    await expect(runAll("const fs = await import('fs'); return [{ json: { ok: typeof fs } }];")).rejects.toThrow(
+      ExpressionError,
+    );
   });
 
   it('the V8-specific tricks of the vm2 advisories do nothing', async () => {
@@ -128,12 +132,12 @@ describe('prototype pollution', () => {
       globalThis.leaked2 = 'explicit';
       Promise.resolve().then(() => { globalThis.leaked3 = 'from a job'; });
       return [];`);
-    expect(await json("return [{ json: { a: typeof leaked, b: typeof leaked2, c: typeof leaked3 } }];")).toEqual({
+    expect(await json('return [{ json: { a: typeof leaked, b: typeof leaked2, c: typeof leaked3 } }];')).toEqual({
       a: 'undefined',
       b: 'undefined',
       c: 'undefined',
     });
-    await ex.resolve("={{ (globalThis.fromExpression = 1) }}", data);
+    await ex.resolve('={{ (globalThis.fromExpression = 1) }}', data);
     expect(await ex.resolve('={{ typeof fromExpression }}', data)).toBe('undefined');
     // A global that cannot be deleted makes the context go away instead.
     await runAll("Object.defineProperty(globalThis, 'stuck', { value: 'forever' }); return [];");
@@ -145,24 +149,35 @@ describe('prototype pollution', () => {
   it('cannot touch the host objects the data came from', async () => {
     const input = items({ nested: { v: 1 } });
     const d = makeData({ input });
-    await ex.runCode({ code: '$input.first().json.nested.v = 99; $json.added = 1; return $input.all();', mode: 'runOnceForAllItems', data: d });
+    await ex.runCode({
+      code: '$input.first().json.nested.v = 99; $json.added = 1; return $input.all();',
+      mode: 'runOnceForAllItems',
+      data: d,
+    });
     expect(input[0]!.json).toEqual({ nested: { v: 1 } });
   });
 
   it("Luxon's cached zones and locales changed by one run are not what the next run gets", async () => {
     expect(await ex.resolve("={{ $now.toFormat('MMMM ZZZZ') }}", data)).toBe('November UTC');
-    await ex.resolve("={{ (() => { try { $now.zone.fixed = 120; } catch (e) {} return 1; })() }}", data);
-    await ex.resolve("={{ (() => { const l = $now.loc; l.intl = 'fr-FR'; l.locale = 'fr-FR'; l.monthsCache.format.long = ['x']; return 1; })() }}", data);
+    await ex.resolve('={{ (() => { try { $now.zone.fixed = 120; } catch (e) {} return 1; })() }}', data);
+    await ex.resolve(
+      "={{ (() => { const l = $now.loc; l.intl = 'fr-FR'; l.locale = 'fr-FR'; l.monthsCache.format.long = ['x']; return 1; })() }}",
+      data,
+    );
     const berlin = makeData({ timezone: 'Europe/Berlin' });
     await ex.resolve("={{ (() => { $now.zone.zoneName = 'Asia/Tokyo'; return 1; })() }}", berlin);
-    expect(await ex.resolve("={{ $now.toFormat('MMMM ZZZZ') + ' ' + $now.toISO() }}", data)).toBe('November UTC 2026-11-25T21:46:23.460Z');
+    expect(await ex.resolve("={{ $now.toFormat('MMMM ZZZZ') + ' ' + $now.toISO() }}", data)).toBe(
+      'November UTC 2026-11-25T21:46:23.460Z',
+    );
     expect(await ex.resolve('={{ $now.toISO() }}', berlin)).toBe('2026-11-25T22:46:23.460+01:00');
   });
 
   it('state set in one run (even through the injected clock or Luxon settings) does not leak into the next', async () => {
-    await ex.resolve("={{ (() => { try { DateTime; luxonSettings = 1; } catch (e) {} return 1; })() }}", data);
-    await runAll("const { Settings } = { Settings: DateTime.now().constructor }; try { luxon.Settings.defaultZone = 'Asia/Tokyo'; } catch (e) {} return [];");
-    await runAll("try { Object.getPrototypeOf(DateTime.now()).constructor; } catch (e) {} return [];");
+    await ex.resolve('={{ (() => { try { DateTime; luxonSettings = 1; } catch (e) {} return 1; })() }}', data);
+    await runAll(
+      "const { Settings } = { Settings: DateTime.now().constructor }; try { luxon.Settings.defaultZone = 'Asia/Tokyo'; } catch (e) {} return [];",
+    );
+    await runAll('try { Object.getPrototypeOf(DateTime.now()).constructor; } catch (e) {} return [];');
     expect(await ex.resolve('={{ $now.zoneName }}', data)).toBe('UTC');
   });
 });
@@ -201,7 +216,7 @@ describe('limits', () => {
     for (const bomb of [
       "const s = 'x'.repeat(2 ** 27); return [{ json: { n: s.length } }];",
       "const s = 'x'.repeat(1e9); return [{ json: { n: s.length } }];",
-      "const a = []; while (true) a.push(new Array(1e5).fill(a.length)); return [];",
+      'const a = []; while (true) a.push(new Array(1e5).fill(a.length)); return [];',
       "const a = []; while (true) a.push('x'.repeat(1e6) + a.length); return [];",
       'const a = []; while (true) a.push(new Uint8Array(1e7)); return [];',
       'const a = new Array(1e9).fill(0); return [];',
@@ -210,7 +225,7 @@ describe('limits', () => {
       // A huge output: the answer is built inside the sandbox, within its memory.
       "const s = 'y'.repeat(12e6); return [{ json: { s } }, { json: { s } }, { json: { s } }];",
       // Catching the memory error does not get past it.
-      "const a = []; for (;;) { try { while (true) a.push(new Array(1e5).fill(1)); } catch (e) { a.length = 0; } }",
+      'const a = []; for (;;) { try { while (true) a.push(new Array(1e5).fill(1)); } catch (e) { a.length = 0; } }',
     ]) {
       // A generous clock, so that memory is what stops them.
       const error = await roomy.runCode({ code: bomb, mode: 'runOnceForAllItems', data }).then(
@@ -220,11 +235,13 @@ describe('limits', () => {
       expect(error, bomb).toBeInstanceOf(SandboxLimitError);
       expect((error as SandboxLimitError).kind, bomb).toBe('memory');
       expect((error as SandboxLimitError).message, bomb).toBe('Node ran out of memory');
-      expect((error as SandboxLimitError).description, bomb).toContain("memory limit (32 MB)");
+      expect((error as SandboxLimitError).description, bomb).toContain('memory limit (32 MB)');
       expect((error as SandboxLimitError).description, bomb).toContain('WORKFLOW_SANDBOX_MEMORY_MB');
     }
     await expect(ex.resolve("={{ 'z'.repeat(2 ** 26).length }}", data)).rejects.toThrow('Node ran out of memory');
-    await expect(ex.resolve('={{ (() => { const a = []; while (true) a.push(new Uint8Array(1e7)); })() }}', data)).rejects.toThrow('Node ran out of memory');
+    await expect(
+      ex.resolve('={{ (() => { const a = []; while (true) a.push(new Uint8Array(1e7)); })() }}', data),
+    ).rejects.toThrow('Node ran out of memory');
     // QuickJS refuses strings over 2^30 characters before memory runs out: a plain error.
     await expect(runAll('let s = "ab"; while (true) s = s + s; return [];')).rejects.toThrow(ExpressionError);
     // And the sandbox is fine afterwards.
@@ -240,7 +257,11 @@ describe('limits', () => {
       const instance = await createInstance(32 * 1024 * 1024);
       const sandbox = new Sandbox({ timeoutMs: 60_000, memoryBytes: 32 * 1024 * 1024 }, instance);
       const before = instance.memory.size;
-      sandbox.begin({ data: (op, args) => answerDataOperation(op, args, data), timezone: 'UTC', evaluate: () => undefined });
+      sandbox.begin({
+        data: (op, args) => answerDataOperation(op, args, data),
+        timezone: 'UTC',
+        evaluate: () => undefined,
+      });
       const bomb = sandbox.compile(name!, `(function () { ${code} })`, 'x');
       expect(() => sandbox.callApi('call', bomb), name).toThrow('Node ran out of memory');
       // Without the bound these take 0.3–2 GB before QuickJS notices.

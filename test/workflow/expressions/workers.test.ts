@@ -88,7 +88,12 @@ describe('abandoning a run', () => {
     const slow = createExpressions({ timeoutMs: 60_000, memoryBytes: 32 * 1024 * 1024, workers: 1, maxWorkers: 1 });
     try {
       expect(await slow.resolve('={{ 0 }}', data)).toBe(0); // the worker is up
-      const running = slow.runCode({ code: 'while (true) {}', mode: 'runOnceForAllItems', data, signal: controller.signal });
+      const running = slow.runCode({
+        code: 'while (true) {}',
+        mode: 'runOnceForAllItems',
+        data,
+        signal: controller.signal,
+      });
       // Queued behind it (one worker): abandoned without ever running.
       const queued = slow.resolve('={{ 1 + 1 }}', data, controller.signal);
       const reason = new Error('stopped by the test');
@@ -126,14 +131,26 @@ describe('pool size', () => {
     const two = createExpressions({ timeoutMs: LIMIT_MS, memoryBytes: 32 * 1024 * 1024, workers: 2, maxWorkers: 2 });
     const holding = new AbortController();
     try {
-      const holders = [1, 2].map(() => two.runCode({ code: 'while (true) {}', mode: 'runOnceForAllItems', data, signal: holding.signal }).catch((e: unknown) => e));
-      await waitFor(() => two.stats().inWorkers === 2, { timeoutMs: 25_000, message: 'the two endless runs to reach their workers' });
+      const holders = [1, 2].map(() =>
+        two
+          .runCode({ code: 'while (true) {}', mode: 'runOnceForAllItems', data, signal: holding.signal })
+          .catch((e: unknown) => e),
+      );
+      await waitFor(() => two.stats().inWorkers === 2, {
+        timeoutMs: 25_000,
+        message: 'the two endless runs to reach their workers',
+      });
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
       const answered: string[] = [];
       const waiting = [1, 2, 3].map((n) =>
         two.runCode({ code: 'while (true) {}', mode: 'runOnceForAllItems', data }).then(
           () => answered.push(`${n} ran`),
-          (e: SandboxLimitError) => answered.push(e.description?.includes('never started') && e.description.includes('WORKFLOW_SANDBOX_MAX_WORKERS') ? `${n} never started` : `${n}: ${e.message}`),
+          (e: SandboxLimitError) =>
+            answered.push(
+              e.description?.includes('never started') && e.description.includes('WORKFLOW_SANDBOX_MAX_WORKERS')
+                ? `${n} never started`
+                : `${n}: ${e.message}`,
+            ),
         ),
       );
       // Three runs wait and the pool is at its most: no third thread, no third run in a worker.
@@ -149,7 +166,10 @@ describe('pool size', () => {
       expect(two.stats()).toMatchObject({ workersStarted: 2, inWorkers: 2 });
       vi.useRealTimers();
       holding.abort(new Error('released by the test'));
-      expect((await Promise.all(holders)).map((e) => (e as Error).message)).toEqual(['released by the test', 'released by the test']);
+      expect((await Promise.all(holders)).map((e) => (e as Error).message)).toEqual([
+        'released by the test',
+        'released by the test',
+      ]);
     } finally {
       vi.useRealTimers();
       two.close();
@@ -161,7 +181,9 @@ describe('pool size', () => {
     try {
       await pool.resolve('={{ 1 + 1 }}', data);
       const controller = new AbortController();
-      const runaway = pool.runCode({ code: 'while (true) {}', mode: 'runOnceForAllItems', data, signal: controller.signal }).catch((e: unknown) => e);
+      const runaway = pool
+        .runCode({ code: 'while (true) {}', mode: 'runOnceForAllItems', data, signal: controller.signal })
+        .catch((e: unknown) => e);
       await waitFor(() => pool.stats().inWorkers === 1, { message: 'the endless run to reach its worker' });
       // The spare started when the only worker became busy; this run takes it (or waits for it to be up).
       expect(await pool.resolve('={{ 2 + 2 }}', data)).toBe(4);
@@ -184,7 +206,12 @@ describe('pool size', () => {
     }
     // The most at once: the kept number and a spare by default, never fewer than the kept number.
     expect(readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_WORKERS: '3' }).sandbox.maxWorkers).toBe(4);
-    expect(readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_WORKERS: '3', WORKFLOW_SANDBOX_MAX_WORKERS: '10' }).sandbox.maxWorkers).toBe(10);
-    expect(() => readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_WORKERS: '3', WORKFLOW_SANDBOX_MAX_WORKERS: '2' })).toThrow(/WORKFLOW_SANDBOX_MAX_WORKERS/);
+    expect(
+      readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_WORKERS: '3', WORKFLOW_SANDBOX_MAX_WORKERS: '10' }).sandbox
+        .maxWorkers,
+    ).toBe(10);
+    expect(() =>
+      readSettings(readWorkflowSettings, { WORKFLOW_SANDBOX_WORKERS: '3', WORKFLOW_SANDBOX_MAX_WORKERS: '2' }),
+    ).toThrow(/WORKFLOW_SANDBOX_MAX_WORKERS/);
   });
 });

@@ -40,7 +40,9 @@ export class BlogAuth {
       }
     }
     if (!agent) {
-      throw new HttpError(401, UNAUTHORIZED, token ? 'invalid_api_key' : 'missing_api_key', undefined, { 'WWW-Authenticate': 'Bearer' });
+      throw new HttpError(401, UNAUTHORIZED, token ? 'invalid_api_key' : 'missing_api_key', undefined, {
+        'WWW-Authenticate': 'Bearer',
+      });
     }
     return agent;
   }

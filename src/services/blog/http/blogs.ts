@@ -22,10 +22,24 @@ const Blog = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
 });
 
-const BlogsList = Type.Object({ blogs: Type.Array(Blog), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() });
+const BlogsList = Type.Object({
+  blogs: Type.Array(Blog),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
 
 export function blogRoutes(app: App, reading: Reading) {
-  app.get('/api/blogs', { schema: { tags, summary: 'Verified blogs', querystring: BlogsQuery, response: { 200: BlogsList, ...errorResponses(400) } } }, async (request, reply) =>
-    sendCached(request, reply, await reading.blogs(request.query)),
+  app.get(
+    '/api/blogs',
+    {
+      schema: {
+        tags,
+        summary: 'Verified blogs',
+        querystring: BlogsQuery,
+        response: { 200: BlogsList, ...errorResponses(400) },
+      },
+    },
+    async (request, reply) => sendCached(request, reply, await reading.blogs(request.query)),
   );
 }

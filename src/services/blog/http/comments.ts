@@ -19,13 +19,34 @@ const CommentsList = Type.Object({ comments: Type.Array(Comment) });
 const CommentCreated = Type.Object({ success: Type.Boolean(), comment: Comment });
 
 export function commentRoutes(app: App, engagement: Engagement, auth: BlogAuth, limits: BlogLimits) {
-  app.get('/api/posts/:postId/comments', { schema: { tags, summary: 'Comments on a post, oldest first', params: PostIdParams, response: { 200: CommentsList, ...errorResponses(400, 404) } } }, async (request) => ({
-    comments: await engagement.listComments(request.params.postId),
-  }));
+  app.get(
+    '/api/posts/:postId/comments',
+    {
+      schema: {
+        tags,
+        summary: 'Comments on a post, oldest first',
+        params: PostIdParams,
+        response: { 200: CommentsList, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => ({
+      comments: await engagement.listComments(request.params.postId),
+    }),
+  );
 
   app.post(
     '/api/posts/:postId/comments',
-    { schema: { tags, summary: 'Comment on a post', params: PostIdParams, body: CommentBody, response: { 201: CommentCreated, ...errorResponses(400, 401, 404, 413, 415, 429) } }, ...auth.required, config: limits.other },
+    {
+      schema: {
+        tags,
+        summary: 'Comment on a post',
+        params: PostIdParams,
+        body: CommentBody,
+        response: { 201: CommentCreated, ...errorResponses(400, 401, 404, 413, 415, 429) },
+      },
+      ...auth.required,
+      config: limits.other,
+    },
     async (request, reply) => {
       const comment = await engagement.addComment(request.blogAgent!, request.params.postId, request.body.content);
       reply.code(201);

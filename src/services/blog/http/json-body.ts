@@ -11,7 +11,15 @@ export function acceptUndeclaredJson(app: App): void {
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
     const parsed = jsonOfText(body as string);
-    if (parsed === NOT_JSON) return done(new HttpError(415, 'The request body must be JSON (send it with Content-Type: application/json).', 'unsupported_media_type'), undefined);
+    if (parsed === NOT_JSON)
+      return done(
+        new HttpError(
+          415,
+          'The request body must be JSON (send it with Content-Type: application/json).',
+          'unsupported_media_type',
+        ),
+        undefined,
+      );
     done(null, parsed);
   });
 }

@@ -7,8 +7,10 @@ import { DomainError } from '../../../platform/errors.js';
 import type { App } from '../../../platform/http.js';
 
 const SLUG_RULE = '3-63 lowercase letters, digits and hyphens, starting and ending with a letter or digit';
-const POST_SLUG_RULE = 'lowercase letters, digits and hyphens, at least 2 characters, starting and ending with a letter or digit';
-const WHOLE = (name: string, min: number, max?: number) => `${name} must be a whole number ${max === undefined ? `of ${min} or more` : `from ${min} to ${max}`}`;
+const POST_SLUG_RULE =
+  'lowercase letters, digits and hyphens, at least 2 characters, starting and ending with a letter or digit';
+const WHOLE = (name: string, min: number, max?: number) =>
+  `${name} must be a whole number ${max === undefined ? `of ${min} or more` : `from ${min} to ${max}`}`;
 
 /** Sentences by the part and field that failed; `route` entries win for the route they name. */
 const SENTENCES: Record<string, string> = {
@@ -49,9 +51,14 @@ interface SchemaError {
 
 /** The plain sentence for a failed check, or undefined to keep the platform's message. */
 function plainSentence(route: string, part: string, error: SchemaError): string | undefined {
-  if (error.keyword === 'required' && !error.instancePath) return REQUIRED[route] ?? `${String(error.params.missingProperty)} is required`;
-  if (error.keyword === 'additionalProperties') return route === 'PATCH /api/profile' ? `Only name, bio and avatarUrl can be changed (not ${String(error.params.additionalProperty)})` : undefined;
-  if (error.keyword === 'minProperties') return route === 'PATCH /api/profile' ? 'Send at least one of name, bio and avatarUrl' : undefined;
+  if (error.keyword === 'required' && !error.instancePath)
+    return REQUIRED[route] ?? `${String(error.params.missingProperty)} is required`;
+  if (error.keyword === 'additionalProperties')
+    return route === 'PATCH /api/profile'
+      ? `Only name, bio and avatarUrl can be changed (not ${String(error.params.additionalProperty)})`
+      : undefined;
+  if (error.keyword === 'minProperties')
+    return route === 'PATCH /api/profile' ? 'Send at least one of name, bio and avatarUrl' : undefined;
   const field = error.instancePath.split('/')[1];
   if (!field) return part === 'body' ? 'The request body must be a JSON object' : undefined;
   const key = `${part}.${decodeURIComponent(field)}`;
@@ -67,10 +74,13 @@ export function plainValidationMessages(app: App): void {
     if (route.schema && !(route.schema as { hide?: boolean }).hide) route.attachValidation = true;
   });
   app.addHook('preHandler', async (request: FastifyRequest) => {
-    const failure = request.validationError as (Error & { validation?: SchemaError[]; validationContext?: string }) | undefined;
+    const failure = request.validationError as
+      (Error & { validation?: SchemaError[]; validationContext?: string }) | undefined;
     if (!failure) return;
     const first = failure.validation?.[0];
-    const sentence = first ? plainSentence(`${request.method} ${request.routeOptions.url}`, failure.validationContext ?? 'body', first) : undefined;
+    const sentence = first
+      ? plainSentence(`${request.method} ${request.routeOptions.url}`, failure.validationContext ?? 'body', first)
+      : undefined;
     if (!sentence) throw failure;
     throw new DomainError('invalid', sentence, 'validation_error');
   });

@@ -40,21 +40,50 @@ export interface ProfileRouteDeps {
 }
 
 export function profileRoutes(app: App, { registration, agents, auth, urls, limits }: ProfileRouteDeps) {
-  const view = (a: AgentRow) => ({ id: a.id, name: a.name, slug: a.slug, email: a.email, bio: a.bio, avatarUrl: a.avatar_url, url: urls.blog(a.slug) });
+  const view = (a: AgentRow) => ({
+    id: a.id,
+    name: a.name,
+    slug: a.slug,
+    email: a.email,
+    bio: a.bio,
+    avatarUrl: a.avatar_url,
+    url: urls.blog(a.slug),
+  });
 
   app.get(
     '/api/profile',
-    { schema: { tags, summary: "The caller's profile", response: { 200: ProfileResult, ...errorResponses(400, 401, 429) } }, ...auth.required, config: limits.other },
-    async (request) => ({ success: true, message: 'Your profile', agent: view((await agents.byId(request.blogAgent!.id))!) }),
+    {
+      schema: {
+        tags,
+        summary: "The caller's profile",
+        response: { 200: ProfileResult, ...errorResponses(400, 401, 429) },
+      },
+      ...auth.required,
+      config: limits.other,
+    },
+    async (request) => ({
+      success: true,
+      message: 'Your profile',
+      agent: view((await agents.byId(request.blogAgent!.id))!),
+    }),
   );
 
   app.patch(
     '/api/profile',
     {
-      schema: { tags, summary: 'Change name, bio or avatar', body: ProfileBody, response: { 200: ProfileResult, ...errorResponses(400, 401, 413, 415, 429) } },
+      schema: {
+        tags,
+        summary: 'Change name, bio or avatar',
+        body: ProfileBody,
+        response: { 200: ProfileResult, ...errorResponses(400, 401, 413, 415, 429) },
+      },
       ...auth.required,
       config: limits.other,
     },
-    async (request) => ({ success: true, message: 'Profile updated', agent: view(await registration.updateProfile(request.blogAgent!, request.body)) }),
+    async (request) => ({
+      success: true,
+      message: 'Profile updated',
+      agent: view(await registration.updateProfile(request.blogAgent!, request.body)),
+    }),
   );
 }

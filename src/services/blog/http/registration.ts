@@ -24,7 +24,12 @@ const VerifyQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 
 const RegisterResult = Type.Object({
   success: Type.Boolean(),
   message: Type.String(),
-  agent: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), slug: Type.String(), email: Type.String() }),
+  agent: Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    slug: Type.String(),
+    email: Type.String(),
+  }),
 });
 const VerifyResult = Type.Object({
   success: Type.Boolean(),
@@ -35,10 +40,25 @@ const VerifyResult = Type.Object({
 });
 const KeyResult = Type.Object({ success: Type.Boolean(), message: Type.String(), apiKey: Type.String() });
 
-export function registrationRoutes(app: App, registration: Registration, auth: BlogAuth, limits: BlogLimits, apiBase: () => string, urls: BlogUrls) {
+export function registrationRoutes(
+  app: App,
+  registration: Registration,
+  auth: BlogAuth,
+  limits: BlogLimits,
+  apiBase: () => string,
+  urls: BlogUrls,
+) {
   app.post(
     '/api/register',
-    { schema: { tags, summary: 'Register an agent: a verification e-mail follows', body: RegisterBody, response: { 200: RegisterResult, ...errorResponses(400, 409, 413, 415, 429) } }, config: limits.register },
+    {
+      schema: {
+        tags,
+        summary: 'Register an agent: a verification e-mail follows',
+        body: RegisterBody,
+        response: { 200: RegisterResult, ...errorResponses(400, 409, 413, 415, 429) },
+      },
+      config: limits.register,
+    },
     async (request) => {
       const agent = await registration.register(request.body);
       return { success: true, message: 'Registration successful! Check your email to verify your account.', agent };
@@ -47,10 +67,21 @@ export function registrationRoutes(app: App, registration: Registration, auth: B
 
   app.post(
     '/api/resend-verification',
-    { schema: { tags, summary: 'Send a fresh verification link to a pending registration', body: ResendBody, response: { 200: Success, ...errorResponses(400, 413, 415, 429) } }, config: limits.register },
+    {
+      schema: {
+        tags,
+        summary: 'Send a fresh verification link to a pending registration',
+        body: ResendBody,
+        response: { 200: Success, ...errorResponses(400, 413, 415, 429) },
+      },
+      config: limits.register,
+    },
     async (request) => {
       await registration.resend(request.body.email);
-      return { success: true, message: 'If that address has a pending registration, a new verification e-mail is on its way.' };
+      return {
+        success: true,
+        message: 'If that address has a pending registration, a new verification e-mail is on its way.',
+      };
     },
   );
 
@@ -83,7 +114,9 @@ export function registrationRoutes(app: App, registration: Registration, auth: B
       };
       const accept = request.headers.accept ?? '';
       if (accept.includes('application/json') && !accept.includes('text/html')) return json;
-      reply.type('text/html; charset=utf-8').header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+      reply
+        .type('text/html; charset=utf-8')
+        .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
       return pageShell({
         title: 'Your blog is live',
         inlineStyle: true,
@@ -102,7 +135,15 @@ export function registrationRoutes(app: App, registration: Registration, auth: B
 
   app.post(
     '/api/regenerate-key',
-    { schema: { tags, summary: 'Replace the API key (the old one stops working)', response: { 200: KeyResult, ...errorResponses(400, 401, 413, 415, 429) } }, ...auth.required, config: limits.other },
+    {
+      schema: {
+        tags,
+        summary: 'Replace the API key (the old one stops working)',
+        response: { 200: KeyResult, ...errorResponses(400, 401, 413, 415, 429) },
+      },
+      ...auth.required,
+      config: limits.other,
+    },
     async (request, reply) => {
       const apiKey = await registration.regenerateKey(request.blogAgent!);
       reply.header('Cache-Control', 'no-store');

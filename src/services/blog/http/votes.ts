@@ -12,7 +12,20 @@ const VoteResult = Type.Object({ success: Type.Boolean(), votes: Votes });
 export function voteRoutes(app: App, engagement: Engagement, auth: BlogAuth, limits: BlogLimits) {
   app.post(
     '/api/posts/:postId/vote',
-    { schema: { tags, summary: 'Vote on a post (a second vote replaces the first)', params: PostIdParams, body: VoteBody, response: { 200: VoteResult, ...errorResponses(400, 401, 404, 413, 415, 429) } }, ...auth.required, config: limits.other },
-    async (request) => ({ success: true, votes: await engagement.vote(request.blogAgent!, request.params.postId, request.body.vote) }),
+    {
+      schema: {
+        tags,
+        summary: 'Vote on a post (a second vote replaces the first)',
+        params: PostIdParams,
+        body: VoteBody,
+        response: { 200: VoteResult, ...errorResponses(400, 401, 404, 413, 415, 429) },
+      },
+      ...auth.required,
+      config: limits.other,
+    },
+    async (request) => ({
+      success: true,
+      votes: await engagement.vote(request.blogAgent!, request.params.postId, request.body.vote),
+    }),
   );
 }

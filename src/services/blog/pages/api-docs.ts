@@ -43,7 +43,8 @@ function describeSchema(s: SchemaObject | undefined): string {
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(', ');
   const parts = [Array.isArray(s.type) ? s.type.join(' or ') : (s.type ?? 'any')];
   if (s.format) parts.push(`format ${s.format}`);
-  if (s.minLength !== undefined || s.maxLength !== undefined) parts.push(`${s.minLength ?? 0}–${s.maxLength ?? '∞'} characters`);
+  if (s.minLength !== undefined || s.maxLength !== undefined)
+    parts.push(`${s.minLength ?? 0}–${s.maxLength ?? '∞'} characters`);
   if (s.minimum !== undefined || s.maximum !== undefined) parts.push(`${s.minimum ?? '−∞'}–${s.maximum ?? '∞'}`);
   if (s.pattern) parts.push(`pattern ${s.pattern}`);
   if (s.type === 'array' && s.items) parts.push(`of ${describeSchema(s.items)}`);
@@ -59,7 +60,12 @@ function fields(schema: SchemaObject | undefined): string {
 }
 
 function operation(method: string, path: string, op: Operation): string {
-  const params = (op.parameters ?? []).map((p) => `<li><code>${e(p.name)}</code> (${e(p.in)}${p.required ? ', required' : ''}): ${e(describeSchema(p.schema))}</li>`).join('');
+  const params = (op.parameters ?? [])
+    .map(
+      (p) =>
+        `<li><code>${e(p.name)}</code> (${e(p.in)}${p.required ? ', required' : ''}): ${e(describeSchema(p.schema))}</li>`,
+    )
+    .join('');
   const body = op.requestBody?.content?.['application/json']?.schema;
   const answers = Object.entries(op.responses ?? {})
     .map(([status, r]) => {
@@ -73,7 +79,9 @@ function operation(method: string, path: string, op: Operation): string {
 }
 
 export function apiDocsPage(doc: OpenApiDocument, apiBase: string, home: string): string {
-  const ops = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => operation(method, path, op)));
+  const ops = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => operation(method, path, op)),
+  );
   return pageShell({
     title: `${doc.info?.title ?? 'Blog'} API`,
     description: doc.info?.description,
@@ -93,7 +101,8 @@ ${ops.join('\n')}
 export function apiIndex(apiBase: string, home: string) {
   return {
     service: 'Hamlet blog',
-    description: 'Agent blog publishing: agents register, verify their e-mail, and publish markdown posts to <slug>.<blog domain>.',
+    description:
+      'Agent blog publishing: agents register, verify their e-mail, and publish markdown posts to <slug>.<blog domain>.',
     docs: `${apiBase}/api-docs`,
     openapi: `${apiBase}/openapi.json`,
     docsJson: `${apiBase}/docs/json`,

@@ -29,7 +29,9 @@ export function pageShell(m: PageMeta): string {
     m.siteName ? `<meta property="og:site_name" content="${e(m.siteName)}">` : '',
     m.publishedAt ? `<meta property="article:published_time" content="${e(m.publishedAt)}">` : '',
     `<meta name="twitter:card" content="summary">`,
-    m.feedUrl ? `<link rel="alternate" type="application/rss+xml" title="${e(m.siteName ?? m.title)}" href="${e(m.feedUrl)}">` : '',
+    m.feedUrl
+      ? `<link rel="alternate" type="application/rss+xml" title="${e(m.siteName ?? m.title)}" href="${e(m.feedUrl)}">`
+      : '',
   ]
     .filter(Boolean)
     .join('\n');

@@ -19,9 +19,11 @@ import { blogHome, frontPage, notFoundPage, PAGE_SIZE, postPage } from './templa
 
 // Blog pages may show images from anywhere over http(s) (avatars, images in posts), nothing
 // else from outside, and run no script.
-const CSP = "default-src 'none'; img-src https: http: data:; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; img-src https: http: data:; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 // Pages served from the API's address carry their stylesheet inline (it has no /style.css of its own to point at).
-const INLINE_CSP = "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const INLINE_CSP =
+  "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const PLATFORM_PAGE_SIZE = 50;
 const FRONT_FEATURED = 5;
 const FRONT_RECENT = 10;
@@ -36,14 +38,18 @@ interface Rendered {
 }
 
 class PageError extends Error {
-  constructor(public readonly status: number, message: string) {
+  constructor(
+    public readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
 
 function pageNumber(raw: unknown): number {
   if (raw === undefined) return 1;
-  if (typeof raw !== 'string' || !/^\d{1,6}$/.test(raw) || Number(raw) < 1) throw new PageError(400, 'The page number must be a whole number from 1.');
+  if (typeof raw !== 'string' || !/^\d{1,6}$/.test(raw) || Number(raw) < 1)
+    throw new PageError(400, 'The page number must be a whole number from 1.');
   return Number(raw);
 }
 
@@ -82,12 +88,25 @@ export function registerPageRoutes(app: App, deps: PageDeps) {
           page === 1 ? posts.list({ limit: FRONT_RECENT, offset: 0, sort: 'newest' }) : [],
         ]);
         if (page > 1 && rows.length === 0) throw new PageError(404, 'There are no blogs on this page.');
-        const body = frontPage(urls, { totals, featured, recent, blogs: rows, page, pageSize: PLATFORM_PAGE_SIZE, apiBase: deps.apiBase() });
+        const body = frontPage(urls, {
+          totals,
+          featured,
+          recent,
+          blogs: rows,
+          page,
+          pageSize: PLATFORM_PAGE_SIZE,
+          apiBase: deps.apiBase(),
+        });
         return { type: html, body, ttlMs: FEATURED_TTL_MS };
       }
       if (site.kind !== 'blog') throw new PageError(404, 'There is no blog at this address.');
       const agent = await verifiedAgent(site.slug);
-      const list = await posts.list({ limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, sort: 'newest', agentId: agent.id });
+      const list = await posts.list({
+        limit: PAGE_SIZE,
+        offset: (page - 1) * PAGE_SIZE,
+        sort: 'newest',
+        agentId: agent.id,
+      });
       if (page > 1 && list.length === 0) throw new PageError(404, 'There are no posts on this page.');
       return { type: html, body: blogHome(urls, agent, list, page) };
     },
@@ -104,7 +123,10 @@ export function registerPageRoutes(app: App, deps: PageDeps) {
     async feed(site: Site): Promise<Rendered> {
       if (site.kind !== 'blog') throw new PageError(404, 'Feeds belong to blogs: this address has none.');
       const agent = await verifiedAgent(site.slug);
-      return { type: 'application/rss+xml; charset=utf-8', body: rssFeed(urls, agent, await posts.feed(agent.id, FEED_SIZE)) };
+      return {
+        type: 'application/rss+xml; charset=utf-8',
+        body: rssFeed(urls, agent, await posts.feed(agent.id, FEED_SIZE)),
+      };
     },
 
     async sitemap(site: Site): Promise<Rendered> {
@@ -123,9 +145,17 @@ export function registerPageRoutes(app: App, deps: PageDeps) {
   };
 
   /** Renders through the cache, answering 304 when the client's copy is current. */
-  async function serve(request: FastifyRequest, reply: FastifyReply, key: string, render: (site: Site) => Promise<Rendered>) {
+  async function serve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    render: (site: Site) => Promise<Rendered>,
+  ) {
     const site = siteFor(request.headers.host, domain);
-    reply.header('Content-Security-Policy', CSP).header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'strict-origin-when-cross-origin');
+    reply
+      .header('Content-Security-Policy', CSP)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Referrer-Policy', 'strict-origin-when-cross-origin');
     const cacheKey = `page:${site.kind === 'blog' ? site.slug : site.kind}:${key}`;
     const now = clock.ms();
     let hit = cache.get(cacheKey, now);
@@ -136,7 +166,10 @@ export function registerPageRoutes(app: App, deps: PageDeps) {
         hit = cache.set(cacheKey, r.body, now, generation, { type: r.type, ttlMs: r.ttlMs });
       } catch (err) {
         if (!(err instanceof PageError)) throw err;
-        return reply.code(err.status).type(html).send(notFoundPage(err.message, urls.platform(), err.status === 400 ? 'Bad request' : 'Not found'));
+        return reply
+          .code(err.status)
+          .type(html)
+          .send(notFoundPage(err.message, urls.platform(), err.status === 400 ? 'Bad request' : 'Not found'));
       }
     }
     reply.header('ETag', hit.etag).header('Cache-Control', 'public, max-age=0, must-revalidate');
@@ -155,21 +188,32 @@ export function registerPageRoutes(app: App, deps: PageDeps) {
   /** The API's root URL: what this is and where its docs are (JSON when only JSON is accepted). */
   function answerApiIndex(request: FastifyRequest, reply: FastifyReply) {
     const accept = request.headers.accept ?? '';
-    if (accept.includes('application/json') && !accept.includes('text/html')) return reply.send(apiIndex(deps.apiBase(), urls.platform()));
-    return reply.type(html).header('Content-Security-Policy', INLINE_CSP).send(apiIndexPage(deps.apiBase(), urls.platform()));
+    if (accept.includes('application/json') && !accept.includes('text/html'))
+      return reply.send(apiIndex(deps.apiBase(), urls.platform()));
+    return reply
+      .type(html)
+      .header('Content-Security-Policy', INLINE_CSP)
+      .send(apiIndexPage(deps.apiBase(), urls.platform()));
   }
 
   // The OpenAPI document at upstream's address, and the same rendered for people.
   const openapi = () => ({ ...(app.swagger() as object), servers: [{ url: deps.apiBase() }] });
   app.get('/openapi.json', hide, (_request, reply) => reply.header('Access-Control-Allow-Origin', '*').send(openapi()));
   app.get('/api-docs', hide, (_request, reply) =>
-    reply.type(html).header('Content-Security-Policy', INLINE_CSP).send(apiDocsPage(openapi() as OpenApiDocument, deps.apiBase(), urls.platform())),
+    reply
+      .type(html)
+      .header('Content-Security-Policy', INLINE_CSP)
+      .send(apiDocsPage(openapi() as OpenApiDocument, deps.apiBase(), urls.platform())),
   );
 
   app.get('/rss.xml', hide, (request, reply) => serve(request, reply, 'feed', (site) => renderers.feed(site)));
   app.get('/feed', hide, (request, reply) => serve(request, reply, 'feed', (site) => renderers.feed(site)));
-  app.get('/sitemap.xml', hide, (request, reply) => serve(request, reply, 'sitemap', (site) => renderers.sitemap(site)));
-  app.get('/style.css', hide, (_request, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET));
+  app.get('/sitemap.xml', hide, (request, reply) =>
+    serve(request, reply, 'sitemap', (site) => renderers.sitemap(site)),
+  );
+  app.get('/style.css', hide, (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET),
+  );
   app.get('/robots.txt', hide, (request, reply) => {
     const site = siteFor(request.headers.host, domain);
     const sitemap = site.kind === 'blog' ? `${urls.blog(site.slug)}/sitemap.xml` : `${urls.platform()}/sitemap.xml`;

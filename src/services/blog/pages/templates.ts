@@ -17,7 +17,8 @@ export const PAGE_SIZE = 20;
 /** The agent's avatar, or (as upstream) the first letter of its name in a circle. */
 function avatar(agent: { name: string; avatar_url: string | null }, small = false): string {
   const cls = small ? 'avatar small' : 'avatar';
-  if (agent.avatar_url) return `<img class="${cls}" src="${e(agent.avatar_url)}" alt="" referrerpolicy="no-referrer" loading="lazy">`;
+  if (agent.avatar_url)
+    return `<img class="${cls}" src="${e(agent.avatar_url)}" alt="" referrerpolicy="no-referrer" loading="lazy">`;
   const initial = [...agent.name.trim()][0]?.toUpperCase() ?? '?';
   return `<span class="${cls}" aria-hidden="true">${e(initial)}</span>`;
 }
@@ -32,7 +33,9 @@ function pager(page: number, hasNext: boolean): string {
 /** A post card; `withAuthor` for lists that mix blogs (the front page). */
 function postCard(urls: BlogUrls, p: PostSummaryRow, withAuthor: boolean): string {
   const href = withAuthor ? urls.post(p.agent_slug, p.slug) : `/${p.slug}`;
-  const author = withAuthor ? `<a href="${e(urls.blog(p.agent_slug))}/">${avatar({ name: p.agent_name, avatar_url: p.agent_avatar }, true)}${e(p.agent_name)}</a> · ` : '';
+  const author = withAuthor
+    ? `<a href="${e(urls.blog(p.agent_slug))}/">${avatar({ name: p.agent_name, avatar_url: p.agent_avatar }, true)}${e(p.agent_name)}</a> · `
+    : '';
   return `<article class="card">
 <h2><a href="${e(href)}">${e(p.title)}</a></h2>
 <div class="meta">${author}<time datetime="${e(p.published_at)}">${longDate(p.published_at)}</time> · ▲ ${p.upvotes} ▼ ${p.downvotes} · ${plural(p.comment_count, 'comment')}</div>
@@ -43,7 +46,9 @@ function postCard(urls: BlogUrls, p: PostSummaryRow, withAuthor: boolean): strin
 
 export function blogHome(urls: BlogUrls, agent: AgentRow, posts: PostSummaryRow[], page: number): string {
   const blogUrl = urls.blog(agent.slug);
-  const cards = posts.length ? posts.map((p) => postCard(urls, p, false)).join('\n') : '<p class="muted">No posts yet.</p>';
+  const cards = posts.length
+    ? posts.map((p) => postCard(urls, p, false)).join('\n')
+    : '<p class="muted">No posts yet.</p>';
   return pageShell({
     title: `${agent.name}'s Blog`,
     description: agent.bio ?? `Posts by ${agent.name}`,
@@ -64,12 +69,19 @@ ${pager(page, agent.post_count > page * PAGE_SIZE)}`,
   });
 }
 
-export function postPage(urls: BlogUrls, apiBase: string, agent: AgentRow, post: PostRow, comments: CommentWithAuthor[]): string {
+export function postPage(
+  urls: BlogUrls,
+  apiBase: string,
+  agent: AgentRow,
+  post: PostRow,
+  comments: CommentWithAuthor[],
+): string {
   const blogUrl = urls.blog(agent.slug);
   const list = comments.length
     ? `<ul>${comments
         .map(
-          (c) => `<li><div class="meta">${c.author_slug ? `<a href="${e(urls.blog(c.author_slug))}">${e(c.author_name ?? 'Unknown')}</a>` : e(c.author_name ?? 'Unknown')} · <time datetime="${e(c.created_at)}">${longDate(c.created_at)}</time></div><div class="comment-text">${e(c.content)}</div></li>`,
+          (c) =>
+            `<li><div class="meta">${c.author_slug ? `<a href="${e(urls.blog(c.author_slug))}">${e(c.author_name ?? 'Unknown')}</a>` : e(c.author_name ?? 'Unknown')} · <time datetime="${e(c.created_at)}">${longDate(c.created_at)}</time></div><div class="comment-text">${e(c.content)}</div></li>`,
         )
         .join('')}</ul>`
     : '<p class="muted">No comments yet.</p>';
@@ -118,13 +130,16 @@ export function frontPage(urls: BlogUrls, d: FrontPageData): string {
   const directory = d.blogs.length
     ? `<ul class="directory">${d.blogs
         .map(
-          (b) => `<li>${avatar(b, true)}<div><a href="${e(urls.blog(b.slug))}/">${e(b.name)}</a> <span class="muted">@${e(b.slug)} · ${plural(b.post_count, 'post')}</span>${b.bio ? `<p class="muted">${e(b.bio)}</p>` : ''}</div></li>`,
+          (b) =>
+            `<li>${avatar(b, true)}<div><a href="${e(urls.blog(b.slug))}/">${e(b.name)}</a> <span class="muted">@${e(b.slug)} · ${plural(b.post_count, 'post')}</span>${b.bio ? `<p class="muted">${e(b.bio)}</p>` : ''}</div></li>`,
         )
         .join('\n')}</ul>`
     : '<p class="muted">No blogs yet.</p>';
   const firstPage = d.page === 1;
   const section = (title: string, cls: string, posts: PostSummaryRow[]) =>
-    firstPage && posts.length ? `<section class="${cls}"><h2>${title}</h2>\n${posts.map((p) => postCard(urls, p, true)).join('\n')}</section>` : '';
+    firstPage && posts.length
+      ? `<section class="${cls}"><h2>${title}</h2>\n${posts.map((p) => postCard(urls, p, true)).join('\n')}</section>`
+      : '';
   return pageShell({
     title: 'Agent blogs',
     description: 'Blogs written by AI agents: featured and recent posts, and every blog.',
@@ -144,5 +159,9 @@ ${pager(d.page, d.totals.blogs > d.page * d.pageSize)}
 }
 
 export function notFoundPage(message: string, home: string, title = 'Not found'): string {
-  return pageShell({ title, home, body: `<h1>${e(title)}</h1><p>${e(message)}</p><p><a href="${e(home)}/">Go to the front page: all blogs</a></p>` });
+  return pageShell({
+    title,
+    home,
+    body: `<h1>${e(title)}</h1><p>${e(message)}</p><p><a href="${e(home)}/">Go to the front page: all blogs</a></p>`,
+  });
 }

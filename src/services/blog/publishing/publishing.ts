@@ -37,7 +37,13 @@ export class Publishing {
     const { html, summary } = await this.renderer.render(input.content, input.title);
     const outcome = await this.posts.publish(
       agent.id,
-      { ...input, generatedSlug: slugify(input.title), html, excerpt: firstChars(input.content, EXCERPT_CHARS), description: summary },
+      {
+        ...input,
+        generatedSlug: slugify(input.title),
+        html,
+        excerpt: firstChars(input.content, EXCERPT_CHARS),
+        description: summary,
+      },
       this.clock.now().toISOString(),
     );
     await this.changes.announce();

@@ -49,7 +49,15 @@ export class Reading {
     return this.cached(`blogs:${q.limit}:${q.offset}:${q.sort}`, async () => {
       const { rows, total } = await this.deps.agents.listBlogs(q);
       return {
-        blogs: rows.map((r) => ({ id: r.id, name: r.name, slug: r.slug, bio: r.bio, url: this.deps.urls.blog(r.slug), postCount: r.post_count, createdAt: r.created_at })),
+        blogs: rows.map((r) => ({
+          id: r.id,
+          name: r.name,
+          slug: r.slug,
+          bio: r.bio,
+          url: this.deps.urls.blog(r.slug),
+          postCount: r.post_count,
+          createdAt: r.created_at,
+        })),
         total,
         limit: q.limit,
         offset: q.offset,
@@ -82,7 +90,8 @@ export class Reading {
   async featuredRows(limit: number): Promise<PostSummaryRow[]> {
     const now = this.deps.clock.ms();
     const pool = await this.deps.posts.recentPublished(FEATURED_POOL);
-    const score = (r: PostSummaryRow) => r.upvotes - r.downvotes + Math.max(0, 7 - (now - Date.parse(r.published_at)) / 86_400_000);
+    const score = (r: PostSummaryRow) =>
+      r.upvotes - r.downvotes + Math.max(0, 7 - (now - Date.parse(r.published_at)) / 86_400_000);
     return pool
       .map((r) => ({ r, s: score(r) }))
       .sort((a, b) => b.s - a.s || b.r.published_at.localeCompare(a.r.published_at) || a.r.id.localeCompare(b.r.id))

@@ -11,8 +11,14 @@ export function safeAvatarUrl(raw: string | null | undefined): string | null {
   } catch {
     throw invalidAvatar();
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || !url.hostname) throw invalidAvatar();
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || !url.hostname)
+    throw invalidAvatar();
   return url.href;
 }
 
-const invalidAvatar = () => new DomainError('invalid', 'Avatar URL must be an http:// or https:// address (no user name or password in it)', 'invalid_avatar_url');
+const invalidAvatar = () =>
+  new DomainError(
+    'invalid',
+    'Avatar URL must be an http:// or https:// address (no user name or password in it)',
+    'invalid_avatar_url',
+  );

@@ -5,7 +5,8 @@ import type { Kysely } from 'kysely';
 import type { ComposedMail, Mailer } from '../../../platform/mailer.js';
 
 /** The first post the welcome texts suggest (its opening heading is the title: shown once). */
-export const FIRST_POST_JSON = '{"title":"Hello world","content":"# Hello world\\n\\nMy first post.","status":"published"}';
+export const FIRST_POST_JSON =
+  '{"title":"Hello world","content":"# Hello world\\n\\nMy first post.","status":"published"}';
 
 export class RegistrationMails {
   constructor(

@@ -26,7 +26,9 @@ export const REGISTRATION_SLUG = '^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$';
 
 /** Subdomains the platform keeps for itself (upstream's list). */
 const RESERVED_SLUGS = new Set(
-  'www api admin dashboard app blog blogs about contact help support docs api-docs login logout register signup signin verify settings account profile user users agent agents post posts static assets public private mail email cdn img image images video videos file files download uploads media status health'.split(' '),
+  'www api admin dashboard app blog blogs about contact help support docs api-docs login logout register signup signin verify settings account profile user users agent agents post posts static assets public private mail email cdn img image images video videos file files download uploads media status health'.split(
+    ' ',
+  ),
 );
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -91,7 +93,10 @@ export class Registration {
 
   async register(input: RegistrationInput) {
     const slug = input.slug.trim().toLowerCase();
-    if (RESERVED_SLUGS.has(slug)) throw new DomainError('invalid', `The slug "${slug}" is reserved. Please choose another.`, 'slug_reserved', { reserved: true });
+    if (RESERVED_SLUGS.has(slug))
+      throw new DomainError('invalid', `The slug "${slug}" is reserved. Please choose another.`, 'slug_reserved', {
+        reserved: true,
+      });
     const { email, key } = normalizeEmail(input.email);
     const token = uuid();
     const agentId = uuid();
@@ -124,7 +129,9 @@ export class Registration {
     const token = uuid();
     const mail = await this.deps.mails.verification(pending, token);
     // Verified or replaced meanwhile: nothing to send.
-    const renewed = await this.deps.agents.renewToken(pending, this.token(pending.id, token), (trx) => this.deps.mails.queue(mail, trx));
+    const renewed = await this.deps.agents.renewToken(pending, this.token(pending.id, token), (trx) =>
+      this.deps.mails.queue(mail, trx),
+    );
     if (renewed) this.deps.onVerificationLink?.(pending.email, this.deps.mails.verificationLink(token));
   }
 
@@ -162,7 +169,12 @@ export class Registration {
   /** Revokes the caller's keys and issues a new one (upstream's POST /api/regenerate-key). */
   async regenerateKey(agent: Caller): Promise<string> {
     const key = mintKey('blog');
-    const mail = await this.deps.mails.key(agent, key, this.deps.urls.blog(agent.slug), 'Your new AI Agent Blog API key');
+    const mail = await this.deps.mails.key(
+      agent,
+      key,
+      this.deps.urls.blog(agent.slug),
+      'Your new AI Agent Blog API key',
+    );
     return this.deps.db.kysely.transaction().execute(async (trx) => {
       await this.deps.keys.revoke({ service: 'blog', ownerId: agent.id }, trx);
       await this.deps.keys.create('blog', { ownerId: agent.id, name: 'regenerated', key }, trx);

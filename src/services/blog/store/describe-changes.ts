@@ -16,8 +16,13 @@ export const describeBlogChange: WorldChangeDescriber = (c, lookup) => {
     const slug = String(row.slug);
     if (c.change === 'added') return { kind: 'agent.registered', subject: slug, text: `blog agent ${slug} registered` };
     if (c.change === 'removed') return { kind: 'agent.deleted', subject: slug, text: `blog agent ${slug} deleted` };
-    if (meaningful.includes('verified') && c.after?.verified) return { kind: 'agent.verified', subject: slug, text: `blog agent ${slug} verified` };
-    return { kind: 'agent.changed', subject: slug, text: `blog agent ${slug}: ${fieldChanges(c.before!, c.after!, meaningful)}` };
+    if (meaningful.includes('verified') && c.after?.verified)
+      return { kind: 'agent.verified', subject: slug, text: `blog agent ${slug} verified` };
+    return {
+      kind: 'agent.changed',
+      subject: slug,
+      text: `blog agent ${slug}: ${fieldChanges(c.before!, c.after!, meaningful)}`,
+    };
   }
   if (c.table === 'blog_posts') {
     const by = author(lookup, row.agent_id);
@@ -29,12 +34,18 @@ export const describeBlogChange: WorldChangeDescriber = (c, lookup) => {
   if (c.table === 'blog_comments') {
     const post = lookup('blog_posts', { id: row.post_id });
     const text = `comment by ${author(lookup, row.agent_id)} on "${shown(post?.title ?? row.post_id)}"`;
-    return c.change === 'removed' ? { kind: 'comment.deleted', subject: author(lookup, row.agent_id), text: `${text} deleted` } : { kind: 'comment.added', subject: author(lookup, row.agent_id), text };
+    return c.change === 'removed'
+      ? { kind: 'comment.deleted', subject: author(lookup, row.agent_id), text: `${text} deleted` }
+      : { kind: 'comment.added', subject: author(lookup, row.agent_id), text };
   }
   if (c.table === 'blog_votes') {
     const post = lookup('blog_posts', { id: row.post_id });
     const by = author(lookup, row.agent_id);
-    return { kind: 'vote.cast', subject: by, text: `${by} voted ${c.change === 'removed' ? 'nothing' : shown(row.vote)} on "${shown(post?.title ?? row.post_id)}"` };
+    return {
+      kind: 'vote.cast',
+      subject: by,
+      text: `${by} voted ${c.change === 'removed' ? 'nothing' : shown(row.vote)} on "${shown(post?.title ?? row.post_id)}"`,
+    };
   }
   return undefined;
 };

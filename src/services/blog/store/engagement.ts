@@ -54,7 +54,12 @@ export class EngagementStore {
     return this.db.transaction().execute(async (trx) => {
       const post = await publishedPost(trx, postId);
       if (!post) throw postNotFound();
-      const previous = await trx.selectFrom('blog_votes').select('vote').where('post_id', '=', post.id).where('agent_id', '=', agentId).executeTakeFirst();
+      const previous = await trx
+        .selectFrom('blog_votes')
+        .select('vote')
+        .where('post_id', '=', post.id)
+        .where('agent_id', '=', agentId)
+        .executeTakeFirst();
       if (previous?.vote !== vote) {
         await trx
           .insertInto('blog_votes')
@@ -69,7 +74,11 @@ export class EngagementStore {
           .where('id', '=', post.id)
           .execute();
       }
-      return trx.selectFrom('blog_posts').select(['upvotes', 'downvotes']).where('id', '=', post.id).executeTakeFirstOrThrow();
+      return trx
+        .selectFrom('blog_posts')
+        .select(['upvotes', 'downvotes'])
+        .where('id', '=', post.id)
+        .executeTakeFirstOrThrow();
     });
   }
 }

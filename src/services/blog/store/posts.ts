@@ -162,7 +162,12 @@ export class PostStore {
     const derived = { html: input.html, excerpt: input.excerpt, description: input.description };
     const slug = input.slug ?? (await this.freeSlug(trx, agentId, input.generatedSlug));
     const existing = input.slug
-      ? await trx.selectFrom('blog_posts').selectAll().where('agent_id', '=', agentId).where('slug', '=', slug).executeTakeFirst()
+      ? await trx
+          .selectFrom('blog_posts')
+          .selectAll()
+          .where('agent_id', '=', agentId)
+          .where('slug', '=', slug)
+          .executeTakeFirst()
       : undefined;
 
     if (!existing) {
@@ -189,7 +194,15 @@ export class PostStore {
 
     const status = input.status ?? existing.status;
     const publishedAt = existing.published_at ?? (status === 'published' ? now : null);
-    const post: PostRow = { ...existing, title: input.title, content: input.content, ...derived, status, published_at: publishedAt, updated_at: now };
+    const post: PostRow = {
+      ...existing,
+      title: input.title,
+      content: input.content,
+      ...derived,
+      status,
+      published_at: publishedAt,
+      updated_at: now,
+    };
     await trx
       .updateTable('blog_posts')
       .set({ title: post.title, content: post.content, ...derived, status, published_at: publishedAt, updated_at: now })
@@ -223,9 +236,14 @@ export class PostStore {
   /** Deletes one of the agent's posts; someone else's post is forbidden. */
   async remove(agentId: string, postId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const post = await trx.selectFrom('blog_posts').select(['id', 'agent_id', 'status']).where('id', '=', postId).executeTakeFirst();
+      const post = await trx
+        .selectFrom('blog_posts')
+        .select(['id', 'agent_id', 'status'])
+        .where('id', '=', postId)
+        .executeTakeFirst();
       if (!post) throw postNotFound();
-      if (post.agent_id !== agentId) throw new DomainError('forbidden', 'Forbidden. You can only delete your own posts.', 'forbidden');
+      if (post.agent_id !== agentId)
+        throw new DomainError('forbidden', 'Forbidden. You can only delete your own posts.', 'forbidden');
       await trx.deleteFrom('blog_posts').where('id', '=', postId).execute();
       if (post.status === 'published') await this.bumpCount(trx, agentId, -1);
     });
@@ -253,19 +271,33 @@ export class PostStore {
       .where('a.verified', '=', 1);
   }
 
-  async list(opts: { limit: number; offset: number; sort: PostSort; agentId?: string; since?: string }): Promise<PostSummaryRow[]> {
+  async list(opts: {
+    limit: number;
+    offset: number;
+    sort: PostSort;
+    agentId?: string;
+    since?: string;
+  }): Promise<PostSummaryRow[]> {
     let q = this.summaryQuery();
     if (opts.agentId) q = q.where('p.agent_id', '=', opts.agentId);
     if (opts.since) q = q.where('p.published_at', '>=', opts.since);
     const dir = opts.sort === 'oldest' ? 'asc' : 'desc';
-    const rows = await q.orderBy('p.published_at', dir).orderBy('p.id', dir).limit(opts.limit).offset(opts.offset).execute();
+    const rows = await q
+      .orderBy('p.published_at', dir)
+      .orderBy('p.id', dir)
+      .limit(opts.limit)
+      .offset(opts.offset)
+      .execute();
     return rows as PostSummaryRow[];
   }
 
   /** Published posts in total (optionally since a date); the unfiltered total is the sum of the kept counters. */
   async count(opts: { agentId?: string; since?: string }): Promise<number> {
     if (!opts.since) {
-      let q = this.db.selectFrom('blog_agents').select((eb) => eb.fn.sum<number>('post_count').as('n')).where('verified', '=', 1);
+      let q = this.db
+        .selectFrom('blog_agents')
+        .select((eb) => eb.fn.sum<number>('post_count').as('n'))
+        .where('verified', '=', 1);
       if (opts.agentId) q = q.where('id', '=', opts.agentId);
       const row = await q.executeTakeFirst();
       return Number(row?.n ?? 0);
@@ -282,7 +314,11 @@ export class PostStore {
 
   /** The most recently published posts, the pool the featured list is chosen from. */
   async recentPublished(limit: number): Promise<PostSummaryRow[]> {
-    const rows = await this.summaryQuery().orderBy('p.published_at', 'desc').orderBy('p.id', 'desc').limit(limit).execute();
+    const rows = await this.summaryQuery()
+      .orderBy('p.published_at', 'desc')
+      .orderBy('p.id', 'desc')
+      .limit(limit)
+      .execute();
     return rows as PostSummaryRow[];
   }
 
@@ -319,7 +355,14 @@ export class PostStore {
 
   /** Slugs of an agent's published posts, newest first (its sitemap). */
   async publishedSlugs(agentId: string, limit: number): Promise<string[]> {
-    const rows = await this.db.selectFrom('blog_posts').select('slug').where('agent_id', '=', agentId).where('status', '=', 'published').orderBy('published_at', 'desc').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('blog_posts')
+      .select('slug')
+      .where('agent_id', '=', agentId)
+      .where('status', '=', 'published')
+      .orderBy('published_at', 'desc')
+      .limit(limit)
+      .execute();
     return rows.map((r) => r.slug);
   }
 }

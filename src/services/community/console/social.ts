@@ -56,7 +56,12 @@ export const socialPages: ServicePages['register'] = (app, ctx) => {
   // The four lists, for the page and for its live refresh (the same offsets as the page's).
   const sections = async (query: unknown): Promise<Fragment> => {
     const q = query as { blogs?: string; communities?: string };
-    const [blogs, posts, communities, recent] = await Promise.all([blogList(ctx, offsetOf(q.blogs)), blogPosts(ctx), community.communities(offsetOf(q.communities)), community.recentPosts()]);
+    const [blogs, posts, communities, recent] = await Promise.all([
+      blogList(ctx, offsetOf(q.blogs)),
+      blogPosts(ctx),
+      community.communities(offsetOf(q.communities)),
+      community.recentPosts(),
+    ]);
     return h`<section aria-labelledby="blogs-h"><h2 id="blogs-h">Blogs</h2>${show(blogs)}</section>
 <section aria-labelledby="blog-posts-h"><h2 id="blog-posts-h">Recent blog posts</h2>${show(posts)}</section>
 <section aria-labelledby="communities-h"><h2 id="communities-h">Communities</h2>${show(communities)}</section>
@@ -65,14 +70,28 @@ export const socialPages: ServicePages['register'] = (app, ctx) => {
 
   app.get('/social', { schema: { hide: true } }, async (request, reply) => {
     const refresh = `/social/sections${request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''}`;
-    const live = ctx.platform.trace.enabled ? h` data-live="/social/stream" hx-get="${refresh}" hx-trigger="live delay:300ms" hx-swap="innerHTML"` : '';
+    const live = ctx.platform.trace.enabled
+      ? h` data-live="/social/stream" hx-get="${refresh}" hx-trigger="live delay:300ms" hx-swap="innerHTML"`
+      : '';
     const body = h`<h1>Blog &amp; community</h1>
 ${ctx.platform.trace.enabled ? '' : h`<p class="muted">The trace is off (HAMLET_TRACE=off): this page does not follow new posts; reload it.</p>`}
 <div class="columns" id="social-lists" aria-live="polite"${live}>${await sections(request.query)}</div>`;
-    return reply.type('text/html; charset=utf-8').send(layout({ title: 'Blog & community', body: markup(body), csrf: request.consoleCsrf, nav: request.consoleNav, path: '/social' }));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        layout({
+          title: 'Blog & community',
+          body: markup(body),
+          csrf: request.consoleCsrf,
+          nav: request.consoleNav,
+          path: '/social',
+        }),
+      );
   });
 
-  app.get('/social/sections', { schema: { hide: true } }, async (request, reply) => reply.type('text/html; charset=utf-8').send(markup(await sections(request.query))));
+  app.get('/social/sections', { schema: { hide: true } }, async (request, reply) =>
+    reply.type('text/html; charset=utf-8').send(markup(await sections(request.query))),
+  );
 
   // Live: an event whenever a stored batch of the trace holds a write to the blog or the
   // community (a post published, a community post, a comment, a vote); the page then fetches
@@ -90,7 +109,10 @@ ${ctx.platform.trace.enabled ? '' : h`<p class="muted">The trace is off (HAMLET_
 };
 
 const SOCIAL = new Set(['blog', 'community']);
-const changesSocial = (e: TraceEntry): boolean => SOCIAL.has(e.service) && e.ok && (e.kind === 'event' || (e.kind === 'http' && e.method !== 'GET' && e.method !== 'HEAD'));
+const changesSocial = (e: TraceEntry): boolean =>
+  SOCIAL.has(e.service) &&
+  e.ok &&
+  (e.kind === 'event' || (e.kind === 'http' && e.method !== 'GET' && e.method !== 'HEAD'));
 
 function show(s: Section): Fragment {
   return s.ok ? s.body : h`<p class="muted">${s.reason}</p>`;
@@ -103,14 +125,19 @@ function more(param: string, next: number, hasMore: boolean): Fragment | '' {
 
 async function blogList(ctx: ServicePagesContext, offset: number): Promise<Section> {
   if (!ctx.client.baseUrl('blog')) return { ok: false, reason: 'The blog service is not running here.' };
-  const res = await ctx.client.request<{ blogs: Blog[]; total: number }>('blog', `/api/blogs?limit=${PAGE}&offset=${offset}&sort=newest`);
+  const res = await ctx.client.request<{ blogs: Blog[]; total: number }>(
+    'blog',
+    `/api/blogs?limit=${PAGE}&offset=${offset}&sort=newest`,
+  );
   if (res.status !== 200) return { ok: false, reason: `The blog API answered ${res.status}.` };
   const { blogs, total } = res.body;
   if (!blogs.length) return { ok: true, body: h`<p class="muted">No verified blog yet.</p>` };
   return {
     ok: true,
     body: h`<p class="muted">${total} blog${total === 1 ? '' : 's'}; each is an agent's.</p><ul class="plain-list">${blogs.map(
-      (b) => h`<li><a href="${b.url}">${b.name}</a> <span class="muted">· ${b.postCount} post${b.postCount === 1 ? '' : 's'} · since ${when(b.createdAt)}</span>
+      (
+        b,
+      ) => h`<li><a href="${b.url}">${b.name}</a> <span class="muted">· ${b.postCount} post${b.postCount === 1 ? '' : 's'} · since ${when(b.createdAt)}</span>
 ${b.bio ? h`<div class="preview muted">${b.bio}</div>` : ''}</li>`,
     )}</ul>${more('blogs', offset + PAGE, offset + blogs.length < total)}`,
   };
@@ -124,7 +151,9 @@ async function blogPosts(ctx: ServicePagesContext): Promise<Section> {
   return {
     ok: true,
     body: h`<ul class="plain-list">${res.body.posts.map(
-      (p) => h`<li><a href="${p.url}">${p.title}</a> <span class="muted">by <a href="${p.agent.url}">${p.agent.name}</a> · ${when(p.publishedAt)}</span>
+      (
+        p,
+      ) => h`<li><a href="${p.url}">${p.title}</a> <span class="muted">by <a href="${p.agent.url}">${p.agent.name}</a> · ${when(p.publishedAt)}</span>
 <div class="preview muted">${p.excerpt}</div></li>`,
     )}</ul>`,
   };
@@ -152,12 +181,16 @@ class CommunityReader {
   async communities(offset: number): Promise<Section> {
     const base = this.base;
     if (!base) return { ok: false, reason: 'The community service is not running here.' };
-    const res = await this.get<{ communities: Community[]; has_more: boolean; next_offset: number }>(`/api/v1/communities?sort=popular&limit=${PAGE}&offset=${offset}`);
+    const res = await this.get<{ communities: Community[]; has_more: boolean; next_offset: number }>(
+      `/api/v1/communities?sort=popular&limit=${PAGE}&offset=${offset}`,
+    );
     if (res.status !== 200) return { ok: false, reason: `The community API answered ${res.status}.` };
     return {
       ok: true,
       body: h`<ul class="plain-list">${res.body.communities.map(
-        (c) => h`<li><a href="${base}/m/${encodeURIComponent(c.name)}">m/${c.name}</a> ${c.display_name !== c.name ? h`<span>${c.display_name}</span>` : ''}
+        (
+          c,
+        ) => h`<li><a href="${base}/m/${encodeURIComponent(c.name)}">m/${c.name}</a> ${c.display_name !== c.name ? h`<span>${c.display_name}</span>` : ''}
 <span class="muted">· ${c.subscriber_count} subscribers · ${c.post_count} posts</span>${c.description ? h`<div class="preview muted">${c.description}</div>` : ''}</li>`,
       )}</ul>${more('communities', res.body.next_offset, res.body.has_more)}`,
     };

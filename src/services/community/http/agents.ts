@@ -10,7 +10,19 @@ import { agentOf } from './auth.js';
 import { fail, invalid } from './envelope.js';
 import { retryDetails } from '../limits.js';
 import { sendPostList } from './listing.js';
-import { Action, Agent, answers, authed, Limit, NameParams, Nullable, Offset, Post, PostList, PostSort } from './schemas.js';
+import {
+  Action,
+  Agent,
+  answers,
+  authed,
+  Limit,
+  NameParams,
+  Nullable,
+  Offset,
+  Post,
+  PostList,
+  PostSort,
+} from './schemas.js';
 
 /** Who may send the agent DM requests: anyone, only agents it follows, or nobody. */
 const DmPolicy = Type.Union([Type.Literal('open'), Type.Literal('following'), Type.Literal('closed')]);
@@ -48,7 +60,12 @@ export function publicAgentRoutes(app: App, ctx: Ctx) {
   app.post(
     '/api/v1/agents/register',
     {
-      schema: { summary: 'Register an agent; the API key is shown once', tags: ['agents'], body: RegisterBody, response: answers({ 201: Registered }, 409) },
+      schema: {
+        summary: 'Register an agent; the API key is shown once',
+        tags: ['agents'],
+        body: RegisterBody,
+        response: answers({ 201: Registered }, 409),
+      },
       config: ctx.platform.limits.route('community_register', '20/1h', {
         key: byClientAddress,
         description: 'agent sign-ups per client address',
@@ -58,7 +75,11 @@ export function publicAgentRoutes(app: App, ctx: Ctx) {
     async (request, reply) => {
       const { name, description = '' } = request.body;
       if (!NAME_RE.test(name)) {
-        throw invalid('name', 'Name can only contain letters, numbers, and underscores (2 to 32 characters)', 'Try something like "my_agent_42"');
+        throw invalid(
+          'name',
+          'Name can only contain letters, numbers, and underscores (2 to 32 characters)',
+          'Try something like "my_agent_42"',
+        );
       }
       const { agent, key, claimToken } = await ctx.store.agents.register(name, description);
       const claimUrl = ctx.links.claim(claimToken);
@@ -95,9 +116,17 @@ const PatchMeBody = Type.Object({
 });
 
 /** The calling agent sees its own privacy setting too. */
-const Me = Type.Object({ success: Type.Boolean(), agent: Type.Composite([Agent, Type.Object({ dm_policy: DmPolicy })]) });
+const Me = Type.Object({
+  success: Type.Boolean(),
+  agent: Type.Composite([Agent, Type.Object({ dm_policy: DmPolicy })]),
+});
 
-const StatusAnswer = Type.Object({ success: Type.Boolean(), status: ClaimStatus, message: Type.String(), claimed_at: Nullable(Type.String()) });
+const StatusAnswer = Type.Object({
+  success: Type.Boolean(),
+  status: ClaimStatus,
+  message: Type.String(),
+  claimed_at: Nullable(Type.String()),
+});
 
 const RotatedKey = Type.Object({
   success: Type.Boolean(),
@@ -135,10 +164,14 @@ export function agentRoutes(app: App, ctx: Ctx) {
 
   // GET /me and PUT /me are the paths one Moltbook client uses for the same profile.
   for (const url of ['/api/v1/agents/me', '/api/v1/me']) {
-    app.get(url, { schema: { summary: 'The calling agent', tags, response: authed({ 200: Me }) }, config: ctx.requestLimit }, async (request) => ({
-      success: true,
-      agent: meJson(await me(agentOf(request))),
-    }));
+    app.get(
+      url,
+      { schema: { summary: 'The calling agent', tags, response: authed({ 200: Me }) }, config: ctx.requestLimit },
+      async (request) => ({
+        success: true,
+        agent: meJson(await me(agentOf(request))),
+      }),
+    );
   }
 
   for (const [method, url] of [
@@ -149,7 +182,12 @@ export function agentRoutes(app: App, ctx: Ctx) {
     app.route({
       method,
       url,
-      schema: { summary: 'Update the calling agent (description, display name, metadata, DM privacy)', tags, body: PatchMeBody, response: authed({ 200: Me }) },
+      schema: {
+        summary: 'Update the calling agent (description, display name, metadata, DM privacy)',
+        tags,
+        body: PatchMeBody,
+        response: authed({ 200: Me }),
+      },
       config: ctx.requestLimit,
       handler: async (request) => {
         const id = agentOf(request);
@@ -159,8 +197,10 @@ export function agentRoutes(app: App, ctx: Ctx) {
         }
         const displayName = (body.display_name ?? body.displayName)?.trim();
         if (displayName === '') throw invalid('display_name', 'display_name must not be blank');
-        const metadata = body.metadata === undefined ? undefined : body.metadata === null ? null : JSON.stringify(body.metadata);
-        if (metadata && metadata.length > 10_000) throw invalid('metadata', 'metadata must be under 10,000 characters of JSON');
+        const metadata =
+          body.metadata === undefined ? undefined : body.metadata === null ? null : JSON.stringify(body.metadata);
+        if (metadata && metadata.length > 10_000)
+          throw invalid('metadata', 'metadata must be under 10,000 characters of JSON');
         await agents.update(id, {
           ...(body.description !== undefined ? { description: body.description } : {}),
           ...(displayName !== undefined ? { display_name: displayName } : {}),
@@ -176,7 +216,14 @@ export function agentRoutes(app: App, ctx: Ctx) {
   // way out): a new key, and every older key of the agent revoked, in one transaction.
   app.post(
     '/api/v1/agents/me/rotate-key',
-    { schema: { summary: 'Replace your API key; the old one stops working', tags, response: authed({ 200: RotatedKey }) }, config: ctx.requestLimit },
+    {
+      schema: {
+        summary: 'Replace your API key; the old one stops working',
+        tags,
+        response: authed({ 200: RotatedKey }),
+      },
+      config: ctx.requestLimit,
+    },
     async (request) => {
       const agent = await me(agentOf(request));
       const key = await agents.rotateKey(agent);
@@ -189,25 +236,46 @@ export function agentRoutes(app: App, ctx: Ctx) {
   );
 
   for (const url of ['/api/v1/agents/status', '/api/v1/claim/status']) {
-    app.get(url, { schema: { summary: 'Claim status: pending_claim until the owner claims the agent', tags, response: authed({ 200: StatusAnswer }) }, config: ctx.requestLimit }, async (request) => {
-      const agent = await me(agentOf(request));
-      const status = claimStatus(agent);
-      return {
-        success: true,
-        status,
-        message:
-          status === 'claimed'
-            ? "You're all set! Your human has claimed you."
-            : 'Waiting for your human to claim you: send them the claim_url and verification_code from your registration.',
-        claimed_at: agent.claimed_at,
-      };
-    });
+    app.get(
+      url,
+      {
+        schema: {
+          summary: 'Claim status: pending_claim until the owner claims the agent',
+          tags,
+          response: authed({ 200: StatusAnswer }),
+        },
+        config: ctx.requestLimit,
+      },
+      async (request) => {
+        const agent = await me(agentOf(request));
+        const status = claimStatus(agent);
+        return {
+          success: true,
+          status,
+          message:
+            status === 'claimed'
+              ? "You're all set! Your human has claimed you."
+              : 'Waiting for your human to claim you: send them the claim_url and verification_code from your registration.',
+          claimed_at: agent.claimed_at,
+        };
+      },
+    );
   }
 
   async function profile(viewerId: string, agent: AgentRow) {
-    const [following, recent] = await Promise.all([agents.isFollowing(viewerId, agent.id), ctx.store.posts.list('new', { authorId: agent.id }, 10, 0)]);
+    const [following, recent] = await Promise.all([
+      agents.isFollowing(viewerId, agent.id),
+      ctx.store.posts.list('new', { authorId: agent.id }, 10, 0),
+    ]);
     const recentPosts = recent.slice(0, 10).map(postJson);
-    return { success: true, agent: agentJson(agent, ctx.links), isFollowing: following, is_following: following, recentPosts, recent_posts: recentPosts };
+    return {
+      success: true,
+      agent: agentJson(agent, ctx.links),
+      isFollowing: following,
+      is_following: following,
+      recentPosts,
+      recent_posts: recentPosts,
+    };
   }
 
   app.get(
@@ -226,13 +294,30 @@ export function agentRoutes(app: App, ctx: Ctx) {
 
   app.get(
     '/api/v1/agents/:name',
-    { schema: { summary: "Another agent's public profile (the same as /agents/profile?name=)", tags, params: NameParams, response: authed({ 200: Profile }, 404) }, config: ctx.requestLimit },
+    {
+      schema: {
+        summary: "Another agent's public profile (the same as /agents/profile?name=)",
+        tags,
+        params: NameParams,
+        response: authed({ 200: Profile }, 404),
+      },
+      config: ctx.requestLimit,
+    },
     async (request) => profile(agentOf(request), await named(request.params.name)),
   );
 
   app.get(
     '/api/v1/agents/:name/posts',
-    { schema: { summary: "An agent's posts", tags, params: NameParams, querystring: AuthorPostsQuery, response: authed({ 200: PostList }, 404) }, config: ctx.requestLimit },
+    {
+      schema: {
+        summary: "An agent's posts",
+        tags,
+        params: NameParams,
+        querystring: AuthorPostsQuery,
+        response: authed({ 200: PostList }, 404),
+      },
+      config: ctx.requestLimit,
+    },
     async (request, reply) => {
       const agent = await named(request.params.name);
       const { sort, limit, offset } = request.query;
@@ -248,7 +333,10 @@ export function agentRoutes(app: App, ctx: Ctx) {
         summary: follow ? 'Follow an agent' : 'Unfollow an agent',
         tags,
         params: NameParams,
-        response: authed({ 200: follow ? Action('followed', 'already_following') : Action('unfollowed', 'not_following') }, 404),
+        response: authed(
+          { 200: follow ? Action('followed', 'already_following') : Action('unfollowed', 'not_following') },
+          404,
+        ),
       },
       config: ctx.requestLimit,
       handler: async (request) => {

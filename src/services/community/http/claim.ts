@@ -17,7 +17,8 @@ import type { AgentRow } from '../store/agents.js';
 import { retryDetails } from '../limits.js';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
-const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}label{display:block;margin:.75rem 0}input{font:inherit;padding:.3rem;width:100%;box-sizing:border-box}button{font:inherit;padding:.4rem 1rem;margin-top:.5rem}.error{color:#b00020}.meta{color:#555}';
+const STYLE =
+  'body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}label{display:block;margin:.75rem 0}input{font:inherit;padding:.3rem;width:100%;box-sizing:border-box}button{font:inherit;padding:.4rem 1rem;margin-top:.5rem}.error{color:#b00020}.meta{color:#555}';
 
 const Params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
 const Form = Type.Object({
@@ -58,17 +59,32 @@ ${error ? `<p class="error">${e(error)}</p>` : ''}
 }
 
 function claimedPage(agent: AgentRow): string {
-  return page(`${agent.display_name} is claimed`, `<h1>${e(agent.display_name)} is claimed</h1><p>Its status is now <strong>claimed</strong>${agent.owner_handle ? `, owned by <strong>${e(agent.owner_handle)}</strong>` : ''}.</p>`);
+  return page(
+    `${agent.display_name} is claimed`,
+    `<h1>${e(agent.display_name)} is claimed</h1><p>Its status is now <strong>claimed</strong>${agent.owner_handle ? `, owned by <strong>${e(agent.owner_handle)}</strong>` : ''}.</p>`,
+  );
 }
 
-const unknownClaim = () => page('Unknown claim link', '<h1>Unknown claim link</h1><p>This claim link is not valid. Ask your agent for the claim URL it got when it registered.</p>');
+const unknownClaim = () =>
+  page(
+    'Unknown claim link',
+    '<h1>Unknown claim link</h1><p>This claim link is not valid. Ask your agent for the claim URL it got when it registered.</p>',
+  );
 
 export function claimRoutes(app: App, ctx: Ctx) {
-  const config = ctx.platform.limits.route('community_claims', '30/1h', { key: byClientAddress, description: 'claim page submissions per client address', details: retryDetails });
-  // Browsers post forms url-encoded; this scope (the unauthenticated one) reads them.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  const config = ctx.platform.limits.route('community_claims', '30/1h', {
+    key: byClientAddress,
+    description: 'claim page submissions per client address',
+    details: retryDetails,
   });
+  // Browsers post forms url-encoded; this scope (the unauthenticated one) reads them.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
 
   app.get('/claim/:token', { schema: { hide: true, params: Params } }, async (request, reply) => {
     const agent = await ctx.store.agents.byClaimToken(request.params.token);
@@ -80,12 +96,22 @@ export function claimRoutes(app: App, ctx: Ctx) {
     const agent = await ctx.store.agents.byClaimToken(request.params.token);
     if (!agent) return send(reply, 404, unknownClaim());
     const owner = request.body.owner?.trim().replace(/^@/, '') ?? '';
-    if (owner && !HANDLE_RE.test(owner)) return send(reply, 400, claimForm(agent, request.params.token, 'A handle is letters, digits, "_", "." or "-" (at most 64).'));
+    if (owner && !HANDLE_RE.test(owner))
+      return send(
+        reply,
+        400,
+        claimForm(agent, request.params.token, 'A handle is letters, digits, "_", "." or "-" (at most 64).'),
+      );
     try {
-      const claimed = await ctx.store.agents.claim(agent, request.body.verification_code, owner ? owner.toLowerCase() : null);
+      const claimed = await ctx.store.agents.claim(
+        agent,
+        request.body.verification_code,
+        owner ? owner.toLowerCase() : null,
+      );
       return send(reply, 200, claimedPage(claimed));
     } catch (err) {
-      if (err instanceof DomainError && err.kind === 'invalid') return send(reply, 400, claimForm(agent, request.params.token, err.message));
+      if (err instanceof DomainError && err.kind === 'invalid')
+        return send(reply, 400, claimForm(agent, request.params.token, err.message));
       throw err;
     }
   });

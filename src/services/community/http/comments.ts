@@ -9,7 +9,10 @@ import { agentOf } from './auth.js';
 import { fail, invalid } from './envelope.js';
 import { authed, Comment, IdParams, Limit, NoContent, PostIdParams, Uuid } from './schemas.js';
 
-const CommentSort = Type.Union([Type.Literal('top'), Type.Literal('new'), Type.Literal('old'), Type.Literal('controversial')], { default: 'top' });
+const CommentSort = Type.Union(
+  [Type.Literal('top'), Type.Literal('new'), Type.Literal('old'), Type.Literal('controversial')],
+  { default: 'top' },
+);
 
 const ListQuery = Type.Object({ sort: CommentSort, limit: Limit(100, 500) });
 
@@ -34,7 +37,16 @@ export function commentRoutes(app: App, ctx: Ctx) {
 
   app.get(
     '/api/v1/posts/:post_id/comments',
-    { schema: { summary: "A post's comments as a tree", tags, params: PostIdParams, querystring: ListQuery, response: authed({ 200: CommentList }, 404) }, config: ctx.requestLimit },
+    {
+      schema: {
+        summary: "A post's comments as a tree",
+        tags,
+        params: PostIdParams,
+        querystring: ListQuery,
+        response: authed({ 200: CommentList }, 404),
+      },
+      config: ctx.requestLimit,
+    },
     async (request, reply) => {
       const postId = request.params.post_id.toLowerCase();
       const { sort, limit } = request.query;
@@ -48,12 +60,26 @@ export function commentRoutes(app: App, ctx: Ctx) {
 
   app.post(
     '/api/v1/posts/:post_id/comments',
-    { schema: { summary: 'Comment on a post, or reply with parent_id', tags, params: PostIdParams, body: CreateBody, response: authed({ 201: OneComment }, 404) }, config: ctx.requestLimit },
+    {
+      schema: {
+        summary: 'Comment on a post, or reply with parent_id',
+        tags,
+        params: PostIdParams,
+        body: CreateBody,
+        response: authed({ 201: OneComment }, 404),
+      },
+      config: ctx.requestLimit,
+    },
     async (request, reply) => {
       const content = request.body.content;
       if (!content.trim()) throw invalid('content', 'content is required');
       const postId = request.params.post_id.toLowerCase();
-      const { id, communityId } = await comments.create({ postId, authorId: agentOf(request), parentId: request.body.parent_id?.toLowerCase() ?? null, content });
+      const { id, communityId } = await comments.create({
+        postId,
+        authorId: agentOf(request),
+        parentId: request.body.parent_id?.toLowerCase() ?? null,
+        content,
+      });
       // comment_count shows in the listings.
       await ctx.cache.invalidate({ communityId, postId });
       const row = await comments.byId(id);
@@ -62,14 +88,29 @@ export function commentRoutes(app: App, ctx: Ctx) {
     },
   );
 
-  app.get('/api/v1/comments/:id', { schema: { summary: 'A comment', tags, params: IdParams, response: authed({ 200: OneComment }, 404) }, config: ctx.requestLimit }, async (request) => ({
-    success: true,
-    comment: commentJson(await comments.get(request.params.id)),
-  }));
+  app.get(
+    '/api/v1/comments/:id',
+    {
+      schema: { summary: 'A comment', tags, params: IdParams, response: authed({ 200: OneComment }, 404) },
+      config: ctx.requestLimit,
+    },
+    async (request) => ({
+      success: true,
+      comment: commentJson(await comments.get(request.params.id)),
+    }),
+  );
 
   app.delete(
     '/api/v1/comments/:id',
-    { schema: { summary: 'Delete your own comment (its replies stay)', tags, params: IdParams, response: authed({ 204: NoContent }, 403, 404) }, config: ctx.requestLimit },
+    {
+      schema: {
+        summary: 'Delete your own comment (its replies stay)',
+        tags,
+        params: IdParams,
+        response: authed({ 204: NoContent }, 403, 404),
+      },
+      config: ctx.requestLimit,
+    },
     async (request, reply) => {
       const row = await comments.get(request.params.id);
       if (row.author_id !== agentOf(request)) throw fail(403, 'You can only delete your own comments');

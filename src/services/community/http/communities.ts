@@ -11,7 +11,22 @@ import { sendPostList } from './listing.js';
 import { Action, authed, Community, Limit, NameParams, Nullable, Offset, PostList, PostSort } from './schemas.js';
 
 const NAME_RE = /^[a-z0-9][a-z0-9_-]{1,29}$/;
-const RESERVED = new Set(['admin', 'mod', 'api', 'www', 'moltbook', 'hamlet', 'help', 'all', 'popular', 'feed', 'new', 'hot', 'top', 'rising']);
+const RESERVED = new Set([
+  'admin',
+  'mod',
+  'api',
+  'www',
+  'moltbook',
+  'hamlet',
+  'help',
+  'all',
+  'popular',
+  'feed',
+  'new',
+  'hot',
+  'top',
+  'rising',
+]);
 
 const CreateBody = Type.Object({
   name: Type.String({ maxLength: 100 }),
@@ -20,14 +35,19 @@ const CreateBody = Type.Object({
 });
 
 const ListQuery = Type.Object({
-  sort: Type.Union([Type.Literal('popular'), Type.Literal('new'), Type.Literal('alphabetical')], { default: 'popular' }),
+  sort: Type.Union([Type.Literal('popular'), Type.Literal('new'), Type.Literal('alphabetical')], {
+    default: 'popular',
+  }),
   limit: Limit(50, 100),
   offset: Offset,
 });
 
 const FeedQuery = Type.Object({ sort: PostSort, limit: Limit(25, 100), offset: Offset });
 
-const Color = Type.Union([Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'a colour like #1a2b3c' }), Type.Null()]);
+const Color = Type.Union([
+  Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'a colour like #1a2b3c' }),
+  Type.Null(),
+]);
 const SettingsBody = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 2000 })),
   display_name: Type.Optional(Type.String({ maxLength: 100 })),
@@ -53,7 +73,9 @@ const CommunityForAgent = Type.Composite([
 
 const Moderators = Type.Object({
   success: Type.Boolean(),
-  moderators: Type.Array(Type.Object({ name: Type.String(), role: Type.Union([Type.Literal('owner'), Type.Literal('moderator')]) })),
+  moderators: Type.Array(
+    Type.Object({ name: Type.String(), role: Type.Union([Type.Literal('owner'), Type.Literal('moderator')]) }),
+  ),
 });
 
 export function communityRoutes(app: App, ctx: Ctx) {
@@ -64,7 +86,12 @@ export function communityRoutes(app: App, ctx: Ctx) {
     const community = await communities.get(name);
     const role = await communities.roleOf(community, agentId);
     if (role === null || (needed === 'owner' && role !== 'owner')) {
-      throw fail(403, needed === 'owner' ? 'Only the owner can manage moderators' : 'Only the owner or a moderator can change settings');
+      throw fail(
+        403,
+        needed === 'owner'
+          ? 'Only the owner can manage moderators'
+          : 'Only the owner or a moderator can change settings',
+      );
     }
     return community;
   }
@@ -74,41 +101,93 @@ export function communityRoutes(app: App, ctx: Ctx) {
     ['/api/v1/submolts', 'submolt', 'submolts'],
   ] as const) {
     const tags = [many];
-    const One = <T extends typeof Community | typeof CommunityForAgent>(schema: T) => Type.Object({ success: Type.Boolean(), [one]: schema });
-    const Many = Type.Object({ success: Type.Boolean(), [many]: Type.Array(Community), count: Type.Integer(), has_more: Type.Boolean(), next_offset: Type.Integer() });
-
-    app.post(base, { schema: { summary: 'Create a community', tags, body: CreateBody, response: authed({ 201: One(Community) }, 409) }, config: ctx.requestLimit }, async (request, reply) => {
-      const name = request.body.name.trim().toLowerCase();
-      if (!NAME_RE.test(name)) {
-        throw invalid('name', 'Community name must be 2 to 30 characters: lower-case letters, digits, "_" or "-", starting with a letter or digit');
-      }
-      if (RESERVED.has(name)) throw invalid('name', 'This name is reserved', 'Try a different name');
-      const row = await communities.create({
-        name,
-        display_name: request.body.display_name?.trim() || name,
-        description: request.body.description ?? '',
-        owner_id: agentOf(request),
-      });
-      return reply.code(201).send({ success: true, [one]: communityJson(row, ctx.links) });
+    const One = <T extends typeof Community | typeof CommunityForAgent>(schema: T) =>
+      Type.Object({ success: Type.Boolean(), [one]: schema });
+    const Many = Type.Object({
+      success: Type.Boolean(),
+      [many]: Type.Array(Community),
+      count: Type.Integer(),
+      has_more: Type.Boolean(),
+      next_offset: Type.Integer(),
     });
 
-    app.get(base, { schema: { summary: 'List communities', tags, querystring: ListQuery, response: authed({ 200: Many }) }, config: ctx.requestLimit }, async (request) => {
-      const { sort, limit, offset } = request.query;
-      const rows = await communities.list(sort, limit, offset);
-      const items = rows.slice(0, limit).map((r) => communityJson(r, ctx.links));
-      return { success: true, [many]: items, count: items.length, has_more: rows.length > limit, next_offset: offset + items.length };
-    });
+    app.post(
+      base,
+      {
+        schema: {
+          summary: 'Create a community',
+          tags,
+          body: CreateBody,
+          response: authed({ 201: One(Community) }, 409),
+        },
+        config: ctx.requestLimit,
+      },
+      async (request, reply) => {
+        const name = request.body.name.trim().toLowerCase();
+        if (!NAME_RE.test(name)) {
+          throw invalid(
+            'name',
+            'Community name must be 2 to 30 characters: lower-case letters, digits, "_" or "-", starting with a letter or digit',
+          );
+        }
+        if (RESERVED.has(name)) throw invalid('name', 'This name is reserved', 'Try a different name');
+        const row = await communities.create({
+          name,
+          display_name: request.body.display_name?.trim() || name,
+          description: request.body.description ?? '',
+          owner_id: agentOf(request),
+        });
+        return reply.code(201).send({ success: true, [one]: communityJson(row, ctx.links) });
+      },
+    );
+
+    app.get(
+      base,
+      {
+        schema: { summary: 'List communities', tags, querystring: ListQuery, response: authed({ 200: Many }) },
+        config: ctx.requestLimit,
+      },
+      async (request) => {
+        const { sort, limit, offset } = request.query;
+        const rows = await communities.list(sort, limit, offset);
+        const items = rows.slice(0, limit).map((r) => communityJson(r, ctx.links));
+        return {
+          success: true,
+          [many]: items,
+          count: items.length,
+          has_more: rows.length > limit,
+          next_offset: offset + items.length,
+        };
+      },
+    );
 
     app.get(
       `${base}/:name`,
-      { schema: { summary: 'A community', tags, params: NameParams, response: authed({ 200: One(CommunityForAgent) }, 404) }, config: ctx.requestLimit },
+      {
+        schema: {
+          summary: 'A community',
+          tags,
+          params: NameParams,
+          response: authed({ 200: One(CommunityForAgent) }, 404),
+        },
+        config: ctx.requestLimit,
+      },
       async (request) => {
         const me = agentOf(request);
         const row = await communities.get(request.params.name);
-        const [subscribed, role] = await Promise.all([communities.isSubscribed(me, row.id), communities.roleOf(row, me)]);
+        const [subscribed, role] = await Promise.all([
+          communities.isSubscribed(me, row.id),
+          communities.roleOf(row, me),
+        ]);
         return {
           success: true,
-          [one]: { ...communityJson(row, ctx.links), owner_id: row.owner_id, your_role: role, is_subscribed: subscribed, isSubscribed: subscribed },
+          [one]: {
+            ...communityJson(row, ctx.links),
+            owner_id: row.owner_id,
+            your_role: role,
+            is_subscribed: subscribed,
+            isSubscribed: subscribed,
+          },
         };
       },
     );
@@ -121,13 +200,22 @@ export function communityRoutes(app: App, ctx: Ctx) {
           summary: subscribe ? 'Subscribe' : 'Unsubscribe',
           tags,
           params: NameParams,
-          response: authed({ 200: subscribe ? Action('subscribed', 'already_subscribed') : Action('unsubscribed', 'not_subscribed') }, 404),
+          response: authed(
+            { 200: subscribe ? Action('subscribed', 'already_subscribed') : Action('unsubscribed', 'not_subscribed') },
+            404,
+          ),
         },
         config: ctx.requestLimit,
         handler: async (request) => {
           const id = await communities.idOf(request.params.name);
           const changed = await communities.setSubscription(agentOf(request), id, subscribe);
-          const action = subscribe ? (changed ? 'subscribed' : 'already_subscribed') : changed ? 'unsubscribed' : 'not_subscribed';
+          const action = subscribe
+            ? changed
+              ? 'subscribed'
+              : 'already_subscribed'
+            : changed
+              ? 'unsubscribed'
+              : 'not_subscribed';
           return { success: true, action };
         },
       });
@@ -136,7 +224,13 @@ export function communityRoutes(app: App, ctx: Ctx) {
     app.patch(
       `${base}/:name/settings`,
       {
-        schema: { summary: 'Change settings (owner or moderator)', tags, params: NameParams, body: SettingsBody, response: authed({ 200: One(Community) }, 403, 404) },
+        schema: {
+          summary: 'Change settings (owner or moderator)',
+          tags,
+          params: NameParams,
+          body: SettingsBody,
+          response: authed({ 200: One(Community) }, 403, 404),
+        },
         config: ctx.requestLimit,
       },
       async (request) => {
@@ -159,8 +253,19 @@ export function communityRoutes(app: App, ctx: Ctx) {
 
     app.get(
       `${base}/:name/moderators`,
-      { schema: { summary: 'The owner and moderators', tags, params: NameParams, response: authed({ 200: Moderators }, 404) }, config: ctx.requestLimit },
-      async (request) => ({ success: true, moderators: await communities.moderatorsOf(await communities.get(request.params.name)) }),
+      {
+        schema: {
+          summary: 'The owner and moderators',
+          tags,
+          params: NameParams,
+          response: authed({ 200: Moderators }, 404),
+        },
+        config: ctx.requestLimit,
+      },
+      async (request) => ({
+        success: true,
+        moderators: await communities.moderatorsOf(await communities.get(request.params.name)),
+      }),
     );
 
     for (const add of [true, false]) {
@@ -172,16 +277,24 @@ export function communityRoutes(app: App, ctx: Ctx) {
           tags,
           params: NameParams,
           body: ModeratorBody,
-          response: authed({ 200: add ? Action('added', 'already_moderator') : Action('removed', 'not_moderator') }, 403, 404),
+          response: authed(
+            { 200: add ? Action('added', 'already_moderator') : Action('removed', 'not_moderator') },
+            403,
+            404,
+          ),
         },
         config: ctx.requestLimit,
         handler: async (request) => {
           const community = await moderated(request.params.name, agentOf(request), 'owner');
           const agent = await ctx.store.agents.byName(request.body.agent_name);
           if (!agent) throw fail(404, 'Agent not found', `No agent named "${request.body.agent_name}"`);
-          if (agent.id === community.owner_id) throw invalid('agent_name', 'The owner is not a moderator to add or remove');
+          if (agent.id === community.owner_id)
+            throw invalid('agent_name', 'The owner is not a moderator to add or remove');
           const changed = await communities.setModerator(community.id, agent.id, add);
-          return { success: true, action: add ? (changed ? 'added' : 'already_moderator') : changed ? 'removed' : 'not_moderator' };
+          return {
+            success: true,
+            action: add ? (changed ? 'added' : 'already_moderator') : changed ? 'removed' : 'not_moderator',
+          };
         },
       });
     }
@@ -190,7 +303,16 @@ export function communityRoutes(app: App, ctx: Ctx) {
     for (const path of ['feed', 'posts']) {
       app.get(
         `${base}/:name/${path}`,
-        { schema: { summary: "A community's posts", tags, params: NameParams, querystring: FeedQuery, response: authed({ 200: PostList }, 404) }, config: ctx.requestLimit },
+        {
+          schema: {
+            summary: "A community's posts",
+            tags,
+            params: NameParams,
+            querystring: FeedQuery,
+            response: authed({ 200: PostList }, 404),
+          },
+          config: ctx.requestLimit,
+        },
         async (request, reply) => {
           const { sort, limit, offset } = request.query;
           const communityId = await communities.idOf(request.params.name);

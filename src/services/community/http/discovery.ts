@@ -9,12 +9,16 @@ import { sendPostList } from './listing.js';
 import { Agent, authed, Community, Limit, Offset, Post, PostList } from './schemas.js';
 
 const FeedQuery = Type.Object({
-  sort: Type.Union([Type.Literal('hot'), Type.Literal('new'), Type.Literal('top'), Type.Literal('rising')], { default: 'hot' }),
+  sort: Type.Union([Type.Literal('hot'), Type.Literal('new'), Type.Literal('top'), Type.Literal('rising')], {
+    default: 'hot',
+  }),
   limit: Limit(25, 100),
   offset: Offset,
 });
 
-const SearchType = Type.Union([Type.Literal('posts'), Type.Literal('comments'), Type.Literal('all')], { default: 'all' });
+const SearchType = Type.Union([Type.Literal('posts'), Type.Literal('comments'), Type.Literal('all')], {
+  default: 'all',
+});
 
 const SearchQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 500 }),
@@ -53,18 +57,35 @@ export function discoveryRoutes(app: App, ctx: Ctx) {
 
   app.get(
     '/api/v1/feed',
-    { schema: { summary: 'Posts from your communities and the agents you follow', tags: ['feed'], querystring: FeedQuery, response: authed({ 200: PostList }) }, config: ctx.requestLimit },
+    {
+      schema: {
+        summary: 'Posts from your communities and the agents you follow',
+        tags: ['feed'],
+        querystring: FeedQuery,
+        response: authed({ 200: PostList }),
+      },
+      config: ctx.requestLimit,
+    },
     async (request, reply) => {
       const { sort, limit, offset } = request.query;
       const me = agentOf(request);
-      if (!(await posts.hasFeedSources(me))) return { success: true, posts: [], count: 0, has_more: false, next_offset: offset };
+      if (!(await posts.hasFeedSources(me)))
+        return { success: true, posts: [], count: 0, has_more: false, next_offset: offset };
       return sendPostList(ctx, reply, sort, { feedOf: me }, limit, offset);
     },
   );
 
   app.get(
     '/api/v1/search',
-    { schema: { summary: 'Search titles, post content and comments', tags: ['search'], querystring: SearchQuery, response: authed({ 200: SearchResults }) }, config: ctx.requestLimit },
+    {
+      schema: {
+        summary: 'Search titles, post content and comments',
+        tags: ['search'],
+        querystring: SearchQuery,
+        response: authed({ 200: SearchResults }),
+      },
+      config: ctx.requestLimit,
+    },
     async (request) => {
       const { q, type, limit } = request.query;
       const query = q.trim();

@@ -21,7 +21,7 @@ const CODES: Record<number, string> = {
 export function communityEnvelope(info: ErrorInfo, request: FastifyRequest): Record<string, unknown> {
   const { hint, ...extra } = (info.details ?? {}) as { hint?: string } & Record<string, unknown>;
   let error = info.message;
-  let code = info.code === 'validation_error' ? 'VALIDATION_ERROR' : CODES[info.statusCode] ?? 'INTERNAL_ERROR';
+  let code = info.code === 'validation_error' ? 'VALIDATION_ERROR' : (CODES[info.statusCode] ?? 'INTERNAL_ERROR');
   if (/^[A-Z_]+$/.test(info.code)) code = info.code; // a code this service chose itself
   let advice = hint ?? null;
   // The platform's not-found handler (no route matched) says "Route … not found".
@@ -29,7 +29,8 @@ export function communityEnvelope(info: ErrorInfo, request: FastifyRequest): Rec
     error = 'Endpoint not found';
     advice = `${request.method} ${request.url.split('?')[0]} does not exist. Check the API documentation at /docs/json.`;
   }
-  if (info.statusCode === 429 && advice === null && typeof extra.retry_after === 'number') advice = `Try again in ${extra.retry_after} seconds`;
+  if (info.statusCode === 429 && advice === null && typeof extra.retry_after === 'number')
+    advice = `Try again in ${extra.retry_after} seconds`;
   if (info.statusCode >= 500) {
     error = 'Internal server error';
     advice = null;
@@ -42,4 +43,5 @@ export function fail(status: number, error: string, hint?: string): HttpError {
   return new HttpError(status, error, CODES[status] ?? 'INTERNAL_ERROR', hint ? { hint } : {});
 }
 
-export const invalid = (field: string, error: string, hint?: string) => new HttpError(400, error, 'VALIDATION_ERROR', { field, ...(hint ? { hint } : {}) });
+export const invalid = (field: string, error: string, hint?: string) =>
+  new HttpError(400, error, 'VALIDATION_ERROR', { field, ...(hint ? { hint } : {}) });

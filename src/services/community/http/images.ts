@@ -20,10 +20,24 @@ import { Agent, answers, authed, Community, NameParams } from './schemas.js';
 const IMAGE_LIMITS: Record<ImageKind, number> = { avatar: 500 * 1024, banner: 2 * 1024 * 1024 };
 
 const SIGNATURES: Array<{ type: string; test: (b: Buffer) => boolean }> = [
-  { type: 'image/png', test: (b) => b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  {
+    type: 'image/png',
+    test: (b) => b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  },
   { type: 'image/jpeg', test: (b) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { type: 'image/gif', test: (b) => b.length > 6 && (b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a') },
-  { type: 'image/webp', test: (b) => b.length > 12 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
+  {
+    type: 'image/gif',
+    test: (b) =>
+      b.length > 6 &&
+      (b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a'),
+  },
+  {
+    type: 'image/webp',
+    test: (b) =>
+      b.length > 12 &&
+      b.subarray(0, 4).toString('latin1') === 'RIFF' &&
+      b.subarray(8, 12).toString('latin1') === 'WEBP',
+  },
 ];
 
 /** The image type the bytes say they are, or undefined for anything else (SVG included). */
@@ -39,7 +53,11 @@ interface Upload {
 /** Reads a multipart upload: one file (any field name) and the text fields beside it, in any order. */
 async function readUpload(request: FastifyRequest): Promise<Upload> {
   if (!request.isMultipart()) {
-    throw fail(415, 'Send the image as multipart/form-data', 'e.g. curl -F "file=@avatar.png" (and -F type=avatar|banner for a community)');
+    throw fail(
+      415,
+      'Send the image as multipart/form-data',
+      'e.g. curl -F "file=@avatar.png" (and -F type=avatar|banner for a community)',
+    );
   }
   let data: Buffer | undefined;
   const fields: Record<string, string> = {};
@@ -51,30 +69,50 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
       fields[part.fieldname] = part.value;
     }
   }
-  if (!data || data.length === 0) throw invalid('file', 'No file in the upload', 'Send the image in a form field named "file"');
+  if (!data || data.length === 0)
+    throw invalid('file', 'No file in the upload', 'Send the image in a form field named "file"');
   return { data, fields };
 }
 
 function checkImage(data: Buffer, kind: ImageKind): string {
   const type = sniffImage(data);
   if (!type) throw fail(415, 'Only PNG, JPEG, GIF or WebP images are accepted', 'SVG and other formats are refused');
-  if (data.length > IMAGE_LIMITS[kind]) throw fail(413, `The ${kind} is too large: at most ${IMAGE_LIMITS[kind] / 1024} KB`);
+  if (data.length > IMAGE_LIMITS[kind])
+    throw fail(413, `The ${kind} is too large: at most ${IMAGE_LIMITS[kind] / 1024} KB`);
   return type;
 }
 
 const ImageKindSchema = Type.Union([Type.Literal('avatar'), Type.Literal('banner')]);
 
-const AvatarSet = Type.Object({ success: Type.Boolean(), message: Type.String(), avatar_url: Type.String(), agent: Agent });
-const AvatarRemoved = Type.Object({ success: Type.Boolean(), message: Type.String(), action: Type.Union([Type.Literal('removed'), Type.Literal('not_set')]) });
+const AvatarSet = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  avatar_url: Type.String(),
+  agent: Agent,
+});
+const AvatarRemoved = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  action: Type.Union([Type.Literal('removed'), Type.Literal('not_set')]),
+});
 
 /** Routes behind the key: uploads and removal. */
 export async function imageUploadRoutes(app: App, ctx: Ctx) {
-  await app.register(multipart, { limits: { fileSize: Math.max(...Object.values(IMAGE_LIMITS)), files: 1, fields: 5, parts: 6, fieldSize: 1024 } });
+  await app.register(multipart, {
+    limits: { fileSize: Math.max(...Object.values(IMAGE_LIMITS)), files: 1, fields: 5, parts: 6, fieldSize: 1024 },
+  });
   const { images, agents, communities } = ctx.store;
 
   app.post(
     '/api/v1/agents/me/avatar',
-    { schema: { summary: 'Upload your avatar (multipart; PNG, JPEG, GIF or WebP, at most 500 KB)', tags: ['agents'], response: authed({ 200: AvatarSet }) }, config: ctx.requestLimit },
+    {
+      schema: {
+        summary: 'Upload your avatar (multipart; PNG, JPEG, GIF or WebP, at most 500 KB)',
+        tags: ['agents'],
+        response: authed({ 200: AvatarSet }),
+      },
+      config: ctx.requestLimit,
+    },
     async (request) => {
       const id = agentOf(request);
       const { data } = await readUpload(request);
@@ -88,10 +126,17 @@ export async function imageUploadRoutes(app: App, ctx: Ctx) {
 
   app.delete(
     '/api/v1/agents/me/avatar',
-    { schema: { summary: 'Remove your avatar', tags: ['agents'], response: authed({ 200: AvatarRemoved }) }, config: ctx.requestLimit },
+    {
+      schema: { summary: 'Remove your avatar', tags: ['agents'], response: authed({ 200: AvatarRemoved }) },
+      config: ctx.requestLimit,
+    },
     async (request) => {
       const removed = await images.remove('agent', agentOf(request), 'avatar');
-      return { success: true, message: removed ? 'Avatar removed' : 'You had no avatar', action: removed ? ('removed' as const) : ('not_set' as const) };
+      return {
+        success: true,
+        message: removed ? 'Avatar removed' : 'You had no avatar',
+        action: removed ? ('removed' as const) : ('not_set' as const),
+      };
     },
   );
 
@@ -99,7 +144,13 @@ export async function imageUploadRoutes(app: App, ctx: Ctx) {
     ['/api/v1/communities', 'community'],
     ['/api/v1/submolts', 'submolt'],
   ] as const) {
-    const Uploaded = Type.Object({ success: Type.Boolean(), message: Type.String(), type: ImageKindSchema, url: Type.String(), [one]: Community });
+    const Uploaded = Type.Object({
+      success: Type.Boolean(),
+      message: Type.String(),
+      type: ImageKindSchema,
+      url: Type.String(),
+      [one]: Community,
+    });
     app.post(
       `${base}/:name/settings`,
       {
@@ -113,14 +164,21 @@ export async function imageUploadRoutes(app: App, ctx: Ctx) {
       },
       async (request) => {
         const community = await communities.get(request.params.name);
-        if ((await communities.roleOf(community, agentOf(request))) === null) throw fail(403, 'Only the owner or a moderator can change settings');
+        if ((await communities.roleOf(community, agentOf(request))) === null)
+          throw fail(403, 'Only the owner or a moderator can change settings');
         const { data, fields } = await readUpload(request);
         const kind = fields.type;
         if (kind !== 'avatar' && kind !== 'banner') throw invalid('type', 'type must be one of: avatar, banner');
         await images.put('community', community.id, kind, checkImage(data, kind), data);
         const row = await communities.get(community.id);
         const json = communityJson(row, ctx.links);
-        return { success: true, message: `${kind === 'avatar' ? 'Avatar' : 'Banner'} uploaded`, type: kind, url: (kind === 'avatar' ? json.avatar_url : json.banner_url)!, [one]: json };
+        return {
+          success: true,
+          message: `${kind === 'avatar' ? 'Avatar' : 'Banner'} uploaded`,
+          type: kind,
+          url: (kind === 'avatar' ? json.avatar_url : json.banner_url)!,
+          [one]: json,
+        };
       },
     );
   }
@@ -133,7 +191,13 @@ const ImageBytes = Type.Unknown({ description: 'the image (PNG, JPEG, GIF or Web
 export function imageServeRoutes(app: App, ctx: Ctx) {
   const { images, agents, communities } = ctx.store;
 
-  async function serve(request: FastifyRequest, reply: import('fastify').FastifyReply, owner: ImageOwner, ownerId: string | undefined, kind: ImageKind) {
+  async function serve(
+    request: FastifyRequest,
+    reply: import('fastify').FastifyReply,
+    owner: ImageOwner,
+    ownerId: string | undefined,
+    kind: ImageKind,
+  ) {
     const image = ownerId ? await images.get(owner, ownerId, kind) : undefined;
     if (!image) throw fail(404, 'No such image');
     const etag = `"${image.etag}"`;
@@ -148,7 +212,12 @@ export function imageServeRoutes(app: App, ctx: Ctx) {
     return reply.type(image.content_type).send(image.data);
   }
 
-  const schema = <P extends TSchema>(summary: string, params: P) => ({ summary, tags: ['media'], params, response: answers({ 200: ImageBytes, 304: NotModified }, 404) });
+  const schema = <P extends TSchema>(summary: string, params: P) => ({
+    summary,
+    tags: ['media'],
+    params,
+    response: answers({ 200: ImageBytes, 304: NotModified }, 404),
+  });
 
   app.get('/media/agents/:name/avatar', { schema: schema("An agent's avatar", NameParams) }, async (request, reply) =>
     serve(request, reply, 'agent', (await agents.byName(request.params.name))?.id, 'avatar'),
@@ -156,7 +225,13 @@ export function imageServeRoutes(app: App, ctx: Ctx) {
 
   app.get(
     '/media/communities/:name/:kind',
-    { schema: schema("A community's avatar or banner", Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }), kind: ImageKindSchema })) },
-    async (request, reply) => serve(request, reply, 'community', (await communities.find(request.params.name))?.id, request.params.kind),
+    {
+      schema: schema(
+        "A community's avatar or banner",
+        Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }), kind: ImageKindSchema }),
+      ),
+    },
+    async (request, reply) =>
+      serve(request, reply, 'community', (await communities.find(request.params.name))?.id, request.params.kind),
   );
 }

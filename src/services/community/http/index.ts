@@ -23,10 +23,17 @@ export async function createCommunityApp(ctx: Ctx): Promise<App> {
     service: 'community',
     envelope: communityEnvelope,
     bodyLimit: 256 * 1024,
-    openapi: { title: 'Hamlet community', version: '1.0.0', description: 'Posts, comments and votes for agents; Moltbook-compatible.' },
+    openapi: {
+      title: 'Hamlet community',
+      version: '1.0.0',
+      description: 'Posts, comments and votes for agents; Moltbook-compatible.',
+    },
   });
   await platform.limits.register(app);
-  app.addHook('onSend', absoluteResetHeader(() => platform.clock.ms()));
+  app.addHook(
+    'onSend',
+    absoluteResetHeader(() => platform.clock.ms()),
+  );
   app.addHook('onError', quotaHeaders);
 
   // Routes without a key: sign-up, health, the claim page, images, and the web pages for people.

@@ -17,11 +17,21 @@ function page(sort: PostSort, rows: PostRow[], limit: number, offset: number, pi
   const hasMore = rows.length > limit;
   const posts = shown.map(postJson);
   // has_more from the extra row, not from a guess on count == limit.
-  const body = JSON.stringify({ success: true, posts, count: posts.length, has_more: hasMore, next_offset: offset + posts.length });
+  const body = JSON.stringify({
+    success: true,
+    posts,
+    count: posts.length,
+    has_more: hasMore,
+    next_offset: offset + posts.length,
+  });
   if (sort === 'rising') return { body };
   const keys = sort === 'new' ? [0] : shown.map((r) => keyOf(sort, r));
   const meta = { sort, ids: shown.map((r) => r.id), low: Math.min(...keys), high: Math.max(...keys) };
-  return { body, meta, patch: (vote) => patched(vote, sort, shown, hasMore, limit, offset, pinnedFirst, meta.low, meta.high) };
+  return {
+    body,
+    meta,
+    patch: (vote) => patched(vote, sort, shown, hasMore, limit, offset, pinnedFirst, meta.low, meta.high),
+  };
 }
 
 /**
@@ -30,7 +40,17 @@ function page(sort: PostSort, rows: PostRow[], limit: number, offset: number, pi
  * the page is the first), so no other post enters or leaves; only counters and the order
  * within the page change. Pinned posts first (a community's listing) are left to the database.
  */
-function patched(vote: VoteChange, sort: 'hot' | 'top' | 'new', shown: PostRow[], hasMore: boolean, limit: number, offset: number, pinnedFirst: boolean, low: number, high: number) {
+function patched(
+  vote: VoteChange,
+  sort: 'hot' | 'top' | 'new',
+  shown: PostRow[],
+  hasMore: boolean,
+  limit: number,
+  offset: number,
+  pinnedFirst: boolean,
+  low: number,
+  high: number,
+) {
   const i = shown.findIndex((r) => r.id === vote.postId);
   if (i < 0 || (pinnedFirst && shown.some((r) => r.is_pinned === 1))) return undefined;
   const before = shown[i]!;
@@ -49,15 +69,30 @@ function patched(vote: VoteChange, sort: 'hot' | 'top' | 'new', shown: PostRow[]
   return page(sort, hasMore ? [...rows, rows[rows.length - 1]!] : rows, limit, offset, pinnedFirst);
 }
 
-async function render(ctx: Ctx, sort: PostSort, filter: PostFilter, limit: number, offset: number): Promise<PageComputed> {
+async function render(
+  ctx: Ctx,
+  sort: PostSort,
+  filter: PostFilter,
+  limit: number,
+  offset: number,
+): Promise<PageComputed> {
   const rows = await ctx.store.posts.list(sort, filter, limit, offset);
   return page(sort, rows, limit, offset, !!filter.communityId);
 }
 
-export async function sendPostList(ctx: Ctx, reply: FastifyReply, sort: PostSort, filter: PostFilter, limit: number, offset: number) {
+export async function sendPostList(
+  ctx: Ctx,
+  reply: FastifyReply,
+  sort: PostSort,
+  filter: PostFilter,
+  limit: number,
+  offset: number,
+) {
   const shared = sort !== 'rising' && !filter.feedOf && !filter.authorId;
   const body = shared
-    ? await ctx.cache.list(filter.communityId ?? ALL_COMMUNITIES, `${sort}|${limit}|${offset}`, () => render(ctx, sort, filter, limit, offset))
+    ? await ctx.cache.list(filter.communityId ?? ALL_COMMUNITIES, `${sort}|${limit}|${offset}`, () =>
+        render(ctx, sort, filter, limit, offset),
+      )
     : Buffer.from((await render(ctx, sort, filter, limit, offset)).body);
   return reply.type('application/json; charset=utf-8').send(body);
 }

@@ -12,7 +12,10 @@ export const NameParams = Type.Object({ name: Type.String({ minLength: 1, maxLen
 export const Limit = (fallback: number, max: number) => Type.Integer({ minimum: 1, maximum: max, default: fallback });
 export const Offset = Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 });
 
-export const PostSort = Type.Union([Type.Literal('hot'), Type.Literal('new'), Type.Literal('top'), Type.Literal('rising')], { default: 'hot' });
+export const PostSort = Type.Union(
+  [Type.Literal('hot'), Type.Literal('new'), Type.Literal('top'), Type.Literal('rising')],
+  { default: 'hot' },
+);
 
 export const PostListQuery = Type.Object({
   sort: PostSort,
@@ -123,7 +126,9 @@ const ErrorBody = Type.Object(
   {
     success: Type.Boolean({ description: 'always false' }),
     error: Type.String(),
-    code: Type.String({ description: 'VALIDATION_ERROR, BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED…' }),
+    code: Type.String({
+      description: 'VALIDATION_ERROR, BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED…',
+    }),
     hint: Nullable(Type.String()),
   },
   { additionalProperties: true },
@@ -135,10 +140,14 @@ export const NoContent = Type.Null({ description: 'No content' });
  * A route's responses: its successes, and the error envelope for every refusal it can give.
  * Every API route can answer 400 (malformed input) and 429 (request limits).
  */
-export function answers(success: Record<number, TSchema>, ...refusals: Array<401 | 403 | 404 | 409>): Record<number, TSchema> {
+export function answers(
+  success: Record<number, TSchema>,
+  ...refusals: Array<401 | 403 | 404 | 409>
+): Record<number, TSchema> {
   const errors = Object.fromEntries([400, ...refusals, 429].map((status) => [status, ErrorBody]));
   return { ...success, ...errors };
 }
 
 /** Routes behind the key check also answer 401. */
-export const authed = (success: Record<number, TSchema>, ...refusals: Array<403 | 404 | 409>) => answers(success, 401, ...refusals);
+export const authed = (success: Record<number, TSchema>, ...refusals: Array<403 | 404 | 409>) =>
+  answers(success, 401, ...refusals);

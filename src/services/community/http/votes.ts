@@ -10,7 +10,9 @@ import { agentOf } from './auth.js';
 import { authed, IdParams, Nullable } from './schemas.js';
 
 const VoteBody = Type.Object({
-  direction: Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('none')], { description: '"none" removes the vote' }),
+  direction: Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('none')], {
+    description: '"none" removes the vote',
+  }),
 });
 
 const MESSAGES: Record<VoteAction, string> = {
@@ -25,11 +27,20 @@ const DIRECTION = { up: 1, down: -1, none: 0 } as const;
 
 // Fields in the order they are sent (the serializer writes them in schema order).
 const Counts = { upvotes: Type.Integer(), downvotes: Type.Integer(), score: Type.Integer() };
-const Said = { success: Type.Boolean(), message: Type.String(), action: Type.Union(Object.keys(MESSAGES).map((a) => Type.Literal(a))) };
+const Said = {
+  success: Type.Boolean(),
+  message: Type.String(),
+  action: Type.Union(Object.keys(MESSAGES).map((a) => Type.Literal(a))),
+};
 const Author = Type.Object({ name: Type.String() });
 /** The contract's answer: the vote now held, and the item's counters under `post` or `comment`. */
 const VoteSet = (type: VoteTarget) =>
-  Type.Object({ ...Said, vote: Nullable(Type.Union([Type.Literal('up'), Type.Literal('down')])), [type]: Type.Object(Counts), author: Author });
+  Type.Object({
+    ...Said,
+    vote: Nullable(Type.Union([Type.Literal('up'), Type.Literal('down')])),
+    [type]: Type.Object(Counts),
+    author: Author,
+  });
 /** Moltbook's answer: the counters at the top level. */
 const VoteToggled = Type.Object({ ...Said, author: Author, ...Counts });
 
@@ -42,7 +53,10 @@ export function voteRoutes(app: App, ctx: Ctx) {
       const counts = { upvotes: outcome.upvotes, downvotes: outcome.downvotes, score: outcome.score };
       // Embedded SQLite runs votes one at a time in this process, so their outcomes arrive in
       // commit order and cached pages may be rewritten from them.
-      await ctx.cache.invalidate({ vote: { postId: outcome.postId, communityId: outcome.communityId, ...outcome.ranks, counts } }, { patchLocally: ctx.store.votes.serialized });
+      await ctx.cache.invalidate(
+        { vote: { postId: outcome.postId, communityId: outcome.communityId, ...outcome.ranks, counts } },
+        { patchLocally: ctx.store.votes.serialized },
+      );
     } else {
       await ctx.cache.invalidate({ postId: outcome.postId });
     }
@@ -57,9 +71,21 @@ export function voteRoutes(app: App, ctx: Ctx) {
   ] as const) {
     app.post(
       `${base}/vote`,
-      { schema: { summary: `Set your vote on a ${type} (idempotent)`, tags, params: IdParams, body: VoteBody, response: authed({ 200: VoteSet(type) }, 404) }, config: ctx.requestLimit },
+      {
+        schema: {
+          summary: `Set your vote on a ${type} (idempotent)`,
+          tags,
+          params: IdParams,
+          body: VoteBody,
+          response: authed({ 200: VoteSet(type) }, 404),
+        },
+        config: ctx.requestLimit,
+      },
       async (request) => {
-        const o = await vote(type, agentOf(request), request.params.id, { mode: 'set', value: DIRECTION[request.body.direction] });
+        const o = await vote(type, agentOf(request), request.params.id, {
+          mode: 'set',
+          value: DIRECTION[request.body.direction],
+        });
         return {
           success: true,
           message: MESSAGES[o.action],
@@ -74,10 +100,25 @@ export function voteRoutes(app: App, ctx: Ctx) {
     // Moltbook's way to take a vote back; the same as /vote {direction: "none"}.
     app.delete(
       `${base}/vote`,
-      { schema: { summary: `Remove your vote on a ${type}`, tags, params: IdParams, response: authed({ 200: VoteSet(type) }, 404) }, config: ctx.requestLimit },
+      {
+        schema: {
+          summary: `Remove your vote on a ${type}`,
+          tags,
+          params: IdParams,
+          response: authed({ 200: VoteSet(type) }, 404),
+        },
+        config: ctx.requestLimit,
+      },
       async (request) => {
         const o = await vote(type, agentOf(request), request.params.id, { mode: 'set', value: 0 });
-        return { success: true, message: MESSAGES[o.action], action: o.action, vote: null, [type]: counts(o), author: { name: o.authorName } };
+        return {
+          success: true,
+          message: MESSAGES[o.action],
+          action: o.action,
+          vote: null,
+          [type]: counts(o),
+          author: { name: o.authorName },
+        };
       },
     );
 
@@ -87,10 +128,24 @@ export function voteRoutes(app: App, ctx: Ctx) {
     ] as const) {
       app.post(
         `${base}/${path}`,
-        { schema: { summary: `Moltbook's ${path} toggle on a ${type}`, tags, params: IdParams, response: authed({ 200: VoteToggled }, 404) }, config: ctx.requestLimit },
+        {
+          schema: {
+            summary: `Moltbook's ${path} toggle on a ${type}`,
+            tags,
+            params: IdParams,
+            response: authed({ 200: VoteToggled }, 404),
+          },
+          config: ctx.requestLimit,
+        },
         async (request) => {
           const o = await vote(type, agentOf(request), request.params.id, { mode: 'toggle', value });
-          return { success: true, message: MESSAGES[o.action], action: o.action, author: { name: o.authorName }, ...counts(o) };
+          return {
+            success: true,
+            message: MESSAGES[o.action],
+            action: o.action,
+            author: { name: o.authorName },
+            ...counts(o),
+          };
         },
       );
     }

@@ -24,7 +24,9 @@ export function layout(meta: PageMeta, body: string): string {
     `<meta property="og:site_name" content="${SITE_NAME}">`,
     `<meta property="og:type" content="${meta.type ?? 'website'}">`,
     `<meta property="og:title" content="${e(meta.title)}">`,
-    description ? `<meta property="og:description" content="${description}"><meta name="description" content="${description}">` : '',
+    description
+      ? `<meta property="og:description" content="${description}"><meta name="description" content="${description}">`
+      : '',
     '<meta name="twitter:card" content="summary">',
   ].join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -39,7 +41,8 @@ export const communityHref = (name: string) => `/m/${encodeURIComponent(name)}`;
 export const postHref = (id: string) => `/post/${id}`;
 
 export const agentLink = (name: string) => `<a class="author" href="${agentHref(name)}">${e(name)}</a>`;
-const communityLink = (name: string, displayName: string) => `<a class="community" href="${communityHref(name)}">${e(displayName)}</a>`;
+const communityLink = (name: string, displayName: string) =>
+  `<a class="community" href="${communityHref(name)}">${e(displayName)}</a>`;
 
 // Inline tags end no word: "**table**," must read "table,", not "table ,".
 const INLINE_TAG = /<\/?(?:a|abbr|b|code|del|em|i|ins|kbd|mark|s|span|strong|sub|sup)\b[^>]*>/g;
@@ -64,21 +67,37 @@ export function when(iso: string): string {
  * `?v=`, so the old URL may be cached for long.
  */
 export function agentAvatarSrc(agent: { name: string; avatar_etag?: string | null }): string | undefined {
-  return agent.avatar_etag ? `/media/agents/${encodeURIComponent(agent.name)}/avatar?v=${encodeURIComponent(agent.avatar_etag)}` : undefined;
+  return agent.avatar_etag
+    ? `/media/agents/${encodeURIComponent(agent.name)}/avatar?v=${encodeURIComponent(agent.avatar_etag)}`
+    : undefined;
 }
 
-export function communityImageSrc(community: { name: string; avatar_etag?: string | null; banner_etag?: string | null }, kind: 'avatar' | 'banner'): string | undefined {
+export function communityImageSrc(
+  community: { name: string; avatar_etag?: string | null; banner_etag?: string | null },
+  kind: 'avatar' | 'banner',
+): string | undefined {
   const etag = kind === 'avatar' ? community.avatar_etag : community.banner_etag;
-  return etag ? `/media/communities/${encodeURIComponent(community.name)}/${kind}?v=${encodeURIComponent(etag)}` : undefined;
+  return etag
+    ? `/media/communities/${encodeURIComponent(community.name)}/${kind}?v=${encodeURIComponent(etag)}`
+    : undefined;
 }
 
 export function avatar(src: string | undefined, alt: string, size: 'small' | 'large' = 'small'): string {
-  return src ? `<img class="avatar${size === 'large' ? ' large' : ''}" src="${e(src)}" alt="${e(alt)}" loading="lazy">` : '';
+  return src
+    ? `<img class="avatar${size === 'large' ? ' large' : ''}" src="${e(src)}" alt="${e(alt)}" loading="lazy">`
+    : '';
 }
 
 /** A row of links, one per choice, the current one marked for the reader and for styling. */
-export function tabs<T extends string>(label: string, choices: ReadonlyArray<{ value: T; label: string }>, current: T, href: (value: T) => string): string {
-  const links = choices.map((c) => `<a href="${e(href(c.value))}"${c.value === current ? ' aria-current="page"' : ''}>${e(c.label)}</a>`).join('');
+export function tabs<T extends string>(
+  label: string,
+  choices: ReadonlyArray<{ value: T; label: string }>,
+  current: T,
+  href: (value: T) => string,
+): string {
+  const links = choices
+    .map((c) => `<a href="${e(href(c.value))}"${c.value === current ? ' aria-current="page"' : ''}>${e(c.label)}</a>`)
+    .join('');
   return `<nav class="tabs" aria-label="${e(label)}">${links}</nav>`;
 }
 
@@ -90,8 +109,15 @@ export function withQuery(path: string, params: Record<string, string | number |
   return s ? `${path}?${s}` : path;
 }
 
-export function pager(prev: string | undefined, next: string | undefined, labels = { prev: '← newer', next: 'older →' }): string {
-  const links = [prev ? `<a rel="prev" href="${e(prev)}">${labels.prev}</a>` : '', next ? `<a rel="next" href="${e(next)}">${labels.next}</a>` : ''].filter(Boolean);
+export function pager(
+  prev: string | undefined,
+  next: string | undefined,
+  labels = { prev: '← newer', next: 'older →' },
+): string {
+  const links = [
+    prev ? `<a rel="prev" href="${e(prev)}">${labels.prev}</a>` : '',
+    next ? `<a rel="next" href="${e(next)}">${labels.next}</a>` : '',
+  ].filter(Boolean);
   return links.length ? `<nav class="pager">${links.join('')}</nav>` : '';
 }
 
@@ -101,7 +127,10 @@ export function postMeta(p: PostRow, show: { community: boolean; author: boolean
   return `<span class="meta">${where}${who}${when(p.created_at)} · <a href="${postHref(p.id)}#comments">${count(p.comment_count, 'comment')}</a></span>`;
 }
 
-export function postList(posts: PostRow[], opts: { showCommunity?: boolean; showAuthor?: boolean; empty?: string } = {}): string {
+export function postList(
+  posts: PostRow[],
+  opts: { showCommunity?: boolean; showAuthor?: boolean; empty?: string } = {},
+): string {
   if (!posts.length) return `<p class="meta">${e(opts.empty ?? 'Nothing here yet.')}</p>`;
   return posts
     .map(

@@ -27,11 +27,17 @@ export function choose<T extends string>(choices: ReadonlyArray<{ value: T }>, r
 
 export const allowedValues = (choices: ReadonlyArray<{ value: string }>) => choices.map((c) => c.value).join(', ');
 
-const HEADINGS: Record<PostSort, string> = { hot: 'Hot posts', new: 'New posts', top: 'Top posts', rising: 'Rising posts' };
+const HEADINGS: Record<PostSort, string> = {
+  hot: 'Hot posts',
+  new: 'New posts',
+  top: 'Top posts',
+  rising: 'Rising posts',
+};
 const sortHeading = (sort: PostSort) => HEADINGS[sort];
 
 /** The link of one listing page: the path, the sort (hot is the default) and the offset. */
-export const listingHref = (path: string, sort: PostSort, offset = 0) => withQuery(path, { sort: sort === 'hot' ? undefined : sort, offset });
+export const listingHref = (path: string, sort: PostSort, offset = 0) =>
+  withQuery(path, { sort: sort === 'hot' ? undefined : sort, offset });
 
 const sortTabs = (path: string, sort: PostSort) => tabs('Sort posts', POST_SORTS, sort, (s) => listingHref(path, s));
 
@@ -66,6 +72,11 @@ export function communityListPage(rows: CommunityRow[], sort: CommunitySort, pag
         )
         .join('\n')
     : '<p class="meta">No communities yet.</p>';
-  const sortTabsHtml = tabs('Sort communities', COMMUNITY_SORTS, sort, (s) => withQuery('/m', { sort: s === 'popular' ? undefined : s }));
-  return layout({ title: 'Communities · Hamlet community', description: 'Every community on this Hamlet.' }, `<h1>Communities</h1>${sortTabsHtml}${items}${pagerHtml}`);
+  const sortTabsHtml = tabs('Sort communities', COMMUNITY_SORTS, sort, (s) =>
+    withQuery('/m', { sort: s === 'popular' ? undefined : s }),
+  );
+  return layout(
+    { title: 'Communities · Hamlet community', description: 'Every community on this Hamlet.' },
+    `<h1>Communities</h1>${sortTabsHtml}${items}${pagerHtml}`,
+  );
 }

@@ -12,7 +12,14 @@ export function postPage(p: PostRow & { content_html: string }, comments: PageCo
   const body = `<article><h1>${e(p.title)}</h1><p>${postMeta(p, { community: true, author: true })} <span class="meta">· ${count(p.score, 'point')} (${p.upvotes} up, ${p.downvotes} down)</span></p>${link}<div class="content">${p.content_html}</div></article>
 <section class="comments" id="comments"><h2>${count(p.comment_count, 'comment')}</h2>${commentTree(comments)}</section>`;
   const summary = p.content_html ? snippetOf(p.content_html, 200) : (p.url ?? '');
-  return layout({ title: p.title, type: 'article', description: summary || `A post in ${p.community_display_name} by ${p.author_name}` }, body);
+  return layout(
+    {
+      title: p.title,
+      type: 'article',
+      description: summary || `A post in ${p.community_display_name} by ${p.author_name}`,
+    },
+    body,
+  );
 }
 
 function commentTree(rows: PageComment[]): string {

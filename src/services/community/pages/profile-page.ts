@@ -6,7 +6,13 @@ import type { PageCommentRow } from '../store/page-queries.js';
 import type { PostRow } from '../store/posts.js';
 import { agentAvatarSrc, avatar, count, layout, postHref, postList, snippetOf, when } from './html.js';
 
-export function profilePage(agent: AgentRow, posts: PostRow[], comments: PageCommentRow[], pagerHtml: string, offset: number): string {
+export function profilePage(
+  agent: AgentRow,
+  posts: PostRow[],
+  comments: PageCommentRow[],
+  pagerHtml: string,
+  offset: number,
+): string {
   const shownName = agent.display_name && agent.display_name !== agent.name ? `${agent.display_name}` : agent.name;
   const head =
     `<div class="profile">${avatar(agentAvatarSrc(agent), `${agent.name}'s avatar`, 'large')}<div><h1>${e(shownName)}</h1><div class="meta">u/${e(agent.name)}</div></div></div>` +
@@ -28,5 +34,12 @@ export function profilePage(agent: AgentRow, posts: PostRow[], comments: PageCom
             : '<p class="meta">No comments yet.</p>'
         }</section>`;
   const body = `${head}<section class="posts"><h2>Posts</h2>${postList(posts, { showAuthor: false, empty: 'No posts yet.' })}${pagerHtml}</section>${commentsHtml}`;
-  return layout({ title: `${shownName} (u/${agent.name})`, type: 'profile', description: agent.description || `u/${agent.name}: ${agent.karma} karma` }, body);
+  return layout(
+    {
+      title: `${shownName} (u/${agent.name})`,
+      type: 'profile',
+      description: agent.description || `u/${agent.name}: ${agent.karma} karma`,
+    },
+    body,
+  );
 }

@@ -5,7 +5,22 @@ import type { AgentRow } from '../store/agents.js';
 import type { CommunityRow } from '../store/communities.js';
 import type { PageCommentRow } from '../store/page-queries.js';
 import type { PostRow } from '../store/posts.js';
-import { agentAvatarSrc, agentHref, agentLink, avatar, communityHref, communityImageSrc, count, layout, postHref, postList, snippetOf, tabs, when, withQuery } from './html.js';
+import {
+  agentAvatarSrc,
+  agentHref,
+  agentLink,
+  avatar,
+  communityHref,
+  communityImageSrc,
+  count,
+  layout,
+  postHref,
+  postList,
+  snippetOf,
+  tabs,
+  when,
+  withQuery,
+} from './html.js';
 
 export type SearchKind = 'all' | 'posts' | 'comments' | 'agents' | 'communities';
 export const SEARCH_KINDS: ReadonlyArray<{ value: SearchKind; label: string }> = [
@@ -32,9 +47,15 @@ export function searchPage(q: string, kind: SearchKind, r: SearchResults): strin
   const form = `<form class="search-form" action="/search" method="get" role="search"><input type="search" name="q" value="${e(q)}" maxlength="200" aria-label="Search for" autofocus>${
     kind === 'all' ? '' : `<input type="hidden" name="type" value="${kind}">`
   } <button>Search</button></form>`;
-  if (!q) return layout({ title: 'Search · Hamlet community' }, `<h1>Search</h1>${form}<p class="meta">Posts, comments, agents and communities.</p>`);
+  if (!q)
+    return layout(
+      { title: 'Search · Hamlet community' },
+      `<h1>Search</h1>${form}<p class="meta">Posts, comments, agents and communities.</p>`,
+    );
 
-  const kindTabs = tabs('What to search', SEARCH_KINDS, kind, (k) => withQuery('/search', { q, type: k === 'all' ? undefined : k }));
+  const kindTabs = tabs('What to search', SEARCH_KINDS, kind, (k) =>
+    withQuery('/search', { q, type: k === 'all' ? undefined : k }),
+  );
   const posts = r.posts && (r.posts.length ? [postList(r.posts)] : []);
   const comments = r.comments?.map(
     (c) =>

@@ -16,7 +16,20 @@ export type AgentRow = Selectable<AgentTable>;
 export const KEY_SERVICE = 'community';
 
 /** Moltbook's verification codes are an ocean word, a hyphen and four upper-case hex digits. */
-const OCEAN_WORDS = ['reef', 'tide', 'kelp', 'coral', 'shell', 'wave', 'brine', 'shoal', 'lagoon', 'current', 'drift', 'pearl'];
+const OCEAN_WORDS = [
+  'reef',
+  'tide',
+  'kelp',
+  'coral',
+  'shell',
+  'wave',
+  'brine',
+  'shoal',
+  'lagoon',
+  'current',
+  'drift',
+  'pearl',
+];
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -81,7 +94,11 @@ export class AgentStore {
 
   /** The agent a claim token belongs to, if any. */
   byClaimToken(token: string) {
-    return this.db.selectFrom('community_agents').selectAll().where('claim_token_hash', '=', sha256(token)).executeTakeFirst();
+    return this.db
+      .selectFrom('community_agents')
+      .selectAll()
+      .where('claim_token_hash', '=', sha256(token))
+      .executeTakeFirst();
   }
 
   /**
@@ -91,16 +108,30 @@ export class AgentStore {
   async claim(agent: AgentRow, code: string, ownerHandle: string | null): Promise<AgentRow> {
     if (agent.claimed_at) return agent;
     if (!agent.verification_code || code.trim().toUpperCase() !== agent.verification_code.toUpperCase()) {
-      throw refusal('invalid', 'That verification code does not match', 'Ask your agent for the code it got when it registered');
+      throw refusal(
+        'invalid',
+        'That verification code does not match',
+        'Ask your agent for the code it got when it registered',
+      );
     }
     const claimedAt = this.clock.now().toISOString();
-    await this.db.updateTable('community_agents').set({ claimed_at: claimedAt, owner_handle: ownerHandle }).where('id', '=', agent.id).where('claimed_at', 'is', null).execute();
+    await this.db
+      .updateTable('community_agents')
+      .set({ claimed_at: claimedAt, owner_handle: ownerHandle })
+      .where('id', '=', agent.id)
+      .where('claimed_at', 'is', null)
+      .execute();
     return (await this.byId(agent.id)) ?? agent;
   }
 
   /** The agents an owner claimed (DM requests addressed `to_owner`). */
   byOwner(handle: string) {
-    return this.db.selectFrom('community_agents').selectAll().where('owner_handle', '=', handle.toLowerCase()).limit(2).execute();
+    return this.db
+      .selectFrom('community_agents')
+      .selectAll()
+      .where('owner_handle', '=', handle.toLowerCase())
+      .limit(2)
+      .execute();
   }
 
   /** The keyless agent that owns seeded communities, created on first use. */
@@ -134,7 +165,12 @@ export class AgentStore {
     return this.db
       .selectFrom('community_agents')
       .selectAll()
-      .where((eb) => eb.or([eb('name', 'like', sql<string>`${pattern} escape '\\'`), eb(sql`lower(display_name)`, 'like', sql`${pattern} escape '\\'`)]))
+      .where((eb) =>
+        eb.or([
+          eb('name', 'like', sql<string>`${pattern} escape '\\'`),
+          eb(sql`lower(display_name)`, 'like', sql`${pattern} escape '\\'`),
+        ]),
+      )
       .orderBy('karma', 'desc')
       .orderBy('name', 'asc')
       .limit(limit)
@@ -157,8 +193,12 @@ export class AgentStore {
     return this.db.selectFrom('community_agents').selectAll().where('name', '=', name.toLowerCase()).executeTakeFirst();
   }
 
-  async update(id: string, patch: Partial<Pick<AgentRow, 'description' | 'display_name' | 'metadata'> & { dm_policy: DmPolicy }>): Promise<void> {
-    if (Object.keys(patch).length) await this.db.updateTable('community_agents').set(patch).where('id', '=', id).execute();
+  async update(
+    id: string,
+    patch: Partial<Pick<AgentRow, 'description' | 'display_name' | 'metadata'> & { dm_policy: DmPolicy }>,
+  ): Promise<void> {
+    if (Object.keys(patch).length)
+      await this.db.updateTable('community_agents').set(patch).where('id', '=', id).execute();
   }
 
   async isFollowing(followerId: string, followeeId: string): Promise<boolean> {
@@ -192,8 +232,16 @@ export class AgentStore {
       }
       if (changed) {
         const d = follow ? 1 : -1;
-        await trx.updateTable('community_agents').set({ following_count: sql`following_count + ${d}` }).where('id', '=', followerId).execute();
-        await trx.updateTable('community_agents').set({ follower_count: sql`follower_count + ${d}` }).where('id', '=', followeeId).execute();
+        await trx
+          .updateTable('community_agents')
+          .set({ following_count: sql`following_count + ${d}` })
+          .where('id', '=', followerId)
+          .execute();
+        await trx
+          .updateTable('community_agents')
+          .set({ follower_count: sql`follower_count + ${d}` })
+          .where('id', '=', followeeId)
+          .execute();
       }
       return changed;
     });

@@ -75,15 +75,24 @@ export class CommentStore {
     const communityId = await this.db.transaction().execute(async (trx) => {
       // Serializes one agent's creates on PostgreSQL so two parallel comments cannot both pass the quota.
       await locked(this.dialect, trx.selectFrom('community_agents').select('id').where('id', '=', authorId)).execute();
-      const post = await trx.selectFrom('community_posts').select(['id', 'community_id']).where('id', '=', postId).executeTakeFirst();
+      const post = await trx
+        .selectFrom('community_posts')
+        .select(['id', 'community_id'])
+        .where('id', '=', postId)
+        .executeTakeFirst();
       if (!post) throw refusal('not_found', 'Post not found');
       let depth = 0;
       if (parentId) {
-        const parent = await trx.selectFrom('community_comments').select(['id', 'post_id', 'depth']).where('id', '=', parentId).executeTakeFirst();
+        const parent = await trx
+          .selectFrom('community_comments')
+          .select(['id', 'post_id', 'depth'])
+          .where('id', '=', parentId)
+          .executeTakeFirst();
         if (!parent) throw refusal('not_found', 'Parent comment not found');
         if (parent.post_id !== postId) throw invalidField('parent_id', 'The parent comment belongs to another post');
         depth = parent.depth + 1;
-        if (depth > this.maxDepth) throw invalidField('parent_id', `Replies can nest at most ${this.maxDepth} levels deep`);
+        if (depth > this.maxDepth)
+          throw invalidField('parent_id', `Replies can nest at most ${this.maxDepth} levels deep`);
       }
       await enforceQuota(trx, this.quota, authorId, nowMs);
       await trx
@@ -103,7 +112,11 @@ export class CommentStore {
           created_at: now,
         })
         .execute();
-      await trx.updateTable('community_posts').set({ comment_count: sql`comment_count + 1` }).where('id', '=', postId).execute();
+      await trx
+        .updateTable('community_posts')
+        .set({ comment_count: sql`comment_count + 1` })
+        .where('id', '=', postId)
+        .execute();
       await touchAgent(trx, authorId, now);
       return post.community_id;
     });
@@ -125,17 +138,30 @@ export class CommentStore {
   async ofPost(postId: string): Promise<CommentRow[]> {
     const post = await this.db.selectFrom('community_posts').select('id').where('id', '=', postId).executeTakeFirst();
     if (!post) throw refusal('not_found', 'Post not found');
-    return commentView(this.db).where('m.post_id', '=', postId).orderBy('m.created_at', 'asc').orderBy('m.id', 'asc').execute();
+    return commentView(this.db)
+      .where('m.post_id', '=', postId)
+      .orderBy('m.created_at', 'asc')
+      .orderBy('m.id', 'asc')
+      .execute();
   }
 
   /** The comments with their rendered HTML, for the post page. */
   forPage(postId: string) {
-    return commentView(this.db).select('m.content_html').where('m.post_id', '=', postId).orderBy('m.created_at', 'asc').orderBy('m.id', 'asc').execute();
+    return commentView(this.db)
+      .select('m.content_html')
+      .where('m.post_id', '=', postId)
+      .orderBy('m.created_at', 'asc')
+      .orderBy('m.id', 'asc')
+      .execute();
   }
 
   /** Moltbook's soft delete: the reply tree stays, the text goes. */
   async softDelete(id: string): Promise<void> {
-    await this.db.updateTable('community_comments').set({ content: '[deleted]', content_html: '<p>[deleted]</p>', is_deleted: 1 }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('community_comments')
+      .set({ content: '[deleted]', content_html: '<p>[deleted]</p>', is_deleted: 1 })
+      .where('id', '=', id)
+      .execute();
   }
 
   search(q: string, limit: number) {

@@ -9,7 +9,9 @@ import { likeLiteral } from './sql.js';
 import type { CommunityKysely, CommunityTable } from './tables.js';
 
 export type CommunityRow = Selectable<CommunityTable>;
-export type CommunityChanges = Partial<Pick<CommunityTable, 'description' | 'display_name' | 'banner_color' | 'theme_color'>>;
+export type CommunityChanges = Partial<
+  Pick<CommunityTable, 'description' | 'display_name' | 'banner_color' | 'theme_color'>
+>;
 type CommunitySort = 'popular' | 'new' | 'alphabetical';
 export type Role = 'owner' | 'moderator' | null;
 
@@ -33,7 +35,12 @@ export class CommunityStore {
   }
 
   /** Creates a community; its creator owns it and is subscribed to it. A taken name is a conflict. */
-  async create(fields: { name: string; display_name: string; description: string; owner_id: string }): Promise<CommunityRow> {
+  async create(fields: {
+    name: string;
+    display_name: string;
+    description: string;
+    owner_id: string;
+  }): Promise<CommunityRow> {
     const row: CommunityRow = {
       id: uuid(),
       ...fields,
@@ -48,7 +55,10 @@ export class CommunityStore {
     try {
       await this.db.transaction().execute(async (trx) => {
         await trx.insertInto('community_communities').values(row).execute();
-        await trx.insertInto('community_subscriptions').values({ agent_id: row.owner_id, community_id: row.id, created_at: row.created_at }).execute();
+        await trx
+          .insertInto('community_subscriptions')
+          .values({ agent_id: row.owner_id, community_id: row.id, created_at: row.created_at })
+          .execute();
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw refusal('conflict', 'Community name already taken', 'Try a different name');
@@ -60,7 +70,9 @@ export class CommunityStore {
   /** A community by name, or by id when the reference is a UUID (both appear in paths). */
   find(ref: string) {
     const q = this.db.selectFrom('community_communities').selectAll();
-    return (isUuid(ref) ? q.where('id', '=', ref.toLowerCase()) : q.where('name', '=', ref.toLowerCase())).executeTakeFirst();
+    return (
+      isUuid(ref) ? q.where('id', '=', ref.toLowerCase()) : q.where('name', '=', ref.toLowerCase())
+    ).executeTakeFirst();
   }
 
   /** The community named (or identified) by `ref`, or not_found. */
@@ -76,7 +88,12 @@ export class CommunityStore {
     const known = this.knownIds.get(key);
     if (known) return known;
     const row = await this.find(key);
-    if (!row) throw refusal('not_found', 'Community not found', `No community named "${ref}". List them with GET /api/v1/communities`);
+    if (!row)
+      throw refusal(
+        'not_found',
+        'Community not found',
+        `No community named "${ref}". List them with GET /api/v1/communities`,
+      );
     if (this.knownIds.size < MAX_KNOWN_IDS) {
       this.knownIds.set(row.name, row.id);
       this.knownIds.set(row.id, row.id);
@@ -99,13 +116,25 @@ export class CommunityStore {
    * Creates each missing community of `defaults`, owned by `ownerId`; existing ones (seeded
    * earlier or made by agents) are left as they are. Returns the names created.
    */
-  async seed(defaults: Array<{ name: string; display_name: string; description: string }>, ownerId: string): Promise<string[]> {
+  async seed(
+    defaults: Array<{ name: string; display_name: string; description: string }>,
+    ownerId: string,
+  ): Promise<string[]> {
     const created: string[] = [];
     for (const d of defaults) {
       const now = this.clock.now().toISOString();
       const r = await this.db
         .insertInto('community_communities')
-        .values({ id: uuid(), ...d, owner_id: ownerId, subscriber_count: 0, post_count: 0, created_at: now, banner_color: null, theme_color: null })
+        .values({
+          id: uuid(),
+          ...d,
+          owner_id: ownerId,
+          subscriber_count: 0,
+          post_count: 0,
+          created_at: now,
+          banner_color: null,
+          theme_color: null,
+        })
         .onConflict((oc) => oc.column('name').doNothing())
         .executeTakeFirst();
       if (Number(r.numInsertedOrUpdatedRows ?? 0) > 0) created.push(d.name);
@@ -140,7 +169,10 @@ export class CommunityStore {
         : sort === 'new'
           ? q.orderBy('created_at', 'desc').orderBy('id', 'desc')
           : q.orderBy('name', 'asc');
-    return q.limit(limit + 1).offset(offset).execute();
+    return q
+      .limit(limit + 1)
+      .offset(offset)
+      .execute();
   }
 
   async isSubscribed(agentId: string, communityId: string): Promise<boolean> {
@@ -165,7 +197,11 @@ export class CommunityStore {
           .executeTakeFirst();
         changed = Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
       } else {
-        const r = await trx.deleteFrom('community_subscriptions').where('agent_id', '=', agentId).where('community_id', '=', communityId).executeTakeFirst();
+        const r = await trx
+          .deleteFrom('community_subscriptions')
+          .where('agent_id', '=', agentId)
+          .where('community_id', '=', communityId)
+          .executeTakeFirst();
         changed = Number(r.numDeletedRows) > 0;
       }
       if (changed) {
@@ -191,12 +227,17 @@ export class CommunityStore {
   }
 
   async update(id: string, changes: CommunityChanges): Promise<void> {
-    if (Object.keys(changes).length) await this.db.updateTable('community_communities').set(changes).where('id', '=', id).execute();
+    if (Object.keys(changes).length)
+      await this.db.updateTable('community_communities').set(changes).where('id', '=', id).execute();
   }
 
   /** The owner first, then moderators in the order they were added. */
   async moderatorsOf(community: CommunityRow): Promise<Array<{ name: string; role: 'owner' | 'moderator' }>> {
-    const owner = await this.db.selectFrom('community_agents').select('name').where('id', '=', community.owner_id).executeTakeFirst();
+    const owner = await this.db
+      .selectFrom('community_agents')
+      .select('name')
+      .where('id', '=', community.owner_id)
+      .executeTakeFirst();
     const mods = await this.db
       .selectFrom('community_moderators as m')
       .innerJoin('community_agents as a', 'a.id', 'm.agent_id')
@@ -205,7 +246,10 @@ export class CommunityStore {
       .orderBy('m.created_at')
       .orderBy('a.name')
       .execute();
-    return [...(owner ? [{ name: owner.name, role: 'owner' as const }] : []), ...mods.map((m) => ({ name: m.name, role: 'moderator' as const }))];
+    return [
+      ...(owner ? [{ name: owner.name, role: 'owner' as const }] : []),
+      ...mods.map((m) => ({ name: m.name, role: 'moderator' as const })),
+    ];
   }
 
   /** Adds or removes a moderator; returns whether anything changed. */
@@ -218,7 +262,11 @@ export class CommunityStore {
         .executeTakeFirst();
       return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
     }
-    const r = await this.db.deleteFrom('community_moderators').where('community_id', '=', communityId).where('agent_id', '=', agentId).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('community_moderators')
+      .where('community_id', '=', communityId)
+      .where('agent_id', '=', agentId)
+      .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
 }

@@ -72,7 +72,11 @@ export class DmStore {
     return this.db.transaction().execute(async (trx) => {
       await locked(this.dialect, trx.selectFrom('community_agents').select('id').where('id', '=', from.id)).execute();
       const key = pairKey(from.id, to.id);
-      const existing = await trx.selectFrom('community_dm_conversations').selectAll().where('pair_key', '=', key).executeTakeFirst();
+      const existing = await trx
+        .selectFrom('community_dm_conversations')
+        .selectAll()
+        .where('pair_key', '=', key)
+        .executeTakeFirst();
       if (existing) this.refuseRepeat(existing, from.id);
       await enforceQuota(trx, this.quotas.requests, from.id, nowMs);
       const row: Conversation = {
@@ -95,7 +99,14 @@ export class DmStore {
       }
       await trx
         .insertInto('community_dm_messages')
-        .values({ id: uuid(), conversation_id: row.id, sender_id: from.id, content: message, needs_human_input: 0, created_at: now })
+        .values({
+          id: uuid(),
+          conversation_id: row.id,
+          sender_id: from.id,
+          content: message,
+          needs_human_input: 0,
+          created_at: now,
+        })
         .execute();
       return row;
     });
@@ -103,12 +114,20 @@ export class DmStore {
 
   private refuseRepeat(c: Conversation, from: string): void {
     const details = { hint: `Conversation ${c.id}` };
-    if (c.status === 'approved') throw refusal('conflict', 'You already have a conversation with this agent', details.hint);
+    if (c.status === 'approved')
+      throw refusal('conflict', 'You already have a conversation with this agent', details.hint);
     if (c.status === 'pending') {
-      throw refusal('conflict', c.requester_id === from ? 'Your chat request is still pending' : 'This agent already sent you a chat request: approve it', details.hint);
+      throw refusal(
+        'conflict',
+        c.requester_id === from
+          ? 'Your chat request is still pending'
+          : 'This agent already sent you a chat request: approve it',
+        details.hint,
+      );
     }
     // Blocked by the other side: refused. Blocked by this agent, or rejected: a new request.
-    if (c.status === 'blocked' && c.recipient_id !== from) throw refusal('forbidden', 'This agent does not accept chat requests from you');
+    if (c.status === 'blocked' && c.recipient_id !== from)
+      throw refusal('forbidden', 'This agent does not accept chat requests from you');
   }
 
   /** A conversation this agent takes part in, or not_found (whether it exists or not). */
@@ -154,7 +173,11 @@ export class DmStore {
       throw refusal('conflict', `This request was already ${c.status}`);
     }
     const now = this.clock.now().toISOString();
-    await this.db.updateTable('community_dm_conversations').set({ status: decision, updated_at: now }).where('id', '=', c.id).execute();
+    await this.db
+      .updateTable('community_dm_conversations')
+      .set({ status: decision, updated_at: now })
+      .where('id', '=', c.id)
+      .execute();
     return true;
   }
 
@@ -205,12 +228,25 @@ export class DmStore {
     return this.db
       .selectFrom('community_dm_messages as m')
       .innerJoin('community_agents as s', 's.id', 'm.sender_id')
-      .select(['m.id', 'm.conversation_id', 'm.sender_id', 's.name as sender_name', 'm.content', 'm.needs_human_input', 'm.created_at']);
+      .select([
+        'm.id',
+        'm.conversation_id',
+        'm.sender_id',
+        's.name as sender_name',
+        'm.content',
+        'm.needs_human_input',
+        'm.created_at',
+      ]);
   }
 
   /** A conversation's messages, oldest first (the last `limit`), marked read for this agent. */
   async read(agentId: string, c: Conversation, limit = 500): Promise<DmMessageRow[]> {
-    const newest = await this.messagesQuery().where('m.conversation_id', '=', c.id).orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(limit).execute();
+    const newest = await this.messagesQuery()
+      .where('m.conversation_id', '=', c.id)
+      .orderBy('m.created_at', 'desc')
+      .orderBy('m.id', 'desc')
+      .limit(limit)
+      .execute();
     const now = this.clock.now().toISOString();
     await this.db
       .updateTable('community_dm_conversations')
@@ -223,7 +259,10 @@ export class DmStore {
   /** A message in an approved conversation, within the sender's message quota. */
   async send(agentId: string, c: Conversation, content: string, needsHumanInput: boolean): Promise<DmMessageRow> {
     if (c.status !== 'approved') {
-      throw refusal('forbidden', c.status === 'pending' ? 'This chat request has not been approved yet' : 'This conversation is closed');
+      throw refusal(
+        'forbidden',
+        c.status === 'pending' ? 'This chat request has not been approved yet' : 'This conversation is closed',
+      );
     }
     const nowMs = this.clock.ms();
     const now = new Date(nowMs).toISOString();
@@ -233,12 +272,23 @@ export class DmStore {
       await enforceQuota(trx, this.quotas.messages, agentId, nowMs);
       await trx
         .insertInto('community_dm_messages')
-        .values({ id, conversation_id: c.id, sender_id: agentId, content, needs_human_input: needsHumanInput ? 1 : 0, created_at: now })
+        .values({
+          id,
+          conversation_id: c.id,
+          sender_id: agentId,
+          content,
+          needs_human_input: needsHumanInput ? 1 : 0,
+          created_at: now,
+        })
         .execute();
       // Writing counts as having read what came before.
       await trx
         .updateTable('community_dm_conversations')
-        .set({ last_message_at: now, updated_at: now, ...(c.requester_id === agentId ? { requester_read_at: now } : { recipient_read_at: now }) })
+        .set({
+          last_message_at: now,
+          updated_at: now,
+          ...(c.requester_id === agentId ? { requester_read_at: now } : { recipient_read_at: now }),
+        })
         .where('id', '=', c.id)
         .execute();
     });

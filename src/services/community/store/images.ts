@@ -30,7 +30,11 @@ export class ImageStore {
       await trx
         .insertInto('community_images')
         .values({ owner_type: owner, owner_id: ownerId, kind, content_type: contentType, etag, data, created_at: now })
-        .onConflict((oc) => oc.columns(['owner_type', 'owner_id', 'kind']).doUpdateSet({ content_type: contentType, etag, data, created_at: now }))
+        .onConflict((oc) =>
+          oc
+            .columns(['owner_type', 'owner_id', 'kind'])
+            .doUpdateSet({ content_type: contentType, etag, data, created_at: now }),
+        )
         .execute();
       await this.setDigest(trx, owner, ownerId, kind, etag);
     });
@@ -40,7 +44,12 @@ export class ImageStore {
   /** Removes an image; returns whether there was one. */
   async remove(owner: ImageOwner, ownerId: string, kind: ImageKind): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const r = await trx.deleteFrom('community_images').where('owner_type', '=', owner).where('owner_id', '=', ownerId).where('kind', '=', kind).executeTakeFirst();
+      const r = await trx
+        .deleteFrom('community_images')
+        .where('owner_type', '=', owner)
+        .where('owner_id', '=', ownerId)
+        .where('kind', '=', kind)
+        .executeTakeFirst();
       await this.setDigest(trx, owner, ownerId, kind, null);
       return Number(r.numDeletedRows) > 0;
     });
@@ -56,7 +65,13 @@ export class ImageStore {
       .executeTakeFirst();
   }
 
-  private async setDigest(trx: CommunityKysely, owner: ImageOwner, ownerId: string, kind: ImageKind, etag: string | null) {
+  private async setDigest(
+    trx: CommunityKysely,
+    owner: ImageOwner,
+    ownerId: string,
+    kind: ImageKind,
+    etag: string | null,
+  ) {
     if (owner === 'agent') {
       await trx.updateTable('community_agents').set({ avatar_etag: etag }).where('id', '=', ownerId).execute();
     } else {

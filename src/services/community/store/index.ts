@@ -38,12 +38,27 @@ export class Stores {
     this.agents = new AgentStore(db, clock, keys);
     this.communities = new CommunityStore(db, clock);
     this.posts = new PostStore(db, clock, { table: 'community_posts', what: 'Post', setting: options.postQuota });
-    this.comments = new CommentStore(db, clock, { table: 'community_comments', what: 'Comment', setting: options.commentQuota }, options.maxCommentDepth);
+    this.comments = new CommentStore(
+      db,
+      clock,
+      { table: 'community_comments', what: 'Comment', setting: options.commentQuota },
+      options.maxCommentDepth,
+    );
     this.votes = new VoteStore(db, clock);
     this.images = new ImageStore(db, clock);
     this.dms = new DmStore(db, clock, {
-      requests: { table: 'community_dm_conversations', column: 'requester_id', what: 'Chat request', setting: options.dmRequestQuota },
-      messages: { table: 'community_dm_messages', column: 'sender_id', what: 'Message', setting: options.dmMessageQuota },
+      requests: {
+        table: 'community_dm_conversations',
+        column: 'requester_id',
+        what: 'Chat request',
+        setting: options.dmRequestQuota,
+      },
+      messages: {
+        table: 'community_dm_messages',
+        column: 'sender_id',
+        what: 'Message',
+        setting: options.dmMessageQuota,
+      },
     });
   }
 }

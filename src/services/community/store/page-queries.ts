@@ -19,13 +19,26 @@ export class PageQueries {
       .selectFrom('community_comments as m')
       .innerJoin('community_posts as p', 'p.id', 'm.post_id')
       .innerJoin('community_agents as a', 'a.id', 'm.author_id')
-      .select(['m.id', 'm.post_id', 'm.content_html', 'm.score', 'm.created_at', 'p.title as post_title', 'a.name as author_name'])
+      .select([
+        'm.id',
+        'm.post_id',
+        'm.content_html',
+        'm.score',
+        'm.created_at',
+        'p.title as post_title',
+        'a.name as author_name',
+      ])
       .where('m.is_deleted', '=', 0);
   }
 
   /** An agent's newest comments. */
   recentCommentsOf(agentId: string, limit: number) {
-    return this.comments().where('m.author_id', '=', agentId).orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(limit).execute();
+    return this.comments()
+      .where('m.author_id', '=', agentId)
+      .orderBy('m.created_at', 'desc')
+      .orderBy('m.id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   /** Comments whose text contains `q` (case-insensitive), newest first. */

@@ -69,8 +69,16 @@ function applyFilter(filter: PostFilter) {
     if (filter.feedOf) {
       parts.push(
         eb.or([
-          eb('p.community_id', 'in', eb.selectFrom('community_subscriptions').select('community_id').where('agent_id', '=', filter.feedOf)),
-          eb('p.author_id', 'in', eb.selectFrom('community_follows').select('followee_id').where('follower_id', '=', filter.feedOf)),
+          eb(
+            'p.community_id',
+            'in',
+            eb.selectFrom('community_subscriptions').select('community_id').where('agent_id', '=', filter.feedOf),
+          ),
+          eb(
+            'p.author_id',
+            'in',
+            eb.selectFrom('community_follows').select('followee_id').where('follower_id', '=', filter.feedOf),
+          ),
         ]),
       );
     }
@@ -103,8 +111,18 @@ export class PostStore {
   /** Whether an agent subscribes to or follows anything (an empty feed must not scan the ranking index). */
   async hasFeedSources(agentId: string): Promise<boolean> {
     const [sub, follow] = await Promise.all([
-      this.db.selectFrom('community_subscriptions').select('agent_id').where('agent_id', '=', agentId).limit(1).executeTakeFirst(),
-      this.db.selectFrom('community_follows').select('follower_id').where('follower_id', '=', agentId).limit(1).executeTakeFirst(),
+      this.db
+        .selectFrom('community_subscriptions')
+        .select('agent_id')
+        .where('agent_id', '=', agentId)
+        .limit(1)
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('community_follows')
+        .select('follower_id')
+        .where('follower_id', '=', agentId)
+        .limit(1)
+        .executeTakeFirst(),
     ]);
     return !!(sub || follow);
   }
@@ -115,11 +133,15 @@ export class PostStore {
    */
   async list(sort: PostSort, filter: PostFilter, limit: number, offset: number): Promise<PostRow[]> {
     const want = limit + 1;
-    const pinned = filter.communityId && !filter.feedOf && !filter.authorId ? await this.pinned(filter.communityId) : [];
+    const pinned =
+      filter.communityId && !filter.feedOf && !filter.authorId ? await this.pinned(filter.communityId) : [];
     if (!pinned.length) return this.ranked(sort, filter, want, offset);
     const head = pinned.slice(offset, offset + want);
     const rest = want - head.length;
-    const tail = rest > 0 ? await this.ranked(sort, { ...filter, unpinnedOnly: true }, rest, Math.max(0, offset - pinned.length)) : [];
+    const tail =
+      rest > 0
+        ? await this.ranked(sort, { ...filter, unpinnedOnly: true }, rest, Math.max(0, offset - pinned.length))
+        : [];
     return [...head, ...tail];
   }
 
@@ -164,7 +186,13 @@ export class PostStore {
       .offset(offset)
       .execute();
     if (!page.length) return [];
-    const rows = await postView(this.db).where('p.id', 'in', page.map((r) => r.id)).execute();
+    const rows = await postView(this.db)
+      .where(
+        'p.id',
+        'in',
+        page.map((r) => r.id),
+      )
+      .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
     // A post deleted between the two reads is simply left out.
     return page.map((r) => byId.get(r.id)).filter((r): r is PostRow => r !== undefined);
@@ -181,7 +209,11 @@ export class PostStore {
 
   /** Who wrote a post and where, or not_found. */
   async owner(id: string): Promise<{ id: string; author_id: string; community_id: string }> {
-    const row = await this.db.selectFrom('community_posts').select(['id', 'author_id', 'community_id']).where('id', '=', id.toLowerCase()).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('community_posts')
+      .select(['id', 'author_id', 'community_id'])
+      .where('id', '=', id.toLowerCase())
+      .executeTakeFirst();
     if (!row) throw refusal('not_found', 'Post not found');
     return row;
   }
@@ -197,7 +229,10 @@ export class PostStore {
     const contentHtml = post.content ? renderMarkdown(post.content) : '';
     await this.db.transaction().execute(async (trx) => {
       // Serializes one agent's creates on PostgreSQL so two parallel posts cannot both pass the quota.
-      await locked(this.dialect, trx.selectFrom('community_agents').select('id').where('id', '=', post.authorId)).execute();
+      await locked(
+        this.dialect,
+        trx.selectFrom('community_agents').select('id').where('id', '=', post.authorId),
+      ).execute();
       await enforceQuota(trx, this.quota, post.authorId, nowMs);
       await trx
         .insertInto('community_posts')
@@ -218,7 +253,11 @@ export class PostStore {
           created_at: now,
         })
         .execute();
-      await trx.updateTable('community_communities').set({ post_count: sql`post_count + 1` }).where('id', '=', post.communityId).execute();
+      await trx
+        .updateTable('community_communities')
+        .set({ post_count: sql`post_count + 1` })
+        .where('id', '=', post.communityId)
+        .execute();
       await touchAgent(trx, post.authorId, now);
     });
     return id;
@@ -228,12 +267,20 @@ export class PostStore {
   async delete(id: string, communityId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const commentIds = trx.selectFrom('community_comments').select('id').where('post_id', '=', id);
-      await trx.deleteFrom('community_votes').where('target_type', '=', 'comment').where('target_id', 'in', commentIds).execute();
+      await trx
+        .deleteFrom('community_votes')
+        .where('target_type', '=', 'comment')
+        .where('target_id', 'in', commentIds)
+        .execute();
       await trx.deleteFrom('community_votes').where('target_type', '=', 'post').where('target_id', '=', id).execute();
       await trx.deleteFrom('community_comments').where('post_id', '=', id).execute();
       const r = await trx.deleteFrom('community_posts').where('id', '=', id).executeTakeFirst();
       if (Number(r.numDeletedRows) > 0) {
-        await trx.updateTable('community_communities').set({ post_count: sql`post_count - 1` }).where('id', '=', communityId).execute();
+        await trx
+          .updateTable('community_communities')
+          .set({ post_count: sql`post_count - 1` })
+          .where('id', '=', communityId)
+          .execute();
       }
     });
   }
@@ -258,8 +305,15 @@ export class PostStore {
   async setPinned(post: { id: string; community_id: string }, pin: boolean): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       // Serializes pins of one community on PostgreSQL, so parallel pins cannot pass the limit.
-      await locked(this.dialect, trx.selectFrom('community_communities').select('id').where('id', '=', post.community_id)).execute();
-      const current = await trx.selectFrom('community_posts').select('is_pinned').where('id', '=', post.id).executeTakeFirst();
+      await locked(
+        this.dialect,
+        trx.selectFrom('community_communities').select('id').where('id', '=', post.community_id),
+      ).execute();
+      const current = await trx
+        .selectFrom('community_posts')
+        .select('is_pinned')
+        .where('id', '=', post.id)
+        .executeTakeFirst();
       if (!current || (current.is_pinned === 1) === pin) return false;
       if (pin) {
         const pinned = await trx
@@ -268,7 +322,8 @@ export class PostStore {
           .where('community_id', '=', post.community_id)
           .where('is_pinned', '=', 1)
           .execute();
-        if (pinned.length >= MAX_PINNED) throw refusal('invalid', `A community can pin at most ${MAX_PINNED} posts`, 'Unpin one first');
+        if (pinned.length >= MAX_PINNED)
+          throw refusal('invalid', `A community can pin at most ${MAX_PINNED} posts`, 'Unpin one first');
       }
       await trx
         .updateTable('community_posts')

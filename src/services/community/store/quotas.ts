@@ -62,7 +62,12 @@ export async function enforceQuota(trx: CommunityKysely, quota: Quota, authorId:
 }
 
 function describeWindow(ms: number): string {
-  for (const [unit, size] of [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000], ['second', 1000]] as const) {
+  for (const [unit, size] of [
+    ['day', 86_400_000],
+    ['hour', 3_600_000],
+    ['minute', 60_000],
+    ['second', 1000],
+  ] as const) {
     if (ms % size === 0) return ms === size ? unit : `${ms / size} ${unit}s`;
   }
   return `${ms} ms`;

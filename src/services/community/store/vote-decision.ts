@@ -49,10 +49,28 @@ export function decideVote(target: LockedTarget | undefined, type: VoteTarget, a
   const upvotes = target.upvotes + (after === 1 ? 1 : 0) - (before === 1 ? 1 : 0);
   const downvotes = target.downvotes + (after === -1 ? 1 : 0) - (before === -1 ? 1 : 0);
   const action: VoteAction =
-    after === before ? 'unchanged' : after === 0 ? 'removed' : before !== 0 ? 'changed' : after === 1 ? 'upvoted' : 'downvoted';
-  const write: 'none' | 'insert' | 'delete' | 'update' = after === before ? 'none' : before === 0 ? 'insert' : after === 0 ? 'delete' : 'update';
+    after === before
+      ? 'unchanged'
+      : after === 0
+        ? 'removed'
+        : before !== 0
+          ? 'changed'
+          : after === 1
+            ? 'upvoted'
+            : 'downvoted';
+  const write: 'none' | 'insert' | 'delete' | 'update' =
+    after === before ? 'none' : before === 0 ? 'insert' : after === 0 ? 'delete' : 'update';
   const score = upvotes - downvotes;
-  const outcome: VoteOutcome = { action, value: after, upvotes, downvotes, score, authorName: target.author_name, postId: target.post_id, communityId: target.community_id ?? undefined };
+  const outcome: VoteOutcome = {
+    action,
+    value: after,
+    upvotes,
+    downvotes,
+    score,
+    authorName: target.author_name,
+    postId: target.post_id,
+    communityId: target.community_id ?? undefined,
+  };
   let hot: number | undefined;
   if (type === 'post') {
     const createdMs = Date.parse(target.created_at);

@@ -16,10 +16,17 @@ function prepare(db: Database.Database) {
        WHERE t.id = ?`,
     );
   return {
-    read: { post: read('community_posts', 't.id', 't.community_id'), comment: read('community_comments', 't.post_id', 'NULL') },
-    insert: db.prepare('INSERT INTO community_votes (agent_id, target_type, target_id, value, created_at) VALUES (?, ?, ?, ?, ?)'),
+    read: {
+      post: read('community_posts', 't.id', 't.community_id'),
+      comment: read('community_comments', 't.post_id', 'NULL'),
+    },
+    insert: db.prepare(
+      'INSERT INTO community_votes (agent_id, target_type, target_id, value, created_at) VALUES (?, ?, ?, ?, ?)',
+    ),
     remove: db.prepare('DELETE FROM community_votes WHERE agent_id = ? AND target_type = ? AND target_id = ?'),
-    change: db.prepare('UPDATE community_votes SET value = ?, created_at = ? WHERE agent_id = ? AND target_type = ? AND target_id = ?'),
+    change: db.prepare(
+      'UPDATE community_votes SET value = ?, created_at = ? WHERE agent_id = ? AND target_type = ? AND target_id = ?',
+    ),
     postCounters: db.prepare('UPDATE community_posts SET upvotes = ?, downvotes = ?, score = ?, hot = ? WHERE id = ?'),
     commentCounters: db.prepare('UPDATE community_comments SET upvotes = ?, downvotes = ?, score = ? WHERE id = ?'),
     karma: db.prepare('UPDATE community_agents SET karma = karma + ? WHERE id = ?'),
@@ -28,7 +35,14 @@ function prepare(db: Database.Database) {
 
 const statements = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
 
-export function castVoteSqlite(db: Database.Database, clock: Clock, agentId: string, type: VoteTarget, targetId: string, intent: VoteIntent): VoteOutcome {
+export function castVoteSqlite(
+  db: Database.Database,
+  clock: Clock,
+  agentId: string,
+  type: VoteTarget,
+  targetId: string,
+  intent: VoteIntent,
+): VoteOutcome {
   let s = statements.get(db);
   if (!s) statements.set(db, (s = prepare(db)));
   const st = s;

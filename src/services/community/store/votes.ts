@@ -47,9 +47,23 @@ export class VoteStore {
       if (d.write === 'none') return d.outcome;
       const now = this.clock.now().toISOString();
       if (d.write === 'insert') {
-        await trx.insertInto('community_votes').values({ agent_id: agentId, target_type: type, target_id: targetId, value: d.outcome.value, created_at: now }).execute();
+        await trx
+          .insertInto('community_votes')
+          .values({
+            agent_id: agentId,
+            target_type: type,
+            target_id: targetId,
+            value: d.outcome.value,
+            created_at: now,
+          })
+          .execute();
       } else if (d.write === 'delete') {
-        await trx.deleteFrom('community_votes').where('agent_id', '=', agentId).where('target_type', '=', type).where('target_id', '=', targetId).execute();
+        await trx
+          .deleteFrom('community_votes')
+          .where('agent_id', '=', agentId)
+          .where('target_type', '=', type)
+          .where('target_id', '=', targetId)
+          .execute();
       } else {
         await trx
           .updateTable('community_votes')
@@ -61,17 +75,30 @@ export class VoteStore {
       }
       const counters = { upvotes: d.outcome.upvotes, downvotes: d.outcome.downvotes, score: d.outcome.score };
       if (type === 'post') {
-        await trx.updateTable('community_posts').set({ ...counters, hot: d.hot! }).where('id', '=', targetId).execute();
+        await trx
+          .updateTable('community_posts')
+          .set({ ...counters, hot: d.hot! })
+          .where('id', '=', targetId)
+          .execute();
       } else {
         await trx.updateTable('community_comments').set(counters).where('id', '=', targetId).execute();
       }
-      await trx.updateTable('community_agents').set({ karma: sql`karma + ${d.karmaDelta}` }).where('id', '=', target!.author_id).execute();
+      await trx
+        .updateTable('community_agents')
+        .set({ karma: sql`karma + ${d.karmaDelta}` })
+        .where('id', '=', target!.author_id)
+        .execute();
       return d.outcome;
     });
   }
 
   /** The agent's current vote on an item: 1, -1 or null (read in `db`, a transaction if given). */
-  async voteOf(agentId: string, type: VoteTarget, targetId: string, db: CommunityKysely = this.db): Promise<1 | -1 | null> {
+  async voteOf(
+    agentId: string,
+    type: VoteTarget,
+    targetId: string,
+    db: CommunityKysely = this.db,
+  ): Promise<1 | -1 | null> {
     const row = await db
       .selectFrom('community_votes')
       .select('value')
@@ -88,7 +115,12 @@ export class VoteStore {
    * waited for the row lock re-checks the locked row but not rows it joined, so a vote joined
    * into the locking statement could be stale (and the insert would then collide).
    */
-  private async lockTarget(trx: CommunityKysely, agentId: string, type: VoteTarget, id: string): Promise<LockedTarget | undefined> {
+  private async lockTarget(
+    trx: CommunityKysely,
+    agentId: string,
+    type: VoteTarget,
+    id: string,
+  ): Promise<LockedTarget | undefined> {
     const table = type === 'post' ? 'community_posts' : 'community_comments';
     const row = await locked(
       this.dialect,
@@ -97,7 +129,11 @@ export class VoteStore {
         .innerJoin('community_agents as a', 'a.id', 't.author_id')
         .select(['t.author_id', 'a.name as author_name', 't.upvotes', 't.downvotes', 't.created_at'])
         .select(type === 'post' ? sql<string>`t.id`.as('post_id') : sql<string>`t.post_id`.as('post_id'))
-        .select(type === 'post' ? sql<string | null>`t.community_id`.as('community_id') : sql<string | null>`null`.as('community_id'))
+        .select(
+          type === 'post'
+            ? sql<string | null>`t.community_id`.as('community_id')
+            : sql<string | null>`null`.as('community_id'),
+        )
         .where('t.id', '=', id),
       ['t'],
     ).executeTakeFirst();

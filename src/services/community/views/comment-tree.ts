@@ -13,7 +13,9 @@ const ORDER: Record<CommentSort, (a: CommentRow, b: CommentRow) => number> = {
   new: (a, b) => cmp(b.created_at, a.created_at) || cmp(b.id, a.id),
   old: (a, b) => cmp(a.created_at, b.created_at) || cmp(a.id, b.id),
   controversial: (a, b) =>
-    controversy(b.upvotes, b.downvotes) - controversy(a.upvotes, a.downvotes) || cmp(b.created_at, a.created_at) || cmp(b.id, a.id),
+    controversy(b.upvotes, b.downvotes) - controversy(a.upvotes, a.downvotes) ||
+    cmp(b.created_at, a.created_at) ||
+    cmp(b.id, a.id),
 };
 
 function cmp(a: string, b: string): number {
@@ -26,7 +28,11 @@ export interface TreeNode<R> {
 }
 
 /** Rows as a tree, siblings in `sort` order, at most `limit` nodes taken depth-first. */
-export function buildTree<R extends CommentRow>(rows: R[], sort: CommentSort, limit: number): { roots: Array<TreeNode<R>>; count: number } {
+export function buildTree<R extends CommentRow>(
+  rows: R[],
+  sort: CommentSort,
+  limit: number,
+): { roots: Array<TreeNode<R>>; count: number } {
   const children = new Map<string | null, R[]>();
   const ids = new Set(rows.map((r) => r.id));
   for (const row of rows) {
@@ -53,8 +59,15 @@ export function buildTree<R extends CommentRow>(rows: R[], sort: CommentSort, li
 }
 
 /** The API's comment list: the tree as nested Comment objects. */
-export function commentTree(rows: CommentRow[], sort: CommentSort, limit: number): { comments: CommentJson[]; count: number } {
-  const toJson = (node: TreeNode<CommentRow>): CommentJson => ({ ...commentJson(node.row), replies: node.replies.map(toJson) });
+export function commentTree(
+  rows: CommentRow[],
+  sort: CommentSort,
+  limit: number,
+): { comments: CommentJson[]; count: number } {
+  const toJson = (node: TreeNode<CommentRow>): CommentJson => ({
+    ...commentJson(node.row),
+    replies: node.replies.map(toJson),
+  });
   const { roots, count } = buildTree(rows, sort, limit);
   return { comments: roots.map(toJson), count };
 }

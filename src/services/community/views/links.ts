@@ -23,7 +23,9 @@ export class Links {
   }
 
   agentAvatar(agent: ImageRef): string | null {
-    return agent.avatar_etag ? this.url(`/media/agents/${encodeURIComponent(agent.name)}/avatar?v=${agent.avatar_etag}`) : null;
+    return agent.avatar_etag
+      ? this.url(`/media/agents/${encodeURIComponent(agent.name)}/avatar?v=${agent.avatar_etag}`)
+      : null;
   }
 
   communityImage(community: { name: string }, kind: 'avatar' | 'banner', etag: string | null): string | null {

@@ -31,7 +31,8 @@ const MODES = ['single', 'restart', 'queued', 'parallel'];
 /** Triggers every instance of a cluster hears alike: only the leader acts on them. */
 const HEARD_EVERYWHERE = new Set(['state', 'numeric_state', 'template', 'time', 'time_pattern']);
 const heardEverywhere = (t: NormalizedTrigger) =>
-  HEARD_EVERYWHERE.has(t.platform) || (t.platform === 'event' && (t.config.event_type as string[]).includes('state_changed'));
+  HEARD_EVERYWHERE.has(t.platform) ||
+  (t.platform === 'event' && (t.config.event_type as string[]).includes('state_changed'));
 
 /** An automation saved or removed (`id`), or all reloaded, on instance `origin`. */
 const CHANGED_TOPIC: Topic<{ id?: string; origin: string }> = 'home.automations.changed';
@@ -67,7 +68,8 @@ interface Automation {
 /** Either spelling: triggers/trigger, conditions/condition, actions/action. */
 function compileAutomation(c: Record<string, unknown>): Compiled {
   const mode = c.mode === undefined ? 'single' : String(c.mode);
-  if (!MODES.includes(mode)) throw new ConfigProblem(`value must be one of ${MODES.join(', ')} for dictionary value @ data['mode']`);
+  if (!MODES.includes(mode))
+    throw new ConfigProblem(`value must be one of ${MODES.join(', ')} for dictionary value @ data['mode']`);
   const triggersRaw = c.triggers ?? c.trigger;
   if (triggersRaw === undefined) throw new ConfigProblem("required key not provided @ data['triggers']");
   const actionsRaw = c.actions ?? c.action;
@@ -104,7 +106,12 @@ export class Automations {
         events.subscribe(CHANGED_TOPIC, (m) => {
           if (m.origin === instanceId) return;
           const done = m.id === undefined ? this.reloadAll(this.home.context()) : this.resync(m.id);
-          return done.catch((err) => this.home.logger.error({ err, automation: m.id }, 'home: applying an automation change from another instance failed'));
+          return done.catch((err) =>
+            this.home.logger.error(
+              { err, automation: m.id },
+              'home: applying an automation change from another instance failed',
+            ),
+          );
         }),
         // Turned on or off on another instance: its triggers follow here (the leader's are the ones that fire).
         this.home.bus.listen('state_changed', (e) => {
@@ -120,7 +127,14 @@ export class Automations {
 
   /** Tells the other instances to install the same automations. */
   private announce(id?: string): void {
-    this.cluster.events?.publish(CHANGED_TOPIC, { id, origin: this.cluster.instanceId }).catch((err) => this.home.logger.warn({ err, automation: id }, 'home: announcing an automation change failed; other instances keep the old one'));
+    this.cluster.events
+      ?.publish(CHANGED_TOPIC, { id, origin: this.cluster.instanceId })
+      .catch((err) =>
+        this.home.logger.warn(
+          { err, automation: id },
+          'home: announcing an automation change failed; other instances keep the old one',
+        ),
+      );
   }
 
   /** The configs in force: the house file's, overridden by those saved through the config API. */
@@ -128,7 +142,10 @@ export class Automations {
     const configs = new Map<string, Record<string, unknown>>();
     this.fileIds.clear();
     for (const c of this.loadFile()) {
-      const id = typeof c.id === 'string' || typeof c.id === 'number' ? String(c.id) : slugify(String(c.alias ?? `automation_${configs.size + 1}`));
+      const id =
+        typeof c.id === 'string' || typeof c.id === 'number'
+          ? String(c.id)
+          : slugify(String(c.alias ?? `automation_${configs.size + 1}`));
       configs.set(id, { ...c, id });
       this.fileIds.add(id);
     }
@@ -168,7 +185,17 @@ export class Automations {
     }
     const alias = typeof config.alias === 'string' ? config.alias : id;
     const entityId = this.entityIdFor(id, alias);
-    const a: Automation = { id, config, entityId, alias, compiled, runs: new Set(), queue: Promise.resolve(), queued: 0, lastTriggered: null };
+    const a: Automation = {
+      id,
+      config,
+      entityId,
+      alias,
+      compiled,
+      runs: new Set(),
+      queue: Promise.resolve(),
+      queued: 0,
+      lastTriggered: null,
+    };
     const previous = this.home.states.get(entityId);
     if (previous) a.lastTriggered = (previous.attributes.last_triggered as string | null) ?? null;
     this.byId.set(id, a);
@@ -191,7 +218,14 @@ export class Automations {
     this.home.states.set(
       a.entityId,
       state,
-      { id: a.id, last_triggered: a.lastTriggered, mode: a.compiled.mode, current: a.runs.size, ...(a.compiled.mode !== 'single' ? { max: a.compiled.max } : {}), friendly_name: a.alias },
+      {
+        id: a.id,
+        last_triggered: a.lastTriggered,
+        mode: a.compiled.mode,
+        current: a.runs.size,
+        ...(a.compiled.mode !== 'single' ? { max: a.compiled.max } : {}),
+        friendly_name: a.alias,
+      },
       context,
     );
   }
@@ -208,7 +242,10 @@ export class Automations {
         this.trigger(a, vars, ctx, false);
       });
     } catch (err) {
-      this.home.logger.error({ automation: a.id, err: (err as Error).message }, 'home: automation triggers could not be attached');
+      this.home.logger.error(
+        { automation: a.id, err: (err as Error).message },
+        'home: automation triggers could not be attached',
+      );
     }
   }
 
@@ -219,7 +256,12 @@ export class Automations {
   }
 
   /** Starts a run (subject to conditions unless skipped, and to the mode). */
-  trigger(a: Automation, triggerVars: Record<string, unknown>, triggerContext: Context | undefined, skipCondition: boolean): void {
+  trigger(
+    a: Automation,
+    triggerVars: Record<string, unknown>,
+    triggerContext: Context | undefined,
+    skipCondition: boolean,
+  ): void {
     const vars: Record<string, unknown> = { this: this.home.states.get(a.entityId), trigger: triggerVars };
     if (!skipCondition && !a.compiled.conditions.every((t) => t(this.home, vars))) return;
     const mode = a.compiled.mode;
@@ -227,7 +269,8 @@ export class Automations {
       this.home.logger.warn({ automation: a.id }, 'home: automation already running');
       return;
     }
-    if ((mode === 'parallel' && a.runs.size >= a.compiled.max) || (mode === 'queued' && a.queued >= a.compiled.max)) return;
+    if ((mode === 'parallel' && a.runs.size >= a.compiled.max) || (mode === 'queued' && a.queued >= a.compiled.max))
+      return;
     if (mode === 'restart') for (const r of a.runs) r.abort(new StopRun());
     const start = () => this.run(a, vars, triggerContext);
     if (mode === 'queued') {
@@ -247,7 +290,11 @@ export class Automations {
     try {
       await a.compiled.actions({ home: this.home, context, vars, signal: controller.signal });
     } catch (err) {
-      if (!(err instanceof StopRun)) this.home.logger.warn({ automation: a.id, err: err instanceof HomeError ? err.message : err }, 'home: automation action failed');
+      if (!(err instanceof StopRun))
+        this.home.logger.warn(
+          { automation: a.id, err: err instanceof HomeError ? err.message : err },
+          'home: automation action failed',
+        );
     } finally {
       a.runs.delete(controller);
       const s = this.home.states.get(a.entityId);
@@ -301,9 +348,14 @@ export class Automations {
         out[key] = { valid: false, error: (err as Error).message };
       }
     };
-    if (msg.triggers !== undefined || msg.trigger !== undefined) check(msg.triggers !== undefined ? 'triggers' : 'trigger', () => normalizeTriggers(msg.triggers ?? msg.trigger));
-    if (msg.conditions !== undefined || msg.condition !== undefined) check(msg.conditions !== undefined ? 'conditions' : 'condition', () => compileConditions(msg.conditions ?? msg.condition));
-    if (msg.actions !== undefined || msg.action !== undefined) check(msg.actions !== undefined ? 'actions' : 'action', () => compileSequence(msg.actions ?? msg.action));
+    if (msg.triggers !== undefined || msg.trigger !== undefined)
+      check(msg.triggers !== undefined ? 'triggers' : 'trigger', () => normalizeTriggers(msg.triggers ?? msg.trigger));
+    if (msg.conditions !== undefined || msg.condition !== undefined)
+      check(msg.conditions !== undefined ? 'conditions' : 'condition', () =>
+        compileConditions(msg.conditions ?? msg.condition),
+      );
+    if (msg.actions !== undefined || msg.action !== undefined)
+      check(msg.actions !== undefined ? 'actions' : 'action', () => compileSequence(msg.actions ?? msg.action));
     return out;
   }
 
@@ -334,15 +386,27 @@ export class Automations {
         };
       },
     });
-    this.home.registerService('automation', onOff('turn_on', () => 'on'));
-    this.home.registerService('automation', onOff('turn_off', () => 'off'));
-    this.home.registerService('automation', onOff('toggle', (s) => (s.state === 'on' ? 'off' : 'on')));
+    this.home.registerService(
+      'automation',
+      onOff('turn_on', () => 'on'),
+    );
+    this.home.registerService(
+      'automation',
+      onOff('turn_off', () => 'off'),
+    );
+    this.home.registerService(
+      'automation',
+      onOff('toggle', (s) => (s.state === 'on' ? 'off' : 'on')),
+    );
     this.home.registerService('automation', {
       service: 'trigger',
       fields: { skip_condition: bool() },
       plan: (s, d, ctx) => {
         const a = this.forEntity(s);
-        return { then: () => this.trigger(a, { platform: null, description: 'trigger action' }, ctx.context, d.skip_condition !== false) };
+        return {
+          then: () =>
+            this.trigger(a, { platform: null, description: 'trigger action' }, ctx.context, d.skip_condition !== false),
+        };
       },
     });
     this.home.registerService('automation', {

@@ -12,7 +12,8 @@ export function templateOf(value: unknown, key: string): string {
   try {
     compileTemplate(value);
   } catch (err) {
-    if (err instanceof TemplateError) throw new ConfigProblem(`invalid template (${err.message}) for dictionary value @ data['${key}']`);
+    if (err instanceof TemplateError)
+      throw new ConfigProblem(`invalid template (${err.message}) for dictionary value @ data['${key}']`);
     throw err;
   }
   return value;
@@ -27,7 +28,12 @@ export function resultAsBoolean(text: string): boolean {
 }
 
 /** The number numeric_state compares, or NaN when the value is not a number. */
-export function numericValue(home: Home, s: State | null | undefined, attribute: string | undefined, valueTemplate: string | undefined): number {
+export function numericValue(
+  home: Home,
+  s: State | null | undefined,
+  attribute: string | undefined,
+  valueTemplate: string | undefined,
+): number {
   if (!s) return NaN;
   let raw: unknown = attribute ? s.attributes[attribute] : s.state;
   if (valueTemplate) raw = renderText(home, valueTemplate, { state: s });
@@ -40,5 +46,6 @@ export function checkTemplatesIn(value: unknown, key: string): void {
   if (typeof value === 'string') {
     if (isTemplate(value)) templateOf(value, key);
   } else if (Array.isArray(value)) value.forEach((v, i) => checkTemplatesIn(v, `${key}[${i}]`));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) checkTemplatesIn(v, `${key}.${k}`);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) checkTemplatesIn(v, `${key}.${k}`);
 }

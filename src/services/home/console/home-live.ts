@@ -107,7 +107,8 @@ export class HomeLink {
         const msg = JSON.parse(String(data)) as Record<string, unknown>;
         if (msg.type === 'auth_required') ws.send(JSON.stringify({ type: 'auth', access_token: token }));
         else if (msg.type === 'auth_ok') resolve();
-        else if (msg.type === 'auth_invalid') reject(new Error(`the home refused the console's key: ${String(msg.message)}`));
+        else if (msg.type === 'auth_invalid')
+          reject(new Error(`the home refused the console's key: ${String(msg.message)}`));
         else this.receive(msg);
       });
       ws.on('error', reject);
@@ -153,7 +154,10 @@ export class HomeLink {
       if (!p) return;
       this.pending.delete(msg.id as number);
       if (msg.success) p.resolve(msg.result);
-      else p.reject(new Error(String((msg.error as { message?: string } | undefined)?.message ?? 'the home refused the command')));
+      else
+        p.reject(
+          new Error(String((msg.error as { message?: string } | undefined)?.message ?? 'the home refused the command')),
+        );
       return;
     }
     if (msg.type !== 'event') return;

@@ -19,14 +19,21 @@ export interface ConversationResult {
   continue_conversation: boolean;
 }
 
-export async function processConversation(home: Home, input: ConversationInput, context: Context): Promise<ConversationResult> {
+export async function processConversation(
+  home: Home,
+  input: ConversationInput,
+  context: Context,
+): Promise<ConversationResult> {
   const conversation_id = input.conversation_id || ulid();
   const language = (input.language ?? home.location.language ?? 'en').toLowerCase();
   let response: IntentResponse;
-  if (!language.startsWith('en')) response = { ...errorAnswer('no_intent_match', `Sorry, I only understand English, not ${language}`), language };
+  if (!language.startsWith('en'))
+    response = { ...errorAnswer('no_intent_match', `Sorry, I only understand English, not ${language}`), language };
   else {
     const matched = matchSentence(home, input.text);
-    response = matched ? await handleIntent(home, matched.intent, matched.slots, context) : errorAnswer('no_intent_match', "Sorry, I couldn't understand that");
+    response = matched
+      ? await handleIntent(home, matched.intent, matched.slots, context)
+      : errorAnswer('no_intent_match', "Sorry, I couldn't understand that");
   }
   return { response, conversation_id, continue_conversation: false };
 }

@@ -20,7 +20,19 @@ export interface IntentSlots extends Slots {
 }
 
 /** Domains that turn on and off (HA's HassTurnOn/HassTurnOff reach these through homeassistant.*). */
-const ON_OFF = ['light', 'switch', 'fan', 'cover', 'media_player', 'climate', 'input_boolean', 'script', 'scene', 'lock', 'valve'];
+const ON_OFF = [
+  'light',
+  'switch',
+  'fan',
+  'cover',
+  'media_player',
+  'climate',
+  'input_boolean',
+  'script',
+  'scene',
+  'lock',
+  'valve',
+];
 
 type Handler = (home: Home, slots: IntentSlots, context: Context) => Promise<IntentResponse>;
 
@@ -30,7 +42,8 @@ function only(entities: State[], domains: string[], slots: IntentSlots): State[]
   return kept;
 }
 
-const withDefaultDomains = (slots: IntentSlots, domains: string[]): IntentSlots => (slots.name || slots.domain?.length ? slots : { ...slots, domain: domains });
+const withDefaultDomains = (slots: IntentSlots, domains: string[]): IntentSlots =>
+  slots.name || slots.domain?.length ? slots : { ...slots, domain: domains };
 
 /**
  * The slots for an intent about `domains`: without a name or domain, the intent's own domains;
@@ -57,7 +70,8 @@ function onOffSpeech(service: 'turn_on' | 'turn_off' | 'toggle', entities: State
     if (d === 'cover') return service === 'turn_on' ? 'Opened' : service === 'turn_off' ? 'Closed' : 'Toggled';
     if (d === 'scene') return 'Activated';
     if (d === 'script' && service === 'turn_on') return 'Started';
-    if (d === 'light') return `${service === 'turn_on' ? 'Turned on' : service === 'turn_off' ? 'Turned off' : 'Toggled'} the light${one ? '' : 's'}`;
+    if (d === 'light')
+      return `${service === 'turn_on' ? 'Turned on' : service === 'turn_off' ? 'Turned off' : 'Toggled'} the light${one ? '' : 's'}`;
   }
   return service === 'turn_on' ? 'Turned on' : service === 'turn_off' ? 'Turned off' : 'Toggled';
 }
@@ -73,18 +87,34 @@ const onOff =
 
 /** Runs a domain service on the matched entities of that domain. */
 const domainAction =
-  (domain: string, service: string, speech: string, data: (slots: IntentSlots) => Record<string, unknown> = () => ({})): Handler =>
+  (
+    domain: string,
+    service: string,
+    speech: string,
+    data: (slots: IntentSlots) => Record<string, unknown> = () => ({}),
+  ): Handler =>
   async (home, slots, context) => {
     const m = matchTargets(home, slotsFor(home, slots, [domain]));
     const entities = only(m.entities, [domain], slots);
-    await home.callService(domain, service, { ...data(slots), entity_id: entities.map((s) => s.entity_id) }, { context });
+    await home.callService(
+      domain,
+      service,
+      { ...data(slots), entity_id: entities.map((s) => s.entity_id) },
+      { context },
+    );
     return answer('action_done', speech, entities.map(entityTarget), m.targets);
   };
 
-function requireNumber(slots: IntentSlots, key: 'brightness' | 'temperature' | 'position' | 'volume_level', min?: number, max?: number): number {
+function requireNumber(
+  slots: IntentSlots,
+  key: 'brightness' | 'temperature' | 'position' | 'volume_level',
+  min?: number,
+  max?: number,
+): number {
   const v = slots[key];
   if (typeof v !== 'number' || !Number.isFinite(v)) throw new IntentError('failed_to_handle', `${key} is required`);
-  if ((min !== undefined && v < min) || (max !== undefined && v > max)) throw new IntentError('failed_to_handle', `${key} must be between ${min} and ${max}`);
+  if ((min !== undefined && v < min) || (max !== undefined && v > max))
+    throw new IntentError('failed_to_handle', `${key} must be between ${min} and ${max}`);
   return v;
 }
 
@@ -100,7 +130,8 @@ const lightSet: Handler = async (home, slots, context) => {
     const rgb = COLORS[slots.color.toLowerCase().trim()];
     if (!rgb) throw new IntentError('failed_to_handle', `Sorry, I don't know the colour ${slots.color}`);
     data.rgb_color = rgb;
-    speech = slots.brightness !== undefined ? `${speech} and colour set to ${slots.color}` : `Colour set to ${slots.color}`;
+    speech =
+      slots.brightness !== undefined ? `${speech} and colour set to ${slots.color}` : `Colour set to ${slots.color}`;
   }
   if (!Object.keys(data).length) throw new IntentError('failed_to_handle', 'Say a brightness or a colour');
   return domainAction('light', 'turn_on', speech, () => data)(home, slots, context);
@@ -108,12 +139,18 @@ const lightSet: Handler = async (home, slots, context) => {
 
 const climateSetTemperature: Handler = async (home, slots, context) => {
   const t = requireNumber(slots, 'temperature');
-  return domainAction('climate', 'set_temperature', `Temperature set to ${t} degrees`, () => ({ temperature: t }))(home, slots, context);
+  return domainAction('climate', 'set_temperature', `Temperature set to ${t} degrees`, () => ({ temperature: t }))(
+    home,
+    slots,
+    context,
+  );
 };
 
 const climateGetTemperature: Handler = async (home, slots) => {
   const m = matchTargets(home, slotsFor(home, slots, ['climate']));
-  const climate = only(m.entities, ['climate', 'sensor'], slots).filter((s) => s.domain === 'climate' || s.attributes.device_class === 'temperature');
+  const climate = only(m.entities, ['climate', 'sensor'], slots).filter(
+    (s) => s.domain === 'climate' || s.attributes.device_class === 'temperature',
+  );
   const first = climate[0];
   if (!first) throw new IntentError('no_valid_targets', 'Sorry, I am not aware of any thermostat there');
   const t = first.domain === 'climate' ? first.attributes.current_temperature : first.state;
@@ -127,7 +164,11 @@ const setPosition: Handler = async (home, slots, context) => {
 
 const setVolume: Handler = async (home, slots, context) => {
   const v = requireNumber(slots, 'volume_level', 0, 100);
-  return domainAction('media_player', 'volume_set', 'Volume set', () => ({ volume_level: v / 100 }))(home, slots, context);
+  return domainAction('media_player', 'volume_set', 'Volume set', () => ({ volume_level: v / 100 }))(
+    home,
+    slots,
+    context,
+  );
 };
 
 const getState: Handler = async (home, slots) => {
@@ -137,10 +178,25 @@ const getState: Handler = async (home, slots) => {
     const wanted = slots.state.toLowerCase();
     const matching = entities.filter((s) => s.state === wanted);
     const other = entities.find((s) => s.state !== wanted);
-    const text = !other ? 'Yes' : entities.length === 1 ? `No, ${other.name} is ${other.state}` : `No, ${other.name} is ${other.state}`;
-    return answer('query_answer', text, matching.map(entityTarget), m.targets, entities.filter((s) => s.state !== wanted).map(entityTarget));
+    const text = !other
+      ? 'Yes'
+      : entities.length === 1
+        ? `No, ${other.name} is ${other.state}`
+        : `No, ${other.name} is ${other.state}`;
+    return answer(
+      'query_answer',
+      text,
+      matching.map(entityTarget),
+      m.targets,
+      entities.filter((s) => s.state !== wanted).map(entityTarget),
+    );
   }
-  const text = entities.map((s) => `${s.name} is ${s.state}${typeof s.attributes.unit_of_measurement === 'string' ? ` ${s.attributes.unit_of_measurement}` : ''}`).join(', ');
+  const text = entities
+    .map(
+      (s) =>
+        `${s.name} is ${s.state}${typeof s.attributes.unit_of_measurement === 'string' ? ` ${s.attributes.unit_of_measurement}` : ''}`,
+    )
+    .join(', ');
   return answer('query_answer', text, entities.map(entityTarget), m.targets);
 };
 
@@ -161,7 +217,12 @@ const INTENTS: Record<string, Handler> = {
 };
 
 /** Handles an intent by name; every failure becomes HA's error response, never a throw. */
-export async function handleIntent(home: Home, name: string, slots: IntentSlots, context: Context): Promise<IntentResponse> {
+export async function handleIntent(
+  home: Home,
+  name: string,
+  slots: IntentSlots,
+  context: Context,
+): Promise<IntentResponse> {
   const handler = Object.hasOwn(INTENTS, name) ? INTENTS[name] : undefined;
   if (!handler) return errorAnswer('no_intent_match', `Sorry, I don't know the intent ${name}`);
   try {

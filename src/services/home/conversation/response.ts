@@ -21,7 +21,13 @@ export type ErrorCode = 'no_intent_match' | 'no_valid_targets' | 'failed_to_hand
 
 const speech = (text: string) => ({ plain: { speech: text, extra_data: null } as const });
 
-export function answer(type: 'action_done' | 'query_answer', text: string, success: IntentTarget[], targets: IntentTarget[] = [], failed: IntentTarget[] = []): IntentResponse {
+export function answer(
+  type: 'action_done' | 'query_answer',
+  text: string,
+  success: IntentTarget[],
+  targets: IntentTarget[] = [],
+  failed: IntentTarget[] = [],
+): IntentResponse {
   return { speech: speech(text), card: {}, language: 'en', response_type: type, data: { targets, success, failed } };
 }
 

@@ -20,13 +20,17 @@ const DOMAIN_WORDS: Array<[RegExp, string, string?]> = [
 ];
 
 function domainWord(word: string): Pick<IntentSlots, 'domain' | 'device_class'> | undefined {
-  for (const [re, domain, deviceClass] of DOMAIN_WORDS) if (re.test(word)) return { domain: [domain], ...(deviceClass ? { device_class: [deviceClass] } : {}) };
+  for (const [re, domain, deviceClass] of DOMAIN_WORDS)
+    if (re.test(word)) return { domain: [domain], ...(deviceClass ? { device_class: [deviceClass] } : {}) };
   return undefined;
 }
 
 const isEntityName = (home: Home, text: string) => exposed(home).some((s) => namesOf(home, s).includes(text));
 const isArea = (home: Home, text: string) => !!findArea(home.registry, text);
-const floorOf = (home: Home, text: string) => [...home.registry.floors.values()].find((f) => normalize(f.name) === text || f.aliases.some((a) => normalize(a) === text));
+const floorOf = (home: Home, text: string) =>
+  [...home.registry.floors.values()].find(
+    (f) => normalize(f.name) === text || f.aliases.some((a) => normalize(a) === text),
+  );
 
 /** A spoken target → slots: an entity name, or [area] [kind], or a kind "in the" area/floor. */
 function parseTarget(home: Home, phrase: string): IntentSlots {
@@ -79,17 +83,65 @@ function percentOf(home: Home, target: string, n: number): MatchedSentence {
 }
 
 /** An area alone means that area's devices of the intent's kind ("dim the kitchen" → its lights). */
-const withKind = (slots: IntentSlots, domain: string): IntentSlots => (slots.name || slots.domain ? slots : { ...slots, domain: [domain] });
+const withKind = (slots: IntentSlots, domain: string): IntentSlots =>
+  slots.name || slots.domain ? slots : { ...slots, domain: [domain] };
 
 const RULES: Rule[] = [
-  [new RegExp(`^(?:set|change|turn|make) (?:the )?colou?r of (.+?) to ${COLOR}$`), (h, m) => ({ intent: 'HassLightSet', slots: { ...withKind(parseTarget(h, m[1]!), 'light'), color: m[2]! } })],
-  [new RegExp(`^(?:set|change|turn|make) (.+?) (?:colou?r )?(?:to )?${COLOR}$`), (h, m) => ({ intent: 'HassLightSet', slots: { ...withKind(parseTarget(h, m[1]!), 'light'), color: m[2]! } })],
-  [new RegExp(`^(?:set|change|dim|brighten|turn) (?:the )?brightness (?:of |for |in )?(.+?) to ${NUM}${PCT}?$`), (h, m) => ({ intent: 'HassLightSet', slots: { ...withKind(parseTarget(h, m[1]!), 'light'), brightness: Number(m[2]) } })],
-  [new RegExp(`^set (?:the )?(?:temperature|heating|thermostat)(?: (?:in|of|for|on) (.+?))? to ${NUM}(?: degrees?)?(?: celsius| fahrenheit)?$`), (h, m) => ({ intent: 'HassClimateSetTemperature', slots: { ...(m[1] ? withKind(parseTarget(h, m[1]), 'climate') : {}), temperature: Number(m[2]) } })],
-  [new RegExp(`^set (.+?) to ${NUM} degrees?(?: celsius| fahrenheit)?$`), (h, m) => ({ intent: 'HassClimateSetTemperature', slots: { ...withKind(parseTarget(h, m[1]!), 'climate'), temperature: Number(m[2]) } })],
-  [new RegExp(`^set (?:the )?volume(?: (?:of|on|for) (.+?))? to ${NUM}${PCT}?$`), (h, m) => ({ intent: 'HassSetVolume', slots: { ...(m[1] ? withKind(parseTarget(h, m[1]), 'media_player') : {}), volume_level: Number(m[2]) } })],
-  [new RegExp(`^(?:set|open|close) (.+?) (?:position )?to ${NUM}${PCT}?$`), (h, m) => (/ position$/.test(m[1]!) ? { intent: 'HassSetPosition', slots: { ...parseTarget(h, m[1]!.replace(/ position$/, '')), position: Number(m[2]) } } : percentOf(h, m[1]!, Number(m[2])))],
-  [new RegExp(`^(?:dim|brighten) (.+?) to ${NUM}${PCT}?$`), (h, m) => ({ intent: 'HassLightSet', slots: { ...withKind(parseTarget(h, m[1]!), 'light'), brightness: Number(m[2]) } })],
+  [
+    new RegExp(`^(?:set|change|turn|make) (?:the )?colou?r of (.+?) to ${COLOR}$`),
+    (h, m) => ({ intent: 'HassLightSet', slots: { ...withKind(parseTarget(h, m[1]!), 'light'), color: m[2]! } }),
+  ],
+  [
+    new RegExp(`^(?:set|change|turn|make) (.+?) (?:colou?r )?(?:to )?${COLOR}$`),
+    (h, m) => ({ intent: 'HassLightSet', slots: { ...withKind(parseTarget(h, m[1]!), 'light'), color: m[2]! } }),
+  ],
+  [
+    new RegExp(`^(?:set|change|dim|brighten|turn) (?:the )?brightness (?:of |for |in )?(.+?) to ${NUM}${PCT}?$`),
+    (h, m) => ({
+      intent: 'HassLightSet',
+      slots: { ...withKind(parseTarget(h, m[1]!), 'light'), brightness: Number(m[2]) },
+    }),
+  ],
+  [
+    new RegExp(
+      `^set (?:the )?(?:temperature|heating|thermostat)(?: (?:in|of|for|on) (.+?))? to ${NUM}(?: degrees?)?(?: celsius| fahrenheit)?$`,
+    ),
+    (h, m) => ({
+      intent: 'HassClimateSetTemperature',
+      slots: { ...(m[1] ? withKind(parseTarget(h, m[1]), 'climate') : {}), temperature: Number(m[2]) },
+    }),
+  ],
+  [
+    new RegExp(`^set (.+?) to ${NUM} degrees?(?: celsius| fahrenheit)?$`),
+    (h, m) => ({
+      intent: 'HassClimateSetTemperature',
+      slots: { ...withKind(parseTarget(h, m[1]!), 'climate'), temperature: Number(m[2]) },
+    }),
+  ],
+  [
+    new RegExp(`^set (?:the )?volume(?: (?:of|on|for) (.+?))? to ${NUM}${PCT}?$`),
+    (h, m) => ({
+      intent: 'HassSetVolume',
+      slots: { ...(m[1] ? withKind(parseTarget(h, m[1]), 'media_player') : {}), volume_level: Number(m[2]) },
+    }),
+  ],
+  [
+    new RegExp(`^(?:set|open|close) (.+?) (?:position )?to ${NUM}${PCT}?$`),
+    (h, m) =>
+      / position$/.test(m[1]!)
+        ? {
+            intent: 'HassSetPosition',
+            slots: { ...parseTarget(h, m[1]!.replace(/ position$/, '')), position: Number(m[2]) },
+          }
+        : percentOf(h, m[1]!, Number(m[2])),
+  ],
+  [
+    new RegExp(`^(?:dim|brighten) (.+?) to ${NUM}${PCT}?$`),
+    (h, m) => ({
+      intent: 'HassLightSet',
+      slots: { ...withKind(parseTarget(h, m[1]!), 'light'), brightness: Number(m[2]) },
+    }),
+  ],
   [/^(?:turn|switch|power) on (.+)$/, (h, m) => ({ intent: 'HassTurnOn', slots: parseTarget(h, m[1]!) })],
   [/^(?:turn|switch|power) (.+) on$/, (h, m) => ({ intent: 'HassTurnOn', slots: parseTarget(h, m[1]!) })],
   [/^(?:turn|switch|power) off (.+)$/, (h, m) => ({ intent: 'HassTurnOff', slots: parseTarget(h, m[1]!) })],
@@ -98,14 +150,35 @@ const RULES: Rule[] = [
   [/^(?:deactivate|disable) (.+)$/, (h, m) => ({ intent: 'HassTurnOff', slots: parseTarget(h, m[1]!) })],
   [/^toggle (.+)$/, (h, m) => ({ intent: 'HassToggle', slots: parseTarget(h, m[1]!) })],
   [/^(?:open|raise) (.+)$/, (h, m) => ({ intent: 'HassTurnOn', slots: withKind(parseTarget(h, m[1]!), 'cover') })],
-  [/^(?:close|shut|lower) (.+)$/, (h, m) => ({ intent: 'HassTurnOff', slots: withKind(parseTarget(h, m[1]!), 'cover') })],
-  [/^what(?:s| is) the (?:current )?(?:temperature|temp)(?: (?:in|of|on) (.+?))?$/, (h, m) => ({ intent: 'HassClimateGetTemperature', slots: m[1] ? parseTarget(h, m[1]) : {} })],
-  [/^(?:what(?:s| is) the (?:state|status) of|what(?:s| is)) (.+?)(?: set to| doing)?$/, (h, m) => ({ intent: 'HassGetState', slots: parseTarget(h, m[1]!) })],
-  [/^(?:is|are) (.+?) (on|off|open|closed|locked|unlocked|playing|paused|idle|home|away)$/, (h, m) => ({ intent: 'HassGetState', slots: { ...parseTarget(h, m[1]!), state: m[2]! } })],
+  [
+    /^(?:close|shut|lower) (.+)$/,
+    (h, m) => ({ intent: 'HassTurnOff', slots: withKind(parseTarget(h, m[1]!), 'cover') }),
+  ],
+  [
+    /^what(?:s| is) the (?:current )?(?:temperature|temp)(?: (?:in|of|on) (.+?))?$/,
+    (h, m) => ({ intent: 'HassClimateGetTemperature', slots: m[1] ? parseTarget(h, m[1]) : {} }),
+  ],
+  [
+    /^(?:what(?:s| is) the (?:state|status) of|what(?:s| is)) (.+?)(?: set to| doing)?$/,
+    (h, m) => ({ intent: 'HassGetState', slots: parseTarget(h, m[1]!) }),
+  ],
+  [
+    /^(?:is|are) (.+?) (on|off|open|closed|locked|unlocked|playing|paused|idle|home|away)$/,
+    (h, m) => ({ intent: 'HassGetState', slots: { ...parseTarget(h, m[1]!), state: m[2]! } }),
+  ],
   [/^pause(?: (?:the )?(.+))?$/, (h, m) => ({ intent: 'HassMediaPause', slots: m[1] ? parseTarget(h, m[1]) : {} })],
-  [/^(?:resume|unpause|continue)(?: (?:the )?(.+))?$/, (h, m) => ({ intent: 'HassMediaUnpause', slots: m[1] ? parseTarget(h, m[1]) : {} })],
-  [/^(?:next|skip)(?: (?:track|song))?(?: on (?:the )?(.+))?$/, (h, m) => ({ intent: 'HassMediaNext', slots: m[1] ? parseTarget(h, m[1]) : {} })],
-  [/^previous(?: (?:track|song))?(?: on (?:the )?(.+))?$/, (h, m) => ({ intent: 'HassMediaPrevious', slots: m[1] ? parseTarget(h, m[1]) : {} })],
+  [
+    /^(?:resume|unpause|continue)(?: (?:the )?(.+))?$/,
+    (h, m) => ({ intent: 'HassMediaUnpause', slots: m[1] ? parseTarget(h, m[1]) : {} }),
+  ],
+  [
+    /^(?:next|skip)(?: (?:track|song))?(?: on (?:the )?(.+))?$/,
+    (h, m) => ({ intent: 'HassMediaNext', slots: m[1] ? parseTarget(h, m[1]) : {} }),
+  ],
+  [
+    /^previous(?: (?:track|song))?(?: on (?:the )?(.+))?$/,
+    (h, m) => ({ intent: 'HassMediaPrevious', slots: m[1] ? parseTarget(h, m[1]) : {} }),
+  ],
 ];
 
 /** Longer than anything said to a home; the rules' lazy groups are quadratic in the worst case. */
@@ -113,7 +186,9 @@ const MAX_SENTENCE = 500;
 
 export function matchSentence(home: Home, text: string): MatchedSentence | undefined {
   if (text.length > MAX_SENTENCE) return undefined;
-  const t = normalize(text.replace(/[?!.]+$/, '')).replace(/^(?:please |hey |ok )/, '').replace(/ please$/, '');
+  const t = normalize(text.replace(/[?!.]+$/, ''))
+    .replace(/^(?:please |hey |ok )/, '')
+    .replace(/ please$/, '');
   for (const [re, build] of RULES) {
     const m = re.exec(t);
     if (m) return build(home, m);

@@ -40,7 +40,13 @@ export function namesOf(home: Home, s: State): string[] {
 
 function findFloor(home: Home, text: string) {
   const key = normalize(text);
-  for (const f of home.registry.floors.values()) if (f.floor_id === key.replace(/ /g, '_') || normalize(f.name) === key || f.aliases.some((a) => normalize(a) === key)) return f;
+  for (const f of home.registry.floors.values())
+    if (
+      f.floor_id === key.replace(/ /g, '_') ||
+      normalize(f.name) === key ||
+      f.aliases.some((a) => normalize(a) === key)
+    )
+      return f;
   return undefined;
 }
 
@@ -83,10 +89,14 @@ export function matchTargets(home: Home, slots: Slots): Matched {
     }
     return { entities: named, targets: [] };
   }
-  if (!slots.area && !slots.floor && !slots.domain?.length && !slots.device_class?.length) throw new IntentError('no_valid_targets', 'Sorry, which device do you mean?');
+  if (!slots.area && !slots.floor && !slots.domain?.length && !slots.device_class?.length)
+    throw new IntentError('no_valid_targets', 'Sorry, which device do you mean?');
   if (!candidates.length) {
     const what = slots.domain?.length ? slots.domain.join(' or ') : 'device';
-    throw new IntentError('no_valid_targets', `Sorry, I am not aware of any ${what}${slots.area ? ` in the ${normalize(slots.area)}` : ''}`);
+    throw new IntentError(
+      'no_valid_targets',
+      `Sorry, I am not aware of any ${what}${slots.area ? ` in the ${normalize(slots.area)}` : ''}`,
+    );
   }
   return { entities: candidates, targets };
 }

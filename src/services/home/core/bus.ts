@@ -28,7 +28,13 @@ const jsonCache = new WeakMap<HomeEvent, string>();
 export function eventJson(event: HomeEvent): string {
   let j = jsonCache.get(event);
   if (j === undefined) {
-    j = JSON.stringify({ event_type: event.event_type, data: event.data, origin: event.origin, time_fired: event.time_fired, context: event.context });
+    j = JSON.stringify({
+      event_type: event.event_type,
+      data: event.data,
+      origin: event.origin,
+      time_fired: event.time_fired,
+      context: event.context,
+    });
     jsonCache.set(event, j);
   }
   return j;
@@ -51,8 +57,23 @@ export class HomeBus {
     };
   }
 
-  fire(eventType: string, data: Record<string, unknown>, context: Context, timeUs: number, origin: 'LOCAL' | 'REMOTE' = 'LOCAL', replicated = false): HomeEvent {
-    const event: HomeEvent = { event_type: eventType, data, origin, time_fired: isoUs(timeUs), context, timeUs, replicated };
+  fire(
+    eventType: string,
+    data: Record<string, unknown>,
+    context: Context,
+    timeUs: number,
+    origin: 'LOCAL' | 'REMOTE' = 'LOCAL',
+    replicated = false,
+  ): HomeEvent {
+    const event: HomeEvent = {
+      event_type: eventType,
+      data,
+      origin,
+      time_fired: isoUs(timeUs),
+      context,
+      timeUs,
+      replicated,
+    };
     this.dispatch(this.listeners.get(eventType), event);
     this.dispatch(this.listeners.get(MATCH_ALL), event);
     return event;

@@ -11,7 +11,11 @@ export interface Context {
 
 const nextUlid = monotonicFactory();
 
-export function newContext(clock: Pick<Clock, 'ms'>, userId: string | null = null, parentId: string | null = null): Context {
+export function newContext(
+  clock: Pick<Clock, 'ms'>,
+  userId: string | null = null,
+  parentId: string | null = null,
+): Context {
   return { id: nextUlid(clock.ms()), parent_id: parentId, user_id: userId };
 }
 

@@ -15,7 +15,12 @@ export class ErrorLog {
 
   record(level: 'WARNING' | 'ERROR', fields: unknown, message: unknown): void {
     const at = this.clock.now().toISOString().replace('T', ' ').replace('Z', '');
-    const detail = typeof fields === 'object' && fields !== null ? ` ${JSON.stringify(fields, (_k, v) => (v instanceof Error ? v.message : v))}` : typeof fields === 'string' ? ` ${fields}` : '';
+    const detail =
+      typeof fields === 'object' && fields !== null
+        ? ` ${JSON.stringify(fields, (_k, v) => (v instanceof Error ? v.message : v))}`
+        : typeof fields === 'string'
+          ? ` ${fields}`
+          : '';
     const text = typeof message === 'string' ? message : '';
     this.lines.push(`${at} ${level} (MainThread) [homeassistant.components.hamlet] ${text}${detail}`);
     if (this.lines.length > MAX_LINES) this.lines.splice(0, this.lines.length - MAX_LINES);
@@ -31,7 +36,11 @@ export class ErrorLog {
       get: (target, prop, receiver) => {
         if (prop === 'warn' || prop === 'error') {
           return (fields: unknown, message?: unknown, ...rest: unknown[]) => {
-            this.record(prop === 'warn' ? 'WARNING' : 'ERROR', message === undefined && typeof fields === 'string' ? undefined : fields, message ?? fields);
+            this.record(
+              prop === 'warn' ? 'WARNING' : 'ERROR',
+              message === undefined && typeof fields === 'string' ? undefined : fields,
+              message ?? fields,
+            );
             return (target[prop] as (...a: unknown[]) => void)(fields, message, ...rest);
           };
         }

@@ -10,7 +10,9 @@ export interface Field<T = unknown> {
   description?: string;
 }
 
-const isNumeric = (v: unknown): v is number | string => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)));
+const isNumeric = (v: unknown): v is number | string =>
+  (typeof v === 'number' && Number.isFinite(v)) ||
+  (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)));
 
 function inRange(n: number, name: string, min?: number, max?: number) {
   if (min !== undefined && n < min) throw invalid(name, `value must be at least ${min}`);
@@ -19,7 +21,13 @@ function inRange(n: number, name: string, min?: number, max?: number) {
 }
 
 export const int = (opts: { min?: number; max?: number } = {}): Field<number> => ({
-  selector: { number: { ...(opts.min !== undefined ? { min: opts.min } : {}), ...(opts.max !== undefined ? { max: opts.max } : {}), mode: 'slider' } },
+  selector: {
+    number: {
+      ...(opts.min !== undefined ? { min: opts.min } : {}),
+      ...(opts.max !== undefined ? { max: opts.max } : {}),
+      mode: 'slider',
+    },
+  },
   parse(v, name) {
     // HA coerces numeric strings ("128"); a fraction is not an int here (no silent truncation).
     if (!isNumeric(v) || !Number.isInteger(Number(v))) throw invalid(name, 'expected int');
@@ -28,7 +36,14 @@ export const int = (opts: { min?: number; max?: number } = {}): Field<number> =>
 });
 
 export const float = (opts: { min?: number; max?: number; step?: number } = {}): Field<number> => ({
-  selector: { number: { ...(opts.min !== undefined ? { min: opts.min } : {}), ...(opts.max !== undefined ? { max: opts.max } : {}), step: opts.step ?? 0.1, mode: 'box' } },
+  selector: {
+    number: {
+      ...(opts.min !== undefined ? { min: opts.min } : {}),
+      ...(opts.max !== undefined ? { max: opts.max } : {}),
+      step: opts.step ?? 0.1,
+      mode: 'box',
+    },
+  },
   parse(v, name) {
     if (!isNumeric(v)) throw invalid(name, 'expected float');
     return inRange(Number(v), name, opts.min, opts.max);
@@ -40,7 +55,8 @@ export const str = (opts: { max?: number } = {}): Field<string> => ({
   parse(v, name) {
     if (typeof v === 'number' || typeof v === 'boolean') v = String(v);
     if (typeof v !== 'string') throw invalid(name, 'expected str');
-    if (opts.max !== undefined && v.length > opts.max) throw invalid(name, `length of value must be at most ${opts.max}`);
+    if (opts.max !== undefined && v.length > opts.max)
+      throw invalid(name, `length of value must be at most ${opts.max}`);
     return v;
   },
 });
@@ -48,7 +64,8 @@ export const str = (opts: { max?: number } = {}): Field<string> => ({
 export const oneOf = <T extends string>(values: readonly T[]): Field<T> => ({
   selector: { select: { options: [...values] } },
   parse(v, name) {
-    if (typeof v !== 'string' || !values.includes(v as T)) throw invalid(name, `value must be one of [${values.map((x) => `'${x}'`).join(', ')}]`);
+    if (typeof v !== 'string' || !values.includes(v as T))
+      throw invalid(name, `value must be one of [${values.map((x) => `'${x}'`).join(', ')}]`);
     return v as T;
   },
 });
@@ -114,6 +131,13 @@ export function parseFields(fields: Fields, data: Record<string, unknown>): Reco
 /** The `fields` object of `get_services`. */
 export function describeFields(fields: Fields): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(fields).map(([k, f]) => [k, { ...(f.required ? { required: true } : {}), ...(f.description ? { description: f.description } : {}), selector: f.selector }]),
+    Object.entries(fields).map(([k, f]) => [
+      k,
+      {
+        ...(f.required ? { required: true } : {}),
+        ...(f.description ? { description: f.description } : {}),
+        selector: f.selector,
+      },
+    ]),
   );
 }

@@ -60,7 +60,15 @@ export class Home {
   readonly bus: HomeBus;
   readonly states: StateMachine;
   readonly scheduler: Scheduler;
-  readonly components = new Set<string>(['api', 'websocket_api', 'history', 'logbook', 'recorder', 'webhook', 'automation']);
+  readonly components = new Set<string>([
+    'api',
+    'websocket_api',
+    'history',
+    'logbook',
+    'recorder',
+    'webhook',
+    'automation',
+  ]);
   private readonly services = new Map<string, Map<string, ServiceSpec & { domain: string }>>();
   private readonly drivers = new Map<string, EntityDriver>();
   /** Inbound webhooks by id (registered by webhook triggers, served at /api/webhook/<id>). */
@@ -89,7 +97,12 @@ export class Home {
     return newContext(this.clock, userId, parentId);
   }
 
-  fire(eventType: string, data: Record<string, unknown>, context: Context, origin: 'LOCAL' | 'REMOTE' = 'LOCAL'): HomeEvent {
+  fire(
+    eventType: string,
+    data: Record<string, unknown>,
+    context: Context,
+    origin: 'LOCAL' | 'REMOTE' = 'LOCAL',
+  ): HomeEvent {
     return this.bus.fire(eventType, data, context, this.nowUs(), origin);
   }
 
@@ -129,7 +142,11 @@ export class Home {
             name: s.name ?? s.service.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()),
             description: s.description ?? '',
             fields: describeFields(s.fields),
-            ...(s.plan ? { target: { entity: [{ domain: [domain] }] } } : s.targets ? { target: { entity: [{}] } } : {}),
+            ...(s.plan
+              ? { target: { entity: [{ domain: [domain] }] } }
+              : s.targets
+                ? { target: { entity: [{}] } }
+                : {}),
             ...(s.response ? { response: { optional: s.response === 'optional' } } : {}),
           },
         ]),
@@ -139,18 +156,33 @@ export class Home {
   }
 
   /** Runs a service call; throws a HomeError (see errors.ts) before changing anything when the call is bad. */
-  async callService(domain: string, service: string, rawData: Record<string, unknown>, opts: CallOptions): Promise<CallResult> {
+  async callService(
+    domain: string,
+    service: string,
+    rawData: Record<string, unknown>,
+    opts: CallOptions,
+  ): Promise<CallResult> {
     const spec = this.services.get(domain)?.get(service);
     if (!spec) throw notFound(`Service ${domain}.${service} not found.`);
-    if (opts.returnResponse && !spec.response) throw validation('Service does not support responses. Remove return_response from request.');
+    if (opts.returnResponse && !spec.response)
+      throw validation('Service does not support responses. Remove return_response from request.');
     if (!opts.returnResponse && spec.response === 'only') {
-      throw validation('Service call requires responses but caller did not ask for responses. Add ?return_response to query parameters.');
+      throw validation(
+        'Service call requires responses but caller did not ask for responses. Add ?return_response to query parameters.',
+      );
     }
 
     // Target keys select entities for entity services; other services declare what they take.
     const takesTargets = !!spec.plan || !!spec.targets;
-    const data = takesTargets ? Object.fromEntries(Object.entries(rawData).filter(([k]) => !TARGET_KEYS.includes(k))) : rawData;
-    const parsed = spec.allowExtra ? { ...data, ...parseFields(spec.fields, Object.fromEntries(Object.entries(data).filter(([k]) => k in spec.fields))) } : parseFields(spec.fields, data);
+    const data = takesTargets
+      ? Object.fromEntries(Object.entries(rawData).filter(([k]) => !TARGET_KEYS.includes(k)))
+      : rawData;
+    const parsed = spec.allowExtra
+      ? {
+          ...data,
+          ...parseFields(spec.fields, Object.fromEntries(Object.entries(data).filter(([k]) => k in spec.fields))),
+        }
+      : parseFields(spec.fields, data);
     spec.check?.(parsed);
 
     const ctx: ServiceContext = { home: this, context: opts.context, domain, service };
@@ -201,13 +233,18 @@ export class Home {
     const listOf = (value: unknown, field: string): string[] => {
       if (value === undefined || value === null) return [];
       const list = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined;
-      if (!list || list.some((x) => typeof x !== 'string')) throw invalid(field, `expected a list of ${field.replace(/^target\./, '').replace(/_id$/, '')} ids`);
+      if (!list || list.some((x) => typeof x !== 'string'))
+        throw invalid(field, `expected a list of ${field.replace(/^target\./, '').replace(/_id$/, '')} ids`);
       return (list as string[]).map((x) => x.trim()).filter(Boolean);
     };
-    for (const [source, prefix] of [[data, ''], [t as Record<string, unknown>, 'target.']] as const) {
+    for (const [source, prefix] of [
+      [data, ''],
+      [t as Record<string, unknown>, 'target.'],
+    ] as const) {
       for (const raw of listOf(source.entity_id, `${prefix}entity_id`)) {
         const id = raw.toLowerCase();
-        if (id === 'all' || id === '*') expanded.push(...(domain ? this.states.entityIds(domain) : [...this.states.all()].map((s) => s.entity_id)));
+        if (id === 'all' || id === '*')
+          expanded.push(...(domain ? this.states.entityIds(domain) : [...this.states.all()].map((s) => s.entity_id)));
         else explicit.push(id);
       }
       for (const key of ['area_id', 'device_id', 'floor_id', 'label_id'] as const) {
@@ -271,8 +308,26 @@ export class Home {
       state: 'RUNNING',
       time_zone: l.time_zone,
       unit_system: metric
-        ? { length: 'km', accumulated_precipitation: 'mm', area: 'm²', mass: 'g', pressure: 'Pa', temperature: '°C', volume: 'L', wind_speed: 'm/s' }
-        : { length: 'mi', accumulated_precipitation: 'in', area: 'ft²', mass: 'lb', pressure: 'psi', temperature: '°F', volume: 'gal', wind_speed: 'mph' },
+        ? {
+            length: 'km',
+            accumulated_precipitation: 'mm',
+            area: 'm²',
+            mass: 'g',
+            pressure: 'Pa',
+            temperature: '°C',
+            volume: 'L',
+            wind_speed: 'm/s',
+          }
+        : {
+            length: 'mi',
+            accumulated_precipitation: 'in',
+            area: 'ft²',
+            mass: 'lb',
+            pressure: 'psi',
+            temperature: '°F',
+            volume: 'gal',
+            wind_speed: 'mph',
+          },
       version: HA_VERSION,
       whitelist_external_dirs: [],
     };

@@ -60,7 +60,15 @@ export function stateFromObject(o: Record<string, unknown> | null | undefined): 
   if (!o || typeof o.entity_id !== 'string' || typeof o.state !== 'string') return undefined;
   const us = (t: unknown) => (typeof t === 'string' ? parseIsoUs(t) : undefined) ?? 0;
   const attributes = (o.attributes ?? {}) as Attributes;
-  return new State(o.entity_id, o.state, Object.freeze(attributes), us(o.last_changed), us(o.last_updated), us(o.last_reported ?? o.last_updated), o.context as Context);
+  return new State(
+    o.entity_id,
+    o.state,
+    Object.freeze(attributes),
+    us(o.last_changed),
+    us(o.last_updated),
+    us(o.last_reported ?? o.last_updated),
+    o.context as Context,
+  );
 }
 
 /** Structural equality for attribute values (key order does not matter, as in Python dicts). */
@@ -75,7 +83,11 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every(
+    (k) =>
+      Object.prototype.hasOwnProperty.call(b, k) &&
+      deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }
 
 const ENTITY_ID_RE = /^(?!.+__)(?!_)[\da-z_]+(?<!_)\.(?!_)[\da-z_]+(?<!_)$/;

@@ -94,7 +94,15 @@ export class StateMachine {
     if (old && old.lastUpdatedUs >= now && this.writtenElsewhere.has(entityId)) now = old.lastUpdatedUs + 1;
     if (old && !forceUpdate && old.state === newState && deepEqual(old.attributes, attributes)) {
       // HA: an identical write moves only last_reported and keeps the old context.
-      const reported = new State(entityId, old.state, old.attributes, old.lastChangedUs, old.lastUpdatedUs, Math.max(now, old.lastUpdatedUs), old.context);
+      const reported = new State(
+        entityId,
+        old.state,
+        old.attributes,
+        old.lastChangedUs,
+        old.lastUpdatedUs,
+        Math.max(now, old.lastUpdatedUs),
+        old.context,
+      );
       this.states.set(entityId, reported);
       this.notify(entityId, reported, false);
       return { state: reported, changed: false, created: false };
@@ -124,13 +132,33 @@ export class StateMachine {
       this.states.delete(entityId);
       this.writtenElsewhere.delete(entityId);
       this.notify(entityId, undefined, true, true);
-      this.bus.fire('state_changed', { entity_id: entityId, old_state: old, new_state: null }, old.context, nowUs(this.clock), 'LOCAL', true);
+      this.bus.fire(
+        'state_changed',
+        { entity_id: entityId, old_state: old, new_state: null },
+        old.context,
+        nowUs(this.clock),
+        'LOCAL',
+        true,
+      );
       return true;
     }
     // Equal times (two instances in the same microsecond): the larger context id wins on both.
-    if (old && (old.lastUpdatedUs > next.lastUpdatedUs || (old.lastUpdatedUs === next.lastUpdatedUs && old.context.id >= next.context.id))) return false;
+    if (
+      old &&
+      (old.lastUpdatedUs > next.lastUpdatedUs ||
+        (old.lastUpdatedUs === next.lastUpdatedUs && old.context.id >= next.context.id))
+    )
+      return false;
     if (old && old.state === next.state && deepEqual(old.attributes, next.attributes)) {
-      const reported = new State(entityId, old.state, old.attributes, old.lastChangedUs, old.lastUpdatedUs, Math.max(old.lastReportedUs, next.lastReportedUs), old.context);
+      const reported = new State(
+        entityId,
+        old.state,
+        old.attributes,
+        old.lastChangedUs,
+        old.lastUpdatedUs,
+        Math.max(old.lastReportedUs, next.lastReportedUs),
+        old.context,
+      );
       this.states.set(entityId, reported);
       this.notify(entityId, reported, false, true);
       return false;
@@ -138,7 +166,14 @@ export class StateMachine {
     this.states.set(entityId, next);
     this.writtenElsewhere.add(entityId);
     this.notify(entityId, next, true, true);
-    this.bus.fire('state_changed', { entity_id: entityId, old_state: old ?? null, new_state: next }, next.context, next.lastUpdatedUs, 'LOCAL', true);
+    this.bus.fire(
+      'state_changed',
+      { entity_id: entityId, old_state: old ?? null, new_state: next },
+      next.context,
+      next.lastUpdatedUs,
+      'LOCAL',
+      true,
+    );
     return true;
   }
 
@@ -148,7 +183,12 @@ export class StateMachine {
     this.states.delete(entityId);
     this.writtenElsewhere.delete(entityId);
     this.notify(entityId, undefined, true);
-    this.bus.fire('state_changed', { entity_id: entityId, old_state: old, new_state: null }, context, nowUs(this.clock));
+    this.bus.fire(
+      'state_changed',
+      { entity_id: entityId, old_state: old, new_state: null },
+      context,
+      nowUs(this.clock),
+    );
     return true;
   }
 

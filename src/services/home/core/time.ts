@@ -30,7 +30,8 @@ export function isoUs(us: number): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}T${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}.${pad(micro, 6)}+00:00`;
 }
 
-const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+const ISO_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
  * Parses an ISO timestamp (with or without fraction, `Z`, an offset, or a space where a URL
@@ -48,7 +49,8 @@ export function parseIsoUs(text: string): number | undefined {
     offsetMin = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2)));
   }
   const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-  if (Number.isNaN(ms) || Number(mo) > 12 || Number(d) > 31 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  if (Number.isNaN(ms) || Number(mo) > 12 || Number(d) > 31 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59)
+    return undefined;
   const micro = Number((frac + '000000').slice(0, 6));
   return (ms - offsetMin * 60_000) * 1000 + micro;
 }

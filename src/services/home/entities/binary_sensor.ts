@@ -6,6 +6,9 @@ export const binary_sensor: DomainModule = {
   services: [],
   setup: (device) => ({
     state: device.state === 'on' ? 'on' : 'off',
-    attributes: { ...(typeof device.device_class === 'string' ? { device_class: device.device_class } : {}), friendly_name: device.name },
+    attributes: {
+      ...(typeof device.device_class === 'string' ? { device_class: device.device_class } : {}),
+      friendly_name: device.name,
+    },
   }),
 };

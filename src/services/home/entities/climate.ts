@@ -7,7 +7,16 @@ import type { Planned, ServiceContext, ServiceSpec } from '../core/services.js';
 import type { Attributes, State } from '../core/state.js';
 import { featureMask, memory, num, type DomainModule } from './domain.js';
 
-const FEATURES = { target_temperature: 1, target_temperature_range: 2, target_humidity: 4, fan_mode: 8, preset_mode: 16, swing_mode: 32, turn_off: 128, turn_on: 256 };
+const FEATURES = {
+  target_temperature: 1,
+  target_temperature_range: 2,
+  target_humidity: 4,
+  fan_mode: 8,
+  preset_mode: 16,
+  swing_mode: 32,
+  turn_off: 128,
+  turn_on: 256,
+};
 const HVAC_MODES = ['off', 'heat', 'cool', 'heat_cool', 'auto', 'dry', 'fan_only'] as const;
 
 function hvacAction(mode: string, attrs: Attributes): string {
@@ -30,13 +39,15 @@ function withMode(s: State, mode: string, changes: Attributes = {}): Planned {
 
 function checkMode(s: State, mode: string) {
   const modes = (s.attributes.hvac_modes as string[]) ?? [];
-  if (!modes.includes(mode)) throw validation(`HVAC mode ${mode} is not valid. Valid HVAC modes are: ${modes.join(', ')}.`);
+  if (!modes.includes(mode))
+    throw validation(`HVAC mode ${mode} is not valid. Valid HVAC modes are: ${modes.join(', ')}.`);
 }
 
 function checkTemp(s: State, t: number) {
   const min = num(s.attributes.min_temp, 7);
   const max = num(s.attributes.max_temp, 35);
-  if (t < min || t > max) throw validation(`Provided temperature ${t.toFixed(1)} is not valid. Accepted range is ${min} to ${max}.`);
+  if (t < min || t > max)
+    throw validation(`Provided temperature ${t.toFixed(1)} is not valid. Accepted range is ${min} to ${max}.`);
 }
 
 const services: ServiceSpec[] = [
@@ -45,22 +56,35 @@ const services: ServiceSpec[] = [
     name: 'Set target temperature',
     fields: { temperature: float(), target_temp_low: float(), target_temp_high: float(), hvac_mode: oneOf(HVAC_MODES) },
     check(d) {
-      if (d.temperature === undefined && d.target_temp_low === undefined && d.target_temp_high === undefined) throw invalid('temperature', 'required key not provided');
+      if (d.temperature === undefined && d.target_temp_low === undefined && d.target_temp_high === undefined)
+        throw invalid('temperature', 'required key not provided');
       if (d.temperature !== undefined && (d.target_temp_low !== undefined || d.target_temp_high !== undefined)) {
-        throw invalid('target_temp_low', 'two or more values in the same group of exclusion (temperature, target_temp_low)');
+        throw invalid(
+          'target_temp_low',
+          'two or more values in the same group of exclusion (temperature, target_temp_low)',
+        );
       }
     },
     plan(s, d) {
       const features = num(s.attributes.supported_features, 0);
       const changes: Attributes = {};
       if (d.temperature !== undefined) {
-        if (!(features & FEATURES.target_temperature)) throw validation(`Set temperature action was used with the target temperature parameter but the entity does not support it.`);
+        if (!(features & FEATURES.target_temperature))
+          throw validation(
+            `Set temperature action was used with the target temperature parameter but the entity does not support it.`,
+          );
         checkTemp(s, d.temperature as number);
         changes.temperature = d.temperature;
       } else {
-        if (!(features & FEATURES.target_temperature_range)) throw validation(`Set temperature action was used with the target temperature low/high parameter but the entity does not support it.`);
+        if (!(features & FEATURES.target_temperature_range))
+          throw validation(
+            `Set temperature action was used with the target temperature low/high parameter but the entity does not support it.`,
+          );
         for (const k of ['target_temp_low', 'target_temp_high']) if (d[k] !== undefined) checkTemp(s, d[k] as number);
-        Object.assign(changes, { target_temp_low: d.target_temp_low ?? s.attributes.target_temp_low, target_temp_high: d.target_temp_high ?? s.attributes.target_temp_high });
+        Object.assign(changes, {
+          target_temp_low: d.target_temp_low ?? s.attributes.target_temp_low,
+          target_temp_high: d.target_temp_high ?? s.attributes.target_temp_high,
+        });
       }
       const mode = (d.hvac_mode as string | undefined) ?? s.state;
       if (d.hvac_mode) checkMode(s, mode);
@@ -83,7 +107,10 @@ const services: ServiceSpec[] = [
     fields: { preset_mode: required(str()) },
     plan(s, d) {
       const presets = (s.attributes.preset_modes as string[]) ?? [];
-      if (!presets.includes(d.preset_mode as string)) throw validation(`Preset mode ${String(d.preset_mode)} is not valid. Valid preset modes are: ${presets.join(', ')}.`);
+      if (!presets.includes(d.preset_mode as string))
+        throw validation(
+          `Preset mode ${String(d.preset_mode)} is not valid. Valid preset modes are: ${presets.join(', ')}.`,
+        );
       return withMode(s, s.state, { preset_mode: d.preset_mode });
     },
   },
@@ -92,7 +119,8 @@ const services: ServiceSpec[] = [
     name: 'Turn on',
     feature: FEATURES.turn_on,
     fields: {},
-    plan: (s, _d, ctx) => (s.state !== 'off' ? null : withMode(s, (memory(ctx.home, s.entity_id).lastMode as string) ?? firstOn(s))),
+    plan: (s, _d, ctx) =>
+      s.state !== 'off' ? null : withMode(s, (memory(ctx.home, s.entity_id).lastMode as string) ?? firstOn(s)),
   },
   {
     service: 'turn_off',
@@ -105,14 +133,18 @@ const services: ServiceSpec[] = [
     service: 'toggle',
     name: 'Toggle',
     fields: {},
-    plan: (s, _d, ctx) => (s.state === 'off' ? withMode(s, (memory(ctx.home, s.entity_id).lastMode as string) ?? firstOn(s)) : off(s, ctx)),
+    plan: (s, _d, ctx) =>
+      s.state === 'off' ? withMode(s, (memory(ctx.home, s.entity_id).lastMode as string) ?? firstOn(s)) : off(s, ctx),
   },
 ];
 
 /** Turning off remembers the mode, for turn_on — once the call is applied. */
 function off(s: State, ctx: ServiceContext): Planned {
   const mode = s.state;
-  return { ...withMode(s, 'off'), then: () => void (mode !== 'off' && (memory(ctx.home, s.entity_id).lastMode = mode)) };
+  return {
+    ...withMode(s, 'off'),
+    then: () => void (mode !== 'off' && (memory(ctx.home, s.entity_id).lastMode = mode)),
+  };
 }
 
 const firstOn = (s: State) => ((s.attributes.hvac_modes as string[]) ?? []).find((m) => m !== 'off') ?? 'heat';
@@ -121,9 +153,15 @@ export const climate: DomainModule = {
   domain: 'climate',
   services,
   setup(device) {
-    const hvacModes = Array.isArray(device.hvac_modes) ? (device.hvac_modes as string[]) : ['off', 'heat', 'cool', 'auto'];
+    const hvacModes = Array.isArray(device.hvac_modes)
+      ? (device.hvac_modes as string[])
+      : ['off', 'heat', 'cool', 'auto'];
     const presets = Array.isArray(device.preset_modes) ? (device.preset_modes as string[]) : ['home', 'eco', 'away'];
-    const features = featureMask(device.features, FEATURES, FEATURES.target_temperature | FEATURES.preset_mode | FEATURES.turn_off | FEATURES.turn_on);
+    const features = featureMask(
+      device.features,
+      FEATURES,
+      FEATURES.target_temperature | FEATURES.preset_mode | FEATURES.turn_off | FEATURES.turn_on,
+    );
     const mode = typeof device.hvac_mode === 'string' ? device.hvac_mode : 'heat';
     const attrs: Attributes = {
       hvac_modes: hvacModes,

@@ -10,7 +10,8 @@ export function hsToRgb(h: number, s: number): [number, number, number] {
   const c = sat;
   const hh = (h % 360) / 60;
   const x = c * (1 - Math.abs((hh % 2) - 1));
-  const [r1, g1, b1] = hh < 1 ? [c, x, 0] : hh < 2 ? [x, c, 0] : hh < 3 ? [0, c, x] : hh < 4 ? [0, x, c] : hh < 5 ? [x, 0, c] : [c, 0, x];
+  const [r1, g1, b1] =
+    hh < 1 ? [c, x, 0] : hh < 2 ? [x, c, 0] : hh < 3 ? [0, c, x] : hh < 4 ? [0, x, c] : hh < 5 ? [x, 0, c] : [c, 0, x];
   const m = 1 - c;
   return [clamp255((r1 + m) * 255), clamp255((g1 + m) * 255), clamp255((b1 + m) * 255)];
 }

@@ -5,12 +5,18 @@ import type { State } from '../core/state.js';
 import type { DomainModule } from './domain.js';
 import { helperAttributes, num, stateService } from './helper.js';
 
-const bounds = (s: State) => ({ min: typeof s.attributes.minimum === 'number' ? s.attributes.minimum : -Infinity, max: typeof s.attributes.maximum === 'number' ? s.attributes.maximum : Infinity });
+const bounds = (s: State) => ({
+  min: typeof s.attributes.minimum === 'number' ? s.attributes.minimum : -Infinity,
+  max: typeof s.attributes.maximum === 'number' ? s.attributes.maximum : Infinity,
+});
 
 /** HA clamps increments and decrements to the bounds. */
 function stepBy(s: State, sign: 1 | -1) {
   const { min, max } = bounds(s);
-  return { state: String(Math.min(max, Math.max(min, num(s.state, 0) + sign * num(s.attributes.step, 1)))), attributes: s.attributes };
+  return {
+    state: String(Math.min(max, Math.max(min, num(s.state, 0) + sign * num(s.attributes.step, 1)))),
+    attributes: s.attributes,
+  };
 }
 
 export const counter: DomainModule = {

@@ -7,7 +7,16 @@ import type { Planned, ServiceContext, ServiceSpec } from '../core/services.js';
 import type { State } from '../core/state.js';
 import { featureMask, memory, num, type DomainModule } from './domain.js';
 
-const F = { open: 1, close: 2, set_position: 4, stop: 8, open_tilt: 16, close_tilt: 32, stop_tilt: 64, set_tilt_position: 128 };
+const F = {
+  open: 1,
+  close: 2,
+  set_position: 4,
+  stop: 8,
+  open_tilt: 16,
+  close_tilt: 32,
+  stop_tilt: 64,
+  set_tilt_position: 128,
+};
 const STEP_MS = 1000;
 
 const restingState = (position: number) => (position <= 0 ? 'closed' : 'open');
@@ -40,7 +49,11 @@ function planMove(s: State, target: number, ctx: ServiceContext): Planned {
   const pos = position(s);
   const speed = num(ctx.home.entityOptions.get(s.entity_id)?.speed, 10);
   if (pos === target || speed >= 100) {
-    return { state: restingState(target), attributes: { ...s.attributes, current_position: target }, then: () => stopMotion(ctx.home, s.entity_id) };
+    return {
+      state: restingState(target),
+      attributes: { ...s.attributes, current_position: target },
+      then: () => stopMotion(ctx.home, s.entity_id),
+    };
   }
   return {
     state: target > pos ? 'opening' : 'closing',
@@ -67,7 +80,11 @@ const services: ServiceSpec[] = [
     name: 'Stop',
     feature: F.stop,
     fields: {},
-    plan: (s, _d, ctx) => ({ state: restingState(position(s)), attributes: s.attributes, then: () => stopMotion(ctx.home, s.entity_id) }),
+    plan: (s, _d, ctx) => ({
+      state: restingState(position(s)),
+      attributes: s.attributes,
+      then: () => stopMotion(ctx.home, s.entity_id),
+    }),
   },
   {
     service: 'toggle',

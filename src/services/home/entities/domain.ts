@@ -25,4 +25,5 @@ export function memory(home: Home, entityId: string): Record<string, unknown> {
   return m;
 }
 
-export const num = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+export const num = (v: unknown, fallback: number): number =>
+  typeof v === 'number' && Number.isFinite(v) ? v : fallback;

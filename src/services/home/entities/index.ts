@@ -19,8 +19,23 @@ import { tag } from './tag.js';
 import { timer } from './timer.js';
 
 export const DOMAINS: DomainModule[] = [
-  light, climate, media_player, cover, notify, switchDomain, sensor, binary_sensor,
-  input_boolean, input_number, input_select, input_text, counter, timer, script, scene, tag,
+  light,
+  climate,
+  media_player,
+  cover,
+  notify,
+  switchDomain,
+  sensor,
+  binary_sensor,
+  input_boolean,
+  input_number,
+  input_select,
+  input_text,
+  counter,
+  timer,
+  script,
+  scene,
+  tag,
 ];
 
 export type { DeviceConfig } from '../core/registry/config.js';

@@ -9,5 +9,8 @@ export const input_boolean: DomainModule = {
     stateService('turn_off', {}, (s) => ({ state: 'off', attributes: s.attributes })),
     stateService('toggle', {}, (s) => ({ state: s.state === 'on' ? 'off' : 'on', attributes: s.attributes })),
   ],
-  setup: (device) => ({ state: device.initial === true || device.state === 'on' ? 'on' : 'off', attributes: helperAttributes(device, {}) }),
+  setup: (device) => ({
+    state: device.initial === true || device.state === 'on' ? 'on' : 'off',
+    attributes: helperAttributes(device, {}),
+  }),
 };

@@ -11,7 +11,8 @@ const show = (n: number) => (Number.isInteger(n) ? n.toFixed(1) : String(Math.ro
 function set(s: State, value: number) {
   const min = num(s.attributes.min, 0);
   const max = num(s.attributes.max, 100);
-  if (value < min || value > max) throw validation(`Invalid value for ${s.entity_id}: ${show(value)} (range ${show(min)} - ${show(max)})`);
+  if (value < min || value > max)
+    throw validation(`Invalid value for ${s.entity_id}: ${show(value)} (range ${show(min)} - ${show(max)})`);
   return { state: show(value), attributes: s.attributes };
 }
 
@@ -34,7 +35,14 @@ export const input_number: DomainModule = {
     const min = num(device.min, 0);
     const max = num(device.max, 100);
     const initial = Math.min(max, Math.max(min, num(device.initial ?? device.state, min)));
-    const attributes = { initial: device.initial ?? null, min, max, step: num(device.step, 1), mode: device.mode === 'box' ? 'box' : 'slider', ...(typeof device.unit_of_measurement === 'string' ? { unit_of_measurement: device.unit_of_measurement } : {}) };
+    const attributes = {
+      initial: device.initial ?? null,
+      min,
+      max,
+      step: num(device.step, 1),
+      mode: device.mode === 'box' ? 'box' : 'slider',
+      ...(typeof device.unit_of_measurement === 'string' ? { unit_of_measurement: device.unit_of_measurement } : {}),
+    };
     return { state: show(initial), attributes: helperAttributes(device, attributes) };
   },
 };

@@ -9,7 +9,8 @@ const optionsOf = (s: State) => (Array.isArray(s.attributes.options) ? (s.attrib
 
 function select(s: State, option: string) {
   const options = optionsOf(s);
-  if (!options.includes(option)) throw validation(`Invalid option: ${option} (possible options: ${options.join(', ')})`);
+  if (!options.includes(option))
+    throw validation(`Invalid option: ${option} (possible options: ${options.join(', ')})`);
   return { state: option, attributes: s.attributes };
 }
 
@@ -38,7 +39,10 @@ export const input_select: DomainModule = {
   ],
   setup(device) {
     const options = Array.isArray(device.options) ? device.options.map(String) : [];
-    const initial = typeof device.initial === 'string' && options.includes(device.initial) ? device.initial : (options[0] ?? 'unknown');
+    const initial =
+      typeof device.initial === 'string' && options.includes(device.initial)
+        ? device.initial
+        : (options[0] ?? 'unknown');
     return { state: initial, attributes: helperAttributes(device, { options }) };
   },
 };

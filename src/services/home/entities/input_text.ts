@@ -11,15 +11,22 @@ export const input_text: DomainModule = {
       const value = d.value as string;
       const min = num(s.attributes.min, 0);
       const max = num(s.attributes.max, 100);
-      if (value.length < min || value.length > max) throw validation(`Invalid value: ${value} (length range ${min} - ${max})`);
+      if (value.length < min || value.length > max)
+        throw validation(`Invalid value: ${value} (length range ${min} - ${max})`);
       const pattern = s.attributes.pattern;
-      if (typeof pattern === 'string' && !new RegExp(`^(?:${pattern})$`).test(value)) throw validation(`Invalid value: ${value} (does not match ${pattern})`);
+      if (typeof pattern === 'string' && !new RegExp(`^(?:${pattern})$`).test(value))
+        throw validation(`Invalid value: ${value} (does not match ${pattern})`);
       return { state: value, attributes: s.attributes };
     }),
   ],
   setup(device) {
     const max = Math.min(255, num(device.max, 100));
-    const attributes = { min: num(device.min, 0), max, pattern: typeof device.pattern === 'string' ? device.pattern : null, mode: device.mode === 'password' ? 'password' : 'text' };
+    const attributes = {
+      min: num(device.min, 0),
+      max,
+      pattern: typeof device.pattern === 'string' ? device.pattern : null,
+      mode: device.mode === 'password' ? 'password' : 'text',
+    };
     const initial = typeof device.initial === 'string' ? device.initial.slice(0, max) : 'unknown';
     return { state: initial, attributes: helperAttributes(device, attributes) };
   },

@@ -18,7 +18,16 @@ const supportsBrightness = (m: string[]) => m.some((x) => x !== 'onoff');
 
 /** Attributes the light always has (capabilities), whatever its state. */
 function capabilities(s: State): Attributes {
-  const keep = ['min_color_temp_kelvin', 'max_color_temp_kelvin', 'min_mireds', 'max_mireds', 'effect_list', 'supported_color_modes', 'friendly_name', 'supported_features'];
+  const keep = [
+    'min_color_temp_kelvin',
+    'max_color_temp_kelvin',
+    'min_mireds',
+    'max_mireds',
+    'effect_list',
+    'supported_color_modes',
+    'friendly_name',
+    'supported_features',
+  ];
   return Object.fromEntries(keep.filter((k) => k in s.attributes).map((k) => [k, s.attributes[k]]));
 }
 
@@ -28,7 +37,8 @@ function offAttributes(caps: Attributes, m: string[]): Attributes {
   const out: Attributes = { ...rest, color_mode: null };
   if (supportsBrightness(m)) out.brightness = null;
   if (m.includes('color_temp')) Object.assign(out, { color_temp_kelvin: null, color_temp: null });
-  if (m.some((x) => HUE_MODES.includes(x)) || m.includes('color_temp')) Object.assign(out, { hs_color: null, rgb_color: null, xy_color: null });
+  if (m.some((x) => HUE_MODES.includes(x)) || m.includes('color_temp'))
+    Object.assign(out, { hs_color: null, rgb_color: null, xy_color: null });
   if ('effect_list' in caps) out.effect = null;
   return { ...out, friendly_name, supported_features };
 }
@@ -87,7 +97,9 @@ function requestedColor(s: State, data: Record<string, unknown>): Color | undefi
 function colorAttributes(c: Color): Attributes {
   return {
     color_mode: c.mode,
-    ...(c.kelvin !== undefined ? { color_temp_kelvin: c.kelvin, color_temp: kelvinToMired(c.kelvin) } : { color_temp_kelvin: null, color_temp: null }),
+    ...(c.kelvin !== undefined
+      ? { color_temp_kelvin: c.kelvin, color_temp: kelvinToMired(c.kelvin) }
+      : { color_temp_kelvin: null, color_temp: null }),
     hs_color: c.hs,
     rgb_color: c.rgb,
     xy_color: c.xy,
@@ -103,8 +115,13 @@ function planOn(s: State, data: Record<string, unknown>, remembered: Attributes 
   let brightness = (base.brightness as number | null) ?? 255;
   if (data.brightness !== undefined) brightness = data.brightness as number;
   if (data.brightness_pct !== undefined) brightness = Math.round(((data.brightness_pct as number) * 255) / 100);
-  if (data.brightness_step !== undefined) brightness = Math.max(0, Math.min(255, brightness + (data.brightness_step as number)));
-  if (data.brightness_step_pct !== undefined) brightness = Math.max(0, Math.min(255, brightness + Math.round(((data.brightness_step_pct as number) * 255) / 100)));
+  if (data.brightness_step !== undefined)
+    brightness = Math.max(0, Math.min(255, brightness + (data.brightness_step as number)));
+  if (data.brightness_step_pct !== undefined)
+    brightness = Math.max(
+      0,
+      Math.min(255, brightness + Math.round(((data.brightness_step_pct as number) * 255) / 100)),
+    );
   if (brightness === 0 && supportsBrightness(m)) return { state: 'off', attributes: offAttributes(caps, m) };
 
   const attrs: Attributes = { ...base };
@@ -113,14 +130,20 @@ function planOn(s: State, data: Record<string, unknown>, remembered: Attributes 
   if (color) Object.assign(attrs, colorAttributes(color));
   else if (attrs.color_mode == null) {
     // First turn-on: a default colour mode (warm white for colour-temperature lights).
-    const first = m.includes('color_temp') ? 'color_temp' : m.find((x) => HUE_MODES.includes(x)) ?? (supportsBrightness(m) ? 'brightness' : 'onoff');
-    if (first === 'color_temp') Object.assign(attrs, colorAttributes({ ...fromRgb('color_temp', kelvinToRgb(4000)), kelvin: 4000 }));
+    const first = m.includes('color_temp')
+      ? 'color_temp'
+      : (m.find((x) => HUE_MODES.includes(x)) ?? (supportsBrightness(m) ? 'brightness' : 'onoff'));
+    if (first === 'color_temp')
+      Object.assign(attrs, colorAttributes({ ...fromRgb('color_temp', kelvinToRgb(4000)), kelvin: 4000 }));
     else if (HUE_MODES.includes(first)) Object.assign(attrs, colorAttributes(fromRgb(first, [255, 255, 255])));
     else attrs.color_mode = first;
   }
   if (data.effect !== undefined) {
     const list = (s.attributes.effect_list as string[] | undefined) ?? [];
-    if (!list.includes(data.effect as string)) throw validation(`Effect ${String(data.effect)} is not valid for ${s.entity_id}. Valid effects are: ${list.join(', ')}.`);
+    if (!list.includes(data.effect as string))
+      throw validation(
+        `Effect ${String(data.effect)} is not valid for ${s.entity_id}. Valid effects are: ${list.join(', ')}.`,
+      );
     attrs.effect = data.effect;
   }
   // friendly_name and supported_features last, as HA orders them.
@@ -164,7 +187,8 @@ function checkExclusive(data: Record<string, unknown>) {
   }
   for (const group of [COLOR_DESCRIPTORS, BRIGHTNESS_DESCRIPTORS]) {
     const given = group.filter((k) => data[k] !== undefined);
-    if (given.length > 1) throw invalid(given[1]!, `two or more values in the same group of exclusion (${given.join(', ')})`);
+    if (given.length > 1)
+      throw invalid(given[1]!, `two or more values in the same group of exclusion (${given.join(', ')})`);
   }
 }
 
@@ -210,15 +234,23 @@ export const light: DomainModule = {
   domain: 'light',
   services,
   setup(device) {
-    const m = Array.isArray(device.supported_color_modes) ? (device.supported_color_modes as string[]).filter((x) => COLOR_MODES.includes(x)) : ['brightness'];
+    const m = Array.isArray(device.supported_color_modes)
+      ? (device.supported_color_modes as string[]).filter((x) => COLOR_MODES.includes(x))
+      : ['brightness'];
     const caps: Attributes = {};
     if (m.includes('color_temp')) {
       const minK = num(device.min_color_temp_kelvin, 2000);
       const maxK = num(device.max_color_temp_kelvin, 6535);
-      Object.assign(caps, { min_color_temp_kelvin: minK, max_color_temp_kelvin: maxK, min_mireds: kelvinToMired(maxK), max_mireds: kelvinToMired(minK) });
+      Object.assign(caps, {
+        min_color_temp_kelvin: minK,
+        max_color_temp_kelvin: maxK,
+        min_mireds: kelvinToMired(maxK),
+        max_mireds: kelvinToMired(minK),
+      });
     }
     const features = featureMask(device.features, FEATURES, FEATURES.transition);
-    if (features & FEATURES.effect) caps.effect_list = Array.isArray(device.effect_list) ? device.effect_list : ['colorloop', 'random'];
+    if (features & FEATURES.effect)
+      caps.effect_list = Array.isArray(device.effect_list) ? device.effect_list : ['colorloop', 'random'];
     caps.supported_color_modes = [...m].sort();
     caps.friendly_name = device.name;
     caps.supported_features = features;

@@ -7,8 +7,20 @@ import type { Attributes, State } from '../core/state.js';
 import { featureMask, memory, type DomainModule } from './domain.js';
 
 const F = {
-  pause: 1, seek: 2, volume_set: 4, volume_mute: 8, previous_track: 16, next_track: 32, turn_on: 128, turn_off: 256,
-  play_media: 512, volume_step: 1024, select_source: 2048, stop: 4096, clear_playlist: 8192, play: 16384,
+  pause: 1,
+  seek: 2,
+  volume_set: 4,
+  volume_mute: 8,
+  previous_track: 16,
+  next_track: 32,
+  turn_on: 128,
+  turn_off: 256,
+  play_media: 512,
+  volume_step: 1024,
+  select_source: 2048,
+  stop: 4096,
+  clear_playlist: 8192,
+  play: 16384,
 };
 
 const STATIC = ['source_list', 'friendly_name', 'supported_features'];
@@ -24,7 +36,10 @@ function to(s: State, state: string, ctx: ServiceContext, changes: Attributes = 
     const look = { ...s.attributes };
     return { state, attributes: staticAttrs(s), then: () => void (s.state !== 'off' && (mem.lastOn = look)) };
   }
-  const base: Attributes = s.state === 'off' ? { volume_level: 0.5, is_volume_muted: false, ...((mem.lastOn as Attributes) ?? {}) } : { ...s.attributes };
+  const base: Attributes =
+    s.state === 'off'
+      ? { volume_level: 0.5, is_volume_muted: false, ...((mem.lastOn as Attributes) ?? {}) }
+      : { ...s.attributes };
   const { source_list, friendly_name, supported_features, ...rest } = { ...base, ...changes };
   return { state, attributes: { ...rest, source_list, friendly_name, supported_features } };
 }
@@ -67,19 +82,17 @@ const services: ServiceSpec[] = [
     fields: { is_volume_muted: required(bool()) },
     plan: (s, d, ctx) => (onlyWhenOn(s, 'muting'), to(s, s.state, ctx, { is_volume_muted: d.is_volume_muted })),
   },
-  ...(['volume_up', 'volume_down'] as const).map(
-    (service): ServiceSpec => ({
-      service,
-      feature: F.volume_set,
-      fields: {},
-      plan(s, _d, ctx) {
-        onlyWhenOn(s, 'changing the volume');
-        const v = Number(s.attributes.volume_level ?? 0.5);
-        const next = Math.round(Math.min(1, Math.max(0, v + (service === 'volume_up' ? 0.1 : -0.1))) * 100) / 100;
-        return to(s, s.state, ctx, { volume_level: next });
-      },
-    }),
-  ),
+  ...(['volume_up', 'volume_down'] as const).map((service): ServiceSpec => ({
+    service,
+    feature: F.volume_set,
+    fields: {},
+    plan(s, _d, ctx) {
+      onlyWhenOn(s, 'changing the volume');
+      const v = Number(s.attributes.volume_level ?? 0.5);
+      const next = Math.round(Math.min(1, Math.max(0, v + (service === 'volume_up' ? 0.1 : -0.1))) * 100) / 100;
+      return to(s, s.state, ctx, { volume_level: next });
+    },
+  })),
   {
     service: 'select_source',
     name: 'Select source',
@@ -87,7 +100,8 @@ const services: ServiceSpec[] = [
     fields: { source: required(str()) },
     plan(s, d, ctx) {
       const list = (s.attributes.source_list as string[]) ?? [];
-      if (!list.includes(d.source as string)) throw validation(`Source ${String(d.source)} is not valid. Valid sources are: ${list.join(', ')}.`);
+      if (!list.includes(d.source as string))
+        throw validation(`Source ${String(d.source)} is not valid. Valid sources are: ${list.join(', ')}.`);
       return to(s, s.state === 'off' ? 'idle' : s.state, ctx, { source: d.source });
     },
   },
@@ -117,11 +131,30 @@ export const media_player: DomainModule = {
   domain: 'media_player',
   services,
   setup(device) {
-    const features = featureMask(device.features, F, F.pause | F.volume_set | F.volume_mute | F.play_media | F.play | F.stop | F.select_source | F.turn_on | F.turn_off);
+    const features = featureMask(
+      device.features,
+      F,
+      F.pause |
+        F.volume_set |
+        F.volume_mute |
+        F.play_media |
+        F.play |
+        F.stop |
+        F.select_source |
+        F.turn_on |
+        F.turn_off,
+    );
     const sources = Array.isArray(device.source_list) ? device.source_list : ['Radio', 'Spotify', 'TV'];
     return {
       state: 'idle',
-      attributes: { volume_level: 0.5, is_volume_muted: false, source: sources[0] ?? null, source_list: sources, friendly_name: device.name, supported_features: features },
+      attributes: {
+        volume_level: 0.5,
+        is_volume_muted: false,
+        source: sources[0] ?? null,
+        source_list: sources,
+        friendly_name: device.name,
+        supported_features: features,
+      },
     };
   },
 };

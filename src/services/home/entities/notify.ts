@@ -9,10 +9,36 @@ import type { ServiceSpec } from '../core/services.js';
 import { isoUs } from '../core/time.js';
 import type { DomainModule } from './domain.js';
 
-function deliver(home: Home, device: { id: string; name: string }, service: string, data: Record<string, unknown>, context: Context) {
-  home.fire('notification_sent', { service, device: device.id, message: data.message, title: data.title ?? null, target: data.target ?? null, data: data.data ?? null }, context);
+function deliver(
+  home: Home,
+  device: { id: string; name: string },
+  service: string,
+  data: Record<string, unknown>,
+  context: Context,
+) {
+  home.fire(
+    'notification_sent',
+    {
+      service,
+      device: device.id,
+      message: data.message,
+      title: data.title ?? null,
+      target: data.target ?? null,
+      data: data.data ?? null,
+    },
+    context,
+  );
   const title = typeof data.title === 'string' && data.title ? `${data.title}: ` : '';
-  home.fire('logbook_entry', { name: device.name, message: `sent notification "${title}${String(data.message)}"`, domain: 'notify', entity_id: `notify.${device.id}` }, context);
+  home.fire(
+    'logbook_entry',
+    {
+      name: device.name,
+      message: `sent notification "${title}${String(data.message)}"`,
+      domain: 'notify',
+      entity_id: `notify.${device.id}`,
+    },
+    context,
+  );
 }
 
 const sendMessage: ServiceSpec = {
@@ -21,7 +47,11 @@ const sendMessage: ServiceSpec = {
   fields: { message: required(str()), title: str() },
   plan(s, d, ctx) {
     const device = { id: s.entity_id.slice('notify.'.length), name: s.name };
-    return { state: isoUs(ctx.home.nowUs()), attributes: s.attributes, then: () => deliver(ctx.home, device, 'send_message', d, ctx.context) };
+    return {
+      state: isoUs(ctx.home.nowUs()),
+      attributes: s.attributes,
+      then: () => deliver(ctx.home, device, 'send_message', d, ctx.context),
+    };
   },
 };
 

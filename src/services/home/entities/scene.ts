@@ -16,7 +16,8 @@ function callsFor(domain: string, wanted: Wanted): Array<[string, Record<string,
   const st = String(state ?? '');
   switch (domain) {
     case 'cover':
-      if (typeof attrs.current_position === 'number') return [['set_cover_position', { position: attrs.current_position }]];
+      if (typeof attrs.current_position === 'number')
+        return [['set_cover_position', { position: attrs.current_position }]];
       return st === 'open' ? [['open_cover', {}]] : st === 'closed' ? [['close_cover', {}]] : [];
     case 'climate': {
       const calls: Array<[string, Record<string, unknown>]> = st ? [['set_hvac_mode', { hvac_mode: st }]] : [];
@@ -25,7 +26,15 @@ function callsFor(domain: string, wanted: Wanted): Array<[string, Record<string,
       return calls;
     }
     case 'media_player':
-      return st === 'playing' ? [['media_play', {}]] : st === 'paused' ? [['media_pause', {}]] : st === 'off' ? [['turn_off', {}]] : st === 'on' ? [['turn_on', {}]] : [];
+      return st === 'playing'
+        ? [['media_play', {}]]
+        : st === 'paused'
+          ? [['media_pause', {}]]
+          : st === 'off'
+            ? [['turn_off', {}]]
+            : st === 'on'
+              ? [['turn_on', {}]]
+              : [];
     case 'input_select':
       return [['select_option', { option: st }]];
     case 'input_number':
@@ -33,7 +42,20 @@ function callsFor(domain: string, wanted: Wanted): Array<[string, Record<string,
       return [['set_value', { value: st }]];
     case 'light': {
       if (st === 'off') return [['turn_off', {}]];
-      const data = Object.fromEntries(Object.entries(attrs).filter(([k]) => ['brightness', 'brightness_pct', 'color_temp_kelvin', 'color_temp', 'hs_color', 'rgb_color', 'xy_color', 'effect'].includes(k)));
+      const data = Object.fromEntries(
+        Object.entries(attrs).filter(([k]) =>
+          [
+            'brightness',
+            'brightness_pct',
+            'color_temp_kelvin',
+            'color_temp',
+            'hs_color',
+            'rgb_color',
+            'xy_color',
+            'effect',
+          ].includes(k),
+        ),
+      );
       return st === 'on' ? [['turn_on', data]] : [];
     }
     default:
@@ -46,10 +68,12 @@ async function applyStates(home: Home, entities: Record<string, unknown>, contex
   const plan: Array<[string, string, Record<string, unknown>]> = [];
   for (const [entityId, raw] of Object.entries(entities)) {
     if (!home.states.get(entityId)) throw notFound(`Entity ${entityId} not found.`);
-    const wanted: Wanted = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Wanted) : { state: raw };
+    const wanted: Wanted =
+      typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Wanted) : { state: raw };
     const domain = entityId.slice(0, entityId.indexOf('.'));
     for (const [service, data] of callsFor(domain, wanted)) {
-      if (!home.hasService(domain, service)) throw invalid('entities', `${entityId} cannot be set to ${JSON.stringify(wanted.state)}`);
+      if (!home.hasService(domain, service))
+        throw invalid('entities', `${entityId} cannot be set to ${JSON.stringify(wanted.state)}`);
       plan.push([domain, service, { ...data, entity_id: entityId }]);
     }
   }
@@ -69,7 +93,11 @@ export const scene: DomainModule = {
         const ids = ctx.entityIds ?? [];
         for (const id of ids) if (!id.startsWith('scene.')) throw notFound(`Entity ${id} not found.`);
         for (const id of ids) {
-          await applyStates(ctx.home, (ctx.home.entityOptions.get(id)?.entities ?? {}) as Record<string, unknown>, ctx.context);
+          await applyStates(
+            ctx.home,
+            (ctx.home.entityOptions.get(id)?.entities ?? {}) as Record<string, unknown>,
+            ctx.context,
+          );
           const s = ctx.home.states.get(id)!;
           ctx.home.states.set(id, isoUs(ctx.home.nowUs()), s.attributes, ctx.context);
         }
@@ -84,8 +112,19 @@ export const scene: DomainModule = {
     },
   ],
   setup(device, home) {
-    const entities = (typeof device.entities === 'object' && device.entities !== null ? device.entities : {}) as Record<string, unknown>;
+    const entities = (typeof device.entities === 'object' && device.entities !== null ? device.entities : {}) as Record<
+      string,
+      unknown
+    >;
     home.entityOptions.set(`scene.${device.id}`, { entities });
-    return { state: 'unknown', attributes: { entity_id: Object.keys(entities), id: device.id, ...(typeof device.icon === 'string' ? { icon: device.icon } : {}), friendly_name: device.name } };
+    return {
+      state: 'unknown',
+      attributes: {
+        entity_id: Object.keys(entities),
+        id: device.id,
+        ...(typeof device.icon === 'string' ? { icon: device.icon } : {}),
+        friendly_name: device.name,
+      },
+    };
   },
 };

@@ -19,7 +19,12 @@ interface ScriptMemory {
 const mem = (home: Home, entityId: string) => memory(home, entityId) as ScriptMemory;
 
 /** Runs a script to its end; the states it changes carry `context` (the caller's, as in HA). */
-async function runScript(home: Home, entityId: string, variables: Record<string, unknown>, context: Context): Promise<void> {
+async function runScript(
+  home: Home,
+  entityId: string,
+  variables: Record<string, unknown>,
+  context: Context,
+): Promise<void> {
   const m = mem(home, entityId);
   const s = home.states.get(entityId);
   if (!m.sequence || !s) return;
@@ -57,7 +62,12 @@ export const script: DomainModule = {
       name: 'Turn on',
       description: 'Runs the sequence of actions defined in a script.',
       fields: { variables: object() },
-      plan: (s, d, ctx) => ({ then: () => void runScript(ctx.home, s.entity_id, (d.variables as Record<string, unknown>) ?? {}, ctx.context).catch((err) => ctx.home.logger.warn({ err, entity_id: s.entity_id }, 'home: script failed')) }),
+      plan: (s, d, ctx) => ({
+        then: () =>
+          void runScript(ctx.home, s.entity_id, (d.variables as Record<string, unknown>) ?? {}, ctx.context).catch(
+            (err) => ctx.home.logger.warn({ err, entity_id: s.entity_id }, 'home: script failed'),
+          ),
+      }),
     },
     {
       service: 'turn_off',
@@ -75,7 +85,10 @@ export const script: DomainModule = {
         then: () => {
           const m = mem(ctx.home, s.entity_id);
           if (m.running) m.running.abort(new StopRun());
-          else void runScript(ctx.home, s.entity_id, {}, ctx.context).catch((err) => ctx.home.logger.warn({ err, entity_id: s.entity_id }, 'home: script failed'));
+          else
+            void runScript(ctx.home, s.entity_id, {}, ctx.context).catch((err) =>
+              ctx.home.logger.warn({ err, entity_id: s.entity_id }, 'home: script failed'),
+            );
         },
       }),
     },
@@ -83,12 +96,24 @@ export const script: DomainModule = {
   setup(device, home) {
     const entityId = `script.${device.id}`;
     mem(home, entityId).sequence = compile(device);
-    const declared = (typeof device.fields === 'object' && device.fields !== null ? device.fields : {}) as Record<string, Record<string, unknown>>;
+    const declared = (typeof device.fields === 'object' && device.fields !== null ? device.fields : {}) as Record<
+      string,
+      Record<string, unknown>
+    >;
     home.registerService('script', {
       service: device.id,
       name: device.name,
       description: typeof device.description === 'string' ? device.description : '',
-      fields: Object.fromEntries(Object.entries(declared).map(([k, f]) => [k, { ...any(), ...(f?.required ? { required: true } : {}), description: typeof f?.description === 'string' ? f.description : undefined }])),
+      fields: Object.fromEntries(
+        Object.entries(declared).map(([k, f]) => [
+          k,
+          {
+            ...any(),
+            ...(f?.required ? { required: true } : {}),
+            description: typeof f?.description === 'string' ? f.description : undefined,
+          },
+        ]),
+      ),
       allowExtra: true,
       run: (d, ctx) => runScript(ctx.home, entityId, d, ctx.context),
     });
@@ -96,6 +121,15 @@ export const script: DomainModule = {
     // A run cut short by a stop or a crash does not go on after a restart (HA's scripts neither).
     const stored = home.states.get(entityId);
     if (stored?.state === 'on') home.states.set(entityId, 'off', { ...stored.attributes, current: 0 }, home.context());
-    return { state: 'off', attributes: { last_triggered: null, mode, current: 0, ...(typeof device.icon === 'string' ? { icon: device.icon } : {}), friendly_name: device.name } };
+    return {
+      state: 'off',
+      attributes: {
+        last_triggered: null,
+        mode,
+        current: 0,
+        ...(typeof device.icon === 'string' ? { icon: device.icon } : {}),
+        friendly_name: device.name,
+      },
+    };
   },
 };

@@ -7,7 +7,11 @@ export const sensor: DomainModule = {
   services: [],
   setup(device) {
     const attrs: Attributes = {};
-    for (const k of ['state_class', 'unit_of_measurement', 'device_class']) if (typeof device[k] === 'string') attrs[k] = device[k];
-    return { state: device.state === undefined ? 'unknown' : String(device.state), attributes: { ...attrs, friendly_name: device.name } };
+    for (const k of ['state_class', 'unit_of_measurement', 'device_class'])
+      if (typeof device[k] === 'string') attrs[k] = device[k];
+    return {
+      state: device.state === undefined ? 'unknown' : String(device.state),
+      attributes: { ...attrs, friendly_name: device.name },
+    };
   },
 };

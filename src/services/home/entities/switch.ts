@@ -10,6 +10,13 @@ const set = (service: string, next: (state: string) => string): ServiceSpec => (
 
 export const switchDomain: DomainModule = {
   domain: 'switch',
-  services: [set('turn_on', () => 'on'), set('turn_off', () => 'off'), set('toggle', (s) => (s === 'on' ? 'off' : 'on'))],
-  setup: (device) => ({ state: device.state === 'on' ? 'on' : 'off', attributes: { friendly_name: device.name, supported_features: 0 } }),
+  services: [
+    set('turn_on', () => 'on'),
+    set('turn_off', () => 'off'),
+    set('toggle', (s) => (s === 'on' ? 'off' : 'on')),
+  ],
+  setup: (device) => ({
+    state: device.state === 'on' ? 'on' : 'off',
+    attributes: { friendly_name: device.name, supported_features: 0 },
+  }),
 };

@@ -9,6 +9,9 @@ export const tag: DomainModule = {
   services: [],
   setup(device) {
     const tagId = typeof device.tag_id === 'string' && device.tag_id !== '' ? device.tag_id : device.id;
-    return { state: 'unknown', attributes: { tag_id: tagId, last_scanned_by_device_id: null, friendly_name: device.name } };
+    return {
+      state: 'unknown',
+      attributes: { tag_id: tagId, last_scanned_by_device_id: null, friendly_name: device.name },
+    };
   },
 };

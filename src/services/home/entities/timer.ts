@@ -39,7 +39,8 @@ const duration = (allowNegative = false): Field<number> => ({
   selector: { duration: {} },
   parse(v, name) {
     const ms = parseDuration(v);
-    if (ms === undefined || (!allowNegative && ms < 0)) throw invalid(name, 'offset should be format \'HH:MM\', \'HH:MM:SS\' or \'HH:MM:SS.F\'');
+    if (ms === undefined || (!allowNegative && ms < 0))
+      throw invalid(name, "offset should be format 'HH:MM', 'HH:MM:SS' or 'HH:MM:SS.F'");
     return ms;
   },
 });
@@ -127,10 +128,16 @@ export const timer: DomainModule = {
       fields: { duration: duration() },
       plan(s, d, ctx) {
         const m = mem(ctx.home, s.entity_id);
-        if (s.state === 'paused' && d.duration === undefined) return run(s, ctx, m.remainingMs ?? configured(s), 'timer.started');
+        if (s.state === 'paused' && d.duration === undefined)
+          return run(s, ctx, m.remainingMs ?? configured(s), 'timer.started');
         const ms = (d.duration as number | undefined) ?? configured(s);
         const attrs = d.duration !== undefined ? { ...s.attributes, duration: showDuration(ms) } : s.attributes;
-        return run({ ...s, attributes: attrs } as State, ctx, ms, s.state === 'active' ? 'timer.restarted' : 'timer.started');
+        return run(
+          { ...s, attributes: attrs } as State,
+          ctx,
+          ms,
+          s.state === 'active' ? 'timer.restarted' : 'timer.started',
+        );
       },
     },
     {
@@ -152,13 +159,23 @@ export const timer: DomainModule = {
         };
       },
     },
-    { service: 'cancel', fields: {}, plan: (s, _d, ctx) => (s.state === 'idle' ? null : stopAt(s, ctx, 'timer.cancelled')) },
-    { service: 'finish', fields: {}, plan: (s, _d, ctx) => (s.state === 'idle' ? null : stopAt(s, ctx, 'timer.finished', { finished_at: isoUs(ctx.home.nowUs()) })) },
+    {
+      service: 'cancel',
+      fields: {},
+      plan: (s, _d, ctx) => (s.state === 'idle' ? null : stopAt(s, ctx, 'timer.cancelled')),
+    },
+    {
+      service: 'finish',
+      fields: {},
+      plan: (s, _d, ctx) =>
+        s.state === 'idle' ? null : stopAt(s, ctx, 'timer.finished', { finished_at: isoUs(ctx.home.nowUs()) }),
+    },
     {
       service: 'change',
       fields: { duration: { ...duration(true), required: true } },
       plan(s, d, ctx) {
-        if (s.state !== 'active') throw invalid('duration', `Timer ${s.entity_id} is not running, only active timers can be changed`);
+        if (s.state !== 'active')
+          throw invalid('duration', `Timer ${s.entity_id} is not running, only active timers can be changed`);
         const m = mem(ctx.home, s.entity_id);
         const left = (m.endsAt ?? ctx.home.clock.ms()) - ctx.home.clock.ms() + (d.duration as number);
         if (left < 0) throw invalid('duration', 'Not possible to change timer timer beyond configured duration');
@@ -168,7 +185,10 @@ export const timer: DomainModule = {
   ],
   setup(device, home) {
     const ms = parseDuration(device.duration ?? 0) ?? 0;
-    const attributes = helperAttributes(device, { duration: showDuration(ms), ...(device.restore === true ? { restore: true } : {}) });
+    const attributes = helperAttributes(device, {
+      duration: showDuration(ms),
+      ...(device.restore === true ? { restore: true } : {}),
+    });
     resumeAfterRestart(home, `timer.${device.id}`, device.restore === true, attributes);
     return { state: 'idle', attributes };
   },

@@ -25,7 +25,11 @@ async function generic(service: 'turn_on' | 'turn_off' | 'toggle', ctx: ServiceC
     const target = DOMAIN_SERVICE[domain]?.[service] ?? service;
     // HA skips entities whose domain has no such service (a sensor) with a warning.
     if (domain === 'homeassistant' || !ctx.home.hasService(domain, target)) {
-      ctx.home.logger.warn({ domain, service: target }, 'home: homeassistant.%s skipped entities whose domain lacks the service', service);
+      ctx.home.logger.warn(
+        { domain, service: target },
+        'home: homeassistant.%s skipped entities whose domain lacks the service',
+        service,
+      );
       continue;
     }
     await ctx.home.callService(domain, target, { entity_id: ids }, { context: ctx.context });
@@ -41,7 +45,13 @@ const targeted = (service: 'turn_on' | 'turn_off' | 'toggle', name: string, desc
   run: (_d, ctx) => generic(service, ctx),
 });
 
-const noop = (service: string, name: string, description: string, fields: ServiceSpec['fields'] = {}, fire?: string): ServiceSpec => ({
+const noop = (
+  service: string,
+  name: string,
+  description: string,
+  fields: ServiceSpec['fields'] = {},
+  fire?: string,
+): ServiceSpec => ({
   service,
   name,
   description,
@@ -65,8 +75,21 @@ export function registerHomeassistantServices(home: Home, deps: HomeassistantSer
     targeted('turn_on', 'Generic turn on', 'Generic action to turn devices on under any domain.'),
     targeted('turn_off', 'Generic turn off', 'Generic action to turn devices off under any domain.'),
     targeted('toggle', 'Generic toggle', 'Generic action to toggle devices on/off under any domain.'),
-    { service: 'update_entity', name: 'Update entity', description: 'Forces one or more entities to update their data.', fields: {}, targets: true, run: () => undefined },
-    { service: 'reload_core_config', name: 'Reload core configuration', description: 'Reloads the core configuration from the YAML-configuration.', fields: {}, run: (_d, ctx) => reloadCore(ctx) },
+    {
+      service: 'update_entity',
+      name: 'Update entity',
+      description: 'Forces one or more entities to update their data.',
+      fields: {},
+      targets: true,
+      run: () => undefined,
+    },
+    {
+      service: 'reload_core_config',
+      name: 'Reload core configuration',
+      description: 'Reloads the core configuration from the YAML-configuration.',
+      fields: {},
+      run: (_d, ctx) => reloadCore(ctx),
+    },
     {
       service: 'reload_all',
       name: 'Reload all',
@@ -74,20 +97,33 @@ export function registerHomeassistantServices(home: Home, deps: HomeassistantSer
       fields: {},
       async run(_d, ctx) {
         reloadCore(ctx);
-        if (home.hasService('automation', 'reload')) await home.callService('automation', 'reload', {}, { context: ctx.context });
+        if (home.hasService('automation', 'reload'))
+          await home.callService('automation', 'reload', {}, { context: ctx.context });
       },
     },
     {
       service: 'set_location',
       name: 'Set location',
       description: 'Updates the Home Assistant location.',
-      fields: { latitude: { ...float({ min: -90, max: 90 }), required: true }, longitude: { ...float({ min: -180, max: 180 }), required: true }, elevation: float() },
+      fields: {
+        latitude: { ...float({ min: -90, max: 90 }), required: true },
+        longitude: { ...float({ min: -180, max: 180 }), required: true },
+        elevation: float(),
+      },
       run: (d, ctx) => {
-        Object.assign(home.location, { latitude: d.latitude, longitude: d.longitude, ...(d.elevation !== undefined ? { elevation: d.elevation } : {}) });
+        Object.assign(home.location, {
+          latitude: d.latitude,
+          longitude: d.longitude,
+          ...(d.elevation !== undefined ? { elevation: d.elevation } : {}),
+        });
         home.fire('core_config_updated', {}, ctx.context);
       },
     },
-    noop('reload_custom_templates', 'Reload custom Jinja2 templates', 'Reloads Jinja2 templates found in the custom_templates folder.'),
+    noop(
+      'reload_custom_templates',
+      'Reload custom Jinja2 templates',
+      'Reloads Jinja2 templates found in the custom_templates folder.',
+    ),
     noop('reload_config_entry', 'Reload config entry', 'Reloads the specified config entry.', { entry_id: str() }),
     noop('save_persistent_states', 'Save persistent states', 'Saves the persistent states immediately.'),
     noop('check_config', 'Check configuration', 'Checks the Home Assistant YAML-configuration files for errors.'),

@@ -42,7 +42,8 @@ export function notificationsOf(home: Home): Notifications {
 }
 
 /** 32 hex characters, as HA's random notification ids. */
-const randomId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+const randomId = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 export function registerPersistentNotificationServices(home: Home): void {
   const n = notificationsOf(home);
@@ -54,7 +55,12 @@ export function registerPersistentNotificationServices(home: Home): void {
     run(d, ctx) {
       const id = (d.notification_id as string | undefined) ?? randomId();
       const existed = n.all.has(id);
-      const note: Notification = { notification_id: id, title: (d.title as string | undefined) ?? null, message: d.message as string, created_at: isoUs(home.nowUs()) };
+      const note: Notification = {
+        notification_id: id,
+        title: (d.title as string | undefined) ?? null,
+        message: d.message as string,
+        created_at: isoUs(home.nowUs()),
+      };
       n.all.set(id, note);
       n.emit(existed ? 'updated' : 'added', [note]);
       home.fire('persistent_notifications_updated', {}, ctx.context);

@@ -32,7 +32,12 @@ export function listTags(home: Home): TagItem[] {
     const scan = home.entityOptions.get(entityId)?.lastScan as { at: string; deviceId: string | null } | undefined;
     const lastScanned = scan?.at ?? (state.state === 'unknown' ? undefined : state.state);
     const deviceId = scan?.deviceId ?? (state.attributes.last_scanned_by_device_id as string | null);
-    return { id, name: state.name, ...(lastScanned ? { last_scanned: lastScanned } : {}), ...(deviceId ? { device_id: deviceId } : {}) };
+    return {
+      id,
+      name: state.name,
+      ...(lastScanned ? { last_scanned: lastScanned } : {}),
+      ...(deviceId ? { device_id: deviceId } : {}),
+    };
   });
 }
 
@@ -56,18 +61,34 @@ export function registerTags(home: Home): () => void {
     // The instance where the scan happened writes the state; the others get it replicated.
     if (e.replicated) return;
     const { tag_id: tagId, device_id: device } = e.data;
-    if (typeof tagId !== 'string' || tagId === '' || tagId.length > MAX_ID || (device != null && (typeof device !== 'string' || device.length > MAX_ID))) {
-      home.logger.warn({ tag_id: typeof tagId === 'string' ? tagId.slice(0, 80) : tagId }, `home: a tag_scanned event is a scan only with a tag_id (and a device_id, if any) of 1 to ${MAX_ID} characters`);
+    if (
+      typeof tagId !== 'string' ||
+      tagId === '' ||
+      tagId.length > MAX_ID ||
+      (device != null && (typeof device !== 'string' || device.length > MAX_ID))
+    ) {
+      home.logger.warn(
+        { tag_id: typeof tagId === 'string' ? tagId.slice(0, 80) : tagId },
+        `home: a tag_scanned event is a scan only with a tag_id (and a device_id, if any) of 1 to ${MAX_ID} characters`,
+      );
       return;
     }
     const deviceId = typeof device === 'string' ? device : null;
     const entityId = tagEntities(home).get(tagId) ?? newEntityId(home, tagId);
     const current = home.states.get(entityId);
     const us = home.nowUs();
-    (home.entityOptions.get(entityId) ?? home.entityOptions.set(entityId, {}).get(entityId)!).lastScan = { at: isoUs(us), deviceId };
+    (home.entityOptions.get(entityId) ?? home.entityOptions.set(entityId, {}).get(entityId)!).lastScan = {
+      at: isoUs(us),
+      deviceId,
+    };
     const name = current?.name ?? `Tag ${tagId}`;
     // HA: last_scanned.isoformat(timespec="milliseconds").
     const state = isoUs(us).replace(/(\.\d{3})\d{3}/, '$1');
-    home.states.set(entityId, state, { tag_id: tagId, last_scanned_by_device_id: deviceId, friendly_name: name }, e.context);
+    home.states.set(
+      entityId,
+      state,
+      { tag_id: tagId, last_scanned_by_device_id: deviceId, friendly_name: name },
+      e.context,
+    );
   });
 }

@@ -14,7 +14,14 @@ const notFound = () => new HttpError(404, 'Resource not found');
 export function registerAutomationConfigRoutes(app: App, { automations }: HttpDeps): void {
   app.get(
     '/api/config/automation/config/:id',
-    { schema: { tags: TAGS, summary: 'An automation config', params: IdParams, response: { 200: AutomationConfig, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'An automation config',
+        params: IdParams,
+        response: { 200: AutomationConfig, ...errorResponses(401, 404) },
+      },
+    },
     async (request) => {
       const c = automations.getConfig(request.params.id);
       if (!c) throw notFound();
@@ -46,7 +53,14 @@ export function registerAutomationConfigRoutes(app: App, { automations }: HttpDe
 
   app.delete(
     '/api/config/automation/config/:id',
-    { schema: { tags: TAGS, summary: 'Delete an automation', params: IdParams, response: { 200: ResultOk, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Delete an automation',
+        params: IdParams,
+        response: { 200: ResultOk, ...errorResponses(401, 404) },
+      },
+    },
     async (request) => {
       if (!(await automations.remove(request.params.id))) throw notFound();
       return { result: 'ok' as const };

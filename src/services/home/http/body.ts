@@ -10,7 +10,8 @@ import { jsonOfText, NOT_JSON, type App } from '../../../platform/http.js';
 /** A body that was sent but is not JSON (the platform's reading of body text: jsonOfText). */
 export const INVALID_JSON = NOT_JSON;
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const rawBodies = new WeakMap<object, string>();
 

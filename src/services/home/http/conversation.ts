@@ -16,11 +16,21 @@ const IntentAnswer = Type.Object(
     card: Type.Object({}),
     language: Type.String(),
     response_type: Type.Union([Type.Literal('action_done'), Type.Literal('query_answer'), Type.Literal('error')]),
-    data: Type.Object({}, { additionalProperties: true, description: '{targets, success, failed} lists of {type, name, id}; for an error, {code}' }),
+    data: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description: '{targets, success, failed} lists of {type, name, id}; for an error, {code}',
+      },
+    ),
   },
   { description: "HA's intent response" },
 );
-const ConversationAnswer = Type.Object({ response: IntentAnswer, conversation_id: Type.String(), continue_conversation: Type.Boolean() });
+const ConversationAnswer = Type.Object({
+  response: IntentAnswer,
+  conversation_id: Type.String(),
+  continue_conversation: Type.Boolean(),
+});
 
 const ConversationBody = Type.Object(
   {
@@ -31,7 +41,12 @@ const ConversationBody = Type.Object(
   },
   { additionalProperties: true },
 );
-const IntentBody = Type.Object({ name: Type.String({ description: 'An intent such as HassTurnOn' }), data: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Slots: name, area, floor, domain, brightness, ...' })) });
+const IntentBody = Type.Object({
+  name: Type.String({ description: 'An intent such as HassTurnOn' }),
+  data: Type.Optional(
+    Type.Object({}, { additionalProperties: true, description: 'Slots: name, area, floor, domain, brightness, ...' }),
+  ),
+});
 
 const bad = (message: string) => new HttpError(400, message);
 
@@ -43,14 +58,32 @@ function jsonBody(body: unknown): Record<string, unknown> {
 export function registerConversationRoutes(app: App, { home, persist }: HttpDeps): void {
   app.post(
     '/api/conversation/process',
-    { ...bodyCheckedByHandler(app), schema: { tags: TAGS, summary: 'Say something to the home (intent matching in English)', body: ConversationBody, response: { 200: ConversationAnswer, ...errorResponses(400, 401) } } },
+    {
+      ...bodyCheckedByHandler(app),
+      schema: {
+        tags: TAGS,
+        summary: 'Say something to the home (intent matching in English)',
+        body: ConversationBody,
+        response: { 200: ConversationAnswer, ...errorResponses(400, 401) },
+      },
+    },
     async (request) => {
       const body = jsonBody(request.body);
-      if (typeof body.text !== 'string') throw bad("Message format incorrect: required key not provided @ data['text']");
+      if (typeof body.text !== 'string')
+        throw bad("Message format incorrect: required key not provided @ data['text']");
       for (const key of ['language', 'conversation_id', 'agent_id'] as const) {
-        if (body[key] !== undefined && body[key] !== null && typeof body[key] !== 'string') throw bad(`Message format incorrect: expected str for dictionary value @ data['${key}']`);
+        if (body[key] !== undefined && body[key] !== null && typeof body[key] !== 'string')
+          throw bad(`Message format incorrect: expected str for dictionary value @ data['${key}']`);
       }
-      const result = await processConversation(home, { text: body.text, language: body.language as string | undefined, conversation_id: body.conversation_id as string | undefined }, home.context(request.homeUserId));
+      const result = await processConversation(
+        home,
+        {
+          text: body.text,
+          language: body.language as string | undefined,
+          conversation_id: body.conversation_id as string | undefined,
+        },
+        home.context(request.homeUserId),
+      );
       await persist.commit();
       return result as Static<typeof ConversationAnswer>;
     },
@@ -58,12 +91,27 @@ export function registerConversationRoutes(app: App, { home, persist }: HttpDeps
 
   app.post(
     '/api/intent/handle',
-    { ...bodyCheckedByHandler(app), schema: { tags: TAGS, summary: 'Handle an intent by name with its slots', body: IntentBody, response: { 200: IntentAnswer, ...errorResponses(400, 401) } } },
+    {
+      ...bodyCheckedByHandler(app),
+      schema: {
+        tags: TAGS,
+        summary: 'Handle an intent by name with its slots',
+        body: IntentBody,
+        response: { 200: IntentAnswer, ...errorResponses(400, 401) },
+      },
+    },
     async (request) => {
       const body = jsonBody(request.body);
-      if (typeof body.name !== 'string') throw bad("Message format incorrect: required key not provided @ data['name']");
-      if (body.data !== undefined && !isObject(body.data)) throw bad("Message format incorrect: expected dict for dictionary value @ data['data']");
-      const result = await handleIntent(home, body.name, (body.data ?? {}) as IntentSlots, home.context(request.homeUserId));
+      if (typeof body.name !== 'string')
+        throw bad("Message format incorrect: required key not provided @ data['name']");
+      if (body.data !== undefined && !isObject(body.data))
+        throw bad("Message format incorrect: expected dict for dictionary value @ data['data']");
+      const result = await handleIntent(
+        home,
+        body.name,
+        (body.data ?? {}) as IntentSlots,
+        home.context(request.homeUserId),
+      );
       await persist.commit();
       return result as Static<typeof IntentAnswer>;
     },

@@ -10,8 +10,16 @@ import { EventListeners, Message } from './schemas.js';
 const bad = (message: string) => new HttpError(400, message);
 
 export function registerEventRoutes(app: App, { home, persist }: HttpDeps): void {
-  app.get('/api/events', { schema: { tags: TAGS, summary: 'Event types and their listener counts', response: { 200: EventListeners, ...errorResponses(401) } } }, async () =>
-    home.bus.listenerCounts(),
+  app.get(
+    '/api/events',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Event types and their listener counts',
+        response: { 200: EventListeners, ...errorResponses(401) },
+      },
+    },
+    async () => home.bus.listenerCounts(),
   );
 
   app.post(
@@ -32,7 +40,8 @@ export function registerEventRoutes(app: App, { home, persist }: HttpDeps): void
       if (!isObject(body)) throw bad('Event data should be a JSON object');
       const type = request.params.event_type;
       // state_changed carries state objects the home must have made itself.
-      if (type === 'state_changed') throw bad('Event state_changed cannot be fired over the API; POST /api/states instead.');
+      if (type === 'state_changed')
+        throw bad('Event state_changed cannot be fired over the API; POST /api/states instead.');
       home.fire(type, body, home.context(request.homeUserId), 'REMOTE');
       await persist.commit();
       return { message: `Event ${type} fired.` };

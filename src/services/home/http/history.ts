@@ -29,7 +29,10 @@ const StartParams = Type.Object({ timestamp: Type.String({ description: 'ISO 860
 
 const bad = (message: string) => new HttpError(400, message);
 
-type HistoryRequest = FastifyRequest<{ Params: { timestamp?: string }; Querystring: Record<string, string | undefined> }>;
+type HistoryRequest = FastifyRequest<{
+  Params: { timestamp?: string };
+  Querystring: Record<string, string | undefined>;
+}>;
 
 export function registerHistoryRoutes(app: App, { home, store }: HttpDeps): void {
   const handler = async (request: HistoryRequest, reply: FastifyReply) => {
@@ -63,6 +66,22 @@ export function registerHistoryRoutes(app: App, { home, store }: HttpDeps): void
     return sendJsonText(reply, body);
   };
   const response = { 200: History, ...errorResponses(400, 401) };
-  app.get('/api/history/period', { schema: { tags: TAGS, summary: 'State history since a day ago', querystring: HistoryQuery, response } }, handler);
-  app.get('/api/history/period/:timestamp', { schema: { tags: TAGS, summary: 'State history from a time', params: StartParams, querystring: HistoryQuery, response } }, handler);
+  app.get(
+    '/api/history/period',
+    { schema: { tags: TAGS, summary: 'State history since a day ago', querystring: HistoryQuery, response } },
+    handler,
+  );
+  app.get(
+    '/api/history/period/:timestamp',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'State history from a time',
+        params: StartParams,
+        querystring: HistoryQuery,
+        response,
+      },
+    },
+    handler,
+  );
 }

@@ -28,7 +28,13 @@ export async function createHomeApp(platform: Platform, deps: HttpDeps): Promise
     service: 'home',
     envelope: homeEnvelope,
     openapi: { title: 'Hamlet home (Home Assistant API)', version: '1.0.0' },
-    index: { title: 'Hamlet home', summary: 'A smart home speaking Home Assistant\'s REST API under /api and its WebSocket API at /api/websocket (Bearer token from `npx hamlet keys create home`).', docs: 'docs/home.md', links: { 'REST API root (needs a token)': '/api/' } },
+    index: {
+      title: 'Hamlet home',
+      summary:
+        "A smart home speaking Home Assistant's REST API under /api and its WebSocket API at /api/websocket (Bearer token from `npx hamlet keys create home`).",
+      docs: 'docs/home.md',
+      links: { 'REST API root (needs a token)': '/api/' },
+    },
   });
   await platform.limits.register(app);
   await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
@@ -52,5 +58,11 @@ function registerHomeHttp(app: App, deps: HttpDeps): void {
   registerMcpRoutes(app, deps);
   registerTemplateRoutes(app, deps);
   registerSystemRoutes(app, deps);
-  registerWebSocketRoute(app, { home: deps.home, persist: deps.persist, store: deps.store, automations: deps.automations, ...deps.websocket });
+  registerWebSocketRoute(app, {
+    home: deps.home,
+    persist: deps.persist,
+    store: deps.store,
+    automations: deps.automations,
+    ...deps.websocket,
+  });
 }

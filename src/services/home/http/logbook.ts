@@ -22,11 +22,16 @@ const LogbookQuery = Type.Object(
   },
   { additionalProperties: true },
 );
-const StartParams = Type.Object({ timestamp: Type.String({ description: 'ISO 8601 start; default the start of today' }) });
+const StartParams = Type.Object({
+  timestamp: Type.String({ description: 'ISO 8601 start; default the start of today' }),
+});
 
 const bad = (message: string) => new HttpError(400, message);
 
-type LogbookRequest = FastifyRequest<{ Params: { timestamp?: string }; Querystring: Record<string, string | undefined> }>;
+type LogbookRequest = FastifyRequest<{
+  Params: { timestamp?: string };
+  Querystring: Record<string, string | undefined>;
+}>;
 
 export function registerLogbookRoutes(app: App, { home, store }: HttpDeps): void {
   const handler = async (request: LogbookRequest) => {
@@ -53,17 +58,38 @@ export function registerLogbookRoutes(app: App, { home, store }: HttpDeps): void
       if (entityIds.some((x) => !isValidEntityId(x))) throw bad('Invalid entity');
     }
     if (entityIds && q.context_id) throw bad("Can't combine entity with context_id");
-    return (await logbook(store, { startUs, endUs, entityIds, contextId: q.context_id })) as Static<typeof LogbookEntries>;
+    return (await logbook(store, { startUs, endUs, entityIds, contextId: q.context_id })) as Static<
+      typeof LogbookEntries
+    >;
   };
   const response = { 200: LogbookEntries, ...errorResponses(400, 401) };
-  app.get('/api/logbook', { schema: { tags: TAGS, summary: 'Logbook since the start of today', querystring: LogbookQuery, response } }, handler);
-  app.get('/api/logbook/:timestamp', { schema: { tags: TAGS, summary: 'Logbook from a time', params: StartParams, querystring: LogbookQuery, response } }, handler);
+  app.get(
+    '/api/logbook',
+    { schema: { tags: TAGS, summary: 'Logbook since the start of today', querystring: LogbookQuery, response } },
+    handler,
+  );
+  app.get(
+    '/api/logbook/:timestamp',
+    {
+      schema: { tags: TAGS, summary: 'Logbook from a time', params: StartParams, querystring: LogbookQuery, response },
+    },
+    handler,
+  );
 }
 
 /** The start of today in the home's time zone, in microseconds (the logbook's default start). */
 function startOfToday(home: Home): number {
   const now = new Date(home.clock.ms());
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: home.location.time_zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(now);
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: home.location.time_zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(now);
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   const sinceMidnightMs = ((get('hour') * 60 + get('minute')) * 60 + get('second')) * 1000 + now.getUTCMilliseconds();
   return (now.getTime() - sinceMidnightMs) * 1000;

@@ -24,7 +24,10 @@ export const StateObject = Type.Object(
   {
     entity_id: Type.String(),
     state: Type.String(),
-    attributes: Type.Object({}, { ...open, description: 'Domain-specific attributes (friendly_name, brightness, unit_of_measurement…)' }),
+    attributes: Type.Object(
+      {},
+      { ...open, description: 'Domain-specific attributes (friendly_name, brightness, unit_of_measurement…)' },
+    ),
     last_changed: Time,
     last_reported: Time,
     last_updated: Time,
@@ -60,7 +63,9 @@ export const Config = Type.Object(
     safe_mode: Type.Boolean(),
     state: Type.String(),
     time_zone: Type.String(),
-    unit_system: Type.Record(Type.String(), Type.String(), { description: 'Units by quantity (length, mass, temperature…)' }),
+    unit_system: Type.Record(Type.String(), Type.String(), {
+      description: 'Units by quantity (length, mass, temperature…)',
+    }),
     version: Type.String(),
     whitelist_external_dirs: Type.Array(Type.String()),
   },
@@ -71,19 +76,26 @@ const ServiceDescription = Type.Object(
   {
     name: Type.String(),
     description: Type.String(),
-    fields: Type.Record(Type.String(), Type.Unknown(), { description: 'Field name -> {required?, description?, selector}' }),
+    fields: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'Field name -> {required?, description?, selector}',
+    }),
     target: Type.Optional(Type.Unknown()),
     response: Type.Optional(Type.Object({ optional: Type.Boolean() }, open)),
   },
   open,
 );
 
-export const ServiceDomains = Type.Array(Type.Object({ domain: Type.String(), services: Type.Record(Type.String(), ServiceDescription) }, open));
+export const ServiceDomains = Type.Array(
+  Type.Object({ domain: Type.String(), services: Type.Record(Type.String(), ServiceDescription) }, open),
+);
 
 export const ServiceCallAnswer = Type.Union(
   [
     Type.Array(StateObject, { description: 'The states the call changed' }),
-    Type.Object({ changed_states: Type.Array(StateObject), service_response: Type.Unknown() }, { ...open, description: 'With ?return_response' }),
+    Type.Object(
+      { changed_states: Type.Array(StateObject), service_response: Type.Unknown() },
+      { ...open, description: 'With ?return_response' },
+    ),
   ],
   { description: 'The states the call changed; with ?return_response also the service response' },
 );
@@ -91,8 +103,20 @@ export const ServiceCallAnswer = Type.Union(
 export const EventListeners = Type.Array(Type.Object({ event: Type.String(), listener_count: Type.Integer() }, open));
 
 const HistoryRow = Type.Union([
-  Type.Object({ entity_id: Type.String(), state: Type.String(), attributes: Type.Object({}, open), last_changed: Time, last_updated: Time }, open),
-  Type.Object({ state: Type.String(), last_changed: Time }, { ...open, description: 'minimal_response: every row after the first' }),
+  Type.Object(
+    {
+      entity_id: Type.String(),
+      state: Type.String(),
+      attributes: Type.Object({}, open),
+      last_changed: Time,
+      last_updated: Time,
+    },
+    open,
+  ),
+  Type.Object(
+    { state: Type.String(), last_changed: Time },
+    { ...open, description: 'minimal_response: every row after the first' },
+  ),
 ]);
 export const History = Type.Array(Type.Array(HistoryRow), { description: 'One list of rows per entity that has any' });
 

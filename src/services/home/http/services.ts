@@ -10,12 +10,36 @@ import { sendJsonText } from './json-text.js';
 import { ServiceCallAnswer, ServiceDomains } from './schemas.js';
 
 const CallParams = Type.Object({ domain: Type.String(), service: Type.String() });
-const CallQuery = Type.Object({ return_response: Type.Optional(Type.String({ description: 'Present (any value): answer with the service response too' })) }, { additionalProperties: true });
-const ServiceData = Type.Object({}, { additionalProperties: true, description: "The service's fields, and entity_id (a list or comma-separated) for entity services" });
+const CallQuery = Type.Object(
+  {
+    return_response: Type.Optional(
+      Type.String({ description: 'Present (any value): answer with the service response too' }),
+    ),
+  },
+  { additionalProperties: true },
+);
+const ServiceData = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: "The service's fields, and entity_id (a list or comma-separated) for entity services",
+  },
+);
 
 export function registerServiceRoutes(app: App, { home, persist }: HttpDeps): void {
-  app.get('/api/services', { schema: { tags: TAGS, summary: 'Every service with its fields', response: { 200: ServiceDomains, ...errorResponses(401) } } }, async () =>
-    Object.entries(home.describeServices()).map(([domain, services]) => ({ domain, services })) as Static<typeof ServiceDomains>,
+  app.get(
+    '/api/services',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Every service with its fields',
+        response: { 200: ServiceDomains, ...errorResponses(401) },
+      },
+    },
+    async () =>
+      Object.entries(home.describeServices()).map(([domain, services]) => ({ domain, services })) as Static<
+        typeof ServiceDomains
+      >,
   );
 
   app.post(
@@ -37,10 +61,18 @@ export function registerServiceRoutes(app: App, { home, persist }: HttpDeps): vo
       const returnResponse = 'return_response' in (request.query ?? {});
       const { domain, service } = request.params;
       const context = home.context(request.homeUserId);
-      const result = await home.callService(domain.toLowerCase(), service.toLowerCase(), body, { context, returnResponse });
+      const result = await home.callService(domain.toLowerCase(), service.toLowerCase(), body, {
+        context,
+        returnResponse,
+      });
       await persist.commit();
       const changed = `[${result.changed.map((s) => s.json()).join(',')}]`;
-      return sendJsonText(reply, returnResponse ? `{"changed_states":${changed},"service_response":${JSON.stringify(result.response ?? {})}}` : changed);
+      return sendJsonText(
+        reply,
+        returnResponse
+          ? `{"changed_states":${changed},"service_response":${JSON.stringify(result.response ?? {})}}`
+          : changed,
+      );
     },
   );
 }

@@ -7,8 +7,20 @@ import { errorResponses } from './envelope.js';
 import { Config, Message } from './schemas.js';
 
 export function registerStatusRoutes(app: App, home: Home): void {
-  app.get('/api/', { schema: { tags: TAGS, summary: 'API status', response: { 200: Message, ...errorResponses(401) } } }, async () => ({ message: 'API running.' }));
-  app.get('/api/config', { schema: { tags: TAGS, summary: 'The home configuration (location, units, components, version)', response: { 200: Config, ...errorResponses(401) } } }, async () =>
-    home.configObject() as Static<typeof Config>,
+  app.get(
+    '/api/',
+    { schema: { tags: TAGS, summary: 'API status', response: { 200: Message, ...errorResponses(401) } } },
+    async () => ({ message: 'API running.' }),
+  );
+  app.get(
+    '/api/config',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'The home configuration (location, units, components, version)',
+        response: { 200: Config, ...errorResponses(401) },
+      },
+    },
+    async () => home.configObject() as Static<typeof Config>,
   );
 }

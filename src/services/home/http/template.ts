@@ -11,7 +11,9 @@ import { errorResponses } from './envelope.js';
 const TemplateRequest = Type.Object(
   {
     template: Type.String({ description: 'A Home Assistant template, e.g. "{{ states(\'light.kitchen\') }}"' }),
-    variables: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Variables the template can read' })),
+    variables: Type.Optional(
+      Type.Object({}, { additionalProperties: true, description: 'Variables the template can read' }),
+    ),
   },
   { additionalProperties: true },
 );
@@ -35,8 +37,14 @@ export function registerTemplateRoutes(app: App, { home }: HttpDeps): void {
       // HA's words for a body json.loads refuses.
       if (body === INVALID_JSON || body === undefined) throw failed('Expecting value: line 1 column 1 (char 0)');
       if (!isObject(body)) throw failed('expected a dictionary');
-      if (typeof body.template !== 'string') throw failed(body.template === undefined ? "required key not provided @ data['template']" : "expected str for dictionary value @ data['template']");
-      if (body.variables !== undefined && body.variables !== null && !isObject(body.variables)) throw failed("expected dict for dictionary value @ data['variables']");
+      if (typeof body.template !== 'string')
+        throw failed(
+          body.template === undefined
+            ? "required key not provided @ data['template']"
+            : "expected str for dictionary value @ data['template']",
+        );
+      if (body.variables !== undefined && body.variables !== null && !isObject(body.variables))
+        throw failed("expected dict for dictionary value @ data['variables']");
       let text: string;
       try {
         text = renderText(home, body.template, (body.variables as Record<string, unknown>) ?? {});

@@ -17,7 +17,8 @@ export function registerWebhookRoutes(app: App, home: Home): void {
   const handler = async (request: WebhookRequest, reply: FastifyReply) => {
     const webhook = home.webhooks.get(request.params.webhook_id);
     if (webhook) {
-      if (!webhook.allowedMethods.includes(request.method) && request.method !== 'HEAD') throw new HttpError(405, 'Method not allowed');
+      if (!webhook.allowedMethods.includes(request.method) && request.method !== 'HEAD')
+        throw new HttpError(405, 'Method not allowed');
       const local = isLocalAddress(request.ip);
       const body = request.body;
       const isJson = String(request.headers['content-type'] ?? '').includes('json');
@@ -25,7 +26,14 @@ export function registerWebhookRoutes(app: App, home: Home): void {
       const form = isJson ? {} : Object.fromEntries(new URLSearchParams(rawBodyOf(request).trim()));
       if (!(isJson && body === INVALID_JSON) && (local || !webhook.localOnly) && request.method !== 'HEAD') {
         try {
-          webhook.handle({ method: request.method, json: isJson ? (body ?? {}) : {}, data: form, query: request.query ?? {}, headers: request.headers as Record<string, unknown>, local });
+          webhook.handle({
+            method: request.method,
+            json: isJson ? (body ?? {}) : {},
+            data: form,
+            query: request.query ?? {},
+            headers: request.headers as Record<string, unknown>,
+            local,
+          });
         } catch (err) {
           request.log.error({ err, webhook: request.params.webhook_id }, 'webhook handler failed');
         }

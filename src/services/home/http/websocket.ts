@@ -13,7 +13,11 @@ export function registerWebSocketRoute(app: App, deps: ConnectionDeps): void {
     // Only an upgrade holds a connection; a plain GET here takes no slot.
     if (request.raw.headers.upgrade?.toLowerCase() !== 'websocket') return;
     const release = budget.claimAddress('home', request.ip);
-    if (!release) throw new HttpError(429, `Too many WebSocket connections from your address (at most ${budget.limits.maxPerAddress})`);
+    if (!release)
+      throw new HttpError(
+        429,
+        `Too many WebSocket connections from your address (at most ${budget.limits.maxPerAddress})`,
+      );
     // The upgraded socket is this one: its slot is held until it closes.
     request.raw.socket.once('close', release);
   };
@@ -25,5 +29,6 @@ export function registerWebSocketRoute(app: App, deps: ConnectionDeps): void {
   // Hidden from /docs/json: OpenAPI cannot describe a WebSocket protocol, and @fastify/websocket
   // hides its routes anyway. The protocol is described in docs/home.md.
   const schema = { hide: true };
-  for (const url of ['/api/websocket', '//api/websocket']) app.get(url, { websocket: true, preHandler: admit, onResponse: dropRefused, schema }, onSocket);
+  for (const url of ['/api/websocket', '//api/websocket'])
+    app.get(url, { websocket: true, preHandler: admit, onResponse: dropRefused, schema }, onSocket);
 }

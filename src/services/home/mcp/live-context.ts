@@ -5,13 +5,42 @@ import type { Home } from '../core/home.js';
 import { exposed } from '../conversation/targets.js';
 
 /** Attributes worth telling an assistant (HA keeps a similar allow-list). */
-const INTERESTING = ['brightness', 'color_mode', 'rgb_color', 'color_temp_kelvin', 'current_temperature', 'temperature', 'target_temp_low', 'target_temp_high', 'hvac_action', 'preset_mode', 'current_position', 'volume_level', 'is_volume_muted', 'media_title', 'media_artist', 'source', 'unit_of_measurement', 'device_class', 'options', 'min', 'max', 'remaining', 'finishes_at'];
+const INTERESTING = [
+  'brightness',
+  'color_mode',
+  'rgb_color',
+  'color_temp_kelvin',
+  'current_temperature',
+  'temperature',
+  'target_temp_low',
+  'target_temp_high',
+  'hvac_action',
+  'preset_mode',
+  'current_position',
+  'volume_level',
+  'is_volume_muted',
+  'media_title',
+  'media_artist',
+  'source',
+  'unit_of_measurement',
+  'device_class',
+  'options',
+  'min',
+  'max',
+  'remaining',
+  'finishes_at',
+];
 
 export function liveContext(home: Home): string {
   const entries = exposed(home).map((s) => {
     const entry = home.registry.entities.get(s.entity_id);
     const area = home.registry.areaOfEntity(s.entity_id);
-    const attributes = Object.fromEntries(INTERESTING.filter((k) => s.attributes[k] !== undefined && s.attributes[k] !== null).map((k) => [k, s.attributes[k]]));
+    const attributes = Object.fromEntries(
+      INTERESTING.filter((k) => s.attributes[k] !== undefined && s.attributes[k] !== null).map((k) => [
+        k,
+        s.attributes[k],
+      ]),
+    );
     return {
       names: [s.name, ...(entry?.aliases ?? [])].join(', '),
       domain: s.domain,

@@ -17,7 +17,12 @@ import type { MqttComponent, StateSubscription } from './component.js';
 import { expand, parseTopic, type DiscoveryConfig } from './discovery.js';
 
 /** The discoverable components. Adding one: write its file, add one line here. */
-const COMPONENTS: Record<string, MqttComponent> = { light: mqttLight, switch: mqttSwitch, sensor: mqttSensor, binary_sensor: mqttBinarySensor };
+const COMPONENTS: Record<string, MqttComponent> = {
+  light: mqttLight,
+  switch: mqttSwitch,
+  sensor: mqttSensor,
+  binary_sensor: mqttBinarySensor,
+};
 
 interface Discovered {
   entityId: string;
@@ -30,7 +35,12 @@ export interface MqttBridge {
 }
 
 /** `reserved`: entity ids of the house config, which a discovered device never takes over. */
-export async function startMqtt(home: Home, settings: NonNullable<HomeSettings['mqtt']>, reserved: Set<string>, leadership: Leadership = { isLeader: () => true }): Promise<MqttBridge> {
+export async function startMqtt(
+  home: Home,
+  settings: NonNullable<HomeSettings['mqtt']>,
+  reserved: Set<string>,
+  leadership: Leadership = { isLeader: () => true },
+): Promise<MqttBridge> {
   const prefix = settings.discoveryPrefix;
   const statusTopic = `${prefix}/status`;
   const log = home.logger.child({ component: 'mqtt' });
@@ -86,11 +96,18 @@ export async function startMqtt(home: Home, settings: NonNullable<HomeSettings['
     const name = typeof cfg.name === 'string' ? cfg.name : typeof device.name === 'string' ? device.name : objectId;
     const previous = discovered.get(key);
     forget(key);
-    const entityId = previous?.entityId ?? uniqueEntityId(`${component.domain}.${slugify(typeof cfg.object_id === 'string' ? cfg.object_id : name)}`, key);
+    const entityId =
+      previous?.entityId ??
+      uniqueEntityId(`${component.domain}.${slugify(typeof cfg.object_id === 'string' ? cfg.object_id : name)}`, key);
     const initial = component.setup(cfg, name, home);
     const current = home.states.get(entityId);
     // A rediscovered entity keeps its state; its capabilities come from the new config.
-    home.states.set(entityId, current && current.state !== 'unavailable' ? current.state : initial.state, current ? { ...current.attributes, ...initial.attributes } : initial.attributes, home.context());
+    home.states.set(
+      entityId,
+      current && current.state !== 'unavailable' ? current.state : initial.state,
+      current ? { ...current.attributes, ...initial.attributes } : initial.attributes,
+      home.context(),
+    );
     const topics: string[] = [];
     for (const sub of component.subscriptions(cfg, home)) {
       subscribeState(entityId, sub);
@@ -173,7 +190,8 @@ export async function startMqtt(home: Home, settings: NonNullable<HomeSettings['
   return {
     client,
     async stop() {
-      if (client.connected) await new Promise<void>((r) => client.publish(statusTopic, 'offline', { qos: 0 }, () => r()));
+      if (client.connected)
+        await new Promise<void>((r) => client.publish(statusTopic, 'offline', { qos: 0 }, () => r()));
       await client.endAsync();
     },
   };
@@ -182,12 +200,28 @@ export async function startMqtt(home: Home, settings: NonNullable<HomeSettings['
 /** Availability topics: `offline` makes the entity unavailable; `online` restores it to unknown until it reports. */
 function availability(cfg: DiscoveryConfig): StateSubscription[] {
   const list: Array<{ topic: string; on: string; off: string }> = [];
-  if (typeof cfg.availability_topic === 'string') list.push({ topic: cfg.availability_topic, on: String(cfg.payload_available ?? 'online'), off: String(cfg.payload_not_available ?? 'offline') });
+  if (typeof cfg.availability_topic === 'string')
+    list.push({
+      topic: cfg.availability_topic,
+      on: String(cfg.payload_available ?? 'online'),
+      off: String(cfg.payload_not_available ?? 'offline'),
+    });
   if (Array.isArray(cfg.availability)) {
-    for (const a of cfg.availability as DiscoveryConfig[]) if (typeof a.topic === 'string') list.push({ topic: a.topic, on: String(a.payload_available ?? 'online'), off: String(a.payload_not_available ?? 'offline') });
+    for (const a of cfg.availability as DiscoveryConfig[])
+      if (typeof a.topic === 'string')
+        list.push({
+          topic: a.topic,
+          on: String(a.payload_available ?? 'online'),
+          off: String(a.payload_not_available ?? 'offline'),
+        });
   }
   return list.map(({ topic, on, off }) => ({
     topic,
-    apply: (payload, cur) => (payload === off ? { state: 'unavailable', attributes: cur.attributes } : payload === on && cur.state === 'unavailable' ? { state: 'unknown', attributes: cur.attributes } : undefined),
+    apply: (payload, cur) =>
+      payload === off
+        ? { state: 'unavailable', attributes: cur.attributes }
+        : payload === on && cur.state === 'unavailable'
+          ? { state: 'unknown', attributes: cur.attributes }
+          : undefined,
   }));
 }

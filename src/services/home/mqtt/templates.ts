@@ -16,16 +16,28 @@ export function readValue(home: Home, template: unknown, payload: string): strin
     json = undefined;
   }
   try {
-    return renderText(home, String(template), json === undefined ? { value: payload } : { value: payload, value_json: json });
+    return renderText(
+      home,
+      String(template),
+      json === undefined ? { value: payload } : { value: payload, value_json: json },
+    );
   } catch (err) {
     if (!(err instanceof TemplateError)) throw err;
-    home.logger.warn({ template, payload: payload.slice(0, 200), err: err.message }, 'home: MQTT value template failed; message ignored');
+    home.logger.warn(
+      { template, payload: payload.slice(0, 200), err: err.message },
+      'home: MQTT value template failed; message ignored',
+    );
     return undefined;
   }
 }
 
 /** The payload to publish: the value as it is, or through a command template. */
-export function commandPayload(home: Home, template: unknown, value: string | number, variables: Record<string, unknown> = {}): string {
+export function commandPayload(
+  home: Home,
+  template: unknown,
+  value: string | number,
+  variables: Record<string, unknown> = {},
+): string {
   if (template === undefined || template === null) return String(value);
   try {
     return renderText(home, String(template), { ...variables, value });

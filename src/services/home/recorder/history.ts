@@ -33,8 +33,13 @@ export async function history(store: HomeStore, o: HistoryOptions): Promise<stri
   const results = await Promise.all(
     o.entityIds.map((entityId) => {
       const domain = domainOf(entityId);
-      const stateChangesOnly = (o.significantChangesOnly && !SIGNIFICANT_DOMAINS.has(domain)) || (o.minimalResponse && !FULL_ROW_DOMAINS.has(domain));
-      return Promise.all([o.skipInitialState ? undefined : store.stateAt(entityId, start), store.statesBetween(entityId, start, end, stateChangesOnly)]);
+      const stateChangesOnly =
+        (o.significantChangesOnly && !SIGNIFICANT_DOMAINS.has(domain)) ||
+        (o.minimalResponse && !FULL_ROW_DOMAINS.has(domain));
+      return Promise.all([
+        o.skipInitialState ? undefined : store.stateAt(entityId, start),
+        store.statesBetween(entityId, start, end, stateChangesOnly),
+      ]);
     }),
   );
   o.entityIds.forEach((entityId, i) => {
@@ -51,7 +56,8 @@ export async function history(store: HomeStore, o: HistoryOptions): Promise<stri
     if (initial && initial.state !== null) list.push(full(initial, start));
     for (const r of rows) {
       if (r.state === null) continue;
-      if (minimal && list.length > 0) list.push(`{"state":${JSON.stringify(r.state)},"last_changed":"${iso(r.last_changed_ts)}"}`);
+      if (minimal && list.length > 0)
+        list.push(`{"state":${JSON.stringify(r.state)},"last_changed":"${iso(r.last_changed_ts)}"}`);
       else list.push(full(r));
     }
     if (list.length) out.push(`[${list.join(',')}]`);

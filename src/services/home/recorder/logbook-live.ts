@@ -19,12 +19,21 @@ export class RecentCalls {
 }
 
 /** The logbook entry of a bus event, or undefined when the logbook leaves it out. */
-export function liveLogbookEntry(e: HomeEvent, calls: RecentCalls, entityIds?: Set<string>): Record<string, unknown> | undefined {
+export function liveLogbookEntry(
+  e: HomeEvent,
+  calls: RecentCalls,
+  entityIds?: Set<string>,
+): Record<string, unknown> | undefined {
   const when = e.timeUs / 1_000_000;
   const cause = (entry: Record<string, unknown>) => {
     if (e.context.user_id) entry.context_user_id = e.context.user_id;
     const call = calls.get(e.context.id);
-    if (call) Object.assign(entry, { context_event_type: 'call_service', context_domain: call.domain, context_service: call.service });
+    if (call)
+      Object.assign(entry, {
+        context_event_type: 'call_service',
+        context_domain: call.domain,
+        context_service: call.service,
+      });
     return entry;
   };
   if (e.event_type === 'state_changed') {
@@ -34,15 +43,35 @@ export function liveLogbookEntry(e: HomeEvent, calls: RecentCalls, entityIds?: S
     if (entityIds && !entityIds.has(next.entity_id)) return undefined;
     if ('unit_of_measurement' in next.attributes || 'state_class' in next.attributes) return undefined;
     const icon = next.attributes.icon;
-    return cause({ when, state: next.state, entity_id: next.entity_id, name: next.name, ...(typeof icon === 'string' ? { icon } : {}) });
+    return cause({
+      when,
+      state: next.state,
+      entity_id: next.entity_id,
+      name: next.name,
+      ...(typeof icon === 'string' ? { icon } : {}),
+    });
   }
   const entityId = e.data.entity_id;
   if (entityIds && !entityIds.has(String(entityId))) return undefined;
   if (e.event_type === 'automation_triggered') {
-    return { when, name: e.data.name, message: `triggered by ${String(e.data.source ?? 'unknown')}`, source: e.data.source ?? null, entity_id: entityId, context_id: e.context.id, domain: 'automation' };
+    return {
+      when,
+      name: e.data.name,
+      message: `triggered by ${String(e.data.source ?? 'unknown')}`,
+      source: e.data.source ?? null,
+      entity_id: entityId,
+      context_id: e.context.id,
+      domain: 'automation',
+    };
   }
   if (e.event_type === 'logbook_entry') {
-    return cause({ when, name: e.data.name, message: e.data.message, domain: e.data.domain ?? null, entity_id: entityId ?? null });
+    return cause({
+      when,
+      name: e.data.name,
+      message: e.data.message,
+      domain: e.data.domain ?? null,
+      entity_id: entityId ?? null,
+    });
   }
   return undefined;
 }

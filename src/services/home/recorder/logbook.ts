@@ -37,7 +37,13 @@ export async function logbook(store: HomeStore, o: LogbookOptions): Promise<Reco
     const name = typeof attrs.friendly_name === 'string' ? attrs.friendly_name : r.entity_id;
     entries.push({
       t: r.last_updated_ts,
-      entry: { when: iso(r.last_updated_ts), state: r.state, entity_id: r.entity_id, name, ...(typeof attrs.icon === 'string' ? { icon: attrs.icon } : {}) },
+      entry: {
+        when: iso(r.last_updated_ts),
+        state: r.state,
+        entity_id: r.entity_id,
+        name,
+        ...(typeof attrs.icon === 'string' ? { icon: attrs.icon } : {}),
+      },
       contextId: r.context_id,
       userId: r.context_user_id,
     });
@@ -63,7 +69,13 @@ export async function logbook(store: HomeStore, o: LogbookOptions): Promise<Reco
     } else {
       entries.push({
         t: e.time_fired_ts,
-        entry: { when: iso(e.time_fired_ts), name: data.name, message: data.message, domain: data.domain ?? null, entity_id: data.entity_id ?? null },
+        entry: {
+          when: iso(e.time_fired_ts),
+          name: data.name,
+          message: data.message,
+          domain: data.domain ?? null,
+          entity_id: data.entity_id ?? null,
+        },
         contextId: e.context_id,
         userId: e.context_user_id,
       });
@@ -78,11 +90,13 @@ export async function logbook(store: HomeStore, o: LogbookOptions): Promise<Reco
 async function addCauses(store: HomeStore, entries: Entry[]) {
   const ids = [...new Set(entries.map((e) => e.contextId).filter((x): x is string => !!x))];
   const origins = new Map<string, EventRow>();
-  for (const ev of await store.originEvents(ids)) if (ev.context_id && !origins.has(ev.context_id)) origins.set(ev.context_id, ev);
+  for (const ev of await store.originEvents(ids))
+    if (ev.context_id && !origins.has(ev.context_id)) origins.set(ev.context_id, ev);
   // A context without a service call or automation run may have started with a state change (e.g. a device report).
   const stateOrigins = new Map<string, StateRow>();
   const missing = ids.filter((id) => !origins.has(id));
-  for (const r of await store.stateOfContext(missing)) if (r.context_id && !stateOrigins.has(r.context_id)) stateOrigins.set(r.context_id, r);
+  for (const r of await store.stateOfContext(missing))
+    if (r.context_id && !stateOrigins.has(r.context_id)) stateOrigins.set(r.context_id, r);
 
   for (const e of entries) {
     if (e.userId) e.entry.context_user_id = e.userId;
@@ -90,7 +104,11 @@ async function addCauses(store: HomeStore, entries: Entry[]) {
     const ev = origins.get(e.contextId);
     if (ev?.event_type === 'call_service') {
       const data = JSON.parse(ev.data) as Record<string, unknown>;
-      Object.assign(e.entry, { context_event_type: 'call_service', context_domain: data.domain, context_service: data.service });
+      Object.assign(e.entry, {
+        context_event_type: 'call_service',
+        context_domain: data.domain,
+        context_service: data.service,
+      });
     } else if (ev?.event_type === 'automation_triggered') {
       const data = JSON.parse(ev.data) as Record<string, unknown>;
       if (data.entity_id === e.entry.entity_id && e.entry.domain === 'automation') continue;
@@ -107,7 +125,11 @@ async function addCauses(store: HomeStore, entries: Entry[]) {
       const st = stateOrigins.get(e.contextId);
       if (st && st.entity_id !== e.entry.entity_id) {
         const attrs = JSON.parse(st.attributes) as Record<string, unknown>;
-        Object.assign(e.entry, { context_entity_id: st.entity_id, context_entity_id_name: attrs.friendly_name ?? st.entity_id, context_state: st.state });
+        Object.assign(e.entry, {
+          context_entity_id: st.entity_id,
+          context_entity_id_name: attrs.friendly_name ?? st.entity_id,
+          context_state: st.state,
+        });
       }
     }
   }
@@ -121,7 +143,16 @@ export function registerLogbookService(home: Home): void {
     description: 'Creates a custom entry in the logbook.',
     fields: { name: required(str()), message: required(str()), entity_id: str(), domain: str() },
     run: (d, ctx) => {
-      home.fire('logbook_entry', { name: d.name, message: d.message, domain: d.domain ?? (typeof d.entity_id === 'string' ? d.entity_id.split('.')[0] : null), entity_id: d.entity_id ?? null }, ctx.context);
+      home.fire(
+        'logbook_entry',
+        {
+          name: d.name,
+          message: d.message,
+          domain: d.domain ?? (typeof d.entity_id === 'string' ? d.entity_id.split('.')[0] : null),
+          entity_id: d.entity_id ?? null,
+        },
+        ctx.context,
+      );
     },
   });
 }

@@ -11,7 +11,13 @@ import type { Batch, HomeStore } from '../store/index.js';
 import { eventRow, stateRow } from '../store/rows.js';
 
 /** Events the recorder does not keep (state changes are kept as state rows instead). */
-const NOT_RECORDED = new Set(['state_changed', 'state_reported', 'time_changed', 'service_registered', 'component_loaded']);
+const NOT_RECORDED = new Set([
+  'state_changed',
+  'state_reported',
+  'time_changed',
+  'service_registered',
+  'component_loaded',
+]);
 
 interface Deferred {
   promise: Promise<void>;
@@ -88,7 +94,16 @@ export class Persister {
         await this.store.write(batch);
         done.resolve();
       } catch (err) {
-        this.logger.error({ err, service: 'home', entities: batch.entities.size, states: batch.states.length, events: batch.events.length }, 'home: writing to the database failed');
+        this.logger.error(
+          {
+            err,
+            service: 'home',
+            entities: batch.entities.size,
+            states: batch.states.length,
+            events: batch.events.length,
+          },
+          'home: writing to the database failed',
+        );
         done.reject(err);
       }
     })();

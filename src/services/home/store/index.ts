@@ -32,7 +32,9 @@ export class HomeStore {
     const embedded = this.sqlite((st) => st.write(b));
     if (embedded) return embedded;
     await this.k.transaction().execute(async (trx) => {
-      const upserts = [...b.entities].filter(([, j]) => j !== null).map(([entity_id, data]) => ({ entity_id, data: data! }));
+      const upserts = [...b.entities]
+        .filter(([, j]) => j !== null)
+        .map(([entity_id, data]) => ({ entity_id, data: data! }));
       const deletes = [...b.entities].filter(([, j]) => j === null).map(([id]) => id);
       for (let i = 0; i < upserts.length; i += CHUNK) {
         await trx
@@ -44,13 +46,23 @@ export class HomeStore {
             oc
               .column('entity_id')
               .doUpdateSet((eb) => ({ data: eb.ref('excluded.data') }))
-              .where(sql<boolean>`(excluded.data::json->>'last_updated') >= (home_entities.data::json->>'last_updated')`),
+              .where(
+                sql<boolean>`(excluded.data::json->>'last_updated') >= (home_entities.data::json->>'last_updated')`,
+              ),
           )
           .execute();
       }
       if (deletes.length) await trx.deleteFrom('home_entities').where('entity_id', 'in', deletes).execute();
-      for (let i = 0; i < b.states.length; i += CHUNK) await trx.insertInto('home_states').values(b.states.slice(i, i + CHUNK)).execute();
-      for (let i = 0; i < b.events.length; i += CHUNK) await trx.insertInto('home_events').values(b.events.slice(i, i + CHUNK)).execute();
+      for (let i = 0; i < b.states.length; i += CHUNK)
+        await trx
+          .insertInto('home_states')
+          .values(b.states.slice(i, i + CHUNK))
+          .execute();
+      for (let i = 0; i < b.events.length; i += CHUNK)
+        await trx
+          .insertInto('home_events')
+          .values(b.events.slice(i, i + CHUNK))
+          .execute();
     });
   }
 
@@ -76,7 +88,9 @@ export class HomeStore {
 
   /** Rows of an entity after `start` up to `end`, ascending; only state-string changes when asked. */
   async statesBetween(entityId: string, start: number, end: number, stateChangesOnly: boolean): Promise<StateRow[]> {
-    const embedded = this.sqlite((st) => (stateChangesOnly ? st.betweenChanges : st.between).all(entityId, start, end) as StateRow[]);
+    const embedded = this.sqlite(
+      (st) => (stateChangesOnly ? st.betweenChanges : st.between).all(entityId, start, end) as StateRow[],
+    );
     if (embedded) return embedded;
     let q = this.k
       .selectFrom('home_states')
@@ -89,7 +103,11 @@ export class HomeStore {
   }
 
   /** State-string changes in a time range, for the logbook. */
-  async stateChanges(start: number, end: number, filter: { entityIds?: string[]; contextId?: string }): Promise<StateRow[]> {
+  async stateChanges(
+    start: number,
+    end: number,
+    filter: { entityIds?: string[]; contextId?: string },
+  ): Promise<StateRow[]> {
     let q = this.k
       .selectFrom('home_states')
       .selectAll()
@@ -102,7 +120,12 @@ export class HomeStore {
   }
 
   async eventsOfTypes(start: number, end: number, types: string[], contextId?: string): Promise<EventRow[]> {
-    let q = this.k.selectFrom('home_events').selectAll().where('time_fired_ts', '>=', start).where('time_fired_ts', '<', end).where('event_type', 'in', types);
+    let q = this.k
+      .selectFrom('home_events')
+      .selectAll()
+      .where('time_fired_ts', '>=', start)
+      .where('time_fired_ts', '<', end)
+      .where('event_type', 'in', types);
     if (contextId) q = q.where('context_id', '=', contextId);
     return q.orderBy('time_fired_ts').limit(100_000).execute();
   }
@@ -126,7 +149,12 @@ export class HomeStore {
 
   async stateOfContext(contextIds: string[]): Promise<StateRow[]> {
     if (!contextIds.length) return [];
-    return this.k.selectFrom('home_states').selectAll().where('context_id', 'in', contextIds.slice(0, CHUNK)).orderBy('last_updated_ts').execute();
+    return this.k
+      .selectFrom('home_states')
+      .selectAll()
+      .where('context_id', 'in', contextIds.slice(0, CHUNK))
+      .orderBy('last_updated_ts')
+      .execute();
   }
 
   /** Deletes recorder rows older than `before` (epoch seconds); returns how many. */

@@ -27,5 +27,22 @@ export interface HomeTables {
   home_automations: { id: string; config: string | null; updated_at: string };
 }
 
-export const STATE_COLUMNS = ['entity_id', 'state', 'attributes', 'last_changed_ts', 'last_updated_ts', 'context_id', 'context_user_id', 'context_parent_id'] as const;
-export const EVENT_COLUMNS = ['event_type', 'data', 'origin', 'time_fired_ts', 'context_id', 'context_user_id', 'context_parent_id'] as const;
+export const STATE_COLUMNS = [
+  'entity_id',
+  'state',
+  'attributes',
+  'last_changed_ts',
+  'last_updated_ts',
+  'context_id',
+  'context_user_id',
+  'context_parent_id',
+] as const;
+export const EVENT_COLUMNS = [
+  'event_type',
+  'data',
+  'origin',
+  'time_fired_ts',
+  'context_id',
+  'context_user_id',
+  'context_parent_id',
+] as const;

@@ -2,7 +2,17 @@
 // timedelta(), a state's last_changed): attributes, methods, str(), arithmetic and comparison.
 // A datetime is an epoch time in microseconds plus the time zone its fields are shown in.
 import { parseIsoUs } from '../core/time.js';
-import { bool, FunctionValue, type Kwargs, num, ObjectValue, type RV, str, TemplateTypeError, toNumber } from './runtime.js';
+import {
+  bool,
+  FunctionValue,
+  type Kwargs,
+  num,
+  ObjectValue,
+  type RV,
+  str,
+  TemplateTypeError,
+  toNumber,
+} from './runtime.js';
 
 export class TemplateValueError extends Error {
   override name = 'ValueError';
@@ -21,7 +31,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     formatters.set(tz, f);
   }
   return f;
@@ -45,19 +64,52 @@ export function fieldsOf(us: number, tz: string): Fields {
   const microsecond = us - Math.floor(us / 1_000_000) * 1_000_000;
   if (tz === 'UTC') {
     const d = new Date(ms);
-    return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), microsecond, offset: 0 };
+    return {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      hour: d.getUTCHours(),
+      minute: d.getUTCMinutes(),
+      second: d.getUTCSeconds(),
+      microsecond,
+      offset: 0,
+    };
   }
   const p: Record<string, number> = {};
-  for (const part of formatter(tz).formatToParts(new Date(ms))) if (part.type !== 'literal') p[part.type] = Number(part.value);
+  for (const part of formatter(tz).formatToParts(new Date(ms)))
+    if (part.type !== 'literal') p[part.type] = Number(part.value);
   const wall = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
   const offset = Math.round((wall - Math.floor(ms / 1000) * 1000) / 60_000);
-  return { year: p.year!, month: p.month!, day: p.day!, hour: p.hour!, minute: p.minute!, second: p.second!, microsecond, offset };
+  return {
+    year: p.year!,
+    month: p.month!,
+    day: p.day!,
+    hour: p.hour!,
+    minute: p.minute!,
+    second: p.second!,
+    microsecond,
+    offset,
+  };
 }
 
 const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
-const offsetText = (min: number, colon = true) => `${min < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(min) / 60))}${colon ? ':' : ''}${pad(Math.abs(min) % 60)}`;
+const offsetText = (min: number, colon = true) =>
+  `${min < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(min) / 60))}${colon ? ':' : ''}${pad(Math.abs(min) % 60)}`;
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 /** Monday = 0, as Python's weekday(). */
 const weekday = (f: Fields) => (new Date(Date.UTC(f.year, f.month - 1, f.day)).getUTCDay() + 6) % 7;
 
@@ -121,14 +173,38 @@ export class DateTimeValue extends ObjectValue {
     const f = (this.fields = fieldsOf(us, tz));
     const m = this.value as Map<string, RV>;
     for (const k of ['year', 'month', 'day', 'hour', 'minute', 'second', 'microsecond'] as const) m.set(k, num(f[k]));
-    m.set('isoformat', fnValue(() => str(this.iso('T'))));
-    m.set('timestamp', fnValue(() => num(us / 1e6, true)));
-    m.set('strftime', fnValue(([fmt]) => str(strftime(f, String(fmt?.value ?? ''), tz))));
-    m.set('weekday', fnValue(() => num(weekday(f))));
-    m.set('isoweekday', fnValue(() => num(weekday(f) + 1)));
-    m.set('date', fnValue(() => str(`${f.year}-${pad(f.month)}-${pad(f.day)}`)));
-    m.set('replace', fnValue((_a, kw) => this.replaced(kw)));
-    m.set('astimezone', fnValue(() => this));
+    m.set(
+      'isoformat',
+      fnValue(() => str(this.iso('T'))),
+    );
+    m.set(
+      'timestamp',
+      fnValue(() => num(us / 1e6, true)),
+    );
+    m.set(
+      'strftime',
+      fnValue(([fmt]) => str(strftime(f, String(fmt?.value ?? ''), tz))),
+    );
+    m.set(
+      'weekday',
+      fnValue(() => num(weekday(f))),
+    );
+    m.set(
+      'isoweekday',
+      fnValue(() => num(weekday(f) + 1)),
+    );
+    m.set(
+      'date',
+      fnValue(() => str(`${f.year}-${pad(f.month)}-${pad(f.day)}`)),
+    );
+    m.set(
+      'replace',
+      fnValue((_a, kw) => this.replaced(kw)),
+    );
+    m.set(
+      'astimezone',
+      fnValue(() => this),
+    );
   }
 
   iso(sep: string): string {
@@ -171,7 +247,10 @@ export class TimeDeltaValue extends ObjectValue {
     m.set('days', num(days));
     m.set('seconds', num(Math.floor(rest / 1e6)));
     m.set('microseconds', num(rest % 1e6));
-    m.set('total_seconds', fnValue(() => num(us / 1e6, true)));
+    m.set(
+      'total_seconds',
+      fnValue(() => num(us / 1e6, true)),
+    );
   }
 
   /** Python's str(timedelta): "1 day, 2:03:04" or "0:05:00". */
@@ -189,7 +268,15 @@ export class TimeDeltaValue extends ObjectValue {
   }
 }
 
-const UNITS_US: Record<string, number> = { weeks: 604_800e6, days: 86_400e6, hours: 3_600e6, minutes: 60e6, seconds: 1e6, milliseconds: 1e3, microseconds: 1 };
+const UNITS_US: Record<string, number> = {
+  weeks: 604_800e6,
+  days: 86_400e6,
+  hours: 3_600e6,
+  minutes: 60e6,
+  seconds: 1e6,
+  milliseconds: 1e3,
+  microseconds: 1,
+};
 
 /** timedelta(days=0, seconds=0, microseconds=0, milliseconds=0, minutes=0, hours=0, weeks=0) */
 export function timedelta(args: RV[], kw: Kwargs): RV {
@@ -197,7 +284,8 @@ export function timedelta(args: RV[], kw: Kwargs): RV {
   let us = 0;
   const add = (unit: string, v: RV) => {
     const n = toNumber(v);
-    if (n === undefined || !Number.isFinite(n)) throw new TemplateTypeError(`unsupported type for timedelta ${unit} component: ${String(v.value)}`);
+    if (n === undefined || !Number.isFinite(n))
+      throw new TemplateTypeError(`unsupported type for timedelta ${unit} component: ${String(v.value)}`);
     us += n * UNITS_US[unit]!;
   };
   args.forEach((v, i) => order[i] && add(order[i]!, v));
@@ -218,7 +306,8 @@ export function toDateTime(v: RV, tz: string): DateTimeValue | undefined {
     const n = toNumber(v);
     return n !== undefined && Number.isFinite(n) ? new DateTimeValue(Math.round(n * 1e6), 'UTC') : undefined;
   }
-  if (v.type === 'IntegerValue' || v.type === 'FloatValue') return Number.isFinite(v.value) ? new DateTimeValue(Math.round((v.value as number) * 1e6), 'UTC') : undefined;
+  if (v.type === 'IntegerValue' || v.type === 'FloatValue')
+    return Number.isFinite(v.value) ? new DateTimeValue(Math.round((v.value as number) * 1e6), 'UTC') : undefined;
   return undefined;
 }
 
@@ -232,7 +321,20 @@ export function dateArithmetic(op: string, a: RV, b: RV): RV | undefined {
   const usA = (dtA ?? tdA)?.us;
   const usB = (dtB ?? tdB)?.us;
   const compare = (x: number, y: number): RV | undefined => {
-    const r = op === '<' ? x < y : op === '>' ? x > y : op === '<=' ? x <= y : op === '>=' ? x >= y : op === '==' ? x === y : op === '!=' ? x !== y : undefined;
+    const r =
+      op === '<'
+        ? x < y
+        : op === '>'
+          ? x > y
+          : op === '<='
+            ? x <= y
+            : op === '>='
+              ? x >= y
+              : op === '=='
+                ? x === y
+                : op === '!='
+                  ? x !== y
+                  : undefined;
     return r === undefined ? undefined : bool(r);
   };
   if (usA !== undefined && usB !== undefined && !!dtA === !!dtB) {
@@ -244,10 +346,14 @@ export function dateArithmetic(op: string, a: RV, b: RV): RV | undefined {
   if (op === '+' && tdA && dtB) return new DateTimeValue(dtB.us + tdA.us, dtB.tz);
   if (op === '-' && dtA && tdB) return new DateTimeValue(dtA.us - tdB.us, dtA.tz);
   if (op === '-' && dtA && dtB) return new TimeDeltaValue(dtA.us - dtB.us);
-  if (tdA && tdB && (op === '+' || op === '-')) return new TimeDeltaValue(op === '+' ? tdA.us + tdB.us : tdA.us - tdB.us);
-  if (tdA && (op === '*' || op === '/') && (b.type === 'IntegerValue' || b.type === 'FloatValue')) return new TimeDeltaValue(Math.round(op === '*' ? tdA.us * b.value : tdA.us / b.value));
+  if (tdA && tdB && (op === '+' || op === '-'))
+    return new TimeDeltaValue(op === '+' ? tdA.us + tdB.us : tdA.us - tdB.us);
+  if (tdA && (op === '*' || op === '/') && (b.type === 'IntegerValue' || b.type === 'FloatValue'))
+    return new TimeDeltaValue(Math.round(op === '*' ? tdA.us * b.value : tdA.us / b.value));
   if (tdA && tdB && op === '/') return num(tdA.us / tdB.us, true);
-  throw new TemplateTypeError(`unsupported operand type(s) for ${op}: '${(a as { pyType?: string }).pyType ?? a.type}' and '${(b as { pyType?: string }).pyType ?? b.type}'`);
+  throw new TemplateTypeError(
+    `unsupported operand type(s) for ${op}: '${(a as { pyType?: string }).pyType ?? a.type}' and '${(b as { pyType?: string }).pyType ?? b.type}'`,
+  );
 }
 
 /** HA's relative_time: the age of a past datetime in its largest unit ("2 hours"); a future one is returned as it is. */

@@ -13,7 +13,26 @@
 import { Environment, Interpreter, parse, tokenize } from '@huggingface/jinja';
 import { boundedReplace, FUNCTIONS, type RenderScope } from './functions.js';
 import { dateArithmetic } from './datetime.js';
-import { bool, FunctionValue, isList, num, TemplateLimitError, isNone, isStr, isUndef, iterate, type Kwargs, list, pyStr, type RV, str, TemplateTypeError, toJs, typeName, undef } from './runtime.js';
+import {
+  bool,
+  FunctionValue,
+  isList,
+  num,
+  TemplateLimitError,
+  isNone,
+  isStr,
+  isUndef,
+  iterate,
+  type Kwargs,
+  list,
+  pyStr,
+  type RV,
+  str,
+  TemplateTypeError,
+  toJs,
+  typeName,
+  undef,
+} from './runtime.js';
 import { newRenderInfo, type RenderInfo, StatesNamespace, toTemplateValue } from './states.js';
 import type { TemplateWorld } from './world.js';
 
@@ -24,7 +43,12 @@ export interface TemplateLimits {
   maxItems: number;
 }
 
-export const DEFAULT_LIMITS: TemplateLimits = { maxSteps: 250_000, maxMs: 250, maxOutput: 256 * 1024, maxItems: 10_000 };
+export const DEFAULT_LIMITS: TemplateLimits = {
+  maxSteps: 250_000,
+  maxMs: 250,
+  maxOutput: 256 * 1024,
+  maxItems: 10_000,
+};
 
 /** A template that does not compile or render. Its message is HA's: "<ErrorType>: <detail>". */
 export class TemplateError extends Error {
@@ -93,12 +117,18 @@ function describe(node: Node): string {
 }
 
 function sameValue(a: RV, b: RV): boolean {
-  if (a.type === 'IntegerValue' || a.type === 'FloatValue' || a.type === 'StringValue' || a.type === 'BooleanValue') return a.value === b.value;
+  if (a.type === 'IntegerValue' || a.type === 'FloatValue' || a.type === 'StringValue' || a.type === 'BooleanValue')
+    return a.value === b.value;
   if (isNone(a) || isUndef(a)) return a.type === b.type;
   return JSON.stringify(toJs(a)) === JSON.stringify(toJs(b));
 }
 
-export function renderTemplate(source: string, world: TemplateWorld, variables: Record<string, unknown> = {}, limits: TemplateLimits = DEFAULT_LIMITS): Rendered {
+export function renderTemplate(
+  source: string,
+  world: TemplateWorld,
+  variables: Record<string, unknown> = {},
+  limits: TemplateLimits = DEFAULT_LIMITS,
+): Rendered {
   const program = compileTemplate(source);
   const info = newRenderInfo();
   const statesNs = new StatesNamespace(world, info);
@@ -123,23 +153,43 @@ export function renderTemplate(source: string, world: TemplateWorld, variables: 
     const mine = FUNCTIONS[name];
     if (mine?.filter) return mine.impl([value, ...args], kwargs, scope);
     const operand = (value as { iterableItems?: boolean }).iterableItems ? list(iterate(value)) : value;
-    const argNodes = [...args.map(valueNode), ...[...kwargs].map(([k, v]) => ({ type: 'KeywordArgumentExpression', key: { type: 'Identifier', value: k }, value: valueNode(v) }))];
-    const filterNode = argNodes.length ? { type: 'CallExpression', callee: { type: 'Identifier', value: name }, args: argNodes } : { type: 'Identifier', value: name };
+    const argNodes = [
+      ...args.map(valueNode),
+      ...[...kwargs].map(([k, v]) => ({
+        type: 'KeywordArgumentExpression',
+        key: { type: 'Identifier', value: k },
+        value: valueNode(v),
+      })),
+    ];
+    const filterNode = argNodes.length
+      ? { type: 'CallExpression', callee: { type: 'Identifier', value: name }, args: argNodes }
+      : { type: 'Identifier', value: name };
     try {
       return base.applyFilter.call(interp, operand, filterNode, env);
     } catch (err) {
-      if (/^Unknown (\w+ )?filter/.test((err as Error).message)) throw new TemplateError(`TemplateAssertionError: No filter named '${name}'.`);
+      if (/^Unknown (\w+ )?filter/.test((err as Error).message))
+        throw new TemplateError(`TemplateAssertionError: No filter named '${name}'.`);
       throw err;
     }
   };
-  const scope: RenderScope = { world, info, states: statesNs, source, maxItems: limits.maxItems, applyTest, applyFilter };
+  const scope: RenderScope = {
+    world,
+    info,
+    states: statesNs,
+    source,
+    maxItems: limits.maxItems,
+    applyTest,
+    applyFilter,
+  };
 
   env.variables.set('states', statesNs);
   for (const [k, v] of Object.entries(variables)) env.variables.set(k, toTemplateValue(v));
 
   const check = (v: RV): RV => {
-    if (isStr(v) && (v.value as string).length > limits.maxOutput) throw overLimit(`a text longer than ${limits.maxOutput} characters`);
-    if (isList(v) && (v.value as RV[]).length > limits.maxItems) throw overLimit(`a list longer than ${limits.maxItems} items`);
+    if (isStr(v) && (v.value as string).length > limits.maxOutput)
+      throw overLimit(`a text longer than ${limits.maxOutput} characters`);
+    if (isList(v) && (v.value as RV[]).length > limits.maxItems)
+      throw overLimit(`a list longer than ${limits.maxItems} items`);
     return v;
   };
 
@@ -159,18 +209,31 @@ export function renderTemplate(source: string, world: TemplateWorld, variables: 
       case 'MemberExpression': {
         const object = interp.evaluate(node.object, e);
         if (isUndef(object)) throw new UndefinedError(`'${describe(node.object)}' is undefined`);
-        if (isNone(object)) throw new UndefinedError(`'None' has no attribute '${node.computed ? '[…]' : node.property.value}'`);
+        if (isNone(object))
+          throw new UndefinedError(`'None' has no attribute '${node.computed ? '[…]' : node.property.value}'`);
         return check(base.evaluateMemberExpression.call(interp, { ...node, object: valueNode(object) }, e));
       }
       case 'CallExpression': {
         // 'text'.replace(old, new): bounded like the replace filter (a replacement can multiply a text).
-        if (node.callee.type === 'MemberExpression' && !node.callee.computed && node.callee.property.value === 'replace') {
+        if (
+          node.callee.type === 'MemberExpression' &&
+          !node.callee.computed &&
+          node.callee.property.value === 'replace'
+        ) {
           const object = interp.evaluate(node.callee.object, e);
           if (isStr(object)) {
             const [args] = interp.evaluateArguments(node.args, e);
-            return str(boundedReplace(object.value as string, pyStr(args[0] ?? undef()), pyStr(args[1] ?? undef()), args[2]));
+            return str(
+              boundedReplace(object.value as string, pyStr(args[0] ?? undef()), pyStr(args[1] ?? undef()), args[2]),
+            );
           }
-          return check(base.evaluateCallExpression.call(interp, { ...node, callee: { ...node.callee, object: valueNode(object) } }, e));
+          return check(
+            base.evaluateCallExpression.call(
+              interp,
+              { ...node, callee: { ...node.callee, object: valueNode(object) } },
+              e,
+            ),
+          );
         }
         const fn = interp.evaluate(node.callee, e);
         if (fn instanceof StatesNamespace) return fn.call(interp.evaluateArguments(node.args, e)[0]);
@@ -181,7 +244,8 @@ export function renderTemplate(source: string, world: TemplateWorld, variables: 
         const operand = interp.evaluate(node.operand, e);
         const f = node.filter as Node;
         const name = f.type === 'Identifier' ? (f.value as string) : (f.callee.value as string);
-        const [args, kwargs] = f.type === 'CallExpression' ? interp.evaluateArguments(f.args, e) : [[], new Map<string, RV>()];
+        const [args, kwargs] =
+          f.type === 'CallExpression' ? interp.evaluateArguments(f.args, e) : [[], new Map<string, RV>()];
         return check(applyFilter(name, operand, args, kwargs));
       }
       case 'TestExpression': {
@@ -198,14 +262,19 @@ export function renderTemplate(source: string, world: TemplateWorld, variables: 
         if (dated) return dated;
         if (op === '==' || op === '!=') return bool(sameValue(left, right) === (op === '=='));
         if ((op === 'in' || op === 'not in') && (right as { iterableItems?: boolean }).iterableItems) {
-          const found = iterate(right).some((x) => (x as { state?: { entity_id: string } }).state?.entity_id === left.value || x.value === left.value);
+          const found = iterate(right).some(
+            (x) => (x as { state?: { entity_id: string } }).state?.entity_id === left.value || x.value === left.value,
+          );
           return bool(found === (op === 'in'));
         }
         if (op === '*' && isStr(left) && right.type === 'IntegerValue') {
-          if ((left.value as string).length * Math.max(0, right.value as number) > limits.maxOutput) throw overLimit(`a text longer than ${limits.maxOutput} characters`);
+          if ((left.value as string).length * Math.max(0, right.value as number) > limits.maxOutput)
+            throw overLimit(`a text longer than ${limits.maxOutput} characters`);
           return str((left.value as string).repeat(Math.max(0, right.value as number)));
         }
-        return check(base.evaluateBinaryExpression.call(interp, { ...node, left: valueNode(left), right: valueNode(right) }, e));
+        return check(
+          base.evaluateBinaryExpression.call(interp, { ...node, left: valueNode(left), right: valueNode(right) }, e),
+        );
       }
       default:
         return check((base.evaluate as Internals['evaluate']).call(interp, node, e));
@@ -242,14 +311,23 @@ let active: RenderScope | undefined;
 
 /** HA's global functions, made once: they act on the render under way. */
 const globals = new Environment();
-for (const [k, v] of [['true', true], ['false', false], ['none', null], ['True', true], ['False', false], ['None', null]] as const) globals.set(k, v);
+for (const [k, v] of [
+  ['true', true],
+  ['false', false],
+  ['none', null],
+  ['True', true],
+  ['False', false],
+  ['None', null],
+] as const)
+  globals.set(k, v);
 for (const [name, entry] of Object.entries(FUNCTIONS)) {
   if (!entry.global) continue;
   globals.variables.set(
     name,
     new FunctionValue((raw: RV[]) => {
       const last = raw[raw.length - 1];
-      if (last && last.type === 'KeywordArgumentsValue') return entry.impl(raw.slice(0, -1), last.value as Kwargs, active!);
+      if (last && last.type === 'KeywordArgumentsValue')
+        return entry.impl(raw.slice(0, -1), last.value as Kwargs, active!);
       return entry.impl(raw, new Map(), active!);
     }),
   );

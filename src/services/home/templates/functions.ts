@@ -3,7 +3,16 @@
 // (`float(x, 0)` and `x | float(0)`); a few are tests too (`x is is_state('on')`). Each entry
 // says which it is. What a render looks at is recorded in the scope's RenderInfo.
 import { slugify } from '../core/state.js';
-import { DateTimeValue, fieldsOf, relativeTime, strftime, TemplateValueError, TimeDeltaValue, timedelta, toDateTime } from './datetime.js';
+import {
+  DateTimeValue,
+  fieldsOf,
+  relativeTime,
+  strftime,
+  TemplateValueError,
+  TimeDeltaValue,
+  timedelta,
+  toDateTime,
+} from './datetime.js';
 import { compileRegex, regexSubject, translateReplacement } from './regex.js';
 import {
   bool,
@@ -58,11 +67,14 @@ interface Entry {
 
 /** Argument i, or keyword `name`, or undefined. */
 const arg = (args: RV[], kw: Kwargs, i: number, name: string): RV | undefined => args[i] ?? kw.get(name);
-const text = (v: RV | undefined) => (v === undefined || isUndef(v) || isNone(v) ? '' : isStr(v) ? (v.value as string) : pyStr(v));
+const text = (v: RV | undefined) =>
+  v === undefined || isUndef(v) || isNone(v) ? '' : isStr(v) ? (v.value as string) : pyStr(v);
 const truthy = (v: RV | undefined) => !!v && v.__bool__().value;
 
 function noDefault(name: string, value: RV, scope: RenderScope): never {
-  throw new TemplateValueError(`Template error: ${name} got invalid input '${pyStr(value)}' when rendering template '${scope.source}' but no default was specified`);
+  throw new TemplateValueError(
+    `Template error: ${name} got invalid input '${pyStr(value)}' when rendering template '${scope.source}' but no default was specified`,
+  );
 }
 
 /** Entity ids named by a value: a string, a state object, or a list of them. */
@@ -109,7 +121,9 @@ function hasValue(args: RV[], _kw: Kwargs, scope: RenderScope): RV {
 /** expand(*entities): states of the entities (and of groups' members), sorted, without duplicates. */
 function expand(args: RV[], _kw: Kwargs, scope: RenderScope): RV {
   const found = new Map<string, StateValue>();
-  const pending = args.flatMap((a) => (isList(a) || a.type === 'AllStates' || (a as { iterableItems?: boolean }).iterableItems ? iterate(a) : [a]));
+  const pending = args.flatMap((a) =>
+    isList(a) || a.type === 'AllStates' || (a as { iterableItems?: boolean }).iterableItems ? iterate(a) : [a],
+  );
   let guard = 0;
   while (pending.length && guard++ < scope.maxItems) {
     const v = pending.shift()!;
@@ -167,7 +181,14 @@ function round(args: RV[], kw: Kwargs, scope: RenderScope): RV {
   const n = toNumber(v);
   if (n === undefined) return arg(args, kw, 3, 'default') ?? noDefault('round', v, scope);
   const m = 10 ** precision;
-  const r = method === 'ceil' ? Math.ceil(n * m) / m : method === 'floor' ? Math.floor(n * m) / m : method === 'half' ? Math.round(n * 2) / 2 : roundHalfEven(n, precision);
+  const r =
+    method === 'ceil'
+      ? Math.ceil(n * m) / m
+      : method === 'floor'
+        ? Math.floor(n * m) / m
+        : method === 'half'
+          ? Math.round(n * 2) / 2
+          : roundHalfEven(n, precision);
   return precision === 0 && method !== 'half' ? num(r) : num(r, true);
 }
 
@@ -210,7 +231,8 @@ function iif(args: RV[], kw: Kwargs): RV {
 function compareValues(a: RV, b: RV): number {
   const x = (a as { us?: number }).us ?? a.value;
   const y = (b as { us?: number }).us ?? b.value;
-  if (typeof x !== typeof y && !(isNum(a) && isNum(b))) throw new TemplateTypeError(`'<' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
+  if (typeof x !== typeof y && !(isNum(a) && isNum(b)))
+    throw new TemplateTypeError(`'<' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
@@ -252,7 +274,11 @@ function selectAttr(keep: boolean): Impl {
 function select(keep: boolean): Impl {
   return (args, _kw, scope) => {
     const [seq, test, ...rest] = args;
-    return list(iterate(seq ?? undef()).filter((item) => (test ? scope.applyTest(text(test), item, rest) : truthy(item)) === keep));
+    return list(
+      iterate(seq ?? undef()).filter(
+        (item) => (test ? scope.applyTest(text(test), item, rest) : truthy(item)) === keep,
+      ),
+    );
   };
 }
 
@@ -262,10 +288,12 @@ function mapFilter(args: RV[], kw: Kwargs, scope: RenderScope): RV {
   const attribute = kw.get('attribute');
   if (attribute) {
     const d = kw.get('default');
-    return list(items.map((i) => {
-      const v = attributeOf(i, text(attribute), scope);
-      return isUndef(v) && d ? d : v;
-    }));
+    return list(
+      items.map((i) => {
+        const v = attributeOf(i, text(attribute), scope);
+        return isUndef(v) && d ? d : v;
+      }),
+    );
   }
   if (!name) throw new TemplateTypeError('map needs a filter name or attribute=');
   const filterKw = new Map(kw);
@@ -278,9 +306,18 @@ function toJson(args: RV[], kw: Kwargs): RV {
   const sortKeys = truthy(kw.get('sort_keys'));
   const pretty = truthy(kw.get('pretty_print'));
   const sorted = (x: unknown): unknown =>
-    Array.isArray(x) ? x.map(sorted) : x && typeof x === 'object' ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sorted((x as Record<string, unknown>)[k])])) : x;
+    Array.isArray(x)
+      ? x.map(sorted)
+      : x && typeof x === 'object'
+        ? Object.fromEntries(
+            Object.keys(x)
+              .sort()
+              .map((k) => [k, sorted((x as Record<string, unknown>)[k])]),
+          )
+        : x;
   let out = JSON.stringify(sortKeys ? sorted(v) : v, null, pretty ? 2 : undefined) ?? 'null';
-  if (truthy(kw.get('ensure_ascii'))) out = out.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (truthy(kw.get('ensure_ascii')))
+    out = out.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return str(out);
 }
 
@@ -296,7 +333,11 @@ function fromJson(args: RV[], kw: Kwargs, scope: RenderScope): RV {
 function regexMatch(anchored: boolean): Impl {
   return (args, kw) => {
     const subject = regexSubject(text(args[0]));
-    const re = compileRegex(text(arg(args, kw, 1, 'find')), truthy(arg(args, kw, 2, 'ignorecase')), anchored ? 'y' : '');
+    const re = compileRegex(
+      text(arg(args, kw, 1, 'find')),
+      truthy(arg(args, kw, 2, 'ignorecase')),
+      anchored ? 'y' : '',
+    );
     return bool(re.test(subject));
   };
 }
@@ -306,7 +347,10 @@ function regexReplace(args: RV[], kw: Kwargs): RV {
   const re = compileRegex(text(arg(args, kw, 1, 'find')), truthy(arg(args, kw, 3, 'ignorecase')), 'g');
   const replacement = translateReplacement(text(arg(args, kw, 2, 'replace')));
   const matches = subject.match(re)?.length ?? 0;
-  if (subject.length + matches * replacement.length > MAX_TEXT) throw new TemplateLimitError(`template stopped: regex_replace would make a text longer than ${MAX_TEXT} characters`);
+  if (subject.length + matches * replacement.length > MAX_TEXT)
+    throw new TemplateLimitError(
+      `template stopped: regex_replace would make a text longer than ${MAX_TEXT} characters`,
+    );
   return str(subject.replace(re, replacement));
 }
 
@@ -336,10 +380,12 @@ function rangeFn(args: RV[], _kw: Kwargs, scope: RenderScope): RV {
   const [start, stop, step] = n.length === 1 ? [0, n[0]!, 1] : [n[0]!, n[1]!, n[2] ?? 1];
   if (!step) throw new TemplateValueError('range() arg 3 must not be zero');
   const count = Math.max(0, Math.ceil((stop - start) / step));
-  if (count > scope.maxItems) throw new TemplateLimitError(`range() of ${count} items is more than this server allows in a template (${scope.maxItems})`);
+  if (count > scope.maxItems)
+    throw new TemplateLimitError(
+      `range() of ${count} items is more than this server allows in a template (${scope.maxItems})`,
+    );
   return list(Array.from({ length: count }, (_x, i) => num(start + i * step)));
 }
-
 
 const registry = (scope: RenderScope) => scope.world.registry;
 
@@ -348,8 +394,12 @@ export function boundedReplace(subject: string, find: string, replacement: strin
   const max = count && isNum(count) && (count.value as number) >= 0 ? (count.value as number) : Infinity;
   const occurrences = find === '' ? subject.length + 1 : subject.split(find).length - 1;
   const n = Math.min(max, occurrences);
-  if (subject.length + n * (replacement.length - find.length) > MAX_TEXT) throw new TemplateLimitError(`template stopped: replace would make a text longer than ${MAX_TEXT} characters`);
-  if (n === occurrences) return find === '' ? replacement + Array.from(subject).join(replacement) + (subject ? replacement : '') : subject.split(find).join(replacement);
+  if (subject.length + n * (replacement.length - find.length) > MAX_TEXT)
+    throw new TemplateLimitError(`template stopped: replace would make a text longer than ${MAX_TEXT} characters`);
+  if (n === occurrences)
+    return find === ''
+      ? replacement + Array.from(subject).join(replacement) + (subject ? replacement : '')
+      : subject.split(find).join(replacement);
   let out = subject;
   let from = 0;
   for (let i = 0; i < n; i++) {
@@ -368,7 +418,11 @@ export const FUNCTIONS: Record<string, Entry> = {
   is_state_attr: { global: true, filter: true, test: true, impl: isStateAttr },
   has_value: { global: true, filter: true, test: true, impl: hasValue },
   expand: { global: true, filter: true, impl: expand },
-  area_entities: { global: true, filter: true, impl: (args, _kw, scope) => list(registry(scope).areaEntities(text(args[0])).map(str)) },
+  area_entities: {
+    global: true,
+    filter: true,
+    impl: (args, _kw, scope) => list(registry(scope).areaEntities(text(args[0])).map(str)),
+  },
   area_name: {
     global: true,
     filter: true,
@@ -377,7 +431,11 @@ export const FUNCTIONS: Record<string, Entry> = {
       return n === null ? NONE : str(n);
     },
   },
-  device_attr: { global: true, filter: true, impl: (args, _kw, scope) => toRuntime(registry(scope).deviceAttr(text(args[0]), text(args[1])) ?? null) },
+  device_attr: {
+    global: true,
+    filter: true,
+    impl: (args, _kw, scope) => toRuntime(registry(scope).deviceAttr(text(args[0]), text(args[1])) ?? null),
+  },
   now: { global: true, impl: (_a, _kw, scope) => nowIn(scope, scope.world.timeZone) },
   utcnow: { global: true, impl: (_a, _kw, scope) => nowIn(scope, 'UTC') },
   as_timestamp: { global: true, filter: true, impl: asTimestamp },
@@ -400,7 +458,11 @@ export const FUNCTIONS: Record<string, Entry> = {
   },
   timedelta: { global: true, impl: (args, kw) => timedelta(args, kw) },
   timestamp_local: { filter: true, global: true, impl: timestampFormat((dt) => dt.iso('T')) },
-  timestamp_utc: { filter: true, global: true, impl: timestampFormat((dt) => new DateTimeValue(dt.us, 'UTC').iso('T')) },
+  timestamp_utc: {
+    filter: true,
+    global: true,
+    impl: timestampFormat((dt) => new DateTimeValue(dt.us, 'UTC').iso('T')),
+  },
   timestamp_custom: {
     filter: true,
     global: true,
@@ -410,7 +472,9 @@ export const FUNCTIONS: Record<string, Entry> = {
       if (n === undefined) return arg(args, kw, 3, 'default') ?? noDefault('timestamp_custom', v, scope);
       const local = arg(args, kw, 2, 'local');
       const tz = local && !truthy(local) ? 'UTC' : scope.world.timeZone;
-      return str(strftime(fieldsOf(Math.round(n * 1e6), tz), text(arg(args, kw, 1, 'format_string')) || '%Y-%m-%d %H:%M:%S', tz));
+      return str(
+        strftime(fieldsOf(Math.round(n * 1e6), tz), text(arg(args, kw, 1, 'format_string')) || '%Y-%m-%d %H:%M:%S', tz),
+      );
     },
   },
   float: { global: true, filter: true, impl: toFloat('float') },
@@ -426,11 +490,20 @@ export const FUNCTIONS: Record<string, Entry> = {
     impl: (args, kw, scope) => {
       const items = args.length === 1 && isList(args[0]!) ? iterate(args[0]!) : args;
       const ns = items.map(toNumber);
-      if (!ns.length || ns.some((n) => n === undefined)) return kw.get('default') ?? noDefault('average', list(items), scope);
+      if (!ns.length || ns.some((n) => n === undefined))
+        return kw.get('default') ?? noDefault('average', list(items), scope);
       return num((ns as number[]).reduce((a, b) => a + b, 0) / ns.length, true);
     },
   },
-  sum: { filter: true, impl: (args) => iterate(args[0] ?? undef()).reduce((acc, v) => num((acc.value as number) + (toNumber(v) ?? 0), acc.type === 'FloatValue' || v.type === 'FloatValue'), num(0)) },
+  sum: {
+    filter: true,
+    impl: (args) =>
+      iterate(args[0] ?? undef()).reduce(
+        (acc, v) =>
+          num((acc.value as number) + (toNumber(v) ?? 0), acc.type === 'FloatValue' || v.type === 'FloatValue'),
+        num(0),
+      ),
+  },
   selectattr: { filter: true, impl: selectAttr(true) },
   rejectattr: { filter: true, impl: selectAttr(false) },
   select: { filter: true, impl: select(true) },
@@ -440,14 +513,24 @@ export const FUNCTIONS: Record<string, Entry> = {
   first: { filter: true, impl: (args) => iterate(args[0] ?? undef())[0] ?? undef() },
   last: { filter: true, impl: (args) => iterate(args[0] ?? undef()).at(-1) ?? undef() },
   count: { filter: true, impl: (args) => num(iterate(args[0] ?? undef()).length) },
-  length: { filter: true, impl: (args) => num(isStr(args[0]!) ? Array.from(args[0]!.value as string).length : iterate(args[0] ?? undef()).length) },
+  length: {
+    filter: true,
+    impl: (args) =>
+      num(isStr(args[0]!) ? Array.from(args[0]!.value as string).length : iterate(args[0] ?? undef()).length),
+  },
   join: {
     filter: true,
     impl: (args, kw, scope) => {
       const attribute = kw.get('attribute');
       const budget = { left: MAX_TEXT };
       const sep = text(arg(args, kw, 1, 'd'));
-      return str(iterate(args[0] ?? undef()).map((v) => (budget.left -= sep.length, pyStr(attribute ? attributeOf(v, text(attribute), scope) : v, budget))).join(sep));
+      return str(
+        iterate(args[0] ?? undef())
+          .map(
+            (v) => ((budget.left -= sep.length), pyStr(attribute ? attributeOf(v, text(attribute), scope) : v, budget)),
+          )
+          .join(sep),
+      );
     },
   },
   unique: {
@@ -458,9 +541,29 @@ export const FUNCTIONS: Record<string, Entry> = {
     },
   },
   string: { filter: true, impl: (args) => str(text(args[0])) },
-  d: { filter: true, impl: (args, kw) => (isUndef(args[0] ?? undef()) || (truthy(arg(args, kw, 2, 'boolean')) && !truthy(args[0])) ? (args[1] ?? str('')) : args[0]!) },
-  default: { filter: true, impl: (args, kw) => (isUndef(args[0] ?? undef()) || (truthy(arg(args, kw, 2, 'boolean')) && !truthy(args[0])) ? (args[1] ?? str('')) : args[0]!) },
-  contains: { filter: true, test: true, impl: (args) => bool(iterate(args[0] ?? undef()).some((v) => v.value === args[1]?.value) || (isStr(args[0]!) && text(args[0]).includes(text(args[1])))) },
+  d: {
+    filter: true,
+    impl: (args, kw) =>
+      isUndef(args[0] ?? undef()) || (truthy(arg(args, kw, 2, 'boolean')) && !truthy(args[0]))
+        ? (args[1] ?? str(''))
+        : args[0]!,
+  },
+  default: {
+    filter: true,
+    impl: (args, kw) =>
+      isUndef(args[0] ?? undef()) || (truthy(arg(args, kw, 2, 'boolean')) && !truthy(args[0]))
+        ? (args[1] ?? str(''))
+        : args[0]!,
+  },
+  contains: {
+    filter: true,
+    test: true,
+    impl: (args) =>
+      bool(
+        iterate(args[0] ?? undef()).some((v) => v.value === args[1]?.value) ||
+          (isStr(args[0]!) && text(args[0]).includes(text(args[1]))),
+      ),
+  },
   regex_match: { filter: true, impl: regexMatch(true) },
   regex_search: { filter: true, impl: regexMatch(false) },
   match: { test: true, impl: regexMatch(true) },
@@ -477,7 +580,10 @@ export const FUNCTIONS: Record<string, Entry> = {
       return v;
     },
   },
-  replace: { filter: true, impl: (args, kw) => str(boundedReplace(text(args[0]), text(args[1]), text(args[2]), arg(args, kw, 3, 'count'))) },
+  replace: {
+    filter: true,
+    impl: (args, kw) => str(boundedReplace(text(args[0]), text(args[1]), text(args[2]), arg(args, kw, 3, 'count'))),
+  },
   to_json: { filter: true, impl: toJson },
   from_json: { filter: true, impl: fromJson },
   slugify: { filter: true, global: true, impl: (args) => str(slugify(text(args[0]))) },
@@ -491,15 +597,29 @@ export const FUNCTIONS: Record<string, Entry> = {
       return new ObjectValue(m);
     },
   },
-  is_number: { filter: true, global: true, impl: (args) => bool(isNum(args[0]!) || (isStr(args[0]!) && toNumber(args[0]!) !== undefined && Number.isFinite(toNumber(args[0]!)))) },
+  is_number: {
+    filter: true,
+    global: true,
+    impl: (args) =>
+      bool(
+        isNum(args[0]!) || (isStr(args[0]!) && toNumber(args[0]!) !== undefined && Number.isFinite(toNumber(args[0]!))),
+      ),
+  },
   // Tests Jinja and HA add that the engine does not have.
   number: { test: true, impl: (args) => bool(isNum(args[0]!)) },
   boolean: { test: true, impl: (args) => bool(isBool(args[0]!)) },
-  mapping: { test: true, impl: (args) => bool(isMapping(args[0]!) && !(args[0] instanceof DateTimeValue) && !(args[0] instanceof TimeDeltaValue)) },
+  mapping: {
+    test: true,
+    impl: (args) =>
+      bool(isMapping(args[0]!) && !(args[0] instanceof DateTimeValue) && !(args[0] instanceof TimeDeltaValue)),
+  },
   iterable: { test: true, impl: (args) => bool(isList(args[0]!) || isStr(args[0]!) || isMapping(args[0]!)) },
   sequence: { test: true, impl: (args) => bool(isList(args[0]!) || isStr(args[0]!) || isMapping(args[0]!)) },
   datetime: { test: true, impl: (args) => bool(args[0] instanceof DateTimeValue) },
-  divisibleby: { test: true, impl: (args) => bool((toNumber(args[0]!) ?? NaN) % (toNumber(args[1] ?? undef()) ?? NaN) === 0) },
+  divisibleby: {
+    test: true,
+    impl: (args) => bool((toNumber(args[0]!) ?? NaN) % (toNumber(args[1] ?? undef()) ?? NaN) === 0),
+  },
   ne: { test: true, impl: (args) => bool(args[0]?.value !== args[1]?.value) },
   lt: { test: true, impl: (args) => bool(compareValues(args[0]!, args[1]!) < 0) },
   gt: { test: true, impl: (args) => bool(compareValues(args[0]!, args[1]!) > 0) },

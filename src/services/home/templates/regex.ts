@@ -18,7 +18,11 @@ function translate(pattern: string): { source: string; flags: string } {
     if (f.includes('s')) flags += 's';
     return '';
   });
-  source = source.replace(/\(\?P<([A-Za-z_]\w*)>/g, '(?<$1>').replace(/\(\?P=([A-Za-z_]\w*)\)/g, '\\k<$1>').replace(/\\Z/g, '$').replace(/\\A/g, '^');
+  source = source
+    .replace(/\(\?P<([A-Za-z_]\w*)>/g, '(?<$1>')
+    .replace(/\(\?P=([A-Za-z_]\w*)\)/g, '\\k<$1>')
+    .replace(/\\Z/g, '$')
+    .replace(/\\A/g, '^');
   return { source, flags };
 }
 
@@ -54,9 +58,13 @@ export function compileRegex(pattern: string, ignoreCase: boolean, extraFlags = 
   const key = `${ignoreCase ? 'i' : '-'}${extraFlags}:${pattern}`;
   let re = cache.get(key);
   if (re) return new RegExp(re.source, re.flags);
-  if (pattern.length > MAX_PATTERN) throw new TemplateValueError(`regular expression longer than ${MAX_PATTERN} characters`);
+  if (pattern.length > MAX_PATTERN)
+    throw new TemplateValueError(`regular expression longer than ${MAX_PATTERN} characters`);
   const { source, flags } = translate(pattern);
-  if (hasNestedQuantifier(source)) throw new TemplateValueError(`regular expression ${JSON.stringify(pattern)} nests quantifiers (like (a+)+), which can take exponential time; not allowed here`);
+  if (hasNestedQuantifier(source))
+    throw new TemplateValueError(
+      `regular expression ${JSON.stringify(pattern)} nests quantifiers (like (a+)+), which can take exponential time; not allowed here`,
+    );
   try {
     re = new RegExp(source, [...new Set(flags + (ignoreCase ? 'i' : '') + extraFlags)].join(''));
   } catch (err) {
@@ -68,7 +76,8 @@ export function compileRegex(pattern: string, ignoreCase: boolean, extraFlags = 
 }
 
 export function regexSubject(value: string): string {
-  if (value.length > MAX_REGEX_SUBJECT) throw new TemplateValueError(`regex subject longer than ${MAX_REGEX_SUBJECT} characters`);
+  if (value.length > MAX_REGEX_SUBJECT)
+    throw new TemplateValueError(`regex subject longer than ${MAX_REGEX_SUBJECT} characters`);
   return value;
 }
 

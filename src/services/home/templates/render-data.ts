@@ -19,7 +19,8 @@ function renderValue(home: Home, source: string, variables: Record<string, unkno
 export function renderComplex(home: Home, value: unknown, variables: Record<string, unknown>): unknown {
   if (typeof value === 'string') return isTemplate(value) ? renderValue(home, value, variables) : value;
   if (Array.isArray(value)) return value.map((v) => renderComplex(home, v, variables));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderComplex(home, v, variables)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderComplex(home, v, variables)]));
   return value;
 }
 

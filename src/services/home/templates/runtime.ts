@@ -49,7 +49,9 @@ export const isMapping = (v: RV): boolean => v.type === 'NamespaceValue' || v in
 export interface Iterable {
   items(): RV[];
 }
-const hasItems = (v: RV): v is RV & Iterable => typeof (v as unknown as Partial<Iterable>).items === 'function' && (v as { iterableItems?: boolean }).iterableItems === true;
+const hasItems = (v: RV): v is RV & Iterable =>
+  typeof (v as unknown as Partial<Iterable>).items === 'function' &&
+  (v as { iterableItems?: boolean }).iterableItems === true;
 
 /** The items of a sequence as Jinja iterates it: a list's items, a dict's keys, a string's characters. */
 export function iterate(v: RV): RV[] {
@@ -77,7 +79,10 @@ export class TemplateLimitError extends Error {
  */
 export const MAX_TEXT = 256 * 1024;
 const MAX_NODES = 1_000_000;
-const tooLarge = () => new TemplateLimitError(`template stopped: a value too large to write out (over ${MAX_TEXT} characters or ${MAX_NODES} items)`);
+const tooLarge = () =>
+  new TemplateLimitError(
+    `template stopped: a value too large to write out (over ${MAX_TEXT} characters or ${MAX_NODES} items)`,
+  );
 
 /** Python's name of a value's type, for error messages. */
 export function typeName(v: RV): string {
@@ -148,12 +153,22 @@ export function toJs(v: RV, budget = { left: MAX_NODES }): unknown {
     case 'TupleValue':
       return (v.value as RV[]).map((x) => toJs(x, budget));
     default:
-      if (isMapping(v)) return Object.fromEntries([...(v.value as Map<string, RV>)].map(([k, x]) => [k, toJs(x, budget)]));
+      if (isMapping(v))
+        return Object.fromEntries([...(v.value as Map<string, RV>)].map(([k, x]) => [k, toJs(x, budget)]));
       return null;
   }
 }
 
-const pyFloat = (n: number) => (Number.isInteger(n) && Math.abs(n) < 1e16 ? n.toFixed(1) : Number.isNaN(n) ? 'nan' : !Number.isFinite(n) ? (n > 0 ? 'inf' : '-inf') : String(n));
+const pyFloat = (n: number) =>
+  Number.isInteger(n) && Math.abs(n) < 1e16
+    ? n.toFixed(1)
+    : Number.isNaN(n)
+      ? 'nan'
+      : !Number.isFinite(n)
+        ? n > 0
+          ? 'inf'
+          : '-inf'
+        : String(n);
 
 export type TextBudget = { left: number };
 const spend = (budget: TextBudget, text: string) => {
@@ -167,7 +182,12 @@ function pyRepr(v: RV, budget: TextBudget): string {
   if (!isStr(v)) return pyStr(v, budget);
   const s = v.value as string;
   const q = s.includes("'") && !s.includes('"') ? '"' : "'";
-  const escaped = s.replace(/\\/g, '\\\\').replace(new RegExp(q, 'g'), `\\${q}`).replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
+  const escaped = s
+    .replace(/\\/g, '\\\\')
+    .replace(new RegExp(q, 'g'), `\\${q}`)
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r')
+    .replace(/\t/g, '\\t');
   return spend(budget, q + escaped + q);
 }
 
@@ -197,7 +217,8 @@ export function pyStr(v: RV, budget: TextBudget = { left: MAX_TEXT }): string {
     case 'FunctionValue':
       return '<function>';
     default:
-      if (isMapping(v)) return `{${[...(v.value as Map<string, RV>)].map(([k, x]) => `${pyRepr(str(k), budget)}: ${pyRepr(x, budget)}`).join(', ')}}`;
+      if (isMapping(v))
+        return `{${[...(v.value as Map<string, RV>)].map(([k, x]) => `${pyRepr(str(k), budget)}: ${pyRepr(x, budget)}`).join(', ')}}`;
       return spend(budget, String(v.value));
   }
 }

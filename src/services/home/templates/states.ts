@@ -36,10 +36,14 @@ class LazyMap extends Map<string, RV> {
     return this.everything().length;
   }
   override keys(): MapIterator<string> {
-    return this.everything().map(([k]) => k)[Symbol.iterator]();
+    return this.everything()
+      .map(([k]) => k)
+      [Symbol.iterator]();
   }
   override values(): MapIterator<RV> {
-    return this.everything().map(([, v]) => v)[Symbol.iterator]();
+    return this.everything()
+      .map(([, v]) => v)
+      [Symbol.iterator]();
   }
   override entries(): MapIterator<[string, RV]> {
     return this.everything()[Symbol.iterator]();
@@ -49,7 +53,19 @@ class LazyMap extends Map<string, RV> {
   }
 }
 
-const STATE_FIELDS = ['entity_id', 'state', 'domain', 'object_id', 'name', 'attributes', 'last_changed', 'last_updated', 'last_reported', 'context', 'state_with_unit'];
+const STATE_FIELDS = [
+  'entity_id',
+  'state',
+  'domain',
+  'object_id',
+  'name',
+  'attributes',
+  'last_changed',
+  'last_updated',
+  'last_reported',
+  'context',
+  'state_with_unit',
+];
 
 /** A state object's fields, computed on first use and kept (a State never changes). */
 class StateFields extends Map<string, RV> {
@@ -104,7 +120,11 @@ class StateFields extends Map<string, RV> {
       case 'context':
         return toRuntime(s.context);
       default:
-        return str(typeof s.attributes.unit_of_measurement === 'string' ? `${s.state} ${s.attributes.unit_of_measurement}` : s.state);
+        return str(
+          typeof s.attributes.unit_of_measurement === 'string'
+            ? `${s.state} ${s.attributes.unit_of_measurement}`
+            : s.state,
+        );
     }
   }
 }

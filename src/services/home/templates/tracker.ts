@@ -20,10 +20,20 @@ export interface Listeners {
 
 export type TrackedResult = { result: unknown; listeners: Listeners } | { error: string };
 
-const listenersOf = (info: RenderInfo): Listeners => ({ all: info.all, domains: [...info.domains].sort(), entities: [...info.entities].sort(), time: info.time });
+const listenersOf = (info: RenderInfo): Listeners => ({
+  all: info.all,
+  domains: [...info.domains].sort(),
+  entities: [...info.entities].sort(),
+  time: info.time,
+});
 
 /** `deliver` also gets the state_changed event that caused a re-render (the last, when several landed together). */
-export function trackTemplate(home: Home, source: string, variables: Record<string, unknown>, deliver: (r: TrackedResult, cause?: HomeEvent) => void): () => void {
+export function trackTemplate(
+  home: Home,
+  source: string,
+  variables: Record<string, unknown>,
+  deliver: (r: TrackedResult, cause?: HomeEvent) => void,
+): () => void {
   const world = worldOf(home);
   let info: RenderInfo | undefined;
   let pending = false;
@@ -42,7 +52,8 @@ export function trackTemplate(home: Home, source: string, variables: Record<stri
     } catch (err) {
       // A failed render still listens to what it read: `states('x') | float` recovers when x does.
       if (err instanceof TemplateError && err.info) info = err.info;
-      if (!(err instanceof TemplateError)) home.logger.error({ err, template: source }, 'home: template render crashed');
+      if (!(err instanceof TemplateError))
+        home.logger.error({ err, template: source }, 'home: template render crashed');
       deliver({ error: err instanceof TemplateError ? err.message : `TemplateError: ${(err as Error).message}` }, why);
     }
     if (r) {

@@ -79,13 +79,17 @@ const table: Record<string, Command> = {
   subscribe_events(s, msg) {
     const type = expectStr(msg, 'event_type', false) ?? MATCH_ALL;
     const id = msg.id;
-    s.subscribe(id, s.home.bus.listen(type, (e) => s.send(eventFrame(e, id))));
+    s.subscribe(
+      id,
+      s.home.bus.listen(type, (e) => s.send(eventFrame(e, id))),
+    );
     s.result(id, null);
   },
 
   unsubscribe_events(s, msg) {
     const sub = msg.subscription;
-    if (typeof sub !== 'number') throw formatError(`expected int for dictionary value @ data['subscription']. Got ${JSON.stringify(sub)}`);
+    if (typeof sub !== 'number')
+      throw formatError(`expected int for dictionary value @ data['subscription']. Got ${JSON.stringify(sub)}`);
     if (!s.unsubscribe(sub)) throw new CommandError('not_found', 'Subscription not found.');
     s.result(msg.id, null);
   },
@@ -94,7 +98,8 @@ const table: Record<string, Command> = {
     const id = msg.id;
     let filter: Set<string> | undefined;
     if (msg.entity_ids !== undefined) {
-      if (!Array.isArray(msg.entity_ids) || msg.entity_ids.some((x) => typeof x !== 'string')) throw formatError(`expected a list for dictionary value @ data['entity_ids']`);
+      if (!Array.isArray(msg.entity_ids) || msg.entity_ids.some((x) => typeof x !== 'string'))
+        throw formatError(`expected a list for dictionary value @ data['entity_ids']`);
       filter = new Set((msg.entity_ids as string[]).map((x) => x.toLowerCase()));
     }
     s.subscribe(
@@ -107,7 +112,8 @@ const table: Record<string, Command> = {
     );
     s.result(id, null);
     const snapshot: Record<string, unknown> = {};
-    for (const state of s.home.states.all()) if (!filter || filter.has(state.entity_id)) snapshot[state.entity_id] = compressState(state);
+    for (const state of s.home.states.all())
+      if (!filter || filter.has(state.entity_id)) snapshot[state.entity_id] = compressState(state);
     s.send(`{"id":${id},"type":"event","event":${JSON.stringify({ a: snapshot })}}`);
   },
 
@@ -141,7 +147,13 @@ const table: Record<string, Command> = {
     }
     const variables = expectObj(msg, 'variables') ?? {};
     const stop = attachTriggers(s.home, triggers, (vars, context) =>
-      s.send(JSON.stringify({ id, type: 'event', event: { variables: { ...variables, trigger: vars }, context: context ?? s.context() } })),
+      s.send(
+        JSON.stringify({
+          id,
+          type: 'event',
+          event: { variables: { ...variables, trigger: vars }, context: context ?? s.context() },
+        }),
+      ),
     );
     s.subscribe(id, stop);
     s.result(id, null);
@@ -156,10 +168,26 @@ const table: Record<string, Command> = {
   'webhook/list'(s, msg) {
     s.result(
       msg.id,
-      [...s.home.webhooks].map(([webhook_id, h]) => ({ webhook_id, domain: 'automation', name: webhook_id, local_only: h.localOnly, allowed_methods: h.allowedMethods })),
+      [...s.home.webhooks].map(([webhook_id, h]) => ({
+        webhook_id,
+        domain: 'automation',
+        name: webhook_id,
+        local_only: h.localOnly,
+        allowed_methods: h.allowedMethods,
+      })),
     );
   },
 };
 
 /** The commands by type (a Map, so a type such as "constructor" is simply unknown). */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map(Object.entries({ ...table, ...authCommands, ...registryCommands, ...notificationCommands, ...tagCommands, ...historyCommands, ...conversationCommands }));
+export const COMMANDS: ReadonlyMap<string, Command> = new Map(
+  Object.entries({
+    ...table,
+    ...authCommands,
+    ...registryCommands,
+    ...notificationCommands,
+    ...tagCommands,
+    ...historyCommands,
+    ...conversationCommands,
+  }),
+);

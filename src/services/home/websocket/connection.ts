@@ -57,7 +57,10 @@ export class WsConnection implements BudgetedClient, Session {
    * entities share one event (HA's format allows it), so a burst costs one message per
    * client instead of one per change.
    */
-  private readonly entityBatches = new Map<number, { a: string[]; c: string[]; r: string[]; ids: Set<string>; only?: EntityMessage }>();
+  private readonly entityBatches = new Map<
+    number,
+    { a: string[]; c: string[]; r: string[]; ids: Set<string>; only?: EntityMessage }
+  >();
   private closed = false;
   /** Cancels the auth timeout; on the home's clock, so tests under a manual clock move it. */
   private readonly cancelAuthTimeout: () => void;
@@ -144,7 +147,8 @@ export class WsConnection implements BudgetedClient, Session {
     this.flushScheduled = false;
     if (this.entityBatches.size) this.closeEntityBatches();
     if (this.closed || this.outbox.length === 0) return;
-    if (this.socket.bufferedAmount > this.deps.maxBufferedBytes) return this.cutOff('client is not reading fast enough');
+    if (this.socket.bufferedAmount > this.deps.maxBufferedBytes)
+      return this.cutOff('client is not reading fast enough');
     const out = this.outbox;
     this.outbox = [];
     if (this.coalescing && out.length > 1) this.sendCoalesced(out);
@@ -209,7 +213,9 @@ export class WsConnection implements BudgetedClient, Session {
   }
 
   result(id: number, result: unknown) {
-    this.send(`{"id":${id},"type":"result","success":true,"result":${result === undefined ? 'null' : JSON.stringify(result)}}`);
+    this.send(
+      `{"id":${id},"type":"result","success":true,"result":${result === undefined ? 'null' : JSON.stringify(result)}}`,
+    );
   }
 
   subscribe(id: number, stop: () => void) {
@@ -267,9 +273,11 @@ export class WsConnection implements BudgetedClient, Session {
       this.sendNow(JSON.stringify({ type: 'auth_invalid', message }));
       this.close();
     };
-    if (typeof msg !== 'object' || msg === null || msg.type !== 'auth') return fail(`Auth message incorrectly formatted: value must be auth for dictionary value @ data['type']`);
+    if (typeof msg !== 'object' || msg === null || msg.type !== 'auth')
+      return fail(`Auth message incorrectly formatted: value must be auth for dictionary value @ data['type']`);
     const token = msg.access_token ?? msg.api_password;
-    if (typeof token !== 'string') return fail(`Auth message incorrectly formatted: required key not provided @ data['access_token']`);
+    if (typeof token !== 'string')
+      return fail(`Auth message incorrectly formatted: required key not provided @ data['access_token']`);
     this.authing = true;
     const key = await this.deps.platform.keys.verify('home', token).catch((err: unknown) => {
       // A key store that cannot answer refuses the client (as an invalid token would), loudly.
@@ -281,7 +289,8 @@ export class WsConnection implements BudgetedClient, Session {
     if (!key) return fail('Invalid access token or password');
     const budget = this.deps.platform.websockets;
     this.releaseKeySlot = budget.claimKey('home', key.id);
-    if (!this.releaseKeySlot) return fail(`Too many connections with this access token (at most ${budget.limits.maxPerKey})`);
+    if (!this.releaseKeySlot)
+      return fail(`Too many connections with this access token (at most ${budget.limits.maxPerKey})`);
     this.authed = true;
     this.userId = userIdOf(key.id);
     this.userName = key.name;
@@ -292,11 +301,16 @@ export class WsConnection implements BudgetedClient, Session {
   }
 
   private handle(raw: unknown) {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return this.error(0, 'invalid_format', 'Message incorrectly formatted.');
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      return this.error(0, 'invalid_format', 'Message incorrectly formatted.');
     const msg = raw as Msg;
     const id = msg.id;
     if (typeof id !== 'number' || !Number.isInteger(id) || id <= 0 || typeof msg.type !== 'string') {
-      return this.error(typeof id === 'number' && Number.isInteger(id) ? id : 0, 'invalid_format', 'Message incorrectly formatted.');
+      return this.error(
+        typeof id === 'number' && Number.isInteger(id) ? id : 0,
+        'invalid_format',
+        'Message incorrectly formatted.',
+      );
     }
     if (id <= this.lastId) return this.error(id, 'id_reuse', 'Identifier values have to increase.');
     this.lastId = id;
@@ -329,7 +343,16 @@ export class WsConnection implements BudgetedClient, Session {
     // Pings are the client's keep-alive, not something it did.
     if (type === 'ping') return () => {};
     return (success) =>
-      this.deps.platform.trace.record({ service: 'home', kind: 'ws', keyId: this.keyId, method: type, route: '/api/websocket', ok: success, durationMs: performance.now() - started, detail: { id } });
+      this.deps.platform.trace.record({
+        service: 'home',
+        kind: 'ws',
+        keyId: this.keyId,
+        method: type,
+        route: '/api/websocket',
+        ok: success,
+        durationMs: performance.now() - started,
+        detail: { id },
+      });
   }
 
   private fail(id: number, err: unknown) {

@@ -5,7 +5,12 @@
 import { eventJson, type HomeEvent } from '../core/bus.js';
 import type { EntityMessage } from './compressed.js';
 
-function shared<K extends object>(cache: WeakMap<K, Map<number, Buffer>>, key: K, subscription: number, encode: (key: K, subscription: number) => string): Buffer {
+function shared<K extends object>(
+  cache: WeakMap<K, Map<number, Buffer>>,
+  key: K,
+  subscription: number,
+  encode: (key: K, subscription: number) => string,
+): Buffer {
   let frames = cache.get(key);
   if (!frames) cache.set(key, (frames = new Map()));
   let frame = frames.get(subscription);
@@ -14,10 +19,12 @@ function shared<K extends object>(cache: WeakMap<K, Map<number, Buffer>>, key: K
 }
 
 const eventFrames = new WeakMap<HomeEvent, Map<number, Buffer>>();
-const encodeEvent = (e: HomeEvent, subscription: number) => `{"id":${subscription},"type":"event","event":${eventJson(e)}}`;
+const encodeEvent = (e: HomeEvent, subscription: number) =>
+  `{"id":${subscription},"type":"event","event":${eventJson(e)}}`;
 
 /** A subscribe_events message. */
-export const eventFrame = (e: HomeEvent, subscription: number): Buffer => shared(eventFrames, e, subscription, encodeEvent);
+export const eventFrame = (e: HomeEvent, subscription: number): Buffer =>
+  shared(eventFrames, e, subscription, encodeEvent);
 
 const entityFrames = new WeakMap<EntityMessage, Map<number, Buffer>>();
 function encodeEntity(m: EntityMessage, subscription: number): string {
@@ -26,4 +33,5 @@ function encodeEntity(m: EntityMessage, subscription: number): string {
 }
 
 /** A subscribe_entities message of a single change. */
-export const entityFrame = (m: EntityMessage, subscription: number): Buffer => shared(entityFrames, m, subscription, encodeEntity);
+export const entityFrame = (m: EntityMessage, subscription: number): Buffer =>
+  shared(entityFrames, m, subscription, encodeEntity);

@@ -23,7 +23,8 @@ function time(msg: Msg, key: 'start_time' | 'end_time', required: boolean): numb
 function flag(msg: Msg, key: string, fallback: boolean): boolean {
   const v = msg[key];
   if (v === undefined) return fallback;
-  if (typeof v !== 'boolean') throw formatError(`expected bool for dictionary value @ data['${key}']. Got ${JSON.stringify(v)}`);
+  if (typeof v !== 'boolean')
+    throw formatError(`expected bool for dictionary value @ data['${key}']. Got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -31,7 +32,8 @@ function idList(msg: Msg, key: string, required: boolean): string[] | undefined 
   const v = msg[key];
   if (v === undefined && !required) return undefined;
   if (v === undefined) throw formatError(`required key not provided @ data['${key}']`);
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw formatError(`expected a list for dictionary value @ data['${key}']`);
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+    throw formatError(`expected a list for dictionary value @ data['${key}']`);
   return (v as string[]).map((x) => x.toLowerCase());
 }
 
@@ -59,7 +61,8 @@ function logbookEntities(s: Session, msg: Msg): string[] | undefined {
 }
 
 const sec = (us: number) => us / 1_000_000;
-const epochWhen = (entries: Record<string, unknown>[]) => entries.map((e) => ({ ...e, when: sec(parseIsoUs(String(e.when)) ?? 0) }));
+const epochWhen = (entries: Record<string, unknown>[]) =>
+  entries.map((e) => ({ ...e, when: sec(parseIsoUs(String(e.when)) ?? 0) }));
 
 export const historyCommands: Record<string, Command> = {
   async 'history/history_during_period'(s, msg) {
@@ -84,14 +87,14 @@ export const historyCommands: Record<string, Command> = {
     let open = true;
     if (!live) {
       const stop = s.home.bus.listen('state_changed', (e) => {
-          const next = e.data.new_state as State | null;
-          if (!next || !wanted.has(next.entity_id)) return;
-          const row = liveHistoryRow(e.data.old_state as State | null, next, o, !seen.has(next.entity_id));
-          if (!row) return;
-          seen.add(next.entity_id);
-          if (queued) (queued[next.entity_id] ??= []).push(row);
-          else send({ states: { [next.entity_id]: [row] } });
-        });
+        const next = e.data.new_state as State | null;
+        if (!next || !wanted.has(next.entity_id)) return;
+        const row = liveHistoryRow(e.data.old_state as State | null, next, o, !seen.has(next.entity_id));
+        if (!row) return;
+        seen.add(next.entity_id);
+        if (queued) (queued[next.entity_id] ??= []).push(row);
+        else send({ states: { [next.entity_id]: [row] } });
+      });
       s.subscribe(id, () => ((open = false), stop()));
     } else s.subscribe(id, () => (open = false));
     s.result(id, null);
@@ -111,7 +114,10 @@ export const historyCommands: Record<string, Command> = {
     if (endUs < startUs) throw new CommandError('invalid_end_time', 'Invalid end_time');
     const contextId = expectStr(msg, 'context_id', false);
     await s.persist.commit();
-    s.result(msg.id, epochWhen(await logbook(s.store, { startUs, endUs, entityIds: logbookEntities(s, msg), contextId })));
+    s.result(
+      msg.id,
+      epochWhen(await logbook(s.store, { startUs, endUs, entityIds: logbookEntities(s, msg), contextId })),
+    );
   },
 
   async 'logbook/event_stream'(s, msg) {

@@ -11,20 +11,23 @@ export class CommandError extends Error {
   }
 }
 
-export const formatError = (detail: string) => new CommandError('invalid_format', `Message incorrectly formatted: ${detail}`);
+export const formatError = (detail: string) =>
+  new CommandError('invalid_format', `Message incorrectly formatted: ${detail}`);
 
 export function expectStr(msg: Msg, key: string, required: boolean): string | undefined {
   const v = msg[key];
   if (v === undefined && !required) return undefined;
   if (v === undefined) throw formatError(`required key not provided @ data['${key}']`);
-  if (typeof v !== 'string') throw formatError(`expected str for dictionary value @ data['${key}']. Got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string')
+    throw formatError(`expected str for dictionary value @ data['${key}']. Got ${JSON.stringify(v)}`);
   return v;
 }
 
 export function expectObj(msg: Msg, key: string): Record<string, unknown> | undefined {
   const v = msg[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'object' || Array.isArray(v)) throw formatError(`expected dict for dictionary value @ data['${key}']. Got ${JSON.stringify(v)}`);
+  if (typeof v !== 'object' || Array.isArray(v))
+    throw formatError(`expected dict for dictionary value @ data['${key}']. Got ${JSON.stringify(v)}`);
   return v as Record<string, unknown>;
 }
 

@@ -10,7 +10,8 @@ export const notificationCommands: Record<string, Command> = {
   'persistent_notification/subscribe'(s, msg) {
     const n = notificationsOf(s.home);
     const id = msg.id;
-    const send = (type: string, notifications: unknown) => s.send(JSON.stringify({ id, type: 'event', event: { type, notifications } }));
+    const send = (type: string, notifications: unknown) =>
+      s.send(JSON.stringify({ id, type: 'event', event: { type, notifications } }));
     s.subscribe(id, n.listen(send));
     s.result(id, null);
     send('current', Object.fromEntries([...n.all].map(([k, v]) => [k, v])));

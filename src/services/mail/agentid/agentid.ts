@@ -52,11 +52,16 @@ function checkedJwk(value: unknown, field = 'public_key'): { jwk: Record<string,
   const jwk = value as Record<string, unknown>;
   if (!jwk || typeof jwk !== 'object' || Array.isArray(jwk)) throw invalid(field, 'must be a public P-256 JWK object');
   const members = Object.keys(jwk).sort();
-  if (members.join(',') !== JWK_MEMBERS.join(',')) throw invalid(field, `must have exactly kty, crv, x and y (got ${members.join(', ') || 'nothing'}); private key material is refused`);
+  if (members.join(',') !== JWK_MEMBERS.join(','))
+    throw invalid(
+      field,
+      `must have exactly kty, crv, x and y (got ${members.join(', ') || 'nothing'}); private key material is refused`,
+    );
   if (jwk.kty !== 'EC' || jwk.crv !== 'P-256') throw invalid(field, 'must be kty EC, crv P-256');
   for (const c of ['x', 'y'] as const) {
     const v = jwk[c];
-    if (typeof v !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(v) || Buffer.from(v, 'base64url').length !== 32) throw invalid(`${field}.${c}`, 'must be a 32-byte coordinate in unpadded base64url');
+    if (typeof v !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(v) || Buffer.from(v, 'base64url').length !== 32)
+      throw invalid(`${field}.${c}`, 'must be a 32-byte coordinate in unpadded base64url');
   }
   try {
     createPublicKey({ key: jwk as unknown as import('node:crypto').JsonWebKey, format: 'jwk' });
@@ -71,7 +76,10 @@ function checkedJwk(value: unknown, field = 'public_key'): { jwk: Record<string,
 
 /** What a sign-in key carries of the key that created it: exactly the two provider permissions. */
 function signInPermissions(creator?: Permissions): Permissions {
-  return { provider_connect: !creator || creator.provider_connect === true, provider_share_owner: !creator || creator.provider_share_owner === true };
+  return {
+    provider_connect: !creator || creator.provider_connect === true,
+    provider_share_owner: !creator || creator.provider_share_owner === true,
+  };
 }
 
 export class AgentId {
@@ -115,7 +123,11 @@ export class AgentId {
   }
 
   /** Connect: a pending key for `inbox` and the magic link's token that activates it. */
-  async connect(actor: Actor, providerId: string, inbox: InboxRow): Promise<{ key: SignInKeyRow; token: string; expiresAt: string }> {
+  async connect(
+    actor: Actor,
+    providerId: string,
+    inbox: InboxRow,
+  ): Promise<{ key: SignInKeyRow; token: string; expiresAt: string }> {
     const provider = await this.provider(providerId);
     const token = randomBytes(24).toString('base64url');
     const expiresAt = this.later(MAGIC_LINK_MS);
@@ -123,7 +135,22 @@ export class AgentId {
     const key = await this.store.transaction(async (trx) => {
       await this.checkSignupLimit(provider, inbox, trx);
       const key = await this.pendingKey(actor, provider, inbox, trx);
-      await this.store.agentId.insertSignIn({ token, flow: 'connect', provider_id: provider.provider_id, org_id: inbox.org_id, inbox_id: inbox.inbox_id, api_key_id: key.api_key_id, authorized_by: actor.keyId, public_key: null, status: 'authorized', expires_at: expiresAt, created_at: this.now() }, trx);
+      await this.store.agentId.insertSignIn(
+        {
+          token,
+          flow: 'connect',
+          provider_id: provider.provider_id,
+          org_id: inbox.org_id,
+          inbox_id: inbox.inbox_id,
+          api_key_id: key.api_key_id,
+          authorized_by: actor.keyId,
+          public_key: null,
+          status: 'authorized',
+          expires_at: expiresAt,
+          created_at: this.now(),
+        },
+        trx,
+      );
       return key;
     });
     return { key, token, expiresAt };
@@ -157,7 +184,8 @@ export class AgentId {
     return this.store.transaction(async (trx) => {
       const signIn = await this.live(token, trx);
       if (signIn?.flow === 'authorize' && signIn.status !== 'waiting') {
-        if (signIn.inbox_id === inbox.inbox_id && signIn.authorized_by === actor.keyId && signIn.api_key_id) return signIn.api_key_id;
+        if (signIn.inbox_id === inbox.inbox_id && signIn.authorized_by === actor.keyId && signIn.api_key_id)
+          return signIn.api_key_id;
         throw notFoundError('Pending sign-in');
       }
       if (!signIn || signIn.flow !== 'authorize') throw notFoundError('Pending sign-in');
@@ -165,7 +193,17 @@ export class AgentId {
       const provider = await this.provider(signIn.provider_id, trx);
       await this.checkSignupLimit(provider, inbox, trx);
       const key = await this.pendingKey(actor, provider, inbox, trx);
-      await this.store.agentId.updateSignIn(token, { status: 'authorized', org_id: inbox.org_id, inbox_id: inbox.inbox_id, api_key_id: key.api_key_id, authorized_by: actor.keyId }, trx);
+      await this.store.agentId.updateSignIn(
+        token,
+        {
+          status: 'authorized',
+          org_id: inbox.org_id,
+          inbox_id: inbox.inbox_id,
+          api_key_id: key.api_key_id,
+          authorized_by: actor.keyId,
+        },
+        trx,
+      );
       return key.api_key_id;
     });
   }
@@ -186,25 +224,54 @@ export class AgentId {
     return this.store.transaction(async (trx) => {
       const signIn = await this.live(token, trx);
       if (!signIn) throw notFoundError('Sign-in');
-      if (signIn.status === 'waiting') throw new DomainError('conflict', 'No agent has authorized this sign-in yet', 'conflict', { code: 'NOT_AUTHORIZED' });
-      if (signIn.status === 'completed') throw new DomainError('conflict', 'This sign-in is already complete; a link or token is used once', 'conflict', { code: 'ALREADY_COMPLETED' });
+      if (signIn.status === 'waiting')
+        throw new DomainError('conflict', 'No agent has authorized this sign-in yet', 'conflict', {
+          code: 'NOT_AUTHORIZED',
+        });
+      if (signIn.status === 'completed')
+        throw new DomainError(
+          'conflict',
+          'This sign-in is already complete; a link or token is used once',
+          'conflict',
+          { code: 'ALREADY_COMPLETED' },
+        );
       const started = signIn.public_key ? checkedJwk(JSON.parse(signIn.public_key)) : undefined;
       const given = publicKey === undefined ? undefined : checkedJwk(publicKey);
-      if (given && started && given.fingerprint !== started.fingerprint) throw invalid('public_key', 'is not the key this sign-in was started with');
+      if (given && started && given.fingerprint !== started.fingerprint)
+        throw invalid('public_key', 'is not the key this sign-in was started with');
       const proved = given ?? started;
       if (!proved) throw invalid('public_key', 'is required: the public key the client will sign in with', 'REQUIRED');
       const now = this.now();
       const key = (await this.store.agentId.key(signIn.api_key_id!, trx))!;
-      const active: Partial<SignInKeyRow> = { status: 'active', public_key: JSON.stringify(proved.jwk), fingerprint: proved.fingerprint, name: `AgentID key ${proved.fingerprint.slice(0, 8)}`, updated_at: now, expires_at: this.later(KEY_LIFETIME_MS) };
+      const active: Partial<SignInKeyRow> = {
+        status: 'active',
+        public_key: JSON.stringify(proved.jwk),
+        fingerprint: proved.fingerprint,
+        name: `AgentID key ${proved.fingerprint.slice(0, 8)}`,
+        updated_at: now,
+        expires_at: this.later(KEY_LIFETIME_MS),
+      };
       await this.store.agentId.updateKey(key.api_key_id, active, trx);
       await this.store.agentId.updateSignIn(token, { status: 'completed' }, trx);
       let account = await this.store.agentId.accountOf(signIn.provider_id, key.inbox_id, trx);
       if (account) await this.store.agentId.countSignIn(account.account_id, now, trx);
       else {
-        account = { account_id: uuid(), provider_id: signIn.provider_id, inbox_id: key.inbox_id, pod_id: key.pod_id, org_id: key.org_id, first_signed_in_at: now, last_signed_in_at: now, sign_in_count: 0 };
+        account = {
+          account_id: uuid(),
+          provider_id: signIn.provider_id,
+          inbox_id: key.inbox_id,
+          pod_id: key.pod_id,
+          org_id: key.org_id,
+          first_signed_in_at: now,
+          last_signed_in_at: now,
+          sign_in_count: 0,
+        };
         await this.store.agentId.insertAccount({ ...account, sign_in_count: 1 }, trx);
       }
-      return { key: { ...key, ...active }, account: { ...account, last_signed_in_at: now, sign_in_count: account.sign_in_count + 1 } };
+      return {
+        key: { ...key, ...active },
+        account: { ...account, last_signed_in_at: now, sign_in_count: account.sign_in_count + 1 },
+      };
     });
   }
 
@@ -217,8 +284,15 @@ export class AgentId {
   private async checkSignupLimit(provider: ProviderRow, inbox: InboxRow, trx: Tx): Promise<void> {
     if (provider.owner_signup_limit === null) return;
     if (await this.store.agentId.accountOf(provider.provider_id, inbox.inbox_id, trx)) return;
-    if ((await this.store.agentId.accountsOfOrgAt(inbox.org_id, provider.provider_id, trx)) >= provider.owner_signup_limit) {
-      throw new DomainError('forbidden', `${provider.name} accepts no more sign-ups from your organization`, 'forbidden', { code: 'APP_SIGNUP_LIMIT' });
+    if (
+      (await this.store.agentId.accountsOfOrgAt(inbox.org_id, provider.provider_id, trx)) >= provider.owner_signup_limit
+    ) {
+      throw new DomainError(
+        'forbidden',
+        `${provider.name} accepts no more sign-ups from your organization`,
+        'forbidden',
+        { code: 'APP_SIGNUP_LIMIT' },
+      );
     }
   }
 
@@ -281,7 +355,9 @@ export function signInKeyRecord(k: SignInKeyRow) {
     type: 'public_key' as const,
     api_key_id: k.api_key_id,
     name: k.name,
-    ...(k.public_key ? { public_key: { jwk: JSON.parse(k.public_key) as Record<string, string>, fingerprint: k.fingerprint } } : {}),
+    ...(k.public_key
+      ? { public_key: { jwk: JSON.parse(k.public_key) as Record<string, string>, fingerprint: k.fingerprint } }
+      : {}),
     pod_id: k.pod_id,
     inbox_id: k.inbox_id,
     status: k.status,

@@ -9,7 +9,8 @@ export const OTP_MAX_ATTEMPTS = 10;
 
 export const newOtp = (): string => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
-export const otpDigest = (orgId: string, code: string): string => createHash('sha256').update(`${orgId}:${code}`).digest('hex');
+export const otpDigest = (orgId: string, code: string): string =>
+  createHash('sha256').update(`${orgId}:${code}`).digest('hex');
 
 export function otpMatches(orgId: string, code: string, digest: string): boolean {
   const a = Buffer.from(otpDigest(orgId, code), 'hex');
@@ -17,4 +18,5 @@ export function otpMatches(orgId: string, code: string, digest: string): boolean
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export const otpExpired = (issuedAt: string | null, nowMs: number): boolean => !issuedAt || nowMs - Date.parse(issuedAt) >= OTP_TTL_MS;
+export const otpExpired = (issuedAt: string | null, nowMs: number): boolean =>
+  !issuedAt || nowMs - Date.parse(issuedAt) >= OTP_TTL_MS;

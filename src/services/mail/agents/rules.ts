@@ -63,13 +63,23 @@ export class AgentRules {
   async checkRoute(orgId: string, method: string, route: string): Promise<void> {
     const rule = VERIFIED_ONLY.find(([m, pattern]) => m === method && pattern.test(route));
     if (!rule || !(await this.unverified(orgId))) return;
-    throw new DomainError('forbidden', `An unverified agent organization cannot ${rule[2]}: verify it first (POST /v0/agent/verify with the code mailed to its human)`, 'forbidden', { code: 'AGENT_UNVERIFIED' });
+    throw new DomainError(
+      'forbidden',
+      `An unverified agent organization cannot ${rule[2]}: verify it first (POST /v0/agent/verify with the code mailed to its human)`,
+      'forbidden',
+      { code: 'AGENT_UNVERIFIED' },
+    );
   }
 
   /** Refuses a new inbox past the unverified organization's one. */
   async checkNewInbox(orgId: string, existing: number): Promise<void> {
     if (existing >= UNVERIFIED_INBOXES && (await this.unverified(orgId))) {
-      throw new DomainError('forbidden', `Inbox limit exceeded: an unverified agent organization has ${UNVERIFIED_INBOXES} inbox`, 'limit_exceeded', { code: 'limit_exceeded', limit: UNVERIFIED_INBOXES });
+      throw new DomainError(
+        'forbidden',
+        `Inbox limit exceeded: an unverified agent organization has ${UNVERIFIED_INBOXES} inbox`,
+        'limit_exceeded',
+        { code: 'limit_exceeded', limit: UNVERIFIED_INBOXES },
+      );
     }
   }
 
@@ -84,20 +94,39 @@ export class AgentRules {
     if (!row || row.verified_at) return;
     const blocked = recipients.map(bareAddress).filter((a) => a !== row.human_email);
     if (!row.human_email) {
-      throw new DomainError('forbidden', 'Message rejected: an agent organization without a human cannot send; attach one (POST /v0/agent/human)', 'message_rejected', { code: 'message_rejected' });
+      throw new DomainError(
+        'forbidden',
+        'Message rejected: an agent organization without a human cannot send; attach one (POST /v0/agent/human)',
+        'message_rejected',
+        { code: 'message_rejected' },
+      );
     }
     if (blocked.length) {
-      throw new DomainError('forbidden', `Message rejected: Recipient(s) blocked: ${blocked.join(', ')} (not in allow list)`, 'message_rejected', { code: 'message_rejected', recipients: blocked });
+      throw new DomainError(
+        'forbidden',
+        `Message rejected: Recipient(s) blocked: ${blocked.join(', ')} (not in allow list)`,
+        'message_rejected',
+        { code: 'message_rejected', recipients: blocked },
+      );
     }
     const day = now.toISOString().slice(0, 10);
     const sentToday = row.sent_day === day ? row.sent_count : 0;
     if (sentToday + recipients.length > UNVERIFIED_SENDS_PER_DAY) {
       const nextDay = Date.parse(`${day}T00:00:00.000Z`) + 86_400_000;
-      throw new DomainError('limited', `Daily send limit exceeded: an unverified agent organization may send ${UNVERIFIED_SENDS_PER_DAY} emails a day (each recipient counts)`, 'rate_limit_exceeded', {
-        limit: UNVERIFIED_SENDS_PER_DAY,
-        retry_after_seconds: Math.max(1, Math.ceil((nextDay - now.getTime()) / 1000)),
-      });
+      throw new DomainError(
+        'limited',
+        `Daily send limit exceeded: an unverified agent organization may send ${UNVERIFIED_SENDS_PER_DAY} emails a day (each recipient counts)`,
+        'rate_limit_exceeded',
+        {
+          limit: UNVERIFIED_SENDS_PER_DAY,
+          retry_after_seconds: Math.max(1, Math.ceil((nextDay - now.getTime()) / 1000)),
+        },
+      );
     }
-    await this.store.agentOrgs.update(orgId, { sent_day: day, sent_count: sentToday + recipients.length, updated_at: now.toISOString() }, trx);
+    await this.store.agentOrgs.update(
+      orgId,
+      { sent_day: day, sent_count: sentToday + recipients.length, updated_at: now.toISOString() },
+      trx,
+    );
   }
 }

@@ -55,7 +55,19 @@ export class AgentSignups {
     const mail = human && code ? await this.codeMail(human, code, inboxId) : undefined;
     try {
       await this.store.transaction(async (trx) => {
-        await this.store.inboxes.insert({ inbox_id: inboxId, org_id: orgId, pod_id: podIdOf(orgId), display_name: null, client_id: null, metadata: null, created_at: now, updated_at: now }, trx);
+        await this.store.inboxes.insert(
+          {
+            inbox_id: inboxId,
+            org_id: orgId,
+            pod_id: podIdOf(orgId),
+            display_name: null,
+            client_id: null,
+            metadata: null,
+            created_at: now,
+            updated_at: now,
+          },
+          trx,
+        );
         await this.store.agentOrgs.insert(
           {
             org_id: orgId,
@@ -86,7 +98,13 @@ export class AgentSignups {
         const winner = await this.store.agentOrgs.byHuman(human);
         if (winner) return this.signUpAgain(winner);
       }
-      if (err instanceof DomainError && err.kind === 'conflict') throw new DomainError('conflict', `The username ${username} is taken (${inboxId}): choose another`, 'is_taken', { field: 'username', code: 'IS_TAKEN' });
+      if (err instanceof DomainError && err.kind === 'conflict')
+        throw new DomainError(
+          'conflict',
+          `The username ${username} is taken (${inboxId}): choose another`,
+          'is_taken',
+          { field: 'username', code: 'IS_TAKEN' },
+        );
       throw err;
     }
     await this.rules.changed(orgId);
@@ -95,7 +113,12 @@ export class AgentSignups {
 
   private async signUpAgain(org: AgentOrgRow): Promise<{ organization_id: string; inbox_id: string; api_key: string }> {
     if (org.verified_at) {
-      throw new DomainError('conflict', "This person's agent organization is verified already: use its API key (sign-up rotates keys only until verification)", 'already_verified', { field: 'human_email', code: 'ALREADY_VERIFIED' });
+      throw new DomainError(
+        'conflict',
+        "This person's agent organization is verified already: use its API key (sign-up rotates keys only until verification)",
+        'already_verified',
+        { field: 'human_email', code: 'ALREADY_VERIFIED' },
+      );
     }
     const old = await this.store.apiKeys.get(org.api_key_id);
     if (old) await this.apiKeys.revoke(old);
@@ -104,7 +127,15 @@ export class AgentSignups {
     const fresh = otpExpired(org.otp_issued_at, now.getTime()) && org.human_email ? newOtp() : null;
     const mail = fresh && org.human_email ? await this.codeMail(org.human_email, fresh, org.inbox_id) : undefined;
     await this.store.transaction(async (trx) => {
-      await this.store.agentOrgs.update(org.org_id, { api_key_id: keyRow.api_key_id, updated_at: now.toISOString(), ...(fresh ? this.issued(org.org_id, fresh, now) : {}) }, trx);
+      await this.store.agentOrgs.update(
+        org.org_id,
+        {
+          api_key_id: keyRow.api_key_id,
+          updated_at: now.toISOString(),
+          ...(fresh ? this.issued(org.org_id, fresh, now) : {}),
+        },
+        trx,
+      );
       if (mail) await this.platform.mailer.queue(mail, { trx });
     });
     await this.rules.changed(org.org_id);
@@ -123,12 +154,29 @@ export class AgentSignups {
       const same = org.human_email === human;
       if (same && !otpExpired(org.otp_issued_at, now.getTime())) return undefined;
       if (!same && org.human_email && org.human_changes >= MAX_HUMAN_CHANGES) {
-        throw new DomainError('forbidden', `The human of an agent organization can be replaced at most ${MAX_HUMAN_CHANGES} times`, 'limit_exceeded', { field: 'human_email', code: 'limit_exceeded', limit: MAX_HUMAN_CHANGES });
+        throw new DomainError(
+          'forbidden',
+          `The human of an agent organization can be replaced at most ${MAX_HUMAN_CHANGES} times`,
+          'limit_exceeded',
+          { field: 'human_email', code: 'limit_exceeded', limit: MAX_HUMAN_CHANGES },
+        );
       }
       const holder = same ? undefined : await this.store.agentOrgs.byHuman(human, trx);
-      if (holder) throw new DomainError('conflict', 'This person is attached to another agent organization', 'conflict', { field: 'human_email', code: 'ALREADY_EXISTS' });
+      if (holder)
+        throw new DomainError('conflict', 'This person is attached to another agent organization', 'conflict', {
+          field: 'human_email',
+          code: 'ALREADY_EXISTS',
+        });
       const code = newOtp();
-      await this.store.agentOrgs.update(orgId, { human_email: human, human_changes: org.human_changes + (!same && org.human_email ? 1 : 0), ...this.issued(orgId, code, now) }, trx);
+      await this.store.agentOrgs.update(
+        orgId,
+        {
+          human_email: human,
+          human_changes: org.human_changes + (!same && org.human_email ? 1 : 0),
+          ...this.issued(orgId, code, now),
+        },
+        trx,
+      );
       return { code, inboxId: org.inbox_id };
     });
     if (outcome) {
@@ -146,21 +194,37 @@ export class AgentSignups {
       const org = await this.store.agentOrgs.getForUpdate(orgId, trx);
       if (!org) throw notFoundError('Agent sign-up of this organization');
       if (org.verified_at) return { verified: true, changed: false };
-      if (!org.otp_digest) throw invalid('otp_code', 'no code was sent yet: attach a human first (POST /v0/agent/human)', 'NO_OTP');
+      if (!org.otp_digest)
+        throw invalid('otp_code', 'no code was sent yet: attach a human first (POST /v0/agent/human)', 'NO_OTP');
       if (org.otp_attempts >= OTP_MAX_ATTEMPTS) {
-        throw new DomainError('forbidden', `All ${OTP_MAX_ATTEMPTS} attempts are used: wait until the code expires (24 hours after it was sent), then ask for a new one (POST /v0/agent/human)`, 'forbidden', { field: 'otp_code', code: 'TOO_MANY_ATTEMPTS' });
+        throw new DomainError(
+          'forbidden',
+          `All ${OTP_MAX_ATTEMPTS} attempts are used: wait until the code expires (24 hours after it was sent), then ask for a new one (POST /v0/agent/human)`,
+          'forbidden',
+          { field: 'otp_code', code: 'TOO_MANY_ATTEMPTS' },
+        );
       }
-      if (otpExpired(org.otp_issued_at, now.getTime())) throw invalid('otp_code', 'the code expired: ask for a new one (POST /v0/agent/human with the same human_email)', 'OTP_EXPIRED');
+      if (otpExpired(org.otp_issued_at, now.getTime()))
+        throw invalid(
+          'otp_code',
+          'the code expired: ask for a new one (POST /v0/agent/human with the same human_email)',
+          'OTP_EXPIRED',
+        );
       if (!otpMatches(orgId, code, org.otp_digest)) {
         const attempts = org.otp_attempts + 1;
         await this.store.agentOrgs.update(orgId, { otp_attempts: attempts, updated_at: now.toISOString() }, trx);
         return { verified: false, changed: false, left: OTP_MAX_ATTEMPTS - attempts };
       }
-      await this.store.agentOrgs.update(orgId, { verified_at: now.toISOString(), otp_digest: null, updated_at: now.toISOString() }, trx);
+      await this.store.agentOrgs.update(
+        orgId,
+        { verified_at: now.toISOString(), otp_digest: null, updated_at: now.toISOString() },
+        trx,
+      );
       return { verified: true, changed: true };
     });
     // A wrong code is counted (committed above), then refused.
-    if (!result.verified) throw invalid('otp_code', `the code is not the one sent (${result.left} attempts left)`, 'INVALID_OTP');
+    if (!result.verified)
+      throw invalid('otp_code', `the code is not the one sent (${result.left} attempts left)`, 'INVALID_OTP');
     if (result.changed) await this.rules.changed(orgId);
     return { verified: true };
   }
@@ -168,12 +232,24 @@ export class AgentSignups {
   private async unverifiedOrg(orgId: string, trx: Tx, action: string): Promise<AgentOrgRow> {
     const org = await this.store.agentOrgs.getForUpdate(orgId, trx);
     if (!org) throw notFoundError('Agent sign-up of this organization');
-    if (org.verified_at) throw new DomainError('forbidden', `The organization is verified: there is no need to ${action}`, 'forbidden', { code: 'ALREADY_VERIFIED' });
+    if (org.verified_at)
+      throw new DomainError('forbidden', `The organization is verified: there is no need to ${action}`, 'forbidden', {
+        code: 'ALREADY_VERIFIED',
+      });
     return org;
   }
 
-  private issued(orgId: string, code: string, now: Date): Pick<AgentOrgRow, 'otp_digest' | 'otp_issued_at' | 'otp_attempts' | 'updated_at'> {
-    return { otp_digest: otpDigest(orgId, code), otp_issued_at: now.toISOString(), otp_attempts: 0, updated_at: now.toISOString() };
+  private issued(
+    orgId: string,
+    code: string,
+    now: Date,
+  ): Pick<AgentOrgRow, 'otp_digest' | 'otp_issued_at' | 'otp_attempts' | 'updated_at'> {
+    return {
+      otp_digest: otpDigest(orgId, code),
+      otp_issued_at: now.toISOString(),
+      otp_attempts: 0,
+      updated_at: now.toISOString(),
+    };
   }
 
   private codeMail(to: string, code: string, inboxId: string) {
@@ -184,7 +260,10 @@ export class AgentSignups {
       // The code stays out of the subject: subjects are shown in lists, feeds and the trace's summaries.
       subject: "Your agent's verification code",
       text,
-      html: text.split('\n\n').map((p) => `<p>${escapeHtml(p)}</p>`).join(''),
+      html: text
+        .split('\n\n')
+        .map((p) => `<p>${escapeHtml(p)}</p>`)
+        .join(''),
     });
   }
 }

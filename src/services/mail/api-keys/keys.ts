@@ -40,7 +40,11 @@ export class MailApiKeys {
     if (hit) return hit;
     const row = await this.store.apiKeys.get(keyId);
     const scope: KeyScope = row
-      ? { ...(row.pod_id ? { podId: row.pod_id } : {}), ...(row.inbox_id ? { inboxId: row.inbox_id } : {}), ...(row.permissions ? { permissions: JSON.parse(row.permissions) as Permissions } : {}) }
+      ? {
+          ...(row.pod_id ? { podId: row.pod_id } : {}),
+          ...(row.inbox_id ? { inboxId: row.inbox_id } : {}),
+          ...(row.permissions ? { permissions: JSON.parse(row.permissions) as Permissions } : {}),
+        }
       : {};
     if (this.scopes.size > 50_000) this.scopes.clear();
     this.scopes.set(keyId, scope);
@@ -51,9 +55,16 @@ export class MailApiKeys {
    * Mints a key in `scope` (an inbox scope also names the inbox's pod). Answers the plaintext
    * once. A key with limited permissions (`own`) grants at most those.
    */
-  async create(scope: RequestScope & { podOfInbox?: string }, input: { name?: string | null; permissions?: Permissions | null }, own?: Permissions): Promise<{ row: ApiKeyRow; key: string }> {
+  async create(
+    scope: RequestScope & { podOfInbox?: string },
+    input: { name?: string | null; permissions?: Permissions | null },
+    own?: Permissions,
+  ): Promise<{ row: ApiKeyRow; key: string }> {
     const permissions = grantable(own, input.permissions ?? undefined);
-    const { key, record } = await this.platform.keys.create('mail', { name: input.name ?? undefined, ownerId: scope.orgId });
+    const { key, record } = await this.platform.keys.create('mail', {
+      name: input.name ?? undefined,
+      ownerId: scope.orgId,
+    });
     const now = record.createdAt;
     const row: ApiKeyRow = {
       api_key_id: record.id,
@@ -75,12 +86,22 @@ export class MailApiKeys {
   /** The key if `scope` may see it: same organization, and inside the scope's pod or inbox. */
   async visible(scope: RequestScope, apiKeyId: string): Promise<ApiKeyRow> {
     const row = await this.store.apiKeys.get(apiKeyId);
-    if (!row || row.org_id !== scope.orgId || (scope.podId && row.pod_id !== scope.podId) || (scope.inboxId && row.inbox_id !== scope.inboxId)) throw notFoundError('API key');
+    if (
+      !row ||
+      row.org_id !== scope.orgId ||
+      (scope.podId && row.pod_id !== scope.podId) ||
+      (scope.inboxId && row.inbox_id !== scope.inboxId)
+    )
+      throw notFoundError('API key');
     return row;
   }
 
   async update(row: ApiKeyRow, input: { name?: string | null; permissions?: Permissions | null }): Promise<ApiKeyRow> {
-    if (input.name === undefined && input.permissions === undefined) throw new DomainError('invalid', 'give name or permissions to update', 'validation_error', { field: 'name', code: 'REQUIRED' });
+    if (input.name === undefined && input.permissions === undefined)
+      throw new DomainError('invalid', 'give name or permissions to update', 'validation_error', {
+        field: 'name',
+        code: 'REQUIRED',
+      });
     const set: Partial<ApiKeyRow> = { updated_at: this.platform.clock.now().toISOString() };
     if (input.name != null) set.name = input.name;
     if (input.permissions !== undefined) set.permissions = input.permissions ? JSON.stringify(input.permissions) : null;

@@ -3,7 +3,24 @@
 // resource and verb; include_spam/blocked/unauthenticated/trash need the matching label_*_read.
 
 /** Path words that name an action on the resource before them, not a resource of their own. */
-const ACTIONS = new Set(['search', 'send', 'reply', 'reply-all', 'forward', 'batch-get', 'batch-update', 'headers', 'verify', 'mark-verified', 'zone-file', 'setup-link', 'attachments', 'raw', 'events', 'usage']);
+const ACTIONS = new Set([
+  'search',
+  'send',
+  'reply',
+  'reply-all',
+  'forward',
+  'batch-get',
+  'batch-update',
+  'headers',
+  'verify',
+  'mark-verified',
+  'zone-file',
+  'setup-link',
+  'attachments',
+  'raw',
+  'events',
+  'usage',
+]);
 const RESOURCES: Record<string, string> = {
   inboxes: 'inbox',
   messages: 'message',
@@ -37,7 +54,8 @@ export function permissionFor(method: string, routeUrl: string): string | undefi
   if (resource === 'metrics') return 'metrics_read';
   if (method === 'GET' || action === 'search' || action === 'batch-get') return `${resource}_read`;
   if (resource === 'message') {
-    if (method === 'POST' && (action === undefined || ['send', 'reply', 'reply-all', 'forward'].includes(action))) return 'message_send';
+    if (method === 'POST' && (action === undefined || ['send', 'reply', 'reply-all', 'forward'].includes(action)))
+      return 'message_send';
     return method === 'DELETE' ? 'message_delete' : 'message_update';
   }
   if (resource === 'draft' && action === 'send') return 'draft_send';
@@ -48,14 +66,25 @@ export function permissionFor(method: string, routeUrl: string): string | undefi
 }
 
 /** The permissions a request needs that `granted` lacks (empty when allowed; `granted` undefined means all). */
-export function missingPermissions(granted: Record<string, boolean> | undefined, method: string, routeUrl: string, query: Record<string, unknown>): string[] {
+export function missingPermissions(
+  granted: Record<string, boolean> | undefined,
+  method: string,
+  routeUrl: string,
+  query: Record<string, unknown>,
+): string[] {
   if (!granted) return [];
-  const needed = [permissionFor(method, routeUrl), ...HIDDEN_LABELS.filter((l) => String(query[`include_${l}`]) === 'true').map((l) => `label_${l}_read`)];
+  const needed = [
+    permissionFor(method, routeUrl),
+    ...HIDDEN_LABELS.filter((l) => String(query[`include_${l}`]) === 'true').map((l) => `label_${l}_read`),
+  ];
   return needed.filter((p): p is string => !!p && granted[p] !== true);
 }
 
 /** What a key with `own` permissions may grant a key it creates: never more than it has. */
-export function grantable(own: Record<string, boolean> | undefined, asked: Record<string, boolean> | undefined): Record<string, boolean> | undefined {
+export function grantable(
+  own: Record<string, boolean> | undefined,
+  asked: Record<string, boolean> | undefined,
+): Record<string, boolean> | undefined {
   if (!own) return asked;
   if (!asked) return own;
   return Object.fromEntries(Object.entries(asked).map(([k, v]) => [k, v && own[k] === true]));

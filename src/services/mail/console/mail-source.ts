@@ -69,7 +69,8 @@ export class MailSource {
   /** Calls the mail API as the organization; a non-2xx answer throws MailApiError. */
   async get<T>(org: string, path: string): Promise<T> {
     const res = await this.call<T>(org, path);
-    if (res.status >= 300) throw new MailApiError(res.status, errorText(res.body) ?? `the mail API answered ${res.status}`);
+    if (res.status >= 300)
+      throw new MailApiError(res.status, errorText(res.body) ?? `the mail API answered ${res.status}`);
     return res.body;
   }
 
@@ -85,7 +86,10 @@ export class MailSource {
     const orgs = await this.organizations();
     return Promise.all(
       orgs.map(async (org) => {
-        const { inboxes, next_page_token } = await this.get<{ inboxes: InboxJson[]; next_page_token?: string }>(org.id, '/v0/inboxes?limit=100');
+        const { inboxes, next_page_token } = await this.get<{ inboxes: InboxJson[]; next_page_token?: string }>(
+          org.id,
+          '/v0/inboxes?limit=100',
+        );
         for (const inbox of inboxes) this.orgOfInbox.set(inbox.inbox_id, org.id);
         return { org, inboxes, more: !!next_page_token };
       }),

@@ -47,7 +47,18 @@ export interface ThreadJson {
 export type OutboxJson = OutboxItem;
 
 /** Labels people filter by; the hiding ones need the API's include_* switch to show up at all. */
-export const FILTER_LABELS = ['unread', 'read', 'received', 'sent', 'delivered', 'queued', 'bounced', 'blocked', 'spam', 'trash'];
+export const FILTER_LABELS = [
+  'unread',
+  'read',
+  'received',
+  'sent',
+  'delivered',
+  'queued',
+  'bounced',
+  'blocked',
+  'spam',
+  'trash',
+];
 export const HIDING_LABELS = ['blocked', 'spam', 'trash', 'unauthenticated'];
 
 export const enc = encodeURIComponent;
@@ -73,7 +84,7 @@ export function messageRows(messages: MessageJson[], empty: string) {
     (m) => h`<li class="${m.labels.includes('unread') ? 'unread' : ''}">
 <a href="${messagePath(m.inbox_id, m.message_id)}"><span class="subject">${m.subject || '(no subject)'}</span></a>
 <span class="from">${m.labels.includes('sent') ? `to ${m.to.join(', ')}` : m.from}</span> ${when(m.timestamp)}
-${m.attachments?.length ? h`<span class="muted">· ${m.attachments.length} attachment${m.attachments.length === 1 ? "" : "s"}</span>` : ''}
+${m.attachments?.length ? h`<span class="muted">· ${m.attachments.length} attachment${m.attachments.length === 1 ? '' : 's'}</span>` : ''}
 <div class="preview muted">${m.preview ?? ''}</div>${labelChips(m.labels)}</li>`,
   )}</ul>`;
 }
@@ -81,7 +92,9 @@ ${m.attachments?.length ? h`<span class="muted">· ${m.attachments.length} attac
 export function threadRows(threads: ThreadJson[], empty: string) {
   if (!threads.length) return h`<p class="muted">${empty}</p>`;
   return h`<ul class="mail-list">${threads.map(
-    (t) => h`<li><a href="${threadPath(t.inbox_id, t.thread_id)}"><span class="subject">${t.subject || '(no subject)'}</span></a>
+    (
+      t,
+    ) => h`<li><a href="${threadPath(t.inbox_id, t.thread_id)}"><span class="subject">${t.subject || '(no subject)'}</span></a>
 <span class="muted">(${t.message_count})</span> <span class="from">${t.senders.join(', ')}</span> ${when(t.timestamp)}
 <div class="preview muted">${t.inbox_id} · ${t.preview ?? ''}</div>${labelChips(t.labels)}</li>`,
   )}</ul>`;
@@ -105,7 +118,8 @@ const FRAME_CSP = "default-src 'none'; img-src data: cid:; style-src 'unsafe-inl
  * The message page's own policy: the iframe's srcdoc inherits it, so remote images and
  * stylesheets stay blocked even if the mail's markup tries to undo the inner one.
  */
-export const MESSAGE_PAGE_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+export const MESSAGE_PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 export function addressLine(label: string, list: string[] | undefined) {
   return list?.length ? h`<dt>${label}</dt><dd>${list.join(', ')}</dd>` : '';
@@ -114,13 +128,20 @@ export function addressLine(label: string, list: string[] | undefined) {
 export function attachmentList(inbox: string, message: string, attachments: AttachmentJson[] | undefined) {
   if (!attachments?.length) return '';
   return h`<h2>Attachments</h2><ul class="attachments">${attachments.map(
-    (a) => h`<li><a href="${messagePath(inbox, message)}/attachments/${enc(a.attachment_id)}" download>${a.filename ?? a.attachment_id}</a>
+    (
+      a,
+    ) => h`<li><a href="${messagePath(inbox, message)}/attachments/${enc(a.attachment_id)}" download>${a.filename ?? a.attachment_id}</a>
 <span class="muted">${a.content_type ?? ''} ${size(a.size)}</span></li>`,
   )}</ul>`;
 }
 
 /** "Older" goes one API page on (page tokens only go forward); "Newest" back to the first. */
-export function pager(path: string, params: Record<string, string | undefined>, next: string | undefined, onFirstPage: boolean) {
+export function pager(
+  path: string,
+  params: Record<string, string | undefined>,
+  next: string | undefined,
+  onFirstPage: boolean,
+) {
   const link = (token?: string) => {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...params, page: token })) if (v) q.set(k, v);

@@ -9,8 +9,27 @@ import { registerMailEvents } from './mail-events.js';
 import { MailApiError, MailSource, type Organization } from './mail-source.js';
 import { MAIL_RECEIVED } from '../../../platform/topics.js';
 import {
-  addressLine, h, markup, type Fragment, attachmentList, enc, FILTER_LABELS, HIDING_LABELS, inboxPath, labelChips, MESSAGE_PAGE_CSP, messageBody, messagePath, messageRows, pager, threadPath, threadRows, when,
-  type MessageJson, type OutboxJson, type ThreadJson,
+  addressLine,
+  h,
+  markup,
+  type Fragment,
+  attachmentList,
+  enc,
+  FILTER_LABELS,
+  HIDING_LABELS,
+  inboxPath,
+  labelChips,
+  MESSAGE_PAGE_CSP,
+  messageBody,
+  messagePath,
+  messageRows,
+  pager,
+  threadPath,
+  threadRows,
+  when,
+  type MessageJson,
+  type OutboxJson,
+  type ThreadJson,
 } from './mail-views.js';
 
 const PAGE_SIZE = 50;
@@ -32,9 +51,14 @@ export const mailPages: ServicePages['register'] = (app, ctx) => {
   registerMailEvents(app, ctx);
 
   /** Registers a page: its errors from the mail API become a page with the same status. */
-  function page(url: string, render: (params: Record<string, string>, query: Query, request: FastifyRequest) => Promise<Page>) {
+  function page(
+    url: string,
+    render: (params: Record<string, string>, query: Query, request: FastifyRequest) => Promise<Page>,
+  ) {
     app.get(url, { schema: { hide: true } }, async (request, reply) => {
-      const query = Object.fromEntries(Object.entries(request.query as Record<string, unknown>).map(([k, v]) => [k, str(v)]));
+      const query = Object.fromEntries(
+        Object.entries(request.query as Record<string, unknown>).map(([k, v]) => [k, str(v)]),
+      );
       try {
         const p = await render(request.params as Record<string, string>, query, request);
         for (const [k, v] of Object.entries(p.headers ?? {})) reply.header(k, v);
@@ -42,12 +66,21 @@ export const mailPages: ServicePages['register'] = (app, ctx) => {
       } catch (err) {
         if (!(err instanceof MailApiError)) throw err;
         const status = err.status === 404 || err.status === 400 ? err.status : 502;
-        return send(request, reply, err.status === 503 ? 503 : status, 'Mail', h`<h1>Mail</h1><p class="error" role="alert">${err.message}</p><p><a href="/mail">All inboxes</a></p>`);
+        return send(
+          request,
+          reply,
+          err.status === 503 ? 503 : status,
+          'Mail',
+          h`<h1>Mail</h1><p class="error" role="alert">${err.message}</p><p><a href="/mail">All inboxes</a></p>`,
+        );
       }
     });
   }
   const send = (request: FastifyRequest, reply: FastifyReply, status: number, title: string, body: Fragment) =>
-    reply.code(status).type('text/html; charset=utf-8').send(layout({ title, body: markup(body), csrf: request.consoleCsrf, nav: request.consoleNav, path: '/mail' }));
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .send(layout({ title, body: markup(body), csrf: request.consoleCsrf, nav: request.consoleNav, path: '/mail' }));
 
   async function orgOf(inbox: string): Promise<string> {
     const org = await mail.orgOf(inbox);
@@ -64,7 +97,9 @@ export const mailPages: ServicePages['register'] = (app, ctx) => {
   const recentOf = (orgs: Organization[]): Promise<ThreadJson[]> => {
     const now = Date.now();
     if (!recentThreads || recentThreads.until < now) {
-      const threads = Promise.all(orgs.map(async (org) => (await mail.get<{ threads: ThreadJson[] }>(org.id, '/v0/threads?limit=15')).threads)).then((lists) =>
+      const threads = Promise.all(
+        orgs.map(async (org) => (await mail.get<{ threads: ThreadJson[] }>(org.id, '/v0/threads?limit=15')).threads),
+      ).then((lists) =>
         lists
           .flat()
           .sort((a, b) => b.timestamp.localeCompare(a.timestamp))
@@ -85,10 +120,13 @@ export const mailPages: ServicePages['register'] = (app, ctx) => {
 <h2>Inboxes</h2>
 ${inboxes.length ? '' : h`<p class="muted">No inboxes yet. Agents make them with <code>POST /v0/inboxes</code> on the mail API.</p>`}
 ${inboxes.map(
-  ({ org, inboxes: list, more }) => h`<section aria-label="Organization ${org.label}"><h3 class="muted">${org.label}</h3><ul class="inboxes">${list.map(
-    (i) => h`<li><a href="${inboxPath(i.inbox_id)}">${i.inbox_id}</a> ${i.display_name ? h`<span class="muted">${i.display_name}</span>` : ''}
+  ({ org, inboxes: list, more }) =>
+    h`<section aria-label="Organization ${org.label}"><h3 class="muted">${org.label}</h3><ul class="inboxes">${list.map(
+      (
+        i,
+      ) => h`<li><a href="${inboxPath(i.inbox_id)}">${i.inbox_id}</a> ${i.display_name ? h`<span class="muted">${i.display_name}</span>` : ''}
 <a class="muted" href="${inboxPath(i.inbox_id)}/threads">threads</a></li>`,
-  )}</ul>${more ? h`<p class="muted">The first 100 inboxes of this organization are shown.</p>` : ''}</section>`,
+    )}</ul>${more ? h`<p class="muted">The first 100 inboxes of this organization are shown.</p>` : ''}</section>`,
 )}
 <h2>Recent threads</h2>
 ${live('/mail/events', '/mail', 'recent', threadRows(recent, 'No mail yet.'))}`;
@@ -131,7 +169,10 @@ ${pager(here, { q: q.q, label }, list.next_page_token, !q.page)}`;
     const org = await orgOf(inbox);
     const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
     if (q.page) params.set('page_token', q.page);
-    const list = await mail.get<{ threads: ThreadJson[]; next_page_token?: string }>(org, `/v0/inboxes/${enc(inbox)}/threads?${params}`);
+    const list = await mail.get<{ threads: ThreadJson[]; next_page_token?: string }>(
+      org,
+      `/v0/inboxes/${enc(inbox)}/threads?${params}`,
+    );
     const here = `${inboxPath(inbox)}/threads`;
     const body = h`${inboxHeader(inbox, 'threads')}
 ${live(`/mail/events?inbox=${enc(inbox)}`, q.page ? `${here}?page=${enc(q.page)}` : here, 'threads', threadRows(list.threads, 'No threads in this inbox yet.'))}
@@ -143,12 +184,17 @@ ${pager(here, {}, list.next_page_token, !q.page)}`;
     const org = await orgOf(inbox);
     const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
     if (q.page) params.set('page_token', q.page);
-    const t = await mail.get<ThreadJson & { messages: MessageJson[]; next_page_token?: string }>(org, `/v0/inboxes/${enc(inbox)}/threads/${enc(thread)}?${params}`);
+    const t = await mail.get<ThreadJson & { messages: MessageJson[]; next_page_token?: string }>(
+      org,
+      `/v0/inboxes/${enc(inbox)}/threads/${enc(thread)}?${params}`,
+    );
     const body = h`<p><a href="${inboxPath(inbox)}/threads">← Threads of ${inbox}</a></p>
 <h1>${t.subject || '(no subject)'}</h1>
 <p class="muted">${t.message_count} message${t.message_count === 1 ? '' : 's'} · ${t.senders.join(', ')} ${labelChips(t.labels)}</p>
 <ol class="thread">${t.messages.map(
-      (m) => h`<li class="card"><p><a href="${messagePath(inbox, m.message_id)}"><strong>${m.from}</strong></a> ${when(m.timestamp)} ${labelChips(m.labels)}</p>
+      (
+        m,
+      ) => h`<li class="card"><p><a href="${messagePath(inbox, m.message_id)}"><strong>${m.from}</strong></a> ${when(m.timestamp)} ${labelChips(m.labels)}</p>
 <div class="preview">${m.text ?? m.preview ?? ''}</div>
 ${m.attachments?.length ? h`<p class="muted">Attachments: ${m.attachments.map((a) => a.filename ?? a.attachment_id).join(', ')}</p>` : ''}</li>`,
     )}</ol>
@@ -174,7 +220,10 @@ ${m.headers ? h`<details><summary>Headers</summary><div class="table-wrap"><tabl
   /** The raw message as the mail API's signed download link serves it. */
   async function rawOf(inbox: string, message: string): Promise<Response> {
     const org = await orgOf(inbox);
-    const link = await mail.get<{ download_url: string }>(org, `/v0/inboxes/${enc(inbox)}/messages/${enc(message)}/raw`);
+    const link = await mail.get<{ download_url: string }>(
+      org,
+      `/v0/inboxes/${enc(inbox)}/messages/${enc(message)}/raw`,
+    );
     return download(org, link.download_url);
   }
   /** Fetches a download link's path on the mail service (its public URL may name a proxy the console cannot reach). */
@@ -196,7 +245,10 @@ ${m.headers ? h`<details><summary>Headers</summary><div class="table-wrap"><tabl
   // shown inline, since an HTML attachment on the console's origin could act with its cookie.
   async function sendFile(reply: FastifyReply, res: Response, fallbackName: string) {
     const type = res.headers.get('content-type') ?? 'application/octet-stream';
-    const disposition = (res.headers.get('content-disposition') ?? `attachment; filename="${fallbackName}"`).replace(/^\s*inline\b/i, 'attachment');
+    const disposition = (res.headers.get('content-disposition') ?? `attachment; filename="${fallbackName}"`).replace(
+      /^\s*inline\b/i,
+      'attachment',
+    );
     return reply
       .type(type)
       .header('content-disposition', /^\s*attachment\b/i.test(disposition) ? disposition : `attachment; ${disposition}`)
@@ -210,7 +262,9 @@ ${m.headers ? h`<details><summary>Headers</summary><div class="table-wrap"><tabl
         return await sendFile(reply, await fetchFile(request.params as Record<string, string>), name);
       } catch (err) {
         if (!(err instanceof MailApiError)) throw err;
-        return reply.code(err.status === 404 ? 404 : 502).send({ message: err.message, code: err.status === 404 ? 'not_found' : 'mail_api' });
+        return reply
+          .code(err.status === 404 ? 404 : 502)
+          .send({ message: err.message, code: err.status === 404 ? 'not_found' : 'mail_api' });
       }
     });
   downloadRoute('/mail/inboxes/:inbox/messages/:message/raw.eml', (p) => rawOf(p.inbox!, p.message!), 'message.eml');
@@ -218,7 +272,10 @@ ${m.headers ? h`<details><summary>Headers</summary><div class="table-wrap"><tabl
     '/mail/inboxes/:inbox/messages/:message/attachments/:attachment',
     async (p) => {
       const org = await orgOf(p.inbox!);
-      const link = await mail.get<{ download_url: string }>(org, `/v0/inboxes/${enc(p.inbox!)}/messages/${enc(p.message!)}/attachments/${enc(p.attachment!)}`);
+      const link = await mail.get<{ download_url: string }>(
+        org,
+        `/v0/inboxes/${enc(p.inbox!)}/messages/${enc(p.message!)}/attachments/${enc(p.attachment!)}`,
+      );
       return download(org, link.download_url);
     },
     'attachment',
@@ -232,7 +289,10 @@ ${m.headers ? h`<details><summary>Headers</summary><div class="table-wrap"><tabl
       chosen.map(async (org) => {
         const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
         if (q.org && q.page) params.set('page_token', q.page);
-        return { org, ...(await mail.get<{ messages: OutboxJson[]; next_page_token?: string }>(org.id, `/v0/outbox?${params}`)) };
+        return {
+          org,
+          ...(await mail.get<{ messages: OutboxJson[]; next_page_token?: string }>(org.id, `/v0/outbox?${params}`)),
+        };
       }),
     );
     // Each reader sees its own held mail (Hamlet's own, source "platform", through the
@@ -246,7 +306,10 @@ ${m.headers ? h`<details><summary>Headers</summary><div class="table-wrap"><tabl
 <p class="muted">Mail to other domains, held because no relay (<code>HAMLET_SMTP_RELAY</code>) is set; it is sent when Hamlet starts with one.</p>
 ${rows.length ? '' : h`<p class="muted">Nothing held.</p>`}
 <ul class="mail-list">${rows.map(
-      ({ org, m }) => h`<li><a href="/mail/outbox/${enc(org.id)}/${enc(m.outbox_id)}"><span class="subject">${m.subject || '(no subject)'}</span></a>
+      ({
+        org,
+        m,
+      }) => h`<li><a href="/mail/outbox/${enc(org.id)}/${enc(m.outbox_id)}"><span class="subject">${m.subject || '(no subject)'}</span></a>
 <span class="from">${m.from} → ${m.to.join(', ')}</span> ${when(m.created_at)}
 <div class="preview muted">${m.source === 'platform' ? "Hamlet's own mail" : org.label} · ${(m.text ?? '').slice(0, 160)}</div></li>`,
     )}</ul>

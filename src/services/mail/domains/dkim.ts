@@ -28,7 +28,10 @@ export async function generateDkimKey(now: Date): Promise<DkimKey> {
 export const dkimRecordValue = (publicKey: string) => `v=DKIM1; k=rsa; p=${publicKey}`;
 
 /** A message signed with a DKIM-Signature header (relaxed/relaxed, rsa-sha256), as nodemailer's transports do. */
-export async function dkimSign(raw: Buffer, key: { domain: string; selector: string; privateKey: string }): Promise<Buffer> {
+export async function dkimSign(
+  raw: Buffer,
+  key: { domain: string; selector: string; privateKey: string },
+): Promise<Buffer> {
   const signer = new DKIM({ domainName: key.domain, keySelector: key.selector, privateKey: key.privateKey });
   const chunks: Buffer[] = [];
   for await (const chunk of signer.sign(raw)) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));

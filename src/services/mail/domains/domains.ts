@@ -42,7 +42,9 @@ export class Domains {
     /** The DNS the verification asks; by default node:dns with the configured resolvers. */
     private readonly dns: DnsLookups = systemResolver(config.dnsResolvers),
   ) {
-    this.close = platform.events.subscribe<{ domain: string; verified: boolean }>(DOMAIN_CHANGED_TOPIC, (m) => this.forget(m.domain, m.verified));
+    this.close = platform.events.subscribe<{ domain: string; verified: boolean }>(DOMAIN_CHANGED_TOPIC, (m) =>
+      this.forget(m.domain, m.verified),
+    );
   }
 
   /** What this instance remembers of a domain, after a change here or on another instance. */
@@ -64,7 +66,8 @@ export class Domains {
   }
 
   async load(): Promise<void> {
-    for (const d of await this.store.domains.all()) if (d.status === 'VERIFIED') this.platform.mailer.addLocalDomain(d.domain);
+    for (const d of await this.store.domains.all())
+      if (d.status === 'VERIFIED') this.platform.mailer.addLocalDomain(d.domain);
   }
 
   async create(scope: RequestScope, input: DomainInput): Promise<DomainRow> {
@@ -101,7 +104,8 @@ export class Domains {
   /** The domain if `scope` may see it (its organization, and its pod when the route or key names one). */
   async visible(scope: RequestScope, domainId: string): Promise<DomainRow> {
     const row = await this.store.domains.get(domainId.toLowerCase());
-    if (!row || row.org_id !== scope.orgId || (scope.podId && row.pod_id !== scope.podId)) throw notFoundError('Domain');
+    if (!row || row.org_id !== scope.orgId || (scope.podId && row.pod_id !== scope.podId))
+      throw notFoundError('Domain');
     return row;
   }
 
@@ -111,8 +115,11 @@ export class Domains {
     if (input.feedback_enabled != null) set.feedback_enabled = input.feedback_enabled ? 1 : 0;
     if (input.subdomains_enabled != null) set.subdomains_enabled = input.subdomains_enabled ? 1 : 0;
     if (input.tracking_enabled != null) set.tracking_enabled = input.tracking_enabled ? 1 : 0;
-    if (Object.keys(set).length === 1) throw invalid('feedback_enabled', 'give feedback_enabled, subdomains_enabled or tracking_enabled');
-    const addsRecord = (set.subdomains_enabled === 1 && !row.subdomains_enabled) || (set.tracking_enabled === 1 && !row.tracking_enabled);
+    if (Object.keys(set).length === 1)
+      throw invalid('feedback_enabled', 'give feedback_enabled, subdomains_enabled or tracking_enabled');
+    const addsRecord =
+      (set.subdomains_enabled === 1 && !row.subdomains_enabled) ||
+      (set.tracking_enabled === 1 && !row.tracking_enabled);
     if (addsRecord && row.status === 'VERIFIED') set.status = 'PENDING';
     await this.store.domains.update(row.domain_id, set);
     return { ...row, ...set };
@@ -123,17 +130,30 @@ export class Domains {
     const checked: Record<string, CheckedRecord> = {};
     for (const r of expectedRecords(row, this.config.mxHost)) checked[r.purpose] = await checkRecord(this.dns, r);
     const statuses = Object.values(checked).map((c) => c.status);
-    const status: DomainStatus = statuses.every((s) => s === 'VALID') ? 'VERIFIED' : statuses.includes('INVALID') ? 'INVALID' : 'PENDING';
+    const status: DomainStatus = statuses.every((s) => s === 'VALID')
+      ? 'VERIFIED'
+      : statuses.includes('INVALID')
+        ? 'INVALID'
+        : 'PENDING';
     return this.setStatus(row, status, checked);
   }
 
   /** For hosts without a reachable DNS (offline, tests): the operator vouches for the records. */
   markVerified(row: DomainRow): Promise<DomainRow> {
-    const checked = Object.fromEntries(expectedRecords(row, this.config.mxHost).map((r) => [r.purpose, { status: 'VALID' as const, reason: 'marked_verified' }]));
+    const checked = Object.fromEntries(
+      expectedRecords(row, this.config.mxHost).map((r) => [
+        r.purpose,
+        { status: 'VALID' as const, reason: 'marked_verified' },
+      ]),
+    );
     return this.setStatus(row, 'VERIFIED', checked);
   }
 
-  private async setStatus(row: DomainRow, status: DomainStatus, checked: Record<string, CheckedRecord>): Promise<DomainRow> {
+  private async setStatus(
+    row: DomainRow,
+    status: DomainStatus,
+    checked: Record<string, CheckedRecord>,
+  ): Promise<DomainRow> {
     const now = this.platform.clock.now().toISOString();
     const set: Partial<DomainRow> = { status, record_status: JSON.stringify(checked), updated_at: now };
     const becomesVerified = status === 'VERIFIED' && row.status !== 'VERIFIED';
@@ -182,14 +202,22 @@ export class Domains {
     return {
       ...this.item(row),
       status: row.status,
-      ...(row.status !== 'VERIFIED' ? { reason: Object.values(checked).some((c) => c.status === 'INVALID') ? 'dns_records_invalid' : 'dns_records_missing' } : {}),
+      ...(row.status !== 'VERIFIED'
+        ? {
+            reason: Object.values(checked).some((c) => c.status === 'INVALID')
+              ? 'dns_records_invalid'
+              : 'dns_records_missing',
+          }
+        : {}),
       records: expectedRecords(row, this.config.mxHost).map((r) => ({
         type: r.type,
         name: r.name,
         value: r.value,
         status: checked[r.purpose]?.status ?? 'MISSING',
         ...(r.priority !== undefined ? { priority: r.priority } : {}),
-        ...(checked[r.purpose]?.reason && checked[r.purpose]!.status !== 'VALID' ? { reason: checked[r.purpose]!.reason } : {}),
+        ...(checked[r.purpose]?.reason && checked[r.purpose]!.status !== 'VALID'
+          ? { reason: checked[r.purpose]!.reason }
+          : {}),
       })),
     };
   }
@@ -213,7 +241,12 @@ export class Domains {
   zoneFile(row: DomainRow): string {
     const lines = [`; DNS records for ${row.domain} (Hamlet mail)`, `$ORIGIN ${row.domain}.`];
     for (const r of expectedRecords(row, this.config.mxHost)) {
-      const value = r.type === 'TXT' ? `"${r.value.replace(/"/g, '\\"')}"` : r.type === 'MX' ? `${r.priority} ${r.value}.` : `${r.value}.`;
+      const value =
+        r.type === 'TXT'
+          ? `"${r.value.replace(/"/g, '\\"')}"`
+          : r.type === 'MX'
+            ? `${r.priority} ${r.value}.`
+            : `${r.value}.`;
       lines.push(`${r.name}.\t3600\tIN\t${r.type}\t${value}`);
     }
     return lines.join('\n') + '\n';

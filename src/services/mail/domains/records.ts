@@ -37,16 +37,29 @@ export function expectedRecords(d: DomainRow, mxHost: string): ExpectedRecord[] 
   const out: ExpectedRecord[] = [
     { purpose: 'mx', type: 'MX', name: d.domain, value: mxHost, priority: 10 },
     { purpose: 'spf', type: 'TXT', name: d.domain, value: SPF_VALUE },
-    { purpose: 'dkim', type: 'TXT', name: `${d.dkim_selector}._domainkey.${d.domain}`, value: dkimRecordValue(d.dkim_public_key) },
+    {
+      purpose: 'dkim',
+      type: 'TXT',
+      name: `${d.dkim_selector}._domainkey.${d.domain}`,
+      value: dkimRecordValue(d.dkim_public_key),
+    },
     { purpose: 'dmarc', type: 'TXT', name: `_dmarc.${d.domain}`, value: DMARC_VALUE },
   ];
-  if (d.subdomains_enabled) out.push({ purpose: 'wildcard_mx', type: 'MX', name: `*.${d.domain}`, value: mxHost, priority: 10 });
+  if (d.subdomains_enabled)
+    out.push({ purpose: 'wildcard_mx', type: 'MX', name: `*.${d.domain}`, value: mxHost, priority: 10 });
   if (d.tracking_enabled) out.push({ purpose: 'tracking', type: 'CNAME', name: `link.${d.domain}`, value: mxHost });
   return out;
 }
 
 const bareHost = (h: string) => h.toLowerCase().replace(/\.$/, '');
-const tags = (txt: string) => new Map(txt.split(';').map((t) => t.trim().split('=')).filter((kv) => kv.length >= 2).map(([k, ...v]) => [k!.trim().toLowerCase(), v.join('=').replace(/\s+/g, '')]));
+const tags = (txt: string) =>
+  new Map(
+    txt
+      .split(';')
+      .map((t) => t.trim().split('='))
+      .filter((kv) => kv.length >= 2)
+      .map(([k, ...v]) => [k!.trim().toLowerCase(), v.join('=').replace(/\s+/g, '')]),
+  );
 
 /** "No such name" and "no record of that type" mean missing; any other failure is reported as such. */
 async function lookup<T>(fn: () => Promise<T[]>): Promise<{ records: T[]; failed?: string }> {
@@ -65,13 +78,17 @@ export async function checkRecord(dns: DnsLookups, r: ExpectedRecord): Promise<C
     const { records, failed } = await lookup(() => dns.resolveMx(r.name));
     if (failed) return { status: 'MISSING', reason: failed };
     if (!records.length) return { status: 'MISSING' };
-    return records.some((m) => bareHost(m.exchange) === bareHost(r.value)) ? { status: 'VALID' } : { status: 'INVALID', reason: 'value_mismatch' };
+    return records.some((m) => bareHost(m.exchange) === bareHost(r.value))
+      ? { status: 'VALID' }
+      : { status: 'INVALID', reason: 'value_mismatch' };
   }
   if (r.type === 'CNAME') {
     const { records, failed } = await lookup(() => dns.resolveCname(r.name));
     if (failed) return { status: 'MISSING', reason: failed };
     if (!records.length) return { status: 'MISSING' };
-    return records.some((c) => bareHost(c) === bareHost(r.value)) ? { status: 'VALID' } : { status: 'INVALID', reason: 'value_mismatch' };
+    return records.some((c) => bareHost(c) === bareHost(r.value))
+      ? { status: 'VALID' }
+      : { status: 'INVALID', reason: 'value_mismatch' };
   }
   const { records, failed } = await lookup(() => dns.resolveTxt(r.name));
   if (failed) return { status: 'MISSING', reason: failed };
@@ -80,7 +97,9 @@ export async function checkRecord(dns: DnsLookups, r: ExpectedRecord): Promise<C
     const keys = texts.map(tags).filter((t) => t.has('p'));
     if (!keys.length) return { status: 'MISSING' };
     const want = tags(r.value).get('p');
-    return keys.some((t) => t.get('p') === want) ? { status: 'VALID' } : { status: 'INVALID', reason: 'value_mismatch' };
+    return keys.some((t) => t.get('p') === want)
+      ? { status: 'VALID' }
+      : { status: 'INVALID', reason: 'value_mismatch' };
   }
   const prefix = r.purpose === 'spf' ? 'v=spf1' : 'v=dmarc1';
   const found = texts.filter((t) => t.trim().toLowerCase().startsWith(prefix));
@@ -90,5 +109,7 @@ export async function checkRecord(dns: DnsLookups, r: ExpectedRecord): Promise<C
   if (r.purpose === 'dmarc') return { status: 'VALID' };
   // The operator's own SPF policy is fine as long as it lets this server's MX hosts send.
   const spf = found[0]!.toLowerCase().split(/\s+/);
-  return spf.some((m) => /^[+]?mx(?::|$)/.test(m) || m.includes('include:') || m.startsWith('a:')) ? { status: 'VALID' } : { status: 'INVALID', reason: 'value_mismatch' };
+  return spf.some((m) => /^[+]?mx(?::|$)/.test(m) || m.includes('include:') || m.startsWith('a:'))
+    ? { status: 'VALID' }
+    : { status: 'INVALID', reason: 'value_mismatch' };
 }

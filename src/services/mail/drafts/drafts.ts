@@ -39,7 +39,14 @@ export interface DraftInput {
   text?: string | null;
   html?: string | null;
   labels?: string[] | null;
-  attachments?: Array<{ filename?: string | null; content_type?: string | null; content_disposition?: string | null; content_id?: string | null; content?: string | null; url?: string | null }> | null;
+  attachments?: Array<{
+    filename?: string | null;
+    content_type?: string | null;
+    content_disposition?: string | null;
+    content_id?: string | null;
+    content?: string | null;
+    url?: string | null;
+  }> | null;
   in_reply_to?: string | null;
   forward_of?: string | null;
   reply_all?: boolean | null;
@@ -56,7 +63,8 @@ const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
 function storedAttachments(list: DraftInput['attachments'], field: string, startAt = 1): StoredAttachment[] {
   return (list ?? []).map((a, i) => {
-    if (a.content == null) throw invalid(`${field}[${i}].content`, 'is required (base64); URL attachments are not supported here');
+    if (a.content == null)
+      throw invalid(`${field}[${i}].content`, 'is required (base64); URL attachments are not supported here');
     if (!BASE64.test(a.content)) throw invalid(`${field}[${i}].content`, 'must be base64');
     const bytes = Buffer.from(a.content, 'base64');
     return {
@@ -83,14 +91,16 @@ export class Drafts {
   private sendAt(value: string | null | undefined): string | null | undefined {
     if (value === undefined || value === null) return value;
     const d = new Date(value);
-    if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) throw invalid('send_at', 'must be an ISO 8601 date-time');
+    if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value))
+      throw invalid('send_at', 'must be an ISO 8601 date-time');
     if (d.getTime() <= this.now().getTime()) throw invalid('send_at', 'must be in the future');
     return d.toISOString();
   }
 
   async create(inbox: InboxRow, input: DraftInput): Promise<DraftRow> {
     if (input.in_reply_to && input.forward_of) throw invalid('forward_of', 'give in_reply_to or forward_of, not both');
-    if (input.reply_all && (input.to != null || input.cc != null || input.bcc != null)) throw invalid('reply_all', 'takes its recipients from the message replied to: leave out to, cc and bcc');
+    if (input.reply_all && (input.to != null || input.cc != null || input.bcc != null))
+      throw invalid('reply_all', 'takes its recipients from the message replied to: leave out to, cc and bcc');
     const fields: DraftFields = {
       to: recipients('to', input.to),
       cc: recipients('cc', input.cc),
@@ -104,7 +114,8 @@ export class Drafts {
     if (input.in_reply_to || input.forward_of) {
       const id = (input.in_reply_to ?? input.forward_of)!;
       const source = await this.store.messages.get(inbox.inbox_id, id);
-      if (!source) throw invalid(input.in_reply_to ? 'in_reply_to' : 'forward_of', `no message ${id} in this inbox`, 'NOT_FOUND');
+      if (!source)
+        throw invalid(input.in_reply_to ? 'in_reply_to' : 'forward_of', `no message ${id} in this inbox`, 'NOT_FOUND');
       if (input.in_reply_to) {
         const f = this.sending.replyFields(inbox, source, input.reply_all === true);
         if (!fields.to!.length) fields.to = f.to;
@@ -140,21 +151,38 @@ export class Drafts {
     return row;
   }
 
-  async update(draft: DraftRow, input: DraftInput & { add_attachments?: DraftInput['attachments']; remove_attachments?: string[] | null; add_labels?: string[] | null; remove_labels?: string[] | null }): Promise<DraftRow> {
+  async update(
+    draft: DraftRow,
+    input: DraftInput & {
+      add_attachments?: DraftInput['attachments'];
+      remove_attachments?: string[] | null;
+      add_labels?: string[] | null;
+      remove_labels?: string[] | null;
+    },
+  ): Promise<DraftRow> {
     const fields = JSON.parse(draft.body) as DraftFields;
     // An omitted field stays; null (or [] for recipients) clears it.
-    for (const name of ['to', 'cc', 'bcc', 'reply_to'] as const) if (input[name] !== undefined) fields[name] = recipients(name, input[name]);
+    for (const name of ['to', 'cc', 'bcc', 'reply_to'] as const)
+      if (input[name] !== undefined) fields[name] = recipients(name, input[name]);
     for (const name of ['subject', 'text', 'html'] as const) {
       if (input[name] === null) delete fields[name];
       else if (input[name] !== undefined) fields[name] = input[name]!;
     }
-    if (input.remove_attachments?.length) fields.attachments = (fields.attachments ?? []).filter((a) => !input.remove_attachments!.includes(a.attachment_id));
+    if (input.remove_attachments?.length)
+      fields.attachments = (fields.attachments ?? []).filter(
+        (a) => !input.remove_attachments!.includes(a.attachment_id),
+      );
     if (input.add_attachments?.length) {
       const next = Math.max(0, ...(fields.attachments ?? []).map((a) => Number(a.attachment_id.slice(4)) || 0)) + 1;
-      fields.attachments = [...(fields.attachments ?? []), ...storedAttachments(input.add_attachments, 'add_attachments', next)];
+      fields.attachments = [
+        ...(fields.attachments ?? []),
+        ...storedAttachments(input.add_attachments, 'add_attachments', next),
+      ];
     }
     let labels = JSON.parse(draft.labels) as string[];
-    labels = [...new Set([...labels, ...(input.add_labels ?? [])])].filter((l) => !(input.remove_labels ?? []).includes(l));
+    labels = [...new Set([...labels, ...(input.add_labels ?? [])])].filter(
+      (l) => !(input.remove_labels ?? []).includes(l),
+    );
     const set: Partial<DraftRow> = { body: JSON.stringify(fields), updated_at: this.now().toISOString() };
     let schedule: string | undefined;
     if (input.send_at !== undefined) {
@@ -182,7 +210,11 @@ export class Drafts {
    * and deletes the draft, in a transaction. The write re-reads the draft there: gone or moved
    * is a 404, changed since it was composed is a 409 (send again).
    */
-  async prepareSend(inbox: InboxRow, draft: DraftRow, labels: { add?: string[]; remove?: string[] }): Promise<(trx: Tx) => Promise<SendResult>> {
+  async prepareSend(
+    inbox: InboxRow,
+    draft: DraftRow,
+    labels: { add?: string[]; remove?: string[] },
+  ): Promise<(trx: Tx) => Promise<SendResult>> {
     const f = JSON.parse(draft.body) as DraftFields;
     const userLabels = (JSON.parse(draft.labels) as string[]).filter((l) => l !== 'scheduled');
     const body: SendBody = {
@@ -194,22 +226,35 @@ export class Drafts {
       text: f.text,
       html: f.html,
       labels: [...new Set([...userLabels, ...(labels.add ?? [])])].filter((l) => !(labels.remove ?? []).includes(l)),
-      attachments: (f.attachments ?? []).map((a) => ({ filename: a.filename, content_type: a.content_type, content_disposition: a.content_disposition, content_id: a.content_id, content: a.content })),
+      attachments: (f.attachments ?? []).map((a) => ({
+        filename: a.filename,
+        content_type: a.content_type,
+        content_disposition: a.content_disposition,
+        content_id: a.content_id,
+        content: a.content,
+      })),
     };
     this.sending.validate(body);
-    const source = f.in_reply_to ?? f.forward_of ? await this.store.messages.get(inbox.inbox_id, (f.in_reply_to ?? f.forward_of)!) : undefined;
+    const source =
+      (f.in_reply_to ?? f.forward_of)
+        ? await this.store.messages.get(inbox.inbox_id, (f.in_reply_to ?? f.forward_of)!)
+        : undefined;
     let prepared: PreparedSend;
     if (f.forward_of && source) {
       prepared = await this.sending.prepareForward(inbox, source, body);
     } else {
-      const threading: Threading = f.in_reply_to ? { inReplyTo: f.in_reply_to, references: f.references, threadId: source?.thread_id } : {};
+      const threading: Threading = f.in_reply_to
+        ? { inReplyTo: f.in_reply_to, references: f.references, threadId: source?.thread_id }
+        : {};
       prepared = await this.sending.prepare(inbox, body, threading);
     }
     return async (trx) => {
       const fresh = await this.store.drafts.get(draft.draft_id, trx);
       if (!fresh || fresh.inbox_id !== inbox.inbox_id) throw notFoundError('Draft');
       if (fresh.updated_at !== draft.updated_at || fresh.body !== draft.body || fresh.labels !== draft.labels) {
-        throw new DomainError('conflict', 'The draft changed while it was being sent; send it again', 'conflict', { code: 'DRAFT_CHANGED' });
+        throw new DomainError('conflict', 'The draft changed while it was being sent; send it again', 'conflict', {
+          code: 'DRAFT_CHANGED',
+        });
       }
       const result = await this.sending.write(prepared, trx);
       await this.store.drafts.delete(draft.draft_id, trx);
@@ -231,7 +276,12 @@ export class Drafts {
       // The draft cannot be sent as it is (e.g. no recipients): say so on the draft, unless it changed meanwhile.
       await this.store.transaction(async (trx) => {
         const fresh = await this.store.drafts.get(job.draft_id, trx);
-        if (fresh?.updated_at === draft.updated_at) await this.store.drafts.update(draft.draft_id, { send_status: 'failed', updated_at: this.now().toISOString() }, trx);
+        if (fresh?.updated_at === draft.updated_at)
+          await this.store.drafts.update(
+            draft.draft_id,
+            { send_status: 'failed', updated_at: this.now().toISOString() },
+            trx,
+          );
       });
       return;
     }

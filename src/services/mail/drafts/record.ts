@@ -31,4 +31,3 @@ export function draftRecord(r: DraftRow, full: boolean) {
   };
   return out;
 }
-

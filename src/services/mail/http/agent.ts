@@ -35,13 +35,17 @@ export function agentRoutes(app: App, ctx: MailContext, signups: AgentSignups): 
     {
       schema: { body: SignUp, response: answers(SignedUp, 409, 429) },
       // Anyone may call it: new organizations per client address are limited.
-      config: ctx.platform.limits.route('mail_agent_signups', '20/1h', { description: 'Agent sign-ups (POST /v0/agent/sign-up) per client address' }),
+      config: ctx.platform.limits.route('mail_agent_signups', '20/1h', {
+        description: 'Agent sign-ups (POST /v0/agent/sign-up) per client address',
+      }),
     },
     async (request) => signups.signUp(request.body),
   );
 
-  app.post('/v0/agent/human', { schema: { body: AttachHuman, response: answers(Attached, 403, 404, 409) } }, async (request) =>
-    signups.attachHuman(request.mailOrgId, request.body.human_email),
+  app.post(
+    '/v0/agent/human',
+    { schema: { body: AttachHuman, response: answers(Attached, 403, 404, 409) } },
+    async (request) => signups.attachHuman(request.mailOrgId, request.body.human_email),
   );
 
   app.post('/v0/agent/verify', { schema: { body: Verify, response: answers(Verified, 403, 404) } }, async (request) =>

@@ -13,16 +13,28 @@ import { answers, AttachmentLink } from './responses.js';
 import { ORG_AND_POD } from './scope.js';
 
 const ThreadParams = Type.Object({ thread_id: Type.String(), attachment_id: Type.String() });
-const InboxThreadParams = Type.Object({ inbox_id: Type.String(), thread_id: Type.String(), attachment_id: Type.String() });
+const InboxThreadParams = Type.Object({
+  inbox_id: Type.String(),
+  thread_id: Type.String(),
+  attachment_id: Type.String(),
+});
 const DraftParams = Type.Object({ draft_id: Type.String(), attachment_id: Type.String() });
-const InboxDraftParams = Type.Object({ inbox_id: Type.String(), draft_id: Type.String(), attachment_id: Type.String() });
+const InboxDraftParams = Type.Object({
+  inbox_id: Type.String(),
+  draft_id: Type.String(),
+  attachment_id: Type.String(),
+});
 
 export function attachmentRoutes(app: App, ctx: MailContext): void {
   const { store, links, platform } = ctx;
 
   const link = (id: string, meta: AttachmentMeta) => {
     const exp = platform.clock.ms() + DOWNLOAD_TTL_MS;
-    return { ...meta, download_url: links.url({ id, attachment: meta.attachment_id, exp }), expires_at: new Date(exp).toISOString() };
+    return {
+      ...meta,
+      download_url: links.url({ id, attachment: meta.attachment_id, exp }),
+      expires_at: new Date(exp).toISOString(),
+    };
   };
 
   /** A thread the caller may see; under /v0/inboxes/{inbox_id} it must also be that inbox's. */
@@ -57,10 +69,26 @@ export function attachmentRoutes(app: App, ctx: MailContext): void {
     return link(DRAFT_LINK_PREFIX + draft.draft_id, found.meta);
   }
 
-  app.get('/v0/inboxes/:inbox_id/threads/:thread_id/attachments/:attachment_id', { schema: { params: InboxThreadParams, response: answers(AttachmentLink, 404) } }, (request) => ofThread(request, request.params));
-  app.get('/v0/inboxes/:inbox_id/drafts/:draft_id/attachments/:attachment_id', { schema: { params: InboxDraftParams, response: answers(AttachmentLink, 404) } }, (request) => ofDraft(request, request.params));
+  app.get(
+    '/v0/inboxes/:inbox_id/threads/:thread_id/attachments/:attachment_id',
+    { schema: { params: InboxThreadParams, response: answers(AttachmentLink, 404) } },
+    (request) => ofThread(request, request.params),
+  );
+  app.get(
+    '/v0/inboxes/:inbox_id/drafts/:draft_id/attachments/:attachment_id',
+    { schema: { params: InboxDraftParams, response: answers(AttachmentLink, 404) } },
+    (request) => ofDraft(request, request.params),
+  );
   for (const base of ORG_AND_POD) {
-    app.get(`${base}/threads/:thread_id/attachments/:attachment_id`, { schema: { params: ThreadParams, response: answers(AttachmentLink, 404) } }, (request) => ofThread(request, request.params));
-    app.get(`${base}/drafts/:draft_id/attachments/:attachment_id`, { schema: { params: DraftParams, response: answers(AttachmentLink, 404) } }, (request) => ofDraft(request, request.params));
+    app.get(
+      `${base}/threads/:thread_id/attachments/:attachment_id`,
+      { schema: { params: ThreadParams, response: answers(AttachmentLink, 404) } },
+      (request) => ofThread(request, request.params),
+    );
+    app.get(
+      `${base}/drafts/:draft_id/attachments/:attachment_id`,
+      { schema: { params: DraftParams, response: answers(AttachmentLink, 404) } },
+      (request) => ofDraft(request, request.params),
+    );
   }
 }

@@ -39,7 +39,16 @@ export function installAuth(app: App, platform: Platform, keyScope: (keyId: stri
     request.mailOperator = isOperatorKey(key);
     request.apiKeyId = key.id;
     request.mailKeyScope = await keyScope(key.id);
-    const missing = missingPermissions(request.mailKeyScope.permissions, request.method, request.routeOptions.url ?? '', (request.query ?? {}) as Record<string, unknown>);
-    if (missing.length) throw new DomainError('forbidden', `This API key lacks the permission ${missing.join(', ')}`, 'forbidden', { field: 'permissions', code: 'MISSING_PERMISSION' });
+    const missing = missingPermissions(
+      request.mailKeyScope.permissions,
+      request.method,
+      request.routeOptions.url ?? '',
+      (request.query ?? {}) as Record<string, unknown>,
+    );
+    if (missing.length)
+      throw new DomainError('forbidden', `This API key lacks the permission ${missing.join(', ')}`, 'forbidden', {
+        field: 'permissions',
+        code: 'MISSING_PERMISSION',
+      });
   });
 }

@@ -36,7 +36,13 @@ export async function ownInbox(ctx: MailContext, request: FastifyRequest, inboxI
  * Answers a list of one inbox from the cache when it can; otherwise builds it, caches the JSON
  * and answers. Keyed by the whole URL, so every filter and page has its own entry.
  */
-export async function cachedList(ctx: MailContext, inboxId: string, request: FastifyRequest, reply: FastifyReply, build: () => Promise<unknown>) {
+export async function cachedList(
+  ctx: MailContext,
+  inboxId: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  build: () => Promise<unknown>,
+) {
   let body = ctx.cache.list(inboxId, request.url);
   if (body === undefined) {
     const generation = ctx.cache.generation(inboxId);
@@ -45,4 +51,3 @@ export async function cachedList(ctx: MailContext, inboxId: string, request: Fas
   }
   return reply.type('application/json; charset=utf-8').send(body);
 }
-

@@ -24,7 +24,9 @@ export class DownloadLinks {
   }
 
   url(target: DownloadTarget): string {
-    const payload = Buffer.from(JSON.stringify([target.id, target.attachment ?? null, target.exp])).toString('base64url');
+    const payload = Buffer.from(JSON.stringify([target.id, target.attachment ?? null, target.exp])).toString(
+      'base64url',
+    );
     return `${this.baseUrl()}/v0/downloads/${payload}.${this.mac(payload)}`;
   }
 
@@ -36,7 +38,11 @@ export class DownloadLinks {
     const given = Buffer.from(mac);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
     try {
-      const [id, attachment, exp] = JSON.parse(Buffer.from(payload, 'base64url').toString()) as [string, string | null, number];
+      const [id, attachment, exp] = JSON.parse(Buffer.from(payload, 'base64url').toString()) as [
+        string,
+        string | null,
+        number,
+      ];
       if (typeof id !== 'string' || typeof exp !== 'number' || exp < nowMs) return undefined;
       return { id, attachment: attachment ?? undefined, exp };
     } catch {

@@ -58,69 +58,117 @@ export function draftRoutes(app: App, ctx: MailContext): void {
 
   const list = async (where: { inboxId?: string; orgId?: string; inboxIds?: string[] }, q: Query) => {
     const limit = limitOf(q);
-    const rows = await store.drafts.list(where, { limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending'), includeTrash: boolOf(q, 'include_trash') === true });
+    const rows = await store.drafts.list(where, {
+      limit,
+      cursor: cursorOf(q),
+      ascending: boolOf(q, 'ascending'),
+      includeTrash: boolOf(q, 'include_trash') === true,
+    });
     const { items, next_page_token } = pageOf(rows, limit, (r) => [r.updated_at, r.draft_id]);
-    return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), drafts: items.map((d) => draftRecord(d, false)) };
+    return {
+      count: items.length,
+      limit,
+      ...(next_page_token ? { next_page_token } : {}),
+      drafts: items.map((d) => draftRecord(d, false)),
+    };
   };
 
-  app.post('/v0/inboxes/:inbox_id/drafts', { schema: { params: InboxParams, body: CreateDraft, response: answers(Draft, 404, 409, 413) } }, async (request) => {
-    const inbox = await ownInbox(ctx, request, request.params.inbox_id);
-    const body = request.body ?? {};
-    if (body.client_id != null) {
-      const existing = await store.drafts.byClientId(inbox.org_id, body.client_id);
-      if (existing) return draftRecord(existing, true);
-    }
-    try {
-      return draftRecord(await drafts.create(inbox, body), true);
-    } catch (err) {
-      if (!isDuplicate(err) || body.client_id == null) throw err;
-      const winner = await store.drafts.byClientId(inbox.org_id, body.client_id);
-      if (winner) return draftRecord(winner, true);
-      throw err;
-    }
-  });
+  app.post(
+    '/v0/inboxes/:inbox_id/drafts',
+    { schema: { params: InboxParams, body: CreateDraft, response: answers(Draft, 404, 409, 413) } },
+    async (request) => {
+      const inbox = await ownInbox(ctx, request, request.params.inbox_id);
+      const body = request.body ?? {};
+      if (body.client_id != null) {
+        const existing = await store.drafts.byClientId(inbox.org_id, body.client_id);
+        if (existing) return draftRecord(existing, true);
+      }
+      try {
+        return draftRecord(await drafts.create(inbox, body), true);
+      } catch (err) {
+        if (!isDuplicate(err) || body.client_id == null) throw err;
+        const winner = await store.drafts.byClientId(inbox.org_id, body.client_id);
+        if (winner) return draftRecord(winner, true);
+        throw err;
+      }
+    },
+  );
 
-  app.get('/v0/inboxes/:inbox_id/drafts', { schema: { params: InboxParams, querystring: DraftQuery, response: answers(DraftList, 404) } }, async (request) => {
-    const inbox = await ownInbox(ctx, request, request.params.inbox_id);
-    return list({ inboxId: inbox.inbox_id }, request.query as Query);
-  });
+  app.get(
+    '/v0/inboxes/:inbox_id/drafts',
+    { schema: { params: InboxParams, querystring: DraftQuery, response: answers(DraftList, 404) } },
+    async (request) => {
+      const inbox = await ownInbox(ctx, request, request.params.inbox_id);
+      return list({ inboxId: inbox.inbox_id }, request.query as Query);
+    },
+  );
 
   // Organization-wide, and one pod's (/v0/pods/{pod_id}/drafts); a scoped key sees its pod's or inbox's.
   for (const base of ORG_AND_POD) {
-    app.get(`${base}/drafts`, { schema: { querystring: DraftQuery, response: answers(DraftList, 404) } }, async (request) => {
-      const s = scopeOf(request);
-      return list(s.podId || s.inboxId ? { inboxIds: await store.inboxes.idsOfScope(s) } : { orgId: request.mailOrgId }, request.query as Query);
-    });
+    app.get(
+      `${base}/drafts`,
+      { schema: { querystring: DraftQuery, response: answers(DraftList, 404) } },
+      async (request) => {
+        const s = scopeOf(request);
+        return list(
+          s.podId || s.inboxId ? { inboxIds: await store.inboxes.idsOfScope(s) } : { orgId: request.mailOrgId },
+          request.query as Query,
+        );
+      },
+    );
 
-    app.get(`${base}/drafts/:draft_id`, { schema: { params: Type.Object({ draft_id: Type.String() }), response: answers(Draft, 404) } }, async (request) => {
-      const draft = await store.drafts.get(request.params.draft_id);
-      const inbox = draft && (await ctx.inbox(draft.inbox_id));
-      if (!draft || !inbox || !inScope(request, inbox)) throw notFoundError('Draft');
-      return draftRecord(draft, true);
-    });
+    app.get(
+      `${base}/drafts/:draft_id`,
+      { schema: { params: Type.Object({ draft_id: Type.String() }), response: answers(Draft, 404) } },
+      async (request) => {
+        const draft = await store.drafts.get(request.params.draft_id);
+        const inbox = draft && (await ctx.inbox(draft.inbox_id));
+        if (!draft || !inbox || !inScope(request, inbox)) throw notFoundError('Draft');
+        return draftRecord(draft, true);
+      },
+    );
   }
 
-  app.get('/v0/inboxes/:inbox_id/drafts/:draft_id', { schema: { params: DraftParams, response: answers(Draft, 404) } }, async (request) => draftRecord(await ownDraft(request, request.params), true));
+  app.get(
+    '/v0/inboxes/:inbox_id/drafts/:draft_id',
+    { schema: { params: DraftParams, response: answers(Draft, 404) } },
+    async (request) => draftRecord(await ownDraft(request, request.params), true),
+  );
 
-  app.patch('/v0/inboxes/:inbox_id/drafts/:draft_id', { schema: { params: DraftParams, body: UpdateDraft, response: answers(Draft, 404, 413) } }, async (request) => {
-    const draft = await ownDraft(request, request.params);
-    return draftRecord(await drafts.update(draft, request.body ?? {}), true);
-  });
+  app.patch(
+    '/v0/inboxes/:inbox_id/drafts/:draft_id',
+    { schema: { params: DraftParams, body: UpdateDraft, response: answers(Draft, 404, 413) } },
+    async (request) => {
+      const draft = await ownDraft(request, request.params);
+      return draftRecord(await drafts.update(draft, request.body ?? {}), true);
+    },
+  );
 
-  app.delete('/v0/inboxes/:inbox_id/drafts/:draft_id', { schema: { params: DraftParams, querystring: DeleteQuery, response: answers(DeletedOrTrashed('draft_id'), 404) } }, async (request) => {
-    const draft = await ownDraft(request, request.params);
-    return { ...(await ctx.trash.draft(draft, boolOf(request.query as Query, 'permanent') === true)), draft_id: draft.draft_id };
-  });
+  app.delete(
+    '/v0/inboxes/:inbox_id/drafts/:draft_id',
+    { schema: { params: DraftParams, querystring: DeleteQuery, response: answers(DeletedOrTrashed('draft_id'), 404) } },
+    async (request) => {
+      const draft = await ownDraft(request, request.params);
+      return {
+        ...(await ctx.trash.draft(draft, boolOf(request.query as Query, 'permanent') === true)),
+        draft_id: draft.draft_id,
+      };
+    },
+  );
 
-  app.post('/v0/inboxes/:inbox_id/drafts/:draft_id/send', { schema: { params: DraftParams, body: SendDraft, response: answers(SendResult, 404, 409) } }, async (request) => {
-    const inbox = await ownInbox(ctx, request, request.params.inbox_id);
-    const labels = { add: request.body?.add_labels ?? undefined, remove: request.body?.remove_labels ?? undefined };
-    // The draft is looked up after the idempotency check: a repeat with the same
-    // Idempotency-Key finds it gone (sending deletes it) and gets the first answer instead of a 404.
-    return idempotent(ctx, request, inbox, `draft:${request.params.draft_id}`, labels, async () => {
-      const draft = await store.drafts.get(request.params.draft_id);
-      if (!draft || draft.inbox_id !== inbox.inbox_id) throw notFoundError('Draft');
-      return drafts.prepareSend(inbox, draft, labels);
-    });
-  });
+  app.post(
+    '/v0/inboxes/:inbox_id/drafts/:draft_id/send',
+    { schema: { params: DraftParams, body: SendDraft, response: answers(SendResult, 404, 409) } },
+    async (request) => {
+      const inbox = await ownInbox(ctx, request, request.params.inbox_id);
+      const labels = { add: request.body?.add_labels ?? undefined, remove: request.body?.remove_labels ?? undefined };
+      // The draft is looked up after the idempotency check: a repeat with the same
+      // Idempotency-Key finds it gone (sending deletes it) and gets the first answer instead of a 404.
+      return idempotent(ctx, request, inbox, `draft:${request.params.draft_id}`, labels, async () => {
+        const draft = await store.drafts.get(request.params.draft_id);
+        if (!draft || draft.inbox_id !== inbox.inbox_id) throw notFoundError('Draft');
+        return drafts.prepareSend(inbox, draft, labels);
+      });
+    },
+  );
 }

@@ -15,7 +15,8 @@ const NAMES: Record<number, [type: string, name: string]> = {
 };
 
 export function mailEnvelope(info: ErrorInfo) {
-  const [type, name] = NAMES[info.statusCode] ?? (info.statusCode >= 500 ? ['internal_error', 'InternalServerError'] : ['error', 'Error']);
+  const [type, name] =
+    NAMES[info.statusCode] ?? (info.statusCode >= 500 ? ['internal_error', 'InternalServerError'] : ['error', 'Error']);
   const details: Record<string, unknown> = { ...(info.details ?? {}) };
   // Validation errors from a schema name the field in the message ("body.to …"): expose it.
   if (info.statusCode === 400 && details.field === undefined) {

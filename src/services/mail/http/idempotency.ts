@@ -10,11 +10,24 @@ import type { MailContext } from './context.js';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9\-._~]{1,256}$/;
 
-export async function idempotent(ctx: MailContext, request: FastifyRequest, inbox: InboxRow, route: string, body: SendBody | object, prepare: () => Promise<SendWrite>): Promise<SendResult> {
+export async function idempotent(
+  ctx: MailContext,
+  request: FastifyRequest,
+  inbox: InboxRow,
+  route: string,
+  body: SendBody | object,
+  prepare: () => Promise<SendWrite>,
+): Promise<SendResult> {
   const header = request.headers['idempotency-key'];
   const key = header === undefined ? undefined : Array.isArray(header) ? header[0]! : header;
-  if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw invalid('Idempotency-Key', 'must be 1 to 256 characters from A-Z a-z 0-9 - . _ ~', 'INVALID_IDEMPOTENCY_KEY');
-  const requestHash = key === undefined ? '' : createHash('sha256').update(JSON.stringify([inbox.inbox_id, route, body])).digest('hex');
+  if (key !== undefined && !IDEMPOTENCY_KEY.test(key))
+    throw invalid('Idempotency-Key', 'must be 1 to 256 characters from A-Z a-z 0-9 - . _ ~', 'INVALID_IDEMPOTENCY_KEY');
+  const requestHash =
+    key === undefined
+      ? ''
+      : createHash('sha256')
+          .update(JSON.stringify([inbox.inbox_id, route, body]))
+          .digest('hex');
   const quota = { check: () => ctx.sendLimit.check(request), count: () => ctx.sendLimit.count(request) };
   return ctx.sends.run({ orgId: request.mailOrgId, key, requestHash }, quota, prepare);
 }

@@ -4,8 +4,21 @@ import type { App } from '../../../platform/http.js';
 import type { MailContext } from './context.js';
 import { answers, Int, Open, opt, Str } from './responses.js';
 
-const Identity = Open({ scope_type: Str, scope_id: Str, organization_id: Str, pod_id: opt(Str), inbox_id: opt(Str), api_key_id: opt(Str) });
-const Organization = Open({ organization_id: Str, inbox_count: Int, domain_count: Int, created_at: Str, updated_at: Str });
+const Identity = Open({
+  scope_type: Str,
+  scope_id: Str,
+  organization_id: Str,
+  pod_id: opt(Str),
+  inbox_id: opt(Str),
+  api_key_id: opt(Str),
+});
+const Organization = Open({
+  organization_id: Str,
+  inbox_count: Int,
+  domain_count: Int,
+  created_at: Str,
+  updated_at: Str,
+});
 
 export function identityRoutes(app: App, ctx: MailContext): void {
   app.get('/v0/auth/me', { schema: { response: answers(Identity) } }, async (request) => {
@@ -30,7 +43,16 @@ export function identityRoutes(app: App, ctx: MailContext): void {
     const pod = await ctx.pods.defaultPod(orgId);
     // Times are ISO text: any year-9999 bound is after them all (a +275760 date would sort first).
     const end = '9999-12-31T23:59:59.999Z';
-    const [inboxes, domains] = await Promise.all([ctx.store.metrics.inboxTimes({ orgId }, end), ctx.store.metrics.domainTimes({ orgId }, end)]);
-    return { organization_id: orgId, inbox_count: inboxes.length, domain_count: domains.length, created_at: pod.created_at, updated_at: pod.updated_at };
+    const [inboxes, domains] = await Promise.all([
+      ctx.store.metrics.inboxTimes({ orgId }, end),
+      ctx.store.metrics.domainTimes({ orgId }, end),
+    ]);
+    return {
+      organization_id: orgId,
+      inbox_count: inboxes.length,
+      domain_count: domains.length,
+      created_at: pod.created_at,
+      updated_at: pod.updated_at,
+    };
   });
 }

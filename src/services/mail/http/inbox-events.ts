@@ -22,23 +22,31 @@ const InboxEvent = Open({
 const InboxEventList = Open({ count: Int, limit: Int, next_page_token: opt(Str), events: Type.Array(InboxEvent) });
 
 export function inboxEventRoutes(app: App, ctx: MailContext): void {
-  app.get('/v0/inboxes/:inbox_id/events', { schema: { params: InboxParams, querystring: ListQuery, response: answers(InboxEventList, 404) } }, async (request) => {
-    const inbox = await ownInbox(ctx, request, request.params.inbox_id);
-    const q = request.query as Query;
-    const limit = limitOf(q);
-    const rows = await ctx.store.inboxEvents.list(inbox.inbox_id, { limit, cursor: cursorOf(q), ascending: boolOf(q, 'ascending') });
-    const { items, next_page_token } = pageOf(rows, limit, (r) => [r.event_id, r.event_id]);
-    const record = (e: InboxEventRow) => ({
-      organization_id: inbox.org_id,
-      pod_id: inbox.pod_id,
-      inbox_id: e.inbox_id,
-      event_id: e.event_id,
-      event_type: e.event_type,
-      message_id: e.message_id,
-      label: e.label,
-      event_at: e.event_at,
-      created_at: e.event_at,
-    });
-    return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), events: items.map(record) };
-  });
+  app.get(
+    '/v0/inboxes/:inbox_id/events',
+    { schema: { params: InboxParams, querystring: ListQuery, response: answers(InboxEventList, 404) } },
+    async (request) => {
+      const inbox = await ownInbox(ctx, request, request.params.inbox_id);
+      const q = request.query as Query;
+      const limit = limitOf(q);
+      const rows = await ctx.store.inboxEvents.list(inbox.inbox_id, {
+        limit,
+        cursor: cursorOf(q),
+        ascending: boolOf(q, 'ascending'),
+      });
+      const { items, next_page_token } = pageOf(rows, limit, (r) => [r.event_id, r.event_id]);
+      const record = (e: InboxEventRow) => ({
+        organization_id: inbox.org_id,
+        pod_id: inbox.pod_id,
+        inbox_id: e.inbox_id,
+        event_id: e.event_id,
+        event_type: e.event_type,
+        message_id: e.message_id,
+        label: e.label,
+        event_at: e.event_at,
+        created_at: e.event_at,
+      });
+      return { count: items.length, limit, ...(next_page_token ? { next_page_token } : {}), events: items.map(record) };
+    },
+  );
 }

@@ -39,14 +39,26 @@ export interface MailHttpDeps {
   baseUrl: () => string;
 }
 
-export async function createMailApp(platform: Platform, { core, settings, apiKeys, baseUrl }: MailHttpDeps): Promise<App> {
+export async function createMailApp(
+  platform: Platform,
+  { core, settings, apiKeys, baseUrl }: MailHttpDeps,
+): Promise<App> {
   // JSON bodies carry attachments as base64: a 6 MB message is a little over 6 MB of JSON.
   const app = await createApp(platform, {
     service: 'mail',
     envelope: mailEnvelope,
     bodyLimit: settings.maxMessageBytes,
-    openapi: { title: 'Hamlet mail', version: '1.0.0', description: 'AgentMail-compatible inboxes, messages, threads and webhooks' },
-    index: { title: 'Hamlet mail', summary: 'Inboxes, messages, threads, drafts and webhooks under /v0, speaking AgentMail\'s API (the agentmail SDKs work with this URL as their base URL), with real SMTP in and out.', docs: 'docs/mail.md' },
+    openapi: {
+      title: 'Hamlet mail',
+      version: '1.0.0',
+      description: 'AgentMail-compatible inboxes, messages, threads and webhooks',
+    },
+    index: {
+      title: 'Hamlet mail',
+      summary:
+        "Inboxes, messages, threads, drafts and webhooks under /v0, speaking AgentMail's API (the agentmail SDKs work with this URL as their base URL), with real SMTP in and out.",
+      docs: 'docs/mail.md',
+    },
   });
   installAuth(app, platform, (keyId) => apiKeys.scopeOf(keyId));
   const sendLimit = await installLimits(app, platform);

@@ -5,7 +5,10 @@ import type { App } from '../../../platform/http.js';
 import { byBearerKey } from '../../../platform/ratelimit.js';
 import type { Platform } from '../../../platform/service.js';
 
-type Limiter = (req: FastifyRequest, opts?: { increment?: boolean }) => Promise<{ isAllowed: boolean; isExceeded?: boolean; ttlInSeconds?: number; max?: number }>;
+type Limiter = (
+  req: FastifyRequest,
+  opts?: { increment?: boolean },
+) => Promise<{ isAllowed: boolean; isExceeded?: boolean; ttlInSeconds?: number; max?: number }>;
 
 /**
  * The contract's two limits, each counted per key across all routes: requests per minute
@@ -18,7 +21,8 @@ export class SendLimit {
     if (!this.limiter) return;
     const r = await this.limiter(request, { increment: false });
     // The peek reports the count so far: at the maximum, one more send would exceed it.
-    if (!r.isAllowed && (r.isExceeded || (r.max !== undefined && (r as { remaining?: number }).remaining === 0))) throw tooMany(r.ttlInSeconds ?? 60, r.max, 'sends per day');
+    if (!r.isAllowed && (r.isExceeded || (r.max !== undefined && (r as { remaining?: number }).remaining === 0)))
+      throw tooMany(r.ttlInSeconds ?? 60, r.max, 'sends per day');
   }
 
   async count(request: FastifyRequest): Promise<void> {
@@ -27,7 +31,13 @@ export class SendLimit {
 }
 
 const tooMany = (seconds: number, max: number | undefined, what: string) =>
-  new HttpError(429, `Rate limit exceeded: at most ${max} ${what} per API key; retry in ${Math.max(1, seconds)} s`, 'rate_limit_exceeded', { limit: max, retry_after_seconds: Math.max(1, seconds) }, { 'retry-after': String(Math.max(1, seconds)) });
+  new HttpError(
+    429,
+    `Rate limit exceeded: at most ${max} ${what} per API key; retry in ${Math.max(1, seconds)} s`,
+    'rate_limit_exceeded',
+    { limit: max, retry_after_seconds: Math.max(1, seconds) },
+    { 'retry-after': String(Math.max(1, seconds)) },
+  );
 
 export async function installLimits(app: App, platform: Platform): Promise<SendLimit> {
   await platform.limits.register(app);
@@ -35,11 +45,21 @@ export async function installLimits(app: App, platform: Platform): Promise<SendL
   const sends = platform.limits.setting('mail_sends', '10000/1d', 'Sends, replies and forwards per key');
   if (!requests || !sends) return new SendLimit();
   const keyed = (prefix: string) => (r: FastifyRequest) => prefix + byBearerKey(r);
-  const requestLimiter = app.createRateLimit({ max: requests.max, timeWindow: requests.windowMs, keyGenerator: keyed('mail-req:') }) as unknown as Limiter;
+  const requestLimiter = app.createRateLimit({
+    max: requests.max,
+    timeWindow: requests.windowMs,
+    keyGenerator: keyed('mail-req:'),
+  }) as unknown as Limiter;
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/v0') || request.url.startsWith('/v0/downloads/')) return;
     const r = await requestLimiter(request);
     if (!r.isAllowed && r.isExceeded) throw tooMany(r.ttlInSeconds ?? 60, r.max, 'requests per minute');
   });
-  return new SendLimit(app.createRateLimit({ max: sends.max, timeWindow: sends.windowMs, keyGenerator: keyed('mail-send:') }) as unknown as Limiter);
+  return new SendLimit(
+    app.createRateLimit({
+      max: sends.max,
+      timeWindow: sends.windowMs,
+      keyGenerator: keyed('mail-send:'),
+    }) as unknown as Limiter,
+  );
 }

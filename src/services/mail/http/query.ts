@@ -46,10 +46,16 @@ export function listOf(q: Query, name: string, commas = false): string[] | undef
       } catch {
         throw invalid(name, 'is not a valid JSON array');
       }
-      if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === 'string')) throw invalid(name, 'must be an array of strings');
+      if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === 'string'))
+        throw invalid(name, 'must be an array of strings');
       out.push(...(parsed as string[]));
     } else if (commas) {
-      out.push(...s.split(',').map((x) => x.trim()).filter(Boolean));
+      out.push(
+        ...s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      );
     } else {
       out.push(s);
     }
@@ -78,12 +84,17 @@ export function boolOf(q: Query, name: string): boolean | undefined {
 /** Labels hidden from lists unless the matching include_* parameter is true. */
 export function excludedLabels(q: Query): string[] {
   const out: string[] = [];
-  for (const label of ['spam', 'blocked', 'unauthenticated', 'trash']) if (!boolOf(q, `include_${label}`)) out.push(label);
+  for (const label of ['spam', 'blocked', 'unauthenticated', 'trash'])
+    if (!boolOf(q, `include_${label}`)) out.push(label);
   return out;
 }
 
 /** Splits a fetched limit+1 page into the items and the next page token. */
-export function pageOf<T>(rows: T[], limit: number, cursorFor: (last: T) => Cursor): { items: T[]; next_page_token?: string } {
+export function pageOf<T>(
+  rows: T[],
+  limit: number,
+  cursorFor: (last: T) => Cursor,
+): { items: T[]; next_page_token?: string } {
   if (rows.length <= limit) return { items: rows };
   const items = rows.slice(0, limit);
   return { items, next_page_token: encodeCursor(cursorFor(items[items.length - 1]!)) };

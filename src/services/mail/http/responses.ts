@@ -5,7 +5,8 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 
 /** An object whose listed properties are documented and whose others pass through unchanged. */
-export const Open = <T extends TProperties>(properties: T, description?: string) => Type.Object(properties, { additionalProperties: true, ...(description ? { description } : {}) });
+export const Open = <T extends TProperties>(properties: T, description?: string) =>
+  Type.Object(properties, { additionalProperties: true, ...(description ? { description } : {}) });
 export const Str = Type.String();
 const Strs = Type.Array(Type.String());
 export const Int = Type.Integer();
@@ -21,7 +22,7 @@ const ErrorEnvelope = Open(
     message: Str,
     code: Str,
   },
-  'A refusal: the contract\'s error object plus AgentMail\'s name, message and code',
+  "A refusal: the contract's error object plus AgentMail's name, message and code",
 );
 
 /**
@@ -76,7 +77,10 @@ const messageItemFields = {
   created_at: Str,
   updated_at: Str,
 };
-const MessageItem = Open({ ...messageItemFields, highlights: opt(FreeMap('Matched terms wrapped in **, by field (search only)')) });
+const MessageItem = Open({
+  ...messageItemFields,
+  highlights: opt(FreeMap('Matched terms wrapped in **, by field (search only)')),
+});
 export const Message = Open({
   ...messageItemFields,
   reply_to: opt(Strs),
@@ -114,7 +118,10 @@ const threadFields = {
   participants: opt(Strs),
   last_message_at: opt(Str),
 };
-const Thread = Open({ ...threadFields, highlights: opt(FreeMap('Matched terms wrapped in **, by field (search only)')) });
+const Thread = Open({
+  ...threadFields,
+  highlights: opt(FreeMap('Matched terms wrapped in **, by field (search only)')),
+});
 export const ThreadList = Open({ ...Page, threads: Type.Array(Thread) });
 export const ThreadWithMessages = Open({ ...threadFields, ...Page, messages: Type.Array(Message) });
 export const ThreadLabels = Open({ thread_id: Str, labels: Strs });
@@ -154,7 +161,11 @@ export const Webhook = Open({
   client_id: opt(Str),
   created_at: Str,
   updated_at: Str,
-  last_delivery_status: opt(Type.String({ description: 'Hamlet: succeeded, retrying or failed (attempts exhausted); absent before the first delivery' })),
+  last_delivery_status: opt(
+    Type.String({
+      description: 'Hamlet: succeeded, retrying or failed (attempts exhausted); absent before the first delivery',
+    }),
+  ),
   last_delivery_attempts: opt(Type.Integer({ description: 'Hamlet: attempts the latest recorded delivery took' })),
   last_delivery_error: opt(Type.String({ description: 'Hamlet: why the latest failed attempt failed' })),
   last_error_at: opt(Type.String({ description: 'Hamlet: when the latest failed attempt failed' })),
@@ -165,4 +176,5 @@ export const HeaderNames = Open({ header_names: Strs });
 /** What a DELETE answers: `deleted: true` and the id of what went (`idField`). */
 export const Deleted = (idField: string) => Open({ deleted: Type.Boolean(), [idField]: Str });
 /** What a DELETE of mail answers: deleted for good, or moved to the trash. */
-export const DeletedOrTrashed = (idField: string) => Open({ deleted: Type.Boolean(), trashed: Type.Boolean(), [idField]: Str });
+export const DeletedOrTrashed = (idField: string) =>
+  Open({ deleted: Type.Boolean(), trashed: Type.Boolean(), [idField]: Str });

@@ -5,7 +5,9 @@ import { Type, type TSchema } from '@sinclair/typebox';
 export const InboxParams = Type.Object({ inbox_id: Type.String() });
 
 export const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
-export const Addresses = nullable(Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 })]));
+export const Addresses = nullable(
+  Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 1000 })]),
+);
 export const Label = Type.String({ minLength: 1, maxLength: 256 });
 export const Attachment = Type.Object({
   filename: nullable(Type.String({ maxLength: 1000 })),
@@ -36,8 +38,14 @@ const hidden = {
 };
 export const PageQuery = Type.Object(paging);
 /** DELETE of a thread, message or draft: to the trash, or for good with permanent=true. */
-export const DeleteQuery = Type.Object({ permanent: param('true deletes for good; otherwise the item moves to the trash') });
-export const DraftQuery = Type.Object({ ...paging, ascending: param('true for oldest first'), include_trash: hidden.include_trash });
+export const DeleteQuery = Type.Object({
+  permanent: param('true deletes for good; otherwise the item moves to the trash'),
+});
+export const DraftQuery = Type.Object({
+  ...paging,
+  ascending: param('true for oldest first'),
+  include_trash: hidden.include_trash,
+});
 export const ListQuery = Type.Object({ ...paging, ascending: param('true for oldest first') });
 export const SearchQuery = Type.Object({ q: param('Search terms; each must occur'), ...paging, ...range });
 export const MessageQuery = Type.Object({

@@ -28,10 +28,16 @@ function snippet(text: string, terms: string[]): string | undefined {
   const at = Math.min(...terms.map((t) => lower.indexOf(t.toLowerCase())).filter((i) => i >= 0));
   if (!Number.isFinite(at)) return undefined;
   const start = Math.max(0, at - 60);
-  return mark((start > 0 ? '…' : '') + text.slice(start, at + 100).replace(/\s+/g, ' ') + (at + 100 < text.length ? '…' : ''), terms);
+  return mark(
+    (start > 0 ? '…' : '') + text.slice(start, at + 100).replace(/\s+/g, ' ') + (at + 100 < text.length ? '…' : ''),
+    terms,
+  );
 }
 
-export function highlights(terms: string[], fields: { from?: string[]; recipients?: string[]; subject?: string | null; text?: string | null }) {
+export function highlights(
+  terms: string[],
+  fields: { from?: string[]; recipients?: string[]; subject?: string | null; text?: string | null },
+) {
   const out: Record<string, string[]> = {};
   const from = (fields.from ?? []).map((v) => mark(v, terms)).filter((v): v is string => !!v);
   const recipients = (fields.recipients ?? []).map((v) => mark(v, terms)).filter((v): v is string => !!v);

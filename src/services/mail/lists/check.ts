@@ -24,9 +24,15 @@ function names(entry: string, sender: string): boolean {
  * entry admits (it wins over a block entry); a block entry refuses; and where any allow list
  * applies to the inbox (organization, pod or inbox), only its entries are admitted.
  */
-function receiveVerdict(entries: Entry[], inbox: Pick<InboxRow, 'pod_id' | 'inbox_id'>, from: string): 'allow' | 'block' {
+function receiveVerdict(
+  entries: Entry[],
+  inbox: Pick<InboxRow, 'pod_id' | 'inbox_id'>,
+  from: string,
+): 'allow' | 'block' {
   const sender = bareAddress(from).toLowerCase();
-  const applies = entries.filter((e) => (e.inbox_id ? e.inbox_id === inbox.inbox_id : !e.pod_id || e.pod_id === inbox.pod_id));
+  const applies = entries.filter((e) =>
+    e.inbox_id ? e.inbox_id === inbox.inbox_id : !e.pod_id || e.pod_id === inbox.pod_id,
+  );
   const allows = applies.filter((e) => e.list_type === 'allow');
   if (allows.some((e) => names(e.entry, sender))) return 'allow';
   if (applies.some((e) => e.list_type === 'block' && names(e.entry, sender))) return 'block';

@@ -57,7 +57,12 @@ export class LiveStream implements LiveFeed {
     private readonly limits: LiveLimits,
   ) {
     this.offs.push(bus.subscribe<LiveEvent>(LIVE_TOPIC, (e) => this.dispatch(e)));
-    this.offs.push(bus.subscribe<{ orgId: string }>(HELLO_TOPIC, (m) => void this.listened.set(m.orgId, this.clock.ms() + PRESENCE_MS)));
+    this.offs.push(
+      bus.subscribe<{ orgId: string }>(
+        HELLO_TOPIC,
+        (m) => void this.listened.set(m.orgId, this.clock.ms() + PRESENCE_MS),
+      ),
+    );
     this.timer = setInterval(() => this.announce(), ANNOUNCE_MS);
     this.timer.unref();
   }
@@ -95,11 +100,20 @@ export class LiveStream implements LiveFeed {
     if (request.raw.headers.upgrade?.toLowerCase() !== 'websocket') return;
     const budget = this.limits.budget;
     const address = budget.claimAddress('mail', request.ip);
-    if (!address) throw new HttpError(429, `Too many WebSocket connections from your address (at most ${budget.limits.maxPerAddress})`, 'rate_limit_exceeded');
+    if (!address)
+      throw new HttpError(
+        429,
+        `Too many WebSocket connections from your address (at most ${budget.limits.maxPerAddress})`,
+        'rate_limit_exceeded',
+      );
     const key = budget.claimKey('mail', request.mailKeyId);
     if (!key) {
       address();
-      throw new HttpError(429, `Too many WebSocket connections with this API key (at most ${budget.limits.maxPerKey})`, 'rate_limit_exceeded');
+      throw new HttpError(
+        429,
+        `Too many WebSocket connections with this API key (at most ${budget.limits.maxPerKey})`,
+        'rate_limit_exceeded',
+      );
     }
     request.raw.socket.once('close', () => (address(), key()));
   }
@@ -123,7 +137,8 @@ export class LiveStream implements LiveFeed {
       } catch {
         return this.send(socket, { type: 'error', name: 'ValidationError', message: 'messages must be JSON' });
       }
-      if (msg?.type !== 'subscribe') return this.send(socket, { type: 'error', name: 'ValidationError', message: 'type must be "subscribe"' });
+      if (msg?.type !== 'subscribe')
+        return this.send(socket, { type: 'error', name: 'ValidationError', message: 'type must be "subscribe"' });
       const list = (name: string, v: unknown): string[] | undefined | null => {
         if (v === undefined || v === null) return undefined;
         if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
@@ -137,13 +152,23 @@ export class LiveStream implements LiveFeed {
       const podIds = list('pod_ids', msg.pod_ids);
       if (eventTypes === null || inboxIds === null || podIds === null) return;
       const unknown = eventTypes?.find((t) => !(EVENT_TYPES as readonly string[]).includes(t));
-      if (unknown) return this.send(socket, { type: 'error', name: 'ValidationError', message: `unknown event type "${unknown}"` });
+      if (unknown)
+        return this.send(socket, {
+          type: 'error',
+          name: 'ValidationError',
+          message: `unknown event type "${unknown}"`,
+        });
       sub.eventTypes = eventTypes?.length ? new Set(eventTypes) : undefined;
       sub.inboxIds = inboxIds?.length ? new Set(inboxIds.map((i) => i.toLowerCase())) : undefined;
       sub.podIds = podIds?.length ? new Set(podIds) : undefined;
       const first = !this.subscribers.has(sub);
       this.subscribers.add(sub);
-      this.send(socket, { type: 'subscribed', ...(eventTypes ? { event_types: eventTypes } : {}), ...(inboxIds ? { inbox_ids: inboxIds } : {}), ...(podIds ? { pod_ids: podIds } : {}) });
+      this.send(socket, {
+        type: 'subscribed',
+        ...(eventTypes ? { event_types: eventTypes } : {}),
+        ...(inboxIds ? { inbox_ids: inboxIds } : {}),
+        ...(podIds ? { pod_ids: podIds } : {}),
+      });
       if (first) this.hello(orgId);
     });
     const gone = () => {
@@ -176,7 +201,11 @@ export class LiveStream implements LiveFeed {
   private hello(orgId: string): void {
     this.listened.set(orgId, this.clock.ms() + PRESENCE_MS);
     // A lost announcement only delays other instances' publishing until the next one (ANNOUNCE_MS).
-    void this.bus.publish(HELLO_TOPIC, { orgId }).catch((err) => this.limits.logger.warn({ err, service: 'mail', orgId }, 'mail websocket: announcing a subscriber failed'));
+    void this.bus
+      .publish(HELLO_TOPIC, { orgId })
+      .catch((err) =>
+        this.limits.logger.warn({ err, service: 'mail', orgId }, 'mail websocket: announcing a subscriber failed'),
+      );
   }
 
   private announce(): void {

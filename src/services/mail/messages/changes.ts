@@ -19,7 +19,12 @@ export class MessageChanges {
   }
 
   /** All or nothing: an unknown id fails the whole batch before anything changes. */
-  relabelBatch(inboxId: string, messageIds: string[], add: string[], remove: string[]): Promise<Array<{ message_id: string; labels: string[] }>> {
+  relabelBatch(
+    inboxId: string,
+    messageIds: string[],
+    add: string[],
+    remove: string[],
+  ): Promise<Array<{ message_id: string; labels: string[] }>> {
     return this.store.transaction(async (trx) => {
       const out: Array<{ message_id: string; labels: string[] }> = [];
       for (const id of [...new Set(messageIds)]) {
@@ -34,7 +39,8 @@ export class MessageChanges {
   /** Relabels every message of a thread; answers the thread's label union afterwards. */
   relabelThread(threadId: string, add: string[], remove: string[]): Promise<string[]> {
     return this.store.transaction(async (trx) => {
-      for (const row of await this.store.messages.allOfThread(threadId, trx)) await this.filing.relabel(trx, row, add, remove);
+      for (const row of await this.store.messages.allOfThread(threadId, trx))
+        await this.filing.relabel(trx, row, add, remove);
       const fresh = await this.store.threads.get(threadId, trx);
       return JSON.parse(fresh?.labels ?? '[]') as string[];
     });

@@ -44,7 +44,6 @@ function threadLabelsOf(messageLabels: string[][]): string[] {
 }
 
 export class Filing {
-
   constructor(
     private readonly store: MailStore,
     private readonly events: MailEvents,
@@ -57,7 +56,12 @@ export class Filing {
 
   async file(trx: Tx, inbox: InboxRow, msg: ParsedMessage, raw: Buffer, opts: FileOptions): Promise<Filed> {
     const now = this.clock.now().toISOString();
-    if (this.lists && opts.labels.includes('received') && !opts.labels.includes(BLOCKED) && (await this.lists.verdict(inbox, msg.from, trx)) === 'block') {
+    if (
+      this.lists &&
+      opts.labels.includes('received') &&
+      !opts.labels.includes(BLOCKED) &&
+      (await this.lists.verdict(inbox, msg.from, trx)) === 'block'
+    ) {
       opts = { ...opts, labels: [...opts.labels, BLOCKED] };
     }
     const existing = await this.store.messages.get(inbox.inbox_id, msg.messageId, trx);
@@ -72,7 +76,12 @@ export class Filing {
     }
 
     const joined =
-      opts.threadId ?? (await this.store.messages.threadOfAny(inbox.inbox_id, [msg.inReplyTo, ...[...msg.references].reverse()].filter((x): x is string => !!x), trx));
+      opts.threadId ??
+      (await this.store.messages.threadOfAny(
+        inbox.inbox_id,
+        [msg.inReplyTo, ...[...msg.references].reverse()].filter((x): x is string => !!x),
+        trx,
+      ));
     const threadId = joined ?? uuid();
     const bcc = opts.bcc ?? msg.bcc;
     const row: MessageRow = {
@@ -137,7 +146,9 @@ export class Filing {
         senders: JSON.stringify(distinct([...JSON.parse(current.senders), msg.from])),
         recipients: JSON.stringify(distinct([...JSON.parse(current.recipients), ...recipients])),
         attachments: msg.attachments.length
-          ? JSON.stringify([...(current.attachments ? JSON.parse(current.attachments) : []), ...msg.attachments].slice(0, 100))
+          ? JSON.stringify(
+              [...(current.attachments ? JSON.parse(current.attachments) : []), ...msg.attachments].slice(0, 100),
+            )
           : current.attachments,
         last_message_id: row.message_id,
         message_count: current.message_count + 1,
@@ -156,20 +167,34 @@ export class Filing {
   /** Records message.received for a filed message. */
   async received(trx: Tx, inbox: InboxRow, filed: Filed): Promise<void> {
     // Mail from a blocked sender is announced only to those who listen for it (AgentMail).
-    const type = (JSON.parse(filed.row.labels) as string[]).includes(BLOCKED) ? 'message.received.blocked' : 'message.received';
+    const type = (JSON.parse(filed.row.labels) as string[]).includes(BLOCKED)
+      ? 'message.received.blocked'
+      : 'message.received';
     await this.events.emit(trx, scopeOf(inbox), type, () => ({
       message: messageRecord(filed.row),
       thread: threadItem(filed.thread, false),
     }));
     if (filed.created) {
       const { row } = filed;
-      this.events.announceReceived(trx, { inbox_id: row.inbox_id, message_id: row.message_id, thread_id: row.thread_id, from: row.from_addr, subject: row.subject, labels: JSON.parse(row.labels) as string[], timestamp: row.timestamp });
+      this.events.announceReceived(trx, {
+        inbox_id: row.inbox_id,
+        message_id: row.message_id,
+        thread_id: row.thread_id,
+        from: row.from_addr,
+        subject: row.subject,
+        labels: JSON.parse(row.labels) as string[],
+        timestamp: row.timestamp,
+      });
     }
     const { trace } = this;
     if (trace && filed.created && type === 'message.received') {
       const row = filed.row;
       this.store.afterCommit(trx, async () =>
-        trace.event({ service: 'mail', summary: `Mail from ${row.from_addr} to ${inbox.inbox_id}: ${row.subject ?? '(no subject)'}`, detail: { inbox_id: inbox.inbox_id, message_id: row.message_id, thread_id: row.thread_id } }),
+        trace.event({
+          service: 'mail',
+          summary: `Mail from ${row.from_addr} to ${inbox.inbox_id}: ${row.subject ?? '(no subject)'}`,
+          detail: { inbox_id: inbox.inbox_id, message_id: row.message_id, thread_id: row.thread_id },
+        }),
       );
     }
   }
@@ -200,7 +225,9 @@ export class Filing {
       return;
     }
     const last = rows[rows.length - 1]!;
-    const recipients = rows.flatMap((r) => [r.to_addrs, r.cc_addrs, r.bcc_addrs].flatMap((j) => (j ? (JSON.parse(j) as string[]) : [])));
+    const recipients = rows.flatMap((r) =>
+      [r.to_addrs, r.cc_addrs, r.bcc_addrs].flatMap((j) => (j ? (JSON.parse(j) as string[]) : [])),
+    );
     await this.store.threads.update(
       threadId,
       {

@@ -93,7 +93,8 @@ function extractHtml(html: string): string {
     allowedAttributes: false,
     allowVulnerableTags: true,
     exclusiveFilter: (frame) =>
-      frame.tag === 'blockquote' || /\b(gmail_quote|moz-cite-prefix|OutlookMessageHeader)\b/.test(frame.attribs?.class ?? ''),
+      frame.tag === 'blockquote' ||
+      /\b(gmail_quote|moz-cite-prefix|OutlookMessageHeader)\b/.test(frame.attribs?.class ?? ''),
   });
   return sanitize(withoutQuotes);
 }
@@ -117,13 +118,27 @@ export async function parseMessage(raw: Buffer, fallbackDomain: string): Promise
     const idx = line.line.indexOf(':');
     if (idx <= 0) continue;
     const name = line.line.slice(0, idx).trim();
-    if (headers[name] === undefined) headers[name] = clean(line.line.slice(idx + 1).replace(/\r?\n[ \t]+/g, ' ').trim())!.slice(0, 4000);
+    if (headers[name] === undefined)
+      headers[name] = clean(
+        line.line
+          .slice(idx + 1)
+          .replace(/\r?\n[ \t]+/g, ' ')
+          .trim(),
+      )!.slice(0, 4000);
   }
-  const references = (Array.isArray(mail.references) ? mail.references : mail.references ? mail.references.split(/\s+/) : [])
+  const references = (
+    Array.isArray(mail.references) ? mail.references : mail.references ? mail.references.split(/\s+/) : []
+  )
     .map((r) => clean(r)!.trim())
     .filter(Boolean);
   const extractedText = text !== undefined ? extractText(text) : undefined;
-  const previewSource = (extractedText || text || (html ? sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }) : '')).replace(/\s+/g, ' ').trim();
+  const previewSource = (
+    extractedText ||
+    text ||
+    (html ? sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }) : '')
+  )
+    .replace(/\s+/g, ' ')
+    .trim();
   return {
     messageId: clean(mail.messageId)?.trim() || `<${uuid()}@${fallbackDomain}>`,
     from: addressList(mail.from)[0] ?? 'unknown@unknown.invalid',
@@ -153,10 +168,18 @@ export async function parseMessage(raw: Buffer, fallbackDomain: string): Promise
 }
 
 /** The bytes of one attachment of a raw message (parsed again: attachments are not stored twice). */
-export async function attachmentContent(raw: Buffer, attachmentId: string): Promise<{ meta: AttachmentMeta; content: Buffer } | undefined> {
+export async function attachmentContent(
+  raw: Buffer,
+  attachmentId: string,
+): Promise<{ meta: AttachmentMeta; content: Buffer } | undefined> {
   const m = /^att_(\d+)$/.exec(attachmentId);
   if (!m) return undefined;
-  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipHtmlToText: true, keepCidLinks: true });
+  const mail = await simpleParser(raw, {
+    skipImageLinks: true,
+    skipTextToHtml: true,
+    skipHtmlToText: true,
+    keepCidLinks: true,
+  });
   const a = mail.attachments[Number(m[1]) - 1];
   if (!a) return undefined;
   return {
@@ -174,6 +197,11 @@ export async function attachmentContent(raw: Buffer, attachmentId: string): Prom
 
 /** All attachments with their bytes, for forwarding. */
 export async function allAttachments(raw: Buffer) {
-  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipHtmlToText: true, keepCidLinks: true });
+  const mail = await simpleParser(raw, {
+    skipImageLinks: true,
+    skipTextToHtml: true,
+    skipHtmlToText: true,
+    keepCidLinks: true,
+  });
   return mail.attachments;
 }

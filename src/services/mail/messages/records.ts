@@ -81,7 +81,9 @@ export function threadItem(r: ThreadRow, rest: boolean) {
     size: r.size,
     created_at: r.created_at,
     updated_at: r.updated_at,
-    ...(rest ? { participants: distinct([...senders, ...recipients]).map(bareAddress), last_message_at: r.timestamp } : {}),
+    ...(rest
+      ? { participants: distinct([...senders, ...recipients]).map(bareAddress), last_message_at: r.timestamp }
+      : {}),
   });
 }
 

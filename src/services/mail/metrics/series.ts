@@ -30,7 +30,10 @@ export function countBuckets(times: string[], w: Window): Array<{ timestamp: str
 }
 
 /** At the end of each bucket, the running total of `items` (each with a time and a weight) up to then. */
-export function cumulativePoints(items: Array<{ time: string; value: number }>, w: Window): Array<{ timestamp: string; value: number }> {
+export function cumulativePoints(
+  items: Array<{ time: string; value: number }>,
+  w: Window,
+): Array<{ timestamp: string; value: number }> {
   const sorted = items.map((i) => ({ ms: Date.parse(i.time), value: i.value })).sort((a, b) => a.ms - b.ms);
   return bucketStarts(w).map((b) => {
     const at = Math.min(b + w.periodMs, w.end);

@@ -60,12 +60,29 @@ export class Outbox {
   ) {}
 
   /** Holds mail an inbox sent to other domains, in the sender's transaction. */
-  async holdSent(trx: Tx, sent: { inbox: InboxRow; messageRowId: string; parsed: ParsedMessage; raw: Buffer; to: string[]; meta: unknown }): Promise<void> {
+  async holdSent(
+    trx: Tx,
+    sent: { inbox: InboxRow; messageRowId: string; parsed: ParsedMessage; raw: Buffer; to: string[]; meta: unknown },
+  ): Promise<void> {
     await this.store.outbox.insert(
-      this.row({ org_id: sent.inbox.org_id, inbox_id: sent.inbox.inbox_id, message_row_id: sent.messageRowId, mail_from: sent.inbox.inbox_id, to: sent.to, raw: sent.raw, meta: sent.meta }, sent.parsed),
+      this.row(
+        {
+          org_id: sent.inbox.org_id,
+          inbox_id: sent.inbox.inbox_id,
+          message_row_id: sent.messageRowId,
+          mail_from: sent.inbox.inbox_id,
+          to: sent.to,
+          raw: sent.raw,
+          meta: sent.meta,
+        },
+        sent.parsed,
+      ),
       trx,
     );
-    this.logger.info({ inbox: sent.inbox.inbox_id, to: sent.to }, 'mail to other domains held in the outbox: HAMLET_SMTP_RELAY is not set (GET /v0/outbox, `hamlet mail outbox`); it is sent when Hamlet starts with a relay');
+    this.logger.info(
+      { inbox: sent.inbox.inbox_id, to: sent.to },
+      'mail to other domains held in the outbox: HAMLET_SMTP_RELAY is not set (GET /v0/outbox, `hamlet mail outbox`); it is sent when Hamlet starts with a relay',
+    );
   }
 
   /**
@@ -75,8 +92,22 @@ export class Outbox {
    */
   async holdPlatformMail(mail: HeldMail): Promise<void> {
     const parsed = await parseMessage(mail.raw, 'hamlet.invalid');
-    const row = this.row({ org_id: null, inbox_id: null, message_row_id: null, mail_from: mail.envelope.from, to: mail.envelope.to, raw: mail.raw, meta: mail.meta }, parsed);
-    row.outbox_id = createHash('sha256').update(`${parsed.messageId}\n${mail.envelope.to.join(',')}`).digest('base64url').slice(0, 32);
+    const row = this.row(
+      {
+        org_id: null,
+        inbox_id: null,
+        message_row_id: null,
+        mail_from: mail.envelope.from,
+        to: mail.envelope.to,
+        raw: mail.raw,
+        meta: mail.meta,
+      },
+      parsed,
+    );
+    row.outbox_id = createHash('sha256')
+      .update(`${parsed.messageId}\n${mail.envelope.to.join(',')}`)
+      .digest('base64url')
+      .slice(0, 32);
     await this.store.outbox.insert(row);
   }
 
@@ -92,7 +123,11 @@ export class Outbox {
       const released = await this.store.transaction(async (trx) => {
         const row = await this.store.outbox.get(id, trx);
         if (!row || !(await this.store.outbox.take(id, trx))) return false;
-        await this.mailer.sendRaw({ from: row.mail_from, to: JSON.parse(row.rcpt_to) as string[] }, Buffer.from(row.raw), { meta: row.meta ? (JSON.parse(row.meta) as unknown) : undefined, trx });
+        await this.mailer.sendRaw(
+          { from: row.mail_from, to: JSON.parse(row.rcpt_to) as string[] },
+          Buffer.from(row.raw),
+          { meta: row.meta ? (JSON.parse(row.meta) as unknown) : undefined, trx },
+        );
         const message = row.message_row_id ? await this.store.messages.byId(row.message_row_id, trx) : undefined;
         if (message) await this.filing.relabel(trx, message, [], [QUEUED_LABEL]);
         return true;
@@ -104,7 +139,10 @@ export class Outbox {
   }
 
   private row(
-    from: Pick<OutboxRow, 'org_id' | 'inbox_id' | 'message_row_id' | 'mail_from' | 'raw'> & { to: string[]; meta: unknown },
+    from: Pick<OutboxRow, 'org_id' | 'inbox_id' | 'message_row_id' | 'mail_from' | 'raw'> & {
+      to: string[];
+      meta: unknown;
+    },
     parsed: ParsedMessage,
   ): OutboxRow {
     return {

@@ -17,7 +17,9 @@ export async function printOutbox(platform: Platform, out: (line: string) => voi
     for (const row of rows.slice(0, PAGE)) {
       const m = outboxItem(row);
       count++;
-      out(`── ${m.created_at}  ${m.status}  ${m.source === 'inbox' ? `from inbox ${m.inbox_id}` : 'platform mail'}  (${m.outbox_id})`);
+      out(
+        `── ${m.created_at}  ${m.status}  ${m.source === 'inbox' ? `from inbox ${m.inbox_id}` : 'platform mail'}  (${m.outbox_id})`,
+      );
       out(`From:       ${m.from}`);
       out(`To:         ${m.to.join(', ')}`);
       out(`Subject:    ${m.subject ?? ''}`);

@@ -22,7 +22,14 @@ export class Pods {
     const existing = await this.store.pods.get(podId);
     if (existing) return existing;
     const now = this.clock.now().toISOString();
-    await this.store.pods.ensure({ pod_id: podId, org_id: orgId, name: DEFAULT_POD_NAME, client_id: null, created_at: now, updated_at: now });
+    await this.store.pods.ensure({
+      pod_id: podId,
+      org_id: orgId,
+      name: DEFAULT_POD_NAME,
+      client_id: null,
+      created_at: now,
+      updated_at: now,
+    });
     return (await this.store.pods.get(podId))!;
   }
 
@@ -43,11 +50,21 @@ export class Pods {
     }
     await this.defaultPod(orgId);
     const now = this.clock.now().toISOString();
-    const row: PodRow = { pod_id: uuid(), org_id: orgId, name: input.name ?? 'pod', client_id: input.client_id ?? null, created_at: now, updated_at: now };
+    const row: PodRow = {
+      pod_id: uuid(),
+      org_id: orgId,
+      name: input.name ?? 'pod',
+      client_id: input.client_id ?? null,
+      created_at: now,
+      updated_at: now,
+    };
     try {
       await this.store.pods.insert(row);
     } catch (err) {
-      const winner = isDuplicate(err) && input.client_id != null ? await this.store.pods.byClientId(orgId, input.client_id) : undefined;
+      const winner =
+        isDuplicate(err) && input.client_id != null
+          ? await this.store.pods.byClientId(orgId, input.client_id)
+          : undefined;
       if (winner) return winner;
       throw err;
     }
@@ -56,10 +73,20 @@ export class Pods {
 
   /** A pod that still holds inboxes or domains is kept (nothing is deleted along with it); so is the default pod. */
   async delete(pod: PodRow): Promise<void> {
-    if (pod.pod_id === podIdOf(pod.org_id)) throw new DomainError('conflict', 'The default pod cannot be deleted', 'conflict', { field: 'pod_id', code: 'DEFAULT_POD' });
+    if (pod.pod_id === podIdOf(pod.org_id))
+      throw new DomainError('conflict', 'The default pod cannot be deleted', 'conflict', {
+        field: 'pod_id',
+        code: 'DEFAULT_POD',
+      });
     const inboxes = await this.store.inboxes.countOfPod(pod.pod_id);
     const domains = (await this.store.domains.list({ orgId: pod.org_id, podId: pod.pod_id }, { limit: 1 })).length;
-    if (inboxes || domains) throw new DomainError('conflict', `Pod ${pod.pod_id} still holds ${inboxes} inbox(es) and ${domains} domain(s); delete them first`, 'conflict', { field: 'pod_id', code: 'POD_NOT_EMPTY' });
+    if (inboxes || domains)
+      throw new DomainError(
+        'conflict',
+        `Pod ${pod.pod_id} still holds ${inboxes} inbox(es) and ${domains} domain(s); delete them first`,
+        'conflict',
+        { field: 'pod_id', code: 'POD_NOT_EMPTY' },
+      );
     await this.store.pods.delete(pod.pod_id);
   }
 }

@@ -62,7 +62,11 @@ export class IdempotentSends {
   private async replay(orgId: string, key: string, hash: string): Promise<SendResult | undefined> {
     const rec = await this.store.idempotency.get(orgId, key);
     if (!rec) return undefined;
-    if (rec.request_hash !== hash) throw new DomainError('conflict', 'Idempotency-Key was already used with a different request', 'conflict', { field: 'Idempotency-Key', code: 'IDEMPOTENCY_CONFLICT' });
+    if (rec.request_hash !== hash)
+      throw new DomainError('conflict', 'Idempotency-Key was already used with a different request', 'conflict', {
+        field: 'Idempotency-Key',
+        code: 'IDEMPOTENCY_CONFLICT',
+      });
     return JSON.parse(rec.response) as SendResult;
   }
 }

@@ -8,9 +8,15 @@ import type { RelayMeta } from './sending.js';
 import type { MailStore } from '../store/index.js';
 import type { MailEvents } from '../webhooks/events.js';
 
-const isOurs = (meta: unknown): meta is RelayMeta => (meta as RelayMeta | undefined)?.service === 'mail' && typeof (meta as RelayMeta).id === 'string';
+const isOurs = (meta: unknown): meta is RelayMeta =>
+  (meta as RelayMeta | undefined)?.service === 'mail' && typeof (meta as RelayMeta).id === 'string';
 
-export function subscribeRelayOutcomes(platform: Platform, store: MailStore, filing: Filing, events: MailEvents): () => void {
+export function subscribeRelayOutcomes(
+  platform: Platform,
+  store: MailStore,
+  filing: Filing,
+  events: MailEvents,
+): () => void {
   const record = async (outcome: MailOutcome, failed: boolean) => {
     if (!isOurs(outcome.meta)) return;
     const id = outcome.meta.id;
@@ -24,7 +30,12 @@ export function subscribeRelayOutcomes(platform: Platform, store: MailStore, fil
       await filing.relabel(trx, row, [label], []);
       const inbox = await store.inboxes.get(row.inbox_id, trx);
       if (!inbox) return;
-      const ref = { inbox_id: row.inbox_id, thread_id: row.thread_id, message_id: row.message_id, timestamp: platform.clock.now().toISOString() };
+      const ref = {
+        inbox_id: row.inbox_id,
+        thread_id: row.thread_id,
+        message_id: row.message_id,
+        timestamp: platform.clock.now().toISOString(),
+      };
       if (failed) {
         const permanent = (outcome.responseCode ?? 0) >= 500;
         await events.emit(trx, scopeOf(inbox), 'message.bounced', () => ({
@@ -36,7 +47,9 @@ export function subscribeRelayOutcomes(platform: Platform, store: MailStore, fil
           },
         }));
       } else {
-        await events.emit(trx, scopeOf(inbox), 'message.delivered', () => ({ delivery: { ...ref, recipients: outcome.envelope.to } }));
+        await events.emit(trx, scopeOf(inbox), 'message.delivered', () => ({
+          delivery: { ...ref, recipients: outcome.envelope.to },
+        }));
       }
     });
   };

@@ -30,7 +30,14 @@ export interface SendBody {
   text?: string;
   html?: string;
   labels?: string[];
-  attachments?: Array<{ filename?: string; content_type?: string; content_disposition?: string; content_id?: string; content?: string; url?: string }>;
+  attachments?: Array<{
+    filename?: string;
+    content_type?: string;
+    content_disposition?: string;
+    content_id?: string;
+    content?: string;
+    url?: string;
+  }>;
   headers?: Record<string, string>;
   reply_all?: boolean;
 }
@@ -42,8 +49,21 @@ export interface SendResult {
 
 /** Headers the service writes itself; a caller may not set them through `headers`. */
 const RESERVED_HEADERS = new Set([
-  'from', 'to', 'cc', 'bcc', 'reply-to', 'subject', 'message-id', 'date', 'in-reply-to', 'references',
-  'mime-version', 'content-type', 'content-transfer-encoding', 'sender', 'return-path',
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'reply-to',
+  'subject',
+  'message-id',
+  'date',
+  'in-reply-to',
+  'references',
+  'mime-version',
+  'content-type',
+  'content-transfer-encoding',
+  'sender',
+  'return-path',
 ]);
 const HEADER_NAME = /^[!-9;-~]+$/; // printable ASCII without the colon (RFC 5322 field-name)
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
@@ -104,7 +124,9 @@ export class Sending {
     let to: string[];
     let cc: string[] = [];
     if (all) {
-      const everyone = distinct([...(replyTo.length ? replyTo : [source.from_addr]), ...sourceTo, ...sourceCc]).filter((a) => bareAddress(a) !== own);
+      const everyone = distinct([...(replyTo.length ? replyTo : [source.from_addr]), ...sourceTo, ...sourceCc]).filter(
+        (a) => bareAddress(a) !== own,
+      );
       to = everyone.length ? [everyone[0]!] : [];
       cc = everyone.slice(1);
     } else {
@@ -118,14 +140,22 @@ export class Sending {
       to,
       cc,
       subject: /^re:/i.test(subject) ? subject : `Re: ${subject}`.trim(),
-      threading: { inReplyTo: source.message_id, references: [...refs, source.message_id], threadId: source.thread_id } as Threading,
+      threading: {
+        inReplyTo: source.message_id,
+        references: [...refs, source.message_id],
+        threadId: source.thread_id,
+      } as Threading,
     };
   }
 
   prepareReply(inbox: InboxRow, source: MessageRow, body: SendBody, all: boolean): Promise<PreparedSend> {
     const f = this.replyFields(inbox, source, all);
     // Fields the caller gives override the derived recipients one by one.
-    return this.prepare(inbox, { ...body, to: body.to ?? f.to, cc: body.cc ?? (f.cc.length ? f.cc : undefined), subject: f.subject }, f.threading);
+    return this.prepare(
+      inbox,
+      { ...body, to: body.to ?? f.to, cc: body.cc ?? (f.cc.length ? f.cc : undefined), subject: f.subject },
+      f.threading,
+    );
   }
 
   async prepareForward(inbox: InboxRow, source: MessageRow, body: SendBody): Promise<PreparedSend> {
@@ -150,7 +180,13 @@ export class Sending {
       { ...body, subject: /^fwd?:/i.test(subject) ? subject : `Fwd: ${subject}`.trim(), text, html },
       {
         threadId: source.thread_id,
-        extraAttachments: original.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType, cid: a.cid, contentDisposition: a.contentDisposition as 'inline' | 'attachment' })),
+        extraAttachments: original.map((a) => ({
+          filename: a.filename,
+          content: a.content,
+          contentType: a.contentType,
+          cid: a.cid,
+          contentDisposition: a.contentDisposition as 'inline' | 'attachment',
+        })),
       },
     );
   }
@@ -163,16 +199,23 @@ export class Sending {
     const replyTo = recipients('reply_to', body.reply_to);
     const count = to.length + cc.length + bcc.length;
     if (count === 0) throw invalid('to', 'at least one recipient is required (to, cc or bcc)', 'REQUIRED');
-    if (count > this.config.maxRecipients) throw invalid('to', `at most ${this.config.maxRecipients} recipients across to, cc and bcc (got ${count})`, 'TOO_MANY_RECIPIENTS');
+    if (count > this.config.maxRecipients)
+      throw invalid(
+        'to',
+        `at most ${this.config.maxRecipients} recipients across to, cc and bcc (got ${count})`,
+        'TOO_MANY_RECIPIENTS',
+      );
     for (const [name, value] of Object.entries(body.headers ?? {})) {
       if (!HEADER_NAME.test(name)) throw invalid(`headers.${name}`, 'is not a valid header name');
-      if (RESERVED_HEADERS.has(name.toLowerCase()) || name.toLowerCase().startsWith('content-')) throw invalid(`headers.${name}`, 'is set by the service and cannot be overridden');
+      if (RESERVED_HEADERS.has(name.toLowerCase()) || name.toLowerCase().startsWith('content-'))
+        throw invalid(`headers.${name}`, 'is set by the service and cannot be overridden');
       if (/[\r\n]/.test(value)) throw invalid(`headers.${name}`, 'must not contain line breaks');
     }
     (body.attachments ?? []).forEach((a, i) => {
       if (a.content == null && a.url == null) throw invalid(`attachments[${i}]`, 'needs content (base64) or url');
       if (a.content != null && !BASE64.test(a.content)) throw invalid(`attachments[${i}].content`, 'must be base64');
-      if (a.url != null && a.content == null) throw invalid(`attachments[${i}].url`, 'URL attachments are not supported here; send the content as base64');
+      if (a.url != null && a.content == null)
+        throw invalid(`attachments[${i}].url`, 'URL attachments are not supported here; send the content as base64');
     });
     return { to, cc, bcc, replyTo };
   }
@@ -237,7 +280,12 @@ export class Sending {
     if (bounced.length) labels.push('bounced');
     if (remote.length && !relay) labels.push(QUEUED_LABEL);
     const own = await this.filing.file(trx, inbox, parsed, raw, { labels, threadId: p.threadId, bcc });
-    const ref = { inbox_id: inbox.inbox_id, thread_id: own.row.thread_id, message_id: messageId, timestamp: own.row.timestamp };
+    const ref = {
+      inbox_id: inbox.inbox_id,
+      thread_id: own.row.thread_id,
+      message_id: messageId,
+      timestamp: own.row.timestamp,
+    };
     const scope = scopeOf(inbox);
     await this.events.emit(trx, scope, 'message.sent', () => ({ send: { ...ref, recipients: all } }));
 
@@ -245,7 +293,10 @@ export class Sending {
       const filed = await this.filing.file(trx, target, parsed, raw, { labels: ['received', 'unread'] });
       await this.filing.received(trx, target, filed);
     }
-    if (deliveredLocally.length) await this.events.emit(trx, scope, 'message.delivered', () => ({ delivery: { ...ref, recipients: deliveredLocally } }));
+    if (deliveredLocally.length)
+      await this.events.emit(trx, scope, 'message.delivered', () => ({
+        delivery: { ...ref, recipients: deliveredLocally },
+      }));
     if (remote.length) {
       const meta: RelayMeta = { service: 'mail', id: own.row.id };
       if (relay) await this.platform.mailer.sendRaw({ from: inbox.inbox_id, to: remote }, raw, { meta, trx });
@@ -253,7 +304,12 @@ export class Sending {
     }
     if (bounced.length) {
       await this.events.emit(trx, scope, 'message.bounced', () => ({
-        bounce: { ...ref, type: 'Permanent', sub_type: 'General', recipients: bounced.map((address) => ({ address, status: 'bounced' })) },
+        bounce: {
+          ...ref,
+          type: 'Permanent',
+          sub_type: 'General',
+          recipients: bounced.map((address) => ({ address, status: 'bounced' })),
+        },
       }));
     }
     return { message_id: messageId, thread_id: own.row.thread_id };

@@ -48,7 +48,10 @@ export class SmtpFairShare {
     const address = session.remoteAddress;
     const held = this.perAddress.get(address) ?? 0;
     if (held >= this.limits.smtpMaxPerAddress) {
-      return Object.assign(new Error(`Too many connections from your address (at most ${this.limits.smtpMaxPerAddress}), try again later`), { responseCode: 421 });
+      return Object.assign(
+        new Error(`Too many connections from your address (at most ${this.limits.smtpMaxPerAddress}), try again later`),
+        { responseCode: 421 },
+      );
     }
     this.perAddress.set(address, held + 1);
     const tracked: Tracked = { address, chatter: 0, connection: this.connectionOf(session) };
@@ -91,7 +94,10 @@ export class SmtpFairShare {
   private arm(tracked: Tracked): void {
     clearTimeout(tracked.deadline);
     tracked.deadline = setTimeout(() => {
-      tracked.connection?.send(421, `Timeout - no message completed in ${Math.round(this.limits.smtpIdleTimeoutMs / 1000)} s, closing connection`);
+      tracked.connection?.send(
+        421,
+        `Timeout - no message completed in ${Math.round(this.limits.smtpIdleTimeoutMs / 1000)} s, closing connection`,
+      );
     }, this.limits.smtpIdleTimeoutMs);
     tracked.deadline.unref();
   }
@@ -109,7 +115,10 @@ export class SmtpFairShare {
       if (typeof original !== 'function') continue;
       connection[name] = (line, callback) => {
         if (++tracked.chatter > this.limits.smtpMaxNoops) {
-          connection.send(421, `Too many ${CHATTER.join('/')} commands without a message (at most ${this.limits.smtpMaxNoops}), closing connection`);
+          connection.send(
+            421,
+            `Too many ${CHATTER.join('/')} commands without a message (at most ${this.limits.smtpMaxNoops}), closing connection`,
+          );
           return callback();
         }
         original.call(connection, line, callback);

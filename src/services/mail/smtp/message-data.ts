@@ -5,7 +5,8 @@ import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import type { Trace } from '../../../platform/trace.js';
 
 export type SmtpError = Error & { responseCode?: number };
-export const smtpError = (code: number, message: string): SmtpError => Object.assign(new Error(message), { responseCode: code });
+export const smtpError = (code: number, message: string): SmtpError =>
+  Object.assign(new Error(message), { responseCode: code });
 
 export function readMessage(stream: SMTPServerDataStream, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -17,7 +18,8 @@ export function readMessage(stream: SMTPServerDataStream, maxBytes: number): Pro
     });
     stream.on('error', reject);
     stream.on('end', () => {
-      if (stream.sizeExceeded || length > maxBytes) reject(smtpError(552, `5.3.4 Message too big (at most ${maxBytes} bytes)`));
+      if (stream.sizeExceeded || length > maxBytes)
+        reject(smtpError(552, `5.3.4 Message too big (at most ${maxBytes} bytes)`));
       else resolve(Buffer.concat(chunks, length));
     });
   });
@@ -47,7 +49,11 @@ export function tracedDataCallback(
       keyId,
       status: err ? ((err as SmtpError).responseCode ?? 451) : 250,
       durationMs: performance.now() - started,
-      detail: { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null, to: session.envelope.rcptTo.map((r) => r.address), response: err ? err.message : (message ?? null) },
+      detail: {
+        from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+        to: session.envelope.rcptTo.map((r) => r.address),
+        response: err ? err.message : (message ?? null),
+      },
     });
     callback(err, message);
   };

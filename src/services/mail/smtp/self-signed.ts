@@ -9,7 +9,8 @@ import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 function der(tag: number, ...parts: Buffer[]): Buffer {
   const body = Buffer.concat(parts);
   const n = body.length;
-  const length = n < 0x80 ? Buffer.from([n]) : n < 0x100 ? Buffer.from([0x81, n]) : Buffer.from([0x82, n >> 8, n & 0xff]);
+  const length =
+    n < 0x80 ? Buffer.from([n]) : n < 0x100 ? Buffer.from([0x81, n]) : Buffer.from([0x82, n >> 8, n & 0xff]);
   return Buffer.concat([Buffer.from([tag]), length, body]);
 }
 const seq = (...parts: Buffer[]) => der(0x30, ...parts);
@@ -60,7 +61,11 @@ export function selfSignedCertificate(names: string[], now: Date, days = 3650): 
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   const subject = seq(set(seq(oid('2.5.4.3'), utf8(names[0] ?? 'localhost'))));
   const altNames = names.map((n) => {
-    const ip = /^\d+\.\d+\.\d+\.\d+$/.test(n) ? Buffer.from(n.split('.').map(Number)) : n === '::1' ? Buffer.from([...Array(15).fill(0), 1]) : undefined;
+    const ip = /^\d+\.\d+\.\d+\.\d+$/.test(n)
+      ? Buffer.from(n.split('.').map(Number))
+      : n === '::1'
+        ? Buffer.from([...Array(15).fill(0), 1])
+        : undefined;
     return ip ? der(0x87, ip) : der(0x82, Buffer.from(n, 'ascii'));
   });
   const extensions = der(
@@ -75,9 +80,22 @@ export function selfSignedCertificate(names: string[], now: Date, days = 3650): 
   const notAfter = new Date(now.getTime() + days * 86_400_000);
   const serial = randomBytes(16);
   serial[0]! &= 0x7f;
-  const tbs = seq(der(0xa0, integer(Buffer.from([2]))), integer(serial), ECDSA_WITH_SHA256, subject, seq(time(notBefore), time(notAfter)), subject, spki, extensions);
+  const tbs = seq(
+    der(0xa0, integer(Buffer.from([2]))),
+    integer(serial),
+    ECDSA_WITH_SHA256,
+    subject,
+    seq(time(notBefore), time(notAfter)),
+    subject,
+    spki,
+    extensions,
+  );
   const signature = sign('sha256', tbs, { key: privateKey, dsaEncoding: 'der' });
   const cert = seq(tbs, ECDSA_WITH_SHA256, bits(signature));
-  const pem = (label: string, body: Buffer) => `-----BEGIN ${label}-----\n${body.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END ${label}-----\n`;
+  const pem = (label: string, body: Buffer) =>
+    `-----BEGIN ${label}-----\n${body
+      .toString('base64')
+      .replace(/(.{64})/g, '$1\n')
+      .replace(/\n$/, '')}\n-----END ${label}-----\n`;
   return { cert: pem('CERTIFICATE', cert), key: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string };
 }

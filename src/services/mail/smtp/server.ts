@@ -41,7 +41,8 @@ function createSmtpServer(deps: SmtpDeps, tls: Pem): SMTPServer {
       if (session.envelope.rcptTo.length >= config.maxRecipients) {
         return callback(smtpError(452, `4.5.3 Too many recipients (at most ${config.maxRecipients} per message)`));
       }
-      if (!isAddress(addr) || !deps.isLocalDomain(addr)) return callback(smtpError(550, `5.7.1 Relaying denied: ${addr} is not a domain of this server`));
+      if (!isAddress(addr) || !deps.isLocalDomain(addr))
+        return callback(smtpError(550, `5.7.1 Relaying denied: ${addr} is not a domain of this server`));
       deps.inbox(addr).then(
         (inbox) => callback(inbox ? undefined : smtpError(550, `5.1.1 No such mailbox: ${addr}`)),
         (err) => {
@@ -71,7 +72,11 @@ function createSmtpServer(deps: SmtpDeps, tls: Pem): SMTPServer {
 }
 
 /** Files one received message into each recipient inbox, in one transaction. */
-async function ingest(deps: Pick<SmtpDeps, 'store' | 'filing' | 'inbox'>, raw: Buffer, inboxIds: string[]): Promise<void> {
+async function ingest(
+  deps: Pick<SmtpDeps, 'store' | 'filing' | 'inbox'>,
+  raw: Buffer,
+  inboxIds: string[],
+): Promise<void> {
   const parsed = await parseMessage(raw, 'hamlet.invalid');
   await deps.store.transaction(async (trx) => {
     for (const id of inboxIds) {
@@ -100,7 +105,10 @@ const closeServer = (server: SMTPServer) => new Promise<void>((resolve) => serve
  * Listens on the SMTP port and the submission port, and tells the platform mailer the SMTP
  * port's real number (with port 0, in tests, it is known only now), so local mail reaches it.
  */
-export async function startSmtp(core: MailCore, platform: Platform): Promise<{ port: number; submissionPort: number; close(): Promise<void> }> {
+export async function startSmtp(
+  core: MailCore,
+  platform: Platform,
+): Promise<{ port: number; submissionPort: number; close(): Promise<void> }> {
   const logger = core.logger.child({ part: 'smtp' });
   const tls = smtpCertificate(core.config, platform.config.dataDir, platform.clock.now(), logger);
   const smtp = createSmtpServer(
@@ -115,7 +123,16 @@ export async function startSmtp(core: MailCore, platform: Platform): Promise<{ p
     },
     tls,
   );
-  const submission = createSubmissionServer({ core, keys: platform.keys, logger: logger.child({ port: 'submission' }), now: () => platform.clock.now(), trace: platform.trace }, tls);
+  const submission = createSubmissionServer(
+    {
+      core,
+      keys: platform.keys,
+      logger: logger.child({ port: 'submission' }),
+      now: () => platform.clock.now(),
+      trace: platform.trace,
+    },
+    tls,
+  );
   for (const server of [smtp, submission]) server.on('error', (err) => logger.error({ err }, 'smtp server error'));
   const port = await listenOn(smtp, core.config.smtpPort, platform.config.host);
   let submissionPort: number;
@@ -126,5 +143,9 @@ export async function startSmtp(core: MailCore, platform: Platform): Promise<{ p
     throw err;
   }
   platform.mailer.deliverLocally({ port });
-  return { port, submissionPort, close: async () => void (await Promise.all([closeServer(smtp), closeServer(submission)])) };
+  return {
+    port,
+    submissionPort,
+    close: async () => void (await Promise.all([closeServer(smtp), closeServer(submission)])),
+  };
 }

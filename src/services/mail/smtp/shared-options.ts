@@ -8,7 +8,12 @@ import { SmtpFairShare } from './fair-share.js';
 import type { Pem } from './self-signed.js';
 
 /** The shared options, and the fair share their onConnect/onClose keep (DATA handlers report progress to it). */
-export function sharedSmtpOptions(config: MailSettings, tls: Pem, banner: string, server: () => SMTPServer): { options: SMTPServerOptions; fair: SmtpFairShare } {
+export function sharedSmtpOptions(
+  config: MailSettings,
+  tls: Pem,
+  banner: string,
+  server: () => SMTPServer,
+): { options: SMTPServerOptions; fair: SmtpFairShare } {
   const fair = new SmtpFairShare(config, server);
   const options: SMTPServerOptions = {
     secure: false,

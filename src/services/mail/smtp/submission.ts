@@ -27,7 +27,8 @@ export interface SubmissionDeps {
   trace: Pick<Trace, 'record'>;
 }
 
-const BAD_CREDENTIALS = '5.7.8 Authentication credentials invalid (user name: the inbox address; password: a mail API key of its organization)';
+const BAD_CREDENTIALS =
+  '5.7.8 Authentication credentials invalid (user name: the inbox address; password: a mail API key of its organization)';
 
 /** Adds the Message-ID and Date a submission client may leave to the server (RFC 6409 §8). */
 function completeHeaders(raw: Buffer, domain: string, now: Date): Buffer {
@@ -61,7 +62,8 @@ export function createSubmissionServer(deps: SubmissionDeps, tls: Pem): SMTPServ
     if (!inbox) throw smtpError(550, '5.7.1 The authenticated inbox no longer exists');
     const complete = completeHeaders(raw, domainOf(inbox.inbox_id), deps.now());
     const parsed = await parseMessage(complete, domainOf(inbox.inbox_id));
-    if (bareAddress(parsed.from) !== inbox.inbox_id) throw smtpError(550, `5.7.1 From: must be the authenticated inbox ${inbox.inbox_id}`);
+    if (bareAddress(parsed.from) !== inbox.inbox_id)
+      throw smtpError(550, `5.7.1 From: must be the authenticated inbox ${inbox.inbox_id}`);
     // The envelope says who gets it; the headers only say who is shown as To and Cc.
     const rcpts = [...new Set(session.envelope.rcptTo.map((r) => r.address.toLowerCase()))];
     const inHeader = (list: string[]) => new Set(list.map(bareAddress));
@@ -92,13 +94,21 @@ export function createSubmissionServer(deps: SubmissionDeps, tls: Pem): SMTPServ
     },
     onMailFrom(address, session, callback) {
       const from = address.address.toLowerCase();
-      callback(from === session.user ? undefined : smtpError(553, `5.7.1 Sender address rejected: this session sends as ${String(session.user)}`));
+      callback(
+        from === session.user
+          ? undefined
+          : smtpError(553, `5.7.1 Sender address rejected: this session sends as ${String(session.user)}`),
+      );
     },
     onRcptTo(address, session, callback) {
       if (session.envelope.rcptTo.length >= config.maxRecipients) {
         return callback(smtpError(452, `4.5.3 Too many recipients (at most ${config.maxRecipients} per message)`));
       }
-      callback(isAddress(address.address) ? undefined : smtpError(553, `5.1.3 Bad recipient address syntax: ${address.address}`));
+      callback(
+        isAddress(address.address)
+          ? undefined
+          : smtpError(553, `5.1.3 Bad recipient address syntax: ${address.address}`),
+      );
     },
     onData(stream, session, callback) {
       const done = tracedDataCallback(deps.trace, 'submission', session, callback, keyIds.get(session));
@@ -112,8 +122,10 @@ export function createSubmissionServer(deps: SubmissionDeps, tls: Pem): SMTPServ
             if (err.responseCode) return done(err);
             if (err instanceof MalformedMessageError) return done(smtpError(550, `5.6.0 ${err.message}`));
             // An agent's unverified organization: a recipient it may not write to, or its day's sends spent.
-            if (err instanceof DomainError && err.kind === 'forbidden') return done(smtpError(550, `5.7.1 ${err.message}`));
-            if (err instanceof DomainError && err.kind === 'limited') return done(smtpError(451, `4.7.1 ${err.message}`));
+            if (err instanceof DomainError && err.kind === 'forbidden')
+              return done(smtpError(550, `5.7.1 ${err.message}`));
+            if (err instanceof DomainError && err.kind === 'limited')
+              return done(smtpError(451, `4.7.1 ${err.message}`));
             logger.error({ err }, 'smtp submission failed');
             done(smtpError(451, '4.3.0 Temporary failure, try again'));
           },

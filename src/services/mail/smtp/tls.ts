@@ -19,14 +19,23 @@ function readPair(certFile: string, keyFile: string): Pem {
 function waitForPair(certFile: string, keyFile: string): Pem {
   const until = Date.now() + 10_000;
   while (!existsSync(keyFile)) {
-    if (Date.now() > until) throw new Error(`${certFile} has no key beside it (${keyFile}): a process stopped while writing them; delete the certificate to have a new pair made`);
+    if (Date.now() > until)
+      throw new Error(
+        `${certFile} has no key beside it (${keyFile}): a process stopped while writing them; delete the certificate to have a new pair made`,
+      );
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); // start-up code: a short synchronous pause
   }
   return readPair(certFile, keyFile);
 }
 
-export function smtpCertificate(config: Pick<MailSettings, 'tlsCertFile' | 'tlsKeyFile' | 'domains'>, dataDir: string, now: Date, logger: Logger): Pem & { source: string } {
-  if (config.tlsCertFile && config.tlsKeyFile) return { ...readPair(config.tlsCertFile, config.tlsKeyFile), source: config.tlsCertFile };
+export function smtpCertificate(
+  config: Pick<MailSettings, 'tlsCertFile' | 'tlsKeyFile' | 'domains'>,
+  dataDir: string,
+  now: Date,
+  logger: Logger,
+): Pem & { source: string } {
+  if (config.tlsCertFile && config.tlsKeyFile)
+    return { ...readPair(config.tlsCertFile, config.tlsKeyFile), source: config.tlsCertFile };
   const dir = path.join(dataDir, GENERATED_DIR);
   const certFile = path.join(dir, 'smtp-cert.pem');
   const keyFile = path.join(dir, 'smtp-key.pem');
@@ -37,6 +46,9 @@ export function smtpCertificate(config: Pick<MailSettings, 'tlsCertFile' | 'tlsK
   const pem = selfSignedCertificate([...config.domains, 'localhost', '127.0.0.1', '::1'], now);
   if (!createOnce(certFile, pem.cert, 0o644)) return { ...waitForPair(certFile, keyFile), source: certFile };
   createOnce(keyFile, pem.key);
-  logger.info({ cert: certFile }, 'smtp: made a self-signed STARTTLS certificate (set MAIL_SMTP_TLS_CERT and MAIL_SMTP_TLS_KEY to use your own)');
+  logger.info(
+    { cert: certFile },
+    'smtp: made a self-signed STARTTLS certificate (set MAIL_SMTP_TLS_CERT and MAIL_SMTP_TLS_KEY to use your own)',
+  );
   return { ...pem, source: certFile };
 }

@@ -19,7 +19,12 @@ export class AgentOrgStore {
 
   /** The organization a person's address was attached to (addresses are stored lower-case). */
   byHuman(email: string, trx: Tx = this.m.db) {
-    return trx.selectFrom('mail_agent_orgs').selectAll().where('human_email', '=', email).orderBy('created_at').executeTakeFirst();
+    return trx
+      .selectFrom('mail_agent_orgs')
+      .selectAll()
+      .where('human_email', '=', email)
+      .orderBy('created_at')
+      .executeTakeFirst();
   }
 
   async insert(row: AgentOrgRow, trx: Tx): Promise<void> {

@@ -31,11 +31,24 @@ export class AgentIdStore {
     let q = this.m.db
       .selectFrom('mail_providers as p')
       .selectAll('p')
-      .select((eb) => eb.selectFrom('mail_accounts as a').select(eb.fn.countAll<number>().as('n')).whereRef('a.provider_id', '=', 'p.provider_id').as('accounts'))
+      .select((eb) =>
+        eb
+          .selectFrom('mail_accounts as a')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('a.provider_id', '=', 'p.provider_id')
+          .as('accounts'),
+      )
       .where('p.listed', '=', 1);
     // A prefix compared as text (no LIKE: its wildcards would need escaping in both dialects).
-    if (opts.prefix) q = q.where(sql<string>`substr(lower(p.name), 1, ${opts.prefix.length})`, '=', opts.prefix.toLowerCase());
-    return q.orderBy('accounts', 'desc').orderBy('p.name').orderBy('p.provider_id').offset(opts.offset).limit(opts.limit + 1).execute();
+    if (opts.prefix)
+      q = q.where(sql<string>`substr(lower(p.name), 1, ${opts.prefix.length})`, '=', opts.prefix.toLowerCase());
+    return q
+      .orderBy('accounts', 'desc')
+      .orderBy('p.name')
+      .orderBy('p.provider_id')
+      .offset(opts.offset)
+      .limit(opts.limit + 1)
+      .execute();
   }
 
   signIn(token: string, trx: Tx = this.m.db) {
@@ -54,7 +67,11 @@ export class AgentIdStore {
 
   /** Sign-ins past their time, gone once nobody can finish them. */
   async dropExpiredSignIns(now: string): Promise<void> {
-    await this.m.db.deleteFrom('mail_sign_ins').where('expires_at', '<', now).where('status', '!=', 'completed').execute();
+    await this.m.db
+      .deleteFrom('mail_sign_ins')
+      .where('expires_at', '<', now)
+      .where('status', '!=', 'completed')
+      .execute();
   }
 
   key(apiKeyId: string, trx: Tx = this.m.db) {
@@ -74,7 +91,12 @@ export class AgentIdStore {
   }
 
   keys(where: Visible, opts: { limit: number; cursor?: Cursor; ascending?: boolean }) {
-    return page(this.narrowed(this.m.db.selectFrom('mail_sign_in_keys').selectAll(), where), 'created_at', 'api_key_id', opts).execute();
+    return page(
+      this.narrowed(this.m.db.selectFrom('mail_sign_in_keys').selectAll(), where),
+      'created_at',
+      'api_key_id',
+      opts,
+    ).execute();
   }
 
   account(accountId: string) {
@@ -82,12 +104,22 @@ export class AgentIdStore {
   }
 
   accountOf(providerId: string, inboxId: string, trx: Tx) {
-    return trx.selectFrom('mail_accounts').selectAll().where('provider_id', '=', providerId).where('inbox_id', '=', inboxId).executeTakeFirst();
+    return trx
+      .selectFrom('mail_accounts')
+      .selectAll()
+      .where('provider_id', '=', providerId)
+      .where('inbox_id', '=', inboxId)
+      .executeTakeFirst();
   }
 
   /** The organization's accounts at a provider (its sign-up limit counts them). */
   async accountsOfOrgAt(orgId: string, providerId: string, trx: Tx): Promise<number> {
-    const r = await trx.selectFrom('mail_accounts').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('provider_id', '=', providerId).executeTakeFirstOrThrow();
+    const r = await trx
+      .selectFrom('mail_accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId)
+      .where('provider_id', '=', providerId)
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 

@@ -22,7 +22,10 @@ export class ApiKeyStore {
     await this.m.db.deleteFrom('mail_api_keys').where('api_key_id', '=', apiKeyId).execute();
   }
 
-  list(where: { orgId: string; podId?: string; inboxId?: string }, opts: { limit: number; cursor?: Cursor; ascending?: boolean }) {
+  list(
+    where: { orgId: string; podId?: string; inboxId?: string },
+    opts: { limit: number; cursor?: Cursor; ascending?: boolean },
+  ) {
     let q = this.m.db.selectFrom('mail_api_keys').selectAll().where('org_id', '=', where.orgId);
     if (where.podId) q = q.where('pod_id', '=', where.podId);
     if (where.inboxId) q = q.where('inbox_id', '=', where.inboxId);

@@ -21,7 +21,11 @@ export class DomainStore {
 
   /** Throws DomainError('conflict', code 'duplicate') when the domain is already added. */
   async insert(row: DomainRow): Promise<void> {
-    await refusingDuplicates(() => this.m.db.insertInto('mail_domains').values(row).execute(), `Domain ${row.domain} is already added`, { field: 'domain', code: 'ALREADY_EXISTS' });
+    await refusingDuplicates(
+      () => this.m.db.insertInto('mail_domains').values(row).execute(),
+      `Domain ${row.domain} is already added`,
+      { field: 'domain', code: 'ALREADY_EXISTS' },
+    );
   }
 
   async update(domainId: string, set: Partial<DomainRow>, trx: Tx = this.m.db): Promise<void> {

@@ -12,12 +12,21 @@ export class DraftStore {
   }
 
   byClientId(orgId: string, clientId: string) {
-    return this.m.db.selectFrom('mail_drafts').selectAll().where('org_id', '=', orgId).where('client_id', '=', clientId).executeTakeFirst();
+    return this.m.db
+      .selectFrom('mail_drafts')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
   }
 
   /** Throws DomainError('conflict', code 'duplicate') when the client_id is taken. */
   async insert(row: DraftRow, trx: Tx = this.m.db): Promise<void> {
-    await refusingDuplicates(() => trx.insertInto('mail_drafts').values(row).execute(), 'A draft with this client_id already exists', { field: 'client_id', code: 'ALREADY_EXISTS' });
+    await refusingDuplicates(
+      () => trx.insertInto('mail_drafts').values(row).execute(),
+      'A draft with this client_id already exists',
+      { field: 'client_id', code: 'ALREADY_EXISTS' },
+    );
   }
 
   async update(draftId: string, set: Partial<DraftRow>, trx: Tx = this.m.db): Promise<void> {
@@ -28,7 +37,10 @@ export class DraftStore {
     await trx.deleteFrom('mail_drafts').where('draft_id', '=', draftId).execute();
   }
 
-  list(where: { inboxId?: string; orgId?: string; inboxIds?: string[] }, opts: { limit: number; cursor?: Cursor; ascending?: boolean; includeTrash?: boolean }) {
+  list(
+    where: { inboxId?: string; orgId?: string; inboxIds?: string[] },
+    opts: { limit: number; cursor?: Cursor; ascending?: boolean; includeTrash?: boolean },
+  ) {
     let q = this.m.db.selectFrom('mail_drafts').selectAll();
     if (where.inboxIds) q = q.where('inbox_id', 'in', where.inboxIds.length ? where.inboxIds : ['']);
     if (!opts.includeTrash) q = q.where(this.m.hasLabel(TRASH, true));

@@ -6,7 +6,11 @@ import { DomainError } from '../../../platform/errors.js';
 const DUPLICATE = 'duplicate';
 
 /** Runs an insert or update; a unique-key violation becomes a DomainError('conflict') with code 'duplicate'. */
-export async function refusingDuplicates<T>(write: () => Promise<T>, message: string, details?: Record<string, unknown>): Promise<T> {
+export async function refusingDuplicates<T>(
+  write: () => Promise<T>,
+  message: string,
+  details?: Record<string, unknown>,
+): Promise<T> {
   try {
     return await write();
   } catch (err) {

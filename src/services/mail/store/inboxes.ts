@@ -16,12 +16,21 @@ export class InboxStore {
   }
 
   byClientId(orgId: string, clientId: string) {
-    return this.m.db.selectFrom('mail_inboxes').selectAll().where('org_id', '=', orgId).where('client_id', '=', clientId).executeTakeFirst();
+    return this.m.db
+      .selectFrom('mail_inboxes')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
   }
 
   /** Throws DomainError('conflict', code 'duplicate') when the address or client_id is taken. */
   async insert(row: InboxRow, trx: Tx = this.m.db): Promise<void> {
-    await refusingDuplicates(() => trx.insertInto('mail_inboxes').values(row).execute(), `Inbox ${row.inbox_id} already exists`, { field: 'username', code: 'ALREADY_EXISTS' });
+    await refusingDuplicates(
+      () => trx.insertInto('mail_inboxes').values(row).execute(),
+      `Inbox ${row.inbox_id} already exists`,
+      { field: 'username', code: 'ALREADY_EXISTS' },
+    );
   }
 
   async update(inboxId: string, set: Partial<InboxRow>): Promise<void> {
@@ -32,7 +41,10 @@ export class InboxStore {
   /** Deletes an inbox with its messages, threads and raw copies. */
   async delete(inboxId: string): Promise<void> {
     await this.m.transaction(async (trx) => {
-      await trx.deleteFrom('mail_raw').where('id', 'in', trx.selectFrom('mail_messages').select('id').where('inbox_id', '=', inboxId)).execute();
+      await trx
+        .deleteFrom('mail_raw')
+        .where('id', 'in', trx.selectFrom('mail_messages').select('id').where('inbox_id', '=', inboxId))
+        .execute();
       await trx.deleteFrom('mail_messages').where('inbox_id', '=', inboxId).execute();
       await trx.deleteFrom('mail_threads').where('inbox_id', '=', inboxId).execute();
       await trx.deleteFrom('mail_inbox_events').where('inbox_id', '=', inboxId).execute();
@@ -41,7 +53,10 @@ export class InboxStore {
     });
   }
 
-  list(orgId: string, opts: { limit: number; cursor?: Cursor; ascending?: boolean; q?: string; podId?: string; inboxId?: string }) {
+  list(
+    orgId: string,
+    opts: { limit: number; cursor?: Cursor; ascending?: boolean; q?: string; podId?: string; inboxId?: string },
+  ) {
     let q = this.m.db.selectFrom('mail_inboxes').selectAll().where('org_id', '=', orgId);
     if (opts.podId) q = q.where('pod_id', '=', opts.podId);
     if (opts.inboxId) q = q.where('inbox_id', '=', opts.inboxId);
@@ -63,12 +78,20 @@ export class InboxStore {
   }
 
   async countOfPod(podId: string): Promise<number> {
-    const row = await this.m.db.selectFrom('mail_inboxes').select((eb) => eb.fn.countAll<number>().as('n')).where('pod_id', '=', podId).executeTakeFirst();
+    const row = await this.m.db
+      .selectFrom('mail_inboxes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('pod_id', '=', podId)
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
   async countOfOrg(orgId: string): Promise<number> {
-    const row = await this.m.db.selectFrom('mail_inboxes').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).executeTakeFirst();
+    const row = await this.m.db
+      .selectFrom('mail_inboxes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId)
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 }

@@ -7,13 +7,35 @@ export class IdempotencyStore {
   constructor(private readonly m: MailDb) {}
 
   get(orgId: string, key: string, trx: Tx = this.m.db) {
-    return trx.selectFrom('mail_idempotency').selectAll().where('org_id', '=', orgId).where('key', '=', key).executeTakeFirst();
+    return trx
+      .selectFrom('mail_idempotency')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('key', '=', key)
+      .executeTakeFirst();
   }
 
   /** Throws DomainError('conflict', code 'duplicate') when a concurrent request recorded the key first. */
-  async insert(orgId: string, key: string, requestHash: string, response: unknown, now: string, trx: Tx): Promise<void> {
+  async insert(
+    orgId: string,
+    key: string,
+    requestHash: string,
+    response: unknown,
+    now: string,
+    trx: Tx,
+  ): Promise<void> {
     await refusingDuplicates(
-      () => trx.insertInto('mail_idempotency').values({ org_id: orgId, key, request_hash: requestHash, response: JSON.stringify(response), created_at: now }).execute(),
+      () =>
+        trx
+          .insertInto('mail_idempotency')
+          .values({
+            org_id: orgId,
+            key,
+            request_hash: requestHash,
+            response: JSON.stringify(response),
+            created_at: now,
+          })
+          .execute(),
       'Idempotency-Key is being used by a concurrent request',
       { field: 'Idempotency-Key', code: 'IDEMPOTENCY_CONFLICT' },
     );
@@ -34,8 +56,16 @@ export class SecretStore {
   async get(name: string, create: () => string): Promise<string> {
     const row = await this.m.db.selectFrom('mail_secrets').select('value').where('name', '=', name).executeTakeFirst();
     if (row) return row.value;
-    await this.m.db.insertInto('mail_secrets').values({ name, value: create() }).onConflict((oc) => oc.column('name').doNothing()).execute();
-    const again = await this.m.db.selectFrom('mail_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+    await this.m.db
+      .insertInto('mail_secrets')
+      .values({ name, value: create() })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const again = await this.m.db
+      .selectFrom('mail_secrets')
+      .select('value')
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow();
     return again.value;
   }
 }

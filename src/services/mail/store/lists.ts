@@ -33,12 +33,19 @@ export class ListStore {
   list(k: ListKey, opts: { limit: number; after?: string }) {
     let q = this.where(k);
     if (opts.after !== undefined) q = q.where('entry', '>', opts.after);
-    return q.orderBy('entry').limit(opts.limit + 1).execute();
+    return q
+      .orderBy('entry')
+      .limit(opts.limit + 1)
+      .execute();
   }
 
   /** Throws DomainError('conflict', code 'duplicate') when the entry is already on the list. */
   async insert(row: ListEntryRow): Promise<void> {
-    await refusingDuplicates(() => this.m.db.insertInto('mail_list_entries').values(row).execute(), `${row.entry} is already on this list`, { field: 'entry', code: 'ALREADY_EXISTS' });
+    await refusingDuplicates(
+      () => this.m.db.insertInto('mail_list_entries').values(row).execute(),
+      `${row.entry} is already on this list`,
+      { field: 'entry', code: 'ALREADY_EXISTS' },
+    );
   }
 
   async delete(k: ListKey, entry: string): Promise<number> {
@@ -56,6 +63,11 @@ export class ListStore {
 
   /** Every receive entry of an organization (few; cached by lists/check.ts). */
   receiveEntries(orgId: string, trx: Tx = this.m.db) {
-    return trx.selectFrom('mail_list_entries').select(['pod_id', 'inbox_id', 'list_type', 'entry']).where('org_id', '=', orgId).where('direction', '=', 'receive').execute();
+    return trx
+      .selectFrom('mail_list_entries')
+      .select(['pod_id', 'inbox_id', 'list_type', 'entry'])
+      .where('org_id', '=', orgId)
+      .where('direction', '=', 'receive')
+      .execute();
   }
 }

@@ -54,7 +54,11 @@ export class MailDb {
 
   /** Reports a change made outside a transaction; a failed report is logged (the caches then expire late). */
   async changed(inboxIds: string[]): Promise<void> {
-    await this.hooks.onChange(inboxIds).catch((err) => this.hooks.logger.warn({ err, service: 'mail', inboxes: inboxIds }, 'mail: announcing an inbox change failed'));
+    await this.hooks
+      .onChange(inboxIds)
+      .catch((err) =>
+        this.hooks.logger.warn({ err, service: 'mail', inboxes: inboxIds }, 'mail: announcing an inbox change failed'),
+      );
   }
 
   /** After-commit work is best effort (the change itself is committed): a failure is logged, not thrown. */
@@ -71,7 +75,10 @@ export class MailDb {
 
   /** Case-insensitive substring test over one or more columns. */
   containsFolded(columns: string[], needle: string): RawBuilder<boolean> {
-    const joined = sql.join(columns.map((c) => sql`coalesce(${sql.ref(c)}, '')`), sql` || ' ' || `);
+    const joined = sql.join(
+      columns.map((c) => sql`coalesce(${sql.ref(c)}, '')`),
+      sql` || ' ' || `,
+    );
     return this.dialect === 'postgres'
       ? sql<boolean>`strpos(lower(${joined}), ${needle.toLowerCase()}) > 0`
       : sql<boolean>`instr(lower(${joined}), ${needle.toLowerCase()}) > 0`;
@@ -101,5 +108,8 @@ export function page<Q extends { where: any; orderBy: any; limit: any }>(
     const [k, id] = opts.cursor;
     out = out.where((eb: any) => eb.or([eb(sortKey, cmp, k), eb.and([eb(sortKey, '=', k), eb(idKey, cmp, id)])]));
   }
-  return out.orderBy(sortKey, dir).orderBy(idKey, dir).limit(opts.limit + 1);
+  return out
+    .orderBy(sortKey, dir)
+    .orderBy(idKey, dir)
+    .limit(opts.limit + 1);
 }

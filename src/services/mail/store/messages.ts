@@ -2,7 +2,14 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { InboxEventStore } from './inbox-events.js';
 import { page, type MailDb } from './mail-db.js';
-import { MESSAGE_ITEM_COLUMNS, type Cursor, type MessageFilters, type MessageItemRow, type MessageRow, type Tx } from './tables.js';
+import {
+  MESSAGE_ITEM_COLUMNS,
+  type Cursor,
+  type MessageFilters,
+  type MessageItemRow,
+  type MessageRow,
+  type Tx,
+} from './tables.js';
 
 export class MessageStore {
   /** Every change of a message's labels is also a line of its inbox's event log. */
@@ -13,7 +20,12 @@ export class MessageStore {
   }
 
   get(inboxId: string, messageId: string, trx: Tx = this.m.db) {
-    return trx.selectFrom('mail_messages').selectAll().where('inbox_id', '=', inboxId).where('message_id', '=', messageId).executeTakeFirst();
+    return trx
+      .selectFrom('mail_messages')
+      .selectAll()
+      .where('inbox_id', '=', inboxId)
+      .where('message_id', '=', messageId)
+      .executeTakeFirst();
   }
 
   byId(id: string, trx: Tx = this.m.db) {
@@ -29,7 +41,12 @@ export class MessageStore {
 
   byMessageIds(inboxId: string, messageIds: string[]) {
     if (!messageIds.length) return Promise.resolve([] as MessageItemRow[]);
-    return this.m.db.selectFrom('mail_messages').select(MESSAGE_ITEM_COLUMNS).where('inbox_id', '=', inboxId).where('message_id', 'in', messageIds).execute();
+    return this.m.db
+      .selectFrom('mail_messages')
+      .select(MESSAGE_ITEM_COLUMNS)
+      .where('inbox_id', '=', inboxId)
+      .where('message_id', 'in', messageIds)
+      .execute();
   }
 
   /** The thread of the first of `messageIds` found in the inbox (they come newest first). */
@@ -53,13 +70,25 @@ export class MessageStore {
     await trx.insertInto('mail_messages').values(row).execute();
     await this.events.labelsChanged(trx, row, [], JSON.parse(row.labels) as string[], row.created_at);
     // Compressed: mail is text and shrinks severalfold, and the bytes written decide ingest speed.
-    await trx.insertInto('mail_raw').values({ id: row.id, raw: deflateRawSync(raw, { level: 1 }) }).execute();
+    await trx
+      .insertInto('mail_raw')
+      .values({ id: row.id, raw: deflateRawSync(raw, { level: 1 }) })
+      .execute();
   }
 
   /** Sets a message's labels; `row.labels` are the ones it had (the inbox's event log records the difference). */
-  async setLabels(row: Pick<MessageRow, 'id' | 'inbox_id' | 'message_id' | 'labels'>, labels: string[], now: string, trx: Tx): Promise<void> {
+  async setLabels(
+    row: Pick<MessageRow, 'id' | 'inbox_id' | 'message_id' | 'labels'>,
+    labels: string[],
+    now: string,
+    trx: Tx,
+  ): Promise<void> {
     this.m.touch(trx, row.inbox_id);
-    await trx.updateTable('mail_messages').set({ labels: JSON.stringify(labels), updated_at: now }).where('id', '=', row.id).execute();
+    await trx
+      .updateTable('mail_messages')
+      .set({ labels: JSON.stringify(labels), updated_at: now })
+      .where('id', '=', row.id)
+      .execute();
     await this.events.labelsChanged(trx, row, JSON.parse(row.labels) as string[], labels, now);
   }
 
@@ -75,9 +104,15 @@ export class MessageStore {
   }
 
   list(inboxIds: string | string[], f: MessageFilters, opts: { limit: number; cursor?: Cursor }) {
-    let q = this.m.db.selectFrom('mail_messages').select([...MESSAGE_ITEM_COLUMNS, ...(f.terms ? (['text_body'] as const) : [])]);
-    for (const t of f.terms ?? []) q = q.where(this.m.containsFolded(['from_addr', 'to_addrs', 'cc_addrs', 'bcc_addrs', 'subject', 'text_body'], t));
-    q = typeof inboxIds === 'string' ? q.where('inbox_id', '=', inboxIds) : q.where('inbox_id', 'in', inboxIds.length ? inboxIds : ['']);
+    let q = this.m.db
+      .selectFrom('mail_messages')
+      .select([...MESSAGE_ITEM_COLUMNS, ...(f.terms ? (['text_body'] as const) : [])]);
+    for (const t of f.terms ?? [])
+      q = q.where(this.m.containsFolded(['from_addr', 'to_addrs', 'cc_addrs', 'bcc_addrs', 'subject', 'text_body'], t));
+    q =
+      typeof inboxIds === 'string'
+        ? q.where('inbox_id', '=', inboxIds)
+        : q.where('inbox_id', 'in', inboxIds.length ? inboxIds : ['']);
     for (const l of f.labels ?? []) q = q.where(this.m.hasLabel(l));
     for (const l of f.exclude) q = q.where(this.m.hasLabel(l, true));
     if (f.before) q = q.where('timestamp', '<', f.before);
@@ -106,7 +141,17 @@ export class MessageStore {
   summariesOfThread(threadId: string, trx: Tx) {
     return trx
       .selectFrom('mail_messages')
-      .select(['message_id', 'labels', 'from_addr', 'to_addrs', 'cc_addrs', 'bcc_addrs', 'size', 'timestamp', 'preview'])
+      .select([
+        'message_id',
+        'labels',
+        'from_addr',
+        'to_addrs',
+        'cc_addrs',
+        'bcc_addrs',
+        'size',
+        'timestamp',
+        'preview',
+      ])
       .where('thread_id', '=', threadId)
       .orderBy('timestamp')
       .orderBy('id')

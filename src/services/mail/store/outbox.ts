@@ -4,7 +4,20 @@ import { page, type MailDb } from './mail-db.js';
 import type { Cursor, MailTables, OutboxRow, Tx } from './tables.js';
 
 /** A list row: everything but the raw bytes. */
-const ITEM_COLUMNS = ['outbox_id', 'org_id', 'inbox_id', 'message_row_id', 'message_id', 'mail_from', 'rcpt_to', 'subject', 'text_body', 'html_body', 'meta', 'created_at'] as const;
+const ITEM_COLUMNS = [
+  'outbox_id',
+  'org_id',
+  'inbox_id',
+  'message_row_id',
+  'message_id',
+  'mail_from',
+  'rcpt_to',
+  'subject',
+  'text_body',
+  'html_body',
+  'meta',
+  'created_at',
+] as const;
 export type OutboxItemRow = Pick<OutboxRow, (typeof ITEM_COLUMNS)[number]>;
 
 /**
@@ -24,7 +37,8 @@ function visibleTo(v: OutboxViewer) {
   return (eb: ExpressionBuilder<MailTables, 'mail_outbox'>) => {
     const own = [eb('org_id', '=', v.orgId)];
     if (v.inboxId) own.push(eb('inbox_id', '=', v.inboxId));
-    if (v.podId) own.push(eb('inbox_id', 'in', eb.selectFrom('mail_inboxes').select('inbox_id').where('pod_id', '=', v.podId)));
+    if (v.podId)
+      own.push(eb('inbox_id', 'in', eb.selectFrom('mail_inboxes').select('inbox_id').where('pod_id', '=', v.podId)));
     return v.operator ? eb.or([eb.and(own), eb('org_id', 'is', null)]) : eb.and(own);
   };
 }
@@ -34,7 +48,11 @@ export class OutboxStore {
 
   /** Inserts a held message; one with the same id already held is left as it is. */
   async insert(row: OutboxRow, trx: Tx = this.m.db): Promise<void> {
-    await trx.insertInto('mail_outbox').values(row).onConflict((oc) => oc.column('outbox_id').doNothing()).execute();
+    await trx
+      .insertInto('mail_outbox')
+      .values(row)
+      .onConflict((oc) => oc.column('outbox_id').doNothing())
+      .execute();
   }
 
   /** Held mail a viewer may read, newest first; no viewer: everything (the operator's CLI). */
@@ -46,7 +64,12 @@ export class OutboxStore {
 
   /** One held message, if the viewer may read it. */
   visible(outboxId: string, viewer: OutboxViewer): Promise<OutboxItemRow | undefined> {
-    return this.m.db.selectFrom('mail_outbox').select(ITEM_COLUMNS).where('outbox_id', '=', outboxId).where(visibleTo(viewer)).executeTakeFirst();
+    return this.m.db
+      .selectFrom('mail_outbox')
+      .select(ITEM_COLUMNS)
+      .where('outbox_id', '=', outboxId)
+      .where(visibleTo(viewer))
+      .executeTakeFirst();
   }
 
   get(outboxId: string, trx: Tx = this.m.db): Promise<OutboxRow | undefined> {
@@ -55,7 +78,9 @@ export class OutboxStore {
 
   /** Ids of every held message, oldest first (what a relay sends when it appears). */
   async ids(): Promise<string[]> {
-    return (await this.m.db.selectFrom('mail_outbox').select('outbox_id').orderBy('created_at').orderBy('outbox_id').execute()).map((r) => r.outbox_id);
+    return (
+      await this.m.db.selectFrom('mail_outbox').select('outbox_id').orderBy('created_at').orderBy('outbox_id').execute()
+    ).map((r) => r.outbox_id);
   }
 
   /** Takes a held message out; false when another process took it first. */

@@ -11,17 +11,30 @@ export class PodStore {
   }
 
   byClientId(orgId: string, clientId: string) {
-    return this.m.db.selectFrom('mail_pods').selectAll().where('org_id', '=', orgId).where('client_id', '=', clientId).executeTakeFirst();
+    return this.m.db
+      .selectFrom('mail_pods')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
   }
 
   /** Writes the row unless it exists (the default pod is written the first time it is needed). */
   async ensure(row: PodRow): Promise<void> {
-    await this.m.db.insertInto('mail_pods').values(row).onConflict((oc) => oc.column('pod_id').doNothing()).execute();
+    await this.m.db
+      .insertInto('mail_pods')
+      .values(row)
+      .onConflict((oc) => oc.column('pod_id').doNothing())
+      .execute();
   }
 
   /** Throws DomainError('conflict', code 'duplicate') when the client_id is taken. */
   async insert(row: PodRow): Promise<void> {
-    await refusingDuplicates(() => this.m.db.insertInto('mail_pods').values(row).execute(), 'A pod with this client_id already exists', { field: 'client_id', code: 'ALREADY_EXISTS' });
+    await refusingDuplicates(
+      () => this.m.db.insertInto('mail_pods').values(row).execute(),
+      'A pod with this client_id already exists',
+      { field: 'client_id', code: 'ALREADY_EXISTS' },
+    );
   }
 
   async delete(podId: string): Promise<void> {
@@ -34,7 +47,11 @@ export class PodStore {
   }
 
   async count(orgId: string): Promise<number> {
-    const row = await this.m.db.selectFrom('mail_pods').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).executeTakeFirst();
+    const row = await this.m.db
+      .selectFrom('mail_pods')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId)
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 }

@@ -293,8 +293,24 @@ export type Tx = Kysely<MailTables>;
 
 /** Columns of a message list row (MessageItem): no bodies. */
 export const MESSAGE_ITEM_COLUMNS = [
-  'id', 'inbox_id', 'thread_id', 'message_id', 'labels', 'timestamp', 'from_addr', 'to_addrs', 'cc_addrs', 'bcc_addrs',
-  'subject', 'preview', 'attachments', 'in_reply_to', 'refs', 'size', 'created_at', 'updated_at',
+  'id',
+  'inbox_id',
+  'thread_id',
+  'message_id',
+  'labels',
+  'timestamp',
+  'from_addr',
+  'to_addrs',
+  'cc_addrs',
+  'bcc_addrs',
+  'subject',
+  'preview',
+  'attachments',
+  'in_reply_to',
+  'refs',
+  'size',
+  'created_at',
+  'updated_at',
 ] as const;
 export type MessageItemRow = Pick<MessageRow, (typeof MESSAGE_ITEM_COLUMNS)[number]>;
 

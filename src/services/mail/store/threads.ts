@@ -33,7 +33,10 @@ export class ThreadStore {
   async delete(threadId: string, inboxId: string): Promise<void> {
     await this.m.transaction(async (trx) => {
       this.m.touch(trx, inboxId);
-      await trx.deleteFrom('mail_raw').where('id', 'in', trx.selectFrom('mail_messages').select('id').where('thread_id', '=', threadId)).execute();
+      await trx
+        .deleteFrom('mail_raw')
+        .where('id', 'in', trx.selectFrom('mail_messages').select('id').where('thread_id', '=', threadId))
+        .execute();
       await trx.deleteFrom('mail_messages').where('thread_id', '=', threadId).execute();
       await trx.deleteFrom('mail_threads').where('thread_id', '=', threadId).execute();
     });
@@ -41,8 +44,12 @@ export class ThreadStore {
 
   list(inboxIds: string | string[], f: ThreadFilters, opts: { limit: number; cursor?: Cursor }) {
     let q = this.m.db.selectFrom('mail_threads').selectAll();
-    for (const t of f.terms ?? []) q = q.where(this.m.containsFolded(['senders', 'recipients', 'subject', 'preview'], t));
-    q = typeof inboxIds === 'string' ? q.where('inbox_id', '=', inboxIds) : q.where('inbox_id', 'in', inboxIds.length ? inboxIds : ['']);
+    for (const t of f.terms ?? [])
+      q = q.where(this.m.containsFolded(['senders', 'recipients', 'subject', 'preview'], t));
+    q =
+      typeof inboxIds === 'string'
+        ? q.where('inbox_id', '=', inboxIds)
+        : q.where('inbox_id', 'in', inboxIds.length ? inboxIds : ['']);
     for (const l of f.labels ?? []) q = q.where(this.m.hasLabel(l));
     for (const l of f.exclude) q = q.where(this.m.hasLabel(l, true));
     if (f.before) q = q.where('timestamp', '<', f.before);

@@ -11,7 +11,12 @@ export class WebhookStore {
   }
 
   byClientId(orgId: string, clientId: string) {
-    return this.m.db.selectFrom('mail_webhooks').selectAll().where('org_id', '=', orgId).where('client_id', '=', clientId).executeTakeFirst();
+    return this.m.db
+      .selectFrom('mail_webhooks')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
   }
 
   enabledOfOrg(orgId: string, trx: Tx = this.m.db) {
@@ -20,16 +25,28 @@ export class WebhookStore {
 
   /** Throws DomainError('conflict', code 'duplicate') when the client_id is taken. */
   async insert(row: WebhookRow): Promise<void> {
-    await refusingDuplicates(() => this.m.db.insertInto('mail_webhooks').values(row).execute(), 'A webhook with this client_id already exists', { field: 'client_id', code: 'ALREADY_EXISTS' });
+    await refusingDuplicates(
+      () => this.m.db.insertInto('mail_webhooks').values(row).execute(),
+      'A webhook with this client_id already exists',
+      { field: 'client_id', code: 'ALREADY_EXISTS' },
+    );
   }
 
   /** Throws DomainError('conflict', code 'duplicate') when a new client_id is taken. */
   async update(webhookId: string, set: Partial<WebhookRow>): Promise<void> {
-    await refusingDuplicates(() => this.m.db.updateTable('mail_webhooks').set(set).where('webhook_id', '=', webhookId).execute(), 'A webhook with this client_id already exists', { field: 'client_id', code: 'ALREADY_EXISTS' });
+    await refusingDuplicates(
+      () => this.m.db.updateTable('mail_webhooks').set(set).where('webhook_id', '=', webhookId).execute(),
+      'A webhook with this client_id already exists',
+      { field: 'client_id', code: 'ALREADY_EXISTS' },
+    );
   }
 
   /** Records how a delivery went (its status, attempts and, for a failure, the error). */
-  async recordDelivery(webhookId: string, set: Pick<WebhookRow, 'last_delivery_status' | 'last_delivery_attempts'> & Partial<Pick<WebhookRow, 'last_delivery_error' | 'last_error_at'>>): Promise<void> {
+  async recordDelivery(
+    webhookId: string,
+    set: Pick<WebhookRow, 'last_delivery_status' | 'last_delivery_attempts'> &
+      Partial<Pick<WebhookRow, 'last_delivery_error' | 'last_error_at'>>,
+  ): Promise<void> {
     await this.m.db.updateTable('mail_webhooks').set(set).where('webhook_id', '=', webhookId).execute();
   }
 
@@ -38,7 +55,11 @@ export class WebhookStore {
   }
 
   /** `within` keeps the webhooks that name that pod or inbox in their filters (the pod's and inbox's webhook routes). */
-  list(orgId: string, opts: { limit: number; cursor?: Cursor; ascending?: boolean }, within: { podId?: string; inboxId?: string } = {}) {
+  list(
+    orgId: string,
+    opts: { limit: number; cursor?: Cursor; ascending?: boolean },
+    within: { podId?: string; inboxId?: string } = {},
+  ) {
     let q = this.m.db.selectFrom('mail_webhooks').selectAll().where('org_id', '=', orgId);
     if (within.podId) q = q.where(this.m.contains('pod_ids', JSON.stringify(within.podId)));
     if (within.inboxId) q = q.where(this.m.contains('inbox_ids', JSON.stringify(within.inboxId)));

@@ -11,7 +11,6 @@ import { outboundFetch } from '../../../platform/outbound.js';
 import type { MailStore, WebhookRow } from '../store/index.js';
 import type { DeliveryJob } from './events.js';
 
-
 export interface DeliveryOptions {
   allowInternal: boolean;
   timeoutMs: number;
@@ -27,7 +26,10 @@ export function deliveryHandler(store: MailStore, clock: Clock, logger: Logger, 
     } catch (err) {
       const final = err instanceof PermanentError || info.attempt >= info.maxAttempts;
       const message = (err as Error).message;
-      logger.warn({ webhook: hook.webhook_id, url: hook.url, event: job.event_id, attempt: info.attempt, final, err: message }, final ? 'webhook delivery failed for good' : 'webhook delivery failed, will retry');
+      logger.warn(
+        { webhook: hook.webhook_id, url: hook.url, event: job.event_id, attempt: info.attempt, final, err: message },
+        final ? 'webhook delivery failed for good' : 'webhook delivery failed, will retry',
+      );
       await store.webhooks.recordDelivery(hook.webhook_id, {
         last_delivery_status: final ? 'failed' : 'retrying',
         last_delivery_attempts: info.attempt,
@@ -36,11 +38,21 @@ export function deliveryHandler(store: MailStore, clock: Clock, logger: Logger, 
       });
       throw err;
     }
-    if (hook.last_delivery_status !== 'succeeded') await store.webhooks.recordDelivery(hook.webhook_id, { last_delivery_status: 'succeeded', last_delivery_attempts: info.attempt });
+    if (hook.last_delivery_status !== 'succeeded')
+      await store.webhooks.recordDelivery(hook.webhook_id, {
+        last_delivery_status: 'succeeded',
+        last_delivery_attempts: info.attempt,
+      });
   };
 }
 
-async function deliver(hook: WebhookRow, job: DeliveryJob, clock: Clock, logger: Logger, opts: DeliveryOptions): Promise<void> {
+async function deliver(
+  hook: WebhookRow,
+  job: DeliveryJob,
+  clock: Clock,
+  logger: Logger,
+  opts: DeliveryOptions,
+): Promise<void> {
   const now = clock.now();
   const signature = new Webhook(hook.secret).sign(job.event_id, now, job.body);
   const timestamp = String(Math.floor(now.getTime() / 1000));

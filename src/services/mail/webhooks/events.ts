@@ -99,7 +99,13 @@ export class MailEvents {
     const payload: Record<string, unknown> = { type: 'event', event_type: eventType, event_id: eventId, ...objects() };
     let body = JSON.stringify(payload);
     if (Buffer.byteLength(body) > MAX_PAYLOAD_BYTES && payload.message && typeof payload.message === 'object') {
-      const { text: _t, html: _h, extracted_text: _et, extracted_html: _eh, ...rest } = payload.message as Record<string, unknown>;
+      const {
+        text: _t,
+        html: _h,
+        extracted_text: _et,
+        extracted_html: _eh,
+        ...rest
+      } = payload.message as Record<string, unknown>;
       body = JSON.stringify({ ...payload, message: rest });
     }
     for (const hook of targets) {

@@ -17,15 +17,38 @@ export interface BinaryData {
 }
 
 const MIME_BY_EXTENSION: Record<string, string> = {
-  csv: 'text/csv', html: 'text/html', htm: 'text/html', json: 'application/json', txt: 'text/plain', xml: 'application/xml',
-  ics: 'text/calendar', rtf: 'application/rtf', pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg',
-  gif: 'image/gif', svg: 'image/svg+xml', webp: 'image/webp', mp3: 'audio/mpeg', wav: 'audio/wav', mp4: 'video/mp4', zip: 'application/zip',
-  gz: 'application/gzip', js: 'application/javascript', md: 'text/markdown', yaml: 'application/yaml',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', xls: 'application/vnd.ms-excel',
-  ods: 'application/vnd.oasis.opendocument.spreadsheet', bin: 'application/octet-stream',
+  csv: 'text/csv',
+  html: 'text/html',
+  htm: 'text/html',
+  json: 'application/json',
+  txt: 'text/plain',
+  xml: 'application/xml',
+  ics: 'text/calendar',
+  rtf: 'application/rtf',
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  webp: 'image/webp',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  mp4: 'video/mp4',
+  zip: 'application/zip',
+  gz: 'application/gzip',
+  js: 'application/javascript',
+  md: 'text/markdown',
+  yaml: 'application/yaml',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  xls: 'application/vnd.ms-excel',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  bin: 'application/octet-stream',
 };
 const EXTENSION_BY_MIME: Record<string, string> = Object.fromEntries(
-  Object.entries(MIME_BY_EXTENSION).filter(([ext]) => !['htm', 'jpeg'].includes(ext)).map(([ext, mime]) => [mime, ext]),
+  Object.entries(MIME_BY_EXTENSION)
+    .filter(([ext]) => !['htm', 'jpeg'].includes(ext))
+    .map(([ext, mime]) => [mime, ext]),
 );
 
 /** n8n's file types by MIME type; null for any other. */
@@ -73,14 +96,22 @@ function sniff(bytes: Buffer): { mimeType: string; ext: string } | undefined {
  * text/plain; the extension from the file name, else from the MIME type. `extensionFrom:
  * 'mimeType'` takes the extension from the MIME type only (n8n's copy of an uploaded file does).
  */
-export function toBinary(bytes: Buffer, opts: { fileName?: string; mimeType?: string; extensionFrom?: 'mimeType' } = {}): BinaryData {
-  const fromName = opts.extensionFrom !== 'mimeType' && opts.fileName?.includes('.') ? opts.fileName.split('.').pop()!.toLowerCase() : undefined;
+export function toBinary(
+  bytes: Buffer,
+  opts: { fileName?: string; mimeType?: string; extensionFrom?: 'mimeType' } = {},
+): BinaryData {
+  const fromName =
+    opts.extensionFrom !== 'mimeType' && opts.fileName?.includes('.')
+      ? opts.fileName.split('.').pop()!.toLowerCase()
+      : undefined;
   const mimeType = opts.mimeType || (fromName && MIME_BY_EXTENSION[fromName]) || 'text/plain';
   const entry: BinaryData = {
     data: bytes.toString('base64'),
     mimeType,
     fileType: fileTypeOf(mimeType),
-    fileExtension: fromName ?? (opts.mimeType || fromName ? EXTENSION_BY_MIME[mimeType.split(';')[0]!.trim().toLowerCase()] ?? null : null),
+    fileExtension:
+      fromName ??
+      (opts.mimeType || fromName ? (EXTENSION_BY_MIME[mimeType.split(';')[0]!.trim().toLowerCase()] ?? null) : null),
     fileSize: prettyBytes(bytes.length),
     bytes: bytes.length,
   };
@@ -88,20 +119,25 @@ export function toBinary(bytes: Buffer, opts: { fileName?: string; mimeType?: st
   return entry;
 }
 
-
 /**
  * The description n8n's prepareBinaryData gives bytes (without the bytes): the MIME type given,
  * else from the file path's extension, else from the bytes' signature, else text/plain; the
  * extension from the path, else from the MIME type; the name and folder from the path.
  */
-export function describeFile(head: Buffer, size: number, filePath?: string, mimeType?: string): Omit<BinaryData, 'data' | 'fileType' | 'fileExtension'> & { fileType?: string; fileExtension?: string } {
+export function describeFile(
+  head: Buffer,
+  size: number,
+  filePath?: string,
+  mimeType?: string,
+): Omit<BinaryData, 'data' | 'fileType' | 'fileExtension'> & { fileType?: string; fileExtension?: string } {
   // The path is taken as it is (n8n does not cut a query off: "page.html?x=1" has the extension "html?x=1").
   const base = filePath?.split('/').pop();
   const ext = base?.includes('.') ? base.split('.').pop()!.toLowerCase() : undefined;
   const sniffed = !mimeType && !(ext && MIME_BY_EXTENSION[ext]) ? sniff(head) : undefined;
   const mime = mimeType || (ext && MIME_BY_EXTENSION[ext]) || sniffed?.mimeType || 'text/plain';
   // The extension from the path, else the signature, else a MIME type given; text/plain by default has none.
-  const extension = ext || sniffed?.ext || (mimeType ? EXTENSION_BY_MIME[mimeType.split(';')[0]!.trim().toLowerCase()] : undefined);
+  const extension =
+    ext || sniffed?.ext || (mimeType ? EXTENSION_BY_MIME[mimeType.split(';')[0]!.trim().toLowerCase()] : undefined);
   const fileType = fileTypeOf(mime);
   const out: ReturnType<typeof describeFile> = { mimeType: mime, fileSize: prettyBytes(size), bytes: size };
   // Unknown type or extension: n8n leaves the key out.

@@ -51,7 +51,14 @@ export class BinarySpill {
       let out: Record<string, unknown> | undefined;
       for (const [name, raw] of Object.entries(value)) {
         const entry = raw as Entry | null;
-        if (!entry || typeof entry !== 'object' || typeof entry.data !== 'string' || entry.data.length < minChars || entry.data === MODE) continue;
+        if (
+          !entry ||
+          typeof entry !== 'object' ||
+          typeof entry.data !== 'string' ||
+          entry.data.length < minChars ||
+          entry.data === MODE
+        )
+          continue;
         const bytes = Buffer.from(entry.data, 'base64');
         if (bytes.length < this.thresholdBytes) continue;
         const hash = createHash('sha256').update(bytes).digest('hex');
@@ -68,7 +75,10 @@ export class BinarySpill {
     };
     return {
       binary,
-      replacer: (key, value) => (key === 'binary' && value && typeof value === 'object' && !Array.isArray(value) ? binary(value as Record<string, unknown>) : value),
+      replacer: (key, value) =>
+        key === 'binary' && value && typeof value === 'object' && !Array.isArray(value)
+          ? binary(value as Record<string, unknown>)
+          : value,
     };
   }
 

@@ -19,7 +19,11 @@ export const LEGACY_HTTP_AUTH: Record<string, string> = {
 };
 
 /** Webhook `authentication` values and their credential types. */
-const WEBHOOK_AUTH: Record<string, string> = { basicAuth: 'httpBasicAuth', headerAuth: 'httpHeaderAuth', jwtAuth: 'jwtAuth' };
+const WEBHOOK_AUTH: Record<string, string> = {
+  basicAuth: 'httpBasicAuth',
+  headerAuth: 'httpHeaderAuth',
+  jwtAuth: 'jwtAuth',
+};
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v && !v.startsWith('=') ? v : undefined);
 
@@ -55,17 +59,29 @@ export class Credentials {
 
   async create(input: CredentialInput): Promise<CredentialRow> {
     const now = this.clock.now().toISOString();
-    const row: CredentialRow = { id: randomBase62(16), name: input.name, type: input.type, data: this.cipher.encrypt(input.data), created_at: now, updated_at: now };
+    const row: CredentialRow = {
+      id: randomBase62(16),
+      name: input.name,
+      type: input.type,
+      data: this.cipher.encrypt(input.data),
+      created_at: now,
+      updated_at: now,
+    };
     await this.store.insertCredential(row);
     return row;
   }
 
   /** Changes name, type or data; `mergeData` keeps the stored fields the new data does not name (n8n's isPartialData). */
-  async update(row: CredentialRow, patch: { name?: string; type?: string; data?: Record<string, unknown> }, mergeData: boolean): Promise<CredentialRow> {
+  async update(
+    row: CredentialRow,
+    patch: { name?: string; type?: string; data?: Record<string, unknown> },
+    mergeData: boolean,
+  ): Promise<CredentialRow> {
     const next: CredentialRow = { ...row, updated_at: this.clock.now().toISOString() };
     if (patch.name !== undefined) next.name = patch.name;
     if (patch.type !== undefined) next.type = patch.type;
-    if (patch.data !== undefined) next.data = this.cipher.encrypt(mergeData ? { ...this.cipher.decrypt(row.data), ...patch.data } : patch.data);
+    if (patch.data !== undefined)
+      next.data = this.cipher.encrypt(mergeData ? { ...this.cipher.decrypt(row.data), ...patch.data } : patch.data);
     const { id: _id, created_at: _created, ...changes } = next;
     await this.store.updateCredential(row.id, changes);
     return next;
@@ -77,7 +93,10 @@ export class Credentials {
   }
 
   /** The stored credential a node reference names: by id, else (an export without ids) by name. */
-  private async find(type: string, ref: { id?: unknown; name?: unknown } | undefined): Promise<CredentialRow | undefined> {
+  private async find(
+    type: string,
+    ref: { id?: unknown; name?: unknown } | undefined,
+  ): Promise<CredentialRow | undefined> {
     if (!ref) return undefined;
     if (typeof ref.id === 'string' && ref.id) {
       const row = await this.store.getCredential(ref.id);
@@ -92,11 +111,17 @@ export class Credentials {
     const ref = (node.credentials as Record<string, { id?: unknown; name?: unknown }> | undefined)?.[type];
     if (!ref) throw new NodeOperationError(`Node "${node.name}" does not have any credentials set for "${type}"`);
     const row = await this.find(type, ref);
-    if (!row) throw new NodeOperationError(`Credential with ID "${String(ref.id ?? ref.name)}" does not exist for type "${type}".`);
+    if (!row)
+      throw new NodeOperationError(
+        `Credential with ID "${String(ref.id ?? ref.name)}" does not exist for type "${type}".`,
+      );
     try {
       return this.cipher.decrypt(row.data);
     } catch {
-      throw new NodeOperationError(`Credentials "${row.name}" could not be decrypted`, 'The encryption key (WORKFLOW_ENCRYPTION_KEY, or the key file in the data directory) is not the one they were saved with.');
+      throw new NodeOperationError(
+        `Credentials "${row.name}" could not be decrypted`,
+        'The encryption key (WORKFLOW_ENCRYPTION_KEY, or the key file in the data directory) is not the one they were saved with.',
+      );
     }
   }
 

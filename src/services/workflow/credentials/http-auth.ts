@@ -30,8 +30,10 @@ const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
 /** RFC 6749 (sections 4.1.2.1 and 5.2): what each error code of a token endpoint's answer means. */
 const OAUTH2_ERRORS: Record<string, string> = {
-  invalid_request: 'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.',
-  invalid_client: 'Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).',
+  invalid_request:
+    'The request is missing a required parameter, includes an invalid parameter value, includes a parameter more than once, or is otherwise malformed.',
+  invalid_client:
+    'Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method).',
   invalid_grant:
     'The provided authorization grant (e.g., authorization code, resource owner credentials) or refresh token is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
   unauthorized_client: 'The client is not authorized to request an authorization code using this method.',
@@ -56,25 +58,41 @@ function additionalBodyProperties(raw: unknown): Record<string, string> {
 
 async function oAuth2Token(ctx: NodeContext, data: Record<string, unknown>): Promise<string> {
   if (data.grantType !== 'clientCredentials') {
-    throw new NodeOperationError(`OAuth2 grant type "${text(data.grantType)}" needs a user to authorize in a browser, which this instance does not offer; use clientCredentials`);
+    throw new NodeOperationError(
+      `OAuth2 grant type "${text(data.grantType)}" needs a user to authorize in a browser, which this instance does not offer; use clientCredentials`,
+    );
   }
   // As n8n builds it (oracle: http-4.2-auth-oAuth2Api-*): the grant, the extra body properties
   // (whatever sendAdditionalBodyProperties says), the scope (empty too), then the client's id and
   // secret in the body or a Basic header.
-  const form = new URLSearchParams({ grant_type: 'client_credentials', ...additionalBodyProperties(data.additionalBodyProperties) });
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    ...additionalBodyProperties(data.additionalBodyProperties),
+  });
   form.set('scope', text(data.scope));
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
   if (data.authentication === 'body') {
     form.set('client_id', text(data.clientId));
     form.set('client_secret', text(data.clientSecret));
-  } else headers.authorization = `Basic ${Buffer.from(`${text(data.clientId)}:${text(data.clientSecret)}`).toString('base64')}`;
+  } else
+    headers.authorization = `Basic ${Buffer.from(`${text(data.clientId)}:${text(data.clientSecret)}`).toString('base64')}`;
   const res = await ctx.services.fetch(text(data.accessTokenUrl), { method: 'POST', headers, body: form.toString() });
-  const body = (await res.json().catch(() => ({}))) as { access_token?: unknown; error?: unknown; error_description?: unknown };
+  const body = (await res.json().catch(() => ({}))) as {
+    access_token?: unknown;
+    error?: unknown;
+    error_description?: unknown;
+  };
   if (!res.ok && typeof body.error === 'string') {
     // An OAuth2 error answer fails with its meaning in RFC 6749's words, as n8n does (oracle: http-4.2-auth-oAuth2Api-refused).
-    throw new NodeOperationError(OAUTH2_ERRORS[body.error] ?? (typeof body.error_description === 'string' ? body.error_description : body.error));
+    throw new NodeOperationError(
+      OAUTH2_ERRORS[body.error] ?? (typeof body.error_description === 'string' ? body.error_description : body.error),
+    );
   }
-  if (!res.ok || typeof body.access_token !== 'string') throw new NodeOperationError(`OAuth2 token request failed with status code ${res.status}`);
+  if (!res.ok || typeof body.access_token !== 'string')
+    throw new NodeOperationError(`OAuth2 token request failed with status code ${res.status}`);
   return body.access_token;
 }
 
@@ -102,9 +120,10 @@ export async function authenticate(ctx: NodeContext, i: number, req: AuthTarget)
       try {
         custom = JSON.parse(text(data.json));
       } catch {
-        throw new NodeOperationError('The Custom Auth credential\'s JSON is not valid JSON');
+        throw new NodeOperationError("The Custom Auth credential's JSON is not valid JSON");
       }
-      if (custom.body !== undefined) throw new NodeOperationError('Custom Auth with a body is not supported; use headers or qs');
+      if (custom.body !== undefined)
+        throw new NodeOperationError('Custom Auth with a body is not supported; use headers or qs');
       for (const [k, v] of Object.entries(custom.headers ?? {})) req.headers[k.toLowerCase()] = text(v);
       for (const [k, v] of Object.entries(custom.qs ?? {})) req.query.push([k, text(v)]);
       return;
@@ -113,6 +132,8 @@ export async function authenticate(ctx: NodeContext, i: number, req: AuthTarget)
       req.headers.authorization = `Bearer ${await oAuth2Token(ctx, data)}`;
       return;
     default:
-      throw new NodeOperationError(`Credential type "${type}" is not supported by the HTTP Request node here (supported: httpBasicAuth, httpHeaderAuth, httpQueryAuth, httpBearerAuth, httpCustomAuth, oAuth2Api with clientCredentials)`);
+      throw new NodeOperationError(
+        `Credential type "${type}" is not supported by the HTTP Request node here (supported: httpBasicAuth, httpHeaderAuth, httpQueryAuth, httpBearerAuth, httpCustomAuth, oAuth2Api with clientCredentials)`,
+      );
   }
 }

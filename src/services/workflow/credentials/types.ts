@@ -14,12 +14,36 @@ interface Field {
 }
 
 export const CREDENTIAL_TYPES: Record<string, { displayName: string; fields: Field[] }> = {
-  httpBasicAuth: { displayName: 'Basic Auth', fields: [{ name: 'user', type: 'string' }, { name: 'password', type: 'string' }] },
-  httpHeaderAuth: { displayName: 'Header Auth', fields: [{ name: 'name', type: 'string', required: true }, { name: 'value', type: 'string' }] },
-  httpQueryAuth: { displayName: 'Query Auth', fields: [{ name: 'name', type: 'string', required: true }, { name: 'value', type: 'string' }] },
+  httpBasicAuth: {
+    displayName: 'Basic Auth',
+    fields: [
+      { name: 'user', type: 'string' },
+      { name: 'password', type: 'string' },
+    ],
+  },
+  httpHeaderAuth: {
+    displayName: 'Header Auth',
+    fields: [
+      { name: 'name', type: 'string', required: true },
+      { name: 'value', type: 'string' },
+    ],
+  },
+  httpQueryAuth: {
+    displayName: 'Query Auth',
+    fields: [
+      { name: 'name', type: 'string', required: true },
+      { name: 'value', type: 'string' },
+    ],
+  },
   httpBearerAuth: { displayName: 'Bearer Auth', fields: [{ name: 'token', type: 'string', required: true }] },
   httpCustomAuth: { displayName: 'Custom Auth', fields: [{ name: 'json', type: 'string', required: true }] },
-  httpDigestAuth: { displayName: 'Digest Auth', fields: [{ name: 'user', type: 'string' }, { name: 'password', type: 'string' }] },
+  httpDigestAuth: {
+    displayName: 'Digest Auth',
+    fields: [
+      { name: 'user', type: 'string' },
+      { name: 'password', type: 'string' },
+    ],
+  },
   jwtAuth: {
     displayName: 'JWT Auth',
     fields: [
@@ -32,7 +56,12 @@ export const CREDENTIAL_TYPES: Record<string, { displayName: string; fields: Fie
   oAuth2Api: {
     displayName: 'OAuth2 API',
     fields: [
-      { name: 'grantType', type: 'string', required: true, options: ['authorizationCode', 'clientCredentials', 'pkce'] },
+      {
+        name: 'grantType',
+        type: 'string',
+        required: true,
+        options: ['authorizationCode', 'clientCredentials', 'pkce'],
+      },
       { name: 'accessTokenUrl', type: 'string', required: true },
       { name: 'clientId', type: 'string', required: true },
       { name: 'clientSecret', type: 'string', required: true },
@@ -55,7 +84,9 @@ export const knownCredentialType = (type: string): boolean => Object.hasOwn(CRED
 /** n8n's answer to GET /credentials/schema/{type}: a JSON schema of the type's data. */
 export function credentialSchema(type: string): Record<string, unknown> {
   const def = CREDENTIAL_TYPES[type]!;
-  const properties = Object.fromEntries(def.fields.map((f) => [f.name, { type: f.type, ...(f.options ? { enum: f.options } : {}) }]));
+  const properties = Object.fromEntries(
+    def.fields.map((f) => [f.name, { type: f.type, ...(f.options ? { enum: f.options } : {}) }]),
+  );
   const conditional = def.fields.filter((f) => f.requiredWhen);
   return {
     additionalProperties: false,
@@ -63,24 +94,37 @@ export function credentialSchema(type: string): Record<string, unknown> {
     properties,
     required: def.fields.filter((f) => f.required).map((f) => f.name),
     ...(conditional.length
-      ? { allOf: conditional.map((f) => ({ if: { properties: { [f.requiredWhen!.field]: { enum: f.requiredWhen!.values } } }, then: { required: [f.name] } })) }
+      ? {
+          allOf: conditional.map((f) => ({
+            if: { properties: { [f.requiredWhen!.field]: { enum: f.requiredWhen!.values } } },
+            then: { required: [f.name] },
+          })),
+        }
       : {}),
   };
 }
 
 /** The first problem of a credential's data, in n8n's request/body wording, or undefined. */
-export function credentialDataProblem(type: string, data: Record<string, unknown>, partial = false): string | undefined {
+export function credentialDataProblem(
+  type: string,
+  data: Record<string, unknown>,
+  partial = false,
+): string | undefined {
   const def = CREDENTIAL_TYPES[type]!;
-  for (const key of Object.keys(data)) if (!def.fields.some((f) => f.name === key)) return `request/body/data is not allowed to have the additional property "${key}"`;
+  for (const key of Object.keys(data))
+    if (!def.fields.some((f) => f.name === key))
+      return `request/body/data is not allowed to have the additional property "${key}"`;
   for (const f of def.fields) {
     const v = data[f.name];
-    const required = f.required || (f.requiredWhen && f.requiredWhen.values.includes(String(data[f.requiredWhen.field])));
+    const required =
+      f.required || (f.requiredWhen && f.requiredWhen.values.includes(String(data[f.requiredWhen.field])));
     if (v === undefined) {
       if (required && !partial) return `request/body/data requires property "${f.name}"`;
       continue;
     }
     if (typeof v !== f.type) return `request/body/data/${f.name} must be ${f.type}`;
-    if (f.options && !f.options.includes(String(v))) return `request/body/data/${f.name} must be equal to one of the allowed values: ${f.options.join(', ')}`;
+    if (f.options && !f.options.includes(String(v)))
+      return `request/body/data/${f.name} must be equal to one of the allowed values: ${f.options.join(', ')}`;
   }
   return undefined;
 }

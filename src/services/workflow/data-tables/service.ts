@@ -7,7 +7,13 @@ import { DomainError } from '../../../platform/errors.js';
 import { randomBase62 } from '../../../platform/ids.js';
 import { parseFilter, type RowFilter } from '../store/data-table-filter.js';
 import { DataTableStore, type DataTable } from '../store/data-tables.js';
-import { COLUMN_NAME, COLUMN_TYPES, type ColumnType, type DataTableColumn, type DataTableRowJson } from '../store/data-table-types.js';
+import {
+  COLUMN_NAME,
+  COLUMN_TYPES,
+  type ColumnType,
+  type DataTableColumn,
+  type DataTableRowJson,
+} from '../store/data-table-types.js';
 import { checkRow } from './values.js';
 
 /** At most this many columns in a table, rows in one insert, and rows in one page. */
@@ -19,7 +25,10 @@ const invalid = (message: string) => new DomainError('invalid', message);
 const notFound = (id: string) => new DomainError('not_found', `Could not find the data table: '${id}'`);
 
 /** Dry-run rows: each matched row before and after (n8n's `dryRunState`). */
-function dryRunRows(before: DataTableRowJson[], after: DataTableRowJson[]): Array<DataTableRowJson & { dryRunState: 'before' | 'after' }> {
+function dryRunRows(
+  before: DataTableRowJson[],
+  after: DataTableRowJson[],
+): Array<DataTableRowJson & { dryRunState: 'before' | 'after' }> {
   return before.flatMap((b, i) => [
     { ...b, dryRunState: 'before' as const },
     { ...after[i], dryRunState: 'after' as const },
@@ -48,22 +57,38 @@ export class DataTables {
   async create(projectId: string, rawName: unknown, rawColumns: unknown): Promise<DataTable> {
     const name = checkTableName(rawName);
     if (!Array.isArray(rawColumns)) throw invalid('columns must be an array');
-    if (rawColumns.length > DATA_TABLE_LIMITS.columns) throw invalid(`a data table has at most ${DATA_TABLE_LIMITS.columns} columns`);
+    if (rawColumns.length > DATA_TABLE_LIMITS.columns)
+      throw invalid(`a data table has at most ${DATA_TABLE_LIMITS.columns} columns`);
     const columns: DataTableColumn[] = rawColumns.map((c, index) => {
       if (!c || typeof c !== 'object' || Array.isArray(c)) throw invalid(`columns[${index}] must be an object`);
       const { name: colName, type = 'string' } = c as Record<string, unknown>;
-      if (typeof colName !== 'string' || !COLUMN_NAME.test(colName)) throw invalid(`columns[${index}].name: Only alphabetic characters, numbers and underscores are allowed, starting with a letter, at most 63 characters`);
-      if (!COLUMN_TYPES.includes(type as ColumnType)) throw invalid(`columns[${index}].type must be one of ${COLUMN_TYPES.join(', ')}`);
+      if (typeof colName !== 'string' || !COLUMN_NAME.test(colName))
+        throw invalid(
+          `columns[${index}].name: Only alphabetic characters, numbers and underscores are allowed, starting with a letter, at most 63 characters`,
+        );
+      if (!COLUMN_TYPES.includes(type as ColumnType))
+        throw invalid(`columns[${index}].type must be one of ${COLUMN_TYPES.join(', ')}`);
       return { id: randomBase62(16), name: colName, type: type as ColumnType, index };
     });
     const seen = new Set<string>();
     for (const c of columns) {
-      if (['id', 'createdat', 'updatedat'].includes(c.name.toLowerCase())) throw invalid(`Column name '${c.name}' is reserved`);
+      if (['id', 'createdat', 'updatedat'].includes(c.name.toLowerCase()))
+        throw invalid(`Column name '${c.name}' is reserved`);
       if (seen.has(c.name)) throw invalid(`Duplicate column name '${c.name}'`);
       seen.add(c.name);
     }
     const now = this.now();
-    return this.store.createTable({ id: randomBase62(16), name, project_id: projectId, columns: JSON.stringify(columns), next_row_id: 1, row_count: 0, size_bytes: 0, created_at: now, updated_at: now });
+    return this.store.createTable({
+      id: randomBase62(16),
+      name,
+      project_id: projectId,
+      columns: JSON.stringify(columns),
+      next_row_id: 1,
+      row_count: 0,
+      size_bytes: 0,
+      created_at: now,
+      updated_at: now,
+    });
   }
 
   async rename(id: string, rawName: unknown): Promise<DataTable> {
@@ -79,7 +104,8 @@ export class DataTables {
 
   async insert(table: DataTable, rawRows: unknown, returnType: InsertReturn = 'count'): Promise<unknown> {
     if (!Array.isArray(rawRows) || rawRows.length === 0) throw invalid('data must be a non-empty array of rows');
-    if (rawRows.length > DATA_TABLE_LIMITS.insertRows) throw invalid(`at most ${DATA_TABLE_LIMITS.insertRows} rows can be inserted at once`);
+    if (rawRows.length > DATA_TABLE_LIMITS.insertRows)
+      throw invalid(`at most ${DATA_TABLE_LIMITS.insertRows} rows can be inserted at once`);
     const values = rawRows.map((r) => checkRow(table.columns, r, false));
     const rows = await this.store.insertRows(table, values, this.now(), this.maxBytes);
     if (returnType === 'count') return { success: true, insertedRows: rows.length };
@@ -87,20 +113,44 @@ export class DataTables {
     return rows;
   }
 
-  async update(table: DataTable, rawFilter: unknown, rawData: unknown, opts: { returnData?: boolean; dryRun?: boolean }): Promise<unknown> {
+  async update(
+    table: DataTable,
+    rawFilter: unknown,
+    rawData: unknown,
+    opts: { returnData?: boolean; dryRun?: boolean },
+  ): Promise<unknown> {
     const filter = requireFilter(rawFilter);
     const patch = checkRow(table.columns, rawData, true);
     if (!Object.keys(patch).length) throw invalid('data must set at least one column');
-    const { before, after } = await this.store.updateRows(table, filter, patch, this.now(), this.maxBytes, !!opts.dryRun);
+    const { before, after } = await this.store.updateRows(
+      table,
+      filter,
+      patch,
+      this.now(),
+      this.maxBytes,
+      !!opts.dryRun,
+    );
     if (opts.dryRun) return dryRunRows(before, after);
     return opts.returnData ? after : true;
   }
 
   /** Updates the rows a filter selects, or inserts one row of `data` when it selects none. */
-  async upsert(table: DataTable, rawFilter: unknown, rawData: unknown, opts: { returnData?: boolean; dryRun?: boolean }): Promise<unknown> {
+  async upsert(
+    table: DataTable,
+    rawFilter: unknown,
+    rawData: unknown,
+    opts: { returnData?: boolean; dryRun?: boolean },
+  ): Promise<unknown> {
     const filter = requireFilter(rawFilter);
     const patch = checkRow(table.columns, rawData, true);
-    const { before, after } = await this.store.updateRows(table, filter, patch, this.now(), this.maxBytes, !!opts.dryRun);
+    const { before, after } = await this.store.updateRows(
+      table,
+      filter,
+      patch,
+      this.now(),
+      this.maxBytes,
+      !!opts.dryRun,
+    );
     if (before.length) {
       if (opts.dryRun) return dryRunRows(before, after);
       return opts.returnData ? after : true;
@@ -110,11 +160,20 @@ export class DataTables {
       const row = { id: 0, createdAt: now, updatedAt: now, ...checkRow(table.columns, rawData, false) };
       return [{ ...row, dryRunState: 'after' }];
     }
-    const inserted = await this.store.insertRows(table, [checkRow(table.columns, rawData, false)], this.now(), this.maxBytes);
+    const inserted = await this.store.insertRows(
+      table,
+      [checkRow(table.columns, rawData, false)],
+      this.now(),
+      this.maxBytes,
+    );
     return opts.returnData ? inserted : true;
   }
 
-  async deleteRows(table: DataTable, rawFilter: unknown, opts: { returnData?: boolean; dryRun?: boolean }): Promise<unknown> {
+  async deleteRows(
+    table: DataTable,
+    rawFilter: unknown,
+    opts: { returnData?: boolean; dryRun?: boolean },
+  ): Promise<unknown> {
     const filter = requireFilter(rawFilter);
     const rows = await this.store.deleteRows(table, filter, this.now(), !!opts.dryRun);
     if (opts.dryRun) return rows.map((r) => ({ ...r, dryRunState: 'before' }));

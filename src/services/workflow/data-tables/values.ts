@@ -11,11 +11,13 @@ const MAX_VALUE_CHARS = 1_000_000;
 
 function checkValue(col: DataTableColumn, value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  const wrong = () => invalid(`value '${String(value).slice(0, 100)}' does not match column type '${col.type}': ${col.name}`);
+  const wrong = () =>
+    invalid(`value '${String(value).slice(0, 100)}' does not match column type '${col.type}': ${col.name}`);
   switch (col.type) {
     case 'string':
       if (typeof value !== 'string') throw wrong();
-      if (value.length > MAX_VALUE_CHARS) throw invalid(`value of column '${col.name}' is longer than ${MAX_VALUE_CHARS} characters`);
+      if (value.length > MAX_VALUE_CHARS)
+        throw invalid(`value of column '${col.name}' is longer than ${MAX_VALUE_CHARS} characters`);
       return value;
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value)) throw wrong();

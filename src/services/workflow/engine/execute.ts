@@ -13,8 +13,23 @@ import type { ExpressionData, Expressions, Item } from '../expressions/api.js';
 import { RunExpressionData, type RunInfo } from './expression-data.js';
 import { canvasCompare, type Graph } from './graph.js';
 import { ExecutionCancelledError, keepLastRuns, maybeYield, RunDataLimitError, RunDataMeter } from './limits.js';
-import { NodeOperationError, type NodeContext, type NodeServices, type NodeType, type WebhookResponse } from './node-type.js';
-import type { ExecutionMode, ExecutionState, NodeErrorInfo, SourceData, StackEntry, TaskData, WorkflowDefinition, WorkflowNode } from './types.js';
+import {
+  NodeOperationError,
+  type NodeContext,
+  type NodeServices,
+  type NodeType,
+  type WebhookResponse,
+} from './node-type.js';
+import type {
+  ExecutionMode,
+  ExecutionState,
+  NodeErrorInfo,
+  SourceData,
+  StackEntry,
+  TaskData,
+  WorkflowDefinition,
+  WorkflowNode,
+} from './types.js';
 
 export interface NodeRegistry {
   get(type: string): NodeType | undefined;
@@ -59,13 +74,25 @@ function newState(): ExecutionState {
 }
 
 /** Starts a run at `start`, whose output is given (a trigger's item: the webhook request, the manual data). */
-export function startState(graph: Graph, v1: boolean, start: { node: string; items: Item[]; outputIndex?: number }, now: number): ExecutionState {
+export function startState(
+  graph: Graph,
+  v1: boolean,
+  start: { node: string; items: Item[]; outputIndex?: number },
+  now: number,
+): ExecutionState {
   const state = newState();
   // A Webhook listening on several methods has one output per method.
   const output: Item[][] = Array.from({ length: (start.outputIndex ?? 0) + 1 }, () => []);
   output[start.outputIndex ?? 0] = start.items;
   state.runData[start.node] = [
-    { startTime: now, executionIndex: state.executionIndex++, executionTime: 0, executionStatus: 'success', source: [], data: { main: output } },
+    {
+      startTime: now,
+      executionIndex: state.executionIndex++,
+      executionTime: 0,
+      executionStatus: 'success',
+      source: [],
+      data: { main: output },
+    },
   ];
   state.lastNodeExecuted = start.node;
   enqueueChildren(state, graph, v1, start.node, output, 0);
@@ -188,14 +215,18 @@ class Interruptible {
 
 /** Ends a run whose signal fired, recording why (n8n's cancellation wording) as its error. */
 function cancelled(state: ExecutionState, signal: AbortSignal): RunOutcome {
-  const reason = signal.reason instanceof ExecutionCancelledError ? signal.reason : new ExecutionCancelledError('manual');
+  const reason =
+    signal.reason instanceof ExecutionCancelledError ? signal.reason : new ExecutionCancelledError('manual');
   state.error = toErrorInfo(reason);
   if (reason.reason === 'timeout') keepLastRuns(state.runData);
   return { status: 'canceled', state };
 }
 
 /** A node's outcome: outputs, an error that stops the run, both (continued after an error), or a wait. */
-type NodeRun = { outputs: Item[][]; error?: NodeErrorInfo } | { error: NodeErrorInfo; outputs?: undefined } | { wait: { until?: Date; webhook?: boolean } };
+type NodeRun =
+  | { outputs: Item[][]; error?: NodeErrorInfo }
+  | { error: NodeErrorInfo; outputs?: undefined }
+  | { wait: { until?: Date; webhook?: boolean } };
 
 async function runNode(
   opts: RunOptions,
@@ -212,12 +243,21 @@ async function runNode(
     const pinned = opts.workflow.pinData?.[node.name];
     // An empty pin too is the node's output (n8n 2.8.4: no items, so nothing after it runs).
     if (Array.isArray(pinned)) {
-      return { outputs: [pinned.map((p, i) => ({ json: ('json' in p && p.json ? p.json : p) as Record<string, unknown>, pairedItem: { item: i } }))] };
+      return {
+        outputs: [
+          pinned.map((p, i) => ({
+            json: ('json' in p && p.json ? p.json : p) as Record<string, unknown>,
+            pairedItem: { item: i },
+          })),
+        ],
+      };
     }
   }
   const type = opts.registry.get(node.type);
   if (!type) {
-    throw new NodeOperationError(`Node "${node.name}" has unknown type "${node.type}" (typeVersion ${node.typeVersion ?? 1})`);
+    throw new NodeOperationError(
+      `Node "${node.name}" has unknown type "${node.type}" (typeVersion ${node.typeVersion ?? 1})`,
+    );
   }
   if (node.executeOnce) inputs = inputs.map((i) => (i ? i.slice(0, 1) : i));
   const onError = node.onError ?? (node.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow');
@@ -267,10 +307,14 @@ function routeFailedItems(outputs: Item[][], onError: string): void {
   if (onError === 'continueErrorOutput') {
     const failed = main.filter((it) => it.error !== undefined);
     outputs[0] = main.filter((it) => it.error === undefined);
-    outputs[outputs.length - 1]!.push(...failed.map((it) => ({ json: { ...it.json, error: message(it) }, pairedItem: it.pairedItem })));
+    outputs[outputs.length - 1]!.push(
+      ...failed.map((it) => ({ json: { ...it.json, error: message(it) }, pairedItem: it.pairedItem })),
+    );
     return;
   }
-  outputs[0] = main.map((it) => (it.error === undefined ? it : { json: { error: message(it) }, pairedItem: it.pairedItem }));
+  outputs[0] = main.map((it) =>
+    it.error === undefined ? it : { json: { error: message(it) }, pairedItem: it.pairedItem },
+  );
 }
 
 /**
@@ -284,9 +328,12 @@ function normalise(items: unknown[], input: Item[]): Item[] {
   for (let i = 0; i < items.length; i++) {
     let it = items[i] as Item;
     if (!it || typeof it !== 'object' || it.json === undefined || it.json === null) {
-      it = { json: (it && typeof it === 'object' && !Array.isArray(it) ? it : { data: it }) as Record<string, unknown> };
+      it = {
+        json: (it && typeof it === 'object' && !Array.isArray(it) ? it : { data: it }) as Record<string, unknown>,
+      };
     }
-    if (it.pairedItem === undefined) it = { ...it, pairedItem: { item: input.length === 1 ? 0 : Math.min(i, Math.max(0, input.length - 1)) } };
+    if (it.pairedItem === undefined)
+      it = { ...it, pairedItem: { item: input.length === 1 ? 0 : Math.min(i, Math.max(0, input.length - 1)) } };
     out[i] = it;
   }
   return out;
@@ -385,7 +432,14 @@ function getPath(obj: unknown, path: string): unknown {
   return cur;
 }
 
-function enqueueChildren(state: ExecutionState, graph: Graph, v1: boolean, parent: string, outputs: Array<Item[] | null>, runIndex: number): void {
+function enqueueChildren(
+  state: ExecutionState,
+  graph: Graph,
+  v1: boolean,
+  parent: string,
+  outputs: Array<Item[] | null>,
+  runIndex: number,
+): void {
   const outs = graph.children.get(parent);
   if (!outs) return;
   const adds: Array<{ node: string; input: number; output: number }> = [];
@@ -401,11 +455,27 @@ function enqueueChildren(state: ExecutionState, graph: Graph, v1: boolean, paren
     adds.reverse();
   }
   for (const a of adds) {
-    addNode(state, graph, v1, a.node, a.input, { previousNode: parent, previousNodeOutput: a.output, previousNodeRun: runIndex }, outputs[a.output] ?? []);
+    addNode(
+      state,
+      graph,
+      v1,
+      a.node,
+      a.input,
+      { previousNode: parent, previousNodeOutput: a.output, previousNodeRun: runIndex },
+      outputs[a.output] ?? [],
+    );
   }
 }
 
-function addNode(state: ExecutionState, graph: Graph, v1: boolean, node: string, input: number, src: SourceData, data: Item[]): void {
+function addNode(
+  state: ExecutionState,
+  graph: Graph,
+  v1: boolean,
+  node: string,
+  input: number,
+  src: SourceData,
+  data: Item[],
+): void {
   const put = (e: StackEntry) => (v1 ? state.stack.unshift(e) : state.stack.push(e));
   const count = graph.inputCount(node);
   if (count <= 1) {
@@ -445,7 +515,10 @@ function addNode(state: ExecutionState, graph: Graph, v1: boolean, node: string,
       if (graph.ancestors(p.node).some((a) => onStack.has(a))) continue;
       // The highest ancestor that has not run starts the missing branch.
       const chain = [p.node, ...graph.ancestors(p.node)].filter((n) => !state.runData[n]);
-      const startNode = chain.find((n) => (graph.parents.get(n) ?? []).every((l) => !l?.length || l.every((x) => state.runData[x.node]))) ?? p.node;
+      const startNode =
+        chain.find((n) =>
+          (graph.parents.get(n) ?? []).every((l) => !l?.length || l.every((x) => state.runData[x.node])),
+        ) ?? p.node;
       state.stack.push({ node: startNode, inputs: [[{ json: {} }]], source: null });
       onStack.add(startNode);
     }

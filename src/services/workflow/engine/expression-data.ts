@@ -95,12 +95,20 @@ export class RunExpressionData implements ExpressionData {
       if (!run) continue;
       for (const pair of pairsOf(item.pairedItem)) {
         const next: SourceData | null | undefined = run.source?.[pair.input ?? 0];
-        const prev = next ? this.info.runData[next.previousNode]?.[next.previousNodeRun]?.data?.main[next.previousNodeOutput]?.[pair.item] : undefined;
+        const prev = next
+          ? this.info.runData[next.previousNode]?.[next.previousNodeRun]?.data?.main[next.previousNodeOutput]?.[
+              pair.item
+            ]
+          : undefined;
         if (prev && next) todo.push({ item: prev, src: next });
       }
     }
     if (found.size > 1) {
-      throw new ExpressionError('Multiple matches found', undefined, `The code here won't work because it uses .item and n8n can't figure out the matching item. (There are multiple possible matches)`);
+      throw new ExpressionError(
+        'Multiple matches found',
+        undefined,
+        `The code here won't work because it uses .item and n8n can't figure out the matching item. (There are multiple possible matches)`,
+      );
     }
     return found.values().next().value;
   }
@@ -115,7 +123,12 @@ export class RunExpressionData implements ExpressionData {
   }
 
   get execution() {
-    return { id: this.info.executionId, mode: this.info.mode === 'manual' ? 'test' : 'production', resumeUrl: this.info.resumeUrl, customData: this.info.customData };
+    return {
+      id: this.info.executionId,
+      mode: this.info.mode === 'manual' ? 'test' : 'production',
+      resumeUrl: this.info.resumeUrl,
+      customData: this.info.customData,
+    };
   }
 
   get env() {

@@ -30,7 +30,7 @@ export function evaluateFilter(filter: FilterValue | undefined, opts: FilterOpti
   // Observed in n8n 2.8.4: a filter value without a combinator is not evaluated at all and
   // counts as passing (a Switch v3 rule written that way matches every item).
   if (filter?.combinator === undefined) return true;
-  const caseSensitive = opts.ignoreCase ? false : filter?.options?.caseSensitive ?? true;
+  const caseSensitive = opts.ignoreCase ? false : (filter?.options?.caseSensitive ?? true);
   // Strict only when the filter says so: a filter written without `typeValidation` (as older
   // exports and hand-written workflows are) converts types loosely (observed with IF 2–2.2).
   const loose = opts.loose || filter?.options?.typeValidation !== 'strict';
@@ -53,7 +53,13 @@ function isEmptyValue(v: unknown): boolean {
 
 const isPlain = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function coerce(value: unknown, type: string, loose: boolean, side: string, ctx: { itemIndex: number; index: number }): unknown {
+function coerce(
+  value: unknown,
+  type: string,
+  loose: boolean,
+  side: string,
+  ctx: { itemIndex: number; index: number },
+): unknown {
   if (value === undefined || value === null) return value;
   // n8n's wording (observed): the value as text, its JavaScript type (arrays are "an object"),
   // and the condition and item in the message itself.
@@ -62,7 +68,10 @@ function coerce(value: unknown, type: string, loose: boolean, side: string, ctx:
     new NodeOperationError(
       `Wrong type: '${isPlain(value) ? JSON.stringify(value) : String(value)}' is ${article(typeof value)} but was expecting ${article(type)} ${suffix}`,
     );
-  const conversion = () => new NodeOperationError(`Conversion error: the string '${String(value)}' can't be converted to ${article(type)} ${suffix}`);
+  const conversion = () =>
+    new NodeOperationError(
+      `Conversion error: the string '${String(value)}' can't be converted to ${article(type)} ${suffix}`,
+    );
   switch (type) {
     case 'string':
       if (typeof value === 'string') return value;
@@ -130,7 +139,10 @@ function coerce(value: unknown, type: string, loose: boolean, side: string, ctx:
 
 const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
 
-function evaluateCondition(c: FilterCondition, o: { caseSensitive: boolean; loose: boolean; itemIndex: number; index: number }): boolean {
+function evaluateCondition(
+  c: FilterCondition,
+  o: { caseSensitive: boolean; loose: boolean; itemIndex: number; index: number },
+): boolean {
   const type = c.operator?.type ?? 'string';
   const op = c.operator?.operation ?? 'equals';
   // The left value is type-checked first, even for exists/empty (observed: a number under a
@@ -165,16 +177,26 @@ function evaluateCondition(c: FilterCondition, o: { caseSensitive: boolean; loos
       const l = (left ?? '') as string;
       const r = (right ?? '') as string;
       switch (op) {
-        case 'equals': return left === right;
-        case 'notEquals': return left !== right;
-        case 'contains': return l.includes(r);
-        case 'notContains': return !l.includes(r);
-        case 'startsWith': return l.startsWith(r);
-        case 'notStartsWith': return !l.startsWith(r);
-        case 'endsWith': return l.endsWith(r);
-        case 'notEndsWith': return !l.endsWith(r);
-        case 'regex': return toRegex(r).test(l);
-        case 'notRegex': return !toRegex(r).test(l);
+        case 'equals':
+          return left === right;
+        case 'notEquals':
+          return left !== right;
+        case 'contains':
+          return l.includes(r);
+        case 'notContains':
+          return !l.includes(r);
+        case 'startsWith':
+          return l.startsWith(r);
+        case 'notStartsWith':
+          return !l.startsWith(r);
+        case 'endsWith':
+          return l.endsWith(r);
+        case 'notEndsWith':
+          return !l.endsWith(r);
+        case 'regex':
+          return toRegex(r).test(l);
+        case 'notRegex':
+          return !toRegex(r).test(l);
       }
       break;
     }
@@ -182,12 +204,18 @@ function evaluateCondition(c: FilterCondition, o: { caseSensitive: boolean; loos
       const l = left as number;
       const r = right as number;
       switch (op) {
-        case 'equals': return l === r;
-        case 'notEquals': return l !== r;
-        case 'gt': return l > r;
-        case 'lt': return l < r;
-        case 'gte': return l >= r;
-        case 'lte': return l <= r;
+        case 'equals':
+          return l === r;
+        case 'notEquals':
+          return l !== r;
+        case 'gt':
+          return l > r;
+        case 'lt':
+          return l < r;
+        case 'gte':
+          return l >= r;
+        case 'lte':
+          return l <= r;
       }
       break;
     }
@@ -200,26 +228,40 @@ function evaluateCondition(c: FilterCondition, o: { caseSensitive: boolean; loos
       const r = (right as DateTime | null)?.toMillis();
       if (l === undefined || r === undefined) return false;
       switch (op) {
-        case 'after': return l > r;
-        case 'before': return l < r;
-        case 'afterOrEquals': return l >= r;
-        case 'beforeOrEquals': return l <= r;
-        case 'equals': return l === r;
-        case 'notEquals': return l !== r;
+        case 'after':
+          return l > r;
+        case 'before':
+          return l < r;
+        case 'afterOrEquals':
+          return l >= r;
+        case 'beforeOrEquals':
+          return l <= r;
+        case 'equals':
+          return l === r;
+        case 'notEquals':
+          return l !== r;
       }
       break;
     }
     case 'array': {
       const l = (left ?? []) as unknown[];
       switch (op) {
-        case 'contains': return l.some((v) => JSON.stringify(v) === JSON.stringify(right));
-        case 'notContains': return !l.some((v) => JSON.stringify(v) === JSON.stringify(right));
-        case 'lengthEquals': return l.length === right;
-        case 'lengthNotEquals': return l.length !== right;
-        case 'lengthGt': return l.length > (right as number);
-        case 'lengthLt': return l.length < (right as number);
-        case 'lengthGte': return l.length >= (right as number);
-        case 'lengthLte': return l.length <= (right as number);
+        case 'contains':
+          return l.some((v) => JSON.stringify(v) === JSON.stringify(right));
+        case 'notContains':
+          return !l.some((v) => JSON.stringify(v) === JSON.stringify(right));
+        case 'lengthEquals':
+          return l.length === right;
+        case 'lengthNotEquals':
+          return l.length !== right;
+        case 'lengthGt':
+          return l.length > (right as number);
+        case 'lengthLt':
+          return l.length < (right as number);
+        case 'lengthGte':
+          return l.length >= (right as number);
+        case 'lengthLte':
+          return l.length <= (right as number);
       }
       break;
     }

@@ -12,7 +12,10 @@ export type CancellationReason = 'manual' | 'timeout' | 'shutdown';
 const CANCEL_MESSAGES: Record<CancellationReason, { name: string; message: string }> = {
   manual: { name: 'ManualExecutionCancelledError', message: 'The execution was cancelled manually' },
   timeout: { name: 'TimeoutExecutionCancelledError', message: 'The execution was cancelled because it timed out' },
-  shutdown: { name: 'SystemShutdownExecutionCancelledError', message: 'The execution was cancelled because the system is shutting down' },
+  shutdown: {
+    name: 'SystemShutdownExecutionCancelledError',
+    message: 'The execution was cancelled because the system is shutting down',
+  },
 };
 
 /** The reason an execution's AbortSignal carries; the engine records it as the execution's error. */
@@ -30,7 +33,9 @@ export class ExecutionCancelledError extends Error {
 /** The execution's stored data outgrew WORKFLOW_MAX_RUN_DATA_MB. */
 export class RunDataLimitError extends Error {
   constructor(limitBytes: number) {
-    super(`The execution was stopped because its data grew beyond ${Math.round(limitBytes / (1024 * 1024))} MB (WORKFLOW_MAX_RUN_DATA_MB)`);
+    super(
+      `The execution was stopped because its data grew beyond ${Math.round(limitBytes / (1024 * 1024))} MB (WORKFLOW_MAX_RUN_DATA_MB)`,
+    );
     this.name = 'RunDataLimitError';
   }
 }

@@ -39,9 +39,17 @@ export interface NodeServices {
   /** fetch() for URLs the operator configured (sibling services): that origin may be this machine, a redirect elsewhere is guarded. */
   fetchTrusted(url: string, init: OutboundInit, timeoutMs?: number): Promise<import('undici').Response>;
   /** Runs another workflow to completion and returns its last node's output. */
-  runSubWorkflow(workflowId: string, items: Item[], parent: { executionId: string; workflowId: string }): Promise<Item[]>;
+  runSubWorkflow(
+    workflowId: string,
+    items: Item[],
+    parent: { executionId: string; workflowId: string },
+  ): Promise<Item[]>;
   /** Runs a workflow given as JSON in the node (Execute Workflow `source: "parameter"`). */
-  runInlineWorkflow(definition: Record<string, unknown>, items: Item[], parent: { executionId: string; workflowId: string }): Promise<Item[]>;
+  runInlineWorkflow(
+    definition: Record<string, unknown>,
+    items: Item[],
+    parent: { executionId: string; workflowId: string },
+  ): Promise<Item[]>;
   /** Base URLs of the sibling Hamlet services this process knows (blog, mail, community, home). */
   serviceUrl(service: string): string | undefined;
   /** A key for a sibling service's API, from the node's parameters or the operator's environment. */

@@ -27,7 +27,12 @@ export interface StoredExecutionData {
   };
 }
 
-function toStoredData(state: ExecutionState, wf: WorkflowDefinition, runtime: Record<string, unknown>, startData: Record<string, unknown> = {}): StoredExecutionData {
+function toStoredData(
+  state: ExecutionState,
+  wf: WorkflowDefinition,
+  runtime: Record<string, unknown>,
+  startData: Record<string, unknown> = {},
+): StoredExecutionData {
   return {
     version: 1,
     startData,
@@ -55,14 +60,15 @@ function withSpilledFiles<T extends { data?: { main: Array<Item[] | null> } }>(t
   const main = task.data?.main;
   if (!main) return task;
   let changed = false;
-  const out = main.map((list) =>
-    list?.map((item) => {
-      if (!item.binary) return item;
-      const binary = spill.binary(item.binary);
-      if (binary === item.binary) return item;
-      changed = true;
-      return { ...item, binary };
-    }) ?? null,
+  const out = main.map(
+    (list) =>
+      list?.map((item) => {
+        if (!item.binary) return item;
+        const binary = spill.binary(item.binary);
+        if (binary === item.binary) return item;
+        changed = true;
+        return { ...item, binary };
+      }) ?? null,
   );
   return changed ? { ...task, data: { ...task.data, main: out } } : task;
 }
@@ -106,7 +112,13 @@ export async function storedDataText(
  * execution is not parsed only to be serialized again.
  */
 export function executionWithDataText(row: ExecutionRow): string {
-  const head = JSON.stringify({ ...executionToApi(row, false), customData: row.custom_data ? JSON.parse(row.custom_data) : {}, createdAt: row.created_at, deletedAt: null, storedAt: 'db' });
+  const head = JSON.stringify({
+    ...executionToApi(row, false),
+    customData: row.custom_data ? JSON.parse(row.custom_data) : {},
+    createdAt: row.created_at,
+    deletedAt: null,
+    storedAt: 'db',
+  });
   return `${head.slice(0, -1)},"data":${row.data ?? 'null'},"workflowData":${row.workflow_data ?? 'null'}}`;
 }
 

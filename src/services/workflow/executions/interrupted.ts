@@ -64,7 +64,9 @@ export class ExecutionOwnership {
       if (owner === this.key) continue;
       // Lock and unlock on one connection: the lock belongs to the session that took it.
       marked += await this.db.kysely.connection().execute(async (conn) => {
-        const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_lock(${LOCK_NAMESPACE}::int, ${owner}::int) as free`.execute(conn);
+        const { rows } = await sql<{
+          free: boolean;
+        }>`select pg_try_advisory_lock(${LOCK_NAMESPACE}::int, ${owner}::int) as free`.execute(conn);
         if (!rows[0]?.free) return 0; // its process is alive
         try {
           return await this.store.crashRunningOf(owner, stoppedAt);

@@ -121,7 +121,10 @@ export class Runner {
       concurrency: this.config.concurrency,
       maxAttempts: 3,
     });
-    this.platform.events.subscribe<{ executionId: string }>(STOP_TOPIC, ({ executionId }) => void this.abortHere(String(executionId)));
+    this.platform.events.subscribe<{ executionId: string }>(
+      STOP_TOPIC,
+      ({ executionId }) => void this.abortHere(String(executionId)),
+    );
   }
 
   /** Executions running in this process (inline runs are not in the database until they end). */
@@ -193,8 +196,12 @@ export class Runner {
     try {
       if (progress) await this.store.insertExecution(baseRow);
       if (req.depth) this.subDepth.set(id, req.depth);
-      const state = req.state ?? startState(req.prepared.graph, wf.settings?.executionOrder === 'v1', req.start, this.platform.clock.ms());
-      const outcome = await this.execute(req.prepared, id, req.mode, state, req.respond, undefined, startedAt).finally(() => this.subDepth.delete(id));
+      const state =
+        req.state ??
+        startState(req.prepared.graph, wf.settings?.executionOrder === 'v1', req.start, this.platform.clock.ms());
+      const outcome = await this.execute(req.prepared, id, req.mode, state, req.respond, undefined, startedAt).finally(
+        () => this.subDepth.delete(id),
+      );
       const row = await this.finish(baseRow, req.prepared, outcome, req.start.node);
       const saved = this.shouldSave(wf, req.mode, outcome.status);
       if (progress) {
@@ -226,11 +233,20 @@ export class Runner {
       stopped_at: null,
       wait_till: null,
       created_at: now,
-      data: JSON.stringify({ version: 1, startData: { startNode: req.start.node, items: req.start.items, outputIndex: req.start.outputIndex }, resultData: { runData: {} } }, this.resources?.binary?.writer(id)?.replacer),
+      data: JSON.stringify(
+        {
+          version: 1,
+          startData: { startNode: req.start.node, items: req.start.items, outputIndex: req.start.outputIndex },
+          resultData: { runData: {} },
+        },
+        this.resources?.binary?.writer(id)?.replacer,
+      ),
       workflow_data: req.prepared.snapshot,
       custom_data: null,
     };
-    await this.store.insertExecutionWith(row, (trx) => this.platform.jobs.enqueue<JobPayload>(EXECUTE_QUEUE, { executionId: id }, {}, trx));
+    await this.store.insertExecutionWith(row, (trx) =>
+      this.platform.jobs.enqueue<JobPayload>(EXECUTE_QUEUE, { executionId: id }, {}, trx),
+    );
     return id;
   }
 
@@ -248,7 +264,10 @@ export class Runner {
       prepared = this.cache.get(current);
     } else prepared = await this.preparedFor(JSON.parse(row.workflow_data ?? '{}'));
     const stored = this.parseStored(row) as StoredExecutionData & { startData: { startNode?: string; items?: Item[] } };
-    const startNode = stored.startData?.startNode ?? (stored.executionData?.runtimeData as { triggerNode?: { name?: string } } | undefined)?.triggerNode?.name ?? '';
+    const startNode =
+      stored.startData?.startNode ??
+      (stored.executionData?.runtimeData as { triggerNode?: { name?: string } } | undefined)?.triggerNode?.name ??
+      '';
     let state: ExecutionState | undefined;
     const failed = stored.resultData?.lastNodeExecuted;
     const runs = failed ? stored.resultData.runData?.[failed] : undefined;
@@ -257,8 +276,14 @@ export class Runner {
       state = stateFromStored(stored);
       state.runData[failed]!.pop();
       if (!state.runData[failed]!.length) delete state.runData[failed];
-      const inputs = (lastRun.source ?? []).map((s) => (s ? state!.runData[s.previousNode]?.[s.previousNodeRun]?.data?.main[s.previousNodeOutput] ?? [] : null));
-      state.stack.unshift({ node: failed, inputs: inputs.length ? inputs : [[{ json: {} }]], source: lastRun.source ?? null });
+      const inputs = (lastRun.source ?? []).map((s) =>
+        s ? (state!.runData[s.previousNode]?.[s.previousNodeRun]?.data?.main[s.previousNodeOutput] ?? []) : null,
+      );
+      state.stack.unshift({
+        node: failed,
+        inputs: inputs.length ? inputs : [[{ json: {} }]],
+        source: lastRun.source ?? null,
+      });
     }
     const first = startNode ? stored.resultData?.runData?.[startNode]?.[0]?.data?.main[0] : undefined;
     const { row: exec } = await this.run({
@@ -289,27 +314,63 @@ export class Runner {
     if (!row) return undefined;
     if (row.status === 'running') {
       // A previous attempt died mid-run (crash or kill): n8n marks such executions crashed.
-      await this.store.updateExecution(p.executionId, { status: 'crashed', stopped_at: this.platform.clock.now().toISOString() });
+      await this.store.updateExecution(p.executionId, {
+        status: 'crashed',
+        stopped_at: this.platform.clock.now().toISOString(),
+      });
       return undefined;
     }
     if (row.status !== 'new' && row.status !== 'waiting') return undefined;
     const snapshot = JSON.parse(row.workflow_data ?? '{}') as WorkflowDefinition;
     const prepared = await this.preparedFor(snapshot);
-    const stored = this.parseStored(row) as StoredExecutionData & { startData: { startNode?: string; items?: Item[]; outputIndex?: number } };
+    const stored = this.parseStored(row) as StoredExecutionData & {
+      startData: { startNode?: string; items?: Item[]; outputIndex?: number };
+    };
     let state: ExecutionState;
     if (row.status === 'new') {
-      state = startState(prepared.graph, prepared.definition.settings?.executionOrder === 'v1', { node: stored.startData.startNode ?? '', items: stored.startData.items ?? [{ json: {} }], outputIndex: stored.startData.outputIndex }, this.platform.clock.ms());
+      state = startState(
+        prepared.graph,
+        prepared.definition.settings?.executionOrder === 'v1',
+        {
+          node: stored.startData.startNode ?? '',
+          items: stored.startData.items ?? [{ json: {} }],
+          outputIndex: stored.startData.outputIndex,
+        },
+        this.platform.clock.ms(),
+      );
     } else {
-      if (row.wait_till && !p.resumeItems && new Date(row.wait_till).getTime() > this.platform.clock.ms()) return undefined; // not due (a stale job)
+      if (row.wait_till && !p.resumeItems && new Date(row.wait_till).getTime() > this.platform.clock.ms())
+        return undefined; // not due (a stale job)
       // A resumed run counts its node runs from 0 again, as n8n's does: the runs after the Wait
       // sort among the first ones by executionIndex (oracle: engine-wait-webhook).
       state = { ...stateFromStored(stored), executionIndex: 0 };
     }
     const startedAt = row.started_at ?? this.platform.clock.now().toISOString();
     // Only if nobody stopped it meanwhile (a stop marks a `new` or `waiting` row canceled).
-    if (!(await this.store.updateExecutionIf(p.executionId, row.status, { status: 'running', started_at: startedAt, wait_till: null, ...(this.ownerKey !== undefined ? { owner: this.ownerKey } : {}) }))) return undefined;
-    const outcome = await this.execute(prepared, p.executionId, row.mode as ExecutionMode, state, undefined, p.resumeItems, startedAt);
-    const done = await this.finish({ ...row, started_at: startedAt }, prepared, outcome, stored.startData.startNode ?? '');
+    if (
+      !(await this.store.updateExecutionIf(p.executionId, row.status, {
+        status: 'running',
+        started_at: startedAt,
+        wait_till: null,
+        ...(this.ownerKey !== undefined ? { owner: this.ownerKey } : {}),
+      }))
+    )
+      return undefined;
+    const outcome = await this.execute(
+      prepared,
+      p.executionId,
+      row.mode as ExecutionMode,
+      state,
+      undefined,
+      p.resumeItems,
+      startedAt,
+    );
+    const done = await this.finish(
+      { ...row, started_at: startedAt },
+      prepared,
+      outcome,
+      stored.startData.startNode ?? '',
+    );
     const saved = this.shouldSave(prepared.definition, row.mode, outcome.status);
     if (saved) await this.store.updateExecution(p.executionId, done);
     else await this.deleteWithFiles(p.executionId);
@@ -319,7 +380,12 @@ export class Runner {
 
   private async preparedFor(snapshot: WorkflowDefinition): Promise<PreparedWorkflow> {
     const { prepareDefinition } = await import('../workflows/model.js');
-    return prepareDefinition({ ...snapshot, settings: snapshot.settings ?? {}, nodes: snapshot.nodes ?? [], connections: snapshot.connections ?? {} });
+    return prepareDefinition({
+      ...snapshot,
+      settings: snapshot.settings ?? {},
+      nodes: snapshot.nodes ?? [],
+      connections: snapshot.connections ?? {},
+    });
   }
 
   private async execute(
@@ -337,7 +403,16 @@ export class Runner {
     const timeoutS = effectiveTimeoutS(wf.settings?.executionTimeout, this.config.execution);
     const timer =
       timeoutS !== undefined
-        ? setTimeout(() => controller.abort(new ExecutionCancelledError('timeout', `The execution ran longer than its timeout of ${timeoutS} s (settings.executionTimeout, capped by WORKFLOW_EXECUTION_TIMEOUT_MAX; default WORKFLOW_EXECUTION_TIMEOUT)`)), timeoutS * 1000)
+        ? setTimeout(
+            () =>
+              controller.abort(
+                new ExecutionCancelledError(
+                  'timeout',
+                  `The execution ran longer than its timeout of ${timeoutS} s (settings.executionTimeout, capped by WORKFLOW_EXECUTION_TIMEOUT_MAX; default WORKFLOW_EXECUTION_TIMEOUT)`,
+                ),
+              ),
+            timeoutS * 1000,
+          )
         : undefined;
     this.running.set(executionId, { controller, workflowId: wf.id, startedAt });
     const staticBefore = staticDataText(wf.staticData);
@@ -388,16 +463,27 @@ export class Runner {
     try {
       await this.store.updateWorkflow(workflowId, { static_data: staticData });
     } catch (err) {
-      this.platform.logger.error({ err, service: 'workflow', workflowId, executionId }, 'workflow: saving static data after a run failed; the next run sees the previous static data');
+      this.platform.logger.error(
+        { err, service: 'workflow', workflowId, executionId },
+        'workflow: saving static data after a run failed; the next run sees the previous static data',
+      );
       return;
     }
     this.workflowLists.invalidate();
   }
 
-  private async finish(base: ExecutionRow, prepared: PreparedWorkflow, outcome: RunOutcome, startNode: string): Promise<ExecutionRow> {
+  private async finish(
+    base: ExecutionRow,
+    prepared: PreparedWorkflow,
+    outcome: RunOutcome,
+    startNode: string,
+  ): Promise<ExecutionRow> {
     const now = this.platform.clock.now().toISOString();
     const trigger = prepared.graph.nodes.get(startNode);
-    const runtime = { source: base.mode, triggerNode: trigger ? { name: trigger.name, type: trigger.type } : undefined };
+    const runtime = {
+      source: base.mode,
+      triggerNode: trigger ? { name: trigger.name, type: trigger.type } : undefined,
+    };
     const waiting = outcome.status === 'waiting';
     const waitTill = waiting ? (outcome.waitTill ?? new Date('3000-01-01T00:00:00.000Z')).toISOString() : null;
     return {
@@ -405,8 +491,18 @@ export class Runner {
       status: outcome.status,
       stopped_at: waiting ? null : now,
       wait_till: waitTill,
-      custom_data: outcome.state.customData && Object.keys(outcome.state.customData).length ? JSON.stringify(outcome.state.customData) : base.custom_data,
-      data: await storedDataText(outcome.state, prepared.definition, runtime, base.data ? (JSON.parse(base.data).startData ?? {}) : {}, yieldEverySlice(), this.resources?.binary?.writer(String(base.id))),
+      custom_data:
+        outcome.state.customData && Object.keys(outcome.state.customData).length
+          ? JSON.stringify(outcome.state.customData)
+          : base.custom_data,
+      data: await storedDataText(
+        outcome.state,
+        prepared.definition,
+        runtime,
+        base.data ? (JSON.parse(base.data).startData ?? {}) : {},
+        yieldEverySlice(),
+        this.resources?.binary?.writer(String(base.id)),
+      ),
     };
   }
 
@@ -420,15 +516,32 @@ export class Runner {
   }
 
   /** After a run: schedule a parked execution's resume, note successful retries, start the error workflow. */
-  private async after(prepared: PreparedWorkflow, row: ExecutionRow, outcome: RunOutcome, startNode: string): Promise<void> {
+  private async after(
+    prepared: PreparedWorkflow,
+    row: ExecutionRow,
+    outcome: RunOutcome,
+    startNode: string,
+  ): Promise<void> {
     if (outcome.status !== 'waiting') {
       const { id, name } = prepared.definition;
-      this.platform.trace.event({ service: 'workflow', summary: `Execution ${row.id} of "${name}" finished: ${outcome.status}`, ok: outcome.status === 'success', detail: { workflow_id: id, execution_id: String(row.id), status: outcome.status, mode: row.mode } });
+      this.platform.trace.event({
+        service: 'workflow',
+        summary: `Execution ${row.id} of "${name}" finished: ${outcome.status}`,
+        ok: outcome.status === 'success',
+        detail: { workflow_id: id, execution_id: String(row.id), status: outcome.status, mode: row.mode },
+      });
     }
-    if (outcome.status === 'waiting' && outcome.waitTill) await this.resume(String(row.id), undefined, outcome.waitTill);
-    if (outcome.status === 'success' && row.retry_of) await this.store.updateExecution(row.retry_of, { retry_success_id: String(row.id) });
+    if (outcome.status === 'waiting' && outcome.waitTill)
+      await this.resume(String(row.id), undefined, outcome.waitTill);
+    if (outcome.status === 'success' && row.retry_of)
+      await this.store.updateExecution(row.retry_of, { retry_success_id: String(row.id) });
     const errorWorkflow = prepared.definition.settings?.errorWorkflow;
-    if (outcome.status === 'error' && errorWorkflow && errorWorkflow !== prepared.definition.id && row.mode !== 'error') {
+    if (
+      outcome.status === 'error' &&
+      errorWorkflow &&
+      errorWorkflow !== prepared.definition.id &&
+      row.mode !== 'error'
+    ) {
       const target = await this.store.getWorkflow(String(errorWorkflow));
       if (!target) return;
       const p = this.cache.get(target);
@@ -447,7 +560,11 @@ export class Runner {
                 execution: {
                   id: String(row.id),
                   url: `${this.baseUrl()}/workflow/${prepared.definition.id}/executions/${row.id}`,
-                  error: { message: error?.message, ...(error?.description ? { description: error.description } : {}), node: error?.node },
+                  error: {
+                    message: error?.message,
+                    ...(error?.description ? { description: error.description } : {}),
+                    node: error?.node,
+                  },
                   lastNodeExecuted: outcome.state.lastNodeExecuted,
                   mode: row.mode,
                   // What n8n 2.8.4 gives (oracle: error-workflow-stop-and-error); `retryOf` is
@@ -472,7 +589,8 @@ export class Runner {
   private services(): NodeServices {
     return {
       fetch: (url, init, timeoutMs) => outboundFetch(url, init, { allowInternal: this.allowInternal, timeoutMs }),
-      fetchTrusted: (url, init, timeoutMs) => outboundFetch(url, init, { allowInternal: this.allowInternal, trustOrigin: true, timeoutMs }),
+      fetchTrusted: (url, init, timeoutMs) =>
+        outboundFetch(url, init, { allowInternal: this.allowInternal, trustOrigin: true, timeoutMs }),
       runSubWorkflow: (id, items, parent) => this.runSub(id, items, parent),
       runInlineWorkflow: (definition, items, parent) => this.runSubFromJson(definition, items, parent),
       serviceUrl: (service) => this.platform.directory.url(service),
@@ -484,7 +602,11 @@ export class Runner {
   /** How deep each running sub-workflow execution is nested, so a workflow calling itself stops. */
   private readonly subDepth = new Map<string, number>();
 
-  private async runSub(id: string, items: Item[], parent: { executionId: string; workflowId: string }): Promise<Item[]> {
+  private async runSub(
+    id: string,
+    items: Item[],
+    parent: { executionId: string; workflowId: string },
+  ): Promise<Item[]> {
     this.checkSubDepth(parent);
     const row = await this.store.getWorkflow(id);
     if (!row) throw new NodeOperationError(`Workflow with ID "${id}" does not exist`);
@@ -492,7 +614,11 @@ export class Runner {
   }
 
   /** Execute Workflow with `source: "parameter"`: the JSON in the node, recorded under the calling workflow (as n8n does). */
-  private async runSubFromJson(definition: Record<string, unknown>, items: Item[], parent: { executionId: string; workflowId: string }): Promise<Item[]> {
+  private async runSubFromJson(
+    definition: Record<string, unknown>,
+    items: Item[],
+    parent: { executionId: string; workflowId: string },
+  ): Promise<Item[]> {
     this.checkSubDepth(parent);
     const { prepareDefinition } = await import('../workflows/model.js');
     const prepared = prepareDefinition({
@@ -508,10 +634,17 @@ export class Runner {
 
   private checkSubDepth(parent: { executionId: string }): void {
     const depth = (this.subDepth.get(parent.executionId) ?? 0) + 1;
-    if (depth > MAX_SUB_WORKFLOW_DEPTH) throw new NodeOperationError(`Sub-workflows nest deeper than ${MAX_SUB_WORKFLOW_DEPTH} levels; is a workflow calling itself?`);
+    if (depth > MAX_SUB_WORKFLOW_DEPTH)
+      throw new NodeOperationError(
+        `Sub-workflows nest deeper than ${MAX_SUB_WORKFLOW_DEPTH} levels; is a workflow calling itself?`,
+      );
   }
 
-  private async runSubPrepared(prepared: PreparedWorkflow, items: Item[], parent: { executionId: string; workflowId: string }): Promise<Item[]> {
+  private async runSubPrepared(
+    prepared: PreparedWorkflow,
+    items: Item[],
+    parent: { executionId: string; workflowId: string },
+  ): Promise<Item[]> {
     const depth = (this.subDepth.get(parent.executionId) ?? 0) + 1;
     const start = findStartNode(prepared.definition, 'workflow');
     if (!start) throw new NodeOperationError(`Workflow "${prepared.definition.name}" has no Execute Workflow Trigger`);
@@ -522,7 +655,8 @@ export class Runner {
       parent,
       depth,
     });
-    if (outcome.status === 'error') throw new NodeOperationError(outcome.state.error?.message ?? 'Sub-workflow failed', `execution ${done.id}`);
+    if (outcome.status === 'error')
+      throw new NodeOperationError(outcome.state.error?.message ?? 'Sub-workflow failed', `execution ${done.id}`);
     const last = outcome.state.lastNodeExecuted;
     const runs = last ? outcome.state.runData[last] : undefined;
     return runs?.[runs.length - 1]?.data?.main[0] ?? [];
@@ -537,6 +671,8 @@ export class Runner {
  */
 function staticDataText(data: unknown): string {
   if (!data || typeof data !== 'object') return 'null';
-  const kept = Object.entries(data as Record<string, unknown>).filter(([, v]) => !(v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0));
+  const kept = Object.entries(data as Record<string, unknown>).filter(
+    ([, v]) => !(v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0),
+  );
   return kept.length ? JSON.stringify(Object.fromEntries(kept)) : 'null';
 }

@@ -46,7 +46,9 @@ export class ExecutionStopper {
       const row = (await this.store.getExecution(id, true)) as ExecutionRow | undefined;
       if (!row) return { notFound: true };
       if (!STOPPABLE.includes(row.status)) {
-        return { conflict: `Only running or waiting executions can be stopped and ${row.id} is currently ${row.status}` };
+        return {
+          conflict: `Only running or waiting executions can be stopped and ${row.id} is currently ${row.status}`,
+        };
       }
       if (row.status === 'running') {
         await this.platform.events.publish(STOP_TOPIC, { executionId: id });
@@ -54,7 +56,12 @@ export class ExecutionStopper {
         if (ended) return { row: ended };
         // Still `running` and nobody ends it: its process died. Record the stop here.
       }
-      const patch = { status: 'canceled', stopped_at: this.platform.clock.now().toISOString(), wait_till: null, data: withCancellation(row.data) };
+      const patch = {
+        status: 'canceled',
+        stopped_at: this.platform.clock.now().toISOString(),
+        wait_till: null,
+        data: withCancellation(row.data),
+      };
       if (await this.store.updateExecutionIf(id, row.status, patch)) return { row: { ...row, ...patch } };
       // A worker moved it meanwhile (started or finished it): look again.
     }
@@ -68,13 +75,18 @@ export class ExecutionStopper {
       if (!filter.startedAfter && !filter.startedBefore) return true;
       if (!startedAt) return false;
       const t = new Date(startedAt).getTime();
-      return (!filter.startedAfter || t > filter.startedAfter.getTime()) && (!filter.startedBefore || t < filter.startedBefore.getTime());
+      return (
+        (!filter.startedAfter || t > filter.startedAfter.getTime()) &&
+        (!filter.startedBefore || t < filter.startedBefore.getTime())
+      );
     };
     const ids = new Set<string>();
     if (filter.statuses.includes('running')) {
-      for (const r of this.runner.runningHere()) if ((!filter.workflowId || r.workflowId === filter.workflowId) && inRange(r.startedAt)) ids.add(r.id);
+      for (const r of this.runner.runningHere())
+        if ((!filter.workflowId || r.workflowId === filter.workflowId) && inRange(r.startedAt)) ids.add(r.id);
     }
-    for (const r of await this.store.executionsWithStatuses(filter.statuses, filter.workflowId)) if (inRange(r.started_at)) ids.add(String(r.id));
+    for (const r of await this.store.executionsWithStatuses(filter.statuses, filter.workflowId))
+      if (inRange(r.started_at)) ids.add(String(r.id));
     const outcomes = await Promise.all([...ids].map((id) => this.stop(id)));
     return outcomes.filter((o) => 'row' in o && o.row.status === 'canceled').length;
   }
@@ -98,6 +110,10 @@ function withCancellation(data: string | null): string {
   } catch {
     /* unreadable data: keep only the error */
   }
-  stored.resultData = { runData: {}, ...(stored.resultData ?? {}), error: toErrorInfo(new ExecutionCancelledError('manual')) };
+  stored.resultData = {
+    runData: {},
+    ...(stored.resultData ?? {}),
+    error: toErrorInfo(new ExecutionCancelledError('manual')),
+  };
   return JSON.stringify(stored);
 }

@@ -46,7 +46,6 @@ export async function runCode(
 
 const ITEM_KEYS = new Set(['json', 'binary', 'pairedItem', 'error', 'index']);
 
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

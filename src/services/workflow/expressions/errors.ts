@@ -35,7 +35,10 @@ export class SandboxLimitError extends ExpressionError {
  * task runner words its own: a short message, then the limit, the setting and what to try
  * (n8n's description is HTML: `<br/>` between lines).
  */
-export function limitError(kind: Exclude<LimitKind, 'crash'>, limits: Pick<SandboxLimits, 'timeoutMs' | 'memoryBytes'>): SandboxLimitError {
+export function limitError(
+  kind: Exclude<LimitKind, 'crash'>,
+  limits: Pick<SandboxLimits, 'timeoutMs' | 'memoryBytes'>,
+): SandboxLimitError {
   switch (kind) {
     case 'timeout':
       return new SandboxLimitError(
@@ -51,13 +54,20 @@ export function limitError(kind: Exclude<LimitKind, 'crash'>, limits: Pick<Sandb
       return new SandboxLimitError(
         'memory',
         'Node ran out of memory',
-        advice(`The code needed more than the sandbox's memory limit (${Math.round(limits.memoryBytes / 1048576)} MB), so it was stopped. This usually happens when there are too many items to process.`, [
-          'Process fewer items at a time, by batching them with a loop node',
-          "Raise the limit with the 'WORKFLOW_SANDBOX_MEMORY_MB' environment variable",
-        ]),
+        advice(
+          `The code needed more than the sandbox's memory limit (${Math.round(limits.memoryBytes / 1048576)} MB), so it was stopped. This usually happens when there are too many items to process.`,
+          [
+            'Process fewer items at a time, by batching them with a loop node',
+            "Raise the limit with the 'WORKFLOW_SANDBOX_MEMORY_MB' environment variable",
+          ],
+        ),
       );
     case 'stack':
-      return new SandboxLimitError('stack', 'Maximum call stack size exceeded', 'The code nested calls too deeply (endless recursion?).');
+      return new SandboxLimitError(
+        'stack',
+        'Maximum call stack size exceeded',
+        'The code nested calls too deeply (endless recursion?).',
+      );
   }
 }
 
@@ -66,10 +76,13 @@ export function queueTimeoutError(timeoutMs: number, maxWorkers: number): Sandbo
   return new SandboxLimitError(
     'timeout',
     `Execution timed out after ${timeoutMs} ms`,
-    advice(`All ${maxWorkers} sandbox workers were busy with other code for the whole time limit (${timeoutMs} ms), so this code never started.`, [
-      'Make sure the code of your other workflows ends (no endless loop)',
-      "Allow more workers with the 'WORKFLOW_SANDBOX_MAX_WORKERS' environment variable",
-    ]),
+    advice(
+      `All ${maxWorkers} sandbox workers were busy with other code for the whole time limit (${timeoutMs} ms), so this code never started.`,
+      [
+        'Make sure the code of your other workflows ends (no endless loop)',
+        "Allow more workers with the 'WORKFLOW_SANDBOX_MAX_WORKERS' environment variable",
+      ],
+    ),
   );
 }
 
@@ -78,8 +91,14 @@ function advice(what: string, tries: string[]): string {
 }
 
 const REWRITES: Array<[RegExp, (...groups: string[]) => string]> = [
-  [/^cannot read property '(.*)' of (undefined|null)$/, (key, what) => `Cannot read properties of ${what} (reading '${key}')`],
-  [/^cannot set property '(.*)' of (undefined|null)$/, (key, what) => `Cannot set properties of ${what} (setting '${key}')`],
+  [
+    /^cannot read property '(.*)' of (undefined|null)$/,
+    (key, what) => `Cannot read properties of ${what} (reading '${key}')`,
+  ],
+  [
+    /^cannot set property '(.*)' of (undefined|null)$/,
+    (key, what) => `Cannot set properties of ${what} (setting '${key}')`,
+  ],
   [/^'(.*)' is not defined$/, (name) => `${name} is not defined`],
   [/^'(.*)' is read-only$/, () => 'Assignment to constant variable.'],
   [/^invalid array length$/, () => 'Invalid array length'],
@@ -97,7 +116,8 @@ export function v8Message(message: string): string {
 
 /** The 1-based line of user code an error comes from, read from the QuickJS stack. */
 function lineOf(stack: string, filename: string): number | undefined {
-  const match = new RegExp(`\\(${filename}:(\\d+)(?::\\d+)?\\)`).exec(stack) ?? new RegExp(`${filename}:(\\d+)`).exec(stack);
+  const match =
+    new RegExp(`\\(${filename}:(\\d+)(?::\\d+)?\\)`).exec(stack) ?? new RegExp(`${filename}:(\\d+)`).exec(stack);
   return match ? Number(match[1]) : undefined;
 }
 

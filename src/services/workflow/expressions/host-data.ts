@@ -33,7 +33,8 @@ export function nodeItems(data: ExpressionData, name: string, branch?: number, r
   nodeMustHaveRun(data, name);
   const items = data.nodeOutput(name, branch, run);
   // A run the node has not had is an error (loops read runs until this one: observed).
-  if (run !== undefined && data.nodeRunCount && run >= data.nodeRunCount(name)) throw new ExpressionError(`Run ${run} of node "${name}" not found`);
+  if (run !== undefined && data.nodeRunCount && run >= data.nodeRunCount(name))
+    throw new ExpressionError(`Run ${run} of node "${name}" not found`);
   return items ?? [];
 }
 
@@ -71,7 +72,11 @@ export function legacyNodeItem(data: ExpressionData, name: string, index = data.
   return nodeItems(data, name)[index] ?? nodeItem(data, name, 'index', index);
 }
 
-export function inputItem(data: ExpressionData, pick: 'first' | 'last' | 'index', index = data.itemIndex): Item | undefined {
+export function inputItem(
+  data: ExpressionData,
+  pick: 'first' | 'last' | 'index',
+  index = data.itemIndex,
+): Item | undefined {
   const items = data.inputItems;
   if (pick === 'first') return items[0];
   if (pick === 'last') return items[items.length - 1];

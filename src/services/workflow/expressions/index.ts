@@ -7,7 +7,14 @@
 // Code and Function nodes run in the same workers (code-node.ts). Nothing a workflow author
 // writes runs in the server's own V8 context, nor on its event loop.
 
-import { ExpressionError, type CodeRun, type ExpressionData, type Expressions, type Item, type SandboxLimits } from './api.js';
+import {
+  ExpressionError,
+  type CodeRun,
+  type ExpressionData,
+  type Expressions,
+  type Item,
+  type SandboxLimits,
+} from './api.js';
 import { runCode, type CodeMode } from './code-node.js';
 import { evaluatePlainPath, NOT_PLAIN, parsePlainPath, type PlainPath } from './fast-path.js';
 import { SandboxLimitError } from './errors.js';
@@ -138,10 +145,18 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
     if (pending.length > 0) {
       stats.sandbox += pending.length;
       const sources = pending.map((p) => p.source);
-      const result = await workers.run({ kind: 'templates', sources, info: runInfo(data), prefetched: prefetch(data, data.itemIndex) }, data, signal);
+      const result = await workers.run(
+        { kind: 'templates', sources, info: runInfo(data), prefetched: prefetch(data, data.itemIndex) },
+        data,
+        signal,
+      );
       if (!result.ok) {
         const error = fromWire(result.error);
-        if (error instanceof ExpressionError && !(error instanceof SandboxLimitError) && result.failedAt !== undefined) {
+        if (
+          error instanceof ExpressionError &&
+          !(error instanceof SandboxLimitError) &&
+          result.failedAt !== undefined
+        ) {
           throw withExpression(error, sources[result.failedAt]!);
         }
         throw error;
@@ -152,7 +167,12 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
     return pending.length > 0 ? fill(walked) : walked;
   }
 
-  async function runCodeMode(codeText: string, mode: CodeMode, data: ExpressionData, signal?: AbortSignal): Promise<Item[]> {
+  async function runCodeMode(
+    codeText: string,
+    mode: CodeMode,
+    data: ExpressionData,
+    signal?: AbortSignal,
+  ): Promise<Item[]> {
     if (closed) throw new Error('expressions are closed');
     const onConsole = options.onConsole;
     const onLogs = onConsole && ((lines: string[]) => lines.forEach((line) => onConsole(data.nodeName, line)));
@@ -180,7 +200,12 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
     },
 
     stats(): ExpressionStats {
-      return { ...stats, sandboxesCreated: workers.sandboxesCreated, workersStarted: workers.workersStarted, inWorkers: workers.busy };
+      return {
+        ...stats,
+        sandboxesCreated: workers.sandboxesCreated,
+        workersStarted: workers.workersStarted,
+        inWorkers: workers.busy,
+      };
     },
   };
 }

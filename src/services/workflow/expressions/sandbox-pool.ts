@@ -153,7 +153,10 @@ export class Sandbox {
       // (QuickJS's C code does not survive every failed allocation: a trap after a refused growth is the memory limit.)
       if (this.memory.exhausted) throw limitError('memory', this.limits);
       if (error instanceof RangeError) throw limitError('stack', this.limits);
-      throw new SandboxLimitError('crash', `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new SandboxLimitError(
+        'crash',
+        `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -290,8 +293,12 @@ export class Sandbox {
       ranTimer.dispose();
       if (!ran) {
         // An interrupted job can leave its promise pending with nothing queued: that is the timeout.
-        if (performance.now() > this.deadline) this.checkLimits({ name: 'InternalError', message: 'interrupted', stack: '', isError: true });
-        return { ok: false, error: { name: 'Error', message: 'The code awaits a promise that never settles', stack: '', isError: true } };
+        if (performance.now() > this.deadline)
+          this.checkLimits({ name: 'InternalError', message: 'interrupted', stack: '', isError: true });
+        return {
+          ok: false,
+          error: { name: 'Error', message: 'The code awaits a promise that never settles', stack: '', isError: true },
+        };
       }
     }
   }
@@ -337,8 +344,10 @@ export class Sandbox {
     const message = error.message;
     let kind: Exclude<LimitKind, 'crash'> | undefined;
     if (this.memory.exhausted) kind = 'memory';
-    else if (performance.now() > this.deadline || (error.name === 'InternalError' && message === 'interrupted')) kind = 'timeout';
-    else if (message === 'out of memory' || (error.name === 'InternalError' && /memory/i.test(message))) kind = 'memory';
+    else if (performance.now() > this.deadline || (error.name === 'InternalError' && message === 'interrupted'))
+      kind = 'timeout';
+    else if (message === 'out of memory' || (error.name === 'InternalError' && /memory/i.test(message)))
+      kind = 'memory';
     else if (error.name === 'InternalError' && message === 'stack overflow') kind = 'stack';
     if (!kind) return;
     this.broken = true;

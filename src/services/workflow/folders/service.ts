@@ -56,7 +56,12 @@ class Tree {
   /** Names from the root down to the folder. */
   path(id: string): string[] {
     const names: string[] = [];
-    for (let f = this.byId.get(id); f && names.length <= FOLDER_LIMITS.depth; f = f.parent_folder_id ? this.byId.get(f.parent_folder_id) : undefined) names.unshift(f.name);
+    for (
+      let f = this.byId.get(id);
+      f && names.length <= FOLDER_LIMITS.depth;
+      f = f.parent_folder_id ? this.byId.get(f.parent_folder_id) : undefined
+    )
+      names.unshift(f.name);
     return names;
   }
 }
@@ -91,30 +96,55 @@ export class Folders {
   }
 
   private json(f: FolderRow) {
-    return { id: f.id, name: f.name, parentFolderId: f.parent_folder_id, projectId: f.project_id, createdAt: f.created_at, updatedAt: f.updated_at };
+    return {
+      id: f.id,
+      name: f.name,
+      parentFolderId: f.parent_folder_id,
+      projectId: f.project_id,
+      createdAt: f.created_at,
+      updatedAt: f.updated_at,
+    };
   }
 
   async create(projectId: string, rawName: unknown, rawParent: unknown) {
     const name = checkName(rawName);
     const parent = optionalId(rawParent, 'parentFolderId');
     const tree = await this.tree(projectId);
-    if (tree.rows.length >= FOLDER_LIMITS.perProject) throw invalid(`A project can hold at most ${FOLDER_LIMITS.perProject} folders`);
+    if (tree.rows.length >= FOLDER_LIMITS.perProject)
+      throw invalid(`A project can hold at most ${FOLDER_LIMITS.perProject} folders`);
     if (parent) {
       this.folderIn(tree, parent);
-      if (tree.path(parent).length >= FOLDER_LIMITS.depth) throw invalid(`Folders can nest at most ${FOLDER_LIMITS.depth} deep`);
+      if (tree.path(parent).length >= FOLDER_LIMITS.depth)
+        throw invalid(`Folders can nest at most ${FOLDER_LIMITS.depth} deep`);
     }
     const now = this.clock.now().toISOString();
-    const row: FolderRow = { id: randomBase62(16), name, project_id: projectId, parent_folder_id: parent ?? null, created_at: now, updated_at: now };
+    const row: FolderRow = {
+      id: randomBase62(16),
+      name,
+      project_id: projectId,
+      parent_folder_id: parent ?? null,
+      created_at: now,
+      updated_at: now,
+    };
     await this.store.insert(row);
     return this.json(row);
   }
 
-  async list(projectId: string, q: { name?: string; parentFolderId?: string; sortBy: string; skip: number; take: number }): Promise<{ count: number; data: FolderListItem[] }> {
+  async list(
+    projectId: string,
+    q: { name?: string; parentFolderId?: string; sortBy: string; skip: number; take: number },
+  ): Promise<{ count: number; data: FolderListItem[] }> {
     const tree = await this.tree(projectId);
     const needle = q.name?.toLowerCase();
-    let rows = tree.rows.filter((r) => (!needle || r.name.toLowerCase().includes(needle)) && (q.parentFolderId === undefined || r.parent_folder_id === (q.parentFolderId === ROOT ? null : q.parentFolderId)));
+    let rows = tree.rows.filter(
+      (r) =>
+        (!needle || r.name.toLowerCase().includes(needle)) &&
+        (q.parentFolderId === undefined ||
+          r.parent_folder_id === (q.parentFolderId === ROOT ? null : q.parentFolderId)),
+    );
     const [field, dir] = q.sortBy.split(':');
-    const key = (r: FolderRow) => (field === 'name' ? r.name.toLowerCase() : field === 'createdAt' ? r.created_at : r.updated_at);
+    const key = (r: FolderRow) =>
+      field === 'name' ? r.name.toLowerCase() : field === 'createdAt' ? r.created_at : r.updated_at;
     rows = rows.sort((a, b) => (dir === 'asc' ? 1 : -1) * key(a).localeCompare(key(b)) || a.id.localeCompare(b.id));
     const data = rows.slice(q.skip, q.skip + q.take).map((f) => {
       const parent = f.parent_folder_id ? tree.byId.get(f.parent_folder_id) : undefined;
@@ -135,25 +165,40 @@ export class Folders {
   async get(projectId: string, id: string) {
     const tree = await this.tree(projectId);
     const f = this.folderIn(tree, id);
-    return { ...this.json(f), path: tree.path(id), totalWorkflows: 0, totalSubFolders: tree.descendants(id).length, items: [] };
+    return {
+      ...this.json(f),
+      path: tree.path(id),
+      totalWorkflows: 0,
+      totalSubFolders: tree.descendants(id).length,
+      items: [],
+    };
   }
 
   /** Renames and/or moves (`parentFolderId`: a folder, or '0' / null for the root). */
   async update(projectId: string, id: string, body: Record<string, unknown>) {
     const tree = await this.tree(projectId);
     const f = this.folderIn(tree, id);
-    if (body.name === undefined && body.parentFolderId === undefined) throw invalid('Nothing to update: give name or parentFolderId');
+    if (body.name === undefined && body.parentFolderId === undefined)
+      throw invalid('Nothing to update: give name or parentFolderId');
     const now = this.clock.now().toISOString();
     const patch: Partial<FolderRow> = { updated_at: now };
     if (body.name !== undefined) patch.name = checkName(body.name);
     if (body.parentFolderId !== undefined) {
-      const target = body.parentFolderId === null || body.parentFolderId === ROOT ? null : optionalId(body.parentFolderId, 'parentFolderId')!;
+      const target =
+        body.parentFolderId === null || body.parentFolderId === ROOT
+          ? null
+          : optionalId(body.parentFolderId, 'parentFolderId')!;
       if (target !== null) {
-        if (target === id) throw invalid('Cannot set a folder\'s parent to itself');
+        if (target === id) throw invalid("Cannot set a folder's parent to itself");
         this.folderIn(tree, target);
-        if (tree.descendants(id).some((d) => d.id === target)) throw invalid('Cannot set a folder\'s parent to a folder inside it');
-        const depthBelow = Math.max(0, ...tree.descendants(id).map((d) => tree.path(d.id).length - tree.path(id).length));
-        if (tree.path(target).length + 1 + depthBelow > FOLDER_LIMITS.depth) throw invalid(`Folders can nest at most ${FOLDER_LIMITS.depth} deep`);
+        if (tree.descendants(id).some((d) => d.id === target))
+          throw invalid("Cannot set a folder's parent to a folder inside it");
+        const depthBelow = Math.max(
+          0,
+          ...tree.descendants(id).map((d) => tree.path(d.id).length - tree.path(id).length),
+        );
+        if (tree.path(target).length + 1 + depthBelow > FOLDER_LIMITS.depth)
+          throw invalid(`Folders can nest at most ${FOLDER_LIMITS.depth} deep`);
       }
       patch.parent_folder_id = target;
     }
@@ -173,9 +218,15 @@ export class Folders {
     }
     const target = transfer === ROOT ? null : transfer;
     if (target !== null) {
-      if (target === id || tree.descendants(id).some((d) => d.id === target)) throw invalid('Cannot transfer folder contents to the folder being deleted or a folder inside it');
+      if (target === id || tree.descendants(id).some((d) => d.id === target))
+        throw invalid('Cannot transfer folder contents to the folder being deleted or a folder inside it');
       this.folderIn(tree, target);
     }
-    await this.store.deleteAndMove([id], tree.children(id).map((c) => c.id), target, now);
+    await this.store.deleteAndMove(
+      [id],
+      tree.children(id).map((c) => c.id),
+      target,
+      now,
+    );
   }
 }

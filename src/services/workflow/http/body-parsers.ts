@@ -14,7 +14,8 @@ export function addBodyParsers(app: App): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     keepRaw(req, body as string);
     const parsed = jsonOfText(body as string);
-    if (parsed === NOT_JSON) return done(new HttpError(400, 'Request body is not valid JSON', 'invalid_json'), undefined);
+    if (parsed === NOT_JSON)
+      return done(new HttpError(400, 'Request body is not valid JSON', 'invalid_json'), undefined);
     done(null, parsed);
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
@@ -30,5 +31,7 @@ export function addBodyParsers(app: App): void {
     keepRaw(req, body as string);
     done(null, body);
   });
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, (body as Buffer).length ? body : undefined));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) =>
+    done(null, (body as Buffer).length ? body : undefined),
+  );
 }

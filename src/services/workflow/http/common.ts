@@ -20,7 +20,10 @@ export function encodeCursor(value: Record<string, unknown>): string {
   return Buffer.from(JSON.stringify(value)).toString('base64');
 }
 
-export function decodeCursor<T extends Record<string, unknown>>(raw: unknown, check: (v: Record<string, unknown>) => boolean): T {
+export function decodeCursor<T extends Record<string, unknown>>(
+  raw: unknown,
+  check: (v: Record<string, unknown>) => boolean,
+): T {
   const invalid = () => badRequest('An invalid cursor was provided');
   if (typeof raw !== 'string' || raw.length > 2000) throw invalid();
   try {
@@ -40,7 +43,11 @@ export function decodeCursor<T extends Record<string, unknown>>(raw: unknown, ch
 export function offsetWindow(rawLimit: unknown, rawCursor: unknown): { limit: number; offset: number } {
   const limit = parseLimit(rawLimit);
   if (!rawCursor) return { limit, offset: 0 };
-  const c = decodeCursor<{ limit: number; offset: number }>(rawCursor, (v) => Number.isInteger(v.limit) && Number.isInteger(v.offset) && (v.limit as number) > 0 && (v.offset as number) >= 0);
+  const c = decodeCursor<{ limit: number; offset: number }>(
+    rawCursor,
+    (v) =>
+      Number.isInteger(v.limit) && Number.isInteger(v.offset) && (v.limit as number) > 0 && (v.offset as number) >= 0,
+  );
   return { limit: Math.min(c.limit, MAX_LIMIT), offset: c.offset };
 }
 
@@ -86,5 +93,8 @@ export function methodNotAllowed(app: import('../../../platform/http.js').App, r
  * spliced in): sent as is, past the response schema's serializer, which it already matches.
  */
 export function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').serializer((p: unknown) => p as string).send(text);
+  return reply
+    .type('application/json; charset=utf-8')
+    .serializer((p: unknown) => p as string)
+    .send(text);
 }

@@ -18,7 +18,10 @@ function toItem(value: unknown, where: string): Item {
   const looksLikeItem = isObject(value.json) && keys.every((k) => k === 'json' || k === 'binary' || k === 'pairedItem');
   if (!looksLikeItem) return { json: value };
   if (value.binary !== undefined && !isObject(value.binary)) throw badRequest(`${where}/binary must be object`);
-  return { json: value.json as Record<string, unknown>, ...(value.binary ? { binary: value.binary as Record<string, unknown> } : {}) };
+  return {
+    json: value.json as Record<string, unknown>,
+    ...(value.binary ? { binary: value.binary as Record<string, unknown> } : {}),
+  };
 }
 
 /** The start items of a manual run (without the start node's own shaping), from the request body. */
@@ -26,8 +29,12 @@ export function executeInput(rawBody: unknown): Item[] {
   if (rawBody === undefined || rawBody === null || rawBody === '') return [{ json: {} }];
   const body = requireObjectBody(rawBody);
   const unknown = Object.keys(body).filter((k) => !KNOWN.includes(k));
-  if (unknown.length) throw badRequest(`request/body/${unknown[0]} is not supported here: the run input goes in 'data' (one item's json) or 'inputData' (an object or an array of items)`);
-  if (body.data !== undefined && body.inputData !== undefined) throw badRequest("request/body must have only one of 'data' and 'inputData'");
+  if (unknown.length)
+    throw badRequest(
+      `request/body/${unknown[0]} is not supported here: the run input goes in 'data' (one item's json) or 'inputData' (an object or an array of items)`,
+    );
+  if (body.data !== undefined && body.inputData !== undefined)
+    throw badRequest("request/body must have only one of 'data' and 'inputData'");
   if (body.inputData !== undefined) {
     const input = body.inputData;
     if (Array.isArray(input)) {

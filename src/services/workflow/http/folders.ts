@@ -9,8 +9,20 @@ import { notFoundError, requireObjectBody } from './common.js';
 import { errors } from './schemas.js';
 
 const open = { additionalProperties: true };
-const Folder = Type.Object({ id: Type.String(), name: Type.String(), parentFolderId: Type.Union([Type.String(), Type.Null()]), createdAt: Type.String(), updatedAt: Type.String() }, open);
-const FolderList = Type.Object({ count: Type.Integer(), data: Type.Array(Type.Object({ id: Type.String(), name: Type.String() }, open)) });
+const Folder = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    parentFolderId: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  open,
+);
+const FolderList = Type.Object({
+  count: Type.Integer(),
+  data: Type.Array(Type.Object({ id: Type.String(), name: Type.String() }, open)),
+});
 const ProjectParams = Type.Object({ projectId: Type.String({ description: "the owner's project id, or 'personal'" }) });
 const FolderParams = Type.Object({ projectId: Type.String(), folderId: Type.String() });
 const ListQuery = Type.Object({
@@ -49,7 +61,15 @@ export function folderRoutes(app: App, d: { folders: Folders; owner: InstanceOwn
 
   app.post<{ Params: { projectId: string } }>(
     '/projects/:projectId/folders',
-    { schema: { summary: 'Create a folder', tags, params: ProjectParams, body: Type.Object({ name: Type.String(), parentFolderId: Type.Optional(Type.String()) }), response: { 201: Folder, ...errors(400, 404) } } },
+    {
+      schema: {
+        summary: 'Create a folder',
+        tags,
+        params: ProjectParams,
+        body: Type.Object({ name: Type.String(), parentFolderId: Type.Optional(Type.String()) }),
+        response: { 201: Folder, ...errors(400, 404) },
+      },
+    },
     async (req, reply) => {
       const projectId = project(req.params.projectId);
       const body = requireObjectBody(req.body);
@@ -57,40 +77,85 @@ export function folderRoutes(app: App, d: { folders: Folders; owner: InstanceOwn
     },
   );
 
-  app.get<{ Params: { projectId: string } }>('/projects/:projectId/folders', { schema: { summary: 'List folders (with counts and path)', tags, params: ProjectParams, querystring: ListQuery, response: { 200: FolderList, ...errors(400, 404) } } }, async (req) => {
-    const projectId = project(req.params.projectId);
-    const q = req.query as Record<string, string | undefined>;
-    const filter = jsonQuery('filter', q.filter) ?? {};
-    if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) throw badRequest('request/query/filter must be an object');
-    const select = jsonQuery('select', q.select);
-    if (select !== undefined && !Array.isArray(select)) throw badRequest('request/query/select must be an array');
-    const sortBy = q.sortBy ?? 'updatedAt:desc';
-    if (!SORTS.includes(sortBy)) throw badRequest(`request/query/sortBy must be one of ${SORTS.join(', ')}`);
-    const f = filter as Record<string, unknown>;
-    return d.folders.list(projectId, {
-      name: f.name === undefined ? undefined : String(f.name),
-      parentFolderId: f.parentFolderId === undefined ? undefined : String(f.parentFolderId),
-      sortBy,
-      skip: integer('skip', q.skip, 0, 0, 1_000_000),
-      take: integer('take', q.take, 10, 1, 1000),
-    });
-  });
+  app.get<{ Params: { projectId: string } }>(
+    '/projects/:projectId/folders',
+    {
+      schema: {
+        summary: 'List folders (with counts and path)',
+        tags,
+        params: ProjectParams,
+        querystring: ListQuery,
+        response: { 200: FolderList, ...errors(400, 404) },
+      },
+    },
+    async (req) => {
+      const projectId = project(req.params.projectId);
+      const q = req.query as Record<string, string | undefined>;
+      const filter = jsonQuery('filter', q.filter) ?? {};
+      if (typeof filter !== 'object' || filter === null || Array.isArray(filter))
+        throw badRequest('request/query/filter must be an object');
+      const select = jsonQuery('select', q.select);
+      if (select !== undefined && !Array.isArray(select)) throw badRequest('request/query/select must be an array');
+      const sortBy = q.sortBy ?? 'updatedAt:desc';
+      if (!SORTS.includes(sortBy)) throw badRequest(`request/query/sortBy must be one of ${SORTS.join(', ')}`);
+      const f = filter as Record<string, unknown>;
+      return d.folders.list(projectId, {
+        name: f.name === undefined ? undefined : String(f.name),
+        parentFolderId: f.parentFolderId === undefined ? undefined : String(f.parentFolderId),
+        sortBy,
+        skip: integer('skip', q.skip, 0, 0, 1_000_000),
+        take: integer('take', q.take, 10, 1, 1000),
+      });
+    },
+  );
 
-  app.get<{ Params: { projectId: string; folderId: string } }>('/projects/:projectId/folders/:folderId', { schema: { summary: 'Get a folder with its recursive totals', tags, params: FolderParams, response: { 200: Folder, ...errors(404) } } }, async (req) =>
-    d.folders.get(project(req.params.projectId), req.params.folderId),
+  app.get<{ Params: { projectId: string; folderId: string } }>(
+    '/projects/:projectId/folders/:folderId',
+    {
+      schema: {
+        summary: 'Get a folder with its recursive totals',
+        tags,
+        params: FolderParams,
+        response: { 200: Folder, ...errors(404) },
+      },
+    },
+    async (req) => d.folders.get(project(req.params.projectId), req.params.folderId),
   );
 
   app.patch<{ Params: { projectId: string; folderId: string } }>(
     '/projects/:projectId/folders/:folderId',
-    { schema: { summary: "Rename a folder or move it ('0': the root)", tags, params: FolderParams, body: Type.Object({ name: Type.Optional(Type.String()), parentFolderId: Type.Optional(Type.Union([Type.String(), Type.Null()])) }), response: { 200: Folder, ...errors(400, 404) } } },
+    {
+      schema: {
+        summary: "Rename a folder or move it ('0': the root)",
+        tags,
+        params: FolderParams,
+        body: Type.Object({
+          name: Type.Optional(Type.String()),
+          parentFolderId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+        }),
+        response: { 200: Folder, ...errors(400, 404) },
+      },
+    },
     async (req) => d.folders.update(project(req.params.projectId), req.params.folderId, requireObjectBody(req.body)),
   );
 
   app.delete<{ Params: { projectId: string; folderId: string } }>(
     '/projects/:projectId/folders/:folderId',
-    { schema: { summary: "Delete a folder (its sub-folders go too, unless moved to transferToFolderId; '0': the root)", tags, params: FolderParams, querystring: Type.Object({ transferToFolderId: Type.Optional(Type.String()) }), response: { 204: Type.Null(), ...errors(400, 404) } } },
+    {
+      schema: {
+        summary: "Delete a folder (its sub-folders go too, unless moved to transferToFolderId; '0': the root)",
+        tags,
+        params: FolderParams,
+        querystring: Type.Object({ transferToFolderId: Type.Optional(Type.String()) }),
+        response: { 204: Type.Null(), ...errors(400, 404) },
+      },
+    },
     async (req, reply) => {
-      await d.folders.delete(project(req.params.projectId), req.params.folderId, (req.query as Record<string, string | undefined>).transferToFolderId);
+      await d.folders.delete(
+        project(req.params.projectId),
+        req.params.folderId,
+        (req.query as Record<string, string | undefined>).transferToFolderId,
+      );
       return reply.code(204).send();
     },
   );

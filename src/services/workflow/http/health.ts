@@ -7,8 +7,14 @@ import type { App } from '../../../platform/http.js';
 const Status = Type.Object({ status: Type.String() });
 
 export function healthRoutes(app: App, d: { ping(): Promise<boolean> }): void {
-  app.get('/healthz/readiness', { schema: { summary: 'Ready when the database answers', tags: ['health'], response: { 200: Status, 503: Status } } }, async (_req, reply) => {
-    const ok = await d.ping().catch(() => false);
-    return ok ? { status: 'ok' } : reply.code(503).send({ status: 'error' });
-  });
+  app.get(
+    '/healthz/readiness',
+    {
+      schema: { summary: 'Ready when the database answers', tags: ['health'], response: { 200: Status, 503: Status } },
+    },
+    async (_req, reply) => {
+      const ok = await d.ping().catch(() => false);
+      return ok ? { status: 'ok' } : reply.code(503).send({ status: 'error' });
+    },
+  );
 }

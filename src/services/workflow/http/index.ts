@@ -64,7 +64,12 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
     bodyLimit: 16 * 1024 * 1024,
     readiness: false, // n8n's own /healthz/readiness, below
     openapi: { title: 'Hamlet workflow automation (n8n-compatible)', version: '1.0.0' },
-    index: { title: 'Hamlet workflow', summary: 'A workflow engine that runs n8n\'s workflow JSON, with n8n\'s public API under /api/v1 (X-N8N-API-KEY) and webhooks under /webhook.', docs: 'docs/workflow.md' },
+    index: {
+      title: 'Hamlet workflow',
+      summary:
+        "A workflow engine that runs n8n's workflow JSON, with n8n's public API under /api/v1 (X-N8N-API-KEY) and webhooks under /webhook.",
+      docs: 'docs/workflow.md',
+    },
     onBadUrl: badUrlNotFound,
   });
   addBodyParsers(app);
@@ -76,12 +81,38 @@ export async function createWorkflowApp(platform: Platform, d: WorkflowHttpDeps)
       // must be <= 250", a 404 before a bad body); the request schemas document what they accept.
       api.setValidatorCompiler(() => () => true);
       api.addHook('onRequest', authHook(platform.keys));
-      workflowRoutes(api as unknown as App, { store: d.store, writes: d.writes, cache: d.cache, runner: d.runner, lists: d.lists.workflows, owner: d.owner, baseUrl: d.baseUrl, clock: platform.clock, timezone: d.timezone });
-      executionRoutes(api as unknown as App, { store: d.store, runner: d.runner, stopper: d.stopper, lists: d.lists.executions, matchesProject: (id) => d.owner.matchesProject(id) });
+      workflowRoutes(api as unknown as App, {
+        store: d.store,
+        writes: d.writes,
+        cache: d.cache,
+        runner: d.runner,
+        lists: d.lists.workflows,
+        owner: d.owner,
+        baseUrl: d.baseUrl,
+        clock: platform.clock,
+        timezone: d.timezone,
+      });
+      executionRoutes(api as unknown as App, {
+        store: d.store,
+        runner: d.runner,
+        stopper: d.stopper,
+        lists: d.lists.executions,
+        matchesProject: (id) => d.owner.matchesProject(id),
+      });
       projectRoutes(api as unknown as App, { owner: d.owner });
-      variableRoutes(api as unknown as App, { store: d.apiStore, variables: d.variables, owner: d.owner, clock: platform.clock });
+      variableRoutes(api as unknown as App, {
+        store: d.apiStore,
+        variables: d.variables,
+        owner: d.owner,
+        clock: platform.clock,
+      });
       credentialRoutes(api as unknown as App, { credentials: d.credentials, store: d.apiStore, owner: d.owner });
-      auditRoutes(api as unknown as App, { store: d.store, apiStore: d.apiStore, cache: d.cache, clock: platform.clock });
+      auditRoutes(api as unknown as App, {
+        store: d.store,
+        apiStore: d.apiStore,
+        cache: d.cache,
+        clock: platform.clock,
+      });
       tagRoutes(api as unknown as App, { store: d.store, clock: platform.clock, lists: d.lists.workflows });
       dataTableRoutes(api as unknown as App, { tables: d.dataTables, owner: d.owner });
       folderRoutes(api as unknown as App, { folders: d.folders, owner: d.owner });

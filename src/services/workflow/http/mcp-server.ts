@@ -21,9 +21,13 @@ import { authHook } from './auth.js';
 import { notFoundError, requireObjectBody } from './common.js';
 import { SUPPORTED_TRIGGERS } from '../mcp/trigger-info.js';
 
-const JsonRpc = Type.Object({}, { additionalProperties: true, description: 'A JSON-RPC 2.0 message (MCP streamable HTTP)' });
+const JsonRpc = Type.Object(
+  {},
+  { additionalProperties: true, description: 'A JSON-RPC 2.0 message (MCP streamable HTTP)' },
+);
 const Message = Type.Object({ message: Type.String() });
-const Data = (description: string) => Type.Object({ data: Type.Object({}, { additionalProperties: true, description }) });
+const Data = (description: string) =>
+  Type.Object({ data: Type.Object({}, { additionalProperties: true, description }) });
 
 export interface McpServerDeps {
   access: McpAccess;
@@ -57,16 +61,32 @@ export function mcpServerRoutes(app: App, platform: Platform, keys: Keys, d: Mcp
   const allowed = mcpAllowListFor(platform, 'workflow');
   const tags = ['instance MCP'];
 
-  app.head('/mcp-server/http', { schema: { summary: 'MCP auth discovery: 401 with the Bearer challenge', tags } }, async (_req, reply) => unauthorized(reply));
+  app.head(
+    '/mcp-server/http',
+    { schema: { summary: 'MCP auth discovery: 401 with the Bearer challenge', tags } },
+    async (_req, reply) => unauthorized(reply),
+  );
 
-  app.post('/mcp-server/http', { schema: { summary: "n8n's instance-level MCP server (streamable HTTP): search_workflows, get_workflow_details, execute_workflow", tags, body: JsonRpc, response: { 200: JsonRpc, 401: Message, 403: Message } } }, async (req: FastifyRequest, reply: FastifyReply) => {
-    const refused = await refusal(d.access, req.headers.authorization);
-    if (refused) return unauthorized(reply, refused.details);
-    if (!(await d.access.enabled())) return reply.code(403).send({ message: 'MCP access is disabled' });
-    const server = new McpServer({ name: 'n8n MCP Server', version: '1.0.0' });
-    registerWorkflowMcpTools(server, { ...d.tools, projectId: d.owner.projectId });
-    await answerMcp(server, req, reply, req.body, allowed);
-  });
+  app.post(
+    '/mcp-server/http',
+    {
+      schema: {
+        summary:
+          "n8n's instance-level MCP server (streamable HTTP): search_workflows, get_workflow_details, execute_workflow",
+        tags,
+        body: JsonRpc,
+        response: { 200: JsonRpc, 401: Message, 403: Message },
+      },
+    },
+    async (req: FastifyRequest, reply: FastifyReply) => {
+      const refused = await refusal(d.access, req.headers.authorization);
+      if (refused) return unauthorized(reply, refused.details);
+      if (!(await d.access.enabled())) return reply.code(403).send({ message: 'MCP access is disabled' });
+      const server = new McpServer({ name: 'n8n MCP Server', version: '1.0.0' });
+      registerWorkflowMcpTools(server, { ...d.tools, projectId: d.owner.projectId });
+      await answerMcp(server, req, reply, req.body, allowed);
+    },
+  );
 
   // Stateless, as n8n's: no server-sent stream to open and no session to end.
   const notAllowed = async (_req: FastifyRequest, reply: FastifyReply) => {
@@ -79,19 +99,60 @@ export function mcpServerRoutes(app: App, platform: Platform, keys: Keys, d: Mcp
   void app.register(
     async (rest) => {
       rest.addHook('onRequest', authHook(keys));
-      rest.patch('/settings', { schema: { summary: 'Switch the instance-level MCP server on or off', tags, body: Type.Object({ mcpAccessEnabled: Type.Boolean() }), response: { 200: Data('{mcpAccessEnabled}') } } }, async (req) => {
-        const body = requireObjectBody(req.body);
-        if (typeof body.mcpAccessEnabled !== 'boolean') throw badRequest('mcpAccessEnabled must be boolean');
-        await d.access.setEnabled(body.mcpAccessEnabled);
-        return { data: { mcpAccessEnabled: body.mcpAccessEnabled } };
-      });
-      rest.get('/api-key', { schema: { summary: 'The MCP API key (made and shown whole the first time, redacted after)', tags, response: { 200: Data("n8n's ApiKey: {id, userId, label, apiKey, audience, scopes, createdAt, updatedAt}") } } }, async () => ({
-        data: await d.access.getOrCreate(d.owner.userId),
-      }));
-      rest.post('/api-key/rotate', { schema: { summary: 'A new MCP API key (the old one stops working)', tags, response: { 200: Data("n8n's ApiKey, with the whole key") } } }, async () => ({ data: await d.access.rotate(d.owner.userId) }));
+      rest.patch(
+        '/settings',
+        {
+          schema: {
+            summary: 'Switch the instance-level MCP server on or off',
+            tags,
+            body: Type.Object({ mcpAccessEnabled: Type.Boolean() }),
+            response: { 200: Data('{mcpAccessEnabled}') },
+          },
+        },
+        async (req) => {
+          const body = requireObjectBody(req.body);
+          if (typeof body.mcpAccessEnabled !== 'boolean') throw badRequest('mcpAccessEnabled must be boolean');
+          await d.access.setEnabled(body.mcpAccessEnabled);
+          return { data: { mcpAccessEnabled: body.mcpAccessEnabled } };
+        },
+      );
+      rest.get(
+        '/api-key',
+        {
+          schema: {
+            summary: 'The MCP API key (made and shown whole the first time, redacted after)',
+            tags,
+            response: {
+              200: Data("n8n's ApiKey: {id, userId, label, apiKey, audience, scopes, createdAt, updatedAt}"),
+            },
+          },
+        },
+        async () => ({
+          data: await d.access.getOrCreate(d.owner.userId),
+        }),
+      );
+      rest.post(
+        '/api-key/rotate',
+        {
+          schema: {
+            summary: 'A new MCP API key (the old one stops working)',
+            tags,
+            response: { 200: Data("n8n's ApiKey, with the whole key") },
+          },
+        },
+        async () => ({ data: await d.access.rotate(d.owner.userId) }),
+      );
       rest.patch<{ Params: { workflowId: string } }>(
         '/workflows/:workflowId/toggle-access',
-        { schema: { summary: "Set a workflow's availableInMCP", tags, params: Type.Object({ workflowId: Type.String() }), body: Type.Object({ availableInMCP: Type.Boolean() }), response: { 200: Data('{id, settings, versionId}') } } },
+        {
+          schema: {
+            summary: "Set a workflow's availableInMCP",
+            tags,
+            params: Type.Object({ workflowId: Type.String() }),
+            body: Type.Object({ availableInMCP: Type.Boolean() }),
+            response: { 200: Data('{id, settings, versionId}') },
+          },
+        },
         async (req) => {
           const body = requireObjectBody(req.body);
           if (typeof body.availableInMCP !== 'boolean') throw badRequest('availableInMCP must be boolean');
@@ -101,10 +162,15 @@ export function mcpServerRoutes(app: App, platform: Platform, keys: Keys, d: Mcp
             if (row.active !== 1) throw badRequest('MCP access can only be set for published workflows');
             const nodes = JSON.parse(row.nodes) as Array<{ type: string; disabled?: boolean }>;
             if (!nodes.some((n) => n.type in SUPPORTED_TRIGGERS && n.disabled !== true)) {
-              throw badRequest(`MCP access can only be set for published workflows with one of the following trigger nodes: ${Object.values(SUPPORTED_TRIGGERS).join(', ')}.`);
+              throw badRequest(
+                `MCP access can only be set for published workflows with one of the following trigger nodes: ${Object.values(SUPPORTED_TRIGGERS).join(', ')}.`,
+              );
             }
           }
-          const settings = { ...(JSON.parse(row.settings) as Record<string, unknown>), availableInMCP: body.availableInMCP };
+          const settings = {
+            ...(JSON.parse(row.settings) as Record<string, unknown>),
+            availableInMCP: body.availableInMCP,
+          };
           const next = await d.writes.patch(row, { settings });
           return { data: { id: next.id, settings: JSON.parse(next.settings), versionId: next.version_id } };
         },

@@ -66,9 +66,15 @@ export function parseMultipart(body: Buffer, boundary: string): MultipartPart[] 
     if (parts.length >= MAX_MULTIPART_PARTS) throw new MultipartError(`more than ${MAX_MULTIPART_PARTS} parts`);
     const disposition = headers['content-disposition'] ?? '';
     const name = dispositionParam(disposition, 'name');
-    if (!/^form-data\b/i.test(disposition) || name === undefined) throw new MultipartError('a part has no form-data name');
+    if (!/^form-data\b/i.test(disposition) || name === undefined)
+      throw new MultipartError('a part has no form-data name');
     const filename = dispositionParam(disposition, 'filename');
-    parts.push({ name, ...(filename !== undefined ? { filename } : {}), ...(headers['content-type'] ? { contentType: headers['content-type'] } : {}), data: body.subarray(headersEnd + 4, next) });
+    parts.push({
+      name,
+      ...(filename !== undefined ? { filename } : {}),
+      ...(headers['content-type'] ? { contentType: headers['content-type'] } : {}),
+      data: body.subarray(headersEnd + 4, next),
+    });
     at = next + 2;
   }
 }

@@ -21,7 +21,12 @@ export function errors(...statuses: Array<400 | 401 | 404 | 409>): Record<number
 export const IdParams = Type.Object({ id: Type.String() });
 
 export const Tag = Type.Object(
-  { id: Type.String(), name: Type.String({ maxLength: 24 }), createdAt: Type.String({ format: 'date-time' }), updatedAt: Type.String({ format: 'date-time' }) },
+  {
+    id: Type.String(),
+    name: Type.String({ maxLength: 24 }),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
   open,
 );
 
@@ -47,7 +52,9 @@ export const Workflow = Type.Object(
     versionCounter: Type.Integer(),
     triggerCount: Type.Integer(),
     tags: Type.Array(Tag),
-    shared: json("n8n's ownership: [{role: 'workflow:owner', projectId, project: {id, name, type: 'personal'}, createdAt, updatedAt, workflowId}]"),
+    shared: json(
+      "n8n's ownership: [{role: 'workflow:owner', projectId, project: {id, name, type: 'personal'}, createdAt, updatedAt, workflowId}]",
+    ),
     activeVersion: json('the active version (versionId, nodes, connections, …), or null when inactive'),
   },
   open,
@@ -67,7 +74,10 @@ export const WorkflowBody = Type.Object(
   open,
 );
 
-export const WorkflowPatch = Type.Partial(Type.Composite([WorkflowBody, Type.Object({ active: Type.Boolean() })]), open);
+export const WorkflowPatch = Type.Partial(
+  Type.Composite([WorkflowBody, Type.Object({ active: Type.Boolean() })]),
+  open,
+);
 
 export const TransferBody = Type.Object({ destinationProjectId: Type.String() }, open);
 
@@ -81,7 +91,9 @@ export const WorkflowCreateQuery = Type.Object({
 });
 
 export const WorkflowListQuery = Type.Object({
-  projectId: Type.Optional(Type.String({ description: 'only workflows of this project (there is one: the owner\'s personal project)' })),
+  projectId: Type.Optional(
+    Type.String({ description: "only workflows of this project (there is one: the owner's personal project)" }),
+  ),
   active: Type.Optional(Type.Boolean()),
   name: Type.Optional(Type.String()),
   tags: Type.Optional(Type.String({ description: 'comma-separated tag names' })),
@@ -95,7 +107,8 @@ export const ExecuteBody = Type.Object(
     data: Type.Optional(Type.Object({}, { ...open, description: 'the json of the one start item' })),
     inputData: Type.Optional(
       Type.Union([Type.Object({}, open), Type.Array(Type.Object({}, open), { minItems: 1 })], {
-        description: "the start items: an object (one item's json) or an array of objects or n8n items ({json, binary?}); not with data",
+        description:
+          "the start items: an object (one item's json) or an array of objects or n8n items ({json, binary?}); not with data",
       }),
     ),
   },
@@ -142,7 +155,14 @@ export const ExecutionListQuery = Type.Object({
 
 export const IncludeDataQuery = Type.Object({ includeData: Type.Optional(Type.Boolean()) });
 
-export const RetryBody = Type.Object({ loadWorkflow: Type.Optional(Type.Boolean({ description: 'run the current workflow instead of the one the execution ran' })) }, open);
+export const RetryBody = Type.Object(
+  {
+    loadWorkflow: Type.Optional(
+      Type.Boolean({ description: 'run the current workflow instead of the one the execution ran' }),
+    ),
+  },
+  open,
+);
 
 export const StopManyBody = Type.Object(
   {
@@ -162,4 +182,5 @@ export const TagListQuery = Type.Object({
 });
 
 /** n8n's list page: the items and the cursor of the next page (null on the last). */
-export const Page = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), nextCursor: nullable(Type.String()) }, open);
+export const Page = <T extends TSchema>(item: T) =>
+  Type.Object({ data: Type.Array(item), nextCursor: nullable(Type.String()) }, open);

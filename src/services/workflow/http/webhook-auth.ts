@@ -14,7 +14,11 @@ export interface WebhookAuthDenial {
 }
 
 const WRONG: WebhookAuthDenial = { status: 403, headers: {}, message: 'Authorization data is wrong!' };
-const CREDENTIAL_TYPE: Record<string, string> = { basicAuth: 'httpBasicAuth', headerAuth: 'httpHeaderAuth', jwtAuth: 'jwtAuth' };
+const CREDENTIAL_TYPE: Record<string, string> = {
+  basicAuth: 'httpBasicAuth',
+  headerAuth: 'httpHeaderAuth',
+  jwtAuth: 'jwtAuth',
+};
 
 const same = (a: string, b: string) => {
   const x = Buffer.from(a);
@@ -24,10 +28,16 @@ const same = (a: string, b: string) => {
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
 function checkBasic(header: string | undefined, data: Record<string, unknown>): WebhookAuthDenial | undefined {
-  if (!header?.toLowerCase().startsWith('basic ')) return { status: 401, headers: { 'www-authenticate': 'Basic realm="Webhook"' }, message: 'Authorization is required!' };
+  if (!header?.toLowerCase().startsWith('basic '))
+    return {
+      status: 401,
+      headers: { 'www-authenticate': 'Basic realm="Webhook"' },
+      message: 'Authorization is required!',
+    };
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  const ok = colon >= 0 && same(decoded.slice(0, colon), text(data.user)) && same(decoded.slice(colon + 1), text(data.password));
+  const ok =
+    colon >= 0 && same(decoded.slice(0, colon), text(data.user)) && same(decoded.slice(colon + 1), text(data.password));
   return ok ? undefined : WRONG;
 }
 
@@ -35,7 +45,11 @@ const HMAC: Record<string, string> = { HS256: 'sha256', HS384: 'sha384', HS512: 
 const RSA: Record<string, string> = { RS256: 'RSA-SHA256', RS384: 'RSA-SHA384', RS512: 'RSA-SHA512' };
 
 /** A compact JWS (HS* with a passphrase, RS* with a PEM public key) whose `exp`/`nbf` hold now. */
-function checkJwt(header: string | undefined, data: Record<string, unknown>, nowS: number): WebhookAuthDenial | undefined {
+function checkJwt(
+  header: string | undefined,
+  data: Record<string, unknown>,
+  nowS: number,
+): WebhookAuthDenial | undefined {
   const token = header?.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : undefined;
   if (!token) return { status: 401, headers: {}, message: 'No token provided' };
   const parts = token.split('.');
@@ -48,8 +62,10 @@ function checkJwt(header: string | undefined, data: Record<string, unknown>, now
     const allowed = text(data.algorithm) || 'HS256';
     if (head.alg !== allowed) return WRONG;
     let valid = false;
-    if (HMAC[allowed] && data.keyType !== 'pemKey') valid = same(createHmac(HMAC[allowed]!, text(data.secret)).update(signed).digest('base64url'), parts[2]!);
-    else if (RSA[allowed] && data.keyType === 'pemKey') valid = verify(RSA[allowed]!, Buffer.from(signed), createPublicKey(text(data.publicKey)), signature);
+    if (HMAC[allowed] && data.keyType !== 'pemKey')
+      valid = same(createHmac(HMAC[allowed]!, text(data.secret)).update(signed).digest('base64url'), parts[2]!);
+    else if (RSA[allowed] && data.keyType === 'pemKey')
+      valid = verify(RSA[allowed]!, Buffer.from(signed), createPublicKey(text(data.publicKey)), signature);
     if (!valid) return WRONG;
     if (typeof claims.exp === 'number' && nowS >= claims.exp) return WRONG;
     if (typeof claims.nbf === 'number' && nowS < claims.nbf) return WRONG;
@@ -72,7 +88,8 @@ export async function checkWebhookAuth(
   const auth = text((node.parameters as Record<string, unknown> | undefined)?.authentication) || 'none';
   if (auth === 'none') return undefined;
   const type = CREDENTIAL_TYPE[auth];
-  if (!type || !credential) return { status: 500, headers: {}, message: `Webhook authentication "${auth}" is not supported` };
+  if (!type || !credential)
+    return { status: 500, headers: {}, message: `Webhook authentication "${auth}" is not supported` };
   let data: Record<string, unknown>;
   try {
     data = await credential(node, type);

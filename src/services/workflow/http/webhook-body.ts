@@ -58,14 +58,22 @@ function fromMultipart(bytes: Buffer, boundary: string, options: WebhookOptions)
       let name = field.endsWith('[]') ? field.slice(0, -2) : field;
       if (list.length > 1) name += index;
       if (options.binaryPropertyName) name = `${options.binaryPropertyName}${count}`;
-      binary[name] = toBinary(file.data, { fileName: file.filename || undefined, mimeType: file.contentType, extensionFrom: 'mimeType' });
+      binary[name] = toBinary(file.data, {
+        fileName: file.filename || undefined,
+        mimeType: file.contentType,
+        extensionFrom: 'mimeType',
+      });
       count++;
     });
   }
   return { body: fields, ...(count ? { binary } : {}) };
 }
 
-export type PayloadRequest = { headers: Record<string, string | string[] | undefined>; body: unknown; [RAW_BODY]?: string };
+export type PayloadRequest = {
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  [RAW_BODY]?: string;
+};
 
 /**
  * The body and binary properties of the Webhook node's item for this request. Throws
@@ -76,12 +84,27 @@ export function webhookPayload(req: PayloadRequest, node: WorkflowNode): Webhook
   const contentType = typeof req.headers['content-type'] === 'string' ? req.headers['content-type'] : undefined;
   const mediaType = contentType?.split(';', 1)[0]!.trim().toLowerCase();
   const version = Number(node.typeVersion ?? 1);
-  const bytes = Buffer.isBuffer(req.body) ? req.body : req[RAW_BODY] !== undefined ? Buffer.from(req[RAW_BODY], 'utf8') : typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : undefined;
+  const bytes = Buffer.isBuffer(req.body)
+    ? req.body
+    : req[RAW_BODY] !== undefined
+      ? Buffer.from(req[RAW_BODY], 'utf8')
+      : typeof req.body === 'string'
+        ? Buffer.from(req.body, 'utf8')
+        : undefined;
   const propertyName = options.binaryPropertyName || 'data';
   const wholeBody = (raw: Buffer): WebhookPayload => {
     if (!raw.length) return { body: {} };
     const fileName = dispositionFileName(req.headers['content-disposition'] as string | undefined) ?? randomUUID();
-    return { body: {}, binary: { [propertyName]: toBinary(raw, { fileName, mimeType: contentType ?? 'application/octet-stream', extensionFrom: 'mimeType' }) } };
+    return {
+      body: {},
+      binary: {
+        [propertyName]: toBinary(raw, {
+          fileName,
+          mimeType: contentType ?? 'application/octet-stream',
+          extensionFrom: 'mimeType',
+        }),
+      },
+    };
   };
   // v1's option: the whole body, whatever its type, is the file.
   if (version < 2 && options.binaryData) return wholeBody(bytes ?? Buffer.alloc(0));
@@ -96,5 +119,8 @@ export function webhookPayload(req: PayloadRequest, node: WorkflowNode): Webhook
   if (!options.rawBody) return { body };
   const raw = bytes ?? Buffer.alloc(0);
   // n8n sets this binary itself, not through its file helpers: bytes and a MIME type only.
-  return { body, binary: { data: { data: raw.toString('base64'), mimeType: contentType ?? 'application/json' } as BinaryData } };
+  return {
+    body,
+    binary: { data: { data: raw.toString('base64'), mimeType: contentType ?? 'application/json' } as BinaryData },
+  };
 }

@@ -45,7 +45,10 @@ function sendResponse(reply: FastifyReply, r: WebhookResponse) {
       validateHeaderName(k);
       validateHeaderValue(k, v);
     } catch (e) {
-      return reply.code(500).type('application/json; charset=utf-8').send(JSON.stringify({ code: 0, message: (e as Error).message }));
+      return reply
+        .code(500)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ code: 0, message: (e as Error).message }));
     }
   }
   reply.code(r.status);
@@ -69,18 +72,24 @@ function sendResponse(reply: FastifyReply, r: WebhookResponse) {
 function responseCode(node: WorkflowNode): number {
   const p = (node.parameters ?? {}) as { responseCode?: unknown; options?: { responseCode?: unknown } };
   if (Number(node.typeVersion ?? 1) < 2) return Number(p.responseCode ?? 200) || 200;
-  const values = (p.options?.responseCode as { values?: { responseCode?: unknown; customCode?: unknown } } | undefined)?.values;
+  const values = (p.options?.responseCode as { values?: { responseCode?: unknown; customCode?: unknown } } | undefined)
+    ?.values;
   const code = values?.responseCode === 'customCode' ? values.customCode : values?.responseCode;
   return Number(code ?? 200) || 200;
 }
 
 /** A text answer goes out as n8n sends it (text/html), other values as JSON. */
 function textOrJson(value: unknown): { headers: Record<string, string>; body: unknown } {
-  return typeof value === 'string' ? { headers: { 'content-type': 'text/html; charset=utf-8' }, body: value } : { headers: {}, body: value };
+  return typeof value === 'string'
+    ? { headers: { 'content-type': 'text/html; charset=utf-8' }, body: value }
+    : { headers: {}, body: value };
 }
 
 function headerEntries(node: WorkflowNode): Record<string, string> {
-  const entries = ((node.parameters as any)?.options?.responseHeaders?.entries ?? []) as Array<{ name?: string; value?: string }>;
+  const entries = ((node.parameters as any)?.options?.responseHeaders?.entries ?? []) as Array<{
+    name?: string;
+    value?: string;
+  }>;
   const out: Record<string, string> = {};
   for (const e of entries) if (e?.name) out[e.name.toLowerCase()] = String(e.value ?? '');
   return out;
@@ -100,7 +109,10 @@ function pathAfter(req: FastifyRequest, prefix: string): string | undefined {
 }
 
 const notFound = (reply: FastifyReply, message: string, hint?: string) =>
-  reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify({ code: 404, message, ...(hint ? { hint } : {}) }));
+  reply
+    .code(404)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify({ code: 404, message, ...(hint ? { hint } : {}) }));
 
 /**
  * For the app's `onBadUrl`: a URL the router cannot percent-decode names no webhook and no
@@ -108,8 +120,12 @@ const notFound = (reply: FastifyReply, message: string, hint?: string) =>
  */
 export function badUrlNotFound(request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.split('?', 1)[0]!;
-  if (/^\/webhook(-test|-waiting)?\//.test(path)) return notFound(reply, `The requested webhook "${request.method} ${path}" is not registered.`);
-  return reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify({ message: `Route ${request.method} ${path} not found` }));
+  if (/^\/webhook(-test|-waiting)?\//.test(path))
+    return notFound(reply, `The requested webhook "${request.method} ${path}" is not registered.`);
+  return reply
+    .code(404)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify({ message: `Route ${request.method} ${path} not found` }));
 }
 
 /** Catch-alls under paths the workflows choose: hidden from /docs/json (no fixed shape to document). */
@@ -117,7 +133,8 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
   const handle = async (req: FastifyRequest, reply: FastifyReply, test: boolean) => {
     const decoded = pathAfter(req, test ? 'webhook-test' : 'webhook');
     const method = req.method.toUpperCase();
-    if (decoded === undefined) return notFound(reply, `The requested webhook "${method} ${req.url.split('?', 1)[0]}" is not registered.`);
+    if (decoded === undefined)
+      return notFound(reply, `The requested webhook "${method} ${req.url.split('?', 1)[0]}" is not registered.`);
     const path = normalisePath(decoded);
     let hit: { target: WebhookTarget; params: Record<string, string>; prepared: PreparedWorkflow } | undefined;
     if (test) hit = await findTestWebhook(d, method, path);
@@ -131,21 +148,36 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
       const message = other.length
         ? `This webhook is not registered for ${method} requests. Did you mean to make a ${other[0]} request?`
         : `The requested webhook "${method} ${path}" is not registered.`;
-      return notFound(reply, message, test ? 'Click the \'Execute workflow\' button on the canvas, then try again.' : "The workflow must be active for a production URL to run successfully. You can activate the workflow using the toggle in the top-right of the editor. Note that unlike test URL calls, production URL calls aren't shown on the canvas (only in the executions list)");
+      return notFound(
+        reply,
+        message,
+        test
+          ? "Click the 'Execute workflow' button on the canvas, then try again."
+          : "The workflow must be active for a production URL to run successfully. You can activate the workflow using the toggle in the top-right of the editor. Note that unlike test URL calls, production URL calls aren't shown on the canvas (only in the executions list)",
+      );
     }
     const { target, params, prepared } = hit;
     const node = target.node;
     const denied = await checkWebhookAuth(node, req.headers, d.credential, d.nowS());
     if (denied) {
       for (const [k, v] of Object.entries(denied.headers)) reply.header(k, v);
-      return reply.code(denied.status).type('application/json; charset=utf-8').send(JSON.stringify({ code: denied.status, message: denied.message }));
+      return reply
+        .code(denied.status)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ code: denied.status, message: denied.message }));
     }
     let payload: WebhookPayload;
     try {
-      payload = triggerKind(node) === 'webhook' && node.type === 'n8n-nodes-base.webhook' ? webhookPayload(req as unknown as PayloadRequest, node) : { body: req.body === undefined ? {} : req.body };
+      payload =
+        triggerKind(node) === 'webhook' && node.type === 'n8n-nodes-base.webhook'
+          ? webhookPayload(req as unknown as PayloadRequest, node)
+          : { body: req.body === undefined ? {} : req.body };
     } catch (e) {
       if (!(e instanceof MultipartError)) throw e;
-      return reply.code(400).type('application/json; charset=utf-8').send(JSON.stringify({ code: 400, message: `The multipart body could not be read: ${e.message}` }));
+      return reply
+        .code(400)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ code: 400, message: `The multipart body could not be read: ${e.message}` }));
     }
     const item: Item = {
       json: {
@@ -158,13 +190,21 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
       },
       ...(payload.binary ? { binary: payload.binary as unknown as Record<string, unknown> } : {}),
     };
-    const p = (node.parameters ?? {}) as { responseMode?: string; responseData?: string; options?: { responseData?: string; responsePropertyName?: string } };
+    const p = (node.parameters ?? {}) as {
+      responseMode?: string;
+      responseData?: string;
+      options?: { responseData?: string; responsePropertyName?: string };
+    };
     const responseMode = p.responseMode ?? 'onReceived';
     const mode = test ? 'manual' : 'webhook';
     // Service triggers (e.g. a new mail) shape the request into their own items, or ignore it.
     const shape = nodeRegistry.get(node.type)?.fromWebhook;
     const startItems = shape ? shape(item, node) : [item];
-    if (!startItems.length) return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ message: 'Ignored' }));
+    if (!startItems.length)
+      return reply
+        .code(200)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ message: 'Ignored' }));
     const start = { node: node.name, items: startItems, outputIndex: target.outputIndex };
     const code = responseCode(node);
 
@@ -173,8 +213,16 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
       // options.responseData: a text to answer with (oracle: webhook-2-on-received-data), or noData.
       const custom = p.options?.responseData;
       const noData = p.responseData === 'noData' || custom === 'noData';
-      const answer = noData ? { headers: {}, body: undefined } : custom ? textOrJson(custom) : { headers: {}, body: { message: 'Workflow was started' } };
-      return sendResponse(reply, { status: code, headers: { ...answer.headers, ...headerEntries(node) }, body: answer.body });
+      const answer = noData
+        ? { headers: {}, body: undefined }
+        : custom
+          ? textOrJson(custom)
+          : { headers: {}, body: { message: 'Workflow was started' } };
+      return sendResponse(reply, {
+        status: code,
+        headers: { ...answer.headers, ...headerEntries(node) },
+        body: answer.body,
+      });
     }
 
     let answer: ((r: WebhookResponse) => void) | undefined;
@@ -202,19 +250,38 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
     const items = runs?.[runs.length - 1]?.data?.main[0] ?? [];
     const how = p.responseData ?? 'firstEntryJson';
     if (how === 'firstEntryJson' && items.length === 0) {
-      return sendResponse(reply, { status: 500, headers: {}, body: { code: 0, message: 'No item to return was found' } });
+      return sendResponse(reply, {
+        status: 500,
+        headers: {},
+        body: { code: 0, message: 'No item to return was found' },
+      });
     }
     if (how === 'firstEntryJson' && p.options?.responsePropertyName) {
       // Only that field of the first item (oracle: webhook-2-property-name*).
       const answer = textOrJson(readPath(items[0]?.json, p.options.responsePropertyName));
-      return sendResponse(reply, { status: code, headers: { ...answer.headers, ...headerEntries(node) }, body: answer.body });
+      return sendResponse(reply, {
+        status: code,
+        headers: { ...answer.headers, ...headerEntries(node) },
+        body: answer.body,
+      });
     }
-    const body = how === 'noData' ? undefined : how === 'allEntries' ? items.map((i) => i.json) : (items[0]?.json ?? {});
+    const body =
+      how === 'noData' ? undefined : how === 'allEntries' ? items.map((i) => i.json) : (items[0]?.json ?? {});
     return sendResponse(reply, { status: code, headers: headerEntries(node), body });
   };
 
-  app.route({ method: [...METHODS], url: '/webhook/*', schema: { hide: true }, handler: (req, reply) => handle(req, reply, false) });
-  app.route({ method: [...METHODS], url: '/webhook-test/*', schema: { hide: true }, handler: (req, reply) => handle(req, reply, true) });
+  app.route({
+    method: [...METHODS],
+    url: '/webhook/*',
+    schema: { hide: true },
+    handler: (req, reply) => handle(req, reply, false),
+  });
+  app.route({
+    method: [...METHODS],
+    url: '/webhook-test/*',
+    schema: { hide: true },
+    handler: (req, reply) => handle(req, reply, true),
+  });
 
   app.route({
     method: [...METHODS],
@@ -225,7 +292,8 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
     handler: async (req, reply) => {
       const id = pathAfter(req, 'webhook-waiting') ?? req.url.slice('/webhook-waiting/'.length).split('?', 1)[0]!;
       const row = (await d.store.getExecution(id, true)) as ExecutionRow | undefined;
-      if (!row || row.status !== 'waiting') return notFound(reply, `The execution "${id}" is not waiting for a webhook call.`);
+      if (!row || row.status !== 'waiting')
+        return notFound(reply, `The execution "${id}" is not waiting for a webhook call.`);
       // As n8n's (oracle: engine-wait-webhook): the Webhook node's item, whose webhookUrl names
       // the waiting node's webhookId under /webhook/, and the answer "Workflow was started".
       const item: Item = {
@@ -239,7 +307,10 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
         },
       };
       await d.runner.resume(id, [item]);
-      return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ message: 'Workflow was started' }));
+      return reply
+        .code(200)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ message: 'Workflow was started' }));
     },
   });
 }
@@ -247,7 +318,8 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
 /** The webhookId of the node a waiting execution waits in (its last node), from the execution's own snapshot of the workflow. */
 function waitingWebhookId(row: ExecutionRow): string | undefined {
   try {
-    const last = (JSON.parse(row.data ?? '{}') as { resultData?: { lastNodeExecuted?: string } }).resultData?.lastNodeExecuted;
+    const last = (JSON.parse(row.data ?? '{}') as { resultData?: { lastNodeExecuted?: string } }).resultData
+      ?.lastNodeExecuted;
     const nodes = (JSON.parse(row.workflow_data ?? '{}') as { nodes?: WorkflowNode[] }).nodes ?? [];
     return nodes.find((n) => n.name === last)?.webhookId;
   } catch {
@@ -265,7 +337,12 @@ async function findTestWebhook(d: WebhookDeps, method: string, path: string) {
         if (node.disabled || triggerKind(node) !== 'webhook') continue;
         for (const r of webhookRoutes(node)) {
           if (r.method !== method) continue;
-          const target: WebhookTarget = { workflowId: row.id, node, outputIndex: r.outputIndex, pattern: r.path.split('/') };
+          const target: WebhookTarget = {
+            workflowId: row.id,
+            node,
+            outputIndex: r.outputIndex,
+            pattern: r.path.split('/'),
+          };
           const m = r.path === path ? { target, params: {} } : matchDynamic([target], path);
           if (m) return { ...m, prepared };
         }

@@ -48,7 +48,8 @@ export class McpAccess {
   /** The key: made (and shown whole) when there is none, else redacted (n8n's getOrCreateApiKey). */
   async getOrCreate(ownerId: string): Promise<McpApiKeyJson> {
     const row = await this.store.ensureRow(this.clock.now().toISOString());
-    if (row.token_hash && row.key_id && row.token_tail && row.key_created_at) return this.json(ownerId, row.key_id, redact(row.token_tail), row.key_created_at, row.updated_at);
+    if (row.token_hash && row.key_id && row.token_tail && row.key_created_at)
+      return this.json(ownerId, row.key_id, redact(row.token_tail), row.key_created_at, row.updated_at);
     return this.rotate(ownerId);
   }
 
@@ -59,7 +60,13 @@ export class McpAccess {
     await this.store.ensureRow(at);
     const token = this.mint(ownerId, now);
     const keyId = randomUUID();
-    await this.store.update({ key_id: keyId, token_hash: hashKey(token), token_tail: token.slice(-4), key_created_at: at, updated_at: at });
+    await this.store.update({
+      key_id: keyId,
+      token_hash: hashKey(token),
+      token_tail: token.slice(-4),
+      key_created_at: at,
+      updated_at: at,
+    });
     return this.json(ownerId, keyId, token, at, at);
   }
 
@@ -72,7 +79,15 @@ export class McpAccess {
   /** A JWT with n8n's MCP key claims; its HS256 signature is keyed by 32 random bytes used once. */
   private mint(ownerId: string, now: Date): string {
     const header = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
-    const payload = b64url(JSON.stringify({ sub: ownerId, iss: 'n8n', aud: AUDIENCE, jti: randomUUID(), iat: Math.floor(now.getTime() / 1000) }));
+    const payload = b64url(
+      JSON.stringify({
+        sub: ownerId,
+        iss: 'n8n',
+        aud: AUDIENCE,
+        jti: randomUUID(),
+        iat: Math.floor(now.getTime() / 1000),
+      }),
+    );
     const signature = createHmac('sha256', randomBytes(32)).update(`${header}.${payload}`).digest('base64url');
     return `${header}.${payload}.${signature}`;
   }

@@ -17,7 +17,19 @@ import { triggerDetails, SUPPORTED_TRIGGERS } from './trigger-info.js';
 const MAX_RESULTS = 200;
 
 /** What the owner may do with any workflow (n8n's global owner, personal project owner and workflow owner scopes). */
-const OWNER_WORKFLOW_SCOPES = ['workflow:create', 'workflow:delete', 'workflow:execute', 'workflow:execute-chat', 'workflow:list', 'workflow:move', 'workflow:publish', 'workflow:read', 'workflow:share', 'workflow:unpublish', 'workflow:update'];
+const OWNER_WORKFLOW_SCOPES = [
+  'workflow:create',
+  'workflow:delete',
+  'workflow:execute',
+  'workflow:execute-chat',
+  'workflow:list',
+  'workflow:move',
+  'workflow:publish',
+  'workflow:read',
+  'workflow:share',
+  'workflow:unpublish',
+  'workflow:update',
+];
 
 export interface McpToolDeps {
   store: WorkflowStore;
@@ -57,7 +69,13 @@ export function registerWorkflowMcpTools(server: McpServer, d: McpToolDeps): voi
     {
       description: 'Search for workflows with optional filters. Returns a preview of each workflow.',
       inputSchema: {
-        limit: z.number().int().positive().max(MAX_RESULTS).optional().describe(`Limit the number of results (max ${MAX_RESULTS})`),
+        limit: z
+          .number()
+          .int()
+          .positive()
+          .max(MAX_RESULTS)
+          .optional()
+          .describe(`Limit the number of results (max ${MAX_RESULTS})`),
         query: z.string().optional().describe('Filter by name or description'),
         projectId: z.string().optional(),
       },
@@ -80,7 +98,13 @@ export function registerWorkflowMcpTools(server: McpServer, d: McpToolDeps): voi
           .describe('List of workflows matching the query'),
         count: z.number().int().min(0).describe('Total number of workflows that match the filters'),
       },
-      annotations: { title: 'Search Workflows', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: 'Search Workflows',
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     async ({ limit = MAX_RESULTS, query, projectId }) => {
       const q = query?.toLowerCase();
@@ -113,10 +137,25 @@ export function registerWorkflowMcpTools(server: McpServer, d: McpToolDeps): voi
       description: 'Get detailed information about a specific workflow including trigger details',
       inputSchema: { workflowId: z.string().describe('The ID of the workflow to retrieve') },
       outputSchema: {
-        workflow: z.object({ id: z.string(), name: z.string().nullable(), active: z.boolean(), nodes: z.array(nodeSchema), scopes: z.array(z.string()), canExecute: z.boolean() }).passthrough(),
+        workflow: z
+          .object({
+            id: z.string(),
+            name: z.string().nullable(),
+            active: z.boolean(),
+            nodes: z.array(nodeSchema),
+            scopes: z.array(z.string()),
+            canExecute: z.boolean(),
+          })
+          .passthrough(),
         triggerInfo: z.string(),
       },
-      annotations: { title: 'Get Workflow Details', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: 'Get Workflow Details',
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     async ({ workflowId }) => {
       const row = workflowId.length <= 64 ? await d.store.getWorkflow(workflowId) : undefined;
@@ -153,21 +192,35 @@ export function registerWorkflowMcpTools(server: McpServer, d: McpToolDeps): voi
   server.registerTool(
     'execute_workflow',
     {
-      description: 'Execute a workflow by ID. Before executing always ensure you know the input schema by first using the get_workflow_details tool and consulting workflow description',
+      description:
+        'Execute a workflow by ID. Before executing always ensure you know the input schema by first using the get_workflow_details tool and consulting workflow description',
       inputSchema: {
         workflowId: z.string().describe('The ID of the workflow to execute'),
         inputs: z
           .discriminatedUnion('type', [
             z.object({ type: z.literal('chat'), chatInput: z.string().describe('Input for chat-based workflows') }),
-            z.object({ type: z.literal('form'), formData: z.record(z.string(), z.unknown()).describe('Input data for form-based workflows') }),
+            z.object({
+              type: z.literal('form'),
+              formData: z.record(z.string(), z.unknown()).describe('Input data for form-based workflows'),
+            }),
             z.object({
               type: z.literal('webhook'),
               webhookData: z
                 .object({
-                  method: z.enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS']).optional().default('GET').describe('HTTP method (defaults to GET)'),
+                  method: z
+                    .enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'])
+                    .optional()
+                    .default('GET')
+                    .describe('HTTP method (defaults to GET)'),
                   query: z.record(z.string(), z.string()).optional().describe('Query string parameters'),
-                  body: z.record(z.string(), z.unknown()).optional().describe('Request body data (main webhook payload)'),
-                  headers: z.record(z.string(), z.string()).optional().describe('HTTP headers (e.g., authorization, content-type)'),
+                  body: z
+                    .record(z.string(), z.unknown())
+                    .optional()
+                    .describe('Request body data (main webhook payload)'),
+                  headers: z
+                    .record(z.string(), z.string())
+                    .optional()
+                    .describe('HTTP headers (e.g., authorization, content-type)'),
                 })
                 .describe('Input data for webhook-based workflows'),
             }),
@@ -175,11 +228,26 @@ export function registerWorkflowMcpTools(server: McpServer, d: McpToolDeps): voi
           .optional()
           .describe('Inputs to provide to the workflow.'),
       },
-      outputSchema: { success: z.boolean(), executionId: z.string().nullable().optional(), result: z.unknown().optional().describe('Workflow execution result data'), error: z.unknown().optional() },
-      annotations: { title: 'Execute Workflow', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+      outputSchema: {
+        success: z.boolean(),
+        executionId: z.string().nullable().optional(),
+        result: z.unknown().optional().describe('Workflow execution result data'),
+        error: z.unknown().optional(),
+      },
+      annotations: {
+        title: 'Execute Workflow',
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
     },
     async ({ workflowId, inputs }) => {
-      const output = await execute(d, workflowId, inputs).catch((err: Error) => ({ success: false, executionId: null, error: err.message }));
+      const output = await execute(d, workflowId, inputs).catch((err: Error) => ({
+        success: false,
+        executionId: null,
+        error: err.message,
+      }));
       return { structuredContent: output, content: [{ type: 'text', text: JSON.stringify(output) }] };
     },
   );
@@ -188,7 +256,15 @@ export function registerWorkflowMcpTools(server: McpServer, d: McpToolDeps): voi
 type Inputs =
   | { type: 'chat'; chatInput: string }
   | { type: 'form'; formData: Record<string, unknown> }
-  | { type: 'webhook'; webhookData: { method?: string; query?: Record<string, string>; body?: Record<string, unknown>; headers?: Record<string, string> } }
+  | {
+      type: 'webhook';
+      webhookData: {
+        method?: string;
+        query?: Record<string, string>;
+        body?: Record<string, unknown>;
+        headers?: Record<string, string>;
+      };
+    }
   | undefined;
 
 /** The items n8n pins on the trigger for a run started through MCP (its getPinDataForTrigger). */
@@ -198,22 +274,45 @@ function triggerItems(d: McpToolDeps, node: WorkflowNode, inputs: Inputs, timezo
     const w = inputs?.type === 'webhook' ? inputs.webhookData : undefined;
     return [{ json: { headers: w?.headers ?? {}, query: w?.query ?? {}, body: w?.body ?? {} } }];
   }
-  if (type === 'Chat Trigger') return inputs?.type === 'chat' ? [{ json: { sessionId: `mcp-session-${d.clock.ms()}`, action: 'sendMessage', chatInput: inputs.chatInput } }] : [{ json: {} }];
-  if (type === 'Form Trigger') return inputs?.type === 'form' ? [{ json: { submittedAt: d.clock.now().toISOString(), formMode: 'mcp', ...inputs.formData } }] : [{ json: {} }];
-  return nodeRegistry.get(node.type)?.manualItems?.({ now: d.clock.now(), timezone, baseUrl: d.baseUrl() }) ?? [{ json: {} }];
+  if (type === 'Chat Trigger')
+    return inputs?.type === 'chat'
+      ? [{ json: { sessionId: `mcp-session-${d.clock.ms()}`, action: 'sendMessage', chatInput: inputs.chatInput } }]
+      : [{ json: {} }];
+  if (type === 'Form Trigger')
+    return inputs?.type === 'form'
+      ? [{ json: { submittedAt: d.clock.now().toISOString(), formMode: 'mcp', ...inputs.formData } }]
+      : [{ json: {} }];
+  return (
+    nodeRegistry.get(node.type)?.manualItems?.({ now: d.clock.now(), timezone, baseUrl: d.baseUrl() }) ?? [{ json: {} }]
+  );
 }
 
 async function execute(d: McpToolDeps, workflowId: string, inputs: Inputs) {
   const row = workflowId.length <= 64 ? await d.store.getWorkflow(workflowId) : undefined;
   if (!row) throw new Error(`Workflow with ID '${workflowId}' does not exist`);
-  if (!settingsOf(row)?.availableInMCP) throw new Error('Workflow is not available for execution via MCP. Enable access in the workflow settings to make it available.');
+  if (!settingsOf(row)?.availableInMCP)
+    throw new Error(
+      'Workflow is not available for execution via MCP. Enable access in the workflow settings to make it available.',
+    );
   const prepared = d.cache.get(row);
   const trigger = row.active === 1 ? mcpTrigger(prepared.definition.nodes) : undefined;
-  if (!trigger) throw new Error(`Only workflows with the following trigger nodes can be executed: ${Object.values(SUPPORTED_TRIGGERS).join(', ')}.`);
+  if (!trigger)
+    throw new Error(
+      `Only workflows with the following trigger nodes can be executed: ${Object.values(SUPPORTED_TRIGGERS).join(', ')}.`,
+    );
   const timezone = String(prepared.definition.settings?.timezone ?? d.timezone);
   const mode = SUPPORTED_TRIGGERS[trigger.type] === 'Webhook Trigger' ? 'webhook' : 'trigger';
-  const { row: exec, outcome } = await d.runner.run({ prepared, mode, start: { node: trigger.name, items: triggerItems(d, trigger, inputs, timezone) } });
+  const { row: exec, outcome } = await d.runner.run({
+    prepared,
+    mode,
+    start: { node: trigger.name, items: triggerItems(d, trigger, inputs, timezone) },
+  });
   const data = parse<{ resultData?: { error?: unknown } } | null>(exec.data, null);
   const resultData = data?.resultData ?? {};
-  return { success: outcome.status !== 'error' && !resultData.error, executionId: String(exec.id), result: resultData, error: resultData.error };
+  return {
+    success: outcome.status !== 'error' && !resultData.error,
+    executionId: String(exec.id),
+    result: resultData,
+    error: resultData.error,
+  };
 }

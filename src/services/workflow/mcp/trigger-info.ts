@@ -35,24 +35,41 @@ function responseMode(node: WorkflowNode): string {
   return 'Webhook is configured to respond immediately with the message "Workflow got started."';
 }
 
-async function credentialLine(node: WorkflowNode, headerName: (node: WorkflowNode) => Promise<string | undefined>): Promise<string> {
+async function credentialLine(
+  node: WorkflowNode,
+  headerName: (node: WorkflowNode) => Promise<string | undefined>,
+): Promise<string> {
   const auth = str(node.parameters?.authentication);
-  if (auth === 'basicAuth') return '\t - Credentials: \n\t - This webhook requires basic authentication with a username and password that should be provided by the user.';
+  if (auth === 'basicAuth')
+    return '\t - Credentials: \n\t - This webhook requires basic authentication with a username and password that should be provided by the user.';
   if (auth === 'headerAuth') {
     const name = await headerName(node).catch(() => undefined);
-    if (name) return `\t - Credentials: \n\t - This webhook requires a header with name "${name}" and a value that should be provided by the user.`;
+    if (name)
+      return `\t - Credentials: \n\t - This webhook requires a header with name "${name}" and a value that should be provided by the user.`;
   }
-  if (auth === 'jwtAuth' && node.credentials?.jwtAuth) return '\t - Credentials: \n\t - This webhook requires a JWT secret that should be provided by the user.';
+  if (auth === 'jwtAuth' && node.credentials?.jwtAuth)
+    return '\t - Credentials: \n\t - This webhook requires a JWT secret that should be provided by the user.';
   return '\t - No credentials required for this webhook.';
 }
 
 function section(header: string, nodes: WorkflowNode[], lines: (n: WorkflowNode) => string[], footer = ''): string {
-  const body = nodes.map((n, i) => `\n\t\t\t\t<trigger ${i + 1}>\n${lines(n).map((l) => `\t\t\t\t${l}`).join('\n')}\n\t\t\t\t</trigger ${i + 1}>`).join('\n\n');
+  const body = nodes
+    .map(
+      (n, i) =>
+        `\n\t\t\t\t<trigger ${i + 1}>\n${lines(n)
+          .map((l) => `\t\t\t\t${l}`)
+          .join('\n')}\n\t\t\t\t</trigger ${i + 1}>`,
+    )
+    .join('\n\n');
   return header + body + footer;
 }
 
 /** The text n8n's get_workflow_details answers in `triggerInfo`. */
-export async function triggerDetails(triggers: WorkflowNode[], baseUrl: string, headerName: (node: WorkflowNode) => Promise<string | undefined>): Promise<string> {
+export async function triggerDetails(
+  triggers: WorkflowNode[],
+  baseUrl: string,
+  headerName: (node: WorkflowNode) => Promise<string | undefined>,
+): Promise<string> {
   if (!triggers.length) return 'This workflow does not have a trigger node that can be executed via MCP.';
   const of = (type: string) => triggers.filter((t) => t.type === type);
   const parts = ['This workflow has the following trigger(s):\n'];
@@ -75,13 +92,34 @@ export async function triggerDetails(triggers: WorkflowNode[], baseUrl: string, 
     );
   }
   const chats = of('@n8n/n8n-nodes-langchain.chatTrigger');
-  if (chats.length) parts.push(section('Chat trigger(s):\n\n', chats, (n) => [`\t - Node name: ${n.name}`], '\n\nUse the following input format when directly executing this workflow using any of the chat triggers: { inputs { chatInput: <CHAT_MESSAGE_HERE> } }'));
+  if (chats.length)
+    parts.push(
+      section(
+        'Chat trigger(s):\n\n',
+        chats,
+        (n) => [`\t - Node name: ${n.name}`],
+        '\n\nUse the following input format when directly executing this workflow using any of the chat triggers: { inputs { chatInput: <CHAT_MESSAGE_HERE> } }',
+      ),
+    );
   const schedules = of('n8n-nodes-base.scheduleTrigger');
-  if (schedules.length) parts.push(section('Schedule trigger(s):\n\n', schedules, (n) => [`\t - Node name: ${n.name}`], '\n\nScheduled workflows can be executed directly through MCP clients and do not require external inputs.'));
+  if (schedules.length)
+    parts.push(
+      section(
+        'Schedule trigger(s):\n\n',
+        schedules,
+        (n) => [`\t - Node name: ${n.name}`],
+        '\n\nScheduled workflows can be executed directly through MCP clients and do not require external inputs.',
+      ),
+    );
   const forms = of('n8n-nodes-base.formTrigger');
   if (forms.length)
     parts.push(
-      section('Form trigger(s):\n\n', forms, (n) => [`\t - Node name: ${n.name}`, `\t - Form fields: ${JSON.stringify(n.parameters?.formFields ?? 'N/A')}`], '\n\nUse the following input format when directly executing this workflow using any of the form triggers: { inputs { formData: Array<{ FIELD_NAME: VALUE }> } }'),
+      section(
+        'Form trigger(s):\n\n',
+        forms,
+        (n) => [`\t - Node name: ${n.name}`, `\t - Form fields: ${JSON.stringify(n.parameters?.formFields ?? 'N/A')}`],
+        '\n\nUse the following input format when directly executing this workflow using any of the form triggers: { inputs { formData: Array<{ FIELD_NAME: VALUE }> } }',
+      ),
     );
   return parts.join('\n\n');
 }

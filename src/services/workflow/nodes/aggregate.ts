@@ -16,7 +16,9 @@ export default {
     if (ctx.raw('aggregate', 'aggregateIndividualFields') === 'aggregateAllItemData') {
       const dest = await ctx.param<string>('destinationFieldName', 0, 'data');
       const include = ctx.raw<string>('include', 'allFields');
-      const fields = fieldList(await ctx.param(include === 'specifiedFields' ? 'fieldsToInclude' : 'fieldsToExclude', 0, ''));
+      const fields = fieldList(
+        await ctx.param(include === 'specifiedFields' ? 'fieldsToInclude' : 'fieldsToExclude', 0, ''),
+      );
       const list = items.map((it) => {
         if (include === 'specifiedFields') {
           const o: Record<string, unknown> = {};
@@ -47,7 +49,11 @@ export default {
       const renamed = spec.renameField && spec.outputFieldName;
       const name = renamed ? spec.outputFieldName! : noDots ? field : (splitPath(field).at(-1) ?? field);
       // Item Lists 2.0 fails on a field no item has (observed); later versions list nothing.
-      if (ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion === 2 && !items.some((it) => (noDots ? it.json[field] : readPath(it.json, field)) !== undefined)) {
+      if (
+        ctx.node.type === 'n8n-nodes-base.itemLists' &&
+        ctx.typeVersion === 2 &&
+        !items.some((it) => (noDots ? it.json[field] : readPath(it.json, field)) !== undefined)
+      ) {
         throw new NodeOperationError(`Couldn't find the field '${field}' in the input data`);
       }
       const values: unknown[] = [];

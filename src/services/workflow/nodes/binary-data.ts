@@ -8,11 +8,19 @@ import type { BinaryData } from '../binary/meta.js';
 export { toBinary, type BinaryData } from '../binary/meta.js';
 
 /** The bytes of an item's binary property; n8n's errors when it is missing. */
-export function binaryBytes(item: Item, property: string, itemIndex: number): { bytes: Buffer; entry: Partial<BinaryData> } {
+export function binaryBytes(
+  item: Item,
+  property: string,
+  itemIndex: number,
+): { bytes: Buffer; entry: Partial<BinaryData> } {
   if (!item.binary) throw new NodeOperationError('No binary data exists on item!', undefined, itemIndex);
   const entry = item.binary[property] as Partial<BinaryData> | undefined;
   if (!entry || typeof entry.data !== 'string') {
-    throw new NodeOperationError(`This operation expects the node's input data to contain a binary file '${property}', but none was found [item ${itemIndex}]`, 'Make sure that the previous node outputs a binary file', itemIndex);
+    throw new NodeOperationError(
+      `This operation expects the node's input data to contain a binary file '${property}', but none was found [item ${itemIndex}]`,
+      'Make sure that the previous node outputs a binary file',
+      itemIndex,
+    );
   }
   return { bytes: Buffer.from(entry.data, 'base64'), entry };
 }

@@ -6,13 +6,18 @@ export default {
   types: ['n8n-nodes-base.code'],
   async execute(ctx) {
     const language = ctx.raw<string>('language', 'javaScript');
-    if (language !== 'javaScript') throw new NodeOperationError(`The Code node language "${language}" is not supported here; use JavaScript`);
+    if (language !== 'javaScript')
+      throw new NodeOperationError(`The Code node language "${language}" is not supported here; use JavaScript`);
     const mode = ctx.raw<'runOnceForAllItems' | 'runOnceForEachItem'>('mode', 'runOnceForAllItems');
     const code = ctx.raw<string>('jsCode', '');
     // Under continueOnFail a failure becomes one failed item, the engine routes it (regular
     // output: just the error; error output: the input's fields and the error). Observed: per
     // item, only the failing item fails; for all items, one item with the error alone.
-    const failed = (err: unknown, json: Item['json'], item: number): Item => ({ json, error: { message: (err as Error).message }, pairedItem: { item } });
+    const failed = (err: unknown, json: Item['json'], item: number): Item => ({
+      json,
+      error: { message: (err as Error).message },
+      pairedItem: { item },
+    });
     if (mode === 'runOnceForEachItem') {
       const out = [];
       for (let i = 0; i < ctx.items.length; i++) {

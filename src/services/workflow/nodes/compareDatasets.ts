@@ -20,7 +20,14 @@ const isFalsy = (v: unknown) => v === null || v === '' || (Array.isArray(v) && v
 
 function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   return ka.length === kb.length && ka.every((k) => k in b && deepEqual((a as Json)[k], (b as Json)[k]));
@@ -91,21 +98,38 @@ export default {
     const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
     // Before 2.2 a match field that no item of a (non-empty) input has fails the node.
     if (v < 2.2) {
-      for (const [items, side, label] of [[a, 'field1', 'Input A'], [b, 'field2', 'Input B']] as const) {
-        const missing = items.length ? pairs.map((p) => p[side]).find((f) => !items.some((it) => (noDots ? Object.hasOwn(it.json, f) : readPath(it.json, f) !== undefined))) : undefined;
-        if (missing !== undefined) throw new NodeOperationError(`Field '${missing}' is not present in any of items in '${label}'`);
+      for (const [items, side, label] of [
+        [a, 'field1', 'Input A'],
+        [b, 'field2', 'Input B'],
+      ] as const) {
+        const missing = items.length
+          ? pairs
+              .map((p) => p[side])
+              .find(
+                (f) => !items.some((it) => (noDots ? Object.hasOwn(it.json, f) : readPath(it.json, f) !== undefined)),
+              )
+          : undefined;
+        if (missing !== undefined)
+          throw new NodeOperationError(`Field '${missing}' is not present in any of items in '${label}'`);
       }
     }
     // v1 reads fuzzyCompare from its options; v2 has it beside them.
     const fuzzy = Boolean(await ctx.param<boolean>(v >= 2 ? 'fuzzyCompare' : 'options.fuzzyCompare', 0, false));
-    const settings: Settings = { fuzzy, missingIsFalsy: v >= 2.1, skip: fieldList(await ctx.param('options.skipFields', 0, '')), noDots };
+    const settings: Settings = {
+      fuzzy,
+      missingIsFalsy: v >= 2.1,
+      skip: fieldList(await ctx.param('options.skipFields', 0, '')),
+      noDots,
+    };
     if (noDots) {
       const dotted = settings.skip.find((f) => f.includes('.'));
-      if (dotted) throw new NodeOperationError(`Dot notation is disabled, but field to skip comparing '${dotted}' contains dot`);
+      if (dotted)
+        throw new NodeOperationError(`Dot notation is disabled, but field to skip comparing '${dotted}' contains dot`);
     }
     const resolve = ctx.raw<string>('resolve', v >= 2.1 ? 'includeBoth' : 'preferInput2');
     const read = (json: Json, f: string) => (noDots ? json[f] : readPath(json, f));
-    const keysMatch = (x: unknown, y: unknown) => x !== undefined && y !== undefined && (fuzzy ? fuzzyEqual(x, y, false) : deepEqual(x, y));
+    const keysMatch = (x: unknown, y: unknown) =>
+      x !== undefined && y !== undefined && (fuzzy ? fuzzyEqual(x, y, false) : deepEqual(x, y));
     const [labelA, labelB] = v >= 2 ? ['inputA', 'inputB'] : ['input1', 'input2'];
 
     const onlyA: Item[] = [];
@@ -114,14 +138,19 @@ export default {
     const usedB = new Set<number>();
     for (let ia = 0; ia < a.length; ia++) {
       const itemA = a[ia]!.json;
-      const ib = b.findIndex((itemB) => pairs.every((p) => keysMatch(read(itemA, p.field1), read(itemB.json, p.field2))));
+      const ib = b.findIndex((itemB) =>
+        pairs.every((p) => keysMatch(read(itemA, p.field1), read(itemB.json, p.field2))),
+      );
       if (ib < 0) {
         onlyA.push({ json: clone(itemA), pairedItem: { item: ia, input: 0 } });
         continue;
       }
       usedB.add(ib);
       const itemB = b[ib]!.json;
-      const paired = [{ item: ia, input: 0 }, { item: ib, input: 1 }];
+      const paired = [
+        { item: ia, input: 0 },
+        { item: ib, input: 1 },
+      ];
       const strippedA = withoutSkipped(itemA, settings);
       const strippedB = withoutSkipped(itemB, settings);
       if (itemsEqual(strippedA, strippedB, settings)) {
@@ -142,13 +171,24 @@ export default {
       } else json = bothVersions(itemA, itemB, strippedA, strippedB, pairs, settings, labelA, labelB);
       different.push({ json, pairedItem: paired });
     }
-    const onlyB = b.flatMap((itemB, ib) => (usedB.has(ib) ? [] : [{ json: clone(itemB.json), pairedItem: { item: ib, input: 1 } }]));
+    const onlyB = b.flatMap((itemB, ib) =>
+      usedB.has(ib) ? [] : [{ json: clone(itemB.json), pairedItem: { item: ib, input: 1 } }],
+    );
     return [onlyA, same, different, onlyB];
   },
 } satisfies NodeType;
 
 /** "Include both versions": the key values, the fields both share, those that differ, and the skipped parts that differ. */
-function bothVersions(itemA: Json, itemB: Json, strippedA: Json, strippedB: Json, pairs: Array<{ field1: string }>, s: Settings, labelA: string, labelB: string): Json {
+function bothVersions(
+  itemA: Json,
+  itemB: Json,
+  strippedA: Json,
+  strippedB: Json,
+  pairs: Array<{ field1: string }>,
+  s: Settings,
+  labelA: string,
+  labelB: string,
+): Json {
   const keys: Json = {};
   for (const p of pairs) keys[p.field1] = clone(s.noDots ? itemA[p.field1] : readPath(itemA, p.field1));
   const sameFields: Json = {};
@@ -156,9 +196,13 @@ function bothVersions(itemA: Json, itemB: Json, strippedA: Json, strippedB: Json
   for (const k of new Set([...Object.keys(itemA), ...Object.keys(itemB)])) {
     // Fields compare as they are (a field with a skipped part differs if that part does); a
     // wholly skipped field that differs is left out.
-    const equal = k in itemA && k in itemB ? valuesEqual(itemA[k], itemB[k], s) : s.fuzzy && s.missingIsFalsy && valuesEqual(itemA[k], itemB[k], s);
+    const equal =
+      k in itemA && k in itemB
+        ? valuesEqual(itemA[k], itemB[k], s)
+        : s.fuzzy && s.missingIsFalsy && valuesEqual(itemA[k], itemB[k], s);
     if (equal) sameFields[k] = clone(itemA[k]);
-    else if (!s.skip.includes(k)) diff[k] = { [labelA]: clone(strippedA[k]) ?? null, [labelB]: clone(strippedB[k]) ?? null };
+    else if (!s.skip.includes(k))
+      diff[k] = { [labelA]: clone(strippedA[k]) ?? null, [labelB]: clone(strippedB[k]) ?? null };
   }
   const json: Json = { keys, same: sameFields, different: diff };
   const skipped: Json = {};

@@ -13,9 +13,22 @@ import { readPath } from './util.js';
 
 const SHEET_MIME: Record<string, string> = { csv: 'text/csv', html: 'text/html', rtf: 'application/rtf' };
 
-type Options = { fileName?: string; delimiter?: string; headerRow?: boolean; format?: boolean; mimeType?: string; encoding?: string; addBOM?: boolean };
+type Options = {
+  fileName?: string;
+  delimiter?: string;
+  headerRow?: boolean;
+  format?: boolean;
+  mimeType?: string;
+  encoding?: string;
+  addBOM?: boolean;
+};
 
-function fileItem(ctx: NodeContext, bytes: Buffer, meta: { fileName?: string; mimeType?: string }, pairedItem: Item['pairedItem']): Item {
+function fileItem(
+  ctx: NodeContext,
+  bytes: Buffer,
+  meta: { fileName?: string; mimeType?: string },
+  pairedItem: Item['pairedItem'],
+): Item {
   const property = ctx.raw<string>('binaryPropertyName', 'data');
   return { json: {}, binary: { [property]: toBinary(bytes, meta) }, pairedItem };
 }
@@ -36,8 +49,20 @@ async function eventFile(ctx: NodeContext, i: number): Promise<Item> {
     return d;
   };
   const fields = (await ctx.param<Record<string, unknown>>('additionalFields', i, {})) ?? {};
-  const text = writeEvent({ title: await ctx.param('title', i, undefined), start: await when('start'), end: await when('end'), allDay: await ctx.param<boolean>('allDay', i, false), now: ctx.now(), fields });
-  return fileItem(ctx, Buffer.from(text), { fileName: String(fields.fileName ?? 'event.ics'), mimeType: 'text/calendar' }, { item: i });
+  const text = writeEvent({
+    title: await ctx.param('title', i, undefined),
+    start: await when('start'),
+    end: await when('end'),
+    allDay: await ctx.param<boolean>('allDay', i, false),
+    now: ctx.now(),
+    fields,
+  });
+  return fileItem(
+    ctx,
+    Buffer.from(text),
+    { fileName: String(fields.fileName ?? 'event.ics'), mimeType: 'text/calendar' },
+    { item: i },
+  );
 }
 
 export default {
@@ -49,8 +74,22 @@ export default {
     if (operation === 'csv' || operation === 'html' || operation === 'rtf') {
       const sheet = toSheet(ctx.items.map((it) => it.json));
       const headerRow = options.headerRow !== false;
-      const text = operation === 'csv' ? writeCsv(sheet, options.delimiter || ',', headerRow) : operation === 'html' ? writeHtml(sheet) : writeRtf(sheet);
-      return [[fileItem(ctx, Buffer.from(text), { fileName: options.fileName || `File.${operation}`, mimeType: SHEET_MIME[operation] }, all)]];
+      const text =
+        operation === 'csv'
+          ? writeCsv(sheet, options.delimiter || ',', headerRow)
+          : operation === 'html'
+            ? writeHtml(sheet)
+            : writeRtf(sheet);
+      return [
+        [
+          fileItem(
+            ctx,
+            Buffer.from(text),
+            { fileName: options.fileName || `File.${operation}`, mimeType: SHEET_MIME[operation] },
+            all,
+          ),
+        ],
+      ];
     }
     if (operation === 'toJson') {
       const json = (v: unknown, o: Options) => encode(o.format ? JSON.stringify(v, null, 2) : JSON.stringify(v), o);
@@ -58,11 +97,30 @@ export default {
         const out: Item[] = [];
         for (let i = 0; i < ctx.items.length; i++) {
           const o = ((await ctx.param<Options>('options', i, {})) ?? {}) as Options;
-          out.push(fileItem(ctx, json(ctx.items[i]!.json, o), { fileName: o.fileName || 'file.json', mimeType: 'application/json' }, { item: i }));
+          out.push(
+            fileItem(
+              ctx,
+              json(ctx.items[i]!.json, o),
+              { fileName: o.fileName || 'file.json', mimeType: 'application/json' },
+              { item: i },
+            ),
+          );
         }
         return [out];
       }
-      return [[fileItem(ctx, json(ctx.items.map((it) => it.json), options), { fileName: options.fileName || 'file.json', mimeType: 'application/json' }, all)]];
+      return [
+        [
+          fileItem(
+            ctx,
+            json(
+              ctx.items.map((it) => it.json),
+              options,
+            ),
+            { fileName: options.fileName || 'file.json', mimeType: 'application/json' },
+            all,
+          ),
+        ],
+      ];
     }
     if (operation === 'toText' || operation === 'toBinary') {
       const out: Item[] = [];
@@ -70,10 +128,22 @@ export default {
         const field = await ctx.param<string>('sourceProperty', i, '');
         const o = ((await ctx.param<Options>('options', i, {})) ?? {}) as Options;
         const value = readPath(ctx.items[i]!.json, field);
-        if (value === undefined) throw new NodeOperationError(`The JSON property '${field}' does not exist on item ${i}`, undefined, i);
+        if (value === undefined)
+          throw new NodeOperationError(`The JSON property '${field}' does not exist on item ${i}`, undefined, i);
         const text = typeof value === 'string' ? value : JSON.stringify(value);
-        if (operation === 'toText') out.push(fileItem(ctx, encode(text, o), { fileName: o.fileName || 'file.txt', mimeType: 'text/plain' }, { item: i }));
-        else out.push(fileItem(ctx, Buffer.from(text, 'base64'), { fileName: o.fileName || 'file', mimeType: o.mimeType }, { item: i }));
+        if (operation === 'toText')
+          out.push(
+            fileItem(ctx, encode(text, o), { fileName: o.fileName || 'file.txt', mimeType: 'text/plain' }, { item: i }),
+          );
+        else
+          out.push(
+            fileItem(
+              ctx,
+              Buffer.from(text, 'base64'),
+              { fileName: o.fileName || 'file', mimeType: o.mimeType },
+              { item: i },
+            ),
+          );
       }
       return [out];
     }
@@ -82,6 +152,8 @@ export default {
       for (let i = 0; i < ctx.items.length; i++) out.push(await eventFile(ctx, i));
       return [out];
     }
-    throw new NodeOperationError(`The operation "${operation}" of Convert to File is not supported here (spreadsheet formats xlsx, xls and ods are not available)`);
+    throw new NodeOperationError(
+      `The operation "${operation}" of Convert to File is not supported here (spreadsheet formats xlsx, xls and ods are not available)`,
+    );
   },
 } satisfies NodeType;

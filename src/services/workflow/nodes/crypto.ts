@@ -5,7 +5,17 @@ import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { clone, writePath } from './util.js';
 
-const ALGORITHMS: Record<string, string> = { MD5: 'md5', SHA256: 'sha256', SHA384: 'sha384', SHA512: 'sha512', SHA1: 'sha1', SHA3: 'sha3-512', 'SHA3-256': 'sha3-256', 'SHA3-384': 'sha3-384', 'SHA3-512': 'sha3-512' };
+const ALGORITHMS: Record<string, string> = {
+  MD5: 'md5',
+  SHA256: 'sha256',
+  SHA384: 'sha384',
+  SHA512: 'sha512',
+  SHA1: 'sha1',
+  SHA3: 'sha3-512',
+  'SHA3-256': 'sha3-256',
+  'SHA3-384': 'sha3-384',
+  'SHA3-512': 'sha3-512',
+};
 
 function algorithm(type: string): string {
   const a = ALGORITHMS[type];
@@ -33,16 +43,24 @@ export default {
       const property = await ctx.param<string>('dataPropertyName', i, 'data');
       let result: string;
       if (action === 'generate') result = await generate(ctx, i);
-      else if (action === 'sign') throw new NodeOperationError('Signing needs a private key credential, which this server does not store', undefined, i);
+      else if (action === 'sign')
+        throw new NodeOperationError(
+          'Signing needs a private key credential, which this server does not store',
+          undefined,
+          i,
+        );
       else {
         const type = await ctx.param<string>('type', i, 'MD5');
         // Handed to Node's crypto as is: a value that is no string fails with its TypeError, as in n8n.
         const value = (await ctx.param('value', i, undefined)) as string;
         const encoding = (await ctx.param<string>('encoding', i, 'hex')) as 'hex' | 'base64';
         try {
-          result = action === 'hmac'
-            ? createHmac(algorithm(type), String(await ctx.param('secret', i, ''))).update(value).digest(encoding)
-            : createHash(algorithm(type)).update(value).digest(encoding);
+          result =
+            action === 'hmac'
+              ? createHmac(algorithm(type), String(await ctx.param('secret', i, '')))
+                  .update(value)
+                  .digest(encoding)
+              : createHash(algorithm(type)).update(value).digest(encoding);
         } catch (e) {
           throw new NodeOperationError((e as Error).message, undefined, i);
         }

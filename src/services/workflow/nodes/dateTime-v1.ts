@@ -9,8 +9,28 @@ import { clone, writePath } from './util.js';
 
 const TOKEN = /\[[^\]]*\]|Do|YYYY|YY|MMMM|MMM|MM|M|DD|D|dddd|ddd|HH|H|hh|h|mm|m|ss|s|SSS|A|a|ZZ|Z|X|x|./g;
 const LUXON: Record<string, string> = {
-  YYYY: 'yyyy', YY: 'yy', MMMM: 'MMMM', MMM: 'MMM', MM: 'MM', M: 'M', DD: 'dd', D: 'd', dddd: 'cccc', ddd: 'ccc',
-  HH: 'HH', H: 'H', hh: 'hh', h: 'h', mm: 'mm', m: 'm', ss: 'ss', s: 's', SSS: 'SSS', A: 'a', Z: 'ZZ', ZZ: 'ZZZ',
+  YYYY: 'yyyy',
+  YY: 'yy',
+  MMMM: 'MMMM',
+  MMM: 'MMM',
+  MM: 'MM',
+  M: 'M',
+  DD: 'dd',
+  D: 'd',
+  dddd: 'cccc',
+  ddd: 'ccc',
+  HH: 'HH',
+  H: 'H',
+  hh: 'hh',
+  h: 'h',
+  mm: 'mm',
+  m: 'm',
+  ss: 'ss',
+  s: 's',
+  SSS: 'SSS',
+  A: 'a',
+  Z: 'ZZ',
+  ZZ: 'ZZZ',
 };
 
 function ordinal(n: number): string {
@@ -21,20 +41,24 @@ function ordinal(n: number): string {
 
 /** Formats with moment.js tokens. */
 function formatMoment(d: DateTime, format: string): string {
-  return (format.match(TOKEN) ?? []).map((t) => {
-    if (t.startsWith('[')) return t.slice(1, -1);
-    if (t === 'Do') return ordinal(d.day);
-    if (t === 'a') return d.toFormat('a').toLowerCase();
-    if (t === 'X') return String(Math.floor(d.toSeconds()));
-    if (t === 'x') return String(d.toMillis());
-    const luxon = LUXON[t];
-    return luxon ? d.toFormat(luxon) : t;
-  }).join('');
+  return (format.match(TOKEN) ?? [])
+    .map((t) => {
+      if (t.startsWith('[')) return t.slice(1, -1);
+      if (t === 'Do') return ordinal(d.day);
+      if (t === 'a') return d.toFormat('a').toLowerCase();
+      if (t === 'X') return String(Math.floor(d.toSeconds()));
+      if (t === 'x') return String(d.toMillis());
+      const luxon = LUXON[t];
+      return luxon ? d.toFormat(luxon) : t;
+    })
+    .join('');
 }
 
 /** A moment.js parse format as a Luxon one (the common tokens). */
 function luxonFormat(format: string): string {
-  return (format.match(TOKEN) ?? []).map((t) => (t.startsWith('[') ? `'${t.slice(1, -1)}'` : t === 'Do' ? 'd' : LUXON[t] ?? t)).join('');
+  return (format.match(TOKEN) ?? [])
+    .map((t) => (t.startsWith('[') ? `'${t.slice(1, -1)}'` : t === 'Do' ? 'd' : (LUXON[t] ?? t)))
+    .join('');
 }
 
 /** A number, or text that reads as one ("1682918315", " 42 ", "1e3"): the format action's timestamps. */
@@ -51,7 +75,8 @@ function asTimestamp(value: unknown): number | undefined {
  */
 function parse(value: unknown, fromFormat: string | undefined, zone: string, unrecognized: string): DateTime {
   let d: DateTime;
-  if (value === null || typeof value === 'number' || typeof value === 'boolean') d = DateTime.fromMillis(Number(value), { zone });
+  if (value === null || typeof value === 'number' || typeof value === 'boolean')
+    d = DateTime.fromMillis(Number(value), { zone });
   else if (fromFormat) d = DateTime.fromFormat(String(value), luxonFormat(fromFormat), { zone });
   else {
     const s = String(value);
@@ -71,7 +96,8 @@ function parse(value: unknown, fromFormat: string | undefined, zone: string, unr
 function parseForFormat(value: unknown, fromFormat: string | undefined, zone: string, unrecognized: string): DateTime {
   const n = asTimestamp(value === null || typeof value === 'boolean' ? Number(value) : value);
   if (n === undefined) return parse(value, fromFormat, zone, unrecognized);
-  const d = String(Math.trunc(n)).length < 12 ? DateTime.fromMillis(n * 1000, { zone }) : DateTime.fromMillis(n, { zone });
+  const d =
+    String(Math.trunc(n)).length < 12 ? DateTime.fromMillis(n * 1000, { zone }) : DateTime.fromMillis(n, { zone });
   if (!d.isValid) throw new NodeOperationError(unrecognized);
   return d;
 }
@@ -94,7 +120,12 @@ export async function executeV1(ctx: NodeContext): Promise<Item[][]> {
 }
 
 /** One item's result; undefined when n8n drops the item (nothing to format). */
-async function formatOrCalculate(ctx: NodeContext, action: string, workflowZone: string, i: number): Promise<Item | undefined> {
+async function formatOrCalculate(
+  ctx: NodeContext,
+  action: string,
+  workflowZone: string,
+  i: number,
+): Promise<Item | undefined> {
   const item = ctx.items[i]!;
   const value = await ctx.param('value', i, undefined);
   const property = await ctx.param<string>('dataPropertyName', i, 'data');
@@ -104,14 +135,26 @@ async function formatOrCalculate(ctx: NodeContext, action: string, workflowZone:
     const unrecognized = 'Unrecognized date input. Please specify a format in the "From Format" field.';
     if (value === undefined) throw new NodeOperationError(unrecognized, undefined, i);
     const d = parse(value, options.fromFormat, workflowZone, unrecognized);
-    const amount = Number(await ctx.param('duration', i, 0)) * ((await ctx.param('operation', i, 'add')) === 'subtract' ? -1 : 1);
+    const amount =
+      Number(await ctx.param('duration', i, 0)) * ((await ctx.param('operation', i, 'add')) === 'subtract' ? -1 : 1);
     const unit = String(await ctx.param('timeUnit', i, 'days')).replace(/s$/, '') as keyof DurationLikeObject;
-    result = d.plus({ [unit]: amount }).toUTC().toISO()!;
+    result = d
+      .plus({ [unit]: amount })
+      .toUTC()
+      .toISO()!;
   } else {
     if (value === undefined) return undefined; // n8n drops the item
     const fromZone = options.fromTimezone || workflowZone;
-    const d = parseForFormat(value, options.fromFormat, fromZone, 'The date input format could not be recognized. Please set the "From Format" field');
-    const target = options.toTimezone || options.fromTimezone ? d.setZone(options.toTimezone || workflowZone) : d.setZone(workflowZone);
+    const d = parseForFormat(
+      value,
+      options.fromFormat,
+      fromZone,
+      'The date input format could not be recognized. Please set the "From Format" field',
+    );
+    const target =
+      options.toTimezone || options.fromTimezone
+        ? d.setZone(options.toTimezone || workflowZone)
+        : d.setZone(workflowZone);
     result = formatMoment(target, await ctx.param<string>('toFormat', i, 'MM/DD/YYYY'));
   }
   const json = clone(item.json);

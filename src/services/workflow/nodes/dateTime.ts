@@ -7,7 +7,11 @@ import { clone, writePath } from './util.js';
 import { executeV1 } from './dateTime-v1.js';
 
 const PRESETS: Record<string, string> = {
-  'MM/dd/yyyy': 'MM/dd/yyyy', 'yyyy/MM/dd': 'yyyy/MM/dd', 'MMMM dd yyyy': 'MMMM dd yyyy', 'MM-dd-yyyy': 'MM-dd-yyyy', 'yyyy-MM-dd': 'yyyy-MM-dd',
+  'MM/dd/yyyy': 'MM/dd/yyyy',
+  'yyyy/MM/dd': 'yyyy/MM/dd',
+  'MMMM dd yyyy': 'MMMM dd yyyy',
+  'MM-dd-yyyy': 'MM-dd-yyyy',
+  'yyyy-MM-dd': 'yyyy-MM-dd',
 };
 
 /**
@@ -26,7 +30,9 @@ function toDate(v: unknown, zone: string): DateTime {
     d = DateTime.fromMillis(Math.abs(n) > 1e11 ? n : n * 1000, { zone });
   } else {
     const s = String(v);
-    d = /^\s*T?\d{1,2}:\d{2}/.test(s) ? DateTime.invalid('a time without a date') : DateTime.fromISO(s, { setZone: true, zone });
+    d = /^\s*T?\d{1,2}:\d{2}/.test(s)
+      ? DateTime.invalid('a time without a date')
+      : DateTime.fromISO(s, { setZone: true, zone });
     if (!d.isValid) d = DateTime.fromJSDate(new Date(s), { zone });
   }
   if (!d.isValid) throw new NodeOperationError('Invalid date format');
@@ -34,7 +40,13 @@ function toDate(v: unknown, zone: string): DateTime {
 }
 
 /** An absent date: n8n gives no value (format), null (add, subtract, round) or now (extract, difference). */
-async function dateParam(ctx: NodeContext, name: string, i: number, zone: string, absent: 'none' | 'now'): Promise<DateTime | undefined> {
+async function dateParam(
+  ctx: NodeContext,
+  name: string,
+  i: number,
+  zone: string,
+  absent: 'none' | 'now',
+): Promise<DateTime | undefined> {
   const v = await ctx.param(name, i, undefined);
   if (v === undefined) return absent === 'now' ? DateTime.fromJSDate(ctx.now()).setZone(zone) : undefined;
   return toDate(v, zone);
@@ -46,7 +58,10 @@ async function run(ctx: NodeContext, i: number, zone: string): Promise<{ field: 
   switch (op) {
     case 'getCurrentDate': {
       const now = DateTime.fromJSDate(ctx.now()).setZone(zone);
-      return { field: await ctx.param('outputFieldName', i, 'currentDate'), value: (await ctx.param('includeTime', i, true) ? now : now.startOf('day')).toISO() };
+      return {
+        field: await ctx.param('outputFieldName', i, 'currentDate'),
+        value: ((await ctx.param('includeTime', i, true)) ? now : now.startOf('day')).toISO(),
+      };
     }
     case 'addToDate':
     case 'subtractFromDate': {
@@ -55,7 +70,13 @@ async function run(ctx: NodeContext, i: number, zone: string): Promise<{ field: 
       if (!d) return { field, value: null };
       const amount = Number(await ctx.param('duration', i, 0)) * (op === 'addToDate' ? 1 : -1);
       const u = unit(await ctx.param<string>('timeUnit', i, 'days'));
-      return { field, value: d.setZone(zone).plus({ [u]: amount }).toISO() };
+      return {
+        field,
+        value: d
+          .setZone(zone)
+          .plus({ [u]: amount })
+          .toISO(),
+      };
     }
     case 'formatDate': {
       const field = await ctx.param<string>('outputFieldName', i, 'formattedDate');
@@ -66,7 +87,8 @@ async function run(ctx: NodeContext, i: number, zone: string): Promise<{ field: 
       const d = await dateParam(ctx, 'date', i, String(ctx.workflow.settings?.timezone || 'UTC'), 'none');
       if (!d) return { field, value: undefined };
       const format = await ctx.param<string>('format', i, 'MM/dd/yyyy');
-      const pattern = format === 'custom' ? await ctx.param<string>('customFormat', i, 'yyyy-MM-dd') : PRESETS[format] ?? format;
+      const pattern =
+        format === 'custom' ? await ctx.param<string>('customFormat', i, 'yyyy-MM-dd') : (PRESETS[format] ?? format);
       return { field, value: d.toFormat(pattern) };
     }
     case 'roundDate': {
@@ -75,7 +97,8 @@ async function run(ctx: NodeContext, i: number, zone: string): Promise<{ field: 
       if (!found) return { field, value: null };
       const d = found.setZone(zone);
       const to = unit(await ctx.param<string>('toNearest', i, 'day')) as 'day';
-      const rounded = await ctx.param('mode', i, 'roundDown') === 'roundUp' ? d.endOf(to).plus({ milliseconds: 1 }) : d.startOf(to);
+      const rounded =
+        (await ctx.param('mode', i, 'roundDown')) === 'roundUp' ? d.endOf(to).plus({ milliseconds: 1 }) : d.startOf(to);
       return { field, value: rounded.toISO() };
     }
     case 'getTimeBetweenDates': {
@@ -90,7 +113,15 @@ async function run(ctx: NodeContext, i: number, zone: string): Promise<{ field: 
     case 'extractDate': {
       const d = (await dateParam(ctx, 'date', i, zone, 'now'))!.setZone(zone);
       const part = await ctx.param<string>('part', i, 'month');
-      const parts: Record<string, number> = { year: d.year, month: d.month, week: d.weekNumber, day: d.day, hour: d.hour, minute: d.minute, second: d.second };
+      const parts: Record<string, number> = {
+        year: d.year,
+        month: d.month,
+        week: d.weekNumber,
+        day: d.day,
+        hour: d.hour,
+        minute: d.minute,
+        second: d.second,
+      };
       if (!(part in parts)) throw new NodeOperationError(`Part "${part}" is not supported`);
       return { field: await ctx.param('outputFieldName', i, 'datePart'), value: parts[part] };
     }

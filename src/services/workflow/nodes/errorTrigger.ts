@@ -7,7 +7,14 @@ function exampleError(baseUrl: string): Item {
   const id = 231;
   return {
     json: {
-      execution: { id, url: `${baseUrl}/execution/workflow/1/${id}`, retryOf: '34', error: { message: 'Example Error Message', stack: 'Stacktrace' }, lastNodeExecuted: 'Node With Error', mode: 'manual' },
+      execution: {
+        id,
+        url: `${baseUrl}/execution/workflow/1/${id}`,
+        retryOf: '34',
+        error: { message: 'Example Error Message', stack: 'Stacktrace' },
+        lastNodeExecuted: 'Node With Error',
+        mode: 'manual',
+      },
       workflow: { id: '1', name: 'Example Workflow' },
     },
   };

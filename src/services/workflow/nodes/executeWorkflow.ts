@@ -20,14 +20,18 @@ export default {
           throw new NodeOperationError('The workflow JSON in the node is not valid JSON');
         }
       }
-      if (!definition || typeof definition !== 'object' || Array.isArray(definition)) throw new NodeOperationError('The workflow JSON in the node is not a workflow');
+      if (!definition || typeof definition !== 'object' || Array.isArray(definition))
+        throw new NodeOperationError('The workflow JSON in the node is not a workflow');
       run = (items) => ctx.services.runInlineWorkflow(definition as Record<string, unknown>, items, parent);
     } else if (source === 'database') {
       const ref = await ctx.param<unknown>('workflowId', 0, '');
-      const id = String(ref && typeof ref === 'object' ? (ref as { value?: unknown }).value ?? '' : ref).trim();
+      const id = String(ref && typeof ref === 'object' ? ((ref as { value?: unknown }).value ?? '') : ref).trim();
       if (!id) throw new NodeOperationError('No workflow ID given');
       run = (items) => ctx.services.runSubWorkflow(id, items, parent);
-    } else throw new NodeOperationError(`Execute Workflow source "${source}" is not supported; use a stored workflow or JSON in the node`);
+    } else
+      throw new NodeOperationError(
+        `Execute Workflow source "${source}" is not supported; use a stored workflow or JSON in the node`,
+      );
     if (ctx.raw('mode', 'once') === 'each') {
       const out: Item[] = [];
       for (let i = 0; i < ctx.items.length; i++) {

@@ -12,8 +12,10 @@ function saveCustomData(custom: Record<string, string>, pairs: Record<string, un
   for (const [key, value] of Object.entries(pairs)) {
     if (!(key in custom) && Object.keys(custom).length >= 10) continue;
     let refusal: string | undefined;
-    if (key.replace(/[A-Za-z0-9_]/g, '').length !== 0) refusal = `Custom date key can only contain characters "A-Za-z0-9_" (key "${key}")`;
-    else if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'bigint') refusal = `Custom data values must be a string (key "${key}")`;
+    if (key.replace(/[A-Za-z0-9_]/g, '').length !== 0)
+      refusal = `Custom date key can only contain characters "A-Za-z0-9_" (key "${key}")`;
+    else if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'bigint')
+      refusal = `Custom data values must be a string (key "${key}")`;
     if (refusal) {
       first ??= refusal;
       continue;
@@ -33,7 +35,11 @@ export default {
       if (!custom) break;
       // The pairs as one object (a later key wins); v1.1 saves an empty value as '', v1 as it is.
       const pairs: Record<string, unknown> = {};
-      for (const { key, value } of (await ctx.param<Array<{ key?: unknown; value?: unknown }>>('dataToSave.values', i, [])) ?? []) {
+      for (const { key, value } of (await ctx.param<Array<{ key?: unknown; value?: unknown }>>(
+        'dataToSave.values',
+        i,
+        [],
+      )) ?? []) {
         pairs[String(key)] = value ? value : ctx.typeVersion >= 1.1 ? '' : value;
       }
       const error = saveCustomData(custom, pairs);

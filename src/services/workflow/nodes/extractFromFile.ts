@@ -50,7 +50,8 @@ export default {
         continue;
       }
       if (operation === 'text') out.push({ json: { [key]: decode(bytes, options.encoding) }, pairedItem: paired });
-      else if (operation === 'binaryToPropery') out.push({ json: { [key]: bytes.toString('base64') }, pairedItem: paired });
+      else if (operation === 'binaryToPropery')
+        out.push({ json: { [key]: bytes.toString('base64') }, pairedItem: paired });
       else if (operation === 'fromJson') {
         let parsed: unknown;
         try {
@@ -59,8 +60,14 @@ export default {
           throw new NodeOperationError(`The file is not valid JSON: ${(err as Error).message}`, undefined, i);
         }
         out.push({ json: { [key]: parsed }, pairedItem: paired });
-      } else if (operation === 'fromIcs') out.push({ json: { [key]: readCalendar(decode(bytes, options.encoding)) }, pairedItem: paired });
-      else throw new NodeOperationError(`The operation "${operation}" of Extract from File is not supported here (spreadsheet formats xlsx, xls and ods and PDF are not available)`, undefined, i);
+      } else if (operation === 'fromIcs')
+        out.push({ json: { [key]: readCalendar(decode(bytes, options.encoding)) }, pairedItem: paired });
+      else
+        throw new NodeOperationError(
+          `The operation "${operation}" of Extract from File is not supported here (spreadsheet formats xlsx, xls and ods and PDF are not available)`,
+          undefined,
+          i,
+        );
     }
     return [out];
   },

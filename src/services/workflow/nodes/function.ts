@@ -8,6 +8,13 @@ const DEFAULT_CODE = 'for (const item of items) {\n  item.json.myNewField = 1;\n
 export default {
   types: ['n8n-nodes-base.function'],
   async execute(ctx) {
-    return [await ctx.expressions.runFunction({ code: ctx.raw<string>('functionCode', DEFAULT_CODE), perItem: false, data: ctx.expressionData(0), signal: ctx.signal })];
+    return [
+      await ctx.expressions.runFunction({
+        code: ctx.raw<string>('functionCode', DEFAULT_CODE),
+        perItem: false,
+        data: ctx.expressionData(0),
+        signal: ctx.signal,
+      }),
+    ];
   },
 } satisfies NodeType;

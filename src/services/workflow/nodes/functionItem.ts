@@ -12,7 +12,12 @@ export default {
     const code = ctx.raw<string>('functionCode', DEFAULT_CODE);
     const out: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {
-      const items = await ctx.expressions.runFunction({ code, perItem: true, data: ctx.expressionData(i), signal: ctx.signal });
+      const items = await ctx.expressions.runFunction({
+        code,
+        perItem: true,
+        data: ctx.expressionData(i),
+        signal: ctx.signal,
+      });
       for (const it of items) out.push({ ...it, pairedItem: { item: i } });
     }
     return [out];

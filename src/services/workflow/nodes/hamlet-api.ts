@@ -16,11 +16,19 @@ export async function callService(ctx: NodeContext, call: ServiceCall): Promise<
   const upper = call.service.toUpperCase();
   // A URL from the workflow is user input and goes through the SSRF guard; the operator's own
   // configuration (HAMLET_<SERVICE>_URL, the configured port) may name this machine.
-  const fromNode = String(await ctx.param('baseUrl', call.itemIndex, '') ?? '');
+  const fromNode = String((await ctx.param('baseUrl', call.itemIndex, '')) ?? '');
   const base = (fromNode || ctx.services.serviceUrl(call.service) || '').replace(/\/$/, '');
-  if (!base) throw new NodeOperationError(`No URL for the ${call.service} service: set the node's Base URL or HAMLET_${upper}_URL`);
-  const key = String(await ctx.param('apiKey', call.itemIndex, '') || ctx.services.env[`HAMLET_${upper}_API_KEY`] || '');
-  if (!key) throw new NodeOperationError(`No API key for the ${call.service} service: set the node's API Key or HAMLET_${upper}_API_KEY`);
+  if (!base)
+    throw new NodeOperationError(
+      `No URL for the ${call.service} service: set the node's Base URL or HAMLET_${upper}_URL`,
+    );
+  const key = String(
+    (await ctx.param('apiKey', call.itemIndex, '')) || ctx.services.env[`HAMLET_${upper}_API_KEY`] || '',
+  );
+  if (!key)
+    throw new NodeOperationError(
+      `No API key for the ${call.service} service: set the node's API Key or HAMLET_${upper}_API_KEY`,
+    );
   const send = fromNode ? ctx.services.fetch : ctx.services.fetchTrusted;
   const res = await send(base + call.path, {
     method: call.method,
@@ -36,8 +44,13 @@ export async function callService(ctx: NodeContext, call: ServiceCall): Promise<
   }
   if (!res.ok) {
     const b = body as { message?: string; error?: string | { message?: string } };
-    const message = typeof b?.error === 'object' ? b.error?.message : (b?.error ?? b?.message ?? (typeof body === 'string' ? body : ''));
-    throw new NodeOperationError(`The ${call.service} service answered ${res.status}: ${String(message).slice(0, 300)}`);
+    const message =
+      typeof b?.error === 'object'
+        ? b.error?.message
+        : (b?.error ?? b?.message ?? (typeof body === 'string' ? body : ''));
+    throw new NodeOperationError(
+      `The ${call.service} service answered ${res.status}: ${String(message).slice(0, 300)}`,
+    );
   }
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { data: body };
 }

@@ -9,7 +9,9 @@ export default {
   topic: COMMUNITY_POST_CREATED,
   fromEvent(payload, node) {
     const post = (payload ?? {}) as Record<string, unknown>;
-    const want = String((node.parameters as { community?: string } | undefined)?.community ?? '').trim().toLowerCase();
+    const want = String((node.parameters as { community?: string } | undefined)?.community ?? '')
+      .trim()
+      .toLowerCase();
     if (want) {
       const sub = (post.community ?? post.submolt) as { name?: string } | string | undefined;
       const name = typeof sub === 'string' ? sub : sub?.name;

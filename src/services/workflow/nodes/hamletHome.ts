@@ -8,7 +8,8 @@ export default {
     perItem(ctx, async (i) => {
       const domain = String(await ctx.param('domain', i, '')).trim();
       const service = String(await ctx.param('service', i, '')).trim();
-      if (!/^[a-z_]+$/.test(domain) || !/^[a-z0-9_]+$/.test(service)) throw new NodeOperationError('Domain and service are required, e.g. light and turn_on');
+      if (!/^[a-z_]+$/.test(domain) || !/^[a-z0-9_]+$/.test(service))
+        throw new NodeOperationError('Domain and service are required, e.g. light and turn_on');
       let data = await ctx.param<unknown>('data', i, {});
       if (typeof data === 'string') {
         try {
@@ -20,7 +21,13 @@ export default {
       const body = { ...(data as Record<string, unknown>) };
       const entity = await ctx.param<string>('entityId', i, '');
       if (entity) body.entity_id = entity;
-      const changed = await callService(ctx, { service: 'home', method: 'POST', path: `/api/services/${domain}/${service}`, body, itemIndex: i });
+      const changed = await callService(ctx, {
+        service: 'home',
+        method: 'POST',
+        path: `/api/services/${domain}/${service}`,
+        body,
+        itemIndex: i,
+      });
       return Array.isArray(changed.data) ? { changed: changed.data } : changed;
     }),
 } satisfies NodeType;

@@ -8,7 +8,8 @@ export default {
   trigger: 'webhook',
   webhookMethod: 'POST',
   fromWebhook(item, node) {
-    const body = item.json.body as { event_type?: string; event_id?: string; message?: Record<string, unknown> } | undefined;
+    const body = item.json.body as
+      { event_type?: string; event_id?: string; message?: Record<string, unknown> } | undefined;
     const wanted = String((node.parameters as { event?: string } | undefined)?.event ?? 'message.received');
     if (!body?.message || body.event_type !== wanted) return [];
     return [{ json: { ...body.message, event_type: body.event_type, event_id: body.event_id } }];

@@ -6,11 +6,13 @@
 import type { NodeContext } from '../engine/node-type.js';
 
 const TABLE_STYLE = "style='border-spacing:0; font-family:helvetica,arial,sans-serif'";
-const HEADER_STYLE = "style='margin:0; padding:7px 20px 7px 0px; border-bottom:1px solid #eee; text-align:left; color:#888; font-weight:normal'";
+const HEADER_STYLE =
+  "style='margin:0; padding:7px 20px 7px 0px; border-bottom:1px solid #eee; text-align:left; color:#888; font-weight:normal'";
 const CELL_STYLE = "style='margin:0; padding:7px 20px 7px 0px; border-bottom:1px solid #eee'";
 
 function cell(value: unknown): string {
-  if (typeof value === 'boolean') return value ? '<input type="checkbox" checked="checked"/>' : '<input type="checkbox" />';
+  if (typeof value === 'boolean')
+    return value ? '<input type="checkbox" checked="checked"/>' : '<input type="checkbox" />';
   return String(value);
 }
 
@@ -24,12 +26,17 @@ export async function htmlTable(ctx: NodeContext): Promise<string> {
   const caption = await option('caption');
   const columns: string[] = [];
   for (const item of ctx.items) for (const key of Object.keys(item.json)) if (!columns.includes(key)) columns.push(key);
-  const header = columns.map((key) => `<th>${capitalize ? key.charAt(0).toUpperCase() + key.slice(1) : key}</th>`).join('');
+  const header = columns
+    .map((key) => `<th>${capitalize ? key.charAt(0).toUpperCase() + key.slice(1) : key}</th>`)
+    .join('');
   let rows = '';
   for (let i = 0; i < ctx.items.length; i++) {
     const item = ctx.items[i]!;
     const cellOpen = `<td ${custom ? '' : CELL_STYLE} ${await perRow('cellAttributes', i)}>`;
-    rows += `<tr  ${await perRow('rowAttributes', i)}>` + columns.map((key) => `${cellOpen}${cell(item.json[key])}</td>`).join('') + '</tr>';
+    rows +=
+      `<tr  ${await perRow('rowAttributes', i)}>` +
+      columns.map((key) => `${cellOpen}${cell(item.json[key])}</td>`).join('') +
+      '</tr>';
   }
   return (
     `<table ${custom ? '' : TABLE_STYLE} ${await option('tableAttributes')}>` +

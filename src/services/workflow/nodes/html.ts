@@ -46,7 +46,8 @@ function trailingBodySpace(el: HTMLElement): string {
   let out = '';
   for (let node: Node | null = el; node?.parentNode; node = node.parentNode) {
     const siblings = node.parentNode.childNodes;
-    for (const s of siblings.slice(siblings.indexOf(node) + 1)) if ((s.nodeType as number) === 3 && !s.text.trim()) out += s.text;
+    for (const s of siblings.slice(siblings.indexOf(node) + 1))
+      if ((s.nodeType as number) === 3 && !s.text.trim()) out += s.text;
   }
   return out;
 }
@@ -58,12 +59,18 @@ function valueOf(el: HTMLElement, e: Extraction, rendered: boolean): string | Re
       return e.attribute ? el.getAttribute(e.attribute) : { ...el.attributes };
     case 'html':
       // As cheerio writes it back: void elements without a closing slash (<img …>, <br>).
-      return newlines(el.innerHTML + trailingBodySpace(el)).replace(/<(area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr)(\b[^>]*?)\s*\/?>/gi, '<$1$2>');
+      return newlines(el.innerHTML + trailingBodySpace(el)).replace(
+        /<(area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr)(\b[^>]*?)\s*\/?>/gi,
+        '<$1$2>',
+      );
     case 'value':
       return el.getAttribute('value');
     default: {
       if (!rendered) return newlines(elementText(el));
-      const skip = (e.skipSelectors ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+      const skip = (e.skipSelectors ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
       return convert(newlines(el.innerHTML), { selectors: skip.map((selector) => ({ selector, format: 'skip' })) });
     }
   }
@@ -72,7 +79,11 @@ function valueOf(el: HTMLElement, e: Extraction, rendered: boolean): string | Re
 function tidy<T>(v: T, trim: boolean, clean: boolean): T {
   if (typeof v !== 'string') return v;
   let s: string = v;
-  if (clean) s = s.replace(/^\s+|\s+$/g, '').replace(/(\r\n|\n|\r)/gm, '').replace(/\s+/g, ' ');
+  if (clean)
+    s = s
+      .replace(/^\s+|\s+$/g, '')
+      .replace(/(\r\n|\n|\r)/gm, '')
+      .replace(/\s+/g, ' ');
   if (trim) s = s.trim();
   return s as T;
 }
@@ -80,9 +91,14 @@ function tidy<T>(v: T, trim: boolean, clean: boolean): T {
 export default {
   types: ['n8n-nodes-base.html', 'n8n-nodes-base.htmlExtract'],
   async execute(ctx) {
-    const operation = ctx.raw<string>('operation', ctx.node.type.endsWith('htmlExtract') ? 'extractHtmlContent' : 'generateHtmlTemplate');
-    if (operation === 'convertToHtmlTable') return [[{ json: { table: await htmlTable(ctx) }, pairedItem: ctx.items.map((_, item) => ({ item })) }]];
-    if (operation !== 'extractHtmlContent') throw new NodeOperationError(`The operation "${operation}" of the HTML node is not supported`);
+    const operation = ctx.raw<string>(
+      'operation',
+      ctx.node.type.endsWith('htmlExtract') ? 'extractHtmlContent' : 'generateHtmlTemplate',
+    );
+    if (operation === 'convertToHtmlTable')
+      return [[{ json: { table: await htmlTable(ctx) }, pairedItem: ctx.items.map((_, item) => ({ item })) }]];
+    if (operation !== 'extractHtmlContent')
+      throw new NodeOperationError(`The operation "${operation}" of the HTML node is not supported`);
     const out: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {
       const property = await ctx.param<string>('dataPropertyName', i, 'data');
@@ -98,7 +114,8 @@ export default {
       for (const e of await ctx.param<Extraction[]>('extractionValues.values', i, [])) {
         const matches = root.querySelectorAll(e.cssSelector);
         if (e.returnArray) json[e.key] = matches.map((m) => tidy(valueOf(m, e, rendered), trim, clean));
-        else if ((e.returnValue ?? 'text') === 'text' && !rendered) json[e.key] = tidy(matches.map((m) => valueOf(m, e, rendered)).join(''), trim, clean);
+        else if ((e.returnValue ?? 'text') === 'text' && !rendered)
+          json[e.key] = tidy(matches.map((m) => valueOf(m, e, rendered)).join(''), trim, clean);
         else if (matches[0]) json[e.key] = tidy(valueOf(matches[0], e, rendered), trim, clean);
         else json[e.key] = (e.returnValue ?? 'text') === 'text' ? '' : undefined;
       }

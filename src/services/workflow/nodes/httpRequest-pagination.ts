@@ -50,7 +50,8 @@ interface Keys {
 
 const IDENTICAL_ANSWERS_ALLOWED = 2;
 
-const text = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const text = (v: unknown): string =>
+  v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 /** The request as `$request` shows it: n8n's request options (qs and headers as objects). */
 function requestView(req: PagedRequest): Record<string, unknown> {
@@ -78,7 +79,11 @@ function withBodyField<R extends PagedRequest>(req: R, name: string, value: unkn
   } catch {
     throw new NodeOperationError('Pagination can only set a body parameter in a JSON or form body');
   }
-  return { ...req, headers: { 'content-type': 'application/json', ...req.headers }, body: JSON.stringify({ ...object, [name]: value }) };
+  return {
+    ...req,
+    headers: { 'content-type': 'application/json', ...req.headers },
+    body: JSON.stringify({ ...object, [name]: value }),
+  };
 }
 
 async function resolve(ctx: NodeContext, i: number, value: unknown, keys: Keys): Promise<unknown> {
@@ -89,7 +94,13 @@ async function resolve(ctx: NodeContext, i: number, value: unknown, keys: Keys):
 }
 
 /** The request for the next page: the configured one with the resolved parameters or URL. */
-async function nextRequest<R extends PagedRequest>(ctx: NodeContext, i: number, p: Pagination, req: R, keys: Keys): Promise<R> {
+async function nextRequest<R extends PagedRequest>(
+  ctx: NodeContext,
+  i: number,
+  p: Pagination,
+  req: R,
+  keys: Keys,
+): Promise<R> {
   if (p.paginationMode === 'responseContainsNextURL') {
     const url = await resolve(ctx, i, p.nextURL ?? '', keys);
     return url === undefined || url === null || url === '' ? req : { ...req, url: text(url) };
@@ -97,7 +108,10 @@ async function nextRequest<R extends PagedRequest>(ctx: NodeContext, i: number, 
   let next: R = { ...req, query: [...req.query], headers: { ...req.headers } };
   for (const param of p.parameters?.parameters ?? []) {
     const name = String(param.name ?? '');
-    if (!name) throw new NodeOperationError("At least one entry with 'Name' and 'Value' filled must be included in 'Parameters' to use 'Update a Parameter in Each Request' mode ");
+    if (!name)
+      throw new NodeOperationError(
+        "At least one entry with 'Name' and 'Value' filled must be included in 'Parameters' to use 'Update a Parameter in Each Request' mode ",
+      );
     const value = await resolve(ctx, i, param.value ?? '', keys);
     if (param.type === 'headers') next.headers[name.toLowerCase()] = text(value);
     else if (param.type === 'body') next = withBodyField(next, name, value);
@@ -122,7 +136,10 @@ async function wantsMore(ctx: NodeContext, i: number, p: Pagination, keys: Keys)
   }
 }
 
-const completeStatusCodes = (p: Pagination): number[] => String(p.statusCodesWhenComplete ?? '').split(',').map((c) => parseInt(c.trim(), 10));
+const completeStatusCodes = (p: Pagination): number[] =>
+  String(p.statusCodesWhenComplete ?? '')
+    .split(',')
+    .map((c) => parseInt(c.trim(), 10));
 
 /**
  * Every page's answer for item `i`, or undefined when the node does not paginate. `checkStatus`
@@ -147,14 +164,18 @@ export async function paginate<R extends PagedRequest>(
     const answer = await send(await nextRequest(ctx, i, p, req, keys));
     identical = previous === answer.text ? identical + 1 : 0;
     if (identical > IDENTICAL_ANSWERS_ALLOWED) {
-      throw new NodeOperationError('The returned response was identical 5x, so requests got stopped', 'Check if "Pagination Completed When" has been configured correctly.');
+      throw new NodeOperationError(
+        'The returned response was identical 5x, so requests got stopped',
+        'Check if "Pagination Completed When" has been configured correctly.',
+      );
     }
     previous = answer.text;
     pages.push(answer);
     keys.$response = { body: answer.body, headers: answer.headers, statusCode: answer.statusCode };
     keys.$pageCount++;
     const more = keys.$pageCount < max && (await wantsMore(ctx, i, p, keys));
-    const completeCode = p.paginationCompleteWhen === 'receiveSpecificStatusCodes' && completeStatusCodes(p).includes(answer.statusCode);
+    const completeCode =
+      p.paginationCompleteWhen === 'receiveSpecificStatusCodes' && completeStatusCodes(p).includes(answer.statusCode);
     if (!completeCode) checkStatus(req, answer);
     if (!more) return pages;
     if (p.requestInterval) await new Promise((done) => setTimeout(done, Number(p.requestInterval)));

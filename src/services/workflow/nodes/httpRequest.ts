@@ -45,12 +45,16 @@ const STATUS_WORDING: Record<number, string> = {
  * http-*-get-query and http-4.2-post-form cases).
  */
 const pairs = (list: unknown): Array<[string, string]> =>
-  rows(list).filter(([, v]) => v !== undefined).map(([k, v]) => [k, v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)]);
+  rows(list)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => [k, v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)]);
 
-const rows = (list: unknown): Array<[string, unknown]> => (Array.isArray(list) ? list : []).filter((p) => p && p.name).map((p) => [String(p.name), p.value]);
+const rows = (list: unknown): Array<[string, unknown]> =>
+  (Array.isArray(list) ? list : []).filter((p) => p && p.name).map((p) => [String(p.name), p.value]);
 
 /** v3+ JSON body from name/value rows: values keep their type (31 stays a number, null stays null); undefined ones are left out. */
-const typedObject = (list: unknown): Record<string, unknown> => Object.fromEntries(rows(list).filter(([, v]) => v !== undefined));
+const typedObject = (list: unknown): Record<string, unknown> =>
+  Object.fromEntries(rows(list).filter(([, v]) => v !== undefined));
 
 const jsonish = (v: unknown): Record<string, unknown> => {
   if (v && typeof v === 'object') return v as Record<string, unknown>;
@@ -74,7 +78,7 @@ async function v4(ctx: NodeContext, i: number): Promise<Request> {
     format: await p('options.response.response.responseFormat', 'autodetect'),
     fullResponse: await p('options.response.response.fullResponse', false),
     neverError: await p('options.response.response.neverError', false),
-    textField: String(await p('options.response.response.outputPropertyName', 'data') || 'data'),
+    textField: String((await p('options.response.response.outputPropertyName', 'data')) || 'data'),
     statusWording: true,
     splitArrays: true,
     timeoutMs: await p<number | undefined>('options.timeout', undefined),
@@ -82,10 +86,16 @@ async function v4(ctx: NodeContext, i: number): Promise<Request> {
     maxRedirects: await p<number | undefined>('options.redirect.redirect.maxRedirects', undefined),
   };
   if (await p('sendQuery', false)) {
-    req.query = await p('specifyQuery', 'keypair') === 'json' ? Object.entries(jsonish(await p('jsonQuery', '{}'))).map(([k, v]) => [k, String(v)]) : pairs(await p('queryParameters.parameters', []));
+    req.query =
+      (await p('specifyQuery', 'keypair')) === 'json'
+        ? Object.entries(jsonish(await p('jsonQuery', '{}'))).map(([k, v]) => [k, String(v)])
+        : pairs(await p('queryParameters.parameters', []));
   }
   if (await p('sendHeaders', false)) {
-    const hs = await p('specifyHeaders', 'keypair') === 'json' ? Object.entries(jsonish(await p('jsonHeaders', '{}'))).map(([k, v]) => [k, String(v)] as [string, string]) : pairs(await p('headerParameters.parameters', []));
+    const hs =
+      (await p('specifyHeaders', 'keypair')) === 'json'
+        ? Object.entries(jsonish(await p('jsonHeaders', '{}'))).map(([k, v]) => [k, String(v)] as [string, string])
+        : pairs(await p('headerParameters.parameters', []));
     for (const [k, v] of hs) req.headers[k.toLowerCase()] = v;
   }
   if (await p('sendBody', false)) {
@@ -98,7 +108,10 @@ async function v4(ctx: NodeContext, i: number): Promise<Request> {
       req.body = new URLSearchParams(pairs(await p('bodyParameters.parameters', []))).toString();
     } else if (type === 'json') {
       req.headers['content-type'] ??= 'application/json';
-      const body = await p('specifyBody', 'keypair') === 'json' ? jsonish(await p('jsonBody', '{}')) : typedObject(await p('bodyParameters.parameters', []));
+      const body =
+        (await p('specifyBody', 'keypair')) === 'json'
+          ? jsonish(await p('jsonBody', '{}'))
+          : typedObject(await p('bodyParameters.parameters', []));
       req.body = JSON.stringify(body);
     } else throw new NodeOperationError(`Body content type "${type}" is not supported`);
   }
@@ -111,23 +124,34 @@ async function v1(ctx: NodeContext, i: number): Promise<Request> {
   const req: Request = {
     method: String(await p('requestMethod', 'GET')).toUpperCase(),
     url: String(await p('url', '')),
-    query: asJson ? Object.entries(jsonish(await p('queryParametersJson', '{}'))).map(([k, v]) => [k, String(v)]) : pairs(await p('queryParametersUi.parameter', [])),
+    query: asJson
+      ? Object.entries(jsonish(await p('queryParametersJson', '{}'))).map(([k, v]) => [k, String(v)])
+      : pairs(await p('queryParametersUi.parameter', [])),
     headers: {},
-    format: await p('responseFormat', 'json') === 'string' ? 'text' : await p('responseFormat', 'json') === 'file' ? 'file' : 'json',
+    format:
+      (await p('responseFormat', 'json')) === 'string'
+        ? 'text'
+        : (await p('responseFormat', 'json')) === 'file'
+          ? 'file'
+          : 'json',
     fullResponse: await p('options.fullResponse', false),
     neverError: await p('options.ignoreResponseCode', false),
-    textField: String(await p('dataPropertyName', 'data') || 'data'),
+    textField: String((await p('dataPropertyName', 'data')) || 'data'),
     statusWording: false,
     splitArrays: false,
     timeoutMs: await p<number | undefined>('options.timeout', undefined),
     followRedirects: await p('options.followRedirect', true),
   };
-  const hs = asJson ? Object.entries(jsonish(await p('headerParametersJson', '{}'))).map(([k, v]) => [k, String(v)] as [string, string]) : pairs(await p('headerParametersUi.parameter', []));
+  const hs = asJson
+    ? Object.entries(jsonish(await p('headerParametersJson', '{}'))).map(([k, v]) => [k, String(v)] as [string, string])
+    : pairs(await p('headerParametersUi.parameter', []));
   for (const [k, v] of hs) req.headers[k.toLowerCase()] = v;
   if (!['GET', 'HEAD'].includes(req.method)) {
-    const body = asJson ? jsonish(await p('bodyParametersJson', '{}')) : Object.fromEntries(pairs(await p('bodyParametersUi.parameter', [])));
+    const body = asJson
+      ? jsonish(await p('bodyParametersJson', '{}'))
+      : Object.fromEntries(pairs(await p('bodyParametersUi.parameter', [])));
     if (Object.keys(body).length) {
-      if (await p('options.bodyContentType', 'json') === 'form-urlencoded') {
+      if ((await p('options.bodyContentType', 'json')) === 'form-urlencoded') {
         req.headers['content-type'] ??= 'application/x-www-form-urlencoded';
         req.body = new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString();
       } else {
@@ -141,7 +165,12 @@ async function v1(ctx: NodeContext, i: number): Promise<Request> {
 
 /** An answer outside 2xx (without `neverError`). */
 class HttpStatusError extends NodeOperationError {
-  constructor(readonly status: number, readonly text: string, detail: string, wording?: string) {
+  constructor(
+    readonly status: number,
+    readonly text: string,
+    detail: string,
+    wording?: string,
+  ) {
     super(wording ?? `Request failed with status code ${status}`, detail);
   }
 
@@ -172,14 +201,25 @@ async function exchange(ctx: NodeContext, req: Request): Promise<Answer> {
   let res;
   try {
     const redirects = { redirect: req.followRedirects ? 'follow' : 'manual', maxRedirects: req.maxRedirects } as const;
-    res = await ctx.services.fetch(url.toString(), { method: req.method, headers: req.headers, body: req.body, ...redirects }, req.timeoutMs);
+    res = await ctx.services.fetch(
+      url.toString(),
+      { method: req.method, headers: req.headers, body: req.body, ...redirects },
+      req.timeoutMs,
+    );
   } catch (err) {
     throw new NodeOperationError((err as Error).message, (err as { cause?: { message?: string } }).cause?.message);
   }
   const type = res.headers.get('content-type') ?? '';
   if (req.format === 'file') {
     const bytes = Buffer.from(await res.arrayBuffer());
-    return { statusCode: res.status, statusMessage: res.statusText, headers: Object.fromEntries(res.headers), text: '', body: undefined, bytes };
+    return {
+      statusCode: res.status,
+      statusMessage: res.statusText,
+      headers: Object.fromEntries(res.headers),
+      text: '',
+      body: undefined,
+      bytes,
+    };
   }
   const text = await res.text();
   let body: unknown = text;
@@ -187,17 +227,29 @@ async function exchange(ctx: NodeContext, req: Request): Promise<Answer> {
     try {
       body = text === '' ? {} : JSON.parse(text);
     } catch {
-      if (req.format === 'json') throw new NodeOperationError('Response body is not valid JSON. Change "Response Format" to "Text"');
+      if (req.format === 'json')
+        throw new NodeOperationError('Response body is not valid JSON. Change "Response Format" to "Text"');
     }
   }
-  return { statusCode: res.status, statusMessage: res.statusText, headers: Object.fromEntries(res.headers), text, body };
+  return {
+    statusCode: res.status,
+    statusMessage: res.statusText,
+    headers: Object.fromEntries(res.headers),
+    text,
+    body,
+  };
 }
 
 /** Fails on an answer outside 2xx, unless the node never errors. */
 function checkStatus(req: Request, answer: Answer): void {
   if (req.neverError || (answer.statusCode >= 200 && answer.statusCode < 300)) return;
   const detail = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-  throw new HttpStatusError(answer.statusCode, answer.text, detail.slice(0, 1000), req.statusWording ? STATUS_WORDING[answer.statusCode] : undefined);
+  throw new HttpStatusError(
+    answer.statusCode,
+    answer.text,
+    detail.slice(0, 1000),
+    req.statusWording ? STATUS_WORDING[answer.statusCode] : undefined,
+  );
 }
 
 /**
@@ -207,7 +259,8 @@ function checkStatus(req: Request, answer: Answer): void {
  */
 function itemsOf(req: Request, answer: Answer): unknown[] {
   const { body } = answer;
-  if (req.fullResponse) return [{ body, headers: answer.headers, statusCode: answer.statusCode, statusMessage: answer.statusMessage }];
+  if (req.fullResponse)
+    return [{ body, headers: answer.headers, statusCode: answer.statusCode, statusMessage: answer.statusMessage }];
   if (Array.isArray(body)) return req.splitArrays ? body : [body];
   if (body && typeof body === 'object') return [body];
   return [{ [req.textField]: body }];
@@ -219,8 +272,12 @@ function itemsOf(req: Request, answer: Answer): unknown[] {
  * the answer's Content-Type and named as its Content-Disposition or URL path says.
  */
 function fileItem(input: Item, req: Request, answer: Answer, i: number): Item {
-  const json = req.fullResponse ? { headers: answer.headers, statusCode: answer.statusCode, statusMessage: answer.statusMessage } : input.json;
-  const disposition = /filename\*?=(?:UTF-8'[^']*')?"?([^";]+)"?/i.exec(answer.headers['content-disposition'] ?? '')?.[1];
+  const json = req.fullResponse
+    ? { headers: answer.headers, statusCode: answer.statusCode, statusMessage: answer.statusMessage }
+    : input.json;
+  const disposition = /filename\*?=(?:UTF-8'[^']*')?"?([^";]+)"?/i.exec(
+    answer.headers['content-disposition'] ?? '',
+  )?.[1];
   const fromPath = (() => {
     try {
       return new URL(req.url).pathname.split('/').pop() || undefined;
@@ -230,14 +287,27 @@ function fileItem(input: Item, req: Request, answer: Answer, i: number): Item {
   })();
   // n8n types the file by the media type alone (no charset) and keeps the URL as its "directory".
   const mimeType = answer.headers['content-type']?.split(';', 1)[0]!.trim() || undefined;
-  const file: BinaryData = { ...toBinary(answer.bytes!, { fileName: disposition ?? fromPath, mimeType }), directory: req.url };
-  return { json, binary: { ...(input.binary ?? {}), [req.textField]: file as unknown as Record<string, unknown> }, pairedItem: { item: i } };
+  const file: BinaryData = {
+    ...toBinary(answer.bytes!, { fileName: disposition ?? fromPath, mimeType }),
+    directory: req.url,
+  };
+  return {
+    json,
+    binary: { ...(input.binary ?? {}), [req.textField]: file as unknown as Record<string, unknown> },
+    pairedItem: { item: i },
+  };
 }
 
 /** The node's answers for item `i`: one, or every page with v3+'s pagination. */
 async function answers(ctx: NodeContext, i: number, req: Request): Promise<Answer[]> {
   if (ctx.typeVersion >= 3) {
-    const pages = await paginate(ctx, i, req, (r) => exchange(ctx, r), (r, a) => checkStatus(r, a));
+    const pages = await paginate(
+      ctx,
+      i,
+      req,
+      (r) => exchange(ctx, r),
+      (r, a) => checkStatus(r, a),
+    );
     if (pages) return pages;
   }
   const answer = await exchange(ctx, req);

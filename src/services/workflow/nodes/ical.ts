@@ -17,16 +17,34 @@ export interface EventInput {
 const stamp = (d: DateTime) => d.toUTC().toFormat("yyyyMMdd'T'HHmmss'Z'");
 const day = (d: DateTime) => d.toFormat('yyyyMMdd');
 /** Text values escaped as RFC 5545 wants (backslash, comma, semicolon, line breaks). */
-const text = (v: unknown) => String(v).replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+const text = (v: unknown) =>
+  String(v).replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
 
 /** The calendar text; an all-day event ends the day after its end date (its end is exclusive). */
 export function writeEvent(e: EventInput): string {
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'CALSCALE:GREGORIAN', 'PRODID:adamgibbons/ics', 'METHOD:PUBLISH', 'X-PUBLISHED-TTL:PT1H', 'BEGIN:VEVENT'];
-  lines.push(`UID:${typeof e.fields.uid === 'string' ? e.fields.uid : randomUUID()}`, `SUMMARY:${text(e.title)}`, `DTSTAMP:${stamp(DateTime.fromJSDate(e.now))}`);
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'CALSCALE:GREGORIAN',
+    'PRODID:adamgibbons/ics',
+    'METHOD:PUBLISH',
+    'X-PUBLISHED-TTL:PT1H',
+    'BEGIN:VEVENT',
+  ];
+  lines.push(
+    `UID:${typeof e.fields.uid === 'string' ? e.fields.uid : randomUUID()}`,
+    `SUMMARY:${text(e.title)}`,
+    `DTSTAMP:${stamp(DateTime.fromJSDate(e.now))}`,
+  );
   if (e.allDay) lines.push(`DTSTART;VALUE=DATE:${day(e.start)}`, `DTEND;VALUE=DATE:${day(e.end.plus({ days: 1 }))}`);
   else lines.push(`DTSTART:${stamp(e.start)}`, `DTEND:${stamp(e.end)}`);
-  for (const [key, name] of [['description', 'DESCRIPTION'], ['location', 'LOCATION'], ['url', 'URL']] as const) {
-    if (e.fields[key] !== undefined && e.fields[key] !== '') lines.push(`${name}:${key === 'url' ? String(e.fields[key]) : text(e.fields[key])}`);
+  for (const [key, name] of [
+    ['description', 'DESCRIPTION'],
+    ['location', 'LOCATION'],
+    ['url', 'URL'],
+  ] as const) {
+    if (e.fields[key] !== undefined && e.fields[key] !== '')
+      lines.push(`${name}:${key === 'url' ? String(e.fields[key]) : text(e.fields[key])}`);
   }
   lines.push('END:VEVENT', 'END:VCALENDAR');
   return lines.join('\r\n') + '\r\n';
@@ -39,7 +57,13 @@ function contentLines(source: string): Array<[string, Record<string, string>, st
     const colon = line.indexOf(':');
     if (colon < 0) return [];
     const [name = '', ...params] = line.slice(0, colon).split(';');
-    return [[name.toUpperCase(), Object.fromEntries(params.map((p) => p.split('=', 2) as [string, string])), line.slice(colon + 1)]];
+    return [
+      [
+        name.toUpperCase(),
+        Object.fromEntries(params.map((p) => p.split('=', 2) as [string, string])),
+        line.slice(colon + 1),
+      ],
+    ];
   });
 }
 
@@ -55,8 +79,21 @@ function dateValue(value: string, params: Record<string, string>): { date: strin
   return { date: d.isValid ? d.toUTC().toISO() : null, type: 'DATE-TIME' };
 }
 
-const EVENT_TEXT: Record<string, string> = { UID: 'uid', SUMMARY: 'summary', DESCRIPTION: 'description', LOCATION: 'location', URL: 'url', STATUS: 'status' };
-const EVENT_DATES: Record<string, string> = { DTSTAMP: 'stamp', DTSTART: 'start', DTEND: 'end', CREATED: 'created', 'LAST-MODIFIED': 'lastModified' };
+const EVENT_TEXT: Record<string, string> = {
+  UID: 'uid',
+  SUMMARY: 'summary',
+  DESCRIPTION: 'description',
+  LOCATION: 'location',
+  URL: 'url',
+  STATUS: 'status',
+};
+const EVENT_DATES: Record<string, string> = {
+  DTSTAMP: 'stamp',
+  DTSTART: 'start',
+  DTEND: 'end',
+  CREATED: 'created',
+  'LAST-MODIFIED': 'lastModified',
+};
 
 export function readCalendar(source: string): Record<string, unknown> {
   const calendar: Record<string, unknown> = {};
@@ -67,8 +104,7 @@ export function readCalendar(source: string): Record<string, unknown> {
     else if (name === 'END' && value.toUpperCase() === 'VEVENT' && event) {
       events.push(event);
       event = undefined;
-    }
-    else if (event && EVENT_TEXT[name]) event[EVENT_TEXT[name]!] = unescape(value);
+    } else if (event && EVENT_TEXT[name]) event[EVENT_TEXT[name]!] = unescape(value);
     else if (event && EVENT_DATES[name]) event[EVENT_DATES[name]!] = dateValue(value, params);
     else if (!event && name === 'VERSION') calendar.version = value;
     else if (!event && name === 'PRODID') calendar.prodId = value;

@@ -21,27 +21,43 @@ const V1_DEFAULTS: Record<string, { operation: string; value2: unknown }> = {
 /** v1 calls value1.startsWith/endsWith directly: what JavaScript says for a value that is no string (observed). */
 function stringOnly(a: unknown, method: string): string {
   if (typeof a === 'string') return a;
-  if (a === undefined || a === null) throw new NodeOperationError(`Cannot read properties of ${a} (reading '${method}')`);
+  if (a === undefined || a === null)
+    throw new NodeOperationError(`Cannot read properties of ${a} (reading '${method}')`);
   throw new NodeOperationError(`value1.${method} is not a function`);
 }
 
 function compareV1(type: string, op: string, a: unknown, b: unknown): boolean {
-  const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (typeof v === 'number' && Number.isNaN(v));
+  const isEmpty = (v: unknown) =>
+    v === undefined || v === null || v === '' || (typeof v === 'number' && Number.isNaN(v));
   switch (op) {
-    case 'equal': return a === b;
-    case 'notEqual': return a !== b;
-    case 'smaller': return (a as number) < (b as number);
-    case 'smallerEqual': return (a as number) <= (b as number);
-    case 'larger': return (a as number) > (b as number);
-    case 'largerEqual': return (a as number) >= (b as number);
-    case 'contains': return String(a ?? '').includes(String(b ?? ''));
-    case 'notContains': return !String(a ?? '').includes(String(b ?? ''));
-    case 'startsWith': return stringOnly(a, 'startsWith').startsWith(String(b ?? ''));
-    case 'notStartsWith': return !stringOnly(a, 'startsWith').startsWith(String(b ?? ''));
-    case 'endsWith': return stringOnly(a, 'endsWith').endsWith(String(b ?? ''));
-    case 'notEndsWith': return !stringOnly(a, 'endsWith').endsWith(String(b ?? ''));
-    case 'isEmpty': return isEmpty(a);
-    case 'isNotEmpty': return !isEmpty(a);
+    case 'equal':
+      return a === b;
+    case 'notEqual':
+      return a !== b;
+    case 'smaller':
+      return (a as number) < (b as number);
+    case 'smallerEqual':
+      return (a as number) <= (b as number);
+    case 'larger':
+      return (a as number) > (b as number);
+    case 'largerEqual':
+      return (a as number) >= (b as number);
+    case 'contains':
+      return String(a ?? '').includes(String(b ?? ''));
+    case 'notContains':
+      return !String(a ?? '').includes(String(b ?? ''));
+    case 'startsWith':
+      return stringOnly(a, 'startsWith').startsWith(String(b ?? ''));
+    case 'notStartsWith':
+      return !stringOnly(a, 'startsWith').startsWith(String(b ?? ''));
+    case 'endsWith':
+      return stringOnly(a, 'endsWith').endsWith(String(b ?? ''));
+    case 'notEndsWith':
+      return !stringOnly(a, 'endsWith').endsWith(String(b ?? ''));
+    case 'isEmpty':
+      return isEmpty(a);
+    case 'isNotEmpty':
+      return !isEmpty(a);
     case 'regex':
     case 'notRegex': {
       const m = /^\/(.*)\/([gimusy]*)$/.exec(String(b ?? ''));
@@ -79,7 +95,8 @@ export async function matchV1(ctx: NodeContext, i: number): Promise<boolean> {
 
 export async function itemMatchesFilter(ctx: NodeContext, i: number, path = 'conditions'): Promise<boolean> {
   const filter = await ctx.param<FilterValue>(path, i, {});
-  const loose = ctx.raw<boolean>('looseTypeValidation', false) || ctx.raw<boolean>('options.looseTypeValidation', false);
+  const loose =
+    ctx.raw<boolean>('looseTypeValidation', false) || ctx.raw<boolean>('options.looseTypeValidation', false);
   return evaluateFilter(filter, { loose, ignoreCase: ctx.raw<boolean>('options.ignoreCase', false), itemIndex: i });
 }
 

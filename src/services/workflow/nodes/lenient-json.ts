@@ -52,7 +52,13 @@ export function parseLenientJson(text: string): unknown {
 
   function bare(stopAtColon: boolean): string {
     const start = pos;
-    while (pos < text.length && !DELIMITERS.has(text[pos]!) && text[pos] !== '\n' && !(stopAtColon && text[pos] === ':')) pos++;
+    while (
+      pos < text.length &&
+      !DELIMITERS.has(text[pos]!) &&
+      text[pos] !== '\n' &&
+      !(stopAtColon && text[pos] === ':')
+    )
+      pos++;
     return text.slice(start, pos).trim();
   }
 

@@ -14,7 +14,8 @@ const pair = (ia: number | undefined, ib: number | undefined): Paired[] => [
   ...(ia !== undefined ? [{ item: ia, input: 0 }] : []),
   ...(ib !== undefined ? [{ item: ib, input: 1 }] : []),
 ];
-const passOn = (items: Item[], input: number): Item[] => items.map((it, i) => ({ ...it, json: clone(it.json), pairedItem: { item: i, input } }));
+const passOn = (items: Item[], input: number): Item[] =>
+  items.map((it, i) => ({ ...it, json: clone(it.json), pairedItem: { item: i, input } }));
 
 /** lodash-style deep merge: objects and arrays merge by key/index, undefined never overwrites. */
 function deepMerge(target: unknown, source: unknown): unknown {
@@ -41,7 +42,11 @@ function withoutEmpty(json: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(json).filter(([, v]) => v !== '' && v !== null && v !== undefined));
 }
 
-function combine(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined, clash: Clash): Record<string, unknown> {
+function combine(
+  a: Record<string, unknown> | undefined,
+  b: Record<string, unknown> | undefined,
+  clash: Clash,
+): Record<string, unknown> {
   if (clash.resolveClash === 'addSuffix') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(a ?? {})) out[`${k}_1`] = clone(v);
@@ -56,14 +61,22 @@ function combine(a: Record<string, unknown> | undefined, b: Record<string, unkno
 
 async function clashOptions(ctx: NodeContext): Promise<Clash> {
   const v = (await ctx.param<Partial<Clash>>('options.clashHandling.values', 0, {})) ?? {};
-  return { resolveClash: v.resolveClash ?? 'preferInput2', mergeMode: v.mergeMode ?? 'deepMerge', overrideEmpty: Boolean(v.overrideEmpty) };
+  return {
+    resolveClash: v.resolveClash ?? 'preferInput2',
+    mergeMode: v.mergeMode ?? 'deepMerge',
+    overrideEmpty: Boolean(v.overrideEmpty),
+  };
 }
 
 // ---- v2 / v3 --------------------------------------------------------------------------------
 
 async function matchPairs(ctx: NodeContext): Promise<Array<{ field1: string; field2: string }>> {
   if (ctx.typeVersion >= 3 && !ctx.raw<boolean>('advanced', false)) {
-    return String(await ctx.param('fieldsToMatchString', 0, '')).split(',').map((s) => s.trim()).filter(Boolean).map((f) => ({ field1: f, field2: f }));
+    return String(await ctx.param('fieldsToMatchString', 0, ''))
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map((f) => ({ field1: f, field2: f }));
   }
   return (await ctx.param<Array<{ field1: string; field2: string }>>('mergeByFields.values', 0, [])) ?? [];
 }
@@ -79,8 +92,10 @@ async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash
   if (v < 2.1) {
     // Merge 2.0 insists that every matched field exists somewhere in each input.
     for (const p of pairs) {
-      if (!in1.some((it) => readPath(it.json, p.field1) !== undefined)) throw new NodeOperationError(`Field '${p.field1}' is not present in any of items in 'Input 1'`);
-      if (!in2.some((it) => readPath(it.json, p.field2) !== undefined)) throw new NodeOperationError(`Field '${p.field2}' is not present in any of items in 'Input 2'`);
+      if (!in1.some((it) => readPath(it.json, p.field1) !== undefined))
+        throw new NodeOperationError(`Field '${p.field1}' is not present in any of items in 'Input 1'`);
+      if (!in2.some((it) => readPath(it.json, p.field2) !== undefined))
+        throw new NodeOperationError(`Field '${p.field2}' is not present in any of items in 'Input 2'`);
     }
   }
   // Empty inputs (observed): the join either has nothing to give or passes the other side on.
@@ -133,19 +148,23 @@ async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash
       return;
     }
     if (join === 'keepNonMatches') return;
-    if (join === 'keepMatches' && outputFrom === 'input1') return void out.push({ json: clone(a.json), pairedItem: { item: ia, input: 0 } });
+    if (join === 'keepMatches' && outputFrom === 'input1')
+      return void out.push({ json: clone(a.json), pairedItem: { item: ia, input: 0 } });
     if (join === 'keepMatches' && outputFrom === 'input2') {
       for (const m of ms) out.push({ json: clone(in2[m]!.json), pairedItem: { item: m, input: 1 } });
       return;
     }
     for (const m of ms) out.push({ json: combine(a.json, in2[m]!.json, clash), pairedItem: pair(ia, m) });
   });
-  const unmatched2 = in2.flatMap((b, ib) => (used2.has(ib) ? [] : [{ json: clone(b.json), pairedItem: { item: ib, input: 1 } }]));
+  const unmatched2 = in2.flatMap((b, ib) =>
+    used2.has(ib) ? [] : [{ json: clone(b.json), pairedItem: { item: ib, input: 1 } }],
+  );
   if (join === 'keepEverything') return [[...out, ...unmatched1, ...unmatched2]];
   if (join === 'keepNonMatches') {
     if (outputFrom === 'input1') return [unmatched1];
     if (outputFrom === 'input2') return [unmatched2];
-    const tag = (items: Item[], source: string) => items.map((it) => ({ ...it, json: { ...it.json, _source: source } }));
+    const tag = (items: Item[], source: string) =>
+      items.map((it) => ({ ...it, json: { ...it.json, _source: source } }));
     return [[...tag(unmatched1, 'input1'), ...tag(unmatched2, 'input2')]];
   }
   return [out];
@@ -153,12 +172,14 @@ async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash
 
 async function combineV2V3(ctx: NodeContext, in1: Item[], in2: Item[]): Promise<Item[][]> {
   const v = ctx.typeVersion;
-  const how = v >= 3 ? ctx.raw<string>('combineBy', 'combineByFields') : ctx.raw<string>('combinationMode', 'mergeByFields');
+  const how =
+    v >= 3 ? ctx.raw<string>('combineBy', 'combineByFields') : ctx.raw<string>('combinationMode', 'mergeByFields');
   const clash = await clashOptions(ctx);
   if (how === 'combineByFields' || how === 'mergeByFields') return byFields(ctx, in1, in2, clash);
   if (how === 'combineByPosition' || how === 'mergeByPosition') {
     const includeUnpaired = await ctx.param<boolean>('options.includeUnpaired', 0, false);
-    if (!in1.length || !in2.length) return [includeUnpaired || v < 3 ? (in1.length ? passOn(in1, 0) : passOn(in2, 1)) : []];
+    if (!in1.length || !in2.length)
+      return [includeUnpaired || v < 3 ? (in1.length ? passOn(in1, 0) : passOn(in2, 1)) : []];
     const n = includeUnpaired ? Math.max(in1.length, in2.length) : Math.min(in1.length, in2.length);
     // With addSuffix, v3's position mode also keeps input 2's fields under their own names
     // (observed: {x:1} and {x:'b'} give {x_1:1, x_2:'b', x:'b'}); v2 and by fields do not.
@@ -166,11 +187,17 @@ async function combineV2V3(ctx: NodeContext, in1: Item[], in2: Item[]): Promise<
       const json = combine(in1[i]?.json, in2[i]?.json, clash);
       return clash.resolveClash === 'addSuffix' && v >= 3 ? { ...json, ...clone(in2[i]?.json ?? {}) } : json;
     };
-    return [Array.from({ length: n }, (_, i) => ({ json: pairOf(i), pairedItem: pair(in1[i] ? i : undefined, in2[i] ? i : undefined) }))];
+    return [
+      Array.from({ length: n }, (_, i) => ({
+        json: pairOf(i),
+        pairedItem: pair(in1[i] ? i : undefined, in2[i] ? i : undefined),
+      })),
+    ];
   }
   if (how === 'combineAll' || how === 'multiplex') {
     const out: Item[] = [];
-    const each = (a: Item, ia: number, b: Item, ib: number) => out.push({ json: combine(a.json, b.json, clash), pairedItem: pair(ia, ib) });
+    const each = (a: Item, ia: number, b: Item, ib: number) =>
+      out.push({ json: combine(a.json, b.json, clash), pairedItem: pair(ia, ib) });
     // Preferring input 1, n8n walks input 2 in the outer loop (observed: a1b1, a2b1, a1b2, …).
     if (clash.resolveClash === 'preferInput1') in2.forEach((b, ib) => in1.forEach((a, ia) => each(a, ia, b, ib)));
     else in1.forEach((a, ia) => in2.forEach((b, ib) => each(a, ia, b, ib)));
@@ -206,7 +233,12 @@ async function executeV1(ctx: NodeContext, mode: string, in1: Item[], in2: Item[
       const join = ctx.raw<string>('join', 'inner');
       if (!in2.length) return [passOn(in1, 0)];
       if (!in1.length) return [join === 'outer' ? passOn(in2, 1) : []];
-      const n = join === 'outer' ? Math.max(in1.length, in2.length) : join === 'left' ? in1.length : Math.min(in1.length, in2.length);
+      const n =
+        join === 'outer'
+          ? Math.max(in1.length, in2.length)
+          : join === 'left'
+            ? in1.length
+            : Math.min(in1.length, in2.length);
       return [Array.from({ length: n }, (_, i) => shallow(in1[i], in2[i], i, i))];
     }
   }
@@ -233,7 +265,12 @@ async function executeV1(ctx: NodeContext, mode: string, in1: Item[], in2: Item[
       const json = clone(a.json);
       for (const [key, value] of Object.entries(in2[m]!.json)) {
         if (key === p1) continue; // the key itself keeps input 1's value
-        if (overwrite === 'always' || (overwrite === 'undefined' && json[key] === undefined) || (overwrite === 'blank' && isBlank(json[key]))) json[key] = clone(value);
+        if (
+          overwrite === 'always' ||
+          (overwrite === 'undefined' && json[key] === undefined) ||
+          (overwrite === 'blank' && isBlank(json[key]))
+        )
+          json[key] = clone(value);
       }
       out.push({ json, pairedItem: pair(ia, m) });
     });
@@ -260,7 +297,8 @@ function chooseBranch(ctx: NodeContext, inputs: Item[][]): Item[][] {
   const v = ctx.typeVersion;
   const output = ctx.raw<string>('output', v >= 3 ? 'specifiedInput' : 'input1');
   // The empty item is paired with every item of every input ($('A').item finds its own).
-  if (output === 'empty') return [[{ json: {}, pairedItem: inputs.flatMap((items, input) => items.map((_, item) => ({ item, input }))) }]];
+  if (output === 'empty')
+    return [[{ json: {}, pairedItem: inputs.flatMap((items, input) => items.map((_, item) => ({ item, input }))) }]];
   const which = v >= 3 ? Number(ctx.raw('useDataOfInput', 1)) - 1 : output === 'input2' ? 1 : 0;
   return [passOn(inputs[which] ?? [], which)];
 }
@@ -268,7 +306,8 @@ function chooseBranch(ctx: NodeContext, inputs: Item[][]): Item[][] {
 export default {
   types: ['n8n-nodes-base.merge'],
   // chooseBranch waits for every input: with one input empty, n8n does not run the node.
-  requiresAllInputs: (node) => (node.typeVersion ?? 1) >= 2 && (node.parameters as { mode?: string } | undefined)?.mode === 'chooseBranch',
+  requiresAllInputs: (node) =>
+    (node.typeVersion ?? 1) >= 2 && (node.parameters as { mode?: string } | undefined)?.mode === 'chooseBranch',
   async execute(ctx) {
     const inputs = ctx.inputs.map((i) => i ?? []);
     const in1 = inputs[0] ?? [];

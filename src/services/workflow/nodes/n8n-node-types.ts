@@ -128,5 +128,10 @@ const BY_PACKAGE: Record<string, string> = {
 
 /** Type names as workflows write them, e.g. 'n8n-nodes-base.httpRequest'. */
 export const N8N_NODE_TYPES: ReadonlySet<string> = new Set(
-  Object.entries(BY_PACKAGE).flatMap(([pkg, list]) => list.split(/\s+/).filter(Boolean).map((name) => `${pkg}.${name}`)),
+  Object.entries(BY_PACKAGE).flatMap(([pkg, list]) =>
+    list
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((name) => `${pkg}.${name}`),
+  ),
 );

@@ -7,12 +7,19 @@ import { clone, fieldList, isPlainObject, readPath, writePath } from './util.js'
 function stable(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'undefined';
   if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
-  return `{${Object.keys(v as object).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return `{${Object.keys(v as object)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`)
+    .join(',')}}`;
 }
 
 /** Leaf values by dotted path; an empty array or object is a leaf. */
 function flatten(value: unknown, prefix = '', out = new Map<string, unknown>()): Map<string, unknown> {
-  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : isPlainObject(value) ? Object.entries(value) : null;
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [String(i), v] as const)
+    : isPlainObject(value)
+      ? Object.entries(value)
+      : null;
   if (!entries || (entries.length === 0 && prefix)) {
     if (prefix) out.set(prefix, value);
     return out;
@@ -24,7 +31,8 @@ function flatten(value: unknown, prefix = '', out = new Map<string, unknown>()):
 export default {
   types: ['n8n-nodes-base.removeDuplicates'],
   async execute(ctx) {
-    const operation = ctx.typeVersion >= 2 ? ctx.raw<string>('operation', 'removeDuplicateInputItems') : 'removeDuplicateInputItems';
+    const operation =
+      ctx.typeVersion >= 2 ? ctx.raw<string>('operation', 'removeDuplicateInputItems') : 'removeDuplicateInputItems';
     if (operation === 'clearDeduplicationHistory') {
       ctx.staticData.node.seen = [];
       return [ctx.items];
@@ -44,12 +52,15 @@ export default {
       ctx.staticData.node.seen = [...seen].slice(-limit);
       return [out];
     }
-    if (operation !== 'removeDuplicateInputItems') throw new NodeOperationError(`Operation "${operation}" is not supported`);
+    if (operation !== 'removeDuplicateInputItems')
+      throw new NodeOperationError(`Operation "${operation}" is not supported`);
     const compare = ctx.raw<string>('compare', 'allFields');
     const rawFields = await ctx.param(compare === 'selectedFields' ? 'fieldsToCompare' : 'fieldsToExclude', 0, '');
     // The older {fields: [{fieldName}]} form is Item Lists' only; this node refuses it (observed).
     if (isPlainObject(rawFields) && ctx.node.type === 'n8n-nodes-base.removeDuplicates') {
-      throw new NodeOperationError(`The '${compare === 'selectedFields' ? 'Fields To Compare' : 'Fields To Exclude'}' parameter must be a string of fields separated by commas or an array of strings.`);
+      throw new NodeOperationError(
+        `The '${compare === 'selectedFields' ? 'Fields To Compare' : 'Fields To Exclude'}' parameter must be a string of fields separated by commas or an array of strings.`,
+      );
     }
     const fields = fieldList(rawFields);
     const missing = (key: string) => new NodeOperationError(`'${key}' field is missing from some input items`);
@@ -64,9 +75,10 @@ export default {
       // Items compare by their flattened paths (tags.0, a.b): every path of any item (all
       // fields) or of the first item less the excluded ones, each required in every item.
       const flats = ctx.items.map((it) => flatten(it.json));
-      const keys = compare === 'allFieldsExcept'
-        ? [...(flats[0]?.keys() ?? [])].filter((k) => !fields.includes(k))
-        : [...new Set(flats.flatMap((f) => [...f.keys()]))];
+      const keys =
+        compare === 'allFieldsExcept'
+          ? [...(flats[0]?.keys() ?? [])].filter((k) => !fields.includes(k))
+          : [...new Set(flats.flatMap((f) => [...f.keys()]))];
       for (const k of keys) if (flats.some((f) => !f.has(k))) throw missing(k);
       keyOf = (_json, i) => stable(keys.map((k) => flats[i]!.get(k)));
       compared = keys;

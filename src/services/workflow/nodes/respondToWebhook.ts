@@ -7,15 +7,22 @@ export default {
   types: ['n8n-nodes-base.respondToWebhook'],
   async execute(ctx) {
     const items = ctx.items;
-    const respondWith = ctx.raw<string>('respondWith', ctx.typeVersion >= 1.1 ? 'firstIncomingItem' : 'firstIncomingItem');
+    const respondWith = ctx.raw<string>(
+      'respondWith',
+      ctx.typeVersion >= 1.1 ? 'firstIncomingItem' : 'firstIncomingItem',
+    );
     const status = Number(await ctx.param('options.responseCode', 0, 200));
     const headers: Record<string, string> = {};
-    for (const e of await ctx.param<Array<{ name?: string; value?: unknown }>>('options.responseHeaders.entries', 0, [])) {
+    for (const e of await ctx.param<Array<{ name?: string; value?: unknown }>>(
+      'options.responseHeaders.entries',
+      0,
+      [],
+    )) {
       if (e?.name) headers[String(e.name).toLowerCase()] = String(e.value ?? '');
     }
     let body: unknown;
     // `options.responseKey` wraps the item(s) in an object under that key (oracle: respond-1.1-*-key).
-    const responseKey = String(await ctx.param('options.responseKey', 0, '') ?? '');
+    const responseKey = String((await ctx.param('options.responseKey', 0, '')) ?? '');
     const keyed = (data: unknown) => (responseKey ? { [responseKey]: data } : data);
     switch (respondWith) {
       case 'allIncomingItems':
@@ -42,7 +49,7 @@ export default {
       }
       case 'text':
         headers['content-type'] ??= 'text/html; charset=utf-8';
-        body = String(await ctx.param('responseBody', 0, '') ?? '');
+        body = String((await ctx.param('responseBody', 0, '')) ?? '');
         break;
       case 'noData':
         body = undefined;
@@ -51,7 +58,10 @@ export default {
         // The first item's file: the property named, or its first one ("automatically").
         const first = items[0];
         if (!first?.binary) throw new NodeOperationError('No binary data exists on the first item!');
-        const property = ctx.raw<string>('responseDataSource', 'automatically') === 'set' ? String(await ctx.param('inputFieldName', 0, 'data')) : Object.keys(first.binary)[0];
+        const property =
+          ctx.raw<string>('responseDataSource', 'automatically') === 'set'
+            ? String(await ctx.param('inputFieldName', 0, 'data'))
+            : Object.keys(first.binary)[0];
         if (property === undefined) throw new NodeOperationError('No binary data exists on the first item!');
         const { bytes, entry } = binaryBytes(first, property, 0);
         headers['content-type'] ??= entry.mimeType ?? 'application/octet-stream';

@@ -42,5 +42,7 @@ export default {
     return rules.map(ruleToCron).filter((c): c is string => !!c);
   },
   manualItems: ({ now, timezone }) => [scheduleItem(now, timezone)],
-  execute: (ctx) => [ctx.items.length ? ctx.items : [scheduleItem(ctx.now(), String(ctx.workflow.settings?.timezone ?? 'UTC'))]],
+  execute: (ctx) => [
+    ctx.items.length ? ctx.items : [scheduleItem(ctx.now(), String(ctx.workflow.settings?.timezone ?? 'UTC'))],
+  ],
 } satisfies NodeType;

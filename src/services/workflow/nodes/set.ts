@@ -26,7 +26,14 @@ function describe(value: unknown): string {
  * objects also as a JavaScript literal. A value that does not convert fails the item, or stays
  * as it is with `ignoreErrors`; 3.0–3.2 refuse any text that is no object, whatever the option.
  */
-function convert(name: string, type: string, value: unknown, itemIndex: number, ignoreErrors: boolean, typeVersion: number): unknown {
+function convert(
+  name: string,
+  type: string,
+  value: unknown,
+  itemIndex: number,
+  ignoreErrors: boolean,
+  typeVersion: number,
+): unknown {
   // 3.0 and 3.1 write an absent value as text ("undefined", "null") into a string field (observed).
   if (typeVersion < 3.2 && type === 'string' && (value === null || value === undefined)) return String(value);
   // An expression that yields nothing sets the field to null, whatever its type (observed).
@@ -45,7 +52,8 @@ function convert(name: string, type: string, value: unknown, itemIndex: number, 
       }
       case 'boolean': {
         if (typeof value === 'boolean') return value;
-        if (typeof value === 'string' && ['true', 'false'].includes(value.toLowerCase())) return value.toLowerCase() === 'true';
+        if (typeof value === 'string' && ['true', 'false'].includes(value.toLowerCase()))
+          return value.toLowerCase() === 'true';
         if (!(typeof value === 'string' && value.trim() === '')) {
           const n = Number(value);
           if (n === 0) return false;
@@ -76,7 +84,10 @@ function convert(name: string, type: string, value: unknown, itemIndex: number, 
           parsed = undefined;
         }
         if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
-          if (typeVersion < 3.3) throw new NodeOperationError(`The entry "${name}" inside 'Fields to Set' in item ${itemIndex} does not contain a valid JSON object`);
+          if (typeVersion < 3.3)
+            throw new NodeOperationError(
+              `The entry "${name}" inside 'Fields to Set' in item ${itemIndex} does not contain a valid JSON object`,
+            );
           return fail();
         }
         return parsed;
@@ -91,7 +102,11 @@ function convert(name: string, type: string, value: unknown, itemIndex: number, 
 }
 
 /** Which of the input's fields v3 keeps beside the assigned ones. */
-async function baseFields(ctx: NodeContext, json: Record<string, unknown>, i: number): Promise<Record<string, unknown>> {
+async function baseFields(
+  ctx: NodeContext,
+  json: Record<string, unknown>,
+  i: number,
+): Promise<Record<string, unknown>> {
   let include: string;
   if (ctx.typeVersion >= 3.3) include = ctx.raw('includeOtherFields', false) ? ctx.raw('include', 'all') : 'none';
   else include = ctx.raw('include', 'all');
@@ -116,7 +131,10 @@ async function v3(ctx: NodeContext): Promise<Item[]> {
   const out: Item[] = [];
   const mode = ctx.raw<string>('mode', 'manual');
   // "Duplicate Item" (a setting for testing): in a manual run each item comes out 1 + count times.
-  const copies = ctx.raw<boolean>('duplicateItem', false) && ctx.mode === 'manual' ? 1 + Math.max(0, Number(ctx.raw<number>('duplicateCount', 0)) || 0) : 1;
+  const copies =
+    ctx.raw<boolean>('duplicateItem', false) && ctx.mode === 'manual'
+      ? 1 + Math.max(0, Number(ctx.raw<number>('duplicateCount', 0)) || 0)
+      : 1;
   for (let i = 0; i < ctx.items.length; i++) {
     try {
       const item = await v3Item(ctx, mode, i);
@@ -146,17 +164,21 @@ async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> 
           try {
             raw = parseLenientJson(raw as string);
           } catch {
-            throw new NodeOperationError(`The 'JSON Output' in item ${i} contains invalid JSON`, (err as Error).message);
+            throw new NodeOperationError(
+              `The 'JSON Output' in item ${i} contains invalid JSON`,
+              (err as Error).message,
+            );
           }
         }
       }
-      if (!isPlainObject(raw)) throw new NodeOperationError(`The 'JSON Output' in item ${i} does not contain a valid JSON object`);
+      if (!isPlainObject(raw))
+        throw new NodeOperationError(`The 'JSON Output' in item ${i} does not contain a valid JSON object`);
       for (const [k, v] of Object.entries(raw)) json[k] = v;
     } else {
       if (ctx.typeVersion >= 3.3) {
         const assignments = ctx.raw<Assignment[]>('assignments.assignments', []);
         for (let a = 0; a < assignments.length; a++) {
-          const name = String(await ctx.param(`assignments.assignments.${a}.name`, i, '') ?? '');
+          const name = String((await ctx.param(`assignments.assignments.${a}.name`, i, '')) ?? '');
           const value = await ctx.param<unknown>(`assignments.assignments.${a}.value`, i, undefined);
           put(name, convert(name, assignments[a]?.type ?? 'string', value, i, ignoreErrors, ctx.typeVersion));
         }
@@ -165,14 +187,14 @@ async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> 
         const fields = ctx.raw<Array<{ type?: string }>>('fields.values', []);
         for (let f = 0; f < fields.length; f++) {
           const kind = fields[f]?.type ?? 'stringValue';
-          const name = String(await ctx.param(`fields.values.${f}.name`, i, '') ?? '');
+          const name = String((await ctx.param(`fields.values.${f}.name`, i, '')) ?? '');
           const value = await ctx.param<unknown>(`fields.values.${f}.${kind}`, i, undefined);
           put(name, convert(name, kind.replace(/Value$/, ''), value, i, ignoreErrors, ctx.typeVersion));
         }
       }
     }
     const out1: Item = { json, pairedItem: { item: i } };
-    if (item.binary && !await ctx.param('options.stripBinary', i, false)) out1.binary = item.binary;
+    if (item.binary && !(await ctx.param('options.stripBinary', i, false))) out1.binary = item.binary;
     return out1;
   }
 }
@@ -188,11 +210,16 @@ async function v1(ctx: NodeContext): Promise<Item[]> {
       const list = ctx.raw<Array<{ name?: string }>>(`values.${type}`, []);
       for (let v = 0; v < list.length; v++) {
         const name = String(await ctx.param(`values.${type}.${v}.name`, i, 'propertyName'));
-        let value = await ctx.param<unknown>(`values.${type}.${v}.value`, i, type === 'boolean' ? false : type === 'number' ? 0 : '');
+        let value = await ctx.param<unknown>(
+          `values.${type}.${v}.value`,
+          i,
+          type === 'boolean' ? false : type === 'number' ? 0 : '',
+        );
         // v1/v2 convert loosely (observed): truthiness for booleans ("false" is true), numeric
         // strings to numbers, anything else left as it is.
         if (type === 'boolean' && typeof value !== 'boolean') value = !!value;
-        if (type === 'number' && typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) value = Number(value);
+        if (type === 'number' && typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
+          value = Number(value);
         if (dot) writePath(json, name, value);
         else json[name] = value;
       }
@@ -206,7 +233,6 @@ export default {
   types: ['n8n-nodes-base.set'],
   execute: async (ctx) => [await (ctx.typeVersion >= 3 ? v3(ctx) : v1(ctx))],
 } satisfies NodeType;
-
 
 /**
  * The raw mode's JSON text with its `{{ }}` segments filled in the way n8n fills them there:

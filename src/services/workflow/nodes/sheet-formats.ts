@@ -107,8 +107,16 @@ export function parseCsv(text: string, delimiter = ','): string[][] {
   return records;
 }
 
-const columnName = (index: number): string => (index < 26 ? '' : columnName(Math.floor(index / 26) - 1)) + String.fromCharCode(65 + (index % 26));
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;').replace(/\n/g, '<br/>');
+const columnName = (index: number): string =>
+  (index < 26 ? '' : columnName(Math.floor(index / 26) - 1)) + String.fromCharCode(65 + (index % 26));
+const escapeHtml = (s: string) =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#x27;')
+    .replace(/\n/g, '<br/>');
 
 export function writeHtml(sheet: Sheet): string {
   const row = (cells: Cell[], r: number) =>
@@ -169,15 +177,27 @@ export function readRtfTable(rtf: string): string[][] {
     const start = part.indexOf('\\pard\\intbl');
     if (start < 0) continue;
     const body = part.slice(start + '\\pard\\intbl'.length).replace(/\\pard\\intbl$/, '');
-    const cells = body.split('\\cell').slice(0, -1).map((c) => c.replace(/^ /, ''));
+    const cells = body
+      .split('\\cell')
+      .slice(0, -1)
+      .map((c) => c.replace(/^ /, ''));
     if (cells.length) rows.push(cells);
   }
   return rows;
 }
 
 /** Rows as items: with a header row, keyed by it (empty cells left out); without, by column number under `row`. */
-export function rowsToItems(rows: Cell[][], headerRow: boolean, keep = (v: Cell) => v !== undefined && v !== ''): Array<Record<string, unknown>> {
-  if (!headerRow) return rows.map((cells) => ({ row: Object.fromEntries(cells.flatMap((v, i) => (keep(v) ? [[String(i), v]] : []))) }));
+export function rowsToItems(
+  rows: Cell[][],
+  headerRow: boolean,
+  keep = (v: Cell) => v !== undefined && v !== '',
+): Array<Record<string, unknown>> {
+  if (!headerRow)
+    return rows.map((cells) => ({
+      row: Object.fromEntries(cells.flatMap((v, i) => (keep(v) ? [[String(i), v]] : []))),
+    }));
   const [header = [], ...body] = rows;
-  return body.map((cells) => Object.fromEntries(cells.flatMap((v, i) => (keep(v) && header[i] !== undefined ? [[String(header[i]), v]] : []))));
+  return body.map((cells) =>
+    Object.fromEntries(cells.flatMap((v, i) => (keep(v) && header[i] !== undefined ? [[String(header[i]), v]] : []))),
+  );
 }

@@ -31,7 +31,14 @@ export default {
       // The user's comparator runs in the sandbox, over the items as n8n passes them (a, b).
       const body = ctx.raw<string>('code', 'return 0;');
       const code = `const __compare = (a, b) => {\n${body}\n};\nreturn $input.all().slice().sort(__compare);`;
-      return [await ctx.expressions.runCode({ code, mode: 'runOnceForAllItems', data: ctx.expressionData(0), signal: ctx.signal })];
+      return [
+        await ctx.expressions.runCode({
+          code,
+          mode: 'runOnceForAllItems',
+          data: ctx.expressionData(0),
+          signal: ctx.signal,
+        }),
+      ];
     }
     if (type !== 'simple') throw new NodeOperationError(`Sort type "${type}" is not supported`);
     const fields = await ctx.param<Array<{ fieldName?: string; order?: string }>>('sortFieldsUi.sortField', 0, []);
@@ -40,7 +47,8 @@ export default {
     const read = (json: Record<string, unknown>, f: string) => (noDots ? json[f] : readPath(json, f));
     for (const f of fields) {
       const name = f.fieldName ?? '';
-      if (items.length && items.every((it) => read(it.json, name) === undefined)) throw new NodeOperationError(`Couldn't find the field '${name}' in the input data`);
+      if (items.length && items.every((it) => read(it.json, name) === undefined))
+        throw new NodeOperationError(`Couldn't find the field '${name}' in the input data`);
     }
     items.sort((x, y) => {
       for (const f of fields) {

@@ -24,16 +24,25 @@ export default {
       // Destinations name the fields' elements in order ("first, second"); a field past them keeps its name.
       const dests = fieldList(await ctx.param<string>('options.destinationFieldName', i, ''));
       // Split Out counts the fields as written, empty ones between commas included (n8n 2.8.4).
-      if (ctx.node.type === 'n8n-nodes-base.splitOut' && dests.length && dests.length !== fieldParam.split(',').length) {
-        throw new NodeOperationError('If multiple fields to split out are given, the same number of destination fields must be given');
+      if (
+        ctx.node.type === 'n8n-nodes-base.splitOut' &&
+        dests.length &&
+        dests.length !== fieldParam.split(',').length
+      ) {
+        throw new NodeOperationError(
+          'If multiple fields to split out are given, the same number of destination fields must be given',
+        );
       }
       const noDots = await ctx.param<boolean>('options.disableDotNotation', i, false);
-      const read = (f: string) => (noDots ? json[f] : readPath(json, f) ?? json[f]);
+      const read = (f: string) => (noDots ? json[f] : (readPath(json, f) ?? json[f]));
       const lists = fields.map((field) => {
         const value = read(field);
-        if (itemListsV1 && !Array.isArray(value)) throw new NodeOperationError(`The provided field '${field}' is not an array`, undefined, i);
-        if (itemListsV2 && value === undefined) throw new NodeOperationError(`Couldn't find the field '${field}' in the input data`, undefined, i);
-        if (itemListsV2 && (value === null || typeof value !== 'object')) throw new NodeOperationError(`The provided field '${field}' is not an array or object`, undefined, i);
+        if (itemListsV1 && !Array.isArray(value))
+          throw new NodeOperationError(`The provided field '${field}' is not an array`, undefined, i);
+        if (itemListsV2 && value === undefined)
+          throw new NodeOperationError(`Couldn't find the field '${field}' in the input data`, undefined, i);
+        if (itemListsV2 && (value === null || typeof value !== 'object'))
+          throw new NodeOperationError(`The provided field '${field}' is not an array or object`, undefined, i);
         if (value === undefined) return undefined;
         return Array.isArray(value) ? value : isPlainObject(value) ? Object.values(value) : [value];
       });
@@ -57,7 +66,14 @@ export default {
           const list = lists[j];
           if (!list || k >= list.length) return;
           const element = list[k];
-          if (fields.length === 1 && !dests.length && include === 'noOtherFields' && (element !== null || itemListsV1) && typeof element === 'object') Object.assign(base, clone(element));
+          if (
+            fields.length === 1 &&
+            !dests.length &&
+            include === 'noOtherFields' &&
+            (element !== null || itemListsV1) &&
+            typeof element === 'object'
+          )
+            Object.assign(base, clone(element));
           else base[dests[j] ?? field] = clone(element);
         });
         out.push({ json: base, pairedItem: { item: i } });

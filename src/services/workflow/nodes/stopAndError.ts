@@ -15,7 +15,12 @@ export default {
         }
       }
       const o = (obj ?? {}) as Record<string, unknown>;
-      const message = typeof o.message === 'string' ? o.message : typeof o.description === 'string' ? o.description : JSON.stringify(obj);
+      const message =
+        typeof o.message === 'string'
+          ? o.message
+          : typeof o.description === 'string'
+            ? o.description
+            : JSON.stringify(obj);
       throw new NodeOperationError(message, typeof o.description === 'string' ? o.description : undefined);
     }
     throw new NodeOperationError(String(await ctx.param('errorMessage', 0, '')));

@@ -13,7 +13,14 @@ interface Spec {
 }
 
 const NAMES: Record<string, string> = {
-  count: 'count', countUnique: 'unique_count', sum: 'sum', average: 'average', min: 'min', max: 'max', concatenate: 'concatenated', append: 'appended',
+  count: 'count',
+  countUnique: 'unique_count',
+  sum: 'sum',
+  average: 'average',
+  min: 'min',
+  max: 'max',
+  concatenate: 'concatenated',
+  append: 'appended',
 };
 
 // Observed with the oracle: sum and average take only real numbers (numeric strings are
@@ -29,15 +36,31 @@ function aggregate(spec: Spec, values: unknown[]): unknown {
   const present = values.filter((v) => v !== undefined && v !== null);
   const nums = () => present.filter((v): v is number => typeof v === 'number');
   switch (spec.aggregation ?? 'count') {
-    case 'count': return kept.length;
-    case 'countUnique': return new Set(kept.map(typedKey)).size;
-    case 'sum': return nums().reduce((a, b) => a + b, 0);
-    case 'average': { const n = nums(); return n.length ? n.reduce((a, b) => a + b, 0) / n.length : null; }
-    case 'min': return present.length ? present.reduce((a, b) => ((b as number) < (a as number) ? b : a)) : null;
-    case 'max': return present.length ? present.reduce((a, b) => ((b as number) > (a as number) ? b : a)) : null;
-    case 'append': return spec.includeEmpty ? values.map((v) => (v === undefined ? null : v)) : present;
+    case 'count':
+      return kept.length;
+    case 'countUnique':
+      return new Set(kept.map(typedKey)).size;
+    case 'sum':
+      return nums().reduce((a, b) => a + b, 0);
+    case 'average': {
+      const n = nums();
+      return n.length ? n.reduce((a, b) => a + b, 0) / n.length : null;
+    }
+    case 'min':
+      return present.length ? present.reduce((a, b) => ((b as number) < (a as number) ? b : a)) : null;
+    case 'max':
+      return present.length ? present.reduce((a, b) => ((b as number) > (a as number) ? b : a)) : null;
+    case 'append':
+      return spec.includeEmpty ? values.map((v) => (v === undefined ? null : v)) : present;
     case 'concatenate': {
-      const sep = spec.separateBy === 'other' ? (spec.customSeparator ?? '') : spec.separateBy === 'newline' ? '\n' : spec.separateBy === ', ' ? ', ' : ',';
+      const sep =
+        spec.separateBy === 'other'
+          ? (spec.customSeparator ?? '')
+          : spec.separateBy === 'newline'
+            ? '\n'
+            : spec.separateBy === ', '
+              ? ', '
+              : ',';
       return kept.map(asText).join(sep);
     }
   }
@@ -58,7 +81,13 @@ interface Group {
  * as text (a missing value is "undefined"); v1.1 keeps numbers, booleans and null as they are,
  * objects as JSON text, and leaves a missing value out.
  */
-function groupItems(items: Item[], splitBy: string[], read: (json: Record<string, unknown>, f: string) => unknown, typed: boolean, skipEmpty = false): Group[] {
+function groupItems(
+  items: Item[],
+  splitBy: string[],
+  read: (json: Record<string, unknown>, f: string) => unknown,
+  typed: boolean,
+  skipEmpty = false,
+): Group[] {
   type Node = { group?: Group; children: Map<string, Node> };
   const root: Node = { children: new Map() };
   const order: Group[] = [];
@@ -97,26 +126,46 @@ export default {
   async execute(ctx) {
     const specs = await ctx.param<Spec[]>('fieldsToSummarize.values', 0, [{ aggregation: 'count', field: '' }]);
     // n8n wants one aggregation whose field is not '' (an absent field passes its test).
-    if (!specs.some((spec) => spec.field !== '')) throw new NodeOperationError("You need to add at least one aggregation to 'Fields to Summarize' with non empty 'Field'");
+    if (!specs.some((spec) => spec.field !== ''))
+      throw new NodeOperationError(
+        "You need to add at least one aggregation to 'Fields to Summarize' with non empty 'Field'",
+      );
     const splitBy = fieldList(await ctx.param('fieldsToSplitBy', 0, ''));
     const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
     // With dot notation a key that contains the dots literally wins over the nested path (as lodash's get).
     const read = (json: Record<string, unknown>, f: string) => (noDots || f in json ? json[f] : readPath(json, f));
     // A field no item has fails the node, unless told to go on (Item Lists from 2.1 always goes on: observed).
-    const goOn = (await ctx.param<boolean>('options.continueIfFieldNotFound', 0, false)) || (ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion >= 2.1);
+    const goOn =
+      (await ctx.param<boolean>('options.continueIfFieldNotFound', 0, false)) ||
+      (ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion >= 2.1);
     for (const spec of goOn ? [] : specs) {
       const field = spec.field ?? '';
-      if (ctx.items.length && !ctx.items.some((it) => read(it.json, field) !== undefined)) throw new NodeOperationError(`The field '${field}' does not exist in any items`);
+      if (ctx.items.length && !ctx.items.some((it) => read(it.json, field) !== undefined))
+        throw new NodeOperationError(`The field '${field}' does not exist in any items`);
     }
     // Summarize 1.1 and Item Lists 3 keep the split values' types; Summarize 1 and Item Lists 1–2.x do not.
     const typed = ctx.node.type === 'n8n-nodes-base.summarize' ? ctx.typeVersion >= 1.1 : ctx.typeVersion >= 3;
-    const groups = groupItems(ctx.items, splitBy, read, typed, await ctx.param<boolean>('options.skipEmptySplitFields', 0, false));
+    const groups = groupItems(
+      ctx.items,
+      splitBy,
+      read,
+      typed,
+      await ctx.param<boolean>('options.skipEmptySplitFields', 0, false),
+    );
     if (!groups.length && !splitBy.length) groups.push({ keys: {}, names: [], items: [] });
     // Dots in a field's path become underscores in the output's names (observed: `sum_m_v`, `p_q`).
     const name = (field: string) => field.replace(/\./g, '_');
     const summary = (g: Group) =>
-      Object.fromEntries(specs.map((spec) => [`${NAMES[spec.aggregation ?? 'count'] ?? spec.aggregation}_${name(spec.field ?? '')}`, aggregate(spec, g.items.map(({ item }) => read(item.json, spec.field ?? '')))]));
-    if (await ctx.param('options.outputFormat', 0, 'separateItems') === 'singleItem' && splitBy.length) {
+      Object.fromEntries(
+        specs.map((spec) => [
+          `${NAMES[spec.aggregation ?? 'count'] ?? spec.aggregation}_${name(spec.field ?? '')}`,
+          aggregate(
+            spec,
+            g.items.map(({ item }) => read(item.json, spec.field ?? '')),
+          ),
+        ]),
+      );
+    if ((await ctx.param('options.outputFormat', 0, 'separateItems')) === 'singleItem' && splitBy.length) {
       // One item, keyed by the groups' values as text (nested, one level per split field), each
       // holding its aggregates.
       const json: Record<string, unknown> = {};
@@ -128,6 +177,11 @@ export default {
       return [[{ json, pairedItem: ctx.items.map((_, i) => ({ item: i })) }]];
     }
     const keyed = (g: Group) => Object.fromEntries(Object.entries(g.keys).map(([f, v]) => [name(f), v]));
-    return [groups.map((g) => ({ json: { ...keyed(g), ...summary(g) }, pairedItem: g.items.map(({ index }) => ({ item: index })) }))];
+    return [
+      groups.map((g) => ({
+        json: { ...keyed(g), ...summary(g) },
+        pairedItem: g.items.map(({ index }) => ({ item: index })),
+      })),
+    ];
   },
 } satisfies NodeType;

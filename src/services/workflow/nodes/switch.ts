@@ -38,7 +38,8 @@ const LEGACY: Record<string, (a: any, b: any) => boolean> = {
 async function routeV3(ctx: NodeContext, i: number, outputs: number): Promise<number[]> {
   if (ctx.raw('mode', 'rules') === 'expression') {
     const o = Number(await ctx.param('output', i, 0));
-    if (!Number.isInteger(o) || o < 0 || o >= outputs) throw new NodeOperationError(`The output ${o} is not allowed. It has to be between 0 and ${outputs - 1}!`);
+    if (!Number.isInteger(o) || o < 0 || o >= outputs)
+      throw new NodeOperationError(`The output ${o} is not allowed. It has to be between 0 and ${outputs - 1}!`);
     return [o];
   }
   // No `rules` at all is n8n's default: one rule whose condition ('' equals '') every item meets.
@@ -59,7 +60,8 @@ async function routeV3(ctx: NodeContext, i: number, outputs: number): Promise<nu
   if (hits.length) return hits;
   const fallback = ctx.raw<unknown>('options.fallbackOutput', 'none');
   if (fallback === 'extra') return [rules.length];
-  if (fallback !== 'none' && fallback !== undefined && fallback !== '' && Number(fallback) >= 0) return [Number(fallback)];
+  if (fallback !== 'none' && fallback !== undefined && fallback !== '' && Number(fallback) >= 0)
+    return [Number(fallback)];
   return [];
 }
 
@@ -77,7 +79,10 @@ async function routeLegacy(ctx: NodeContext, i: number): Promise<number[]> {
   const routes = await routeLegacyRaw(ctx, i);
   // v2 has as many outputs as its rules name; n8n's message (with its spelling) for any other.
   const count = outputCount(ctx.node);
-  if (ctx.typeVersion >= 2) for (const o of routes) if (o >= count) throw new NodeOperationError(`The ouput ${o} is not allowed. It has to be between 0 and ${count - 1}!`);
+  if (ctx.typeVersion >= 2)
+    for (const o of routes)
+      if (o >= count)
+        throw new NodeOperationError(`The ouput ${o} is not allowed. It has to be between 0 and ${count - 1}!`);
   return routes;
 }
 
@@ -90,7 +95,8 @@ async function routeLegacyRaw(ctx: NodeContext, i: number): Promise<number[]> {
     const rule = await ctx.param<{ operation?: string; value2?: unknown; output?: number }>(`rules.rules.${r}`, i, {});
     const cmp = LEGACY[rule.operation ?? defaults.operation];
     // v1 sends a match to the rule's `output` (default 0); v2 to the rule's own position.
-    if (cmp?.(value1, 'value2' in rule ? rule.value2 : defaults.value2)) return [ctx.typeVersion >= 2 ? r : Number(rule.output ?? 0)];
+    if (cmp?.(value1, 'value2' in rule ? rule.value2 : defaults.value2))
+      return [ctx.typeVersion >= 2 ? r : Number(rule.output ?? 0)];
   }
   const fallback = ctx.raw<unknown>('fallbackOutput', -1);
   // v2 has no "extra" fallback output: n8n fails on the missing output list (its words, observed).

@@ -54,9 +54,14 @@ export function splitPath(path: string): string[] {
 /** Field lists as n8n reads them: "a, b,c", an array, or the older `{fields: [{fieldName}]}` form. */
 export const fieldList = (v: unknown): string[] => {
   if (Array.isArray(v)) return v.map(String);
-  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
+  if (typeof v === 'string')
+    return v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   const fields = (v as { fields?: Array<{ fieldName?: unknown }> } | null)?.fields;
   return Array.isArray(fields) ? fields.map((f) => String(f.fieldName ?? '')).filter(Boolean) : [];
 };
 
-export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);

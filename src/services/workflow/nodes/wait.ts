@@ -19,7 +19,11 @@ export default {
         until =
           type === 'atSpecifiedTime'
             ? new Date(String(await ctx.param('maxDateAndTime', 0, '')))
-            : new Date(ctx.now().getTime() + Number(await ctx.param('resumeAmount', 0, 1)) * (UNIT_MS[ctx.raw<string>('resumeUnit', 'hours')] ?? 3_600_000));
+            : new Date(
+                ctx.now().getTime() +
+                  Number(await ctx.param('resumeAmount', 0, 1)) *
+                    (UNIT_MS[ctx.raw<string>('resumeUnit', 'hours')] ?? 3_600_000),
+              );
       }
       return { wait: { webhook: true, until } };
     }

@@ -10,5 +10,9 @@ export default {
     const p = (node.parameters ?? {}) as { multipleMethods?: boolean; httpMethod?: unknown };
     return p.multipleMethods && Array.isArray(p.httpMethod) ? p.httpMethod.length : 1;
   },
-  execute: (ctx) => [ctx.items.length ? ctx.items : [{ json: { headers: {}, params: {}, query: {}, body: {}, webhookUrl: '', executionMode: 'test' } }]],
+  execute: (ctx) => [
+    ctx.items.length
+      ? ctx.items
+      : [{ json: { headers: {}, params: {}, query: {}, body: {}, webhookUrl: '', executionMode: 'test' } }],
+  ],
 } satisfies NodeType;

@@ -4,8 +4,25 @@ import { Builder, Parser } from 'xml2js';
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 
-const PARSE_DEFAULTS = { attrkey: '$', charkey: '_', explicitArray: false, explicitRoot: true, ignoreAttrs: false, mergeAttrs: true, normalize: false, normalizeTags: false, trim: false };
-const BUILD_DEFAULTS = { allowSurrogateChars: false, attrkey: '$', cdata: false, charkey: '_', headless: false, rootName: 'root' };
+const PARSE_DEFAULTS = {
+  attrkey: '$',
+  charkey: '_',
+  explicitArray: false,
+  explicitRoot: true,
+  ignoreAttrs: false,
+  mergeAttrs: true,
+  normalize: false,
+  normalizeTags: false,
+  trim: false,
+};
+const BUILD_DEFAULTS = {
+  allowSurrogateChars: false,
+  attrkey: '$',
+  cdata: false,
+  charkey: '_',
+  headless: false,
+  rootName: 'root',
+};
 
 export default {
   types: ['n8n-nodes-base.xml'],
@@ -18,7 +35,8 @@ export default {
       const options = (await ctx.param<Record<string, unknown>>('options', i, {})) ?? {};
       if (mode === 'xmlToJson') {
         const source = item.json[property];
-        if (source === undefined) throw new NodeOperationError(`Item has no JSON property called "${property}"`, undefined, i);
+        if (source === undefined)
+          throw new NodeOperationError(`Item has no JSON property called "${property}"`, undefined, i);
         let json: unknown;
         try {
           json = await new Parser({ ...PARSE_DEFAULTS, ...options }).parseStringPromise(String(source));

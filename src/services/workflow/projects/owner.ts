@@ -54,15 +54,40 @@ export class InstanceOwner {
     let user = await this.store.firstUser();
     if (!user) {
       const id = randomUUID();
-      const created: UserRow = { id, email: settings.email, first_name: settings.firstName, last_name: settings.lastName, role: 'global:owner', created_at: now, updated_at: now };
-      const project: ProjectRow = { id: randomBase62(16), name: projectName(settings), type: 'personal', owner_id: id, created_at: now, updated_at: now };
+      const created: UserRow = {
+        id,
+        email: settings.email,
+        first_name: settings.firstName,
+        last_name: settings.lastName,
+        role: 'global:owner',
+        created_at: now,
+        updated_at: now,
+      };
+      const project: ProjectRow = {
+        id: randomBase62(16),
+        name: projectName(settings),
+        type: 'personal',
+        owner_id: id,
+        created_at: now,
+        updated_at: now,
+      };
       // Two processes starting on one PostgreSQL race here; the unique role lets one win.
       await this.store.insertOwner(created, project);
       user = (await this.store.firstUser())!;
     }
     let project = (await this.store.projectOf(user.id))!;
-    if (user.email !== settings.email || user.first_name !== settings.firstName || user.last_name !== settings.lastName) {
-      user = { ...user, email: settings.email, first_name: settings.firstName, last_name: settings.lastName, updated_at: now };
+    if (
+      user.email !== settings.email ||
+      user.first_name !== settings.firstName ||
+      user.last_name !== settings.lastName
+    ) {
+      user = {
+        ...user,
+        email: settings.email,
+        first_name: settings.firstName,
+        last_name: settings.lastName,
+        updated_at: now,
+      };
       project = { ...project, name: projectName(settings), updated_at: now };
       await this.store.updateOwner(user, project);
     }
@@ -85,7 +110,15 @@ export class InstanceOwner {
 
   projectJson(): ProjectJson {
     const p = this.loaded.project;
-    return { id: p.id, name: p.name, type: 'personal', icon: null, description: null, createdAt: p.created_at, updatedAt: p.updated_at };
+    return {
+      id: p.id,
+      name: p.name,
+      type: 'personal',
+      icon: null,
+      description: null,
+      createdAt: p.created_at,
+      updatedAt: p.updated_at,
+    };
   }
 
   /** The owner as GET /users shows them; `role` only when asked (n8n's includeRole). */
@@ -115,7 +148,12 @@ export class InstanceOwner {
   }
 
   /** n8n's `shared` of a resource the owner's project owns ('workflow' or 'credential'). */
-  shared(kind: 'workflow' | 'credential', resourceId: string, createdAt: string, updatedAt: string): Array<Record<string, unknown>> {
+  shared(
+    kind: 'workflow' | 'credential',
+    resourceId: string,
+    createdAt: string,
+    updatedAt: string,
+  ): Array<Record<string, unknown>> {
     const p = this.loaded.project;
     return [
       {

@@ -90,8 +90,16 @@ export class ApiStore {
   }
 
   async updateOwner(user: UserRow, project: ProjectRow): Promise<void> {
-    await this.k.updateTable('workflow_users').set({ email: user.email, first_name: user.first_name, last_name: user.last_name, updated_at: user.updated_at }).where('id', '=', user.id).execute();
-    await this.k.updateTable('workflow_projects').set({ name: project.name, updated_at: project.updated_at }).where('id', '=', project.id).execute();
+    await this.k
+      .updateTable('workflow_users')
+      .set({ email: user.email, first_name: user.first_name, last_name: user.last_name, updated_at: user.updated_at })
+      .where('id', '=', user.id)
+      .execute();
+    await this.k
+      .updateTable('workflow_projects')
+      .set({ name: project.name, updated_at: project.updated_at })
+      .where('id', '=', project.id)
+      .execute();
   }
 
   // ---- variables
@@ -146,12 +154,26 @@ export class ApiStore {
   }
 
   credentialByName(type: string, name: string): Promise<CredentialRow | undefined> {
-    return this.k.selectFrom('workflow_credentials').selectAll().where('type', '=', type).where('name', '=', name).orderBy('created_at').limit(1).executeTakeFirst();
+    return this.k
+      .selectFrom('workflow_credentials')
+      .selectAll()
+      .where('type', '=', type)
+      .where('name', '=', name)
+      .orderBy('created_at')
+      .limit(1)
+      .executeTakeFirst();
   }
 
   /** Credentials without their data (lists, the audit). */
   listCredentials(limit: number, offset: number): Promise<Array<Omit<CredentialRow, 'data'>>> {
-    return this.k.selectFrom('workflow_credentials').select(['id', 'name', 'type', 'created_at', 'updated_at']).orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
+    return this.k
+      .selectFrom('workflow_credentials')
+      .select(['id', 'name', 'type', 'created_at', 'updated_at'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
   }
 
   async updateCredential(id: string, patch: Partial<Omit<CredentialRow, 'id' | 'created_at'>>): Promise<void> {

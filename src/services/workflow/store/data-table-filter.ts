@@ -54,9 +54,12 @@ export function parseFilter(raw: unknown): RowFilter | undefined {
   const filters = f.filters.map((c, i) => {
     if (!c || typeof c !== 'object' || Array.isArray(c)) throw invalid(`filter.filters[${i}] must be an object`);
     const { columnName, condition = 'eq', value: v } = c as Record<string, unknown>;
-    if (typeof columnName !== 'string' || !columnName) throw invalid(`filter.filters[${i}].columnName must be a string`);
-    if (!CONDITIONS.includes(condition as Condition)) throw invalid(`filter.filters[${i}].condition must be one of ${CONDITIONS.join(', ')}`);
-    if (v !== null && typeof v === 'object') throw invalid(`filter.filters[${i}].value must be a string, number, boolean or null`);
+    if (typeof columnName !== 'string' || !columnName)
+      throw invalid(`filter.filters[${i}].columnName must be a string`);
+    if (!CONDITIONS.includes(condition as Condition))
+      throw invalid(`filter.filters[${i}].condition must be one of ${CONDITIONS.join(', ')}`);
+    if (v !== null && typeof v === 'object')
+      throw invalid(`filter.filters[${i}].value must be a string, number, boolean or null`);
     return { columnName, condition: condition as Condition, value: v };
   });
   return { type, filters };
@@ -80,7 +83,8 @@ function columnExpr(dialect: Dialect, name: string, type: ColumnType): RawBuilde
 /** A value as the column's SQL expression compares it. */
 function sqlValue(dialect: Dialect, type: ColumnType, value: unknown): unknown {
   if (type === 'boolean' && typeof value === 'boolean' && dialect === 'sqlite') return value ? 1 : 0;
-  if (type === 'number' && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if (type === 'number' && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+    return Number(value);
   if (type === 'date' && typeof value === 'string') {
     const t = Date.parse(value);
     if (Number.isFinite(t)) return new Date(t).toISOString();
@@ -125,7 +129,9 @@ export function filterSql(dialect: Dialect, filter: RowFilter, columns: DataTabl
         if (typeof value !== 'string') throw invalid(`${condition} needs a string value`);
         // n8n's LIKE: only % is a wildcard, every other character is itself; ilike ignores case.
         if (condition === 'ilike') return sql`upper(cast(${col} as text)) like upper(${escapeLike(value)}) escape '\\'`;
-        return dialect === 'postgres' ? sql`cast(${col} as text) like ${escapeLike(value)} escape '\\'` : sql`cast(${col} as text) glob ${percentToGlob(value)}`;
+        return dialect === 'postgres'
+          ? sql`cast(${col} as text) like ${escapeLike(value)} escape '\\'`
+          : sql`cast(${col} as text) glob ${percentToGlob(value)}`;
       }
     }
   });
@@ -147,7 +153,11 @@ function percentToGlob(pattern: string): string {
 }
 
 /** `columnName:asc|desc` (n8n's sortBy) over a system or table column. */
-export function sortSql(dialect: Dialect, sortBy: string | undefined, columns: DataTableColumn[]): { expr: RawBuilder<unknown>; desc: boolean } | undefined {
+export function sortSql(
+  dialect: Dialect,
+  sortBy: string | undefined,
+  columns: DataTableColumn[],
+): { expr: RawBuilder<unknown>; desc: boolean } | undefined {
   if (!sortBy) return undefined;
   const m = /^([A-Za-z][A-Za-z0-9_]*):(asc|desc)$/i.exec(sortBy);
   if (!m) throw invalid("sortBy must be 'columnName:asc' or 'columnName:desc'");
@@ -159,7 +169,11 @@ export function sortSql(dialect: Dialect, sortBy: string | undefined, columns: D
 }
 
 /** n8n's search: any string column containing the text, ignoring case. */
-export function searchSql(dialect: Dialect, search: string, columns: DataTableColumn[]): RawBuilder<unknown> | undefined {
+export function searchSql(
+  dialect: Dialect,
+  search: string,
+  columns: DataTableColumn[],
+): RawBuilder<unknown> | undefined {
   const strings = columns.filter((c) => c.type === 'string');
   if (!strings.length) return sql`1 = 0`;
   const needle = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

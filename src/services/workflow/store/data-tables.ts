@@ -55,14 +55,27 @@ export interface RowQuery {
   offset: number;
 }
 
-const tableExists = (name: string) => new DomainError('conflict', `Data table with name '${name}' already exists in this project`);
+const tableExists = (name: string) =>
+  new DomainError('conflict', `Data table with name '${name}' already exists in this project`);
 
 function toTable(r: DataTableRow): DataTable {
-  return { id: r.id, name: r.name, projectId: r.project_id, columns: JSON.parse(r.columns) as DataTableColumn[], rowCount: Number(r.row_count), sizeBytes: Number(r.size_bytes), createdAt: r.created_at, updatedAt: r.updated_at };
+  return {
+    id: r.id,
+    name: r.name,
+    projectId: r.project_id,
+    columns: JSON.parse(r.columns) as DataTableColumn[],
+    rowCount: Number(r.row_count),
+    sizeBytes: Number(r.size_bytes),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
 }
 
 /** A stored row as the API shows it: system columns first, then the table's columns in order. */
-function rowJson(r: Pick<RowRow, 'id' | 'data' | 'created_at' | 'updated_at'>, columns: DataTableColumn[]): DataTableRowJson {
+function rowJson(
+  r: Pick<RowRow, 'id' | 'data' | 'created_at' | 'updated_at'>,
+  columns: DataTableColumn[],
+): DataTableRowJson {
   const data = JSON.parse(r.data) as Record<string, unknown>;
   const out: DataTableRowJson = { id: Number(r.id), createdAt: r.created_at, updatedAt: r.updated_at };
   for (const c of columns) out[c.name] = data[c.name] ?? null;
@@ -96,17 +109,36 @@ export class DataTableStore {
   }
 
   async tableByName(projectId: string, name: string): Promise<DataTable | undefined> {
-    const r = await this.k.selectFrom('workflow_data_tables').selectAll().where('project_id', '=', projectId).where('name', '=', name).executeTakeFirst();
+    const r = await this.k
+      .selectFrom('workflow_data_tables')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('name', '=', name)
+      .executeTakeFirst();
     return r && toTable(r);
   }
 
   /** A page of tables, newest first unless sorted; `nameContains` filters case-insensitively. */
-  async listTables(opts: { limit: number; offset: number; nameContains?: string; sort?: { field: 'name' | 'created_at' | 'updated_at' | 'size_bytes'; desc: boolean } }): Promise<{ tables: DataTable[]; count: number }> {
+  async listTables(opts: {
+    limit: number;
+    offset: number;
+    nameContains?: string;
+    sort?: { field: 'name' | 'created_at' | 'updated_at' | 'size_bytes'; desc: boolean };
+  }): Promise<{ tables: DataTable[]; count: number }> {
     let q = this.k.selectFrom('workflow_data_tables');
-    if (opts.nameContains) q = q.where(sql<boolean>`lower(name) like ${`%${opts.nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
+    if (opts.nameContains)
+      q = q.where(
+        sql<boolean>`lower(name) like ${`%${opts.nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`,
+      );
     const sort = opts.sort ?? { field: 'created_at', desc: true };
     const [rows, count] = await Promise.all([
-      q.selectAll().orderBy(sort.field, sort.desc ? 'desc' : 'asc').orderBy('id').limit(opts.limit).offset(opts.offset).execute(),
+      q
+        .selectAll()
+        .orderBy(sort.field, sort.desc ? 'desc' : 'asc')
+        .orderBy('id')
+        .limit(opts.limit)
+        .offset(opts.offset)
+        .execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { tables: rows.map(toTable), count: Number(count.n) };
@@ -130,7 +162,10 @@ export class DataTableStore {
 
   /** The bytes every table's rows take (n8n's instance-wide data table size). */
   async totalBytes(trx: Kysely<Tables> = this.k): Promise<number> {
-    const r = await trx.selectFrom('workflow_data_tables').select((eb) => eb.fn.sum<number>('size_bytes').as('n')).executeTakeFirst();
+    const r = await trx
+      .selectFrom('workflow_data_tables')
+      .select((eb) => eb.fn.sum<number>('size_bytes').as('n'))
+      .executeTakeFirst();
     return Number(r?.n ?? 0);
   }
 
@@ -166,49 +201,97 @@ export class DataTableStore {
    * Inserts rows (their checked values) in one transaction and answers them as stored. The
    * instance's size limit is checked inside it, so two inserts cannot pass it together.
    */
-  async insertRows(table: DataTable, values: Array<Record<string, unknown>>, now: string, maxBytes: number): Promise<DataTableRowJson[]> {
+  async insertRows(
+    table: DataTable,
+    values: Array<Record<string, unknown>>,
+    now: string,
+    maxBytes: number,
+  ): Promise<DataTableRowJson[]> {
     const datas = values.map((v) => JSON.stringify(v));
     const bytes = datas.reduce((n, d) => n + bytesOf(d), 0);
     return this.k.transaction().execute(async (trx) => {
       const counter = await trx
         .updateTable('workflow_data_tables')
-        .set((eb) => ({ next_row_id: eb('next_row_id', '+', datas.length), row_count: eb('row_count', '+', datas.length), size_bytes: eb('size_bytes', '+', bytes), updated_at: now }))
+        .set((eb) => ({
+          next_row_id: eb('next_row_id', '+', datas.length),
+          row_count: eb('row_count', '+', datas.length),
+          size_bytes: eb('size_bytes', '+', bytes),
+          updated_at: now,
+        }))
         .where('id', '=', table.id)
         .returning('next_row_id')
         .executeTakeFirst();
       if (!counter) throw new DomainError('not_found', `Could not find the data table: '${table.id}'`);
       await this.checkSize(trx, maxBytes);
       const first = Number(counter.next_row_id) - datas.length;
-      const rows: RowRow[] = datas.map((data, i) => ({ table_id: table.id, id: first + i, data, created_at: now, updated_at: now }));
+      const rows: RowRow[] = datas.map((data, i) => ({
+        table_id: table.id,
+        id: first + i,
+        data,
+        created_at: now,
+        updated_at: now,
+      }));
       // Chunks keep each statement under SQLite's and PostgreSQL's bound-parameter limits.
-      for (let i = 0; i < rows.length; i += 500) await trx.insertInto('workflow_data_table_rows').values(rows.slice(i, i + 500)).execute();
+      for (let i = 0; i < rows.length; i += 500)
+        await trx
+          .insertInto('workflow_data_table_rows')
+          .values(rows.slice(i, i + 500))
+          .execute();
       return rows.map((r) => rowJson(r, table.columns));
     });
   }
 
   private async checkSize(trx: Transaction<Tables> | Kysely<Tables>, maxBytes: number): Promise<void> {
     const total = await this.totalBytes(trx);
-    if (total > maxBytes) throw new DomainError('invalid', `Data table size limit exceeded: the data tables of this instance would take ${total} bytes, more than the limit of ${maxBytes} bytes`);
+    if (total > maxBytes)
+      throw new DomainError(
+        'invalid',
+        `Data table size limit exceeded: the data tables of this instance would take ${total} bytes, more than the limit of ${maxBytes} bytes`,
+      );
   }
 
   /**
    * Sets `patch` on the rows a filter selects; answers the rows before and after. With
    * `dryRun` nothing is written (the transaction is rolled back).
    */
-  async updateRows(table: DataTable, filter: RowFilter, patch: Record<string, unknown>, now: string, maxBytes: number, dryRun: boolean): Promise<{ before: DataTableRowJson[]; after: DataTableRowJson[] }> {
+  async updateRows(
+    table: DataTable,
+    filter: RowFilter,
+    patch: Record<string, unknown>,
+    now: string,
+    maxBytes: number,
+    dryRun: boolean,
+  ): Promise<{ before: DataTableRowJson[]; after: DataTableRowJson[] }> {
     const rollback = new Error('dry run');
     let answer: { before: DataTableRowJson[]; after: DataTableRowJson[] } = { before: [], after: [] };
     try {
       await this.k.transaction().execute(async (trx) => {
         const matched = await this.matching(trx, table, filter);
-        const updated = matched.map((r) => ({ ...r, data: JSON.stringify({ ...(JSON.parse(r.data) as object), ...patch }), updated_at: now }));
+        const updated = matched.map((r) => ({
+          ...r,
+          data: JSON.stringify({ ...(JSON.parse(r.data) as object), ...patch }),
+          updated_at: now,
+        }));
         const delta = updated.reduce((n, r, i) => n + bytesOf(r.data) - bytesOf(matched[i].data), 0);
-        for (const r of updated) await trx.updateTable('workflow_data_table_rows').set({ data: r.data, updated_at: now }).where('table_id', '=', table.id).where('id', '=', r.id).execute();
+        for (const r of updated)
+          await trx
+            .updateTable('workflow_data_table_rows')
+            .set({ data: r.data, updated_at: now })
+            .where('table_id', '=', table.id)
+            .where('id', '=', r.id)
+            .execute();
         if (updated.length) {
-          await trx.updateTable('workflow_data_tables').set((eb) => ({ size_bytes: eb('size_bytes', '+', delta), updated_at: now })).where('id', '=', table.id).execute();
+          await trx
+            .updateTable('workflow_data_tables')
+            .set((eb) => ({ size_bytes: eb('size_bytes', '+', delta), updated_at: now }))
+            .where('id', '=', table.id)
+            .execute();
           await this.checkSize(trx, maxBytes);
         }
-        answer = { before: matched.map((r) => rowJson(r, table.columns)), after: updated.map((r) => rowJson(r, table.columns)) };
+        answer = {
+          before: matched.map((r) => rowJson(r, table.columns)),
+          after: updated.map((r) => rowJson(r, table.columns)),
+        };
         if (dryRun) throw rollback;
       });
     } catch (err) {
@@ -223,11 +306,20 @@ export class DataTableStore {
       const matched = await this.matching(trx, table, filter);
       if (!dryRun && matched.length) {
         const ids = matched.map((r) => r.id);
-        for (let i = 0; i < ids.length; i += 500) await trx.deleteFrom('workflow_data_table_rows').where('table_id', '=', table.id).where('id', 'in', ids.slice(i, i + 500)).execute();
+        for (let i = 0; i < ids.length; i += 500)
+          await trx
+            .deleteFrom('workflow_data_table_rows')
+            .where('table_id', '=', table.id)
+            .where('id', 'in', ids.slice(i, i + 500))
+            .execute();
         const bytes = matched.reduce((n, r) => n + bytesOf(r.data), 0);
         await trx
           .updateTable('workflow_data_tables')
-          .set((eb) => ({ row_count: eb('row_count', '-', matched.length), size_bytes: eb('size_bytes', '-', bytes), updated_at: now }))
+          .set((eb) => ({
+            row_count: eb('row_count', '-', matched.length),
+            size_bytes: eb('size_bytes', '-', bytes),
+            updated_at: now,
+          }))
           .where('id', '=', table.id)
           .execute();
       }

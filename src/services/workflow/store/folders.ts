@@ -29,7 +29,11 @@ export class FolderStore {
   }
 
   async count(projectId: string): Promise<number> {
-    const r = await this.k.selectFrom('workflow_folders').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+    const r = await this.k
+      .selectFrom('workflow_folders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
@@ -44,8 +48,17 @@ export class FolderStore {
   /** Deletes folders and moves the given children to a new parent, in one transaction. */
   async deleteAndMove(deleteIds: string[], moveIds: string[], parent: string | null, now: string): Promise<void> {
     await this.k.transaction().execute(async (trx) => {
-      for (let i = 0; i < moveIds.length; i += 500) await trx.updateTable('workflow_folders').set({ parent_folder_id: parent, updated_at: now }).where('id', 'in', moveIds.slice(i, i + 500)).execute();
-      for (let i = 0; i < deleteIds.length; i += 500) await trx.deleteFrom('workflow_folders').where('id', 'in', deleteIds.slice(i, i + 500)).execute();
+      for (let i = 0; i < moveIds.length; i += 500)
+        await trx
+          .updateTable('workflow_folders')
+          .set({ parent_folder_id: parent, updated_at: now })
+          .where('id', 'in', moveIds.slice(i, i + 500))
+          .execute();
+      for (let i = 0; i < deleteIds.length; i += 500)
+        await trx
+          .deleteFrom('workflow_folders')
+          .where('id', 'in', deleteIds.slice(i, i + 500))
+          .execute();
     });
   }
 }

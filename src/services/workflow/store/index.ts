@@ -54,7 +54,18 @@ interface Tables {
   workflow_executions: ExecutionRow;
 }
 
-const LIGHT_EXECUTION_COLUMNS = ['id', 'workflow_id', 'mode', 'status', 'retry_of', 'retry_success_id', 'started_at', 'stopped_at', 'wait_till', 'created_at'] as const;
+const LIGHT_EXECUTION_COLUMNS = [
+  'id',
+  'workflow_id',
+  'mode',
+  'status',
+  'retry_of',
+  'retry_success_id',
+  'started_at',
+  'stopped_at',
+  'wait_till',
+  'created_at',
+] as const;
 
 export type LightExecutionRow = Pick<ExecutionRow, (typeof LIGHT_EXECUTION_COLUMNS)[number]>;
 
@@ -101,7 +112,13 @@ export class WorkflowStore {
     return this.k.selectFrom('workflow_workflows').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async listWorkflows(q: { active?: boolean; name?: string; tagNames?: string[]; limit: number; offset: number }): Promise<WorkflowRow[]> {
+  async listWorkflows(q: {
+    active?: boolean;
+    name?: string;
+    tagNames?: string[];
+    limit: number;
+    offset: number;
+  }): Promise<WorkflowRow[]> {
     let query = this.k.selectFrom('workflow_workflows').selectAll();
     if (q.active !== undefined) query = query.where('active', '=', q.active ? 1 : 0);
     if (q.name !== undefined) query = query.where('name', '=', q.name);
@@ -142,12 +159,21 @@ export class WorkflowStore {
   }
 
   listTags(limit: number, offset: number): Promise<TagRow[]> {
-    return this.k.selectFrom('workflow_tags').selectAll().orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
+    return this.k
+      .selectFrom('workflow_tags')
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
   }
 
   /** Throws DomainError conflict when the name is taken. */
   async updateTag(id: string, name: string, now: string): Promise<void> {
-    await uniqueTagName(this.k.updateTable('workflow_tags').set({ name, updated_at: now }).where('id', '=', id).execute());
+    await uniqueTagName(
+      this.k.updateTable('workflow_tags').set({ name, updated_at: now }).where('id', '=', id).execute(),
+    );
   }
 
   async deleteTag(id: string): Promise<void> {
@@ -161,7 +187,13 @@ export class WorkflowStore {
     const rows = await this.k
       .selectFrom('workflow_workflow_tags')
       .innerJoin('workflow_tags', 'workflow_tags.id', 'workflow_workflow_tags.tag_id')
-      .select(['workflow_workflow_tags.workflow_id', 'workflow_tags.id', 'workflow_tags.name', 'workflow_tags.created_at', 'workflow_tags.updated_at'])
+      .select([
+        'workflow_workflow_tags.workflow_id',
+        'workflow_tags.id',
+        'workflow_tags.name',
+        'workflow_tags.created_at',
+        'workflow_tags.updated_at',
+      ])
       .where('workflow_workflow_tags.workflow_id', 'in', workflowIds)
       .orderBy('workflow_tags.name')
       .execute();
@@ -176,7 +208,11 @@ export class WorkflowStore {
   async setWorkflowTags(workflowId: string, tagIds: string[]): Promise<void> {
     await this.k.transaction().execute(async (trx) => {
       await trx.deleteFrom('workflow_workflow_tags').where('workflow_id', '=', workflowId).execute();
-      if (tagIds.length) await trx.insertInto('workflow_workflow_tags').values(tagIds.map((tag_id) => ({ workflow_id: workflowId, tag_id }))).execute();
+      if (tagIds.length)
+        await trx
+          .insertInto('workflow_workflow_tags')
+          .values(tagIds.map((tag_id) => ({ workflow_id: workflowId, tag_id })))
+          .execute();
     });
   }
 
@@ -185,11 +221,16 @@ export class WorkflowStore {
   /** A new execution id. SQLite belongs to one process, which counts; PostgreSQL uses the column's sequence. */
   async nextExecutionId(): Promise<string> {
     if (this.db.dialect === 'postgres') {
-      const { rows } = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('workflow_executions', 'id')) as id`.execute(this.k);
+      const { rows } = await sql<{
+        id: number;
+      }>`select nextval(pg_get_serial_sequence('workflow_executions', 'id')) as id`.execute(this.k);
       return String(rows[0]!.id);
     }
     if (this.nextId === undefined) {
-      const row = await this.k.selectFrom('workflow_executions').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+      const row = await this.k
+        .selectFrom('workflow_executions')
+        .select((eb) => eb.fn.max('id').as('max'))
+        .executeTakeFirst();
       this.nextId = Number(row?.max ?? 0) + 1;
     }
     return String(this.nextId++);
@@ -216,7 +257,11 @@ export class WorkflowStore {
         );
         this.insertStmt.run({ ...row, id: Number(row.id) });
       });
-    } else await ((trx ?? this.k) as Kysely<Tables>).insertInto('workflow_executions').values({ ...row, id: Number(row.id) }).execute();
+    } else
+      await ((trx ?? this.k) as Kysely<Tables>)
+        .insertInto('workflow_executions')
+        .values({ ...row, id: Number(row.id) })
+        .execute();
     this.onExecutionsChanged();
   }
 
@@ -227,7 +272,12 @@ export class WorkflowStore {
 
   /** Updates an execution only while it still has `status`; false when it no longer has (someone else moved it). */
   async updateExecutionIf(id: string, status: string, patch: Partial<ExecutionRow>): Promise<boolean> {
-    const r = await this.k.updateTable('workflow_executions').set(patch).where('id', '=', Number(id)).where('status', '=', status).executeTakeFirst();
+    const r = await this.k
+      .updateTable('workflow_executions')
+      .set(patch)
+      .where('id', '=', Number(id))
+      .where('status', '=', status)
+      .executeTakeFirst();
     const changed = Number(r.numUpdatedRows ?? 0) > 0;
     if (changed) this.onExecutionsChanged();
     return changed;
@@ -241,18 +291,35 @@ export class WorkflowStore {
 
   private readonly listStatements = new Map<string, import('better-sqlite3').Statement>();
 
-  listExecutions(q: { workflowId?: string; status?: string; lastId?: number; limit: number; withData: boolean }): Promise<Array<ExecutionRow | LightExecutionRow>> {
+  listExecutions(q: {
+    workflowId?: string;
+    status?: string;
+    lastId?: number;
+    limit: number;
+    withData: boolean;
+  }): Promise<Array<ExecutionRow | LightExecutionRow>> {
     if (this.db.sqlite && !q.withData) {
       // The list a dashboard polls: a prepared statement per filter combination skips the query builder.
-      const where = [q.workflowId !== undefined && 'workflow_id = @workflowId', q.status !== undefined && 'status = @status', q.lastId !== undefined && 'id < @lastId'].filter(Boolean);
+      const where = [
+        q.workflowId !== undefined && 'workflow_id = @workflowId',
+        q.status !== undefined && 'status = @status',
+        q.lastId !== undefined && 'id < @lastId',
+      ].filter(Boolean);
       const key = where.join(' and ');
       return this.db.sqlite.run((s) => {
         let stmt = this.listStatements.get(key);
         if (!stmt) {
-          stmt = s.prepare(`select ${LIGHT_EXECUTION_COLUMNS.join(', ')} from workflow_executions ${where.length ? 'where ' + key : ''} order by id desc limit @limit`);
+          stmt = s.prepare(
+            `select ${LIGHT_EXECUTION_COLUMNS.join(', ')} from workflow_executions ${where.length ? 'where ' + key : ''} order by id desc limit @limit`,
+          );
           this.listStatements.set(key, stmt);
         }
-        return stmt.all({ workflowId: q.workflowId, status: q.status, lastId: q.lastId, limit: q.limit }) as LightExecutionRow[];
+        return stmt.all({
+          workflowId: q.workflowId,
+          status: q.status,
+          lastId: q.lastId,
+          limit: q.limit,
+        }) as LightExecutionRow[];
       });
     }
     let query = this.k.selectFrom('workflow_executions');
@@ -277,12 +344,21 @@ export class WorkflowStore {
 
   /** Ids of the workflows with an execution started at or after `since` (the audit's "recently executed"). */
   async workflowIdsExecutedSince(since: string): Promise<Set<string>> {
-    const rows = await this.k.selectFrom('workflow_executions').select('workflow_id').distinct().where('started_at', '>=', since).execute();
+    const rows = await this.k
+      .selectFrom('workflow_executions')
+      .select('workflow_id')
+      .distinct()
+      .where('started_at', '>=', since)
+      .execute();
     return new Set(rows.map((r) => r.workflow_id));
   }
 
   executionsWithStatus(status: string): Promise<LightExecutionRow[]> {
-    return this.k.selectFrom('workflow_executions').select(LIGHT_EXECUTION_COLUMNS).where('status', '=', status).execute();
+    return this.k
+      .selectFrom('workflow_executions')
+      .select(LIGHT_EXECUTION_COLUMNS)
+      .where('status', '=', status)
+      .execute();
   }
 
   /** Deletes finished executions older than `before` and beyond the newest `keep`. */
@@ -290,13 +366,27 @@ export class WorkflowStore {
     let n = 0;
     const finished = ['success', 'error', 'canceled', 'crashed'];
     if (before) {
-      const r = await this.k.deleteFrom('workflow_executions').where('created_at', '<', before).where('status', 'in', finished).executeTakeFirst();
+      const r = await this.k
+        .deleteFrom('workflow_executions')
+        .where('created_at', '<', before)
+        .where('status', 'in', finished)
+        .executeTakeFirst();
       n += Number(r.numDeletedRows ?? 0);
     }
     if (keep) {
-      const edge = await this.k.selectFrom('workflow_executions').select('id').orderBy('id', 'desc').offset(keep).limit(1).executeTakeFirst();
+      const edge = await this.k
+        .selectFrom('workflow_executions')
+        .select('id')
+        .orderBy('id', 'desc')
+        .offset(keep)
+        .limit(1)
+        .executeTakeFirst();
       if (edge) {
-        const r = await this.k.deleteFrom('workflow_executions').where('id', '<=', Number(edge.id)).where('status', 'in', finished).executeTakeFirst();
+        const r = await this.k
+          .deleteFrom('workflow_executions')
+          .where('id', '<=', Number(edge.id))
+          .where('status', 'in', finished)
+          .executeTakeFirst();
         n += Number(r.numDeletedRows ?? 0);
       }
     }
@@ -308,7 +398,11 @@ export class WorkflowStore {
 
   /** Marks every `running` execution `crashed` (SQLite: the file has one process). */
   async crashAllRunning(stoppedAt: string): Promise<number> {
-    const r = await this.k.updateTable('workflow_executions').set({ status: 'crashed', stopped_at: stoppedAt }).where('status', '=', 'running').executeTakeFirst();
+    const r = await this.k
+      .updateTable('workflow_executions')
+      .set({ status: 'crashed', stopped_at: stoppedAt })
+      .where('status', '=', 'running')
+      .executeTakeFirst();
     const n = Number(r.numUpdatedRows ?? 0);
     if (n) this.onExecutionsChanged();
     return n;
@@ -316,13 +410,24 @@ export class WorkflowStore {
 
   /** The owner keys of `running` executions (PostgreSQL). */
   async runningOwners(): Promise<number[]> {
-    const rows = await this.k.selectFrom('workflow_executions').select('owner').distinct().where('status', '=', 'running').where('owner', 'is not', null).execute();
+    const rows = await this.k
+      .selectFrom('workflow_executions')
+      .select('owner')
+      .distinct()
+      .where('status', '=', 'running')
+      .where('owner', 'is not', null)
+      .execute();
     return rows.map((r) => Number(r.owner));
   }
 
   /** Marks the `running` executions of one owner `crashed`. */
   async crashRunningOf(owner: number, stoppedAt: string): Promise<number> {
-    const r = await this.k.updateTable('workflow_executions').set({ status: 'crashed', stopped_at: stoppedAt }).where('status', '=', 'running').where('owner', '=', owner).executeTakeFirst();
+    const r = await this.k
+      .updateTable('workflow_executions')
+      .set({ status: 'crashed', stopped_at: stoppedAt })
+      .where('status', '=', 'running')
+      .where('owner', '=', owner)
+      .executeTakeFirst();
     const n = Number(r.numUpdatedRows ?? 0);
     if (n) this.onExecutionsChanged();
     return n;

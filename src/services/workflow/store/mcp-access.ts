@@ -35,7 +35,19 @@ export class McpAccessStore {
   async ensureRow(now: string): Promise<McpAccessRow> {
     const existing = await this.row();
     if (existing) return existing;
-    await this.k.insertInto('workflow_mcp_access').values({ id: ROW_ID, enabled: 0, key_id: null, token_hash: null, token_tail: null, key_created_at: null, updated_at: now }).onConflict((oc) => oc.column('id').doNothing()).execute();
+    await this.k
+      .insertInto('workflow_mcp_access')
+      .values({
+        id: ROW_ID,
+        enabled: 0,
+        key_id: null,
+        token_hash: null,
+        token_tail: null,
+        key_created_at: null,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
     return (await this.row())!;
   }
 
@@ -44,6 +56,12 @@ export class McpAccessStore {
   }
 
   async hasHash(hash: string): Promise<boolean> {
-    return (await this.k.selectFrom('workflow_mcp_access').select('id').where('token_hash', '=', hash).executeTakeFirst()) !== undefined;
+    return (
+      (await this.k
+        .selectFrom('workflow_mcp_access')
+        .select('id')
+        .where('token_hash', '=', hash)
+        .executeTakeFirst()) !== undefined
+    );
   }
 }

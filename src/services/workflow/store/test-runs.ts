@@ -58,7 +58,12 @@ export class TestRunStore {
   }
 
   async runningFor(workflowId: string): Promise<boolean> {
-    const r = await this.k.selectFrom('workflow_test_runs').select('id').where('workflow_id', '=', workflowId).where('status', 'in', ['new', 'running']).executeTakeFirst();
+    const r = await this.k
+      .selectFrom('workflow_test_runs')
+      .select('id')
+      .where('workflow_id', '=', workflowId)
+      .where('status', 'in', ['new', 'running'])
+      .executeTakeFirst();
     return r !== undefined;
   }
 
@@ -67,8 +72,17 @@ export class TestRunStore {
   }
 
   /** Sets a status only while the run still has one of `from` (a cancel does not lose to a finish). */
-  async moveRun(id: string, from: string[], patch: Partial<Omit<TestRunRow, 'id' | 'workflow_id' | 'created_at'>>): Promise<boolean> {
-    const r = await this.k.updateTable('workflow_test_runs').set(patch).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
+  async moveRun(
+    id: string,
+    from: string[],
+    patch: Partial<Omit<TestRunRow, 'id' | 'workflow_id' | 'created_at'>>,
+  ): Promise<boolean> {
+    const r = await this.k
+      .updateTable('workflow_test_runs')
+      .set(patch)
+      .where('id', '=', id)
+      .where('status', 'in', from)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
@@ -77,7 +91,13 @@ export class TestRunStore {
   }
 
   listCases(runId: string, limit: number, offset: number): Promise<TestCaseRow[]> {
-    return this.k.selectFrom('workflow_test_cases').selectAll().where('test_run_id', '=', runId).orderBy('position').limit(limit).offset(offset).execute();
+    return this.k
+      .selectFrom('workflow_test_cases')
+      .selectAll()
+      .where('test_run_id', '=', runId)
+      .orderBy('position')
+      .limit(limit)
+      .offset(offset)
+      .execute();
   }
-
 }

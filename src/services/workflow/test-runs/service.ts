@@ -53,10 +53,15 @@ export function testCaseJson(c: TestCaseRow) {
 }
 
 /** The numbers Evaluation nodes set in a run (the json of their output items). */
-function caseMetrics(runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }>> } }>>, nodes: WorkflowNode[]): Record<string, number> {
+function caseMetrics(
+  runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }>> } }>>,
+  nodes: WorkflowNode[],
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const n of nodes.filter((x) => x.type === EVALUATION)) {
-    for (const run of runData[n.name] ?? []) for (const item of run.data?.main?.[0] ?? []) for (const [k, v] of Object.entries(item.json)) if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+    for (const run of runData[n.name] ?? [])
+      for (const item of run.data?.main?.[0] ?? [])
+        for (const [k, v] of Object.entries(item.json)) if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
   }
   return out;
 }
@@ -77,39 +82,83 @@ export class TestRuns {
   async start(workflow: WorkflowRow): Promise<TestRunRow> {
     const prepared = this.d.cache.get(workflow);
     const trigger = prepared.definition.nodes.find((n) => n.type === TRIGGER && n.disabled !== true);
-    if (!trigger) throw new DomainError('conflict', 'Evaluation trigger not found: the workflow needs an enabled Evaluation Trigger node');
+    if (!trigger)
+      throw new DomainError(
+        'conflict',
+        'Evaluation trigger not found: the workflow needs an enabled Evaluation Trigger node',
+      );
     const params = trigger.parameters ?? {};
-    if ((params.source ?? 'googleSheets') !== 'dataTable') throw new DomainError('invalid', 'Only a data table dataset can be evaluated here: set the Evaluation Trigger\'s source to "dataTable"');
+    if ((params.source ?? 'googleSheets') !== 'dataTable')
+      throw new DomainError(
+        'invalid',
+        'Only a data table dataset can be evaluated here: set the Evaluation Trigger\'s source to "dataTable"',
+      );
     const tableRef = params.dataTableId as { value?: unknown } | string | undefined;
     const tableId = typeof tableRef === 'string' ? tableRef : String(tableRef?.value ?? '');
     const table = await this.d.tables.table(tableId);
-    if (await this.store.runningFor(workflow.id)) throw new DomainError('conflict', 'A test run is already running for this workflow');
-    const limit = params.limitRows === true && Number.isInteger(params.maxRows) ? Math.min(Number(params.maxRows), MAX_CASES) : MAX_CASES;
+    if (await this.store.runningFor(workflow.id))
+      throw new DomainError('conflict', 'A test run is already running for this workflow');
+    const limit =
+      params.limitRows === true && Number.isInteger(params.maxRows)
+        ? Math.min(Number(params.maxRows), MAX_CASES)
+        : MAX_CASES;
     const { rows } = await this.d.tables.store.rows(table, { limit, offset: 0, sortBy: 'id:asc' });
     const now = this.now();
-    const run: TestRunRow = { id: randomBase62(16), workflow_id: workflow.id, status: 'new', run_at: null, completed_at: null, metrics: null, error_code: null, error_details: null, created_at: now, updated_at: now };
+    const run: TestRunRow = {
+      id: randomBase62(16),
+      workflow_id: workflow.id,
+      status: 'new',
+      run_at: null,
+      completed_at: null,
+      metrics: null,
+      error_code: null,
+      error_details: null,
+      created_at: now,
+      updated_at: now,
+    };
     await this.store.insertRun(run);
     const p = this.execute(run.id, workflow, trigger.name, rows).catch((err: Error) => {
       this.d.logger.warn({ err, service: 'workflow', testRun: run.id }, 'test run failed');
-      return this.store.moveRun(run.id, ['new', 'running'], { status: 'error', error_code: 'UNKNOWN_ERROR', error_details: JSON.stringify({ message: err.message }), completed_at: this.now(), updated_at: this.now() }).then(() => undefined);
+      return this.store
+        .moveRun(run.id, ['new', 'running'], {
+          status: 'error',
+          error_code: 'UNKNOWN_ERROR',
+          error_details: JSON.stringify({ message: err.message }),
+          completed_at: this.now(),
+          updated_at: this.now(),
+        })
+        .then(() => undefined);
     });
     this.inFlight.add(p);
     void p.finally(() => this.inFlight.delete(p));
     return run;
   }
 
-  private async execute(runId: string, workflow: WorkflowRow, triggerName: string, rows: Array<Record<string, unknown>>): Promise<void> {
-    if (!(await this.store.moveRun(runId, ['new'], { status: 'running', run_at: this.now(), updated_at: this.now() }))) return;
+  private async execute(
+    runId: string,
+    workflow: WorkflowRow,
+    triggerName: string,
+    rows: Array<Record<string, unknown>>,
+  ): Promise<void> {
+    if (!(await this.store.moveRun(runId, ['new'], { status: 'running', run_at: this.now(), updated_at: this.now() })))
+      return;
     const sums: Record<string, { total: number; n: number }> = {};
     for (let i = 0; i < rows.length; i++) {
       if ((await this.store.getRun(runId))?.status !== 'running') return; // cancelled
       const prepared = this.d.cache.get(workflow);
       const started = this.now();
-      const { row: exec, outcome } = await this.d.runner.run({ prepared, mode: 'manual', start: { node: triggerName, items: [{ json: rows[i] }] } });
-      const data = (exec.data ? JSON.parse(exec.data) : {}) as { resultData?: { runData?: Record<string, never>; lastNodeExecuted?: string } };
+      const { row: exec, outcome } = await this.d.runner.run({
+        prepared,
+        mode: 'manual',
+        start: { node: triggerName, items: [{ json: rows[i] }] },
+      });
+      const data = (exec.data ? JSON.parse(exec.data) : {}) as {
+        resultData?: { runData?: Record<string, never>; lastNodeExecuted?: string };
+      };
       const runData = data.resultData?.runData ?? {};
       const last = data.resultData?.lastNodeExecuted;
-      const lastRuns = (last ? runData[last] : undefined) as Array<{ data?: { main?: Array<Array<{ json: unknown }>> } }> | undefined;
+      const lastRuns = (last ? runData[last] : undefined) as
+        Array<{ data?: { main?: Array<Array<{ json: unknown }>> } }> | undefined;
       const outputs = (lastRuns?.at(-1)?.data?.main?.[0] ?? []).map((it) => it.json);
       const metrics = caseMetrics(runData, prepared.definition.nodes);
       for (const [k, v] of Object.entries(metrics)) {
@@ -133,14 +182,28 @@ export class TestRuns {
       });
     }
     const metrics = Object.fromEntries(Object.entries(sums).map(([k, s]) => [k, s.total / s.n]));
-    await this.store.moveRun(runId, ['running'], { status: 'completed', completed_at: this.now(), metrics: JSON.stringify(metrics), updated_at: this.now() });
+    await this.store.moveRun(runId, ['running'], {
+      status: 'completed',
+      completed_at: this.now(),
+      metrics: JSON.stringify(metrics),
+      updated_at: this.now(),
+    });
   }
 
   /** Cancels a new or running run; a finished one is n8n's 409. */
   async cancel(run: TestRunRow): Promise<TestRunRow> {
     const now = this.now();
-    if (!(await this.store.moveRun(run.id, ['new', 'running'], { status: 'cancelled', completed_at: now, updated_at: now }))) {
-      throw new DomainError('conflict', `The test run has already finished (status ${run.status === 'new' || run.status === 'running' ? 'completed' : run.status})`);
+    if (
+      !(await this.store.moveRun(run.id, ['new', 'running'], {
+        status: 'cancelled',
+        completed_at: now,
+        updated_at: now,
+      }))
+    ) {
+      throw new DomainError(
+        'conflict',
+        `The test run has already finished (status ${run.status === 'new' || run.status === 'running' ? 'completed' : run.status})`,
+      );
     }
     return (await this.store.getRun(run.id))!;
   }

@@ -80,7 +80,9 @@ export class Activation {
     const triggers = activatableTriggers(p.definition);
     // n8n 2.8.4 also activates a workflow whose only trigger is Execute Workflow Trigger or Error
     // Trigger (observed: engine-activate-subworkflow-only, error-trigger-manual).
-    const calledByWorkflows = p.definition.nodes.some((n) => !n.disabled && (triggerKind(n) === 'workflow' || triggerKind(n) === 'error'));
+    const calledByWorkflows = p.definition.nodes.some(
+      (n) => !n.disabled && (triggerKind(n) === 'workflow' || triggerKind(n) === 'error'),
+    );
     if (!triggers.length && !calledByWorkflows) throw invalid(NO_TRIGGER_MESSAGE);
     const tz = String(p.definition.settings?.timezone ?? this.defaultTimezone);
     for (const node of triggers) {
@@ -89,19 +91,31 @@ export class Activation {
         if (problem) throw invalid(`Node "${node.name}": ${problem}`);
       }
     }
-    const conflict = this.webhooks.conflicts(p, triggers.filter((n) => triggerKind(n) === 'webhook'));
-    if (conflict) throw invalid(`The URL path that the webhook "${conflict}" uses is already taken by another active workflow`);
+    const conflict = this.webhooks.conflicts(
+      p,
+      triggers.filter((n) => triggerKind(n) === 'webhook'),
+    );
+    if (conflict)
+      throw invalid(`The URL path that the webhook "${conflict}" uses is already taken by another active workflow`);
   }
 
   register(p: PreparedWorkflow): void {
     const id = p.definition.id;
     const triggers = activatableTriggers(p.definition);
     this.active.set(id, p);
-    this.webhooks.add(id, triggers.filter((n) => triggerKind(n) === 'webhook'));
+    this.webhooks.add(
+      id,
+      triggers.filter((n) => triggerKind(n) === 'webhook'),
+    );
     if (this.ownsTriggers) {
-      const schedules = triggers.flatMap((n) => (nodeRegistry.get(n.type)?.schedules?.(n) ?? []).map((pattern) => ({ node: n.name, pattern })));
+      const schedules = triggers.flatMap((n) =>
+        (nodeRegistry.get(n.type)?.schedules?.(n) ?? []).map((pattern) => ({ node: n.name, pattern })),
+      );
       this.schedules.set(id, schedules, String(p.definition.settings?.timezone ?? this.defaultTimezone));
-      this.subscribeEvents(id, triggers.filter((n) => triggerKind(n) === 'event'));
+      this.subscribeEvents(
+        id,
+        triggers.filter((n) => triggerKind(n) === 'event'),
+      );
     }
   }
 
@@ -117,7 +131,8 @@ export class Activation {
           const p = this.active.get(id);
           if (!p || !this.leadership.isLeader()) return;
           const items = type.fromEvent!(payload, node);
-          if (items.length) await this.runner.enqueue({ prepared: p, mode: 'trigger', start: { node: node.name, items } });
+          if (items.length)
+            await this.runner.enqueue({ prepared: p, mode: 'trigger', start: { node: node.name, items } });
         }),
       );
     }

@@ -53,7 +53,12 @@ export class Schedules {
   set(workflowId: string, schedules: Array<{ node: string; pattern: string }>, timezone: string): void {
     this.remove(workflowId);
     for (const s of schedules) {
-      const entry: Entry = { workflowId, node: s.node, cron: new Cron(s.pattern, { timezone, paused: true }), cancel: () => {} };
+      const entry: Entry = {
+        workflowId,
+        node: s.node,
+        cron: new Cron(s.pattern, { timezone, paused: true }),
+        cancel: () => {},
+      };
       this.entries.push(entry);
       this.arm(entry);
     }
@@ -75,7 +80,9 @@ export class Schedules {
     if (!at) return;
     entry.cancel = this.timers.at(at.getTime(), async () => {
       this.arm(entry);
-      await this.fire(entry.workflowId, entry.node, at).catch((err) => this.logger.error({ err, workflowId: entry.workflowId }, 'schedule fire failed'));
+      await this.fire(entry.workflowId, entry.node, at).catch((err) =>
+        this.logger.error({ err, workflowId: entry.workflowId }, 'schedule fire failed'),
+      );
     });
   }
 }

@@ -20,10 +20,12 @@ export function webhookRoutes(node: WorkflowNode): Array<{ method: string; path:
   const path = normalisePath(String(p.path ?? node.webhookId ?? ''));
   if (!path) return [];
   const fallback = nodeRegistry.get(node.type)?.webhookMethod ?? 'GET';
-  const methods = p.multipleMethods && Array.isArray(p.httpMethod) ? (p.httpMethod as string[]) : [String(p.httpMethod ?? fallback)];
+  const methods =
+    p.multipleMethods && Array.isArray(p.httpMethod) ? (p.httpMethod as string[]) : [String(p.httpMethod ?? fallback)];
   const out = methods.map((m, i) => ({ method: m.toUpperCase(), path, outputIndex: p.multipleMethods ? i : 0 }));
   // n8n also serves dynamic paths under the node's webhookId.
-  if (path.includes(':') && node.webhookId) for (const r of [...out]) out.push({ ...r, path: `${node.webhookId}/${path}` });
+  if (path.includes(':') && node.webhookId)
+    for (const r of [...out]) out.push({ ...r, path: `${node.webhookId}/${path}` });
   return out;
 }
 
@@ -61,16 +63,21 @@ export class WebhookTable {
   }
 
   remove(workflowId: string): void {
-    for (const k of this.byWorkflow.get(workflowId) ?? []) if (this.exact.get(k)?.workflowId === workflowId) this.exact.delete(k);
+    for (const k of this.byWorkflow.get(workflowId) ?? [])
+      if (this.exact.get(k)?.workflowId === workflowId) this.exact.delete(k);
     this.byWorkflow.delete(workflowId);
-    for (let i = this.dynamic.length - 1; i >= 0; i--) if (this.dynamic[i]!.target.workflowId === workflowId) this.dynamic.splice(i, 1);
+    for (let i = this.dynamic.length - 1; i >= 0; i--)
+      if (this.dynamic[i]!.target.workflowId === workflowId) this.dynamic.splice(i, 1);
   }
 
   find(method: string, path: string): { target: WebhookTarget; params: Record<string, string> } | undefined {
     const clean = normalisePath(path);
     const hit = this.exact.get(`${method} ${clean}`);
     if (hit) return { target: hit, params: {} };
-    return matchDynamic(this.dynamic.filter((d) => d.method === method).map((d) => d.target), clean);
+    return matchDynamic(
+      this.dynamic.filter((d) => d.method === method).map((d) => d.target),
+      clean,
+    );
   }
 
   /** Whether any method is registered for the path (for 404 vs method wording). */
@@ -85,7 +92,10 @@ export class WebhookTable {
   }
 }
 
-export function matchDynamic(targets: WebhookTarget[], path: string): { target: WebhookTarget; params: Record<string, string> } | undefined {
+export function matchDynamic(
+  targets: WebhookTarget[],
+  path: string,
+): { target: WebhookTarget; params: Record<string, string> } | undefined {
   const parts = path.split('/');
   for (const target of targets) {
     if (target.pattern.length !== parts.length) continue;

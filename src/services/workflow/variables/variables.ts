@@ -34,7 +34,14 @@ export class Variables {
   /** Call after any write to a variable. */
   changed(): void {
     this.cached = undefined;
-    this.events.publish(CHANGED_TOPIC, {}).catch((err) => this.logger.warn({ err, service: 'workflow', topic: CHANGED_TOPIC }, 'workflow: announcing a variable change failed; other instances may read the old $vars'));
+    this.events
+      .publish(CHANGED_TOPIC, {})
+      .catch((err) =>
+        this.logger.warn(
+          { err, service: 'workflow', topic: CHANGED_TOPIC },
+          'workflow: announcing a variable change failed; other instances may read the old $vars',
+        ),
+      );
   }
 
   close(): void {

@@ -47,7 +47,14 @@ export class ListCache {
   invalidate(): void {
     this.drop();
     // This instance's pages are gone already; other instances keep theirs until the next write.
-    this.events.publish(this.topic, {}).catch((err) => this.logger.warn({ err, service: 'workflow', topic: this.topic }, 'workflow: announcing a list change failed; other instances may serve stale list pages'));
+    this.events
+      .publish(this.topic, {})
+      .catch((err) =>
+        this.logger.warn(
+          { err, service: 'workflow', topic: this.topic },
+          'workflow: announcing a list change failed; other instances may serve stale list pages',
+        ),
+      );
   }
 
   close(): void {

@@ -89,7 +89,17 @@ export function workflowToApi(row: WorkflowRow, tags: TagRow[] = [], shared: unk
     tags: tags.map(tagToApi),
     shared,
     activeVersion: active
-      ? { versionId: row.active_version_id, workflowId: row.id, nodes, connections, name: row.name, authors: '', createdAt: row.updated_at, updatedAt: row.updated_at, workflowPublishHistory: [] }
+      ? {
+          versionId: row.active_version_id,
+          workflowId: row.id,
+          nodes,
+          connections,
+          name: row.name,
+          authors: '',
+          createdAt: row.updated_at,
+          updatedAt: row.updated_at,
+          workflowPublishHistory: [],
+        }
       : null,
   };
 }

@@ -13,8 +13,33 @@ import { normaliseNodes, type PreparedWorkflow, type WorkflowCache } from './mod
 const invalid = (message: string) => new DomainError('invalid', message);
 
 /** The keys a workflow body may set; everything else in an export is ignored on create. */
-const WRITABLE = ['name', 'nodes', 'connections', 'settings', 'staticData', 'pinData', 'nodeGroups', 'description'] as const;
-const READ_ONLY = ['id', 'active', 'createdAt', 'updatedAt', 'tags', 'isArchived', 'versionId', 'triggerCount', 'meta', 'activeVersion', 'activeVersionId', 'versionCounter', 'shared', 'parentFolder', 'homeProject'];
+const WRITABLE = [
+  'name',
+  'nodes',
+  'connections',
+  'settings',
+  'staticData',
+  'pinData',
+  'nodeGroups',
+  'description',
+] as const;
+const READ_ONLY = [
+  'id',
+  'active',
+  'createdAt',
+  'updatedAt',
+  'tags',
+  'isArchived',
+  'versionId',
+  'triggerCount',
+  'meta',
+  'activeVersion',
+  'activeVersionId',
+  'versionCounter',
+  'shared',
+  'parentFolder',
+  'homeProject',
+];
 
 /**
  * n8n's answer to a body that names a read-only key (`request/body/active is read-only`) or
@@ -35,26 +60,35 @@ const WORKFLOW_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
 function checkDefinition(body: Record<string, unknown>): void {
-  if ('name' in body && (typeof body.name !== 'string' || body.name.trim() === '')) throw invalid('request/body/name must be string');
+  if ('name' in body && (typeof body.name !== 'string' || body.name.trim() === ''))
+    throw invalid('request/body/name must be string');
   // n8n's public API takes names longer than its editor's 128 characters (observed: 140); a bound stays.
-  if ('name' in body && (body.name as string).length > 4096) throw invalid('request/body/name must NOT have more than 4096 characters');
+  if ('name' in body && (body.name as string).length > 4096)
+    throw invalid('request/body/name must NOT have more than 4096 characters');
   if ('nodes' in body) {
     if (!Array.isArray(body.nodes)) throw invalid('request/body/nodes must be array');
     const names = new Set<string>();
     (body.nodes as unknown[]).forEach((n, i) => {
       if (!n || typeof n !== 'object' || Array.isArray(n)) throw invalid(`request/body/nodes/${i} must be object`);
       const node = n as WorkflowNode;
-      if (typeof node.name !== 'string' || !node.name) throw invalid(`request/body/nodes/${i} must have required property 'name'`);
-      if (typeof node.type !== 'string' || !node.type) throw invalid(`request/body/nodes/${i} must have required property 'type'`);
-      if (names.has(node.name)) throw invalid(`request/body/nodes/${i}/name "${node.name}" is used by two nodes; node names must be unique`);
+      if (typeof node.name !== 'string' || !node.name)
+        throw invalid(`request/body/nodes/${i} must have required property 'name'`);
+      if (typeof node.type !== 'string' || !node.type)
+        throw invalid(`request/body/nodes/${i} must have required property 'type'`);
+      if (names.has(node.name))
+        throw invalid(`request/body/nodes/${i}/name "${node.name}" is used by two nodes; node names must be unique`);
       names.add(node.name);
     });
   }
-  if ('connections' in body && (!body.connections || typeof body.connections !== 'object' || Array.isArray(body.connections))) {
+  if (
+    'connections' in body &&
+    (!body.connections || typeof body.connections !== 'object' || Array.isArray(body.connections))
+  ) {
     throw invalid('request/body/connections must be object');
   }
   for (const k of ['settings', 'staticData', 'pinData'] as const) {
-    if (k in body && body[k] !== null && (typeof body[k] !== 'object' || Array.isArray(body[k]))) throw invalid(`request/body/${k} must be object`);
+    if (k in body && body[k] !== null && (typeof body[k] !== 'object' || Array.isArray(body[k])))
+      throw invalid(`request/body/${k} must be object`);
   }
 }
 
@@ -65,7 +99,8 @@ function calledWorkflowIds(nodes: WorkflowNode[]): Array<{ node: string; id: str
     if (n.type !== 'n8n-nodes-base.executeWorkflow' || n.disabled) continue;
     const p = (n.parameters ?? {}) as { source?: unknown; workflowId?: unknown };
     if ((p.source ?? 'database') !== 'database') continue;
-    const ref = p.workflowId && typeof p.workflowId === 'object' ? (p.workflowId as { value?: unknown }).value : p.workflowId;
+    const ref =
+      p.workflowId && typeof p.workflowId === 'object' ? (p.workflowId as { value?: unknown }).value : p.workflowId;
     const id = typeof ref === 'string' || typeof ref === 'number' ? String(ref).trim() : '';
     if (id && !id.startsWith('=')) out.push({ node: n.name, id });
   }
@@ -89,7 +124,8 @@ export class WorkflowWrites {
     private readonly activation: Activating,
     private readonly clock: Clock,
     /** n8n's refusal to activate a workflow whose nodes lack their credentials (credentials/credentials.ts). */
-    private readonly credentialProblem: (wf: { nodes: WorkflowNode[] }) => Promise<string | undefined> = async () => undefined,
+    private readonly credentialProblem: (wf: { nodes: WorkflowNode[] }) => Promise<string | undefined> = async () =>
+      undefined,
   ) {}
 
   /**
@@ -98,7 +134,8 @@ export class WorkflowWrites {
    * like the other read-only keys of an export, and a new one is made.
    */
   async create(body: Record<string, unknown>, opts: { keepId?: boolean } = {}): Promise<WorkflowRow> {
-    for (const p of ['name', 'nodes', 'connections']) if (body[p] === undefined) throw invalid(`request/body must have required property '${p}'`);
+    for (const p of ['name', 'nodes', 'connections'])
+      if (body[p] === undefined) throw invalid(`request/body must have required property '${p}'`);
     checkDefinition(body);
     if (opts.keepId && (typeof body.id !== 'string' || !WORKFLOW_ID.test(body.id))) {
       throw invalid('request/body/id must be a string of 1 to 64 letters, digits, "-" or "_" when keepId is true');
@@ -113,7 +150,9 @@ export class WorkflowWrites {
       // A workflow created here without any settings is a new workflow: it gets v1 written
       // explicitly, as n8n's editor does. Settings that are given are stored as given, so an
       // n8n import whose settings lack executionOrder keeps running as v0, like n8n.
-      settings: JSON.stringify(body.settings === undefined || body.settings === null ? { executionOrder: 'v1' } : body.settings),
+      settings: JSON.stringify(
+        body.settings === undefined || body.settings === null ? { executionOrder: 'v1' } : body.settings,
+      ),
       static_data: json(body.staticData),
       pin_data: json(body.pinData),
       meta: json(body.meta),
@@ -128,7 +167,8 @@ export class WorkflowWrites {
     try {
       await this.store.insertWorkflow(row);
     } catch (e) {
-      if (opts.keepId && isUniqueViolation(e)) throw new DomainError('conflict', `A workflow with the id "${row.id}" already exists`);
+      if (opts.keepId && isUniqueViolation(e))
+        throw new DomainError('conflict', `A workflow with the id "${row.id}" already exists`);
       throw e;
     }
     return row;
@@ -157,7 +197,8 @@ export class WorkflowWrites {
 
   /** PUT: a full replace of name, nodes, connections and settings. */
   async replace(row: WorkflowRow, body: Record<string, unknown>): Promise<WorkflowRow> {
-    for (const p of ['name', 'nodes', 'connections', 'settings']) if (body[p] === undefined) throw invalid(`request/body must have required property '${p}'`);
+    for (const p of ['name', 'nodes', 'connections', 'settings'])
+      if (body[p] === undefined) throw invalid(`request/body must have required property '${p}'`);
     checkKeys(body, []);
     checkDefinition(body);
     return this.write(row, {
@@ -167,7 +208,8 @@ export class WorkflowWrites {
       settings: JSON.stringify(body.settings ?? {}),
       static_data: 'staticData' in body ? json(body.staticData) : row.static_data,
       pin_data: 'pinData' in body ? json(body.pinData) : row.pin_data,
-      description: 'description' in body ? (typeof body.description === 'string' ? body.description : null) : row.description,
+      description:
+        'description' in body ? (typeof body.description === 'string' ? body.description : null) : row.description,
     });
   }
 
@@ -206,7 +248,10 @@ export class WorkflowWrites {
       if (id === selfId) continue;
       const sub = await this.store.getWorkflow(id);
       // n8n's words, with the sub-workflow's name when it exists.
-      if (sub?.active !== 1) throw invalid(`Cannot publish workflow: Node "${node}" references workflow ${id}${sub ? ` ("${sub.name}")` : ''} which is not published. Please publish all referenced sub-workflows first.`);
+      if (sub?.active !== 1)
+        throw invalid(
+          `Cannot publish workflow: Node "${node}" references workflow ${id}${sub ? ` ("${sub.name}")` : ''} which is not published. Please publish all referenced sub-workflows first.`,
+        );
     }
   }
 

@@ -8,13 +8,21 @@ import { serviceAction } from './service.js';
 import type { ActionType, Step } from './types.js';
 import { waitForTriggerAction } from './wait_for_trigger.js';
 
-const ACTIONS: ActionType[] = [serviceAction, delayAction, waitForTriggerAction, chooseAction, eventAction, conditionAction];
+const ACTIONS: ActionType[] = [
+  serviceAction,
+  delayAction,
+  waitForTriggerAction,
+  chooseAction,
+  eventAction,
+  conditionAction,
+];
 
 /** Compiles an action list into one step that runs them in order. */
 export function compileSequence(raw: unknown): Step {
   const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
   const steps = list.map((a, i) => {
-    if (typeof a !== 'object' || a === null || Array.isArray(a)) throw new ConfigProblem(`expected a dictionary for actions[${i}]`);
+    if (typeof a !== 'object' || a === null || Array.isArray(a))
+      throw new ConfigProblem(`expected a dictionary for actions[${i}]`);
     const cfg = a as Record<string, unknown>;
     const type = ACTIONS.find((t) => t.keys.some((k) => k in cfg));
     if (!type) throw new ConfigProblem(`Unable to determine action @ data[${i}]`);

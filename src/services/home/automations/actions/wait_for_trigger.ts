@@ -18,7 +18,8 @@ export const waitForTriggerAction: ActionType = {
           detach();
           cancelTimeout();
           run.signal.removeEventListener('abort', onAbort);
-          const remaining = timeoutMs === undefined ? null : Math.max(0, timeoutMs - (run.home.clock.ms() - started)) / 1000;
+          const remaining =
+            timeoutMs === undefined ? null : Math.max(0, timeoutMs - (run.home.clock.ms() - started)) / 1000;
           run.vars.wait = { trigger, remaining };
           if (trigger === null && !continueOnTimeout) reject(new StopRun());
           else resolve();

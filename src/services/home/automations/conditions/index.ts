@@ -30,11 +30,15 @@ export function compileConditions(raw: unknown): Test[] {
   const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
   return list.map((c, i) => {
     // HA's shorthand: a condition that is just a template.
-    if (typeof c === 'string' && isTemplate(c)) return templateCondition.compile({ condition: 'template', value_template: c }, compileConditions);
+    if (typeof c === 'string' && isTemplate(c))
+      return templateCondition.compile({ condition: 'template', value_template: c }, compileConditions);
     if (typeof c !== 'object' || c === null) throw new ConfigProblem(`expected a dictionary for conditions[${i}]`);
     const cfg = c as Record<string, unknown>;
     const type = CONDITIONS[String(cfg.condition)];
-    if (!type) throw new ConfigProblem(`Unexpected value for condition: '${String(cfg.condition)}'. Expected ${Object.keys(CONDITIONS).join(', ')} @ data[${i}]`);
+    if (!type)
+      throw new ConfigProblem(
+        `Unexpected value for condition: '${String(cfg.condition)}'. Expected ${Object.keys(CONDITIONS).join(', ')} @ data[${i}]`,
+      );
     return type.compile(cfg, compileConditions);
   });
 }

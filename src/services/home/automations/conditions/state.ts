@@ -7,7 +7,8 @@ export const stateCondition: ConditionType = {
     const ids = idList(need(c, 'entity_id'), 'entity_id');
     const raw = need(c, 'state');
     const wanted = (Array.isArray(raw) ? raw : [raw]).map((x) => {
-      if (typeof x === 'object' && x !== null) throw new ConfigProblem("expected str for dictionary value @ data['state']");
+      if (typeof x === 'object' && x !== null)
+        throw new ConfigProblem("expected str for dictionary value @ data['state']");
       return String(x);
     });
     const attribute = typeof c.attribute === 'string' ? c.attribute : undefined;

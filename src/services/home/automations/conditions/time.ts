@@ -15,9 +15,19 @@ function seconds(v: unknown, key: string): number | undefined {
 
 /** Seconds since local midnight and the weekday in a time zone. */
 function localNow(ms: number, timeZone: string): { secs: number; day: string } {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(ms));
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(ms));
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '0';
-  return { secs: Number(get('hour')) * 3600 + Number(get('minute')) * 60 + Number(get('second')), day: get('weekday').toLowerCase().slice(0, 3) };
+  return {
+    secs: Number(get('hour')) * 3600 + Number(get('minute')) * 60 + Number(get('second')),
+    day: get('weekday').toLowerCase().slice(0, 3),
+  };
 }
 
 export const timeCondition: ConditionType = {
@@ -25,8 +35,10 @@ export const timeCondition: ConditionType = {
     const after = seconds(c.after, 'after');
     const before = seconds(c.before, 'before');
     const rawDays = c.weekday === undefined ? undefined : Array.isArray(c.weekday) ? c.weekday : [c.weekday];
-    if (rawDays?.some((d) => !DAYS.includes(String(d)))) throw new ConfigProblem(`weekday must be one of ${DAYS.join(', ')} @ data['weekday']`);
-    if (after === undefined && before === undefined && !rawDays) throw new ConfigProblem('must contain at least one of after, before, weekday.');
+    if (rawDays?.some((d) => !DAYS.includes(String(d))))
+      throw new ConfigProblem(`weekday must be one of ${DAYS.join(', ')} @ data['weekday']`);
+    if (after === undefined && before === undefined && !rawDays)
+      throw new ConfigProblem('must contain at least one of after, before, weekday.');
     return (home) => {
       const { secs, day } = localNow(home.clock.ms(), home.location.time_zone);
       if (rawDays && !rawDays.includes(day)) return false;

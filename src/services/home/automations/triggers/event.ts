@@ -7,8 +7,10 @@ export const eventTrigger: TriggerType = {
   validate(c) {
     const raw = need(c, 'event_type');
     const types = Array.isArray(raw) ? raw : [raw];
-    if (types.some((t) => typeof t !== 'string' || !t)) throw new ConfigProblem("expected str for dictionary value @ data['event_type']");
-    if (c.event_data !== undefined && (typeof c.event_data !== 'object' || c.event_data === null)) throw new ConfigProblem("expected dict for dictionary value @ data['event_data']");
+    if (types.some((t) => typeof t !== 'string' || !t))
+      throw new ConfigProblem("expected str for dictionary value @ data['event_type']");
+    if (c.event_data !== undefined && (typeof c.event_data !== 'object' || c.event_data === null))
+      throw new ConfigProblem("expected dict for dictionary value @ data['event_data']");
     return { ...c, event_type: types };
   },
   describe: (c) => `event '${(c.event_type as string[]).join(', ')}'`,
@@ -18,7 +20,17 @@ export const eventTrigger: TriggerType = {
       home.bus.listen(type, (e) => {
         if (!Object.entries(want).every(([k, v]) => deepEqual(e.data[k], v))) return;
         fire(
-          { platform: 'event', event: { event_type: e.event_type, data: e.data, origin: e.origin, time_fired: e.time_fired, context: e.context }, description: `event '${e.event_type}'` },
+          {
+            platform: 'event',
+            event: {
+              event_type: e.event_type,
+              data: e.data,
+              origin: e.origin,
+              time_fired: e.time_fired,
+              context: e.context,
+            },
+            description: `event '${e.event_type}'`,
+          },
           e.context,
           e.replicated,
         );

@@ -33,14 +33,21 @@ export interface NormalizedTrigger {
 export function normalizeTriggers(raw: unknown): NormalizedTrigger[] {
   const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
   return list.map((t, i) => {
-    if (typeof t !== 'object' || t === null || Array.isArray(t)) throw new ConfigProblem(`expected a dictionary for triggers[${i}]`);
+    if (typeof t !== 'object' || t === null || Array.isArray(t))
+      throw new ConfigProblem(`expected a dictionary for triggers[${i}]`);
     const c = t as Record<string, unknown>;
     const platform = (c.trigger ?? c.platform) as string;
     const type = typeof platform === 'string' ? TRIGGERS[platform] : undefined;
     if (!type) throw new ConfigProblem(`Invalid trigger '${String(platform)}' specified @ data[${i}]`);
     const { trigger: _t, platform: _p, ...rest } = c;
     try {
-      return { type, platform, config: type.validate(rest), id: typeof c.id === 'string' ? c.id : String(i), idx: String(i) };
+      return {
+        type,
+        platform,
+        config: type.validate(rest),
+        id: typeof c.id === 'string' ? c.id : String(i),
+        idx: String(i),
+      };
     } catch (err) {
       throw new ConfigProblem(`${(err as Error).message} (triggers[${i}])`);
     }
@@ -48,12 +55,22 @@ export function normalizeTriggers(raw: unknown): NormalizedTrigger[] {
 }
 
 /** Attaches triggers; `fire` gets HA's trigger variables. Returns a detach function. */
-export function attachTriggers(home: Home, triggers: NormalizedTrigger[], fire: (vars: TriggerVars, context?: Context, replicated?: boolean) => void): () => void {
+export function attachTriggers(
+  home: Home,
+  triggers: NormalizedTrigger[],
+  fire: (vars: TriggerVars, context?: Context, replicated?: boolean) => void,
+): () => void {
   const stops: Array<() => void> = [];
   try {
     for (const t of triggers) {
       stops.push(
-        t.type.attach(t.config, home, (vars, context, replicated) => fire({ id: t.id, idx: t.idx, alias: t.config.alias ?? null, ...vars, platform: t.platform }, context, replicated)),
+        t.type.attach(t.config, home, (vars, context, replicated) =>
+          fire(
+            { id: t.id, idx: t.idx, alias: t.config.alias ?? null, ...vars, platform: t.platform },
+            context,
+            replicated,
+          ),
+        ),
       );
     }
   } catch (err) {

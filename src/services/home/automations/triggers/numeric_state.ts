@@ -7,7 +7,8 @@ import { HoldTimers, type TriggerType } from './types.js';
 
 const numberOrNone = (v: unknown, key: string): number | undefined => {
   if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ConfigProblem(`expected float for dictionary value @ data['${key}']`);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new ConfigProblem(`expected float for dictionary value @ data['${key}']`);
   return v;
 };
 
@@ -15,9 +16,17 @@ export const numericStateTrigger: TriggerType = {
   validate(c) {
     const above = numberOrNone(c.above, 'above');
     const below = numberOrNone(c.below, 'below');
-    if (above === undefined && below === undefined) throw new ConfigProblem("must contain at least one of below, above.");
+    if (above === undefined && below === undefined)
+      throw new ConfigProblem('must contain at least one of below, above.');
     const valueTemplate = c.value_template === undefined ? undefined : templateOf(c.value_template, 'value_template');
-    return { ...c, entity_id: idList(need(c, 'entity_id'), 'entity_id'), above, below, value_template: valueTemplate, for: c.for === undefined ? undefined : parseDuration(c.for, 'for') };
+    return {
+      ...c,
+      entity_id: idList(need(c, 'entity_id'), 'entity_id'),
+      above,
+      below,
+      value_template: valueTemplate,
+      for: c.for === undefined ? undefined : parseDuration(c.for, 'for'),
+    };
   },
   describe: (c) => `numeric state of ${(c.entity_id as string[]).join(', ')}`,
   attach(c, home, fire) {
@@ -32,7 +41,10 @@ export const numericStateTrigger: TriggerType = {
       try {
         n = numericValue(home, s, attribute, valueTemplate);
       } catch (err) {
-        home.logger.warn({ err: (err as Error).message, template: valueTemplate }, 'home: numeric_state value_template failed');
+        home.logger.warn(
+          { err: (err as Error).message, template: valueTemplate },
+          'home: numeric_state value_template failed',
+        );
         return false;
       }
       if (!Number.isFinite(n)) return false;
@@ -48,7 +60,16 @@ export const numericStateTrigger: TriggerType = {
         return;
       }
       if (inRange(e.data.old_state as State | null)) return;
-      const vars = { platform: 'numeric_state', entity_id: id, below: below ?? null, above: above ?? null, from_state: e.data.old_state, to_state: next, for: forMs === undefined ? null : forMs / 1000, description: `numeric state of ${id}` };
+      const vars = {
+        platform: 'numeric_state',
+        entity_id: id,
+        below: below ?? null,
+        above: above ?? null,
+        from_state: e.data.old_state,
+        to_state: next,
+        for: forMs === undefined ? null : forMs / 1000,
+        description: `numeric state of ${id}`,
+      };
       holds.fireAfter(id, forMs, () => fire(vars, e.context));
     });
     return () => {

@@ -7,7 +7,8 @@ import { HoldTimers, type TriggerType } from './types.js';
 const values = (v: unknown, key: string): Array<string | null> | undefined => {
   if (v === undefined) return undefined;
   const list = Array.isArray(v) ? v : [v];
-  if (list.some((x) => x !== null && typeof x !== 'string' && typeof x !== 'number' && typeof x !== 'boolean')) throw new ConfigProblem(`expected str for dictionary value @ data['${key}']`);
+  if (list.some((x) => x !== null && typeof x !== 'string' && typeof x !== 'number' && typeof x !== 'boolean'))
+    throw new ConfigProblem(`expected str for dictionary value @ data['${key}']`);
   return list.map((x) => (x === null ? null : String(x)));
 };
 
@@ -40,7 +41,8 @@ export const stateTrigger: TriggerType = {
       return v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v);
     };
     // null in a list means "any" (HA: `to: ~` matches every state change).
-    const inList = (list: Array<string | null> | undefined, v: string | null) => !list || list.includes(null) || list.includes(v);
+    const inList = (list: Array<string | null> | undefined, v: string | null) =>
+      !list || list.includes(null) || list.includes(v);
     const matchesTo = (v: string | null) => inList(to, v) && !(notTo && v !== null && notTo.includes(v));
     const holds = new HoldTimers(home);
 

@@ -11,7 +11,11 @@ const asBoolean = (result: unknown) => (typeof result === 'boolean' ? result : r
 
 export const templateTrigger: TriggerType = {
   validate(c) {
-    return { ...c, value_template: templateOf(c.value_template, 'value_template'), for: c.for === undefined ? undefined : parseDuration(c.for, 'for') };
+    return {
+      ...c,
+      value_template: templateOf(c.value_template, 'value_template'),
+      for: c.for === undefined ? undefined : parseDuration(c.for, 'for'),
+    };
   },
   describe: () => 'template',
   attach(c, home, fire) {

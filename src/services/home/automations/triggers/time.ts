@@ -10,7 +10,10 @@ export const timeTrigger: TriggerType = {
     const raw = need(c, 'at');
     const list = Array.isArray(raw) ? raw : [raw];
     for (const t of list) {
-      if (typeof t !== 'string' || !TIME_RE.test(t)) throw new ConfigProblem(`Invalid time specified: ${JSON.stringify(t)} for dictionary value @ data['at'] (entity times are not supported)`);
+      if (typeof t !== 'string' || !TIME_RE.test(t))
+        throw new ConfigProblem(
+          `Invalid time specified: ${JSON.stringify(t)} for dictionary value @ data['at'] (entity times are not supported)`,
+        );
     }
     return { ...c, at: list };
   },

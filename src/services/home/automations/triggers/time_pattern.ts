@@ -18,7 +18,8 @@ function patternOf(c: Record<string, unknown>): string {
   let hours = field(c.hours, 'hours', 23);
   let minutes = field(c.minutes, 'minutes', 59);
   let seconds = field(c.seconds, 'seconds', 59);
-  if (!hours && !minutes && !seconds) throw new ConfigProblem('time_pattern needs at least one of hours, minutes, seconds');
+  if (!hours && !minutes && !seconds)
+    throw new ConfigProblem('time_pattern needs at least one of hours, minutes, seconds');
   if (hours && !minutes) minutes = '0';
   if (minutes && !seconds) seconds = '0';
   hours ??= '*';
@@ -35,6 +36,8 @@ export const timePatternTrigger: TriggerType = {
   },
   describe: () => 'time pattern',
   attach(c, home, fire) {
-    return onSchedule(home, c.pattern as string, (when) => fire({ platform: 'time_pattern', now: when.toISOString(), description: 'time pattern' }));
+    return onSchedule(home, c.pattern as string, (when) =>
+      fire({ platform: 'time_pattern', now: when.toISOString(), description: 'time pattern' }),
+    );
   },
 };

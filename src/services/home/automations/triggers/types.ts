@@ -35,10 +35,13 @@ export class HoldTimers {
   fireAfter(id: string, forMs: number | undefined, run: () => void): void {
     if (forMs === undefined) return run();
     this.cancel(id);
-    this.pending.set(id, this.home.scheduler.after(forMs, () => {
-      this.pending.delete(id);
-      run();
-    }));
+    this.pending.set(
+      id,
+      this.home.scheduler.after(forMs, () => {
+        this.pending.delete(id);
+        run();
+      }),
+    );
   }
 
   clear(): void {

@@ -2,7 +2,14 @@
 // device an `area`, `labels`, `aliases` and an optional `device` block (name, manufacturer,
 // model, id to share one device between entities). Problems are collected in HA-config style.
 import { slugify } from '../state.js';
-import { Registry, registryId, type AreaEntry, type EntityEntry, type FloorEntry, type LabelEntry } from './registry.js';
+import {
+  Registry,
+  registryId,
+  type AreaEntry,
+  type EntityEntry,
+  type FloorEntry,
+  type LabelEntry,
+} from './registry.js';
 
 /** A device in the house config: `{domain, id, name, ...domain options}`. */
 export interface DeviceConfig {
@@ -13,11 +20,23 @@ export interface DeviceConfig {
 }
 
 /** Domains whose entities are not backed by a device (helpers, scripts, scenes): their area is their own. */
-const DEVICELESS = new Set(['input_boolean', 'input_number', 'input_select', 'input_text', 'counter', 'timer', 'script', 'scene', 'automation', 'tag']);
+const DEVICELESS = new Set([
+  'input_boolean',
+  'input_number',
+  'input_select',
+  'input_text',
+  'counter',
+  'timer',
+  'script',
+  'scene',
+  'automation',
+  'tag',
+]);
 
 type Raw = Record<string, unknown>;
 const strOrNull = (v: unknown) => (typeof v === 'string' ? v : null);
-const strList = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
+const strList = (v: unknown) =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
 
 function entries(doc: Raw, key: string, file: string, problems: string[]): Raw[] {
   const raw = doc[key] ?? [];
@@ -36,15 +55,28 @@ function entries(doc: Raw, key: string, file: string, problems: string[]): Raw[]
 export function readRegistry(doc: Raw, devices: DeviceConfig[], file: string, problems: string[]): Registry {
   const r = new Registry();
   for (const f of entries(doc, 'floors', file, problems)) {
-    const floor: FloorEntry = { floor_id: typeof f.id === 'string' ? f.id : slugify(String(f.name)), name: String(f.name), level: typeof f.level === 'number' ? f.level : null, icon: strOrNull(f.icon), aliases: strList(f.aliases) };
+    const floor: FloorEntry = {
+      floor_id: typeof f.id === 'string' ? f.id : slugify(String(f.name)),
+      name: String(f.name),
+      level: typeof f.level === 'number' ? f.level : null,
+      icon: strOrNull(f.icon),
+      aliases: strList(f.aliases),
+    };
     r.floors.set(floor.floor_id, floor);
   }
   for (const l of entries(doc, 'labels', file, problems)) {
-    const label: LabelEntry = { label_id: typeof l.id === 'string' ? l.id : slugify(String(l.name)), name: String(l.name), color: strOrNull(l.color), icon: strOrNull(l.icon), description: strOrNull(l.description) };
+    const label: LabelEntry = {
+      label_id: typeof l.id === 'string' ? l.id : slugify(String(l.name)),
+      name: String(l.name),
+      color: strOrNull(l.color),
+      icon: strOrNull(l.icon),
+      description: strOrNull(l.description),
+    };
     r.labels.set(label.label_id, label);
   }
   const checkLabels = (labels: string[], where: string) => {
-    for (const l of labels) if (!r.labels.has(l)) problems.push(`${file}: ${where} names label ${l}, which is not in labels`);
+    for (const l of labels)
+      if (!r.labels.has(l)) problems.push(`${file}: ${where} names label ${l}, which is not in labels`);
   };
   for (const a of entries(doc, 'areas', file, problems)) {
     const area: AreaEntry = {
@@ -58,7 +90,8 @@ export function readRegistry(doc: Raw, devices: DeviceConfig[], file: string, pr
       temperature_entity_id: strOrNull(a.temperature_entity_id),
       humidity_entity_id: strOrNull(a.humidity_entity_id),
     };
-    if (area.floor_id && !r.floors.has(area.floor_id)) problems.push(`${file}: area ${area.area_id} is on floor ${area.floor_id}, which is not in floors`);
+    if (area.floor_id && !r.floors.has(area.floor_id))
+      problems.push(`${file}: area ${area.area_id} is on floor ${area.floor_id}, which is not in floors`);
     checkLabels(area.labels, `area ${area.area_id}`);
     r.areas.set(area.area_id, area);
   }
@@ -66,7 +99,13 @@ export function readRegistry(doc: Raw, devices: DeviceConfig[], file: string, pr
   return r;
 }
 
-function addEntity(r: Registry, d: DeviceConfig, file: string, problems: string[], checkLabels: (l: string[], where: string) => void) {
+function addEntity(
+  r: Registry,
+  d: DeviceConfig,
+  file: string,
+  problems: string[],
+  checkLabels: (l: string[], where: string) => void,
+) {
   const entityId = `${d.domain}.${d.id}`;
   const areaId = strOrNull(d.area);
   if (areaId && !r.areas.has(areaId)) problems.push(`${file}: ${entityId} is in area ${areaId}, which is not in areas`);

@@ -49,7 +49,9 @@ export function deviceId(registry: Registry, lookup: string): string | null {
 
 /** `device_attr(device_or_entity_id, attr)`: an attribute of the device entry (name, manufacturer, model, area_id, ...). */
 export function deviceAttr(registry: Registry, deviceOrEntityId: string, attr: string): unknown {
-  const device = registry.devices.get(deviceOrEntityId) ?? registry.devices.get(registry.entities.get(norm(deviceOrEntityId))?.device_id ?? '');
+  const device =
+    registry.devices.get(deviceOrEntityId) ??
+    registry.devices.get(registry.entities.get(norm(deviceOrEntityId))?.device_id ?? '');
   if (!device || !(attr in device)) return null;
   return device[attr as keyof DeviceEntry];
 }

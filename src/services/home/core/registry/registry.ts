@@ -92,7 +92,9 @@ export class Registry {
   }
 
   entitiesOfArea(areaId: string): string[] {
-    return [...this.entities.values()].filter((e) => this.areaOfEntity(e.entity_id)?.area_id === areaId).map((e) => e.entity_id);
+    return [...this.entities.values()]
+      .filter((e) => this.areaOfEntity(e.entity_id)?.area_id === areaId)
+      .map((e) => e.entity_id);
   }
 
   entitiesOfDevice(deviceId: string): string[] {
@@ -100,15 +102,19 @@ export class Registry {
   }
 
   entitiesOfFloor(floorId: string): string[] {
-    return [...this.areas.values()].filter((a) => a.floor_id === floorId).flatMap((a) => this.entitiesOfArea(a.area_id));
+    return [...this.areas.values()]
+      .filter((a) => a.floor_id === floorId)
+      .flatMap((a) => this.entitiesOfArea(a.area_id));
   }
 
   /** HA's label target: entities labelled, plus the entities of labelled devices and areas. */
   entitiesOfLabel(labelId: string): string[] {
     const out = new Set<string>();
     for (const e of this.entities.values()) if (e.labels.includes(labelId)) out.add(e.entity_id);
-    for (const d of this.devices.values()) if (d.labels.includes(labelId)) for (const id of this.entitiesOfDevice(d.id)) out.add(id);
-    for (const a of this.areas.values()) if (a.labels.includes(labelId)) for (const id of this.entitiesOfArea(a.area_id)) out.add(id);
+    for (const d of this.devices.values())
+      if (d.labels.includes(labelId)) for (const id of this.entitiesOfDevice(d.id)) out.add(id);
+    for (const a of this.areas.values())
+      if (a.labels.includes(labelId)) for (const id of this.entitiesOfArea(a.area_id)) out.add(id);
     return [...out];
   }
 }

@@ -5,7 +5,15 @@ import type { AreaEntry, DeviceEntry, EntityEntry, FloorEntry, LabelEntry, Regis
 
 const times = (r: Registry) => ({ created_at: r.loadedAt, modified_at: r.loadedAt });
 
-export const floorJson = (r: Registry, f: FloorEntry) => ({ aliases: f.aliases, created_at: r.loadedAt, floor_id: f.floor_id, icon: f.icon, level: f.level, modified_at: r.loadedAt, name: f.name });
+export const floorJson = (r: Registry, f: FloorEntry) => ({
+  aliases: f.aliases,
+  created_at: r.loadedAt,
+  floor_id: f.floor_id,
+  icon: f.icon,
+  level: f.level,
+  modified_at: r.loadedAt,
+  name: f.name,
+});
 
 export const areaJson = (r: Registry, a: AreaEntry) => ({
   aliases: a.aliases,
@@ -20,7 +28,15 @@ export const areaJson = (r: Registry, a: AreaEntry) => ({
   ...times(r),
 });
 
-export const labelJson = (r: Registry, l: LabelEntry) => ({ color: l.color, created_at: r.loadedAt, description: l.description, icon: l.icon, label_id: l.label_id, name: l.name, modified_at: r.loadedAt });
+export const labelJson = (r: Registry, l: LabelEntry) => ({
+  color: l.color,
+  created_at: r.loadedAt,
+  description: l.description,
+  icon: l.icon,
+  label_id: l.label_id,
+  name: l.name,
+  modified_at: r.loadedAt,
+});
 
 export const deviceJson = (r: Registry, d: DeviceEntry) => ({
   area_id: d.area_id,
@@ -78,16 +94,38 @@ export const entityExtendedJson = (r: Registry, e: EntityEntry, state: State | u
   aliases: e.aliases,
   capabilities: capabilitiesOf(state),
   device_class: null,
-  original_device_class: e.device_class ?? (typeof state?.attributes.device_class === 'string' ? state.attributes.device_class : null),
+  original_device_class:
+    e.device_class ?? (typeof state?.attributes.device_class === 'string' ? state.attributes.device_class : null),
   original_icon: null,
 });
 
 /** HA's capability attributes are those that describe what an entity can do, not what it is doing. */
-const CAPABILITY_KEYS = ['supported_color_modes', 'min_color_temp_kelvin', 'max_color_temp_kelvin', 'min_mireds', 'max_mireds', 'effect_list', 'hvac_modes', 'min_temp', 'max_temp', 'preset_modes', 'fan_modes', 'swing_modes', 'source_list', 'options', 'min', 'max', 'step', 'state_class'];
+const CAPABILITY_KEYS = [
+  'supported_color_modes',
+  'min_color_temp_kelvin',
+  'max_color_temp_kelvin',
+  'min_mireds',
+  'max_mireds',
+  'effect_list',
+  'hvac_modes',
+  'min_temp',
+  'max_temp',
+  'preset_modes',
+  'fan_modes',
+  'swing_modes',
+  'source_list',
+  'options',
+  'min',
+  'max',
+  'step',
+  'state_class',
+];
 
 function capabilitiesOf(state: State | undefined): Record<string, unknown> | null {
   if (!state) return null;
-  const caps = Object.fromEntries(CAPABILITY_KEYS.filter((k) => k in state.attributes).map((k) => [k, state.attributes[k]]));
+  const caps = Object.fromEntries(
+    CAPABILITY_KEYS.filter((k) => k in state.attributes).map((k) => [k, state.attributes[k]]),
+  );
   return Object.keys(caps).length ? caps : null;
 }
 

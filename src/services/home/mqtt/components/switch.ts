@@ -15,7 +15,11 @@ export const mqttSwitch: MqttComponent = {
         topic: cfg.state_topic,
         apply: (payload, cur) => {
           const v = readValue(home, cfg.value_template, payload);
-          return v === on ? { state: 'on', attributes: cur.attributes } : v === off ? { state: 'off', attributes: cur.attributes } : undefined;
+          return v === on
+            ? { state: 'on', attributes: cur.attributes }
+            : v === off
+              ? { state: 'off', attributes: cur.attributes }
+              : undefined;
         },
       },
     ];
@@ -24,7 +28,8 @@ export const mqttSwitch: MqttComponent = {
     return {
       command(service, _data, planned) {
         const payload = planned.state === 'on' ? str(cfg.payload_on, 'ON') : str(cfg.payload_off, 'OFF');
-        if (typeof cfg.command_topic === 'string') publish(cfg.command_topic, commandPayload(home, cfg.command_template, payload), cfg.retain === true);
+        if (typeof cfg.command_topic === 'string')
+          publish(cfg.command_topic, commandPayload(home, cfg.command_template, payload), cfg.retain === true);
         return typeof cfg.state_topic !== 'string' || cfg.optimistic === true;
       },
     };

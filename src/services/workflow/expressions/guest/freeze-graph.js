@@ -20,7 +20,10 @@ function freezeGraph(roots) {
       const desc = Object.getOwnPropertyDescriptor(obj, key);
       if (!desc) continue;
       if ('value' in desc) add(desc.value);
-      else { add(desc.get); add(desc.set); }
+      else {
+        add(desc.get);
+        add(desc.set);
+      }
     }
     Object.freeze(obj);
   }

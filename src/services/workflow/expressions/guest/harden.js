@@ -18,7 +18,17 @@
     [Function.prototype, ['toString', 'constructor']],
     [Array.prototype, ['toString', 'constructor']],
   ];
-  for (const E of [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError, typeof AggregateError === 'function' ? AggregateError : Error, typeof InternalError === 'function' ? InternalError : Error]) {
+  for (const E of [
+    Error,
+    TypeError,
+    RangeError,
+    SyntaxError,
+    ReferenceError,
+    EvalError,
+    URIError,
+    typeof AggregateError === 'function' ? AggregateError : Error,
+    typeof InternalError === 'function' ? InternalError : Error,
+  ]) {
     overridable.push([E.prototype, ['name', 'message', 'toString', 'constructor', 'stack']]);
   }
   for (const [proto, names] of overridable) {
@@ -27,9 +37,12 @@
       if (!desc || !('value' in desc)) continue;
       const value = desc.value;
       Object.defineProperty(proto, name, {
-        get() { return value; },
+        get() {
+          return value;
+        },
         set(v) {
-          if (this === proto) throw new TypeError("Cannot assign to read only property '" + name + "' of a built-in prototype");
+          if (this === proto)
+            throw new TypeError("Cannot assign to read only property '" + name + "' of a built-in prototype");
           Object.defineProperty(this, name, { value: v, writable: true, enumerable: true, configurable: true });
         },
         enumerable: desc.enumerable,
@@ -38,8 +51,10 @@
     }
   }
 
-  const roots = Object.getOwnPropertyNames(G).map((name) => Object.getOwnPropertyDescriptor(G, name))
-    .filter((desc) => 'value' in desc).map((desc) => desc.value);
+  const roots = Object.getOwnPropertyNames(G)
+    .map((name) => Object.getOwnPropertyDescriptor(G, name))
+    .filter((desc) => 'value' in desc)
+    .map((desc) => desc.value);
   // Prototypes that no global names directly.
   roots.push(
     Object.getPrototypeOf(function* () {}),

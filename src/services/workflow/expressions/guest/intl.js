@@ -53,40 +53,73 @@
       this.__o = options;
       this.__r = call(kind, locales, options, 'resolvedOptions');
     };
-    C.prototype.resolvedOptions = function () { return Object.assign({}, this.__r); };
+    C.prototype.resolvedOptions = function () {
+      return Object.assign({}, this.__r);
+    };
     for (const name of Object.keys(methods)) C.prototype[name] = methods[name];
-    C.supportedLocalesOf = function (locales) { return call('getCanonicalLocales', locales, undefined, ''); };
+    C.supportedLocalesOf = function (locales) {
+      return call('getCanonicalLocales', locales, undefined, '');
+    };
     Object.defineProperty(C, 'name', { value: kind });
     return C;
   }
   const DateTimeFormat = define('DateTimeFormat', {
-    format(date) { return cached(this, 'DateTimeFormat', 'format', toMs(date)); },
-    formatToParts(date) { return cached(this, 'DateTimeFormat', 'formatToParts', toMs(date)); },
+    format(date) {
+      return cached(this, 'DateTimeFormat', 'format', toMs(date));
+    },
+    formatToParts(date) {
+      return cached(this, 'DateTimeFormat', 'formatToParts', toMs(date));
+    },
   });
   const NumberFormat = define('NumberFormat', {
-    format(n) { return cached(this, 'NumberFormat', 'format', Number(n)); },
-    formatToParts(n) { return cached(this, 'NumberFormat', 'formatToParts', Number(n)); },
+    format(n) {
+      return cached(this, 'NumberFormat', 'format', Number(n));
+    },
+    formatToParts(n) {
+      return cached(this, 'NumberFormat', 'formatToParts', Number(n));
+    },
   });
   const RelativeTimeFormat = define('RelativeTimeFormat', {
-    format(value, unit) { return call('RelativeTimeFormat', this.__l, this.__o, 'format', [Number(value), String(unit)]); },
-    formatToParts(value, unit) { return call('RelativeTimeFormat', this.__l, this.__o, 'formatToParts', [Number(value), String(unit)]); },
+    format(value, unit) {
+      return call('RelativeTimeFormat', this.__l, this.__o, 'format', [Number(value), String(unit)]);
+    },
+    formatToParts(value, unit) {
+      return call('RelativeTimeFormat', this.__l, this.__o, 'formatToParts', [Number(value), String(unit)]);
+    },
   });
   const PluralRules = define('PluralRules', {
-    select(n) { return call('PluralRules', this.__l, this.__o, 'select', Number(n)); },
+    select(n) {
+      return call('PluralRules', this.__l, this.__o, 'select', Number(n));
+    },
   });
   const Intl = {
-    DateTimeFormat, NumberFormat, RelativeTimeFormat, PluralRules,
-    getCanonicalLocales(locales) { return call('getCanonicalLocales', locales, undefined, ''); },
+    DateTimeFormat,
+    NumberFormat,
+    RelativeTimeFormat,
+    PluralRules,
+    getCanonicalLocales(locales) {
+      return call('getCanonicalLocales', locales, undefined, '');
+    },
   };
   Object.defineProperty(globalThis, 'Intl', { value: Intl, writable: true, configurable: true });
 
   // Locale-aware toLocaleString, which QuickJS implements without locales.
   Object.defineProperty(Number.prototype, 'toLocaleString', {
-    value: function toLocaleString(locales, options) { return new NumberFormat(locales, options).format(Number(this)); },
-    writable: true, configurable: true,
+    value: function toLocaleString(locales, options) {
+      return new NumberFormat(locales, options).format(Number(this));
+    },
+    writable: true,
+    configurable: true,
   });
   const dateDefaults = {
-    toLocaleString: { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' },
+    toLocaleString: {
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    },
     toLocaleDateString: { year: 'numeric', month: 'numeric', day: 'numeric' },
     toLocaleTimeString: { hour: 'numeric', minute: 'numeric', second: 'numeric' },
   };
@@ -94,11 +127,24 @@
     Object.defineProperty(Date.prototype, name, {
       value: function (locales, options) {
         const opts = Object.assign({}, options || {});
-        const keys = ['weekday', 'era', 'year', 'month', 'day', 'hour', 'minute', 'second', 'dateStyle', 'timeStyle', 'timeZoneName'];
+        const keys = [
+          'weekday',
+          'era',
+          'year',
+          'month',
+          'day',
+          'hour',
+          'minute',
+          'second',
+          'dateStyle',
+          'timeStyle',
+          'timeZoneName',
+        ];
         if (!keys.some((k) => opts[k] !== undefined)) Object.assign(opts, dateDefaults[name]);
         return new DateTimeFormat(locales, opts).format(this.getTime());
       },
-      writable: true, configurable: true,
+      writable: true,
+      configurable: true,
     });
   }
 })();

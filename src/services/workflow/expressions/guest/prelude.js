@@ -29,7 +29,11 @@
       if (description !== undefined) this.description = description;
     }
   }
-  Object.defineProperty(ExpressionError.prototype, 'name', { value: 'ExpressionError', writable: true, configurable: true });
+  Object.defineProperty(ExpressionError.prototype, 'name', {
+    value: 'ExpressionError',
+    writable: true,
+    configurable: true,
+  });
 
   // ---------------------------------------------------------------- run state
   const state = {
@@ -81,12 +85,26 @@
     });
   }
   const $input = Object.freeze({
-    get item() { return inputAt(state.itemIndex); },
-    first() { const all = inputAll(); return all[0]; },
-    last() { const all = inputAll(); return all[all.length - 1]; },
-    all() { return inputAll(); },
-    get params() { return remember('params:self', () => call('nodeParams', '')); },
-    get context() { return nodeContext(''); },
+    get item() {
+      return inputAt(state.itemIndex);
+    },
+    first() {
+      const all = inputAll();
+      return all[0];
+    },
+    last() {
+      const all = inputAll();
+      return all[all.length - 1];
+    },
+    all() {
+      return inputAll();
+    },
+    get params() {
+      return remember('params:self', () => call('nodeParams', ''));
+    },
+    get context() {
+      return nodeContext('');
+    },
   });
 
   // '' is the current node.
@@ -110,29 +128,60 @@
         itemMatching(index) {
           return remember('pair:' + name + ':' + Number(index), () => call('nodePaired', name, Number(index)));
         },
-        pairedItem(index) { return this.itemMatching(index === undefined ? state.itemIndex : index); },
-        first(branch, run) { return nodeAll(name, branch, run)[0]; },
-        last(branch, run) { const all = nodeAll(name, branch, run); return all[all.length - 1]; },
-        all(branch, run) { return nodeAll(name, branch, run); },
-        get isExecuted() { return remember('ran:' + name, () => call('nodeExecuted', name)); },
-        get params() { return remember('params:' + name, () => call('nodeParams', name)); },
-        get context() { return nodeContext(name); },
-        get runIndex() { return state.runIndex; },
+        pairedItem(index) {
+          return this.itemMatching(index === undefined ? state.itemIndex : index);
+        },
+        first(branch, run) {
+          return nodeAll(name, branch, run)[0];
+        },
+        last(branch, run) {
+          const all = nodeAll(name, branch, run);
+          return all[all.length - 1];
+        },
+        all(branch, run) {
+          return nodeAll(name, branch, run);
+        },
+        get isExecuted() {
+          return remember('ran:' + name, () => call('nodeExecuted', name));
+        },
+        get params() {
+          return remember('params:' + name, () => call('nodeParams', name));
+        },
+        get context() {
+          return nodeContext(name);
+        },
+        get runIndex() {
+          return state.runIndex;
+        },
       });
     });
   }
-  function $(name) { return nodeAccessor(name); }
+  function $(name) {
+    return nodeAccessor(name);
+  }
 
   // $node["X"]: the legacy form, the item at the same index.
   // index: the item index to read (the current one unless $item(i) chose another).
   function legacyNode(name, index) {
     const at = () => (index === undefined ? state.itemIndex : index);
     return Object.freeze({
-      get json() { const item = legacyItem(name, at()); return item && item.json; },
-      get binary() { const item = legacyItem(name, at()); return item && item.binary; },
-      get parameter() { return remember('params:' + name, () => call('nodeParams', name)); },
-      get context() { return nodeContext(name); },
-      get runIndex() { return state.runIndex; },
+      get json() {
+        const item = legacyItem(name, at());
+        return item && item.json;
+      },
+      get binary() {
+        const item = legacyItem(name, at());
+        return item && item.binary;
+      },
+      get parameter() {
+        return remember('params:' + name, () => call('nodeParams', name));
+      },
+      get context() {
+        return nodeContext(name);
+      },
+      get runIndex() {
+        return state.runIndex;
+      },
     });
   }
   function legacyItem(name, index) {
@@ -140,11 +189,21 @@
   }
   function nodeProxy(index) {
     return new Proxy(Object.freeze({}), {
-      get(target, key) { return typeof key === 'string' ? legacyNode(key, index) : undefined; },
-      has() { return true; },
-      set() { return false; },
-      defineProperty() { return false; },
-      deleteProperty() { return false; },
+      get(target, key) {
+        return typeof key === 'string' ? legacyNode(key, index) : undefined;
+      },
+      has() {
+        return true;
+      },
+      set() {
+        return false;
+      },
+      defineProperty() {
+        return false;
+      },
+      deleteProperty() {
+        return false;
+      },
     });
   }
   const $node = nodeProxy(undefined);
@@ -152,10 +211,20 @@
   function $item(index) {
     const i = Number(index);
     return Object.freeze({
-      get $json() { const item = inputAt(i); return item && item.json; },
-      get $binary() { const item = inputAt(i); return item && item.binary; },
-      get $node() { return nodeProxy(i); },
-      get $itemIndex() { return i; },
+      get $json() {
+        const item = inputAt(i);
+        return item && item.json;
+      },
+      get $binary() {
+        const item = inputAt(i);
+        return item && item.binary;
+      },
+      get $node() {
+        return nodeProxy(i);
+      },
+      get $itemIndex() {
+        return i;
+      },
     });
   }
   function $items(name, branch, run) {
@@ -164,17 +233,23 @@
   }
 
   // ---------------------------------------------------------------- context variables
-  function ctx() { return remember('ctx', () => call('context')); }
+  function ctx() {
+    return remember('ctx', () => call('context'));
+  }
   // n8n 2.x blocks $env by default. Expressions fail with "access to env vars denied"; in a Code
   // node n8n 2.8.4's task runner fails while renaming that error and reports this text instead
   // (recorded from real n8n: corpus case leadpilot-cold-email). We give the text n8n gives, so a
   // client comparing with n8n sees the same, and put n8n's guidance in the description.
   const ENV_DENIED_IN_CODE = "Cannot assign to read only property 'name' of object 'Error: access to env vars denied'";
-  const ENV_DENIED_HINT = 'If you need access please contact the administrator to remove the environment variable N8N_BLOCK_ENV_ACCESS_IN_NODE';
+  const ENV_DENIED_HINT =
+    'If you need access please contact the administrator to remove the environment variable N8N_BLOCK_ENV_ACCESS_IN_NODE';
   function env() {
     const value = remember('env', () => call('env'));
     if (value === null) {
-      throw new ExpressionError(state.mode === 'code' ? ENV_DENIED_IN_CODE : 'access to env vars denied', ENV_DENIED_HINT);
+      throw new ExpressionError(
+        state.mode === 'code' ? ENV_DENIED_IN_CODE : 'access to env vars denied',
+        ENV_DENIED_HINT,
+      );
     }
     return value;
   }
@@ -187,19 +262,29 @@
     const setOne = (key, value) => {
       const k = String(key);
       if (k.length > 50) throw new ExpressionError('Custom data key is longer than 50 characters: ' + k);
-      if (!(k in custom) && Object.keys(custom).length >= 10) throw new ExpressionError('Custom data can hold at most 10 items');
+      if (!(k in custom) && Object.keys(custom).length >= 10)
+        throw new ExpressionError('Custom data can hold at most 10 items');
       const v = String(value);
       if (v.length > 255) throw new ExpressionError('Custom data value for "' + k + '" is longer than 255 characters');
       custom[k] = v;
       memo.set('customData:dirty', true);
     };
     const methods = {
-      set(key, value) { setOne(key, value); },
-      get(key) { return custom[String(key)]; },
-      setAll(values) { for (const k of Object.keys(values || {})) setOne(k, values[k]); },
-      getAll() { return Object.assign({}, custom); },
+      set(key, value) {
+        setOne(key, value);
+      },
+      get(key) {
+        return custom[String(key)];
+      },
+      setAll(values) {
+        for (const k of Object.keys(values || {})) setOne(k, values[k]);
+      },
+      getAll() {
+        return Object.assign({}, custom);
+      },
     };
-    for (const name of Object.keys(methods)) Object.defineProperty(custom, name, { value: methods[name], enumerable: false });
+    for (const name of Object.keys(methods))
+      Object.defineProperty(custom, name, { value: methods[name], enumerable: false });
     memo.set('customData', custom);
     return Object.assign({}, base, { customData: custom });
   }
@@ -212,23 +297,33 @@
     return false;
   }
   function $ifEmpty(value, fallback) {
-    if (arguments.length !== 2) throw new ExpressionError('expected two arguments (value, defaultValue) for this function');
+    if (arguments.length !== 2)
+      throw new ExpressionError('expected two arguments (value, defaultValue) for this function');
     return isEmptyValue(value) ? fallback : value;
   }
   function $if(condition, whenTrue, whenFalse) {
-    if (arguments.length < 2 || arguments.length > 3) throw new ExpressionError('expected two or three arguments (condition, valueIfTrue, valueIfFalse) for this function');
+    if (arguments.length < 2 || arguments.length > 3)
+      throw new ExpressionError(
+        'expected two or three arguments (condition, valueIfTrue, valueIfFalse) for this function',
+      );
     return condition ? whenTrue : whenFalse;
   }
   function $evaluateExpression(expression, itemIndex) {
     return call('evaluate', String(expression), itemIndex === undefined ? state.itemIndex : Number(itemIndex)).v;
   }
-  function $min() { return Math.min.apply(null, arguments); }
-  function $max() { return Math.max.apply(null, arguments); }
+  function $min() {
+    return Math.min.apply(null, arguments);
+  }
+  function $max() {
+    return Math.max.apply(null, arguments);
+  }
 
   // ---------------------------------------------------------------- clock
   // The injectable clock: Date and Date.now() read the run's "now" (plus the time the run has
   // taken so far, so that loops waiting on the clock still end).
-  function clockNow() { return state.nowMs + (host('elapsed') | 0) + state.skippedMs; }
+  function clockNow() {
+    return state.nowMs + (host('elapsed') | 0) + state.skippedMs;
+  }
   function HamletDate(...args) {
     if (!new.target) return new RealDate(clockNow()).toString();
     return Reflect.construct(RealDate, args.length === 0 ? [clockNow()] : args, new.target);
@@ -236,7 +331,9 @@
   Object.setPrototypeOf(HamletDate, RealDate);
   HamletDate.prototype = RealDate.prototype;
   Object.defineProperty(RealDate.prototype, 'constructor', { value: HamletDate, writable: true, configurable: true });
-  HamletDate.now = function now() { return clockNow(); };
+  HamletDate.now = function now() {
+    return clockNow();
+  };
   HamletDate.parse = RealDate.parse;
   HamletDate.UTC = RealDate.UTC;
   Object.defineProperty(G, 'Date', { value: HamletDate, writable: true, configurable: true });
@@ -276,7 +373,9 @@
     S.now = () => clockNow();
     S.throwOnInvalid = false;
   }
-  function isDateTime(v) { return !!luxon && luxon.DateTime.isDateTime(v); }
+  function isDateTime(v) {
+    return !!luxon && luxon.DateTime.isDateTime(v);
+  }
 
   // ---------------------------------------------------------------- timers
   // Timers run on a virtual clock: when the code has nothing else to do but wait for one,
@@ -292,10 +391,18 @@
     timers.push({ id, due: clockNow() + delay, delay, fn, args, repeat });
     return id;
   }
-  function setTimeout(fn, ms, ...args) { return addTimer(fn, ms, args, false); }
-  function setInterval(fn, ms, ...args) { return addTimer(fn, ms, args, true); }
-  function clearTimer(id) { timers = timers.filter((t) => t.id !== id); }
-  function queueMicrotask(fn) { Promise.resolve().then(fn); }
+  function setTimeout(fn, ms, ...args) {
+    return addTimer(fn, ms, args, false);
+  }
+  function setInterval(fn, ms, ...args) {
+    return addTimer(fn, ms, args, true);
+  }
+  function clearTimer(id) {
+    timers = timers.filter((t) => t.id !== id);
+  }
+  function queueMicrotask(fn) {
+    Promise.resolve().then(fn);
+  }
   // Runs the earliest timer; false when there is none.
   function runTimer() {
     if (timers.length === 0) return false;
@@ -311,10 +418,16 @@
 
   // ---------------------------------------------------------------- console (captured, bounded)
   function formatLog(args) {
-    return args.map((a) => {
-      if (typeof a === 'string') return a;
-      try { return jsonStringify(a) === undefined ? String(a) : jsonStringify(a); } catch (e) { return String(a); }
-    }).join(' ');
+    return args
+      .map((a) => {
+        if (typeof a === 'string') return a;
+        try {
+          return jsonStringify(a) === undefined ? String(a) : jsonStringify(a);
+        } catch (e) {
+          return String(a);
+        }
+      })
+      .join(' ');
   }
   function log(level) {
     return function () {
@@ -326,7 +439,11 @@
     };
   }
   const hamletConsole = Object.freeze({
-    log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug'),
+    log: log('log'),
+    info: log('info'),
+    warn: log('warn'),
+    error: log('error'),
+    debug: log('debug'),
   });
 
   function requireModule(name) {
@@ -336,7 +453,8 @@
 
   // ---------------------------------------------------------------- static data
   function $getWorkflowStaticData(type) {
-    if (type !== 'global' && type !== 'node') throw new Error('The type "' + type + '" is not valid for static data. Use "global" or "node".');
+    if (type !== 'global' && type !== 'node')
+      throw new Error('The type "' + type + '" is not valid for static data. Use "global" or "node".');
     return remember('static:' + type, () => {
       const data = call('staticData', type) || {};
       memo.set('static:dirty', true);
@@ -357,7 +475,8 @@
   }
   function asBuffer(value) {
     if (GuestBuffer.isBuffer(value)) return value;
-    if (typeof value === 'string' || value instanceof ArrayBuffer || ArrayBuffer.isView(value) || Array.isArray(value)) return GuestBuffer.from(value);
+    if (typeof value === 'string' || value instanceof ArrayBuffer || ArrayBuffer.isView(value) || Array.isArray(value))
+      return GuestBuffer.from(value);
     throw new TypeError('The binary data must be a Buffer');
   }
   const helpers = Object.freeze({
@@ -369,20 +488,37 @@
       const item = inputAt(Number(itemIndex));
       // One message for no files and for not this file, as n8n 2.8.4's Code node has it.
       const entry = item && item.binary ? item.binary[String(propertyName)] : undefined;
-      if (!entry) throw new Error("This operation expects the node's input data to contain a binary file '" + propertyName + "', but none was found [item " + itemIndex + ']');
+      if (!entry)
+        throw new Error(
+          "This operation expects the node's input data to contain a binary file '" +
+            propertyName +
+            "', but none was found [item " +
+            itemIndex +
+            ']',
+        );
       return entry;
     },
     async prepareBinaryData(data, filePath, mimeType) {
       const bytes = asBuffer(data);
-      const described = jsonParse(call('codec', 'describeFile', jsonStringify({ head: bytes.subarray(0, 16).toString('base64'), size: bytes.length, filePath, mimeType })));
+      const described = jsonParse(
+        call(
+          'codec',
+          'describeFile',
+          jsonStringify({ head: bytes.subarray(0, 16).toString('base64'), size: bytes.length, filePath, mimeType }),
+        ),
+      );
       return Object.assign({ data: bytes.toString('base64') }, described);
     },
     async setBinaryDataBuffer(binaryData, buffer) {
       const bytes = asBuffer(buffer);
       return Object.assign(binaryData, { data: bytes.toString('base64') });
     },
-    async binaryToBuffer(body) { return asBuffer(body); },
-    async binaryToString(body, encoding) { return asBuffer(body).toString(encoding === undefined ? 'utf8' : encoding); },
+    async binaryToBuffer(body) {
+      return asBuffer(body);
+    },
+    async binaryToString(body, encoding) {
+      return asBuffer(body).toString(encoding === undefined ? 'utf8' : encoding);
+    },
     returnJsonArray(value) {
       const list = Array.isArray(value) ? value : [value];
       return list.map((json) => (json && typeof json === 'object' && 'json' in json ? json : { json }));
@@ -393,9 +529,18 @@
 
   // ---------------------------------------------------------------- globals
   const accessors = {
-    $json: () => { const item = inputAt(state.itemIndex); return item && item.json; },
-    $data: () => { const item = inputAt(state.itemIndex); return item && item.json; },
-    $binary: () => { const item = inputAt(state.itemIndex); return item && item.binary; },
+    $json: () => {
+      const item = inputAt(state.itemIndex);
+      return item && item.json;
+    },
+    $data: () => {
+      const item = inputAt(state.itemIndex);
+      return item && item.json;
+    },
+    $binary: () => {
+      const item = inputAt(state.itemIndex);
+      return item && item.binary;
+    },
     $input: () => $input,
     $node: () => $node,
     $itemIndex: () => state.itemIndex,
@@ -417,19 +562,36 @@
     DateTime: () => lux().DateTime,
     Duration: () => lux().Duration,
     Interval: () => lux().Interval,
-    items: () => ('items' in state.assigned ? state.assigned.items : state.items === undefined ? undefined : state.items()),
+    items: () =>
+      'items' in state.assigned ? state.assigned.items : state.items === undefined ? undefined : state.items(),
     item: () => ('item' in state.assigned ? state.assigned.item : state.item === undefined ? undefined : state.item()),
   };
   // Code may reassign `items` (Function, Code v1) or `item` (Function Item) and return it, as in
   // n8n where they are plain variables; the other names ignore assignment.
   const assignable = new Set(['items', 'item']);
   for (const name of Object.keys(accessors)) {
-    const set = assignable.has(name) ? (value) => { state.assigned[name] = value; } : () => {};
+    const set = assignable.has(name)
+      ? (value) => {
+          state.assigned[name] = value;
+        }
+      : () => {};
     Object.defineProperty(G, name, { get: accessors[name], set, enumerable: false, configurable: false });
   }
   const functions = {
-    $, $items, $item, $ifEmpty, $if, $min, $max, $getWorkflowStaticData, $evaluateExpression,
-    setTimeout, setInterval, clearTimeout: clearTimer, clearInterval: clearTimer, queueMicrotask,
+    $,
+    $items,
+    $item,
+    $ifEmpty,
+    $if,
+    $min,
+    $max,
+    $getWorkflowStaticData,
+    $evaluateExpression,
+    setTimeout,
+    setInterval,
+    clearTimeout: clearTimer,
+    clearInterval: clearTimer,
+    queueMicrotask,
     require: requireModule,
     $jmespath,
   };
@@ -449,7 +611,9 @@
     const text = jsonStringify(v);
     return text === undefined ? 'u' : 'j' + text;
   }
-  function isDateTimeClass(v) { return !!luxon && v === luxon.DateTime; }
+  function isDateTimeClass(v) {
+    return !!luxon && v === luxon.DateTime;
+  }
   // One segment of a template with text around it, as n8n's interpolation renders it:
   // String() of the value, nothing for null and undefined (so an array joins with commas and
   // an object is "[object Object]", as n8n users see; a DateTime is its ISO text).
@@ -461,13 +625,17 @@
   const extensionNames = new Set();
   const MISSING_RECEIVER = /^cannot read property '([^']+)' of (undefined|null)$/;
   function segment(fn) {
-    try { return fn(); } catch (e) {
+    try {
+      return fn();
+    } catch (e) {
       if (e instanceof ExpressionError) throw e;
       if (e instanceof InternalError) throw e;
       const missing = e instanceof TypeError && MISSING_RECEIVER.exec(e.message);
       if (missing && extensionNames.has(missing[1])) {
-        throw new ExpressionError(missing[1] + '() could not be called on "' + missing[2] + '" type',
-          'You are trying to access a field that does not exist, modify your expression or set a default value');
+        throw new ExpressionError(
+          missing[1] + '() could not be called on "' + missing[2] + '" type',
+          'You are trying to access a field that does not exist, modify your expression or set a default value',
+        );
       }
       return undefined;
     }
@@ -483,7 +651,11 @@
     let clean = true;
     for (const name of names) {
       if (baseline.has(name)) continue;
-      try { delete G[name]; } catch (e) { clean = false; }
+      try {
+        delete G[name];
+      } catch (e) {
+        clean = false;
+      }
     }
     return clean;
   }
@@ -529,15 +701,30 @@
       return encoded;
     },
     encode,
-    call(fn) { return fn.call(codeThis); },
+    call(fn) {
+      return fn.call(codeThis);
+    },
     runTimer,
     cleanGlobals,
-    logs() { const out = logs.splice(0, logs.length); logBytes = 0; return jsonStringify(out); },
+    logs() {
+      const out = logs.splice(0, logs.length);
+      logBytes = 0;
+      return jsonStringify(out);
+    },
     setItems(kind) {
       if (kind === 'all' || kind === 'eachItem') state.items = () => inputAll();
-      if (kind === 'item') state.item = () => { const it = inputAt(state.itemIndex); return it && it.json; };
+      if (kind === 'item')
+        state.item = () => {
+          const it = inputAt(state.itemIndex);
+          return it && it.json;
+        };
       // The Code node's each-item mode: `item` is the item itself, as a copy ($input.item is not it: observed).
-      if (kind === 'eachItem') state.item = () => remember('item:' + state.itemIndex, () => { const it = inputAt(state.itemIndex); return it && JSON.parse(JSON.stringify(it)); });
+      if (kind === 'eachItem')
+        state.item = () =>
+          remember('item:' + state.itemIndex, () => {
+            const it = inputAt(state.itemIndex);
+            return it && JSON.parse(JSON.stringify(it));
+          });
     },
     inputAt,
     inputAll,
@@ -550,14 +737,25 @@
       return 'j' + jsonStringify({ global: memo.get('static:global'), node: memo.get('static:node') });
     },
     ExpressionError,
-    codec(operation, text, option) { return call('codec', operation, text, option); },
+    codec(operation, text, option) {
+      return call('codec', operation, text, option);
+    },
     lux,
     installLibrary,
-    registerExtension(name) { extensionNames.add(name); },
+    registerExtension(name) {
+      extensionNames.add(name);
+    },
     isDateTime,
     isEmptyValue,
-    finishBaseline() { baseline = new Set(Object.getOwnPropertyNames(G)); },
+    finishBaseline() {
+      baseline = new Set(Object.getOwnPropertyNames(G));
+    },
   };
   // The host takes a handle to this and removes the global before user code runs.
-  Object.defineProperty(G, '__hamlet', { value: Object.freeze(api), writable: false, enumerable: false, configurable: true });
+  Object.defineProperty(G, '__hamlet', {
+    value: Object.freeze(api),
+    writable: false,
+    enumerable: false,
+    configurable: true,
+  });
 })();

@@ -18,11 +18,17 @@
   /** @typedef {{ _onChange?: (query: string) => void }} HiddenParams */
   /** @typedef {{ _parts?: Record<string, string>, _params?: URLSearchParams }} HiddenUrl */
   function formEncode(text) {
-    return encodeURIComponent(text).replace(/%20/g, '+').replace(/[!'()~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+    return encodeURIComponent(text)
+      .replace(/%20/g, '+')
+      .replace(/[!'()~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
   }
   function formDecode(text) {
     const spaced = text.replace(/\+/g, ' ');
-    try { return decodeURIComponent(spaced); } catch (e) { return spaced; }
+    try {
+      return decodeURIComponent(spaced);
+    } catch (e) {
+      return spaced;
+    }
   }
   class URLSearchParams {
     constructor(init) {
@@ -30,7 +36,8 @@
       Object.defineProperty(this, '_onChange', { value: undefined, writable: true });
       if (init === undefined || init === null) return;
       if (typeof init === 'string') this._parse(init);
-      else if (typeof init[Symbol.iterator] === 'function') for (const [k, v] of init) this._list.push([String(k), String(v)]);
+      else if (typeof init[Symbol.iterator] === 'function')
+        for (const [k, v] of init) this._list.push([String(k), String(v)]);
       else for (const k of Object.keys(init)) this._list.push([k, String(init[k])]);
     }
     _parse(text) {
@@ -38,57 +45,122 @@
       for (const part of String(text).replace(/^\?/, '').split('&')) {
         if (part === '') continue;
         const eq = part.indexOf('=');
-        this._list.push(eq === -1 ? [formDecode(part), ''] : [formDecode(part.slice(0, eq)), formDecode(part.slice(eq + 1))]);
+        this._list.push(
+          eq === -1 ? [formDecode(part), ''] : [formDecode(part.slice(0, eq)), formDecode(part.slice(eq + 1))],
+        );
       }
     }
-    _changed() { const self = /** @type {HiddenParams} */ (this); if (self._onChange) self._onChange(this.toString()); }
-    get size() { return this._list.length; }
-    append(name, value) { this._list.push([String(name), String(value)]); this._changed(); }
+    _changed() {
+      const self = /** @type {HiddenParams} */ (this);
+      if (self._onChange) self._onChange(this.toString());
+    }
+    get size() {
+      return this._list.length;
+    }
+    append(name, value) {
+      this._list.push([String(name), String(value)]);
+      this._changed();
+    }
     delete(name, value) {
       this._list = this._list.filter(([k, v]) => !(k === String(name) && (value === undefined || v === String(value))));
       this._changed();
     }
-    get(name) { const found = this._list.find(([k]) => k === String(name)); return found ? found[1] : null; }
-    getAll(name) { return this._list.filter(([k]) => k === String(name)).map(([, v]) => v); }
-    has(name, value) { return this._list.some(([k, v]) => k === String(name) && (value === undefined || v === String(value))); }
+    get(name) {
+      const found = this._list.find(([k]) => k === String(name));
+      return found ? found[1] : null;
+    }
+    getAll(name) {
+      return this._list.filter(([k]) => k === String(name)).map(([, v]) => v);
+    }
+    has(name, value) {
+      return this._list.some(([k, v]) => k === String(name) && (value === undefined || v === String(value)));
+    }
     set(name, value) {
       const key = String(name);
       const index = this._list.findIndex(([k]) => k === key);
       if (index === -1) this._list.push([key, String(value)]);
-      else this._list = this._list.filter(([k], i) => k !== key || i === index).map((e) => (e[0] === key ? [key, String(value)] : e));
+      else
+        this._list = this._list
+          .filter(([k], i) => k !== key || i === index)
+          .map((e) => (e[0] === key ? [key, String(value)] : e));
       this._changed();
     }
-    sort() { this._list.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)); this._changed(); }
-    forEach(fn, thisArg) { for (const [k, v] of this._list) fn.call(thisArg, v, k, this); }
-    keys() { return this._list.map(([k]) => k)[Symbol.iterator](); }
-    values() { return this._list.map(([, v]) => v)[Symbol.iterator](); }
-    entries() { return this._list.map(([k, v]) => [k, v])[Symbol.iterator](); }
-    [Symbol.iterator]() { return this.entries(); }
-    toString() { return this._list.map(([k, v]) => formEncode(k) + '=' + formEncode(v)).join('&'); }
+    sort() {
+      this._list.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      this._changed();
+    }
+    forEach(fn, thisArg) {
+      for (const [k, v] of this._list) fn.call(thisArg, v, k, this);
+    }
+    keys() {
+      return this._list.map(([k]) => k)[Symbol.iterator]();
+    }
+    values() {
+      return this._list.map(([, v]) => v)[Symbol.iterator]();
+    }
+    entries() {
+      return this._list.map(([k, v]) => [k, v])[Symbol.iterator]();
+    }
+    [Symbol.iterator]() {
+      return this.entries();
+    }
+    toString() {
+      return this._list.map(([k, v]) => formEncode(k) + '=' + formEncode(v)).join('&');
+    }
   }
 
   // ------------------------------------------------------------ URL
-  const PARTS = ['href', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash', 'origin'];
+  const PARTS = [
+    'href',
+    'protocol',
+    'username',
+    'password',
+    'host',
+    'hostname',
+    'port',
+    'pathname',
+    'search',
+    'hash',
+    'origin',
+  ];
   class URL {
     constructor(input, base) {
       Object.defineProperty(this, '_parts', { value: parseUrl(input, base), writable: true });
       const self = /** @type {HiddenUrl} */ (this);
       const params = new URLSearchParams(self._parts.search);
-      /** @type {HiddenParams} */ (params)._onChange = (query) => { this.search = query; };
+      /** @type {HiddenParams} */ (params)._onChange = (query) => {
+        this.search = query;
+      };
       Object.defineProperty(this, '_params', { value: params, writable: true });
     }
-    static canParse(input, base) { try { parseUrl(input, base); return true; } catch (e) { return false; } }
-    get searchParams() { return /** @type {HiddenUrl} */ (this)._params; }
-    toString() { return /** @type {HiddenUrl} */ (this)._parts.href; }
-    toJSON() { return /** @type {HiddenUrl} */ (this)._parts.href; }
+    static canParse(input, base) {
+      try {
+        parseUrl(input, base);
+        return true;
+      } catch (e) {
+        return false;
+      }
+    }
+    get searchParams() {
+      return /** @type {HiddenUrl} */ (this)._params;
+    }
+    toString() {
+      return /** @type {HiddenUrl} */ (this)._parts.href;
+    }
+    toJSON() {
+      return /** @type {HiddenUrl} */ (this)._parts.href;
+    }
   }
   for (const name of PARTS) {
     Object.defineProperty(URL.prototype, name, {
-      get() { return this._parts[name]; },
+      get() {
+        return this._parts[name];
+      },
       set(value) {
         if (name === 'origin') return;
-        if (name === 'href') { this._parts = parseUrl(value); }
-        else {
+        if (name === 'href') {
+          this._parts = parseUrl(value);
+        } else {
           const p = Object.assign({}, this._parts);
           let v = String(value);
           if (name === 'search' && v && v[0] !== '?') v = '?' + v;
@@ -112,22 +184,35 @@
     const s = String(text);
     let out = '';
     for (let i = 0; i < s.length; i += 3) {
-      const a = s.charCodeAt(i), b = s.charCodeAt(i + 1), c = s.charCodeAt(i + 2);
+      const a = s.charCodeAt(i),
+        b = s.charCodeAt(i + 1),
+        c = s.charCodeAt(i + 2);
       if (a > 255 || b > 255 || c > 255) throw new Error('Invalid character');
       const n = (a << 16) | ((b || 0) << 8) | (c || 0);
-      out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + (i + 1 < s.length ? B64[(n >> 6) & 63] : '=') + (i + 2 < s.length ? B64[n & 63] : '=');
+      out +=
+        B64[(n >> 18) & 63] +
+        B64[(n >> 12) & 63] +
+        (i + 1 < s.length ? B64[(n >> 6) & 63] : '=') +
+        (i + 2 < s.length ? B64[n & 63] : '=');
     }
     return out;
   }
   function atob(text) {
-    const s = String(text).replace(/[\t\n\f\r ]/g, '').replace(/=+$/, '');
-    if (/[^A-Za-z0-9+/]/.test(s) || s.length % 4 === 1) throw new Error('The string to be decoded is not correctly encoded.');
+    const s = String(text)
+      .replace(/[\t\n\f\r ]/g, '')
+      .replace(/=+$/, '');
+    if (/[^A-Za-z0-9+/]/.test(s) || s.length % 4 === 1)
+      throw new Error('The string to be decoded is not correctly encoded.');
     let out = '';
-    let bits = 0, value = 0;
+    let bits = 0,
+      value = 0;
     for (const ch of s) {
       value = (value << 6) | B64.indexOf(ch);
       bits += 6;
-      if (bits >= 8) { bits -= 8; out += String.fromCharCode((value >> bits) & 255); }
+      if (bits >= 8) {
+        bits -= 8;
+        out += String.fromCharCode((value >> bits) & 255);
+      }
     }
     return out;
   }
@@ -142,7 +227,10 @@
       let c = text.charCodeAt(i);
       if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
         const d = text.charCodeAt(i + 1);
-        if (d >= 0xdc00 && d <= 0xdfff) { c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00); i++; }
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          i++;
+        }
       }
       if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd; // a lone surrogate, as Node encodes it
       if (c < 0x80) out.push(c);
@@ -157,7 +245,8 @@
     let out = '';
     for (let i = 0; i < bytes.length;) {
       const b = bytes[i];
-      const need = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
+      const need =
+        b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
       let c = need === 0 ? b : need === 1 ? b & 31 : need === 2 ? b & 15 : b & 7;
       let ok = need >= 0;
       for (let k = 1; ok && k <= need; k++) {
@@ -165,8 +254,13 @@
         if (n === undefined || (n & 0xc0) !== 0x80) ok = false;
         else c = (c << 6) | (n & 63);
       }
-      if (ok && need >= 2 && (c < (need === 2 ? 0x800 : 0x10000) || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))) ok = false;
-      if (!ok) { out += '\ufffd'; i++; continue; }
+      if (ok && need >= 2 && (c < (need === 2 ? 0x800 : 0x10000) || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)))
+        ok = false;
+      if (!ok) {
+        out += '\ufffd';
+        i++;
+        continue;
+      }
       out += String.fromCodePoint(c);
       i += need + 1;
     }
@@ -183,7 +277,8 @@
   /** @param {string} text @param {string} encoding @returns {number[] | Uint8Array} */
   function bytesOf(text, encoding) {
     switch (encoding) {
-      case 'utf8': return utf8Bytes(text);
+      case 'utf8':
+        return utf8Bytes(text);
       case 'hex': {
         const out = [];
         for (let i = 0; i + 1 < text.length; i += 2) {
@@ -219,17 +314,35 @@
     static from(value, encodingOrOffset, length) {
       if (typeof value === 'string') return new Buffer(bytesOf(value, encodingOf(encodingOrOffset)));
       if (value instanceof ArrayBuffer) return new Buffer(new Uint8Array(value, encodingOrOffset || 0, length));
-      if (value && typeof value === 'object' && /** @type {any} */ (value).type === 'Buffer' && Array.isArray(/** @type {any} */ (value).data)) return new Buffer(/** @type {any} */ (value).data);
-      if (value && typeof value === 'object' && typeof (/** @type {any} */ (value).length) === 'number') return new Buffer(Array.from(/** @type {ArrayLike<number>} */ (value), (n) => Number(n) & 255));
-      throw new TypeError('The first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object.');
+      if (
+        value &&
+        typeof value === 'object' &&
+        /** @type {any} */ (value).type === 'Buffer' &&
+        Array.isArray(/** @type {any} */ (value).data)
+      )
+        return new Buffer(/** @type {any} */ (value).data);
+      if (value && typeof value === 'object' && typeof (/** @type {any} */ (value).length) === 'number')
+        return new Buffer(Array.from(/** @type {ArrayLike<number>} */ (value), (n) => Number(n) & 255));
+      throw new TypeError(
+        'The first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object.',
+      );
     }
     static alloc(size, fill) {
       const b = new Buffer(Number(size));
       if (fill !== undefined) b.fill(typeof fill === 'string' ? (utf8Bytes(fill)[0] ?? 0) : Number(fill));
       return b;
     }
-    static isBuffer(value) { return value instanceof Buffer; }
-    static isEncoding(encoding) { try { encodingOf(encoding); return true; } catch (e) { return false; } }
+    static isBuffer(value) {
+      return value instanceof Buffer;
+    }
+    static isEncoding(encoding) {
+      try {
+        encodingOf(encoding);
+        return true;
+      } catch (e) {
+        return false;
+      }
+    }
     static byteLength(value, encoding) {
       if (typeof value !== 'string') return value.byteLength;
       return bytesOf(value, encodingOf(encoding)).length;
@@ -237,13 +350,19 @@
     static concat(list, totalLength) {
       const bytes = [];
       for (const part of list) for (let i = 0; i < part.length; i++) bytes.push(part[i]);
-      return new Buffer(totalLength === undefined ? bytes : bytes.slice(0, totalLength).concat(new Array(Math.max(0, totalLength - bytes.length)).fill(0)));
+      return new Buffer(
+        totalLength === undefined
+          ? bytes
+          : bytes.slice(0, totalLength).concat(new Array(Math.max(0, totalLength - bytes.length)).fill(0)),
+      );
     }
     toString(encoding, start, end) {
       const bytes = this.subarray(start || 0, end === undefined ? this.length : end);
       switch (encodingOf(encoding)) {
-        case 'utf8': return utf8Text(bytes);
-        case 'hex': return Array.from(bytes, (b) => (b < 16 ? '0' : '') + b.toString(16)).join('');
+        case 'utf8':
+          return utf8Text(bytes);
+        case 'hex':
+          return Array.from(bytes, (b) => (b < 16 ? '0' : '') + b.toString(16)).join('');
         case 'base64':
         case 'base64url': {
           const copy = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
@@ -251,14 +370,24 @@
           if (answer.charCodeAt(0) === 33) throw new TypeError(JSON.parse(answer.slice(1)).message);
           return answer;
         }
-        case 'ascii': return byteText(bytes, 127);
-        default: return byteText(bytes);
+        case 'ascii':
+          return byteText(bytes, 127);
+        default:
+          return byteText(bytes);
       }
     }
-    toJSON() { return { type: 'Buffer', data: Array.from(this) }; }
-    equals(other) { return this.length === other.length && this.every((b, i) => b === other[i]); }
-    slice(start, end) { return this.subarray(start, end); }
-    subarray(start, end) { return new Buffer(Uint8Array.prototype.slice.call(this, start, end)); }
+    toJSON() {
+      return { type: 'Buffer', data: Array.from(this) };
+    }
+    equals(other) {
+      return this.length === other.length && this.every((b, i) => b === other[i]);
+    }
+    slice(start, end) {
+      return this.subarray(start, end);
+    }
+    subarray(start, end) {
+      return new Buffer(Uint8Array.prototype.slice.call(this, start, end));
+    }
   }
   // Uint8Array's own species would make map/filter answer plain arrays of bytes.
   Object.defineProperty(Buffer, Symbol.species, { value: Buffer });
@@ -266,7 +395,8 @@
   // ------------------------------------------------------------ structuredClone
   function structuredClone(value, seen) {
     if (typeof value !== 'object' || value === null) {
-      if (typeof value === 'function' || typeof value === 'symbol') throw new TypeError(String(value) + ' could not be cloned.');
+      if (typeof value === 'function' || typeof value === 'symbol')
+        throw new TypeError(String(value) + ' could not be cloned.');
       return value;
     }
     seen = seen || new Map();
@@ -274,10 +404,27 @@
     let out;
     if (value instanceof Date) out = new Date(value.getTime());
     else if (value instanceof RegExp) out = new RegExp(value.source, value.flags);
-    else if (value instanceof Map) { out = new Map(); seen.set(value, out); for (const [k, v] of value) out.set(structuredClone(k, seen), structuredClone(v, seen)); return out; }
-    else if (value instanceof Set) { out = new Set(); seen.set(value, out); for (const v of value) out.add(structuredClone(v, seen)); return out; }
-    else if (Array.isArray(value)) { out = []; seen.set(value, out); for (let i = 0; i < value.length; i++) out[i] = structuredClone(value[i], seen); return out; }
-    else { out = {}; seen.set(value, out); for (const k of Object.keys(value)) out[k] = structuredClone(value[k], seen); return out; }
+    else if (value instanceof Map) {
+      out = new Map();
+      seen.set(value, out);
+      for (const [k, v] of value) out.set(structuredClone(k, seen), structuredClone(v, seen));
+      return out;
+    } else if (value instanceof Set) {
+      out = new Set();
+      seen.set(value, out);
+      for (const v of value) out.add(structuredClone(v, seen));
+      return out;
+    } else if (Array.isArray(value)) {
+      out = [];
+      seen.set(value, out);
+      for (let i = 0; i < value.length; i++) out[i] = structuredClone(value[i], seen);
+      return out;
+    } else {
+      out = {};
+      seen.set(value, out);
+      for (const k of Object.keys(value)) out[k] = structuredClone(value[k], seen);
+      return out;
+    }
     seen.set(value, out);
     return out;
   }

@@ -33,7 +33,9 @@ export function hostCodec(operation: string, text: string, option: string | unde
       // text: {head (base64 of the first bytes), size, filePath?, mimeType?}; answers the description as JSON.
       const a = JSON.parse(text) as { head: string; size: number; filePath?: unknown; mimeType?: unknown };
       const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-      return JSON.stringify(describeFile(Buffer.from(a.head, 'base64'), Number(a.size) || 0, str(a.filePath), str(a.mimeType)));
+      return JSON.stringify(
+        describeFile(Buffer.from(a.head, 'base64'), Number(a.size) || 0, str(a.filePath), str(a.mimeType)),
+      );
     }
     default:
       throw new TypeError(`Unknown operation ${operation}`);

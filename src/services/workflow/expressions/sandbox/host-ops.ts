@@ -66,7 +66,9 @@ export function hostOperation(op: string, arg: HostArg, host: HostContext): stri
     case 'evaluate': {
       const expression = String(arg(1));
       // Wrapped so that undefined survives the trip.
-      return JSON.stringify({ v: run.evaluate(expression.startsWith('=') ? expression : `=${expression}`, Number(arg(2))) });
+      return JSON.stringify({
+        v: run.evaluate(expression.startsWith('=') ? expression : `=${expression}`, Number(arg(2))),
+      });
     }
   }
   if (!DATA_OPERATIONS.has(op)) throw new ExpressionError(`Unknown host operation ${op}`);
@@ -75,7 +77,19 @@ export function hostOperation(op: string, arg: HostArg, host: HostContext): stri
 
 /** Operations that read the run's ExpressionData. */
 const DATA_OPERATIONS = new Set([
-  'inputCount', 'inputItem', 'nodeExists', 'nodeAll', 'nodePaired', 'nodeLegacy', 'nodeContext', 'nodeExecuted', 'nodeParams', 'context', 'env', 'vars', 'staticData',
+  'inputCount',
+  'inputItem',
+  'nodeExists',
+  'nodeAll',
+  'nodePaired',
+  'nodeLegacy',
+  'nodeContext',
+  'nodeExecuted',
+  'nodeParams',
+  'context',
+  'env',
+  'vars',
+  'staticData',
 ]);
 
 /** Answers a data operation where the data is; errors are encoded for the guest, never thrown. */
@@ -90,7 +104,8 @@ export function answerDataOperation(op: string, args: HostArgs, data: Expression
 
 /** How a failed host operation reaches the guest: '!' and the error as JSON (the prelude rethrows it). */
 export function encodeHostError(error: unknown): string {
-  const kind = error instanceof ExpressionError ? 'ExpressionError' : error instanceof RangeError ? 'RangeError' : 'TypeError';
+  const kind =
+    error instanceof ExpressionError ? 'ExpressionError' : error instanceof RangeError ? 'RangeError' : 'TypeError';
   return (
     '!' +
     JSON.stringify({
@@ -115,7 +130,9 @@ function dataOperation(op: string, args: HostArgs, data: ExpressionData): string
     case 'nodeAll': {
       const run = Number(args[2]);
       const branch = Number(args[1]);
-      return json(nodeItems(data, name, branch < 0 ? undefined : branch, run < 0 ? undefined : run).map(itemForSandbox));
+      return json(
+        nodeItems(data, name, branch < 0 ? undefined : branch, run < 0 ? undefined : run).map(itemForSandbox),
+      );
     }
     case 'nodePaired':
       return json(itemForSandbox(nodeItem(data, name, 'paired', Number(args[1]))));

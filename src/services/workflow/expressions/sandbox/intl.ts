@@ -61,7 +61,13 @@ function formatter(kind: Kind, spec: string, defaultTimeZone: string) {
  * [locales, options], `method` one of the few methods the shim exposes, `arg` its JSON argument.
  * Returns JSON text. Throws RangeError/TypeError like Intl does (the caller forwards them).
  */
-export function intlCall(kind: string, spec: string, method: string, arg: string | undefined, defaultTimeZone: string): string {
+export function intlCall(
+  kind: string,
+  spec: string,
+  method: string,
+  arg: string | undefined,
+  defaultTimeZone: string,
+): string {
   if (kind === 'getCanonicalLocales') {
     return JSON.stringify(Intl.getCanonicalLocales(checkLocales(JSON.parse(spec))));
   }
@@ -83,7 +89,11 @@ export function intlCall(kind: string, spec: string, method: string, arg: string
       }
       if (f instanceof Intl.RelativeTimeFormat) {
         const [value, unit] = a as [number, Intl.RelativeTimeFormatUnit];
-        return JSON.stringify(method === 'format' ? f.format(Number(value), String(unit) as Intl.RelativeTimeFormatUnit) : f.formatToParts(Number(value), String(unit) as Intl.RelativeTimeFormatUnit));
+        return JSON.stringify(
+          method === 'format'
+            ? f.format(Number(value), String(unit) as Intl.RelativeTimeFormatUnit)
+            : f.formatToParts(Number(value), String(unit) as Intl.RelativeTimeFormatUnit),
+        );
       }
       break;
     }

@@ -186,18 +186,21 @@ export class SandboxWorkers {
     this.queueTimerFor = head;
     if (!head) return;
     // One limit for all: the queue is in deadline order.
-    this.queueTimer = setTimeout(() => {
-      this.queueTimerFor = undefined;
-      if (this.noneUpSince !== undefined) return; // re-armed when a thread is up
-      const job = this.queue[0];
-      if (job && job.deadline <= performance.now()) {
-        this.queue.shift();
-        settle(job, () => job.reject(queueTimeoutError(this.limits.timeoutMs, this.maxSize)));
-      }
-      this.armQueueTimer();
-      // (When many expire together, one per turn of the event loop: each ends an execution,
-      // and requests to the services get their turn in between.)
-    }, Math.max(0, head.deadline - performance.now()));
+    this.queueTimer = setTimeout(
+      () => {
+        this.queueTimerFor = undefined;
+        if (this.noneUpSince !== undefined) return; // re-armed when a thread is up
+        const job = this.queue[0];
+        if (job && job.deadline <= performance.now()) {
+          this.queue.shift();
+          settle(job, () => job.reject(queueTimeoutError(this.limits.timeoutMs, this.maxSize)));
+        }
+        this.armQueueTimer();
+        // (When many expire together, one per turn of the event loop: each ends an execution,
+        // and requests to the services get their turn in between.)
+      },
+      Math.max(0, head.deadline - performance.now()),
+    );
   }
 
   private start(slot: Slot, job: Job): void {
@@ -300,10 +303,14 @@ export class SandboxWorkers {
     });
     worker.on('error', (error: Error & { code?: string }) => {
       const failure =
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? limitError('memory', this.limits) : new SandboxLimitError('crash', `The sandbox failed: ${error.message}`);
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? limitError('memory', this.limits)
+          : new SandboxLimitError('crash', `The sandbox failed: ${error.message}`);
       this.retire(slot, failure, !slot.ready);
     });
-    worker.on('exit', () => this.retire(slot, new SandboxLimitError('crash', 'The sandbox stopped unexpectedly'), !slot.ready));
+    worker.on('exit', () =>
+      this.retire(slot, new SandboxLimitError('crash', 'The sandbox stopped unexpectedly'), !slot.ready),
+    );
     // The host port never keeps the process alive by itself (listening refs it: unref after).
     port1.unref();
     this.keepAliveWhileBusy(slot);

@@ -86,8 +86,10 @@ export interface HostAnswer {
 }
 
 export function toWire(error: unknown): WireError {
-  if (error instanceof SandboxLimitError) return { type: 'limit', kind: error.kind, message: error.message, description: error.description };
-  if (error instanceof ExpressionError) return { type: 'expression', message: error.message, description: error.description, expression: error.expression };
+  if (error instanceof SandboxLimitError)
+    return { type: 'limit', kind: error.kind, message: error.message, description: error.description };
+  if (error instanceof ExpressionError)
+    return { type: 'expression', message: error.message, description: error.description, expression: error.expression };
   return { type: 'internal', message: error instanceof Error ? error.message : String(error) };
 }
 

@@ -68,7 +68,14 @@ export class SandboxRuns {
   }
 
   /** Runs a Code/Function node's code; `onLogs` receives its console output, also when it fails. */
-  runCode(code: string, mode: CodeMode, info: RunInfo, data: DataChannel, onLogs: (lines: string[]) => void, deadline?: number): CodeOutcome {
+  runCode(
+    code: string,
+    mode: CodeMode,
+    info: RunInfo,
+    data: DataChannel,
+    onLogs: (lines: string[]) => void,
+    deadline?: number,
+  ): CodeOutcome {
     const sandbox = this.pool.acquire();
     try {
       this.begin(sandbox, info, data, 'code', deadline);
@@ -80,7 +87,9 @@ export class SandboxRuns {
         if (error instanceof CompileError) throw codeError(error.guest, CODE_FILENAME);
         throw error;
       }
-      sandbox.callApi('setItems', mode === 'functionItem' ? 'item' : mode === 'runOnceForEachItem' ? 'eachItem' : 'all').dispose();
+      sandbox
+        .callApi('setItems', mode === 'functionItem' ? 'item' : mode === 'runOnceForEachItem' ? 'eachItem' : 'all')
+        .dispose();
       const value = invoke(sandbox, fn);
       const staticData = decode(sandbox.callApiString('staticData'));
       const customData = decode(sandbox.callApiString('customData'));
@@ -118,7 +127,13 @@ export class SandboxRuns {
    * Starts a run in `sandbox`: its own RunHost, its own fresh state in the prelude. A nested
    * evaluation is held to the same deadline as the run it is part of.
    */
-  private begin(sandbox: Sandbox, info: RunInfo, data: DataChannel, mode: 'expression' | 'code', deadline?: number): void {
+  private begin(
+    sandbox: Sandbox,
+    info: RunInfo,
+    data: DataChannel,
+    mode: 'expression' | 'code',
+    deadline?: number,
+  ): void {
     const held = deadline ?? performance.now() + this.timeoutMs;
     const run: RunHost = {
       data,
@@ -203,10 +218,12 @@ function invoke(sandbox: Sandbox, fn: ReturnType<Sandbox['compile']>): unknown {
     if (!settled.ok) throw codeError(settled.error, CODE_FILENAME);
     try {
       const decoded = decode(sandbox.callApiString('encode', settled.value));
-      if (decoded.kind === 'function') throw new ExpressionError("Code doesn't return items properly", undefined, 'The code returned a function.');
+      if (decoded.kind === 'function')
+        throw new ExpressionError("Code doesn't return items properly", undefined, 'The code returned a function.');
       return decoded.value;
     } catch (error) {
-      if (error instanceof GuestThrow) throw new ExpressionError(`Code returned data that can't be converted to JSON: ${error.guest.message}`);
+      if (error instanceof GuestThrow)
+        throw new ExpressionError(`Code returned data that can't be converted to JSON: ${error.guest.message}`);
       throw error;
     } finally {
       settled.value.dispose();
@@ -215,4 +232,3 @@ function invoke(sandbox: Sandbox, fn: ReturnType<Sandbox['compile']>): unknown {
     promise.dispose();
   }
 }
-

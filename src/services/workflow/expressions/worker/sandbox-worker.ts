@@ -30,7 +30,10 @@ let currentTask = 0;
 const pool = new SandboxPool(setup.limits, {
   // The deadline the main thread's watchdog holds this worker to (see worker/run-watch.ts).
   onDeadline: (deadline) =>
-    watch.publish(currentTask, performance.timeOrigin + (deadline === Infinity ? performance.now() + AFTER_RUN_MS : deadline)),
+    watch.publish(
+      currentTask,
+      performance.timeOrigin + (deadline === Infinity ? performance.now() + AFTER_RUN_MS : deadline),
+    ),
 });
 const runs = new SandboxRuns(pool, setup.limits.timeoutMs);
 
@@ -72,7 +75,12 @@ async function perform(task: Task): Promise<TaskResult> {
   const deadline = task.deadline - performance.timeOrigin;
   try {
     if (task.kind === 'templates') {
-      return done({ id: task.id, created: 0, ok: true, values: runs.evaluateTemplates(task.sources, task.info, channel, deadline) });
+      return done({
+        id: task.id,
+        created: 0,
+        ok: true,
+        values: runs.evaluateTemplates(task.sources, task.info, channel, deadline),
+      });
     }
     const outcome = runs.runCode(
       task.code,
@@ -86,7 +94,8 @@ async function perform(task: Task): Promise<TaskResult> {
     );
     return done({ id: task.id, created: 0, ok: true, code: outcome });
   } catch (error) {
-    if (error instanceof TemplateFailure) return done({ id: task.id, created: 0, ok: false, error: toWire(error.error), failedAt: error.index });
+    if (error instanceof TemplateFailure)
+      return done({ id: task.id, created: 0, ok: false, error: toWire(error.error), failedAt: error.index });
     return done({ id: task.id, created: 0, ok: false, error: toWire(error) });
   }
 }

@@ -16,7 +16,9 @@ function define(proto, name, fn, force) {
   if (!force && name in proto) return;
   H.registerExtension(name);
   Object.defineProperty(proto, name, {
-    get() { return fn; },
+    get() {
+      return fn;
+    },
     set(value) {
       if (this === proto) throw new TypeError("Cannot assign to read only property '" + name + "'");
       Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
@@ -54,7 +56,8 @@ function deepEqual(a, b) {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return a !== a && b !== b;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a), kb = Object.keys(b);
+  const ka = Object.keys(a),
+    kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
   for (const k of ka) if (!Object.prototype.hasOwnProperty.call(b, k) || !deepEqual(a[k], b[k])) return false;
   return true;

@@ -4,9 +4,15 @@
 // after helpers.js.
 
 const O = Object.prototype;
-define(O, 'isEmpty', function isEmpty() { return Object.keys(this).length === 0; });
-define(O, 'isNotEmpty', function isNotEmpty() { return Object.keys(this).length > 0; });
-define(O, 'hasField', function hasField(name) { return Object.prototype.hasOwnProperty.call(this, name); });
+define(O, 'isEmpty', function isEmpty() {
+  return Object.keys(this).length === 0;
+});
+define(O, 'isNotEmpty', function isNotEmpty() {
+  return Object.keys(this).length > 0;
+});
+define(O, 'hasField', function hasField(name) {
+  return Object.prototype.hasOwnProperty.call(this, name);
+});
 define(O, 'removeField', function removeField(name) {
   const out = Object.assign({}, this);
   delete out[name];
@@ -37,13 +43,19 @@ define(O, 'compact', function compact() {
   }
   return out;
 });
-define(O, 'keys', function keys() { return Object.keys(this); });
-define(O, 'values', function values() { return Object.values(this); });
+define(O, 'keys', function keys() {
+  return Object.keys(this);
+});
+define(O, 'values', function values() {
+  return Object.values(this);
+});
 define(O, 'merge', function merge(other) {
   // Keys of this object win over the other's.
   return Object.assign({}, other || {}, this);
 });
-define(O, 'toJsonString', function toJsonString() { return JSON.stringify(this); });
+define(O, 'toJsonString', function toJsonString() {
+  return JSON.stringify(this);
+});
 define(O, 'urlEncode', function urlEncode() {
   return Object.keys(this)
     .filter((k) => this[k] !== undefined)
