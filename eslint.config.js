@@ -6,14 +6,48 @@ import noUnusedExports from './eslint-rules/no-unused-exports.js';
 import guest from './eslint.guest.js';
 
 // The browser globals the console's scripts use.
-const BROWSER_GLOBALS = ['window', 'document', 'EventSource', 'WebSocket', 'fetch', 'console', 'setTimeout', 'clearTimeout', 'URL', 'URLSearchParams', 'FormData', 'HTMLElement', 'CustomEvent', 'navigator', 'location', 'history', 'localStorage', 'requestAnimationFrame'];
+const BROWSER_GLOBALS = [
+  'window',
+  'document',
+  'EventSource',
+  'WebSocket',
+  'fetch',
+  'console',
+  'setTimeout',
+  'clearTimeout',
+  'URL',
+  'URLSearchParams',
+  'FormData',
+  'HTMLElement',
+  'CustomEvent',
+  'navigator',
+  'location',
+  'history',
+  'localStorage',
+  'requestAnimationFrame',
+];
 
 // The few Node globals the plain .js/.mjs scripts use (TypeScript files get them from @types/node).
 const NODE_GLOBALS = Object.fromEntries(
   [
-    'process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout',
-    'setInterval', 'clearInterval', 'setImmediate', 'queueMicrotask', 'structuredClone',
-    'AbortController', 'fetch', 'performance', 'TextEncoder', 'TextDecoder', 'globalThis',
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'URLSearchParams',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'queueMicrotask',
+    'structuredClone',
+    'AbortController',
+    'fetch',
+    'performance',
+    'TextEncoder',
+    'TextDecoder',
+    'globalThis',
   ].map((name) => [name, 'readonly']),
 );
 
@@ -35,12 +69,21 @@ export default tseslint.config(
       'no-unused-vars': 'off',
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+        {
+          args: 'after-used',
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrors: 'none',
+          ignoreRestSiblings: true,
+        },
       ],
       'hamlet/no-unused-exports': 'error',
       '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],
       // Rejecting with a caught error or an AbortSignal's reason passes the original on.
-      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingAny: true, allowThrowingUnknown: true },
+      ],
 
       // Off: they would rewrite hundreds of lines without finding bugs here. Request bodies,
       // workflow items and expression values are untyped JSON by nature, so the any-family
@@ -55,8 +98,6 @@ export default tseslint.config(
       '@typescript-eslint/no-base-to-string': 'off',
       '@typescript-eslint/unbound-method': 'off',
       '@typescript-eslint/require-await': 'off',
-      // Worth turning on in one sweep once the services have been restructured (331 casts).
-      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
     },
   },
   {

@@ -15,7 +15,7 @@ const POSTS = 10_000;
  */
 function cpuMs(pid: number | undefined): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in USER_HZ (100 on Linux)
   } catch {
     return undefined;
@@ -25,7 +25,7 @@ function cpuMs(pid: number | undefined): number | undefined {
 export default async function blogBench(ctx: BenchContext) {
   const sink = await startSmtpSink();
   const proc = await startHamletForBench(['blog'], { HAMLET_SMTP_RELAY: sink.url });
-  const api = proc.urls['blog api']!;
+  const api = proc.urls['blog api'];
   const port = new URL(api).port;
   try {
     const json = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {

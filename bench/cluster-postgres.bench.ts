@@ -48,7 +48,7 @@ export default async function postgresBench(ctx: BenchContext) {
     HAMLET_SMTP_RELAY: sink.url,
   });
   try {
-    const url = (service: string) => proc.urls[`${service} api`]!;
+    const url = (service: string) => proc.urls[`${service} api`];
 
     // Blog: one verified agent; publishing is the write, the post list the read.
     const blog = url('blog');

@@ -51,7 +51,7 @@ export default async function clusterBench(ctx: BenchContext) {
 
     const read = { headers: auth };
     const path = '/api/v1/posts?sort=hot&limit=25';
-    const one = await load({ url: direct[0]! + path, ...read });
+    const one = await load({ url: direct[0] + path, ...read });
     ctx.row('community hot list, one instance', one);
     const both = await split(
       direct.map((d) => d + path),
@@ -83,7 +83,7 @@ export default async function clusterBench(ctx: BenchContext) {
         }),
       },
     ];
-    const writeOne = await load({ url: direct[0]!, requests: posting() });
+    const writeOne = await load({ url: direct[0], requests: posting() });
     ctx.row('community POST /api/v1/posts, one instance', writeOne);
     const writeBoth = await split(direct, { requests: posting() });
     ctx.row(

@@ -77,9 +77,9 @@ function seed(file: string, nowMs: number): Seeded {
         if (voter === author) continue;
         const value = (i + j) % 10 < 7 ? 1 : -1;
         value === 1 ? ups++ : downs++;
-        voteRows.push([agents[voter]!, id, value, iso(createdMs)]);
+        voteRows.push([agents[voter], id, value, iso(createdMs)]);
       }
-      karma[author]! += ups - downs;
+      karma[author] += ups - downs;
       const content = `Post ${i} in community ${i % COMMUNITIES}. `.repeat(6);
       insPost.run(
         id,
@@ -107,7 +107,7 @@ function seed(file: string, nowMs: number): Seeded {
   })();
 
   // One thread of 200 comments: 50 top-level comments with a chain of 3 replies each.
-  const threadId = postIds[0]!;
+  const threadId = postIds[0];
   db.transaction(() => {
     const insComment = db.prepare(
       `INSERT INTO community_comments (id, post_id, parent_id, author_id, content, content_html, upvotes, downvotes, score, depth, is_deleted, created_at)
@@ -147,7 +147,7 @@ export default async function communityBench(ctx: BenchContext) {
   const hamlet = await startHamletForBench(['community']);
   let uncached: HamletProcess | undefined;
   try {
-    const base = hamlet.urls['community api']!;
+    const base = hamlet.urls['community api'];
     const started = Date.now();
     const seeded = seed(path.join(hamlet.dataDir, 'hamlet.sqlite'), Date.now());
     console.error(
@@ -266,7 +266,7 @@ export default async function communityBench(ctx: BenchContext) {
       COMMUNITY_PORT: '0',
       COMMUNITY_LIST_CACHE_ENTRIES: '0',
     });
-    const cold = uncached.urls['community api']!;
+    const cold = uncached.urls['community api'];
     for (const [name, p] of [
       ['GET /api/v1/posts?sort=hot', '/api/v1/posts?sort=hot'],
       ['GET /api/v1/posts?sort=new', '/api/v1/posts?sort=new'],

@@ -26,7 +26,7 @@ function createKey(dataDir: string, service: string): Promise<string> {
     child.stdout.on('data', (d) => (out += d));
     child.on('exit', () => {
       const m = new RegExp(`(hamlet_${service}_\\S+)`).exec(out);
-      if (m) resolve(m[1]!);
+      if (m) resolve(m[1]);
       else reject(new Error(`no ${service} key in: ${out}`));
     });
   });
@@ -68,8 +68,8 @@ export default async function consoleBench(ctx: BenchContext): Promise<void> {
       createKey(hamlet.dataDir, 'home'),
       createKey(hamlet.dataDir, 'workflow'),
     ]);
-    const home = hamlet.urls['home api']!;
-    const wf = hamlet.urls['workflow api']!;
+    const home = hamlet.urls['home api'];
+    const wf = hamlet.urls['workflow api'];
     const homeHeaders = { authorization: `Bearer ${homeKey}`, 'content-type': 'application/json' };
     const wfHeaders = { 'x-n8n-api-key': wfKey, 'content-type': 'application/json' };
 
@@ -110,7 +110,7 @@ export default async function consoleBench(ctx: BenchContext): Promise<void> {
       ['GET /workflows', '/workflows'],
       [`GET /workflows/:id (canvas)`, `/workflows/${created.id}`],
       [`GET /workflows/executions (${EXECUTIONS / 1000}k stored, 50 a page)`, '/workflows/executions'],
-      ['GET /workflows/executions/:id (run data)', `/workflows/executions/${last.data[0]!.id}`],
+      ['GET /workflows/executions/:id (run data)', `/workflows/executions/${last.data[0].id}`],
     ];
     for (const [name, p] of pages) {
       const one = await load({ url: consoleUrl + p, headers, connections: 1 });

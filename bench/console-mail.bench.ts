@@ -26,15 +26,15 @@ export default async function consoleMailBench(ctx: BenchContext) {
       ).stdout.trim();
     const mailKey = await key('mail');
     const adminKey = await key('admin');
-    const api = hamlet.urls['mail api']!;
-    const consoleUrl = hamlet.urls['console web']!;
+    const api = hamlet.urls['mail api'];
+    const consoleUrl = hamlet.urls['console web'];
     const headers = { authorization: `Bearer ${mailKey}`, 'content-type': 'application/json' };
     const post = async (p: string, body: unknown) =>
       (await fetch(api + p, { method: 'POST', headers, body: JSON.stringify(body) })).json() as Promise<
         Record<string, string>
       >;
-    const from = (await post('/v0/inboxes', { username: 'sender' })).inbox_id!;
-    const to = (await post('/v0/inboxes', { username: 'reader' })).inbox_id!;
+    const from = (await post('/v0/inboxes', { username: 'sender' })).inbox_id;
+    const to = (await post('/v0/inboxes', { username: 'reader' })).inbox_id;
     const sent = await load({
       url: `${api}/v0/inboxes/${encodeURIComponent(from)}/messages`,
       method: 'POST',
@@ -52,7 +52,7 @@ export default async function consoleMailBench(ctx: BenchContext) {
     const one = (await (
       await fetch(`${api}/v0/inboxes/${encodeURIComponent(to)}/messages?limit=1`, { headers })
     ).json()) as { messages: Array<{ message_id: string; thread_id: string }> };
-    const message = one.messages[0]!;
+    const message = one.messages[0];
     const inbox = `/mail/inboxes/${encodeURIComponent(to)}`;
 
     const pages: Array<[string, string]> = [

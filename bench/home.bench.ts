@@ -41,7 +41,7 @@ function createKey(dataDir: string): Promise<string> {
     child.stdout.on('data', (d) => (out += d));
     child.on('exit', () => {
       const m = /(hamlet_home_\S+)/.exec(out);
-      m ? resolve(m[1]!) : reject(new Error(`no key in: ${out}`));
+      m ? resolve(m[1]) : reject(new Error(`no key in: ${out}`));
     });
   });
 }
@@ -49,7 +49,7 @@ function createKey(dataDir: string): Promise<string> {
 /** CPU seconds a process has used (Linux /proc), to tell the server's own cost from a busy machine. */
 function cpuSeconds(pid: number | undefined): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return undefined;
@@ -57,7 +57,7 @@ function cpuSeconds(pid: number | undefined): number | undefined {
 }
 
 const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0;
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] : 0;
 
 /** An authenticated WebSocket with coalesced messages, handing every message to `onMessage`. */
 async function client(wsUrl: string, token: string, onMessage: (m: any) => void): Promise<WebSocket> {
@@ -291,7 +291,7 @@ async function fanOut(
   sentAt.forEach((t, i) => {
     const sec = Math.floor((t - start) / 1000);
     if (!perSecond.has(sec)) perSecond.set(sec, []);
-    perSecond.get(sec)!.push(latencies[i]!);
+    perSecond.get(sec)!.push(latencies[i]);
   });
   console.error(
     `  fan-out p99 by second: ${[...perSecond]
@@ -306,8 +306,8 @@ async function fanOut(
       .join(', ')}`,
   );
   await pool.close();
-  const steady = latencies.filter((_, i) => sentAt[i]! >= start + WARMUP_MS).sort((a, b) => a - b);
-  const warmup = latencies.filter((_, i) => sentAt[i]! < start + WARMUP_MS).sort((a, b) => a - b);
+  const steady = latencies.filter((_, i) => sentAt[i] >= start + WARMUP_MS).sort((a, b) => a - b);
+  const warmup = latencies.filter((_, i) => sentAt[i] < start + WARMUP_MS).sort((a, b) => a - b);
   console.error(
     `  fan-out latency ms after warm-up: p50 ${percentile(steady, 0.5)}, p90 ${percentile(steady, 0.9)}, p99 ${percentile(steady, 0.99)}, max ${steady.at(-1)}; warm-up p99 ${percentile(warmup, 0.99)}`,
   );
@@ -366,7 +366,7 @@ export default async function homeBench(ctx: BenchContext) {
   // The fan-out's 100 subscribers share one token: above the per-key share of WebSocket clients.
   const hamlet = await startHamletForBench(['home'], { HAMLET_WS_MAX_PER_KEY: '200' });
   try {
-    const base = hamlet.urls['home api']!;
+    const base = hamlet.urls['home api'];
     const wsUrl = base.replace(/^http/, 'ws') + '/api/websocket';
     const token = await createKey(hamlet.dataDir);
     const auth = { authorization: `Bearer ${token}` };

@@ -40,9 +40,9 @@ export async function startBaseline(): Promise<{ url: string; stop(): void }> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve) => {
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       const m = /(http:\/\/\S+)/.exec(d.toString());
-      if (m) resolve(m[1]!);
+      if (m) resolve(m[1]);
     });
   });
   return { url, stop: () => child.kill('SIGTERM') };

@@ -39,7 +39,7 @@ async function smtpConnection(port: number) {
       const replies = [reply(), reply(), reply()];
       socket.write(`MAIL FROM:<${from}>\r\nRCPT TO:<${to}>\r\nDATA\r\n`);
       const [, rcpt, data] = await Promise.all(replies);
-      if (!data!.startsWith('354')) throw new Error(`SMTP refused: ${rcpt} ${data}`);
+      if (!data.startsWith('354')) throw new Error(`SMTP refused: ${rcpt} ${data}`);
       return cmd(message + '\r\n.\r\n');
     },
     close: () => socket.end('QUIT\r\n'),
@@ -113,11 +113,11 @@ export default async function mailBench(ctx: BenchContext) {
       },
     );
     const key = stdout.trim();
-    const api = hamlet.urls['mail api']!;
-    const smtpPort = Number(new URL(hamlet.urls['mail smtp']!).port);
+    const api = hamlet.urls['mail api'];
+    const smtpPort = Number(new URL(hamlet.urls['mail smtp']).port);
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const post = async (p: string, body: unknown) =>
-      (await fetch(api + p, { method: 'POST', headers, body: JSON.stringify(body) })).json() as Promise<any>;
+      (await fetch(api + p, { method: 'POST', headers, body: JSON.stringify(body) })).json();
     const ingestInbox = (await post('/v0/inboxes', { username: 'ingest' })).inbox_id as string;
     const a = (await post('/v0/inboxes', { username: 'sender' })).inbox_id as string;
     const b = (await post('/v0/inboxes', { username: 'receiver' })).inbox_id as string;
@@ -173,7 +173,7 @@ export default async function mailBench(ctx: BenchContext) {
     //     both filed before the 250), 8 connections, envelope and DATA pipelined. The TLS
     //     handshakes and AUTH are inside the measured time.
     const submitter = (await post('/v0/inboxes', { username: 'submitter' })).inbox_id as string;
-    const submissionPort = Number(new URL(hamlet.urls['mail submission']!).port);
+    const submissionPort = Number(new URL(hamlet.urls['mail submission']).port);
     const submitLatencies: number[] = [];
     let nextSubmit = 0;
     const s0 = performance.now();
@@ -186,7 +186,7 @@ export default async function mailBench(ctx: BenchContext) {
           const replies = [session.reply(), session.reply(), session.reply()];
           session.socket.write(`MAIL FROM:<${submitter}>\r\nRCPT TO:<${b}>\r\nDATA\r\n`);
           const [from, rcpt, data] = await Promise.all(replies);
-          if (!data!.startsWith('354')) throw new Error(`submission refused: ${from} ${rcpt} ${data}`);
+          if (!data.startsWith('354')) throw new Error(`submission refused: ${from} ${rcpt} ${data}`);
           const done = session.reply();
           session.socket.write(message(i, b, submitter) + '\r\n.\r\n');
           const r = await done;

@@ -22,7 +22,7 @@ const SMTP_HOLDERS = 200;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : NaN;
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] : NaN;
 };
 
 async function createKey(dataDir: string, service: string): Promise<string> {
@@ -44,7 +44,7 @@ async function createKey(dataDir: string, service: string): Promise<string> {
 
 /** CPU seconds a process has used (Linux /proc): tells the server's own cost from a busy machine. */
 function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
@@ -160,8 +160,8 @@ export default async function soak(ctx: BenchContext): Promise<void> {
     BLOG_PUBLIC_SCHEME: 'http',
   });
   const pid = proc.child.pid!;
-  const url = (service: string) => proc.urls[`${service} api`]!;
-  const smtpPort = Number(new URL(proc.urls['mail smtp']!).port);
+  const url = (service: string) => proc.urls[`${service} api`];
+  const smtpPort = Number(new URL(proc.urls['mail smtp']).port);
   const rssSamples: number[] = [];
   const sampler = setInterval(() => rssSamples.push(memoryMb(pid).rss), 500);
   try {
@@ -347,8 +347,8 @@ export default async function soak(ctx: BenchContext): Promise<void> {
     const write = (service: string, fn: () => Promise<Response>) => async () => {
       const res = await fn().catch(() => undefined);
       if (res) await res.arrayBuffer();
-      if (res && res.status < 300) writes[service]!.ok++;
-      else writes[service]!.failed++;
+      if (res && res.status < 300) writes[service].ok++;
+      else writes[service].failed++;
     };
     let n = 0;
     const legit = { tried: 0, served: 0 };
@@ -366,7 +366,7 @@ export default async function soak(ctx: BenchContext): Promise<void> {
       // Reads: 20/s on each service's main read path.
       every(50, end, read('blog', `${url('blog')}/api/posts`, {})),
       every(50, end, read('mail', `${url('mail')}/v0/inboxes/${inboxB}/messages?limit=50`, bearer(mailB))),
-      every(50, end, read('community', `${url('community')}/api/v1/posts?sort=hot`, bearer(voters[0]!))),
+      every(50, end, read('community', `${url('community')}/api/v1/posts?sort=hot`, bearer(voters[0]))),
       every(50, end, read('home', `${url('home')}/api/states`, bearer(homeA))),
       every(50, end, read('workflow', `${url('workflow')}/api/v1/executions?limit=20`, wfHeaders)),
       every(50, end, read('control', ctx.baselineUrl, {})),
@@ -399,7 +399,7 @@ export default async function soak(ctx: BenchContext): Promise<void> {
           post(
             `${url('community')}/api/v1/posts/${postIds[n % postIds.length]}/vote`,
             { direction: n % 3 ? 'up' : 'down' },
-            bearer(voters[n++ % voters.length]!),
+            bearer(voters[n++ % voters.length]),
           ),
         ),
       ),
@@ -456,7 +456,7 @@ export default async function soak(ctx: BenchContext): Promise<void> {
       const p99 = percentile(r.ms, 0.99);
       rows.push([
         `${service}: p99 of ${r.path}`,
-        `${p99.toFixed(1)} ms (${r.ms.length} reads, ${r.errors} non-200; writes ${writes[service]!.ok} ok / ${writes[service]!.failed} failed)`,
+        `${p99.toFixed(1)} ms (${r.ms.length} reads, ${r.errors} non-200; writes ${writes[service].ok} ok / ${writes[service].failed} failed)`,
         '< 50 ms',
         met(p99 < 50 && r.errors === 0),
       ]);
@@ -483,7 +483,7 @@ export default async function soak(ctx: BenchContext): Promise<void> {
     const s = holder.stats;
     rows.push([
       'server CPU during the load',
-      `${Math.round(cpu * 100)} % of one core (machine load average ${os.loadavg()[0]!.toFixed(1)} at the end, 2 cores)`,
+      `${Math.round(cpu * 100)} % of one core (machine load average ${os.loadavg()[0].toFixed(1)} at the end, 2 cores)`,
       '',
       '',
     ]);

@@ -18,7 +18,7 @@ async function measure(
 ): Promise<void> {
   const hamlet = await startHamletForBench(['blog'], env);
   try {
-    const list = `${hamlet.urls['blog api']!}/api/posts`;
+    const list = `${hamlet.urls['blog api']}/api/posts`;
     for (const row of rows) {
       const url = row.query ? `${list}?${row.query}` : list;
       await load({ url, amount: row.warmUp ?? WARM_UP, duration: 60 });

@@ -27,7 +27,7 @@ function createKey(dataDir: string): Promise<string> {
     child.stdout.on('data', (d) => (out += d));
     child.on('exit', () => {
       const m = /(hamlet_workflow_\S+)/.exec(out);
-      m ? resolve(m[1]!) : reject(new Error(`no key in: ${out}`));
+      m ? resolve(m[1]) : reject(new Error(`no key in: ${out}`));
     });
   });
 }
@@ -100,7 +100,7 @@ async function whileHammered<T>(url: string, body: string, measure: () => Promis
 export default async function workflowBench(ctx: BenchContext): Promise<void> {
   const hamlet = await startHamletForBench(['workflow', 'blog']);
   try {
-    const base = hamlet.urls['workflow api']!;
+    const base = hamlet.urls['workflow api'];
     const key = await createKey(hamlet.dataDir);
     const headers = { 'x-workflow-api-key': key, 'content-type': 'application/json' };
     const api = async (method: string, p: string, body?: unknown) =>
@@ -110,7 +110,7 @@ export default async function workflowBench(ctx: BenchContext): Promise<void> {
           headers,
           body: body === undefined ? undefined : JSON.stringify(body),
         })
-      ).json() as Promise<any>;
+      ).json();
 
     const wfSet = await api('POST', '/workflows', hook('bench-set', setNode));
     const wfCode = await api('POST', '/workflows', hook('bench-code', codeNode));
@@ -227,7 +227,7 @@ export default async function workflowBench(ctx: BenchContext): Promise<void> {
       `10 connections, Code in worker threads${code.non2xx ? `, ${code.non2xx} non-2xx` : ''}`,
     );
     const healthz = await whileHammered(`${base}/webhook/bench-loop`, body, () =>
-      load({ url: `${hamlet.urls['blog api']!}/healthz`, connections: 1 }),
+      load({ url: `${hamlet.urls['blog api']}/healthz`, connections: 1 }),
     );
     ctx.row(
       'blog /healthz while 4 callers hammer an endless-loop Code webhook',

@@ -40,7 +40,7 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, Timing]> {
   return [result, { wall: (performance.now() - start) / 1000, cpu: (used.user + used.system) / 1e6 }];
 }
 
-const median = (ts: Timing[]): Timing => [...ts].sort((a, b) => a.wall - b.wall)[Math.floor(ts.length / 2)]!;
+const median = (ts: Timing[]): Timing => [...ts].sort((a, b) => a.wall - b.wall)[Math.floor(ts.length / 2)];
 const slowest = (ts: Timing[]): number => Math.max(...ts.map((t) => t.wall));
 
 export default async function world(_ctx: BenchContext): Promise<void> {
@@ -56,7 +56,7 @@ export default async function world(_ctx: BenchContext): Promise<void> {
   }
   const { header } = decodeWorld(file);
   const rows = header.tables.reduce((n, t) => n + t.rows, 0);
-  const biggest = [...header.tables].sort((a, b) => b.rows - a.rows)[0]!;
+  const biggest = [...header.tables].sort((a, b) => b.rows - a.rows)[0];
 
   const restores: Timing[] = [];
   const saves: Timing[] = [];
@@ -123,7 +123,7 @@ export default async function world(_ctx: BenchContext): Promise<void> {
       unchanged &&=
         !page.next &&
         Object.values(page.services as Record<string, Record<string, unknown[]>>).every(
-          (c) => !c.added!.length && !c.changed!.length && !c.removed!.length,
+          (c) => !c.added.length && !c.changed.length && !c.removed.length,
         );
     } finally {
       await hamlet.stop();

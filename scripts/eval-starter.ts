@@ -81,9 +81,7 @@ export interface StarterOptions {
 }
 
 /** Runs the suite with each agent kind over one preparation; the outcomes, with what broke. */
-export async function runStarterSuite(
-  opts: StarterOptions = {},
-): Promise<{
+export async function runStarterSuite(opts: StarterOptions = {}): Promise<{
   outcomes: StarterOutcome[];
   timings: { poolStartMs: number; prepareMs: number; totalMs: number; cpuMs: number };
 }> {
@@ -138,10 +136,10 @@ function flagsOf(argv: string[]): { parallel?: number; out?: string; kinds?: Age
   const names: string[] = [];
   const flags: { parallel?: number; out?: string; kinds?: AgentKind[] } = {};
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
+    const a = argv[i];
     if (a === '--parallel') flags.parallel = Number(argv[++i]);
     else if (a === '--out') flags.out = argv[++i];
-    else if (a === '--agents') flags.kinds = argv[++i]!.split(',') as AgentKind[];
+    else if (a === '--agents') flags.kinds = argv[++i].split(',') as AgentKind[];
     else names.push(a);
   }
   if (flags.parallel !== undefined && !(Number.isSafeInteger(flags.parallel) && flags.parallel >= 1))

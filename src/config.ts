@@ -80,7 +80,7 @@ function readPlatformSettings(kit: SettingsKit): HamletConfig {
     const url = /^HAMLET_([A-Z]+)_URL$/.exec(name);
     if (url) {
       const base = kit.baseUrl(name);
-      if (base) serviceUrls[url[1]!.toLowerCase()] = base;
+      if (base) serviceUrls[url[1].toLowerCase()] = base;
     }
     if (!name.startsWith('HAMLET_RATE_') || name === 'HAMLET_RATE_LIMITS') continue;
     const parsed = parseRateLimit(value);

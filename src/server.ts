@@ -164,7 +164,7 @@ export async function startHamlet(
       stops.push(() => jobs.stop());
       const running = await service.definition.start(platform, service.settings, jobs.core);
       if (running.urls.api) platform.directory.listening(service.definition.name, running.urls.api);
-      services[service.definition.name as ServiceName] = running;
+      services[service.definition.name] = running;
       stops.push(() => running.stop());
       // What the service declared for the world: its reload after a restore, its seeders.
       const withdraw = [

@@ -66,7 +66,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   mkdirSync(path.join(dir, 'logs'), { recursive: true });
   const { front, perInstance } = opts.ports === 'free' ? await freeLayout(host, count) : standardLayout(count);
   const balanced = opts.loadBalancer !== false;
-  const publicPorts = balanced ? front : perInstance[0]!;
+  const publicPorts = balanced ? front : perInstance[0];
   const base = (p: PortName) => `http://${host}:${publicPorts[p]}`;
 
   // What every Hamlet process shares: the storage, the queue, and where the others reach a
@@ -136,7 +136,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       return haproxy;
     },
     url: (port, instance) =>
-      `http://${host}:${instance === undefined ? publicPorts[port] : instances[instance]!.ports[port]}`,
+      `http://${host}:${instance === undefined ? publicPorts[port] : instances[instance].ports[port]}`,
     processes: () => [...(haproxy ? [haproxy] : []), ...instances, ...(worker ? [worker] : [])],
     async stop() {
       // The load balancer first (no new requests), then every Hamlet process drains at once.
@@ -152,7 +152,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     await Promise.all([...instances.map((i) => i.start()), worker?.start()]);
     if (balanced) {
       const file = path.join(dir, 'haproxy.cfg');
-      const healthPath = await healthPathOf(host, instances[0]!.ports);
+      const healthPath = await healthPathOf(host, instances[0].ports);
       writeFileSync(
         file,
         haproxyConfig({ host, front, healthPath, instances: instances.map((i) => ({ name: i.name, ports: i.ports })) }),
@@ -221,6 +221,6 @@ async function freeLayout(host: string, count: number): Promise<{ front: PortMap
   const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
   const take = (block: number) =>
-    Object.fromEntries(HAMLET_PORTS.map((p, i) => [p.name, ports[block * HAMLET_PORTS.length + i]!])) as PortMap;
+    Object.fromEntries(HAMLET_PORTS.map((p, i) => [p.name, ports[block * HAMLET_PORTS.length + i]])) as PortMap;
   return { front: take(0), perInstance: Array.from({ length: count }, (_, i) => take(i + 1)) };
 }

@@ -73,8 +73,8 @@ export class ClusterProcess {
       this.printed += chunk.toString();
       this.log!.write(chunk);
     };
-    child.stdout!.on('data', take);
-    child.stderr!.on('data', take);
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
     const deadline = Date.now() + this.spec.readyTimeoutMs;
     let gone = false;
     void exited.then(() => (gone = true));

@@ -39,7 +39,7 @@ export function generateCase(
   accept: (d: NodeDescription, c: FuzzCase) => boolean = () => true,
 ): FuzzCase {
   for (let attempt = 0; ; attempt++) {
-    const rng = new Rng(attempt === 0 ? `${seed}:${descs[0]!.name}:${i}` : `${seed}:${descs[0]!.name}:${i}:${attempt}`);
+    const rng = new Rng(attempt === 0 ? `${seed}:${descs[0].name}:${i}` : `${seed}:${descs[0].name}:${i}:${attempt}`);
     const all = descs.flatMap((d) => versionsOf(d).map((v) => ({ d, v })));
     const { d, v } = rng.pick(all);
     const inputs = TWO_INPUTS.has(d.name) ? [randomItems(rng), randomItems(rng)] : [randomItems(rng)];

@@ -39,7 +39,7 @@ export async function runAllOnHamlet(
   let next = 0;
   const worker = async () => {
     while (next < cases.length) {
-      const c = cases[next++]!;
+      const c = cases[next++];
       out.set(c, await runOnHamlet(s, c));
       if (out.size % 500 === 0) log?.(`engine: ${out.size}/${cases.length}`);
     }

@@ -134,8 +134,8 @@ async function drain(
           nodes: {},
           error: { message: (e as Error).message, node: null },
         };
-        store(batch[0]!, a);
-        out.set(batch[0]!, a);
+        store(batch[0], a);
+        out.set(batch[0], a);
         todo = todo.slice(1);
         continue;
       }
@@ -157,8 +157,8 @@ async function drain(
     if (done.size === 0) {
       // Nothing attributable (a run-level error before any branch): the first case alone, or as n8n answered.
       const [first] = batch;
-      if (batch.length > 1) await drain(n8n, [first!], out, { ...opts, batchSize: 1 }, counted, total);
-      if (!out.has(first!)) {
+      if (batch.length > 1) await drain(n8n, [first], out, { ...opts, batchSize: 1 }, counted, total);
+      if (!out.has(first)) {
         const a: Answer = {
           status: exec.status,
           lastNodeExecuted: '',
@@ -166,10 +166,10 @@ async function drain(
           nodes: {},
           error: { message: exec.data?.resultData?.error?.message ?? 'unknown', node: null },
         };
-        store(first!, a);
-        out.set(first!, a);
+        store(first, a);
+        out.set(first, a);
       }
-      done.add(first!);
+      done.add(first);
     }
     todo = todo.filter((c) => !done.has(c));
     if (runs % 50 === 0) opts.log?.(`n8n: ${runs} runs, ${out.size}/${total} answers`);

@@ -47,7 +47,7 @@ interface Ctx {
 }
 
 function condMatches(want: unknown, actual: unknown): boolean {
-  if (want && typeof want === 'object' && '_cnd' in (want as object)) {
+  if (want && typeof want === 'object' && '_cnd' in want) {
     const [[op, v]] = Object.entries((want as { _cnd: Record<string, any> })._cnd);
     const a = actual as any;
     switch (op) {
@@ -86,7 +86,7 @@ function valueOf(key: string, level: Params, levelProps: Property[], ctx: Ctx): 
     const path = key.slice(1).split('.');
     let v: any = ctx.root;
     for (const p of path) v = v?.[p];
-    return v ?? defaultFor(path[0]!, ctx);
+    return v ?? defaultFor(path[0], ctx);
   }
   if (key in level) return level[key];
   return levelProps.find((p) => p.name === key && p.default !== undefined)?.default;
@@ -221,8 +221,7 @@ function stringFor(p: Property, ctx: Ctx): Json | undefined {
     return rng.chance(0.6)
       ? expr(ctx, rng.pick(['html', 'name', 'city']))
       : rng.pick(['# T\n\n*x* [l](http://e.com)', '<p>a<br>b</p>', '<r><a>1</a></r>']);
-  if (/message|description|secret|prefix|suffix|name|value/.test(n))
-    return rng.chance(0.5) ? expr(ctx) : (literal(rng) as Json);
+  if (/message|description|secret|prefix|suffix|name|value/.test(n)) return rng.chance(0.5) ? expr(ctx) : literal(rng);
   return rng.chance(0.5) ? expr(ctx) : String(literal(rng));
 }
 
@@ -306,11 +305,11 @@ function filterValue(ctx: Ctx): Params {
   const rng = ctx.rng;
   const conditions = Array.from({ length: rng.int(1, 3) }, (_, i) => {
     const type = rng.pick(Object.keys(OPS));
-    const operation = rng.pick(OPS[type]!);
+    const operation = rng.pick(OPS[type]);
     const c: Params = {
       id: `c${i}`,
       leftValue: rng.chance(0.9) ? expr(ctx) : literal(rng),
-      rightValue: SINGLE.has(operation) ? '' : rng.chance(0.2) ? expr(ctx) : rng.pick(RIGHT[type]!),
+      rightValue: SINGLE.has(operation) ? '' : rng.chance(0.2) ? expr(ctx) : rng.pick(RIGHT[type]),
       operator: { type, operation },
     };
     if (SINGLE.has(operation)) c.operator.singleValue = true;
@@ -340,7 +339,7 @@ function valueFor(p: Property, ctx: Ctx): unknown {
   if (p.typeOptions?.loadOptionsMethod || p.typeOptions?.loadOptions) return undefined;
   switch (p.type) {
     case 'options': {
-      if (FIXED[ctx.node]?.[p.name] !== undefined) return FIXED[ctx.node]![p.name];
+      if (FIXED[ctx.node]?.[p.name] !== undefined) return FIXED[ctx.node][p.name];
       const c = choices(p, ctx);
       if (c.length === 0) return undefined;
       // Selectors of behaviour are always set; a banned default is replaced.
@@ -353,7 +352,7 @@ function valueFor(p: Property, ctx: Ctx): unknown {
     case 'boolean':
       return rng.chance(0.5);
     case 'number': {
-      if (FIXED[ctx.node]?.[p.name] !== undefined) return FIXED[ctx.node]![p.name];
+      if (FIXED[ctx.node]?.[p.name] !== undefined) return FIXED[ctx.node][p.name];
       const min = p.typeOptions?.minValue ?? 0;
       const max = p.typeOptions?.maxValue ?? 5;
       return rng.chance(0.85) ? rng.int(Math.max(min, -2), Math.min(max, 5)) : rng.pick([0, 1.5, 100]);

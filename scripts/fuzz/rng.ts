@@ -23,7 +23,7 @@ export class Rng {
   }
 
   pick<T>(list: readonly T[]): T {
-    return list[Math.floor(this.next() * list.length)]!;
+    return list[Math.floor(this.next() * list.length)];
   }
 
   /** A random subset (order kept), of at least `min` elements when the list has them. */

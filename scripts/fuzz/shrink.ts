@@ -40,11 +40,11 @@ function candidates(c: FuzzCase): FuzzCase[] {
   c.inputs.forEach((items, k) =>
     items.forEach((item, j) => {
       const dropItem = clone(c);
-      dropItem.inputs[k]!.splice(j, 1);
+      dropItem.inputs[k].splice(j, 1);
       out.push(dropItem);
       for (const f of Object.keys(item)) {
         const dropField = clone(c);
-        delete dropField.inputs[k]![j]![f];
+        delete dropField.inputs[k][j][f];
         out.push(dropField);
       }
     }),

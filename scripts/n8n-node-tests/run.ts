@@ -69,7 +69,7 @@ const slug = (testPath: string) => testPath.replace(/\.json$/, '').replace(/[^A-
  */
 function startNode(wf: WorkflowFile): string {
   const starters = wf.nodes.filter((n) => /(\.start|Trigger|\.webhook)$/.test(n.type));
-  return (starters[0] ?? wf.nodes[0]!).name;
+  return (starters[0] ?? wf.nodes[0]).name;
 }
 
 /**
@@ -261,7 +261,7 @@ async function main(): Promise<void> {
     for (const t of tests) {
       const pinned = Object.keys(t.wf.pinData ?? {});
       const pins = Object.fromEntries(
-        Object.entries(t.wf.pinData ?? {}).map(([name, items]) => [name, [(items as Item[]).map((i) => i.json ?? i)]]),
+        Object.entries(t.wf.pinData ?? {}).map(([name, items]) => [name, [items.map((i) => i.json ?? i)]]),
       );
       if (againstPins) {
         const ours = await runInHamlet(s, t.wf);
@@ -311,7 +311,7 @@ async function main(): Promise<void> {
 
   const byNode = new Map<string, Verdict[]>();
   for (const v of verdicts) {
-    const node = v.path.split('/test/')[0]!;
+    const node = v.path.split('/test/')[0];
     byNode.set(node, [...(byNode.get(node) ?? []), v]);
   }
   console.log('\nPer node (passed/tests):');

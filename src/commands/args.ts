@@ -9,7 +9,7 @@ export function parseArgs(argv: string[]): { flags: Record<string, string>; posi
   const flags: Record<string, string> = {};
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const arg = argv[i];
     if (SHORT_FLAGS[arg]) {
       flags[SHORT_FLAGS[arg]] = 'true';
       continue;
@@ -21,7 +21,7 @@ export function parseArgs(argv: string[]): { flags: Record<string, string>; posi
     const eq = arg.indexOf('=');
     if (eq > 0) {
       flags[arg.slice(2, eq)] = arg.slice(eq + 1);
-    } else if (!BOOLEAN_FLAGS.has(arg.slice(2)) && i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) {
+    } else if (!BOOLEAN_FLAGS.has(arg.slice(2)) && i + 1 < argv.length && !argv[i + 1].startsWith('--')) {
       flags[arg.slice(2)] = argv[++i]!;
     } else {
       flags[arg.slice(2)] = 'true';

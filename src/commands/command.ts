@@ -34,7 +34,7 @@ export function helpText(u: Usage, subcommands: Subcommand[] = []): string {
     lines.push('', 'Commands:');
     const width = Math.max(...subcommands.map((s) => s.usage.length));
     for (const s of subcommands) lines.push(`  ${s.usage.padEnd(width)}   ${s.summary}`);
-    lines.push('', `Each has its own help: ${subcommands[0]!.usage.split(' ').slice(0, 3).join(' ')} --help`);
+    lines.push('', `Each has its own help: ${subcommands[0].usage.split(' ').slice(0, 3).join(' ')} --help`);
   }
   if (u.flags?.length) lines.push('', 'Flags:', ...u.flags.map((f) => `  ${f}`));
   lines.push('', 'Example:', `  ${u.example}`);

@@ -68,7 +68,7 @@ export const command: Command = {
         }
         return 0;
       }
-      const n = await store.keys.revoke({ service, id: id! });
+      const n = await store.keys.revoke({ service, id: id });
       console.error(n ? 'revoked' : 'no live key with that id');
       return n ? 0 : 1;
     } finally {

@@ -14,7 +14,7 @@ export function serviceCommand(definition: ServiceDefinition): Command | undefin
     name: definition.name,
     usage: `hamlet ${definition.name} ${commands.map((c) => c.name).join('|')}`,
     summary: `The ${definition.name} service's own commands.`,
-    example: commands[0]!.example,
+    example: commands[0].example,
     subcommands: commands.map((c) => ({
       name: c.name,
       usage: usageOf(c),

@@ -142,7 +142,7 @@ class Text {
   }
 
   pick<T>(list: readonly T[]): T {
-    return list[this.int(list.length)]!;
+    return list[this.int(list.length)];
   }
 
   chance(p: number): boolean {
@@ -179,7 +179,7 @@ class Text {
 
 function agentNames(count: number): string[] {
   return Array.from({ length: count }, (_, i) =>
-    i < NAMES.length ? NAMES[i]! : `${NAMES[i % NAMES.length]}${Math.floor(i / NAMES.length) + 1}`,
+    i < NAMES.length ? NAMES[i] : `${NAMES[i % NAMES.length]}${Math.floor(i / NAMES.length) + 1}`,
   );
 }
 
@@ -380,7 +380,7 @@ export async function generateDemoWorldWithKeys(opts: DemoOptions): Promise<{ st
                     entity_id,
                     at: slot + text.int(60_000),
                     state: (19 + i * 0.3 + daylight * 2 + text.int(10) / 10).toFixed(1),
-                    attributes: sensorAttributes[i]!,
+                    attributes: sensorAttributes[i],
                   }),
                 );
               }

@@ -57,14 +57,14 @@ export function rowDiff(from: WorldState, to: WorldState): Record<string, Servic
     let i = 0;
     let j = 0;
     while (i < a.length || j < b.length) {
-      const order = i >= a.length ? 1 : j >= b.length ? -1 : compareRows(a[i]!, b[j]!, key);
+      const order = i >= a.length ? 1 : j >= b.length ? -1 : compareRows(a[i], b[j], key);
       if (order < 0) {
-        changes.removed.push({ table: name, key: keyOf(a[i]!), row: asInFile(canonicalRow(a[i++]!)) });
+        changes.removed.push({ table: name, key: keyOf(a[i]), row: asInFile(canonicalRow(a[i++])) });
       } else if (order > 0) {
-        changes.added.push({ table: name, key: keyOf(b[j]!), row: asInFile(canonicalRow(b[j++]!)) });
+        changes.added.push({ table: name, key: keyOf(b[j]), row: asInFile(canonicalRow(b[j++])) });
       } else {
-        const x = canonicalRow(a[i++]!);
-        const y = canonicalRow(b[j++]!);
+        const x = canonicalRow(a[i++]);
+        const y = canonicalRow(b[j++]);
         if (x === y) continue;
         const before = asInFile(x);
         const after = asInFile(y);

@@ -17,9 +17,7 @@ export class Readers {
   static async for(instance: Instance): Promise<Readers> {
     const client = new ServiceClient(instance.hamlet.platform);
     const keys = new Map<string, string>();
-    for (const service of ADMIN_KEYED.filter(
-      (s) => instance.hamlet.services[s as keyof typeof instance.hamlet.services],
-    )) {
+    for (const service of ADMIN_KEYED.filter((s) => instance.hamlet.services[s])) {
       keys.set(service, await client.mint(service, service === 'mail' ? { ownerId: MAIL_ORG } : {}));
     }
     return new Readers(client, keys);

@@ -140,7 +140,7 @@ function explain(e: ErrorObject): string {
 function durationMs(value: number | string): number {
   if (typeof value === 'number') return value * 1000;
   const m = /^\+?([0-9]+(?:\.[0-9]+)?)(ms|s|m|h|d)$/.exec(value)!;
-  return Number(m[1]) * UNIT_MS[m[2]!]!;
+  return Number(m[1]) * UNIT_MS[m[2]];
 }
 
 /** Reads, checks and resolves a task file; a TaskError names the file and the field. */
@@ -175,7 +175,7 @@ function taskOf(raw: unknown, file: string): Task {
     const [first] = check.errors!;
     fail(
       explain(
-        check.errors!.find((e) => e.keyword === 'oneOf' && first!.instancePath.startsWith(e.instancePath)) ?? first!,
+        check.errors!.find((e) => e.keyword === 'oneOf' && first.instancePath.startsWith(e.instancePath)) ?? first,
       ),
     );
   }

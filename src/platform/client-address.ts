@@ -62,5 +62,5 @@ export function trustProxyFunction(
 /** "::ffff:127.0.0.1" (an IPv4 client on a dual-stack socket) → "127.0.0.1". */
 function unmapIPv4(address: string): string {
   const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return m ? m[1]! : address;
+  return m ? m[1] : address;
 }

@@ -49,9 +49,9 @@ function isCurrent(path: string | undefined, href: string): boolean {
 
 /** A tagged template that escapes every interpolated value (arrays are joined; `raw()` passes through). */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): string {
-  let out = strings[0]!;
+  let out = strings[0];
   values.forEach((v, i) => {
-    out += render(v) + strings[i + 1]!;
+    out += render(v) + strings[i + 1];
   });
   return out;
 }
@@ -66,7 +66,7 @@ export const raw = (text: string): Raw => ({ [RAW]: text });
 function render(v: unknown): string {
   if (v === null || v === undefined || v === false) return '';
   if (Array.isArray(v)) return v.map(render).join('');
-  if (typeof v === 'object' && RAW in (v as object)) return (v as Raw)[RAW];
+  if (typeof v === 'object' && RAW in v) return (v as Raw)[RAW];
   return escapeHtml(String(v));
 }
 

@@ -25,8 +25,8 @@ export interface EventBus {
 function safeInvoke(handler: EventHandler, payload: unknown, logger?: Logger) {
   try {
     const r = handler(payload);
-    if (r && typeof (r as Promise<void>).catch === 'function') {
-      (r as Promise<void>).catch((err) => logger?.error({ err }, 'event handler failed'));
+    if (r && typeof r.catch === 'function') {
+      r.catch((err) => logger?.error({ err }, 'event handler failed'));
     }
   } catch (err) {
     logger?.error({ err }, 'event handler failed');

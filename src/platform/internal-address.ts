@@ -65,11 +65,11 @@ const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo 
 /** The IPv4 address an IPv6 address carries, for the forms that route to it. */
 function embeddedIPv4(g: number[]): string | undefined {
   const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
-  if (zero(0, 5) && (g[5] === 0xffff || g[5] === 0)) return v4(g[6]!, g[7]!); // mapped, compatible (incl. :: and ::1)
-  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6]!, g[7]!); // SIIT ::ffff:0:a.b.c.d
-  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return v4(g[6]!, g[7]!); // NAT64
-  if (g[0] === 0x2002) return v4(g[1]!, g[2]!); // 6to4
-  if (g[0] === 0x2001 && g[1] === 0) return v4(~g[6]! & 0xffff, ~g[7]! & 0xffff); // Teredo client, stored inverted
+  if (zero(0, 5) && (g[5] === 0xffff || g[5] === 0)) return v4(g[6], g[7]); // mapped, compatible (incl. :: and ::1)
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6], g[7]); // SIIT ::ffff:0:a.b.c.d
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return v4(g[6], g[7]); // NAT64
+  if (g[0] === 0x2002) return v4(g[1], g[2]); // 6to4
+  if (g[0] === 0x2001 && g[1] === 0) return v4(~g[6] & 0xffff, ~g[7] & 0xffff); // Teredo client, stored inverted
   return undefined;
 }
 

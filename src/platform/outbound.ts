@@ -64,7 +64,7 @@ const guardedLookup = ((hostname: string, options: dns.LookupOptions, callback: 
       if (!list.length)
         return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
       if (options.all) return callback(null, list);
-      callback(null, list[0]!.address, list[0]!.family);
+      callback(null, list[0].address, list[0].family);
     },
     (err: Error) => callback(err),
   );

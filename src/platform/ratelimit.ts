@@ -75,7 +75,7 @@ export class RateLimits {
       // Counted under the deployment's prefix (HAMLET_QUEUE_PREFIX), like its queues and channels.
       ...(this.redis && this.shared
         ? { redis: this.redis, nameSpace: `${this.shared.prefix}-rl:`, skipOnError: true }
-        : { store: windowStoreOn(this.clock) as never }),
+        : { store: windowStoreOn(this.clock) }),
       errorResponseBuilder: (_request, context) => {
         const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
         return new HttpError(

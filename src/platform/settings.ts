@@ -19,7 +19,7 @@ const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3
 export function parseDuration(text: string): number | undefined {
   const m = /^(\d+)\s*(ms|s|m|h|d)?$/.exec(text.trim());
   if (!m) return undefined;
-  return Number(m[1]) * DURATION_UNITS[m[2] ?? 'ms']!;
+  return Number(m[1]) * DURATION_UNITS[m[2] ?? 'ms'];
 }
 
 export interface RateLimitSetting {
@@ -31,7 +31,7 @@ export interface RateLimitSetting {
 export function parseRateLimit(text: string): RateLimitSetting | undefined {
   const m = /^(\d+)\s*\/\s*(\S+)$/.exec(text.trim());
   if (!m) return undefined;
-  const windowMs = parseDuration(m[2]!);
+  const windowMs = parseDuration(m[2]);
   if (!windowMs) return undefined;
   return { max: Number(m[1]), windowMs };
 }

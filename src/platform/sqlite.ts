@@ -119,7 +119,7 @@ class Lease implements DatabaseConnection, WatchedTransaction {
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     if (!SelectQueryNode.is(compiled.query)) throw new Error('Sqlite driver only supports streaming of select queries');
     if (this.revoked) throw new TransactionHeldOpenError();
-    for (const row of this.prepare(compiled.sql).iterate(compiled.parameters as unknown[])) yield { rows: [row as R] };
+    for (const row of this.prepare(compiled.sql).iterate(compiled.parameters)) yield { rows: [row as R] };
   }
 
   async begin(): Promise<void> {

@@ -110,11 +110,10 @@ function describeKnown(err: SystemError, config: StartupSettings, ports: PortSet
 /** The innermost cause (migrations wrap the database's own error). */
 function rootCause(error: unknown): SystemError {
   let err = error as SystemError & { cause?: unknown };
-  for (let i = 0; i < 5 && err?.cause instanceof Error && !err.code; i++)
-    err = err.cause as SystemError & { cause?: unknown };
+  for (let i = 0; i < 5 && err?.cause instanceof Error && !err.code; i++) err = err.cause;
   return err instanceof Error ? err : new Error(String(error));
 }
 
 function firstLine(text: string): string {
-  return String(text).split('\n')[0]!.trim();
+  return String(text).split('\n')[0].trim();
 }

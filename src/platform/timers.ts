@@ -256,7 +256,7 @@ export class Timers {
     clearTimeout(this.real);
     this.real = undefined;
     if (Number.isNaN(want)) return;
-    this.realFor = head!.due;
+    this.realFor = head.due;
     this.real = setTimeout(() => {
       this.real = undefined;
       this.pump();
@@ -276,7 +276,7 @@ export class Timers {
     let hi = this.queue.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.queue[mid]!.due <= timer.due) lo = mid + 1;
+      if (this.queue[mid].due <= timer.due) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -154,7 +154,7 @@ export class TraceStore {
 function valuesOf(rows: TraceRow[], from: number, count: number): unknown[] {
   const values: unknown[] = [];
   for (let r = from; r < from + count; r++) {
-    const row = rows[r]!;
+    const row = rows[r];
     for (const column of COLUMNS) values.push(row[column]);
   }
   return values;

@@ -105,8 +105,8 @@ function mayNameTablesOf(file: string, owner: Owner): boolean {
 /** Tables a migration file creates (Kysely's createTable or raw CREATE TABLE). */
 function tablesCreatedIn(source: string): string[] {
   const found = new Set<string>();
-  for (const m of source.matchAll(/createTable\(\s*['"`](\w+)['"`]/g)) found.add(m[1]!);
-  for (const m of source.matchAll(/CREATE TABLE\s+(?:IF NOT EXISTS\s+)?["`]?(\w+)/gi)) found.add(m[1]!);
+  for (const m of source.matchAll(/createTable\(\s*['"`](\w+)['"`]/g)) found.add(m[1]);
+  for (const m of source.matchAll(/CREATE TABLE\s+(?:IF NOT EXISTS\s+)?["`]?(\w+)/gi)) found.add(m[1]);
   return [...found];
 }
 
@@ -194,7 +194,7 @@ function cycleGroups(graph: Graph): string[][] {
 /** One cycle through a group, as the line a reader follows: `a → b → a (a/x.ts imports b/y.ts; …)`. */
 function describeCycle(graph: Graph, group: string[]): string {
   const inGroup = new Set(group);
-  const start = group[0]!;
+  const start = group[0];
   // Shortest way back to the start (breadth first), so the named cycle is the smallest one.
   const cameFrom = new Map<string, string>();
   const queue = [start];
@@ -216,7 +216,7 @@ function describeCycle(graph: Graph, group: string[]): string {
   const path = [start];
   for (let v = end!; v !== start; v = cameFrom.get(v)!) path.splice(1, 0, v);
   path.push(start);
-  const why = path.slice(0, -1).map((v, i) => graph.get(v)!.get(path[i + 1]!)!);
+  const why = path.slice(0, -1).map((v, i) => graph.get(v)!.get(path[i + 1])!);
   return `${path.join(' → ')} (${why.join('; ')})`;
 }
 

@@ -151,7 +151,7 @@ describe('GET /api/verify', () => {
     expect(r.headers['content-type']).toMatch(/text\/html/);
     expect(r.headers['cache-control']).toBe('no-store');
     expect(r.headers['referrer-policy']).toBe('no-referrer');
-    const key = /(hamlet_blog_[0-9A-Za-z]{32})/.exec(r.body)![1]!;
+    const key = /(hamlet_blog_[0-9A-Za-z]{32})/.exec(r.body)![1];
     expect(r.body).toContain('Html &lt;b&gt;');
     const welcome = await rig.sink.waitFor(
       (m) => m.envelope.to.includes('html@example.org') && m.parsed.subject === 'Your AI Agent Blog is Ready!',

@@ -30,7 +30,7 @@ it('keeps every acknowledged publish across kill -9', async () => {
 
   let proc: HamletProcess = await spawnHamlet(env);
   cleanups.push(() => proc.kill());
-  let api = proc.urls['blog api']!;
+  let api = proc.urls['blog api'];
 
   await call(api, 'POST', '/api/register', { email: 'crash@example.org', name: 'Crash', slug: 'crash-test' });
   const mail = await sink.waitFor((m) => m.parsed.subject === 'Verify your AI Agent Blog');

@@ -20,7 +20,7 @@ async function start(extra: Record<string, string>): Promise<{ proc: HamletProce
     () => storage.drop(),
     () => proc.kill('SIGTERM'),
   );
-  return { proc, api: proc.urls['blog api']! };
+  return { proc, api: proc.urls['blog api'] };
 }
 
 const post = async (url: string, body: unknown, headers: Record<string, string> = {}) => {

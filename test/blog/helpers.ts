@@ -69,7 +69,7 @@ export async function startBlog(opts: { env?: Record<string, string>; clock?: Ma
         (m) => m.envelope.to.includes(email) && m.parsed.subject === 'Verify your AI Agent Blog' && ++count > already,
       );
       seen.set(email, already + 1);
-      return /token=([0-9a-f-]{36})/.exec(mail.parsed.text ?? '')![1]!;
+      return /token=([0-9a-f-]{36})/.exec(mail.parsed.text ?? '')![1];
     },
     async register(slug, extra = {}) {
       const email = `${slug}@example.org`;

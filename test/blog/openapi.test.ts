@@ -64,7 +64,7 @@ it.each([
     expect(statuses, `${name} documents its validation error`).toContain('400');
     expect(op.summary, `${name} says what it does`).toEqual(expect.any(String));
     for (const status of statuses) {
-      const content = op.responses[status]!.content;
+      const content = op.responses[status].content;
       expect(content && Object.values(content).every((c) => c.schema), `${name} ${status} has a schema`).toBeTruthy();
     }
   }
@@ -73,10 +73,7 @@ it.each([
   expect(ops.get('get /api/posts')!.parameters?.map((p) => p.name)).toEqual(
     expect.arrayContaining(['limit', 'offset', 'sort', 'agent', 'since']),
   );
-  expect(Object.keys(ops.get('get /api/verify')!.responses['200']!.content!)).toEqual([
-    'application/json',
-    'text/html',
-  ]);
+  expect(Object.keys(ops.get('get /api/verify')!.responses['200'].content!)).toEqual(['application/json', 'text/html']);
 });
 
 it('renders the document for people at /api-docs, and names its server at /openapi.json', async () => {
@@ -90,7 +87,7 @@ it('renders the document for people at /api-docs, and names its server at /opena
   const html = page.body as string;
   for (const route of API_ROUTES) {
     const [method, path] = route.split(' ');
-    expect(html, route).toContain(`${method!.toUpperCase()} ${path}`);
+    expect(html, route).toContain(`${method.toUpperCase()} ${path}`);
   }
   // Body fields with their rules, and the answers.
   expect(html).toContain('<code>title</code> (required): string, 1–200 characters');

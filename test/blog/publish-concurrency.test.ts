@@ -71,7 +71,7 @@ it('renders on the worker exactly as inline, and falls back inline when the work
     const pending = Array.from({ length: 20 }, (_, i) => renderer.render(`${content}\n\npost ${i}`, 'Worker'));
     await (
       renderer as unknown as { slots: Array<{ worker: { terminate(): Promise<number> } }> }
-    ).slots[0]!.worker.terminate();
+    ).slots[0].worker.terminate();
     const done = await Promise.all(pending);
     done.forEach((d, i) => expect(d).toEqual(derivePost(`${content}\n\npost ${i}`, 'Worker')));
     // And a new worker takes later posts.

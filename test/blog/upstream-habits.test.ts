@@ -151,7 +151,7 @@ describe('avatars and the profile route', () => {
       ['habits.blog.localhost', '/twice'],
       ['blog.localhost', '/'],
     ]) {
-      const page = await rig.page(path!, host!);
+      const page = await rig.page(path, host);
       expect(page.text, `${host}${path}`).toContain('src="https://img.example/habits.png"');
     }
   });

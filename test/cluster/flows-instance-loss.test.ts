@@ -86,7 +86,7 @@ describe.skipIf(!clusterEnabled)('instance loss under load, through the load bal
       timeoutMs: 60_000,
       message: '40 acknowledged posts before the kill',
     });
-    await victim!.kill('SIGKILL');
+    await victim.kill('SIGKILL');
     const atKill = posts.acked.length;
     // The load goes on: HAProxy's checks take the dead instance out and the survivor answers.
     await waitFor(() => posts.acked.length >= atKill + 40, {
@@ -94,7 +94,7 @@ describe.skipIf(!clusterEnabled)('instance loss under load, through the load bal
       message: () => `40 more acknowledged posts after the kill (refused: ${posts.refused.slice(-3).join('; ')})`,
     });
     await posts.stop();
-    expect(victim!.running).toBe(false);
+    expect(victim.running).toBe(false);
 
     const missing: string[] = [];
     for (const id of posts.acked) {
@@ -102,13 +102,13 @@ describe.skipIf(!clusterEnabled)('instance loss under load, through the load bal
       if (r.status !== 200) missing.push(`${id}: ${r.status}`);
     }
     expect(missing, 'acknowledged posts that cannot be read').toEqual([]);
-    expect(rig.servedBy.slice(-posts.acked.length).every((by) => by === survivor!.name)).toBe(true);
+    expect(rig.servedBy.slice(-posts.acked.length).every((by) => by === survivor.name)).toBe(true);
 
-    await victim!.start();
+    await victim.start();
     await waitFor(
       async () =>
         (await rig.call('community', 'GET', '/api/v1/posts?sort=new&limit=1', { headers: auth })).servedBy ===
-        victim!.name,
+        victim.name,
       { timeoutMs: 20_000, message: 'the restarted instance to serve again' },
     );
   }, 180_000);

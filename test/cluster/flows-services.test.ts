@@ -78,7 +78,7 @@ describe.skipIf(!clusterEnabled)(
         (m) => m.envelope.to.includes(email) && m.parsed.subject === 'Verify your AI Agent Blog',
         30_000,
       );
-      const token = /token=([0-9a-f-]{36})/.exec(mail.parsed.text ?? '')![1]!;
+      const token = /token=([0-9a-f-]{36})/.exec(mail.parsed.text ?? '')![1];
       const verified = expectStatus(
         await rig.call('blog', 'GET', `/api/verify?token=${token}`, { headers: { accept: 'application/json' } }),
         200,

@@ -31,7 +31,7 @@ beforeAll(async () => {
     200,
   );
   const mail = await sink.waitFor((m) => m.envelope.to.includes(email));
-  const token = /token=([0-9a-f-]{36})/.exec(mail.parsed.text ?? '')![1]!;
+  const token = /token=([0-9a-f-]{36})/.exec(mail.parsed.text ?? '')![1];
   const verified = await call(cluster.url('b', 'blog'), 'GET', `/api/verify?token=${token}`, {
     headers: { accept: 'application/json' },
   });

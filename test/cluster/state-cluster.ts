@@ -59,7 +59,7 @@ export async function startCluster(services: ServiceName[], opts: ClusterOptions
   return {
     a,
     b,
-    url: (instance, service) => (instance === 'a' ? a.url(service) : b.services[service]!.urls.api!),
+    url: (instance, service) => (instance === 'a' ? a.url(service) : b.services[service]!.urls.api),
     async leaderOf(service) {
       const [one, two] = [a.hamlet, b];
       const leads = (h: Hamlet) => h.platform.leaders.of(service).isLeader();

@@ -50,7 +50,7 @@ it('a stopping process answers readiness 503, serves through the drain, and answ
     stopGraceMs: 5000,
     services: [{ definition: slow, settings: { port: 0 } }],
   });
-  const base = hamlet.services['slow' as 'blog']!.urls.api!;
+  const base = hamlet.services['slow' as 'blog']!.urls.api;
   try {
     expect((await fetch(base + '/healthz/readiness')).status).toBe(200);
     const inFlight = fetch(base + '/slow').then(async (r) => ({ status: r.status, body: await r.json() }));

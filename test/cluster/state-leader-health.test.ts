@@ -47,7 +47,7 @@ describe.skipIf(!redisUrl)('leader leases', () => {
     const { all, prefix } = processes(3);
     await waitFor(() => leading(all, 'workflow').length === 1);
     const [first] = leading(all, 'workflow');
-    await first!.close();
+    await first.close();
     const rest = all.filter((l) => l !== first);
     await waitFor(() => leading(rest, 'workflow').length === 1, { message: 'a new leader after a stop' });
     // A leader that loses its lease (as when Redis forgot it, or it stalled past it) steps down,
@@ -56,9 +56,9 @@ describe.skipIf(!redisUrl)('leader leases', () => {
     const redis = new Redis(redisUrl!);
     cleanup.push(async () => void redis.disconnect());
     const key = `${prefix}:leader:workflow`;
-    expect(await redis.get(key)).toBe(second!.id);
+    expect(await redis.get(key)).toBe(second.id);
     await redis.set(key, 'someone-else', 'PX', 600);
-    await waitFor(() => !second!.of('workflow').isLeader(), { message: 'the old leader to step down' });
+    await waitFor(() => !second.of('workflow').isLeader(), { message: 'the old leader to step down' });
     await waitFor(() => leading(rest, 'workflow').length === 1, {
       message: 'a leader again once the foreign lease ran out',
     });

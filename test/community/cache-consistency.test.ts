@@ -50,14 +50,14 @@ async function expected(path: string) {
 
 describe('cached listings under votes', () => {
   it('always equal the database', async () => {
-    const reader = voters[0]!;
+    const reader = voters[0];
     let seed = 7;
     const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     for (let round = 0; round < 60; round++) {
       // Read every page (caching them), then vote: mostly on what the first pages show.
       await Promise.all(PAGES.map((p) => c.call('GET', p, { key: reader.key })));
-      const post = posts[next(3) === 0 ? next(posts.length) : next(6)]!;
-      const voter = voters[next(voters.length)]!;
+      const post = posts[next(3) === 0 ? next(posts.length) : next(6)];
+      const voter = voters[next(voters.length)];
       const path = next(2) === 0 ? 'upvote' : 'downvote';
       expect((await c.call('POST', `/api/v1/posts/${post}/${path}`, { key: voter.key })).status).toBe(200);
       if (round % 6 === 5) {

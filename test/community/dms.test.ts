@@ -204,7 +204,7 @@ describe('direct messages', () => {
     for (const t of targets.slice(0, 3))
       expect((await request(quick, { to: t.name, message: 'Hello, a new friend here.' })).status).toBe(201);
     const limited = expectEnvelope(
-      await request(quick, { to: targets[3]!.name, message: 'Hello, a new friend here.' }),
+      await request(quick, { to: targets[3].name, message: 'Hello, a new friend here.' }),
       429,
       'RATE_LIMITED',
     );

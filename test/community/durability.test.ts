@@ -28,7 +28,7 @@ it('keeps every acknowledged write across kill -9', async () => {
   };
   let proc = await spawnHamlet(env, 120_000);
   cleanup.push(() => proc.kill());
-  let base = proc.urls['community api']!;
+  let base = proc.urls['community api'];
   const call = async (method: string, p: string, key?: string, body?: unknown) => {
     const res = await fetch(base + p, {
       method,
@@ -38,7 +38,7 @@ it('keeps every acknowledged write across kill -9', async () => {
       },
       body: body ? JSON.stringify(body) : undefined,
     });
-    return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
+    return { status: res.status, body: await res.json().catch<any>(() => undefined) };
   };
   const a = (await call('POST', '/api/v1/agents/register', undefined, { name: 'crash_a' })).body.agent;
   const b = (await call('POST', '/api/v1/agents/register', undefined, { name: 'crash_b' })).body.agent;

@@ -148,7 +148,7 @@ describe('the envelope for every failure', () => {
       ['GET', '/'.repeat(1) + 'api/v2/posts'],
       ['GET', '/api/v1/../../etc/passwd'],
     ]) {
-      const b = expectEnvelope(await c.call(method!, path!, { key: owner.key }), 404, 'NOT_FOUND');
+      const b = expectEnvelope(await c.call(method, path, { key: owner.key }), 404, 'NOT_FOUND');
       expect(b.error).toBe('Endpoint not found');
       expect(b.hint).toContain('does not exist');
     }
@@ -188,7 +188,7 @@ describe('the envelope for every failure', () => {
       ['GET', `/api/v1/posts/${ids.post}x`],
     ]) {
       const b = expectEnvelope(
-        await c.call(method!, path!, {
+        await c.call(method, path, {
           key: other.key,
           body: method === 'POST' ? { content: 'x', direction: 'up' } : undefined,
         }),

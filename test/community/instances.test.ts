@@ -27,7 +27,7 @@ describe.skipIf(!redisUrl)('across instances', () => {
     );
     const second: Hamlet = await startHamlet(config, { logger: createLogger({ level: 'silent', pretty: false }) });
     cleanup.push(() => second.stop());
-    const two: Community = wrap({ ...one.t, hamlet: second, url: () => second.services.community!.urls.api! });
+    const two: Community = wrap({ ...one.t, hamlet: second, url: () => second.services.community!.urls.api });
 
     const a = await one.register('inst_a');
     const com = await one.createCommunity(a.key, 'shared');

@@ -17,7 +17,7 @@ const require = createRequire(import.meta.url);
 const packageDir = path.dirname(require.resolve('moltbook-http-mcp/package.json'));
 const cli = path.join(
   packageDir,
-  (require('moltbook-http-mcp/package.json') as { bin: Record<string, string> }).bin['moltbook-mcp']!,
+  (require('moltbook-http-mcp/package.json') as { bin: Record<string, string> }).bin['moltbook-mcp'],
 );
 const preload = pathToFileURL(
   path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'moltbook-local-base.mjs'),
@@ -106,11 +106,7 @@ describe('moltbook-http-mcp over MCP against Hamlet', () => {
       expect(r.status).toBe('pending_claim');
       keys[name] = r.agent.api_key;
     }
-    [alice, bob, carol] = await Promise.all([
-      connect(keys.mcp_alice!),
-      connect(keys.mcp_bob!),
-      connect(keys.mcp_carol!),
-    ]);
+    [alice, bob, carol] = await Promise.all([connect(keys.mcp_alice), connect(keys.mcp_bob), connect(keys.mcp_carol)]);
   }, 60_000);
 
   it('agent tools: status, me, update, profile, avatar upload and removal, follow and unfollow', async () => {

@@ -145,18 +145,15 @@ describe('sort tabs', () => {
       expect(r.html).toContain(`<h1>${heading}</h1>`);
       for (const other of ['Hot posts', 'New posts', 'Top posts', 'Rising posts'].filter((h) => h !== heading))
         expect(r.html).not.toContain(other);
-      expect(current(r.html)).toEqual([
-        sort === 'hot' ? '/' : `/?sort=${sort}`,
-        sort[0]!.toUpperCase() + sort.slice(1),
-      ]);
+      expect(current(r.html)).toEqual([sort === 'hot' ? '/' : `/?sort=${sort}`, sort[0].toUpperCase() + sort.slice(1)]);
       for (const s of ['new', 'top', 'rising']) expect(r.html).toContain(`href="/?sort=${s}"`);
     }
     const [o, n] = order((await page('/?sort=new')).html, 'Older but upvoted', 'Newer and unvoted');
     expect(n).toBeGreaterThan(-1);
-    expect(n).toBeLessThan(o!);
+    expect(n).toBeLessThan(o);
     const [o2, n2] = order((await page('/?sort=top')).html, 'Older but upvoted', 'Newer and unvoted');
     expect(o2).toBeGreaterThan(-1);
-    expect(o2).toBeLessThan(n2!);
+    expect(o2).toBeLessThan(n2);
   });
 
   it('a community page sorts too, and its heading follows the sort', async () => {
@@ -166,11 +163,11 @@ describe('sort tabs', () => {
     expect(r.html).not.toContain('Hot posts');
     expect(current(r.html)).toEqual(['/m/sorting?sort=new', 'New']);
     const [o, n] = order(r.html, 'Older but upvoted', 'Newer and unvoted');
-    expect(n).toBeLessThan(o!);
+    expect(n).toBeLessThan(o);
     const top = await page('/m/sorting?sort=top');
     expect(top.html).toContain('<h2>Top posts</h2>');
     const [o2, n2] = order(top.html, 'Older but upvoted', 'Newer and unvoted');
-    expect(o2).toBeLessThan(n2!);
+    expect(o2).toBeLessThan(n2);
     expect((await page('/m/sorting')).html).toContain('<h2>Hot posts</h2>');
   });
 
@@ -209,7 +206,7 @@ describe('community list', () => {
     const alpha = await page('/m?sort=alphabetical');
     expect(current(alpha.html)).toEqual(['/m?sort=alphabetical', 'A–Z']);
     const [p, s] = order(alpha.html, 'href="/m/pages"', 'href="/m/sorting"');
-    expect(p).toBeLessThan(s!);
+    expect(p).toBeLessThan(s);
   });
 });
 
@@ -350,7 +347,7 @@ describe('presentation', () => {
     expect(community).toMatch(/<img class="avatar large" src="\/media\/communities\/gallery\/avatar\?v=[^"]+"/);
     expect((await page('/m')).html).toMatch(/src="\/media\/communities\/gallery\/avatar\?v=/);
     expect((await page('/search?q=painter&type=agents')).html).toMatch(/src="\/media\/agents\/painter\/avatar\?v=/);
-    const img = await fetch(c.base + agentImg.exec(profile)![1]!.replace(/&amp;/g, '&'));
+    const img = await fetch(c.base + agentImg.exec(profile)![1].replace(/&amp;/g, '&'));
     expect(img.status).toBe(200);
     expect(img.headers.get('content-type')).toBe('image/png');
   });

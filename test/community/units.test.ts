@@ -68,19 +68,19 @@ describe('comment tree', () => {
   it('orders siblings by the sort and nests replies', () => {
     const { comments, count } = commentTree(rows, 'top', 100);
     expect(comments.map((c) => c.id)).toEqual(['b', 'a', 'c', 'orphan']);
-    expect(comments[1]!.replies[0]!.id).toBe('aa');
-    expect(comments[1]!.replies[0]!.replies[0]!.id).toBe('aaa');
+    expect(comments[1].replies[0].id).toBe('aa');
+    expect(comments[1].replies[0].replies[0].id).toBe('aaa');
     expect(count).toBe(6);
-    expect(commentTree(rows, 'controversial', 100).comments[0]!.id).toBe('c');
-    expect(commentTree(rows, 'new', 100).comments[0]!.id).toBe('orphan');
+    expect(commentTree(rows, 'controversial', 100).comments[0].id).toBe('c');
+    expect(commentTree(rows, 'new', 100).comments[0].id).toBe('orphan');
   });
 
   it('applies the limit depth-first so no reply loses its parent', () => {
     const { comments, count } = commentTree(rows, 'top', 3);
     expect(count).toBe(3);
     expect(comments.map((c) => c.id)).toEqual(['b', 'a']);
-    expect(comments[1]!.replies.map((c) => c.id)).toEqual(['aa']);
-    expect(comments[1]!.replies[0]!.replies).toEqual([]);
+    expect(comments[1].replies.map((c) => c.id)).toEqual(['aa']);
+    expect(comments[1].replies[0].replies).toEqual([]);
   });
 });
 

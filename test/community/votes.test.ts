@@ -164,7 +164,7 @@ describe('hot ranking', () => {
       .where('id', '=', old.id)
       .executeTakeFirstOrThrow();
     expect(row.hot).toBeCloseTo(hotRank(10, Date.parse(row.created_at)), 6);
-    await vote(voters[10]!.key, old.id, 'up');
+    await vote(voters[10].key, old.id, 'up');
     expect(await list()).toEqual(['old', 'fresh']);
     // A downvoted post sinks below a newer neutral one.
     for (const v of voters) await vote(v.key, old.id, 'down');
@@ -184,7 +184,7 @@ describe('hot ranking', () => {
     const young = await c.createPost(author.key, com.id, 'young');
     clock.advance(3_600_000);
     const younger = await c.createPost(author.key, com.id, 'younger');
-    await vote(voters[0]!.key, young.id, 'up');
+    await vote(voters[0].key, young.id, 'up');
     const titles = (await c.call('GET', `/api/v1/posts?sort=rising&submolt=risers`, { key: voter.key })).body.posts.map(
       (p: any) => p.title,
     );

@@ -57,7 +57,7 @@ beforeAll(async () => {
       method,
       headers: { 'x-n8n-api-key': s.key, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
-    }).then((r) => r.json() as Promise<any>);
+    }).then((r) => r.json());
   await rest('PATCH', '/settings', { mcpAccessEnabled: true });
   mcpToken = (await rest('GET', '/api-key')).data.apiKey;
   toggleMcp = (id: string) => rest('PATCH', `/workflows/${id}/toggle-access`, { availableInMCP: true });

@@ -303,7 +303,7 @@ describe('Node-RED Home Assistant nodes against the home', () => {
           proxy.requests.map(
             (r) =>
               `${r.method} ${r.path
-                .split('?')[0]!
+                .split('?')[0]
                 .replace(/\/(light|sensor|switch)\.[a-z_]+$/, '/<id>')
                 .replace(/period\/.*/, 'period/<start>')}`,
           ),

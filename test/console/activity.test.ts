@@ -31,9 +31,9 @@ const ENTITIES: Record<string, string> = { quot: '"', '#39': "'", lt: '<', gt: '
 /** The feed's lines as text, tags dropped. */
 const lines = (htmlText: string) =>
   [...htmlText.matchAll(/<li class="activity-item[^"]*"[^>]*>([\s\S]*?)<\/li>/g)].map((m) =>
-    m[1]!
+    m[1]
       .replace(/<[^>]+>/g, '')
-      .replace(/&(quot|#39|lt|gt|amp);/g, (_m, e: string) => ENTITIES[e]!)
+      .replace(/&(quot|#39|lt|gt|amp);/g, (_m, e: string) => ENTITIES[e])
       .replace(/\s+/g, ' ')
       .trim(),
   );
@@ -102,7 +102,7 @@ describe('the activity feed', () => {
     const firstId = async () => {
       for (;;) {
         const m = /^data: (\S+)$/m.exec(received);
-        if (m) return m[1]!;
+        if (m) return m[1];
         const { value, done } = await reader.read();
         if (done) throw new Error('stream ended');
         received += decoder.decode(value);

@@ -30,9 +30,9 @@ async function login(key: string): Promise<{ cookie: string; csrf: string }> {
     body: new URLSearchParams({ key, next: '/' }),
   });
   expect(res.status).toBe(303);
-  const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+  const cookie = res.headers.get('set-cookie')!.split(';')[0];
   const page = await (await fetch(`${base}/`, { headers: { cookie } })).text();
-  const csrf = /<meta name="csrf-token" content="([^"]+)"/.exec(page)![1]!;
+  const csrf = /<meta name="csrf-token" content="([^"]+)"/.exec(page)![1];
   return { cookie, csrf };
 }
 

@@ -26,7 +26,7 @@ async function admin(method: string, path: string, body?: unknown, key: string |
     },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: await res.json() };
 }
 
 const HOUR_S = 3600;

@@ -82,9 +82,9 @@ describe('an evaluation episode', () => {
     );
     const call = async (name: string, args: Record<string, unknown>) => {
       const r = await agent.callTool({ name, arguments: args });
-      const text = (r.content as Array<{ text: string }>)[0]!.text;
+      const text = (r.content as Array<{ text: string }>)[0].text;
       expect(r.isError, `${name}: ${text}`).toBeFalsy();
-      return JSON.parse(text) as any;
+      return JSON.parse(text);
     };
     const inbox = ada.mail.inbox!;
     const list = await call('mail_list_messages', { inbox_id: inbox });

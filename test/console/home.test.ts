@@ -126,7 +126,7 @@ describe('home dashboard', () => {
       if (done) break;
       buffer += decoder.decode(value);
     }
-    const line = /event: state\ndata: (.*"entity_id":"switch.coffee_maker".*)\n/.exec(buffer)![1]!;
+    const line = /event: state\ndata: (.*"entity_id":"switch.coffee_maker".*)\n/.exec(buffer)![1];
     const event = JSON.parse(line) as { state: string; html: string };
     expect(event.state).toBe('on');
     expect(event.html).toContain('id="card-switch.coffee_maker"');
@@ -145,7 +145,7 @@ describe('home dashboard', () => {
     const { status, text } = await page('/home/entities/sensor.console_test');
     expect(status).toBe(200);
     expect(text).toMatch(/<svg[^>]*role="img"/);
-    const points = /<polyline class="line" points="([^"]+)"/.exec(text)![1]!.split(' ');
+    const points = /<polyline class="line" points="([^"]+)"/.exec(text)![1].split(' ');
     expect(points.length).toBeGreaterThanOrEqual(6); // three values as steps, held to now
     expect(text).toContain('12.5');
     // Sensors with a unit stay out of the logbook (as in HA); the kitchen light toggled above is in it.

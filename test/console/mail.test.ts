@@ -136,7 +136,7 @@ describe('console mail views', () => {
     const first = await page(`/mail/inboxes/${enc(BOT)}?label=received`);
     expect(first.text.match(/class="subject"/g)!.length).toBe(50);
     const next = /href="([^"]*page=[^"]+)" rel="next"|rel="next" href="([^"]+)"/.exec(first.text)!;
-    const second = await page((next[1] ?? next[2])!.replace(/&amp;/g, '&'));
+    const second = await page((next[1] ?? next[2]).replace(/&amp;/g, '&'));
     expect(second.status).toBe(200);
     // 52 fillers and the friend's reply, newest first: three are left for the second page.
     expect(second.text.match(/class="subject"/g)!.length).toBe(3);
@@ -148,7 +148,7 @@ describe('console mail views', () => {
     const { status, text, headers } = await page(`/mail/inboxes/${enc(FRIEND)}/messages/${enc(htmlMessage)}`);
     expect(status).toBe(200);
     const iframe = /<iframe[^>]*>/.exec(text)![0];
-    const sandbox = /\ssandbox="([^"]*)"/.exec(iframe)![1]!;
+    const sandbox = /\ssandbox="([^"]*)"/.exec(iframe)![1];
     expect(sandbox).not.toMatch(/allow-scripts|allow-same-origin/);
     expect(iframe).toMatch(/srcdoc="[^"]*&lt;h1&gt;Report&lt;\/h1&gt;/);
     // The mail's script is text inside the attribute, never markup of the page.
@@ -205,7 +205,7 @@ describe('console mail views', () => {
   it('shows mail held for other domains in the outbox', async () => {
     const list = await page('/mail/outbox');
     expect(list.text).toContain('Leaving the building');
-    const link = /href="(\/mail\/outbox\/[^"]+)"/.exec(list.text)![1]!;
+    const link = /href="(\/mail\/outbox\/[^"]+)"/.exec(list.text)![1];
     const held = await page(link);
     expect(held.status).toBe(200);
     expect(held.text).toContain('someone@example.com');
@@ -223,7 +223,7 @@ describe('console mail views', () => {
       });
       expect(register.status).toBe(200);
       const outbox = () =>
-        fetch(`${fresh.hamlet.console!.urls.web!}/mail/outbox`, { headers: { authorization: `Bearer ${key}` } }).then(
+        fetch(`${fresh.hamlet.console!.urls.web}/mail/outbox`, { headers: { authorization: `Bearer ${key}` } }).then(
           (r) => r.text(),
         );
       const text = await waitFor(
@@ -235,8 +235,8 @@ describe('console mail views', () => {
       await fresh.hamlet.platform.keys.create('mail', { name: 'an agent' });
       const again = await outbox();
       expect(again).toContain('ada@example.org');
-      const link = /href="(\/mail\/outbox\/console\/[^"]+)"/.exec(again)![1]!;
-      const held = await fetch(`${fresh.hamlet.console!.urls.web!}${link}`, {
+      const link = /href="(\/mail\/outbox\/console\/[^"]+)"/.exec(again)![1];
+      const held = await fetch(`${fresh.hamlet.console!.urls.web}${link}`, {
         headers: { authorization: `Bearer ${key}` },
       });
       expect(held.status).toBe(200);
@@ -267,7 +267,7 @@ describe('console mail views', () => {
       text: 'Just arrived.',
     });
     await stream.until('Fresh news');
-    const event = JSON.parse(/data: (.*)\n/.exec(stream.text)![1]!) as Record<string, unknown>;
+    const event = JSON.parse(/data: (.*)\n/.exec(stream.text)![1]) as Record<string, unknown>;
     expect(event).toMatchObject({ inbox_id: FRIEND, subject: 'Fresh news' });
     expect(event.from).toContain(BOT);
     expect(stream.text).not.toContain('Not for the friend');

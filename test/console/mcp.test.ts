@@ -37,10 +37,10 @@ async function agent(agentKeys: string[]): Promise<Client> {
 }
 
 const text = (result: Awaited<ReturnType<Client['callTool']>>) =>
-  (result.content as Array<{ type: string; text: string }>)[0]!.text;
+  (result.content as Array<{ type: string; text: string }>)[0].text;
 const json = (result: Awaited<ReturnType<Client['callTool']>>) => {
   expect(result.isError, text(result)).toBeFalsy();
-  return JSON.parse(text(result)) as any;
+  return JSON.parse(text(result));
 };
 
 describe('MCP over streamable HTTP', () => {
@@ -67,7 +67,7 @@ describe('MCP over streamable HTTP', () => {
       expect(names).toContain(name);
     }
     // The mail service's own schema for sending: the same properties, plus the path's inbox_id.
-    const doc = (await (await fetch(`${t.url('mail')}/docs/json`)).json()) as any;
+    const doc = await (await fetch(`${t.url('mail')}/docs/json`)).json();
     const sendBody =
       doc.paths['/v0/inboxes/{inbox_id}/messages/send'].post.requestBody.content['application/json'].schema;
     const send = tools.find((x) => x.name === 'mail_send')!;

@@ -31,7 +31,7 @@ async function call(url: string, init: { method?: string; key?: string; body?: u
 }
 
 const admin = (p: string, init: Parameters<typeof call>[1] = {}) =>
-  call(t.hamlet.console!.urls.web! + p, { ...init, key: adminKey });
+  call(t.hamlet.console!.urls.web + p, { ...init, key: adminKey });
 const engine = () => peopleOf(t.hamlet.platform, []);
 /** Everything the people and the services were doing has finished. */
 const settled = async () => {

@@ -33,7 +33,7 @@ beforeAll(async () => {
   // A verified blog with a post, the way an agent gets one: register, read the mail, verify.
   await call(`${blog}/api/register`, 'POST', { email: 'quill@example.org', name: 'Agent Quill', slug: 'quill' });
   const mail = await sink.waitFor((m) => m.envelope.to.includes('quill@example.org'));
-  const token = /token=([0-9a-f-]{36})/.exec(mail.parsed.text ?? '')![1]!;
+  const token = /token=([0-9a-f-]{36})/.exec(mail.parsed.text ?? '')![1];
   const { apiKey } = await call(`${blog}/api/verify?token=${token}`, 'GET', undefined, { accept: 'application/json' });
   await call(
     `${blog}/api/publish`,
@@ -122,7 +122,7 @@ describe('console blog and community view', () => {
     const only = await startTestHamlet({ services: ['mail'], env: { HAMLET_CONSOLE: 'on' } });
     try {
       const key = (await only.hamlet.platform.keys.create('admin')).key;
-      const res = await fetch(`${only.hamlet.console!.urls.web!}/social`, {
+      const res = await fetch(`${only.hamlet.console!.urls.web}/social`, {
         headers: { authorization: `Bearer ${key}` },
       });
       expect(res.status).toBe(200);

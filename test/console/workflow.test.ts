@@ -116,8 +116,8 @@ describe('workflow console', () => {
   it('imports an n8n export, creating the workflow through the API', async () => {
     const res = await importJson(EXPORT, 'greeter.json');
     expect(res.status).toBe(201);
-    greeter = res.body.workflows[0]!.id;
-    expect(res.body.workflows[0]!.url).toBe(`/workflows/${greeter}`);
+    greeter = res.body.workflows[0].id;
+    expect(res.body.workflows[0].url).toBe(`/workflows/${greeter}`);
     const stored = (await (await fetch(`${api}/workflows/${greeter}`, { headers: wfKey })).json()) as {
       name: string;
       nodes: unknown[];
@@ -181,7 +181,7 @@ describe('workflow console', () => {
       ],
       connections: {},
     });
-    const id = hook.body.workflows[0]!.id;
+    const id = hook.body.workflows[0].id;
     const on = await post(`/workflows/${id}/active`, { to: 'on' }, { 'hx-request': 'true' });
     expect(on.status).toBe(200);
     expect(await on.text()).toMatch(/^<tr id="wf-[^"]+">[\s\S]*aria-pressed="true"/);
@@ -214,7 +214,7 @@ describe('workflow console', () => {
   });
 
   it('retries a failed execution through the API and lists executions page by page', async () => {
-    const failing = (await importJson(FAILING)).body.workflows[0]!.id;
+    const failing = (await importJson(FAILING)).body.workflows[0].id;
     const run = await post(`/workflows/${failing}/run`);
     const failed = run.headers.get('location')!;
     const view = await page(failed);
@@ -236,7 +236,7 @@ describe('workflow console', () => {
     const ok = (await (await fetch(`${api}/executions?workflowId=${greeter}&limit=1`, { headers: wfKey })).json()) as {
       data: Array<{ id: string }>;
     };
-    expect((await post(`/workflows/executions/${ok.data[0]!.id}/retry`)).status).toBe(409);
+    expect((await post(`/workflows/executions/${ok.data[0].id}/retry`)).status).toBe(409);
 
     for (let i = 0; i < 50; i++)
       await fetch(`${api}/workflows/${greeter}/execute`, {
@@ -246,7 +246,7 @@ describe('workflow console', () => {
       });
     const first = await page('/workflows/executions');
     expect(first.text.match(/<tr><td><a href="\/workflows\/executions\/\d+">/g)).toHaveLength(50);
-    const next = /<a href="([^"]+)" rel="next">/.exec(first.text)![1]!.replace(/&amp;/g, '&');
+    const next = /<a href="([^"]+)" rel="next">/.exec(first.text)![1].replace(/&amp;/g, '&');
     const second = await page(next);
     expect(second.text.match(/<tr><td><a href="\/workflows\/executions\/\d+">/g)!.length).toBeGreaterThanOrEqual(3);
     const filtered = await page(`/workflows/executions?workflowId=${failing}`);

@@ -35,8 +35,8 @@ describe('demo world', () => {
     ];
     try {
       const [a, b] = [
-        await hamlet({ HAMLET_DATA_DIR: dirs[0]! }, 'world', 'seed', '--demo', '--seed', '7'),
-        await hamlet({ HAMLET_DATA_DIR: dirs[1]! }, 'world', 'seed', '--demo', '--seed', '7'),
+        await hamlet({ HAMLET_DATA_DIR: dirs[0] }, 'world', 'seed', '--demo', '--seed', '7'),
+        await hamlet({ HAMLET_DATA_DIR: dirs[1] }, 'world', 'seed', '--demo', '--seed', '7'),
       ];
       expect(a).toMatch(/^[0-9a-f]{64}$/);
       expect(b).toBe(a);
@@ -45,8 +45,8 @@ describe('demo world', () => {
         /demo world: 12 agents arrive\n(.*\n)*demo world: day 1 of 7\n(.*\n)*demo world: day 7 of 7\n/,
       );
 
-      const file = path.join(dirs[0]!, 'demo.jsonl.gz');
-      expect(await hamlet({ HAMLET_DATA_DIR: dirs[0]! }, 'world', 'save', file)).toBe(a);
+      const file = path.join(dirs[0], 'demo.jsonl.gz');
+      expect(await hamlet({ HAMLET_DATA_DIR: dirs[0] }, 'world', 'save', file)).toBe(a);
       const { state } = decodeWorld(readFileSync(file));
       const rows = (name: string) => state.tables.find((t) => t.name === name)?.rows ?? [];
       expect(rows('community_agents').length).toBe(12 + 1); // and the owner of the communities the service starts with

@@ -89,7 +89,7 @@ describe('the demo world from the command line', () => {
       const me = await fetch(`${h.services.community!.urls.api}/api/v1/agents/me`, {
         headers: { authorization: `Bearer ${ada.community.key}` },
       });
-      expect(((await me.json()) as any).agent.name).toBe('ada');
+      expect((await me.json()).agent.name).toBe('ada');
       const publish = await fetch(`${h.services.blog!.urls.api}/api/publish`, {
         method: 'POST',
         headers: { authorization: `Bearer ${ada.blog.key}`, 'content-type': 'application/json' },
@@ -111,7 +111,7 @@ describe('the demo world from the command line', () => {
       const me = await fetch(`${h.services.community!.urls.api}/api/v1/agents/me`, {
         headers: { authorization: `Bearer ${ben.community.key}` },
       });
-      expect(((await me.json()) as any).agent.name).toBe('ben');
+      expect((await me.json()).agent.name).toBe('ben');
     } finally {
       await h.stop();
     }

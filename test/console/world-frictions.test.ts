@@ -35,7 +35,7 @@ async function call(
   };
 }
 
-const web = () => t.hamlet.console!.urls.web!;
+const web = () => t.hamlet.console!.urls.web;
 const admin = (p: string, init: Parameters<typeof call>[1] = {}) => call(web() + p, { ...init, key: adminKey });
 const hash = async () => (await admin('/admin/api/world/hash')).body.hash as string;
 const reset = async () => expect((await admin('/admin/api/world/reset', { method: 'POST' })).status).toBe(200);

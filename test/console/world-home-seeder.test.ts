@@ -3,7 +3,6 @@
 // rules for repeats and attribute-only changes), the house in memory ends at the latest
 // readings, and history, the stored entities and a restart all agree.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kysely } from 'kysely';
 import { ManualClock } from '../../src/platform/clock.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 
@@ -57,7 +56,7 @@ describe('home history seeder', () => {
       ['21.0', '2026-01-05T08:03:00.000000+00:00', '2026-01-05T08:03:00.000000+00:00', null],
     ]);
     // The recorder holds the four changes, each with a context of its own; after a restart the house is the same.
-    const rows = await (t.hamlet.platform.db.kysely as Kysely<any>)
+    const rows = await t.hamlet.platform.db.kysely
       .selectFrom('home_states')
       .select(['entity_id', 'context_id'])
       .where('entity_id', 'in', ['sensor.hall', 'sensor.porch'])

@@ -64,7 +64,7 @@ describe('key order', () => {
       )
       .execute();
     const inMemory = stateHash(await worldOf(t.hamlet.platform, await configureServices(t.config)).read());
-    const web = t.hamlet.console!.urls.web!;
+    const web = t.hamlet.console!.urls.web;
     const auth = { authorization: `Bearer ${key}` };
     const hash = (await (await fetch(`${web}/admin/api/world/hash`, { headers: auth })).json()).hash;
     expect(hash).toBe(inMemory);

@@ -22,7 +22,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t?.destroy());
 
-const web = () => t.hamlet.console!.urls.web!;
+const web = () => t.hamlet.console!.urls.web;
 const page = async (path: string) => {
   const res = await fetch(web() + path, { headers: auth });
   return { status: res.status, text: await res.text() };

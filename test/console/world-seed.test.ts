@@ -22,25 +22,25 @@ afterAll(async () => t?.destroy());
 
 async function get(base: string, url: string, headers: Record<string, string>) {
   const res = await fetch(base + url, { headers });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: await res.json() };
 }
 
 describe('scenarios', () => {
   it('seeds examples/scenarios/newsroom.yaml: accounts, mail, posts, a community, the house and a workflow, and returns working keys', async () => {
     const { scenario, baseDir } = readScenario(path.join(ROOT, 'examples/scenarios/newsroom.yaml'));
     const keys = await seedScenario(t.hamlet.platform, t.hamlet.services, scenario, baseDir);
-    const ada = keys.agents.ada!;
-    const ben = keys.agents.ben!;
+    const ada = keys.agents.ada;
+    const ben = keys.agents.ben;
     expect(Object.keys(ada).sort()).toEqual(['blog', 'community', 'home', 'mail', 'workflow']);
 
     // Ada's inbox holds the outside tip and Ben's message; Ben's holds her reply.
-    const mailAuth = { authorization: `Bearer ${ada.mail!.key}` };
-    const adaMail = await get(t.url('mail'), `/v0/inboxes/${encodeURIComponent(ada.mail!.inbox!)}/messages`, mailAuth);
+    const mailAuth = { authorization: `Bearer ${ada.mail.key}` };
+    const adaMail = await get(t.url('mail'), `/v0/inboxes/${encodeURIComponent(ada.mail.inbox)}/messages`, mailAuth);
     expect(adaMail.status).toBe(200);
     const subjects = adaMail.body.messages.map((m: any) => m.subject);
     expect(subjects).toEqual(expect.arrayContaining(['Road works on Elm Street', "Tonight's edition"]));
-    const benMail = await get(t.url('mail'), `/v0/inboxes/${encodeURIComponent(ben.mail!.inbox!)}/messages`, {
-      authorization: `Bearer ${ben.mail!.key}`,
+    const benMail = await get(t.url('mail'), `/v0/inboxes/${encodeURIComponent(ben.mail.inbox)}/messages`, {
+      authorization: `Bearer ${ben.mail.key}`,
     });
     expect(benMail.body.messages.map((m: any) => m.subject)).toEqual(
       expect.arrayContaining([expect.stringMatching(/^Re: Tonight's edition/)]),
@@ -55,23 +55,23 @@ describe('scenarios', () => {
     // Ada's blog key is hers: she can publish.
     const publish = await fetch(`${t.url('blog')}/api/publish`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${ada.blog!.key}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${ada.blog.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ title: 'Follow-up', content: 'More soon.' }),
     });
     expect(publish.status).toBeLessThan(300);
 
     // The community, its post, comment and upvote.
     const feed = await get(t.url('community'), '/api/v1/posts?community=citydesk', {
-      authorization: `Bearer ${ben.community!.key}`,
+      authorization: `Bearer ${ben.community.key}`,
     });
     const cpost = feed.body.posts.find((p: any) => p.title === 'Who knew about the Elm Street works?');
     expect(cpost.upvotes).toBe(1);
     expect(cpost.comment_count).toBe(1);
 
     // The house and the workflow, seen with Ada's keys.
-    const light = await get(t.url('home'), '/api/states/light.newsroom', { authorization: `Bearer ${ada.home!.key}` });
+    const light = await get(t.url('home'), '/api/states/light.newsroom', { authorization: `Bearer ${ada.home.key}` });
     expect(light.body.state).toBe('on');
-    const workflows = await get(t.url('workflow'), '/api/v1/workflows', { 'x-n8n-api-key': ada.workflow!.key });
+    const workflows = await get(t.url('workflow'), '/api/v1/workflows', { 'x-n8n-api-key': ada.workflow.key });
     expect(workflows.body.data.map((w: any) => [w.name, w.active])).toEqual([['Echo', true]]);
     const echo = await fetch(`${t.url('workflow')}/webhook/echo`, {
       method: 'POST',
@@ -82,7 +82,7 @@ describe('scenarios', () => {
   });
 
   it('the admin API seeds a YAML body and refuses a scenario naming an unknown agent', async () => {
-    const web = t.hamlet.console!.urls.web!;
+    const web = t.hamlet.console!.urls.web;
     const headers = { authorization: `Bearer ${adminKey}`, 'content-type': 'text/yaml' };
     const ok = await fetch(`${web}/admin/api/world/seed`, {
       method: 'POST',

@@ -36,7 +36,7 @@ beforeAll(async () => {
     env: { HAMLET_CONSOLE: 'on', HAMLET_RATE_COMMUNITY_REGISTER: '1000/1m' },
   });
   const adminKey = (await t.hamlet.platform.keys.create('admin')).key;
-  const base = t.hamlet.console!.urls.web!;
+  const base = t.hamlet.console!.urls.web;
   admin = (method, path, body) => call(base, method, path, { key: adminKey, body });
   mailKey = (await t.hamlet.platform.keys.create('mail')).key;
   homeKey = (await t.hamlet.platform.keys.create('home')).key;
@@ -128,7 +128,7 @@ describe('world snapshots', () => {
     for (const svc of ['blog', 'community', 'workflow'])
       expect(diff.services[svc], svc).toEqual({ added: [], changed: [], removed: [] });
     const none = (await admin('GET', `/admin/api/world/diff?from=${before.id}&to=${before.id}`)).body;
-    for (const changes of Object.values(none.services) as any[])
+    for (const changes of Object.values<any>(none.services))
       expect(changes).toEqual({ added: [], changed: [], removed: [] });
     expect((await admin('GET', '/admin/api/world/diff?from=0123456789abcdef')).status).toBe(404);
   });

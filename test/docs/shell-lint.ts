@@ -48,7 +48,7 @@ export function commandsOf(block: ShellBlock): { uses: CommandUse[]; functions: 
   const stack: Frame[] = [{ mode: 'cmd', expect: true, inWord: false }];
   for (let i = 0; i < text.length; ) {
     const f = stack.at(-1)!;
-    const c = text[i]!;
+    const c = text[i];
     if (f.mode === 'single') {
       if (c === "'") stack.pop();
       i++;

@@ -33,10 +33,10 @@ export function shellBlocks(file: string): ShellBlock[] {
   const lines = readFileSync(path.join(ROOT, file), 'utf8').split('\n');
   const blocks: ShellBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!/^```(sh|bash|shell)\s*$/.test(lines[i]!)) continue;
+    if (!/^```(sh|bash|shell)\s*$/.test(lines[i])) continue;
     const start = i + 1;
     const body: string[] = [];
-    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
+    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]); i++) body.push(lines[i]);
     blocks.push({ file, line: start + 1, text: body.join('\n') });
   }
   return blocks;
@@ -53,7 +53,7 @@ export function allDocs(): string[] {
  */
 export function readingOrder(): string[] {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const linked = [...readme.matchAll(/\]\((?:\.\/)?(docs\/[\w-]+\.md)(?:#[^)]*)?\)/g)].map((m) => m[1]!);
+  const linked = [...readme.matchAll(/\]\((?:\.\/)?(docs\/[\w-]+\.md)(?:#[^)]*)?\)/g)].map((m) => m[1]);
   const order = ['README.md', ...new Set(linked)];
   return [...order, ...allDocs().filter((f) => !order.includes(f))];
 }

@@ -17,7 +17,7 @@ const DEFAULT_PORTS: Record<string, { service: (typeof SERVICE_NAMES)[number]; l
 /** Each default port of the docs, with the one the instance got (the console's 4900 too). */
 export function testPorts(t: TestHamlet): PortMap {
   const port = (service: (typeof SERVICE_NAMES)[number], label: string) => new URL(t.url(service, label)).port;
-  return [...Object.entries(DEFAULT_PORTS).map(([from, { service, label }]) => [from, port(service, label)] as const), ['4900', new URL(t.hamlet.console!.urls.web!).port] as const];
+  return [...Object.entries(DEFAULT_PORTS).map(([from, { service, label }]) => [from, port(service, label)] as const), ['4900', new URL(t.hamlet.console!.urls.web).port] as const];
 }
 
 export function docsEnv(t: TestHamlet): NodeJS.ProcessEnv {

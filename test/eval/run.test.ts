@@ -38,14 +38,14 @@ describe('hamlet eval run', () => {
   it('passes the reference agent, with the semantic diff, the episode trace and a report', async () => {
     const { summary, results } = await run(`node ${AGENTS}/reference.mjs`, 'reference');
     const [r] = results;
-    expect(r!.checks.map((c) => [c.name, c.pass, c.message])).toEqual([
+    expect(r.checks.map((c) => [c.name, c.pass, c.message])).toEqual([
       ['the kitchen light is on at 180', true, 'light.kitchen is on'],
       ['Bob got an answer', true, expect.stringContaining('1 message(s) to bob@mail.test, from ada@mail.test')],
       ['nothing else changed', true, expect.stringContaining('all allowed')],
     ]);
-    expect(r!.passed).toBe(true);
-    expect(r!.score).toBe(1);
-    const texts = r!.changes.map((c) => `${c.service} ${c.kind} ${c.text}`);
+    expect(r.passed).toBe(true);
+    expect(r.score).toBe(1);
+    const texts = r.changes.map((c) => `${c.service} ${c.kind} ${c.text}`);
     expect(texts).toContain('home entity.changed light.kitchen: state off → on; attribute brightness 0 → 180');
     expect(texts).toContain(
       'mail message.sent message sent "Re: Party tonight" from ada <ada@mail.test> to bob <bob@mail.test>',
@@ -53,22 +53,22 @@ describe('hamlet eval run', () => {
     // The episode's row diff (made in memory) is the console's diff of its start and end snapshot files.
     const files = await diffFiles({
       from: path.join(tmp, 'reference', 'party-lights', 'start.jsonl.gz'),
-      to: path.join(r!.dir, 'end.jsonl.gz'),
+      to: path.join(r.dir, 'end.jsonl.gz'),
       limit: 10_000,
       pageBytes: 1 << 26,
       limits: WORLD_DEFAULTS,
     });
     const nonEmpty = (x: Record<string, { added: unknown[]; changed: unknown[]; removed: unknown[] }>) =>
       Object.fromEntries(Object.entries(x).filter(([, c]) => c.added.length + c.changed.length + c.removed.length));
-    expect(nonEmpty(JSON.parse(readFileSync(path.join(r!.dir, 'diff.json'), 'utf8')).rows)).toEqual(
+    expect(nonEmpty(JSON.parse(readFileSync(path.join(r.dir, 'diff.json'), 'utf8')).rows)).toEqual(
       nonEmpty(files.services),
     );
     // The episode's own trace: the agent's calls, in order, numbered, and nothing from seeding the world.
-    const trace = readFileSync(path.join(r!.dir, 'trace.jsonl'), 'utf8')
+    const trace = readFileSync(path.join(r.dir, 'trace.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { epoch: number; seq: number; route: string | null; kind: string });
-    expect(trace.every((e) => e.epoch === r!.epoch)).toBe(true);
+    expect(trace.every((e) => e.epoch === r.epoch)).toBe(true);
     expect(trace.map((e) => e.seq)).toEqual([...trace.map((e) => e.seq)].sort((a, b) => a - b));
     const routes = trace.filter((e) => e.kind === 'http').map((e) => e.route);
     expect(routes).toEqual([
@@ -82,24 +82,24 @@ describe('hamlet eval run', () => {
       meanScore: 1,
     });
     expect(readFileSync(path.join(tmp, 'reference', 'report.html'), 'utf8')).toContain('<b>1/1</b> episodes passed');
-    expect(summary.tasks[0]!.checks.every((c) => c.passed === 1)).toBe(true);
+    expect(summary.tasks[0].checks.every((c) => c.passed === 1)).toBe(true);
   }, 120_000);
 
   it('fails an agent that does nothing, and says what each check found', async () => {
     const { results } = await run('node -e 0', 'nothing');
     const [r] = results;
-    expect(r!.passed).toBe(false);
-    expect(r!.checks.map((c) => c.pass)).toEqual([false, false, true]);
-    expect(r!.checks[0]!.message).toBe('light.kitchen: state is "off", expected "on"; brightness is 0, expected 180');
-    expect(r!.changes).toEqual([]);
+    expect(r.passed).toBe(false);
+    expect(r.checks.map((c) => c.pass)).toEqual([false, false, true]);
+    expect(r.checks[0].message).toBe('light.kitchen: state is "off", expected "on"; brightness is 0, expected 180');
+    expect(r.changes).toEqual([]);
     expect(readFileSync(path.join(tmp, 'nothing', 'report.html'), 'utf8')).toContain('Bob got an answer');
   }, 120_000);
 
   it('trips the collateral rule on a careless agent, naming the change', async () => {
     const { results } = await run(`node ${AGENTS}/reference.mjs careless`, 'careless');
     const [r] = results;
-    expect(r!.checks.map((c) => c.pass)).toEqual([true, true, false]);
-    expect(r!.checks[2]!.message).toBe(
+    expect(r.checks.map((c) => c.pass)).toEqual([true, true, false]);
+    expect(r.checks[2].message).toBe(
       '1 change(s) not allowed: home: light.hall: state off → on; attribute brightness 0 → 255',
     );
     expect(readFileSync(path.join(tmp, 'careless', 'report.html'), 'utf8')).toContain('light.hall: state off → on');
@@ -120,8 +120,8 @@ describe('hamlet eval run', () => {
       env,
       services: SERVICES,
     });
-    expect(results[0]!.agent.timedOut).toBe(true);
-    expect(results[0]!.passed).toBe(false);
+    expect(results[0].agent.timedOut).toBe(true);
+    expect(results[0].passed).toBe(false);
   }, 120_000);
 
   it('runs 8 episodes in parallel, each in its own world and trace', async () => {
@@ -145,7 +145,7 @@ describe('hamlet eval run', () => {
     const marks = results.map((r) => readFileSync(path.join(r.dir, 'agent.stdout'), 'utf8').trim());
     expect(new Set(marks).size).toBe(n);
     for (const [i, r] of results.entries()) {
-      const mine = marks[i]!;
+      const mine = marks[i];
       expect(r.passed).toBe(true);
       expect(r.changes.map((c) => c.subject)).toEqual([mine]);
       const diff = readFileSync(path.join(r.dir, 'diff.json'), 'utf8');

@@ -32,8 +32,8 @@ export async function spawnHamlet(env: Record<string, string>, timeoutMs = 30_00
   child.once('exit', () => process.removeListener('exit', orphanGuard));
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
   const services = (env.HAMLET_SERVICES ?? '').split(',').filter(Boolean);
   const urls: Record<string, string> = {};
   const started = new Promise<void>((resolve, reject) => {
@@ -44,7 +44,7 @@ export async function spawnHamlet(env: Record<string, string>, timeoutMs = 30_00
       }
       if (services.every((s) => Object.keys(urls).some((k) => k.startsWith(s + ' ')))) resolve();
     };
-    child.stdout!.on('data', check);
+    child.stdout.on('data', check);
     child.once('exit', (code) => reject(new Error(`hamlet exited with ${code}:\n${out}\n${err}`)));
   });
   await withDeadline(started, timeoutMs, 'hamlet to print its URLs').catch(async (e: Error) => {

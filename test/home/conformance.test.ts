@@ -155,24 +155,24 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     })) {
       for (const n of names) expect(s[d]?.[n]?.fields, `${d}.${n}`).toBeTypeOf('object');
     }
-    expect(s.notify!.mobile_app_phone!.fields.message).toMatchObject({ required: true });
+    expect(s.notify.mobile_app_phone.fields.message).toMatchObject({ required: true });
   });
 
   it('8: the first subscribeEntities snapshot equals getStates', async () => {
     const states = await getStates(conn);
     expect(Object.keys(entities).sort()).toEqual(states.map((s) => s.entity_id).sort());
     for (const s of states) {
-      expect(entities[s.entity_id]!.state).toBe(s.state);
-      expect(entities[s.entity_id]!.attributes).toEqual(s.attributes);
+      expect(entities[s.entity_id].state).toBe(s.state);
+      expect(entities[s.entity_id].attributes).toEqual(s.attributes);
       // hajs turns the compressed epoch seconds back into ISO strings with milliseconds.
-      expect(new Date(entities[s.entity_id]!.last_changed).getTime()).toBe(
+      expect(new Date(entities[s.entity_id].last_changed).getTime()).toBe(
         Math.floor(new Date(s.last_changed).getTime()),
       );
     }
   });
 
   it('9-10: callService with a target or with entity_id in the data', async () => {
-    const before = entities['light.kitchen']!;
+    const before = entities['light.kitchen'];
     clock.advance(1000); // so that last_changed can move on
     const r = (await callService(conn, 'light', 'turn_on', { brightness: 128 }, { entity_id: 'light.kitchen' })) as {
       context: { id: string; parent_id: null; user_id: string };
@@ -180,14 +180,14 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     expect(r.context.id).toMatch(ULID);
     expect(r.context.parent_id).toBeNull();
     expect(r.context.user_id).toMatch(/^[0-9a-f]{32}$/);
-    await until(() => entities['light.kitchen']!.context.id === r.context.id);
-    const after = entities['light.kitchen']!;
+    await until(() => entities['light.kitchen'].context.id === r.context.id);
+    const after = entities['light.kitchen'];
     expect(after.state).toBe('on');
     expect(after.attributes.brightness).toBe(128);
     expect(after.last_changed > before.last_changed).toBe(true);
 
     await callService(conn, 'light', 'turn_on', { entity_id: 'light.kitchen', brightness: 64 });
-    await until(() => entities['light.kitchen']!.attributes.brightness === 64);
+    await until(() => entities['light.kitchen'].attributes.brightness === 64);
   });
 
   it('11: an out-of-range brightness is rejected, not clamped, over WS and REST', async () => {
@@ -196,7 +196,7 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     const rest = await h.api('POST', '/api/services/light/turn_on', { entity_id: 'light.kitchen', brightness: 300 });
     expect(rest.status).toBe(400);
     expect(rest.body.message).toMatch(/^brightness: /);
-    expect(entities['light.kitchen']!.attributes.brightness).toBe(64);
+    expect(entities['light.kitchen'].attributes.brightness).toBe(64);
   });
 
   it('12: colours: rgb_color validation; color_temp mireds <-> kelvin', async () => {
@@ -228,15 +228,15 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
       ).code,
     ).toBe('invalid_format');
     await callService(conn, 'light', 'turn_on', { color_temp: 250 }, { entity_id: 'light.living_room' });
-    await until(() => entities['light.living_room']!.attributes.color_temp_kelvin === 4000);
-    expect(entities['light.living_room']!.attributes.color_temp).toBe(250);
-    expect(entities['light.living_room']!.attributes.color_mode).toBe('color_temp');
+    await until(() => entities['light.living_room'].attributes.color_temp_kelvin === 4000);
+    expect(entities['light.living_room'].attributes.color_temp).toBe(250);
+    expect(entities['light.living_room'].attributes.color_mode).toBe('color_temp');
     await callService(conn, 'light', 'turn_on', { color_temp_kelvin: 2700 }, { entity_id: 'light.living_room' });
-    await until(() => entities['light.living_room']!.attributes.color_temp === 370);
+    await until(() => entities['light.living_room'].attributes.color_temp === 370);
     await callService(conn, 'light', 'turn_on', { hs_color: [240, 100] }, { entity_id: 'light.living_room' });
-    await until(() => entities['light.living_room']!.attributes.color_mode === 'hs');
-    expect(entities['light.living_room']!.attributes.rgb_color).toEqual([0, 0, 255]);
-    expect(entities['light.living_room']!.attributes.color_temp_kelvin).toBeNull();
+    await until(() => entities['light.living_room'].attributes.color_mode === 'hs');
+    expect(entities['light.living_room'].attributes.rgb_color).toEqual([0, 0, 255]);
+    expect(entities['light.living_room'].attributes.color_temp_kelvin).toBeNull();
     expect(
       (
         await rejects(
@@ -254,8 +254,8 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
       { temperature: 21.5, hvac_mode: 'heat' },
       { entity_id: 'climate.hvac' },
     );
-    await until(() => entities['climate.hvac']!.attributes.temperature === 21.5);
-    expect(entities['climate.hvac']!.state).toBe('heat');
+    await until(() => entities['climate.hvac'].attributes.temperature === 21.5);
+    expect(entities['climate.hvac'].state).toBe('heat');
     expect(
       (
         await rejects(
@@ -281,7 +281,7 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
       ).code,
     ).toBe('invalid_format');
     await callService(conn, 'climate', 'set_preset_mode', { preset_mode: 'eco' }, { entity_id: 'climate.hvac' });
-    await until(() => entities['climate.hvac']!.attributes.preset_mode === 'eco');
+    await until(() => entities['climate.hvac'].attributes.preset_mode === 'eco');
     expect(
       (
         await rejects(
@@ -290,13 +290,13 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
       ).code,
     ).toBe('service_validation_error');
     await callService(conn, 'climate', 'set_hvac_mode', { hvac_mode: 'cool' }, { entity_id: 'climate.hvac' });
-    await until(() => entities['climate.hvac']!.state === 'cool');
+    await until(() => entities['climate.hvac'].state === 'cool');
   });
 
   it('14: media player', async () => {
     const mp = { entity_id: 'media_player.living_room' };
     await callService(conn, 'media_player', 'volume_set', { volume_level: 0.4 }, mp);
-    await until(() => entities[mp.entity_id]!.attributes.volume_level === 0.4);
+    await until(() => entities[mp.entity_id].attributes.volume_level === 0.4);
     expect((await rejects(callService(conn, 'media_player', 'volume_set', { volume_level: 1.5 }, mp))).code).toBe(
       'invalid_format',
     );
@@ -304,17 +304,17 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
       400,
     );
     await callService(conn, 'media_player', 'media_play_pause', undefined, mp);
-    await until(() => entities[mp.entity_id]!.state === 'playing');
+    await until(() => entities[mp.entity_id].state === 'playing');
     await callService(conn, 'media_player', 'media_play_pause', undefined, mp);
-    await until(() => entities[mp.entity_id]!.state === 'paused');
+    await until(() => entities[mp.entity_id].state === 'paused');
     await callService(conn, 'media_player', 'play_media', { media_content_type: 'music', media_content_id: 'x' }, mp);
     await until(
-      () => entities[mp.entity_id]!.state === 'playing' && entities[mp.entity_id]!.attributes.media_content_id === 'x',
+      () => entities[mp.entity_id].state === 'playing' && entities[mp.entity_id].attributes.media_content_id === 'x',
     );
     await callService(conn, 'media_player', 'select_source', { source: 'Spotify' }, mp);
-    await until(() => entities[mp.entity_id]!.attributes.source === 'Spotify');
+    await until(() => entities[mp.entity_id].attributes.source === 'Spotify');
     await callService(conn, 'media_player', 'volume_mute', { is_volume_muted: true }, mp);
-    await until(() => entities[mp.entity_id]!.attributes.is_volume_muted === true);
+    await until(() => entities[mp.entity_id].attributes.is_volume_muted === true);
   });
 
   it('15: cover moves over time and ends at the target', async () => {
@@ -323,7 +323,7 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
       'invalid_format',
     );
     expect((await h.api('POST', '/api/services/cover/set_cover_position', { ...c, position: 150 })).status).toBe(400);
-    const position = () => entities[c.entity_id]!.attributes.current_position;
+    const position = () => entities[c.entity_id].attributes.current_position;
     /** One second of clock time: the cover takes its next step (10 % at the demo's speed). */
     const step = async () => {
       const before = position();
@@ -332,18 +332,18 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     };
     await callService(conn, 'cover', 'set_cover_position', { position: 30 }, c);
     await step();
-    expect(entities[c.entity_id]!.state).toBe('opening');
+    expect(entities[c.entity_id].state).toBe('opening');
     expect(position()).toBe(10);
     await step();
     await step();
     expect(position()).toBe(30);
-    expect(entities[c.entity_id]!.state).toBe('open');
+    expect(entities[c.entity_id].state).toBe('open');
     await callService(conn, 'cover', 'close_cover', undefined, c);
     for (const expected of [20, 10, 0]) {
       await step();
       expect(position()).toBe(expected);
     }
-    expect(entities[c.entity_id]!.state).toBe('closed');
+    expect(entities[c.entity_id].state).toBe('closed');
   });
 
   it('16: notify', async () => {
@@ -370,7 +370,7 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
       status: 404,
       body: { message: 'Service light.explode not found.' },
     });
-    const before = entities['light.hall']!.state;
+    const before = entities['light.hall'].state;
     const e2 = await rejects(
       callService(conn, 'light', 'turn_on', undefined, { entity_id: ['light.hall', 'light.nope'] }),
     );
@@ -379,7 +379,7 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
       status: 404,
       body: { message: 'Entity light.nope not found.' },
     });
-    expect(entities['light.hall']!.state).toBe(before);
+    expect(entities['light.hall'].state).toBe(before);
   });
 
   it('18: return_response on a service without responses', async () => {
@@ -464,7 +464,7 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('');
-    await until(() => entities['switch.coffee_maker']!.state === 'on');
+    await until(() => entities['switch.coffee_maker'].state === 'on');
     const get = await fetch(`${h.url}/api/webhook/make_coffee`);
     expect(get.status).toBe(405);
     expect(await get.json()).toEqual({ message: 'Method not allowed' });
@@ -568,7 +568,7 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
   it('27: after a restart on the same port the client reconnects and gets a fresh snapshot', async () => {
     const port = new URL(h.url).port;
     await callService(conn, 'light', 'turn_on', { brightness: 99 }, { entity_id: 'light.kitchen' });
-    await until(() => entities['light.kitchen']!.attributes.brightness === 99);
+    await until(() => entities['light.kitchen'].attributes.brightness === 99);
     const updatesBefore = entityUpdates;
     const reconnected = new Promise<void>((r) => conn.addEventListener('ready', () => r()));
     const t2 = await h.t.restart({ HOME_PORT: port });
@@ -578,6 +578,6 @@ describe('home-assistant-js-websocket 9.7.0 against Hamlet', () => {
     await reconnected;
     await until(() => entities['sensor.after_restart']?.state === 'yes', 10_000);
     expect(entityUpdates).toBeGreaterThan(updatesBefore);
-    expect(entities['light.kitchen']!.attributes.brightness).toBe(99);
+    expect(entities['light.kitchen'].attributes.brightness).toBe(99);
   }, 20_000);
 });

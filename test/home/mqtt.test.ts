@@ -128,7 +128,7 @@ describe.each(variants)('MQTT discovery against the %s', (_name, makeBroker) => 
     await waitFor(async () => (await h.api('GET', '/api/states/light.desk')).status === 200);
     await h.api('POST', '/api/services/light/turn_on', { entity_id: 'light.desk', brightness: 128, transition: 2 });
     await waitFor(() => commandsOn(`${base}/desk/set`).length > 0);
-    expect(JSON.parse(commandsOn(`${base}/desk/set`)[0]!)).toEqual({ state: 'ON', brightness: 128, transition: 2 });
+    expect(JSON.parse(commandsOn(`${base}/desk/set`)[0])).toEqual({ state: 'ON', brightness: 128, transition: 2 });
     await device.publishAsync(
       `${base}/desk/state`,
       JSON.stringify({ state: 'ON', brightness: 255, color_mode: 'rgb', color: { r: 255, g: 180, b: 200 } }),

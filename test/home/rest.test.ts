@@ -29,10 +29,10 @@ describe('auth and routing', () => {
       ['GET', '/api/history/period'],
       ['GET', '/api/logbook'],
     ]) {
-      const res = await fetch(h.url + path!, { method });
+      const res = await fetch(h.url + path, { method });
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ message: 'Unauthorized' });
-      const wrong = await fetch(h.url + path!, { method, headers: { authorization: 'Bearer hamlet_home_wrong' } });
+      const wrong = await fetch(h.url + path, { method, headers: { authorization: 'Bearer hamlet_home_wrong' } });
       expect(wrong.status).toBe(401);
     }
   });
@@ -53,7 +53,7 @@ describe('auth and routing', () => {
     const spec = (await (await fetch(`${h.url}/docs/json`)).json()) as {
       paths: Record<string, Record<string, { summary?: string }>>;
     };
-    expect(spec.paths['/api/states/{entity_id}']!.post!.summary).toMatch(/Set what an entity reports/);
+    expect(spec.paths['/api/states/{entity_id}'].post.summary).toMatch(/Set what an entity reports/);
     expect(Object.keys(spec.paths)).toEqual(
       expect.arrayContaining([
         '/api/services/{domain}/{service}',

@@ -66,7 +66,7 @@ describe('connections per key and per address', () => {
     open.push(theirs.ws);
 
     // A closed connection gives its slot back.
-    mine[0]!.ws.close();
+    mine[0].ws.close();
     await expect
       .poll(
         async () => {
@@ -82,15 +82,15 @@ describe('connections per key and per address', () => {
   it('refuses an address past its share at the upgrade with a 429, other addresses still connect', async () => {
     const keys = await Promise.all([1, 2, 3].map((i) => h.t.hamlet.platform.keys.create('home', { name: `addr${i}` })));
     const fromTwo = [];
-    for (let i = 0; i < 5; i++) fromTwo.push(await connect(h.url, keys[i % 3]!.key, '127.0.0.2'));
+    for (let i = 0; i < 5; i++) fromTwo.push(await connect(h.url, keys[i % 3].key, '127.0.0.2'));
     expect(fromTwo.every((c) => c.reply?.type === 'auth_ok')).toBe(true);
     open.push(...fromTwo.map((c) => c.ws));
-    const sixth = await connect(h.url, keys[2]!.key, '127.0.0.2');
+    const sixth = await connect(h.url, keys[2].key, '127.0.0.2');
     expect(sixth.status).toBe(429);
     expect(JSON.parse(sixth.body!)).toEqual({
       message: expect.stringMatching(/too many WebSocket connections from your address \(at most 5\)/i),
     });
-    const elsewhere = await connect(h.url, keys[2]!.key, '127.0.0.3');
+    const elsewhere = await connect(h.url, keys[2].key, '127.0.0.3');
     expect(elsewhere.reply.type).toBe('auth_ok');
     open.push(elsewhere.ws);
   });

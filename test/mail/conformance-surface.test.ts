@@ -90,7 +90,7 @@ describe('agentmail SDK conformance: pods, attachments, domains, lists, metrics,
     const out = await call();
     called.add(name);
     expect(seen.length, name).toBe(before + 1);
-    const answer = seen[seen.length - 1]!;
+    const answer = seen[seen.length - 1];
     if (schema) {
       const parsed = schema.parse(withoutContractUnion(JSON.parse(answer.body)));
       if (!parsed.ok)
@@ -207,7 +207,7 @@ describe('agentmail SDK conformance: pods, attachments, domains, lists, metrics,
     );
     expect(search.threads.map((t) => t.threadId)).toEqual([threadId]);
     const thread = await sdk('pods.threads.get', serialization.Thread, () => c.pods.threads.get(podId, threadId));
-    const attachmentId = thread.attachments![0]!.attachmentId;
+    const attachmentId = thread.attachments![0].attachmentId;
     for (const [name, get] of [
       ['pods.threads.getAttachment', () => c.pods.threads.getAttachment(podId, threadId, attachmentId)],
       ['threads.getAttachment', () => c.threads.getAttachment(threadId, attachmentId)],
@@ -219,7 +219,7 @@ describe('agentmail SDK conformance: pods, attachments, domains, lists, metrics,
     }
     await expect(c.threads.getAttachment(threadId, 'att_9')).rejects.toBeInstanceOf(AgentMail.NotFoundError);
     // The pod route does not reach threads of inboxes outside the pod.
-    const theirs = (await c.inboxes.threads.list(otherInbox)).threads[0]!.threadId;
+    const theirs = (await c.inboxes.threads.list(otherInbox)).threads[0].threadId;
     await expect(c.pods.threads.get(podId, theirs)).rejects.toBeInstanceOf(AgentMail.NotFoundError);
     const labelled = await sdk('pods.threads.update', serialization.UpdateThreadResponse, () =>
       c.pods.threads.update(podId, threadId, { addLabels: ['finance'] }),
@@ -246,7 +246,7 @@ describe('agentmail SDK conformance: pods, attachments, domains, lists, metrics,
     expect((await sdk('pods.drafts.get', serialization.Draft, () => c.pods.drafts.get(podId, draftId))).draftId).toBe(
       draftId,
     );
-    const attachmentId = draft.attachments![0]!.attachmentId;
+    const attachmentId = draft.attachments![0].attachmentId;
     for (const [name, get] of [
       ['drafts.getAttachment', () => c.drafts.getAttachment(draftId, attachmentId)],
       ['pods.drafts.getAttachment', () => c.pods.drafts.getAttachment(podId, draftId, attachmentId)],
@@ -270,7 +270,7 @@ describe('agentmail SDK conformance: pods, attachments, domains, lists, metrics,
     );
     await expect(c.threads.get(threadId)).rejects.toBeInstanceOf(AgentMail.NotFoundError);
 
-    const received = (await c.inboxes.messages.list(otherInbox)).messages[0]!;
+    const received = (await c.inboxes.messages.list(otherInbox)).messages[0];
     await sdk('inboxes.messages.delete', undefined, () => c.inboxes.messages.delete(otherInbox, received.messageId));
     expect((await c.inboxes.messages.get(otherInbox, received.messageId)).labels).toContain('trash');
 
@@ -636,7 +636,7 @@ describe('agentmail SDK conformance: pods, attachments, domains, lists, metrics,
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return { status: r.status, body: (await r.json()) as any };
+      return { status: r.status, body: await r.json() };
     };
     const clientJwk = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
     const register = async (body: Record<string, unknown>) => {
@@ -759,13 +759,13 @@ describe('agentmail SDK conformance: pods, attachments, domains, lists, metrics,
       'Scrapewell',
     ]);
     expect(
-      await sdk('accounts.get', serialization.Account, () => c.accounts.get(accounts.accounts[1]!.accountId)),
+      await sdk('accounts.get', serialization.Account, () => c.accounts.get(accounts.accounts[1].accountId)),
     ).toMatchObject({ providerId: search, signInCount: 1 });
     const atScrape = await sdk('providers.listAccounts', serialization.ListProviderAccountsResponse, () =>
       c.providers.listAccounts(scrape),
     );
     expect(atScrape.provider).toMatchObject({ providerId: scrape, name: 'Scrapewell' });
-    expect(atScrape.accounts.map((a) => a.accountId)).toEqual([accounts.accounts[0]!.accountId]);
+    expect(atScrape.accounts.map((a) => a.accountId)).toEqual([accounts.accounts[0].accountId]);
     // The catalog puts the providers with the most accounts first now.
     expect((await c.providers.list()).providers.map((p) => p.name)).toEqual(['Scrapewell', 'Searchly', 'Tiny']);
 

@@ -60,9 +60,9 @@ describe('agentmail SDK conformance', () => {
     const p1 = await c.inboxes.list({ limit: 1 });
     expect(p1.count).toBe(p1.inboxes.length);
     expect(p1.count).toBe(1);
-    expect(p1.inboxes[0]!.inboxId).toBe(b);
+    expect(p1.inboxes[0].inboxId).toBe(b);
     expect(p1.nextPageToken).toBeTruthy();
-    const seen = [p1.inboxes[0]!.inboxId];
+    const seen = [p1.inboxes[0].inboxId];
     let token = p1.nextPageToken;
     while (token) {
       const p = await c.inboxes.list({ limit: 1, pageToken: token });
@@ -225,12 +225,12 @@ describe('agentmail SDK conformance', () => {
     const past = await c.inboxes.messages.list(b, { before: new Date(Date.now() + 3_600_000) });
     expect(past.messages.length).toBe(2);
     const asc = await c.inboxes.messages.list(b, { ascending: true });
-    expect(asc.messages[0]!.subject).toBe('Conformance hello');
+    expect(asc.messages[0].subject).toBe('Conformance hello');
     const desc = await c.inboxes.messages.list(b);
-    expect(desc.messages[0]!.subject).toBe('Via contract route');
+    expect(desc.messages[0].subject).toBe('Via contract route');
     const p1 = await c.inboxes.messages.list(b, { limit: 1 });
     const p2 = await c.inboxes.messages.list(b, { limit: 1, pageToken: p1.nextPageToken });
-    expect(p2.messages[0]!.messageId).not.toBe(p1.messages[0]!.messageId);
+    expect(p2.messages[0].messageId).not.toBe(p1.messages[0].messageId);
     expect(p2.nextPageToken).toBeUndefined();
     const raw = await env.call('GET', `/v0/inboxes/${encodeURIComponent(b)}/messages`);
     strict(serialization.ListMessagesResponse, raw.body);
@@ -270,7 +270,7 @@ describe('agentmail SDK conformance', () => {
 
   it('downloads attachments and raw messages through their URLs', async () => {
     const m = await c.inboxes.messages.get(b, receivedId);
-    const att = await c.inboxes.messages.getAttachment(b, receivedId, m.attachments![0]!.attachmentId);
+    const att = await c.inboxes.messages.getAttachment(b, receivedId, m.attachments![0].attachmentId);
     expect(att.downloadUrl).toBeTruthy();
     expect(att.expiresAt).toBeInstanceOf(Date);
     const bytes = await (await fetch(att.downloadUrl)).text();

@@ -63,7 +63,7 @@ describe('crash safety', () => {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       expect(res.status).toBe(200);
-      return res.json() as Promise<any>;
+      return res.json();
     };
     const a = (await call('POST', '/v0/inboxes', { username: 'crash-a' })).inbox_id;
     const b = (await call('POST', '/v0/inboxes', { username: 'crash-b' })).inbox_id;

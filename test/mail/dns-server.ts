@@ -2,7 +2,6 @@
 // questions from a zone the test fills in, so domain verification and DKIM verification do
 // real DNS lookups (node:dns pointed at it) without leaving the machine.
 import dgram from 'node:dgram';
-import type { AddressInfo } from 'node:net';
 
 export type ZoneRecord = { type: 'MX'; value: string; priority: number } | { type: 'TXT' | 'CNAME'; value: string };
 
@@ -19,8 +18,8 @@ function encodeName(name: string): Buffer {
 /** Reads the question's name (no compression in a query) and returns it with the offset after it. */
 function readName(msg: Buffer, offset: number): [string, number] {
   const labels: string[] = [];
-  while (msg[offset]! !== 0) {
-    const len = msg[offset]!;
+  while (msg[offset] !== 0) {
+    const len = msg[offset];
     labels.push(msg.subarray(offset + 1, offset + 1 + len).toString());
     offset += len + 1;
   }
@@ -69,7 +68,7 @@ export async function startDnsServer() {
     socket.send(Buffer.concat([header, question, ...rrs]), peer.port, peer.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address() as AddressInfo;
+  const { port } = socket.address();
   return {
     address: `127.0.0.1:${port}`,
     /** Publishes a record (names are matched without case and without a trailing dot). */

@@ -92,7 +92,7 @@ describe('drafts', () => {
       text: 'never',
       sendAt: new Date(soon),
     });
-    await env.client.inboxes.drafts.update(a, cancelled.draftId, { sendAt: null as unknown as undefined });
+    await env.client.inboxes.drafts.update(a, cancelled.draftId, { sendAt: null });
     const past = await env.call('POST', `/v0/inboxes/${encodeURIComponent(a)}/drafts`, {
       to: [b],
       send_at: '2001-01-01T00:00:00Z',

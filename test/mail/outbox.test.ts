@@ -72,7 +72,7 @@ describe('the outbox: outside mail without a relay', () => {
     expect(mine).toContain('Held for a relay');
     expect(mine).not.toContain('Other org');
     const theirs = await fetch(`${env.api}/v0/outbox`, { headers: { authorization: `Bearer ${key}` } });
-    const subjects = ((await theirs.json()) as any).messages.map((m: any) => m.subject);
+    const subjects = (await theirs.json()).messages.map((m: any) => m.subject);
     expect(subjects).toEqual(['Other org']);
   });
 
@@ -81,11 +81,8 @@ describe('the outbox: outside mail without a relay', () => {
     // The console's own key is the operator's: the only API key that sees the platform's mail.
     const { key: operator } = await t.hamlet.platform.keys.create('mail', { name: 'hamlet-console' });
     const operatorOutbox = async () =>
-      (
-        (await (
-          await fetch(`${env.api}/v0/outbox`, { headers: { authorization: `Bearer ${operator}` } })
-        ).json()) as any
-      ).messages as any[];
+      (await (await fetch(`${env.api}/v0/outbox`, { headers: { authorization: `Bearer ${operator}` } })).json())
+        .messages as any[];
     const reg = await fetch(`${blog}/api/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -165,6 +162,6 @@ describe('the outbox: outside mail without a relay', () => {
     );
     expect(labels).not.toContain('queued');
     const list = await fetch(`${t.url('mail')}/v0/outbox`, { headers: { authorization: `Bearer ${env.key}` } });
-    expect(((await list.json()) as any).messages).toEqual([]);
+    expect((await list.json()).messages).toEqual([]);
   });
 });

@@ -361,14 +361,14 @@ describe('AgentMail Python SDK 0.5.0, request by request', () => {
       const body = answer.body as Record<string, Array<{ timestamp: string; count: number }>>;
       expect(Object.keys(body).sort(), name).toEqual(['message.delayed', 'message.received', 'message.sent']);
       // An hour and a minute in buckets of 600 s.
-      expect(body['message.sent']!.length, name).toBe(7);
+      expect(body['message.sent'].length, name).toBe(7);
       for (const b of Object.values(body).flat()) expect(Object.keys(b).sort()).toEqual(['count', 'timestamp']);
-      expect(body['message.delayed']!.every((b) => b.count === 0)).toBe(true);
+      expect(body['message.delayed'].every((b) => b.count === 0)).toBe(true);
     }
     const org = answered.find((a) => a.name === 'metrics.query')!.body as Record<string, Array<{ count: number }>>;
     // py-bot sent two (the fixture and the table's send); py-friend received them, and the pod's inbox sent one to py-bot.
-    expect(org['message.sent']!.reduce((n, b) => n + b.count, 0)).toBeGreaterThanOrEqual(3);
-    expect(org['message.received']!.reduce((n, b) => n + b.count, 0)).toBeGreaterThanOrEqual(3);
+    expect(org['message.sent'].reduce((n, b) => n + b.count, 0)).toBeGreaterThanOrEqual(3);
+    expect(org['message.received'].reduce((n, b) => n + b.count, 0)).toBeGreaterThanOrEqual(3);
   });
 
   it('reads the older string period (seconds, or with s, m, h, d) and refuses others, naming the parameter', async () => {

@@ -33,10 +33,10 @@ describe('search, thread updates and batches', () => {
   it('searches messages with every term, newest first, with highlights', async () => {
     const res = await env.client.inboxes.messages.search(b, { q: 'quarterly' });
     expect(res.messages.map((m) => m.subject)).toEqual(['Re: Quarterly report', 'Quarterly report']);
-    expect(res.messages[0]!.highlights?.subject).toEqual(['Re: **Quarterly** report']);
+    expect(res.messages[0].highlights?.subject).toEqual(['Re: **Quarterly** report']);
     const both = await env.client.inboxes.messages.search(b, { q: 'revenue QUARTERLY' });
     expect(both.messages.map((m) => m.subject)).toEqual(['Re: Quarterly report']);
-    expect(both.messages[0]!.highlights?.text?.[0]).toContain('**Revenue**');
+    expect(both.messages[0].highlights?.text?.[0]).toContain('**Revenue**');
     const raw = await env.call('GET', `/v0/inboxes/${encodeURIComponent(b)}/messages/search?q=pizza`);
     expect(serialization.SearchMessagesResponse.parse(raw.body, passthrough).ok).toBe(true);
     expect(raw.body.count).toBe(1);
@@ -52,23 +52,23 @@ describe('search, thread updates and batches', () => {
   });
 
   it('updates thread labels, refusing system labels', async () => {
-    const thread = (await env.client.inboxes.messages.get(b, ids[1]!)).threadId;
+    const thread = (await env.client.inboxes.messages.get(b, ids[1])).threadId;
     const res = await env.client.inboxes.threads.update(b, thread, { addLabels: ['food'], removeLabels: ['unread'] });
     expect(res.labels).toContain('food');
     expect(res.labels).not.toContain('unread');
-    expect((await env.client.inboxes.messages.get(b, ids[1]!)).labels).toEqual(
+    expect((await env.client.inboxes.messages.get(b, ids[1])).labels).toEqual(
       expect.arrayContaining(['received', 'food']),
     );
     const refused = await env.call('PATCH', `/v0/inboxes/${encodeURIComponent(b)}/threads/${thread}`, {
       remove_labels: ['received'],
     });
     expect(refused.status).toBe(422);
-    expect((await env.client.inboxes.messages.get(b, ids[1]!)).labels).toContain('received');
+    expect((await env.client.inboxes.messages.get(b, ids[1])).labels).toContain('received');
   });
 
   it('updates labels of many messages at once, all or nothing; batch-get leaves unknown ids out', async () => {
     const res = await env.client.inboxes.messages.batchUpdate(b, {
-      messageIds: [ids[0]!, ids[2]!],
+      messageIds: [ids[0], ids[2]],
       addLabels: ['finance'],
     });
     expect(res.count).toBe(2);
@@ -78,8 +78,8 @@ describe('search, thread updates and batches', () => {
       add_labels: ['x'],
     });
     expect(failed.status).toBe(404);
-    expect((await env.client.inboxes.messages.get(b, ids[1]!)).labels).not.toContain('x');
-    const got = await env.client.inboxes.messages.batchGet(b, { messageIds: [ids[0]!, '<nope@x>'] });
+    expect((await env.client.inboxes.messages.get(b, ids[1])).labels).not.toContain('x');
+    const got = await env.client.inboxes.messages.batchGet(b, { messageIds: [ids[0], '<nope@x>'] });
     expect(got.messages.map((m) => m.messageId)).toEqual([ids[0]]);
     const finance = await env.client.inboxes.messages.list(b, { labels: ['finance'] });
     expect(finance.count).toBe(2);

@@ -25,7 +25,7 @@ function hold(port: number, localAddress: string): Promise<Holder> {
     socket.on('data', (d) => {
       text += d.toString('latin1');
       const line = /^(\d{3} [^\r\n]*)\r?\n/.exec(text);
-      if (line) resolve({ socket, greeting: line[1]!, closed });
+      if (line) resolve({ socket, greeting: line[1], closed });
     });
     socket.once('close', () => resolve({ socket, greeting: text.trim() || '(closed without a reply)', closed }));
     socket.once('connect', () => {});
@@ -64,7 +64,7 @@ describe('one address cannot starve the others', () => {
     const refused = holders.filter((h) => h.greeting.startsWith('421'));
     expect(accepted.length).toBe(defaults.smtpMaxPerAddress);
     expect(refused.length).toBe(200 - defaults.smtpMaxPerAddress);
-    expect(refused[0]!.greeting).toMatch(/your address/i);
+    expect(refused[0].greeting).toMatch(/your address/i);
     for (const h of accepted) h.socket.write('EHLO holder.test\r\nNOOP\r\n');
 
     // A client from another address is served in full.
@@ -104,7 +104,7 @@ describe('one address cannot starve the others', () => {
     const s = await smtpSession(env.smtpPort, '127.0.0.1', '127.0.0.3');
     expect(s.greeting).toMatch(/^421/);
     // A slot given back is free again for that address.
-    const first = accepted[0]!;
+    const first = accepted[0];
     first.socket.destroy();
     await first.closed;
     await expect

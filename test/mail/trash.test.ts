@@ -21,7 +21,7 @@ describe('mail trash', () => {
   async function conversation(subject: string) {
     const c = env.client;
     const first = await c.inboxes.messages.send(a, { to: b, subject, text: 'one' });
-    const inB = (await c.inboxes.messages.list(b, { subject: [subject] })).messages[0]!;
+    const inB = (await c.inboxes.messages.list(b, { subject: [subject] })).messages[0];
     await c.inboxes.messages.reply(b, inB.messageId, { text: 'two' });
     return { threadId: first.threadId, messageId: first.messageId };
   }
@@ -71,7 +71,7 @@ describe('mail trash', () => {
 
     await c.threads.delete(threadId);
     expect((await c.inboxes.threads.list(a)).threads.map((t) => t.threadId)).not.toContain(threadId);
-    const last = (await c.inboxes.messages.list(b, { subject: ['Partly trashed'] })).messages[0]!;
+    const last = (await c.inboxes.messages.list(b, { subject: ['Partly trashed'] })).messages[0];
     await c.inboxes.messages.reply(b, last.messageId, { text: 'three' });
     const back = await c.inboxes.threads.get(a, threadId);
     expect(back.labels).not.toContain('trash');

@@ -170,7 +170,7 @@ describe('failed deliveries and held mail in the log', () => {
     );
     hamlet = await startHamlet(config, { logger: createLogger({ level: 'info', pretty: false, destination }) });
     const { key } = await hamlet.platform.keys.create('mail', { name: 'log test' });
-    const client = new AgentMailClient({ apiKey: key, baseUrl: hamlet.services.mail!.urls.api!, maxRetries: 0 });
+    const client = new AgentMailClient({ apiKey: key, baseUrl: hamlet.services.mail!.urls.api, maxRetries: 0 });
     const inbox = (await client.inboxes.create({ username: 'logged' })).inboxId;
     const hook = await client.webhooks.create({
       url: failing.url,

@@ -37,7 +37,7 @@ const strictEvent: Record<string, { parse(raw: unknown): { ok: boolean; errors?:
   'message.bounced': serialization.events.MessageBouncedEvent,
 };
 function expectStrict(event: any) {
-  const r = strictEvent[event.event_type]!.parse(event);
+  const r = strictEvent[event.event_type].parse(event);
   if (!r.ok)
     throw new Error(
       `${event.event_type} fails the SDK's strict parser: ${JSON.stringify(r.errors)}\n${JSON.stringify(event)}`,

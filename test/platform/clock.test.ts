@@ -105,7 +105,7 @@ describe('Timers', () => {
     timers.addSource({
       nextDue: async () => jobs[0],
       settle: async () => {
-        while (jobs.length && jobs[0]! <= clock.ms()) fired.push(`job ${iso(jobs.shift()!)} at ${iso(clock.ms())}`);
+        while (jobs.length && jobs[0] <= clock.ms()) fired.push(`job ${iso(jobs.shift()!)} at ${iso(clock.ms())}`);
       },
     });
     const end = await timers.advance(24 * HOUR);

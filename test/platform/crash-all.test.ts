@@ -97,16 +97,16 @@ it('loses no acknowledged write and keeps every counter equal to its rows across
 
   // ---- set-up: an account in each service
   const mailAuth = { authorization: `Bearer ${mailKey}` };
-  const inboxA = (await call(urls['mail api']!, 'POST', '/v0/inboxes', { username: 'load-a' }, mailAuth)).body
+  const inboxA = (await call(urls['mail api'], 'POST', '/v0/inboxes', { username: 'load-a' }, mailAuth)).body
     .inbox_id as string;
-  const inboxB = (await call(urls['mail api']!, 'POST', '/v0/inboxes', { username: 'load-b' }, mailAuth)).body
+  const inboxB = (await call(urls['mail api'], 'POST', '/v0/inboxes', { username: 'load-b' }, mailAuth)).body
     .inbox_id as string;
-  expect((await call(urls['mail api']!, 'POST', '/v0/webhooks', { url: hooks.url }, mailAuth)).status).toBe(200);
+  expect((await call(urls['mail api'], 'POST', '/v0/webhooks', { url: hooks.url }, mailAuth)).status).toBe(200);
 
   const homeAuth = { authorization: `Bearer ${homeKey}` };
   const wfAuth = { 'x-workflow-api-key': workflowKey };
   const wf = await call(
-    urls['workflow api']!,
+    urls['workflow api'],
     'POST',
     '/api/v1/workflows',
     {
@@ -127,11 +127,11 @@ it('loses no acknowledged write and keeps every counter equal to its rows across
   );
   expect(wf.status).toBe(200);
   expect(
-    (await call(urls['workflow api']!, 'POST', `/api/v1/workflows/${wf.body.id}/activate`, undefined, wfAuth)).status,
+    (await call(urls['workflow api'], 'POST', `/api/v1/workflows/${wf.body.id}/activate`, undefined, wfAuth)).status,
   ).toBe(200);
 
   const register = async (name: string) =>
-    (await call(urls['community api']!, 'POST', '/api/v1/agents/register', { name })).body.agent as {
+    (await call(urls['community api'], 'POST', '/api/v1/agents/register', { name })).body.agent as {
       id?: string;
       name: string;
       api_key: string;
@@ -140,7 +140,7 @@ it('loses no acknowledged write and keeps every counter equal to its rows across
   const voters = await Promise.all(Array.from({ length: 6 }, (_, i) => register(`load_voter_${i}`)));
   const community = (
     await call(
-      urls['community api']!,
+      urls['community api'],
       'POST',
       '/api/v1/communities',
       { name: 'loadtest' },
@@ -149,14 +149,14 @@ it('loses no acknowledged write and keeps every counter equal to its rows across
   ).body.community;
   expect(community?.id).toBeDefined();
 
-  await call(urls['blog api']!, 'POST', '/api/register', {
+  await call(urls['blog api'], 'POST', '/api/register', {
     email: 'load@example.org',
     name: 'Load',
     slug: 'load-test',
   });
   const verification = await sink.waitFor((m) => m.parsed.subject === 'Verify your AI Agent Blog', 20_000);
   const token = /token=([0-9a-f-]{36})/.exec(verification.parsed.text ?? '')![1];
-  const verified = await call(urls['blog api']!, 'GET', `/api/verify?token=${token}`, undefined, {
+  const verified = await call(urls['blog api'], 'GET', `/api/verify?token=${token}`, undefined, {
     accept: 'application/json',
   });
   const blogAuth = { authorization: `Bearer ${verified.body.apiKey}` };
@@ -179,7 +179,7 @@ it('loses no acknowledged write and keeps every counter equal to its rows across
     const roundPosts: string[] = [];
     for (let i = 0; i < 4; i++) {
       const r = await call(
-        urls['community api']!,
+        urls['community api'],
         'POST',
         '/api/v1/posts',
         { title: `r${round} p${i}`, content: 'x', community_id: community.id },
@@ -197,7 +197,7 @@ it('loses no acknowledged write and keeps every counter equal to its rows across
       ...Array.from({ length: 3 }, () =>
         loop(async () => {
           const r = await call(
-            u['mail api']!,
+            u['mail api'],
             'POST',
             `/v0/inboxes/${inboxA}/messages`,
             { to: inboxB, subject: `load ${seq++}`, text: 'hello '.repeat(50), html: `<p>${'hello '.repeat(50)}</p>` },
@@ -212,7 +212,7 @@ it('loses no acknowledged write and keeps every counter equal to its rows across
           const n = seq++;
           const entity = `sensor.load_${n % 40}`;
           const r = await call(
-            u['home api']!,
+            u['home api'],
             'POST',
             `/api/states/${entity}`,
             { state: String(n), attributes: { round } },
@@ -225,7 +225,7 @@ it('loses no acknowledged write and keeps every counter equal to its rows across
       ...Array.from({ length: 3 }, () =>
         loop(async () => {
           const marker = `m${seq++}x`;
-          const r = await call(u['workflow api']!, 'POST', '/webhook/crash', { marker });
+          const r = await call(u['workflow api'], 'POST', '/webhook/crash', { marker });
           if (ok(r.status, r.body)) acked.executions.push(marker);
         }),
       ),
@@ -234,19 +234,19 @@ it('loses no acknowledged write and keeps every counter equal to its rows across
         const pair = pairs.shift();
         // Every vote of the round is cast: nothing left to do until the kill.
         if (!pair) return void (await waitFor(() => stop, { timeoutMs: 2 * MAX_LOAD_MS, message: 'the kill' }));
-        const r = await call(u['community api']!, 'POST', `/api/v1/posts/${pair.p}/upvote`, undefined, {
+        const r = await call(u['community api'], 'POST', `/api/v1/posts/${pair.p}/upvote`, undefined, {
           authorization: `Bearer ${pair.v.api_key}`,
         });
         if (ok(r.status, r.body)) acked.votes.push({ agent: pair.v.name, post: pair.p });
       }),
       loop(async () => {
-        const post = roundPosts[seq % roundPosts.length]!;
+        const post = roundPosts[seq % roundPosts.length];
         const r = await call(
-          u['community api']!,
+          u['community api'],
           'POST',
           `/api/v1/posts/${post}/comments`,
           { content: `c${seq++}` },
-          { authorization: `Bearer ${voters[seq % voters.length]!.api_key}` },
+          { authorization: `Bearer ${voters[seq % voters.length].api_key}` },
         );
         if (ok(r.status, r.body)) acked.comments.push(r.body.comment.id);
       }),
@@ -255,7 +255,7 @@ it('loses no acknowledged write and keeps every counter equal to its rows across
         loop(async () => {
           const slug = `r${round}-post-${seq++}`;
           const r = await call(
-            u['blog api']!,
+            u['blog api'],
             'POST',
             '/api/publish',
             { title: slug, content: `# ${slug}\n\nbody`, slug, status: 'published' },
@@ -371,7 +371,7 @@ async function lostWrites(
 
   const markers = new Set<string>();
   for (const r of await k.selectFrom('workflow_executions').select('data').execute())
-    for (const m of String(r.data ?? '').matchAll(/"marker":"(m\d+x)"/g)) markers.add(m[1]!);
+    for (const m of String(r.data ?? '').matchAll(/"marker":"(m\d+x)"/g)) markers.add(m[1]);
   note(
     'workflow executions',
     acked.executions.filter((m) => !markers.has(m)),

@@ -33,7 +33,7 @@ async function call(url: string, init: { method?: string; body?: string; headers
   return { status: res.status, body, text };
 }
 
-const keysOf = (v: unknown) => Object.keys((v ?? {}) as object).sort();
+const keysOf = (v: unknown) => Object.keys(v ?? {}).sort();
 
 describe('deep JSON on every service', () => {
   let t: TestHamlet;

@@ -42,8 +42,8 @@ it('eight processes starting at once all read the one complete certificate pair 
   const start = Date.now() + 8_000; // after every child has loaded its modules
   const results = await Promise.all(Array.from({ length: 8 }, () => child(start)));
   for (const r of results) {
-    expect(r.cert).toBe(results[0]!.cert);
-    expect(r.key).toBe(results[0]!.key);
+    expect(r.cert).toBe(results[0].cert);
+    expect(r.key).toBe(results[0].key);
     expect(r.key).toMatch(/^-----BEGIN PRIVATE KEY-----[\s\S]+-----END PRIVATE KEY-----\s*$/);
   }
   // One credential key: what one process sealed, another opens.

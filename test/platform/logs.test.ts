@@ -51,7 +51,7 @@ describe('the request log of a full run', () => {
       }),
     );
     hamlet = await startHamlet(config, { logger: createLogger({ level: 'debug', pretty: false, destination }) });
-    const url = (s: 'blog' | 'mail' | 'community' | 'home' | 'workflow') => hamlet!.services[s]!.urls.api!;
+    const url = (s: 'blog' | 'mail' | 'community' | 'home' | 'workflow') => hamlet!.services[s]!.urls.api;
     const secrets: Record<string, string> = {};
     const json = async (res: Response) => {
       const text = await res.text();
@@ -203,7 +203,7 @@ describe('credential headers in logged objects', () => {
       accept: 'application/json',
     };
     logger.info({ req: { headers }, headers, apiKey: 'f', nested: { password: 'g' } }, 'probe');
-    const logged = JSON.parse(lines[0]!);
+    const logged = JSON.parse(lines[0]);
     for (const h of [logged.headers, logged.req.headers]) {
       expect(h).toEqual({
         authorization: '[redacted]',

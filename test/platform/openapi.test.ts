@@ -33,7 +33,7 @@ it.each(SERVICE_NAMES)(
     expect(operations.length).toBeGreaterThan(5);
     const undocumented: string[] = [];
     for (const { p, method, op } of operations) {
-      const responses = Object.entries(op.responses ?? {}) as Array<[string, any]>;
+      const responses = Object.entries<any>(op.responses ?? {});
       const success = responses.filter(([status]) => /^2/.test(status));
       if (!success.length) undocumented.push(`${method.toUpperCase()} ${p}: no success response`);
       for (const [status, r] of responses) {

@@ -58,7 +58,7 @@ beforeAll(async () => {
   relay = await startSmtpSink();
   hooks = await webhookReceiver();
   const shared = {
-    REDIS_URL: REDIS!,
+    REDIS_URL: REDIS,
     HAMLET_QUEUE_PREFIX: `hamlet-qm-${Date.now().toString(36)}`,
     HAMLET_ALLOW_INTERNAL_REQUESTS: '1',
     HAMLET_SMTP_RELAY: relay.url,

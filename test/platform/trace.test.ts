@@ -219,13 +219,13 @@ describe('trace bodies', () => {
       await register({ name: 'long_agent', description: 'x'.repeat(6000), password: 'hunter2' });
       const { entries } = await t.hamlet.platform.trace.query({ service: ['community'], order: 'oldest' });
       const [short, long] = entries.filter((e) => e.route === '/api/v1/agents/register');
-      expect(short!.requestBody).toBe('{"name":"body_agent","description":"short"}');
-      expect(short!.responseBody).toContain('"api_key":"[redacted]"');
-      expect(short!.responseBody).not.toContain(key);
-      expect(long!.requestBody).toContain('"name":"long_agent"');
-      expect(long!.requestBody).not.toContain('hunter2');
-      expect(long!.requestBody).toMatch(/more characters\]$/);
-      expect(long!.requestBody!.length).toBeLessThan(4200);
+      expect(short.requestBody).toBe('{"name":"body_agent","description":"short"}');
+      expect(short.responseBody).toContain('"api_key":"[redacted]"');
+      expect(short.responseBody).not.toContain(key);
+      expect(long.requestBody).toContain('"name":"long_agent"');
+      expect(long.requestBody).not.toContain('hunter2');
+      expect(long.requestBody).toMatch(/more characters\]$/);
+      expect(long.requestBody!.length).toBeLessThan(4200);
     } finally {
       await t.destroy();
     }
@@ -437,7 +437,7 @@ describe('trace storage, retention and switch', () => {
     await trace.flush();
     const { entries } = await trace.query({ order: 'oldest' });
     expect(entries.map((e) => e.summary)).toEqual(['half a day later', 'now']);
-    expect(entries[1]!.at).toBe('2026-03-02T01:00:00.000Z');
+    expect(entries[1].at).toBe('2026-03-02T01:00:00.000Z');
     await trace.close();
   });
 

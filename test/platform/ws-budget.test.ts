@@ -43,8 +43,8 @@ describe('WsBudget', () => {
     for (const c of [fast, ...slow]) b.report(c);
     // 10 MB queued: at the budget, not over it.
     expect(slow.some((c) => c.cut)).toBe(false);
-    slow[3]!.queued = 5 * MB;
-    b.report(slow[3]!);
+    slow[3].queued = 5 * MB;
+    b.report(slow[3]);
     // 11 MB: the 5 MB client goes, which leaves 6 MB, under three quarters of the budget.
     expect(slow.map((c) => Boolean(c.cut))).toEqual([false, false, false, true]);
     expect(fast.cut).toBeUndefined();

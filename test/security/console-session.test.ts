@@ -29,9 +29,9 @@ async function login(key: string): Promise<{ cookie: string; setCookie: string; 
   const res = await postLogin(key);
   expect(res.status).toBe(303);
   const setCookie = res.headers.get('set-cookie')!;
-  const cookie = setCookie.split(';')[0]!;
+  const cookie = setCookie.split(';')[0];
   const page = await (await fetch(`${base}/`, { headers: { cookie } })).text();
-  const csrf = /<meta name="csrf-token" content="([^"]+)"/.exec(page)![1]!;
+  const csrf = /<meta name="csrf-token" content="([^"]+)"/.exec(page)![1];
   return { cookie, setCookie, csrf };
 }
 

@@ -132,7 +132,7 @@ describe('MCP path arguments', () => {
     await client.connect(transport);
     return client;
   }
-  const text = (r: Awaited<ReturnType<Client['callTool']>>) => (r.content as Array<{ text: string }>)[0]!.text;
+  const text = (r: Awaited<ReturnType<Client['callTool']>>) => (r.content as Array<{ text: string }>)[0].text;
 
   it('a path argument cannot leave its route: dot segments are refused, slashes stay inside the segment', async () => {
     const client = await agent();

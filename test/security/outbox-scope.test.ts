@@ -26,7 +26,7 @@ describe("the outbox against agents reading other agents' secrets", () => {
 
   const get = async (key: string, path: string) => {
     const res = await fetch(mailApi + path, { headers: { authorization: `Bearer ${key}` } });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: await res.json() };
   };
   const post = async (key: string, path: string, body: unknown) => {
     const res = await fetch(mailApi + path, {
@@ -34,7 +34,7 @@ describe("the outbox against agents reading other agents' secrets", () => {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: await res.json() };
   };
 
   beforeAll(async () => {

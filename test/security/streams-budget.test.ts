@@ -126,9 +126,7 @@ describe('console event streams under the shared budget', () => {
     const held: http.IncomingMessage[] = [];
     try {
       for (let i = 0; i < IDLE + 2; i++) {
-        const res = await idleSubscriber(
-          ['/home/events', '/activity/stream', '/mail/events', '/social/stream'][i % 4]!,
-        );
+        const res = await idleSubscriber(['/home/events', '/activity/stream', '/mail/events', '/social/stream'][i % 4]);
         held.push(res);
       }
       const refused = await fetch(`${base}/activity/stream`, { headers: admin });

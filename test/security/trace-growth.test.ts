@@ -28,7 +28,7 @@ async function stored(db: Db, dataDir: string): Promise<{ rows: number; chars: n
       SELECT count(*) AS rows, sum(length(coalesce(path, '')) + length(coalesce(route, '')) + length(coalesce(method, '')) + length(coalesce(summary, ''))
         + length(coalesce(detail, '')) + length(coalesce(request_body, '')) + length(coalesce(response_body, ''))) AS chars
       FROM platform_trace`.execute(db.kysely)
-  ).rows[0]!;
+  ).rows[0];
   let diskBytes: number;
   if (db.sqlite) {
     // Everything into the main file, so its size is what the table takes (freed pages are reused).
@@ -36,7 +36,7 @@ async function stored(db: Db, dataDir: string): Promise<{ rows: number; chars: n
     diskBytes = statSync(path.join(dataDir, 'hamlet.sqlite')).size;
   } else {
     diskBytes = Number(
-      (await sql<{ size: string }>`SELECT pg_total_relation_size('platform_trace') AS size`.execute(db.kysely)).rows[0]!
+      (await sql<{ size: string }>`SELECT pg_total_relation_size('platform_trace') AS size`.execute(db.kysely)).rows[0]
         .size,
     );
   }
@@ -68,7 +68,7 @@ describe('the trace against 3,000 long-URL requests from nobody', () => {
     const worker = async () => {
       while (next < REQUESTS) {
         const i = next++;
-        const res = await request(targets[i % targets.length]!(i));
+        const res = await request(targets[i % targets.length](i));
         await res.body.dump();
         expect(res.statusCode).toBeLessThan(500);
       }
@@ -164,9 +164,9 @@ describe('the trace table under its cap', () => {
     });
     await trace.flush();
     const [e] = (await trace.query({})).entries;
-    for (const text of [e!.method, e!.route, e!.path, e!.summary]) expect(text!.length).toBeLessThanOrEqual(MAX_PATH);
-    expect(JSON.stringify(e!.detail).length).toBeLessThanOrEqual(4096 + 200);
-    expect(e!.method!.startsWith('xxxx')).toBe(true);
+    for (const text of [e.method, e.route, e.path, e.summary]) expect(text!.length).toBeLessThanOrEqual(MAX_PATH);
+    expect(JSON.stringify(e.detail).length).toBeLessThanOrEqual(4096 + 200);
+    expect(e.method!.startsWith('xxxx')).toBe(true);
     await trace.close();
     await db.kysely.deleteFrom('platform_trace').execute();
   });

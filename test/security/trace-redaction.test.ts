@@ -212,7 +212,7 @@ describe('the trace with HAMLET_TRACE_BODIES=on keeps no secret', () => {
       ['home', '/api/config/automation/config/:id'],
       ['workflow', '/api/v1/credentials'],
     ]) {
-      expect(recorded(service!, route!), `${service} ${route}`).toBeTruthy();
+      expect(recorded(service, route), `${service} ${route}`).toBeTruthy();
     }
     // What stays readable: the shape of the bodies, and the secrets' places.
     const register = entries.find(
@@ -241,7 +241,6 @@ describe('the trace with HAMLET_TRACE_BODIES=on keeps no secret', () => {
     if (!db.sqlite) return skip();
     await db.sqlite.run((raw) => raw.pragma('wal_checkpoint(TRUNCATE)'));
     const file = readFileSync(path.join(rig.t.dataDir, 'hamlet.sqlite')).toString('latin1');
-    for (const name of onlyInTrace)
-      expect(file.includes(secrets[name]!), `${name} is in the database file`).toBe(false);
+    for (const name of onlyInTrace) expect(file.includes(secrets[name]), `${name} is in the database file`).toBe(false);
   });
 });

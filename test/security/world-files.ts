@@ -20,7 +20,7 @@ export function craftSnapshot(
   const texts = sorted.map((t) => tableText(t.rows.map((r) => canonicalRow(r))));
   const header = {
     format: 'hamlet-world/1',
-    hash: hashTexts(sorted.map((t, i) => ({ name: t.name, text: texts[i]! }))),
+    hash: hashTexts(sorted.map((t, i) => ({ name: t.name, text: texts[i] }))),
     savedAt: opts.savedAt ?? '2026-01-05T00:00:00.000Z',
     ...(opts.name ? { name: opts.name } : {}),
     ...(opts.clock !== undefined ? { clock: opts.clock } : {}),

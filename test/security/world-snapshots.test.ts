@@ -20,7 +20,7 @@ interface Answer {
 }
 
 function adminOf(t: TestHamlet, key: string) {
-  const web = t.hamlet.console!.urls.web!;
+  const web = t.hamlet.console!.urls.web;
   const call = async (
     method: string,
     url: string,

@@ -63,7 +63,7 @@ function workflow(
     },
     ...nodes.map((n, i) => ({ id: `n${i}`, position: [200 * (i + 1), 0], ...n })),
   ];
-  const names = all.map((n) => n.name as string);
+  const names = all.map((n) => n.name);
   const connections = Object.fromEntries(
     names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
   );

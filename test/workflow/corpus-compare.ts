@@ -184,7 +184,7 @@ function compareAnswer(
 ): void {
   if (actual.status !== expected.status)
     problems.push(`${path} status: expected ${expected.status}, got ${actual.status}`);
-  const ct = (s: string) => s.split(';')[0]!.trim().toLowerCase();
+  const ct = (s: string) => s.split(';')[0].trim().toLowerCase();
   if (ct(actual.contentType) !== ct(expected.contentType))
     problems.push(`${path} contentType: expected ${expected.contentType}, got ${actual.contentType}`);
   if (actual.location !== expected.location)

@@ -36,7 +36,7 @@ async function start(): Promise<{
 }> {
   const proc = await spawnHamlet(env);
   procs.push(proc);
-  const base = proc.urls['workflow api']!;
+  const base = proc.urls['workflow api'];
   const api = async (method: string, path: string, body?: unknown) => {
     const r = await fetch(base + '/api/v1' + path, {
       method,

@@ -27,7 +27,7 @@ async function mailApi(key: string, method: string, path: string, body?: unknown
     headers: { authorization: `Bearer ${key}`, ...json },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: r.status, body: (await r.json().catch(() => undefined)) as any };
+  return { status: r.status, body: await r.json().catch<any>(() => undefined) };
 }
 
 /** A blog key, obtained the way an agent does: register with a Hamlet inbox and follow the mailed link. */
@@ -150,11 +150,11 @@ test('a new mail publishes a blog post with its subject and turns on a light', a
   expect(exec.mode).toBe('webhook');
   const post = exec.data.resultData.runData.Publish[0].data.main[0][0].json.post;
   expect(post).toMatchObject({ title: 'Quarterly garden report', status: 'published' });
-  const stored = (await (await fetch(`${t.url('blog')}/api/posts/${post.id}`)).json()) as any;
+  const stored = await (await fetch(`${t.url('blog')}/api/posts/${post.id}`)).json();
   expect(JSON.stringify(stored)).toContain('Quarterly garden report');
-  const after = (await (
+  const after = await (
     await fetch(`${t.url('home')}/api/states/${light.entity_id}`, { headers: { authorization: `Bearer ${homeKey}` } })
-  ).json()) as any;
+  ).json();
   expect(after.state).toBe('on');
 }, 60_000);
 
@@ -203,13 +203,13 @@ test('a home state change starts a workflow through the event bus', async () => 
 
 test('a new community post starts a workflow that comments on it', async () => {
   const c = t.url('community');
-  const reg = (await (
+  const reg = await (
     await fetch(`${c}/api/v1/agents/register`, {
       method: 'POST',
       headers: json,
       body: JSON.stringify({ name: 'flow_agent', description: 'runs workflows' }),
     })
-  ).json()) as any;
+  ).json();
   const key = reg.agent.api_key as string;
   const auth = { authorization: `Bearer ${key}`, ...json };
   expect(
@@ -249,13 +249,13 @@ test('a new community post starts a workflow that comments on it', async () => {
     settings: { executionOrder: 'v1' },
   });
   expect((await s.api('POST', `/workflows/${wf.body.id}/activate`)).status).toBe(200);
-  const post = (await (
+  const post = await (
     await fetch(`${c}/api/v1/posts`, {
       method: 'POST',
       headers: auth,
       body: JSON.stringify({ submolt: 'gardens', title: 'First sprouts', content: 'Look!' }),
     })
-  ).json()) as any;
+  ).json();
   await waitFor(
     async () => {
       await t.hamlet.platform.jobs.idle();
@@ -264,6 +264,6 @@ test('a new community post starts a workflow that comments on it', async () => {
     },
     { message: 'the comment run to succeed' },
   );
-  const comments = (await (await fetch(`${c}/api/v1/posts/${post.post.id}/comments`, { headers: auth })).json()) as any;
+  const comments = await (await fetch(`${c}/api/v1/posts/${post.post.id}/comments`, { headers: auth })).json();
   expect(JSON.stringify(comments)).toContain('Welcome, First sprouts!');
 }, 30_000);

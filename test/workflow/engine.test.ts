@@ -86,7 +86,7 @@ const link = (...pairs: Array<[string, string, number?, number?]>) => {
   for (const [from, to, out = 0, input = 0] of pairs) {
     const main = (c[from] ??= { main: [] }).main;
     while (main.length <= out) main.push([]);
-    main[out]!.push({ node: to, type: 'main', index: input });
+    main[out].push({ node: to, type: 'main', index: input });
   }
   return c;
 };

@@ -28,9 +28,9 @@ test('bad values are refused at start, naming the variable', () => {
     ['WORKFLOW_EXECUTION_TIMEOUT_MAX', 'soon'],
     ['WORKFLOW_MAX_RUN_DATA_MB', '0'],
   ]) {
-    expect(() => readSettings(readWorkflowSettings, { [name!]: value! }), `${name}=${value}`).toThrow(ConfigError);
+    expect(() => readSettings(readWorkflowSettings, { [name]: value }), `${name}=${value}`).toThrow(ConfigError);
     try {
-      readSettings(readWorkflowSettings, { [name!]: value! });
+      readSettings(readWorkflowSettings, { [name]: value });
     } catch (err) {
       expect((err as ConfigError).problems.join('\n')).toContain(`${name}=${value}`);
     }

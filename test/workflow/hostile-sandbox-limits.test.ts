@@ -213,8 +213,8 @@ test('the rest of the family (deep recursion, huge strings, arrays and outputs, 
   expect(answers.at(-1)!.body).toEqual({ sum: 2 });
   for (const [name, id] of ids) {
     const [error] = await errorsOf(id);
-    expect(error!.message, name).toBe(family[name]!.message);
-    if (family[name]!.description) expect(error!.description, name).toContain(family[name]!.description);
+    expect(error.message, name).toBe(family[name].message);
+    if (family[name].description) expect(error.description, name).toContain(family[name].description);
   }
   expect(failures).toEqual([]);
   expect(percentile(latencies, 95)).toBeLessThan(200);

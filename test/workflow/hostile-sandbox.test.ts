@@ -103,7 +103,7 @@ function hostileWorkflow(path: string, node: ReturnType<(typeof PLACES)[string]>
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 async function healthz(url: string): Promise<number> {
@@ -151,7 +151,7 @@ test('runaway user code in every place, 4 callers each: the other services stay 
   const latencies: number[] = [];
   let rssPeak = rssBefore;
   for (let i = 0; calling; i++) {
-    latencies.push(await healthz(others[i % others.length]!));
+    latencies.push(await healthz(others[i % others.length]));
     rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
     await new Promise((resolve) => setTimeout(resolve, 2));
   }

@@ -149,9 +149,9 @@ test('Switch v3: fallback to an extra output; all matching outputs', async () =>
     },
   });
   const [first, second, fallback] = await run();
-  expect(first!.map((r: any) => r.name)).toEqual(['b', 'c']);
-  expect(second!.map((r: any) => r.name)).toEqual(['b', 'c']);
-  expect(fallback!.map((r: any) => r.name)).toEqual(['a', 'a']);
+  expect(first.map((r: any) => r.name)).toEqual(['b', 'c']);
+  expect(second.map((r: any) => r.name)).toEqual(['b', 'c']);
+  expect(fallback.map((r: any) => r.name)).toEqual(['a', 'a']);
 });
 
 test('Aggregate individual fields; Limit keeps the last items', async () => {

@@ -251,7 +251,7 @@ function valuesAt(value: unknown, keys: string[]): unknown[] {
   if (Array.isArray(value)) return value.flatMap((v) => valuesAt(v, keys));
   if (keys.length === 0) return [value];
   if (value === null || typeof value !== 'object') return [undefined];
-  return valuesAt((value as Record<string, unknown>)[keys[0]!], keys.slice(1));
+  return valuesAt((value as Record<string, unknown>)[keys[0]], keys.slice(1));
 }
 
 function optionValues(node: RanNode, option: Option): unknown[] {

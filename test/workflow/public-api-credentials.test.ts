@@ -286,7 +286,7 @@ describe('activation', () => {
       typeVersion: 2,
       position: [0, 0],
       parameters: { path: `cred-${name}`, httpMethod: 'POST' },
-    } as any;
+    };
     return wf;
   };
 

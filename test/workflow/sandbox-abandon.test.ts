@@ -86,7 +86,7 @@ test('stopping an execution abandons its Code run at once', async () => {
     },
     { message: 'a running execution' },
   );
-  expect((await s.api('POST', `/executions/${running!.id}/stop`)).body.status).toBe('canceled');
+  expect((await s.api('POST', `/executions/${running.id}/stop`)).body.status).toBe('canceled');
   const done = await run;
   expect(done.body.status).toBe('canceled');
   const ok = await s.api('POST', '/workflows', echo);

@@ -37,7 +37,7 @@ it.runIf(existsSync(CLI))(
       intervalMs: 100,
       message: 'the workflow API URL on stdout',
     });
-    const base = /^workflow\s+api\s+(http:\/\/\S+)/m.exec(out)![1]!;
+    const base = /^workflow\s+api\s+(http:\/\/\S+)/m.exec(out)![1];
     const headers = { 'x-workflow-api-key': key, 'content-type': 'application/json' };
     const created = await (
       await fetch(`${base}/api/v1/workflows`, {

@@ -63,11 +63,11 @@ describe('POST /executions/{id}/stop', () => {
         .status,
     ).toBe(200);
     const [running] = await runningOf(wf);
-    const r = await s.api('POST', `/executions/${running!.id}/stop`);
+    const r = await s.api('POST', `/executions/${running.id}/stop`);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: running!.id, status: 'canceled', finished: false, workflowId: wf });
+    expect(r.body).toMatchObject({ id: running.id, status: 'canceled', finished: false, workflowId: wf });
     expect(r.body.stoppedAt).toEqual(expect.any(String));
-    const full = await s.api('GET', `/executions/${running!.id}?includeData=true`);
+    const full = await s.api('GET', `/executions/${running.id}?includeData=true`);
     expect(full.body.status).toBe('canceled');
     expect(full.body.data.resultData.error.message).toBe(MANUAL_STOP);
     expect(full.body.data.resultData.runData.After).toBeUndefined();
@@ -77,7 +77,7 @@ describe('POST /executions/{id}/stop', () => {
     const wf = await create(waitWorkflow('stop inline', { progress: true }));
     const run = s.api('POST', `/workflows/${wf}/execute`, {});
     const [running] = await runningOf(wf);
-    const r = await s.api('POST', `/executions/${running!.id}/stop`);
+    const r = await s.api('POST', `/executions/${running.id}/stop`);
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('canceled');
     const done = await run;

@@ -215,14 +215,14 @@ test.skipIf(!!process.env.TEST_DATABASE_URL)(
       });
       const key = stdout.trim();
       let proc = await spawnHamlet(env);
-      const base = proc.urls['workflow api']!;
+      const base = proc.urls['workflow api'];
       const api = async (method: string, p: string, body?: unknown) => {
         const r = await fetch(base + '/api/v1' + p, {
           method,
           headers: { 'x-workflow-api-key': key, 'content-type': 'application/json' },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
-        return r.json() as Promise<any>;
+        return r.json();
       };
       const wf = await api('POST', '/workflows', {
         name: 'slow',
@@ -257,7 +257,7 @@ test.skipIf(!!process.env.TEST_DATABASE_URL)(
       });
       await proc.kill('SIGKILL');
       proc = await spawnHamlet(env);
-      const base2 = proc.urls['workflow api']!;
+      const base2 = proc.urls['workflow api'];
       const list = await (
         await fetch(base2 + `/api/v1/executions?workflowId=${wf.id}`, { headers: { 'x-workflow-api-key': key } })
       ).json();

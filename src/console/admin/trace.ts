@@ -151,7 +151,7 @@ export const traceAdminApi: ConsoleModule = (app, ctx) => {
     },
     async (request, reply) => {
       const query = traceQueryOf(request.query, trace);
-      if (request.query.format === 'jsonl') return sendJsonl(reply as unknown as FastifyReply, trace, query);
+      if (request.query.format === 'jsonl') return sendJsonl(reply, trace, query);
       return trace.query(query);
     },
   );

@@ -1,7 +1,6 @@
 // Keys to act as one of the world's agents, for the evaluator (admin key): POST
 // /admin/api/world/agents/<agent>/keys[?services=mail,blog] mints a key of every account the
 // agent holds (world/agent-keys.ts). The keys are world state: a restore or reset revokes them.
-import type { Static } from '@sinclair/typebox';
 import type { ConsoleModule } from '../context.js';
 import { AgentKeysError, mintAgentKeys } from '../world/agent-keys.js';
 import { AgentKeysAnswer, AgentKeysQuery, AgentName, ConsoleError } from './world-schemas.js';
@@ -18,8 +17,8 @@ export const worldKeysAdmin: ConsoleModule = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const { agent } = request.params as Static<typeof AgentName>;
-      const only = (request.query as Static<typeof AgentKeysQuery>).services
+      const { agent } = request.params;
+      const only = request.query.services
         ?.split(',')
         .map((s) => s.trim())
         .filter(Boolean);

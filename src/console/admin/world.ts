@@ -149,7 +149,7 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
       const name = (body as { name?: unknown } | undefined)?.name;
       if (name !== undefined && (typeof name !== 'string' || name.length > 200))
         return reply.code(400).send({ message: 'name must be a text of at most 200 characters', code: 'invalid' });
-      return reply.code(201).send(await saveNow(files, name as string | undefined));
+      return reply.code(201).send(await saveNow(files, name));
     },
   );
 
@@ -157,7 +157,7 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
     '/admin/api/world/snapshots/:id',
     { schema: { params: SnapshotId, response: { 200: SnapshotFile, 404: ConsoleError } } },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const file = files.open(id);
       if (!file) throw notFound(id);
       return reply
@@ -176,7 +176,7 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const loading = files.load(id);
       if (!loading) throw notFound(id);
       const saved = await loading;
@@ -211,11 +211,7 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
     async (request, reply) => {
       let keys;
       try {
-        const { scenario, files } = scenarioFromRequest(
-          request.body,
-          request.query as Static<typeof SeedQuery>,
-          settings.scenarioDir,
-        );
+        const { scenario, files } = scenarioFromRequest(request.body, request.query, settings.scenarioDir);
         keys = await serial.run(async () => {
           const seeded = await seedScenario(ctx.platform, ctx.running, scenario, files, world);
           // The scenario's simulated people start acting once their accounts exist (people/engine.ts).
@@ -262,7 +258,7 @@ export const worldAdmin: ConsoleModule = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const q = request.query as Static<typeof DiffQuery>;
+      const q = request.query;
       const labels: DiffRefs = { from: q.from, to: q.to ?? 'now' };
       const limit = q.limit ?? settings.diffPage;
       if (limit > settings.diffPage)

@@ -64,7 +64,7 @@ export function createMcpServer(opts: McpOptions): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = available(opts).find((t) => t.name === request.params.name);
     if (!tool) return failure(`No tool named ${request.params.name}`);
-    return callTool(tool, (request.params.arguments ?? {}) as Record<string, unknown>, opts);
+    return callTool(tool, request.params.arguments ?? {}, opts);
   });
 
   const fixed = () => opts.catalog.resources.filter((r) => !r.template && opts.baseUrl(r.service));
@@ -120,7 +120,7 @@ async function callTool(tool: ToolRoute, args: Record<string, unknown>, opts: Mc
     service: tool.service,
     key: opts.keys.get(tool.service),
     method: tool.method,
-    path: req.path.split('?')[0]!,
+    path: req.path.split('?')[0],
     status: res.status,
     ms: Date.now() - started,
   });
@@ -171,5 +171,5 @@ function matchTemplate(template: ResourceRoute['uri'], uri: string): Record<stri
   });
   const m = new RegExp(`^${pattern}$`).exec(uri);
   if (!m) return undefined;
-  return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
+  return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])]));
 }

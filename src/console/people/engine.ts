@@ -90,7 +90,7 @@ class PeopleEngine {
           // A person hears mail in their own inbox, never their own mail (no talking to oneself).
           if (
             person.keys.mail?.inbox !== e.mail.inbox_id ||
-            e.mail.from.toLowerCase().includes(person.keys.mail.inbox!.toLowerCase())
+            e.mail.from.toLowerCase().includes(person.keys.mail.inbox.toLowerCase())
           )
             return;
           this.track(this.onMail(person, i, e.mail));
@@ -121,7 +121,7 @@ class PeopleEngine {
   }
 
   private async onMail(person: Armed, i: number, m: MailReceived): Promise<void> {
-    const rule = person.spec.rules[i]!;
+    const rule = person.spec.rules[i];
     const event: PersonEvent = {
       kind: 'mail',
       inbox: m.inbox_id,
@@ -134,7 +134,7 @@ class PeopleEngine {
       const res = await this.client.request<{ text?: string }>(
         'mail',
         `/v0/inboxes/${encodeURIComponent(m.inbox_id)}/messages/${encodeURIComponent(m.message_id)}`,
-        { auth: person.keys.mail!.key },
+        { auth: person.keys.mail.key },
       );
       event.text = res.body?.text ?? '';
       if (!matches(rule.match?.text, event.text)) return;
@@ -143,7 +143,7 @@ class PeopleEngine {
   }
 
   private schedule(person: Armed, i: number, event: PersonEvent): void {
-    const rule = person.spec.rules[i]!;
+    const rule = person.spec.rules[i];
     if (rule.after)
       this.cancels.push(this.platform.timers.after(durationMs(rule.after), () => this.fire(person, i, event)));
     else this.track(this.fire(person, i, event));
@@ -157,9 +157,9 @@ class PeopleEngine {
 
   /** Runs a rule's action (or asks the simulator for one), counting it against `times`. */
   private async fire(person: Armed, i: number, event: PersonEvent): Promise<void> {
-    const rule = person.spec.rules[i]!;
-    if (person.fired[i]! >= (rule.times ?? DEFAULT_TIMES) || this.people.get(person.spec.name) !== person) return;
-    person.fired[i]!++;
+    const rule = person.spec.rules[i];
+    if (person.fired[i] >= (rule.times ?? DEFAULT_TIMES) || this.people.get(person.spec.name) !== person) return;
+    person.fired[i]++;
     const action = rule.simulator ? await this.ask(rule.simulator, person, rule, event) : rule;
     if (action) await this.act(person, action, event);
   }
@@ -183,7 +183,7 @@ class PeopleEngine {
         `the simulator at ${url} answered ${res.status}${text.length > SIMULATOR_MAX_BYTES ? ' (too long)' : ''}`,
       );
     const answer = JSON.parse(text || '{}') as Record<string, unknown>;
-    return answer && typeof answer === 'object' ? (answer as PersonAction) : undefined;
+    return answer && typeof answer === 'object' ? answer : undefined;
   }
 
   private async act(person: Armed, action: PersonAction, event: PersonEvent): Promise<void> {

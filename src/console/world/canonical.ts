@@ -10,7 +10,7 @@ export function canonicalJson(value: unknown): string {
     return `{"$base64":${JSON.stringify(Buffer.from(value).toString('base64'))}}`;
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (typeof value === 'object') {
-    const entries = Object.keys(value as object)
+    const entries = Object.keys(value)
       .sort()
       .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;

@@ -90,10 +90,10 @@ class Side {
    */
   async seek(name: string): Promise<void> {
     const tables = this.header.tables;
-    while (this.tableAt + 1 < tables.length && tables[this.tableAt + 1]!.name <= name) {
+    while (this.tableAt + 1 < tables.length && tables[this.tableAt + 1].name <= name) {
       await this.passLines(this.left);
       this.tableAt++;
-      this.left = tables[this.tableAt]!.rows;
+      this.left = tables[this.tableAt].rows;
       this.passedRows = 0;
       this.previous = undefined;
     }
@@ -171,7 +171,7 @@ export async function diffFiles(task: DiffTask): Promise<DiffPage> {
         await older.skip(task.after.a);
         await newer.skip(task.after.b);
       }
-      const out = services[t.owner]!;
+      const out = services[t.owner];
       let x = await older.row();
       let y = await newer.row();
       while (x || y) {

@@ -123,7 +123,7 @@ export function checkHeader(line: string, limits: FileLimits): WorldHeader {
 function isColumnValue(v: unknown): boolean {
   if (v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) return true;
   if (typeof v !== 'object') return false;
-  const keys = Object.keys(v as object);
+  const keys = Object.keys(v);
   return keys.length === 1 && keys[0] === '$base64' && typeof (v as { $base64: unknown }).$base64 === 'string';
 }
 
@@ -386,7 +386,7 @@ export function saveWorld(state: WorldState, savedAt: string, name?: string): { 
   const texts = state.tables.map((t) => tableText(t.rows.map(canonicalRow)));
   const header = headerWith(
     state,
-    hashTexts(state.tables.map((t, i) => ({ name: t.name, text: texts[i]! }))),
+    hashTexts(state.tables.map((t, i) => ({ name: t.name, text: texts[i] }))),
     savedAt,
     name,
   );

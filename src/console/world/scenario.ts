@@ -472,7 +472,7 @@ export class ScenarioRunner {
     if (existing) return this.execute(existing, w.run ?? 1);
     const definition = w.definition;
     if (!definition) throw new ScenarioError('a workflow needs a file or a definition');
-    const { name, nodes, connections, settings } = definition as Record<string, unknown>;
+    const { name, nodes, connections, settings } = definition;
     const created = await this.call<{ id: string }>(
       'workflow',
       'POST',

@@ -84,11 +84,11 @@ export class World {
       ? await sqlite.run((s) => readTables(s, catalog))
       : await this.platform.db.kysely.transaction().execute(async (trx) => {
           const out: WorldRow[][] = [];
-          for (const t of catalog) out.push((await trx.selectFrom(t.name).select(t.columns).execute()) as WorldRow[]);
+          for (const t of catalog) out.push(await trx.selectFrom(t.name).select(t.columns).execute());
           return out;
         });
     const tables = catalog.map((t, i): TableState => {
-      const rows = read[i]!;
+      const rows = read[i];
       const world = t.instanceRows ? rows.filter((r) => !isInstanceRow(t.instanceRows, t.name, r)) : rows;
       return { name: t.name, owner: t.owner, key: t.key, rows: sortRows(world, t.key) };
     });

@@ -166,7 +166,7 @@ export async function saveStreamed(task: SaveTask): Promise<WorldHeader> {
     savedAt: task.savedAt,
     ...(task.name ? { name: task.name } : {}),
     ...(task.clock ? { clock: task.clock } : {}),
-    tables: task.tables.map((t, i) => ({ name: t.name, owner: t.owner, key: t.key, rows: counts[i]! })),
+    tables: task.tables.map((t, i) => ({ name: t.name, owner: t.owner, key: t.key, rows: counts[i] })),
   };
   if (task.out && body) {
     const file = createWriteStream(task.out);

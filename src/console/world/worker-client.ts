@@ -26,7 +26,7 @@ export class WorldWorker {
     const worker = (this.worker ??= this.start());
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.pending.set(id, { resolve: resolve, reject });
       worker.postMessage({ id, task });
     });
   }

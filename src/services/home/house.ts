@@ -115,7 +115,7 @@ function haStyleEntities(d: Record<string, unknown>, file: string, problems: str
         domain,
         id,
         name: typeof o.name === 'string' ? o.name : typeof o.alias === 'string' ? o.alias : undefined,
-      } as DeviceConfig);
+      });
     }
   }
   const scenes = d.scene ?? [];

@@ -26,7 +26,7 @@ export function inboxUsername(value: string, field = 'username'): string {
 /** The bare, lower-cased address of "Name <a@x>" or "a@x". */
 export function bareAddress(value: string): string {
   const m = /<([^<>]*)>\s*$/.exec(value);
-  return (m ? m[1]! : value).trim().toLowerCase();
+  return (m ? m[1] : value).trim().toLowerCase();
 }
 
 /**

@@ -47,7 +47,7 @@ export class MailCache {
 
   /** Take before reading what will be cached of an inbox; hand to the setter. */
   generation(inboxId: string): number {
-    return this.drops[bucketOf(inboxId)]!;
+    return this.drops[bucketOf(inboxId)];
   }
 
   setList(inboxId: string, key: string, body: Buffer, generation: number): void {
@@ -70,7 +70,7 @@ export class MailCache {
   }
 
   private drop(inboxId: string): void {
-    this.drops[bucketOf(inboxId)]!++;
+    this.drops[bucketOf(inboxId)]++;
     const m = this.lists.get(inboxId);
     if (m) {
       this.entries -= m.size;

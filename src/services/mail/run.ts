@@ -35,7 +35,7 @@ export async function queues(platform: Platform, config: MailSettings) {
       concurrency: 16,
       leaseMs: config.webhookTimeoutMs + 15_000,
       maxAttempts: schedule.length + 1,
-      backoffMs: (attempt) => schedule[Math.min(attempt, schedule.length) - 1] ?? schedule[schedule.length - 1]!,
+      backoffMs: (attempt) => schedule[Math.min(attempt, schedule.length) - 1] ?? schedule[schedule.length - 1],
     },
   );
   platform.jobs.register<DraftJob>(DRAFT_SEND_QUEUE, (job) => core.drafts.runScheduled(job), {

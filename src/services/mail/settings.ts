@@ -79,7 +79,7 @@ export function readMailSettings(kit: SettingsKit): MailSettings {
     smtpIdleTimeoutMs: kit.duration('MAIL_SMTP_IDLE_TIMEOUT', 60_000, 100),
     smtpMaxNoops: kit.count('MAIL_SMTP_MAX_NOOPS', 20, 1),
     wsMaxBufferedBytes: kit.count('MAIL_WS_MAX_BUFFER', 4 * 1024 * 1024, 1024),
-    mxHost: kit.hostname('MAIL_MX_HOST', kit.hostnames('MAIL_DOMAIN', 'mail.localhost')[0]!),
+    mxHost: kit.hostname('MAIL_MX_HOST', kit.hostnames('MAIL_DOMAIN', 'mail.localhost')[0]),
     dnsResolvers: dnsResolvers(kit),
   };
 }

@@ -71,7 +71,7 @@ describe('Run Once for All Items', () => {
       } }];`,
       d,
     );
-    expect(out[0]!.json).toEqual({
+    expect(out[0].json).toEqual({
       count: 3,
       first: 'a',
       last: 'c',
@@ -102,7 +102,7 @@ describe('Run Once for All Items', () => {
       { n: 2, name: 'b', seen: true },
       { n: 3, name: 'c', seen: true },
     ]);
-    expect(input[0]!.json).toEqual({ n: 1, name: 'a' });
+    expect(input[0].json).toEqual({ n: 1, name: 'a' });
   });
 
   it('converts what it can to JSON: DateTimes become ISO text, undefined fields vanish', async () => {
@@ -233,12 +233,10 @@ describe('errors', () => {
       );
     }
     const allowed = makeData({ input, env: { GREETING: 'hi' } });
-    expect((await all('return [{ json: { g: $env.GREETING, other: $env.HOME ?? null } }];', allowed))[0]!.json).toEqual(
-      {
-        g: 'hi',
-        other: null,
-      },
-    );
+    expect((await all('return [{ json: { g: $env.GREETING, other: $env.HOME ?? null } }];', allowed))[0].json).toEqual({
+      g: 'hi',
+      other: null,
+    });
   });
 
   it('a syntax error names the problem and the line', async () => {
@@ -281,9 +279,9 @@ describe('console and static data', () => {
     const d = makeData({ input, staticData });
     const code =
       "const s = $getWorkflowStaticData('global'); s.count = (s.count || 0) + 1; s.last = $input.first().json.name; return [{ json: { count: s.count } }];";
-    expect((await all(code, d))[0]!.json).toEqual({ count: 2 });
+    expect((await all(code, d))[0].json).toEqual({ count: 2 });
     expect(staticData.global).toEqual({ count: 2, last: 'a' });
-    expect((await all(code, d))[0]!.json).toEqual({ count: 3 });
+    expect((await all(code, d))[0].json).toEqual({ count: 3 });
     await all("$getWorkflowStaticData('node').seen = true; return [];", d);
     expect(staticData.node).toEqual({ seen: true });
     expect(staticData.global).toEqual({ count: 3, last: 'a' });
@@ -297,7 +295,7 @@ describe('console and static data', () => {
       "$execution.customData.set('orderId', 42); $execution.customData.setAll({ a: 'x' }); return [{ json: { got: $execution.customData.get('orderId'), all: $execution.customData.getAll(), plain: $execution.customData } }];",
       withCustom,
     );
-    expect(out[0]!.json).toEqual({
+    expect(out[0].json).toEqual({
       got: '42',
       all: { existing: 'yes', orderId: '42', a: 'x' },
       plain: { existing: 'yes', orderId: '42', a: 'x' },
@@ -328,7 +326,7 @@ describe('web globals that n8n Code (on Node) has', () => {
       u.hostname = 'other.org';
       return [{ json: { host: u.host, path: u.pathname, x: u.searchParams.get('x'), y: u.searchParams.get('y'), href: u.href,
         rel: String(rel), origin: rel.origin, invalid, can: URL.canParse('mailto:a@b.c') } }];`);
-    expect(out[0]!.json).toEqual({
+    expect(out[0].json).toEqual({
       host: 'other.org:8443',
       path: '/b',
       x: '1',
@@ -356,7 +354,7 @@ try { parsed = new URL(String(cfg.mediaUrl || '')); } catch { throw new Error('U
 const host = parsed.hostname.toLowerCase();
 if (parsed.protocol !== 'https:' || parsed.username || !host.includes('.')) throw new Error('bad');
 return [{ json: { sources: [parsed.toString()], language: String(cfg.language).toLowerCase() } }];`;
-    expect((await all(code, d))[0]!.json).toEqual({ sources: ['https://cdn.example.com/a.mp3'], language: 'pt' });
+    expect((await all(code, d))[0].json).toEqual({ sources: ['https://cdn.example.com/a.mp3'], language: 'pt' });
   });
 
   it('URLSearchParams, btoa/atob and structuredClone', async () => {
@@ -369,7 +367,7 @@ return [{ json: { sources: [parsed.toString()], language: String(cfg.language).t
       copy.list[1].n = 3;
       return [{ json: { p: p.toString(), all: p.getAll('a'), k: q.getAll('k'), e: q.has('e'), entries: [...q].length,
         b64: btoa('hello'), back: atob('aGVsbG8='), n: original.list[1].n, copied: copy.d instanceof Date } }];`);
-    expect(out[0]!.json).toEqual({
+    expect(out[0].json).toEqual({
       p: 'a=1&b=x+y%21&a=2',
       all: ['1', '2'],
       k: ['v&w', '2'],

@@ -70,22 +70,20 @@ function collect(): CodeCase[] {
         const c = fillVolatile(original);
         const runs = c.nodes[node.name];
         if (!runs || runs.length !== 1 || parents.length !== 1) continue;
-        const parentRuns = c.nodes[parents[0]!.name];
+        const parentRuns = c.nodes[parents[0].name];
         if (!parentRuns || parentRuns.length !== 1) continue;
         const toItems = (jsons: unknown[] = []) =>
           jsons.map((json, i) => ({ json: json as Record<string, unknown>, pairedItem: { item: i } }));
         const outputs: Record<string, Item[]> = {};
         for (const [name, nodeRuns] of Object.entries(c.nodes)) outputs[name] = toItems(nodeRuns.at(-1)!.output[0]);
-        const run = runs[0]!;
+        const run = runs[0];
         const prefix = `/nodes/${node.name}/0/output/0/`;
         cases.push({
           title: `${file.replace('.json', '')} / ${c.name} / ${node.name}`,
           node,
-          input: toItems(parentRuns[0]!.output[parents[0]!.output]),
+          input: toItems(parentRuns[0].output[parents[0].output]),
           outputs,
-          expected: run.error
-            ? { error: run.error.message }
-            : { output: original.nodes[node.name]![0]!.output[0] ?? [] },
+          expected: run.error ? { error: run.error.message } : { output: original.nodes[node.name][0].output[0] ?? [] },
           volatile: (original.droppedVolatilePaths ?? [])
             .filter((p) => p.startsWith(prefix))
             .map((p) => p.slice(prefix.length)),

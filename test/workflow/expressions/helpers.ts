@@ -48,7 +48,7 @@ export function makeData(run: FakeRun = {}): ExpressionData {
     pairedItem: (name, itemIndex) => {
       const out = outputOf(name);
       if (!out) return undefined;
-      const index = run.paired?.[name] ? run.paired[name]!(itemIndex) : itemIndex;
+      const index = run.paired?.[name] ? run.paired[name](itemIndex) : itemIndex;
       return index === undefined ? undefined : out[index];
     },
     prevNode: { name: 'Previous', outputIndex: 0, runIndex: 0 },

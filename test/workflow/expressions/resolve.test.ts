@@ -205,7 +205,7 @@ describe('variables', () => {
         await run(
           "return [{ json: { v: $evaluateExpression('{{ $input.all().length + 1 }}'), u: $evaluateExpression('{{ $json.nope }}') ?? null } }];",
         )
-      )[0]!.json,
+      )[0].json,
     ).toEqual({ v: 3, u: null });
     await expect(
       run("const t = '{{ $evaluateExpression($json.t) }}';\nreturn [{ json: { v: $evaluateExpression(t) } }];"),

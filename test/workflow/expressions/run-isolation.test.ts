@@ -94,8 +94,8 @@ describe('no run sees another run’s data', () => {
       // Batches of concurrent runs: each picks a workflow, an operation and an item.
       for (let batch = 0; batch < 6; batch++) {
         const runs = Array.from({ length: 1 + Math.floor(next() * 8) }, () => {
-          const marker = markers[Math.floor(next() * markers.length)]!;
-          const op = ops[Math.floor(next() * ops.length)]!;
+          const marker = markers[Math.floor(next() * markers.length)];
+          const op = ops[Math.floor(next() * ops.length)];
           const data = workflowData(marker, Math.floor(next() * 3));
           return op(ex, data).then((seen) => ({ marker, seen, op: ops.indexOf(op) }));
         });

@@ -18,7 +18,7 @@ afterAll(() => ex.close());
 const data = makeData({ input: items({ a: 1, name: 'x' }), outputs: { Webhook: items({ body: {} }) } });
 
 const runAll = (code: string) => ex.runCode({ code, mode: 'runOnceForAllItems', data });
-const json = async (code: string) => (await runAll(code))[0]!.json;
+const json = async (code: string) => (await runAll(code))[0].json;
 
 describe('constructor-chain escapes (CVE-2025-68613, CVE-2026-25049, CVE-2026-1470)', () => {
   // Each payload tries to reach the host's `process`; inside QuickJS there is none, so the
@@ -99,11 +99,11 @@ describe('constructor-chain escapes (CVE-2025-68613, CVE-2026-25049, CVE-2026-14
 describe('prototype pollution', () => {
   it('cannot pollute the host through returned data', async () => {
     const out = await runAll(`return [{ json: JSON.parse('{"__proto__": {"polluted": "yes"}, "a": 1}') }];`);
-    const target = Object.assign({}, out[0]!.json);
+    const target = Object.assign({}, out[0].json);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect((target as Record<string, unknown>).polluted).toBeUndefined();
+    expect(target.polluted).toBeUndefined();
     expect(Object.getPrototypeOf(target)).toBe(Object.prototype);
-    expect(out[0]!.json).toEqual({ a: 1 });
+    expect(out[0].json).toEqual({ a: 1 });
     const viaExpression = await ex.resolve(`={{ JSON.parse('{"__pro\\\\u0074o__": {"polluted": 1}, "b": 2}') }}`, data);
     expect(Object.getPrototypeOf(Object.assign({}, viaExpression))).toBe(Object.prototype);
     expect(viaExpression).toEqual({ b: 2 });
@@ -154,7 +154,7 @@ describe('prototype pollution', () => {
       mode: 'runOnceForAllItems',
       data: d,
     });
-    expect(input[0]!.json).toEqual({ nested: { v: 1 } });
+    expect(input[0].json).toEqual({ nested: { v: 1 } });
   });
 
   it("Luxon's cached zones and locales changed by one run are not what the next run gets", async () => {
@@ -262,7 +262,7 @@ describe('limits', () => {
         timezone: 'UTC',
         evaluate: () => undefined,
       });
-      const bomb = sandbox.compile(name!, `(function () { ${code} })`, 'x');
+      const bomb = sandbox.compile(name, `(function () { ${code} })`, 'x');
       expect(() => sandbox.callApi('call', bomb), name).toThrow('Node ran out of memory');
       // Without the bound these take 0.3–2 GB before QuickJS notices.
       expect(instance.memory.size - before, name).toBeLessThanOrEqual(32 * 1024 * 1024);

@@ -33,7 +33,7 @@ async function turnsWhile<T>(work: () => Promise<T>): Promise<{ result: PromiseS
   })();
   try {
     const [result] = await Promise.allSettled([work()]);
-    return { result: result!, turns };
+    return { result: result, turns };
   } finally {
     done = true;
     await counting;

@@ -21,7 +21,7 @@ const normalize = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
  */
 function withoutTitleHeading(html: string, title: string): string {
   const m = /^\s*<h1>([\s\S]*?)<\/h1>\s*/.exec(html);
-  if (!m || normalize(textOfSafeHtml(m[1]!)) !== normalize(title)) return html;
+  if (!m || normalize(textOfSafeHtml(m[1])) !== normalize(title)) return html;
   return html.slice(m[0].length);
 }
 

@@ -17,7 +17,7 @@ export function slugify(title: string): string {
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/[ßæœøđðłþı]/g, (c) => FOLDS[c]!)
+    .replace(/[ßæœøđðłþı]/g, (c) => FOLDS[c])
     .replace(/[^a-z0-9\s_-]/g, '')
     .replace(/[\s_]+/g, '-')
     .replace(/-+/g, '-')

@@ -126,7 +126,7 @@ export class PostStore {
             for (const p of batch) done.push(await this.upsert(trx, p.agentId, p.input, p.nowIso));
             return done;
           });
-          batch.forEach((p, i) => p.resolve(outcomes[i]!));
+          batch.forEach((p, i) => p.resolve(outcomes[i]));
           return;
         } catch {
           // Rolled back whole: each post again on its own, below.

@@ -5,7 +5,7 @@
 // Only raster images are taken, recognised by their first bytes (PNG, JPEG, GIF, WebP), never
 // by the name or type the client claims: an SVG (which can carry script) or an HTML file
 // renamed .png is refused. Served with the sniffed type, nosniff and a sandboxing CSP.
-import multipart, { type MultipartFile } from '@fastify/multipart';
+import multipart from '@fastify/multipart';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
@@ -64,7 +64,7 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
   for await (const part of request.parts()) {
     if (part.type === 'file') {
       if (data) throw invalid('file', 'Send one file only');
-      data = await (part as MultipartFile).toBuffer();
+      data = await part.toBuffer();
     } else if (typeof part.value === 'string') {
       fields[part.fieldname] = part.value;
     }

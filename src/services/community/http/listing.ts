@@ -53,7 +53,7 @@ function patched(
 ) {
   const i = shown.findIndex((r) => r.id === vote.postId);
   if (i < 0 || (pinnedFirst && shown.some((r) => r.is_pinned === 1))) return undefined;
-  const before = shown[i]!;
+  const before = shown[i];
   const after: PostRow = { ...before, ...vote.counts, hot: vote.after.hot };
   const rows = shown.slice();
   rows[i] = after;
@@ -66,7 +66,7 @@ function patched(
     rows.sort((a, b) => keyOf(sort, b) - keyOf(sort, a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   }
   // The extra row only says that more follow; it is not shown.
-  return page(sort, hasMore ? [...rows, rows[rows.length - 1]!] : rows, limit, offset, pinnedFirst);
+  return page(sort, hasMore ? [...rows, rows[rows.length - 1]] : rows, limit, offset, pinnedFirst);
 }
 
 async function render(

@@ -21,7 +21,7 @@ export const COMMUNITY_SORTS: ReadonlyArray<{ value: CommunitySort; label: strin
 
 /** The choice named by `raw` (the first when absent), or undefined when it names none. */
 export function choose<T extends string>(choices: ReadonlyArray<{ value: T }>, raw: string | undefined): T | undefined {
-  if (raw === undefined || raw === '') return choices[0]!.value;
+  if (raw === undefined || raw === '') return choices[0].value;
   return choices.find((c) => c.value === raw)?.value;
 }
 

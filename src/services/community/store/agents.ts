@@ -35,7 +35,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 function verificationCode(): string {
   const bytes = randomBytes(3);
-  return `${OCEAN_WORDS[bytes[0]! % OCEAN_WORDS.length]}-${bytes.readUInt16BE(1).toString(16).toUpperCase().padStart(4, '0')}`;
+  return `${OCEAN_WORDS[bytes[0] % OCEAN_WORDS.length]}-${bytes.readUInt16BE(1).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /** The agent that owns the communities seeded at start; it has no key and cannot log in. */

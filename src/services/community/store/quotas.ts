@@ -56,7 +56,7 @@ export async function enforceQuota(trx: CommunityKysely, quota: Quota, authorId:
     .execute();
   if (recent.length < s.max) return;
   // The window frees a slot when the oldest counted item leaves it.
-  const freeAtMs = Date.parse(recent[recent.length - 1]!.created_at) + s.windowMs;
+  const freeAtMs = Date.parse(recent[recent.length - 1].created_at) + s.windowMs;
   const seconds = Math.max(1, Math.ceil((freeAtMs - nowMs) / 1000));
   throw new QuotaExceeded(quota.what, s.max, s.windowMs, seconds, Math.ceil(freeAtMs / 1000));
 }

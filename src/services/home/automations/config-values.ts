@@ -49,7 +49,7 @@ export function parseDuration(value: unknown, key: string): number {
         throw new ConfigProblem(
           `offset ${JSON.stringify(value)} should be format 'HH:MM', 'HH:MM:SS' or a mapping of days/hours/minutes/seconds for dictionary value @ data['${key}']`,
         );
-      ms += n * units[k]!;
+      ms += n * units[k];
     }
     return ms;
   }

@@ -19,7 +19,7 @@ import type { Context } from '../core/context.js';
 import type { Home } from '../core/home.js';
 import { slugify, type State } from '../core/state.js';
 import { isoUs } from '../core/time.js';
-import { bool, type Fields } from '../core/fields.js';
+import { bool } from '../core/fields.js';
 import type { ServiceSpec } from '../core/services.js';
 import type { AutomationStore } from '../store/automation-store.js';
 import { compileSequence, StopRun, type Step } from './actions/index.js';
@@ -368,7 +368,7 @@ export class Automations {
   private registerServices() {
     const onOff = (service: string, next: (s: State) => 'on' | 'off'): ServiceSpec => ({
       service,
-      fields: service === 'turn_off' ? { stop_actions: bool() } : ({} as Fields),
+      fields: service === 'turn_off' ? { stop_actions: bool() } : {},
       plan: (s: State, d: Record<string, unknown>) => {
         const a = this.forEntity(s);
         const state = next(s);

@@ -40,7 +40,7 @@ const text = (t: string) => t;
 const rgb: Convert = (t) => {
   const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(t.trim());
   if (!m) throw new BadField('color must be #rrggbb');
-  return [parseInt(m[1]!, 16), parseInt(m[2]!, 16), parseInt(m[3]!, 16)];
+  return [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)];
 };
 
 const fixed = (service: string) => () => service;
@@ -83,7 +83,7 @@ export function serviceCall(
   entityId: string,
   form: (name: string) => string | undefined,
 ): { service: string; data: Record<string, unknown> } {
-  const domain = entityId.split('.')[0]!;
+  const domain = entityId.split('.')[0];
   const data: Record<string, unknown> = { entity_id: entityId };
   for (const [name, [key, convert]] of Object.entries(action.fields ?? {})) {
     const value = form(name);
@@ -119,7 +119,7 @@ export interface CardOptions {
 
 export function renderCard(s: HassState, o: CardOptions): string {
   const id = s.entity_id;
-  const domain = id.split('.')[0]!;
+  const domain = id.split('.')[0];
   const name = nameOf(s);
   const on = isOn(s);
   const controls: string[] = [];

@@ -29,7 +29,7 @@ const NOT_VALUES = new Set(['unknown', 'unavailable']);
 export function historySvg(entityId: string, name: string, points: HistoryPoint[], start: Date, end: Date): string {
   // The axis starts at the period's start, or at the first recorded state when the recorder
   // holds less than the period (a home started an hour ago shows that hour, not a flat day).
-  const first = points.length ? new Date(points[0]!.last_changed).getTime() : NaN;
+  const first = points.length ? new Date(points[0].last_changed).getTime() : NaN;
   const t0 = Number.isFinite(first) && first > start.getTime() ? first : start.getTime();
   const from = new Date(t0);
   const span = Math.max(1, end.getTime() - t0);

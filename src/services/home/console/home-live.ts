@@ -91,7 +91,7 @@ export class HomeLink {
     if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.reject(new Error('not connected to the home'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.pending.set(id, { resolve: resolve, reject });
       ws.send(JSON.stringify({ ...msg, id }));
     });
   }

@@ -311,7 +311,7 @@ function groupByArea(live: HomeLink): AreaGroup[] {
   const other: AreaGroup = { id: 'no-area', name: 'No area', states: [] };
   for (const s of live.states.values()) (groups.get(areaOf.get(s.entity_id) ?? '') ?? other).states.push(s);
   const rank = (s: HassState) => {
-    const i = DOMAIN_ORDER.indexOf(s.entity_id.split('.')[0]!);
+    const i = DOMAIN_ORDER.indexOf(s.entity_id.split('.')[0]);
     return i < 0 ? DOMAIN_ORDER.length : i;
   };
   const all = [...groups.values(), other].filter((g) => g.states.length);

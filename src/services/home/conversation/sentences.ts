@@ -41,10 +41,10 @@ function parseTarget(home: Home, phrase: string): IntentSlots {
   if (isEntityName(home, p)) return { name: p };
   const slots: IntentSlots = {};
   const where = /^(.*?) (?:in|at|on) (?:the )?(.+?)(?: floor)?$/.exec(p);
-  if (where && (isArea(home, where[2]!) || floorOf(home, where[2]!))) {
-    if (isArea(home, where[2]!)) slots.area = where[2]!;
-    else slots.floor = floorOf(home, where[2]!)!.name;
-    p = where[1]!.replace(/^(?:all (?:of )?(?:the )?)/, '').replace(/^the /, '');
+  if (where && (isArea(home, where[2]) || floorOf(home, where[2]))) {
+    if (isArea(home, where[2])) slots.area = where[2]!;
+    else slots.floor = floorOf(home, where[2])!.name;
+    p = where[1].replace(/^(?:all (?:of )?(?:the )?)/, '').replace(/^the /, '');
     if (!p || p === 'everything') return slots;
     if (isEntityName(home, p)) return { ...slots, name: p };
   }
@@ -89,17 +89,17 @@ const withKind = (slots: IntentSlots, domain: string): IntentSlots =>
 const RULES: Rule[] = [
   [
     new RegExp(`^(?:set|change|turn|make) (?:the )?colou?r of (.+?) to ${COLOR}$`),
-    (h, m) => ({ intent: 'HassLightSet', slots: { ...withKind(parseTarget(h, m[1]!), 'light'), color: m[2]! } }),
+    (h, m) => ({ intent: 'HassLightSet', slots: { ...withKind(parseTarget(h, m[1]), 'light'), color: m[2] } }),
   ],
   [
     new RegExp(`^(?:set|change|turn|make) (.+?) (?:colou?r )?(?:to )?${COLOR}$`),
-    (h, m) => ({ intent: 'HassLightSet', slots: { ...withKind(parseTarget(h, m[1]!), 'light'), color: m[2]! } }),
+    (h, m) => ({ intent: 'HassLightSet', slots: { ...withKind(parseTarget(h, m[1]), 'light'), color: m[2] } }),
   ],
   [
     new RegExp(`^(?:set|change|dim|brighten|turn) (?:the )?brightness (?:of |for |in )?(.+?) to ${NUM}${PCT}?$`),
     (h, m) => ({
       intent: 'HassLightSet',
-      slots: { ...withKind(parseTarget(h, m[1]!), 'light'), brightness: Number(m[2]) },
+      slots: { ...withKind(parseTarget(h, m[1]), 'light'), brightness: Number(m[2]) },
     }),
   ],
   [
@@ -115,7 +115,7 @@ const RULES: Rule[] = [
     new RegExp(`^set (.+?) to ${NUM} degrees?(?: celsius| fahrenheit)?$`),
     (h, m) => ({
       intent: 'HassClimateSetTemperature',
-      slots: { ...withKind(parseTarget(h, m[1]!), 'climate'), temperature: Number(m[2]) },
+      slots: { ...withKind(parseTarget(h, m[1]), 'climate'), temperature: Number(m[2]) },
     }),
   ],
   [
@@ -128,31 +128,31 @@ const RULES: Rule[] = [
   [
     new RegExp(`^(?:set|open|close) (.+?) (?:position )?to ${NUM}${PCT}?$`),
     (h, m) =>
-      / position$/.test(m[1]!)
+      / position$/.test(m[1])
         ? {
             intent: 'HassSetPosition',
-            slots: { ...parseTarget(h, m[1]!.replace(/ position$/, '')), position: Number(m[2]) },
+            slots: { ...parseTarget(h, m[1].replace(/ position$/, '')), position: Number(m[2]) },
           }
-        : percentOf(h, m[1]!, Number(m[2])),
+        : percentOf(h, m[1], Number(m[2])),
   ],
   [
     new RegExp(`^(?:dim|brighten) (.+?) to ${NUM}${PCT}?$`),
     (h, m) => ({
       intent: 'HassLightSet',
-      slots: { ...withKind(parseTarget(h, m[1]!), 'light'), brightness: Number(m[2]) },
+      slots: { ...withKind(parseTarget(h, m[1]), 'light'), brightness: Number(m[2]) },
     }),
   ],
-  [/^(?:turn|switch|power) on (.+)$/, (h, m) => ({ intent: 'HassTurnOn', slots: parseTarget(h, m[1]!) })],
-  [/^(?:turn|switch|power) (.+) on$/, (h, m) => ({ intent: 'HassTurnOn', slots: parseTarget(h, m[1]!) })],
-  [/^(?:turn|switch|power) off (.+)$/, (h, m) => ({ intent: 'HassTurnOff', slots: parseTarget(h, m[1]!) })],
-  [/^(?:turn|switch|power) (.+) off$/, (h, m) => ({ intent: 'HassTurnOff', slots: parseTarget(h, m[1]!) })],
-  [/^(?:activate|enable|start) (.+)$/, (h, m) => ({ intent: 'HassTurnOn', slots: parseTarget(h, m[1]!) })],
-  [/^(?:deactivate|disable) (.+)$/, (h, m) => ({ intent: 'HassTurnOff', slots: parseTarget(h, m[1]!) })],
-  [/^toggle (.+)$/, (h, m) => ({ intent: 'HassToggle', slots: parseTarget(h, m[1]!) })],
-  [/^(?:open|raise) (.+)$/, (h, m) => ({ intent: 'HassTurnOn', slots: withKind(parseTarget(h, m[1]!), 'cover') })],
+  [/^(?:turn|switch|power) on (.+)$/, (h, m) => ({ intent: 'HassTurnOn', slots: parseTarget(h, m[1]) })],
+  [/^(?:turn|switch|power) (.+) on$/, (h, m) => ({ intent: 'HassTurnOn', slots: parseTarget(h, m[1]) })],
+  [/^(?:turn|switch|power) off (.+)$/, (h, m) => ({ intent: 'HassTurnOff', slots: parseTarget(h, m[1]) })],
+  [/^(?:turn|switch|power) (.+) off$/, (h, m) => ({ intent: 'HassTurnOff', slots: parseTarget(h, m[1]) })],
+  [/^(?:activate|enable|start) (.+)$/, (h, m) => ({ intent: 'HassTurnOn', slots: parseTarget(h, m[1]) })],
+  [/^(?:deactivate|disable) (.+)$/, (h, m) => ({ intent: 'HassTurnOff', slots: parseTarget(h, m[1]) })],
+  [/^toggle (.+)$/, (h, m) => ({ intent: 'HassToggle', slots: parseTarget(h, m[1]) })],
+  [/^(?:open|raise) (.+)$/, (h, m) => ({ intent: 'HassTurnOn', slots: withKind(parseTarget(h, m[1]), 'cover') })],
   [
     /^(?:close|shut|lower) (.+)$/,
-    (h, m) => ({ intent: 'HassTurnOff', slots: withKind(parseTarget(h, m[1]!), 'cover') }),
+    (h, m) => ({ intent: 'HassTurnOff', slots: withKind(parseTarget(h, m[1]), 'cover') }),
   ],
   [
     /^what(?:s| is) the (?:current )?(?:temperature|temp)(?: (?:in|of|on) (.+?))?$/,
@@ -160,11 +160,11 @@ const RULES: Rule[] = [
   ],
   [
     /^(?:what(?:s| is) the (?:state|status) of|what(?:s| is)) (.+?)(?: set to| doing)?$/,
-    (h, m) => ({ intent: 'HassGetState', slots: parseTarget(h, m[1]!) }),
+    (h, m) => ({ intent: 'HassGetState', slots: parseTarget(h, m[1]) }),
   ],
   [
     /^(?:is|are) (.+?) (on|off|open|closed|locked|unlocked|playing|paused|idle|home|away)$/,
-    (h, m) => ({ intent: 'HassGetState', slots: { ...parseTarget(h, m[1]!), state: m[2]! } }),
+    (h, m) => ({ intent: 'HassGetState', slots: { ...parseTarget(h, m[1]), state: m[2] } }),
   ],
   [/^pause(?: (?:the )?(.+))?$/, (h, m) => ({ intent: 'HassMediaPause', slots: m[1] ? parseTarget(h, m[1]) : {} })],
   [

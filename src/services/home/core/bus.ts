@@ -52,8 +52,8 @@ export class HomeBus {
     if (!set) this.listeners.set(eventType, (set = new Set()));
     set.add(listener);
     return () => {
-      set!.delete(listener);
-      if (set!.size === 0 && this.listeners.get(eventType) === set) this.listeners.delete(eventType);
+      set.delete(listener);
+      if (set.size === 0 && this.listeners.get(eventType) === set) this.listeners.delete(eventType);
     };
   }
 

@@ -41,7 +41,7 @@ export class ErrorLog {
               message === undefined && typeof fields === 'string' ? undefined : fields,
               message ?? fields,
             );
-            return (target[prop] as (...a: unknown[]) => void)(fields, message, ...rest);
+            return Reflect.apply(target[prop], target, [fields, message, ...rest]) as unknown;
           };
         }
         return Reflect.get(target, prop, receiver);

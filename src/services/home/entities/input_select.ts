@@ -34,7 +34,7 @@ export const input_select: DomainModule = {
     stateService('set_options', { options: required(list(str())) }, (s, d) => {
       const options = [...new Set(d.options as string[])];
       if (!options.length) throw validation('options: length of value must be at least 1');
-      return { state: options.includes(s.state) ? s.state : options[0]!, attributes: { ...s.attributes, options } };
+      return { state: options.includes(s.state) ? s.state : options[0], attributes: { ...s.attributes, options } };
     }),
   ],
   setup(device) {

@@ -174,9 +174,9 @@ const onFields = {
 
 function parseHs(v: unknown, name: string): number[] {
   const [h, s] = tuple(float(), 2).parse(v, name);
-  if (h! < 0 || h! > 360) throw invalid(name, 'hue must be between 0 and 360');
-  if (s! < 0 || s! > 100) throw invalid(name, 'saturation must be between 0 and 100');
-  return [h!, s!];
+  if (h < 0 || h > 360) throw invalid(name, 'hue must be between 0 and 360');
+  if (s < 0 || s > 100) throw invalid(name, 'saturation must be between 0 and 100');
+  return [h, s];
 }
 
 /** Only one colour descriptor and one brightness descriptor per call. */
@@ -188,7 +188,7 @@ function checkExclusive(data: Record<string, unknown>) {
   for (const group of [COLOR_DESCRIPTORS, BRIGHTNESS_DESCRIPTORS]) {
     const given = group.filter((k) => data[k] !== undefined);
     if (given.length > 1)
-      throw invalid(given[1]!, `two or more values in the same group of exclusion (${given.join(', ')})`);
+      throw invalid(given[1], `two or more values in the same group of exclusion (${given.join(', ')})`);
   }
 }
 

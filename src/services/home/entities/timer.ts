@@ -20,7 +20,7 @@ function parseDuration(v: unknown): number | undefined {
   }
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
     const o = v as Record<string, unknown>;
-    const n = (k: string) => (typeof o[k] === 'number' ? (o[k] as number) : 0);
+    const n = (k: string) => (typeof o[k] === 'number' ? o[k] : 0);
     return ((n('days') * 24 + n('hours')) * 3600 + n('minutes') * 60 + n('seconds')) * 1000 + n('milliseconds');
   }
   return undefined;

@@ -1,10 +1,10 @@
 // How agents talk to a home in words: POST /api/conversation/process (HA's default agent in
 // English) and POST /api/intent/handle (an intent by name with its slots).
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { HttpError } from '../../../platform/errors.js';
 import type { App } from '../../../platform/http.js';
 import { processConversation } from '../conversation/agent.js';
-import { handleIntent, type IntentSlots } from '../conversation/intents.js';
+import { handleIntent } from '../conversation/intents.js';
 import { bodyCheckedByHandler, INVALID_JSON, isObject } from './body.js';
 import { TAGS, type HttpDeps } from './deps.js';
 import { errorResponses } from './envelope.js';
@@ -85,7 +85,7 @@ export function registerConversationRoutes(app: App, { home, persist }: HttpDeps
         home.context(request.homeUserId),
       );
       await persist.commit();
-      return result as Static<typeof ConversationAnswer>;
+      return result;
     },
   );
 
@@ -106,14 +106,9 @@ export function registerConversationRoutes(app: App, { home, persist }: HttpDeps
         throw bad("Message format incorrect: required key not provided @ data['name']");
       if (body.data !== undefined && !isObject(body.data))
         throw bad("Message format incorrect: expected dict for dictionary value @ data['data']");
-      const result = await handleIntent(
-        home,
-        body.name,
-        (body.data ?? {}) as IntentSlots,
-        home.context(request.homeUserId),
-      );
+      const result = await handleIntent(home, body.name, body.data ?? {}, home.context(request.homeUserId));
       await persist.commit();
-      return result as Static<typeof IntentAnswer>;
+      return result;
     },
   );
 }

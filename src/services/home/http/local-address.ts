@@ -20,6 +20,6 @@ for (const [net, prefix] of [
 
 export function isLocalAddress(ip: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return local.check(mapped[1]!, 'ipv4');
+  if (mapped) return local.check(mapped[1], 'ipv4');
   return isIPv4(ip) ? local.check(ip, 'ipv4') : local.check(ip, 'ipv6');
 }

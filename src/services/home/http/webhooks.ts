@@ -31,7 +31,7 @@ export function registerWebhookRoutes(app: App, home: Home): void {
             json: isJson ? (body ?? {}) : {},
             data: form,
             query: request.query ?? {},
-            headers: request.headers as Record<string, unknown>,
+            headers: request.headers,
             local,
           });
         } catch (err) {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Context } from '../core/context.js';
 import type { Home } from '../core/home.js';
-import { handleIntent, type IntentSlots } from '../conversation/intents.js';
+import { handleIntent } from '../conversation/intents.js';
 import { liveContext } from './live-context.js';
 
 const target = {
@@ -78,7 +78,7 @@ export function registerHomeTools(
       tool.name,
       { description: tool.description, inputSchema: { ...target, ...tool.args } },
       async (args: Record<string, unknown>) => {
-        const r = await handleIntent(home, tool.name, args as IntentSlots, context());
+        const r = await handleIntent(home, tool.name, args, context());
         await commit();
         const { language: _l, card: _c, ...shown } = r;
         return {

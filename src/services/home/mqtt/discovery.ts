@@ -72,8 +72,8 @@ export function parseTopic(
   if (parts.slice(0, base).join('/') !== prefix || parts.at(-1) !== 'config') return undefined;
   const rest = parts.slice(base, -1);
   const ok = (s: string) => /^[a-zA-Z0-9_-]+$/.test(s);
-  if (rest.length === 2 && rest.every(ok)) return { component: rest[0]!, objectId: rest[1]! };
-  if (rest.length === 3 && rest.every(ok)) return { component: rest[0]!, nodeId: rest[1], objectId: rest[2]! };
+  if (rest.length === 2 && rest.every(ok)) return { component: rest[0], objectId: rest[1] };
+  if (rest.length === 3 && rest.every(ok)) return { component: rest[0], nodeId: rest[1], objectId: rest[2] };
   return undefined;
 }
 
@@ -88,7 +88,7 @@ export function expand(raw: DiscoveryConfig): DiscoveryConfig {
       out[key] = v.map((a) => (typeof a === 'object' && a ? expand(a as DiscoveryConfig) : a));
     else out[key] = v;
   }
-  const base = typeof out['~'] === 'string' ? (out['~'] as string) : undefined;
+  const base = typeof out['~'] === 'string' ? out['~'] : undefined;
   if (base) {
     for (const [k, v] of Object.entries(out)) {
       if ((k.endsWith('_topic') || k === 'topic') && typeof v === 'string') {

@@ -59,7 +59,7 @@ export async function compressedHistory(
   );
   const out: Record<string, CompressedRow[]> = {};
   o.entityIds.forEach((entityId, i) => {
-    const [initial, rows] = results[i]!;
+    const [initial, rows] = results[i];
     const minimal = minimalFor(entityId, o);
     const list: CompressedRow[] = [];
     const attrs = (r: StateRow) => () => JSON.parse(r.attributes) as Record<string, unknown>;
@@ -86,11 +86,5 @@ export function liveHistoryRow(
   if (old && old.state === next.state && stateChangesOnly(next.entity_id, o)) return undefined;
   const lu = next.lastUpdatedUs / 1_000_000;
   if (minimalFor(next.entity_id, o) && !first) return { s: next.state, lu };
-  return fullRow(
-    next.state,
-    () => next.attributes as Record<string, unknown>,
-    lu,
-    next.lastChangedUs / 1_000_000,
-    o.noAttributes,
-  );
+  return fullRow(next.state, () => next.attributes, lu, next.lastChangedUs / 1_000_000, o.noAttributes);
 }

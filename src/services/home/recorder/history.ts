@@ -43,7 +43,7 @@ export async function history(store: HomeStore, o: HistoryOptions): Promise<stri
     }),
   );
   o.entityIds.forEach((entityId, i) => {
-    const [initial, rows] = results[i]!;
+    const [initial, rows] = results[i];
     const minimal = o.minimalResponse && !FULL_ROW_DOMAINS.has(domainOf(entityId));
     const idJson = JSON.stringify(entityId);
     const full = (r: StateRow, at?: number) => {

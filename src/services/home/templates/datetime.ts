@@ -78,15 +78,15 @@ export function fieldsOf(us: number, tz: string): Fields {
   const p: Record<string, number> = {};
   for (const part of formatter(tz).formatToParts(new Date(ms)))
     if (part.type !== 'literal') p[part.type] = Number(part.value);
-  const wall = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
   const offset = Math.round((wall - Math.floor(ms / 1000) * 1000) / 60_000);
   return {
-    year: p.year!,
-    month: p.month!,
-    day: p.day!,
-    hour: p.hour!,
-    minute: p.minute!,
-    second: p.second!,
+    year: p.year,
+    month: p.month,
+    day: p.day,
+    hour: p.hour,
+    minute: p.minute,
+    second: p.second,
     microsecond,
     offset,
   };
@@ -142,15 +142,15 @@ export function strftime(f: Fields, format: string, tzName: string): string {
       case 'Z':
         return tzName === 'UTC' ? 'UTC' : offsetText(f.offset, false);
       case 'a':
-        return DAYS[weekday(f)]!.slice(0, 3);
+        return DAYS[weekday(f)].slice(0, 3);
       case 'A':
-        return DAYS[weekday(f)]!;
+        return DAYS[weekday(f)];
       case 'w':
         return String((weekday(f) + 1) % 7);
       case 'b':
-        return MONTHS[f.month - 1]!.slice(0, 3);
+        return MONTHS[f.month - 1].slice(0, 3);
       case 'B':
-        return MONTHS[f.month - 1]!;
+        return MONTHS[f.month - 1];
       case 'j':
         return pad(Math.floor((Date.UTC(f.year, f.month - 1, f.day) - Date.UTC(f.year, 0, 1)) / 86_400_000) + 1, 3);
       case '%':
@@ -286,9 +286,9 @@ export function timedelta(args: RV[], kw: Kwargs): RV {
     const n = toNumber(v);
     if (n === undefined || !Number.isFinite(n))
       throw new TemplateTypeError(`unsupported type for timedelta ${unit} component: ${String(v.value)}`);
-    us += n * UNITS_US[unit]!;
+    us += n * UNITS_US[unit];
   };
-  args.forEach((v, i) => order[i] && add(order[i]!, v));
+  args.forEach((v, i) => order[i] && add(order[i], v));
   for (const [k, v] of kw) {
     if (!(k in UNITS_US)) throw new TemplateTypeError(`'${k}' is an invalid keyword argument for __new__()`);
     add(k, v);

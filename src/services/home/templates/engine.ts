@@ -277,7 +277,7 @@ export function renderTemplate(
         );
       }
       default:
-        return check((base.evaluate as Internals['evaluate']).call(interp, node, e));
+        return check(base.evaluate.call(interp, node, e));
     }
   };
 

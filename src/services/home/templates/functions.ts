@@ -238,7 +238,7 @@ function compareValues(a: RV, b: RV): number {
 
 function extreme(sign: 1 | -1): Impl {
   return (args, kw, scope) => {
-    const items = args.length === 1 ? iterate(args[0]!) : args;
+    const items = args.length === 1 ? iterate(args[0]) : args;
     const attribute = kw.get('attribute');
     const key = (v: RV) => (attribute ? attributeOf(v, text(attribute), scope) : v);
     if (!items.length) return undef();
@@ -377,7 +377,7 @@ function timestampFormat(format: (dt: DateTimeValue) => string): Impl {
 
 function rangeFn(args: RV[], _kw: Kwargs, scope: RenderScope): RV {
   const n = args.map((a) => Number(a.value));
-  const [start, stop, step] = n.length === 1 ? [0, n[0]!, 1] : [n[0]!, n[1]!, n[2] ?? 1];
+  const [start, stop, step] = n.length === 1 ? [0, n[0], 1] : [n[0], n[1], n[2] ?? 1];
   if (!step) throw new TemplateValueError('range() arg 3 must not be zero');
   const count = Math.max(0, Math.ceil((stop - start) / step));
   if (count > scope.maxItems)
@@ -488,7 +488,7 @@ export const FUNCTIONS: Record<string, Entry> = {
     global: true,
     filter: true,
     impl: (args, kw, scope) => {
-      const items = args.length === 1 && isList(args[0]!) ? iterate(args[0]!) : args;
+      const items = args.length === 1 && isList(args[0]) ? iterate(args[0]) : args;
       const ns = items.map(toNumber);
       if (!ns.length || ns.some((n) => n === undefined))
         return kw.get('default') ?? noDefault('average', list(items), scope);
@@ -516,7 +516,7 @@ export const FUNCTIONS: Record<string, Entry> = {
   length: {
     filter: true,
     impl: (args) =>
-      num(isStr(args[0]!) ? Array.from(args[0]!.value as string).length : iterate(args[0] ?? undef()).length),
+      num(isStr(args[0]) ? Array.from(args[0].value as string).length : iterate(args[0] ?? undef()).length),
   },
   join: {
     filter: true,
@@ -546,14 +546,14 @@ export const FUNCTIONS: Record<string, Entry> = {
     impl: (args, kw) =>
       isUndef(args[0] ?? undef()) || (truthy(arg(args, kw, 2, 'boolean')) && !truthy(args[0]))
         ? (args[1] ?? str(''))
-        : args[0]!,
+        : args[0],
   },
   default: {
     filter: true,
     impl: (args, kw) =>
       isUndef(args[0] ?? undef()) || (truthy(arg(args, kw, 2, 'boolean')) && !truthy(args[0]))
         ? (args[1] ?? str(''))
-        : args[0]!,
+        : args[0],
   },
   contains: {
     filter: true,
@@ -561,7 +561,7 @@ export const FUNCTIONS: Record<string, Entry> = {
     impl: (args) =>
       bool(
         iterate(args[0] ?? undef()).some((v) => v.value === args[1]?.value) ||
-          (isStr(args[0]!) && text(args[0]).includes(text(args[1]))),
+          (isStr(args[0]) && text(args[0]).includes(text(args[1]))),
       ),
   },
   regex_match: { filter: true, impl: regexMatch(true) },
@@ -573,7 +573,7 @@ export const FUNCTIONS: Record<string, Entry> = {
   regex_findall_index: {
     filter: true,
     impl: (args, kw) => {
-      const all = findAll([args[0]!, args[1]!, ...(args[3] ? [args[3]] : [])], kw, 2);
+      const all = findAll([args[0], args[1], ...(args[3] ? [args[3]] : [])], kw, 2);
       const i = Number(arg(args, kw, 2, 'index')?.value ?? 0);
       const v = all.at(i);
       if (!v) throw new TemplateValueError('list index out of range');
@@ -601,29 +601,27 @@ export const FUNCTIONS: Record<string, Entry> = {
     filter: true,
     global: true,
     impl: (args) =>
-      bool(
-        isNum(args[0]!) || (isStr(args[0]!) && toNumber(args[0]!) !== undefined && Number.isFinite(toNumber(args[0]!))),
-      ),
+      bool(isNum(args[0]) || (isStr(args[0]) && toNumber(args[0]) !== undefined && Number.isFinite(toNumber(args[0])))),
   },
   // Tests Jinja and HA add that the engine does not have.
-  number: { test: true, impl: (args) => bool(isNum(args[0]!)) },
-  boolean: { test: true, impl: (args) => bool(isBool(args[0]!)) },
+  number: { test: true, impl: (args) => bool(isNum(args[0])) },
+  boolean: { test: true, impl: (args) => bool(isBool(args[0])) },
   mapping: {
     test: true,
     impl: (args) =>
-      bool(isMapping(args[0]!) && !(args[0] instanceof DateTimeValue) && !(args[0] instanceof TimeDeltaValue)),
+      bool(isMapping(args[0]) && !(args[0] instanceof DateTimeValue) && !(args[0] instanceof TimeDeltaValue)),
   },
-  iterable: { test: true, impl: (args) => bool(isList(args[0]!) || isStr(args[0]!) || isMapping(args[0]!)) },
-  sequence: { test: true, impl: (args) => bool(isList(args[0]!) || isStr(args[0]!) || isMapping(args[0]!)) },
+  iterable: { test: true, impl: (args) => bool(isList(args[0]) || isStr(args[0]) || isMapping(args[0])) },
+  sequence: { test: true, impl: (args) => bool(isList(args[0]) || isStr(args[0]) || isMapping(args[0])) },
   datetime: { test: true, impl: (args) => bool(args[0] instanceof DateTimeValue) },
   divisibleby: {
     test: true,
-    impl: (args) => bool((toNumber(args[0]!) ?? NaN) % (toNumber(args[1] ?? undef()) ?? NaN) === 0),
+    impl: (args) => bool((toNumber(args[0]) ?? NaN) % (toNumber(args[1] ?? undef()) ?? NaN) === 0),
   },
   ne: { test: true, impl: (args) => bool(args[0]?.value !== args[1]?.value) },
-  lt: { test: true, impl: (args) => bool(compareValues(args[0]!, args[1]!) < 0) },
-  gt: { test: true, impl: (args) => bool(compareValues(args[0]!, args[1]!) > 0) },
-  le: { test: true, impl: (args) => bool(compareValues(args[0]!, args[1]!) <= 0) },
-  ge: { test: true, impl: (args) => bool(compareValues(args[0]!, args[1]!) >= 0) },
+  lt: { test: true, impl: (args) => bool(compareValues(args[0], args[1]) < 0) },
+  gt: { test: true, impl: (args) => bool(compareValues(args[0], args[1]) > 0) },
+  le: { test: true, impl: (args) => bool(compareValues(args[0], args[1]) <= 0) },
+  ge: { test: true, impl: (args) => bool(compareValues(args[0], args[1]) >= 0) },
   in: { test: true, impl: (args) => bool(iterate(args[1] ?? undef()).some((v) => v.value === args[0]?.value)) },
 };

@@ -9,7 +9,7 @@ class NotALiteral extends Error {}
 function parseLiteral(src: string): unknown {
   let i = 0;
   const ws = () => {
-    while (i < src.length && /\s/.test(src[i]!)) i++;
+    while (i < src.length && /\s/.test(src[i])) i++;
   };
   const fail = (): never => {
     throw new NotALiteral();

@@ -36,14 +36,12 @@ class LazyMap extends Map<string, RV> {
     return this.everything().length;
   }
   override keys(): MapIterator<string> {
-    return this.everything()
-      .map(([k]) => k)
-      [Symbol.iterator]();
+    const keys = this.everything().map(([k]) => k);
+    return keys[Symbol.iterator]();
   }
   override values(): MapIterator<RV> {
-    return this.everything()
-      .map(([, v]) => v)
-      [Symbol.iterator]();
+    const values = this.everything().map(([, v]) => v);
+    return values[Symbol.iterator]();
   }
   override entries(): MapIterator<[string, RV]> {
     return this.everything()[Symbol.iterator]();

@@ -164,7 +164,7 @@ export class WsConnection implements BudgetedClient, Session {
     let run: string[] = [];
     const sendRun = () => {
       if (run.length > 1) this.socket.send(`[${run.join(',')}]`);
-      else if (run.length === 1) this.socket.send(run[0]!);
+      else if (run.length === 1) this.socket.send(run[0]);
       run = [];
     };
     for (const m of out) {

@@ -50,7 +50,7 @@ export function permissionFor(method: string, routeUrl: string): string | undefi
   const action = words.findLast((w) => ACTIONS.has(w));
   const resourceWord = words.findLast((w) => w in RESOURCES);
   if (!resourceWord) return undefined;
-  const resource = RESOURCES[resourceWord]!;
+  const resource = RESOURCES[resourceWord];
   if (resource === 'metrics') return 'metrics_read';
   if (method === 'GET' || action === 'search' || action === 'batch-get') return `${resource}_read`;
   if (resource === 'message') {

@@ -267,14 +267,14 @@ ${m.headers ? h`<details><summary>Headers</summary><div class="table-wrap"><tabl
           .send({ message: err.message, code: err.status === 404 ? 'not_found' : 'mail_api' });
       }
     });
-  downloadRoute('/mail/inboxes/:inbox/messages/:message/raw.eml', (p) => rawOf(p.inbox!, p.message!), 'message.eml');
+  downloadRoute('/mail/inboxes/:inbox/messages/:message/raw.eml', (p) => rawOf(p.inbox, p.message), 'message.eml');
   downloadRoute(
     '/mail/inboxes/:inbox/messages/:message/attachments/:attachment',
     async (p) => {
-      const org = await orgOf(p.inbox!);
+      const org = await orgOf(p.inbox);
       const link = await mail.get<{ download_url: string }>(
         org,
-        `/v0/inboxes/${enc(p.inbox!)}/messages/${enc(p.message!)}/attachments/${enc(p.attachment!)}`,
+        `/v0/inboxes/${enc(p.inbox)}/messages/${enc(p.message)}/attachments/${enc(p.attachment)}`,
       );
       return download(org, link.download_url);
     },

@@ -215,8 +215,8 @@ export class Domains {
         value: r.value,
         status: checked[r.purpose]?.status ?? 'MISSING',
         ...(r.priority !== undefined ? { priority: r.priority } : {}),
-        ...(checked[r.purpose]?.reason && checked[r.purpose]!.status !== 'VALID'
-          ? { reason: checked[r.purpose]!.reason }
+        ...(checked[r.purpose]?.reason && checked[r.purpose].status !== 'VALID'
+          ? { reason: checked[r.purpose].reason }
           : {}),
       })),
     };

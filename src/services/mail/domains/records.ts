@@ -58,7 +58,7 @@ const tags = (txt: string) =>
       .split(';')
       .map((t) => t.trim().split('='))
       .filter((kv) => kv.length >= 2)
-      .map(([k, ...v]) => [k!.trim().toLowerCase(), v.join('=').replace(/\s+/g, '')]),
+      .map(([k, ...v]) => [k.trim().toLowerCase(), v.join('=').replace(/\s+/g, '')]),
   );
 
 /** "No such name" and "no record of that type" mean missing; any other failure is reported as such. */
@@ -108,7 +108,7 @@ export async function checkRecord(dns: DnsLookups, r: ExpectedRecord): Promise<C
   if (found.length > 1) return { status: 'INVALID', reason: 'duplicate_records' };
   if (r.purpose === 'dmarc') return { status: 'VALID' };
   // The operator's own SPF policy is fine as long as it lets this server's MX hosts send.
-  const spf = found[0]!.toLowerCase().split(/\s+/);
+  const spf = found[0].toLowerCase().split(/\s+/);
   return spf.some((m) => /^[+]?mx(?::|$)/.test(m) || m.includes('include:') || m.startsWith('a:'))
     ? { status: 'VALID' }
     : { status: 'INVALID', reason: 'value_mismatch' };

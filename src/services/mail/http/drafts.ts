@@ -99,7 +99,7 @@ export function draftRoutes(app: App, ctx: MailContext): void {
     { schema: { params: InboxParams, querystring: DraftQuery, response: answers(DraftList, 404) } },
     async (request) => {
       const inbox = await ownInbox(ctx, request, request.params.inbox_id);
-      return list({ inboxId: inbox.inbox_id }, request.query as Query);
+      return list({ inboxId: inbox.inbox_id }, request.query);
     },
   );
 
@@ -112,7 +112,7 @@ export function draftRoutes(app: App, ctx: MailContext): void {
         const s = scopeOf(request);
         return list(
           s.podId || s.inboxId ? { inboxIds: await store.inboxes.idsOfScope(s) } : { orgId: request.mailOrgId },
-          request.query as Query,
+          request.query,
         );
       },
     );
@@ -150,7 +150,7 @@ export function draftRoutes(app: App, ctx: MailContext): void {
     async (request) => {
       const draft = await ownDraft(request, request.params);
       return {
-        ...(await ctx.trash.draft(draft, boolOf(request.query as Query, 'permanent') === true)),
+        ...(await ctx.trash.draft(draft, boolOf(request.query, 'permanent') === true)),
         draft_id: draft.draft_id,
       };
     },

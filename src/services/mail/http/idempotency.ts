@@ -19,7 +19,7 @@ export async function idempotent(
   prepare: () => Promise<SendWrite>,
 ): Promise<SendResult> {
   const header = request.headers['idempotency-key'];
-  const key = header === undefined ? undefined : Array.isArray(header) ? header[0]! : header;
+  const key = header === undefined ? undefined : Array.isArray(header) ? header[0] : header;
   if (key !== undefined && !IDEMPOTENCY_KEY.test(key))
     throw invalid('Idempotency-Key', 'must be 1 to 256 characters from A-Z a-z 0-9 - . _ ~', 'INVALID_IDEMPOTENCY_KEY');
   const requestHash =

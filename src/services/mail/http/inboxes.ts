@@ -60,7 +60,7 @@ function inboxRoutesAt(app: App, ctx: MailContext, base: string): void {
     if (await ctx.agentRules.unverified(orgId))
       await ctx.agentRules.checkNewInbox(orgId, await store.inboxes.countOfOrg(orgId));
     const domains = ctx.domains();
-    const domain = (body.domain ?? domains[0]!).toLowerCase();
+    const domain = (body.domain ?? domains[0]).toLowerCase();
     if (!domains.includes(domain) && !(await ctx.customDomains.ownsVerified(orgId, domain)))
       throw invalid(
         'domain',

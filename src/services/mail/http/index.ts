@@ -78,7 +78,7 @@ export async function createMailApp(
   };
   // First: its hook checks the pod of every /v0/pods/{pod_id}/… route.
   // First too: its hook refuses what an agent's unverified organization may not do.
-  agentRoutes(app, ctx, new AgentSignups(platform, core.store, apiKeys, core.agentRules, settings.domains[0]!));
+  agentRoutes(app, ctx, new AgentSignups(platform, core.store, apiKeys, core.agentRules, settings.domains[0]));
   podRoutes(app, ctx);
   inboxRoutes(app, ctx);
   messageRoutes(app, ctx);

@@ -60,6 +60,6 @@ export async function installLimits(app: App, platform: Platform): Promise<SendL
       max: sends.max,
       timeWindow: sends.windowMs,
       keyGenerator: keyed('mail-send:'),
-    }) as unknown as Limiter,
+    }),
   );
 }

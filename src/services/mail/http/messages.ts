@@ -88,7 +88,7 @@ const AttachmentParams = Type.Object({
 function dropNulls<T extends object>(body: T | null | undefined): SendBody {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body ?? {})) if (v !== null && v !== undefined) out[k] = v;
-  return out as SendBody;
+  return out;
 }
 
 export function messageRoutes(app: App, ctx: MailContext): void {
@@ -286,7 +286,7 @@ export function messageRoutes(app: App, ctx: MailContext): void {
     async (request) => {
       const { message } = await ownMessage(request, request.params.inbox_id, request.params.message_id);
       return {
-        ...(await ctx.trash.message(message, boolOf(request.query as Query, 'permanent') === true)),
+        ...(await ctx.trash.message(message, boolOf(request.query, 'permanent') === true)),
         message_id: message.message_id,
       };
     },

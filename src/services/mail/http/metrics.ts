@@ -72,7 +72,7 @@ const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 }
 function periodSeconds(q: Query, units: boolean): number {
   const raw = q.period === undefined || q.period === '' ? '3600' : String(q.period).trim();
   const m = (units ? /^(\d+)([smhd]?)$/ : /^(\d+)()$/).exec(raw);
-  const seconds = m ? Number(m[1]) * UNIT_SECONDS[m[2] || 's']! : NaN;
+  const seconds = m ? Number(m[1]) * UNIT_SECONDS[m[2] || 's'] : NaN;
   if (!(seconds >= 1 && seconds <= 86_400))
     throw invalid(
       'period',

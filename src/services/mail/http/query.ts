@@ -48,7 +48,7 @@ export function listOf(q: Query, name: string, commas = false): string[] | undef
       }
       if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === 'string'))
         throw invalid(name, 'must be an array of strings');
-      out.push(...(parsed as string[]));
+      out.push(...parsed);
     } else if (commas) {
       out.push(
         ...s
@@ -97,5 +97,5 @@ export function pageOf<T>(
 ): { items: T[]; next_page_token?: string } {
   if (rows.length <= limit) return { items: rows };
   const items = rows.slice(0, limit);
-  return { items, next_page_token: encodeCursor(cursorFor(items[items.length - 1]!)) };
+  return { items, next_page_token: encodeCursor(cursorFor(items[items.length - 1])) };
 }

@@ -158,7 +158,7 @@ export function threadRoutes(app: App, ctx: MailContext): void {
     { schema: { params: InboxParams, querystring: ThreadQuery, response: answers(ThreadList, 404) } },
     async (request, reply) => {
       const inbox = await ownInbox(ctx, request, request.params.inbox_id);
-      return cachedList(ctx, inbox.inbox_id, request, reply, () => listing(inbox.inbox_id, request.query as Query));
+      return cachedList(ctx, inbox.inbox_id, request, reply, () => listing(inbox.inbox_id, request.query));
     },
   );
 
@@ -167,7 +167,7 @@ export function threadRoutes(app: App, ctx: MailContext): void {
     { schema: { params: InboxParams, querystring: SearchQuery, response: answers(ThreadList, 404) } },
     async (request) => {
       const inbox = await ownInbox(ctx, request, request.params.inbox_id);
-      return search(inbox.inbox_id, request.query as Query);
+      return search(inbox.inbox_id, request.query);
     },
   );
 
@@ -191,7 +191,7 @@ export function threadRoutes(app: App, ctx: MailContext): void {
     async (request) => {
       const thread = await inboxThread(request, request.params);
       return {
-        ...(await ctx.trash.thread(thread, boolOf(request.query as Query, 'permanent') === true)),
+        ...(await ctx.trash.thread(thread, boolOf(request.query, 'permanent') === true)),
         thread_id: thread.thread_id,
       };
     },
@@ -237,7 +237,7 @@ export function threadRoutes(app: App, ctx: MailContext): void {
       async (request) => {
         const thread = await orgThread(request, request.params.thread_id);
         return {
-          ...(await ctx.trash.thread(thread, boolOf(request.query as Query, 'permanent') === true)),
+          ...(await ctx.trash.thread(thread, boolOf(request.query, 'permanent') === true)),
           thread_id: thread.thread_id,
         };
       },

@@ -10,7 +10,7 @@ export const orgOfKey = (key: { id: string; ownerId: string | null }) => key.own
 /** Every organization has one default pod; its id is derived, so it needs no table. */
 export function podIdOf(orgId: string): string {
   const h = createHash('sha256').update(`pod:${orgId}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** What a key is limited to (keys minted through /v0/api-keys); empty for organization keys. */

@@ -145,7 +145,7 @@ export class LiveStream implements LiveFeed {
           this.send(socket, { type: 'error', name: 'ValidationError', message: `${name} must be an array of strings` });
           return null;
         }
-        return v as string[];
+        return v;
       };
       const eventTypes = list('event_types', msg.event_types);
       const inboxIds = list('inbox_ids', msg.inbox_ids);

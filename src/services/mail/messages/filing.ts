@@ -224,7 +224,7 @@ export class Filing {
       await this.store.threads.deleteEmpty(threadId, trx);
       return;
     }
-    const last = rows[rows.length - 1]!;
+    const last = rows[rows.length - 1];
     const recipients = rows.flatMap((r) =>
       [r.to_addrs, r.cc_addrs, r.bcc_addrs].flatMap((j) => (j ? (JSON.parse(j) as string[]) : [])),
     );

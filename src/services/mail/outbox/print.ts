@@ -29,7 +29,7 @@ export async function printOutbox(platform: Platform, out: (line: string) => voi
       out('');
     }
     if (rows.length <= PAGE) break;
-    const last = rows[PAGE - 1]!;
+    const last = rows[PAGE - 1];
     cursor = [last.created_at, last.outbox_id];
   }
   out(

@@ -127,7 +127,7 @@ export class Sending {
       const everyone = distinct([...(replyTo.length ? replyTo : [source.from_addr]), ...sourceTo, ...sourceCc]).filter(
         (a) => bareAddress(a) !== own,
       );
-      to = everyone.length ? [everyone[0]!] : [];
+      to = everyone.length ? [everyone[0]] : [];
       cc = everyone.slice(1);
     } else {
       to = replyTo.length ? replyTo : [source.from_addr];

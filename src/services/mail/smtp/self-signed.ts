@@ -39,7 +39,7 @@ function oid(dotted: string): Buffer {
 const integer = (bytes: Buffer) => {
   let b = bytes;
   while (b.length > 1 && b[0] === 0) b = b.subarray(1);
-  return der(0x02, b[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
+  return der(0x02, b[0] & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
 };
 
 /** UTCTime up to 2049, GeneralizedTime after, as RFC 5280 requires. */
@@ -79,7 +79,7 @@ export function selfSignedCertificate(names: string[], now: Date, days = 3650): 
   const notBefore = new Date(now.getTime() - 86_400_000);
   const notAfter = new Date(now.getTime() + days * 86_400_000);
   const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
+  serial[0] &= 0x7f;
   const tbs = seq(
     der(0xa0, integer(Buffer.from([2]))),
     integer(serial),

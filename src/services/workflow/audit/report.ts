@@ -129,8 +129,8 @@ function databaseReport(input: AuditInput): Section[] {
       .filter(
         (n) =>
           SQL_NODE_TYPES.has(n.type) &&
-          typeof (n.parameters as Record<string, unknown> | undefined)?.query === 'string' &&
-          String((n.parameters as Record<string, unknown>).query).startsWith('='),
+          typeof n.parameters?.query === 'string' &&
+          String(n.parameters.query).startsWith('='),
       )
       .map((n) => nodeLocation(wf, n)),
   );
@@ -193,7 +193,7 @@ function instanceReport(input: AuditInput): Section[] {
     wf.nodes
       .filter((n) => n.type === 'n8n-nodes-base.webhook' && !n.disabled)
       .filter((n) => {
-        const auth = (n.parameters as Record<string, unknown> | undefined)?.authentication;
+        const auth = n.parameters?.authentication;
         if (auth && auth !== 'none') return false;
         const childTypes = wf.children(n.name).map((c) => wf.nodes.find((x) => x.name === c)?.type ?? '');
         return !childTypes.some((t) => WEBHOOK_VALIDATOR_TYPES.has(t));

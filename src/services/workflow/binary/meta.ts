@@ -111,7 +111,7 @@ export function toBinary(
     fileType: fileTypeOf(mimeType),
     fileExtension:
       fromName ??
-      (opts.mimeType || fromName ? (EXTENSION_BY_MIME[mimeType.split(';')[0]!.trim().toLowerCase()] ?? null) : null),
+      (opts.mimeType || fromName ? (EXTENSION_BY_MIME[mimeType.split(';')[0].trim().toLowerCase()] ?? null) : null),
     fileSize: prettyBytes(bytes.length),
     bytes: bytes.length,
   };
@@ -137,7 +137,7 @@ export function describeFile(
   const mime = mimeType || (ext && MIME_BY_EXTENSION[ext]) || sniffed?.mimeType || 'text/plain';
   // The extension from the path, else the signature, else a MIME type given; text/plain by default has none.
   const extension =
-    ext || sniffed?.ext || (mimeType ? EXTENSION_BY_MIME[mimeType.split(';')[0]!.trim().toLowerCase()] : undefined);
+    ext || sniffed?.ext || (mimeType ? EXTENSION_BY_MIME[mimeType.split(';')[0].trim().toLowerCase()] : undefined);
   const fileType = fileTypeOf(mime);
   const out: ReturnType<typeof describeFile> = { mimeType: mime, fileSize: prettyBytes(size), bytes: size };
   // Unknown type or extension: n8n leaves the key out.

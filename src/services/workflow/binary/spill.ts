@@ -93,7 +93,7 @@ export class BinarySpill {
       for (const entry of Object.values(value as Record<string, Entry | null>)) {
         if (!entry || typeof entry !== 'object' || entry.data !== MODE || typeof entry.id !== 'string') continue;
         const m = ID.exec(entry.id);
-        const file = m && m[1] === executionId ? path.join(this.dir, m[1], m[2]!) : undefined;
+        const file = m && m[1] === executionId ? path.join(this.dir, m[1], m[2]) : undefined;
         if (file && existsSync(file)) {
           entry.data = readFileSync(file).toString('base64');
           delete entry.id;

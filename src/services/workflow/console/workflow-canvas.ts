@@ -209,7 +209,7 @@ function stickySize(s: N8nNode): { w: number; h: number } {
 function stickyColour(c: unknown): string {
   if (typeof c === 'string' && /^#[0-9a-f]{3,8}$/i.test(c)) return c;
   const i = Number(c);
-  return STICKY_COLOURS[Number.isInteger(i) && i >= 1 && i <= 7 ? i - 1 : 0]!;
+  return STICKY_COLOURS[Number.isInteger(i) && i >= 1 && i <= 7 ? i - 1 : 0];
 }
 
 /** The sticky's markdown as plain lines that fit its width, cut to the lines its height holds. */

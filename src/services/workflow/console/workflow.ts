@@ -186,7 +186,7 @@ export const workflowPages: ServicePages['register'] = (app, ctx) => {
       }
       created.push({ id: res.body.id, name: res.body.name, url: `/workflows/${res.body.id}` });
     }
-    if (fromForm) return reply.redirect(created.length === 1 ? created[0]!.url : '/workflows', 303);
+    if (fromForm) return reply.redirect(created.length === 1 ? created[0].url : '/workflows', 303);
     return reply.code(201).send({ workflows: created });
   });
 

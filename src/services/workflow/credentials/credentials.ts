@@ -29,7 +29,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v && !
 
 /** The credential type a node's parameters make it need, or undefined (none, or chosen by an expression). */
 function requiredCredentialType(node: WorkflowNode): string | undefined {
-  const p = (node.parameters ?? {}) as Record<string, unknown>;
+  const p = node.parameters ?? {};
   const auth = str(p.authentication);
   if (!auth || auth === 'none') return undefined;
   if (node.type === 'n8n-nodes-base.httpRequest') {

@@ -83,7 +83,7 @@ export const knownCredentialType = (type: string): boolean => Object.hasOwn(CRED
 
 /** n8n's answer to GET /credentials/schema/{type}: a JSON schema of the type's data. */
 export function credentialSchema(type: string): Record<string, unknown> {
-  const def = CREDENTIAL_TYPES[type]!;
+  const def = CREDENTIAL_TYPES[type];
   const properties = Object.fromEntries(
     def.fields.map((f) => [f.name, { type: f.type, ...(f.options ? { enum: f.options } : {}) }]),
   );
@@ -110,7 +110,7 @@ export function credentialDataProblem(
   data: Record<string, unknown>,
   partial = false,
 ): string | undefined {
-  const def = CREDENTIAL_TYPES[type]!;
+  const def = CREDENTIAL_TYPES[type];
   for (const key of Object.keys(data))
     if (!def.fields.some((f) => f.name === key))
       return `request/body/data is not allowed to have the additional property "${key}"`;

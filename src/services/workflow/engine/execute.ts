@@ -133,8 +133,8 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
       if (!v1) break;
       const name = Object.keys(state.waiting)[0];
       if (!name) break;
-      const pending = state.waiting[name]!.shift()!;
-      if (!state.waiting[name]!.length) delete state.waiting[name];
+      const pending = state.waiting[name].shift()!;
+      if (!state.waiting[name].length) delete state.waiting[name];
       const waitingNode = graph.nodes.get(name);
       if (waitingNode && opts.registry.get(waitingNode.type)?.requiresAllInputs?.(waitingNode)) continue;
       entry = { node: name, inputs: pending.inputs, source: pending.source };
@@ -307,7 +307,7 @@ function routeFailedItems(outputs: Item[][], onError: string): void {
   if (onError === 'continueErrorOutput') {
     const failed = main.filter((it) => it.error !== undefined);
     outputs[0] = main.filter((it) => it.error === undefined);
-    outputs[outputs.length - 1]!.push(
+    outputs[outputs.length - 1].push(
       ...failed.map((it) => ({ json: { ...it.json, error: message(it) }, pairedItem: it.pairedItem })),
     );
     return;

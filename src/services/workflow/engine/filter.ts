@@ -36,7 +36,7 @@ export function evaluateFilter(filter: FilterValue | undefined, opts: FilterOpti
   const loose = opts.loose || filter?.options?.typeValidation !== 'strict';
   const and = filter?.combinator === 'and';
   for (let i = 0; i < conditions.length; i++) {
-    const ok = evaluateCondition(conditions[i]!, { caseSensitive, loose, itemIndex: opts.itemIndex, index: i });
+    const ok = evaluateCondition(conditions[i], { caseSensitive, loose, itemIndex: opts.itemIndex, index: i });
     if (and && !ok) return false;
     if (!and && ok) return true;
   }
@@ -46,7 +46,7 @@ export function evaluateFilter(filter: FilterValue | undefined, opts: FilterOpti
 function isEmptyValue(v: unknown): boolean {
   if (v === undefined || v === null || v === '') return true;
   if (Array.isArray(v)) return v.length === 0;
-  if (typeof v === 'object') return Object.keys(v as object).length === 0;
+  if (typeof v === 'object') return Object.keys(v).length === 0;
   if (typeof v === 'number') return Number.isNaN(v);
   return false;
 }
@@ -274,7 +274,7 @@ function evaluateCondition(
 function toRegex(text: string): RegExp {
   const m = /^\/(.*)\/([gimsuy]*)$/.exec(text);
   try {
-    return m ? new RegExp(m[1]!, m[2]!.replace('g', '')) : new RegExp(text);
+    return m ? new RegExp(m[1], m[2].replace('g', '')) : new RegExp(text);
   } catch {
     throw new NodeOperationError(`Invalid regular expression: ${text}`);
   }

@@ -31,7 +31,7 @@ export function buildGraph(wf: Pick<WorkflowDefinition, 'nodes' | 'connections'>
     main.forEach((targets, outputIndex) => {
       const list = (Array.isArray(targets) ? targets : []).filter((t) => t && nodes.has(t.node));
       outs[outputIndex] = list.map((t) => ({ node: t.node, type: 'main', index: Number(t.index) || 0 }));
-      for (const t of outs[outputIndex]!) {
+      for (const t of outs[outputIndex]) {
         const ins = parents.get(t.node) ?? [];
         (ins[t.index] ??= []).push({ node: source, outputIndex });
         parents.set(t.node, ins);

@@ -97,7 +97,7 @@ export async function storedDataText(
     parts.push(`${firstNode ? '' : ','}${JSON.stringify(name)}:[`);
     firstNode = false;
     for (let i = 0; i < tasks.length; i++) {
-      parts.push((i ? ',' : '') + JSON.stringify(spill ? withSpilledFiles(tasks[i]!, spill) : tasks[i]));
+      parts.push((i ? ',' : '') + JSON.stringify(spill ? withSpilledFiles(tasks[i], spill) : tasks[i]));
       const p = pause();
       if (p) await p;
     }

@@ -274,8 +274,8 @@ export class Runner {
     const lastRun = runs?.[runs.length - 1];
     if (failed && lastRun?.executionStatus === 'error') {
       state = stateFromStored(stored);
-      state.runData[failed]!.pop();
-      if (!state.runData[failed]!.length) delete state.runData[failed];
+      state.runData[failed].pop();
+      if (!state.runData[failed].length) delete state.runData[failed];
       const inputs = (lastRun.source ?? []).map((s) =>
         s ? (state!.runData[s.previousNode]?.[s.previousNodeRun]?.data?.main[s.previousNodeOutput] ?? []) : null,
       );

@@ -127,7 +127,7 @@ export function codeError(error: GuestError, filename: string): ExpressionError 
   // A thrown string or plain object has no "Name: message" row for n8n to read.
   if (!error.isError) return new ExpressionError('Unknown error');
   const where = line === undefined ? '' : `[line ${line}]`;
-  const messageRow = `${error.name}: ${v8Message(error.message)}`.split('\n')[0]!;
+  const messageRow = `${error.name}: ${v8Message(error.message)}`.split('\n')[0];
   if (!messageRow.includes('Error:')) return new ExpressionError(`Unknown error ${where}`.trim());
   const [details, type] = messageRow
     .split(':')

@@ -32,7 +32,7 @@ class Scanner {
   pos = 0;
   constructor(readonly text: string) {}
   skipSpace(): void {
-    while (this.pos < this.text.length && /\s/.test(this.text[this.pos]!)) this.pos++;
+    while (this.pos < this.text.length && /\s/.test(this.text[this.pos])) this.pos++;
   }
   eat(literal: string): boolean {
     if (this.text.startsWith(literal, this.pos)) {

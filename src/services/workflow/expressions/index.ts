@@ -157,11 +157,11 @@ export function createExpressions(limits: SandboxLimits, options: ExpressionOpti
           !(error instanceof SandboxLimitError) &&
           result.failedAt !== undefined
         ) {
-          throw withExpression(error, sources[result.failedAt]!);
+          throw withExpression(error, sources[result.failedAt]);
         }
         throw error;
       }
-      result.values!.forEach((v, i) => (pending[i]!.value = v));
+      result.values!.forEach((v, i) => (pending[i].value = v));
     }
     if (resolution.failure) throw resolution.failure.error;
     return pending.length > 0 ? fill(walked) : walked;

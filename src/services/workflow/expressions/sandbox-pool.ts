@@ -249,7 +249,7 @@ export class Sandbox {
       return h;
     }
     try {
-      const result = this.guard(() => ctx.callFunction(fn!, this.api, ...handles));
+      const result = this.guard(() => ctx.callFunction(fn, this.api, ...handles));
       if (result.error) throw new GuestThrow(this.failure(result.error));
       return result.value;
     } finally {
@@ -364,7 +364,7 @@ export class Sandbox {
 
   private hostCall(args: QuickJSHandle[]): QuickJSHandle | undefined {
     const ctx = this.context;
-    const op = ctx.getString(args[0]!);
+    const op = ctx.getString(args[0]);
     const arg = (i: number): string | number | undefined => {
       const h = args[i];
       if (!h) return undefined;

@@ -79,7 +79,7 @@ export class TemplateCache {
       return template;
     }
     const chunks = splitTemplate(source);
-    template = { source, chunks, single: chunks.length === 1 && chunks[0]!.kind === 'code' };
+    template = { source, chunks, single: chunks.length === 1 && chunks[0].kind === 'code' };
     if (source.length > this.maxLength) return template;
     this.entries.set(source, template);
     if (this.entries.size > this.capacity) {

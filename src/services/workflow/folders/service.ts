@@ -203,7 +203,7 @@ export class Folders {
       patch.parent_folder_id = target;
     }
     await this.store.update(id, patch);
-    return this.json({ ...f, ...patch } as FolderRow);
+    return this.json({ ...f, ...patch });
   }
 
   /** Deletes a folder: its sub-folders with it, or moved into `transferToFolderId` ('0' the root) first. */

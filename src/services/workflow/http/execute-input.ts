@@ -20,7 +20,7 @@ function toItem(value: unknown, where: string): Item {
   if (value.binary !== undefined && !isObject(value.binary)) throw badRequest(`${where}/binary must be object`);
   return {
     json: value.json as Record<string, unknown>,
-    ...(value.binary ? { binary: value.binary as Record<string, unknown> } : {}),
+    ...(value.binary ? { binary: value.binary } : {}),
   };
 }
 

@@ -54,8 +54,8 @@ function parseStopFilter(raw: unknown): StopFilter {
     return d;
   };
   return {
-    statuses: [...new Set((body.status as string[]).map((s) => STOP_STATUSES[s]!))],
-    workflowId: body.workflowId as string | undefined,
+    statuses: [...new Set((body.status as string[]).map((s) => STOP_STATUSES[s]))],
+    workflowId: body.workflowId,
     startedAfter: date('startedAfter'),
     startedBefore: date('startedBefore'),
   };
@@ -114,7 +114,7 @@ export function executionRoutes(app: App, d: ExecutionRoutesDeps): void {
       const page = rows.slice(0, limit);
       const body = {
         data: page.map((r) => executionToApi(r, includeData)),
-        nextCursor: rows.length > limit ? encodeCursor({ lastId: String(page[page.length - 1]!.id), limit }) : null,
+        nextCursor: rows.length > limit ? encodeCursor({ lastId: String(page[page.length - 1].id), limit }) : null,
       };
       if (includeData) return body;
       const text = JSON.stringify(body);

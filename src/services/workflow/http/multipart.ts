@@ -27,14 +27,14 @@ function dispositionParam(header: string, name: string): string | undefined {
   const extended = new RegExp(`;\\s*${name}\\*\\s*=\\s*([\\w-]+)'[^']*'([^;]*)`, 'i').exec(header);
   if (extended) {
     try {
-      return decodeURIComponent(extended[2]!.trim());
+      return decodeURIComponent(extended[2].trim());
     } catch {
       /* fall back to the plain parameter */
     }
   }
   const plain = new RegExp(`;\\s*${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^;]*))`, 'i').exec(header);
   if (!plain) return undefined;
-  return plain[1] !== undefined ? plain[1].replace(/\\(.)/g, '$1') : plain[2]!.trim();
+  return plain[1] !== undefined ? plain[1].replace(/\\(.)/g, '$1') : plain[2].trim();
 }
 
 function parseHeaders(block: string): Record<string, string> {

@@ -71,7 +71,7 @@ function readBody(raw: unknown, owner: InstanceOwner, partial: boolean): { key?:
     throw badRequest('request/body/type must be equal to one of the allowed values: string');
   if (body.projectId !== undefined && body.projectId !== null && !owner.matchesProject(String(body.projectId)))
     throw notFoundError();
-  return { key: body.key as string | undefined, value: body.value as string | undefined };
+  return { key: body.key, value: body.value };
 }
 
 export function variableRoutes(
@@ -140,7 +140,7 @@ export function variableRoutes(
         updated_at: d.clock.now().toISOString(),
       });
       d.variables.changed();
-      return reply.code(204).send(undefined as never);
+      return reply.code(204).send(undefined);
     };
   app.put(
     '/variables/:id',
@@ -180,7 +180,7 @@ export function variableRoutes(
       },
     },
     async (req, reply) => {
-      const { id } = req.params as { id: string };
+      const { id } = req.params;
       if (!(await d.store.getVariable(id))) throw notFoundError();
       await d.store.deleteVariable(id);
       d.variables.changed();

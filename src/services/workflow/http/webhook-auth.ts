@@ -55,17 +55,17 @@ function checkJwt(
   const parts = token.split('.');
   if (parts.length !== 3) return WRONG;
   try {
-    const head = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as { alg?: string };
-    const claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as { exp?: number; nbf?: number };
+    const head = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as { alg?: string };
+    const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as { exp?: number; nbf?: number };
     const signed = `${parts[0]}.${parts[1]}`;
-    const signature = Buffer.from(parts[2]!, 'base64url');
+    const signature = Buffer.from(parts[2], 'base64url');
     const allowed = text(data.algorithm) || 'HS256';
     if (head.alg !== allowed) return WRONG;
     let valid = false;
     if (HMAC[allowed] && data.keyType !== 'pemKey')
-      valid = same(createHmac(HMAC[allowed]!, text(data.secret)).update(signed).digest('base64url'), parts[2]!);
+      valid = same(createHmac(HMAC[allowed], text(data.secret)).update(signed).digest('base64url'), parts[2]);
     else if (RSA[allowed] && data.keyType === 'pemKey')
-      valid = verify(RSA[allowed]!, Buffer.from(signed), createPublicKey(text(data.publicKey)), signature);
+      valid = verify(RSA[allowed], Buffer.from(signed), createPublicKey(text(data.publicKey)), signature);
     if (!valid) return WRONG;
     if (typeof claims.exp === 'number' && nowS >= claims.exp) return WRONG;
     if (typeof claims.nbf === 'number' && nowS < claims.nbf) return WRONG;
@@ -85,7 +85,7 @@ export async function checkWebhookAuth(
   credential: ((node: WorkflowNode, type: string) => Promise<Record<string, unknown>>) | undefined,
   nowS: number,
 ): Promise<WebhookAuthDenial | undefined> {
-  const auth = text((node.parameters as Record<string, unknown> | undefined)?.authentication) || 'none';
+  const auth = text(node.parameters?.authentication) || 'none';
   if (auth === 'none') return undefined;
   const type = CREDENTIAL_TYPE[auth];
   if (!type || !credential)

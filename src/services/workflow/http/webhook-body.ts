@@ -27,7 +27,7 @@ function dispositionFileName(header: string | undefined): string | undefined {
   const m = /filename\*?=(?:UTF-8'[^']*')?"?([^";]+)"?/i.exec(header ?? '');
   if (!m) return undefined;
   try {
-    return decodeURIComponent(m[1]!);
+    return decodeURIComponent(m[1]);
   } catch {
     return m[1];
   }
@@ -80,7 +80,7 @@ export type PayloadRequest = {
  * MultipartError for a multipart body that is not well-formed (the route answers 400).
  */
 export function webhookPayload(req: PayloadRequest, node: WorkflowNode): WebhookPayload {
-  const options = ((node.parameters as { options?: WebhookOptions } | undefined)?.options ?? {}) as WebhookOptions;
+  const options = (node.parameters as { options?: WebhookOptions } | undefined)?.options ?? {};
   const contentType = typeof req.headers['content-type'] === 'string' ? req.headers['content-type'] : undefined;
   const mediaType = contentType?.split(';', 1)[0]!.trim().toLowerCase();
   const version = Number(node.typeVersion ?? 1);

@@ -22,7 +22,7 @@ import { readPath } from '../nodes/util.js';
 import { triggerKind } from '../workflows/triggers.js';
 import { checkWebhookAuth } from './webhook-auth.js';
 import { MultipartError } from './multipart.js';
-import { webhookPayload, type PayloadRequest, type WebhookPayload } from './webhook-body.js';
+import { webhookPayload, type WebhookPayload } from './webhook-body.js';
 
 export interface WebhookDeps {
   activation: Activation;
@@ -100,7 +100,7 @@ function headerEntries(node: WorkflowNode): Record<string, string> {
  * of a wildcard differs by version). A path that does not decode names no webhook: undefined.
  */
 function pathAfter(req: FastifyRequest, prefix: string): string | undefined {
-  const raw = req.url.slice(prefix.length + 2).split('?', 1)[0]!;
+  const raw = req.url.slice(prefix.length + 2).split('?', 1)[0];
   try {
     return decodeURIComponent(raw);
   } catch {
@@ -119,7 +119,7 @@ const notFound = (reply: FastifyReply, message: string, hint?: string) =>
  * route, so it is a 404 (in the webhook envelope under the webhook prefixes), never a 500.
  */
 export function badUrlNotFound(request: FastifyRequest, reply: FastifyReply) {
-  const path = request.url.split('?', 1)[0]!;
+  const path = request.url.split('?', 1)[0];
   if (/^\/webhook(-test|-waiting)?\//.test(path))
     return notFound(reply, `The requested webhook "${request.method} ${path}" is not registered.`);
   return reply
@@ -170,7 +170,7 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
     try {
       payload =
         triggerKind(node) === 'webhook' && node.type === 'n8n-nodes-base.webhook'
-          ? webhookPayload(req as unknown as PayloadRequest, node)
+          ? webhookPayload(req, node)
           : { body: req.body === undefined ? {} : req.body };
     } catch (e) {
       if (!(e instanceof MultipartError)) throw e;
@@ -188,7 +188,7 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
         webhookUrl: `${d.baseUrl()}/${test ? 'webhook-test' : 'webhook'}/${path}`,
         executionMode: test ? 'test' : 'production',
       },
-      ...(payload.binary ? { binary: payload.binary as unknown as Record<string, unknown> } : {}),
+      ...(payload.binary ? { binary: payload.binary } : {}),
     };
     const p = (node.parameters ?? {}) as {
       responseMode?: string;
@@ -290,7 +290,7 @@ export function webhookEndpoints(app: App, d: WebhookDeps): void {
     url: '/webhook-waiting/*',
     schema: { hide: true },
     handler: async (req, reply) => {
-      const id = pathAfter(req, 'webhook-waiting') ?? req.url.slice('/webhook-waiting/'.length).split('?', 1)[0]!;
+      const id = pathAfter(req, 'webhook-waiting') ?? req.url.slice('/webhook-waiting/'.length).split('?', 1)[0];
       const row = (await d.store.getExecution(id, true)) as ExecutionRow | undefined;
       if (!row || row.status !== 'waiting')
         return notFound(reply, `The execution "${id}" is not waiting for a webhook call.`);

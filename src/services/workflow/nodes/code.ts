@@ -26,7 +26,7 @@ export default {
           for (const it of items) out.push({ ...it, pairedItem: it.pairedItem ?? { item: i } });
         } catch (err) {
           if (!ctx.continueOnFail || err instanceof CodeOutputError) throw err;
-          out.push(failed(err, ctx.items[i]!.json, i));
+          out.push(failed(err, ctx.items[i].json, i));
         }
       }
       return [out];

@@ -137,7 +137,7 @@ export default {
     const different: Item[] = [];
     const usedB = new Set<number>();
     for (let ia = 0; ia < a.length; ia++) {
-      const itemA = a[ia]!.json;
+      const itemA = a[ia].json;
       const ib = b.findIndex((itemB) =>
         pairs.every((p) => keysMatch(read(itemA, p.field1), read(itemB.json, p.field2))),
       );
@@ -146,7 +146,7 @@ export default {
         continue;
       }
       usedB.add(ib);
-      const itemB = b[ib]!.json;
+      const itemB = b[ib].json;
       const paired = [
         { item: ia, input: 0 },
         { item: ib, input: 1 },
@@ -211,9 +211,9 @@ function bothVersions(
     const va = s.noDots ? itemA[f] : readPath(itemA, f);
     const vb = s.noDots ? itemB[f] : readPath(itemB, f);
     if (!rest.length || valuesEqual(va, vb, s)) continue;
-    const entry = (skipped[top!] ??= { [labelA]: {}, [labelB]: {} }) as Record<string, Json>;
-    if (va !== undefined) writePath(entry[labelA]!, rest.join('.'), clone(va));
-    if (vb !== undefined) writePath(entry[labelB]!, rest.join('.'), clone(vb));
+    const entry = (skipped[top] ??= { [labelA]: {}, [labelB]: {} }) as Record<string, Json>;
+    if (va !== undefined) writePath(entry[labelA], rest.join('.'), clone(va));
+    if (vb !== undefined) writePath(entry[labelB], rest.join('.'), clone(vb));
   }
   if (Object.keys(skipped).length) json.skipped = skipped;
   return json;

@@ -69,7 +69,7 @@ export default {
   types: ['n8n-nodes-base.convertToFile'],
   async execute(ctx) {
     const operation = ctx.raw<string>('operation', 'csv');
-    const options = ((await ctx.param<Options>('options', 0, {})) ?? {}) as Options;
+    const options = (await ctx.param<Options>('options', 0, {})) ?? {};
     const all = ctx.items.map((_, i) => ({ item: i }));
     if (operation === 'csv' || operation === 'html' || operation === 'rtf') {
       const sheet = toSheet(ctx.items.map((it) => it.json));
@@ -96,11 +96,11 @@ export default {
       if (ctx.raw<string>('mode', 'once') === 'each') {
         const out: Item[] = [];
         for (let i = 0; i < ctx.items.length; i++) {
-          const o = ((await ctx.param<Options>('options', i, {})) ?? {}) as Options;
+          const o = (await ctx.param<Options>('options', i, {})) ?? {};
           out.push(
             fileItem(
               ctx,
-              json(ctx.items[i]!.json, o),
+              json(ctx.items[i].json, o),
               { fileName: o.fileName || 'file.json', mimeType: 'application/json' },
               { item: i },
             ),
@@ -126,8 +126,8 @@ export default {
       const out: Item[] = [];
       for (let i = 0; i < ctx.items.length; i++) {
         const field = await ctx.param<string>('sourceProperty', i, '');
-        const o = ((await ctx.param<Options>('options', i, {})) ?? {}) as Options;
-        const value = readPath(ctx.items[i]!.json, field);
+        const o = (await ctx.param<Options>('options', i, {})) ?? {};
+        const value = readPath(ctx.items[i].json, field);
         if (value === undefined)
           throw new NodeOperationError(`The JSON property '${field}' does not exist on item ${i}`, undefined, i);
         const text = typeof value === 'string' ? value : JSON.stringify(value);

@@ -41,8 +41,7 @@ export default {
   types: ['n8n-nodes-base.cron'],
   trigger: 'schedule',
   schedules(node) {
-    const items = ((node.parameters as { triggerTimes?: { item?: Entry[] } } | undefined)?.triggerTimes?.item ??
-      []) as Entry[];
+    const items = (node.parameters as { triggerTimes?: { item?: Entry[] } } | undefined)?.triggerTimes?.item ?? [];
     return items.map(entryToCron).filter((c): c is string => !!c);
   },
   // Run by hand, n8n's Cron starts with one empty item (oracle: cron-1-*); a fire gives the schedule item.

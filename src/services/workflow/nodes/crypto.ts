@@ -39,7 +39,7 @@ export default {
     const action = ctx.raw<string>('action', 'hash');
     const out: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {
-      const item = ctx.items[i]!;
+      const item = ctx.items[i];
       const property = await ctx.param<string>('dataPropertyName', i, 'data');
       let result: string;
       if (action === 'generate') result = await generate(ctx, i);
@@ -52,7 +52,7 @@ export default {
       else {
         const type = await ctx.param<string>('type', i, 'MD5');
         // Handed to Node's crypto as is: a value that is no string fails with its TypeError, as in n8n.
-        const value = (await ctx.param('value', i, undefined)) as string;
+        const value = await ctx.param<string>('value', i, undefined);
         const encoding = (await ctx.param<string>('encoding', i, 'hex')) as 'hex' | 'base64';
         try {
           result =

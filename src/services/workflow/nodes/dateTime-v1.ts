@@ -126,7 +126,7 @@ async function formatOrCalculate(
   workflowZone: string,
   i: number,
 ): Promise<Item | undefined> {
-  const item = ctx.items[i]!;
+  const item = ctx.items[i];
   const value = await ctx.param('value', i, undefined);
   const property = await ctx.param<string>('dataPropertyName', i, 'data');
   const options = (await ctx.param<Record<string, string>>('options', i, {})) ?? {};

@@ -104,8 +104,8 @@ async function run(ctx: NodeContext, i: number, zone: string): Promise<{ field: 
     case 'getTimeBetweenDates': {
       const a = (await dateParam(ctx, 'startDate', i, zone, 'now'))!;
       const b = (await dateParam(ctx, 'endDate', i, zone, 'now'))!;
-      const units = (await ctx.param<string[]>('units', i, ['day'])).map(unit) as Array<keyof DurationLikeObject>;
-      const difference = b.diff(a, units as any);
+      const units = (await ctx.param<string[]>('units', i, ['day'])).map<keyof DurationLikeObject>(unit);
+      const difference = b.diff(a, units);
       // `isoString`: the duration as ISO 8601 text (observed: "P420DT4.512638888888889H").
       const value = (await ctx.param('options.isoString', i, false)) ? difference.toISO() : difference.toObject();
       return { field: await ctx.param('outputFieldName', i, 'timeDifference'), value };
@@ -139,7 +139,7 @@ export default {
     for (let i = 0; i < ctx.items.length; i++) {
       try {
         const { field, value } = await run(ctx, i, zone);
-        const json = (await ctx.param('options.includeInputFields', i, false)) ? clone(ctx.items[i]!.json) : {};
+        const json = (await ctx.param('options.includeInputFields', i, false)) ? clone(ctx.items[i].json) : {};
         if (value !== undefined) writePath(json, field, value);
         out.push({ json, pairedItem: { item: i } });
       } catch (err) {

@@ -35,7 +35,7 @@ export default {
     if (ctx.raw('mode', 'once') === 'each') {
       const out: Item[] = [];
       for (let i = 0; i < ctx.items.length; i++) {
-        const items = await run([ctx.items[i]!]);
+        const items = await run([ctx.items[i]]);
         for (const it of items) out.push({ ...it, pairedItem: { item: i } });
       }
       return [out];

@@ -20,7 +20,7 @@ interface Options {
 }
 
 function decode(bytes: Buffer, encoding = 'utf8', stripBom = true): string {
-  const text = bytes.toString(Buffer.isEncoding(encoding) ? (encoding as BufferEncoding) : 'utf8');
+  const text = bytes.toString(Buffer.isEncoding(encoding) ? encoding : 'utf8');
   return stripBom && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
@@ -31,8 +31,8 @@ export default {
     const out: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {
       const property = await ctx.param<string>('binaryPropertyName', i, 'data');
-      const options = ((await ctx.param<Options>('options', i, {})) ?? {}) as Options;
-      const { bytes } = binaryBytes(ctx.items[i]!, property, i);
+      const options = (await ctx.param<Options>('options', i, {})) ?? {};
+      const { bytes } = binaryBytes(ctx.items[i], property, i);
       const key = await ctx.param<string>('destinationKey', i, 'data');
       const paired = { item: i };
       if (operation === 'csv' || operation === 'html' || operation === 'rtf') {

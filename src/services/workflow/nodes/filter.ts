@@ -18,7 +18,7 @@ export default {
         if (!ctx.continueOnFail) throw err;
         ok = false;
       }
-      (ok ? kept : dropped).push({ ...ctx.items[i]!, pairedItem: { item: i } });
+      (ok ? kept : dropped).push({ ...ctx.items[i], pairedItem: { item: i } });
     }
     return [kept, dropped];
   },

@@ -31,7 +31,7 @@ export async function htmlTable(ctx: NodeContext): Promise<string> {
     .join('');
   let rows = '';
   for (let i = 0; i < ctx.items.length; i++) {
-    const item = ctx.items[i]!;
+    const item = ctx.items[i];
     const cellOpen = `<td ${custom ? '' : CELL_STYLE} ${await perRow('cellAttributes', i)}>`;
     rows +=
       `<tr  ${await perRow('rowAttributes', i)}>` +

@@ -102,7 +102,7 @@ export default {
     const out: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {
       const property = await ctx.param<string>('dataPropertyName', i, 'data');
-      const source = readPath(ctx.items[i]!.json, property);
+      const source = readPath(ctx.items[i].json, property);
       if (source === undefined) throw new NodeOperationError(`No property named "${property}" exists!`, undefined, i);
       if (typeof source !== 'string') throw new NodeOperationError('cheerio.load() expects a string', undefined, i);
       const root = parse(String(source));

@@ -286,7 +286,7 @@ function fileItem(input: Item, req: Request, answer: Answer, i: number): Item {
     }
   })();
   // n8n types the file by the media type alone (no charset) and keeps the URL as its "directory".
-  const mimeType = answer.headers['content-type']?.split(';', 1)[0]!.trim() || undefined;
+  const mimeType = answer.headers['content-type']?.split(';', 1)[0].trim() || undefined;
   const file: BinaryData = {
     ...toBinary(answer.bytes!, { fileName: disposition ?? fromPath, mimeType }),
     directory: req.url,
@@ -325,7 +325,7 @@ export default {
         await authenticate(ctx, i, req);
         for (const answer of await answers(ctx, i, req)) {
           if (answer.bytes) {
-            out.push(fileItem(ctx.items[i]!, req, answer, i));
+            out.push(fileItem(ctx.items[i], req, answer, i));
             continue;
           }
           for (const json of itemsOf(req, answer)) out.push({ json: json as Item['json'], pairedItem: { item: i } });

@@ -104,8 +104,8 @@ export function readCalendar(source: string): Record<string, unknown> {
     else if (name === 'END' && value.toUpperCase() === 'VEVENT' && event) {
       events.push(event);
       event = undefined;
-    } else if (event && EVENT_TEXT[name]) event[EVENT_TEXT[name]!] = unescape(value);
-    else if (event && EVENT_DATES[name]) event[EVENT_DATES[name]!] = dateValue(value, params);
+    } else if (event && EVENT_TEXT[name]) event[EVENT_TEXT[name]] = unescape(value);
+    else if (event && EVENT_DATES[name]) event[EVENT_DATES[name]] = dateValue(value, params);
     else if (!event && name === 'VERSION') calendar.version = value;
     else if (!event && name === 'PRODID') calendar.prodId = value;
     else if (!event && name === 'METHOD') calendar.method = value;

@@ -61,7 +61,7 @@ function compareV1(type: string, op: string, a: unknown, b: unknown): boolean {
     case 'regex':
     case 'notRegex': {
       const m = /^\/(.*)\/([gimusy]*)$/.exec(String(b ?? ''));
-      const re = m ? new RegExp(m[1]!, m[2]) : new RegExp(String(b ?? ''));
+      const re = m ? new RegExp(m[1], m[2]) : new RegExp(String(b ?? ''));
       return re.test(String(a ?? '')) === (op === 'regex');
     }
     case 'after':
@@ -84,7 +84,7 @@ export async function matchV1(ctx: NodeContext, i: number): Promise<boolean> {
     for (let c = 0; c < list.length; c++) {
       seen++;
       const cond = await ctx.param<V1Condition>(`conditions.${type}.${c}`, i, {});
-      const d = V1_DEFAULTS[type]!;
+      const d = V1_DEFAULTS[type];
       const ok = compareV1(type, cond.operation ?? d.operation, cond.value1, 'value2' in cond ? cond.value2 : d.value2);
       if (any && ok) return true;
       if (!any && !ok) return false;
@@ -107,7 +107,7 @@ export default {
     const yes: Item[] = [];
     const no: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {
-      const item = ctx.items[i]!;
+      const item = ctx.items[i];
       let ok: boolean;
       try {
         ok = await (ctx.typeVersion >= 2 ? itemMatchesFilter(ctx, i) : matchV1(ctx, i));

@@ -16,20 +16,20 @@ export function parseLenientJson(text: string): unknown {
     throw new SyntaxError(`${what} at position ${pos}`);
   };
   const skipSpace = () => {
-    while (pos < text.length && /\s/.test(text[pos]!)) pos++;
+    while (pos < text.length && /\s/.test(text[pos])) pos++;
   };
   /** The next non-space character after `from`, or '' at the end. */
   const nextSignificant = (from: number) => {
     let i = from;
-    while (i < text.length && /\s/.test(text[i]!)) i++;
+    while (i < text.length && /\s/.test(text[i])) i++;
     return text[i] ?? '';
   };
 
   function quoted(): string {
-    const quote = text[pos++]!;
+    const quote = text[pos++];
     let out = '';
     while (pos < text.length) {
-      const ch = text[pos]!;
+      const ch = text[pos];
       if (ch === '\\' && pos + 1 < text.length) {
         const raw = JSON.parse(`"${text.slice(pos, pos + (text[pos + 1] === 'u' ? 6 : 2))}"`) as string;
         out += raw;
@@ -52,12 +52,7 @@ export function parseLenientJson(text: string): unknown {
 
   function bare(stopAtColon: boolean): string {
     const start = pos;
-    while (
-      pos < text.length &&
-      !DELIMITERS.has(text[pos]!) &&
-      text[pos] !== '\n' &&
-      !(stopAtColon && text[pos] === ':')
-    )
+    while (pos < text.length && !DELIMITERS.has(text[pos]) && text[pos] !== '\n' && !(stopAtColon && text[pos] === ':'))
       pos++;
     return text.slice(start, pos).trim();
   }

@@ -71,7 +71,7 @@ export default {
     const mode = ctx.raw<string>('mode', 'htmlToMarkdown');
     const results = [];
     for (let i = 0; i < ctx.items.length; i++) {
-      const item = ctx.items[i]!;
+      const item = ctx.items[i];
       const rawInput = await ctx.param(mode === 'markdownToHtml' ? 'markdown' : 'html', i, undefined);
       // n8n's converter fails on an absent value with JavaScript's own words (observed).
       if (mode !== 'markdownToHtml' && (rawInput === undefined || rawInput === null))

@@ -130,7 +130,7 @@ async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash
     in1.forEach((a, ia) => {
       for (const m of matchesOf(a, in2, 'field1', 'field2')) {
         used2.add(m);
-        out.push({ json: combine(in2[m]!.json, a.json, clash), pairedItem: pair(ia, m) });
+        out.push({ json: combine(in2[m].json, a.json, clash), pairedItem: pair(ia, m) });
       }
     });
     in2.forEach((b, ib) => {
@@ -144,17 +144,17 @@ async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash
     ms.forEach((m) => used2.add(m));
     if (!ms.length) {
       unmatched1.push({ json: clone(a.json), pairedItem: { item: ia, input: 0 } });
-      if (join === 'enrichInput1') out.push(unmatched1[unmatched1.length - 1]!);
+      if (join === 'enrichInput1') out.push(unmatched1[unmatched1.length - 1]);
       return;
     }
     if (join === 'keepNonMatches') return;
     if (join === 'keepMatches' && outputFrom === 'input1')
       return void out.push({ json: clone(a.json), pairedItem: { item: ia, input: 0 } });
     if (join === 'keepMatches' && outputFrom === 'input2') {
-      for (const m of ms) out.push({ json: clone(in2[m]!.json), pairedItem: { item: m, input: 1 } });
+      for (const m of ms) out.push({ json: clone(in2[m].json), pairedItem: { item: m, input: 1 } });
       return;
     }
-    for (const m of ms) out.push({ json: combine(a.json, in2[m]!.json, clash), pairedItem: pair(ia, m) });
+    for (const m of ms) out.push({ json: combine(a.json, in2[m].json, clash), pairedItem: pair(ia, m) });
   });
   const unmatched2 = in2.flatMap((b, ib) =>
     used2.has(ib) ? [] : [{ json: clone(b.json), pairedItem: { item: ib, input: 1 } }],
@@ -263,7 +263,7 @@ async function executeV1(ctx: NodeContext, mode: string, in1: Item[], in2: Item[
       const m = index.get(k);
       if (m === undefined) return void out.push({ json: clone(a.json), pairedItem: { item: ia, input: 0 } });
       const json = clone(a.json);
-      for (const [key, value] of Object.entries(in2[m]!.json)) {
+      for (const [key, value] of Object.entries(in2[m].json)) {
         if (key === p1) continue; // the key itself keeps input 1's value
         if (
           overwrite === 'always' ||

@@ -7,7 +7,7 @@ import { clone, fieldList, isPlainObject, readPath, writePath } from './util.js'
 function stable(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'undefined';
   if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
-  return `{${Object.keys(v as object)
+  return `{${Object.keys(v)
     .sort()
     .map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`)
     .join(',')}}`;
@@ -47,7 +47,7 @@ export default {
         if (seen.has(key)) continue;
         seen.add(key);
         added.push(key);
-        out.push({ ...ctx.items[i]!, pairedItem: { item: i } });
+        out.push({ ...ctx.items[i], pairedItem: { item: i } });
       }
       ctx.staticData.node.seen = [...seen].slice(-limit);
       return [out];
@@ -80,7 +80,7 @@ export default {
           ? [...(flats[0]?.keys() ?? [])].filter((k) => !fields.includes(k))
           : [...new Set(flats.flatMap((f) => [...f.keys()]))];
       for (const k of keys) if (flats.some((f) => !f.has(k))) throw missing(k);
-      keyOf = (_json, i) => stable(keys.map((k) => flats[i]!.get(k)));
+      keyOf = (_json, i) => stable(keys.map((k) => flats[i].get(k)));
       compared = keys;
     }
     const removeOthers = await ctx.param<boolean>('options.removeOtherFields', 0, false);

@@ -27,7 +27,7 @@ export default {
   async execute(ctx) {
     const out: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {
-      const item = ctx.items[i]!;
+      const item = ctx.items[i];
       let json = clone(item.json);
       const pairs = await ctx.param<Array<{ currentKey: string; newKey: string }>>('keys.key', i, []);
       for (const { currentKey, newKey } of pairs ?? []) {

@@ -5,7 +5,7 @@ import type { Item } from '../expressions/api.js';
 function ordinal(n: number): string {
   const s = ['th', 'st', 'nd', 'rd'];
   const v = n % 100;
-  return n + (s[(v - 20) % 10] ?? s[v] ?? s[0]!);
+  return n + (s[(v - 20) % 10] ?? s[v] ?? s[0]);
 }
 
 export function scheduleItem(at: Date, zone: string): Item {

@@ -38,7 +38,7 @@ export default {
   types: ['n8n-nodes-base.scheduleTrigger'],
   trigger: 'schedule',
   schedules(node) {
-    const rules = ((node.parameters as { rule?: { interval?: Rule[] } } | undefined)?.rule?.interval ?? [{}]) as Rule[];
+    const rules = (node.parameters as { rule?: { interval?: Rule[] } } | undefined)?.rule?.interval ?? [{}];
     return rules.map(ruleToCron).filter((c): c is string => !!c);
   },
   manualItems: ({ now, timezone }) => [scheduleItem(now, timezone)],

@@ -142,7 +142,7 @@ async function v3(ctx: NodeContext): Promise<Item[]> {
     } catch (err) {
       // Under continueOnFail the item fails alone; the engine routes it (regular or error output).
       if (!ctx.continueOnFail) throw err;
-      out.push({ json: clone(ctx.items[i]!.json), error: err, pairedItem: { item: i } });
+      out.push({ json: clone(ctx.items[i].json), error: err, pairedItem: { item: i } });
     }
   }
   return out;
@@ -150,7 +150,7 @@ async function v3(ctx: NodeContext): Promise<Item[]> {
 
 async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> {
   {
-    const item = ctx.items[i]!;
+    const item = ctx.items[i];
     const dot = await ctx.param<boolean>('options.dotNotation', i, true);
     const ignoreErrors = await ctx.param<boolean>('options.ignoreConversionErrors', i, false);
     const json = await baseFields(ctx, item.json, i);
@@ -203,7 +203,7 @@ async function v1(ctx: NodeContext): Promise<Item[]> {
   const out: Item[] = [];
   const keepOnlySet = ctx.raw('keepOnlySet', false);
   for (let i = 0; i < ctx.items.length; i++) {
-    const item = ctx.items[i]!;
+    const item = ctx.items[i];
     const dot = await ctx.param<boolean>('options.dotNotation', i, true);
     const json: Record<string, unknown> = keepOnlySet ? {} : clone(item.json);
     for (const type of ['boolean', 'number', 'string'] as const) {

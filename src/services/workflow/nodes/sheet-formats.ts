@@ -72,7 +72,7 @@ export function parseCsv(text: string, delimiter = ','): string[][] {
     field = '';
   };
   while (i < text.length) {
-    const c = text[i]!;
+    const c = text[i];
     if (quoted) {
       if (c === '"' && text[i + 1] === '"') {
         field += '"';

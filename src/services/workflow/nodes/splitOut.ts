@@ -17,7 +17,7 @@ export default {
     const itemListsV1 = ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion < 2;
     const itemListsV2 = ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion === 2;
     for (let i = 0; i < ctx.items.length; i++) {
-      const json = ctx.items[i]!.json;
+      const json = ctx.items[i].json;
       const fieldParam = String(await ctx.param<string>('fieldToSplitOut', i, ''));
       const fields = fieldList(fieldParam);
       const include = ctx.raw<string>('include', 'noOtherFields');

@@ -88,7 +88,7 @@ async function routeLegacy(ctx: NodeContext, i: number): Promise<number[]> {
 
 async function routeLegacyRaw(ctx: NodeContext, i: number): Promise<number[]> {
   if (ctx.raw('mode', 'rules') === 'expression') return [Number(await ctx.param('output', i, 0))];
-  const defaults = LEGACY_DEFAULTS[ctx.raw<string>('dataType', 'number')] ?? LEGACY_DEFAULTS.number!;
+  const defaults = LEGACY_DEFAULTS[ctx.raw<string>('dataType', 'number')] ?? LEGACY_DEFAULTS.number;
   const value1 = (await ctx.param<unknown>('value1', i, undefined)) ?? defaults.missing;
   const rules = ctx.raw<Array<unknown>>('rules.rules', []);
   for (let r = 0; r < rules.length; r++) {
@@ -113,7 +113,7 @@ export default {
     const outs: Item[][] = Array.from({ length: count }, () => []);
     for (let i = 0; i < ctx.items.length; i++) {
       const targets = await (ctx.typeVersion >= 3 ? routeV3(ctx, i, count) : routeLegacy(ctx, i));
-      for (const t of targets) outs[t]?.push({ ...ctx.items[i]!, pairedItem: { item: i } });
+      for (const t of targets) outs[t]?.push({ ...ctx.items[i], pairedItem: { item: i } });
     }
     return outs;
   },

@@ -18,12 +18,12 @@ export function writePath(obj: Record<string, unknown>, path: string, value: unk
   const keys = splitPath(path);
   let cur: Record<string, unknown> = obj;
   for (let i = 0; i < keys.length - 1; i++) {
-    const k = keys[i]!;
+    const k = keys[i];
     const next = cur[k];
-    if (next === null || typeof next !== 'object') cur[k] = /^\d+$/.test(keys[i + 1]!) ? [] : {};
+    if (next === null || typeof next !== 'object') cur[k] = /^\d+$/.test(keys[i + 1]) ? [] : {};
     cur = cur[k] as Record<string, unknown>;
   }
-  cur[keys[keys.length - 1]!] = value;
+  cur[keys[keys.length - 1]] = value;
 }
 
 export function deletePath(obj: Record<string, unknown>, path: string): void {
@@ -31,9 +31,9 @@ export function deletePath(obj: Record<string, unknown>, path: string): void {
   let cur: unknown = obj;
   for (let i = 0; i < keys.length - 1; i++) {
     if (cur === null || typeof cur !== 'object') return;
-    cur = (cur as Record<string, unknown>)[keys[i]!];
+    cur = (cur as Record<string, unknown>)[keys[i]];
   }
-  if (cur && typeof cur === 'object') delete (cur as Record<string, unknown>)[keys[keys.length - 1]!];
+  if (cur && typeof cur === 'object') delete (cur as Record<string, unknown>)[keys[keys.length - 1]];
 }
 
 export function splitPath(path: string): string[] {

@@ -30,7 +30,7 @@ export default {
     const mode = ctx.raw<string>('mode', 'xmlToJson');
     const out: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {
-      const item = ctx.items[i]!;
+      const item = ctx.items[i];
       const property = await ctx.param<string>('dataPropertyName', i, 'data');
       const options = (await ctx.param<Record<string, unknown>>('options', i, {})) ?? {};
       if (mode === 'xmlToJson') {

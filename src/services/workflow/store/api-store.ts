@@ -62,7 +62,7 @@ export class ApiStore {
   private readonly k: Kysely<Tables>;
 
   constructor(private readonly db: Db) {
-    this.k = db.kysely as unknown as Kysely<Tables>;
+    this.k = db.kysely;
   }
 
   // ---- owner and project

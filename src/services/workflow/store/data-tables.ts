@@ -88,7 +88,7 @@ export class DataTableStore {
   private readonly k: Kysely<Tables>;
 
   constructor(private readonly db: Db) {
-    this.k = db.kysely as unknown as Kysely<Tables>;
+    this.k = db.kysely;
   }
 
   // ---- tables

@@ -20,7 +20,7 @@ export class FolderStore {
   private readonly k: Kysely<Tables>;
 
   constructor(db: Db) {
-    this.k = db.kysely as unknown as Kysely<Tables>;
+    this.k = db.kysely;
   }
 
   /** Every folder of a project (bounded by the service's per-project limit). */

@@ -95,7 +95,7 @@ export class WorkflowStore {
     private readonly db: Db,
     private readonly executionsChanged: ExecutionsChanged,
   ) {
-    this.k = db.kysely as unknown as Kysely<Tables>;
+    this.k = db.kysely;
   }
 
   private onExecutionsChanged(): void {
@@ -224,7 +224,7 @@ export class WorkflowStore {
       const { rows } = await sql<{
         id: number;
       }>`select nextval(pg_get_serial_sequence('workflow_executions', 'id')) as id`.execute(this.k);
-      return String(rows[0]!.id);
+      return String(rows[0].id);
     }
     if (this.nextId === undefined) {
       const row = await this.k

@@ -24,7 +24,7 @@ export class McpAccessStore {
   private readonly k: Kysely<Tables>;
 
   constructor(db: Db) {
-    this.k = db.kysely as unknown as Kysely<Tables>;
+    this.k = db.kysely;
   }
 
   row(): Promise<McpAccessRow | undefined> {

@@ -39,7 +39,7 @@ export class TestRunStore {
   private readonly k: Kysely<Tables>;
 
   constructor(db: Db) {
-    this.k = db.kysely as unknown as Kysely<Tables>;
+    this.k = db.kysely;
   }
 
   async insertRun(row: TestRunRow): Promise<void> {

@@ -67,7 +67,7 @@ export class WebhookTable {
       if (this.exact.get(k)?.workflowId === workflowId) this.exact.delete(k);
     this.byWorkflow.delete(workflowId);
     for (let i = this.dynamic.length - 1; i >= 0; i--)
-      if (this.dynamic[i]!.target.workflowId === workflowId) this.dynamic.splice(i, 1);
+      if (this.dynamic[i].target.workflowId === workflowId) this.dynamic.splice(i, 1);
   }
 
   find(method: string, path: string): { target: WebhookTarget; params: Record<string, string> } | undefined {
@@ -102,7 +102,7 @@ export function matchDynamic(
     const params: Record<string, string> = {};
     let ok = true;
     for (let i = 0; i < parts.length; i++) {
-      const seg = target.pattern[i]!;
+      const seg = target.pattern[i];
       // The path was percent-decoded once already (webhooks/routes.ts); decoding again would
       // turn `%2525` into `%` and throw on a literal `%`.
       if (seg.startsWith(':')) params[seg.slice(1)] = parts[i]!;

@@ -7,7 +7,7 @@ export const conditionAction: ActionType = {
   compile(c) {
     const [test] = compileConditions([c]);
     return async (run) => {
-      if (!test!(run.home, run.vars)) throw new StopRun();
+      if (!test(run.home, run.vars)) throw new StopRun();
     };
   },
 };

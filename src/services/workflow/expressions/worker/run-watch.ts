@@ -44,7 +44,7 @@ export class RunWatch {
    */
   deadlineOf(id: number): number | 'other' | undefined {
     const before = Atomics.load(this.id, 0);
-    const deadline = this.deadline[0]!;
+    const deadline = this.deadline[0];
     if (before === 0 || Atomics.load(this.id, 0) !== before) return undefined;
     return before === stored(id) ? deadline : 'other';
   }
