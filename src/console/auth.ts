@@ -164,12 +164,10 @@ function refuse(request: FastifyRequest, reply: FastifyReply) {
   const wantsPage =
     !API.test(request.url) && request.method === 'GET' && /text\/html/.test(request.headers.accept ?? '');
   if (wantsPage) return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 302);
-  return reply
-    .code(401)
-    .send({
-      message: 'Log in to the console, or send an admin key as a bearer token (npx hamlet keys create admin)',
-      code: 'unauthorized',
-    });
+  return reply.code(401).send({
+    message: 'Log in to the console, or send an admin key as a bearer token (npx hamlet keys create admin)',
+    code: 'unauthorized',
+  });
 }
 
 /** Only a path on this console, so the login form cannot be made to redirect elsewhere. */

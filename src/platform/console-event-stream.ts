@@ -54,12 +54,10 @@ export function eventStreams(
   return (request, reply, follow) => {
     const release = budget.claimAddress('console', request.ip);
     if (!release)
-      return void reply
-        .code(429)
-        .send({
-          message: `Too many live streams from your address (at most ${budget.limits.maxPerAddress}); close other console pages`,
-          code: 'rate_limited',
-        });
+      return void reply.code(429).send({
+        message: `Too many live streams from your address (at most ${budget.limits.maxPerAddress}); close other console pages`,
+        code: 'rate_limited',
+      });
     reply.hijack();
     const res = reply.raw;
     let pending: Frame[] = [];

@@ -50,19 +50,17 @@ async function listen(
 }
 
 const echo = (s: Seen, res: http.ServerResponse, extra: Record<string, unknown> = {}) =>
-  res
-    .writeHead(200, { 'content-type': 'application/json' })
-    .end(
-      JSON.stringify({
-        ...extra,
-        method: s.method,
-        url: s.url,
-        authorization: s.headers.authorization ?? null,
-        cookie: s.headers.cookie ?? null,
-        contentType: s.headers['content-type'] ?? null,
-        body: s.body,
-      }),
-    );
+  res.writeHead(200, { 'content-type': 'application/json' }).end(
+    JSON.stringify({
+      ...extra,
+      method: s.method,
+      url: s.url,
+      authorization: s.headers.authorization ?? null,
+      cookie: s.headers.cookie ?? null,
+      contentType: s.headers['content-type'] ?? null,
+      body: s.body,
+    }),
+  );
 
 /** The internal service: answers a secret to anyone who reaches it, on 127.0.0.1 and [::1]. */
 export async function startInternal(): Promise<{

@@ -56,9 +56,7 @@ export function withToken(t: TestHamlet, token: string): HomeTest {
 }
 
 /** A raw WebSocket that collects every message (arrays unpacked). */
-export async function rawSocket(
-  url: string,
-): Promise<{
+export async function rawSocket(url: string): Promise<{
   ws: WebSocket;
   messages: any[];
   next(pred?: (m: any) => boolean, ms?: number): Promise<any>;

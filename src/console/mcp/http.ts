@@ -66,13 +66,10 @@ export const mcpEndpoint: ConsoleModule = (app, ctx) => {
   );
   // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
-    reply
-      .code(405)
-      .header('allow', 'POST')
-      .send({
-        message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC requests',
-        code: 'method_not_allowed',
-      });
+    reply.code(405).header('allow', 'POST').send({
+      message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC requests',
+      code: 'method_not_allowed',
+    });
   app.get('/mcp', { schema: { ...schema, summary: 'No server-sent stream in stateless mode (405)' } }, notAllowed);
   app.delete('/mcp', { schema: { ...schema, summary: 'No sessions to end in stateless mode (405)' } }, notAllowed);
 };

@@ -76,17 +76,15 @@ export const socialPages: ServicePages['register'] = (app, ctx) => {
     const body = h`<h1>Blog &amp; community</h1>
 ${ctx.platform.trace.enabled ? '' : h`<p class="muted">The trace is off (HAMLET_TRACE=off): this page does not follow new posts; reload it.</p>`}
 <div class="columns" id="social-lists" aria-live="polite"${live}>${await sections(request.query)}</div>`;
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(
-        layout({
-          title: 'Blog & community',
-          body: markup(body),
-          csrf: request.consoleCsrf,
-          nav: request.consoleNav,
-          path: '/social',
-        }),
-      );
+    return reply.type('text/html; charset=utf-8').send(
+      layout({
+        title: 'Blog & community',
+        body: markup(body),
+        csrf: request.consoleCsrf,
+        nav: request.consoleNav,
+        path: '/social',
+      }),
+    );
   });
 
   app.get('/social/sections', { schema: { hide: true } }, async (request, reply) =>

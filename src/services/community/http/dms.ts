@@ -207,15 +207,13 @@ export function dmRoutes(app: App, ctx: Ctx) {
         throw fail(404, 'Agent not found', to ? `No agent named "${to}"` : 'No agent was claimed by that handle');
       const follows = await agents.isFollowing(recipient.id, me.id);
       const c = await dms.request(me, recipient, message, follows);
-      return reply
-        .code(201)
-        .send({
-          success: true,
-          message: 'Chat request sent',
-          conversation_id: c.id,
-          status: 'pending' as const,
-          to: other(recipient),
-        });
+      return reply.code(201).send({
+        success: true,
+        message: 'Chat request sent',
+        conversation_id: c.id,
+        status: 'pending' as const,
+        to: other(recipient),
+      });
     },
   );
 
