@@ -126,7 +126,12 @@ class Lease implements DatabaseConnection, WatchedTransaction {
     this.inTransaction = true;
     this.owner.watch.begin(this);
     try {
-      await this.executeQuery(CompiledQuery.raw('begin'));
+      // IMMEDIATE: the write lock is taken at the start, where busy_timeout waits for another
+      // connection's write (the trace's writer thread). A deferred transaction that read first
+      // and writes after another connection committed fails at once ("database is locked",
+      // SQLITE_BUSY_SNAPSHOT), whatever busy_timeout says. This connection's transactions take
+      // turns anyway (see Lease), so nothing is lost by taking the lock early.
+      await this.executeQuery(CompiledQuery.raw('begin immediate'));
     } catch (err) {
       this.endTransaction(); // Kysely releases the connection without a rollback: stop watching it
       throw err;

@@ -84,7 +84,7 @@ export function replaceTables(s: Database.Database, tables: Replacement[]): void
       }
       for (const index of indexes) s.exec(index.sql);
     }
-  })();
+  }).immediate(); // the write lock up front: it reads the rows it keeps first (see platform/sqlite.ts, begin)
 }
 
 function insertRows(s: Database.Database, table: string, rows: WorldRow[]): void {
