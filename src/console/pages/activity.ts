@@ -81,54 +81,22 @@ function feedList(entries: TraceEntry[], keys: Map<string, string>): string {
     const key = e.keyId ? (keys.get(e.keyId) ?? `key ${e.keyId.slice(0, 8)}`) : '';
     const ms =
       e.durationMs === null ? '' : `${e.durationMs < 10 ? e.durationMs.toFixed(1) : Math.round(e.durationMs)} ms`;
-    return html`<li
-      class="activity-item kind-${e.kind}${e.ok ? '' : ' failed'}"
-      data-kind="${e.kind}"
-      data-service="${e.service}"
-    >
-      <time datetime="${e.at}">${when}</time> <span class="badge">${e.service}</span>
-      <span class="what">${describe(e)}</span>
-      <span class="muted">${outcome(e)}${ms ? ` · ${ms}` : ''}${key ? ` · ${key}` : ''}</span
-      >${e.path && e.kind === 'http' && e.path !== e.route ? raw(html`<br /><code class="muted">${e.path}</code>`) : ''}
-    </li>`;
+    return html`<li class="activity-item kind-${e.kind}${e.ok ? '' : ' failed'}" data-kind="${e.kind}" data-service="${e.service}">
+<time datetime="${e.at}">${when}</time> <span class="badge">${e.service}</span> <span class="what">${describe(e)}</span>
+<span class="muted">${outcome(e)}${ms ? ` · ${ms}` : ''}${key ? ` · ${key}` : ''}</span>${e.path && e.kind === 'http' && e.path !== e.route ? raw(html`<br><code class="muted">${e.path}</code>`) : ''}</li>`;
   });
-  return html`<ol class="activity" aria-label="Activity, newest first">
-    ${raw(items.join(''))}
-  </ol>`;
+  return html`<ol class="activity" aria-label="Activity, newest first">${raw(items.join(''))}</ol>`;
 }
 
 function filterForm(f: Filters, services: string[], keys: Map<string, string>): string {
   const option = (value: string, label: string, selected: string | undefined) =>
-    raw(html`<option value="${value}" ${value === (selected ?? '') ? raw(' selected') : ''}>${label}</option>`);
+    raw(html`<option value="${value}"${value === (selected ?? '') ? raw(' selected') : ''}>${label}</option>`);
   return html`<form method="get" action="/activity" class="filters" aria-label="Filter the activity">
-    <div>
-      <label for="f-service">Service</label
-      ><select id="f-service" name="service">
-        ${option('', 'All services', f.service)}${services.map((s) => option(s, s, f.service))}
-      </select>
-    </div>
-    <div>
-      <label for="f-key">Agent key</label
-      ><select id="f-key" name="key">
-        ${option('', 'All keys', f.key)}${[...keys].map(([id, label]) => option(id, label, f.key))}
-      </select>
-    </div>
-    <div>
-      <label for="f-kind">What</label
-      ><select id="f-kind" name="kind">
-        ${option('', 'Everything', f.kind)}${TRACE_KINDS.map((k) => option(k, KIND_LABELS[k], f.kind))}
-      </select>
-    </div>
-    <div class="actions">
-      <button type="submit">Show</button>
-      <a
-        class="button"
-        href="/admin/api/trace.jsonl${queryString({ service: f.service, key: f.key, kind: f.kind })}"
-        download="trace.jsonl"
-        >Export JSONL</a
-      >
-    </div>
-  </form>`;
+<div><label for="f-service">Service</label><select id="f-service" name="service">${option('', 'All services', f.service)}${services.map((s) => option(s, s, f.service))}</select></div>
+<div><label for="f-key">Agent key</label><select id="f-key" name="key">${option('', 'All keys', f.key)}${[...keys].map(([id, label]) => option(id, label, f.key))}</select></div>
+<div><label for="f-kind">What</label><select id="f-kind" name="kind">${option('', 'Everything', f.kind)}${TRACE_KINDS.map((k) => option(k, KIND_LABELS[k], f.kind))}</select></div>
+<div class="actions"><button type="submit">Show</button> <a class="button" href="/admin/api/trace.jsonl${queryString({ service: f.service, key: f.key, kind: f.kind })}" download="trace.jsonl">Export JSONL</a></div>
+</form>`;
 }
 
 export const activityPages: ConsoleModule = (app, ctx) => {
@@ -152,21 +120,9 @@ export const activityPages: ConsoleModule = (app, ctx) => {
     const services = [...new Set([...Object.keys(ctx.running), ...entries.map((e) => e.service)])].sort();
     const qs = queryString(f);
     const body = html`<h1>Activity</h1>
-      <p class="muted">
-        What agents did across the services, newest first, as it
-        happens.${trace.enabled ? '' : ' The trace is off (HAMLET_TRACE=off): nothing new is recorded.'}
-      </p>
-      ${raw(filterForm(f, services, keys))}
-      <section
-        id="feed"
-        aria-live="polite"
-        data-live="/activity/stream${qs}"
-        hx-get="/activity/feed${qs}"
-        hx-trigger="live delay:200ms"
-        hx-swap="innerHTML"
-      >
-        ${raw(feedList(entries, keys))}
-      </section>`;
+<p class="muted">What agents did across the services, newest first, as it happens.${trace.enabled ? '' : ' The trace is off (HAMLET_TRACE=off): nothing new is recorded.'}</p>
+${raw(filterForm(f, services, keys))}
+<section id="feed" aria-live="polite" data-live="/activity/stream${qs}" hx-get="/activity/feed${qs}" hx-trigger="live delay:200ms" hx-swap="innerHTML">${raw(feedList(entries, keys))}</section>`;
     return reply
       .type('text/html; charset=utf-8')
       .send(layout({ title: 'Activity', body, csrf: request.consoleCsrf, nav: request.consoleNav, path: '/activity' }));

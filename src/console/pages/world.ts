@@ -63,7 +63,7 @@ export const worldPages: ConsoleModule = (app) => {
       api(request, 'GET', '/admin/api/world/hash'),
     ]);
     const csrf = request.consoleCsrf ?? '';
-    const hidden = raw(html`<input type="hidden" name="_csrf" value="${csrf}" />`);
+    const hidden = raw(html`<input type="hidden" name="_csrf" value="${csrf}">`);
     const list: Array<{
       id: string;
       name?: string;
@@ -75,137 +75,40 @@ export const worldPages: ConsoleModule = (app) => {
     const options = (selected: string) =>
       list.map(
         (s) =>
-          html`<option value="${s.id}" ${s.id === selected ? raw(' selected') : ''}>
-            ${s.name ? `${s.name} (${s.id})` : s.id}
-          </option>`,
+          html`<option value="${s.id}"${s.id === selected ? raw(' selected') : ''}>${s.name ? `${s.name} (${s.id})` : s.id}</option>`,
       );
     const body = html`<h1>World</h1>
-      ${note ? raw(html`<p class="${note.error ? 'error' : 'notice'}" role="${note.error ? 'alert' : 'status'}">${note.text}</p>`) : ''}
-      ${note?.extra ? raw(note.extra) : ''}
-      <section aria-labelledby="clock">
-        <h2 id="clock">Clock</h2>
-        <p>
-          Platform time:
-          <strong data-clock-now>${clock.body?.now ?? '?'}</strong> (${clock.body?.frozen ? 'frozen' : 'running'}).
-          State hash <code>${String(hash.body?.hash ?? '').slice(0, 16)}</code>.
-        </p>
-        <form method="post" action="/world/clock" class="inline">
-          ${hidden}<input type="hidden" name="frozen" value="${clock.body?.frozen ? 'false' : 'true'}" /><button
-            type="submit"
-          >
-            ${clock.body?.frozen ? 'Let it run' : 'Freeze'}
-          </button>
-        </form>
-        <form method="post" action="/world/clock" class="inline">
-          ${hidden}<label>Jump to <input name="now" type="text" placeholder="2026-01-12T09:00:00Z" required /></label>
-          <button type="submit">Set</button>
-        </form>
-        <form method="post" action="/world/clock/advance" class="inline">
-          ${hidden}<label
-            >Advance by <input name="minutes" type="number" min="1" max="527040" value="60" required /> minutes</label
-          >
-          <button type="submit">Advance</button>
-        </form>
-      </section>
-      <section aria-labelledby="snapshots">
-        <h2 id="snapshots">Snapshots</h2>
-        <form method="post" action="/world/snapshots" class="inline">
-          ${hidden}<label>Name <input name="name" maxlength="200" /></label>
-          <button type="submit">Save the world now</button>
-        </form>
-        <form method="post" action="/world/reset" class="inline">
-          ${hidden}<button type="submit" class="danger">Reset to empty</button>
-        </form>
-        ${
-          list.length
-            ? raw(
-                html`<div class="table-wrap">
-                  <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">Snapshot</th>
-                        <th scope="col">Saved</th>
-                        <th scope="col">Clock</th>
-                        <th scope="col">Rows</th>
-                        <th scope="col">Bytes</th>
-                        <th scope="col">Actions</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      ${list.map((s) =>
-                        raw(
-                          html`<tr>
-                            <td>${s.name ?? ''} <code>${s.id}</code></td>
-                            <td>${shortTime(s.savedAt)}</td>
-                            <td>${s.clock ? shortTime(s.clock.now) : ''}</td>
-                            <td>${s.rows}</td>
-                            <td>${s.bytes}</td>
-                            <td>
-                              <form method="post" action="/world/snapshots/${s.id}/restore" class="inline">
-                                ${hidden}<button type="submit">Restore</button>
-                              </form>
-                              <a href="/admin/api/world/snapshots/${s.id}" download>Download</a>
-                              <a href="/world/diff?from=${s.id}&amp;to=now">Diff to now</a>
-                            </td>
-                          </tr>`,
-                        ),
-                      )}
-                    </tbody>
-                  </table>
-                </div>`,
-              )
-            : raw('<p class="muted">No snapshot saved yet.</p>')
-        }
-      </section>
-      <section aria-labelledby="diff">
-        <h2 id="diff">What changed</h2>
-        ${
-          list.length
-            ? raw(
-                html`<form method="get" action="/world/diff" class="inline">
-                  <label
-                    >From
-                    <select name="from">
-                      ${options('')}
-                    </select></label
-                  >
-                  <label
-                    >to
-                    <select name="to">
-                      <option value="now">now</option>
-                      ${options('')}
-                    </select></label
-                  >
-                  <button type="submit">Compare</button>
-                </form>`,
-              )
-            : raw('<p class="muted">Save a snapshot to compare the world with it later.</p>')
-        }
-      </section>
-      <section aria-labelledby="seed">
-        <h2 id="seed">Seed a scenario</h2>
-        <form method="post" action="/world/seed" class="inline">
-          ${hidden}<label
-            >Example
-            <select name="example">
-              ${EXAMPLES.map((e) => raw(html`<option>${e}</option>`))}
-            </select></label
-          >
-          <button type="submit">Seed the example</button>
-        </form>
-        <form method="post" action="/world/seed">
-          <label for="scenario-yaml">Scenario (YAML)</label
-          ><textarea
-            id="scenario-yaml"
-            name="yaml"
-            rows="10"
-            cols="80"
-            placeholder="name: my-world&#10;agents:&#10;  - name: ada&#10;    mail: true"
-          ></textarea
-          >${hidden}
-          <p><button type="submit">Seed</button></p>
-        </form>
-      </section>`;
+${note ? raw(html`<p class="${note.error ? 'error' : 'notice'}" role="${note.error ? 'alert' : 'status'}">${note.text}</p>`) : ''}
+${note?.extra ? raw(note.extra) : ''}
+<section aria-labelledby="clock"><h2 id="clock">Clock</h2>
+<p>Platform time: <strong data-clock-now>${clock.body?.now ?? '?'}</strong> (${clock.body?.frozen ? 'frozen' : 'running'}). State hash <code>${String(hash.body?.hash ?? '').slice(0, 16)}</code>.</p>
+<form method="post" action="/world/clock" class="inline">${hidden}<input type="hidden" name="frozen" value="${clock.body?.frozen ? 'false' : 'true'}"><button type="submit">${clock.body?.frozen ? 'Let it run' : 'Freeze'}</button></form>
+<form method="post" action="/world/clock" class="inline">${hidden}<label>Jump to <input name="now" type="text" placeholder="2026-01-12T09:00:00Z" required></label> <button type="submit">Set</button></form>
+<form method="post" action="/world/clock/advance" class="inline">${hidden}<label>Advance by <input name="minutes" type="number" min="1" max="527040" value="60" required> minutes</label> <button type="submit">Advance</button></form>
+</section>
+<section aria-labelledby="snapshots"><h2 id="snapshots">Snapshots</h2>
+<form method="post" action="/world/snapshots" class="inline">${hidden}<label>Name <input name="name" maxlength="200"></label> <button type="submit">Save the world now</button></form>
+<form method="post" action="/world/reset" class="inline">${hidden}<button type="submit" class="danger">Reset to empty</button></form>
+${
+  list.length
+    ? raw(
+        html`<div class="table-wrap"><table><thead><tr><th scope="col">Snapshot</th><th scope="col">Saved</th><th scope="col">Clock</th><th scope="col">Rows</th><th scope="col">Bytes</th><th scope="col">Actions</th></tr></thead><tbody>${list.map(
+          (s) =>
+            raw(
+              html`<tr><td>${s.name ?? ''} <code>${s.id}</code></td><td>${shortTime(s.savedAt)}</td><td>${s.clock ? shortTime(s.clock.now) : ''}</td><td>${s.rows}</td><td>${s.bytes}</td><td><form method="post" action="/world/snapshots/${s.id}/restore" class="inline">${hidden}<button type="submit">Restore</button></form> <a href="/admin/api/world/snapshots/${s.id}" download>Download</a> <a href="/world/diff?from=${s.id}&amp;to=now">Diff to now</a></td></tr>`,
+            ),
+        )}</tbody></table></div>`,
+      )
+    : raw('<p class="muted">No snapshot saved yet.</p>')
+}
+</section>
+<section aria-labelledby="diff"><h2 id="diff">What changed</h2>
+${list.length ? raw(html`<form method="get" action="/world/diff" class="inline"><label>From <select name="from">${options('')}</select></label> <label>to <select name="to"><option value="now">now</option>${options('')}</select></label> <button type="submit">Compare</button></form>`) : raw('<p class="muted">Save a snapshot to compare the world with it later.</p>')}
+</section>
+<section aria-labelledby="seed"><h2 id="seed">Seed a scenario</h2>
+<form method="post" action="/world/seed" class="inline">${hidden}<label>Example <select name="example">${EXAMPLES.map((e) => raw(html`<option>${e}</option>`))}</select></label> <button type="submit">Seed the example</button></form>
+<form method="post" action="/world/seed"><label for="scenario-yaml">Scenario (YAML)</label><textarea id="scenario-yaml" name="yaml" rows="10" cols="80" placeholder="name: my-world&#10;agents:&#10;  - name: ada&#10;    mail: true"></textarea>${hidden}<p><button type="submit">Seed</button></p></form>
+</section>`;
     return sendHtml(
       reply,
       layout({ title: 'World', body, csrf, nav: request.consoleNav, path: '/world' }),
@@ -267,10 +170,7 @@ export const worldPages: ConsoleModule = (app) => {
     // The keys are shown once, here: the world keeps only their digests.
     const keys =
       a.status < 300
-        ? html`<details open>
-            <summary>The agents' keys (shown once)</summary>
-            <pre>${JSON.stringify(a.body.agents, null, 2)}</pre>
-          </details>`
+        ? html`<details open><summary>The agents' keys (shown once)</summary><pre>${JSON.stringify(a.body.agents, null, 2)}</pre></details>`
         : undefined;
     return after(request, reply, a, a.status < 300 ? `Seeded ${a.body.scenario ?? 'the scenario'}.` : '', keys);
   });
@@ -301,66 +201,10 @@ export const worldPages: ConsoleModule = (app) => {
       })),
       ...c.removed.map((r) => ({ service, what: 'removed', table: r.table, key: r.key, detail: '' })),
     ]);
-    const body = html`<h1>What changed</h1>
-      <p>From <code>${a.body.from}</code> to <code>${a.body.to}</code>. <a href="/world">Back to the world</a></p>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Service</th>
-              <th scope="col">Added</th>
-              <th scope="col">Changed</th>
-              <th scope="col">Removed</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${services.map(([s, c]) =>
-              raw(
-                html`<tr>
-                  <td>${s}</td>
-                  <td>${c.added.length}</td>
-                  <td>${c.changed.length}</td>
-                  <td>${c.removed.length}</td>
-                </tr>`,
-              ),
-            )}
-          </tbody>
-        </table>
-      </div>
-      <h2>Rows</h2>
-      ${
-        rows.length
-          ? raw(
-              html`<div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Service</th>
-                      <th scope="col">Change</th>
-                      <th scope="col">Table</th>
-                      <th scope="col">Key</th>
-                      <th scope="col">Columns</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${rows.map((r) =>
-                      raw(
-                        html`<tr>
-                          <td>${r.service}</td>
-                          <td>${r.what}</td>
-                          <td>${r.table}</td>
-                          <td><code>${JSON.stringify(r.key)}</code></td>
-                          <td>${r.detail.slice(0, 2000)}</td>
-                        </tr>`,
-                      ),
-                    )}
-                  </tbody>
-                </table>
-              </div>`,
-            )
-          : raw('<p class="muted">Nothing changed.</p>')
-      }
-      ${a.body.next ? raw(html`<p><a href="/world/diff?${new URLSearchParams({ from: q.from ?? '', to: q.to ?? 'now', cursor: a.body.next })}">More changes →</a></p>`) : ''}`;
+    const body = html`<h1>What changed</h1><p>From <code>${a.body.from}</code> to <code>${a.body.to}</code>. <a href="/world">Back to the world</a></p>
+<div class="table-wrap"><table><thead><tr><th scope="col">Service</th><th scope="col">Added</th><th scope="col">Changed</th><th scope="col">Removed</th></tr></thead><tbody>${services.map(([s, c]) => raw(html`<tr><td>${s}</td><td>${c.added.length}</td><td>${c.changed.length}</td><td>${c.removed.length}</td></tr>`))}</tbody></table></div>
+<h2>Rows</h2>${rows.length ? raw(html`<div class="table-wrap"><table><thead><tr><th scope="col">Service</th><th scope="col">Change</th><th scope="col">Table</th><th scope="col">Key</th><th scope="col">Columns</th></tr></thead><tbody>${rows.map((r) => raw(html`<tr><td>${r.service}</td><td>${r.what}</td><td>${r.table}</td><td><code>${JSON.stringify(r.key)}</code></td><td>${r.detail.slice(0, 2000)}</td></tr>`))}</tbody></table></div>`) : raw('<p class="muted">Nothing changed.</p>')}
+${a.body.next ? raw(html`<p><a href="/world/diff?${new URLSearchParams({ from: q.from ?? '', to: q.to ?? 'now', cursor: a.body.next })}">More changes →</a></p>`) : ''}`;
     return sendHtml(
       reply,
       layout({ title: 'What changed', body, csrf: request.consoleCsrf, nav: request.consoleNav, path: '/world' }),

@@ -124,21 +124,8 @@ export function renderCard(s: HassState, o: CardOptions): string {
   const on = isOn(s);
   const controls: string[] = [];
   const form = (action: string, body: string, opts: { live?: boolean; label?: string } = {}) =>
-    html`<form
-      class="ctl"
-      method="post"
-      action="/home/entities/${id}/${action}"
-      hx-post="/home/entities/${id}/${action}"
-      hx-target="closest .card"
-      hx-swap="outerHTML"
-      ${raw(opts.live ? ' hx-trigger="change, submit"' : '')}${raw(opts.label ? html` aria-label="${opts.label}"` : '')}
-    >
-      <input type="hidden" name="_csrf" value="${o.csrf}" /><input
-        type="hidden"
-        name="back"
-        value="${o.back}"
-      />${raw(body)}
-    </form>`;
+    html`<form class="ctl" method="post" action="/home/entities/${id}/${action}" hx-post="/home/entities/${id}/${action}" hx-target="closest .card" hx-swap="outerHTML"${raw(opts.live ? ' hx-trigger="change, submit"' : '')}${raw(opts.label ? html` aria-label="${opts.label}"` : '')}>
+<input type="hidden" name="_csrf" value="${o.csrf}"><input type="hidden" name="back" value="${o.back}">${raw(body)}</form>`;
   const slider = (
     action: string,
     fieldName: string,
@@ -151,18 +138,7 @@ export function renderCard(s: HassState, o: CardOptions): string {
     const fid = `${id}-${action}`;
     return form(
       action,
-      html`<label for="${fid}">${label}</label
-        ><span class="row"
-          ><input
-            type="range"
-            id="${fid}"
-            name="${fieldName}"
-            min="${min}"
-            max="${max}"
-            step="${step}"
-            value="${value}"
-          /><output for="${fid}">${value}</output><button type="submit" class="apply">Set</button></span
-        >`,
+      html`<label for="${fid}">${label}</label><span class="row"><input type="range" id="${fid}" name="${fieldName}" min="${min}" max="${max}" step="${step}" value="${value}"><output for="${fid}">${value}</output><button type="submit" class="apply">Set</button></span>`,
       { live: true },
     );
   };
@@ -173,15 +149,7 @@ export function renderCard(s: HassState, o: CardOptions): string {
     controls.push(
       form(
         'power',
-        html`<input type="hidden" name="to" value="${to}" /><button
-            type="submit"
-            id="${id}-power"
-            class="toggle"
-            aria-pressed="${on ? 'true' : 'false'}"
-            aria-label="${name}: ${domain === 'cover' ? (on ? 'open, close it' : 'closed, open it') : on ? 'on, turn off' : 'off, turn on'}"
-          >
-            ${word}
-          </button>`,
+        html`<input type="hidden" name="to" value="${to}"><button type="submit" id="${id}-power" class="toggle" aria-pressed="${on ? 'true' : 'false'}" aria-label="${name}: ${domain === 'cover' ? (on ? 'open, close it' : 'closed, open it') : on ? 'on, turn off' : 'off, turn on'}">${word}</button>`,
       ),
     );
   }
@@ -200,12 +168,7 @@ export function renderCard(s: HassState, o: CardOptions): string {
       controls.push(
         form(
           'color',
-          html`<label for="${fid}">Colour</label
-            ><span class="row"
-              ><input type="color" id="${fid}" name="color" value="${hex}" /><button type="submit" class="apply">
-                Set
-              </button></span
-            >`,
+          html`<label for="${fid}">Colour</label><span class="row"><input type="color" id="${fid}" name="color" value="${hex}"><button type="submit" class="apply">Set</button></span>`,
           { live: true },
         ),
       );
@@ -234,18 +197,7 @@ export function renderCard(s: HassState, o: CardOptions): string {
     controls.push(
       form(
         'temperature',
-        html`<label for="${fid}">Target °</label
-          ><span class="row"
-            ><input
-              type="number"
-              id="${fid}"
-              name="temperature"
-              min="${attr<number>(s, 'min_temp') ?? 7}"
-              max="${attr<number>(s, 'max_temp') ?? 35}"
-              step="${step}"
-              value="${attr<number>(s, 'temperature') ?? ''}"
-            /><button type="submit" class="apply">Set</button></span
-          >`,
+        html`<label for="${fid}">Target °</label><span class="row"><input type="number" id="${fid}" name="temperature" min="${attr<number>(s, 'min_temp') ?? 7}" max="${attr<number>(s, 'max_temp') ?? 35}" step="${step}" value="${attr<number>(s, 'temperature') ?? ''}"><button type="submit" class="apply">Set</button></span>`,
         { live: true },
       ),
     );
@@ -255,12 +207,7 @@ export function renderCard(s: HassState, o: CardOptions): string {
       controls.push(
         form(
           'hvac_mode',
-          html`<label for="${mid}">Mode</label
-            ><span class="row"
-              ><select id="${mid}" name="hvac_mode">
-                ${modes.map((m) => raw(html`<option${raw(m === s.state ? ' selected' : '')}>${m}</option>`))}</select
-              ><button type="submit" class="apply">Set</button></span
-            >`,
+          html`<label for="${mid}">Mode</label><span class="row"><select id="${mid}" name="hvac_mode">${modes.map((m) => raw(html`<option${raw(m === s.state ? ' selected' : '')}>${m}</option>`))}</select><button type="submit" class="apply">Set</button></span>`,
           { live: true },
         ),
       );
@@ -273,16 +220,12 @@ export function renderCard(s: HassState, o: CardOptions): string {
   }
   if (domain === 'media_player' && s.state !== 'off') {
     controls.push(
-      html`<div class="media-keys" role="group" aria-label="${name} playback">
-        ${raw(form('previous', html`<button type="submit" id="${id}-previous" aria-label="Previous track">◀◀</button>`))}${raw(
-          form(
-            'play_pause',
-            html`<button type="submit" id="${id}-play_pause" aria-label="${s.state === 'playing' ? 'Pause' : 'Play'}">
-              ${s.state === 'playing' ? '❚❚' : '▶'}
-            </button>`,
-          ),
-        )}${raw(form('next', html`<button type="submit" id="${id}-next" aria-label="Next track">▶▶</button>`))}
-      </div>`,
+      html`<div class="media-keys" role="group" aria-label="${name} playback">${raw(form('previous', html`<button type="submit" id="${id}-previous" aria-label="Previous track">◀◀</button>`))}${raw(
+        form(
+          'play_pause',
+          html`<button type="submit" id="${id}-play_pause" aria-label="${s.state === 'playing' ? 'Pause' : 'Play'}">${s.state === 'playing' ? '❚❚' : '▶'}</button>`,
+        ),
+      )}${raw(form('next', html`<button type="submit" id="${id}-next" aria-label="Next track">▶▶</button>`))}</div>`,
     );
     controls.push(
       slider('volume', 'volume', 'Volume %', 0, 100, Math.round((attr<number>(s, 'volume_level') ?? 0) * 100)),
@@ -306,12 +249,7 @@ export function renderCard(s: HassState, o: CardOptions): string {
     controls.push(
       form(
         'select_option',
-        html`<label for="${fid}">Option</label
-          ><span class="row"
-            ><select id="${fid}" name="option">
-              ${options.map((m) => raw(html`<option${raw(m === s.state ? ' selected' : '')}>${m}</option>`))}</select
-            ><button type="submit" class="apply">Set</button></span
-          >`,
+        html`<label for="${fid}">Option</label><span class="row"><select id="${fid}" name="option">${options.map((m) => raw(html`<option${raw(m === s.state ? ' selected' : '')}>${m}</option>`))}</select><button type="submit" class="apply">Set</button></span>`,
         { live: true },
       ),
     );
@@ -332,20 +270,13 @@ export function renderCard(s: HassState, o: CardOptions): string {
 
   const lastTriggered =
     domain === 'automation' || domain === 'script' ? attr<string | null>(s, 'last_triggered') : undefined;
-  return html`<article
-    class="card entity${raw(on ? ' on' : '')}"
-    id="${cardId(id)}"
-    data-entity="${id}"
-    aria-labelledby="${cardId(id)}-name"
-  >
-    <header>
-      <h3 id="${cardId(id)}-name">${name}</h3>
-      <a class="history" href="/home/entities/${id}" aria-label="History of ${name}">History</a>
-    </header>
-    <p class="state"><span class="entity-id">${id}</span> <strong class="value">${stateText(s)}</strong></p>
-    ${raw(lastTriggered !== undefined ? html`<p class="muted last-triggered">Last triggered: ${lastTriggered ? raw(html`<time datetime="${lastTriggered}">${shortTime(lastTriggered)}</time>`) : 'never'}</p>` : '')}
-    ${raw(o.error ? html`<p class="error" role="alert">${o.error}</p>` : '')} ${raw(controls.join('\n'))}
-  </article>`;
+  return html`<article class="card entity${raw(on ? ' on' : '')}" id="${cardId(id)}" data-entity="${id}" aria-labelledby="${cardId(id)}-name">
+<header><h3 id="${cardId(id)}-name">${name}</h3><a class="history" href="/home/entities/${id}" aria-label="History of ${name}">History</a></header>
+<p class="state"><span class="entity-id">${id}</span> <strong class="value">${stateText(s)}</strong></p>
+${raw(lastTriggered !== undefined ? html`<p class="muted last-triggered">Last triggered: ${lastTriggered ? raw(html`<time datetime="${lastTriggered}">${shortTime(lastTriggered)}</time>`) : 'never'}</p>` : '')}
+${raw(o.error ? html`<p class="error" role="alert">${o.error}</p>` : '')}
+${raw(controls.join('\n'))}
+</article>`;
 }
 
 /** Whether the entity counts as on (covers: open) for its toggle. */

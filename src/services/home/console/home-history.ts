@@ -74,49 +74,24 @@ export function historySvg(entityId: string, name: string, points: HistoryPoint[
   if (prevY !== undefined) coords.push(`${(W - PAD.right).toFixed(1)},${prevY.toFixed(1)}`);
   const titleId = `hist-${entityId}-title`;
   const summary = `${name}: ${points.length} recorded state${points.length === 1 ? '' : 's'} from ${shortTime(from.toISOString())} to ${shortTime(end.toISOString())}`;
-  return html`<figure class="history-graph">
-      <svg
-        viewBox="0 0 ${W} ${H}"
-        role="img"
-        aria-labelledby="${titleId}"
-        xmlns="http://www.w3.org/2000/svg"
-        preserveAspectRatio="xMidYMid meet"
-      >
-        <title id="${titleId}">${summary}</title>
-        <rect class="plot" x="${PAD.left}" y="${PAD.top}" width="${W - PAD.left - PAD.right}" height="${plotH}" />
-        ${axis.map((a) => raw(html`<text class="axis" x="${PAD.left - 6}" y="${a.y.toFixed(1)}" text-anchor="end" dominant-baseline="middle">${a.label}</text>`))}
-        <text class="axis" x="${PAD.left}" y="${H - 8}">${when(from)}</text>
-        <text class="axis" x="${W - PAD.right}" y="${H - 8}" text-anchor="end">${when(end)}</text>
-        ${coords.length ? raw(html`<polyline class="line" points="${coords.join(' ')}" />`) : raw(html`<text class="axis" x="${W / 2}" y="${H / 2}" text-anchor="middle">No recorded states</text>`)}
-      </svg>
-      <figcaption class="muted">${summary}</figcaption>
-    </figure>
-    <details>
-      <summary>Changes as a table</summary>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${points
-              .slice(-200)
-              .reverse()
-              .map((p) =>
-                raw(
-                  html`<tr>
-                    <td><time datetime="${p.last_changed}">${shortTime(p.last_changed)}</time></td>
-                    <td>${p.state}</td>
-                  </tr>`,
-                ),
-              )}
-          </tbody>
-        </table>
-      </div>
-    </details>`;
+  return html`<figure class="history-graph"><svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${titleId}" xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet">
+<title id="${titleId}">${summary}</title>
+<rect class="plot" x="${PAD.left}" y="${PAD.top}" width="${W - PAD.left - PAD.right}" height="${plotH}"/>
+${axis.map((a) => raw(html`<text class="axis" x="${PAD.left - 6}" y="${a.y.toFixed(1)}" text-anchor="end" dominant-baseline="middle">${a.label}</text>`))}
+<text class="axis" x="${PAD.left}" y="${H - 8}">${when(from)}</text>
+<text class="axis" x="${W - PAD.right}" y="${H - 8}" text-anchor="end">${when(end)}</text>
+${coords.length ? raw(html`<polyline class="line" points="${coords.join(' ')}"/>`) : raw(html`<text class="axis" x="${W / 2}" y="${H / 2}" text-anchor="middle">No recorded states</text>`)}
+</svg><figcaption class="muted">${summary}</figcaption></figure>
+<details><summary>Changes as a table</summary><div class="table-wrap"><table><thead><tr><th scope="col">When</th><th scope="col">State</th></tr></thead><tbody>
+${points
+  .slice(-200)
+  .reverse()
+  .map((p) =>
+    raw(
+      html`<tr><td><time datetime="${p.last_changed}">${shortTime(p.last_changed)}</time></td><td>${p.state}</td></tr>`,
+    ),
+  )}
+</tbody></table></div></details>`;
 }
 
 /** HA's logbook wording for a state change without a message. */
@@ -130,20 +105,15 @@ const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 export function logbookList(entries: LogbookEntry[], limit = 300): string {
   if (!entries.length) return '<p class="muted">Nothing in the logbook for this period.</p>';
   const newest = [...entries].reverse().slice(0, limit);
-  return html`<ol class="logbook">
-      ${newest.map((e) =>
-        raw(
-          html`<li>
-            <time datetime="${e.when}">${shortTime(e.when)}</time> <strong>${e.name ?? e.entity_id ?? ''}</strong> ${
-              e.message ?? describeState(e.state)
-            }${e.entity_id ? raw(html` <a href="/home/entities/${e.entity_id}" class="entity-id">${e.entity_id}</a>`) : ''}${
-              e.context_domain && e.context_service
-                ? raw(html` <span class="muted">(by ${e.context_domain}.${e.context_service})</span>`)
-                : ''
-            }
-          </li>`,
-        ),
-      )}
-    </ol>
-    ${entries.length > limit ? raw(html`<p class="muted">Showing the newest ${limit} of ${entries.length}.</p>`) : ''}`;
+  return html`<ol class="logbook">${newest.map((e) =>
+    raw(
+      html`<li><time datetime="${e.when}">${shortTime(e.when)}</time> <strong>${e.name ?? e.entity_id ?? ''}</strong> ${
+        e.message ?? describeState(e.state)
+      }${e.entity_id ? raw(html` <a href="/home/entities/${e.entity_id}" class="entity-id">${e.entity_id}</a>`) : ''}${
+        e.context_domain && e.context_service
+          ? raw(html` <span class="muted">(by ${e.context_domain}.${e.context_service})</span>`)
+          : ''
+      }</li>`,
+    ),
+  )}</ol>${entries.length > limit ? raw(html`<p class="muted">Showing the newest ${limit} of ${entries.length}.</p>`) : ''}`;
 }

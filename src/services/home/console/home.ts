@@ -59,8 +59,7 @@ export const homePages: ServicePages['register'] = (app, ctx) => {
         request,
         reply,
         'Home',
-        html`<h1>Home</h1>
-          <p class="error" role="alert">The home cannot be reached: ${(err as Error).message}</p>`,
+        html`<h1>Home</h1><p class="error" role="alert">The home cannot be reached: ${(err as Error).message}</p>`,
         503,
       );
       return false;
@@ -71,23 +70,18 @@ export const homePages: ServicePages['register'] = (app, ctx) => {
     if (!(await connected(request, reply))) return;
     const csrf = request.consoleCsrf ?? '';
     const sections = groupByArea(live).map(
-      (g) =>
-        html`<section class="area" aria-labelledby="area-${g.id}">
-          <h2 id="area-${g.id}">${g.name}${g.floor ? raw(html` <span class="muted floor">${g.floor}</span>`) : ''}</h2>
-          <div class="cards">${g.states.map((s) => raw(renderCard(s, { csrf, back: '/home' })))}</div>
-        </section>`,
+      (
+        g,
+      ) => html`<section class="area" aria-labelledby="area-${g.id}"><h2 id="area-${g.id}">${g.name}${g.floor ? raw(html` <span class="muted floor">${g.floor}</span>`) : ''}</h2>
+<div class="cards">${g.states.map((s) => raw(renderCard(s, { csrf, back: '/home' })))}</div></section>`,
     );
     return page(
       request,
       reply,
       'Home',
-      html`${raw(homeNav('/home'))}
-        <h1>Home</h1>
-        ${raw(liveStatus())}
-        <p class="muted">
-          ${live.states.size} entities in ${sections.length} areas. Cards follow the home as it changes.
-        </p>
-        <div data-home-live="/home/events">${raw(sections.join('\n'))}</div>`,
+      html`${raw(homeNav('/home'))}<h1>Home</h1>${raw(liveStatus())}
+<p class="muted">${live.states.size} entities in ${sections.length} areas. Cards follow the home as it changes.</p>
+<div data-home-live="/home/events">${raw(sections.join('\n'))}</div>`,
     );
   });
 
@@ -105,14 +99,10 @@ export const homePages: ServicePages['register'] = (app, ctx) => {
       request,
       reply,
       'Automations',
-      html`${raw(homeNav('/home/automations'))}
-        <h1>Automations and scripts</h1>
-        ${raw(liveStatus())}
-        <p class="muted">Most recently triggered first.</p>
-        <div class="cards" data-home-live="/home/events">
-          ${automations.map((s) => raw(renderCard(s, { csrf, back: '/home/automations' })))}
-        </div>
-        ${automations.length ? '' : raw('<p class="muted">The home has no automations.</p>')}`,
+      html`${raw(homeNav('/home/automations'))}<h1>Automations and scripts</h1>${raw(liveStatus())}
+<p class="muted">Most recently triggered first.</p>
+<div class="cards" data-home-live="/home/events">${automations.map((s) => raw(renderCard(s, { csrf, back: '/home/automations' })))}</div>
+${automations.length ? '' : raw('<p class="muted">The home has no automations.</p>')}`,
     );
   });
 
@@ -131,31 +121,21 @@ export const homePages: ServicePages['register'] = (app, ctx) => {
         request,
         reply,
         'Logbook',
-        html`<h1>Logbook</h1>
-          <p class="error" role="alert">${serviceMessage(res.body, res.status)}</p>`,
+        html`<h1>Logbook</h1><p class="error" role="alert">${serviceMessage(res.body, res.status)}</p>`,
         relayStatus(res.status),
       );
     return page(
       request,
       reply,
       'Logbook',
-      html`${raw(homeNav('/home/logbook'))}
-        <h1>Logbook</h1>
-        ${raw(periodPicker('/home/logbook', hours))}${raw(logbookList(res.body))}`,
+      html`${raw(homeNav('/home/logbook'))}<h1>Logbook</h1>${raw(periodPicker('/home/logbook', hours))}${raw(logbookList(res.body))}`,
     );
   });
 
   app.get('/home/entities/:entity_id', { schema: { hide: true } }, async (request, reply) => {
     const id = (request.params as { entity_id: string }).entity_id;
     if (!ENTITY_ID.test(id))
-      return page(
-        request,
-        reply,
-        'Not found',
-        html`<h1>No such entity</h1>
-          <p>${id} is not an entity id.</p>`,
-        404,
-      );
+      return page(request, reply, 'Not found', html`<h1>No such entity</h1><p>${id} is not an entity id.</p>`, 404);
     if (!(await connected(request, reply))) return;
     const state = live.states.get(id) ?? (await restState(ctx, id));
     if (!state)
@@ -163,9 +143,7 @@ export const homePages: ServicePages['register'] = (app, ctx) => {
         request,
         reply,
         'Not found',
-        html`<h1>No such entity</h1>
-          <p>The home has no ${id}.</p>
-          <p><a href="/home">Back to the dashboard</a></p>`,
+        html`<h1>No such entity</h1><p>The home has no ${id}.</p><p><a href="/home">Back to the dashboard</a></p>`,
         404,
       );
     const hours = hoursOf(request);
@@ -187,19 +165,12 @@ export const homePages: ServicePages['register'] = (app, ctx) => {
       request,
       reply,
       name,
-      html`${raw(homeNav(''))}
-        <h1>${name}</h1>
-        ${raw(liveStatus())}
-        <div class="cards single" data-home-live="/home/events">
-          ${raw(renderCard(state, { csrf: request.consoleCsrf ?? '', back: `/home/entities/${id}` }))}
-        </div>
-        <h2>History</h2>
-        ${raw(periodPicker(`/home/entities/${id}`, hours))}
-        ${history.status === 200 ? raw(historySvg(id, name, points, start, end)) : raw(html`<p class="error">${serviceMessage(history.body, history.status)}</p>`)}
-        <h2>Logbook</h2>
-        ${logbook.status === 200 ? raw(logbookList(logbook.body)) : raw(html`<p class="error">${serviceMessage(logbook.body, logbook.status)}</p>`)}
-        <h2>Attributes</h2>
-        <pre>${JSON.stringify(state.attributes, null, 2)}</pre>`,
+      html`${raw(homeNav(''))}<h1>${name}</h1>${raw(liveStatus())}
+<div class="cards single" data-home-live="/home/events">${raw(renderCard(state, { csrf: request.consoleCsrf ?? '', back: `/home/entities/${id}` }))}</div>
+<h2>History</h2>${raw(periodPicker(`/home/entities/${id}`, hours))}
+${history.status === 200 ? raw(historySvg(id, name, points, start, end)) : raw(html`<p class="error">${serviceMessage(history.body, history.status)}</p>`)}
+<h2>Logbook</h2>${logbook.status === 200 ? raw(logbookList(logbook.body)) : raw(html`<p class="error">${serviceMessage(logbook.body, logbook.status)}</p>`)}
+<h2>Attributes</h2><pre>${JSON.stringify(state.attributes, null, 2)}</pre>`,
     );
   });
 
@@ -243,9 +214,7 @@ export const homePages: ServicePages['register'] = (app, ctx) => {
         request,
         reply,
         'Not done',
-        html`<h1>Not done</h1>
-          <p class="error" role="alert">${error}</p>
-          <p><a href="${back}">Back</a></p>`,
+        html`<h1>Not done</h1><p class="error" role="alert">${error}</p><p><a href="${back}">Back</a></p>`,
         status,
       );
     }
@@ -325,33 +294,20 @@ function hoursOf(request: FastifyRequest): number {
 }
 
 const homeNav = (current: string) =>
-  html`<nav class="subnav" aria-label="Home views">
-    <ul>
-      ${[
-        ['/home', 'Dashboard'],
-        ['/home/automations', 'Automations'],
-        ['/home/logbook', 'Logbook'],
-      ].map(([href, label]) =>
-        raw(html`<li><a href="${href}" ${raw(href === current ? ' aria-current="page"' : '')}>${label}</a></li>`),
-      )}
-    </ul>
-  </nav>`;
+  html`<nav class="subnav" aria-label="Home views"><ul>${[
+    ['/home', 'Dashboard'],
+    ['/home/automations', 'Automations'],
+    ['/home/logbook', 'Logbook'],
+  ].map(([href, label]) =>
+    raw(html`<li><a href="${href}"${raw(href === current ? ' aria-current="page"' : '')}>${label}</a></li>`),
+  )}</ul></nav>`;
 
 const liveStatus = () =>
   '<p class="live-status muted" role="status" aria-live="polite" data-live-status>Live updates need script.</p>';
 
 const periodPicker = (path: string, hours: number) =>
-  html`<form class="period" method="get" action="${path}">
-    <label for="hours">Period</label
-    ><span class="row"
-      ><select id="hours" name="hours">
-        ${[1, 6, 24, 72, 168].map((h) =>
-          raw(
-            html`<option value="${h}" ${raw(h === hours ? ' selected' : '')}>
-              ${h < 24 ? `${h} h` : `${h / 24} d`}
-            </option>`,
-          ),
-        )}</select
-      ><button type="submit">Show</button></span
-    >
-  </form>`;
+  html`<form class="period" method="get" action="${path}"><label for="hours">Period</label><span class="row"><select id="hours" name="hours">${[
+    1, 6, 24, 72, 168,
+  ].map((h) =>
+    raw(html`<option value="${h}"${raw(h === hours ? ' selected' : '')}>${h < 24 ? `${h} h` : `${h / 24} d`}</option>`),
+  )}</select><button type="submit">Show</button></span></form>`;

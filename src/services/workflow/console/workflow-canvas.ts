@@ -108,23 +108,13 @@ export function canvasSvg(wf: N8nWorkflow, runs?: Record<string, NodeRunSummary>
           const dx = Math.max(40, Math.abs(tx - sx) / 2);
           const count = runs?.[from]?.outputCounts[out];
           paths.push(
-            html`<path
-                class="connection${type === 'main' ? '' : ' sub'}"
-                data-from="${from}"
-                data-to="${t.node}"
-                data-output="${out}"
-                data-input="${t.index ?? 0}"
-                d="M${sx} ${sy} C${sx + dx} ${sy} ${tx - dx} ${ty} ${tx} ${ty}"
-                ><title>${from} → ${t.node}</title></path
-              >${
-                count !== undefined
-                  ? raw(
-                      html`<text class="count" x="${(sx + tx) / 2}" y="${(sy + ty) / 2 - 6}" text-anchor="middle"
-                        >${count} item${count === 1 ? '' : 's'}</text
-                      >`,
-                    )
-                  : ''
-              }`,
+            html`<path class="connection${type === 'main' ? '' : ' sub'}" data-from="${from}" data-to="${t.node}" data-output="${out}" data-input="${t.index ?? 0}" d="M${sx} ${sy} C${sx + dx} ${sy} ${tx - dx} ${ty} ${tx} ${ty}"><title>${from} → ${t.node}</title></path>${
+              count !== undefined
+                ? raw(
+                    html`<text class="count" x="${(sx + tx) / 2}" y="${(sy + ty) / 2 - 6}" text-anchor="middle">${count} item${count === 1 ? '' : 's'}</text>`,
+                  )
+                : ''
+            }`,
           );
         }
       });
@@ -145,23 +135,18 @@ export function canvasSvg(wf: N8nWorkflow, runs?: Record<string, NodeRunSummary>
     const ports = [
       ...Array.from(
         { length: g.inputs },
-        (_, i) => html`<circle class="port in" cx="0" cy="${portY(g, i, g.inputs) - g.y}" r="5" />`,
+        (_, i) => html`<circle class="port in" cx="0" cy="${portY(g, i, g.inputs) - g.y}" r="5"/>`,
       ),
       ...Array.from(
         { length: g.outputs },
-        (_, i) => html`<circle class="port out" cx="${NODE}" cy="${portY(g, i, g.outputs) - g.y}" r="5" />`,
+        (_, i) => html`<circle class="port out" cx="${NODE}" cy="${portY(g, i, g.outputs) - g.y}" r="5"/>`,
       ),
     ];
     const label = `${n.name} (${shortType(n.type)})${n.disabled ? ', disabled' : ''}${run ? `, ${run.status}` : ''}`;
-    return html`<g class="${classes}" data-node="${n.name}" transform="translate(${g.x} ${g.y})"
-      ><a href="#${nodeAnchor(n.name)}" aria-label="${label}">
-        <rect class="box" width="${NODE}" height="${NODE}" rx="${isTrigger(n) ? 24 : 8}" />${raw(ports.join(''))}
-        <text class="type" x="${NODE / 2}" y="${NODE / 2}" text-anchor="middle" dominant-baseline="middle"
-          >${clip(shortType(n.type), 14)}</text
-        >
-        <text x="${NODE / 2}" y="${NODE + 18}" text-anchor="middle">${clip(n.name, 22)}</text></a
-      ></g
-    >`;
+    return html`<g class="${classes}" data-node="${n.name}" transform="translate(${g.x} ${g.y})"><a href="#${nodeAnchor(n.name)}" aria-label="${label}">
+<rect class="box" width="${NODE}" height="${NODE}" rx="${isTrigger(n) ? 24 : 8}"/>${raw(ports.join(''))}
+<text class="type" x="${NODE / 2}" y="${NODE / 2}" text-anchor="middle" dominant-baseline="middle">${clip(shortType(n.type), 14)}</text>
+<text x="${NODE / 2}" y="${NODE + 18}" text-anchor="middle">${clip(n.name, 22)}</text></a></g>`;
   });
 
   const stickyEls = stickies.map((s) => {
@@ -172,31 +157,17 @@ export function canvasSvg(wf: N8nWorkflow, runs?: Record<string, NodeRunSummary>
       Math.max(8, Math.floor(w / 7)),
       Math.max(1, Math.floor((h - 16) / 16)),
     );
-    return html`<g class="sticky" data-sticky="${s.name}" transform="translate(${x} ${y})"
-      ><rect width="${w}" height="${h}" rx="6" fill="${stickyColour(s.parameters?.color)}" />
-      <text x="10" y="8"
-        >${lines.map((l, i) => raw(html`<tspan x="10" dy="${i === 0 ? 14 : 16}">${l}</tspan>`))}</text
-      ></g
-    >`;
+    return html`<g class="sticky" data-sticky="${s.name}" transform="translate(${x} ${y})"><rect width="${w}" height="${h}" rx="6" fill="${stickyColour(s.parameters?.color)}"/>
+<text x="10" y="8">${lines.map((l, i) => raw(html`<tspan x="10" dy="${i === 0 ? 14 : 16}">${l}</tspan>`))}</text></g>`;
   });
 
   const title = `${wf.name ?? 'Workflow'}: ${nodes.length} node${nodes.length === 1 ? '' : 's'}, ${paths.length} connection${paths.length === 1 ? '' : 's'}, ${stickies.length} sticky note${stickies.length === 1 ? '' : 's'}`;
-  return html`<div class="canvas-wrap">
-    <svg
-      class="canvas"
-      xmlns="http://www.w3.org/2000/svg"
-      viewBox="${minX} ${minY} ${width} ${height}"
-      width="${width}"
-      height="${height}"
-      role="group"
-      aria-label="${title}"
-    >
-      <title>${title}</title>
-      <g class="stickies">${raw(stickyEls.join(''))}</g>
-      <g class="connections">${raw(paths.join(''))}</g>
-      <g class="nodes">${raw(nodeEls.join(''))}</g>
-    </svg>
-  </div>`;
+  return html`<div class="canvas-wrap"><svg class="canvas" xmlns="http://www.w3.org/2000/svg" viewBox="${minX} ${minY} ${width} ${height}" width="${width}" height="${height}" role="group" aria-label="${title}">
+<title>${title}</title>
+<g class="stickies">${raw(stickyEls.join(''))}</g>
+<g class="connections">${raw(paths.join(''))}</g>
+<g class="nodes">${raw(nodeEls.join(''))}</g>
+</svg></div>`;
 }
 
 function stickySize(s: N8nNode): { w: number; h: number } {

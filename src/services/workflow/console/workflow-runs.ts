@@ -50,35 +50,17 @@ export function nodeRunsHtml(runData: RunData, types: Map<string, string>): stri
           if (!src) return '';
           const items =
             runData[src.previousNode]?.[src.previousNodeRun ?? 0]?.data?.main?.[src.previousNodeOutput ?? 0] ?? [];
-          return html`<h4>
-              Input${run.source!.length > 1 ? ` ${input + 1}` : ''}
-              <span class="muted">from ${src.previousNode}: ${items.length} item${items.length === 1 ? '' : 's'}</span>
-            </h4>
-            ${raw(itemsTable(items))}`;
+          return html`<h4>Input${run.source!.length > 1 ? ` ${input + 1}` : ''} <span class="muted">from ${src.previousNode}: ${items.length} item${items.length === 1 ? '' : 's'}</span></h4>${raw(itemsTable(items))}`;
         });
         const outputs = (run.data?.main ?? []).map(
           (items, out, all) =>
-            html`<h4>
-                Output${all.length > 1 ? ` ${out + 1}` : ''}
-                <span class="muted">${items?.length ?? 0} item${items?.length === 1 ? '' : 's'}</span>
-              </h4>
-              ${raw(itemsTable(items ?? []))}`,
+            html`<h4>Output${all.length > 1 ? ` ${out + 1}` : ''} <span class="muted">${items?.length ?? 0} item${items?.length === 1 ? '' : 's'}</span></h4>${raw(itemsTable(items ?? []))}`,
         );
-        return html`<div class="run">
-          <p>
-            ${runs.length > 1 ? `Run ${i + 1}: ` : ''}<span class="status ${run.executionStatus ?? ''}"
-              >${run.executionStatus ?? 'unknown'}</span
-            >
-            <span class="muted">${run.executionTime ?? 0} ms</span>
-          </p>
-          ${run.error ? raw(html`<p class="error" role="alert">${run.error.message ?? 'Error'}${run.error.description ? raw(html`<br /><span class="muted">${run.error.description}</span>`) : ''}</p>`) : ''}
-          ${raw(inputs.join(''))}${raw(outputs.join(''))}
-        </div>`;
+        return html`<div class="run"><p>${runs.length > 1 ? `Run ${i + 1}: ` : ''}<span class="status ${run.executionStatus ?? ''}">${run.executionStatus ?? 'unknown'}</span> <span class="muted">${run.executionTime ?? 0} ms</span></p>
+${run.error ? raw(html`<p class="error" role="alert">${run.error.message ?? 'Error'}${run.error.description ? raw(html`<br><span class="muted">${run.error.description}</span>`) : ''}</p>`) : ''}
+${raw(inputs.join(''))}${raw(outputs.join(''))}</div>`;
       });
-      return html`<section class="node-run" id="${nodeAnchor(name)}" aria-labelledby="${nodeAnchor(name)}-h">
-        <h3 id="${nodeAnchor(name)}-h">${name} <span class="muted">${types.get(name) ?? ''}</span></h3>
-        ${raw(parts.join(''))}
-      </section>`;
+      return html`<section class="node-run" id="${nodeAnchor(name)}" aria-labelledby="${nodeAnchor(name)}-h"><h3 id="${nodeAnchor(name)}-h">${name} <span class="muted">${types.get(name) ?? ''}</span></h3>${raw(parts.join(''))}</section>`;
     })
     .join('\n');
 }
@@ -91,40 +73,22 @@ function itemsTable(items: Item[]): string {
   for (const it of shown)
     for (const k of Object.keys(it.json ?? {})) if (!keys.includes(k) && keys.length < MAX_COLUMNS) keys.push(k);
   const hasBinary = shown.some((it) => it.binary && Object.keys(it.binary).length);
-  const head = html`<tr>
-    <th scope="col">#</th>
-    ${keys.map((k) => raw(html`<th scope="col">${k}</th>`))}${hasBinary ? raw('<th scope="col">binary</th>') : ''}
-  </tr>`;
+  const head = html`<tr><th scope="col">#</th>${keys.map((k) => raw(html`<th scope="col">${k}</th>`))}${hasBinary ? raw('<th scope="col">binary</th>') : ''}</tr>`;
   const rows = shown.map(
     (it, i) =>
-      html`<tr>
-        <td>${i}</td>
-        ${keys.map((k) => raw(html`<td>${cell(it.json?.[k])}</td>`))}${
-          hasBinary
-            ? raw(
-                html`<td>
-                  ${Object.entries(it.binary ?? {})
-                    .map(([k, b]) => `${k}: ${b.fileName ?? ''} ${b.mimeType ?? ''}`)
-                    .join(', ')}
-                </td>`,
-              )
-            : ''
-        }
-      </tr>`,
+      html`<tr><td>${i}</td>${keys.map((k) => raw(html`<td>${cell(it.json?.[k])}</td>`))}${
+        hasBinary
+          ? raw(
+              html`<td>${Object.entries(it.binary ?? {})
+                .map(([k, b]) => `${k}: ${b.fileName ?? ''} ${b.mimeType ?? ''}`)
+                .join(', ')}</td>`,
+            )
+          : ''
+      }</tr>`,
   );
-  return html`<div class="table-wrap">
-      <table class="items">
-        <thead>
-          ${raw(head)}
-        </thead>
-        <tbody>
-          ${raw(rows.join(''))}
-        </tbody>
-      </table>
-    </div>
-    ${
-      items.length > MAX_ITEMS ? raw(html`<p class="muted">The first ${MAX_ITEMS} of ${items.length} items.</p>`) : ''
-    }${keys.length === 0 ? raw('<p class="muted">The items have no json fields.</p>') : ''}`;
+  return html`<div class="table-wrap"><table class="items"><thead>${raw(head)}</thead><tbody>${raw(rows.join(''))}</tbody></table></div>${
+    items.length > MAX_ITEMS ? raw(html`<p class="muted">The first ${MAX_ITEMS} of ${items.length} items.</p>`) : ''
+  }${keys.length === 0 ? raw('<p class="muted">The items have no json fields.</p>') : ''}`;
 }
 
 function cell(v: unknown): string {

@@ -76,9 +76,7 @@ export const workflowPages: ServicePages['register'] = (app, ctx) => {
       request,
       reply,
       'Not done',
-      html`<h1>Not done</h1>
-        <p class="error" role="alert">${message}</p>
-        <p><a href="${back}">Back</a></p>`,
+      html`<h1>Not done</h1><p class="error" role="alert">${message}</p><p><a href="${back}">Back</a></p>`,
       relayStatus(status),
     );
 
@@ -94,30 +92,13 @@ export const workflowPages: ServicePages['register'] = (app, ctx) => {
       request,
       reply,
       'Workflows',
-      html`${raw(workflowNav('/workflows'))}
-        <h1>Workflows</h1>
-        ${raw(importForm(csrf))}
-        <div class="table-wrap">
-          <table>
-            <caption class="muted">
-              Active workflows listen to their triggers (webhooks, schedules, events).
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Active</th>
-                <th scope="col">Nodes</th>
-                <th scope="col">Updated</th>
-                <th scope="col">Run</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>
-        </div>
-        ${res.body.data.length ? '' : raw('<p class="muted">No workflows yet: import one above.</p>')}
-        ${raw(pager('/workflows?', cursor, res.body.nextCursor))}`,
+      html`${raw(workflowNav('/workflows'))}<h1>Workflows</h1>
+${raw(importForm(csrf))}
+<div class="table-wrap"><table><caption class="muted">Active workflows listen to their triggers (webhooks, schedules, events).</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Active</th><th scope="col">Nodes</th><th scope="col">Updated</th><th scope="col">Run</th></tr></thead>
+<tbody>${rows}</tbody></table></div>
+${res.body.data.length ? '' : raw('<p class="muted">No workflows yet: import one above.</p>')}
+${raw(pager('/workflows?', cursor, res.body.nextCursor))}`,
     );
   });
 
@@ -137,9 +118,7 @@ export const workflowPages: ServicePages['register'] = (app, ctx) => {
     if (current.status !== 200)
       return sendHtml(
         reply,
-        html`<tr>
-          <td colspan="5" class="error" role="alert">${serviceMessage(res.body, res.status)}</td>
-        </tr>`,
+        html`<tr><td colspan="5" class="error" role="alert">${serviceMessage(res.body, res.status)}</td></tr>`,
         relayStatus(res.status),
       );
     return sendHtml(
@@ -201,58 +180,24 @@ export const workflowPages: ServicePages['register'] = (app, ctx) => {
     const [res, names] = await Promise.all([api<Page<Execution>>(`/executions?${params}`), workflowNames(ctx)]);
     if (res.status !== 200) return problem(request, reply, res.status, serviceMessage(res.body, res.status));
     const rows = res.body.data.map(
-      (e) =>
-        html`<tr>
-          <td><a href="/workflows/executions/${e.id}">#${e.id}</a></td>
-          <td><a href="/workflows/${e.workflowId}">${names.get(e.workflowId) ?? e.workflowId}</a></td>
-          <td><span class="status ${e.status}">${e.status}</span></td>
-          <td>${e.mode}</td>
-          <td>${e.startedAt ? raw(html`<time datetime="${e.startedAt}">${shortTime(e.startedAt)}</time>`) : ''}</td>
-          <td>${duration(e)}</td>
-        </tr>`,
+      (
+        e,
+      ) => html`<tr><td><a href="/workflows/executions/${e.id}">#${e.id}</a></td><td><a href="/workflows/${e.workflowId}">${names.get(e.workflowId) ?? e.workflowId}</a></td>
+<td><span class="status ${e.status}">${e.status}</span></td><td>${e.mode}</td><td>${e.startedAt ? raw(html`<time datetime="${e.startedAt}">${shortTime(e.startedAt)}</time>`) : ''}</td><td>${duration(e)}</td></tr>`,
     );
     return page(
       request,
       reply,
       'Executions',
-      html`${raw(workflowNav('/workflows/executions'))}
-        <h1>Executions</h1>
-        <form class="period" method="get" action="/workflows/executions">
-          <span
-            ><label for="f-workflow">Workflow</label
-            ><select id="f-workflow" name="workflowId">
-              <option value="">All</option>
-              ${[...names].map(([id, name]) => raw(html`<option value="${id}" ${raw(id === q.workflowId ? ' selected' : '')}>${name}</option>`))}
-            </select></span
-          >
-          <span
-            ><label for="f-status">Status</label
-            ><select id="f-status" name="status">
-              <option value="">Any</option>
-              ${STATUSES.map((s) => raw(html`<option${raw(s === q.status ? ' selected' : '')}>${s}</option>`))}
-            </select></span
-          >
-          <button type="submit">Filter</button>
-        </form>
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Execution</th>
-                <th scope="col">Workflow</th>
-                <th scope="col">Status</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Started</th>
-                <th scope="col">Took</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows.map((r) => raw(r))}
-            </tbody>
-          </table>
-        </div>
-        ${res.body.data.length ? '' : raw('<p class="muted">No executions.</p>')}
-        ${raw(pager(`/workflows/executions?${filter}&`, q.cursor, res.body.nextCursor))}`,
+      html`${raw(workflowNav('/workflows/executions'))}<h1>Executions</h1>
+<form class="period" method="get" action="/workflows/executions">
+<span><label for="f-workflow">Workflow</label><select id="f-workflow" name="workflowId"><option value="">All</option>${[...names].map(([id, name]) => raw(html`<option value="${id}"${raw(id === q.workflowId ? ' selected' : '')}>${name}</option>`))}</select></span>
+<span><label for="f-status">Status</label><select id="f-status" name="status"><option value="">Any</option>${STATUSES.map((s) => raw(html`<option${raw(s === q.status ? ' selected' : '')}>${s}</option>`))}</select></span>
+<button type="submit">Filter</button></form>
+<div class="table-wrap"><table><thead><tr><th scope="col">Execution</th><th scope="col">Workflow</th><th scope="col">Status</th><th scope="col">Mode</th><th scope="col">Started</th><th scope="col">Took</th></tr></thead>
+<tbody>${rows.map((r) => raw(r))}</tbody></table></div>
+${res.body.data.length ? '' : raw('<p class="muted">No executions.</p>')}
+${raw(pager(`/workflows/executions?${filter}&`, q.cursor, res.body.nextCursor))}`,
     );
   });
 
@@ -273,44 +218,19 @@ export const workflowPages: ServicePages['register'] = (app, ctx) => {
       request,
       reply,
       `Execution ${e.id}`,
-      html`${raw(workflowNav(''))}
-        <h1>Execution #${e.id} <span class="status ${e.status}">${e.status}</span></h1>
-        <dl class="meta">
-          <dt>Workflow</dt>
-          <dd><a href="/workflows/${e.workflowId}">${wf.name ?? e.workflowId}</a></dd>
-          <dt>Mode</dt>
-          <dd>${e.mode}</dd>
-          <dt>Started</dt>
-          <dd>${e.startedAt ? shortTime(e.startedAt) : '–'}</dd>
-          <dt>Took</dt>
-          <dd>${duration(e)}</dd>
-          ${
-            e.retryOf
-              ? raw(
-                  html`<dt>Retry of</dt>
-                    <dd><a href="/workflows/executions/${e.retryOf}">#${e.retryOf}</a></dd>`,
-                )
-              : ''
-          }
-          ${
-            e.retrySuccessId
-              ? raw(
-                  html`<dt>Retried successfully as</dt>
-                    <dd><a href="/workflows/executions/${e.retrySuccessId}">#${e.retrySuccessId}</a></dd>`,
-                )
-              : ''
-          }
-        </dl>
-        <div class="actions">
-          ${retryable ? raw(postButton(`/workflows/executions/${e.id}/retry`, 'Retry', csrf)) : ''}
-          ${retryable ? raw(postButton(`/workflows/executions/${e.id}/retry`, 'Retry with the current workflow', csrf, { loadWorkflow: 'true' })) : ''}
-          ${raw(postButton(`/workflows/${e.workflowId}/run`, 'Run the workflow again', csrf))}
-        </div>
-        ${error ? raw(html`<p class="error" role="alert">${error.message ?? 'The execution failed'}${error.description ? raw(html`<br />${error.description}`) : ''}</p>`) : ''}
-        <h2>Canvas</h2>
-        ${raw(canvasSvg(wf, runSummaries(runData)))}
-        <h2>Nodes</h2>
-        ${raw(nodeRunsHtml(runData, types))}`,
+      html`${raw(workflowNav(''))}<h1>Execution #${e.id} <span class="status ${e.status}">${e.status}</span></h1>
+<dl class="meta"><dt>Workflow</dt><dd><a href="/workflows/${e.workflowId}">${wf.name ?? e.workflowId}</a></dd><dt>Mode</dt><dd>${e.mode}</dd>
+<dt>Started</dt><dd>${e.startedAt ? shortTime(e.startedAt) : '–'}</dd><dt>Took</dt><dd>${duration(e)}</dd>
+${e.retryOf ? raw(html`<dt>Retry of</dt><dd><a href="/workflows/executions/${e.retryOf}">#${e.retryOf}</a></dd>`) : ''}
+${e.retrySuccessId ? raw(html`<dt>Retried successfully as</dt><dd><a href="/workflows/executions/${e.retrySuccessId}">#${e.retrySuccessId}</a></dd>`) : ''}</dl>
+<div class="actions">
+${retryable ? raw(postButton(`/workflows/executions/${e.id}/retry`, 'Retry', csrf)) : ''}
+${retryable ? raw(postButton(`/workflows/executions/${e.id}/retry`, 'Retry with the current workflow', csrf, { loadWorkflow: 'true' })) : ''}
+${raw(postButton(`/workflows/${e.workflowId}/run`, 'Run the workflow again', csrf))}
+</div>
+${error ? raw(html`<p class="error" role="alert">${error.message ?? 'The execution failed'}${error.description ? raw(html`<br>${error.description}`) : ''}</p>`) : ''}
+<h2>Canvas</h2>${raw(canvasSvg(wf, runSummaries(runData)))}
+<h2>Nodes</h2>${raw(nodeRunsHtml(runData, types))}`,
     );
   });
 
@@ -351,37 +271,11 @@ export const workflowPages: ServicePages['register'] = (app, ctx) => {
       request,
       reply,
       w.name,
-      html`${raw(workflowNav(''))}
-        <h1>${w.name}</h1>
-        <div class="actions">
-          ${raw(activeToggle(w, csrf, `/workflows/${w.id}`))}${raw(postButton(`/workflows/${w.id}/run`, 'Run now', csrf))}<a
-            class="button"
-            href="/workflows/executions?workflowId=${w.id}"
-            >All executions</a
-          >
-        </div>
-        ${raw(canvasSvg(w))}
-        <h2>Recent executions</h2>
-        ${
-          runs.length
-            ? raw(
-                html`<ul>
-                  ${runs.map((e) => raw(html`<li><a href="/workflows/executions/${e.id}">#${e.id}</a> <span class="status ${e.status}">${e.status}</span> ${e.startedAt ? shortTime(e.startedAt) : ''}</li>`))}
-                </ul>`,
-              )
-            : raw('<p class="muted">Not run yet.</p>')
-        }
-        <h2>Nodes</h2>
-        ${nodes.map((n) =>
-          raw(
-            html`<details class="node-run" id="${nodeAnchor(n.name)}">
-              <summary>
-                <strong>${n.name}</strong> <span class="muted">${n.type}${n.disabled ? ' (disabled)' : ''}</span>
-              </summary>
-              <pre>${JSON.stringify(n.parameters ?? {}, null, 2)}</pre>
-            </details>`,
-          ),
-        )}`,
+      html`${raw(workflowNav(''))}<h1>${w.name}</h1>
+<div class="actions">${raw(activeToggle(w, csrf, `/workflows/${w.id}`))}${raw(postButton(`/workflows/${w.id}/run`, 'Run now', csrf))}<a class="button" href="/workflows/executions?workflowId=${w.id}">All executions</a></div>
+${raw(canvasSvg(w))}
+<h2>Recent executions</h2>${runs.length ? raw(html`<ul>${runs.map((e) => raw(html`<li><a href="/workflows/executions/${e.id}">#${e.id}</a> <span class="status ${e.status}">${e.status}</span> ${e.startedAt ? shortTime(e.startedAt) : ''}</li>`))}</ul>`) : raw('<p class="muted">Not run yet.</p>')}
+<h2>Nodes</h2>${nodes.map((n) => raw(html`<details class="node-run" id="${nodeAnchor(n.name)}"><summary><strong>${n.name}</strong> <span class="muted">${n.type}${n.disabled ? ' (disabled)' : ''}</span></summary><pre>${JSON.stringify(n.parameters ?? {}, null, 2)}</pre></details>`))}`,
     );
   });
 };
@@ -394,18 +288,9 @@ async function workflowNames(ctx: ServicePagesContext): Promise<Map<string, stri
 
 function workflowRow(w: Workflow, csrf: string, error?: string): string {
   const nodes = (w.nodes ?? []).filter((n) => !isSticky(n)).length;
-  return html`<tr id="wf-${w.id}">
-    <td>
-      <a href="/workflows/${w.id}">${w.name}</a>${error ? raw(html`<p class="error" role="alert">${error}</p>`) : ''}
-    </td>
-    <td>${raw(activeToggle(w, csrf, '/workflows'))}</td>
-    <td>${nodes}</td>
-    <td>${w.updatedAt ? shortTime(w.updatedAt) : ''}</td>
-    <td>
-      ${raw(postButton(`/workflows/${w.id}/run`, 'Run', csrf, {}, `Run ${w.name}`))}
-      <a href="/workflows/executions?workflowId=${w.id}">Executions</a>
-    </td>
-  </tr>`;
+  return html`<tr id="wf-${w.id}"><td><a href="/workflows/${w.id}">${w.name}</a>${error ? raw(html`<p class="error" role="alert">${error}</p>`) : ''}</td>
+<td>${raw(activeToggle(w, csrf, '/workflows'))}</td><td>${nodes}</td><td>${w.updatedAt ? shortTime(w.updatedAt) : ''}</td>
+<td>${raw(postButton(`/workflows/${w.id}/run`, 'Run', csrf, {}, `Run ${w.name}`))} <a href="/workflows/executions?workflowId=${w.id}">Executions</a></td></tr>`;
 }
 
 /** A real toggle button (aria-pressed); htmx swaps the row, a plain post comes back to `back`. */
@@ -414,21 +299,8 @@ function activeToggle(w: Workflow, csrf: string, back: string): string {
     back === '/workflows'
       ? raw(html` hx-post="/workflows/${w.id}/active" hx-target="#wf-${w.id}" hx-swap="outerHTML"`)
       : '';
-  return html`<form method="post" action="/workflows/${w.id}/active" ${hx}>
-    <input type="hidden" name="_csrf" value="${csrf}" /><input type="hidden" name="back" value="${back}" /><input
-      type="hidden"
-      name="to"
-      value="${w.active ? 'off' : 'on'}"
-    />
-    <button
-      type="submit"
-      class="toggle"
-      aria-pressed="${w.active ? 'true' : 'false'}"
-      aria-label="${w.name}: ${w.active ? 'active, deactivate' : 'inactive, activate'}"
-    >
-      ${w.active ? 'Active' : 'Inactive'}
-    </button>
-  </form>`;
+  return html`<form method="post" action="/workflows/${w.id}/active"${hx}><input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="back" value="${back}"><input type="hidden" name="to" value="${w.active ? 'off' : 'on'}">
+<button type="submit" class="toggle" aria-pressed="${w.active ? 'true' : 'false'}" aria-label="${w.name}: ${w.active ? 'active, deactivate' : 'inactive, activate'}">${w.active ? 'Active' : 'Inactive'}</button></form>`;
 }
 
 function postButton(
@@ -438,43 +310,21 @@ function postButton(
   fields: Record<string, string> = {},
   ariaLabel?: string,
 ): string {
-  return html`<form method="post" action="${action}" class="inline">
-    <input
-      type="hidden"
-      name="_csrf"
-      value="${csrf}"
-    />${Object.entries(fields).map(([k, v]) => raw(html`<input type="hidden" name="${k}" value="${v}" />`))}<button
-      type="submit"
-      ${ariaLabel ? raw(html` aria-label="${ariaLabel}"`) : ''}
-    >
-      ${label}
-    </button>
-  </form>`;
+  return html`<form method="post" action="${action}" class="inline"><input type="hidden" name="_csrf" value="${csrf}">${Object.entries(fields).map(([k, v]) => raw(html`<input type="hidden" name="${k}" value="${v}">`))}<button type="submit"${ariaLabel ? raw(html` aria-label="${ariaLabel}"`) : ''}>${label}</button></form>`;
 }
 
 function importForm(csrf: string): string {
-  return html`<section aria-labelledby="import-h">
-    <h2 id="import-h">Import</h2>
-    <div class="dropzone" data-import="/workflows/import">
-      <p>Drop an n8n export file (.json) here, or <label for="import-file">choose a file</label>.</p>
-      <input type="file" id="import-file" accept=".json,application/json" />
-      <p class="import-status" role="status" aria-live="polite"></p>
-    </div>
-    <details>
-      <summary>Or paste the export</summary>
-      <form method="post" action="/workflows/import">
-        <input type="hidden" name="_csrf" value="${csrf}" /> <label for="import-json">n8n workflow JSON</label
-        ><textarea id="import-json" name="json" class="import" required></textarea><button type="submit">Import</button>
-      </form>
-    </details>
-  </section>`;
+  return html`<section aria-labelledby="import-h"><h2 id="import-h">Import</h2>
+<div class="dropzone" data-import="/workflows/import"><p>Drop an n8n export file (.json) here, or <label for="import-file">choose a file</label>.</p>
+<input type="file" id="import-file" accept=".json,application/json">
+<p class="import-status" role="status" aria-live="polite"></p></div>
+<details><summary>Or paste the export</summary><form method="post" action="/workflows/import"><input type="hidden" name="_csrf" value="${csrf}">
+<label for="import-json">n8n workflow JSON</label><textarea id="import-json" name="json" class="import" required></textarea><button type="submit">Import</button></form></details></section>`;
 }
 
 function pager(base: string, cursor: string | undefined, next: string | null): string {
   if (!cursor && !next) return '';
-  return html`<nav class="pager" aria-label="Pages">
-    ${cursor ? raw(html`<a href="${base.replace(/[?&]$/, '')}">First page</a>`) : ''}${next ? raw(html`<a href="${base}cursor=${encodeURIComponent(next)}" rel="next">Next page</a>`) : ''}
-  </nav>`;
+  return html`<nav class="pager" aria-label="Pages">${cursor ? raw(html`<a href="${base.replace(/[?&]$/, '')}">First page</a>`) : ''}${next ? raw(html`<a href="${base}cursor=${encodeURIComponent(next)}" rel="next">Next page</a>`) : ''}</nav>`;
 }
 
 function duration(e: Execution): string {
@@ -484,13 +334,9 @@ function duration(e: Execution): string {
 }
 
 const workflowNav = (current: string) =>
-  html`<nav class="subnav" aria-label="Workflow views">
-    <ul>
-      ${[
-        ['/workflows', 'Workflows'],
-        ['/workflows/executions', 'Executions'],
-      ].map(([href, label]) =>
-        raw(html`<li><a href="${href}" ${raw(href === current ? ' aria-current="page"' : '')}>${label}</a></li>`),
-      )}
-    </ul>
-  </nav>`;
+  html`<nav class="subnav" aria-label="Workflow views"><ul>${[
+    ['/workflows', 'Workflows'],
+    ['/workflows/executions', 'Executions'],
+  ].map(([href, label]) =>
+    raw(html`<li><a href="${href}"${raw(href === current ? ' aria-current="page"' : '')}>${label}</a></li>`),
+  )}</ul></nav>`;
