@@ -39,13 +39,7 @@ describe('demo world', () => {
         await hamlet({ HAMLET_DATA_DIR: dirs[1] }, 'world', 'seed', '--demo', '--seed', '7'),
       ];
       expect(a).toMatch(/^[0-9a-f]{64}$/);
-      expect(b).toMatch(/^[0-9a-f]{64}$/);
-      // KNOWN REGRESSION (2026-12-07, see the issue note of #31): two generations of one seed no
-      // longer give the same hash. Bisected to 15a1615 (the CLI's lazy loading): the services'
-      // modules now load while the instance starts, inside the seeded window, so the order of
-      // the concurrent starts' random draws depends on timing. Next: load every service's running
-      // part before the seeded window opens, then restore `expect(b).toBe(a)`.
-      if (process.env.HAMLET_TEST_DEMO_DETERMINISM) expect(b).toBe(a);
+      expect(b).toBe(a);
       // The wait is never silent: a line as the agents arrive and one a day, on stderr only.
       expect(lastStderr).toMatch(
         /demo world: 12 agents arrive\n(.*\n)*demo world: day 1 of 7\n(.*\n)*demo world: day 7 of 7\n/,
