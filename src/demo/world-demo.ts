@@ -321,9 +321,8 @@ export async function generateDemoWorldWithKeys(opts: DemoOptions): Promise<{ st
           HAMLET_CONSOLE: 'off',
           HAMLET_LOG_LEVEL: 'silent',
           HAMLET_RATE_LIMITS: 'off',
-          // A throwaway instance needs no record of its calls, and the trace's writer thread would
-          // compete with the seeding for the cores, so the order of the concurrent calls (and of
-          // the ids they draw from the seeded generator) would vary from run to run.
+          // A throwaway instance needs no record of its calls: no trace, and no writer thread
+          // taking a core from the generation.
           HAMLET_TRACE: 'off',
           ...LINKS,
         };
