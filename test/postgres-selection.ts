@@ -10,6 +10,7 @@ export const SAME_ON_POSTGRES = [
   // Static checks and helpers.
   'test/architecture/',
   'test/helpers/',
+  'test/dist-current.test.ts',
   // README and docs shell blocks, as a newcomer runs them (on SQLite, as a newcomer does).
   'test/docs/',
   // The expression and Code sandbox, the engine's node semantics, the n8n corpus and oracle.
