@@ -10,7 +10,6 @@ import { Directory, reachableUrl } from './platform/directory.js';
 import { createEventBus } from './platform/events.js';
 import { Health } from './platform/health.js';
 import { jobsAsDueSource, TableJobs } from './platform/jobs.js';
-import { BullJobs } from './platform/jobs-bullmq.js';
 import { Keys } from './platform/keys.js';
 import { Leaders } from './platform/leader.js';
 import { createLogger, type Logger } from './platform/logger.js';
@@ -64,8 +63,9 @@ export async function openPlatform(config: HamletConfig, opts: StartOptions = {}
   // The queue prefix also names the bus's channels and the leader leases: deployments (and test runs) sharing one Redis stay apart.
   const events = createEventBus(config.redisUrl, logger, `${config.queue.prefix}:`);
   // Queue mode: with REDIS_URL, jobs run on BullMQ across processes (`hamlet worker`).
+  // BullMQ (and ioredis under it) is imported only then: a default start does not load it.
   const jobs = config.redisUrl
-    ? new BullJobs(db, clock, logger, config.redisUrl, {
+    ? new (await import('./platform/jobs-bullmq.js')).BullJobs(db, clock, logger, config.redisUrl, {
         runWorkers: config.queue.workers,
         prefix: config.queue.prefix,
       })

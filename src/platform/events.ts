@@ -2,9 +2,9 @@
 // a state change, a new post), and caches invalidate through it so that the same code
 // works across instances. In-process by default; Redis pub/sub when REDIS_URL is set.
 import { EventEmitter } from 'node:events';
-import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 import type { Logger } from './logger.js';
+import { ioredis } from './optional-modules.js';
 import type { Topic } from './topics.js';
 
 export type EventHandler<T = any> = (payload: T) => void | Promise<void>;
@@ -80,7 +80,7 @@ export class RedisEventBus implements EventBus {
     prefix = 'hamlet:',
   ) {
     // ioredis is loaded only in queue mode: the in-process bus (and quick commands) never pay for it.
-    const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+    const { Redis: RedisClient } = ioredis();
     this.pub = new RedisClient(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
     // Named, so an operator (or a test) can tell the subscriber connections apart in CLIENT LIST.
     this.sub = new RedisClient(url, { lazyConnect: false, connectionName: `${prefix.replace(/[^\w.-]/g, '')}-events` });

@@ -1,16 +1,18 @@
 // Markdown and HTML that users write, made safe to show: rendered on the server and cleaned
 // against an allow-list (no script, no event handlers, no javascript: URLs, no style, no
 // iframes/forms/SVG). Shared by every service that shows user text as HTML.
-import hljs from 'highlight.js';
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
+import { highlighter } from './optional-modules.js';
 
 const md = new MarkdownIt({
   html: true, // raw HTML is allowed in, then the sanitizer decides what survives
   linkify: true,
   typographer: false,
   highlight(code, lang) {
-    if (lang && hljs.getLanguage(lang)) {
+    if (!lang) return '';
+    const hljs = highlighter();
+    if (hljs.getLanguage(lang)) {
       try {
         return `<pre><code class="hljs language-${lang}">${hljs.highlight(code, { language: lang, ignoreIllegals: true }).value}</code></pre>`;
       } catch {

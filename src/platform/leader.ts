@@ -15,7 +15,8 @@
 //
 // Without REDIS_URL there is one process per storage, and it leads everything.
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { ioredis } from './optional-modules.js';
 import type { Logger } from './logger.js';
 
 export interface Leadership {
@@ -116,7 +117,8 @@ export class Leaders {
   }
 
   private connect(url: string): Redis {
-    const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+    const { Redis: RedisClient } = ioredis();
+    const redis = new RedisClient(url, { maxRetriesPerRequest: 1 });
     redis.on('error', (err) => this.logger.warn({ err }, 'redis (leader) error'));
     return redis;
   }

@@ -7,12 +7,13 @@
 // REDIS_URL, windows follow real time).
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
 import type { Clock } from './clock.js';
 import { HttpError } from './errors.js';
 import type { App } from './http.js';
 import { bearerToken } from './http.js';
+import { ioredis } from './optional-modules.js';
 import { parseRateLimit, type RateLimitSetting } from './settings.js';
 
 export interface LimitDeclaration {
@@ -66,7 +67,8 @@ export class RateLimits {
   async register(app: App): Promise<void> {
     if (!this.enabled) return;
     if (this.shared && !this.redis) {
-      this.redis = new Redis(this.shared.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
+      const { Redis: RedisClient } = ioredis();
+      this.redis = new RedisClient(this.shared.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
       // A Redis hiccup must not crash the process; requests pass unlimited meanwhile (skipOnError).
       this.redis.on('error', () => {});
     }
