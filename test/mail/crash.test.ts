@@ -48,9 +48,12 @@ describe('crash safety', () => {
       HAMLET_ALLOW_INTERNAL_REQUESTS: '1',
       MAIL_WEBHOOK_RETRY_SCHEDULE: Array(30).fill('300ms').join(','),
     };
+    // Every wait below has its own bound, so a run that stalls names the step that stalled rather
+    // than ending at the test's timeout.
     const { stdout } = await promisify(execFile)(process.execPath, cliArgs('keys', 'create', 'mail'), {
       cwd: ROOT,
       env: { ...process.env, ...env },
+      timeout: 60_000,
     });
     const key = stdout.trim();
 
@@ -61,8 +64,9 @@ describe('crash safety', () => {
         method,
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
       });
-      expect(res.status).toBe(200);
+      expect(res.status, `${method} ${p}`).toBe(200);
       return res.json();
     };
     const a = (await call('POST', '/v0/inboxes', { username: 'crash-a' })).inbox_id;

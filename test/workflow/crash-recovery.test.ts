@@ -49,7 +49,7 @@ async function start(): Promise<{
 }
 
 /** A webhook (answered at once, run by the job worker) whose Wait keeps the execution `running` for 30 s. */
-const slowWorkflow = (path: string) => ({
+const slowWorkflow = (path: string, seconds = 30) => ({
   name: `slow ${path}`,
   nodes: [
     {
@@ -64,7 +64,7 @@ const slowWorkflow = (path: string) => ({
       type: 'n8n-nodes-base.wait',
       typeVersion: 1.1,
       position: [200, 0],
-      parameters: { amount: 30, unit: 'seconds' },
+      parameters: { amount: seconds, unit: 'seconds' },
     },
   ],
   connections: { Hook: { main: [[{ node: 'Wait', type: 'main', index: 0 }]] } },
@@ -102,12 +102,16 @@ const statusOf = async (s: Awaited<ReturnType<typeof start>>, id: string) =>
 
 test(`an execution interrupted by kill -9 is crashed right after the restart (${onPostgres ? 'PostgreSQL' : 'SQLite'}), and can be retried`, async () => {
   const first = await start();
-  const { executionId } = await startRunning(first, 'killed');
+  const { workflowId, executionId } = await startRunning(first, 'killed');
   await first.proc.kill('SIGKILL');
   const second = await start();
   expect(await statusOf(second, executionId)).toBe('crashed');
-  const retry = await second.api('POST', `/executions/${executionId}/retry`);
+  // A retry answers when its run ends: retried with the saved workflow (loadWorkflow), whose Wait
+  // is now one second, rather than the 30 s the crashed run had.
+  expect((await second.api('PUT', `/workflows/${workflowId}`, slowWorkflow('killed', 1))).status).toBe(200);
+  const retry = await second.api('POST', `/executions/${executionId}/retry`, { loadWorkflow: true });
   expect(retry.status).toBe(200);
+  expect(retry.body.status).toBe('success');
   await second.proc.kill('SIGKILL');
 }, 90_000);
 
