@@ -10,6 +10,7 @@ import { saveWorld } from '../console/world/file.js';
 import { runAgent, type AgentRun } from './agent.js';
 import { describeChanges, rowDiff, type EpisodeChanges } from './changes.js';
 import { runChecks, type CheckResult } from './checks.js';
+import { settlePeople, startPeople } from './people.js';
 import type { Instance } from './pool.js';
 import { Readers } from './readers.js';
 import type { Task, TaskEvent } from './task.js';
@@ -130,6 +131,9 @@ export async function runEpisode(
   const epoch = platform.trace.epoch;
   const resetMs = performance.now() - t0;
 
+  // The task's simulated people, in this episode's world only; what they could not do is an error of the episode.
+  const people = await startPeople(task, instance, (message) => errors.push(message));
+
   const startMs = platform.clock.ms();
   const cancels = task.events.map((event) =>
     platform.timers.at(startMs + event.atMs, () =>
@@ -167,6 +171,12 @@ export async function runEpisode(
     .idle(undefined, 60_000)
     .catch(() => errors.push('work the agent started did not finish within 60 s'));
   for (const cancel of cancels) cancel();
+  if (people) {
+    await settlePeople(people, instance).catch(() =>
+      errors.push('work the simulated people started did not finish within 60 s'),
+    );
+    await people.stop();
+  }
   const settleMs = performance.now() - t1;
 
   const t2 = performance.now();

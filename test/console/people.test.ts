@@ -71,7 +71,8 @@ beforeAll(async () => {
   const simUrl = `http://127.0.0.1:${(simulator.address() as AddressInfo).port}/act`;
   t = await startTestHamlet({
     services: ['mail', 'community', 'home'],
-    env: { HAMLET_CONSOLE: 'on', HAMLET_RATE_COMMUNITY_REGISTER: '1000/1m' },
+    // The simulator is on this machine: allowed as an operator would (people/simulator-http.ts guards it like a webhook).
+    env: { HAMLET_CONSOLE: 'on', HAMLET_RATE_COMMUNITY_REGISTER: '1000/1m', HAMLET_ALLOW_INTERNAL_REQUESTS: '1' },
     clock: new ControllableClock({ frozen: true, now: '2026-01-05T08:00:00Z' }),
   });
   adminKey = (await t.hamlet.platform.keys.create('admin')).key;
