@@ -35,6 +35,10 @@ beforeAll(async () => {
         res.setHeader('content-type', 'application/json');
         return res.end(JSON.stringify({ reply: 'The Oak room, by the stairs.' }));
       }
+      if (route === '/bad-action') {
+        res.setHeader('content-type', 'application/json');
+        return res.end(JSON.stringify({ send: { to: 5 } }));
+      }
       if (route === '/huge') return res.end('x'.repeat(1024 * 1024));
       if (route === '/slow') return void setTimeout(() => res.end('Too late: the Elm room.'), 5_000);
       res.statusCode = 404;
@@ -145,15 +149,16 @@ clock: { settle: 2h }`;
     );
   }, 120_000);
 
-  it('reports a hostile simulator (slow, huge answer) as an error of the episode, within its time limit', async () => {
+  it('reports a hostile simulator (slow, huge answer, an action that is none) as an error of the episode, within its time limit', async () => {
     const tasks = [
       task('slow-only-ask', `{ on: mail, match: { subject: room }, reply_from: "${simUrl}/slow", timeout: 1s }`),
       task('huge-only-ask', `{ on: mail, match: { subject: room }, reply_from: "${simUrl}/huge" }`),
+      task('action-only-ask', `{ on: mail, match: { subject: room }, simulator: "${simUrl}/bad-action" }`),
     ];
     const { results } = await runEvaluation({
       tasks,
       agent: `node ${FIXTURES}/ask.mjs`,
-      parallel: 2,
+      parallel: 3,
       repeat: 1,
       out: path.join(tmp, 'hostile'),
       env: { ...env, HAMLET_ALLOW_INTERNAL_REQUESTS: '1' },
@@ -166,7 +171,10 @@ clock: { settle: 2h }`;
     expect(r['huge-only-ask'].errors).toEqual([
       `sam, rules[0]: the simulator at ${simUrl}/huge answered more than 64 KiB`,
     ]);
-    // Neither made Sam say anything.
+    expect(r['action-only-ask'].errors).toEqual([
+      `sam, rules[0]: the simulator at ${simUrl}/bad-action answered a send without {to, subject, text}`,
+    ]);
+    // None made Sam say anything.
     for (const one of results)
       expect(
         one.changes.filter((c) => c.text.includes('from sam')),
@@ -175,7 +183,7 @@ clock: { settle: 2h }`;
     // The slow one was given up after its second, not waited for (it answers after 5).
     expect(r['slow-only-ask'].timings.settleMs).toBeLessThan(3_000);
     const summary = JSON.parse(readFileSync(path.join(tmp, 'hostile', 'summary.json'), 'utf8'));
-    expect(summary.episodes.map((e: { errors: string[] }) => e.errors.length)).toEqual([1, 1]);
+    expect(summary.episodes.map((e: { errors: string[] }) => e.errors.length)).toEqual([1, 1, 1]);
     expect(readFileSync(path.join(tmp, 'hostile', 'report.html'), 'utf8')).toContain('did not answer within 1 s');
   }, 120_000);
 

@@ -235,7 +235,9 @@ export class PeopleEngine {
     } catch {
       throw new SimulatorError(`the simulator at ${url} answered JSON that does not parse`);
     }
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : undefined;
+    const why = notAnAction(parsed);
+    if (why) throw new SimulatorError(`the simulator at ${url} answered ${why}`);
+    return parsed as PersonAction;
   }
 
   /**
@@ -304,6 +306,31 @@ export class PeopleEngine {
       await call('home', `/api/services/${domain}/${service}`, action.home.data ?? {});
     }
   }
+}
+
+/** Why a simulator's answer is not an action (reply, send, comment, home, each of its shape), or undefined. */
+function notAnAction(answer: unknown): string | undefined {
+  if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return 'something other than a JSON object';
+  const a = answer as Record<string, unknown>;
+  const text = (v: unknown): v is string => typeof v === 'string';
+  const object = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+  const unknown = Object.keys(a).filter((k) => !['reply', 'send', 'comment', 'home'].includes(k));
+  if (unknown.length) return `an action with ${unknown.join(', ')} (it takes reply, send, comment, home)`;
+  if (a.reply !== undefined && !text(a.reply)) return 'a reply that is not a text';
+  if (a.comment !== undefined && !text(a.comment)) return 'a comment that is not a text';
+  if (a.send !== undefined && !(object(a.send) && text(a.send.to) && text(a.send.subject) && text(a.send.text)))
+    return 'a send without {to, subject, text}';
+  if (
+    a.home !== undefined &&
+    !(
+      object(a.home) &&
+      text(a.home.service) &&
+      /^[a-z_]+\.[a-z0-9_]+$/.test(a.home.service) &&
+      (a.home.data === undefined || object(a.home.data))
+    )
+  )
+    return 'a home call without {service: domain.service, data}';
+  return undefined;
 }
 
 const matches = (pattern: string | undefined, value: string): boolean =>
