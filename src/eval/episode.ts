@@ -30,8 +30,10 @@ export interface EpisodeResult {
   /** The changes as people read them (diff.json holds the rows too). */
   changes: EpisodeChanges['semantic'];
   traceEntries: number;
-  /** Things that went wrong around the agent (an event that could not be delivered). */
+  /** Things that went wrong around the agent (an event that could not be delivered, a simulated person who could not act). */
   errors: string[];
+  /** The task's simulated people and how often each of their rules fired in this episode. */
+  people: Array<{ name: string; fired: number[] }>;
   timings: { resetMs: number; agentMs: number; settleMs: number; diffMs: number; checksMs: number; totalMs: number };
   dir: string;
 }
@@ -171,10 +173,12 @@ export async function runEpisode(
     .idle(undefined, 60_000)
     .catch(() => errors.push('work the agent started did not finish within 60 s'));
   for (const cancel of cancels) cancel();
+  let fired: EpisodeResult['people'] = [];
   if (people) {
     await settlePeople(people, instance).catch(() =>
       errors.push('work the simulated people started did not finish within 60 s'),
     );
+    fired = people.list().map(({ name, fired: times }) => ({ name, fired: times }));
     await people.stop();
   }
   const settleMs = performance.now() - t1;
@@ -212,6 +216,7 @@ export async function runEpisode(
     changes: changes.semantic,
     traceEntries: trace.length,
     errors,
+    people: fired,
     timings: { resetMs, agentMs: agent.durationMs, settleMs, diffMs, checksMs, totalMs: performance.now() - began },
     dir,
   };

@@ -115,6 +115,13 @@ clock: { settle: 2h }`;
     const r = byTask(results);
     for (const one of results) expect(one.errors, one.task).toEqual([]);
 
+    // Each episode's Sam heard only that episode's mail: one reply each, in its own world.
+    for (const one of results)
+      expect(
+        one.changes.filter((c) => c.kind === 'message.sent' && c.text.includes('from sam')),
+        one.task,
+      ).toHaveLength(1);
+    expect(r.rules.people).toEqual([{ name: 'sam', fired: [1, 1] }]);
     // The rule's reply reached the agent, which told Bob what it said.
     expect(r.rules.passed).toBe(true);
     expect(readFileSync(path.join(r.rules.dir, 'agent.stdout'), 'utf8').trim()).toBe('The Maple room, ground floor.');
