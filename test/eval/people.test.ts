@@ -40,6 +40,12 @@ beforeAll(async () => {
         return res.end(JSON.stringify({ send: { to: 5 } }));
       }
       if (route === '/huge') return res.end('x'.repeat(1024 * 1024));
+      if (route === '/trickle') {
+        // Headers at once, then a byte every 200 ms: the time limit covers the body too.
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const drip = setInterval(() => res.write('.'), 200);
+        return void setTimeout(() => (clearInterval(drip), res.end()), 5_000);
+      }
       if (route === '/slow') return void setTimeout(() => res.end('Too late: the Elm room.'), 5_000);
       res.statusCode = 404;
       res.end();
@@ -156,11 +162,12 @@ clock: { settle: 2h }`;
     );
   }, 120_000);
 
-  it('reports a hostile simulator (slow, huge answer, an action that is none) as an error of the episode, within its time limit', async () => {
+  it('reports a hostile simulator (slow, trickling, huge answer, an action that is none) as an error of the episode, within its time limit', async () => {
     const tasks = [
       task('slow-only-ask', `{ on: mail, match: { subject: room }, reply_from: "${simUrl}/slow", timeout: 1s }`),
       task('huge-only-ask', `{ on: mail, match: { subject: room }, reply_from: "${simUrl}/huge" }`),
       task('action-only-ask', `{ on: mail, match: { subject: room }, simulator: "${simUrl}/bad-action" }`),
+      task('trickle-only-ask', `{ on: mail, match: { subject: room }, reply_from: "${simUrl}/trickle", timeout: 1s }`),
     ];
     const { results } = await runEvaluation({
       tasks,
@@ -178,6 +185,10 @@ clock: { settle: 2h }`;
     expect(r['huge-only-ask'].errors).toEqual([
       `sam, rules[0]: the simulator at ${simUrl}/huge answered more than 64 KiB`,
     ]);
+    expect(r['trickle-only-ask'].errors).toEqual([
+      `sam, rules[0]: the simulator at ${simUrl}/trickle did not answer within 1 s`,
+    ]);
+    expect(r['trickle-only-ask'].timings.settleMs).toBeLessThan(3_000);
     expect(r['action-only-ask'].errors).toEqual([
       `sam, rules[0]: the simulator at ${simUrl}/bad-action answered a send without {to, subject, text}`,
     ]);
@@ -190,7 +201,7 @@ clock: { settle: 2h }`;
     // The slow one was given up after its second, not waited for (it answers after 5).
     expect(r['slow-only-ask'].timings.settleMs).toBeLessThan(3_000);
     const summary = JSON.parse(readFileSync(path.join(tmp, 'hostile', 'summary.json'), 'utf8'));
-    expect(summary.episodes.map((e: { errors: string[] }) => e.errors.length)).toEqual([1, 1, 1]);
+    expect(summary.episodes.map((e: { errors: string[] }) => e.errors.length)).toEqual([1, 1, 1, 1]);
     expect(readFileSync(path.join(tmp, 'hostile', 'report.html'), 'utf8')).toContain('did not answer within 1 s');
   }, 120_000);
 
