@@ -134,7 +134,7 @@ export async function runEpisode(
   const resetMs = performance.now() - t0;
 
   // The task's simulated people, in this episode's world only; what they could not do is an error of the episode.
-  const people = await startPeople(task, instance, (message) => errors.push(message));
+  const people = await startPeople(task, instance, opts.episode, (message) => errors.push(message));
 
   const startMs = platform.clock.ms();
   const cancels = task.events.map((event) =>

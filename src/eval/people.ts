@@ -46,11 +46,16 @@ export async function checkPeopleCanAct(task: Task, instance: Instance): Promise
 export async function startPeople(
   task: Task,
   instance: Instance,
+  episode: number,
   onError: (message: string) => void,
 ): Promise<PeopleEngine | undefined> {
   const people = peopleOfTask(task);
   if (!people.length) return undefined;
-  const engine = new PeopleEngine(instance.hamlet.platform, Object.keys(instance.hamlet.services), { onError });
+  const engine = new PeopleEngine(instance.hamlet.platform, Object.keys(instance.hamlet.services), {
+    onError,
+    // Episode 1 draws from the task's seed itself, each repeat from the next.
+    seed: (task.peopleSeed + episode - 1) >>> 0,
+  });
   try {
     await engine.arm(people);
   } catch (err) {

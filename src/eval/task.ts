@@ -87,6 +87,8 @@ export interface Task {
   agent: { name: string; services?: string[] };
   /** Simulated people of the task, beside its scenario's (docs/evaluations.md, "Simulated people"). */
   people: PersonSpec[];
+  /** With the episode's number, draws the people's choices among several texts (default 0). */
+  peopleSeed: number;
   instruction: string;
   timeLimitMs: number;
   events: TaskEvent[];
@@ -259,6 +261,7 @@ function taskOf(raw: unknown, file: string): Task {
     },
     agent: t.agent,
     people,
+    peopleSeed: (t.people_seed as number | undefined) ?? 0,
     instruction: t.instruction,
     timeLimitMs: t.time_limit === undefined ? DEFAULT_TIME_LIMIT_MS : durationMs(t.time_limit),
     events: events.sort((a, b) => a.atMs - b.atMs),

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTasks, runEvaluation } from '../../src/eval/run.js';
 import type { EpisodeResult } from '../../src/eval/episode.js';
+import { chooseText } from '../../src/console/people/choice.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const SERVICES = ['mail', 'home', 'community'];
@@ -162,6 +163,34 @@ clock: { settle: 2h }`;
     );
   }, 120_000);
 
+  it("draws a person's choice among several replies from the task's seed and the episode's number", async () => {
+    const rooms = ['The Ash room.', 'The Birch room.', 'The Cedar room.', 'The Elm room.', 'The Oak room.'];
+    const file = task('choices', `{ on: mail, match: { subject: room }, reply: ${JSON.stringify(rooms)} }`);
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('agent: { name: ada }', 'people_seed: 11\nagent: { name: ada }'),
+    );
+    const { results } = await runEvaluation({
+      tasks: [file],
+      agent: `node ${FIXTURES}/ask.mjs`,
+      parallel: 2,
+      repeat: 3,
+      out: path.join(tmp, 'choices'),
+      env,
+      services: SERVICES,
+    });
+    const said = results.map((r) => readFileSync(path.join(r.dir, 'agent.stdout'), 'utf8').trim());
+    expect(said).toEqual(
+      results.map((r) => chooseText(rooms, { seed: 11 + r.episode - 1, person: 'sam', rule: 0, turn: 0 })),
+    );
+    for (const one of results) expect(one.passed, one.task).toBe(true);
+    // The draw spreads over the list: twenty seeds meet most of the rooms.
+    const drawn = new Set(
+      Array.from({ length: 20 }, (_, seed) => chooseText(rooms, { seed, person: 'sam', rule: 0, turn: 0 })),
+    );
+    expect(drawn.size).toBeGreaterThanOrEqual(4);
+  }, 120_000);
+
   it('reports a hostile simulator (slow, trickling, huge answer, an action that is none) as an error of the episode, within its time limit', async () => {
     const tasks = [
       task('slow-only-ask', `{ on: mail, match: { subject: room }, reply_from: "${simUrl}/slow", timeout: 1s }`),
@@ -230,7 +259,8 @@ describe('people in task files', () => {
       task('bad-action', `{ on: mail, match: { subject: room }, reply: "Yes", comment: "No" }`),
       task('bad-url', `{ on: mail, reply_from: "ftp://example.com/x" }`),
       task('bad-timeout', `{ on: mail, reply_from: "http://example.com/x", timeout: 5m }`),
-      task('bad-name', `{ on: mail, reply: "Yes" }`).replace('bad-name', 'bad-name'),
+      task('bad-name', `{ on: mail, reply: "Yes" }`),
+      task('bad-list', `{ on: mail, reply: [] }`),
     ];
     writeFileSync(bad[3], readFileSync(bad[3], 'utf8').replace('  - name: sam\n', '  - name: zoe\n'));
     let message = '';
@@ -244,6 +274,7 @@ describe('people in task files', () => {
       `${bad[1]}: people[0].rules[0].reply_from: an http(s) URL`,
       `${bad[2]}: people[0].rules[0].timeout: a duration from 1s to 60s`,
       `${bad[3]}: people[0].name: an agent of the scenario (the person's accounts are the agent's)`,
+      `${bad[4]}: people[0].rules[0].reply: a text (or a list of 1 to 50), on a rule with on: mail`,
     ]);
   });
 });

@@ -14,6 +14,7 @@ import { ServiceClient } from '../../platform/console-client.js';
 import { mintAgentKeys, type AgentKeys } from '../world/agent-keys.js';
 import { durationMs, type PersonAction, type PersonRule, type PersonSpec } from '../world/people-rules.js';
 import { mailConversation, postConversation, type Turn } from './conversation.js';
+import { chooseText } from './choice.js';
 import { askSimulator, replyText, SimulatorError } from './simulator-http.js';
 
 /** What triggered a rule, as a simulator is told it. */
@@ -30,6 +31,8 @@ export interface PeopleOptions {
    * (`sam, rules[0]: the simulator at … did not answer within 10 s`). Default: the log only.
    */
   onError?: (message: string) => void;
+  /** Draws a rule's choice among several texts (people/choice.ts); default 0. */
+  seed?: number;
 }
 
 interface Armed {
@@ -207,7 +210,7 @@ export class PeopleEngine {
     let action: PersonAction | undefined = rule;
     if (rule.simulator) action = await this.ask(rule.simulator, person, rule, event);
     else if (rule.reply_from) action = await this.replyFrom(rule.reply_from, person, rule, event);
-    if (action) await this.act(person, action, event);
+    if (action) await this.act(person, action, event, { rule: i, turn: person.fired[i] - 1 });
   }
 
   private simulatorOptions(rule: PersonRule) {
@@ -268,7 +271,14 @@ export class PeopleEngine {
     return event.kind === 'mail' ? { reply: text } : { comment: text };
   }
 
-  private async act(person: Armed, action: PersonAction, event: PersonEvent): Promise<void> {
+  private async act(
+    person: Armed,
+    action: PersonAction,
+    event: PersonEvent,
+    at: { rule: number; turn: number },
+  ): Promise<void> {
+    const choose = (options: string | string[]) =>
+      chooseText(options, { seed: this.opts.seed ?? 0, person: person.spec.name, ...at });
     const call = async (service: string, path: string, body: unknown) => {
       const key = person.keys[service]?.key;
       if (!key) throw new Error(`${person.spec.name} has no ${service} account to act with`);
@@ -283,11 +293,11 @@ export class PeopleEngine {
       }
     };
     const inbox = person.keys.mail?.inbox ?? '';
-    if (typeof action.reply === 'string' && event.kind === 'mail')
+    if (action.reply !== undefined && event.kind === 'mail')
       await call(
         'mail',
         `/v0/inboxes/${encodeURIComponent(inbox)}/messages/${encodeURIComponent(event.message_id)}/reply`,
-        { text: action.reply },
+        { text: choose(action.reply) },
       );
     if (action.send) {
       const to = action.send.to.includes('@') ? action.send.to : `${action.send.to}@${inbox.split('@')[1] ?? ''}`;
@@ -297,9 +307,9 @@ export class PeopleEngine {
         text: action.send.text,
       });
     }
-    if (typeof action.comment === 'string' && event.kind === 'post')
+    if (action.comment !== undefined && event.kind === 'post')
       await call('community', `/api/v1/posts/${encodeURIComponent(event.post_id)}/comments`, {
-        content: action.comment,
+        content: choose(action.comment),
       });
     if (action.home) {
       const [domain, service] = action.home.service.split('.');

@@ -20,12 +20,12 @@ export interface PostMatch {
 }
 
 export interface PersonAction {
-  /** Answer the mail that triggered the rule, in its thread. */
-  reply?: string;
+  /** Answer the mail that triggered the rule, in its thread; of a list, one drawn from the seed (people/choice.ts). */
+  reply?: string | string[];
   /** Send a new mail from the person's inbox. `to`: an agent of the world or an address. */
   send?: { to: string; subject: string; text: string };
-  /** Comment on the post that triggered the rule. */
-  comment?: string;
+  /** Comment on the post that triggered the rule; of a list, one drawn from the seed. */
+  comment?: string | string[];
   /** Call a home service with the person's home key: `climate.set_temperature` and its data. */
   home?: { service: string; data?: Record<string, unknown> };
 }
@@ -69,6 +69,9 @@ export function durationMs(text: string): number {
 }
 
 const isText = (v: unknown): v is string => typeof v === 'string';
+/** A text, or a list of 1 to 50 texts to choose from. */
+const isTexts = (v: unknown): boolean =>
+  isText(v) || (Array.isArray(v) && v.length >= 1 && v.length <= 50 && v.every(isText));
 
 function checkRegex(v: unknown, where: string): void {
   if (!isText(v) || v.length > 500)
@@ -139,10 +142,10 @@ function checkRule(r: unknown, where: string, agents: Set<string> | undefined): 
     if (!isText(rule.timeout) || !DURATION.test(rule.timeout) || !inRange(durationMs(rule.timeout)))
       throw new ScenarioError(`${where}.timeout: a duration from 1s to 60s`);
   }
-  if (rule.reply !== undefined && (rule.on !== 'mail' || !isText(rule.reply)))
-    throw new ScenarioError(`${where}.reply: a text, on a rule with on: mail`);
-  if (rule.comment !== undefined && (rule.on !== 'post' || !isText(rule.comment)))
-    throw new ScenarioError(`${where}.comment: a text, on a rule with on: post`);
+  if (rule.reply !== undefined && (rule.on !== 'mail' || !isTexts(rule.reply)))
+    throw new ScenarioError(`${where}.reply: a text (or a list of 1 to 50), on a rule with on: mail`);
+  if (rule.comment !== undefined && (rule.on !== 'post' || !isTexts(rule.comment)))
+    throw new ScenarioError(`${where}.comment: a text (or a list of 1 to 50), on a rule with on: post`);
   if (rule.send !== undefined) {
     const s = rule.send as Record<string, unknown>;
     if (!s || typeof s !== 'object' || !isText(s.to) || !isText(s.subject) || !isText(s.text))
