@@ -225,7 +225,7 @@ describe('simulated people', () => {
       ],
       [
         'agents: [{ name: zoe, mail: true }]\npeople: [{ name: zoe, rules: [{ on: post, reply: hi }] }]\n',
-        /reply: a text, on a rule with on: mail/,
+        /reply: a text \(or a list of 1 to 50\), on a rule with on: mail/,
       ],
     ];
     for (const [yaml, message] of cases) {
