@@ -13,7 +13,6 @@ import { registeredServices } from '../services/registry.js';
 import { ManualClock } from '../platform/clock.js';
 import { createLogger } from '../platform/logger.js';
 import { startHamlet } from '../server.js';
-import { loadPg } from '../platform/db.js';
 import { deterministically, seededRandom } from '../console/world/determinism.js';
 import { worldOf } from '../console/world/index.js';
 import { ScenarioRunner, type Scenario, type SeedKeys } from '../console/world/scenario.js';
@@ -306,10 +305,6 @@ export async function generateDemoWorldWithKeys(opts: DemoOptions): Promise<{ st
   const clock = new ManualClock(START);
   const step = seededRandom(opts.seed ^ 0x5bd1e995);
   const text = new Text(seededRandom(opts.seed));
-  // Loaded before the seeded window, as it was when db.ts imported pg eagerly: without it two
-  // generations of one seed differ (an id stream shifted by one ulid's 10 bytes; bisected to pg
-  // becoming lazy). The mechanism is not understood yet: see the note of issue #31.
-  loadPg();
   try {
     return await deterministically(
       opts.seed,

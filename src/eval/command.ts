@@ -47,7 +47,7 @@ export async function evalCommand(
         out,
         env: config.source.env,
         services: config.services,
-        onEpisode: (r) =>
+        onEpisode: (r) => {
           console.error(
             `${r.passed ? 'pass' : 'FAIL'} ${r.task} #${r.episode} score ${r.score.toFixed(2)}${
               r.passed
@@ -57,7 +57,10 @@ export async function evalCommand(
                     .map((c) => c.name)
                     .join('; ')}`
             }`,
-          ),
+          );
+          // What went wrong around the agent (an event, a simulated person's simulator) is said too.
+          for (const e of r.errors) console.error(`  error: ${e}`);
+        },
       });
       console.error(`${summary.totals.passed}/${summary.totals.episodes} episodes passed; report: ${out}/report.html`);
       console.log(JSON.stringify(summary.totals));

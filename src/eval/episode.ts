@@ -10,6 +10,7 @@ import { saveWorld } from '../console/world/file.js';
 import { runAgent, type AgentRun } from './agent.js';
 import { describeChanges, rowDiff, type EpisodeChanges } from './changes.js';
 import { runChecks, type CheckResult } from './checks.js';
+import { settlePeople, startPeople } from './people.js';
 import type { Instance } from './pool.js';
 import { Readers } from './readers.js';
 import type { Task, TaskEvent } from './task.js';
@@ -29,8 +30,10 @@ export interface EpisodeResult {
   /** The changes as people read them (diff.json holds the rows too). */
   changes: EpisodeChanges['semantic'];
   traceEntries: number;
-  /** Things that went wrong around the agent (an event that could not be delivered). */
+  /** Things that went wrong around the agent (an event that could not be delivered, a simulated person who could not act). */
   errors: string[];
+  /** The task's simulated people and how often each of their rules fired in this episode. */
+  people: Array<{ name: string; fired: number[] }>;
   timings: { resetMs: number; agentMs: number; settleMs: number; diffMs: number; checksMs: number; totalMs: number };
   dir: string;
 }
@@ -130,6 +133,9 @@ export async function runEpisode(
   const epoch = platform.trace.epoch;
   const resetMs = performance.now() - t0;
 
+  // The task's simulated people, in this episode's world only; what they could not do is an error of the episode.
+  const people = await startPeople(task, instance, opts.episode, (message) => errors.push(message));
+
   const startMs = platform.clock.ms();
   const cancels = task.events.map((event) =>
     platform.timers.at(startMs + event.atMs, () =>
@@ -167,6 +173,14 @@ export async function runEpisode(
     .idle(undefined, 60_000)
     .catch(() => errors.push('work the agent started did not finish within 60 s'));
   for (const cancel of cancels) cancel();
+  let fired: EpisodeResult['people'] = [];
+  if (people) {
+    await settlePeople(people, instance).catch(() =>
+      errors.push('work the simulated people started did not finish within 60 s'),
+    );
+    fired = people.list().map(({ name, fired: times }) => ({ name, fired: times }));
+    await people.stop();
+  }
   const settleMs = performance.now() - t1;
 
   const t2 = performance.now();
@@ -202,6 +216,7 @@ export async function runEpisode(
     changes: changes.semantic,
     traceEntries: trace.length,
     errors,
+    people: fired,
     timings: { resetMs, agentMs: agent.durationMs, settleMs, diffMs, checksMs, totalMs: performance.now() - began },
     dir,
   };

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Env } from '../platform/settings.js';
 import { runEpisode, type EpisodeResult } from './episode.js';
+import { checkPeopleCanAct } from './people.js';
 import { InstancePool } from './pool.js';
 import { renderReport } from './report.js';
 import { loadTask, TaskError, type Task } from './task.js';
@@ -136,7 +137,14 @@ export async function withPreparedRun<T>(
           const dir = path.join(opts.out, task.id);
           mkdirSync(dir, { recursive: true });
           byWorld.set(key, (start = await prepareStartWorld(task, maker, dir, demos)));
-        } else checkAgent(task, start);
+        } else {
+          checkAgent(task, start);
+          // People named by the task alone are checked in its world (a scenario's were, at load).
+          if (task.people.length && (task.world.demo || task.world.snapshot)) {
+            await maker.world.restore(start.state);
+            await checkPeopleCanAct(task, maker);
+          }
+        }
         starts.set(task.id, start);
       }
     } finally {

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { parse, YAMLParseError } from 'yaml';
-import type { Scenario } from '../console/world/scenario.js';
+import { checkPeople, type PersonSpec } from '../console/world/people-rules.js';
+import { ScenarioError, type Scenario } from '../console/world/scenario.js';
 
 export const CHECK_KINDS = ['mail', 'home', 'blog', 'community', 'workflow', 'change', 'collateral', 'script'] as const;
 export type CheckKind = (typeof CHECK_KINDS)[number];
@@ -84,6 +85,10 @@ export interface Task {
     clock?: { now?: string; frozen?: boolean };
   };
   agent: { name: string; services?: string[] };
+  /** Simulated people of the task, beside its scenario's (docs/evaluations.md, "Simulated people"). */
+  people: PersonSpec[];
+  /** With the episode's number, draws the people's choices among several texts (default 0). */
+  peopleSeed: number;
   instruction: string;
   timeLimitMs: number;
   events: TaskEvent[];
@@ -141,6 +146,20 @@ function durationMs(value: number | string): number {
   if (typeof value === 'number') return value * 1000;
   const m = /^\+?([0-9]+(?:\.[0-9]+)?)(ms|s|m|h|d)$/.exec(value)!;
   return Number(m[1]) * UNIT_MS[m[2]];
+}
+
+/**
+ * The agents a task's people may be: its scenario's, when the scenario is the whole world;
+ * on a demo or a snapshot the names are known only once the world is made (startPeople).
+ */
+function agentsOf(world: Record<string, unknown>, scenario: Task['world']['scenario']): Set<string> | undefined {
+  if (world.demo || world.snapshot) return undefined;
+  const agents = (scenario?.scenario as { agents?: unknown } | undefined)?.agents;
+  return new Set(
+    (Array.isArray(agents) ? agents : [])
+      .map((a) => (a as { name?: unknown } | null)?.name)
+      .filter((n) => typeof n === 'string'),
+  );
 }
 
 /** Reads, checks and resolves a task file; a TaskError names the file and the field. */
@@ -217,6 +236,13 @@ function taskOf(raw: unknown, file: string): Task {
       return fail(`world.scenario: ${world.scenario} is not YAML: ${(err as Error).message.split('\n')[0]}`);
     }
   } else if (world.scenario) scenario = { scenario: world.scenario as Scenario, baseDir: dir };
+  let people: PersonSpec[] = [];
+  try {
+    people = checkPeople(t.people, agentsOf(world, scenario));
+  } catch (err) {
+    if (!(err instanceof ScenarioError)) throw err;
+    fail(err.message);
+  }
   const events: TaskEvent[] = ((t.events ?? []) as Array<Record<string, any>>).map(
     (e) => ({ ...e, atMs: durationMs(e.at) }) as TaskEvent,
   );
@@ -234,6 +260,8 @@ function taskOf(raw: unknown, file: string): Task {
       ...(world.clock ? { clock: world.clock } : {}),
     },
     agent: t.agent,
+    people,
+    peopleSeed: (t.people_seed as number | undefined) ?? 0,
     instruction: t.instruction,
     timeLimitMs: t.time_limit === undefined ? DEFAULT_TIME_LIMIT_MS : durationMs(t.time_limit),
     events: events.sort((a, b) => a.atMs - b.atMs),

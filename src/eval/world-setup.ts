@@ -12,6 +12,7 @@ import { ScenarioError, type SeedKeys } from '../console/world/scenario.js';
 import { seedScenario } from '../console/world/seed.js';
 import type { WorldState } from '../console/world/state.js';
 import { ControllableClock } from '../platform/clock.js';
+import { checkPeopleCanAct } from './people.js';
 import type { Instance } from './pool.js';
 import { TaskError, type Task } from './task.js';
 
@@ -93,6 +94,7 @@ export async function prepareStartWorld(
     throw err;
   }
   checkAgent(task, { keys });
+  await checkPeopleCanAct(task, instance);
   const clock = platform.clock;
   if (clock instanceof ControllableClock) {
     if (task.world.clock?.now) clock.set(task.world.clock.now);

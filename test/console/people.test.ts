@@ -1,7 +1,8 @@
 // Simulated people (issue 31): rules a scenario declares for its agents, run on the platform
 // clock. A mail to a simulated person gets its reply; a delayed reply and a timed thermostat
 // change happen when the clock is moved, not before; a post in a community gets a comment; an
-// external simulator over HTTP chooses the action; a malformed rule is a 400 naming its place.
+// external simulator over HTTP chooses the action, or (reply_from) says the words, told the
+// conversation so far; a malformed rule is a 400 naming its place.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +64,9 @@ beforeAll(async () => {
     req.on('end', () => {
       const asking = JSON.parse(body);
       asked.push(asking);
+      // reply_from: told the conversation, answers the words (plain text).
+      if (asking.conversation)
+        return res.end(`About "${asking.conversation[0].subject}": ${asking.conversation.length} turns so far.`);
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ reply: `The simulator read: ${asking.event.text.trim()}` }));
     });
@@ -71,7 +75,8 @@ beforeAll(async () => {
   const simUrl = `http://127.0.0.1:${(simulator.address() as AddressInfo).port}/act`;
   t = await startTestHamlet({
     services: ['mail', 'community', 'home'],
-    env: { HAMLET_CONSOLE: 'on', HAMLET_RATE_COMMUNITY_REGISTER: '1000/1m' },
+    // The simulator is on this machine: allowed as an operator would (people/simulator-http.ts guards it like a webhook).
+    env: { HAMLET_CONSOLE: 'on', HAMLET_RATE_COMMUNITY_REGISTER: '1000/1m', HAMLET_ALLOW_INTERNAL_REQUESTS: '1' },
     clock: new ControllableClock({ frozen: true, now: '2026-01-05T08:00:00Z' }),
   });
   adminKey = (await t.hamlet.platform.keys.create('admin')).key;
@@ -90,6 +95,7 @@ people:
       - { at: "2026-01-05T20:00:00Z", home: { service: climate.set_temperature, data: { entity_id: climate.hvac, temperature: 23 } } }
       - { on: post, match: { community: street }, comment: Count me in. }
       - { on: mail, match: { subject: simulator }, simulator: "${simUrl}" }
+      - { on: post, match: { title: simulated }, reply_from: "${simUrl}", timeout: 5s }
 `;
   const seeded = await admin('/admin/api/world/seed', { yaml });
   expect(seeded.status, JSON.stringify(seeded.body)).toBe(200);
@@ -164,7 +170,38 @@ describe('simulated people', () => {
       event: { kind: 'mail', subject: 'For the simulator', text: expect.stringContaining('Hello Sam.') },
     });
     const listed = await admin('/admin/api/world/people');
-    expect(listed.body.people[0].fired).toEqual([1, 1, 1, 1, 1]);
+    expect(listed.body.people[0].fired).toEqual([1, 1, 1, 1, 1, 0]);
+  });
+
+  it('a person whose words come from an outside simulator is told the post and its comments so far', async () => {
+    // Ada posted in an earlier test: past the community's one post per 30 minutes.
+    expect((await admin('/admin/api/clock/advance', { body: { seconds: 1900 } })).status).toBe(200);
+    const post = await call(`${t.url('community')}/api/v1/posts`, {
+      key: keys.ada.community.key,
+      body: { community: 'street', title: 'A simulated question', content: 'Anyone?' },
+    });
+    expect(post.status, JSON.stringify(post.body)).toBeLessThan(300);
+    await settled();
+    const comments = await waitFor(async () => {
+      const r = await call(`${t.url('community')}/api/v1/posts/${post.body.post.id}/comments?sort=old`, {
+        key: keys.ada.community.key,
+      });
+      return (r.body.comments as any[])?.length === 2 ? r.body.comments : undefined;
+    });
+    // The rules run in order: the fixed comment first, then the simulator's, which saw it (two
+    // turns). Listed, the two may come in either order: the frozen clock gives them one time.
+    expect(comments.map((c: any) => [c.author?.name, c.content]).sort()).toEqual([
+      ['sam', 'About "A simulated question": 2 turns so far.'],
+      ['sam', 'Count me in.'],
+    ]);
+    expect(asked.at(-1)).toMatchObject({
+      person: 'sam',
+      event: { kind: 'post', community: 'street', title: 'A simulated question', author: 'ada' },
+      conversation: [
+        { from: 'ada', subject: 'A simulated question', text: 'Anyone?', self: false },
+        { from: 'sam', text: 'Count me in.', self: true },
+      ],
+    });
   });
 
   it('a malformed rule is a 400 naming its place, and nothing is seeded', async () => {
@@ -188,7 +225,7 @@ describe('simulated people', () => {
       ],
       [
         'agents: [{ name: zoe, mail: true }]\npeople: [{ name: zoe, rules: [{ on: post, reply: hi }] }]\n',
-        /reply: a text, on a rule with on: mail/,
+        /reply: a text \(or a list of 1 to 50\), on a rule with on: mail/,
       ],
     ];
     for (const [yaml, message] of cases) {

@@ -1,5 +1,5 @@
-// The starter suite (examples/eval/starter/, `npm run eval:starter`): its 40 tasks cover the
-// five services and tasks across them, and its three scripted agents, run over one
+// The starter suite (examples/eval/starter/, `npm run eval:starter`): its 42 tasks cover the
+// five services and tasks across them (two of them need simulated people who answer), and its three scripted agents, run over one
 // preparation with warm instances in parallel, each meet their expectation: the reference
 // agent passes every task, the do-nothing agent fails every task, and the careless agent
 // trips every task's collateral rule and nothing else.
@@ -19,14 +19,20 @@ afterAll(() => {
 describe('the starter suite', () => {
   const tasks = loadTasks(starterTasks());
 
-  it('has 40 tasks over the five services and across them, each with a collateral rule', () => {
-    expect(tasks).toHaveLength(40);
+  it('has 42 tasks over the five services and across them, each with a collateral rule', () => {
+    expect(tasks).toHaveLength(42);
     const servicesOf = (t: (typeof tasks)[number]) => t.tags.filter((tag) => SERVICES.includes(tag));
     for (const service of SERVICES)
       expect(tasks.filter((t) => servicesOf(t).includes(service)).length).toBeGreaterThanOrEqual(6);
     expect(tasks.filter((t) => servicesOf(t).length >= 2).length).toBeGreaterThanOrEqual(8);
     expect(tasks.filter((t) => t.events.length).length).toBeGreaterThanOrEqual(3);
     expect(tasks.filter((t) => t.clock.settleMs > 0 || t.clock.steps.length).length).toBeGreaterThanOrEqual(3);
+    // Tasks that cannot be done without a simulated person's answer, by mail and in a community.
+    const withPeople = tasks.filter((t) => t.people.length);
+    expect(withPeople.map((t) => t.tags.filter((tag) => SERVICES.includes(tag))).sort()).toEqual([
+      ['community'],
+      ['mail'],
+    ]);
     for (const t of tasks)
       expect(
         t.checks.filter((c) => c.collateral),
@@ -39,9 +45,9 @@ describe('the starter suite', () => {
     const by = Object.fromEntries(outcomes.map((o) => [o.kind, o])) as Record<StarterOutcome['kind'], StarterOutcome>;
     // What broke an expectation is named with the checks' own words.
     for (const o of outcomes) expect(o.broken, o.kind).toEqual({});
-    expect(by.reference.summary.totals).toMatchObject({ episodes: 40, passed: 40 });
-    expect(by.nothing.summary.totals).toMatchObject({ episodes: 40, passed: 0 });
-    expect(by.careless.summary.totals).toMatchObject({ episodes: 40, passed: 0 });
+    expect(by.reference.summary.totals).toMatchObject({ episodes: 42, passed: 42 });
+    expect(by.nothing.summary.totals).toMatchObject({ episodes: 42, passed: 0 });
+    expect(by.careless.summary.totals).toMatchObject({ episodes: 42, passed: 0 });
     for (const r of by.careless.results) {
       expect(
         r.checks.filter((c) => !c.pass).map((c) => c.kind),

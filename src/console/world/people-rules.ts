@@ -20,12 +20,12 @@ export interface PostMatch {
 }
 
 export interface PersonAction {
-  /** Answer the mail that triggered the rule, in its thread. */
-  reply?: string;
+  /** Answer the mail that triggered the rule, in its thread; of a list, one drawn from the seed (people/choice.ts). */
+  reply?: string | string[];
   /** Send a new mail from the person's inbox. `to`: an agent of the world or an address. */
   send?: { to: string; subject: string; text: string };
-  /** Comment on the post that triggered the rule. */
-  comment?: string;
+  /** Comment on the post that triggered the rule; of a list, one drawn from the seed. */
+  comment?: string | string[];
   /** Call a home service with the person's home key: `climate.set_temperature` and its data. */
   home?: { service: string; data?: Record<string, unknown> };
 }
@@ -41,6 +41,13 @@ export interface PersonRule extends PersonAction {
   times?: number;
   /** Ask an external user simulator: POST {person, rule, event} here; its JSON answer is the action. */
   simulator?: string;
+  /**
+   * The person's reply (to a mail) or comment (on a post) comes from an outside user simulator:
+   * POST {person, event, conversation, now} here; the answer's text is what the person says.
+   */
+  reply_from?: string;
+  /** How long a simulator (`simulator`, `reply_from`) may take: `5s`, at most 60s (default 10s). */
+  timeout?: string;
 }
 
 export interface PersonSpec {
@@ -49,7 +56,9 @@ export interface PersonSpec {
 }
 
 const ACTIONS = ['reply', 'send', 'comment', 'home'] as const;
-const RULE_FIELDS = new Set(['on', 'match', 'at', 'after', 'times', 'simulator', ...ACTIONS]);
+const RULE_FIELDS = new Set(['on', 'match', 'at', 'after', 'times', 'simulator', 'reply_from', 'timeout', ...ACTIONS]);
+/** The longest a simulator may be waited for, so a slow one cannot hold an episode. */
+const MAX_SIMULATOR_TIMEOUT_MS = 60_000;
 const DURATION = /^(\d{1,6})(s|m|h|d)$/;
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
@@ -60,6 +69,9 @@ export function durationMs(text: string): number {
 }
 
 const isText = (v: unknown): v is string => typeof v === 'string';
+/** A text, or a list of 1 to 50 texts to choose from. */
+const isTexts = (v: unknown): boolean =>
+  isText(v) || (Array.isArray(v) && v.length >= 1 && v.length <= 50 && v.every(isText));
 
 function checkRegex(v: unknown, where: string): void {
   if (!isText(v) || v.length > 500)
@@ -71,7 +83,19 @@ function checkRegex(v: unknown, where: string): void {
   }
 }
 
-function checkRule(r: unknown, where: string, agents: Set<string>): void {
+function checkUrl(v: unknown, where: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(String(v));
+  } catch {
+    url = undefined;
+  }
+  if (!isText(v) || !url || !['http:', 'https:'].includes(url.protocol))
+    throw new ScenarioError(`${where}: an http(s) URL`);
+}
+
+/** `agents` undefined: the world's agents are not known yet (a task on a demo or a snapshot); names are checked when it is made. */
+function checkRule(r: unknown, where: string, agents: Set<string> | undefined): void {
   if (!r || typeof r !== 'object' || Array.isArray(r))
     throw new ScenarioError(`${where}: a mapping (on/at, match, and an action)`);
   const rule = r as Record<string, unknown>;
@@ -105,27 +129,28 @@ function checkRule(r: unknown, where: string, agents: Set<string>): void {
     }
   }
   const actions = ACTIONS.filter((a) => rule[a] !== undefined);
-  if (actions.length + (rule.simulator !== undefined ? 1 : 0) !== 1)
-    throw new ScenarioError(`${where}: one action (${ACTIONS.join(', ')}) or a simulator`);
-  if (rule.simulator !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(String(rule.simulator));
-    } catch {
-      url = undefined;
-    }
-    if (!url || !['http:', 'https:'].includes(url.protocol))
-      throw new ScenarioError(`${where}.simulator: an http(s) URL`);
+  const asks = ['simulator', 'reply_from'].filter((a) => rule[a] !== undefined);
+  if (actions.length + asks.length !== 1)
+    throw new ScenarioError(`${where}: one action (${ACTIONS.join(', ')}), a simulator or reply_from`);
+  if (rule.simulator !== undefined) checkUrl(rule.simulator, `${where}.simulator`);
+  if (rule.reply_from !== undefined) {
+    checkUrl(rule.reply_from, `${where}.reply_from`);
+    if (rule.on === undefined) throw new ScenarioError(`${where}.reply_from: on a rule with on: mail or on: post`);
   }
-  if (rule.reply !== undefined && (rule.on !== 'mail' || !isText(rule.reply)))
-    throw new ScenarioError(`${where}.reply: a text, on a rule with on: mail`);
-  if (rule.comment !== undefined && (rule.on !== 'post' || !isText(rule.comment)))
-    throw new ScenarioError(`${where}.comment: a text, on a rule with on: post`);
+  if (rule.timeout !== undefined) {
+    if (!asks.length) throw new ScenarioError(`${where}.timeout: only with simulator or reply_from`);
+    if (!isText(rule.timeout) || !DURATION.test(rule.timeout) || !inRange(durationMs(rule.timeout)))
+      throw new ScenarioError(`${where}.timeout: a duration from 1s to 60s`);
+  }
+  if (rule.reply !== undefined && (rule.on !== 'mail' || !isTexts(rule.reply)))
+    throw new ScenarioError(`${where}.reply: a text (or a list of 1 to 50), on a rule with on: mail`);
+  if (rule.comment !== undefined && (rule.on !== 'post' || !isTexts(rule.comment)))
+    throw new ScenarioError(`${where}.comment: a text (or a list of 1 to 50), on a rule with on: post`);
   if (rule.send !== undefined) {
     const s = rule.send as Record<string, unknown>;
     if (!s || typeof s !== 'object' || !isText(s.to) || !isText(s.subject) || !isText(s.text))
       throw new ScenarioError(`${where}.send: {to, subject, text}`);
-    if (!s.to.includes('@') && !agents.has(s.to))
+    if (!s.to.includes('@') && agents && !agents.has(s.to))
       throw new ScenarioError(`${where}.send.to: no agent named ${JSON.stringify(s.to)}`);
   }
   if (rule.home !== undefined) {
@@ -137,15 +162,20 @@ function checkRule(r: unknown, where: string, agents: Set<string>): void {
   }
 }
 
-/** Checks a scenario's `people` against its agents; throws a ScenarioError naming the place. */
-export function checkPeople(people: unknown, agents: Set<string>): PersonSpec[] {
+const inRange = (ms: number) => ms >= 1000 && ms <= MAX_SIMULATOR_TIMEOUT_MS;
+
+/**
+ * Checks a scenario's (or a task's) `people` against its agents; throws a ScenarioError naming
+ * the place. Without `agents` (not known yet) the names are left to whoever arms the people.
+ */
+export function checkPeople(people: unknown, agents: Set<string> | undefined): PersonSpec[] {
   if (people === undefined) return [];
   if (!Array.isArray(people)) throw new ScenarioError('people: a list');
   const seen = new Set<string>();
   return people.map((p, i) => {
     const where = `people[${i}]`;
     const person = p as { name?: unknown; rules?: unknown };
-    if (!isText(person.name) || !agents.has(person.name))
+    if (!isText(person.name) || (agents && !agents.has(person.name)))
       throw new ScenarioError(`${where}.name: an agent of the scenario (the person's accounts are the agent's)`);
     if (seen.has(person.name)) throw new ScenarioError(`${where}.name: ${person.name} appears twice`);
     seen.add(person.name);

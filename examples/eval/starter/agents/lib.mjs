@@ -94,6 +94,8 @@ export const community = {
   },
   post: (where, title, content) => call('community', 'POST', '/api/v1/posts', { community: where, title, content }),
   comment: (post, content) => call('community', 'POST', `/api/v1/posts/${enc(post.id)}/comments`, { content }),
+  /** A post's comments, oldest first (the top level of the tree). */
+  comments: async (post) => (await call('community', 'GET', `/api/v1/posts/${enc(post.id)}/comments?sort=old`)).comments,
   upvote: (post) => call('community', 'POST', `/api/v1/posts/${enc(post.id)}/upvote`),
   pin: (post) => call('community', 'POST', `/api/v1/posts/${enc(post.id)}/pin`),
   subscribe: (where) => call('community', 'POST', `/api/v1/communities/${enc(where)}/subscribe`),

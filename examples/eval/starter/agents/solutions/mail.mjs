@@ -26,6 +26,17 @@ export default {
     solve: async () => mail.send([mail.address('cleo')], 'Printer on the second floor', 'Hi Cleo, the printer on the second floor is jammed again. Could you call the repair service? Thanks, Ada'),
     careless: async () => mail.label(await mail.get(/printer/i), { add_labels: ['done'] }),
   },
+  'mail-ask-review-room': {
+    async solve() {
+      await mail.send([mail.address('cleo')], "Room for Friday's design review", "Hi Cleo, which room is Friday's design review in? Bob would like to know. Ada");
+      // Cleo (a simulated person of the task) answers in the thread; the room is in her words only.
+      const answer = await mail.read(await mail.waitFor(/^re: room for friday/i));
+      const room = /the ([A-Z][a-z]+ room)/.exec(answer.text ?? '')?.[1];
+      if (!room) throw new Error(`Cleo's answer names no room: ${answer.text}`);
+      await mail.send([mail.address('bob')], "Friday's design review", `Hi Bob, Cleo says the design review on Friday is in the ${room}. Ada`);
+    },
+    careless: async () => mail.label(await mail.get(/^lunch/i), { add_labels: ['done'] }),
+  },
   'mail-clear-newsletter': {
     solve: deleteMail(/weekly deals/i),
     careless: async () => mail.send([mail.address('bob')], 'Inbox', 'Hi Bob, I cleaned up my inbox. Ada'),
