@@ -3,55 +3,26 @@
 //   open the seeded world;
 // - `world keys <agent>` mints keys to act as any agent of the world;
 // - seeding, then starting, lost the demo clock, and the start purged the demo week's house
-//   history as older than its retention (measured on the real clock, not the platform's);
-// - the three example scenarios seed from the command line (workflow files beside them).
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+//   history as older than its retention (measured on the real clock, not the platform's).
+// The example scenarios from the command line: world-scenarios-cli.test.ts (a file of its own so
+// the two, which mostly wait on child processes, run side by side).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { startHamlet } from '../../src/server.js';
 import { testEnv } from '../helpers/hamlet.js';
-import { CLI_ARGS } from '../helpers/cli.js';
-
-const run = promisify(execFile);
-const CLI = CLI_ARGS;
-const SERVICES = ['blog', 'mail', 'community', 'home', 'workflow'] as const;
-
-async function hamlet(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [...CLI, ...args], {
-      env: { ...process.env, HAMLET_DATA_DIR: dataDir, HAMLET_LOG_LEVEL: 'warn', HAMLET_SERVICES: SERVICES.join(',') },
-      timeout: 400_000,
-    });
-    return { stdout: stdout.trim(), stderr, code: 0 };
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; code?: number };
-    return {
-      stdout: String(e.stdout ?? '').trim(),
-      stderr: String(e.stderr ?? ''),
-      code: typeof e.code === 'number' ? e.code : 1,
-    };
-  }
-}
+import { hamlet, tempDirs, WORLD_SERVICES } from './world-cli.js';
 
 async function start(dataDir: string) {
-  const config = loadConfig(testEnv({ dataDir }, [...SERVICES], { HAMLET_CONSOLE: 'on' }));
+  const config = loadConfig(testEnv({ dataDir }, [...WORLD_SERVICES], { HAMLET_CONSOLE: 'on' }));
   return startHamlet(config, { logger: createLogger({ level: 'silent', pretty: false }) });
 }
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'hamlet-frictions-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const dirs = tempDirs();
+const tempDir = dirs.make;
+afterAll(dirs.removeAll);
 
 describe('the demo world from the command line', () => {
   let dir: string;
@@ -119,33 +90,4 @@ describe('the demo world from the command line', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/no agent named nobody/);
   }, 200_000);
-});
-
-describe('the example scenarios from the command line', () => {
-  it('each seeds with its workflow file read beside it, from any working directory', async () => {
-    for (const name of ['newsroom', 'help-desk', 'smart-home']) {
-      const dir = tempDir();
-      const seeded = await hamlet(dir, 'world', 'seed', path.resolve('examples/scenarios', `${name}.yaml`));
-      expect(seeded.code, `${name}: ${seeded.stderr}`).toBe(0);
-      expect(JSON.parse(seeded.stdout).scenario).toBe(name);
-    }
-  }, 300_000);
-
-  it('a scenario the services refuse half-way leaves the storage as it was (exit 1, the step named)', async () => {
-    const dir = tempDir();
-    const { writeFileSync } = await import('node:fs');
-    const file = path.join(dir, 'broken.yaml');
-    writeFileSync(
-      file,
-      'agents:\n  - name: nina\n    community: {}\ncommunities:\n  - name: "Not A Valid Name!"\n    owner: nina\n',
-    );
-    const seeded = await hamlet(dir, 'world', 'seed', file);
-    expect(seeded.code).toBe(1);
-    expect(seeded.stderr).toMatch(/communities answered 400.*nothing was seeded/s);
-    // (Each start of a private instance writes what the services start with, so the hash moves; the
-    // admin API's test compares hashes.) Nina, made before the refused step, is not in the world.
-    const nina = await hamlet(dir, 'world', 'keys', 'nina');
-    expect(nina.code).toBe(1);
-    expect(nina.stderr).toMatch(/no agent named nina/);
-  }, 120_000);
 });
