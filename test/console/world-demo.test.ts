@@ -34,10 +34,11 @@ describe('demo world', () => {
       mkdtempSync(path.join(os.tmpdir(), 'hamlet-demo-b-')),
     ];
     try {
-      const [a, b] = [
-        await hamlet({ HAMLET_DATA_DIR: dirs[0] }, 'world', 'seed', '--demo', '--seed', '7'),
-        await hamlet({ HAMLET_DATA_DIR: dirs[1] }, 'world', 'seed', '--demo', '--seed', '7'),
-      ];
+      // Both at once: neither the order nor the timing of two processes may change a seeded world.
+      const [a, b] = await Promise.all([
+        hamlet({ HAMLET_DATA_DIR: dirs[0] }, 'world', 'seed', '--demo', '--seed', '7'),
+        hamlet({ HAMLET_DATA_DIR: dirs[1] }, 'world', 'seed', '--demo', '--seed', '7'),
+      ]);
       expect(a).toMatch(/^[0-9a-f]{64}$/);
       expect(b).toBe(a);
       // The wait is never silent: a line as the agents arrive and one a day, on stderr only.
