@@ -141,8 +141,11 @@ describe('/evals', () => {
     expect(ep.text).not.toMatch(/<img src=x|<script>alert/);
 
     const people = await page('/evals/reference-run/html-task/1');
-    expect(people.text).toMatch(/<td>bob<\/td><td>1<\/td>/);
+    // Bob's one rule fired once; his reply is in the episode's row diff.
+    expect(people.text).toContain('<tr><td>bob</td><td>1</td><td>1</td></tr>');
     expect(people.text).toContain('Thanks, see you! Bob');
+    expect(people.text).toContain('<details><summary>Rows added'); // closed: the episode passed
+    expect(ep.text).toContain('<details open><summary>Rows added'); // open: it failed
 
     const trace = await page('/evals/reference-run/party-lights/1/trace.jsonl');
     expect(trace.status).toBe(200);
@@ -259,6 +262,22 @@ describe('/evals', () => {
     const run = await page('/evals/tampered-run');
     expect(run.status).toBe(422);
     expect(run.text).toMatch(/role="alert"[^>]*>[^<]*summary\.json is not JSON/);
+  });
+
+  it('lists a run still going (no summary yet) as such, and a file among the runs is no run', async () => {
+    mkdirSync(path.join(runs, 'running-run', 'party-lights', '1'), { recursive: true });
+    writeFileSync(path.join(runs, 'notes.txt'), 'not a run');
+    const list = await page('/evals');
+    expect(list.text.slice(list.text.indexOf('href="/evals/running-run"')).split('</tr>')[0]).toContain(
+      'no summary.json yet',
+    );
+    expect(list.text).not.toContain('notes.txt');
+    const run = await page('/evals/running-run');
+    expect(run.status).toBe(200);
+    expect(run.text).toContain('has no summary.json yet');
+    expect((await page('/evals/running-run/party-lights/1')).status).toBe(404); // no result.json yet
+    expect((await page('/evals/notes.txt')).status).toBe(404);
+    expect((await page('/evals/notes.txt/party-lights/1')).status).toBe(404);
   });
 
   it('requires the console login, like every other page', async () => {

@@ -43,6 +43,14 @@ export class RunsFolder {
     return real.startsWith(root + path.sep) ? real : undefined;
   }
 
+  /** Like resolve, for a folder: undefined when the path is a file. */
+  async resolveDir(...segments: string[]): Promise<string | undefined> {
+    const dir = await this.resolve(...segments);
+    if (!dir) return undefined;
+    const stat = await fs.stat(dir).catch(() => undefined);
+    return stat?.isDirectory() ? dir : undefined;
+  }
+
   /** The run folders directly under the root (no symlink out of it), each with when it last changed. */
   async runs(): Promise<Array<{ name: string; mtimeMs: number }>> {
     let names: string[];
@@ -54,9 +62,8 @@ export class RunsFolder {
     const found: Array<{ name: string; mtimeMs: number }> = [];
     for (const name of names.filter(isSegment)) {
       const dir = await this.resolve(name);
-      if (!dir) continue;
-      const stat = await fs.stat(dir).catch(() => undefined);
-      if (!stat?.isDirectory()) continue;
+      const stat = dir ? await fs.stat(dir).catch(() => undefined) : undefined;
+      if (!dir || !stat?.isDirectory()) continue;
       // A finished run's time is its summary's; a run still going has none yet.
       const summary = await fs.stat(path.join(dir, 'summary.json')).catch(() => undefined);
       found.push({ name, mtimeMs: summary?.mtimeMs ?? stat.mtimeMs });

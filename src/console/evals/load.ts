@@ -14,6 +14,8 @@ import {
 
 /** The most a run's page reads of its episodes' results together, so a run of huge files stays a page. */
 export const MAX_RUN_PAGE_BYTES = 64 * 1024 * 1024;
+/** The most the list of runs reads of their summaries together. */
+export const MAX_LIST_PAGE_BYTES = 64 * 1024 * 1024;
 
 async function load<T>(
   file: string,
@@ -32,8 +34,8 @@ async function load<T>(
 }
 
 /** summary.json of a run folder already resolved inside the runs folder. */
-export function loadSummary(runDir: string): Promise<Read<RunView>> {
-  return load(path.join(runDir, 'summary.json'), 'summary.json', MAX_RESULT_BYTES, runView);
+export function loadSummary(runDir: string, cap = MAX_RESULT_BYTES): Promise<Read<RunView> & { bytes: number }> {
+  return load(path.join(runDir, 'summary.json'), 'summary.json', cap, runView);
 }
 
 /** The folder of an episode, when its names are plain and it lies inside the runs folder. */
@@ -43,7 +45,7 @@ export function episodeDir(
   task: string,
   episode: number,
 ): Promise<string | undefined> {
-  return folder.resolve(run, task, String(episode));
+  return folder.resolveDir(run, task, String(episode));
 }
 
 export async function loadEpisode(

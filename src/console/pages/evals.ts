@@ -7,7 +7,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleModule } from '../context.js';
 import { isEpisodeNumber, isSegment, MAX_RESULT_BYTES, RunsFolder, streamFile, type Read } from '../evals/files.js';
-import { episodeDir, loadDiff, loadEpisode, loadSummary, MAX_RUN_PAGE_BYTES } from '../evals/load.js';
+import {
+  episodeDir,
+  loadDiff,
+  loadEpisode,
+  loadSummary,
+  MAX_LIST_PAGE_BYTES,
+  MAX_RUN_PAGE_BYTES,
+} from '../evals/load.js';
 import type { DiffRowView, EpisodeView, RunView } from '../evals/shapes.js';
 import { sendHtml } from '../../platform/console-partial.js';
 import { h, layout, markup, when, type Fragment } from '../../platform/console-layout.js';
@@ -43,10 +50,20 @@ export const evalPages: ConsoleModule = (app, ctx) => {
   app.get('/evals', { schema: { hide: true } }, async (request, reply) => {
     const runs = (await folder.runs()).slice(0, MAX_RUNS_LISTED);
     const rows: Fragment[] = [];
+    let budget = MAX_LIST_PAGE_BYTES;
     for (const run of runs) {
-      const dir = await folder.resolve(run.name);
+      const dir = await folder.resolveDir(run.name);
       if (!dir) continue;
-      const summary = await loadSummary(dir);
+      let summary: Read<RunView> = {
+        ok: false,
+        missing: false,
+        error: 'not read: the page has read its share of summaries',
+      };
+      if (budget > 0) {
+        const read = await loadSummary(dir, Math.min(budget, MAX_RESULT_BYTES));
+        budget -= read.bytes;
+        summary = read;
+      }
       const link = h`<td><a href="/evals/${enc(run.name)}">${run.name}</a></td>`;
       if (!summary.ok) {
         const why = summary.missing ? 'no summary.json yet: still running, or stopped before the end' : summary.error;
@@ -70,7 +87,7 @@ ${
 
   app.get('/evals/:run', { schema: { hide: true } }, async (request, reply) => {
     const { run } = request.params as { run: string };
-    const dir = await folder.resolve(run);
+    const dir = await folder.resolveDir(run);
     if (!dir) return notFound(request, reply, 'There is no such run in the runs folder.');
     const summary = await loadSummary(dir);
     const title = `Run ${run}`;
@@ -191,7 +208,8 @@ ${
     : h`<p class="muted">No simulated people in this task.</p>`
 }</section>
 <section aria-labelledby="rows"><h2 id="rows">The row diff</h2>
-${diffSection(diff, `${base}/diff.json`)}</section>
+<details${r.passed ? '' : h` open`}><summary>Rows added, changed and removed, by service (diff.json)</summary>
+${diffSection(diff, `${base}/diff.json`)}</details></section>
 <section aria-labelledby="timings"><h2 id="timings">Timings</h2>
 <p>${Object.entries(r.timings).map(([k, v], i) => h`${i ? ', ' : ''}${k.replace(/Ms$/, '')} ${ms(v)}`)}</p></section>`;
     return send(request, reply, title, body);
