@@ -264,6 +264,19 @@ describe('/evals', () => {
     expect(run.text).toMatch(/role="alert"[^>]*>[^<]*summary\.json is not JSON/);
   });
 
+  it('shows the first 1000 changes of an episode and says how many more result.json holds', async () => {
+    const dir = copyRun('many-changes-run');
+    const file = path.join(dir, 'party-lights', '1', 'result.json');
+    const real = JSON.parse(readFileSync(file, 'utf8'));
+    const changes = Array.from({ length: 1500 }, (_, i) => ({ ...real.changes[0], text: `change number ${i}` }));
+    writeFileSync(file, JSON.stringify({ ...real, changes }));
+    const ep = await page('/evals/many-changes-run/party-lights/1');
+    expect(ep.status).toBe(200);
+    expect(ep.text).toContain('change number 999<');
+    expect(ep.text).not.toContain('change number 1000<');
+    expect(ep.text).toContain('500 more in <a href="/evals/many-changes-run/party-lights/1/result.json">');
+  });
+
   it('lists a run still going (no summary yet) as such, and a file among the runs is no run', async () => {
     mkdirSync(path.join(runs, 'running-run', 'party-lights', '1'), { recursive: true });
     writeFileSync(path.join(runs, 'notes.txt'), 'not a run');

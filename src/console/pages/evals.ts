@@ -21,6 +21,8 @@ import { h, layout, markup, when, type Fragment } from '../../platform/console-l
 
 /** Runs listed on /evals at most (newest first). */
 const MAX_RUNS_LISTED = 200;
+/** Changes (as people read them) of an episode shown on its page (result.json has them all). */
+const MAX_CHANGES_SHOWN = 1000;
 /** Rows of an episode's row diff shown on its page (diff.json has them all). */
 const MAX_DIFF_ROWS = 300;
 /** The files of an episode a page links to, served as text. */
@@ -194,9 +196,11 @@ ${r.errors.length ? h`<section aria-labelledby="errors"><h2 id="errors">Errors</
 <section aria-labelledby="changes"><h2 id="changes">What changed, as people read it</h2>
 ${
   r.changes.length
-    ? h`<div class="table-wrap"><table><thead><tr><th scope="col">Service</th><th scope="col">Kind</th><th scope="col">Change</th></tr></thead><tbody>${r.changes.map(
-        (c) => h`<tr><td>${c.service}</td><td><code>${c.kind}</code></td><td>${c.text}</td></tr>`,
-      )}</tbody></table></div>`
+    ? h`<div class="table-wrap"><table><thead><tr><th scope="col">Service</th><th scope="col">Kind</th><th scope="col">Change</th></tr></thead><tbody>${r.changes
+        .slice(0, MAX_CHANGES_SHOWN)
+        .map(
+          (c) => h`<tr><td>${c.service}</td><td><code>${c.kind}</code></td><td>${c.text}</td></tr>`,
+        )}</tbody></table></div>${r.changes.length > MAX_CHANGES_SHOWN ? h`<p>${r.changes.length - MAX_CHANGES_SHOWN} more in <a href="${base}/result.json">result.json</a>.</p>` : ''}`
     : h`<p class="muted">Nothing changed.</p>`
 }</section>
 <section aria-labelledby="people"><h2 id="people">Simulated people</h2>
