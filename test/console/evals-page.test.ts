@@ -264,17 +264,21 @@ describe('/evals', () => {
     expect(run.text).toMatch(/role="alert"[^>]*>[^<]*summary\.json is not JSON/);
   });
 
-  it('shows the first 1000 changes of an episode and says how many more result.json holds', async () => {
+  it('shows an episode’s errors, escaped, and its first 1000 changes, saying how many more result.json holds', async () => {
     const dir = copyRun('many-changes-run');
     const file = path.join(dir, 'party-lights', '1', 'result.json');
     const real = JSON.parse(readFileSync(file, 'utf8'));
     const changes = Array.from({ length: 1500 }, (_, i) => ({ ...real.changes[0], text: `change number ${i}` }));
-    writeFileSync(file, JSON.stringify({ ...real, changes }));
+    const errors = ['event at +10s: <b>the home answered 500</b>'];
+    writeFileSync(file, JSON.stringify({ ...real, changes, errors }));
     const ep = await page('/evals/many-changes-run/party-lights/1');
     expect(ep.status).toBe(200);
     expect(ep.text).toContain('change number 999<');
     expect(ep.text).not.toContain('change number 1000<');
     expect(ep.text).toContain('500 more in <a href="/evals/many-changes-run/party-lights/1/result.json">');
+    expect(ep.text).toMatch(
+      /<h2 id="errors">Errors<\/h2><ul class="error" role="alert"><li>event at \+10s: &lt;b&gt;the home answered 500&lt;\/b&gt;<\/li>/,
+    );
   });
 
   it('lists a run still going (no summary yet) as such, and a file among the runs is no run', async () => {
