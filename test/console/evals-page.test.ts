@@ -11,6 +11,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { MAX_RESULT_BYTES } from '../../src/console/evals/files.js';
 import { runAgentOver, withPreparedRun } from '../../src/eval/run.js';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
@@ -94,6 +95,13 @@ function copyRun(name: string): string {
   cpSync(path.join(runs, 'careless-run'), dir, { recursive: true });
   return dir;
 }
+
+describe('HAMLET_EVAL_RUNS', () => {
+  it('defaults to eval-runs in the working directory, where `hamlet eval run` writes by default', () => {
+    expect(loadConfig({}).evals.runsDir).toBe(path.resolve('eval-runs'));
+    expect(loadConfig({ HAMLET_EVAL_RUNS: 'elsewhere/runs' }).evals.runsDir).toBe(path.resolve('elsewhere/runs'));
+  });
+});
 
 describe('/evals', () => {
   it('lists the runs in the folder, newest first, with their tasks, episodes and passes', async () => {

@@ -50,7 +50,8 @@ export const evalPages: ConsoleModule = (app, ctx) => {
     send(request, reply, 'Not found', h`<h1>Not found</h1><p>${what}</p><p><a href="/evals">All runs</a></p>`, 404);
 
   app.get('/evals', { schema: { hide: true } }, async (request, reply) => {
-    const runs = (await folder.runs()).slice(0, MAX_RUNS_LISTED);
+    const all = await folder.runs();
+    const runs = all.slice(0, MAX_RUNS_LISTED);
     const rows: Fragment[] = [];
     let budget = MAX_LIST_PAGE_BYTES;
     for (const run of runs) {
@@ -83,7 +84,8 @@ ${
   rows.length
     ? h`<div class="table-wrap"><table><thead><tr><th scope="col">Run</th><th scope="col">Started</th><th scope="col">Agent</th><th scope="col">Tasks</th><th scope="col">Episodes</th><th scope="col">Passed</th><th scope="col">Mean score</th></tr></thead><tbody>${rows}</tbody></table></div>`
     : h`<p class="muted">No run here yet.</p>`
-}`;
+}
+${all.length > runs.length ? h`<p class="muted">The newest ${runs.length} of ${all.length} runs.</p>` : ''}`;
     return send(request, reply, 'Evaluations', body);
   });
 
