@@ -4,6 +4,7 @@
 // types live with the part in platform/. Each service reads its own variables in its
 // `settings.ts` with the same kit (platform/settings.ts), and `configure()` reads them all with
 // one kit, so every bad value of the platform and of every selected service is reported at once.
+import { readEvalPageSettings, type EvalPageSettings } from './console/evals/settings.js';
 import { readWorldSettings, type WorldSettings } from './console/world/settings.js';
 import { parseTrustProxy, type TrustProxySetting } from './platform/client-address.js';
 import { parseAllowedOrigins } from './platform/mcp-origins.js';
@@ -46,6 +47,8 @@ export interface HamletConfig {
   shutdownDrainMs: number;
   /** Worlds (src/console/world): snapshot file limits, diff pages, the admin API's scenario folder (HAMLET_WORLD_*, HAMLET_SCENARIO_DIR). */
   world: WorldSettings;
+  /** The console's evaluation pages (src/console/evals): HAMLET_EVAL_RUNS, the folder of runs they show. */
+  evals: EvalPageSettings;
   /** The inputs every service reads its own settings from (platform/settings.ts); never written after loading. */
   source: { readonly env: Env; readonly flags: Readonly<Record<string, string>> };
 }
@@ -136,6 +139,7 @@ function readPlatformSettings(kit: SettingsKit): HamletConfig {
     },
     shutdownDrainMs: kit.duration('HAMLET_SHUTDOWN_DRAIN', 0),
     world: readWorldSettings(kit),
+    evals: readEvalPageSettings(kit),
     source: { env: kit.env, flags: kit.flagValues },
   };
 }

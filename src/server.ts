@@ -175,7 +175,11 @@ export async function startHamlet(
     }
     if (config.console.enabled) {
       const { startConsole } = await import('./console/index.js');
-      consoleService = await startConsole(platform, services, selected, { ...config.console, world: config.world });
+      consoleService = await startConsole(platform, services, selected, {
+        ...config.console,
+        world: config.world,
+        evals: config.evals,
+      });
       const running = consoleService;
       stops.push(() => running.stop());
     }

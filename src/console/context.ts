@@ -5,6 +5,7 @@ import type { ServicePagesContext } from '../platform/console-pages.js';
 import type { App } from '../platform/http.js';
 import type { ConfiguredService, RunningService } from '../platform/service.js';
 import type { ServiceName } from '../services/registry.js';
+import type { EvalPageSettings } from './evals/settings.js';
 import type { WorldSettings } from './world/settings.js';
 
 /** The console's slice of the configuration (src/config.ts assembles it). */
@@ -15,6 +16,8 @@ export interface ConsoleSettings {
   sessionTtlMs: number;
   /** Snapshot limits, diff pages, the scenario folder (HAMLET_WORLD_*, HAMLET_SCENARIO_DIR). */
   world: WorldSettings;
+  /** The folder of evaluation runs the /evals pages show (HAMLET_EVAL_RUNS). */
+  evals: EvalPageSettings;
 }
 
 export interface ConsoleContext extends ServicePagesContext {

@@ -9,6 +9,7 @@ import { clockAdmin } from './admin/clock.js';
 import { traceAdminApi } from './admin/trace.js';
 import { mcpEndpoint } from './mcp/http.js';
 import { activityPages } from './pages/activity.js';
+import { evalPages } from './pages/evals.js';
 import { overviewPages } from './pages/overview.js';
 import { worldAdmin } from './admin/world.js';
 import { worldKeysAdmin } from './admin/world-keys.js';
@@ -16,7 +17,7 @@ import { peopleAdmin } from './people/module.js';
 import { worldPages } from './pages/world.js';
 
 /** The console's own pages, before the services'. */
-const OWN_PAGES: ConsoleModule[] = [overviewPages, activityPages, worldPages];
+const OWN_PAGES: ConsoleModule[] = [overviewPages, activityPages, worldPages, evalPages];
 /** Its admin APIs and the MCP endpoint, after the services' pages. */
 const OWN_APIS: ConsoleModule[] = [mcpEndpoint, clockAdmin, traceAdminApi, worldAdmin, worldKeysAdmin, peopleAdmin];
 
@@ -24,8 +25,11 @@ const OWN_NAV: NavEntry[] = [
   { href: '/', label: 'Overview' },
   { href: '/activity', label: 'Activity' },
 ];
-/** After the services' entries: the world (clock, snapshots, diff, seeding). */
-const OWN_NAV_LAST: NavEntry[] = [{ href: '/world', label: 'World' }];
+/** After the services' entries: the world (clock, snapshots, diff, seeding), then evaluation runs. */
+const OWN_NAV_LAST: NavEntry[] = [
+  { href: '/world', label: 'World' },
+  { href: '/evals', label: 'Evaluations' },
+];
 
 /**
  * Every part to register. Every registered service's pages are served, not only those of the
