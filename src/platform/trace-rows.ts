@@ -4,6 +4,7 @@
 // call only captures references (trace.ts), and the work of turning them into rows is done here.
 import { isSecretName, maskedUrl, REDACTED, redactText, redactUrl } from './redact.js';
 import type { TraceEntry, TraceInput, TraceKind } from './trace.js';
+import { idText, type BatchNumbers } from './trace-batch.js';
 
 const MAX_BODY_CHARS = 4096;
 /** A path, method, route or summary: longer ones are cut (a path of a 404 is whatever a caller sent). */
@@ -59,27 +60,41 @@ export function storedPath(url: string, extra: Pick<HttpExtra, 'drop' | 'secrets
   return capped(maskedUrl(url, extra?.secrets, extra?.drop === true))!;
 }
 
-/** The id as stored: the number in base 36, then the process's tag. */
-const idText = (id: number, tag: string): string => `${id.toString(36).padStart(11, '0')}${tag}`;
-
-/** Rows of a captured batch, as they are stored (texts capped, credentials masked). */
+/**
+ * Rows of a captured batch, as they are stored (texts capped, credentials masked), and the
+ * numbers their ids and times were made of (trace-batch.ts stores those, not the texts).
+ */
 export function rowsOfRecords(
   records: readonly unknown[],
-  opts: { idTag: string; bodies: boolean; secretPaths?: RegExp },
-): TraceRow[] {
+  opts: {
+    idTag: string;
+    bodies: boolean;
+    secretPaths?: RegExp;
+    /** false: the rows' `id` and `at` are left empty (storing needs only the numbers; entries to announce need the texts). */
+    texts?: boolean;
+  },
+): { rows: TraceRow[]; numbers: BatchNumbers } {
   const rows: TraceRow[] = [];
+  const numbers: BatchNumbers = { tag: opts.idTag, ids: [], ms: [] };
   const time = isoTimes();
+  // A batch mostly repeats its URLs (the same list called again and again): each is masked once.
+  const paths = new Map<string, string>();
   for (let i = 0; i + RECORD_SLOTS <= records.length; i += RECORD_SLOTS) {
     const input = records[i + Slot.MethodOrInput];
-    const id = idText(records[i + Slot.Id] as number, opts.idTag);
-    const at = time(records[i + Slot.At] as number);
+    const idNumber = records[i + Slot.Id] as number;
+    const ms = records[i + Slot.At] as number;
+    numbers.ids.push(idNumber);
+    numbers.ms.push(ms);
+    const texts = opts.texts !== false;
+    const id = texts ? idText(idNumber, opts.idTag) : '';
+    const at = texts ? time(ms) : '';
     rows.push(
       typeof input === 'object' && input !== null
         ? otherRow(records, i, id, at, input as TraceInput, opts)
-        : httpRow(records, i, id, at, opts),
+        : httpRow(records, i, id, at, opts, paths),
     );
   }
-  return rows;
+  return { rows, numbers };
 }
 
 /** ISO times of clock readings; a batch's entries mostly share their millisecond (or all of it, on a frozen clock). */
@@ -104,8 +119,20 @@ function httpRow(
   id: string,
   at: string,
   opts: { bodies: boolean; secretPaths?: RegExp },
+  paths: Map<string, string>,
 ): TraceRow {
   const extra = records[i + Slot.Extra] as HttpExtra | null;
+  const url = records[i + Slot.Url] as string;
+  let path: string;
+  if (extra?.stored) path = url;
+  else if (extra?.secrets) path = storedPath(url, extra);
+  else {
+    // Masked once per URL (and whether its query values are dropped) in a batch.
+    const name = extra?.drop ? `-${url}` : url;
+    let known = paths.get(name);
+    if (known === undefined) paths.set(name, (known = storedPath(url, extra)));
+    path = known;
+  }
   const status = records[i + Slot.Status] as number;
   const [requestBody, responseBody] =
     opts.bodies && extra && (extra.requestBody !== undefined || extra.responseBody !== undefined)
@@ -124,7 +151,7 @@ function httpRow(
     key_id: records[i + Slot.KeyId] as string | null,
     method: records[i + Slot.MethodOrInput] as string,
     route: records[i + Slot.Route] as string | null,
-    path: extra?.stored ? (records[i + Slot.Url] as string) : storedPath(records[i + Slot.Url] as string, extra),
+    path,
     status,
     ok: status < 400 ? 1 : 0,
     duration_ms: roundedMs(records[i + Slot.DurationMs] as number),
@@ -193,26 +220,6 @@ export interface TraceRow {
   response_body: string | null;
 }
 
-export const COLUMNS: Array<keyof TraceRow> = [
-  'id',
-  'epoch',
-  'seq',
-  'at',
-  'service',
-  'kind',
-  'key_id',
-  'method',
-  'route',
-  'path',
-  'status',
-  'ok',
-  'duration_ms',
-  'summary',
-  'detail',
-  'request_body',
-  'response_body',
-];
-
 export function entryOfRow(r: TraceRow): TraceEntry {
   return {
     id: r.id,
@@ -233,14 +240,6 @@ export function entryOfRow(r: TraceRow): TraceEntry {
     requestBody: r.request_body,
     responseBody: r.response_body,
   };
-}
-
-/** An escaped NUL: PostgreSQL text cannot hold one, and one would lose the whole batch. Escaped backslashes before it are kept. */
-const ESCAPED_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
-
-/** Rows as JSON PostgreSQL takes: a NUL in any text (a body, a path) becomes U+FFFD, as an undecodable byte would. */
-export function jsonForPostgres(rows: unknown[]): string {
-  return JSON.stringify(rows).replace(ESCAPED_NUL, '$1\\ufffd');
 }
 
 /** A text cut at `max` characters, saying how much was left out. */

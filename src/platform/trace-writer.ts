@@ -44,7 +44,7 @@ export function serveTrace(
     switch (m.t) {
       case 'batch':
         try {
-          const rows = await store.write(m.records);
+          const rows = await store.write(m.records, m.announce);
           // Followers hear what was stored.
           reply({
             t: 'written',

@@ -29,7 +29,8 @@ import type { App } from './http.js';
 import type { Logger } from './logger.js';
 import { secretParamValues, secretPathPattern, secretPathPrefix } from './redact.js';
 import { TRACE_RECORDED } from './topics.js';
-import { entryOfRow, RECORD_SLOTS, storedPath, type HttpExtra, type TraceRow } from './trace-rows.js';
+import { TraceReader } from './trace-read.js';
+import { RECORD_SLOTS, storedPath, type HttpExtra } from './trace-rows.js';
 import { TraceWriter } from './trace-writer.js';
 
 export { bodyText, bodyTexts } from './trace-rows.js';
@@ -152,6 +153,7 @@ export class Trace {
   private records: unknown[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly writer: TraceWriter;
+  private readonly reader: TraceReader;
   private lastPruneMs = 0;
   private dropped = 0;
   private readonly idTag = randomBytes(3).toString('hex');
@@ -177,6 +179,7 @@ export class Trace {
     readonly settings: TraceSettings,
   ) {
     this.sharedBus = !(events instanceof LocalEventBus);
+    this.reader = new TraceReader(db);
     this.writer = new TraceWriter(
       db,
       { bodies: settings.bodies, maxEntries: settings.maxEntries, idTag: this.idTag },
@@ -202,8 +205,8 @@ export class Trace {
     const row = await this.db.kysely
       .selectFrom('platform_trace')
       .select((eb) => [
-        eb.fn.max<number | string | null>('epoch').as('epoch'),
-        eb.fn.max<number | string | null>('seq').as('seq'),
+        eb.fn.max<number | string | null>('epoch_max').as('epoch'),
+        eb.fn.max<number | string | null>('seq_max').as('seq'),
       ])
       .executeTakeFirst();
     this.epochNow = Math.max(this.epochNow, Number(row?.epoch ?? 0));
@@ -355,31 +358,11 @@ export class Trace {
   /** One page of entries matching the query. */
   async query(q: TraceQuery): Promise<TracePage> {
     await this.flush();
-    const newest = q.order !== 'oldest';
     const limit = Math.max(1, Math.min(q.limit ?? 100, 1000));
-    let sel = this.db.kysely.selectFrom('platform_trace').selectAll();
-    if (q.keyId) sel = sel.where('key_id', '=', q.keyId);
-    if (q.epoch !== undefined) sel = sel.where('epoch', '=', q.epoch);
-    if (q.service?.length) sel = sel.where('service', 'in', q.service);
-    if (q.kind?.length) sel = sel.where('kind', 'in', q.kind);
-    if (q.since) sel = sel.where('at', '>=', q.since);
-    if (q.until) sel = sel.where('at', '<', q.until);
     const after = q.cursor ? decodeCursor(q.cursor) : undefined;
-    if (after) {
-      const cmp = newest ? '<' : '>';
-      sel = sel.where((eb) =>
-        eb.or([eb('at', cmp, after.at), eb.and([eb('at', '=', after.at), eb('id', cmp, after.id)])]),
-      );
-    }
-    const dir = newest ? 'desc' : 'asc';
-    const rows = (await sel
-      .orderBy('at', dir)
-      .orderBy('id', dir)
-      .limit(limit + 1)
-      .execute()) as TraceRow[];
-    const entries = rows.slice(0, limit).map(entryOfRow);
+    const { entries, more } = await this.reader.page(q, limit, after);
     const last = entries[entries.length - 1];
-    return { entries, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+    return { entries, nextCursor: more && last ? encodeCursor(last) : null };
   }
 
   /** Every entry matching the query, page by page (for exports that stream). */
