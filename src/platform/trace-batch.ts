@@ -215,7 +215,7 @@ function parsedIdentities(rows: readonly TraceRow[]): BatchNumbers | undefined {
   return { tag, ids, ms };
 }
 
-const at = <T>(c: Column<T>, i: number): T => (Array.isArray(c) ? (c[i]) : c);
+const at = <T>(c: Column<T>, i: number): T => (Array.isArray(c) ? c[i] : c);
 
 /** The rows a batch's `data` holds, in the order they were recorded. */
 export function decodeBatch(data: string): TraceRow[] {

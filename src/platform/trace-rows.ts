@@ -13,30 +13,42 @@ const MAX_TEXT_CHARS = 2048;
 const MAX_DETAIL_CHARS = 4096;
 
 /**
- * What recording captures, flat: RECORD_SLOTS values per entry in one array, so handing a batch
- * to the writer thread copies a list of plain values (structured clone writes every object's
- * keys again; a flat list of strings and numbers is the cheapest thing to send).
+ * What recording captures, flat, for a batch of `count` entries: NUMBER_SLOTS numbers each in
+ * one Float64Array (written without allocating, and handed to the writer thread without a
+ * copy: its buffer is transferred) and VALUE_SLOTS values each (strings, the odd object) in
+ * one array, so handing a batch over copies a list of plain values (structured clone writes
+ * every object's keys again; a flat list of strings is the cheapest thing to send).
  */
-export const RECORD_SLOTS = 12;
-/** The slots of one captured entry, in the order trace.ts pushes them. */
-const Slot = {
+export interface CapturedBatch {
+  count: number;
+  numbers: Float64Array;
+  values: unknown[];
+}
+export const NUMBER_SLOTS = 6;
+const VALUE_SLOTS = 6;
+/** The number slots of one captured entry, in the order trace.ts writes them. */
+const Num = {
   Seq: 0,
   Epoch: 1,
   /** platform.clock's time in ms. */
   At: 2,
   /** The entry's id as a number (real-time microseconds, strictly increasing in the process). */
   Id: 3,
-  Service: 4,
-  KeyId: 5,
+  /** An HTTP call's status and duration (NaN for other entries, whose TraceInput holds them). */
+  Status: 4,
+  DurationMs: 5,
+} as const;
+/** The value slots of one captured entry. */
+const Val = {
+  Service: 0,
+  KeyId: 1,
   /** An HTTP call: its method; any other entry: its TraceInput (copied to the writer as it is). */
-  MethodOrInput: 6,
-  Route: 7,
+  MethodOrInput: 2,
+  Route: 3,
   /** An HTTP call's raw URL (the writer masks it). */
-  Url: 8,
-  Status: 9,
-  DurationMs: 10,
+  Url: 4,
   /** An HTTP call: an HttpExtra when it has any of its fields, else null. */
-  Extra: 11,
+  Extra: 5,
 } as const;
 
 /** What an HTTP call's capture holds beyond the slots, only when it has any. */
@@ -65,7 +77,7 @@ export function storedPath(url: string, extra: Pick<HttpExtra, 'drop' | 'secrets
  * numbers their ids and times were made of (trace-batch.ts stores those, not the texts).
  */
 export function rowsOfRecords(
-  records: readonly unknown[],
+  batch: CapturedBatch,
   opts: {
     idTag: string;
     bodies: boolean;
@@ -77,21 +89,23 @@ export function rowsOfRecords(
   const rows: TraceRow[] = [];
   const numbers: BatchNumbers = { tag: opts.idTag, ids: [], ms: [] };
   const time = isoTimes();
+  const texts = opts.texts !== false;
   // A batch mostly repeats its URLs (the same list called again and again): each is masked once.
   const paths = new Map<string, string>();
-  for (let i = 0; i + RECORD_SLOTS <= records.length; i += RECORD_SLOTS) {
-    const input = records[i + Slot.MethodOrInput];
-    const idNumber = records[i + Slot.Id] as number;
-    const ms = records[i + Slot.At] as number;
+  for (let e = 0; e < batch.count; e++) {
+    const n = e * NUMBER_SLOTS;
+    const v = e * VALUE_SLOTS;
+    const input = batch.values[v + Val.MethodOrInput];
+    const idNumber = batch.numbers[n + Num.Id];
+    const ms = batch.numbers[n + Num.At];
     numbers.ids.push(idNumber);
     numbers.ms.push(ms);
-    const texts = opts.texts !== false;
     const id = texts ? idText(idNumber, opts.idTag) : '';
     const at = texts ? time(ms) : '';
     rows.push(
       typeof input === 'object' && input !== null
-        ? otherRow(records, i, id, at, input as TraceInput, opts)
-        : httpRow(records, i, id, at, opts, paths),
+        ? otherRow(batch, n, id, at, input as TraceInput, opts)
+        : httpRow(batch, n, v, id, at, opts, paths),
     );
   }
   return { rows, numbers };
@@ -111,18 +125,20 @@ function isoTimes(): (ms: number) => string {
 }
 
 const roundedMs = (ms: number | null | undefined): number | null =>
-  ms === undefined || ms === null ? null : Math.round(ms * 100) / 100;
+  ms === undefined || ms === null || Number.isNaN(ms) ? null : Math.round(ms * 100) / 100;
 
 function httpRow(
-  records: readonly unknown[],
-  i: number,
+  batch: CapturedBatch,
+  n: number,
+  v: number,
   id: string,
   at: string,
   opts: { bodies: boolean; secretPaths?: RegExp },
   paths: Map<string, string>,
 ): TraceRow {
-  const extra = records[i + Slot.Extra] as HttpExtra | null;
-  const url = records[i + Slot.Url] as string;
+  const values = batch.values;
+  const extra = values[v + Val.Extra] as HttpExtra | null;
+  const url = values[v + Val.Url] as string;
   let path: string;
   if (extra?.stored) path = url;
   else if (extra?.secrets) path = storedPath(url, extra);
@@ -133,7 +149,7 @@ function httpRow(
     if (known === undefined) paths.set(name, (known = storedPath(url, extra)));
     path = known;
   }
-  const status = records[i + Slot.Status] as number;
+  const status = batch.numbers[n + Num.Status];
   const [requestBody, responseBody] =
     opts.bodies && extra && (extra.requestBody !== undefined || extra.responseBody !== undefined)
       ? bodyTexts([extra.requestBody, extra.responseBody], {
@@ -143,18 +159,18 @@ function httpRow(
       : [null, null];
   return {
     id,
-    epoch: records[i + Slot.Epoch] as number,
-    seq: records[i + Slot.Seq] as number,
+    epoch: batch.numbers[n + Num.Epoch],
+    seq: batch.numbers[n + Num.Seq],
     at,
-    service: records[i + Slot.Service] as string,
+    service: values[v + Val.Service] as string,
     kind: 'http',
-    key_id: records[i + Slot.KeyId] as string | null,
-    method: records[i + Slot.MethodOrInput] as string,
-    route: records[i + Slot.Route] as string | null,
+    key_id: values[v + Val.KeyId] as string | null,
+    method: values[v + Val.MethodOrInput] as string,
+    route: values[v + Val.Route] as string | null,
     path,
     status,
     ok: status < 400 ? 1 : 0,
-    duration_ms: roundedMs(records[i + Slot.DurationMs] as number),
+    duration_ms: roundedMs(batch.numbers[n + Num.DurationMs]),
     summary: null,
     detail: null,
     request_body: requestBody ?? null,
@@ -163,8 +179,8 @@ function httpRow(
 }
 
 function otherRow(
-  records: readonly unknown[],
-  i: number,
+  batch: CapturedBatch,
+  n: number,
   id: string,
   at: string,
   input: TraceInput,
@@ -180,8 +196,8 @@ function otherRow(
       : [null, null];
   return {
     id,
-    epoch: records[i + Slot.Epoch] as number,
-    seq: records[i + Slot.Seq] as number,
+    epoch: batch.numbers[n + Num.Epoch],
+    seq: batch.numbers[n + Num.Seq],
     at,
     service: input.service,
     kind: input.kind,

@@ -6,7 +6,7 @@
 // it in process, the same code.
 import type { Db } from './db.js';
 import { compareRows, decodeBatch, encodeBatch, type BatchRow } from './trace-batch.js';
-import { rowsOfRecords, type TraceRow } from './trace-rows.js';
+import { rowsOfRecords, type CapturedBatch, type TraceRow } from './trace-rows.js';
 
 /** Batches deleted per statement when the table is over its cap or past the retention. */
 const EVICT_BATCHES = 64;
@@ -56,8 +56,8 @@ export class TraceStore {
    * and times written out only `withTexts` (for entries to announce). Throws when the rows could
    * not be written.
    */
-  async write(records: readonly unknown[], withTexts = true): Promise<TraceRow[]> {
-    const { rows, numbers } = rowsOfRecords(records, {
+  async write(batch: CapturedBatch, withTexts = true): Promise<TraceRow[]> {
+    const { rows, numbers } = rowsOfRecords(batch, {
       idTag: this.settings.idTag,
       bodies: this.settings.bodies,
       secretPaths: this.secretPaths,
@@ -149,11 +149,11 @@ export class TraceStore {
         continue;
       }
       // The oldest batch holds more than may go: it is kept without its oldest entries.
-      const batch = (await this.db.kysely
+      const batch = await this.db.kysely
         .selectFrom('platform_trace')
         .select(['id', 'data'])
         .where('id', '=', oldest[0].id)
-        .executeTakeFirst());
+        .executeTakeFirst();
       if (!batch) continue;
       const rows = decodeBatch(batch.data).sort(compareRows);
       const dropped = Math.min(rows.length, least - deleted + Math.ceil(max / 100));

@@ -4,7 +4,7 @@
 // holding LIKE's wildcards; every filter and both orders, paged with cursors at several page
 // sizes, are compared with the same filter and sort applied to the whole trace in memory.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/platform/clock.js';
+import { ManualClock, type Clock } from '../../src/platform/clock.js';
 import { migrate, openDb, type Db } from '../../src/platform/db.js';
 import { LocalEventBus } from '../../src/platform/events.js';
 import { createLogger } from '../../src/platform/logger.js';
@@ -157,6 +157,40 @@ describe('the trace stored in batches', () => {
     expect((await db.kysely.selectFrom('platform_trace').select('id').execute()).length).toBe(1);
     const left = (await trace.query({ order: 'oldest' })).entries.map((e) => e.summary);
     expect(left).toEqual([40, 50, 60, 70, 80, 90].map((m) => `at minute ${m}`));
+    await trace.close();
+    await db.kysely.deleteFrom('platform_trace').execute();
+  });
+
+  it('stores an entry whose detail cannot be copied to the writer thread as its JSON, and the entries around it', async () => {
+    const trace = new Trace(db, new ManualClock('2026-08-01T00:00:00.000Z'), new LocalEventBus(), silent, {
+      enabled: true,
+      bodies: false,
+      retentionMs: 24 * 3600_000,
+      maxEntries: 1000,
+    });
+    await trace.resume();
+    trace.event({ service: 'mail', summary: 'before' });
+    // A function cannot be cloned to another thread (DataCloneError).
+    trace.event({ service: 'mail', summary: 'odd', detail: { n: 1, f: () => 1 } });
+    trace.record({
+      service: 'blog',
+      kind: 'http',
+      method: 'GET',
+      route: '/p',
+      path: '/p',
+      status: 201,
+      durationMs: 1.234,
+    });
+    await trace.flush();
+    trace.event({ service: 'mail', summary: 'after' });
+    const { entries } = await trace.query({ order: 'oldest' });
+    expect(entries.map((e) => [e.summary ?? e.path, e.detail, e.status, e.durationMs])).toEqual([
+      ['before', null, null, null],
+      ['odd', { n: 1 }, null, null],
+      ['/p', null, 201, 1.23],
+      ['after', null, null, null],
+    ]);
+    expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4].map((i) => entries[0].seq + i - 1));
     await trace.close();
     await db.kysely.deleteFrom('platform_trace').execute();
   });
