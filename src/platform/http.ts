@@ -27,6 +27,7 @@ import { DOMAIN_ERROR_STATUS, DomainError, HttpError } from './errors.js';
 import { HTTP_DEFAULTS, type HttpSettings } from './http-settings.js';
 import { jsonShapeProblem } from './json-limits.js';
 import { loggableUrl } from './redact.js';
+import { requestLogger } from './request-logger.js';
 import type { Trace } from './trace.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -246,6 +247,7 @@ export async function createApp(platform: AppPlatform, opts: CreateAppOptions): 
   const requests = new OneLinePerRequest();
   const app = Fastify({
     loggerInstance: platform.logger.child({ service: opts.service }),
+    childLoggerFactory: requestLogger,
     logController: requests,
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     // request.ip is the right-most X-Forwarded-For entry not written by a trusted proxy.
