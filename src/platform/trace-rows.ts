@@ -25,7 +25,7 @@ export interface CapturedBatch {
   values: unknown[];
 }
 export const NUMBER_SLOTS = 6;
-const VALUE_SLOTS = 6;
+export const VALUE_SLOTS = 6;
 /** The number slots of one captured entry, in the order trace.ts writes them. */
 const Num = {
   Seq: 0,

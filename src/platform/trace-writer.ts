@@ -123,7 +123,12 @@ export class TraceWriter {
     await this.flush();
   }
 
-  write(batch: CapturedBatch, announce: boolean): void {
+  /**
+   * Hands a batch over (its numbers' buffer is transferred); answers whether its values were
+   * copied (to the writer's thread), so the caller may write over them, or handed on as they
+   * are (in process), so it may not.
+   */
+  write(batch: CapturedBatch, announce: boolean): boolean {
     this.unwritten += batch.count;
     const message: ToWriter = { t: 'batch', batch, announce };
     try {
@@ -134,6 +139,7 @@ export class TraceWriter {
       // class with private state): it goes as its JSON instead.
       this.send({ ...message, batch: { ...batch, values: batch.values.map(asPlainData) } });
     }
+    return this.worker !== undefined;
   }
 
   setSecretPaths(source: string | undefined): void {

@@ -30,7 +30,7 @@ import type { Logger } from './logger.js';
 import { secretParamValues, secretPathPattern, secretPathPrefix } from './redact.js';
 import { TRACE_RECORDED } from './topics.js';
 import { TraceReader } from './trace-read.js';
-import { NUMBER_SLOTS, storedPath, type HttpExtra } from './trace-rows.js';
+import { NUMBER_SLOTS, storedPath, VALUE_SLOTS, type HttpExtra } from './trace-rows.js';
 import { TraceWriter } from './trace-writer.js';
 
 export { bodyText, bodyTexts } from './trace-rows.js';
@@ -151,7 +151,8 @@ const TEXT_TYPE = /json|^text\/|xml|x-www-form-urlencoded/i;
 export class Trace {
   /** Captured entries not yet sent to the writer (trace-rows.ts CapturedBatch): their numbers, their values, how many. */
   private numbers = new Float64Array(BATCH_SIZE * NUMBER_SLOTS);
-  private values: unknown[] = [];
+  /** Written by index, not pushed: a list that grows by pushes is copied as it grows, and again by every young-generation collection while it lives. */
+  private values = newValues();
   private count = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly writer: TraceWriter;
@@ -234,8 +235,8 @@ export class Trace {
   record(input: TraceInput): void {
     if (!this.enabled || this.full()) return;
     // The input itself goes to the writer (the caller hands it over): its texts are capped and masked there.
+    this.captureValues(input.service, input.keyId ?? null, input, null, null, null);
     this.captureNumbers(NaN, NaN);
-    this.values.push(input.service, input.keyId ?? null, input, null, null, null);
     this.captured();
   }
 
@@ -296,8 +297,8 @@ export class Trace {
       path = storedPath(url, extra);
       (extra ??= {}).stored = true;
     }
+    this.captureValues(service, keyId ?? null, request.method, route.url ?? null, path, extra);
     this.captureNumbers(reply.statusCode, reply.elapsedTime);
-    this.values.push(service, keyId ?? null, request.method, route.url ?? null, path, extra);
     this.captured();
   }
 
@@ -364,6 +365,25 @@ export class Trace {
     await this.writer.close();
   }
 
+  /** The values of the next entry (trace-rows.ts CapturedBatch); captureNumbers then counts it. */
+  private captureValues(
+    service: string,
+    keyId: string | null,
+    methodOrInput: unknown,
+    route: string | null,
+    url: string | null,
+    extra: HttpExtra | null,
+  ): void {
+    const v = this.count * VALUE_SLOTS;
+    const values = this.values;
+    values[v] = service;
+    values[v + 1] = keyId;
+    values[v + 2] = methodOrInput;
+    values[v + 3] = route;
+    values[v + 4] = url;
+    values[v + 5] = extra;
+  }
+
   /** The numbers of the next entry: its sequence number, epoch, time and id, and an HTTP call's status and duration. */
   private captureNumbers(status: number, durationMs: number): void {
     const n = this.count * NUMBER_SLOTS;
@@ -399,9 +419,10 @@ export class Trace {
     const batch = { count: this.count, numbers: this.numbers, values: this.values };
     // The writer takes the numbers' buffer (transferred to its thread): the next batch gets its own.
     this.numbers = new Float64Array(BATCH_SIZE * NUMBER_SLOTS);
-    this.values = [];
     this.count = 0;
-    this.writer.write(batch, this.followers > 0 || this.sharedBus);
+    // Copied to the writer's thread: the list is written over by the next batch (what lies past a
+    // batch's count is never read); handed over in process, the next batch gets its own.
+    if (!this.writer.write(batch, this.followers > 0 || this.sharedBus)) this.values = newValues();
     if (Date.now() - this.lastPruneMs > PRUNE_EVERY_MS) void this.prune();
   }
 
@@ -411,6 +432,9 @@ export class Trace {
     return this.lastId;
   }
 }
+
+/** A batch's values, all slots there from the start (a list without holes is copied to a thread as one dense run). */
+const newValues = (): unknown[] => Array.from({ length: BATCH_SIZE * VALUE_SLOTS }, () => null);
 
 /** A request body as it can be handed to the writer thread: a stream is named, not read. */
 function sendable(body: unknown): unknown {
