@@ -1,7 +1,8 @@
-// What the trace stores, made from what it captured: the rows of platform_trace and the entries
-// read back, every text capped and every credential masked (issue 27, redact.ts). This runs off
-// the request's path, in the trace's writer (trace-store.ts, on its worker thread): recording a
-// call only captures references (trace.ts), and the work of turning them into rows is done here.
+// What the trace stores, made from what it captured: each entry's row (trace-batch.ts stores a
+// batch of them as one row of platform_trace) and the entries read back, every text capped and
+// every credential masked (issue 27, redact.ts). This runs off the request's path, in the trace's
+// writer (trace-store.ts, on its worker thread): recording a call only captures numbers and
+// references (trace.ts), and the work of turning them into rows is done here.
 import { isSecretName, maskedUrl, REDACTED, redactText, redactUrl } from './redact.js';
 import type { TraceEntry, TraceInput, TraceKind } from './trace.js';
 import { idText, type BatchNumbers } from './trace-batch.js';

@@ -3,16 +3,19 @@
 // in the console's activity feed (a mail received, a post published, a light turned on, an
 // execution finished). Each entry names the API key that acted by its id, never the secret.
 //
-// Recording sits on every hot path, so on the event loop it only captures: a few references
-// and numbers pushed onto a flat list (the raw URL, the route, the key's id, the clock's time,
-// the sequence number and the id). Every FLUSH_MS or BATCH_SIZE entries the list goes to the
-// trace's writer on a worker thread with a database connection of its own (trace-writer.ts,
-// trace-store.ts): it masks and caps the texts (trace-rows.ts), inserts the rows, trims the
-// table, and hands each stored batch back to be published on the event bus for live followers
-// (only when someone follows), so what they hear about is already readable. Reads flush first:
-// a query sees every entry recorded before it. A kill -9 loses at most the last FLUSH_MS of
-// entries plus the batches the writer had not committed yet (docs/harness.md). Bodies are
-// kept only with HAMLET_TRACE_BODIES=on, every credential in them masked (redact.ts) and capped.
+// Recording sits on every hot path, so on the event loop it only captures: the numbers (sequence
+// number, epoch, the clock's time, id, status, duration) written into a Float64Array and a few
+// references (the raw URL, the route, the key's id) into a flat list; HTTP calls are recorded
+// from the log controller Fastify calls once per response anyway (http.ts), not from a hook.
+// Every FLUSH_MS or BATCH_SIZE entries the batch goes to the trace's writer on a worker thread
+// with a database connection of its own (trace-writer.ts, trace-store.ts; the numbers' buffer is
+// transferred): it masks and caps the texts (trace-rows.ts), stores the batch as one row
+// (trace-batch.ts), trims the table, and hands each stored batch back to be published on the
+// event bus for live followers (only when someone follows), so what they hear about is already
+// readable. Reads (trace-read.ts) flush first: a query sees every entry recorded before it. A
+// kill -9 loses at most the last FLUSH_MS of entries plus the batches the writer had not
+// committed yet (docs/harness.md). Bodies are kept only with HAMLET_TRACE_BODIES=on, every
+// credential in them masked (redact.ts) and capped.
 //
 // Anyone can call a service, so nobody's call may cost the disk much (issue 27): every text an
 // entry keeps is capped (paths and the like at 2 KB, detail and bodies at 4 KB), the query
