@@ -16,19 +16,21 @@ const MAX_DETAIL_CHARS = 4096;
 /**
  * What recording captures, flat, for a batch of `count` entries: NUMBER_SLOTS numbers each in
  * one Float64Array (written without allocating, and handed to the writer thread without a
- * copy: its buffer is transferred) and VALUE_SLOTS values each (strings, the odd object) in
- * one array, so handing a batch over copies a list of plain values (structured clone writes
- * every object's keys again; a flat list of strings is the cheapest thing to send).
+ * copy: its buffer is transferred), VALUE_SLOTS values each (the URL, the odd object) in one
+ * list, and the batch's strings: an HTTP call's service, key id, method and route are numbers,
+ * their places in `strings`, so each goes to the writer's thread once per batch rather than
+ * once per call (a string copied to a thread is a new string there, hashed anew when looked up).
  */
 export interface CapturedBatch {
   count: number;
   numbers: Float64Array;
   values: unknown[];
+  strings: string[];
 }
-export const NUMBER_SLOTS = 6;
-export const VALUE_SLOTS = 6;
-/** The number slots of one captured entry, in the order trace.ts writes them. */
-const Num = {
+export const NUMBER_SLOTS = 10;
+export const VALUE_SLOTS = 3;
+/** The number slots of one captured entry. */
+export const NumberSlot = {
   Seq: 0,
   Epoch: 1,
   /** platform.clock's time in ms. */
@@ -38,19 +40,23 @@ const Num = {
   /** An HTTP call's status and duration (NaN for other entries, whose TraceInput holds them). */
   Status: 4,
   DurationMs: 5,
+  /** An HTTP call's service, key id, method and route: places in the batch's strings (-1: none). */
+  Service: 6,
+  KeyId: 7,
+  Method: 8,
+  Route: 9,
 } as const;
 /** The value slots of one captured entry. */
-const Val = {
-  Service: 0,
-  KeyId: 1,
-  /** An HTTP call: its method; any other entry: its TraceInput (copied to the writer as it is). */
-  MethodOrInput: 2,
-  Route: 3,
+export const ValueSlot = {
+  /** Any entry but an HTTP call: its TraceInput (copied to the writer as it is); an HTTP call: null. */
+  Input: 0,
   /** An HTTP call's raw URL (the writer masks it). */
-  Url: 4,
+  Url: 1,
   /** An HTTP call: an HttpExtra when it has any of its fields, else null. */
-  Extra: 5,
+  Extra: 2,
 } as const;
+const Num = NumberSlot;
+const Val = ValueSlot;
 
 /** What an HTTP call's capture holds beyond the slots, only when it has any. */
 export interface HttpExtra {
@@ -96,7 +102,7 @@ export function rowsOfRecords(
   for (let e = 0; e < batch.count; e++) {
     const n = e * NUMBER_SLOTS;
     const v = e * VALUE_SLOTS;
-    const input = batch.values[v + Val.MethodOrInput];
+    const input = batch.values[v + Val.Input];
     const idNumber = batch.numbers[n + Num.Id];
     const ms = batch.numbers[n + Num.At];
     numbers.ids.push(idNumber);
@@ -163,11 +169,11 @@ function httpRow(
     epoch: batch.numbers[n + Num.Epoch],
     seq: batch.numbers[n + Num.Seq],
     at,
-    service: values[v + Val.Service] as string,
+    service: stringAt(batch, n + Num.Service)!,
     kind: 'http',
-    key_id: values[v + Val.KeyId] as string | null,
-    method: values[v + Val.MethodOrInput] as string,
-    route: values[v + Val.Route] as string | null,
+    key_id: stringAt(batch, n + Num.KeyId),
+    method: stringAt(batch, n + Num.Method),
+    route: stringAt(batch, n + Num.Route),
     path,
     status,
     ok: status < 400 ? 1 : 0,
@@ -177,6 +183,12 @@ function httpRow(
     request_body: requestBody ?? null,
     response_body: responseBody ?? null,
   };
+}
+
+/** The string a number slot names (trace.ts interns them per batch), or null. */
+function stringAt(batch: CapturedBatch, slot: number): string | null {
+  const place = batch.numbers[slot];
+  return place < 0 ? null : batch.strings[place];
 }
 
 function otherRow(

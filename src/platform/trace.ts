@@ -3,9 +3,10 @@
 // in the console's activity feed (a mail received, a post published, a light turned on, an
 // execution finished). Each entry names the API key that acted by its id, never the secret.
 //
-// Recording sits on every hot path, so on the event loop it only captures: the numbers (sequence
-// number, epoch, the clock's time, id, status, duration) written into a Float64Array and a few
-// references (the raw URL, the route, the key's id) into a flat list; HTTP calls are recorded
+// Recording sits on every hot path, so on the event loop it only captures: numbers (sequence
+// number, epoch, the clock's time, id, status, duration, and the places of the service, key id,
+// method and route in the batch's list of strings) written into a Float64Array, and the raw URL
+// into a flat list (trace-rows.ts CapturedBatch); HTTP calls are recorded
 // from the log controller Fastify calls once per response anyway (http.ts), not from a hook.
 // Every FLUSH_MS or BATCH_SIZE entries the batch goes to the trace's writer on a worker thread
 // with a database connection of its own (trace-writer.ts, trace-store.ts; the numbers' buffer is
@@ -33,7 +34,7 @@ import type { Logger } from './logger.js';
 import { secretParamValues, secretPathPattern, secretPathPrefix } from './redact.js';
 import { TRACE_RECORDED } from './topics.js';
 import { TraceReader } from './trace-read.js';
-import { NUMBER_SLOTS, storedPath, VALUE_SLOTS, type HttpExtra } from './trace-rows.js';
+import { NUMBER_SLOTS, NumberSlot, storedPath, VALUE_SLOTS, ValueSlot, type HttpExtra } from './trace-rows.js';
 import { TraceWriter } from './trace-writer.js';
 
 export { bodyText, bodyTexts } from './trace-rows.js';
@@ -157,6 +158,9 @@ export class Trace {
   /** Written by index, not pushed: a list that grows by pushes is copied as it grows, and again by every young-generation collection while it lives. */
   private values = newValues();
   private count = 0;
+  /** The batch's strings, and where each is in them (CapturedBatch). */
+  private strings: string[] = [];
+  private readonly places = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private readonly writer: TraceWriter;
   private readonly reader: TraceReader;
@@ -238,8 +242,8 @@ export class Trace {
   record(input: TraceInput): void {
     if (!this.enabled || this.full()) return;
     // The input itself goes to the writer (the caller hands it over): its texts are capped and masked there.
-    this.captureValues(input.service, input.keyId ?? null, input, null, null, null);
-    this.captureNumbers(NaN, NaN);
+    this.captureValues(input, null, null);
+    this.captureNumbers(NaN, NaN, -1, -1, -1, -1);
     this.captured();
   }
 
@@ -300,8 +304,15 @@ export class Trace {
       path = storedPath(url, extra);
       (extra ??= {}).stored = true;
     }
-    this.captureValues(service, keyId ?? null, request.method, route.url ?? null, path, extra);
-    this.captureNumbers(reply.statusCode, reply.elapsedTime);
+    this.captureValues(null, path, extra);
+    this.captureNumbers(
+      reply.statusCode,
+      reply.elapsedTime,
+      this.place(service),
+      keyId ? this.place(keyId) : -1,
+      this.place(request.method),
+      route.url ? this.place(route.url) : -1,
+    );
     this.captured();
   }
 
@@ -369,35 +380,51 @@ export class Trace {
   }
 
   /** The values of the next entry (trace-rows.ts CapturedBatch); captureNumbers then counts it. */
-  private captureValues(
-    service: string,
-    keyId: string | null,
-    methodOrInput: unknown,
-    route: string | null,
-    url: string | null,
-    extra: HttpExtra | null,
-  ): void {
+  private captureValues(input: TraceInput | null, url: string | null, extra: HttpExtra | null): void {
     const v = this.count * VALUE_SLOTS;
     const values = this.values;
-    values[v] = service;
-    values[v + 1] = keyId;
-    values[v + 2] = methodOrInput;
-    values[v + 3] = route;
-    values[v + 4] = url;
-    values[v + 5] = extra;
+    values[v + ValueSlot.Input] = input;
+    values[v + ValueSlot.Url] = url;
+    values[v + ValueSlot.Extra] = extra;
   }
 
-  /** The numbers of the next entry: its sequence number, epoch, time and id, and an HTTP call's status and duration. */
-  private captureNumbers(status: number, durationMs: number): void {
+  /**
+   * The numbers of the next entry: its sequence number, epoch, time and id, and an HTTP call's
+   * status, duration and the places of its service, key id, method and route in the batch's
+   * strings (-1: none); then counts the entry.
+   */
+  private captureNumbers(
+    status: number,
+    durationMs: number,
+    service: number,
+    keyId: number,
+    method: number,
+    route: number,
+  ): void {
     const n = this.count * NUMBER_SLOTS;
     const numbers = this.numbers;
-    numbers[n] = ++this.seqNow;
-    numbers[n + 1] = this.epochNow;
-    numbers[n + 2] = this.clock.ms();
-    numbers[n + 3] = this.nextId();
-    numbers[n + 4] = status;
-    numbers[n + 5] = durationMs;
+    numbers[n + NumberSlot.Seq] = ++this.seqNow;
+    numbers[n + NumberSlot.Epoch] = this.epochNow;
+    numbers[n + NumberSlot.At] = this.clock.ms();
+    numbers[n + NumberSlot.Id] = this.nextId();
+    numbers[n + NumberSlot.Status] = status;
+    numbers[n + NumberSlot.DurationMs] = durationMs;
+    numbers[n + NumberSlot.Service] = service;
+    numbers[n + NumberSlot.KeyId] = keyId;
+    numbers[n + NumberSlot.Method] = method;
+    numbers[n + NumberSlot.Route] = route;
     this.count++;
+  }
+
+  /** Where a string is in the batch's strings (added when new). The same few strings come again and again, hashed once. */
+  private place(text: string): number {
+    let place = this.places.get(text);
+    if (place === undefined) {
+      place = this.strings.length;
+      this.strings.push(text);
+      this.places.set(text, place);
+    }
+    return place;
   }
 
   /** Past MAX_BUFFERED entries waiting for the database, new ones are dropped (and said so). */
@@ -419,10 +446,12 @@ export class Trace {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (!this.count) return;
-    const batch = { count: this.count, numbers: this.numbers, values: this.values };
+    const batch = { count: this.count, numbers: this.numbers, values: this.values, strings: this.strings };
     // The writer takes the numbers' buffer (transferred to its thread): the next batch gets its own.
     this.numbers = new Float64Array(BATCH_SIZE * NUMBER_SLOTS);
     this.count = 0;
+    this.strings = [];
+    this.places.clear();
     // Copied to the writer's thread: the list is written over by the next batch (what lies past a
     // batch's count is never read); handed over in process, the next batch gets its own.
     if (!this.writer.write(batch, this.followers > 0 || this.sharedBus)) this.values = newValues();
