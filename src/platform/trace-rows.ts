@@ -15,9 +15,9 @@ const MAX_DETAIL_CHARS = 4096;
 
 /**
  * What recording captures, flat, for a batch of `count` entries: NUMBER_SLOTS numbers each in
- * one Float64Array (written without allocating, and handed to the writer thread without a
- * copy: its buffer is transferred), VALUE_SLOTS values each (the URL, the odd object) in one
- * list, and the batch's strings: an HTTP call's service, key id, method and route are numbers,
+ * one Float64Array (written without allocating; copying it to the writer's thread is one copy
+ * of its bytes), VALUE_SLOTS values each (the URL, the odd object) in one list, and the
+ * batch's strings: an HTTP call's service, key id, method and route are numbers,
  * their places in `strings`, so each goes to the writer's thread once per batch rather than
  * once per call (a string copied to a thread is a new string there, hashed anew when looked up).
  */

@@ -124,15 +124,14 @@ export class TraceWriter {
   }
 
   /**
-   * Hands a batch over (its numbers' buffer is transferred); answers whether its values were
-   * copied (to the writer's thread), so the caller may write over them, or handed on as they
-   * are (in process), so it may not.
+   * Hands a batch over; answers whether it was copied (to the writer's thread), so the caller
+   * may write over its numbers and values, or handed on as it is (in process), so it may not.
    */
   write(batch: CapturedBatch, announce: boolean): boolean {
     this.unwritten += batch.count;
     const message: ToWriter = { t: 'batch', batch, announce };
     try {
-      this.send(message, [batch.numbers.buffer as ArrayBuffer]);
+      this.send(message);
     } catch (err) {
       if ((err as Error).name !== 'DataCloneError') throw err;
       // A body or a detail held something that cannot be copied to the thread (a function, a
@@ -176,8 +175,8 @@ export class TraceWriter {
     return answer;
   }
 
-  /** To the writer, in order; `transfer`: buffers its thread takes over (in process they are simply handed on). */
-  private send(message: ToWriter, transfer?: ArrayBuffer[]): void {
+  /** To the writer, in order (to its thread, a copy). */
+  private send(message: ToWriter): void {
     if (this.inProcess) return this.inProcess(message);
     if (!this.location) {
       const store = new TraceStore(this.db, this.settings, (msg, err) => this.on.warn(msg, errorText(err)));
@@ -190,7 +189,7 @@ export class TraceWriter {
       );
       return this.inProcess(message);
     }
-    (this.worker ??= this.start(this.location)).postMessage(message, transfer);
+    (this.worker ??= this.start(this.location)).postMessage(message);
   }
 
   private received(m: FromWriter): void {

@@ -9,8 +9,8 @@
 // into a flat list (trace-rows.ts CapturedBatch); HTTP calls are recorded
 // from the log controller Fastify calls once per response anyway (http.ts), not from a hook.
 // Every FLUSH_MS or BATCH_SIZE entries the batch goes to the trace's writer on a worker thread
-// with a database connection of its own (trace-writer.ts, trace-store.ts; the numbers' buffer is
-// transferred): it masks and caps the texts (trace-rows.ts), stores the batch as one row
+// with a database connection of its own (trace-writer.ts, trace-store.ts; the event loop writes
+// over its numbers and list once they are copied): it masks and caps the texts (trace-rows.ts), stores the batch as one row
 // (trace-batch.ts), trims the table, and hands each stored batch back to be published on the
 // event bus for live followers (only when someone follows), so what they hear about is already
 // readable. Reads (trace-read.ts) flush first: a query sees every entry recorded before it. A
@@ -447,14 +447,17 @@ export class Trace {
     this.timer = undefined;
     if (!this.count) return;
     const batch = { count: this.count, numbers: this.numbers, values: this.values, strings: this.strings };
-    // The writer takes the numbers' buffer (transferred to its thread): the next batch gets its own.
-    this.numbers = new Float64Array(BATCH_SIZE * NUMBER_SLOTS);
     this.count = 0;
     this.strings = [];
     this.places.clear();
-    // Copied to the writer's thread: the list is written over by the next batch (what lies past a
-    // batch's count is never read); handed over in process, the next batch gets its own.
-    if (!this.writer.write(batch, this.followers > 0 || this.sharedBus)) this.values = newValues();
+    // Copied to the writer's thread: the numbers and the list are written over by the next batch
+    // (what lies past a batch's count is never read), so recording allocates nothing (a new
+    // 160 KB buffer per batch counted towards V8's external memory, which schedules collections).
+    // Handed over in process, they are the writer's: the next batch gets its own.
+    if (!this.writer.write(batch, this.followers > 0 || this.sharedBus)) {
+      this.numbers = new Float64Array(BATCH_SIZE * NUMBER_SLOTS);
+      this.values = newValues();
+    }
     if (Date.now() - this.lastPruneMs > PRUNE_EVERY_MS) void this.prune();
   }
 
