@@ -27,6 +27,7 @@ import { DOMAIN_ERROR_STATUS, DomainError, HttpError } from './errors.js';
 import { HTTP_DEFAULTS, type HttpSettings } from './http-settings.js';
 import { jsonShapeProblem } from './json-limits.js';
 import { loggableUrl } from './redact.js';
+import { requestLogger } from './request-logger.js';
 import type { Trace } from './trace.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -182,8 +183,11 @@ export function toErrorInfo(error: unknown): ErrorInfo {
 
 /** One log line per request, written when it completes (Fastify's default writes two). */
 class OneLinePerRequest extends LogController {
+  /** The trace's recorder of the app's requests (trace.ts attach), called first whatever the log level. */
+  traced?: (request: FastifyRequest, reply: FastifyReply) => void;
   override incomingRequest(): void {}
   override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    this.traced?.(request, reply);
     // Checked first: the line's fields (the redacted URL) cost work on every request, logged or not.
     const log = request.log as typeof request.log & { isLevelEnabled?(level: string): boolean };
     if (log.isLevelEnabled && !log.isLevelEnabled('info')) return;
@@ -240,9 +244,11 @@ export function jsonOfText(text: string): unknown {
 
 export async function createApp(platform: AppPlatform, opts: CreateAppOptions): Promise<App> {
   const edge = platform.config?.http ?? HTTP_DEFAULTS;
+  const requests = new OneLinePerRequest();
   const app = Fastify({
     loggerInstance: platform.logger.child({ service: opts.service }),
-    logController: new OneLinePerRequest(),
+    childLoggerFactory: requestLogger,
+    logController: requests,
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     // request.ip is the right-most X-Forwarded-For entry not written by a trusted proxy.
     trustProxy: trustProxyFunction(edge.trustProxy),
@@ -360,7 +366,7 @@ export async function createApp(platform: AppPlatform, opts: CreateAppOptions): 
   app.addHook('onRoute', (route) => requireDocumented(opts.service, route));
   // Services' auth code sets the id of the key that checked out; the trace names it.
   app.decorateRequest('apiKeyId', null);
-  if (opts.traced !== false) platform.trace?.attach(app, opts.service);
+  if (opts.traced !== false) requests.traced = platform.trace?.attach(app, opts.service);
 
   await app.register(swagger, {
     openapi: {

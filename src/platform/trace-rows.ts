@@ -1,9 +1,11 @@
-// What the trace stores, made from what it captured: the rows of platform_trace and the entries
-// read back, every text capped and every credential masked (issue 27, redact.ts). This runs off
-// the request's path, in the trace's writer (trace-store.ts, on its worker thread): recording a
-// call only captures references (trace.ts), and the work of turning them into rows is done here.
+// What the trace stores, made from what it captured: each entry's row (trace-batch.ts stores a
+// batch of them as one row of platform_trace) and the entries read back, every text capped and
+// every credential masked (issue 27, redact.ts). This runs off the request's path, in the trace's
+// writer (trace-store.ts, on its worker thread): recording a call only captures numbers and
+// references (trace.ts), and the work of turning them into rows is done here.
 import { isSecretName, maskedUrl, REDACTED, redactText, redactUrl } from './redact.js';
 import type { TraceEntry, TraceInput, TraceKind } from './trace.js';
+import { idText, type BatchNumbers } from './trace-batch.js';
 
 const MAX_BODY_CHARS = 4096;
 /** A path, method, route or summary: longer ones are cut (a path of a 404 is whatever a caller sent). */
@@ -12,31 +14,49 @@ const MAX_TEXT_CHARS = 2048;
 const MAX_DETAIL_CHARS = 4096;
 
 /**
- * What recording captures, flat: RECORD_SLOTS values per entry in one array, so handing a batch
- * to the writer thread copies a list of plain values (structured clone writes every object's
- * keys again; a flat list of strings and numbers is the cheapest thing to send).
+ * What recording captures, flat, for a batch of `count` entries: NUMBER_SLOTS numbers each in
+ * one Float64Array (written without allocating; copying it to the writer's thread is one copy
+ * of its bytes), VALUE_SLOTS values each (the URL, the odd object) in one list, and the
+ * batch's strings: an HTTP call's service, key id, method and route are numbers,
+ * their places in `strings`, so each goes to the writer's thread once per batch rather than
+ * once per call (a string copied to a thread is a new string there, hashed anew when looked up).
  */
-export const RECORD_SLOTS = 12;
-/** The slots of one captured entry, in the order trace.ts pushes them. */
-const Slot = {
+export interface CapturedBatch {
+  count: number;
+  numbers: Float64Array;
+  values: unknown[];
+  strings: string[];
+}
+export const NUMBER_SLOTS = 10;
+export const VALUE_SLOTS = 3;
+/** The number slots of one captured entry. */
+export const NumberSlot = {
   Seq: 0,
   Epoch: 1,
   /** platform.clock's time in ms. */
   At: 2,
   /** The entry's id as a number (real-time microseconds, strictly increasing in the process). */
   Id: 3,
-  Service: 4,
-  KeyId: 5,
-  /** An HTTP call: its method; any other entry: its TraceInput (copied to the writer as it is). */
-  MethodOrInput: 6,
-  Route: 7,
-  /** An HTTP call's raw URL (the writer masks it). */
-  Url: 8,
-  Status: 9,
-  DurationMs: 10,
-  /** An HTTP call: an HttpExtra when it has any of its fields, else null. */
-  Extra: 11,
+  /** An HTTP call's status and duration (NaN for other entries, whose TraceInput holds them). */
+  Status: 4,
+  DurationMs: 5,
+  /** An HTTP call's service, key id, method and route: places in the batch's strings (-1: none). */
+  Service: 6,
+  KeyId: 7,
+  Method: 8,
+  Route: 9,
 } as const;
+/** The value slots of one captured entry. */
+export const ValueSlot = {
+  /** Any entry but an HTTP call: its TraceInput (copied to the writer as it is); an HTTP call: null. */
+  Input: 0,
+  /** An HTTP call's raw URL (the writer masks it). */
+  Url: 1,
+  /** An HTTP call: an HttpExtra when it has any of its fields, else null. */
+  Extra: 2,
+} as const;
+const Num = NumberSlot;
+const Val = ValueSlot;
 
 /** What an HTTP call's capture holds beyond the slots, only when it has any. */
 export interface HttpExtra {
@@ -59,27 +79,43 @@ export function storedPath(url: string, extra: Pick<HttpExtra, 'drop' | 'secrets
   return capped(maskedUrl(url, extra?.secrets, extra?.drop === true))!;
 }
 
-/** The id as stored: the number in base 36, then the process's tag. */
-const idText = (id: number, tag: string): string => `${id.toString(36).padStart(11, '0')}${tag}`;
-
-/** Rows of a captured batch, as they are stored (texts capped, credentials masked). */
+/**
+ * Rows of a captured batch, as they are stored (texts capped, credentials masked), and the
+ * numbers their ids and times were made of (trace-batch.ts stores those, not the texts).
+ */
 export function rowsOfRecords(
-  records: readonly unknown[],
-  opts: { idTag: string; bodies: boolean; secretPaths?: RegExp },
-): TraceRow[] {
+  batch: CapturedBatch,
+  opts: {
+    idTag: string;
+    bodies: boolean;
+    secretPaths?: RegExp;
+    /** false: the rows' `id` and `at` are left empty (storing needs only the numbers; entries to announce need the texts). */
+    texts?: boolean;
+  },
+): { rows: TraceRow[]; numbers: BatchNumbers } {
   const rows: TraceRow[] = [];
+  const numbers: BatchNumbers = { tag: opts.idTag, ids: [], ms: [] };
   const time = isoTimes();
-  for (let i = 0; i + RECORD_SLOTS <= records.length; i += RECORD_SLOTS) {
-    const input = records[i + Slot.MethodOrInput];
-    const id = idText(records[i + Slot.Id] as number, opts.idTag);
-    const at = time(records[i + Slot.At] as number);
+  const texts = opts.texts !== false;
+  // A batch mostly repeats its URLs (the same list called again and again): each is masked once.
+  const paths = new Map<string, string>();
+  for (let e = 0; e < batch.count; e++) {
+    const n = e * NUMBER_SLOTS;
+    const v = e * VALUE_SLOTS;
+    const input = batch.values[v + Val.Input];
+    const idNumber = batch.numbers[n + Num.Id];
+    const ms = batch.numbers[n + Num.At];
+    numbers.ids.push(idNumber);
+    numbers.ms.push(ms);
+    const id = texts ? idText(idNumber, opts.idTag) : '';
+    const at = texts ? time(ms) : '';
     rows.push(
       typeof input === 'object' && input !== null
-        ? otherRow(records, i, id, at, input as TraceInput, opts)
-        : httpRow(records, i, id, at, opts),
+        ? otherRow(batch, n, id, at, input as TraceInput, opts)
+        : httpRow(batch, n, v, id, at, opts, paths),
     );
   }
-  return rows;
+  return { rows, numbers };
 }
 
 /** ISO times of clock readings; a batch's entries mostly share their millisecond (or all of it, on a frozen clock). */
@@ -96,17 +132,31 @@ function isoTimes(): (ms: number) => string {
 }
 
 const roundedMs = (ms: number | null | undefined): number | null =>
-  ms === undefined || ms === null ? null : Math.round(ms * 100) / 100;
+  ms === undefined || ms === null || Number.isNaN(ms) ? null : Math.round(ms * 100) / 100;
 
 function httpRow(
-  records: readonly unknown[],
-  i: number,
+  batch: CapturedBatch,
+  n: number,
+  v: number,
   id: string,
   at: string,
   opts: { bodies: boolean; secretPaths?: RegExp },
+  paths: Map<string, string>,
 ): TraceRow {
-  const extra = records[i + Slot.Extra] as HttpExtra | null;
-  const status = records[i + Slot.Status] as number;
+  const values = batch.values;
+  const extra = values[v + Val.Extra] as HttpExtra | null;
+  const url = values[v + Val.Url] as string;
+  let path: string;
+  if (extra?.stored) path = url;
+  else if (extra?.secrets) path = storedPath(url, extra);
+  else {
+    // Masked once per URL (and whether its query values are dropped) in a batch.
+    const name = extra?.drop ? `-${url}` : url;
+    let known = paths.get(name);
+    if (known === undefined) paths.set(name, (known = storedPath(url, extra)));
+    path = known;
+  }
+  const status = batch.numbers[n + Num.Status];
   const [requestBody, responseBody] =
     opts.bodies && extra && (extra.requestBody !== undefined || extra.responseBody !== undefined)
       ? bodyTexts([extra.requestBody, extra.responseBody], {
@@ -116,18 +166,18 @@ function httpRow(
       : [null, null];
   return {
     id,
-    epoch: records[i + Slot.Epoch] as number,
-    seq: records[i + Slot.Seq] as number,
+    epoch: batch.numbers[n + Num.Epoch],
+    seq: batch.numbers[n + Num.Seq],
     at,
-    service: records[i + Slot.Service] as string,
+    service: stringAt(batch, n + Num.Service)!,
     kind: 'http',
-    key_id: records[i + Slot.KeyId] as string | null,
-    method: records[i + Slot.MethodOrInput] as string,
-    route: records[i + Slot.Route] as string | null,
-    path: extra?.stored ? (records[i + Slot.Url] as string) : storedPath(records[i + Slot.Url] as string, extra),
+    key_id: stringAt(batch, n + Num.KeyId),
+    method: stringAt(batch, n + Num.Method),
+    route: stringAt(batch, n + Num.Route),
+    path,
     status,
     ok: status < 400 ? 1 : 0,
-    duration_ms: roundedMs(records[i + Slot.DurationMs] as number),
+    duration_ms: roundedMs(batch.numbers[n + Num.DurationMs]),
     summary: null,
     detail: null,
     request_body: requestBody ?? null,
@@ -135,9 +185,15 @@ function httpRow(
   };
 }
 
+/** The string a number slot names (trace.ts interns them per batch), or null. */
+function stringAt(batch: CapturedBatch, slot: number): string | null {
+  const place = batch.numbers[slot];
+  return place < 0 ? null : batch.strings[place];
+}
+
 function otherRow(
-  records: readonly unknown[],
-  i: number,
+  batch: CapturedBatch,
+  n: number,
   id: string,
   at: string,
   input: TraceInput,
@@ -153,8 +209,8 @@ function otherRow(
       : [null, null];
   return {
     id,
-    epoch: records[i + Slot.Epoch] as number,
-    seq: records[i + Slot.Seq] as number,
+    epoch: batch.numbers[n + Num.Epoch],
+    seq: batch.numbers[n + Num.Seq],
     at,
     service: input.service,
     kind: input.kind,
@@ -193,26 +249,6 @@ export interface TraceRow {
   response_body: string | null;
 }
 
-export const COLUMNS: Array<keyof TraceRow> = [
-  'id',
-  'epoch',
-  'seq',
-  'at',
-  'service',
-  'kind',
-  'key_id',
-  'method',
-  'route',
-  'path',
-  'status',
-  'ok',
-  'duration_ms',
-  'summary',
-  'detail',
-  'request_body',
-  'response_body',
-];
-
 export function entryOfRow(r: TraceRow): TraceEntry {
   return {
     id: r.id,
@@ -233,14 +269,6 @@ export function entryOfRow(r: TraceRow): TraceEntry {
     requestBody: r.request_body,
     responseBody: r.response_body,
   };
-}
-
-/** An escaped NUL: PostgreSQL text cannot hold one, and one would lose the whole batch. Escaped backslashes before it are kept. */
-const ESCAPED_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
-
-/** Rows as JSON PostgreSQL takes: a NUL in any text (a body, a path) becomes U+FFFD, as an undecodable byte would. */
-export function jsonForPostgres(rows: unknown[]): string {
-  return JSON.stringify(rows).replace(ESCAPED_NUL, '$1\\ufffd');
 }
 
 /** A text cut at `max` characters, saying how much was left out. */

@@ -1,21 +1,30 @@
-// The trace's writer: turns captured batches into rows (trace-rows.ts), inserts them, keeps the
-// table within HAMLET_TRACE_MAX_ENTRIES and deletes what is past the retention. It runs on the
-// trace's worker thread (trace-worker.ts) with a connection of its own, so none of this work
-// takes the event loop that serves requests; without a worker (a database it cannot open a
-// second connection to) the trace runs it in process, the same code.
-import { sql, type Db } from './db.js';
-import { COLUMNS, jsonForPostgres, rowsOfRecords, type TraceRow } from './trace-rows.js';
+// The trace's writer: turns captured batches into rows (trace-rows.ts), stores each batch as one
+// row of platform_trace (trace-batch.ts), keeps the table within HAMLET_TRACE_MAX_ENTRIES and
+// deletes what is past the retention. It runs on the trace's worker thread (trace-worker.ts)
+// with a connection of its own, so none of this work takes the event loop that serves
+// requests; without a worker (a database it cannot open a second connection to) the trace runs
+// it in process, the same code.
+import type { Db } from './db.js';
+import { compareRows, decodeBatch, encodeBatch, type BatchRow } from './trace-batch.js';
+import { rowsOfRecords, type CapturedBatch, type TraceRow } from './trace-rows.js';
 
-/** Entries deleted per statement when the table is over its cap (SQLite deletes block its writer). */
-const EVICT_CHUNK = 2000;
-/**
- * Rows per transaction on SQLite: the writer holds the database's one write lock while it runs,
- * and a write on the event loop's connection meanwhile waits for it (busy_timeout, blocking that
- * loop), so a transaction stays a few milliseconds long.
- */
-const ROWS_PER_TRANSACTION = 500;
-/** Rows per insert statement on SQLite (17 values each, well under its 32,766 parameters). */
-const ROWS_PER_INSERT = 50;
+/** Batches deleted per statement when the table is over its cap or past the retention. */
+const EVICT_BATCHES = 64;
+/** The columns of a stored batch, in the order of SQLite's prepared insert. */
+const BATCH_COLUMNS: Array<keyof BatchRow> = [
+  'id',
+  'at_min',
+  'at_max',
+  'epoch_min',
+  'epoch_max',
+  'seq_min',
+  'seq_max',
+  'entries',
+  'keys',
+  'services',
+  'kinds',
+  'data',
+];
 
 export interface TraceStoreSettings {
   bodies: boolean;
@@ -25,10 +34,9 @@ export interface TraceStoreSettings {
 }
 
 export class TraceStore {
-  /** SQLite's insert statements, by how many rows they insert. */
-  private readonly inserts = new Map<number, import('better-sqlite3').Statement>();
-  /** Rows in the table as this writer knows it: counted once, then kept up to date (recounted on PostgreSQL, where other instances write too). */
-  private storedRows: number | undefined;
+  private insertStatement: import('better-sqlite3').Statement | undefined;
+  /** Entries in the table as this writer knows it: counted once, then kept up to date (recounted on PostgreSQL, where other instances write too). */
+  private storedEntries: number | undefined;
   /** Where routes carry secrets in their paths, for masking URLs inside bodies (sent by the trace as routes are added). */
   private secretPaths: RegExp | undefined;
 
@@ -43,16 +51,21 @@ export class TraceStore {
     this.secretPaths = source ? new RegExp(source, 'g') : undefined;
   }
 
-  /** Stores a captured batch (trace-rows.ts's layout); resolves to its rows as stored. Throws when the rows could not be written. */
-  async write(records: readonly unknown[]): Promise<TraceRow[]> {
-    const rows = rowsOfRecords(records, {
+  /**
+   * Stores a captured batch (trace-rows.ts's layout); resolves to its rows as stored, their ids
+   * and times written out only `withTexts` (for entries to announce). Throws when the rows could
+   * not be written.
+   */
+  async write(batch: CapturedBatch, withTexts = true): Promise<TraceRow[]> {
+    const { rows, numbers } = rowsOfRecords(batch, {
       idTag: this.settings.idTag,
       bodies: this.settings.bodies,
       secretPaths: this.secretPaths,
+      texts: withTexts,
     });
     if (!rows.length) return rows;
-    await this.insert(rows);
-    if (this.storedRows !== undefined) this.storedRows += rows.length;
+    await this.insert(encodeBatch(rows, numbers));
+    if (this.storedEntries !== undefined) this.storedEntries += rows.length;
     await this.evictOverCap().catch((err: unknown) =>
       this.warn('trace: deleting the oldest entries over HAMLET_TRACE_MAX_ENTRIES failed', err),
     );
@@ -61,101 +74,142 @@ export class TraceStore {
 
   /** Deletes entries before `cutoff` (ISO, by the platform's clock); returns how many. */
   async prune(cutoff: string): Promise<number> {
-    const result = await this.db.kysely.deleteFrom('platform_trace').where('at', '<', cutoff).executeTakeFirst();
-    const deleted = Number(result.numDeletedRows ?? 0);
-    if (this.storedRows !== undefined) this.storedRows -= deleted;
+    let deleted = 0;
+    // Whole batches first, then the ones the cutoff runs through, rewritten without their older entries.
+    for (;;) {
+      const old = await this.db.kysely
+        .selectFrom('platform_trace')
+        .select(['id', 'entries'])
+        .where('at_max', '<', cutoff)
+        .limit(EVICT_BATCHES)
+        .execute();
+      if (!old.length) break;
+      deleted += await this.deleteBatches(old);
+    }
+    const straddling = (await this.db.kysely
+      .selectFrom('platform_trace')
+      .select(['id', 'entries', 'data'])
+      .where('at_min', '<', cutoff)
+      .execute()) as Array<Pick<BatchRow, 'id' | 'entries' | 'data'>>;
+    for (const batch of straddling) {
+      const rows = decodeBatch(batch.data);
+      const kept = rows.filter((r) => r.at >= cutoff);
+      await this.replace(batch.id, kept);
+      deleted += rows.length - kept.length;
+    }
+    if (this.storedEntries !== undefined) this.storedEntries -= deleted;
     // Other instances write the same table on PostgreSQL: a fresh count catches their rows.
-    if (this.db.dialect === 'postgres') this.storedRows = undefined;
+    if (this.db.dialect === 'postgres') this.storedEntries = undefined;
     await this.evictOverCap();
     return deleted;
   }
 
   /**
-   * Keeps the table within HAMLET_TRACE_MAX_ENTRIES: once over, deletes the oldest entries down
-   * to a little under the cap (so a full table is trimmed every few batches, not every one), a
-   * chunk per statement, by the (at, id) index.
+   * Keeps the table within HAMLET_TRACE_MAX_ENTRIES: once over, deletes the oldest entries, a
+   * little more than the excess so that a full table is trimmed every few batches, not every
+   * one. Batches leave whole while that stays within the slack (a quarter of the cap, at most
+   * 2,000 entries); the batch the line then runs through is stored again without its oldest
+   * entries (decoding it costs more than deleting a row, so the slack makes that rare).
    */
   private async evictOverCap(): Promise<void> {
     const max = this.settings.maxEntries;
-    if (this.storedRows === undefined) {
+    if (this.storedEntries === undefined) {
       const counted = await this.db.kysely
         .selectFrom('platform_trace')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('entries'), eb.lit(0)).as('n'))
         .executeTakeFirstOrThrow();
-      this.storedRows = Number(counted.n);
+      this.storedEntries = Number(counted.n);
     }
-    if (this.storedRows <= max) return;
-    let excess = this.storedRows - max + Math.min(Math.ceil(max / 100), EVICT_CHUNK);
-    while (excess > 0) {
-      const chunk = Math.min(excess, EVICT_CHUNK);
-      const last = await this.db.kysely
+    if (this.storedEntries <= max) return;
+    const least = this.storedEntries - max;
+    const most = least + Math.max(Math.ceil(max / 100), Math.min(Math.floor(max / 4), 2000));
+    let deleted = 0;
+    while (deleted < least) {
+      const oldest = await this.db.kysely
         .selectFrom('platform_trace')
-        .select(['at', 'id'])
-        .orderBy('at')
+        .select(['id', 'entries'])
+        .orderBy('at_max')
         .orderBy('id')
-        .offset(chunk - 1)
-        .limit(1)
-        .executeTakeFirst();
-      if (!last) {
-        // Fewer rows than this writer thought (someone else deleted some): count again next time.
-        this.storedRows = undefined;
+        .limit(EVICT_BATCHES)
+        .execute();
+      if (!oldest.length) {
+        // Fewer entries than this writer thought (someone else deleted some): count again next time.
+        this.storedEntries = undefined;
         return;
       }
-      const result = await this.db.kysely
-        .deleteFrom('platform_trace')
-        .where((eb) => eb.or([eb('at', '<', last.at), eb.and([eb('at', '=', last.at), eb('id', '<=', last.id)])]))
+      const whole: typeof oldest = [];
+      let wholeEntries = 0;
+      for (const batch of oldest) {
+        if (deleted + wholeEntries >= least || deleted + wholeEntries + Number(batch.entries) > most) break;
+        whole.push(batch);
+        wholeEntries += Number(batch.entries);
+      }
+      if (whole.length) {
+        deleted += await this.deleteBatches(whole);
+        continue;
+      }
+      // The oldest batch holds more than may go: it is kept without its oldest entries.
+      const batch = await this.db.kysely
+        .selectFrom('platform_trace')
+        .select(['id', 'data'])
+        .where('id', '=', oldest[0].id)
         .executeTakeFirst();
-      this.storedRows -= Number(result.numDeletedRows ?? 0);
-      excess -= chunk;
+      if (!batch) continue;
+      const rows = decodeBatch(batch.data).sort(compareRows);
+      const dropped = Math.min(rows.length, least - deleted + Math.ceil(max / 100));
+      await this.replace(batch.id, rows.slice(dropped));
+      deleted += dropped;
     }
+    this.storedEntries -= deleted;
   }
 
-  /**
-   * Embedded mode: prepared statements of ROWS_PER_INSERT rows (then one per remaining row), with
-   * positional values, in transactions of ROWS_PER_TRANSACTION rows: Kysely would compile a 4,000-parameter statement per
-   * batch, and a statement per row spends more on running the statement than on the row.
-   */
-  private async insert(rows: TraceRow[]): Promise<void> {
+  /** Deletes these batches; resolves to the entries they held. */
+  private async deleteBatches(batches: Array<{ id: string; entries: number | string }>): Promise<number> {
+    await this.db.kysely
+      .deleteFrom('platform_trace')
+      .where(
+        'id',
+        'in',
+        batches.map((b) => b.id),
+      )
+      .execute();
+    return batches.reduce((sum, b) => sum + Number(b.entries), 0);
+  }
+
+  /** A batch stored again with only `rows` (none: deleted), in one transaction. */
+  private async replace(id: string, rows: TraceRow[]): Promise<void> {
+    const next = rows.length ? this.forDialect(encodeBatch(rows)) : undefined;
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await trx.deleteFrom('platform_trace').where('id', '=', id).execute();
+      if (next) await trx.insertInto('platform_trace').values(next).execute();
+    });
+  }
+
+  /** One batch, one row: on SQLite a prepared statement (Kysely would compile it again for every batch). */
+  private async insert(batch: BatchRow): Promise<void> {
     const { sqlite } = this.db;
     if (sqlite) {
       await sqlite.run((raw) => {
-        const statement = (count: number) => {
-          let prepared = this.inserts.get(count);
-          if (!prepared) {
-            const one = `(${COLUMNS.map(() => '?').join(', ')})`;
-            prepared = raw.prepare(
-              `INSERT INTO platform_trace (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: count }, () => one).join(', ')}`,
-            );
-            this.inserts.set(count, prepared);
-          }
-          return prepared;
-        };
-        const insertRows = raw.transaction((from: number, to: number) => {
-          let i = from;
-          for (; i + ROWS_PER_INSERT <= to; i += ROWS_PER_INSERT)
-            statement(ROWS_PER_INSERT).run(valuesOf(rows, i, ROWS_PER_INSERT));
-          for (; i < to; i++) statement(1).run(valuesOf(rows, i, 1));
-        });
-        for (let from = 0; from < rows.length; from += ROWS_PER_TRANSACTION)
-          insertRows(from, Math.min(from + ROWS_PER_TRANSACTION, rows.length));
+        this.insertStatement ??= raw.prepare(
+          `INSERT INTO platform_trace (${BATCH_COLUMNS.join(', ')}) VALUES (${BATCH_COLUMNS.map(() => '?').join(', ')})`,
+        );
+        this.insertStatement.run(BATCH_COLUMNS.map((c) => batch[c]));
       });
       return;
     }
-    // PostgreSQL: the whole batch as one JSON parameter, expanded by the server into the table's
-    // row type. One short statement to parse instead of a 3,000-parameter VALUES list per 200
-    // rows: about a quarter less work for PostgreSQL per row, and less for Node.
-    await sql`INSERT INTO platform_trace SELECT * FROM json_populate_recordset(NULL::platform_trace, ${jsonForPostgres(rows)})`.execute(
-      this.db.kysely,
-    );
+    await this.db.kysely.insertInto('platform_trace').values(this.forDialect(batch)).execute();
+  }
+
+  /** PostgreSQL text cannot hold a NUL: there it becomes U+FFFD, as an undecodable byte would (SQLite keeps it). */
+  private forDialect(batch: BatchRow): BatchRow {
+    return this.db.dialect === 'postgres' ? { ...batch, data: withoutNul(batch.data) } : batch;
   }
 }
 
-/** The values of `count` rows from `from`, column by column, for a positional statement. */
-function valuesOf(rows: TraceRow[], from: number, count: number): unknown[] {
-  const values: unknown[] = [];
-  for (let r = from; r < from + count; r++) {
-    const row = rows[r];
-    for (const column of COLUMNS) values.push(row[column]);
-  }
-  return values;
+/** An escaped NUL in JSON text; escaped backslashes before it are kept. */
+const ESCAPED_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
+
+/** JSON text whose NULs read back as U+FFFD. */
+function withoutNul(json: string): string {
+  return json.includes('\\u0000') ? json.replace(ESCAPED_NUL, '$1\\ufffd') : json;
 }

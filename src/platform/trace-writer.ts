@@ -7,12 +7,12 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Db, OpenDbOptions } from './db.js';
 import type { TraceEntry } from './trace.js';
-import { entryOfRow, RECORD_SLOTS } from './trace-rows.js';
+import { entryOfRow, type CapturedBatch } from './trace-rows.js';
 import { TraceStore, type TraceStoreSettings } from './trace-store.js';
 import { workerEntry } from './workers.js';
 
 export type ToWriter =
-  | { t: 'batch'; records: unknown[]; announce: boolean }
+  | { t: 'batch'; batch: CapturedBatch; announce: boolean }
   | { t: 'secretPaths'; source: string | undefined }
   | { t: 'flush'; id: number }
   | { t: 'prune'; id: number; cutoff: string }
@@ -44,15 +44,15 @@ export function serveTrace(
     switch (m.t) {
       case 'batch':
         try {
-          const rows = await store.write(m.records);
+          const rows = await store.write(m.batch, m.announce);
           // Followers hear what was stored.
           reply({
             t: 'written',
-            count: m.records.length / RECORD_SLOTS,
+            count: m.batch.count,
             ...(m.announce ? { entries: rows.map(entryOfRow) } : {}),
           });
         } catch (err) {
-          reply({ t: 'written', count: m.records.length / RECORD_SLOTS, error: errorText(err) });
+          reply({ t: 'written', count: m.batch.count, error: errorText(err) });
         }
         return;
       case 'secretPaths':
@@ -123,17 +123,22 @@ export class TraceWriter {
     await this.flush();
   }
 
-  write(records: unknown[], announce: boolean): void {
-    this.unwritten += records.length / RECORD_SLOTS;
-    const message: ToWriter = { t: 'batch', records, announce };
+  /**
+   * Hands a batch over; answers whether it was copied (to the writer's thread), so the caller
+   * may write over its numbers and values, or handed on as it is (in process), so it may not.
+   */
+  write(batch: CapturedBatch, announce: boolean): boolean {
+    this.unwritten += batch.count;
+    const message: ToWriter = { t: 'batch', batch, announce };
     try {
       this.send(message);
     } catch (err) {
       if ((err as Error).name !== 'DataCloneError') throw err;
       // A body or a detail held something that cannot be copied to the thread (a function, a
       // class with private state): it goes as its JSON instead.
-      this.send({ ...message, records: records.map(asPlainData) });
+      this.send({ ...message, batch: { ...batch, values: batch.values.map(asPlainData) } });
     }
+    return this.worker !== undefined;
   }
 
   setSecretPaths(source: string | undefined): void {
@@ -170,6 +175,7 @@ export class TraceWriter {
     return answer;
   }
 
+  /** To the writer, in order (to its thread, a copy). */
   private send(message: ToWriter): void {
     if (this.inProcess) return this.inProcess(message);
     if (!this.location) {

@@ -3,16 +3,20 @@
 // in the console's activity feed (a mail received, a post published, a light turned on, an
 // execution finished). Each entry names the API key that acted by its id, never the secret.
 //
-// Recording sits on every hot path, so on the event loop it only captures: a few references
-// and numbers pushed onto a flat list (the raw URL, the route, the key's id, the clock's time,
-// the sequence number and the id). Every FLUSH_MS or BATCH_SIZE entries the list goes to the
-// trace's writer on a worker thread with a database connection of its own (trace-writer.ts,
-// trace-store.ts): it masks and caps the texts (trace-rows.ts), inserts the rows, trims the
-// table, and hands each stored batch back to be published on the event bus for live followers
-// (only when someone follows), so what they hear about is already readable. Reads flush first:
-// a query sees every entry recorded before it. A kill -9 loses at most the last FLUSH_MS of
-// entries plus the batches the writer had not committed yet (docs/harness.md). Bodies are
-// kept only with HAMLET_TRACE_BODIES=on, every credential in them masked (redact.ts) and capped.
+// Recording sits on every hot path, so on the event loop it only captures: numbers (sequence
+// number, epoch, the clock's time, id, status, duration, and the places of the service, key id,
+// method and route in the batch's list of strings) written into a Float64Array, and the raw URL
+// into a flat list (trace-rows.ts CapturedBatch); HTTP calls are recorded
+// from the log controller Fastify calls once per response anyway (http.ts), not from a hook.
+// Every FLUSH_MS or BATCH_SIZE entries the batch goes to the trace's writer on a worker thread
+// with a database connection of its own (trace-writer.ts, trace-store.ts; the event loop writes
+// over its numbers and list once they are copied): it masks and caps the texts (trace-rows.ts), stores the batch as one row
+// (trace-batch.ts), trims the table, and hands each stored batch back to be published on the
+// event bus for live followers (only when someone follows), so what they hear about is already
+// readable. Reads (trace-read.ts) flush first: a query sees every entry recorded before it. A
+// kill -9 loses at most the last FLUSH_MS of entries plus the batches the writer had not
+// committed yet (docs/harness.md). Bodies are kept only with HAMLET_TRACE_BODIES=on, every
+// credential in them masked (redact.ts) and capped.
 //
 // Anyone can call a service, so nobody's call may cost the disk much (issue 27): every text an
 // entry keeps is capped (paths and the like at 2 KB, detail and bodies at 4 KB), the query
@@ -29,7 +33,8 @@ import type { App } from './http.js';
 import type { Logger } from './logger.js';
 import { secretParamValues, secretPathPattern, secretPathPrefix } from './redact.js';
 import { TRACE_RECORDED } from './topics.js';
-import { entryOfRow, RECORD_SLOTS, storedPath, type HttpExtra, type TraceRow } from './trace-rows.js';
+import { TraceReader } from './trace-read.js';
+import { NUMBER_SLOTS, NumberSlot, storedPath, VALUE_SLOTS, ValueSlot, type HttpExtra } from './trace-rows.js';
 import { TraceWriter } from './trace-writer.js';
 
 export { bodyText, bodyTexts } from './trace-rows.js';
@@ -148,10 +153,17 @@ const PRUNE_EVERY_MS = 60_000;
 const TEXT_TYPE = /json|^text\/|xml|x-www-form-urlencoded/i;
 
 export class Trace {
-  /** Captured entries not yet sent to the writer, RECORD_SLOTS values each (trace-rows.ts). */
-  private records: unknown[] = [];
+  /** Captured entries not yet sent to the writer (trace-rows.ts CapturedBatch): their numbers, their values, how many. */
+  private numbers = new Float64Array(BATCH_SIZE * NUMBER_SLOTS);
+  /** Written by index, not pushed: a list that grows by pushes is copied as it grows, and again by every young-generation collection while it lives. */
+  private values = newValues();
+  private count = 0;
+  /** The batch's strings, and where each is in them (CapturedBatch). */
+  private strings: string[] = [];
+  private readonly places = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private readonly writer: TraceWriter;
+  private readonly reader: TraceReader;
   private lastPruneMs = 0;
   private dropped = 0;
   private readonly idTag = randomBytes(3).toString('hex');
@@ -177,6 +189,7 @@ export class Trace {
     readonly settings: TraceSettings,
   ) {
     this.sharedBus = !(events instanceof LocalEventBus);
+    this.reader = new TraceReader(db);
     this.writer = new TraceWriter(
       db,
       { bodies: settings.bodies, maxEntries: settings.maxEntries, idTag: this.idTag },
@@ -202,8 +215,8 @@ export class Trace {
     const row = await this.db.kysely
       .selectFrom('platform_trace')
       .select((eb) => [
-        eb.fn.max<number | string | null>('epoch').as('epoch'),
-        eb.fn.max<number | string | null>('seq').as('seq'),
+        eb.fn.max<number | string | null>('epoch_max').as('epoch'),
+        eb.fn.max<number | string | null>('seq_max').as('seq'),
       ])
       .executeTakeFirst();
     this.epochNow = Math.max(this.epochNow, Number(row?.epoch ?? 0));
@@ -229,20 +242,8 @@ export class Trace {
   record(input: TraceInput): void {
     if (!this.enabled || this.full()) return;
     // The input itself goes to the writer (the caller hands it over): its texts are capped and masked there.
-    this.records.push(
-      ++this.seqNow,
-      this.epochNow,
-      this.clock.ms(),
-      this.nextId(),
-      input.service,
-      input.keyId ?? null,
-      input,
-      null,
-      null,
-      null,
-      null,
-      null,
-    );
+    this.captureValues(input, null, null);
+    this.captureNumbers(NaN, NaN, -1, -1, -1, -1);
     this.captured();
   }
 
@@ -257,9 +258,14 @@ export class Trace {
     this.record({ kind: 'event', service: e.service, summary: e.summary, keyId: e.keyId, detail: e.detail, ok: e.ok });
   }
 
-  /** Records every request of a service's app (createApp calls this); /healthz is left out. */
-  attach(app: App, service: string): void {
-    if (!this.settings.enabled) return;
+  /**
+   * Records every request of a service's app (createApp calls this); /healthz is left out.
+   * Returns what records a completed request: createApp calls it from its log controller, which
+   * Fastify calls once per response anyway (an onResponse hook would cost every request
+   * Fastify's hook runner, a tenth of what recording costs). Undefined with HAMLET_TRACE=off.
+   */
+  attach(app: App, service: string): ((request: FastifyRequest, reply: FastifyReply) => void) | undefined {
+    if (!this.settings.enabled) return undefined;
     if (this.settings.bodies) {
       app.addHook('onRoute', (route) => this.noteSecretPath(route.url));
       app.addHook('onSend', async (request, reply, payload) => {
@@ -267,10 +273,7 @@ export class Trace {
         return payload;
       });
     }
-    app.addHook('onResponse', (request, reply, done) => {
-      this.recordHttp(service, request, reply);
-      done();
-    });
+    return (request, reply) => this.recordHttp(service, request, reply);
   }
 
   /**
@@ -301,19 +304,14 @@ export class Trace {
       path = storedPath(url, extra);
       (extra ??= {}).stored = true;
     }
-    this.records.push(
-      ++this.seqNow,
-      this.epochNow,
-      this.clock.ms(),
-      this.nextId(),
-      service,
-      keyId ?? null,
-      request.method,
-      route.url ?? null,
-      path,
+    this.captureValues(null, path, extra);
+    this.captureNumbers(
       reply.statusCode,
       reply.elapsedTime,
-      extra,
+      this.place(service),
+      keyId ? this.place(keyId) : -1,
+      this.place(request.method),
+      route.url ? this.place(route.url) : -1,
     );
     this.captured();
   }
@@ -355,31 +353,11 @@ export class Trace {
   /** One page of entries matching the query. */
   async query(q: TraceQuery): Promise<TracePage> {
     await this.flush();
-    const newest = q.order !== 'oldest';
     const limit = Math.max(1, Math.min(q.limit ?? 100, 1000));
-    let sel = this.db.kysely.selectFrom('platform_trace').selectAll();
-    if (q.keyId) sel = sel.where('key_id', '=', q.keyId);
-    if (q.epoch !== undefined) sel = sel.where('epoch', '=', q.epoch);
-    if (q.service?.length) sel = sel.where('service', 'in', q.service);
-    if (q.kind?.length) sel = sel.where('kind', 'in', q.kind);
-    if (q.since) sel = sel.where('at', '>=', q.since);
-    if (q.until) sel = sel.where('at', '<', q.until);
     const after = q.cursor ? decodeCursor(q.cursor) : undefined;
-    if (after) {
-      const cmp = newest ? '<' : '>';
-      sel = sel.where((eb) =>
-        eb.or([eb('at', cmp, after.at), eb.and([eb('at', '=', after.at), eb('id', cmp, after.id)])]),
-      );
-    }
-    const dir = newest ? 'desc' : 'asc';
-    const rows = (await sel
-      .orderBy('at', dir)
-      .orderBy('id', dir)
-      .limit(limit + 1)
-      .execute()) as TraceRow[];
-    const entries = rows.slice(0, limit).map(entryOfRow);
+    const { entries, more } = await this.reader.page(q, limit, after);
     const last = entries[entries.length - 1];
-    return { entries, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+    return { entries, nextCursor: more && last ? encodeCursor(last) : null };
   }
 
   /** Every entry matching the query, page by page (for exports that stream). */
@@ -401,9 +379,57 @@ export class Trace {
     await this.writer.close();
   }
 
+  /** The values of the next entry (trace-rows.ts CapturedBatch); captureNumbers then counts it. */
+  private captureValues(input: TraceInput | null, url: string | null, extra: HttpExtra | null): void {
+    const v = this.count * VALUE_SLOTS;
+    const values = this.values;
+    values[v + ValueSlot.Input] = input;
+    values[v + ValueSlot.Url] = url;
+    values[v + ValueSlot.Extra] = extra;
+  }
+
+  /**
+   * The numbers of the next entry: its sequence number, epoch, time and id, and an HTTP call's
+   * status, duration and the places of its service, key id, method and route in the batch's
+   * strings (-1: none); then counts the entry.
+   */
+  private captureNumbers(
+    status: number,
+    durationMs: number,
+    service: number,
+    keyId: number,
+    method: number,
+    route: number,
+  ): void {
+    const n = this.count * NUMBER_SLOTS;
+    const numbers = this.numbers;
+    numbers[n + NumberSlot.Seq] = ++this.seqNow;
+    numbers[n + NumberSlot.Epoch] = this.epochNow;
+    numbers[n + NumberSlot.At] = this.clock.ms();
+    numbers[n + NumberSlot.Id] = this.nextId();
+    numbers[n + NumberSlot.Status] = status;
+    numbers[n + NumberSlot.DurationMs] = durationMs;
+    numbers[n + NumberSlot.Service] = service;
+    numbers[n + NumberSlot.KeyId] = keyId;
+    numbers[n + NumberSlot.Method] = method;
+    numbers[n + NumberSlot.Route] = route;
+    this.count++;
+  }
+
+  /** Where a string is in the batch's strings (added when new). The same few strings come again and again, hashed once. */
+  private place(text: string): number {
+    let place = this.places.get(text);
+    if (place === undefined) {
+      place = this.strings.length;
+      this.strings.push(text);
+      this.places.set(text, place);
+    }
+    return place;
+  }
+
   /** Past MAX_BUFFERED entries waiting for the database, new ones are dropped (and said so). */
   private full(): boolean {
-    if (this.writer.unwritten + this.records.length / RECORD_SLOTS < MAX_BUFFERED) return false;
+    if (this.writer.unwritten + this.count < MAX_BUFFERED) return false;
     if (this.dropped++ % 1000 === 0)
       this.logger.warn({ dropped: this.dropped }, 'trace: the database is not keeping up; dropping new entries');
     return true;
@@ -411,7 +437,7 @@ export class Trace {
 
   /** An entry was captured: its batch goes when full, or FLUSH_MS after its first entry. */
   private captured(): void {
-    if (this.records.length >= BATCH_SIZE * RECORD_SLOTS) this.send();
+    if (this.count >= BATCH_SIZE) this.send();
     else this.timer ??= setTimeout(() => this.send(), FLUSH_MS).unref();
   }
 
@@ -419,10 +445,19 @@ export class Trace {
   private send(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.records.length) return;
-    const batch = this.records;
-    this.records = [];
-    this.writer.write(batch, this.followers > 0 || this.sharedBus);
+    if (!this.count) return;
+    const batch = { count: this.count, numbers: this.numbers, values: this.values, strings: this.strings };
+    this.count = 0;
+    this.strings = [];
+    this.places.clear();
+    // Copied to the writer's thread: the numbers and the list are written over by the next batch
+    // (what lies past a batch's count is never read), so recording allocates nothing (a new
+    // 160 KB buffer per batch counted towards V8's external memory, which schedules collections).
+    // Handed over in process, they are the writer's: the next batch gets its own.
+    if (!this.writer.write(batch, this.followers > 0 || this.sharedBus)) {
+      this.numbers = new Float64Array(BATCH_SIZE * NUMBER_SLOTS);
+      this.values = newValues();
+    }
     if (Date.now() - this.lastPruneMs > PRUNE_EVERY_MS) void this.prune();
   }
 
@@ -432,6 +467,9 @@ export class Trace {
     return this.lastId;
   }
 }
+
+/** A batch's values, all slots there from the start (a list without holes is copied to a thread as one dense run). */
+const newValues = (): unknown[] => Array.from({ length: BATCH_SIZE * VALUE_SLOTS }, () => null);
 
 /** A request body as it can be handed to the writer thread: a stream is named, not read. */
 function sendable(body: unknown): unknown {

@@ -329,7 +329,7 @@ describe('trace storage, retention and switch', () => {
     await db.kysely.deleteFrom('platform_trace').execute();
   });
 
-  it('moves existing entries over when it drops the indexes nobody reads by (migration 003)', async () => {
+  it('moves existing entries over when it drops the indexes nobody reads by, and into batches (migrations 003 and 006)', async () => {
     const older = await testStorage();
     const old = openDb(older);
     try {
@@ -337,6 +337,7 @@ describe('trace storage, retention and switch', () => {
         ['003_trace_fewer_indexes']: _,
         ['004_trace_epochs']: _later,
         ['005_clock']: _clock,
+        ['006_trace_batches']: _batches,
         ...upTo002
       } = platformMigrations;
       await migrate(old, 'platform', upTo002);
@@ -359,10 +360,10 @@ describe('trace storage, retention and switch', () => {
       };
       await old.kysely.insertInto('platform_trace').values(row).execute();
       await migrate(old, 'platform', platformMigrations);
-      const rows = await old.kysely.selectFrom('platform_trace').selectAll().execute();
-      // Entries from before epochs existed belong to epoch 0.
-      expect(rows.map((r) => ({ ...r, ok: Number(r.ok), epoch: Number(r.epoch), seq: Number(r.seq) }))).toEqual([
-        { ...row, epoch: 0, seq: 0 },
+      // One stored batch now holds the entry (trace-batch.ts).
+      const batches = await old.kysely.selectFrom('platform_trace').select(['id', 'entries', 'keys']).execute();
+      expect(batches.map((b) => ({ ...b, entries: Number(b.entries) }))).toEqual([
+        { id: row.id, entries: 1, keys: ' k1 ' },
       ]);
       const trace = new Trace(old, new ManualClock('2026-04-01T00:00:01.000Z'), new LocalEventBus(), silent, {
         enabled: true,
@@ -370,6 +371,28 @@ describe('trace storage, retention and switch', () => {
         retentionMs: 24 * 3600_000,
         maxEntries: 100_000,
       });
+      // Entries from before epochs existed belong to epoch 0.
+      expect((await trace.query({})).entries).toEqual([
+        {
+          id: row.id,
+          epoch: 0,
+          seq: 0,
+          at: row.at,
+          service: 'mail',
+          kind: 'event',
+          keyId: 'k1',
+          method: null,
+          route: null,
+          path: null,
+          status: null,
+          ok: true,
+          durationMs: null,
+          summary: 'kept',
+          detail: { a: 1 },
+          requestBody: null,
+          responseBody: null,
+        },
+      ]);
       trace.event({ service: 'mail', summary: 'new', keyId: 'k1' });
       expect((await trace.query({ keyId: 'k1', order: 'oldest' })).entries.map((e) => e.summary)).toEqual([
         'kept',

@@ -21,12 +21,11 @@ const REQUESTS = 3000;
 /** The documented cap of a stored path, plus the marker that says how much was cut. */
 const MAX_PATH = 2048 + 40;
 
-/** What the trace table holds: rows, the characters of its text columns, and its size on disk. */
+/** What the trace table holds: entries (a row holds a batch of them), the characters of its text columns, and its size on disk. */
 async function stored(db: Db, dataDir: string): Promise<{ rows: number; chars: number; diskBytes: number }> {
   const { rows, chars } = (
     await sql<{ rows: number | string; chars: number | string | null }>`
-      SELECT count(*) AS rows, sum(length(coalesce(path, '')) + length(coalesce(route, '')) + length(coalesce(method, '')) + length(coalesce(summary, ''))
-        + length(coalesce(detail, '')) + length(coalesce(request_body, '')) + length(coalesce(response_body, ''))) AS chars
+      SELECT coalesce(sum(entries), 0) AS rows, sum(length(data) + length(keys) + length(services) + length(kinds)) AS chars
       FROM platform_trace`.execute(db.kysely)
   ).rows[0];
   let diskBytes: number;

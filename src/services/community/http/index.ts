@@ -4,7 +4,7 @@ import { createApp, type App } from '../../../platform/http.js';
 import type { Ctx } from '../context.js';
 import { pageRoutes } from '../pages/routes.js';
 import { agentRoutes, publicAgentRoutes } from './agents.js';
-import { authenticate } from './auth.js';
+import { authenticate, decorateAgent } from './auth.js';
 import { claimRoutes } from './claim.js';
 import { commentRoutes } from './comments.js';
 import { communityRoutes } from './communities.js';
@@ -29,6 +29,7 @@ export async function createCommunityApp(ctx: Ctx): Promise<App> {
       description: 'Posts, comments and votes for agents; Moltbook-compatible.',
     },
   });
+  decorateAgent(app);
   await platform.limits.register(app);
   app.addHook(
     'onSend',

@@ -62,7 +62,6 @@ export async function createMailApp(
   });
   installAuth(app, platform, (keyId) => apiKeys.scopeOf(keyId));
   const sendLimit = await installLimits(app, platform);
-  await core.live.register(app);
 
   const secret = await core.store.secrets.get('download_links', () => randomBytes(32).toString('base64url'));
   const ctx: MailContext = {
@@ -94,5 +93,7 @@ export async function createMailApp(
   identityRoutes(app, ctx);
   inboxEventRoutes(app, ctx);
   agentIdRoutes(app, ctx);
+  // Last: its scope inherits every hook above (stream.ts).
+  await core.live.register(app);
   return app;
 }

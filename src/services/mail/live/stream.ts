@@ -7,7 +7,7 @@
 // whose queue passes MAIL_WS_MAX_BUFFER is cut, and every queue counts against the platform's
 // WebSocket memory budget.
 import websocket from '@fastify/websocket';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Clock } from '../../../platform/clock.js';
 import { HttpError } from '../../../platform/errors.js';
@@ -77,7 +77,16 @@ export class LiveStream implements LiveFeed {
     return this.bus.publish(LIVE_TOPIC, e);
   }
 
+  /**
+   * In a scope of its own, registered after every other route and hook of the app (so /v0 has
+   * them all): the plugin's hooks, an onRequest and an onResponse, then run for /v0 alone
+   * rather than for every request of the API.
+   */
   async register(app: App): Promise<void> {
+    await app.register(async (scope) => this.route(scope));
+  }
+
+  private async route(app: FastifyInstance): Promise<void> {
     await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
     app.get(
       '/v0',
