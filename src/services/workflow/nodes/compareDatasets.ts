@@ -14,6 +14,7 @@
 // - a dotted field name reads a key of that literal name when the item has one, else the path.
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
+import { checkPairs } from './match-fields.js';
 import { clone, deletePath, fieldList, readPath, splitPath, writePath } from './util.js';
 
 type Json = Record<string, unknown>;
@@ -100,21 +101,6 @@ function withoutSkipped(json: Json, s: Settings): Json {
     else deletePath(out, f);
   }
   return out;
-}
-
-/** n8n's check of "Fields to Match": one pair at least (a lone empty pair counts as none), each pair both fields. */
-function checkPairs(pairs: Array<{ field1?: string; field2?: string }>): Array<{ field1: string; field2: string }> {
-  const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
-  if (!pairs.length || (pairs.length === 1 && !text(pairs[0].field1) && !text(pairs[0].field2)))
-    throw new NodeOperationError('You need to define at least one pair of fields in "Fields to Match" to match on');
-  return pairs.map((p, i) => {
-    const [field1, field2] = [text(p.field1), text(p.field2)];
-    if (!field1 || !field2)
-      throw new NodeOperationError(
-        `You need to define both fields in "Fields to Match" for pair ${i + 1},\n\t\t\t\t field 1 = '${field1}'\n\t\t\t\t field 2 = '${field2}'`,
-      );
-    return { field1, field2 };
-  });
 }
 
 export default {
