@@ -15,7 +15,7 @@
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { checkPairs } from './match-fields.js';
-import { clone, deletePath, fieldList, readPath, splitPath, writePath } from './util.js';
+import { clone, deletePath, fieldList, lodashGet, readPath, writePath } from './util.js';
 
 type Json = Record<string, unknown>;
 
@@ -80,18 +80,9 @@ function itemsEqual(a: Json, b: Json, s: Settings): boolean {
   return s.fuzzy ? Object.keys(a).every((k) => fuzzyEqual(a[k], b[k], s.missingIsFalsy)) : deepEqual(a, b);
 }
 
-/**
- * A match field's value as lodash's get reads it: a key named with the dots wins over the path,
- * and a path goes into strings too ("a,b" at `tags[0]` is "a").
- */
+/** A match field's value: the key as named (no dot notation) or as lodash's get reads the path. */
 function readField(json: Json, f: string, noDots: boolean): unknown {
-  if (noDots || Object.hasOwn(json, f)) return json[f];
-  let cur: unknown = json;
-  for (const key of splitPath(f)) {
-    if (cur === null || cur === undefined) return undefined;
-    cur = typeof cur === 'string' ? (key === 'length' ? cur.length : cur[Number(key)]) : (cur as Json)[key];
-  }
-  return cur;
+  return noDots ? json[f] : lodashGet(json, f);
 }
 
 function withoutSkipped(json: Json, s: Settings): Json {
