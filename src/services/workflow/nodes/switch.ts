@@ -37,6 +37,8 @@ const LEGACY: Record<string, (a: any, b: any) => boolean> = {
 
 async function routeV3(ctx: NodeContext, i: number, outputs: number): Promise<number[]> {
   if (ctx.raw('mode', 'rules') === 'expression') {
+    // The output's default is the expression "={{}}", which n8n cannot read (observed).
+    if (ctx.raw<unknown>('output', undefined) === undefined) throw new NodeOperationError('invalid syntax');
     const o = Number(await ctx.param('output', i, 0));
     if (!Number.isInteger(o) || o < 0 || o >= outputs)
       throw new NodeOperationError(`The output ${o} is not allowed. It has to be between 0 and ${outputs - 1}!`);
