@@ -28,10 +28,6 @@ export default {
       return [items];
     }
     if (type === 'code') {
-      // Item Lists' comparator gives n8n 2.8.4 nothing back, whatever the code: once two items are
-      // compared the node fails (observed; 0 or 1 item pass).
-      if (ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.items.length >= 2)
-        throw new NodeOperationError("Sort code doesn't return. Please add a 'return' statement to your code");
       // The user's comparator runs in the sandbox, over the items as n8n passes them (a, b).
       const body = ctx.raw<string>('code', 'return 0;');
       const code = `const __compare = (a, b) => {\n${body}\n};\nreturn $input.all().slice().sort(__compare);`;
