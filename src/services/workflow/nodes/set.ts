@@ -2,7 +2,7 @@
 // raw JSON, with other fields kept per `include` (3.0–3.2 keep all by default, 3.3+ none).
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { clone, deletePath, fieldList, isPlainObject, readPath, writePath } from './util.js';
+import { clone, fieldList, isPlainObject, lodashSet, lodashUnset, readPath, writePath } from './util.js';
 import { parseLenientJson } from './lenient-json.js';
 import { splitTemplate } from '../expressions/template.js';
 
@@ -121,7 +121,7 @@ async function baseFields(
   }
   if (include === 'except') {
     const out = clone(json);
-    for (const f of fieldList(await ctx.param('excludeFields', i, ''))) deletePath(out, f);
+    for (const f of fieldList(await ctx.param('excludeFields', i, ''))) lodashUnset(out, f);
     return out;
   }
   return {};
@@ -154,7 +154,8 @@ async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> 
     const dot = await ctx.param<boolean>('options.dotNotation', i, true);
     const ignoreErrors = await ctx.param<boolean>('options.ignoreConversionErrors', i, false);
     const json = await baseFields(ctx, item.json, i);
-    const put = (name: string, value: unknown) => (dot ? writePath(json, name, value) : (json[name] = value));
+    // As lodash's set: a key named with the dots that is there is written as it is.
+    const put = (name: string, value: unknown) => (dot ? lodashSet(json, name, value) : (json[name] = value));
     if (mode === 'raw') {
       let raw = await rawJsonOutput(ctx, i);
       if (typeof raw === 'string') {
@@ -220,7 +221,7 @@ async function v1(ctx: NodeContext): Promise<Item[]> {
         if (type === 'boolean' && typeof value !== 'boolean') value = !!value;
         if (type === 'number' && typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
           value = Number(value);
-        if (dot) writePath(json, name, value);
+        if (dot) lodashSet(json, name, value);
         else json[name] = value;
       }
     }

@@ -27,6 +27,18 @@ export function lodashGet(obj: Record<string, unknown>, path: string): unknown {
   return cur;
 }
 
+/** Writes as lodash's set: an existing key named with the dots is written as it is, else the path. */
+export function lodashSet(obj: Record<string, unknown>, path: string, value: unknown): void {
+  if (Object.hasOwn(obj, path)) obj[path] = value;
+  else writePath(obj, path, value);
+}
+
+/** Removes as lodash's unset: an existing key named with the dots, else the path. */
+export function lodashUnset(obj: Record<string, unknown>, path: string): void {
+  if (Object.hasOwn(obj, path)) delete obj[path];
+  else deletePath(obj, path);
+}
+
 /** Writes a dotted path, creating objects on the way (n8n's dotNotation). */
 export function writePath(obj: Record<string, unknown>, path: string, value: unknown): void {
   const keys = splitPath(path);
