@@ -1,6 +1,6 @@
 // Aggregate: many items into one, by individual fields or as a list of whole items.
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
-import { clone, fieldList, lodashGet, readPath, splitPath, writePath } from './util.js';
+import { clone, fieldList, lodashGet, readPath, writePath } from './util.js';
 
 interface FieldSpec {
   fieldToAggregate?: string;
@@ -56,7 +56,8 @@ export default {
       // Unrenamed, a nested field's values are listed under its last key (observed: `meta.lvl`
       // gives `lvl`); a chosen output name is a path of its own.
       const renamed = spec.renameField && spec.outputFieldName;
-      const name = renamed ? spec.outputFieldName! : noDots ? field : (splitPath(field).at(-1) ?? field);
+      // The last part after a dot, written as a path (`tags[0]` is written as tags: [values]: observed).
+      const name = renamed ? spec.outputFieldName! : noDots ? field : (field.split('.').at(-1) ?? field);
       // Item Lists 2.0 fails on a field no item has (observed); later versions list nothing.
       if (
         ctx.node.type === 'n8n-nodes-base.itemLists' &&
