@@ -2,7 +2,7 @@
 // raw JSON, with other fields kept per `include` (3.0–3.2 keep all by default, 3.3+ none).
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { clone, fieldList, isPlainObject, lodashSet, lodashUnset, readPath, writePath } from './util.js';
+import { clone, fieldList, isPlainObject, lodashGet, lodashSet, lodashUnset } from './util.js';
 import { parseLenientJson } from './lenient-json.js';
 import { splitTemplate } from '../expressions/template.js';
 
@@ -112,10 +112,13 @@ async function baseFields(
   else include = ctx.raw('include', 'all');
   if (include === 'all') return clone(json);
   if (include === 'selected') {
+    // A field is read as lodash's get and kept under its last part after a dot (observed: `a.b`
+    // comes out as `b`); without dot notation, under its name as written.
+    const dot = await ctx.param<boolean>('options.dotNotation', i, true);
     const out: Record<string, unknown> = {};
     for (const f of fieldList(await ctx.param('includeFields', i, ''))) {
-      const v = readPath(json, f);
-      if (v !== undefined) writePath(out, f, clone(v));
+      const v = dot ? lodashGet(json, f) : json[f];
+      if (v !== undefined) out[dot ? (f.split('.').at(-1) ?? f) : f] = clone(v);
     }
     return out;
   }
