@@ -192,7 +192,10 @@ async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> 
         for (let f = 0; f < fields.length; f++) {
           const kind = fields[f]?.type ?? 'stringValue';
           const name = String((await ctx.param(`fields.values.${f}.name`, i, '')) ?? '');
-          const value = await ctx.param<unknown>(`fields.values.${f}.${kind}`, i, undefined);
+          // An absent value is the parameter's default: '' for text, numbers and arrays, "true" for
+          // booleans, {} for objects (n8n's description; observed).
+          const defaults: Record<string, unknown> = { booleanValue: 'true', objectValue: {} };
+          const value = await ctx.param<unknown>(`fields.values.${f}.${kind}`, i, defaults[kind] ?? '');
           put(name, convert(name, kind.replace(/Value$/, ''), value, i, ignoreErrors, ctx.typeVersion));
         }
       }
