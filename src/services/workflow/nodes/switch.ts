@@ -111,6 +111,12 @@ export default {
   types: ['n8n-nodes-base.switch'],
   outputs: outputCount,
   async execute(ctx) {
+    // v3's expression mode makes an array of `numberOutputs` outputs: a fraction or a negative
+    // number fails as JavaScript's Array does (observed).
+    if (ctx.typeVersion >= 3 && ctx.raw('mode', 'rules') === 'expression') {
+      const n = Number(ctx.raw('numberOutputs', 4));
+      if (!Number.isInteger(n) || n < 0) throw new NodeOperationError('Invalid array length');
+    }
     const count = outputCount(ctx.node);
     const outs: Item[][] = Array.from({ length: count }, () => []);
     for (let i = 0; i < ctx.items.length; i++) {
