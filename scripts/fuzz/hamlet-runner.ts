@@ -64,8 +64,17 @@ function clockPaths(v: unknown, path: string, out: string[]): string[] {
   return out;
 }
 
-function expectation(a: Answer): CaseExpectation {
+/** Paths whose values differ between two runs of n8n (the clock read, a value derived from it). */
+function changedPaths(a: unknown, b: unknown, path: string, out: string[]): string[] {
+  if (a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+    for (const k of Object.keys(a)) changedPaths((a as any)[k], (b as any)[k], `${path}/${k}`, out);
+  } else if (JSON.stringify(a) !== JSON.stringify(b)) out.push(path);
+  return out;
+}
+
+function expectation(a: Answer, again?: Answer): CaseExpectation {
   const dropped = clockPaths(a.nodes, '/nodes', []);
+  if (again && again.status === a.status) changedPaths(a.nodes, again.nodes, '/nodes', dropped);
   return {
     name: 'fuzz',
     trigger: { kind: 'manual', trigger: 'Manual' },
@@ -74,8 +83,11 @@ function expectation(a: Answer): CaseExpectation {
   };
 }
 
-/** The differences between n8n's answer and the engine's run (empty: they match). */
-export function differences(a: Answer, run: HamletRun, baseUrl: string): string[] {
+/**
+ * The differences between n8n's answer and the engine's run (empty: they match). `again`, n8n's
+ * answer from a second run, marks the values that changed between the two as volatile.
+ */
+export function differences(a: Answer, run: HamletRun, baseUrl: string, again?: Answer): string[] {
   if (a.status === 'refused' || run.refused) {
     if (a.status === 'refused' && run.refused) return [];
     return [
@@ -84,5 +96,5 @@ export function differences(a: Answer, run: HamletRun, baseUrl: string): string[
         : `the engine refused the run: ${run.refused}`,
     ];
   }
-  return compareCase(expectation(a), run.exec, undefined, baseUrl).problems;
+  return compareCase(expectation(a, again), run.exec, undefined, baseUrl).problems;
 }

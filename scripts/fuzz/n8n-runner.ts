@@ -15,14 +15,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export type Answer = Omit<CaseExpectation, 'name' | 'trigger'>;
 
-export function cached(c: FuzzCase): Answer | undefined {
-  const f = join(CACHE, `${caseHash(c)}.json`);
+/** The cache file of a case's answer; a variant ("again": a second run, later) has its own. */
+const cacheFile = (c: FuzzCase, variant?: string) => join(CACHE, `${caseHash(c)}${variant ? `.${variant}` : ''}.json`);
+
+export function cached(c: FuzzCase, variant?: string): Answer | undefined {
+  const f = cacheFile(c, variant);
   return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as Answer) : undefined;
 }
 
-function store(c: FuzzCase, a: Answer): void {
+function store(c: FuzzCase, a: Answer, variant?: string): void {
   mkdirSync(CACHE, { recursive: true });
-  writeFileSync(join(CACHE, `${caseHash(c)}.json`), JSON.stringify(a));
+  writeFileSync(cacheFile(c, variant), JSON.stringify(a));
 }
 
 class UnfinishedError extends Error {}
@@ -134,7 +137,7 @@ async function drain(
           nodes: {},
           error: { message: (e as Error).message, node: null },
         };
-        store(batch[0], a);
+        store(batch[0], a, opts.variant);
         out.set(batch[0], a);
         todo = todo.slice(1);
         continue;
@@ -150,7 +153,7 @@ async function drain(
     batch.forEach((c, i) => {
       const a = sliceCase(exec, c, i);
       if (!a) return;
-      store(c, a);
+      store(c, a, opts.variant);
       out.set(c, a);
       done.add(c);
     });
@@ -166,7 +169,7 @@ async function drain(
           nodes: {},
           error: { message: exec.data?.resultData?.error?.message ?? 'unknown', node: null },
         };
-        store(first, a);
+        store(first, a, opts.variant);
         out.set(first, a);
       }
       done.add(first);
@@ -177,11 +180,16 @@ async function drain(
 }
 
 interface RunnerOptions {
+  /** A separate set of answers (its own cache files): "again" is a second run, to find values that change between runs. */
+  variant?: string;
   batchSize?: number;
   parallel?: number;
   predictedErrors?: Set<FuzzCase>;
   log?: (s: string) => void;
 }
+
+/** A case whose node has two inputs, one of them empty: n8n runs its node last of all. */
+const runsLast = (c: FuzzCase) => c.inputs.length > 1 && c.inputs.some((items) => items.length === 0);
 
 /**
  * n8n's answers for these cases, from the cache or from batched runs. `predictedErrors` (the
@@ -195,17 +203,24 @@ export async function n8nAnswers(
   const out = new Map<FuzzCase, Answer>();
   let todo: FuzzCase[] = [];
   for (const c of cases) {
-    const hit = cached(c);
+    const hit = cached(c, opts.variant);
     if (hit) out.set(c, hit);
     else todo.push(c);
   }
   if (todo.length && !n8n) throw new Error(`${todo.length} cases are not cached and no n8n is running`);
   const predicted = opts.predictedErrors ?? new Set();
+  // A two-input node with an empty input runs only once nothing else is left to run (n8n's v1
+  // order runs it with the input it has at the end): in a batch another case's error would end
+  // the run before that, so such cases run alone.
+  const alone = todo.filter(runsLast);
+  todo = todo.filter((c) => !runsLast(c));
   todo = [...todo.filter((c) => !predicted.has(c)), ...todo.filter((c) => predicted.has(c))];
   // Several batches at once: n8n's runs wait on its database and task runner as much as on the CPU.
   const lanes = Math.max(1, Math.min(opts.parallel ?? 4, Math.ceil(todo.length / (opts.batchSize ?? 40))));
+  if (!todo.length && !alone.length) return out;
   const parts = Array.from({ length: lanes }, (_, k) => todo.filter((_, i) => i % lanes === k));
   let runs = 0;
   await Promise.all(parts.map((part) => drain(n8n!, part, out, opts, () => ++runs, cases.length)));
+  if (alone.length) await drain(n8n!, alone, out, { ...opts, batchSize: 1 }, () => ++runs, cases.length);
   return out;
 }

@@ -36,7 +36,13 @@ export function evaluateFilter(filter: FilterValue | undefined, opts: FilterOpti
   const loose = opts.loose || filter?.options?.typeValidation !== 'strict';
   const and = filter?.combinator === 'and';
   for (let i = 0; i < conditions.length; i++) {
-    const ok = evaluateCondition(conditions[i], { caseSensitive, loose, itemIndex: opts.itemIndex, index: i });
+    const ok = evaluateCondition(conditions[i], {
+      caseSensitive,
+      loose,
+      itemIndex: opts.itemIndex,
+      index: i,
+      emptyIsNull: (filter?.options?.version ?? 1) < 3 || loose,
+    });
     if (and && !ok) return false;
     if (!and && ok) return true;
   }
@@ -141,7 +147,7 @@ const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
 
 function evaluateCondition(
   c: FilterCondition,
-  o: { caseSensitive: boolean; loose: boolean; itemIndex: number; index: number },
+  o: { caseSensitive: boolean; loose: boolean; itemIndex: number; index: number; emptyIsNull: boolean },
 ): boolean {
   const type = c.operator?.type ?? 'string';
   const op = c.operator?.operation ?? 'equals';
@@ -159,14 +165,16 @@ function evaluateCondition(
     case 'notEmpty':
       return !isEmptyValue(rawLeft);
   }
-  // An empty string on the left is "no value" for typed comparisons (n8n treats '' as null).
-  const leftIn = rawLeft === '' && type !== 'string' ? null : rawLeft;
+  // An empty string on the left is "no value" for typed comparisons (n8n treats '' as null),
+  // except in a strict filter of version 3, which checks '' as text (observed: "Wrong type: ''
+  // is a string but was expecting a dateTime").
+  const leftIn = rawLeft === '' && type !== 'string' && o.emptyIsNull ? null : rawLeft;
   let left = coerce(leftIn, type, o.loose, 'left', o);
   if (type === 'boolean' && (op === 'true' || op === 'false')) return op === 'true' ? left === true : left === false;
   // Without `rightType` the right value is checked against the operator's type (observed: an
   // array "contains 'a'" written without rightType fails), as n8n's editor always writes it.
   const rightType = c.operator?.rightType ?? type;
-  const rightIn = c.rightValue === '' && rightType !== 'string' ? null : c.rightValue;
+  const rightIn = c.rightValue === '' && rightType !== 'string' && o.emptyIsNull ? null : c.rightValue;
   let right = rightType === 'any' ? rightIn : coerce(rightIn, rightType, o.loose, 'right', o);
   if (type === 'string' && !o.caseSensitive) {
     if (typeof left === 'string') left = left.toLowerCase();

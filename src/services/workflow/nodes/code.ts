@@ -22,6 +22,9 @@ export default {
       const out = [];
       for (let i = 0; i < ctx.items.length; i++) {
         try {
+          // Without code of its own, n8n 2.8.4 runs its default code per item and fails with
+          // "Unknown error" (observed, as for all items).
+          if (ctx.raw<unknown>('jsCode', undefined) === undefined) throw new NodeOperationError('Unknown error');
           const items = await ctx.expressions.runCode({ code, mode, data: ctx.expressionData(i), signal: ctx.signal });
           for (const it of items) out.push({ ...it, pairedItem: it.pairedItem ?? { item: i } });
         } catch (err) {

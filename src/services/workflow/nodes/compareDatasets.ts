@@ -9,10 +9,13 @@
 // - "different" outputs, per `resolve`: A's or B's item, a mix (the preferred item with the
 //   `exceptWhenMix` fields read from the other, written under their names as given), or both:
 //   {keys, same, different: {field: {inputA, inputB}}, skipped?} (v1: input1/input2);
-// - `resolve` defaults to preferring B before v2.1, to both from v2.1.
+// - `resolve` defaults to preferring B before v2.1, to both from v2.1;
+// - "Fields to Match" needs at least one pair, each with both fields (checked first, every version);
+// - a dotted field name reads a key of that literal name when the item has one, else the path.
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { clone, deletePath, fieldList, readPath, writePath } from './util.js';
+import { checkPairs } from './match-fields.js';
+import { clone, deletePath, fieldList, lodashGet, readPath, writePath } from './util.js';
 
 type Json = Record<string, unknown>;
 
@@ -77,6 +80,11 @@ function itemsEqual(a: Json, b: Json, s: Settings): boolean {
   return s.fuzzy ? Object.keys(a).every((k) => fuzzyEqual(a[k], b[k], s.missingIsFalsy)) : deepEqual(a, b);
 }
 
+/** A match field's value: the key as named (no dot notation) or as lodash's get reads the path. */
+function readField(json: Json, f: string, noDots: boolean): unknown {
+  return noDots ? json[f] : lodashGet(json, f);
+}
+
 function withoutSkipped(json: Json, s: Settings): Json {
   const out = clone(json);
   for (const f of s.skip) {
@@ -94,8 +102,11 @@ export default {
     const a = (ctx.inputs[0] ?? []).filter((it) => Object.keys(it.json).length > 0);
     const b = (ctx.inputs[1] ?? []).filter((it) => Object.keys(it.json).length > 0);
     const v = ctx.typeVersion;
-    const pairs = (await ctx.param<Array<{ field1: string; field2: string }>>('mergeByFields.values', 0, [])) ?? [];
+    const pairs = checkPairs(
+      (await ctx.param<Array<{ field1?: string; field2?: string }>>('mergeByFields.values', 0, [])) ?? [],
+    );
     const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
+    const read = (json: Json, f: string) => readField(json, f, noDots);
     // Before 2.2 a match field that no item of a (non-empty) input has fails the node.
     if (v < 2.2) {
       for (const [items, side, label] of [
@@ -105,9 +116,7 @@ export default {
         const missing = items.length
           ? pairs
               .map((p) => p[side])
-              .find(
-                (f) => !items.some((it) => (noDots ? Object.hasOwn(it.json, f) : readPath(it.json, f) !== undefined)),
-              )
+              .find((f) => !items.some((it) => (noDots ? Object.hasOwn(it.json, f) : read(it.json, f) !== undefined)))
           : undefined;
         if (missing !== undefined)
           throw new NodeOperationError(`Field '${missing}' is not present in any of items in '${label}'`);
@@ -127,9 +136,9 @@ export default {
         throw new NodeOperationError(`Dot notation is disabled, but field to skip comparing '${dotted}' contains dot`);
     }
     const resolve = ctx.raw<string>('resolve', v >= 2.1 ? 'includeBoth' : 'preferInput2');
-    const read = (json: Json, f: string) => (noDots ? json[f] : readPath(json, f));
+    // A's missing value matches nothing; fuzzy, B's missing value matches A's null, '' or [] (observed, every version).
     const keysMatch = (x: unknown, y: unknown) =>
-      x !== undefined && y !== undefined && (fuzzy ? fuzzyEqual(x, y, false) : deepEqual(x, y));
+      x !== undefined && (fuzzy ? fuzzyEqual(x, y, true) : y !== undefined && deepEqual(x, y));
     const [labelA, labelB] = v >= 2 ? ['inputA', 'inputB'] : ['input1', 'input2'];
 
     const onlyA: Item[] = [];
@@ -190,7 +199,7 @@ function bothVersions(
   labelB: string,
 ): Json {
   const keys: Json = {};
-  for (const p of pairs) keys[p.field1] = clone(s.noDots ? itemA[p.field1] : readPath(itemA, p.field1));
+  for (const p of pairs) keys[p.field1] = clone(readField(itemA, p.field1, s.noDots));
   const sameFields: Json = {};
   const diff: Json = {};
   for (const k of new Set([...Object.keys(itemA), ...Object.keys(itemB)])) {

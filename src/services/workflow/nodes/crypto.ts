@@ -3,7 +3,7 @@
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { clone, writePath } from './util.js';
+import { clone } from './util.js';
 
 const ALGORITHMS: Record<string, string> = {
   MD5: 'md5',
@@ -50,14 +50,17 @@ export default {
           i,
         );
       else {
-        const type = await ctx.param<string>('type', i, 'MD5');
+        // v2 signs HMACs with a stored credential, which a run here never has (n8n's words, observed).
+        if (action === 'hmac' && ctx.typeVersion >= 2)
+          throw new NodeOperationError('Node does not have any credentials set', undefined, i);
+        const type = await ctx.param<string>('type', i, ctx.typeVersion >= 2 ? 'SHA256' : 'MD5');
         // Handed to Node's crypto as is: a value that is no string fails with its TypeError, as in n8n.
         const value = await ctx.param<string>('value', i, undefined);
         const encoding = (await ctx.param<string>('encoding', i, 'hex')) as 'hex' | 'base64';
         try {
           result =
             action === 'hmac'
-              ? createHmac(algorithm(type), String(await ctx.param('secret', i, '')))
+              ? createHmac(algorithm(type), await ctx.param<string>('secret', i, ''))
                   .update(value)
                   .digest(encoding)
               : createHash(algorithm(type)).update(value).digest(encoding);
@@ -66,7 +69,8 @@ export default {
         }
       }
       const json = clone(item.json);
-      writePath(json, property, result);
+      // The property is a key as named, dots and brackets too (observed, both versions).
+      json[property] = result;
       out.push({ ...item, json, pairedItem: { item: i } });
     }
     return [out];

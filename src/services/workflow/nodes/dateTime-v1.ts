@@ -5,16 +5,32 @@
 import { DateTime, type DurationLikeObject } from 'luxon';
 import { NodeOperationError, type NodeContext } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { clone, writePath } from './util.js';
+import { clone } from './util.js';
+import { fromArray, fromNamedParts } from './date-parts.js';
 
-const TOKEN = /\[[^\]]*\]|Do|YYYY|YY|MMMM|MMM|MM|M|DD|D|dddd|ddd|HH|H|hh|h|mm|m|ss|s|SSS|A|a|ZZ|Z|X|x|./g;
+// moment.js's formatting tokens (its own list, longest first), localized formats expanded first.
+const TOKEN =
+  /\[[^[]*\]|\\.|[Hh]mm(?:ss)?|Mo|MM?M?M?|Do|DDDo|DD?D?D?|ddd?d?|do?|w[ow]?|W[oW]?|Qo?|N{1,5}|YYYYYY|YYYYY|YYYY|YY|y{2,4}|yo?|gg(?:ggg?)?|GG(?:GGG?)?|e|E|a|A|hh?|HH?|kk?|mm?|ss?|S{1,9}|x|X|zz?|ZZ?|./g;
+const LOCALIZED: Record<string, string> = {
+  LTS: 'h:mm:ss A',
+  LT: 'h:mm A',
+  L: 'MM/DD/YYYY',
+  LL: 'MMMM D, YYYY',
+  LLL: 'MMMM D, YYYY h:mm A',
+  LLLL: 'dddd, MMMM D, YYYY h:mm A',
+  l: 'M/D/YYYY',
+  ll: 'MMM D, YYYY',
+  lll: 'MMM D, YYYY h:mm A',
+  llll: 'ddd, MMM D, YYYY h:mm A',
+};
+const LOCALIZED_TOKEN = /\[[^[]*\]|\\.|LTS|LT|LL?L?L?|l{1,4}/g;
+// Luxon equivalents of the tokens that map one to one.
 const LUXON: Record<string, string> = {
   YYYY: 'yyyy',
-  YY: 'yy',
-  MMMM: 'MMMM',
-  MMM: 'MMM',
-  MM: 'MM',
-  M: 'M',
+  MMMM: 'LLLL',
+  MMM: 'LLL',
+  MM: 'LL',
+  M: 'L',
   DD: 'dd',
   D: 'd',
   dddd: 'cccc',
@@ -27,10 +43,13 @@ const LUXON: Record<string, string> = {
   m: 'm',
   ss: 'ss',
   s: 's',
-  SSS: 'SSS',
-  A: 'a',
   Z: 'ZZ',
   ZZ: 'ZZZ',
+  DDDD: 'ooo',
+  DDD: 'o',
+  WW: 'WW',
+  W: 'W',
+  GGGG: 'kkkk',
 };
 
 function ordinal(n: number): string {
@@ -39,17 +58,114 @@ function ordinal(n: number): string {
   return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
 }
 
-/** Formats with moment.js tokens. */
+const pad = (n: number, width: number) => (n < 0 ? '-' : '') + String(Math.abs(n)).padStart(width, '0');
+
+/** moment's English week (weeks start on Sunday; the week holding 1 January is the first): [week, week's year]. */
+function localeWeek(d: DateTime): [number, number] {
+  const sunday = d.startOf('day').minus({ days: d.weekday % 7 });
+  const saturday = sunday.plus({ days: 6 });
+  // The week belongs to the year its Saturday is in (the week holding 1 January is that year's first).
+  const year = saturday.year;
+  const jan1 = DateTime.fromObject({ year, month: 1, day: 1 }, { zone: d.zone });
+  const firstSunday = jan1.minus({ days: jan1.weekday % 7 });
+  return [Math.round(sunday.diff(firstSunday, 'days').days / 7) + 1, year];
+}
+
+/** Formats with moment.js tokens (English locale); an empty format is moment's default. */
 function formatMoment(d: DateTime, format: string): string {
-  return (format.match(TOKEN) ?? [])
+  const expanded = (format || 'YYYY-MM-DDTHH:mm:ssZ').replace(LOCALIZED_TOKEN, (t) => LOCALIZED[t] ?? t);
+  return (expanded.match(TOKEN) ?? [])
     .map((t) => {
       if (t.startsWith('[')) return t.slice(1, -1);
-      if (t === 'Do') return ordinal(d.day);
-      if (t === 'a') return d.toFormat('a').toLowerCase();
-      if (t === 'X') return String(Math.floor(d.toSeconds()));
-      if (t === 'x') return String(d.toMillis());
+      if (t.startsWith('\\')) return t.slice(1);
       const luxon = LUXON[t];
-      return luxon ? d.toFormat(luxon) : t;
+      if (luxon) return d.toFormat(luxon);
+      const weekday0 = d.weekday % 7;
+      switch (t) {
+        case 'Mo':
+          return ordinal(d.month);
+        case 'Do':
+          return ordinal(d.day);
+        case 'DDDo':
+          return ordinal(d.ordinal);
+        case 'd':
+        case 'e':
+          return String(weekday0);
+        case 'do':
+          return ordinal(weekday0);
+        case 'dd':
+          return d.toFormat('ccc').slice(0, 2);
+        case 'E':
+          return String(d.weekday);
+        case 'w':
+          return String(localeWeek(d)[0]);
+        case 'wo':
+          return ordinal(localeWeek(d)[0]);
+        case 'ww':
+          return pad(localeWeek(d)[0], 2);
+        case 'Wo':
+          return ordinal(d.weekNumber);
+        case 'Q':
+          return String(d.quarter);
+        case 'Qo':
+          return ordinal(d.quarter);
+        case 'YYYYYY':
+          return (d.year < 0 ? '-' : '+') + String(Math.abs(d.year)).padStart(6, '0');
+        case 'YYYYY':
+          return pad(d.year, 5);
+        case 'YY':
+          return pad(((d.year % 100) + 100) % 100, 2);
+        case 'y':
+        case 'yy':
+        case 'yyy':
+        case 'yyyy':
+          return pad(d.year, t.length);
+        case 'yo':
+          return ordinal(d.year);
+        case 'N':
+        case 'NN':
+        case 'NNN':
+        case 'NNNNN':
+          return d.year > 0 ? 'AD' : 'BC';
+        case 'NNNN':
+          return d.year > 0 ? 'Anno Domini' : 'Before Christ';
+        case 'gg':
+          return pad(localeWeek(d)[1] % 100, 2);
+        case 'gggg':
+          return pad(localeWeek(d)[1], 4);
+        case 'ggggg':
+          return pad(localeWeek(d)[1], 5);
+        case 'GG':
+          return pad(d.weekYear % 100, 2);
+        case 'GGGGG':
+          return pad(d.weekYear, 5);
+        case 'A':
+          return d.hour < 12 ? 'AM' : 'PM';
+        case 'a':
+          return d.hour < 12 ? 'am' : 'pm';
+        case 'k':
+          return String(d.hour || 24);
+        case 'kk':
+          return pad(d.hour || 24, 2);
+        case 'hmm':
+          return d.toFormat('hmm');
+        case 'hmmss':
+          return d.toFormat('hmmss');
+        case 'Hmm':
+          return d.toFormat('Hmm');
+        case 'Hmmss':
+          return d.toFormat('Hmmss');
+        case 'X':
+          return String(Math.floor(d.toMillis() / 1000));
+        case 'x':
+          return String(d.toMillis());
+        case 'z':
+        case 'zz':
+          return d.offset === 0 ? 'UTC' : d.toFormat('ZZZZ');
+      }
+      // Fractions of a second: as many digits as S's.
+      if (/^S+$/.test(t)) return pad(d.millisecond, 3).padEnd(9, '0').slice(0, t.length);
+      return t;
     })
     .join('');
 }
@@ -61,43 +177,59 @@ function luxonFormat(format: string): string {
     .join('');
 }
 
-/** A number, or text that reads as one ("1682918315", " 42 ", "1e3"): the format action's timestamps. */
-function asTimestamp(value: unknown): number | undefined {
-  if (typeof value === 'number') return value;
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : undefined;
-}
-
 /**
- * The value as a date. Numbers (and null, booleans) are epoch milliseconds; text is read with
- * `fromFormat`, else as ISO, else as JavaScript's Date reads it ("0" is the year 2000).
+ * The calculate action's reading: numbers (and null, booleans) are epoch milliseconds; text is
+ * read with `fromFormat`, else as JavaScript's Date reads it (so no ISO weeks: observed).
  */
 function parse(value: unknown, fromFormat: string | undefined, zone: string, unrecognized: string): DateTime {
   let d: DateTime;
   if (value === null || typeof value === 'number' || typeof value === 'boolean')
     d = DateTime.fromMillis(Number(value), { zone });
   else if (fromFormat) d = DateTime.fromFormat(String(value), luxonFormat(fromFormat), { zone });
-  else {
-    const s = String(value);
-    d = DateTime.fromISO(s, { zone });
-    if (!d.isValid) d = DateTime.fromJSDate(new Date(s), { zone });
-  }
+  else d = DateTime.fromJSDate(new Date(String(value)), { zone });
   if (!d.isValid) throw new NodeOperationError(unrecognized);
   return d;
 }
 
 /**
- * The format action's reading: a timestamp (a number or numeric text, whatever `fromFormat`
- * says) counts in seconds when its whole part has fewer than 12 characters, else in
- * milliseconds (observed: 99999999999 is the year 5138, 100000000000 is 1973); anything else
- * as `parse` reads it.
+ * The format action's reading (observed with the oracle): whatever Number() reads as a number
+ * ('' and [] too) is a timestamp, in seconds when its whole part has fewer than 12 characters,
+ * else in milliseconds (99999999999 is the year 5138, 100000000000 is 1973). With `fromFormat`
+ * anything else is read with that format and may come out invalid (the node then writes
+ * "Invalid date"); without, objects and arrays are date parts and text is ISO or anything Date
+ * reads, and what is none of these fails.
  */
-function parseForFormat(value: unknown, fromFormat: string | undefined, zone: string, unrecognized: string): DateTime {
-  const n = asTimestamp(value === null || typeof value === 'boolean' ? Number(value) : value);
-  if (n === undefined) return parse(value, fromFormat, zone, unrecognized);
-  const d =
-    String(Math.trunc(n)).length < 12 ? DateTime.fromMillis(n * 1000, { zone }) : DateTime.fromMillis(n, { zone });
+function parseForFormat(
+  value: unknown,
+  fromFormat: string | undefined,
+  zone: string,
+  now: DateTime,
+  unrecognized: string,
+): DateTime {
+  const n = value !== null && typeof value === 'object' && !Array.isArray(value) ? NaN : Number(value);
+  let d: DateTime;
+  if (Number.isFinite(n)) {
+    d = String(Math.trunc(n)).length < 12 ? DateTime.fromMillis(n * 1000, { zone }) : DateTime.fromMillis(n, { zone });
+    if (!d.isValid && fromFormat === undefined) throw new NodeOperationError(unrecognized);
+    return d;
+  }
+  // An empty From Format reads as none, but what it cannot read becomes "Invalid date" (observed).
+  if (fromFormat === '') {
+    d = typeof value === 'string' ? DateTime.fromISO(value, { zone }) : DateTime.invalid('not text');
+    if (!d.isValid && typeof value === 'string') d = DateTime.fromJSDate(new Date(value), { zone });
+    return d;
+  }
+  if (fromFormat !== undefined)
+    return typeof value === 'string'
+      ? DateTime.fromFormat(value, luxonFormat(fromFormat), { zone })
+      : DateTime.invalid('not text');
+  if (Array.isArray(value)) d = fromArray(value, zone, now);
+  else if (value !== null && typeof value === 'object') d = fromNamedParts(value as Record<string, unknown>, zone, now);
+  else {
+    const text = String(value);
+    d = DateTime.fromISO(text, { zone });
+    if (!d.isValid) d = DateTime.fromJSDate(new Date(text), { zone });
+  }
   if (!d.isValid) throw new NodeOperationError(unrecognized);
   return d;
 }
@@ -138,10 +270,16 @@ async function formatOrCalculate(
     const amount =
       Number(await ctx.param('duration', i, 0)) * ((await ctx.param('operation', i, 'add')) === 'subtract' ? -1 : 1);
     const unit = String(await ctx.param('timeUnit', i, 'days')).replace(/s$/, '') as keyof DurationLikeObject;
-    result = d
-      .plus({ [unit]: amount })
-      .toUTC()
-      .toISO()!;
+    // As moment adds: years, quarters, months and days in whole units (weeks as days) (rounded half away
+    // from zero: 1.5 months are 2), smaller units exactly (observed).
+    const round = (n: number) => Math.sign(n) * Math.round(Math.abs(n));
+    const step =
+      unit === 'week'
+        ? { day: round(amount * 7) }
+        : ['year', 'quarter', 'month', 'day'].includes(unit)
+          ? { [unit]: round(amount) }
+          : { [unit]: amount };
+    result = d.plus(step).toUTC().toISO()!;
   } else {
     if (value === undefined) return undefined; // n8n drops the item
     const fromZone = options.fromTimezone || workflowZone;
@@ -149,15 +287,19 @@ async function formatOrCalculate(
       value,
       options.fromFormat,
       fromZone,
+      DateTime.fromJSDate(ctx.now()).setZone(fromZone),
       'The date input format could not be recognized. Please set the "From Format" field',
     );
     const target =
       options.toTimezone || options.fromTimezone
         ? d.setZone(options.toTimezone || workflowZone)
         : d.setZone(workflowZone);
-    result = formatMoment(target, await ctx.param<string>('toFormat', i, 'MM/DD/YYYY'));
+    // The custom format's default is '' (moment's default format), the listed formats' MM/DD/YYYY.
+    const toFormat = await ctx.param<string>('toFormat', i, (await ctx.param('custom', i, false)) ? '' : 'MM/DD/YYYY');
+    result = d.isValid ? formatMoment(target, toFormat) : 'Invalid date';
   }
   const json = clone(item.json);
-  writePath(json, property, result);
+  // The property is a key as named, dots and all (observed).
+  json[property] = result;
   return { ...item, json, pairedItem: { item: i } };
 }

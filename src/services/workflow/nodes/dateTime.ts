@@ -3,8 +3,9 @@
 import { DateTime, type DurationLikeObject } from 'luxon';
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { clone, writePath } from './util.js';
+import { clone, isPlainObject } from './util.js';
 import { executeV1 } from './dateTime-v1.js';
+import { fromArray, fromNamedParts } from './date-parts.js';
 
 const PRESETS: Record<string, string> = {
   'MM/dd/yyyy': 'MM/dd/yyyy',
@@ -15,49 +16,67 @@ const PRESETS: Record<string, string> = {
 };
 
 /**
- * A date parameter as n8n 2.8.4 reads it (observed with the oracle): null is the epoch, booleans,
- * numbers and numeric strings are epoch seconds (milliseconds when large: "20240310" is a time
- * in 1970), other strings are ISO dates (keeping their own offset; none means `zone`) or
- * anything Date parses; a time alone ("12:30") is refused.
+ * An epoch number as n8n 2.8.4 reads it (observed): a fraction means seconds with milliseconds
+ * (the number is taken times 1000 first: 1.5 is 1500), then a whole part of fewer than 12
+ * characters ("-" included) counts seconds, a longer one milliseconds. Too large is invalid
+ * (written as "Invalid DateTime", not an error).
  */
-function toDate(v: unknown, zone: string): DateTime {
-  let d: DateTime;
-  const numeric = typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v);
-  if (DateTime.isDateTime(v)) d = v;
-  else if (v instanceof Date) d = DateTime.fromJSDate(v, { zone });
-  else if (v === null || typeof v === 'number' || typeof v === 'boolean' || numeric) {
-    const n = Number(v);
-    d = DateTime.fromMillis(Math.abs(n) > 1e11 ? n : n * 1000, { zone });
-  } else {
-    const s = String(v);
-    d = /^\s*T?\d{1,2}:\d{2}/.test(s)
-      ? DateTime.invalid('a time without a date')
-      : DateTime.fromISO(s, { setZone: true, zone });
-    if (!d.isValid) d = DateTime.fromJSDate(new Date(s), { zone });
+function fromEpoch(n: number, zone: string): DateTime {
+  const value = Number.isInteger(n) ? n : n * 1000;
+  return String(Math.trunc(value)).length < 12
+    ? DateTime.fromMillis(value * 1000, { zone })
+    : DateTime.fromMillis(value, { zone });
+}
+
+/**
+ * A date parameter as n8n 2.8.4 reads it (observed with the oracle): whatever Number() reads
+ * as a number (null, booleans, '', ' ', [], [31], "1e3") is an epoch (`fromEpoch`); other arrays
+ * and objects are date parts (`fromArray`, `fromNamedParts`); text is read with `fromFormat` when given (Luxon, strictly), else as ISO
+ * (keeping its own offset; none means `zone`) or anything Date parses; a time alone ("12:30")
+ * and unreadable text are refused.
+ */
+function toDate(v: unknown, zone: string, now: DateTime, fromFormat?: string): DateTime {
+  if (DateTime.isDateTime(v)) return v;
+  if (v instanceof Date) return DateTime.fromJSDate(v, { zone });
+  if (typeof v === 'string' && fromFormat) {
+    const d = DateTime.fromFormat(v, fromFormat, { zone });
+    if (!d.isValid) throw new NodeOperationError('Invalid date format');
+    return d;
   }
+  if (Array.isArray(v) && fromFormat) throw new NodeOperationError('input.match is not a function');
+  const n = Number(v);
+  if (!Number.isNaN(n)) return fromEpoch(n, zone);
+  if (Array.isArray(v) || isPlainObject(v)) {
+    const d = Array.isArray(v) ? fromArray(v, zone, now) : fromNamedParts(v, zone, now);
+    if (!d.isValid) throw new NodeOperationError('Invalid date format');
+    return d;
+  }
+  const s = String(v);
+  let d = /^\s*T?\d{1,2}:\d{2}/.test(s)
+    ? DateTime.invalid('a time without a date')
+    : DateTime.fromISO(s, { setZone: true, zone });
+  if (!d.isValid) d = DateTime.fromJSDate(new Date(s), { zone });
   if (!d.isValid) throw new NodeOperationError('Invalid date format');
   return d;
 }
 
-/** An absent date: n8n gives no value (format), null (add, subtract, round) or now (extract, difference). */
-async function dateParam(
-  ctx: NodeContext,
-  name: string,
-  i: number,
-  zone: string,
-  absent: 'none' | 'now',
-): Promise<DateTime | undefined> {
-  const v = await ctx.param(name, i, undefined);
-  if (v === undefined) return absent === 'now' ? DateTime.fromJSDate(ctx.now()).setZone(zone) : undefined;
-  return toDate(v, zone);
+/** A date as n8n writes it into an item: ISO text, or "Invalid DateTime". */
+const isoOrInvalid = (d: DateTime) => (d.isValid ? d.toISO() : 'Invalid DateTime');
+
+/** A date parameter: an expression that gives nothing (undefined) means now; an absent parameter is '' (the epoch). */
+async function dateParam(ctx: NodeContext, name: string, i: number, zone: string, now: DateTime): Promise<DateTime> {
+  const v = await ctx.param(name, i, '');
+  if (v === undefined) return now.setZone(zone);
+  return toDate(v, zone, now.setZone(zone));
 }
 
 async function run(ctx: NodeContext, i: number, zone: string): Promise<{ field: string; value: unknown }> {
   const op = ctx.raw<string>('operation', 'getCurrentDate');
   const unit = (u: string) => u.replace(/s$/, '') as keyof DurationLikeObject;
+  // One clock reading per item: two "now"s in one item are the same instant (n8n's difference is 0).
+  const now = DateTime.fromJSDate(ctx.now()).setZone(zone);
   switch (op) {
     case 'getCurrentDate': {
-      const now = DateTime.fromJSDate(ctx.now()).setZone(zone);
       return {
         field: await ctx.param('outputFieldName', i, 'currentDate'),
         value: ((await ctx.param('includeTime', i, true)) ? now : now.startOf('day')).toISO(),
@@ -66,26 +85,23 @@ async function run(ctx: NodeContext, i: number, zone: string): Promise<{ field: 
     case 'addToDate':
     case 'subtractFromDate': {
       const field = await ctx.param<string>('outputFieldName', i, 'newDate');
-      const d = await dateParam(ctx, 'magnitude', i, zone, 'none');
-      if (!d) return { field, value: null };
+      const d = await dateParam(ctx, 'magnitude', i, zone, now);
       const amount = Number(await ctx.param('duration', i, 0)) * (op === 'addToDate' ? 1 : -1);
       const u = unit(await ctx.param<string>('timeUnit', i, 'days'));
-      return {
-        field,
-        value: d
-          .setZone(zone)
-          .plus({ [u]: amount })
-          .toISO(),
-      };
+      return { field, value: isoOrInvalid(d.setZone(zone).plus({ [u]: amount })) };
     }
     case 'formatDate': {
       const field = await ctx.param<string>('outputFieldName', i, 'formattedDate');
       // Formatting keeps the date's own offset (epochs are UTC); the timezone option does not
-      // convert, and null formats as null (observed with the oracle).
-      const raw = await ctx.param('date', i, undefined);
+      // convert; null formats as null, an expression that gives nothing writes nothing, an
+      // object fails (observed with the oracle).
+      const raw = await ctx.param('date', i, '');
       if (raw === null) return { field, value: null };
-      const d = await dateParam(ctx, 'date', i, String(ctx.workflow.settings?.timezone || 'UTC'), 'none');
-      if (!d) return { field, value: undefined };
+      if (raw === undefined) return { field, value: undefined };
+      if (isPlainObject(raw)) throw new NodeOperationError('date.includes is not a function', undefined, i);
+      const fromFormat = String((await ctx.param('options.fromFormat', i, '')) || '');
+      const wfZone = String(ctx.workflow.settings?.timezone || 'UTC');
+      const d = toDate(raw, wfZone, now.setZone(wfZone), fromFormat || undefined);
       const format = await ctx.param<string>('format', i, 'MM/dd/yyyy');
       const pattern =
         format === 'custom' ? await ctx.param<string>('customFormat', i, 'yyyy-MM-dd') : (PRESETS[format] ?? format);
@@ -93,25 +109,26 @@ async function run(ctx: NodeContext, i: number, zone: string): Promise<{ field: 
     }
     case 'roundDate': {
       const field = await ctx.param<string>('outputFieldName', i, 'roundedDate');
-      const found = await dateParam(ctx, 'date', i, zone, 'none');
-      if (!found) return { field, value: null };
-      const d = found.setZone(zone);
-      const to = unit(await ctx.param<string>('toNearest', i, 'day')) as 'day';
-      const rounded =
-        (await ctx.param('mode', i, 'roundDown')) === 'roundUp' ? d.endOf(to).plus({ milliseconds: 1 }) : d.startOf(to);
-      return { field, value: rounded.toISO() };
+      const d = (await dateParam(ctx, 'date', i, zone, now)).setZone(zone);
+      // Rounding down reads `toNearest`, rounding up `to` (only "month"); both default to month.
+      const up = (await ctx.param('mode', i, 'roundDown')) === 'roundUp';
+      const to = unit(await ctx.param<string>(up ? 'to' : 'toNearest', i, 'month')) as 'month';
+      const rounded = up ? d.endOf(to).plus({ milliseconds: 1 }) : d.startOf(to);
+      return { field, value: isoOrInvalid(rounded) };
     }
     case 'getTimeBetweenDates': {
-      const a = (await dateParam(ctx, 'startDate', i, zone, 'now'))!;
-      const b = (await dateParam(ctx, 'endDate', i, zone, 'now'))!;
+      const a = await dateParam(ctx, 'startDate', i, zone, now);
+      const b = await dateParam(ctx, 'endDate', i, zone, now);
       const units = (await ctx.param<string[]>('units', i, ['day'])).map<keyof DurationLikeObject>(unit);
       const difference = b.diff(a, units);
-      // `isoString`: the duration as ISO 8601 text (observed: "P420DT4.512638888888889H").
+      // `isoString`: the duration as ISO 8601 text (observed: "P420DT4.512638888888889H"); an
+      // invalid end gives {} (observed).
+      if (!difference.isValid) return { field: await ctx.param('outputFieldName', i, 'timeDifference'), value: {} };
       const value = (await ctx.param('options.isoString', i, false)) ? difference.toISO() : difference.toObject();
       return { field: await ctx.param('outputFieldName', i, 'timeDifference'), value };
     }
     case 'extractDate': {
-      const d = (await dateParam(ctx, 'date', i, zone, 'now'))!.setZone(zone);
+      const d = (await dateParam(ctx, 'date', i, zone, now)).setZone(zone);
       const part = await ctx.param<string>('part', i, 'month');
       const parts: Record<string, number> = {
         year: d.year,
@@ -123,7 +140,9 @@ async function run(ctx: NodeContext, i: number, zone: string): Promise<{ field: 
         second: d.second,
       };
       if (!(part in parts)) throw new NodeOperationError(`Part "${part}" is not supported`);
-      return { field: await ctx.param('outputFieldName', i, 'datePart'), value: parts[part] };
+      // An invalid date's parts are NaN, written as null.
+      const value = Number.isNaN(parts[part]) ? null : parts[part];
+      return { field: await ctx.param('outputFieldName', i, 'datePart'), value };
     }
   }
   throw new NodeOperationError(`Operation "${op}" is not supported`);
@@ -140,7 +159,10 @@ export default {
       try {
         const { field, value } = await run(ctx, i, zone);
         const json = (await ctx.param('options.includeInputFields', i, false)) ? clone(ctx.items[i].json) : {};
-        if (value !== undefined) writePath(json, field, value);
+        // The output field is a key as named, dots and all (observed: "a.b" is not a path); a
+        // value of undefined removes an input field of that name.
+        if (value === undefined) delete json[field];
+        else json[field] = value;
         out.push({ json, pairedItem: { item: i } });
       } catch (err) {
         // v2 catches per item under continueOnFail: the item becomes just the error (observed).

@@ -35,11 +35,11 @@ export default {
       if (!custom) break;
       // The pairs as one object (a later key wins); v1.1 saves an empty value as '', v1 as it is.
       const pairs: Record<string, unknown> = {};
-      for (const { key, value } of (await ctx.param<Array<{ key?: unknown; value?: unknown }>>(
-        'dataToSave.values',
-        i,
-        [],
-      )) ?? []) {
+      for (const pair of (await ctx.param<Array<{ key?: unknown; value?: unknown }>>('dataToSave.values', i, [])) ??
+        []) {
+        // An absent key or value is '' (the parameters' default); an expression may still give undefined.
+        const key = 'key' in pair ? pair.key : '';
+        const value = 'value' in pair ? pair.value : '';
         pairs[String(key)] = value ? value : ctx.typeVersion >= 1.1 ? '' : value;
       }
       const error = saveCustomData(custom, pairs);

@@ -102,7 +102,18 @@ export default {
     const out: Item[] = [];
     for (let i = 0; i < ctx.items.length; i++) {
       const property = await ctx.param<string>('dataPropertyName', i, 'data');
-      const source = readPath(ctx.items[i].json, property);
+      let source: unknown;
+      if (ctx.raw<string>('sourceData', 'json') === 'binary') {
+        // The HTML is the item's binary file of that name (n8n's words when there is none, observed).
+        const file = (ctx.items[i].binary as Record<string, { data?: string }> | undefined)?.[property];
+        if (!file)
+          throw new NodeOperationError(
+            `This operation expects the node's input data to contain a binary file '${property}', but none was found [item ${i}]`,
+            undefined,
+            i,
+          );
+        source = Buffer.from(String(file.data ?? ''), 'base64').toString('utf8');
+      } else source = readPath(ctx.items[i].json, property);
       if (source === undefined) throw new NodeOperationError(`No property named "${property}" exists!`, undefined, i);
       if (typeof source !== 'string') throw new NodeOperationError('cheerio.load() expects a string', undefined, i);
       const root = parse(String(source));
@@ -111,7 +122,9 @@ export default {
       const clean = await ctx.param<boolean>('options.cleanUpText', i, false);
       const rendered = ctx.node.type === 'n8n-nodes-base.html' && ctx.typeVersion >= 1.2;
       const json: Record<string, unknown> = {};
-      for (const e of await ctx.param<Extraction[]>('extractionValues.values', i, [])) {
+      for (const raw of await ctx.param<Extraction[]>('extractionValues.values', i, [])) {
+        // An absent key is '' (the parameter's default).
+        const e = { ...raw, key: raw.key ?? '' };
         const matches = root.querySelectorAll(e.cssSelector);
         if (e.returnArray) json[e.key] = matches.map((m) => tidy(valueOf(m, e, rendered), trim, clean));
         else if ((e.returnValue ?? 'text') === 'text' && !rendered)

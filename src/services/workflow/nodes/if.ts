@@ -78,11 +78,9 @@ export async function matchV1(ctx: NodeContext, i: number): Promise<boolean> {
   // IF v1 says `combineOperation: any`, Filter v1 `combineConditions: OR`.
   const any = ctx.raw('combineOperation', 'all') === 'any' || ctx.raw('combineConditions', 'AND') === 'OR';
   const all = ctx.raw<Record<string, V1Condition[]>>('conditions', {});
-  let seen = 0;
   for (const type of ['boolean', 'dateTime', 'number', 'string']) {
     const list = all[type] ?? [];
     for (let c = 0; c < list.length; c++) {
-      seen++;
       const cond = await ctx.param<V1Condition>(`conditions.${type}.${c}`, i, {});
       const d = V1_DEFAULTS[type];
       const ok = compareV1(type, cond.operation ?? d.operation, cond.value1, 'value2' in cond ? cond.value2 : d.value2);
@@ -90,7 +88,9 @@ export async function matchV1(ctx: NodeContext, i: number): Promise<boolean> {
       if (!any && !ok) return false;
     }
   }
-  return seen === 0 ? true : !any;
+  // No conditions: every one of none holds, any one of none does not (observed: "any" and "OR"
+  // send every item to false).
+  return !any;
 }
 
 export async function itemMatchesFilter(ctx: NodeContext, i: number, path = 'conditions'): Promise<boolean> {

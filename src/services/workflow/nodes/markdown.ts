@@ -4,7 +4,7 @@
 import { NodeHtmlMarkdown } from 'node-html-markdown';
 import showdown from 'showdown';
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
-import { clone, writePath } from './util.js';
+import { clone, deletePath, writePath } from './util.js';
 
 // Node options that map one to one onto showdown's converter options.
 const SHOWDOWN_OPTIONS = [
@@ -62,7 +62,44 @@ function markdownOptions(options: Record<string, unknown>): Record<string, unkno
   // a number, an object) is matched as JavaScript's replace writes it ("undefined", "9", …).
   if (replace?.length)
     out.textReplace = replace.map((r) => ['pattern' in r ? r.pattern : '', 'replacement' in r ? r.replacement : '']);
+  // The escapes replace the library's own: a regular expression made of the pattern as given (no
+  // flags, so an absent pattern matches once at the start) and the replacement, even undefined
+  // (observed: "undefined# T"); an absent pattern or replacement is ''.
+  for (const name of ['globalEscape', 'lineStartEscape'] as const) {
+    const escape = (options[name] as { value?: { pattern?: unknown; replacement?: unknown } } | undefined)?.value;
+    if (!escape) continue;
+    // A pattern given as an expression that reads nothing turns the escape off (observed).
+    if ('pattern' in escape && escape.pattern === undefined) out[name] = [/(?!)/, ''];
+    else
+      out[name] = [
+        new RegExp('pattern' in escape ? (escape.pattern as string) : ''),
+        'replacement' in escape ? escape.replacement : '',
+      ];
+  }
+  // Block elements and ignored elements are comma-separated lists; anything but text fails as
+  // JavaScript's split does (the ignore list then has no effect: observed).
+  if (options.ignore !== undefined && typeof options.ignore !== 'string')
+    throw new NodeOperationError('options.ignore.split is not a function');
+  if (options.blockElements !== undefined) {
+    if (typeof options.blockElements !== 'string')
+      throw new NodeOperationError('options.blockElements.split is not a function');
+    out.blockElements = options.blockElements.split(',').map((e) => e.trim());
+  }
   return out;
+}
+
+/**
+ * HTML → Markdown as node-html-markdown's translate takes its argument: text is HTML; anything
+ * else is a map of file names to HTML, so the answer is such a map (observed: [] and 3 give {}).
+ */
+function toMarkdown(input: unknown, options: Record<string, unknown>): unknown {
+  if (typeof input === 'string') return NodeHtmlMarkdown.translate(input, options);
+  return Object.fromEntries(
+    Object.entries(Object(input) as Record<string, unknown>).map(([k, v]) => [
+      k,
+      NodeHtmlMarkdown.translate(String(v), options),
+    ]),
+  );
 }
 
 export default {
@@ -76,19 +113,28 @@ export default {
       // n8n's converter fails on an absent value with JavaScript's own words (observed).
       if (mode !== 'markdownToHtml' && (rawInput === undefined || rawInput === null))
         throw new NodeOperationError('Cannot convert undefined or null to object', undefined, i);
-      const input = String(rawInput ?? '');
       const key = await ctx.param<string>('destinationKey', i, 'data');
       const options = (await ctx.param<Record<string, unknown>>('options', i, {})) ?? {};
-      let out: string;
-      if (mode === 'markdownToHtml') {
+      let out: unknown;
+      if (mode === 'markdownToHtml' && !rawInput) {
+        // showdown gives a falsy text back as it is (undefined writes nothing, 0 stays 0).
+        out = rawInput;
+      } else if (mode === 'markdownToHtml') {
+        // showdown reads only text: anything else fails as its first call does (observed).
+        if (typeof rawInput !== 'string') throw new NodeOperationError('text.replace is not a function', undefined, i);
+        const input = rawInput;
         const converter = new showdown.Converter();
         for (const name of SHOWDOWN_OPTIONS) if (options[name] !== undefined) converter.setOption(name, options[name]);
         out = converter.makeHtml(input);
       } else {
-        out = NodeHtmlMarkdown.translate(input, markdownOptions(options));
+        out = toMarkdown(rawInput, markdownOptions(options));
       }
       const json = clone(item.json);
-      writePath(json, key, out);
+      // As lodash's set: a key named with the dots wins over the path; undefined is written too
+      // (so the key is gone from the item, the objects on its path stay).
+      if (Object.hasOwn(json, key)) json[key] = out;
+      else writePath(json, key, out);
+      if (out === undefined) deletePath(json, key);
       results.push({ json, pairedItem: { item: i } });
     }
     return [results];

@@ -7,7 +7,8 @@
 //   chooseBranch; clashes resolved by `options.clashHandling` (default: input 2 wins, deep merge).
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { clone, isPlainObject, readPath } from './util.js';
+import { checkPairs } from './match-fields.js';
+import { clone, readPath } from './util.js';
 
 type Paired = { item: number; input: number };
 const pair = (ia: number | undefined, ib: number | undefined): Paired[] => [
@@ -17,17 +18,30 @@ const pair = (ia: number | undefined, ib: number | undefined): Paired[] => [
 const passOn = (items: Item[], input: number): Item[] =>
   items.map((it, i) => ({ ...it, json: clone(it.json), pairedItem: { item: i, input } }));
 
-/** lodash-style deep merge: objects and arrays merge by key/index, undefined never overwrites. */
-function deepMerge(target: unknown, source: unknown): unknown {
-  if ((isPlainObject(target) && isPlainObject(source)) || (Array.isArray(target) && Array.isArray(source))) {
-    const out: any = Array.isArray(target) ? [...target] : { ...target };
-    for (const [k, v] of Object.entries(source)) {
-      if (v === undefined && k in out) continue;
-      out[k] = k in out ? deepMerge(out[k], v) : clone(v);
-    }
-    return out;
+/**
+ * lodash's merge (n8n's deep merge), into `target` (a copy): an object or array of the source
+ * merges into a value of the same kind (an object into an array too, where only index keys show
+ * in JSON), else into a fresh one; other values replace, except that undefined never does, nor,
+ * with `keepOnEmpty`, '' or null over a value that is there (observed, at every level).
+ */
+function deepMerge(target: any, source: Record<string, unknown> | unknown[], keepOnEmpty = false): unknown {
+  for (const [k, v] of Object.entries(source)) {
+    if (Array.isArray(target) && !/^\d+$/.test(k)) continue; // a named key on an array: not in JSON
+    const cur = target[k];
+    if (v !== null && typeof v === 'object') {
+      const into = Array.isArray(v)
+        ? Array.isArray(cur)
+          ? cur
+          : []
+        : cur !== null && typeof cur === 'object'
+          ? cur
+          : {};
+      target[k] = deepMerge(into, v as Record<string, unknown>, keepOnEmpty);
+    } else if (v === undefined) {
+      if (!(k in target)) target[k] = v;
+    } else if (!(keepOnEmpty && (v === '' || v === null) && cur !== undefined)) target[k] = v;
   }
-  return source === undefined ? target : clone(source);
+  return target;
 }
 
 interface Clash {
@@ -54,9 +68,11 @@ function combine(
     return out;
   }
   const [base, preferred] = clash.resolveClash === 'preferInput1' ? [b, a] : [a, b];
-  const top = clash.overrideEmpty && preferred ? withoutEmpty(preferred) : preferred;
-  if (clash.mergeMode === 'shallowMerge') return { ...clone(base ?? {}), ...clone(top ?? {}) };
-  return deepMerge(clone(base ?? {}), top ?? {}) as Record<string, unknown>;
+  if (clash.mergeMode === 'shallowMerge') {
+    const top = clash.overrideEmpty && preferred ? withoutEmpty(preferred) : preferred;
+    return { ...clone(base ?? {}), ...clone(top ?? {}) };
+  }
+  return deepMerge(clone(base ?? {}), clone(preferred ?? {}), clash.overrideEmpty) as Record<string, unknown>;
 }
 
 async function clashOptions(ctx: NodeContext): Promise<Clash> {
@@ -72,13 +88,15 @@ async function clashOptions(ctx: NodeContext): Promise<Clash> {
 
 async function matchPairs(ctx: NodeContext): Promise<Array<{ field1: string; field2: string }>> {
   if (ctx.typeVersion >= 3 && !ctx.raw<boolean>('advanced', false)) {
-    return String(await ctx.param('fieldsToMatchString', 0, ''))
+    const fields = String(await ctx.param('fieldsToMatchString', 0, ''))
       .split(',')
       .map((s) => s.trim())
-      .filter(Boolean)
-      .map((f) => ({ field1: f, field2: f }));
+      .filter(Boolean);
+    return checkPairs(fields.map((f) => ({ field1: f, field2: f })));
   }
-  return (await ctx.param<Array<{ field1: string; field2: string }>>('mergeByFields.values', 0, [])) ?? [];
+  return checkPairs(
+    (await ctx.param<Array<{ field1?: string; field2?: string }>>('mergeByFields.values', 0, [])) ?? [],
+  );
 }
 
 async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash): Promise<Item[][]> {
@@ -230,9 +248,10 @@ async function executeV1(ctx: NodeContext, mode: string, in1: Item[], in2: Item[
       return [out];
     }
     case 'mergeByIndex': {
-      const join = ctx.raw<string>('join', 'inner');
-      if (!in2.length) return [passOn(in1, 0)];
+      // As many items as both inputs have (inner), as the first (left, the default), or as the longer (outer).
+      const join = ctx.raw<string>('join', 'left');
       if (!in1.length) return [join === 'outer' ? passOn(in2, 1) : []];
+      if (!in2.length && join !== 'inner') return [passOn(in1, 0)];
       const n =
         join === 'outer'
           ? Math.max(in1.length, in2.length)

@@ -2,7 +2,7 @@
 // against values seen in earlier executions (kept in the workflow's static data).
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { clone, fieldList, isPlainObject, readPath, writePath } from './util.js';
+import { clone, fieldList, isPlainObject, lodashGet, readPath, writePath } from './util.js';
 
 function stable(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'undefined';
@@ -30,6 +30,12 @@ function flatten(value: unknown, prefix = '', out = new Map<string, unknown>()):
 
 export default {
   types: ['n8n-nodes-base.removeDuplicates'],
+  // v2's "items seen in previous executions" has a second output: the items removed.
+  outputs: (node) =>
+    (node.typeVersion ?? 1) >= 2 &&
+    (node.parameters as { operation?: string } | undefined)?.operation === 'removeItemsSeenInPreviousExecutions'
+      ? 2
+      : 1,
   async execute(ctx) {
     const operation =
       ctx.typeVersion >= 2 ? ctx.raw<string>('operation', 'removeDuplicateInputItems') : 'removeDuplicateInputItems';
@@ -39,6 +45,26 @@ export default {
     }
     if (operation === 'removeItemsSeenInPreviousExecutions') {
       const limit = Number(await ctx.param('options.historySize', 0, 10000));
+      const logic = ctx.raw<string>('logic', 'removeItemsWithAlreadySeenKeyValues');
+      const valueParam =
+        logic === 'removeItemsUpToStoredDate'
+          ? 'dateDedupeValue'
+          : logic === 'removeItemsUpToStoredIncrementalKey'
+            ? 'incrementalDedupeValue'
+            : 'dedupeValue';
+      // A date or an incremental key must be given (an expression reading nothing included).
+      for (let i = 0; valueParam !== 'dedupeValue' && i < ctx.items.length; i++) {
+        const v = await ctx.param(valueParam, i, '');
+        if (v === '' || v === undefined || v === null)
+          throw new NodeOperationError('The `Value to Dedupe` On is empty. Please provide a value.', undefined, i);
+      }
+      if (ctx.items.length > limit)
+        throw new NodeOperationError(
+          'The number of items to be processed exceeds the maximum history size. Please increase the history size or reduce the number of items to be processed.',
+        );
+      // Two outputs: the items kept, the items removed. A manual run keeps every item and
+      // remembers nothing (observed with the oracle).
+      if (ctx.mode === 'manual') return [ctx.items.map((it, i) => ({ ...it, pairedItem: { item: i } })), []];
       const seen = new Set<string>((ctx.staticData.node.seen as string[] | undefined) ?? []);
       const out: Item[] = [];
       const added: string[] = [];
@@ -50,7 +76,8 @@ export default {
         out.push({ ...ctx.items[i], pairedItem: { item: i } });
       }
       ctx.staticData.node.seen = [...seen].slice(-limit);
-      return [out];
+      const kept = new Set(out.map((o) => (o.pairedItem as { item: number }).item));
+      return [out, ctx.items.flatMap((it, i) => (kept.has(i) ? [] : [{ ...it, pairedItem: { item: i } }]))];
     }
     if (operation !== 'removeDuplicateInputItems')
       throw new NodeOperationError(`Operation "${operation}" is not supported`);
@@ -63,13 +90,20 @@ export default {
       );
     }
     const fields = fieldList(rawFields);
+    if (compare === 'selectedFields' && !fields.length)
+      throw new NodeOperationError('No fields specified. Please add a field to compare on');
+    if (compare === 'allFieldsExcept' && !fields.length && ctx.typeVersion >= 1.1)
+      throw new NodeOperationError('No fields specified. Please add a field to exclude from comparison');
+    const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
+    // Fields are read as lodash's get reads them (a key named with the dots wins over the path).
+    const get = (json: Record<string, unknown>, f: string) => (noDots ? json[f] : lodashGet(json, f));
     const missing = (key: string) => new NodeOperationError(`'${key}' field is missing from some input items`);
     let keyOf: (json: Record<string, unknown>, i: number) => string;
     // The compared fields, by path: with `removeOtherFields` an item keeps only these.
     let compared: string[];
     if (compare === 'selectedFields') {
-      for (const f of fields) if (ctx.items.some((it) => readPath(it.json, f) === undefined)) throw missing(f);
-      keyOf = (json) => stable(fields.map((f) => readPath(json, f)));
+      for (const f of fields) if (ctx.items.some((it) => get(it.json, f) === undefined)) throw missing(f);
+      keyOf = (json) => stable(fields.map((f) => get(json, f)));
       compared = fields;
     } else {
       // Items compare by their flattened paths (tags.0, a.b): every path of any item (all
@@ -79,7 +113,16 @@ export default {
         compare === 'allFieldsExcept'
           ? [...(flats[0]?.keys() ?? [])].filter((k) => !fields.includes(k))
           : [...new Set(flats.flatMap((f) => [...f.keys()]))];
-      for (const k of keys) if (flats.some((f) => !f.has(k))) throw missing(k);
+      // Each path must be found by lodash's get in every item: a flattened path through a key
+      // with dots in its name is not (observed: "'a.b.y' field is missing").
+      for (const k of keys)
+        if (
+          ctx.items.some(
+            (it, i) =>
+              !flats[i].has(k) || (!noDots && lodashGet(it.json, k) === undefined && flats[i].get(k) !== undefined),
+          )
+        )
+          throw missing(k);
       keyOf = (_json, i) => stable(keys.map((k) => flats[i].get(k)));
       compared = keys;
     }

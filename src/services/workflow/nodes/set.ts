@@ -2,7 +2,7 @@
 // raw JSON, with other fields kept per `include` (3.0–3.2 keep all by default, 3.3+ none).
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { clone, deletePath, fieldList, isPlainObject, readPath, writePath } from './util.js';
+import { clone, fieldList, isPlainObject, lodashGet, lodashSet, lodashUnset } from './util.js';
 import { parseLenientJson } from './lenient-json.js';
 import { splitTemplate } from '../expressions/template.js';
 
@@ -112,16 +112,19 @@ async function baseFields(
   else include = ctx.raw('include', 'all');
   if (include === 'all') return clone(json);
   if (include === 'selected') {
+    // A field is read as lodash's get and kept under its last part after a dot (observed: `a.b`
+    // comes out as `b`); without dot notation, under its name as written.
+    const dot = await ctx.param<boolean>('options.dotNotation', i, true);
     const out: Record<string, unknown> = {};
     for (const f of fieldList(await ctx.param('includeFields', i, ''))) {
-      const v = readPath(json, f);
-      if (v !== undefined) writePath(out, f, clone(v));
+      const v = dot ? lodashGet(json, f) : json[f];
+      if (v !== undefined) out[dot ? (f.split('.').at(-1) ?? f) : f] = clone(v);
     }
     return out;
   }
   if (include === 'except') {
     const out = clone(json);
-    for (const f of fieldList(await ctx.param('excludeFields', i, ''))) deletePath(out, f);
+    for (const f of fieldList(await ctx.param('excludeFields', i, ''))) lodashUnset(out, f);
     return out;
   }
   return {};
@@ -154,7 +157,8 @@ async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> 
     const dot = await ctx.param<boolean>('options.dotNotation', i, true);
     const ignoreErrors = await ctx.param<boolean>('options.ignoreConversionErrors', i, false);
     const json = await baseFields(ctx, item.json, i);
-    const put = (name: string, value: unknown) => (dot ? writePath(json, name, value) : (json[name] = value));
+    // As lodash's set: a key named with the dots that is there is written as it is.
+    const put = (name: string, value: unknown) => (dot ? lodashSet(json, name, value) : (json[name] = value));
     if (mode === 'raw') {
       let raw = await rawJsonOutput(ctx, i);
       if (typeof raw === 'string') {
@@ -188,7 +192,10 @@ async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> 
         for (let f = 0; f < fields.length; f++) {
           const kind = fields[f]?.type ?? 'stringValue';
           const name = String((await ctx.param(`fields.values.${f}.name`, i, '')) ?? '');
-          const value = await ctx.param<unknown>(`fields.values.${f}.${kind}`, i, undefined);
+          // An absent value is the parameter's default: '' for text, numbers and arrays, "true" for
+          // booleans, {} for objects (n8n's description; observed).
+          const defaults: Record<string, unknown> = { booleanValue: 'true', objectValue: {} };
+          const value = await ctx.param<unknown>(`fields.values.${f}.${kind}`, i, defaults[kind] ?? '');
           put(name, convert(name, kind.replace(/Value$/, ''), value, i, ignoreErrors, ctx.typeVersion));
         }
       }
@@ -220,7 +227,7 @@ async function v1(ctx: NodeContext): Promise<Item[]> {
         if (type === 'boolean' && typeof value !== 'boolean') value = !!value;
         if (type === 'number' && typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
           value = Number(value);
-        if (dot) writePath(json, name, value);
+        if (dot) lodashSet(json, name, value);
         else json[name] = value;
       }
     }

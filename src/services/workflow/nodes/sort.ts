@@ -1,6 +1,6 @@
 // Sort: by fields (ascending/descending), or randomly.
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
-import { readPath } from './util.js';
+import { lodashGet } from './util.js';
 
 // n8n's comparison (observed): equal values keep their order, otherwise "less than" as lodash's
 // lt says (numbers unless both are strings; undefined is never less). The comparator is not
@@ -44,7 +44,8 @@ export default {
     const fields = await ctx.param<Array<{ fieldName?: string; order?: string }>>('sortFieldsUi.sortField', 0, []);
     if (!fields?.length) throw new NodeOperationError('No sorting specified. Please add a field to sort by');
     const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
-    const read = (json: Record<string, unknown>, f: string) => (noDots ? json[f] : readPath(json, f));
+    // Read as lodash's get: a key named with the dots wins, a path reads into text ("a,b" at `tags[0]`).
+    const read = (json: Record<string, unknown>, f: string) => (noDots ? json[f] : lodashGet(json, f));
     for (const f of fields) {
       const name = f.fieldName ?? '';
       if (items.length && items.every((it) => read(it.json, name) === undefined))

@@ -19,7 +19,10 @@ export default {
   types: ['n8n-nodes-base.splitInBatches'],
   outputs: (node) => (Number(node.typeVersion ?? 1) >= 2 ? 2 : 1),
   async execute(ctx) {
-    const size = Math.max(1, Number(await ctx.param('batchSize', 0, ctx.typeVersion >= 3 ? 1 : 10)));
+    const requested = Number(await ctx.param('batchSize', 0, ctx.typeVersion >= 3 ? 1 : 10));
+    // A batch size of 0 makes v2/v3 put out nothing on either output (observed in manual runs).
+    if (requested === 0 && ctx.typeVersion >= 2) return [[], []];
+    const size = Math.max(1, requested);
     const state = ctx.context as unknown as LoopState;
     const reset = await ctx.param<boolean>('options.reset', 0, false);
     let batch: Item[];

@@ -2,7 +2,7 @@
 // (n8n's output names: count_<field>, unique_count_<field>, sum_<field>, …).
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { fieldList, readPath } from './util.js';
+import { fieldList, lodashGet } from './util.js';
 
 interface Spec {
   aggregation?: string;
@@ -38,8 +38,11 @@ function aggregate(spec: Spec, values: unknown[]): unknown {
   switch (spec.aggregation ?? 'count') {
     case 'count':
       return kept.length;
-    case 'countUnique':
-      return new Set(kept.map(typedKey)).size;
+    case 'countUnique': {
+      // Objects and arrays are each their own value (a Set of references in n8n: observed).
+      let n = 0;
+      return new Set(kept.map((v) => (v !== null && typeof v === 'object' ? `object#${n++}` : typedKey(v)))).size;
+    }
     case 'sum':
       return nums().reduce((a, b) => a + b, 0);
     case 'average': {
@@ -47,20 +50,24 @@ function aggregate(spec: Spec, values: unknown[]): unknown {
       return n.length ? n.reduce((a, b) => a + b, 0) / n.length : null;
     }
     case 'min':
-      return present.length ? present.reduce((a, b) => ((b as number) < (a as number) ? b : a)) : null;
-    case 'max':
-      return present.length ? present.reduce((a, b) => ((b as number) > (a as number) ? b : a)) : null;
+    case 'max': {
+      // '' is no value to compare either (observed: min of '' and missing is null).
+      const values = present.filter((v) => v !== '');
+      if (!values.length) return null;
+      return spec.aggregation === 'min'
+        ? values.reduce((a, b) => ((b as number) < (a as number) ? b : a))
+        : values.reduce((a, b) => ((b as number) > (a as number) ? b : a));
+    }
     case 'append':
       return spec.includeEmpty ? values.map((v) => (v === undefined ? null : v)) : present;
     case 'concatenate': {
+      // The separator is the option's value itself ("\n", " ", ""), or the custom one for "other".
       const sep =
         spec.separateBy === 'other'
           ? (spec.customSeparator ?? '')
           : spec.separateBy === 'newline'
             ? '\n'
-            : spec.separateBy === ', '
-              ? ', '
-              : ',';
+            : (spec.separateBy ?? ',');
       return kept.map(asText).join(sep);
     }
   }
@@ -125,21 +132,25 @@ export default {
   types: ['n8n-nodes-base.summarize'],
   async execute(ctx) {
     const specs = await ctx.param<Spec[]>('fieldsToSummarize.values', 0, [{ aggregation: 'count', field: '' }]);
-    // n8n wants one aggregation whose field is not '' (an absent field passes its test).
-    if (!specs.some((spec) => spec.field !== ''))
+    // n8n wants one aggregation whose field is not '' (an absent field is '').
+    if (!specs.some((spec) => (spec.field ?? '') !== ''))
       throw new NodeOperationError(
         "You need to add at least one aggregation to 'Fields to Summarize' with non empty 'Field'",
       );
     const splitBy = fieldList(await ctx.param('fieldsToSplitBy', 0, ''));
     const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
     // With dot notation a key that contains the dots literally wins over the nested path (as lodash's get).
-    const read = (json: Record<string, unknown>, f: string) => (noDots || f in json ? json[f] : readPath(json, f));
-    // A field no item has fails the node, unless told to go on (Item Lists from 2.1 always goes on: observed).
+    // An empty field reads nothing (not the whole item).
+    const read = (json: Record<string, unknown>, f: string) =>
+      f === '' ? undefined : noDots ? json[f] : lodashGet(json, f);
+    // A field no item has fails the node, unless told to go on (Summarize from 1.1 and Item Lists
+    // from 2.1 always go on: observed); an empty field is not looked for.
     const goOn =
       (await ctx.param<boolean>('options.continueIfFieldNotFound', 0, false)) ||
-      (ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion >= 2.1);
+      ctx.typeVersion >= (ctx.node.type === 'n8n-nodes-base.itemLists' ? 2.1 : 1.1);
     for (const spec of goOn ? [] : specs) {
       const field = spec.field ?? '';
+      if (field === '') continue;
       if (ctx.items.length && !ctx.items.some((it) => read(it.json, field) !== undefined))
         throw new NodeOperationError(`The field '${field}' does not exist in any items`);
     }
@@ -153,8 +164,9 @@ export default {
       await ctx.param<boolean>('options.skipEmptySplitFields', 0, false),
     );
     if (!groups.length && !splitBy.length) groups.push({ keys: {}, names: [], items: [] });
-    // Dots in a field's path become underscores in the output's names (observed: `sum_m_v`, `p_q`).
-    const name = (field: string) => field.replace(/\./g, '_');
+    // Dots in a field's path become underscores in the output's names, brackets go (observed:
+    // `sum_m_v`, `p_q`, `sum_tags0`).
+    const name = (field: string) => field.replace(/\./g, '_').replace(/[[\]]/g, '');
     const summary = (g: Group) =>
       Object.fromEntries(
         specs.map((spec) => [

@@ -37,6 +37,8 @@ const LEGACY: Record<string, (a: any, b: any) => boolean> = {
 
 async function routeV3(ctx: NodeContext, i: number, outputs: number): Promise<number[]> {
   if (ctx.raw('mode', 'rules') === 'expression') {
+    // The output's default is the expression "={{}}", which n8n cannot read (observed).
+    if (ctx.raw<unknown>('output', undefined) === undefined) throw new NodeOperationError('invalid syntax');
     const o = Number(await ctx.param('output', i, 0));
     if (!Number.isInteger(o) || o < 0 || o >= outputs)
       throw new NodeOperationError(`The output ${o} is not allowed. It has to be between 0 and ${outputs - 1}!`);
@@ -109,6 +111,12 @@ export default {
   types: ['n8n-nodes-base.switch'],
   outputs: outputCount,
   async execute(ctx) {
+    // v3's expression mode makes an array of `numberOutputs` outputs: a fraction or a negative
+    // number fails as JavaScript's Array does (observed).
+    if (ctx.typeVersion >= 3 && ctx.raw('mode', 'rules') === 'expression') {
+      const n = Number(ctx.raw('numberOutputs', 4));
+      if (!Number.isInteger(n) || n < 0) throw new NodeOperationError('Invalid array length');
+    }
     const count = outputCount(ctx.node);
     const outs: Item[][] = Array.from({ length: count }, () => []);
     for (let i = 0; i < ctx.items.length; i++) {

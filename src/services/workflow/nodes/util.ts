@@ -13,6 +13,32 @@ export function readPath(obj: unknown, path: string): unknown {
   return cur;
 }
 
+/**
+ * A path's value as lodash's get reads it (what n8n's nodes use): a key named with the dots wins
+ * over the path, and the path goes into strings too ("a,b" at `tags[0]` is "a").
+ */
+export function lodashGet(obj: Record<string, unknown>, path: string): unknown {
+  if (Object.hasOwn(obj, path)) return obj[path];
+  let cur: unknown = obj;
+  for (const key of splitPath(path)) {
+    if (cur === null || cur === undefined) return undefined;
+    cur = typeof cur === 'string' ? (key === 'length' ? cur.length : cur[Number(key)]) : (cur as any)[key];
+  }
+  return cur;
+}
+
+/** Writes as lodash's set: an existing key named with the dots is written as it is, else the path. */
+export function lodashSet(obj: Record<string, unknown>, path: string, value: unknown): void {
+  if (Object.hasOwn(obj, path)) obj[path] = value;
+  else writePath(obj, path, value);
+}
+
+/** Removes as lodash's unset: an existing key named with the dots, else the path. */
+export function lodashUnset(obj: Record<string, unknown>, path: string): void {
+  if (Object.hasOwn(obj, path)) delete obj[path];
+  else deletePath(obj, path);
+}
+
 /** Writes a dotted path, creating objects on the way (n8n's dotNotation). */
 export function writePath(obj: Record<string, unknown>, path: string, value: unknown): void {
   const keys = splitPath(path);
