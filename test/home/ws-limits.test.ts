@@ -28,6 +28,8 @@ function connect(
       res.on('end', () => resolve({ ws, reply: undefined, status: res.statusCode, body }));
     });
     ws.on('error', reject);
+    // Closed before the auth reply: fail with the close code rather than wait (a no-op once resolved).
+    ws.once('close', (code, reason) => reject(new Error(`closed before the auth reply: ${code} ${reason.toString()}`)));
     ws.on('message', (d) => {
       const m = JSON.parse(d.toString());
       if (m.type === 'auth_required') ws.send(JSON.stringify({ type: 'auth', access_token: token }));
@@ -154,12 +156,21 @@ describe('200 subscribers that never read', () => {
             : { id: 2, type: 'subscribe_events', event_type: 'state_changed' },
         ),
       );
-      await new Promise<void>((r) =>
+      // A connection the server ends before it answers fails here, naming why, instead of
+      // leaving the test waiting for an answer that cannot come.
+      await new Promise<void>((resolve, reject) => {
+        ws.once('close', (code, reason) =>
+          reject(
+            new Error(
+              `subscriber ${entities ? 'entities' : 'events'} closed before subscribing: ${code} ${reason.toString()}`,
+            ),
+          ),
+        );
         ws.on('message', (d) => {
           const parsed = JSON.parse(d.toString());
-          if ((Array.isArray(parsed) ? parsed : [parsed]).some((m) => m.id === 2 && m.type === 'result')) r();
-        }),
-      );
+          if ((Array.isArray(parsed) ? parsed : [parsed]).some((m) => m.id === 2 && m.type === 'result')) resolve();
+        });
+      });
       return ws;
     };
     const slow: WebSocket[] = [];
@@ -191,6 +202,7 @@ describe('200 subscribers that never read', () => {
             method: 'POST',
             headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
             body: JSON.stringify({ state: String(round), attributes: { big: round + big } }),
+            signal: AbortSignal.timeout(30_000),
           });
           expect(res.status).toBeLessThan(300);
           posted++;
