@@ -62,7 +62,7 @@ export function deletePath(obj: Record<string, unknown>, path: string): void {
   if (cur && typeof cur === 'object') delete (cur as Record<string, unknown>)[keys[keys.length - 1]];
 }
 
-export function splitPath(path: string): string[] {
+function splitPath(path: string): string[] {
   const out: string[] = [];
   for (const part of path.split('.')) {
     const re = /([^[\]]+)|\[(\d+)\]|\["([^"]*)"\]|\['([^']*)'\]/g;
