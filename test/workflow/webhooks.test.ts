@@ -158,6 +158,42 @@ describe('production webhooks', () => {
     expect(all.body).toEqual([{ a: 1 }, { a: 2 }]);
   });
 
+  test('Remove Duplicates remembers what production runs saw: a second call passes on only the new items', async () => {
+    // Manual runs keep every item and remember none (nodes.test.ts); production runs remember.
+    await create(
+      hookWith(
+        'dedupe',
+        { httpMethod: 'POST', responseMode: 'lastNode', responseData: 'allEntries' },
+        {
+          nodes: [
+            {
+              name: 'Split',
+              type: 'n8n-nodes-base.splitOut',
+              typeVersion: 1,
+              position: [200, 0],
+              parameters: { fieldToSplitOut: 'body.list' },
+            },
+            {
+              name: 'Dedupe',
+              type: 'n8n-nodes-base.removeDuplicates',
+              typeVersion: 2,
+              position: [400, 0],
+              parameters: { operation: 'removeItemsSeenInPreviousExecutions', dedupeValue: '={{ $json.name }}' },
+            },
+          ],
+          connections: {
+            Hook: { main: [[{ node: 'Split', type: 'main', index: 0 }]] },
+            Split: { main: [[{ node: 'Dedupe', type: 'main', index: 0 }]] },
+          },
+        },
+      ),
+    );
+    const first = await s.call('POST', '/webhook/dedupe', json({ list: [{ name: 'a' }, { name: 'b' }] }));
+    expect(first.body).toEqual([{ name: 'a' }, { name: 'b' }]);
+    const second = await s.call('POST', '/webhook/dedupe', json({ list: [{ name: 'b' }, { name: 'c' }] }));
+    expect(second.body).toEqual([{ name: 'c' }]);
+  });
+
   test('Respond to Webhook with text answers text/html; json with headers and code', async () => {
     await create(
       hookWith(
