@@ -11,24 +11,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { distIsCurrent } from '../scripts/dist-current.mjs';
+import { ANY_FREE_PORT } from '../test/helpers/ports.js';
 import { ROOT, type BenchContext } from './lib.js';
 
 const ROUNDS = Number(process.env.CLI_BENCH_ROUNDS ?? 10);
 const CLI = path.join(ROOT, 'dist/cli.js');
-/** Every port Hamlet listens on, any free one: the bench never collides with a running Hamlet. */
-const FREE_PORTS = Object.fromEntries(
-  [
-    'HAMLET_CONSOLE_PORT',
-    'BLOG_PORT',
-    'MAIL_PORT',
-    'SMTP_PORT',
-    'MAIL_SUBMISSION_PORT',
-    'COMMUNITY_PORT',
-    'HOME_PORT',
-    'WORKFLOW_PORT',
-  ].map((setting) => [setting, '0']),
-);
-
 interface Sample {
   wall: number;
   /** CPU seconds of the child (user + system), when it ended on its own. */
@@ -49,7 +36,7 @@ function timedRun(args: string[], env: NodeJS.ProcessEnv): Sample {
 async function timedStart(dataDir: string): Promise<Sample> {
   const started = performance.now();
   const child = spawn(process.execPath, [CLI, 'start'], {
-    env: { ...process.env, ...FREE_PORTS, HAMLET_DATA_DIR: dataDir, HAMLET_LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...ANY_FREE_PORT, HAMLET_DATA_DIR: dataDir, HAMLET_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

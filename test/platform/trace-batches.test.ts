@@ -3,15 +3,14 @@
 // goes back, across epochs, in batches of every size (so batches overlap in time), with key ids
 // holding LIKE's wildcards; every filter and both orders, paged with cursors at several page
 // sizes, are compared with the same filter and sort applied to the whole trace in memory.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock, type Clock } from '../../src/platform/clock.js';
-import { migrate, openDb, type Db } from '../../src/platform/db.js';
+import type { Db } from '../../src/platform/db.js';
 import { LocalEventBus } from '../../src/platform/events.js';
 import { createLogger } from '../../src/platform/logger.js';
-import { platformMigrations } from '../../src/platform/migrations.js';
 import { decodeBatch, encodeBatch } from '../../src/platform/trace-batch.js';
 import { Trace, type TraceEntry, type TraceKind, type TraceQuery } from '../../src/platform/trace.js';
-import { testStorage } from '../helpers/hamlet.js';
+import { withPlatformDb } from '../helpers/platform-db.js';
 
 const silent = createLogger({ level: 'silent', pretty: false });
 const SERVICES = ['blog', 'mail', 'home', 'community', 'workflow'];
@@ -31,17 +30,8 @@ function random(seed: number): () => number {
 const byTime = (a: TraceEntry, b: TraceEntry) => (a.at !== b.at ? (a.at < b.at ? -1 : 1) : a.id < b.id ? -1 : 1);
 
 describe('the trace stored in batches', () => {
-  let storage: Awaited<ReturnType<typeof testStorage>>;
   let db: Db;
-  beforeAll(async () => {
-    storage = await testStorage();
-    db = openDb(storage);
-    await migrate(db, 'platform', platformMigrations);
-  });
-  afterAll(async () => {
-    await db.close();
-    await storage.drop();
-  });
+  withPlatformDb((opened) => (db = opened));
 
   it('answers every filter, order and page as a row per entry would', async () => {
     const next = random(31);

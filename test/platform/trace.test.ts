@@ -11,6 +11,7 @@ import { platformMigrations } from '../../src/platform/migrations.js';
 import { secretPathPattern, secretPathPrefix } from '../../src/platform/redact.js';
 import { bodyText, bodyTexts, Trace, type TraceEntry } from '../../src/platform/trace.js';
 import { startTestHamlet, testStorage } from '../helpers/hamlet.js';
+import { withPlatformDb } from '../helpers/platform-db.js';
 import { waitFor } from '../helpers/wait.js';
 import { rawSocket } from '../home/helpers.js';
 import { smtpSend } from '../mail/helpers.js';
@@ -279,18 +280,9 @@ describe('trace bodies', () => {
 });
 
 describe('trace storage, retention and switch', () => {
-  let storage: Awaited<ReturnType<typeof testStorage>>;
   let db: Db;
   const silent = createLogger({ level: 'silent', pretty: false });
-  beforeAll(async () => {
-    storage = await testStorage();
-    db = openDb(storage);
-    await migrate(db, 'platform', platformMigrations);
-  });
-  afterAll(async () => {
-    await db.close();
-    await storage.drop();
-  });
+  withPlatformDb((opened) => (db = opened));
 
   it('keeps every entry of a batch whatever its text holds: a NUL, quotes, backslashes, emoji, long text', async () => {
     const trace = new Trace(db, new ManualClock('2026-04-01T00:00:00.000Z'), new LocalEventBus(), silent, {

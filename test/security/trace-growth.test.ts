@@ -9,12 +9,12 @@ import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock.js';
-import { migrate, openDb, sql, type Db } from '../../src/platform/db.js';
+import { sql, type Db } from '../../src/platform/db.js';
 import { LocalEventBus } from '../../src/platform/events.js';
 import { createLogger } from '../../src/platform/logger.js';
-import { platformMigrations } from '../../src/platform/migrations.js';
 import { Trace } from '../../src/platform/trace.js';
-import { startTestHamlet, testStorage, type TestHamlet } from '../helpers/hamlet.js';
+import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
+import { withPlatformDb } from '../helpers/platform-db.js';
 
 const MAX_ENTRIES = 1000;
 const REQUESTS = 3000;
@@ -107,18 +107,9 @@ describe('the trace against 3,000 long-URL requests from nobody', () => {
 });
 
 describe('the trace table under its cap', () => {
-  let storage: Awaited<ReturnType<typeof testStorage>>;
   let db: Db;
   const silent = createLogger({ level: 'silent', pretty: false });
-  beforeAll(async () => {
-    storage = await testStorage();
-    db = openDb(storage);
-    await migrate(db, 'platform', platformMigrations);
-  });
-  afterAll(async () => {
-    await db.close();
-    await storage.drop();
-  });
+  withPlatformDb((opened) => (db = opened));
 
   it('evicts the oldest entries first, beside the age retention', async () => {
     const clock = new ManualClock('2026-05-01T00:00:00.000Z');
