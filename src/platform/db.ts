@@ -7,7 +7,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { createRequire } from 'node:module';
 import type pg from 'pg';
 import {
   Kysely,
@@ -18,6 +17,7 @@ import {
   type Migration,
   type MigrationProvider,
 } from 'kysely';
+import { pgDriver } from './optional-modules.js';
 import { gatedSqlite, type SqliteAccess } from './sqlite.js';
 import { TransactionWatch, watchedDriver } from './transactions.js';
 
@@ -29,7 +29,7 @@ let pgModule: typeof pg | undefined;
  */
 export function loadPg(): typeof pg {
   if (!pgModule) {
-    pgModule = createRequire(import.meta.url)('pg') as typeof pg;
+    pgModule = pgDriver();
     // count(*) and bigserial come back from pg as strings; numbers are what the code expects.
     pgModule.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
     pgModule.types.setTypeParser(1700, (v) => Number.parseFloat(v));

@@ -1,7 +1,6 @@
 // pino JSON logs, one line per request (see http.ts); `--pretty` for people.
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { createRequire } from 'node:module';
-import type { PinoPretty } from 'pino-pretty';
+import { pinoPretty } from './optional-modules.js';
 import { redactUrl } from './redact.js';
 
 export type { Logger };
@@ -40,7 +39,7 @@ export function createLogger(opts: { level: string; pretty: boolean; destination
  */
 function prettyStream(destination?: DestinationStream): DestinationStream {
   // Loaded only for `--pretty`: JSON logs, and commands that log nothing, never pay for it.
-  const { PinoPretty: pretty } = createRequire(import.meta.url)('pino-pretty') as { PinoPretty: typeof PinoPretty };
+  const pretty = pinoPretty();
   return pretty({
     translateTime: 'SYS:HH:MM:ss',
     singleLine: true,
