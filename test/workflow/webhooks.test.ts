@@ -41,6 +41,15 @@ async function create(wf: unknown, activate = true) {
   return c.body.id as string;
 }
 
+/** Split Out of the webhook's `body.list`: one item per element. */
+const SPLIT_BODY_LIST = {
+  name: 'Split',
+  type: 'n8n-nodes-base.splitOut',
+  typeVersion: 1,
+  position: [200, 0],
+  parameters: { fieldToSplitOut: 'body.list' },
+};
+
 describe('production webhooks', () => {
   test('responseNode: answers with Respond to Webhook; execution saved with mode webhook and the webhook item', async () => {
     const id = await create(webhookWorkflow('echo'));
@@ -131,15 +140,7 @@ describe('production webhooks', () => {
 
   test('lastNode: firstEntryJson by default, allEntries, response code option', async () => {
     const split = {
-      nodes: [
-        {
-          name: 'Split',
-          type: 'n8n-nodes-base.splitOut',
-          typeVersion: 1,
-          position: [200, 0],
-          parameters: { fieldToSplitOut: 'body.list' },
-        },
-      ],
+      nodes: [SPLIT_BODY_LIST],
       connections: { Hook: { main: [[{ node: 'Split', type: 'main', index: 0 }]] } },
     };
     // v2 takes the code as n8n's editor writes it, {values: {responseCode}} (a plain number there is not read, as in n8n).
@@ -166,13 +167,7 @@ describe('production webhooks', () => {
         { httpMethod: 'POST', responseMode: 'lastNode', responseData: 'allEntries' },
         {
           nodes: [
-            {
-              name: 'Split',
-              type: 'n8n-nodes-base.splitOut',
-              typeVersion: 1,
-              position: [200, 0],
-              parameters: { fieldToSplitOut: 'body.list' },
-            },
+            SPLIT_BODY_LIST,
             {
               name: 'Dedupe',
               type: 'n8n-nodes-base.removeDuplicates',
