@@ -53,6 +53,8 @@ interface Encoded {
   path: Column<number>;
   status: Column<number | null>;
   ok: Column<number>;
+  /** Durations in ms; with `cs`, in hundredths of a ms (whole numbers: JSON writes them several times faster than fractions). */
+  cs?: 1;
   dur: Column<number | null>;
   /** The rare fields, by entry index: summary, detail, request body, response body. */
   x?: Record<string, [string | null, string | null, string | null, string | null]>;
@@ -78,125 +80,195 @@ function column<T>(values: T[]): Column<T> {
 
 const differences = (values: number[]): number[] => values.map((v, i) => (i === 0 ? v : v - values[i - 1]));
 
-/** `rows` as one stored batch (they are in the order recorded; `numbers` when the writer made them, else read from the rows). */
-export function encodeBatch(rows: readonly TraceRow[], numbers?: BatchNumbers): BatchRow {
-  const n = rows.length;
-  const strings: string[] = [];
-  const index = new Map<string, number>();
-  const intern = (text: string | null): number => {
-    if (text === null) return -1;
-    let i = index.get(text);
-    if (i === undefined) {
-      i = strings.length;
-      strings.push(text);
-      index.set(text, i);
-    }
-    return i;
+/** The texts an entry keeps beside its columns, when it has any: summary, detail, request body, response body. */
+export type RareTexts = [string | null, string | null, string | null, string | null];
+
+/**
+ * One stored batch, made entry by entry in the order recorded: the writer adds the HTTP calls it
+ * captured straight from their numbers (trace-rows.ts encodeCaptured), with no row object per
+ * call; encodeBatch adds rows read back or kept.
+ */
+export class BatchBuilder {
+  private readonly strings: string[] = [];
+  private readonly index = new Map<string, number>();
+  private readonly cols = {
+    service: [] as number[],
+    kind: [] as number[],
+    key: [] as number[],
+    method: [] as number[],
+    route: [] as number[],
+    path: [] as number[],
+    status: [] as Array<number | null>,
+    ok: [] as number[],
+    dur: [] as Array<number | null>,
+    epoch: [] as number[],
+    seq: [] as number[],
   };
-  const cols = {
-    service: new Array<number>(n),
-    kind: new Array<number>(n),
-    key: new Array<number>(n),
-    method: new Array<number>(n),
-    route: new Array<number>(n),
-    path: new Array<number>(n),
-    status: new Array<number | null>(n),
-    ok: new Array<number>(n),
-    dur: new Array<number | null>(n),
-    epoch: new Array<number>(n),
-  };
-  let x: Encoded['x'];
-  let seqConsecutive = true;
-  // With the numbers, the rows' id and at may be empty (trace-rows.ts): the edges come from the numbers.
-  let atMin = numbers ? '' : rows[0].at;
-  let atMax = atMin;
-  let epochMin = Infinity;
-  let epochMax = -Infinity;
-  let seqMin = Infinity;
-  let seqMax = -Infinity;
-  const keys = new Set<string>();
-  const services = new Set<string>();
-  const kinds = new Set<string>();
-  for (let i = 0; i < n; i++) {
-    const r = rows[i];
-    const seq = Number(r.seq);
-    const epoch = Number(r.epoch);
-    if (i > 0 && seq !== Number(rows[i - 1].seq) + 1) seqConsecutive = false;
-    if (!numbers) {
-      if (r.at < atMin) atMin = r.at;
-      if (r.at > atMax) atMax = r.at;
-    }
-    if (epoch < epochMin) epochMin = epoch;
-    if (epoch > epochMax) epochMax = epoch;
-    if (seq < seqMin) seqMin = seq;
-    if (seq > seqMax) seqMax = seq;
-    if (r.key_id !== null) keys.add(r.key_id);
-    services.add(r.service);
-    kinds.add(r.kind);
-    cols.epoch[i] = epoch;
-    cols.service[i] = intern(r.service);
-    cols.kind[i] = intern(r.kind);
-    cols.key[i] = intern(r.key_id);
-    cols.method[i] = intern(r.method);
-    cols.route[i] = intern(r.route);
-    cols.path[i] = intern(r.path);
-    cols.status[i] = r.status === null ? null : Number(r.status);
-    cols.ok[i] = Number(r.ok);
-    cols.dur[i] = r.duration_ms === null ? null : Number(r.duration_ms);
-    if (r.summary !== null || r.detail !== null || r.request_body !== null || r.response_body !== null)
-      (x ??= {})[i] = [r.summary, r.detail, r.request_body, r.response_body];
+  /** A batch repeats itself: each column mostly holds the very string of the entry before, checked before it is hashed again. */
+  private readonly last = { service: '', kind: '', key: '', method: '', route: '', path: '' } as Record<
+    'service' | 'kind' | 'key' | 'method' | 'route' | 'path',
+    string | null
+  >;
+  private readonly lastIndex = { service: -1, kind: -1, key: -1, method: -1, route: -1, path: -1 };
+  private x: Encoded['x'];
+
+  get count(): number {
+    return this.cols.seq.length;
   }
-  const encoded: Encoded = {
-    v: 1,
-    n,
-    s: strings,
-    ...identities(rows, numbers),
-    seq: seqConsecutive ? Number(rows[0].seq) : rows.map((r) => Number(r.seq)),
-    epoch: column(cols.epoch),
-    service: column(cols.service),
-    kind: column(cols.kind),
-    key: column(cols.key),
-    method: column(cols.method),
-    route: column(cols.route),
-    path: column(cols.path),
-    status: column(cols.status),
-    ok: column(cols.ok),
-    dur: column(cols.dur),
-    ...(x ? { x } : {}),
-  };
-  if (numbers) {
-    let min = Infinity;
-    let max = -Infinity;
-    for (const ms of numbers.ms) {
-      if (ms < min) min = ms;
-      if (ms > max) max = ms;
-    }
-    atMin = new Date(min).toISOString();
-    atMax = new Date(max).toISOString();
+
+  /** The next entry (its id and time go to build()); the duration in ms, stored to two decimals. */
+  add(
+    epoch: number,
+    seq: number,
+    service: string,
+    kind: string,
+    key: string | null,
+    method: string | null,
+    route: string | null,
+    path: string | null,
+    status: number | null,
+    ok: number,
+    durationMs: number | null,
+    rare?: RareTexts,
+  ): void {
+    const c = this.cols;
+    const i = c.seq.length;
+    c.epoch.push(epoch);
+    c.seq.push(seq);
+    c.service.push(this.place('service', service));
+    c.kind.push(this.place('kind', kind));
+    c.key.push(this.place('key', key));
+    c.method.push(this.place('method', method));
+    c.route.push(this.place('route', route));
+    c.path.push(this.place('path', path));
+    c.status.push(status);
+    c.ok.push(ok);
+    c.dur.push(durationMs === null || Number.isNaN(durationMs) ? null : Math.round(durationMs * 100));
+    if (rare) (this.x ??= {})[i] = rare;
   }
-  const spaced = (set: Set<string>) => ` ${[...set].join(' ')} `;
-  return {
-    id: numbers ? idText(numbers.ids[0], numbers.tag) : rows[0].id,
-    at_min: atMin,
-    at_max: atMax,
-    epoch_min: epochMin,
-    epoch_max: epochMax,
-    seq_min: seqMin,
-    seq_max: seqMax,
-    entries: n,
-    keys: spaced(keys),
-    services: spaced(services),
-    kinds: spaced(kinds),
-    data: JSON.stringify(encoded),
-  };
+
+  /** The stored row: ids and times from their numbers, or (rows from before that form) their texts. */
+  build(identity: { numbers: BatchNumbers } | { ids: string[]; ats: string[] }): BatchRow {
+    const c = this.cols;
+    const n = c.seq.length;
+    let seqConsecutive = true;
+    for (let i = 1; i < n && seqConsecutive; i++) if (c.seq[i] !== c.seq[i - 1] + 1) seqConsecutive = false;
+    let id: string;
+    let atMin: string;
+    let atMax: string;
+    let ids: Pick<Encoded, 'tag' | 'id' | 'ms' | 'at'>;
+    if ('numbers' in identity) {
+      const { numbers } = identity;
+      id = idText(numbers.ids[0], numbers.tag);
+      [atMin, atMax] = range(numbers.ms).map((ms) => new Date(ms).toISOString());
+      ids = { tag: numbers.tag, id: differences(numbers.ids), ms: 1, at: differences(numbers.ms) };
+    } else {
+      id = identity.ids[0];
+      atMin = atMax = identity.ats[0];
+      for (const at of identity.ats) {
+        if (at < atMin) atMin = at;
+        if (at > atMax) atMax = at;
+      }
+      ids = { id: identity.ids, at: identity.ats };
+    }
+    const [epochMin, epochMax] = range(c.epoch);
+    const [seqMin, seqMax] = range(c.seq);
+    const encoded: Encoded = {
+      v: 1,
+      n,
+      s: this.strings,
+      ...ids,
+      seq: seqConsecutive ? c.seq[0] : c.seq,
+      epoch: column(c.epoch),
+      service: column(c.service),
+      kind: column(c.kind),
+      key: column(c.key),
+      method: column(c.method),
+      route: column(c.route),
+      path: column(c.path),
+      status: column(c.status),
+      ok: column(c.ok),
+      cs: 1,
+      dur: column(c.dur),
+      ...(this.x ? { x: this.x } : {}),
+    };
+    return {
+      id,
+      at_min: atMin,
+      at_max: atMax,
+      epoch_min: epochMin,
+      epoch_max: epochMax,
+      seq_min: seqMin,
+      seq_max: seqMax,
+      entries: n,
+      keys: this.spaced(c.key),
+      services: this.spaced(c.service),
+      kinds: this.spaced(c.kind),
+      data: JSON.stringify(encoded),
+    };
+  }
+
+  /** Where a column's string is in the batch's strings (-1: null). */
+  private place(col: keyof BatchBuilder['lastIndex'], text: string | null): number {
+    if (text === this.last[col]) return this.lastIndex[col];
+    this.last[col] = text;
+    let i = -1;
+    if (text !== null) {
+      const known = this.index.get(text);
+      if (known === undefined) {
+        i = this.strings.length;
+        this.strings.push(text);
+        this.index.set(text, i);
+      } else i = known;
+    }
+    return (this.lastIndex[col] = i);
+  }
+
+  /** The distinct strings a column names, each between spaces (" a b "), for `LIKE '% a %'`. */
+  private spaced(places: number[]): string {
+    const seen = new Set<number>(places);
+    seen.delete(-1);
+    return ` ${[...seen].map((p) => this.strings[p]).join(' ')} `;
+  }
 }
 
-/** Ids and times as numbers when they are what the writer makes (always, but for entries from before this form), else as texts. */
-function identities(rows: readonly TraceRow[], numbers?: BatchNumbers): Pick<Encoded, 'tag' | 'id' | 'ms' | 'at'> {
-  if (numbers) return { tag: numbers.tag, id: differences(numbers.ids), ms: 1, at: differences(numbers.ms) };
+/** The smallest and largest of some numbers. */
+function range(values: readonly number[]): [number, number] {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return [min, max];
+}
+
+/** `rows` as one stored batch (they are in the order recorded; `numbers` when the writer made them, else read from the rows). */
+export function encodeBatch(rows: readonly TraceRow[], numbers?: BatchNumbers): BatchRow {
+  const builder = new BatchBuilder();
+  for (const r of rows) {
+    const rare: RareTexts | undefined =
+      r.summary !== null || r.detail !== null || r.request_body !== null || r.response_body !== null
+        ? [r.summary, r.detail, r.request_body, r.response_body]
+        : undefined;
+    builder.add(
+      Number(r.epoch),
+      Number(r.seq),
+      r.service,
+      r.kind,
+      r.key_id,
+      r.method,
+      r.route,
+      r.path,
+      r.status === null ? null : Number(r.status),
+      Number(r.ok),
+      r.duration_ms === null ? null : Number(r.duration_ms),
+      rare,
+    );
+  }
+  if (numbers) return builder.build({ numbers });
   const parsed = parsedIdentities(rows);
-  if (parsed) return { tag: parsed.tag, id: differences(parsed.ids), ms: 1, at: differences(parsed.ms) };
-  return { id: rows.map((r) => r.id), at: rows.map((r) => r.at) };
+  return builder.build(parsed ? { numbers: parsed } : { ids: rows.map((r) => r.id), ats: rows.map((r) => r.at) });
 }
 
 /** The numbers of ids and times read back from their texts, when every one reads back to the same text. */
@@ -216,6 +288,9 @@ function parsedIdentities(rows: readonly TraceRow[]): BatchNumbers | undefined {
 }
 
 const at = <T>(c: Column<T>, i: number): T => (Array.isArray(c) ? c[i] : c);
+
+/** A duration stored in hundredths of a ms, in ms (as trace-rows.ts rounds them: to two decimals). */
+const hundredths = (d: number | null): number | null => (d === null ? null : d / 100);
 
 /** The rows a batch's `data` holds, in the order they were recorded. */
 export function decodeBatch(data: string): TraceRow[] {
@@ -258,7 +333,7 @@ export function decodeBatch(data: string): TraceRow[] {
       path: text(e.path, i),
       status: at(e.status, i),
       ok: at(e.ok, i),
-      duration_ms: at(e.dur, i),
+      duration_ms: e.cs ? hundredths(at(e.dur, i)) : at(e.dur, i),
       summary: rare?.[0] ?? null,
       detail: rare?.[1] ?? null,
       request_body: rare?.[2] ?? null,

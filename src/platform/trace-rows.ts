@@ -5,7 +5,7 @@
 // references (trace.ts), and the work of turning them into rows is done here.
 import { isSecretName, maskedUrl, REDACTED, redactText, redactUrl } from './redact.js';
 import type { TraceEntry, TraceInput, TraceKind } from './trace.js';
-import { idText, type BatchNumbers } from './trace-batch.js';
+import { BatchBuilder, idText, type BatchNumbers, type BatchRow, type RareTexts } from './trace-batch.js';
 
 const MAX_BODY_CHARS = 4096;
 /** A path, method, route or summary: longer ones are cut (a path of a 404 is whatever a caller sent). */
@@ -16,19 +16,23 @@ const MAX_DETAIL_CHARS = 4096;
 /**
  * What recording captures, flat, for a batch of `count` entries: NUMBER_SLOTS numbers each in
  * one Float64Array (written without allocating; copying it to the writer's thread is one copy
- * of its bytes), VALUE_SLOTS values each (the URL, the odd object) in one list, and the
- * batch's strings: an HTTP call's service, key id, method and route are numbers,
- * their places in `strings`, so each goes to the writer's thread once per batch rather than
- * once per call (a string copied to a thread is a new string there, hashed anew when looked up).
+ * of its bytes), VALUE_SLOTS values each (the odd object) in one list, and the batch's
+ * strings: an HTTP call's service, key id, method, route and URL are numbers, their places in
+ * `strings`, so each goes to the writer's thread once per batch rather than once per call (a
+ * string copied to a thread is a new string there, hashed anew when looked up), and a request's
+ * URL is not kept alive by the batch when an earlier call had the same (a string that lives
+ * through a batch outlives the young generation: keeping every request's URL cost the event
+ * loop a third more garbage collection than no trace at all).
  */
 export interface CapturedBatch {
   count: number;
   numbers: Float64Array;
-  values: unknown[];
+  /** Absent when every value of the batch is null (most HTTP calls have none): nothing to copy. */
+  values?: unknown[];
   strings: string[];
 }
-export const NUMBER_SLOTS = 10;
-export const VALUE_SLOTS = 3;
+export const NUMBER_SLOTS = 11;
+export const VALUE_SLOTS = 2;
 /** The number slots of one captured entry. */
 export const NumberSlot = {
   Seq: 0,
@@ -40,20 +44,19 @@ export const NumberSlot = {
   /** An HTTP call's status and duration (NaN for other entries, whose TraceInput holds them). */
   Status: 4,
   DurationMs: 5,
-  /** An HTTP call's service, key id, method and route: places in the batch's strings (-1: none). */
+  /** An HTTP call's service, key id, method, route and raw URL (the writer masks it): places in the batch's strings (-1: none). */
   Service: 6,
   KeyId: 7,
   Method: 8,
   Route: 9,
+  Url: 10,
 } as const;
 /** The value slots of one captured entry. */
 export const ValueSlot = {
   /** Any entry but an HTTP call: its TraceInput (copied to the writer as it is); an HTTP call: null. */
   Input: 0,
-  /** An HTTP call's raw URL (the writer masks it). */
-  Url: 1,
   /** An HTTP call: an HttpExtra when it has any of its fields, else null. */
-  Extra: 2,
+  Extra: 1,
 } as const;
 const Num = NumberSlot;
 const Val = ValueSlot;
@@ -67,7 +70,7 @@ export interface HttpExtra {
   requestBody?: unknown;
   responseBody?: unknown;
   secretFields?: readonly string[];
-  /** The URL slot holds the path as stored already (storedPath): trace.ts does that for long URLs. */
+  /** The URL's string is the path as stored already (storedPath): trace.ts does that for long URLs. */
   stored?: boolean;
 }
 
@@ -89,26 +92,23 @@ export function rowsOfRecords(
     idTag: string;
     bodies: boolean;
     secretPaths?: RegExp;
-    /** false: the rows' `id` and `at` are left empty (storing needs only the numbers; entries to announce need the texts). */
-    texts?: boolean;
   },
 ): { rows: TraceRow[]; numbers: BatchNumbers } {
   const rows: TraceRow[] = [];
   const numbers: BatchNumbers = { tag: opts.idTag, ids: [], ms: [] };
   const time = isoTimes();
-  const texts = opts.texts !== false;
   // A batch mostly repeats its URLs (the same list called again and again): each is masked once.
-  const paths = new Map<string, string>();
+  const paths = new Map<number, string>();
   for (let e = 0; e < batch.count; e++) {
     const n = e * NUMBER_SLOTS;
     const v = e * VALUE_SLOTS;
-    const input = batch.values[v + Val.Input];
+    const input = batch.values?.[v + Val.Input];
     const idNumber = batch.numbers[n + Num.Id];
     const ms = batch.numbers[n + Num.At];
     numbers.ids.push(idNumber);
     numbers.ms.push(ms);
-    const id = texts ? idText(idNumber, opts.idTag) : '';
-    const at = texts ? time(ms) : '';
+    const id = idText(idNumber, opts.idTag);
+    const at = time(ms);
     rows.push(
       typeof input === 'object' && input !== null
         ? otherRow(batch, n, id, at, input as TraceInput, opts)
@@ -134,6 +134,29 @@ function isoTimes(): (ms: number) => string {
 const roundedMs = (ms: number | null | undefined): number | null =>
   ms === undefined || ms === null || Number.isNaN(ms) ? null : Math.round(ms * 100) / 100;
 
+/** An HTTP call's path as stored (masked once per URL in a batch: `paths` keyed by its place, negative when query values are dropped). */
+function httpPath(batch: CapturedBatch, n: number, extra: HttpExtra | null, paths: Map<number, string>): string {
+  const urlPlace = batch.numbers[n + Num.Url];
+  const url = batch.strings[urlPlace];
+  if (extra?.stored) return url;
+  if (extra?.secrets) return storedPath(url, extra);
+  const name = extra?.drop ? -1 - urlPlace : urlPlace;
+  let known = paths.get(name);
+  if (known === undefined) paths.set(name, (known = storedPath(url, extra)));
+  return known;
+}
+
+/** An HTTP call's bodies as kept (HAMLET_TRACE_BODIES=on), or undefined. */
+function httpBodies(extra: HttpExtra | null, opts: { bodies: boolean; secretPaths?: RegExp }) {
+  if (!opts.bodies || !extra || (extra.requestBody === undefined && extra.responseBody === undefined)) return undefined;
+  return bodyTexts([extra.requestBody, extra.responseBody], {
+    secretFields: extra.secretFields,
+    secretPaths: opts.secretPaths,
+  });
+}
+
+const extraAt = (batch: CapturedBatch, v: number) => batch.values?.[v + Val.Extra] ?? null;
+
 function httpRow(
   batch: CapturedBatch,
   n: number,
@@ -141,29 +164,11 @@ function httpRow(
   id: string,
   at: string,
   opts: { bodies: boolean; secretPaths?: RegExp },
-  paths: Map<string, string>,
+  paths: Map<number, string>,
 ): TraceRow {
-  const values = batch.values;
-  const extra = values[v + Val.Extra] as HttpExtra | null;
-  const url = values[v + Val.Url] as string;
-  let path: string;
-  if (extra?.stored) path = url;
-  else if (extra?.secrets) path = storedPath(url, extra);
-  else {
-    // Masked once per URL (and whether its query values are dropped) in a batch.
-    const name = extra?.drop ? `-${url}` : url;
-    let known = paths.get(name);
-    if (known === undefined) paths.set(name, (known = storedPath(url, extra)));
-    path = known;
-  }
+  const extra = extraAt(batch, v);
+  const bodies = httpBodies(extra, opts);
   const status = batch.numbers[n + Num.Status];
-  const [requestBody, responseBody] =
-    opts.bodies && extra && (extra.requestBody !== undefined || extra.responseBody !== undefined)
-      ? bodyTexts([extra.requestBody, extra.responseBody], {
-          secretFields: extra.secretFields,
-          secretPaths: opts.secretPaths,
-        })
-      : [null, null];
   return {
     id,
     epoch: batch.numbers[n + Num.Epoch],
@@ -174,15 +179,81 @@ function httpRow(
     key_id: stringAt(batch, n + Num.KeyId),
     method: stringAt(batch, n + Num.Method),
     route: stringAt(batch, n + Num.Route),
-    path,
+    path: httpPath(batch, n, extra, paths),
     status,
     ok: status < 400 ? 1 : 0,
     duration_ms: roundedMs(batch.numbers[n + Num.DurationMs]),
     summary: null,
     detail: null,
-    request_body: requestBody ?? null,
-    response_body: responseBody ?? null,
+    request_body: bodies?.[0] ?? null,
+    response_body: bodies?.[1] ?? null,
   };
+}
+
+/**
+ * A captured batch as its stored row, without a row object per HTTP call (the writer's usual
+ * case: nobody follows the trace, so no entries are announced): each call's columns go
+ * straight from the captured numbers into the batch (trace-batch.ts BatchBuilder).
+ */
+export function encodeCaptured(
+  batch: CapturedBatch,
+  opts: { idTag: string; bodies: boolean; secretPaths?: RegExp },
+): BatchRow {
+  const builder = new BatchBuilder();
+  const numbers: BatchNumbers = {
+    tag: opts.idTag,
+    ids: new Array<number>(batch.count),
+    ms: new Array<number>(batch.count),
+  };
+  const paths = new Map<number, string>();
+  const nums = batch.numbers;
+  for (let e = 0; e < batch.count; e++) {
+    const n = e * NUMBER_SLOTS;
+    const v = e * VALUE_SLOTS;
+    numbers.ids[e] = nums[n + Num.Id];
+    numbers.ms[e] = nums[n + Num.At];
+    const input = batch.values?.[v + Val.Input];
+    if (typeof input === 'object' && input !== null) {
+      const r = otherRow(batch, n, '', '', input as TraceInput, opts);
+      const rare: RareTexts | undefined =
+        r.summary !== null || r.detail !== null || r.request_body !== null || r.response_body !== null
+          ? [r.summary, r.detail, r.request_body, r.response_body]
+          : undefined;
+      builder.add(
+        r.epoch,
+        r.seq,
+        r.service,
+        r.kind,
+        r.key_id,
+        r.method,
+        r.route,
+        r.path,
+        r.status,
+        r.ok,
+        r.duration_ms,
+        rare,
+      );
+      continue;
+    }
+    const extra = extraAt(batch, v);
+    const bodies = httpBodies(extra, opts);
+    const status = nums[n + Num.Status];
+    builder.add(
+      nums[n + Num.Epoch],
+      nums[n + Num.Seq],
+      stringAt(batch, n + Num.Service)!,
+      'http',
+      stringAt(batch, n + Num.KeyId),
+      stringAt(batch, n + Num.Method),
+      stringAt(batch, n + Num.Route),
+      httpPath(batch, n, extra, paths),
+      status,
+      status < 400 ? 1 : 0,
+      nums[n + Num.DurationMs],
+      bodies && (bodies[0] !== null || bodies[1] !== null) ? [null, null, bodies[0], bodies[1]] : undefined,
+    );
+  }
+  return builder.build({ numbers });
 }
 
 /** The string a number slot names (trace.ts interns them per batch), or null. */

@@ -6,7 +6,7 @@
 // it in process, the same code.
 import type { Db } from './db.js';
 import { compareRows, decodeBatch, encodeBatch, type BatchRow } from './trace-batch.js';
-import { rowsOfRecords, type CapturedBatch, type TraceRow } from './trace-rows.js';
+import { encodeCaptured, rowsOfRecords, type CapturedBatch, type TraceRow } from './trace-rows.js';
 
 /** Batches deleted per statement when the table is over its cap or past the retention. */
 const EVICT_BATCHES = 64;
@@ -52,20 +52,22 @@ export class TraceStore {
   }
 
   /**
-   * Stores a captured batch (trace-rows.ts's layout); resolves to its rows as stored, their ids
-   * and times written out only `withTexts` (for entries to announce). Throws when the rows could
-   * not be written.
+   * Stores a captured batch (trace-rows.ts's layout); resolves to its rows as stored when asked
+   * `withRows` (entries to announce), else to none (no row object is made per entry). Throws
+   * when the batch could not be written.
    */
-  async write(batch: CapturedBatch, withTexts = true): Promise<TraceRow[]> {
-    const { rows, numbers } = rowsOfRecords(batch, {
-      idTag: this.settings.idTag,
-      bodies: this.settings.bodies,
-      secretPaths: this.secretPaths,
-      texts: withTexts,
-    });
-    if (!rows.length) return rows;
-    await this.insert(encodeBatch(rows, numbers));
-    if (this.storedEntries !== undefined) this.storedEntries += rows.length;
+  async write(batch: CapturedBatch, withRows = true): Promise<TraceRow[]> {
+    if (!batch.count) return [];
+    const opts = { idTag: this.settings.idTag, bodies: this.settings.bodies, secretPaths: this.secretPaths };
+    let rows: TraceRow[] = [];
+    if (withRows) {
+      const made = rowsOfRecords(batch, opts);
+      rows = made.rows;
+      await this.insert(encodeBatch(rows, made.numbers));
+    } else {
+      await this.insert(encodeCaptured(batch, opts));
+    }
+    if (this.storedEntries !== undefined) this.storedEntries += batch.count;
     await this.evictOverCap().catch((err: unknown) =>
       this.warn('trace: deleting the oldest entries over HAMLET_TRACE_MAX_ENTRIES failed', err),
     );

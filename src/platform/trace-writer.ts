@@ -12,15 +12,16 @@ import { TraceStore, type TraceStoreSettings } from './trace-store.js';
 import { workerEntry } from './workers.js';
 
 export type ToWriter =
-  | { t: 'batch'; batch: CapturedBatch; announce: boolean }
+  /** `buffer`: which of the writer's shared number buffers the batch's numbers are in (handed back with `written`). */
+  | { t: 'batch'; batch: CapturedBatch; announce: boolean; buffer: number }
   | { t: 'secretPaths'; source: string | undefined }
   | { t: 'flush'; id: number }
   | { t: 'prune'; id: number; cutoff: string }
   | { t: 'close'; id: number };
 
 export type FromWriter =
-  /** A batch is stored (with its entries when they are to be announced), or could not be (error). */
-  | { t: 'written'; count: number; entries?: TraceEntry[]; error?: string }
+  /** A batch is stored (with its entries when they are to be announced), or could not be (error); its number buffer is free again. */
+  | { t: 'written'; count: number; buffer: number; entries?: TraceEntry[]; error?: string }
   | { t: 'done'; id: number; result?: number; error?: string }
   | { t: 'warn'; message: string; error: string };
 
@@ -49,10 +50,11 @@ export function serveTrace(
           reply({
             t: 'written',
             count: m.batch.count,
+            buffer: m.buffer,
             ...(m.announce ? { entries: rows.map(entryOfRow) } : {}),
           });
         } catch (err) {
-          reply({ t: 'written', count: m.batch.count, error: errorText(err) });
+          reply({ t: 'written', count: m.batch.count, buffer: m.buffer, error: errorText(err) });
         }
         return;
       case 'secretPaths':
@@ -91,6 +93,40 @@ interface Pending {
 }
 
 /**
+ * The Float64Arrays batches' numbers are captured into, on SharedArrayBuffers: sending a batch
+ * to the writer's thread sends only a reference to its memory, and the writer hands the buffer
+ * back once the batch is stored. Copying the numbers instead cost the event loop a
+ * millisecond per batch, and a new buffer per batch counted towards V8's external memory,
+ * which schedules collections; the pool grows only while the writer is behind.
+ */
+class NumberBuffers {
+  private readonly all: Float64Array[] = [];
+  private readonly free: number[] = [];
+
+  constructor(private readonly length: number) {}
+
+  /** A buffer nobody else uses, and its number. */
+  take(): { buffer: number; numbers: Float64Array } {
+    let buffer = this.free.pop();
+    if (buffer === undefined) {
+      buffer = this.all.length;
+      this.all.push(new Float64Array(new SharedArrayBuffer(this.length * Float64Array.BYTES_PER_ELEMENT)));
+    }
+    return { buffer, numbers: this.all[buffer] };
+  }
+
+  give(buffer: number): void {
+    if (buffer >= 0 && buffer < this.all.length && !this.free.includes(buffer)) this.free.push(buffer);
+  }
+
+  /** Every buffer is free again (the writer is gone, and with it whatever it held). */
+  reset(inUse: number): void {
+    this.free.length = 0;
+    for (let b = 0; b < this.all.length; b++) if (b !== inUse) this.free.push(b);
+  }
+}
+
+/**
  * The trace's writer as seen from the event loop. Batches are sent and forgotten; `flush` and
  * `prune` resolve once the writer has done everything sent before them. A worker that dies
  * loses what it had not stored (logged); the next batch starts another.
@@ -104,9 +140,14 @@ export class TraceWriter {
   unwritten = 0;
   private secretPaths: string | undefined;
   private readonly location: OpenDbOptions | undefined;
+  private readonly buffers: NumberBuffers;
+  /** The buffer the trace captures into now (numbers()). */
+  private current: { buffer: number; numbers: Float64Array };
 
   constructor(
     private readonly db: Db,
+    /** How many numbers a batch holds at most. */
+    numbersPerBatch: number,
     private readonly settings: TraceStoreSettings,
     private readonly on: {
       written(entries: TraceEntry[] | undefined, count: number): void;
@@ -115,6 +156,13 @@ export class TraceWriter {
     },
   ) {
     this.location = locationOf(db);
+    this.buffers = new NumberBuffers(numbersPerBatch);
+    this.current = this.buffers.take();
+  }
+
+  /** Where the next batch's numbers are captured; after write() it is another buffer. */
+  get numbers(): Float64Array {
+    return this.current.numbers;
   }
 
   /** Starts the writer now rather than with the first batch, and resolves once it is ready (so its start costs no request). */
@@ -124,19 +172,22 @@ export class TraceWriter {
   }
 
   /**
-   * Hands a batch over; answers whether it was copied (to the writer's thread), so the caller
-   * may write over its numbers and values, or handed on as it is (in process), so it may not.
+   * Hands over a batch whose numbers are in `numbers` (which then is another buffer); answers
+   * whether its values were copied (to the writer's thread), so the caller may write over them,
+   * or handed on as they are (in process), so it may not.
    */
-  write(batch: CapturedBatch, announce: boolean): boolean {
+  write(batch: Omit<CapturedBatch, 'numbers'>, announce: boolean): boolean {
     this.unwritten += batch.count;
-    const message: ToWriter = { t: 'batch', batch, announce };
+    const { buffer, numbers } = this.current;
+    this.current = this.buffers.take();
+    const message: ToWriter = { t: 'batch', batch: { ...batch, numbers }, announce, buffer };
     try {
       this.send(message);
     } catch (err) {
       if ((err as Error).name !== 'DataCloneError') throw err;
       // A body or a detail held something that cannot be copied to the thread (a function, a
       // class with private state): it goes as its JSON instead.
-      this.send({ ...message, batch: { ...batch, values: batch.values.map(asPlainData) } });
+      this.send({ ...message, batch: { ...message.batch, values: batch.values?.map(asPlainData) } });
     }
     return this.worker !== undefined;
   }
@@ -195,6 +246,7 @@ export class TraceWriter {
   private received(m: FromWriter): void {
     if (m.t === 'written') {
       this.unwritten -= m.count;
+      this.buffers.give(m.buffer);
       if (m.error) this.on.lost(m.count, m.error);
       else this.on.written(m.entries, m.count);
     } else if (m.t === 'done') {
@@ -225,6 +277,7 @@ export class TraceWriter {
       this.worker = undefined;
       if (this.unwritten) this.on.lost(this.unwritten, why);
       this.unwritten = 0;
+      this.buffers.reset(this.current.buffer);
       for (const job of this.pending.values()) job.resolve(0);
       this.pending.clear();
     };

@@ -5,8 +5,8 @@
 //
 // Recording sits on every hot path, so on the event loop it only captures: numbers (sequence
 // number, epoch, the clock's time, id, status, duration, and the places of the service, key id,
-// method and route in the batch's list of strings) written into a Float64Array, and the raw URL
-// into a flat list (trace-rows.ts CapturedBatch); HTTP calls are recorded
+// method, route and raw URL in the batch's list of strings) written into a Float64Array, and
+// the odd object into a flat list (trace-rows.ts CapturedBatch); HTTP calls are recorded
 // from the log controller Fastify calls once per response anyway (http.ts), not from a hook.
 // Every FLUSH_MS or BATCH_SIZE entries the batch goes to the trace's writer on a worker thread
 // with a database connection of its own (trace-writer.ts, trace-store.ts; the event loop writes
@@ -34,7 +34,15 @@ import type { Logger } from './logger.js';
 import { secretParamValues, secretPathPattern, secretPathPrefix } from './redact.js';
 import { TRACE_RECORDED } from './topics.js';
 import { TraceReader } from './trace-read.js';
-import { NUMBER_SLOTS, NumberSlot, storedPath, VALUE_SLOTS, ValueSlot, type HttpExtra } from './trace-rows.js';
+import {
+  NUMBER_SLOTS,
+  NumberSlot,
+  storedPath,
+  VALUE_SLOTS,
+  ValueSlot,
+  type CapturedBatch,
+  type HttpExtra,
+} from './trace-rows.js';
 import { TraceWriter } from './trace-writer.js';
 
 export { bodyText, bodyTexts } from './trace-rows.js';
@@ -153,10 +161,12 @@ const PRUNE_EVERY_MS = 60_000;
 const TEXT_TYPE = /json|^text\/|xml|x-www-form-urlencoded/i;
 
 export class Trace {
-  /** Captured entries not yet sent to the writer (trace-rows.ts CapturedBatch): their numbers, their values, how many. */
-  private numbers = new Float64Array(BATCH_SIZE * NUMBER_SLOTS);
+  /** Captured entries not yet sent to the writer (trace-rows.ts CapturedBatch): their numbers (in the writer's shared buffer), their values, how many. */
+  private numbers: Float64Array;
   /** Written by index, not pushed: a list that grows by pushes is copied as it grows, and again by every young-generation collection while it lives. */
   private values = newValues();
+  /** Whether an entry of this batch has a value that is not null (else the values are not sent). */
+  private hasValues = false;
   private count = 0;
   /** The batch's strings, and where each is in them (CapturedBatch). */
   private strings: string[] = [];
@@ -192,6 +202,7 @@ export class Trace {
     this.reader = new TraceReader(db);
     this.writer = new TraceWriter(
       db,
+      BATCH_SIZE * NUMBER_SLOTS,
       { bodies: settings.bodies, maxEntries: settings.maxEntries, idTag: this.idTag },
       {
         written: (entries) => {
@@ -205,6 +216,7 @@ export class Trace {
         warn: (message, error) => this.logger.error({ err: new Error(error) }, message),
       },
     );
+    this.numbers = this.writer.numbers;
     this.stopFollowingClock = clock.onAdvance(() => {
       if (!this.closed) void this.prune();
     });
@@ -242,8 +254,8 @@ export class Trace {
   record(input: TraceInput): void {
     if (!this.enabled || this.full()) return;
     // The input itself goes to the writer (the caller hands it over): its texts are capped and masked there.
-    this.captureValues(input, null, null);
-    this.captureNumbers(NaN, NaN, -1, -1, -1, -1);
+    this.captureValues(input, null);
+    this.captureNumbers(NaN, NaN, -1, -1, -1, -1, -1);
     this.captured();
   }
 
@@ -287,13 +299,12 @@ export class Trace {
     // A getter that builds an object: read once.
     const route = request.routeOptions;
     const keyId = request.apiKeyId;
-    let extra: HttpExtra | null = null;
     // A call without a key keeps no query values: anyone can send them, as long as a URL goes.
-    if (keyId === null && url.includes('?')) extra = { drop: true };
+    let extra: HttpExtra | null = keyId === null && url.includes('?') ? DROP_QUERY : null;
     const secrets = secretParamValues(request.params);
-    if (secrets) (extra ??= {}).secrets = secrets;
+    if (secrets) extra = { ...extra, secrets };
     if (this.settings.bodies) {
-      extra ??= {};
+      extra = { ...extra };
       extra.requestBody = sendable(request.body);
       extra.responseBody = this.responses.get(request);
       extra.secretFields = route.config?.traceSecretFields;
@@ -302,9 +313,9 @@ export class Trace {
     if (url.length > LONG_URL) {
       // A long URL (anyone can send one) is masked and cut here: copying it whole to the writer's thread would cost more.
       path = storedPath(url, extra);
-      (extra ??= {}).stored = true;
+      extra = { ...extra, stored: true };
     }
-    this.captureValues(null, path, extra);
+    this.captureValues(null, extra);
     this.captureNumbers(
       reply.statusCode,
       reply.elapsedTime,
@@ -312,6 +323,7 @@ export class Trace {
       keyId ? this.place(keyId) : -1,
       this.place(request.method),
       route.url ? this.place(route.url) : -1,
+      this.place(path),
     );
     this.captured();
   }
@@ -380,18 +392,18 @@ export class Trace {
   }
 
   /** The values of the next entry (trace-rows.ts CapturedBatch); captureNumbers then counts it. */
-  private captureValues(input: TraceInput | null, url: string | null, extra: HttpExtra | null): void {
+  private captureValues(input: TraceInput | null, extra: HttpExtra | null): void {
     const v = this.count * VALUE_SLOTS;
     const values = this.values;
     values[v + ValueSlot.Input] = input;
-    values[v + ValueSlot.Url] = url;
     values[v + ValueSlot.Extra] = extra;
+    if (input !== null || extra !== null) this.hasValues = true;
   }
 
   /**
    * The numbers of the next entry: its sequence number, epoch, time and id, and an HTTP call's
-   * status, duration and the places of its service, key id, method and route in the batch's
-   * strings (-1: none); then counts the entry.
+   * status, duration and the places of its service, key id, method, route and URL in the
+   * batch's strings (-1: none); then counts the entry.
    */
   private captureNumbers(
     status: number,
@@ -400,6 +412,7 @@ export class Trace {
     keyId: number,
     method: number,
     route: number,
+    url: number,
   ): void {
     const n = this.count * NUMBER_SLOTS;
     const numbers = this.numbers;
@@ -413,6 +426,7 @@ export class Trace {
     numbers[n + NumberSlot.KeyId] = keyId;
     numbers[n + NumberSlot.Method] = method;
     numbers[n + NumberSlot.Route] = route;
+    numbers[n + NumberSlot.Url] = url;
     this.count++;
   }
 
@@ -446,18 +460,22 @@ export class Trace {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (!this.count) return;
-    const batch = { count: this.count, numbers: this.numbers, values: this.values, strings: this.strings };
+    const batch: Omit<CapturedBatch, 'numbers'> = {
+      count: this.count,
+      values: this.hasValues ? this.values : undefined,
+      strings: this.strings,
+    };
+    const copied = this.writer.write(batch, this.followers > 0 || this.sharedBus);
+    // The numbers stay in the writer's buffer until stored; the next batch gets another.
+    this.numbers = this.writer.numbers;
+    // Copied to the writer's thread, the values are written over by the next batch (what lies
+    // past a batch's count is never read), so recording allocates nothing; handed over in
+    // process, they are the writer's, and the next batch gets its own.
+    if (batch.values && !copied) this.values = newValues();
     this.count = 0;
+    this.hasValues = false;
     this.strings = [];
     this.places.clear();
-    // Copied to the writer's thread: the numbers and the list are written over by the next batch
-    // (what lies past a batch's count is never read), so recording allocates nothing (a new
-    // 160 KB buffer per batch counted towards V8's external memory, which schedules collections).
-    // Handed over in process, they are the writer's: the next batch gets its own.
-    if (!this.writer.write(batch, this.followers > 0 || this.sharedBus)) {
-      this.numbers = new Float64Array(BATCH_SIZE * NUMBER_SLOTS);
-      this.values = newValues();
-    }
     if (Date.now() - this.lastPruneMs > PRUNE_EVERY_MS) void this.prune();
   }
 
@@ -467,6 +485,9 @@ export class Trace {
     return this.lastId;
   }
 }
+
+/** What an unauthenticated call with a query keeps beyond its numbers: one object shared by all of them (nothing allocated per call). */
+const DROP_QUERY: HttpExtra = Object.freeze({ drop: true });
 
 /** A batch's values, all slots there from the start (a list without holes is copied to a thread as one dense run). */
 const newValues = (): unknown[] => Array.from({ length: BATCH_SIZE * VALUE_SLOTS }, () => null);
