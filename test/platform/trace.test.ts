@@ -65,6 +65,21 @@ describe('the trace of every service', () => {
     expect((await entries({ service: ['home'] })).every((e) => e.service === 'home')).toBe(true);
   });
 
+  it('keeps the query values of a keyed call and drops those of the same URL called without a key in the same batch', async () => {
+    // The writer masks each URL once per batch: the keyed and the unkeyed call of one URL must not share the result.
+    const url = '/api/states?note=visible-to-keyed-calls-only';
+    await rig.call('home', 'GET', url);
+    await rig.call('home', 'GET', url, undefined, '');
+    await rig.call('home', 'GET', url);
+    const calls = (await entries({ service: ['home'] })).filter((e) => e.path?.startsWith('/api/states?note'));
+    const keyed = calls.filter((e) => e.keyId === rig.keyIds.home);
+    const unkeyed = calls.filter((e) => e.keyId === null);
+    expect(keyed).toHaveLength(2);
+    expect(unkeyed).toHaveLength(1);
+    for (const e of keyed) expect(e.path).toBe(url);
+    expect(unkeyed[0].path).not.toContain('visible-to-keyed-calls-only');
+  });
+
   it('records domain events: mail received, post published, community post, light turned on, execution finished', async () => {
     await rig.sendMail('Lunch?');
     await rig.publishPost('An event post');
