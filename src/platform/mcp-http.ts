@@ -3,7 +3,9 @@
 // console's /mcp). The server is made per request by the caller, with that request's rights.
 // A request whose Host or Origin the endpoint's allow-list refuses (mcp-origins.ts) gets 403
 // with a JSON-RPC error saying why, before any server is involved.
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+//
+// The MCP SDK (and zod, which it brings) is some 170 modules: the endpoints load it with their
+// first request (here and in each endpoint's handler), not with the server's start.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { checkMcpOrigin, mcpAllowList, type McpAllowList } from './mcp-origins.js';
@@ -33,6 +35,7 @@ export async function answerMcp(
       .type('application/json')
       .send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: verdict.message }, id: null }));
   }
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   // The SDK writes the answer on the raw response; Fastify must not send one too.
   reply.hijack();

@@ -9,7 +9,7 @@ import { answerMcp, mcpAllowListFor } from '../../platform/mcp-http.js';
 import type { ConsoleContext, ConsoleModule } from '../context.js';
 import { catalogOf } from './catalog.js';
 import { KeyRing } from './keyring.js';
-import { createMcpServer, type McpOptions } from './server.js';
+import type { McpOptions } from './server.js';
 import { hamletVersion } from '../version.js';
 
 const JsonRpc = Type.Object(
@@ -47,6 +47,8 @@ export const mcpEndpoint: ConsoleModule = (app, ctx) => {
   const allowed = mcpAllowListFor(ctx.platform, 'console');
   const catalog = catalogOf(ctx.selected.map((s) => s.definition));
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    // Loaded with the first MCP request, not at start (platform/mcp-http.ts says why).
+    const { createMcpServer } = await import('./server.js');
     const server = createMcpServer({
       baseUrl: (service) => ctx.client.baseUrl(service),
       keyHeaders: (service, key) => ctx.platform.directory.keyHeaders(service, key),

@@ -2,14 +2,12 @@
 // JSON-RPC exchange answered as JSON), authenticated with the home's bearer tokens like every
 // /api route. Built on the official @modelcontextprotocol/sdk server. Browsers' requests are held
 // to the platform's MCP allow-list (Host and Origin; HAMLET_MCP_ALLOWED_ORIGINS, HAMLET_HOME_URL).
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../../platform/errors.js';
 import type { App } from '../../../platform/http.js';
 import { answerMcp, mcpAllowListFor } from '../../../platform/mcp-http.js';
 import { HA_VERSION } from '../core/home.js';
-import { registerHomeTools } from '../mcp/tools.js';
 import { bodyCheckedByHandler, INVALID_JSON } from './body.js';
 import { TAGS, type HttpDeps } from './deps.js';
 import { errorResponses } from './envelope.js';
@@ -26,6 +24,11 @@ const JsonRpc = Type.Object(
 export function registerMcpRoutes(app: App, { home, persist, websocket }: HttpDeps): void {
   const allowed = mcpAllowListFor(websocket.platform, 'home');
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    // Loaded with the first MCP request, not at start (platform/mcp-http.ts says why).
+    const [{ McpServer }, { registerHomeTools }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/mcp.js'),
+      import('../mcp/tools.js'),
+    ]);
     const server = new McpServer({ name: 'home-assistant', version: HA_VERSION }, { instructions: INSTRUCTIONS });
     registerHomeTools(
       server,

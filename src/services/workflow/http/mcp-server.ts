@@ -4,7 +4,6 @@
 // disabled` until it is switched on. The switch and the key live where n8n's editor keeps
 // them, under /rest/mcp (answers wrapped in `{data}` as n8n's REST API does); Hamlet has no
 // editor sessions, so those routes take the workflow API key (X-N8N-API-KEY).
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../../platform/http.js';
@@ -13,7 +12,7 @@ import type { Keys } from '../../../platform/keys.js';
 import { answerMcp, mcpAllowListFor } from '../../../platform/mcp-http.js';
 import type { Platform } from '../../../platform/service.js';
 import type { McpAccess } from '../mcp/access.js';
-import { registerWorkflowMcpTools, type McpToolDeps } from '../mcp/tools.js';
+import type { McpToolDeps } from '../mcp/tools.js';
 import type { InstanceOwner } from '../projects/owner.js';
 import type { WorkflowStore } from '../store/index.js';
 import type { WorkflowWrites } from '../workflows/service.js';
@@ -82,6 +81,11 @@ export function mcpServerRoutes(app: App, platform: Platform, keys: Keys, d: Mcp
       const refused = await refusal(d.access, req.headers.authorization);
       if (refused) return unauthorized(reply, refused.details);
       if (!(await d.access.enabled())) return reply.code(403).send({ message: 'MCP access is disabled' });
+      // Loaded with the first MCP request, not at start (platform/mcp-http.ts says why).
+      const [{ McpServer }, { registerWorkflowMcpTools }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/mcp.js'),
+        import('../mcp/tools.js'),
+      ]);
       const server = new McpServer({ name: 'n8n MCP Server', version: '1.0.0' });
       registerWorkflowMcpTools(server, { ...d.tools, projectId: d.owner.projectId });
       await answerMcp(server, req, reply, req.body, allowed);
