@@ -53,11 +53,10 @@ async function routeV3(ctx: NodeContext, i: number, outputs: number): Promise<nu
   return [];
 }
 
-// A rule's defaults per data type (its operation and value2 when the rule leaves them out, as
-// n8n's parameter defaults), and what a value1 left out compares as (observed: a missing number
-// is below 2 yet not equal to 0, as null is).
+// n8n's parameter defaults per data type: value1 when the node leaves it out, a rule's operation
+// and value2 when the rule does.
 const LEGACY_DEFAULTS: Record<string, { operation: string; value2: unknown; missing: unknown }> = {
-  number: { operation: 'smaller', value2: 0, missing: null },
+  number: { operation: 'smaller', value2: 0, missing: 0 },
   string: { operation: 'equal', value2: '', missing: '' },
   boolean: { operation: 'equal', value2: false, missing: false },
   dateTime: { operation: 'after', value2: 0, missing: '' },
