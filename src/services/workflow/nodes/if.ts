@@ -3,7 +3,7 @@
 // v2+: the shared filter format.
 import { evaluateFilter, type FilterValue } from '../engine/filter.js';
 import type { NodeContext, NodeType } from '../engine/node-type.js';
-import { compareLegacy, legacyDateTime } from './legacy-compare.js';
+import { compareLegacy, legacyDateTime, legacyField } from './legacy-compare.js';
 import type { Item } from '../expressions/api.js';
 
 interface V1Condition {
@@ -12,8 +12,7 @@ interface V1Condition {
   value2?: unknown;
 }
 
-// n8n fills a condition's missing fields with their defaults (observed: a string condition
-// without value1 compares '').
+// The fields' defaults n8n fills in (observed: a string condition without value1 compares '').
 const V1_DEFAULTS: Record<string, { value1: unknown; operation: string; value2: unknown }> = {
   boolean: { value1: false, operation: 'equal', value2: false },
   number: { value1: 0, operation: 'smaller', value2: 0 },
@@ -35,9 +34,10 @@ async function matchV1(ctx: NodeContext, i: number, combine: { any: boolean; all
     for (let c = 0; c < list.length; c++) {
       const cond = await ctx.param<V1Condition>(`conditions.${type}.${c}`, i, {});
       const d = V1_DEFAULTS[type];
-      const operation = cond.operation ?? d.operation;
-      let value1 = 'value1' in cond ? cond.value1 : d.value1;
-      let value2 = 'value2' in cond ? cond.value2 : d.value2;
+      const written = list[c] ?? {};
+      const operation = written.operation === undefined ? d.operation : (cond.operation as string);
+      let value1 = legacyField(written.value1, cond.value1, type, d.value1);
+      let value2 = legacyField(written.value2, cond.value2, type, d.value2);
       if (type === 'dateTime') {
         value1 = legacyDateTime(value1);
         value2 = legacyDateTime(value2);

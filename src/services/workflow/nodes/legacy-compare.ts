@@ -78,3 +78,15 @@ export function legacyDateTime(value: unknown): number {
     throw new NodeOperationError(`The value "${String(value)}" is not a valid DateTime.`);
   return ms;
 }
+
+/**
+ * A condition field as n8n fills it from the node's parameters: left out, it is the field's
+ * default; written as null, a text or date field takes its default too, while a number or
+ * boolean field keeps the null (n8n replaces only a missing one there). `raw` is the field as
+ * written, `resolved` its value for the item.
+ */
+export function legacyField(raw: unknown, resolved: unknown, type: string, fallback: unknown): unknown {
+  if (raw === undefined) return fallback;
+  if (raw === null && (type === 'string' || type === 'dateTime')) return fallback;
+  return resolved;
+}

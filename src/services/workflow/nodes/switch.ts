@@ -4,7 +4,7 @@
 import { evaluateFilter, type FilterValue } from '../engine/filter.js';
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { compareLegacy, legacyDateTime } from './legacy-compare.js';
+import { compareLegacy, legacyDateTime, legacyField } from './legacy-compare.js';
 import type { WorkflowNode } from '../engine/types.js';
 
 function outputCount(node: WorkflowNode): number {
@@ -111,14 +111,19 @@ async function executeLegacy(ctx: NodeContext): Promise<Item[][]> {
         if (v2 && i === 0) outs = emptyOutputs(rules.length);
         const dataType = await ctx.param<string>('dataType', 0, 'number');
         const d = LEGACY_DEFAULTS[dataType] ?? LEGACY_DEFAULTS.number;
-        let value1 = ctx.raw<unknown>('value1', undefined) === undefined ? d.missing : await ctx.param('value1', i);
+        const written = ctx.raw<unknown>('value1', undefined);
+        const resolved = written === undefined || written === null ? written : await ctx.param('value1', i);
+        let value1 = legacyField(written, resolved, dataType, d.missing);
         // A dateTime switch reads value1 as a date before any rule, and each rule's value2 as it comes.
         if (dataType === 'dateTime') value1 = legacyDateTime(value1);
+        const writtenRules = ctx.raw<LegacyRule[]>('rules.rules', []);
         for (let r = 0; r < rules.length; r++) {
           const rule = rules[r] ?? {};
-          let value2 = 'value2' in rule ? rule.value2 : d.value2;
+          const writtenRule = writtenRules[r] ?? {};
+          let value2 = legacyField(writtenRule.value2, rule.value2, dataType, d.value2);
           if (dataType === 'dateTime') value2 = legacyDateTime(value2);
-          if (!compareLegacy(rule.operation ?? d.operation, value1, value2)) continue;
+          const operation = writtenRule.operation === undefined ? d.operation : (rule.operation as string);
+          if (!compareLegacy(operation, value1, value2)) continue;
           // v1 sends a match to the rule's `output` (default 0); v2 checks that key when a rule has
           // one, yet sends the item to the rule's own position.
           const output = v2 ? rule.output : (rule.output ?? 0);
