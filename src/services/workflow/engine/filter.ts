@@ -1,7 +1,10 @@
-// n8n's shared "filter" condition format (IF v2, Filter v2, Switch v3): typed operators,
-// strict or loose type validation, and and/or combinators.
-import { DateTime } from 'luxon';
+// n8n's shared "filter" condition format (IF v2, Filter v2, Switch v3): typed operators, strict
+// or loose type validation, and and/or combinators. Everything the evaluation depends on is in
+// the filter value itself (its options); the nodes' own "ignore case" and "loose type
+// validation" settings only reach it through what the editor writes there.
+import type { DateTime } from 'luxon';
 import { NodeOperationError } from './node-type.js';
+import { parseFilterValue } from './filter-values.js';
 
 export interface FilterCondition {
   id?: string;
@@ -11,184 +14,95 @@ export interface FilterCondition {
 }
 
 export interface FilterValue {
-  options?: { caseSensitive?: boolean; typeValidation?: 'strict' | 'loose'; leftValue?: unknown; version?: number };
+  options?: { caseSensitive?: boolean; typeValidation?: string; leftValue?: unknown; version?: number };
   conditions?: FilterCondition[];
-  combinator?: 'and' | 'or';
+  combinator?: string;
 }
 
 export interface FilterOptions {
-  /** Node-level `looseTypeValidation` (IF 2.1+, Filter 2.1+) or `options.looseTypeValidation`. */
-  loose?: boolean;
-  ignoreCase?: boolean;
   itemIndex: number;
 }
 
 /** Evaluates an already-resolved filter value for one item. */
 export function evaluateFilter(filter: FilterValue | undefined, opts: FilterOptions): boolean {
-  const conditions = filter?.conditions ?? [];
-  if (!conditions.length) return true;
-  // Observed in n8n 2.8.4: a filter value without a combinator is not evaluated at all and
-  // counts as passing (a Switch v3 rule written that way matches every item).
-  if (filter?.combinator === undefined) return true;
-  const caseSensitive = opts.ignoreCase ? false : (filter?.options?.caseSensitive ?? true);
-  // Strict only when the filter says so: a filter written without `typeValidation` (as older
-  // exports and hand-written workflows are) converts types loosely (observed with IF 2–2.2).
-  const loose = opts.loose || filter?.options?.typeValidation !== 'strict';
-  const and = filter?.combinator === 'and';
-  for (let i = 0; i < conditions.length; i++) {
-    const ok = evaluateCondition(conditions[i], {
-      caseSensitive,
-      loose,
-      itemIndex: opts.itemIndex,
-      index: i,
-      emptyIsNull: (filter?.options?.version ?? 1) < 3 || loose,
-    });
-    if (and && !ok) return false;
-    if (!and && ok) return true;
-  }
-  return and;
-}
-
-function isEmptyValue(v: unknown): boolean {
-  if (v === undefined || v === null || v === '') return true;
-  if (Array.isArray(v)) return v.length === 0;
-  if (typeof v === 'object') return Object.keys(v).length === 0;
-  if (typeof v === 'number') return Number.isNaN(v);
+  // A value that is no filter (it lacks conditions or a combinator) is not evaluated: n8n hands
+  // the object itself back, which counts as passing (observed with Switch v3 rules).
+  if (!filter || typeof filter !== 'object' || !('conditions' in filter) || !('combinator' in filter)) return true;
+  const conditions = filter.conditions ?? [];
+  const options = filter.options ?? {};
+  const pass = (c: FilterCondition, index: number) =>
+    evaluateCondition(c, options, { index, itemIndex: opts.itemIndex });
+  if (filter.combinator === 'and') return conditions.every(pass);
+  if (filter.combinator === 'or') return conditions.some(pass);
+  // Any other combinator: no item passes.
   return false;
 }
 
-const isPlain = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const article = (noun: string) => `${'aeiou'.includes(noun.charAt(0)) ? 'an' : 'a'} ${noun}`;
 
-function coerce(
-  value: unknown,
-  type: string,
-  loose: boolean,
-  side: string,
-  ctx: { itemIndex: number; index: number },
-): unknown {
-  if (value === undefined || value === null) return value;
-  // n8n's wording (observed): the value as text, its JavaScript type (arrays are "an object"),
-  // and the condition and item in the message itself.
-  const suffix = `[condition ${ctx.index}, item ${ctx.itemIndex}]`;
-  const wrong = () =>
-    new NodeOperationError(
-      `Wrong type: '${isPlain(value) ? JSON.stringify(value) : String(value)}' is ${article(typeof value)} but was expecting ${article(type)} ${suffix}`,
+/** Both values read as the operator's types, or n8n's error for the first one that cannot be. */
+function parseSides(
+  c: FilterCondition,
+  options: NonNullable<FilterValue['options']>,
+  at: { index: number; itemIndex: number },
+): { left: unknown; right: unknown } {
+  const strict = options.typeValidation === 'strict';
+  const version = options.version ?? 1;
+  const type = c.operator?.type ?? 'string';
+  const rightType = c.operator?.rightType ?? type;
+  const left = parseFilterValue(c.leftValue, type, strict, version);
+  const right = parseFilterValue(c.rightValue, rightType, strict, version);
+  // Single-value operators (exists, empty, true…) never look at the right value.
+  const rightValid = right.valid || !!c.operator?.singleValue;
+  const suffix = `[condition ${at.index}, item ${at.itemIndex}]`;
+  const refused = (expected: string, value: unknown) => {
+    const from = typeof value;
+    return new NodeOperationError(
+      strict
+        ? `Wrong type: '${String(value)}' is ${article(from)} but was expecting ${article(expected)} ${suffix}`
+        : `Conversion error: the ${from} '${String(value)}' can't be converted to ${article(expected)} ${suffix}`,
     );
-  const conversion = () =>
-    new NodeOperationError(
-      `Conversion error: the string '${String(value)}' can't be converted to ${article(type)} ${suffix}`,
+  };
+  if (!left.valid && !rightValid && typeof c.leftValue === typeof c.rightValue)
+    throw new NodeOperationError(
+      `Comparison type expects ${article(type)} but both fields are ${article(typeof c.leftValue)}`,
     );
-  switch (type) {
-    case 'string':
-      if (typeof value === 'string') return value;
-      if (loose) return typeof value === 'object' ? JSON.stringify(value) : String(value);
-      throw wrong();
-    case 'number': {
-      if (typeof value === 'number') return value;
-      if (loose) {
-        if (typeof value === 'boolean') return value ? 1 : 0;
-        if (typeof value !== 'string') return Number(value);
-        const n = value.trim() !== '' ? Number(value) : NaN;
-        if (!Number.isNaN(n)) return n;
-        throw conversion();
-      }
-      throw wrong();
-    }
-    case 'boolean': {
-      if (typeof value === 'boolean') return value;
-      if (loose) {
-        if (typeof value === 'string') return !['false', '0', ''].includes(value.trim().toLowerCase());
-        return Boolean(value);
-      }
-      throw wrong();
-    }
-    case 'dateTime': {
-      if (value instanceof Date) return DateTime.fromJSDate(value);
-      if (typeof value === 'string') {
-        const d = DateTime.fromISO(value, { setZone: true });
-        if (d.isValid) return d;
-        if (loose) {
-          const j = new Date(value);
-          if (!Number.isNaN(j.getTime())) return DateTime.fromJSDate(j);
-        }
-      }
-      if (typeof value === 'number' && loose) return DateTime.fromMillis(value);
-      throw wrong();
-    }
-    case 'array':
-      if (Array.isArray(value)) return value;
-      if (loose && typeof value === 'string') {
-        try {
-          const p = JSON.parse(value);
-          if (Array.isArray(p)) return p;
-        } catch {
-          /* fall through */
-        }
-      }
-      throw wrong();
-    case 'object':
-      if (value && typeof value === 'object' && !Array.isArray(value)) return value;
-      if (loose && typeof value === 'string') {
-        try {
-          const p = JSON.parse(value);
-          if (p && typeof p === 'object' && !Array.isArray(p)) return p;
-        } catch {
-          /* fall through */
-        }
-      }
-      throw wrong();
-    default:
-      return value;
-  }
-  void side;
+  if (!left.valid) throw refused(type, c.leftValue);
+  if (!rightValid) throw refused(rightType, c.rightValue);
+  return { left: left.value, right: right.valid ? right.value : undefined };
 }
-
-const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
 
 function evaluateCondition(
   c: FilterCondition,
-  o: { caseSensitive: boolean; loose: boolean; itemIndex: number; index: number; emptyIsNull: boolean },
+  options: NonNullable<FilterValue['options']>,
+  at: { index: number; itemIndex: number },
 ): boolean {
   const type = c.operator?.type ?? 'string';
   const op = c.operator?.operation ?? 'equals';
-  // The left value is type-checked first, even for exists/empty (observed: a number under a
-  // string "exists" fails in strict mode); null and missing values pass.
-  const rawLeft = c.leftValue;
-  if (rawLeft !== undefined && rawLeft !== null && rawLeft !== '') coerce(rawLeft, type, o.loose, 'left', o);
-  switch (op) {
-    case 'exists':
-      return rawLeft !== undefined && rawLeft !== null && !(typeof rawLeft === 'number' && Number.isNaN(rawLeft));
-    case 'notExists':
-      return rawLeft === undefined || rawLeft === null || (typeof rawLeft === 'number' && Number.isNaN(rawLeft));
-    case 'empty':
-      return isEmptyValue(rawLeft);
-    case 'notEmpty':
-      return !isEmptyValue(rawLeft);
-  }
-  // An empty string on the left is "no value" for typed comparisons (n8n treats '' as null),
-  // except in a strict filter of version 3, which checks '' as text (observed: "Wrong type: ''
-  // is a string but was expecting a dateTime").
-  const leftIn = rawLeft === '' && type !== 'string' && o.emptyIsNull ? null : rawLeft;
-  let left = coerce(leftIn, type, o.loose, 'left', o);
-  if (type === 'boolean' && (op === 'true' || op === 'false')) return op === 'true' ? left === true : left === false;
-  // Without `rightType` the right value is checked against the operator's type (observed: an
-  // array "contains 'a'" written without rightType fails), as n8n's editor always writes it.
-  const rightType = c.operator?.rightType ?? type;
-  const rightIn = c.rightValue === '' && rightType !== 'string' && o.emptyIsNull ? null : c.rightValue;
-  let right = rightType === 'any' ? rightIn : coerce(rightIn, rightType, o.loose, 'right', o);
-  if (type === 'string' && !o.caseSensitive) {
-    if (typeof left === 'string') left = left.toLowerCase();
-    if (typeof right === 'string') right = right.toLowerCase();
-  }
+  // A filter that does not say it is case sensitive compares ignoring case.
+  const ignoreCase = !options.caseSensitive;
+  let { left, right } = parseSides(c, options, at);
+  const exists = left !== undefined && left !== null && !(typeof left === 'number' && Number.isNaN(left));
+  if (op === 'exists') return exists;
+  if (op === 'notExists') return !exists;
   switch (type) {
     case 'string': {
+      if (ignoreCase) {
+        if (typeof left === 'string') left = left.toLocaleLowerCase();
+        // A regular expression keeps its case.
+        if (typeof right === 'string' && op !== 'regex' && op !== 'notRegex') right = right.toLocaleLowerCase();
+      }
       const l = (left ?? '') as string;
       const r = (right ?? '') as string;
       switch (op) {
+        case 'empty':
+          return l.length === 0;
+        case 'notEmpty':
+          return l.length !== 0;
         case 'equals':
-          return left === right;
+          return l === r;
         case 'notEquals':
-          return left !== right;
+          return l !== r;
         case 'contains':
           return l.includes(r);
         case 'notContains':
@@ -206,12 +120,16 @@ function evaluateCondition(
         case 'notRegex':
           return !toRegex(r).test(l);
       }
-      break;
+      return false;
     }
     case 'number': {
       const l = left as number;
       const r = right as number;
       switch (op) {
+        case 'empty':
+          return !exists;
+        case 'notEmpty':
+          return exists;
         case 'equals':
           return l === r;
         case 'notEquals':
@@ -225,17 +143,19 @@ function evaluateCondition(
         case 'lte':
           return l <= r;
       }
-      break;
+      return false;
     }
-    case 'boolean':
-      if (op === 'equals') return left === right;
-      if (op === 'notEquals') return left !== right;
-      break;
     case 'dateTime': {
-      const l = (left as DateTime | null)?.toMillis();
-      const r = (right as DateTime | null)?.toMillis();
-      if (l === undefined || r === undefined) return false;
+      if (op === 'empty') return !exists;
+      if (op === 'notEmpty') return exists;
+      if (!left || !right) return false;
+      const l = (left as DateTime).toMillis();
+      const r = (right as DateTime).toMillis();
       switch (op) {
+        case 'equals':
+          return l === r;
+        case 'notEquals':
+          return l !== r;
         case 'after':
           return l > r;
         case 'before':
@@ -244,46 +164,76 @@ function evaluateCondition(
           return l >= r;
         case 'beforeOrEquals':
           return l <= r;
-        case 'equals':
-          return l === r;
-        case 'notEquals':
-          return l !== r;
       }
-      break;
+      return false;
     }
+    case 'boolean':
+      switch (op) {
+        case 'empty':
+          return !exists;
+        case 'notEmpty':
+          return exists;
+        case 'true':
+          return !!left;
+        case 'false':
+          return !left;
+        case 'equals':
+          return left === right;
+        case 'notEquals':
+          return left !== right;
+      }
+      return false;
     case 'array': {
       const l = (left ?? []) as unknown[];
+      const n = right as number;
       switch (op) {
         case 'contains':
-          return l.some((v) => JSON.stringify(v) === JSON.stringify(right));
+          return arrayContains(l, right, ignoreCase);
         case 'notContains':
-          return !l.some((v) => JSON.stringify(v) === JSON.stringify(right));
+          return !arrayContains(l, right, ignoreCase);
         case 'lengthEquals':
-          return l.length === right;
+          return l.length === n;
         case 'lengthNotEquals':
-          return l.length !== right;
+          return l.length !== n;
         case 'lengthGt':
-          return l.length > (right as number);
+          return l.length > n;
         case 'lengthLt':
-          return l.length < (right as number);
+          return l.length < n;
         case 'lengthGte':
-          return l.length >= (right as number);
+          return l.length >= n;
         case 'lengthLte':
-          return l.length <= (right as number);
+          return l.length <= n;
+        case 'empty':
+          return l.length === 0;
+        case 'notEmpty':
+          return l.length !== 0;
       }
-      break;
+      return false;
     }
     case 'object':
-      break;
+      if (op === 'empty') return !left || Object.keys(left).length === 0;
+      if (op === 'notEmpty') return !!left && Object.keys(left).length !== 0;
+      return false;
   }
-  throw new NodeOperationError(`Unknown operation "${op}" for type "${type}"`);
+  // An operator n8n does not know fails no item: the condition is just false.
+  return false;
 }
 
+/** Membership by identity (a list never "contains" an equal copy of an object); text ignoring case when asked. */
+function arrayContains(list: unknown[], value: unknown, ignoreCase: boolean): boolean {
+  if (ignoreCase && typeof value === 'string') {
+    const wanted = value.toLocaleLowerCase();
+    return list.some((v) => typeof v === 'string' && v.toLocaleLowerCase() === wanted);
+  }
+  return list.includes(value);
+}
+
+/** "/pattern/flags" or a bare pattern. */
 function toRegex(text: string): RegExp {
-  const m = /^\/(.*)\/([gimsuy]*)$/.exec(text);
+  const m = /^\/(.*?)\/([gimusy]*)$/.exec(text);
   try {
-    return m ? new RegExp(m[1], m[2].replace('g', '')) : new RegExp(text);
-  } catch {
-    throw new NodeOperationError(`Invalid regular expression: ${text}`);
+    return m ? new RegExp(m[1], m[2]) : new RegExp(text);
+  } catch (err) {
+    throw new NodeOperationError((err as Error).message);
   }
 }
