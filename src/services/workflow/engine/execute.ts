@@ -168,6 +168,7 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
       // No data and no run recorded (n8n's null output; its run failing outside the node).
       state.executionIndex--;
       if (!result.error) continue;
+      state.lastNodeExecuted = node.name;
       state.error = result.error;
       return { status: 'error', state };
     }

@@ -41,7 +41,7 @@ export default {
     }
     state.done = batch.length === 0;
     state.noItemsLeft = state.items.length === 0;
-    // v1 with nothing to hand out ends its branch: n8n records no run of it (oracle: fz-…).
+    // v1 with nothing to hand out ends its branch: n8n records no run of it (oracle: fz-splitInBatches-1-1c50427b).
     if (ctx.typeVersion < 2) return batch.length ? [batch] : null;
     const done = state.done ? state.processed : [];
     return ctx.typeVersion >= 3 ? [done, batch] : [batch, done];

@@ -26,7 +26,8 @@ const BUILD_DEFAULTS = {
 
 /**
  * Options as n8n reads them: once, for the first item. An option written as null counts as unset
- * (n8n builds with its default root name), one whose expression gives null does not (oracle: fz-…).
+ * (n8n builds with its default root name), one whose expression gives null does not (oracle: fz-xml-1-9c93b6b5,
+ * fz-xml-1-6e474540, fz-xml-1-9c06b762).
  */
 async function readOptions(ctx: NodeContext): Promise<Record<string, unknown>> {
   const written = ctx.raw<Record<string, unknown> | null>('options', {}) ?? {};
@@ -55,7 +56,8 @@ export default {
           throw new NodeOperationError((e as Error).message, undefined, i);
         }
         // xml2js reads an empty (or blank) document as null; n8n's node passes that on as the
-        // item's json, which n8n's engine cannot read once the node is done (below).
+        // item's json, which n8n's engine cannot read once the node is done (below; oracle:
+        // fz-xml-1-7a6cdfb3, fz-xml-1-4f327448).
         if (json === null) nullDocument = true;
         out.push({ json: json as Record<string, unknown>, pairedItem: { item: i } });
       } else if (mode === 'jsonToxml') {
