@@ -103,7 +103,9 @@ function sliceCase(exec: any, c: FuzzCase, i: number): Answer | undefined {
   }
   const answer: Answer = {
     status: thisFailed ? 'error' : 'success',
-    lastNodeExecuted: order.at(-1)!,
+    // A run n8n failed outside the node (its engine choking on the node's output) records no run
+    // of the node, yet the node is n8n's last executed one.
+    lastNodeExecuted: thisFailed ? (rename.get(failing) ?? order.at(-1)!) : order.at(-1)!,
     executionOrder: order,
     nodes,
   };

@@ -15,6 +15,7 @@ import { canvasCompare, type Graph } from './graph.js';
 import { ExecutionCancelledError, keepLastRuns, maybeYield, RunDataLimitError, RunDataMeter } from './limits.js';
 import {
   NodeOperationError,
+  RunFailure,
   type NodeContext,
   type NodeServices,
   type NodeType,
@@ -157,9 +158,20 @@ export async function runWorkflow(opts: RunOptions, state: ExecutionState): Prom
       // A node that ignores the signal (a slow request, a sub-workflow) does not hold the run.
       result = await interruptible.run(runNode(opts, info, state, node, entry, runIndex, resumed));
     } catch (err) {
-      result = { error: toErrorInfo(err, node) };
+      result =
+        err instanceof RunFailure
+          ? { skipped: true, error: toErrorInfo(err, node) }
+          : { error: toErrorInfo(err, node) };
     }
     if (result === ABORTED) return cancelled(state, signal!);
+    if ('skipped' in result) {
+      // No data and no run recorded (n8n's null output; its run failing outside the node).
+      state.executionIndex--;
+      if (!result.error) continue;
+      state.lastNodeExecuted = node.name;
+      state.error = result.error;
+      return { status: 'error', state };
+    }
     state.lastNodeExecuted = node.name;
     if ('wait' in result) {
       // Parked: the same stack entry runs again on resume.
@@ -226,7 +238,8 @@ function cancelled(state: ExecutionState, signal: AbortSignal): RunOutcome {
 type NodeRun =
   | { outputs: Item[][]; error?: NodeErrorInfo }
   | { error: NodeErrorInfo; outputs?: undefined }
-  | { wait: { until?: Date; webhook?: boolean } };
+  | { wait: { until?: Date; webhook?: boolean } }
+  | { skipped: true; error?: NodeErrorInfo };
 
 async function runNode(
   opts: RunOptions,
@@ -267,7 +280,11 @@ async function runNode(
   let lastError: unknown;
   for (let attempt = 0; attempt < tries; attempt++) {
     try {
-      const out = await type.execute(ctx);
+      let out = await type.execute(ctx);
+      if (out === null) {
+        if (!node.alwaysOutputData) return { skipped: true };
+        out = [];
+      }
       if (!Array.isArray(out)) return out;
       // A node may answer no outputs at all (n8n's Merge v3 joining an empty input records `main: []`).
       const count = type.outputs?.(node) ?? (out.length === 0 && !node.alwaysOutputData ? 0 : Math.max(1, out.length));
@@ -280,6 +297,7 @@ async function runNode(
       if (node.alwaysOutputData && !outputs[0]?.length) outputs[0] = [{ json: {}, pairedItem: { item: 0 } }];
       return { outputs };
     } catch (err) {
+      if (err instanceof RunFailure) throw err;
       lastError = err;
       if (attempt + 1 < tries && pause > 0) await new Promise((r) => setTimeout(r, pause));
     }

@@ -30,7 +30,17 @@ export interface WaitRequest {
   wait: { until?: Date; webhook?: boolean };
 }
 
-export type NodeResult = Array<Item[] | null> | WaitRequest;
+/**
+ * Thrown by a node whose output n8n's engine itself cannot take: n8n fails the whole run after the
+ * node ran, outside it (the node's run is not recorded, no output passes on).
+ */
+export class RunFailure extends Error {}
+
+/**
+ * A node's outputs, a wait, or null: the node succeeded without data (n8n's Split in Batches v1 with
+ * nothing left); its run is not recorded and nothing after it runs, as in n8n.
+ */
+export type NodeResult = Array<Item[] | null> | WaitRequest | null;
 
 /** The services a node may use, given by the workflow service (never imported by node files). */
 export interface NodeServices {

@@ -7,6 +7,7 @@ import { NodeOperationError, type NodeContext } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { clone } from './util.js';
 import { fromArray, fromNamedParts } from './date-parts.js';
+import { momentLenientParse } from './moment-parse.js';
 
 // moment.js's formatting tokens (its own list, longest first), localized formats expanded first.
 const TOKEN =
@@ -191,6 +192,12 @@ function parse(value: unknown, fromFormat: string | undefined, zone: string, unr
   return d;
 }
 
+/** Text read with a From Format as moment reads it, not strictly (Luxon's strict reading for tokens that reader lacks). */
+function readWithFormat(text: string, fromFormat: string, zone: string, now: DateTime): DateTime {
+  const expanded = fromFormat.replace(LOCALIZED_TOKEN, (t) => LOCALIZED[t] ?? t);
+  return momentLenientParse(text, expanded, zone, now) ?? DateTime.fromFormat(text, luxonFormat(fromFormat), { zone });
+}
+
 /**
  * The format action's reading (observed with the oracle): whatever Number() reads as a number
  * ('' and [] too) is a timestamp, in seconds when its whole part has fewer than 12 characters,
@@ -206,10 +213,17 @@ function parseForFormat(
   now: DateTime,
   unrecognized: string,
 ): DateTime {
-  const n = value !== null && typeof value === 'object' && !Array.isArray(value) ? NaN : Number(value);
+  let n = value !== null && typeof value === 'object' && !Array.isArray(value) ? NaN : Number(value);
   let d: DateTime;
   if (Number.isFinite(n)) {
-    d = String(Math.trunc(n)).length < 12 ? DateTime.fromMillis(n * 1000, { zone }) : DateTime.fromMillis(n, { zone });
+    // A fraction is taken for seconds (times 1000); a whole number is seconds when shorter than
+    // 12 characters, else milliseconds; a fraction still is milliseconds, cut as Date cuts them
+    // (-0.0001 is 0, not -1: observed).
+    if (!Number.isInteger(n)) n *= 1000;
+    // With a From Format that fraction is read as text with it (-0.1 with yyyy-MM-dd is the year 0).
+    if (!Number.isInteger(n) && fromFormat) d = readWithFormat(String(n), fromFormat, zone, now);
+    else if (!Number.isInteger(n)) d = DateTime.fromMillis(Math.trunc(n) || 0, { zone });
+    else d = String(n).length < 12 ? DateTime.fromMillis(n * 1000, { zone }) : DateTime.fromMillis(n, { zone });
     if (!d.isValid && fromFormat === undefined) throw new NodeOperationError(unrecognized);
     return d;
   }
@@ -219,10 +233,9 @@ function parseForFormat(
     if (!d.isValid && typeof value === 'string') d = DateTime.fromJSDate(new Date(value), { zone });
     return d;
   }
-  if (fromFormat !== undefined)
-    return typeof value === 'string'
-      ? DateTime.fromFormat(value, luxonFormat(fromFormat), { zone })
-      : DateTime.invalid('not text');
+  if (fromFormat !== undefined) {
+    return typeof value === 'string' ? readWithFormat(value, fromFormat, zone, now) : DateTime.invalid('not text');
+  }
   if (Array.isArray(value)) d = fromArray(value, zone, now);
   else if (value !== null && typeof value === 'object') d = fromNamedParts(value as Record<string, unknown>, zone, now);
   else {

@@ -7,13 +7,14 @@
 // - v1.2: each element's content rendered by html-to-text (headings inside it upper-cased,
 //   links and images with their URL, lists bulleted), skip selectors left out, only the first
 //   match unless `returnArray`.
-// Text of no match is "" (other return values are absent then).
+// Text of no match is "" in HTML Extract and HTML 1.2, absent in HTML 1 and 1.1, as HTML is
+// (cheerio's `|| undefined`).
 // Line ends are \n as an HTML parser reads them; trim and clean-up apply only when set.
 import { convert } from 'html-to-text';
 import { parse, type HTMLElement, type Node } from 'node-html-parser';
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { readPath } from './util.js';
+import { lodashGet } from './util.js';
 import { htmlTable } from './html-table.js';
 
 interface Extraction {
@@ -88,6 +89,49 @@ function tidy<T>(v: T, trim: boolean, clean: boolean): T {
   return s as T;
 }
 
+/**
+ * The property holding the HTML: HTML v1 reads the key as written (or inside [''] / [""]), the
+ * later versions and HTML Extract as lodash's get reads a path.
+ */
+function sourceOf(json: Record<string, unknown>, property: string, keyOnly: boolean): unknown {
+  if (!keyOnly) return lodashGet(json, property);
+  if (json[property] !== undefined) return json[property];
+  const quoted = /^\[(['"])(.*)\1\]$/.exec(property);
+  return quoted ? json[quoted[2]] : undefined;
+}
+
+/**
+ * One document as cheerio loads it: text is parsed; an object (or a list of objects) is taken
+ * for parsed nodes and holds nothing to select; null fails, and so do numbers, booleans and a
+ * list holding text or numbers (cheerio's own errors).
+ */
+function loadDocument(doc: unknown, item: number): HTMLElement | undefined {
+  if (typeof doc === 'string') return parse(doc);
+  const refuse = (v: unknown): never => {
+    if (v === null || v === undefined)
+      throw new NodeOperationError("Cannot read properties of null (reading 'parent')", undefined, item);
+    throw new NodeOperationError(`Cannot create property 'prev' on ${typeof v} '${String(v)}'`, undefined, item);
+  };
+  if (doc === null || doc === undefined)
+    throw new NodeOperationError('cheerio.load() expects a string', undefined, item);
+  if (Array.isArray(doc)) {
+    for (const node of doc) if (node === null || typeof node !== 'object') refuse(node);
+    return undefined;
+  }
+  if (typeof doc !== 'object') refuse(doc);
+  return undefined;
+}
+
+/**
+ * What cheerio's readings give for nothing: HTML of no match (or empty) is absent, and so is
+ * text in HTML 1 and 1.1 (HTML Extract keeps '' text; 1.2 renders '').
+ */
+function orAbsent<T>(v: T, e: Extraction, extractNode: boolean, rendered: boolean): T | undefined {
+  const kind = e.returnValue ?? 'text';
+  if (v === '' && (kind === 'html' || (kind === 'text' && !extractNode && !rendered))) return undefined;
+  return v;
+}
+
 export default {
   types: ['n8n-nodes-base.html', 'n8n-nodes-base.htmlExtract'],
   async execute(ctx) {
@@ -100,6 +144,7 @@ export default {
     if (operation !== 'extractHtmlContent')
       throw new NodeOperationError(`The operation "${operation}" of the HTML node is not supported`);
     const out: Item[] = [];
+    const extractNode = ctx.node.type === 'n8n-nodes-base.htmlExtract';
     for (let i = 0; i < ctx.items.length; i++) {
       const property = await ctx.param<string>('dataPropertyName', i, 'data');
       let source: unknown;
@@ -113,26 +158,47 @@ export default {
             i,
           );
         source = Buffer.from(String(file.data ?? ''), 'base64').toString('utf8');
-      } else source = readPath(ctx.items[i].json, property);
+      } else
+        source = sourceOf(
+          ctx.items[i].json,
+          property,
+          ctx.node.type === 'n8n-nodes-base.html' && ctx.typeVersion < 1.1,
+        );
       if (source === undefined) throw new NodeOperationError(`No property named "${property}" exists!`, undefined, i);
-      if (typeof source !== 'string') throw new NodeOperationError('cheerio.load() expects a string', undefined, i);
-      const root = parse(String(source));
       // Trimming is on unless turned off in the legacy HTML Extract node, off unless turned on in HTML (observed).
-      const trim = await ctx.param<boolean>('options.trimValues', i, ctx.node.type === 'n8n-nodes-base.htmlExtract');
+      const trim = await ctx.param<boolean>('options.trimValues', i, extractNode);
       const clean = await ctx.param<boolean>('options.cleanUpText', i, false);
-      const rendered = ctx.node.type === 'n8n-nodes-base.html' && ctx.typeVersion >= 1.2;
-      const json: Record<string, unknown> = {};
-      for (const raw of await ctx.param<Extraction[]>('extractionValues.values', i, [])) {
-        // An absent key is '' (the parameter's default).
-        const e = { ...raw, key: raw.key ?? '' };
-        const matches = root.querySelectorAll(e.cssSelector);
-        if (e.returnArray) json[e.key] = matches.map((m) => tidy(valueOf(m, e, rendered), trim, clean));
-        else if ((e.returnValue ?? 'text') === 'text' && !rendered)
-          json[e.key] = tidy(matches.map((m) => valueOf(m, e, rendered)).join(''), trim, clean);
-        else if (matches[0]) json[e.key] = tidy(valueOf(matches[0], e, rendered), trim, clean);
-        else json[e.key] = (e.returnValue ?? 'text') === 'text' ? '' : undefined;
+      const rendered = !extractNode && ctx.typeVersion >= 1.2;
+      // HTML after 1 has a default extraction (one, of text, under the key ''); HTML 1 and HTML
+      // Extract fail without one.
+      const extractions = await ctx.param<{ values?: Extraction[] } | undefined>(
+        'extractionValues',
+        i,
+        !extractNode && ctx.typeVersion > 1
+          ? { values: [{ key: '', cssSelector: '', returnValue: 'text', returnArray: false }] }
+          : {},
+      );
+      // An array holds one document per element, each its own output item.
+      for (const doc of Array.isArray(source) ? source : [source]) {
+        const root = loadDocument(doc, i);
+        const values = extractions?.values;
+        if (!Array.isArray(values))
+          throw new NodeOperationError('extractionValues.values is not iterable', undefined, i);
+        const json: Record<string, unknown> = {};
+        for (const raw of values) {
+          // An absent key is '' (the parameter's default).
+          const e = { ...raw, key: raw.key ?? '' };
+          const matches = root && e.cssSelector ? root.querySelectorAll(e.cssSelector) : [];
+          const value = (v: string | Record<string, string> | undefined) =>
+            tidy(orAbsent(v, e, extractNode, rendered), trim, clean);
+          if (e.returnArray) json[e.key] = matches.map((m) => value(valueOf(m, e, rendered)));
+          else if ((e.returnValue ?? 'text') === 'text' && !rendered)
+            json[e.key] = value(matches.map((m) => valueOf(m, e, rendered)).join(''));
+          else if (matches[0]) json[e.key] = value(valueOf(matches[0], e, rendered));
+          else json[e.key] = (e.returnValue ?? 'text') === 'text' ? '' : undefined;
+        }
+        out.push({ json, pairedItem: { item: i } });
       }
-      out.push({ json, pairedItem: { item: i } });
     }
     return [out];
   },

@@ -54,7 +54,8 @@ const MARKDOWN_OPTIONS = [
 /** The node's HTML → Markdown options as node-html-markdown takes them (text replacements are literal, as n8n passes them). */
 function markdownOptions(options: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of MARKDOWN_OPTIONS) if (options[name] !== undefined) out[name] = options[name];
+  // Only options with a truthy value are passed on (false, 0 and '' leave the library's default).
+  for (const name of MARKDOWN_OPTIONS) if (options[name]) out[name] = options[name];
   const replace = (options.textReplace as { values?: Array<{ pattern?: string; replacement?: string }> } | undefined)
     ?.values;
   // n8n hands the pattern over as it is, not as a regular expression: each text node has the
@@ -76,11 +77,12 @@ function markdownOptions(options: Record<string, unknown>): Record<string, unkno
         'replacement' in escape ? escape.replacement : '',
       ];
   }
-  // Block elements and ignored elements are comma-separated lists; anything but text fails as
-  // JavaScript's split does (the ignore list then has no effect: observed).
-  if (options.ignore !== undefined && typeof options.ignore !== 'string')
+  // Block elements and ignored elements are comma-separated lists; a falsy value (null, '') is
+  // none, anything else but text fails as JavaScript's split does (the ignore list then has no
+  // effect: observed).
+  if (options.ignore && typeof options.ignore !== 'string')
     throw new NodeOperationError('options.ignore.split is not a function');
-  if (options.blockElements !== undefined) {
+  if (options.blockElements) {
     if (typeof options.blockElements !== 'string')
       throw new NodeOperationError('options.blockElements.split is not a function');
     out.blockElements = options.blockElements.split(',').map((e) => e.trim());
@@ -95,10 +97,12 @@ function markdownOptions(options: Record<string, unknown>): Record<string, unkno
 function toMarkdown(input: unknown, options: Record<string, unknown>): unknown {
   if (typeof input === 'string') return NodeHtmlMarkdown.translate(input, options);
   return Object.fromEntries(
-    Object.entries(Object(input) as Record<string, unknown>).map(([k, v]) => [
-      k,
-      NodeHtmlMarkdown.translate(String(v), options),
-    ]),
+    Object.entries(Object(input) as Record<string, unknown>).map(([k, v]) => {
+      // A file of null (or undefined) fails as the library reads its length.
+      if (v === null || v === undefined)
+        throw new NodeOperationError(`Cannot read properties of ${String(v)} (reading 'length')`);
+      return [k, NodeHtmlMarkdown.translate(String(v), options)];
+    }),
   );
 }
 

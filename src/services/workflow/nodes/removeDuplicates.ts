@@ -2,6 +2,7 @@
 // against values seen in earlier executions (kept in the workflow's static data).
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
+import { checkFields, sortedOrder } from './dedupe-order.js';
 import { clone, fieldList, isPlainObject, lodashGet, readPath, writePath } from './util.js';
 
 function stable(v: unknown): string {
@@ -97,12 +98,22 @@ export default {
     const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
     // Fields are read as lodash's get reads them (a key named with the dots wins over the path).
     const get = (json: Record<string, unknown>, f: string) => (noDots ? json[f] : lodashGet(json, f));
-    const missing = (key: string) => new NodeOperationError(`'${key}' field is missing from some input items`);
+    const fail = (message: string) => new NodeOperationError(message);
+    // The type check: Remove Duplicates after 1.0 passes over nulls; Item Lists (this code with
+    // typeVersion 1) counts null as an object, and from 3.1 has no type check.
+    const listsWithoutTypes =
+      ctx.node.type !== 'n8n-nodes-base.removeDuplicates' && Number(ctx.node.typeVersion) >= 3.1;
+    const typeOf = listsWithoutTypes
+      ? undefined
+      : (v: unknown) => (v === undefined || (v === null && ctx.typeVersion > 1) ? undefined : typeof v);
+    const equal = (a: unknown, b: unknown) => stable(a) === stable(b);
     let keyOf: (json: Record<string, unknown>, i: number) => string;
     // The compared fields, by path: with `removeOtherFields` an item keeps only these.
     let compared: string[];
     if (compare === 'selectedFields') {
-      for (const f of fields) if (ctx.items.some((it) => get(it.json, f) === undefined)) throw missing(f);
+      const value = (i: number, f: string) => get(ctx.items[i].json, f);
+      const order = sortedOrder(ctx.items.length, fields, value, equal);
+      checkFields(order, fields, (i, f) => value(i, f) === undefined, typeOf, value, fail);
       keyOf = (json) => stable(fields.map((f) => get(json, f)));
       compared = fields;
     } else {
@@ -115,14 +126,10 @@ export default {
           : [...new Set(flats.flatMap((f) => [...f.keys()]))];
       // Each path must be found by lodash's get in every item: a flattened path through a key
       // with dots in its name is not (observed: "'a.b.y' field is missing").
-      for (const k of keys)
-        if (
-          ctx.items.some(
-            (it, i) =>
-              !flats[i].has(k) || (!noDots && lodashGet(it.json, k) === undefined && flats[i].get(k) !== undefined),
-          )
-        )
-          throw missing(k);
+      const isMissing = (i: number, k: string) =>
+        !flats[i].has(k) || (!noDots && lodashGet(ctx.items[i].json, k) === undefined && flats[i].get(k) !== undefined);
+      const value = (i: number, k: string) => flats[i].get(k);
+      checkFields(sortedOrder(ctx.items.length, keys, value, equal), keys, isMissing, typeOf, value, fail);
       keyOf = (_json, i) => stable(keys.map((k) => flats[i].get(k)));
       compared = keys;
     }

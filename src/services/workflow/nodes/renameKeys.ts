@@ -5,7 +5,7 @@
 // `tags[0]` is "a"); a key renamed to itself stays; a renamed key moves to the end of its
 // object; the regular expression renames the keys of array elements too, and for a text element
 // those are its character positions, which cannot be renamed ("Cannot create property 'x' on
-// string 'a'"); an absent pattern or replacement is ''.
+// string 'a'"), unless the depth ends at the array; an absent pattern or replacement is ''.
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { clone, deletePath, isPlainObject, lodashGet, writePath } from './util.js';
@@ -16,23 +16,29 @@ interface Replacement {
   options?: { caseInsensitive?: boolean; depth?: number };
 }
 
-function renameMatching(value: unknown, re: RegExp, replacement: string, depth: number, level = 0): void {
-  const deeper = depth === -1 || level < depth;
+/**
+ * Renames the keys of `value` that match, then (depth left) of what they hold. `depth` counts
+ * levels still to enter (negative: no end); an array takes a level of its own, and its elements
+ * are entered whatever they are: a text element's keys are its character positions, which
+ * cannot be renamed ("Cannot create property 'x' on string 'a'", as n8n in strict mode).
+ */
+function renameMatching(value: unknown, re: RegExp, replacement: string, depth: number): void {
   if (Array.isArray(value)) {
-    for (const element of value) {
-      if (typeof element === 'string') {
-        for (let k = 0; k < element.length; k++) {
-          const renamed = String(k).replace(re, replacement);
-          if (renamed !== String(k))
-            throw new NodeOperationError(`Cannot create property '${renamed}' on string '${element}'`);
-        }
-      } else renameMatching(element, re, replacement, depth, level);
+    if (depth !== 0) for (const element of value) renameMatching(element, re, replacement, depth - 1);
+    return;
+  }
+  if (typeof value === 'string') {
+    for (let k = 0; k < value.length; k++) {
+      const renamed = String(k).replace(re, replacement);
+      if (renamed !== String(k))
+        throw new NodeOperationError(`Cannot create property '${renamed}' on string '${value}'`);
     }
     return;
   }
   if (!isPlainObject(value)) return;
   for (const k of Object.keys(value)) {
-    if (deeper) renameMatching(value[k], re, replacement, depth, level + 1);
+    if (depth !== 0 && value[k] !== null && typeof value[k] === 'object')
+      renameMatching(value[k], re, replacement, depth - 1);
     const renamed = k.replace(re, replacement);
     if (renamed === k) continue;
     value[renamed] = value[k];

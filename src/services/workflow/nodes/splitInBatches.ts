@@ -22,7 +22,8 @@ export default {
     const requested = Number(await ctx.param('batchSize', 0, ctx.typeVersion >= 3 ? 1 : 10));
     // A batch size of 0 makes v2/v3 put out nothing on either output (observed in manual runs).
     if (requested === 0 && ctx.typeVersion >= 2) return [[], []];
-    const size = Math.max(1, requested);
+    // v1 hands out `size` items as asked: 0 (or less) hands out none.
+    const size = ctx.typeVersion >= 2 ? Math.max(1, requested) : Math.max(0, requested);
     const state = ctx.context as unknown as LoopState;
     const reset = await ctx.param<boolean>('options.reset', 0, false);
     let batch: Item[];
@@ -40,7 +41,8 @@ export default {
     }
     state.done = batch.length === 0;
     state.noItemsLeft = state.items.length === 0;
-    if (ctx.typeVersion < 2) return [batch];
+    // v1 with nothing to hand out ends its branch: n8n records no run of it (oracle: fz-splitInBatches-1-1c50427b).
+    if (ctx.typeVersion < 2) return batch.length ? [batch] : null;
     const done = state.done ? state.processed : [];
     return ctx.typeVersion >= 3 ? [done, batch] : [batch, done];
   },
