@@ -1,3 +1,6 @@
+import { createHmac } from 'node:crypto';
+import { EC_PRIVATE, EC_PUBLIC, RSA_PRIVATE, RSA_PUBLIC } from './test-keys.mjs';
+
 // The nt-* oracle cases (see cases.mjs): per finding of the conformance run, a workflow written
 // for this project and inputs that pin the rule down. Grouped by node.
 const N = (name, type, typeVersion, parameters, extra = {}) => ({ name, type, typeVersion, parameters, ...extra });
@@ -1475,4 +1478,362 @@ add('files-control-bytes', {
   ],
   connections: { Input: [[['To file']]], 'To file': [[['Size'], ['Text']]] },
   bodies: { bytes: [{ b64: 'YQBi' }, { b64: 'YQFi' }, { b64: 'AQ==' }, { b64: 'AAEC' }, { b64: 'YQ1iDGM=' }] },
+});
+
+// ---- Issue #29: JWT, TOTP, Compression, Move Binary Data ---------------------------------------------
+// Every file a node makes is read back by "Dump" (a Code node): its bytes as base64 (left out
+// where n8n's bytes carry the clock: zip and gzip output) and its description.
+const dumpCode = (withBytes) =>
+  [
+    'const out = [];',
+    'const items = $input.all();',
+    'for (let i = 0; i < items.length; i++) {',
+    '  const files = {};',
+    '  for (const [k, v] of Object.entries(items[i].binary ?? {})) {',
+    '    const buf = await this.helpers.getBinaryDataBuffer(i, k);',
+    `    files[k] = { ${withBytes ? "b64: buf.toString('base64'), " : ''}length: buf.length, fileName: v.fileName ?? null, mimeType: v.mimeType ?? null, fileExtension: v.fileExtension ?? null, fileSize: v.fileSize ?? null, fileType: v.fileType ?? null, directory: v.directory ?? null };`,
+    '  }',
+    '  out.push({ json: { json: items[i].json, files } });',
+    '}',
+    'return out;',
+  ].join('\n');
+const dump = (name, withBytes = true) => N(name, 'code', 2, { jsCode: dumpCode(withBytes) });
+
+const JWT_SECRET = 'hamlet-secret';
+const b64u = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+const hs = (payload, { alg = 'HS256', secret = JWT_SECRET, header = { alg, typ: 'JWT' } } = {}) => {
+  const input = `${b64u(header)}.${b64u(payload)}`;
+  const digest = `sha${alg.slice(2)}`;
+  return `${input}.${createHmac(digest, secret).update(input).digest('base64url')}`;
+};
+const jwtCred = (id, name, data) => ({ ref: { jwtAuth: { id, name } }, file: { type: 'jwtAuth', name, data } });
+const PASS = jwtCred('oracle-jwt-pass', 'oracle jwt pass', {
+  keyType: 'passphrase',
+  secret: JWT_SECRET,
+  algorithm: 'HS256',
+});
+const RSA = jwtCred('oracle-jwt-rsa', 'oracle jwt rsa', {
+  keyType: 'pemKey',
+  privateKey: RSA_PRIVATE,
+  publicKey: RSA_PUBLIC,
+  algorithm: 'RS256',
+});
+const EC = jwtCred('oracle-jwt-ec', 'oracle jwt ec', {
+  keyType: 'pemKey',
+  privateKey: EC_PRIVATE,
+  publicKey: EC_PUBLIC,
+  algorithm: 'ES256',
+});
+const withCred = (cred, extra = {}) => ({ credentials: cred.ref, ...extra });
+const jwtOps = (name, operation, options, cred = PASS, token = '={{ $json.t }}') =>
+  N(name, 'jwt', 1, { operation, token, options }, withCred(cred, { continueOnFail: true }));
+const signJson = (name, cred, options = {}) =>
+  N(
+    name,
+    'jwt',
+    1,
+    {
+      useJson: true,
+      claimsJson: '={{ JSON.stringify({ sub: $json.label, iat: 1700000000, n: [1, "2"] }) }}',
+      options,
+    },
+    withCred(cred),
+  );
+add('jwt', {
+  credentials: [PASS.file, RSA.file, EC.file],
+  nodes: [
+    jwtOps('Decode', 'decode', {}),
+    jwtOps('Decode complete', 'decode', { complete: true }),
+    jwtOps('Verify', 'verify', {}),
+    jwtOps('Verify lenient', 'verify', { ignoreExpiration: true, ignoreNotBefore: true, complete: true }),
+    jwtOps('Verify tolerant', 'verify', { clockTolerance: 99999999999 }),
+    jwtOps('Verify HS384', 'verify', { algorithm: 'HS384' }),
+    signJson('Sign json', PASS),
+    N(
+      'Sign claims',
+      'jwt',
+      1,
+      {
+        claims: {
+          issuer: 'hamlet',
+          subject: '={{ $json.label }}',
+          audience: 'x',
+          expiresIn: 60,
+          notBefore: 5,
+          jwtid: 'j1',
+        },
+        options: { kid: 'k1', algorithm: 'HS512' },
+      },
+      withCred(PASS),
+    ),
+    N(
+      'Decode signed',
+      'jwt',
+      1,
+      { operation: 'decode', token: '={{ $json.token }}', options: { complete: true } },
+      withCred(PASS),
+    ),
+    signJson('Sign RS256', RSA),
+    jwtOps('Verify RS256', 'verify', { complete: true }, RSA, '={{ $json.token }}'),
+    signJson('Sign PS256', RSA, { algorithm: 'PS256' }),
+    jwtOps('Verify PS256', 'verify', { algorithm: 'PS256' }, RSA, '={{ $json.token }}'),
+    signJson('Sign ES256', EC),
+    jwtOps('Verify ES256', 'verify', {}, EC, '={{ $json.token }}'),
+    N(
+      'Verify RS as HS',
+      'jwt',
+      1,
+      { operation: 'verify', token: '={{ $json.token }}', options: {} },
+      withCred(PASS, { continueOnFail: true }),
+    ),
+  ],
+  connections: {
+    Input: [
+      [
+        ['Decode'],
+        ['Decode complete'],
+        ['Verify'],
+        ['Verify lenient'],
+        ['Verify tolerant'],
+        ['Verify HS384'],
+        ['Sign json'],
+        ['Sign claims'],
+        ['Sign RS256'],
+        ['Sign PS256'],
+        ['Sign ES256'],
+      ],
+    ],
+    'Sign claims': [[['Decode signed']]],
+    'Sign RS256': [[['Verify RS256'], ['Verify RS as HS']]],
+    'Sign PS256': [[['Verify PS256']]],
+    'Sign ES256': [[['Verify ES256']]],
+  },
+  // One token per run: n8n's node turns only a failure of the first item into an error item.
+  bodies: Object.fromEntries(
+    [
+      ['valid', hs({ sub: 'ann', iat: 1700000000, u: 'ü' })],
+      ['expired', hs({ sub: 'ann', iat: 1, exp: 2 })],
+      ['not yet', hs({ sub: 'ann', iat: 1700000000, nbf: 9999999999 })],
+      ['wrong secret', hs({ sub: 'ann', iat: 1700000000 }, { secret: 'other' })],
+      ['hs384', hs({ sub: 'ann', iat: 1700000000 }, { alg: 'HS384' })],
+      ['unsigned', `${b64u({ alg: 'none' })}.${b64u({ sub: 'x' })}.`],
+      ['malformed', 'abc.def'],
+      ['text payload', hs('just text', { header: { alg: 'HS256' } })],
+      ['bad exp', hs({ sub: 'ann', exp: 'soon' })],
+    ]
+      .map(([label, t]) => [label, [{ label, t }]])
+      .concat([
+        [
+          'two items',
+          [
+            { label: 'one', t: hs({ sub: 'one', iat: 1700000000 }) },
+            { label: 'two', t: hs({ sub: 'two', iat: 1700000000, exp: 9999999999 }) },
+          ],
+        ],
+      ]),
+  ),
+});
+
+const totpCred = (id, name, data) => ({ ref: { totpApi: { id, name } }, file: { type: 'totpApi', name, data } });
+const TOTP1 = totpCred('oracle-totp-1', 'oracle totp labelled', { secret: 'JBSWY3DPEHPK3PXP', label: 'Hamlet:ann' });
+const TOTP2 = totpCred('oracle-totp-2', 'oracle totp spaced', { secret: 'jbsw y3dp ehpk 3pxp' });
+const TOTP3 = totpCred('oracle-totp-3', 'oracle totp bad label', { secret: 'JBSWY3DPEHPK3PXP', label: 'nocolon' });
+add('totp', {
+  credentials: [TOTP1.file, TOTP2.file, TOTP3.file],
+  // The code and the seconds left follow the clock: compared by their form only.
+  volatileKeys: ['token', 'secondsRemaining'],
+  volatileShapes: true,
+  nodes: [
+    N('TOTP', 'totp', 1, { options: {} }, withCred(TOTP1)),
+    N('TOTP 8 digits', 'totp', 1, { options: { algorithm: 'SHA256', digits: 8, period: 60 } }, withCred(TOTP1)),
+    N('TOTP spaced', 'totp', 1, { operation: 'generateSecret', options: { algorithm: 'SHA3-512' } }, withCred(TOTP2)),
+    N('TOTP bad label', 'totp', 1, { options: {} }, withCred(TOTP3, { continueOnFail: true })),
+  ],
+  bodies: { two: [{ a: 1 }, { a: 2 }] },
+});
+
+// Fixed archives made by another tool (Python's zipfile and gzip): a folder entry, a deflated and
+// a stored file, and macOS's __MACOSX copy; a gzip named notes.txt.
+const GZ = 'H4sICAAAAAAC/25vdGVzLnR4dADzSM3JyddRSK/KLFA4vIcLAGEDE6gPAAAA';
+const ZIP =
+  'UEsDBBQAAAAAAAAAIVAAAAAAAAAAAAAAAAAFAAAAZG9jcy9QSwMEFAAAAAgAAAAhUI+R/3wLAAAAeAAAAAoAAABkb2NzL2EudHh0S8wpyEhUSKQ7CQBQSwMEFAAAAAAAAAAhUH/WuxEHAAAABwAAAAYAAABiLmpzb257ImIiOjF9UEsDBBQAAAAAAAAAIVCDFtyMAQAAAAEAAAARAAAAX19NQUNPU1gvLl9iLmpzb254UEsBAhQDFAAAAAAAAAAhUAAAAAAAAAAAAAAAAAUAAAAAAAAAAAAAAIABAAAAAGRvY3MvUEsBAhQDFAAAAAgAAAAhUI+R/3wLAAAAeAAAAAoAAAAAAAAAAAAAAIABIwAAAGRvY3MvYS50eHRQSwECFAMUAAAAAAAAACFQf9a7EQcAAAAHAAAABgAAAAAAAAAAAAAAgAFWAAAAYi5qc29uUEsBAhQDFAAAAAAAAAAhUIMW3IwBAAAAAQAAABEAAAAAAAAAAAAAAIABgQAAAF9fTUFDT1NYLy5fYi5qc29uUEsFBgAAAAAEAAQA3gAAALEAAAAAAA==';
+const textFile = (name, property = 'data') =>
+  N(name, 'convertToFile', 1.1, {
+    operation: 'toText',
+    sourceProperty: 'text',
+    binaryPropertyName: property,
+    options: { fileName: '={{ $json.name }}' },
+  });
+const archive = (name, b64, fileName) =>
+  N(name, 'convertToFile', 1.1, { operation: 'toBinary', sourceProperty: b64, options: { fileName } });
+const compress = (name, typeVersion, params) =>
+  N(name, 'compression', typeVersion, { operation: 'compress', ...params });
+const decompress = (name, typeVersion, params = {}) =>
+  N(name, 'compression', typeVersion, { operation: 'decompress', ...params }, { continueOnFail: true });
+add('compression', {
+  nodes: [
+    textFile('Text'),
+    N('Second text', 'convertToFile', 1.1, {
+      operation: 'toJson',
+      binaryPropertyName: 'more',
+      mode: 'each',
+      options: { fileName: 'b.json' },
+    }),
+    compress('Gzip', 1.1, { outputFormat: 'gzip', binaryPropertyName: 'data' }),
+    dump('Dump gzip', false),
+    decompress('Gunzip', 1.1),
+    dump('Dump gunzip'),
+    compress('Gzip named', 1.1, {
+      outputFormat: 'gzip',
+      binaryPropertyName: 'data, more',
+      fileName: 'packed.gz',
+      binaryPropertyOutput: 'gz',
+    }),
+    decompress('Gunzip named', 1.1, { binaryPropertyName: 'gz, gz1', outputPrefix: 'out' }),
+    dump('Dump gunzip named'),
+    compress('Gzip v1', 1, { outputFormat: 'gzip', binaryPropertyName: 'data' }),
+    dump('Dump gzip v1', false),
+    decompress('Gunzip v1', 1, { binaryPropertyName: 'data0' }),
+    dump('Dump gunzip v1'),
+    compress('Zip', 1.1, { binaryPropertyName: 'data, more', fileName: 'bundle.zip' }),
+    dump('Dump zip', false),
+    decompress('Unzip', 1.1),
+    dump('Dump unzip'),
+    archive('Fixed gzip', 'gz', 'notes.txt.gz'),
+    decompress('Gunzip fixed', 1.1),
+    dump('Dump gunzip fixed'),
+    archive('Fixed zip', 'zip', 'bundle.zip'),
+    decompress('Unzip fixed', 1.1),
+    dump('Dump unzip fixed'),
+    decompress('Decompress missing', 1.1, { binaryPropertyName: 'nope' }),
+    archive('No extension', 'gz', 'noext'),
+    decompress('Decompress no extension', 1.1),
+  ],
+  connections: {
+    Input: [[['Text'], ['Fixed gzip'], ['Fixed zip'], ['Decompress missing'], ['No extension']]],
+    Text: [[['Second text']]],
+    'Second text': [[['Gzip'], ['Gzip named'], ['Gzip v1'], ['Zip']]],
+    Gzip: [[['Dump gzip'], ['Gunzip']]],
+    Gunzip: [[['Dump gunzip']]],
+    'Gzip named': [[['Gunzip named']]],
+    'Gunzip named': [[['Dump gunzip named']]],
+    'Gzip v1': [[['Dump gzip v1'], ['Gunzip v1']]],
+    'Gunzip v1': [[['Dump gunzip v1']]],
+    Zip: [[['Dump zip'], ['Unzip']]],
+    Unzip: [[['Dump unzip']]],
+    'Fixed gzip': [[['Gunzip fixed']]],
+    'Gunzip fixed': [[['Dump gunzip fixed']]],
+    'Fixed zip': [[['Unzip fixed']]],
+    'Unzip fixed': [[['Dump unzip fixed']]],
+    'No extension': [[['Decompress no extension']]],
+  },
+  bodies: {
+    files: [
+      { name: 'a.txt', text: 'Hello, wörld! '.repeat(10), gz: GZ, zip: ZIP },
+      { name: 'report.final.csv', text: 'x,y\n1,2\n', gz: GZ, zip: ZIP },
+    ],
+  },
+});
+
+add('move-binary-data', {
+  nodes: [
+    N('To binary all', 'moveBinaryData', 1.1, { mode: 'jsonToBinary', options: {} }),
+    dump('Dump all'),
+    N('Back all', 'moveBinaryData', 1.1, { mode: 'binaryToJson', options: {} }),
+    N('Back text', 'moveBinaryData', 1.1, {
+      mode: 'binaryToJson',
+      setAllData: false,
+      destinationKey: 'got.text',
+      options: { keepSource: true },
+    }),
+    dump('Dump kept'),
+    N('Back parsed', 'moveBinaryData', 1, {
+      mode: 'binaryToJson',
+      setAllData: false,
+      destinationKey: 'parsed',
+      options: { jsonParse: true },
+    }),
+    N('Back base64', 'moveBinaryData', 1.1, {
+      mode: 'binaryToJson',
+      setAllData: false,
+      options: { keepAsBase64: true },
+    }),
+    N('To binary key v1', 'moveBinaryData', 1, {
+      mode: 'jsonToBinary',
+      convertAllData: false,
+      sourceKey: 's',
+      destinationKey: 'text',
+      options: { useRawData: true },
+    }),
+    dump('Dump key v1'),
+    N('To binary named', 'moveBinaryData', 1.1, {
+      mode: 'jsonToBinary',
+      convertAllData: false,
+      sourceKey: 's',
+      options: { useRawData: true, fileName: 's.txt', mimeType: 'text/plain' },
+    }),
+    dump('Dump named'),
+    N('To binary raw 1.1', 'moveBinaryData', 1.1, {
+      mode: 'jsonToBinary',
+      convertAllData: false,
+      sourceKey: 's',
+      options: { useRawData: true },
+    }),
+    dump('Dump raw 1.1'),
+    N('To binary base64', 'moveBinaryData', 1.1, {
+      mode: 'jsonToBinary',
+      convertAllData: false,
+      sourceKey: 'b64',
+      destinationKey: 'pic',
+      options: { dataIsBase64: true, keepSource: true, fileName: 'p.png' },
+    }),
+    dump('Dump base64'),
+    N('To binary utf16', 'moveBinaryData', 1.1, {
+      mode: 'jsonToBinary',
+      convertAllData: false,
+      sourceKey: 'o',
+      options: { encoding: 'utf16le', addBOM: true },
+    }),
+    dump('Dump utf16'),
+    N('Back utf16', 'moveBinaryData', 1.1, {
+      mode: 'binaryToJson',
+      setAllData: false,
+      destinationKey: 'o',
+      options: { encoding: 'utf16le', jsonParse: true },
+    }),
+    N('Back missing', 'moveBinaryData', 1.1, { mode: 'binaryToJson', options: {} }),
+    N('To binary missing key', 'moveBinaryData', 1.1, {
+      mode: 'jsonToBinary',
+      convertAllData: false,
+      sourceKey: 'nope',
+      options: {},
+    }),
+  ],
+  connections: {
+    Input: [
+      [
+        ['To binary all'],
+        ['To binary key v1'],
+        ['To binary named'],
+        ['To binary raw 1.1'],
+        ['To binary base64'],
+        ['To binary utf16'],
+        ['Back missing'],
+        ['To binary missing key'],
+      ],
+    ],
+    'To binary all': [[['Dump all'], ['Back all'], ['Back text'], ['Back parsed'], ['Back base64']]],
+    'Back text': [[['Dump kept']]],
+    'To binary key v1': [[['Dump key v1']]],
+    'To binary named': [[['Dump named']]],
+    'To binary raw 1.1': [[['Dump raw 1.1']]],
+    'To binary base64': [[['Dump base64']]],
+    'To binary utf16': [[['Dump utf16'], ['Back utf16']]],
+  },
+  bodies: {
+    rows: [
+      { a: 1, s: 'héllo', o: { x: [1, 2], y: 'ü' }, b64: 'iVBORw0KGgo=' },
+      { a: 2, s: '{"k":true}', o: { x: [] }, b64: 'aGk=', 'dotted.key': 1 },
+    ],
+  },
 });

@@ -51,6 +51,13 @@ const EXTENSION_BY_MIME: Record<string, string> = Object.fromEntries(
     .map(([ext, mime]) => [mime, ext]),
 );
 
+/** The MIME type of a file extension, or undefined when unknown. */
+export const mimeOfExtension = (ext: string): string | undefined => MIME_BY_EXTENSION[ext.toLowerCase()];
+
+/** The usual extension of a MIME type, or undefined when unknown. */
+export const extensionOfMime = (mimeType: string): string | undefined =>
+  EXTENSION_BY_MIME[mimeType.split(';')[0].trim().toLowerCase()];
+
 /** n8n's file types by MIME type; null for any other. */
 function fileTypeOf(mimeType: string): string | null {
   if (mimeType.startsWith('application/json')) return 'json';

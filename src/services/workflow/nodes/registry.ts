@@ -5,6 +5,7 @@ import { N8N_NODE_TYPES } from './n8n-node-types.js';
 import aggregate from './aggregate.js';
 import code from './code.js';
 import compareDatasets from './compareDatasets.js';
+import compression from './compression.js';
 import convertToFile from './convertToFile.js';
 import crypto from './crypto.js';
 import dateTime from './dateTime.js';
@@ -28,10 +29,12 @@ import html from './html.js';
 import httpRequest from './httpRequest.js';
 import ifNode from './if.js';
 import itemLists from './itemLists.js';
+import jwt from './jwt.js';
 import limit from './limit.js';
 import manualTrigger from './manualTrigger.js';
 import markdown from './markdown.js';
 import merge from './merge.js';
+import moveBinaryData from './moveBinaryData.js';
 import n8nTrainingCustomerDatastore from './n8nTrainingCustomerDatastore.js';
 import noOp from './noOp.js';
 import removeDuplicates from './removeDuplicates.js';
@@ -45,6 +48,7 @@ import splitOut from './splitOut.js';
 import stopAndError from './stopAndError.js';
 import summarize from './summarize.js';
 import switchNode from './switch.js';
+import totp from './totp.js';
 import wait from './wait.js';
 import webhook from './webhook.js';
 import xml from './xml.js';
@@ -53,8 +57,12 @@ const ALL: NodeType[] = [
   aggregate,
   code,
   compareDatasets,
+  compression,
   convertToFile,
   crypto,
+  jwt,
+  moveBinaryData,
+  totp,
   cron,
   dateTime,
   removeDuplicates,
