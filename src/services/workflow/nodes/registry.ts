@@ -37,6 +37,7 @@ import merge from './merge.js';
 import moveBinaryData from './moveBinaryData.js';
 import n8nTrainingCustomerDatastore from './n8nTrainingCustomerDatastore.js';
 import noOp from './noOp.js';
+import readWriteFile from './readWriteFile.js';
 import removeDuplicates from './removeDuplicates.js';
 import renameKeys from './renameKeys.js';
 import respondToWebhook from './respondToWebhook.js';
@@ -63,6 +64,7 @@ const ALL: NodeType[] = [
   jwt,
   moveBinaryData,
   totp,
+  readWriteFile,
   cron,
   dateTime,
   removeDuplicates,
