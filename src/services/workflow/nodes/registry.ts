@@ -45,6 +45,7 @@ import scheduleTrigger from './scheduleTrigger.js';
 import set from './set.js';
 import sort from './sort.js';
 import splitInBatches from './splitInBatches.js';
+import spreadsheetFile from './spreadsheetFile.js';
 import splitOut from './splitOut.js';
 import stopAndError from './stopAndError.js';
 import summarize from './summarize.js';
@@ -65,6 +66,7 @@ const ALL: NodeType[] = [
   moveBinaryData,
   totp,
   readWriteFile,
+  spreadsheetFile,
   cron,
   dateTime,
   removeDuplicates,
