@@ -1497,7 +1497,8 @@ const dumpCode = (withBytes) =>
     '  const files = {};',
     '  for (const [k, v] of Object.entries(items[i].binary ?? {})) {',
     '    const buf = await this.helpers.getBinaryDataBuffer(i, k);',
-    `    files[k] = { ${withBytes ? "b64: buf.toString('base64'), " : ''}length: buf.length, fileName: v.fileName ?? null, mimeType: v.mimeType ?? null, fileExtension: v.fileExtension ?? null, fileSize: v.fileSize ?? null, fileType: v.fileType ?? null, directory: v.directory ?? null };`,
+    // Without the bytes (an archive's own deflate), its size is left out too.
+    `    files[k] = { ${withBytes ? "b64: buf.toString('base64'), length: buf.length, " : ''}fileName: v.fileName ?? null, mimeType: v.mimeType ?? null, fileExtension: v.fileExtension ?? null, ${withBytes ? 'fileSize: v.fileSize ?? null, ' : ''}fileType: v.fileType ?? null, directory: v.directory ?? null };`,
     '  }',
     '  out.push({ json: { json: items[i].json, files } });',
     '}',
@@ -1679,11 +1680,16 @@ const decompress = (name, typeVersion, params = {}) =>
 add('compression', {
   nodes: [
     textFile('Text'),
-    N('Second text', 'convertToFile', 1.1, {
-      operation: 'toJson',
-      binaryPropertyName: 'more',
-      mode: 'each',
-      options: { fileName: 'b.json' },
+    // A second file beside the first (Convert to File would replace it): made in a Code node.
+    N('Second text', 'code', 2, {
+      jsCode: [
+        'const out = [];',
+        'for (const item of $input.all()) {',
+        "  const more = await this.helpers.prepareBinaryData(Buffer.from(JSON.stringify({ b: 1 })), 'b.json');",
+        '  out.push({ json: item.json, binary: { ...item.binary, more } });',
+        '}',
+        'return out;',
+      ].join('\n'),
     }),
     compress('Gzip', 1.1, { outputFormat: 'gzip', binaryPropertyName: 'data' }),
     dump('Dump gzip', false),
@@ -1701,7 +1707,7 @@ add('compression', {
     dump('Dump gzip v1', false),
     decompress('Gunzip v1', 1, { binaryPropertyName: 'data0' }),
     dump('Dump gunzip v1'),
-    compress('Zip', 1.1, { binaryPropertyName: 'data, more', fileName: 'bundle.zip' }),
+    compress('Zip', 1.1, { outputFormat: 'zip', binaryPropertyName: 'data, more', fileName: 'bundle.zip' }),
     dump('Dump zip', false),
     decompress('Unzip', 1.1),
     dump('Dump unzip'),

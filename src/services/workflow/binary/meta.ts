@@ -138,6 +138,8 @@ export function describeFile(
   mimeType?: string,
 ): Omit<BinaryData, 'data' | 'fileType' | 'fileExtension'> & { fileType?: string; fileExtension?: string } {
   // The path is taken as it is (n8n does not cut a query off: "page.html?x=1" has the extension "html?x=1").
+  // A trailing slash (a folder's entry in a zip) is no part of the name, as Node's path.parse.
+  filePath = filePath?.replace(/(.)\/+$/, '$1');
   const base = filePath?.split('/').pop();
   const ext = base?.includes('.') ? base.split('.').pop()!.toLowerCase() : undefined;
   const sniffed = !mimeType && !(ext && MIME_BY_EXTENSION[ext]) ? sniff(head) : undefined;

@@ -33,6 +33,8 @@ async function decompress(ctx: NodeContext, i: number): Promise<Item> {
   const binary: Record<string, BinaryData> = {};
   let zipIndex = 0;
   for (const [index, property] of names(await ctx.param<string>('binaryPropertyName', 0, 'data')).entries()) {
+    // n8n names the missing file even when the item has no files at all (observed).
+    if (!item.binary) binaryBytes({ ...item, binary: {} }, property, i);
     const { bytes, entry } = binaryBytes(item, property, i);
     const extension = entry.fileExtension?.toLowerCase();
     if (!extension) throw new NodeOperationError(`File extension not found for binary data ${property}`);

@@ -6,7 +6,7 @@
 import { DateTime } from 'luxon';
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { toBinary, type BinaryData } from './binary-data.js';
+import { prepareBinary, toBinary, type BinaryData } from './binary-data.js';
 import { mimeOfExtension } from '../binary/meta.js';
 import { writeEvent } from './ical.js';
 import { toSheet, writeCsv, writeHtml, writeRtf } from './sheet-formats.js';
@@ -158,15 +158,14 @@ export default {
           out.push(
             fileItem(ctx, encode(text, o), { fileName: o.fileName || 'file.txt', mimeType: 'text/plain' }, { item: i }),
           );
-        else
-          out.push(
-            fileItem(
-              ctx,
-              Buffer.from(text, 'base64'),
-              { fileName: o.fileName || 'file', mimeType: o.mimeType },
-              { item: i },
-            ),
-          );
+        else {
+          // As n8n's prepareBinaryData: typed by the name, else the bytes' signature (a gzip named
+          // "noext" is a gzip); unnamed files are "file" plus the extension found.
+          const file = prepareBinary(Buffer.from(text, 'base64'), o.fileName, o.mimeType);
+          file.fileName ||= `file${file.fileExtension ? `.${file.fileExtension}` : ''}`;
+          const property = ctx.raw<string>('binaryPropertyName', 'data');
+          out.push({ json: {}, binary: { [property]: file }, pairedItem: { item: i } });
+        }
       }
       return [out];
     }
