@@ -1,9 +1,12 @@
 // The small codecs the Issue #29 nodes stand on: TOTP against RFC 6238's test vectors (the
 // oracle can only check a code's form, the clock moves), and the zip reader against damaged
-// and hostile archives (sizes that lie, a bomb, bad checksums, unsupported methods).
+// and hostile archives (sizes that lie, a bomb, bad checksums, unsupported methods), and the
+// spreadsheet reader against entity expansion and endless repeats.
 import { describe, expect, test } from 'vitest';
 import { base32Decode, hotp } from '../../src/services/workflow/nodes/totp.js';
 import { readZip, writeZip } from '../../src/services/workflow/binary/zip.js';
+import { readSpreadsheet, writeOds, writeXlsx } from '../../src/services/workflow/nodes/spreadsheet-xml.js';
+import type { Cell } from '../../src/services/workflow/nodes/sheet-formats.js';
 
 describe('TOTP (RFC 6238 appendix B)', () => {
   // The RFC's seeds: "12345678901234567890" repeated to the hash's key length.
@@ -68,5 +71,53 @@ describe('zip', () => {
     const cd = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     zip.writeUInt16LE(12, cd + 10); // bzip2
     expect(() => readZip(zip)).toThrow(/method 12/);
+  });
+});
+
+describe('xlsx and ods', () => {
+  const sheet = {
+    columns: ['a', 'b'],
+    rows: [
+      [1, 'x & <y>'],
+      [true, undefined],
+    ] as Cell[][],
+  };
+  const opts = { sheetName: 'S', headerRow: true, compress: true, now: new Date(2024, 0, 1) };
+
+  test('round trip of both formats', () => {
+    for (const [format, write] of [
+      ['xlsx', writeXlsx],
+      ['ods', writeOds],
+    ] as const)
+      expect(readSpreadsheet(format, write(sheet, opts), {})).toEqual([{ a: 1, b: 'x & <y>' }, { a: true }]);
+  });
+
+  test('an entity a DTD defines is not expanded (no billion laughs)', () => {
+    const dtd = '<!DOCTYPE x [<!ENTITY lol "lollollollollol"><!ENTITY lol2 "&lol;&lol;&lol;">]>';
+    const files = readZip(writeXlsx(sheet, opts)).map((f) =>
+      f.name === 'xl/worksheets/sheet1.xml'
+        ? {
+            name: f.name,
+            data: Buffer.from(f.data.toString().replace('?>', `?>${dtd}`).replace('x &amp; &lt;y&gt;', '&lol2;')),
+          }
+        : f,
+    );
+    expect(readSpreadsheet('xlsx', writeZip(files), {})[0]).toEqual({ a: 1, b: '&lol2;' });
+  });
+
+  test('repeated rows with a value are bounded', () => {
+    const files = readZip(writeOds(sheet, opts)).map((f) =>
+      f.name === 'content.xml'
+        ? {
+            name: f.name,
+            data: Buffer.from(
+              f.data
+                .toString()
+                .replace('<table:table-row>', '<table:table-row table:number-rows-repeated="100000000">'),
+            ),
+          }
+        : f,
+    );
+    expect(() => readSpreadsheet('ods', writeZip(files), {})).toThrow(/more than 2000000 cells/);
   });
 });

@@ -11,6 +11,8 @@ import type { Cell, Sheet } from './sheet-formats.js';
 
 /** The most cells a sheet read here may span. */
 const MAX_CELLS = 2_000_000;
+/** The most columns with values (the largest office suites allow 16384). */
+const MAX_COLUMNS = 16_384;
 
 /** A sheet's cells: rows by index, each a sparse array of cells by column index. */
 export interface Grid {
@@ -340,10 +342,18 @@ function readOdsBook(files: Map<string, Buffer>): { names: string[]; sheet(name:
             else v = elements(cell, 'p').map(odsText).join('\n');
           }
           // Empty cells repeat freely (a row's tail); cells with values are placed one by one.
-          if (v !== undefined) for (let k = 0; k < repeat; k++) cells.push({ c: c + k, v });
+          if (v !== undefined) {
+            if (c + repeat > MAX_COLUMNS) throw bad(`The sheet has more than ${MAX_COLUMNS} columns`);
+            for (let k = 0; k < repeat; k++) cells.push({ c: c + k, v });
+          }
           c += repeat;
         }
-        if (cells.length) for (let k = 0; k < rowRepeat; k++) for (const x of cells) put(grid, r + k, x.c, x.v);
+        if (cells.length) {
+          // Refused before filling: a row of values repeated a million times is a million rows.
+          if ((r + rowRepeat) * (cells[cells.length - 1].c + 1) > MAX_CELLS)
+            throw bad(`The sheet spans more than ${MAX_CELLS} cells`);
+          for (let k = 0; k < rowRepeat; k++) for (const x of cells) put(grid, r + k, x.c, x.v);
+        }
         r += rowRepeat;
       }
       return grid;
