@@ -118,7 +118,11 @@ function build(entry) {
           headers: { 'content-type': 'application/json' },
         },
       }));
-  const more = { ...(entry.volatileKeys ? { volatileKeys: entry.volatileKeys } : {}) };
+  const more = {
+    ...(entry.credentials ? { credentials: entry.credentials } : {}),
+    ...(entry.volatileKeys ? { volatileKeys: entry.volatileKeys } : {}),
+    ...(entry.volatileShapes ? { volatileShapes: entry.volatileShapes } : {}),
+  };
   return { workflow, cases: { workflow: `nt-${entry.name}.json`, ...more, cases } };
 }
 

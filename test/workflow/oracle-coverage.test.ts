@@ -22,6 +22,8 @@ const EXEMPT: Record<string, string> = {
   'hamlet.homeTrigger': "Hamlet's own trigger (home events on the platform bus). test/workflow/cross-service.test.ts",
   'hamlet.mail': "Hamlet's own node (the mail service's API). test/workflow/cross-service.test.ts",
   'hamlet.mailTrigger': "Hamlet's own trigger (the mail service's webhooks). test/workflow/cross-service.test.ts",
+  'n8n-nodes-base.readWriteFile':
+    "Reads and writes the server's disk, off unless the operator names a folder (WORKFLOW_FILES_DIR); its confinement, which n8n cannot judge, is tested in test/workflow/disk-files.test.ts",
 };
 
 interface Option {
@@ -189,15 +191,34 @@ const DOCUMENTED: Record<string, Option[]> = {
     { param: 'operation', values: ['getOnePerson', 'getAllPeople'], absent: 'getOnePerson' },
   ],
   'n8n-nodes-base.convertToFile': [
-    { param: 'operation', values: ['csv', 'html', 'rtf', 'toJson', 'toText', 'toBinary', 'iCal'], absent: 'csv' },
+    {
+      param: 'operation',
+      values: ['csv', 'html', 'rtf', 'xlsx', 'ods', 'toJson', 'toText', 'toBinary', 'iCal'],
+      absent: 'csv',
+    },
   ],
   'n8n-nodes-base.extractFromFile': [
     {
       param: 'operation',
-      values: ['csv', 'html', 'rtf', 'fromJson', 'text', 'binaryToPropery', 'fromIcs'],
+      values: ['csv', 'html', 'rtf', 'xlsx', 'ods', 'fromJson', 'text', 'binaryToPropery', 'fromIcs'],
       absent: 'csv',
     },
   ],
+  'n8n-nodes-base.spreadsheetFile': [
+    { param: 'typeVersion', values: [1, 2] },
+    { param: 'operation', values: ['toFile', 'fromFile'] },
+  ],
+  'n8n-nodes-base.compression': [
+    { param: 'typeVersion', values: [1, 1.1] },
+    { param: 'operation', values: ['compress', 'decompress'], absent: 'decompress' },
+    { param: 'outputFormat', values: ['zip', 'gzip'] },
+  ],
+  'n8n-nodes-base.moveBinaryData': [
+    { param: 'typeVersion', values: [1, 1.1] },
+    { param: 'mode', values: ['binaryToJson', 'jsonToBinary'] },
+  ],
+  'n8n-nodes-base.jwt': [{ param: 'operation', values: ['sign', 'decode', 'verify'], absent: 'sign' }],
+  'n8n-nodes-base.totp': [{ param: 'operation', values: ['generateSecret'], absent: 'generateSecret' }],
   'n8n-nodes-base.itemLists': [
     { param: 'typeVersion', values: [1, 3] },
     { param: 'operation', values: ['splitOutItems', 'concatenateItems', 'removeDuplicates'], absent: 'splitOutItems' },

@@ -20,6 +20,11 @@ export interface WorkflowSettings {
   pruneMaxCount: number;
   /** Base URL used in webhookUrl and resume URLs; the listen address when unset. */
   publicUrl?: string;
+  /**
+   * The one folder Read/Write Files from Disk may use (WORKFLOW_FILES_DIR, or n8n's
+   * N8N_RESTRICT_FILE_ACCESS_TO); unset, the node is off.
+   */
+  filesDir?: string;
   /** Files of at least this many bytes are kept in the data directory, not in stored executions; 0: never. */
   binarySpillBytes: number;
   /** Executions run at once by this process's job worker. */
@@ -83,6 +88,7 @@ export function readWorkflowSettings(kit: SettingsKit): WorkflowSettings {
     pruneMaxCount: kit.count('WORKFLOW_EXECUTIONS_MAX_COUNT', 10_000, 0, 100_000_000),
     publicUrl: kit.baseUrl('WORKFLOW_PUBLIC_URL'),
     concurrency: kit.count('WORKFLOW_CONCURRENCY', 4, 1, 256),
+    filesDir: kit.raw('WORKFLOW_FILES_DIR') || kit.raw('N8N_RESTRICT_FILE_ACCESS_TO') || undefined,
     binarySpillBytes: kit.count('WORKFLOW_BINARY_SPILL_BYTES', 1024 * 1024, 0, 2 ** 31),
     timezone: kit.timezone('WORKFLOW_TIMEZONE', 'UTC', 'GENERIC_TIMEZONE'),
     execution: {

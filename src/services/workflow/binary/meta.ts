@@ -51,6 +51,13 @@ const EXTENSION_BY_MIME: Record<string, string> = Object.fromEntries(
     .map(([ext, mime]) => [mime, ext]),
 );
 
+/** The MIME type of a file extension, or undefined when unknown. */
+export const mimeOfExtension = (ext: string): string | undefined => MIME_BY_EXTENSION[ext.toLowerCase()];
+
+/** The usual extension of a MIME type, or undefined when unknown. */
+export const extensionOfMime = (mimeType: string): string | undefined =>
+  EXTENSION_BY_MIME[mimeType.split(';')[0].trim().toLowerCase()];
+
 /** n8n's file types by MIME type; null for any other. */
 function fileTypeOf(mimeType: string): string | null {
   if (mimeType.startsWith('application/json')) return 'json';
@@ -131,6 +138,8 @@ export function describeFile(
   mimeType?: string,
 ): Omit<BinaryData, 'data' | 'fileType' | 'fileExtension'> & { fileType?: string; fileExtension?: string } {
   // The path is taken as it is (n8n does not cut a query off: "page.html?x=1" has the extension "html?x=1").
+  // A trailing slash (a folder's entry in a zip) is no part of the name, as Node's path.parse.
+  filePath = filePath?.replace(/(.)\/+$/, '$1');
   const base = filePath?.split('/').pop();
   const ext = base?.includes('.') ? base.split('.').pop()!.toLowerCase() : undefined;
   const sniffed = !mimeType && !(ext && MIME_BY_EXTENSION[ext]) ? sniff(head) : undefined;

@@ -49,8 +49,22 @@ export const CREDENTIAL_TYPES: Record<string, { displayName: string; fields: Fie
     fields: [
       { name: 'keyType', type: 'string', options: ['passphrase', 'pemKey'] },
       { name: 'secret', type: 'string' },
+      { name: 'privateKey', type: 'string' },
       { name: 'publicKey', type: 'string' },
-      { name: 'algorithm', type: 'string', options: ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512'] },
+      {
+        name: 'algorithm',
+        type: 'string',
+        // prettier-ignore
+        options: ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'none'],
+      },
+    ],
+  },
+  // The TOTP node's secret (base32) and optional `issuer:username` label.
+  totpApi: {
+    displayName: 'TOTP API',
+    fields: [
+      { name: 'secret', type: 'string', required: true },
+      { name: 'label', type: 'string' },
     ],
   },
   oAuth2Api: {

@@ -69,6 +69,8 @@ export interface NodeServices {
    * throws NodeOperationError when it is missing. Absent where no credentials are kept.
    */
   credential?(node: WorkflowNode, type: string): Promise<Record<string, unknown>>;
+  /** The one folder Read/Write Files from Disk may use; absent, the node is off. */
+  filesDir?: string;
 }
 
 export interface NodeContext {

@@ -595,6 +595,7 @@ export class Runner {
       runInlineWorkflow: (definition, items, parent) => this.runSubFromJson(definition, items, parent),
       serviceUrl: (service) => this.platform.directory.url(service),
       env: this.config.hamletApiKeys,
+      filesDir: this.config.filesDir,
       credential: this.resources ? (node, type) => this.resources!.credential(node, type) : undefined,
     };
   }

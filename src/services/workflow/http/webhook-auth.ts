@@ -3,9 +3,10 @@
 // would be silently ignored and a webhook its author protected would take anyone's request.
 // Answers use n8n's words: 401 with a Basic challenge when Basic credentials are absent,
 // 403 "Authorization data is wrong!" when what came does not match.
-import { createHmac, createPublicKey, timingSafeEqual, verify } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WorkflowNode } from '../engine/types.js';
+import { formatPemKey, verifyJwt } from '../credentials/jwt.js';
 
 export interface WebhookAuthDenial {
   status: number;
@@ -41,10 +42,7 @@ function checkBasic(header: string | undefined, data: Record<string, unknown>): 
   return ok ? undefined : WRONG;
 }
 
-const HMAC: Record<string, string> = { HS256: 'sha256', HS384: 'sha384', HS512: 'sha512' };
-const RSA: Record<string, string> = { RS256: 'RSA-SHA256', RS384: 'RSA-SHA384', RS512: 'RSA-SHA512' };
-
-/** A compact JWS (HS* with a passphrase, RS* with a PEM public key) whose `exp`/`nbf` hold now. */
+/** A compact JWS signed as the credential says (credentials/jwt.ts) whose `exp`/`nbf` hold now. */
 function checkJwt(
   header: string | undefined,
   data: Record<string, unknown>,
@@ -52,23 +50,9 @@ function checkJwt(
 ): WebhookAuthDenial | undefined {
   const token = header?.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : undefined;
   if (!token) return { status: 401, headers: {}, message: 'No token provided' };
-  const parts = token.split('.');
-  if (parts.length !== 3) return WRONG;
+  const key = data.keyType === 'pemKey' ? formatPemKey(text(data.publicKey), true) : text(data.secret);
   try {
-    const head = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as { alg?: string };
-    const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as { exp?: number; nbf?: number };
-    const signed = `${parts[0]}.${parts[1]}`;
-    const signature = Buffer.from(parts[2], 'base64url');
-    const allowed = text(data.algorithm) || 'HS256';
-    if (head.alg !== allowed) return WRONG;
-    let valid = false;
-    if (HMAC[allowed] && data.keyType !== 'pemKey')
-      valid = same(createHmac(HMAC[allowed], text(data.secret)).update(signed).digest('base64url'), parts[2]);
-    else if (RSA[allowed] && data.keyType === 'pemKey')
-      valid = verify(RSA[allowed], Buffer.from(signed), createPublicKey(text(data.publicKey)), signature);
-    if (!valid) return WRONG;
-    if (typeof claims.exp === 'number' && nowS >= claims.exp) return WRONG;
-    if (typeof claims.nbf === 'number' && nowS < claims.nbf) return WRONG;
+    verifyJwt(token, key, text(data.algorithm) || 'HS256', nowS, {});
     return undefined;
   } catch {
     return WRONG;

@@ -3,7 +3,7 @@
 // filesystem mode gives an `id` instead of `data`. Unknown extension and file type are null.
 import { NodeOperationError } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import type { BinaryData } from '../binary/meta.js';
+import { describeFile, type BinaryData } from '../binary/meta.js';
 
 export { toBinary, type BinaryData } from '../binary/meta.js';
 
@@ -23,4 +23,14 @@ export function binaryBytes(
     );
   }
   return { bytes: Buffer.from(entry.data, 'base64'), entry };
+}
+
+/**
+ * A new file as n8n's prepareBinaryData makes it: type from `mimeType`, else the path's
+ * extension, else the bytes' signature; name and folder from the path (keys n8n leaves out
+ * when unknown are absent).
+ */
+export function prepareBinary(bytes: Buffer, filePath?: string, mimeType?: string): BinaryData {
+  const meta = describeFile(bytes.subarray(0, 16), bytes.length, filePath || undefined, mimeType || undefined);
+  return { data: bytes.toString('base64'), ...meta } as BinaryData;
 }

@@ -2,18 +2,20 @@
 // CSV, HTML, RTF (all items as one sheet, sheet-formats.ts), JSON (all items, or one file per
 // item), text or base64 from a field (per item), an iCalendar event (per item). The output
 // items' json is empty, as n8n's. Default names as n8n 2.8.4 gives them (File.csv, file.json,
-// file.txt, file, event.ics). Spreadsheet formats (xlsx, xls, ods) are not supported here.
+// file.txt, file, event.ics). xlsx and ods are spreadsheet-xml.ts's; xls is not supported here.
 import { DateTime } from 'luxon';
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { toBinary } from './binary-data.js';
+import { prepareBinary, toBinary, type BinaryData } from './binary-data.js';
+import { mimeOfExtension } from '../binary/meta.js';
 import { writeEvent } from './ical.js';
 import { toSheet, writeCsv, writeHtml, writeRtf } from './sheet-formats.js';
+import { writeOds, writeXlsx } from './spreadsheet-xml.js';
 import { readPath } from './util.js';
 
 const SHEET_MIME: Record<string, string> = { csv: 'text/csv', html: 'text/html', rtf: 'application/rtf' };
 
-type Options = {
+export type Options = {
   fileName?: string;
   delimiter?: string;
   headerRow?: boolean;
@@ -21,6 +23,8 @@ type Options = {
   mimeType?: string;
   encoding?: string;
   addBOM?: boolean;
+  sheetName?: string;
+  compression?: boolean;
 };
 
 function fileItem(
@@ -65,31 +69,50 @@ async function eventFile(ctx: NodeContext, i: number): Promise<Item> {
   );
 }
 
+const SHEET_FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods'];
+
+/**
+ * All items as one sheet file (Convert to File and Spreadsheet File): named `options.fileName`,
+ * else `<baseName>.<format>` (xlsx and ods keep an empty name given, as n8n does).
+ */
+export function sheetFile(items: Item[], format: string, options: Options, baseName: string, now: Date): BinaryData {
+  const sheet = toSheet(items.map((it) => it.json));
+  const headerRow = options.headerRow !== false;
+  if (format === 'xlsx' || format === 'ods') {
+    const write = format === 'xlsx' ? writeXlsx : writeOds;
+    const bytes = write(sheet, {
+      sheetName: options.sheetName || 'Sheet',
+      headerRow,
+      compress: Boolean(options.compression),
+      now,
+    });
+    const fileName = options.fileName ?? `${baseName}.${format}`;
+    // A name without a known extension: typed by the bytes, as n8n's file-type detection does.
+    const ext = fileName.includes('.') ? fileName.split('.').pop()! : '';
+    return toBinary(bytes, { fileName, mimeType: mimeOfExtension(ext) ? undefined : mimeOfExtension(format) });
+  }
+  const text =
+    format === 'csv'
+      ? writeCsv(sheet, options.delimiter || ',', headerRow)
+      : format === 'html'
+        ? writeHtml(sheet)
+        : writeRtf(sheet);
+  return toBinary(Buffer.from(text), {
+    fileName: options.fileName || `${baseName}.${format}`,
+    mimeType: SHEET_MIME[format],
+  });
+}
+
 export default {
   types: ['n8n-nodes-base.convertToFile'],
   async execute(ctx) {
     const operation = ctx.raw<string>('operation', 'csv');
     const options = (await ctx.param<Options>('options', 0, {})) ?? {};
     const all = ctx.items.map((_, i) => ({ item: i }));
-    if (operation === 'csv' || operation === 'html' || operation === 'rtf') {
-      const sheet = toSheet(ctx.items.map((it) => it.json));
-      const headerRow = options.headerRow !== false;
-      const text =
-        operation === 'csv'
-          ? writeCsv(sheet, options.delimiter || ',', headerRow)
-          : operation === 'html'
-            ? writeHtml(sheet)
-            : writeRtf(sheet);
-      return [
-        [
-          fileItem(
-            ctx,
-            Buffer.from(text),
-            { fileName: options.fileName || `File.${operation}`, mimeType: SHEET_MIME[operation] },
-            all,
-          ),
-        ],
-      ];
+    if (SHEET_FORMATS.includes(operation)) {
+      const file = sheetFile(ctx.items, operation, options, 'File', ctx.now());
+      const property = ctx.raw<string>('binaryPropertyName', 'data');
+      return [[{ json: {}, binary: { [property]: file }, pairedItem: all }]];
     }
     if (operation === 'toJson') {
       const json = (v: unknown, o: Options) => encode(o.format ? JSON.stringify(v, null, 2) : JSON.stringify(v), o);
@@ -135,15 +158,14 @@ export default {
           out.push(
             fileItem(ctx, encode(text, o), { fileName: o.fileName || 'file.txt', mimeType: 'text/plain' }, { item: i }),
           );
-        else
-          out.push(
-            fileItem(
-              ctx,
-              Buffer.from(text, 'base64'),
-              { fileName: o.fileName || 'file', mimeType: o.mimeType },
-              { item: i },
-            ),
-          );
+        else {
+          // As n8n's prepareBinaryData: typed by the name, else the bytes' signature (a gzip named
+          // "noext" is a gzip); unnamed files are "file" plus the extension found.
+          const file = prepareBinary(Buffer.from(text, 'base64'), o.fileName, o.mimeType);
+          file.fileName ||= `file${file.fileExtension ? `.${file.fileExtension}` : ''}`;
+          const property = ctx.raw<string>('binaryPropertyName', 'data');
+          out.push({ json: {}, binary: { [property]: file }, pairedItem: { item: i } });
+        }
       }
       return [out];
     }
@@ -153,7 +175,7 @@ export default {
       return [out];
     }
     throw new NodeOperationError(
-      `The operation "${operation}" of Convert to File is not supported here (spreadsheet formats xlsx, xls and ods are not available)`,
+      `The operation "${operation}" of Convert to File is not supported here (the xls format is not available)`,
     );
   },
 } satisfies NodeType;

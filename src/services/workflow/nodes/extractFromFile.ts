@@ -2,26 +2,68 @@
 // HTML tables and RTF tables one item per row (sheet-formats.ts), JSON, text or base64 under
 // `destinationKey` (default "data"), iCalendar events. As n8n 2.8.4 (observed): CSV values stay
 // text and keep a byte order mark in the first header, empty cells are left out unless
-// `includeEmptyCells`; text drops the byte order mark. Spreadsheet formats (xlsx, xls, ods)
-// are not supported here.
+// `includeEmptyCells`; text drops the byte order mark. xlsx and ods are read by
+// spreadsheet-xml.ts; xls and PDF are not supported here.
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
-import { binaryBytes } from './binary-data.js';
+import { binaryBytes, type BinaryData } from './binary-data.js';
 import { readCalendar } from './ical.js';
 import { parseCsv, readHtmlTable, readRtfTable, rowsToItems, type Cell } from './sheet-formats.js';
+import { readSpreadsheet } from './spreadsheet-xml.js';
 
-interface Options {
+export interface Options {
   delimiter?: string;
   headerRow?: boolean;
   fromLine?: number;
   maxRowCount?: number;
   includeEmptyCells?: boolean;
   encoding?: string;
+  sheetName?: string;
+  range?: string | number;
 }
 
 function decode(bytes: Buffer, encoding = 'utf8', stripBom = true): string {
   const text = bytes.toString(Buffer.isEncoding(encoding) ? encoding : 'utf8');
   return stripBom && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+const SHEET_FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods'];
+
+/** A sheet file's rows as items' json (Extract from File and Spreadsheet File). */
+export function sheetRows(
+  format: string,
+  bytes: Buffer,
+  entry: Partial<BinaryData>,
+  options: Options,
+  i: number,
+): Array<Record<string, unknown>> {
+  if (format === 'xlsx' || format === 'ods') {
+    let rows: unknown[];
+    try {
+      rows = readSpreadsheet(format, bytes, options);
+    } catch (e) {
+      // A file of another type than the operation is named as such (n8n's wording).
+      if (entry.fileExtension && entry.fileExtension !== format)
+        throw new NodeOperationError(
+          `The file selected in 'Input Binary Field' is not in ${format} format`,
+          `Try to change the operation or select a ${format} file in 'Input Binary Field'`,
+          i,
+        );
+      throw e;
+    }
+    return rows.map((row) => (options.headerRow === false ? { row } : (row as Record<string, unknown>)));
+  }
+  let rows: Cell[][];
+  if (format === 'csv') {
+    rows = parseCsv(decode(bytes, options.encoding, false), options.delimiter || ',');
+    const from = Math.max(0, Number(options.fromLine ?? 0) - 1);
+    const max = Number(options.maxRowCount ?? -1);
+    const header = options.headerRow !== false ? 1 : 0;
+    rows = [...rows.slice(0, header), ...rows.slice(header + from, max >= 0 ? header + from + max : undefined)];
+  } else if (format === 'html') rows = readHtmlTable(decode(bytes, options.encoding));
+  else rows = readRtfTable(decode(bytes, options.encoding));
+  const keep = options.includeEmptyCells ? (v: Cell) => v !== undefined : undefined;
+  return rowsToItems(rows, options.headerRow !== false, keep);
 }
 
 export default {
@@ -32,21 +74,17 @@ export default {
     for (let i = 0; i < ctx.items.length; i++) {
       const property = await ctx.param<string>('binaryPropertyName', i, 'data');
       const options = (await ctx.param<Options>('options', i, {})) ?? {};
-      const { bytes } = binaryBytes(ctx.items[i], property, i);
+      const { bytes, entry } = binaryBytes(ctx.items[i], property, i);
       const key = await ctx.param<string>('destinationKey', i, 'data');
       const paired = { item: i };
-      if (operation === 'csv' || operation === 'html' || operation === 'rtf') {
-        let rows: Cell[][];
-        if (operation === 'csv') {
-          rows = parseCsv(decode(bytes, options.encoding, false), options.delimiter || ',');
-          const from = Math.max(0, Number(options.fromLine ?? 0) - 1);
-          const max = Number(options.maxRowCount ?? -1);
-          const header = options.headerRow !== false ? 1 : 0;
-          rows = [...rows.slice(0, header), ...rows.slice(header + from, max >= 0 ? header + from + max : undefined)];
-        } else if (operation === 'html') rows = readHtmlTable(decode(bytes, options.encoding));
-        else rows = readRtfTable(decode(bytes, options.encoding));
-        const keep = options.includeEmptyCells ? (v: Cell) => v !== undefined : undefined;
-        for (const json of rowsToItems(rows, options.headerRow !== false, keep)) out.push({ json, pairedItem: paired });
+      if (SHEET_FORMATS.includes(operation)) {
+        // n8n's sheet reading turns a failure into an error item under continueOnFail (observed).
+        try {
+          for (const json of sheetRows(operation, bytes, entry, options, i)) out.push({ json, pairedItem: paired });
+        } catch (e) {
+          if (!ctx.continueOnFail) throw e;
+          out.push({ json: { error: (e as Error).message }, pairedItem: paired });
+        }
         continue;
       }
       if (operation === 'text') out.push({ json: { [key]: decode(bytes, options.encoding) }, pairedItem: paired });
@@ -64,7 +102,7 @@ export default {
         out.push({ json: { [key]: readCalendar(decode(bytes, options.encoding)) }, pairedItem: paired });
       else
         throw new NodeOperationError(
-          `The operation "${operation}" of Extract from File is not supported here (spreadsheet formats xlsx, xls and ods and PDF are not available)`,
+          `The operation "${operation}" of Extract from File is not supported here (the xls format and PDF are not available)`,
           undefined,
           i,
         );

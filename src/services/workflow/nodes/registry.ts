@@ -5,6 +5,7 @@ import { N8N_NODE_TYPES } from './n8n-node-types.js';
 import aggregate from './aggregate.js';
 import code from './code.js';
 import compareDatasets from './compareDatasets.js';
+import compression from './compression.js';
 import convertToFile from './convertToFile.js';
 import crypto from './crypto.js';
 import dateTime from './dateTime.js';
@@ -28,12 +29,15 @@ import html from './html.js';
 import httpRequest from './httpRequest.js';
 import ifNode from './if.js';
 import itemLists from './itemLists.js';
+import jwt from './jwt.js';
 import limit from './limit.js';
 import manualTrigger from './manualTrigger.js';
 import markdown from './markdown.js';
 import merge from './merge.js';
+import moveBinaryData from './moveBinaryData.js';
 import n8nTrainingCustomerDatastore from './n8nTrainingCustomerDatastore.js';
 import noOp from './noOp.js';
+import readWriteFile from './readWriteFile.js';
 import removeDuplicates from './removeDuplicates.js';
 import renameKeys from './renameKeys.js';
 import respondToWebhook from './respondToWebhook.js';
@@ -41,10 +45,12 @@ import scheduleTrigger from './scheduleTrigger.js';
 import set from './set.js';
 import sort from './sort.js';
 import splitInBatches from './splitInBatches.js';
+import spreadsheetFile from './spreadsheetFile.js';
 import splitOut from './splitOut.js';
 import stopAndError from './stopAndError.js';
 import summarize from './summarize.js';
 import switchNode from './switch.js';
+import totp from './totp.js';
 import wait from './wait.js';
 import webhook from './webhook.js';
 import xml from './xml.js';
@@ -53,8 +59,14 @@ const ALL: NodeType[] = [
   aggregate,
   code,
   compareDatasets,
+  compression,
   convertToFile,
   crypto,
+  jwt,
+  moveBinaryData,
+  totp,
+  readWriteFile,
+  spreadsheetFile,
   cron,
   dateTime,
   removeDuplicates,
