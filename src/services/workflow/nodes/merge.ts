@@ -139,6 +139,12 @@ async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash
     });
     return firstOnly ? found.slice(0, 1) : found;
   };
+  // With addSuffix, the unmatched items kept beside merged ones (keepEverything, enrichInput1/2)
+  // get their input's suffix on every key too, clash or not (n8n 2.8.4's rule).
+  const unmatchedJson = (json: Record<string, unknown>, suffix: string) =>
+    clash.resolveClash === 'addSuffix' && join !== 'keepNonMatches'
+      ? Object.fromEntries(Object.entries(json).map(([k, v]) => [`${k}_${suffix}`, clone(v)]))
+      : clone(json);
   const out: Item[] = [];
   const used2 = new Set<number>();
   const outputFrom = ctx.raw<string>('outputDataFrom', 'both');
@@ -152,7 +158,7 @@ async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash
       }
     });
     in2.forEach((b, ib) => {
-      if (!used2.has(ib)) out.push({ json: clone(b.json), pairedItem: { item: ib, input: 1 } });
+      if (!used2.has(ib)) out.push({ json: unmatchedJson(b.json, '2'), pairedItem: { item: ib, input: 1 } });
     });
     return [out];
   }
@@ -161,7 +167,7 @@ async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash
     const ms = matchesOf(a, in2, 'field1', 'field2');
     ms.forEach((m) => used2.add(m));
     if (!ms.length) {
-      unmatched1.push({ json: clone(a.json), pairedItem: { item: ia, input: 0 } });
+      unmatched1.push({ json: unmatchedJson(a.json, '1'), pairedItem: { item: ia, input: 0 } });
       if (join === 'enrichInput1') out.push(unmatched1[unmatched1.length - 1]);
       return;
     }
@@ -175,7 +181,7 @@ async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash
     for (const m of ms) out.push({ json: combine(a.json, in2[m].json, clash), pairedItem: pair(ia, m) });
   });
   const unmatched2 = in2.flatMap((b, ib) =>
-    used2.has(ib) ? [] : [{ json: clone(b.json), pairedItem: { item: ib, input: 1 } }],
+    used2.has(ib) ? [] : [{ json: unmatchedJson(b.json, '2'), pairedItem: { item: ib, input: 1 } }],
   );
   if (join === 'keepEverything') return [[...out, ...unmatched1, ...unmatched2]];
   if (join === 'keepNonMatches') {
