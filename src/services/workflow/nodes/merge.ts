@@ -51,10 +51,8 @@ interface Clash {
   overrideEmpty: boolean;
 }
 
-/** The top-level fields of `json` that are not '' or null (0, false, [] and {} count as values: observed). */
-function withoutEmpty(json: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(json).filter(([, v]) => v !== '' && v !== null && v !== undefined));
-}
+/** '' and null are empty (0, false, [] and {} count as values: observed). */
+const isEmptyValue = (v: unknown) => v === '' || v === null || v === undefined;
 
 function combine(
   a: Record<string, unknown> | undefined,
@@ -69,8 +67,12 @@ function combine(
   }
   const [base, preferred] = clash.resolveClash === 'preferInput1' ? [b, a] : [a, b];
   if (clash.mergeMode === 'shallowMerge') {
-    const top = clash.overrideEmpty && preferred ? withoutEmpty(preferred) : preferred;
-    return { ...clone(base ?? {}), ...clone(top ?? {}) };
+    const out = clone(base ?? {});
+    // With overrideEmpty an empty value ('', null) of the preferred input keeps the other's
+    // value, but is written where the other has none (lodash's assignWith: observed `when: null`).
+    for (const [k, v] of Object.entries(preferred ?? {}))
+      if (!(clash.overrideEmpty && isEmptyValue(v) && out[k] !== undefined)) out[k] = clone(v);
+    return out;
   }
   return deepMerge(clone(base ?? {}), clone(preferred ?? {}), clash.overrideEmpty) as Record<string, unknown>;
 }

@@ -228,10 +228,13 @@ async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> 
           const defaults: Record<string, unknown> = { booleanValue: 'true', objectValue: {} };
           // A value stored as null is absent too.
           const stored = ctx.raw<Array<Record<string, unknown>>>('fields.values', [])[f]?.[kind];
+          // An object field's template is filled as the raw mode's JSON (objects as JSON text).
           const value =
-            stored === null
-              ? (defaults[kind] ?? '')
-              : await ctx.param<unknown>(`fields.values.${f}.${kind}`, i, defaults[kind] ?? '');
+            kind === 'objectValue' && typeof stored === 'string' && stored.startsWith('=')
+              ? await fillJsonTemplate(ctx, stored, i)
+              : stored === null
+                ? (defaults[kind] ?? '')
+                : await ctx.param<unknown>(`fields.values.${f}.${kind}`, i, defaults[kind] ?? '');
           put(name, convert(name, kind.replace(/Value$/, ''), value, i, ignoreErrors, ctx.typeVersion));
         }
       }
@@ -289,6 +292,11 @@ const RAW_DEFAULT = '{\n  "my_field_1": "value",\n  "my_field_2": 1\n}\n';
 async function rawJsonOutput(ctx: NodeContext, i: number): Promise<unknown> {
   const source = ctx.raw<unknown>('jsonOutput', RAW_DEFAULT);
   if (typeof source !== 'string' || !source.startsWith('=')) return source;
+  return fillJsonTemplate(ctx, source, i);
+}
+
+/** An `=` template of JSON text filled as described above (raw mode, and 3.0–3.2 object fields). */
+async function fillJsonTemplate(ctx: NodeContext, source: string, i: number): Promise<string> {
   let text = '';
   for (const chunk of splitTemplate(source.slice(1))) {
     if (chunk.kind === 'text') {
