@@ -8,7 +8,7 @@
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { checkPairs } from './match-fields.js';
-import { clone, readPath } from './util.js';
+import { clone, lodashGet, readPath } from './util.js';
 
 type Paired = { item: number; input: number };
 const pair = (ia: number | undefined, ib: number | undefined): Paired[] => [
@@ -271,15 +271,22 @@ async function executeV1(ctx: NodeContext, mode: string, in1: Item[], in2: Item[
   }
   const p1 = await ctx.param<string>('propertyName1', 0, '');
   const p2 = await ctx.param<string>('propertyName2', 0, '');
-  const keyOf = (it: Item, p: string) => {
-    const v = readPath(it.json, p);
-    return v === undefined ? undefined : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
-  };
+  // Without both names there is no matching: keepKeyMatches gives nothing, the others input 1.
+  if (!p1 || !p2) return [mode === 'keepKeyMatches' ? [] : passOn(in1, 0)];
+  // n8n 2.8.4's rules (read from its behaviour): keys are read as lodash's get (a literal dotted
+  // key wins) and compared as object-property text; input 2's items with a falsy key ('', 0,
+  // false, null) are left out and the last item of a key wins; an input-1 item whose key is
+  // missing, or is no string, number or null, matches nothing and is skipped (kept by
+  // removeKeyMatches).
   const index = new Map<string, number>();
   in2.forEach((it, i) => {
-    const k = keyOf(it, p2);
-    if (k !== undefined && !index.has(k)) index.set(k, i);
+    const k = lodashGet(it.json, p2);
+    if (k) index.set(String(k), i);
   });
+  const keyOf = (it: Item, p: string): string | undefined => {
+    const v = lodashGet(it.json, p);
+    return v === null || typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+  };
   const out: Item[] = [];
   if (mode === 'mergeByKey') {
     if (!in2.length) return [passOn(in1, 0)];
@@ -291,10 +298,10 @@ async function executeV1(ctx: NodeContext, mode: string, in1: Item[], in2: Item[
       if (m === undefined) return void out.push({ json: clone(a.json), pairedItem: { item: ia, input: 0 } });
       const json = clone(a.json);
       for (const [key, value] of Object.entries(in2[m].json)) {
-        if (key === p1) continue; // the key itself keeps input 1's value
+        if (key === p2) continue; // input 2's key field is not copied
         if (
           overwrite === 'always' ||
-          (overwrite === 'undefined' && json[key] === undefined) ||
+          (overwrite === 'undefined' && !Object.hasOwn(json, key)) ||
           (overwrite === 'blank' && isBlank(json[key]))
         )
           json[key] = clone(value);
