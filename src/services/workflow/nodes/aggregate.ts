@@ -1,6 +1,6 @@
 // Aggregate: many items into one, by individual fields or as a list of whole items.
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
-import { clone, fieldList, lodashGet, readPath, writePath } from './util.js';
+import { clone, fieldList, lodashGet, lodashSet } from './util.js';
 
 interface FieldSpec {
   fieldToAggregate?: string;
@@ -37,47 +37,68 @@ export default {
       const kept = include === 'allFields' || !fields.length ? list : list.filter((o) => Object.keys(o).length > 0);
       return [[{ json: { [dest]: kept }, pairedItem }]];
     }
-    const specs = await ctx.param<FieldSpec[]>('fieldsToAggregate.fieldToAggregate', 0, []);
+    // An absent list is the description's default: one blank field.
+    const specs = await ctx.param<FieldSpec[]>('fieldsToAggregate.fieldToAggregate', 0, [
+      { fieldToAggregate: '', renameField: false },
+    ]);
+    if (!specs?.length) throw new NodeOperationError('No fields specified');
     const mergeLists = await ctx.param<boolean>('options.mergeLists', 0, false);
     const keepMissing = await ctx.param<boolean>('options.keepMissing', 0, false);
-    const json: Record<string, unknown> = {};
-    // The renamed fields' output names ('' when not given) must differ (observed, checked first).
-    const used = new Set<string>();
-    for (const spec of specs) {
-      if (!spec.renameField) continue;
-      const out = spec.outputFieldName ?? '';
-      if (used.has(out)) throw new NodeOperationError(`The '${out}' output field is used more than once`);
-      used.add(out);
-    }
+    const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
+    // Read as lodash's get: a key named with the dots wins over the path.
+    const read = (it: (typeof items)[number], field: string) => (noDots ? it.json[field] : lodashGet(it.json, field));
+    // Item Lists before 2.1 first checks every field against the items (observed in n8n's code).
+    if (ctx.node.type === 'n8n-nodes-base.itemLists' && ctx.typeVersion < 2.1)
+      checkFieldsPresent(specs, items, { noDots, keepMissing, read });
+    // Lists by output name, in first-seen order; a later field of the same name starts it afresh.
+    const values = new Map<string, unknown[]>();
+    const outputNames: string[] = [];
     for (const spec of specs) {
       const field = spec.fieldToAggregate ?? '';
+      // Each field's output name (its own name when not renamed, even with dots, even blank) is
+      // used once: n8n checks before reading anything, blank fields included.
+      const out = spec.renameField ? (spec.outputFieldName ?? '') : field;
+      if (outputNames.includes(out)) throw new NodeOperationError(`The '${out}' output field is used more than once`);
+      outputNames.push(out);
       if (!field) continue;
-      const noDots = await ctx.param<boolean>('options.disableDotNotation', 0, false);
-      // Unrenamed, a nested field's values are listed under its last key (observed: `meta.lvl`
-      // gives `lvl`); a chosen output name is a path of its own.
-      const renamed = spec.renameField && spec.outputFieldName;
-      // The last part after a dot, written as a path (`tags[0]` is written as tags: [values]: observed).
-      const name = renamed ? spec.outputFieldName! : noDots ? field : (field.split('.').at(-1) ?? field);
-      // Item Lists 2.0 fails on a field no item has (observed); later versions list nothing.
-      if (
-        ctx.node.type === 'n8n-nodes-base.itemLists' &&
-        ctx.typeVersion === 2 &&
-        !items.some((it) => (noDots ? it.json[field] : readPath(it.json, field)) !== undefined)
-      ) {
-        throw new NodeOperationError(`Couldn't find the field '${field}' in the input data`);
-      }
-      const values: unknown[] = [];
+      // Unrenamed, a nested field's values are listed under its last key (`meta.lvl` gives `lvl`).
+      const name = (spec.renameField && spec.outputFieldName) || (noDots ? field : (field.split('.').at(-1) ?? field));
+      const list: unknown[] = [];
+      values.set(name, list);
       for (const it of items) {
-        // Read as lodash's get: a key named with the dots wins over the path.
-        const v = noDots ? it.json[field] : lodashGet(it.json, field);
-        // Missing and null values are skipped unless keepMissing (then both become null).
-        if ((v === undefined || v === null) && !keepMissing) continue;
-        if (Array.isArray(v) && mergeLists) values.push(...clone(v));
-        else values.push(v === undefined ? null : clone(v));
+        let v = read(it, field);
+        // Without keepMissing, missing and null values are skipped, and so are nulls inside a list.
+        if (!keepMissing) {
+          if (Array.isArray(v)) v = v.filter((e) => e !== null);
+          else if (v === undefined || v === null) continue;
+        }
+        if (Array.isArray(v) && mergeLists) list.push(...clone(v));
+        else list.push(v === undefined ? null : clone(v));
       }
-      if (noDots) json[name] = values;
-      else writePath(json, name, values);
+    }
+    const json: Record<string, unknown> = {};
+    for (const [name, list] of values) {
+      if (noDots) json[name] = list;
+      else lodashSet(json, name, list);
     }
     return [[{ json, pairedItem }]];
   },
 } satisfies NodeType;
+
+/**
+ * Item Lists v1 and 2.0 refuse, before aggregating: a blank field (when there are items), and a
+ * field no item has unless keepMissing (with dot notation off, a dotted name always).
+ */
+function checkFieldsPresent(
+  specs: FieldSpec[],
+  items: Array<{ json: Record<string, unknown> }>,
+  o: { noDots: boolean; keepMissing: boolean; read: (it: { json: Record<string, unknown> }, f: string) => unknown },
+): void {
+  for (const spec of specs) {
+    const field = spec.fieldToAggregate ?? '';
+    if (items.length && field === '') throw new NodeOperationError('Field to aggregate is blank');
+    const found = items.some((it) => (o.noDots ? Object.hasOwn(it.json, field) : o.read(it, field) !== undefined));
+    if (!found && ((o.noDots && field.includes('.')) || !o.keepMissing))
+      throw new NodeOperationError(`Couldn't find the field '${field}' in the input data`);
+  }
+}

@@ -7,7 +7,7 @@ import limit from './limit.js';
 import removeDuplicates from './removeDuplicates.js';
 import sort from './sort.js';
 import splitOut from './splitOut.js';
-import summarize from './summarize.js';
+import { summarizeItemLists } from './itemLists-summarize.js';
 
 const BY_OPERATION: Record<string, NodeType> = {
   splitOutItems: splitOut,
@@ -16,7 +16,8 @@ const BY_OPERATION: Record<string, NodeType> = {
   removeDuplicates,
   sort,
   limit,
-  summarize,
+  // Its own rules, not the Summarize node's.
+  summarize: { types: [], execute: summarizeItemLists },
 };
 
 export default {

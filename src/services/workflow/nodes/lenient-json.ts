@@ -5,6 +5,7 @@
 //   "a": two words                       → "two words"   (bare text up to , } ] or a line end)
 //   "a":  }                              → "a": null      (nothing where a value belongs)
 //   "b": "q"uote"                        → 'q"uote'       (a quote not followed by , } ] : ends nothing)
+//   "t": 12:30, "d": 10 Mar 2024         → invalid       (a number ended by a space or colon is one)
 // Unquoted keys, single-quoted strings and trailing commas are read too; a structure left open at
 // the end of the text is closed. Anything else still throws.
 
@@ -64,6 +65,15 @@ export function parseLenientJson(text: string): unknown {
     if (ch === '{') return object();
     if (ch === '[') return array();
     if (ch === '"' || ch === "'") return quoted();
+    // A number that a space, colon, slash or parenthesis ends is a number, and what follows must
+    // then be a delimiter: n8n reads `"n": 10 Mar 2024` or `"n": 12:30` as invalid JSON,
+    // though `"n": 2024-03-10` and `"n": 12abc` are text.
+    // (Leading zeros are allowed there, kept as text: `"d": 03/10/2024` is invalid too.)
+    const num = /^-?(\d+)(\.\d+)?([eE][+-]?\d+)?(?=[\s:/)])/.exec(text.slice(pos));
+    if (num) {
+      pos += num[0].length;
+      return /^0\d/.test(num[1]) ? num[0] : Number(num[0]);
+    }
     const token = bare(false);
     if (token === 'true') return true;
     if (token === 'false') return false;

@@ -8,7 +8,7 @@
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { checkPairs } from './match-fields.js';
-import { clone, readPath } from './util.js';
+import { clone, lodashGet, readPath } from './util.js';
 
 type Paired = { item: number; input: number };
 const pair = (ia: number | undefined, ib: number | undefined): Paired[] => [
@@ -51,10 +51,8 @@ interface Clash {
   overrideEmpty: boolean;
 }
 
-/** The top-level fields of `json` that are not '' or null (0, false, [] and {} count as values: observed). */
-function withoutEmpty(json: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(json).filter(([, v]) => v !== '' && v !== null && v !== undefined));
-}
+/** '' and null are empty (0, false, [] and {} count as values: observed). */
+const isEmptyValue = (v: unknown) => v === '' || v === null || v === undefined;
 
 function combine(
   a: Record<string, unknown> | undefined,
@@ -69,8 +67,12 @@ function combine(
   }
   const [base, preferred] = clash.resolveClash === 'preferInput1' ? [b, a] : [a, b];
   if (clash.mergeMode === 'shallowMerge') {
-    const top = clash.overrideEmpty && preferred ? withoutEmpty(preferred) : preferred;
-    return { ...clone(base ?? {}), ...clone(top ?? {}) };
+    const out = clone(base ?? {});
+    // With overrideEmpty an empty value ('', null) of the preferred input keeps the other's
+    // value, but is written where the other has none (lodash's assignWith: observed `when: null`).
+    for (const [k, v] of Object.entries(preferred ?? {}))
+      if (!(clash.overrideEmpty && isEmptyValue(v) && out[k] !== undefined)) out[k] = clone(v);
+    return out;
   }
   return deepMerge(clone(base ?? {}), clone(preferred ?? {}), clash.overrideEmpty) as Record<string, unknown>;
 }
@@ -139,6 +141,12 @@ async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash
     });
     return firstOnly ? found.slice(0, 1) : found;
   };
+  // With addSuffix, the unmatched items kept beside merged ones (keepEverything, enrichInput1/2)
+  // get their input's suffix on every key too, clash or not (n8n 2.8.4's rule).
+  const unmatchedJson = (json: Record<string, unknown>, suffix: string) =>
+    clash.resolveClash === 'addSuffix' && join !== 'keepNonMatches'
+      ? Object.fromEntries(Object.entries(json).map(([k, v]) => [`${k}_${suffix}`, clone(v)]))
+      : clone(json);
   const out: Item[] = [];
   const used2 = new Set<number>();
   const outputFrom = ctx.raw<string>('outputDataFrom', 'both');
@@ -152,7 +160,7 @@ async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash
       }
     });
     in2.forEach((b, ib) => {
-      if (!used2.has(ib)) out.push({ json: clone(b.json), pairedItem: { item: ib, input: 1 } });
+      if (!used2.has(ib)) out.push({ json: unmatchedJson(b.json, '2'), pairedItem: { item: ib, input: 1 } });
     });
     return [out];
   }
@@ -161,7 +169,7 @@ async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash
     const ms = matchesOf(a, in2, 'field1', 'field2');
     ms.forEach((m) => used2.add(m));
     if (!ms.length) {
-      unmatched1.push({ json: clone(a.json), pairedItem: { item: ia, input: 0 } });
+      unmatched1.push({ json: unmatchedJson(a.json, '1'), pairedItem: { item: ia, input: 0 } });
       if (join === 'enrichInput1') out.push(unmatched1[unmatched1.length - 1]);
       return;
     }
@@ -175,7 +183,7 @@ async function byFields(ctx: NodeContext, in1: Item[], in2: Item[], clash: Clash
     for (const m of ms) out.push({ json: combine(a.json, in2[m].json, clash), pairedItem: pair(ia, m) });
   });
   const unmatched2 = in2.flatMap((b, ib) =>
-    used2.has(ib) ? [] : [{ json: clone(b.json), pairedItem: { item: ib, input: 1 } }],
+    used2.has(ib) ? [] : [{ json: unmatchedJson(b.json, '2'), pairedItem: { item: ib, input: 1 } }],
   );
   if (join === 'keepEverything') return [[...out, ...unmatched1, ...unmatched2]];
   if (join === 'keepNonMatches') {
@@ -263,15 +271,22 @@ async function executeV1(ctx: NodeContext, mode: string, in1: Item[], in2: Item[
   }
   const p1 = await ctx.param<string>('propertyName1', 0, '');
   const p2 = await ctx.param<string>('propertyName2', 0, '');
-  const keyOf = (it: Item, p: string) => {
-    const v = readPath(it.json, p);
-    return v === undefined ? undefined : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
-  };
+  // Without both names there is no matching: keepKeyMatches gives nothing, the others input 1.
+  if (!p1 || !p2) return [mode === 'keepKeyMatches' ? [] : passOn(in1, 0)];
+  // n8n 2.8.4's rules (read from its behaviour): keys are read as lodash's get (a literal dotted
+  // key wins) and compared as object-property text; input 2's items with a falsy key ('', 0,
+  // false, null) are left out and the last item of a key wins; an input-1 item whose key is
+  // missing, or is no string, number or null, matches nothing and is skipped (kept by
+  // removeKeyMatches).
   const index = new Map<string, number>();
   in2.forEach((it, i) => {
-    const k = keyOf(it, p2);
-    if (k !== undefined && !index.has(k)) index.set(k, i);
+    const k = lodashGet(it.json, p2);
+    if (k) index.set(String(k), i);
   });
+  const keyOf = (it: Item, p: string): string | undefined => {
+    const v = lodashGet(it.json, p);
+    return v === null || typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+  };
   const out: Item[] = [];
   if (mode === 'mergeByKey') {
     if (!in2.length) return [passOn(in1, 0)];
@@ -283,10 +298,10 @@ async function executeV1(ctx: NodeContext, mode: string, in1: Item[], in2: Item[
       if (m === undefined) return void out.push({ json: clone(a.json), pairedItem: { item: ia, input: 0 } });
       const json = clone(a.json);
       for (const [key, value] of Object.entries(in2[m].json)) {
-        if (key === p1) continue; // the key itself keeps input 1's value
+        if (key === p2) continue; // input 2's key field is not copied
         if (
           overwrite === 'always' ||
-          (overwrite === 'undefined' && json[key] === undefined) ||
+          (overwrite === 'undefined' && !Object.hasOwn(json, key)) ||
           (overwrite === 'blank' && isBlank(json[key]))
         )
           json[key] = clone(value);

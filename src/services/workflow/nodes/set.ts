@@ -34,13 +34,19 @@ function convert(
   ignoreErrors: boolean,
   typeVersion: number,
 ): unknown {
-  // 3.0 and 3.1 write an absent value as text ("undefined", "null") into a string field (observed).
-  if (typeVersion < 3.2 && type === 'string' && (value === null || value === undefined)) return String(value);
-  // An expression that yields nothing sets the field to null, whatever its type (observed).
-  if (value === null || value === undefined) return null;
   const fail = (): never => {
     throw new NodeOperationError(`'${name}' expects a ${type} but we got ${describe(value)} [item ${itemIndex}]`);
   };
+  if (value === null || value === undefined) {
+    // From 3.2 nothing sets the field to null, whatever its type. Before, a text field takes it
+    // as text in 3.0 ("undefined", "null") and refuses it in 3.1 (null with ignoreErrors);
+    // other types take null.
+    if (typeVersion < 3.2 && type === 'string') {
+      if (typeVersion === 3) return String(value);
+      if (!ignoreErrors) fail();
+    }
+    return null;
+  }
   try {
     switch (type) {
       case 'string':
@@ -79,6 +85,8 @@ function convert(
         if (isPlainObject(value)) return value;
         let parsed: unknown;
         try {
+          // Blank text is no object (3.3+ read it as JSON, then as a JavaScript object literal).
+          if (typeVersion >= 3.3 && typeof value === 'string' && !value.trim()) throw new SyntaxError('blank');
           parsed = typeof value === 'string' ? parseLenientJson(value) : value;
         } catch {
           parsed = undefined;
@@ -101,6 +109,27 @@ function convert(
   }
 }
 
+/**
+ * A key as v3 reads it without dot notation: as written, or without `["…"]` / `['…']` around
+ * it when only the inner name is there.
+ */
+function plainKey(obj: Record<string, unknown>, key: string): string {
+  if (obj[key] !== undefined) return key;
+  const quoted = (key.startsWith('["') && key.endsWith('"]')) || (key.startsWith("['") && key.endsWith("']"));
+  return quoted && obj[key.slice(2, -2)] !== undefined ? key.slice(2, -2) : key;
+}
+
+/** How v3 reads, writes and removes a field: lodash's paths, or plain keys without dot notation. */
+function fieldHelper(dot: boolean) {
+  return dot
+    ? { get: lodashGet, set: lodashSet, unset: lodashUnset }
+    : {
+        get: (o: Record<string, unknown>, k: string) => o[plainKey(o, k)],
+        set: (o: Record<string, unknown>, k: string, v: unknown) => void (o[plainKey(o, k)] = v),
+        unset: (o: Record<string, unknown>, k: string) => void delete o[plainKey(o, k)],
+      };
+}
+
 /** Which of the input's fields v3 keeps beside the assigned ones. */
 async function baseFields(
   ctx: NodeContext,
@@ -111,20 +140,21 @@ async function baseFields(
   if (ctx.typeVersion >= 3.3) include = ctx.raw('includeOtherFields', false) ? ctx.raw('include', 'all') : 'none';
   else include = ctx.raw('include', 'all');
   if (include === 'all') return clone(json);
+  const dot = (await ctx.param<boolean>('options.dotNotation', i, true)) !== false;
+  const fields = fieldHelper(dot);
   if (include === 'selected') {
     // A field is read as lodash's get and kept under its last part after a dot (observed: `a.b`
     // comes out as `b`); without dot notation, under its name as written.
-    const dot = await ctx.param<boolean>('options.dotNotation', i, true);
     const out: Record<string, unknown> = {};
     for (const f of fieldList(await ctx.param('includeFields', i, ''))) {
-      const v = dot ? lodashGet(json, f) : json[f];
-      if (v !== undefined) out[dot ? (f.split('.').at(-1) ?? f) : f] = clone(v);
+      const v = fields.get(json, f);
+      if (v !== undefined) fields.set(out, dot ? (f.split('.').at(-1) ?? f) : f, clone(v));
     }
     return out;
   }
   if (include === 'except') {
     const out = clone(json);
-    for (const f of fieldList(await ctx.param('excludeFields', i, ''))) lodashUnset(out, f);
+    for (const f of fieldList(await ctx.param('excludeFields', i, ''))) fields.unset(out, f);
     return out;
   }
   return {};
@@ -133,11 +163,11 @@ async function baseFields(
 async function v3(ctx: NodeContext): Promise<Item[]> {
   const out: Item[] = [];
   const mode = ctx.raw<string>('mode', 'manual');
-  // "Duplicate Item" (a setting for testing): in a manual run each item comes out 1 + count times.
+  // "Duplicate Item" (a setting for testing): in a manual run each item comes out once for each
+  // whole number from 0 to the count (1.5 gives 2 copies, a negative count none).
+  const count = Number(ctx.raw<number>('duplicateCount', 0));
   const copies =
-    ctx.raw<boolean>('duplicateItem', false) && ctx.mode === 'manual'
-      ? 1 + Math.max(0, Number(ctx.raw<number>('duplicateCount', 0)) || 0)
-      : 1;
+    ctx.raw<boolean>('duplicateItem', false) && ctx.mode === 'manual' ? (count >= 0 ? Math.floor(count) + 1 : 0) : 1;
   for (let i = 0; i < ctx.items.length; i++) {
     try {
       const item = await v3Item(ctx, mode, i);
@@ -154,11 +184,11 @@ async function v3(ctx: NodeContext): Promise<Item[]> {
 async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> {
   {
     const item = ctx.items[i];
-    const dot = await ctx.param<boolean>('options.dotNotation', i, true);
+    const dot = (await ctx.param<boolean>('options.dotNotation', i, true)) !== false;
     const ignoreErrors = await ctx.param<boolean>('options.ignoreConversionErrors', i, false);
     const json = await baseFields(ctx, item.json, i);
     // As lodash's set: a key named with the dots that is there is written as it is.
-    const put = (name: string, value: unknown) => (dot ? lodashSet(json, name, value) : (json[name] = value));
+    const put = (name: string, value: unknown) => fieldHelper(dot).set(json, name, value);
     if (mode === 'raw') {
       let raw = await rawJsonOutput(ctx, i);
       if (typeof raw === 'string') {
@@ -177,7 +207,8 @@ async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> 
       }
       if (!isPlainObject(raw))
         throw new NodeOperationError(`The 'JSON Output' in item ${i} does not contain a valid JSON object`);
-      for (const [k, v] of Object.entries(raw)) json[k] = v;
+      // Written like the manual fields: a dotted key is a path unless dot notation is off.
+      for (const [k, v] of Object.entries(raw)) put(k, v);
     } else {
       if (ctx.typeVersion >= 3.3) {
         const assignments = ctx.raw<Assignment[]>('assignments.assignments', []);
@@ -195,7 +226,15 @@ async function v3Item(ctx: NodeContext, mode: string, i: number): Promise<Item> 
           // An absent value is the parameter's default: '' for text, numbers and arrays, "true" for
           // booleans, {} for objects (n8n's description; observed).
           const defaults: Record<string, unknown> = { booleanValue: 'true', objectValue: {} };
-          const value = await ctx.param<unknown>(`fields.values.${f}.${kind}`, i, defaults[kind] ?? '');
+          // A value stored as null is absent too.
+          const stored = ctx.raw<Array<Record<string, unknown>>>('fields.values', [])[f]?.[kind];
+          // An object field's template is filled as the raw mode's JSON (objects as JSON text).
+          const value =
+            kind === 'objectValue' && typeof stored === 'string' && stored.startsWith('=')
+              ? await fillJsonTemplate(ctx, stored, i)
+              : stored === null
+                ? (defaults[kind] ?? '')
+                : await ctx.param<unknown>(`fields.values.${f}.${kind}`, i, defaults[kind] ?? '');
           put(name, convert(name, kind.replace(/Value$/, ''), value, i, ignoreErrors, ctx.typeVersion));
         }
       }
@@ -253,6 +292,11 @@ const RAW_DEFAULT = '{\n  "my_field_1": "value",\n  "my_field_2": 1\n}\n';
 async function rawJsonOutput(ctx: NodeContext, i: number): Promise<unknown> {
   const source = ctx.raw<unknown>('jsonOutput', RAW_DEFAULT);
   if (typeof source !== 'string' || !source.startsWith('=')) return source;
+  return fillJsonTemplate(ctx, source, i);
+}
+
+/** An `=` template of JSON text filled as described above (raw mode, and 3.0–3.2 object fields). */
+async function fillJsonTemplate(ctx: NodeContext, source: string, i: number): Promise<string> {
   let text = '';
   for (const chunk of splitTemplate(source.slice(1))) {
     if (chunk.kind === 'text') {

@@ -1,4 +1,5 @@
 // Sort: by fields (ascending/descending), or randomly.
+import { isDeepStrictEqual } from 'node:util';
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import { lodashGet } from './util.js';
 
@@ -10,8 +11,13 @@ function lessThan(a: unknown, b: unknown): boolean {
   if (typeof a === 'string' && typeof b === 'string') return a < b;
   return toNumber(a) < toNumber(b);
 }
-function compare(a: unknown, b: unknown): number {
-  if (a === b || JSON.stringify(a) === JSON.stringify(b)) return 0;
+// Text compares in lower case (n8n lowers strings before comparing: "a.b" sorts before "Zoë");
+// equal means deeply equal, key order aside, as lodash's isEqual.
+const lower = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v);
+function compare(x: unknown, y: unknown): number {
+  const a = lower(x);
+  const b = lower(y);
+  if (a === b || (typeof a === 'object' && typeof b === 'object' && isDeepStrictEqual(a, b))) return 0;
   return lessThan(a, b) ? -1 : 1;
 }
 

@@ -77,8 +77,6 @@ function aggregate(spec: Spec, values: unknown[]): unknown {
 interface Group {
   /** The split fields' values as the output shows them (absent: the item lacked the field, v1.1). */
   keys: Record<string, unknown>;
-  /** The split fields' values as text (the single-item output's keys). */
-  names: string[];
   items: Array<{ item: Item; index: number }>;
 }
 
@@ -94,14 +92,13 @@ function groupItems(
   read: (json: Record<string, unknown>, f: string) => unknown,
   typed: boolean,
   skipEmpty = false,
-): Group[] {
-  type Node = { group?: Group; children: Map<string, Node> };
-  const root: Node = { children: new Map() };
+): { groups: Group[]; root: GroupNode } {
+  type Node = GroupNode;
+  const root: Node = { name: '', children: new Map() };
   const order: Group[] = [];
   items.forEach((item, index) => {
     let at = root;
     const keys: Record<string, unknown> = {};
-    const names: string[] = [];
     for (const f of splitBy) {
       const v = read(item.json, f);
       // skipEmptySplitFields leaves out an item whose split value, as n8n keys it (objects as
@@ -109,15 +106,14 @@ function groupItems(
       const key = v && typeof v === 'object' ? JSON.stringify(v) : v;
       if (skipEmpty && typeof (typed ? key : String(key)) !== 'number' && !(typed ? key : String(key))) return;
       const name = v === undefined ? 'undefined' : asText(v);
-      names.push(name);
       if (!typed) keys[f] = name;
       else if (v !== undefined) keys[f] = v !== null && typeof v === 'object' ? name : v;
       const id = typed ? typedKey(v) : name;
       let next = at.children.get(id);
-      if (!next) at.children.set(id, (next = { children: new Map() }));
+      if (!next) at.children.set(id, (next = { name, children: new Map() }));
       at = next;
     }
-    if (!at.group) at.group = { keys, names, items: [] };
+    if (!at.group) at.group = { keys, items: [] };
     at.group.items.push({ item, index });
   });
   const walk = (n: Node) => {
@@ -125,7 +121,17 @@ function groupItems(
     for (const child of n.children.values()) walk(child);
   };
   walk(root);
-  return order;
+  return { groups: order, root };
+}
+
+/**
+ * The split tree: a value's node exists once an item reached it, even when every such item was
+ * then skipped at a deeper split field (skipEmptySplitFields); the single item shows it as {}.
+ */
+interface GroupNode {
+  name: string;
+  group?: Group;
+  children: Map<string, GroupNode>;
 }
 
 export default {
@@ -156,14 +162,14 @@ export default {
     }
     // Summarize 1.1 and Item Lists 3 keep the split values' types; Summarize 1 and Item Lists 1–2.x do not.
     const typed = ctx.node.type === 'n8n-nodes-base.summarize' ? ctx.typeVersion >= 1.1 : ctx.typeVersion >= 3;
-    const groups = groupItems(
+    const { groups, root } = groupItems(
       ctx.items,
       splitBy,
       read,
       typed,
       await ctx.param<boolean>('options.skipEmptySplitFields', 0, false),
     );
-    if (!groups.length && !splitBy.length) groups.push({ keys: {}, names: [], items: [] });
+    if (!groups.length && !splitBy.length) groups.push({ keys: {}, items: [] });
     // Dots in a field's path become underscores in the output's names, brackets go (observed:
     // `sum_m_v`, `p_q`, `sum_tags0`).
     const name = (field: string) => field.replace(/\./g, '_').replace(/[[\]]/g, '');
@@ -180,13 +186,13 @@ export default {
     if ((await ctx.param('options.outputFormat', 0, 'separateItems')) === 'singleItem' && splitBy.length) {
       // One item, keyed by the groups' values as text (nested, one level per split field), each
       // holding its aggregates.
-      const json: Record<string, unknown> = {};
-      for (const g of groups) {
-        let at = json;
-        for (const n of g.names) at = (at[n] ??= {}) as Record<string, unknown>;
-        Object.assign(at, summary(g));
-      }
-      return [[{ json, pairedItem: ctx.items.map((_, i) => ({ item: i })) }]];
+      const build = (n: GroupNode): Record<string, unknown> => {
+        if (n.group) return summary(n.group);
+        const out: Record<string, unknown> = {};
+        for (const child of n.children.values()) out[child.name] = build(child);
+        return out;
+      };
+      return [[{ json: build(root), pairedItem: ctx.items.map((_, i) => ({ item: i })) }]];
     }
     const keyed = (g: Group) => Object.fromEntries(Object.entries(g.keys).map(([f, v]) => [name(f), v]));
     return [

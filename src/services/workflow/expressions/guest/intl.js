@@ -92,16 +92,43 @@
       return call('PluralRules', this.__l, this.__o, 'select', Number(n));
     },
   });
+  const Collator = define('Collator', {
+    compare(a, b) {
+      return call('Collator', this.__l, this.__o, 'compare', [String(a), String(b)]);
+    },
+  });
   const Intl = {
     DateTimeFormat,
     NumberFormat,
     RelativeTimeFormat,
     PluralRules,
+    Collator,
     getCanonicalLocales(locales) {
       return call('getCanonicalLocales', locales, undefined, '');
     },
   };
   Object.defineProperty(globalThis, 'Intl', { value: Intl, writable: true, configurable: true });
+
+  // Locale-aware localeCompare: QuickJS compares code units ('false' after 'Zoë'), V8 by the
+  // locale's collation, as n8n's sandboxes do (a sort comparator's order depends on it). One
+  // collator per locales/options, remembered.
+  const collators = new Map();
+  Object.defineProperty(String.prototype, 'localeCompare', {
+    value: function localeCompare(that, locales, options) {
+      if (this === null || this === undefined)
+        throw new TypeError('String.prototype.localeCompare called on null or undefined');
+      const key = stringify([locales === undefined ? null : locales, options === undefined ? null : options]);
+      let collator = collators.get(key);
+      if (!collator) {
+        collator = new Collator(locales, options);
+        if (collators.size >= REMEMBERED) collators.delete(collators.keys().next().value);
+        collators.set(key, collator);
+      }
+      return collator.compare(String(this), String(that));
+    },
+    writable: true,
+    configurable: true,
+  });
 
   // Locale-aware toLocaleString, which QuickJS implements without locales.
   Object.defineProperty(Number.prototype, 'toLocaleString', {

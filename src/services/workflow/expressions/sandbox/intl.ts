@@ -5,10 +5,13 @@
 // and booleans; formatted text comes back. No host object crosses.
 
 const MAX_CACHED = 256;
-const cache = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat | Intl.PluralRules>();
+const cache = new Map<
+  string,
+  Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat | Intl.PluralRules | Intl.Collator
+>();
 
-type Kind = 'DateTimeFormat' | 'NumberFormat' | 'RelativeTimeFormat' | 'PluralRules';
-const KINDS = new Set<Kind>(['DateTimeFormat', 'NumberFormat', 'RelativeTimeFormat', 'PluralRules']);
+type Kind = 'DateTimeFormat' | 'NumberFormat' | 'RelativeTimeFormat' | 'PluralRules' | 'Collator';
+const KINDS = new Set<Kind>(['DateTimeFormat', 'NumberFormat', 'RelativeTimeFormat', 'PluralRules', 'Collator']);
 
 function checkLocales(value: unknown): string | string[] | undefined {
   if (value === null || value === undefined) return undefined;
@@ -49,7 +52,9 @@ function formatter(kind: Kind, spec: string, defaultTimeZone: string) {
           ? new Intl.NumberFormat(l, o)
           : kind === 'RelativeTimeFormat'
             ? new Intl.RelativeTimeFormat(l, o)
-            : new Intl.PluralRules(l, o);
+            : kind === 'Collator'
+              ? new Intl.Collator(l, o)
+              : new Intl.PluralRules(l, o);
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
     cache.set(key, instance);
   }
@@ -99,6 +104,10 @@ export function intlCall(
     }
     case 'select':
       if (f instanceof Intl.PluralRules) return JSON.stringify(f.select(Number(a)));
+      break;
+    case 'compare':
+      // Two strings in, their collation order out (String.prototype.localeCompare uses it too).
+      if (f instanceof Intl.Collator && Array.isArray(a)) return JSON.stringify(f.compare(String(a[0]), String(a[1])));
       break;
   }
   throw new TypeError(`Intl.${kind}.prototype.${method} is not supported`);
