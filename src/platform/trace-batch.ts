@@ -147,6 +147,28 @@ export class BatchBuilder {
     if (rare) (this.x ??= {})[i] = rare;
   }
 
+  /** The next entry from its row (its id and time go to build()). */
+  addRow(r: TraceRow): void {
+    const rare: RareTexts | undefined =
+      r.summary !== null || r.detail !== null || r.request_body !== null || r.response_body !== null
+        ? [r.summary, r.detail, r.request_body, r.response_body]
+        : undefined;
+    this.add(
+      Number(r.epoch),
+      Number(r.seq),
+      r.service,
+      r.kind,
+      r.key_id,
+      r.method,
+      r.route,
+      r.path,
+      r.status === null ? null : Number(r.status),
+      Number(r.ok),
+      r.duration_ms === null ? null : Number(r.duration_ms),
+      rare,
+    );
+  }
+
   /** The stored row: ids and times from their numbers, or (rows from before that form) their texts. */
   build(identity: { numbers: BatchNumbers } | { ids: string[]; ats: string[] }): BatchRow {
     const c = this.cols;
@@ -246,26 +268,7 @@ function range(values: readonly number[]): [number, number] {
 /** `rows` as one stored batch (they are in the order recorded; `numbers` when the writer made them, else read from the rows). */
 export function encodeBatch(rows: readonly TraceRow[], numbers?: BatchNumbers): BatchRow {
   const builder = new BatchBuilder();
-  for (const r of rows) {
-    const rare: RareTexts | undefined =
-      r.summary !== null || r.detail !== null || r.request_body !== null || r.response_body !== null
-        ? [r.summary, r.detail, r.request_body, r.response_body]
-        : undefined;
-    builder.add(
-      Number(r.epoch),
-      Number(r.seq),
-      r.service,
-      r.kind,
-      r.key_id,
-      r.method,
-      r.route,
-      r.path,
-      r.status === null ? null : Number(r.status),
-      Number(r.ok),
-      r.duration_ms === null ? null : Number(r.duration_ms),
-      rare,
-    );
-  }
+  for (const r of rows) builder.addRow(r);
   if (numbers) return builder.build({ numbers });
   const parsed = parsedIdentities(rows);
   return builder.build(parsed ? { numbers: parsed } : { ids: rows.map((r) => r.id), ats: rows.map((r) => r.at) });

@@ -5,7 +5,7 @@
 // references (trace.ts), and the work of turning them into rows is done here.
 import { isSecretName, maskedUrl, REDACTED, redactText, redactUrl } from './redact.js';
 import type { TraceEntry, TraceInput, TraceKind } from './trace.js';
-import { BatchBuilder, idText, type BatchNumbers, type BatchRow, type RareTexts } from './trace-batch.js';
+import { BatchBuilder, idText, type BatchNumbers, type BatchRow } from './trace-batch.js';
 
 const MAX_BODY_CHARS = 4096;
 /** A path, method, route or summary: longer ones are cut (a path of a 404 is whatever a caller sent). */
@@ -214,25 +214,7 @@ export function encodeCaptured(
     numbers.ms[e] = nums[n + Num.At];
     const input = batch.values?.[v + Val.Input];
     if (typeof input === 'object' && input !== null) {
-      const r = otherRow(batch, n, '', '', input as TraceInput, opts);
-      const rare: RareTexts | undefined =
-        r.summary !== null || r.detail !== null || r.request_body !== null || r.response_body !== null
-          ? [r.summary, r.detail, r.request_body, r.response_body]
-          : undefined;
-      builder.add(
-        r.epoch,
-        r.seq,
-        r.service,
-        r.kind,
-        r.key_id,
-        r.method,
-        r.route,
-        r.path,
-        r.status,
-        r.ok,
-        r.duration_ms,
-        rare,
-      );
+      builder.addRow(otherRow(batch, n, '', '', input as TraceInput, opts));
       continue;
     }
     const extra = extraAt(batch, v);
