@@ -61,6 +61,7 @@ export default async function traceBench(ctx: BenchContext): Promise<void> {
     for (const setting of settings)
       await measure(setting.env, setting.rows, (name, result) => {
         const key = `${name}|${setting.trace}`;
+        console.log(`  round ${round + 1}, trace ${setting.trace}: ${name}: ${Math.round(result.rps)} req/s`);
         results.set(key, [...(results.get(key) ?? []), result]);
       });
   const off = (name: string) => median(results.get(`${name}|off`)!);

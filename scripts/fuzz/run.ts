@@ -35,6 +35,7 @@ const NOT_FUZZED: Record<string, string> = {
   executeWorkflowTrigger: 'a trigger',
   executeWorkflow: 'needs sub-workflows in both instances',
   httpRequest: 'network (the echo-server families cover it)',
+  readWriteFile: 'the disk: n8n and the engine read and write different folders (its own tests confine it)',
   respondToWebhook: 'answers a webhook call',
   wait: 'waits on the clock or a call',
   convertToFile: 'binary data (another helper’s)',
