@@ -3,6 +3,7 @@
 // a file. Items without the source are skipped, as n8n does. Text encodings are Node's (utf8,
 // utf16le, latin1, ascii, …); a byte order mark is dropped when reading unless `stripBOM` is
 // false, and written when `addBOM` asks.
+import iconv from 'iconv-lite';
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { prepareBinary, type BinaryData } from './binary-data.js';
@@ -21,24 +22,24 @@ interface Options {
   mimeType?: string;
 }
 
-function encodingOf(name: string | undefined): BufferEncoding {
-  const e = (name || 'utf8').toLowerCase();
-  if (!Buffer.isEncoding(e)) throw new NodeOperationError(`Encoding not recognized: '${name}'`);
+/** The encoding named, as iconv-lite (which n8n uses) knows it: cp850, windows1255, cesu8 … beside Node's own. */
+function encodingOf(name: string | undefined): string {
+  const e = name || 'utf8';
+  if (!iconv.encodingExists(e)) throw new NodeOperationError(`Encoding not recognized: '${name}'`);
   return e;
 }
 
 // Only UTF-8 gets a byte order mark added or dropped (observed: n8n writes UTF-16 without one).
-const unicode = (e: BufferEncoding) => e === 'utf8' || e === 'utf-8';
+const unicode = (e: string) => /^utf-?8$/i.test(e);
 
 function decode(bytes: Buffer, options: Options): string {
   const encoding = encodingOf(options.encoding);
-  const text = bytes.toString(encoding);
-  return unicode(encoding) && options.stripBOM !== false && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return iconv.decode(bytes, encoding, { stripBOM: unicode(encoding) && options.stripBOM !== false });
 }
 
 function encode(text: string, options: Options): Buffer {
   const encoding = encodingOf(options.encoding);
-  return Buffer.from(unicode(encoding) && options.addBOM ? `\ufeff${text}` : text, encoding);
+  return iconv.encode(text, encoding, { addBOM: unicode(encoding) && options.addBOM === true });
 }
 
 function parse(text: string, i: number): Record<string, unknown> {
@@ -87,7 +88,7 @@ export default {
             mimeType ||= 'application/json';
           }
           bytes = encode(String(value), options);
-        } else bytes = Buffer.from(String(value), 'base64');
+        } else bytes = fromBase64(value, i);
         if (!mimeType && ctx.typeVersion === 1) mimeType = 'application/json';
         const file = prepareBinary(bytes, options.fileName, mimeType);
         // v1.1 names an unnamed file "file" plus its extension.
@@ -105,3 +106,16 @@ export default {
     return [out];
   },
 } satisfies NodeType;
+
+/**
+ * A value said to be base64, as n8n reads it: handed to Buffer.from as it is, so text is
+ * decoded, an array's numbers are bytes, and anything else fails with Node's own message
+ * ("The first argument must be of type string or … Received type number (3)").
+ */
+function fromBase64(value: unknown, itemIndex: number): Buffer {
+  try {
+    return Buffer.from(value as string, 'base64');
+  } catch (err) {
+    throw new NodeOperationError((err as Error).message, undefined, itemIndex);
+  }
+}
