@@ -4,15 +4,8 @@
 // first in ascending order; the output names are built by string rules of their own.
 import { NodeOperationError, type NodeContext } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
+import type { SummarizeSpec } from './summarize.js';
 import { lodashGet } from './util.js';
-
-interface Spec {
-  aggregation?: string;
-  field?: string;
-  separateBy?: string;
-  customSeparator?: string;
-  includeEmpty?: boolean;
-}
 
 type Row = Record<string, unknown>;
 
@@ -51,7 +44,7 @@ function cleanKeys(row: Row): void {
   }
 }
 
-function aggregate(rows: Row[], spec: Spec, get: (r: Row, f: string) => unknown, version: number): unknown {
+function aggregate(rows: Row[], spec: SummarizeSpec, get: (r: Row, f: string) => unknown, version: number): unknown {
   const field = spec.field ?? '';
   const aggregation = spec.aggregation ?? 'count';
   // v3 compares any values for min and max; before, they are numeric like sum and average.
@@ -94,7 +87,7 @@ function aggregate(rows: Row[], spec: Spec, get: (r: Row, f: string) => unknown,
 }
 
 interface Options {
-  specs: Spec[];
+  specs: SummarizeSpec[];
   get: (r: Row, f: string) => unknown;
   version: number;
   singleItem: boolean;
@@ -145,7 +138,7 @@ export async function summarizeItemLists(ctx: NodeContext): Promise<Item[][]> {
     .split(',')
     .map((f) => f.trim())
     .filter(Boolean);
-  const specs = (await ctx.param<Spec[]>('fieldsToSummarize.values', 0, [])) ?? [];
+  const specs = (await ctx.param<SummarizeSpec[]>('fieldsToSummarize.values', 0, [])) ?? [];
   // An absent field counts as '' (the parameter's default).
   if (!specs.some((s) => (s.field ?? '') !== ''))
     throw new NodeOperationError(

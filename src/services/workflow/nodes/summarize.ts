@@ -4,7 +4,8 @@ import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { fieldList, lodashGet } from './util.js';
 
-interface Spec {
+/** One aggregation of the Summarize node (Item Lists' summarize reads the same fields). */
+export interface SummarizeSpec {
   aggregation?: string;
   field?: string;
   separateBy?: string;
@@ -31,7 +32,7 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 const typedKey = (v: unknown) => (v === undefined ? 'u' : `${typeof v}:${JSON.stringify(v)}`);
 const asText = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
 
-function aggregate(spec: Spec, values: unknown[]): unknown {
+function aggregate(spec: SummarizeSpec, values: unknown[]): unknown {
   const kept = spec.includeEmpty ? values : values.filter((v) => !isEmpty(v));
   const present = values.filter((v) => v !== undefined && v !== null);
   const nums = () => present.filter((v): v is number => typeof v === 'number');
@@ -137,7 +138,9 @@ interface GroupNode {
 export default {
   types: ['n8n-nodes-base.summarize'],
   async execute(ctx) {
-    const specs = await ctx.param<Spec[]>('fieldsToSummarize.values', 0, [{ aggregation: 'count', field: '' }]);
+    const specs = await ctx.param<SummarizeSpec[]>('fieldsToSummarize.values', 0, [
+      { aggregation: 'count', field: '' },
+    ]);
     // n8n wants one aggregation whose field is not '' (an absent field is '').
     if (!specs.some((spec) => (spec.field ?? '') !== ''))
       throw new NodeOperationError(
