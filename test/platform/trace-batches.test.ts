@@ -151,6 +151,30 @@ describe('the trace stored in batches', () => {
     await db.kysely.deleteFrom('platform_trace').execute();
   });
 
+  it('keeps storing every batch whole after its writer thread dies (the shared number buffers start over)', async () => {
+    const trace = new Trace(db, new ManualClock('2026-08-02T00:00:00.000Z'), new LocalEventBus(), silent, {
+      enabled: true,
+      bodies: false,
+      retentionMs: 24 * 3600_000,
+      maxEntries: 100_000,
+    });
+    await trace.resume();
+    for (let i = 0; i < 3; i++) trace.event({ service: 'mail', summary: `before ${i}` });
+    await trace.flush();
+    // The thread goes (a crash, an out-of-memory): what follows is written by the next one.
+    const writer = (trace as unknown as { writer: { worker?: { terminate(): Promise<number> } } }).writer;
+    await writer.worker!.terminate();
+    // More than one batch (2,000 entries each), so buffers handed out before and after the death are both reused.
+    for (let i = 0; i < 4500; i++) trace.event({ service: 'home', summary: `after ${i}` });
+    await trace.flush();
+    const after = [];
+    for await (const e of trace.all({ service: ['home'], order: 'oldest' })) after.push(e);
+    expect(after.map((e) => e.summary)).toEqual(Array.from({ length: 4500 }, (_, i) => `after ${i}`));
+    expect(after.every((e, i) => i === 0 || e.seq === after[i - 1].seq + 1)).toBe(true);
+    await trace.close();
+    await db.kysely.deleteFrom('platform_trace').execute();
+  });
+
   it('stores an entry whose detail cannot be copied to the writer thread as its JSON, and the entries around it', async () => {
     const trace = new Trace(db, new ManualClock('2026-08-01T00:00:00.000Z'), new LocalEventBus(), silent, {
       enabled: true,
