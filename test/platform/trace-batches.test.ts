@@ -167,7 +167,7 @@ describe('the trace stored in batches', () => {
     // More than one batch (2,000 entries each), so buffers handed out before and after the death are both reused.
     for (let i = 0; i < 4500; i++) trace.event({ service: 'home', summary: `after ${i}` });
     await trace.flush();
-    const after = [];
+    const after: TraceEntry[] = [];
     for await (const e of trace.all({ service: ['home'], order: 'oldest' })) after.push(e);
     expect(after.map((e) => e.summary)).toEqual(Array.from({ length: 4500 }, (_, i) => `after ${i}`));
     expect(after.every((e, i) => i === 0 || e.seq === after[i - 1].seq + 1)).toBe(true);
