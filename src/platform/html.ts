@@ -1,29 +1,32 @@
 // Markdown and HTML that users write, made safe to show: rendered on the server and cleaned
 // against an allow-list (no script, no event handlers, no javascript: URLs, no style, no
 // iframes/forms/SVG). Shared by every service that shows user text as HTML.
-import MarkdownIt from 'markdown-it';
-import sanitizeHtml from 'sanitize-html';
-import { highlighter } from './optional-modules.js';
+import type MarkdownIt from 'markdown-it';
+import type { IOptions } from 'sanitize-html';
+import { highlighter, markdownIt, sanitizeHtml } from './optional-modules.js';
 
-const md = new MarkdownIt({
-  html: true, // raw HTML is allowed in, then the sanitizer decides what survives
-  linkify: true,
-  typographer: false,
-  highlight(code, lang) {
-    if (!lang) return '';
-    const hljs = highlighter();
-    if (hljs.getLanguage(lang)) {
-      try {
-        return `<pre><code class="hljs language-${lang}">${hljs.highlight(code, { language: lang, ignoreIllegals: true }).value}</code></pre>`;
-      } catch {
-        /* fall through to plain */
+let md: ReturnType<typeof MarkdownIt> | undefined;
+/** The renderer, made on the first Markdown shown (its library loads then, not at start). */
+const renderer = () =>
+  (md ??= new (markdownIt())({
+    html: true, // raw HTML is allowed in, then the sanitizer decides what survives
+    linkify: true,
+    typographer: false,
+    highlight(code, lang) {
+      if (!lang) return '';
+      const hljs = highlighter();
+      if (hljs.getLanguage(lang)) {
+        try {
+          return `<pre><code class="hljs language-${lang}">${hljs.highlight(code, { language: lang, ignoreIllegals: true }).value}</code></pre>`;
+        } catch {
+          /* fall through to plain */
+        }
       }
-    }
-    return '';
-  },
-});
+      return '';
+    },
+  }));
 
-const ALLOWED: sanitizeHtml.IOptions = {
+const ALLOWED: IOptions = {
   allowedTags: [
     'h1',
     'h2',
@@ -88,18 +91,18 @@ const ALLOWED: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
   transformTags: {
-    a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow ugc noopener' }),
+    a: (tagName, attribs) => ({ tagName: 'a', attribs: { ...attribs, rel: 'nofollow ugc noopener' } }),
   },
 };
 
 /** Sanitized HTML for a markdown source. */
 export function renderMarkdown(source: string): string {
-  return sanitizeHtml(md.render(source), ALLOWED);
+  return sanitizeHtml()(renderer().render(source), ALLOWED);
 }
 
 /** Cleans HTML from outside (e.g. a received e-mail) with the same allow-list. */
 export function sanitize(html: string): string {
-  return sanitizeHtml(html, ALLOWED);
+  return sanitizeHtml()(html, ALLOWED);
 }
 
 /**

@@ -6,11 +6,12 @@
 // - everyone else goes to HAMLET_SMTP_RELAY; with no relay it is handed to the holder the mail
 //   service registers (its outbox, a development catch-all the API lists), or, in a process
 //   without one, the job waits and the log says why.
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Kysely } from 'kysely';
 import { reachableHost } from './directory.js';
+import { nodemailer } from './optional-modules.js';
 import type { EventBus } from './events.js';
 import type { Jobs } from './jobs.js';
 import { RetryLater } from './jobs.js';
@@ -181,7 +182,7 @@ export class Mailer {
   private transportFor(route: MailJob['route']): Transporter | undefined {
     if (route === 'local') {
       if (this.localPort === undefined) return undefined;
-      this.localTransport ??= nodemailer.createTransport({
+      this.localTransport ??= nodemailer().createTransport({
         host: reachableHost(this.settings.host),
         port: this.localPort,
         secure: false,
@@ -191,7 +192,7 @@ export class Mailer {
     }
     const relay = this.settings.relay;
     if (!relay) return undefined;
-    this.relayTransport ??= nodemailer.createTransport({
+    this.relayTransport ??= nodemailer().createTransport({
       host: relay.host,
       port: relay.port,
       secure: relay.secure,

@@ -11,8 +11,9 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { STATUS_CODES } from 'node:http';
-import { Agent, fetch, Headers, request, Response, type RequestInit } from 'undici';
+import type { Agent, RequestInit, Response } from 'undici';
 import { isInternalAddress, isLocalHostName } from './internal-address.js';
+import { undici } from './optional-modules.js';
 import { DEFAULT_MAX_REDIRECTS, nextHop, REDIRECT_STATUSES, RedirectError, type Hop } from './redirects.js';
 
 export { isInternalAddress } from './internal-address.js';
@@ -70,8 +71,13 @@ const guardedLookup = ((hostname: string, options: dns.LookupOptions, callback: 
   );
 }) as unknown as net.LookupFunction;
 
-const guardedAgent = new Agent({ connect: { lookup: guardedLookup } });
-const openAgent = new Agent();
+let agents: { guarded: Agent; open: Agent } | undefined;
+/** The connection pools, guarded and open, made with the first outbound request (undici loads then). */
+function agent(guarded: boolean): Agent {
+  const { Agent } = undici();
+  agents ??= { guarded: new Agent({ connect: { lookup: guardedLookup } }), open: new Agent() };
+  return guarded ? agents.guarded : agents.open;
+}
 
 export interface OutboundOptions {
   /** The operator's HAMLET_ALLOW_INTERNAL_REQUESTS: no guard at all. */
@@ -130,12 +136,13 @@ function checkHop(url: URL, guarded: boolean): void {
  * request(), on the same agents (so the same guard), and comes back as a fetch Response.
  */
 async function sendBodyWithoutFetch(hop: Hop, guarded: boolean, signal: AbortSignal): Promise<Response> {
+  const { request, Headers, Response } = undici();
   const r = await request(hop.url, {
     method: hop.method as 'GET' | 'HEAD',
     headers: Object.fromEntries(hop.headers),
     body: hop.body as string | Buffer,
     signal,
-    dispatcher: guarded ? guardedAgent : openAgent,
+    dispatcher: agent(guarded),
   });
   const headers = new Headers();
   for (const [name, value] of Object.entries(r.headers))
@@ -152,14 +159,14 @@ async function send(hop: Hop, init: RequestInit, guarded: boolean, signal: Abort
       (typeof hop.body === 'string' || hop.body instanceof Uint8Array)
     )
       return await sendBodyWithoutFetch(hop, guarded, signal);
-    return await fetch(hop.url, {
+    return await undici().fetch(hop.url, {
       ...init,
       method: hop.method,
       headers: hop.headers,
       body: hop.body,
       redirect: 'manual',
       signal,
-      dispatcher: guarded ? guardedAgent : openAgent,
+      dispatcher: agent(guarded),
     });
   } catch (err) {
     // undici reports a refused lookup as "fetch failed"; the caller should read why.
@@ -182,7 +189,7 @@ export async function outboundFetch(url: string | URL, init: OutboundInit, opts:
   let hop: Hop = {
     url: first,
     method: (rest.method ?? 'GET').toUpperCase(),
-    headers: new Headers(rest.headers),
+    headers: new (undici().Headers)(rest.headers),
     body: rest.body,
   };
   for (let followed = 0; ; followed++) {

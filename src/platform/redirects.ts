@@ -2,7 +2,8 @@
 // that following redirects ourselves (to check every hop's address) changes nothing else:
 // 303, and 301/302 after a POST, continue as GET without a body; 307/308 repeat the request.
 // Credentials go only to the origin they were written for.
-import { Headers, type RequestInit } from 'undici';
+import type { Headers, RequestInit } from 'undici';
+import { undici } from './optional-modules.js';
 
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
@@ -39,7 +40,7 @@ export function nextHop(hop: Hop, status: number, location: string): Hop {
   } catch {
     throw new RedirectError(`redirect from ${hop.url.origin} to an invalid location: ${location.slice(0, 200)}`);
   }
-  const headers = new Headers(hop.headers);
+  const headers = new (undici().Headers)(hop.headers);
   let { method, body } = hop;
   if (
     (status === 303 && method !== 'GET' && method !== 'HEAD') ||

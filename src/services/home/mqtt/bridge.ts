@@ -5,7 +5,8 @@
 // leader writes what a state topic says (the others receive it as a replicated change), so
 // one device message is one state change, one recorded row and one workflow trigger.
 import type { Leadership } from '../../../platform/leader.js';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
+import { mqttLibrary } from '../../../platform/optional-modules.js';
 import type { Home } from '../core/home.js';
 import { slugify } from '../core/state.js';
 import type { HomeSettings } from '../settings.js';
@@ -49,7 +50,7 @@ export async function startMqtt(
   /** State topic → handlers. */
   const handlers = new Map<string, Set<{ entityId: string; sub: StateSubscription }>>();
 
-  const client = mqtt.connect(settings.url, {
+  const client = mqttLibrary().connect(settings.url, {
     clientId: `hamlet-home-${Math.random().toString(16).slice(2, 10)}`,
     username: settings.username,
     password: settings.password,

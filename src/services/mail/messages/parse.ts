@@ -1,10 +1,9 @@
 // One place turns raw RFC 5322 bytes into the fields a message record stores, whichever way
 // the message came (SMTP, a local send, the platform mailer): mailparser does the MIME work.
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import EmailReplyParser from 'email-reply-parser';
-import sanitizeHtml from 'sanitize-html';
+import type { AddressObject, ParsedMail } from 'mailparser';
 import { firstChars, sanitize } from '../../../platform/html.js';
 import { uuid } from '../../../platform/ids.js';
+import { emailReplyParser, mailparser, sanitizeHtml } from '../../../platform/optional-modules.js';
 
 export interface AttachmentMeta {
   attachment_id: string;
@@ -77,7 +76,7 @@ function headerLength(raw: Buffer): number {
 /** Text without the quoted history a reply carries. */
 function extractText(text: string): string {
   try {
-    return new EmailReplyParser().parseReply(text).trim();
+    return new (emailReplyParser())().parseReply(text).trim();
   } catch {
     return text.trim();
   }
@@ -87,7 +86,7 @@ function extractText(text: string): string {
 function extractHtml(html: string): string {
   // Most mail quotes nothing: then one sanitizing pass is all it needs.
   if (!/<blockquote|gmail_quote|moz-cite-prefix|OutlookMessageHeader/i.test(html)) return sanitize(html);
-  const withoutQuotes = sanitizeHtml(html, {
+  const withoutQuotes = sanitizeHtml()(html, {
     // Everything stays in this first pass (sanitize() below decides what is safe); only quotes go.
     allowedTags: false,
     allowedAttributes: false,
@@ -107,7 +106,7 @@ export async function parseMessage(raw: Buffer, fallbackDomain: string): Promise
   let mail: ParsedMail;
   try {
     // skipImageLinks keeps cid: references instead of inlining images as data: URIs.
-    mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, keepCidLinks: true });
+    mail = await mailparser().simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, keepCidLinks: true });
   } catch (err) {
     throw new MalformedMessageError(`message could not be parsed: ${(err as Error).message}`);
   }
@@ -135,7 +134,7 @@ export async function parseMessage(raw: Buffer, fallbackDomain: string): Promise
   const previewSource = (
     extractedText ||
     text ||
-    (html ? sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }) : '')
+    (html ? sanitizeHtml()(html, { allowedTags: [], allowedAttributes: {} }) : '')
   )
     .replace(/\s+/g, ' ')
     .trim();
@@ -174,7 +173,7 @@ export async function attachmentContent(
 ): Promise<{ meta: AttachmentMeta; content: Buffer } | undefined> {
   const m = /^att_(\d+)$/.exec(attachmentId);
   if (!m) return undefined;
-  const mail = await simpleParser(raw, {
+  const mail = await mailparser().simpleParser(raw, {
     skipImageLinks: true,
     skipTextToHtml: true,
     skipHtmlToText: true,
@@ -197,7 +196,7 @@ export async function attachmentContent(
 
 /** All attachments with their bytes, for forwarding. */
 export async function allAttachments(raw: Buffer) {
-  const mail = await simpleParser(raw, {
+  const mail = await mailparser().simpleParser(raw, {
     skipImageLinks: true,
     skipTextToHtml: true,
     skipHtmlToText: true,

@@ -10,8 +10,8 @@
 // Text of no match is "" in HTML Extract and HTML 1.2, absent in HTML 1 and 1.1, as HTML is
 // (cheerio's `|| undefined`).
 // Line ends are \n as an HTML parser reads them; trim and clean-up apply only when set.
-import { convert } from 'html-to-text';
-import { parse, type HTMLElement, type Node } from 'node-html-parser';
+import type { HTMLElement, Node } from 'node-html-parser';
+import { htmlParser, htmlToText } from '../../../platform/optional-modules.js';
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { lodashGet } from './util.js';
@@ -72,7 +72,9 @@ function valueOf(el: HTMLElement, e: Extraction, rendered: boolean): string | Re
         .split(',')
         .map((x) => x.trim())
         .filter(Boolean);
-      return convert(newlines(el.innerHTML), { selectors: skip.map((selector) => ({ selector, format: 'skip' })) });
+      return htmlToText().convert(newlines(el.innerHTML), {
+        selectors: skip.map((selector) => ({ selector, format: 'skip' })),
+      });
     }
   }
 }
@@ -106,7 +108,7 @@ function sourceOf(json: Record<string, unknown>, property: string, keyOnly: bool
  * list holding text or numbers (cheerio's own errors).
  */
 function loadDocument(doc: unknown, item: number): HTMLElement | undefined {
-  if (typeof doc === 'string') return parse(doc);
+  if (typeof doc === 'string') return htmlParser().parse(doc);
   const refuse = (v: unknown): never => {
     if (v === null || v === undefined)
       throw new NodeOperationError("Cannot read properties of null (reading 'parent')", undefined, item);

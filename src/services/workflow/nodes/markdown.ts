@@ -1,8 +1,7 @@
 // Markdown: Markdown → HTML with showdown and HTML → Markdown with node-html-markdown, the
 // libraries n8n's node uses, so the output matches (showdown adds header ids, for example).
 // The result goes to `destinationKey` (default "data").
-import { NodeHtmlMarkdown } from 'node-html-markdown';
-import showdown from 'showdown';
+import { nodeHtmlMarkdown, showdown } from '../../../platform/optional-modules.js';
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import { clone, deletePath, writePath } from './util.js';
 
@@ -95,6 +94,7 @@ function markdownOptions(options: Record<string, unknown>): Record<string, unkno
  * else is a map of file names to HTML, so the answer is such a map (observed: [] and 3 give {}).
  */
 function toMarkdown(input: unknown, options: Record<string, unknown>): unknown {
+  const { NodeHtmlMarkdown } = nodeHtmlMarkdown();
   if (typeof input === 'string') return NodeHtmlMarkdown.translate(input, options);
   return Object.fromEntries(
     Object.entries(Object(input) as Record<string, unknown>).map(([k, v]) => {
@@ -127,7 +127,7 @@ export default {
         // showdown reads only text: anything else fails as its first call does (observed).
         if (typeof rawInput !== 'string') throw new NodeOperationError('text.replace is not a function', undefined, i);
         const input = rawInput;
-        const converter = new showdown.Converter();
+        const converter = new (showdown().Converter)();
         for (const name of SHOWDOWN_OPTIONS) if (options[name] !== undefined) converter.setOption(name, options[name]);
         out = converter.makeHtml(input);
       } else {

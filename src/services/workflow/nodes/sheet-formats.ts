@@ -8,7 +8,8 @@
 //   the first header, empty cells left out;
 // - HTML: SheetJS's table export (data-t / data-v attributes, sjs-A1 ids); read back with types;
 // - RTF: SheetJS's table, null and missing cells skipped; read back as text.
-import { parse, type HTMLElement } from 'node-html-parser';
+import type { HTMLElement } from 'node-html-parser';
+import { htmlParser } from '../../../platform/optional-modules.js';
 import { isPlainObject } from './util.js';
 
 export type Cell = string | number | boolean | null | undefined;
@@ -144,6 +145,7 @@ function typed(text: string): Cell {
 
 /** The first table's rows (cells by column, absent where the cell is empty). */
 export function readHtmlTable(html: string): Cell[][] {
+  const { parse } = htmlParser();
   const table = parse(html).querySelector('table');
   if (!table) return [];
   return table.querySelectorAll('tr').map((tr) =>

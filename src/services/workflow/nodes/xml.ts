@@ -1,6 +1,6 @@
 // XML: converts an XML string in a JSON field to JSON (xml2js, with n8n's default options), or
 // an item's JSON to an XML string.
-import { Builder, Parser } from 'xml2js';
+import { xml2js } from '../../../platform/optional-modules.js';
 import { NodeOperationError, RunFailure, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 
@@ -51,7 +51,7 @@ export default {
           throw new NodeOperationError(`Item has no JSON property called "${property}"`, undefined, i);
         let json: unknown;
         try {
-          json = await new Parser({ ...PARSE_DEFAULTS, ...options }).parseStringPromise(String(source));
+          json = await new (xml2js().Parser)({ ...PARSE_DEFAULTS, ...options }).parseStringPromise(String(source));
         } catch (e) {
           throw new NodeOperationError((e as Error).message, undefined, i);
         }
@@ -61,7 +61,7 @@ export default {
         if (json === null) nullDocument = true;
         out.push({ json: json as Record<string, unknown>, pairedItem: { item: i } });
       } else if (mode === 'jsonToxml') {
-        const xml = new Builder({ ...BUILD_DEFAULTS, ...options }).buildObject(item.json);
+        const xml = new (xml2js().Builder)({ ...BUILD_DEFAULTS, ...options }).buildObject(item.json);
         out.push({ json: { [property]: xml }, pairedItem: { item: i } });
       } else throw new NodeOperationError(`The mode "${mode}" is not known!`);
     }
