@@ -5,8 +5,8 @@
 // trace.jsonl, start and end snapshots, the agent's output).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
 import { saveWorld } from '../console/world/file.js';
+import { nodemailer } from '../platform/optional-modules.js';
 import { runAgent, type AgentRun } from './agent.js';
 import { describeChanges, rowDiff, type EpisodeChanges } from './changes.js';
 import { runChecks, type CheckResult } from './checks.js';
@@ -90,7 +90,7 @@ async function deliver(event: TaskEvent, start: StartWorld, instance: Instance, 
     if (!smtp) throw new Error('a mail event needs the mail service');
     const { hostname, port } = new URL(smtp);
     const to = start.keys.agents[event.mail.to]?.mail?.inbox ?? event.mail.to;
-    const transport = nodemailer.createTransport({
+    const transport = nodemailer().createTransport({
       host: hostname,
       port: Number(port),
       secure: false,

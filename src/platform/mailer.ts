@@ -7,11 +7,10 @@
 //   service registers (its outbox, a development catch-all the API lists), or, in a process
 //   without one, the job waits and the log says why.
 import type { Transporter } from 'nodemailer';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Kysely } from 'kysely';
 import { reachableHost } from './directory.js';
-import { nodemailer } from './optional-modules.js';
+import { mailComposer, nodemailer } from './optional-modules.js';
 import type { EventBus } from './events.js';
 import type { Jobs } from './jobs.js';
 import { RetryLater } from './jobs.js';
@@ -124,7 +123,7 @@ export class Mailer {
    * transaction and queue inside it (a transaction awaits only its statements).
    */
   async compose(mail: OutgoingMail): Promise<ComposedMail> {
-    const node = new MailComposer(mail).compile();
+    const node = new (mailComposer())(mail).compile();
     const raw = await node.build();
     const envelope = node.getEnvelope();
     return { envelope: { from: envelope.from || '', to: envelope.to }, raw, messageId: node.messageId() };

@@ -66,3 +66,11 @@ export const htmlToText = onFirstUse<typeof import('html-to-text')>('html-to-tex
 /** node-html-markdown and showdown: the workflow Markdown node, both ways. */
 export const nodeHtmlMarkdown = onFirstUse<typeof import('node-html-markdown')>('node-html-markdown');
 export const showdown = onFirstUse<typeof import('showdown')>('showdown');
+
+/** nodemailer's composer: a message built into its raw form, on the first one sent. */
+export const mailComposer = onFirstUse<typeof import('nodemailer/lib/mail-composer/index.js')>(
+  'nodemailer/lib/mail-composer/index.js',
+);
+
+/** nodemailer's DKIM signer: mail from a verified custom domain. */
+export const dkimSigner = onFirstUse<typeof import('nodemailer/lib/dkim/index.js')>('nodemailer/lib/dkim/index.js');

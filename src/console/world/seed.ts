@@ -5,9 +5,9 @@
 // A seed is all or nothing: the world is read before the first step, and a step that fails
 // puts it back (rows and keys; the clock, which seeding does not move, is left running), so a
 // scenario refused half-way leaves no half-seeded world behind.
-import nodemailer from 'nodemailer';
 import type { Platform, RunningService } from '../../platform/service.js';
 import { ServiceClient } from '../../platform/console-client.js';
+import { nodemailer } from '../../platform/optional-modules.js';
 import {
   loadWorkflowFiles,
   ScenarioError,
@@ -53,7 +53,7 @@ export async function seedScenarioRunner(
     if (!smtpUrl)
       throw new ScenarioError('mail from outside needs the mail service running in this process (its SMTP port)');
     const { hostname, port } = new URL(smtpUrl);
-    const transport = nodemailer.createTransport({
+    const transport = nodemailer().createTransport({
       host: hostname,
       port: Number(port),
       secure: false,

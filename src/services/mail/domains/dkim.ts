@@ -2,7 +2,7 @@
 // published as the selector's TXT record, and outgoing mail signed with nodemailer's DKIM signer.
 import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
-import DKIM from 'nodemailer/lib/dkim/index.js';
+import { dkimSigner } from '../../../platform/optional-modules.js';
 
 const generate = promisify(generateKeyPair);
 
@@ -32,7 +32,7 @@ export async function dkimSign(
   raw: Buffer,
   key: { domain: string; selector: string; privateKey: string },
 ): Promise<Buffer> {
-  const signer = new DKIM({ domainName: key.domain, keySelector: key.selector, privateKey: key.privateKey });
+  const signer = new (dkimSigner())({ domainName: key.domain, keySelector: key.selector, privateKey: key.privateKey });
   const chunks: Buffer[] = [];
   for await (const chunk of signer.sign(raw)) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   return Buffer.concat(chunks);

@@ -7,7 +7,7 @@
 // Two steps, because a transaction awaits nothing but its statements (platform/transactions.ts):
 // `prepare*` composes and parses the message outside any transaction; `write` files and
 // delivers it inside the caller's transaction, with database work only.
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import { mailComposer } from '../../../platform/optional-modules.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Platform } from '../../../platform/service.js';
 import { uuid } from '../../../platform/ids.js';
@@ -250,7 +250,7 @@ export class Sending {
         ...(thread.extraAttachments ?? []),
       ],
     };
-    const node = new MailComposer(options).compile();
+    const node = new (mailComposer())(options).compile();
     const built = await node.build();
     const raw = this.signer ? await this.signer.sign(built, domain) : built;
     const parsed = await parseMessage(raw, domain);
