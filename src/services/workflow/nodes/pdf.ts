@@ -17,6 +17,13 @@ export async function readPdfItem(
   itemIndex: number,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>> {
+  // n8n's assertBinaryData wording (other file operations name the missing file differently).
+  if (item.binary && !item.binary[property])
+    throw new NodeOperationError(
+      `The item has no binary field '${property}' [item ${itemIndex}]`,
+      'Check that the parameter where you specified the input binary field name is correct, and that it matches a field in the binary input',
+      itemIndex,
+    );
   const { bytes } = binaryBytes(item, property, itemIndex);
   try {
     return { ...(await pdfReader().read(bytes, options, signal)) };

@@ -1,0 +1,208 @@
+// Writes the oracle's pdf-* workflows and cases (test/fixtures/n8n-oracle): PDFs made by the
+// tests' own builder (test/workflow/pdf-builder.ts), sent as base64 in a webhook body, turned
+// into a file by Convert to File and read by Extract from File (`pdf`, its options) and the
+// legacy Read PDF node. Run: node --import tsx scripts/oracle/pdf-cases.ts; then
+// `ORACLE_PORT=… npm run oracle -- pdf-` records n8n 2.8.4's answers.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildPdf, xmpPacket } from '../../test/workflow/pdf-builder.js';
+
+const DIR = join(import.meta.dirname, '../../test/fixtures/n8n-oracle');
+const b64 = (b: Buffer) => b.toString('base64');
+
+const text = buildPdf({
+  pages: [
+    [
+      { text: 'Quarterly report', y: 720, size: 18 },
+      { text: 'Revenue: 1,234.50', y: 690 },
+      { text: 'up 12%', x: 250, y: 690 },
+      { text: '(draft) \\ note', y: 670 },
+    ],
+    [{ text: 'Page two', y: 700 }],
+    [
+      { text: 'Page three, line one', y: 700 },
+      { text: 'line two', y: 680 },
+    ],
+  ],
+  info: { Title: 'Report Q3', Author: 'Ann Öst', Subject: 'Numbers', Keywords: 'a, b', Creator: 'hamlet-tests' },
+  xmp: xmpPacket('XMP title', 'XMP Ann'),
+  compress: true,
+});
+const unicode = buildPdf({
+  pages: [
+    [
+      { text: 'Zoë: ', y: 700 },
+      { text: 'é€ж😀ß', x: 120, y: 700, unicode: true },
+    ],
+    [{ text: 'Ünïcödé', y: 700, unicode: true }],
+  ],
+  unicodeChars: ['é', '€', 'ж', '😀', 'ß', 'Ü', 'n', 'ï', 'c', 'ö', 'd'],
+  info: { Title: 'Ελληνικά', Author: '山田' },
+});
+const empty = buildPdf({ pages: [[]] });
+const encrypted = (revision: 2 | 3) =>
+  buildPdf({
+    pages: [[{ text: `Secret text r${revision}`, y: 700 }]],
+    info: { Title: 'Locked' },
+    encrypt: { user: 'open sesame', owner: 'owner', revision },
+  });
+const ownerOnly = buildPdf({ pages: [[{ text: 'Owner password only', y: 700 }]], encrypt: { user: '', owner: 'x' } });
+
+let seed = 7;
+const random = Buffer.from(Array.from({ length: 512 }, () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 255));
+
+const ID = (name: string, n: number) => {
+  let h = 0;
+  for (const c of name) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return `${h.toString(16).padStart(8, '0').slice(0, 8)}-0000-4000-8000-${String(n).padStart(12, '0')}`;
+};
+
+interface Node {
+  name: string;
+  type: string;
+  typeVersion: number;
+  parameters: Record<string, unknown>;
+  onError?: string;
+}
+
+function workflow(name: string, readers: Node[]) {
+  const nodes = [
+    {
+      name: 'Webhook',
+      type: 'n8n-nodes-base.webhook',
+      typeVersion: 2,
+      parameters: { httpMethod: 'POST', path: name, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+    },
+    {
+      name: 'Input',
+      type: 'n8n-nodes-base.code',
+      typeVersion: 2,
+      parameters: { jsCode: 'return ($json.body.items ?? []).map((j) => ({ json: j }));' },
+    },
+    {
+      name: 'To file',
+      type: 'n8n-nodes-base.convertToFile',
+      typeVersion: 1.1,
+      parameters: {
+        operation: 'toBinary',
+        sourceProperty: 'b64',
+        options: { fileName: 'doc.pdf', mimeType: 'application/pdf' },
+      },
+    },
+    ...readers,
+  ].map((n, i) => ({
+    id: ID(name, i + 1),
+    ...n,
+    position: [i < 3 ? i * 220 : 660, i < 3 ? 0 : (i - 3) * 160],
+    ...(n.type === 'n8n-nodes-base.webhook' ? { webhookId: ID(name, 99) } : {}),
+  }));
+  const to = (node: string) => ({ node, type: 'main', index: 0 });
+  return {
+    name: name.replace('-', ' '),
+    nodes,
+    connections: {
+      Webhook: { main: [[to('Input')]] },
+      Input: { main: [[to('To file')]] },
+      'To file': { main: [readers.map((r) => to(r.name))] },
+    },
+    settings: { executionOrder: 'v1' },
+  };
+}
+
+const extract = (name: string, options: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Node => ({
+  name,
+  type: 'n8n-nodes-base.extractFromFile',
+  typeVersion: 1,
+  parameters: { operation: 'pdf', ...extra, options },
+  onError: 'continueRegularOutput',
+});
+const readPdf = (name: string, parameters: Record<string, unknown>): Node => ({
+  name,
+  type: 'n8n-nodes-base.readPDF',
+  typeVersion: 1,
+  parameters,
+  onError: 'continueRegularOutput',
+});
+
+const password = "={{ $('Input').item.json.pw }}";
+const sets: Array<{ name: string; readers: Node[]; cases: Array<{ name: string; items: unknown[] }> }> = [
+  {
+    name: 'pdf-extract',
+    readers: [
+      extract('PDF'),
+      extract('PDF pages', { joinPages: false, maxPages: 2 }),
+      extract('PDF none', { maxPages: 0, keepSource: 'json' }),
+      extract('PDF both', { keepSource: 'both', maxPages: 1 }),
+      extract('PDF password', { password }),
+      readPdf('Read PDF', { binaryPropertyName: 'data', encrypted: true, password }),
+      readPdf('Read PDF plain', {}),
+    ],
+    cases: [
+      {
+        name: 'text',
+        items: [
+          { b64: b64(text), tag: 1 },
+          { b64: b64(unicode), tag: 2 },
+          { b64: b64(empty), tag: 3 },
+        ],
+      },
+      {
+        name: 'encrypted',
+        items: [
+          { b64: b64(encrypted(2)), pw: 'open sesame' },
+          { b64: b64(encrypted(3)), pw: 'wrong' },
+          { b64: b64(encrypted(3)), pw: 'open sesame' },
+          { b64: b64(ownerOnly), pw: '' },
+        ],
+      },
+      {
+        name: 'damaged',
+        items: [
+          { b64: b64(random) },
+          { b64: b64(text.subarray(0, text.length >> 1)) },
+          { b64: b64(Buffer.from('hello, not a pdf')) },
+          { b64: b64(Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')) },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'pdf-fail',
+    readers: [{ ...extract('PDF', {}, { binaryPropertyName: 'data' }), onError: undefined }],
+    cases: [
+      { name: 'no-password', items: [{ b64: b64(encrypted(2)) }] },
+      { name: 'invalid', items: [{ b64: b64(Buffer.from('%PDF-1.4 nothing else')) }] },
+    ],
+  },
+  {
+    name: 'pdf-missing-binary',
+    readers: [
+      extract('PDF', {}, { binaryPropertyName: 'other' }),
+      readPdf('Read PDF', { binaryPropertyName: 'other' }),
+    ],
+    cases: [{ name: 'other-property', items: [{ b64: b64(text) }] }],
+  },
+];
+
+for (const set of sets) {
+  const wf = workflow(
+    set.name,
+    set.readers.map((r) => (r.onError ? r : ((({ onError: _, ...rest }) => rest)(r) as Node))),
+  );
+  writeFileSync(join(DIR, 'workflows', `${set.name}.json`), JSON.stringify(wf, null, 2) + '\n');
+  const cases = {
+    workflow: `${set.name}.json`,
+    volatileKeys: ['version'],
+    cases: set.cases.map((c) => ({
+      name: c.name,
+      trigger: {
+        kind: 'webhook',
+        method: 'POST',
+        path: set.name,
+        body: { items: c.items },
+        headers: { 'content-type': 'application/json' },
+      },
+    })),
+  };
+  writeFileSync(join(DIR, 'cases', `${set.name}.json`), JSON.stringify(cases, null, 2) + '\n');
+}
