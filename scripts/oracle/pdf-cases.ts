@@ -48,6 +48,32 @@ const encrypted = (revision: 2 | 3) =>
   });
 const ownerOnly = buildPdf({ pages: [[{ text: 'Owner password only', y: 700 }]], encrypt: { user: '', owner: 'x' } });
 
+// Layout: how pdf.js's pieces become lines (kerning gaps, a baseline at 0, a superscript,
+// T* and ', rotated text, a form XObject, invisible text, a Type0 Identity-H font, right-to-left).
+const layoutChars = ['ש', 'ל', 'ו', 'ם', 'ä', '中', '文'];
+const cid = (t: string) =>
+  '<' + [...t].map((c) => (layoutChars.indexOf(c) + 1).toString(16).padStart(4, '0')).join('') + '>';
+const layout = buildPdf({
+  pages: [[], []],
+  unicodeChars: layoutChars,
+  cidFont: true,
+  forms: ['BT /F1 12 Tf 72 400 Td (In a form) Tj ET'],
+  raw: [
+    [
+      'BT /F1 12 Tf 72 700 Td [(Hel) -20 (lo) -2000 (World)] TJ ET',
+      'BT /F1 12 Tf 72 680 Td (Base) Tj 0 3 Td /F1 8 Tf (sup) Tj ET',
+      "BT /F1 12 Tf 14 TL 72 640 Td (Line A) Tj T* (Line B) Tj (Line C) ' ET",
+      'BT /F1 12 Tf 0 1 -1 0 300 300 Tm (Rotated) Tj ET',
+      '/X1 Do',
+      'BT 3 Tr /F1 12 Tf 72 380 Td (Invisible) Tj ET',
+      `BT /F3 12 Tf 72 360 Td ${cid('中文ä')} Tj ET`,
+      'BT /F2 12 Tf 72 340 Td <01020304> Tj ET',
+      'BT /F1 12 Tf 72 320 Td (  double  spaces  ) Tj () Tj ET',
+    ].join('\n'),
+    'BT /F1 12 Tf 72 0 Td (At zero) Tj 0 20 Td (Above zero) Tj 0 20 Td (Higher) Tj ET',
+  ],
+});
+
 let seed = 7;
 const random = Buffer.from(Array.from({ length: 512 }, () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 255));
 
@@ -165,6 +191,11 @@ const sets: Array<{ name: string; readers: Node[]; cases: Array<{ name: string; 
         ],
       },
     ],
+  },
+  {
+    name: 'pdf-layout',
+    readers: [extract('PDF'), extract('PDF pages', { joinPages: false })],
+    cases: [{ name: 'layout', items: [{ b64: b64(layout) }] }],
   },
   {
     name: 'pdf-fail',

@@ -24,6 +24,12 @@ export interface PdfSpec {
   /** Characters the ToUnicode font can show, in code order (code 1 is the first). */
   unicodeChars?: string[];
   encrypt?: { user: string; owner: string; revision?: 2 | 3 };
+  /** Raw content-stream operators appended to page i's content (fonts /F1, /F2, /F3; forms /X1…). */
+  raw?: string[];
+  /** Form XObjects (/X1, /X2, …: their content streams), usable from every page. */
+  forms?: string[];
+  /** Adds /F3: a Type0 font, Identity-H, two-byte codes 1.. mapping to `unicodeChars` by a ToUnicode CMap. */
+  cidFont?: boolean;
   /** Compress the content streams with FlateDecode. */
   compress?: boolean;
   version?: string;
@@ -153,6 +159,13 @@ export function buildPdf(spec: PdfSpec): Buffer {
     'endbfchar endcmap CMapName currentdict /CMap defineresource pop end end',
   ].join('\n');
   add(stream('', enc(5, Buffer.from(cmap, 'latin1'))));
+  // Objects after the pages (only when asked for, so that the other files keep their bytes).
+  const after = firstPage + spec.pages.length * 2;
+  const extraFonts = spec.cidFont ? ` /F3 ${after} 0 R` : '';
+  const formStart = after + (spec.cidFont ? 3 : 0);
+  const forms = spec.forms?.length
+    ? ` /XObject << ${spec.forms.map((_, i) => `/X${i + 1} ${formStart + i} 0 R`).join(' ')} >>`
+    : '';
   spec.pages.forEach((lines, p) => {
     const pageNum = firstPage + p * 2;
     const content = lines
@@ -162,15 +175,37 @@ export function buildPdf(spec: PdfSpec): Buffer {
           : hexString(Buffer.from(l.text, 'latin1'));
         return `BT /${l.unicode ? 'F2' : 'F1'} ${l.size ?? 12} Tf ${l.x ?? 72} ${l.y} Td ${shown} Tj ET`;
       })
+      .concat(spec.raw?.[p] ?? [])
       .join('\n');
     let data: Buffer = Buffer.from(content, 'latin1');
     const filter = spec.compress ? '/Filter /FlateDecode' : '';
     if (spec.compress) data = deflateSync(data);
     add(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageNum + 1} 0 R >>`,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R${extraFonts} >>${forms} >> /Contents ${pageNum + 1} 0 R >>`,
     );
     add(stream(filter, enc(pageNum + 1, data)));
   });
+  if (spec.cidFont) {
+    add(
+      `<< /Type /Font /Subtype /Type0 /BaseFont /Helvetica /Encoding /Identity-H /DescendantFonts [${after + 1} 0 R] /ToUnicode ${after + 2} 0 R >>`,
+    );
+    add(
+      '<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Helvetica /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 600 /CIDToGIDMap /Identity >>',
+    );
+    const cidMap = cmap
+      .replace('1 begincodespacerange <00> <FF>', '1 begincodespacerange <0000> <FFFF>')
+      .replace(/^<([0-9a-f]{2})> /gm, '<00$1> ');
+    add(stream('', enc(after + 2, Buffer.from(cidMap, 'latin1'))));
+  }
+  for (const form of spec.forms ?? []) {
+    const num = objects.length + 1;
+    add(
+      stream(
+        '/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>',
+        enc(num, Buffer.from(form, 'latin1')),
+      ),
+    );
+  }
   let trailer = `/Root 1 0 R /ID [${hexString(id)} ${hexString(id)}]`;
   if (spec.info) {
     const num = objects.length + 1;
