@@ -104,6 +104,12 @@ describe('text, pages, metadata', () => {
   });
 });
 
+test('documents asked for at once are read one after another, each its own answer', async () => {
+  const docs = ['One', 'Two', 'Three', 'Four'].map((t) => buildPdf({ pages: [[{ text: t, y: 700 }]] }));
+  const answers = await Promise.all(docs.map((d, i) => plain.read(d, { maxPages: i === 3 ? 0 : undefined })));
+  expect(answers.map((a) => a.text)).toEqual(['One', 'Two', 'Three', '']);
+});
+
 describe('encrypted', () => {
   for (const revision of [2, 3] as const) {
     const pdf = buildPdf({
@@ -153,15 +159,18 @@ describe('hostile files', () => {
 
   test('a FlateDecode bomb of text operators: stopped by the text limit', async () => {
     const bomb = await deflated(Buffer.from('BT /F1 1 Tf (AAAAAAAA) Tj ET\n'.repeat(4096)), 32 * 1024 * 1024);
-    const small = reader({ maxTextChars: 1024 * 1024 });
+    const small = reader({ maxTextChars: 200_000 });
     await expect(small.read(onePage(bomb, '/Filter /FlateDecode'))).rejects.toMatchObject({ kind: 'limit' });
     expect((await small.read(good)).text).toBe('Fine');
   });
 
-  test('a FlateDecode bomb of 1 GB of whitespace: stopped by the memory budget or the time limit', async () => {
+  test('a FlateDecode bomb of 1 GB of whitespace: stopped by the memory budget (decoded streams are outside the heap)', async () => {
     const bomb = await deflated(Buffer.alloc(1024 * 1024, 0x20), 1024 * 1024 * 1024);
     const small = reader({ memoryMb: 256, timeoutMs: 15_000 });
-    await expect(small.read(onePage(bomb, '/Filter /FlateDecode'))).rejects.toMatchObject({ kind: 'limit' });
+    await expect(small.read(onePage(bomb, '/Filter /FlateDecode'))).rejects.toMatchObject({
+      kind: 'limit',
+      message: 'Reading the PDF needed more than 256 MB of memory; it was stopped',
+    });
     // The next document is read by a fresh worker.
     expect((await small.read(good)).text).toBe('Fine');
   });
