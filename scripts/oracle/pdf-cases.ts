@@ -74,6 +74,16 @@ const layout = buildPdf({
   ],
 });
 
+// Document information beyond the standard text entries: custom keys, a name, dates, a
+// language and a form in the catalog, PDF 1.7.
+const facts = buildPdf({
+  pages: [[{ text: 'Facts', y: 700 }]],
+  version: '1.7',
+  info: { Title: 'Facts', Producer: 'pdf-builder', CreationDate: "D:20240102030405+01'00'", Department: 'Ops' },
+  infoRaw: '/Trapped /False /Pages 1 /Flag true /Odd [1 2]',
+  catalogRaw: '/Lang (en-US) /AcroForm << /Fields [] >> /MarkInfo << /Marked true >>',
+});
+
 let seed = 7;
 const random = Buffer.from(Array.from({ length: 512 }, () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 255));
 
@@ -195,7 +205,10 @@ const sets: Array<{ name: string; readers: Node[]; cases: Array<{ name: string; 
   {
     name: 'pdf-layout',
     readers: [extract('PDF'), extract('PDF pages', { joinPages: false })],
-    cases: [{ name: 'layout', items: [{ b64: b64(layout) }] }],
+    cases: [
+      { name: 'layout', items: [{ b64: b64(layout) }] },
+      { name: 'facts', items: [{ b64: b64(facts) }] },
+    ],
   },
   {
     name: 'pdf-fail',

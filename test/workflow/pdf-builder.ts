@@ -19,6 +19,10 @@ export interface PdfLine {
 export interface PdfSpec {
   pages: PdfLine[][];
   info?: Record<string, string>;
+  /** Entries written into the Info dictionary as they are (names, numbers: `/Trapped /False`). */
+  infoRaw?: string;
+  /** Entries written into the catalog as they are (`/Lang (en-US)`). */
+  catalogRaw?: string;
   /** XMP packet stored as the catalog's /Metadata. */
   xmp?: string;
   /** Characters the ToUnicode font can show, in code order (code 1 is the first). */
@@ -139,7 +143,9 @@ export function buildPdf(spec: PdfSpec): Buffer {
   const chars = spec.unicodeChars ?? [];
   const firstPage = 6;
   const kids = spec.pages.map((_, i) => `${firstPage + i * 2} 0 R`).join(' ');
-  add(`<< /Type /Catalog /Pages 2 0 R${spec.xmp ? ' /Metadata XMP 0 R' : ''} >>`);
+  add(
+    `<< /Type /Catalog /Pages 2 0 R${spec.xmp ? ' /Metadata XMP 0 R' : ''}${spec.catalogRaw ? ` ${spec.catalogRaw}` : ''} >>`,
+  );
   add(`<< /Type /Pages /Kids [${kids}] /Count ${spec.pages.length} >>`);
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const differences = chars.map((_, i) => `/g${i + 1}`).join(' ');
@@ -214,6 +220,7 @@ export function buildPdf(spec: PdfSpec): Buffer {
         Object.entries(spec.info)
           .map(([k, v]) => `/${k} ${str(num, v)}`)
           .join(' ') +
+        (spec.infoRaw ? ` ${spec.infoRaw}` : '') +
         ' >>',
     );
     trailer += ` /Info ${num} 0 R`;
