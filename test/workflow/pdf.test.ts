@@ -164,6 +164,16 @@ describe('hostile files', () => {
     expect((await small.read(good)).text).toBe('Fine');
   });
 
+  test('a FlateDecode bomb of text operators with no text limit: stopped by the heap limit', async () => {
+    const bomb = await deflated(Buffer.from('BT /F1 1 Tf (AAAAAAAA) Tj ET\n'.repeat(4096)), 64 * 1024 * 1024);
+    const small = reader({ heapMb: 128, maxTextChars: Number.MAX_SAFE_INTEGER, timeoutMs: 60_000 });
+    await expect(small.read(onePage(bomb, '/Filter /FlateDecode'))).rejects.toMatchObject({
+      kind: 'limit',
+      message: 'Reading the PDF needed more than 128 MB of memory; it was stopped',
+    });
+    expect((await small.read(good)).text).toBe('Fine');
+  });
+
   test('a FlateDecode bomb of 1 GB of whitespace: stopped by the memory budget (decoded streams are outside the heap)', async () => {
     const bomb = await deflated(Buffer.alloc(1024 * 1024, 0x20), 1024 * 1024 * 1024);
     const small = reader({ memoryMb: 256, timeoutMs: 15_000 });
