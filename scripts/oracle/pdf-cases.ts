@@ -5,7 +5,7 @@
 // `ORACLE_PORT=… npm run oracle -- pdf-` records n8n 2.8.4's answers.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildPdf, xmpPacket } from '../../test/workflow/pdf-builder.js';
+import { buildPdf, malformedPdfs, xmpPacket } from '../../test/workflow/pdf-builder.js';
 
 const DIR = join(import.meta.dirname, '../../test/fixtures/n8n-oracle');
 const b64 = (b: Buffer) => b.toString('base64');
@@ -208,6 +208,16 @@ const sets: Array<{ name: string; readers: Node[]; cases: Array<{ name: string; 
     cases: [
       { name: 'layout', items: [{ b64: b64(layout) }] },
       { name: 'facts', items: [{ b64: b64(facts) }] },
+    ],
+  },
+  {
+    name: 'pdf-hostile',
+    readers: [extract('PDF')],
+    cases: [
+      {
+        name: 'malformed',
+        items: Object.entries(malformedPdfs()).map(([name, pdf]) => ({ name, b64: b64(pdf) })),
+      },
     ],
   },
   {

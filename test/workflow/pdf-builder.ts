@@ -246,3 +246,46 @@ export function xmpPacket(title: string, creator: string): string {
     '<?xpacket end="w"?>',
   ].join('\n');
 }
+
+/**
+ * Small malformed PDFs around a good one-page file: loops (a cross-reference /Prev to itself, a
+ * page tree containing itself, a stream whose /Length is itself), nesting 100,000 deep (arrays,
+ * dictionaries) and 100,000 pages declared over one.
+ */
+export function malformedPdfs(): Record<string, Buffer> {
+  const good = buildPdf({ pages: [[{ text: 'Fine', y: 700 }]] });
+  const latin = good.toString('latin1');
+  const deep = (value: string) =>
+    writePdf(
+      [
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Deep ${value} /Contents 4 0 R >>`,
+        stream('', Buffer.from('BT /F1 12 Tf 72 700 Td (Deep) Tj ET')),
+      ],
+      '/Root 1 0 R',
+    );
+  return {
+    prevLoop: Buffer.from(latin.replace('/Root 1 0 R', `/Root 1 0 R /Prev ${good.lastIndexOf('xref')}`), 'latin1'),
+    treeLoop: writePdf(
+      [
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [2 0 R 3 0 R] /Count 2 >>',
+        '<< /Type /Pages /Parent 2 0 R /Kids [2 0 R 3 0 R] /Count 1 >>',
+      ],
+      '/Root 1 0 R',
+    ),
+    selfLength: writePdf(
+      [
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+        '<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>',
+        '<< /Length 4 0 R >>\nstream\nBT ET\nendstream',
+      ],
+      '/Root 1 0 R',
+    ),
+    deepArray: deep('['.repeat(100_000) + ']'.repeat(100_000)),
+    deepDict: deep('<< /A '.repeat(100_000) + '1' + ' >>'.repeat(100_000)),
+    declared100k: Buffer.from(latin.replace('/Count 1', '/Count 100000'), 'latin1'),
+  };
+}
