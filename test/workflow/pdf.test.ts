@@ -70,6 +70,7 @@ describe('text, pages, metadata', () => {
     const r = await plain.read(pdf);
     expect(r.text).toBe('Hello world Same line\nSecond line\n\nPage two\n\nPage three');
     expect(r).toMatchObject({ numpages: 3, numrender: 3, version: '5.4.624' });
+    expect(Object.keys(r)).toEqual(['numpages', 'numrender', 'info', 'metadata', 'text', 'version']);
     expect(r.info).toMatchObject({ PDFFormatVersion: '1.4', Title: 'A title', Author: 'Ann Ö', IsLinearized: false });
     expect(r.metadata).toEqual({ 'dc:title': 'XMP title', 'dc:creator': ['XMP Ann'] });
   });

@@ -113,15 +113,15 @@ async function extract(task: PdfTask): Promise<PdfResult> {
         page.cleanup();
       }
     }
+    // n8n's key order; `metadata` is left out when the file has no XMP packet.
     const result: PdfResult = {
       numpages: doc.numPages,
       numrender: doc.numPages,
       info: (info as Record<string, unknown> | null) ?? null,
+      ...(metadata ? { metadata: Object.fromEntries([...(metadata as unknown as Iterable<[string, unknown]>)]) } : {}),
       text: task.joinPages ? pages.join('\n\n') : pages,
       version,
     };
-    // n8n leaves the key out when the file has no XMP metadata.
-    if (metadata) result.metadata = Object.fromEntries([...(metadata as unknown as Iterable<[string, unknown]>)]);
     return result;
   } catch (e) {
     // pdf.js goes on reading a page whose text stream was cancelled: the main thread ends this
