@@ -40,7 +40,7 @@ const unicode = buildPdf({
   info: { Title: 'Ελληνικά', Author: '山田' },
 });
 const empty = buildPdf({ pages: [[]] });
-const encrypted = (revision: 2 | 3) =>
+const encrypted = (revision: 2 | 3 | 4) =>
   buildPdf({
     pages: [[{ text: `Secret text r${revision}`, y: 700 }]],
     info: { Title: 'Locked' },
@@ -189,6 +189,13 @@ const sets: Array<{ name: string; readers: Node[]; cases: Array<{ name: string; 
           { b64: b64(encrypted(3)), pw: 'wrong' },
           { b64: b64(encrypted(3)), pw: 'open sesame' },
           { b64: b64(ownerOnly), pw: '' },
+        ],
+      },
+      {
+        name: 'aes',
+        items: [
+          { b64: b64(encrypted(4)), pw: 'open sesame' },
+          { b64: b64(encrypted(4)), pw: 'wrong' },
         ],
       },
       {

@@ -1,10 +1,10 @@
 // A tiny PDF writer for the tests: pages of text lines in a standard font (Helvetica, WinAnsi),
 // optionally a font with a ToUnicode CMap (codes 1.. map to any Unicode text), an Info
-// dictionary, an XMP metadata stream, RC4 encryption (the standard security handler, revision 2
-// and 3) and raw extra objects for hostile files. Written here from the PDF 1.7 specification;
+// dictionary, an XMP metadata stream, RC4 or AES-128 encryption (the standard security handler, revision 2
+// to 4) and raw extra objects for hostile files. Written here from the PDF 1.7 specification;
 // nothing is taken from another PDF library. The cross-reference table is always correct for the
 // objects written unless a test damages the bytes afterwards.
-import { createHash } from 'node:crypto';
+import { createCipheriv, createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 
 export interface PdfLine {
@@ -27,7 +27,8 @@ export interface PdfSpec {
   xmp?: string;
   /** Characters the ToUnicode font can show, in code order (code 1 is the first). */
   unicodeChars?: string[];
-  encrypt?: { user: string; owner: string; revision?: 2 | 3 };
+  /** Revision 2 and 3: RC4 (40, 128 bits); 4: AES-128 (AESV2). */
+  encrypt?: { user: string; owner: string; revision?: 2 | 3 | 4 };
   /** Raw content-stream operators appended to page i's content (fonts /F1, /F2, /F3; forms /X1…). */
   raw?: string[];
   /** Form XObjects (/X1, /X2, …: their content streams), usable from every page. */
@@ -61,18 +62,18 @@ const md5 = (...parts: Buffer[]) => createHash('md5').update(Buffer.concat(parts
 const padded = (pw: string) => Buffer.concat([Buffer.from(pw, 'latin1'), PAD]).subarray(0, 32);
 
 /** The standard security handler's values (PDF 1.7, 7.6.3, algorithms 2–5). */
-function securityHandler(user: string, owner: string, revision: 2 | 3, id: Buffer) {
+function securityHandler(user: string, owner: string, revision: 2 | 3 | 4, id: Buffer) {
   const length = revision === 2 ? 5 : 16;
   const p = -44; // print and copy allowed, nothing else
   let ownerKey = md5(padded(owner || user));
-  if (revision === 3) for (let i = 0; i < 50; i++) ownerKey = md5(ownerKey);
+  if (revision >= 3) for (let i = 0; i < 50; i++) ownerKey = md5(ownerKey);
   ownerKey = ownerKey.subarray(0, length);
   let o = rc4(ownerKey, padded(user));
-  if (revision === 3) for (let i = 1; i <= 19; i++) o = rc4(Buffer.from(ownerKey.map((b) => b ^ i)), o);
+  if (revision >= 3) for (let i = 1; i <= 19; i++) o = rc4(Buffer.from(ownerKey.map((b) => b ^ i)), o);
   const pBytes = Buffer.alloc(4);
   pBytes.writeInt32LE(p);
   let key = md5(padded(user), o, pBytes, id);
-  if (revision === 3) for (let i = 0; i < 50; i++) key = md5(key.subarray(0, length));
+  if (revision >= 3) for (let i = 0; i < 50; i++) key = md5(key.subarray(0, length));
   key = key.subarray(0, length);
   let u: Buffer;
   if (revision === 2) u = rc4(key, PAD);
@@ -81,12 +82,23 @@ function securityHandler(user: string, owner: string, revision: 2 | 3, id: Buffe
     for (let i = 1; i <= 19; i++) u = rc4(Buffer.from(key.map((b) => b ^ i)), u);
     u = Buffer.concat([u, Buffer.alloc(16)]);
   }
+  const aes = revision === 4;
   const objectKey = (num: number) => {
     const extra = Buffer.from([num & 255, (num >> 8) & 255, (num >> 16) & 255, 0, 0]);
-    return md5(key, extra).subarray(0, Math.min(length + 5, 16));
+    return md5(key, extra, Buffer.from(aes ? 'sAlT' : '')).subarray(0, Math.min(length + 5, 16));
   };
-  const dict = `<< /Filter /Standard /V ${revision === 2 ? 1 : 2} /R ${revision} /Length ${length * 8} /O <${o.toString('hex')}> /U <${u.toString('hex')}> /P ${p} >>`;
-  return { dict, objectKey };
+  /** A string's or stream's bytes encrypted for object `num` (AES: a fixed IV from the number, first). */
+  const encrypt = (num: number, data: Buffer) => {
+    if (!aes) return rc4(objectKey(num), data);
+    const iv = md5(Buffer.from(`iv ${num}`));
+    const cipher = createCipheriv('aes-128-cbc', objectKey(num), iv);
+    return Buffer.concat([iv, cipher.update(data), cipher.final()]);
+  };
+  const filter = aes
+    ? '/V 4 /CF << /StdCF << /AuthEvent /DocOpen /CFM /AESV2 /Length 16 >> >> /StmF /StdCF /StrF /StdCF'
+    : `/V ${revision === 2 ? 1 : 2}`;
+  const dict = `<< /Filter /Standard ${filter} /R ${revision} /Length ${length * 8} /O <${o.toString('hex')}> /U <${u.toString('hex')}> /P ${p} >>`;
+  return { dict, encrypt };
 }
 
 const hexString = (b: Buffer) => `<${b.toString('hex')}>`;
@@ -135,7 +147,7 @@ export function buildPdf(spec: PdfSpec): Buffer {
   const sec = spec.encrypt
     ? securityHandler(spec.encrypt.user, spec.encrypt.owner, spec.encrypt.revision ?? 2, id)
     : undefined;
-  const enc = (num: number, data: Buffer) => (sec ? rc4(sec.objectKey(num), data) : data);
+  const enc = (num: number, data: Buffer) => (sec ? sec.encrypt(num, data) : data);
   const objects: Array<Buffer | string> = [];
   const add = (body: Buffer | string) => objects.push(body);
   const str = (num: number, s: string) => hexString(enc(num, infoBytes(s)));

@@ -112,13 +112,13 @@ test('documents asked for at once are read one after another, each its own answe
 });
 
 describe('encrypted', () => {
-  for (const revision of [2, 3] as const) {
+  for (const revision of [2, 3, 4] as const) {
     const pdf = buildPdf({
       pages: [[{ text: 'Secret text', y: 700 }]],
       info: { Title: 'Locked' },
       encrypt: { user: 'open sesame', owner: 'owner', revision },
     });
-    test(`RC4 revision ${revision}: no password, a wrong one, the right one`, async () => {
+    test(`revision ${revision} (${revision === 4 ? 'AES-128' : 'RC4'}): no password, a wrong one, the right one`, async () => {
       await expect(plain.read(pdf)).rejects.toMatchObject({ message: 'No password given', kind: 'PasswordException' });
       await expect(plain.read(pdf, { password: 'nope' })).rejects.toMatchObject({
         message: 'Incorrect Password',
