@@ -40,6 +40,7 @@ const NOT_FUZZED: Record<string, string> = {
   wait: 'waits on the clock or a call',
   convertToFile: 'binary data (another helper’s)',
   extractFromFile: 'binary data (another helper’s)',
+  readPDF: 'needs a PDF on the item (the pdf-* oracle cases and test/workflow/pdf.test.ts cover it)',
 };
 
 function args() {

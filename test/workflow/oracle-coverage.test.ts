@@ -200,9 +200,17 @@ const DOCUMENTED: Record<string, Option[]> = {
   'n8n-nodes-base.extractFromFile': [
     {
       param: 'operation',
-      values: ['csv', 'html', 'rtf', 'xlsx', 'ods', 'fromJson', 'text', 'binaryToPropery', 'fromIcs'],
+      values: ['csv', 'html', 'rtf', 'xlsx', 'ods', 'fromJson', 'text', 'binaryToPropery', 'fromIcs', 'pdf'],
       absent: 'csv',
     },
+    { param: 'options.joinPages', values: [false] },
+    { param: 'options.maxPages', values: [0, 1, 2] },
+    { param: 'options.keepSource', values: ['json', 'both'] },
+    { param: 'options.password', values: ["={{ $('Input').item.json.pw }}"] },
+  ],
+  'n8n-nodes-base.readPDF': [
+    { param: 'encrypted', values: [true, false], absent: false },
+    { param: 'binaryPropertyName', values: ['data', 'other'], absent: 'data' },
   ],
   'n8n-nodes-base.spreadsheetFile': [
     { param: 'typeVersion', values: [1, 2] },

@@ -3,11 +3,13 @@
 // `destinationKey` (default "data"), iCalendar events. As n8n 2.8.4 (observed): CSV values stay
 // text and keep a byte order mark in the first header, empty cells are left out unless
 // `includeEmptyCells`; text drops the byte order mark. xlsx and ods are read by
-// spreadsheet-xml.ts; xls and PDF are not supported here.
-import { NodeOperationError, type NodeType } from '../engine/node-type.js';
+// spreadsheet-xml.ts; PDF text by pdf.ts (pdf.js on a worker thread); xls is not supported here.
+import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { binaryBytes, type BinaryData } from './binary-data.js';
+import { clone, lodashUnset } from './util.js';
 import { readCalendar } from './ical.js';
+import { readPdfItem } from './pdf.js';
 import { parseCsv, readHtmlTable, readRtfTable, rowsToItems, type Cell } from './sheet-formats.js';
 import { readSpreadsheet } from './spreadsheet-xml.js';
 
@@ -20,6 +22,10 @@ export interface Options {
   encoding?: string;
   sheetName?: string;
   range?: string | number;
+  joinPages?: boolean;
+  maxPages?: number;
+  password?: string;
+  keepSource?: 'json' | 'binary' | 'both';
 }
 
 function decode(bytes: Buffer, encoding = 'utf8', stripBom = true): string {
@@ -66,11 +72,42 @@ export function sheetRows(
   return rowsToItems(rows, options.headerRow !== false, keep);
 }
 
+/**
+ * The `pdf` operation: the text and facts of each item's PDF; `keepSource` json/both merges the
+ * item's json under them, binary/both keeps its files, else the others stay and the PDF goes.
+ */
+async function pdfItems(ctx: NodeContext): Promise<Item[]> {
+  const out: Item[] = [];
+  for (let i = 0; i < ctx.items.length; i++) {
+    const item = ctx.items[i];
+    try {
+      const options = (await ctx.param<Options>('options', i, {})) ?? {};
+      const property = await ctx.param<string>('binaryPropertyName', i, 'data');
+      const { password, maxPages, joinPages } = options;
+      const json = await readPdfItem(item, property, { password, maxPages, joinPages }, i, ctx.signal);
+      const made: Item = { json, pairedItem: { item: i } };
+      if (options.keepSource && options.keepSource !== 'binary') made.json = { ...clone(item.json), ...json };
+      if (options.keepSource === 'binary' || options.keepSource === 'both') {
+        if (item.binary) made.binary = item.binary;
+      } else {
+        made.binary = item.binary ? clone(item.binary) : {};
+        lodashUnset(made.binary, property);
+      }
+      out.push(made);
+    } catch (e) {
+      if (!ctx.continueOnFail) throw e;
+      out.push({ json: { error: (e as Error).message }, pairedItem: { item: i } });
+    }
+  }
+  return out;
+}
+
 export default {
   types: ['n8n-nodes-base.extractFromFile'],
   async execute(ctx) {
     const operation = ctx.raw<string>('operation', 'csv');
     const out: Item[] = [];
+    if (operation === 'pdf') return [await pdfItems(ctx)];
     for (let i = 0; i < ctx.items.length; i++) {
       const property = await ctx.param<string>('binaryPropertyName', i, 'data');
       const options = (await ctx.param<Options>('options', i, {})) ?? {};
@@ -102,7 +139,7 @@ export default {
         out.push({ json: { [key]: readCalendar(decode(bytes, options.encoding)) }, pairedItem: paired });
       else
         throw new NodeOperationError(
-          `The operation "${operation}" of Extract from File is not supported here (the xls format and PDF are not available)`,
+          `The operation "${operation}" of Extract from File is not supported here (the xls format is not available)`,
           undefined,
           i,
         );

@@ -37,6 +37,7 @@ import merge from './merge.js';
 import moveBinaryData from './moveBinaryData.js';
 import n8nTrainingCustomerDatastore from './n8nTrainingCustomerDatastore.js';
 import noOp from './noOp.js';
+import readPDF from './readPDF.js';
 import readWriteFile from './readWriteFile.js';
 import removeDuplicates from './removeDuplicates.js';
 import renameKeys from './renameKeys.js';
@@ -65,6 +66,7 @@ const ALL: NodeType[] = [
   jwt,
   moveBinaryData,
   totp,
+  readPDF,
   readWriteFile,
   spreadsheetFile,
   cron,
