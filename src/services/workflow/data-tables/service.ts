@@ -40,11 +40,16 @@ export class DataTables {
     readonly store: DataTableStore,
     private readonly clock: Clock,
     /** The most bytes all tables' rows may take (n8n's N8N_DATA_TABLES_MAX_SIZE_BYTES). */
-    private readonly maxBytes: number,
+    readonly maxBytes: number,
   ) {}
 
-  private now(): string {
+  /** The clock's time as rows store it. */
+  nowIso(): string {
     return this.clock.now().toISOString();
+  }
+
+  private now(): string {
+    return this.nowIso();
   }
 
   /** A table by id, or n8n's 404. */

@@ -135,7 +135,8 @@ export function filterSql(dialect: Dialect, filter: RowFilter, columns: DataTabl
       }
     }
   });
-  return sql.join(parts, filter.type === 'or' ? sql` or ` : sql` and `);
+  // Parenthesized: the caller ANDs it with the table id, which an unbracketed OR would escape.
+  return sql`(${sql.join(parts, filter.type === 'or' ? sql` or ` : sql` and `)})`;
 }
 
 /** A LIKE pattern where only % stays a wildcard (_ and \ are escaped). */
@@ -177,8 +178,8 @@ export function searchSql(
   const strings = columns.filter((c) => c.type === 'string');
   if (!strings.length) return sql`1 = 0`;
   const needle = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql.join(
-    strings.map((c) => sql`lower(cast(${columnExpr(dialect, c.name, c.type)} as text)) like ${needle} escape '\\'`),
-    sql` or `,
+  const parts = strings.map(
+    (c) => sql`lower(cast(${columnExpr(dialect, c.name, c.type)} as text)) like ${needle} escape '\\'`,
   );
+  return sql`(${sql.join(parts, sql` or `)})`;
 }

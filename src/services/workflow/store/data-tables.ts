@@ -123,9 +123,12 @@ export class DataTableStore {
     limit: number;
     offset: number;
     nameContains?: string;
+    /** Only this project's tables. */
+    projectId?: string;
     sort?: { field: 'name' | 'created_at' | 'updated_at' | 'size_bytes'; desc: boolean };
   }): Promise<{ tables: DataTable[]; count: number }> {
     let q = this.k.selectFrom('workflow_data_tables');
+    if (opts.projectId !== undefined) q = q.where('project_id', '=', opts.projectId);
     if (opts.nameContains)
       q = q.where(
         sql<boolean>`lower(name) like ${`%${opts.nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`,
