@@ -351,7 +351,9 @@ describe('Data Table node: operations', () => {
       run({ resource: 'row', operation: 'deleteRows', dataTableId: byId(t.id), filters: { conditions }, options });
     expect((await del([cond('age', '5', 'gt')], { dryRun: true })).out.map((r: any) => [r.id, r.dryRunState])).toEqual([
       [1, 'before'],
+      [null, 'after'],
       [3, 'before'],
+      [null, 'after'],
     ]);
     expect((await rowsOf(t.id)).length).toBe(3);
     expect((await del([cond('age', '5', 'gt')])).out.map((r: any) => r.id)).toEqual([1, 3]);

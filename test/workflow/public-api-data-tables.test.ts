@@ -261,7 +261,11 @@ describe("data tables: n8n's answers", () => {
       (await s.api('POST', `/data-tables/${t.id}/rows/upsert`, { filter: byName('cy'), data: { age: 6 } })).body,
     ).toBe(true);
     const del = await s.api('DELETE', `/data-tables/${t.id}/rows/delete?filter=${q(byName('bob'))}&dryRun=true`);
-    expect(del.body).toMatchObject([{ name: 'bob', dryRunState: 'before' }]);
+    // As n8n 2.8.4 (oracle: dt-delete-dry-run): each row before, then its keys all null after.
+    expect(del.body).toMatchObject([
+      { name: 'bob', dryRunState: 'before' },
+      { id: null, name: null, dryRunState: 'after' },
+    ]);
     expect(
       (await s.api('DELETE', `/data-tables/${t.id}/rows/delete?filter=${q(byName('bob'))}&returnData=true`)).body,
     ).toMatchObject([{ id: 2, name: 'bob' }]);

@@ -10,7 +10,7 @@ import type { DataTableFilter, NodeDataTables } from '../engine/node-type.js';
 import { parseFilter, type RowFilter } from '../store/data-table-filter.js';
 import type { DataTable, DataTableStore } from '../store/data-tables.js';
 import type { ColumnType, DataTableColumn, DataTableRowJson } from '../store/data-table-types.js';
-import type { DataTables } from './service.js';
+import { deleteDryRunRows, type DataTables } from './service.js';
 
 /** n8n's validation error: its message carries n8n's prefix. */
 class DataTableValidationError extends Error {
@@ -238,7 +238,7 @@ export function nodeDataTables(
           'Filter is required for delete operations to prevent accidental deletion of all data',
         );
       const rows = await store.deleteRows(t, checkFilter(q.filter, t.columns), now(), q.dryRun);
-      return q.dryRun ? rows.map((r) => ({ ...r, dryRunState: 'before' })) : rows;
+      return q.dryRun ? deleteDryRunRows(rows) : rows;
     },
     async listTables(q) {
       const [field, dir] = (q.sortBy ?? 'updatedAt:desc').split(':');

@@ -94,7 +94,7 @@ async function filterOf(ctx: NodeContext, i: number, id: string): Promise<DataTa
           const t = new Date(value);
           if (Number.isNaN(t.getTime()))
             throw new NodeOperationError(`Invalid date string '${value}' for column '${columnName}'`);
-          value = t;
+          value = t.toISOString();
         }
         return { columnName, condition: condition ?? 'eq', value };
       }
