@@ -371,9 +371,10 @@ describe('Data Table node: operations', () => {
     });
     expect(created.out[0]).toMatchObject({
       name: 'made by node',
+      // In name order, as n8n answers them.
       columns: [
-        { name: 'title', type: 'string', index: 0 },
         { name: 'score', type: 'number', index: 1 },
+        { name: 'title', type: 'string', index: 0 },
       ],
     });
     const id = created.out[0].id;
@@ -404,9 +405,11 @@ describe('Data Table node: operations', () => {
     expect((await s.api('GET', `/data-tables/${id}`)).status).toBe(404);
   });
 
-  test('continueOnFail keeps the input items with the error', async () => {
+  test('continueOnFail keeps the input as n8n 2.8.4 does (bulk inserts wrap whole items)', async () => {
     const r = await run(insert('nope'), [{ name: 'a' }], { onError: 'continueRegularOutput' });
     expect(r.error).toBeUndefined();
-    expect(r.out).toEqual([{ error: "Could not find the data table: 'nope'" }]);
+    expect(r.out).toEqual([{ json: { name: 'a' }, pairedItem: { item: 0 } }]);
+    const get = { resource: 'row', operation: 'get', dataTableId: byId('nope') };
+    expect((await run(get, [{ a: 1 }], { onError: 'continueRegularOutput' })).out).toEqual([{ a: 1 }]);
   });
 });

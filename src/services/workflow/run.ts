@@ -52,13 +52,11 @@ function createEngine(platform: Platform, config: WorkflowSettings) {
   const dataTables = new DataTables(new DataTableStore(platform.db), platform.clock, config.dataTablesMaxBytes);
   // The Data Table node sees the tables of the workflows' project: the instance owner's, made at
   // the serving process's start (a worker reads it from the database).
-  let ownerProject: string | undefined;
-  const projectId = async () => {
-    if (ownerProject) return ownerProject;
+  const ownerProject = async () => {
     const user = await apiStore.firstUser();
     const project = user && (await apiStore.projectOf(user.id));
     if (!project) throw new Error('The instance has no owner project yet');
-    return (ownerProject = project.id);
+    return { id: project.id, name: project.name, type: project.type };
   };
   const ownership = new ExecutionOwnership(platform.db, store);
   // Until the HTTP side listens, links in executions use WORKFLOW_PUBLIC_URL or the directory.
@@ -69,7 +67,7 @@ function createEngine(platform: Platform, config: WorkflowSettings) {
     vars: () => variables.snapshot(),
     credential: (node, type) => credentials.resolve(node, type),
     binary,
-    dataTables: nodeDataTables(dataTables, dataTables.store, projectId),
+    dataTables: nodeDataTables(dataTables, dataTables.store, ownerProject),
   });
   return {
     expressions,

@@ -70,7 +70,9 @@ function cellValue(value: unknown, key: string, type: ColumnType | undefined, ke
     );
   switch (type) {
     case 'string':
-      // n8n keeps the value; the column is text, so a number or boolean is read back as text.
+      // n8n keeps the value and its text column reads it back as text: a boolean as SQLite
+      // stored it, '1' or '0' (oracle: dt-string-column-values).
+      if (typeof value === 'boolean') return value ? '1' : '0';
       return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
     case 'number': {
       const n = typeof value === 'object' && !Array.isArray(value) ? NaN : Number(value);
@@ -146,15 +148,37 @@ function checkFilter(filter: DataTableFilter, columns: DataTableColumn[]): RowFi
   };
 }
 
-/** A table as n8n's data table service answers it to the node. */
-function tableJson(t: DataTable): Record<string, unknown> {
+/** The project the node's tables belong to, as n8n shows it beside a table. */
+export interface NodeProject {
+  id: string;
+  name: string;
+  type: string;
+}
+
+/**
+ * A table as n8n 2.8.4's data table service answers it to the node (oracle: dt-table-list,
+ * dt-table-create-*): its project, and its columns in name order; a created one's columns name
+ * their table too.
+ */
+function tableJson(t: DataTable, project: NodeProject, created = false): Record<string, unknown> {
   return {
+    updatedAt: t.updatedAt,
+    createdAt: t.createdAt,
     id: t.id,
     name: t.name,
     projectId: t.projectId,
-    columns: t.columns.map((c) => ({ id: c.id, name: c.name, type: c.type, index: c.index })),
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
+    project: { id: project.id, name: project.name, type: project.type, icon: null },
+    columns: [...t.columns]
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map((c) => ({
+        updatedAt: t.createdAt,
+        createdAt: t.createdAt,
+        id: c.id,
+        ...(created ? { dataTableId: t.id } : {}),
+        name: c.name,
+        type: c.type,
+        index: c.index,
+      })),
   };
 }
 
@@ -164,8 +188,9 @@ const SORT_FIELDS = { name: 'name', createdAt: 'created_at', updatedAt: 'updated
 export function nodeDataTables(
   tables: DataTables,
   store: DataTableStore,
-  projectId: () => Promise<string>,
+  project: () => Promise<NodeProject>,
 ): NodeDataTables {
+  const projectId = async () => (await project()).id;
   const table = async (id: string): Promise<DataTable> => {
     const t = typeof id === 'string' && id.length <= 64 ? await store.getTable(id) : undefined;
     if (!t || t.projectId !== (await projectId())) throw notFound(String(id));
@@ -250,10 +275,12 @@ export function nodeDataTables(
         projectId: await projectId(),
         sort: sortField ? { field: sortField, desc: dir?.toLowerCase() === 'desc' } : undefined,
       });
-      return { data: found.map(tableJson), count };
+      const p = await project();
+      return { data: found.map((t) => tableJson(t, p)), count };
     },
     async createTable(name, columns) {
-      return tableJson(await tables.create(await projectId(), name, columns));
+      const p = await project();
+      return tableJson(await tables.create(p.id, name, columns), p, true);
     },
     async renameTable(id, name) {
       await table(id);

@@ -236,11 +236,15 @@ const tableOps: Record<string, (ctx: NodeContext, i: number) => Promise<Item[]>>
   },
 };
 
-const failedItem = (ctx: NodeContext, i: number, err: unknown): Item => ({
-  json: ctx.items[i].json,
-  error: err,
-  pairedItem: { item: i },
-});
+/**
+ * Under continueOnFail n8n 2.8.4 keeps a failed item's input as is (oracle: dt-continue-on-fail);
+ * it reads that input by the item's index as if it were an input index, so a failure of any item
+ * but the first fails the node with a TypeError instead.
+ */
+function failedItem(ctx: NodeContext, i: number): Item {
+  if (i > 0) throw new TypeError("Cannot read properties of undefined (reading 'json')");
+  return { json: ctx.items[i].json, pairedItem: { item: i } };
+}
 
 export default {
   types: ['n8n-nodes-base.dataTable'],
@@ -264,7 +268,8 @@ export default {
         return [inserted.map((json, item) => ({ json, pairedItem: { item } }))];
       } catch (err) {
         if (!ctx.continueOnFail) throw err;
-        return [items.map((item, i) => failedItem(ctx, i, err))];
+        // n8n wraps each whole input item as the json of an output item (oracle: dt-continue-on-fail-insert).
+        return [items.map((item, i) => ({ json: { json: item.json, pairedItem: { item: i } } }))];
       }
     }
     const out: Item[] = [];
@@ -273,7 +278,7 @@ export default {
         for (const item of await op(ctx, i)) out.push({ ...item, pairedItem: { item: i } });
       } catch (err) {
         if (!ctx.continueOnFail) throw err;
-        out.push(failedItem(ctx, i, err));
+        out.push(failedItem(ctx, i));
       }
     }
     return [out];
