@@ -52,11 +52,15 @@ function createEngine(platform: Platform, config: WorkflowSettings) {
   const dataTables = new DataTables(new DataTableStore(platform.db), platform.clock, config.dataTablesMaxBytes);
   // The Data Table node sees the tables of the workflows' project: the instance owner's, made at
   // the serving process's start (a worker reads it from the database).
+  // Its id never changes once made; its name follows the owner's, so it is read again now and then.
+  let known: { at: number; project: { id: string; name: string; type: string } } | undefined;
   const ownerProject = async () => {
+    if (known && platform.clock.ms() - known.at < 60_000) return known.project;
     const user = await apiStore.firstUser();
     const project = user && (await apiStore.projectOf(user.id));
     if (!project) throw new Error('The instance has no owner project yet');
-    return { id: project.id, name: project.name, type: project.type };
+    known = { at: platform.clock.ms(), project: { id: project.id, name: project.name, type: project.type } };
+    return known.project;
   };
   const ownership = new ExecutionOwnership(platform.db, store);
   // Until the HTTP side listens, links in executions use WORKFLOW_PUBLIC_URL or the directory.
