@@ -413,3 +413,24 @@ describe('Data Table node: operations', () => {
     expect((await run(get, [{ a: 1 }], { onError: 'continueRegularOutput' })).out).toEqual([{ a: 1 }]);
   });
 });
+
+describe('Data Table node: dates from expressions', () => {
+  test('a Luxon DateTime or a JS Date from an expression is a date value', async () => {
+    const t = await newTable('dates');
+    const r = await run(
+      insert(t.id, {
+        columns: {
+          mappingMode: 'defineBelow',
+          value: {
+            joined: '={{ DateTime.fromISO("2024-05-06T07:08:09Z") }}',
+            name: '={{ new Date(0).toISOString() }}',
+          },
+        },
+      }),
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.out.map((x: any) => [x.joined, x.name])).toEqual([
+      ['2024-05-06T07:08:09.000Z', '1970-01-01T00:00:00.000Z'],
+    ]);
+  });
+});

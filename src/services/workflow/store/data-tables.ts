@@ -181,7 +181,13 @@ export class DataTableStore {
     if (q.search) base = base.where(searchSql(this.db.dialect, q.search, table.columns) as never);
     const sort = sortSql(this.db.dialect, q.sortBy, table.columns);
     let page = base.select(['r.id', 'r.data', 'r.created_at', 'r.updated_at']);
-    if (sort) page = page.orderBy(sort.expr as never, sort.desc ? 'desc' : 'asc');
+    // Nulls sort as the smallest values on both databases, as on SQLite (where n8n 2.8.4 was
+    // recorded: dt-get-all-ordered); PostgreSQL would put them first when descending.
+    if (sort)
+      page =
+        this.db.dialect === 'postgres'
+          ? page.orderBy(sql`${sort.expr} ${sql.raw(sort.desc ? 'desc nulls last' : 'asc nulls first')}` as never)
+          : page.orderBy(sort.expr as never, sort.desc ? 'desc' : 'asc');
     const [rows, count] = await Promise.all([
       page.orderBy('r.id').limit(q.limit).offset(q.offset).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
