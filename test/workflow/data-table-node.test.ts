@@ -434,3 +434,19 @@ describe('Data Table node: dates from expressions', () => {
     ]);
   });
 });
+
+describe('Data Table node: listing tables', () => {
+  test('sorted by name ignoring case, limited, filtered by part of the name', async () => {
+    for (const name of ['sortme b', 'sortme A', 'sortme C']) await newTable(name);
+    const list = async (options: Record<string, unknown>, more: Record<string, unknown> = {}) =>
+      (await run({ resource: 'table', operation: 'list', options, ...more })).out.map((t: any) => t.name);
+    expect(await list({ filterName: 'SORTME', sortField: 'name', sortDirection: 'asc' })).toEqual([
+      'sortme A',
+      'sortme b',
+      'sortme C',
+    ]);
+    expect(
+      await list({ filterName: 'sortme', sortField: 'name', sortDirection: 'desc' }, { returnAll: false, limit: 1 }),
+    ).toEqual(['sortme C']);
+  });
+});

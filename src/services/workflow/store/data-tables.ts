@@ -137,7 +137,8 @@ export class DataTableStore {
     const [rows, count] = await Promise.all([
       q
         .selectAll()
-        .orderBy(sort.field, sort.desc ? 'desc' : 'asc')
+        // By name ignoring case, as n8n's repository sorts (LOWER(name)).
+        .orderBy(sort.field === 'name' ? sql`lower(name)` : sort.field, sort.desc ? 'desc' : 'asc')
         .orderBy('id')
         .limit(opts.limit)
         .offset(opts.offset)
