@@ -1,102 +1,17 @@
 // The data tables a workflow's Data Table node sees: those of the workflow's project (the
 // instance owner's personal project; a table of any other project is "not found"), with the
 // checks and answers of n8n 2.8.4's data table service as its node reaches it. Values are
-// coerced as n8n coerces them for the node ('12' into a number column is 12, 'true' a boolean,
-// dates in ISO, HTTP, RFC 2822 or SQL form), which is looser than the public API's checks.
+// coerced as n8n coerces them (values.ts).
 // Every write is one transaction of the store, so an insert past the size limit is refused whole
 // and a table deleted meanwhile is "not found", never half-written.
-import { DateTime } from 'luxon';
 import type { DataTableFilter, NodeDataTables } from '../engine/node-type.js';
 import { parseFilter, type RowFilter } from '../store/data-table-filter.js';
 import type { DataTable, DataTableStore } from '../store/data-tables.js';
 import type { ColumnType, DataTableColumn, DataTableRowJson } from '../store/data-table-types.js';
 import { deleteDryRunRows, type DataTables } from './service.js';
-
-/** n8n's validation error: its message carries n8n's prefix. */
-class DataTableValidationError extends Error {
-  constructor(message: string) {
-    super(`Validation error with data table request: ${message}`);
-  }
-}
+import { cellValue, DataTableValidationError, SYSTEM_TYPES } from './values.js';
 
 const notFound = (id: string) => new Error(`Could not find the data table: '${id}'`);
-
-/** The row's system columns and their types (n8n's DATA_TABLE_SYSTEM_COLUMN_TYPE_MAP). */
-const SYSTEM_TYPES: Record<string, ColumnType> = { id: 'number', createdAt: 'date', updatedAt: 'date' };
-const FIELD_TYPE: Record<ColumnType, string> = {
-  string: 'string',
-  number: 'number',
-  boolean: 'boolean',
-  date: 'dateTime',
-};
-
-const describe = (v: unknown) =>
-  v === null ? "'null'" : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : `'${String(v)}'`;
-
-function parseBoolean(v: unknown): boolean | undefined {
-  if (typeof v === 'boolean') return v;
-  if (typeof v === 'string' && ['true', 'false'].includes(v.toLowerCase())) return v.toLowerCase() === 'true';
-  if (typeof v === 'string' && v.trim() === '') return undefined;
-  const n = Number(v);
-  return n === 0 ? false : n === 1 ? true : undefined;
-}
-
-function parseDate(v: unknown): DateTime | undefined {
-  if (v instanceof Date) {
-    const d = DateTime.fromJSDate(v);
-    return d.isValid ? d : undefined;
-  }
-  const text = String(v).trim();
-  for (const parse of [
-    (t: string) => DateTime.fromISO(t, { setZone: true }),
-    (t: string) => DateTime.fromHTTP(t, { setZone: true }),
-    (t: string) => DateTime.fromRFC2822(t, { setZone: true }),
-    (t: string) => DateTime.fromSQL(t, { setZone: true }),
-    (t: string) => DateTime.fromMillis(Date.parse(t)),
-  ]) {
-    const d = parse(text);
-    if (d.isValid) return d;
-  }
-  return undefined;
-}
-
-/** One value made the column's type as n8n's service does, or its validation error. */
-function cellValue(value: unknown, key: string, type: ColumnType | undefined, keepDates = false): unknown {
-  if (value === null || value === undefined) return null;
-  if (!type) return value;
-  const refuse = (suffix = '') =>
-    new DataTableValidationError(
-      `value '${String(value)}' does not match column type '${type}': '${key}' expects a ${FIELD_TYPE[type]} but we got ${describe(value)}${suffix}`,
-    );
-  switch (type) {
-    case 'string':
-      // n8n keeps the value and its text column reads it back as text: a boolean as SQLite
-      // stored it, '1' or '0' (oracle: dt-string-column-values).
-      if (typeof value === 'boolean') return value ? '1' : '0';
-      return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-    case 'number': {
-      const n = typeof value === 'object' && !Array.isArray(value) ? NaN : Number(value);
-      if (Number.isNaN(n)) throw refuse();
-      // JSON keeps no Infinity: a number the column cannot hold is refused like a non-number.
-      if (!Number.isFinite(n)) throw refuse();
-      return n;
-    }
-    case 'boolean': {
-      const b = parseBoolean(value);
-      if (b === undefined) throw refuse();
-      return b;
-    }
-    case 'date': {
-      if (keepDates && value instanceof Date) return value.toISOString();
-      const d = typeof value === 'object' && !(value instanceof Date) ? undefined : parseDate(value);
-      if (!d)
-        throw refuse(
-          ` <br/><br/> Consider using <a href="https://moment.github.io/luxon/api-docs/index.html#datetimefromformat" target="_blank"><code>DateTime.fromFormat</code></a> to work with custom date formats.`,
-        );
-      return d.toUTC().toISO();
-    }
-  }
-}
 
 function typeMap(columns: DataTableColumn[], withSystem: boolean): Map<string, ColumnType> {
   const map = new Map<string, ColumnType>(columns.map((c) => [c.name, c.type]));

@@ -127,11 +127,14 @@ export function filterSql(dialect: Dialect, filter: RowFilter, columns: DataTabl
       case 'like':
       case 'ilike': {
         if (typeof value !== 'string') throw invalid(`${condition} needs a string value`);
+        // As n8n's service: a pattern without % matches anywhere (oracle: dt-get-like, and its API).
+        const pattern = value.includes('%') ? value : `%${value}%`;
         // n8n's LIKE: only % is a wildcard, every other character is itself; ilike ignores case.
-        if (condition === 'ilike') return sql`upper(cast(${col} as text)) like upper(${escapeLike(value)}) escape '\\'`;
+        if (condition === 'ilike')
+          return sql`upper(cast(${col} as text)) like upper(${escapeLike(pattern)}) escape '\\'`;
         return dialect === 'postgres'
-          ? sql`cast(${col} as text) like ${escapeLike(value)} escape '\\'`
-          : sql`cast(${col} as text) glob ${percentToGlob(value)}`;
+          ? sql`cast(${col} as text) like ${escapeLike(pattern)} escape '\\'`
+          : sql`cast(${col} as text) glob ${percentToGlob(pattern)}`;
       }
     }
   });
