@@ -34,6 +34,7 @@ const NOT_FUZZED: Record<string, string> = {
   errorTrigger: 'a trigger',
   executeWorkflowTrigger: 'a trigger',
   executeWorkflow: 'needs sub-workflows in both instances',
+  dataTable: 'needs the same data tables in both instances (the dt-* oracle cases cover it)',
   httpRequest: 'network (the echo-server families cover it)',
   readWriteFile: 'the disk: n8n and the engine read and write different folders (its own tests confine it)',
   respondToWebhook: 'answers a webhook call',

@@ -135,6 +135,9 @@ function build(entry) {
       ? { subWorkflows: subWorkflows.map((w, i) => `${entry.name}--sub-workflow${i ? `-${i + 1}` : ''}.json`) }
       : {}),
     ...(entry.credentials ? { credentials: entry.credentials } : {}),
+    // Data tables the workflow's Data Table nodes use: created (and reset before each run) by
+    // `npm run oracle` and the suite through each side's public API.
+    ...(entry.dataTables ? { dataTables: entry.dataTables } : {}),
     ...(errorWorkflow ? { errorWorkflow: `${entry.name}--error-workflow.json` } : {}),
   };
   return { workflow, errorWorkflow, subWorkflows, cases: { workflow: `${entry.name}.json`, ...more, cases } };

@@ -7,12 +7,14 @@
 //
 // Fixture layout (test/fixtures/n8n-oracle): workflows/<name>.json (n8n export format),
 // cases/<name>.json ({workflow, volatileKeys?, volatileShapes?, unorderedPaths?, credentials?,
-// errorWorkflow?, subWorkflows?, cases:[{name, trigger}]}), expected/<name>.json (written here).
+// errorWorkflow?, subWorkflows?, dataTables?, cases:[{name, trigger}]}), expected/<name>.json (written here).
 // `credentials` are created in n8n first and the workflow's references (by type and name) pointed
 // at them; `errorWorkflow` names a second workflow file that is created, published and set as the
 // workflow's settings.errorWorkflow: the cases record its run; `subWorkflows` are workflow files
 // created under the `id` they carry (and published when their `active` says so), for Execute
-// Workflow nodes that name them by id.
+// Workflow nodes that name them by id; `dataTables` ([{name, columns, rows}]) are created through
+// n8n's public API before the import (Data Table references naming one by id get its id) and reset
+// to their seed rows before every run (test/fixtures/n8n-oracle/data-tables.mjs).
 // Random output: `volatileShapes` records the form of the volatile values (type, length, uuid/hex/
 // base64/ascii) for the suite to check; arrays at `unorderedPaths` compare as multisets.
 // A manual run n8n refuses is recorded as `refused: {status, message}` (the engine must refuse
@@ -27,6 +29,12 @@ import { ensureInstalled, N8N_VERSION } from './install.mjs';
 import { startN8n } from './n8n-server.mjs';
 import { captureCase, dropPaths, orderUnordered, shapeOf, valueAt, volatilePaths } from './capture.mjs';
 import { ECHO_BASE, startEchoServer } from '../../test/fixtures/n8n-oracle/echo-server.mjs';
+import {
+  createDataTables,
+  deleteDataTables,
+  pointAtDataTables,
+  resetDataTables,
+} from '../../test/fixtures/n8n-oracle/data-tables.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURES = process.env.ORACLE_FIXTURES ?? join(ROOT, 'test/fixtures/n8n-oracle');
@@ -215,9 +223,14 @@ export async function recordFile(n8n, file) {
     ...(caseFile.credentials ? { credentials: caseFile.credentials } : {}),
     ...(caseFile.errorWorkflow ? { errorWorkflow: caseFile.errorWorkflow } : {}),
     ...(caseFile.subWorkflows ? { subWorkflows: caseFile.subWorkflows } : {}),
+    ...(caseFile.dataTables ? { dataTables: caseFile.dataTables } : {}),
   };
   const out = { workflow: caseFile.workflow, producedBy: `n8n ${n8n.versionCli}`, ...more, cases: [] };
   const credentialIds = await createCredentials(n8n, caseFile.credentials ?? [], wf);
+  const api = (method, path, body) => n8n.api(method, path, body);
+  const tableIds = await createDataTables(api, caseFile.dataTables);
+  pointAtDataTables(wf, tableIds);
+  const beforeRun = () => resetDataTables(api, caseFile.dataTables, tableIds);
   // Sub-workflows called by id: created under the id their file gives. n8n's public API refuses an
   // `id` (read-only); its editor's endpoint keeps it, as importing a workflow file does.
   const subWorkflowIds = [];
@@ -247,8 +260,9 @@ export async function recordFile(n8n, file) {
     wf.settings = { ...wf.settings, errorWorkflow: errorWorkflowId };
   }
   try {
-    return await recordWorkflow(n8n, file, caseFile, wf, out, errorWorkflowId);
+    return await recordWorkflow(n8n, file, caseFile, wf, out, errorWorkflowId, beforeRun);
   } finally {
+    await deleteDataTables(api, tableIds);
     for (const id of credentialIds) await n8n.api('DELETE', `/credentials/${id}`);
     if (errorWorkflowId) await n8n.api('DELETE', `/workflows/${errorWorkflowId}`);
     for (const id of subWorkflowIds) {
@@ -258,7 +272,7 @@ export async function recordFile(n8n, file) {
   }
 }
 
-async function recordWorkflow(n8n, file, caseFile, wf, out, errorWorkflowId) {
+async function recordWorkflow(n8n, file, caseFile, wf, out, errorWorkflowId, beforeRun = async () => {}) {
   const created = await n8n.api('POST', '/workflows', forUpload(wf));
   if (created.status !== 200) {
     // A refused import is a recorded outcome too (the engine must refuse it the same way).
@@ -274,9 +288,13 @@ async function recordWorkflow(n8n, file, caseFile, wf, out, errorWorkflowId) {
     // Two passes at least a second apart, so clock readings and random values show as volatile.
     const started = Date.now();
     const firsts = [];
-    for (const spec of specs) firsts.push(await runOnce(n8n, wf, id, spec, errorWorkflowId));
+    for (const spec of specs) {
+      await beforeRun();
+      firsts.push(await runOnce(n8n, wf, id, spec, errorWorkflowId));
+    }
     await sleep(Math.max(0, 1100 - (Date.now() - started)));
     for (const [i, spec] of specs.entries()) {
+      await beforeRun();
       const second = await runOnce(n8n, wf, id, spec, errorWorkflowId);
       if (firsts[i].refused) {
         out.cases.push(firsts[i]);

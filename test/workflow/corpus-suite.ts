@@ -8,6 +8,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { compareCase, type CaseExpectation, type RecordedAnswer, type ResumeCall } from './corpus-compare.js';
 import { startWorkflowServer, type WorkflowTestServer } from './helpers.js';
 import { waitFor } from '../helpers/wait.js';
+import {
+  createDataTables,
+  deleteDataTables,
+  pointAtDataTables,
+  resetDataTables,
+  type DeclaredDataTable,
+} from '../fixtures/n8n-oracle/data-tables.mjs';
 
 interface ExpectedFile {
   workflow: string;
@@ -22,6 +29,8 @@ interface ExpectedFile {
   errorWorkflow?: string;
   /** Workflow files with a fixed `id`, imported under that id first (Execute Workflow calls them by it). */
   subWorkflows?: string[];
+  /** Data tables created before the import and reset to their seed rows before every run. */
+  dataTables?: DeclaredDataTable[];
   cases: CaseExpectation[];
 }
 
@@ -158,6 +167,10 @@ export function defineCorpusSuite(opts: {
         let credentialIds: string[] = [];
         let errorWorkflowId: string | undefined;
         const subWorkflowIds: string[] = [];
+        let tableIds: Record<string, string> = {};
+        /** The workflow as imported, before its Data Table references were pointed at the tables. */
+        let imported: Record<string, unknown> = {};
+        const api = (method: string, path: string, body?: unknown) => s.api(method, path, body);
         beforeAll(async () => {
           // Called by id: created under the id they were recorded with, as `?keepId=true` allows.
           for (const file of expected.subWorkflows ?? []) {
@@ -173,6 +186,9 @@ export function defineCorpusSuite(opts: {
           // without them went up with empty settings (and ran as v0).
           const wf = JSON.parse(workflowJson) as Record<string, unknown>;
           credentialIds = await withCredentials(wf, expected.credentials);
+          tableIds = await createDataTables(api, expected.dataTables);
+          imported = structuredClone(wf);
+          pointAtDataTables(wf, tableIds);
           if (expected.errorWorkflow) {
             const errorWf = await s.api(
               'POST',
@@ -196,6 +212,7 @@ export function defineCorpusSuite(opts: {
             await s.api('DELETE', `/workflows/${errorWorkflowId}`);
           }
           for (const credentialId of credentialIds) await s.api('DELETE', `/credentials/${credentialId}`);
+          await deleteDataTables(api, tableIds);
           for (const subId of subWorkflowIds) {
             await s.api('POST', `/workflows/${subId}/deactivate`);
             await s.api('DELETE', `/workflows/${subId}`);
@@ -228,6 +245,21 @@ export function defineCorpusSuite(opts: {
             c.name,
             async () => {
               expect(id, 'the workflow imported').toBeDefined();
+              if (expected.dataTables?.length) {
+                // Fresh tables for each run, so row ids count from 1 as in the recording (n8n on
+                // SQLite reuses the ids of rows deleted from the end; Hamlet never reuses one).
+                tableIds = await createDataTables(api, expected.dataTables);
+                await resetDataTables(api, expected.dataTables, tableIds);
+                const wf = structuredClone(imported);
+                pointAtDataTables(wf, tableIds);
+                const keys = ['name', 'nodes', 'connections', 'settings'] as const;
+                const put = await s.api(
+                  'PUT',
+                  `/workflows/${id}`,
+                  Object.fromEntries(keys.map((k) => [k, wf[k] ?? {}])),
+                );
+                expect(put.status, JSON.stringify(put.body)).toBe(200);
+              }
               const recordedId = errorWorkflowId ?? id!;
               const seen = new Set<string>(
                 ((await s.api('GET', `/executions?workflowId=${recordedId}`)).body.data as any[]).map((e) => e.id),

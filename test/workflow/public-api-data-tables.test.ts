@@ -61,8 +61,8 @@ describe('data tables: hostile input', () => {
     const t = await newTable('strict');
     const bad = [
       [{ nope: 1 }],
-      [{ age: '12' }],
-      [{ member: 'true' }],
+      [{ age: 'abc' }],
+      [{ member: 'yes' }],
       [{ joined: 'not a date' }],
       [{ name: { deep: { deeper: 1 } } }],
       [{ name: 'x'.repeat(1_000_001) }],
@@ -77,6 +77,30 @@ describe('data tables: hostile input', () => {
     const deep = `{"data":[{"name":${'['.repeat(5000)}"x"${']'.repeat(5000)}}]}`;
     expect((await s.api('POST', `/data-tables/${t.id}/rows`, deep)).status).toBe(400);
     expect((await s.api('GET', `/data-tables/${t.id}/rows`)).body).toEqual({ data: [], nextCursor: null });
+    expect((await s.api('POST', `/data-tables/${t.id}/rows`, { data: [{ age: 'abc' }] })).body).toEqual({
+      message:
+        "Validation error with data table request: value 'abc' does not match column type 'number': 'age' expects a number but we got 'abc'",
+    });
+  });
+
+  test("values are coerced as n8n 2.8.4's API coerces them; like without % matches anywhere", async () => {
+    // Observed on n8n 2.8.4's public API: '12' → 12, 'true' → true, 5 into a string column → '5',
+    // a like pattern without % is wrapped in %…%.
+    const t = await newTable('lenient');
+    const r = await s.api('POST', `/data-tables/${t.id}/rows`, {
+      data: [{ age: '12' }, { member: 'true' }, { name: 5 }, { name: 'Anna', age: 1 }],
+      returnType: 'all',
+    });
+    expect(r.body.map((x: any) => [x.name, x.age, x.member])).toEqual([
+      [null, 12, null],
+      [null, null, true],
+      ['5', null, null],
+      ['Anna', 1, null],
+    ]);
+    const like = q({ type: 'and', filters: [{ columnName: 'name', condition: 'like', value: 'nn' }] });
+    expect((await s.api('GET', `/data-tables/${t.id}/rows?filter=${like}`)).body.data.map((x: any) => x.name)).toEqual([
+      'Anna',
+    ]);
   });
 
   test("filters name only the table's columns; SQL in them is data", async () => {
@@ -261,7 +285,11 @@ describe("data tables: n8n's answers", () => {
       (await s.api('POST', `/data-tables/${t.id}/rows/upsert`, { filter: byName('cy'), data: { age: 6 } })).body,
     ).toBe(true);
     const del = await s.api('DELETE', `/data-tables/${t.id}/rows/delete?filter=${q(byName('bob'))}&dryRun=true`);
-    expect(del.body).toMatchObject([{ name: 'bob', dryRunState: 'before' }]);
+    // As n8n 2.8.4 (oracle: dt-delete-dry-run): each row before, then its keys all null after.
+    expect(del.body).toMatchObject([
+      { name: 'bob', dryRunState: 'before' },
+      { id: null, name: null, dryRunState: 'after' },
+    ]);
     expect(
       (await s.api('DELETE', `/data-tables/${t.id}/rows/delete?filter=${q(byName('bob'))}&returnData=true`)).body,
     ).toMatchObject([{ id: 2, name: 'bob' }]);

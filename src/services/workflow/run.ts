@@ -22,6 +22,7 @@ import { Credentials } from './credentials/credentials.js';
 import { Variables } from './variables/variables.js';
 import { DataTables } from './data-tables/service.js';
 import { DataTableStore } from './store/data-tables.js';
+import { nodeDataTables } from './data-tables/node-access.js';
 import { McpAccess } from './mcp/access.js';
 import { McpAccessStore } from './store/mcp-access.js';
 import { Folders } from './folders/service.js';
@@ -49,6 +50,18 @@ function createEngine(platform: Platform, config: WorkflowSettings) {
   );
   const cache = new WorkflowCache();
   const dataTables = new DataTables(new DataTableStore(platform.db), platform.clock, config.dataTablesMaxBytes);
+  // The Data Table node sees the tables of the workflows' project: the instance owner's, made at
+  // the serving process's start (a worker reads it from the database).
+  // Its id never changes once made; its name follows the owner's, so it is read again now and then.
+  let known: { at: number; project: { id: string; name: string; type: string } } | undefined;
+  const ownerProject = async () => {
+    if (known && platform.clock.ms() - known.at < 60_000) return known.project;
+    const user = await apiStore.firstUser();
+    const project = user && (await apiStore.projectOf(user.id));
+    if (!project) throw new Error('The instance has no owner project yet');
+    known = { at: platform.clock.ms(), project: { id: project.id, name: project.name, type: project.type } };
+    return known.project;
+  };
   const ownership = new ExecutionOwnership(platform.db, store);
   // Until the HTTP side listens, links in executions use WORKFLOW_PUBLIC_URL or the directory.
   let listenUrl = '';
@@ -58,6 +71,7 @@ function createEngine(platform: Platform, config: WorkflowSettings) {
     vars: () => variables.snapshot(),
     credential: (node, type) => credentials.resolve(node, type),
     binary,
+    dataTables: nodeDataTables(dataTables, dataTables.store, ownerProject),
   });
   return {
     expressions,

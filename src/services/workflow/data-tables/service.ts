@@ -35,16 +35,32 @@ function dryRunRows(
   ]);
 }
 
+/**
+ * A delete's dry run as n8n 2.8.4 answers it (oracle: dt-delete-dry-run): each row `before`, then
+ * the same keys all null `after` (the row is gone).
+ */
+export function deleteDryRunRows(rows: DataTableRowJson[]): Array<Record<string, unknown>> {
+  return rows.flatMap((r) => [
+    { ...r, dryRunState: 'before' },
+    { ...Object.fromEntries(Object.keys(r).map((k) => [k, null])), dryRunState: 'after' },
+  ]);
+}
+
 export class DataTables {
   constructor(
     readonly store: DataTableStore,
     private readonly clock: Clock,
     /** The most bytes all tables' rows may take (n8n's N8N_DATA_TABLES_MAX_SIZE_BYTES). */
-    private readonly maxBytes: number,
+    readonly maxBytes: number,
   ) {}
 
-  private now(): string {
+  /** The clock's time as rows store it. */
+  nowIso(): string {
     return this.clock.now().toISOString();
+  }
+
+  private now(): string {
+    return this.nowIso();
   }
 
   /** A table by id, or n8n's 404. */
@@ -176,7 +192,7 @@ export class DataTables {
   ): Promise<unknown> {
     const filter = requireFilter(rawFilter);
     const rows = await this.store.deleteRows(table, filter, this.now(), !!opts.dryRun);
-    if (opts.dryRun) return rows.map((r) => ({ ...r, dryRunState: 'before' }));
+    if (opts.dryRun) return deleteDryRunRows(rows);
     return opts.returnData ? rows : true;
   }
 }

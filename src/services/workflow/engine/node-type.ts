@@ -42,6 +42,45 @@ export class RunFailure extends Error {}
  */
 export type NodeResult = Array<Item[] | null> | WaitRequest | null;
 
+/** A data table row filter as n8n's data table service takes it. */
+export interface DataTableFilter {
+  type: 'and' | 'or';
+  filters: Array<{ columnName: string; condition: string; value: unknown }>;
+}
+
+/**
+ * The data tables of the workflow's project, as n8n's data table proxy gives them to the Data
+ * Table node (data-tables/node-access.ts). Failures throw with n8n's messages.
+ */
+export interface NodeDataTables {
+  /** The id of the newest-updated table whose name contains `name` (case ignored), or undefined. */
+  idByName(name: string): Promise<string | undefined>;
+  columns(id: string): Promise<Array<{ name: string; type: string }>>;
+  rows(
+    id: string,
+    q: { filter?: DataTableFilter; skip: number; take: number; sortBy?: [string, string] },
+  ): Promise<{ data: Array<Record<string, unknown>>; count: number }>;
+  insert(id: string, rows: Array<Record<string, unknown>>, returnType: 'count' | 'all'): Promise<unknown>;
+  update(
+    id: string,
+    q: { filter: DataTableFilter; data: Record<string, unknown>; dryRun: boolean },
+  ): Promise<unknown[]>;
+  upsert(
+    id: string,
+    q: { filter: DataTableFilter; data: Record<string, unknown>; dryRun: boolean },
+  ): Promise<unknown[]>;
+  deleteRows(id: string, q: { filter: DataTableFilter; dryRun: boolean }): Promise<unknown[]>;
+  listTables(q: {
+    skip: number;
+    take?: number;
+    name?: string;
+    sortBy?: string;
+  }): Promise<{ data: Array<Record<string, unknown>>; count: number }>;
+  createTable(name: string, columns: Array<{ name: string; type: string }>): Promise<Record<string, unknown>>;
+  renameTable(id: string, name: string): Promise<boolean>;
+  deleteTable(id: string): Promise<boolean>;
+}
+
 /** The services a node may use, given by the workflow service (never imported by node files). */
 export interface NodeServices {
   /** fetch() through the SSRF guard, every redirect hop checked (`init.maxRedirects`, default 21). */
@@ -71,6 +110,8 @@ export interface NodeServices {
   credential?(node: WorkflowNode, type: string): Promise<Record<string, unknown>>;
   /** The one folder Read/Write Files from Disk may use; absent, the node is off. */
   filesDir?: string;
+  /** The workflow's data tables (the Data Table node); absent where none are kept. */
+  dataTables?: NodeDataTables;
 }
 
 export interface NodeContext {

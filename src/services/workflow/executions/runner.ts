@@ -13,7 +13,12 @@ import type { Platform } from '../../../platform/service.js';
 import { outboundFetch } from '../../../platform/outbound.js';
 import type { Expressions, Item } from '../expressions/api.js';
 import { runWorkflow, startState, toErrorInfo, type RunOutcome } from '../engine/execute.js';
-import { NodeOperationError, type NodeServices, type WebhookResponse } from '../engine/node-type.js';
+import {
+  NodeOperationError,
+  type NodeDataTables,
+  type NodeServices,
+  type WebhookResponse,
+} from '../engine/node-type.js';
 import { effectiveTimeoutS, ExecutionCancelledError } from '../engine/limits.js';
 import type { ExecutionMode, ExecutionState, WorkflowDefinition, WorkflowNode } from '../engine/types.js';
 import type { WorkflowSettings } from '../settings.js';
@@ -76,6 +81,8 @@ export interface RunResources {
   credential(node: WorkflowNode, type: string): Promise<Record<string, unknown>>;
   /** Where large files of saved executions go (binary/spill.ts); without it, they stay in the data. */
   binary?: BinarySpill;
+  /** The data tables the Data Table node reads and writes (data-tables/node-access.ts). */
+  dataTables?: NodeDataTables;
 }
 
 export class Runner {
@@ -597,6 +604,7 @@ export class Runner {
       env: this.config.hamletApiKeys,
       filesDir: this.config.filesDir,
       credential: this.resources ? (node, type) => this.resources!.credential(node, type) : undefined,
+      dataTables: this.resources?.dataTables,
     };
   }
 

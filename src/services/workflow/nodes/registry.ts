@@ -8,6 +8,7 @@ import compareDatasets from './compareDatasets.js';
 import compression from './compression.js';
 import convertToFile from './convertToFile.js';
 import crypto from './crypto.js';
+import dataTable from './dataTable.js';
 import dateTime from './dateTime.js';
 import cron from './cron.js';
 import errorTrigger from './errorTrigger.js';
@@ -63,6 +64,7 @@ const ALL: NodeType[] = [
   compression,
   convertToFile,
   crypto,
+  dataTable,
   jwt,
   moveBinaryData,
   totp,

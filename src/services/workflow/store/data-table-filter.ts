@@ -127,15 +127,19 @@ export function filterSql(dialect: Dialect, filter: RowFilter, columns: DataTabl
       case 'like':
       case 'ilike': {
         if (typeof value !== 'string') throw invalid(`${condition} needs a string value`);
+        // As n8n's service: a pattern without % matches anywhere (oracle: dt-get-like, and its API).
+        const pattern = value.includes('%') ? value : `%${value}%`;
         // n8n's LIKE: only % is a wildcard, every other character is itself; ilike ignores case.
-        if (condition === 'ilike') return sql`upper(cast(${col} as text)) like upper(${escapeLike(value)}) escape '\\'`;
+        if (condition === 'ilike')
+          return sql`upper(cast(${col} as text)) like upper(${escapeLike(pattern)}) escape '\\'`;
         return dialect === 'postgres'
-          ? sql`cast(${col} as text) like ${escapeLike(value)} escape '\\'`
-          : sql`cast(${col} as text) glob ${percentToGlob(value)}`;
+          ? sql`cast(${col} as text) like ${escapeLike(pattern)} escape '\\'`
+          : sql`cast(${col} as text) glob ${percentToGlob(pattern)}`;
       }
     }
   });
-  return sql.join(parts, filter.type === 'or' ? sql` or ` : sql` and `);
+  // Parenthesized: the caller ANDs it with the table id, which an unbracketed OR would escape.
+  return sql`(${sql.join(parts, filter.type === 'or' ? sql` or ` : sql` and `)})`;
 }
 
 /** A LIKE pattern where only % stays a wildcard (_ and \ are escaped). */
@@ -177,8 +181,8 @@ export function searchSql(
   const strings = columns.filter((c) => c.type === 'string');
   if (!strings.length) return sql`1 = 0`;
   const needle = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql.join(
-    strings.map((c) => sql`lower(cast(${columnExpr(dialect, c.name, c.type)} as text)) like ${needle} escape '\\'`),
-    sql` or `,
+  const parts = strings.map(
+    (c) => sql`lower(cast(${columnExpr(dialect, c.name, c.type)} as text)) like ${needle} escape '\\'`,
   );
+  return sql`(${sql.join(parts, sql` or `)})`;
 }

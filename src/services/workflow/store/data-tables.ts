@@ -123,9 +123,12 @@ export class DataTableStore {
     limit: number;
     offset: number;
     nameContains?: string;
+    /** Only this project's tables. */
+    projectId?: string;
     sort?: { field: 'name' | 'created_at' | 'updated_at' | 'size_bytes'; desc: boolean };
   }): Promise<{ tables: DataTable[]; count: number }> {
     let q = this.k.selectFrom('workflow_data_tables');
+    if (opts.projectId !== undefined) q = q.where('project_id', '=', opts.projectId);
     if (opts.nameContains)
       q = q.where(
         sql<boolean>`lower(name) like ${`%${opts.nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`,
@@ -134,7 +137,8 @@ export class DataTableStore {
     const [rows, count] = await Promise.all([
       q
         .selectAll()
-        .orderBy(sort.field, sort.desc ? 'desc' : 'asc')
+        // By name ignoring case, as n8n's repository sorts (LOWER(name)).
+        .orderBy(sort.field === 'name' ? sql`lower(name)` : sort.field, sort.desc ? 'desc' : 'asc')
         .orderBy('id')
         .limit(opts.limit)
         .offset(opts.offset)
@@ -178,7 +182,13 @@ export class DataTableStore {
     if (q.search) base = base.where(searchSql(this.db.dialect, q.search, table.columns) as never);
     const sort = sortSql(this.db.dialect, q.sortBy, table.columns);
     let page = base.select(['r.id', 'r.data', 'r.created_at', 'r.updated_at']);
-    if (sort) page = page.orderBy(sort.expr as never, sort.desc ? 'desc' : 'asc');
+    // Nulls sort as the smallest values on both databases, as on SQLite (where n8n 2.8.4 was
+    // recorded: dt-get-all-ordered); PostgreSQL would put them first when descending.
+    if (sort)
+      page =
+        this.db.dialect === 'postgres'
+          ? page.orderBy(sql`${sort.expr} ${sql.raw(sort.desc ? 'desc nulls last' : 'asc nulls first')}` as never)
+          : page.orderBy(sort.expr as never, sort.desc ? 'desc' : 'asc');
     const [rows, count] = await Promise.all([
       page.orderBy('r.id').limit(q.limit).offset(q.offset).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
