@@ -80,8 +80,21 @@ const SHEET_FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods', 'xls'];
 export function sheetFile(items: Item[], format: string, options: Options, baseName: string, now: Date): BinaryData {
   const sheet = toSheet(items.map((it) => it.json));
   const headerRow = options.headerRow !== false;
+  // n8n's SheetJS checks the sheet's name whatever the format (observed: csv and html too).
+  const sheetName = options.sheetName || 'Sheet';
+  if (String(sheetName).length > 31) throw new NodeOperationError('Sheet names cannot exceed 31 chars');
+  if (/[:\\/?*[\]]/.test(String(sheetName))) throw new NodeOperationError('Sheet name cannot contain : \\ / ? * [ ]');
+  // A name that is not text fails in n8n's path.parse, with Node's message.
+  const name: unknown = options.fileName;
+  if (name && typeof name !== 'string')
+    throw new NodeOperationError(
+      `The "path" argument must be of type string. Received ${
+        typeof name === 'object'
+          ? `an instance of ${name.constructor?.name ?? 'Object'}`
+          : `type ${typeof name} (${String(name)})`
+      }`,
+    );
   if (format === 'xlsx' || format === 'ods' || format === 'xls') {
-    const sheetName = options.sheetName || 'Sheet';
     let bytes: Buffer;
     if (format === 'xls') {
       try {
@@ -99,7 +112,9 @@ export function sheetFile(items: Item[], format: string, options: Options, baseN
     const fileName = options.fileName ?? `${baseName}.${format}`;
     // A name without a known extension: typed by the bytes, as n8n's file-type detection does.
     const ext = fileName.includes('.') ? fileName.split('.').pop()! : '';
-    return toBinary(bytes, { fileName, mimeType: mimeOfExtension(ext) ? undefined : mimeOfExtension(format) });
+    // (n8n's file-type knows an xls only as a compound file: application/x-cfb, "cfb".)
+    const sniffed = format === 'xls' ? 'application/x-cfb' : mimeOfExtension(format);
+    return toBinary(bytes, { fileName, mimeType: mimeOfExtension(ext) ? undefined : sniffed });
   }
   const text =
     format === 'csv'

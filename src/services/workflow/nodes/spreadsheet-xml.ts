@@ -409,19 +409,20 @@ export function readSpreadsheet(format: string, bytes: Buffer, options: ReadOpti
   const defval = options.includeEmptyCells ? '' : undefined;
   const out: unknown[] = [];
   const cellAt = (r: number, c: number) => grid.rows.get(r)?.[c];
+  // A null cell (an xls error) is kept as null (or the default) but does not make a row non-empty.
+  const valueAt = (r: number, c: number) => {
+    const v = cellAt(r, c);
+    return v === undefined || v === null ? (defval ?? (v === null ? null : undefined)) : v;
+  };
   if (options.headerRow === false) {
     for (let r = range.r0; r <= range.r1; r++) {
       const row: unknown[] = [];
-      let empty = true;
       for (let c = range.c0; c <= range.c1; c++) {
-        const v = cellAt(r, c) ?? defval;
-        if (v !== undefined) {
-          row[c - range.c0] = v;
-          empty = false;
-        }
+        const v = valueAt(r, c);
+        if (v !== undefined) row[c - range.c0] = v;
       }
       // Without a header SheetJS keeps blank rows (as empty lists).
-      out.push(empty ? [] : Array.from(row, (v) => v ?? null));
+      out.push(Array.from(row, (v) => v ?? null));
     }
     return out;
   }
@@ -447,10 +448,10 @@ export function readSpreadsheet(format: string, bytes: Buffer, options: ReadOpti
     const row: Record<string, unknown> = {};
     let empty = true;
     for (let c = range.c0; c <= range.c1; c++) {
-      const v = cellAt(r, c) ?? defval;
+      const v = valueAt(r, c);
       if (v === undefined) continue;
       row[header[c - range.c0]] = v;
-      if (cellAt(r, c) !== undefined) empty = false;
+      if (cellAt(r, c) !== undefined && cellAt(r, c) !== null) empty = false;
     }
     if (!empty) out.push(row);
   }

@@ -204,8 +204,9 @@ function readSheet(stream: Buffer, offset: number, strings: string[]): Grid {
       }
       case BOOLERR:
         fixed(rec, 8);
-        // Errors (#N/A, #DIV/0! …) are left out, as the xlsx reader does.
-        if (b[7] === 0) put(grid, b.readUInt16LE(0), b.readUInt16LE(2), b[6] !== 0);
+        // An error (#N/A, #DIV/0! …) is a null cell, as SheetJS reads it from xls (observed):
+        // null in a row, yet not enough to keep a row that has nothing else.
+        put(grid, b.readUInt16LE(0), b.readUInt16LE(2), b[7] === 0 ? b[6] !== 0 : null);
         break;
       case LABEL:
       case RSTRING: {
@@ -229,6 +230,7 @@ function readSheet(stream: Buffer, offset: number, strings: string[]): Grid {
         if (b.readUInt16LE(12) !== 0xffff) put(grid, r, c, b.readDoubleLE(6));
         else if (b[6] === 0) pendingFormula = { r, c };
         else if (b[6] === 1) put(grid, r, c, b[8] !== 0);
+        else if (b[6] === 2) put(grid, r, c, null);
         else if (b[6] === 3) put(grid, r, c, '');
         break;
       }
@@ -431,8 +433,8 @@ export function writeBiff(sheet: Sheet, opts: { sheetName: string; headerRow: bo
         b[6] = v ? 1 : 0;
         cells.push(record(BOOLERR, b));
       } else {
-        // Excel's cell holds 32767 characters at most.
-        const s = String(v).slice(0, 32767);
+        // SheetJS (n8n) keeps 255 characters of a text cell in xls (observed); so does this.
+        const s = String(v).slice(0, 255);
         let i = index.get(s);
         if (i === undefined) {
           index.set(s, (i = strings.length));
