@@ -109,7 +109,8 @@ export function sheetFile(items: Item[], format: string, options: Options, baseN
         compress: Boolean(options.compression),
         now,
       });
-    const fileName = options.fileName ?? `${baseName}.${format}`;
+    // A name given that is not text (false, 0: n8n passes it on and names nothing) counts as empty.
+    const fileName = options.fileName === undefined ? `${baseName}.${format}` : String(options.fileName || '');
     // A name without a known extension: typed by the bytes, as n8n's file-type detection does.
     const ext = fileName.includes('.') ? fileName.split('.').pop()! : '';
     // (n8n's file-type knows an xls only as a compound file: application/x-cfb, "cfb".)
