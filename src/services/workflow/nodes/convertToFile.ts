@@ -80,10 +80,6 @@ const SHEET_FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods', 'xls'];
 export function sheetFile(items: Item[], format: string, options: Options, baseName: string, now: Date): BinaryData {
   const sheet = toSheet(items.map((it) => it.json));
   const headerRow = options.headerRow !== false;
-  // n8n's SheetJS checks the sheet's name whatever the format (observed: csv and html too).
-  const sheetName = options.sheetName || 'Sheet';
-  if (String(sheetName).length > 31) throw new NodeOperationError('Sheet names cannot exceed 31 chars');
-  if (/[:\\/?*[\]]/.test(String(sheetName))) throw new NodeOperationError('Sheet name cannot contain : \\ / ? * [ ]');
   // A name that is not text fails in n8n's path.parse, with Node's message.
   const name: unknown = options.fileName;
   if (name && typeof name !== 'string')
@@ -95,6 +91,11 @@ export function sheetFile(items: Item[], format: string, options: Options, baseN
       }`,
     );
   if (format === 'xlsx' || format === 'ods' || format === 'xls') {
+    // n8n's SheetJS checks the sheet's name (n8n offers the option for these formats only; for
+    // the others it drops it, so any name passes).
+    const sheetName = options.sheetName || 'Sheet';
+    if (String(sheetName).length > 31) throw new NodeOperationError('Sheet names cannot exceed 31 chars');
+    if (/[:\\/?*[\]]/.test(String(sheetName))) throw new NodeOperationError('Sheet name cannot contain : \\ / ? * [ ]');
     let bytes: Buffer;
     if (format === 'xls') {
       try {
