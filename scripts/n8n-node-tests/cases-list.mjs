@@ -2003,7 +2003,9 @@ add('spreadsheet-file', {
 // writer) wrote, two sheets, a blank row, a repeated header; a file made record by record as Excel
 // writes (RK and MULRK numbers, LABEL, shared strings rich, phonetic and split over CONTINUE,
 // formulas' cached number, text, boolean and empty text, error cells, a blank cell, a declared range
-// wider than the cells, an empty second sheet). Both fixtures are made by .tmp-only scripts.
+// wider than the cells, an empty second sheet). The first was written by SheetJS 0.18.5 from the
+// oracle's n8n install (aoa_to_sheet, then write with bookType xls), the second record by record
+// and put in a compound file with nodes/xls/cfb.ts's writer.
 const FIXED_XLS_SHEETJS =
   '0M8R4KGxGuEAAAAAAAAAAAAAAAAAAAAAPgADAP7/CQAGAAAAAAAAAAAAAAABAAAAAgAAAAAAAAAAEAAAAQAAAAEAAAD+////AAAA' +
   'AAAAAAD/////////////////////////////////////////////////////////////////////////////////////////////' +
