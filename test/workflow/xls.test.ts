@@ -214,6 +214,44 @@ describe('xls: hostile and damaged files', () => {
   });
 });
 
+describe('xls: cells as SheetJS (n8n) reads them', () => {
+  const cell = (r: number, c: number) => Buffer.concat([u16(r), u16(c), u16(15)]);
+  const boolerr = (r: number, c: number, v: number, err: number) =>
+    rec(0x0205, Buffer.concat([cell(r, c), Buffer.from([v, err])]));
+  const formulaError = (r: number, c: number) =>
+    rec(0x0006, Buffer.concat([cell(r, c), Buffer.from([2, 0, 0x17, 0, 0, 0, 0xff, 0xff]), u16(0), u32(0), u16(0)]));
+  const dims = (rows: number, cols: number) =>
+    rec(0x0200, Buffer.concat([u32(0), u32(rows), u16(0), u16(cols), u16(0)]));
+
+  test('#NULL! is a null cell that keeps no row; other errors and the cached error of a formula are no cell', () => {
+    const bytes = file(
+      workbook(
+        [],
+        [
+          dims(3, 2),
+          number(0, 0, 1),
+          number(0, 1, 2),
+          boolerr(1, 0, 7, 1),
+          formulaError(1, 1),
+          boolerr(2, 0, 0, 1),
+          boolerr(2, 1, 1, 0),
+        ],
+      ),
+    );
+    // As SheetJS 0.18.5 reads the same file (checked against n8n's install).
+    expect(read(bytes, { headerRow: false })).toEqual([[1, 2], [], [null, true]]);
+    expect(read(bytes)).toEqual([{ '1': null, '2': true }]);
+    expect(read(bytes, { includeEmptyCells: true })).toEqual([{ '1': null, '2': true }]);
+  });
+
+  test('a declared range with no cells reads as blank rows without a header row', () => {
+    const blank = rec(0x0201, cell(0, 0));
+    expect(read(file(workbook([], [dims(2, 1), blank])), { headerRow: false })).toEqual([[], []]);
+    expect(read(file(workbook([], [dims(2, 1), blank])))).toEqual([]);
+    expect(read(file(workbook([], [dims(0, 0)])), { headerRow: false })).toEqual([]);
+  });
+});
+
 describe('xls: the compound file', () => {
   test('small and large streams, many streams, round trip', () => {
     const files = [

@@ -390,10 +390,11 @@ export function readSpreadsheet(format: string, bytes: Buffer, options: ReadOpti
     name = options.sheetName;
   }
   const grid = book.sheet(name);
-  if (!grid.range) return [];
-  // xlsx: the declared range, else the cells' own; ods: from the first cell (A1) on.
-  const range =
-    format === 'xlsx' || grid.declared ? { ...(grid.declared ?? grid.range) } : { ...grid.range, r0: 0, c0: 0 };
+  // An xls sheet is read over its declared range even with no cells in it (SheetJS: blank rows).
+  const used = grid.range ?? (format === 'xls' ? grid.declared : undefined);
+  if (!used) return [];
+  // xlsx and xls: the declared range, else the cells' own; ods: from the first cell (A1) on.
+  const range = format === 'xlsx' || grid.declared ? { ...(grid.declared ?? used) } : { ...used, r0: 0, c0: 0 };
   if (options.range !== undefined && options.range !== '') {
     const n = Number(options.range);
     if (Number.isInteger(n)) range.r0 = n;
@@ -409,10 +410,10 @@ export function readSpreadsheet(format: string, bytes: Buffer, options: ReadOpti
   const defval = options.includeEmptyCells ? '' : undefined;
   const out: unknown[] = [];
   const cellAt = (r: number, c: number) => grid.rows.get(r)?.[c];
-  // A null cell (an xls error) is kept as null (or the default) but does not make a row non-empty.
+  // A null cell (xls's #NULL!) stays null, the default or not, but does not make a row non-empty.
   const valueAt = (r: number, c: number) => {
     const v = cellAt(r, c);
-    return v === undefined || v === null ? (defval ?? (v === null ? null : undefined)) : v;
+    return v === undefined ? defval : v;
   };
   if (options.headerRow === false) {
     for (let r = range.r0; r <= range.r1; r++) {

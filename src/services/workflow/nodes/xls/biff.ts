@@ -204,9 +204,10 @@ function readSheet(stream: Buffer, offset: number, strings: string[]): Grid {
       }
       case BOOLERR:
         fixed(rec, 8);
-        // An error (#N/A, #DIV/0! …) is a null cell, as SheetJS reads it from xls (observed):
-        // null in a row, yet not enough to keep a row that has nothing else.
-        put(grid, b.readUInt16LE(0), b.readUInt16LE(2), b[7] === 0 ? b[6] !== 0 : null);
+        // Of the error constants SheetJS (n8n) keeps only #NULL! (code 0), as a null value: in a
+        // row, yet not enough to keep a row that has nothing else; #DIV/0!, #N/A … are no cell.
+        if (b[7] === 0) put(grid, b.readUInt16LE(0), b.readUInt16LE(2), b[6] !== 0);
+        else if (b[6] === 0) put(grid, b.readUInt16LE(0), b.readUInt16LE(2), null);
         break;
       case LABEL:
       case RSTRING: {
@@ -230,7 +231,7 @@ function readSheet(stream: Buffer, offset: number, strings: string[]): Grid {
         if (b.readUInt16LE(12) !== 0xffff) put(grid, r, c, b.readDoubleLE(6));
         else if (b[6] === 0) pendingFormula = { r, c };
         else if (b[6] === 1) put(grid, r, c, b[8] !== 0);
-        else if (b[6] === 2) put(grid, r, c, null);
+        // A formula's cached error is no cell at all in SheetJS (unlike an error constant).
         else if (b[6] === 3) put(grid, r, c, '');
         break;
       }
