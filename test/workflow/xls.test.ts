@@ -204,6 +204,8 @@ describe('xls: hostile and damaged files', () => {
     expectNodeError(() => read(writeCfb([{ name: 'Workbook', data: biff5 }])), /BIFF8/);
     expectNodeError(() => read(writeCfb([{ name: 'Book', data: biff5 }])), /BIFF8/);
     expectNodeError(() => read(writeCfb([{ name: 'WordDocument', data: Buffer.alloc(10) }])), /no workbook stream/);
+    // Excel 4: a bare BIFF4 stream, no compound file.
+    expectNodeError(() => read(Buffer.concat([rec(0x0409, Buffer.alloc(6)), eof()])), /only Excel 97–2003/);
   });
 
   test('a sheet offset past the stream', () => {

@@ -9,7 +9,7 @@ import { NodeOperationError } from '../engine/node-type.js';
 import { readZip, writeZip } from '../binary/zip.js';
 import type { Cell, Sheet } from './sheet-formats.js';
 import { MAX_CELLS, put, type Book, type Grid } from './sheet-grid.js';
-import { isCfb, readXlsBook } from './xls/xls.js';
+import { isBareBiff, isCfb, readXlsBook } from './xls/xls.js';
 
 /** The most columns with values (the largest office suites allow 16384). */
 const MAX_COLUMNS = 16_384;
@@ -377,6 +377,8 @@ export function readSpreadsheet(format: string, bytes: Buffer, options: ReadOpti
     book = xlsBook(bytes);
     format = 'xls';
   } else {
+    if (isBareBiff(bytes))
+      throw bad('The file could not be read as a spreadsheet: only Excel 97–2003 (BIFF8) xls files are read here');
     const files = unzip(bytes);
     const kind = files.has('xl/workbook.xml') ? 'xlsx' : files.has('content.xml') ? 'ods' : format;
     book = kind === 'xlsx' ? readXlsxBook(files) : readOdsBook(files);

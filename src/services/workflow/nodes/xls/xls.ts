@@ -6,6 +6,10 @@ import { readCfb, writeCfb } from './cfb.js';
 
 export { isCfb } from './cfb.js';
 
+/** An Excel 2–5 file: a bare BIFF stream starting with its BOF record, no compound file around it. */
+export const isBareBiff = (bytes: Buffer): boolean =>
+  bytes.length >= 4 && [0x0009, 0x0209, 0x0409, 0x0809].includes(bytes.readUInt16LE(0)) && bytes.readUInt16LE(2) <= 20;
+
 /** One sheet as an .xls file (its stream named "Workbook", as Excel 97 and later name it). */
 export function writeXls(sheet: Sheet, opts: { sheetName: string; headerRow: boolean }): Buffer {
   return writeCfb([{ name: 'Workbook', data: writeBiff(sheet, opts) }]);
