@@ -317,8 +317,14 @@ describe('xls: what the writer makes reads back', () => {
     expect(rows).toEqual(values.filter(Number.isFinite).map((v) => ({ v })));
   });
 
-  test('more rows or columns than Excel 97 holds are refused', () => {
-    const wide = { columns: Array.from({ length: 257 }, (_, i) => `c${i}`), rows: [] };
-    expect(() => writeXls(wide, { sheetName: 'Sheet', headerRow: true })).toThrow(/at most 65536 rows of 256/);
+  test('columns past the 256th are dropped (as SheetJS does); more than 65536 rows are refused', () => {
+    const columns = Array.from({ length: 300 }, (_, i) => `c${i}`);
+    const wide = { columns, rows: [columns.map((_, i) => i)] };
+    const [row] = read(writeXls(wide, { sheetName: 'Sheet', headerRow: true })) as Array<Record<string, number>>;
+    expect(Object.keys(row)).toHaveLength(256);
+    expect(row.c255).toBe(255);
+    const tall = { columns: ['a'], rows: Array.from({ length: 65536 }, (_, i) => [i]) };
+    expect(() => writeXls(tall, { sheetName: 'Sheet', headerRow: true })).toThrow(/at most 65536 rows/);
+    expect(read(writeXls(tall, { sheetName: 'Sheet', headerRow: false }), { headerRow: false })).toHaveLength(65536);
   });
 });

@@ -401,13 +401,16 @@ const CELL_XF = 15;
 /**
  * One sheet as a BIFF8 workbook stream: the header row (when asked) then the rows; text in the
  * shared string table, numbers as NUMBER, booleans as BOOLERR; a number that is not finite is
- * the #NUM! error, as the xlsx writer has it. Refuses sheets Excel 97 cannot hold.
+ * the #NUM! error, as the xlsx writer has it. Refuses more rows than Excel 97 holds.
  */
 export function writeBiff(sheet: Sheet, opts: { sheetName: string; headerRow: boolean }): Buffer {
-  const rows: Cell[][] = opts.headerRow ? [sheet.columns, ...sheet.rows] : sheet.rows;
-  const width = Math.max(1, sheet.columns.length);
-  if (rows.length > MAX_ROWS || width > MAX_COLS)
-    throw new BiffError(`An xls sheet holds at most ${MAX_ROWS} rows of ${MAX_COLS} columns`);
+  // Columns past the 256th are dropped, as SheetJS (n8n) does ("Data may be lost"); more rows
+  // than 65536 are refused (SheetJS writes a file that reads back as its first cell only).
+  const rows: Cell[][] = (opts.headerRow ? [sheet.columns, ...sheet.rows] : sheet.rows).map((r) =>
+    r.length > MAX_COLS ? r.slice(0, MAX_COLS) : r,
+  );
+  const width = Math.min(MAX_COLS, Math.max(1, sheet.columns.length));
+  if (rows.length > MAX_ROWS) throw new BiffError(`An xls sheet holds at most ${MAX_ROWS} rows`);
 
   const strings: string[] = [];
   const index = new Map<string, number>();
