@@ -246,6 +246,14 @@ describe('xls: cells as SheetJS (n8n) reads them', () => {
     expect(read(bytes, { includeEmptyCells: true })).toEqual([{ '1': null, '2': true }]);
   });
 
+  test("LibreOffice's 9-byte BOOLERR is read a byte later, as SheetJS does (its TRUE reads as false)", () => {
+    const lo = (r: number, v: number) => rec(0x0205, Buffer.concat([cell(r, 0), Buffer.from([v, 0, 0])]));
+    expect(read(file(workbook([], [dims(2, 1), lo(0, 1), lo(1, 0)])), { headerRow: false })).toEqual([
+      [false],
+      [false],
+    ]);
+  });
+
   test('a declared range with no cells reads as blank rows without a header row', () => {
     const blank = rec(0x0201, cell(0, 0));
     expect(read(file(workbook([], [dims(2, 1), blank])), { headerRow: false })).toEqual([[], []]);

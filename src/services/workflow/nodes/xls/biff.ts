@@ -33,16 +33,16 @@ const MAX_COLS = 256;
 
 export class BiffError extends Error {}
 
-interface Record {
+interface BiffRecord {
   type: number;
   /** The record's data, then its CONTINUE records' data. */
   parts: Buffer[];
 }
 
-/** The records from `offset` on, each with its CONTINUE records, until `stop` says so. */
-function* records(stream: Buffer, offset: number): Generator<Record> {
+/** The records from `offset` on, each with the CONTINUE records that follow it. */
+function* records(stream: Buffer, offset: number): Generator<BiffRecord> {
   let pos = offset;
-  let current: Record | undefined;
+  let current: BiffRecord | undefined;
   while (pos + 4 <= stream.length) {
     const type = stream.readUInt16LE(pos);
     const length = stream.readUInt16LE(pos + 2);
@@ -141,7 +141,7 @@ class Reader {
 }
 
 /** A record's first part as a plain buffer, checked to hold `n` bytes. */
-function fixed(rec: Record, n: number): Buffer {
+function fixed(rec: BiffRecord, n: number): Buffer {
   const b = rec.parts[0];
   if (b.length < n) throw new BiffError(`a record of type 0x${rec.type.toString(16)} is too short`);
   return b;
@@ -202,13 +202,20 @@ function readSheet(stream: Buffer, offset: number, strings: string[]): Grid {
         for (let k = 0; 4 + k * 6 + 6 <= b.length - 2; k++) put(grid, r, c0 + k, rk(b.readUInt32LE(4 + k * 6 + 2)));
         break;
       }
-      case BOOLERR:
+      case BOOLERR: {
         fixed(rec, 8);
-        // Of the error constants SheetJS (n8n) keeps only #NULL! (code 0), as a null value: in a
-        // row, yet not enough to keep a row that has nothing else; #DIV/0!, #N/A … are no cell.
-        if (b[7] === 0) put(grid, b.readUInt16LE(0), b.readUInt16LE(2), b[6] !== 0);
-        else if (b[6] === 0) put(grid, b.readUInt16LE(0), b.readUInt16LE(2), null);
+        // LibreOffice writes this record with 9 bytes (a byte after the value); SheetJS (n8n)
+        // then reads the value one byte later, so LibreOffice's TRUE reads as false in n8n
+        // (observed, nt-files-xls-read). The engine reads it as n8n does.
+        const at = b.length === 9 ? 7 : 6;
+        const value = b[at] ?? 0;
+        const isError = (b[at + 1] ?? 0) !== 0;
+        // Of the error constants SheetJS keeps only #NULL! (code 0), as a null value: in a row,
+        // yet not enough to keep a row that has nothing else; #DIV/0!, #N/A … are no cell.
+        if (!isError) put(grid, b.readUInt16LE(0), b.readUInt16LE(2), value !== 0);
+        else if (value === 0) put(grid, b.readUInt16LE(0), b.readUInt16LE(2), null);
         break;
+      }
       case LABEL:
       case RSTRING: {
         fixed(rec, 6);
