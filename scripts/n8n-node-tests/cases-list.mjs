@@ -1297,7 +1297,7 @@ fileCase(
     ],
   },
 );
-// xls (the binary Excel 97 format) is not written or read here: its own case, a known difference.
+// xls (the binary Excel 97 format): the same two rows written and read back (more in files-xls-read).
 fileCase('files-xls', [pair('xls', 'l', 1.1, { operation: 'xls', options: {} }, { operation: 'xls', options: {} })], {
   rows: [
     { id: 1, name: 'Ann', n: 2.5, ok: true, d: '2024-01-02' },
@@ -1996,4 +1996,319 @@ add('spreadsheet-file', {
       { id: 2, name: 'Bob', n: 0, ok: false, none: null },
     ],
   },
+});
+
+// ---- xls (Excel 97, BIFF8 in a compound file) ------------------------------------------------------
+// Written here and read back with the options the xlsx cases cover; a file SheetJS (n8n's reader and
+// writer) wrote, two sheets, a blank row, a repeated header; a file made record by record as Excel
+// writes (RK and MULRK numbers, LABEL, shared strings rich, phonetic and split over CONTINUE,
+// formulas' cached number, text, boolean and empty text, error cells, a blank cell, a declared range
+// wider than the cells, an empty second sheet). The first was written by SheetJS 0.18.5 from the
+// oracle's n8n install (aoa_to_sheet, then write with bookType xls), the second record by record
+// and put in a compound file with nodes/xls/cfb.ts's writer. A third, LibreOffice 7.4 wrote from a CSV
+// (booleans, a formula's cached number, text, boolean and error, unicode, empty cells).
+const FIXED_XLS_SHEETJS =
+  '0M8R4KGxGuEAAAAAAAAAAAAAAAAAAAAAPgADAP7/CQAGAAAAAAAAAAAAAAABAAAAAgAAAAAAAAAAEAAAAQAAAAEAAAD+////AAAA' +
+  'AAAAAAD/////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '///////////////////////////////////////////////////////////////////////////////////9/////v////7///8E' +
+  'AAAABQAAAAYAAAD+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+////' +
+  '/v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v//' +
+  '//7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7/' +
+  '///+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+' +
+  '/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+////' +
+  '/v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v//' +
+  '//7////+/////v////7////+/////v////7////+/////v////7////+/////v////7///8CAAAAAwAAAAQAAAAFAAAABgAAAAcA' +
+  'AAAIAAAACQAAAAoAAAALAAAADAAAAA0AAAAOAAAADwAAABAAAAARAAAAEgAAABMAAAAUAAAAFQAAABYAAAAXAAAAGAAAABkAAAAa' +
+  'AAAAGwAAAP7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+////' +
+  '/v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v//' +
+  '//7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7/' +
+  '///+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+' +
+  '/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+/////v////7////+////' +
+  '/v////7////+/////v////7////+/////v////7////+////UgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQABQH//////////wEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAADAAAAAAcAAAAAAAABAFMAaAAzADMAdABKADUAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAEgACAf////8CAAAA/////wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAEAAAAAAAAAFcAbwByAGsA' +
+  'YgBvAG8AawAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAASAAIB////////////////AAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQAAAKAGAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAD///////////////8AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA3MjYyAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAACQgQAAAGBQBics0HCcABAAYHAADhAAIAsATBAAIAAADiAAAAXABwAAcAAFNoMzN0SlMAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAABCAAIAsARhAQIAAADAAQAAPQEEAAEAAgCcAAIAEQAZAAIAAAASAAIAAAATAAIAAACvAQIAAAC8AQIAAAA9' +
+  'ABIAAAAAAGBywEQ4AAAAAAABAPQBQAACAAAAjQACAAAAIgACAAAADgACAAEAtwECAAAA2gACAAAAMQAaAPAAAAAAAJABAAAAAAAA' +
+  'BQFBAHIAaQBhAGwAHgQ1ADgAGAABIgAKTkhTLwALTkhTIAAiAGgAaAAiAEJmIgBtAG0AIgAGUiIAcwBzACIA0nkgACIA4AAUAAAA' +
+  'AAD0/wAAAAAAAAAAAAAAAAAA4AAUAAAAAAD0/wAAAAAAAAAAAAAAAAAA4AAUAAAAAAD0/wAAAAAAAAAAAAAAAAAA4AAUAAAAAAD0' +
+  '/wAAAAAAAAAAAAAAAAAA4AAUAAAAAAD0/wAAAAAAAAAAAAAAAAAA4AAUAAAAAAD0/wAAAAAAAAAAAAAAAAAA4AAUAAAAAAD0/wAA' +
+  'AAAAAAAAAAAAAAAA4AAUAAAAAAD0/wAAAAAAAAAAAAAAAAAA4AAUAAAAAAD0/wAAAAAAAAAAAAAAAAAA4AAUAAAAAAD0/wAAAAAA' +
+  'AAAAAAAAAAAA4AAUAAAAAAD0/wAAAAAAAAAAAAAAAAAA4AAUAAAAAAD0/wAAAAAAAAAAAAAAAAAA4AAUAAAAAAD0/wAAAAAAAAAA' +
+  'AAAAAAAA4AAUAAAAAAD0/wAAAAAAAAAAAAAAAAAA4AAUAAAAAAD0/wAAAAAAAAAAAAAAAAAA4AAUAAAAAAD0/wAAAAAAAAAAAAAA' +
+  'AAAA4AAUAAAAAAAAAAAAAAAAAAAAAAAAAAAAYAECAAAAhQAQAFUDAAAAAAQBRABhAHQAYQCFACIAawUAAAAADQFTAGUAYwBvAG4A' +
+  'ZAAgACYAIABtAG8AcgBlAIwABAABAAEA/AAIAAAAAAAAAAAACgAAAAkIEAAABhAAYnLNBwnAAQAGBwAADQACAAEADAACAGQADwAC' +
+  'AAEAEQACAAAAEAAIAPyp8dJNYlA/XwACAAEAKgACAAAAKwACAAAAggACAAEAgAAIAAAAAAAAAAAAgwACAAAAhAACAAAAAAIOAAAA' +
+  'AAAFAAAAAAAFAAAABAINAAAAAAAQAAIAAWkAZAAEAhEAAAABABAABAABbgBhAG0AZQAEAhMAAAACABAABQABcwBjAG8AcgBlAAQC' +
+  'DQAAAAMAEAACAAFvAGsABAINAAAABAAQAAIAAWkAZAADAg4AAQAAABAAAAAAAAAA8D8EAg8AAQABABAAAwABQQBuAG4AAwIOAAEA' +
+  'AgAQAAAAAAAAAARABQIIAAEAAwAQAAEABAIPAAEABAAQAAMAAWQAdQBwAAMCDgADAAAAEAAAAAAAAAAIQAQCFQADAAEAEAAGAAFa' +
+  'AG8A6wAgACJvV1sDAg4AAwACABAASK+8mvLXer4FAggAAwADABAAAAADAg4ABAAAABAAAAAAAAAAEEADAg4ABAACABAAAORfnOd0' +
+  'pkIEAgsABAAEABAAAQABeAA+AhIAtgYAAAAAQAAAAAAAAAAAAAAAugELAAQAAUQAYQB0AGEAZwgTAGcIAAAAAAAAAAAAAAMAAQAA' +
+  'AABoCCcAaAgAAAAAAAAAAAAAAwAAAAAAAAEABAAAAAAAAAAEAAAABAAEAAAACgAAAAkIEAAABhAAYnLNBwnAAQAGBwAADQACAAEA' +
+  'DAACAGQADwACAAEAEQACAAAAEAAIAPyp8dJNYlA/XwACAAEAKgACAAAAKwACAAAAggACAAEAgAAIAAAAAAAAAAAAgwACAAAAhAAC' +
+  'AAAAAAIOAAAAAAADAAAAAAACAAAABAILAAAAAQAQAAEAAWIABAINAAEAAAAQAAIAAWEAMQADAg4AAQABABAAAAAAAAAAAEAFAggA' +
+  'AgAAABAAAQA+AhIAtgYAAAAAQAAAAAAAAAAAAAAAugEdAA0AAVMAZQBjAG8AbgBkACAAJgAgAG0AbwByAGUAZwgTAGcIAAAAAAAA' +
+  'AAAAAAMAAQAAAABoCCcAaAgAAAAAAAAAAAAAAwAAAAAAAAEABAAAAAAAAAACAAAAAQAEAAAACgAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==';
+const FIXED_XLS_HAND =
+  '0M8R4KGxGuEAAAAAAAAAAAAAAAAAAAAAPgADAP7/CQAGAAAAAAAAAAAAAAABAAAABAAAAAAAAAAAEAAAAwAAAAEAAAD+////AAAA' +
+  'AAUAAAD/////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '//////////////////////////////////////////////////////////////////////////////////8JCBAAAAYFALsNzAcA' +
+  'AAAABgAAAEIAAgCwBD0AEgAAAAAAADAAIDgAAAAAAAEAWAIxABUAyAAAAP9/kAEAAAAAAAAFAEFyaWFsMQAVAMgAAAD/f5ABAAAA' +
+  'AAAABQBBcmlhbDEAFQDIAAAA/3+QAQAAAAAAAAUAQXJpYWwxABUAyAAAAP9/kAEAAAAAAAAFAEFyaWFs4AAUAAAAAAD1/yAAAPQA' +
+  'AAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAA' +
+  'AAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAA' +
+  'AMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg' +
+  '4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAU' +
+  'AAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAABACAAAAAAAAAAAAAAAMAghQANAH8C' +
+  'AAAAAAUARXhjZWyFAA0A8wMAAAAABQBFbXB0efwANgAGAAAABAAAAAQAAGhlYWQEAAgCAGJvbGQAAAAAAgAAAAMABAYAAABrYW4A' +
+  'AAAAAAAGAABhYmM8AAcAAWQA6QATJwoAAAAJCBAAAAYQALsNzAcAAAAABgAAAAACDgAAAAAABgAAAAAABQAAAP0ACgAAAAAADwAA' +
+  'AAAA/QAKAAAAAQAPAAEAAAAEAg4AAAACAA8ABQAAbGFiZWz9AAoAAAADAA8AAwAAAH4CCgABAAAADwBa////fgIKAAEAAQAPAPcB' +
+  'AAADAg4AAQACAA8AmpmZmZmZuT8FAggAAQADAA8AAQAGABYAAgAAAA8AAAAAAAAAHEAAAAAAAAAAAAYAFgACAAEADwAAAAAAAAD/' +
+  '/wAAAAAAAAAABwIGAAMAAGZ4cwYAFgACAAIADwABAAEAAAD//wAAAAAAAAAABgAWAAIAAwAPAAMAAAAAAP//AAAAAAAAAAAFAggA' +
+  'AwAAAA8ABwEFAggAAwABAA8AAAEBAgYAAwACAA8AvQAYAAQAAAAPAAYAAAAPAMsAAAAPAA4AAAACAP0ACgAEAAMADwACAAAAPgIS' +
+  'ALYGAAAAAEAAAAAAAAAAAAAAAAoAAAAJCBAAAAYQALsNzAcAAAAABgAAAAACDgAAAAAAAAAAAAAAAAAAAAoAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABAAAAAgAAAAMAAAAEAAAABQAAAAYAAAAHAAAACAAAAAkAAAAKAAAACwAAAAwAAAANAAAA' +
+  'DgAAAA8AAAAQAAAA/v///wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAFIAbwBvAHQAIABFAG4AdAByAHkAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAW' +
+  'AAUB//////////8BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAEAEAAAAAAAAVwBvAHIAawBiAG8A' +
+  'bwBrAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABIAAgH///////////////8AAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAHQQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAP///////////////wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAA////////////////AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQAA' +
+  'AAIAAAD+/////v////7////9////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '//////////////////////////////////////////////////////////////////////////////8=';
+const FIXED_XLS_LIBREOFFICE =
+  '0M8R4KGxGuEAAAAAAAAAAAAAAAAAAAAAOwADAP7/CQAGAAAAAAAAAAAAAAABAAAACQAAAAAAAAAAEAAAAgAAAAEAAAD+////AAAA' +
+  'AAAAAAD/////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '///////////////////////////////////////////////////////////////////////////////////9//////////7///8E' +
+  'AAAABQAAAAYAAAAHAAAACAAAAP7///8KAAAA/v//////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '/////////////////////////////////////////////////////////////////1IAbwBvAHQAIABFAG4AdAByAHkAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWAAUA////////////////AAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAA/v///wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAD///////////////8AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAD+////AAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAP//' +
+  '/////////////wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAP7///8AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA////////////////AAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/v///wAAAAAAAAAAAQAAAAIAAAADAAAABAAAAAUAAAAGAAAABwAAAAgAAAAJAAAACgAA' +
+  'AAsAAAAMAAAADQAAAA4AAAAPAAAAEAAAABEAAAASAAAAEwAAABQAAAAVAAAAFgAAABcAAAAYAAAAGQAAABoAAAAbAAAAHAAAAB0A' +
+  'AAAeAAAAHwAAACAAAAAhAAAAIgAAACMAAAAkAAAA/v///yYAAAD+/////v///ykAAAAqAAAA/v///ywAAAD+////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '////////////////////////////////////////////////////////////////////////////////////////////////////' +
+  '//////////////////////////////8JCBAAAAYFALsNzAcAAAAABgAAAOEAAgCwBMEAAgAAAOIAAABcAHAABAAAQ2FsYyAgICAg' +
+  'ICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAg' +
+  'ICAgICAgICAgICAgICAgICAgICAgICAgIEIAAgCwBGEBAgAAAMABAAA9AQIAAQCcAAIADgCvAQIAAAC8AQIAAAA9ABIAAAAAAABA' +
+  'ACA4AAAAAAABAFgCQAACAAAAjQACAAAAIgACAAAADgACAAEAtwECAAAA2gACAAAAMQAmAMgAAAD/f5ABAAAAAgAACwFEAGUAagBh' +
+  'AFYAdQAgAFMAYQBuAHMAMQAaAMgAAAD/f5ABAAAAAAAABQFBAHIAaQBhAGwAMQAaAMgAAAD/f5ABAAAAAAAABQFBAHIAaQBhAGwA' +
+  'MQAaAMgAAAD/f5ABAAAAAAAABQFBAHIAaQBhAGwAHgQMAKQABwAAR2VuZXJhbB4EGgClABUAACJUUlVFIjsiVFJVRSI7IkZBTFNF' +
+  'Ih4EDQCmAAgAADAuMDBFKzAw4AAUAAAApAD1/yAAAAAAAAAAAAAAAMAg4AAUAAEAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAEAAAD1' +
+  '/yAAAPQAAAAAAAAAAMAg4AAUAAIAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAIAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAA' +
+  'APQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQA' +
+  'AAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAA' +
+  'AAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAAAMAg4AAUAAAAAAD1/yAAAPQAAAAAAAAA' +
+  'AMAg4AAUAAAApAABACAAAAAAAAAAAAAAAMAg4AAUAAEAKwD1/yAAAPAAAAAAAAAAAMAg4AAUAAEAKQD1/yAAAPAAAAAAAAAAAMAg' +
+  '4AAUAAEALAD1/yAAAPAAAAAAAAAAAMAg4AAUAAEAKgD1/yAAAPAAAAAAAAAAAMAg4AAUAAEACQD1/yAAAPAAAAAAAAAAAMAg4AAU' +
+  'AAAApQABACAAAAQAAAAAAAAAAMAg4AAUAAAApgABACAAAAQAAAAAAAAAAMAgkwIEAACAAP+TAgQAEIAD/5MCBAARgAb/kwIEABKA' +
+  'BP+TAgQAE4AH/5MCBAAUgAX/YAECAAAAhQALACwFAAAAAAMAbG8zjAAEAAEAAQDBAQgAwQEAAFSNAQDrAFoADwAA8FIAAAAAAAbw' +
+  'GAAAAAAEAAACAAAAAQAAAAEAAAABAAAAAQAAADMAC/ASAAAAvwAIAAgAgQEJAAAIwAFAAAAIQAAe8RAAAAANAAAIDAAACBcAAAj3' +
+  'AAAQ/ABhAAoAAAAKAAAABAAAbmFtZQEAAG4CAABvawcAAGZvcm11bGEEAABub3RlAwAAQW5uBQAAcGxhaW4IAAFaAG8A6wAgABMn' +
+  'IAAib1dbDQAAcXVvdGVkLCBjb21tYQQAAGxhc3T/AAoACgCoBAAADAAAAGMIFQBjCAAAAAAAAAAAAAAVAAAAAAAAAAIKAAAACQgQ' +
+  'AAAGEAC7DcwHAAAAAAYAAAAMAAIAZAAPAAIAAQARAAIAAAAQAAgA/Knx0k1iUD9fAAIAAQCAAAgAAAAAAAAAAAAlAgQAAAAAAYEA' +
+  'AgDBBCoAAgAAACsAAgAAAIIAAgABABQAHgAbAAAmQyYiRGVqYVZ1IFNlcmlmLEJvb2siJjEyJkEVACMAIAAAJkMmIkRlamFWdSBT' +
+  'ZXJpZixCb29rIiYxMlBhZ2UgJlCDAAIAAACEAAIAAAAmAAgAMzMzMzMz6T8nAAgAMzMzMzMz6T8oAAgAgy3Ygi3Y8D8pAAgAgy3Y' +
+  'gi3Y8D+hACIACQBkAAEAAQABAIIALAEsATMzMzMzM+k/MzMzMzMz6T8BAFUAAgAIAH0ADAAAAAAArggPAAAAAAB9AAwAAQABAOwI' +
+  'DwAAAAAAfQAMAAIAAgABBg8AAAAAAH0ADAADAAMAlgcPAAAAAAB9AAwABAAEAMoNDwAAAAAAfQAMAAUAAAEVCg8AAAAAAAACDgAA' +
+  'AAAABQAAAAAABQAAAAgCEAAAAAAABQAAAQAAAAAAAQ8ACAIQAAEAAAAFAAABAAAAAAABDwAIAhAAAgAAAAQAAAEAAAAAAAEPAAgC' +
+  'EAADAAEABQAAAQAAAAAAAQ8ACAIQAAQAAAAEAAABAAAAAAABDwD9AAoAAAAAAA8AAAAAAP0ACgAAAAEADwABAAAA/QAKAAAAAgAP' +
+  'AAIAAAD9AAoAAAADAA8AAwAAAP0ACgAAAAQADwAEAAAA/QAKAAEAAAAPAAUAAAB+AgoAAQABAA8A6wMAAAUCCQABAAIAFQABAAAG' +
+  'AB0AAQADAA8AAAAAAAAAGEAAAAAAAAAHAB4CAB4DAAX9AAoAAQAEAA8ABgAAAP0ACgACAAAADwAHAAAAAwIOAAIAAQAWAEivvJry' +
+  '13q+BQIJAAIAAgAVAAAAAAYAHwACAAMADwAAAAAAAAAAAAAAAAAAAAkAFwEAYRcBAGIIAwIOAAMAAQAPAADkX5zndKZCBgAdAAMA' +
+  'AwAPAAIABwAAAP//AAAAAAAABwAeAQAeAAAG/QAKAAMABAAPAAgAAAD9AAoABAAAAA8ACQAAAH4CCgAEAAEADwACAAAABQIJAAQA' +
+  'AgAVAAEAAAYAIwAEAAMADwAAAAAAAADwPwAAAAAAAA0AFwMAYWJjQSAAHgIADewAUAAPAALwSAAAABAACPAIAAAAAQAAAAAEAAAP' +
+  'AAPwMAAAAA8ABPAoAAAAAQAJ8BAAAAAAAAAAAAAAAAAAAAAAAAAAAgAK8AgAAAAABAAABQAAAD4CEgC2BgAAAABAAAAAPABkAAAA' +
+  'AAAdAA8AAwAAAAAAAAEAAAAAAAAAZwgXAGcIAAAAAAAAAAAAAAIAAf////8AAAAACgAAAAAAAAAAAAAAAAAAAAAAAQD+/wMKAAD/' +
+  '////EAgCAAAAAADAAAAAAAAARhsAAABNaWNyb3NvZnQgRXhjZWwgOTctVGFiZWxsZQAGAAAAQmlmZjgAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABAAACAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/v8AAAEAAgAAAAAAAAAAAAAAAAAAAAAAAQAAAOCFn/L5T2gQq5EIACsn' +
+  's9kwAAAAfAAAAAYAAAABAAAAOAAAAAkAAABAAAAACgAAAEwAAAALAAAAWAAAAAwAAABkAAAADQAAAHAAAAACAAAA6f0AAB4AAAAC' +
+  'AAAAMAAAAEAAAAAAAAAAAAAAAEAAAAAAAAAAAAAAAEAAAAAAAAAAAAAAAEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  '/v8AAAEAAgAAAAAAAAAAAAAAAAAAAAAAAgAAAALVzdWcLhsQk5cIACss+a5EAAAABdXN1ZwuGxCTlwgAKyz5rlwAAAAYAAAAAQAA' +
+  'AAEAAAAQAAAAAgAAAOn9AAAYAAAAAQAAAAEAAAAQAAAAAgAAAOn9AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAABSAG8AbwB0ACAARQBuAHQAcgB5AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAFgAFAP//////////AQAAABAIAgAAAAAAwAAAAAAAAEYAAAAAAAAAAAAAAAAAAAAAAAAAAAMAAABACwAAAAAAAFcA' +
+  'bwByAGsAYgBvAG8AawAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAASAAIAAgAAAAQAAAD/' +
+  '////AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAADIJAAAAAAAAAQBDAG8AbQBwAE8AYgBqAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABIAAgADAAAA//////////8AAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAlAAAASQAAAAAAAAABAE8AbABlAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAACgACAP///////////////wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACcAAAAU' +
+  'AAAAAAAAAAUAUwB1AG0AbQBhAHIAeQBJAG4AZgBvAHIAbQBhAHQAaQBvAG4AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAoAAIA' +
+  '/////wUAAAD/////AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAKAAAAKwAAAAAAAAABQBEAG8AYwB1AG0AZQBu' +
+  'AHQAUwB1AG0AbQBhAHIAeQBJAG4AZgBvAHIAbQBhAHQAaQBvAG4AAAAAAAAAAAAAADgAAgD///////////////8AAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAArAAAAdAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAP///////////////wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAP7///8AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+  'AAAAAAAAAAAA////////////////AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/v///wAAAAAAAAAA';
+const xlsChains = [
+  sheetChain('xls', N('To xls', 'convertToFile', 1.1, { operation: 'xls', options: {} }), [
+    N('From xls', 'extractFromFile', 1, { operation: 'xls', options: {} }),
+    N('From xls no header', 'extractFromFile', 1, { operation: 'xls', options: { headerRow: false } }),
+    N('From xls empty cells', 'extractFromFile', 1, { operation: 'xls', options: { includeEmptyCells: true } }),
+    N('From xls range', 'extractFromFile', 1, { operation: 'xls', options: { range: 1 } }),
+    N('From xls range text', 'extractFromFile', 1, { operation: 'xls', options: { range: 'B1:D3' } }),
+    N('From xls raw', 'extractFromFile', 1, { operation: 'xls', options: { rawData: true } }),
+    N(
+      'From xls wrong sheet',
+      'extractFromFile',
+      1,
+      { operation: 'xls', options: { sheetName: 'Nope' } },
+      { continueOnFail: true },
+    ),
+    N('From xls as xlsx', 'extractFromFile', 1, { operation: 'xlsx', options: {} }, { continueOnFail: true }),
+  ]),
+  sheetChain(
+    'xls options',
+    N('To xls options', 'convertToFile', 1.1, {
+      operation: 'xls',
+      binaryPropertyName: 'sheet',
+      options: { sheetName: 'Rows & more', headerRow: false, fileName: 'out.xls' },
+    }),
+    [
+      N('From xls options', 'extractFromFile', 1, {
+        operation: 'xls',
+        binaryPropertyName: 'sheet',
+        options: { sheetName: 'Rows & more', headerRow: false },
+      }),
+    ],
+    'sheet',
+  ),
+  sheetChain(
+    'xls named',
+    N('To xls named', 'convertToFile', 1.1, { operation: 'xls', options: { sheetName: 'S', fileName: 'x' } }),
+    [
+      N('From xls named', 'extractFromFile', 1, {
+        operation: 'xls',
+        options: { sheetName: 'S', includeEmptyCells: true },
+      }),
+    ],
+  ),
+  sheetChain('xlsx read as xls', N('To xlsx for xls', 'convertToFile', 1.1, { operation: 'xlsx', options: {} }), [
+    N('From xlsx as xls', 'extractFromFile', 1, { operation: 'xls', options: {} }, { continueOnFail: true }),
+  ]),
+  sheetChain('fixed sheetjs xls', archive('Fixed sheetjs xls', 'sheetjs', 'made.xls', { executeOnce: true }), [
+    N('Read sheetjs xls', 'extractFromFile', 1, { operation: 'xls', options: {} }),
+    N('Read sheetjs xls rows', 'extractFromFile', 1, { operation: 'xls', options: { headerRow: false } }),
+    N('Read sheetjs xls empty', 'extractFromFile', 1, { operation: 'xls', options: { includeEmptyCells: true } }),
+    N('Read sheetjs xls second', 'extractFromFile', 1, { operation: 'xls', options: { sheetName: 'Second & more' } }),
+    N('Read sheetjs xls range', 'extractFromFile', 1, {
+      operation: 'xls',
+      options: { range: 'A2:C4', headerRow: false },
+    }),
+  ]),
+  sheetChain(
+    'fixed libreoffice xls',
+    archive('Fixed libreoffice xls', 'libreoffice', 'lo.xls', { executeOnce: true }),
+    [
+      N('Read libreoffice xls', 'extractFromFile', 1, { operation: 'xls', options: {} }),
+      N('Read libreoffice xls rows', 'extractFromFile', 1, { operation: 'xls', options: { headerRow: false } }),
+      N('Read libreoffice xls empty', 'extractFromFile', 1, { operation: 'xls', options: { includeEmptyCells: true } }),
+    ],
+  ),
+  sheetChain('fixed hand xls', archive('Fixed hand xls', 'hand', 'excel.xls', { executeOnce: true }), [
+    N('Read hand xls', 'extractFromFile', 1, { operation: 'xls', options: {} }),
+    N('Read hand xls rows', 'extractFromFile', 1, { operation: 'xls', options: { headerRow: false } }),
+    N('Read hand xls empty', 'extractFromFile', 1, { operation: 'xls', options: { includeEmptyCells: true } }),
+    N('Read hand xls raw', 'extractFromFile', 1, { operation: 'xls', options: { rawData: true, headerRow: false } }),
+    N('Read hand xls second', 'extractFromFile', 1, { operation: 'xls', options: { sheetName: 'Empty' } }),
+  ]),
+];
+add('files-xls-read', {
+  nodes: xlsChains.flatMap((c) => c.nodes),
+  connections: {
+    Input: [xlsChains.map((c) => [c.nodes[0].name])],
+    ...Object.fromEntries(xlsChains.flatMap((c) => c.links.map(([from, to]) => [from, [to.map((t) => [t])]]))),
+  },
+  bodies: {
+    rows: sheetRowsIn.map((r, i) =>
+      i === 0 ? { ...r, sheetjs: FIXED_XLS_SHEETJS, hand: FIXED_XLS_HAND, libreoffice: FIXED_XLS_LIBREOFFICE } : r,
+    ),
+  },
+});
+
+// Spreadsheet File with xls, its default format (v2 and v1), both ways.
+add('spreadsheet-file-xls', {
+  nodes: [
+    N('Write xls', 'spreadsheetFile', 2, { operation: 'toFile', options: {} }),
+    meta2('Meta xls'),
+    N('Read xls', 'spreadsheetFile', 2, { operation: 'fromFile', fileFormat: 'xls', options: {} }),
+    N('Read xls auto', 'spreadsheetFile', 2, { operation: 'fromFile', options: { headerRow: false } }),
+    N('Write xls options', 'spreadsheetFile', 2, {
+      operation: 'toFile',
+      fileFormat: 'xls',
+      binaryPropertyName: 'f',
+      options: { sheetName: 'Mine', headerRow: false, fileName: 'mine.xls' },
+    }),
+    meta2('Meta xls options', 'f'),
+    N('Read xls options', 'spreadsheetFile', 2, {
+      operation: 'fromFile',
+      binaryPropertyName: 'f',
+      options: { sheetName: 'Mine', headerRow: false, includeEmptyCells: true },
+    }),
+    N('Write xls v1', 'spreadsheetFile', 1, { operation: 'toFile', fileFormat: 'xls', options: {} }),
+    meta2('Meta xls v1'),
+    N('Read xls v1', 'spreadsheetFile', 1, { operation: 'fromFile', options: {} }),
+  ],
+  connections: {
+    Input: [[['Write xls'], ['Write xls options'], ['Write xls v1']]],
+    'Write xls': [[['Meta xls'], ['Read xls'], ['Read xls auto']]],
+    'Write xls options': [[['Meta xls options'], ['Read xls options']]],
+    'Write xls v1': [[['Meta xls v1'], ['Read xls v1']]],
+  },
+  bodies: { rows: sheetRowsIn },
 });

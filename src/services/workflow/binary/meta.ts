@@ -50,6 +50,8 @@ const EXTENSION_BY_MIME: Record<string, string> = Object.fromEntries(
     .filter(([ext]) => !['htm', 'jpeg'].includes(ext))
     .map(([ext, mime]) => [mime, ext]),
 );
+// A compound file (an Excel 97 or Word 97 file) by its signature, as n8n's file-type names it.
+EXTENSION_BY_MIME['application/x-cfb'] = 'cfb';
 
 /** The MIME type of a file extension, or undefined when unknown. */
 export const mimeOfExtension = (ext: string): string | undefined => MIME_BY_EXTENSION[ext.toLowerCase()];
@@ -91,6 +93,7 @@ const SIGNATURES: Array<{ magic: number[]; mimeType: string; ext: string }> = [
   { magic: [0x25, 0x50, 0x44, 0x46, 0x2d], mimeType: 'application/pdf', ext: 'pdf' },
   { magic: [0x1f, 0x8b, 0x08], mimeType: 'application/gzip', ext: 'gz' },
   { magic: [0x50, 0x4b, 0x03, 0x04], mimeType: 'application/zip', ext: 'zip' },
+  { magic: [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], mimeType: 'application/x-cfb', ext: 'cfb' },
 ];
 
 /** The MIME type and extension the bytes' signature shows, or undefined. */

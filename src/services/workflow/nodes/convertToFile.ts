@@ -2,7 +2,7 @@
 // CSV, HTML, RTF (all items as one sheet, sheet-formats.ts), JSON (all items, or one file per
 // item), text or base64 from a field (per item), an iCalendar event (per item). The output
 // items' json is empty, as n8n's. Default names as n8n 2.8.4 gives them (File.csv, file.json,
-// file.txt, file, event.ics). xlsx and ods are spreadsheet-xml.ts's; xls is not supported here.
+// file.txt, file, event.ics). xlsx and ods are spreadsheet-xml.ts's, xls is xls/.
 import { DateTime } from 'luxon';
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
@@ -11,6 +11,8 @@ import { mimeOfExtension } from '../binary/meta.js';
 import { writeEvent } from './ical.js';
 import { toSheet, writeCsv, writeHtml, writeRtf } from './sheet-formats.js';
 import { writeOds, writeXlsx } from './spreadsheet-xml.js';
+import { writeXls } from './xls/xls.js';
+import { BiffError } from './xls/biff.js';
 import { readPath } from './util.js';
 
 const SHEET_MIME: Record<string, string> = { csv: 'text/csv', html: 'text/html', rtf: 'application/rtf' };
@@ -69,27 +71,52 @@ async function eventFile(ctx: NodeContext, i: number): Promise<Item> {
   );
 }
 
-const SHEET_FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods'];
+const SHEET_FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods', 'xls'];
 
 /**
  * All items as one sheet file (Convert to File and Spreadsheet File): named `options.fileName`,
- * else `<baseName>.<format>` (xlsx and ods keep an empty name given, as n8n does).
+ * else `<baseName>.<format>` (xlsx, ods and xls keep an empty name given, as n8n does).
  */
 export function sheetFile(items: Item[], format: string, options: Options, baseName: string, now: Date): BinaryData {
   const sheet = toSheet(items.map((it) => it.json));
   const headerRow = options.headerRow !== false;
-  if (format === 'xlsx' || format === 'ods') {
-    const write = format === 'xlsx' ? writeXlsx : writeOds;
-    const bytes = write(sheet, {
-      sheetName: options.sheetName || 'Sheet',
-      headerRow,
-      compress: Boolean(options.compression),
-      now,
-    });
-    const fileName = options.fileName ?? `${baseName}.${format}`;
+  // A name that is not text fails in n8n's path.parse, with Node's message.
+  const name: unknown = options.fileName;
+  if (name && typeof name !== 'string')
+    throw new NodeOperationError(
+      `The "path" argument must be of type string. Received ${
+        typeof name === 'object'
+          ? `an instance of ${name.constructor?.name ?? 'Object'}`
+          : `type ${typeof name} (${String(name)})`
+      }`,
+    );
+  if (format === 'xlsx' || format === 'ods' || format === 'xls') {
+    // n8n's SheetJS checks the sheet's name (n8n offers the option for these formats only; for
+    // the others it drops it, so any name passes).
+    const sheetName = options.sheetName || 'Sheet';
+    if (String(sheetName).length > 31) throw new NodeOperationError('Sheet names cannot exceed 31 chars');
+    if (/[:\\/?*[\]]/.test(String(sheetName))) throw new NodeOperationError('Sheet name cannot contain : \\ / ? * [ ]');
+    let bytes: Buffer;
+    if (format === 'xls') {
+      try {
+        bytes = writeXls(sheet, { sheetName, headerRow });
+      } catch (e) {
+        throw e instanceof BiffError ? new NodeOperationError(e.message) : e;
+      }
+    } else
+      bytes = (format === 'xlsx' ? writeXlsx : writeOds)(sheet, {
+        sheetName,
+        headerRow,
+        compress: Boolean(options.compression),
+        now,
+      });
+    // A name given that is not text (false, 0: n8n passes it on and names nothing) counts as empty.
+    const fileName = options.fileName === undefined ? `${baseName}.${format}` : String(options.fileName || '');
     // A name without a known extension: typed by the bytes, as n8n's file-type detection does.
     const ext = fileName.includes('.') ? fileName.split('.').pop()! : '';
-    return toBinary(bytes, { fileName, mimeType: mimeOfExtension(ext) ? undefined : mimeOfExtension(format) });
+    // (n8n's file-type knows an xls only as a compound file: application/x-cfb, "cfb".)
+    const sniffed = format === 'xls' ? 'application/x-cfb' : mimeOfExtension(format);
+    return toBinary(bytes, { fileName, mimeType: mimeOfExtension(ext) ? undefined : sniffed });
   }
   const text =
     format === 'csv'
@@ -174,8 +201,6 @@ export default {
       for (let i = 0; i < ctx.items.length; i++) out.push(await eventFile(ctx, i));
       return [out];
     }
-    throw new NodeOperationError(
-      `The operation "${operation}" of Convert to File is not supported here (the xls format is not available)`,
-    );
+    throw new NodeOperationError(`The operation "${operation}" of Convert to File is not supported here`);
   },
 } satisfies NodeType;

@@ -2,8 +2,8 @@
 // HTML tables and RTF tables one item per row (sheet-formats.ts), JSON, text or base64 under
 // `destinationKey` (default "data"), iCalendar events. As n8n 2.8.4 (observed): CSV values stay
 // text and keep a byte order mark in the first header, empty cells are left out unless
-// `includeEmptyCells`; text drops the byte order mark. xlsx and ods are read by
-// spreadsheet-xml.ts; PDF text by pdf.ts (pdf.js on a worker thread); xls is not supported here.
+// `includeEmptyCells`; text drops the byte order mark. xlsx, ods and xls are read by
+// spreadsheet-xml.ts (xls through xls/); PDF text by pdf.ts (pdf.js on a worker thread).
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { binaryBytes, type BinaryData } from './binary-data.js';
@@ -33,7 +33,7 @@ function decode(bytes: Buffer, encoding = 'utf8', stripBom = true): string {
   return stripBom && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-const SHEET_FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods'];
+const SHEET_FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods', 'xls'];
 
 /** A sheet file's rows as items' json (Extract from File and Spreadsheet File). */
 export function sheetRows(
@@ -43,7 +43,7 @@ export function sheetRows(
   options: Options,
   i: number,
 ): Array<Record<string, unknown>> {
-  if (format === 'xlsx' || format === 'ods') {
+  if (format === 'xlsx' || format === 'ods' || format === 'xls') {
     let rows: unknown[];
     try {
       rows = readSpreadsheet(format, bytes, options);
@@ -139,7 +139,7 @@ export default {
         out.push({ json: { [key]: readCalendar(decode(bytes, options.encoding)) }, pairedItem: paired });
       else
         throw new NodeOperationError(
-          `The operation "${operation}" of Extract from File is not supported here (the xls format is not available)`,
+          `The operation "${operation}" of Extract from File is not supported here`,
           undefined,
           i,
         );

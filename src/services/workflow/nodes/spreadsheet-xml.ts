@@ -8,20 +8,11 @@
 import { NodeOperationError } from '../engine/node-type.js';
 import { readZip, writeZip } from '../binary/zip.js';
 import type { Cell, Sheet } from './sheet-formats.js';
+import { MAX_CELLS, put, type Book, type Grid } from './sheet-grid.js';
+import { isBareBiff, isCfb, readXlsBook } from './xls/xls.js';
 
-/** The most cells a sheet read here may span. */
-const MAX_CELLS = 2_000_000;
 /** The most columns with values (the largest office suites allow 16384). */
 const MAX_COLUMNS = 16_384;
-
-/** A sheet's cells: rows by index, each a sparse array of cells by column index. */
-export interface Grid {
-  rows: Map<number, Cell[]>;
-  /** The first and last used row and column. */
-  range?: { r0: number; c0: number; r1: number; c1: number };
-  /** The range the file declares (xlsx's <dimension>), which SheetJS reads instead when present. */
-  declared?: { r0: number; c0: number; r1: number; c1: number };
-}
 
 // ---- XML ---------------------------------------------------------------------------------------
 
@@ -114,18 +105,6 @@ function unzip(bytes: Buffer): Map<string, Buffer> {
   }
 }
 
-function put(grid: Grid, r: number, c: number, v: Cell): void {
-  let row = grid.rows.get(r);
-  if (!row) grid.rows.set(r, (row = []));
-  row[c] = v;
-  const g = (grid.range ??= { r0: r, c0: c, r1: r, c1: c });
-  g.r0 = Math.min(g.r0, r);
-  g.c0 = Math.min(g.c0, c);
-  g.r1 = Math.max(g.r1, r);
-  g.c1 = Math.max(g.c1, c);
-  if ((g.r1 - g.r0 + 1) * (g.c1 - g.c0 + 1) > MAX_CELLS) throw bad(`The sheet spans more than ${MAX_CELLS} cells`);
-}
-
 /** The sheet's rows, header first when asked, as cell lists (missing cells left out). */
 function sheetRows(sheet: Sheet, headerRow: boolean): Cell[][] {
   return headerRow ? [sheet.columns, ...sheet.rows] : sheet.rows;
@@ -199,7 +178,7 @@ function partPath(from: string, target: string): string {
   return parts.join('/');
 }
 
-function readXlsxBook(files: Map<string, Buffer>): { names: string[]; sheet(name: string): Grid } {
+function readXlsxBook(files: Map<string, Buffer>): Book {
   const xml = (name: string) => {
     const b = files.get(name);
     return b ? parseXml(b.toString('utf8')) : undefined;
@@ -312,7 +291,7 @@ function odsText(n: XmlNode): string {
     .join('');
 }
 
-function readOdsBook(files: Map<string, Buffer>): { names: string[]; sheet(name: string): Grid } {
+function readOdsBook(files: Map<string, Buffer>): Book {
   const content = files.get('content.xml');
   if (!content) throw bad('The file is not an OpenDocument spreadsheet (no content.xml)');
   const tables = findAll(parseXml(content.toString('utf8')), 'table');
@@ -370,6 +349,20 @@ export interface ReadOptions {
   range?: string | number;
 }
 
+/** An xls workbook whose damage (the container's or the records') fails as a node error. */
+function xlsBook(bytes: Buffer): Book {
+  const guard = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (e) {
+      if (e instanceof NodeOperationError) throw e;
+      throw bad(`The file could not be read as a spreadsheet: ${(e as Error).message}`);
+    }
+  };
+  const book = guard(() => readXlsBook(bytes));
+  return { names: book.names, sheet: (name) => guard(() => book.sheet(name)) };
+}
+
 /**
  * The rows of a workbook's sheet (the first unless `sheetName`) as n8n's Extract from File gives
  * them: with a header row, objects keyed by it (duplicates as name_1, name_2; an empty header
@@ -377,12 +370,20 @@ export interface ReadOptions {
  * (or "" with `includeEmptyCells`).
  */
 export function readSpreadsheet(format: string, bytes: Buffer, options: ReadOptions): unknown[] {
-  // The archive's content decides, whatever the operation says (an xlsx read as ods reads as
-  // xlsx: n8n's reader detects the format too).
-  const files = unzip(bytes);
-  const kind = files.has('xl/workbook.xml') ? 'xlsx' : files.has('content.xml') ? 'ods' : format;
-  const book = kind === 'xlsx' ? readXlsxBook(files) : readOdsBook(files);
-  format = kind;
+  // The file's content decides, whatever the operation says (an xlsx read as ods reads as
+  // xlsx, an xls as xlsx reads as xls: n8n's reader detects the format too).
+  let book: Book;
+  if (isCfb(bytes)) {
+    book = xlsBook(bytes);
+    format = 'xls';
+  } else {
+    if (isBareBiff(bytes))
+      throw bad('The file could not be read as a spreadsheet: only Excel 97–2003 (BIFF8) xls files are read here');
+    const files = unzip(bytes);
+    const kind = files.has('xl/workbook.xml') ? 'xlsx' : files.has('content.xml') ? 'ods' : format;
+    book = kind === 'xlsx' ? readXlsxBook(files) : readOdsBook(files);
+    format = kind;
+  }
   if (book.names.length === 0) throw bad('Spreadsheet does not have any sheets!');
   let name = book.names[0];
   if (options.sheetName) {
@@ -391,10 +392,11 @@ export function readSpreadsheet(format: string, bytes: Buffer, options: ReadOpti
     name = options.sheetName;
   }
   const grid = book.sheet(name);
-  if (!grid.range) return [];
-  // xlsx: the declared range, else the cells' own; ods: from the first cell (A1) on.
-  const range =
-    format === 'xlsx' || grid.declared ? { ...(grid.declared ?? grid.range) } : { ...grid.range, r0: 0, c0: 0 };
+  // An xls sheet is read over its declared range even with no cells in it (SheetJS: blank rows).
+  const used = grid.range ?? (format === 'xls' ? grid.declared : undefined);
+  if (!used) return [];
+  // xlsx and xls: the declared range, else the cells' own; ods: from the first cell (A1) on.
+  const range = format === 'xlsx' || grid.declared ? { ...(grid.declared ?? used) } : { ...used, r0: 0, c0: 0 };
   if (options.range !== undefined && options.range !== '') {
     const n = Number(options.range);
     if (Number.isInteger(n)) range.r0 = n;
@@ -404,22 +406,26 @@ export function readSpreadsheet(format: string, bytes: Buffer, options: ReadOpti
       if (b) Object.assign(range, { r1: b.r, c1: b.c });
     }
   }
+  // A declared range (or one asked for) is walked cell by cell: bounded like the cells themselves.
+  if ((range.r1 - range.r0 + 1) * (range.c1 - range.c0 + 1) > MAX_CELLS)
+    throw bad(`The sheet spans more than ${MAX_CELLS} cells`);
   const defval = options.includeEmptyCells ? '' : undefined;
   const out: unknown[] = [];
   const cellAt = (r: number, c: number) => grid.rows.get(r)?.[c];
+  // A null cell (xls's #NULL!) stays null, the default or not, but does not make a row non-empty.
+  const valueAt = (r: number, c: number) => {
+    const v = cellAt(r, c);
+    return v === undefined ? defval : v;
+  };
   if (options.headerRow === false) {
     for (let r = range.r0; r <= range.r1; r++) {
       const row: unknown[] = [];
-      let empty = true;
       for (let c = range.c0; c <= range.c1; c++) {
-        const v = cellAt(r, c) ?? defval;
-        if (v !== undefined) {
-          row[c - range.c0] = v;
-          empty = false;
-        }
+        const v = valueAt(r, c);
+        if (v !== undefined) row[c - range.c0] = v;
       }
       // Without a header SheetJS keeps blank rows (as empty lists).
-      out.push(empty ? [] : Array.from(row, (v) => v ?? null));
+      out.push(Array.from(row, (v) => v ?? null));
     }
     return out;
   }
@@ -445,10 +451,10 @@ export function readSpreadsheet(format: string, bytes: Buffer, options: ReadOpti
     const row: Record<string, unknown> = {};
     let empty = true;
     for (let c = range.c0; c <= range.c1; c++) {
-      const v = cellAt(r, c) ?? defval;
+      const v = valueAt(r, c);
       if (v === undefined) continue;
       row[header[c - range.c0]] = v;
-      if (cellAt(r, c) !== undefined) empty = false;
+      if (cellAt(r, c) !== undefined && cellAt(r, c) !== null) empty = false;
     }
     if (!empty) out.push(row);
   }

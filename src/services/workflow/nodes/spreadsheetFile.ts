@@ -2,21 +2,23 @@
 // now): `toFile` writes all items as one sheet ("spreadsheet.<format>"), `fromFile` reads each
 // item's file into rows. The formats are those two nodes' (sheetFile, sheetRows); n8n reads
 // with SheetJS, which guesses the format from the bytes: here the file's extension decides,
-// else its first bytes (a zip is xlsx or ods by what it holds).
+// else its first bytes (a zip is xlsx or ods by what it holds, a compound file is xls).
 import { NodeOperationError, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { readZip } from '../binary/zip.js';
+import { isCfb } from './xls/xls.js';
 import { binaryBytes, type BinaryData } from './binary-data.js';
 import { sheetFile, type Options as WriteOptions } from './convertToFile.js';
 import { sheetRows, type Options as ReadOptions } from './extractFromFile.js';
 
-const FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods'];
+const FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods', 'xls'];
 
 /** The format of a file to read: its extension when known, else what its bytes look like. */
 function formatOf(bytes: Buffer, entry: Partial<BinaryData>): string {
   const ext = entry.fileExtension?.toLowerCase();
   if (ext && FORMATS.includes(ext)) return ext;
   if (entry.mimeType === 'text/csv') return 'csv';
+  if (isCfb(bytes)) return 'xls';
   if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
     try {
       return readZip(bytes).some((e) => e.name === 'content.xml') ? 'ods' : 'xlsx';
@@ -40,9 +42,7 @@ export default {
       try {
         const format = await ctx.param<string>('fileFormat', 0, 'xls');
         if (!FORMATS.includes(format))
-          throw new NodeOperationError(
-            `The format "${format}" of Spreadsheet File is not supported here (xls is not available)`,
-          );
+          throw new NodeOperationError(`The format "${format}" of Spreadsheet File is not supported here`);
         const options = (await ctx.param<WriteOptions>('options', 0, {})) ?? {};
         const property = await ctx.param<string>('binaryPropertyName', 0, 'data');
         const file = sheetFile(ctx.items, format, options, 'spreadsheet', ctx.now());
