@@ -3,12 +3,11 @@
 // item), text or base64 from a field (per item), an iCalendar event (per item). The output
 // items' json is empty, as n8n's. Default names as n8n 2.8.4 gives them (File.csv, file.json,
 // file.txt, file, event.ics). xlsx and ods are spreadsheet-xml.ts's, xls is xls/.
-import { DateTime } from 'luxon';
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { prepareBinary, toBinary, type BinaryData } from './binary-data.js';
 import { mimeOfExtension } from '../binary/meta.js';
-import { writeEvent } from './ical.js';
+import { eventProblems, readEventDate, writeEvent } from './ical.js';
 import { toSheet, writeCsv, writeHtml, writeRtf } from './sheet-formats.js';
 import { writeOds, writeXlsx } from './spreadsheet-xml.js';
 import { writeXls } from './xls/xls.js';
@@ -46,29 +45,61 @@ function encode(text: string, options: Options): Buffer {
   return options.addBOM ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body;
 }
 
+/**
+ * One item's event, as n8n 2.8.4 builds it for the `ics` library: dates read as readEventDate
+ * does (an empty end is the start; an all-day event's end is the day after), the additional
+ * fields passed on as they are (geolocation, organizer and attendees under ics's names) and
+ * checked as ics checks them. A problem fails the node with n8n's empty message (the problems
+ * are the description).
+ */
 async function eventFile(ctx: NodeContext, i: number): Promise<Item> {
-  const zone = String(ctx.workflow.settings?.timezone || 'UTC');
-  const when = async (name: string) => {
-    const v = await ctx.param<unknown>(name, i, '');
-    const d = v instanceof Date ? DateTime.fromJSDate(v, { zone }) : DateTime.fromISO(String(v), { zone });
-    if (!d.isValid) throw new NodeOperationError(`The ${name} date "${String(v)}" is not a valid date`, undefined, i);
-    return d;
+  const title = await ctx.param<unknown>('title', i, undefined);
+  const allDay = await ctx.param<boolean>('allDay', i, false);
+  const start = await ctx.param<unknown>('start', i, '');
+  const end = (await ctx.param<unknown>('end', i, '')) || start;
+  const fields = { ...((await ctx.param<Record<string, unknown>>('additionalFields', i, {})) ?? {}) };
+  const fileName = fields.fileName || 'event.ics';
+  const data: Record<string, unknown> = { title };
+  const sub = (key: string, ui: string, values: string) => {
+    if (fields[ui] !== undefined) {
+      data[key] = (fields[ui] as Record<string, unknown> | null)?.[values];
+      delete fields[ui];
+    }
   };
-  const fields = (await ctx.param<Record<string, unknown>>('additionalFields', i, {})) ?? {};
+  sub('geo', 'geolocationUi', 'geolocationValues');
+  sub('organizer', 'organizerUi', 'organizerValues');
+  sub('attendees', 'attendeesUi', 'attendeeValues');
+  if (fields.useWorkflowTimezone) delete fields.useWorkflowTimezone;
+  Object.assign(data, fields);
+  const startDate = readEventDate(start);
+  const endDate = readEventDate(end)?.plus({ days: allDay ? 1 : 0 });
+  const problems = eventProblems(data);
+  if (!startDate) problems.unshift('start must be a date');
+  if (!endDate) problems.unshift('end must be a date');
+  if (problems.length) throw new NodeOperationError('', problems.join('; '), i);
   const text = writeEvent({
-    title: await ctx.param('title', i, undefined),
-    start: await when('start'),
-    end: await when('end'),
-    allDay: await ctx.param<boolean>('allDay', i, false),
+    title: data.title || undefined,
+    start: startDate!,
+    end: endDate!,
+    allDay,
     now: ctx.now(),
-    fields,
+    fields: data,
   });
-  return fileItem(
-    ctx,
-    Buffer.from(text),
-    { fileName: String(fields.fileName ?? 'event.ics'), mimeType: 'text/calendar' },
-    { item: i },
-  );
+  return fileItem(ctx, Buffer.from(text), { fileName: String(fileName), mimeType: 'text/calendar' }, { item: i });
+}
+
+/** A file name given that is not text fails in n8n's prepareBinaryData (path.parse), with Node's message. */
+function checkFileName(name: unknown, itemIndex?: number): void {
+  if (name && typeof name !== 'string')
+    throw new NodeOperationError(
+      `The "path" argument must be of type string. Received ${
+        typeof name === 'object'
+          ? `an instance of ${name.constructor?.name ?? 'Object'}`
+          : `type ${typeof name} (${String(name)})`
+      }`,
+      undefined,
+      itemIndex,
+    );
 }
 
 const SHEET_FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods', 'xls'];
@@ -80,16 +111,7 @@ const SHEET_FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods', 'xls'];
 export function sheetFile(items: Item[], format: string, options: Options, baseName: string, now: Date): BinaryData {
   const sheet = toSheet(items.map((it) => it.json));
   const headerRow = options.headerRow !== false;
-  // A name that is not text fails in n8n's path.parse, with Node's message.
-  const name: unknown = options.fileName;
-  if (name && typeof name !== 'string')
-    throw new NodeOperationError(
-      `The "path" argument must be of type string. Received ${
-        typeof name === 'object'
-          ? `an instance of ${name.constructor?.name ?? 'Object'}`
-          : `type ${typeof name} (${String(name)})`
-      }`,
-    );
+  checkFileName(options.fileName);
   if (format === 'xlsx' || format === 'ods' || format === 'xls') {
     // n8n's SheetJS checks the sheet's name (n8n offers the option for these formats only; for
     // the others it drops it, so any name passes).
@@ -147,6 +169,7 @@ export default {
         const out: Item[] = [];
         for (let i = 0; i < ctx.items.length; i++) {
           const o = (await ctx.param<Options>('options', i, {})) ?? {};
+          checkFileName(o.fileName, i);
           out.push(
             fileItem(
               ctx,
@@ -158,6 +181,7 @@ export default {
         }
         return [out];
       }
+      checkFileName(options.fileName);
       return [
         [
           fileItem(
@@ -176,19 +200,35 @@ export default {
       const out: Item[] = [];
       for (let i = 0; i < ctx.items.length; i++) {
         const field = await ctx.param<string>('sourceProperty', i, '');
-        const o = (await ctx.param<Options>('options', i, {})) ?? {};
+        const o = (await ctx.param<Options & { dataIsBase64?: boolean }>('options', i, {})) ?? {};
         const value = readPath(ctx.items[i].json, field);
-        if (value === undefined)
-          throw new NodeOperationError(`The JSON property '${field}' does not exist on item ${i}`, undefined, i);
-        const text = typeof value === 'string' ? value : JSON.stringify(value);
+        if (value === undefined) throw new NodeOperationError(`The value in "${field}" is not set`, undefined, i);
+        // Base64 is decoded by Buffer.from as n8n calls it, whatever the value: text is decoded,
+        // an array gives its numbers as bytes, a number, boolean, null or plain object fails with
+        // Node's own message. v1's "Data Is Base64" off writes the value as text does.
+        const base64 = operation === 'toBinary' && (ctx.typeVersion !== 1 || o.dataIsBase64 !== false);
+        let bytes: Buffer;
+        let mimeType = operation === 'toText' ? 'text/plain' : o.mimeType;
+        if (base64) {
+          try {
+            bytes = Buffer.from(value as string, 'base64');
+          } catch (e) {
+            throw new NodeOperationError((e as Error).message, undefined, i);
+          }
+        } else {
+          // An object (null too) is written as JSON and typed so; other values as text, where
+          // n8n's iconv writes false, 0 and '' as nothing.
+          const isObject = typeof value === 'object';
+          if (isObject) mimeType = 'application/json';
+          bytes = encode(isObject ? JSON.stringify(value) : String(value || ''), o);
+        }
+        checkFileName(o.fileName, i);
         if (operation === 'toText')
-          out.push(
-            fileItem(ctx, encode(text, o), { fileName: o.fileName || 'file.txt', mimeType: 'text/plain' }, { item: i }),
-          );
+          out.push(fileItem(ctx, bytes, { fileName: o.fileName || 'file.txt', mimeType }, { item: i }));
         else {
           // As n8n's prepareBinaryData: typed by the name, else the bytes' signature (a gzip named
           // "noext" is a gzip); unnamed files are "file" plus the extension found.
-          const file = prepareBinary(Buffer.from(text, 'base64'), o.fileName, o.mimeType);
+          const file = prepareBinary(bytes, o.fileName, mimeType);
           file.fileName ||= `file${file.fileExtension ? `.${file.fileExtension}` : ''}`;
           const property = ctx.raw<string>('binaryPropertyName', 'data');
           out.push({ json: {}, binary: { [property]: file }, pairedItem: { item: i } });

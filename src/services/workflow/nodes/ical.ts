@@ -20,7 +20,7 @@ const day = (d: DateTime) => d.toFormat('yyyyMMdd');
 const text = (v: unknown) =>
   String(v).replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
 
-/** The calendar text; an all-day event ends the day after its end date (its end is exclusive). */
+/** The calendar text; an all-day event's end is exclusive (the day after its last day). */
 export function writeEvent(e: EventInput): string {
   const lines = [
     'BEGIN:VCALENDAR',
@@ -32,12 +32,15 @@ export function writeEvent(e: EventInput): string {
     'BEGIN:VEVENT',
   ];
   lines.push(
-    `UID:${typeof e.fields.uid === 'string' ? e.fields.uid : randomUUID()}`,
+    `UID:${typeof e.fields.uid === 'string' && e.fields.uid ? e.fields.uid : randomUUID()}`,
     `SUMMARY:${text(e.title)}`,
     `DTSTAMP:${stamp(DateTime.fromJSDate(e.now))}`,
   );
-  if (e.allDay) lines.push(`DTSTART;VALUE=DATE:${day(e.start)}`, `DTEND;VALUE=DATE:${day(e.end.plus({ days: 1 }))}`);
-  else lines.push(`DTSTART:${stamp(e.start)}`, `DTEND:${stamp(e.end)}`);
+  // (The end given is exclusive for an all-day event; a one-day event ending where it starts has none.)
+  if (e.allDay) {
+    lines.push(`DTSTART;VALUE=DATE:${day(e.start)}`);
+    if (day(e.end) !== day(e.start)) lines.push(`DTEND;VALUE=DATE:${day(e.end)}`);
+  } else lines.push(`DTSTART:${stamp(e.start)}`, `DTEND:${stamp(e.end)}`);
   for (const [key, name] of [
     ['description', 'DESCRIPTION'],
     ['location', 'LOCATION'],
@@ -48,6 +51,129 @@ export function writeEvent(e: EventInput): string {
   }
   lines.push('END:VEVENT', 'END:VCALENDAR');
   return lines.join('\r\n') + '\r\n';
+}
+
+// A text shaped as ISO 8601 is read as one or not at all (2024-02-30 is no date, not 1 March).
+const ISO_SHAPED =
+  /^(?:[+-]\d{6}|\d{4})-?(?:\d\d-?\d\d|W\d\d-?\d?|\d{3}|\d\d)(?:[T ]\d\d(?::?\d\d(?::?\d\d(?:[.,]\d+)?)?)?(?:[+-]\d\d(?::?\d\d)?|\s*Z)?)?$/;
+
+/**
+ * A date as n8n 2.8.4's iCalendar event reads it (moment on a server in UTC): ISO 8601 (a space
+ * may stand for the T; week and ordinal dates too), else RFC 2822, else the JavaScript Date
+ * parser, a date without a zone being UTC; a number is epoch milliseconds; anything else (an
+ * empty text, null, an object) is no date.
+ */
+export function readEventDate(v: unknown): DateTime | undefined {
+  let d: DateTime | undefined;
+  if (v instanceof Date) d = DateTime.fromJSDate(v, { zone: 'UTC' });
+  else if (typeof v === 'number') d = DateTime.fromMillis(v, { zone: 'UTC' });
+  else if (v === undefined) d = DateTime.utc();
+  else if (typeof v === 'string' && v.trim() !== '') {
+    const s = v.replace(/^\s+/, '');
+    d = DateTime.fromISO(s.replace(/^([^ T]+) (?=\d)/, '$1T'), { zone: 'UTC' });
+    if (!d.isValid && !ISO_SHAPED.test(s)) {
+      d = DateTime.fromRFC2822(s, { zone: 'UTC' });
+      if (!d.isValid) {
+        const js = new Date(s);
+        if (!Number.isNaN(js.getTime())) {
+          const zoned = /(?:Z|GMT|UTC|[+-]\d\d:?\d\d)\b/i.test(s);
+          d = zoned
+            ? DateTime.fromJSDate(js, { zone: 'UTC' })
+            : DateTime.utc(
+                js.getFullYear(),
+                js.getMonth() + 1,
+                js.getDate(),
+                js.getHours(),
+                js.getMinutes(),
+                js.getSeconds(),
+              );
+        }
+      }
+    }
+  }
+  return d?.isValid ? d.toUTC() : undefined;
+}
+
+const isText = (v: unknown) => typeof v === 'string';
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
+const URL_LIKE = /^[a-z0-9+.-]+:\/\/[^\s/?#]+[^\s]*$/i;
+
+/**
+ * The checks n8n's `ics` library makes of an event before writing it (strict types: no text
+ * is read as a number, nor a number as text). A value that is empty, 0, false or null is dropped
+ * first and checks nothing; the node's file name option is not an event property, so a file
+ * name given fails. Returns the problems found, none when the event can be written.
+ */
+export function eventProblems(data: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const texts = ['title', 'uid', 'description', 'location', 'calName', 'recurrenceRule'];
+  const known = new Set([
+    ...texts,
+    'start',
+    'end',
+    'url',
+    'geo',
+    'status',
+    'busyStatus',
+    'sequence',
+    'organizer',
+    'attendees',
+  ]);
+  for (const [key, value] of Object.entries(data)) {
+    if (!value) continue;
+    if (!known.has(key)) out.push(`this field has unspecified keys: ${key}`);
+    else if (texts.includes(key) && !isText(value)) out.push(`${key} must be a \`string\` type`);
+  }
+  const textMatching = (key: string, re: RegExp) => {
+    const v = data[key];
+    if (!v) return;
+    if (!isText(v)) out.push(`${key} must be a \`string\` type`);
+    else if (!re.test(v)) out.push(`${key} must match the following: ${String(re)}`);
+  };
+  textMatching('url', URL_LIKE);
+  textMatching('status', /TENTATIVE|CANCELLED|CONFIRMED/i);
+  textMatching('busyStatus', /TENTATIVE|FREE|BUSY|OOF/i);
+  if (data.sequence && typeof data.sequence !== 'number') out.push('sequence must be a `number` type');
+  const object = (key: string, v: unknown) => {
+    if (v === undefined) return false;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) {
+      out.push(`${key} must be a \`object\` type`);
+      return false;
+    }
+    return true;
+  };
+  const contact = (key: string, v: unknown, fields: Record<string, (x: unknown) => boolean>) => {
+    if (!object(key, v)) return;
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (!(k in fields)) out.push(`${key} field has unspecified keys: ${k}`);
+      else if (x !== undefined && !fields[k](x)) out.push(`${key}.${k} is not valid`);
+    }
+  };
+  const email = (x: unknown) => isText(x) && (x === '' || EMAIL.test(x));
+  if (data.geo) {
+    if (object('geo', data.geo))
+      for (const k of ['lat', 'lon']) {
+        const x = (data.geo as Record<string, unknown>)[k];
+        if (x !== undefined && (typeof x !== 'number' || Number.isNaN(x)))
+          out.push(`geo.${k} must be a \`number\` type`);
+      }
+  }
+  if (data.organizer) contact('organizer', data.organizer, { name: isText, email, dir: isText });
+  if (data.attendees) {
+    if (!Array.isArray(data.attendees)) out.push('attendees must be a `array` type');
+    else
+      data.attendees.forEach((a, i) =>
+        contact(`attendees[${i}]`, a, {
+          name: isText,
+          email,
+          rsvp: (x) => typeof x === 'boolean',
+          dir: (x) => isText(x) && URL_LIKE.test(x),
+          partstat: isText,
+          role: isText,
+        }),
+      );
+  }
+  return out;
 }
 
 /** Content lines with their folds undone: [name, params, value]. */
