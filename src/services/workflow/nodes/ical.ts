@@ -2,7 +2,7 @@
 // Extract from File (events read into the shape n8n 2.8.4 gives: {version, prodId, method,
 // events: [{uid, summary, stamp, start, end, …}]}, dates as {date, type}). Recorded with the
 // oracle (nt-files-ical).
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { DateTime } from 'luxon';
 
 export interface EventInput {
@@ -20,35 +20,75 @@ const day = (d: DateTime) => d.toFormat('yyyyMMdd');
 const text = (v: unknown) =>
   String(v).replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
 
-/** The calendar text; an all-day event's end is exclusive (the day after its last day). */
+/** ics's line folding: 75 characters, then 74 per continuation line (which starts with a tab). */
+function fold(line: string): string {
+  const parts: string[] = [];
+  let width = 75;
+  while (line.length > width) {
+    parts.push(line.slice(0, width));
+    line = line.slice(width);
+    width = 74;
+  }
+  parts.push(line);
+  return parts.join('\r\n\t');
+}
+
+/** An id shaped as ics's (nanoid: 21 characters of A–Z, a–z, 0–9, _ and -). */
+function eventId(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+  return [...randomBytes(21)].map((b) => alphabet[b & 63]).join('');
+}
+
+/**
+ * The calendar text, in ics's order and folding (an all-day event's end is exclusive, the day
+ * after its last day; one ending the day it starts has no end). `fields` are the event's other
+ * properties as eventProblems checked them (geo, organizer, attendees under ics's names).
+ */
 export function writeEvent(e: EventInput): string {
+  const f = e.fields;
+  const line = (name: string, v: unknown, format = (x: unknown) => String(x)) =>
+    v ? [fold(`${name}:${format(v)}`)] : [];
+  const person = (p: Record<string, unknown>, fallback: string) =>
+    `CN=${String(p.name || fallback)}${p.email ? `:mailto:${String(p.email)}` : ''}`;
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'CALSCALE:GREGORIAN',
     'PRODID:adamgibbons/ics',
     'METHOD:PUBLISH',
+    ...line('X-WR-CALNAME', f.calName),
     'X-PUBLISHED-TTL:PT1H',
     'BEGIN:VEVENT',
-  ];
-  lines.push(
-    `UID:${typeof e.fields.uid === 'string' && e.fields.uid ? e.fields.uid : randomUUID()}`,
-    `SUMMARY:${text(e.title)}`,
+    `UID:${typeof f.uid === 'string' && f.uid ? f.uid : eventId()}`,
+    // (ics writes a missing title as the word "undefined".)
+    fold(`SUMMARY:${e.title ? text(e.title) : 'undefined'}`),
     `DTSTAMP:${stamp(DateTime.fromJSDate(e.now))}`,
-  );
-  // (The end given is exclusive for an all-day event; a one-day event ending where it starts has none.)
+  ];
   if (e.allDay) {
     lines.push(`DTSTART;VALUE=DATE:${day(e.start)}`);
     if (day(e.end) !== day(e.start)) lines.push(`DTEND;VALUE=DATE:${day(e.end)}`);
   } else lines.push(`DTSTART:${stamp(e.start)}`, `DTEND:${stamp(e.end)}`);
-  for (const [key, name] of [
-    ['description', 'DESCRIPTION'],
-    ['location', 'LOCATION'],
-    ['url', 'URL'],
-  ] as const) {
-    if (e.fields[key] !== undefined && e.fields[key] !== '')
-      lines.push(`${name}:${key === 'url' ? String(e.fields[key]) : text(e.fields[key])}`);
+  if (f.sequence) lines.push(`SEQUENCE:${String(f.sequence)}`);
+  lines.push(...line('DESCRIPTION', f.description, text), ...line('URL', f.url));
+  const geo = f.geo as Record<string, unknown> | undefined;
+  if (geo) lines.push(fold(`GEO:${String(geo.lat)};${String(geo.lon)}`));
+  lines.push(...line('LOCATION', f.location, text), ...line('STATUS', f.status));
+  const organizer = f.organizer as Record<string, unknown> | undefined;
+  if (organizer)
+    lines.push(
+      fold(`ORGANIZER;${organizer.dir ? `DIR="${String(organizer.dir)}";` : ''}${person(organizer, 'Organizer')}`),
+    );
+  lines.push(...line('X-MICROSOFT-CDO-BUSYSTATUS', f.busyStatus));
+  for (const a of (f.attendees as Array<Record<string, unknown>> | undefined) ?? []) {
+    const params = [
+      a.rsvp ? 'RSVP=TRUE;' : 'RSVP=FALSE;',
+      a.role ? `ROLE=${String(a.role)};` : '',
+      a.partstat ? `PARTSTAT=${String(a.partstat)};` : '',
+      a.dir ? `DIR=${String(a.dir)};` : '',
+    ].join('');
+    lines.push(fold(`ATTENDEE;${params}${person(a, 'Unnamed attendee')}`));
   }
+  if (f.recurrenceRule) lines.push(`RRULE:${String(f.recurrenceRule)}`);
   lines.push('END:VEVENT', 'END:VCALENDAR');
   return lines.join('\r\n') + '\r\n';
 }
