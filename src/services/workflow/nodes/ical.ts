@@ -22,14 +22,9 @@ const text = (v: unknown) =>
 
 /** ics's line folding: 75 characters, then 74 per continuation line (which starts with a tab). */
 function fold(line: string): string {
-  const parts: string[] = [];
-  let width = 75;
-  while (line.length > width) {
-    parts.push(line.slice(0, width));
-    line = line.slice(width);
-    width = 74;
-  }
-  parts.push(line);
+  if (line.length <= 75) return line;
+  const parts = [line.slice(0, 75)];
+  for (let at = 75; at < line.length; at += 74) parts.push(line.slice(at, at + 74));
   return parts.join('\r\n\t');
 }
 
@@ -135,8 +130,9 @@ export function readEventDate(v: unknown): DateTime | undefined {
 }
 
 const isText = (v: unknown) => typeof v === 'string';
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
-const URL_LIKE = /^[a-z0-9+.-]+:\/\/[^\s/?#]+[^\s]*$/i;
+// (Both written so that no text makes them backtrack: each part's characters exclude the next's.)
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+const URL_LIKE = /^[a-z0-9+.-]+:\/\/[^\s/?#]\S*$/i;
 
 /**
  * The checks n8n's `ics` library makes of an event before writing it (strict types: no text
