@@ -3,7 +3,13 @@
 // order and folding. Expected values were read from ics and moment in the oracle's install; the
 // n8n answers themselves are the fz-convertToFile-* oracle cases.
 import { describe, expect, test } from 'vitest';
-import { eventProblems, readEventDate, writeEvent } from '../../src/services/workflow/nodes/ical.js';
+import {
+  dateProblems,
+  eventError,
+  eventProblems,
+  readEventDate,
+  writeEvent,
+} from '../../src/services/workflow/nodes/ical.js';
 
 const iso = (v: unknown) => readEventDate(v)?.toISO() ?? null;
 const withoutClock = (t: string) => t.replace(/UID:[^\r]*\r\n/, '').replace(/DTSTAMP:[^\r]*\r\n/, '');
@@ -49,6 +55,27 @@ describe('ics checks', () => {
     expect(eventProblems({ attendees: [{ name: 'Bo', email: 'bo@x.io', rsvp: true }, { rsvp: 'yes' }] })).toHaveLength(
       1,
     );
+  });
+
+  test("messages as ics words them (an item's error when the node continues on fail)", () => {
+    expect(eventError(eventProblems({ title: 7 }))).toBe(
+      'title must be a `string` type, but the final value was: `7`.',
+    );
+    expect(eventError(eventProblems({ title: { a: 1, b: 'x' } }))).toBe(
+      'title must be a `string` type, but the final value was: `{\n  "a": "1",\n  "b": "\\"x\\""\n}`.',
+    );
+    expect(eventError(eventProblems({ geo: { lat: '1', lon: 2 } }))).toBe(
+      'geo.lat must be a `number` type, but the final value was: `"1"`.',
+    );
+    expect(eventError(eventProblems({ status: 'maybe' }))).toBe(
+      'status must match the following: "/TENTATIVE|CANCELLED|CONFIRMED/i"',
+    );
+    expect(eventError(eventProblems({ organizer: { email: 'nope' } }))).toBe('organizer.email must be a valid email');
+    expect(eventError(eventProblems({ title: 'x', fileName: 'a', calName: 5 }))).toBe('2 errors occurred');
+    expect(eventError(dateProblems('start', 3))).toBe('3 errors occurred');
+    expect(dateProblems('end', 1)).toEqual([
+      'end[0] must be a `number` type, but the final value was: `NaN` (cast from the value `NaN`).',
+    ]);
   });
 
   test('hostile: long near-miss addresses and links are refused without backtracking blow-ups', () => {

@@ -7,7 +7,7 @@ import { NodeOperationError, type NodeContext, type NodeType } from '../engine/n
 import type { Item } from '../expressions/api.js';
 import { prepareBinary, toBinary, type BinaryData } from './binary-data.js';
 import { mimeOfExtension } from '../binary/meta.js';
-import { eventProblems, readEventDate, writeEvent } from './ical.js';
+import { dateProblems, eventError, eventProblems, readEventDate, writeEvent } from './ical.js';
 import { toSheet, writeCsv, writeHtml, writeRtf } from './sheet-formats.js';
 import { writeOds, writeXlsx } from './spreadsheet-xml.js';
 import { writeXls } from './xls/xls.js';
@@ -67,16 +67,22 @@ async function eventFile(ctx: NodeContext, i: number): Promise<Item> {
     }
   };
   sub('geo', 'geolocationUi', 'geolocationValues');
+  // n8n fills the place's missing coordinates with their default, '' (not a number for ics).
+  if (data.geo && typeof data.geo === 'object') data.geo = { lat: '', lon: '', ...data.geo };
   sub('organizer', 'organizerUi', 'organizerValues');
   sub('attendees', 'attendeesUi', 'attendeeValues');
   if (fields.useWorkflowTimezone) delete fields.useWorkflowTimezone;
   Object.assign(data, fields);
   const startDate = readEventDate(start);
   const endDate = readEventDate(end)?.plus({ days: allDay ? 1 : 0 });
-  const problems = eventProblems(data);
-  if (!startDate) problems.unshift('start must be a date');
-  if (!endDate) problems.unshift('end must be a date');
-  if (problems.length) throw new NodeOperationError('', problems.join('; '), i);
+  const problems = [
+    ...(startDate ? [] : dateProblems('start', allDay ? 3 : 6)),
+    ...(endDate ? [] : dateProblems('end', allDay ? 3 : 6)),
+    ...eventProblems(data),
+  ];
+  // n8n fails with an empty message; continuing on fail, the item's error is ics's own.
+  if (problems.length)
+    throw Object.assign(new NodeOperationError('', problems.join('; '), i), { itemMessage: eventError(problems) });
   const text = writeEvent({
     title: data.title || undefined,
     start: startDate!,
@@ -100,6 +106,23 @@ function checkFileName(name: unknown, itemIndex?: number): void {
       undefined,
       itemIndex,
     );
+}
+
+/** n8n's per-item operations under continueOnFail: a failing item becomes `{error}` and the rest go on. */
+async function eachItem(ctx: NodeContext, run: (i: number) => Promise<Item>): Promise<Item[]> {
+  const out: Item[] = [];
+  for (let i = 0; i < ctx.items.length; i++) {
+    try {
+      out.push(await run(i));
+    } catch (e) {
+      if (!ctx.continueOnFail) throw e;
+      const message = (e as { itemMessage?: string }).itemMessage ?? (e as Error).message;
+      // A failed item, which the engine routes: `{error}` on the regular output, or its input's
+      // fields and the error on the error output (as n8n does with `json.error`).
+      out.push({ json: ctx.items[i].json, error: { message }, pairedItem: { item: i } });
+    }
+  }
+  return out;
 }
 
 const SHEET_FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods', 'xls'];
@@ -166,20 +189,17 @@ export default {
     if (operation === 'toJson') {
       const json = (v: unknown, o: Options) => encode(o.format ? JSON.stringify(v, null, 2) : JSON.stringify(v), o);
       if (ctx.raw<string>('mode', 'once') === 'each') {
-        const out: Item[] = [];
-        for (let i = 0; i < ctx.items.length; i++) {
+        const one = async (i: number) => {
           const o = (await ctx.param<Options>('options', i, {})) ?? {};
           checkFileName(o.fileName, i);
-          out.push(
-            fileItem(
-              ctx,
-              json(ctx.items[i].json, o),
-              { fileName: o.fileName || 'file.json', mimeType: 'application/json' },
-              { item: i },
-            ),
+          return fileItem(
+            ctx,
+            json(ctx.items[i].json, o),
+            { fileName: o.fileName || 'file.json', mimeType: 'application/json' },
+            { item: i },
           );
-        }
-        return [out];
+        };
+        return [await eachItem(ctx, one)];
       }
       checkFileName(options.fileName);
       return [
@@ -197,8 +217,7 @@ export default {
       ];
     }
     if (operation === 'toText' || operation === 'toBinary') {
-      const out: Item[] = [];
-      for (let i = 0; i < ctx.items.length; i++) {
+      const one = async (i: number): Promise<Item> => {
         const field = await ctx.param<string>('sourceProperty', i, '');
         const o = (await ctx.param<Options & { dataIsBase64?: boolean }>('options', i, {})) ?? {};
         const value = readPath(ctx.items[i].json, field);
@@ -224,22 +243,18 @@ export default {
         }
         checkFileName(o.fileName, i);
         if (operation === 'toText')
-          out.push(fileItem(ctx, bytes, { fileName: o.fileName || 'file.txt', mimeType }, { item: i }));
-        else {
-          // As n8n's prepareBinaryData: typed by the name, else the bytes' signature (a gzip named
-          // "noext" is a gzip); unnamed files are "file" plus the extension found.
-          const file = prepareBinary(bytes, o.fileName, mimeType);
-          file.fileName ||= `file${file.fileExtension ? `.${file.fileExtension}` : ''}`;
-          const property = ctx.raw<string>('binaryPropertyName', 'data');
-          out.push({ json: {}, binary: { [property]: file }, pairedItem: { item: i } });
-        }
-      }
-      return [out];
+          return fileItem(ctx, bytes, { fileName: o.fileName || 'file.txt', mimeType }, { item: i });
+        // As n8n's prepareBinaryData: typed by the name, else the bytes' signature (a gzip named
+        // "noext" is a gzip); unnamed files are "file" plus the extension found.
+        const file = prepareBinary(bytes, o.fileName, mimeType);
+        file.fileName ||= `file${file.fileExtension ? `.${file.fileExtension}` : ''}`;
+        const property = ctx.raw<string>('binaryPropertyName', 'data');
+        return { json: {}, binary: { [property]: file }, pairedItem: { item: i } };
+      };
+      return [await eachItem(ctx, one)];
     }
     if (operation === 'iCal') {
-      const out: Item[] = [];
-      for (let i = 0; i < ctx.items.length; i++) out.push(await eventFile(ctx, i));
-      return [out];
+      return [await eachItem(ctx, (i) => eventFile(ctx, i))];
     }
     throw new NodeOperationError(`The operation "${operation}" of Convert to File is not supported here`);
   },

@@ -129,7 +129,6 @@ export function readEventDate(v: unknown): DateTime | undefined {
   return d?.isValid ? d.toUTC() : undefined;
 }
 
-const isText = (v: unknown) => typeof v === 'string';
 // (Both written so that no text makes them backtrack: each part's characters exclude the next's.)
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 const URL_LIKE = /^[a-z0-9+.-]+:\/\/[^\s/?#]\S*$/i;
@@ -143,73 +142,91 @@ const URL_LIKE = /^[a-z0-9+.-]+:\/\/[^\s/?#]\S*$/i;
 export function eventProblems(data: Record<string, unknown>): string[] {
   const out: string[] = [];
   const texts = ['title', 'uid', 'description', 'location', 'calName', 'recurrenceRule'];
-  const known = new Set([
-    ...texts,
-    'start',
-    'end',
-    'url',
-    'geo',
-    'status',
-    'busyStatus',
-    'sequence',
-    'organizer',
-    'attendees',
-  ]);
-  for (const [key, value] of Object.entries(data)) {
-    if (!value) continue;
-    if (!known.has(key)) out.push(`this field has unspecified keys: ${key}`);
-    else if (texts.includes(key) && !isText(value)) out.push(`${key} must be a \`string\` type`);
-  }
-  const textMatching = (key: string, re: RegExp) => {
-    const v = data[key];
-    if (!v) return;
-    if (!isText(v)) out.push(`${key} must be a \`string\` type`);
-    else if (!re.test(v)) out.push(`${key} must match the following: ${String(re)}`);
-  };
-  textMatching('url', URL_LIKE);
-  textMatching('status', /TENTATIVE|CANCELLED|CONFIRMED/i);
-  textMatching('busyStatus', /TENTATIVE|FREE|BUSY|OOF/i);
-  if (data.sequence && typeof data.sequence !== 'number') out.push('sequence must be a `number` type');
-  const object = (key: string, v: unknown) => {
-    if (v === undefined) return false;
-    if (!v || typeof v !== 'object' || Array.isArray(v)) {
-      out.push(`${key} must be a \`object\` type`);
-      return false;
+  const known = [...texts, 'start', 'end', 'url', 'geo', 'status', 'busyStatus', 'sequence', 'organizer', 'attendees'];
+  const present = Object.entries(data).filter(([, v]) => v);
+  for (const [key, value] of present) if (texts.includes(key)) typed(out, key, value, 'string');
+  matching(out, 'url', data.url, URL_LIKE);
+  matching(out, 'status', data.status, /TENTATIVE|CANCELLED|CONFIRMED/i);
+  matching(out, 'busyStatus', data.busyStatus, /TENTATIVE|FREE|BUSY|OOF/i);
+  if (data.sequence) typed(out, 'sequence', data.sequence, 'number');
+  if (data.geo && typed(out, 'geo', data.geo, 'object'))
+    for (const k of ['lat', 'lon']) {
+      const x = (data.geo as Record<string, unknown>)[k];
+      if (x !== undefined) typed(out, `geo.${k}`, x, 'number');
     }
-    return true;
-  };
-  const contact = (key: string, v: unknown, fields: Record<string, (x: unknown) => boolean>) => {
-    if (!object(key, v)) return;
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      if (!(k in fields)) out.push(`${key} field has unspecified keys: ${k}`);
-      else if (x !== undefined && !fields[k](x)) out.push(`${key}.${k} is not valid`);
-    }
-  };
-  const email = (x: unknown) => isText(x) && (x === '' || EMAIL.test(x));
-  if (data.geo) {
-    if (object('geo', data.geo))
-      for (const k of ['lat', 'lon']) {
-        const x = (data.geo as Record<string, unknown>)[k];
-        if (x !== undefined && (typeof x !== 'number' || Number.isNaN(x)))
-          out.push(`geo.${k} must be a \`number\` type`);
-      }
-  }
-  if (data.organizer) contact('organizer', data.organizer, { name: isText, email, dir: isText });
-  if (data.attendees) {
-    if (!Array.isArray(data.attendees)) out.push('attendees must be a `array` type');
-    else
-      data.attendees.forEach((a, i) =>
-        contact(`attendees[${i}]`, a, {
-          name: isText,
-          email,
-          rsvp: (x) => typeof x === 'boolean',
-          dir: (x) => isText(x) && URL_LIKE.test(x),
-          partstat: isText,
-          role: isText,
-        }),
-      );
-  }
+  if (data.organizer) contact(out, 'organizer', data.organizer, ['name', 'email', 'dir']);
+  if (data.attendees && typed(out, 'attendees', data.attendees, 'array'))
+    (data.attendees as unknown[]).forEach((a, i) =>
+      contact(out, `attendees[${i}]`, a, ['name', 'email', 'rsvp', 'dir', 'partstat', 'role']),
+    );
+  const unknown = present.map(([k]) => k).filter((k) => !known.includes(k));
+  if (unknown.length) out.push(`this field has unspecified keys: ${unknown.join(', ')}`);
   return out;
+}
+
+/** The error n8n's ics reports for the problems (its message when the node continues on fail). */
+export function eventError(problems: string[]): string {
+  return problems.length === 1 ? problems[0] : `${problems.length} errors occurred`;
+}
+
+/** The problems of a date ics is given that n8n could not read: each part is NaN. */
+export function dateProblems(key: string, parts: number): string[] {
+  return Array.from(
+    { length: parts },
+    (_, i) => `${key}[${i}] must be a \`number\` type, but the final value was: \`NaN\` (cast from the value \`NaN\`).`,
+  );
+}
+
+/** A value as the checks print it: text quoted, objects as indented JSON of printed values. */
+function printed(v: unknown): string {
+  const simple = (x: unknown, quote: boolean): string | undefined => {
+    if (x === null || x === undefined || typeof x === 'boolean') return String(x);
+    if (typeof x === 'number') return Object.is(x, -0) ? '-0' : String(x);
+    if (typeof x === 'string') return quote ? `"${x}"` : x;
+    if (x instanceof Date) return Number.isNaN(x.getTime()) ? 'Invalid Date' : x.toISOString();
+    return undefined;
+  };
+  const flat = simple(v, true);
+  if (flat !== undefined) return flat;
+  return JSON.stringify(
+    v,
+    function (this: Record<string, unknown>, key: string, value: unknown) {
+      return simple(this[key], true) ?? value;
+    },
+    2,
+  );
+}
+
+function typed(out: string[], path: string, v: unknown, type: 'string' | 'number' | 'boolean' | 'object' | 'array') {
+  const ok =
+    type === 'array'
+      ? Array.isArray(v)
+      : type === 'object'
+        ? typeof v === 'object' && v !== null && !Array.isArray(v)
+        : type === 'number'
+          ? typeof v === 'number' && !Number.isNaN(v)
+          : typeof v === type;
+  if (!ok) out.push(`${path} must be a \`${type}\` type, but the final value was: \`${printed(v)}\`.`);
+  return ok;
+}
+
+function matching(out: string[], path: string, v: unknown, re: RegExp) {
+  if (v && typed(out, path, v, 'string') && !re.test(v as string))
+    out.push(`${path} must match the following: "${String(re)}"`);
+}
+
+function contact(out: string[], path: string, v: unknown, keys: string[]) {
+  if (v === undefined || !typed(out, path, v, 'object')) return;
+  const c = v as Record<string, unknown>;
+  for (const k of keys) {
+    const x = c[k];
+    if (x === undefined) continue;
+    if (!typed(out, `${path}.${k}`, x, k === 'rsvp' ? 'boolean' : 'string')) continue;
+    if (k === 'email' && x !== '' && !EMAIL.test(x as string)) out.push(`${path}.email must be a valid email`);
+    if (path !== 'organizer' && k === 'dir') matching(out, `${path}.dir`, x, URL_LIKE);
+  }
+  const unknown = Object.keys(c).filter((k) => !keys.includes(k));
+  if (unknown.length) out.push(`${path} field has unspecified keys: ${unknown.join(', ')}`);
 }
 
 /** Content lines with their folds undone: [name, params, value]. */
