@@ -12,7 +12,7 @@ import { toSheet, writeCsv, writeHtml, writeRtf } from './sheet-formats.js';
 import { writeOds, writeXlsx } from './spreadsheet-xml.js';
 import { writeXls } from './xls/xls.js';
 import { BiffError } from './xls/biff.js';
-import { readPath } from './util.js';
+import { lodashGet } from './util.js';
 
 const SHEET_MIME: Record<string, string> = { csv: 'text/csv', html: 'text/html', rtf: 'application/rtf' };
 
@@ -138,9 +138,18 @@ export function sheetFile(items: Item[], format: string, options: Options, baseN
   if (format === 'xlsx' || format === 'ods' || format === 'xls') {
     // n8n's SheetJS checks the sheet's name (n8n offers the option for these formats only; for
     // the others it drops it, so any name passes).
-    const sheetName = options.sheetName || 'Sheet';
-    if (String(sheetName).length > 31) throw new NodeOperationError('Sheet names cannot exceed 31 chars');
-    if (/[:\\/?*[\]]/.test(String(sheetName))) throw new NodeOperationError('Sheet name cannot contain : \\ / ? * [ ]');
+    // (SheetJS 0.18.5's forbidden characters are ] [ * ? / \\ : its message names ':' but lets it
+    // pass. A list given as the name is checked as one, element by element, and written as text;
+    // anything else without indexOf fails.)
+    const given: unknown = options.sheetName || 'Sheet';
+    if (typeof given !== 'string' && !Array.isArray(given)) throw new NodeOperationError('n.indexOf is not a function');
+    if (given.length > 31) throw new NodeOperationError('Sheet names cannot exceed 31 chars');
+    if ([...'][*?/\\'].some((c) => (given as unknown[] | string).includes(c)))
+      throw new NodeOperationError('Sheet name cannot contain : \\ / ? * [ ]');
+    // (The xls writer then reads the name's characters one by one: a list with anything in fails.)
+    if (format === 'xls' && Array.isArray(given) && given.length)
+      throw new NodeOperationError('val.charCodeAt is not a function');
+    const sheetName = String(given);
     let bytes: Buffer;
     if (format === 'xls') {
       try {
@@ -220,7 +229,8 @@ export default {
       const one = async (i: number): Promise<Item> => {
         const field = await ctx.param<string>('sourceProperty', i, '');
         const o = (await ctx.param<Options & { dataIsBase64?: boolean }>('options', i, {})) ?? {};
-        const value = readPath(ctx.items[i].json, field);
+        // As n8n's lodash get: a key named with the dots wins, the path goes into text too.
+        const value = field ? lodashGet(ctx.items[i].json, field) : ctx.items[i].json;
         if (value === undefined) throw new NodeOperationError(`The value in "${field}" is not set`, undefined, i);
         // Base64 is decoded by Buffer.from as n8n calls it, whatever the value: text is decoded,
         // an array gives its numbers as bytes, a number, boolean, null or plain object fails with
