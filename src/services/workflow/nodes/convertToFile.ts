@@ -3,17 +3,16 @@
 // item), text or base64 from a field (per item), an iCalendar event (per item). The output
 // items' json is empty, as n8n's. Default names as n8n 2.8.4 gives them (File.csv, file.json,
 // file.txt, file, event.ics). xlsx and ods are spreadsheet-xml.ts's, xls is xls/.
-import { DateTime } from 'luxon';
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { prepareBinary, toBinary, type BinaryData } from './binary-data.js';
 import { mimeOfExtension } from '../binary/meta.js';
-import { writeEvent } from './ical.js';
+import { dateProblems, eventError, eventProblems, readEventDate, writeEvent } from './ical.js';
 import { toSheet, writeCsv, writeHtml, writeRtf } from './sheet-formats.js';
 import { writeOds, writeXlsx } from './spreadsheet-xml.js';
 import { writeXls } from './xls/xls.js';
 import { BiffError } from './xls/biff.js';
-import { readPath } from './util.js';
+import { lodashGet } from './util.js';
 
 const SHEET_MIME: Record<string, string> = { csv: 'text/csv', html: 'text/html', rtf: 'application/rtf' };
 
@@ -46,29 +45,84 @@ function encode(text: string, options: Options): Buffer {
   return options.addBOM ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body;
 }
 
+/**
+ * One item's event, as n8n 2.8.4 builds it for the `ics` library: dates read as readEventDate
+ * does (an empty end is the start; an all-day event's end is the day after), the additional
+ * fields passed on as they are (geolocation, organizer and attendees under ics's names) and
+ * checked as ics checks them. A problem fails the node with n8n's empty message (the problems
+ * are the description).
+ */
 async function eventFile(ctx: NodeContext, i: number): Promise<Item> {
-  const zone = String(ctx.workflow.settings?.timezone || 'UTC');
-  const when = async (name: string) => {
-    const v = await ctx.param<unknown>(name, i, '');
-    const d = v instanceof Date ? DateTime.fromJSDate(v, { zone }) : DateTime.fromISO(String(v), { zone });
-    if (!d.isValid) throw new NodeOperationError(`The ${name} date "${String(v)}" is not a valid date`, undefined, i);
-    return d;
+  const title = await ctx.param<unknown>('title', i, undefined);
+  const allDay = await ctx.param<boolean>('allDay', i, false);
+  const start = await ctx.param<unknown>('start', i, '');
+  const end = (await ctx.param<unknown>('end', i, '')) || start;
+  const fields = { ...((await ctx.param<Record<string, unknown>>('additionalFields', i, {})) ?? {}) };
+  const fileName = fields.fileName || 'event.ics';
+  const data: Record<string, unknown> = { title };
+  const sub = (key: string, ui: string, values: string) => {
+    if (fields[ui] !== undefined) {
+      data[key] = (fields[ui] as Record<string, unknown> | null)?.[values];
+      delete fields[ui];
+    }
   };
-  const fields = (await ctx.param<Record<string, unknown>>('additionalFields', i, {})) ?? {};
+  sub('geo', 'geolocationUi', 'geolocationValues');
+  // n8n fills the place's missing coordinates with their default, '' (not a number for ics).
+  if (data.geo && typeof data.geo === 'object') data.geo = { lat: '', lon: '', ...data.geo };
+  sub('organizer', 'organizerUi', 'organizerValues');
+  sub('attendees', 'attendeesUi', 'attendeeValues');
+  if (fields.useWorkflowTimezone) delete fields.useWorkflowTimezone;
+  Object.assign(data, fields);
+  const startDate = readEventDate(start);
+  const endDate = readEventDate(end)?.plus({ days: allDay ? 1 : 0 });
+  const problems = [
+    ...(startDate ? [] : dateProblems('start', allDay ? 3 : 6)),
+    ...(endDate ? [] : dateProblems('end', allDay ? 3 : 6)),
+    ...eventProblems(data),
+  ];
+  // n8n fails with an empty message; continuing on fail, the item's error is ics's own.
+  if (problems.length)
+    throw Object.assign(new NodeOperationError('', problems.join('; '), i), { itemMessage: eventError(problems) });
   const text = writeEvent({
-    title: await ctx.param('title', i, undefined),
-    start: await when('start'),
-    end: await when('end'),
-    allDay: await ctx.param<boolean>('allDay', i, false),
+    title: data.title || undefined,
+    start: startDate!,
+    end: endDate!,
+    allDay,
     now: ctx.now(),
-    fields,
+    fields: data,
   });
-  return fileItem(
-    ctx,
-    Buffer.from(text),
-    { fileName: String(fields.fileName ?? 'event.ics'), mimeType: 'text/calendar' },
-    { item: i },
-  );
+  return fileItem(ctx, Buffer.from(text), { fileName: String(fileName), mimeType: 'text/calendar' }, { item: i });
+}
+
+/** A file name given that is not text fails in n8n's prepareBinaryData (path.parse), with Node's message. */
+function checkFileName(name: unknown, itemIndex?: number): void {
+  if (name && typeof name !== 'string')
+    throw new NodeOperationError(
+      `The "path" argument must be of type string. Received ${
+        typeof name === 'object'
+          ? `an instance of ${name.constructor?.name ?? 'Object'}`
+          : `type ${typeof name} (${String(name)})`
+      }`,
+      undefined,
+      itemIndex,
+    );
+}
+
+/** n8n's per-item operations under continueOnFail: a failing item becomes `{error}` and the rest go on. */
+async function eachItem(ctx: NodeContext, run: (i: number) => Promise<Item>): Promise<Item[]> {
+  const out: Item[] = [];
+  for (let i = 0; i < ctx.items.length; i++) {
+    try {
+      out.push(await run(i));
+    } catch (e) {
+      if (!ctx.continueOnFail) throw e;
+      const message = (e as { itemMessage?: string }).itemMessage ?? (e as Error).message;
+      // A failed item, which the engine routes: `{error}` on the regular output, or its input's
+      // fields and the error on the error output (as n8n does with `json.error`).
+      out.push({ json: ctx.items[i].json, error: { message }, pairedItem: { item: i } });
+    }
+  }
+  return out;
 }
 
 const SHEET_FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods', 'xls'];
@@ -80,22 +134,22 @@ const SHEET_FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods', 'xls'];
 export function sheetFile(items: Item[], format: string, options: Options, baseName: string, now: Date): BinaryData {
   const sheet = toSheet(items.map((it) => it.json));
   const headerRow = options.headerRow !== false;
-  // A name that is not text fails in n8n's path.parse, with Node's message.
-  const name: unknown = options.fileName;
-  if (name && typeof name !== 'string')
-    throw new NodeOperationError(
-      `The "path" argument must be of type string. Received ${
-        typeof name === 'object'
-          ? `an instance of ${name.constructor?.name ?? 'Object'}`
-          : `type ${typeof name} (${String(name)})`
-      }`,
-    );
+  checkFileName(options.fileName);
   if (format === 'xlsx' || format === 'ods' || format === 'xls') {
     // n8n's SheetJS checks the sheet's name (n8n offers the option for these formats only; for
     // the others it drops it, so any name passes).
-    const sheetName = options.sheetName || 'Sheet';
-    if (String(sheetName).length > 31) throw new NodeOperationError('Sheet names cannot exceed 31 chars');
-    if (/[:\\/?*[\]]/.test(String(sheetName))) throw new NodeOperationError('Sheet name cannot contain : \\ / ? * [ ]');
+    // (SheetJS 0.18.5's forbidden characters are ] [ * ? / \\ : its message names ':' but lets it
+    // pass. A list given as the name is checked as one, element by element, and written as text;
+    // anything else without indexOf fails.)
+    const given: unknown = options.sheetName || 'Sheet';
+    if (typeof given !== 'string' && !Array.isArray(given)) throw new NodeOperationError('n.indexOf is not a function');
+    if (given.length > 31) throw new NodeOperationError('Sheet names cannot exceed 31 chars');
+    if ([...'][*?/\\'].some((c) => (given as unknown[] | string).includes(c)))
+      throw new NodeOperationError('Sheet name cannot contain : \\ / ? * [ ]');
+    // (The xls writer then reads the name's characters one by one: a list with anything in fails.)
+    if (format === 'xls' && Array.isArray(given) && given.length)
+      throw new NodeOperationError('val.charCodeAt is not a function');
+    const sheetName = String(given);
     let bytes: Buffer;
     if (format === 'xls') {
       try {
@@ -144,20 +198,19 @@ export default {
     if (operation === 'toJson') {
       const json = (v: unknown, o: Options) => encode(o.format ? JSON.stringify(v, null, 2) : JSON.stringify(v), o);
       if (ctx.raw<string>('mode', 'once') === 'each') {
-        const out: Item[] = [];
-        for (let i = 0; i < ctx.items.length; i++) {
+        const one = async (i: number) => {
           const o = (await ctx.param<Options>('options', i, {})) ?? {};
-          out.push(
-            fileItem(
-              ctx,
-              json(ctx.items[i].json, o),
-              { fileName: o.fileName || 'file.json', mimeType: 'application/json' },
-              { item: i },
-            ),
+          checkFileName(o.fileName, i);
+          return fileItem(
+            ctx,
+            json(ctx.items[i].json, o),
+            { fileName: o.fileName || 'file.json', mimeType: 'application/json' },
+            { item: i },
           );
-        }
-        return [out];
+        };
+        return [await eachItem(ctx, one)];
       }
+      checkFileName(options.fileName);
       return [
         [
           fileItem(
@@ -173,33 +226,45 @@ export default {
       ];
     }
     if (operation === 'toText' || operation === 'toBinary') {
-      const out: Item[] = [];
-      for (let i = 0; i < ctx.items.length; i++) {
+      const one = async (i: number): Promise<Item> => {
         const field = await ctx.param<string>('sourceProperty', i, '');
-        const o = (await ctx.param<Options>('options', i, {})) ?? {};
-        const value = readPath(ctx.items[i].json, field);
-        if (value === undefined)
-          throw new NodeOperationError(`The JSON property '${field}' does not exist on item ${i}`, undefined, i);
-        const text = typeof value === 'string' ? value : JSON.stringify(value);
-        if (operation === 'toText')
-          out.push(
-            fileItem(ctx, encode(text, o), { fileName: o.fileName || 'file.txt', mimeType: 'text/plain' }, { item: i }),
-          );
-        else {
-          // As n8n's prepareBinaryData: typed by the name, else the bytes' signature (a gzip named
-          // "noext" is a gzip); unnamed files are "file" plus the extension found.
-          const file = prepareBinary(Buffer.from(text, 'base64'), o.fileName, o.mimeType);
-          file.fileName ||= `file${file.fileExtension ? `.${file.fileExtension}` : ''}`;
-          const property = ctx.raw<string>('binaryPropertyName', 'data');
-          out.push({ json: {}, binary: { [property]: file }, pairedItem: { item: i } });
+        const o = (await ctx.param<Options & { dataIsBase64?: boolean }>('options', i, {})) ?? {};
+        // As n8n's lodash get: a key named with the dots wins, the path goes into text too.
+        const value = field ? lodashGet(ctx.items[i].json, field) : ctx.items[i].json;
+        if (value === undefined) throw new NodeOperationError(`The value in "${field}" is not set`, undefined, i);
+        // Base64 is decoded by Buffer.from as n8n calls it, whatever the value: text is decoded,
+        // an array gives its numbers as bytes, a number, boolean, null or plain object fails with
+        // Node's own message. v1's "Data Is Base64" off writes the value as text does.
+        const base64 = operation === 'toBinary' && (ctx.typeVersion !== 1 || o.dataIsBase64 !== false);
+        let bytes: Buffer;
+        let mimeType = operation === 'toText' ? 'text/plain' : o.mimeType;
+        if (base64) {
+          try {
+            bytes = Buffer.from(value as string, 'base64');
+          } catch (e) {
+            throw new NodeOperationError((e as Error).message, undefined, i);
+          }
+        } else {
+          // An object (null too) is written as JSON and typed so; other values as text, where
+          // n8n's iconv writes false, 0 and '' as nothing.
+          const isObject = typeof value === 'object';
+          if (isObject) mimeType = 'application/json';
+          bytes = encode(isObject ? JSON.stringify(value) : String(value || ''), o);
         }
-      }
-      return [out];
+        checkFileName(o.fileName, i);
+        if (operation === 'toText')
+          return fileItem(ctx, bytes, { fileName: o.fileName || 'file.txt', mimeType }, { item: i });
+        // As n8n's prepareBinaryData: typed by the name, else the bytes' signature (a gzip named
+        // "noext" is a gzip); unnamed files are "file" plus the extension found.
+        const file = prepareBinary(bytes, o.fileName, mimeType);
+        file.fileName ||= `file${file.fileExtension ? `.${file.fileExtension}` : ''}`;
+        const property = ctx.raw<string>('binaryPropertyName', 'data');
+        return { json: {}, binary: { [property]: file }, pairedItem: { item: i } };
+      };
+      return [await eachItem(ctx, one)];
     }
     if (operation === 'iCal') {
-      const out: Item[] = [];
-      for (let i = 0; i < ctx.items.length; i++) out.push(await eventFile(ctx, i));
-      return [out];
+      return [await eachItem(ctx, (i) => eventFile(ctx, i))];
     }
     throw new NodeOperationError(`The operation "${operation}" of Convert to File is not supported here`);
   },
