@@ -24,9 +24,8 @@ type Result = Awaited<ReturnType<typeof load>>;
 
 /**
  * One slice of load. With Debian's wrk installed it makes the load: autocannon, JavaScript on one
- * core, needs about as much CPU per request as the server, so on two cores it took the core the
- * trace's writer thread runs on, and the row measured the load generator losing that core rather
- * than the request path (the trace's own work on the event loop is about 0.4 µs a call).
+ * core, needs about as much CPU per request as the server, and on two cores it shares them with
+ * the server's threads; wrk needs a fraction of that, so the rows measure the server.
  */
 async function slice(url: string): Promise<Result> {
   const wrk = await loadWithWrk({ url, duration: SLICE_SECONDS });
