@@ -7,8 +7,8 @@
 import type { DataTableFilter, NodeDataTables } from '../engine/node-type.js';
 import { parseFilter, type RowFilter } from '../store/data-table-filter.js';
 import type { DataTable, DataTableStore } from '../store/data-tables.js';
-import type { ColumnType, DataTableColumn, DataTableRowJson } from '../store/data-table-types.js';
-import { deleteDryRunRows, type DataTables } from './service.js';
+import type { ColumnType, DataTableColumn } from '../store/data-table-types.js';
+import { deleteDryRunRows, dryRunRows, type DataTables } from './service.js';
 import { cellValue, DataTableValidationError, SYSTEM_TYPES } from './values.js';
 
 const notFound = (id: string) => new Error(`Could not find the data table: '${id}'`);
@@ -40,7 +40,7 @@ function fullRow(columns: DataTableColumn[], row: Record<string, unknown>): Reco
   return Object.fromEntries(columns.map((c) => [c.name, c.name in given ? given[c.name] : null]));
 }
 
-/** A filter's values coerced to their columns' types; like/ilike get n8n's %…% when they have no %. */
+/** A filter's values coerced to their columns' types (the store gives like/ilike n8n's %…% when they have no %). */
 function checkFilter(filter: DataTableFilter, columns: DataTableColumn[]): RowFilter {
   // The store's parser bounds the conditions (at most 100) and their shapes.
   const parsed = parseFilter(filter)!;
@@ -54,7 +54,6 @@ function checkFilter(filter: DataTableFilter, columns: DataTableColumn[]): RowFi
         const word = f.condition.toUpperCase();
         if (value === null) throw new DataTableValidationError(`${word} filter value cannot be null or undefined`);
         if (typeof value !== 'string') throw new DataTableValidationError(`${word} filter value must be a string`);
-        return { ...f, value: value.includes('%') ? value : `%${value}%` };
       }
       if (['gt', 'gte', 'lt', 'lte'].includes(f.condition) && value === null)
         throw new DataTableValidationError(`${f.condition.toUpperCase()} filter value cannot be null or undefined`);
@@ -118,11 +117,6 @@ export function nodeDataTables(
     if (!q.data || !Object.keys(q.data).length) throw new DataTableValidationError('Data columns must not be empty');
     return { data: checkValues(t.columns, q.data), filter: checkFilter(q.filter, t.columns) };
   };
-  const dry = (before: DataTableRowJson[], after: DataTableRowJson[]) =>
-    before.flatMap((b, i) => [
-      { ...b, dryRunState: 'before' },
-      { ...after[i], dryRunState: 'after' },
-    ]);
   const maxBytes = () => tables.maxBytes;
   const now = () => tables.nowIso();
 
@@ -157,13 +151,13 @@ export function nodeDataTables(
       const t = await table(id);
       const { data, filter } = updateParams(t, q);
       const { before, after } = await store.updateRows(t, filter, data, now(), maxBytes(), q.dryRun);
-      return q.dryRun ? dry(before, after) : after;
+      return q.dryRun ? dryRunRows(before, after) : after;
     },
     async upsert(id, q) {
       const t = await table(id);
       const { data, filter } = updateParams(t, q);
       const { before, after } = await store.updateRows(t, filter, data, now(), maxBytes(), q.dryRun);
-      if (before.length) return q.dryRun ? dry(before, after) : after;
+      if (before.length) return q.dryRun ? dryRunRows(before, after) : after;
       const row = Object.fromEntries(t.columns.map((c) => [c.name, c.name in data ? data[c.name] : null]));
       if (q.dryRun) {
         const at = now();

@@ -25,7 +25,7 @@ const invalid = (message: string) => new DomainError('invalid', message);
 const notFound = (id: string) => new DomainError('not_found', `Could not find the data table: '${id}'`);
 
 /** Dry-run rows: each matched row before and after (n8n's `dryRunState`). */
-function dryRunRows(
+export function dryRunRows(
   before: DataTableRowJson[],
   after: DataTableRowJson[],
 ): Array<DataTableRowJson & { dryRunState: 'before' | 'after' }> {
@@ -59,10 +59,6 @@ export class DataTables {
     return this.clock.now().toISOString();
   }
 
-  private now(): string {
-    return this.nowIso();
-  }
-
   /** A table by id, or n8n's 404. */
   async table(id: string): Promise<DataTable> {
     const t = typeof id === 'string' && id.length <= 64 ? await this.store.getTable(id) : undefined;
@@ -93,7 +89,7 @@ export class DataTables {
       if (seen.has(c.name)) throw invalid(`Duplicate column name '${c.name}'`);
       seen.add(c.name);
     }
-    const now = this.now();
+    const now = this.nowIso();
     return this.store.createTable({
       id: randomBase62(16),
       name,
@@ -109,7 +105,7 @@ export class DataTables {
 
   async rename(id: string, rawName: unknown): Promise<DataTable> {
     await this.table(id);
-    await this.store.renameTable(id, checkTableName(rawName), this.now());
+    await this.store.renameTable(id, checkTableName(rawName), this.nowIso());
     return this.table(id);
   }
 
@@ -123,7 +119,7 @@ export class DataTables {
     if (rawRows.length > DATA_TABLE_LIMITS.insertRows)
       throw invalid(`at most ${DATA_TABLE_LIMITS.insertRows} rows can be inserted at once`);
     const values = rawRows.map((r) => checkRow(table.columns, r, false));
-    const rows = await this.store.insertRows(table, values, this.now(), this.maxBytes);
+    const rows = await this.store.insertRows(table, values, this.nowIso(), this.maxBytes);
     if (returnType === 'count') return { success: true, insertedRows: rows.length };
     if (returnType === 'id') return rows.map((r) => ({ id: r.id }));
     return rows;
@@ -142,7 +138,7 @@ export class DataTables {
       table,
       filter,
       patch,
-      this.now(),
+      this.nowIso(),
       this.maxBytes,
       !!opts.dryRun,
     );
@@ -163,7 +159,7 @@ export class DataTables {
       table,
       filter,
       patch,
-      this.now(),
+      this.nowIso(),
       this.maxBytes,
       !!opts.dryRun,
     );
@@ -172,14 +168,14 @@ export class DataTables {
       return opts.returnData ? after : true;
     }
     if (opts.dryRun) {
-      const now = this.now();
+      const now = this.nowIso();
       const row = { id: 0, createdAt: now, updatedAt: now, ...checkRow(table.columns, rawData, false) };
       return [{ ...row, dryRunState: 'after' }];
     }
     const inserted = await this.store.insertRows(
       table,
       [checkRow(table.columns, rawData, false)],
-      this.now(),
+      this.nowIso(),
       this.maxBytes,
     );
     return opts.returnData ? inserted : true;
@@ -191,7 +187,7 @@ export class DataTables {
     opts: { returnData?: boolean; dryRun?: boolean },
   ): Promise<unknown> {
     const filter = requireFilter(rawFilter);
-    const rows = await this.store.deleteRows(table, filter, this.now(), !!opts.dryRun);
+    const rows = await this.store.deleteRows(table, filter, this.nowIso(), !!opts.dryRun);
     if (opts.dryRun) return deleteDryRunRows(rows);
     return opts.returnData ? rows : true;
   }

@@ -136,6 +136,16 @@ async function selectMany(
   }
 }
 
+/** Update or upsert: the item's row written where the filter matches (upsert: inserted when none does). */
+async function writeByFilter(ctx: NodeContext, i: number, write: 'update' | 'upsert'): Promise<Item[]> {
+  const id = await tableId(ctx, i);
+  const dryRun = await dryRunOf(ctx, i);
+  const data = await rowOf(ctx, i);
+  const filter = await filterOf(ctx, i, id);
+  required(filter);
+  return (await service(ctx)[write](id, { filter, data, dryRun })).map((json) => ({ json: json as Json }));
+}
+
 const rowOps: Record<string, (ctx: NodeContext, i: number) => Promise<Item[]>> = {
   async insert(ctx, i) {
     const optimize = await ctx.param<boolean>('options.optimizeBulk', i, false);
@@ -171,22 +181,8 @@ const rowOps: Record<string, (ctx: NodeContext, i: number) => Promise<Item[]>> =
     required(filter);
     return (await service(ctx).deleteRows(id, { filter, dryRun })).map((json) => ({ json: json as Json }));
   },
-  async update(ctx, i) {
-    const id = await tableId(ctx, i);
-    const dryRun = await dryRunOf(ctx, i);
-    const data = await rowOf(ctx, i);
-    const filter = await filterOf(ctx, i, id);
-    required(filter);
-    return (await service(ctx).update(id, { filter, data, dryRun })).map((json) => ({ json: json as Json }));
-  },
-  async upsert(ctx, i) {
-    const id = await tableId(ctx, i);
-    const dryRun = await dryRunOf(ctx, i);
-    const data = await rowOf(ctx, i);
-    const filter = await filterOf(ctx, i, id);
-    required(filter);
-    return (await service(ctx).upsert(id, { filter, data, dryRun })).map((json) => ({ json: json as Json }));
-  },
+  update: (ctx, i) => writeByFilter(ctx, i, 'update'),
+  upsert: (ctx, i) => writeByFilter(ctx, i, 'upsert'),
 };
 
 const tableOps: Record<string, (ctx: NodeContext, i: number) => Promise<Item[]>> = {

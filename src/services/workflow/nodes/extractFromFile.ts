@@ -7,7 +7,7 @@
 import { NodeOperationError, type NodeContext, type NodeType } from '../engine/node-type.js';
 import type { Item } from '../expressions/api.js';
 import { binaryBytes, type BinaryData } from './binary-data.js';
-import { clone, lodashUnset } from './util.js';
+import { clone, eachItem, lodashUnset } from './util.js';
 import { readCalendar } from './ical.js';
 import { readPdfItem } from './pdf.js';
 import { parseCsv, readHtmlTable, readRtfTable, rowsToItems, type Cell } from './sheet-formats.js';
@@ -76,30 +76,23 @@ export function sheetRows(
  * The `pdf` operation: the text and facts of each item's PDF; `keepSource` json/both merges the
  * item's json under them, binary/both keeps its files, else the others stay and the PDF goes.
  */
-async function pdfItems(ctx: NodeContext): Promise<Item[]> {
-  const out: Item[] = [];
-  for (let i = 0; i < ctx.items.length; i++) {
+function pdfItems(ctx: NodeContext): Promise<Item[]> {
+  return eachItem(ctx, async (i) => {
     const item = ctx.items[i];
-    try {
-      const options = (await ctx.param<Options>('options', i, {})) ?? {};
-      const property = await ctx.param<string>('binaryPropertyName', i, 'data');
-      const { password, maxPages, joinPages } = options;
-      const json = await readPdfItem(item, property, { password, maxPages, joinPages }, i, ctx.signal);
-      const made: Item = { json, pairedItem: { item: i } };
-      if (options.keepSource && options.keepSource !== 'binary') made.json = { ...clone(item.json), ...json };
-      if (options.keepSource === 'binary' || options.keepSource === 'both') {
-        if (item.binary) made.binary = item.binary;
-      } else {
-        made.binary = item.binary ? clone(item.binary) : {};
-        lodashUnset(made.binary, property);
-      }
-      out.push(made);
-    } catch (e) {
-      if (!ctx.continueOnFail) throw e;
-      out.push({ json: { error: (e as Error).message }, pairedItem: { item: i } });
+    const options = (await ctx.param<Options>('options', i, {})) ?? {};
+    const property = await ctx.param<string>('binaryPropertyName', i, 'data');
+    const { password, maxPages, joinPages } = options;
+    const json = await readPdfItem(item, property, { password, maxPages, joinPages }, i, ctx.signal);
+    const made: Item = { json, pairedItem: { item: i } };
+    if (options.keepSource && options.keepSource !== 'binary') made.json = { ...clone(item.json), ...json };
+    if (options.keepSource === 'binary' || options.keepSource === 'both') {
+      if (item.binary) made.binary = item.binary;
+    } else {
+      made.binary = item.binary ? clone(item.binary) : {};
+      lodashUnset(made.binary, property);
     }
-  }
-  return out;
+    return made;
+  });
 }
 
 export default {

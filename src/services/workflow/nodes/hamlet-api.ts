@@ -3,6 +3,7 @@
 // parameters (`baseUrl`, `apiKey`, e.g. `={{ $env.BLOG_KEY }}` with WORKFLOW_ENV_ALLOW), else
 // from HAMLET_<SERVICE>_URL / HAMLET_<SERVICE>_API_KEY in the operator's environment.
 import { NodeOperationError, type NodeContext } from '../engine/node-type.js';
+import { eachItem } from './util.js';
 
 export interface ServiceCall {
   service: 'blog' | 'mail' | 'community' | 'home';
@@ -57,14 +58,5 @@ export async function callService(ctx: NodeContext, call: ServiceCall): Promise<
 
 /** Runs a per-item service call, honouring continueOnFail. */
 export async function perItem(ctx: NodeContext, fn: (i: number) => Promise<Record<string, unknown>>) {
-  const out = [];
-  for (let i = 0; i < ctx.items.length; i++) {
-    try {
-      out.push({ json: await fn(i), pairedItem: { item: i } });
-    } catch (err) {
-      if (!ctx.continueOnFail) throw err;
-      out.push({ json: { error: (err as Error).message }, pairedItem: { item: i } });
-    }
-  }
-  return [out];
+  return [await eachItem(ctx, async (i) => ({ json: await fn(i), pairedItem: { item: i } }))];
 }

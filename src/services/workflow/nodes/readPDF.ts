@@ -2,27 +2,22 @@
 // `binary[binaryPropertyName]` into json (nodes/pdf.ts), the password used only when `encrypted`
 // is on; the item keeps its files.
 import type { NodeType } from '../engine/node-type.js';
-import type { Item } from '../expressions/api.js';
 import { readPdfItem } from './pdf.js';
+import { eachItem } from './util.js';
 
 export default {
   types: ['n8n-nodes-base.readPDF'],
   async execute(ctx) {
-    const out: Item[] = [];
-    for (let i = 0; i < ctx.items.length; i++) {
-      try {
+    return [
+      await eachItem(ctx, async (i) => {
         const property = await ctx.param<string>('binaryPropertyName', i, 'data');
         const password =
           (await ctx.param<boolean>('encrypted', i, false)) === true
             ? await ctx.param<string>('password', i, '')
             : undefined;
         const json = await readPdfItem(ctx.items[i], property, { password }, i, ctx.signal);
-        out.push({ json, ...(ctx.items[i].binary ? { binary: ctx.items[i].binary } : {}), pairedItem: { item: i } });
-      } catch (e) {
-        if (!ctx.continueOnFail) throw e;
-        out.push({ json: { error: (e as Error).message }, pairedItem: { item: i } });
-      }
-    }
-    return [out];
+        return { json, ...(ctx.items[i].binary ? { binary: ctx.items[i].binary } : {}), pairedItem: { item: i } };
+      }),
+    ];
   },
 } satisfies NodeType;

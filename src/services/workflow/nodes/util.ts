@@ -1,4 +1,6 @@
-// Small helpers node files share: dotted paths, cloning, n8n's value conversions.
+// Small helpers node files share: dotted paths, cloning, n8n's value conversions, items one by one.
+import type { NodeContext } from '../engine/node-type.js';
+import type { Item } from '../expressions/api.js';
 
 export const clone = <T>(v: T): T => (v === undefined ? v : structuredClone(v));
 
@@ -91,3 +93,20 @@ export const fieldList = (v: unknown): string[] => {
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * One item out per item in, made by `make(i)`; with continueOnFail, an item that fails becomes
+ * `{error}` (paired with its input) and the rest go on, as n8n's nodes do.
+ */
+export async function eachItem(ctx: NodeContext, make: (i: number) => Promise<Item>): Promise<Item[]> {
+  const out: Item[] = [];
+  for (let i = 0; i < ctx.items.length; i++) {
+    try {
+      out.push(await make(i));
+    } catch (e) {
+      if (!ctx.continueOnFail) throw e;
+      out.push({ json: { error: (e as Error).message }, pairedItem: { item: i } });
+    }
+  }
+  return out;
+}
