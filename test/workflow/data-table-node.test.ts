@@ -3,7 +3,7 @@
 // limit (refused whole), 101 conditions, injection-looking names and values, `%` and `_` in
 // like, the API deleting the table while a workflow writes; then each operation's answers.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startWorkflowServer, type WorkflowTestServer } from './helpers.js';
+import { DATA_TABLE_COLUMNS, newDataTable, startWorkflowServer, type WorkflowTestServer } from './helpers.js';
 
 let s: WorkflowTestServer;
 beforeAll(async () => {
@@ -11,18 +11,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s?.stop());
 
-const COLUMNS = [
-  { name: 'name', type: 'string' },
-  { name: 'age', type: 'number' },
-  { name: 'member', type: 'boolean' },
-  { name: 'joined', type: 'date' },
-];
-
-async function newTable(name: string, columns = COLUMNS) {
-  const r = await s.api('POST', '/data-tables', { name, columns });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
-  return r.body as { id: string; name: string };
-}
+const COLUMNS = DATA_TABLE_COLUMNS;
+const newTable = (name: string, columns = COLUMNS) => newDataTable(s, name, columns);
 
 const byId = (id: string) => ({ __rl: true, mode: 'id', value: id });
 

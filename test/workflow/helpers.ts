@@ -1,5 +1,6 @@
 // Shared setup for the workflow tests: a Hamlet with the workflow service, a key, and a
 // small JSON client for /api/v1.
+import { expect } from 'vitest';
 import { startTestHamlet, type TestHamlet } from '../helpers/hamlet.js';
 import type { Clock } from '../../src/platform/clock.js';
 
@@ -157,4 +158,20 @@ export async function createWorkflow(s: WorkflowTestServer, wf: unknown, activat
     if (on.status !== 200) throw new Error(`activating the workflow answered ${on.status}: ${on.text}`);
   }
   return created.body.id;
+}
+
+/** A data table's columns of every type, as the data table tests make them. */
+export const DATA_TABLE_COLUMNS = [
+  { name: 'name', type: 'string' },
+  { name: 'age', type: 'number' },
+  { name: 'member', type: 'boolean' },
+  { name: 'joined', type: 'date' },
+];
+
+/** Makes a data table through the public API (201 expected); its id and name. */
+export async function newDataTable(s: WorkflowTestServer, name: string, columns = DATA_TABLE_COLUMNS) {
+  const r = await s.api('POST', '/data-tables', { name, columns });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  // The whole table as the API answers it (columns, projectId, times) for the tests that read it.
+  return r.body as { id: string; name: string; [field: string]: any };
 }

@@ -3,7 +3,7 @@
 // values, a table of many rows read in bounded pages, the instance's size limit), then n8n's
 // answers for each row write (count/id/all, true, returnData, dry runs).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startWorkflowServer, type WorkflowTestServer } from './helpers.js';
+import { DATA_TABLE_COLUMNS, newDataTable, startWorkflowServer, type WorkflowTestServer } from './helpers.js';
 
 let s: WorkflowTestServer;
 beforeAll(async () => {
@@ -11,18 +11,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s?.stop());
 
-const COLUMNS = [
-  { name: 'name', type: 'string' },
-  { name: 'age', type: 'number' },
-  { name: 'member', type: 'boolean' },
-  { name: 'joined', type: 'date' },
-];
-
-async function newTable(name: string) {
-  const r = await s.api('POST', '/data-tables', { name, columns: COLUMNS });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
-  return r.body;
-}
+const COLUMNS = DATA_TABLE_COLUMNS;
+const newTable = (name: string) => newDataTable(s, name);
 
 const q = (filter: unknown) => encodeURIComponent(JSON.stringify(filter));
 
