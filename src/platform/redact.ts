@@ -54,21 +54,34 @@ export function isSecretName(name: string): boolean {
 /**
  * A URL (absolute, or a path with a query) with secret query values and any password masked;
  * with `dropValues`, every other non-empty query value becomes DROPPED too.
+ *
+ * The query is walked pair by pair with indexOf, not split into a list of pairs and joined
+ * again: a value that is dropped or masked is never copied, so a URL with a 15 KB query value
+ * (anyone can send one, and the trace masks every call's URL) costs one scan of its bytes.
  */
 export function redactUrl(url: string, dropValues = false): string {
   const q = url.indexOf('?');
   const head = maskUrlPassword(q < 0 ? url : url.slice(0, q));
   if (q < 0) return head;
-  const query = url
-    .slice(q + 1)
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      if (eq < 0 || eq === pair.length - 1) return pair;
-      if (isSecretName(safeDecode(pair.slice(0, eq)))) return `${pair.slice(0, eq + 1)}${REDACTED}`;
-      return dropValues ? `${pair.slice(0, eq + 1)}${DROPPED}` : pair;
-    })
-    .join('&');
+  let query = '';
+  /** The first '=' at or after `start` that was found (-1: none is left); searched again only once passed, so the walk stays linear. */
+  let eq = -1;
+  for (let start = q + 1; ;) {
+    let end = url.indexOf('&', start);
+    if (end < 0) end = url.length;
+    if (eq !== -2 && eq < start) eq = url.indexOf('=', start);
+    if (eq === -1) eq = -2; // none left: not searched again
+    let pair: string;
+    if (eq < 0 || eq >= end - 1) pair = url.slice(start, end);
+    else {
+      const name = url.slice(start, eq);
+      if (isSecretName(safeDecode(name))) pair = `${name}=${REDACTED}`;
+      else pair = dropValues ? `${name}=${DROPPED}` : url.slice(start, end);
+    }
+    query = start === q + 1 ? pair : `${query}&${pair}`;
+    if (end === url.length) break;
+    start = end + 1;
+  }
   return `${head}?${query}`;
 }
 
