@@ -28,6 +28,9 @@ export interface BatchRow {
   data: string;
 }
 
+/** The string columns, as BatchBuilder's indexes of their last strings. */
+const Col = { Service: 0, Kind: 1, Key: 2, Method: 3, Route: 4, Path: 5 } as const;
+
 /** A column of the encoding: one value for every entry, or an array of them. */
 type Column<T> = T | T[];
 
@@ -104,12 +107,13 @@ export class BatchBuilder {
     epoch: [] as number[],
     seq: [] as number[],
   };
-  /** A batch repeats itself: each column mostly holds the very string of the entry before, checked before it is hashed again. */
-  private readonly last = { service: '', kind: '', key: '', method: '', route: '', path: '' } as Record<
-    'service' | 'kind' | 'key' | 'method' | 'route' | 'path',
-    string | null
-  >;
-  private readonly lastIndex = { service: -1, kind: -1, key: -1, method: -1, route: -1, path: -1 };
+  /**
+   * A batch repeats itself: each column mostly holds the very string of the entry before,
+   * checked before it is hashed again. Kept in arrays indexed by column (Col), not objects keyed
+   * by the column's name: a lookup by a name that varies is a slow, megamorphic one.
+   */
+  private readonly last: Array<string | null> = ['', '', '', '', '', ''];
+  private readonly lastIndex: number[] = [-1, -1, -1, -1, -1, -1];
   private x: Encoded['x'];
 
   get count(): number {
@@ -135,12 +139,12 @@ export class BatchBuilder {
     const i = c.seq.length;
     c.epoch.push(epoch);
     c.seq.push(seq);
-    c.service.push(this.place('service', service));
-    c.kind.push(this.place('kind', kind));
-    c.key.push(this.place('key', key));
-    c.method.push(this.place('method', method));
-    c.route.push(this.place('route', route));
-    c.path.push(this.place('path', path));
+    c.service.push(this.place(Col.Service, service));
+    c.kind.push(this.place(Col.Kind, kind));
+    c.key.push(this.place(Col.Key, key));
+    c.method.push(this.place(Col.Method, method));
+    c.route.push(this.place(Col.Route, route));
+    c.path.push(this.place(Col.Path, path));
     c.status.push(status);
     c.ok.push(ok);
     c.dur.push(durationMs === null || Number.isNaN(durationMs) ? null : Math.round(durationMs * 100));
@@ -195,6 +199,7 @@ export class BatchBuilder {
     }
     const [epochMin, epochMax] = range(c.epoch);
     const [seqMin, seqMax] = range(c.seq);
+    const [services, kinds, keys] = [column(c.service), column(c.kind), column(c.key)];
     const encoded: Encoded = {
       v: 1,
       n,
@@ -202,9 +207,9 @@ export class BatchBuilder {
       ...ids,
       seq: seqConsecutive ? c.seq[0] : c.seq,
       epoch: column(c.epoch),
-      service: column(c.service),
-      kind: column(c.kind),
-      key: column(c.key),
+      service: services,
+      kind: kinds,
+      key: keys,
       method: column(c.method),
       route: column(c.route),
       path: column(c.path),
@@ -223,15 +228,15 @@ export class BatchBuilder {
       seq_min: seqMin,
       seq_max: seqMax,
       entries: n,
-      keys: this.spaced(c.key),
-      services: this.spaced(c.service),
-      kinds: this.spaced(c.kind),
+      keys: this.spaced(keys),
+      services: this.spaced(services),
+      kinds: this.spaced(kinds),
       data: JSON.stringify(encoded),
     };
   }
 
   /** Where a column's string is in the batch's strings (-1: null). */
-  private place(col: keyof BatchBuilder['lastIndex'], text: string | null): number {
+  private place(col: number, text: string | null): number {
     if (text === this.last[col]) return this.lastIndex[col];
     this.last[col] = text;
     let i = -1;
@@ -247,8 +252,8 @@ export class BatchBuilder {
   }
 
   /** The distinct strings a column names, each between spaces (" a b "), for `LIKE '% a %'`. */
-  private spaced(places: number[]): string {
-    const seen = new Set<number>(places);
+  private spaced(places: Column<number>): string {
+    const seen = new Set<number>(Array.isArray(places) ? places : [places]);
     seen.delete(-1);
     return ` ${[...seen].map((p) => this.strings[p]).join(' ')} `;
   }

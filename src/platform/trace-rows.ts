@@ -31,7 +31,7 @@ export interface CapturedBatch {
   values?: unknown[];
   strings: string[];
 }
-export const NUMBER_SLOTS = 11;
+export const NUMBER_SLOTS = 12;
 export const VALUE_SLOTS = 2;
 /** The number slots of one captured entry. */
 export const NumberSlot = {
@@ -50,6 +50,15 @@ export const NumberSlot = {
   Method: 8,
   Route: 9,
   Url: 10,
+  /** An HTTP call's UrlFlags: what its URL needs, as bits, so that most calls need no value slot (no object per call). */
+  Flags: 11,
+} as const;
+/** The bits of an HTTP call's Flags slot. */
+export const UrlFlag = {
+  /** A call without a key keeps no query values. */
+  DropQuery: 1,
+  /** The URL's string is the path as stored already (storedPath): trace.ts does that for long URLs. */
+  Stored: 2,
 } as const;
 /** The value slots of one captured entry. */
 export const ValueSlot = {
@@ -61,25 +70,21 @@ export const ValueSlot = {
 const Num = NumberSlot;
 const Val = ValueSlot;
 
-/** What an HTTP call's capture holds beyond the slots, only when it has any. */
+/** What an HTTP call's capture holds beyond the slots, only when it has any (most calls have none). */
 export interface HttpExtra {
-  /** A call without a key keeps no query values. */
-  drop?: boolean;
   /** Values of path parameters with secret names, masked in the path. */
   secrets?: string[];
   requestBody?: unknown;
   responseBody?: unknown;
   secretFields?: readonly string[];
-  /** The URL's string is the path as stored already (storedPath): trace.ts does that for long URLs. */
-  stored?: boolean;
 }
 
 /**
  * An HTTP call's path as stored: credentials masked, and cut at MAX_TEXT_CHARS. A call without a
  * key keeps no query values: anyone can send them, as long as a URL goes.
  */
-export function storedPath(url: string, extra: Pick<HttpExtra, 'drop' | 'secrets'> | null): string {
-  return capped(maskedUrl(url, extra?.secrets, extra?.drop === true))!;
+export function storedPath(url: string, secrets: readonly string[] | undefined, dropQuery: boolean): string {
+  return capped(maskedUrl(url, secrets, dropQuery))!;
 }
 
 /**
@@ -138,11 +143,13 @@ const roundedMs = (ms: number | null | undefined): number | null =>
 function httpPath(batch: CapturedBatch, n: number, extra: HttpExtra | null, paths: Map<number, string>): string {
   const urlPlace = batch.numbers[n + Num.Url];
   const url = batch.strings[urlPlace];
-  if (extra?.stored) return url;
-  if (extra?.secrets) return storedPath(url, extra);
-  const name = extra?.drop ? -1 - urlPlace : urlPlace;
+  const flags = batch.numbers[n + Num.Flags];
+  if (flags & UrlFlag.Stored) return url;
+  const drop = (flags & UrlFlag.DropQuery) !== 0;
+  if (extra?.secrets) return storedPath(url, extra.secrets, drop);
+  const name = drop ? -1 - urlPlace : urlPlace;
   let known = paths.get(name);
-  if (known === undefined) paths.set(name, (known = storedPath(url, extra)));
+  if (known === undefined) paths.set(name, (known = storedPath(url, undefined, drop)));
   return known;
 }
 

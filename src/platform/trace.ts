@@ -38,6 +38,7 @@ import {
   NUMBER_SLOTS,
   NumberSlot,
   storedPath,
+  UrlFlag,
   VALUE_SLOTS,
   ValueSlot,
   type CapturedBatch,
@@ -171,6 +172,9 @@ export class Trace {
   /** The batch's strings, and where each is in them (CapturedBatch). */
   private strings: string[] = [];
   private readonly places = new Map<string, number>();
+  /** The URL the last HTTP call of this batch had, and its place (urlPlace). */
+  private lastUrl = '';
+  private lastUrlPlace = -1;
   private timer: NodeJS.Timeout | undefined;
   private readonly writer: TraceWriter;
   private readonly reader: TraceReader;
@@ -255,7 +259,7 @@ export class Trace {
     if (!this.enabled || this.full()) return;
     // The input itself goes to the writer (the caller hands it over): its texts are capped and masked there.
     this.captureValues(input, null);
-    this.captureNumbers(NaN, NaN, -1, -1, -1, -1, -1);
+    this.captureNumbers(NaN, NaN, -1, -1, -1, -1, -1, 0);
     this.captured();
   }
 
@@ -300,20 +304,23 @@ export class Trace {
     const route = request.routeOptions;
     const keyId = request.apiKeyId;
     // A call without a key keeps no query values: anyone can send them, as long as a URL goes.
-    let extra: HttpExtra | null = keyId === null && url.includes('?') ? DROP_QUERY : null;
+    let flags = keyId === null && url.includes('?') ? UrlFlag.DropQuery : 0;
+    let extra: HttpExtra | null = null;
     const secrets = secretParamValues(request.params);
-    if (secrets) extra = { ...extra, secrets };
+    if (secrets) extra = { secrets };
     if (this.settings.bodies) {
-      extra = { ...extra };
-      extra.requestBody = sendable(request.body);
-      extra.responseBody = this.responses.get(request);
-      extra.secretFields = route.config?.traceSecretFields;
+      extra = {
+        ...extra,
+        requestBody: sendable(request.body),
+        responseBody: this.responses.get(request),
+        secretFields: route.config?.traceSecretFields,
+      };
     }
     let path = url;
     if (url.length > LONG_URL) {
       // A long URL (anyone can send one) is masked and cut here: copying it whole to the writer's thread would cost more.
-      path = storedPath(url, extra);
-      extra = { ...extra, stored: true };
+      path = storedPath(url, secrets, (flags & UrlFlag.DropQuery) !== 0);
+      flags |= UrlFlag.Stored;
     }
     this.captureValues(null, extra);
     this.captureNumbers(
@@ -323,7 +330,8 @@ export class Trace {
       keyId ? this.place(keyId) : -1,
       this.place(request.method),
       route.url ? this.place(route.url) : -1,
-      this.place(path),
+      this.urlPlace(path),
+      flags,
     );
     this.captured();
   }
@@ -402,8 +410,8 @@ export class Trace {
 
   /**
    * The numbers of the next entry: its sequence number, epoch, time and id, and an HTTP call's
-   * status, duration and the places of its service, key id, method, route and URL in the
-   * batch's strings (-1: none); then counts the entry.
+   * status, duration, the places of its service, key id, method, route and URL in the
+   * batch's strings (-1: none) and its UrlFlags; then counts the entry.
    */
   private captureNumbers(
     status: number,
@@ -413,6 +421,7 @@ export class Trace {
     method: number,
     route: number,
     url: number,
+    flags: number,
   ): void {
     const n = this.count * NUMBER_SLOTS;
     const numbers = this.numbers;
@@ -427,6 +436,7 @@ export class Trace {
     numbers[n + NumberSlot.Method] = method;
     numbers[n + NumberSlot.Route] = route;
     numbers[n + NumberSlot.Url] = url;
+    numbers[n + NumberSlot.Flags] = flags;
     this.count++;
   }
 
@@ -439,6 +449,18 @@ export class Trace {
       this.places.set(text, place);
     }
     return place;
+  }
+
+  /**
+   * place() for a request's URL: every request brings its own copy of the string, which the
+   * map would hash anew each time; most are the very URL of the call before, compared first.
+   */
+  private urlPlace(url: string): number {
+    if (url !== this.lastUrl) {
+      this.lastUrl = url;
+      this.lastUrlPlace = this.place(url);
+    }
+    return this.lastUrlPlace;
   }
 
   /** Past MAX_BUFFERED entries waiting for the database, new ones are dropped (and said so). */
@@ -476,6 +498,7 @@ export class Trace {
     this.hasValues = false;
     this.strings = [];
     this.places.clear();
+    this.lastUrl = '';
     if (Date.now() - this.lastPruneMs > PRUNE_EVERY_MS) void this.prune();
   }
 
@@ -485,9 +508,6 @@ export class Trace {
     return this.lastId;
   }
 }
-
-/** What an unauthenticated call with a query keeps beyond its numbers: one object shared by all of them (nothing allocated per call). */
-const DROP_QUERY: HttpExtra = Object.freeze({ drop: true });
 
 /** A batch's values, all slots there from the start (a list without holes is copied to a thread as one dense run). */
 const newValues = (): unknown[] => Array.from({ length: BATCH_SIZE * VALUE_SLOTS }, () => null);
