@@ -3,21 +3,29 @@
 // at its HAMLET_TRACE_MAX_ENTRIES cap (every batch then also evicts the oldest entries); and the
 // same list called with a 15 KB query string, the hostile case of issue 27 (the trace keeps no
 // query values of calls without a key), with the trace off and on (issue 31: on within 5 % of
-// off on every row). Each setting runs in its own process, all three at once; they take turns
-// under load a second at a time (takeTurns), and the rows with the trace on are compared with the
-// same list with it off.
+// off on every row).
+//
+// Each setting runs in its own process beside the one with the trace off; they take turns under
+// load a second at a time (takeTurns), and the rows with the trace on are compared with the same
+// list with it off. That is done in several rounds, each with new processes, and every row is the median of
+// its rounds: on these shared two-core machines two processes of the very same build and
+// settings, started a second apart, were measured 25–30 % apart for their whole life (user and
+// kernel time per request alike, so not the code), which one process per setting would put
+// straight into the comparison.
 import { randomBytes } from 'node:crypto';
 import { load, loadWithWrk, startHamletForBench, type BenchContext } from './lib.js';
 
 const CAP = 10_000;
-/** Requests before each server is measured: a fresh process's first seconds (JIT, caches, the trace's writer warming up) are not what a row compares. */
-const WARM_UP = 3000;
+/** Seconds of load before each server is measured: a fresh process's first seconds (JIT, caches, the trace's writer warming up) are not what a row compares. */
+const WARM_UP_SECONDS = 3;
+/** Rounds, each with new processes; every row is the median of its rounds. */
+const ROUNDS = Number(process.env.TRACE_BENCH_ROUNDS ?? 3);
 /**
  * One-second slices per server and row. The servers being compared run side by side and take
  * turns, a slice each in a rotating order, so the machine's drift (on a shared VM, the same
  * server measured twice five seconds apart differed by a third) falls on every setting alike.
  */
-const SLICES = Number(process.env.TRACE_BENCH_SLICES ?? 12);
+const SLICES = Number(process.env.TRACE_BENCH_SLICES ?? 6);
 const SLICE_SECONDS = 1;
 
 type Result = Awaited<ReturnType<typeof load>>;
@@ -51,33 +59,79 @@ async function takeTurns(urls: string[]): Promise<Result[]> {
   });
 }
 
+/** The median of each field over the rounds (errors: their sum). */
+function medianOf(results: Result[]): Result {
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  return {
+    rps: median(results.map((r) => r.rps)),
+    p99: median(results.map((r) => r.p99)),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+  };
+}
+
+/**
+ * One round, with new processes: the trace off and on, warmed up and measured taking turns on
+ * both lists; then the server with the trace on leaves and one at the cap takes its place beside
+ * the same server with the trace off. Never more than two servers at once: with a third, the
+ * third started was the slow one of the pair above in every round measured.
+ */
+async function round(longQuery: string): Promise<{ list: Result[]; long: Result[]; capped: Result[] }> {
+  const list = (h: Server) => `${h.urls['blog api']}/api/posts`;
+  const long = (h: Server) => `${list(h)}?${longQuery}`;
+  const warmUp = async (h: Server) => {
+    await load({ url: long(h), duration: 1 });
+    await load({ url: list(h), duration: WARM_UP_SECONDS });
+  };
+  const off = await startHamletForBench(['blog'], { HAMLET_TRACE: 'off' });
+  const started: Server[] = [off];
+  try {
+    const on = await startHamletForBench(['blog'], {});
+    started.push(on);
+    for (const h of [off, on]) await warmUp(h);
+    const listed = await takeTurns([list(off), list(on)]);
+    const longs = await takeTurns([long(off), long(on)]);
+    await on.stopAndClean();
+    started.pop();
+    const capped = await startHamletForBench(['blog'], { HAMLET_TRACE_MAX_ENTRIES: String(CAP) });
+    started.push(capped);
+    await warmUp(capped);
+    // Filled past the cap first, so every batch measured also deletes as many entries as it adds.
+    await load({ url: list(capped), amount: CAP * 2, duration: 60 });
+    return { list: listed, long: longs, capped: await takeTurns([list(off), list(capped)]) };
+  } finally {
+    await Promise.all(started.map((h) => h.stopAndClean()));
+  }
+}
+
+type Server = Awaited<ReturnType<typeof startHamletForBench>>;
+
 export default async function traceBench(ctx: BenchContext): Promise<void> {
   const longQuery = `page=1&q=${randomBytes(11_250).toString('base64url')}`;
   const LIST = 'blog post list';
   const LONG = 'blog post list with a 15 KB query string';
   const CAPPED = `blog post list, table at its cap (${CAP} entries)`;
-  const off = await startHamletForBench(['blog'], { HAMLET_TRACE: 'off' });
-  const on = await startHamletForBench(['blog'], {});
-  const capped = await startHamletForBench(['blog'], { HAMLET_TRACE_MAX_ENTRIES: String(CAP) });
-  try {
-    const list = (h: typeof off) => `${h.urls['blog api']}/api/posts`;
-    const long = (h: typeof off) => `${list(h)}?${longQuery}`;
-    for (const h of [off, on]) {
-      await load({ url: list(h), amount: WARM_UP, duration: 60 });
-      await load({ url: long(h), amount: WARM_UP, duration: 60 });
-    }
-    // Filled past the cap first, so every batch measured also deletes as many entries as it adds.
-    await load({ url: list(capped), amount: CAP * 2, duration: 60 });
-    const [listOff, listOn, listCapped] = await takeTurns([list(off), list(on), list(capped)]);
-    const [longOff, longOn] = await takeTurns([long(off), long(on)]);
-    const note = `${SLICES} slices of ${SLICE_SECONDS} s each, taking turns`;
-    ctx.row(`${LIST}, HAMLET_TRACE=off (${note})`, listOff);
-    ctx.row(`${LONG}, HAMLET_TRACE=off`, longOff);
-    // The trace's rows against the same list with the trace off, measured in the same turns (target: within 5 %).
-    ctx.row(`${LIST}, trace on`, listOn, { ratio: 0.95 }, 'vs the trace off', listOff.rps);
-    ctx.row(`${LONG}, trace on`, longOn, { ratio: 0.95 }, 'vs the trace off', longOff.rps);
-    ctx.row(`${CAPPED}, trace on`, listCapped, { ratio: 0.95 }, 'vs the list with the trace off', listOff.rps);
-  } finally {
-    await Promise.all([off, on, capped].map((h) => h.stopAndClean()));
-  }
+  const rounds: Array<Awaited<ReturnType<typeof round>>> = [];
+  for (let r = 0; r < ROUNDS; r++) rounds.push(await round(longQuery));
+  const [listOff, listOn] = [0, 1].map((i) => medianOf(rounds.map((r) => r.list[i])));
+  const [longOff, longOn] = [0, 1].map((i) => medianOf(rounds.map((r) => r.long[i])));
+  const [cappedOff, listCapped] = [0, 1].map((i) => medianOf(rounds.map((r) => r.capped[i])));
+  const note = `median of ${ROUNDS} rounds of new processes, each ${SLICES} slices of ${SLICE_SECONDS} s taking turns`;
+  ctx.row(`${LIST}, HAMLET_TRACE=off (${note})`, listOff);
+  ctx.row(`${LONG}, HAMLET_TRACE=off`, longOff);
+  // The trace's rows against the same list with the trace off, measured in the same turns (target: within 5 %).
+  ctx.row(`${LIST}, trace on`, listOn, { ratio: 0.95 }, 'vs the trace off', listOff.rps);
+  ctx.row(`${LONG}, trace on`, longOn, { ratio: 0.95 }, 'vs the trace off', longOff.rps);
+  ctx.row(`${CAPPED}, trace on`, listCapped, { ratio: 0.95 }, 'vs the list with the trace off', cappedOff.rps);
+  // Each round's ratios, for the reader who wants to see the spread behind the medians.
+  for (const [i, r] of rounds.entries())
+    console.log(
+      `  round ${i + 1}: list on ${pct(r.list[1], r.list[0])}, long on ${pct(r.long[1], r.long[0])}, capped ${pct(r.capped[1], r.capped[0])} of off`,
+    );
 }
+
+const pct = (a: Result, b: Result) => `${Math.round((100 * a.rps) / b.rps)} %`;
