@@ -259,8 +259,96 @@ export class BatchBuilder {
   }
 }
 
+/**
+ * The columns of a batch of plain HTTP calls (no bodies, no detail: the writer's usual batch),
+ * one typed array each, made by trace-rows.ts encodeCaptured without a call through
+ * BatchBuilder.add per entry. Strings are places in `strings` (-1: null).
+ */
+export interface HttpColumns {
+  count: number;
+  strings: string[];
+  service: Int32Array;
+  key: Int32Array;
+  method: Int32Array;
+  route: Int32Array;
+  path: Int32Array;
+  status: Float64Array;
+  /** In hundredths of a ms, rounded; NaN: none. */
+  dur: Float64Array;
+  epoch: Float64Array;
+  seq: Float64Array;
+  numbers: { tag: string; ids: Float64Array; ms: Float64Array };
+}
+
+/** A numeric column as its JSON: the one value when every entry has it, else the list (NaN: null). */
+function columnJson(values: Float64Array | Int32Array): string {
+  const first = values[0];
+  let same = true;
+  let hasNaN = Number.isNaN(first);
+  for (let i = 1; i < values.length; i++) {
+    const v = values[i];
+    if (v !== first) same = false;
+    if (v !== v) hasNaN = true;
+  }
+  if (hasNaN)
+    return JSON.stringify(same && values.length > 0 ? null : Array.from(values, (v) => (Number.isNaN(v) ? null : v)));
+  // A typed array's join writes its numbers as JSON does (whole numbers, no exponent below 1e21).
+  return same ? String(first) : `[${values.join(',')}]`;
+}
+
+/** Differences from the value before (the first whole), as encodeBatch stores ids and times. */
+function differencesOf(values: Float64Array): Float64Array {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = i === 0 ? values[0] : values[i] - values[i - 1];
+  return out;
+}
+
+/**
+ * A batch of plain HTTP calls as its stored row: the same encoding as BatchBuilder's (decodeBatch
+ * reads both alike), made from typed columns, with its JSON written column by column.
+ */
+export function encodeHttpColumns(c: HttpColumns): BatchRow {
+  const n = c.count;
+  const { tag, ids, ms } = c.numbers;
+  const [atMin, atMax] = range(ms).map((t) => new Date(t).toISOString());
+  const [epochMin, epochMax] = range(c.epoch);
+  const [seqMin, seqMax] = range(c.seq);
+  let seqConsecutive = true;
+  for (let i = 1; i < n && seqConsecutive; i++) if (c.seq[i] !== c.seq[i - 1] + 1) seqConsecutive = false;
+  const strings = [...c.strings, 'http'];
+  const kind = strings.length - 1;
+  const ok = new Int32Array(n);
+  for (let i = 0; i < n; i++) ok[i] = c.status[i] < 400 ? 1 : 0;
+  const spaced = (places: Int32Array): string => {
+    const seen = new Set<number>();
+    for (let i = 0; i < n; i++) if (places[i] >= 0) seen.add(places[i]);
+    return ` ${[...seen].map((p) => strings[p]).join(' ')} `;
+  };
+  const data =
+    `{"v":1,"n":${n},"s":${JSON.stringify(strings)},"tag":${JSON.stringify(tag)},` +
+    `"id":[${differencesOf(ids).join(',')}],"ms":1,"at":[${differencesOf(ms).join(',')}],` +
+    `"seq":${seqConsecutive ? String(c.seq[0]) : columnJson(c.seq)},"epoch":${columnJson(c.epoch)},` +
+    `"service":${columnJson(c.service)},"kind":${kind},"key":${columnJson(c.key)},` +
+    `"method":${columnJson(c.method)},"route":${columnJson(c.route)},"path":${columnJson(c.path)},` +
+    `"status":${columnJson(c.status)},"ok":${columnJson(ok)},"cs":1,"dur":${columnJson(c.dur)}}`;
+  return {
+    id: idText(ids[0], tag),
+    at_min: atMin,
+    at_max: atMax,
+    epoch_min: epochMin,
+    epoch_max: epochMax,
+    seq_min: seqMin,
+    seq_max: seqMax,
+    entries: n,
+    keys: spaced(c.key),
+    services: spaced(c.service),
+    kinds: ' http ',
+    data,
+  };
+}
+
 /** The smallest and largest of some numbers. */
-function range(values: readonly number[]): [number, number] {
+function range(values: ArrayLike<number> & Iterable<number>): [number, number] {
   let min = Infinity;
   let max = -Infinity;
   for (const v of values) {

@@ -5,7 +5,14 @@
 // references (trace.ts), and the work of turning them into rows is done here.
 import { isSecretName, maskedUrl, REDACTED, redactText, redactUrl } from './redact.js';
 import type { TraceEntry, TraceInput, TraceKind } from './trace.js';
-import { BatchBuilder, idText, type BatchNumbers, type BatchRow } from './trace-batch.js';
+import {
+  BatchBuilder,
+  encodeHttpColumns,
+  idText,
+  type BatchNumbers,
+  type BatchRow,
+  type HttpColumns,
+} from './trace-batch.js';
 
 const MAX_BODY_CHARS = 4096;
 /** A path, method, route or summary: longer ones are cut (a path of a 404 is whatever a caller sent). */
@@ -206,6 +213,8 @@ export function encodeCaptured(
   batch: CapturedBatch,
   opts: { idTag: string; bodies: boolean; secretPaths?: RegExp },
 ): BatchRow {
+  // Without values every entry is an HTTP call with nothing beyond its numbers: column by column.
+  if (!batch.values) return encodeHttpColumns(plainHttpColumns(batch, opts.idTag));
   const builder = new BatchBuilder();
   const numbers: BatchNumbers = {
     tag: opts.idTag,
@@ -243,6 +252,70 @@ export function encodeCaptured(
     );
   }
   return builder.build({ numbers });
+}
+
+/**
+ * The columns of a batch of plain HTTP calls (encodeCaptured's usual case), read straight from
+ * its numbers. The strings are a table of their own holding only what the entries name, each
+ * URL as stored (masked once per URL and flags): a raw URL never reaches the row.
+ */
+function plainHttpColumns(batch: CapturedBatch, tag: string): HttpColumns {
+  const n = batch.count;
+  const nums = batch.numbers;
+  const strings: string[] = [];
+  const index = new Map<string, number>();
+  const intern = (text: string): number => {
+    let i = index.get(text);
+    if (i === undefined) index.set(text, (i = strings.push(text) - 1));
+    return i;
+  };
+  // A captured place's place in the new table (-2: not yet seen); URLs by place and flags.
+  const remap = new Int32Array(batch.strings.length).fill(-2);
+  const placeOf = (place: number): number => {
+    if (place < 0) return -1;
+    if (remap[place] === -2) remap[place] = intern(batch.strings[place]);
+    return remap[place];
+  };
+  const paths = new Map<number, number>();
+  const c: HttpColumns = {
+    count: n,
+    strings,
+    service: new Int32Array(n),
+    key: new Int32Array(n),
+    method: new Int32Array(n),
+    route: new Int32Array(n),
+    path: new Int32Array(n),
+    status: new Float64Array(n),
+    dur: new Float64Array(n),
+    epoch: new Float64Array(n),
+    seq: new Float64Array(n),
+    numbers: { tag, ids: new Float64Array(n), ms: new Float64Array(n) },
+  };
+  for (let e = 0; e < n; e++) {
+    const at = e * NUMBER_SLOTS;
+    c.numbers.ids[e] = nums[at + Num.Id];
+    c.numbers.ms[e] = nums[at + Num.At];
+    c.epoch[e] = nums[at + Num.Epoch];
+    c.seq[e] = nums[at + Num.Seq];
+    c.status[e] = nums[at + Num.Status];
+    const d = nums[at + Num.DurationMs];
+    c.dur[e] = Number.isNaN(d) ? NaN : Math.round(d * 100);
+    c.service[e] = placeOf(nums[at + Num.Service]);
+    c.key[e] = placeOf(nums[at + Num.KeyId]);
+    c.method[e] = placeOf(nums[at + Num.Method]);
+    c.route[e] = placeOf(nums[at + Num.Route]);
+    const url = nums[at + Num.Url];
+    const flags = nums[at + Num.Flags];
+    const name = url * 4 + flags;
+    let path = paths.get(name);
+    if (path === undefined) {
+      const text = batch.strings[url];
+      const stored = flags & UrlFlag.Stored ? text : storedPath(text, undefined, (flags & UrlFlag.DropQuery) !== 0);
+      paths.set(name, (path = intern(stored)));
+    }
+    c.path[e] = path;
+  }
+  return c;
 }
 
 /** The string a number slot names (trace.ts interns them per batch), or null. */

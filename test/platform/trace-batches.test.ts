@@ -9,6 +9,7 @@ import type { Db } from '../../src/platform/db.js';
 import { LocalEventBus } from '../../src/platform/events.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { decodeBatch, encodeBatch } from '../../src/platform/trace-batch.js';
+import { encodeCaptured, NUMBER_SLOTS, NumberSlot, UrlFlag, VALUE_SLOTS } from '../../src/platform/trace-rows.js';
 import { Trace, type TraceEntry, type TraceKind, type TraceQuery } from '../../src/platform/trace.js';
 import { withPlatformDb } from '../helpers/platform-db.js';
 
@@ -249,5 +250,60 @@ describe('the trace stored in batches', () => {
     const mixed = encodeBatch(foreign);
     expect([mixed.at_min, mixed.at_max]).toEqual(['2025-12-31T23:00:00.000Z', '2026-01-01T00:00:00Z']);
     expect(mixed.keys).toBe(' k ');
+  });
+
+  it('stores a batch of plain HTTP calls column by column as the entry-by-entry encoder does', () => {
+    const next = random(77);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
+    // Captured strings: places the numbers name; one is never named, and raw URLs hold secrets.
+    const strings = ['blog', 'mail', 'GET', 'POST', '/api/posts', '/v0/inboxes/:id', 'k1', 'UNUSED_RAW'];
+    strings.push('/api/posts?token=SECRET_ONE&page=2', '/v0/inboxes/x?q=hello', '/api/posts?page=1&q=long');
+    for (let round = 0; round < 40; round++) {
+      const count = 1 + Math.floor(next() * 300);
+      const numbers = new Float64Array(count * NUMBER_SLOTS);
+      let ms = Date.UTC(2026, 0, 1) + Math.floor(next() * 1e6);
+      let id = ms * 1000;
+      let seq = 1 + Math.floor(next() * 1000);
+      for (let e = 0; e < count; e++) {
+        const n = e * NUMBER_SLOTS;
+        ms += pick([0, 0, 1, 7, -3]); // a clock that stands, steps and goes back
+        id += 1 + Math.floor(next() * 50);
+        seq += pick([1, 1, 1, 2]);
+        numbers[n + NumberSlot.Seq] = seq;
+        numbers[n + NumberSlot.Epoch] = round % 3 === 0 ? pick([1, 2]) : 1;
+        numbers[n + NumberSlot.At] = ms;
+        numbers[n + NumberSlot.Id] = id;
+        numbers[n + NumberSlot.Status] = pick([200, 200, 201, 304, 404, 500]);
+        numbers[n + NumberSlot.DurationMs] = round % 5 === 0 ? NaN : next() * 40;
+        numbers[n + NumberSlot.Service] = pick([0, 1]);
+        numbers[n + NumberSlot.KeyId] = pick([-1, 6]);
+        numbers[n + NumberSlot.Method] = pick([2, 3]);
+        numbers[n + NumberSlot.Route] = pick([-1, 4, 5]);
+        const url = pick([4, 8, 9, 10]);
+        numbers[n + NumberSlot.Url] = url;
+        // Only a path trace.ts stored already (masked: the last one) is flagged so.
+        numbers[n + NumberSlot.Flags] = pick([0, UrlFlag.DropQuery, ...(url === 10 ? [UrlFlag.Stored] : [])]);
+      }
+      const opts = { idTag: 'abc123', bodies: false };
+      const columns = encodeCaptured({ count, numbers, strings }, opts);
+      // The same batch with (empty) values takes the entry-by-entry encoder.
+      const entries = encodeCaptured(
+        { count, numbers, strings, values: new Array(count * VALUE_SLOTS).fill(null) },
+        opts,
+      );
+      expect(decodeBatch(columns.data)).toEqual(decodeBatch(entries.data));
+      const { keys, services, kinds, data, ...rest } = columns;
+      const spacedSet = (text: string) => new Set(text.trim().split(' ').filter(Boolean));
+      // The same row but for the order of the spaced lists (a string table of its own) and the JSON's layout.
+      const { keys: entriesKeys, services: entriesServices, kinds: entriesKinds, ...entriesRest } = entries;
+      expect(rest).toEqual({ ...entriesRest, data: undefined });
+      expect({ keys: spacedSet(keys), services: spacedSet(services), kinds }).toEqual({
+        keys: spacedSet(entriesKeys),
+        services: spacedSet(entriesServices),
+        kinds: entriesKinds,
+      });
+      expect(data).not.toContain('SECRET_ONE');
+      expect(data).not.toContain('UNUSED_RAW');
+    }
   });
 });
