@@ -319,10 +319,18 @@ export function encodeHttpColumns(c: HttpColumns): BatchRow {
   const kind = strings.length - 1;
   const ok = new Int32Array(n);
   for (let i = 0; i < n; i++) ok[i] = c.status[i] < 400 ? 1 : 0;
+  // Which strings a column names, in the order first named (a flag per string: no Set per entry).
   const spaced = (places: Int32Array): string => {
-    const seen = new Set<number>();
-    for (let i = 0; i < n; i++) if (places[i] >= 0) seen.add(places[i]);
-    return ` ${[...seen].map((p) => strings[p]).join(' ')} `;
+    const seen = new Uint8Array(strings.length);
+    const named: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const p = places[i];
+      if (p >= 0 && !seen[p]) {
+        seen[p] = 1;
+        named.push(strings[p]);
+      }
+    }
+    return ` ${named.join(' ')} `;
   };
   const data =
     `{"v":1,"n":${n},"s":${JSON.stringify(strings)},"tag":${JSON.stringify(tag)},` +
