@@ -177,8 +177,6 @@ export class BatchBuilder {
   build(identity: { numbers: BatchNumbers } | { ids: string[]; ats: string[] }): BatchRow {
     const c = this.cols;
     const n = c.seq.length;
-    let seqConsecutive = true;
-    for (let i = 1; i < n && seqConsecutive; i++) if (c.seq[i] !== c.seq[i - 1] + 1) seqConsecutive = false;
     let id: string;
     let atMin: string;
     let atMax: string;
@@ -197,15 +195,13 @@ export class BatchBuilder {
       }
       ids = { id: identity.ids, at: identity.ats };
     }
-    const [epochMin, epochMax] = range(c.epoch);
-    const [seqMin, seqMax] = range(c.seq);
     const [services, kinds, keys] = [column(c.service), column(c.kind), column(c.key)];
     const encoded: Encoded = {
       v: 1,
       n,
       s: this.strings,
       ...ids,
-      seq: seqConsecutive ? c.seq[0] : c.seq,
+      seq: consecutive(c.seq) ? c.seq[0] : c.seq,
       epoch: column(c.epoch),
       service: services,
       kind: kinds,
@@ -223,11 +219,7 @@ export class BatchBuilder {
       id,
       at_min: atMin,
       at_max: atMax,
-      epoch_min: epochMin,
-      epoch_max: epochMax,
-      seq_min: seqMin,
-      seq_max: seqMax,
-      entries: n,
+      ...spans(c.epoch, c.seq),
       keys: this.spaced(keys),
       services: this.spaced(services),
       kinds: this.spaced(kinds),
@@ -311,10 +303,6 @@ export function encodeHttpColumns(c: HttpColumns): BatchRow {
   const n = c.count;
   const { tag, ids, ms } = c.numbers;
   const [atMin, atMax] = range(ms).map((t) => new Date(t).toISOString());
-  const [epochMin, epochMax] = range(c.epoch);
-  const [seqMin, seqMax] = range(c.seq);
-  let seqConsecutive = true;
-  for (let i = 1; i < n && seqConsecutive; i++) if (c.seq[i] !== c.seq[i - 1] + 1) seqConsecutive = false;
   const strings = [...c.strings, 'http'];
   const kind = strings.length - 1;
   const ok = new Int32Array(n);
@@ -335,7 +323,7 @@ export function encodeHttpColumns(c: HttpColumns): BatchRow {
   const data =
     `{"v":1,"n":${n},"s":${JSON.stringify(strings)},"tag":${JSON.stringify(tag)},` +
     `"id":[${differencesOf(ids).join(',')}],"ms":1,"at":[${differencesOf(ms).join(',')}],` +
-    `"seq":${seqConsecutive ? String(c.seq[0]) : columnJson(c.seq)},"epoch":${columnJson(c.epoch)},` +
+    `"seq":${consecutive(c.seq) ? String(c.seq[0]) : columnJson(c.seq)},"epoch":${columnJson(c.epoch)},` +
     `"service":${columnJson(c.service)},"kind":${kind},"key":${columnJson(c.key)},` +
     `"method":${columnJson(c.method)},"route":${columnJson(c.route)},"path":${columnJson(c.path)},` +
     `"status":${columnJson(c.status)},"ok":${columnJson(ok)},"cs":1,"dur":${columnJson(c.dur)}}`;
@@ -343,11 +331,7 @@ export function encodeHttpColumns(c: HttpColumns): BatchRow {
     id: idText(ids[0], tag),
     at_min: atMin,
     at_max: atMax,
-    epoch_min: epochMin,
-    epoch_max: epochMax,
-    seq_min: seqMin,
-    seq_max: seqMax,
-    entries: n,
+    ...spans(c.epoch, c.seq),
     keys: spaced(c.key),
     services: spaced(c.service),
     kinds: ' http ',
@@ -355,8 +339,27 @@ export function encodeHttpColumns(c: HttpColumns): BatchRow {
   };
 }
 
+/** Numbers the row's columns hold as they come: every read of the table can select by them. */
+type Numbers = ArrayLike<number> & Iterable<number>;
+
+/** A batch's epochs and sequence numbers as its row's ranges, and how many entries it holds. */
+function spans(
+  epochs: Numbers,
+  seqs: Numbers,
+): Pick<BatchRow, 'epoch_min' | 'epoch_max' | 'seq_min' | 'seq_max' | 'entries'> {
+  const [epochMin, epochMax] = range(epochs);
+  const [seqMin, seqMax] = range(seqs);
+  return { epoch_min: epochMin, epoch_max: epochMax, seq_min: seqMin, seq_max: seqMax, entries: seqs.length };
+}
+
+/** Whether sequence numbers go up by one each (then the row keeps only the first). */
+function consecutive(seqs: Numbers): boolean {
+  for (let i = 1; i < seqs.length; i++) if (seqs[i] !== seqs[i - 1] + 1) return false;
+  return true;
+}
+
 /** The smallest and largest of some numbers. */
-function range(values: ArrayLike<number> & Iterable<number>): [number, number] {
+function range(values: Numbers): [number, number] {
   let min = Infinity;
   let max = -Infinity;
   for (const v of values) {

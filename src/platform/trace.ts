@@ -4,8 +4,8 @@
 // execution finished). Each entry names the API key that acted by its id, never the secret.
 //
 // Recording sits on every hot path, so on the event loop it only captures: numbers (sequence
-// number, epoch, the clock's time, id, status, duration, and the places of the service, key id,
-// method, route and raw URL in the batch's list of strings) written into a Float64Array, and
+// number, epoch, the clock's time, id, status, duration, the places of the service, key id,
+// method, route and raw URL in the batch's list of strings, and the URL's flags) written into a Float64Array, and
 // the odd object into a flat list (trace-rows.ts CapturedBatch); HTTP calls are recorded
 // from the log controller Fastify calls once per response anyway (http.ts), not from a hook.
 // Every FLUSH_MS or BATCH_SIZE entries the batch goes to the trace's writer on a worker thread
