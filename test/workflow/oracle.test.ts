@@ -19,12 +19,18 @@ const knownDifferences = JSON.parse(readFileSync(path.join(dir, 'known-differenc
   string
 >;
 
-// Registered before the suite's own hooks, so the echo server is up before any case runs.
+// Registered before the suite's own hooks, so the echo server is up before any case runs. The
+// shared server leaves after 30 s without a request, and in a full run on a busy machine the
+// first HTTP case came later than that (70 of them failed): the suite calls it every 10 s while it
+// runs, which keeps it, or starts it again.
 let stopEcho: (() => Promise<void>) | undefined;
+let keepEcho: NodeJS.Timeout | undefined;
 beforeAll(async () => {
   stopEcho = await startEchoServer();
+  keepEcho = setInterval(() => void startEchoServer().catch(() => {}), 10_000);
 });
 afterAll(async () => {
+  clearInterval(keepEcho);
   await stopEcho?.();
 });
 
