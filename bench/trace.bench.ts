@@ -78,8 +78,8 @@ function medianOf(results: Result[]): Result {
 /**
  * One round, with new processes: the trace off and on, warmed up and measured taking turns on
  * both lists; then the server with the trace on leaves and one at the cap takes its place beside
- * the same server with the trace off. Never more than two servers at once: with a third, the
- * third started was the slow one of the pair above in every round measured.
+ * the same server with the trace off. Never more than two servers at once: with three running,
+ * the third one started was the slow one (see above) in every round measured.
  */
 async function round(longQuery: string): Promise<{ list: Result[]; long: Result[]; capped: Result[] }> {
   const list = (h: Server) => `${h.urls['blog api']}/api/posts`;
