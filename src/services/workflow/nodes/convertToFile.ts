@@ -12,7 +12,7 @@ import { toSheet, writeCsv, writeHtml, writeRtf } from './sheet-formats.js';
 import { writeOds, writeXlsx } from './spreadsheet-xml.js';
 import { writeXls } from './xls/xls.js';
 import { BiffError } from './xls/biff.js';
-import { lodashGet } from './util.js';
+import { eachItem, lodashGet } from './util.js';
 
 const SHEET_MIME: Record<string, string> = { csv: 'text/csv', html: 'text/html', rtf: 'application/rtf' };
 
@@ -108,22 +108,17 @@ function checkFileName(name: unknown, itemIndex?: number): void {
     );
 }
 
-/** n8n's per-item operations under continueOnFail: a failing item becomes `{error}` and the rest go on. */
-async function eachItem(ctx: NodeContext, run: (i: number) => Promise<Item>): Promise<Item[]> {
-  const out: Item[] = [];
-  for (let i = 0; i < ctx.items.length; i++) {
-    try {
-      out.push(await run(i));
-    } catch (e) {
-      if (!ctx.continueOnFail) throw e;
-      const message = (e as { itemMessage?: string }).itemMessage ?? (e as Error).message;
-      // A failed item, which the engine routes: `{error}` on the regular output, or its input's
-      // fields and the error on the error output (as n8n does with `json.error`).
-      out.push({ json: ctx.items[i].json, error: { message }, pairedItem: { item: i } });
-    }
-  }
-  return out;
-}
+/**
+ * Convert to File's per-item operations under continueOnFail (util.ts eachItem): a failed item
+ * keeps its input's fields and carries the error, which the engine routes (`{error}` on the
+ * regular output, or the input and the error on the error output, as n8n does with `json.error`).
+ */
+const eachFileItem = (ctx: NodeContext, run: (i: number) => Promise<Item>): Promise<Item[]> =>
+  eachItem(ctx, run, (e, i) => ({
+    json: ctx.items[i].json,
+    error: { message: (e as { itemMessage?: string }).itemMessage ?? (e as Error).message },
+    pairedItem: { item: i },
+  }));
 
 const SHEET_FORMATS = ['csv', 'html', 'rtf', 'xlsx', 'ods', 'xls'];
 
@@ -208,7 +203,7 @@ export default {
             { item: i },
           );
         };
-        return [await eachItem(ctx, one)];
+        return [await eachFileItem(ctx, one)];
       }
       checkFileName(options.fileName);
       return [
@@ -261,10 +256,10 @@ export default {
         const property = ctx.raw<string>('binaryPropertyName', 'data');
         return { json: {}, binary: { [property]: file }, pairedItem: { item: i } };
       };
-      return [await eachItem(ctx, one)];
+      return [await eachFileItem(ctx, one)];
     }
     if (operation === 'iCal') {
-      return [await eachItem(ctx, (i) => eventFile(ctx, i))];
+      return [await eachFileItem(ctx, (i) => eventFile(ctx, i))];
     }
     throw new NodeOperationError(`The operation "${operation}" of Convert to File is not supported here`);
   },

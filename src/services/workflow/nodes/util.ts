@@ -94,18 +94,26 @@ export const fieldList = (v: unknown): string[] => {
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** What a failed item becomes under continueOnFail, by default: `{error}`, paired with its input. */
+const errorItem = (e: unknown, i: number): Item => ({ json: { error: (e as Error).message }, pairedItem: { item: i } });
+
 /**
  * One item out per item in, made by `make(i)`; with continueOnFail, an item that fails becomes
- * `{error}` (paired with its input) and the rest go on, as n8n's nodes do.
+ * `failed(error, i)` (by default `{error}`, paired with its input) and the rest go on, as n8n's
+ * nodes do.
  */
-export async function eachItem(ctx: NodeContext, make: (i: number) => Promise<Item>): Promise<Item[]> {
+export async function eachItem(
+  ctx: NodeContext,
+  make: (i: number) => Promise<Item>,
+  failed: (e: unknown, i: number) => Item = errorItem,
+): Promise<Item[]> {
   const out: Item[] = [];
   for (let i = 0; i < ctx.items.length; i++) {
     try {
       out.push(await make(i));
     } catch (e) {
       if (!ctx.continueOnFail) throw e;
-      out.push({ json: { error: (e as Error).message }, pairedItem: { item: i } });
+      out.push(failed(e, i));
     }
   }
   return out;
